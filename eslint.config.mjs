@@ -1,0 +1,54 @@
+// ESLint flat config. The determinism bans of the architecture page apply to the core
+// (src/scheduler) and to the simulator (sim/): time, randomness, timers and I/O reach them only
+// through ports (Clock, Random, the loop), so that a scenario replays byte for byte.
+import tseslint from 'typescript-eslint';
+
+const timeAndRandomBans = {
+  'no-restricted-globals': ['error',
+    { name: 'Date', message: 'Use the Clock port (kernel/iso-time for formatting).' },
+    { name: 'setTimeout', message: 'Schedule through the loop (Timers port).' },
+    { name: 'setInterval', message: 'Schedule through the loop (Timers port).' },
+    { name: 'setImmediate', message: 'Schedule through the loop (Timers port).' },
+    { name: 'queueMicrotask', message: 'The core is synchronous.' },
+    { name: 'performance', message: 'Use the Clock port.' },
+    { name: 'crypto', message: 'IDs come from the Random port.' },
+  ],
+  'no-restricted-properties': ['error',
+    { object: 'Math', property: 'random', message: 'Use the Random port.' },
+    { object: 'process', property: 'hrtime', message: 'Use the Clock port.' },
+  ],
+};
+
+const coreOnly = {
+  'no-restricted-globals': ['error',
+    ...timeAndRandomBans['no-restricted-globals'].slice(1),
+    { name: 'process', message: 'The core reaches the world only through its ports.' },
+    { name: 'require', message: 'Use imports.' },
+  ],
+  'no-restricted-imports': ['error', {
+    patterns: [
+      { group: ['node:*', 'fs', 'fs/*', 'http', 'https', 'net', 'dgram', 'child_process', 'os', 'crypto', 'worker_threads', 'timers', 'timers/*'], message: 'The core does no I/O: use a port.' },
+      { group: ['**/sim/**', '**/api/**', '**/cluster/**', '**/store/**'], message: 'Adapters depend on the core, never the reverse.' },
+    ],
+  }],
+  'no-restricted-syntax': ['error',
+    { selector: ':function[async=true]', message: 'The core is synchronous: no async.' },
+    { selector: 'AwaitExpression', message: 'The core is synchronous: no await.' },
+    { selector: 'NewExpression[callee.name="Promise"]', message: 'The core is synchronous: no promises.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tap/**', 'bench/results/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  { files: ['src/scheduler/**/*.ts'], rules: { ...timeAndRandomBans, ...coreOnly } },
+  // The simulator runs in virtual time; only its command-line edge (cli.ts) touches the host.
+  { files: ['sim/**/*.ts'], ignores: ['sim/cli.ts', 'sim/**/cli.ts'], rules: timeAndRandomBans },
+);

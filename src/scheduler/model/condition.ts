@@ -1,0 +1,81 @@
+import type { TaskState } from './task-state';
+
+/**
+ * Instance conditions (spec section 3, plus Marathon 1.11's `Scheduled` and `Provisioned` for
+ * instances waiting for an offer and instances whose launch was sent).
+ */
+export type Condition =
+  | 'Scheduled'
+  | 'Provisioned'
+  | 'Staging'
+  | 'Starting'
+  | 'Running'
+  | 'Killing'
+  | 'Killed'
+  | 'Finished'
+  | 'Failed'
+  | 'Error'
+  | 'Unreachable'
+  | 'UnreachableInactive'
+  | 'Gone'
+  | 'Dropped'
+  | 'Unknown';
+
+export const CONDITIONS: readonly Condition[] = [
+  'Scheduled', 'Provisioned', 'Staging', 'Starting', 'Running', 'Killing', 'Killed', 'Finished', 'Failed',
+  'Error', 'Unreachable', 'UnreachableInactive', 'Gone', 'Dropped', 'Unknown',
+];
+
+const TERMINAL = new Set<Condition>(['Killed', 'Finished', 'Failed', 'Error', 'Gone', 'Dropped', 'Unknown']);
+
+/** A terminal condition: the instance's task(s) will not run again under this incarnation. */
+export function isTerminalCondition(condition: Condition): boolean {
+  return TERMINAL.has(condition);
+}
+
+/**
+ * Mesos reasons after which a TASK_LOST task cannot come back; any other TASK_LOST is treated as
+ * unreachable (Marathon infers the condition of TASK_LOST from the reason the same way).
+ */
+const WONT_COME_BACK = new Set([
+  'REASON_AGENT_REMOVED', 'REASON_AGENT_REMOVED_BY_OPERATOR', 'REASON_CONTAINER_LAUNCH_FAILED',
+  'REASON_CONTAINER_PREEMPTED', 'REASON_EXECUTOR_UNREGISTERED', 'REASON_GC_ERROR', 'REASON_INVALID_OFFERS',
+  'REASON_TASK_UNKNOWN', 'REASON_RECONCILIATION',
+]);
+
+/** The condition a task is in, given its state (and, for TASK_LOST, the reason). */
+export function conditionOfTaskState(state: TaskState, reason?: string): Condition {
+  switch (state) {
+    case 'TASK_STAGING': return 'Staging';
+    case 'TASK_STARTING': return 'Starting';
+    case 'TASK_RUNNING': return 'Running';
+    case 'TASK_KILLING': return 'Killing';
+    case 'TASK_FINISHED': return 'Finished';
+    case 'TASK_FAILED': return 'Failed';
+    case 'TASK_KILLED': return 'Killed';
+    case 'TASK_ERROR': return 'Error';
+    case 'TASK_DROPPED': return 'Dropped';
+    case 'TASK_UNREACHABLE': return 'Unreachable';
+    case 'TASK_GONE': return 'Gone';
+    case 'TASK_GONE_BY_OPERATOR': return 'Gone';
+    case 'TASK_UNKNOWN': return 'Unknown';
+    case 'TASK_LOST': return reason !== undefined && WONT_COME_BACK.has(reason) ? 'Gone' : 'Unreachable';
+  }
+}
+
+/**
+ * The condition of a multi-task (pod) instance: the most significant condition among its tasks.
+ * Order, most significant first, follows Marathon's instance state derivation.
+ */
+const POD_PRIORITY: readonly Condition[] = [
+  'Error', 'Failed', 'Gone', 'Dropped', 'Unreachable', 'Killing', 'Starting', 'Staging', 'Unknown', 'Killed',
+  'Finished', 'Running',
+];
+
+export function combineTaskConditions(conditions: readonly Condition[]): Condition {
+  if (conditions.length === 1) return conditions[0];
+  for (const candidate of POD_PRIORITY) {
+    if (conditions.includes(candidate)) return candidate;
+  }
+  return conditions[0];
+}

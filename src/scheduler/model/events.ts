@@ -1,0 +1,118 @@
+import type { Condition } from './condition';
+import type { TaskState } from './task-state';
+
+/**
+ * Events on the bus, with Marathon's wire names exactly (spec section 6,
+ * marathon-api-facts.md fact 107). Every event has `eventType` and `timestamp`
+ * (ISO 8601 UTC with milliseconds, from the Clock).
+ */
+export type MarathonEvent =
+  | StatusUpdateEvent
+  | InstanceChangedEvent
+  | InstanceHealthChangedEvent
+  | HealthStatusChangedEvent
+  | FailedHealthCheckEvent
+  | AddHealthCheckEvent
+  | RemoveHealthCheckEvent
+  | UnhealthyTaskKillEvent
+  | UnhealthyInstanceKillEvent
+  | UnknownInstanceTerminatedEvent
+  | AppTerminatedEvent;
+
+export type EventType = MarathonEvent['eventType'];
+
+interface Base {
+  readonly timestamp: string;
+}
+
+export interface StatusUpdateEvent extends Base {
+  readonly eventType: 'status_update_event';
+  readonly slaveId: string;
+  readonly taskId: string;
+  readonly taskStatus: TaskState;
+  readonly message: string;
+  readonly appId: string;
+  readonly host: string;
+  readonly ipAddresses: readonly { ipAddress: string; protocol: 'IPv4' | 'IPv6' }[];
+  readonly ports: readonly number[];
+  readonly version: string;
+}
+
+export interface InstanceChangedEvent extends Base {
+  readonly eventType: 'instance_changed_event';
+  readonly instanceId: string;
+  readonly condition: Condition;
+  readonly runSpecId: string;
+  readonly agentId: string | null;
+  readonly host: string | null;
+  readonly runSpecVersion: string;
+}
+
+export interface InstanceHealthChangedEvent extends Base {
+  readonly eventType: 'instance_health_changed_event';
+  readonly instanceId: string;
+  readonly runSpecId: string;
+  readonly runSpecVersion: string;
+  readonly healthy: boolean | null;
+}
+
+export interface HealthStatusChangedEvent extends Base {
+  readonly eventType: 'health_status_changed_event';
+  readonly appId: string;
+  readonly instanceId: string;
+  readonly version: string;
+  readonly alive: boolean;
+}
+
+export interface FailedHealthCheckEvent extends Base {
+  readonly eventType: 'failed_health_check_event';
+  readonly appId: string;
+  readonly taskId: string;
+  readonly healthCheck: Readonly<Record<string, unknown>>;
+}
+
+export interface AddHealthCheckEvent extends Base {
+  readonly eventType: 'add_health_check_event';
+  readonly appId: string;
+  readonly version: string;
+  readonly healthCheck: Readonly<Record<string, unknown>>;
+}
+
+export interface RemoveHealthCheckEvent extends Base {
+  readonly eventType: 'remove_health_check_event';
+  readonly appId: string;
+  readonly healthCheck: Readonly<Record<string, unknown>>;
+}
+
+export interface UnhealthyTaskKillEvent extends Base {
+  readonly eventType: 'unhealthy_task_kill_event';
+  readonly appId: string;
+  readonly taskId: string;
+  readonly version: string;
+  readonly reason: string;
+  readonly host: string;
+  readonly slaveId: string;
+}
+
+export interface UnhealthyInstanceKillEvent extends Base {
+  readonly eventType: 'unhealthy_instance_kill_event';
+  readonly appId: string;
+  readonly taskId: string;
+  readonly instanceId: string;
+  readonly version: string;
+  readonly reason: string;
+  readonly host: string;
+  readonly slaveId: string;
+}
+
+export interface UnknownInstanceTerminatedEvent extends Base {
+  readonly eventType: 'unknown_instance_terminated_event';
+  readonly instanceId: string;
+  readonly runSpecId: string;
+  readonly condition: Condition;
+}
+
+export interface AppTerminatedEvent extends Base {
+  readonly eventType: 'app_terminated_event';
+  readonly appId: string;
+}

@@ -1,0 +1,65 @@
+import type { Offer } from './offer';
+import type { ProbeObservation } from '../ports/prober';
+import type { RunSpec } from './run-spec';
+import type { TaskState } from './task-state';
+
+/** A task status update from the cluster (Mesos TaskStatus, translated). */
+export interface TaskStatus {
+  readonly taskId: string;
+  readonly agentId?: string;
+  readonly state: TaskState;
+  readonly reason?: string;
+  readonly message?: string;
+  /** Agent-run health result, when the task has an agent-run check. */
+  readonly healthy?: boolean;
+  /** Present when the update must be acknowledged. */
+  readonly uuid?: string;
+}
+
+/** Commands shared by the API and the simulator. */
+export type Command =
+  | { readonly type: 'putRunSpec'; readonly spec: RunSpec }
+  | { readonly type: 'deleteRunSpec'; readonly runSpecId: string }
+  | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number }
+  | {
+      readonly type: 'killInstances';
+      readonly runSpecId: string;
+      readonly instanceIds: readonly string[];
+      /** Also lower the target count (kill-and-scale). */
+      readonly scale: boolean;
+      /** Forget the instance instead of relaunching it. */
+      readonly wipe: boolean;
+    }
+  | { readonly type: 'resetDelay'; readonly runSpecId: string };
+
+/** Inputs from the cluster driver. */
+export type ClusterInput =
+  | { readonly type: 'offers'; readonly offers: readonly Offer[] }
+  | { readonly type: 'rescind'; readonly offerId: string }
+  | { readonly type: 'status'; readonly status: TaskStatus }
+  | { readonly type: 'agentLost'; readonly agentId: string }
+  | { readonly type: 'subscribed'; readonly frameworkId: string }
+  | { readonly type: 'disconnected' };
+
+/** Timers the core asks the loop for. `incarnation` guards against timers outliving what set them. */
+export type TimerKind =
+  | { readonly kind: 'backoffExpired'; readonly runSpecId: string }
+  | { readonly kind: 'unreachableInactive'; readonly instanceId: string; readonly incarnation: number }
+  | { readonly kind: 'unreachableExpunge'; readonly instanceId: string; readonly incarnation: number }
+  | { readonly kind: 'healthProbe'; readonly instanceId: string; readonly incarnation: number; readonly checkIndex: number }
+  | { readonly kind: 'killRetry'; readonly instanceId: string; readonly incarnation: number }
+  | { readonly kind: 'reconcile' };
+
+export type TimerInput = { readonly type: 'timer'; readonly timer: TimerKind };
+
+export type ProbeResultInput = { readonly type: 'probeResult'; readonly observation: ProbeObservation };
+
+/** Everything the core handles, one at a time, in loop order. */
+export type SchedulerInput = Command | ClusterInput | TimerInput | ProbeResultInput;
+
+/** Outcome of a command: expected failures are values, never exceptions. */
+export type CommandResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: CommandError; readonly message: string };
+
+export type CommandError = 'unknown-run-spec' | 'unknown-instance' | 'invalid';

@@ -1,0 +1,58 @@
+import type { AgentInfo } from './agent';
+import type { Condition } from './condition';
+import type { OfferedPool } from './offer';
+import type { ScalarResources } from './resources';
+import type { TaskState } from './task-state';
+
+/**
+ * What the scheduler wants of an instance: keep it running; stop it but keep its record
+ * (resident reservations); or decommission it (kill and forget).
+ */
+export type Goal = 'Running' | 'Stopped' | 'Decommissioned';
+
+/** Why the scheduler killed an instance; decides backoff and events once it is terminal. */
+export type KillReason = 'scale-down' | 'user' | 'unhealthy' | 'replaced' | 'deleted' | 'pod-sibling' | 'unknown';
+
+export interface Task {
+  readonly taskId: string;
+  /** Pod container name; undefined for app tasks. */
+  readonly containerName?: string;
+  /** Last state reported by the cluster; undefined until the first status update. */
+  state?: TaskState;
+  condition: Condition;
+  readonly hostPorts: readonly number[];
+  readonly resources: ScalarResources;
+  /** Agent-run health as last reported; undefined when unknown. */
+  healthy?: boolean;
+  readonly launchedAtMs: number;
+  startedAtMs?: number;
+  lastStatusMs?: number;
+  /** Mesos status message of the last update (status_update_event.message). */
+  message?: string;
+}
+
+/** One scheduled copy of a run spec. An app instance has one task; a pod instance one per container. */
+export interface Instance {
+  readonly instanceId: string;
+  readonly runSpecId: string;
+  readonly kind: 'app' | 'pod';
+  runSpecVersion: string;
+  /** Launch attempt number; task ids of apps carry it. Bumped on every relaunch. */
+  incarnation: number;
+  goal: Goal;
+  condition: Condition;
+  conditionSinceMs: number;
+  role: string;
+  /** Placement; undefined while Scheduled. */
+  agent?: AgentInfo;
+  /** What was taken from which pool of the offer (for reservations and invariant checks). */
+  allocation?: readonly OfferedPool[];
+  tasks: Task[];
+  /** Instance health: all checks passing. undefined = unknown (null on the wire). */
+  healthy?: boolean;
+  /** First time the instance was seen Running in this incarnation. */
+  startedAtMs?: number;
+  unreachableSinceMs?: number;
+  killReason?: KillReason;
+  killRequestedAtMs?: number;
+}

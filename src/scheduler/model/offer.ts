@@ -1,0 +1,26 @@
+import type { AgentInfo } from './agent';
+import type { PortRange } from './resources';
+
+/**
+ * One pool of offered resources sharing a reservation: `reservedFor` is undefined for unreserved
+ * (`*`) resources and the role name for resources reserved (statically or dynamically) for a role.
+ */
+export interface OfferedPool {
+  readonly reservedFor?: string;
+  readonly cpusMilli: number;
+  readonly memMilli: number;
+  readonly diskMilli: number;
+  readonly gpus: number;
+  readonly ports: readonly PortRange[];
+}
+
+/**
+ * A resource offer. `allocationRole` is the role the offer was allocated to (Mesos MULTI_ROLE);
+ * when set, only run specs of that role can use it. The simulator leaves it unset.
+ */
+export interface Offer {
+  readonly offerId: string;
+  readonly agent: AgentInfo;
+  readonly pools: readonly OfferedPool[];
+  readonly allocationRole?: string;
+}

@@ -1,0 +1,4 @@
+/** Time port: epoch milliseconds, virtual in the simulator, real in production. */
+export interface Clock {
+  nowMs(): number;
+}

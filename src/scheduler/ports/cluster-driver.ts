@@ -1,0 +1,25 @@
+import type { LaunchOperation } from '../model/launch';
+
+/**
+ * Outbound port to the cluster (Mesos master, local host, simulator). Every call is
+ * fire-and-forget; results come back as inputs (`offers`, `status`, `rescind`, `agentLost`, …)
+ * posted to the loop. The shape mirrors the Mesos v1 scheduler calls so that the Mesos driver is a
+ * thin translation: accept(LAUNCH / LAUNCH_GROUP), decline with a refuse filter, kill with a grace
+ * period, acknowledge, reconcile, revive and suppress per role.
+ */
+export interface ClusterDriver {
+  /** Accept one offer with launch operations; unused resources go back with `refuseMs` filter. */
+  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void;
+  /** Decline offers; the cluster should not re-offer those resources for `refuseMs`. */
+  decline(offerIds: readonly string[], refuseMs: number): void;
+  /** Kill a task: SIGTERM now, SIGKILL once `gracePeriodMs` has passed. */
+  kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void;
+  /** Acknowledge a status update that carried a uuid. */
+  acknowledge(agentId: string, taskId: string, uuid: string): void;
+  /** Explicit reconciliation of the listed tasks; an empty list asks for implicit reconciliation. */
+  reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void;
+  /** Ask for offers again for these roles, clearing refuse filters. */
+  revive(roles: readonly string[]): void;
+  /** Stop offers for these roles until the next revive. */
+  suppress(roles: readonly string[]): void;
+}
