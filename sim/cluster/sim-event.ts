@@ -1,0 +1,2 @@
+/** Placeholder; the simulated cluster defines the real union. */
+export type SimEvent = { readonly kind: 'offerCycle' };
