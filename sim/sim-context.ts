@@ -1,5 +1,6 @@
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import type { Random } from '../src/scheduler/ports/random';
+import type { SimEvent } from './cluster/sim-event';
 
 /**
  * What the simulated cluster may use of the run it belongs to. The runner owns the one loop
@@ -35,9 +36,3 @@ export interface WorldStreams {
   /** Workload generation draws (swarm testing). */
   readonly workload: Random;
 }
-
-/**
- * Simulator-internal events (task transitions, offer cycles, health ticks …). The concrete union is
- * defined by the simulated cluster in cluster/sim-event.ts.
- */
-export type { SimEvent } from './cluster/sim-event';
