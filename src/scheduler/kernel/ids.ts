@@ -6,7 +6,7 @@ import type { Random } from '../ports/random';
  *
  * - instance: `<safeRunSpecId>.instance-<uuid>` (e.g. `prod_web.instance-3f1c…`)
  * - app task: `<instanceId>._app.<incarnation>`
- * - pod task: `<instanceId>.<containerName>`
+ * - pod task: `<instanceId>.<containerName>` (`.<incarnation>` appended on relaunches)
  */
 export function uuidFrom(random: Random): string {
   let hex = '';
@@ -33,9 +33,9 @@ export function appTaskId(instanceId: string, incarnation: number): string {
   return `${instanceId}._app.${incarnation}`;
 }
 
-/** Task id of a pod container's task within an instance. */
-export function podTaskId(instanceId: string, containerName: string): string {
-  return `${instanceId}.${containerName}`;
+/** Task id of a pod container's task within an instance; relaunches (incarnation > 1) append the incarnation. */
+export function podTaskId(instanceId: string, containerName: string, incarnation: number): string {
+  return incarnation <= 1 ? `${instanceId}.${containerName}` : `${instanceId}.${containerName}.${incarnation}`;
 }
 
 /** The instance id a task id belongs to (inverse of {@link appTaskId} and {@link podTaskId}). */

@@ -68,12 +68,20 @@ export function conditionOfTaskState(state: TaskState, reason?: string): Conditi
  * Order, most significant first, follows Marathon's instance state derivation.
  */
 const POD_PRIORITY: readonly Condition[] = [
-  'Error', 'Failed', 'Gone', 'Dropped', 'Unreachable', 'Killing', 'Starting', 'Staging', 'Unknown', 'Killed',
-  'Finished', 'Running',
+  'Error', 'Failed', 'Gone', 'Dropped', 'Unreachable', 'Killing', 'Starting', 'Staging', 'Provisioned', 'Unknown',
+  'Killed', 'Finished', 'Running',
 ];
 
+/**
+ * A pod instance is terminal only once every task is: while some tasks have ended and others
+ * still run, the executor is tearing the group down (spec rule 10), reported as Killing.
+ */
 export function combineTaskConditions(conditions: readonly Condition[]): Condition {
   if (conditions.length === 1) return conditions[0];
+  const terminal = conditions.filter(isTerminalCondition).length;
+  if (terminal > 0 && terminal < conditions.length) {
+    return conditions.some((c) => c === 'Unreachable') ? 'Unreachable' : 'Killing';
+  }
   for (const candidate of POD_PRIORITY) {
     if (conditions.includes(candidate)) return candidate;
   }

@@ -1,0 +1,57 @@
+import type { AgentInfo } from '../model/agent';
+import type { CompiledConstraints, CompiledField } from './compile-constraints';
+import { FieldCounts } from './field-counts';
+import { readField } from './field-value';
+
+/**
+ * The placed instances of one run spec, counted per constrained field value, kept up to date
+ * incrementally so that constraint checks never rescan placed instances.
+ *
+ * Lifecycle: build one per run spec version from its compiled constraints, `add` every instance
+ * already placed (once), then `add` each instance when it is placed — including tentatively,
+ * within a matching cycle, so the next instance of the same cycle sees it — and `remove` it when
+ * it ends or its placement is rolled back. Pass the same `AgentInfo` (the one recorded with the
+ * instance) to `remove` as to `add`; counts are keyed by the values read from it.
+ *
+ * For every field: count per value, count without a value (agents lacking the field count under
+ * no value), total. For GROUP_BY fields: number of groups and smallest group size in O(1). For
+ * CLUSTER without a value: the anchor value. `add`/`remove` cost O(number of constrained fields).
+ */
+export class PlacementCounts {
+  private readonly slots: readonly FieldCounts[];
+  private readonly fields: readonly CompiledField[];
+  private placed = 0;
+
+  constructor(compiled: CompiledConstraints) {
+    this.fields = compiled.fields;
+    this.slots = compiled.fields.map((f) => new FieldCounts(f.tracksGroups));
+  }
+
+  /** Number of placed instances counted. */
+  get size(): number {
+    return this.placed;
+  }
+
+  /** The counters of one field, by `CompiledConstraint.fieldIndex`. O(1), no allocation. */
+  field(fieldIndex: number): FieldCounts {
+    return this.slots[fieldIndex];
+  }
+
+  /** Counts an instance placed on `agent`. */
+  add(agent: AgentInfo): void {
+    for (let i = 0; i < this.fields.length; i++) {
+      const f = this.fields[i];
+      this.slots[i].add(readField(agent, f.kind, f.name));
+    }
+    this.placed++;
+  }
+
+  /** Uncounts an instance that had been placed on `agent` (and counted with `add`). */
+  remove(agent: AgentInfo): void {
+    for (let i = 0; i < this.fields.length; i++) {
+      const f = this.fields[i];
+      this.slots[i].remove(readField(agent, f.kind, f.name));
+    }
+    this.placed--;
+  }
+}

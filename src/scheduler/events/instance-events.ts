@@ -1,0 +1,48 @@
+import { isoTime } from '../kernel/iso-time';
+import type { InstanceChangedEvent, InstanceHealthChangedEvent, StatusUpdateEvent } from '../model/events';
+import type { Instance, Task } from '../model/instance';
+
+const NO_IPS: readonly { ipAddress: string; protocol: 'IPv4' }[] = [];
+
+/** `status_update_event` for a task whose state changed (fact 107: published right before the instance change). */
+export function statusUpdateEvent(instance: Instance, task: Task, nowMs: number): StatusUpdateEvent {
+  return {
+    eventType: 'status_update_event',
+    timestamp: isoTime(nowMs),
+    slaveId: instance.agent?.agentId ?? '',
+    taskId: task.taskId,
+    taskStatus: task.state ?? 'TASK_STAGING',
+    message: task.message ?? '',
+    appId: instance.runSpecId,
+    host: instance.agent?.hostname ?? '',
+    ipAddresses: NO_IPS,
+    ports: task.hostPorts,
+    version: instance.runSpecVersion,
+  };
+}
+
+/** `instance_changed_event` for the instance's current condition. */
+export function instanceChangedEvent(instance: Instance, nowMs: number): InstanceChangedEvent {
+  return {
+    eventType: 'instance_changed_event',
+    timestamp: isoTime(nowMs),
+    instanceId: instance.instanceId,
+    condition: instance.condition,
+    runSpecId: instance.runSpecId,
+    agentId: instance.agent?.agentId ?? null,
+    host: instance.agent?.hostname ?? null,
+    runSpecVersion: instance.runSpecVersion,
+  };
+}
+
+/** `instance_health_changed_event` for the instance's current health (null = unknown). */
+export function instanceHealthChangedEvent(instance: Instance, nowMs: number): InstanceHealthChangedEvent {
+  return {
+    eventType: 'instance_health_changed_event',
+    timestamp: isoTime(nowMs),
+    instanceId: instance.instanceId,
+    runSpecId: instance.runSpecId,
+    runSpecVersion: instance.runSpecVersion,
+    healthy: instance.healthy ?? null,
+  };
+}

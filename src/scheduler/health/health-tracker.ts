@@ -1,0 +1,40 @@
+import type { CoreContext } from '../core-context';
+import type { Instance } from '../model/instance';
+
+/** Result history of one scheduler-run check of one instance (Marathon's per-task Health). */
+export interface CheckState {
+  consecutiveFailures: number;
+  /** undefined until the first counted result. */
+  alive?: boolean;
+  everHealthy: boolean;
+  lastSuccessMs?: number;
+  lastFailureMs?: number;
+  lastFailureCause?: string;
+  timerId?: number;
+}
+
+/** A probe in flight. */
+export interface PendingProbe {
+  readonly instanceId: string;
+  readonly incarnation: number;
+  readonly checkIndex: number;
+}
+
+/**
+ * State of scheduler-run health checking: per instance, one CheckState per HTTP/HTTPS/TCP check,
+ * and the probes in flight. The logic lives in scheduler-health.ts; this holds data only.
+ */
+export class HealthTracker {
+  /** Per instance, aligned with the app's `healthChecks`; undefined at agent-run checks. */
+  readonly checks = new Map<string, (CheckState | undefined)[]>();
+  readonly pending = new Map<number, PendingProbe>();
+  nextProbeId = 1;
+
+  /** Stops checking an instance: cancels its probe timers and forgets its results. */
+  forget(ctx: CoreContext, inst: Instance): void {
+    const states = this.checks.get(inst.instanceId);
+    if (states === undefined) return;
+    for (const s of states) if (s?.timerId !== undefined) ctx.timers.cancel(s.timerId);
+    this.checks.delete(inst.instanceId);
+  }
+}

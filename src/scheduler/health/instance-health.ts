@@ -1,0 +1,57 @@
+import type { CoreContext } from '../core-context';
+import { instanceHealthChangedEvent } from '../events/instance-events';
+import { isSchedulerRun } from '../model/health-check';
+import type { Instance } from '../model/instance';
+import type { RunSpec } from '../model/run-spec';
+
+/**
+ * Recomputes an instance's health from its scheduler-run check results and the agent-run health
+ * its tasks reported, and emits `instance_health_changed_event` when it changed. Healthy means
+ * every check passes; any failing check makes it unhealthy; otherwise unknown. Instances without
+ * checks stay unknown (null on the wire).
+ */
+export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Instance): void {
+  const next = combine(schedulerRunHealth(ctx, inst), agentRunHealth(spec, inst));
+  if (next === inst.healthy) return;
+  inst.healthy = next;
+  ctx.bus.emit(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
+}
+
+function schedulerRunHealth(ctx: CoreContext, inst: Instance): boolean | undefined | null {
+  const states = ctx.health.checks.get(inst.instanceId);
+  if (states === undefined) return null;
+  let all = true;
+  for (const s of states) {
+    if (s === undefined) continue;
+    if (s.alive === false) return false;
+    if (s.alive !== true) all = false;
+  }
+  return all ? true : undefined;
+}
+
+function agentRunHealth(spec: RunSpec, inst: Instance): boolean | undefined | null {
+  let checked = 0;
+  let all = true;
+  for (const task of inst.tasks) {
+    if (!hasAgentCheck(spec, task.containerName)) continue;
+    checked++;
+    if (task.healthy === false) return false;
+    if (task.healthy !== true) all = false;
+  }
+  if (checked === 0) return null;
+  return all ? true : undefined;
+}
+
+/** null = no checks of that kind; combines the two kinds. */
+function combine(a: boolean | undefined | null, b: boolean | undefined | null): boolean | undefined {
+  if (a === false || b === false) return false;
+  if (a === null && b === null) return undefined;
+  if (a === undefined || b === undefined) return undefined;
+  return true;
+}
+
+/** Whether the task (app task, or the pod container's task) carries an agent-run check. */
+export function hasAgentCheck(spec: RunSpec, containerName: string | undefined): boolean {
+  if (spec.kind === 'app') return spec.healthChecks.some((c) => !isSchedulerRun(c.protocol));
+  return spec.containers.some((c) => c.name === containerName && c.healthCheck !== undefined);
+}

@@ -1,0 +1,21 @@
+import type { CoreContext } from '../core-context';
+import type { RunSpecState } from '../state/run-spec-state';
+import { isActive, scheduleNewInstance } from './instance-lifecycle';
+import { selectVictims } from './select-victims';
+import { killInstance } from '../kill/kill-instance';
+
+/**
+ * Brings the number of active instances to the target: schedules new instances when short, kills
+ * the surplus by kill selection when over (a returning unreachable instance, a scale-down, a
+ * delete). O(1) when the count is right; scans the run spec's instances only to pick victims.
+ */
+export function converge(ctx: CoreContext, rs: RunSpecState): void {
+  const target = rs.deleting ? 0 : rs.spec.instances;
+  for (let n = rs.activeCount; n < target; n++) scheduleNewInstance(ctx, rs);
+  if (rs.activeCount <= target) return;
+  const candidates = [...rs.instances.values()].filter(isActive);
+  const reason = rs.deleting ? 'deleted' : 'scale-down';
+  for (const victim of selectVictims(candidates, rs.activeCount - target, rs.spec.killSelection)) {
+    killInstance(ctx, rs, victim, reason, 'Decommissioned');
+  }
+}

@@ -1,0 +1,16 @@
+import type { CoreContext } from '../core-context';
+import { isoTime } from '../kernel/iso-time';
+import type { RunSpecState } from '../state/run-spec-state';
+
+/**
+ * Completes a delete once the run spec's last instance is gone: forgets the run spec and emits
+ * `app_terminated_event` (Marathon emits it for apps and pods alike once fully stopped).
+ */
+export function finishDeleteIfDone(ctx: CoreContext, rs: RunSpecState): void {
+  if (!rs.deleting || rs.instances.size > 0 || ctx.state.runSpecs.get(rs.spec.id) !== rs) return;
+  ctx.state.runSpecs.delete(rs.spec.id);
+  ctx.state.demandDirty.add(rs);
+  if (rs.backoff?.timerId !== undefined) ctx.timers.cancel(rs.backoff.timerId);
+  ctx.store.deleteRunSpec(rs.spec.id);
+  ctx.bus.emit({ eventType: 'app_terminated_event', timestamp: isoTime(ctx.clock.nowMs()), appId: rs.spec.id });
+}

@@ -1,0 +1,123 @@
+import type { CoreContext } from '../core-context';
+import { instanceChangedEvent } from '../events/instance-events';
+import { newInstanceId } from '../kernel/ids';
+import { isTerminalCondition, type Condition } from '../model/condition';
+import type { Goal, Instance } from '../model/instance';
+import type { RunSpecState } from '../state/run-spec-state';
+
+/**
+ * An instance fills its run spec's target while its goal is Running and it is neither terminal nor
+ * UnreachableInactive (an inactive unreachable instance has been replaced).
+ */
+export function isActive(inst: Instance): boolean {
+  return inst.goal === 'Running' && !isTerminalCondition(inst.condition) && inst.condition !== 'UnreachableInactive';
+}
+
+/** An instance occupies a placement (and counts for constraints) while placed and not terminal. */
+export function isPlaced(inst: Instance): boolean {
+  return inst.agent !== undefined && !isTerminalCondition(inst.condition);
+}
+
+/**
+ * The one way to change an instance's condition: keeps `activeCount` and the placement counters
+ * right and emits `instance_changed_event`.
+ */
+export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, inst: Instance, condition: Condition): void {
+  if (inst.condition === condition) return;
+  const wasActive = isActive(inst);
+  const wasPlaced = isPlaced(inst);
+  inst.condition = condition;
+  inst.conditionSinceMs = ctx.clock.nowMs();
+  if (rs !== undefined) {
+    rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+    if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
+  }
+  ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
+}
+
+/** The one way to change an instance's goal (keeps `activeCount` right). */
+export function setGoal(rs: RunSpecState, inst: Instance, goal: Goal): void {
+  if (inst.goal === goal) return;
+  const wasActive = isActive(inst);
+  inst.goal = goal;
+  rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+}
+
+/** Creates a new Scheduled instance of the run spec's current version and queues it. */
+export function scheduleNewInstance(ctx: CoreContext, rs: RunSpecState): Instance {
+  const nowMs = ctx.clock.nowMs();
+  const inst: Instance = {
+    instanceId: newInstanceId(rs.spec.id, ctx.random),
+    runSpecId: rs.spec.id,
+    kind: rs.spec.kind,
+    runSpecVersion: rs.spec.version,
+    incarnation: 0,
+    goal: 'Running',
+    condition: 'Scheduled',
+    conditionSinceMs: nowMs,
+    role: rs.spec.role,
+    tasks: [],
+  };
+  rs.instances.set(inst.instanceId, inst);
+  ctx.state.instances.set(inst.instanceId, inst);
+  rs.activeCount++;
+  rs.scheduled.push(inst);
+  ctx.state.demandDirty.add(rs);
+  ctx.store.saveInstances([inst]);
+  ctx.bus.emit(instanceChangedEvent(inst, nowMs));
+  return inst;
+}
+
+/**
+ * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new
+ * incarnation on its next launch, the run spec's current version.
+ */
+export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  dropTaskIndex(ctx, inst);
+  inst.agent = undefined;
+  inst.allocation = undefined;
+  inst.tasks = [];
+  inst.healthy = undefined;
+  inst.startedAtMs = undefined;
+  inst.unreachableSinceMs = undefined;
+  inst.killReason = undefined;
+  inst.killRequestedAtMs = undefined;
+  inst.runSpecVersion = rs.spec.version;
+  inst.role = rs.spec.role;
+  setCondition(ctx, rs, inst, 'Scheduled');
+  rs.scheduled.push(inst);
+  ctx.state.demandDirty.add(rs);
+  ctx.store.saveInstances([inst]);
+}
+
+/**
+ * Forgets an instance. Its task ids are remembered as expunged so that a task that comes back
+ * later is recognised, killed and reported with `unknown_instance_terminated_event`.
+ */
+export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  if (isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
+  if (isActive(inst)) rs.activeCount--;
+  for (const task of inst.tasks) {
+    if (task.state === undefined || !isTerminalCondition(task.condition)) {
+      ctx.state.expungedTasks.set(task.taskId, { instanceId: inst.instanceId, runSpecId: inst.runSpecId });
+    }
+  }
+  dropTaskIndex(ctx, inst);
+  ctx.health.forget(ctx, inst);
+  if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
+  rs.instances.delete(inst.instanceId);
+  ctx.state.instances.delete(inst.instanceId);
+  ctx.store.deleteInstance(inst.instanceId);
+}
+
+/** Takes a Scheduled instance out of the launch queue. */
+export function removeScheduled(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  rs.scheduled.remove(inst);
+  ctx.state.demandDirty.add(rs);
+}
+
+function dropTaskIndex(ctx: CoreContext, inst: Instance): void {
+  for (const task of inst.tasks) {
+    if (ctx.state.taskIndex.get(task.taskId) === inst) ctx.state.taskIndex.delete(task.taskId);
+  }
+}

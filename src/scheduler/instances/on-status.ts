@@ -1,0 +1,129 @@
+import type { CoreContext } from '../core-context';
+import { statusUpdateEvent } from '../events/instance-events';
+import { instanceIdOfTask } from '../kernel/ids';
+import { isoTime } from '../kernel/iso-time';
+import { combineTaskConditions, conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
+import type { TaskStatus } from '../model/inputs';
+import type { Instance, Task } from '../model/instance';
+import { isTerminalTaskState } from '../model/task-state';
+import type { RunSpecState } from '../state/run-spec-state';
+import { recordLaunchFailure } from '../launch-queue/backoff';
+import { hasAgentCheck, refreshInstanceHealth } from '../health/instance-health';
+import { startSchedulerChecks } from '../health/scheduler-health';
+import { killUnhealthy } from '../health/unhealthy-kill';
+import { DEFAULT_KILL_GRACE_MS, sendKills } from '../kill/kill-instance';
+import { onBecameUnreachable } from '../unreachable/unreachable';
+import { converge } from './converge';
+import { expungeInstance, rescheduleInstance, setCondition } from './instance-lifecycle';
+import { finishDeleteIfDone } from './finish-delete';
+
+/**
+ * A task status update: updates the task, derives the instance condition, and reacts — health
+ * checking when it runs, the unreachable strategy, relaunch with backoff or expunge when it ends.
+ * Updates carrying a uuid are acknowledged after they were applied.
+ */
+export function onStatus(ctx: CoreContext, status: TaskStatus): void {
+  const inst = ctx.state.taskIndex.get(status.taskId);
+  if (inst === undefined) onUnknownTask(ctx, status);
+  else onKnownTask(ctx, inst, status);
+  if (status.uuid !== undefined && status.agentId !== undefined) ctx.driver.acknowledge(status.agentId, status.taskId, status.uuid);
+}
+
+function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void {
+  const rs = ctx.state.runSpecs.get(inst.runSpecId);
+  const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
+  const nowMs = ctx.clock.nowMs();
+  const stateChanged = task.state !== status.state;
+  task.state = status.state;
+  task.condition = conditionOfTaskState(status.state, status.reason);
+  task.lastStatusMs = nowMs;
+  if (status.message !== undefined) task.message = status.message;
+  if (status.state === 'TASK_RUNNING') task.startedAtMs ??= nowMs;
+  const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
+  if (status.healthy !== undefined) task.healthy = status.healthy;
+  if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
+  if (rs === undefined) return;
+  const wasUnreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
+  const next = instanceCondition(inst);
+  if (next !== inst.condition) {
+    setCondition(ctx, rs, inst, next);
+    ctx.store.saveInstances([inst]);
+    afterConditionChange(ctx, rs, inst, wasUnreachable, status);
+  }
+  if (healthChanged && ctx.state.instances.has(inst.instanceId)) refreshInstanceHealth(ctx, rs.spec, inst);
+  if (inst.kind === 'pod' && isTerminalCondition(task.condition) && inst.condition === 'Killing' && inst.killRequestedAtMs === undefined) {
+    inst.killReason ??= 'pod-sibling';
+    sendKills(ctx, rs.spec, inst);
+  }
+}
+
+function instanceCondition(inst: Instance): Condition {
+  const next = combineTaskConditions(inst.tasks.map((t) => (t.state === undefined ? 'Provisioned' : t.condition)));
+  return next === 'Unreachable' && inst.condition === 'UnreachableInactive' ? 'UnreachableInactive' : next;
+}
+
+function afterConditionChange(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasUnreachable: boolean, status: TaskStatus): void {
+  const c = inst.condition;
+  if (c === 'Unreachable') {
+    onBecameUnreachable(ctx, rs, inst);
+    return;
+  }
+  if (isTerminalCondition(c)) {
+    onTerminal(ctx, rs, inst, status);
+    return;
+  }
+  if (wasUnreachable && c !== 'UnreachableInactive') {
+    inst.unreachableSinceMs = undefined;
+    converge(ctx, rs);
+  }
+  if (c === 'Running' && ctx.state.instances.has(inst.instanceId)) {
+    inst.startedAtMs ??= ctx.clock.nowMs();
+    startSchedulerChecks(ctx, rs, inst);
+  }
+}
+
+function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, status: TaskStatus): void {
+  ctx.health.forget(ctx, inst);
+  if (status.state === 'TASK_KILLED' && status.healthy === false && inst.killReason === undefined && hasAgentCheck(rs.spec, inst.tasks.find((t) => t.taskId === status.taskId)?.containerName)) {
+    killUnhealthy(ctx, rs, inst, 'health check failed on the agent', true);
+  }
+  if (inst.goal !== 'Running' || rs.deleting) {
+    expungeInstance(ctx, rs, inst);
+    finishDeleteIfDone(ctx, rs);
+    if (!rs.deleting) converge(ctx, rs);
+    return;
+  }
+  if (inst.killReason !== 'user') recordLaunchFailure(ctx, rs);
+  rescheduleInstance(ctx, rs, inst);
+  converge(ctx, rs);
+}
+
+/**
+ * A task we do not know: a task of an expunged instance that came back, or a stray. Live ones are
+ * killed; when one ends, `unknown_instance_terminated_event` reports it.
+ */
+function onUnknownTask(ctx: CoreContext, status: TaskStatus): void {
+  const known = ctx.state.expungedTasks.get(status.taskId);
+  if (!isTerminalTaskState(status.state)) {
+    const instanceId = instanceIdOfTask(status.taskId);
+    ctx.state.expungedTasks.set(status.taskId, known ?? { instanceId, runSpecId: runSpecIdOfInstance(instanceId) });
+    ctx.driver.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
+    return;
+  }
+  if (known === undefined) return;
+  ctx.state.expungedTasks.delete(status.taskId);
+  ctx.bus.emit({
+    eventType: 'unknown_instance_terminated_event',
+    timestamp: isoTime(ctx.clock.nowMs()),
+    instanceId: known.instanceId,
+    runSpecId: known.runSpecId,
+    condition: conditionOfTaskState(status.state, status.reason),
+  });
+}
+
+/** `prod_web.instance-…` → `/prod/web` (best effort for strays: `_` in names is ambiguous). */
+function runSpecIdOfInstance(instanceId: string): string {
+  const marker = instanceId.indexOf('.instance-');
+  const safe = marker < 0 ? instanceId : instanceId.slice(0, marker);
+  return `/${safe.replace(/_/g, '/')}`;
+}

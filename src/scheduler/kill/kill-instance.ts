@@ -1,0 +1,62 @@
+import type { CoreContext } from '../core-context';
+import { isTerminalCondition } from '../model/condition';
+import type { Goal, Instance, KillReason } from '../model/instance';
+import type { RunSpec } from '../model/run-spec';
+import type { RunSpecState } from '../state/run-spec-state';
+import { expungeInstance, setGoal } from '../instances/instance-lifecycle';
+
+/** Kill grace period when a definition sets none (spec 2.4: `taskKillGracePeriodSeconds` default 3). */
+export const DEFAULT_KILL_GRACE_MS = 3000;
+
+/**
+ * Kills an instance: sets its goal, remembers why, and asks the cluster to kill every live task
+ * (SIGTERM, SIGKILL after the grace period). A pod instance is always killed whole (spec rule 10).
+ * An instance still waiting for an offer has nothing to kill: it leaves the queue, and is
+ * forgotten unless its goal is still Running.
+ */
+export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
+  setGoal(rs, inst, goal);
+  inst.killReason ??= reason;
+  if (inst.condition === 'Scheduled') {
+    if (goal !== 'Running') expungeInstance(ctx, rs, inst);
+    return;
+  }
+  if (isTerminalCondition(inst.condition)) return;
+  sendKills(ctx, rs.spec, inst);
+}
+
+/** Sends the kill calls for every task that is not known to be terminal, and arms the retry timer. */
+export function sendKills(ctx: CoreContext, spec: RunSpec | undefined, inst: Instance): void {
+  const nowMs = ctx.clock.nowMs();
+  let maxGraceMs = 0;
+  for (const task of inst.tasks) {
+    if (task.state !== undefined && isTerminalCondition(task.condition)) continue;
+    const graceMs = gracePeriodMs(spec, task.containerName);
+    maxGraceMs = Math.max(maxGraceMs, graceMs);
+    ctx.driver.kill(task.taskId, inst.agent?.agentId, graceMs);
+  }
+  inst.killRequestedAtMs = nowMs;
+  ctx.timers.schedule(nowMs + maxGraceMs + ctx.options.killRetryMs, {
+    type: 'timer',
+    timer: { kind: 'killRetry', instanceId: inst.instanceId, incarnation: inst.incarnation },
+  });
+}
+
+/**
+ * Kill retry (Marathon's `--kill_retry_timeout`): a kill can be lost (partitioned agent, dropped
+ * message); while the instance is not terminal, kill again.
+ */
+export function onKillRetry(ctx: CoreContext, instanceId: string, incarnation: number): void {
+  const inst = ctx.state.instances.get(instanceId);
+  if (inst === undefined || inst.incarnation !== incarnation || inst.killRequestedAtMs === undefined) return;
+  if (isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') return;
+  sendKills(ctx, ctx.state.runSpecs.get(inst.runSpecId)?.spec, inst);
+}
+
+/** Per task: the app's `taskKillGracePeriodSeconds`, or the pod container's `lifecycle.killGracePeriodSeconds`. */
+export function gracePeriodMs(spec: RunSpec | undefined, containerName: string | undefined): number {
+  if (spec === undefined) return DEFAULT_KILL_GRACE_MS;
+  if (spec.kind === 'app') return spec.killGracePeriodMs;
+  const container = spec.containers.find((c) => c.name === containerName);
+  return container?.killGracePeriodMs ?? DEFAULT_KILL_GRACE_MS;
+}

@@ -1,0 +1,70 @@
+import type { ClusterDriver } from '../ports/cluster-driver';
+import type { Clock } from '../ports/clock';
+import type { RunSpecState } from '../state/run-spec-state';
+import { inBackoff } from './backoff';
+
+/**
+ * Decides when to revive and suppress offers, per role. A run spec "wants offers" when it has
+ * scheduled instances, is not being deleted and is out of backoff. Only run specs marked dirty are
+ * re-examined, so the cost follows the changes, not the number of run specs.
+ *
+ * Revive whenever a run spec starts wanting offers (a revive also clears refuse filters, so work
+ * that was declined earlier is offered again); suppress a role when nothing of it wants offers.
+ */
+export class OfferDemand {
+  private readonly wanting = new Map<RunSpecState, string>();
+  private readonly perRole = new Map<string, number>();
+  private readonly suppressed = new Set<string>();
+
+  constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
+
+  /** True when the run spec may be matched against offers now. */
+  wantsOffers(rs: RunSpecState, nowMs: number): boolean {
+    return rs.scheduled.length > 0 && !rs.deleting && !inBackoff(rs, nowMs);
+  }
+
+  /** Re-examine the dirty run specs and issue the revive/suppress calls that follow. */
+  sync(dirty: Set<RunSpecState>, live: (rs: RunSpecState) => boolean): void {
+    if (dirty.size === 0) return;
+    const nowMs = this.clock.nowMs();
+    const revive: string[] = [];
+    const maybeSuppress: string[] = [];
+    for (const rs of dirty) {
+      const before = this.wanting.get(rs);
+      const role = rs.spec.role;
+      const wants = live(rs) && this.wantsOffers(rs, nowMs);
+      if (before !== undefined && (!wants || before !== role)) {
+        this.wanting.delete(rs);
+        this.bump(before, -1);
+        maybeSuppress.push(before);
+      }
+      if (wants && this.wanting.get(rs) === undefined) {
+        this.wanting.set(rs, role);
+        this.bump(role, 1);
+        if (!revive.includes(role)) revive.push(role);
+      }
+    }
+    dirty.clear();
+    if (revive.length > 0) {
+      revive.sort();
+      for (const r of revive) this.suppressed.delete(r);
+      this.driver.revive(revive);
+    }
+    const suppress = [...new Set(maybeSuppress)].filter((r) => (this.perRole.get(r) ?? 0) === 0 && !this.suppressed.has(r)).sort();
+    if (suppress.length > 0) {
+      for (const r of suppress) this.suppressed.add(r);
+      this.driver.suppress(suppress);
+    }
+  }
+
+  /** Run specs that want offers, in the order they started wanting them (deterministic). */
+  wantingRunSpecs(): IterableIterator<RunSpecState> {
+    return this.wanting.keys();
+  }
+
+  private bump(role: string, delta: number): void {
+    const n = (this.perRole.get(role) ?? 0) + delta;
+    if (n === 0) this.perRole.delete(role);
+    else this.perRole.set(role, n);
+  }
+}

@@ -1,0 +1,101 @@
+import type { CoreContext } from '../core-context';
+import { appTaskId, podTaskId } from '../kernel/ids';
+import { isSchedulerRun } from '../model/health-check';
+import type { Instance, Task } from '../model/instance';
+import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../model/launch';
+import type { AppSpec, PodSpec } from '../model/run-spec';
+import type { Offer } from '../model/offer';
+import type { RunSpecState } from '../state/run-spec-state';
+import type { Reservation } from '../matcher/reserve';
+import { setCondition } from '../instances/instance-lifecycle';
+import { gracePeriodMs } from '../kill/kill-instance';
+
+/**
+ * The Commit step for one instance: binds a Scheduled instance to the offer's agent, creates its
+ * tasks (new incarnation), counts the placement for constraints, and returns the launch operation
+ * (LAUNCH for apps, LAUNCH_GROUP for pods, whose tasks all land on this one agent).
+ * The caller persists the instance before accepting the offer.
+ */
+export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): LaunchOperation {
+  const nowMs = ctx.clock.nowMs();
+  const spec = rs.spec;
+  inst.incarnation++;
+  inst.agent = offer.agent;
+  inst.allocation = res.allocation;
+  inst.runSpecVersion = spec.version;
+  inst.role = spec.role;
+  inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
+  for (const task of inst.tasks) ctx.state.taskIndex.set(task.taskId, inst);
+  rs.counts.add(offer.agent);
+  setCondition(ctx, rs, inst, 'Provisioned');
+  const launches = inst.tasks.map((task) => taskLaunch(inst, spec, task, offer));
+  if (spec.kind === 'app') return { kind: 'launch', task: launches[0], allocation: res.allocation };
+  return {
+    kind: 'launchGroup',
+    executorId: `instance-${inst.instanceId}`,
+    executorResources: spec.executorResources,
+    tasks: launches,
+    allocation: res.allocation,
+  };
+}
+
+function appTask(inst: Instance, spec: AppSpec, res: Reservation, nowMs: number): Task {
+  return {
+    taskId: appTaskId(inst.instanceId, inst.incarnation),
+    condition: 'Provisioned',
+    hostPorts: res.hostPorts,
+    resources: spec.resources,
+    launchedAtMs: nowMs,
+  };
+}
+
+function podTasks(inst: Instance, spec: PodSpec, res: Reservation, nowMs: number): Task[] {
+  let portIndex = 0;
+  return spec.containers.map((c) => {
+    const ports: number[] = [];
+    for (const e of c.endpoints) if (e.hostPort !== undefined) ports.push(res.hostPorts[portIndex++]);
+    return {
+      taskId: podTaskId(inst.instanceId, c.name, inst.incarnation),
+      containerName: c.name,
+      condition: 'Provisioned',
+      hostPorts: ports,
+      resources: c.resources,
+      launchedAtMs: nowMs,
+    };
+  });
+}
+
+function taskLaunch(inst: Instance, spec: AppSpec | PodSpec, task: Task, offer: Offer): TaskLaunch {
+  return {
+    taskId: task.taskId,
+    instanceId: inst.instanceId,
+    runSpecId: spec.id,
+    runSpecVersion: spec.version,
+    containerName: task.containerName,
+    agentId: offer.agent.agentId,
+    hostname: offer.agent.hostname,
+    role: spec.role,
+    resources: task.resources,
+    hostPorts: task.hostPorts,
+    healthCheck: agentCheck(spec, task),
+    killGracePeriodMs: gracePeriodMs(spec, task.containerName),
+    spec,
+  };
+}
+
+/** The agent-run check of a task with its port resolved (Mesos runs one health check per task). */
+function agentCheck(spec: AppSpec | PodSpec, task: Task): ResolvedAgentCheck | undefined {
+  if (spec.kind === 'app') {
+    const check = spec.healthChecks.find((c) => !isSchedulerRun(c.protocol));
+    if (check === undefined) return undefined;
+    return { check, port: check.port ?? task.hostPorts[check.portIndex ?? 0] };
+  }
+  const container = spec.containers.find((c) => c.name === task.containerName);
+  const check = container?.healthCheck;
+  if (container === undefined || check === undefined) return undefined;
+  if (check.endpoint === undefined) return { check };
+  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
+  const i = withHost.findIndex((e) => e.name === check.endpoint);
+  const endpoint = container.endpoints.find((e) => e.name === check.endpoint);
+  return { check, port: i >= 0 ? task.hostPorts[i] : endpoint?.containerPort };
+}

@@ -1,0 +1,33 @@
+/** Tunables of the core, with Marathon 1.11's flag defaults where Marathon has the flag. */
+export interface SchedulerOptions {
+  /** `--mesos_role`: default role of run specs. */
+  readonly defaultRole: string;
+  /** `--enable_features task_killing`: expect TASK_KILLING during kill grace periods. */
+  readonly taskKilling: boolean;
+  /** `--max_instances_per_offer` (Marathon default 5). */
+  readonly maxInstancesPerOffer: number;
+  /** `--decline_offer_duration` (Marathon default 120 s). */
+  readonly declineRefuseMs: number;
+  /** Refuse filter for the unused rest of an accepted offer. */
+  readonly acceptRefuseMs: number;
+  /** Re-send a kill when no terminal status arrived this long after the grace period (`--kill_retry_timeout`, 10 s). */
+  readonly killRetryMs: number;
+  /** `--reconciliation_interval` (600 s); 0 disables periodic reconciliation. */
+  readonly reconciliationIntervalMs: number;
+  /** `--gpu_scheduling_behavior restricted`: keep non-GPU work off GPU agents. */
+  readonly gpuRestricted: boolean;
+  /** How many recent unused offers per run spec `/v2/queue?embed=lastUnusedOffers` can show. */
+  readonly lastUnusedOffersMax: number;
+}
+
+export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
+  defaultRole: '*',
+  taskKilling: false,
+  maxInstancesPerOffer: 5,
+  declineRefuseMs: 120_000,
+  acceptRefuseMs: 5_000,
+  killRetryMs: 10_000,
+  reconciliationIntervalMs: 600_000,
+  gpuRestricted: true,
+  lastUnusedOffersMax: 50,
+};

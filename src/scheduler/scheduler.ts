@@ -1,0 +1,189 @@
+import { deleteRunSpec } from './commands/delete-run-spec';
+import { killInstances } from './commands/kill-instances';
+import { putRunSpec } from './commands/put-run-spec';
+import { scaleRunSpec } from './commands/scale-run-spec';
+import type { CoreContext, SchedulerPorts } from './core-context';
+import { EventBus, type EventListener } from './events/event-bus';
+import { HealthTracker } from './health/health-tracker';
+import { onProbeResult, onProbeTimer } from './health/scheduler-health';
+import { onStatus } from './instances/on-status';
+import { onKillRetry } from './kill/kill-instance';
+import { inBackoff, resetBackoff } from './launch-queue/backoff';
+import { OfferDemand } from './launch-queue/offer-demand';
+import { OfferMatcher } from './matcher/match-offers';
+import { buildFilterPipeline } from './matcher/pipeline';
+import type { RejectionStats } from './matcher/rejection-stats';
+import type { Command, CommandResult, SchedulerInput, TimerKind } from './model/inputs';
+import type { Instance } from './model/instance';
+import type { RunSpec } from './model/run-spec';
+import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
+import { SchedulerState } from './state/scheduler-state';
+import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
+
+/** A run spec waiting for offers, as `/v2/queue` shows it. */
+export interface QueueEntry {
+  readonly runSpec: RunSpec;
+  /** Instances waiting for an offer. */
+  readonly scheduled: number;
+  /** Launches wait until then (backoff), when in the future. */
+  readonly backoffUntilMs?: number;
+  readonly stats: RejectionStats;
+}
+
+/**
+ * The scheduler core's facade: a synchronous, deterministic state machine. Every input (command,
+ * offers, status update, timer, probe result) is handled to completion by {@link handle}; effects
+ * leave through the ports (driver calls, store writes, timers, probes) and the event bus.
+ */
+export class Scheduler {
+  private readonly ctx: CoreContext;
+  private readonly matcher: OfferMatcher;
+
+  constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}) {
+    const opts = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    this.ctx = {
+      ...ports,
+      options: opts,
+      state: new SchedulerState(),
+      bus: new EventBus(),
+      health: new HealthTracker(),
+      demand: new OfferDemand(ports.driver, ports.clock),
+    };
+    this.matcher = new OfferMatcher(buildFilterPipeline(opts));
+    if (opts.reconciliationIntervalMs > 0) {
+      ports.timers.schedule(ports.clock.nowMs() + opts.reconciliationIntervalMs, { type: 'timer', timer: { kind: 'reconcile' } });
+    }
+  }
+
+  /** Handle one input to completion. Commands return their result; other inputs return undefined. */
+  handle(input: SchedulerInput): CommandResult | undefined {
+    const result = this.dispatch(input);
+    const runSpecs = this.ctx.state.runSpecs;
+    this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
+    return result;
+  }
+
+  /** Subscribe to the event bus; returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    return this.ctx.bus.subscribe(listener);
+  }
+
+  runSpec(runSpecId: string): RunSpec | undefined {
+    return this.ctx.state.runSpecs.get(runSpecId)?.spec;
+  }
+
+  runSpecs(): RunSpec[] {
+    return [...this.ctx.state.runSpecs.values()].map((rs) => rs.spec);
+  }
+
+  /** Instances of a run spec in creation order (live objects: do not mutate). */
+  instances(runSpecId: string): readonly Instance[] {
+    const rs = this.ctx.state.runSpecs.get(runSpecId);
+    return rs === undefined ? [] : [...rs.instances.values()];
+  }
+
+  instance(instanceId: string): Instance | undefined {
+    return this.ctx.state.instances.get(instanceId);
+  }
+
+  /** Run specs with instances waiting for offers. */
+  queue(): QueueEntry[] {
+    const nowMs = this.ctx.clock.nowMs();
+    const out: QueueEntry[] = [];
+    for (const rs of this.ctx.state.runSpecs.values()) {
+      if (rs.scheduled.length === 0) continue;
+      const backoffUntilMs = inBackoff(rs, nowMs) ? rs.backoff?.deadlineMs : undefined;
+      out.push({ runSpec: rs.spec, scheduled: rs.scheduled.length, backoffUntilMs, stats: rs.rejections });
+    }
+    return out;
+  }
+
+  /** Offer-processing statistics of a run spec (also after its queue emptied). */
+  rejections(runSpecId: string): RejectionStats | undefined {
+    return this.ctx.state.runSpecs.get(runSpecId)?.rejections;
+  }
+
+  /** The current launch delay deadline of a run spec, if it is in backoff. */
+  backoffUntilMs(runSpecId: string): number | undefined {
+    const rs = this.ctx.state.runSpecs.get(runSpecId);
+    return rs !== undefined && inBackoff(rs, this.ctx.clock.nowMs()) ? rs.backoff?.deadlineMs : undefined;
+  }
+
+  private dispatch(input: SchedulerInput): CommandResult | undefined {
+    switch (input.type) {
+      case 'offers':
+        this.matcher.match(this.ctx, input.offers);
+        return undefined;
+      case 'status':
+        onStatus(this.ctx, input.status);
+        return undefined;
+      case 'timer':
+        this.onTimer(input.timer);
+        return undefined;
+      case 'probeResult':
+        onProbeResult(this.ctx, input.observation);
+        return undefined;
+      case 'subscribed':
+        this.ctx.state.frameworkId = input.frameworkId;
+        this.ctx.store.saveFrameworkId(input.frameworkId);
+        this.reconcileAll();
+        return undefined;
+      case 'rescind':
+      case 'agentLost':
+      case 'disconnected':
+        // Offers are matched synchronously when they arrive, so a rescind finds nothing to undo;
+        // a lost agent's tasks are reported lost by their own status updates.
+        return undefined;
+      default:
+        return this.command(input);
+    }
+  }
+
+  private command(cmd: Command): CommandResult {
+    switch (cmd.type) {
+      case 'putRunSpec':
+        return putRunSpec(this.ctx, cmd.spec);
+      case 'deleteRunSpec':
+        return deleteRunSpec(this.ctx, cmd.runSpecId);
+      case 'scale':
+        return scaleRunSpec(this.ctx, cmd.runSpecId, cmd.instances);
+      case 'killInstances':
+        return killInstances(this.ctx, cmd);
+      case 'resetDelay': {
+        const rs = this.ctx.state.runSpecs.get(cmd.runSpecId);
+        if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${cmd.runSpecId}' does not exist` };
+        resetBackoff(this.ctx, rs);
+        return { ok: true };
+      }
+    }
+  }
+
+  private onTimer(timer: TimerKind): void {
+    switch (timer.kind) {
+      case 'backoffExpired': {
+        const rs = this.ctx.state.runSpecs.get(timer.runSpecId);
+        if (rs !== undefined) this.ctx.state.demandDirty.add(rs);
+        return;
+      }
+      case 'unreachableInactive':
+        return onInactiveTimer(this.ctx, timer.instanceId, timer.incarnation);
+      case 'unreachableExpunge':
+        return onExpungeTimer(this.ctx, timer.instanceId, timer.incarnation);
+      case 'healthProbe':
+        return onProbeTimer(this.ctx, timer.instanceId, timer.incarnation, timer.checkIndex);
+      case 'killRetry':
+        return onKillRetry(this.ctx, timer.instanceId, timer.incarnation);
+      case 'reconcile':
+        this.reconcileAll();
+        this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });
+        return;
+    }
+  }
+
+  /** Explicit reconciliation of every task we know (Marathon does it after (re)subscribing and periodically). */
+  private reconcileAll(): void {
+    const tasks: { taskId: string; agentId?: string }[] = [];
+    for (const [taskId, inst] of this.ctx.state.taskIndex) tasks.push({ taskId, agentId: inst.agent?.agentId });
+    if (tasks.length > 0) this.ctx.driver.reconcile(tasks);
+  }
+}

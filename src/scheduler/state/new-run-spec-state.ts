@@ -1,0 +1,23 @@
+import { PlacementCounts } from '../constraints/placement-counts';
+import { compileLaunchRequest } from '../matcher/launch-request';
+import { RejectionStats } from '../matcher/rejection-stats';
+import type { RunSpec } from '../model/run-spec';
+import { InstanceQueue } from './instance-queue';
+import type { RunSpecState } from './run-spec-state';
+
+/** Fresh tracking state for a run spec that has no instances yet. */
+export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): RunSpecState {
+  const request = compileLaunchRequest(spec);
+  return {
+    spec,
+    request,
+    instances: new Map(),
+    scheduled: new InstanceQueue(),
+    activeCount: 0,
+    counts: new PlacementCounts(request.constraints),
+    deleting: false,
+    rejections: new RejectionStats(lastUnusedOffersMax),
+    failedOfferSeq: 0,
+    usedOfferSeq: 0,
+  };
+}

@@ -1,0 +1,36 @@
+import type { Instance } from '../model/instance';
+import type { InstanceQueue } from './instance-queue';
+import type { RunSpec } from '../model/run-spec';
+import type { LaunchRequest } from '../matcher/launch-request';
+import type { PlacementCounts } from '../constraints/placement-counts';
+import type { RejectionStats } from '../matcher/rejection-stats';
+
+/** Current launch delay of a run spec (Marathon's rate limiter entry). */
+export interface BackoffState {
+  delayMs: number;
+  deadlineMs: number;
+  /** `versionInfo.lastConfigChangeAt` the delay belongs to: a new config version resets it. */
+  configVersion: string;
+  timerId?: number;
+}
+
+/**
+ * Everything the core tracks per run spec. `activeCount` counts instances that fill the target
+ * (goal Running, not terminal, not UnreachableInactive); it is maintained incrementally by
+ * instances/instance-lifecycle.ts so that convergence never rescans all instances.
+ */
+export interface RunSpecState {
+  spec: RunSpec;
+  request: LaunchRequest;
+  readonly instances: Map<string, Instance>;
+  /** Instances waiting for an offer, FIFO. */
+  readonly scheduled: InstanceQueue;
+  activeCount: number;
+  counts: PlacementCounts;
+  backoff?: BackoffState;
+  deleting: boolean;
+  readonly rejections: RejectionStats;
+  /** Matching bookkeeping: the offer sequence number this run spec last failed on / last used. */
+  failedOfferSeq: number;
+  usedOfferSeq: number;
+}

@@ -1,0 +1,73 @@
+import type { CoreContext } from '../core-context';
+import type { Instance } from '../model/instance';
+import type { RunSpecState } from '../state/run-spec-state';
+import { expungeInstance, setCondition } from '../instances/instance-lifecycle';
+import { converge } from '../instances/converge';
+
+/**
+ * Unreachable strategy. When an instance becomes Unreachable:
+ * - after `inactiveAfterMs` it becomes UnreachableInactive: it no longer fills the target, so
+ *   convergence launches a replacement;
+ * - after `expungeAfterMs` it is expunged (forgotten); should its task come back it is unknown,
+ *   killed, and reported with `unknown_instance_terminated_event`.
+ * Equal values expunge at once (Marathon 1.9.100), so the app default {0, 0} replaces and expunges
+ * immediately. `disabled` (resident run specs) waits forever.
+ * Marathon checks these deadlines on its reconciliation timer; pacer sets exact timers.
+ */
+export function onBecameUnreachable(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  const nowMs = ctx.clock.nowMs();
+  inst.unreachableSinceMs ??= nowMs;
+  const policy = rs.spec.unreachable;
+  if (policy.kind === 'disabled') return;
+  const since = inst.unreachableSinceMs;
+  if (policy.expungeAfterMs <= policy.inactiveAfterMs && since + policy.expungeAfterMs <= nowMs) {
+    expire(ctx, rs, inst);
+    return;
+  }
+  if (since + policy.inactiveAfterMs <= nowMs) markInactive(ctx, rs, inst);
+  else ctx.timers.schedule(since + policy.inactiveAfterMs, timer('unreachableInactive', inst));
+  ctx.timers.schedule(since + policy.expungeAfterMs, timer('unreachableExpunge', inst));
+}
+
+/** The inactive deadline passed: replace the instance if it is still unreachable. */
+export function onInactiveTimer(ctx: CoreContext, instanceId: string, incarnation: number): void {
+  const found = stillUnreachable(ctx, instanceId, incarnation);
+  if (found === undefined || found.inst.condition !== 'Unreachable') return;
+  if (deadlinePassed(ctx, found, 'inactiveAfterMs')) markInactive(ctx, found.rs, found.inst);
+}
+
+/** The expunge deadline passed: forget the instance if it is still unreachable. */
+export function onExpungeTimer(ctx: CoreContext, instanceId: string, incarnation: number): void {
+  const found = stillUnreachable(ctx, instanceId, incarnation);
+  if (found !== undefined && deadlinePassed(ctx, found, 'expungeAfterMs')) expire(ctx, found.rs, found.inst);
+}
+
+/** Guards against a timer of an earlier unreachable episode of the same incarnation. */
+function deadlinePassed(ctx: CoreContext, found: { rs: RunSpecState; inst: Instance }, which: 'inactiveAfterMs' | 'expungeAfterMs'): boolean {
+  const policy = found.rs.spec.unreachable;
+  const since = found.inst.unreachableSinceMs;
+  return policy.kind === 'enabled' && since !== undefined && since + policy[which] <= ctx.clock.nowMs();
+}
+
+function markInactive(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  setCondition(ctx, rs, inst, 'UnreachableInactive');
+  converge(ctx, rs);
+}
+
+function expire(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  if (inst.condition === 'Unreachable') setCondition(ctx, rs, inst, 'UnreachableInactive');
+  expungeInstance(ctx, rs, inst);
+  converge(ctx, rs);
+}
+
+function stillUnreachable(ctx: CoreContext, instanceId: string, incarnation: number): { rs: RunSpecState; inst: Instance } | undefined {
+  const inst = ctx.state.instances.get(instanceId);
+  if (inst === undefined || inst.incarnation !== incarnation) return undefined;
+  if (inst.condition !== 'Unreachable' && inst.condition !== 'UnreachableInactive') return undefined;
+  const rs = ctx.state.runSpecs.get(inst.runSpecId);
+  return rs === undefined ? undefined : { rs, inst };
+}
+
+function timer(kind: 'unreachableInactive' | 'unreachableExpunge', inst: Instance) {
+  return { type: 'timer' as const, timer: { kind, instanceId: inst.instanceId, incarnation: inst.incarnation } };
+}
