@@ -61,7 +61,7 @@ function constraintAccepts(c: CompiledConstraint, counts: PlacementCounts, agent
       return c.regex !== undefined && !c.regex.test(value);
     case 'MAX_PER': {
       const placed = counts.field(c.fieldIndex).countOf(value);
-      return placed < c.limit;
+      return placed === 0 || placed < c.limit;
     }
     case 'IS':
       return value === c.value || (c.isScalar !== undefined && value === c.isScalar);

@@ -6,8 +6,9 @@ import type { AgentAttribute } from '../model/agent';
  *
  * - text: the text as is;
  * - scalar: see {@link formatScalar} (`0.8`, `2`, `1.5`, `0.0015` → `0.002`);
- * - ranges: `[b-e,b-e]` in the given order, no spaces (a one-port range is still `b-e`);
- * - set: `{a,b}` in the given order, no spaces.
+ * - ranges: `[b-e,b-e]` sorted by begin, no spaces (a one-port range is still `b-e`);
+ * - set: `{a,b}` items sorted, no spaces.
+ * Sorting follows Marathon, so an agent reporting `{b,a}` matches a constraint written `{a,b}`.
  *
  * Why strings: users write constraint values and regular expressions against this text, so two
  * agents are "the same value" exactly when their formatted strings are equal.
@@ -22,16 +23,17 @@ export function formatAttributeValue(attr: AgentAttribute): string {
     case 'scalar':
       return formatScalar(attr.scalar);
     case 'ranges': {
+      const ranges = [...attr.ranges].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
       let out = '[';
-      for (let i = 0; i < attr.ranges.length; i++) {
-        const range = attr.ranges[i];
+      for (let i = 0; i < ranges.length; i++) {
+        const range = ranges[i];
         if (i > 0) out += ',';
         out += `${range[0]}-${range[1]}`;
       }
       return `${out}]`;
     }
     case 'set':
-      return `{${attr.set.join(',')}}`;
+      return `{${[...attr.set].sort().join(',')}}`;
   }
 }
 
