@@ -1,0 +1,62 @@
+import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { RunSpec } from '../../src/scheduler/model/run-spec';
+
+/**
+ * An independent model of launch backoff, fed only with what an observer sees: instance events
+ * and the runner's own commands. A failure is an instance that went terminal and was put back in
+ * the queue (Scheduled again) within the same step, unless the runner itself killed it without
+ * scale or wipe. Delay: initial, then ×factor per further failure (rounded), capped; a new
+ * config version or resetDelay starts over. A launch before the deadline is a violation.
+ */
+export class BackoffOracle {
+  private readonly lastCondition = new Map<string, string>();
+  private readonly terminalThisStep = new Set<string>();
+  private readonly userKilled = new Set<string>();
+  private readonly delays = new Map<string, { delayMs: number; deadlineMs: number; config: string }>();
+
+  /** The runner kills these instances on request (relaunch without backoff). */
+  markUserKilled(instanceIds: readonly string[]): void {
+    for (const id of instanceIds) this.userKilled.add(id);
+  }
+
+  reset(runSpecId: string): void {
+    this.delays.delete(runSpecId);
+  }
+
+  onEvent(event: MarathonEvent, nowMs: number, specOf: (id: string) => RunSpec | undefined): void {
+    if (event.eventType !== 'instance_changed_event') return;
+    const previous = this.lastCondition.get(event.instanceId);
+    this.lastCondition.set(event.instanceId, event.condition);
+    if (TERMINAL.has(event.condition)) {
+      this.terminalThisStep.add(event.instanceId);
+      return;
+    }
+    if (event.condition !== 'Scheduled' || previous === undefined || !this.terminalThisStep.has(event.instanceId)) return;
+    if (this.userKilled.delete(event.instanceId)) return;
+    const spec = specOf(event.runSpecId);
+    if (spec !== undefined) this.fail(spec, nowMs);
+  }
+
+  /** Call at the end of every loop step. */
+  endStep(): void {
+    this.terminalThisStep.clear();
+  }
+
+  /** A violation message when `runSpecId` launches at `nowMs` before its deadline. */
+  checkLaunch(spec: RunSpec, nowMs: number): string | undefined {
+    const d = this.delays.get(spec.id);
+    if (d === undefined || d.config !== spec.versionInfo.lastConfigChangeAt || nowMs >= d.deadlineMs) return undefined;
+    return `launch of ${spec.id} at ${nowMs} ms before its backoff deadline ${d.deadlineMs} ms (delay ${d.delayMs} ms)`;
+  }
+
+  private fail(spec: RunSpec, nowMs: number): void {
+    const config = spec.versionInfo.lastConfigChangeAt;
+    const prev = this.delays.get(spec.id);
+    const delayMs = prev === undefined || prev.config !== config
+      ? spec.backoff.initialMs
+      : Math.min(spec.backoff.maxMs, Math.round(prev.delayMs * spec.backoff.factor));
+    this.delays.set(spec.id, { delayMs, deadlineMs: nowMs + delayMs, config });
+  }
+}
+
+const TERMINAL = new Set(['Killed', 'Finished', 'Failed', 'Error', 'Gone', 'Dropped', 'Unknown']);

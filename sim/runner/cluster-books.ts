@@ -1,0 +1,41 @@
+import type { OfferedPool } from '../../src/scheduler/model/offer';
+import type { ClusterBooks } from '../invariants/invariant-checker';
+import type { SimCluster } from '../cluster/sim-cluster';
+
+/**
+ * The invariant checker's view of the simulated cluster's books: an agent is over-committed when
+ * the live tasks of a pool use more cpus, mem, disk or gpus than the pool has, use a port outside
+ * it, or use one port twice.
+ */
+export function clusterBooks(cluster: SimCluster): ClusterBooks {
+  return {
+    get violations() {
+      return cluster.violations;
+    },
+    overcommitted(agentId: string): string | undefined {
+      const capacity = cluster.agentCapacity(agentId);
+      for (const used of cluster.agentUsage(agentId)) {
+        const cap = capacity.find((c) => c.reservedFor === used.reservedFor);
+        const problem = cap === undefined ? 'no such pool' : poolProblem(used, cap);
+        if (problem !== undefined) return `agent ${agentId} over-committed in pool ${used.reservedFor ?? '*'}: ${problem}`;
+      }
+      return undefined;
+    },
+  };
+}
+
+function poolProblem(used: OfferedPool, cap: OfferedPool): string | undefined {
+  if (used.cpusMilli > cap.cpusMilli) return `cpus ${used.cpusMilli / 1000} > ${cap.cpusMilli / 1000}`;
+  if (used.memMilli > cap.memMilli) return `mem ${used.memMilli / 1000} > ${cap.memMilli / 1000}`;
+  if (used.diskMilli > cap.diskMilli) return `disk ${used.diskMilli / 1000} > ${cap.diskMilli / 1000}`;
+  if (used.gpus > cap.gpus) return `gpus ${used.gpus} > ${cap.gpus}`;
+  const seen = new Set<number>();
+  for (const [begin, end] of used.ports) {
+    for (let p = begin; p <= end; p++) {
+      if (seen.has(p)) return `port ${p} used twice`;
+      seen.add(p);
+      if (!cap.ports.some(([b, e]) => p >= b && p <= e)) return `port ${p} outside the agent's ranges`;
+    }
+  }
+  return undefined;
+}

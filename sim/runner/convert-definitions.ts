@@ -1,0 +1,32 @@
+import { appFromWire } from '../../src/api/convert/app-from-wire';
+import type { ConvertResult } from '../../src/api/convert/convert-result';
+import { podFromWire } from '../../src/api/convert/pod-from-wire';
+import type { RunSpec } from '../../src/scheduler/model/run-spec';
+import type { Scenario } from '../scenario/scenario';
+
+/** Converts one app or pod definition of a scenario with the scheduler's rules and defaults. */
+export function convertDefinition(
+  kind: 'app' | 'pod', definition: Readonly<Record<string, unknown>>, defaultRole: string, versionIso: string,
+): ConvertResult<RunSpec> {
+  const ctx = { defaultRole, versionIso };
+  return kind === 'app' ? appFromWire(definition, ctx) : podFromWire(definition, ctx);
+}
+
+/**
+ * Converts every definition of the timeline once before anything runs, so that a bad definition
+ * fails the file up front (nothing runs half-parsed). Errors name the file and the JSON pointer.
+ */
+export function checkDefinitions(fileName: string, scenario: Scenario): string[] {
+  const errors: string[] = [];
+  for (const step of scenario.timeline) {
+    const a = step.action;
+    if (a.type !== 'app' && a.type !== 'pod') continue;
+    const result = convertDefinition(a.type, a.definition, scenario.options.defaultRole, '2026-01-01T00:00:00.000Z');
+    if (result.ok) continue;
+    for (const e of result.errors) {
+      const path = e.path === '/' ? '' : e.path;
+      for (const msg of e.errors) errors.push(`${fileName}: ${a.pointer}${path}: ${msg}`);
+    }
+  }
+  return errors;
+}

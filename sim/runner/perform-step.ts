@@ -1,0 +1,105 @@
+import { isoTime } from '../../src/scheduler/kernel/iso-time';
+import { isTerminalCondition } from '../../src/scheduler/model/condition';
+import type { Command } from '../../src/scheduler/model/inputs';
+import type { Scheduler } from '../../src/scheduler/scheduler';
+import type { SimCluster } from '../cluster/sim-cluster';
+import type { InvariantChecker } from '../invariants/invariant-checker';
+import { evaluateExpectation } from '../scenario/evaluate-expectation';
+import type { Action, Scenario, TimelineStep } from '../scenario/scenario';
+import { convertDefinition } from './convert-definitions';
+import { observe } from './observe';
+import type { RunRecorder } from './run-recorder';
+import type { Trace } from './trace';
+import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
+
+/** What a timeline step may act on. `nowMs` is relative to the start of the run. */
+export interface StepDeps {
+  readonly scheduler: Scheduler;
+  readonly cluster: SimCluster;
+  readonly recorder: RunRecorder;
+  readonly trace: Trace;
+  readonly checker: InvariantChecker | undefined;
+  readonly scenario: Scenario;
+  readonly nowMs: number;
+}
+
+/** Executes one timeline step: a command to the core, a fault in the cluster, or an expectation. */
+export function performStep(step: TimelineStep, deps: StepDeps): void {
+  const a = step.action;
+  deps.trace.append({ t: deps.nowMs, k: 'step', action: a.type, at: step.pointer });
+  if (a.type === 'expect') {
+    const outcome = evaluateExpectation(a.expectation, observe(deps.scheduler, deps.cluster, deps.recorder, deps.nowMs));
+    deps.recorder.expectations.push({ atMs: deps.nowMs, line: step.line, passed: outcome.passed, lines: outcome.lines });
+    deps.recorder.steps.push({ atMs: deps.nowMs, text: `expect: ${outcome.passed ? 'passed' : 'FAILED'}` });
+    deps.trace.append({ t: deps.nowMs, k: 'expect', passed: outcome.passed });
+    return;
+  }
+  if (a.type !== 'note') deps.checker?.disturbed(deps.nowMs);
+  deps.recorder.steps.push({ atMs: deps.nowMs, text: act(a, deps) });
+}
+
+function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
+  const { cluster } = deps;
+  switch (a.type) {
+    case 'app':
+    case 'pod': {
+      const result = convertDefinition(a.type, a.definition, deps.scenario.options.defaultRole, isoTime(VIRTUAL_EPOCH_MS + deps.nowMs));
+      if (!result.ok) return `${a.type} ${a.runSpecId}: rejected: ${JSON.stringify(result.errors)}`;
+      deps.checker?.backoff.reset(a.runSpecId);
+      command(deps, { type: 'putRunSpec', spec: result.spec });
+      return `${a.type} ${a.runSpecId}: ${result.spec.instances} instance(s)`;
+    }
+    case 'scale':
+      return `scale ${a.runSpecId} to ${a.instances}: ${outcome(command(deps, { type: 'scale', runSpecId: a.runSpecId, instances: a.instances }))}`;
+    case 'delete':
+      return `delete ${a.runSpecId}: ${outcome(command(deps, { type: 'deleteRunSpec', runSpecId: a.runSpecId }))}`;
+    case 'resetDelay':
+      deps.checker?.backoff.reset(a.runSpecId);
+      return `reset delay of ${a.runSpecId}: ${outcome(command(deps, { type: 'resetDelay', runSpecId: a.runSpecId }))}`;
+    case 'kill':
+      return kill(a, deps);
+    case 'partition':
+      cluster.partitionAgent(a.agentId);
+      return `partition ${a.agentId}`;
+    case 'heal':
+      cluster.healAgent(a.agentId);
+      return `heal ${a.agentId}`;
+    case 'killAgent':
+      cluster.killAgent(a.agentId);
+      return `kill agent ${a.agentId}`;
+    case 'addAgents':
+      for (const spec of a.agents) cluster.addAgent(spec);
+      return `add agents ${a.agents.map((s) => s.agentId).join(', ')}`;
+    case 'health':
+      cluster.setHealthModel(a.runSpecId, a.model);
+      return `health of ${a.runSpecId}: ${JSON.stringify(a.model)}`;
+    case 'taskModel':
+      cluster.setTaskModel(a.runSpecId, a.model);
+      return `task model of ${a.runSpecId}: ${JSON.stringify(a.model)}`;
+    case 'note':
+      return `note: ${a.text}`;
+  }
+}
+
+function kill(a: Extract<Action, { type: 'kill' }>, deps: StepDeps): string {
+  const live = deps.scheduler.instances(a.runSpecId)
+    .filter((i) => i.goal === 'Running' && !isTerminalCondition(i.condition))
+    .sort((x, y) => (x.instanceId < y.instanceId ? -1 : x.instanceId > y.instanceId ? 1 : 0));
+  const victims = a.target.kind === 'count'
+    ? live.slice(0, a.target.count)
+    : live.filter((i) => i.agent?.agentId === (a.target as { agentId: string }).agentId);
+  const ids = victims.map((i) => i.instanceId);
+  if (!a.scale && !a.wipe) deps.checker?.backoff.markUserKilled(ids);
+  const result = command(deps, { type: 'killInstances', runSpecId: a.runSpecId, instanceIds: ids, scale: a.scale, wipe: a.wipe });
+  return `kill ${ids.length} instance(s) of ${a.runSpecId}${a.scale ? ' (scale)' : ''}${a.wipe ? ' (wipe)' : ''}: ${outcome(result)}`;
+}
+
+function command(deps: StepDeps, cmd: Command) {
+  deps.trace.append({ t: deps.nowMs, k: 'cmd', type: cmd.type });
+  return deps.scheduler.handle(cmd);
+}
+
+function outcome(result: ReturnType<Scheduler['handle']>): string {
+  if (result === undefined || result.ok) return 'ok';
+  return `refused (${result.error}: ${result.message})`;
+}

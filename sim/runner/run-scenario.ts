@@ -1,0 +1,145 @@
+import { createClock } from '@sinonjs/fake-timers';
+import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
+import { isoTime } from '../../src/scheduler/kernel/iso-time';
+import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { SchedulerInput } from '../../src/scheduler/model/inputs';
+import { Scheduler } from '../../src/scheduler/scheduler';
+import { MemoryStore } from '../../src/store/memory-store';
+import { SimCluster } from '../cluster/sim-cluster';
+import { SimProber } from '../cluster/sim-prober';
+import type { SimEvent } from '../cluster/sim-event';
+import { InvariantChecker } from '../invariants/invariant-checker';
+import type { LoopItem } from '../loop-item';
+import type { Scenario, TimelineStep } from '../scenario/scenario';
+import type { SimContext } from '../sim-context';
+import { createWorldStreams } from '../world';
+import { clusterBooks } from './cluster-books';
+import { performStep } from './perform-step';
+import type { RunResult } from './run-result';
+import { summarizeInput } from './summarize-input';
+import { Trace } from './trace';
+import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
+import { finalCounts, RunRecorder } from './run-recorder';
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Overrides the scenario's seed. */
+  readonly seed?: number;
+  /** Keep the JSONL trace text in the result (for `--trace FILE`). */
+  readonly keepTrace?: boolean;
+  /** Check invariants after every step (default true; benchmarks may turn it off). */
+  readonly invariants?: boolean;
+}
+
+/** Loop entries of a run: the core, the simulated cluster, or a timeline step. */
+type RunItem = LoopItem | { readonly to: 'step'; readonly step: TimelineStep };
+
+/**
+ * Runs a scenario in virtual time: one loop (ordered by (dueMs, seq)) feeds the scheduler core,
+ * the simulated cluster and the timeline; a fake-timers clock jumps from entry to entry. Every
+ * input, driver call and event goes to the trace; invariants are checked after every step.
+ * Deterministic: the same scenario and seed give the same trace, byte for byte.
+ */
+export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const seed = options.seed ?? scenario.seed;
+  const clock = createClock(VIRTUAL_EPOCH_MS);
+  const loop = new HeapLoop<RunItem>();
+  const trace = new Trace(options.keepTrace === true);
+  const rel = (): number => clock.now - VIRTUAL_EPOCH_MS;
+  const streams = createWorldStreams(seed);
+  const simCtx: SimContext = {
+    nowMs: () => clock.now,
+    toCore: (dueMs: number, input: SchedulerInput) => void loop.schedule(dueMs, { to: 'core', input }),
+    schedule: (dueMs: number, event: SimEvent) => loop.schedule(dueMs, { to: 'sim', event }),
+    cancel: (id: number) => loop.cancel(id),
+    streams,
+    // Records carry virtual time since the start of the run, whoever wrote them.
+    trace: (record) => trace.append('t' in record ? { ...record, t: rel() } : { t: rel(), ...record }),
+  };
+  const cluster = new SimCluster(simCtx, scenario.agents, { timings: scenario.options.timings, taskKilling: scenario.options.taskKilling });
+  const recorder = new RunRecorder();
+  let checker: InvariantChecker | undefined;
+  const driver = {
+    accept: (offerId: string, ops: Parameters<SimCluster['accept']>[1], refuseMs: number) => {
+      checker?.onAccept(ops, rel());
+      cluster.accept(offerId, ops, refuseMs);
+    },
+    decline: cluster.decline.bind(cluster),
+    kill: cluster.kill.bind(cluster),
+    acknowledge: cluster.acknowledge.bind(cluster),
+    reconcile: cluster.reconcile.bind(cluster),
+    revive: cluster.revive.bind(cluster),
+    suppress: cluster.suppress.bind(cluster),
+  };
+  const scheduler = new Scheduler(
+    {
+      clock: { nowMs: () => clock.now },
+      random: streams.ids,
+      timers: { schedule: (dueMs, input) => loop.schedule(dueMs, { to: 'core', input }), cancel: (id) => loop.cancel(id) },
+      driver,
+      store: new MemoryStore(),
+      prober: new SimProber(simCtx, cluster),
+    },
+    {
+      defaultRole: scenario.options.defaultRole,
+      taskKilling: scenario.options.taskKilling,
+      ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
+    },
+  );
+  if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs);
+  scheduler.subscribe((event: MarathonEvent) => {
+    const t = rel();
+    recorder.onEvent(t, event);
+    checker?.onEvent(event, t);
+    trace.append({ t, k: 'event', e: event });
+  });
+  trace.append({ t: 0, k: 'start', scenario: scenario.name, seed, epoch: isoTime(VIRTUAL_EPOCH_MS) });
+  for (const step of scenario.timeline) loop.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });
+  cluster.start();
+
+  const endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
+  let loopSteps = 0;
+  let violations: string[] = [];
+  let violationAtMs: number | undefined;
+  for (;;) {
+    const entry = loop.popDue(endMs);
+    if (entry === undefined) break;
+    if (entry.dueMs > clock.now) clock.tick(entry.dueMs - clock.now);
+    loopSteps++;
+    const item = entry.input;
+    if (item.to === 'core') {
+      trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+      scheduler.handle(item.input);
+    } else if (item.to === 'sim') {
+      cluster.onEvent(item.event);
+    } else {
+      performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
+    }
+    if (checker !== undefined) {
+      violations = checker.afterStep(rel());
+      if (violations.length > 0) {
+        violationAtMs = rel();
+        trace.append({ t: violationAtMs, k: 'violation', violations });
+        break;
+      }
+    }
+  }
+  if (violationAtMs === undefined && clock.now < endMs) clock.tick(endMs - clock.now);
+  trace.append({ t: rel(), k: 'end' });
+  return {
+    name: scenario.name,
+    seed,
+    passed: violations.length === 0 && recorder.expectations.every((e) => e.passed),
+    traceHash: trace.digest(),
+    traceLines: trace.lines,
+    traceText: trace.text(),
+    steps: recorder.steps,
+    expectations: recorder.expectations,
+    violations,
+    violationAtMs,
+    finalCounts: finalCounts(scheduler),
+    eventCounts: recorder.eventCounts,
+    virtualMs: rel(),
+    loopSteps,
+  };
+}
