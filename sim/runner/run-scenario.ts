@@ -32,7 +32,22 @@ export interface RunOptions {
 }
 
 /** Loop entries of a run: the core, the simulated cluster, or a timeline step. */
-type RunItem = LoopItem | { readonly to: 'step'; readonly step: TimelineStep };
+export type RunItem = LoopItem | { readonly to: 'step'; readonly step: TimelineStep };
+
+/**
+ * A prepared run: everything wired, nothing executed. `runScenario` drives it in virtual time;
+ * the real-time pacer (src/runtime) drives the same session at wall-clock speed.
+ */
+export interface RunSession {
+  readonly endMs: number;
+  /** Due time (absolute virtual ms) of the next loop entry, or undefined when none remains. */
+  nextDueMs(): number | undefined;
+  /** Advance the clock to the next entry due by `untilMs` and handle it; false when none is due. Stops after a violation. */
+  step(untilMs: number): boolean;
+  /** Listen to the core's events (in addition to the trace). */
+  onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  finish(): RunResult;
+}
 
 /**
  * Runs a scenario in virtual time: one loop (ordered by (dueMs, seq)) feeds the scheduler core,
@@ -41,6 +56,15 @@ type RunItem = LoopItem | { readonly to: 'step'; readonly step: TimelineStep };
  * Deterministic: the same scenario and seed give the same trace, byte for byte.
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
+  const session = createRunSession(scenario, options);
+  while (session.step(session.endMs)) {
+    // every step handled inside session.step
+  }
+  return session.finish();
+}
+
+/** Wires a run (clock, loop, world, cluster, core, invariants, trace) without running it. */
+export function createRunSession(scenario: Scenario, options: RunOptions = {}): RunSession {
   const seed = options.seed ?? scenario.seed;
   const clock = createClock(VIRTUAL_EPOCH_MS);
   const loop = new HeapLoop<RunItem>();
@@ -98,48 +122,60 @@ export function runScenario(scenario: Scenario, options: RunOptions = {}): RunRe
   cluster.start();
 
   const endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
+  const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
+  scheduler.subscribe((event) => {
+    for (const l of listeners) l(rel(), event);
+  });
   let loopSteps = 0;
   let violations: string[] = [];
   let violationAtMs: number | undefined;
-  for (;;) {
-    const entry = loop.popDue(endMs);
-    if (entry === undefined) break;
-    if (entry.dueMs > clock.now) clock.tick(entry.dueMs - clock.now);
-    loopSteps++;
-    const item = entry.input;
-    if (item.to === 'core') {
-      trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
-      scheduler.handle(item.input);
-    } else if (item.to === 'sim') {
-      cluster.onEvent(item.event);
-    } else {
-      performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
-    }
-    if (checker !== undefined) {
-      violations = checker.afterStep(rel());
-      if (violations.length > 0) {
-        violationAtMs = rel();
-        trace.append({ t: violationAtMs, k: 'violation', violations });
-        break;
-      }
-    }
-  }
-  if (violationAtMs === undefined && clock.now < endMs) clock.tick(endMs - clock.now);
-  trace.append({ t: rel(), k: 'end' });
   return {
-    name: scenario.name,
-    seed,
-    passed: violations.length === 0 && recorder.expectations.every((e) => e.passed),
-    traceHash: trace.digest(),
-    traceLines: trace.lines,
-    traceText: trace.text(),
-    steps: recorder.steps,
-    expectations: recorder.expectations,
-    violations,
-    violationAtMs,
-    finalCounts: finalCounts(scheduler),
-    eventCounts: recorder.eventCounts,
-    virtualMs: rel(),
-    loopSteps,
+    endMs,
+    nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
+    onEvent: (listener) => void listeners.push(listener),
+    step(untilMs: number): boolean {
+      if (violationAtMs !== undefined) return false;
+      const entry = loop.popDue(Math.min(untilMs, endMs));
+      if (entry === undefined) return false;
+      if (entry.dueMs > clock.now) clock.tick(entry.dueMs - clock.now);
+      loopSteps++;
+      const item = entry.input;
+      if (item.to === 'core') {
+        trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+        scheduler.handle(item.input);
+      } else if (item.to === 'sim') {
+        cluster.onEvent(item.event);
+      } else {
+        performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
+      }
+      if (checker !== undefined) {
+        violations = checker.afterStep(rel());
+        if (violations.length > 0) {
+          violationAtMs = rel();
+          trace.append({ t: violationAtMs, k: 'violation', violations });
+        }
+      }
+      return true;
+    },
+    finish(): RunResult {
+      if (violationAtMs === undefined && clock.now < endMs) clock.tick(endMs - clock.now);
+      trace.append({ t: rel(), k: 'end' });
+      return {
+        name: scenario.name,
+        seed,
+        passed: violations.length === 0 && recorder.expectations.every((e) => e.passed),
+        traceHash: trace.digest(),
+        traceLines: trace.lines,
+        traceText: trace.text(),
+        steps: recorder.steps,
+        expectations: recorder.expectations,
+        violations,
+        violationAtMs,
+        finalCounts: finalCounts(scheduler),
+        eventCounts: recorder.eventCounts,
+        virtualMs: rel(),
+        loopSteps,
+      };
+    },
   };
 }
