@@ -1,0 +1,108 @@
+import type { Constraint, ConstraintOperator } from '../../scheduler/model/constraint';
+import { CONSTRAINT_OPERATORS } from '../../scheduler/model/constraint';
+import type { ErrorSink } from './error-sink';
+import { childPointer } from './json-pointer';
+import { isRecord, type WireObject } from './wire-object';
+
+/** Marathon's message for an operator outside the known set. */
+export const UNKNOWN_OPERATOR_MESSAGE =
+  'operator must be one of the following UNIQUE, CLUSTER, GROUP_BY, LIKE, MAX_PER, UNLIKE or IS';
+
+/** Message for a constraint array with fewer than 2 or more than 3 elements. */
+export const CONSTRAINT_ARITY_MESSAGE = 'Each constraint must have either 2 or 3 fields';
+
+/** Constraints of a definition, normalized and as echoed (operator in canonical upper case). */
+export interface ConvertedConstraints {
+  readonly constraints: readonly Constraint[];
+  readonly wire: readonly unknown[];
+}
+
+/**
+ * Reads the constraint list at `holder[key]`. Apps write constraints as arrays
+ * `[field, operator, value?]`; pods as objects `{fieldName, operator, value?}`; both forms are
+ * accepted in either place and echoed in the form given. Operators match in any case.
+ */
+export function constraintsFromWire(holder: WireObject, key: string): ConvertedConstraints {
+  const list = holder.array(key) ?? [];
+  const base = holder.pathOf(key);
+  const constraints: Constraint[] = [];
+  const wire: unknown[] = [];
+  list.forEach((item, i) => {
+    const parsed = constraintFromWire(item, childPointer(base, i), holder.sink);
+    if (parsed === undefined) return;
+    constraints.push(parsed.constraint);
+    wire.push(parsed.wire);
+  });
+  return { constraints, wire };
+}
+
+function constraintFromWire(
+  item: unknown,
+  path: string,
+  sink: ErrorSink,
+): { constraint: Constraint; wire: unknown } | undefined {
+  if (Array.isArray(item)) return fromArray(item, path, sink);
+  if (isRecord(item)) return fromObject(item, path, sink);
+  sink.add(path, 'error.expected.jsarray');
+  return undefined;
+}
+
+function fromArray(item: readonly unknown[], path: string, sink: ErrorSink): { constraint: Constraint; wire: unknown } | undefined {
+  if (item.length < 2 || item.length > 3) {
+    sink.add(path, CONSTRAINT_ARITY_MESSAGE);
+    return undefined;
+  }
+  const badIndex = item.findIndex((part) => typeof part !== 'string');
+  if (badIndex >= 0) {
+    sink.add(childPointer(path, badIndex), 'error.expected.jsstring');
+    return undefined;
+  }
+  const [field, op, value] = item as readonly string[];
+  const operator = operatorOf(op, path, sink);
+  if (operator === undefined) return undefined;
+  const constraint = build(field, operator, value);
+  return { constraint, wire: value === undefined ? [field, operator] : [field, operator, value] };
+}
+
+function fromObject(item: Readonly<Record<string, unknown>>, path: string, sink: ErrorSink): { constraint: Constraint; wire: unknown } | undefined {
+  const field = stringField(item, 'fieldName', path, sink, true);
+  const op = stringField(item, 'operator', path, sink, true);
+  const value = stringField(item, 'value', path, sink, false);
+  if (field === undefined || op === undefined) return undefined;
+  const operator = operatorOf(op, childPointer(path, 'operator'), sink);
+  if (operator === undefined) return undefined;
+  const wire: Record<string, unknown> = { ...item, fieldName: field, operator };
+  return { constraint: build(field, operator, value), wire };
+}
+
+function stringField(
+  item: Readonly<Record<string, unknown>>,
+  key: string,
+  path: string,
+  sink: ErrorSink,
+  required: boolean,
+): string | undefined {
+  const value = item[key];
+  if (value === undefined || value === null) {
+    if (required) sink.add(childPointer(path, key), 'error.path.missing');
+    return undefined;
+  }
+  if (typeof value === 'string') return value;
+  sink.add(childPointer(path, key), 'error.expected.jsstring');
+  return undefined;
+}
+
+function operatorOf(op: string, path: string, sink: ErrorSink): ConstraintOperator | undefined {
+  const upper = op.toUpperCase();
+  const operator = CONSTRAINT_OPERATORS.find((known) => known === upper);
+  if (operator === undefined) sink.add(path, UNKNOWN_OPERATOR_MESSAGE);
+  return operator;
+}
+
+// TODO(validateConstraint): value-level rules (UNIQUE takes no value, MAX_PER needs an integer,
+// LIKE/UNLIKE need a valid regular expression, IS text/scalar syntax, GROUP_BY integer or none) are
+// checked by validateConstraint in src/scheduler/constraints/validate-constraint.ts; call it here
+// for each constraint once that helper lands, reporting at the constraint's pointer.
+function build(field: string, operator: ConstraintOperator, value: string | undefined): Constraint {
+  return value === undefined ? { field, operator } : { field, operator, value };
+}

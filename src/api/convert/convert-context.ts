@@ -1,0 +1,15 @@
+/**
+ * What a conversion needs to know about the world outside the definition itself: the scheduler's
+ * configuration (default role, default network name), the version being written, and the role
+ * enforcement of the top-level group the run spec lives in.
+ */
+export interface ConvertContext {
+  /** `--mesos_role`: the role of run specs that name none (Marathon's own default is `*`). */
+  readonly defaultRole: string;
+  /** ISO 8601 timestamp of the version being written (`version`, `versionInfo.*`). */
+  readonly versionIso: string;
+  /** Role of the top-level group when that group has `enforceRole`; unset when not enforced. */
+  readonly enforcedGroupRole?: string;
+  /** `--default_network_name`: the name given to `container` networks declared without one. */
+  readonly defaultNetworkName?: string;
+}

@@ -1,0 +1,149 @@
+import type { HealthCheckProtocol, HealthCheckSpec } from '../../scheduler/model/health-check';
+import type { ErrorSink } from './error-sink';
+import { APP_CHECK_TIMING, type HealthCheckTiming, healthCheckTimingFromWire, timingMs } from './health-check-timing';
+import { WireObject } from './wire-object';
+
+/**
+ * What an app health check's `portIndex` can address: one entry per port definition (host
+ * networking) or port mapping (container networking).
+ */
+export interface AppPortSlot {
+  /** Index of the port in the instance's host ports, when the port has a host port. */
+  readonly hostPortIndex?: number;
+  /** The container port of a port mapping (container networking). */
+  readonly containerPort?: number;
+}
+
+const PROTOCOLS: readonly HealthCheckProtocol[] = [
+  'HTTP', 'HTTPS', 'TCP', 'COMMAND', 'AGENT_HTTP', 'AGENT_HTTPS', 'AGENT_TCP',
+];
+
+/** Marathon's names of the agent-run protocols, accepted as aliases of the `AGENT_` names. */
+const ALIASES: Readonly<Record<string, HealthCheckProtocol>> = {
+  MESOS_HTTP: 'AGENT_HTTP', MESOS_HTTPS: 'AGENT_HTTPS', MESOS_TCP: 'AGENT_TCP',
+};
+
+const HTTP_KINDS: readonly HealthCheckProtocol[] = ['HTTP', 'HTTPS', 'AGENT_HTTP', 'AGENT_HTTPS'];
+
+/** Marathon's message for a `portIndex` that addresses no port (facts 28). */
+export const PORT_INDEX_MESSAGE =
+  'Health check port indices must address an element of the ports array or container port mappings.';
+
+/** Message for a protocol outside spec 2.5's list. */
+export const UNKNOWN_PROTOCOL_MESSAGE =
+  `protocol must be one of ${PROTOCOLS.join(', ')} (MESOS_HTTP, MESOS_HTTPS, MESOS_TCP are accepted as aliases)`;
+
+/** A converted app health check: its protocol when known, the spec when the check is valid. */
+export interface ConvertedHealthCheck {
+  readonly protocol?: HealthCheckProtocol;
+  readonly spec?: HealthCheckSpec;
+}
+
+/**
+ * Converts one entry of an app's `healthChecks` (spec 2.5). The protocol defaults to `HTTP` and
+ * is accepted in any case; `MESOS_*` names become `AGENT_*`. Port-based checks without `port` or
+ * `portIndex` get `portIndex` 0; an index must address one of `slots`. HTTP kinds get `path` `/`;
+ * `HTTP`/`HTTPS` get `ignoreHttp1xx` false; `COMMAND` needs `command.value`. The returned
+ * `wire` is the check with every default filled, as the definition echoes it.
+ */
+export function healthCheckFromWire(
+  item: unknown,
+  path: string,
+  sink: ErrorSink,
+  slots: readonly AppPortSlot[],
+): ConvertedHealthCheck {
+  const check = WireObject.of(item, path, sink);
+  if (check === undefined) return {};
+  const protocol = protocolOf(check);
+  const timing = healthCheckTimingFromWire(check, APP_CHECK_TIMING);
+  if (protocol === undefined) return {};
+  return { protocol, spec: specOf(check, protocol, timing, slots) };
+}
+
+function specOf(
+  check: WireObject,
+  protocol: HealthCheckProtocol,
+  timing: HealthCheckTiming,
+  slots: readonly AppPortSlot[],
+): HealthCheckSpec | undefined {
+  const ipProtocol = ipProtocolOf(check);
+  const target = protocol === 'COMMAND' ? commandOf(check) : portOf(check, slots);
+  const http = HTTP_KINDS.includes(protocol);
+  const checkPath = http ? check.string('path', '/') : undefined;
+  const ignoreHttp1xx = protocol === 'HTTP' || protocol === 'HTTPS' ? check.boolean('ignoreHttp1xx', false) : undefined;
+  if (target === undefined) return undefined;
+  const wire = check.withExtras({
+    protocol, ...timing, ipProtocol, ...target.wire, path: checkPath, ignoreHttp1xx,
+  });
+  return {
+    protocol, ...timingMs(timing), ...target.spec,
+    path: checkPath ?? '/', ignoreHttp1xx: ignoreHttp1xx ?? false, wire,
+  };
+}
+
+/** True for the protocols run on the agent (`AGENT_*`, `COMMAND`). */
+export function isAgentRun(protocol: HealthCheckProtocol): boolean {
+  return protocol === 'COMMAND' || protocol.startsWith('AGENT_');
+}
+
+function protocolOf(check: WireObject): HealthCheckProtocol | undefined {
+  const given = check.optionalString('protocol');
+  if (given === undefined) return check.has('protocol') ? undefined : 'HTTP';
+  const upper = given.toUpperCase();
+  const known = ALIASES[upper] ?? PROTOCOLS.find((p) => p === upper);
+  if (known === undefined) check.fail('protocol', UNKNOWN_PROTOCOL_MESSAGE);
+  return known;
+}
+
+function ipProtocolOf(check: WireObject): string {
+  const given = check.string('ipProtocol', 'IPv4');
+  if (given === 'IPv4' || given === 'IPv6') return given;
+  check.fail('ipProtocol', 'ipProtocol must be IPv4 or IPv6');
+  return 'IPv4';
+}
+
+interface Target {
+  readonly spec: Partial<Pick<HealthCheckSpec, 'port' | 'portIndex' | 'command'>>;
+  readonly wire: Record<string, unknown>;
+}
+
+function commandOf(check: WireObject): Target | undefined {
+  const command = check.child('command');
+  if (command === undefined) {
+    if (!check.has('command')) check.fail('command', 'error.path.missing');
+    return undefined;
+  }
+  const value = command.optionalString('value');
+  if (value === undefined) {
+    if (!command.has('value')) command.fail('value', 'error.path.missing');
+    return undefined;
+  }
+  return { spec: { command: value }, wire: { command: command.withExtras({ value }) } };
+}
+
+function portOf(check: WireObject, slots: readonly AppPortSlot[]): Target | undefined {
+  const port = check.optionalNumber('port', { min: 0, max: 65535, integer: true });
+  const givenIndex = check.optionalNumber('portIndex', { min: 0, integer: true });
+  const invalid = (check.has('port') && port === undefined) || (check.has('portIndex') && givenIndex === undefined);
+  if (invalid) return undefined; // already reported
+  if (port !== undefined) {
+    return { spec: { port }, wire: givenIndex === undefined ? { port } : { portIndex: givenIndex, port } };
+  }
+  const portIndex = givenIndex ?? 0;
+  const slot = slots[portIndex];
+  if (slot === undefined) {
+    check.fail(undefined, PORT_INDEX_MESSAGE);
+    return undefined;
+  }
+  return { spec: slotTarget(slot), wire: { portIndex } };
+}
+
+/**
+ * The core addresses a port by its index among the instance's host ports. A port mapping without
+ * a host port is only reachable on the container's address; the model has no field for that yet,
+ * so its container port is given as a fixed `port` (see the report to the lead).
+ */
+function slotTarget(slot: AppPortSlot): Target['spec'] {
+  if (slot.hostPortIndex !== undefined) return { portIndex: slot.hostPortIndex };
+  return slot.containerPort === undefined ? {} : { port: slot.containerPort };
+}

@@ -1,0 +1,52 @@
+import { childPointer } from './json-pointer';
+import { isRecord, type WireObject } from './wire-object';
+
+/** A string map and its echo. */
+export interface ConvertedStringMap {
+  /** The plain string entries. */
+  readonly values: Readonly<Record<string, string>>;
+  /** The map as echoed (includes secret references of environments). */
+  readonly wire: Readonly<Record<string, unknown>>;
+}
+
+/** Options of {@link stringMapFromWire}. */
+export interface StringMapRules {
+  /** Allow `{"secret": "<name>"}` values (environment variables backed by secrets). */
+  readonly secretRefs?: boolean;
+  /** Names must be capitalized: upper-case letters, digits and `_`, not starting with a digit. */
+  readonly capitalizedNames?: boolean;
+}
+
+const CAPITALIZED = /^[A-Z_][A-Z0-9_]*$/;
+
+/** Message for a pod environment variable name that is not capitalized (spec 2.1, 2.2). */
+export const ENV_NAME_MESSAGE =
+  'environment variable names must be capitalized: upper-case letters, digits and _, not starting with a digit';
+
+/**
+ * Reads a string-to-string object at `holder[key]` (labels, env, environment). Absent → `{}`.
+ * Entries are kept in the order given.
+ */
+export function stringMapFromWire(holder: WireObject, key: string, rules: StringMapRules = {}): ConvertedStringMap {
+  const obj = holder.child(key);
+  const values: Record<string, string> = {};
+  const wire: Record<string, unknown> = {};
+  if (obj === undefined) return { values, wire };
+  for (const [name, value] of Object.entries(obj.raw)) {
+    const path = childPointer(obj.path, name);
+    if (rules.capitalizedNames === true && !CAPITALIZED.test(name)) obj.sink.add(path, ENV_NAME_MESSAGE);
+    if (typeof value === 'string') {
+      values[name] = value;
+      wire[name] = value;
+    } else if (rules.secretRefs === true && isSecretRef(value)) {
+      wire[name] = value;
+    } else {
+      obj.sink.add(path, 'error.expected.jsstring');
+    }
+  }
+  return { values, wire };
+}
+
+function isSecretRef(value: unknown): boolean {
+  return isRecord(value) && typeof value.secret === 'string';
+}
