@@ -1,0 +1,88 @@
+import type { SimAgentSpec } from '../cluster/sim-agent-spec';
+import { DEFAULT_SIM_TIMINGS, type SimTimings } from '../cluster/sim-models';
+import { absoluteRunSpecId, ConversionContext } from './conversion-context';
+import { convertAction } from './convert-action';
+import { expandAgentGroup } from './expand-agent-group';
+import { formatDurationMs } from './format-duration';
+import { childPointer, type Problem } from './problem';
+import type { RawScenario, RawTimings } from './raw-scenario';
+import type { Scenario, TimelineStep } from './scenario';
+
+function timings(context: ConversionContext, pointer: string, raw: RawTimings): SimTimings {
+  const range = (key: keyof RawTimings, fallback: SimTimings['stagingMs']) => {
+    const value = raw[key];
+    return value === undefined ? fallback : context.delayRangeMs(childPointer(pointer, key), value);
+  };
+  const offerIntervalMs = context.optionalDurationMs(childPointer(pointer, 'offerInterval'), raw.offerInterval)
+    ?? DEFAULT_SIM_TIMINGS.offerIntervalMs;
+  if (offerIntervalMs === 0) context.problem(childPointer(pointer, 'offerInterval'), 'expected a duration greater than 0');
+  const agentRemovalMs = context.optionalDurationMs(childPointer(pointer, 'agentRemoval'), raw.agentRemoval);
+  return {
+    offerIntervalMs,
+    stagingMs: range('staging', DEFAULT_SIM_TIMINGS.stagingMs),
+    startingMs: range('starting', DEFAULT_SIM_TIMINGS.startingMs),
+    runningMs: range('running', DEFAULT_SIM_TIMINGS.runningMs),
+    shutdownMs: range('shutdown', DEFAULT_SIM_TIMINGS.shutdownMs),
+    agentPingTimeoutMs: context.optionalDurationMs(childPointer(pointer, 'agentPingTimeout'), raw.agentPingTimeout)
+      ?? DEFAULT_SIM_TIMINGS.agentPingTimeoutMs,
+    probeLatencyMs: range('probeLatency', DEFAULT_SIM_TIMINGS.probeLatencyMs),
+    ...(agentRemovalMs === undefined ? {} : { agentRemovalMs }),
+  };
+}
+
+/**
+ * The semantic half of loading: converts a document the schema accepted into a {@link Scenario},
+ * checking what the schema cannot say: durations in whole milliseconds, steps in time order and
+ * within the run, ranges, unique agent ids and hostnames, references to agents (known at that
+ * step) and to run specs (created by some app or pod step of the file). Returns every problem found.
+ * `lineOf` gives the line of a JSON pointer, for {@link TimelineStep.line}.
+ */
+export function convertScenario(
+  raw: RawScenario,
+  lineOf: (pointer: string) => number | undefined,
+): { ok: true; scenario: Scenario } | { ok: false; problems: Problem[] } {
+  const runSpecIds = raw.timeline.flatMap((step) => {
+    const definition = step.app ?? step.pod;
+    return definition === undefined ? [] : [absoluteRunSpecId(definition.id)];
+  });
+  const context = new ConversionContext([...new Set(runSpecIds)]);
+  const durationMs = context.durationMs('/duration', raw.duration);
+  const options = raw.options ?? {};
+  const convergeWithinMs = context.optionalDurationMs('/invariants/convergeWithin', raw.invariants?.convergeWithin);
+  const agents: SimAgentSpec[] = raw.cluster.agents.flatMap((group, index) =>
+    expandAgentGroup(context, childPointer('/cluster/agents', index), group));
+
+  const timeline: TimelineStep[] = [];
+  let previousMs = 0;
+  raw.timeline.forEach((step, index) => {
+    const pointer = childPointer('/timeline', index);
+    const atMs = context.durationMs(childPointer(pointer, 'at'), step.at);
+    if (atMs < previousMs) {
+      context.problem(childPointer(pointer, 'at'), `expected a time at or after the previous step's (${formatDurationMs(previousMs)}), `
+        + `got ${formatDurationMs(atMs)}: steps must be in time order`);
+    } else if (atMs > durationMs) {
+      context.problem(childPointer(pointer, 'at'), `expected a time within the run (duration ${formatDurationMs(durationMs)}), `
+        + `got ${formatDurationMs(atMs)}: the step would never run`);
+    }
+    previousMs = Math.max(previousMs, atMs);
+    const line = lineOf(pointer);
+    const action = convertAction(context, pointer, step);
+    timeline.push({ atMs, ...(line === undefined ? {} : { line }), pointer, action });
+  });
+  const scenario: Scenario = {
+    name: raw.name,
+    ...(raw.description === undefined ? {} : { description: raw.description }),
+    seed: raw.seed,
+    durationMs,
+    options: {
+      taskKilling: options.taskKilling ?? false,
+      defaultRole: options.defaultRole ?? '*',
+      ...(options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: options.maxInstancesPerOffer }),
+      timings: timings(context, '/options/timings', options.timings ?? {}),
+    },
+    invariants: convergeWithinMs === undefined ? {} : { convergeWithinMs },
+    agents,
+    timeline,
+  };
+  return context.problems.length === 0 ? { ok: true, scenario } : { ok: false, problems: context.problems };
+}

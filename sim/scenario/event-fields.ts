@@ -1,0 +1,20 @@
+import type { EventType } from '../../src/scheduler/model/events';
+
+/**
+ * The fields of each event type (Marathon's wire names, see src/scheduler/model/events.ts), so that
+ * `where` filters in expectations can refuse a misspelt field instead of silently matching nothing.
+ * Its keys are the event types an expectation may name, in this order.
+ */
+export const EVENT_FIELDS: Readonly<Record<EventType, readonly string[]>> = {
+  status_update_event: ['eventType', 'timestamp', 'slaveId', 'taskId', 'taskStatus', 'message', 'appId', 'host', 'ipAddresses', 'ports', 'version'],
+  instance_changed_event: ['eventType', 'timestamp', 'instanceId', 'condition', 'runSpecId', 'agentId', 'host', 'runSpecVersion'],
+  instance_health_changed_event: ['eventType', 'timestamp', 'instanceId', 'runSpecId', 'runSpecVersion', 'healthy'],
+  health_status_changed_event: ['eventType', 'timestamp', 'appId', 'instanceId', 'version', 'alive'],
+  failed_health_check_event: ['eventType', 'timestamp', 'appId', 'taskId', 'healthCheck'],
+  add_health_check_event: ['eventType', 'timestamp', 'appId', 'version', 'healthCheck'],
+  remove_health_check_event: ['eventType', 'timestamp', 'appId', 'healthCheck'],
+  unhealthy_task_kill_event: ['eventType', 'timestamp', 'appId', 'taskId', 'version', 'reason', 'host', 'slaveId'],
+  unhealthy_instance_kill_event: ['eventType', 'timestamp', 'appId', 'taskId', 'instanceId', 'version', 'reason', 'host', 'slaveId'],
+  unknown_instance_terminated_event: ['eventType', 'timestamp', 'instanceId', 'runSpecId', 'condition'],
+  app_terminated_event: ['eventType', 'timestamp', 'appId'],
+};

@@ -1,0 +1,66 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { convertScenario } from './convert-scenario';
+import { explainSchemaErrors } from './explain-schema-errors';
+import { lineOfPointer } from './line-of-pointer';
+import type { Problem } from './problem';
+import type { RawScenario } from './raw-scenario';
+import type { Scenario } from './scenario';
+import { EXPECTED_KEYWORD, scenarioSchema } from './scenario-schema';
+
+/** YAML aliases a file may expand (a guard against alias bombs). */
+const ALIAS_EXPANSIONS_MAX = 1000;
+
+const ajv = new Ajv2020({
+  allErrors: true,
+  verbose: true,
+  strict: true,
+  // `oneOf: [{required: [app]}, …]` on timeline steps names properties declared beside it.
+  strictRequired: false,
+  allowUnionTypes: true,
+  discriminator: true,
+});
+ajv.addKeyword(EXPECTED_KEYWORD);
+const validate = ajv.compile<RawScenario>(scenarioSchema);
+
+/** The result of {@link loadScenario}. */
+export type LoadScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly errors: string[] };
+
+function yamlProblems(fileName: string, document: Document, lineCounter: LineCounter): string[] {
+  return [...document.errors, ...document.warnings].map((error) => {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    return `${fileName}: line ${line}, column ${col}: ${error.message.split('\n')[0]}`;
+  });
+}
+
+/**
+ * Loads a scenario file: parses the YAML text, validates it against {@link scenarioSchema}, then
+ * converts it, checking the rules the schema cannot say. Pure: the caller reads the file.
+ *
+ * Either the whole scenario, or every error found, each as
+ * `file: /json/pointer: what was expected (line N)`. YAML syntax errors come alone (nothing else
+ * can be checked); schema errors come before semantic checks run (those need a well-formed document).
+ */
+export function loadScenario(fileName: string, text: string): LoadScenarioResult {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
+  const syntax = yamlProblems(fileName, document, lineCounter);
+  if (syntax.length > 0) return { ok: false, errors: syntax };
+
+  const lineOf = (pointer: string) => lineOfPointer(document, lineCounter, pointer);
+  const format = (problems: readonly Problem[]) => problems
+    .map((problem, index) => ({ problem, index, line: lineOf(problem.pointer) }))
+    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || a.index - b.index)
+    .map(({ problem, line }) =>
+      `${fileName}: ${problem.pointer === '' ? '/' : problem.pointer}: ${problem.message}${line === undefined ? '' : ` (line ${line})`}`);
+
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: ALIAS_EXPANSIONS_MAX });
+  } catch (error) {
+    return { ok: false, errors: [`${fileName}: ${(error as Error).message}`] };
+  }
+  if (!validate(data)) return { ok: false, errors: format(explainSchemaErrors(validate.errors ?? [])) };
+  const converted = convertScenario(data, lineOf);
+  return converted.ok ? converted : { ok: false, errors: format(converted.problems) };
+}

@@ -1,0 +1,33 @@
+import type { AgentInfo } from '../../src/scheduler/model/agent';
+import type { Condition } from '../../src/scheduler/model/condition';
+import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
+
+/** One instance as an expectation sees it. `agent` is set once the instance is placed. */
+export interface ObservedInstance {
+  readonly instanceId: string;
+  readonly runSpecId: string;
+  readonly condition: Condition;
+  readonly healthy: boolean | undefined;
+  readonly agent?: AgentInfo;
+}
+
+/**
+ * What the runner shows the expectation evaluator at one moment of a run. All times are virtual
+ * milliseconds since the start of the run (not the virtual epoch).
+ */
+export interface ScenarioObservation {
+  readonly nowMs: number;
+  /** The run spec's instances known to the scheduler now (terminal ones included while the scheduler keeps them). */
+  instances(runSpecId: string): readonly ObservedInstance[];
+  /** Every event emitted so far, in order, each with the virtual ms it was emitted at. */
+  readonly events: readonly { readonly atMs: number; readonly event: MarathonEvent }[];
+  /** Offer rejections recorded for the run spec so far, by reason. */
+  rejections(runSpecId: string): Readonly<Partial<Record<NoMatchReason, number>>>;
+  /**
+   * Optional: the agents of the cluster now. When given, spread checks count field values that hold
+   * no instance as 0 (so `maxSkew`/`minPerValue` see empty zones); otherwise only values holding
+   * an instance are counted.
+   */
+  agents?(): readonly AgentInfo[];
+}

@@ -1,0 +1,84 @@
+import type { SimAgentSpec } from '../cluster/sim-agent-spec';
+import type { HealthModel, SimTimings, TaskModel } from '../cluster/sim-models';
+import type { Expectation } from './expectation';
+
+/** Run options of a scenario, defaults filled in. */
+export interface ScenarioOptions {
+  /** Marathon `--enable_features task_killing` (TASK_KILLING state). Default false. */
+  readonly taskKilling: boolean;
+  /** The scheduler's default role. Default `"*"`. */
+  readonly defaultRole: string;
+  /** Marathon `--max_instances_per_offer`; absent: the scheduler's default. */
+  readonly maxInstancesPerOffer?: number;
+  /** Simulated master and agent timings; DEFAULT_SIM_TIMINGS where the file gives none. */
+  readonly timings: SimTimings;
+}
+
+/** Invariants the runner checks beyond those it always checks. */
+export interface ScenarioInvariants {
+  /** Instance counts must converge within this long after the last disturbance. */
+  readonly convergeWithinMs?: number;
+}
+
+/** What one timeline step does. `runSpecId` values are absolute (`web` in the file becomes `/web`). */
+export type Action =
+  | {
+    readonly type: 'app' | 'pod';
+    /** The Marathon definition exactly as written (the converter validates it). */
+    readonly definition: Readonly<Record<string, unknown>>;
+    /** JSON pointer of the definition in the file (`/timeline/3/app`), for converter errors. */
+    readonly pointer: string;
+    /** The definition's `id`, made absolute. */
+    readonly runSpecId: string;
+  }
+  | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number }
+  | { readonly type: 'delete' | 'resetDelay'; readonly runSpecId: string }
+  | {
+    readonly type: 'kill';
+    readonly runSpecId: string;
+    /** `count` instances chosen by the runner deterministically, or all of them on one agent. */
+    readonly target: { readonly kind: 'count'; readonly count: number } | { readonly kind: 'agent'; readonly agentId: string };
+    /** Scale the run spec down by the killed instances (`scale=true`). */
+    readonly scale: boolean;
+    /** Wipe the instances' reservations (`wipe=true`). */
+    readonly wipe: boolean;
+  }
+  | { readonly type: 'partition' | 'heal' | 'killAgent'; readonly agentId: string }
+  | { readonly type: 'addAgents'; readonly agents: readonly SimAgentSpec[] }
+  | { readonly type: 'health'; readonly runSpecId: string; readonly model: HealthModel }
+  | { readonly type: 'taskModel'; readonly runSpecId: string; readonly model: TaskModel }
+  | { readonly type: 'expect'; readonly expectation: Expectation }
+  | { readonly type: 'note'; readonly text: string };
+
+const ACTION_KEYS: Readonly<Record<Action['type'], true>> = {
+  app: true, pod: true, scale: true, delete: true, kill: true, partition: true, heal: true, killAgent: true,
+  addAgents: true, health: true, taskModel: true, resetDelay: true, expect: true, note: true,
+};
+
+/** The action keys a timeline step may carry (each is the `type` of its {@link Action}), in documented order. */
+export const ACTION_TYPES = Object.keys(ACTION_KEYS) as readonly Action['type'][];
+
+/** One step of the timeline. */
+export interface TimelineStep {
+  /** Virtual ms since the start of the run; non-decreasing along the timeline. */
+  readonly atMs: number;
+  /** 1-based line of the step in the file. */
+  readonly line?: number;
+  /** JSON pointer of the step in the file (`/timeline/3`). */
+  readonly pointer: string;
+  readonly action: Action;
+}
+
+/** A scenario file, validated and typed: what the runner executes. */
+export interface Scenario {
+  readonly name: string;
+  readonly description?: string;
+  readonly seed: number;
+  /** How long the run lasts, in virtual ms. */
+  readonly durationMs: number;
+  readonly options: ScenarioOptions;
+  readonly invariants: ScenarioInvariants;
+  /** The initial agents, expanded from the groups in file order. */
+  readonly agents: readonly SimAgentSpec[];
+  readonly timeline: readonly TimelineStep[];
+}

@@ -1,0 +1,311 @@
+import t from 'tap';
+import { loadScenario } from '../../../../sim/scenario/load-scenario';
+
+/** A valid scenario; each case replaces one part of it. */
+function scenario(parts: { head?: string; cluster?: string; timeline?: string } = {}): string {
+  return `${parts.head ?? 'name: x\nseed: 1\nduration: 30m'}
+cluster:
+  agents:
+${parts.cluster ?? '    - count: 3\n      resources: { cpus: 4, mem: 8192 }'}
+timeline:
+  - at: 0s
+    app: { id: /web, instances: 2 }
+${parts.timeline ?? ''}`;
+}
+
+interface Case {
+  readonly name: string;
+  readonly text: string;
+  /** Every error, exactly, in order. */
+  readonly errors: readonly string[];
+}
+
+const F = 'scenarios/x.yaml';
+
+const cases: readonly Case[] = [
+  {
+    name: 'bad duration',
+    text: scenario({ timeline: '  - at: 5 min\n    scale: { id: /web, instances: 1 }' }),
+    errors: [`${F}: /timeline/1/at: expected a duration such as "30s", "5m", "1h30m" or a number of milliseconds, got "5 min" (line 11)`],
+  },
+  {
+    name: 'negative or fractional number of milliseconds',
+    text: scenario({ head: 'name: x\nseed: 1\nduration: 1.5' }),
+    errors: [`${F}: /duration: expected a duration such as "30s", "5m", "1h30m" or a number of milliseconds, got 1.5 (line 3)`],
+  },
+  {
+    name: 'duration finer than a millisecond',
+    text: scenario({ timeline: '  - at: 0.5ms\n    scale: { id: /web, instances: 1 }' }),
+    errors: [`${F}: /timeline/1/at: expected a whole number of milliseconds, got "0.5ms" (line 11)`],
+  },
+  {
+    name: 'unknown key, with a suggestion',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192, cpu: 2 }' }),
+    errors: [`${F}: /cluster/agents/0/resources/cpu: unknown field "cpu"; did you mean "cpus"? (allowed: cpus, mem, disk, gpus, ports) (line 6)`],
+  },
+  {
+    name: 'unknown top-level key',
+    text: `${scenario()}\nseeed: 3`,
+    errors: [`${F}: /seeed: unknown field "seeed"; did you mean "seed"? (allowed: name, description, seed, duration, options, invariants, cluster, timeline) (line 12)`],
+  },
+  {
+    name: 'unknown action',
+    text: scenario({ timeline: '  - at: 1m\n    explode: /web' }),
+    errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note) (line 12)`],
+  },
+  {
+    name: 'misspelt action',
+    text: scenario({ timeline: '  - at: 1m\n    scael: { id: /web, instances: 1 }' }),
+    errors: [`${F}: /timeline/1/scael: unknown field "scael"; did you mean "scale"? (allowed: at, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note) (line 12)`],
+  },
+  {
+    name: 'two actions in one step',
+    text: scenario({ timeline: '  - at: 1m\n    scale: { id: /web, instances: 1 }\n    delete: /web' }),
+    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note), got a mapping with fields at, scale, delete (line 11)`],
+  },
+  {
+    name: 'a step without an action',
+    text: scenario({ timeline: '  - at: 1m' }),
+    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note), got a mapping with field at (line 11)`],
+  },
+  {
+    name: 'decreasing at',
+    text: scenario({ timeline: '  - at: 2m\n    scale: { id: /web, instances: 1 }\n  - at: 1m\n    delete: /web' }),
+    errors: [`${F}: /timeline/2/at: expected a time at or after the previous step's (2m), got 1m: steps must be in time order (line 13)`],
+  },
+  {
+    name: 'a step after the end of the run',
+    text: scenario({ timeline: '  - at: 1h\n    delete: /web' }),
+    errors: [`${F}: /timeline/1/at: expected a time within the run (duration 30m), got 1h: the step would never run (line 11)`],
+  },
+  {
+    name: 'bad port range syntax',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192, ports: "31000..32000" }' }),
+    errors: [`${F}: /cluster/agents/0/resources/ports: expected port ranges such as "31000-32000,33000-33100" or [[31000, 32000]], got "31000..32000" (line 6)`],
+  },
+  {
+    name: 'port range with begin after end',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192, ports: "32000-31000" }' }),
+    errors: [`${F}: /cluster/agents/0/resources/ports: range 32000-31000: the begin is greater than the end (line 6)`],
+  },
+  {
+    name: 'overlapping port ranges given as pairs',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192, ports: [[31000, 32000], [31500, 31600]] }' }),
+    errors: [`${F}: /cluster/agents/0/resources/ports: ranges 31000-32000 and 31500-31600 overlap (line 6)`],
+  },
+  {
+    name: 'port beyond 65535',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192, ports: "65000-70000" }' }),
+    errors: [`${F}: /cluster/agents/0/resources/ports: range 65000-70000: expected values ≤ 65535 (line 6)`],
+  },
+  {
+    name: 'duplicate agent ids',
+    text: scenario({ cluster: '    - count: 3\n      resources: { cpus: 4, mem: 8192 }\n    - start: 3\n      resources: { cpus: 1, mem: 1 }' }),
+    errors: [`${F}: /cluster/agents/1: duplicate agent id "agent-3" (also in /cluster/agents/0); give the groups different idPrefix or start values (line 8)`],
+  },
+  {
+    name: 'duplicate hostnames',
+    text: scenario({ cluster: '    - idPrefix: a\n      hostnamePrefix: h\n      resources: { cpus: 4, mem: 8192 }\n    - idPrefix: b\n      hostnamePrefix: h\n      resources: { cpus: 1, mem: 1 }' }),
+    errors: [`${F}: /cluster/agents/1: duplicate hostname "h-1" (also in /cluster/agents/0); give the groups different hostnamePrefix values (line 9)`],
+  },
+  {
+    name: 'missing required fields, all at once',
+    text: 'name: x\nduration: 1m\ncluster:\n  agents:\n    - resources: { cpus: 1 }\n',
+    errors: [
+      `${F}: /seed: required field "seed" is missing (line 1)`,
+      `${F}: /timeline: required field "timeline" is missing (line 1)`,
+      `${F}: /cluster/agents/0/resources/mem: required field "mem" is missing (line 5)`,
+    ],
+  },
+  {
+    name: 'partition of an unknown agent',
+    text: scenario({ timeline: '  - at: 1m\n    partition: agent-9' }),
+    errors: [`${F}: /timeline/1/partition: unknown agent "agent-9"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 12)`],
+  },
+  {
+    name: 'an agent named before the step that adds it',
+    text: scenario({ timeline: '  - at: 1m\n    killAgent: agent-4\n  - at: 2m\n    addAgents: { resources: { cpus: 1, mem: 1 } }\n  - at: 3m\n    heal: agent-4' }),
+    errors: [`${F}: /timeline/1/killAgent: unknown agent "agent-4"; did you mean "agent-1"? (agents at this point: agent-1, agent-2, agent-3) (line 12)`],
+  },
+  {
+    name: 'bad comparison',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { instances: { /web: { Running: "=>2" } } }' }),
+    errors: [`${F}: /timeline/1/expect/instances/~1web/Running: expected a whole number or a comparison such as ">=2", "<=3", ">0" or "2..4", got "=>2" (line 12)`],
+  },
+  {
+    name: 'inverted comparison range',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { healthy: { /web: "4..2" } }' }),
+    errors: [`${F}: /timeline/1/expect/healthy/~1web: range "4..2": the minimum is greater than the maximum (line 12)`],
+  },
+  {
+    name: 'unknown condition in instances',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { instances: { /web: { running: 2 } } }' }),
+    errors: [`${F}: /timeline/1/expect/instances/~1web/running: unknown field "running"; did you mean "Running"? (allowed: Scheduled, Provisioned, Staging, Starting, Running, Killing, Killed, Finished, Failed, Error, Unreachable, UnreachableInactive, Gone, Dropped, Unknown, total) (line 12)`],
+  },
+  {
+    name: 'reference to an app the file never creates',
+    text: scenario({ timeline: '  - at: 1m\n    scale: { id: /wbe, instances: 1 }' }),
+    errors: [`${F}: /timeline/1/scale/id: no app or pod with id "/wbe" in this scenario; did you mean "/web"? (apps and pods: /web) (line 12)`],
+  },
+  {
+    name: 'unknown health model kind',
+    text: scenario({ timeline: '  - at: 1m\n    health: { id: /web, model: { kind: flakey, p: 0.1 } }' }),
+    errors: [`${F}: /timeline/1/health/model/kind: expected one of: healthy, flaky, failingFrom, failingDuring, slow, status, got "flakey"; did you mean "flaky"? (line 12)`],
+  },
+  {
+    name: 'health model field out of range and unknown',
+    text: scenario({ timeline: '  - at: 1m\n    health: { id: /web, model: { kind: flaky, p: 2, q: 1 } }' }),
+    errors: [
+      `${F}: /timeline/1/health/model/q: unknown field "q" (allowed: kind, p) (line 12)`,
+      `${F}: /timeline/1/health/model/p: expected a probability from 0 to 1, got 2 (line 12)`,
+    ],
+  },
+  {
+    name: 'missing model kind',
+    text: scenario({ timeline: '  - at: 1m\n    taskModel: { id: /web, model: { after: 1s } }' }),
+    errors: [`${F}: /timeline/1/taskModel/model/kind: required field "kind" is missing (one of: runForever, exitAfter, failToStart) (line 12)`],
+  },
+  {
+    name: 'bad delay range',
+    text: scenario({ timeline: '  - at: 1m\n    taskModel: { id: /web, model: { kind: exitAfter, after: [20s, 10s] } }' }),
+    errors: [`${F}: /timeline/1/taskModel/model/after: expected [min, max] with min ≤ max, got [20s, 10s] (line 12)`],
+  },
+  {
+    name: 'unknown template in an attribute',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192 }\n      attributes: { rack: "r{m}" }' }),
+    errors: [`${F}: /cluster/agents/0/attributes/rack: unknown template "{m}" in "r{m}" (use {n} for the agent number or {n%K} for it modulo K) (line 7)`],
+  },
+  {
+    name: 'bad attribute value',
+    text: scenario({ cluster: '    - resources: { cpus: 4, mem: 8192 }\n      attributes: { ssd: true }' }),
+    errors: [`${F}: /cluster/agents/0/attributes/ssd: expected text, a number, {set: [a, b]} or {ranges: "1-5,7-9"}, got true (line 7)`],
+  },
+  {
+    name: 'misspelt event field in where',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { events: [ { type: app_terminated_event, where: { appID: /web } } ] }' }),
+    errors: [`${F}: /timeline/1/expect/events/0/where/appID: app_terminated_event has no field "appID"; did you mean "appId"? (fields: eventType, timestamp, appId) (line 12)`],
+  },
+  {
+    name: 'kill with both count and agent',
+    text: scenario({ timeline: '  - at: 1m\n    kill: { id: /web, count: 1, agent: agent-1 }' }),
+    errors: [`${F}: /timeline/1/kill: give either count (how many instances) or agent (all instances on that agent), not both (line 12)`],
+  },
+  {
+    name: 'wrong type',
+    text: scenario({ head: 'name: x\nseed: "one"\nduration: 30m' }),
+    errors: [`${F}: /seed: expected a whole number, got "one" (line 2)`],
+  },
+  {
+    name: 'empty text and an empty list',
+    text: 'name: ""\nseed: 1\nduration: 1m\ncluster: { agents: [] }\ntimeline: []',
+    errors: [
+      `${F}: /name: expected non-empty text (line 1)`,
+      `${F}: /cluster/agents: expected a list of at least 1 item, got a list of 0 items (line 4)`,
+    ],
+  },
+  {
+    name: 'out-of-range whole numbers and a wrong boolean',
+    text: scenario({
+      head: 'name: x\nseed: -1\nduration: 30m\noptions: { taskKilling: "yes", maxInstancesPerOffer: 0 }',
+      cluster: '    - count: 0\n      resources: { cpus: 1, mem: 1 }',
+    }),
+    errors: [
+      `${F}: /seed: expected a whole number >= 0, got -1 (line 2)`,
+      `${F}: /options/taskKilling: expected true or false, got "yes" (line 4)`,
+      `${F}: /options/maxInstancesPerOffer: expected a whole number >= 1, got 0 (line 4)`,
+      `${F}: /cluster/agents/0/count: expected a whole number >= 1, got 0 (line 7)`,
+    ],
+  },
+  {
+    name: 'empty expectations',
+    text: scenario({ timeline: '  - at: 1m\n    expect: {}\n  - at: 1m\n    expect: { instances: { /web: {} } }' }),
+    errors: [
+      `${F}: /timeline/1/expect: expected at least one of: instances, healthy, spread, onAgents, events, rejections (line 12)`,
+      `${F}: /timeline/2/expect/instances/~1web: expected at least one of: Scheduled, Provisioned, Staging, Starting, Running, Killing, Killed, Finished, Failed, Error, Unreachable, UnreachableInactive, Gone, Dropped, Unknown, total (line 14)`,
+    ],
+  },
+  {
+    name: 'unknown event type and rejection reason',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { events: [ { type: status_update } ], rejections: [ { id: /web, reason: NoCpus } ] }' }),
+    errors: [
+      `${F}: /timeline/1/expect/events/0/type: expected one of: status_update_event, instance_changed_event, instance_health_changed_event, health_status_changed_event, failed_health_check_event, add_health_check_event, remove_health_check_event, unhealthy_task_kill_event, unhealthy_instance_kill_event, unknown_instance_terminated_event, app_terminated_event, got "status_update"; did you mean "status_update_event"? (line 12)`,
+      `${F}: /timeline/1/expect/rejections/0/reason: expected one of: UnfulfilledRole, UnfulfilledConstraint, NoCorrespondingReservationFound, AgentMaintenance, InsufficientCpus, InsufficientMemory, InsufficientDisk, InsufficientGpus, InsufficientPorts, DeclinedScarceResources, got "NoCpus" (line 12)`,
+    ],
+  },
+  {
+    name: 'a Marathon definition without id, and one that is not a mapping',
+    text: scenario({ timeline: '  - at: 1m\n    app: { instances: 1 }\n  - at: 1m\n    pod: [1]' }),
+    errors: [
+      `${F}: /timeline/1/app/id: required field "id" is missing (expected an app or pod id such as "/web") (line 12)`,
+      `${F}: /timeline/2/pod: expected a Marathon definition: an object with a string "id" (the pod JSON of the REST API, written as YAML), got a list of 1 item (line 14)`,
+    ],
+  },
+  {
+    name: 'a delay range of three',
+    text: scenario({ head: 'name: x\nseed: 1\nduration: 30m\noptions: { timings: { staging: [1s, 2s, 3s] } }' }),
+    errors: [`${F}: /options/timings/staging: expected a delay range [min, max] of durations, or one duration (a duration such as "30s", "5m", "1h30m" or a number of milliseconds), got a list of 3 items (line 4)`],
+  },
+  {
+    name: 'a spread entry without any check',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { spread: [ { id: /web, field: "@zone" } ] }' }),
+    errors: [`${F}: /timeline/1/expect/spread/0: expected at least one check: values, maxPerValue, minPerValue or maxSkew (line 12)`],
+  },
+  {
+    name: 'failingDuring that ends before it starts',
+    text: scenario({ timeline: '  - at: 1m\n    health: { id: /web, model: { kind: failingDuring, from: 5m, to: 4m } }' }),
+    errors: [`${F}: /timeline/1/health/model/to: expected a time after from (5m), got 4m (line 12)`],
+  },
+  {
+    name: 'events min above max, and onAgents naming an unknown agent',
+    text: scenario({ timeline: '  - at: 1m\n    expect: { events: [ { type: app_terminated_event, min: 3, max: 1 } ], onAgents: [ { id: /web, agents: [agent-1, nope] } ] }' }),
+    errors: [
+      `${F}: /timeline/1/expect/onAgents/0/agents/1: unknown agent "nope" (agents at this point: agent-1, agent-2, agent-3) (line 12)`,
+      `${F}: /timeline/1/expect/events/0: min (3) is greater than max (1) (line 12)`,
+    ],
+  },
+  {
+    name: 'a zero offer interval',
+    text: scenario({ head: 'name: x\nseed: 1\nduration: 30m\noptions: { timings: { offerInterval: 0 } }' }),
+    errors: [`${F}: /options/timings/offerInterval: expected a duration greater than 0 (line 4)`],
+  },
+  {
+    name: 'an empty file',
+    text: '',
+    errors: [`${F}: /: expected a scenario: a mapping with name, seed, duration, cluster and timeline, got an empty value`],
+  },
+  {
+    name: 'YAML syntax error',
+    text: 'name: x\nseed: [1\nduration: 1m\n',
+    errors: [`${F}: line 3, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]`],
+  },
+  {
+    name: 'duplicate YAML key',
+    text: 'name: x\nname: y\n',
+    errors: [`${F}: line 2, column 1: Map keys must be unique`],
+  },
+];
+
+for (const c of cases) {
+  t.test(c.name, async (t) => {
+    const result = loadScenario(F, c.text);
+    t.equal(result.ok, false, 'the file is refused');
+    if (result.ok) return;
+    t.strictSame(result.errors, c.errors);
+  });
+}
+
+t.test('all problems of a file come at once, in line order', async (t) => {
+  const text = scenario({
+    cluster: '    - resources: { cpus: 4, mem: 8192, ports: "2-1" }',
+    timeline: '  - at: 2m\n    partition: nobody\n  - at: 1m\n    expect: { healthy: { /web: "3..1" } }',
+  });
+  const result = loadScenario(F, text);
+  t.equal(result.ok, false);
+  if (result.ok) return;
+  t.strictSame(result.errors.map((error) => error.split(': ')[1]), [
+    '/cluster/agents/0/resources/ports',
+    '/timeline/1/partition',
+    '/timeline/2/at',
+    '/timeline/2/expect/healthy/~1web',
+  ]);
+});
