@@ -46,6 +46,11 @@ export interface SimTimings {
   readonly agentPingTimeoutMs: number;
   /** Latency of a health answer that is not `slow`. Default [1, 20]. */
   readonly probeLatencyMs: DelayRange;
+  /**
+   * A dead agent (`killAgent`) marked unreachable → removed for good (TASK_GONE, agentLost).
+   * Optional; default 0 (removed right after the ping timeout).
+   */
+  readonly agentRemovalMs?: number;
 }
 
 export const DEFAULT_SIM_TIMINGS: SimTimings = {

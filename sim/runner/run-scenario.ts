@@ -29,6 +29,8 @@ export interface RunOptions {
   readonly keepTrace?: boolean;
   /** Check invariants after every step (default true; benchmarks may turn it off). */
   readonly invariants?: boolean;
+  /** Record the trace (default true). Benchmarks turn it off: hashing every record costs more than the scheduling. */
+  readonly trace?: boolean;
 }
 
 /** Loop entries of a run: the core, the simulated cluster, or a timeline step. */
@@ -68,7 +70,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   const seed = options.seed ?? scenario.seed;
   const clock = createClock(VIRTUAL_EPOCH_MS);
   const loop = new HeapLoop<RunItem>();
-  const trace = new Trace(options.keepTrace === true);
+  const trace = new Trace(options.keepTrace === true, options.trace !== false);
   const rel = (): number => clock.now - VIRTUAL_EPOCH_MS;
   const streams = createWorldStreams(seed);
   const simCtx: SimContext = {
@@ -78,7 +80,9 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     cancel: (id: number) => loop.cancel(id),
     streams,
     // Records carry virtual time since the start of the run, whoever wrote them.
-    trace: (record) => trace.append('t' in record ? { ...record, t: rel() } : { t: rel(), ...record }),
+    trace: (record) => {
+      if (trace.enabled) trace.append('t' in record ? { ...record, t: rel() } : { t: rel(), ...record });
+    },
   };
   const cluster = new SimCluster(simCtx, scenario.agents, { timings: scenario.options.timings, taskKilling: scenario.options.taskKilling });
   const recorder = new RunRecorder();
@@ -115,7 +119,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     const t = rel();
     recorder.onEvent(t, event);
     checker?.onEvent(event, t);
-    trace.append({ t, k: 'event', e: event });
+    if (trace.enabled) trace.append({ t, k: 'event', e: event });
   });
   trace.append({ t: 0, k: 'start', scenario: scenario.name, seed, epoch: isoTime(VIRTUAL_EPOCH_MS) });
   for (const step of scenario.timeline) loop.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });
@@ -141,7 +145,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       loopSteps++;
       const item = entry.input;
       if (item.to === 'core') {
-        trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+        if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
         scheduler.handle(item.input);
       } else if (item.to === 'sim') {
         cluster.onEvent(item.event);

@@ -10,11 +10,13 @@ export class Trace {
   private readonly kept: string[] | undefined;
   lines = 0;
 
-  constructor(keepLines: boolean) {
-    this.kept = keepLines ? [] : undefined;
+  /** `enabled` false: a run without a trace (benchmarks); appends are dropped, the digest is empty. */
+  constructor(keepLines: boolean, readonly enabled = true) {
+    this.kept = keepLines && enabled ? [] : undefined;
   }
 
   append(record: Readonly<Record<string, unknown>>): void {
+    if (!this.enabled) return;
     const line = JSON.stringify(record);
     this.hash.update(line);
     this.hash.update('\n');

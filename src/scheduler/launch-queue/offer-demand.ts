@@ -8,13 +8,17 @@ import { inBackoff } from './backoff';
  * scheduled instances, is not being deleted and is out of backoff. Only run specs marked dirty are
  * re-examined, so the cost follows the changes, not the number of run specs.
  *
- * Revive whenever a run spec starts wanting offers (a revive also clears refuse filters, so work
- * that was declined earlier is offered again); suppress a role when nothing of it wants offers.
+ * Revive whenever a run spec starts wanting offers or gets more instances to place than at the
+ * last look (a scale-up, a relaunch): a revive clears the refuse filters of earlier declines, so
+ * the new work sees every agent again, as Marathon revives for each newly scheduled instance.
+ * Suppress a role when nothing of it wants offers.
  */
 export class OfferDemand {
   private readonly wanting = new Map<RunSpecState, string>();
   private readonly perRole = new Map<string, number>();
   private readonly suppressed = new Set<string>();
+  /** Scheduled count of each wanting run spec at the last sync, to notice new work. */
+  private readonly lastScheduled = new Map<RunSpecState, number>();
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
 
@@ -38,11 +42,16 @@ export class OfferDemand {
         this.bump(before, -1);
         maybeSuppress.push(before);
       }
+      const scheduled = rs.scheduled.length;
       if (wants && this.wanting.get(rs) === undefined) {
         this.wanting.set(rs, role);
         this.bump(role, 1);
         if (!revive.includes(role)) revive.push(role);
+      } else if (wants && scheduled > (this.lastScheduled.get(rs) ?? 0) && !revive.includes(role)) {
+        revive.push(role);
       }
+      if (wants) this.lastScheduled.set(rs, scheduled);
+      else this.lastScheduled.delete(rs);
     }
     dirty.clear();
     if (revive.length > 0) {

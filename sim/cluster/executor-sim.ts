@@ -1,0 +1,333 @@
+import type { LaunchOperation } from '../../src/scheduler/model/launch';
+import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
+import { agentCheckPasses, nextGridMs } from './agent-check';
+import type { ClusterState } from './cluster-state';
+import type { SimAgentState, SimExecutor, SimTask } from './cluster-types';
+import { drawDelayMs } from './draw';
+import { passStableUntilMs, respondHealth } from './health-responder';
+
+const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
+
+/**
+ * The simulated agents' executors: launch steps, task models, kills and agent-run health checks.
+ * Each executor is a single task (LAUNCH) or a task group on the default executor (LAUNCH_GROUP);
+ * a group moves through its launch steps together and dies together (spec §5.3).
+ *
+ * All delays are drawn from `ctx.streams.tasks` (health flakiness from `ctx.streams.health`), in
+ * event order; every future step is one loop entry, cancelled when it becomes moot.
+ */
+export class ExecutorSim {
+  private executorSeq = 0;
+
+  constructor(private readonly s: ClusterState) {}
+
+  /** Start the tasks of an accepted (and validated) launch operation on `agent`. */
+  launch(agent: SimAgentState, op: LaunchOperation): void {
+    const launches = op.kind === 'launch' ? [op.task] : op.tasks;
+    const ex: SimExecutor = {
+      executorNo: ++this.executorSeq,
+      agent,
+      group: op.kind === 'launchGroup',
+      tasks: [],
+      allocation: op.allocation,
+      phase: 'pending',
+      live: launches.length,
+      killing: false,
+    };
+    for (const launch of launches) {
+      const task: SimTask = {
+        taskId: launch.taskId,
+        launch,
+        executor: ex,
+        state: 'TASK_STAGING',
+        consecutiveFailures: 0,
+        hadHealthSuccess: false,
+        killedUnhealthy: false,
+      };
+      ex.tasks.push(task);
+      this.s.tasks.set(task.taskId, task);
+      agent.tasks.add(task);
+      this.s.addLive(task);
+    }
+    this.s.executors.set(ex.executorNo, ex);
+    agent.executors.add(ex);
+    const now = this.s.ctx.nowMs();
+    ex.stepTimer = this.s.ctx.schedule(now + this.draw(this.s.timings.stagingMs), { kind: 'launchStep', executorNo: ex.executorNo });
+    for (const task of ex.tasks) {
+      const model = this.s.taskModel(task.launch.runSpecId);
+      if (model.kind === 'failToStart') this.scheduleExit(task, model.afterMs, 'TASK_FAILED', 'REASON_CONTAINER_LAUNCH_FAILED');
+    }
+  }
+
+  /** STAGING → STARTING → RUNNING, all tasks of the executor at once. */
+  onLaunchStep(ex: SimExecutor): void {
+    ex.stepTimer = undefined;
+    if (ex.killing || ex.live === 0) return;
+    const now = this.s.ctx.nowMs();
+    const step = (range: readonly [number, number]): void => {
+      ex.stepTimer = this.s.ctx.schedule(now + this.draw(range), { kind: 'launchStep', executorNo: ex.executorNo });
+    };
+    switch (ex.phase) {
+      case 'pending':
+        ex.phase = 'staging';
+        for (const t of this.liveTasks(ex)) this.s.deliver(t, 'TASK_STAGING');
+        step(this.s.timings.startingMs);
+        return;
+      case 'staging':
+        ex.phase = 'starting';
+        for (const t of this.liveTasks(ex)) {
+          t.state = 'TASK_STARTING';
+          this.s.deliver(t, 'TASK_STARTING');
+        }
+        step(this.s.timings.runningMs);
+        return;
+      case 'starting':
+        ex.phase = 'running';
+        for (const t of this.liveTasks(ex)) {
+          if (this.s.taskModel(t.launch.runSpecId).kind !== 'failToStart') this.becomeRunning(t);
+        }
+        return;
+      case 'running':
+        return;
+    }
+  }
+
+  /** A task ends by itself (its task model). */
+  onTaskExit(task: SimTask): void {
+    task.exitTimer = undefined;
+    const exit = task.exit;
+    task.exit = undefined;
+    if (exit === undefined || isTerminalTaskState(task.state) || task.executor.killing) return;
+    this.endTask(task, exit.state, exit.reason);
+  }
+
+  /** The tasks of a killed executor are gone. */
+  onKillDone(ex: SimExecutor): void {
+    ex.killTimer = undefined;
+    for (const t of this.liveTasks(ex)) this.endTask(t, 'TASK_KILLED', undefined, t.killedUnhealthy ? false : undefined);
+  }
+
+  /**
+   * Kill every task of the executor (spec §2.8, §7.6). Before the tasks reached the executor
+   * (STAGING) they end at once as TASK_KILLED with REASON_TASK_KILLED_DURING_LAUNCH. Otherwise
+   * TASK_KILLING (with the capability), then TASK_KILLED when the tasks exit after a drawn shutdown
+   * delay or when SIGKILL comes at the end of `graceMs`, whichever is first. A second kill of a
+   * single task may only shorten the grace period (command executor); the default executor ignores
+   * it. `unhealthy` marks the task whose failing check caused the kill (its TASK_KILLED carries
+   * `healthy: false`).
+   */
+  kill(ex: SimExecutor, graceMs: number, unhealthy?: SimTask): void {
+    if (ex.live === 0) return;
+    const now = this.s.ctx.nowMs();
+    if (ex.phase === 'pending' || ex.phase === 'staging') {
+      this.cancelStep(ex);
+      ex.killing = true;
+      for (const t of this.liveTasks(ex)) this.endTask(t, 'TASK_KILLED', 'REASON_TASK_KILLED_DURING_LAUNCH');
+      return;
+    }
+    const grace = Math.max(0, graceMs);
+    if (ex.killing) {
+      if (!ex.group && ex.killEndMs !== undefined && now + grace < ex.killEndMs) this.scheduleKillDone(ex, now + grace);
+      return;
+    }
+    ex.killing = true;
+    this.cancelStep(ex);
+    if (unhealthy !== undefined) unhealthy.killedUnhealthy = true;
+    for (const t of this.liveTasks(ex)) {
+      this.cancelTaskTimers(t);
+      if (this.s.taskKilling) {
+        t.state = 'TASK_KILLING';
+        this.s.deliver(t, 'TASK_KILLING');
+      }
+    }
+    this.scheduleKillDone(ex, now + Math.min(this.draw(this.s.timings.shutdownMs), grace));
+  }
+
+  /**
+   * One agent-run health check of a running task (spec §7.5). First check at RUNNING + delayMs,
+   * then every intervalMs; a result that changes nothing (healthy → healthy) is not reported, so
+   * after a pass the next check is scheduled only for when the answer can change — for `flaky`
+   * responders, the drawn check at which the next failure comes (a geometric draw: the same
+   * distribution as one Bernoulli draw per check, one draw per failure instead of one per check).
+   */
+  onHealthCheck(task: SimTask): void {
+    task.healthTimer = undefined;
+    const resolved = task.launch.healthCheck;
+    if (resolved === undefined || task.state !== 'TASK_RUNNING' || task.executor.killing || task.runningAtMs === undefined) return;
+    const check = resolved.check;
+    const now = this.s.ctx.nowMs();
+    const model = this.s.healthModel(task.launch.runSpecId);
+    const interval = Math.max(1, check.intervalMs);
+    const first = task.runningAtMs + check.delayMs;
+    task.lastCheckMs = now;
+    let passed: boolean;
+    if (model.kind === 'flaky') {
+      task.flakyFailAtMs ??= now + this.passesBeforeFailure(model.p) * interval;
+      passed = now < task.flakyFailAtMs;
+      if (!passed) task.flakyFailAtMs = undefined;
+    } else {
+      passed = agentCheckPasses(check.protocol, respondHealth(model, now, this.s.scenarioStartMs, this.s.ctx.streams.health), check.timeoutMs);
+    }
+    if (passed) {
+      task.consecutiveFailures = 0;
+      task.hadHealthSuccess = true;
+      if (task.healthy !== true) {
+        task.healthy = true;
+        this.s.deliver(task, 'TASK_RUNNING', HEALTH_REASON, true);
+      }
+      // Nothing to report until the answer can change: sleep until then.
+      const until = model.kind === 'flaky' ? (task.flakyFailAtMs ?? now + 1) : passStableUntilMs(model, now, this.s.scenarioStartMs);
+      if (until !== Infinity) this.scheduleHealth(task, nextGridMs(first, interval, Math.max(until, now + 1)));
+      return;
+    }
+    if (!task.hadHealthSuccess && now < task.runningAtMs + check.gracePeriodMs) {
+      this.scheduleHealth(task, now + interval);
+      return;
+    }
+    task.consecutiveFailures++;
+    task.healthy = false;
+    // Built-in executors report every unhealthy result, and kill at failures >= max (0 kills on the first).
+    this.s.deliver(task, 'TASK_RUNNING', HEALTH_REASON, false);
+    if (task.consecutiveFailures >= check.maxConsecutiveFailures) {
+      this.kill(task.executor, task.launch.killGracePeriodMs, task);
+      return;
+    }
+    this.scheduleHealth(task, now + interval);
+  }
+
+  /** The run spec's task model changed: re-plan exits of its live tasks. */
+  taskModelChanged(runSpecId: string): void {
+    const model = this.s.taskModel(runSpecId);
+    for (const t of this.s.liveOf(runSpecId)) {
+      if (t.executor.agent.dead || t.executor.killing) continue;
+      if (t.exitTimer !== undefined) this.s.ctx.cancel(t.exitTimer);
+      t.exitTimer = undefined;
+      t.exit = undefined;
+      if (t.state === 'TASK_RUNNING') {
+        if (model.kind === 'exitAfter') this.scheduleExit(t, model.afterMs, model.state);
+      } else if (model.kind === 'failToStart') {
+        this.scheduleExit(t, model.afterMs, 'TASK_FAILED', 'REASON_CONTAINER_LAUNCH_FAILED');
+      } else if (t.executor.phase === 'running' && t.state === 'TASK_STARTING') {
+        this.becomeRunning(t);
+      }
+    }
+  }
+
+  /** The run spec's health model changed: check its running tasks again at their next check time. */
+  healthModelChanged(runSpecId: string): void {
+    const now = this.s.ctx.nowMs();
+    for (const t of this.s.liveOf(runSpecId)) {
+      const resolved = t.launch.healthCheck;
+      if (resolved === undefined || t.runningAtMs === undefined || t.state !== 'TASK_RUNNING') continue;
+      if (t.executor.agent.dead || t.executor.killing) continue;
+      const interval = Math.max(1, resolved.check.intervalMs);
+      t.flakyFailAtMs = undefined;
+      let due = nextGridMs(t.runningAtMs + resolved.check.delayMs, interval, now);
+      if (t.lastCheckMs === due) due += interval;
+      this.scheduleHealth(t, due);
+    }
+  }
+
+  /** The agent's host died: nothing on it runs any more. */
+  freeze(agent: SimAgentState): void {
+    for (const ex of agent.executors) {
+      this.cancelStep(ex);
+      if (ex.killTimer !== undefined) this.s.ctx.cancel(ex.killTimer);
+      ex.killTimer = undefined;
+      for (const t of ex.tasks) this.cancelTaskTimers(t);
+    }
+  }
+
+  /** Forget every executor of a removed agent and free its resources. */
+  dropAll(agent: SimAgentState): void {
+    for (const ex of agent.executors) {
+      for (const t of ex.tasks) if (!isTerminalTaskState(t.state)) this.s.removeLive(t);
+      this.s.executors.delete(ex.executorNo);
+    }
+    agent.executors.clear();
+    agent.ledger.releaseAll();
+  }
+
+  /**
+   * A task reached a terminal state: report it, free the executor's resources once its last task
+   * is gone, and — on the default executor — kill the siblings after a TASK_FAILED or TASK_KILLED
+   * (spec §5.3; TASK_FINISHED leaves them alone).
+   */
+  private endTask(task: SimTask, state: TaskState, reason?: string, healthy?: boolean): void {
+    if (isTerminalTaskState(task.state)) return;
+    task.state = state;
+    this.cancelTaskTimers(task);
+    this.s.deliver(task, state, reason, healthy);
+    this.s.removeLive(task);
+    const ex = task.executor;
+    ex.live--;
+    if (ex.live === 0) {
+      this.cancelStep(ex);
+      if (ex.killTimer !== undefined) this.s.ctx.cancel(ex.killTimer);
+      ex.killTimer = undefined;
+      ex.agent.ledger.release(ex.allocation);
+      this.s.executors.delete(ex.executorNo);
+      ex.agent.executors.delete(ex);
+      this.s.desk.resourcesFreed(ex.agent);
+    } else if (ex.group && !ex.killing && (state === 'TASK_FAILED' || state === 'TASK_KILLED')) {
+      let grace = Infinity;
+      for (const t of this.liveTasks(ex)) grace = Math.min(grace, t.launch.killGracePeriodMs);
+      this.kill(ex, grace);
+    }
+  }
+
+  private becomeRunning(task: SimTask): void {
+    task.state = 'TASK_RUNNING';
+    task.runningAtMs = this.s.ctx.nowMs();
+    this.s.deliver(task, 'TASK_RUNNING');
+    const model = this.s.taskModel(task.launch.runSpecId);
+    if (model.kind === 'exitAfter') this.scheduleExit(task, model.afterMs, model.state);
+    const resolved = task.launch.healthCheck;
+    if (resolved !== undefined) this.scheduleHealth(task, task.runningAtMs + resolved.check.delayMs);
+  }
+
+  private scheduleExit(task: SimTask, range: readonly [number, number], state: 'TASK_FAILED' | 'TASK_FINISHED', reason?: string): void {
+    task.exit = reason === undefined ? { state } : { state, reason };
+    task.exitTimer = this.s.ctx.schedule(this.s.ctx.nowMs() + this.draw(range), { kind: 'taskExit', taskId: task.taskId });
+  }
+
+  private scheduleHealth(task: SimTask, dueMs: number): void {
+    if (task.healthTimer !== undefined) this.s.ctx.cancel(task.healthTimer);
+    task.healthTimer = this.s.ctx.schedule(dueMs, { kind: 'healthCheck', taskId: task.taskId });
+  }
+
+  private scheduleKillDone(ex: SimExecutor, dueMs: number): void {
+    if (ex.killTimer !== undefined) this.s.ctx.cancel(ex.killTimer);
+    ex.killEndMs = dueMs;
+    ex.killTimer = this.s.ctx.schedule(dueMs, { kind: 'killDone', executorNo: ex.executorNo });
+  }
+
+  private cancelStep(ex: SimExecutor): void {
+    if (ex.stepTimer !== undefined) this.s.ctx.cancel(ex.stepTimer);
+    ex.stepTimer = undefined;
+  }
+
+  private cancelTaskTimers(task: SimTask): void {
+    if (task.exitTimer !== undefined) this.s.ctx.cancel(task.exitTimer);
+    if (task.healthTimer !== undefined) this.s.ctx.cancel(task.healthTimer);
+    task.exitTimer = undefined;
+    task.healthTimer = undefined;
+    task.exit = undefined;
+  }
+
+  private liveTasks(ex: SimExecutor): SimTask[] {
+    return ex.tasks.filter((t) => !isTerminalTaskState(t.state));
+  }
+
+  /** Passing checks before the next failure of a responder failing with probability `p` per check (geometric). */
+  private passesBeforeFailure(p: number): number {
+    if (p >= 1) return 0;
+    if (p <= 0) return Infinity;
+    const u = this.s.ctx.streams.health.next();
+    return Math.floor(Math.log(1 - u) / Math.log(1 - p));
+  }
+
+  private draw(range: readonly [number, number]): number {
+    return drawDelayMs(this.s.ctx.streams.tasks, range);
+  }
+}

@@ -1,0 +1,103 @@
+import type { LaunchOperation } from '../../src/scheduler/model/launch';
+import type { OfferedPool } from '../../src/scheduler/model/offer';
+import type { PortRange, ScalarResources } from '../../src/scheduler/model/resources';
+import { poolKey } from './agent-ledger';
+import { containsPort, containsRanges, subtractRanges, unionRanges } from './port-ranges';
+
+/** What is left of one offered pool while the operations of one ACCEPT are applied in order. */
+interface WorkingPool {
+  cpusMilli: number;
+  memMilli: number;
+  diskMilli: number;
+  gpus: number;
+  ports: readonly PortRange[];
+}
+
+/**
+ * The offered resources of one ACCEPT, consumed operation by operation (Mesos applies the
+ * operations of an ACCEPT in order against the pooled resources of the offer, spec §2.3).
+ * {@link take} validates one launch operation and, only when it is valid, deducts its allocation.
+ */
+export class LaunchCheck {
+  private readonly pools = new Map<string, WorkingPool>();
+  private readonly taskIds = new Set<string>();
+
+  constructor(
+    offered: readonly OfferedPool[],
+    private readonly agentId: string,
+    /** Whether a task id is already in use on the cluster (Mesos refuses duplicate task ids). */
+    private readonly taskIdInUse: (taskId: string) => boolean,
+  ) {
+    for (const p of offered) {
+      this.pools.set(poolKey(p.reservedFor), {
+        cpusMilli: p.cpusMilli,
+        memMilli: p.memMilli,
+        diskMilli: p.diskMilli,
+        gpus: p.gpus,
+        ports: p.ports,
+      });
+    }
+  }
+
+  /**
+   * Validate `op` against what is left of the offer. Returns a description of the first problem,
+   * or undefined after deducting the allocation. A rejected operation consumes nothing.
+   */
+  take(op: LaunchOperation): string | undefined {
+    const tasks = op.kind === 'launch' ? [op.task] : op.tasks;
+    if (tasks.length === 0) return 'launch without tasks';
+    for (const t of tasks) {
+      if (t.agentId !== this.agentId) return `task ${t.taskId} targets agent ${t.agentId}, offer is on ${this.agentId}`;
+      if (this.taskIds.has(t.taskId) || this.taskIdInUse(t.taskId)) return `duplicate task id ${t.taskId}`;
+    }
+    const needed: ScalarResources = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 };
+    for (const t of tasks) add(needed, t.resources);
+    if (op.kind === 'launchGroup') add(needed, op.executorResources);
+
+    const given: ScalarResources = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 };
+    let givenPorts: readonly PortRange[] = [];
+    const after = new Map<string, WorkingPool>();
+    for (const a of op.allocation) {
+      const key = poolKey(a.reservedFor);
+      const left = after.get(key) ?? this.pools.get(key);
+      if (left === undefined) return `allocation uses pool ${key}, which was not offered`;
+      if (a.reservedFor !== undefined && tasks.some((t) => t.role !== a.reservedFor)) {
+        return `allocation uses resources reserved for ${a.reservedFor} for a task of another role`;
+      }
+      for (const f of SCALARS) {
+        if (a[f] < 0) return `negative ${f} in allocation`;
+        if (a[f] > left[f]) return `${f} ${a[f]} exceeds the ${left[f]} left in pool ${key}`;
+      }
+      if (!containsRanges(left.ports, a.ports)) return `ports ${JSON.stringify(a.ports)} not offered in pool ${key}`;
+      after.set(key, {
+        cpusMilli: left.cpusMilli - a.cpusMilli,
+        memMilli: left.memMilli - a.memMilli,
+        diskMilli: left.diskMilli - a.diskMilli,
+        gpus: left.gpus - a.gpus,
+        ports: subtractRanges(left.ports, a.ports),
+      });
+      add(given, a);
+      givenPorts = unionRanges(givenPorts, a.ports);
+    }
+    for (const f of SCALARS) {
+      if (given[f] < needed[f]) return `allocation has ${f} ${given[f]}, the tasks need ${needed[f]}`;
+    }
+    for (const t of tasks) {
+      for (const port of t.hostPorts) {
+        if (port > 0 && !containsPort(givenPorts, port)) return `host port ${port} of ${t.taskId} is not in the allocation`;
+      }
+    }
+    for (const [key, pool] of after) this.pools.set(key, pool);
+    for (const t of tasks) this.taskIds.add(t.taskId);
+    return undefined;
+  }
+}
+
+const SCALARS = ['cpusMilli', 'memMilli', 'diskMilli', 'gpus'] as const;
+
+function add(sum: ScalarResources, r: ScalarResources): void {
+  sum.cpusMilli += r.cpusMilli;
+  sum.memMilli += r.memMilli;
+  sum.diskMilli += r.diskMilli;
+  sum.gpus += r.gpus;
+}

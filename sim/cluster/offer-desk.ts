@@ -1,0 +1,246 @@
+import type { Offer, OfferedPool } from '../../src/scheduler/model/offer';
+import type { SimContext } from '../sim-context';
+import type { SimAgentState } from './cluster-types';
+import type { CoreOutbox } from './core-outbox';
+
+/** An offer the framework holds: it may accept or decline it once, until it is rescinded. */
+export interface OutstandingOffer {
+  readonly offerId: string;
+  readonly agent: SimAgentState;
+  readonly pools: readonly OfferedPool[];
+}
+
+/** Mesos caps `refuse_seconds` at 365 days (spec §2.3). */
+const MAX_REFUSE_MS = 365 * 24 * 3600 * 1000;
+/** A negative `refuse_seconds` means the 5 s default (spec §2.3). */
+const DEFAULT_REFUSE_MS = 5000;
+
+/**
+ * The simulated master's allocator. Keeps the agents that may be offered in the next cycle
+ * (`candidates`), the eligible agents with nothing to offer (`idle`), refuse filters, per-role
+ * suppression and the outstanding offers.
+ *
+ * Cost: a cycle touches only candidate agents; agents enter the candidate set when something about
+ * them changes (offer used or rescinded, filter expired, resources freed, revive, reconnect), and
+ * a cycle is scheduled only while there are candidates. Cycles stay on the grid
+ * `start + k × offerIntervalMs`, so skipping empty cycles changes nothing observable.
+ *
+ * Suppression (spec §2.6, §2.7): per role. A reserved pool is offered unless its role is
+ * suppressed; the unreserved pool is offered while some role the framework has named (in revive,
+ * suppress or an accepted launch) is unsuppressed — or, before it named any, unless it suppressed
+ * everything. `suppress([])` suppresses every role, `revive([])` revives every role. Revive also
+ * clears every refuse filter (the simulator keeps one filter per agent, not per role and shape).
+ */
+export class OfferDesk {
+  private readonly candidates = new Set<SimAgentState>();
+  private readonly idle = new Set<SimAgentState>();
+  private readonly filtered = new Set<SimAgentState>();
+  private readonly outstanding = new Map<string, OutstandingOffer>();
+  private readonly knownRoles = new Set<string>();
+  private readonly suppressed = new Set<string>();
+  private suppressAll = false;
+  private unreservedOffered = true;
+  private started = false;
+  private cycleTimer: number | undefined;
+  private lastCycleMs: number | undefined;
+  private offerSeq = 0;
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly outbox: CoreOutbox,
+    private readonly intervalMs: number,
+  ) {
+    if (!(intervalMs > 0)) throw new RangeError(`offerIntervalMs must be positive, got ${intervalMs}`);
+  }
+
+  /** Begin allocating: the first cycle runs now. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.cycleTimer = this.ctx.schedule(this.ctx.nowMs(), { kind: 'offerCycle' });
+  }
+
+  /** One allocation round: offer every candidate with something to offer, in agentId order. */
+  runCycle(): void {
+    this.cycleTimer = undefined;
+    this.lastCycleMs = this.ctx.nowMs();
+    if (this.candidates.size === 0) return;
+    const agents = [...this.candidates].sort(byAgentId);
+    this.candidates.clear();
+    const offers: Offer[] = [];
+    for (const agent of agents) {
+      const pools = this.offerablePools(agent);
+      if (pools.length === 0) {
+        this.idle.add(agent);
+        continue;
+      }
+      const offerId = `offer-${++this.offerSeq}`;
+      agent.offerId = offerId;
+      this.outstanding.set(offerId, { offerId, agent, pools });
+      offers.push({ offerId, agent: agent.info, pools });
+    }
+    if (offers.length > 0) this.outbox.offers(offers);
+  }
+
+  /** Take an outstanding offer for an accept or decline; undefined if it is not outstanding. */
+  take(offerId: string): OutstandingOffer | undefined {
+    const offer = this.outstanding.get(offerId);
+    if (offer === undefined) return undefined;
+    this.outstanding.delete(offerId);
+    offer.agent.offerId = undefined;
+    return offer;
+  }
+
+  /** After an offer was used or declined: filter the agent for `refuseMs` (0: no filter). */
+  refuse(agent: SimAgentState, refuseMs: number): void {
+    const ms = refuseMs < 0 ? DEFAULT_REFUSE_MS : Math.min(refuseMs, MAX_REFUSE_MS);
+    if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
+    agent.filterTimer = undefined;
+    this.filtered.delete(agent);
+    if (ms > 0) {
+      agent.filterTimer = this.ctx.schedule(this.ctx.nowMs() + ms, { kind: 'filterExpired', agentId: agent.spec.agentId });
+      this.filtered.add(agent);
+    }
+    this.agentChanged(agent);
+  }
+
+  /** The refuse filter on `agent` ran out. */
+  filterExpired(agent: SimAgentState): void {
+    agent.filterTimer = undefined;
+    this.filtered.delete(agent);
+    this.agentChanged(agent);
+  }
+
+  /** Rescind the agent's outstanding offer, if any (posts `rescind`). */
+  rescind(agent: SimAgentState): void {
+    const offerId = agent.offerId;
+    if (offerId !== undefined) {
+      this.outstanding.delete(offerId);
+      agent.offerId = undefined;
+      this.outbox.rescind(offerId);
+    }
+    this.agentChanged(agent);
+  }
+
+  /** Rescind every outstanding offer, oldest first. */
+  rescindAll(): void {
+    for (const offer of [...this.outstanding.values()]) this.rescind(offer.agent);
+  }
+
+  /** Something about the agent's eligibility changed (phase, offer, filter): re-sort it. */
+  agentChanged(agent: SimAgentState): void {
+    const eligible = agent.phase === 'connected' && !agent.dead && agent.offerId === undefined && agent.filterTimer === undefined;
+    if (!eligible) {
+      this.candidates.delete(agent);
+      this.idle.delete(agent);
+      return;
+    }
+    if (this.idle.has(agent)) return;
+    this.candidates.add(agent);
+    this.ensureCycle();
+  }
+
+  /** Resources were freed on the agent: an idle agent may have something to offer again. */
+  resourcesFreed(agent: SimAgentState): void {
+    if (this.idle.delete(agent)) this.agentChanged(agent);
+  }
+
+  /** Roles named by the framework in an accepted launch. */
+  knowRoles(roles: readonly string[]): void {
+    let added = false;
+    for (const r of roles) {
+      if (!this.knownRoles.has(r)) {
+        this.knownRoles.add(r);
+        added = true;
+      }
+    }
+    if (added) this.suppressionChanged();
+  }
+
+  /** REVIVE: un-suppress `roles` (all when empty) and clear every refuse filter. */
+  revive(roles: readonly string[]): void {
+    for (const r of roles) this.knownRoles.add(r);
+    if (roles.length === 0) {
+      this.suppressAll = false;
+      this.suppressed.clear();
+    } else {
+      if (this.suppressAll) {
+        this.suppressAll = false;
+        for (const r of this.knownRoles) this.suppressed.add(r);
+      }
+      for (const r of roles) this.suppressed.delete(r);
+    }
+    for (const agent of [...this.filtered]) {
+      if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
+      agent.filterTimer = undefined;
+    }
+    const wasFiltered = [...this.filtered];
+    this.filtered.clear();
+    for (const agent of wasFiltered) this.agentChanged(agent);
+    this.suppressionChanged();
+  }
+
+  /** SUPPRESS: stop offering `roles` (all when empty). Outstanding offers stay (spec §2.7). */
+  suppress(roles: readonly string[]): void {
+    for (const r of roles) this.knownRoles.add(r);
+    if (roles.length === 0) this.suppressAll = true;
+    for (const r of roles) this.suppressed.add(r);
+    this.unreservedOffered = this.computeUnreservedOffered();
+  }
+
+  /** Whether the framework currently gets offers of resources reserved for `role`. */
+  isSuppressed(role: string): boolean {
+    return this.suppressAll || this.suppressed.has(role);
+  }
+
+  /** Offers currently held by the framework, oldest first. */
+  outstandingOffers(): readonly OutstandingOffer[] {
+    return [...this.outstanding.values()];
+  }
+
+  private suppressionChanged(): void {
+    this.unreservedOffered = this.computeUnreservedOffered();
+    if (this.idle.size === 0) return;
+    const woken = [...this.idle];
+    this.idle.clear();
+    for (const agent of woken) this.agentChanged(agent);
+  }
+
+  private computeUnreservedOffered(): boolean {
+    if (this.knownRoles.size === 0) return !this.suppressAll;
+    for (const r of this.knownRoles) if (!this.isSuppressed(r)) return true;
+    return false;
+  }
+
+  private offerablePools(agent: SimAgentState): OfferedPool[] {
+    const out: OfferedPool[] = [];
+    for (const pool of agent.ledger.available()) {
+      if (pool.reservedFor === undefined ? !this.unreservedOffered : this.isSuppressed(pool.reservedFor)) continue;
+      if (isEmpty(pool)) continue;
+      out.push(pool);
+    }
+    return out;
+  }
+
+  private ensureCycle(): void {
+    if (!this.started || this.cycleTimer !== undefined || this.candidates.size === 0) return;
+    const now = this.ctx.nowMs();
+    const last = this.lastCycleMs;
+    let due = now;
+    if (last !== undefined) {
+      const k = Math.max(1, Math.ceil((now - last) / this.intervalMs));
+      due = last + k * this.intervalMs;
+    }
+    this.cycleTimer = this.ctx.schedule(due, { kind: 'offerCycle' });
+  }
+}
+
+function isEmpty(p: OfferedPool): boolean {
+  return p.cpusMilli <= 0 && p.memMilli <= 0 && p.diskMilli <= 0 && p.gpus <= 0 && p.ports.length === 0;
+}
+
+function byAgentId(a: SimAgentState, b: SimAgentState): number {
+  const x = a.spec.agentId;
+  const y = b.spec.agentId;
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import t from 'tap';
+import { checkDefinitions } from '../../sim/runner/convert-definitions';
+import type { RunResult } from '../../sim/runner/run-result';
+import { runScenario } from '../../sim/runner/run-scenario';
+import { loadScenario } from '../../sim/scenario/load-scenario';
+
+/**
+ * The scenario library as a test suite: every `scenarios/**\/*.yaml` loads, its definitions
+ * convert, it passes (every expectation holds, no invariant violated), and it is deterministic —
+ * two runs in this process give byte-identical traces, and two separate processes print the same
+ * trace hash.
+ */
+
+const ROOT = join(__dirname, '..', '..');
+const SCENARIOS = join(ROOT, 'scenarios');
+/** The scenario run in two separate processes (a short one with seeded draws in many places). */
+const CROSS_PROCESS_SCENARIO = 'scenarios/constraints/is.yaml';
+const CROSS_PROCESS_TIMEOUT_MS = 45_000;
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Every `.yaml` file below `dir`, as paths relative to the repository root, sorted. */
+function findScenarioFiles(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...findScenarioFiles(path));
+    else if (entry.isFile() && entry.name.endsWith('.yaml')) found.push(relative(ROOT, path).split('\\').join('/'));
+  }
+  return found.sort(byCodeUnits);
+}
+
+/** The 1-based number and both versions of the first line where two traces differ. */
+function firstDifference(a: string, b: string): string {
+  const left = a.split('\n');
+  const right = b.split('\n');
+  const n = Math.max(left.length, right.length);
+  for (let i = 0; i < n; i++) {
+    if (left[i] !== right[i]) {
+      return `line ${i + 1}:\n  run 1: ${left[i] ?? '<end of trace>'}\n  run 2: ${right[i] ?? '<end of trace>'}`;
+    }
+  }
+  return 'no line differs';
+}
+
+/** The FAIL lines of a run's expectations, with their times, for a readable failure message. */
+function failures(result: RunResult): string[] {
+  return result.expectations
+    .filter((e) => !e.passed)
+    .flatMap((e) => e.lines.filter((line) => line.startsWith('FAIL')).map((line) => `at ${e.atMs} ms (line ${e.line ?? '?'}): ${line}`));
+}
+
+const files = findScenarioFiles(SCENARIOS);
+
+t.test('the library has scenarios', async (t) => {
+  t.ok(files.length > 0, `${files.length} scenario files under scenarios/`);
+  t.ok(files.includes(CROSS_PROCESS_SCENARIO), `${CROSS_PROCESS_SCENARIO} exists`);
+});
+
+for (const file of files) {
+  t.test(file, async (t) => {
+    const loaded = loadScenario(file, readFileSync(join(ROOT, file), 'utf8'));
+    if (!loaded.ok) {
+      t.fail('the scenario loads', { errors: loaded.errors });
+      return;
+    }
+    const scenario = loaded.scenario;
+    const definitionErrors = checkDefinitions(file, scenario);
+    t.strictSame(definitionErrors, [], 'every app and pod definition converts');
+    if (definitionErrors.length > 0) return;
+
+    const first = runScenario(scenario, { keepTrace: true });
+    const second = runScenario(scenario, { keepTrace: true });
+
+    t.strictSame(first.violations, [], 'no invariant violated');
+    t.strictSame(failures(first), [], 'every expectation holds');
+    t.ok(first.passed, `passed (seed ${first.seed})`);
+    t.ok(first.expectations.length > 0, 'the scenario checks something');
+    t.equal(first.virtualMs, scenario.durationMs, 'the run lasted its whole duration');
+
+    t.equal(second.traceHash, first.traceHash, 'the second run has the same trace hash');
+    const sameText = second.traceText === first.traceText;
+    t.ok(sameText, 'the second run has a byte-identical trace', sameText ? {} : { firstDifference: firstDifference(first.traceText, second.traceText) });
+    t.equal(second.passed, first.passed, 'the second run has the same verdict');
+  });
+}
+
+/** Runs the CLI in a child process; resolves with its exit code and output. */
+function runCli(file: string, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'sim/cli.ts', file, '--quiet'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const HASH_LINE = /^(PASSED|FAILED) (\S+) seed (\d+) sha256 ([0-9a-f]{64})$/m;
+
+t.test(`${CROSS_PROCESS_SCENARIO} gives the same trace hash in two separate processes`, { timeout: 2 * CROSS_PROCESS_TIMEOUT_MS + 10_000 }, async (t) => {
+  const [a, b] = await Promise.all([
+    runCli(CROSS_PROCESS_SCENARIO, CROSS_PROCESS_TIMEOUT_MS),
+    runCli(CROSS_PROCESS_SCENARIO, CROSS_PROCESS_TIMEOUT_MS),
+  ]);
+  for (const [name, run] of [['process 1', a], ['process 2', b]] as const) {
+    t.equal(run.signal, null, `${name} finished within ${CROSS_PROCESS_TIMEOUT_MS} ms`);
+    t.equal(run.code, 0, `${name} exited 0`, { stderr: run.stderr });
+  }
+  const hashA = HASH_LINE.exec(a.stdout);
+  const hashB = HASH_LINE.exec(b.stdout);
+  t.ok(hashA !== null, 'process 1 printed its verdict line', { stdout: a.stdout });
+  t.ok(hashB !== null, 'process 2 printed its verdict line', { stdout: b.stdout });
+  if (hashA === null || hashB === null) return;
+  t.equal(hashA[1], 'PASSED', 'process 1 passed');
+  t.equal(hashB[4], hashA[4], 'both processes printed the same sha256');
+
+  const loaded = loadScenario(CROSS_PROCESS_SCENARIO, readFileSync(join(ROOT, CROSS_PROCESS_SCENARIO), 'utf8'));
+  if (!loaded.ok) {
+    t.fail('the scenario loads', { errors: loaded.errors });
+    return;
+  }
+  t.equal(runScenario(loaded.scenario).traceHash, hashA[4], 'an in-process run has the same sha256 as the processes');
+});
