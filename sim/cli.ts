@@ -1,81 +1,10 @@
 #!/usr/bin/env node
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadScenario } from './scenario/load-scenario';
-import { checkDefinitions } from './runner/convert-definitions';
-import { formatSummary } from './runner/format-summary';
-import { runScenario } from './runner/run-scenario';
+import { cliMain } from './runner/cli-main';
 
-const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--quiet]
-
-Runs a scenario in virtual time against the scheduler core and the simulated cluster, prints a
-summary (timeline, expectations, final counts, events, trace hash) and exits 0 only when every
-expectation holds and no invariant was violated.
-
-  --seed N      override the scenario's seed
-  --trace FILE  write the canonical JSONL trace to FILE
-  --quiet       print only the verdict line`;
-
-interface CliArgs {
-  file: string;
-  seed?: number;
-  traceFile?: string;
-  quiet: boolean;
-}
-
-function parseArgs(argv: readonly string[]): CliArgs | string {
-  let file: string | undefined;
-  let seed: number | undefined;
-  let traceFile: string | undefined;
-  let quiet = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--seed') {
-      const v = argv[++i];
-      if (v === undefined || !/^\d+$/.test(v)) return `--seed: expected a non-negative integer, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
-      seed = Number(v);
-    } else if (a === '--trace') {
-      traceFile = argv[++i];
-      if (traceFile === undefined) return '--trace: expected a file name';
-    } else if (a === '--quiet') quiet = true;
-    else if (a === '--help' || a === '-h') return '';
-    else if (a.startsWith('--')) return `unknown option ${a}`;
-    else if (file === undefined) file = a;
-    else return `unexpected argument ${JSON.stringify(a)} (one scenario file at a time)`;
-  }
-  if (file === undefined) return 'missing the scenario file';
-  return { file, seed, traceFile, quiet };
-}
-
-function main(argv: readonly string[]): number {
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    if (args !== '') process.stderr.write(`sim: ${args}\n\n`);
-    process.stderr.write(`${USAGE}\n`);
-    return args === '' ? 0 : 2;
-  }
-  let text: string;
-  try {
-    text = readFileSync(args.file, 'utf8');
-  } catch (e) {
-    process.stderr.write(`sim: cannot read ${args.file}: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const loaded = loadScenario(args.file, text);
-  if (!loaded.ok) {
-    process.stderr.write(`${loaded.errors.join('\n')}\n`);
-    return 2;
-  }
-  const definitionErrors = checkDefinitions(args.file, loaded.scenario);
-  if (definitionErrors.length > 0) {
-    process.stderr.write(`${definitionErrors.join('\n')}\n`);
-    return 2;
-  }
-  const result = runScenario(loaded.scenario, { seed: args.seed, keepTrace: args.traceFile !== undefined });
-  if (args.traceFile !== undefined) writeFileSync(args.traceFile, result.traceText);
-  const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}`;
-  if (args.quiet) process.stdout.write(`${result.passed ? 'PASSED' : 'FAILED'} ${args.file} seed ${result.seed} sha256 ${result.traceHash}\n`);
-  else process.stdout.write(`${formatSummary(result, reproduce)}\n`);
-  return result.passed ? 0 : 1;
-}
-
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = cliMain(process.argv.slice(2), {
+  readFile: (path) => readFileSync(path, 'utf8'),
+  writeFile: (path, text) => writeFileSync(path, text),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});

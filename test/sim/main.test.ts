@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import t from 'tap';
+
+/** `npm start`'s entry point (run from source here): paces a workload and streams events. */
+t.test('main runs the workload on the simulated cluster in real time and streams JSON events', async (t) => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--workload', 'scenarios/partition.yaml', '--speed', '100000'], {
+    encoding: 'utf8', timeout: 60_000,
+  });
+  t.equal(r.status, 0, r.stderr);
+  const events = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { eventType: string; timestamp: string });
+  t.ok(events.some((e) => e.eventType === 'instance_changed_event'));
+  for (const e of events) t.match(e.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  t.match(r.stderr, /PASSED/);
+});
+
+t.test('unknown clusters and bad flags are refused with the usage', async (t) => {
+  for (const args of [['--cluster', 'mesos'], ['--speed', '0'], ['--bogus', '1']]) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
+    t.equal(r.status, 2, args.join(' '));
+    t.match(r.stderr, /usage: npm start/);
+  }
+});
