@@ -35,6 +35,7 @@ export class ClusterState {
   /** Live (non-terminal) tasks per run spec, for model changes. */
   readonly bySpec = new Map<string, Set<SimTask>>();
   readonly violations: string[] = [];
+  private sortedAgentIds: readonly string[] | undefined;
   private readonly taskModels = new Map<string, TaskModel>();
   private readonly healthModels = new Map<string, HealthModel>();
 
@@ -47,6 +48,21 @@ export class ClusterState {
     this.scenarioStartMs = options.scenarioStartMs ?? ctx.nowMs();
     this.outbox = new CoreOutbox(ctx);
     this.desk = new OfferDesk(ctx, this.outbox, options.timings.offerIntervalMs);
+  }
+
+  /** Ids of the agents not removed, sorted (cached until {@link agentsChanged}). */
+  agentIds(): readonly string[] {
+    if (this.sortedAgentIds === undefined) {
+      const ids: string[] = [];
+      for (const a of this.agents.values()) if (a.phase !== 'removed') ids.push(a.spec.agentId);
+      this.sortedAgentIds = ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    return this.sortedAgentIds;
+  }
+
+  /** An agent was added or removed. */
+  agentsChanged(): void {
+    this.sortedAgentIds = undefined;
   }
 
   taskModel(runSpecId: string): TaskModel {

@@ -140,6 +140,16 @@ export class OfferDesk {
     this.ensureCycle();
   }
 
+  /** The agent is removed for good: drop its filter and forget it. */
+  removeAgent(agent: SimAgentState): void {
+    this.rescind(agent);
+    if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
+    agent.filterTimer = undefined;
+    this.filtered.delete(agent);
+    this.candidates.delete(agent);
+    this.idle.delete(agent);
+  }
+
   /** Resources were freed on the agent: an idle agent may have something to offer again. */
   resourcesFreed(agent: SimAgentState): void {
     if (this.idle.delete(agent)) this.agentChanged(agent);

@@ -3,12 +3,14 @@ import type { LaunchOperation, TaskLaunch } from '../../src/scheduler/model/laun
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
 import type { ClusterDriver } from '../../src/scheduler/ports/cluster-driver';
 import type { SimContext } from '../sim-context';
-import { AgentLedger, type PoolAmounts } from './agent-ledger';
+import type { PoolAmounts } from './agent-ledger';
+import { AgentFaults } from './agent-faults';
 import { ClusterState, type SimClusterOptions } from './cluster-state';
-import type { AgentPhase, LiveTask, SimAgentState, SimTask, UnackedUpdate } from './cluster-types';
+import type { AgentPhase, LiveTask, SimAgentState, UnackedUpdate } from './cluster-types';
 import { ExecutorSim } from './executor-sim';
 import type { HealthModel, SimTimings, TaskModel } from './sim-models';
 import { LaunchCheck } from './launch-check';
+import { masterKnows, MasterReconciler } from './master-reconciler';
 import type { SimAgentSpec } from './sim-agent-spec';
 import type { SimEvent } from './sim-event';
 
@@ -39,7 +41,8 @@ export class SimCluster implements ClusterDriver {
   readonly timings: SimTimings;
   private readonly s: ClusterState;
   private readonly ex: ExecutorSim;
-  private sortedAgentIds: string[] | undefined;
+  private readonly faults: AgentFaults;
+  private readonly reconciler: MasterReconciler;
 
   constructor(
     private readonly ctx: SimContext,
@@ -48,9 +51,11 @@ export class SimCluster implements ClusterDriver {
   ) {
     this.s = new ClusterState(ctx, options);
     this.ex = new ExecutorSim(this.s);
+    this.faults = new AgentFaults(this.s, this.ex);
+    this.reconciler = new MasterReconciler(this.s);
     this.violations = this.s.violations;
     this.timings = options.timings;
-    for (const spec of agents) this.register(spec);
+    for (const spec of agents) this.faults.register(spec);
   }
 
   /** Origin of the time-based health models. */
@@ -96,12 +101,12 @@ export class SimCluster implements ClusterDriver {
       }
       case 'agentUnreachable': {
         const agent = this.s.agents.get(e.agentId);
-        if (agent !== undefined) this.markUnreachable(agent);
+        if (agent !== undefined) this.faults.markUnreachable(agent);
         return;
       }
       case 'agentRemoved': {
         const agent = this.s.agents.get(e.agentId);
-        if (agent !== undefined) this.remove(agent);
+        if (agent !== undefined) this.faults.remove(agent);
         return;
       }
     }
@@ -177,7 +182,7 @@ export class SimCluster implements ClusterDriver {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'kill', task: taskId, agent: agentId, graceMs: gracePeriodMs });
     const task = this.s.tasks.get(taskId);
     if (task === undefined || !masterKnows(task)) {
-      this.reconcileOne(taskId, agentId);
+      this.reconciler.explicit(taskId, agentId);
       return;
     }
     if (agentId !== undefined && agentId !== task.launch.agentId) return;
@@ -217,10 +222,10 @@ export class SimCluster implements ClusterDriver {
   reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'reconcile', tasks: tasks.map((t) => t.taskId) });
     if (tasks.length > 0) {
-      for (const t of tasks) this.reconcileOne(t.taskId, t.agentId);
+      for (const t of tasks) this.reconciler.explicit(t.taskId, t.agentId);
       return;
     }
-    for (const task of [...this.s.tasks.values()]) if (masterKnows(task)) this.answerKnown(task);
+    this.reconciler.implicit();
   }
 
   /** REVIVE (spec §2.6): un-suppress the roles (all when empty) and clear refuse filters. */
@@ -255,11 +260,7 @@ export class SimCluster implements ClusterDriver {
    * unreachable: TASK_UNREACHABLE (REASON_AGENT_REMOVED, no uuid) for each task it knows there.
    */
   partitionAgent(agentId: string): void {
-    const agent = this.mustAgent(agentId);
-    if (agent.phase !== 'connected') return;
-    agent.phase = 'disconnected';
-    this.s.desk.rescind(agent);
-    agent.pingTimer = this.ctx.schedule(this.ctx.nowMs() + this.timings.agentPingTimeoutMs, { kind: 'agentUnreachable', agentId });
+    this.faults.partition(this.mustAgent(agentId));
   }
 
   /**
@@ -269,31 +270,7 @@ export class SimCluster implements ClusterDriver {
    * REASON_AGENT_REREGISTERED, no uuid; tasks are not killed. Offers resume. A dead agent cannot heal.
    */
   healAgent(agentId: string): void {
-    const agent = this.mustAgent(agentId);
-    if (agent.dead) return;
-    if (agent.phase === 'disconnected') {
-      if (agent.pingTimer !== undefined) this.ctx.cancel(agent.pingTimer);
-      agent.pingTimer = undefined;
-      agent.phase = 'connected';
-      const held = agent.held;
-      agent.held = [];
-      for (const h of held) this.s.send(h.task, h.state, h.reason, h.healthy, true);
-      const kills = [...agent.pendingKills];
-      agent.pendingKills.clear();
-      for (const [taskId, graceMs] of kills) {
-        const task = this.s.tasks.get(taskId);
-        if (task !== undefined && !isTerminalTaskState(task.state)) this.ex.kill(task.executor, graceMs);
-      }
-    } else if (agent.phase === 'unreachable') {
-      agent.phase = 'connected';
-      for (const task of [...agent.tasks]) {
-        if (task.sentState !== undefined && isTerminalTaskState(task.sentState)) continue;
-        this.s.send(task, task.state, 'REASON_AGENT_REREGISTERED', task.healthy, false);
-      }
-    } else {
-      return;
-    }
-    this.s.desk.agentChanged(agent);
+    this.faults.heal(this.mustAgent(agentId));
   }
 
   /**
@@ -303,26 +280,14 @@ export class SimCluster implements ClusterDriver {
    * the framework still thinks alive, then `agentLost`.
    */
   killAgent(agentId: string): void {
-    const agent = this.mustAgent(agentId);
-    if (agent.dead || agent.phase === 'removed') return;
-    agent.dead = true;
-    this.ex.freeze(agent);
-    agent.held = [];
-    agent.pendingKills.clear();
-    if (agent.phase === 'connected') {
-      agent.phase = 'disconnected';
-      this.s.desk.rescind(agent);
-      agent.pingTimer = this.ctx.schedule(this.ctx.nowMs() + this.timings.agentPingTimeoutMs, { kind: 'agentUnreachable', agentId });
-    } else if (agent.phase === 'unreachable') {
-      this.scheduleRemoval(agent);
-    }
+    this.faults.kill(this.mustAgent(agentId));
   }
 
   /** A new agent registers; it is offered from the next offer cycle. A removed agent's id may be reused. */
   addAgent(spec: SimAgentSpec): void {
     const old = this.s.agents.get(spec.agentId);
     if (old !== undefined && old.phase !== 'removed') throw new Error(`agent ${spec.agentId} already exists`);
-    this.register(spec);
+    this.faults.register(spec);
   }
 
   /** Rescind the outstanding offer of one agent, or of all agents; the resources are offered again next cycle. */
@@ -335,13 +300,7 @@ export class SimCluster implements ClusterDriver {
 
   /** Ids of all agents not removed, sorted. */
   agentIds(): readonly string[] {
-    if (this.sortedAgentIds === undefined) {
-      this.sortedAgentIds = [...this.s.agents.values()]
-        .filter((a) => a.phase !== 'removed')
-        .map((a) => a.spec.agentId)
-        .sort(compareStrings);
-    }
-    return this.sortedAgentIds;
+    return this.s.agentIds();
   }
 
   /** Identity, fault domain and attributes of every agent not removed, in agentId order. */
@@ -408,97 +367,6 @@ export class SimCluster implements ClusterDriver {
 
   // ---------------------------------------------------------------- internals
 
-  private register(spec: SimAgentSpec): void {
-    const agent: SimAgentState = {
-      spec,
-      info: {
-        agentId: spec.agentId,
-        hostname: spec.hostname,
-        ...(spec.region === undefined ? {} : { region: spec.region }),
-        ...(spec.zone === undefined ? {} : { zone: spec.zone }),
-        attributes: spec.attributes,
-      },
-      ledger: new AgentLedger(spec),
-      phase: 'connected',
-      dead: false,
-      tasks: new Set(),
-      executors: new Set(),
-      held: [],
-      pendingKills: new Map(),
-    };
-    this.s.agents.set(spec.agentId, agent);
-    this.sortedAgentIds = undefined;
-    this.s.desk.agentChanged(agent);
-  }
-
-  private markUnreachable(agent: SimAgentState): void {
-    agent.pingTimer = undefined;
-    if (agent.phase !== 'disconnected') return;
-    agent.phase = 'unreachable';
-    agent.held = [];
-    agent.pendingKills.clear();
-    for (const task of [...agent.tasks]) {
-      if (task.sentState !== undefined && isTerminalTaskState(task.sentState)) continue;
-      this.s.outbox.status(this.ctx.nowMs(), { taskId: task.taskId, agentId: task.launch.agentId, state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED' }, false);
-      task.sentState = 'TASK_UNREACHABLE';
-    }
-    if (agent.dead) this.scheduleRemoval(agent);
-  }
-
-  private scheduleRemoval(agent: SimAgentState): void {
-    const delay = this.timings.agentRemovalMs ?? 0;
-    agent.removalTimer = this.ctx.schedule(this.ctx.nowMs() + delay, { kind: 'agentRemoved', agentId: agent.spec.agentId });
-  }
-
-  private remove(agent: SimAgentState): void {
-    agent.removalTimer = undefined;
-    if (agent.phase === 'removed') return;
-    agent.phase = 'removed';
-    for (const task of [...agent.tasks]) {
-      if (task.sentState === undefined || !isTerminalTaskState(task.sentState)) {
-        this.s.send(task, 'TASK_GONE', 'REASON_AGENT_REMOVED', undefined, false);
-      }
-      this.s.forget(task);
-    }
-    this.ex.dropAll(agent);
-    this.s.desk.agentChanged(agent);
-    this.sortedAgentIds = undefined;
-    this.s.outbox.agentLost(agent.spec.agentId);
-  }
-
-  /** Explicit reconciliation of one task (also the master's answer to a KILL of an unknown task). */
-  private reconcileOne(taskId: string, agentId: string | undefined): void {
-    const task = this.s.tasks.get(taskId);
-    if (task !== undefined && masterKnows(task)) {
-      this.answerKnown(task);
-      return;
-    }
-    const agent = agentId === undefined ? undefined : this.s.agents.get(agentId);
-    let state: TaskState = 'TASK_UNKNOWN';
-    if (agent !== undefined && (agent.phase === 'connected' || agent.phase === 'disconnected')) state = 'TASK_GONE';
-    else if (agent !== undefined && agent.phase === 'unreachable') state = 'TASK_UNREACHABLE';
-    this.s.outbox.status(
-      this.ctx.nowMs(),
-      { taskId, ...(agentId === undefined ? {} : { agentId }), state, reason: 'REASON_RECONCILIATION', message: 'Reconciliation: task unknown to the master' },
-      false,
-    );
-  }
-
-  private answerKnown(task: SimTask): void {
-    this.s.outbox.status(
-      this.ctx.nowMs(),
-      {
-        taskId: task.taskId,
-        agentId: task.launch.agentId,
-        state: task.sentState ?? 'TASK_STAGING',
-        reason: 'REASON_RECONCILIATION',
-        ...(task.sentHealthy === undefined ? {} : { healthy: task.sentHealthy }),
-        message: 'Reconciliation: latest task state',
-      },
-      false,
-    );
-  }
-
   private mustAgent(agentId: string): SimAgentState {
     const a = this.s.agents.get(agentId);
     if (a === undefined) throw new Error(`unknown agent ${agentId}`);
@@ -506,16 +374,6 @@ export class SimCluster implements ClusterDriver {
   }
 }
 
-/** The master knows a task unless its agent is unreachable or removed (spec §7.2: unreachable tasks are not in its table). */
-function masterKnows(task: SimTask): boolean {
-  const phase = task.executor.agent.phase;
-  return phase === 'connected' || phase === 'disconnected';
-}
-
 function tasksOf(op: LaunchOperation): readonly TaskLaunch[] {
   return op.kind === 'launch' ? [op.task] : op.tasks;
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
