@@ -150,9 +150,19 @@ export class OfferDesk {
     this.idle.delete(agent);
   }
 
-  /** Resources were freed on the agent: an idle agent may have something to offer again. */
+  /**
+   * Resources were freed on the agent: an idle agent may have something to offer again, and a
+   * refuse filter no longer applies — Mesos filters only offers whose resources are a subset of
+   * what was declined (mesos-v1-scheduler-api.md §7.3), and the agent now has more than that.
+   */
   resourcesFreed(agent: SimAgentState): void {
-    if (this.idle.delete(agent)) this.agentChanged(agent);
+    if (agent.filterTimer !== undefined) {
+      this.ctx.cancel(agent.filterTimer);
+      agent.filterTimer = undefined;
+      this.filtered.delete(agent);
+    }
+    this.idle.delete(agent);
+    this.agentChanged(agent);
   }
 
   /** Roles named by the framework in an accepted launch. */
