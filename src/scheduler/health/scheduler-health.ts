@@ -28,15 +28,20 @@ export function startSchedulerChecks(ctx: CoreContext, rs: RunSpecState, inst: I
   ctx.health.checks.set(inst.instanceId, states);
 }
 
-/** Probe timer: send one probe and arm the next. */
+/**
+ * Probe timer: arm the next one and, while the instance is Running, send one probe. The chain
+ * keeps going while the instance is not Running (e.g. Unreachable) so that checking resumes when it
+ * comes back; it ends when the instance ends (HealthTracker.forget cancels the timer).
+ */
 export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): void {
   const found = lookup(ctx, instanceId, incarnation, checkIndex);
-  if (found === undefined || found.inst.condition !== 'Running') return;
+  if (found === undefined) return;
   const { inst, state, check } = found;
   const nowMs = ctx.clock.nowMs();
+  state.timerId = scheduleProbe(ctx, inst, checkIndex, nowMs + check.intervalMs);
+  if (inst.condition !== 'Running') return;
   const probeId = ctx.health.nextProbeId++;
   ctx.health.pending.set(probeId, { instanceId, incarnation, checkIndex });
-  state.timerId = scheduleProbe(ctx, inst, checkIndex, nowMs + check.intervalMs);
   const task = inst.tasks[0];
   ctx.prober.probe({
     probeId, instanceId, taskId: task.taskId, checkIndex,

@@ -44,11 +44,12 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
   if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
   if (rs === undefined) return;
   const wasUnreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
+  const wasReplaced = inst.condition === 'UnreachableInactive';
   const next = instanceCondition(inst);
   if (next !== inst.condition) {
     setCondition(ctx, rs, inst, next);
     ctx.store.saveInstances([inst]);
-    afterConditionChange(ctx, rs, inst, wasUnreachable, status);
+    afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
   }
   if (healthChanged && ctx.state.instances.has(inst.instanceId)) refreshInstanceHealth(ctx, rs.spec, inst);
   if (inst.kind === 'pod' && isTerminalCondition(task.condition) && inst.condition === 'Killing' && inst.killRequestedAtMs === undefined) {
@@ -62,14 +63,16 @@ function instanceCondition(inst: Instance): Condition {
   return next === 'Unreachable' && inst.condition === 'UnreachableInactive' ? 'UnreachableInactive' : next;
 }
 
-function afterConditionChange(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasUnreachable: boolean, status: TaskStatus): void {
+function afterConditionChange(
+  ctx: CoreContext, rs: RunSpecState, inst: Instance, wasUnreachable: boolean, wasReplaced: boolean, status: TaskStatus,
+): void {
   const c = inst.condition;
   if (c === 'Unreachable') {
     onBecameUnreachable(ctx, rs, inst);
     return;
   }
   if (isTerminalCondition(c)) {
-    onTerminal(ctx, rs, inst, status);
+    onTerminal(ctx, rs, inst, wasReplaced, status);
     return;
   }
   if (wasUnreachable && c !== 'UnreachableInactive') {
@@ -82,12 +85,17 @@ function afterConditionChange(ctx: CoreContext, rs: RunSpecState, inst: Instance
   }
 }
 
-function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, status: TaskStatus): void {
+/**
+ * `wasReplaced`: the instance was UnreachableInactive, so a replacement already fills its place;
+ * it is forgotten rather than relaunched (relaunching would only create a surplus to kill, and
+ * its backoff would delay the replacement).
+ */
+function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasReplaced: boolean, status: TaskStatus): void {
   ctx.health.forget(ctx, inst);
   if (status.state === 'TASK_KILLED' && status.healthy === false && inst.killReason === undefined && hasAgentCheck(rs.spec, inst.tasks.find((t) => t.taskId === status.taskId)?.containerName)) {
     killUnhealthy(ctx, rs, inst, 'health check failed on the agent', true);
   }
-  if (inst.goal !== 'Running' || rs.deleting) {
+  if (inst.goal !== 'Running' || rs.deleting || wasReplaced) {
     expungeInstance(ctx, rs, inst);
     finishDeleteIfDone(ctx, rs);
     if (!rs.deleting) converge(ctx, rs);

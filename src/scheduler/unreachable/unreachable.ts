@@ -3,6 +3,7 @@ import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import { expungeInstance, setCondition } from '../instances/instance-lifecycle';
 import { converge } from '../instances/converge';
+import { finishDeleteIfDone } from '../instances/finish-delete';
 
 /**
  * Unreachable strategy. When an instance becomes Unreachable:
@@ -57,6 +58,8 @@ function markInactive(ctx: CoreContext, rs: RunSpecState, inst: Instance): void 
 function expire(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   if (inst.condition === 'Unreachable') setCondition(ctx, rs, inst, 'UnreachableInactive');
   expungeInstance(ctx, rs, inst);
+  // A delete may have been waiting for this instance only.
+  finishDeleteIfDone(ctx, rs);
   converge(ctx, rs);
 }
 

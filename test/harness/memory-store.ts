@@ -1,0 +1,63 @@
+import type { Instance } from '../../src/scheduler/model/instance';
+import type { RunSpec } from '../../src/scheduler/model/run-spec';
+import type { Store, StoredState } from '../../src/scheduler/ports/store';
+
+/** A store write, as recorded (instances are snapshotted at write time). */
+export type StoreWrite =
+  | { readonly type: 'saveRunSpec'; readonly spec: RunSpec }
+  | { readonly type: 'deleteRunSpec'; readonly runSpecId: string }
+  | { readonly type: 'saveInstances'; readonly instances: readonly Instance[] }
+  | { readonly type: 'deleteInstance'; readonly instanceId: string }
+  | { readonly type: 'saveFrameworkId'; readonly frameworkId: string };
+
+/**
+ * An in-memory Store. It keeps snapshots, not the core's live objects, so a test sees what was
+ * durable at each moment (e.g. an instance's Provisioned record before the accept).
+ */
+export class MemoryStore implements Store {
+  readonly runSpecs = new Map<string, RunSpec>();
+  readonly instances = new Map<string, Instance>();
+  frameworkId?: string;
+  readonly writes: StoreWrite[] = [];
+
+  constructor(private readonly onWrite: (write: StoreWrite) => void = () => undefined) {}
+
+  saveRunSpec(spec: RunSpec): void {
+    this.runSpecs.set(spec.id, spec);
+    this.record({ type: 'saveRunSpec', spec });
+  }
+
+  deleteRunSpec(runSpecId: string): void {
+    this.runSpecs.delete(runSpecId);
+    this.record({ type: 'deleteRunSpec', runSpecId });
+  }
+
+  saveInstances(instances: readonly Instance[]): void {
+    const snaps = instances.map(snapshot);
+    for (const s of snaps) this.instances.set(s.instanceId, s);
+    this.record({ type: 'saveInstances', instances: snaps });
+  }
+
+  deleteInstance(instanceId: string): void {
+    this.instances.delete(instanceId);
+    this.record({ type: 'deleteInstance', instanceId });
+  }
+
+  saveFrameworkId(frameworkId: string): void {
+    this.frameworkId = frameworkId;
+    this.record({ type: 'saveFrameworkId', frameworkId });
+  }
+
+  load(): StoredState {
+    return { runSpecs: [...this.runSpecs.values()], instances: [...this.instances.values()], frameworkId: this.frameworkId };
+  }
+
+  private record(write: StoreWrite): void {
+    this.writes.push(write);
+    this.onWrite(write);
+  }
+}
+
+function snapshot(inst: Instance): Instance {
+  return { ...inst, tasks: inst.tasks.map((t) => ({ ...t })) };
+}

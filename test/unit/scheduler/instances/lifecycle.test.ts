@@ -1,0 +1,267 @@
+import t from 'tap';
+import { makeOffer } from '../../../builders/cluster-builders';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { Harness } from '../../../harness/core-harness';
+
+const T0 = '2026-01-01T00:00:00.000Z';
+
+t.test('status updates drive the condition; status_update_event comes right before instance_changed_event', async (t) => {
+  const h = new Harness();
+  const app = makeApp({ hostPorts: [0] });
+  h.put(app);
+  const [inst] = h.instances('/app');
+  const id = inst.instanceId;
+  t.same(h.events(), [
+    { eventType: 'instance_changed_event', timestamp: T0, instanceId: id, condition: 'Scheduled', runSpecId: '/app', agentId: null, host: null, runSpecVersion: app.version },
+  ]);
+  h.clearRecords();
+  h.advance(1234);
+  const [l] = h.offer(makeOffer({ agent: { hostname: 'h1', agentId: 'a1' } }));
+  const ts = '2026-01-01T00:00:01.234Z';
+  t.same(h.events(), [
+    { eventType: 'instance_changed_event', timestamp: ts, instanceId: id, condition: 'Provisioned', runSpecId: '/app', agentId: 'a1', host: 'h1', runSpecVersion: app.version },
+  ]);
+  const steps = [['TASK_STAGING', 'Staging'], ['TASK_STARTING', 'Starting'], ['TASK_RUNNING', 'Running']] as const;
+  for (const [state, condition] of steps) {
+    h.clearRecords();
+    h.status(l.taskId, state, { message: state === 'TASK_RUNNING' ? 'up' : undefined });
+    t.same(h.events(), [
+      {
+        eventType: 'status_update_event', timestamp: ts, slaveId: 'a1', taskId: l.taskId, taskStatus: state,
+        message: state === 'TASK_RUNNING' ? 'up' : '', appId: '/app', host: 'h1', ipAddresses: [], ports: [31000], version: app.version,
+      },
+      { eventType: 'instance_changed_event', timestamp: ts, instanceId: id, condition, runSpecId: '/app', agentId: 'a1', host: 'h1', runSpecVersion: app.version },
+    ], state);
+    t.equal(h.scheduler.instance(id)?.condition, condition);
+  }
+  t.equal(inst.tasks[0].state, 'TASK_RUNNING');
+  t.equal(inst.startedAtMs, h.nowMs);
+  h.clearRecords();
+  h.status(l.taskId, 'TASK_RUNNING');
+  t.same(h.events(), [], 'a repeated state emits nothing');
+});
+
+t.test('status updates are acknowledged only when they carry a uuid, after being applied', async (t) => {
+  const h = new Harness();
+  h.put(makeApp());
+  const [l] = h.offer(makeOffer({ agent: { agentId: 'a1' } }));
+  h.clearRecords();
+  h.status(l.taskId, 'TASK_STAGING');
+  t.same(h.calls('ack'), [], 'no uuid, no ack');
+  h.status(l.taskId, 'TASK_RUNNING', { uuid: 'u-1' });
+  t.same(h.calls('ack'), [{ type: 'ack', agentId: 'a1', taskId: l.taskId, uuid: 'u-1' }]);
+  const kinds = h.effects.map((e) => (e.kind === 'driver' ? e.call.type : e.kind === 'event' ? e.event.eventType : e.kind));
+  t.ok(kinds.lastIndexOf('instance_changed_event') < kinds.indexOf('ack'), 'acked after the change was applied');
+  h.status(l.taskId, 'TASK_RUNNING', { uuid: 'u-2' });
+  t.equal(h.calls('ack').length, 2, 'duplicates are acknowledged too');
+  h.status('stray-task', 'TASK_FINISHED', { agentId: 'a1', uuid: 'u-3' });
+  t.same(h.calls('ack')[2], { type: 'ack', agentId: 'a1', taskId: 'stray-task', uuid: 'u-3' }, 'unknown tasks too');
+});
+
+t.test('a failed task: the same instance is rescheduled, relaunched with a new incarnation and task id', async (t) => {
+  const h = new Harness();
+  const app = makeApp();
+  h.put(app);
+  const [l1] = h.offer(makeOffer({ agent: { agentId: 'a1', hostname: 'h1' } }));
+  h.run(l1);
+  const [inst] = h.instances('/app');
+  t.equal(inst.incarnation, 1);
+  t.equal(l1.taskId, `${inst.instanceId}._app.1`);
+  h.clearRecords();
+  h.status(l1.taskId, 'TASK_FAILED', { message: 'exit 1' });
+  t.same(h.events().map((e) => [e.eventType, 'condition' in e ? e.condition : 'taskStatus' in e ? e.taskStatus : '', 'agentId' in e ? e.agentId : '']), [
+    ['status_update_event', 'TASK_FAILED', ''],
+    ['instance_changed_event', 'Failed', 'a1'],
+    ['instance_changed_event', 'Scheduled', null],
+  ]);
+  t.equal(h.events('status_update_event')[0].message, 'exit 1');
+  t.same(h.instances('/app').map((i) => i.instanceId), [inst.instanceId], 'no new instance');
+  t.equal(inst.condition, 'Scheduled');
+  t.same(inst.tasks, []);
+  t.equal(inst.agent, undefined);
+  const saved = h.store.instances.get(inst.instanceId);
+  t.equal(saved?.condition, 'Scheduled', 'the store has the rescheduled record');
+  h.advance(1000);
+  const [l2] = h.offer(makeOffer({ agent: { agentId: 'a2', hostname: 'h2' } }));
+  t.equal(l2.instanceId, inst.instanceId);
+  t.equal(l2.taskId, `${inst.instanceId}._app.2`);
+  t.equal(inst.incarnation, 2);
+  h.status(l1.taskId, 'TASK_RUNNING', { agentId: 'a1' });
+  t.same(h.calls('kill').map((k) => k.taskId), [l1.taskId], 'the old incarnation reappearing is unknown and killed');
+});
+
+t.test('TASK_LOST: unreachable unless its reason says it cannot come back', async (t) => {
+  for (const [reason, condition] of [
+    [undefined, 'UnreachableInactive'], ['REASON_AGENT_DISCONNECTED', 'UnreachableInactive'], ['REASON_AGENT_REMOVED_BY_OPERATOR', 'Gone'],
+  ] as const) {
+    const h = new Harness();
+    h.deploy(makeApp());
+    const [l] = h.calls('accept').flatMap((a) => a.operations);
+    h.status(l.kind === 'launch' ? l.task.taskId : '', 'TASK_LOST', { reason });
+    const changes = h.events('instance_changed_event').map((e) => e.condition);
+    t.ok(changes.includes(condition), `${reason}: ${changes.join(',')}`);
+  }
+});
+
+t.test('scale up schedules new instances; scale to the same count does nothing', async (t) => {
+  const h = new Harness();
+  h.deploy(makeApp());
+  h.clearRecords();
+  t.same(h.scale('/app', 3), { ok: true });
+  t.same(h.conditions('/app'), ['Running', 'Scheduled', 'Scheduled']);
+  t.equal(h.scheduler.runSpec('/app')?.instances, 3);
+  t.equal(h.events('instance_changed_event').length, 2);
+  h.clearRecords();
+  h.scale('/app', 3);
+  t.same(h.events(), []);
+  t.match(h.scale('/app', -1), { ok: false, error: 'invalid' });
+  t.match(h.scale('/nope', 1), { ok: false, error: 'unknown-run-spec' });
+});
+
+/** Three running instances started 10 s apart; returns their instance ids, oldest first. */
+function threeRunning(h: Harness, killSelection: 'YOUNGEST_FIRST' | 'OLDEST_FIRST'): string[] {
+  h.put(makeApp({ instances: 3, killSelection }));
+  const launched = h.offer(makeOffer());
+  for (const l of launched) {
+    h.run(l);
+    h.advance(10_000);
+  }
+  return launched.map((l) => l.instanceId);
+}
+
+t.test('scale down kills by killSelection', async (t) => {
+  for (const [selection, survivors] of [['YOUNGEST_FIRST', [0]], ['OLDEST_FIRST', [2]]] as const) {
+    const h = new Harness();
+    const ids = threeRunning(h, selection);
+    h.clearRecords();
+    h.scale('/app', 1);
+    const killed = h.calls('kill').map((k) => k.taskId.split('._app.')[0]);
+    const expected = ids.filter((_, i) => !(survivors as readonly number[]).includes(i));
+    t.same([...killed].sort(), [...expected].sort(), `${selection}: kills ${expected.length}`);
+    if (selection === 'YOUNGEST_FIRST') t.same(killed, [ids[2], ids[1]], 'youngest first');
+    else t.same(killed, [ids[0], ids[1]], 'oldest first');
+    t.same(h.instances('/app').map((i) => i.goal), ['Running', 'Running', 'Running'].map((g, i) => (expected.includes(ids[i]) ? 'Decommissioned' : g)));
+    for (const k of h.calls('kill')) h.status(k.taskId, 'TASK_KILLED');
+    t.same(h.instances('/app').map((i) => i.instanceId), ids.filter((_, i) => (survivors as readonly number[]).includes(i)), 'killed ones are forgotten');
+    t.equal(h.scheduler.backoffUntilMs('/app'), undefined, 'a scale-down kill is no failure');
+    t.same(h.scheduler.queue(), [], 'and no replacement');
+  }
+});
+
+t.test('scale down kills waiting, staging and unhealthy instances before healthy running ones', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ instances: 4, killSelection: 'OLDEST_FIRST', cpus: 1 }));
+  const [old, young] = h.offer(makeOffer({ cpus: 2 }));
+  h.run(old);
+  h.advance(1000);
+  h.run(young);
+  const [staging] = h.offer(makeOffer({ cpus: 1 }));
+  h.status(staging.taskId, 'TASK_STAGING');
+  const waiting = h.instances('/app').find((i) => i.condition === 'Scheduled');
+  t.ok(waiting);
+  h.clearRecords();
+  h.scale('/app', 2);
+  t.same(h.calls('kill').map((k) => k.taskId), [staging.taskId], 'the staging one is killed; the waiting one needs no kill');
+  t.notOk(h.instances('/app').some((i) => i.instanceId === waiting?.instanceId), 'the waiting one is gone at once');
+  t.same(h.scheduler.queue(), []);
+  // Now with one unhealthy running instance: it goes before the healthy older one.
+  const youngInst = h.scheduler.instance(young.instanceId);
+  if (youngInst !== undefined) youngInst.healthy = false;
+  h.scale('/app', 1);
+  t.equal(h.calls('kill')[1]?.taskId, young.taskId, 'unhealthy before healthy, whatever killSelection says');
+});
+
+t.test('kill command: relaunch, wipe, or kill-and-scale', async (t) => {
+  t.test('plain kill relaunches the same instance', async (t) => {
+    const h = new Harness();
+    const [l] = h.deploy(makeApp());
+    t.same(h.kill('/app', [l.instanceId]), { ok: true });
+    t.same(h.calls('kill'), [{ type: 'kill', taskId: l.taskId, agentId: l.agentId, gracePeriodMs: 3000 }]);
+    h.status(l.taskId, 'TASK_KILLED');
+    t.same(h.conditions('/app'), ['Scheduled']);
+    t.equal(h.instances('/app')[0].instanceId, l.instanceId);
+  });
+  t.test('wipe forgets it and a new instance replaces it', async (t) => {
+    const h = new Harness();
+    const [l] = h.deploy(makeApp());
+    h.kill('/app', [l.instanceId], { wipe: true });
+    t.equal(h.instances('/app').length, 2, 'the replacement is scheduled at once');
+    h.status(l.taskId, 'TASK_KILLED');
+    const ids = h.instances('/app').map((i) => i.instanceId);
+    t.equal(ids.length, 1);
+    t.not(ids[0], l.instanceId);
+    t.equal(h.scheduler.runSpec('/app')?.instances, 1);
+  });
+  t.test('scale lowers the target', async (t) => {
+    const h = new Harness();
+    const launched = h.deploy(makeApp({ instances: 2 }));
+    h.kill('/app', [launched[0].instanceId], { scale: true });
+    t.equal(h.scheduler.runSpec('/app')?.instances, 1);
+    h.status(launched[0].taskId, 'TASK_KILLED');
+    t.same(h.instances('/app').map((i) => i.instanceId), [launched[1].instanceId]);
+    t.same(h.scheduler.queue(), []);
+  });
+  t.test('unknown ids reject the whole command', async (t) => {
+    const h = new Harness();
+    const [l] = h.deploy(makeApp());
+    t.match(h.kill('/app', [l.instanceId, 'nope']), { ok: false, error: 'unknown-instance' });
+    t.same(h.calls('kill'), []);
+    t.match(h.kill('/nope', [l.instanceId]), { ok: false, error: 'unknown-run-spec' });
+  });
+});
+
+t.test('a config change replaces running instances with the new version', async (t) => {
+  const h = new Harness();
+  const launched = h.deploy(makeApp({ instances: 2 }));
+  const v2 = makeApp({ instances: 2, cmd: 'v2', version: '2026-01-01T00:01:00.000Z' });
+  h.clearRecords();
+  h.put(v2);
+  t.same(h.calls('kill').map((k) => k.taskId).sort(), launched.map((l) => l.taskId).sort());
+  t.equal(h.instances('/app').length, 4, 'new ones scheduled next to the old ones being killed');
+  for (const l of launched) h.status(l.taskId, 'TASK_KILLED');
+  t.same(h.instances('/app').map((i) => [i.condition, i.runSpecVersion]), [['Scheduled', v2.version], ['Scheduled', v2.version]]);
+  t.equal(h.scheduler.backoffUntilMs('/app'), undefined, 'replacement kills are no failures');
+  const next = h.offer(makeOffer());
+  t.same(next.map((l) => l.runSpecVersion), [v2.version, v2.version]);
+});
+
+t.test('delete: kills everything, app_terminated_event after the last instance is gone', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ instances: 3, cpus: 1 }));
+  const launched = h.offer(makeOffer({ cpus: 2 }));
+  h.run(launched);
+  h.clearRecords();
+  t.same(h.delete('/app'), { ok: true });
+  t.same(h.calls('kill').map((k) => k.taskId), launched.map((l) => l.taskId));
+  t.equal(h.instances('/app').length, 2, 'the waiting instance is gone at once');
+  h.status(launched[0].taskId, 'TASK_KILLED');
+  t.same(h.events('app_terminated_event'), []);
+  t.ok(h.scheduler.runSpec('/app'), 'still known while an instance lives');
+  h.advance(500);
+  h.status(launched[1].taskId, 'TASK_KILLED');
+  t.same(h.events('app_terminated_event'), [{ eventType: 'app_terminated_event', timestamp: '2026-01-01T00:00:00.500Z', appId: '/app' }]);
+  t.equal(h.scheduler.runSpec('/app'), undefined);
+  t.same(h.store.writes.filter((w) => w.type === 'deleteRunSpec'), [{ type: 'deleteRunSpec', runSpecId: '/app' }]);
+  t.equal(h.store.instances.size, 0);
+  t.same(h.scheduler.queue(), []);
+  t.match(h.delete('/app'), { ok: false, error: 'unknown-run-spec' });
+});
+
+t.test('delete of a run spec with nothing launched terminates at once', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ instances: 2 }));
+  h.delete('/app');
+  t.equal(h.events('app_terminated_event').length, 1);
+  t.same(h.instances('/app'), []);
+});
+
+t.test('re-creating a run spec while it is being deleted cancels the delete', async (t) => {
+  const h = new Harness();
+  const [l] = h.deploy(makeApp());
+  h.delete('/app');
+  h.put(makeApp());
+  h.status(l.taskId, 'TASK_KILLED');
+  t.same(h.events('app_terminated_event'), []);
+  t.ok(h.scheduler.runSpec('/app'));
+  t.equal(h.instances('/app').filter((i) => i.condition === 'Scheduled').length, 1, 'the target is filled again');
+});
