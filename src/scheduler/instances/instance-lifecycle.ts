@@ -35,12 +35,16 @@ export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, ins
   ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
 }
 
-/** The one way to change an instance's goal (keeps `activeCount` right). */
-export function setGoal(rs: RunSpecState, inst: Instance, goal: Goal): void {
+/**
+ * The one way to change an instance's goal: keeps `activeCount` right and emits
+ * `instance_changed_event` (Marathon sends it when the condition or the goal changes, fact 107).
+ */
+export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
   if (inst.goal === goal) return;
   const wasActive = isActive(inst);
   inst.goal = goal;
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+  ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
 }
 
 /** Creates a new Scheduled instance of the run spec's current version and queues it. */
@@ -98,9 +102,7 @@ export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instan
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   if (isActive(inst)) rs.activeCount--;
   for (const task of inst.tasks) {
-    if (task.state === undefined || !isTerminalCondition(task.condition)) {
-      ctx.state.expungedTasks.set(task.taskId, { instanceId: inst.instanceId, runSpecId: inst.runSpecId });
-    }
+    if (task.state === undefined || !isTerminalCondition(task.condition)) rememberExpunged(ctx, task.taskId, inst);
   }
   dropTaskIndex(ctx, inst);
   ctx.health.forget(ctx, inst);
@@ -120,4 +122,13 @@ function dropTaskIndex(ctx: CoreContext, inst: Instance): void {
   for (const task of inst.tasks) {
     if (ctx.state.taskIndex.get(task.taskId) === inst) ctx.state.taskIndex.delete(task.taskId);
   }
+}
+
+/** How many expunged tasks are remembered; the oldest are forgotten first (a bound, not a leak). */
+export const EXPUNGED_TASKS_MAX = 100_000;
+
+function rememberExpunged(ctx: CoreContext, taskId: string, inst: Instance): void {
+  const remembered = ctx.state.expungedTasks;
+  remembered.set(taskId, { instanceId: inst.instanceId, runSpecId: inst.runSpecId });
+  if (remembered.size > EXPUNGED_TASKS_MAX) remembered.delete(remembered.keys().next().value as string);
 }

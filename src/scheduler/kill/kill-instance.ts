@@ -15,7 +15,7 @@ export const DEFAULT_KILL_GRACE_MS = 3000;
  * forgotten unless its goal is still Running.
  */
 export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
-  setGoal(rs, inst, goal);
+  setGoal(ctx, rs, inst, goal);
   inst.killReason ??= reason;
   if (inst.condition === 'Scheduled') {
     if (goal !== 'Running') expungeInstance(ctx, rs, inst);
@@ -23,7 +23,12 @@ export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance,
   }
   if (isTerminalCondition(inst.condition)) return;
   sendKills(ctx, rs.spec, inst);
+  // An instance that cannot answer a kill is forgotten at once when it is not to run again and is
+  // not resident (Marathon does the same); if its task comes back it is unknown, killed, reported.
+  if (goal !== 'Running' && !rs.spec.resident && UNANSWERING.has(inst.condition)) expungeInstance(ctx, rs, inst);
 }
+
+const UNANSWERING = new Set(['Unreachable', 'UnreachableInactive', 'Unknown']);
 
 /** Sends the kill calls for every task that is not known to be terminal, and arms the retry timer. */
 export function sendKills(ctx: CoreContext, spec: RunSpec | undefined, inst: Instance): void {

@@ -148,6 +148,16 @@ t.test('scale down kills by killSelection', async (t) => {
   }
 });
 
+t.test('a goal change alone emits instance_changed_event (fact 107: condition or goal)', async (t) => {
+  const h = new Harness();
+  const ids = threeRunning(h, 'YOUNGEST_FIRST');
+  h.clearRecords();
+  h.scale('/app', 2);
+  t.match(h.events('instance_changed_event'), [{ instanceId: ids[2], condition: 'Running', runSpecId: '/app' }], 'goal Decommissioned, still Running');
+  h.status(h.calls('kill')[0].taskId, 'TASK_KILLED');
+  t.match(h.events('instance_changed_event').at(-1), { instanceId: ids[2], condition: 'Killed' });
+});
+
 t.test('scale down kills waiting, staging and unhealthy instances before healthy running ones', async (t) => {
   const h = new Harness();
   h.put(makeApp({ instances: 4, killSelection: 'OLDEST_FIRST', cpus: 1 }));

@@ -188,27 +188,39 @@ t.test('pod: one unreachable task makes the instance Unreachable (pod default 90
   t.equal(h.scheduler.queue()[0]?.scheduled, 1);
 });
 
-t.test('delete with an unreachable instance completes when that instance is expunged', async (t) => {
+t.test('delete with an unreachable instance completes at once: the instance cannot answer, so it is forgotten (Marathon)', async (t) => {
   const { h, l, inst } = deployOne({ unreachable: SLOW });
   h.status(l.taskId, 'TASK_UNREACHABLE');
   h.advance(10_000);
   h.delete('/app');
-  t.same(h.calls('kill').map((k) => k.taskId), [l.taskId], 'a kill is tried');
-  t.same(h.events('app_terminated_event'), []);
-  h.advance(290_000);
-  t.equal(h.scheduler.instance(inst.instanceId), undefined, 'expunged at its deadline');
-  t.match(h.events('app_terminated_event'), [{ appId: '/app', timestamp: '2026-01-01T00:05:00.000Z' }]);
+  t.same(h.calls('kill').map((k) => k.taskId), [l.taskId], 'a kill is still tried');
+  t.equal(h.scheduler.instance(inst.instanceId), undefined, 'forgotten at once');
+  t.match(h.events('app_terminated_event'), [{ appId: '/app', timestamp: '2026-01-01T00:00:10.000Z' }]);
   t.equal(h.scheduler.runSpec('/app'), undefined);
   h.status(l.taskId, 'TASK_RUNNING');
   t.equal(h.calls('kill').at(-1)?.taskId, l.taskId, 'coming back later: killed as unknown');
+  h.status(l.taskId, 'TASK_KILLED');
+  t.match(h.events('unknown_instance_terminated_event'), [{ instanceId: inst.instanceId, runSpecId: '/app', condition: 'Killed' }]);
 });
 
-t.test('scale-down of an unreachable instance: killed first, forgotten at its expunge deadline, never replaced', async (t) => {
+t.test('delete with an unreachable resident instance waits for it (its reservation must be cleaned up)', async (t) => {
+  const { h, l, inst } = deployOne({ unreachable: { kind: 'disabled' }, resident: true });
+  h.status(l.taskId, 'TASK_UNREACHABLE');
+  h.delete('/app');
+  t.ok(h.scheduler.instance(inst.instanceId), 'still known');
+  t.same(h.events('app_terminated_event'), []);
+  h.status(l.taskId, 'TASK_KILLED');
+  t.equal(h.scheduler.instance(inst.instanceId), undefined);
+  t.equal(h.events('app_terminated_event').length, 1);
+});
+
+t.test('scale-down of an unreachable instance: it is the victim, forgotten at once, never replaced', async (t) => {
   const h = new Harness();
   const launched = h.deploy(makeApp({ instances: 2, unreachable: SLOW }));
   h.status(launched[0].taskId, 'TASK_UNREACHABLE');
   h.scale('/app', 1);
   t.same(h.calls('kill').map((k) => k.taskId), [launched[0].taskId], 'the unreachable one is the victim');
+  t.same(h.instances('/app').map((i) => i.instanceId), [launched[1].instanceId], 'forgotten at once');
   h.advance(300_000);
   t.same(h.instances('/app').map((i) => i.instanceId), [launched[1].instanceId]);
   t.same(h.scheduler.queue(), []);
