@@ -5,6 +5,7 @@ import { HeapLoop } from '../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { Scheduler } from '../src/scheduler/scheduler';
 import { MemoryStore } from '../src/store/memory-store';
+import type { Store } from '../src/scheduler/ports/store';
 import { BenchCluster, type BenchClusterShape } from './lib/bench-cluster';
 import { benchWorkload } from './lib/bench-workload';
 
@@ -17,8 +18,10 @@ import { benchWorkload } from './lib/bench-workload';
  *
  *   npm run bench:match                  # the full curve (about a minute)
  *   npm run bench:match -- --sizes 1000  # one size (the test suite's smoke run uses a tiny one)
+ *   npm run bench:match -- --store memory # with the in-memory store (default: persistence off)
  */
-interface SizeResult {
+/** Figures of one benchmark size. */
+export interface SizeResult {
   instances: number;
   placed: number;
   queueBuildMs: number;
@@ -32,13 +35,20 @@ interface SizeResult {
   peakHeapMib: number;
 }
 
-const SHAPE: BenchClusterShape = {
+export const SHAPE: BenchClusterShape = {
   agents: 10_000, regions: 3, zonesPerRegion: 4, racks: 100, cpus: 16, memMib: 65_536, ports: [31000, 32999], reservedEvery: 10,
 };
 const APPS = 1000;
 const OFFERS_PER_BATCH = 500;
 
-function runSize(instances: number, shape: BenchClusterShape, apps: number): SizeResult {
+/** Persistence off: counts writes only (the embedded store has its own benchmark). */
+const NULL_STORE: Store = {
+  saveRunSpec: () => undefined, deleteRunSpec: () => undefined, saveInstances: () => undefined,
+  deleteInstance: () => undefined, saveFrameworkId: () => undefined, load: () => ({ runSpecs: [], instances: [] }),
+};
+
+/** Places `instances` instances of `apps` apps on a fresh cluster of `shape` through the real core. */
+export function runSize(instances: number, shape: BenchClusterShape, apps: number, store: 'none' | 'memory'): SizeResult {
   const cluster = new BenchCluster(shape);
   const loop = new HeapLoop<SchedulerInput>();
   let events = 0;
@@ -48,7 +58,7 @@ function runSize(instances: number, shape: BenchClusterShape, apps: number): Siz
       random: { next: seedrandom('bench-match') },
       timers: { schedule: (due, input) => loop.schedule(due, input), cancel: (id) => loop.cancel(id) },
       driver: cluster,
-      store: new MemoryStore(),
+      store: store === 'memory' ? new MemoryStore() : NULL_STORE,
       prober: { probe: () => undefined },
     },
     { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0 },
@@ -101,11 +111,13 @@ function main(): void {
   const sizes = sizesArg >= 0 ? argv[sizesArg + 1].split(',').map(Number) : [1000, 10_000, 100_000, 1_000_000];
   const agentsArg = argv.indexOf('--agents');
   const shape = agentsArg >= 0 ? { ...SHAPE, agents: Number(argv[agentsArg + 1]) } : SHAPE;
+  const storeArg = argv.indexOf('--store');
+  const store = storeArg >= 0 && argv[storeArg + 1] === 'memory' ? 'memory' : 'none';
   const results: SizeResult[] = [];
-  console.log(`bench:match  ${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${APPS} apps, node ${process.version}`);
+  console.log(`bench:match  ${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${APPS} apps, store ${store}, node ${process.version}`);
   console.log('instances   placed     queue-ms  match-ms  placements/s  batches  p50-ms  p99-ms  cycles  events    heap-MiB');
   for (const n of sizes) {
-    const r = runSize(n, shape, APPS);
+    const r = runSize(n, shape, APPS, store);
     results.push(r);
     console.log(`${String(r.instances).padStart(9)} ${String(r.placed).padStart(8)} ${String(r.queueBuildMs).padStart(10)} ${String(r.matchWallMs).padStart(9)} ${String(r.placementsPerSec).padStart(13)} ${String(r.batches).padStart(8)} ${String(r.batchP50Ms).padStart(7)} ${String(r.batchP99Ms).padStart(7)} ${String(r.cycles).padStart(7)} ${String(r.events).padStart(8)} ${String(r.peakHeapMib).padStart(10)}`);
   }
@@ -113,7 +125,7 @@ function main(): void {
     const first = results[0];
     console.log('scaling (match ms per 1k instances): ' + results.map((r) => `${r.instances}: ${round(r.matchWallMs / (r.instances / 1000))}`).join('  ') + `  (first ${first.instances})`);
   }
-  writeFileSync('bench/results/match.json', `${JSON.stringify({ shape, apps: APPS, node: process.version, results }, null, 2)}\n`);
+  writeFileSync(`bench/results/match-${store}.json`, `${JSON.stringify({ shape, apps: APPS, store, node: process.version, results }, null, 2)}\n`);
 }
 
-main();
+if (require.main === module) main();

@@ -15,7 +15,8 @@ import type { Scenario, TimelineStep } from '../sim/scenario/scenario';
  *   npm run bench:sim                             # 1,000 agents / 10,000 instances / 24 h, then 10,000 / 100,000 / 1 h
  *   npm run bench:sim -- --agents 100 --instances 1000 --hours 1   # one custom run
  */
-interface SimBenchResult {
+/** Figures of one simulator benchmark run. */
+export interface SimBenchResult {
   agents: number;
   instances: number;
   virtualHours: number;
@@ -61,7 +62,8 @@ function scenario(agents: number, instances: number, hours: number): Scenario {
   };
 }
 
-function run(agents: number, instances: number, hours: number, invariants: boolean): SimBenchResult {
+/** Runs the generated workload for `hours` virtual hours; invariants optional. */
+export function runSimBench(agents: number, instances: number, hours: number, invariants: boolean): SimBenchResult {
   const session = createRunSession(scenario(agents, instances, hours), { invariants, trace: false });
   let events = 0;
   session.onEvent(() => {
@@ -97,11 +99,11 @@ function main(): void {
   console.log('agents  instances  v-hours  wall-ms   virtual/wall  loop-steps   steps/s    events     events/s  heap-MiB');
   const results: SimBenchResult[] = [];
   for (const c of configs) {
-    const r = run(c.agents, c.instances, c.hours, invariants);
+    const r = runSimBench(c.agents, c.instances, c.hours, invariants);
     results.push(r);
     console.log(`${String(r.agents).padStart(6)} ${String(r.instances).padStart(10)} ${String(r.virtualHours).padStart(8)} ${String(r.wallMs).padStart(8)} ${String(r.virtualPerWall).padStart(13)}x ${String(r.loopSteps).padStart(11)} ${String(r.stepsPerSec).padStart(9)} ${String(r.events).padStart(9)} ${String(r.eventsPerSec).padStart(11)} ${String(r.peakHeapMib).padStart(9)}`);
   }
   writeFileSync('bench/results/sim.json', `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
 }
 
-main();
+if (require.main === module) main();

@@ -83,7 +83,7 @@ export class Scheduler {
   }
 
   instance(instanceId: string): Instance | undefined {
-    return this.ctx.state.instances.get(instanceId);
+    return this.ctx.state.instance(instanceId);
   }
 
   /** Run specs with instances waiting for offers. */
@@ -183,7 +183,7 @@ export class Scheduler {
   /** Explicit reconciliation of every task we know (Marathon does it after (re)subscribing and periodically). */
   private reconcileAll(): void {
     const tasks: { taskId: string; agentId?: string }[] = [];
-    for (const [taskId, inst] of this.ctx.state.taskIndex) tasks.push({ taskId, agentId: inst.agent?.agentId });
+    for (const t of this.ctx.state.launchedTasks()) tasks.push(t);
     if (tasks.length > 0) this.ctx.driver.reconcile(tasks);
   }
 }

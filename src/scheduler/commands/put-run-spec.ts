@@ -22,7 +22,7 @@ export function putRunSpec(ctx: CoreContext, spec: RunSpec): CommandResult {
   const existing = ctx.state.runSpecs.get(spec.id);
   if (existing === undefined) {
     const rs = newRunSpecState(spec, ctx.options.lastUnusedOffersMax);
-    ctx.state.runSpecs.set(spec.id, rs);
+    ctx.state.addRunSpec(rs);
     ctx.store.saveRunSpec(spec);
     emitHealthCheckChanges(ctx, undefined, spec);
     converge(ctx, rs);

@@ -109,7 +109,7 @@ function setAlive(ctx: CoreContext, f: Found, alive: boolean): void {
 }
 
 function lookup(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): Found | undefined {
-  const inst = ctx.state.instances.get(instanceId);
+  const inst = ctx.state.instance(instanceId);
   if (inst === undefined || inst.incarnation !== incarnation) return undefined;
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const state = ctx.health.checks.get(instanceId)?.[checkIndex];

@@ -1,6 +1,6 @@
 import type { CoreContext } from '../core-context';
 import type { RunSpecState } from '../state/run-spec-state';
-import { isActive, scheduleNewInstance } from './instance-lifecycle';
+import { isActive, scheduleNewInstances } from './instance-lifecycle';
 import { selectVictims } from './select-victims';
 import { killInstance } from '../kill/kill-instance';
 
@@ -11,7 +11,7 @@ import { killInstance } from '../kill/kill-instance';
  */
 export function converge(ctx: CoreContext, rs: RunSpecState): void {
   const target = rs.deleting ? 0 : rs.spec.instances;
-  for (let n = rs.activeCount; n < target; n++) scheduleNewInstance(ctx, rs);
+  scheduleNewInstances(ctx, rs, target - rs.activeCount);
   if (rs.activeCount <= target) return;
   const candidates = [...rs.instances.values()].filter(isActive);
   const reason = rs.deleting ? 'deleted' : 'scale-down';

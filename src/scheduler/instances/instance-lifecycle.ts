@@ -2,7 +2,7 @@ import type { CoreContext } from '../core-context';
 import { instanceChangedEvent } from '../events/instance-events';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition, type Condition } from '../model/condition';
-import type { Goal, Instance } from '../model/instance';
+import type { Goal, Instance, Task } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 
 /**
@@ -47,40 +47,57 @@ export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal
   ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
 }
 
-/** Creates a new Scheduled instance of the run spec's current version and queues it. */
-export function scheduleNewInstance(ctx: CoreContext, rs: RunSpecState): Instance {
+/**
+ * Creates `count` new Scheduled instances of the run spec's current version, queues them, saves
+ * them in one store write and announces each. Every field of the record is set here, in one
+ * order, so all instances share one object shape (this runs a million times at scale).
+ */
+export function scheduleNewInstances(ctx: CoreContext, rs: RunSpecState, count: number): void {
+  if (count <= 0) return;
   const nowMs = ctx.clock.nowMs();
-  const inst: Instance = {
-    instanceId: newInstanceId(rs.spec.id, ctx.random),
-    runSpecId: rs.spec.id,
-    kind: rs.spec.kind,
-    runSpecVersion: rs.spec.version,
-    incarnation: 0,
-    goal: 'Running',
-    condition: 'Scheduled',
-    conditionSinceMs: nowMs,
-    role: rs.spec.role,
-    tasks: [],
-  };
-  rs.instances.set(inst.instanceId, inst);
-  ctx.state.instances.set(inst.instanceId, inst);
-  rs.activeCount++;
-  rs.scheduled.push(inst);
+  const spec = rs.spec;
+  const created: Instance[] = new Array<Instance>(count);
+  for (let i = 0; i < count; i++) {
+    const inst: Instance = {
+      instanceId: newInstanceId(spec.id, ctx.random),
+      runSpecId: spec.id,
+      kind: spec.kind,
+      runSpecVersion: spec.version,
+      incarnation: 0,
+      goal: 'Running',
+      condition: 'Scheduled',
+      conditionSinceMs: nowMs,
+      role: spec.role,
+      agent: undefined,
+      allocation: undefined,
+      tasks: NO_TASKS,
+      healthy: undefined,
+      startedAtMs: undefined,
+      unreachableSinceMs: undefined,
+      killReason: undefined,
+      killRequestedAtMs: undefined,
+    };
+    rs.instances.set(inst.instanceId, inst);
+    rs.scheduled.push(inst);
+    created[i] = inst;
+  }
+  rs.activeCount += count;
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances([inst]);
-  ctx.bus.emit(instanceChangedEvent(inst, nowMs));
-  return inst;
+  ctx.store.saveInstances(created);
+  if (ctx.bus.hasListeners) for (const inst of created) ctx.bus.emit(instanceChangedEvent(inst, nowMs));
 }
+
+/** The shared empty task list of instances that are not launched (never mutated: tasks are replaced). */
+export const NO_TASKS: Task[] = [];
 
 /**
  * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new
  * incarnation on its next launch, the run spec's current version.
  */
 export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
-  dropTaskIndex(ctx, inst);
   inst.agent = undefined;
   inst.allocation = undefined;
-  inst.tasks = [];
+  inst.tasks = NO_TASKS;
   inst.healthy = undefined;
   inst.startedAtMs = undefined;
   inst.unreachableSinceMs = undefined;
@@ -104,11 +121,9 @@ export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instan
   for (const task of inst.tasks) {
     if (task.state === undefined || !isTerminalCondition(task.condition)) rememberExpunged(ctx, task.taskId, inst);
   }
-  dropTaskIndex(ctx, inst);
   ctx.health.forget(ctx, inst);
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
   rs.instances.delete(inst.instanceId);
-  ctx.state.instances.delete(inst.instanceId);
   ctx.store.deleteInstance(inst.instanceId);
 }
 
@@ -116,12 +131,6 @@ export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instan
 export function removeScheduled(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   rs.scheduled.remove(inst);
   ctx.state.demandDirty.add(rs);
-}
-
-function dropTaskIndex(ctx: CoreContext, inst: Instance): void {
-  for (const task of inst.tasks) {
-    if (ctx.state.taskIndex.get(task.taskId) === inst) ctx.state.taskIndex.delete(task.taskId);
-  }
 }
 
 /** How many expunged tasks are remembered; the oldest are forgotten first (a bound, not a leak). */

@@ -23,7 +23,7 @@ import { finishDeleteIfDone } from './finish-delete';
  * Updates carrying a uuid are acknowledged after they were applied.
  */
 export function onStatus(ctx: CoreContext, status: TaskStatus): void {
-  const inst = ctx.state.taskIndex.get(status.taskId);
+  const inst = ctx.state.taskOwner(status.taskId);
   if (inst === undefined) onUnknownTask(ctx, status);
   else onKnownTask(ctx, inst, status);
   if (status.uuid !== undefined && status.agentId !== undefined) ctx.driver.acknowledge(status.agentId, status.taskId, status.uuid);
@@ -51,7 +51,7 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
     ctx.store.saveInstances([inst]);
     afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
   }
-  if (healthChanged && ctx.state.instances.has(inst.instanceId)) refreshInstanceHealth(ctx, rs.spec, inst);
+  if (healthChanged && ctx.state.instance(inst.instanceId) === inst) refreshInstanceHealth(ctx, rs.spec, inst);
   if (inst.kind === 'pod' && isTerminalCondition(task.condition) && inst.condition === 'Killing' && inst.killRequestedAtMs === undefined) {
     inst.killReason ??= 'pod-sibling';
     sendKills(ctx, rs.spec, inst);
@@ -79,7 +79,7 @@ function afterConditionChange(
     inst.unreachableSinceMs = undefined;
     converge(ctx, rs);
   }
-  if (c === 'Running' && ctx.state.instances.has(inst.instanceId)) {
+  if (c === 'Running' && ctx.state.instance(inst.instanceId) === inst) {
     inst.startedAtMs ??= ctx.clock.nowMs();
     startSchedulerChecks(ctx, rs, inst);
   }

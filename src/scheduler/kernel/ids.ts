@@ -9,19 +9,32 @@ import type { Random } from '../ports/random';
  * - pod task: `<instanceId>.<containerName>` (`.<incarnation>` appended on relaunches)
  */
 export function uuidFrom(random: Random): string {
-  let hex = '';
-  for (let i = 0; i < 4; i++) {
-    hex += Math.floor(random.next() * 0x1_0000_0000).toString(16).padStart(8, '0');
-  }
-  // RFC 4122 version 4 layout: 8-4-4-4-12 with the version and variant nibbles fixed.
-  const variant = ((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  // Four 32-bit draws, written big-endian as 16 bytes through a hex table (no per-call
+  // formatting), with the RFC 4122 version-4 and variant bits set.
+  const a = (random.next() * 0x1_0000_0000) >>> 0;
+  const b = (random.next() * 0x1_0000_0000) >>> 0;
+  const c = (random.next() * 0x1_0000_0000) >>> 0;
+  const d = (random.next() * 0x1_0000_0000) >>> 0;
+  return `${HEX[a >>> 24]}${HEX[(a >>> 16) & 0xff]}${HEX[(a >>> 8) & 0xff]}${HEX[a & 0xff]}-`
+    + `${HEX[b >>> 24]}${HEX[(b >>> 16) & 0xff]}-${HEX[((b >>> 8) & 0x0f) | 0x40]}${HEX[b & 0xff]}-`
+    + `${HEX[((c >>> 24) & 0x3f) | 0x80]}${HEX[(c >>> 16) & 0xff]}-${HEX[(c >>> 8) & 0xff]}${HEX[c & 0xff]}`
+    + `${HEX[d >>> 24]}${HEX[(d >>> 16) & 0xff]}${HEX[(d >>> 8) & 0xff]}${HEX[d & 0xff]}`;
 }
+
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** `/prod/web` → `prod_web`: the run spec id as Marathon writes it inside instance and task ids. */
 export function safeRunSpecId(runSpecId: string): string {
-  return runSpecId.replace(/^\/+/, '').replace(/\//g, '_');
+  if (runSpecId !== lastRunSpecId) {
+    lastRunSpecId = runSpecId;
+    lastSafeId = runSpecId.replace(/^\/+/, '').replace(/\//g, '_');
+  }
+  return lastSafeId;
 }
+
+// Instances are created in runs for one run spec: remember the last conversion.
+let lastRunSpecId = '';
+let lastSafeId = '';
 
 /** A new instance id for `runSpecId`. */
 export function newInstanceId(runSpecId: string, random: Random): string {

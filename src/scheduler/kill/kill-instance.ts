@@ -52,7 +52,7 @@ export function sendKills(ctx: CoreContext, spec: RunSpec | undefined, inst: Ins
  * message); while the instance is not terminal, kill again.
  */
 export function onKillRetry(ctx: CoreContext, instanceId: string, incarnation: number): void {
-  const inst = ctx.state.instances.get(instanceId);
+  const inst = ctx.state.instance(instanceId);
   if (inst === undefined || inst.incarnation !== incarnation || inst.killRequestedAtMs === undefined) return;
   if (isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') return;
   sendKills(ctx, ctx.state.runSpecs.get(inst.runSpecId)?.spec, inst);

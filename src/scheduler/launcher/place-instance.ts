@@ -21,15 +21,15 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
   const spec = rs.spec;
   inst.incarnation++;
   inst.agent = offer.agent;
-  inst.allocation = res.allocation;
+  // Only reservations (resident run specs) need the allocation later; the driver gets it in the op.
+  inst.allocation = spec.resident ? res.allocation : undefined;
   inst.runSpecVersion = spec.version;
   inst.role = spec.role;
   inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
-  for (const task of inst.tasks) ctx.state.taskIndex.set(task.taskId, inst);
   rs.counts.add(offer.agent);
   setCondition(ctx, rs, inst, 'Provisioned');
+  if (spec.kind === 'app') return { kind: 'launch', task: taskLaunch(inst, spec, inst.tasks[0], offer), allocation: res.allocation };
   const launches = inst.tasks.map((task) => taskLaunch(inst, spec, task, offer));
-  if (spec.kind === 'app') return { kind: 'launch', task: launches[0], allocation: res.allocation };
   return {
     kind: 'launchGroup',
     executorId: `instance-${inst.instanceId}`,
@@ -40,12 +40,23 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
 }
 
 function appTask(inst: Instance, spec: AppSpec, res: Reservation, nowMs: number): Task {
+  return newTask(appTaskId(inst.instanceId, inst.incarnation), undefined, res.hostPorts, spec.resources, nowMs);
+}
+
+/** Every field set, in one order: all tasks share one object shape. */
+function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: Task['resources'], nowMs: number): Task {
   return {
-    taskId: appTaskId(inst.instanceId, inst.incarnation),
+    taskId,
+    containerName,
+    state: undefined,
     condition: 'Provisioned',
-    hostPorts: res.hostPorts,
-    resources: spec.resources,
+    hostPorts,
+    resources,
+    healthy: undefined,
     launchedAtMs: nowMs,
+    startedAtMs: undefined,
+    lastStatusMs: undefined,
+    message: undefined,
   };
 }
 
@@ -54,14 +65,7 @@ function podTasks(inst: Instance, spec: PodSpec, res: Reservation, nowMs: number
   return spec.containers.map((c) => {
     const ports: number[] = [];
     for (const e of c.endpoints) if (e.hostPort !== undefined) ports.push(res.hostPorts[portIndex++]);
-    return {
-      taskId: podTaskId(inst.instanceId, c.name, inst.incarnation),
-      containerName: c.name,
-      condition: 'Provisioned',
-      hostPorts: ports,
-      resources: c.resources,
-      launchedAtMs: nowMs,
-    };
+    return newTask(podTaskId(inst.instanceId, c.name, inst.incarnation), c.name, ports, c.resources, nowMs);
   });
 }
 

@@ -11,11 +11,13 @@ import { placeInstance } from '../launcher/place-instance';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
- * collected once per batch; each offer then gets rounds in which every candidate may place one
- * instance (fair interleaving), until the offer is full, `maxInstancesPerOffer` is reached or no
- * candidate fits. A candidate rejected by an offer is skipped for the rest of that offer (the
- * ledger only shrinks). Instances are persisted before the accept; unused offers are declined in
- * one call with the refuse filter.
+ * collected once per batch. Each offer then gets rounds in which every candidate may place one
+ * instance (fair interleaving), starting where the previous offer stopped so that every run spec
+ * progresses, until the offer is full, `maxInstancesPerOffer` is reached or no candidate fits.
+ * A candidate rejected by an offer is skipped for the rest of that offer (the ledger only
+ * shrinks), and an offer that cannot hold the smallest waiting request is done at once.
+ * Instances are persisted before the accept; unused offers are declined in one call.
+ * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
   private offerSeq = 0;
@@ -24,30 +26,40 @@ export class OfferMatcher {
 
   match(ctx: CoreContext, offers: readonly Offer[]): void {
     const nowMs = ctx.clock.nowMs();
-    const candidates: RunSpecState[] = [];
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) candidates.push(rs);
+    const batch = new Batch(ctx, nowMs);
     const declined: string[] = [];
     for (const offer of offers) {
-      const placed = candidates.length === 0 ? [] : this.matchOne(ctx, offer, candidates, nowMs);
+      const placed = batch.candidates.length === 0 ? NONE : this.matchOne(ctx, offer, batch, nowMs);
       if (placed.length === 0) {
         declined.push(offer.offerId);
         continue;
       }
-      ctx.store.saveInstances(placed.map((p) => p.inst));
-      ctx.driver.accept(offer.offerId, placed.map((p) => p.op), ctx.options.acceptRefuseMs);
+      const instances = new Array<Instance>(placed.length);
+      const ops = new Array<LaunchOperation>(placed.length);
+      for (let i = 0; i < placed.length; i++) {
+        instances[i] = placed[i].inst;
+        ops[i] = placed[i].op;
+      }
+      ctx.store.saveInstances(instances);
+      ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
+      batch.dropDrained();
     }
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
   }
 
-  private matchOne(ctx: CoreContext, offer: Offer, candidates: RunSpecState[], nowMs: number): Placed[] {
+  private matchOne(ctx: CoreContext, offer: Offer, batch: Batch, nowMs: number): Placed[] {
     const seq = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = ctx.options.maxInstancesPerOffer;
+    const candidates = batch.candidates;
+    const n = candidates.length;
     const placed: Placed[] = [];
     let progress = true;
     while (progress && ledger.placed < max) {
       progress = false;
-      for (let i = 0; i < candidates.length && ledger.placed < max; i++) {
+      const start = batch.cursor;
+      for (let k = 0; k < n && ledger.placed < max; k++) {
+        const i = (start + k) % n;
         const rs = candidates[i];
         if (rs.scheduled.length === 0 || rs.failedOfferSeq === seq) continue;
         const reason = runFilters(this.plugins, rs.request, ledger, rs.counts);
@@ -64,11 +76,52 @@ export class OfferMatcher {
         }
         placed.push({ inst, op: placeInstance(ctx, rs, inst, offer, reserve(rs.request, ledger)) });
         progress = true;
+        batch.cursor = (i + 1) % n;
+        if (rs.scheduled.length === 0) batch.drained = true;
+        if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return placed;
       }
     }
     return placed;
   }
 }
+
+/** The candidates of one matching cycle, the fair cursor, and the smallest request among them. */
+class Batch {
+  candidates: RunSpecState[] = [];
+  cursor = 0;
+  drained = false;
+  minCpusMilli = 0;
+  minMemMilli = 0;
+
+  constructor(ctx: CoreContext, nowMs: number) {
+    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(rs);
+    this.computeMinimum();
+  }
+
+  /** Forget candidates with nothing left to place (after an offer placed their last instance). */
+  dropDrained(): void {
+    if (!this.drained) return;
+    this.drained = false;
+    const next = this.cursor < this.candidates.length ? this.candidates[this.cursor] : undefined;
+    this.candidates = this.candidates.filter((rs) => rs.scheduled.length > 0);
+    const at = next === undefined ? -1 : this.candidates.indexOf(next);
+    this.cursor = at < 0 ? 0 : at;
+    this.computeMinimum();
+  }
+
+  private computeMinimum(): void {
+    let cpus = Infinity;
+    let mem = Infinity;
+    for (const rs of this.candidates) {
+      cpus = Math.min(cpus, rs.request.resources.cpusMilli);
+      mem = Math.min(mem, rs.request.resources.memMilli);
+    }
+    this.minCpusMilli = cpus;
+    this.minMemMilli = mem;
+  }
+}
+
+const NONE: Placed[] = [];
 
 interface Placed {
   readonly inst: Instance;

@@ -22,6 +22,17 @@ export class OfferLedger {
   constructor(readonly offer: Offer) {
     this.pools = offer.pools.map(copyPool);
   }
+
+  /** True when even all pools together lack the cpus or the memory of the smallest request. */
+  cannotHold(minCpusMilli: number, minMemMilli: number): boolean {
+    let cpus = 0;
+    let mem = 0;
+    for (const p of this.pools) {
+      cpus += p.cpusMilli;
+      mem += p.memMilli;
+    }
+    return cpus < minCpusMilli || mem < minMemMilli;
+  }
 }
 
 function copyPool(p: OfferedPool): LedgerPool {

@@ -21,7 +21,12 @@ export class RejectionStats {
   lastUsedOfferAtMs?: number;
   lastUnusedOfferAtMs?: number;
   private readonly counts = new Array<number>(NO_MATCH_REASONS.length).fill(0);
-  private readonly ring: UnusedOffer[] = [];
+  // The ring of recent unused offers as parallel arrays: recording allocates nothing.
+  private readonly offerIds: string[] = [];
+  private readonly agentIds: string[] = [];
+  private readonly hostnames: string[] = [];
+  private readonly reasons: number[] = [];
+  private readonly atMs: number[] = [];
   private ringNext = 0;
 
   constructor(private readonly ringMax: number) {}
@@ -35,12 +40,16 @@ export class RejectionStats {
     this.processedOffers++;
     this.unusedOffers++;
     this.lastUnusedOfferAtMs = atMs;
-    this.counts[REASON_INDEX[reason]]++;
+    const r = REASON_INDEX[reason];
+    this.counts[r]++;
     if (this.ringMax === 0) return;
-    const entry = { offerId, agentId, hostname, reason, atMs };
-    if (this.ring.length < this.ringMax) this.ring.push(entry);
-    else this.ring[this.ringNext] = entry;
-    this.ringNext = (this.ringNext + 1) % this.ringMax;
+    const i = this.ringNext;
+    this.offerIds[i] = offerId;
+    this.agentIds[i] = agentId;
+    this.hostnames[i] = hostname;
+    this.reasons[i] = r;
+    this.atMs[i] = atMs;
+    this.ringNext = (i + 1) % this.ringMax;
   }
 
   /** Rejection counts per reason (only reasons that occurred). */
@@ -54,8 +63,14 @@ export class RejectionStats {
 
   /** The last unused offers, oldest first. */
   lastUnused(): UnusedOffer[] {
-    if (this.ring.length < this.ringMax) return [...this.ring];
-    return [...this.ring.slice(this.ringNext), ...this.ring.slice(0, this.ringNext)];
+    const n = this.offerIds.length;
+    const out: UnusedOffer[] = [];
+    const start = n < this.ringMax ? 0 : this.ringNext;
+    for (let k = 0; k < n; k++) {
+      const i = (start + k) % n;
+      out.push({ offerId: this.offerIds[i], agentId: this.agentIds[i], hostname: this.hostnames[i], reason: NO_MATCH_REASONS[this.reasons[i]], atMs: this.atMs[i] });
+    }
+    return out;
   }
 }
 

@@ -3,92 +3,86 @@ import type { OfferedPool } from '../model/offer';
 import type { PortRange } from '../model/resources';
 import type { LaunchRequest } from './launch-request';
 import { poolUsable, type LedgerPool, type OfferLedger } from './offer-ledger';
-import { findPool } from './plugins/ports-filter';
 
 /** What one instance took from an offer. */
 export interface Reservation {
   /** Per pool taken from (reserved pools first), in OfferedPool shape. */
   readonly allocation: OfferedPool[];
   /** Concrete host ports, in the request's `hostPorts` order. */
-  readonly hostPorts: number[];
+  readonly hostPorts: readonly number[];
 }
 
 /**
  * The Reserve step: deducts one instance of `req` from the ledger. Scalars come from the role's
  * reserved pools first, then unreserved; fixed ports are taken where they are; dynamic ports are the
  * lowest free ones (deterministic, no draw). Only call after every filter accepted the offer.
+ * Hot path: a few small arrays per call, no maps.
  */
 export function reserve(req: LaunchRequest, ledger: OfferLedger): Reservation {
-  const pools = orderedPools(ledger.pools, req);
-  const taken = new Map<LedgerPool, MutableAlloc>();
-  takeScalars(pools, req, taken);
-  const hostPorts = takePorts(pools, req, taken);
-  ledger.placed++;
+  const pools = usablePools(ledger.pools, req);
+  const ports: (PortRange[] | undefined)[] = new Array(pools.length);
+  const hostPorts = req.hostPorts.length === 0 ? NO_PORTS : takePorts(pools, req, ports);
+  let cpus = req.resources.cpusMilli;
+  let mem = req.resources.memMilli;
+  let disk = req.resources.diskMilli;
+  let gpus = req.resources.gpus;
   const allocation: OfferedPool[] = [];
-  for (const [pool, a] of taken) {
-    allocation.push({ reservedFor: pool.reservedFor, cpusMilli: a.cpusMilli, memMilli: a.memMilli, diskMilli: a.diskMilli, gpus: a.gpus, ports: a.ports });
+  for (let i = 0; i < pools.length; i++) {
+    const pool = pools[i];
+    const c = Math.min(cpus, pool.cpusMilli);
+    const m = Math.min(mem, pool.memMilli);
+    const d = Math.min(disk, pool.diskMilli);
+    const g = Math.min(gpus, pool.gpus);
+    if (c + m + d + g === 0 && ports[i] === undefined) continue;
+    pool.cpusMilli -= c;
+    pool.memMilli -= m;
+    pool.diskMilli -= d;
+    pool.gpus -= g;
+    cpus -= c;
+    mem -= m;
+    disk -= d;
+    gpus -= g;
+    allocation.push({ reservedFor: pool.reservedFor, cpusMilli: c, memMilli: m, diskMilli: d, gpus: g, ports: ports[i] ?? NO_RANGES });
   }
+  ledger.placed++;
   return { allocation, hostPorts };
 }
 
-interface MutableAlloc {
-  cpusMilli: number;
-  memMilli: number;
-  diskMilli: number;
-  gpus: number;
-  ports: PortRange[];
-}
+const NO_PORTS: readonly number[] = [];
+const NO_RANGES: readonly PortRange[] = [];
 
-function orderedPools(pools: readonly LedgerPool[], req: LaunchRequest): LedgerPool[] {
-  const usable = pools.filter((p) => poolUsable(p, req.role, req.acceptsUnreserved, req.acceptsReserved));
-  return [...usable.filter((p) => p.reservedFor !== undefined), ...usable.filter((p) => p.reservedFor === undefined)];
-}
-
-function allocOf(taken: Map<LedgerPool, MutableAlloc>, pool: LedgerPool): MutableAlloc {
-  let a = taken.get(pool);
-  if (a === undefined) {
-    a = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] };
-    taken.set(pool, a);
-  }
-  return a;
-}
-
-function takeScalars(pools: LedgerPool[], req: LaunchRequest, taken: Map<LedgerPool, MutableAlloc>): void {
-  const need = { ...req.resources };
-  for (const pool of pools) {
-    const cpus = Math.min(need.cpusMilli, pool.cpusMilli);
-    const mem = Math.min(need.memMilli, pool.memMilli);
-    const disk = Math.min(need.diskMilli, pool.diskMilli);
-    const gpus = Math.min(need.gpus, pool.gpus);
-    if (cpus + mem + disk + gpus === 0) continue;
-    const a = allocOf(taken, pool);
-    pool.cpusMilli -= cpus; a.cpusMilli += cpus; need.cpusMilli -= cpus;
-    pool.memMilli -= mem; a.memMilli += mem; need.memMilli -= mem;
-    pool.diskMilli -= disk; a.diskMilli += disk; need.diskMilli -= disk;
-    pool.gpus -= gpus; a.gpus += gpus; need.gpus -= gpus;
-  }
-}
-
-function takePorts(pools: LedgerPool[], req: LaunchRequest, taken: Map<LedgerPool, MutableAlloc>): number[] {
-  const out = new Array<number>(req.hostPorts.length);
-  req.hostPorts.forEach((port, i) => {
-    if (port === 0) return;
-    const pool = findPool(pools, port, req.role, req.acceptsUnreserved, req.acceptsReserved);
-    assert(pool !== undefined, `reserve: fixed port ${port} vanished after filtering`);
-    removePort(pool, port);
-    allocOf(taken, pool).ports.push([port, port]);
-    out[i] = port;
-  });
-  req.hostPorts.forEach((port, i) => {
-    if (port !== 0) return;
-    const pool = pools.find((p) => p.ranges.length > 0);
-    assert(pool !== undefined, 'reserve: dynamic port vanished after filtering');
-    const p = pool.ranges[0][0];
-    removePort(pool, p);
-    allocOf(taken, pool).ports.push([p, p]);
-    out[i] = p;
-  });
+/** The pools the request may draw from, the role's reserved ones first. */
+function usablePools(all: readonly LedgerPool[], req: LaunchRequest): LedgerPool[] {
+  const out: LedgerPool[] = [];
+  for (const p of all) if (p.reservedFor !== undefined && poolUsable(p, req.role, req.acceptsUnreserved, req.acceptsReserved)) out.push(p);
+  for (const p of all) if (p.reservedFor === undefined && req.acceptsUnreserved) out.push(p);
   return out;
+}
+
+function takePorts(pools: LedgerPool[], req: LaunchRequest, taken: (PortRange[] | undefined)[]): number[] {
+  const out = new Array<number>(req.hostPorts.length);
+  for (let k = 0; k < req.hostPorts.length; k++) {
+    const port = req.hostPorts[k];
+    if (port === 0) continue;
+    const i = pools.findIndex((p) => p.ranges.some((r) => port >= r[0] && port <= r[1]));
+    assert(i >= 0, `reserve: fixed port ${port} vanished after filtering`);
+    take(pools, taken, i, port);
+    out[k] = port;
+  }
+  for (let k = 0; k < req.hostPorts.length; k++) {
+    if (req.hostPorts[k] !== 0) continue;
+    const i = pools.findIndex((p) => p.ranges.length > 0);
+    assert(i >= 0, 'reserve: dynamic port vanished after filtering');
+    const port = pools[i].ranges[0][0];
+    take(pools, taken, i, port);
+    out[k] = port;
+  }
+  return out;
+}
+
+function take(pools: LedgerPool[], taken: (PortRange[] | undefined)[], i: number, port: number): void {
+  removePort(pools[i], port);
+  (taken[i] ??= []).push([port, port]);
 }
 
 function removePort(pool: LedgerPool, port: number): void {

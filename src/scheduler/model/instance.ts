@@ -45,7 +45,7 @@ export interface Instance {
   role: string;
   /** Placement; undefined while Scheduled. */
   agent?: AgentInfo;
-  /** What was taken from which pool of the offer (for reservations and invariant checks). */
+  /** What was taken from which pool of the offer; kept for resident run specs (reservations) only. */
   allocation?: readonly OfferedPool[];
   tasks: Task[];
   /** Instance health: all checks passing. undefined = unknown (null on the wire). */

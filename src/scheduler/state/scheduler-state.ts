@@ -1,15 +1,59 @@
+import { instanceIdOfTask, safeRunSpecId } from '../kernel/ids';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from './run-spec-state';
 
-/** The core's in-memory state. Maps are filled in input order, so iteration is deterministic. */
+/**
+ * The core's in-memory state. Maps are filled in input order, so iteration is deterministic.
+ *
+ * There is no global instance or task index: an instance id starts with its run spec's safe id
+ * (`prod_web.instance-…`) and Marathon path segments cannot contain `_`, so the safe id names the
+ * run spec unambiguously; a task id contains its instance id. Lookups go run spec → its own map,
+ * which saves two million-entry map insertions per million instances on the hot path.
+ */
 export class SchedulerState {
   readonly runSpecs = new Map<string, RunSpecState>();
-  readonly instances = new Map<string, Instance>();
-  /** Task id → owning instance, for status updates. */
-  readonly taskIndex = new Map<string, Instance>();
+  private readonly bySafeId = new Map<string, RunSpecState>();
   /** Tasks of expunged instances, so that a task coming back is recognised as unknown and killed. */
   readonly expungedTasks = new Map<string, { instanceId: string; runSpecId: string }>();
   /** Run specs whose offer demand may have changed since the last revive/suppress sync. */
   readonly demandDirty = new Set<RunSpecState>();
   frameworkId?: string;
+
+  addRunSpec(rs: RunSpecState): void {
+    this.runSpecs.set(rs.spec.id, rs);
+    this.bySafeId.set(safeRunSpecId(rs.spec.id), rs);
+  }
+
+  removeRunSpec(rs: RunSpecState): void {
+    this.runSpecs.delete(rs.spec.id);
+    this.bySafeId.delete(safeRunSpecId(rs.spec.id));
+  }
+
+  /** The run spec state an instance id belongs to. */
+  runSpecOfInstance(instanceId: string): RunSpecState | undefined {
+    const marker = instanceId.indexOf('.instance-');
+    return marker < 0 ? undefined : this.bySafeId.get(instanceId.slice(0, marker));
+  }
+
+  /** A known instance by id. */
+  instance(instanceId: string): Instance | undefined {
+    return this.runSpecOfInstance(instanceId)?.instances.get(instanceId);
+  }
+
+  /** The instance whose current incarnation owns this task id (undefined for stale or unknown tasks). */
+  taskOwner(taskId: string): Instance | undefined {
+    const inst = this.instance(instanceIdOfTask(taskId));
+    if (inst === undefined) return undefined;
+    for (const task of inst.tasks) if (task.taskId === taskId) return inst;
+    return undefined;
+  }
+
+  /** Every launched task of every instance, in creation order. */
+  *launchedTasks(): IterableIterator<{ taskId: string; agentId?: string }> {
+    for (const rs of this.runSpecs.values()) {
+      for (const inst of rs.instances.values()) {
+        for (const task of inst.tasks) yield { taskId: task.taskId, agentId: inst.agent?.agentId };
+      }
+    }
+  }
 }

@@ -64,7 +64,7 @@ function expire(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
 }
 
 function stillUnreachable(ctx: CoreContext, instanceId: string, incarnation: number): { rs: RunSpecState; inst: Instance } | undefined {
-  const inst = ctx.state.instances.get(instanceId);
+  const inst = ctx.state.instance(instanceId);
   if (inst === undefined || inst.incarnation !== incarnation) return undefined;
   if (inst.condition !== 'Unreachable' && inst.condition !== 'UnreachableInactive') return undefined;
   const rs = ctx.state.runSpecs.get(inst.runSpecId);

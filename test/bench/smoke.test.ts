@@ -1,0 +1,22 @@
+import t from 'tap';
+import { runSize, SHAPE } from '../../bench/match';
+import { runSimBench } from '../../bench/sim';
+
+// Smoke runs of the benchmarks at a tiny size, so they cannot rot. No timing is asserted here:
+// figures are the benchmarks' job (bench/README.md), and these machines are noisy.
+
+t.test('bench:match places every instance through the real core at a tiny size', async (t) => {
+  const shape = { ...SHAPE, agents: 60, racks: 6 };
+  for (const store of ['none', 'memory'] as const) {
+    const r = runSize(300, shape, 20, store);
+    t.equal(r.placed, 300, `${store}: all placed`);
+    t.equal(r.events, 600, `${store}: a Scheduled and a Provisioned event per instance`);
+    t.ok(r.batches >= 1 && r.placementsPerSec > 0 && r.peakHeapMib > 0, `${store}: figures reported`);
+  }
+});
+
+t.test('bench:sim runs the generated workload with invariants on and reports its figures', async (t) => {
+  const r = runSimBench(12, 60, 0.25, true);
+  t.ok(r.passed, 'no invariant violated');
+  t.ok(r.loopSteps > 100 && r.events > 100 && r.virtualPerWall > 0);
+});
