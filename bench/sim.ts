@@ -49,7 +49,7 @@ function scenario(agents: number, instances: number, hours: number): Scenario {
       healthChecks: [{ protocol: 'MESOS_HTTP', path: '/health', intervalSeconds: 10, gracePeriodSeconds: 30, maxConsecutiveFailures: 3 }],
     };
     const pointer = `/timeline/${timeline.length}`;
-    timeline.push({ atMs: 0, pointer, action: { type: 'app', definition, pointer: `${pointer}/app`, runSpecId: id } });
+    timeline.push({ atMs: 0, pointer, action: { type: 'app', definition, pointer: `${pointer}/app`, runSpecId: id, force: false } });
     timeline.push({ atMs: 0, pointer: `/timeline/${timeline.length}`, action: { type: 'taskModel', runSpecId: id, model: { kind: 'exitAfter', afterMs: [3_600_000, 48 * 3_600_000], state: 'TASK_FAILED' } } });
     if (k % 10 === 0) {
       timeline.push({ atMs: 0, pointer: `/timeline/${timeline.length}`, action: { type: 'health', runSpecId: id, model: { kind: 'flaky', p: 0.02 } } });

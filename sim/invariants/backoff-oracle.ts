@@ -31,7 +31,9 @@ export class BackoffOracle {
       this.terminalThisStep.add(event.instanceId);
       return;
     }
-    if (event.condition !== 'Scheduled' || previous === undefined || !this.terminalThisStep.has(event.instanceId)) return;
+    // Only the transition terminal → Scheduled is a relaunch; a goal change re-announces the same
+    // condition (instance_changed_event is sent for goal changes too) and is no second failure.
+    if (event.condition !== 'Scheduled' || previous === undefined || !TERMINAL.has(previous) || !this.terminalThisStep.has(event.instanceId)) return;
     if (this.userKilled.delete(event.instanceId)) return;
     const spec = specOf(event.runSpecId);
     if (spec !== undefined) this.fail(spec, nowMs);

@@ -3,6 +3,7 @@ import type { LaunchOperation } from '../../src/scheduler/model/launch';
 import type { Scheduler } from '../../src/scheduler/scheduler';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
+import { restartBounds } from '../../src/scheduler/deployments/restart-bounds';
 
 /** What the checker needs to know of the simulated cluster's books. */
 export interface ClusterBooks {
@@ -31,7 +32,11 @@ export class InvariantChecker {
     private readonly scheduler: Scheduler,
     private readonly books: ClusterBooks,
     private readonly convergeWithinMs: number | undefined,
+    private readonly upgradeBounds = false,
   ) {}
+
+  /** Restarts (by deployment id) whose healthy count has reached the minimum once. */
+  private readonly reachedMinimum = new Set<string>();
 
   /** A driver accept went out: check pod atomicity and backoff now, resources and constraints at step end. */
   onAccept(operations: readonly LaunchOperation[], nowMs: number): void {
@@ -75,6 +80,7 @@ export class InvariantChecker {
       if (broken !== undefined) found.push(broken);
     }
     this.touchedRunSpecs.clear();
+    if (this.upgradeBounds) found.push(...this.rollingBounds());
     if (this.convergeWithinMs !== undefined && nowMs - this.lastConvergenceCheckMs >= 1000) {
       this.lastConvergenceCheckMs = nowMs;
       found.push(...this.convergence(nowMs));
@@ -82,11 +88,41 @@ export class InvariantChecker {
     return found;
   }
 
+  /**
+   * Every RestartApplication in progress: instances that exist (not terminal, old or new) never
+   * exceed the strategy's maximum, and once the healthy count reached the minimum it stays there
+   * (in a run without faults only our own kills could lower it).
+   */
+  private rollingBounds(): string[] {
+    const out: string[] = [];
+    for (const { deployment, actions } of this.scheduler.deployments()) {
+      for (const { action } of actions) {
+        if (action.action !== 'RestartApplication' && action.action !== 'RestartPod') continue;
+        const spec = this.scheduler.runSpec(action.runSpecId);
+        if (spec === undefined) continue;
+        const bounds = restartBounds(spec.instances, spec.upgrade, spec.resident);
+        const instances = this.scheduler.instances(spec.id);
+        const existing = instances.filter((i) => !TERMINAL.has(i.condition) && i.condition !== 'Scheduled').length;
+        const checks = spec.kind === 'app' ? spec.healthChecks.length > 0 : spec.containers.some((c) => c.healthCheck !== undefined);
+        const healthy = instances.filter((i) => i.condition === 'Running' && (!checks || i.healthy === true)).length;
+        const key = `${deployment.plan.id} ${spec.id}`;
+        if (existing > bounds.maxCapacity) out.push(`${spec.id}: ${existing} instances exist during a rolling restart, maximum ${bounds.maxCapacity}`);
+        if (healthy >= bounds.minHealthy) this.reachedMinimum.add(key);
+        else if (this.reachedMinimum.has(key)) out.push(`${spec.id}: ${healthy} healthy instances during a rolling restart, minimum ${bounds.minHealthy}`);
+      }
+    }
+    return out;
+  }
+
   private constraintViolation(runSpecId: string): string | undefined {
     const spec = this.scheduler.runSpec(runSpecId);
     if (spec === undefined || spec.constraints.length === 0) return undefined;
+    // Instances placed under an older config (a rolling restart that changed the constraints is
+    // still replacing them) were placed by their own version's rules: check the current generation.
+    // ISO timestamps order lexicographically.
+    const generation = spec.versionInfo.lastConfigChangeAt;
     const agents = this.scheduler.instances(runSpecId)
-      .filter((i) => i.agent !== undefined && !TERMINAL.has(i.condition) && i.goal === 'Running')
+      .filter((i) => i.agent !== undefined && !TERMINAL.has(i.condition) && i.goal === 'Running' && i.runSpecVersion >= generation)
       .map((i) => i.agent!);
     const broken = constraintsHold(spec.constraints, agents);
     return broken === undefined ? undefined : `constraint violated by ${runSpecId}: ${broken}`;

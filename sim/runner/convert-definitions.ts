@@ -20,12 +20,14 @@ export function checkDefinitions(fileName: string, scenario: Scenario): string[]
   const errors: string[] = [];
   for (const step of scenario.timeline) {
     const a = step.action;
-    if (a.type !== 'app' && a.type !== 'pod') continue;
-    const result = convertDefinition(a.type, a.definition, scenario.options.defaultRole, '2026-01-01T00:00:00.000Z');
-    if (result.ok) continue;
-    for (const e of result.errors) {
-      const path = e.path === '/' ? '' : e.path;
-      for (const msg of e.errors) errors.push(`${fileName}: ${a.pointer}${path}: ${msg}`);
+    const refs = a.type === 'app' || a.type === 'pod' ? [{ kind: a.type, definition: a.definition, pointer: a.pointer }] : a.type === 'deploy' ? a.definitions : [];
+    for (const ref of refs) {
+      const result = convertDefinition(ref.kind, ref.definition, scenario.options.defaultRole, '2026-01-01T00:00:00.000Z');
+      if (result.ok) continue;
+      for (const e of result.errors) {
+        const path = e.path === '/' ? '' : e.path;
+        for (const msg of e.errors) errors.push(`${fileName}: ${ref.pointer}${path}: ${msg}`);
+      }
     }
   }
   return errors;

@@ -13,5 +13,12 @@ export function observe(scheduler: Scheduler, cluster: SimCluster, recorder: Run
     events: recorder.events,
     rejections: (runSpecId) => scheduler.rejections(runSpecId)?.byReason() ?? {},
     agents: () => cluster.agentInfos(),
+    deployment: (runSpecId) => {
+      for (const { deployment, actions } of scheduler.deployments()) {
+        const a = actions.find((x) => x.action.runSpecId === runSpecId);
+        if (a !== undefined) return { deploymentId: deployment.plan.id, ...a.waitingFor };
+      }
+      return undefined;
+    },
   };
 }

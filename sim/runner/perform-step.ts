@@ -11,6 +11,7 @@ import { observe } from './observe';
 import type { RunRecorder } from './run-recorder';
 import type { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
+import { putRunSpec as putRunSpecInRoot } from '../../src/scheduler/groups/root-group';
 
 /** What a timeline step may act on. `nowMs` is relative to the start of the run. */
 export interface StepDeps {
@@ -45,14 +46,22 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
     case 'pod': {
       const result = convertDefinition(a.type, a.definition, deps.scenario.options.defaultRole, isoTime(VIRTUAL_EPOCH_MS + deps.nowMs));
       if (!result.ok) return `${a.type} ${a.runSpecId}: rejected: ${JSON.stringify(result.errors)}`;
-      deps.checker?.backoff.reset(a.runSpecId);
-      command(deps, { type: 'putRunSpec', spec: result.spec });
-      return `${a.type} ${a.runSpecId}: ${result.spec.instances} instance(s)`;
+      const put = command(deps, { type: 'putRunSpec', spec: result.spec, force: a.force });
+      if (put?.ok === true) deps.checker?.backoff.reset(a.runSpecId);
+      return `${a.type} ${a.runSpecId}: ${result.spec.instances} instance(s)${a.force ? ' (force)' : ''}: ${outcome(put)}`;
+    }
+    case 'deploy':
+      return deploy(a, deps);
+    case 'cancelDeployment': {
+      const held = deps.scheduler.deployments().find((d) => d.deployment.plan.affectedRunSpecIds.includes(a.runSpecId));
+      if (held === undefined) return `cancel the deployment of ${a.runSpecId}: none runs`;
+      const id = held.deployment.plan.id;
+      return `cancel deployment ${id} of ${a.runSpecId}${a.force ? ' (force)' : ''}: ${outcome(command(deps, { type: 'cancelDeployment', deploymentId: id, force: a.force }))}`;
     }
     case 'scale':
-      return `scale ${a.runSpecId} to ${a.instances}: ${outcome(command(deps, { type: 'scale', runSpecId: a.runSpecId, instances: a.instances }))}`;
+      return `scale ${a.runSpecId} to ${a.instances}${a.force ? ' (force)' : ''}: ${outcome(command(deps, { type: 'scale', runSpecId: a.runSpecId, instances: a.instances, force: a.force }))}`;
     case 'delete':
-      return `delete ${a.runSpecId}: ${outcome(command(deps, { type: 'deleteRunSpec', runSpecId: a.runSpecId }))}`;
+      return `delete ${a.runSpecId}: ${outcome(command(deps, { type: 'deleteRunSpec', runSpecId: a.runSpecId, force: a.force }))}`;
     case 'resetDelay':
       deps.checker?.backoff.reset(a.runSpecId);
       return `reset delay of ${a.runSpecId}: ${outcome(command(deps, { type: 'resetDelay', runSpecId: a.runSpecId }))}`;
@@ -81,6 +90,21 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
   }
 }
 
+/** Several run specs in one change of the root group: one deployment, ordered by dependencies. */
+function deploy(a: Extract<Action, { type: 'deploy' }>, deps: StepDeps): string {
+  const version = isoTime(VIRTUAL_EPOCH_MS + deps.nowMs);
+  let root = deps.scheduler.root();
+  for (const ref of a.definitions) {
+    const result = convertDefinition(ref.kind, ref.definition, deps.scenario.options.defaultRole, version);
+    if (!result.ok) return `deploy: ${ref.runSpecId} rejected: ${JSON.stringify(result.errors)}`;
+    const change = putRunSpecInRoot(root, result.spec, { version, newGroupEnforceRole: 'off' });
+    if (!change.ok) return `deploy: ${ref.runSpecId} refused: ${change.message}`;
+    root = change.root;
+  }
+  const ids = a.definitions.map((d) => d.runSpecId).join(', ');
+  return `deploy ${ids}${a.force ? ' (force)' : ''}: ${outcome(command(deps, { type: 'deploy', root, force: a.force }))}`;
+}
+
 function kill(a: Extract<Action, { type: 'kill' }>, deps: StepDeps): string {
   const live = deps.scheduler.instances(a.runSpecId)
     .filter((i) => i.goal === 'Running' && !isTerminalCondition(i.condition))
@@ -100,6 +124,7 @@ function command(deps: StepDeps, cmd: Command) {
 }
 
 function outcome(result: ReturnType<Scheduler['handle']>): string {
-  if (result === undefined || result.ok) return 'ok';
+  if (result === undefined) return 'ok';
+  if (result.ok) return result.deploymentId === undefined ? 'ok' : `deployment ${result.deploymentId}`;
   return `refused (${result.error}: ${result.message})`;
 }

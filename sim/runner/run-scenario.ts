@@ -114,7 +114,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
     },
   );
-  if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs);
+  if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true);
   scheduler.subscribe((event: MarathonEvent) => {
     const t = rel();
     recorder.onEvent(t, event);

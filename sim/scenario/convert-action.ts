@@ -36,23 +36,40 @@ function taskModel(context: ConversionContext, pointer: string, raw: RawTaskMode
  * Converts the one action of a timeline step (already accepted by the schema). `addAgents`
  * registers its agents with the context, so later steps may name them.
  */
+const FORCEABLE = new Set(['app', 'pod', 'scale', 'delete', 'deploy']);
+
 export function convertAction(context: ConversionContext, pointer: string, step: RawStep): Action {
   const type = ACTION_TYPES.find((action) => step[action] !== undefined);
   assert(type !== undefined, `the schema lets no step without an action through (${pointer})`);
   const at = childPointer(pointer, type);
+  if (step.force !== undefined && !FORCEABLE.has(type)) {
+    context.problem(childPointer(pointer, 'force'), `force applies to app, pod, scale, delete and deploy steps, not to ${type}`);
+  }
   switch (type) {
     case 'app':
     case 'pod': {
       const definition = step[type] as NonNullable<RawStep['app']>;
-      return { type, definition, pointer: at, runSpecId: absoluteRunSpecId(definition.id) };
+      return { type, definition, pointer: at, runSpecId: absoluteRunSpecId(definition.id), force: step.force ?? false };
     }
     case 'scale': {
       const { id, instances } = step.scale as NonNullable<RawStep['scale']>;
-      return { type, runSpecId: context.runSpecId(childPointer(at, 'id'), id), instances };
+      return { type, runSpecId: context.runSpecId(childPointer(at, 'id'), id), instances, force: step.force ?? false };
     }
     case 'delete':
+      return { type, runSpecId: context.runSpecId(at, step.delete as string), force: step.force ?? true };
     case 'resetDelay':
-      return { type, runSpecId: context.runSpecId(at, step[type] as string) };
+      return { type, runSpecId: context.runSpecId(at, step.resetDelay as string) };
+    case 'deploy': {
+      const deploy = step.deploy as NonNullable<RawStep['deploy']>;
+      const refs = (kind: 'app' | 'pod', list: readonly { id: string }[] | undefined) => (list ?? []).map((definition, index) => ({
+        kind, definition, pointer: childPointer(at, `${kind}s`, index), runSpecId: absoluteRunSpecId(definition.id),
+      }));
+      return { type, definitions: [...refs('app', deploy.apps), ...refs('pod', deploy.pods)], force: step.force ?? false };
+    }
+    case 'cancelDeployment': {
+      const cancel = step.cancelDeployment as NonNullable<RawStep['cancelDeployment']>;
+      return { type, runSpecId: context.runSpecId(childPointer(at, 'id'), cancel.id), force: cancel.force ?? false };
+    }
     case 'kill': {
       const kill = step.kill as NonNullable<RawStep['kill']>;
       if (kill.count !== undefined && kill.agent !== undefined) {

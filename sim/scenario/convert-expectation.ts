@@ -93,5 +93,16 @@ export function convertExpectation(context: ConversionContext, pointer: string, 
     runSpecId: context.runSpecId(childPointer(pointer, 'rejections', index, 'id'), check.id),
     reason: check.reason as NoMatchReason,
   }));
-  return { instances, healthy, spread, onAgents, events, rejections };
+  const deployments = (raw.deployments ?? []).map((check, index) => {
+    const at = childPointer(pointer, 'deployments', index);
+    return {
+      runSpecId: context.runSpecId(childPointer(at, 'id'), check.id),
+      ...(check.running === undefined ? {} : { running: check.running }),
+      ...(check.unplaced === undefined ? {} : { unplaced: comparison(context, childPointer(at, 'unplaced'), check.unplaced) }),
+      ...(check.notHealthy === undefined ? {} : { notHealthy: comparison(context, childPointer(at, 'notHealthy'), check.notHealthy) }),
+      ...(check.toReplace === undefined ? {} : { toReplace: comparison(context, childPointer(at, 'toReplace'), check.toReplace) }),
+      ...(check.reason === undefined ? {} : { reason: check.reason as NoMatchReason }),
+    };
+  });
+  return { instances, healthy, spread, onAgents, events, rejections, deployments };
 }

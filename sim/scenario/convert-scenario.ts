@@ -42,8 +42,8 @@ export function convertScenario(
   lineOf: (pointer: string) => number | undefined,
 ): { ok: true; scenario: Scenario } | { ok: false; problems: Problem[] } {
   const runSpecIds = raw.timeline.flatMap((step) => {
-    const definition = step.app ?? step.pod;
-    return definition === undefined ? [] : [absoluteRunSpecId(definition.id)];
+    const definitions = [step.app, step.pod, ...(step.deploy?.apps ?? []), ...(step.deploy?.pods ?? [])];
+    return definitions.flatMap((d) => (d === undefined ? [] : [absoluteRunSpecId(d.id)]));
   });
   const context = new ConversionContext([...new Set(runSpecIds)]);
   const durationMs = context.durationMs('/duration', raw.duration);
@@ -80,7 +80,10 @@ export function convertScenario(
       ...(options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: options.maxInstancesPerOffer }),
       timings: timings(context, '/options/timings', options.timings ?? {}),
     },
-    invariants: convergeWithinMs === undefined ? {} : { convergeWithinMs },
+    invariants: {
+      ...(convergeWithinMs === undefined ? {} : { convergeWithinMs }),
+      ...(raw.invariants?.upgradeBounds === true ? { upgradeBounds: true } : {}),
+    },
     agents,
     timeline,
   };

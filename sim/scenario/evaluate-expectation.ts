@@ -2,7 +2,7 @@ import { isTerminalCondition } from '../../src/scheduler/model/condition';
 import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
 import { fieldValue } from '../../src/scheduler/constraints/field-value';
 import { compare, formatExpected, formatSatisfied, type Comparison } from './comparison';
-import type { EventCountCheck, Expectation, SpreadCheck } from './expectation';
+import type { DeploymentCheck, EventCountCheck, Expectation, SpreadCheck } from './expectation';
 import { formatDurationMs } from './format-duration';
 import type { ObservedInstance, ScenarioObservation } from './scenario-observation';
 
@@ -121,5 +121,31 @@ export function evaluateExpectation(expect: Expectation, obs: ScenarioObservatio
       lines.push(`FAIL ${subject}: expected at least 1 rejection, got 0 (recorded: ${others.join(', ') || 'none'})`);
     }
   }
+  for (const check of expect.deployments) passed = deploymentLines(lines, check, obs) && passed;
   return { passed, lines };
+}
+
+/** A deployment check: whether one holds the run spec, and what its action waits for. */
+function deploymentLines(lines: string[], check: DeploymentCheck, obs: ScenarioObservation): boolean {
+  const d = obs.deployment?.(check.runSpecId);
+  const subject = `${check.runSpecId} deployment`;
+  let passed = true;
+  if (check.running !== undefined) {
+    const ok = (d !== undefined) === check.running;
+    passed = ok;
+    lines.push(`${ok ? 'PASS' : 'FAIL'} ${subject} ${check.running ? 'running' : 'not running'}${ok ? '' : `: ${d === undefined ? 'none runs' : `${d.deploymentId} runs`}`}`);
+  }
+  const counts: [string, Comparison | undefined, number][] = [
+    ['unplaced', check.unplaced, d?.unplaced ?? 0], ['notHealthy', check.notHealthy, d?.notHealthy ?? 0], ['toReplace', check.toReplace, d?.toReplace ?? 0],
+  ];
+  for (const [name, expected, actual] of counts) {
+    if (expected !== undefined) passed = countLine(lines, `${subject} waits: ${name}`, expected, actual) && passed;
+  }
+  if (check.reason !== undefined) {
+    const times = d?.rejections[check.reason] ?? 0;
+    const ok = times > 0;
+    passed = ok && passed;
+    lines.push(`${ok ? 'PASS' : 'FAIL'} ${subject} waits: offers refused for ${check.reason}${ok ? ` (${times} times)` : ''}`);
+  }
+  return passed;
 }

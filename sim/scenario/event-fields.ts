@@ -17,4 +17,11 @@ export const EVENT_FIELDS: Readonly<Record<EventType, readonly string[]>> = {
   unhealthy_instance_kill_event: ['eventType', 'timestamp', 'appId', 'taskId', 'instanceId', 'version', 'reason', 'host', 'slaveId'],
   unknown_instance_terminated_event: ['eventType', 'timestamp', 'instanceId', 'runSpecId', 'condition'],
   app_terminated_event: ['eventType', 'timestamp', 'appId'],
+  deployment_info: ['eventType', 'timestamp', 'plan', 'currentStep'],
+  deployment_step_success: ['eventType', 'timestamp', 'plan', 'currentStep'],
+  deployment_step_failure: ['eventType', 'timestamp', 'plan', 'currentStep'],
+  deployment_success: ['eventType', 'timestamp', 'id', 'plan'],
+  deployment_failed: ['eventType', 'timestamp', 'id', 'plan', 'reason'],
+  group_change_success: ['eventType', 'timestamp', 'groupId', 'version'],
+  group_change_failed: ['eventType', 'timestamp', 'groupId', 'version', 'reason'],
 };

@@ -55,6 +55,17 @@ export interface RejectionCheck {
   readonly reason: NoMatchReason;
 }
 
+/** A deployment holding a run spec: whether one runs, and what it waits for. */
+export interface DeploymentCheck {
+  readonly runSpecId: string;
+  readonly running?: boolean;
+  readonly unplaced?: Comparison;
+  readonly notHealthy?: Comparison;
+  readonly toReplace?: Comparison;
+  /** Offers were refused for this reason (reported by the deployment's wait status). */
+  readonly reason?: NoMatchReason;
+}
+
 /** An `expect` step, typed: every section present (empty when the file does not give it), in file order within each. */
 export interface Expectation {
   readonly instances: readonly InstanceCountCheck[];
@@ -63,4 +74,5 @@ export interface Expectation {
   readonly onAgents: readonly OnAgentsCheck[];
   readonly events: readonly EventCountCheck[];
   readonly rejections: readonly RejectionCheck[];
+  readonly deployments: readonly DeploymentCheck[];
 }

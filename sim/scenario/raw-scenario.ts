@@ -81,11 +81,27 @@ export interface RawExpectation {
   readonly onAgents?: RawOnAgentsCheck | readonly RawOnAgentsCheck[];
   readonly events?: readonly RawEventCheck[];
   readonly rejections?: readonly { readonly id: string; readonly reason: string }[];
+  readonly deployments?: readonly RawDeploymentCheck[];
 }
+
+export interface RawDeploymentCheck {
+  readonly id: string;
+  readonly running?: boolean;
+  readonly unplaced?: RawCount;
+  readonly notHealthy?: RawCount;
+  readonly toReplace?: RawCount;
+  readonly reason?: string;
+}
+
+/** A Marathon app or pod definition as written (validated later by the converter). */
+export type RawDefinition = Readonly<Record<string, unknown>> & { readonly id: string };
 
 /** A timeline step: `at` and exactly one action key. */
 export interface RawStep {
   readonly at: RawDuration;
+  readonly force?: boolean;
+  readonly deploy?: { readonly apps?: readonly RawDefinition[]; readonly pods?: readonly RawDefinition[] };
+  readonly cancelDeployment?: { readonly id: string; readonly force?: boolean };
   readonly app?: Readonly<Record<string, unknown>> & { readonly id: string };
   readonly pod?: Readonly<Record<string, unknown>> & { readonly id: string };
   readonly scale?: { readonly id: string; readonly instances: number };
@@ -125,7 +141,7 @@ export interface RawScenario {
     readonly maxInstancesPerOffer?: number;
     readonly timings?: RawTimings;
   };
-  readonly invariants?: { readonly convergeWithin?: RawDuration };
+  readonly invariants?: { readonly convergeWithin?: RawDuration; readonly upgradeBounds?: boolean };
   readonly cluster: { readonly agents: readonly RawAgentGroup[] };
   readonly timeline: readonly RawStep[];
 }

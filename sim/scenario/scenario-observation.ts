@@ -30,4 +30,15 @@ export interface ScenarioObservation {
    * an instance are counted.
    */
   agents?(): readonly AgentInfo[];
+  /** Optional: the running deployment holding the run spec, and what its action waits for. */
+  deployment?(runSpecId: string): ObservedDeployment | undefined;
+}
+
+/** What a running deployment's action on one run spec waits for. */
+export interface ObservedDeployment {
+  readonly deploymentId: string;
+  readonly unplaced: number;
+  readonly notHealthy: number;
+  readonly toReplace: number;
+  readonly rejections: Readonly<Partial<Record<NoMatchReason, number>>>;
 }

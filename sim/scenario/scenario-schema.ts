@@ -216,6 +216,22 @@ const expectation: Schema = {
         },
       },
     },
+    deployments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id'],
+        properties: {
+          id: runSpecId,
+          running: { type: 'boolean' },
+          unplaced: count,
+          notHealthy: count,
+          toReplace: count,
+          reason: { enum: [...NO_MATCH_REASONS] },
+        },
+      },
+    },
     rejections: {
       type: 'array',
       items: {
@@ -271,6 +287,18 @@ const actions: Readonly<Record<(typeof ACTION_TYPES)[number], Schema>> = {
     properties: { id: runSpecId, model: taskModel },
   },
   resetDelay: runSpecId,
+  deploy: {
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: { apps: { type: 'array', items: definition('app') }, pods: { type: 'array', items: definition('pod') } },
+  },
+  cancelDeployment: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id'],
+    properties: { id: runSpecId, force: { type: 'boolean' } },
+  },
   expect: expectation,
   note: { type: 'string' },
 };
@@ -279,7 +307,7 @@ const step: Schema = {
   type: 'object',
   additionalProperties: false,
   required: ['at'],
-  properties: { at: duration, ...actions },
+  properties: { at: duration, force: { type: 'boolean' }, ...actions },
   oneOf: ACTION_TYPES.map((action) => ({ required: [action] })),
   [EXPECTED_KEYWORD]: `exactly one action besides "at" (one of: ${ACTION_TYPES.join(', ')})`,
 };
@@ -331,7 +359,7 @@ export const scenarioSchema: Readonly<Schema> = {
     invariants: {
       type: 'object',
       additionalProperties: false,
-      properties: { convergeWithin: duration },
+      properties: { convergeWithin: duration, upgradeBounds: { type: 'boolean' } },
     },
     cluster: {
       type: 'object',

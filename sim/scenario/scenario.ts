@@ -18,6 +18,8 @@ export interface ScenarioOptions {
 export interface ScenarioInvariants {
   /** Instance counts must converge within this long after the last disturbance. */
   readonly convergeWithinMs?: number;
+  /** Rolling replacements stay within their upgrade strategy: healthy ≥ minimum, total ≤ maximum. */
+  readonly upgradeBounds?: boolean;
 }
 
 /** What one timeline step does. `runSpecId` values are absolute (`web` in the file becomes `/web`). */
@@ -30,9 +32,16 @@ export type Action =
     readonly pointer: string;
     /** The definition's `id`, made absolute. */
     readonly runSpecId: string;
+    /** Override the lock of a running deployment (`?force=true`). */
+    readonly force: boolean;
   }
-  | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number }
-  | { readonly type: 'delete' | 'resetDelay'; readonly runSpecId: string }
+  | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number; readonly force: boolean }
+  | { readonly type: 'delete'; readonly runSpecId: string; readonly force: boolean }
+  | { readonly type: 'resetDelay'; readonly runSpecId: string }
+  /** Several apps and pods in one change of the root group (one deployment, dependency ordered). */
+  | { readonly type: 'deploy'; readonly definitions: readonly DefinitionRef[]; readonly force: boolean }
+  /** DELETE /v2/deployments/{id} of the deployment that holds this run spec. */
+  | { readonly type: 'cancelDeployment'; readonly runSpecId: string; readonly force: boolean }
   | {
     readonly type: 'kill';
     readonly runSpecId: string;
@@ -52,8 +61,16 @@ export type Action =
 
 const ACTION_KEYS: Readonly<Record<Action['type'], true>> = {
   app: true, pod: true, scale: true, delete: true, kill: true, partition: true, heal: true, killAgent: true,
-  addAgents: true, health: true, taskModel: true, resetDelay: true, expect: true, note: true,
+  addAgents: true, health: true, taskModel: true, resetDelay: true, deploy: true, cancelDeployment: true, expect: true, note: true,
 };
+
+/** One app or pod definition of a `deploy` step. */
+export interface DefinitionRef {
+  readonly kind: 'app' | 'pod';
+  readonly definition: Readonly<Record<string, unknown>>;
+  readonly pointer: string;
+  readonly runSpecId: string;
+}
 
 /** The action keys a timeline step may carry (each is the `type` of its {@link Action}), in documented order. */
 export const ACTION_TYPES = Object.keys(ACTION_KEYS) as readonly Action['type'][];

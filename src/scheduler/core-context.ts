@@ -9,6 +9,16 @@ import type { SchedulerOptions } from './scheduler-options';
 import type { SchedulerState } from './state/scheduler-state';
 import type { HealthTracker } from './health/health-tracker';
 import type { OfferDemand } from './launch-queue/offer-demand';
+import type { DeploymentManager } from './deployments/deployment-manager';
+import type { Group } from './groups/group';
+import type { GroupResult } from './groups/group-result';
+import type { RunSpec } from './model/run-spec';
+
+/** Root-group edits the deployment manager needs (implemented by src/scheduler/groups). */
+export interface GroupOps {
+  putRunSpec(root: Group, spec: RunSpec, version: string): GroupResult;
+  removeRunSpec(root: Group, runSpecId: string, version: string): GroupResult;
+}
 
 /** The ports a scheduler is built with. */
 export interface SchedulerPorts {
@@ -27,4 +37,6 @@ export interface CoreContext extends SchedulerPorts {
   readonly bus: EventBus;
   readonly health: HealthTracker;
   readonly demand: OfferDemand;
+  readonly deployments: DeploymentManager;
+  readonly groups: GroupOps;
 }

@@ -18,6 +18,10 @@ export interface SchedulerOptions {
   readonly gpuRestricted: boolean;
   /** How many recent unused offers per run spec `/v2/queue?embed=lastUnusedOffers` can show. */
   readonly lastUnusedOffersMax: number;
+  /** `--max_running_deployments` (Marathon default 100): beyond it changes are refused, even forced. */
+  readonly maxRunningDeployments: number;
+  /** `--new_group_enforce_role`: `top` gives new top-level groups `enforceRole: true`. */
+  readonly newGroupEnforceRole: 'off' | 'top';
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -30,4 +34,6 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   reconciliationIntervalMs: 600_000,
   gpuRestricted: true,
   lastUnusedOffersMax: 50,
+  maxRunningDeployments: 100,
+  newGroupEnforceRole: 'off',
 };

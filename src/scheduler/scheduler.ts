@@ -1,8 +1,14 @@
-import { deleteRunSpec } from './commands/delete-run-spec';
+import { deleteRunSpecCommand } from './commands/delete-run-spec';
+import { deployResult } from './commands/deploy-result';
 import { killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
 import { scaleRunSpec } from './commands/scale-run-spec';
-import type { CoreContext, SchedulerPorts } from './core-context';
+import type { CoreContext, GroupOps, SchedulerPorts } from './core-context';
+import { DeploymentManager, type Planner } from './deployments/deployment-manager';
+import type { Deployment } from './deployments/deployment';
+import type { ActionStatus } from './deployments/action-status';
+import type { Group } from './groups/group';
+import { converge } from './instances/converge';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
@@ -16,9 +22,18 @@ import type { RejectionStats } from './matcher/rejection-stats';
 import type { Command, CommandResult, SchedulerInput, TimerKind } from './model/inputs';
 import type { Instance } from './model/instance';
 import type { RunSpec } from './model/run-spec';
+import { isoTime } from './kernel/iso-time';
+import { defaultWiring } from './default-wiring';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
 import { SchedulerState } from './state/scheduler-state';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
+
+/** How the core builds and plans root groups (the groups module; replaceable in tests). */
+export interface CoreWiring {
+  readonly emptyRoot: (version: string) => Group;
+  readonly planner: Planner;
+  readonly groups: GroupOps;
+}
 
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {
@@ -39,15 +54,17 @@ export class Scheduler {
   private readonly ctx: CoreContext;
   private readonly matcher: OfferMatcher;
 
-  constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}) {
+  constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}, wiring: CoreWiring = defaultWiring(options)) {
     const opts = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
     this.ctx = {
       ...ports,
       options: opts,
-      state: new SchedulerState(),
+      state: new SchedulerState(wiring.emptyRoot(isoTime(ports.clock.nowMs()))),
       bus: new EventBus(),
       health: new HealthTracker(),
       demand: new OfferDemand(ports.driver, ports.clock),
+      deployments: new DeploymentManager(wiring.planner),
+      groups: wiring.groups,
     };
     this.matcher = new OfferMatcher(buildFilterPipeline(opts));
     if (opts.reconciliationIntervalMs > 0) {
@@ -58,6 +75,7 @@ export class Scheduler {
   /** Handle one input to completion. Commands return their result; other inputs return undefined. */
   handle(input: SchedulerInput): CommandResult | undefined {
     const result = this.dispatch(input);
+    this.settle();
     const runSpecs = this.ctx.state.runSpecs;
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
     return result;
@@ -109,6 +127,35 @@ export class Scheduler {
     return rs !== undefined && inBackoff(rs, this.ctx.clock.nowMs()) ? rs.backoff?.deadlineMs : undefined;
   }
 
+  /** The root group as of the last accepted change (deployments may still be converging to it). */
+  root(): Group {
+    return this.ctx.state.root;
+  }
+
+  /** Running deployments and, per action of the current step, what it waits for. */
+  deployments(): { deployment: Deployment; actions: ActionStatus[] }[] {
+    return this.ctx.deployments.status(this.ctx);
+  }
+
+  /**
+   * After an input: rolling replacements react to what changed (a new instance became healthy, an
+   * old one died), then running deployments check the actions on changed run specs. Bounded: a
+   * round can only change run specs again through kills and launches, which settle in later inputs.
+   */
+  private settle(): void {
+    const changed = this.ctx.state.changed;
+    for (let round = 0; round < 3 && changed.size > 0; round++) {
+      const now = [...changed];
+      changed.clear();
+      for (const id of now) {
+        const rs = this.ctx.state.runSpecs.get(id);
+        if (rs?.restart !== undefined) converge(this.ctx, rs);
+      }
+      this.ctx.deployments.progress(this.ctx, new Set(now));
+    }
+    changed.clear();
+  }
+
   private dispatch(input: SchedulerInput): CommandResult | undefined {
     switch (input.type) {
       case 'offers':
@@ -142,11 +189,16 @@ export class Scheduler {
   private command(cmd: Command): CommandResult {
     switch (cmd.type) {
       case 'putRunSpec':
-        return putRunSpec(this.ctx, cmd.spec);
+        return putRunSpec(this.ctx, cmd.spec, cmd.force === true);
       case 'deleteRunSpec':
-        return deleteRunSpec(this.ctx, cmd.runSpecId);
+        // Marathon's app DELETE defaults to force=true (it cancels the app's running deployment).
+        return deleteRunSpecCommand(this.ctx, cmd.runSpecId, cmd.force !== false);
       case 'scale':
-        return scaleRunSpec(this.ctx, cmd.runSpecId, cmd.instances);
+        return scaleRunSpec(this.ctx, cmd.runSpecId, cmd.instances, cmd.force === true);
+      case 'deploy':
+        return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true));
+      case 'cancelDeployment':
+        return deployResult(this.ctx.deployments.cancel(this.ctx, cmd.deploymentId, cmd.force === true));
       case 'killInstances':
         return killInstances(this.ctx, cmd);
       case 'resetDelay': {

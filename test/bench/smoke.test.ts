@@ -10,7 +10,7 @@ t.test('bench:match places every instance through the real core at a tiny size',
   for (const store of ['none', 'memory'] as const) {
     const r = runSize(300, shape, 20, store);
     t.equal(r.placed, 300, `${store}: all placed`);
-    t.equal(r.events, 600, `${store}: a Scheduled and a Provisioned event per instance`);
+    t.ok(r.events >= 600, `${store}: a Scheduled and a Provisioned event per instance, plus deployment events`);
     t.ok(r.batches >= 1 && r.placementsPerSec > 0 && r.peakHeapMib > 0, `${store}: figures reported`);
   }
 });

@@ -1,8 +1,9 @@
 import seedrandom from 'seedrandom';
 import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
+import type { Group } from '../../src/scheduler/groups/group';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { EventType, MarathonEvent } from '../../src/scheduler/model/events';
-import type { CommandResult, SchedulerInput, TaskStatus, TimerInput, TimerKind } from '../../src/scheduler/model/inputs';
+import type { Command, CommandResult, SchedulerInput, TaskStatus, TimerInput, TimerKind } from '../../src/scheduler/model/inputs';
 import type { TaskLaunch } from '../../src/scheduler/model/launch';
 import type { Offer } from '../../src/scheduler/model/offer';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
@@ -36,6 +37,12 @@ export type Effect =
 
 export type EventOf<T extends EventType> = Extract<MarathonEvent, { eventType: T }>;
 
+/** Options of the run spec commands. */
+export interface CommandOptions {
+  /** Override deployment locks (the conflicting deployments are stopped). Left out: the core's default. */
+  readonly force?: boolean;
+}
+
 /** A live timer the core asked for. */
 export interface PendingTimer {
   readonly id: number;
@@ -62,6 +69,7 @@ export class Harness {
   private now: number;
   private readonly live = new Map<number, PendingTimer>();
   private readonly taskAgents = new Map<string, string>();
+  private readonly observers: (() => void)[] = [];
 
   constructor(opts: HarnessOptions = {}) {
     this.now = opts.startMs ?? START_MS;
@@ -117,8 +125,17 @@ export class Harness {
   /** One input, then every timer already due (as the loop would). */
   handle(input: SchedulerInput): CommandResult | undefined {
     const result = this.scheduler.handle(input);
+    this.notify();
     this.advance(0);
     return result;
+  }
+
+  /**
+   * Call `fn` after every input the core handles (commands, cluster inputs, probe results, timers):
+   * the moments between inputs, when the core's state is observable from outside.
+   */
+  observe(fn: () => void): void {
+    this.observers.push(fn);
   }
 
   /** Move the clock by `ms`, firing due timers in (dueMs, seq) order on the way. */
@@ -133,6 +150,7 @@ export class Harness {
       this.live.delete(entry.seq);
       this.now = Math.max(this.now, entry.dueMs);
       this.scheduler.handle(entry.input);
+      this.notify();
     }
     this.now = Math.max(this.now, untilMs);
   }
@@ -146,24 +164,43 @@ export class Harness {
 
   // ── commands ─────────────────────────────────────────────────────────────
 
-  put(spec: RunSpec): CommandResult {
-    return this.handle({ type: 'putRunSpec', spec }) as CommandResult;
+  /**
+   * Create or update a run spec (a deployment). Refused with `locked` while a running deployment
+   * holds the run spec, unless `force` (which stops that deployment).
+   */
+  put(spec: RunSpec, opts: CommandOptions = {}): CommandResult {
+    return this.command({ type: 'putRunSpec', spec, ...forceOf(opts) });
   }
 
-  delete(runSpecId: string): CommandResult {
-    return this.handle({ type: 'deleteRunSpec', runSpecId }) as CommandResult;
+  /** Delete a run spec; the core defaults `force` to true (Marathon's app DELETE), `force: false` respects locks. */
+  delete(runSpecId: string, opts: CommandOptions = {}): CommandResult {
+    return this.command({ type: 'deleteRunSpec', runSpecId, ...forceOf(opts) });
   }
 
-  scale(runSpecId: string, instances: number): CommandResult {
-    return this.handle({ type: 'scale', runSpecId, instances }) as CommandResult;
+  scale(runSpecId: string, instances: number, opts: CommandOptions = {}): CommandResult {
+    return this.command({ type: 'scale', runSpecId, instances, ...forceOf(opts) });
   }
 
-  kill(runSpecId: string, instanceIds: readonly string[], opts: { scale?: boolean; wipe?: boolean } = {}): CommandResult {
-    return this.handle({ type: 'killInstances', runSpecId, instanceIds, scale: opts.scale ?? false, wipe: opts.wipe ?? false }) as CommandResult;
+  /** Replace the whole root group (the groups API): planned and deployed. */
+  deployRoot(root: Group, opts: CommandOptions = {}): CommandResult {
+    return this.command({ type: 'deploy', root, ...forceOf(opts) });
+  }
+
+  /** DELETE /v2/deployments/{id}: roll back, or with `force` just stop. */
+  cancelDeployment(deploymentId: string, opts: CommandOptions = {}): CommandResult {
+    return this.command({ type: 'cancelDeployment', deploymentId, ...forceOf(opts) });
+  }
+
+  kill(runSpecId: string, instanceIds: readonly string[], opts: { scale?: boolean; wipe?: boolean; force?: boolean } = {}): CommandResult {
+    return this.command({ type: 'killInstances', runSpecId, instanceIds, scale: opts.scale ?? false, wipe: opts.wipe ?? false, force: opts.force });
   }
 
   resetDelay(runSpecId: string): CommandResult {
-    return this.handle({ type: 'resetDelay', runSpecId }) as CommandResult;
+    return this.command({ type: 'resetDelay', runSpecId });
+  }
+
+  private command(cmd: Command): CommandResult {
+    return this.handle(cmd) as CommandResult;
   }
 
   // ── cluster inputs ───────────────────────────────────────────────────────
@@ -193,6 +230,13 @@ export class Harness {
   /** Answer a probe request. */
   probe(probeId: number, observation: Omit<ProbeObservation, 'probeId'>): void {
     this.handle({ type: 'probeResult', observation: { probeId, ...observation } });
+  }
+
+  /** Answer the most recent probe request sent for an instance (throws when none was sent). */
+  probeInstance(instanceId: string, observation: Omit<ProbeObservation, 'probeId'>): void {
+    const request = this.prober.last(instanceId);
+    if (request === undefined) throw new Error(`no probe was sent for ${instanceId}`);
+    this.probe(request.probeId, observation);
   }
 
   /** Put a run spec, offer one default offer per instance batch and run what launched. */
@@ -227,6 +271,10 @@ export class Harness {
     return this.instances(runSpecId).map((i) => i.condition);
   }
 
+  private notify(): void {
+    for (const fn of this.observers) fn();
+  }
+
   /** Forget recorded calls, events, probes and effects (state stays). */
   clearRecords(): void {
     this.driver.clear();
@@ -235,6 +283,10 @@ export class Harness {
     this.effects.length = 0;
     this.store.writes.length = 0;
   }
+}
+
+function forceOf(opts: CommandOptions): { force?: boolean } {
+  return opts.force === undefined ? {} : { force: opts.force };
 }
 
 function taskIds(tasks: readonly (string | TaskLaunch | readonly TaskLaunch[])[]): string[] {

@@ -2,16 +2,30 @@ import type { CoreContext } from '../core-context';
 import { emitHealthCheckChanges } from '../events/health-check-events';
 import { finishDeleteIfDone } from '../instances/finish-delete';
 import { killInstance } from '../kill/kill-instance';
+import { isoTime } from '../kernel/iso-time';
+import { findSpec } from '../deployments/find-spec';
 import type { CommandResult } from '../model/inputs';
+import { deployChange } from './deploy-change';
 
 /**
- * Delete a run spec: every instance is killed and forgotten; once the last one is gone the run
- * spec is forgotten and `app_terminated_event` is emitted.
+ * DELETE of an app or pod: a new root without it, deployed as a StopApplication/StopPod plan.
+ * Marathon's app DELETE defaults to `force` (it cancels a running deployment of the app).
+ */
+export function deleteRunSpecCommand(ctx: CoreContext, runSpecId: string, force: boolean): CommandResult {
+  if (findSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
+  const version = isoTime(ctx.clock.nowMs());
+  return deployChange(ctx, ctx.groups.removeRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
+}
+
+/**
+ * The StopApplication action: every instance is killed and forgotten; once the last one is gone
+ * the run spec is forgotten and `app_terminated_event` is emitted.
  */
 export function deleteRunSpec(ctx: CoreContext, runSpecId: string): CommandResult {
   const rs = ctx.state.runSpecs.get(runSpecId);
   if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   rs.deleting = true;
+  rs.restart = undefined;
   ctx.state.demandDirty.add(rs);
   emitHealthCheckChanges(ctx, rs.spec, undefined);
   for (const inst of [...rs.instances.values()]) killInstance(ctx, rs, inst, 'deleted', 'Decommissioned');

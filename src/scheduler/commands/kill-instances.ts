@@ -4,6 +4,8 @@ import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
 import { withInstances } from './with-instances';
+import { findSpec } from '../deployments/find-spec';
+import { deployChange } from './deploy-change';
 
 type KillCommand = Extract<Command, { type: 'killInstances' }>;
 
@@ -22,12 +24,18 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
     if (inst === undefined) return { ok: false, error: 'unknown-instance', message: `Instance '${id}' does not exist` };
     if (!victims.includes(inst)) victims.push(inst);
   }
-  if (cmd.scale) {
-    rs.spec = withInstances(rs.spec, Math.max(0, rs.spec.instances - victims.length), ctx.clock.nowMs());
-    ctx.store.saveRunSpec(rs.spec);
+  const lockedBy = cmd.scale && cmd.force !== true ? ctx.deployments.holding(rs.spec.id) : [];
+  if (lockedBy.length > 0) {
+    return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
   }
   const goal = cmd.scale || cmd.wipe ? 'Decommissioned' : 'Running';
   for (const inst of victims) killInstance(ctx, rs, inst, 'user', goal);
-  converge(ctx, rs);
-  return { ok: true };
+  if (!cmd.scale) {
+    converge(ctx, rs);
+    return { ok: true };
+  }
+  // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
+  const current = findSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
+  const scaled = withInstances(current, Math.max(0, current.instances - victims.length), ctx.clock.nowMs());
+  return deployChange(ctx, ctx.groups.putRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
 }

@@ -14,6 +14,7 @@ export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Ins
   const next = combine(schedulerRunHealth(ctx, inst), agentRunHealth(spec, inst));
   if (next === inst.healthy) return;
   inst.healthy = next;
+  ctx.state.changed.add(inst.runSpecId);
   ctx.bus.emit(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
 }
 

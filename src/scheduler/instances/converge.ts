@@ -3,6 +3,7 @@ import type { RunSpecState } from '../state/run-spec-state';
 import { isActive, scheduleNewInstances } from './instance-lifecycle';
 import { selectVictims } from './select-victims';
 import { killInstance } from '../kill/kill-instance';
+import { convergeRestart } from '../deployments/converge-restart';
 
 /**
  * Brings the number of active instances to the target: schedules new instances when short, kills
@@ -10,6 +11,10 @@ import { killInstance } from '../kill/kill-instance';
  * delete). O(1) when the count is right; scans the run spec's instances only to pick victims.
  */
 export function converge(ctx: CoreContext, rs: RunSpecState): void {
+  if (rs.restart !== undefined && !rs.deleting) {
+    convergeRestart(ctx, rs);
+    return;
+  }
   const target = rs.deleting ? 0 : rs.spec.instances;
   scheduleNewInstances(ctx, rs, target - rs.activeCount);
   if (rs.activeCount <= target) return;

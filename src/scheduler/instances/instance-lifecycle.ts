@@ -28,6 +28,7 @@ export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, ins
   const wasPlaced = isPlaced(inst);
   inst.condition = condition;
   inst.conditionSinceMs = ctx.clock.nowMs();
+  ctx.state.changed.add(inst.runSpecId);
   if (rs !== undefined) {
     rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
@@ -43,6 +44,7 @@ export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal
   if (inst.goal === goal) return;
   const wasActive = isActive(inst);
   inst.goal = goal;
+  ctx.state.changed.add(inst.runSpecId);
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
   ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
 }
@@ -82,6 +84,7 @@ export function scheduleNewInstances(ctx: CoreContext, rs: RunSpecState, count: 
     created[i] = inst;
   }
   rs.activeCount += count;
+  ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
   ctx.store.saveInstances(created);
   if (ctx.bus.hasListeners) for (const inst of created) ctx.bus.emit(instanceChangedEvent(inst, nowMs));
@@ -123,6 +126,7 @@ export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instan
   }
   ctx.health.forget(ctx, inst);
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
+  ctx.state.changed.add(inst.runSpecId);
   rs.instances.delete(inst.instanceId);
   ctx.store.deleteInstance(inst.instanceId);
 }

@@ -114,8 +114,9 @@ function onUnknownTask(ctx: CoreContext, status: TaskStatus): void {
   const known = ctx.state.expungedTasks.get(status.taskId);
   if (!isTerminalTaskState(status.state)) {
     const instanceId = instanceIdOfTask(status.taskId);
-    ctx.state.expungedTasks.set(status.taskId, known ?? { instanceId, runSpecId: runSpecIdOfInstance(instanceId) });
-    ctx.driver.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
+    const entry = known ?? { instanceId, runSpecId: runSpecIdOfInstance(instanceId) };
+    ctx.state.expungedTasks.set(status.taskId, entry);
+    if (shouldKillUnknown(ctx, entry, status)) ctx.driver.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
     return;
   }
   if (known === undefined) return;
@@ -127,6 +128,21 @@ function onUnknownTask(ctx: CoreContext, status: TaskStatus): void {
     runSpecId: known.runSpecId,
     condition: conditionOfTaskState(status.state, status.reason),
   });
+}
+
+/**
+ * Kill a returning unknown task at most once per kill-retry interval, and not on answers a kill
+ * cannot change: TASK_UNREACHABLE / TASK_UNKNOWN come back at once for a task on an unreachable
+ * agent (the master answers a kill with reconciliation), and killing again on each would loop
+ * forever at one instant (found by the swarm: scenarios/regressions/*-livelock.yaml);
+ * TASK_KILLING means our kill is already in progress.
+ */
+function shouldKillUnknown(ctx: CoreContext, entry: { lastKillMs?: number }, status: TaskStatus): boolean {
+  if (status.state === 'TASK_UNREACHABLE' || status.state === 'TASK_UNKNOWN' || status.state === 'TASK_KILLING') return false;
+  const nowMs = ctx.clock.nowMs();
+  if (entry.lastKillMs !== undefined && nowMs - entry.lastKillMs < ctx.options.killRetryMs) return false;
+  entry.lastKillMs = nowMs;
+  return true;
 }
 
 /** `prod_web.instance-…` → `/prod/web` (best effort for strays: `_` in names is ambiguous). */

@@ -17,7 +17,13 @@ export type MarathonEvent =
   | UnhealthyTaskKillEvent
   | UnhealthyInstanceKillEvent
   | UnknownInstanceTerminatedEvent
-  | AppTerminatedEvent;
+  | AppTerminatedEvent
+  | DeploymentInfoEvent
+  | DeploymentStepEvent
+  | DeploymentSuccessEvent
+  | DeploymentFailedEvent
+  | GroupChangeSuccessEvent
+  | GroupChangeFailedEvent;
 
 export type EventType = MarathonEvent['eventType'];
 
@@ -115,4 +121,53 @@ export interface UnknownInstanceTerminatedEvent extends Base {
 export interface AppTerminatedEvent extends Base {
   readonly eventType: 'app_terminated_event';
   readonly appId: string;
+}
+
+/** The plan as deployment events carry it (fact 106: never the original/target roots). */
+export interface LightPlanJson {
+  readonly id: string;
+  readonly steps: readonly { readonly actions: readonly Readonly<Record<string, string>>[] }[];
+  readonly version: string;
+}
+
+export interface CurrentStepJson {
+  readonly actions: readonly Readonly<Record<string, string>>[];
+}
+
+export interface DeploymentInfoEvent extends Base {
+  readonly eventType: 'deployment_info';
+  readonly plan: LightPlanJson;
+  readonly currentStep: CurrentStepJson;
+}
+
+export interface DeploymentStepEvent extends Base {
+  readonly eventType: 'deployment_step_success' | 'deployment_step_failure';
+  readonly plan: LightPlanJson;
+  readonly currentStep: CurrentStepJson;
+}
+
+export interface DeploymentSuccessEvent extends Base {
+  readonly eventType: 'deployment_success';
+  readonly id: string;
+  readonly plan: LightPlanJson;
+}
+
+export interface DeploymentFailedEvent extends Base {
+  readonly eventType: 'deployment_failed';
+  readonly id: string;
+  readonly plan: LightPlanJson;
+  readonly reason?: string;
+}
+
+export interface GroupChangeSuccessEvent extends Base {
+  readonly eventType: 'group_change_success';
+  readonly groupId: string;
+  readonly version: string;
+}
+
+export interface GroupChangeFailedEvent extends Base {
+  readonly eventType: 'group_change_failed';
+  readonly groupId: string;
+  readonly version: string;
+  readonly reason: string;
 }

@@ -1,6 +1,7 @@
 import type { Offer } from './offer';
 import type { ProbeObservation } from '../ports/prober';
 import type { RunSpec } from './run-spec';
+import type { Group } from '../groups/group';
 import type { TaskState } from './task-state';
 
 /** A task status update from the cluster (Mesos TaskStatus, translated). */
@@ -18,9 +19,13 @@ export interface TaskStatus {
 
 /** Commands shared by the API and the simulator. */
 export type Command =
-  | { readonly type: 'putRunSpec'; readonly spec: RunSpec }
-  | { readonly type: 'deleteRunSpec'; readonly runSpecId: string }
-  | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number }
+  | { readonly type: 'putRunSpec'; readonly spec: RunSpec; readonly force?: boolean }
+  | { readonly type: 'deleteRunSpec'; readonly runSpecId: string; readonly force?: boolean }
+  | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number; readonly force?: boolean }
+  /** Replace the root group (groups API): planned and deployed; `force` overrides locks. */
+  | { readonly type: 'deploy'; readonly root: Group; readonly force?: boolean }
+  /** DELETE /v2/deployments/{id}: roll back, or with `force` just stop. */
+  | { readonly type: 'cancelDeployment'; readonly deploymentId: string; readonly force?: boolean }
   | {
       readonly type: 'killInstances';
       readonly runSpecId: string;
@@ -29,6 +34,8 @@ export type Command =
       readonly scale: boolean;
       /** Forget the instance instead of relaunching it. */
       readonly wipe: boolean;
+      /** With `scale`: override the lock of a running deployment. */
+      readonly force?: boolean;
     }
   | { readonly type: 'resetDelay'; readonly runSpecId: string };
 
@@ -59,7 +66,9 @@ export type SchedulerInput = Command | ClusterInput | TimerInput | ProbeResultIn
 
 /** Outcome of a command: expected failures are values, never exceptions. */
 export type CommandResult =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly error: CommandError; readonly message: string };
+  | { readonly ok: true; readonly deploymentId?: string; readonly version?: string }
+  | { readonly ok: false; readonly error: CommandError; readonly message: string; readonly deployments?: readonly string[] };
 
-export type CommandError = 'unknown-run-spec' | 'unknown-instance' | 'invalid';
+export type CommandError =
+  | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment'
+  | 'conflict';

@@ -1,5 +1,6 @@
 import type { Instance } from '../model/instance';
 import type { InstanceQueue } from './instance-queue';
+import type { RestartBounds } from '../deployments/restart-bounds';
 import type { RunSpec } from '../model/run-spec';
 import type { LaunchRequest } from '../matcher/launch-request';
 import type { PlacementCounts } from '../constraints/placement-counts';
@@ -29,6 +30,8 @@ export interface RunSpecState {
   counts: PlacementCounts;
   backoff?: BackoffState;
   deleting: boolean;
+  /** Set while a RestartApplication replaces instances of older versions (rolling, bounded). */
+  restart?: RestartBounds;
   readonly rejections: RejectionStats;
   /** Matching bookkeeping: the offer sequence number this run spec last failed on / last used. */
   failedOfferSeq: number;

@@ -1,4 +1,5 @@
 import { instanceIdOfTask, safeRunSpecId } from '../kernel/ids';
+import type { Group } from '../groups/group';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from './run-spec-state';
 
@@ -14,10 +15,14 @@ export class SchedulerState {
   readonly runSpecs = new Map<string, RunSpecState>();
   private readonly bySafeId = new Map<string, RunSpecState>();
   /** Tasks of expunged instances, so that a task coming back is recognised as unknown and killed. */
-  readonly expungedTasks = new Map<string, { instanceId: string; runSpecId: string }>();
+  readonly expungedTasks = new Map<string, { instanceId: string; runSpecId: string; lastKillMs?: number }>();
   /** Run specs whose offer demand may have changed since the last revive/suppress sync. */
   readonly demandDirty = new Set<RunSpecState>();
+  /** Run specs whose instances changed during the current input (deployments check only those). */
+  readonly changed = new Set<string>();
   frameworkId?: string;
+
+  constructor(public root: Group) {}
 
   addRunSpec(rs: RunSpecState): void {
     this.runSpecs.set(rs.spec.id, rs);

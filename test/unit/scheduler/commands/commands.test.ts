@@ -3,10 +3,14 @@ import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import { Harness, START_MS } from '../../../harness/core-harness';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 t.test('create: stored, instances scheduled, offers revived', async (t) => {
   const h = new Harness();
   const app = makeApp({ instances: 2 });
-  t.same(h.put(app), { ok: true });
+  const result = h.put(app);
+  t.match(result, { ok: true, deploymentId: UUID, version: app.version }, 'accepted as a deployment; the root takes the run spec version');
+  t.same(Object.keys(result).sort(), ['deploymentId', 'ok', 'version']);
   t.equal(h.store.runSpecs.get('/app'), app);
   t.equal(h.scheduler.runSpec('/app'), app);
   t.same(h.conditions('/app'), ['Scheduled', 'Scheduled']);
@@ -34,8 +38,10 @@ t.test('scale command writes a new version stamped by the clock; pods update sca
   h.put(makeApp());
   h.put(makePod());
   h.advance(42_000);
-  h.scale('/app', 2);
-  h.scale('/pod', 3);
+  // Both creations still wait for offers (their deployments hold the run specs): force past the locks.
+  t.match(h.scale('/app', 2), { ok: false, error: 'locked' });
+  t.match(h.scale('/app', 2, { force: true }), { ok: true, version: new Date(START_MS + 42_000).toISOString() });
+  t.match(h.scale('/pod', 3, { force: true }), { ok: true });
   const ts = new Date(START_MS + 42_000).toISOString();
   const app = h.scheduler.runSpec('/app');
   t.match(app, { instances: 2, version: ts, versionInfo: { lastScalingAt: ts, lastConfigChangeAt: versionAt(0) } });
@@ -61,7 +67,8 @@ t.test('a config update re-targets scheduled instances instead of killing them',
   const h = new Harness();
   h.put(makeApp({ instances: 2, cpus: 100 }));
   const ids = h.instances('/app').map((i) => i.instanceId);
-  h.put(makeApp({ instances: 2, cpus: 1, version: versionAt(10) }));
+  // The creation still waits for offers and holds /app; forcing stops it (what is tested is the re-targeting).
+  t.match(h.put(makeApp({ instances: 2, cpus: 1, version: versionAt(10) }), { force: true }), { ok: true });
   t.same(h.instances('/app').map((i) => [i.instanceId, i.runSpecVersion]), ids.map((id) => [id, versionAt(10)]));
   t.equal(h.offer(makeOffer()).length, 2, 'and they launch with the new resources');
 });
@@ -70,7 +77,7 @@ t.test('a role change re-targets the offer demand', async (t) => {
   const h = new Harness();
   h.put(makeApp({ cpus: 100 }));
   h.clearRecords();
-  h.put(makeApp({ cpus: 100, role: 'dev', version: versionAt(10) }));
+  t.match(h.put(makeApp({ cpus: 100, role: 'dev', version: versionAt(10) }), { force: true }), { ok: true });
   t.same(h.calls().filter((c) => c.type === 'revive' || c.type === 'suppress'), [
     { type: 'revive', roles: ['dev'] }, { type: 'suppress', roles: ['*'] },
   ]);

@@ -34,10 +34,11 @@ t.test('every event of a busy run has eventType and an ISO timestamp with ms and
   h.delete('/pod');
   for (const l of launched) h.status(l.taskId, 'TASK_KILLED');
   t.same([...seen.keys()].sort(), [
-    'add_health_check_event', 'app_terminated_event', 'failed_health_check_event', 'health_status_changed_event',
+    'add_health_check_event', 'app_terminated_event', 'deployment_info', 'deployment_step_success', 'deployment_success',
+    'failed_health_check_event', 'group_change_success', 'health_status_changed_event',
     'instance_changed_event', 'instance_health_changed_event', 'status_update_event',
     'unhealthy_instance_kill_event', 'unhealthy_task_kill_event', 'unknown_instance_terminated_event',
-  ], 'the run produced every core event type but remove_health_check_event (covered in health tests)');
+  ], 'the run produced every core event type but remove_health_check_event (health tests) and deployment_step_failure / deployment_failed (executor tests)');
   for (const e of h.events()) {
     t.match(e.timestamp, ISO_MS_Z, `${e.eventType} ${e.timestamp}`);
     t.ok(e.timestamp >= '2026-06-15T12:00:00.007Z' && e.timestamp <= '2026-06-15T12:00:00.008Z', `${e.eventType} from the clock`);
@@ -69,9 +70,16 @@ t.test('subscribers receive events in emission order; unsubscribe stops delivery
   h.put(makeApp());
   const [l] = h.offer(makeOffer());
   h.status(l.taskId, 'TASK_RUNNING');
-  t.same(got, ['instance_changed_event', 'instance_changed_event', 'status_update_event', 'instance_changed_event']);
+  // Fact 108 (POST /v2/apps, one instance, no health checks), in Marathon's order.
+  t.same(got, [
+    'group_change_success',
+    'deployment_info', 'deployment_step_success', // StartApplication
+    'deployment_info', // ScaleApplication
+    'instance_changed_event', 'instance_changed_event', 'status_update_event', 'instance_changed_event', // Scheduled, Provisioned, Running
+    'deployment_step_success', 'deployment_success', // once the instance runs
+  ]);
   off();
   h.status(l.taskId, 'TASK_FAILED');
-  t.equal(got.length, 4);
-  t.ok(h.events().length > 4, 'other subscribers still get them');
+  t.equal(got.length, 10);
+  t.ok(h.events().length > 10, 'other subscribers still get them');
 });

@@ -87,9 +87,12 @@ t.test('verdicts: 200–399 pass, other codes fail, 1xx fails unless ignoreHttp1
       continue;
     }
     t.equal(inst.healthy, expected, `${name}: ${expected ? 'healthy' : 'unhealthy'}`);
+    // The app's deployment waits for health: the first healthy verdict ends it (its ScaleApplication step, then the deployment).
     t.same(h.events().map((e) => e.eventType), [
       ...(expected ? [] : ['failed_health_check_event']), 'health_status_changed_event', 'instance_health_changed_event',
+      ...(expected ? ['deployment_step_success', 'deployment_success'] : []),
     ], `${name}: events`);
+    t.equal(h.scheduler.deployments().length, expected ? 0 : 1, `${name}: deployment ${expected ? 'done' : 'still waiting'}`);
     t.match(h.events('health_status_changed_event'), [{ appId: '/app', instanceId: inst.instanceId, version: app.version, alive: expected }]);
     t.match(h.events('instance_health_changed_event'), [{ instanceId: inst.instanceId, runSpecId: '/app', runSpecVersion: app.version, healthy: expected }]);
   }
@@ -219,7 +222,8 @@ t.test('add_health_check_event and remove_health_check_event follow the definiti
   t.same(h.events('add_health_check_event'), [{ eventType: 'add_health_check_event', timestamp: '2026-01-01T00:00:00.000Z', appId: '/app', version: v1.version, healthCheck: a.wire }]);
   h.clearRecords();
   const v2 = makeApp({ healthChecks: [b], version: '2026-01-01T00:00:05.000Z' });
-  h.put(v2);
+  // v1's deployment still waits for an offer and holds /app; force past it (this test is about the health check events).
+  t.match(h.put(v2, { force: true }), { ok: true });
   t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: a.wire }]);
   t.match(h.events('add_health_check_event'), [{ appId: '/app', version: v2.version, healthCheck: b.wire }]);
   h.clearRecords();

@@ -5,27 +5,32 @@ import { Harness } from '../../../harness/core-harness';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
+/** The instance events of the run (deployment events around them are asserted in the events and executor tests). */
+function instanceEvents(h: Harness) {
+  return h.events().filter((e) => e.eventType === 'instance_changed_event' || e.eventType === 'status_update_event');
+}
+
 t.test('status updates drive the condition; status_update_event comes right before instance_changed_event', async (t) => {
   const h = new Harness();
   const app = makeApp({ hostPorts: [0] });
   h.put(app);
   const [inst] = h.instances('/app');
   const id = inst.instanceId;
-  t.same(h.events(), [
+  t.same(instanceEvents(h), [
     { eventType: 'instance_changed_event', timestamp: T0, instanceId: id, condition: 'Scheduled', runSpecId: '/app', agentId: null, host: null, runSpecVersion: app.version },
   ]);
   h.clearRecords();
   h.advance(1234);
   const [l] = h.offer(makeOffer({ agent: { hostname: 'h1', agentId: 'a1' } }));
   const ts = '2026-01-01T00:00:01.234Z';
-  t.same(h.events(), [
+  t.same(instanceEvents(h), [
     { eventType: 'instance_changed_event', timestamp: ts, instanceId: id, condition: 'Provisioned', runSpecId: '/app', agentId: 'a1', host: 'h1', runSpecVersion: app.version },
   ]);
   const steps = [['TASK_STAGING', 'Staging'], ['TASK_STARTING', 'Starting'], ['TASK_RUNNING', 'Running']] as const;
   for (const [state, condition] of steps) {
     h.clearRecords();
     h.status(l.taskId, state, { message: state === 'TASK_RUNNING' ? 'up' : undefined });
-    t.same(h.events(), [
+    t.same(instanceEvents(h), [
       {
         eventType: 'status_update_event', timestamp: ts, slaveId: 'a1', taskId: l.taskId, taskStatus: state,
         message: state === 'TASK_RUNNING' ? 'up' : '', appId: '/app', host: 'h1', ipAddresses: [], ports: [31000], version: app.version,
@@ -107,13 +112,14 @@ t.test('scale up schedules new instances; scale to the same count does nothing',
   const h = new Harness();
   h.deploy(makeApp());
   h.clearRecords();
-  t.same(h.scale('/app', 3), { ok: true });
+  t.match(h.scale('/app', 3), { ok: true, deploymentId: String });
   t.same(h.conditions('/app'), ['Running', 'Scheduled', 'Scheduled']);
   t.equal(h.scheduler.runSpec('/app')?.instances, 3);
   t.equal(h.events('instance_changed_event').length, 2);
   h.clearRecords();
-  h.scale('/app', 3);
-  t.same(h.events(), []);
+  t.match(h.scale('/app', 3), { ok: true }, 'not locked: an unchanged count affects no run spec');
+  t.same(h.events().map((e) => e.eventType), ['group_change_success', 'deployment_success'], 'a zero-step deployment (Marathon deploys an unchanged root too), no instance change');
+  t.same(h.conditions('/app'), ['Running', 'Scheduled', 'Scheduled']);
   t.match(h.scale('/app', -1), { ok: false, error: 'invalid' });
   t.match(h.scale('/nope', 1), { ok: false, error: 'unknown-run-spec' });
 });
@@ -170,14 +176,15 @@ t.test('scale down kills waiting, staging and unhealthy instances before healthy
   const waiting = h.instances('/app').find((i) => i.condition === 'Scheduled');
   t.ok(waiting);
   h.clearRecords();
-  h.scale('/app', 2);
+  // The creation's deployment is still waiting (one instance unplaced): force past its lock.
+  t.match(h.scale('/app', 2, { force: true }), { ok: true });
   t.same(h.calls('kill').map((k) => k.taskId), [staging.taskId], 'the staging one is killed; the waiting one needs no kill');
   t.notOk(h.instances('/app').some((i) => i.instanceId === waiting?.instanceId), 'the waiting one is gone at once');
   t.same(h.scheduler.queue(), []);
   // Now with one unhealthy running instance: it goes before the healthy older one.
   const youngInst = h.scheduler.instance(young.instanceId);
   if (youngInst !== undefined) youngInst.healthy = false;
-  h.scale('/app', 1);
+  t.match(h.scale('/app', 1, { force: true }), { ok: true }, 'the scale to 2 is still waiting for the staging kill');
   t.equal(h.calls('kill')[1]?.taskId, young.taskId, 'unhealthy before healthy, whatever killSelection says');
 });
 
@@ -220,19 +227,34 @@ t.test('kill command: relaunch, wipe, or kill-and-scale', async (t) => {
   });
 });
 
-t.test('a config change replaces running instances with the new version', async (t) => {
+t.test('a config change replaces running instances with the new version, rolling (default upgradeStrategy {1, 1})', async (t) => {
   const h = new Harness();
-  const launched = h.deploy(makeApp({ instances: 2 }));
+  const v1 = makeApp({ instances: 2 });
+  h.put(v1);
+  const launched = h.offer(makeOffer());
+  h.run(launched[0]);
+  h.advance(1000);
+  h.run(launched[1]); // the younger one
   const v2 = makeApp({ instances: 2, cmd: 'v2', version: '2026-01-01T00:01:00.000Z' });
   h.clearRecords();
-  h.put(v2);
-  t.same(h.calls('kill').map((k) => k.taskId).sort(), launched.map((l) => l.taskId).sort());
-  t.equal(h.instances('/app').length, 4, 'new ones scheduled next to the old ones being killed');
-  for (const l of launched) h.status(l.taskId, 'TASK_KILLED');
-  t.same(h.instances('/app').map((i) => [i.condition, i.runSpecVersion]), [['Scheduled', v2.version], ['Scheduled', v2.version]]);
-  t.equal(h.scheduler.backoffUntilMs('/app'), undefined, 'replacement kills are no failures');
+  t.match(h.put(v2), { ok: true });
+  t.same(h.calls('kill'), [], 'minimumHealthCapacity 1: no old instance goes before a new one is healthy');
+  t.same(h.instances('/app').map((i) => [i.condition, i.runSpecVersion]), [
+    ['Running', v1.version], ['Running', v1.version], ['Scheduled', v2.version], ['Scheduled', v2.version],
+  ], 'maximumOverCapacity 1: both new ones are scheduled next to the old ones');
   const next = h.offer(makeOffer());
   t.same(next.map((l) => l.runSpecVersion), [v2.version, v2.version]);
+  t.same(h.calls('kill'), [], 'launched is not healthy yet');
+  h.run(next[0]);
+  t.same(h.calls('kill').map((k) => k.taskId), [launched[1].taskId], 'one new instance running: one old one goes (YOUNGEST_FIRST)');
+  h.run(next[1]);
+  t.same(h.calls('kill').map((k) => k.taskId), [launched[1].taskId, launched[0].taskId], 'the second new one running: the last old one goes');
+  for (const l of launched) h.status(l.taskId, 'TASK_KILLED');
+  t.same(h.instances('/app').map((i) => [i.condition, i.runSpecVersion]), [['Running', v2.version], ['Running', v2.version]]);
+  t.equal(h.scheduler.backoffUntilMs('/app'), undefined, 'replacement kills are no failures');
+  t.same(h.scheduler.queue(), [], 'and are not relaunched');
+  t.same(h.scheduler.deployments(), [], 'the RestartApplication deployment is done');
+  t.equal(h.events('deployment_success').length, 1);
 });
 
 t.test('delete: kills everything, app_terminated_event after the last instance is gone', async (t) => {
@@ -241,7 +263,7 @@ t.test('delete: kills everything, app_terminated_event after the last instance i
   const launched = h.offer(makeOffer({ cpus: 2 }));
   h.run(launched);
   h.clearRecords();
-  t.same(h.delete('/app'), { ok: true });
+  t.match(h.delete('/app'), { ok: true, deploymentId: String });
   t.same(h.calls('kill').map((k) => k.taskId), launched.map((l) => l.taskId));
   t.equal(h.instances('/app').length, 2, 'the waiting instance is gone at once');
   h.status(launched[0].taskId, 'TASK_KILLED');
@@ -269,7 +291,8 @@ t.test('re-creating a run spec while it is being deleted cancels the delete', as
   const h = new Harness();
   const [l] = h.deploy(makeApp());
   h.delete('/app');
-  h.put(makeApp());
+  t.match(h.put(makeApp()), { ok: false, error: 'locked' }, 'the StopApplication deployment holds /app');
+  t.match(h.put(makeApp(), { force: true }), { ok: true });
   h.status(l.taskId, 'TASK_KILLED');
   t.same(h.events('app_terminated_event'), []);
   t.ok(h.scheduler.runSpec('/app'));

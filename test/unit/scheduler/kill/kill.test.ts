@@ -68,7 +68,8 @@ t.test('a kill of an instance not yet launched sends nothing', async (t) => {
   const h = new Harness();
   h.put(makeApp({ instances: 2, cpus: 100 }));
   const [a] = h.instances('/app');
-  h.kill('/app', [a.instanceId], { scale: true });
+  t.match(h.kill('/app', [a.instanceId], { scale: true }), { ok: false, error: 'locked' }, 'the creation still holds /app (409 unless forced)');
+  h.kill('/app', [a.instanceId], { scale: true, force: true });
   t.same(h.calls('kill'), []);
   t.equal(h.instances('/app').length, 1);
 });

@@ -96,7 +96,7 @@ t.test('a new config version resets the delay; a scale change does not', async (
     const h = setup();
     launchAndFail(h);
     const until = h.scheduler.backoffUntilMs('/app');
-    t.same(h.scale('/app', 3), { ok: true });
+    t.match(h.scale('/app', 3), { ok: true, deploymentId: String }, 'not locked: the creation finished when the instance ran');
     t.equal(h.scheduler.backoffUntilMs('/app'), until);
     t.same(h.offer(makeOffer()), []);
     t.equal(h.scheduler.queue()[0].scheduled, 3);
@@ -154,8 +154,9 @@ t.test('revive when work appears, suppress per role when none is left', async (t
   const launched = h.offer(makeOffer());
   t.same(launched.map((l) => l.runSpecId).sort(), ['/a', '/b']);
   t.same(h.calls('suppress'), [{ type: 'suppress', roles: ['*', 'dev'] }], 'both roles suppressed at once, sorted');
+  h.run(launched.filter((l) => l.runSpecId === '/a')); // /a's creation finishes, so it can be scaled without force
   h.clearRecords();
-  h.scale('/a', 2);
+  t.match(h.scale('/a', 2), { ok: true });
   t.same(h.calls('revive'), [{ type: 'revive', roles: ['dev'] }], 'scaling up revives');
 });
 

@@ -62,3 +62,13 @@ t.test('an instance that ends without being queued again (scale-down, delete) is
   o.endStep();
   t.equal(o.checkLaunch(spec, 5000), undefined);
 });
+
+t.test('a goal change re-announcing Scheduled is not a second failure (found by the swarm, seed 188)', async (t) => {
+  const o = new BackoffOracle();
+  started(o, 'i1');
+  o.onEvent(changed('i1', 'Failed'), 1000, specOf);
+  o.onEvent(changed('i1', 'Scheduled'), 1000, specOf);
+  o.onEvent(changed('i1', 'Scheduled'), 1000, specOf);
+  o.endStep();
+  t.equal(o.checkLaunch(spec, 2000), undefined, 'one failure: the initial delay of 1 s');
+});

@@ -44,7 +44,7 @@ function observation(withAgents: boolean): ScenarioObservation {
   };
 }
 
-const NONE: Expectation = { instances: [], healthy: [], spread: [], onAgents: [], events: [], rejections: [] };
+const NONE: Expectation = { instances: [], healthy: [], spread: [], onAgents: [], events: [], rejections: [], deployments: [] };
 
 function check(t: Test, expect: Partial<Expectation>, passed: boolean, lines: readonly string[], withAgents = false): void {
   const result = evaluateExpectation({ ...NONE, ...expect }, observation(withAgents));

@@ -51,22 +51,22 @@ const cases: readonly Case[] = [
   {
     name: 'unknown action',
     text: scenario({ timeline: '  - at: 1m\n    explode: /web' }),
-    errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note) (line 12)`],
+    errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note) (line 12)`],
   },
   {
     name: 'misspelt action',
     text: scenario({ timeline: '  - at: 1m\n    scael: { id: /web, instances: 1 }' }),
-    errors: [`${F}: /timeline/1/scael: unknown field "scael"; did you mean "scale"? (allowed: at, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note) (line 12)`],
+    errors: [`${F}: /timeline/1/scael: unknown field "scael"; did you mean "scale"? (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note) (line 12)`],
   },
   {
     name: 'two actions in one step',
     text: scenario({ timeline: '  - at: 1m\n    scale: { id: /web, instances: 1 }\n    delete: /web' }),
-    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note), got a mapping with fields at, scale, delete (line 11)`],
+    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note), got a mapping with fields at, scale, delete (line 11)`],
   },
   {
     name: 'a step without an action',
     text: scenario({ timeline: '  - at: 1m' }),
-    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, expect, note), got a mapping with field at (line 11)`],
+    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note), got a mapping with field at (line 11)`],
   },
   {
     name: 'decreasing at',
@@ -220,7 +220,7 @@ const cases: readonly Case[] = [
     name: 'empty expectations',
     text: scenario({ timeline: '  - at: 1m\n    expect: {}\n  - at: 1m\n    expect: { instances: { /web: {} } }' }),
     errors: [
-      `${F}: /timeline/1/expect: expected at least one of: instances, healthy, spread, onAgents, events, rejections (line 12)`,
+      `${F}: /timeline/1/expect: expected at least one of: instances, healthy, spread, onAgents, events, deployments, rejections (line 12)`,
       `${F}: /timeline/2/expect/instances/~1web: expected at least one of: Scheduled, Provisioned, Staging, Starting, Running, Killing, Killed, Finished, Failed, Error, Unreachable, UnreachableInactive, Gone, Dropped, Unknown, total (line 14)`,
     ],
   },
@@ -228,7 +228,7 @@ const cases: readonly Case[] = [
     name: 'unknown event type and rejection reason',
     text: scenario({ timeline: '  - at: 1m\n    expect: { events: [ { type: status_update } ], rejections: [ { id: /web, reason: NoCpus } ] }' }),
     errors: [
-      `${F}: /timeline/1/expect/events/0/type: expected one of: status_update_event, instance_changed_event, instance_health_changed_event, health_status_changed_event, failed_health_check_event, add_health_check_event, remove_health_check_event, unhealthy_task_kill_event, unhealthy_instance_kill_event, unknown_instance_terminated_event, app_terminated_event, got "status_update"; did you mean "status_update_event"? (line 12)`,
+      `${F}: /timeline/1/expect/events/0/type: expected one of: status_update_event, instance_changed_event, instance_health_changed_event, health_status_changed_event, failed_health_check_event, add_health_check_event, remove_health_check_event, unhealthy_task_kill_event, unhealthy_instance_kill_event, unknown_instance_terminated_event, app_terminated_event, deployment_info, deployment_step_success, deployment_step_failure, deployment_success, deployment_failed, group_change_success, group_change_failed, got "status_update"; did you mean "status_update_event"? (line 12)`,
       `${F}: /timeline/1/expect/rejections/0/reason: expected one of: UnfulfilledRole, UnfulfilledConstraint, NoCorrespondingReservationFound, AgentMaintenance, InsufficientCpus, InsufficientMemory, InsufficientDisk, InsufficientGpus, InsufficientPorts, DeclinedScarceResources, got "NoCpus" (line 12)`,
     ],
   },

@@ -132,18 +132,18 @@ t.test('a full example loads into the exact typed structure', async (t) => {
       {
         atMs: 0, line: 29, pointer: '/timeline/0',
         action: {
-          type: 'app', pointer: '/timeline/0/app', runSpecId: '/web',
+          type: 'app', pointer: '/timeline/0/app', runSpecId: '/web', force: false,
           definition: { id: 'web', instances: 3, cpus: 0.5, mem: 128, cmd: 'sleep 1000', labels: { tier: 'front' } },
         },
       },
       {
         atMs: 0, line: 31, pointer: '/timeline/1',
         action: {
-          type: 'pod', pointer: '/timeline/1/pod', runSpecId: '/db',
+          type: 'pod', pointer: '/timeline/1/pod', runSpecId: '/db', force: false,
           definition: { id: '/db', containers: [{ name: 'c', resources: { cpus: 1, mem: 64 } }] },
         },
       },
-      { atMs: 60_000, line: 33, pointer: '/timeline/2', action: { type: 'scale', runSpecId: '/web', instances: 5 } },
+      { atMs: 60_000, line: 33, pointer: '/timeline/2', action: { type: 'scale', runSpecId: '/web', instances: 5, force: false } },
       {
         atMs: 90_000, line: 35, pointer: '/timeline/3',
         action: { type: 'kill', runSpecId: '/web', target: { kind: 'count', count: 2 }, scale: true, wipe: false },
@@ -173,7 +173,7 @@ t.test('a full example loads into the exact typed structure', async (t) => {
         action: { type: 'taskModel', runSpecId: '/db', model: { kind: 'failToStart', afterMs: [1500, 1500] } },
       },
       { atMs: 420_000, line: 55, pointer: '/timeline/13', action: { type: 'resetDelay', runSpecId: '/web' } },
-      { atMs: 480_000, line: 57, pointer: '/timeline/14', action: { type: 'delete', runSpecId: '/db' } },
+      { atMs: 480_000, line: 57, pointer: '/timeline/14', action: { type: 'delete', runSpecId: '/db', force: true } },
       {
         atMs: 600_000, line: 59, pointer: '/timeline/15',
         action: {
@@ -198,6 +198,7 @@ t.test('a full example loads into the exact typed structure', async (t) => {
               { eventType: 'app_terminated_event', where: {}, sinceMs: 0, expected: [{ op: '>=', value: 1 }] },
             ],
             rejections: [{ runSpecId: '/db', reason: 'InsufficientCpus' }],
+            deployments: [],
           },
         },
       },

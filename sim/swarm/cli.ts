@@ -1,0 +1,102 @@
+import { performance } from 'node:perf_hooks';
+import type { CliIo } from '../runner/cli-main';
+import { dumpScenario } from './dump-scenario';
+import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
+
+const USAGE = `usage: npm run sim -- swarm --seeds N [--from F] [--dump FILE]
+
+Seeded swarm testing: for each seed F, F+1, … F+N-1, generate a scenario (cluster shape, workload,
+fault rates, timeline) from the seed, run it in virtual time with every invariant checked after
+every step, and print one line per failing seed with the command that replays it, then a summary.
+Exits 0 when every seed passed, 1 when one failed, 2 on bad usage.
+
+  --seeds N     how many seeds to run (N >= 1)
+  --from F      the first seed (default 0)
+  --dump FILE   with --seeds 1: also write the seed's scenario as YAML to FILE;
+                \`npm run sim -- FILE\` replays the same run (start a regression scenario from it)`;
+
+/** Seeds a single swarm command may run (a limit on everything). */
+const SEEDS_MAX = 1_000_000;
+
+interface SwarmArgs {
+  seeds: number;
+  from: number;
+  dumpFile?: string;
+}
+
+function parseArgs(argv: readonly string[]): SwarmArgs | string {
+  let seeds: number | undefined;
+  let from = 0;
+  let dumpFile: string | undefined;
+  const whole = (name: string, v: string | undefined, min: number): number | string => {
+    if (v === undefined || !/^\d+$/.test(v) || Number(v) < min || !Number.isSafeInteger(Number(v))) {
+      return `${name}: expected a whole number >= ${min}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+    }
+    return Number(v);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--seeds') {
+      const v = whole('--seeds', argv[++i], 1);
+      if (typeof v === 'string') return v;
+      if (v > SEEDS_MAX) return `--seeds: at most ${SEEDS_MAX} seeds per run`;
+      seeds = v;
+    } else if (a === '--from') {
+      const v = whole('--from', argv[++i], 0);
+      if (typeof v === 'string') return v;
+      from = v;
+    } else if (a === '--dump') {
+      dumpFile = argv[++i];
+      if (dumpFile === undefined) return '--dump: expected a file name';
+    } else if (a === '--help' || a === '-h') return '';
+    else return `unknown argument ${JSON.stringify(a)}`;
+  }
+  if (seeds === undefined) return 'missing --seeds N';
+  if (dumpFile !== undefined && seeds !== 1) return '--dump writes one scenario: use it with --seeds 1';
+  return { seeds, from, ...(dumpFile === undefined ? {} : { dumpFile }) };
+}
+
+function failLine(f: SwarmFailure): string {
+  return `FAIL seed ${f.seed}: ${f.violations[0]}  (replay: ${f.command})`;
+}
+
+/**
+ * `npm run sim -- swarm …` (dispatched from cli-main): runs the swarm and reports. The command
+ * line is the simulator's edge, so this file may read the wall clock (for the summary only; no
+ * run depends on it). Returns the exit code.
+ */
+export function swarmCliMain(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    if (args !== '') io.stderr(`sim swarm: ${args}\n\n`);
+    io.stderr(`${USAGE}\n`);
+    return args === '' ? 0 : 2;
+  }
+  if (args.dumpFile !== undefined) {
+    try {
+      io.writeFile(args.dumpFile, dumpScenario(args.from, args.dumpFile));
+    } catch (e) {
+      io.stderr(`sim swarm: cannot write ${args.dumpFile}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    io.stdout(`wrote seed ${args.from} to ${args.dumpFile} (replay: npm run sim -- ${args.dumpFile})\n`);
+  }
+  const result = runSwarm({
+    seeds: args.seeds,
+    from: args.from,
+    wallClockMs: () => performance.now(),
+    onSeed: (outcome) => {
+      if (outcome.violations.length === 0) return;
+      io.stdout(`${failLine({ seed: outcome.seed, violations: outcome.violations, command: replayCommand(outcome.seed) })}\n`);
+      if (args.seeds === 1) {
+        for (const v of outcome.violations.slice(1)) io.stdout(`  ${v}\n`);
+        if (args.dumpFile === undefined) {
+          io.stdout(`  as a scenario file: npm run sim -- swarm --seeds 1 --from ${outcome.seed} --dump swarm-${outcome.seed}.yaml\n`);
+        }
+      }
+    },
+  });
+  io.stdout(`swarm: ${result.seedsRun} seeds (from ${args.from}), ${result.virtualHours.toFixed(1)} virtual hours, `
+    + `${(result.wallMs / 1000).toFixed(1)} s wall, ${result.failures.length} failures\n`);
+  return result.failures.length > 0 ? 1 : 0;
+}

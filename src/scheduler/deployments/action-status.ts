@@ -1,0 +1,70 @@
+import { isTerminalCondition } from '../model/condition';
+import type { NoMatchReason } from '../model/no-match-reason';
+import type { SchedulerState } from '../state/scheduler-state';
+import { isActive } from '../instances/instance-lifecycle';
+import { isHealthy, restartDone } from './converge-restart';
+import type { DeploymentAction } from './deployment-plan';
+
+/**
+ * Where one action stands, and — when it is not done — what it waits for: instances not yet
+ * placed (with the reasons offers were refused), instances not yet running or healthy, old
+ * instances still to be replaced. This is the answer to "why is my deployment stuck".
+ */
+export interface ActionStatus {
+  readonly action: DeploymentAction;
+  readonly done: boolean;
+  readonly waitingFor: {
+    /** Instances waiting for an offer. */
+    readonly unplaced: number;
+    /** Offer rejections recorded for this run spec, by reason. */
+    readonly rejections: Partial<Record<NoMatchReason, number>>;
+    /** Placed instances of the target version that are not running and healthy yet. */
+    readonly notHealthy: number;
+    /** Instances of older versions (or beyond the target count) still to go. */
+    readonly toReplace: number;
+  };
+}
+
+/** The status of `action` in the current state. */
+export function actionStatus(state: SchedulerState, action: DeploymentAction): ActionStatus {
+  const rs = state.runSpecs.get(action.runSpecId);
+  if (rs === undefined) return { action, done: isStop(action), waitingFor: NOTHING };
+  // The current config generation (a scale-only version keeps lastConfigChangeAt).
+  const generation = rs.spec.versionInfo.lastConfigChangeAt;
+  let notHealthy = 0;
+  let toReplace = 0;
+  let healthyNew = 0;
+  let existing = 0;
+  for (const inst of rs.instances.values()) {
+    if (!isTerminalCondition(inst.condition)) existing++;
+    if (isActive(inst) && inst.runSpecVersion >= generation) {
+      if (isHealthy(rs, inst)) healthyNew++;
+      else if (inst.condition !== 'Scheduled') notHealthy++;
+    } else if (!isTerminalCondition(inst.condition)) toReplace++;
+  }
+  const waitingFor = { unplaced: rs.scheduled.length, rejections: rs.rejections.byReason(), notHealthy, toReplace };
+  return { action, done: isDone(action, rs, healthyNew, existing), waitingFor };
+}
+
+function isDone(action: DeploymentAction, rs: NonNullable<ReturnType<SchedulerState['runSpecs']['get']>>, healthyNew: number, existing: number): boolean {
+  switch (action.action) {
+    case 'StartApplication':
+    case 'StartPod':
+      return true;
+    case 'StopApplication':
+    case 'StopPod':
+      return false;
+    case 'RestartApplication':
+    case 'RestartPod':
+      return rs.restart === undefined ? healthyNew === rs.spec.instances && existing === rs.spec.instances : restartDone(rs);
+    case 'ScaleApplication':
+    case 'ScalePod':
+      return healthyNew === rs.spec.instances && existing === rs.spec.instances;
+  }
+}
+
+function isStop(action: DeploymentAction): boolean {
+  return action.action === 'StopApplication' || action.action === 'StopPod';
+}
+
+const NOTHING = { unplaced: 0, rejections: {}, notHealthy: 0, toReplace: 0 };

@@ -1,0 +1,192 @@
+import type { CoreContext } from '../core-context';
+import { uuidFrom } from '../kernel/ids';
+import { isoTime } from '../kernel/iso-time';
+import type { Group } from '../groups/group';
+import { converge } from '../instances/converge';
+import { actionStatus, type ActionStatus } from './action-status';
+import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions';
+import type { Deployment } from './deployment';
+import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
+import { currentStepJson, lightPlanJson } from './plan-json';
+import { findSpec } from './find-spec';
+
+/** Outcome of accepting a root change. */
+export type DeployResult =
+  | { readonly ok: true; readonly deploymentId: string; readonly version: string }
+  | { readonly ok: false; readonly error: 'locked'; readonly message: string; readonly deployments: readonly string[] }
+  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment'; readonly message: string };
+
+/** Plans a change (original root → target root); injected so the manager stays small. */
+export type Planner = (original: Group, target: Group, id: string) => DeploymentPlan;
+
+/**
+ * Runs deployments: every change of the root group becomes a plan whose steps run one after
+ * another, the actions of a step in parallel. A run spec belongs to at most one running
+ * deployment (a conflicting change is refused with the locking deployments unless forced, which
+ * stops them); the number of running deployments is capped. Progress is checked after every input
+ * for the run specs that changed. Events: group_change_success when a change is accepted,
+ * deployment_info when a step starts, deployment_step_success when it ends, deployment_success at
+ * the end; deployment_step_failure and deployment_failed when stopped.
+ */
+export class DeploymentManager {
+  readonly running = new Map<string, Deployment>();
+
+  constructor(private readonly planner: Planner) {}
+
+  /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
+  deploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
+    const original = ctx.state.root;
+    const plan = this.planner(original, target, uuidFrom(ctx.random));
+    const affected = new Set(plan.affectedRunSpecIds);
+    const conflicts = [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.some((id) => affected.has(id)));
+    if (conflicts.length > 0 && !force) {
+      const ids = conflicts.map((d) => d.plan.id);
+      return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${ids.join(', ')}`, deployments: ids };
+    }
+    if (this.running.size - conflicts.length >= ctx.options.maxRunningDeployments) {
+      return { ok: false, error: 'too-many-deployments', message: `Max number of running deployments is sealed: ${ctx.options.maxRunningDeployments}` };
+    }
+    for (const d of conflicts) this.stop(ctx, d, 'The deployment has been canceled by a forced change');
+    ctx.state.root = target;
+    ctx.bus.emit({ eventType: 'group_change_success', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? changedGroupId(plan), version: target.version });
+    const d: Deployment = { plan, original, target, stepIndex: -1, startedAtMs: ctx.clock.nowMs() };
+    this.running.set(plan.id, d);
+    this.advance(ctx, d);
+    return { ok: true, deploymentId: plan.id, version: target.version };
+  }
+
+  /** Ids of the running deployments that hold this run spec. */
+  holding(runSpecId: string): string[] {
+    return [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.includes(runSpecId)).map((d) => d.plan.id);
+  }
+
+  /** Checks the running deployments whose current actions touch a changed run spec. */
+  progress(ctx: CoreContext, changed: ReadonlySet<string>): void {
+    for (const d of [...this.running.values()]) {
+      const step = d.plan.steps[d.stepIndex];
+      if (step !== undefined && step.actions.some((a) => changed.has(a.runSpecId))) this.advance(ctx, d);
+    }
+  }
+
+  /**
+   * DELETE /v2/deployments/{id}: with `force`, just stop it (nothing is rolled back); without,
+   * stop it and start a new deployment back to the original definitions of what it affected.
+   */
+  cancel(ctx: CoreContext, deploymentId: string, force: boolean): DeployResult {
+    const d = this.running.get(deploymentId);
+    if (d === undefined) return { ok: false, error: 'unknown-deployment', message: `DeploymentPlan ${deploymentId} does not exist` };
+    this.stop(ctx, d, 'The deployment has been canceled');
+    if (force) return { ok: true, deploymentId, version: ctx.state.root.version };
+    return this.deploy(ctx, revertedRoot(ctx, d), true);
+  }
+
+  /** Why each action of each running deployment's current step waits. */
+  status(ctx: CoreContext): { deployment: Deployment; actions: ActionStatus[] }[] {
+    return [...this.running.values()].map((deployment) => ({
+      deployment,
+      actions: (deployment.plan.steps[deployment.stepIndex]?.actions ?? []).map((a) => actionStatus(ctx.state, a)),
+    }));
+  }
+
+  /** Finishes steps whose actions are all done and starts the next ones. */
+  private advance(ctx: CoreContext, d: Deployment): void {
+    for (;;) {
+      const step = d.plan.steps[d.stepIndex];
+      if (step !== undefined) {
+        if (!step.actions.every((a) => actionStatus(ctx.state, a).done)) return;
+        for (const a of step.actions) this.finishAction(ctx, a);
+        this.emitStep(ctx, d, 'deployment_step_success');
+      }
+      d.stepIndex++;
+      const next = d.plan.steps[d.stepIndex];
+      if (next === undefined) {
+        this.running.delete(d.plan.id);
+        ctx.bus.emit({ eventType: 'deployment_success', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan) });
+        return;
+      }
+      this.emitStep(ctx, d, 'deployment_info');
+      for (const a of next.actions) this.begin(ctx, d, a);
+    }
+  }
+
+  private begin(ctx: CoreContext, d: Deployment, a: DeploymentAction): void {
+    const spec = findSpec(d.target, a.runSpecId);
+    switch (a.action) {
+      case 'StartApplication':
+      case 'StartPod':
+        if (spec !== undefined) applyStart(ctx, spec);
+        return;
+      case 'ScaleApplication':
+      case 'ScalePod':
+        if (spec !== undefined) applyScale(ctx, spec);
+        return;
+      case 'RestartApplication':
+      case 'RestartPod':
+        if (spec !== undefined) applyRestart(ctx, spec);
+        return;
+      case 'StopApplication':
+      case 'StopPod':
+        applyStop(ctx, a.runSpecId);
+    }
+  }
+
+  private finishAction(ctx: CoreContext, a: DeploymentAction): void {
+    const rs = ctx.state.runSpecs.get(a.runSpecId);
+    if (rs !== undefined && rs.restart !== undefined) rs.restart = undefined;
+  }
+
+  private stop(ctx: CoreContext, d: Deployment, reason: string): void {
+    this.running.delete(d.plan.id);
+    this.emitStep(ctx, d, 'deployment_step_failure');
+    ctx.bus.emit({ eventType: 'deployment_failed', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan), reason });
+    for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) {
+      const rs = ctx.state.runSpecs.get(a.runSpecId);
+      if (rs?.restart === undefined) continue;
+      rs.restart = undefined;
+      converge(ctx, rs);
+    }
+    this.scaleCheck(ctx, d);
+  }
+
+  /**
+   * Marathon's scale check (`--scale_apps_interval`), run when a deployment stops early: a run
+   * spec of its plan that no other deployment holds, whose config matches the root but whose
+   * count does not (a later step never ran), is scaled to the root's count.
+   */
+  private scaleCheck(ctx: CoreContext, d: Deployment): void {
+    for (const id of d.plan.affectedRunSpecIds) {
+      if (this.holding(id).length > 0) continue;
+      const rs = ctx.state.runSpecs.get(id);
+      const spec = findSpec(ctx.state.root, id);
+      if (rs === undefined || spec === undefined || rs.deleting || rs.spec.instances === spec.instances) continue;
+      if (rs.spec.versionInfo.lastConfigChangeAt === spec.versionInfo.lastConfigChangeAt) applyScale(ctx, spec);
+    }
+  }
+
+  private emitStep(ctx: CoreContext, d: Deployment, eventType: 'deployment_info' | 'deployment_step_success' | 'deployment_step_failure'): void {
+    const step = d.plan.steps[d.stepIndex];
+    if (step === undefined) return;
+    ctx.bus.emit({ eventType, timestamp: isoTime(ctx.clock.nowMs()), plan: lightPlanJson(d.plan), currentStep: currentStepJson(step) });
+  }
+}
+
+/** group_change_success names the parent group of the changed run spec (fact 107), `/` for several. */
+function changedGroupId(plan: DeploymentPlan): string {
+  const parents = new Set(plan.affectedRunSpecIds.map((id) => id.slice(0, Math.max(1, id.lastIndexOf('/')))));
+  return parents.size === 1 ? [...parents][0] : '/';
+}
+
+/**
+ * The current root with every run spec the deployment affected put back as it was in the
+ * deployment's original root (removed when it did not exist there).
+ */
+function revertedRoot(ctx: CoreContext, d: Deployment): Group {
+  const version = isoTime(ctx.clock.nowMs());
+  let root = ctx.state.root;
+  for (const id of d.plan.affectedRunSpecIds) {
+    const before = findSpec(d.original, id);
+    const change = before === undefined ? ctx.groups.removeRunSpec(root, id, version) : ctx.groups.putRunSpec(root, before, version);
+    if (change.ok) root = change.root;
+  }
+  return root;
+}

@@ -1,0 +1,49 @@
+import { sameConfig } from '../commands/same-config';
+import type { RunSpec, VersionInfo } from '../model/run-spec';
+
+/** What kind of change produced `target`: an ordinary update, or an explicit restart (`POST /v2/apps/{id}/restart`). */
+export type VersionChange = 'update' | 'restart';
+
+/**
+ * `target` with `version` and `versionInfo` set by Marathon's rules (`upgrade/GroupVersioningUtil`,
+ * `state/VersionInfo`), comparing definitions canonically while ignoring instance counts and
+ * version fields ({@link sameConfig}):
+ *
+ * | case | version | lastConfigChangeAt | lastScalingAt |
+ * | --- | --- | --- | --- |
+ * | new (`original` undefined) | new | new | new |
+ * | config change | new | new | new |
+ * | scale only (instances differ) | new | kept | new |
+ * | restart of an unchanged config | new | new | kept |
+ * | nothing changed | kept | kept | kept |
+ *
+ * A config change wins over a scale or a restart. Nothing changed keeps the stored version (an
+ * unchanged PUT restarts nothing, fact 46). The same values are written into the wire definition:
+ * `version` and `versionInfo` for apps, `version` for pods (pod definitions carry no versionInfo).
+ */
+export function stampVersions(original: RunSpec | undefined, target: RunSpec, versionIso: string, change: VersionChange = 'update'): RunSpec {
+  const info = nextVersion(original, target, versionIso, change);
+  return withVersion(target, info.version, info.versionInfo);
+}
+
+/** `spec` carrying `version` and `versionInfo`, in its fields and in its definition. */
+export function withVersion(spec: RunSpec, version: string, versionInfo: VersionInfo): RunSpec {
+  const definition = spec.kind === 'app' ? { ...spec.definition, version, versionInfo } : { ...spec.definition, version };
+  return { ...spec, version, versionInfo, definition };
+}
+
+function nextVersion(
+  original: RunSpec | undefined, target: RunSpec, now: string, change: VersionChange,
+): { version: string; versionInfo: VersionInfo } {
+  if (original === undefined || !sameConfig(original, target)) {
+    return { version: now, versionInfo: { lastConfigChangeAt: now, lastScalingAt: now } };
+  }
+  const kept = original.versionInfo;
+  if (original.instances !== target.instances) {
+    return { version: now, versionInfo: { lastConfigChangeAt: kept.lastConfigChangeAt, lastScalingAt: now } };
+  }
+  if (change === 'restart') {
+    return { version: now, versionInfo: { lastConfigChangeAt: now, lastScalingAt: kept.lastScalingAt } };
+  }
+  return { version: original.version, versionInfo: kept };
+}

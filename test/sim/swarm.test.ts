@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import t from 'tap';
+import { PlacementCounts } from '../../src/scheduler/constraints/placement-counts';
+import { cliMain } from '../../sim/runner/cli-main';
+import { runScenario } from '../../sim/runner/run-scenario';
+import { loadScenario } from '../../sim/scenario/load-scenario';
+import type { Scenario } from '../../sim/scenario/scenario';
+import { generateRawScenario } from '../../sim/swarm/generate-raw-scenario';
+import { generateScenario } from '../../sim/swarm/generate-scenario';
+import { runSwarm } from '../../sim/swarm/run-swarm';
+
+/**
+ * Seeded swarm testing (docs/swarm.md) in the test suite: a bounded swarm must pass, the
+ * generator is deterministic and draws everything the issue lists, `--dump` writes a file that
+ * `npm run sim` replays identically, and a planted scheduler bug is caught.
+ */
+
+/** Seeds of the bounded swarm. About 10 s on 2 cores (measured: see docs/swarm.md). */
+const SWARM_SEEDS = 100;
+
+function sim(args: string[]): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = cliMain(args, {
+    readFile: (p) => readFileSync(p, 'utf8'),
+    writeFile: (p, text) => writeFileSync(p, text),
+    stdout: (text) => void (out += text),
+    stderr: (text) => void (err += text),
+  });
+  return { code, out, err };
+}
+
+/** The scenario without `line` (set when loaded from a file, absent when generated). */
+function withoutLines(s: Scenario): Scenario {
+  return { ...s, timeline: s.timeline.map(({ line: _line, ...step }) => step) };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'pacer-swarm-'));
+
+t.test(`bounded swarm: seeds 0–${SWARM_SEEDS - 1} keep every invariant`, { timeout: 120_000 }, async (t) => {
+  const result = runSwarm({ seeds: SWARM_SEEDS, from: 0, wallClockMs: () => performance.now() });
+  t.same(result.failures.map((f) => `${f.violations[0]}  (replay: ${f.command})`), [], 'no seed fails');
+  t.equal(result.seedsRun, SWARM_SEEDS);
+  t.ok(result.virtualHours > SWARM_SEEDS / 6, `simulated ${result.virtualHours.toFixed(1)} virtual hours`);
+  t.comment(`swarm: ${SWARM_SEEDS} seeds, ${result.virtualHours.toFixed(1)} virtual hours, ${(result.wallMs / 1000).toFixed(1)} s wall, ${result.loopSteps} loop steps`);
+});
+
+t.test('the generator is deterministic: same seed, deep-equal scenario; other seeds differ', async (t) => {
+  for (const seed of [0, 1, 42, 121, 4_000_000]) t.same(generateScenario(seed), generateScenario(seed), `seed ${seed}`);
+  const texts = new Set(Array.from({ length: 30 }, (_, seed) => JSON.stringify(generateScenario(seed))));
+  t.equal(texts.size, 30, '30 seeds, 30 different scenarios');
+});
+
+t.test('the generator draws what the issue lists', async (t) => {
+  const docs = Array.from({ length: 200 }, (_, seed) => generateRawScenario(seed));
+  const all = JSON.stringify(docs);
+  const counts = docs.map((d) => d.cluster.agents.reduce((n, g) => n + (g.count ?? 1), 0));
+  t.ok(Math.min(...counts) >= 3 && Math.max(...counts) <= 40, `3–40 initial agents (${Math.min(...counts)}–${Math.max(...counts)})`);
+  const needles = [
+    // cluster: attributes of all four types, reservations, GPUs, fault domains
+    '"rack":"r{n%', '"weight":', '"disks":{"set":', '"slots":{"ranges":', '"reserved":[{"role":', '"gpus":', '"zones":[',
+    // workload: apps and pods, every operator, health checks of both kinds, roles, strategies
+    '"app":{', '"pod":{', '"UNIQUE"', '"CLUSTER"', '"GROUP_BY"', '"LIKE"', '"UNLIKE"', '"MAX_PER"', '"IS"',
+    '"protocol":"HTTP"', '"protocol":"TCP"', '"protocol":"MESOS_HTTP"', '"healthCheck":{"http":', '"acceptedResourceRoles":["prod"]',
+    '"role":"prod"', '"unreachableStrategy":"disabled"', '"inactiveAfterSeconds":', '"killSelection":"OLDEST_FIRST"', '"backoffSeconds":',
+    '"hostPort":0', '"hostPort":319',
+    // commands and faults
+    '"scale":{', '"kill":{"id"', '"agent":"', '"scale":true', '"wipe":true', '"delete":"', '"resetDelay":"', '"partition":"', '"heal":"',
+    '"killAgent":"', '"addAgents":{', '"kind":"flaky"', '"kind":"failingDuring"', '"kind":"exitAfter"', '"kind":"failToStart"',
+    // the convergence oracle, on some seeds only
+    '"convergeWithin":"4m"',
+  ];
+  for (const needle of needles) t.ok(all.includes(needle), `some seed has ${needle}`);
+  const checked = docs.filter((d) => d.invariants?.convergeWithin !== undefined).length;
+  t.ok(checked >= 20 && checked < 150, `convergence checked on ${checked} of 200 seeds`);
+  for (const d of docs) {
+    const minutes = Number(/^(\d+)m/.exec(d.duration as string)?.[1]);
+    t.ok(minutes >= 10 && minutes <= 30, `${d.name}: ${d.duration} is 10–30 min`);
+  }
+});
+
+t.test('--dump writes the seed as YAML that loads to the same scenario and replays the same run', { timeout: 60_000 }, async (t) => {
+  for (let seed = 0; seed < 20; seed++) {
+    const file = join(dir, `swarm-${seed}.yaml`);
+    const r = sim(['swarm', '--seeds', '1', '--from', String(seed), '--dump', file]);
+    t.match(r.out, new RegExp(`^wrote seed ${seed} to .*swarm-${seed}\\.yaml`), `seed ${seed}: dumped`);
+    const loaded = loadScenario(file, readFileSync(file, 'utf8'));
+    if (!loaded.ok) {
+      t.fail(`seed ${seed}: the dump does not load: ${loaded.errors.join('\n')}`);
+      continue;
+    }
+    t.same(withoutLines(loaded.scenario), generateScenario(seed), `seed ${seed}: the dump loads to the generated scenario`);
+  }
+  for (const seed of [3, 7]) {
+    const file = join(dir, `swarm-${seed}.yaml`);
+    const fromFile = runScenario(withoutLines((loadScenario(file, readFileSync(file, 'utf8')) as { scenario: Scenario }).scenario));
+    const generated = runScenario(generateScenario(seed));
+    t.equal(fromFile.traceHash, generated.traceHash, `seed ${seed}: same trace from the file and from the generator`);
+    const r = sim([file, '--quiet']);
+    t.equal(r.code, generated.passed ? 0 : 1, r.err);
+    t.match(r.out, `seed ${seed} sha256 ${generated.traceHash}`, `seed ${seed}: npm run sim FILE replays it`);
+  }
+});
+
+t.test('the command line: summary, exit codes, usage errors', { timeout: 60_000 }, async (t) => {
+  const ok = sim(['swarm', '--seeds', '2', '--from', '3']);
+  t.equal(ok.code, 0, ok.out);
+  t.match(ok.out, /^swarm: 2 seeds \(from 3\), \d+\.\d virtual hours, \d+\.\d s wall, 0 failures\n$/);
+  for (const args of [['swarm'], ['swarm', '--seeds', '0'], ['swarm', '--seeds', 'x'], ['swarm', '--seeds', '2', '--dump', join(dir, 'x.yaml')], ['swarm', '--bogus']]) {
+    const r = sim(args);
+    t.equal(r.code, 2, args.join(' '));
+    t.match(r.err, /usage: npm run sim -- swarm --seeds N/);
+  }
+  t.equal(sim(['swarm', '--help']).code, 0);
+});
+
+t.test('a planted scheduler bug is caught: constraint counters that forget placements', { timeout: 60_000 }, async (t) => {
+  const add = Object.getOwnPropertyDescriptor(PlacementCounts.prototype, 'add');
+  PlacementCounts.prototype.add = function forgetPlacement(): void {};
+  let r: ReturnType<typeof sim>;
+  try {
+    r = sim(['swarm', '--seeds', '10', '--from', '0']);
+  } finally {
+    if (add !== undefined) Object.defineProperty(PlacementCounts.prototype, 'add', add);
+  }
+  t.equal(r.code, 1);
+  const fails = r.out.split('\n').filter((line) => line.startsWith('FAIL'));
+  t.ok(fails.length >= 3, `${fails.length} of 10 seeds fail`);
+  for (const line of fails) t.match(line, /^FAIL seed (\d+): at \S+: .+ {2}\(replay: npm run sim -- swarm --seeds 1 --from \1\)$|^FAIL seed (\d+): crash: .+ {2}\(replay: npm run sim -- swarm --seeds 1 --from \2\)$/);
+  t.ok(fails.some((line) => /constraint violated by/.test(line)), 'the constraint invariant catches it');
+  t.match(r.out, /swarm: 10 seeds \(from 0\), .*, [1-9]\d* failures\n$/);
+  t.equal(sim(['swarm', '--seeds', '2', '--from', '3']).code, 0, 'restored');
+});

@@ -1,0 +1,95 @@
+import t from 'tap';
+import {
+  EMPTY_PATH_MESSAGE, PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE, ROOT_ID, ancestorsOf, comparePathIds, isAbsolute,
+  isAncestor, isCanonical, isTopLevel, joinSegments, parentOf, resolvePathId, segments, topLevelOf, validatePathId,
+} from '../../../../src/scheduler/groups/path-id';
+
+t.test('validatePathId: Marathon segment rules', async (t) => {
+  const cases: [string, string[]][] = [
+    ['/prod/web-1/frontend', []],
+    ['/a', []],
+    ['/a.b/c-d.e', []],
+    ['/v1.2.3', []],
+    ['/0/9z', []],
+    ['relative/child', []],
+    ['../sibling', []],
+    ['./child', []],
+    ['/a/../b', []],
+    ['/prod//web/', []],
+    ['/Prod', [PATH_PATTERN_MESSAGE]],
+    ['/under_score', [PATH_PATTERN_MESSAGE]],
+    ['/-lead', [PATH_PATTERN_MESSAGE]],
+    ['/trail-', [PATH_PATTERN_MESSAGE]],
+    ['/a..b', [PATH_PATTERN_MESSAGE]],
+    ['/.a', [PATH_PATTERN_MESSAGE]],
+    ['/a.', [PATH_PATTERN_MESSAGE]],
+    ['/a-.b', [PATH_PATTERN_MESSAGE]],
+    ['/sp ace', [PATH_PATTERN_MESSAGE]],
+    ['/ünïcode', [PATH_PATTERN_MESSAGE]],
+    ['/app/restart', [RESERVED_ID_MESSAGE]],
+    ['/app/tasks', [RESERVED_ID_MESSAGE]],
+    ['/versions', [RESERVED_ID_MESSAGE]],
+    ['/a/.', [RESERVED_ID_MESSAGE]],
+    ['/a/..', [RESERVED_ID_MESSAGE]],
+    ['/restart/app', []],
+    ['/Bad/tasks', [PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE]],
+    ['/', [EMPTY_PATH_MESSAGE]],
+    ['', [EMPTY_PATH_MESSAGE]],
+  ];
+  for (const [id, errors] of cases) t.same(validatePathId(id), errors, JSON.stringify(id));
+  t.same(validatePathId('/', { allowRoot: true }), [], 'the root is a valid group id when allowed');
+});
+
+t.test('messages are Marathon\'s', async (t) => {
+  t.equal(RESERVED_ID_MESSAGE, 'must not end with any of the following reserved keywords: restart, tasks, versions, ., ..');
+  t.equal(PATH_PATTERN_MESSAGE,
+    "must fully match regular expression '^(([a-z0-9]|[a-z0-9][a-z0-9\\-]*[a-z0-9])\\.)*([a-z0-9]|[a-z0-9][a-z0-9\\-]*[a-z0-9])|(\\.|\\.\\.)$'");
+  t.equal(EMPTY_PATH_MESSAGE, 'Path must contain at least one path element');
+});
+
+t.test('resolvePathId: relative ids against the base, . and .. resolved', async (t) => {
+  const cases: [string, string, string][] = [
+    ['db', '/prod', '/prod/db'],
+    ['./db', '/prod', '/prod/db'],
+    ['../db', '/prod/web', '/prod/db'],
+    ['../../db', '/prod/web', '/db'],
+    ['../../../db', '/prod/web', '/db'],
+    ['a/b/../c', '/g', '/g/a/c'],
+    ['/abs/./x/../y', '/ignored', '/abs/y'],
+    ['/x', '/g', '/x'],
+    ['x', '/', '/x'],
+    ['', '/g', '/g'],
+    ['..', '/g', '/'],
+    ['/a//b/', '/', '/a/b'],
+  ];
+  for (const [id, base, want] of cases) t.equal(resolvePathId(id, base), want, `${id} from ${base}`);
+  t.equal(resolvePathId('x'), '/x', 'the base defaults to the root');
+});
+
+t.test('segments, parents, top level, ancestry', async (t) => {
+  t.same(segments('/prod//web/'), ['prod', 'web']);
+  t.same(segments('/'), []);
+  t.equal(joinSegments([]), ROOT_ID);
+  t.equal(joinSegments(['a', 'b']), '/a/b');
+  t.ok(isAbsolute('/a'));
+  t.notOk(isAbsolute('a'));
+  t.same([parentOf('/prod/web'), parentOf('/prod'), parentOf('/')], ['/prod', '/', '/']);
+  t.same(ancestorsOf('/a/b/c'), ['/a/b', '/a', '/']);
+  t.same(ancestorsOf('/'), []);
+  t.same([topLevelOf('/prod/web/x'), topLevelOf('/prod'), topLevelOf('/')], ['/prod', '/prod', undefined]);
+  t.same([isTopLevel('/prod'), isTopLevel('/prod/web'), isTopLevel('/')], [true, false, false]);
+  t.ok(isAncestor('/', '/a'));
+  t.ok(isAncestor('/a', '/a/b/c'));
+  t.notOk(isAncestor('/a', '/a'), 'not its own ancestor');
+  t.notOk(isAncestor('/a', '/ab/c'), 'segment-wise, not a string prefix');
+  t.notOk(isAncestor('/a/b', '/a'));
+  t.notOk(isAncestor('/', '/'));
+  const canonical: [string, boolean][] = [['/', true], ['/a/b', true], ['/a/', false], ['a', false], ['/a//b', false], ['/a/./b', false], ['/a/..', false]];
+  for (const [id, want] of canonical) t.equal(isCanonical(id), want, `isCanonical(${id})`);
+});
+
+t.test('comparePathIds orders segment by segment', async (t) => {
+  const ids = ['/a-b', '/a/b', '/b', '/a', '/', '/a/b/c', '/a/a'];
+  t.same([...ids].sort(comparePathIds), ['/', '/a', '/a/a', '/a/b', '/a/b/c', '/a-b', '/b']);
+  t.equal(comparePathIds('/x', '/x'), 0);
+});

@@ -1,0 +1,73 @@
+import t from 'tap';
+import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
+import type { Group } from '../../../../src/scheduler/groups/group';
+import type { GroupResult } from '../../../../src/scheduler/groups/group-result';
+import { allRunSpecs, emptyRoot, findRunSpec, putRunSpec, removeRunSpec } from '../../../../src/scheduler/groups/root-group';
+import { DEFAULT_MAX_VERSIONS, VersionHistory } from '../../../../src/scheduler/groups/version-history';
+
+function ok(r: GroupResult): Group {
+  if (!r.ok) throw new Error(`${r.error}: ${r.message}`);
+  return r.root;
+}
+
+t.test('records versions per id, newest first, bounded by --zk_max_versions', async (t) => {
+  t.equal(DEFAULT_MAX_VERSIONS, 50);
+  t.equal(new VersionHistory().maxVersions, 50);
+  const h = new VersionHistory(3);
+  for (let i = 0; i < 5; i++) h.record(makeApp({ id: '/a', instances: i, version: versionAt(i) }));
+  h.record(makeApp({ id: '/b', version: versionAt(9) }));
+  t.same(h.list('/a'), [versionAt(4), versionAt(3), versionAt(2)], 'the two oldest are gone');
+  t.equal(h.get('/a', versionAt(3))?.instances, 3);
+  t.equal(h.get('/a', versionAt(0)), undefined, 'dropped');
+  t.same(h.entries('/a').map((e) => [e.version, e.spec.instances]), [[versionAt(4), 4], [versionAt(3), 3], [versionAt(2), 2]]);
+  t.same(h.list('/b'), [versionAt(9)], 'each id has its own bound');
+  t.same(h.list('/none'), []);
+  t.same(h.entries('/none'), []);
+  t.equal(h.get('/none', versionAt(0)), undefined);
+  t.notOk(h.has('/none'));
+});
+
+t.test('recording a stored version again replaces it and makes it the newest', async (t) => {
+  const h = new VersionHistory(3);
+  h.record(makeApp({ id: '/a', version: versionAt(1) }));
+  h.record(makeApp({ id: '/a', version: versionAt(2) }));
+  h.record(makeApp({ id: '/a', version: versionAt(1), instances: 7 }));
+  t.same(h.list('/a'), [versionAt(1), versionAt(2)]);
+  t.equal(h.get('/a', versionAt(1))?.instances, 7);
+});
+
+t.test('pod history is tied to the pod id and survives delete and re-create (spec rule 12)', async (t) => {
+  const h = new VersionHistory();
+  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
+  let root = emptyRoot(versionAt(0));
+  const first = makePod({ id: '/g/p', version: versionAt(1) });
+  root = ok(putRunSpec(root, first, opts(1)));
+  h.recordAll(root, allRunSpecs(root));
+  root = ok(removeRunSpec(root, '/g/p', opts(2)));
+  h.recordRoot(root);
+  t.equal(findRunSpec(root, '/g/p'), undefined, 'deleted');
+  t.ok(h.has('/g/p'), 'history kept after delete');
+  const other = makePod({ id: '/g/p', version: versionAt(3), containers: [{ name: 'different', cpus: 1 }] });
+  root = ok(putRunSpec(root, other, opts(3)));
+  h.recordAll(root, allRunSpecs(root));
+  t.same(h.list('/g/p'), [versionAt(3), versionAt(1)], 'the new pod inherits the earlier history although its definition differs');
+  t.equal(h.get('/g/p', versionAt(1)), first);
+  t.equal(h.get('/g/p', versionAt(3)), other);
+  t.same(h.rootVersions(), [versionAt(3), versionAt(2), versionAt(1)]);
+  t.equal(findRunSpec(h.getRoot(versionAt(1)) as Group, '/g/p'), first, 'old roots are kept whole');
+  t.equal(h.getRoot(versionAt(2))?.version, versionAt(2));
+  t.equal(h.getRoot(versionAt(99)), undefined);
+});
+
+t.test('root versions are bounded too', async (t) => {
+  const h = new VersionHistory(2);
+  for (let i = 0; i < 4; i++) h.recordRoot(emptyRoot(versionAt(i)));
+  t.same(h.rootVersions(), [versionAt(3), versionAt(2)]);
+  t.equal(h.getRoot(versionAt(0)), undefined);
+});
+
+t.test('the bound must be a positive integer', async (t) => {
+  t.throws(() => new VersionHistory(0), /positive integer/);
+  t.throws(() => new VersionHistory(1.5), /positive integer/);
+  t.doesNotThrow(() => new VersionHistory(1));
+});
