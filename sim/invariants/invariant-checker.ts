@@ -117,12 +117,11 @@ export class InvariantChecker {
   private constraintViolation(runSpecId: string): string | undefined {
     const spec = this.scheduler.runSpec(runSpecId);
     if (spec === undefined || spec.constraints.length === 0) return undefined;
-    // Instances placed under an older config (a rolling restart that changed the constraints is
+    // Instances placed under another config (a rolling restart that changed the constraints is
     // still replacing them) were placed by their own version's rules: check the current generation.
-    // ISO timestamps order lexicographically.
     const generation = spec.versionInfo.lastConfigChangeAt;
     const agents = this.scheduler.instances(runSpecId)
-      .filter((i) => i.agent !== undefined && !TERMINAL.has(i.condition) && i.goal === 'Running' && i.runSpecVersion >= generation)
+      .filter((i) => i.agent !== undefined && !TERMINAL.has(i.condition) && i.goal === 'Running' && i.configVersion === generation)
       .map((i) => i.agent!);
     const broken = constraintsHold(spec.constraints, agents);
     return broken === undefined ? undefined : `constraint violated by ${runSpecId}: ${broken}`;

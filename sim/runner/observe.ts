@@ -14,9 +14,11 @@ export function observe(scheduler: Scheduler, cluster: SimCluster, recorder: Run
     rejections: (runSpecId) => scheduler.rejections(runSpecId)?.byReason() ?? {},
     agents: () => cluster.agentInfos(),
     deployment: (runSpecId) => {
+      // The deployment holding the run spec (as for locking); what it waits for, when its action is in the current step.
       for (const { deployment, actions } of scheduler.deployments()) {
+        if (!deployment.plan.affectedRunSpecIds.includes(runSpecId)) continue;
         const a = actions.find((x) => x.action.runSpecId === runSpecId);
-        if (a !== undefined) return { deploymentId: deployment.plan.id, ...a.waitingFor };
+        return { deploymentId: deployment.plan.id, ...(a?.waitingFor ?? { unplaced: 0, notHealthy: 0, toReplace: 0, rejections: {} }) };
       }
       return undefined;
     },

@@ -37,7 +37,7 @@ export function actionStatus(state: SchedulerState, action: DeploymentAction): A
   let existing = 0;
   for (const inst of rs.instances.values()) {
     if (!isTerminalCondition(inst.condition)) existing++;
-    if (isActive(inst) && inst.runSpecVersion >= generation) {
+    if (isActive(inst) && inst.configVersion === generation) {
       if (isHealthy(rs, inst)) healthyNew++;
       else if (inst.condition !== 'Scheduled') notHealthy++;
     } else if (!isTerminalCondition(inst.condition)) toReplace++;

@@ -63,6 +63,7 @@ export function applyRestart(ctx: CoreContext, spec: RunSpec): RunSpecState {
   emitHealthCheckChanges(ctx, previous, spec);
   for (const inst of rs.scheduled.toArray()) {
     inst.runSpecVersion = spec.version;
+    inst.configVersion = spec.versionInfo.lastConfigChangeAt;
     inst.role = spec.role;
   }
   rs.restart = restartBounds(spec.instances, spec.upgrade, spec.resident);

@@ -60,9 +60,9 @@ interface Census {
 }
 
 /**
- * Instances of the current config generation count as new: their version is at or after
- * `lastConfigChangeAt` (ISO timestamps order lexicographically), so a later scale-only version
- * does not make them old.
+ * Instances of the current config generation count as new (their `configVersion` is the spec's
+ * `lastConfigChangeAt`): a later scale-only version does not make them old, and a rollback to an
+ * earlier definition makes the instances of the canceled one old.
  */
 function census(rs: RunSpecState, generation: string): Census {
   const oldHealthy: Instance[] = [];
@@ -73,7 +73,7 @@ function census(rs: RunSpecState, generation: string): Census {
   let existing = 0;
   for (const inst of rs.instances.values()) {
     if (!isTerminalCondition(inst.condition)) existing++;
-    const isNew = inst.runSpecVersion >= generation;
+    const isNew = inst.configVersion === generation;
     if (!isNew && !isTerminalCondition(inst.condition)) oldExisting++;
     if (!isActive(inst)) continue;
     if (isNew) {
@@ -100,7 +100,7 @@ function hasHealthChecks(rs: RunSpecState): boolean {
 }
 
 function trimNew(ctx: CoreContext, rs: RunSpecState, generation: string): void {
-  const fresh = [...rs.instances.values()].filter((i) => isActive(i) && i.runSpecVersion >= generation);
+  const fresh = [...rs.instances.values()].filter((i) => isActive(i) && i.configVersion === generation);
   const surplus = fresh.length - rs.spec.instances;
   for (const victim of selectVictims(fresh, surplus, rs.spec.killSelection)) killInstance(ctx, rs, victim, 'scale-down', 'Decommissioned');
 }

@@ -65,6 +65,7 @@ export function scheduleNewInstances(ctx: CoreContext, rs: RunSpecState, count: 
       runSpecId: spec.id,
       kind: spec.kind,
       runSpecVersion: spec.version,
+      configVersion: spec.versionInfo.lastConfigChangeAt,
       incarnation: 0,
       goal: 'Running',
       condition: 'Scheduled',
@@ -107,6 +108,7 @@ export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Ins
   inst.killReason = undefined;
   inst.killRequestedAtMs = undefined;
   inst.runSpecVersion = rs.spec.version;
+  inst.configVersion = rs.spec.versionInfo.lastConfigChangeAt;
   inst.role = rs.spec.role;
   setCondition(ctx, rs, inst, 'Scheduled');
   rs.scheduled.push(inst);

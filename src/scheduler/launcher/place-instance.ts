@@ -24,6 +24,7 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
   // Only reservations (resident run specs) need the allocation later; the driver gets it in the op.
   inst.allocation = spec.resident ? res.allocation : undefined;
   inst.runSpecVersion = spec.version;
+  inst.configVersion = spec.versionInfo.lastConfigChangeAt;
   inst.role = spec.role;
   inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
   rs.counts.add(offer.agent);

@@ -37,6 +37,12 @@ export interface Instance {
   readonly runSpecId: string;
   readonly kind: 'app' | 'pod';
   runSpecVersion: string;
+  /**
+   * `lastConfigChangeAt` of the definition this incarnation runs (or will run): which config
+   * generation it belongs to. Deployments compare it, not the version, because a scale-only
+   * change moves the version and a rollback moves it backwards.
+   */
+  configVersion: string;
   /** Launch attempt number; task ids of apps carry it. Bumped on every relaunch. */
   incarnation: number;
   goal: Goal;

@@ -29,7 +29,7 @@ function launch(spec: RunSpec, agentId: string, taskId = 't1'): TaskLaunch {
 }
 
 const app = makeApp({ id: '/web', constraints: [constraint('hostname', 'UNIQUE')] });
-const placed = (agent: AgentInfo, id: string): Partial<Instance> => ({ instanceId: id, runSpecId: '/web', runSpecVersion: app.version, condition: 'Running', goal: 'Running', agent });
+const placed = (agent: AgentInfo, id: string): Partial<Instance> => ({ instanceId: id, runSpecId: '/web', runSpecVersion: app.version, configVersion: app.versionInfo.lastConfigChangeAt, condition: 'Running', goal: 'Running', agent });
 
 t.test('an over-committed agent touched by an accept is reported at the end of the step', async (t) => {
   const c = new InvariantChecker(fakeScheduler([app], []), books({ a1: 'agent a1 over-committed: cpus 5 > 4' }), undefined);
