@@ -18,6 +18,8 @@ import type { RunSpec } from './model/run-spec';
 export interface GroupOps {
   putRunSpec(root: Group, spec: RunSpec, version: string): GroupResult;
   removeRunSpec(root: Group, runSpecId: string, version: string): GroupResult;
+  /** A dependency cycle of the tree (`['/a', '/b', '/a']`), or undefined. */
+  dependencyCycle(root: Group): readonly string[] | undefined;
 }
 
 /** The ports a scheduler is built with. */

@@ -1,7 +1,7 @@
 import type { CoreWiring } from './scheduler';
 import type { SchedulerOptions } from './scheduler-options';
 import { computePlan } from './deployments/compute-plan';
-import { effectiveDependencies } from './groups/dependencies';
+import { dependencyCycle, effectiveDependencies } from './groups/dependencies';
 import { emptyRoot, putRunSpec, removeRunSpec } from './groups/root-group';
 
 /** The production wiring: the groups module's tree edits and dependency rules, Marathon's planner. */
@@ -13,6 +13,7 @@ export function defaultWiring(options: Partial<SchedulerOptions>): CoreWiring {
     groups: {
       putRunSpec: (root, spec, version) => putRunSpec(root, spec, { version, newGroupEnforceRole }),
       removeRunSpec: (root, runSpecId, version) => removeRunSpec(root, runSpecId, { version, newGroupEnforceRole }),
+      dependencyCycle,
     },
   };
 }

@@ -14,7 +14,7 @@ import { findSpec } from './find-spec';
 export type DeployResult =
   | { readonly ok: true; readonly deploymentId: string; readonly version: string }
   | { readonly ok: false; readonly error: 'locked'; readonly message: string; readonly deployments: readonly string[] }
-  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment'; readonly message: string };
+  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment' | 'cycle'; readonly message: string };
 
 /** Plans a change (original root → target root); injected so the manager stays small. */
 export type Planner = (original: Group, target: Group, id: string) => DeploymentPlan;
@@ -35,6 +35,16 @@ export class DeploymentManager {
 
   /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
   deploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
+    const result = this.tryDeploy(ctx, target, force, groupId);
+    if (!result.ok && result.error !== 'unknown-deployment') {
+      ctx.bus.emit({ eventType: 'group_change_failed', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? '/', version: target.version, reason: result.message });
+    }
+    return result;
+  }
+
+  private tryDeploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
+    const cycle = ctx.groups.dependencyCycle(target);
+    if (cycle !== undefined) return { ok: false, error: 'cycle', message: `Dependency graph has cyclic dependencies: ${cycle.join(' -> ')}` };
     const original = ctx.state.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
     const affected = new Set(plan.affectedRunSpecIds);

@@ -172,7 +172,8 @@ t.test('locking: a change to a run spec held by a running deployment is refused 
   });
   t.match(h.scale('/app', 3), { ok: false, error: 'locked', deployments: [first] }, 'scale');
   t.match(h.delete('/app', { force: false }), { ok: false, error: 'locked', deployments: [first] }, 'delete with force=false');
-  t.same(h.events(), [], 'no event');
+  t.same(h.events().map((e) => e.eventType), ['group_change_failed', 'group_change_failed', 'group_change_failed'], 'one group_change_failed per refusal, nothing else');
+  t.ok(h.events().every((e) => e.eventType === 'group_change_failed' && /locked/.test(e.reason)), 'each refusal says why');
   t.same(h.calls().filter((c) => c.type === 'kill'), []);
   t.equal(h.scheduler.runSpec('/app'), app, 'the run spec is untouched');
   t.equal(h.scheduler.root().apps.get('/app'), app, 'and so is the root');
@@ -235,7 +236,11 @@ t.test('maxRunningDeployments: beyond it a change is refused, even with force', 
   const refusal = { ok: false, error: 'too-many-deployments', message: 'Max number of running deployments is sealed: 1' };
   t.same(h.put(makeApp({ id: '/b' })), refusal);
   t.same(h.put(makeApp({ id: '/b' }), { force: true }), refusal, 'force does not lift the cap');
-  t.same(h.events(), []);
+  t.match(h.events(), [
+    { eventType: 'group_change_failed', groupId: '/', reason: 'Max number of running deployments is sealed: 1' },
+    { eventType: 'group_change_failed', groupId: '/', reason: 'Max number of running deployments is sealed: 1' },
+  ]);
+  t.equal(h.events().length, 2, 'nothing else');
   t.equal(h.scheduler.runSpec('/b'), undefined);
   t.equal(h.scheduler.root().apps.has('/b'), false);
   accepted(t, h.cancelDeployment(a, { force: true }));
@@ -506,6 +511,25 @@ t.test('deployments() says why the current action waits: unplaced instances with
 });
 
 // ── dependencies (fact 124) ──────────────────────────────────────────────────────────────────────
+
+t.test('a root with a dependency cycle is refused (group_change_failed), and nothing changes', async (t) => {
+  const h = new Harness();
+  const a = makeApp({ id: '/g/a', definition: { dependencies: ['/g/b'] }, version: V2 });
+  const b = makeApp({ id: '/g/b', definition: { dependencies: ['/g/a'] }, version: V2 });
+  const before = h.scheduler.root();
+  t.match(h.deployRoot(rootWith(before, V2, a, b)), { ok: false, error: 'invalid', message: /cyclic dependencies: \/g\/a -> \/g\/b -> \/g\/a|cyclic dependencies: \/g\/b -> \/g\/a -> \/g\/b/ });
+  t.equal(h.scheduler.root(), before, 'the root is unchanged');
+  t.same(h.scheduler.runSpecs(), []);
+  t.match(h.events('group_change_failed'), [{ groupId: '/', version: V2, reason: /cyclic/ }]);
+  t.same(h.events('deployment_info'), []);
+});
+
+t.test('a refused (locked) change emits group_change_failed with the reason', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ cpus: 100 }));
+  t.match(h.put(makeApp({ cpus: 100, instances: 2, version: V2 })), { ok: false, error: 'locked' });
+  t.match(h.events('group_change_failed'), [{ groupId: '/', reason: /locked by one or more deployments/ }]);
+});
 
 t.test('dependency order: a root deployed at once starts the dependent app only after its dependency is running and healthy', async (t) => {
   const h = new Harness();
