@@ -1,3 +1,4 @@
+import { roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
 import { groupRoleOf } from './path-id';
@@ -103,16 +104,5 @@ function checkAcceptedRoles(fields: RoleFields, holder: WireObject, roles: reado
   }
 }
 
-const FORBIDDEN_ROLE_CHARS: readonly (readonly [string, string])[] = [
-  ['\t', 'horizontal tab (\\x09)'], ['\n', 'line feed (\\x0a)'], ['\v', 'vertical tab (\\x0b)'],
-  ['\f', 'form feed (\\x0c)'], ['\r', 'carriage return (\\x0d)'], [' ', 'space (\\x20)'],
-  ['/', 'slash (\\x2f)'], ['\x7f', 'backspace (\\x7f)'],
-];
-
-/** Why `role` is not a valid Mesos role name, or undefined. */
-export function roleNameProblem(role: string): string | undefined {
-  if (role === '' || role === '.' || role === '..') return `A role name must not be "${role}".`;
-  if (role.startsWith('-')) return "A role name must not start with a '-'.";
-  const bad = FORBIDDEN_ROLE_CHARS.find(([ch]) => role.includes(ch));
-  return bad === undefined ? undefined : `A role name must not include a ${bad[1]} character.`;
-}
+/** Role-name rules are the core's (Marathon's `ResourceRole.validResourceRole` messages). */
+export { roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
