@@ -33,6 +33,9 @@ export interface RunOptions {
   readonly trace?: boolean;
 }
 
+/** Loop steps allowed at one virtual instant before a run is declared livelocked. */
+export const SAME_INSTANT_MAX = 100_000;
+
 /** Loop entries of a run: the core, the simulated cluster, or a timeline step. */
 export type RunItem = LoopItem | { readonly to: 'step'; readonly step: TimelineStep };
 
@@ -133,6 +136,10 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let loopSteps = 0;
   let violations: string[] = [];
   let violationAtMs: number | undefined;
+  // A bound on every run: the virtual clock must move at least every SAME_INSTANT_MAX steps,
+  // or the core and the cluster are answering each other forever (a livelock).
+  let instantMs = -1;
+  let stepsAtInstant = 0;
   return {
     endMs,
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
@@ -143,6 +150,15 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       if (entry === undefined) return false;
       if (entry.dueMs > clock.now) clock.tick(entry.dueMs - clock.now);
       loopSteps++;
+      if (clock.now !== instantMs) {
+        instantMs = clock.now;
+        stepsAtInstant = 0;
+      } else if (++stepsAtInstant > SAME_INSTANT_MAX) {
+        violationAtMs = rel();
+        violations = [`livelock: ${SAME_INSTANT_MAX} loop steps at one virtual instant without time advancing`];
+        trace.append({ t: violationAtMs, k: 'violation', violations });
+        return false;
+      }
       const item = entry.input;
       if (item.to === 'core') {
         if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
