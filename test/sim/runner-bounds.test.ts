@@ -1,0 +1,45 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { DEFAULT_SIM_TIMINGS } from '../../sim/cluster/sim-models';
+import { cliMain } from '../../sim/runner/cli-main';
+import { runScenario, SAME_INSTANT_MAX } from '../../sim/runner/run-scenario';
+import type { Scenario, TimelineStep } from '../../sim/scenario/scenario';
+
+t.test('a run whose clock stands still for too many steps fails as a livelock instead of hanging', async (t) => {
+  const timeline: TimelineStep[] = Array.from({ length: SAME_INSTANT_MAX + 5 }, (_, i) => ({
+    atMs: 1000, pointer: `/timeline/${i}`, action: { type: 'note', text: 'same instant' },
+  }));
+  const scenario: Scenario = {
+    name: 'livelock', seed: 1, durationMs: 60_000,
+    options: { taskKilling: false, defaultRole: '*', timings: DEFAULT_SIM_TIMINGS }, invariants: {},
+    agents: [{ agentId: 'a1', hostname: 'h1', attributes: [], resources: { cpus: 1, mem: 1024, disk: 0, gpus: 0, ports: [] }, reserved: [] }],
+    timeline,
+  };
+  const r = runScenario(scenario, { trace: false });
+  t.equal(r.passed, false);
+  t.match(r.violations, [/livelock: 100000 loop steps at one virtual instant/]);
+  t.equal(r.violationAtMs, 1000, 'stopped at the instant that stood still');
+});
+
+t.test('the swarm command runs in-process: summary line, exit code, --dump', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-swarm-'));
+  const io = (out: string[]) => ({
+    readFile: (p: string) => readFileSync(p, 'utf8'),
+    writeFile: (p: string, text: string) => writeFileSync(p, text),
+    stdout: (text: string) => void out.push(text),
+    stderr: (text: string) => void out.push(text),
+  });
+  const out: string[] = [];
+  t.equal(cliMain(['swarm', '--seeds', '3', '--from', '10'], io(out)), 0, out.join(''));
+  t.match(out.join(''), /swarm: 3 seeds \(from 10\), [\d.]+ virtual hours, [\d.]+ s wall, 0 failures/);
+  const dumped = join(dir, 'seed-10.yaml');
+  const dumpOut: string[] = [];
+  t.equal(cliMain(['swarm', '--seeds', '1', '--from', '10', '--dump', dumped], io(dumpOut)), 0, dumpOut.join(''));
+  const replay: string[] = [];
+  t.equal(cliMain([dumped, '--quiet'], io(replay)), 0, replay.join(''));
+  t.match(replay.join(''), /^PASSED .*seed-10\.yaml seed \d+ sha256 [0-9a-f]{64}\n$/);
+  const bad: string[] = [];
+  t.equal(cliMain(['swarm', '--seeds', 'many'], io(bad)), 2, 'a bad count is a usage error');
+});
