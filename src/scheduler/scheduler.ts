@@ -9,6 +9,7 @@ import type { Deployment } from './deployments/deployment';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
+import { findSpec } from './deployments/find-spec';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
@@ -130,6 +131,31 @@ export class Scheduler {
   /** The root group as of the last accepted change (deployments may still be converging to it). */
   root(): Group {
     return this.ctx.state.root;
+  }
+
+  /** Stored versions of a run spec, newest first (`/v2/apps/{id}/versions`, `/v2/pods/{id}::versions`). */
+  versions(runSpecId: string): string[] {
+    return this.ctx.state.history.list(runSpecId);
+  }
+
+  /** One stored version of a run spec. */
+  runSpecVersion(runSpecId: string, version: string): RunSpec | undefined {
+    return this.ctx.state.history.get(runSpecId, version);
+  }
+
+  /**
+   * The pod definition queries should report: while a deployment is still replacing a pod's
+   * instances, the previous definition (spec section 1, rule 13: the new version is reported only
+   * once the redeployment is complete); otherwise the current one. Apps report the new one at once.
+   */
+  podForQuery(podId: string): RunSpec | undefined {
+    for (const deployment of this.ctx.deployments.running.values()) {
+      if (!deployment.plan.affectedRunSpecIds.includes(podId)) continue;
+      const before = findSpec(deployment.original, podId);
+      if (before !== undefined && before.kind === 'pod') return before;
+    }
+    const spec = findSpec(this.ctx.state.root, podId);
+    return spec?.kind === 'pod' ? spec : undefined;
   }
 
   /** Running deployments and, per action of the current step, what it waits for. */

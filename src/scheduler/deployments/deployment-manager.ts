@@ -58,6 +58,11 @@ export class DeploymentManager {
     }
     for (const d of conflicts) this.stop(ctx, d, 'The deployment has been canceled by a forced change');
     ctx.state.root = target;
+    for (const id of plan.affectedRunSpecIds) {
+      const spec = findSpec(target, id);
+      if (spec !== undefined) ctx.state.history.record(spec);
+    }
+    ctx.state.history.recordRoot(target);
     ctx.bus.emit({ eventType: 'group_change_success', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? changedGroupId(plan), version: target.version });
     const d: Deployment = { plan, original, target, stepIndex: -1, startedAtMs: ctx.clock.nowMs() };
     this.running.set(plan.id, d);

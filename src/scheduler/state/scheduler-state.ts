@@ -1,5 +1,6 @@
 import { instanceIdOfTask, safeRunSpecId } from '../kernel/ids';
 import type { Group } from '../groups/group';
+import { VersionHistory } from '../groups/version-history';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from './run-spec-state';
 
@@ -21,8 +22,12 @@ export class SchedulerState {
   /** Run specs whose instances changed during the current input (deployments check only those). */
   readonly changed = new Set<string>();
   frameworkId?: string;
+  /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
+  readonly history = new VersionHistory();
 
-  constructor(public root: Group) {}
+  constructor(public root: Group) {
+    this.history.recordRoot(root);
+  }
 
   addRunSpec(rs: RunSpecState): void {
     this.runSpecs.set(rs.spec.id, rs);

@@ -645,3 +645,34 @@ t.test('after a forced stop, a run spec whose scale step never ran still reaches
   t.equal(h.scheduler.runSpec('/g/service')?.instances, 2, 'the run spec agrees', todo);
   t.equal(h.instances('/g/service').length, 2, 'and its instances are scheduled', todo);
 });
+
+// ── versions and pod queries (spec section 1, rules 12 and 13) ───────────────────────────────────
+
+t.test('every accepted change stores the run spec version; history survives delete and re-create', async (t) => {
+  const h = new Harness();
+  accepted(t, h.put(makePod({ id: '/pods/p', version: versionAt(0) })));
+  h.advance(1000);
+  accepted(t, h.put(makePod({ id: '/pods/p', instances: 2, version: versionAt(1) }), { force: true }));
+  t.same(h.scheduler.versions('/pods/p'), [versionAt(1), versionAt(0)], 'newest first');
+  t.equal(h.scheduler.runSpecVersion('/pods/p', versionAt(0))?.instances, 1);
+  accepted(t, h.delete('/pods/p'));
+  accepted(t, h.put(makePod({ id: '/pods/p', version: versionAt(5) }), { force: true }));
+  t.same(h.scheduler.versions('/pods/p'), [versionAt(5), versionAt(1), versionAt(0)], 'the re-created pod inherits the history');
+});
+
+t.test('a pod update is reported with the previous definition until the redeployment completes (rule 13)', async (t) => {
+  const h = new Harness();
+  const v1 = makePod({ id: '/pods/p', version: versionAt(0) });
+  accepted(t, h.put(v1));
+  h.run(h.offer(makeOffer()));
+  t.same(running(h), [], 'v1 deployed');
+  t.equal(h.scheduler.podForQuery('/pods/p')?.version, versionAt(0));
+  const v2 = makePod({ id: '/pods/p', version: versionAt(10), labels: { release: 'two' } });
+  accepted(t, h.put(v2));
+  t.equal(h.scheduler.podForQuery('/pods/p')?.version, versionAt(0), 'still v1 while the restart runs');
+  h.run(h.offer(makeOffer()));
+  confirmKills(h, new Set());
+  t.same(running(h), [], 'the redeployment completed');
+  t.equal(h.scheduler.podForQuery('/pods/p')?.version, versionAt(10), 'now v2');
+  t.equal(h.scheduler.podForQuery('/nope'), undefined);
+});
