@@ -9,7 +9,7 @@ import type { Deployment } from './deployments/deployment';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
-import { findSpec } from './deployments/find-spec';
+import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
@@ -151,10 +151,10 @@ export class Scheduler {
   podForQuery(podId: string): RunSpec | undefined {
     for (const deployment of this.ctx.deployments.running.values()) {
       if (!deployment.plan.affectedRunSpecIds.includes(podId)) continue;
-      const before = findSpec(deployment.original, podId);
+      const before = findRunSpec(deployment.original, podId);
       if (before !== undefined && before.kind === 'pod') return before;
     }
-    const spec = findSpec(this.ctx.state.root, podId);
+    const spec = findRunSpec(this.ctx.state.root, podId);
     return spec?.kind === 'pod' ? spec : undefined;
   }
 
@@ -169,18 +169,24 @@ export class Scheduler {
    * round can only change run specs again through kills and launches, which settle in later inputs.
    */
   private settle(): void {
-    const changed = this.ctx.state.changed;
-    for (let round = 0; round < 3 && changed.size > 0; round++) {
-      const now = [...changed];
-      changed.clear();
+    const state = this.ctx.state;
+    for (let round = 0; round < 3 && state.changed.size > 0; round++) {
+      // Swap the two sets instead of copying: this runs after every status update.
+      const now = state.changed;
+      state.changed = this.settling;
+      this.settling = now;
       for (const id of now) {
-        const rs = this.ctx.state.runSpecs.get(id);
+        const rs = state.runSpecs.get(id);
         if (rs?.restart !== undefined) converge(this.ctx, rs);
       }
-      this.ctx.deployments.progress(this.ctx, new Set(now));
+      this.ctx.deployments.progress(this.ctx, now);
+      now.clear();
     }
-    changed.clear();
+    state.changed.clear();
   }
+
+  /** The other half of the changed-run-specs double buffer (see settle). */
+  private settling = new Set<string>();
 
   private dispatch(input: SchedulerInput): CommandResult | undefined {
     switch (input.type) {

@@ -3,7 +3,7 @@ import { emitHealthCheckChanges } from '../events/health-check-events';
 import { finishDeleteIfDone } from '../instances/finish-delete';
 import { killInstance } from '../kill/kill-instance';
 import { isoTime } from '../kernel/iso-time';
-import { findSpec } from '../deployments/find-spec';
+import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
 
@@ -12,7 +12,7 @@ import { deployChange } from './deploy-change';
  * Marathon's app DELETE defaults to `force` (it cancels a running deployment of the app).
  */
 export function deleteRunSpecCommand(ctx: CoreContext, runSpecId: string, force: boolean): CommandResult {
-  if (findSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
+  if (findRunSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const version = isoTime(ctx.clock.nowMs());
   return deployChange(ctx, ctx.groups.removeRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
 }

@@ -4,7 +4,7 @@ import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
 import { withInstances } from './with-instances';
-import { findSpec } from '../deployments/find-spec';
+import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
 
 type KillCommand = Extract<Command, { type: 'killInstances' }>;
@@ -35,7 +35,7 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
     return { ok: true };
   }
   // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
-  const current = findSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
+  const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
   const scaled = withInstances(current, Math.max(0, current.instances - victims.length), ctx.clock.nowMs());
   return deployChange(ctx, ctx.groups.putRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
 }

@@ -1,5 +1,5 @@
 import type { CoreContext } from '../core-context';
-import { findSpec } from '../deployments/find-spec';
+import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
 import { sameConfig } from './same-config';
@@ -12,7 +12,7 @@ import { deployChange } from './deploy-change';
  */
 export function putRunSpec(ctx: CoreContext, spec: RunSpec, force: boolean): CommandResult {
   const root = ctx.state.root;
-  const before = findSpec(root, spec.id);
+  const before = findRunSpec(root, spec.id);
   const stamped = before !== undefined && sameConfig(before, spec) ? keepConfigVersion(spec, before) : spec;
   return deployChange(ctx, ctx.groups.putRunSpec(root, stamped, stamped.version), force, spec.id);
 }

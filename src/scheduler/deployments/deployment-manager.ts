@@ -8,7 +8,8 @@ import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions
 import type { Deployment } from './deployment';
 import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
 import { currentStepJson, lightPlanJson } from './plan-json';
-import { findSpec } from './find-spec';
+import { findRunSpec } from '../groups/tree-query';
+import { parentOf } from '../groups/path-id';
 
 /** Outcome of accepting a root change. */
 export type DeployResult =
@@ -59,7 +60,7 @@ export class DeploymentManager {
     for (const d of conflicts) this.stop(ctx, d, 'The deployment has been canceled by a forced change');
     ctx.state.root = target;
     for (const id of plan.affectedRunSpecIds) {
-      const spec = findSpec(target, id);
+      const spec = findRunSpec(target, id);
       if (spec !== undefined) ctx.state.history.record(spec);
     }
     ctx.state.history.recordRoot(target);
@@ -77,6 +78,7 @@ export class DeploymentManager {
 
   /** Checks the running deployments whose current actions touch a changed run spec. */
   progress(ctx: CoreContext, changed: ReadonlySet<string>): void {
+    if (this.running.size === 0) return;
     for (const d of [...this.running.values()]) {
       const step = d.plan.steps[d.stepIndex];
       if (step !== undefined && step.actions.some((a) => changed.has(a.runSpecId))) this.advance(ctx, d);
@@ -125,7 +127,7 @@ export class DeploymentManager {
   }
 
   private begin(ctx: CoreContext, d: Deployment, a: DeploymentAction): void {
-    const spec = findSpec(d.target, a.runSpecId);
+    const spec = findRunSpec(d.target, a.runSpecId);
     switch (a.action) {
       case 'StartApplication':
       case 'StartPod':
@@ -172,7 +174,7 @@ export class DeploymentManager {
     for (const id of d.plan.affectedRunSpecIds) {
       if (this.holding(id).length > 0) continue;
       const rs = ctx.state.runSpecs.get(id);
-      const spec = findSpec(ctx.state.root, id);
+      const spec = findRunSpec(ctx.state.root, id);
       if (rs === undefined || spec === undefined || rs.deleting || rs.spec.instances === spec.instances) continue;
       if (rs.spec.versionInfo.lastConfigChangeAt === spec.versionInfo.lastConfigChangeAt) applyScale(ctx, spec);
     }
@@ -187,7 +189,7 @@ export class DeploymentManager {
 
 /** group_change_success names the parent group of the changed run spec (fact 107), `/` for several. */
 function changedGroupId(plan: DeploymentPlan): string {
-  const parents = new Set(plan.affectedRunSpecIds.map((id) => id.slice(0, Math.max(1, id.lastIndexOf('/')))));
+  const parents = new Set(plan.affectedRunSpecIds.map(parentOf));
   return parents.size === 1 ? [...parents][0] : '/';
 }
 
@@ -199,7 +201,7 @@ function revertedRoot(ctx: CoreContext, d: Deployment): Group {
   const version = isoTime(ctx.clock.nowMs());
   let root = ctx.state.root;
   for (const id of d.plan.affectedRunSpecIds) {
-    const before = findSpec(d.original, id);
+    const before = findRunSpec(d.original, id);
     const change = before === undefined ? ctx.groups.removeRunSpec(root, id, version) : ctx.groups.putRunSpec(root, before, version);
     if (change.ok) root = change.root;
   }

@@ -20,7 +20,7 @@ export class SchedulerState {
   /** Run specs whose offer demand may have changed since the last revive/suppress sync. */
   readonly demandDirty = new Set<RunSpecState>();
   /** Run specs whose instances changed during the current input (deployments check only those). */
-  readonly changed = new Set<string>();
+  changed = new Set<string>();
   frameworkId?: string;
   /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
   readonly history = new VersionHistory();
