@@ -43,8 +43,11 @@ const OFFERS_PER_BATCH = 500;
 
 /** Persistence off: counts writes only (the embedded store has its own benchmark). */
 const NULL_STORE: Store = {
-  saveRunSpec: () => undefined, deleteRunSpec: () => undefined, saveInstances: () => undefined,
-  deleteInstance: () => undefined, saveFrameworkId: () => undefined, load: () => ({ runSpecs: [], instances: [] }),
+  saveRoot: () => undefined, saveRunSpec: () => undefined, deleteRunSpec: () => undefined,
+  saveRunSpecVersion: () => undefined, deleteRunSpecVersion: () => undefined,
+  saveDeployment: () => undefined, deleteDeployment: () => undefined, saveInstances: () => undefined,
+  deleteInstance: () => undefined, saveFrameworkId: () => undefined,
+  load: () => ({ runSpecs: [], versions: [], deployments: [], instances: [] }),
 };
 
 /** Places `instances` instances of `apps` apps on a fresh cluster of `shape` through the real core. */

@@ -1,3 +1,5 @@
+import type { Deployment } from '../scheduler/deployments/deployment';
+import type { Group } from '../scheduler/groups/group';
 import type { Instance } from '../scheduler/model/instance';
 import type { RunSpec } from '../scheduler/model/run-spec';
 import type { Store, StoredState } from '../scheduler/ports/store';
@@ -9,8 +11,36 @@ import type { Store, StoredState } from '../scheduler/ports/store';
 export class MemoryStore implements Store {
   private readonly runSpecs = new Map<string, RunSpec>();
   private readonly instances = new Map<string, Instance>();
+  private readonly versions = new Map<string, RunSpec>();
+  private readonly deployments = new Map<string, Deployment>();
+  private root?: Group;
   private frameworkId?: string;
   writes = 0;
+
+  saveRoot(root: Group): void {
+    this.writes++;
+    this.root = root;
+  }
+
+  saveRunSpecVersion(spec: RunSpec): void {
+    this.writes++;
+    this.versions.set(`${spec.id}\u0000${spec.version}`, spec);
+  }
+
+  deleteRunSpecVersion(runSpecId: string, version: string): void {
+    this.writes++;
+    this.versions.delete(`${runSpecId}\u0000${version}`);
+  }
+
+  saveDeployment(deployment: Deployment): void {
+    this.writes++;
+    this.deployments.set(deployment.plan.id, { ...deployment });
+  }
+
+  deleteDeployment(deploymentId: string): void {
+    this.writes++;
+    this.deployments.delete(deploymentId);
+  }
 
   saveRunSpec(spec: RunSpec): void {
     this.writes++;
@@ -38,6 +68,18 @@ export class MemoryStore implements Store {
   }
 
   load(): StoredState {
-    return { runSpecs: [...this.runSpecs.values()], instances: [...this.instances.values()], frameworkId: this.frameworkId };
+    return {
+      root: this.root,
+      runSpecs: sortedValues(this.runSpecs),
+      versions: sortedValues(this.versions),
+      deployments: sortedValues(this.deployments),
+      instances: sortedValues(this.instances),
+      frameworkId: this.frameworkId,
+    };
   }
+}
+
+/** Map values in key order (StoredState promises a deterministic order). */
+function sortedValues<T>(map: ReadonlyMap<string, T>): T[] {
+  return [...map.keys()].sort().map((k) => map.get(k) as T);
 }

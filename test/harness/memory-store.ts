@@ -1,3 +1,5 @@
+import type { Deployment } from '../../src/scheduler/deployments/deployment';
+import type { Group } from '../../src/scheduler/groups/group';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Store, StoredState } from '../../src/scheduler/ports/store';
@@ -8,7 +10,12 @@ export type StoreWrite =
   | { readonly type: 'deleteRunSpec'; readonly runSpecId: string }
   | { readonly type: 'saveInstances'; readonly instances: readonly Instance[] }
   | { readonly type: 'deleteInstance'; readonly instanceId: string }
-  | { readonly type: 'saveFrameworkId'; readonly frameworkId: string };
+  | { readonly type: 'saveFrameworkId'; readonly frameworkId: string }
+  | { readonly type: 'saveRoot'; readonly root: Group }
+  | { readonly type: 'saveRunSpecVersion'; readonly spec: RunSpec }
+  | { readonly type: 'deleteRunSpecVersion'; readonly runSpecId: string; readonly version: string }
+  | { readonly type: 'saveDeployment'; readonly deployment: Deployment }
+  | { readonly type: 'deleteDeployment'; readonly deploymentId: string };
 
 /**
  * An in-memory Store. It keeps snapshots, not the core's live objects, so a test sees what was
@@ -17,6 +24,9 @@ export type StoreWrite =
 export class MemoryStore implements Store {
   readonly runSpecs = new Map<string, RunSpec>();
   readonly instances = new Map<string, Instance>();
+  readonly versions = new Map<string, RunSpec>();
+  readonly deployments = new Map<string, Deployment>();
+  root?: Group;
   frameworkId?: string;
   readonly writes: StoreWrite[] = [];
 
@@ -48,8 +58,42 @@ export class MemoryStore implements Store {
     this.record({ type: 'saveFrameworkId', frameworkId });
   }
 
+  saveRoot(root: Group): void {
+    this.root = root;
+    this.record({ type: 'saveRoot', root });
+  }
+
+  saveRunSpecVersion(spec: RunSpec): void {
+    this.versions.set(`${spec.id} ${spec.version}`, spec);
+    this.record({ type: 'saveRunSpecVersion', spec });
+  }
+
+  deleteRunSpecVersion(runSpecId: string, version: string): void {
+    this.versions.delete(`${runSpecId} ${version}`);
+    this.record({ type: 'deleteRunSpecVersion', runSpecId, version });
+  }
+
+  saveDeployment(deployment: Deployment): void {
+    const snap = { ...deployment };
+    this.deployments.set(deployment.plan.id, snap);
+    this.record({ type: 'saveDeployment', deployment: snap });
+  }
+
+  deleteDeployment(deploymentId: string): void {
+    this.deployments.delete(deploymentId);
+    this.record({ type: 'deleteDeployment', deploymentId });
+  }
+
   load(): StoredState {
-    return { runSpecs: [...this.runSpecs.values()], instances: [...this.instances.values()], frameworkId: this.frameworkId };
+    const sorted = <T>(m: ReadonlyMap<string, T>): T[] => [...m.keys()].sort().map((k) => m.get(k) as T);
+    return {
+      root: this.root,
+      runSpecs: sorted(this.runSpecs),
+      versions: sorted(this.versions),
+      deployments: sorted(this.deployments),
+      instances: sorted(this.instances),
+      frameworkId: this.frameworkId,
+    };
   }
 
   private record(write: StoreWrite): void {

@@ -1,23 +1,49 @@
+import type { Deployment } from '../deployments/deployment';
+import type { Group } from '../groups/group';
 import type { Instance } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
 
 /**
  * Durable state port. Writes are synchronous (the embedded store, better-sqlite3, is synchronous):
- * when `saveInstances` returns, the records are durable, which is how instances are persisted before
- * an offer is accepted. This departs from the architecture page's "store writes complete later as an
- * input": a synchronous embedded store makes that ordering trivially true and keeps the core simple.
+ * when a call returns, the record is durable, which is how instances are persisted before an offer
+ * is accepted. This departs from the architecture page's "store writes complete later as an input":
+ * a synchronous embedded store makes that ordering trivially true and keeps the core simple.
+ *
+ * What is kept (issue 5, durable state): the root group as of the last accepted change, the run
+ * specs the core is currently running (during a deployment these differ from the root: a run spec
+ * being stopped is still run), every stored version of every run spec (bounded by the core), running
+ * deployments, instances, and the framework id. Objects are passed live; the store must copy or
+ * encode them before returning (the core mutates instances in place later).
  */
 export interface Store {
+  /** The root group as of the last accepted change. */
+  saveRoot(root: Group): void;
+  /** A run spec the core runs (created, updated, or scaled). */
   saveRunSpec(spec: RunSpec): void;
+  /** The run spec is no longer run (its instances are gone). Its versions stay. */
   deleteRunSpec(runSpecId: string): void;
+  /** One stored version of a run spec (`/v2/apps/{id}/versions`); keyed by id and `version`. */
+  saveRunSpecVersion(spec: RunSpec): void;
+  /** The version fell out of the bounded history. */
+  deleteRunSpecVersion(runSpecId: string, version: string): void;
+  /** A running deployment (saved when it starts and whenever its step advances). */
+  saveDeployment(deployment: Deployment): void;
+  /** The deployment finished, failed, or was cancelled. */
+  deleteDeployment(deploymentId: string): void;
   saveInstances(instances: readonly Instance[]): void;
   deleteInstance(instanceId: string): void;
   saveFrameworkId(frameworkId: string): void;
+  /** Everything stored; called once at start-up. Throws a clear Error on a corrupt or newer store. */
   load(): StoredState;
 }
 
+/** What {@link Store.load} returns. Arrays are in a deterministic order (ids ascending). */
 export interface StoredState {
+  readonly root?: Group;
   readonly runSpecs: readonly RunSpec[];
+  /** Every stored version of every run spec, oldest first per run spec. */
+  readonly versions: readonly RunSpec[];
+  readonly deployments: readonly Deployment[];
   readonly instances: readonly Instance[];
   readonly frameworkId?: string;
 }

@@ -1,0 +1,58 @@
+import type { Clock } from '../scheduler/ports/clock';
+import type { Command, CommandResult } from '../scheduler/model/inputs';
+import type { Scheduler } from '../scheduler/scheduler';
+
+/** An event the API layer itself publishes (api_post_event, pod_*_event, …): Marathon's wire shape. */
+export interface ApiEvent {
+  readonly eventType: string;
+  readonly timestamp: string;
+  readonly [field: string]: unknown;
+}
+
+/** Where API-originated events go: the same stream as the core's events (`/v2/events`). */
+export interface EventPublisher {
+  publish(event: ApiEvent): void;
+}
+
+/** Static facts and options the API reports or needs (`/v2/info`, validation context). */
+export interface ApiConfig {
+  /** `--mesos_role`: default role of run specs. */
+  readonly defaultRole: string;
+  /** `--default_network_name`, if set. */
+  readonly defaultNetworkName?: string;
+  /** `--new_group_enforce_role`. */
+  readonly newGroupEnforceRole: 'off' | 'top';
+  /** `host:port` this server is reachable at (`/v2/leader`, `X-Marathon-Leader`). */
+  readonly httpAddress: string;
+  /** Largest request body accepted, bytes. */
+  readonly bodyLimitBytes: number;
+  /** pacer's version (`/v2/info` `version`). */
+  readonly version: string;
+  /** Cluster kind: `local`, `sim`, `mesos` (`/v2/info`). */
+  readonly clusterKind: string;
+  /** Mesos master URL or a description of the cluster (`/v2/info` `marathon_config.master`). */
+  readonly master: string;
+  /** `--max_running_deployments`. */
+  readonly maxRunningDeployments: number;
+  /** Whether `/metrics/prometheus` is served. */
+  readonly prometheus: boolean;
+  /** `--enable_features` as Marathon lists them (`/v2/info`). */
+  readonly features: readonly string[];
+}
+
+/**
+ * Everything the REST routes need. Routes read through `scheduler`'s queries and change state only
+ * through `submit`, which runs the command through the runtime loop at once (Node is single-threaded,
+ * so a handler sees the result synchronously) and returns the core's CommandResult.
+ */
+export interface ApiDeps {
+  readonly scheduler: Scheduler;
+  submit(command: Command): CommandResult;
+  readonly clock: Clock;
+  readonly events: EventPublisher;
+  readonly config: ApiConfig;
+  /** The framework id once subscribed (`/v2/info` `frameworkId`). */
+  frameworkId(): string | undefined;
+  /** Milliseconds since the process started serving (`/metrics` uptime). */
+  uptimeMs(): number;
+}

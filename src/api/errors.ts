@@ -1,0 +1,116 @@
+/**
+ * The one error catalogue of the REST API (marathon-api-facts.md section A). Handlers never build
+ * error bodies themselves: they throw an {@link ApiError} made by one of the factories below, and
+ * the server's error handler writes `statusCode` and `body` as `application/json`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: Readonly<Record<string, unknown>>,
+  ) {
+    super(typeof body.message === 'string' ? body.message : `HTTP ${statusCode}`);
+  }
+}
+
+/** One offending field: JSON-pointer-like path (`/role`, `/healthChecks(0)` or `/healthChecks/0`) and its messages. */
+export interface ErrorDetail {
+  readonly path: string;
+  readonly errors: readonly string[];
+}
+
+/** Fact 3: semantic validation failure → 422 "Object is not valid". */
+export function objectNotValid(details: readonly ErrorDetail[]): ApiError {
+  return new ApiError(422, { message: 'Object is not valid', details });
+}
+
+/** Fact 4: wrong JSON shape (type, missing field, range, pattern) → 422 "Invalid JSON" with play-json keys. */
+export function invalidJson(details: readonly ErrorDetail[]): ApiError {
+  // Fact 4: an entry with an empty error list makes Marathon fall back to 400.
+  const status = details.some((d) => d.errors.length === 0) ? 400 : 422;
+  return new ApiError(status, { message: 'Invalid JSON', details });
+}
+
+/** Fact 5: syntactically broken JSON → 400, `details` is the parser's text (a string). */
+export function malformedJson(parserText: string): ApiError {
+  return new ApiError(400, { message: 'Invalid JSON', details: parserText });
+}
+
+/** Fact 6: empty body on a JSON endpoint → 400. */
+export function emptyBody(): ApiError {
+  return new ApiError(400, {
+    message: 'Please specify data in JSON format',
+    details: 'No content to map due to end-of-input',
+  });
+}
+
+/** A request body above the configured limit → 413 (Marathon had no limit; pacer refuses before parsing). */
+export function bodyTooLarge(limitBytes: number): ApiError {
+  return new ApiError(413, { message: `Request body is larger than the limit of ${limitBytes} bytes`, details: [] });
+}
+
+/** Fact 1: 404 produced inside a resource (GET of an unknown thing): `details` is `[]`. */
+export function notFound(message: string): ApiError {
+  return new ApiError(404, { message, details: [] });
+}
+
+/** Fact 2: 404 raised as an exception (PATCH/DELETE/restart of an unknown thing): no `details`. */
+export function notFoundBare(message: string): ApiError {
+  return new ApiError(404, { message });
+}
+
+/** `App '/x' does not exist` and friends, as Marathon words them. */
+export const notFoundText = {
+  app: (id: string) => `App '${id}' does not exist`,
+  pod: (id: string) => `Pod '${id}' does not exist`,
+  group: (id: string) => `Group '${id}' does not exist`,
+  task: (id: string) => `Task '${id}' does not exist`,
+  deployment: (id: string) => `DeploymentPlan ${id} does not exist`,
+  path: (id: string) => `Path '${id}' does not exist`,
+  appVersion: (id: string, version: string) => `App '${id}' does not exist in version ${version}`,
+} as const;
+
+/** Fact 7: a change touching run specs locked by running deployments, without `force` → 409. */
+export function locked(deploymentIds: readonly string[]): ApiError {
+  const first = deploymentIds[0] ?? '';
+  return new ApiError(409, {
+    message:
+      "App is locked by one or more deployments. Override with the option '?force=true'. " +
+      `View details at '/v2/deployments/${first}'.`,
+    deployments: deploymentIds.map((id) => ({ id })),
+  });
+}
+
+/** Fact 8: the cap on running deployments → 403 (the missing space in "oneusing" is Marathon's). */
+export function tooManyDeployments(max: number): ApiError {
+  return new ApiError(403, {
+    message:
+      `Max number (${max}) of running deployments is achieved. Wait for existing deployments to complete ` +
+      'or cancel oneusing force=true parameter. You can increase max deployment number by using ' +
+      '--max_running_deployments parameter.',
+  });
+}
+
+/** Facts 22, 66, 80: creating something that exists → 409 with Marathon's text. */
+export function conflict(message: string): ApiError {
+  return new ApiError(409, { message });
+}
+
+/** Fact 9: an illegal argument (e.g. an unparsable label selector) → 422 with only `message`. */
+export function illegalArgument(message: string): ApiError {
+  return new ApiError(422, { message });
+}
+
+/** A request Marathon answers 400 with a bare message (e.g. scale and wipe together). */
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, { message });
+}
+
+/** An unknown route → 404 (spec README: Marathon's 500 "URI not found" was a regression; not copied). */
+export function routeNotFound(method: string, url: string): ApiError {
+  return new ApiError(404, { message: `URI not found: ${method} ${url}`, details: [] });
+}
+
+/** Anything unexpected → 500 with the error's message (fact 9). */
+export function internal(message: string): ApiError {
+  return new ApiError(500, { message });
+}

@@ -1,0 +1,106 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ApiDeps } from './api-deps';
+import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound } from './errors';
+import { appsRoutes } from './v2/apps/routes';
+import { podsRoutes } from './v2/pods/routes';
+import { groupsRoutes } from './v2/groups/routes';
+import { deploymentsRoutes } from './v2/deployments/routes';
+import { tasksRoutes } from './v2/tasks/routes';
+import { queueRoutes } from './v2/queue/routes';
+import { systemRoutes } from './v2/system/routes';
+import { eventsRoutes, type EventStream } from './events/routes';
+
+/** What {@link buildServer} needs besides the routes' deps. */
+export interface ServerParts {
+  readonly deps: ApiDeps;
+  /** The SSE fan-out (`/v2/events`). */
+  readonly stream: EventStream;
+  /** fastify's own request log; off in tests. */
+  readonly logger?: boolean;
+}
+
+/**
+ * Builds the REST API (never listens: `main.ts` does, tests use `inject`). Cross-cutting behaviour
+ * lives here once: JSON parsing with Marathon's error bodies, the body limit, repeated slashes
+ * collapsed (`/v2/apps//web`), Marathon's cache and leader headers, the error catalogue as the only
+ * writer of error bodies, and 404 for unknown routes.
+ */
+export function buildServer(parts: ServerParts): FastifyInstance {
+  const { deps } = parts;
+  const app = Fastify({
+    logger: parts.logger === true,
+    bodyLimit: deps.config.bodyLimitBytes,
+    rewriteUrl: (req) => collapseSlashes(req.url ?? '/'),
+    // Route params carry ids with `::` suffixes and dots; keep them whole.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+  });
+  installJsonParser(app);
+  installHeaders(app, deps);
+  installErrorHandling(app, deps.config.bodyLimitBytes);
+  appsRoutes(app, deps);
+  podsRoutes(app, deps);
+  groupsRoutes(app, deps);
+  deploymentsRoutes(app, deps);
+  tasksRoutes(app, deps);
+  queueRoutes(app, deps);
+  systemRoutes(app, deps);
+  eventsRoutes(app, deps, parts.stream);
+  return app;
+}
+
+/** `/v2/apps//web///x` → `/v2/apps/web/x`; the query string is left alone. */
+export function collapseSlashes(url: string): string {
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return q < 0 ? collapsed : collapsed + url.slice(q);
+}
+
+function installJsonParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(emptyBody(), undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (err) {
+      done(malformedJson((err as Error).message), undefined);
+    }
+  });
+}
+
+function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
+  // Fact 12: every response is uncacheable and names the leader.
+  const leader = `http://${deps.config.httpAddress}`;
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
+    reply.header('Pragma', 'no-cache');
+    reply.header('Expires', '0');
+    reply.header('X-Marathon-Leader', leader);
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('X-XSS-Protection', '1; mode=block');
+    done(null, payload);
+  });
+}
+
+function installErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.setNotFoundHandler((req, reply) => {
+    const err = routeNotFound(req.method, req.url);
+    void reply.code(err.statusCode).type('application/json').send(err.body);
+  });
+  app.setErrorHandler((error: FastifyError | ApiError, _req, reply) => {
+    const err = toApiError(error, bodyLimitBytes);
+    void reply.code(err.statusCode).type('application/json').send(err.body);
+  });
+}
+
+function toApiError(error: FastifyError | ApiError, bodyLimitBytes: number): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return emptyBody();
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, { message: error.message });
+  if (typeof error.statusCode === 'number' && error.statusCode < 500) {
+    return new ApiError(error.statusCode, { message: error.message });
+  }
+  return internal(error.message);
+}
