@@ -3,6 +3,7 @@ import { deployResult } from './commands/deploy-result';
 import { killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
 import { scaleRunSpec } from './commands/scale-run-spec';
+import { restartRunSpec } from './commands/restart-run-spec';
 import type { CoreContext, GroupOps, SchedulerPorts } from './core-context';
 import { DeploymentManager, type Planner } from './deployments/deployment-manager';
 import type { Deployment } from './deployments/deployment';
@@ -227,6 +228,8 @@ export class Scheduler {
         return deleteRunSpecCommand(this.ctx, cmd.runSpecId, cmd.force !== false);
       case 'scale':
         return scaleRunSpec(this.ctx, cmd.runSpecId, cmd.instances, cmd.force === true);
+      case 'restart':
+        return restartRunSpec(this.ctx, cmd.runSpecId, cmd.force === true);
       case 'deploy':
         return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true));
       case 'cancelDeployment':

@@ -22,6 +22,8 @@ export type Command =
   | { readonly type: 'putRunSpec'; readonly spec: RunSpec; readonly force?: boolean }
   | { readonly type: 'deleteRunSpec'; readonly runSpecId: string; readonly force?: boolean }
   | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number; readonly force?: boolean }
+  /** `/restart`: replace every instance (a new config version with the same definition). */
+  | { readonly type: 'restart'; readonly runSpecId: string; readonly force?: boolean }
   /** Replace the root group (groups API): planned and deployed; `force` overrides locks. */
   | { readonly type: 'deploy'; readonly root: Group; readonly force?: boolean }
   /** DELETE /v2/deployments/{id}: roll back, or with `force` just stop. */

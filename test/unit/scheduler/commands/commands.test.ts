@@ -113,3 +113,28 @@ t.test('rescind, agentLost and disconnected change nothing', async (t) => {
   t.same(h.conditions('/app'), ['Running']);
   t.same(h.scheduler.runSpecs().map((s) => s.id), ['/app']);
 });
+
+t.test('restart: a new config version of the same definition; a RestartApplication deployment replaces every instance', async (t) => {
+  const h = new Harness();
+  const launched = h.deploy(makeApp({ instances: 2 }));
+  h.advance(10_000);
+  h.clearRecords();
+  const result = h.handle({ type: 'restart', runSpecId: '/app' });
+  t.match(result, { ok: true, deploymentId: UUID, version: versionAt(10) });
+  const spec = h.scheduler.runSpec('/app');
+  t.same(spec?.versionInfo, { lastConfigChangeAt: versionAt(10), lastScalingAt: versionAt(0) }, 'restart moves lastConfigChangeAt only');
+  t.match(h.events('deployment_info'), [{ plan: { steps: [{ actions: [{ action: 'RestartApplication', app: '/app' }] }] } }]);
+  t.ok(h.instances('/app').some((i) => i.configVersion === versionAt(10)), 'new instances are scheduled for the new config');
+  const fresh = h.offer(makeOffer());
+  h.run(...fresh);
+  t.same(h.calls('kill').map((k) => k.taskId).sort(), launched.map((l) => l.taskId).sort(), 'the old instances are replaced');
+});
+
+t.test('restart of an unknown run spec, and while locked without force', async (t) => {
+  const h = new Harness();
+  t.match(h.handle({ type: 'restart', runSpecId: '/nope' }), { ok: false, error: 'unknown-run-spec' });
+  h.put(makeApp());
+  h.advance(1_000);
+  t.match(h.handle({ type: 'restart', runSpecId: '/app' }), { ok: false, error: 'locked' }, 'the creation still holds it');
+  t.match(h.handle({ type: 'restart', runSpecId: '/app', force: true }), { ok: true });
+});
