@@ -45,9 +45,10 @@ const OFFERS_PER_BATCH = 500;
 const NULL_STORE: Store = {
   saveRoot: () => undefined, saveRunSpec: () => undefined, deleteRunSpec: () => undefined,
   saveRunSpecVersion: () => undefined, deleteRunSpecVersion: () => undefined,
+  saveRootVersion: () => undefined, deleteRootVersion: () => undefined,
   saveDeployment: () => undefined, deleteDeployment: () => undefined, saveInstances: () => undefined,
   deleteInstance: () => undefined, saveFrameworkId: () => undefined,
-  load: () => ({ runSpecs: [], versions: [], deployments: [], instances: [] }),
+  load: () => ({ runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }),
 };
 
 /** Places `instances` instances of `apps` apps on a fresh cluster of `shape` through the real core. */

@@ -28,6 +28,9 @@ import { isoTime } from './kernel/iso-time';
 import { defaultWiring } from './default-wiring';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
 import { SchedulerState } from './state/scheduler-state';
+import { recoverState } from './state/recover-state';
+import type { HistoryListener } from './groups/version-history';
+import type { Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
 
 /** How the core builds and plans root groups (the groups module; replaceable in tests). */
@@ -69,6 +72,9 @@ export class Scheduler {
       groups: wiring.groups,
     };
     this.matcher = new OfferMatcher(buildFilterPipeline(opts));
+    recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
+    this.ctx.state.history.listener = historyToStore(ports.store);
+    this.afterInput();
     if (opts.reconciliationIntervalMs > 0) {
       ports.timers.schedule(ports.clock.nowMs() + opts.reconciliationIntervalMs, { type: 'timer', timer: { kind: 'reconcile' } });
     }
@@ -77,10 +83,26 @@ export class Scheduler {
   /** Handle one input to completion. Commands return their result; other inputs return undefined. */
   handle(input: SchedulerInput): CommandResult | undefined {
     const result = this.dispatch(input);
+    this.afterInput();
+    return result;
+  }
+
+  /** Deployments and rolling restarts react to what changed; offer demand follows (revive/suppress). */
+  private afterInput(): void {
     this.settle();
     const runSpecs = this.ctx.state.runSpecs;
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
-    return result;
+    this.persistDirty();
+  }
+
+  /** Writes the instances changed by this input that still exist (expunged ones were deleted). */
+  private persistDirty(): void {
+    const state = this.ctx.state;
+    if (state.dirty.size === 0) return;
+    const live: Instance[] = [];
+    for (const inst of state.dirty) if (state.instance(inst.instanceId) === inst) live.push(inst);
+    state.dirty.clear();
+    if (live.length > 0) this.ctx.store.saveInstances(live);
   }
 
   /** Subscribe to the event bus; returns the unsubscribe function. */
@@ -273,4 +295,14 @@ export class Scheduler {
     for (const t of this.ctx.state.launchedTasks()) tasks.push(t);
     if (tasks.length > 0) this.ctx.driver.reconcile(tasks);
   }
+}
+
+/** Version history made durable: every stored and evicted version goes to the store. */
+function historyToStore(store: Store): HistoryListener {
+  return {
+    savedRunSpecVersion: (spec) => store.saveRunSpecVersion(spec),
+    evictedRunSpecVersion: (id, version) => store.deleteRunSpecVersion(id, version),
+    savedRootVersion: (root) => store.saveRootVersion(root),
+    evictedRootVersion: (version) => store.deleteRootVersion(version),
+  };
 }

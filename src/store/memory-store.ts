@@ -13,6 +13,7 @@ export class MemoryStore implements Store {
   private readonly instances = new Map<string, Instance>();
   private readonly versions = new Map<string, RunSpec>();
   private readonly deployments = new Map<string, Deployment>();
+  private readonly rootVersions = new Map<string, Group>();
   private root?: Group;
   private frameworkId?: string;
   writes = 0;
@@ -30,6 +31,16 @@ export class MemoryStore implements Store {
   deleteRunSpecVersion(runSpecId: string, version: string): void {
     this.writes++;
     this.versions.delete(`${runSpecId}\u0000${version}`);
+  }
+
+  saveRootVersion(root: Group): void {
+    this.writes++;
+    this.rootVersions.set(root.version, root);
+  }
+
+  deleteRootVersion(version: string): void {
+    this.writes++;
+    this.rootVersions.delete(version);
   }
 
   saveDeployment(deployment: Deployment): void {
@@ -72,6 +83,7 @@ export class MemoryStore implements Store {
       root: this.root,
       runSpecs: sortedValues(this.runSpecs),
       versions: sortedValues(this.versions),
+      rootVersions: sortedValues(this.rootVersions),
       deployments: sortedValues(this.deployments),
       instances: sortedValues(this.instances),
       frameworkId: this.frameworkId,

@@ -10,6 +10,7 @@ import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { TaskState } from '../../src/scheduler/model/task-state';
 import type { ProbeObservation, ProbeRequest } from '../../src/scheduler/ports/prober';
 import type { Random } from '../../src/scheduler/ports/random';
+import type { StoredState } from '../../src/scheduler/ports/store';
 import type { Timers } from '../../src/scheduler/ports/timers';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
@@ -26,6 +27,8 @@ export interface HarnessOptions {
   readonly startMs?: number;
   /** Scheduler options over the core's defaults. */
   readonly options?: Partial<SchedulerOptions>;
+  /** What the store holds when the core starts (a restart: the core recovers from it). */
+  readonly stored?: StoredState;
 }
 
 /** Everything that left the core, in the order it happened. */
@@ -80,6 +83,7 @@ export class Harness {
       for (const t of launchedTasks([call])) this.taskAgents.set(t.taskId, t.agentId);
     });
     this.store = new MemoryStore((write) => this.effects.push({ kind: 'store', atMs: this.now, write }));
+    if (opts.stored !== undefined) this.store.fill(opts.stored);
     this.prober = new RecordingProber();
     const prober = this.prober;
     const timers: Timers = {

@@ -14,6 +14,8 @@ export type StoreWrite =
   | { readonly type: 'saveRoot'; readonly root: Group }
   | { readonly type: 'saveRunSpecVersion'; readonly spec: RunSpec }
   | { readonly type: 'deleteRunSpecVersion'; readonly runSpecId: string; readonly version: string }
+  | { readonly type: 'saveRootVersion'; readonly root: Group }
+  | { readonly type: 'deleteRootVersion'; readonly version: string }
   | { readonly type: 'saveDeployment'; readonly deployment: Deployment }
   | { readonly type: 'deleteDeployment'; readonly deploymentId: string };
 
@@ -26,6 +28,7 @@ export class MemoryStore implements Store {
   readonly instances = new Map<string, Instance>();
   readonly versions = new Map<string, RunSpec>();
   readonly deployments = new Map<string, Deployment>();
+  readonly rootVersions = new Map<string, Group>();
   root?: Group;
   frameworkId?: string;
   readonly writes: StoreWrite[] = [];
@@ -73,6 +76,16 @@ export class MemoryStore implements Store {
     this.record({ type: 'deleteRunSpecVersion', runSpecId, version });
   }
 
+  saveRootVersion(root: Group): void {
+    this.rootVersions.set(root.version, root);
+    this.record({ type: 'saveRootVersion', root });
+  }
+
+  deleteRootVersion(version: string): void {
+    this.rootVersions.delete(version);
+    this.record({ type: 'deleteRootVersion', version });
+  }
+
   saveDeployment(deployment: Deployment): void {
     const snap = { ...deployment };
     this.deployments.set(deployment.plan.id, snap);
@@ -84,12 +97,24 @@ export class MemoryStore implements Store {
     this.record({ type: 'deleteDeployment', deploymentId });
   }
 
+  /** Puts `state` in without recording writes (a store as a previous process left it). */
+  fill(state: StoredState): void {
+    this.root = state.root;
+    this.frameworkId = state.frameworkId;
+    for (const spec of state.runSpecs) this.runSpecs.set(spec.id, spec);
+    for (const spec of state.versions) this.versions.set(`${spec.id} ${spec.version}`, spec);
+    for (const root of state.rootVersions) this.rootVersions.set(root.version, root);
+    for (const d of state.deployments) this.deployments.set(d.plan.id, { ...d });
+    for (const inst of state.instances) this.instances.set(inst.instanceId, snapshot(inst));
+  }
+
   load(): StoredState {
     const sorted = <T>(m: ReadonlyMap<string, T>): T[] => [...m.keys()].sort().map((k) => m.get(k) as T);
     return {
       root: this.root,
       runSpecs: sorted(this.runSpecs),
       versions: sorted(this.versions),
+      rootVersions: sorted(this.rootVersions),
       deployments: sorted(this.deployments),
       instances: sorted(this.instances),
       frameworkId: this.frameworkId,

@@ -59,6 +59,7 @@ export class DeploymentManager {
     }
     for (const d of conflicts) this.stop(ctx, d, 'The deployment has been canceled by a forced change');
     ctx.state.root = target;
+    ctx.store.saveRoot(target);
     for (const id of plan.affectedRunSpecIds) {
       const spec = findRunSpec(target, id);
       if (spec !== undefined) ctx.state.history.record(spec);
@@ -69,6 +70,16 @@ export class DeploymentManager {
     this.running.set(plan.id, d);
     this.advance(ctx, d);
     return { ok: true, deploymentId: plan.id, version: target.version };
+  }
+
+  /**
+   * After a restart: a deployment read back from the store runs on from its current step. The
+   * step's actions begin again; they are idempotent (start keeps an existing run spec, scale and
+   * restart converge to the target, stop kills what is left), so nothing already done is redone.
+   */
+  resume(ctx: CoreContext, d: Deployment): void {
+    this.running.set(d.plan.id, d);
+    for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) this.begin(ctx, d, a);
   }
 
   /** Ids of the running deployments that hold this run spec. */
@@ -118,10 +129,12 @@ export class DeploymentManager {
       const next = d.plan.steps[d.stepIndex];
       if (next === undefined) {
         this.running.delete(d.plan.id);
+        ctx.store.deleteDeployment(d.plan.id);
         ctx.bus.emit({ eventType: 'deployment_success', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan) });
         return;
       }
       this.emitStep(ctx, d, 'deployment_info');
+      ctx.store.saveDeployment(d);
       for (const a of next.actions) this.begin(ctx, d, a);
     }
   }
@@ -154,6 +167,7 @@ export class DeploymentManager {
 
   private stop(ctx: CoreContext, d: Deployment, reason: string): void {
     this.running.delete(d.plan.id);
+    ctx.store.deleteDeployment(d.plan.id);
     this.emitStep(ctx, d, 'deployment_step_failure');
     ctx.bus.emit({ eventType: 'deployment_failed', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan), reason });
     for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) {

@@ -27,6 +27,8 @@ export interface RunSpecVersion {
 export class VersionHistory {
   private readonly specs = new Map<string, Map<string, RunSpec>>();
   private readonly roots = new Map<string, Group>();
+  /** Told about every version stored and evicted (the durable store); unset while recovering. */
+  listener?: HistoryListener;
 
   constructor(readonly maxVersions: number = DEFAULT_MAX_VERSIONS) {
     assert(Number.isInteger(maxVersions) && maxVersions >= 1, `maxVersions must be a positive integer (got ${maxVersions})`);
@@ -39,7 +41,10 @@ export class VersionHistory {
       versions = new Map();
       this.specs.set(spec.id, versions);
     }
-    keep(versions, spec.version, spec, this.maxVersions);
+    const evicted = keep(versions, spec.version, spec, this.maxVersions);
+    if (this.listener === undefined) return;
+    this.listener.savedRunSpecVersion(spec);
+    for (const version of evicted) this.listener.evictedRunSpecVersion(spec.id, version);
   }
 
   /** Stores every run spec of `root` and the root itself (what one deployment writes). */
@@ -70,7 +75,10 @@ export class VersionHistory {
 
   /** Stores `root` under its version. */
   recordRoot(root: Group): void {
-    keep(this.roots, root.version, root, this.maxVersions);
+    const evicted = keep(this.roots, root.version, root, this.maxVersions);
+    if (this.listener === undefined) return;
+    this.listener.savedRootVersion(root);
+    for (const version of evicted) this.listener.evictedRootVersion(version);
   }
 
   /** The stored root versions, newest first. */
@@ -84,11 +92,23 @@ export class VersionHistory {
   }
 }
 
-function keep<V>(versions: Map<string, V>, version: string, value: V, max: number): void {
+/** What a {@link VersionHistory} reports, so that history can be made durable. */
+export interface HistoryListener {
+  savedRunSpecVersion(spec: RunSpec): void;
+  evictedRunSpecVersion(runSpecId: string, version: string): void;
+  savedRootVersion(root: Group): void;
+  evictedRootVersion(version: string): void;
+}
+
+/** Stores `value` as the newest entry; returns the versions evicted beyond `max`, oldest first. */
+function keep<V>(versions: Map<string, V>, version: string, value: V, max: number): string[] {
   versions.delete(version);
   versions.set(version, value);
+  const evicted: string[] = [];
   for (const oldest of versions.keys()) {
     if (versions.size <= max) break;
     versions.delete(oldest);
+    evicted.push(oldest);
   }
+  return evicted;
 }

@@ -29,6 +29,7 @@ export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, ins
   inst.condition = condition;
   inst.conditionSinceMs = ctx.clock.nowMs();
   ctx.state.changed.add(inst.runSpecId);
+  ctx.state.dirty.add(inst);
   if (rs !== undefined) {
     rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
@@ -45,6 +46,7 @@ export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal
   const wasActive = isActive(inst);
   inst.goal = goal;
   ctx.state.changed.add(inst.runSpecId);
+  ctx.state.dirty.add(inst);
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
   ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
 }

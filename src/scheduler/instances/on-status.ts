@@ -48,7 +48,6 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
   const next = instanceCondition(inst);
   if (next !== inst.condition) {
     setCondition(ctx, rs, inst, next);
-    ctx.store.saveInstances([inst]);
     afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
   }
   if (healthChanged && ctx.state.instance(inst.instanceId) === inst) refreshInstanceHealth(ctx, rs.spec, inst);

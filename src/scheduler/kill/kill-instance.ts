@@ -41,6 +41,7 @@ export function sendKills(ctx: CoreContext, spec: RunSpec | undefined, inst: Ins
     ctx.driver.kill(task.taskId, inst.agent?.agentId, graceMs);
   }
   inst.killRequestedAtMs = nowMs;
+  ctx.state.dirty.add(inst);
   ctx.timers.schedule(nowMs + maxGraceMs + ctx.options.killRetryMs, {
     type: 'timer',
     timer: { kind: 'killRetry', instanceId: inst.instanceId, incarnation: inst.incarnation },

@@ -26,6 +26,10 @@ export interface Store {
   saveRunSpecVersion(spec: RunSpec): void;
   /** The version fell out of the bounded history. */
   deleteRunSpecVersion(runSpecId: string, version: string): void;
+  /** One stored version of the root group (`/v2/groups/versions`, version revert). */
+  saveRootVersion(root: Group): void;
+  /** The root version fell out of the bounded history. */
+  deleteRootVersion(version: string): void;
   /** A running deployment (saved when it starts and whenever its step advances). */
   saveDeployment(deployment: Deployment): void;
   /** The deployment finished, failed, or was cancelled. */
@@ -43,6 +47,8 @@ export interface StoredState {
   readonly runSpecs: readonly RunSpec[];
   /** Every stored version of every run spec, oldest first per run spec. */
   readonly versions: readonly RunSpec[];
+  /** Stored versions of the root group, oldest first. */
+  readonly rootVersions: readonly Group[];
   readonly deployments: readonly Deployment[];
   readonly instances: readonly Instance[];
   readonly frameworkId?: string;

@@ -19,6 +19,12 @@ export class SchedulerState {
   readonly expungedTasks = new Map<string, { instanceId: string; runSpecId: string; lastKillMs?: number }>();
   /** Run specs whose offer demand may have changed since the last revive/suppress sync. */
   readonly demandDirty = new Set<RunSpecState>();
+  /**
+   * Instances whose record changed during the current input (condition, goal, kill request,
+   * unreachable time); written to the store in one call when the input is done, so every
+   * mutation of the input is durable, not only those made before an explicit save.
+   */
+  readonly dirty = new Set<Instance>();
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;

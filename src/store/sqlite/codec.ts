@@ -1,0 +1,142 @@
+/**
+ * The store's codec: the core's objects ⇄ JSON text.
+ *
+ * Plain JSON cannot hold everything the core keeps: a Group's children are `ReadonlyMap`s whose
+ * insertion order is the tree's iteration order, and a few numbers (Infinity, NaN, -0) have no JSON
+ * form. Those values are written as single-key tagged objects:
+ *
+ * | value                     | encoded as                          |
+ * | ------------------------- | ----------------------------------- |
+ * | `Map`                     | `{"$map": [[key, value], …]}` (insertion order) |
+ * | `Set`                     | `{"$set": [value, …]}` (insertion order) |
+ * | `Infinity`, `NaN`, `-0`   | `{"$num": "Infinity"}` …            |
+ * | `undefined` in an array   | `{"$undefined": 1}`                 |
+ * | a plain object that looks like a tag | `{"$obj": {…}}` (escaped) |
+ *
+ * `undefined` object fields are dropped (the core's optional fields are absent, not undefined, so
+ * `decode(encode(x))` deep-equals `x`). Anything else that JSON would silently change — a class
+ * instance (Date …), a function, a symbol, a bigint — is refused with an Error rather than stored
+ * wrongly.
+ */
+
+/** A JSON-representable value (what {@link toJsonTree} produces and JSON.parse returns). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+const MAP_TAG = '$map';
+const SET_TAG = '$set';
+const NUM_TAG = '$num';
+const UNDEFINED_TAG = '$undefined';
+const OBJ_TAG = '$obj';
+const TAGS: ReadonlySet<string> = new Set([MAP_TAG, SET_TAG, NUM_TAG, UNDEFINED_TAG, OBJ_TAG]);
+
+/** Encode a value the core stores into JSON text (see the module comment for the tags). */
+export function encode(value: unknown): string {
+  return JSON.stringify(toJsonTree(value, '$'));
+}
+
+/** Decode text written by {@link encode}. Throws on text that is not JSON or a malformed tag. */
+export function decode(text: string): unknown {
+  return fromJsonTree(JSON.parse(text) as JsonValue);
+}
+
+/** The JSON tree of `value`; `at` names the position for error messages (`$.tasks[0]`). */
+export function toJsonTree(value: unknown, at: string): JsonValue {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return encodeNumber(value);
+    case 'object':
+      return value === null ? null : encodeObject(value, at);
+    default:
+      throw new Error(`codec: cannot encode a ${typeof value} at ${at}`);
+  }
+}
+
+function encodeNumber(n: number): JsonValue {
+  if (Number.isFinite(n) && !Object.is(n, -0)) return n;
+  return { [NUM_TAG]: Object.is(n, -0) ? '-0' : String(n) };
+}
+
+function encodeObject(value: object, at: string): JsonValue {
+  if (Array.isArray(value)) return value.map((v: unknown, i) => (v === undefined ? { [UNDEFINED_TAG]: 1 } : toJsonTree(v, `${at}[${i}]`)));
+  if (value instanceof Map) {
+    return { [MAP_TAG]: [...value].map(([k, v]: [unknown, unknown], i) => [toJsonTree(k, `${at}<key ${i}>`), toJsonTree(v, `${at}<${String(k)}>`)]) };
+  }
+  if (value instanceof Set) return { [SET_TAG]: [...value].map((v: unknown, i) => toJsonTree(v, `${at}{${i}}`)) };
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new Error(`codec: cannot encode an instance of ${value.constructor.name} at ${at}`);
+  }
+  return encodePlain(value as Record<string, unknown>, at);
+}
+
+function encodePlain(value: Record<string, unknown>, at: string): JsonValue {
+  const out: { [key: string]: JsonValue } = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== undefined) out[k] = toJsonTree(v, `${at}.${k}`);
+  }
+  return looksLikeTag(out) ? { [OBJ_TAG]: out } : out;
+}
+
+/** A single-key object whose key is a tag would be misread on decode: it gets escaped. */
+function looksLikeTag(obj: { [key: string]: JsonValue }): boolean {
+  const keys = Object.keys(obj);
+  return keys.length === 1 && TAGS.has(keys[0]);
+}
+
+/** The value a JSON tree written by {@link toJsonTree} stands for. */
+export function fromJsonTree(tree: JsonValue): unknown {
+  if (tree === null || typeof tree !== 'object') return tree;
+  if (Array.isArray(tree)) return tree.map(fromJsonTree);
+  const keys = Object.keys(tree);
+  if (keys.length === 1 && TAGS.has(keys[0])) return decodeTag(keys[0], tree[keys[0]]);
+  return decodePlain(tree);
+}
+
+function decodePlain(tree: { [key: string]: JsonValue }): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(tree)) out[k] = fromJsonTree(v);
+  return out;
+}
+
+function decodeTag(tag: string, body: JsonValue): unknown {
+  switch (tag) {
+    case MAP_TAG:
+      return new Map(arrayOf(tag, body).map((entry) => mapEntry(entry)));
+    case SET_TAG:
+      return new Set(arrayOf(tag, body).map(fromJsonTree));
+    case NUM_TAG:
+      return decodeNumber(body);
+    case UNDEFINED_TAG:
+      return undefined;
+    default: // OBJ_TAG: an escaped plain object; its own keys are not a tag.
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw malformed(tag);
+      return decodePlain(body);
+  }
+}
+
+function arrayOf(tag: string, body: JsonValue): JsonValue[] {
+  if (!Array.isArray(body)) throw malformed(tag);
+  return body;
+}
+
+function mapEntry(entry: JsonValue): [unknown, unknown] {
+  if (!Array.isArray(entry) || entry.length !== 2) throw malformed(MAP_TAG);
+  return [fromJsonTree(entry[0]), fromJsonTree(entry[1])];
+}
+
+function decodeNumber(body: JsonValue): number {
+  switch (body) {
+    case 'Infinity': return Infinity;
+    case '-Infinity': return -Infinity;
+    case 'NaN': return NaN;
+    case '-0': return -0;
+    default: throw malformed(NUM_TAG);
+  }
+}
+
+function malformed(tag: string): Error {
+  return new Error(`codec: malformed ${tag} value`);
+}

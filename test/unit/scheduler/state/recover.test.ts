@@ -1,0 +1,103 @@
+import t from 'tap';
+import { makeOffer } from '../../../builders/cluster-builders';
+import { makeApp, versionAt } from '../../../builders/run-spec-builders';
+import { Harness } from '../../../harness/core-harness';
+
+/** A second core started on what the first one's store holds, at the first one's clock (a restart). */
+function restart(h: Harness): Harness {
+  return new Harness({ stored: h.store.load(), startMs: h.nowMs });
+}
+
+/** Instance ids with their condition and goal, sorted by id. */
+function snapshot(h: Harness, id = '/app'): string[] {
+  return h.instances(id).map((i) => `${i.instanceId}:${i.condition}:${i.goal}:${i.runSpecVersion}`).sort();
+}
+
+t.test('a restart recovers the root, run specs, instances, history and framework id; nothing is relaunched', async (t) => {
+  const h1 = new Harness();
+  h1.handle({ type: 'subscribed', frameworkId: 'fw-1' });
+  h1.deploy(makeApp({ instances: 2 }));
+  h1.put(makeApp({ instances: 3, version: versionAt(30) }));
+  const h2 = restart(h1);
+  t.equal(h2.scheduler.root().version, h1.scheduler.root().version);
+  t.same(h2.scheduler.runSpec('/app'), h1.scheduler.runSpec('/app'));
+  t.same(snapshot(h2), snapshot(h1), 'same instances, conditions, goals and versions');
+  t.same(h2.scheduler.versions('/app'), h1.scheduler.versions('/app'), 'version history survives');
+  t.same(h2.scheduler.deployments().map((d) => d.deployment.plan.id), h1.scheduler.deployments().map((d) => d.deployment.plan.id),
+    'the scale deployment waiting for an offer is still running');
+  t.same(h2.calls('kill'), [], 'nothing killed');
+  t.same(h2.calls('revive'), [{ type: 'revive', roles: ['*'] }], 'offers revived for the instance still waiting');
+  t.equal(h2.scheduler.queue()[0]?.scheduled, 1);
+  h2.handle({ type: 'subscribed', frameworkId: 'fw-1' });
+  t.same(h2.calls('reconcile').flatMap((c) => c.tasks.map((x) => x.taskId)).sort(),
+    h1.instances('/app').flatMap((i) => i.tasks.map((x) => x.taskId)).sort(), 'known tasks are reconciled after resubscribing');
+  const launched = h2.offer(makeOffer());
+  t.equal(launched.length, 1, 'only the missing instance is launched');
+  h2.run(...launched);
+  t.same(h2.scheduler.deployments(), [], 'the recovered deployment finishes');
+  t.equal(h2.events('deployment_success').length, 1);
+});
+
+t.test('a restart in the middle of a rolling upgrade resumes it from its current step; unconfirmed kills are sent again', async (t) => {
+  const h1 = new Harness();
+  const v1 = makeApp({ instances: 2, upgrade: { minimumHealthCapacity: 1, maximumOverCapacity: 0.5 } });
+  const old = h1.deploy(v1);
+  const v2 = makeApp({ instances: 2, upgrade: { minimumHealthCapacity: 1, maximumOverCapacity: 0.5 }, cmd: 'v2', version: versionAt(60) });
+  h1.advance(60_000);
+  const r = h1.put(v2);
+  t.match(r, { ok: true });
+  const fresh = h1.offer(makeOffer());
+  t.equal(fresh.length, 1, 'one extra instance allowed');
+  h1.run(fresh[0]);
+  t.equal(h1.calls('kill').length, 1, 'one old instance is being killed');
+  const killed = h1.calls('kill')[0].taskId;
+
+  const h2 = restart(h1);
+  const [running] = h2.scheduler.deployments();
+  t.equal(running?.deployment.plan.id, r.ok ? r.deploymentId : '', 'the same deployment runs on');
+  t.same(h2.calls('kill').map((k) => k.taskId), [killed], 'the unconfirmed kill is sent again');
+  h2.status(killed, 'TASK_KILLED');
+  const next = h2.offer(makeOffer());
+  t.equal(next.length, 1, 'the replacement of the killed instance is launched');
+  h2.run(next[0]);
+  const rest = h2.calls('kill').map((k) => k.taskId).filter((id) => id !== killed);
+  t.same(rest, old.map((l) => l.taskId).filter((id) => id !== killed), 'the last old instance goes once the new one runs');
+  h2.status(rest[0], 'TASK_KILLED');
+  t.same(h2.scheduler.deployments(), [], 'done');
+  t.same(h2.instances('/app').map((i) => i.runSpecVersion), [v2.version, v2.version]);
+});
+
+t.test('instances of a run spec that no longer exists are forgotten; their tasks are killed when they report', async (t) => {
+  const h1 = new Harness();
+  const [task] = h1.deploy(makeApp());
+  const stored = h1.store.load();
+  const h2 = new Harness({ stored: { ...stored, runSpecs: [] }, startMs: h1.nowMs });
+  t.same(h2.instances('/app'), []);
+  t.equal(h2.store.instances.size, 0, 'the orphan is deleted from the store');
+  h2.status(task.taskId, 'TASK_RUNNING');
+  t.same(h2.calls('kill').map((k) => k.taskId), [task.taskId], 'a task of a forgotten instance is killed');
+});
+
+t.test('an unreachable instance gets its deadlines armed again, counted from when it became unreachable', async (t) => {
+  const h1 = new Harness();
+  const app = makeApp({ unreachable: { kind: 'enabled', inactiveAfterMs: 60_000, expungeAfterMs: 120_000 } });
+  const [task] = h1.deploy(app);
+  h1.status(task.taskId, 'TASK_UNREACHABLE');
+  h1.advance(30_000);
+  const h2 = restart(h1);
+  t.same(h2.timers('unreachableInactive').map((x) => x.dueMs - h2.nowMs), [30_000], 'inactive 60 s after it became unreachable');
+  h2.advance(30_000);
+  t.equal(h2.instances('/app').filter((i) => i.condition === 'Scheduled').length, 1, 'a replacement is scheduled');
+});
+
+t.test('a fresh store starts empty and writes root, versions and deployments as changes are accepted', async (t) => {
+  const h = new Harness();
+  h.put(makeApp());
+  const stored = h.store.load();
+  t.equal(stored.root?.version, h.scheduler.root().version);
+  t.same(stored.versions.map((v) => `${v.id}@${v.version}`), [`/app@${versionAt(0)}`]);
+  t.equal(stored.rootVersions.at(-1)?.version, h.scheduler.root().version);
+  t.same(stored.deployments.map((d) => d.plan.id), h.scheduler.deployments().map((d) => d.deployment.plan.id));
+  h.run(...h.offer(makeOffer()));
+  t.same(h.store.load().deployments, [], 'a finished deployment is deleted');
+});
