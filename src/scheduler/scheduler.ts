@@ -32,6 +32,8 @@ import { recoverState } from './state/recover-state';
 import type { HistoryListener } from './groups/version-history';
 import type { Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
+import { onReadinessResult, onReadinessTimer, readinessResults } from './readiness/readiness-checks';
+import type { ReadinessCheckResult } from './model/readiness-check';
 
 /** How the core builds and plans root groups (the groups module; replaceable in tests). */
 export interface CoreWiring {
@@ -181,6 +183,11 @@ export class Scheduler {
     return spec?.kind === 'pod' ? spec : undefined;
   }
 
+  /** Readiness check results of an app's instances (`readinessCheckResults`); empty without a check. */
+  readiness(runSpecId: string): ReadinessCheckResult[] {
+    return readinessResults(this.ctx, runSpecId);
+  }
+
   /** Running deployments and, per action of the current step, what it waits for. */
   deployments(): { deployment: Deployment; actions: ActionStatus[] }[] {
     return this.ctx.deployments.status(this.ctx);
@@ -223,7 +230,7 @@ export class Scheduler {
         this.onTimer(input.timer);
         return undefined;
       case 'probeResult':
-        onProbeResult(this.ctx, input.observation);
+        if (!onReadinessResult(this.ctx, input.observation)) onProbeResult(this.ctx, input.observation);
         return undefined;
       case 'subscribed':
         this.ctx.state.frameworkId = input.frameworkId;
@@ -282,6 +289,8 @@ export class Scheduler {
         return onProbeTimer(this.ctx, timer.instanceId, timer.incarnation, timer.checkIndex);
       case 'killRetry':
         return onKillRetry(this.ctx, timer.instanceId, timer.incarnation);
+      case 'readinessProbe':
+        return onReadinessTimer(this.ctx, timer.instanceId, timer.incarnation);
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });

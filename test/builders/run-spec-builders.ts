@@ -58,6 +58,7 @@ export function makeApp(o: AppOverrides = {}): AppSpec {
   };
   if (o.cmd !== undefined || !('cmd' in o)) spec.cmd = o.cmd ?? 'sleep 1000';
   if (o.args !== undefined) spec.args = o.args;
+  if (o.readinessChecks !== undefined) spec.readinessChecks = o.readinessChecks;
   const definition: Record<string, unknown> = {
     id: spec.id,
     cmd: spec.cmd ?? null,

@@ -1,5 +1,6 @@
 import type { AppSpec, KillSelection } from '../../scheduler/model/run-spec';
 import { appFetchFromWire } from './app-fetch-from-wire';
+import { readinessChecksFromWire, type ConvertedReadinessChecks } from './readiness-checks-from-wire';
 import { appHealthChecksFromWire, type ConvertedHealthChecks } from './app-health-checks-from-wire';
 import { appNetworksFromWire, type ConvertedNetworks } from './app-networks-from-wire';
 import { appPortsFromWire, type ConvertedPorts } from './app-ports-from-wire';
@@ -46,6 +47,7 @@ interface AppParts {
   readonly networks: ConvertedNetworks;
   readonly ports: ConvertedPorts;
   readonly healthChecks: ConvertedHealthChecks;
+  readonly readinessChecks: ConvertedReadinessChecks;
   readonly constraints: ConvertedConstraints;
   readonly upgrade: ConvertedUpgrade;
   readonly unreachable: ConvertedUnreachable;
@@ -86,6 +88,7 @@ function readApp(app: WireObject, ctx: ConvertContext): AppParts {
     instances: app.number('instances', 1, { min: 0, integer: true }),
     resources: resourcesFromWire(app, DEFAULT_RESOURCES),
     healthChecks: appHealthChecksFromWire(app, ports.slots),
+    readinessChecks: readinessChecksFromWire(app, ports.slots),
     constraints: constraintsFromWire(app, 'constraints'),
     upgrade: upgradeFromWire(app, 'upgradeStrategy',
       resident || hasVolume(container, 'external') ? RESIDENT_UPGRADE : DEFAULT_UPGRADE, resident),
@@ -164,6 +167,7 @@ function buildSpec(app: WireObject, p: AppParts & { id: string }, ctx: ConvertCo
     hostPorts: p.ports.hostPorts,
     requirePorts: p.ports.requirePorts,
     healthChecks: p.healthChecks.checks,
+    ...(p.readinessChecks.checks.length > 0 ? { readinessChecks: p.readinessChecks.checks } : {}),
     killGracePeriodMs: p.killGraceSeconds === undefined ? DEFAULT_KILL_GRACE_MS : Math.round(p.killGraceSeconds * 1000),
     ...(p.cmd !== undefined ? { cmd: p.cmd } : {}),
     ...(p.args !== undefined ? { args: p.args } : {}),
@@ -191,6 +195,7 @@ function definitionOf(
     ...p.backoff,
     container: p.ports.containerWire,
     healthChecks: p.healthChecks.wire,
+    readinessChecks: p.readinessChecks.wire,
     upgradeStrategy: p.upgrade.wire,
     labels: p.labels.wire,
     acceptedResourceRoles: p.roles.acceptedGiven ? p.roles.acceptedResourceRoles : undefined,

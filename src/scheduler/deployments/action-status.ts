@@ -3,6 +3,7 @@ import type { NoMatchReason } from '../model/no-match-reason';
 import type { SchedulerState } from '../state/scheduler-state';
 import { isActive } from '../instances/instance-lifecycle';
 import { isHealthy, restartDone } from './converge-restart';
+import { isReady } from '../readiness/readiness-checks';
 import type { DeploymentAction } from './deployment-plan';
 
 /**
@@ -20,6 +21,8 @@ export interface ActionStatus {
     readonly rejections: Partial<Record<NoMatchReason, number>>;
     /** Placed instances of the target version that are not running and healthy yet. */
     readonly notHealthy: number;
+    /** Running, healthy instances of the target version whose readiness check has not passed yet. */
+    readonly notReady: number;
     /** Instances of older versions (or beyond the target count) still to go. */
     readonly toReplace: number;
   };
@@ -32,17 +35,20 @@ export function actionStatus(state: SchedulerState, action: DeploymentAction): A
   // The current config generation (a scale-only version keeps lastConfigChangeAt).
   const generation = rs.spec.versionInfo.lastConfigChangeAt;
   let notHealthy = 0;
+  let notReady = 0;
   let toReplace = 0;
   let healthyNew = 0;
   let existing = 0;
   for (const inst of rs.instances.values()) {
     if (!isTerminalCondition(inst.condition)) existing++;
     if (isActive(inst) && inst.configVersion === generation) {
-      if (isHealthy(rs, inst)) healthyNew++;
-      else if (inst.condition !== 'Scheduled') notHealthy++;
+      if (!isHealthy(rs, inst)) {
+        if (inst.condition !== 'Scheduled') notHealthy++;
+      } else if (isReady(rs, inst)) healthyNew++;
+      else notReady++;
     } else if (!isTerminalCondition(inst.condition)) toReplace++;
   }
-  const waitingFor = { unplaced: rs.scheduled.length, rejections: rs.rejections.byReason(), notHealthy, toReplace };
+  const waitingFor = { unplaced: rs.scheduled.length, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
   return { action, done: isDone(action, rs, healthyNew, existing), waitingFor };
 }
 
@@ -67,4 +73,4 @@ function isStop(action: DeploymentAction): boolean {
   return action.action === 'StopApplication' || action.action === 'StopPod';
 }
 
-const NOTHING = { unplaced: 0, rejections: {}, notHealthy: 0, toReplace: 0 };
+const NOTHING = { unplaced: 0, rejections: {}, notHealthy: 0, notReady: 0, toReplace: 0 };

@@ -3,6 +3,7 @@ import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import { isActive, scheduleNewInstances } from '../instances/instance-lifecycle';
+import { isReady } from '../readiness/readiness-checks';
 import { selectVictims } from '../instances/select-victims';
 import { killInstance } from '../kill/kill-instance';
 
@@ -78,7 +79,7 @@ function census(rs: RunSpecState, generation: string): Census {
     if (!isActive(inst)) continue;
     if (isNew) {
       newActive++;
-      if (isHealthy(rs, inst)) newHealthy++;
+      if (isHealthy(rs, inst) && isReady(rs, inst)) newHealthy++;
     } else if (isHealthy(rs, inst)) oldHealthy.push(inst);
     else oldUnhealthy.push(inst);
   }

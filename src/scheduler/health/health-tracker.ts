@@ -1,5 +1,6 @@
 import type { CoreContext } from '../core-context';
 import type { Instance } from '../model/instance';
+import type { ReadinessCheckResult } from '../model/readiness-check';
 
 /** Result history of one scheduler-run check of one instance (Marathon's per-task Health). */
 export interface CheckState {
@@ -10,6 +11,12 @@ export interface CheckState {
   lastSuccessMs?: number;
   lastFailureMs?: number;
   lastFailureCause?: string;
+  timerId?: number;
+}
+
+/** Readiness of one instance: its last result, and the probe timer while it is not ready. */
+export interface ReadinessState {
+  result: ReadinessCheckResult;
   timerId?: number;
 }
 
@@ -28,10 +35,19 @@ export class HealthTracker {
   /** Per instance, aligned with the app's `healthChecks`; undefined at agent-run checks. */
   readonly checks = new Map<string, (CheckState | undefined)[]>();
   readonly pending = new Map<number, PendingProbe>();
+  /** Readiness checking per instance (apps with a readiness check; readiness/readiness-checks.ts). */
+  readonly readiness = new Map<string, ReadinessState>();
+  /** Readiness probes in flight (their ids come from the same counter as health probes). */
+  readonly pendingReadiness = new Map<number, { readonly instanceId: string; readonly incarnation: number }>();
   nextProbeId = 1;
 
   /** Stops checking an instance: cancels its probe timers and forgets its results. */
   forget(ctx: CoreContext, inst: Instance): void {
+    const readiness = this.readiness.get(inst.instanceId);
+    if (readiness !== undefined) {
+      if (readiness.timerId !== undefined) ctx.timers.cancel(readiness.timerId);
+      this.readiness.delete(inst.instanceId);
+    }
     const states = this.checks.get(inst.instanceId);
     if (states === undefined) return;
     for (const s of states) if (s?.timerId !== undefined) ctx.timers.cancel(s.timerId);

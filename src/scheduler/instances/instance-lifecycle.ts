@@ -77,6 +77,7 @@ export function scheduleNewInstances(ctx: CoreContext, rs: RunSpecState, count: 
       allocation: undefined,
       tasks: NO_TASKS,
       healthy: undefined,
+      ready: undefined,
       startedAtMs: undefined,
       unreachableSinceMs: undefined,
       killReason: undefined,
@@ -105,6 +106,7 @@ export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Ins
   inst.allocation = undefined;
   inst.tasks = NO_TASKS;
   inst.healthy = undefined;
+  inst.ready = undefined;
   inst.startedAtMs = undefined;
   inst.unreachableSinceMs = undefined;
   inst.killReason = undefined;

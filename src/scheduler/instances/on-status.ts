@@ -9,6 +9,7 @@ import { isTerminalTaskState } from '../model/task-state';
 import type { RunSpecState } from '../state/run-spec-state';
 import { recordLaunchFailure } from '../launch-queue/backoff';
 import { hasAgentCheck, refreshInstanceHealth } from '../health/instance-health';
+import { startReadiness } from '../readiness/readiness-checks';
 import { startSchedulerChecks } from '../health/scheduler-health';
 import { killUnhealthy } from '../health/unhealthy-kill';
 import { DEFAULT_KILL_GRACE_MS, sendKills } from '../kill/kill-instance';
@@ -81,6 +82,7 @@ function afterConditionChange(
   if (c === 'Running' && ctx.state.instance(inst.instanceId) === inst) {
     inst.startedAtMs ??= ctx.clock.nowMs();
     startSchedulerChecks(ctx, rs, inst);
+    startReadiness(ctx, rs, inst);
   }
 }
 

@@ -57,6 +57,7 @@ export type TimerKind =
   | { readonly kind: 'unreachableExpunge'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'healthProbe'; readonly instanceId: string; readonly incarnation: number; readonly checkIndex: number }
   | { readonly kind: 'killRetry'; readonly instanceId: string; readonly incarnation: number }
+  | { readonly kind: 'readinessProbe'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'reconcile' };
 
 export type TimerInput = { readonly type: 'timer'; readonly timer: TimerKind };

@@ -56,6 +56,8 @@ export interface Instance {
   tasks: Task[];
   /** Instance health: all checks passing. undefined = unknown (null on the wire). */
   healthy?: boolean;
+  /** Readiness of this incarnation (apps with a readiness check): true once a check passed. */
+  ready?: boolean;
   /** First time the instance was seen Running in this incarnation. */
   startedAtMs?: number;
   unreachableSinceMs?: number;

@@ -1,5 +1,6 @@
 import type { Constraint } from './constraint';
 import type { HealthCheckSpec } from './health-check';
+import type { ReadinessCheckSpec } from './readiness-check';
 import type { ScalarResources } from './resources';
 
 export type KillSelection = 'YOUNGEST_FIRST' | 'OLDEST_FIRST';
@@ -57,6 +58,8 @@ export interface AppSpec extends RunSpecCommon {
   readonly hostPorts: readonly number[];
   readonly requirePorts: boolean;
   readonly healthChecks: readonly HealthCheckSpec[];
+  /** At most one (fact 31); absent means none. */
+  readonly readinessChecks?: readonly ReadinessCheckSpec[];
   readonly killGracePeriodMs: number;
   readonly cmd?: string;
   readonly args?: readonly string[];

@@ -18,6 +18,8 @@ export interface ProbeRequest {
   readonly port: number;
   readonly path: string;
   readonly timeoutMs: number;
+  /** `readiness` for readiness checks (the response body may be kept); health checks otherwise. */
+  readonly purpose?: 'health' | 'readiness';
 }
 
 /** What the prober observed. Exactly one of `httpStatus` / `connected` / `timedOut` tells it. */
@@ -29,6 +31,9 @@ export interface ProbeObservation {
   readonly connected?: boolean;
   /** True when no answer arrived within `timeoutMs`. */
   readonly timedOut?: boolean;
+  /** Readiness probes: the response's content type and body (for `preserveLastResponse`). */
+  readonly contentType?: string;
+  readonly body?: string;
   /** Free text for logs and `lastFailureCause`. */
   readonly message?: string;
 }

@@ -1,6 +1,7 @@
 import type { CoreContext } from '../core-context';
 import type { DeploymentManager } from '../deployments/deployment-manager';
 import { startSchedulerChecks } from '../health/scheduler-health';
+import { startReadiness } from '../readiness/readiness-checks';
 import { isActive, isPlaced } from '../instances/instance-lifecycle';
 import { converge } from '../instances/converge';
 import { sendKills } from '../kill/kill-instance';
@@ -72,6 +73,9 @@ function rearm(ctx: CoreContext, rs: RunSpecState): void {
       continue;
     }
     if (inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive') onBecameUnreachable(ctx, rs, inst);
-    else if (inst.condition === 'Running') startSchedulerChecks(ctx, rs, inst);
+    else if (inst.condition === 'Running') {
+      startSchedulerChecks(ctx, rs, inst);
+      startReadiness(ctx, rs, inst);
+    }
   }
 }

@@ -488,7 +488,7 @@ t.test('deployments() says why the current action waits: unplaced instances with
     t.same(h.scheduler.deployments().map((d) => d.actions), [[{
       action: { action: 'ScaleApplication', runSpecId: '/app', kind: 'app' },
       done: false,
-      waitingFor: { unplaced: 2, rejections: { InsufficientCpus: 1, InsufficientMemory: 1 }, notHealthy: 0, toReplace: 0 },
+      waitingFor: { unplaced: 2, rejections: { InsufficientCpus: 1, InsufficientMemory: 1 }, notHealthy: 0, notReady: 0, toReplace: 0 },
     }]]);
     t.match(h.scheduler.deployments(), [{ deployment: { plan: { id }, stepIndex: 1, startedAtMs: h.nowMs } }]);
   });
@@ -503,10 +503,10 @@ t.test('deployments() says why the current action waits: unplaced instances with
   t.test('old instances to replace', async (t) => {
     const { h } = rolling({ minimumHealthCapacity: 1, maximumOverCapacity: 1 }, 2);
     t.same(h.scheduler.deployments().map((d) => d.actions.map((a) => [a.action.action, a.done, a.waitingFor])), [[
-      ['RestartApplication', false, { unplaced: 2, rejections: {}, notHealthy: 0, toReplace: 2 }],
+      ['RestartApplication', false, { unplaced: 2, rejections: {}, notHealthy: 0, notReady: 0, toReplace: 2 }],
     ]]);
     h.run(h.offer(makeOffer()));
-    t.match(h.scheduler.deployments(), [{ actions: [{ done: false, waitingFor: { unplaced: 0, notHealthy: 0, toReplace: 2 } }] }], 'killed but not gone yet');
+    t.match(h.scheduler.deployments(), [{ actions: [{ done: false, waitingFor: { unplaced: 0, notHealthy: 0, notReady: 0, toReplace: 2 } }] }], 'killed but not gone yet');
   });
 });
 
