@@ -70,7 +70,14 @@ export type SchedulerInput = Command | ClusterInput | TimerInput | ProbeResultIn
 /** Outcome of a command: expected failures are values, never exceptions. */
 export type CommandResult =
   | { readonly ok: true; readonly deploymentId?: string; readonly version?: string }
-  | { readonly ok: false; readonly error: CommandError; readonly message: string; readonly deployments?: readonly string[] };
+  | {
+      readonly ok: false;
+      readonly error: CommandError;
+      readonly message: string;
+      readonly deployments?: readonly string[];
+      /** `invalid`: the offending fields, as Marathon's validation `details` (e.g. path `/role`). */
+      readonly details?: readonly { readonly path: string; readonly errors: readonly string[] }[];
+    };
 
 export type CommandError =
   | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment'

@@ -75,13 +75,13 @@ t.test('a config update re-targets scheduled instances instead of killing them',
 
 t.test('a role change re-targets the offer demand', async (t) => {
   const h = new Harness();
-  h.put(makeApp({ cpus: 100 }));
+  h.put(makeApp({ id: '/dev/app', cpus: 100 }));
   h.clearRecords();
-  t.match(h.put(makeApp({ cpus: 100, role: 'dev', version: versionAt(10) }), { force: true }), { ok: true });
+  t.match(h.put(makeApp({ id: '/dev/app', cpus: 100, role: 'dev', version: versionAt(10) }), { force: true }), { ok: true });
   t.same(h.calls().filter((c) => c.type === 'revive' || c.type === 'suppress'), [
     { type: 'revive', roles: ['dev'] }, { type: 'suppress', roles: ['*'] },
   ]);
-  t.equal(h.instances('/app')[0].role, 'dev');
+  t.equal(h.instances('/dev/app')[0].role, 'dev');
 });
 
 t.test('kill-and-scale never goes below zero and counts each instance once', async (t) => {

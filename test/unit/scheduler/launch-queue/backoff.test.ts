@@ -133,7 +133,7 @@ t.test('a user kill relaunches without backoff', async (t) => {
 
 t.test('revive when work appears, suppress per role when none is left', async (t) => {
   const h = new Harness();
-  h.put(makeApp({ id: '/a', role: 'dev' }));
+  h.put(makeApp({ id: '/dev/a', role: 'dev' }));
   t.same(h.calls().filter((c) => c.type === 'revive' || c.type === 'suppress'), [{ type: 'revive', roles: ['dev'] }]);
   h.put(makeApp({ id: '/b', backoff: policy }));
   t.same(h.calls().filter((c) => c.type === 'revive' || c.type === 'suppress').slice(1), [{ type: 'revive', roles: ['*'] }]);
@@ -152,11 +152,11 @@ t.test('revive when work appears, suppress per role when none is left', async (t
   h.clearRecords();
 
   const launched = h.offer(makeOffer());
-  t.same(launched.map((l) => l.runSpecId).sort(), ['/a', '/b']);
+  t.same(launched.map((l) => l.runSpecId).sort(), ['/b', '/dev/a']);
   t.same(h.calls('suppress'), [{ type: 'suppress', roles: ['*', 'dev'] }], 'both roles suppressed at once, sorted');
-  h.run(launched.filter((l) => l.runSpecId === '/a')); // /a's creation finishes, so it can be scaled without force
+  h.run(launched.filter((l) => l.runSpecId === '/dev/a')); // /a's creation finishes, so it can be scaled without force
   h.clearRecords();
-  t.match(h.scale('/a', 2), { ok: true });
+  t.match(h.scale('/dev/a', 2), { ok: true });
   t.same(h.calls('revive'), [{ type: 'revive', roles: ['dev'] }], 'scaling up revives');
 });
 

@@ -44,11 +44,13 @@ t.test('acceptedResourceRoles against unreserved and reserved pools', async (t) 
   for (const c of cases) {
     const name = `role ${c.role}, accepted ${JSON.stringify(c.accepted)}, offer ${c.pools}`;
     const h = new Harness();
-    h.put(makeApp({ role: c.role, acceptedResourceRoles: c.accepted }));
+    // Roles other than the default are allowed below a top-level group of that name (fact 110).
+    const id = c.role === '*' ? '/app' : `/${c.role}/app`;
+    h.put(makeApp({ id, role: c.role, acceptedResourceRoles: c.accepted }));
     const launched = h.offer(makeOffer(POOLS[c.pools]));
     if (typeof c.expect === 'string') {
       t.same(launched, [], `${name}: rejected`);
-      t.same(h.scheduler.rejections('/app')?.byReason(), { [c.expect]: 1 }, `${name}: ${c.expect}`);
+      t.same(h.scheduler.rejections(id)?.byReason(), { [c.expect]: 1 }, `${name}: ${c.expect}`);
     } else {
       t.equal(launched.length, 1, `${name}: launched`);
       const alloc = h.calls('accept')[0].operations[0].allocation;
@@ -60,7 +62,7 @@ t.test('acceptedResourceRoles against unreserved and reserved pools', async (t) 
 
 t.test('reserved resources are used first; an instance may span reserved and unreserved pools', async (t) => {
   const h = new Harness();
-  h.put(makeApp({ role: 'dev', cpus: 1, mem: 100, hostPorts: [0] }));
+  h.put(makeApp({ id: '/dev/app', role: 'dev', cpus: 1, mem: 100, hostPorts: [0] }));
   h.offer(makeOffer({ cpus: 4, mem: 1000, ports: [[31000, 31010]], reserved: [{ role: 'dev', cpus: 0.25, mem: 1000, ports: [[8000, 8000]] }] }));
   const [op] = h.calls('accept')[0].operations;
   t.same(op.allocation.map((p) => [p.reservedFor, p.cpusMilli, p.memMilli, p.ports]), [
@@ -71,9 +73,9 @@ t.test('reserved resources are used first; an instance may span reserved and unr
 
 t.test('acceptedResourceRoles [R]: a reserved shortfall is not covered by unreserved resources', async (t) => {
   const h = new Harness();
-  h.put(makeApp({ role: 'dev', acceptedResourceRoles: ['dev'], cpus: 1 }));
+  h.put(makeApp({ id: '/dev/app', role: 'dev', acceptedResourceRoles: ['dev'], cpus: 1 }));
   t.same(h.offer(makeOffer({ cpus: 8, reserved: [{ role: 'dev', cpus: 0.5, mem: 1024 }] })), []);
-  t.same(h.scheduler.rejections('/app')?.byReason(), { InsufficientCpus: 1 });
+  t.same(h.scheduler.rejections('/dev/app')?.byReason(), { InsufficientCpus: 1 });
 });
 
 t.test('an offer allocated to another role is unusable', async (t) => {
@@ -86,19 +88,20 @@ t.test('an offer allocated to another role is unusable', async (t) => {
   ];
   for (const [role, allocationRole, ok] of cases) {
     const h = new Harness();
-    h.put(makeApp({ role }));
+    const id = role === '*' ? '/app' : `/${role}/app`;
+    h.put(makeApp({ id, role }));
     const launched = h.offer(makeOffer({ allocationRole }));
     t.equal(launched.length, ok ? 1 : 0, `role ${role}, allocationRole ${allocationRole}`);
-    if (!ok) t.same(h.scheduler.rejections('/app')?.byReason(), { UnfulfilledRole: 1 });
+    if (!ok) t.same(h.scheduler.rejections(id)?.byReason(), { UnfulfilledRole: 1 });
   }
 });
 
 t.test('GPU-restricted: only usable pools with GPUs count as scarce', async (t) => {
   const h = new Harness();
-  h.put(makeApp({ role: 'dev', acceptedResourceRoles: ['*'] }));
+  h.put(makeApp({ id: '/dev/app', role: 'dev', acceptedResourceRoles: ['*'] }));
   t.equal(h.offer(makeOffer({ reserved: [{ role: 'dev', gpus: 4 }] })).length, 1, 'GPUs in a pool it may not use do not matter');
   const h2 = new Harness();
-  h2.put(makeApp({ role: 'dev' }));
+  h2.put(makeApp({ id: '/dev/app', role: 'dev' }));
   t.same(h2.offer(makeOffer({ reserved: [{ role: 'dev', gpus: 4 }] })), []);
-  t.same(h2.scheduler.rejections('/app')?.byReason(), { DeclinedScarceResources: 1 });
+  t.same(h2.scheduler.rejections('/dev/app')?.byReason(), { DeclinedScarceResources: 1 });
 });

@@ -204,9 +204,9 @@ t.test('delete with an unreachable instance completes at once: the instance cann
 });
 
 t.test('delete with an unreachable resident instance waits for it (its reservation must be cleaned up)', async (t) => {
-  const { h, l, inst } = deployOne({ unreachable: { kind: 'disabled' }, resident: true });
+  const { h, l, inst } = deployOne({ id: '/dev/app', role: 'dev', unreachable: { kind: 'disabled' }, resident: true });
   h.status(l.taskId, 'TASK_UNREACHABLE');
-  h.delete('/app');
+  h.delete('/dev/app');
   t.ok(h.scheduler.instance(inst.instanceId), 'still known');
   t.same(h.events('app_terminated_event'), []);
   h.status(l.taskId, 'TASK_KILLED');
