@@ -1,5 +1,6 @@
 import type { CommandResult } from '../scheduler/model/inputs';
-import { ApiError, conflict, illegalArgument, locked, notFoundBare, objectNotValid, tooManyDeployments } from './errors';
+import type { ApiError} from './errors';
+import { conflict, illegalArgument, locked, notFoundBare, objectNotValid, tooManyDeployments } from './errors';
 
 /** A successful command's result: the deployment it started (if any) and the root version. */
 export interface CommandOk {

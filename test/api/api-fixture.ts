@@ -33,9 +33,16 @@ export interface ApiFixture {
  * loop does. Close `app` in `t.teardown`.
  */
 export function makeApi(opts: HarnessOptions & { readonly config?: Partial<ApiConfig> } = {}): ApiFixture {
-  const harness = new Harness(opts);
-  const apiEvents: ApiEvent[] = [];
   const config = { ...TEST_API_CONFIG, ...opts.config };
+  // The core enforces the same role and deployment options the API reports.
+  const harness = new Harness({
+    ...opts,
+    options: {
+      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+      maxRunningDeployments: config.maxRunningDeployments, ...opts.options,
+    },
+  });
+  const apiEvents: ApiEvent[] = [];
   const deps: ApiDeps = {
     scheduler: harness.scheduler,
     submit: (command) => harness.handle(command) ?? { ok: true },

@@ -1,12 +1,58 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../api-deps';
+import { ApiError } from '../errors';
+import { queryAll, type Query } from '../query';
+import { acceptsEventStream } from './accepts-event-stream';
+import { clientAddress } from './client-address';
+import type { EventStream, StreamClient } from './event-stream';
+import { responseSink } from './response-sink';
+import { sseHeaders } from './sse-headers';
 
-/** The SSE fan-out behind `/v2/events` (placeholder until the event stream lands). */
-export interface EventStream {
-  close(): void;
+export type { EventStream, StreamClient } from './event-stream';
+
+/**
+ * `GET /v2/events`: the server-sent event stream (spec section 6, facts 101–105). Needs
+ * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters. The response is
+ * hijacked from fastify and handed to the stream, which writes frames as they happen. Closing the
+ * server closes the stream first (its connections would otherwise keep `close` waiting). Not
+ * served when the stream cannot attach clients (see {@link EventStream}).
+ */
+export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventStream): void {
+  app.addHook('preClose', (done) => {
+    stream.close();
+    done();
+  });
+  const attach = stream.attach?.bind(stream);
+  if (attach === undefined) return;
+  app.route({
+    method: 'GET',
+    url: '/v2/events',
+    // fastify's automatic HEAD route would hijack and stream too: the stream is GET only.
+    exposeHeadRoute: false,
+    handler: (request: FastifyRequest, reply: FastifyReply) => {
+      if (!acceptsEventStream(request.headers.accept)) throw notAnEventStreamRequest();
+      const client = streamClientOf(request);
+      reply.hijack();
+      // Gone before it attached: its `close` has passed, so it would never be detached.
+      if (request.socket.destroyed) return void reply.raw.destroy();
+      reply.raw.writeHead(200, sseHeaders(deps.config));
+      reply.raw.flushHeaders();
+      attach(responseSink(reply.raw), client);
+    },
+  });
 }
 
-/** Placeholder: `GET /v2/events` lands here (issue 5, in progress). */
-export function eventsRoutes(_app: FastifyInstance, _deps: ApiDeps, _stream: EventStream): void {
-  // Not yet implemented.
+function streamClientOf(request: FastifyRequest): StreamClient {
+  return {
+    remoteAddress: clientAddress(request.socket.remoteAddress),
+    eventTypes: queryAll(request.query as Query, 'event_type'),
+  };
+}
+
+/**
+ * Fact 101: without `Accept: text/event-stream` Marathon's servlet falls back to its default GET,
+ * a 405. The catalogue has no 405 factory, hence the ApiError built here.
+ */
+function notAnEventStreamRequest(): ApiError {
+  return new ApiError(405, { message: 'GET /v2/events requires the header Accept: text/event-stream' });
 }

@@ -60,16 +60,23 @@ function encodeNumber(n: number): JsonValue {
 }
 
 function encodeObject(value: object, at: string): JsonValue {
-  if (Array.isArray(value)) return value.map((v: unknown, i) => (v === undefined ? { [UNDEFINED_TAG]: 1 } : toJsonTree(v, `${at}[${i}]`)));
-  if (value instanceof Map) {
-    return { [MAP_TAG]: [...value].map(([k, v]: [unknown, unknown], i) => [toJsonTree(k, `${at}<key ${i}>`), toJsonTree(v, `${at}<${String(k)}>`)]) };
-  }
-  if (value instanceof Set) return { [SET_TAG]: [...value].map((v: unknown, i) => toJsonTree(v, `${at}{${i}}`)) };
+  if (Array.isArray(value)) return value.map((v: unknown, i) => encodeElement(v, `${at}[${i}]`));
+  if (value instanceof Map) return { [MAP_TAG]: [...(value as Map<unknown, unknown>)].map(([k, v], i) => encodeEntry(k, v, at, i)) };
+  if (value instanceof Set) return { [SET_TAG]: [...(value as Set<unknown>)].map((v, i) => toJsonTree(v, `${at}{${i}}`)) };
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) {
     throw new Error(`codec: cannot encode an instance of ${value.constructor.name} at ${at}`);
   }
   return encodePlain(value as Record<string, unknown>, at);
+}
+
+/** An array element: JSON would turn `undefined` into null, so it is tagged. */
+function encodeElement(v: unknown, at: string): JsonValue {
+  return v === undefined ? { [UNDEFINED_TAG]: 1 } : toJsonTree(v, at);
+}
+
+function encodeEntry(key: unknown, value: unknown, at: string, index: number): JsonValue {
+  return [toJsonTree(key, `${at}<key ${index}>`), toJsonTree(value, `${at}<${String(key)}>`)];
 }
 
 function encodePlain(value: Record<string, unknown>, at: string): JsonValue {

@@ -144,7 +144,8 @@ export class SqliteStore implements Store {
     try {
       return decode(body) as T;
     } catch (err) {
-      throw new Error(`store ${this.path}: row ${key} of ${table} does not decode (${(err as Error).message})`, { cause: err });
+      const reason = (err as Error).message;
+      throw new Error(`store ${this.path}: row ${key} of ${table} does not decode (${reason})`, { cause: err });
     }
   }
 }

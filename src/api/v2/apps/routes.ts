@@ -1,7 +1,77 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { routeNotFound } from '../../errors';
+import type { Query } from '../../query';
+import { trackTaskFailures } from '../../render/app-task-failures';
+import { createApp } from './app-create';
+import { deleteApp, restartApp } from './app-delete';
+import { findApp } from './app-lookup';
+import { listApps, showApp, showGroupApps } from './app-read';
+import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
+import { appTasks, groupTasks, killAppTask, killAppTasks } from './app-tasks';
+import { updateApp, updateApps } from './app-update';
+import { appVersion, appVersions } from './app-versions';
 
-/** Placeholder: routes of /v2/apps land here (issue 5, in progress). */
-export function appsRoutes(_app: FastifyInstance, _deps: ApiDeps): void {
-  // Not yet implemented: unknown routes answer 404 through the server's not-found handler.
+const GET_KINDS = new Set<AppTargetKind>(['groupApps', 'tasks', 'groupTasks', 'versions', 'version']);
+const DELETE_KINDS = new Set<AppTargetKind>(['tasks', 'task']);
+const POST_KINDS = new Set<AppTargetKind>(['restart']);
+const NO_KINDS = new Set<AppTargetKind>();
+
+/**
+ * The `/v2/apps` routes (marathon-api-facts.md sections B–D). App ids contain slashes, so every
+ * route below `/v2/apps/` is one wildcard per method whose rest is parsed into the app and its
+ * sub-resource ({@link parseAppTarget}). Also starts recording task failures for `lastTaskFailure`.
+ */
+export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  trackTaskFailures(deps.scheduler);
+  app.get('/v2/apps', (request) => listApps(deps, request.query as Query));
+  app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
+  app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));
+  app.patch('/v2/apps', (request, reply) => updateApps(deps, request, reply, true));
+  app.get('/v2/apps/*', (request) => get(deps, request, target(deps, request, GET_KINDS)));
+  app.put('/v2/apps/*', (request, reply) => updateApp(deps, request, reply, appIdOf(deps, request), false));
+  app.patch('/v2/apps/*', (request, reply) => updateApp(deps, request, reply, appIdOf(deps, request), true));
+  app.delete('/v2/apps/*', (request, reply) => remove(deps, request, reply, target(deps, request, DELETE_KINDS)));
+  app.post('/v2/apps/*', (request, reply) => post(deps, request, reply, target(deps, request, POST_KINDS)));
+}
+
+function get(deps: ApiDeps, request: FastifyRequest, t: AppTarget): unknown {
+  const query = request.query as Query;
+  switch (t.kind) {
+    case 'groupApps': return showGroupApps(deps, t.groupId, query);
+    case 'tasks': return appTasks(deps, t.appId);
+    case 'groupTasks': return groupTasks(deps, t.groupId);
+    case 'versions': return appVersions(deps, t.appId);
+    case 'version': return appVersion(deps, t.appId, t.version);
+    default: return showApp(deps, appIdOfTarget(t), query);
+  }
+}
+
+function remove(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, t: AppTarget): FastifyReply {
+  switch (t.kind) {
+    case 'tasks': return killAppTasks(deps, request, reply, t.appId);
+    case 'task': return killAppTask(deps, request, reply, t.appId, t.taskId);
+    default: return deleteApp(deps, request, reply, appIdOfTarget(t));
+  }
+}
+
+function post(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, t: AppTarget): FastifyReply {
+  if (t.kind === 'restart') return restartApp(deps, request, reply, t.appId);
+  throw routeNotFound(request.method, request.url);
+}
+
+function target(deps: ApiDeps, request: FastifyRequest, kinds: ReadonlySet<AppTargetKind>): AppTarget {
+  return parseAppTarget(wildcard(request), kinds, (id) => findApp(deps, id) !== undefined);
+}
+
+function appIdOf(deps: ApiDeps, request: FastifyRequest): string {
+  return appIdOfTarget(target(deps, request, NO_KINDS));
+}
+
+function appIdOfTarget(t: AppTarget): string {
+  return 'appId' in t ? t.appId : t.groupId;
+}
+
+function wildcard(request: FastifyRequest): string {
+  return (request.params as { '*'?: string })['*'] ?? '';
 }

@@ -1,7 +1,35 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import type { Query } from '../../query';
+import { getGroups } from './group-read-handlers';
+import { deleteGroup, type GroupWrite, patchGroup, postGroup, putGroup } from './group-write-handlers';
+import { followRootVersions } from './root-versions';
 
-/** Placeholder: routes of /v2/groups land here (issue 5, in progress). */
-export function groupsRoutes(_app: FastifyInstance, _deps: ApiDeps): void {
-  // Not yet implemented: unknown routes answer 404 through the server's not-found handler.
+type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
+
+/**
+ * `/v2/groups` (facts 65–76, spec sections 2.7, 4): the group tree.
+ *
+ * - `GET /v2/groups[/{id}]` → GroupInfo (`embed` as Marathon); `…/apps`, `…/versions`,
+ *   `…/versions/{version}`;
+ * - `POST /v2/groups[/{id}]` → create (201; 409 when it exists);
+ * - `PUT /v2/groups[/{id}]` → create or update, `scaleBy`, `version` revert, `dryRun`, `force`;
+ * - `PATCH /v2/groups/{id}` → `enforceRole` of a top-level group (200, empty body);
+ * - `DELETE /v2/groups[/{id}]` → remove the subtree (`force`).
+ *
+ * Every change builds the new root with the groups module and submits it as one deployment.
+ * Pods are read-only here (spec section 1, rule 5): bodies cannot create or change them.
+ */
+export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  const versions = followRootVersions(deps.scheduler);
+  app.addHook('onClose', async () => versions.close());
+  const write = (req: WildcardRequest): GroupWrite => ({ rest: req.params['*'] ?? '', query: req.query as Query, body: req.body });
+
+  for (const url of ['/v2/groups', '/v2/groups/*']) {
+    app.get(url, async (req: WildcardRequest) => getGroups(deps, versions, req.params['*'] ?? '', req.query as Query));
+    app.post(url, async (req: WildcardRequest, reply) => postGroup(deps, versions, write(req), reply));
+    app.put(url, async (req: WildcardRequest, reply) => putGroup(deps, versions, write(req), reply));
+    app.delete(url, async (req: WildcardRequest, reply) => deleteGroup(deps, write(req), reply));
+  }
+  app.patch('/v2/groups/*', async (req: WildcardRequest, reply) => patchGroup(deps, write(req), reply));
 }

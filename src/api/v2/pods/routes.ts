@@ -1,7 +1,56 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { routeNotFound } from '../../errors';
+import { killPodInstance, killPodInstances } from './pod-kill-handlers';
+import { getPod, getPodStatus, getPodVersion, getPodVersions, listPodStatus, listPods } from './pod-read-handlers';
+import { type PodTarget, podTargetOf } from './pod-target';
+import { createPod, deletePod, replacePod } from './pod-write-handlers';
 
-/** Placeholder: routes of /v2/pods land here (issue 5, in progress). */
-export function podsRoutes(_app: FastifyInstance, _deps: ApiDeps): void {
-  // Not yet implemented: unknown routes answer 404 through the server's not-found handler.
+/**
+ * The `/v2/pods` routes (spec sections 1 and 4, facts 77–88). Pod ids contain slashes, so one
+ * wildcard route per method takes the rest of the path and {@link podTargetOf} splits the `::`
+ * suffixes (`::status`, `::versions[/v]`, `::instances[/id]`). Repeated slashes are collapsed by
+ * the server before routing. A path/method pair Marathon does not serve answers 404.
+ */
+export function podsRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  // Fact 77: the capability probe "are pods supported" → 200 with an empty body.
+  app.head('/v2/pods', (_request, reply) => void reply.code(200).send());
+  app.get('/v2/pods', { exposeHeadRoute: false }, (_request, reply) => void reply.send(listPods(deps)));
+  app.post('/v2/pods', (request, reply) => void reply.send(createPod(deps, request, reply)));
+  app.get('/v2/pods/*', { exposeHeadRoute: false }, (request, reply) => void reply.send(read(deps, request)));
+  app.put('/v2/pods/*', (request, reply) => void reply.send(write(deps, request, reply)));
+  app.delete('/v2/pods/*', (request, reply) => void reply.send(remove(deps, request, reply)));
+}
+
+function targetOf(request: FastifyRequest): PodTarget {
+  return podTargetOf((request.params as Record<string, string | undefined>)['*'] ?? '');
+}
+
+function read(deps: ApiDeps, request: FastifyRequest): unknown {
+  const target = targetOf(request);
+  switch (target.kind) {
+    case 'list': return listPods(deps);
+    case 'allStatus': return listPodStatus(deps);
+    case 'pod': return getPod(deps, target.id);
+    case 'status': return getPodStatus(deps, target.id);
+    case 'versions': return getPodVersions(deps, target.id);
+    case 'version': return getPodVersion(deps, target.id, target.version);
+    default: throw routeNotFound(request.method, request.url);
+  }
+}
+
+function write(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply): unknown {
+  const target = targetOf(request);
+  if (target.kind !== 'pod') throw routeNotFound(request.method, request.url);
+  return replacePod(deps, request, reply, target.id);
+}
+
+function remove(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply): unknown {
+  const target = targetOf(request);
+  switch (target.kind) {
+    case 'pod': return deletePod(deps, request, reply, target.id);
+    case 'instance': return killPodInstance(deps, request, target.id, target.instanceId);
+    case 'instances': return killPodInstances(deps, request, target.id);
+    default: throw routeNotFound(request.method, request.url);
+  }
 }

@@ -1,7 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { commandError } from '../../command-result';
+import { notFound, routeNotFound } from '../../errors';
+import { embedSet, type Query } from '../../query';
+import { queueEntryJson } from '../../render/queue-entry-json';
 
-/** Placeholder: routes of /v2/queue land here (issue 5, in progress). */
-export function queueRoutes(_app: FastifyInstance, _deps: ApiDeps): void {
-  // Not yet implemented: unknown routes answer 404 through the server's not-found handler.
+/**
+ * `/v2/queue`: `GET` lists the run specs with instances waiting for offers (fact 90),
+ * `DELETE /v2/queue/{runSpecId}/delay` resets a run spec's launch backoff (fact 91).
+ */
+export function queueRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  app.get('/v2/queue', (req, reply) => {
+    const withLastUnusedOffers = embedSet(req.query as Query).has('lastUnusedOffers');
+    const queue = deps.scheduler.queue().map((entry) => queueEntryJson(deps, entry, withLastUnusedOffers));
+    return reply.type('application/json').send({ queue });
+  });
+
+  app.delete('/v2/queue/*', (req, reply) => {
+    const rest = (req.params as { '*': string })['*'];
+    const runSpecId = delayPathRunSpecId(rest);
+    if (runSpecId === undefined) throw routeNotFound(req.method, req.url);
+    // Fact 91: only a run spec with instances waiting has a delay to reset.
+    if (!deps.scheduler.queue().some((entry) => entry.runSpec.id === runSpecId)) {
+      throw notFound(`Application ${runSpecId} not found in tasks queue.`);
+    }
+    const result = deps.submit({ type: 'resetDelay', runSpecId });
+    if (!result.ok) throw commandError(result, deps.config.maxRunningDeployments);
+    return reply.code(204).send();
+  });
+}
+
+/** `prod/web/delay` → `/prod/web`; undefined unless the path is `<id>/delay` with a non-empty id. */
+export function delayPathRunSpecId(rest: string): string | undefined {
+  const segments = rest.split('/').filter((s) => s !== '');
+  if (segments.length < 2 || segments[segments.length - 1] !== 'delay') return undefined;
+  return `/${segments.slice(0, -1).join('/')}`;
 }

@@ -1,7 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { queryBool, type Query } from '../../query';
+import { negotiate } from '../system/negotiate';
+import { killTasks, scaleWithWipe } from './kill-tasks';
+import { listTasksJson, tasksStatusFilter } from './list-tasks';
+import { taskIdsFromBody } from './task-ids-body';
+import { tasksPlainText } from './tasks-plain-text';
 
-/** Placeholder: routes of /v2/tasks land here (issue 5, in progress). */
-export function tasksRoutes(_app: FastifyInstance, _deps: ApiDeps): void {
-  // Not yet implemented: unknown routes answer 404 through the server's not-found handler.
+/**
+ * `/v2/tasks`: `GET` lists every app task (JSON, or the plain-text endpoint list for
+ * `Accept: text/plain`), `POST /v2/tasks/delete` kills tasks by id (facts 57, 58).
+ */
+export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  app.get('/v2/tasks', (req, reply) => {
+    if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
+      return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps));
+    }
+    return reply.type('application/json').send({ tasks: listTasksJson(deps, tasksStatusFilter(req.query as Query)) });
+  });
+
+  app.post('/v2/tasks/delete', (req, reply) => {
+    const query = req.query as Query;
+    const flags = {
+      scale: queryBool(query, 'scale', false),
+      wipe: queryBool(query, 'wipe', false),
+      force: queryBool(query, 'force', false),
+    };
+    // Fact 55/58: scale with wipe is refused before the body is looked at.
+    if (flags.scale && flags.wipe) throw scaleWithWipe();
+    const outcome = killTasks(deps, taskIdsFromBody(req.body), flags);
+    if (outcome.kind === 'tasks') return reply.type('application/json').send({ tasks: outcome.tasks });
+    // Fact 13: a request that starts a deployment names it in a header too.
+    return reply
+      .header('Marathon-Deployment-Id', outcome.deploymentId)
+      .type('application/json')
+      .send({ version: outcome.version, deploymentId: outcome.deploymentId });
+  });
 }

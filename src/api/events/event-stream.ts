@@ -1,0 +1,20 @@
+import type { SubscriberSink } from './subscriber-sink';
+
+/** One client asking to attach to `/v2/events`. */
+export interface StreamClient {
+  /** The client's IP address, as `event_stream_attached`/`_detached` report it. */
+  readonly remoteAddress: string;
+  /** The `event_type` filter; empty = every type. */
+  readonly eventTypes: readonly string[];
+}
+
+/**
+ * The SSE fan-out behind `/v2/events`, as the server sees it. `close` ends every stream (server
+ * shutdown). `attach` is optional only so that a server built without an event stream (API tests
+ * that pass `{ close() {} }`) still builds: without it `/v2/events` is not served.
+ * `EventStreamHub` is the implementation.
+ */
+export interface EventStream {
+  close(): void;
+  attach?(sink: SubscriberSink, client: StreamClient): void;
+}

@@ -1,0 +1,101 @@
+import { KEEP_ALIVE_FRAME } from './sse-frame';
+import type { SubscriberSink } from './subscriber-sink';
+
+/** Who a subscriber is and what it asked for. */
+export interface SubscriberOptions {
+  /** The client's IP address (`remoteAddress` of the attach/detach events, fact 103). */
+  readonly remoteAddress: string;
+  /** The `event_type` query values; empty = every type (fact 104). Exact names, no splitting. */
+  readonly eventTypes: readonly string[];
+  /** Most frames held back for a slow receiver before it is disconnected (fact 105). */
+  readonly bufferSize: number;
+}
+
+/**
+ * One attached client of `/v2/events`: its event-type filter and its bounded backlog. Frames are
+ * written straight to the sink while it accepts them; once `write` returns false they wait in a
+ * queue, flushed in order on `drain`. A subscriber never skips a frame: when the queue would exceed
+ * `bufferSize` (Marathon's `--event_stream_max_outstanding_messages`, 1024), {@link offer} says so
+ * and the hub disconnects it (fact 105: disconnect, never drop silently).
+ */
+export class Subscriber {
+  readonly remoteAddress: string;
+  private readonly filter: ReadonlySet<string> | undefined;
+  private readonly bufferSize: number;
+  private queue: Buffer[] = [];
+  private blocked = false;
+  private broken = false;
+  private closed = false;
+
+  constructor(
+    private readonly sink: SubscriberSink,
+    opts: SubscriberOptions,
+  ) {
+    this.remoteAddress = opts.remoteAddress;
+    this.filter = opts.eventTypes.length === 0 ? undefined : new Set(opts.eventTypes);
+    this.bufferSize = opts.bufferSize;
+    sink.on('drain', () => this.flush());
+  }
+
+  /** Whether this subscriber's filter lets `eventType` through (unknown types match nothing). */
+  wants(eventType: string): boolean {
+    return this.filter === undefined || this.filter.has(eventType);
+  }
+
+  /**
+   * Writes `frame` now, or queues it behind earlier frames while the sink applies backpressure.
+   * Returns false when the subscriber can no longer keep up (backlog above the bound, or a sink
+   * that threw): the caller must disconnect it.
+   */
+  offer(frame: Buffer): boolean {
+    if (this.closed) return true;
+    if (this.blocked) this.queue.push(frame);
+    else this.write(frame);
+    return !this.broken && this.queue.length <= this.bufferSize;
+  }
+
+  /** Writes the keep-alive to an idle connection; skipped while frames wait (they keep it alive). Never queued. */
+  keepAlive(): void {
+    if (!this.closed && !this.blocked) this.write(KEEP_ALIVE_FRAME);
+  }
+
+  /** Frames waiting for the sink to drain. */
+  get backlog(): number {
+    return this.queue.length;
+  }
+
+  /** Drops the connection at once (slow subscriber). Idempotent. */
+  disconnect(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue = [];
+    this.sink.destroy();
+  }
+
+  /**
+   * Ends the stream (server shutdown): gracefully when nothing is held back, otherwise by dropping
+   * the connection, since a receiver that does not read would keep the server from closing.
+   */
+  end(): void {
+    if (this.closed) return;
+    if (this.blocked || this.queue.length > 0) return this.disconnect();
+    this.closed = true;
+    this.sink.end();
+  }
+
+  private write(frame: Buffer): void {
+    try {
+      if (!this.sink.write(frame)) this.blocked = true;
+    } catch {
+      this.broken = true;
+    }
+  }
+
+  private flush(): void {
+    this.blocked = false;
+    if (this.closed) return;
+    let written = 0;
+    while (written < this.queue.length && !this.blocked && !this.broken) this.write(this.queue[written++]);
+    this.queue.splice(0, written);
+  }
+}

@@ -1,0 +1,62 @@
+import type { ApiDeps } from '../api-deps';
+import type { AppSpec } from '../../scheduler/model/run-spec';
+import { resolveAppEmbed } from './app-embed';
+import { lastTaskFailure } from './app-task-failures';
+import { appTaskCounts, appTaskStats } from './app-task-stats';
+import { appTasksJson } from './task-json';
+
+/**
+ * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the stored definition with every default
+ * (`spec.definition`, whose optional fields are left out when unset, as Marathon's writer does),
+ * `version` and `versionInfo`, then what `embed` asks for:
+ *
+ * - `counts` → `tasksStaged`, `tasksRunning`, `tasksHealthy`, `tasksUnhealthy`;
+ * - `deployments` → `deployments: [{id}]`, the running deployments that touch the app;
+ * - `readiness` → `readinessCheckResults`, one per instance with a readiness check
+ *   (`{name, taskId, ready, lastResponse}`, the core's results; `[]` without a check);
+ * - `tasks` → `tasks` (fact 40, app-scoped: `servicePorts: []`);
+ * - `lastTaskFailure` → `lastTaskFailure`, only when a failure was recorded;
+ * - `taskStats` → `tasksStats` (Marathon's spelling).
+ *
+ * `embed` values may carry the `apps.`, `app.` or `group.apps.` prefix; `tasks` brings
+ * `deployments` along and `failures` stands for tasks + lastTaskFailure + deployments
+ * ({@link resolveAppEmbed}). The routes add the defaults of
+ * each endpoint (the list always has counts and deployments, a single app also tasks and
+ * lastTaskFailure); the groups view passes only what its `embed` asked for.
+ *
+ * `deployments` may be given when many apps are rendered at once ({@link deploymentIdsByApp},
+ * computed once per request), so the running deployments are not inspected per app.
+ */
+export function appJson(
+  deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<string>, deployments?: ReadonlyMap<string, readonly string[]>,
+): Record<string, unknown> {
+  const want = resolveAppEmbed(embed);
+  const json: Record<string, unknown> = { ...spec.definition, version: spec.version, versionInfo: { ...spec.versionInfo } };
+  const instances = want.has('counts') || want.has('taskStats') ? deps.scheduler.instances(spec.id) : [];
+  if (want.has('counts')) Object.assign(json, appTaskCounts(instances));
+  if (want.has('deployments')) {
+    const ids = (deployments ?? deploymentIdsByApp(deps)).get(spec.id) ?? [];
+    json.deployments = ids.map((id) => ({ id }));
+  }
+  if (want.has('readiness')) json.readinessCheckResults = deps.scheduler.readiness(spec.id).map((r) => ({ ...r }));
+  if (want.has('tasks')) json.tasks = appTasksJson(deps, spec.id);
+  if (want.has('lastTaskFailure')) {
+    const failure = lastTaskFailure(deps.scheduler, spec.id);
+    if (failure !== undefined) json.lastTaskFailure = { ...failure };
+  }
+  if (want.has('taskStats')) json.tasksStats = appTaskStats(instances, spec.versionInfo, deps.clock.nowMs());
+  return json;
+}
+
+/** For every run spec a running deployment changes, the ids of those deployments (an app's `deployments`). */
+export function deploymentIdsByApp(deps: ApiDeps): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const { deployment } of deps.scheduler.deployments()) {
+    for (const id of deployment.plan.affectedRunSpecIds) {
+      const list = out.get(id);
+      if (list === undefined) out.set(id, [deployment.plan.id]);
+      else list.push(deployment.plan.id);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,157 @@
+import type { ApiDeps } from '../api-deps';
+import { isoTime } from '../../scheduler/kernel/iso-time';
+import type { Condition } from '../../scheduler/model/condition';
+import type { Instance, Task } from '../../scheduler/model/instance';
+import type { RunSpec } from '../../scheduler/model/run-spec';
+import type { TaskState } from '../../scheduler/model/task-state';
+
+/** Options of {@link taskJson}. */
+export interface TaskJsonOptions {
+  /**
+   * Fill `servicePorts` from the app's definition. Fact 40: only `GET /v2/tasks` does; app-scoped
+   * task lists (`/v2/apps/{id}/tasks`, `embed=apps.tasks`) always write `"servicePorts":[]`.
+   */
+  readonly servicePorts?: boolean;
+}
+
+/**
+ * Marathon's task object (fact 40) for one task of an instance: `appId, id, host, slaveId, state,
+ * stagedAt, startedAt, version, ports, ipAddresses, servicePorts, healthCheckResults, localVolumes,
+ * role`, plus `region`/`zone` when the agent has a fault domain. As in Marathon, `stagedAt`,
+ * `version` and `ports` describe only active tasks: an inactive (terminal) task has `ports: []` and
+ * no `stagedAt`/`startedAt`/`version`; `startedAt` appears once the task has run. `host`/`slaveId`
+ * are `null` if the instance has no placement (never for a launched task).
+ */
+export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options: TaskJsonOptions = {}): Record<string, unknown> {
+  const active = ACTIVE.has(task.condition);
+  const json: Record<string, unknown> = {
+    appId: instance.runSpecId,
+    id: task.taskId,
+    host: instance.agent?.hostname ?? null,
+    slaveId: instance.agent?.agentId ?? null,
+    state: taskStateOf(task.condition),
+    ports: active ? [...task.hostPorts] : [],
+    // The core does not learn container IPs from the cluster; Marathon writes [] when it has none.
+    ipAddresses: [],
+    servicePorts: options.servicePorts === true ? servicePortsOf(deps.scheduler.runSpec(instance.runSpecId)) : [],
+    healthCheckResults: healthCheckResultsJson(deps, instance),
+    // pacer keeps no persistent-volume ids per task (resident run specs keep their allocation only).
+    localVolumes: [],
+    role: instance.role,
+  };
+  if (active) {
+    json.stagedAt = isoTime(task.launchedAtMs);
+    if (task.startedAtMs !== undefined) json.startedAt = isoTime(task.startedAtMs);
+    json.version = instance.runSpecVersion;
+  }
+  if (instance.agent?.region !== undefined) json.region = instance.agent.region;
+  if (instance.agent?.zone !== undefined) json.zone = instance.agent.zone;
+  return json;
+}
+
+/**
+ * The tasks of an app's instances that have been launched (instances still waiting for an offer
+ * have no task yet and are left out), in instance creation order; `[]` for an unknown app.
+ */
+export function appTasksJson(deps: ApiDeps, appId: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const instance of deps.scheduler.instances(appId)) {
+    for (const task of instance.tasks) out.push(taskJson(deps, instance, task));
+  }
+  return out;
+}
+
+/** Conditions Marathon counts as active (its `Condition.Active` set: a task exists or is starting). */
+const ACTIVE = new Set<Condition>(['Provisioned', 'Staging', 'Starting', 'Running', 'Killing', 'Unreachable']);
+
+/**
+ * The Mesos state Marathon reports for a condition (its "state or staging" mapping): conditions
+ * without a Mesos counterpart (Scheduled, Provisioned) read as TASK_STAGING.
+ */
+const STATE_OF: Readonly<Partial<Record<Condition, TaskState>>> = {
+  Staging: 'TASK_STAGING',
+  Starting: 'TASK_STARTING',
+  Running: 'TASK_RUNNING',
+  Killing: 'TASK_KILLING',
+  Killed: 'TASK_KILLED',
+  Finished: 'TASK_FINISHED',
+  Failed: 'TASK_FAILED',
+  Error: 'TASK_ERROR',
+  Unreachable: 'TASK_UNREACHABLE',
+  UnreachableInactive: 'TASK_UNREACHABLE',
+  Gone: 'TASK_GONE',
+  Dropped: 'TASK_DROPPED',
+  Unknown: 'TASK_UNKNOWN',
+};
+
+/** The wire `state` of a task in the given condition. */
+export function taskStateOf(condition: Condition): TaskState {
+  return STATE_OF[condition] ?? 'TASK_STAGING';
+}
+
+/**
+ * An app's service ports as its definition states them: `portDefinitions[].port` with host
+ * networking, `container.portMappings[].servicePort` otherwise (0 until assigned). Pods have none.
+ */
+export function servicePortsOf(spec: RunSpec | undefined): number[] {
+  if (spec === undefined || spec.kind !== 'app') return [];
+  const def = spec.definition;
+  const portDefinitions = def.portDefinitions;
+  if (Array.isArray(portDefinitions) && portDefinitions.length > 0) return numbersAt(portDefinitions, 'port');
+  const container = def.container;
+  if (isRecord(container) && Array.isArray(container.portMappings)) return numbersAt(container.portMappings, 'servicePort');
+  return [];
+}
+
+function numbersAt(list: readonly unknown[], key: string): number[] {
+  return list.map((entry) => (isRecord(entry) && typeof entry[key] === 'number' ? entry[key] : 0));
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** What the core records per scheduler-run check of an instance (health/health-tracker.ts CheckState). */
+export interface CheckStateView {
+  readonly consecutiveFailures: number;
+  readonly alive?: boolean;
+  readonly lastSuccessMs?: number;
+  readonly lastFailureMs?: number;
+  readonly lastFailureCause?: string;
+  readonly firstSuccessMs?: number;
+}
+
+/**
+ * The health query the Scheduler facade is asked to offer (`healthChecks(instanceId)`: the
+ * instance's CheckStates aligned with the app's `healthChecks`). Until it exists, tasks report
+ * `healthCheckResults: []`.
+ */
+interface HealthChecksQuery {
+  healthChecks?(instanceId: string): readonly (CheckStateView | undefined)[] | undefined;
+}
+
+/**
+ * Marathon's health entries (fact 40: `{instanceId, alive, consecutiveFailures, firstSuccess?,
+ * lastSuccess?, lastFailure?, lastFailureCause?}`), one per scheduler-run check that has produced a
+ * counted result.
+ */
+function healthCheckResultsJson(deps: ApiDeps, instance: Instance): Record<string, unknown>[] {
+  const query = deps.scheduler as unknown as HealthChecksQuery;
+  if (typeof query.healthChecks !== 'function') return [];
+  const states = query.healthChecks(instance.instanceId) ?? [];
+  const out: Record<string, unknown>[] = [];
+  for (const s of states) {
+    if (s === undefined || s.alive === undefined) continue;
+    out.push(healthEntry(instance.instanceId, s));
+  }
+  return out;
+}
+
+function healthEntry(instanceId: string, s: CheckStateView): Record<string, unknown> {
+  const entry: Record<string, unknown> = { instanceId, alive: s.alive === true, consecutiveFailures: s.consecutiveFailures };
+  if (s.firstSuccessMs !== undefined) entry.firstSuccess = isoTime(s.firstSuccessMs);
+  if (s.lastSuccessMs !== undefined) entry.lastSuccess = isoTime(s.lastSuccessMs);
+  if (s.lastFailureMs !== undefined) entry.lastFailure = isoTime(s.lastFailureMs);
+  if (s.lastFailureCause !== undefined) entry.lastFailureCause = s.lastFailureCause;
+  return entry;
+}

@@ -1,0 +1,186 @@
+/**
+ * Building blocks of the app JSON Schema ({@link ./app-schema}), transcribed from the facts of
+ * Marathon 1.11's RAML types (`docs/…/types/*.raml`, fact 4): types, required fields, numeric
+ * ranges, string lengths and patterns. Objects allow properties the RAML does not list (RAML's
+ * default, and Marathon's generated readers ignore unknown fields). Where the converter already
+ * checks a value case-insensitively or knows more names than the RAML (health check `protocol`,
+ * `killSelection`, network `mode`), the schema only checks the type, so the converter's
+ * semantic message wins.
+ */
+
+/** A JSON Schema node (ajv's draft-07 vocabulary). */
+export type SchemaNode = Readonly<Record<string, unknown>>;
+
+/** A string, with optional length bounds and pattern. */
+export function str(extra: SchemaNode = {}): SchemaNode {
+  return { type: 'string', ...extra };
+}
+
+/** An integer (RAML `integer`, int32/int64), optionally bounded. */
+export function int(minimum?: number, maximum?: number): SchemaNode {
+  return { type: 'integer', ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) };
+}
+
+/** A number (RAML `number`, double), optionally bounded. */
+export function num(minimum?: number, maximum?: number): SchemaNode {
+  return { type: 'number', ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) };
+}
+
+export const BOOL: SchemaNode = { type: 'boolean' };
+
+/** An array of `items`, with optional `minItems`/`maxItems`. */
+export function arr(items: SchemaNode, extra: SchemaNode = {}): SchemaNode {
+  return { type: 'array', items, ...extra };
+}
+
+/** An object with the given known properties; others are allowed. */
+export function obj(properties: Readonly<Record<string, SchemaNode>>, required: readonly string[] = []): SchemaNode {
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** One of the listed strings (a RAML enum). */
+export function oneOfStrings(values: readonly string[]): SchemaNode {
+  return { type: 'string', enum: values };
+}
+
+/** `numbers.AnyPort`: 0–65535 (0 = dynamic). */
+export const ANY_PORT = int(0, 65535);
+
+/**
+ * `strings.PathId`: absolute or relative, segments of lowercase letters, digits and `-` (not at
+ * either end), dot-separated, or `..`; repeated slashes allowed. Written without the RAML's nested
+ * optional groups so that a long invalid id cannot make the match backtrack exponentially.
+ */
+const LABEL = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
+export const PATH_ID = str({ minLength: 1, pattern: `^/*(?:(?:\\.\\.|${LABEL}(?:\\.${LABEL})*)(?:/+|$))*$` });
+
+/** `strings.LegacyName`: port and port-mapping names. */
+export const LEGACY_NAME = str({ minLength: 1, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
+
+/** `strings.Name`: DNS-label names (network names of port mappings). */
+export const NAME = str({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
+
+/** `strings.NetworkName`: like Name, `_` allowed inside. */
+export const NETWORK_NAME = str({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$' });
+
+/** `strings.NetworkProtocol`. */
+export const NETWORK_PROTOCOL = oneOfStrings(['tcp', 'udp', 'udp,tcp']);
+
+/** `label.KVLabels`: string values. */
+export const KV_LABELS: SchemaNode = { type: 'object', additionalProperties: { type: 'string' } };
+
+/** `strings.Uri` / `strings.Path`: 1–1024 characters. */
+export const URI = str({ minLength: 1, maxLength: 1024 });
+
+/** `constraint.AppConstraint`: `[field, operator]` or `[field, operator, value]`. */
+export const CONSTRAINT = arr(str(), { minItems: 2, maxItems: 3 });
+
+/** `network.PortDefinition`. */
+export const PORT_DEFINITION = obj({ port: ANY_PORT, labels: KV_LABELS, name: LEGACY_NAME, protocol: NETWORK_PROTOCOL });
+
+/** `appContainer.ContainerPortMapping`. */
+export const PORT_MAPPING = obj({
+  containerPort: ANY_PORT, hostPort: ANY_PORT, servicePort: ANY_PORT, labels: KV_LABELS,
+  name: LEGACY_NAME, protocol: NETWORK_PROTOCOL, networkNames: arr(NAME),
+});
+
+/** `network.Network`; `mode` is checked by the converter. */
+export const NETWORK = obj({ name: NETWORK_NAME, mode: str(), labels: KV_LABELS });
+
+/** `health.AppHealthCheck`; `protocol` is checked by the converter (any case, AGENT_/MESOS_ names). */
+export const HEALTH_CHECK = obj({
+  command: obj({ value: str() }, ['value']),
+  gracePeriodSeconds: int(0), intervalSeconds: int(0), maxConsecutiveFailures: int(0),
+  timeoutSeconds: int(0), delaySeconds: int(0),
+  ignoreHttp1xx: BOOL, path: str(), port: ANY_PORT, portIndex: ANY_PORT, protocol: str(),
+  ipProtocol: oneOfStrings(['IPv4', 'IPv6']),
+});
+
+/** `readiness.ReadinessCheck`. */
+export const READINESS_CHECK = obj({
+  name: str({ minLength: 1 }), protocol: oneOfStrings(['HTTP', 'HTTPS']), path: URI, portName: LEGACY_NAME,
+  intervalSeconds: int(0), timeoutSeconds: int(1),
+  httpStatusCodesForReady: arr(int(100, 999), { minItems: 1 }), preserveLastResponse: BOOL,
+});
+
+/** `artifact.Artifact`. */
+export const ARTIFACT = obj({ uri: URI, extract: BOOL, executable: BOOL, cache: BOOL, destPath: URI }, ['uri']);
+
+/** `UpgradeStrategy`: both shares in [0, 1] (fact 27); a missing one takes the default. */
+export const UPGRADE_STRATEGY = obj({ minimumHealthCapacity: num(0, 1), maximumOverCapacity: num(0, 1) });
+
+/** `unreachableStrategy`: the string `disabled` or `{inactiveAfterSeconds, expungeAfterSeconds}` (fact 33). */
+export const UNREACHABLE_STRATEGY: SchemaNode = {
+  if: { type: 'string' },
+  then: { enum: ['disabled'] },
+  else: obj({ inactiveAfterSeconds: int(0), expungeAfterSeconds: int(0) }),
+};
+
+/** `env.LegacyEnvVars`: a string, or `{"secret": "<name>"}`. */
+export const ENV: SchemaNode = {
+  type: 'object',
+  additionalProperties: { if: { type: 'object' }, then: obj({ secret: str() }, ['secret']), else: str() },
+};
+
+/** `secrets.Secrets`: name → `{source}`. */
+export const SECRETS: SchemaNode = { type: 'object', additionalProperties: obj({ source: str({ minLength: 1 }) }, ['source']) };
+
+/** `resources.ExecutorResources`. */
+export const EXECUTOR_RESOURCES = obj({ cpus: num(0.1), mem: num(32), disk: num(10) });
+
+/** `resources.ResourceLimit`: a number or `unlimited`. */
+const RESOURCE_LIMIT: SchemaNode = { if: { type: 'string' }, then: { enum: ['unlimited'] }, else: num() };
+export const RESOURCE_LIMITS = obj({ cpus: RESOURCE_LIMIT, mem: RESOURCE_LIMIT });
+
+/** `AppResidency` (deprecated, no effect). */
+export const RESIDENCY = obj({
+  relaunchEscalationTimeoutSeconds: int(0),
+  taskLostBehavior: oneOfStrings(['WAIT_FOREVER', 'RELAUNCH_AFTER_TIMEOUT']),
+});
+
+/** `versionInfo.VersionInfo` (read-only; accepted and ignored on input). */
+export const VERSION_INFO = obj({ lastScalingAt: str(), lastConfigChangeAt: str() });
+
+const HTTP_SCHEME = oneOfStrings(['HTTP', 'HTTPS']);
+
+/** `check.AppCheck`. */
+export const CHECK = obj({
+  http: obj({ portIndex: ANY_PORT, port: ANY_PORT, path: URI, scheme: HTTP_SCHEME }),
+  tcp: obj({ portIndex: ANY_PORT, port: ANY_PORT }),
+  exec: obj({ command: { type: 'object' } }, ['command']),
+  intervalSeconds: int(0), timeoutSeconds: int(0), delaySeconds: int(0),
+});
+
+/** `volumes.AppVolume` (host, persistent, external, secret volumes). */
+export const VOLUME = obj({
+  containerPath: str({ minLength: 1 }),
+  hostPath: str({ minLength: 1 }),
+  mode: oneOfStrings(['RO', 'RW']),
+  persistent: obj({
+    type: oneOfStrings(['root', 'path', 'mount']), size: int(0), maxSize: int(0),
+    profileName: str(), constraints: arr(CONSTRAINT),
+  }, ['size']),
+  external: { type: 'object' },
+  secret: str(),
+}, ['containerPath']);
+
+/** `appContainer.DockerContainer`. */
+export const DOCKER = obj({
+  image: str({ minLength: 1 }),
+  forcePullImage: BOOL,
+  privileged: BOOL,
+  network: oneOfStrings(['BRIDGE', 'HOST', 'NONE', 'USER']),
+  parameters: arr(obj({ key: str({ minLength: 1 }), value: str() }, ['key', 'value'])),
+  portMappings: arr(PORT_MAPPING),
+  credential: obj({ principal: str(), secret: str() }, ['principal']),
+  pullConfig: obj({ secret: str() }, ['secret']),
+}, ['image']);
+
+/** `appContainer.Container`. */
+export const CONTAINER = obj({
+  type: oneOfStrings(['MESOS', 'DOCKER']),
+  docker: DOCKER,
+  linuxInfo: { type: 'object' },
+  volumes: arr(VOLUME),
+  portMappings: arr(PORT_MAPPING),
+});

@@ -1,0 +1,216 @@
+/**
+ * The shape of a pod definition (body of `POST /v2/pods` and `PUT /v2/pods/{id}`) as a JSON Schema
+ * (draft 7, compiled by ajv in pod-shape-errors.ts). It checks what Marathon's RAML reader checks
+ * before any semantic rule: JSON types, required fields, numeric bounds, string lengths, name
+ * patterns and enumerations (facts 4, 80; the pod, podContainer, resources, network, volumes,
+ * healthCheck and artifact types of Marathon 1.11's RAML). Semantic rules (role, unique names,
+ * endpoint references, network mode rules …) are the converter's (`podFromWire`).
+ *
+ * Conventions, as Marathon's reader behaves:
+ * - every optional field also accepts `null` (read as absent), so a pod fetched with GET (where
+ *   unset scalars are `null`, spec 2.1) can be sent back unchanged;
+ * - unknown fields are not rejected: Marathon's generated readers ignore them, and the converter
+ *   echoes them back;
+ * - enumerations Marathon matches case-insensitively use the `enumCaseless` keyword.
+ */
+
+type Schema = Readonly<Record<string, unknown>>;
+
+/** A name (container, endpoint): lowercase letters, digits and `-`, not starting or ending with `-`; at most 63. */
+const NAME = { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', minLength: 1, maxLength: 63 };
+
+/**
+ * Path id segments: lowercase letters, digits, `-` and `.`, not starting or ending with `-`;
+ * optionally absolute. `..` and reserved last segments are the converter's to reject.
+ */
+const SEGMENT = '[a-z0-9.]([a-z0-9.-]*[a-z0-9.])?';
+const PATH_ID = { type: 'string', minLength: 1, pattern: `^/?${SEGMENT}(/${SEGMENT})*/?$` };
+
+/** `schema` made optional-nullable: `null` is read as absent (play-json `readNullable`). */
+function nullable(schema: Schema): Schema {
+  const type = schema.type;
+  if (type === undefined) return schema;
+  const types = Array.isArray(type) ? type : [type];
+  const withNull = { ...schema, type: [...types, 'null'] };
+  return Array.isArray(schema.enum) ? { ...withNull, enum: [...(schema.enum as unknown[]), null] } : withNull;
+}
+
+/** An object schema whose listed properties are all optional (and nullable). */
+function object(properties: Readonly<Record<string, Schema>>, required: readonly string[] = []): Schema {
+  const props: Record<string, Schema> = {};
+  for (const [key, schema] of Object.entries(properties)) props[key] = required.includes(key) ? schema : nullable(schema);
+  return required.length === 0
+    ? { type: 'object', properties: props }
+    : { type: 'object', properties: props, required: [...required] };
+}
+
+const number = (extra: Schema = {}): Schema => ({ type: 'number', ...extra });
+const integer = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
+const string = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+const boolean: Schema = { type: 'boolean' };
+const array = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
+
+/** Labels and the like: string values only. */
+const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
+
+/** Environment variables: a string, or a secret reference `{"secret": "<name>"}`. */
+const ENV_MAP = {
+  type: 'object',
+  additionalProperties: { type: ['string', 'object'], required: ['secret'], properties: { secret: { type: 'string' } } },
+};
+
+/** Resources of a container (RAML `Resources`): cpus and mem at least 0.001; whole GPUs. */
+const RESOURCES = object({
+  cpus: number({ minimum: 0.001 }),
+  mem: number({ minimum: 0.001 }),
+  disk: number({ minimum: 0 }),
+  gpus: integer({ minimum: 0 }),
+});
+
+/** Executor overhead (RAML `ExecutorResources`): never below the default executor's needs. */
+const EXECUTOR_RESOURCES = object({
+  cpus: number({ minimum: 0.1 }),
+  mem: number({ minimum: 32 }),
+  disk: number({ minimum: 10 }),
+});
+
+const PORT = integer({ minimum: 0, maximum: 65535 });
+
+const ENDPOINT = object({
+  name: NAME,
+  containerPort: PORT,
+  hostPort: PORT,
+  protocol: array({ type: 'string' }, { minItems: 1 }),
+  labels: STRING_MAP,
+}, ['name']);
+
+const SHELL_COMMAND = object({ shell: string() }, ['shell']);
+
+const IMAGE = object({
+  // Spec 2.2 names both kinds; the converter checks them (case-sensitive, as it echoes them).
+  kind: string(),
+  id: string({ minLength: 1, maxLength: 1024 }),
+  forcePull: boolean,
+  pullConfig: object({ secret: string() }, ['secret']),
+  labels: STRING_MAP,
+}, ['kind', 'id']);
+
+const TIMING_SECONDS = integer({ minimum: 0 });
+
+const HEALTH_CHECK = object({
+  http: object({
+    endpoint: NAME,
+    path: string({ minLength: 1, maxLength: 1024 }),
+    scheme: string({ enumCaseless: ['HTTP', 'HTTPS'] }),
+  }, ['endpoint']),
+  tcp: object({ endpoint: NAME }, ['endpoint']),
+  exec: object({ command: SHELL_COMMAND }, ['command']),
+  gracePeriodSeconds: TIMING_SECONDS,
+  intervalSeconds: TIMING_SECONDS,
+  maxConsecutiveFailures: TIMING_SECONDS,
+  timeoutSeconds: TIMING_SECONDS,
+  delaySeconds: TIMING_SECONDS,
+});
+
+const ARTIFACT = object({
+  uri: string({ minLength: 1, maxLength: 1024 }),
+  extract: boolean,
+  executable: boolean,
+  cache: boolean,
+  destPath: string({ minLength: 1, maxLength: 1024 }),
+}, ['uri']);
+
+const VOLUME_MOUNT = object({
+  name: NAME,
+  mountPath: string({ minLength: 1, maxLength: 1024 }),
+  readOnly: boolean,
+}, ['name', 'mountPath']);
+
+const CONTAINER = object({
+  name: NAME,
+  exec: object({ command: SHELL_COMMAND, overrideEntrypoint: boolean }, ['command']),
+  resources: RESOURCES,
+  endpoints: array(ENDPOINT),
+  image: IMAGE,
+  environment: ENV_MAP,
+  user: string(),
+  healthCheck: HEALTH_CHECK,
+  volumeMounts: array(VOLUME_MOUNT),
+  artifacts: array(ARTIFACT),
+  labels: STRING_MAP,
+  lifecycle: object({ killGracePeriodSeconds: number({ minimum: 0 }) }),
+}, ['name', 'resources']);
+
+const VOLUME = object({
+  name: string({ minLength: 1 }),
+  host: string(),
+  persistent: object({
+    type: string({ enum: ['root', 'path', 'mount'] }),
+    size: integer({ minimum: 0 }),
+    maxSize: integer({ minimum: 0 }),
+    profileName: string(),
+  }, ['size']),
+}, ['name']);
+
+const NETWORK = object({
+  // The converter decides which modes pods support (spec 2.1.2: host, container).
+  mode: string(),
+  name: string({ pattern: '^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$', minLength: 1, maxLength: 63 }),
+  labels: STRING_MAP,
+});
+
+/** A constraint: `[field, operator, value?]` or `{fieldName, operator, value?}` (both occur for pods). */
+const CONSTRAINT = {
+  type: ['array', 'object'],
+  items: { type: 'string' },
+  minItems: 2,
+  maxItems: 3,
+  required: ['fieldName', 'operator'],
+  properties: { fieldName: { type: 'string' }, operator: { type: 'string' }, value: { type: ['string', 'null'] } },
+};
+
+const SCHEDULING = object({
+  backoff: object({
+    backoff: number({ minimum: 0 }),
+    backoffFactor: number({ minimum: 0 }),
+    maxLaunchDelay: number({ minimum: 0 }),
+  }),
+  upgrade: object({
+    minimumHealthCapacity: number({ minimum: 0, maximum: 1 }),
+    maximumOverCapacity: number({ minimum: 0, maximum: 1 }),
+  }),
+  placement: object({
+    constraints: array(CONSTRAINT),
+    acceptedResourceRoles: array({ type: 'string' }),
+  }),
+  killSelection: string({ enumCaseless: ['YOUNGEST_FIRST', 'OLDEST_FIRST'] }),
+  // `"disabled"` or the object (the converter checks the string's value).
+  unreachableStrategy: {
+    type: ['string', 'object'],
+    properties: {
+      inactiveAfterSeconds: { type: ['integer', 'null'], minimum: 0 },
+      expungeAfterSeconds: { type: ['integer', 'null'], minimum: 0 },
+    },
+  },
+});
+
+/** The pod definition. */
+export const POD_SCHEMA: Schema = object({
+  id: PATH_ID,
+  version: string(),
+  labels: STRING_MAP,
+  environment: ENV_MAP,
+  user: string(),
+  containers: array(CONTAINER, { minItems: 1 }),
+  secrets: { type: 'object', additionalProperties: object({ source: string() }, ['source']) },
+  volumes: array(VOLUME),
+  networks: array(NETWORK),
+  scaling: object({
+    kind: string({ enumCaseless: ['fixed'] }),
+    instances: integer({ minimum: 0 }),
+    maxInstances: integer({ minimum: 0 }),
+  }),
+  scheduling: SCHEDULING,
+  executorResources: EXECUTOR_RESOURCES,
+  role: string({ minLength: 1 }),
+}, ['id', 'containers']);

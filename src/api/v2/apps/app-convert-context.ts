@@ -1,0 +1,41 @@
+import type { ApiDeps } from '../../api-deps';
+import type { ConvertContext } from '../../convert/convert-context';
+import { allowedRoles } from '../../convert/role-rules';
+import { groupRoleOf } from '../../convert/path-id';
+import type { AppSpec } from '../../../scheduler/model/run-spec';
+import { topLevelOf } from '../../../scheduler/groups/path-id';
+import { findAppGroup } from './app-lookup';
+
+/**
+ * The conversion context of an app definition (spec 2.7, facts 109–112):
+ *
+ * - `defaultRole` is `--mesos_role`;
+ * - the group role is enforced when the app's top-level group has `enforceRole`, or, for a
+ *   top-level group this change creates, when `--new_group_enforce_role` is `top` (fact 112);
+ * - an existing app keeps being accepted with the role it has (fact 111, Marathon's
+ *   `RoleSettings.forService` adds the existing role to the valid ones): when `role` is that
+ *   existing role and the rules would refuse it, that role is the one allowed.
+ */
+export function appConvertContext(
+  deps: ApiDeps, appId: string, versionIso: string, existing: AppSpec | undefined, role: unknown,
+): ConvertContext {
+  const base: ConvertContext = {
+    defaultRole: deps.config.defaultRole,
+    versionIso,
+    ...(deps.config.defaultNetworkName !== undefined ? { defaultNetworkName: deps.config.defaultNetworkName } : {}),
+  };
+  const enforced = enforcedGroupRole(deps, appId);
+  const ctx = enforced === undefined ? base : { ...base, enforcedGroupRole: enforced };
+  if (existing === undefined || role !== existing.role || allowedRoles(appId, ctx).includes(existing.role)) return ctx;
+  // The converter allows exactly the enforced role when one is set: the existing role, kept.
+  return { ...ctx, enforcedGroupRole: existing.role };
+}
+
+function enforcedGroupRole(deps: ApiDeps, appId: string): string | undefined {
+  const groupRole = groupRoleOf(appId);
+  const topId = topLevelOf(appId);
+  if (groupRole === undefined || topId === undefined) return undefined;
+  const top = findAppGroup(deps, topId);
+  const enforce = top === undefined ? deps.config.newGroupEnforceRole === 'top' : top.enforceRole;
+  return enforce ? groupRole : undefined;
+}

@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiDeps } from '../../api-deps';
+import { conflict } from '../../errors';
+import { queryBool, type Query } from '../../query';
+import { appJson } from '../../render/app-json';
+import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { checkAppShape, checkNamespace, convertApp, requireBody, withCanonicalIds } from './app-definition';
+import { canonicalAppId, findApp } from './app-lookup';
+import { publishApiPostEvent } from './api-post-event';
+import { appLocation, submitDeployment } from './deployment-reply';
+
+const ZERO_COUNTS = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0 };
+
+/**
+ * `POST /v2/apps` (facts 17–26): shape, then semantics, then an id that is not taken (409
+ * `An app with id [/foo] already exists.`, fact 22, whatever `force` says), then the deployment.
+ * Answers 201 with `Location`, `Marathon-Deployment-Id` and the app with its defaults, zero
+ * counts and `deployments: [{id}]`; publishes `api_post_event`.
+ */
+export function createApp(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const query = request.query as Query;
+  const force = queryBool(query, 'force', false);
+  const body = checkAppShape(requireBody(request.body), 'app');
+  const appId = canonicalAppId(String(body.id));
+  const versionIso = isoTime(deps.clock.nowMs());
+  const spec = convertApp(deps, withCanonicalIds(body, appId), undefined, versionIso);
+  if (findApp(deps, appId) !== undefined) throw conflict(`An app with id [${appId}] already exists.`);
+  checkNamespace(deps, appId);
+  const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
+  const stored = findApp(deps, appId) ?? spec;
+  publishApiPostEvent(deps, request, stored.definition);
+  // Marathon writes zero counts for the app it just created (AppsResource.create).
+  const json = { ...appJson(deps, stored, new Set()), ...ZERO_COUNTS, deployments: [{ id: started.deploymentId }] };
+  return reply
+    .code(201)
+    .header('Location', appLocation(request.host, appId))
+    .header('Marathon-Deployment-Id', started.deploymentId)
+    .send(json);
+}

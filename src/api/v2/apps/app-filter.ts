@@ -1,0 +1,20 @@
+import { type Query, queryOne } from '../../query';
+import type { AppSpec } from '../../../scheduler/model/run-spec';
+import { matchesLabels, parseLabelSelectors } from './label-selector';
+
+/**
+ * The filter of `GET /v2/apps` (fact 37): `cmd` and `id` match apps whose command or id contains
+ * the value, ignoring case (apps without `cmd` never match a `cmd` filter); `label` is a label
+ * selector query that every app must satisfy. Absent parameters do not filter. An unparsable
+ * label selector throws fact 9's 422.
+ */
+export function appFilter(query: Query): (app: AppSpec) => boolean {
+  const cmd = queryOne(query, 'cmd')?.toLowerCase();
+  const id = queryOne(query, 'id')?.toLowerCase();
+  const label = queryOne(query, 'label');
+  const selectors = label === undefined ? [] : parseLabelSelectors(label);
+  return (app) =>
+    (cmd === undefined || (app.cmd !== undefined && app.cmd.toLowerCase().includes(cmd)))
+    && (id === undefined || app.id.toLowerCase().includes(id))
+    && matchesLabels(selectors, app.labels);
+}

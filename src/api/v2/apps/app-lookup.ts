@@ -1,0 +1,26 @@
+import type { ApiDeps } from '../../api-deps';
+import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { Group } from '../../../scheduler/groups/group';
+import { allRunSpecs, findGroup, findRunSpec } from '../../../scheduler/groups/root-group';
+import { resolvePathId } from '../../../scheduler/groups/path-id';
+
+/** The canonical absolute id of an id taken from a URL or a body (`prod//web/` → `/prod/web`, fact 21). */
+export function canonicalAppId(raw: string): string {
+  return resolvePathId(raw);
+}
+
+/** The app with this canonical id as of the last accepted change; undefined for pods and unknown ids. */
+export function findApp(deps: ApiDeps, appId: string): AppSpec | undefined {
+  const spec = findRunSpec(deps.scheduler.root(), appId);
+  return spec?.kind === 'app' ? spec : undefined;
+}
+
+/** The group with this canonical id, or undefined. */
+export function findAppGroup(deps: ApiDeps, groupId: string): Group | undefined {
+  return findGroup(deps.scheduler.root(), groupId);
+}
+
+/** Every app of `group` and its subgroups, in path order. */
+export function appsBelow(group: Group): AppSpec[] {
+  return allRunSpecs(group).filter((spec): spec is AppSpec => spec.kind === 'app');
+}

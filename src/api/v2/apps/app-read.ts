@@ -1,0 +1,39 @@
+import type { ApiDeps } from '../../api-deps';
+import { notFound, notFoundText } from '../../errors';
+import { embedSet, type Query } from '../../query';
+import { appJson, deploymentIdsByApp } from '../../render/app-json';
+import { allRunSpecs } from '../../../scheduler/groups/root-group';
+import type { AppSpec } from '../../../scheduler/model/run-spec';
+import { appFilter } from './app-filter';
+import { appsBelow, findApp, findAppGroup } from './app-lookup';
+
+/** Fact 35: the list always carries counts and deployments, whatever `embed` says. */
+const LIST_DEFAULTS = ['counts', 'deployments'];
+
+/** Fact 38: a single app (and a group's apps, fact 39) always carries these. */
+const SHOW_DEFAULTS = ['counts', 'tasks', 'lastTaskFailure', 'deployments'];
+
+/** `GET /v2/apps` (facts 35–37): `{"apps":[…]}` filtered by `cmd`, `id` and `label`. */
+export function listApps(deps: ApiDeps, query: Query): { apps: Record<string, unknown>[] } {
+  const keep = appFilter(query);
+  const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
+  const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s));
+  const deployments = deploymentIdsByApp(deps);
+  return { apps: apps.map((app) => appJson(deps, app, embed, deployments)) };
+}
+
+/** `GET /v2/apps/{id}` (fact 38): `{"app":{…}}`; unknown → 404 with `details: []`. */
+export function showApp(deps: ApiDeps, appId: string, query: Query): { app: Record<string, unknown> } {
+  const app = findApp(deps, appId);
+  if (app === undefined) throw notFound(notFoundText.app(appId));
+  return { app: appJson(deps, app, new Set([...embedSet(query), ...SHOW_DEFAULTS])) };
+}
+
+/** `GET /v2/apps/{group}/*` (fact 39): `{"*":[…]}` with every app below the group; unknown group → 404. */
+export function showGroupApps(deps: ApiDeps, groupId: string, query: Query): { '*': Record<string, unknown>[] } {
+  const group = findAppGroup(deps, groupId);
+  if (group === undefined) throw notFound(notFoundText.group(groupId));
+  const embed = new Set([...embedSet(query), ...SHOW_DEFAULTS]);
+  const deployments = deploymentIdsByApp(deps);
+  return { '*': appsBelow(group).map((app) => appJson(deps, app, embed, deployments)) };
+}

@@ -1,0 +1,102 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiDeps } from '../../api-deps';
+import { expectOk } from '../../command-result';
+import { badRequest, notFound, notFoundBare, notFoundText } from '../../errors';
+import { queryBool, queryOne, type Query } from '../../query';
+import { appTasksJson, taskJson } from '../../render/task-json';
+import type { Condition } from '../../../scheduler/model/condition';
+import type { Instance } from '../../../scheduler/model/instance';
+import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
+import { appsBelow, findApp, findAppGroup } from './app-lookup';
+import { sendDeployment, submitDeployment } from './deployment-reply';
+
+/** Conditions in which an instance has a task to kill (Marathon's active conditions). */
+const KILLABLE = new Set<Condition>(['Provisioned', 'Staging', 'Starting', 'Running', 'Killing', 'Unreachable']);
+
+/** Fact 55: the two flags exclude each other. */
+const SCALE_AND_WIPE = 'You cannot use scale and wipe at the same time.';
+
+interface KillFlags {
+  readonly scale: boolean;
+  readonly wipe: boolean;
+  readonly force: boolean;
+}
+
+/** `GET /v2/apps/{id}/tasks` (fact 53): `{"tasks":[…]}`; unknown app → 404 with `details: []`. */
+export function appTasks(deps: ApiDeps, appId: string): { tasks: Record<string, unknown>[] } {
+  if (findApp(deps, appId) === undefined) throw notFound(notFoundText.app(appId));
+  return { tasks: appTasksJson(deps, appId) };
+}
+
+/** `GET /v2/apps/{group}/*\/tasks` (fact 53): the tasks of every app below the group. */
+export function groupTasks(deps: ApiDeps, groupId: string): { tasks: Record<string, unknown>[] } {
+  const group = findAppGroup(deps, groupId);
+  if (group === undefined) throw notFound(notFoundText.group(groupId));
+  return { tasks: appsBelow(group).flatMap((app) => appTasksJson(deps, app.id)) };
+}
+
+/**
+ * `DELETE /v2/apps/{id}/tasks?host=&scale=&wipe=&force=` (fact 56): kills the app's tasks on
+ * `host` (`*` or no host: all of them). With `scale` the app is scaled down by the number killed
+ * and the answer is `{version, deploymentId}`; otherwise `{"tasks":[…]}` as they were before the
+ * kill. `wipe` forgets the instances (fresh ones replace them).
+ */
+export function killAppTasks(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, appId: string): FastifyReply {
+  const query = request.query as Query;
+  const flags = killFlags(query);
+  requireApp(deps, appId, flags);
+  const host = queryOne(query, 'host');
+  const found = deps.scheduler.instances(appId).filter((i) => host === undefined || host === '*' || i.agent?.hostname === host);
+  if (flags.scale) return killAndScale(deps, reply, appId, found, flags);
+  const tasks = found.flatMap((i) => currentTaskJson(deps, i) ?? []);
+  kill(deps, appId, found, flags);
+  return reply.send({ tasks });
+}
+
+/**
+ * `DELETE /v2/apps/{id}/tasks/{taskId}` (facts 54, 55): kills the instance of that task. Without
+ * `scale` → `{"task":{…}}` (the task before the kill; the instance is relaunched, or replaced
+ * with `wipe`); a task id that matches nothing → 404 `Task '<id>' does not exist`. With `scale` →
+ * `{version, deploymentId}` and `instances` lowered by one.
+ */
+export function killAppTask(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, appId: string, taskId: string): FastifyReply {
+  const flags = killFlags(request.query as Query);
+  requireApp(deps, appId, flags);
+  const instanceId = instanceIdOfTask(taskId);
+  const found = deps.scheduler.instances(appId).filter((i) => i.instanceId === instanceId);
+  if (flags.scale) return killAndScale(deps, reply, appId, found, flags);
+  const task = found.length > 0 ? currentTaskJson(deps, found[0]) : undefined;
+  if (task === undefined) throw notFound(notFoundText.task(taskId));
+  kill(deps, appId, found, flags);
+  return reply.send({ task });
+}
+
+function killFlags(query: Query): KillFlags {
+  const flags = { scale: queryBool(query, 'scale', false), wipe: queryBool(query, 'wipe', false), force: queryBool(query, 'force', false) };
+  if (flags.scale && flags.wipe) throw badRequest(SCALE_AND_WIPE);
+  return flags;
+}
+
+/** Unknown app: kill-and-scale raises `Path '/x' does not exist` (fact 2); a plain kill answers fact 1's 404. */
+function requireApp(deps: ApiDeps, appId: string, flags: KillFlags): void {
+  if (findApp(deps, appId) !== undefined) return;
+  throw flags.scale ? notFoundBare(notFoundText.path(appId)) : notFound(notFoundText.app(appId));
+}
+
+function killAndScale(deps: ApiDeps, reply: FastifyReply, appId: string, found: readonly Instance[], flags: KillFlags): FastifyReply {
+  const instanceIds = found.filter((i) => KILLABLE.has(i.condition)).map((i) => i.instanceId);
+  const started = submitDeployment(deps, { type: 'killInstances', runSpecId: appId, instanceIds, scale: true, wipe: false, force: flags.force });
+  return sendDeployment(reply, started);
+}
+
+/** Kills the active instances among `found` (all of them with `wipe`: they are forgotten too). */
+function kill(deps: ApiDeps, appId: string, found: readonly Instance[], flags: KillFlags): void {
+  const instanceIds = found.filter((i) => flags.wipe || KILLABLE.has(i.condition)).map((i) => i.instanceId);
+  if (instanceIds.length === 0) return;
+  expectOk(deps.submit({ type: 'killInstances', runSpecId: appId, instanceIds, scale: false, wipe: flags.wipe }), deps.config.maxRunningDeployments);
+}
+
+function currentTaskJson(deps: ApiDeps, instance: Instance): Record<string, unknown> | undefined {
+  const task = instance.tasks[instance.tasks.length - 1];
+  return task === undefined ? undefined : taskJson(deps, instance, task);
+}

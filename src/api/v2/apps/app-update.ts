@@ -1,0 +1,84 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiDeps } from '../../api-deps';
+import { illegalArgument, invalidJson, objectNotValid } from '../../errors';
+import { queryBool, type Query } from '../../query';
+import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { Group } from '../../../scheduler/groups/group';
+import { findRunSpec, putRunSpec } from '../../../scheduler/groups/root-group';
+import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { checkAppShape, checkNamespace, requireBody } from './app-definition';
+import { canonicalAppId, findApp } from './app-lookup';
+import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';
+import { publishApiPostEvent } from './api-post-event';
+import { appLocation, sendDeployment, submitDeployment } from './deployment-reply';
+
+/** Fact 52: an element of a partial bulk update without `id`. */
+const BULK_ID_MESSAGE = 'requirement failed: App Update must have app id set';
+
+/**
+ * `PUT /v2/apps/{id}` (facts 41–43, 45, 46) and `PATCH /v2/apps/{id}` (fact 44): 200 for an
+ * existing app, 201 with `Location` when `PUT` created it; both answer `{version, deploymentId}`
+ * with `Marathon-Deployment-Id`. `force` overrides deployment locks and allows the role change of
+ * a resident app (the core checks it); publishes `api_post_event`.
+ */
+export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, appIdRaw: string, patch: boolean): FastifyReply {
+  const query = request.query as Query;
+  const force = queryBool(query, 'force', false);
+  const mode: AppUpdateMode = { partial: patch || queryBool(query, 'partialUpdate', true), allowCreation: !patch, force };
+  const appId = canonicalAppId(appIdRaw);
+  const existing = findApp(deps, appId);
+  const spec = updatedAppSpec(deps, appId, existing, requireBody(request.body), mode, isoTime(deps.clock.nowMs()));
+  if (existing === undefined) checkNamespace(deps, appId);
+  const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
+  publishApiPostEvent(deps, request, (findApp(deps, appId) ?? spec).definition);
+  if (existing !== undefined) return sendDeployment(reply, started);
+  return sendDeployment(reply.header('Location', appLocation(request.host, appId)), started, 201);
+}
+
+/**
+ * `PUT /v2/apps` and `PATCH /v2/apps` with a JSON array (fact 52): every element updates or (PUT
+ * only) creates one app; all changes go into one new root and one deployment. Partial elements
+ * need `id` (422 otherwise). Answers `{version, deploymentId}`.
+ */
+export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, patch: boolean): FastifyReply {
+  const query = request.query as Query;
+  const force = queryBool(query, 'force', false);
+  const mode: AppUpdateMode = { partial: patch || queryBool(query, 'partialUpdate', true), allowCreation: !patch, force };
+  const body = requireBody(request.body);
+  if (!Array.isArray(body)) throw invalidJson([{ path: '/', errors: ['error.expected.jsarray'] }]);
+  const versionIso = isoTime(deps.clock.nowMs());
+  let root = deps.scheduler.root();
+  const specs: AppSpec[] = [];
+  body.forEach((item, i) => {
+    const spec = bulkElementSpec(deps, root, item, i, mode, versionIso);
+    root = withApp(root, spec, deps, versionIso);
+    specs.push(spec);
+  });
+  const started = submitDeployment(deps, { type: 'deploy', root, force });
+  for (const spec of specs) publishApiPostEvent(deps, request, spec.definition);
+  return sendDeployment(reply, started);
+}
+
+function bulkElementSpec(deps: ApiDeps, root: Group, item: unknown, index: number, mode: AppUpdateMode, versionIso: string): AppSpec {
+  const pointer = `/${index}`;
+  const rawId = isRecord(item) && typeof item.id === 'string' ? item.id : undefined;
+  if (rawId === undefined) {
+    // Shape errors first (a full app without id is `error.path.missing`), then Marathon's require.
+    checkAppShape(item, mode.partial ? 'update' : 'app', pointer);
+    throw illegalArgument(BULK_ID_MESSAGE);
+  }
+  const appId = canonicalAppId(rawId);
+  const found = findRunSpec(root, appId);
+  const existing = found?.kind === 'app' ? found : undefined;
+  return updatedAppSpec(deps, appId, existing, item, mode, versionIso, pointer);
+}
+
+function withApp(root: Group, spec: AppSpec, deps: ApiDeps, versionIso: string): Group {
+  const result = putRunSpec(root, spec, { version: versionIso, newGroupEnforceRole: deps.config.newGroupEnforceRole });
+  if (!result.ok) throw objectNotValid([{ path: '/', errors: [result.message] }]);
+  return result.root;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,108 @@
+import type { ApiDeps } from '../../api-deps';
+import { appFromWire } from '../../convert/app-from-wire';
+import type { ConvertContext } from '../../convert/convert-context';
+import type { ConvertError } from '../../convert/convert-result';
+import type { ErrorSink } from '../../convert/error-sink';
+import { isRecord } from '../../convert/wire-object';
+import type { Group } from '../../../scheduler/groups/group';
+import { parentOf, resolvePathId, topLevelOf } from '../../../scheduler/groups/path-id';
+import { groupRoleOf, residentRoleErrors } from '../../../scheduler/groups/role-rules';
+import { findRunSpec } from '../../../scheduler/groups/tree-query';
+import { stampVersions } from '../../../scheduler/groups/versioning';
+import type { AppSpec, RunSpec } from '../../../scheduler/model/run-spec';
+
+/** What converting the apps of a group body needs to know. */
+export interface GroupAppContext {
+  readonly deps: ApiDeps;
+  /** The root before the change. */
+  readonly root: Group;
+  /** The version the change writes. */
+  readonly versionIso: string;
+  /** `?force=true`: lets a resident app change its role (fact 114). */
+  readonly force: boolean;
+  /** Whether the top-level group `topLevelId` enforces its role once the change is applied. */
+  readonly enforces: (topLevelId: string) => boolean;
+}
+
+/** Where conversion problems go: shape problems ("Invalid JSON") and semantic ones ("Object is not valid"). */
+export interface GroupErrorSinks {
+  readonly shape: ErrorSink;
+  readonly semantic: ErrorSink;
+}
+
+/** Marathon's message for an app or group id outside the group that lists it (`PathId.childOf`). */
+export function notChildMessage(groupId: string): string {
+  return `Identifier is not child of '${groupId}'`;
+}
+
+/**
+ * Converts one app of a group body (`apps[i]` at `path`, listed in group `groupId`) into the core's
+ * AppSpec, as Marathon normalizes and validates nested apps:
+ *
+ * - a relative `id` and relative `dependencies` resolve against the group (fact 66); the app must
+ *   be a direct child of the group, else `Identifier is not child of '<group>'` at `<path>/id`;
+ * - role rules (spec 2.7, facts 109–114): the group role is the default and the only allowed role
+ *   when the top-level group enforces it (after this change), and the role an existing app
+ *   already has stays acceptable (fact 111); a resident app changing role needs `force`;
+ * - version stamps follow Marathon's rules against the app stored now, so an unchanged app keeps
+ *   its version and is not restarted (fact 70).
+ *
+ * Shape problems are reported at `<path>/<field>` (play-json reads the whole body); semantic
+ * problems at the app's own paths (`/role`, `/healthChecks/0`), as Marathon validates each nested
+ * app on its own. Returns undefined when the app is not valid.
+ */
+export function convertGroupApp(raw: unknown, groupId: string, path: string, ctx: GroupAppContext, sinks: GroupErrorSinks): AppSpec | undefined {
+  if (!isRecord(raw)) {
+    sinks.shape.add(path, 'error.expected.jsobject');
+    return undefined;
+  }
+  const id = typeof raw.id === 'string' ? resolvePathId(raw.id, groupId) : undefined;
+  if (id !== undefined && id !== '/' && parentOf(id) !== groupId) sinks.semantic.add(`${path}/id`, notChildMessage(groupId));
+  const previous = id === undefined ? undefined : findRunSpec(ctx.root, id);
+  const result = appFromWire(withAbsoluteIds(raw, id, groupId), convertContext(ctx, id, previous, raw.role));
+  if (!result.ok) {
+    report(result.errors, path, sinks);
+    return undefined;
+  }
+  const roleErrors = residentRoleErrors(result.spec, previous, ctx.force);
+  roleErrors.forEach((message) => sinks.semantic.add('/role', message));
+  if (roleErrors.length > 0) return undefined;
+  return previous?.kind === 'app' ? stampVersions(previous, result.spec, ctx.versionIso) as AppSpec : result.spec;
+}
+
+function withAbsoluteIds(raw: Readonly<Record<string, unknown>>, id: string | undefined, groupId: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...raw };
+  if (id !== undefined) out.id = id;
+  if (Array.isArray(raw.dependencies)) {
+    out.dependencies = raw.dependencies.map((d: unknown) => (typeof d === 'string' ? resolvePathId(d, groupId) : d));
+  }
+  return out;
+}
+
+/**
+ * The converter's context for app `id`: the enforced group role when its top-level group enforces
+ * one. An app that keeps the role it has now is checked as if that role were the enforced one, so
+ * the old role stays acceptable (fact 111) whatever the group's enforcement says.
+ */
+function convertContext(ctx: GroupAppContext, id: string | undefined, previous: RunSpec | undefined, givenRole: unknown): ConvertContext {
+  const config = ctx.deps.config;
+  const base: ConvertContext = {
+    defaultRole: config.defaultRole,
+    versionIso: ctx.versionIso,
+    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+  };
+  const groupRole = id === undefined ? undefined : groupRoleOf(id);
+  if (id === undefined || groupRole === undefined) return base;
+  if (previous !== undefined && givenRole === previous.role) return { ...base, enforcedGroupRole: previous.role };
+  return ctx.enforces(topLevelOf(id) as string) ? { ...base, enforcedGroupRole: groupRole } : base;
+}
+
+/** Shape errors (play-json keys, `error.…`) at `<path><pointer>`; semantic ones at the app's own pointers. */
+function report(errors: readonly ConvertError[], path: string, sinks: GroupErrorSinks): void {
+  for (const e of errors) {
+    for (const message of e.errors) {
+      if (message.startsWith('error.')) sinks.shape.add(e.path === '/' ? path : `${path}${e.path}`, message);
+      else sinks.semantic.add(e.path, message);
+    }
+  }
+}

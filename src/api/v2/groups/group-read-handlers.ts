@@ -1,0 +1,53 @@
+import type { ApiDeps } from '../../api-deps';
+import { notFound, notFoundText } from '../../errors';
+import type { Query } from '../../query';
+import { appJson } from '../../render/app-json';
+import { groupEmbedFromQuery } from '../../render/group-embed';
+import { groupInfoJson } from '../../render/group-info-json';
+import { allGroups, findGroup } from '../../../scheduler/groups/tree-query';
+import { comparePathIds } from '../../../scheduler/groups/path-id';
+import type { AppSpec } from '../../../scheduler/model/run-spec';
+import { groupGetTarget } from './group-path';
+import { canonicalVersion } from './next-version';
+import type { RootVersions } from './root-versions';
+
+/**
+ * The answer of `GET /v2/groups[/{…}]` for the path after `/v2/groups/` (facts 67–69): the group
+ * (GroupInfo, 404 `Group '/x' does not exist` with `details: []` when unknown), its apps, its
+ * stored versions (a bare array, newest first; 404 for an unknown group) or the group at one
+ * stored version (404 when that version has no such group).
+ */
+export function getGroups(deps: ApiDeps, versions: RootVersions, rest: string, query: Query): unknown {
+  const target = groupGetTarget(rest);
+  const embed = groupEmbedFromQuery(query);
+  switch (target.kind) {
+    case 'group': {
+      const group = findGroup(deps.scheduler.root(), target.groupId);
+      if (group === undefined) throw notFound(notFoundText.group(target.groupId));
+      return groupInfoJson(deps, group, embed);
+    }
+    case 'apps':
+      return appsBelow(deps, target.groupId).map((app) => appJson(deps, app, embed.app));
+    case 'versions':
+      if (findGroup(deps.scheduler.root(), target.groupId) === undefined) throw notFound(notFoundText.group(target.groupId));
+      return versions.list().filter((v) => {
+        const stored = versions.get(v);
+        return stored !== undefined && findGroup(stored, target.groupId) !== undefined;
+      });
+    case 'version': {
+      const version = canonicalVersion(target.version);
+      const stored = version === undefined ? undefined : versions.get(version);
+      const group = stored === undefined ? undefined : findGroup(stored, target.groupId);
+      if (group === undefined) throw notFound(notFoundText.group(target.groupId));
+      // Marathon's version view embeds nothing per app.
+      return groupInfoJson(deps, group, { ...embed, app: new Set() }, 'definition');
+    }
+  }
+}
+
+/** Every app below a group, in path id order; `[]` for an unknown group (as Marathon answers). */
+function appsBelow(deps: ApiDeps, groupId: string): AppSpec[] {
+  const group = findGroup(deps.scheduler.root(), groupId);
+  if (group === undefined) return [];
+  return allGroups(group).flatMap((g) => [...g.apps.values()]).sort((a, b) => comparePathIds(a.id, b.id));
+}

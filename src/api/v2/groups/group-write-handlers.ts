@@ -1,0 +1,114 @@
+import type { FastifyReply } from 'fastify';
+import type { ApiDeps } from '../../api-deps';
+import { conflict, notFound, notFoundText, objectNotValid } from '../../errors';
+import { type Query, queryBool } from '../../query';
+import { readGroupPartialUpdate } from '../../schemas/group-partial-update';
+import { type GroupUpdateBody, readGroupUpdate } from '../../schemas/group-update';
+import { computePlan } from '../../../scheduler/deployments/compute-plan';
+import { currentStepJson } from '../../../scheduler/deployments/plan-json';
+import { effectiveDependencies } from '../../../scheduler/groups/dependencies';
+import { isTopLevel, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
+import { removeGroup } from '../../../scheduler/groups/remove-group';
+import { NOT_TOP_LEVEL_MESSAGE, setEnforceRole } from '../../../scheduler/groups/set-enforce-role';
+import { findGroup, findRunSpec } from '../../../scheduler/groups/tree-query';
+import { deployRoot, sendDeploymentResult } from '../deployments/deployment-result';
+import { groupChange } from './group-change';
+import { groupChangeError } from './group-change-error';
+import { groupIdOf } from './group-path';
+import { nextRootVersion } from './next-version';
+import type { RootVersions } from './root-versions';
+
+/** One write request: the path after `/v2/groups/` (empty for the root), query and body. */
+export interface GroupWrite {
+  readonly rest: string;
+  readonly query: Query;
+  readonly body: unknown;
+}
+
+/**
+ * `POST /v2/groups[/{id}]` (fact 65): creates the group the body's `id` names (relative to the
+ * URL's group) with its apps and subgroups → 201 + `Location` + `Marathon-Deployment-Id` +
+ * `{version, deploymentId}`. An existing group → 409 `Group /g is already created. Use PUT to
+ * change this group.`; an app at that path → 409 `An app with the path /g already exists.`
+ */
+export function postGroup(deps: ApiDeps, versions: RootVersions, req: GroupWrite, reply: FastifyReply): FastifyReply {
+  const body = readGroupUpdate(req.body);
+  const groupId = targetGroupId(req.rest, body);
+  const root = deps.scheduler.root();
+  if (findGroup(root, groupId) !== undefined) throw conflict(`Group ${groupId} is already created. Use PUT to change this group.`);
+  if (findRunSpec(root, groupId)?.kind === 'app') throw conflict(`An app with the path ${groupId} already exists.`);
+  const force = queryBool(req.query, 'force', false);
+  const target = groupChange(body, { deps, versions, groupId, version: nextRootVersion(deps), force });
+  const result = deployRoot(deps, target, force);
+  reply.header('Location', `http://${deps.config.httpAddress}${groupId}`);
+  return sendDeploymentResult(reply, result, 201);
+}
+
+/**
+ * `PUT /v2/groups[/{id}]` (facts 60, 70, 71): creates or updates the group → 200 +
+ * `Marathon-Deployment-Id` + `{version, deploymentId}`; `scaleBy` and `version` as
+ * {@link groupChange} describes. `?dryRun=true` deploys nothing and answers the plan's steps,
+ * `{"steps":[{"actions":[{action, app|pod}]}]}`. A change touching run specs a running deployment
+ * holds → 409 with the deployments unless `?force=true` (fact 7).
+ */
+export function putGroup(deps: ApiDeps, versions: RootVersions, req: GroupWrite, reply: FastifyReply): FastifyReply {
+  const body = readGroupUpdate(req.body);
+  const groupId = targetGroupId(req.rest, body);
+  const force = queryBool(req.query, 'force', false);
+  const dryRun = queryBool(req.query, 'dryRun', false);
+  const version = nextRootVersion(deps);
+  const target = groupChange(body, { deps, versions, groupId, version, force });
+  if (!dryRun) return sendDeploymentResult(reply, deployRoot(deps, target, force));
+  const original = deps.scheduler.root();
+  const plan = computePlan(original, target, {
+    id: 'dry-run', version, dependenciesOf: (runSpecId, root) => effectiveDependencies(root, runSpecId),
+  });
+  return reply.send({ steps: plan.steps.map(currentStepJson) });
+}
+
+/**
+ * `DELETE /v2/groups[/{id}]` (fact 75): removes the group with everything in it, pods included
+ * (the root form empties the whole tree) → 200 + `{version, deploymentId}`; an unknown group →
+ * 404 `{"message":"Group '/g' does not exist"}` (no details); a running deployment holding
+ * anything inside → 409 unless `?force=true`.
+ */
+export function deleteGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
+  const groupId = groupIdOf(req.rest);
+  const force = queryBool(req.query, 'force', false);
+  const result = removeGroup(deps.scheduler.root(), groupId, { version: nextRootVersion(deps) });
+  if (!result.ok) throw groupChangeError(result);
+  return sendDeploymentResult(reply, deployRoot(deps, result.root, force));
+}
+
+/**
+ * `PATCH /v2/groups/{id}` with `{"enforceRole": bool}` (spec section 4, fact 72): sets role
+ * enforcement of a top-level group → 200 with an empty body. A deeper group → 422 `Path needs to
+ * be top-level`; an unknown group → 404. `enforceRole` left out means
+ * `--new_group_enforce_role`'s default, as in Marathon. Existing services keep their roles. The
+ * root keeps its version; the change reaches the core as a root with nothing to deploy.
+ */
+export function patchGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
+  const body = readGroupPartialUpdate(req.body);
+  const groupId = groupIdOf(req.rest);
+  if (!isTopLevel(groupId)) throw objectNotValid([{ path: '/', errors: [NOT_TOP_LEVEL_MESSAGE] }]);
+  const root = deps.scheduler.root();
+  if (findGroup(root, groupId) === undefined) throw notFound(notFoundText.group(groupId));
+  const result = setEnforceRole(root, groupId, body.enforceRole ?? deps.config.newGroupEnforceRole === 'top');
+  if (!result.ok) throw groupChangeError(result);
+  if (result.root !== root) deployRoot(deps, result.root, false);
+  return reply.code(200).send();
+}
+
+/**
+ * The group a POST or PUT body applies to: the body's `id` resolved against the URL's group, or
+ * the URL's group (Marathon's `effectivePath`). An invalid id → 422 at `/id`.
+ */
+function targetGroupId(rest: string, body: GroupUpdateBody): string {
+  const base = groupIdOf(rest);
+  const urlErrors = validatePathId(rest, { allowRoot: true });
+  if (urlErrors.length > 0) throw objectNotValid([{ path: '/', errors: urlErrors }]);
+  if (body.id === undefined) return base;
+  const idErrors = validatePathId(body.id, { allowRoot: true });
+  if (idErrors.length > 0) throw objectNotValid([{ path: '/id', errors: idErrors }]);
+  return resolvePathId(body.id, base);
+}

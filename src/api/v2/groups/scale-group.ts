@@ -1,0 +1,35 @@
+import type { Group } from '../../../scheduler/groups/group';
+import type { ChangeOptions } from '../../../scheduler/groups/change-options';
+import { findGroup } from '../../../scheduler/groups/tree-query';
+import { updateGroup } from '../../../scheduler/groups/update-group';
+import { withInstances } from '../../../scheduler/commands/with-instances';
+import { notFoundBare, notFoundText } from '../../errors';
+import { mapRunSpecs } from './map-run-specs';
+import { groupChangeError } from './group-change-error';
+
+/**
+ * `PUT /v2/groups/{id}` with `{"scaleBy": f}` (fact 71): every app below the group gets
+ * `instances = ceil(instances × f)`, a scale-only change (new `version` and `lastScalingAt`, no
+ * restart). Pods are left alone, as Marathon scales only the group's transitive apps. Apps whose
+ * count does not change keep their version. An unknown group → 404.
+ */
+export function scaleGroup(root: Group, groupId: string, factor: number, options: ChangeOptions): Group {
+  if (findGroup(root, groupId) === undefined) throw notFoundBare(notFoundText.group(groupId));
+  const versionMs = Date.parse(options.version);
+  const scaled = (group: Group): Group => mapRunSpecs(group, (spec) => {
+    if (spec.kind !== 'app') return spec;
+    const instances = scaledCount(spec.instances, factor);
+    return instances === spec.instances ? spec : withInstances(spec, instances, versionMs);
+  });
+  const result = updateGroup(root, groupId, scaled, options);
+  if (!result.ok) throw groupChangeError(result);
+  return result.root;
+}
+
+/**
+ * `ceil(instances × factor)`, ignoring floating-point noise below 1e-9 (10 × 0.3 is
+ * 3.0000000000000004 in binary floating point and must scale to 3, not 4).
+ */
+export function scaledCount(instances: number, factor: number): number {
+  return Math.max(0, Math.ceil(instances * factor - 1e-9));
+}

@@ -1,0 +1,77 @@
+import type { ApiDeps } from '../../api-deps';
+
+/**
+ * `GET /v2/info` (fact 93). `name` stays `"marathon"`: clients (DC/OS CLI, go-marathon,
+ * marathon-lb, Terraform providers) identify the service by it and otherwise refuse or mis-detect
+ * it; `version` is pacer's own (ApiConfig.version), so the name says which API is spoken and the
+ * version which implementation speaks it. pacer is one node that is always the leader, has no
+ * ZooKeeper and no HTTPS listener: options it does not have are `null`, as Marathon writes unset
+ * options. HTTP callbacks (`event_subscriber`) were removed from Marathon before 1.11 and are not
+ * reported. `pacer_config` is an extra (clients tolerate extra fields).
+ */
+export function infoJson(deps: ApiDeps): Record<string, unknown> {
+  const { config } = deps;
+  const { host, port } = splitHostPort(config.httpAddress);
+  return {
+    name: 'marathon',
+    version: config.version,
+    buildref: `pacer-${config.version}`,
+    elected: true,
+    leader: config.httpAddress,
+    frameworkId: deps.frameworkId() ?? null,
+    marathon_config: marathonConfig(deps, host),
+    zookeeper_config: ZOOKEEPER_CONFIG,
+    http_config: { http_port: port, https_port: null },
+    pacer_config: {
+      cluster: config.clusterKind,
+      max_running_deployments: config.maxRunningDeployments,
+      metrics_prometheus: config.prometheus,
+      body_limit_bytes: config.bodyLimitBytes,
+    },
+  };
+}
+
+/** Every key of fact 93's `marathon_config`; the ones pacer has are filled in below. */
+const UNSET_MARATHON_CONFIG_KEYS = [
+  'access_control_allow_origin', 'checkpoint', 'decline_offer_duration', 'env_vars_prefix', 'executor',
+  'failover_timeout', 'framework_name', 'launch_token', 'launch_token_refresh_interval',
+  'leader_proxy_connection_timeout_ms', 'leader_proxy_read_timeout_ms', 'local_port_max', 'local_port_min',
+  'max_instances_per_offer', 'mesos_bridge_name', 'mesos_heartbeat_failure_threshold', 'mesos_heartbeat_interval',
+  'mesos_leader_ui_url', 'mesos_user', 'min_revive_offers_interval', 'offer_matching_timeout',
+  'on_elected_prepare_timeout', 'reconciliation_initial_delay', 'reconciliation_interval', 'scale_apps_initial_delay',
+  'scale_apps_interval', 'store_cache', 'task_launch_confirm_timeout', 'task_launch_timeout',
+  'task_lost_expunge_initial_delay', 'task_lost_expunge_interval', 'task_reservation_timeout', 'webui_url',
+  'maintenance_mode',
+] as const;
+
+function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
+  const { config } = deps;
+  const out: Record<string, unknown> = Object.fromEntries(UNSET_MARATHON_CONFIG_KEYS.map((k) => [k, null]));
+  out.default_network_name = config.defaultNetworkName ?? null;
+  out.features = [...config.features];
+  out.ha = false;
+  out.hostname = host;
+  out.master = redactCredentials(config.master);
+  out.mesos_role = config.defaultRole;
+  out.new_group_enforce_role = config.newGroupEnforceRole;
+  return out;
+}
+
+/** Fact 93's `zookeeper_config` keys; pacer uses no ZooKeeper. */
+const ZOOKEEPER_CONFIG: Readonly<Record<string, null>> = Object.fromEntries(
+  ['zk', 'zk_compression', 'zk_compression_threshold', 'zk_connection_timeout', 'zk_max_node_size', 'zk_max_versions',
+    'zk_session_timeout', 'zk_timeout'].map((k) => [k, null]),
+);
+
+/** `zk://user:secret@host/mesos` → `zk://xxxxxxxx@host/mesos` (fact 93: credentials redacted). */
+export function redactCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]+@/i, '$1xxxxxxxx@');
+}
+
+/** `127.0.0.1:8080` → host and numeric port (null when there is none); `[::1]:8080` keeps the brackets. */
+export function splitHostPort(address: string): { host: string; port: number | null } {
+  const colon = address.lastIndexOf(':');
+  if (colon < 0 || address.endsWith(']')) return { host: address, port: null };
+  const port = Number(address.slice(colon + 1));
+  return { host: address.slice(0, colon), port: Number.isInteger(port) ? port : null };
+}

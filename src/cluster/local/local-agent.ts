@@ -1,0 +1,72 @@
+import { availableParallelism, totalmem } from 'node:os';
+import type { AgentInfo } from '../../scheduler/model/agent';
+import { toMilli, type PortRange, type ScalarResources } from '../../scheduler/model/resources';
+import { DEFAULT_HOSTNAME, type LocalAgentOptions } from './local-cluster-options';
+import { rangesOverlap } from './port-ranges';
+
+/** An agent of the local cluster with its options resolved: identity and capacity. */
+export interface LocalAgent {
+  readonly agentId: string;
+  readonly info: AgentInfo;
+  readonly capacity: ScalarResources;
+  readonly ports: readonly PortRange[];
+}
+
+const FIRST_PORT = 31000;
+const PORTS_PER_AGENT = 1000;
+const DEFAULT_DISK_MIB = 10_240;
+
+/**
+ * Resolves `agents` (a count or a list) into agents, sorted by id. A count splits this host's
+ * cpus and memory evenly and gives each agent its own port range, so that ports never clash.
+ * Throws RangeError on duplicate ids or overlapping port ranges on one hostname (two agents on
+ * one host would hand out the same port twice).
+ */
+export function resolveAgents(agents: number | readonly LocalAgentOptions[] | undefined): LocalAgent[] {
+  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1);
+  if (list.length === 0) throw new RangeError('the local cluster needs at least one agent');
+  const resolved = list.map((o, i) => resolveAgent(o, i));
+  checkDistinct(resolved);
+  return resolved.sort((a, b) => (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
+}
+
+function defaultAgents(count: number): LocalAgentOptions[] {
+  if (!Number.isInteger(count) || count < 1) throw new RangeError(`agents must be a positive integer, got ${count}`);
+  const cpus = Math.max(0.1, Math.floor((availableParallelism() / count) * 10) / 10);
+  const memMib = Math.max(64, Math.floor(totalmem() / (1024 * 1024) / count));
+  return Array.from({ length: count }, (_, i) => ({
+    cpus,
+    memMib,
+    diskMib: DEFAULT_DISK_MIB,
+    ports: [FIRST_PORT + i * PORTS_PER_AGENT, FIRST_PORT + (i + 1) * PORTS_PER_AGENT - 1] as const,
+  }));
+}
+
+function resolveAgent(o: LocalAgentOptions, index: number): LocalAgent {
+  const agentId = o.agentId ?? `local-agent-${index + 1}`;
+  const [begin, end] = o.ports;
+  if (!(Number.isInteger(begin) && Number.isInteger(end) && begin >= 1 && begin <= end && end <= 65535)) {
+    throw new RangeError(`agent ${agentId}: ports must be an inclusive range within 1..65535, got [${begin}, ${end}]`);
+  }
+  const info: { -readonly [K in keyof AgentInfo]: AgentInfo[K] } = {
+    agentId,
+    hostname: o.hostname ?? DEFAULT_HOSTNAME,
+    attributes: Object.entries(o.attributes ?? {}).map(([name, text]) => ({ name, type: 'text' as const, text })),
+  };
+  if (o.region !== undefined) info.region = o.region;
+  if (o.zone !== undefined) info.zone = o.zone;
+  const capacity = { cpusMilli: toMilli(o.cpus), memMilli: toMilli(o.memMib), diskMilli: toMilli(o.diskMib), gpus: o.gpus ?? 0 };
+  return { agentId, info, capacity, ports: [[begin, end]] };
+}
+
+function checkDistinct(agents: readonly LocalAgent[]): void {
+  for (let i = 0; i < agents.length; i++) {
+    for (let j = i + 1; j < agents.length; j++) {
+      const [a, b] = [agents[i], agents[j]];
+      if (a.agentId === b.agentId) throw new RangeError(`duplicate agent id ${a.agentId}`);
+      if (a.info.hostname === b.info.hostname && rangesOverlap(a.ports, b.ports)) {
+        throw new RangeError(`agents ${a.agentId} and ${b.agentId} share hostname ${a.info.hostname} and overlapping ports`);
+      }
+    }
+  }
+}

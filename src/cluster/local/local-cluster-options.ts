@@ -1,0 +1,42 @@
+import type { PortRange } from '../../scheduler/model/resources';
+
+/** One agent of the local cluster: a slice of this host offered as if it were a Mesos agent. */
+export interface LocalAgentOptions {
+  /** Stable id (default `local-agent-<n>`, n counting from 1 in list order). Keep it across restarts. */
+  readonly agentId?: string;
+  /** Default `127.0.0.1`: tasks and health checks address the agent by this name. */
+  readonly hostname?: string;
+  readonly cpus: number;
+  readonly memMib: number;
+  readonly diskMib: number;
+  readonly gpus?: number;
+  /** Inclusive host-port range offered. Agents on the same hostname must not overlap. */
+  readonly ports: PortRange;
+  /** Text attributes, as `--attributes` of a Mesos agent gives them (constraints match on them). */
+  readonly attributes?: Readonly<Record<string, string>>;
+  readonly region?: string;
+  readonly zone?: string;
+}
+
+/** How to build a {@link LocalCluster}. Only `sandboxRoot` is required. */
+export interface LocalClusterOptions {
+  /**
+   * A count of identical agents sharing this host (default 1; each gets an equal share of the
+   * host's cpus and memory, 10 GiB of disk and its own 1000-port range from 31000), or a list.
+   */
+  readonly agents?: number | readonly LocalAgentOptions[];
+  /** Directory holding one sandbox directory per task (created when missing). */
+  readonly sandboxRoot: string;
+  /** How often free resources are re-offered (default 1000 ms). */
+  readonly offerIntervalMs?: number;
+  /** Report TASK_KILLING during a kill's grace period (the `task_killing` feature, service-spec §3). */
+  readonly taskKilling?: boolean;
+  /** Where launched tasks are recorded for restart survival (default `<sandboxRoot>/local-cluster.json`). */
+  readonly stateFile?: string;
+  /** How often processes adopted after a restart are polled for exit (default 500 ms). */
+  readonly exitPollMs?: number;
+}
+
+export const DEFAULT_OFFER_INTERVAL_MS = 1000;
+export const DEFAULT_EXIT_POLL_MS = 500;
+export const DEFAULT_HOSTNAME = '127.0.0.1';

@@ -1,0 +1,368 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClusterInput, TaskStatus } from '../../scheduler/model/inputs';
+import type { LaunchOperation } from '../../scheduler/model/launch';
+import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
+import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
+import { AgentBooks } from './agent-books';
+import { LaunchCheck, tasksOf } from './launch-check';
+import { resolveAgents, type LocalAgent } from './local-agent';
+import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, type LocalClusterOptions } from './local-cluster-options';
+import { LocalExecutor, type ExecutorHooks, type ExecutorUpdate, type ProcessCommand } from './local-executor';
+import { OfferDesk } from './offer-desk';
+import { isGroupAlive, isProcessAlive } from './process-identity';
+import { runnableProblem } from './runnable-problem';
+import { sandboxOf } from './spawn-task';
+import { StateFile, type ExecutorRecord, type TaskRecord } from './state-file';
+import { StatusOutbox } from './status-outbox';
+import { taskCommand } from './task-command';
+import { newTaskRecord } from './task-record';
+
+export type { LocalAgentOptions, LocalClusterOptions } from './local-cluster-options';
+
+/** A task as the local cluster sees it (for operators and tests). */
+export interface LocalTaskView {
+  readonly taskId: string;
+  readonly agentId: string;
+  readonly state: TaskState;
+  readonly healthy?: boolean;
+  readonly pid?: number;
+  readonly sandbox: string;
+  readonly hostPorts: readonly number[];
+}
+
+/** What the cluster remembers of a task until its terminal update is acknowledged (§7.1). */
+interface KnownTask {
+  readonly record: TaskRecord;
+  readonly executor: LocalExecutor;
+  readonly agentId: string;
+  sentState: TaskState;
+  sentHealthy?: boolean;
+  terminalUuid?: string;
+}
+
+const RECONCILIATION = 'REASON_RECONCILIATION';
+const SHUTDOWN_WAIT_MS = 3000;
+
+/**
+ * The local-process cluster: a {@link ClusterDriver} that runs tasks as child processes of this
+ * host, playing the Mesos master, its agents and the built-in executors at once. It is what
+ * `npm start` schedules on by default. References: mesos-v1-scheduler-api.md (§ numbers below),
+ * service-spec.md (spec §).
+ *
+ * Model:
+ * - Agents are slices of this host (`agents` option: a count or a list, see {@link resolveAgents}).
+ *   Every `offerIntervalMs` each agent without an outstanding offer, refuse filter or role
+ *   suppression is offered all its free resources as one unreserved pool ({@link OfferDesk}).
+ *   An offer id is valid for one accept or decline; a stale one drops its tasks (TASK_DROPPED,
+ *   REASON_INVALID_OFFERS, §2.3).
+ * - An accepted LAUNCH starts one process, a LAUNCH_GROUP one process per pod container
+ *   ({@link LocalExecutor}): `/bin/sh -c cmd` (or an app's `args` exec'ed), in a sandbox directory
+ *   per task under `sandboxRoot` with `stdout`/`stderr` files, detached in its own process group,
+ *   with Marathon's task environment (see task-env.ts). Updates: TASK_STARTING, TASK_RUNNING, then
+ *   TASK_FINISHED (exit 0), TASK_FAILED (other exits, signals) or TASK_KILLED (after a kill).
+ *   Tasks with a container image, or nothing to run, get TASK_ERROR: never silently ignored.
+ * - Kill: SIGTERM to the task's process group, TASK_KILLING (with `taskKilling`), SIGKILL after
+ *   the grace period (§7.6). A pod dies as a whole (spec §1 item 10).
+ * - Agent-run health checks (COMMAND, AGENT_HTTP(S), AGENT_TCP, pod checks) run here with the
+ *   Mesos health checker's semantics; verdicts arrive as TASK_RUNNING updates with `healthy`, and
+ *   a task failing too often is killed (TASK_KILLED, `healthy: false`, §7.5).
+ * - Executor updates carry a uuid, the framework acknowledges them; master answers
+ *   (reconciliation, TASK_ERROR, TASK_DROPPED) carry none (§7.1). A task is remembered until its
+ *   terminal update is acknowledged. Unknown tasks are answered as the master answers a
+ *   partition-aware framework: TASK_GONE on a known agent, else TASK_UNKNOWN (§7.2); a KILL of an
+ *   unknown task gets that same answer (§2.8).
+ * - Restart survival: every live executor (task ids, agent, pids, /proc start times, ports,
+ *   resources, sandboxes, kill deadline, health) is written to `stateFile` synchronously on every
+ *   change. `stop()` leaves the processes running; the next `start()` re-adopts those still alive
+ *   (same pid and start time), counts their resources, polls them for exit, resumes their health
+ *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4).
+ * - Real time: Date.now and timers, all cleared by `stop()` / `shutdown()`. Inputs are posted on
+ *   a later turn of the event loop, never from inside a driver call ({@link StatusOutbox}).
+ */
+export class LocalCluster implements ClusterDriver {
+  private readonly agents: readonly LocalAgent[];
+  private readonly agentById: ReadonlyMap<string, LocalAgent>;
+  private readonly books: AgentBooks;
+  private readonly stateFile: StateFile;
+  private readonly outbox: StatusOutbox;
+  private readonly executors = new Map<string, LocalExecutor>();
+  private readonly known = new Map<string, KnownTask>();
+  private readonly unacked = new Map<string, string>();
+  private readonly hooks: ExecutorHooks;
+  private desk: OfferDesk | undefined;
+  private offerTimer: NodeJS.Timeout | undefined;
+  private framework: string | undefined;
+
+  constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
+    this.agents = resolveAgents(options.agents);
+    this.agentById = new Map(this.agents.map((a) => [a.agentId, a]));
+    this.books = new AgentBooks(this.agentById);
+    this.stateFile = new StateFile(options.stateFile ?? join(options.sandboxRoot, 'local-cluster.json'));
+    this.outbox = new StatusOutbox(post);
+    this.hooks = {
+      update: (record, update) => this.onUpdate(record, update),
+      changed: () => this.persist(),
+      ended: (executor) => this.onEnded(executor),
+    };
+    const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
+    if (!(interval > 0)) throw new RangeError(`offerIntervalMs must be positive, got ${interval}`);
+  }
+
+  /** The framework id, stable across restarts on one state file (undefined before the first start). */
+  get frameworkId(): string | undefined {
+    return this.framework;
+  }
+
+  /**
+   * Subscribe: post `subscribed` with the framework id (created on the first start), re-adopt the
+   * tasks recorded in the state file, and begin offering (a first round now).
+   */
+  start(): void {
+    if (this.desk !== undefined) return;
+    mkdirSync(this.options.sandboxRoot, { recursive: true });
+    const saved = this.stateFile.load();
+    const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
+    this.framework = frameworkId;
+    this.outbox.openUp();
+    this.outbox.send({ type: 'subscribed', frameworkId });
+    this.desk = new OfferDesk(this.agents, `${frameworkId}-${randomUUID().slice(0, 8)}`);
+    const adopted = (saved?.executors ?? []).map((record) => this.register(record));
+    for (const ex of adopted) ex.adopt();
+    this.persist();
+    this.offerRound();
+    this.offerTimer = setInterval(() => this.offerRound(), this.options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS);
+  }
+
+  /** Stop offering and supervising; the tasks keep running and are re-adopted by the next start. */
+  stop(): void {
+    if (this.offerTimer !== undefined) clearInterval(this.offerTimer);
+    this.offerTimer = undefined;
+    for (const ex of this.executors.values()) ex.detach();
+    if (this.desk !== undefined) this.persist();
+    this.forgetAll();
+    this.desk = undefined;
+    this.outbox.close();
+  }
+
+  /**
+   * For tests: SIGKILL every task's process group, forget them all, stop; resolves once no
+   * process of those groups runs any more, or after 3 s.
+   */
+  async shutdown(): Promise<void> {
+    const processes = [...this.executors.values()].flatMap((ex) => ex.forceKill());
+    this.forgetAll();
+    this.stop();
+    if (this.framework !== undefined) this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [] });
+    const deadline = Date.now() + SHUTDOWN_WAIT_MS;
+    const running = (): boolean => processes.some((p) => isProcessAlive(p.pid, p.startTime) || isGroupAlive(p.pid));
+    while (running() && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Every task the cluster remembers, launch order. */
+  tasks(): readonly LocalTaskView[] {
+    return [...this.known.values()].map((k) => ({
+      taskId: k.record.taskId,
+      agentId: k.agentId,
+      state: k.record.state,
+      ...(k.record.healthy === undefined ? {} : { healthy: k.record.healthy }),
+      ...(k.record.pid === undefined ? {} : { pid: k.record.pid }),
+      sandbox: k.record.sandbox,
+      hostPorts: k.record.hostPorts,
+    }));
+  }
+
+  /** Uuids of updates not acknowledged yet. */
+  unacknowledged(): readonly string[] {
+    return [...this.unacked.keys()];
+  }
+
+  // ---------------------------------------------------------------- ClusterDriver
+
+  /**
+   * ACCEPT (§2.3): a stale offer drops every task (TASK_DROPPED, REASON_INVALID_OFFERS, no uuid).
+   * Otherwise each operation, in order, is checked against what is left of the offer and for
+   * something runnable; a bad one gets TASK_ERROR for all its tasks and consumes nothing. The
+   * agent is then filtered for `refuseMs`.
+   */
+  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
+    const desk = this.desk;
+    if (desk === undefined) return;
+    const offer = desk.take(offerId);
+    if (offer === undefined) {
+      for (const op of operations) {
+        for (const t of tasksOf(op)) this.masterStatus(t.taskId, t.agentId, 'TASK_DROPPED', 'REASON_INVALID_OFFERS', `offer ${offerId} is no longer valid`);
+      }
+      return;
+    }
+    const check = new LaunchCheck(offer.pool, offer.agentId, (taskId) => this.known.has(taskId));
+    for (const op of operations) {
+      const problem = runnableProblem(tasksOf(op)) ?? check.take(op);
+      if (problem !== undefined) {
+        const reason = op.kind === 'launch' ? 'REASON_TASK_INVALID' : 'REASON_TASK_GROUP_INVALID';
+        for (const t of tasksOf(op)) this.masterStatus(t.taskId, t.agentId, 'TASK_ERROR', reason, problem);
+        continue;
+      }
+      desk.knowRoles(tasksOf(op).map((t) => t.role));
+      this.launch(offer.agentId, op);
+    }
+    desk.refuse(offer.agentId, refuseMs, Date.now());
+  }
+
+  /** DECLINE (§2.4): filter each offer's agent for `refuseMs`; unknown ids are ignored. */
+  decline(offerIds: readonly string[], refuseMs: number): void {
+    for (const id of offerIds) {
+      const offer = this.desk?.take(id);
+      if (offer !== undefined) this.desk?.refuse(offer.agentId, refuseMs, Date.now());
+    }
+  }
+
+  /**
+   * KILL (§2.8): an unknown task is answered by reconciliation; an `agentId` other than the
+   * task's is ignored, as is a task already ended; otherwise its executor is killed.
+   */
+  kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void {
+    if (this.desk === undefined) return;
+    const task = this.known.get(taskId);
+    if (task === undefined) {
+      this.answerUnknown(taskId, agentId);
+      return;
+    }
+    if ((agentId !== undefined && agentId !== task.agentId) || isTerminalTaskState(task.record.state)) return;
+    task.executor.kill(gracePeriodMs);
+  }
+
+  /** ACKNOWLEDGE (§7.1): recorded; the acknowledged terminal update lets the cluster forget the task. */
+  acknowledge(_agentId: string, taskId: string, uuid: string): void {
+    this.unacked.delete(uuid);
+    const task = this.known.get(taskId);
+    if (task !== undefined && task.terminalUuid === uuid) this.known.delete(taskId);
+  }
+
+  /**
+   * RECONCILE (§7.2), answered without uuid, REASON_RECONCILIATION: a known task → the latest
+   * state sent with its latest `healthy`; an unknown one → TASK_GONE on a known agent, else
+   * TASK_UNKNOWN. An empty list: every task the cluster remembers.
+   */
+  reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void {
+    if (this.desk === undefined) return;
+    if (tasks.length === 0) {
+      for (const task of this.known.values()) this.answerKnown(task);
+      return;
+    }
+    for (const t of tasks) {
+      const task = this.known.get(t.taskId);
+      if (task === undefined) this.answerUnknown(t.taskId, t.agentId);
+      else this.answerKnown(task);
+    }
+  }
+
+  /** REVIVE (§2.6): un-suppress the roles (all when empty) and clear refuse filters. */
+  revive(roles: readonly string[]): void {
+    this.desk?.revive(roles);
+  }
+
+  /** SUPPRESS (§2.7): no more offers for the roles (all when empty) until revived. */
+  suppress(roles: readonly string[]): void {
+    this.desk?.suppress(roles);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  /** Drop every executor and task from memory (not from the state file) and free their resources. */
+  private forgetAll(): void {
+    for (const key of this.executors.keys()) this.books.release(key);
+    this.executors.clear();
+    this.known.clear();
+    this.unacked.clear();
+  }
+
+  private offerRound(): void {
+    const offers = this.desk?.makeOffers(Date.now(), (agentId) => this.books.free(agentId)) ?? [];
+    if (offers.length > 0) this.outbox.send({ type: 'offers', offers });
+  }
+
+  private launch(agentId: string, op: LaunchOperation): void {
+    const tasks = tasksOf(op);
+    const launchedAtMs = Date.now();
+    const commands = new Map<string, ProcessCommand>();
+    const records = tasks.map((t) => {
+      const command = taskCommand(t);
+      if (command.ok) commands.set(t.taskId, command);
+      return newTaskRecord(t, tasks, sandboxOf(this.options.sandboxRoot, t.taskId), launchedAtMs);
+    });
+    const record: ExecutorRecord = {
+      executorKey: tasks[0].taskId,
+      executorId: op.kind === 'launch' ? op.task.taskId : op.executorId,
+      agentId,
+      group: op.kind === 'launchGroup',
+      allocation: op.allocation,
+      tasks: records,
+    };
+    this.register(record).launch(commands);
+  }
+
+  private register(record: ExecutorRecord): LocalExecutor {
+    const ex = new LocalExecutor(record, this.hooks, {
+      taskKilling: this.options.taskKilling ?? false,
+      exitPollMs: this.options.exitPollMs ?? DEFAULT_EXIT_POLL_MS,
+    });
+    this.executors.set(record.executorKey, ex);
+    this.books.consume(record.agentId, record.executorKey, record.allocation);
+    for (const t of record.tasks) {
+      if (isTerminalTaskState(t.state)) continue;
+      const known: KnownTask = { record: t, executor: ex, agentId: record.agentId, sentState: t.state };
+      if (t.healthy !== undefined) known.sentHealthy = t.healthy;
+      this.known.set(t.taskId, known);
+    }
+    return ex;
+  }
+
+  private onUpdate(record: TaskRecord, update: ExecutorUpdate): void {
+    const task = this.known.get(record.taskId);
+    if (task === undefined) return;
+    const uuid = randomUUID();
+    task.sentState = update.state;
+    if (update.healthy !== undefined) task.sentHealthy = update.healthy;
+    if (isTerminalTaskState(update.state)) task.terminalUuid = uuid;
+    this.unacked.set(uuid, record.taskId);
+    this.outbox.send({ type: 'status', status: { taskId: record.taskId, agentId: task.agentId, ...update, uuid } });
+  }
+
+  private onEnded(ex: LocalExecutor): void {
+    this.executors.delete(ex.record.executorKey);
+    const agentId = this.books.release(ex.record.executorKey);
+    if (agentId !== undefined) this.desk?.resourcesFreed(agentId);
+    this.persist();
+  }
+
+  private answerKnown(task: KnownTask): void {
+    const status: TaskStatus = {
+      taskId: task.record.taskId,
+      agentId: task.agentId,
+      state: task.sentState,
+      reason: RECONCILIATION,
+      message: 'Reconciliation: latest task state',
+      ...(task.sentHealthy === undefined ? {} : { healthy: task.sentHealthy }),
+    };
+    this.outbox.send({ type: 'status', status });
+  }
+
+  private answerUnknown(taskId: string, agentId: string | undefined): void {
+    const state = agentId !== undefined && this.agentById.has(agentId) ? 'TASK_GONE' : 'TASK_UNKNOWN';
+    this.masterStatus(taskId, agentId, state, RECONCILIATION, 'Reconciliation: task unknown to the local cluster');
+  }
+
+  /** An update the master itself sends: no uuid, never acknowledged (§7.1). */
+  private masterStatus(taskId: string, agentId: string | undefined, state: TaskState, reason: string, message: string): void {
+    this.outbox.send({ type: 'status', status: { taskId, ...(agentId === undefined ? {} : { agentId }), state, reason, message } });
+  }
+
+  private persist(): void {
+    if (this.framework === undefined) return;
+    this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [...this.executors.values()].map((ex) => ex.record) });
+  }
+}

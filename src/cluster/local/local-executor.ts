@@ -1,0 +1,258 @@
+import type { ChildProcess } from 'node:child_process';
+import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
+import { taskExit } from './exit-status';
+import { HealthChecker } from './health-checker';
+import { isProcessAlive, processStartTime, signalGroup } from './process-identity';
+import { spawnTask } from './spawn-task';
+import type { ExecutorRecord, TaskRecord } from './state-file';
+
+/** A status update produced by an executor (the cluster adds ids and a uuid). */
+export interface ExecutorUpdate {
+  readonly state: TaskState;
+  readonly reason?: string;
+  readonly message?: string;
+  readonly healthy?: boolean;
+}
+
+/** How an executor talks to its cluster. */
+export interface ExecutorHooks {
+  /** Report an update of one task (its record already holds the new state). */
+  update(task: TaskRecord, update: ExecutorUpdate): void;
+  /** Something recorded changed: persist it. */
+  changed(): void;
+  /** Every task has ended: free the executor's resources and forget it. */
+  ended(executor: LocalExecutor): void;
+}
+
+export interface ExecutorSettings {
+  readonly taskKilling: boolean;
+  readonly exitPollMs: number;
+}
+
+/** A process to start for a task. */
+export interface ProcessCommand {
+  readonly file: string;
+  readonly args: readonly string[];
+}
+
+interface Supervised {
+  readonly record: TaskRecord;
+  child?: ChildProcess;
+  health?: HealthChecker;
+  killedUnhealthy: boolean;
+}
+
+const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
+
+/**
+ * One executor on a local agent: a single task (LAUNCH, like the Mesos command executor) or a
+ * task group (LAUNCH_GROUP, like the default executor: its tasks start together and die
+ * together). Each task is a process leading its own process group.
+ *
+ * - A task ends when its process (the group leader) exits; whatever else still runs in its
+ *   process group is then SIGKILLed, as Mesos destroys a task's container.
+ * - Kill (mesos-v1-scheduler-api.md §7.6): SIGTERM to every live task's group, TASK_KILLING when
+ *   enabled, SIGKILL when the grace period is over, TASK_KILLED once the process is gone. Another
+ *   kill may only shorten the grace period of a single task; a group ignores it.
+ * - Groups (§5.3): a TASK_FAILED or TASK_KILLED of one task kills the others; TASK_FINISHED does not.
+ * - Processes started by this executor report their exit through the child handle; processes
+ *   adopted after a restart are polled every `exitPollMs`.
+ */
+export class LocalExecutor {
+  private readonly tasks: Supervised[];
+  private killTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(readonly record: ExecutorRecord, private readonly hooks: ExecutorHooks, private readonly settings: ExecutorSettings) {
+    this.tasks = record.tasks.map((r) => ({ record: r, killedUnhealthy: false }));
+  }
+
+  /** Whether a kill is under way. */
+  get killing(): boolean {
+    return this.record.killDeadlineMs !== undefined;
+  }
+
+  /** Start freshly launched tasks: spawn them all, then STARTING and RUNNING for each that started. */
+  launch(commands: ReadonlyMap<string, ProcessCommand>): void {
+    const failed: [Supervised, string][] = [];
+    for (const t of this.tasks) {
+      const problem = this.spawnOne(t, commands.get(t.record.taskId));
+      if (problem !== undefined) failed.push([t, problem]);
+    }
+    this.hooks.changed();
+    const started = this.tasks.filter((t) => t.record.pid !== undefined);
+    for (const t of started) this.send(t, { state: 'TASK_STARTING' });
+    for (const t of started) {
+      if (isTerminalTaskState(t.record.state)) continue;
+      this.send(t, { state: 'TASK_RUNNING' });
+      this.startHealth(t);
+    }
+    for (const [t, message] of failed) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message });
+    this.hooks.changed();
+  }
+
+  /**
+   * Take over the processes of a previous run. Live ones keep running (a kill under way resumes
+   * with its old deadline); a task whose process is gone is reported TASK_GONE, as Mesos reports
+   * tasks whose executor did not come back after an agent restart (§7.4).
+   */
+  adopt(): void {
+    if (this.live().length === 0) {
+      this.hooks.ended(this);
+      return;
+    }
+    for (const t of this.live()) {
+      if (t.record.pid !== undefined && isProcessAlive(t.record.pid, t.record.startTime)) continue;
+      this.end(t, {
+        state: 'TASK_GONE',
+        reason: 'REASON_EXECUTOR_REREGISTRATION_TIMEOUT',
+        message: `process ${t.record.pid ?? '?'} of the task is gone: it ended while pacer was not running`,
+      });
+    }
+    if (this.live().length === 0) return;
+    // Recorded before its TASK_RUNNING went out (a crash in between): the process runs, say so.
+    for (const t of this.live()) if (t.record.state === 'TASK_STAGING' || t.record.state === 'TASK_STARTING') this.send(t, { state: 'TASK_RUNNING' });
+    const deadline = this.record.killDeadlineMs;
+    if (deadline !== undefined) this.scheduleSigkill(deadline);
+    else for (const t of this.live()) this.startHealth(t);
+    this.pollTimer = setInterval(() => this.pollAdopted(), this.settings.exitPollMs);
+  }
+
+  /**
+   * Kill every task (§2.8, §7.6). `unhealthy` names the task whose failing health check caused
+   * the kill: its TASK_KILLED carries `healthy: false` (§7.5).
+   */
+  kill(gracePeriodMs: number, unhealthy?: TaskRecord): void {
+    const live = this.live();
+    if (live.length === 0) return;
+    const nowMs = Date.now();
+    const graceMs = Math.max(0, gracePeriodMs);
+    const deadline = this.record.killDeadlineMs;
+    if (deadline !== undefined) {
+      if (!this.record.group && nowMs + graceMs < deadline) this.scheduleSigkill(nowMs + graceMs);
+      return;
+    }
+    for (const t of live) {
+      if (t.record === unhealthy) t.killedUnhealthy = true;
+      this.stopHealth(t);
+      if (this.settings.taskKilling) this.send(t, { state: 'TASK_KILLING' });
+    }
+    for (const t of live) if (t.record.pid !== undefined) signalGroup(t.record.pid, 'SIGTERM');
+    this.scheduleSigkill(nowMs + graceMs);
+    this.hooks.changed();
+  }
+
+  /** SIGKILL every live task now; returns the processes to wait for. The executor stops supervising. */
+  forceKill(): { pid: number; startTime?: string }[] {
+    const out: { pid: number; startTime?: string }[] = [];
+    for (const t of this.live()) {
+      const pid = t.record.pid;
+      if (pid === undefined) continue;
+      signalGroup(pid, 'SIGKILL');
+      out.push(t.record.startTime === undefined ? { pid } : { pid, startTime: t.record.startTime });
+    }
+    this.detach();
+    return out;
+  }
+
+  /** Stop supervising (timers, health checks, exit listeners); the processes keep running. */
+  detach(): void {
+    if (this.killTimer !== undefined) clearTimeout(this.killTimer);
+    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
+    this.killTimer = undefined;
+    this.pollTimer = undefined;
+    for (const t of this.tasks) {
+      this.stopHealth(t);
+      t.child?.removeAllListeners('exit');
+      t.child = undefined;
+    }
+  }
+
+  private spawnOne(t: Supervised, command: ProcessCommand | undefined): string | undefined {
+    if (command === undefined) return 'nothing to run';
+    try {
+      const spawned = spawnTask(command.file, command.args, t.record.env, t.record.sandbox);
+      t.child = spawned.child;
+      spawned.child.on('error', (err) => {
+        if (t.record.pid === undefined) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message: `could not start ${command.file}: ${err.message}` });
+      });
+      if (spawned.pid === undefined) return undefined;
+      t.record.pid = spawned.pid;
+      const startTime = processStartTime(spawned.pid);
+      if (startTime !== undefined) t.record.startTime = startTime;
+      spawned.child.once('exit', (code, signal) => this.onExit(t, code, signal));
+      return undefined;
+    } catch (err) {
+      return `could not start the task in ${t.record.sandbox}: ${(err as Error).message}`;
+    }
+  }
+
+  private onExit(t: Supervised, code: number | null, signal: string | null): void {
+    if (isTerminalTaskState(t.record.state)) return;
+    if (t.record.pid !== undefined) signalGroup(t.record.pid, 'SIGKILL');
+    const exit = taskExit(code, signal, this.killing);
+    this.end(t, { state: exit.state, message: exit.message, ...(this.killing && t.killedUnhealthy ? { healthy: false } : {}) });
+  }
+
+  private pollAdopted(): void {
+    for (const t of this.live()) {
+      if (t.child !== undefined || t.record.pid === undefined) continue;
+      if (!isProcessAlive(t.record.pid, t.record.startTime)) this.onExit(t, null, null);
+    }
+  }
+
+  private end(t: Supervised, update: ExecutorUpdate): void {
+    if (isTerminalTaskState(t.record.state)) return;
+    this.stopHealth(t);
+    t.child?.removeAllListeners('exit');
+    t.child = undefined;
+    this.send(t, update);
+    const live = this.live();
+    if (live.length === 0) {
+      this.detach();
+      this.hooks.ended(this);
+      return;
+    }
+    if (this.record.group && !this.killing && (update.state === 'TASK_FAILED' || update.state === 'TASK_KILLED')) {
+      this.kill(Math.min(...live.map((s) => s.record.killGracePeriodMs)));
+    }
+    this.hooks.changed();
+  }
+
+  private send(t: Supervised, update: ExecutorUpdate): void {
+    t.record.state = update.state;
+    if (update.healthy !== undefined) t.record.healthy = update.healthy;
+    this.hooks.update(t.record, update);
+  }
+
+  private startHealth(t: Supervised): void {
+    const resolved = t.record.healthCheck;
+    if (resolved === undefined || t.health !== undefined) return;
+    t.health = new HealthChecker(resolved, { env: t.record.env, cwd: t.record.sandbox }, t.record.launchedAtMs, t.record.healthy, {
+      result: (healthy) => {
+        this.send(t, { state: 'TASK_RUNNING', reason: HEALTH_REASON, healthy });
+        this.hooks.changed();
+      },
+      exhausted: () => this.kill(t.record.killGracePeriodMs, t.record),
+    });
+    t.health.start(resolved.check.delayMs);
+  }
+
+  private stopHealth(t: Supervised): void {
+    t.health?.stop();
+    t.health = undefined;
+  }
+
+  private scheduleSigkill(atMs: number): void {
+    if (this.killTimer !== undefined) clearTimeout(this.killTimer);
+    this.record.killDeadlineMs = atMs;
+    this.killTimer = setTimeout(() => {
+      this.killTimer = undefined;
+      for (const t of this.live()) if (t.record.pid !== undefined) signalGroup(t.record.pid, 'SIGKILL');
+    }, Math.max(0, atMs - Date.now()));
+  }
+
+  private live(): Supervised[] {
+    return this.tasks.filter((t) => !isTerminalTaskState(t.record.state));
+  }
+}

@@ -1,0 +1,25 @@
+import type { TaskLaunch } from '../../scheduler/model/launch';
+import type { TaskRecord } from './state-file';
+import { taskEnv } from './task-env';
+
+/**
+ * The record of a task about to start (TASK_STAGING, no process yet): everything needed to
+ * supervise it and, after a restart, to adopt it again without the launch (which holds the whole
+ * run spec and is not persisted).
+ */
+export function newTaskRecord(t: TaskLaunch, group: readonly TaskLaunch[], sandbox: string, launchedAtMs: number): TaskRecord {
+  return {
+    taskId: t.taskId,
+    runSpecId: t.runSpecId,
+    instanceId: t.instanceId,
+    ...(t.containerName === undefined ? {} : { containerName: t.containerName }),
+    sandbox,
+    hostPorts: t.hostPorts,
+    resources: t.resources,
+    killGracePeriodMs: t.killGracePeriodMs,
+    launchedAtMs,
+    ...(t.healthCheck === undefined ? {} : { healthCheck: t.healthCheck }),
+    env: taskEnv(t, group, sandbox),
+    state: 'TASK_STAGING',
+  };
+}

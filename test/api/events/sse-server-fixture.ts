@@ -1,0 +1,41 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { ApiDeps } from '../../../src/api/api-deps';
+import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
+import { buildServer } from '../../../src/api/server';
+import { Harness } from '../../harness/core-harness';
+import { TEST_API_CONFIG } from '../api-fixture';
+
+export interface SseServer {
+  readonly harness: Harness;
+  readonly hub: EventStreamHub;
+  readonly deps: ApiDeps;
+  readonly app: FastifyInstance;
+  /** `http://127.0.0.1:<port>`. */
+  readonly baseUrl: string;
+  readonly port: number;
+}
+
+/**
+ * The whole API listening on 127.0.0.1 (port 0) with a real {@link EventStreamHub} over a real core
+ * in manual time: the hub is both the stream and the API's event publisher, as in production.
+ * The caller closes `app` (which closes the hub) in `t.teardown`.
+ */
+export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number } = {}): Promise<SseServer> {
+  const harness = new Harness();
+  const clock = { nowMs: () => harness.nowMs };
+  const hub = new EventStreamHub({ subscribe: (listener) => harness.scheduler.subscribe(listener), clock, ...opts });
+  const deps: ApiDeps = {
+    scheduler: harness.scheduler,
+    submit: (command) => harness.handle(command) ?? { ok: true },
+    clock,
+    events: hub,
+    config: TEST_API_CONFIG,
+    frameworkId: () => 'pacer-test-framework',
+    uptimeMs: () => harness.elapsedMs,
+  };
+  const app = buildServer({ deps, stream: hub });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return { harness, hub, deps, app, baseUrl: `http://127.0.0.1:${port}`, port };
+}

@@ -1,0 +1,133 @@
+import t from 'tap';
+import { makeApi } from '../api-fixture';
+import { buildServer } from '../../../src/api/server';
+import { redactCredentials, splitHostPort } from '../../../src/api/v2/system/info-json';
+
+const MARATHON_CONFIG_KEYS = [
+  'access_control_allow_origin', 'checkpoint', 'decline_offer_duration', 'default_network_name', 'env_vars_prefix',
+  'executor', 'failover_timeout', 'features', 'framework_name', 'ha', 'hostname', 'launch_token',
+  'launch_token_refresh_interval', 'leader_proxy_connection_timeout_ms', 'leader_proxy_read_timeout_ms', 'local_port_max',
+  'local_port_min', 'master', 'max_instances_per_offer', 'mesos_bridge_name', 'mesos_heartbeat_failure_threshold',
+  'mesos_heartbeat_interval', 'mesos_leader_ui_url', 'mesos_role', 'mesos_user', 'new_group_enforce_role',
+  'min_revive_offers_interval', 'offer_matching_timeout', 'on_elected_prepare_timeout', 'reconciliation_initial_delay',
+  'reconciliation_interval', 'scale_apps_initial_delay', 'scale_apps_interval', 'store_cache',
+  'task_launch_confirm_timeout', 'task_launch_timeout', 'task_lost_expunge_initial_delay', 'task_lost_expunge_interval',
+  'task_reservation_timeout', 'webui_url', 'maintenance_mode',
+];
+
+const ZK_KEYS = ['zk', 'zk_compression', 'zk_compression_threshold', 'zk_connection_timeout', 'zk_max_node_size', 'zk_max_versions', 'zk_session_timeout', 'zk_timeout'];
+
+t.test('GET /v2/info (fact 93)', async (t) => {
+  const fx = makeApi({ config: { master: 'zk://user:secret@zk1:2181/mesos', defaultRole: 'ops', features: ['task_killing'], defaultNetworkName: 'dcos' } });
+  t.teardown(() => fx.app.close());
+  const res = await fx.app.inject({ method: 'GET', url: '/v2/info' });
+  t.equal(res.statusCode, 200);
+  t.match(res.headers['content-type'], /application\/json/);
+  const info = JSON.parse(res.body) as Record<string, Record<string, unknown>>;
+  t.match(info, {
+    name: 'marathon',
+    version: '0.1.0',
+    buildref: 'pacer-0.1.0',
+    elected: true,
+    leader: '127.0.0.1:8080',
+    frameworkId: 'pacer-test-framework',
+    http_config: { http_port: 8080, https_port: null },
+    pacer_config: { cluster: 'sim', max_running_deployments: 100, metrics_prometheus: true },
+  });
+  t.same(Object.keys(info.marathon_config).sort(), [...MARATHON_CONFIG_KEYS].sort(), 'every marathon_config key');
+  t.match(info.marathon_config, {
+    master: 'zk://xxxxxxxx@zk1:2181/mesos', mesos_role: 'ops', features: ['task_killing'], default_network_name: 'dcos',
+    new_group_enforce_role: 'off', hostname: '127.0.0.1', ha: false, framework_name: null,
+  });
+  t.same(Object.keys(info.zookeeper_config).sort(), [...ZK_KEYS].sort());
+  t.ok(Object.values(info.zookeeper_config).every((v) => v === null), 'no ZooKeeper');
+});
+
+t.test('frameworkId is null before subscription', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const app = buildServer({ deps: { ...fx.deps, frameworkId: () => undefined }, stream: { close: () => undefined } });
+  t.teardown(() => app.close());
+  const info = JSON.parse((await app.inject({ method: 'GET', url: '/v2/info' })).body) as Record<string, unknown>;
+  t.equal(info.frameworkId, null);
+});
+
+t.test('redactCredentials and splitHostPort', async (t) => {
+  const redact: [string, string][] = [
+    ['zk://u:p@h:2181/mesos', 'zk://xxxxxxxx@h:2181/mesos'],
+    ['http://master:5050', 'http://master:5050'],
+    ['sim://test', 'sim://test'],
+    ['zk://u:p@h1:2181,h2:2181/mesos', 'zk://xxxxxxxx@h1:2181,h2:2181/mesos'],
+  ];
+  for (const [url, expected] of redact) t.equal(redactCredentials(url), expected, url);
+  t.same(splitHostPort('localhost:80'), { host: 'localhost', port: 80 });
+  t.same(splitHostPort('localhost'), { host: 'localhost', port: null });
+  t.same(splitHostPort('[::1]'), { host: '[::1]', port: null });
+  t.same(splitHostPort('[::1]:8080'), { host: '[::1]', port: 8080 });
+});
+
+t.test('GET /v2/leader (fact 94)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const res = await fx.app.inject({ method: 'GET', url: '/v2/leader' });
+  t.equal(res.statusCode, 200);
+  t.same(JSON.parse(res.body), { leader: '127.0.0.1:8080' });
+  t.equal(res.headers['x-marathon-leader'], 'http://127.0.0.1:8080');
+});
+
+t.test('DELETE /v2/leader (fact 95)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const res = await fx.app.inject({ method: 'DELETE', url: '/v2/leader' });
+  t.equal(res.statusCode, 200);
+  t.same(JSON.parse(res.body), { message: 'Leadership abdicated' });
+  for (const query of ['?backup=file:///tmp/x', '?restore=s3://b/k']) {
+    const refused = await fx.app.inject({ method: 'DELETE', url: `/v2/leader${query}` });
+    t.equal(refused.statusCode, 422, query);
+    t.match(JSON.parse(refused.body), { message: /pacer keeps no state backups/ }, query);
+  }
+});
+
+t.test('DELETE /v2/leader calls the runtime abdication hook after answering', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  let calls = 0;
+  const deps = { ...fx.deps, abdicate: () => void calls++ };
+  const app = buildServer({ deps, stream: { close: () => undefined } });
+  t.teardown(() => app.close());
+  const res = await app.inject({ method: 'DELETE', url: '/v2/leader' });
+  t.equal(res.statusCode, 200);
+  t.equal(calls, 1);
+});
+
+t.test('GET /ping (fact 96)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const cases: { accept?: string; status: number; type?: RegExp; body: string }[] = [
+    { status: 200, type: /^text\/plain/, body: 'pong' },
+    { accept: '*/*', status: 200, type: /^text\/plain/, body: 'pong' },
+    { accept: 'text/*', status: 200, type: /^text\/plain/, body: 'pong' },
+    { accept: 'text/plain', status: 200, type: /^text\/plain/, body: 'pong' },
+    { accept: 'application/json', status: 200, type: /^application\/json/, body: '"pong"' },
+    { accept: 'text/html', status: 200, type: /^text\/html/, body: 'pong' },
+    { accept: 'image/png', status: 204, body: '' },
+  ];
+  for (const c of cases) {
+    const res = await fx.app.inject({ method: 'GET', url: '/ping', headers: c.accept === undefined ? {} : { accept: c.accept } });
+    const name = `Accept: ${c.accept ?? '(none)'}`;
+    t.equal(res.statusCode, c.status, name);
+    t.equal(res.body, c.body, name);
+    if (c.type !== undefined) t.match(res.headers['content-type'], c.type, name);
+  }
+  const head = await fx.app.inject({ method: 'HEAD', url: '/ping' });
+  t.equal(head.statusCode, 200, 'HEAD /ping');
+  t.equal(head.body, '');
+});
+
+t.test('GET / → 302 /ui/ (fact 97)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const res = await fx.app.inject({ method: 'GET', url: '/' });
+  t.equal(res.statusCode, 302);
+  t.equal(res.headers.location, '/ui/');
+});

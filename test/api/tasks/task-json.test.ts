@@ -1,0 +1,112 @@
+import t from 'tap';
+import { makeApi } from '../api-fixture';
+import { appTasksJson, servicePortsOf, taskJson, taskStateOf } from '../../../src/api/render/task-json';
+import type { ApiDeps } from '../../../src/api/api-deps';
+import { CONDITIONS, type Condition } from '../../../src/scheduler/model/condition';
+import type { Instance, Task } from '../../../src/scheduler/model/instance';
+import type { Scheduler } from '../../../src/scheduler/scheduler';
+import { makeAgent, makeOffer } from '../../builders/cluster-builders';
+import { makeApp, makePod } from '../../builders/run-spec-builders';
+import { START_MS } from '../../harness/core-harness';
+import { launchRunning } from './tasks-fixture';
+
+function makeTask(o: Partial<Task> = {}): Task {
+  return { taskId: 'web.instance-1._app.1', condition: 'Running', hostPorts: [31001], resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 }, launchedAtMs: START_MS, ...o };
+}
+
+function makeInstance(task: Task, o: Partial<Instance> = {}): Instance {
+  return {
+    instanceId: 'web.instance-1', runSpecId: '/web', kind: 'app', runSpecVersion: 'v1', configVersion: 'v1', incarnation: 1,
+    goal: 'Running', condition: task.condition, conditionSinceMs: START_MS, role: 'dev', agent: makeAgent({ hostname: 'h9' }),
+    tasks: [task], ...o,
+  };
+}
+
+t.test('taskStateOf: every condition has a Mesos state, staging for the Marathon-only ones', async (t) => {
+  const expected: Partial<Record<Condition, string>> = {
+    Scheduled: 'TASK_STAGING', Provisioned: 'TASK_STAGING', UnreachableInactive: 'TASK_UNREACHABLE', Gone: 'TASK_GONE',
+    Killing: 'TASK_KILLING', Killed: 'TASK_KILLED', Error: 'TASK_ERROR', Unknown: 'TASK_UNKNOWN',
+  };
+  for (const c of CONDITIONS) {
+    t.match(taskStateOf(c), /^TASK_[A-Z_]+$/, c);
+    if (expected[c] !== undefined) t.equal(taskStateOf(c), expected[c], c);
+  }
+});
+
+t.test('a terminal task: ports [] and no stagedAt/startedAt/version (fact 40)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const task = makeTask({ condition: 'Killed', state: 'TASK_KILLED', startedAtMs: START_MS + 1 });
+  const json = taskJson(fx.deps, makeInstance(task), task);
+  t.same(json, {
+    appId: '/web', id: task.taskId, host: 'h9', slaveId: 'agent-h9', state: 'TASK_KILLED', ports: [], ipAddresses: [],
+    servicePorts: [], healthCheckResults: [], localVolumes: [], role: 'dev',
+  });
+});
+
+t.test('an instance without placement has null host and slaveId', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const task = makeTask({ condition: 'Provisioned' });
+  const json = taskJson(fx.deps, makeInstance(task, { agent: undefined }), task);
+  t.equal(json.host, null);
+  t.equal(json.slaveId, null);
+  t.equal(json.state, 'TASK_STAGING');
+});
+
+t.test('appTasksJson: launched instances only, servicePorts always []', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  fx.harness.put(makeApp({ id: '/web', instances: 2, hostPorts: [0], definition: { portDefinitions: [{ port: 10005 }] } }));
+  t.same(appTasksJson(fx.deps, '/web'), [], 'scheduled instances have no task yet');
+  // Room for one instance only (0.1 cpus each): one launched, one still waiting.
+  const [launched] = fx.harness.offer(makeOffer({ cpus: 0.15 }));
+  const json = appTasksJson(fx.deps, '/web');
+  t.same(json.map((x) => x.id), [launched.taskId]);
+  t.same(json[0].servicePorts, []);
+  t.same(appTasksJson(fx.deps, '/nope'), [], 'unknown app');
+});
+
+t.test('pod tasks: one per container, no service ports', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  launchRunning(fx, makePod({ id: '/pod', containers: [{ name: 'a' }, { name: 'b' }] }));
+  const json = appTasksJson(fx.deps, '/pod');
+  t.equal(json.length, 2);
+  t.same(json.map((x) => x.state), ['TASK_RUNNING', 'TASK_RUNNING']);
+  t.same(servicePortsOf(fx.harness.scheduler.runSpec('/pod')), []);
+});
+
+t.test('servicePortsOf: portDefinitions, else container.portMappings', async (t) => {
+  const cases: [string, Record<string, unknown>, number[]][] = [
+    ['port definitions', { portDefinitions: [{ port: 1 }, { port: 2 }] }, [1, 2]],
+    ['port mappings', { portDefinitions: [], container: { portMappings: [{ containerPort: 80, servicePort: 10100 }, { containerPort: 81 }] } }, [10100, 0]],
+    ['none', { portDefinitions: [] }, []],
+  ];
+  for (const [name, definition, expected] of cases) t.same(servicePortsOf(makeApp({ definition })), expected, name);
+  t.same(servicePortsOf(undefined), [], 'unknown run spec');
+});
+
+t.test('healthCheckResults come from the core health query when the facade has one', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const states = [
+    { consecutiveFailures: 0, alive: true, lastSuccessMs: START_MS + 1000 },
+    undefined,
+    { consecutiveFailures: 2, alive: false, lastSuccessMs: START_MS, lastFailureMs: START_MS + 2000, lastFailureCause: '500' },
+    { consecutiveFailures: 0 },
+  ];
+  const scheduler = Object.create(fx.harness.scheduler, {
+    healthChecks: { value: (id: string) => (id === 'web.instance-1' ? states : undefined) },
+  }) as Scheduler;
+  const deps: ApiDeps = { ...fx.deps, scheduler };
+  const task = makeTask();
+  t.same(taskJson(deps, makeInstance(task), task).healthCheckResults, [
+    { instanceId: 'web.instance-1', alive: true, consecutiveFailures: 0, lastSuccess: new Date(START_MS + 1000).toISOString() },
+    {
+      instanceId: 'web.instance-1', alive: false, consecutiveFailures: 2, lastSuccess: new Date(START_MS).toISOString(),
+      lastFailure: new Date(START_MS + 2000).toISOString(), lastFailureCause: '500',
+    },
+  ]);
+  t.same(taskJson(deps, makeInstance(task, { instanceId: 'other' }), task).healthCheckResults, []);
+});

@@ -1,0 +1,115 @@
+import t from 'tap';
+import { makeApi, type ApiFixture } from '../api-fixture';
+import { makeApp } from '../../builders/run-spec-builders';
+import { body, launchRunning, type TaskWire } from './tasks-fixture';
+
+function kill(fx: ApiFixture, payload: unknown, query = '') {
+  return fx.app.inject({
+    method: 'POST',
+    url: `/v2/tasks/delete${query}`,
+    headers: { 'content-type': 'application/json' },
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
+}
+
+function deployed(instances = 2): { fx: ApiFixture; taskIds: string[] } {
+  const fx = makeApi();
+  const taskIds = launchRunning(fx, makeApp({ id: '/web', instances })).map((l) => l.taskId);
+  return { fx, taskIds };
+}
+
+t.test('kill without flags → 200 {tasks:[…]} as before the kill; the instance is relaunched', async (t) => {
+  const { fx, taskIds } = deployed();
+  t.teardown(() => fx.app.close());
+  const res = await kill(fx, { ids: [taskIds[0]] });
+  t.equal(res.statusCode, 200);
+  const { tasks } = body<{ tasks: TaskWire[] }>(res);
+  t.same(tasks.map((x) => [x.id, x.state]), [[taskIds[0], 'TASK_RUNNING']]);
+  t.same(fx.harness.calls('kill').map((c) => c.taskId), [taskIds[0]]);
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2, 'instances unchanged');
+  t.equal(new Set(fx.harness.events('deployment_info').map((e) => e.plan.id)).size, 1, 'no deployment besides the create');
+});
+
+t.test('ids that match nothing are skipped; duplicates count once', async (t) => {
+  const { fx, taskIds } = deployed();
+  t.teardown(() => fx.app.close());
+  const res = await kill(fx, { ids: ['web.instance-00000000-0000-4000-8000-000000000000._app.1', taskIds[1], taskIds[1]] });
+  t.equal(res.statusCode, 200);
+  t.same(body<{ tasks: TaskWire[] }>(res).tasks.map((x) => x.id), [taskIds[1]]);
+  t.equal(fx.harness.calls('kill').length, 1);
+});
+
+t.test('scale=true → 200 {version, deploymentId} + header; instances lowered', async (t) => {
+  const { fx, taskIds } = deployed(3);
+  t.teardown(() => fx.app.close());
+  const res = await kill(fx, { ids: [taskIds[0], taskIds[2]] }, '?scale=true');
+  t.equal(res.statusCode, 200);
+  const result = body<{ version: string; deploymentId: string }>(res);
+  t.type(result.deploymentId, 'string');
+  t.ok(result.deploymentId.length > 0);
+  t.type(result.version, 'string');
+  t.equal(res.headers['marathon-deployment-id'], result.deploymentId);
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 1);
+  t.same(fx.harness.calls('kill').map((c) => c.taskId).sort(), [taskIds[0], taskIds[2]].sort());
+});
+
+t.test('scale=true with no matching id still answers a deployment', async (t) => {
+  const { fx } = deployed(1);
+  t.teardown(() => fx.app.close());
+  const res = await kill(fx, { ids: [] }, '?scale=true');
+  t.equal(res.statusCode, 200);
+  t.ok(body<{ deploymentId: string }>(res).deploymentId);
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 1);
+});
+
+t.test('scale while the app is being deployed → 409 unless force', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const [first] = launchRunning(fx, makeApp({ id: '/web', instances: 1 }));
+  fx.harness.scale('/web', 3); // waits for offers: the deployment keeps running
+  const running = fx.harness.scheduler.deployments().map((d) => d.deployment.plan.id);
+  t.equal(running.length, 1);
+  const res = await kill(fx, { ids: [first.taskId] }, '?scale=true');
+  t.equal(res.statusCode, 409);
+  t.same(body(res).deployments, [{ id: running[0] }]);
+  t.equal(fx.harness.calls('kill').length, 0, 'nothing killed');
+  const forced = await kill(fx, { ids: [first.taskId] }, '?scale=true&force=true');
+  t.equal(forced.statusCode, 200);
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2);
+});
+
+t.test('wipe=true expunges the instance; a new instance replaces it', async (t) => {
+  const { fx, taskIds } = deployed(1);
+  t.teardown(() => fx.app.close());
+  const before = fx.harness.instances('/web')[0].instanceId;
+  const res = await kill(fx, { ids: [taskIds[0]] }, '?wipe=true');
+  t.equal(res.statusCode, 200);
+  t.equal(body<{ tasks: TaskWire[] }>(res).tasks.length, 1);
+  fx.harness.status(taskIds[0], 'TASK_KILLED');
+  const ids = fx.harness.instances('/web').map((i) => i.instanceId);
+  t.notOk(ids.includes(before), 'the killed instance is gone');
+  t.equal(ids.length, 1, 'a replacement was scheduled');
+});
+
+t.test('errors', async (t) => {
+  const { fx, taskIds } = deployed(1);
+  t.teardown(() => fx.app.close());
+  const cases: { name: string; payload: unknown; query?: string; status: number; body: unknown }[] = [
+    { name: 'scale with wipe', payload: { ids: [taskIds[0]] }, query: '?scale=true&wipe=true', status: 400, body: { message: 'You cannot use scale and wipe at the same time.' } },
+    { name: 'scale with wipe wins over a bad body', payload: { nope: 1 }, query: '?scale=true&wipe=true', status: 400, body: { message: 'You cannot use scale and wipe at the same time.' } },
+    { name: 'malformed id', payload: { ids: [taskIds[0], 'garbage'] }, status: 400, body: { message: "Invalid task id 'garbage'." } },
+    { name: 'missing ids', payload: {}, status: 422, body: { message: 'Invalid JSON', details: [{ path: '/ids', errors: ['error.path.missing'] }] } },
+    { name: 'body not an object', payload: ['a.b'], status: 422, body: { message: 'Invalid JSON', details: [{ path: '/ids', errors: ['error.path.missing'] }] } },
+    { name: 'ids not a list', payload: { ids: 'x' }, status: 422, body: { message: 'Invalid JSON', details: [{ path: '/ids', errors: ['error.expected.jsarray'] }] } },
+    { name: 'id not a string', payload: { ids: ['a.b', 3] }, status: 422, body: { message: 'Invalid JSON', details: [{ path: '/ids(1)', errors: ['error.expected.jsstring'] }] } },
+    { name: 'bad boolean', payload: { ids: [] }, query: '?scale=maybe', status: 422, body: { message: 'Invalid JSON' } },
+    { name: 'broken JSON', payload: '{"ids":', status: 400, body: { message: 'Invalid JSON' } },
+    { name: 'empty body', payload: '', status: 400, body: { message: 'Please specify data in JSON format' } },
+  ];
+  for (const c of cases) {
+    const res = await kill(fx, c.payload, c.query);
+    t.equal(res.statusCode, c.status, c.name);
+    t.match(body(res), c.body, c.name);
+  }
+  t.equal(fx.harness.calls('kill').length, 0, 'no error killed anything');
+});

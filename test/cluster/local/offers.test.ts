@@ -1,0 +1,138 @@
+import t from 'tap';
+import { resolveAgents } from '../../../src/cluster/local/local-agent';
+import { makeApp } from '../../builders/run-spec-builders';
+import { appLaunch, makeFixture, sleep } from './local-fixture';
+
+t.test('start posts subscribed, then one offer per agent with its free resources', async (t) => {
+  const f = makeFixture(t, {
+    agents: [
+      { agentId: 'b', cpus: 2, memMib: 1024, diskMib: 500, gpus: 1, ports: [23100, 23199], attributes: { rack: 'r2' }, region: 'eu', zone: 'eu-1' },
+      { agentId: 'a', hostname: 'localhost', cpus: 1.5, memMib: 512, diskMib: 100, ports: [23000, 23009] },
+    ],
+  });
+  f.cluster.start();
+  await f.nextOffer(0, 'b');
+  t.match(f.inputs[0], { type: 'subscribed', frameworkId: /^local-/ });
+  t.equal(f.cluster.frameworkId, (f.inputs[0] as { frameworkId: string }).frameworkId);
+  const [first] = f.inputs.filter((i) => i.type === 'offers');
+  t.same(first.type === 'offers' ? first.offers.map((o) => ({ agent: o.agent, pools: o.pools })) : [], [
+    {
+      agent: { agentId: 'a', hostname: 'localhost', attributes: [] },
+      pools: [{ cpusMilli: 1500, memMilli: 512_000, diskMilli: 100_000, gpus: 0, ports: [[23000, 23009]] }],
+    },
+    {
+      agent: { agentId: 'b', hostname: '127.0.0.1', region: 'eu', zone: 'eu-1', attributes: [{ name: 'rack', type: 'text', text: 'r2' }] },
+      pools: [{ cpusMilli: 2000, memMilli: 1_024_000, diskMilli: 500_000, gpus: 1, ports: [[23100, 23199]] }],
+    },
+  ], 'agents in id order, one unreserved pool each');
+  const ids = f.offers().map((o) => o.offerId);
+  t.equal(new Set(ids).size, ids.length, 'offer ids are unique');
+  await sleep(150);
+  t.equal(f.offers().length, 2, 'no new offer while one is outstanding');
+});
+
+t.test('a decline filters the agent for refuseMs; revive clears the filter', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  let seen = f.offers().length;
+  f.cluster.decline([offer.offerId], 300);
+  await sleep(150);
+  t.equal(f.offers().length, seen, 'filtered');
+  const again = await f.nextOffer(seen, undefined, 1000);
+  t.not(again.offerId, offer.offerId, 'offered again under a new id once the filter expired');
+  seen = f.offers().length;
+  f.cluster.decline([again.offerId], 60_000);
+  await sleep(150);
+  t.equal(f.offers().length, seen, 'filtered for a minute');
+  f.cluster.revive([]);
+  await f.nextOffer(seen, undefined, 1000);
+  t.pass('revive brought the offer back');
+});
+
+t.test('suppress stops offers per role until revive', async (t) => {
+  const cases = [
+    { name: 'all roles', suppress: [], revive: [] },
+    { name: 'a named role', suppress: ['web'], revive: ['web'] },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async (t) => {
+      const f = makeFixture(t);
+      const offer = await f.startAndOffer();
+      f.cluster.suppress(c.suppress);
+      const seen = f.offers().length;
+      f.cluster.decline([offer.offerId], 0);
+      await sleep(200);
+      t.equal(f.offers().length, seen, 'suppressed: no offers');
+      f.cluster.revive(c.revive);
+      await f.nextOffer(seen, undefined, 1000);
+      t.pass('revived');
+    });
+  }
+});
+
+t.test('suppressing one role keeps offering while another named role is unsuppressed', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  f.cluster.revive(['ops']);
+  f.cluster.suppress(['web']);
+  const seen = f.offers().length;
+  f.cluster.decline([offer.offerId], 0);
+  await f.nextOffer(seen, undefined, 1000);
+  t.pass('still offered for ops');
+});
+
+t.test('an offer id is valid once: a second accept drops its tasks, an unknown decline is ignored', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  f.cluster.decline([offer.offerId], 0);
+  f.cluster.decline(['no-such-offer'], 0);
+  const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 30' }));
+  f.cluster.accept(offer.offerId, [op], 0);
+  const dropped = await f.waitStatus(task.taskId, 'TASK_DROPPED');
+  t.match(dropped, { reason: 'REASON_INVALID_OFFERS', agentId: 'agent-1', uuid: undefined });
+  t.same(f.cluster.tasks(), []);
+});
+
+t.test('accepted resources leave the offers; the leftover filter ends when the task frees them', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 0.3', cpus: 1, mem: 100, disk: 10, hostPorts: [0, 0] }));
+  let seen = f.offers().length;
+  f.cluster.accept(offer.offerId, [op], 60_000);
+  await f.waitStatus(task.taskId, 'TASK_RUNNING');
+  t.equal(f.offers().length, seen, 'the leftovers are filtered');
+  const next = await f.nextOffer(seen, undefined, 2000);
+  t.ok(f.states(task.taskId).includes('TASK_FINISHED'), 'offered again only once the task ended');
+  t.same(next.pools, offer.pools, 'everything is free again');
+  seen = f.offers().length;
+  const second = appLaunch(next, makeApp({ cmd: 'sleep 30', cpus: 1, mem: 100, disk: 10, hostPorts: [0, 0] }));
+  f.cluster.accept(next.offerId, [second.op], 0);
+  const after = await f.nextOffer(seen);
+  t.same(after.pools, [{ cpusMilli: 3000, memMilli: 3_996_000, diskMilli: 9_990_000, gpus: 0, ports: [[23002, 23099]] }], 'free = capacity − allocation');
+});
+
+t.test('an operation taking more than the offer is answered TASK_ERROR; the others still launch', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  const big = appLaunch(offer, makeApp({ cmd: 'sleep 30', cpus: 3 }));
+  const bigger = appLaunch(offer, makeApp({ cmd: 'sleep 30', cpus: 3 }));
+  f.cluster.accept(offer.offerId, [big.op, bigger.op], 0);
+  await f.waitStatus(big.task.taskId, 'TASK_RUNNING');
+  const error = await f.waitStatus(bigger.task.taskId, 'TASK_ERROR');
+  t.match(error, { reason: 'REASON_TASK_INVALID', message: /cpusMilli 3000 exceeds the 1000 left/ });
+});
+
+t.test('agents from options', async (t) => {
+  const two = resolveAgents(2);
+  t.same(two.map((a) => [a.agentId, a.ports]), [['local-agent-1', [[31000, 31999]]], ['local-agent-2', [[32000, 32999]]]]);
+  t.ok(two.every((a) => a.capacity.cpusMilli > 0 && a.capacity.memMilli > 0 && a.info.hostname === '127.0.0.1'));
+  const bad = [
+    { name: 'overlapping ports on one host', agents: [{ cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 2000] as const }, { cpus: 1, memMib: 1, diskMib: 1, ports: [2000, 3000] as const }], error: /overlapping ports/ },
+    { name: 'duplicate ids', agents: [{ agentId: 'x', cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 1001] as const }, { agentId: 'x', hostname: 'h', cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 1001] as const }], error: /duplicate agent id x/ },
+    { name: 'a reversed range', agents: [{ cpus: 1, memMib: 1, diskMib: 1, ports: [2000, 1000] as const }], error: /inclusive range/ },
+    { name: 'no agents', agents: [], error: /at least one agent/ },
+  ];
+  for (const c of bad) t.throws(() => resolveAgents(c.agents), c.error, c.name);
+  t.same(resolveAgents([{ agentId: 'x', cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 1001] }, { agentId: 'y', hostname: 'other', cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 1001] }]).length, 2, 'other hosts may reuse ports');
+  t.throws(() => resolveAgents(0), /positive integer/);
+});

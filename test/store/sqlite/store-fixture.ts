@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Test } from 'tap';
+import type { StoredState, Store } from '../../../src/scheduler/ports/store';
+import { SqliteStore, type SqliteStoreOptions } from '../../../src/store/sqlite/sqlite-store';
+
+/** A fresh directory under the OS temp dir, removed when the test ends. */
+export function tempDir(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-store-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A path for a store file in a fresh temp dir (the file does not exist yet). */
+export function tempStorePath(t: Test): string {
+  return join(tempDir(t), 'pacer.db');
+}
+
+/** Open a store that is closed when the test ends (closing twice is harmless). */
+export function openStore(t: Test, path: string, options?: SqliteStoreOptions): SqliteStore {
+  const store = SqliteStore.open(path, options);
+  t.teardown(() => store.close());
+  return store;
+}
+
+/** Write everything `state` holds into `store`, through the Store methods only. */
+export function copyState(state: StoredState, store: Store): void {
+  if (state.root !== undefined) store.saveRoot(state.root);
+  for (const spec of state.runSpecs) store.saveRunSpec(spec);
+  for (const spec of state.versions) store.saveRunSpecVersion(spec);
+  for (const root of state.rootVersions) store.saveRootVersion(root);
+  for (const d of state.deployments) store.saveDeployment(d);
+  store.saveInstances(state.instances);
+  if (state.frameworkId !== undefined) store.saveFrameworkId(state.frameworkId);
+}
+
+/**
+ * The first difference between two values, as a path and a reason, or undefined when they are
+ * exactly equal in the codec's sense: same kinds (plain object, array, Map, Set), Map and Set
+ * entries in the same order, numbers equal by `Object.is` (so -0 ≠ 0 and NaN = NaN), and an
+ * object field holding `undefined` the same as an absent one. Written independently of the codec.
+ */
+export function exactDiff(actual: unknown, expected: unknown, at = '$'): string | undefined {
+  if (typeof actual !== typeof expected) return `${at}: ${typeof actual} vs ${typeof expected}`;
+  if (typeof expected !== 'object' || expected === null || actual === null) {
+    return Object.is(actual, expected) ? undefined : `${at}: ${String(actual)} vs ${String(expected)}`;
+  }
+  const a = actual as object;
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(expected)) return `${at}: different prototypes`;
+  if (expected instanceof Map) return entriesDiff([...(a as Map<unknown, unknown>)], [...expected], `${at}<map>`);
+  if (expected instanceof Set) return entriesDiff([...(a as Set<unknown>)], [...expected], `${at}<set>`);
+  if (Array.isArray(expected)) return entriesDiff(a as unknown[], expected, at);
+  return fieldsDiff(a as Record<string, unknown>, expected as Record<string, unknown>, at);
+}
+
+function entriesDiff(actual: readonly unknown[], expected: readonly unknown[], at: string): string | undefined {
+  if (actual.length !== expected.length) return `${at}: length ${actual.length} vs ${expected.length}`;
+  for (let i = 0; i < expected.length; i++) {
+    const d = exactDiff(actual[i], expected[i], `${at}[${i}]`);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+function fieldsDiff(actual: Record<string, unknown>, expected: Record<string, unknown>, at: string): string | undefined {
+  const defined = (o: Record<string, unknown>): string[] => Object.keys(o).filter((k) => o[k] !== undefined).sort();
+  const ka = defined(actual);
+  const ke = defined(expected);
+  if (ka.join('\u0000') !== ke.join('\u0000')) return `${at}: fields [${ka.join(', ')}] vs [${ke.join(', ')}]`;
+  for (const k of ke) {
+    const d = exactDiff(actual[k], expected[k], `${at}.${k}`);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
