@@ -3,7 +3,7 @@ import t from 'tap';
 
 /** `npm start`'s entry point (run from source here): paces a workload and streams events. */
 t.test('main runs the workload on the simulated cluster in real time and streams JSON events', async (t) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--workload', 'scenarios/partition.yaml', '--speed', '100000'], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--cluster', 'sim', '--workload', 'scenarios/partition.yaml', '--speed', '100000'], {
     encoding: 'utf8', timeout: 60_000,
   });
   t.equal(r.status, 0, r.stderr);
@@ -14,7 +14,7 @@ t.test('main runs the workload on the simulated cluster in real time and streams
 });
 
 t.test('unknown clusters and bad flags are refused with the usage', async (t) => {
-  for (const args of [['--cluster', 'mesos'], ['--speed', '0'], ['--bogus', '1']]) {
+  for (const args of [['--cluster', 'mesos'], ['--cluster', 'sim', '--speed', '0'], ['--bogus', '1'], ['--port', 'x']]) {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
     t.equal(r.status, 2, args.join(' '));
     t.match(r.stderr, /usage: npm start/);

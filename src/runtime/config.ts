@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+/** Which cluster the scheduler runs against. */
+export type ClusterKind = 'local' | 'sim' | 'mesos';
+
+/** Everything `npm start` can be told, from flags or `PACER_*` environment variables. */
+export interface PacerConfig {
+  readonly cluster: ClusterKind;
+  readonly address: string;
+  readonly port: number;
+  /** The embedded store file (SQLite). */
+  readonly storePath: string;
+  readonly storeSynchronous: 'NORMAL' | 'FULL';
+  /** Local cluster: sandbox directory and agent count. */
+  readonly sandboxRoot: string;
+  readonly localAgents: number;
+  /** `--mesos_role`. */
+  readonly defaultRole: string;
+  readonly newGroupEnforceRole: 'off' | 'top';
+  readonly maxRunningDeployments: number;
+  readonly features: readonly string[];
+  readonly defaultNetworkName?: string;
+  readonly bodyLimitBytes: number;
+  /** Simulated cluster: workload file, speed, seed. */
+  readonly workload: string;
+  readonly speed: number;
+  readonly seed?: number;
+  readonly master?: string;
+}
+
+/** One option: its flag, environment variable, and how it is read into the config. */
+interface OptionSpec {
+  readonly flag: string;
+  readonly env: string;
+  readonly help: string;
+  readonly apply: (config: Mutable<PacerConfig>, value: string) => string | undefined;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const OPTIONS: readonly OptionSpec[] = [
+  { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
+  { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
+  { flag: '--port', env: 'PACER_PORT', help: 'API port (default 8080; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
+  { flag: '--store', env: 'PACER_STORE', help: 'embedded store file (default .pacer/pacer.db)', apply: (c, v) => { c.storePath = resolve(v); return undefined; } },
+  { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
+  { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v) => { c.sandboxRoot = resolve(v); return undefined; } },
+  { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
+  { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
+  { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
+  { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
+  { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
+  { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
+  { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
+  { flag: '--master', env: 'PACER_MASTER', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => { c.master = v; return undefined; } },
+  { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v) => { c.workload = resolve(v); return undefined; } },
+  { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
+  { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
+];
+
+/** The usage text, generated from the option table so it never drifts. */
+export function usage(): string {
+  const lines = OPTIONS.map((o) => `  ${`${o.flag} VALUE`.padEnd(34)}${o.help}  [${o.env}]`);
+  return `usage: npm start -- [options]\n\n${lines.join('\n')}\n  --help                            this text`;
+}
+
+/** The defaults, relative to `cwd`. */
+export function defaultConfig(cwd: string): PacerConfig {
+  return {
+    cluster: 'local', address: '127.0.0.1', port: 8080,
+    storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
+    sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
+    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, features: [],
+    bodyLimitBytes: 1024 * 1024,
+    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10,
+  };
+}
+
+/**
+ * Reads the config: defaults, then `PACER_*` variables, then flags (flags win). Returns the config,
+ * `'help'`, or an error naming the option, the value and what was expected.
+ */
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): PacerConfig | 'help' | { error: string } {
+  const config: Mutable<PacerConfig> = { ...defaultConfig(cwd) };
+  for (const o of OPTIONS) {
+    const value = env[o.env];
+    if (value === undefined) continue;
+    const problem = o.apply(config, value);
+    if (problem !== undefined) return { error: `${o.env}=${value}: ${problem}` };
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') return 'help';
+    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const spec = OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
+    if (spec === undefined) return { error: `unknown option ${flag}` };
+    const value = inline ?? argv[++i];
+    if (value === undefined) return { error: `${flag}: missing value` };
+    const problem = spec.apply(config, value);
+    if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
+  }
+  return config;
+}
+
+function oneOf(value: string, allowed: readonly string[], set: (v: string) => void): string | undefined {
+  if (!allowed.includes(value)) return `expected one of ${allowed.join(', ')}`;
+  set(value);
+  return undefined;
+}
+
+function intIn(value: string, min: number, max: number, set: (n: number) => void): string | undefined {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) return `expected an integer from ${min} to ${max}`;
+  set(n);
+  return undefined;
+}
+
+function positive(value: string, set: (n: number) => void): string | undefined {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) return 'expected a positive number';
+  set(n);
+  return undefined;
+}
+
+/** The project directory: the nearest ancestor of this file holding `scenarios/` (works from src/ and dist/). */
+function repoRoot(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(resolve(dir, 'scenarios'))) return dir;
+    dir = dirname(dir);
+  }
+  return process.cwd();
+}
