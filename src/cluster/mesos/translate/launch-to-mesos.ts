@@ -1,0 +1,41 @@
+import type { LaunchOperation } from '../../../scheduler/model/launch';
+import type { Offer as MesosOffer, OfferOperation } from '../codec/mesos-model';
+import { appTaskInfo } from './app-task-info';
+import { OfferResourceLedger } from './offer-resource-ledger';
+import { podLaunchGroup } from './pod-launch-group';
+
+/** What a launch translation needs besides the operation. */
+export interface LaunchContext {
+  /** The framework id from SUBSCRIBED (LAUNCH_GROUP executors must carry it, §5.3). */
+  readonly frameworkId: string;
+  /** The Mesos offer the operation draws from, as received: resources are copied from it (§4.3). */
+  readonly offer: MesosOffer;
+}
+
+/**
+ * One core launch operation as a Mesos `Offer.Operation` (mesos-v1-scheduler-api.md §2.3):
+ * `launch` → LAUNCH with one command TaskInfo (app-task-info.ts); `launchGroup` → LAUNCH_GROUP
+ * with a DEFAULT executor and a task group (pod-launch-group.ts). Resources are the offered ones,
+ * `allocation_info` and reservations as offered, quantities as the core took them
+ * (`op.allocation`).
+ *
+ * Several operations of one ACCEPT must draw from the same offer without overlap: translate them
+ * with {@link launchesToMesos}, which shares one ledger. Throws when an operation does not fit
+ * the offer (a core bug; Mesos would answer TASK_ERROR).
+ */
+export function launchToMesos(op: LaunchOperation, ctx: LaunchContext): OfferOperation {
+  return translate(op, ctx, new OfferResourceLedger(ctx.offer));
+}
+
+/** Every operation of one ACCEPT, drawing from `ctx.offer` one after another. */
+export function launchesToMesos(ops: readonly LaunchOperation[], ctx: LaunchContext): OfferOperation[] {
+  const ledger = new OfferResourceLedger(ctx.offer);
+  return ops.map((op) => translate(op, ctx, ledger));
+}
+
+function translate(op: LaunchOperation, ctx: LaunchContext, ledger: OfferResourceLedger): OfferOperation {
+  if (op.kind === 'launchGroup') return podLaunchGroup(op, ctx.frameworkId, ledger);
+  const spec = op.task.spec;
+  if (spec.kind !== 'app') throw new Error(`launch of ${op.task.taskId}: a LAUNCH needs an app task`);
+  return { type: 'LAUNCH', launch: { taskInfos: [appTaskInfo(op.task, spec, ledger.take(op.allocation))] } };
+}

@@ -1,0 +1,35 @@
+import type { Resource } from '../codec/mesos-model';
+
+/**
+ * The role a resource is reserved for, or undefined when it is unreserved. Reads both formats of
+ * mesos-v1-scheduler-api.md §4.2: the post-refinement `reservations` stack (the last entry is the
+ * current reservation) and the pre-refinement `role` (`"*"` = unreserved; `reservation` only marks
+ * a dynamic reservation of that same role). A `role` of `"*"` next to a stack is ignored: it is
+ * the protobuf default leaking through, never a real reservation (§4.2 protobufjs trap).
+ */
+export function reservationRole(resource: Resource): string | undefined {
+  const stack = resource.reservations;
+  if (stack !== undefined && stack.length > 0) {
+    const role = stack[stack.length - 1].role;
+    if (role !== undefined && role !== '' && role !== '*') return role;
+  }
+  const role = resource.role;
+  return role === undefined || role === '' || role === '*' ? undefined : role;
+}
+
+/**
+ * Whether the core can schedule with this resource. The core's pools hold plain quantities only,
+ * so these are left out of them (and thus never launched with; they go back to Mesos with the
+ * offer's leftovers):
+ * - revocable resources (§4.1; pacer does not register REVOCABLE_RESOURCES, so they only appear
+ *   if a master sends them anyway — oversubscribed capacity must not back long-running tasks);
+ * - shared resources (persistent volumes shared between tasks, SHARED_RESOURCES not registered);
+ * - disks with `disk.persistence` (persistent volumes) or `disk.source` (PATH/MOUNT/BLOCK/RAW
+ *   disks; a MOUNT disk can only be consumed whole, §4.1) — the core has no volume model yet;
+ * - resources of a resource provider (`providerId`), which need operation feedback (§2.3).
+ */
+export function isCoreUsable(resource: Resource): boolean {
+  if (resource.revocable !== undefined || resource.shared !== undefined || resource.providerId !== undefined) return false;
+  const disk = resource.disk;
+  return disk === undefined || (disk.persistence === undefined && disk.source === undefined);
+}

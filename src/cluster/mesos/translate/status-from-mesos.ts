@@ -1,0 +1,49 @@
+import type { TaskStatus } from '../../../scheduler/model/inputs';
+import type { TaskState } from '../../../scheduler/model/task-state';
+import type { TaskState as MesosTaskState, TaskStatus as MesosTaskStatus } from '../codec/mesos-model';
+import { uuidFromBytes } from './uuid-bytes';
+
+/**
+ * Mesos task state → core task state. The core models the full Mesos set
+ * (mesos-v1-scheduler-api.md §6.1), so this is the identity; it is spelled out so that a state
+ * added on either side fails to compile here instead of slipping through. What is terminal is
+ * the core's business (spec README: TASK_KILLING is not terminal, TASK_LOST and
+ * TASK_GONE_BY_OPERATOR are).
+ */
+export const TASK_STATE_FROM_MESOS: Readonly<Record<MesosTaskState, TaskState>> = {
+  TASK_STAGING: 'TASK_STAGING',
+  TASK_STARTING: 'TASK_STARTING',
+  TASK_RUNNING: 'TASK_RUNNING',
+  TASK_KILLING: 'TASK_KILLING',
+  TASK_FINISHED: 'TASK_FINISHED',
+  TASK_FAILED: 'TASK_FAILED',
+  TASK_KILLED: 'TASK_KILLED',
+  TASK_ERROR: 'TASK_ERROR',
+  TASK_LOST: 'TASK_LOST',
+  TASK_DROPPED: 'TASK_DROPPED',
+  TASK_UNREACHABLE: 'TASK_UNREACHABLE',
+  TASK_GONE: 'TASK_GONE',
+  TASK_GONE_BY_OPERATOR: 'TASK_GONE_BY_OPERATOR',
+  TASK_UNKNOWN: 'TASK_UNKNOWN',
+};
+
+/**
+ * A Mesos `TaskStatus` (§3.5) as the core's status input. Optional fields are copied only when
+ * present — presence, not truthiness, since several zero values are real (§9 traps):
+ * `reason` (the Mesos name, e.g. `REASON_AGENT_REMOVED`), `message`, `healthy` (absent = no
+ * verdict yet, §7.5), `agentId`. `uuid` is set only for a non-empty uuid, as base64
+ * (uuid-bytes.ts): it is what tells the core to acknowledge (§7.1: never ACK an update without
+ * one). Turn it back into bytes with `uuidToBytes` for the ACKNOWLEDGE call.
+ */
+export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
+  const out: { -readonly [K in keyof TaskStatus]: TaskStatus[K] } = {
+    taskId: status.taskId.value,
+    state: TASK_STATE_FROM_MESOS[status.state],
+  };
+  if (status.agentId !== undefined) out.agentId = status.agentId.value;
+  if (status.reason !== undefined) out.reason = status.reason;
+  if (status.message !== undefined) out.message = status.message;
+  if (status.healthy !== undefined) out.healthy = status.healthy;
+  if (status.uuid !== undefined && status.uuid.byteLength > 0) out.uuid = uuidFromBytes(status.uuid);
+  return out;
+}

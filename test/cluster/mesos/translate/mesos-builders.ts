@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { compileLaunchRequest } from '../../../../src/scheduler/matcher/launch-request';
+import { OfferLedger } from '../../../../src/scheduler/matcher/offer-ledger';
+import { reserve } from '../../../../src/scheduler/matcher/reserve';
+import { isSchedulerRun } from '../../../../src/scheduler/model/health-check';
+import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../../../../src/scheduler/model/launch';
+import type { Offer } from '../../../../src/scheduler/model/offer';
+import type { AppSpec, PodSpec, RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type {
+  AllocationInfo, Attribute, Offer as MesosOffer, ReservationInfo, Resource, TaskState, TaskStatus,
+} from '../../../../src/cluster/mesos/codec/mesos-model';
+
+/** Reservation shape of a built resource. */
+export interface ResourceOverrides {
+  /** Pre-refinement `role` (`'*'` = unreserved). */
+  readonly role?: string;
+  /** Pre-refinement dynamic reservation marker. */
+  readonly reservation?: ReservationInfo;
+  /** Post-refinement stack. */
+  readonly reservations?: readonly ReservationInfo[];
+  readonly allocationRole?: string;
+  readonly extra?: Partial<Resource>;
+}
+
+function identity(o: ResourceOverrides): Partial<Resource> {
+  const r: Partial<Resource> = {};
+  if (o.role !== undefined) r.role = o.role;
+  if (o.reservation !== undefined) r.reservation = o.reservation;
+  if (o.reservations !== undefined) r.reservations = [...o.reservations];
+  if (o.allocationRole !== undefined) r.allocationInfo = { role: o.allocationRole };
+  return { ...r, ...o.extra };
+}
+
+/** A SCALAR resource (`cpus`, `mem`, `disk`, `gpus`, …). */
+export function scalarResource(name: string, value: number, o: ResourceOverrides = {}): Resource {
+  return { name, type: 'SCALAR', scalar: { value }, ...identity(o) };
+}
+
+/** A `ports` RANGES resource. */
+export function portsResource(ranges: readonly (readonly [number, number])[], o: ResourceOverrides = {}): Resource {
+  return { name: 'ports', type: 'RANGES', ranges: { range: ranges.map(([begin, end]) => ({ begin, end })) }, ...identity(o) };
+}
+
+/** cpus, mem, disk and ports with the same reservation shape, as an agent offers them. */
+export function resourceSet(amounts: { cpus: number; mem: number; disk?: number; ports?: readonly (readonly [number, number])[] }, o: ResourceOverrides = {}): Resource[] {
+  const out = [scalarResource('cpus', amounts.cpus, o), scalarResource('mem', amounts.mem, o)];
+  if (amounts.disk !== undefined) out.push(scalarResource('disk', amounts.disk, o));
+  if (amounts.ports !== undefined) out.push(portsResource(amounts.ports, o));
+  return out;
+}
+
+export interface MesosOfferOverrides {
+  readonly id?: string;
+  readonly agentId?: string;
+  readonly hostname?: string;
+  readonly resources?: readonly Resource[];
+  readonly attributes?: readonly Attribute[];
+  readonly allocationRole?: string;
+  readonly region?: string;
+  readonly zone?: string;
+}
+
+/**
+ * A Mesos offer; by default 4 cpus, 4096 MiB, 10000 MiB disk, ports 31000–32000, all unreserved
+ * in the pre-refinement format and allocated to `*` (what the recorded master sent).
+ */
+export function makeMesosOffer(o: MesosOfferOverrides = {}): MesosOffer {
+  const allocationRole = o.allocationRole ?? '*';
+  const resources = o.resources ?? resourceSet({ cpus: 4, mem: 4096, disk: 10_000, ports: [[31000, 32000]] }, { role: '*', allocationRole });
+  const offer: MesosOffer = {
+    id: { value: o.id ?? 'O1' },
+    frameworkId: { value: 'F1' },
+    agentId: { value: o.agentId ?? 'S1' },
+    hostname: o.hostname ?? 'agent-1.example',
+    resources: [...resources],
+    allocationInfo: { role: allocationRole } satisfies AllocationInfo,
+  };
+  if (o.attributes !== undefined) offer.attributes = [...o.attributes];
+  if (o.region !== undefined && o.zone !== undefined) offer.domain = { faultDomain: { region: { name: o.region }, zone: { name: o.zone } } };
+  return offer;
+}
+
+/** A Mesos status update. */
+export function makeMesosStatus(state: TaskState, o: Partial<TaskStatus> = {}): TaskStatus {
+  return { taskId: { value: 'web.instance-1._app.1' }, state, ...o };
+}
+
+/** The agent-run check of a task, its port resolved as the core does (launcher/place-instance.ts). */
+function agentCheck(spec: RunSpec, containerName: string | undefined, hostPorts: readonly number[]): ResolvedAgentCheck | undefined {
+  if (spec.kind === 'app') {
+    const check = spec.healthChecks.find((c) => !isSchedulerRun(c.protocol));
+    return check === undefined ? undefined : { check, port: check.port ?? hostPorts[check.portIndex ?? 0] };
+  }
+  const container = spec.containers.find((c) => c.name === containerName);
+  const check = container?.healthCheck;
+  if (container === undefined || check === undefined) return undefined;
+  if (check.endpoint === undefined) return { check };
+  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
+  const i = withHost.findIndex((e) => e.name === check.endpoint);
+  return { check, port: i >= 0 ? hostPorts[i] : container.endpoints.find((e) => e.name === check.endpoint)?.containerPort };
+}
+
+function taskLaunch(spec: RunSpec, offer: Offer, taskId: string, containerName: string | undefined, hostPorts: readonly number[]): TaskLaunch {
+  const container = spec.kind === 'pod' ? spec.containers.find((c) => c.name === containerName) : undefined;
+  const healthCheck = agentCheck(spec, containerName, hostPorts);
+  return {
+    taskId,
+    instanceId: taskId.replace(/\.[^.]+\.\d+$/, ''),
+    runSpecId: spec.id,
+    runSpecVersion: spec.version,
+    ...(containerName === undefined ? {} : { containerName }),
+    agentId: offer.agent.agentId,
+    hostname: offer.agent.hostname,
+    role: spec.role,
+    resources: spec.kind === 'app' ? spec.resources : (container?.resources ?? spec.executorResources),
+    hostPorts,
+    ...(healthCheck === undefined ? {} : { healthCheck }),
+    killGracePeriodMs: spec.kind === 'app' ? spec.killGracePeriodMs : (container?.killGracePeriodMs ?? 3000),
+    spec,
+  };
+}
+
+/**
+ * The launch operations the core would produce for `specs` on `offer`, one instance each in
+ * order, with the core's own Reserve step (reserved pools first, lowest free ports) so that
+ * allocations are exactly what the real matcher hands to a driver.
+ */
+export function coreLaunches(offer: Offer, specs: readonly RunSpec[]): LaunchOperation[] {
+  const ledger = new OfferLedger(offer);
+  return specs.map((spec, n) => {
+    const res = reserve(compileLaunchRequest(spec), ledger);
+    const instanceId = `${spec.id.slice(1).replace(/\//g, '_')}.instance-${n + 1}`;
+    if (spec.kind === 'app') {
+      return { kind: 'launch', task: taskLaunch(spec, offer, `${instanceId}._app.1`, undefined, res.hostPorts), allocation: res.allocation };
+    }
+    return { kind: 'launchGroup', executorId: `instance-${instanceId}`, executorResources: spec.executorResources, tasks: podTasks(spec, offer, instanceId, res.hostPorts), allocation: res.allocation };
+  });
+}
+
+function podTasks(spec: PodSpec, offer: Offer, instanceId: string, hostPorts: readonly number[]): TaskLaunch[] {
+  let next = 0;
+  return spec.containers.map((c) => {
+    const ports = c.endpoints.filter((e) => e.hostPort !== undefined).map(() => hostPorts[next++]);
+    return taskLaunch(spec, offer, `${instanceId}.${c.name}.1`, c.name, ports);
+  });
+}
+
+/** The one LAUNCH of `spec` on `offer`. */
+export function coreAppLaunch(offer: Offer, spec: AppSpec): Extract<LaunchOperation, { kind: 'launch' }> {
+  const op = coreLaunches(offer, [spec])[0];
+  if (op.kind !== 'launch') throw new Error('expected a launch');
+  return op;
+}
+
+/** The one LAUNCH_GROUP of `spec` on `offer`. */
+export function corePodLaunch(offer: Offer, spec: PodSpec): Extract<LaunchOperation, { kind: 'launchGroup' }> {
+  const op = coreLaunches(offer, [spec])[0];
+  if (op.kind !== 'launchGroup') throw new Error('expected a launch group');
+  return op;
+}
+
+/** Sum of a scalar over Mesos resources, in milli-units. */
+export function sumMilli(resources: readonly Resource[] | undefined, name: string): number {
+  return (resources ?? []).filter((r) => r.name === name).reduce((n, r) => n + Math.round((r.scalar?.value ?? 0) * 1000), 0);
+}
+
+/** The single ports taken by Mesos resources, in order. */
+export function portsOf(resources: readonly Resource[] | undefined): number[] {
+  const out: number[] = [];
+  for (const r of resources ?? []) {
+    if (r.name !== 'ports') continue;
+    for (const range of r.ranges?.range ?? []) for (let p = range.begin; p <= range.end; p++) out.push(p);
+  }
+  return out;
+}
+
+const SAMPLES = '/work/shared/mesos-samples/pb/decoded';
+
+/** Numeric fields the recorded JSON (proto3 mapping) writes as strings: 64-bit integers. */
+const INT64_KEYS = new Set(['begin', 'end', 'nanoseconds']);
+
+/** snake_case keys → camelCase, 64-bit integer strings → numbers: the recorded JSON as mesos-model.ts data. */
+export function camelCased(value: unknown, key = ''): unknown {
+  if (Array.isArray(value)) return value.map((v) => camelCased(v, key));
+  if (typeof value === 'string' && INT64_KEYS.has(key) && /^\d+$/.test(value)) return Number(value);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => {
+    const camel = k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    return [camel, camelCased(v, camel)];
+  }));
+}
+
+/** A recorded event (`events/<file>`), camelCased; undefined when the samples are not on this machine. */
+export function recordedEvent(file: string): Record<string, unknown> | undefined {
+  try {
+    return camelCased(JSON.parse(readFileSync(`${SAMPLES}/events/${file}`, 'utf8'))) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,145 @@
+import t from 'tap';
+import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
+import type { Attribute, Offer as MesosOffer, Resource } from '../../../../src/cluster/mesos/codec/mesos-model';
+import { formatAttributeValue } from '../../../../src/scheduler/constraints/format-attribute';
+import { makeMesosOffer, portsResource, recordedEvent, resourceSet, scalarResource } from './mesos-builders';
+
+t.test('unreserved resources in the pre-refinement format: one pool in milli-units', async (t) => {
+  const offer = offerFromMesos(makeMesosOffer({
+    resources: [
+      scalarResource('cpus', 1.5, { role: '*', allocationRole: 'web' }),
+      scalarResource('mem', 1024.25, { role: '*', allocationRole: 'web' }),
+      scalarResource('disk', 2000, { role: '*', allocationRole: 'web' }),
+      scalarResource('gpus', 2, { role: '*', allocationRole: 'web' }),
+      portsResource([[32000, 32010], [31000, 31005]], { role: '*', allocationRole: 'web' }),
+    ],
+    allocationRole: 'web',
+  }));
+  t.same(offer, {
+    offerId: 'O1',
+    agent: { agentId: 'S1', hostname: 'agent-1.example', attributes: [] },
+    pools: [{ cpusMilli: 1500, memMilli: 1_024_250, diskMilli: 2_000_000, gpus: 2, ports: [[31000, 31005], [32000, 32010]] }],
+    allocationRole: 'web',
+  });
+  t.notOk('reservedFor' in offer.pools[0], 'the unreserved pool has no reservedFor');
+});
+
+t.test('pools by reservation role, in both reservation formats', async (t) => {
+  const cases: { name: string; resources: MesosOffer['resources']; want: unknown[] }[] = [
+    {
+      name: 'pre-refinement: static and dynamic reservations of one role share its pool',
+      resources: [
+        ...resourceSet({ cpus: 2, mem: 512 }, { role: '*' }),
+        ...resourceSet({ cpus: 1, mem: 256, ports: [[31000, 31000]] }, { role: 'web' }),
+        scalarResource('cpus', 0.5, { role: 'web', reservation: { principal: 'ops' } }),
+      ],
+      want: [
+        { cpusMilli: 2000, memMilli: 512_000, diskMilli: 0, gpus: 0, ports: [] },
+        { reservedFor: 'web', cpusMilli: 1500, memMilli: 256_000, diskMilli: 0, gpus: 0, ports: [[31000, 31000]] },
+      ],
+    },
+    {
+      name: 'post-refinement: empty stack = unreserved, last entry = current role',
+      resources: [
+        ...resourceSet({ cpus: 2, mem: 512 }, { reservations: [] }),
+        scalarResource('cpus', 1, { reservations: [{ type: 'STATIC', role: 'eng' }] }),
+        scalarResource('cpus', 3, { reservations: [{ type: 'STATIC', role: 'eng' }, { type: 'DYNAMIC', role: 'eng/web', principal: 'p' }] }),
+      ],
+      want: [
+        { cpusMilli: 2000, memMilli: 512_000, diskMilli: 0, gpus: 0, ports: [] },
+        { reservedFor: 'eng', cpusMilli: 1000, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] },
+        { reservedFor: 'eng/web', cpusMilli: 3000, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] },
+      ],
+    },
+    {
+      name: 'a protobuf default role "*" next to a stack does not hide the reservation',
+      resources: [scalarResource('cpus', 1, { role: '*', reservations: [{ type: 'DYNAMIC', role: 'db' }] })],
+      want: [{ reservedFor: 'db', cpusMilli: 1000, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+    {
+      name: 'reserved resources only: no unreserved pool',
+      resources: resourceSet({ cpus: 1, mem: 64 }, { role: 'db' }),
+      want: [{ reservedFor: 'db', cpusMilli: 1000, memMilli: 64_000, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+    {
+      name: 'no role at all reads as unreserved',
+      resources: resourceSet({ cpus: 1, mem: 64 }),
+      want: [{ cpusMilli: 1000, memMilli: 64_000, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+  ];
+  for (const c of cases) t.same(offerFromMesos(makeMesosOffer({ resources: c.resources })).pools, c.want, c.name);
+});
+
+t.test('resources the core cannot use are left out of the pools', async (t) => {
+  const usable = resourceSet({ cpus: 1, mem: 128, disk: 100 }, { role: '*' });
+  const unusable: Resource[] = [
+    scalarResource('cpus', 8, { role: '*', extra: { revocable: {} } }),
+    scalarResource('disk', 500, { role: 'db', extra: { disk: { persistence: { id: 'vol-1' }, volume: { containerPath: 'data', mode: 'RW' } } } }),
+    scalarResource('disk', 700, { role: '*', extra: { disk: { source: { type: 'MOUNT', mount: { root: '/mnt/d1' } } } } }),
+    scalarResource('disk', 300, { role: 'db', extra: { shared: {}, disk: { persistence: { id: 'vol-2' } } } }),
+    scalarResource('cpus', 2, { role: '*', extra: { providerId: { value: 'rp-1' } } }),
+    scalarResource('network_bandwidth', 1000, { role: '*' }),
+    { name: 'zones', type: 'SET', set: { item: ['a'] }, role: '*' },
+  ];
+  const offer = offerFromMesos(makeMesosOffer({ resources: [...usable, ...unusable] }));
+  t.same(offer.pools, [{ cpusMilli: 1000, memMilli: 128_000, diskMilli: 100_000, gpus: 0, ports: [] }]);
+});
+
+t.test('allocation role: the offer\'s, else its resources\', else none', async (t) => {
+  const fromOffer = makeMesosOffer({ allocationRole: 'apps' });
+  t.equal(offerFromMesos(fromOffer).allocationRole, 'apps');
+  const fromResources: MesosOffer = { ...fromOffer, allocationInfo: undefined, resources: resourceSet({ cpus: 1, mem: 1 }, { allocationRole: 'db' }) };
+  t.equal(offerFromMesos(fromResources).allocationRole, 'db');
+  const none: MesosOffer = { ...fromOffer, allocationInfo: undefined, resources: resourceSet({ cpus: 1, mem: 1 }) };
+  t.notOk('allocationRole' in offerFromMesos(none), 'non-MULTI_ROLE offers carry no allocation role');
+});
+
+t.test('agent attributes: typed, formatted as Marathon does for constraints', async (t) => {
+  const cases: { attr: Attribute; formatted?: string }[] = [
+    { attr: { name: 'rack', type: 'TEXT', text: { value: 'r1' } }, formatted: 'r1' },
+    { attr: { name: 'level', type: 'SCALAR', scalar: { value: 10 } }, formatted: '10' },
+    { attr: { name: 'weight', type: 'SCALAR', scalar: { value: 1.0005 } }, formatted: '1' },
+    { attr: { name: 'ratio', type: 'SCALAR', scalar: { value: 1.5 } }, formatted: '1.5' },
+    { attr: { name: 'keys', type: 'RANGES', ranges: { range: [{ begin: 2000, end: 3000 }, { begin: 1000, end: 1500 }] } }, formatted: '[1000-1500,2000-3000]' },
+    { attr: { name: 'tags', type: 'SET', set: { item: ['b', 'a'] } }, formatted: '{a,b}' },
+    { attr: { name: 'broken', type: 'TEXT' } },
+    { attr: { name: 'broken', type: 'SCALAR' } },
+    { attr: { name: 'broken', type: 'RANGES' } },
+    { attr: { name: 'broken', type: 'SET' } },
+  ];
+  const offer = offerFromMesos(makeMesosOffer({ attributes: cases.map((c) => c.attr) }));
+  const kept = cases.filter((c) => c.formatted !== undefined);
+  t.equal(offer.agent.attributes.length, kept.length, 'attributes without a value are dropped');
+  offer.agent.attributes.forEach((a, i) => {
+    t.equal(a.name, kept[i].attr.name);
+    t.equal(formatAttributeValue(a), kept[i].formatted, `${a.name} formats as ${kept[i].formatted}`);
+  });
+  t.same(offer.agent.attributes[0], { name: 'rack', type: 'text', text: 'r1' });
+  t.same(offer.agent.attributes[4], { name: 'keys', type: 'ranges', ranges: [[2000, 3000], [1000, 1500]] });
+});
+
+t.test('fault domain: region and zone, absent without a domain', async (t) => {
+  const withDomain = offerFromMesos(makeMesosOffer({ region: 'eu-west', zone: 'eu-west-1a' }));
+  t.equal(withDomain.agent.region, 'eu-west');
+  t.equal(withDomain.agent.zone, 'eu-west-1a');
+  const without = offerFromMesos(makeMesosOffer());
+  t.notOk('region' in without.agent || 'zone' in without.agent);
+});
+
+const recordedOffers = recordedEvent('003-OFFERS.json');
+
+t.test('the offer recorded from a real master', { skip: recordedOffers === undefined ? 'recorded samples not available' : false }, async (t) => {
+  const event = recordedOffers ?? {};
+  const recorded = (event.offers as { offers: MesosOffer[] }).offers[0];
+  const offer = offerFromMesos(recorded);
+  t.same(offer, {
+    offerId: recorded.id.value,
+    agent: {
+      agentId: recorded.agentId.value,
+      hostname: '127.0.0.1',
+      attributes: [{ name: 'rack', type: 'text', text: 'r1' }, { name: 'zone', type: 'text', text: 'z1' }],
+    },
+    pools: [{ cpusMilli: 2000, memMilli: 4_096_000, diskMilli: 10_000_000, gpus: 0, ports: [[31000, 32000]] }],
+    allocationRole: '*',
+  });
+});
