@@ -34,7 +34,7 @@ interface OptionSpec {
   readonly flag: string;
   readonly env: string;
   readonly help: string;
-  readonly apply: (config: Mutable<PacerConfig>, value: string) => string | undefined;
+  readonly apply: (config: Mutable<PacerConfig>, value: string, cwd: string) => string | undefined;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -43,9 +43,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
   { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
   { flag: '--port', env: 'PACER_PORT', help: 'API port (default 8080; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
-  { flag: '--store', env: 'PACER_STORE', help: 'embedded store file (default .pacer/pacer.db)', apply: (c, v) => { c.storePath = resolve(v); return undefined; } },
+  { flag: '--store', env: 'PACER_STORE', help: 'embedded store file (default .pacer/pacer.db)', apply: (c, v, cwd) => { c.storePath = resolve(cwd, v); return undefined; } },
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
-  { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v) => { c.sandboxRoot = resolve(v); return undefined; } },
+  { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
@@ -54,7 +54,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
   { flag: '--master', env: 'PACER_MASTER', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => { c.master = v; return undefined; } },
-  { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v) => { c.workload = resolve(v); return undefined; } },
+  { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
   { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
 ];
@@ -86,7 +86,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   for (const o of OPTIONS) {
     const value = env[o.env];
     if (value === undefined) continue;
-    const problem = o.apply(config, value);
+    const problem = o.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${o.env}=${value}: ${problem}` };
   }
   for (let i = 0; i < argv.length; i++) {
@@ -97,7 +97,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     if (spec === undefined) return { error: `unknown option ${flag}` };
     const value = inline ?? argv[++i];
     if (value === undefined) return { error: `${flag}: missing value` };
-    const problem = spec.apply(config, value);
+    const problem = spec.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
   }
   return config;

@@ -34,7 +34,15 @@ export class HttpProber implements Prober {
 
   private http(req: ProbeRequest): void {
     const send = req.protocol === 'HTTPS' ? httpsRequest : httpRequest;
-    const done = once((obs: ProbeObservation) => this.post(obs));
+    // timeoutSeconds is a deadline for the whole check (an answer that trickles in forever fails).
+    const deadline = setTimeout(() => {
+      done({ probeId: req.probeId, timedOut: true, message: `no answer within ${req.timeoutMs} ms` });
+      outgoing.destroy();
+    }, req.timeoutMs);
+    const done = once((obs: ProbeObservation) => {
+      clearTimeout(deadline);
+      this.post(obs);
+    });
     const outgoing = send({
       host: req.host, port: req.port, path: req.path === '' ? '/' : req.path, method: 'GET',
       timeout: req.timeoutMs, rejectUnauthorized: false, headers: { 'User-Agent': 'pacer-health-check' },

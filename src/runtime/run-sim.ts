@@ -13,7 +13,14 @@ import { paceSession } from './pace-session';
  * workload's expectations are checked at the end. Returns the exit code.
  */
 export async function runSim(config: PacerConfig, signal: AbortSignal): Promise<number> {
-  const loaded = loadScenario(config.workload, readFileSync(config.workload, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(config.workload, 'utf8');
+  } catch (err) {
+    process.stderr.write(`${config.workload}: cannot read the workload: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const loaded = loadScenario(config.workload, text);
   if (!loaded.ok) {
     process.stderr.write(`${loaded.errors.join('\n')}\n`);
     return 2;

@@ -14,6 +14,7 @@ export interface InputHandler {
 export class RuntimeLoop {
   private readonly queue: SchedulerInput[] = [];
   private busy = false;
+  private closed = false;
   private core?: InputHandler;
   /** Inputs handled so far (metrics, tests). */
   handled = 0;
@@ -24,8 +25,18 @@ export class RuntimeLoop {
     this.drain();
   }
 
+  /**
+   * Stops handling: later posts are dropped (a probe or process exit answering after shutdown
+   * must not reach a core whose store is closed) and `submit` refuses.
+   */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+  }
+
   /** Posts an input; it is handled now if the loop is idle, else after the current one. */
   post(input: SchedulerInput): void {
+    if (this.closed) return;
     this.queue.push(input);
     this.drain();
   }
@@ -33,6 +44,7 @@ export class RuntimeLoop {
   /** Handles a command now (after anything queued) and returns its result. */
   submit(command: SchedulerInput): CommandResult {
     if (this.core === undefined) throw new Error('the scheduler is not started yet');
+    if (this.closed) throw new Error('the scheduler is shutting down');
     if (this.busy) throw new Error('a command was submitted while an input was being handled (re-entrant loop)');
     this.drain();
     this.busy = true;

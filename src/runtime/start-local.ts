@@ -11,6 +11,7 @@ import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
 import { RealTimers } from './real-timers';
 import { RuntimeLoop } from './runtime-loop';
+import { StoreLock } from './store-lock';
 
 /** pacer's version, reported by `/v2/info`. */
 export const PACER_VERSION = '0.1.0';
@@ -35,7 +36,14 @@ export interface RunningPacer {
  */
 export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
   mkdirSync(dirname(config.storePath), { recursive: true });
-  const store = SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
+  const lock = StoreLock.acquire(`${config.storePath}.lock`);
+  let store: SqliteStore;
+  try {
+    store = SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   const loop = new RuntimeLoop();
   const timers = new RealTimers((input) => loop.post(input));
   const cluster = new LocalCluster({
@@ -53,6 +61,7 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
     });
   } catch (err) {
     store.close();
+    lock.release();
     throw err;
   }
   loop.attach(scheduler);
@@ -72,13 +81,23 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
     uptimeMs: () => Date.now() - startedAtMs,
   };
   const app = buildServer({ deps, stream: hub });
-  cluster.start();
-  try {
-    await app.listen({ host: config.address, port: config.port });
-  } catch (err) {
+  const abandon = (): void => {
+    loop.close();
     cluster.stop();
     timers.clear();
     store.close();
+    lock.release();
+  };
+  try {
+    cluster.start();
+  } catch (err) {
+    abandon();
+    throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
+  }
+  try {
+    await app.listen({ host: config.address, port: config.port });
+  } catch (err) {
+    abandon();
     throw err;
   }
   const bound = app.server.address();
@@ -86,10 +105,9 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
   return {
     address, app, scheduler, cluster,
     close: async () => {
+      loop.close();
       await app.close();
-      cluster.stop();
-      timers.clear();
-      store.close();
+      abandon();
     },
   };
 }

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { Test } from 'tap';
+import { waitFor, within } from './e2e-kit';
+
+/**
+ * Running `src/main.ts` (the `npm start` entry) as a child process through tsx, for the e2e tests:
+ * spawn it with flags and environment, read its output, wait (bounded) for its startup line or
+ * its exit. A process still running when its test ends is SIGKILLed.
+ */
+
+const REPO = resolve(__dirname, '..', '..');
+const STARTUP_LINE = /pacer: Marathon API on http:\/\/127\.0\.0\.1:(\d+) \(local cluster, store (.+?)\); Ctrl-C stops, tasks keep running/;
+
+/** A spawned `node --import tsx src/main.ts …` with its output so far and its exit. */
+export interface MainProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Our environment without any PACER_* variable, plus `env`. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) out[k] = v;
+  return { ...out, ...env };
+}
+
+/** Spawns `node --import tsx src/main.ts ...args` in the repository, without inherited PACER_* variables. */
+export function spawnMain(t: Test, args: readonly string[], env: Record<string, string> = {}): MainProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    cwd: REPO, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { err += chunk; });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => {
+    child.once('exit', (code, signal) => resolveExit({ code, signal }));
+  });
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await within(exited, 'the killed main process to exit', 5000);
+    }
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Wait (bounded) for the startup line; answers the port it names. */
+export async function startupPort(main: MainProcess): Promise<number> {
+  const match = await waitFor(() => STARTUP_LINE.exec(main.stderr()) ?? (main.child.exitCode !== null && 'exited'), 'the startup line', 20_000);
+  if (match === 'exited') throw new Error(`main exited early: ${main.stderr()}`);
+  return Number(match[1]);
+}
+
+/** GET /ping on 127.0.0.1:`port` (bounded): the body. */
+export async function ping(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/ping`, { signal: AbortSignal.timeout(3000) });
+  return res.text();
+}
+
+/** Spawns main with `args` and waits (bounded) for it to exit: the exit code and output. */
+export async function runMain(t: Test, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const main = spawnMain(t, args, env);
+  const { code } = await within(main.exited, `main ${args.join(' ')}`, 20_000);
+  return { code, stdout: main.stdout(), stderr: main.stderr() };
+}
+

@@ -1,0 +1,40 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { tempDir } from './e2e-kit';
+import { runMain } from './main-kit';
+
+/**
+ * `src/main.ts` as a real process, for what it does before serving: `--help` (stdout, exit 0),
+ * a bad flag or environment variable (exit 2, the message, then the usage) and a store it must not
+ * open (exit 1, the store's own message, the file untouched).
+ */
+
+t.test('help, bad options and a bad store: exit codes and messages', async (t) => {
+  const dir = tempDir(t);
+  const garbage = join(dir, 'garbage.db');
+  writeFileSync(garbage, 'not a database\n');
+  const sandbox = join(dir, 'sandboxes');
+  // Independent processes: run them side by side to keep the file short.
+  const [help, badFlag, badEnv, store] = await Promise.all([
+    runMain(t, ['--help']),
+    runMain(t, ['--port', 'http']),
+    runMain(t, [], { PACER_CLUSTER: 'k8s' }),
+    runMain(t, ['--port', '0', '--store', garbage, '--sandbox', sandbox]),
+  ]);
+
+  t.equal(help.code, 0, '--help exits 0');
+  t.match(help.stdout, /^usage: npm start -- \[options\]\n/, 'usage on stdout');
+  t.match(help.stdout, /--cluster VALUE/);
+  t.equal(help.stderr, '');
+
+  t.equal(badFlag.code, 2, 'a bad flag exits 2');
+  t.match(badFlag.stderr, /^pacer: --port http: expected an integer from 0 to 65535\n\nusage:/, 'naming the option, value and expectation, then the usage');
+
+  t.equal(badEnv.code, 2, 'a bad environment variable exits 2');
+  t.match(badEnv.stderr, /^pacer: PACER_CLUSTER=k8s: expected one of local, sim, mesos\n/);
+
+  t.equal(store.code, 1, 'a store it must not open exits 1');
+  t.match(store.stderr, new RegExp(`^pacer: cannot start: store ${garbage} is not a SQLite database; refusing to open it \\(it was not modified\\)`));
+  t.equal(readFileSync(garbage, 'utf8'), 'not a database\n', 'the file is untouched');
+});

@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import t from 'tap';
+import { defaultConfig, parseConfig, usage, type PacerConfig } from '../../src/runtime/config';
+
+/** A working directory that is not the process's, so "relative to cwd" is visible. */
+const CWD = resolve('/tmp', 'pacer-config-test-cwd');
+
+type Parsed = ReturnType<typeof parseConfig>;
+
+/** The config of a parse that must succeed (fails the test with the error otherwise). */
+function configOf(parsed: Parsed): PacerConfig {
+  if (parsed === 'help' || 'error' in parsed) throw new Error(`expected a config, got ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
+/** The error text of a parse that must fail. */
+function errorOf(parsed: Parsed): string {
+  if (parsed === 'help' || !('error' in parsed)) throw new Error(`expected an error, got ${JSON.stringify(parsed)}`);
+  return parsed.error;
+}
+
+t.test('defaults: the embedded local cluster on 127.0.0.1:8080 with state under <cwd>/.pacer', async (t) => {
+  const config = configOf(parseConfig([], {}, CWD));
+  t.same(config, defaultConfig(CWD), 'no flags and no environment give exactly the defaults');
+  t.match(config, {
+    cluster: 'local', address: '127.0.0.1', port: 8080,
+    storePath: resolve(CWD, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
+    sandboxRoot: resolve(CWD, '.pacer', 'sandboxes'), localAgents: 1,
+    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, features: [],
+    bodyLimitBytes: 1024 * 1024, speed: 10,
+  });
+  t.equal(config.seed, undefined, 'no seed override');
+  t.equal(config.master, undefined, 'no master');
+  t.equal(config.defaultNetworkName, undefined, 'no default network name');
+  t.ok(config.workload.endsWith(join('scenarios', 'demo.yaml')), 'the demo workload');
+  t.ok(existsSync(config.workload), 'the default workload file exists (found from src/)');
+});
+
+t.test('unrelated environment variables are ignored', async (t) => {
+  const config = configOf(parseConfig([], { PORT: '1', PACER: 'x', PACER_UNKNOWN: 'y', HOME: '/nowhere' }, CWD));
+  t.same(config, defaultConfig(CWD));
+});
+
+/** Each option: a flag, its environment variable, a raw value, and the field it sets. */
+const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect: Partial<PacerConfig> }[] = [
+  { flag: '--cluster', env: 'PACER_CLUSTER', value: 'sim', expect: { cluster: 'sim' } },
+  { flag: '--address', env: 'PACER_ADDRESS', value: '0.0.0.0', expect: { address: '0.0.0.0' } },
+  { flag: '--port', env: 'PACER_PORT', value: '0', expect: { port: 0 } },
+  { flag: '--store', env: 'PACER_STORE', value: '/var/lib/pacer/p.db', expect: { storePath: '/var/lib/pacer/p.db' } },
+  { flag: '--store_sync', env: 'PACER_STORE_SYNC', value: 'full', expect: { storeSynchronous: 'FULL' } },
+  { flag: '--sandbox', env: 'PACER_SANDBOX', value: '/srv/sandboxes', expect: { sandboxRoot: '/srv/sandboxes' } },
+  { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', value: '3', expect: { localAgents: 3 } },
+  { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', value: 'web', expect: { defaultRole: 'web' } },
+  { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', value: 'top', expect: { newGroupEnforceRole: 'top' } },
+  { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', value: '7', expect: { maxRunningDeployments: 7 } },
+  { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', value: ' task_killing, ,gpu_resources ', expect: { features: ['task_killing', 'gpu_resources'] } },
+  { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
+  { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', value: '2048', expect: { bodyLimitBytes: 2048 } },
+  { flag: '--master', env: 'PACER_MASTER', value: 'zk://zk1:2181/mesos', expect: { master: 'zk://zk1:2181/mesos' } },
+  { flag: '--workload', env: 'PACER_WORKLOAD', value: '/w/partition.yaml', expect: { workload: '/w/partition.yaml' } },
+  { flag: '--speed', env: 'PACER_SPEED', value: '2.5', expect: { speed: 2.5 } },
+  { flag: '--seed', env: 'PACER_SEED', value: '42', expect: { seed: 42 } },
+];
+
+t.test('every option is read from its flag (both spellings, both forms) and from its environment variable', async (t) => {
+  for (const row of OPTION_TABLE) {
+    const dashed = row.flag.replace(/_/g, '-');
+    const ways: readonly [string, Parsed][] = [
+      [`${row.flag} VALUE`, parseConfig([row.flag, row.value], {}, CWD)],
+      [`${row.flag}=VALUE`, parseConfig([`${row.flag}=${row.value}`], {}, CWD)],
+      [`${dashed} VALUE`, parseConfig([dashed, row.value], {}, CWD)],
+      [`${dashed}=VALUE`, parseConfig([`${dashed}=${row.value}`], {}, CWD)],
+      [row.env, parseConfig([], { [row.env]: row.value }, CWD)],
+    ];
+    for (const [how, parsed] of ways) t.match(configOf(parsed), row.expect, `${how} sets ${Object.keys(row.expect).join()}`);
+  }
+});
+
+t.test('usage lists every option with its environment variable, and --help', async (t) => {
+  const text = usage();
+  t.match(text, /^usage: npm start -- \[options\]/);
+  for (const row of OPTION_TABLE) {
+    t.match(text, new RegExp(`^  ${row.flag} VALUE +.*\\[${row.env}\\]$`, 'm'), `${row.flag} is documented with ${row.env}`);
+  }
+  t.match(text, /^  --help +this text$/m);
+});
+
+t.test('flags win over the environment, whatever their order; the last flag wins over an earlier one', async (t) => {
+  const env = { PACER_PORT: '9001', PACER_CLUSTER: 'sim', PACER_MESOS_ROLE: 'env-role' };
+  t.match(configOf(parseConfig(['--port', '9002'], env, CWD)), { port: 9002, cluster: 'sim', defaultRole: 'env-role' }, 'unflagged options keep the env value');
+  t.match(configOf(parseConfig(['--cluster=local', '--mesos-role', 'flag-role'], env, CWD)), { port: 9001, cluster: 'local', defaultRole: 'flag-role' });
+  t.match(configOf(parseConfig(['--port', '1', '--port=2'], {}, CWD)), { port: 2 }, 'repeated flags: the last one');
+});
+
+t.test('a flag that is wrong fails even when the environment is right, and the reverse', async (t) => {
+  t.equal(errorOf(parseConfig(['--port', 'x'], { PACER_PORT: '9000' }, CWD)), '--port x: expected an integer from 0 to 65535');
+  t.equal(errorOf(parseConfig(['--port', '9000'], { PACER_PORT: 'x' }, CWD)), 'PACER_PORT=x: expected an integer from 0 to 65535',
+    'an invalid environment value is reported even though a flag would override it');
+});
+
+t.test('values: inline values may contain "=", paths are absolute, store_sync is case-insensitive', async (t) => {
+  t.match(configOf(parseConfig(['--master=http://m:5050/?a=b'], {}, CWD)), { master: 'http://m:5050/?a=b' }, 'only the first "=" splits');
+  t.match(configOf(parseConfig(['--store_sync', 'Full'], {}, CWD)), { storeSynchronous: 'FULL' });
+  t.match(configOf(parseConfig(['--store-sync=normal'], {}, CWD)), { storeSynchronous: 'NORMAL' });
+  const relative = configOf(parseConfig(['--store', 'x/p.db', '--sandbox', 'sb', '--workload', 'w.yaml'], {}, CWD));
+  for (const field of ['storePath', 'sandboxRoot', 'workload'] as const) t.ok(relative[field].startsWith('/'), `${field} is made absolute`);
+  t.match(configOf(parseConfig(['--enable_features', ''], {}, CWD)), { features: [] }, 'an empty feature list');
+  t.match(configOf(parseConfig(['--address='], {}, CWD)), { address: '' }, 'an empty inline value is a value');
+});
+
+/** Each bad input and the exact message: it names the option (flag or variable), the value and what was expected. */
+const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; error: string }[] = [
+  { argv: ['--bogus', '1'], error: 'unknown option --bogus' },
+  { argv: ['--bogus=1'], error: 'unknown option --bogus' },
+  { argv: ['serve'], error: 'unknown option serve' },
+  { argv: ['-p', '80'], error: 'unknown option -p' },
+  { argv: ['--port'], error: '--port: missing value' },
+  { argv: ['--local-agents'], error: '--local-agents: missing value' },
+  { argv: ['--cluster', 'k8s'], error: '--cluster k8s: expected one of local, sim, mesos' },
+  { argv: ['--cluster=LOCAL'], error: '--cluster LOCAL: expected one of local, sim, mesos' },
+  { env: { PACER_CLUSTER: 'k8s' }, error: 'PACER_CLUSTER=k8s: expected one of local, sim, mesos' },
+  { argv: ['--port', '65536'], error: '--port 65536: expected an integer from 0 to 65535' },
+  { argv: ['--port', '-1'], error: '--port -1: expected an integer from 0 to 65535' },
+  { argv: ['--port', '80.5'], error: '--port 80.5: expected an integer from 0 to 65535' },
+  { argv: ['--port='], error: '--port : expected an integer from 0 to 65535' },
+  { env: { PACER_PORT: '' }, error: 'PACER_PORT=: expected an integer from 0 to 65535' },
+  { argv: ['--store_sync', 'OFF'], error: '--store_sync OFF: expected one of NORMAL, FULL' },
+  { argv: ['--local_agents', '0'], error: '--local_agents 0: expected an integer from 1 to 64' },
+  { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
+  { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name' },
+  { argv: ['--new-group-enforce-role', 'all'], error: '--new-group-enforce-role all: expected one of off, top' },
+  { argv: ['--max_running_deployments', '0'], error: '--max_running_deployments 0: expected an integer from 1 to 100000' },
+  { argv: ['--http_max_body', '1023'], error: '--http_max_body 1023: expected an integer from 1024 to 1073741824' },
+  { argv: ['--speed', '0'], error: '--speed 0: expected a positive number' },
+  { argv: ['--speed', 'fast'], error: '--speed fast: expected a positive number' },
+  { argv: ['--speed', 'Infinity'], error: '--speed Infinity: expected a positive number' },
+  { env: { PACER_SPEED: '-3' }, error: 'PACER_SPEED=-3: expected a positive number' },
+  { argv: ['--seed', '-1'], error: '--seed -1: expected an integer from 0 to 9007199254740991' },
+];
+
+t.test('every error names the option, the value and what was expected', async (t) => {
+  for (const row of ERROR_TABLE) {
+    t.equal(errorOf(parseConfig(row.argv ?? [], row.env ?? {}, CWD)), row.error, row.error);
+  }
+});
+
+t.test('--help and -h answer help wherever they stand, unless an earlier flag already failed', async (t) => {
+  t.equal(parseConfig(['--help'], {}, CWD), 'help');
+  t.equal(parseConfig(['-h'], {}, CWD), 'help');
+  t.equal(parseConfig(['--port', '1', '--help', '--bogus'], {}, CWD), 'help', 'options after --help are not read');
+  t.equal(errorOf(parseConfig(['--bogus', '--help'], {}, CWD)), 'unknown option --bogus');
+  t.equal(errorOf(parseConfig(['--help'], { PACER_PORT: 'x' }, CWD)), 'PACER_PORT=x: expected an integer from 0 to 65535',
+    'the environment is read before the flags');
+});
+
+// `defaultConfig(cwd)` places the store and sandboxes under the `cwd` argument,
+// and so are `--store`, `--sandbox` and `--workload` given as relative paths.
+t.test('relative paths given as flags resolve against the cwd argument, as the defaults do', async (t) => {
+  const config = configOf(parseConfig(['--store', 'p.db', '--sandbox', 'sb', '--workload', 'w.yaml'], {}, CWD));
+  t.equal(config.storePath, resolve(CWD, 'p.db'), '--store');
+  t.equal(config.sandboxRoot, resolve(CWD, 'sb'), '--sandbox');
+  t.equal(config.workload, resolve(CWD, 'w.yaml'), '--workload');
+});
