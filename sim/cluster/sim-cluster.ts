@@ -240,6 +240,14 @@ export class SimCluster implements ClusterDriver {
     this.s.desk.suppress(roles);
   }
 
+  /**
+   * UPDATE_FRAMEWORK with a new role set. Traced only: the simulated master offers every role's
+   * resources to the framework whatever it subscribed to (revive/suppress still apply per role).
+   */
+  updateFrameworkRoles(roles: readonly string[]): void {
+    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'updateFramework', roles });
+  }
+
   // ---------------------------------------------------------------- operator and faults
 
   /** How tasks of `runSpecId` behave; applies to live tasks (exits re-planned from now) and future ones. */

@@ -1,6 +1,6 @@
 import type { CommandResult } from '../scheduler/model/inputs';
-import type { ApiError} from './errors';
-import { conflict, illegalArgument, locked, notFoundBare, objectNotValid, tooManyDeployments } from './errors';
+import type { ApiError } from './errors';
+import { illegalArgument, locked, notFoundBare, objectNotValid, tooManyDeployments } from './errors';
 
 /** A successful command's result: the deployment it started (if any) and the root version. */
 export interface CommandOk {
@@ -31,8 +31,6 @@ export function commandError(result: Extract<CommandResult, { ok: false }>, maxR
       return notFoundBare(result.message);
     case 'invalid':
       return objectNotValid(result.details ?? [{ path: '/', errors: [result.message] }]);
-    case 'conflict':
-      return conflict(result.message);
     default:
       return illegalArgument(result.message);
   }

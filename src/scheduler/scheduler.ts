@@ -12,7 +12,7 @@ import type { Group } from './groups/group';
 import { converge } from './instances/converge';
 import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
-import { HealthTracker } from './health/health-tracker';
+import { HealthTracker, type CheckState } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
 import { onStatus } from './instances/on-status';
 import { onKillRetry } from './kill/kill-instance';
@@ -24,10 +24,12 @@ import type { RejectionStats } from './matcher/rejection-stats';
 import type { Command, CommandResult, SchedulerInput, TimerKind } from './model/inputs';
 import type { Instance } from './model/instance';
 import type { RunSpec } from './model/run-spec';
+import type { TaskFailure } from './model/task-failure';
 import { isoTime } from './kernel/iso-time';
 import { defaultWiring } from './default-wiring';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
 import { SchedulerState } from './state/scheduler-state';
+import { syncFrameworkRoles } from './state/framework-roles';
 import { recoverState } from './state/recover-state';
 import type { HistoryListener } from './groups/version-history';
 import type { Store } from './ports/store';
@@ -66,7 +68,7 @@ export class Scheduler {
     this.ctx = {
       ...ports,
       options: opts,
-      state: new SchedulerState(wiring.emptyRoot(isoTime(ports.clock.nowMs()))),
+      state: new SchedulerState(wiring.emptyRoot(isoTime(ports.clock.nowMs())), opts.defaultRole),
       bus: new EventBus(),
       health: new HealthTracker(),
       demand: new OfferDemand(ports.driver, ports.clock),
@@ -89,11 +91,15 @@ export class Scheduler {
     return result;
   }
 
-  /** Deployments and rolling restarts react to what changed; offer demand follows (revive/suppress). */
+  /**
+   * Deployments and rolling restarts react to what changed; offer demand follows (revive/suppress),
+   * and the framework's roles when the roles in use changed.
+   */
   private afterInput(): void {
     this.settle();
     const runSpecs = this.ctx.state.runSpecs;
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
+    syncFrameworkRoles(this.ctx);
     this.persistDirty();
   }
 
@@ -163,6 +169,19 @@ export class Scheduler {
     return this.ctx.state.history.list(runSpecId);
   }
 
+  /**
+   * Stored versions of the root group, newest first (`/v2/groups/{id}/versions`); durable through
+   * the Store port, so they survive a restart. Bounded like every history (`--zk_max_versions`).
+   */
+  rootVersions(): string[] {
+    return this.ctx.state.history.rootVersions();
+  }
+
+  /** The root group as it was at `version` (canonical ISO text), for group version views and reverts. */
+  rootVersion(version: string): Group | undefined {
+    return this.ctx.state.history.getRoot(version);
+  }
+
   /** One stored version of a run spec. */
   runSpecVersion(runSpecId: string, version: string): RunSpec | undefined {
     return this.ctx.state.history.get(runSpecId, version);
@@ -181,6 +200,26 @@ export class Scheduler {
     }
     const spec = findRunSpec(this.ctx.state.root, podId);
     return spec?.kind === 'pod' ? spec : undefined;
+  }
+
+  /**
+   * The scheduler-run health check states of an instance (`healthCheckResults` of the task JSON,
+   * fact 40), aligned with its app's `healthChecks`: undefined at agent-run checks (their result is
+   * the task's `healthy` flag). Undefined when the instance is not being checked (not running yet,
+   * no HTTP/HTTPS/TCP check, or gone). Live objects: do not mutate.
+   */
+  healthChecks(instanceId: string): readonly (Readonly<CheckState> | undefined)[] | undefined {
+    return this.ctx.health.checks.get(instanceId);
+  }
+
+  /**
+   * The newest task failure of a run spec's instances (`lastTaskFailure` of `/v2/apps`): a task
+   * that ended TASK_FAILED, TASK_ERROR, TASK_LOST, TASK_DROPPED, TASK_GONE(_BY_OPERATOR) or
+   * TASK_UNKNOWN, or was killed for failing health checks. Undefined when none, or once the run
+   * spec is gone. Kept in memory only (not stored): after a restart it starts empty.
+   */
+  lastTaskFailure(runSpecId: string): TaskFailure | undefined {
+    return this.ctx.state.runSpecs.get(runSpecId)?.lastTaskFailure;
   }
 
   /** Readiness check results of an app's instances (`readinessCheckResults`); empty without a check. */

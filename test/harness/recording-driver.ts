@@ -9,7 +9,8 @@ export type DriverCall =
   | { readonly type: 'ack'; readonly agentId: string; readonly taskId: string; readonly uuid: string }
   | { readonly type: 'reconcile'; readonly tasks: readonly { taskId: string; agentId?: string }[] }
   | { readonly type: 'revive'; readonly roles: readonly string[] }
-  | { readonly type: 'suppress'; readonly roles: readonly string[] };
+  | { readonly type: 'suppress'; readonly roles: readonly string[] }
+  | { readonly type: 'updateFramework'; readonly roles: readonly string[] };
 
 export type DriverCallType = DriverCall['type'];
 export type CallOf<T extends DriverCallType> = Extract<DriverCall, { type: T }>;
@@ -46,6 +47,10 @@ export class RecordingDriver implements ClusterDriver {
 
   suppress(roles: readonly string[]): void {
     this.record({ type: 'suppress', roles: [...roles] });
+  }
+
+  updateFrameworkRoles(roles: readonly string[]): void {
+    this.record({ type: 'updateFramework', roles: [...roles] });
   }
 
   /** Calls of one type, in order. */

@@ -10,6 +10,12 @@ export interface ConvertContext {
   readonly versionIso: string;
   /** Role of the top-level group when that group has `enforceRole`; unset when not enforced. */
   readonly enforcedGroupRole?: string;
+  /**
+   * The role the run spec has now, when it exists: it stays acceptable until it is changed
+   * (fact 111, Marathon's `RoleSettings.forService`), even where the group now enforces another.
+   * Ignored directly in the root group, where only the default role is ever allowed.
+   */
+  readonly previousRole?: string;
   /** `--default_network_name`: the name given to `container` networks declared without one. */
   readonly defaultNetworkName?: string;
 }

@@ -36,25 +36,41 @@ export interface ResolvedRoles {
  *
  * - the role defaults to the enforced group role, else to the default role;
  * - allowed roles: the default role and the group role, or only the group role when the top-level
- *   group enforces it; run specs in the root group may use only the default role;
+ *   group enforces it, plus the run spec's current role (`ctx.previousRole`, fact 111); run specs
+ *   in the root group may use only the default role;
  * - `acceptedResourceRoles` must be a non-empty subset of `{*, role}`;
  * - resident run specs may not use `*` and must accept only `*` if they name accepted roles.
  */
 export function resolveRoles(fields: RoleFields, ctx: ConvertContext): ResolvedRoles {
   const allowed = allowedRoles(fields.id, ctx);
   const given = fields.roleHolder.optionalString('role');
-  const role = given ?? (allowed.length === 1 ? allowed[0] : ctx.defaultRole);
+  const role = given ?? defaultRoleOf(fields.id, ctx);
   checkRole(fields, role, given !== undefined, allowed);
   const accepted = acceptedRolesFromWire(fields, role);
   return { role, acceptedResourceRoles: accepted ?? [], acceptedGiven: accepted !== undefined };
 }
 
-/** The roles a run spec with this id may use, in Marathon's order (default role first). */
+/**
+ * The roles a run spec with this id may use, in Marathon's order without duplicates (the order of
+ * its message): root level `[default]`; enforced `[group, previous?]`; otherwise
+ * `[default, group, previous?]` — the same rule as the core's `allowedRoles`.
+ */
 export function allowedRoles(id: string | undefined, ctx: ConvertContext): readonly string[] {
   const groupRole = id === undefined ? undefined : groupRoleOf(id);
   if (groupRole === undefined) return [ctx.defaultRole];
-  if (ctx.enforcedGroupRole !== undefined) return [ctx.enforcedGroupRole];
-  return ctx.defaultRole === groupRole ? [groupRole] : [ctx.defaultRole, groupRole];
+  const roles = ctx.enforcedGroupRole !== undefined ? [ctx.enforcedGroupRole] : [ctx.defaultRole, groupRole];
+  if (ctx.previousRole !== undefined) roles.push(ctx.previousRole);
+  return [...new Set(roles)];
+}
+
+/**
+ * The role of a definition that names none: the enforced group role, else the default role
+ * (facts 110–112). The previous role plays no part: a full replacement without `role` is
+ * normalized like a new definition.
+ */
+export function defaultRoleOf(id: string | undefined, ctx: ConvertContext): string {
+  const groupRole = id === undefined ? undefined : groupRoleOf(id);
+  return groupRole !== undefined && ctx.enforcedGroupRole !== undefined ? ctx.enforcedGroupRole : ctx.defaultRole;
 }
 
 /** Marathon's message for a role outside the allowed set. */

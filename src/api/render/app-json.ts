@@ -1,7 +1,6 @@
 import type { ApiDeps } from '../api-deps';
 import type { AppSpec } from '../../scheduler/model/run-spec';
 import { resolveAppEmbed } from './app-embed';
-import { lastTaskFailure } from './app-task-failures';
 import { appTaskCounts, appTaskStats } from './app-task-stats';
 import { appTasksJson } from './task-json';
 
@@ -15,7 +14,8 @@ import { appTasksJson } from './task-json';
  * - `readiness` → `readinessCheckResults`, one per instance with a readiness check
  *   (`{name, taskId, ready, lastResponse}`, the core's results; `[]` without a check);
  * - `tasks` → `tasks` (fact 40, app-scoped: `servicePorts: []`);
- * - `lastTaskFailure` → `lastTaskFailure`, only when a failure was recorded;
+ * - `lastTaskFailure` → `lastTaskFailure`, only when the core recorded a failure (Marathon's
+ *   `TaskFailure`: `appId, host, message, state, taskId, timestamp, version, slaveId`);
  * - `taskStats` → `tasksStats` (Marathon's spelling).
  *
  * `embed` values may carry the `apps.`, `app.` or `group.apps.` prefix; `tasks` brings
@@ -41,7 +41,7 @@ export function appJson(
   if (want.has('readiness')) json.readinessCheckResults = deps.scheduler.readiness(spec.id).map((r) => ({ ...r }));
   if (want.has('tasks')) json.tasks = appTasksJson(deps, spec.id);
   if (want.has('lastTaskFailure')) {
-    const failure = lastTaskFailure(deps.scheduler, spec.id);
+    const failure = deps.scheduler.lastTaskFailure(spec.id);
     if (failure !== undefined) json.lastTaskFailure = { ...failure };
   }
   if (want.has('taskStats')) json.tasksStats = appTaskStats(instances, spec.versionInfo, deps.clock.nowMs());

@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../api-deps';
+import type { CheckState } from '../../scheduler/health/health-tracker';
 import { isoTime } from '../../scheduler/kernel/iso-time';
 import type { Condition } from '../../scheduler/model/condition';
 import type { Instance, Task } from '../../scheduler/model/instance';
@@ -111,34 +112,13 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** What the core records per scheduler-run check of an instance (health/health-tracker.ts CheckState). */
-export interface CheckStateView {
-  readonly consecutiveFailures: number;
-  readonly alive?: boolean;
-  readonly lastSuccessMs?: number;
-  readonly lastFailureMs?: number;
-  readonly lastFailureCause?: string;
-  readonly firstSuccessMs?: number;
-}
-
-/**
- * The health query the Scheduler facade is asked to offer (`healthChecks(instanceId)`: the
- * instance's CheckStates aligned with the app's `healthChecks`). Until it exists, tasks report
- * `healthCheckResults: []`.
- */
-interface HealthChecksQuery {
-  healthChecks?(instanceId: string): readonly (CheckStateView | undefined)[] | undefined;
-}
-
 /**
  * Marathon's health entries (fact 40: `{instanceId, alive, consecutiveFailures, firstSuccess?,
  * lastSuccess?, lastFailure?, lastFailureCause?}`), one per scheduler-run check that has produced a
- * counted result.
+ * counted result (agent-run checks report through the task's health instead).
  */
 function healthCheckResultsJson(deps: ApiDeps, instance: Instance): Record<string, unknown>[] {
-  const query = deps.scheduler as unknown as HealthChecksQuery;
-  if (typeof query.healthChecks !== 'function') return [];
-  const states = query.healthChecks(instance.instanceId) ?? [];
+  const states = deps.scheduler.healthChecks(instance.instanceId) ?? [];
   const out: Record<string, unknown>[] = [];
   for (const s of states) {
     if (s === undefined || s.alive === undefined) continue;
@@ -147,7 +127,7 @@ function healthCheckResultsJson(deps: ApiDeps, instance: Instance): Record<strin
   return out;
 }
 
-function healthEntry(instanceId: string, s: CheckStateView): Record<string, unknown> {
+function healthEntry(instanceId: string, s: Readonly<CheckState>): Record<string, unknown> {
   const entry: Record<string, unknown> = { instanceId, alive: s.alive === true, consecutiveFailures: s.consecutiveFailures };
   if (s.firstSuccessMs !== undefined) entry.firstSuccess = isoTime(s.firstSuccessMs);
   if (s.lastSuccessMs !== undefined) entry.lastSuccess = isoTime(s.lastSuccessMs);

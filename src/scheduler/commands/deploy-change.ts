@@ -1,11 +1,23 @@
 import type { CoreContext } from '../core-context';
-import type { GroupResult } from '../groups/group-result';
+import type { GroupFailure, GroupResult } from '../groups/group-result';
 import type { CommandResult } from '../model/inputs';
 import { deployResult } from './deploy-result';
 import { parentOf } from '../groups/path-id';
 
 /** Deploys a changed root, or reports why the change was refused (namespace conflict, unknown id). */
 export function deployChange(ctx: CoreContext, change: GroupResult, force: boolean, runSpecId?: string): CommandResult {
-  if (!change.ok) return { ok: false, error: change.error === 'unknown-run-spec' || change.error === 'unknown-group' ? 'unknown-run-spec' : 'conflict', message: change.message };
+  if (!change.ok) return refusedChange(change);
   return deployResult(ctx.deployments.deploy(ctx, change.root, force, runSpecId === undefined ? undefined : parentOf(runSpecId)));
+}
+
+/**
+ * A refused tree change as a command result: an unknown id is `unknown-run-spec` (404); anything
+ * else (an id shared by a group, an app or a pod) is a validation failure, `invalid` with the
+ * message at `/` (fact 76: Marathon answers 422 "Object is not valid", not 409).
+ */
+export function refusedChange(failure: GroupFailure): CommandResult {
+  if (failure.error === 'unknown-run-spec' || failure.error === 'unknown-group') {
+    return { ok: false, error: 'unknown-run-spec', message: failure.message };
+  }
+  return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [failure.message] }] };
 }

@@ -2,7 +2,7 @@ import type { CoreContext } from '../core-context';
 import { PlacementCounts } from '../constraints/placement-counts';
 import { emitHealthCheckChanges } from '../events/health-check-events';
 import { converge } from '../instances/converge';
-import { isPlaced } from '../instances/instance-lifecycle';
+import { isPlaced, setInstanceRole } from '../instances/instance-lifecycle';
 import { resetBackoff } from '../launch-queue/backoff';
 import { compileLaunchRequest } from '../matcher/launch-request';
 import type { RunSpec } from '../model/run-spec';
@@ -64,7 +64,8 @@ export function applyRestart(ctx: CoreContext, spec: RunSpec): RunSpecState {
   for (const inst of rs.scheduled.toArray()) {
     inst.runSpecVersion = spec.version;
     inst.configVersion = spec.versionInfo.lastConfigChangeAt;
-    inst.role = spec.role;
+    // A resident instance keeps the role of its reservations (fact 114).
+    if (!spec.resident) setInstanceRole(ctx, rs, inst, spec.role);
   }
   rs.restart = restartBounds(spec.instances, spec.upgrade, spec.resident);
   ctx.state.demandDirty.add(rs);

@@ -2,6 +2,7 @@ import type { CoreContext } from '../core-context';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
+import type { RestartBounds } from './restart-bounds';
 import { isActive, scheduleNewInstances } from '../instances/instance-lifecycle';
 import { isReady } from '../readiness/readiness-checks';
 import { selectVictims } from '../instances/select-victims';
@@ -21,6 +22,10 @@ export function convergeRestart(ctx: CoreContext, rs: RunSpecState): void {
   if (bounds === undefined) return;
   const generation = rs.spec.versionInfo.lastConfigChangeAt;
   const c = census(rs, generation);
+  if (rs.spec.resident) {
+    replaceInPlace(ctx, rs, c, bounds);
+    return;
+  }
   let healthy = c.oldHealthy.length + c.newHealthy;
   let existing = c.existing;
   const victims = [
@@ -41,6 +46,34 @@ export function convergeRestart(ctx: CoreContext, rs: RunSpecState): void {
   const launch = Math.min(wanted, room);
   if (launch > 0) scheduleNewInstances(ctx, rs, launch);
   if (oldLeft === 0 && c.newActive + Math.max(0, launch) > rs.spec.instances) trimNew(ctx, rs, generation);
+}
+
+/**
+ * The rolling replacement of a resident run spec: its instances are bound to their reservations,
+ * so each old instance is killed with goal Running and relaunched as the same instance under the
+ * new config (Marathon relaunches resident instances on their reservations); it keeps its role,
+ * so after a forced role change old instances stay on the old role (fact 114, spec section 3).
+ * No instance is started next to the old ones; healthy instances never drop below `minHealthy`
+ * because of a kill made here. Instances already being killed are left to finish.
+ */
+function replaceInPlace(ctx: CoreContext, rs: RunSpecState, c: Census, bounds: RestartBounds): void {
+  let healthy = c.oldHealthy.length + c.newHealthy;
+  const victims = [
+    ...selectVictims(c.oldUnhealthy, c.oldUnhealthy.length, rs.spec.killSelection),
+    ...selectVictims(c.oldHealthy, c.oldHealthy.length, rs.spec.killSelection),
+  ];
+  for (const victim of victims) {
+    const wasHealthy = c.oldHealthy.includes(victim);
+    if (wasHealthy && healthy - 1 < bounds.minHealthy) break;
+    killInstance(ctx, rs, victim, 'replaced', 'Running');
+    if (wasHealthy) healthy--;
+  }
+  const missing = rs.spec.instances - rs.activeCount;
+  if (missing > 0) scheduleNewInstances(ctx, rs, missing);
+  else if (missing < 0) {
+    const active = [...rs.instances.values()].filter(isActive);
+    for (const victim of selectVictims(active, -missing, rs.spec.killSelection)) killInstance(ctx, rs, victim, 'scale-down', 'Decommissioned');
+  }
 }
 
 /** True when the replacement is complete: no old instance left and all new ones healthy. */
@@ -76,7 +109,8 @@ function census(rs: RunSpecState, generation: string): Census {
     if (!isTerminalCondition(inst.condition)) existing++;
     const isNew = inst.configVersion === generation;
     if (!isNew && !isTerminalCondition(inst.condition)) oldExisting++;
-    if (!isActive(inst)) continue;
+    // An old instance already being replaced in place (resident) is neither a victim nor healthy.
+    if (!isActive(inst) || (!isNew && inst.killReason === 'replaced')) continue;
     if (isNew) {
       newActive++;
       if (isHealthy(rs, inst) && isReady(rs, inst)) newHealthy++;

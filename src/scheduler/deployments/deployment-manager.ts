@@ -7,9 +7,10 @@ import { actionStatus, type ActionStatus } from './action-status';
 import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions';
 import type { Deployment } from './deployment';
 import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
-import { currentStepJson, lightPlanJson } from './plan-json';
+import { eventStepJson, lightPlanJson, planJson, type PlanJson } from './plan-json';
 import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
+import { noteRoleChanges } from '../state/framework-roles';
 
 /** Outcome of accepting a root change. */
 export type DeployResult =
@@ -26,11 +27,14 @@ export type Planner = (original: Group, target: Group, id: string) => Deployment
  * deployment (a conflicting change is refused with the locking deployments unless forced, which
  * stops them); the number of running deployments is capped. Progress is checked after every input
  * for the run specs that changed. Events: group_change_success when a change is accepted,
- * deployment_info when a step starts, deployment_step_success when it ends, deployment_success at
- * the end; deployment_step_failure and deployment_failed when stopped.
+ * deployment_info when a step starts, deployment_step_success when it ends (both with the full
+ * plan), deployment_success at the end; deployment_step_failure and deployment_failed when
+ * stopped. deployment_success and deployment_failed keep Marathon's light plan.
  */
 export class DeploymentManager {
   readonly running = new Map<string, Deployment>();
+  /** The full plan JSON of a deployment, built once for all of its events. */
+  private readonly plans = new WeakMap<Deployment, PlanJson>();
 
   constructor(private readonly planner: Planner) {}
 
@@ -60,6 +64,7 @@ export class DeploymentManager {
     for (const d of conflicts) this.stop(ctx, d, 'The deployment has been canceled by a forced change');
     ctx.state.root = target;
     ctx.store.saveRoot(target);
+    noteRoleChanges(ctx, plan, original, target);
     for (const id of plan.affectedRunSpecIds) {
       const spec = findRunSpec(target, id);
       if (spec !== undefined) ctx.state.history.record(spec);
@@ -194,10 +199,23 @@ export class DeploymentManager {
     }
   }
 
+  /**
+   * `deployment_info` when a step starts, `deployment_step_success|failure` when it ends: the full
+   * plan with both roots (spec section 6) and the step. Built only when someone listens.
+   */
   private emitStep(ctx: CoreContext, d: Deployment, eventType: 'deployment_info' | 'deployment_step_success' | 'deployment_step_failure'): void {
     const step = d.plan.steps[d.stepIndex];
-    if (step === undefined) return;
-    ctx.bus.emit({ eventType, timestamp: isoTime(ctx.clock.nowMs()), plan: lightPlanJson(d.plan), currentStep: currentStepJson(step) });
+    if (step === undefined || !ctx.bus.hasListeners) return;
+    ctx.bus.emit({ eventType, timestamp: isoTime(ctx.clock.nowMs()), plan: this.fullPlan(d), currentStep: eventStepJson(step) });
+  }
+
+  private fullPlan(d: Deployment): PlanJson {
+    let plan = this.plans.get(d);
+    if (plan === undefined) {
+      plan = planJson(d.plan, d.original, d.target);
+      this.plans.set(d, plan);
+    }
+    return plan;
   }
 }
 

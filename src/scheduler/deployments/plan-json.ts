@@ -1,6 +1,6 @@
 import type { Group } from '../groups/group';
 import { assert } from '../kernel/assert';
-import type { CurrentStepJson, LightPlanJson } from '../model/events';
+import type { CurrentStepJson, FullPlanJson, LightPlanJson } from '../model/events';
 import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from './deployment-plan';
 import { planGroupJson, type GroupJson } from './plan-group-json';
 
@@ -14,13 +14,14 @@ export interface StepJson extends CurrentStepJson {
   readonly actions: readonly ActionJson[];
 }
 
-/** The full plan, with both roots (Marathon before 1.8; what a stored deployment holds). */
-export interface PlanJson {
-  readonly id: string;
+/**
+ * The full plan, with both roots: what `deployment_info` and the step events carry (spec
+ * section 6) and what a stored deployment holds.
+ */
+export interface PlanJson extends FullPlanJson {
   readonly original: GroupJson;
   readonly target: GroupJson;
   readonly steps: readonly StepJson[];
-  readonly version: string;
 }
 
 /** A current action in `/v2/deployments`, with the readiness results of its run spec. */
@@ -51,6 +52,15 @@ export function currentStepJson(step: DeploymentStep): StepJson {
 }
 
 /**
+ * The `currentStep` of deployment events: each action as {@link actionJson} writes it plus `type`
+ * (the same action name): Marathon 1.11 writes `action`, spec section 6 names it `type`, so both
+ * kinds of consumer find it.
+ */
+export function eventStepJson(step: DeploymentStep): CurrentStepJson {
+  return { actions: step.actions.map((a) => ({ ...actionJson(a), type: a.action })) };
+}
+
+/**
  * The full plan `{id, original, target, steps, version}`; `original` and `target` must be the
  * roots the plan was computed from (checked by version). `version` is the target root's version.
  */
@@ -66,7 +76,7 @@ export function planJson(plan: DeploymentPlan, original: Group, target: Group): 
   };
 }
 
-/** The "light" plan of deployment events, `{id, steps, version}` (fact 106: never the roots). */
+/** The "light" plan `{id, steps, version}` of `deployment_success` / `deployment_failed` (fact 106). */
 export function lightPlanJson(plan: DeploymentPlan): LightPlanJson & { readonly steps: readonly StepJson[] } {
   return { id: plan.id, steps: plan.steps.map(currentStepJson), version: plan.targetVersion };
 }

@@ -81,6 +81,14 @@ export class VersionHistory {
     for (const version of evicted) this.listener.evictedRootVersion(version);
   }
 
+  /**
+   * Forgets one root version without telling the listener: for an entry that was never made
+   * durable (the empty root a starting core begins with, replaced by the recovered one).
+   */
+  forgetRoot(version: string): void {
+    this.roots.delete(version);
+  }
+
   /** The stored root versions, newest first. */
   rootVersions(): string[] {
     return [...this.roots.keys()].reverse();

@@ -8,6 +8,8 @@ export interface CheckState {
   /** undefined until the first counted result. */
   alive?: boolean;
   everHealthy: boolean;
+  /** When the check first passed for this incarnation (Marathon's `firstSuccess`). */
+  firstSuccessMs?: number;
   lastSuccessMs?: number;
   lastFailureMs?: number;
   lastFailureCause?: string;

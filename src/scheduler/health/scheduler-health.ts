@@ -73,9 +73,11 @@ interface Found {
 }
 
 function onPass(ctx: CoreContext, f: Found): void {
+  const nowMs = ctx.clock.nowMs();
   f.state.consecutiveFailures = 0;
   f.state.everHealthy = true;
-  f.state.lastSuccessMs = ctx.clock.nowMs();
+  f.state.firstSuccessMs ??= nowMs;
+  f.state.lastSuccessMs = nowMs;
   setAlive(ctx, f, true);
 }
 

@@ -87,6 +87,7 @@ export function scheduleNewInstances(ctx: CoreContext, rs: RunSpecState, count: 
     rs.scheduled.push(inst);
     created[i] = inst;
   }
+  countRole(ctx, rs, spec.role, count);
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
@@ -99,7 +100,9 @@ export const NO_TASKS: Task[] = [];
 
 /**
  * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new
- * incarnation on its next launch, the run spec's current version.
+ * incarnation on its next launch, the run spec's current version. It takes the run spec's current
+ * role unless the run spec is resident: a resident instance keeps the role of its reservations
+ * (fact 114, spec section 3: "existing instances keep the old role and their reservations").
  */
 export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   inst.agent = undefined;
@@ -113,7 +116,8 @@ export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Ins
   inst.killRequestedAtMs = undefined;
   inst.runSpecVersion = rs.spec.version;
   inst.configVersion = rs.spec.versionInfo.lastConfigChangeAt;
-  inst.role = rs.spec.role;
+  // A resident instance stays with its reservations, and so with their role (fact 114).
+  if (!rs.spec.resident) setInstanceRole(ctx, rs, inst, rs.spec.role);
   setCondition(ctx, rs, inst, 'Scheduled');
   rs.scheduled.push(inst);
   ctx.state.demandDirty.add(rs);
@@ -134,7 +138,28 @@ export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instan
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
   ctx.state.changed.add(inst.runSpecId);
   rs.instances.delete(inst.instanceId);
+  countRole(ctx, rs, inst.role, -1);
   ctx.store.deleteInstance(inst.instanceId);
+}
+
+/** The one way to change an instance's role: keeps the run spec's role counts right. */
+export function setInstanceRole(ctx: CoreContext, rs: RunSpecState, inst: Instance, role: string): void {
+  if (inst.role === role) return;
+  countRole(ctx, rs, inst.role, -1);
+  inst.role = role;
+  countRole(ctx, rs, role, 1);
+}
+
+/**
+ * Counts `delta` instances of `rs` under `role`. When a role gets its first instance or loses its
+ * last one, the framework's roles may change: they are recomputed after the input (O(1) here).
+ */
+export function countRole(ctx: CoreContext, rs: RunSpecState, role: string, delta: number): void {
+  const before = rs.instanceRoles.get(role) ?? 0;
+  const after = before + delta;
+  if (after > 0) rs.instanceRoles.set(role, after);
+  else rs.instanceRoles.delete(role);
+  if ((before === 0) !== (after <= 0)) ctx.state.rolesDirty = true;
 }
 
 /** Takes a Scheduled instance out of the launch queue. */

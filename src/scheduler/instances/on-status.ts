@@ -17,6 +17,8 @@ import { onBecameUnreachable } from '../unreachable/unreachable';
 import { converge } from './converge';
 import { expungeInstance, rescheduleInstance, setCondition } from './instance-lifecycle';
 import { finishDeleteIfDone } from './finish-delete';
+import { recordTaskFailure } from './record-task-failure';
+import { FAILURE_STATES } from '../model/task-failure';
 
 /**
  * A task status update: updates the task, derives the instance condition, and reacts — health
@@ -44,6 +46,7 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
   if (status.healthy !== undefined) task.healthy = status.healthy;
   if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
   if (rs === undefined) return;
+  if (stateChanged && FAILURE_STATES.has(status.state)) recordTaskFailure(rs, inst, task.taskId, status.state, task.message ?? '', nowMs);
   const wasUnreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
   const wasReplaced = inst.condition === 'UnreachableInactive';
   const next = instanceCondition(inst);
@@ -102,7 +105,8 @@ function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasRepla
     if (!rs.deleting) converge(ctx, rs);
     return;
   }
-  if (inst.killReason !== 'user') recordLaunchFailure(ctx, rs);
+  // Kills we or the user asked for are not launch failures (no backoff for the relaunch).
+  if (inst.killReason !== 'user' && inst.killReason !== 'replaced') recordLaunchFailure(ctx, rs);
   rescheduleInstance(ctx, rs, inst);
   converge(ctx, rs);
 }

@@ -46,3 +46,29 @@ function civilFromDays(z: number): [number, number, number] {
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
+
+const ISO_UTC = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?Z$/;
+
+/**
+ * Epoch milliseconds of a UTC timestamp in the shape {@link isoTime} writes
+ * (`2021-07-27T14:40:33.123Z`; the fraction may be shorter or absent), or undefined for any other
+ * text. Pure arithmetic, the inverse of {@link isoTime}: the core compares versions without `Date`.
+ */
+export function parseIsoTime(text: string): number | undefined {
+  const m = ISO_UTC.exec(text);
+  if (m === null) return undefined;
+  const [y, mo, d, hh, mm, ss] = m.slice(1, 7).map(Number);
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || hh > 23 || mm > 59 || ss > 59) return undefined;
+  const milli = m[7] === undefined ? 0 : Number(m[7].padEnd(3, '0'));
+  return daysFromCivil(y, mo, d) * MS_PER_DAY + hh * 3_600_000 + mm * 60_000 + ss * 1000 + milli;
+}
+
+/** Howard Hinnant's days-from-civil algorithm, the inverse of {@link civilFromDays}. */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}

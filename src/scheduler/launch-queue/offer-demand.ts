@@ -12,9 +12,13 @@ import { inBackoff } from './backoff';
  * last look (a scale-up, a relaunch): a revive clears the refuse filters of earlier declines, so
  * the new work sees every agent again, as Marathon revives for each newly scheduled instance.
  * Suppress a role when nothing of it wants offers.
+ *
+ * A run spec wants offers for its role; a resident one also for the roles its waiting instances
+ * kept from their reservations (fact 114: after a forced role change old instances relaunch under
+ * the old role).
  */
 export class OfferDemand {
-  private readonly wanting = new Map<RunSpecState, string>();
+  private readonly wanting = new Map<RunSpecState, readonly string[]>();
   private readonly perRole = new Map<string, number>();
   private readonly suppressed = new Set<string>();
   /** Scheduled count of each wanting run spec at the last sync, to notice new work. */
@@ -35,20 +39,24 @@ export class OfferDemand {
     const maybeSuppress: string[] = [];
     for (const rs of dirty) {
       const before = this.wanting.get(rs);
-      const role = rs.spec.role;
       const wants = live(rs) && this.wantsOffers(rs, nowMs);
-      if (before !== undefined && (!wants || before !== role)) {
+      const roles = wants ? wantedRoles(rs) : NO_ROLES;
+      if (before !== undefined && (!wants || !sameRoles(before, roles))) {
         this.wanting.delete(rs);
-        this.bump(before, -1);
-        maybeSuppress.push(before);
+        for (const role of before) {
+          this.bump(role, -1);
+          maybeSuppress.push(role);
+        }
       }
       const scheduled = rs.scheduled.length;
       if (wants && this.wanting.get(rs) === undefined) {
-        this.wanting.set(rs, role);
-        this.bump(role, 1);
-        if (!revive.includes(role)) revive.push(role);
-      } else if (wants && scheduled > (this.lastScheduled.get(rs) ?? 0) && !revive.includes(role)) {
-        revive.push(role);
+        this.wanting.set(rs, roles);
+        for (const role of roles) {
+          this.bump(role, 1);
+          if (!revive.includes(role)) revive.push(role);
+        }
+      } else if (wants && scheduled > (this.lastScheduled.get(rs) ?? 0)) {
+        for (const role of roles) if (!revive.includes(role)) revive.push(role);
       }
       if (wants) this.lastScheduled.set(rs, scheduled);
       else this.lastScheduled.delete(rs);
@@ -76,4 +84,31 @@ export class OfferDemand {
     if (n === 0) this.perRole.delete(role);
     else this.perRole.set(role, n);
   }
+}
+
+const NO_ROLES: readonly string[] = [];
+
+/** One shared array per role name: the common case allocates nothing per sync. */
+const SINGLE = new Map<string, readonly string[]>();
+
+/**
+ * The roles `rs` wants offers for: its own; for a resident run spec, the roles of its waiting
+ * instances (sorted), which may still be the old role of their reservations.
+ */
+function wantedRoles(rs: RunSpecState): readonly string[] {
+  if (rs.spec.resident) {
+    const roles = new Set<string>();
+    for (const inst of rs.scheduled.toArray()) roles.add(inst.role);
+    if (roles.size > 1 || !roles.has(rs.spec.role)) return [...roles].sort();
+  }
+  let single = SINGLE.get(rs.spec.role);
+  if (single === undefined) {
+    single = [rs.spec.role];
+    SINGLE.set(rs.spec.role, single);
+  }
+  return single;
+}
+
+function sameRoles(a: readonly string[], b: readonly string[]): boolean {
+  return a === b || (a.length === b.length && a.every((r, i) => r === b[i]));
 }

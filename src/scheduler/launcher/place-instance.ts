@@ -7,7 +7,7 @@ import type { AppSpec, PodSpec } from '../model/run-spec';
 import type { Offer } from '../model/offer';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
-import { setCondition } from '../instances/instance-lifecycle';
+import { setCondition, setInstanceRole } from '../instances/instance-lifecycle';
 import { gracePeriodMs } from '../kill/kill-instance';
 
 /**
@@ -25,7 +25,8 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
   inst.allocation = spec.resident ? res.allocation : undefined;
   inst.runSpecVersion = spec.version;
   inst.configVersion = spec.versionInfo.lastConfigChangeAt;
-  inst.role = spec.role;
+  // A resident instance keeps the role of its reservations (fact 114); others take the spec's.
+  if (!spec.resident) setInstanceRole(ctx, rs, inst, spec.role);
   inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
   rs.counts.add(offer.agent);
   setCondition(ctx, rs, inst, 'Provisioned');
@@ -79,7 +80,7 @@ function taskLaunch(inst: Instance, spec: AppSpec | PodSpec, task: Task, offer: 
     containerName: task.containerName,
     agentId: offer.agent.agentId,
     hostname: offer.agent.hostname,
-    role: spec.role,
+    role: inst.role,
     resources: task.resources,
     hostPorts: task.hostPorts,
     healthCheck: agentCheck(spec, task),

@@ -8,6 +8,7 @@ import { OfferLedger } from './offer-ledger';
 import { runFilters } from './pipeline';
 import { reserve } from './reserve';
 import { placeInstance } from '../launcher/place-instance';
+import { requestFor } from './request-for-role';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
@@ -62,7 +63,8 @@ export class OfferMatcher {
         const i = (start + k) % n;
         const rs = candidates[i];
         if (rs.scheduled.length === 0 || rs.failedOfferSeq === seq) continue;
-        const reason = runFilters(this.plugins, rs.request, ledger, rs.counts);
+        const request = requestFor(rs, (rs.scheduled.peek() as Instance).role);
+        const reason = runFilters(this.plugins, request, ledger, rs.counts);
         if (reason !== undefined) {
           rs.failedOfferSeq = seq;
           if (rs.usedOfferSeq !== seq) rs.rejections.recordUnused(reason, offer.offerId, offer.agent.agentId, offer.agent.hostname, nowMs);
@@ -74,7 +76,7 @@ export class OfferMatcher {
           rs.usedOfferSeq = seq;
           rs.rejections.recordUsed(nowMs);
         }
-        placed.push({ inst, op: placeInstance(ctx, rs, inst, offer, reserve(rs.request, ledger)) });
+        placed.push({ inst, op: placeInstance(ctx, rs, inst, offer, reserve(request, ledger)) });
         progress = true;
         batch.cursor = (i + 1) % n;
         if (rs.scheduled.length === 0) batch.drained = true;

@@ -123,26 +123,57 @@ export interface AppTerminatedEvent extends Base {
   readonly appId: string;
 }
 
-/** The plan as deployment events carry it (fact 106: never the original/target roots). */
+/**
+ * The "light" plan `{id, steps, version}` of `deployment_success` / `deployment_failed`
+ * (Marathon 1.11, fact 106; spec section 6 lists only `id` for those two).
+ */
 export interface LightPlanJson {
   readonly id: string;
   readonly steps: readonly { readonly actions: readonly Readonly<Record<string, string>>[] }[];
   readonly version: string;
 }
 
+/**
+ * A group as a full plan's `original` / `target` carries it (spec section 6: `apps`,
+ * `dependencies`, `groups`, `id`, `version`; also `pods` and `enforceRole`, as Marathon's group
+ * JSON has them): the tree with the run specs' wire definitions.
+ */
+export interface PlanGroupJson {
+  readonly id: string;
+  readonly apps: readonly Readonly<Record<string, unknown>>[];
+  readonly pods: readonly Readonly<Record<string, unknown>>[];
+  readonly groups: readonly PlanGroupJson[];
+  readonly dependencies: readonly string[];
+  readonly version: string;
+  readonly enforceRole: boolean;
+}
+
+/**
+ * The full plan `{id, original, target, steps, version}` of `deployment_info` and the step events
+ * (spec section 6 shapes `plan` with both roots; it wins over fact 106's light plan).
+ */
+export interface FullPlanJson extends LightPlanJson {
+  readonly original: PlanGroupJson;
+  readonly target: PlanGroupJson;
+}
+
+/**
+ * `currentStep` of deployment events: `{actions: [{action, app|pod, type}]}`. Each action names
+ * itself twice: `action` as Marathon 1.11 writes it, `type` as spec section 6 shapes it.
+ */
 export interface CurrentStepJson {
   readonly actions: readonly Readonly<Record<string, string>>[];
 }
 
 export interface DeploymentInfoEvent extends Base {
   readonly eventType: 'deployment_info';
-  readonly plan: LightPlanJson;
+  readonly plan: FullPlanJson;
   readonly currentStep: CurrentStepJson;
 }
 
 export interface DeploymentStepEvent extends Base {
   readonly eventType: 'deployment_step_success' | 'deployment_step_failure';
-  readonly plan: LightPlanJson;
+  readonly plan: FullPlanJson;
   readonly currentStep: CurrentStepJson;
 }
 

@@ -80,5 +80,4 @@ export type CommandResult =
     };
 
 export type CommandError =
-  | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment'
-  | 'conflict';
+  | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment';

@@ -22,4 +22,14 @@ export interface ClusterDriver {
   revive(roles: readonly string[]): void;
   /** Stop offers for these roles until the next revive. */
   suppress(roles: readonly string[]): void;
+  /**
+   * The roles the framework must be subscribed to changed (Mesos UPDATE_FRAMEWORK with the new
+   * `roles`; spec section 3: an ephemeral service's role change "updates its registration with the
+   * resource manager to include the new role"). `roles` is the whole set, sorted: the default role,
+   * the roles of the run specs in the root, and the roles live instances still run under (a
+   * resident instance keeps its old role, fact 114). The driver starts out subscribed with the
+   * default role only; the core calls this whenever the set differs from what it last said,
+   * including right after recovering from the store. Optional: drivers without roles ignore it.
+   */
+  updateFrameworkRoles?(roles: readonly string[]): void;
 }

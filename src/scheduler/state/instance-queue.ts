@@ -16,6 +16,11 @@ export class InstanceQueue {
     this.items.push(inst);
   }
 
+  /** The instance `shift` would return next, left in the queue. */
+  peek(): Instance | undefined {
+    return this.head < this.items.length ? this.items[this.head] : undefined;
+  }
+
   shift(): Instance | undefined {
     if (this.head >= this.items.length) return undefined;
     const inst = this.items[this.head++];

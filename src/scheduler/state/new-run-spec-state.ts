@@ -16,6 +16,7 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     activeCount: 0,
     counts: new PlacementCounts(request.constraints),
     deleting: false,
+    instanceRoles: new Map(),
     rejections: new RejectionStats(lastUnusedOffersMax),
     failedOfferSeq: 0,
     usedOfferSeq: 0,

@@ -2,7 +2,7 @@ import type { CoreContext } from '../core-context';
 import type { DeploymentManager } from '../deployments/deployment-manager';
 import { startSchedulerChecks } from '../health/scheduler-health';
 import { startReadiness } from '../readiness/readiness-checks';
-import { isActive, isPlaced } from '../instances/instance-lifecycle';
+import { countRole, isActive, isPlaced } from '../instances/instance-lifecycle';
 import { converge } from '../instances/converge';
 import { sendKills } from '../kill/kill-instance';
 import { isTerminalCondition } from '../model/condition';
@@ -14,7 +14,8 @@ import type { RunSpecState } from './run-spec-state';
 
 /**
  * Rebuilds the core's state from what the store kept, after a restart (issue 5, durable state):
- * the root group and its history, the run specs being run with their instances (placement
+ * the root group and its history (only what was stored: the empty root the core was built with
+ * is forgotten), the run specs being run with their instances (placement
  * counters, launch queue and active counts recomputed), the framework id, and the running
  * deployments, which resume from their current step. Timers are armed again for what was in
  * flight: unreachable deadlines (from the recorded `unreachableSinceMs`), scheduler-run health
@@ -30,6 +31,8 @@ export function recoverState(ctx: CoreContext, stored: StoredState, deployments:
   if (stored.root === undefined) return;
   const listener = state.history.listener;
   state.history.listener = undefined;
+  // The empty root the core started with was never stored: the recovered history replaces it.
+  state.history.forgetRoot(state.root.version);
   for (const root of stored.rootVersions) state.history.recordRoot(root);
   for (const spec of stored.versions) state.history.record(spec);
   state.history.listener = listener;
@@ -59,6 +62,7 @@ function adopt(ctx: CoreContext, inst: Instance): void {
     return;
   }
   rs.instances.set(inst.instanceId, inst);
+  countRole(ctx, rs, inst.role, 1);
   if (inst.condition === 'Scheduled') rs.scheduled.push(inst);
   if (isActive(inst)) rs.activeCount++;
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.add(inst.agent);

@@ -5,6 +5,7 @@ import type { RunSpec } from '../model/run-spec';
 import type { LaunchRequest } from '../matcher/launch-request';
 import type { PlacementCounts } from '../constraints/placement-counts';
 import type { RejectionStats } from '../matcher/rejection-stats';
+import type { TaskFailure } from '../model/task-failure';
 
 /** Current launch delay of a run spec (Marathon's rate limiter entry). */
 export interface BackoffState {
@@ -33,6 +34,10 @@ export interface RunSpecState {
   /** Set while a RestartApplication replaces instances of older versions (rolling, bounded). */
   restart?: RestartBounds;
   readonly rejections: RejectionStats;
+  /** How many of its instances run (or will run) under each role; roles with none are absent. */
+  readonly instanceRoles: Map<string, number>;
+  /** The newest task failure of its instances (`lastTaskFailure`); in memory only. */
+  lastTaskFailure?: TaskFailure;
   /** Matching bookkeeping: the offer sequence number this run spec last failed on / last used. */
   failedOfferSeq: number;
   usedOfferSeq: number;

@@ -28,11 +28,19 @@ export class SchedulerState {
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;
+  /** The framework roles the driver was last told (it starts subscribed with the default role). */
+  frameworkRoles: readonly string[];
+  /**
+   * The roles in use may have changed (a run spec's role in an accepted change, or the first
+   * instance of a role appeared / the last one went): recompute them after this input.
+   */
+  rolesDirty = true;
   /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
   readonly history = new VersionHistory();
 
-  constructor(public root: Group) {
+  constructor(public root: Group, defaultRole: string) {
     this.history.recordRoot(root);
+    this.frameworkRoles = [defaultRole];
   }
 
   addRunSpec(rs: RunSpecState): void {

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { makePod } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
 import { apiFor, appBody, call, created, type Json, runAll } from './apps-kit';
 
@@ -164,12 +165,22 @@ t.test('roles of apps in groups (facts 110–112)', async (t) => {
   });
 });
 
-t.test('an app may not take the id of a group with apps (fact 76)', async (t) => {
+t.test('an app may not take the id of a group with apps or of a pod (fact 76): 422 from the core', async (t) => {
   const fx = apiFor(t);
   await created(t, fx, appBody({ id: '/g/a' }));
-  const res = await call(fx, 'POST', '/v2/apps', appBody({ id: '/g' }));
-  t.equal(res.status, 422);
-  t.match(res.json.details, [{ path: '/', errors: ['Groups and Applications may not have the same identifier.'] }]);
+  fx.harness.put(makePod({ id: '/p' }));
+  const cases: [string, string, unknown, string][] = [
+    ['POST over a group', '/v2/apps', appBody({ id: '/g' }), 'Groups and Applications may not have the same identifier.'],
+    ['PUT creating over a group', '/v2/apps/g', appBody({ id: '/g' }), 'Groups and Applications may not have the same identifier.'],
+    ['POST over a pod', '/v2/apps', appBody({ id: '/p' }), 'Applications and Pods may not share the same id'],
+    ['PUT creating over a pod', '/v2/apps/p', appBody({ id: '/p' }), 'Applications and Pods may not share the same id'],
+  ];
+  for (const [name, url, body, message] of cases) {
+    const res = await call(fx, url === '/v2/apps' ? 'POST' : 'PUT', url, body);
+    t.equal(res.status, 422, name);
+    t.same(res.json, { message: 'Object is not valid', details: [{ path: '/', errors: [message] }] }, name);
+  }
+  t.equal(fx.harness.scheduler.runSpec('/p')?.kind, 'pod', 'the pod is untouched');
 });
 
 t.test('the cap on running deployments → 403 (fact 8)', async (t) => {

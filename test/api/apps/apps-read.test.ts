@@ -66,10 +66,10 @@ t.test('lastTaskFailure appears only once a task failed (fact 36)', async (t) =>
   t.notOk('lastTaskFailure' in before);
   fx.harness.status(launch.taskId, 'TASK_FAILED', { message: 'exit 1' });
   const [listed] = apps(await call(fx, 'GET', '/v2/apps?embed=apps.lastTaskFailure'));
-  t.match(listed.lastTaskFailure, {
-    appId: '/a', taskId: launch.taskId, state: 'TASK_FAILED', message: 'exit 1', host: 'host-1',
-    slaveId: 'agent-host-1', version: '2026-01-01T00:00:00.000Z', timestamp: '2026-01-01T00:00:00.000Z',
-  });
+  t.strictSame(listed.lastTaskFailure, {
+    appId: '/a', host: 'host-1', message: 'exit 1', state: 'TASK_FAILED', taskId: launch.taskId,
+    timestamp: '2026-01-01T00:00:00.000Z', version: '2026-01-01T00:00:00.000Z', slaveId: 'agent-host-1',
+  }, 'Marathon\'s TaskFailure shape, from the core');
   const shown = (await call(fx, 'GET', '/v2/apps/a')).json.app as Json;
   t.match(shown.lastTaskFailure, { taskId: launch.taskId }, 'a single app always embeds it (fact 38)');
   const plain = apps(await call(fx, 'GET', '/v2/apps'))[0];

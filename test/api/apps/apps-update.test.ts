@@ -213,3 +213,34 @@ t.test('the role of a resident app changes only with force (fact 114)', async (t
   t.equal(forced.status, 200, forced.text);
   t.equal((await getApp(fx, '/dev/db')).role, 'ops');
 });
+
+t.test('an existing app keeps its old role acceptable after enforceRole is switched on, until changed (fact 111)', async (t) => {
+  const fx = apiFor(t);
+  await created(t, fx, appBody({ id: '/dev/a' }));
+  t.equal((await call(fx, 'PATCH', '/v2/groups/dev', { enforceRole: true })).status, 200);
+  const rows: [string, Json, number, string | undefined][] = [
+    ['a scale keeps the old role *', { instances: 2 }, 200, undefined],
+    ['the old role given explicitly', { role: '*', instances: 1 }, 200, undefined],
+    ['a third role: the message lists the group role and the old one', { role: 'foo' }, 422, 'got foo, expected one of: [dev, *]'],
+    ['moving to the group role', { role: 'dev' }, 200, undefined],
+    ['going back is refused once changed', { role: '*' }, 422, 'got *, expected one of: [dev]'],
+  ];
+  for (const [name, patch, status, error] of rows) {
+    const res = await call(fx, 'PATCH', '/v2/apps/dev/a?force=true', patch);
+    t.equal(res.status, status, `${name}: ${res.text}`);
+    if (error !== undefined) t.strictSame(res.json, { message: 'Object is not valid', details: [{ path: '/role', errors: [error] }] }, name);
+  }
+  t.equal((await getApp(fx, '/dev/a')).role, 'dev');
+});
+
+t.test('PATCH of an ephemeral app\'s role redeploys it with the new role and registers the role with the cluster (spec section 3)', async (t) => {
+  const fx = apiFor(t);
+  await running(t, fx, appBody({ id: '/dev/a' }));
+  tick(fx);
+  const res = await call(fx, 'PATCH', '/v2/apps/dev/a', { role: 'dev' });
+  t.equal(res.status, 200, res.text);
+  const [d] = fx.deps.scheduler.deployments();
+  t.strictSame(d.deployment.plan.steps.map((s) => s.actions.map((a) => a.action)), [['RestartApplication']], 'a role change restarts (fact 47)');
+  t.strictSame(fx.harness.calls('updateFramework').map((c) => c.roles), [['*', 'dev']]);
+  t.equal((await getApp(fx, '/dev/a')).role, 'dev');
+});

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { type GroupGetTarget, groupGetTarget } from '../../../src/api/v2/groups/group-path';
-import { followRootVersions } from '../../../src/api/v2/groups/root-versions';
+import { makeApi } from '../api-fixture';
 import { groupKit } from './group-test-kit';
 
 t.test('GET paths below /v2/groups, matched in Marathon\'s order', async (t) => {
@@ -18,20 +18,22 @@ t.test('GET paths below /v2/groups, matched in Marathon\'s order', async (t) => 
   for (const [rest, expected] of table) t.same(groupGetTarget(rest), expected, rest);
 });
 
-t.test('root versions: the current root, then each accepted change, at most maxVersions', async (t) => {
+t.test('group versions come from the core\'s root history and survive a restart', async (t) => {
   const kit = groupKit(t);
-  const versions = followRootVersions(kit.deps.scheduler, 2);
-  t.teardown(() => versions.close());
   const initial = kit.deps.scheduler.root().version;
-  t.same(versions.list(), [initial]);
   const a = await kit.request('POST', '/v2/groups', { id: '/a' });
   const b = await kit.request('POST', '/v2/groups', { id: '/b' });
   const va = String((a.json as { version: string }).version);
   const vb = String((b.json as { version: string }).version);
-  t.same(versions.list(), [vb, va], 'newest first, the oldest dropped');
-  t.ok(versions.get(vb)?.groups.has('/b'));
-  t.equal(versions.get(initial), undefined);
-  versions.close();
-  await kit.request('POST', '/v2/groups', { id: '/c' });
-  t.same(versions.list(), [vb, va], 'closed: no longer follows');
+  t.same((await kit.request('GET', '/v2/groups/versions')).json, [vb, va, initial], 'newest first');
+  t.same((await kit.request('GET', '/v2/groups/a/versions')).json, [vb, va], 'only roots holding /a');
+
+  const restarted = makeApi({ stored: kit.harness.store.load(), startMs: kit.harness.nowMs + 60_000 });
+  t.teardown(() => restarted.app.close());
+  const get = async (url: string): Promise<unknown> => JSON.parse((await restarted.app.inject({ method: 'GET', url })).body);
+  t.same(await get('/v2/groups/versions'), [vb, va], 'the stored versions, without the unstored starting root');
+  t.match(await get(`/v2/groups/versions/${va}`), { id: '/', groups: [{ id: '/a' }] }, 'one version still readable');
+  const revert = await restarted.app.inject({ method: 'PUT', url: '/v2/groups', payload: { version: va } });
+  t.equal(revert.statusCode, 200, 'and a revert to it works');
+  t.same(restarted.harness.scheduler.root().groups.has('/b'), false, '/b is gone after the revert');
 });

@@ -130,3 +130,20 @@ t.test('after a deletion completes, the pod is gone; its id and history can be r
   const versions = await send(api.app, 'GET', '/v2/pods/p::versions');
   t.strictSame(versions.json, [again.json.version, created.json.version]);
 });
+
+t.test('an existing pod keeps its old role acceptable after enforceRole is switched on, until changed (fact 111)', async (t) => {
+  const api = podApi(t);
+  t.equal((await send(api.app, 'POST', '/v2/pods', podBody({ id: '/dev/p' }))).status, 201);
+  t.equal((await send(api.app, 'PATCH', '/v2/groups/dev', { enforceRole: true })).status, 200);
+  const kept = await send(api.app, 'PUT', '/v2/pods/dev/p?force=true', podBody({ id: '/dev/p', role: '*', labels: { a: 'b' } }));
+  t.equal(kept.status, 200, kept.body);
+  t.equal(kept.json.role, '*');
+  const third = await send(api.app, 'PUT', '/v2/pods/dev/p?force=true', podBody({ id: '/dev/p', role: 'foo' }));
+  t.equal(third.status, 422);
+  t.strictSame(third.json.details, [{ path: '/role', errors: ['got foo, expected one of: [dev, *]'] }]);
+  const moved = await send(api.app, 'PUT', '/v2/pods/dev/p?force=true', podBody({ id: '/dev/p', role: 'dev' }));
+  t.equal(moved.status, 200, moved.body);
+  const back = await send(api.app, 'PUT', '/v2/pods/dev/p?force=true', podBody({ id: '/dev/p', role: '*' }));
+  t.equal(back.status, 422);
+  t.strictSame(back.json.details, [{ path: '/role', errors: ['got *, expected one of: [dev]'] }]);
+});

@@ -1,12 +1,11 @@
 import t from 'tap';
 import { makeApi } from '../api-fixture';
 import { appTasksJson, servicePortsOf, taskJson, taskStateOf } from '../../../src/api/render/task-json';
-import type { ApiDeps } from '../../../src/api/api-deps';
 import { CONDITIONS, type Condition } from '../../../src/scheduler/model/condition';
 import type { Instance, Task } from '../../../src/scheduler/model/instance';
-import type { Scheduler } from '../../../src/scheduler/scheduler';
+import type { ProbeRequest } from '../../../src/scheduler/ports/prober';
 import { makeAgent, makeOffer } from '../../builders/cluster-builders';
-import { makeApp, makePod } from '../../builders/run-spec-builders';
+import { makeApp, makeHealthCheck, makePod } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
 import { launchRunning } from './tasks-fixture';
 
@@ -87,26 +86,40 @@ t.test('servicePortsOf: portDefinitions, else container.portMappings', async (t)
   t.same(servicePortsOf(undefined), [], 'unknown run spec');
 });
 
-t.test('healthCheckResults come from the core health query when the facade has one', async (t) => {
+t.test('healthCheckResults: one entry per scheduler-run check with a counted result (fact 40)', async (t) => {
   const fx = makeApi();
   t.teardown(() => fx.app.close());
-  const states = [
-    { consecutiveFailures: 0, alive: true, lastSuccessMs: START_MS + 1000 },
-    undefined,
-    { consecutiveFailures: 2, alive: false, lastSuccessMs: START_MS, lastFailureMs: START_MS + 2000, lastFailureCause: '500' },
-    { consecutiveFailures: 0 },
-  ];
-  const scheduler = Object.create(fx.harness.scheduler, {
-    healthChecks: { value: (id: string) => (id === 'web.instance-1' ? states : undefined) },
-  }) as Scheduler;
-  const deps: ApiDeps = { ...fx.deps, scheduler };
-  const task = makeTask();
-  t.same(taskJson(deps, makeInstance(task), task).healthCheckResults, [
-    { instanceId: 'web.instance-1', alive: true, consecutiveFailures: 0, lastSuccess: new Date(START_MS + 1000).toISOString() },
+  const app = makeApp({
+    id: '/web', hostPorts: [0],
+    healthChecks: [
+      makeHealthCheck({ gracePeriodMs: 0, intervalMs: 10_000, maxConsecutiveFailures: 0 }),
+      makeHealthCheck({ protocol: 'COMMAND', command: 'true' }),
+      makeHealthCheck({ protocol: 'TCP', gracePeriodMs: 0, intervalMs: 10_000 }),
+    ],
+  });
+  const [launched] = launchRunning(fx, app);
+  const instance = fx.harness.scheduler.instance(launched.instanceId) as Instance;
+  const results = (): unknown => taskJson(fx.deps, instance, instance.tasks[0]).healthCheckResults;
+  t.same(results(), [], 'no counted result yet');
+  const [http, tcp] = fx.harness.prober.requests;
+  const firstMs = fx.harness.nowMs;
+  fx.harness.probe(http.probeId, { httpStatus: 200 });
+  t.same(results(), [
+    { instanceId: instance.instanceId, alive: true, consecutiveFailures: 0, firstSuccess: iso(firstMs), lastSuccess: iso(firstMs) },
+  ], 'the TCP check has no result yet; the COMMAND check is agent-run');
+  fx.harness.advance(10_000);
+  const second = fx.harness.prober.requests.filter((r) => r.checkIndex === 0).at(-1) as ProbeRequest;
+  fx.harness.probe(second.probeId, { httpStatus: 500 });
+  fx.harness.probe(tcp.probeId, { connected: true });
+  t.same(results(), [
     {
-      instanceId: 'web.instance-1', alive: false, consecutiveFailures: 2, lastSuccess: new Date(START_MS).toISOString(),
-      lastFailure: new Date(START_MS + 2000).toISOString(), lastFailureCause: '500',
+      instanceId: instance.instanceId, alive: false, consecutiveFailures: 1, firstSuccess: iso(firstMs), lastSuccess: iso(firstMs),
+      lastFailure: iso(firstMs + 10_000), lastFailureCause: 'HTTP 500',
     },
+    { instanceId: instance.instanceId, alive: true, consecutiveFailures: 0, firstSuccess: iso(firstMs + 10_000), lastSuccess: iso(firstMs + 10_000) },
   ]);
-  t.same(taskJson(deps, makeInstance(task, { instanceId: 'other' }), task).healthCheckResults, []);
 });
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

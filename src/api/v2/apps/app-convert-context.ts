@@ -1,6 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
 import type { ConvertContext } from '../../convert/convert-context';
-import { allowedRoles } from '../../convert/role-rules';
 import { groupRoleOf } from '../../convert/path-id';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
 import { topLevelOf } from '../../../scheduler/groups/path-id';
@@ -13,22 +12,17 @@ import { findAppGroup } from './app-lookup';
  * - the group role is enforced when the app's top-level group has `enforceRole`, or, for a
  *   top-level group this change creates, when `--new_group_enforce_role` is `top` (fact 112);
  * - an existing app keeps being accepted with the role it has (fact 111, Marathon's
- *   `RoleSettings.forService` adds the existing role to the valid ones): when `role` is that
- *   existing role and the rules would refuse it, that role is the one allowed.
+ *   `RoleSettings.forService` adds the existing role to the valid ones): `previousRole`.
  */
-export function appConvertContext(
-  deps: ApiDeps, appId: string, versionIso: string, existing: AppSpec | undefined, role: unknown,
-): ConvertContext {
-  const base: ConvertContext = {
+export function appConvertContext(deps: ApiDeps, appId: string, versionIso: string, existing: AppSpec | undefined): ConvertContext {
+  const enforced = enforcedGroupRole(deps, appId);
+  return {
     defaultRole: deps.config.defaultRole,
     versionIso,
     ...(deps.config.defaultNetworkName !== undefined ? { defaultNetworkName: deps.config.defaultNetworkName } : {}),
+    ...(enforced !== undefined ? { enforcedGroupRole: enforced } : {}),
+    ...(existing !== undefined ? { previousRole: existing.role } : {}),
   };
-  const enforced = enforcedGroupRole(deps, appId);
-  const ctx = enforced === undefined ? base : { ...base, enforcedGroupRole: enforced };
-  if (existing === undefined || role !== existing.role || allowedRoles(appId, ctx).includes(existing.role)) return ctx;
-  // The converter allows exactly the enforced role when one is set: the existing role, kept.
-  return { ...ctx, enforcedGroupRole: existing.role };
 }
 
 function enforcedGroupRole(deps: ApiDeps, appId: string): string | undefined {

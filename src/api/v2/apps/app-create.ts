@@ -4,7 +4,7 @@ import { conflict } from '../../errors';
 import { queryBool, type Query } from '../../query';
 import { appJson } from '../../render/app-json';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
-import { checkAppShape, checkNamespace, convertApp, requireBody, withCanonicalIds } from './app-definition';
+import { checkAppShape, convertApp, requireBody, withCanonicalIds } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { publishApiPostEvent } from './api-post-event';
 import { appLocation, submitDeployment } from './deployment-reply';
@@ -13,7 +13,8 @@ const ZERO_COUNTS = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnh
 
 /**
  * `POST /v2/apps` (facts 17–26): shape, then semantics, then an id that is not taken (409
- * `An app with id [/foo] already exists.`, fact 22, whatever `force` says), then the deployment.
+ * `An app with id [/foo] already exists.`, fact 22, whatever `force` says), then the deployment
+ * (the core refuses an id shared with a group or a pod: 422, fact 76).
  * Answers 201 with `Location`, `Marathon-Deployment-Id` and the app with its defaults, zero
  * counts and `deployments: [{id}]`; publishes `api_post_event`.
  */
@@ -25,7 +26,6 @@ export function createApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const versionIso = isoTime(deps.clock.nowMs());
   const spec = convertApp(deps, withCanonicalIds(body, appId), undefined, versionIso);
   if (findApp(deps, appId) !== undefined) throw conflict(`An app with id [${appId}] already exists.`);
-  checkNamespace(deps, appId);
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
   const stored = findApp(deps, appId) ?? spec;
   publishApiPostEvent(deps, request, stored.definition);

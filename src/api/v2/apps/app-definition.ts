@@ -4,7 +4,6 @@ import { emptyBody, invalidJson, objectNotValid } from '../../errors';
 import { marathonPath } from '../../schemas/app-error-path';
 import { type AppShape, appShapeErrors } from '../../schemas/app-shape';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
-import { namespaceConflict } from '../../../scheduler/groups/root-group';
 import { parentOf, resolvePathId } from '../../../scheduler/groups/path-id';
 import { appConvertContext } from './app-convert-context';
 
@@ -50,15 +49,9 @@ export function convertApp(
   deps: ApiDeps, def: WireApp, existing: AppSpec | undefined, versionIso: string, pointerPrefix = '',
 ): AppSpec {
   const appId = typeof def.id === 'string' ? def.id : '/';
-  const ctx = appConvertContext(deps, appId, versionIso, existing, def.role);
+  const ctx = appConvertContext(deps, appId, versionIso, existing);
   const result = appFromWire(def, ctx);
   if (result.ok) return result.spec;
   const at = (path: string): string => marathonPath(path === '/' ? pointerPrefix : pointerPrefix + path);
   throw objectNotValid(result.errors.map((e) => ({ path: at(e.path), errors: e.errors })));
-}
-
-/** Fact 76: an app may not take an id used by a group with run specs, a pod, or below an app. */
-export function checkNamespace(deps: ApiDeps, appId: string): void {
-  const conflict = namespaceConflict(deps.scheduler.root(), appId, 'app');
-  if (conflict !== undefined) throw objectNotValid([{ path: '/', errors: [conflict.message] }]);
 }

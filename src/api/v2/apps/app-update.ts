@@ -6,7 +6,7 @@ import type { AppSpec } from '../../../scheduler/model/run-spec';
 import type { Group } from '../../../scheduler/groups/group';
 import { findRunSpec, putRunSpec } from '../../../scheduler/groups/root-group';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
-import { checkAppShape, checkNamespace, requireBody } from './app-definition';
+import { checkAppShape, requireBody } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';
 import { publishApiPostEvent } from './api-post-event';
@@ -28,7 +28,6 @@ export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const appId = canonicalAppId(appIdRaw);
   const existing = findApp(deps, appId);
   const spec = updatedAppSpec(deps, appId, existing, requireBody(request.body), mode, isoTime(deps.clock.nowMs()));
-  if (existing === undefined) checkNamespace(deps, appId);
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
   publishApiPostEvent(deps, request, (findApp(deps, appId) ?? spec).definition);
   if (existing !== undefined) return sendDeployment(reply, started);

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { routeNotFound } from '../../errors';
 import type { Query } from '../../query';
-import { trackTaskFailures } from '../../render/app-task-failures';
 import { createApp } from './app-create';
 import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
@@ -20,10 +19,9 @@ const NO_KINDS = new Set<AppTargetKind>();
 /**
  * The `/v2/apps` routes (marathon-api-facts.md sections B–D). App ids contain slashes, so every
  * route below `/v2/apps/` is one wildcard per method whose rest is parsed into the app and its
- * sub-resource ({@link parseAppTarget}). Also starts recording task failures for `lastTaskFailure`.
+ * sub-resource ({@link parseAppTarget}).
  */
 export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  trackTaskFailures(deps.scheduler);
   app.get('/v2/apps', (request) => listApps(deps, request.query as Query));
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));

@@ -59,7 +59,7 @@ export function convertGroupApp(raw: unknown, groupId: string, path: string, ctx
   const id = typeof raw.id === 'string' ? resolvePathId(raw.id, groupId) : undefined;
   if (id !== undefined && id !== '/' && parentOf(id) !== groupId) sinks.semantic.add(`${path}/id`, notChildMessage(groupId));
   const previous = id === undefined ? undefined : findRunSpec(ctx.root, id);
-  const result = appFromWire(withAbsoluteIds(raw, id, groupId), convertContext(ctx, id, previous, raw.role));
+  const result = appFromWire(withAbsoluteIds(raw, id, groupId), convertContext(ctx, id, previous));
   if (!result.ok) {
     report(result.errors, path, sinks);
     return undefined;
@@ -81,20 +81,19 @@ function withAbsoluteIds(raw: Readonly<Record<string, unknown>>, id: string | un
 
 /**
  * The converter's context for app `id`: the enforced group role when its top-level group enforces
- * one. An app that keeps the role it has now is checked as if that role were the enforced one, so
- * the old role stays acceptable (fact 111) whatever the group's enforcement says.
+ * one, and the role the app has now, which stays acceptable until changed (fact 111).
  */
-function convertContext(ctx: GroupAppContext, id: string | undefined, previous: RunSpec | undefined, givenRole: unknown): ConvertContext {
+function convertContext(ctx: GroupAppContext, id: string | undefined, previous: RunSpec | undefined): ConvertContext {
   const config = ctx.deps.config;
-  const base: ConvertContext = {
+  const groupRole = id === undefined ? undefined : groupRoleOf(id);
+  const enforced = id !== undefined && groupRole !== undefined && ctx.enforces(topLevelOf(id) as string);
+  return {
     defaultRole: config.defaultRole,
     versionIso: ctx.versionIso,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+    ...(enforced ? { enforcedGroupRole: groupRole } : {}),
+    ...(previous !== undefined ? { previousRole: previous.role } : {}),
   };
-  const groupRole = id === undefined ? undefined : groupRoleOf(id);
-  if (id === undefined || groupRole === undefined) return base;
-  if (previous !== undefined && givenRole === previous.role) return { ...base, enforcedGroupRole: previous.role };
-  return ctx.enforces(topLevelOf(id) as string) ? { ...base, enforcedGroupRole: groupRole } : base;
 }
 
 /** Shape errors (play-json keys, `error.…`) at `<path><pointer>`; semantic ones at the app's own pointers. */

@@ -9,14 +9,12 @@ import { canonicalVersion } from './next-version';
 import { ONLY_OPTION_MESSAGE } from './only-option';
 import { resolveGroupUpdate } from './resolve-group-update';
 import { revertGroup } from './revert-group';
-import type { RootVersions } from './root-versions';
 import { scaleGroup } from './scale-group';
 
 
 /** What a group change needs besides the body. */
 export interface GroupChangeInput {
   readonly deps: ApiDeps;
-  readonly versions: RootVersions;
   /** The group the body applies to (absolute). */
   readonly groupId: string;
   /** The version the change writes. */
@@ -45,7 +43,7 @@ function changedRoot(root: Group, body: GroupUpdateBody, input: GroupChangeInput
   if (body.version !== undefined) {
     // readGroupUpdate accepted only parsable dates.
     const version = canonicalVersion(body.version) as string;
-    return revertGroup(root, input.groupId, version, input.versions.get(version), options);
+    return revertGroup(root, input.groupId, version, input.deps.scheduler.rootVersion(version), options);
   }
   if (body.scaleBy !== undefined) return scaleGroup(root, input.groupId, body.scaleBy, options);
   const resolved = resolveGroupUpdate(body, input.groupId, {

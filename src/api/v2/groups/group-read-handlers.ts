@@ -9,15 +9,15 @@ import { comparePathIds } from '../../../scheduler/groups/path-id';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
 import { groupGetTarget } from './group-path';
 import { canonicalVersion } from './next-version';
-import type { RootVersions } from './root-versions';
 
 /**
  * The answer of `GET /v2/groups[/{…}]` for the path after `/v2/groups/` (facts 67–69): the group
  * (GroupInfo, 404 `Group '/x' does not exist` with `details: []` when unknown), its apps, its
  * stored versions (a bare array, newest first; 404 for an unknown group) or the group at one
- * stored version (404 when that version has no such group).
+ * stored version (404 when that version has no such group). Versions come from the core's root
+ * history, which the store keeps across restarts.
  */
-export function getGroups(deps: ApiDeps, versions: RootVersions, rest: string, query: Query): unknown {
+export function getGroups(deps: ApiDeps, rest: string, query: Query): unknown {
   const target = groupGetTarget(rest);
   const embed = groupEmbedFromQuery(query);
   switch (target.kind) {
@@ -30,13 +30,13 @@ export function getGroups(deps: ApiDeps, versions: RootVersions, rest: string, q
       return appsBelow(deps, target.groupId).map((app) => appJson(deps, app, embed.app));
     case 'versions':
       if (findGroup(deps.scheduler.root(), target.groupId) === undefined) throw notFound(notFoundText.group(target.groupId));
-      return versions.list().filter((v) => {
-        const stored = versions.get(v);
+      return deps.scheduler.rootVersions().filter((v) => {
+        const stored = deps.scheduler.rootVersion(v);
         return stored !== undefined && findGroup(stored, target.groupId) !== undefined;
       });
     case 'version': {
       const version = canonicalVersion(target.version);
-      const stored = version === undefined ? undefined : versions.get(version);
+      const stored = version === undefined ? undefined : deps.scheduler.rootVersion(version);
       const group = stored === undefined ? undefined : findGroup(stored, target.groupId);
       if (group === undefined) throw notFound(notFoundText.group(target.groupId));
       // Marathon's version view embeds nothing per app.

@@ -16,7 +16,6 @@ import { groupChange } from './group-change';
 import { groupChangeError } from './group-change-error';
 import { groupIdOf } from './group-path';
 import { nextRootVersion } from './next-version';
-import type { RootVersions } from './root-versions';
 
 /** One write request: the path after `/v2/groups/` (empty for the root), query and body. */
 export interface GroupWrite {
@@ -31,14 +30,14 @@ export interface GroupWrite {
  * `{version, deploymentId}`. An existing group → 409 `Group /g is already created. Use PUT to
  * change this group.`; an app at that path → 409 `An app with the path /g already exists.`
  */
-export function postGroup(deps: ApiDeps, versions: RootVersions, req: GroupWrite, reply: FastifyReply): FastifyReply {
+export function postGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
   const body = readGroupUpdate(req.body);
   const groupId = targetGroupId(req.rest, body);
   const root = deps.scheduler.root();
   if (findGroup(root, groupId) !== undefined) throw conflict(`Group ${groupId} is already created. Use PUT to change this group.`);
   if (findRunSpec(root, groupId)?.kind === 'app') throw conflict(`An app with the path ${groupId} already exists.`);
   const force = queryBool(req.query, 'force', false);
-  const target = groupChange(body, { deps, versions, groupId, version: nextRootVersion(deps), force });
+  const target = groupChange(body, { deps, groupId, version: nextRootVersion(deps), force });
   const result = deployRoot(deps, target, force);
   reply.header('Location', `http://${deps.config.httpAddress}${groupId}`);
   return sendDeploymentResult(reply, result, 201);
@@ -51,13 +50,13 @@ export function postGroup(deps: ApiDeps, versions: RootVersions, req: GroupWrite
  * `{"steps":[{"actions":[{action, app|pod}]}]}`. A change touching run specs a running deployment
  * holds → 409 with the deployments unless `?force=true` (fact 7).
  */
-export function putGroup(deps: ApiDeps, versions: RootVersions, req: GroupWrite, reply: FastifyReply): FastifyReply {
+export function putGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
   const body = readGroupUpdate(req.body);
   const groupId = targetGroupId(req.rest, body);
   const force = queryBool(req.query, 'force', false);
   const dryRun = queryBool(req.query, 'dryRun', false);
   const version = nextRootVersion(deps);
-  const target = groupChange(body, { deps, versions, groupId, version, force });
+  const target = groupChange(body, { deps, groupId, version, force });
   if (!dryRun) return sendDeploymentResult(reply, deployRoot(deps, target, force));
   const original = deps.scheduler.root();
   const plan = computePlan(original, target, {

@@ -3,7 +3,6 @@ import type { ApiDeps } from '../../api-deps';
 import type { Query } from '../../query';
 import { getGroups } from './group-read-handlers';
 import { deleteGroup, type GroupWrite, patchGroup, postGroup, putGroup } from './group-write-handlers';
-import { followRootVersions } from './root-versions';
 
 type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
 
@@ -21,14 +20,12 @@ type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
  * Pods are read-only here (spec section 1, rule 5): bodies cannot create or change them.
  */
 export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  const versions = followRootVersions(deps.scheduler);
-  app.addHook('onClose', async () => versions.close());
   const write = (req: WildcardRequest): GroupWrite => ({ rest: req.params['*'] ?? '', query: req.query as Query, body: req.body });
 
   for (const url of ['/v2/groups', '/v2/groups/*']) {
-    app.get(url, async (req: WildcardRequest) => getGroups(deps, versions, req.params['*'] ?? '', req.query as Query));
-    app.post(url, async (req: WildcardRequest, reply) => postGroup(deps, versions, write(req), reply));
-    app.put(url, async (req: WildcardRequest, reply) => putGroup(deps, versions, write(req), reply));
+    app.get(url, async (req: WildcardRequest) => getGroups(deps, req.params['*'] ?? '', req.query as Query));
+    app.post(url, async (req: WildcardRequest, reply) => postGroup(deps, write(req), reply));
+    app.put(url, async (req: WildcardRequest, reply) => putGroup(deps, write(req), reply));
     app.delete(url, async (req: WildcardRequest, reply) => deleteGroup(deps, write(req), reply));
   }
   app.patch('/v2/groups/*', async (req: WildcardRequest, reply) => patchGroup(deps, write(req), reply));

@@ -40,7 +40,7 @@ export function podSpecFromRequest(deps: ApiDeps, body: unknown, write: PodWrite
     throw badRequest(`'${write.pathId}' does not match definition's id ('${String(record.id)}')`);
   }
   const previous = existingPod(deps, id);
-  const converted = podFromWire({ ...record, id }, convertContext(deps, id, previous, record.role));
+  const converted = podFromWire({ ...record, id }, convertContext(deps, id, previous));
   if (!converted.ok) throw objectNotValid(converted.errors);
   const roleErrors = residentRoleErrors(converted.spec, previous, write.force);
   if (roleErrors.length > 0) throw objectNotValid([{ path: '/role', errors: roleErrors }]);
@@ -56,20 +56,19 @@ export function existingPod(deps: ApiDeps, id: string): PodSpec | undefined {
 /**
  * The conversion context of a pod write (spec 2.7): the default role and network name from the
  * config, now as the version, and the group role when the pod's top-level group enforces it (or
- * would be created enforcing, with `--new_group_enforce_role top`, fact 112). An existing pod that
- * keeps its current role is not held to the enforced role: it stays acceptable until changed
- * (fact 111).
+ * would be created enforcing, with `--new_group_enforce_role top`, fact 112). An existing pod's
+ * current role stays acceptable until changed (fact 111): `previousRole`.
  */
-function convertContext(deps: ApiDeps, id: string, previous: PodSpec | undefined, givenRole: unknown): ConvertContext {
+function convertContext(deps: ApiDeps, id: string, previous: PodSpec | undefined): ConvertContext {
   const { config } = deps;
-  const base = {
+  const groupRole = groupRoleOf(id);
+  const enforced = groupRole !== undefined && enforcesRole(deps.scheduler.root(), id, config.newGroupEnforceRole);
+  return {
     defaultRole: config.defaultRole,
     versionIso: isoTime(deps.clock.nowMs()),
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+    ...(enforced ? { enforcedGroupRole: groupRole } : {}),
+    ...(previous !== undefined ? { previousRole: previous.role } : {}),
   };
-  const groupRole = groupRoleOf(id);
-  const keepsRole = previous !== undefined && givenRole === previous.role;
-  if (groupRole === undefined || keepsRole || !enforcesRole(deps.scheduler.root(), id, config.newGroupEnforceRole)) return base;
-  return { ...base, enforcedGroupRole: groupRole };
 }
 

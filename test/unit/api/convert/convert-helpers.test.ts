@@ -55,6 +55,17 @@ t.test('allowed roles (spec 2.7)', async (t) => {
   t.strictSame(allowedRoles('/foo', { ...CTX, enforcedGroupRole: 'dev' }), ['*'], 'root apps have no group role');
 });
 
+t.test('allowed roles keep the previous role acceptable, except in the root (fact 111)', async (t) => {
+  const table: [string, string, Partial<typeof CTX>, string[]][] = [
+    ['enforced, previous *', '/dev/a', { enforcedGroupRole: 'dev', previousRole: '*' }, ['dev', '*']],
+    ['enforced, previous is the group role', '/dev/a', { enforcedGroupRole: 'dev', previousRole: 'dev' }, ['dev']],
+    ['not enforced, previous elsewhere', '/dev/a', { previousRole: 'old' }, ['*', 'dev', 'old']],
+    ['not enforced, previous *', '/dev/a', { previousRole: '*' }, ['*', 'dev']],
+    ['root level ignores it', '/foo', { previousRole: 'old' }, ['*']],
+  ];
+  for (const [name, id, ctx, expected] of table) t.strictSame(allowedRoles(id, { ...CTX, ...ctx }), expected, name);
+});
+
 t.test('role names (Mesos rules)', async (t) => {
   t.equal(roleNameProblem('dev'), undefined);
   t.equal(roleNameProblem('*'), undefined);

@@ -138,3 +138,58 @@ t.test('restart of an unknown run spec, and while locked without force', async (
   t.match(h.handle({ type: 'restart', runSpecId: '/app' }), { ok: false, error: 'locked' }, 'the creation still holds it');
   t.match(h.handle({ type: 'restart', runSpecId: '/app', force: true }), { ok: true });
 });
+
+t.test('namespace conflicts are validation failures at / (fact 76: 422, not 409), nothing deployed', async (t) => {
+  const cases: [string, () => ReturnType<typeof makeApp> | ReturnType<typeof makePod>, ReturnType<typeof makeApp> | ReturnType<typeof makePod>, string][] = [
+    ['an app where a group with apps is', () => makeApp({ id: '/g/a' }), makeApp({ id: '/g' }), 'Groups and Applications may not have the same identifier.'],
+    ['a pod where a group with apps is', () => makeApp({ id: '/g/a' }), makePod({ id: '/g' }), 'Groups and Pods may not have the same identifier.'],
+    ['a pod where an app is', () => makeApp({ id: '/x' }), makePod({ id: '/x' }), 'Applications and Pods may not share the same id'],
+    ['an app where a pod is', () => makePod({ id: '/x' }), makeApp({ id: '/x' }), 'Applications and Pods may not share the same id'],
+    ['an app below an app', () => makeApp({ id: '/x' }), makeApp({ id: '/x/y' }), 'Groups and Applications may not have the same identifier.'],
+  ];
+  for (const [name, first, second, message] of cases) {
+    const h = new Harness();
+    h.put(first());
+    const deployments = h.scheduler.deployments().length;
+    t.same(h.put(second, { force: true }), {
+      ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [message] }],
+    }, name);
+    t.equal(h.scheduler.deployments().length, deployments, `${name}: no deployment`);
+    t.equal(h.scheduler.runSpec(second.id)?.kind, second.id === first().id ? first().kind : undefined, `${name}: the tree is unchanged`);
+  }
+});
+
+t.test('restart in the same millisecond as the last change still restarts: its version is 1 ms later', async (t) => {
+  const h = new Harness();
+  const launched = h.deploy(makeApp({ instances: 1 }));
+  t.equal(h.nowMs, START_MS, 'no time has passed since the creation');
+  const first = h.handle({ type: 'restart', runSpecId: '/app' });
+  t.match(first, { ok: true, version: versionAt(0.001) });
+  t.same(h.scheduler.runSpec('/app')?.versionInfo, { lastConfigChangeAt: versionAt(0.001), lastScalingAt: versionAt(0) });
+  t.match(h.events('deployment_info').at(-1), { plan: { steps: [{ actions: [{ action: 'RestartApplication', app: '/app' }] }] } });
+  const second = h.handle({ type: 'restart', runSpecId: '/app', force: true });
+  t.match(second, { ok: true, version: versionAt(0.002) }, 'a second one moves on again');
+  h.run(...h.offer(makeOffer()));
+  t.same(h.calls('kill').map((k) => k.taskId), launched.map((l) => l.taskId), 'the old instance is replaced');
+  t.same(h.scheduler.rootVersions().slice(0, 3), [versionAt(0.002), versionAt(0.001), versionAt(0)], 'no root version overwritten');
+});
+
+t.test('an unchanged put keeps the run spec and its version (fact 46); the root moves to a later version', async (t) => {
+  const cases: [string, number][] = [['later', 5_000], ['in the same millisecond', 0]];
+  for (const [name, afterMs] of cases) {
+    const h = new Harness();
+    const app = makeApp({ instances: 2 });
+    h.deploy(app);
+    const rootBefore = h.scheduler.root();
+    h.advance(afterMs);
+    h.clearRecords();
+    const result = h.put(makeApp({ instances: 2, version: versionAt(99) }));
+    const expected = afterMs === 0 ? versionAt(0.001) : versionAt(afterMs / 1000);
+    t.match(result, { ok: true, version: expected }, `${name}: the root's new version`);
+    t.equal(h.scheduler.runSpec('/app'), h.store.runSpecs.get('/app'), `${name}: stored`);
+    t.equal(h.scheduler.runSpec('/app')?.version, app.version, `${name}: the run spec keeps its version`);
+    t.same(h.scheduler.versions('/app'), [app.version], `${name}: no new run spec version`);
+    t.equal(h.scheduler.rootVersion(rootBefore.version), rootBefore, `${name}: the older root history entry is intact`);
+    t.same(h.calls('kill'), [], `${name}: nothing restarted`);
+  }
+});

@@ -35,10 +35,26 @@ function accepted(t: Test, result: CommandResult, what = 'accepted'): string {
   return result.ok ? result.deploymentId ?? '' : '';
 }
 
-/** Event types of the log, without the instance-level ones. */
-function deploymentEvents(h: Harness): MarathonEvent[] {
+/** Event types of the log, without the instance-level ones, lightened ({@link lightened}). */
+function deploymentEvents(h: Harness): Lightened[] {
   return h.events().filter((e) => e.eventType !== 'instance_changed_event' && e.eventType !== 'status_update_event'
-    && e.eventType !== 'instance_health_changed_event' && e.eventType !== 'health_status_changed_event');
+    && e.eventType !== 'instance_health_changed_event' && e.eventType !== 'health_status_changed_event').map(lightened);
+}
+
+/** An event as {@link lightened} returns it. */
+type Lightened = Readonly<Record<string, unknown>> & { readonly eventType: MarathonEvent['eventType'] };
+
+/**
+ * An event with the full plan of `deployment_info` / `deployment_step_*` reduced to `{id, steps,
+ * version}` and the `type` twin dropped from its `currentStep` actions, so tests can state plans
+ * compactly; the full shape is pinned by the test 'deployment_info and step events carry the full
+ * plan' below. Other events are returned as they are.
+ */
+function lightened(e: MarathonEvent): Lightened {
+  if (e.eventType !== 'deployment_info' && e.eventType !== 'deployment_step_success' && e.eventType !== 'deployment_step_failure') return { ...e };
+  const { id, steps, version } = e.plan;
+  const actions = e.currentStep.actions.map(({ type: _type, ...rest }) => rest);
+  return { ...e, plan: { id, steps, version }, currentStep: { actions } };
 }
 
 /** The ids of the running deployments. */
@@ -107,15 +123,42 @@ t.test('a new app: [StartApplication] then [ScaleApplication]; events in Maratho
   h.advance(1000);
   h.run(launched[1]);
   const ts = '2026-01-01T00:00:01.000Z';
-  t.same(tail(h.events(), 3), [
+  t.same(tail(h.events(), 3).map(lightened), [
     { eventType: 'instance_changed_event', timestamp: ts, instanceId: launched[1].instanceId, condition: 'Running', runSpecId: '/prod/web', agentId: launched[1].agentId, host: 'host-1', runSpecVersion: app.version },
     { eventType: 'deployment_step_success', timestamp: ts, plan, currentStep: plan.steps[1] },
     { eventType: 'deployment_success', timestamp: ts, id, plan },
   ], 'step success and deployment success come last, right after the last instance runs');
   t.same(h.scheduler.deployments(), []);
   for (const e of h.events()) {
-    if ('plan' in e) t.notOk('original' in e.plan || 'target' in e.plan, `${e.eventType}: a light plan (fact 106)`);
+    if (e.eventType === 'deployment_success' || e.eventType === 'deployment_failed') {
+      t.notOk('original' in e.plan || 'target' in e.plan, `${e.eventType}: a light plan (fact 106)`);
+    } else if ('plan' in e) t.ok('original' in e.plan && 'target' in e.plan, `${e.eventType}: the full plan (spec 6)`);
   }
+});
+
+t.test('deployment_info and step events carry the full plan (spec 6): both roots, steps, version; currentStep actions with action and type', async (t) => {
+  const h = new Harness();
+  const before = h.scheduler.root();
+  const app = makeApp({ id: '/prod/web', instances: 1 });
+  const id = accepted(t, h.put(app));
+  const after = h.scheduler.root();
+  const [info] = h.events('deployment_info');
+  t.same(info.plan, {
+    id,
+    original: { id: '/', apps: [], pods: [], groups: [], dependencies: [], version: before.version, enforceRole: false },
+    target: {
+      id: '/', apps: [], pods: [], dependencies: [], version: after.version, enforceRole: false,
+      groups: [{ id: '/prod', apps: [app.definition], pods: [], groups: [], dependencies: [], version: after.version, enforceRole: false }],
+    },
+    steps: [step(['StartApplication', '/prod/web']), step(['ScaleApplication', '/prod/web'])],
+    version: app.version,
+  });
+  t.same(info.currentStep, { actions: [{ action: 'StartApplication', app: '/prod/web', type: 'StartApplication' }] });
+  const stepSuccess = h.events().find((e) => e.eventType === 'deployment_step_success');
+  t.equal(stepSuccess !== undefined && 'plan' in stepSuccess ? stepSuccess.plan : undefined, info.plan, 'one plan object for all events of a deployment');
+  h.run(h.offer(makeOffer()));
+  const [success] = h.events('deployment_success');
+  t.same(success.plan, { id, steps: info.plan.steps, version: app.version }, 'deployment_success keeps the light plan');
 });
 
 t.test('plan shapes: a scale-only change is one ScaleApplication step, any other change one RestartApplication step, a delete one StopApplication step; pods use …Pod and `pod`', async (t) => {
@@ -254,11 +297,15 @@ t.test('a zero-change put is a deployment with no steps: deployment_success at o
   h.clearRecords();
   h.advance(5000);
   const id = accepted(t, h.put(app));
-  const plan = { id, steps: [], version: app.version };
+  // Fact 46: the app keeps its version; the root gets the clock's now (never an older root's version).
+  const rootVersion = '2026-01-01T00:00:05.000Z';
+  const plan = { id, steps: [], version: rootVersion };
   t.same(h.events(), [
-    { eventType: 'group_change_success', timestamp: '2026-01-01T00:00:05.000Z', groupId: '/', version: app.version },
+    { eventType: 'group_change_success', timestamp: '2026-01-01T00:00:05.000Z', groupId: '/', version: rootVersion },
     { eventType: 'deployment_success', timestamp: '2026-01-01T00:00:05.000Z', id, plan },
   ]);
+  t.equal(h.scheduler.runSpec('/app')?.version, app.version, 'the app keeps its version');
+  t.equal(h.scheduler.root().version, rootVersion);
   t.same(h.calls(), []);
   t.same(running(h), []);
   t.same(h.conditions('/app'), ['Running', 'Running']);
@@ -553,7 +600,7 @@ t.test('dependency order: a root deployed at once starts the dependent app only 
   h.probeInstance(first.find((l) => l.runSpecId === '/g/db')?.instanceId ?? '', { httpStatus: 200 });
   t.equal(h.scheduler.runSpec('/g/service')?.instances, 2, 'db healthy: the service step begins');
   t.same(h.conditions('/g/service'), ['Scheduled', 'Scheduled']);
-  const infos = h.events('deployment_info').map((e) => e.currentStep);
+  const infos = h.events('deployment_info').map((e) => lightened(e).currentStep);
   t.same(infos, [
     step(['StartApplication', '/g/cache'], ['StartApplication', '/g/db'], ['StartApplication', '/g/service']),
     step(['ScaleApplication', '/g/cache'], ['ScaleApplication', '/g/db']),
@@ -617,7 +664,7 @@ t.test('group_change_success of a zero-change put names the parent group of the 
   t.match(h.events('group_change_success'), [{ groupId: '/prod' }], 'the creation names /prod');
   h.clearRecords();
   accepted(t, h.put(app));
-  t.match(h.events('group_change_success'), [{ groupId: '/prod', version: app.version }], 'so does the unchanged put', todo);
+  t.match(h.events('group_change_success'), [{ groupId: '/prod', version: h.scheduler.root().version }], 'so does the unchanged put', todo);
 });
 
 t.test('kill-and-scale respects the lock of a running deployment of the app (Marathon: force defaults to false)', async (t) => {

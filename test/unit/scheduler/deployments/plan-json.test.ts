@@ -2,7 +2,7 @@ import t from 'tap';
 import { computePlan } from '../../../../src/scheduler/deployments/compute-plan';
 import type { DeploymentPlan } from '../../../../src/scheduler/deployments/deployment-plan';
 import {
-  actionJson, currentStepJson, deploymentStepInfoJson, lightPlanJson, planJson,
+  actionJson, currentStepJson, deploymentStepInfoJson, eventStepJson, lightPlanJson, planJson,
 } from '../../../../src/scheduler/deployments/plan-json';
 import { planGroupJson } from '../../../../src/scheduler/deployments/plan-group-json';
 import type { Group } from '../../../../src/scheduler/groups/group';
@@ -45,7 +45,7 @@ t.test('actions: {action, app} or {action, pod}, never both', async (t) => {
   t.strictSame(currentStepJson({ actions: [{ action: 'StopPod', runSpecId: '/p', kind: 'pod' }] }), { actions: [{ action: 'StopPod', pod: '/p' }] });
 });
 
-t.test('light plan for events: {id, steps, version} only (facts 106, 107)', async (t) => {
+t.test('light plan of deployment_success / deployment_failed: {id, steps, version} only (facts 106, 107)', async (t) => {
   const { plan } = fixture();
   const light = lightPlanJson(plan);
   t.strictSame(light, {
@@ -57,15 +57,35 @@ t.test('light plan for events: {id, steps, version} only (facts 106, 107)', asyn
     ],
     version: V2,
   });
-  t.notOk('original' in light || 'target' in light, 'no roots in events');
+  t.notOk('original' in light || 'target' in light, 'no roots in the final events');
   // The shapes plug straight into the event contracts of fact 107.
-  const info: DeploymentInfoEvent = { eventType: 'deployment_info', timestamp: V2, plan: light, currentStep: currentStepJson(plan.steps[1]) };
   const success: DeploymentSuccessEvent = { eventType: 'deployment_success', timestamp: V2, id: plan.id, plan: light };
   const failed: DeploymentFailedEvent = { eventType: 'deployment_failed', timestamp: V2, id: plan.id, plan: light, reason: 'canceled' };
-  t.same(keys(JSON.parse(JSON.stringify(info))), ['currentStep', 'eventType', 'plan', 'timestamp']);
-  t.same(JSON.parse(JSON.stringify(info)).currentStep, { actions: [{ action: 'StartPod', pod: '/g/db-pod' }, { action: 'StartApplication', app: '/g/web' }] });
   t.same(keys(success), ['eventType', 'id', 'plan', 'timestamp']);
   t.same(keys(failed), ['eventType', 'id', 'plan', 'reason', 'timestamp']);
+});
+
+t.test('deployment_info and step events: the full plan and a currentStep naming each action as action and type (spec 6)', async (t) => {
+  const { original, target, plan } = fixture();
+  const full = planJson(plan, original, target);
+  const info: DeploymentInfoEvent = { eventType: 'deployment_info', timestamp: V2, plan: full, currentStep: eventStepJson(plan.steps[1]) };
+  const wire = JSON.parse(JSON.stringify(info)) as { plan: Record<string, unknown>; currentStep: unknown };
+  t.same(keys(wire), ['currentStep', 'eventType', 'plan', 'timestamp']);
+  t.same(keys(wire.plan), ['id', 'original', 'steps', 'target', 'version']);
+  for (const root of [wire.plan.original, wire.plan.target] as Record<string, unknown>[]) {
+    t.ok(['apps', 'dependencies', 'groups', 'id', 'version'].every((k) => k in root), 'group objects as spec 6 lists them');
+  }
+  t.strictSame(wire.currentStep, {
+    actions: [{ action: 'StartPod', pod: '/g/db-pod', type: 'StartPod' }, { action: 'StartApplication', app: '/g/web', type: 'StartApplication' }],
+  });
+});
+
+t.test('group JSON is computed once per group object and shared by roots that keep the group', async (t) => {
+  const { original, target } = fixture();
+  const sub = target.groups.get('/g') as Group;
+  const other = group('/', { groups: [sub], apps: [makeApp({ id: '/z' })] }, versionAt(300));
+  t.equal(planGroupJson(other).groups[0], planGroupJson(target).groups[0], 'the unchanged subgroup\'s JSON is shared');
+  t.equal(planGroupJson(original), planGroupJson(original), 'cached');
 });
 
 t.test('full plan: {id, original, target, steps, version} with group trees', async (t) => {

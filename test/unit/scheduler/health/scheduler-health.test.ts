@@ -249,3 +249,25 @@ t.test('an unreachable instance is not judged or killed; checking resumes when i
   if (next !== undefined) h.probe(next.probeId, { httpStatus: 500 });
   t.equal(h.calls('kill').length, 1, 'and failures count again');
 });
+
+t.test('Scheduler.healthChecks: per-check states with firstSuccess set once, undefined at agent-run checks', async (t) => {
+  const h = new Harness();
+  const app = makeApp({
+    hostPorts: [0],
+    healthChecks: [makeHealthCheck({ gracePeriodMs: 0, intervalMs: 10_000, maxConsecutiveFailures: 0 }), makeHealthCheck({ protocol: 'COMMAND', command: 'true' })],
+  });
+  const [l] = h.deploy(app);
+  const startMs = h.nowMs;
+  t.match(h.scheduler.healthChecks(l.instanceId), [{ consecutiveFailures: 0, everHealthy: false }, undefined], 'armed, no result yet');
+  t.equal(h.scheduler.healthChecks(l.instanceId)?.[0]?.alive, undefined);
+  answer(h, { httpStatus: 200 });
+  answer(h, { httpStatus: 200 });
+  answer(h, { httpStatus: 500, message: 'boom' });
+  const [state] = h.scheduler.healthChecks(l.instanceId) ?? [];
+  t.match(state, {
+    alive: false, consecutiveFailures: 1, firstSuccessMs: startMs, lastSuccessMs: startMs + 10_000, lastFailureMs: startMs + 20_000,
+  }, 'firstSuccess stays at the first pass; lastSuccess moves');
+  t.equal(h.scheduler.healthChecks('nope.instance-1'), undefined, 'unknown instance');
+  h.status(l.taskId, 'TASK_FAILED');
+  t.equal(h.scheduler.healthChecks(l.instanceId), undefined, 'forgotten when the task ends');
+});

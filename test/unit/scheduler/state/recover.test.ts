@@ -101,3 +101,21 @@ t.test('a fresh store starts empty and writes root, versions and deployments as 
   h.run(...h.offer(makeOffer()));
   t.same(h.store.load().deployments, [], 'a finished deployment is deleted');
 });
+
+t.test('root versions survive a restart; the empty root the new core was built with is not among them', async (t) => {
+  const h1 = new Harness();
+  const initial = h1.scheduler.root().version;
+  h1.put(makeApp({ id: '/a', version: versionAt(10) }));
+  h1.advance(10_000);
+  h1.put(makeApp({ id: '/b', version: versionAt(20) }), { force: true });
+  const before = h1.scheduler.rootVersions();
+  t.equal(before.length, 3, 'the starting root and two changes');
+  t.equal(before.at(-1), initial, 'the starting root is the oldest');
+  h1.advance(60_000);
+  const h2 = restart(h1);
+  const after = h2.scheduler.rootVersions();
+  t.same(after, before.slice(0, 2), 'the stored versions, newest first; the unstored starting root is gone');
+  t.notOk(after.includes(new Date(h2.nowMs).toISOString()), 'no placeholder at the restart time');
+  for (const v of after) t.same(h2.scheduler.rootVersion(v), h1.scheduler.rootVersion(v), `root ${v} read back`);
+  t.equal(h2.scheduler.rootVersion(initial), undefined);
+});

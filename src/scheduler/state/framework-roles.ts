@@ -1,0 +1,49 @@
+import type { CoreContext } from '../core-context';
+import type { DeploymentPlan } from '../deployments/deployment-plan';
+import type { Group } from '../groups/group';
+import { allRunSpecs, findRunSpec } from '../groups/tree-query';
+
+/**
+ * The roles the framework needs: the default role, the role of every run spec in the root, and
+ * every role live instances run under (a resident instance keeps its old role after a forced role
+ * change, fact 114), sorted. O(run specs + roles): instance roles are counted as they change.
+ */
+export function rolesInUse(ctx: CoreContext): string[] {
+  const roles = new Set<string>([ctx.options.defaultRole]);
+  for (const spec of allRunSpecs(ctx.state.root)) roles.add(spec.role);
+  for (const rs of ctx.state.runSpecs.values()) for (const role of rs.instanceRoles.keys()) roles.add(role);
+  return [...roles].sort();
+}
+
+/**
+ * After an input that may have changed the roles in use (`state.rolesDirty`): when the set differs
+ * from what the driver was last told, tells it (`updateFrameworkRoles`, the Mesos UPDATE_FRAMEWORK
+ * of spec section 3's role change). Nothing is computed on inputs that cannot change it, such as
+ * ordinary status updates.
+ */
+export function syncFrameworkRoles(ctx: CoreContext): void {
+  const state = ctx.state;
+  if (!state.rolesDirty) return;
+  state.rolesDirty = false;
+  const roles = rolesInUse(ctx);
+  if (roles.length === state.frameworkRoles.length && roles.every((r, i) => r === state.frameworkRoles[i])) return;
+  state.frameworkRoles = roles;
+  ctx.driver.updateFrameworkRoles?.(roles);
+}
+
+/**
+ * Marks the roles dirty when an accepted change touches a run spec's role: one that is new to the
+ * framework, or one that changed or went away (the set may shrink). Cheap: only the plan's
+ * affected run specs are looked at, so changes that keep every role cost no recomputation.
+ */
+export function noteRoleChanges(ctx: CoreContext, plan: DeploymentPlan, original: Group, target: Group): void {
+  const known = ctx.state.frameworkRoles;
+  for (const id of plan.affectedRunSpecIds) {
+    const before = findRunSpec(original, id)?.role;
+    const after = findRunSpec(target, id)?.role;
+    if (before !== after || (after !== undefined && !known.includes(after))) {
+      ctx.state.rolesDirty = true;
+      return;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import t from 'tap';
+import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { TaskState } from '../../../../src/scheduler/model/task-state';
+import { makeOffer } from '../../../builders/cluster-builders';
+import { makeApp, makeHealthCheck, makePod } from '../../../builders/run-spec-builders';
+import { Harness } from '../../../harness/core-harness';
+
+/** One running instance of `/app` on agent a1 / host h1. */
+function running(spec: RunSpec = makeApp()) {
+  const h = new Harness();
+  const [l] = h.deploy(spec, makeOffer({ agent: { hostname: 'h1', agentId: 'a1' } }));
+  return { h, l, spec };
+}
+
+t.test('lastTaskFailure: recorded for failure states only, in Marathon\'s TaskFailure shape', async (t) => {
+  const table: [TaskState, boolean][] = [
+    ['TASK_FAILED', true], ['TASK_ERROR', true], ['TASK_LOST', true], ['TASK_DROPPED', true], ['TASK_GONE', true],
+    ['TASK_GONE_BY_OPERATOR', true], ['TASK_UNKNOWN', true],
+    ['TASK_FINISHED', false], ['TASK_KILLED', false], ['TASK_KILLING', false], ['TASK_UNREACHABLE', false],
+  ];
+  for (const [state, recorded] of table) {
+    const { h, l, spec } = running();
+    t.equal(h.scheduler.lastTaskFailure('/app'), undefined, `${state}: nothing before`);
+    h.advance(2_000);
+    h.status(l.taskId, state, { message: 'it broke' });
+    const expected = {
+      appId: '/app', host: 'h1', message: 'it broke', state, taskId: l.taskId,
+      timestamp: new Date(h.nowMs).toISOString(), version: spec.version, slaveId: 'a1',
+    };
+    t.same(h.scheduler.lastTaskFailure('/app'), recorded ? expected : undefined, state);
+  }
+});
+
+t.test('the newest failure wins; an empty message is ""; a duplicate update does not move it', async (t) => {
+  const { h, l } = running(makeApp({ instances: 2 }));
+  h.status(l.taskId, 'TASK_FAILED');
+  t.match(h.scheduler.lastTaskFailure('/app'), { taskId: l.taskId, state: 'TASK_FAILED', message: '' });
+  const first = h.scheduler.lastTaskFailure('/app');
+  h.advance(1_000);
+  h.status(l.taskId, 'TASK_FAILED', { message: 'again' });
+  t.equal(h.scheduler.lastTaskFailure('/app'), first, 'the same state reported twice is not a new failure');
+  const [next] = h.offer(makeOffer({ agent: { hostname: 'h2', agentId: 'a2' } }));
+  h.run(next);
+  h.advance(1_000);
+  h.status(next.taskId, 'TASK_ERROR', { message: 'bad config' });
+  t.match(h.scheduler.lastTaskFailure('/app'), { taskId: next.taskId, state: 'TASK_ERROR', message: 'bad config', host: 'h2', slaveId: 'a2' });
+});
+
+t.test('a kill for failing health checks is recorded as TASK_KILLED with the reason', async (t) => {
+  const hc = makeHealthCheck({ gracePeriodMs: 0, intervalMs: 10_000, maxConsecutiveFailures: 1 });
+  const { h, l, spec } = running(makeApp({ hostPorts: [0], healthChecks: [hc] }));
+  const probe = h.prober.last();
+  if (probe !== undefined) h.probe(probe.probeId, { httpStatus: 500 });
+  t.same(h.scheduler.lastTaskFailure('/app'), {
+    appId: '/app', host: 'h1', message: 'HTTP health check failed 1 times consecutively (HTTP 500)', state: 'TASK_KILLED',
+    taskId: l.taskId, timestamp: new Date(h.nowMs).toISOString(), version: spec.version, slaveId: 'a1',
+  });
+  h.status(l.taskId, 'TASK_KILLED');
+  t.match(h.scheduler.lastTaskFailure('/app'), { state: 'TASK_KILLED', message: /health check failed/ }, 'the kill itself is not a failure');
+});
+
+t.test('pods record failures too; the record goes with the run spec', async (t) => {
+  const { h, l } = running(makePod({ id: '/app' }));
+  h.status(l.taskId, 'TASK_FAILED', { message: 'oom' });
+  t.match(h.scheduler.lastTaskFailure('/app'), { appId: '/app', taskId: l.taskId, state: 'TASK_FAILED', message: 'oom' });
+  h.delete('/app');
+  for (const kill of h.calls('kill')) h.status(kill.taskId, 'TASK_KILLED');
+  t.equal(h.scheduler.runSpec('/app'), undefined, 'deleted');
+  t.equal(h.scheduler.lastTaskFailure('/app'), undefined, 'and its failure forgotten');
+  t.equal(h.scheduler.lastTaskFailure('/unknown'), undefined);
+});
