@@ -41,10 +41,10 @@ t.test('PACER_PORT=0 picks a free port and the startup line prints the real one;
   t.match(main.stderr(), /pacer: stopped\n$/);
 });
 
-t.test('--cluster mesos exits 2 saying the driver is not built, with the usage', async (t) => {
+t.test('--cluster mesos without --master exits 2 saying what is needed, with the usage', async (t) => {
   const mesos = await runMain(t, ['--cluster', 'mesos']);
   t.equal(mesos.code, 2, 'exit 2');
-  t.match(mesos.stderr, /^pacer: --cluster mesos: the Mesos driver is not built yet \(issue 6\); use --cluster local or sim\n/, 'says why and what to use');
+  t.match(mesos.stderr, /^pacer: --cluster mesos needs --master http:\/\/host:5050 or zk:\/\/host:2181\/mesos \(or PACER_MASTER\)\n/, 'says what it needs');
   t.match(mesos.stderr, /usage: npm start -- \[options\]/, 'with the usage');
   t.equal(mesos.stdout, '');
 });

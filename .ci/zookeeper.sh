@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Installs (Debian/Ubuntu apt) and starts a throw-away standalone ZooKeeper for the tests of the
+# Mesos driver's ZooKeeper master detection (test/cluster/mesos/zk/real-zookeeper.test.ts).
+#
+# Usage:
+#   eval "$(.ci/zookeeper.sh)"        # install if needed, start, wait until it answers `ruok`
+#   .ci/zookeeper.sh stop             # stop the server started above (needs PACER_ZK_PID)
+#
+# stdout carries only shell assignments for the caller to eval:
+#   export PACER_ZK=127.0.0.1:2181     # host:port the tests connect to (unset = tests skip)
+#   export PACER_ZK_PID=<pid>          # the server's JVM, for `stop`
+# Progress and errors go to stderr. Bounded: the start-up wait is at most PACER_ZK_WAIT_S (60) s.
+# Knobs: PACER_ZK_PORT (2181). The server binds 127.0.0.1 only, keeps its data in a fresh temp
+# directory, and runs with its admin HTTP server off (it would otherwise take port 8080).
+set -euo pipefail
+
+port="${PACER_ZK_PORT:-2181}"
+wait_s="${PACER_ZK_WAIT_S:-60}"
+jar=/usr/share/java/zookeeper.jar
+main_class=org.apache.zookeeper.server.ZooKeeperServerMain
+
+log() { echo "zookeeper.sh: $*" >&2; }
+
+# Answers 0 when a server on 127.0.0.1:$port replies `imok` to the `ruok` four-letter word.
+answers_ruok() {
+  local reply=''
+  { exec 3<>"/dev/tcp/127.0.0.1/${port}"; } 2>/dev/null || return 1
+  printf 'ruok' >&3
+  IFS= read -r -t 2 -n 4 reply <&3 || true
+  exec 3<&- 3>&-
+  [ "$reply" = "imok" ]
+}
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    log "need root (or sudo) to run: $*"; return 1; fi
+}
+
+install_zookeeper() {
+  [ -f "$jar" ] && return 0
+  command -v apt-get >/dev/null || { log "no $jar and no apt-get: install ZooKeeper 3.x yourself"; return 1; }
+  log "installing the Debian zookeeper package"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get install -y -qq --no-install-recommends zookeeper >/dev/null 2>&1 || {
+    as_root apt-get update -qq >/dev/null
+    as_root apt-get install -y -qq --no-install-recommends zookeeper >/dev/null
+  }
+  [ -f "$jar" ] || { log "the zookeeper package did not provide $jar"; return 1; }
+}
+
+start_zookeeper() {
+  local dir
+  dir="$(mktemp -d "${TMPDIR:-/tmp}/pacer-zk.XXXXXX")"
+  cat >"$dir/zoo.cfg" <<CFG
+tickTime=1000
+dataDir=$dir/data
+clientPort=$port
+clientPortAddress=127.0.0.1
+maxClientCnxns=0
+admin.enableServer=false
+4lw.commands.whitelist=ruok,srvr
+CFG
+  log "starting ZooKeeper on 127.0.0.1:$port (data and log in $dir)"
+  nohup java -Xmx256m -cp "$jar" "$main_class" "$dir/zoo.cfg" >"$dir/zookeeper.log" 2>&1 </dev/null &
+  local pid=$!
+  local deadline=$((SECONDS + wait_s))
+  until answers_ruok; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      log "ZooKeeper exited during start-up; its log:"; tail -n 30 "$dir/zookeeper.log" >&2; return 1
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      log "ZooKeeper did not answer ruok within ${wait_s}s"; kill "$pid" 2>/dev/null || true; return 1
+    fi
+    sleep 0.5
+  done
+  log "ZooKeeper is up (pid $pid)"
+  echo "export PACER_ZK=127.0.0.1:$port"
+  echo "export PACER_ZK_PID=$pid"
+}
+
+if [ "${1:-start}" = "stop" ]; then
+  [ -n "${PACER_ZK_PID:-}" ] || { log "PACER_ZK_PID is not set: nothing to stop"; exit 0; }
+  kill "$PACER_ZK_PID" 2>/dev/null || true
+  for _ in $(seq 20); do kill -0 "$PACER_ZK_PID" 2>/dev/null || break; sleep 0.5; done
+  log "stopped ZooKeeper (pid $PACER_ZK_PID)"
+  exit 0
+fi
+
+if answers_ruok; then
+  log "a ZooKeeper already answers on 127.0.0.1:$port; using it"
+  echo "export PACER_ZK=127.0.0.1:$port"
+  exit 0
+fi
+install_zookeeper
+start_zookeeper

@@ -1,0 +1,11 @@
+/**
+ * Finds the leading Mesos master. The driver asks it for a base URL before every (re)subscription,
+ * so a detector that follows leader elections (ZooKeeper) makes master failover transparent; a
+ * static detector just returns the configured `--master` URL and lets 307 redirects do the rest.
+ */
+export interface MasterDetector {
+  /** Base URL of the current leading master: `http(s)://host:port` (no trailing slash). */
+  leader(): Promise<string /* http(s)://host:port */>;
+  /** Releases sessions, watches and timers; `leader()` must not be called afterwards. */
+  close(): void;
+}

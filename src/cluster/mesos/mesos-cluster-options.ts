@@ -1,0 +1,76 @@
+import type { MesosFormat } from './codec/mesos-model';
+import type { MasterDetector } from './master-detector';
+
+/** Where the driver reports what it does not hand to the core (faults, refusals, reconnects). */
+export interface MesosLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** What the core recovered from its store, which decides how the driver subscribes. */
+export interface RecoveredFramework {
+  /** The framework id saved by an earlier run (resubscribe with it: tasks keep running, §1.8). */
+  readonly frameworkId?: string;
+  /** Instances known to the core; with any, registering a NEW framework id is refused. */
+  readonly instanceCount: number;
+}
+
+/** How to build a {@link MesosCluster}. Only `detector` is required. */
+export interface MesosClusterOptions {
+  /** Finds the leading master before every (re)subscription. */
+  readonly detector: MasterDetector;
+  /** `application/x-protobuf` (default) or `application/json` for calls and events (§1.2). */
+  readonly format?: MesosFormat;
+  /** FrameworkInfo.name (Marathon's `--framework_name`, default `marathon`). */
+  readonly frameworkName?: string;
+  /** FrameworkInfo.user (Marathon's `--mesos_user`; default the user running pacer). */
+  readonly user?: string;
+  /** FrameworkInfo.failover_timeout in seconds (Marathon's default 604800 = one week, §1.8). */
+  readonly failoverTimeoutSeconds?: number;
+  /** The default role (`--mesos_role`): the roles subscribed before the core says otherwise. */
+  readonly defaultRole?: string;
+  /** TASK_KILLING_STATE capability (the `task_killing` feature). */
+  readonly taskKilling?: boolean;
+  /** GPU_RESOURCES capability (the `gpu_resources` feature). */
+  readonly gpus?: boolean;
+  readonly hostname?: string;
+  readonly webuiUrl?: string;
+  readonly principal?: string;
+  /** First reconnect delay (default 500 ms); doubles per failed attempt. */
+  readonly backoffInitialMs?: number;
+  /** Reconnect delay cap (default 15 s, §1.7). */
+  readonly backoffMaxMs?: number;
+  /** Missed heartbeat intervals before the stream is taken for dead (Marathon's default 5, §1.7). */
+  readonly heartbeatFailureThreshold?: number;
+  /** How long to wait for SUBSCRIBED (and the 200) before retrying (default 75 s, §1.7). */
+  readonly subscribeTimeoutMs?: number;
+  /** Timeout of every other call (default 75 s, §1.7). */
+  readonly callTimeoutMs?: number;
+  /** 307 redirects followed in a row before backing off (default 3, §1.9). */
+  readonly maxRedirects?: number;
+  /** KILL/ACKNOWLEDGE calls held while disconnected (default 10000; the oldest are dropped beyond). */
+  readonly maxHeldCalls?: number;
+  readonly logger?: MesosLogger;
+  /**
+   * The driver gave up for good: the master sent ERROR (framework removed, failed over to another
+   * instance, refused), or a new framework id was assigned while instances exist. The driver is
+   * stopped when this is called; pacer should stop too (Marathon exits).
+   */
+  readonly onFatal?: (error: Error) => void;
+}
+
+export const DEFAULTS = {
+  format: 'protobuf' as MesosFormat,
+  frameworkName: 'marathon',
+  failoverTimeoutSeconds: 604_800,
+  defaultRole: '*',
+  backoffInitialMs: 500,
+  backoffMaxMs: 15_000,
+  heartbeatFailureThreshold: 5,
+  subscribeTimeoutMs: 75_000,
+  callTimeoutMs: 75_000,
+  maxRedirects: 3,
+  maxHeldCalls: 10_000,
+  /** Used when SUBSCRIBED carries no interval (current masters always send 15, §1.7). */
+  heartbeatIntervalSeconds: 15,
+} as const;

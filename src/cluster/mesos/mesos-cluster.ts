@@ -1,0 +1,516 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { userInfo } from 'node:os';
+import type { ClusterInput } from '../../scheduler/model/inputs';
+import type { LaunchOperation } from '../../scheduler/model/launch';
+import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
+import { encodeCall } from './codec/mesos-codec';
+import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer } from './codec/mesos-model';
+import { MEDIA_TYPES } from './codec/media-type';
+import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
+import { RoleBook } from './role-book';
+import { frameworkInfo } from './translate/framework-info';
+import { launchesToMesos } from './translate/launch-to-mesos';
+import { offerFromMesos } from './translate/offer-from-mesos';
+import {
+  acceptCall, acknowledgeCall, declineCall, killCall, reconcileCall, reviveCall, subscribeCall, suppressCall, updateFrameworkCall,
+} from './translate/scheduler-calls';
+import { statusFromMesos } from './translate/status-from-mesos';
+import { CallOutbox, type OutgoingCall } from './transport/call-outbox';
+import { callAnswerVerdict } from './transport/call-answer-verdict';
+import { ExponentialBackoff } from './transport/exponential-backoff';
+import { leaderFromLocation } from './transport/leader-url';
+import { postCall } from './transport/post-call';
+import { openSubscription, type Subscription } from './transport/subscription-stream';
+
+export type { MesosClusterOptions, MesosLogger, RecoveredFramework } from './mesos-cluster-options';
+
+/** Where the driver is in its life. */
+export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped';
+
+/** Explicit reconciliation is split into calls of at most this many tasks (§7.2: no paging). */
+const RECONCILE_BATCH = 1000;
+
+const STDERR_LOGGER: MesosLogger = {
+  info: (message) => process.stderr.write(`[mesos] ${message}\n`),
+  warn: (message) => process.stderr.write(`[mesos] WARN ${message}\n`),
+};
+
+/**
+ * The Mesos v1 scheduler driver: a {@link ClusterDriver} speaking the HTTP scheduler API
+ * (mesos-v1-scheduler-api.md, § numbers below) to the leading master.
+ *
+ * Subscription: the leader comes from the {@link MasterDetector}; SUBSCRIBE streams RecordIO
+ * events (§1.3, §1.4) in `format` (protobuf by default); 307 answers are followed to the leader
+ * (§1.9, at most `maxRedirects` in a row). Every (re)subscription carries the stored framework id
+ * in both places and `failover_timeout` (§1.8), so a pacer restart or master failover never
+ * relaunches running tasks; it restates the roles and the suppressed roles. Each SUBSCRIBED posts
+ * `{type:'subscribed', frameworkId}` (the core saves the id and reconciles every known task, §7.7);
+ * losing the subscription posts `{type:'disconnected'}`.
+ *
+ * Faults are events, never exceptions: a refused connection, a cut stream, a malformed frame or
+ * record, a 4xx/5xx answer or missing heartbeats (no event for `heartbeatFailureThreshold` ×
+ * the interval, §1.7) drop the connection and resubscribe after a bounded exponential backoff.
+ * An ERROR event (framework removed, failed over to another instance) is final: the driver stops
+ * and calls `onFatal` (§3.9: do not fight it). So is a framework id that differs from the one
+ * resubscribed with, and `start` refuses to register a NEW framework id while instances exist
+ * (Marathon 1.7's rule: their tasks would be orphaned and relaunched).
+ *
+ * Calls go one at a time in order on a keep-alive connection separate from the stream, with the
+ * `Mesos-Stream-Id` (§1.5). While disconnected, KILL and ACKNOWLEDGE are held (bounded) and sent
+ * after resubscribing; ACCEPT is dropped and its tasks reported TASK_DROPPED
+ * (REASON_INVALID_OFFERS, as Mesos reports an ACCEPT of a dead offer, §3.4, §7.3); DECLINE and
+ * RECONCILE are dropped (offers die with the subscription; the core reconciles on `subscribed`).
+ * Raw Mesos offers are kept by id until accepted, declined or rescinded: ACCEPT copies their
+ * resources (translate/launch-to-mesos.ts).
+ */
+export class MesosCluster implements ClusterDriver {
+  private lifecycle: MesosClusterState = 'idle';
+  /** Bumped on every connection attempt and loss: callbacks of older attempts are ignored. */
+  private generation = 0;
+  private subscription: Subscription | undefined;
+  private leaderUrl: string | undefined;
+  private streamId: string | undefined;
+  private framework: string | undefined;
+  /** The roles the master was last told (SUBSCRIBE or UPDATE_FRAMEWORK). */
+  private subscribedRoles: readonly string[] = [];
+  private redirects = 0;
+  private heartbeatIntervalMs: number = DEFAULTS.heartbeatIntervalSeconds * 1000;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private watchdogTimer: NodeJS.Timeout | undefined;
+  private deferredTimer: NodeJS.Immediate | undefined;
+  private deferred: ClusterInput[] = [];
+  private readonly offers = new Map<string, MesosOffer>();
+  private readonly roleBook: RoleBook;
+  private readonly outbox: CallOutbox;
+  private readonly backoff: ExponentialBackoff;
+  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
+  private readonly log: MesosLogger;
+  private readonly format;
+
+  constructor(private readonly options: MesosClusterOptions, private readonly post: (input: ClusterInput) => void) {
+    this.format = options.format ?? DEFAULTS.format;
+    this.roleBook = new RoleBook(options.defaultRole ?? DEFAULTS.defaultRole);
+    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls);
+    this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
+    this.log = options.logger ?? STDERR_LOGGER;
+  }
+
+  /** The framework id: the recovered one, then the one the master confirmed. */
+  get frameworkId(): string | undefined {
+    return this.framework;
+  }
+
+  /** Where the driver is: idle (not started), connecting, subscribed, stopped. */
+  get state(): MesosClusterState {
+    return this.lifecycle;
+  }
+
+  /** The leading master's base URL last subscribed to (or being tried). */
+  get leader(): string | undefined {
+    return this.leaderUrl;
+  }
+
+  /**
+   * Starts subscribing (asynchronously; progress arrives as inputs). Throws, before any network
+   * traffic, when there is no stored framework id but instances exist: registering a new
+   * framework would orphan their tasks and relaunch them (Marathon 1.7 refuses to start too).
+   */
+  start(recovered: RecoveredFramework): void {
+    if (this.lifecycle !== 'idle') return;
+    if (recovered.frameworkId === undefined && recovered.instanceCount > 0) {
+      throw new Error(
+        `refusing to register a new Mesos framework: the store has ${recovered.instanceCount} instance(s) but no framework id; ` +
+        'their tasks would be orphaned and launched again. Restore the store that holds the framework id.',
+      );
+    }
+    this.framework = recovered.frameworkId;
+    this.connect();
+  }
+
+  /** Stops for good: closes the stream and the call connections; clears every timer. No input is posted afterwards. */
+  stop(): void {
+    if (this.lifecycle === 'stopped') return;
+    this.lifecycle = 'stopped';
+    this.generation++;
+    this.subscription?.close();
+    this.subscription = undefined;
+    this.clearTimers();
+    if (this.deferredTimer !== undefined) clearImmediate(this.deferredTimer);
+    this.deferredTimer = undefined;
+    this.outbox.clear();
+    this.offers.clear();
+    this.deferred = [];
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+    this.options.detector.close();
+  }
+
+  // ---------------------------------------------------------------- ClusterDriver
+
+  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
+    const offer = this.offers.get(offerId);
+    const frameworkId = this.framework;
+    if (this.lifecycle !== 'subscribed' || offer === undefined || frameworkId === undefined) {
+      this.dropLaunches(operations, `offer ${offerId} is no longer valid`);
+      return;
+    }
+    this.offers.delete(offerId);
+    let call: Call;
+    try {
+      call = acceptCall(frameworkId, offerId, launchesToMesos(operations, { frameworkId, offer }), refuseMs);
+    } catch (err) {
+      this.log.warn(`cannot translate the launch on offer ${offerId}: ${(err as Error).message}`);
+      this.dropLaunches(operations, `launch could not be translated: ${(err as Error).message}`, 'TASK_ERROR', 'REASON_TASK_INVALID');
+      this.decline([offerId], 0);
+      return;
+    }
+    this.send({ call, dropped: () => this.dropLaunches(operations, `offer ${offerId} was not accepted by the master`) });
+  }
+
+  decline(offerIds: readonly string[], refuseMs: number): void {
+    const known = offerIds.filter((id) => this.offers.delete(id));
+    if (known.length === 0 || this.framework === undefined) return;
+    this.send({ call: declineCall(this.framework, known, refuseMs) });
+  }
+
+  kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void {
+    if (this.framework === undefined) return;
+    this.send({ call: killCall(this.framework, taskId, agentId, gracePeriodMs) });
+  }
+
+  acknowledge(agentId: string, taskId: string, uuid: string): void {
+    if (this.framework === undefined) return;
+    try {
+      this.send({ call: acknowledgeCall(this.framework, agentId, taskId, uuid) });
+    } catch (err) {
+      this.log.warn(`not acknowledging ${taskId}: ${(err as Error).message}`);
+    }
+  }
+
+  reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void {
+    if (this.framework === undefined || this.lifecycle !== 'subscribed') return;
+    if (tasks.length === 0) {
+      this.send({ call: reconcileCall(this.framework, []) });
+      return;
+    }
+    for (let i = 0; i < tasks.length; i += RECONCILE_BATCH) {
+      this.send({ call: reconcileCall(this.framework, tasks.slice(i, i + RECONCILE_BATCH)) });
+    }
+  }
+
+  revive(roles: readonly string[]): void {
+    this.roleBook.revive(roles);
+    this.sendRoleCall(roles, reviveCall);
+  }
+
+  suppress(roles: readonly string[]): void {
+    this.roleBook.suppress(roles);
+    this.sendRoleCall(roles, suppressCall);
+  }
+
+  /** UPDATE_FRAMEWORK when the whole set of roles changed (§2.13); restated on the next SUBSCRIBE anyway. */
+  updateFrameworkRoles(roles: readonly string[]): void {
+    if (!this.roleBook.setRoles(roles)) return;
+    if (this.lifecycle === 'subscribed') this.sendUpdateFramework();
+  }
+
+  // ---------------------------------------------------------------- subscription
+
+  private connect(): void {
+    const gen = ++this.generation;
+    this.lifecycle = 'connecting';
+    this.redirects = 0;
+    this.options.detector.leader().then(
+      (baseUrl) => { if (gen === this.generation) this.attempt(baseUrl); },
+      (err: unknown) => { if (gen === this.generation) this.retryLater(`no leading master: ${(err as Error).message}`); },
+    );
+  }
+
+  /** One SUBSCRIBE to `baseUrl`, watched by the subscribe timeout until SUBSCRIBED. */
+  private attempt(baseUrl: string): void {
+    const gen = ++this.generation;
+    this.leaderUrl = baseUrl;
+    this.streamId = undefined;
+    const info = this.info();
+    this.subscribedRoles = info.roles ?? [];
+    let body: Uint8Array;
+    try {
+      body = encodeCall(subscribeCall(info, this.roleBook.suppressedWithin(this.subscribedRoles)), this.format);
+    } catch (err) {
+      this.fatal(new Error(`cannot encode SUBSCRIBE: ${(err as Error).message}`));
+      return;
+    }
+    this.armWatchdog(this.options.subscribeTimeoutMs ?? DEFAULTS.subscribeTimeoutMs, gen, 'no SUBSCRIBED');
+    this.subscription = openSubscription({ baseUrl, body, format: this.format }, {
+      opened: (streamId) => { if (gen === this.generation) this.streamId = streamId; },
+      event: (event) => { if (gen === this.generation) this.onEvent(event, gen); },
+      redirected: (location) => { if (gen === this.generation) this.onRedirect(baseUrl, location); },
+      refused: (status, text) => { if (gen === this.generation) this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`); },
+      closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },
+    });
+  }
+
+  private onRedirect(askedUrl: string, location: string | undefined): void {
+    const target = leaderFromLocation(askedUrl, location);
+    const maxRedirects = this.options.maxRedirects ?? DEFAULTS.maxRedirects;
+    if (target === undefined || this.redirects >= maxRedirects) {
+      this.retryLater(`${askedUrl} is not the leader (307, Location ${JSON.stringify(location)}); ${this.redirects} redirect(s) followed`);
+      return;
+    }
+    this.redirects++;
+    this.log.info(`${askedUrl} is not the leading master; following the redirect to ${target}`);
+    this.attempt(target);
+  }
+
+  /** The subscription (or the attempt) is gone: tell the core if it was up, then retry. */
+  private lost(reason: string): void {
+    if (this.lifecycle === 'stopped') return;
+    const wasSubscribed = this.lifecycle === 'subscribed';
+    this.dropConnection();
+    if (wasSubscribed) this.post({ type: 'disconnected' });
+    this.retryLater(reason);
+  }
+
+  private retryLater(reason: string): void {
+    if (this.lifecycle === 'stopped') return;
+    if (this.lifecycle === 'subscribed') {
+      this.lost(reason);
+      return;
+    }
+    this.dropConnection();
+    this.lifecycle = 'connecting';
+    const delayMs = this.backoff.next();
+    this.log.warn(`${reason}; resubscribing in ${delayMs} ms`);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.connect();
+    }, delayMs);
+  }
+
+  /** Closes the stream, forgets offers and the stream id, holds or drops queued calls. */
+  private dropConnection(): void {
+    this.generation++;
+    this.subscription?.close();
+    this.subscription = undefined;
+    this.streamId = undefined;
+    this.lifecycle = 'connecting';
+    this.clearTimers();
+    this.offers.clear();
+    this.outbox.close();
+  }
+
+  private fatal(error: Error): void {
+    if (this.lifecycle === 'stopped') return;
+    const wasSubscribed = this.lifecycle === 'subscribed';
+    this.stop();
+    if (wasSubscribed) this.post({ type: 'disconnected' });
+    this.log.warn(`giving up: ${error.message}`);
+    this.options.onFatal?.(error);
+  }
+
+  private armWatchdog(timeoutMs: number, gen: number, what: string): void {
+    if (this.watchdogTimer !== undefined) clearTimeout(this.watchdogTimer);
+    this.watchdogTimer = setTimeout(() => {
+      this.watchdogTimer = undefined;
+      if (gen === this.generation) this.lost(`${what} within ${timeoutMs} ms`);
+    }, timeoutMs);
+  }
+
+  /** Connection timers; the deferred-input turn survives a reconnect (only `stop` clears it). */
+  private clearTimers(): void {
+    if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
+    if (this.watchdogTimer !== undefined) clearTimeout(this.watchdogTimer);
+    this.reconnectTimer = undefined;
+    this.watchdogTimer = undefined;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  private onEvent(event: Event, gen: number): void {
+    if (event.type === 'SUBSCRIBED' && event.subscribed !== undefined) {
+      this.onSubscribed(event.subscribed, gen);
+      return;
+    }
+    if (event.type === 'ERROR') {
+      this.fatal(new Error(`the Mesos master ended the framework's subscription: ${event.error?.message ?? '(no message)'}`));
+      return;
+    }
+    if (this.lifecycle !== 'subscribed') return;
+    this.armHeartbeatWatchdog(gen);
+    try {
+      this.dispatch(event);
+    } catch (err) {
+      this.log.warn(`failed to handle a ${event.type} event: ${(err as Error).stack ?? String(err)}`);
+    }
+  }
+
+  private dispatch(event: Event): void {
+    switch (event.type) {
+      case 'OFFERS':
+        this.onOffers(event.offers?.offers ?? []);
+        return;
+      case 'RESCIND':
+        if (event.rescind === undefined) return;
+        this.offers.delete(event.rescind.offerId.value);
+        this.post({ type: 'rescind', offerId: event.rescind.offerId.value });
+        return;
+      case 'UPDATE':
+        if (event.update !== undefined) this.post({ type: 'status', status: statusFromMesos(event.update.status) });
+        return;
+      case 'FAILURE':
+        // Only agent_id: the agent was removed or is unreachable; with executor_id: an executor
+        // ended, which the tasks' own updates report (§3.8).
+        if (event.failure?.agentId !== undefined && event.failure.executorId === undefined) {
+          this.post({ type: 'agentLost', agentId: event.failure.agentId.value });
+        }
+        return;
+      case 'HEARTBEAT':
+        return;
+      default:
+        this.log.info(`ignoring a ${event.type} event`);
+    }
+  }
+
+  private onSubscribed(subscribed: EventSubscribed, gen: number): void {
+    const id = subscribed.frameworkId.value;
+    const asked = this.framework;
+    if (asked !== undefined && id !== asked) {
+      this.fatal(new Error(`the master assigned framework id ${id} instead of ${asked}; refusing to continue (tasks of ${asked} would be orphaned)`));
+      return;
+    }
+    this.framework = id;
+    this.lifecycle = 'subscribed';
+    this.backoff.reset();
+    this.redirects = 0;
+    this.heartbeatIntervalMs = (subscribed.heartbeatIntervalSeconds ?? DEFAULTS.heartbeatIntervalSeconds) * 1000;
+    this.armHeartbeatWatchdog(gen);
+    this.offers.clear();
+    const master = subscribed.masterInfo?.id === undefined ? '' : ` (master ${subscribed.masterInfo.id})`;
+    this.log.info(`subscribed to ${this.leaderUrl ?? '?'} as framework ${id}${master}`);
+    this.outbox.open((item) => this.sendNow(item, gen));
+    const rolesChanged = this.subscribedRoles.join('\n') !== this.roleBook.roles.join('\n');
+    if (rolesChanged) this.sendUpdateFramework();
+    this.post({ type: 'subscribed', frameworkId: id });
+  }
+
+  private armHeartbeatWatchdog(gen: number): void {
+    const threshold = this.options.heartbeatFailureThreshold ?? DEFAULTS.heartbeatFailureThreshold;
+    this.armWatchdog(this.heartbeatIntervalMs * threshold, gen, 'no event (heartbeat)');
+  }
+
+  private onOffers(offers: readonly MesosOffer[]): void {
+    const translated = [];
+    for (const offer of offers) {
+      try {
+        translated.push(offerFromMesos(offer));
+        this.offers.set(offer.id.value, offer);
+      } catch (err) {
+        this.log.warn(`declining offer ${offer.id.value}, which cannot be read: ${(err as Error).message}`);
+        if (this.framework !== undefined) this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
+      }
+    }
+    if (translated.length > 0) this.post({ type: 'offers', offers: translated });
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  private info(): FrameworkInfo {
+    const o = this.options;
+    return frameworkInfo({
+      name: o.frameworkName ?? DEFAULTS.frameworkName,
+      user: o.user ?? userInfo().username,
+      ...(this.framework === undefined ? {} : { frameworkId: this.framework }),
+      failoverTimeoutSeconds: o.failoverTimeoutSeconds ?? DEFAULTS.failoverTimeoutSeconds,
+      roles: this.roleBook.roles,
+      taskKilling: o.taskKilling ?? false,
+      gpus: o.gpus ?? false,
+      ...(o.hostname === undefined ? {} : { hostname: o.hostname }),
+      ...(o.webuiUrl === undefined ? {} : { webuiUrl: o.webuiUrl }),
+      ...(o.principal === undefined ? {} : { principal: o.principal }),
+    });
+  }
+
+  private sendUpdateFramework(): void {
+    const info = this.info();
+    this.subscribedRoles = info.roles ?? [];
+    this.send({ call: updateFrameworkCall(info, this.roleBook.suppressedWithin(this.subscribedRoles)) });
+  }
+
+  /**
+   * REVIVE/SUPPRESS: an empty list goes as is (every role); otherwise narrowed to subscribed
+   * roles, and skipped when none is left (an empty list would mean every role, §2.6, §2.7).
+   */
+  private sendRoleCall(roles: readonly string[], build: (frameworkId: string, roles: readonly string[]) => Call): void {
+    if (this.framework === undefined || this.lifecycle !== 'subscribed') return;
+    if (roles.length === 0) {
+      this.send({ call: build(this.framework, []) });
+      return;
+    }
+    const known = RoleBook.subscribedOf(roles, this.subscribedRoles);
+    if (known.length > 0) this.send({ call: build(this.framework, known) });
+  }
+
+  private send(item: OutgoingCall): void {
+    if (this.lifecycle === 'stopped') return;
+    this.outbox.enqueue(item);
+  }
+
+  /** Posts one call on the current stream and reacts to the answer (§1.6). Never rejects. */
+  private async sendNow(item: OutgoingCall, gen: number): Promise<void> {
+    const baseUrl = this.leaderUrl;
+    const streamId = this.streamId;
+    if (gen !== this.generation || baseUrl === undefined || streamId === undefined) {
+      item.dropped?.();
+      return;
+    }
+    let body: Uint8Array;
+    try {
+      body = encodeCall(item.call, this.format);
+    } catch (err) {
+      this.log.warn(`cannot encode a ${item.call.type} call: ${(err as Error).message}`);
+      item.dropped?.();
+      return;
+    }
+    const answer = await postCall({
+      baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents,
+      timeoutMs: this.options.callTimeoutMs ?? DEFAULTS.callTimeoutMs,
+    });
+    if (this.lifecycle === 'stopped') return;
+    const verdict = callAnswerVerdict(answer);
+    if (verdict.kind === 'ok') return;
+    const what = `${item.call.type} to ${baseUrl}: ${verdict.message}`;
+    if (verdict.kind === 'resubscribe' && gen === this.generation) {
+      this.lost(what);
+      this.outbox.enqueue(item); // held (KILL, ACKNOWLEDGE) for the next subscription, or dropped
+      return;
+    }
+    if (verdict.kind !== 'unknown') item.dropped?.();
+    this.log.warn(what);
+  }
+
+  /**
+   * The tasks of launches that never reached the master, reported as Mesos reports an ACCEPT of
+   * an invalid offer (§3.4, §7.3: TASK_DROPPED, REASON_INVALID_OFFERS, no uuid): the core retries
+   * them elsewhere. Posted on a later turn, never from inside a driver call.
+   */
+  private dropLaunches(operations: readonly LaunchOperation[], message: string, state: 'TASK_DROPPED' | 'TASK_ERROR' = 'TASK_DROPPED', reason = 'REASON_INVALID_OFFERS'): void {
+    for (const op of operations) {
+      const tasks = op.kind === 'launch' ? [op.task] : op.tasks;
+      for (const task of tasks) {
+        this.postLater({ type: 'status', status: { taskId: task.taskId, agentId: task.agentId, state, reason, message } });
+      }
+    }
+  }
+
+  private postLater(input: ClusterInput): void {
+    if (this.lifecycle === 'stopped') return;
+    this.deferred.push(input);
+    this.deferredTimer ??= setImmediate(() => {
+      this.deferredTimer = undefined;
+      const inputs = this.deferred;
+      this.deferred = [];
+      for (const i of inputs) this.post(i);
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { SCHEDULER_PATH } from './leader-url';
+
+/** How a non-SUBSCRIBE call went: an HTTP answer, or a network fault (never thrown). */
+export type CallAnswer =
+  | { readonly kind: 'answered'; readonly status: number; readonly location?: string; readonly body: string }
+  | { readonly kind: 'failed'; readonly reason: string };
+
+/** One request to `/api/v1/scheduler` (everything but SUBSCRIBE). */
+export interface CallRequest {
+  /** `http(s)://host:port` of the master. */
+  readonly baseUrl: string;
+  readonly body: Uint8Array;
+  /** Exactly `application/x-protobuf` or `application/json` (§1.2: no charset, or 415). */
+  readonly contentType: string;
+  /** The subscription's `Mesos-Stream-Id` (§1.5: required on every non-SUBSCRIBE call). */
+  readonly streamId: string;
+  /** Give up after this long without an answer (§1.7 suggests ≈75 s). */
+  readonly timeoutMs: number;
+  /** Keep-alive agents for calls, never the streaming socket (§1.3 item 5). */
+  readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
+}
+
+/** Error bodies are short plain text (§1.6); longer ones are cut for logs. */
+const MAX_BODY_CHARS = 2000;
+
+/**
+ * POSTs one call and resolves with the master's answer: status, `Location` (for 307) and the
+ * body as text (error bodies are plain text, §1.6; 202 bodies are empty). Network faults
+ * (refused, reset, timeout) resolve as `failed`: the promise never rejects, so a fault cannot
+ * escape as an exception.
+ */
+export function postCall(req: CallRequest): Promise<CallAnswer> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (answer: CallAnswer): void => {
+      if (settled) return;
+      settled = true;
+      resolve(answer);
+    };
+    const url = new URL(`${req.baseUrl}${SCHEDULER_PATH}`);
+    const transport = url.protocol === 'https:' ? https : http;
+    const agent = url.protocol === 'https:' ? req.agents.https : req.agents.http;
+    const request = transport.request(url, {
+      method: 'POST',
+      agent,
+      headers: {
+        'Content-Type': req.contentType,
+        Accept: req.contentType,
+        'Content-Length': String(req.body.byteLength),
+        'Mesos-Stream-Id': req.streamId,
+      },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
+      res.on('end', () => settle({
+        kind: 'answered',
+        status: res.statusCode ?? 0,
+        ...(typeof res.headers.location === 'string' ? { location: res.headers.location } : {}),
+        body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_BODY_CHARS),
+      }));
+    });
+    request.setTimeout(req.timeoutMs, () => {
+      settle({ kind: 'failed', reason: `no answer within ${req.timeoutMs} ms` });
+      request.destroy();
+    });
+    request.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
+    request.end(req.body);
+  });
+}

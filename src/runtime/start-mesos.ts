@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { EventStreamHub } from '../api/events/event-stream-hub';
+import type { ApiDeps } from '../api/api-deps';
+import { buildServer } from '../api/server';
+import { detectorForMaster } from '../cluster/mesos/detector-for-master';
+import { MesosCluster, type MesosClusterOptions } from '../cluster/mesos/mesos-cluster';
+import type { Store, StoredState } from '../scheduler/ports/store';
+import { Scheduler } from '../scheduler/scheduler';
+import { SqliteStore } from '../store/sqlite/sqlite-store';
+import type { PacerConfig } from './config';
+import { HttpProber } from './http-prober';
+import { RealTimers } from './real-timers';
+import { RuntimeLoop } from './runtime-loop';
+import { PACER_VERSION } from './start-local';
+
+/** A running pacer on Mesos: the API's address and an orderly shutdown. */
+export interface RunningMesosPacer {
+  /** `host:port` the API listens on. */
+  readonly address: string;
+  readonly app: FastifyInstance;
+  readonly scheduler: Scheduler;
+  readonly cluster: MesosCluster;
+  /** Stops serving and scheduling; tasks keep running on Mesos for `failover_timeout`; closes the store. */
+  close(): Promise<void>;
+}
+
+/** What a caller (main, tests) may add to the configuration. */
+export interface StartMesosHooks {
+  /**
+   * The driver gave up for good (ERROR from the master, foreign framework id). Default: log it,
+   * close pacer and set a failing exit code (Marathon exits too).
+   */
+  readonly onFatal?: (error: Error, pacer: RunningMesosPacer | undefined) => void;
+  /** Driver settings beyond the config (format, timings, framework name, user, logger…). */
+  readonly driver?: Partial<Omit<MesosClusterOptions, 'detector' | 'onFatal'>>;
+}
+
+/**
+ * pacer on a Mesos cluster (`--cluster mesos --master …`): the scheduler core, the SQLite store,
+ * the REST API and event stream, and the Mesos v1 driver subscribed to the leading master
+ * (static `http://` master, or `zk://` via ZooKeeper). Composition mirrors start-local.ts: loop →
+ * ports → store → scheduler (recovers from the store, which yields the framework id) → driver
+ * start → API → listen. Refuses to start (clear Error, store closed) when the store holds
+ * instances but no framework id: registering a new framework would relaunch their tasks.
+ */
+export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
+  const detector = detectorForMaster(config.master);
+  mkdirSync(dirname(config.storePath), { recursive: true });
+  const recovered = { frameworkId: undefined as string | undefined };
+  const store = recordingFrameworkId(SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous }), recovered);
+  const loop = new RuntimeLoop();
+  const timers = new RealTimers((input) => loop.post(input));
+  const taskKilling = config.features.includes('task_killing');
+  const pacer: { running?: RunningMesosPacer } = {};
+  const cluster = new MesosCluster({
+    detector, defaultRole: config.defaultRole, taskKilling, gpus: config.features.includes('gpu_resources'),
+    ...hooks.driver,
+    onFatal: (error) => (hooks.onFatal ?? defaultOnFatal)(error, pacer.running),
+  }, (input) => loop.post(input));
+  const clock = { nowMs: () => Date.now() };
+  let scheduler: Scheduler;
+  try {
+    scheduler = new Scheduler({
+      clock, random: { next: Math.random }, timers, driver: cluster, store,
+      prober: new HttpProber((observation) => loop.post({ type: 'probeResult', observation })),
+    }, {
+      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+      maxRunningDeployments: config.maxRunningDeployments, taskKilling,
+    });
+    loop.attach(scheduler);
+    cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
+  } catch (err) {
+    cluster.stop();
+    timers.clear();
+    store.close();
+    throw err;
+  }
+  const hub = new EventStreamHub({ subscribe: (listener) => scheduler.subscribe(listener), clock });
+  const startedAtMs = Date.now();
+  const deps: ApiDeps = {
+    scheduler, clock, events: hub,
+    submit: (command) => loop.submit(command),
+    config: {
+      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+      ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+      httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, version: PACER_VERSION,
+      clusterKind: 'mesos', master: redacted(config.master ?? ''),
+      maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
+    },
+    frameworkId: () => cluster.frameworkId,
+    uptimeMs: () => Date.now() - startedAtMs,
+  };
+  const app = buildServer({ deps, stream: hub });
+  const close = async (): Promise<void> => {
+    await app.close();
+    cluster.stop();
+    timers.clear();
+    store.close();
+  };
+  try {
+    await app.listen({ host: config.address, port: config.port });
+  } catch (err) {
+    cluster.stop();
+    timers.clear();
+    store.close();
+    throw err;
+  }
+  const bound = app.server.address();
+  const address = typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+  let closing: Promise<void> | undefined;
+  pacer.running = { address, app, scheduler, cluster, close: () => (closing ??= close()) };
+  return pacer.running;
+}
+
+/** Instances the recovered core knows (the refuse-new-framework-id rule). */
+function instanceCount(scheduler: Scheduler): number {
+  let count = 0;
+  for (const rs of scheduler.runSpecs()) count += scheduler.instances(rs.id).length;
+  return count;
+}
+
+/** The store, noting the framework id `load()` returns (the core loads once, at construction). */
+function recordingFrameworkId<S extends Store & { close(): void }>(store: S, into: { frameworkId: string | undefined }): S {
+  const load = store.load.bind(store);
+  store.load = (): StoredState => {
+    const state = load();
+    into.frameworkId = state.frameworkId;
+    return state;
+  };
+  return store;
+}
+
+/** Credentials in a master URL are not shown in `/v2/info` (fact 93: "credentials redacted"). */
+function redacted(master: string): string {
+  return master.replace(/\/\/[^/@]*@/, '//');
+}
+
+function defaultOnFatal(error: Error, pacer: RunningMesosPacer | undefined): void {
+  process.stderr.write(`pacer: the Mesos driver stopped: ${error.message}\n`);
+  process.exitCode = 1;
+  void pacer?.close();
+}

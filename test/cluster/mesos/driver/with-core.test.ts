@@ -1,0 +1,91 @@
+import t from 'tap';
+import type { Test } from 'tap';
+import { MesosCluster } from '../../../../src/cluster/mesos/mesos-cluster';
+import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
+import { RuntimeLoop } from '../../../../src/runtime/runtime-loop';
+import { RealTimers } from '../../../../src/runtime/real-timers';
+import { Scheduler } from '../../../../src/scheduler/scheduler';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { MemoryStore } from '../../../harness/memory-store';
+import { FakeMaster } from '../fake-master/fake-master';
+import { sampleOffer, taskStatus } from '../fake-master/sample-events';
+import { waitUntil } from '../fake-master/wait-until';
+import { FAST } from './driver-fixture';
+
+/** A pacer made of the real core, a runtime loop and the Mesos driver, as start-mesos composes them. */
+function startPacer(t: Test, master: FakeMaster, store: MemoryStore) {
+  const loop = new RuntimeLoop();
+  const timers = new RealTimers((input) => loop.post(input));
+  const driver = new MesosCluster({ detector: new StaticMasterDetector(master.url), logger: { info: () => undefined, warn: () => undefined }, ...FAST }, (input) => loop.post(input));
+  const core = new Scheduler(
+    { clock: { nowMs: () => Date.now() }, random: { next: () => 0.5 }, timers, driver, store, prober: { probe: () => undefined } },
+    { reconciliationIntervalMs: 0 },
+  );
+  loop.attach(core);
+  const stop = (): void => {
+    driver.stop();
+    timers.clear();
+  };
+  t.teardown(stop);
+  const instanceCount = core.runSpecs().reduce((n, rs) => n + core.instances(rs.id).length, 0);
+  driver.start({ ...(store.frameworkId === undefined ? {} : { frameworkId: store.frameworkId }), instanceCount });
+  return { loop, core, driver, stop };
+}
+
+t.test('the core launches an app through the fake master and survives a restart without relaunching', async (t) => {
+  const master = await FakeMaster.start();
+  t.teardown(() => master.close());
+  const store = new MemoryStore();
+  const first = startPacer(t, master, store);
+  await waitUntil(() => store.frameworkId, 3000, 'the framework id to be saved');
+  const frameworkId = master.frameworkId!;
+  t.equal(store.frameworkId, frameworkId, 'the core saved the framework id from SUBSCRIBED');
+  t.match(first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1, cpus: 0.5, mem: 64 }) }), { ok: true });
+
+  master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1')] } });
+  const accept = await master.waitForCall('ACCEPT');
+  const task = accept.call.accept?.operations?.[0]?.launch?.taskInfos?.[0];
+  t.ok(task, 'the core launched one task');
+  const taskId = task!.taskId.value;
+  t.match(first.core.instances('/web')[0]?.tasks[0], { taskId });
+
+  const running = taskStatus(taskId, 'TASK_RUNNING');
+  master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_STARTING') } });
+  master.send({ type: 'UPDATE', update: { status: running } });
+  master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_RUNNING', { source: 'SOURCE_MASTER', reason: 'REASON_RECONCILIATION', uuid: undefined }) } });
+  await waitUntil(() => first.core.instances('/web')[0]?.condition === 'Running', 3000, 'the instance to run');
+  await master.waitForCall('ACKNOWLEDGE', 2);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const acks = master.callsOf('ACKNOWLEDGE');
+  t.equal(acks.length, 2, 'exactly the two updates with a uuid were acknowledged');
+  t.same(acks[1]?.call.acknowledge?.uuid, running.uuid);
+
+  first.stop();
+  const second = startPacer(t, master, store);
+  const resub = await master.waitForCall('SUBSCRIBE', 2);
+  t.same(resub.call.frameworkId, { value: frameworkId }, 'resubscribed with the stored id');
+  const reconcile = await master.waitForCall('RECONCILE');
+  t.same(reconcile.call.reconcile?.tasks?.map((x) => x.taskId.value), [taskId], 'the core reconciles its task on subscribed');
+  t.equal(reconcile.streamId, master.streamId);
+  master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_RUNNING', { source: 'SOURCE_MASTER', reason: 'REASON_RECONCILIATION', uuid: undefined }) } });
+  master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-2')] } });
+  await master.waitForCall('DECLINE');
+  t.equal(master.callsOf('ACCEPT').length, 1, 'no relaunch after the restart');
+  t.equal(second.core.instances('/web').length, 1);
+  t.equal(second.core.instances('/web')[0]?.condition, 'Running');
+});
+
+t.test('a pacer with instances but no framework id refuses to start', async (t) => {
+  const master = await FakeMaster.start();
+  t.teardown(() => master.close());
+  const store = new MemoryStore();
+  const first = startPacer(t, master, store);
+  await waitUntil(() => store.frameworkId, 3000, 'the framework id');
+  first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1 }) });
+  master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(master.frameworkId!, 'O-1')] } });
+  await master.waitForCall('ACCEPT');
+  first.stop();
+  store.frameworkId = undefined;
+  t.throws(() => startPacer(t, master, store), /refusing to register a new Mesos framework/);
+  t.equal(master.callsOf('SUBSCRIBE').length, 1);
+});
