@@ -1,6 +1,6 @@
 import { deleteRunSpecCommand } from './commands/delete-run-spec';
 import { deployResult } from './commands/deploy-result';
-import { killInstances } from './commands/kill-instances';
+import { killAndScale, killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
 import { scaleRunSpec } from './commands/scale-run-spec';
 import { restartRunSpec } from './commands/restart-run-spec';
@@ -304,6 +304,8 @@ export class Scheduler {
         return deployResult(this.ctx.deployments.cancel(this.ctx, cmd.deploymentId, cmd.force === true));
       case 'killInstances':
         return killInstances(this.ctx, cmd);
+      case 'killAndScale':
+        return killAndScale(this.ctx, cmd);
       case 'resetDelay': {
         const rs = this.ctx.state.runSpecs.get(cmd.runSpecId);
         if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${cmd.runSpecId}' does not exist` };

@@ -8,6 +8,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
 
 type KillCommand = Extract<Command, { type: 'killInstances' }>;
+type KillAndScaleCommand = Extract<Command, { type: 'killAndScale' }>;
 
 /**
  * Kill instances of a run spec (all or nothing: unknown ids reject the whole command).
@@ -38,4 +39,40 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
   const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
   const scaled = withInstances(current, Math.max(0, current.instances - victims.length), ctx.clock.nowMs());
   return deployChange(ctx, ctx.groups.putRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
+}
+
+/**
+ * Kill-and-scale across run specs as one deployment (Marathon's `/v2/tasks/delete?scale=true`,
+ * fact 58): every id is checked first and every lock (unless `force`), so a refused command kills
+ * nothing; then the victims are killed, and one root with every target lowered by its number of
+ * victims is deployed as a single scale-only plan.
+ */
+export function killAndScale(ctx: CoreContext, cmd: KillAndScaleCommand): CommandResult {
+  const plan: { rs: NonNullable<ReturnType<typeof ctx.state.runSpecs.get>>; victims: Instance[] }[] = [];
+  for (const target of cmd.targets) {
+    const rs = ctx.state.runSpecs.get(target.runSpecId);
+    if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${target.runSpecId}' does not exist` };
+    const victims: Instance[] = [];
+    for (const id of target.instanceIds) {
+      const inst = rs.instances.get(id);
+      if (inst === undefined) return { ok: false, error: 'unknown-instance', message: `Instance '${id}' does not exist` };
+      if (!victims.includes(inst)) victims.push(inst);
+    }
+    plan.push({ rs, victims });
+  }
+  const lockedBy = cmd.force === true ? [] : [...new Set(plan.flatMap(({ rs }) => ctx.deployments.holding(rs.spec.id)))];
+  if (lockedBy.length > 0) {
+    return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
+  }
+  let root = ctx.state.root;
+  const nowMs = ctx.clock.nowMs();
+  for (const { rs, victims } of plan) {
+    for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
+    const current = findRunSpec(root, rs.spec.id) ?? rs.spec;
+    const scaled = withInstances(current, Math.max(0, current.instances - victims.length), nowMs);
+    const next = ctx.groups.putRunSpec(root, scaled, scaled.version);
+    if (!next.ok) return { ok: false, error: 'invalid', message: next.message };
+    root = next.root;
+  }
+  return deployChange(ctx, { ok: true, root }, true);
 }

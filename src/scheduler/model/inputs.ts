@@ -39,6 +39,11 @@ export type Command =
       /** With `scale`: override the lock of a running deployment. */
       readonly force?: boolean;
     }
+  /**
+   * `/v2/tasks/delete?scale=true`: kill instances of several run specs and lower each target by
+   * the number killed, as ONE deployment (fact 58). `force` overrides the locks.
+   */
+  | { readonly type: 'killAndScale'; readonly targets: readonly { readonly runSpecId: string; readonly instanceIds: readonly string[] }[]; readonly force?: boolean }
   | { readonly type: 'resetDelay'; readonly runSpecId: string };
 
 /** Inputs from the cluster driver. */

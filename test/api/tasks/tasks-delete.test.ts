@@ -53,6 +53,22 @@ t.test('scale=true → 200 {version, deploymentId} + header; instances lowered',
   t.same(fx.harness.calls('kill').map((c) => c.taskId).sort(), [taskIds[0], taskIds[2]].sort());
 });
 
+t.test('scale=true over two apps → ONE deployment scaling both (fact 58)', async (t) => {
+  const fx = makeApi();
+  t.teardown(() => fx.app.close());
+  const web = launchRunning(fx, makeApp({ id: '/web', instances: 2 })).map((l) => l.taskId);
+  const api = launchRunning(fx, makeApp({ id: '/api', instances: 3 })).map((l) => l.taskId);
+  fx.harness.clearRecords();
+  const res = await kill(fx, { ids: [web[0], api[0], api[1]] }, '?scale=true');
+  t.equal(res.statusCode, 200);
+  const { deploymentId } = body<{ deploymentId: string }>(res);
+  t.same(fx.harness.events('deployment_info').map((e) => e.plan.id), [deploymentId], 'one deployment');
+  t.same(fx.harness.events('deployment_info')[0]?.currentStep.actions.map((a) => a.app).sort(), ['/api', '/web']);
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 1);
+  t.equal(fx.harness.scheduler.runSpec('/api')?.instances, 1);
+  t.same(fx.harness.calls('kill').map((c) => c.taskId).sort(), [web[0], api[0], api[1]].sort());
+});
+
 t.test('scale=true with no matching id still answers a deployment', async (t) => {
   const { fx } = deployed(1);
   t.teardown(() => fx.app.close());

@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import { commandError, expectOk } from '../../command-result';
-import { badRequest, locked, type ApiError } from '../../errors';
+import { badRequest, type ApiError } from '../../errors';
 import { taskJson } from '../../render/task-json';
 import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
 import type { Instance } from '../../../scheduler/model/instance';
@@ -60,26 +60,19 @@ function killOnly(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, fla
 }
 
 /**
- * Kill-and-scale. Marathon makes one deployment for all affected apps; the core scales one run
- * spec per command, so several apps give several deployments (the answer names the last). Locks
- * are checked for all of them first, so a refused request kills nothing. Ids that match nothing
- * still answer with a deployment, one without steps, as Marathon's does.
+ * Kill-and-scale: one deployment for all affected apps, as Marathon makes (fact 58). The core
+ * checks every lock first (unless `force`), so a refused request kills nothing. Ids that match
+ * nothing still answer with a deployment, one without steps, as Marathon's does.
  */
 function killAndScale(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, force: boolean): KillOutcome {
-  if (!force) refuseLocked(deps, [...byRunSpec.keys()]);
-  let last = byRunSpec.size === 0 ? expectOk(deps.submit({ type: 'deploy', root: deps.scheduler.root() }), deps.config.maxRunningDeployments) : undefined;
-  for (const [runSpecId, instances] of byRunSpec) {
-    last = submitKill(deps, runSpecId, instances, { scale: true, wipe: false, force });
+  if (byRunSpec.size === 0) {
+    const empty = expectOk(deps.submit({ type: 'deploy', root: deps.scheduler.root() }), deps.config.maxRunningDeployments);
+    return { kind: 'deployment', deploymentId: empty.deploymentId ?? '', version: empty.version ?? deps.scheduler.root().version };
   }
-  return { kind: 'deployment', deploymentId: last?.deploymentId ?? '', version: last?.version ?? deps.scheduler.root().version };
-}
-
-/** Fact 7: a kill-and-scale touching a run spec held by a running deployment, without force → 409. */
-function refuseLocked(deps: ApiDeps, runSpecIds: readonly string[]): void {
-  const holding = deps.scheduler.deployments()
-    .filter(({ deployment }) => deployment.plan.affectedRunSpecIds.some((id) => runSpecIds.includes(id)))
-    .map(({ deployment }) => deployment.plan.id);
-  if (holding.length > 0) throw locked(holding);
+  const targets = [...byRunSpec].map(([runSpecId, instances]) => ({ runSpecId, instanceIds: instances.map((i) => i.instanceId) }));
+  const result = deps.submit({ type: 'killAndScale', targets, force });
+  if (!result.ok) throw commandError(result, deps.config.maxRunningDeployments);
+  return { kind: 'deployment', deploymentId: result.deploymentId ?? '', version: result.version ?? deps.scheduler.root().version };
 }
 
 function submitKill(deps: ApiDeps, runSpecId: string, instances: readonly Instance[], flags: KillFlags): { deploymentId?: string; version?: string } {
