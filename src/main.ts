@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 import { parseConfig, usage, type PacerConfig } from './runtime/config';
-import { runSim } from './runtime/run-sim';
+import { startSim } from './runtime/start-sim';
 import { startLocal } from './runtime/start-local';
 import { startMesos } from './runtime/start-mesos';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
  * this host with the embedded store and serves Marathon's REST API and event stream
- * (`--cluster local`); `--cluster sim` paces a workload on the simulated cluster in real time;
+ * (`--cluster local`); `--cluster sim` serves the same API over the simulated cluster paced in
+ * real time, running a workload file's timeline (faults included) alongside;
  * `--cluster mesos --master …` schedules on a Mesos master through the v1 scheduler HTTP API.
  */
 async function main(): Promise<number> {
@@ -25,7 +26,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', () => abort.abort());
   switch (parsed.cluster) {
     case 'sim':
-      return runSim(parsed, abort.signal);
+      return serve(parsed, abort.signal, () => startSim(parsed), 'simulated cluster paced in real time');
     case 'mesos':
       if (parsed.master === undefined) {
         process.stderr.write(`pacer: --cluster mesos needs --master http://host:5050 or zk://host:2181/mesos (or PACER_MASTER)\n\n${usage()}\n`);
@@ -47,7 +48,8 @@ async function serve(
     process.stderr.write(`pacer: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
-  process.stderr.write(`pacer: Marathon API on http://${running.address} (${what}, store ${config.storePath}); Ctrl-C stops, tasks keep running\n`);
+  const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
+  process.stderr.write(`pacer: Marathon API on http://${running.address} (${what}, ${where}); Ctrl-C stops\n`);
   await new Promise<void>((resolveStop) => {
     if (signal.aborted) resolveStop();
     else signal.addEventListener('abort', () => resolveStop(), { once: true });

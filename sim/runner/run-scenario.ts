@@ -2,7 +2,7 @@ import { createClock } from '@sinonjs/fake-timers';
 import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
 import { isoTime } from '../../src/scheduler/kernel/iso-time';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
-import type { SchedulerInput } from '../../src/scheduler/model/inputs';
+import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import { MemoryStore } from '../../src/store/memory-store';
 import { SimCluster } from '../cluster/sim-cluster';
@@ -52,6 +52,24 @@ export interface RunSession {
   /** Listen to the core's events (in addition to the trace). */
   onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
   finish(): RunResult;
+  /** The run's core, for queries (the REST API of `--cluster sim` reads through it). */
+  readonly scheduler: Scheduler;
+  /** The virtual clock (absolute virtual epoch ms): the due time of the entry handled last. */
+  nowMs(): number;
+  /**
+   * Handles a command from outside the timeline (the REST API of `--cluster sim`) at the current
+   * virtual instant, as a timeline command step is: traced, counted as a disturbance, the backoff
+   * oracle told, invariants checked after it (a violation stops the run). Returns the core's result.
+   */
+  submit(command: Command): CommandResult;
+  /**
+   * Lets the loop run past the scenario's duration, up to `endMs` (absolute virtual ms;
+   * `Infinity`: open-ended), for a cluster served beyond its workload. Call `finish()` first:
+   * a `finish()` afterwards would move the clock to the new end.
+   */
+  extendTo(endMs: number): void;
+  /** The invariant violations that stopped the run (empty while it runs). */
+  violations(): readonly string[];
 }
 
 /**
@@ -128,7 +146,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   for (const step of scenario.timeline) loop.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });
   cluster.start();
 
-  const endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
+  let endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
   const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
   scheduler.subscribe((event) => {
     for (const l of listeners) l(rel(), event);
@@ -141,7 +159,26 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let instantMs = -1;
   let stepsAtInstant = 0;
   return {
-    endMs,
+    get endMs() {
+      return endMs;
+    },
+    scheduler,
+    nowMs: () => clock.now,
+    violations: () => violations,
+    extendTo: (untilMs) => {
+      endMs = Math.max(endMs, untilMs);
+    },
+    submit(command: Command): CommandResult {
+      const result = submitCommand(command, { scheduler, trace, checker, recorder, nowMs: rel() });
+      if (checker !== undefined && violationAtMs === undefined) {
+        violations = checker.afterStep(rel());
+        if (violations.length > 0) {
+          violationAtMs = rel();
+          trace.append({ t: violationAtMs, k: 'violation', violations });
+        }
+      }
+      return result;
+    },
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
     onEvent: (listener) => void listeners.push(listener),
     step(untilMs: number): boolean {
@@ -198,4 +235,26 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       };
     },
   };
+}
+
+/** What an outside command acts on; `nowMs` is relative to the start of the run. */
+interface SubmitDeps {
+  readonly scheduler: Scheduler;
+  readonly trace: Trace;
+  readonly checker: InvariantChecker | undefined;
+  readonly recorder: RunRecorder;
+  readonly nowMs: number;
+}
+
+/** One outside command, with the bookkeeping perform-step.ts does for a timeline command. */
+function submitCommand(command: Command, deps: SubmitDeps): CommandResult {
+  deps.trace.append({ t: deps.nowMs, k: 'cmd', type: command.type, from: 'api' });
+  deps.checker?.disturbed(deps.nowMs);
+  if (command.type === 'resetDelay') deps.checker?.backoff.reset(command.runSpecId);
+  if (command.type === 'killInstances' && !command.scale && !command.wipe) deps.checker?.backoff.markUserKilled(command.instanceIds);
+  const result = deps.scheduler.handle(command) ?? { ok: true };
+  if (command.type === 'putRunSpec' && result.ok) deps.checker?.backoff.reset(command.spec.id);
+  const outcome = result.ok ? (result.deploymentId === undefined ? 'ok' : `deployment ${result.deploymentId}`) : `refused (${result.error}: ${result.message})`;
+  deps.recorder.steps.push({ atMs: deps.nowMs, text: `api ${command.type}: ${outcome}` });
+  return result;
 }

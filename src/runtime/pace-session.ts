@@ -1,11 +1,16 @@
 import type { RunSession } from '../../sim/runner/run-scenario';
 
+/** The event a `wake` target of {@link paceSession} dispatches to cut the current wait short. */
+export const PACE_WAKE_EVENT = 'wake';
+
 /**
  * Drives a run session at wall-clock speed: each loop entry is handled when the real clock
- * reaches its due time (divided by `speed`). The core and the simulated cluster stay
- * synchronous; only this pump waits. Resolves when the run ends or `signal` aborts.
+ * reaches its due time (divided by `speed`); `epochMs` is the virtual instant of the call. The
+ * core and the simulated cluster stay synchronous; only this pump waits. Resolves when the run
+ * ends or `signal` aborts. `wake` (optional) ends a wait early, so an entry posted from outside
+ * (a command from the REST API schedules work at the current instant) is not held up.
  */
-export async function paceSession(session: RunSession, epochMs: number, speed: number, signal: AbortSignal): Promise<void> {
+export async function paceSession(session: RunSession, epochMs: number, speed: number, signal: AbortSignal, wake?: EventTarget): Promise<void> {
   const wallStart = Date.now();
   for (;;) {
     if (signal.aborted) return;
@@ -13,19 +18,21 @@ export async function paceSession(session: RunSession, epochMs: number, speed: n
     if (due === undefined || due > session.endMs) return;
     const wallDue = wallStart + (due - epochMs) / speed;
     const waitMs = wallDue - Date.now();
-    if (waitMs > 0) await sleep(Math.min(waitMs, 1000), signal);
+    if (waitMs > 0) await sleep(Math.min(waitMs, 1000), signal, wake);
     if (Date.now() >= wallDue) session.step(due);
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal, wake: EventTarget | undefined): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, ms);
     function done(): void {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
+      wake?.removeEventListener(PACE_WAKE_EVENT, done);
       resolve();
     }
     signal.addEventListener('abort', done, { once: true });
+    wake?.addEventListener(PACE_WAKE_EVENT, done, { once: true });
   });
 }

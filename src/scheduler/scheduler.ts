@@ -339,11 +339,16 @@ export class Scheduler {
     }
   }
 
-  /** Explicit reconciliation of every task we know (Marathon does it after (re)subscribing and periodically). */
+  /**
+   * Reconciliation, as Marathon does it after (re)subscribing and periodically: explicit for every
+   * task we know (with its agent id), then implicit (an empty list) so that the cluster also reports
+   * tasks we do not know — strays, which are killed as unknown tasks when they report.
+   */
   private reconcileAll(): void {
     const tasks: { taskId: string; agentId?: string }[] = [];
     for (const t of this.ctx.state.launchedTasks()) tasks.push(t);
     if (tasks.length > 0) this.ctx.driver.reconcile(tasks);
+    this.ctx.driver.reconcile([]);
   }
 }
 

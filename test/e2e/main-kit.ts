@@ -10,7 +10,7 @@ import { waitFor, within } from './e2e-kit';
  */
 
 const REPO = resolve(__dirname, '..', '..');
-const STARTUP_LINE = /pacer: Marathon API on http:\/\/127\.0\.0\.1:(\d+) \(local cluster, store (.+?)\); Ctrl-C stops, tasks keep running/;
+const STARTUP_LINE = /pacer: Marathon API on http:\/\/127\.0\.0\.1:(\d+) \((?:local cluster, store .+?; tasks keep running after Ctrl-C|simulated cluster paced in real time, state in memory)\); Ctrl-C stops/;
 
 /** A spawned `node --import tsx src/main.ts …` with its output so far and its exit. */
 export interface MainProcess {

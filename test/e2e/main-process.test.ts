@@ -20,7 +20,7 @@ t.test('npm start serves on the port it was given, and SIGTERM stops it: exit 0,
   const storePath = join(dir, 'state', 'pacer.db');
   const main = spawnMain(t, ['--port', String(port), '--store', storePath, '--sandbox', join(dir, 'sandboxes')]);
   t.equal(await startupPort(main), port, 'the startup line names the port');
-  t.match(main.stderr(), `store ${storePath})`, 'and the store');
+  t.match(main.stderr(), `store ${storePath};`, 'and the store');
   t.equal(await ping(port), 'pong', '/ping → pong');
   main.child.kill('SIGTERM');
   const exit = await within(main.exited, 'exit after SIGTERM', 10_000);

@@ -1,12 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
+import { spawnMain } from '../e2e/main-kit';
+import { waitFor, within } from '../e2e/e2e-kit';
 
 /** `npm start`'s entry point (run from source here): paces a workload and streams events. */
 t.test('main runs the workload on the simulated cluster in real time and streams JSON events', async (t) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--cluster', 'sim', '--workload', 'scenarios/partition.yaml', '--speed', '100000'], {
-    encoding: 'utf8', timeout: 60_000,
-  });
-  t.equal(r.status, 0, r.stderr);
+  const main = spawnMain(t, ['--cluster', 'sim', '--port', '0', '--workload', 'scenarios/partition.yaml', '--speed', '100000']);
+  await waitFor(() => /PASSED/.test(main.stderr()), 'the workload verdict', 30_000);
+  main.child.kill('SIGINT');
+  t.same(await within(main.exited, 'exit', 10_000), { code: 0, signal: null }, main.stderr());
+  const r = { stdout: main.stdout(), stderr: main.stderr() };
   const events = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { eventType: string; timestamp: string });
   t.ok(events.some((e) => e.eventType === 'instance_changed_event'));
   for (const e of events) t.match(e.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -92,14 +92,17 @@ t.test('kill-and-scale never goes below zero and counts each instance once', asy
   t.equal(h.calls('kill').length, 1);
 });
 
-t.test('subscribed: framework id stored, every known task reconciled', async (t) => {
+t.test('subscribed: framework id stored, every known task reconciled explicitly, then implicitly for strays', async (t) => {
   const h = new Harness();
   const launched = h.deploy(makeApp({ instances: 2 }));
   h.handle({ type: 'subscribed', frameworkId: 'fw-1' });
   t.equal(h.store.frameworkId, 'fw-1');
-  t.same(h.calls('reconcile'), [{ type: 'reconcile', tasks: launched.map((l) => ({ taskId: l.taskId, agentId: l.agentId })) }]);
+  t.same(h.calls('reconcile'), [
+    { type: 'reconcile', tasks: launched.map((l) => ({ taskId: l.taskId, agentId: l.agentId })) },
+    { type: 'reconcile', tasks: [] },
+  ]);
   h.advance(600_000);
-  t.equal(h.calls('reconcile').length, 2, 'and periodically (reconciliation interval)');
+  t.equal(h.calls('reconcile').length, 4, 'and periodically (reconciliation interval)');
 });
 
 t.test('rescind, agentLost and disconnected change nothing', async (t) => {

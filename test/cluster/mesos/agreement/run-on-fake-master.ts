@@ -1,0 +1,142 @@
+import { MesosCluster } from '../../../../src/cluster/mesos/mesos-cluster';
+import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
+import { RuntimeLoop } from '../../../../src/runtime/runtime-loop';
+import { HeapLoop } from '../../../../src/scheduler/kernel/heap-loop';
+import type { SchedulerInput, TimerInput } from '../../../../src/scheduler/model/inputs';
+import { Scheduler } from '../../../../src/scheduler/scheduler';
+import { MemoryStore } from '../../../../src/store/memory-store';
+import type { SimEvent } from '../../../../sim/cluster/sim-event';
+import { performStep } from '../../../../sim/runner/perform-step';
+import type { ExpectOutcome } from '../../../../sim/runner/run-result';
+import { RunRecorder } from '../../../../sim/runner/run-recorder';
+import { Trace } from '../../../../sim/runner/trace';
+import { VIRTUAL_EPOCH_MS } from '../../../../sim/runner/virtual-epoch';
+import type { Scenario, TimelineStep } from '../../../../sim/scenario/scenario';
+import { createWorldStreams } from '../../../../sim/world';
+import { BARRIER_PREFIX, SimBackedMaster } from '../fake-master/sim-backed-master';
+import { waitUntil } from '../fake-master/wait-until';
+import { PlacementLog } from './placement-log';
+
+/** Entries of the lockstep loop: a core timer, a cluster event, an event for the wire, a timeline step. */
+type Item =
+  | { readonly to: 'core'; readonly input: TimerInput }
+  | { readonly to: 'sim'; readonly event: SimEvent }
+  | { readonly to: 'wire'; readonly input: SchedulerInput }
+  | { readonly to: 'step'; readonly step: TimelineStep };
+
+/** What a run against the fake master produced. */
+export interface FakeMasterRun {
+  readonly log: PlacementLog;
+  readonly expectations: readonly ExpectOutcome[];
+  /** Calls or inputs the sim-backed master could not translate. */
+  readonly problems: readonly string[];
+  /** Loop entries handled (each one round trip over the wire at least). */
+  readonly entries: number;
+}
+
+/** Bound on one wait for the wire to settle (everything is on 127.0.0.1). */
+const SETTLE_TIMEOUT_MS = 3000;
+
+/**
+ * Runs a scenario against the real core and the real Mesos driver (`MesosCluster`), talking over
+ * HTTP on 127.0.0.1 to a {@link SimBackedMaster} whose cluster is built from the scenario's agents.
+ *
+ * Lockstep virtual time: one loop ordered by (dueMs, seq), as in sim/runner/run-scenario.ts,
+ * holds the core's timers, the simulated cluster's events, the cluster's messages for the
+ * framework and the timeline steps; the core's clock is the loop's virtual clock. After each
+ * entry the run waits until the wire is quiet: (1) the driver has posted to the core one input
+ * for every event the master wrote, then (2) a barrier RECONCILE sent through the driver reached
+ * the master (calls go one at a time, in order), so every call the core made is applied to the
+ * cluster before virtual time moves on. Timeline steps run through the simulator's own
+ * `performStep`, so commands and expectations are the same code as in the simulator.
+ */
+export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun> {
+  let nowMs = VIRTUAL_EPOCH_MS;
+  const rel = (): number => nowMs - VIRTUAL_EPOCH_MS;
+  const heap = new HeapLoop<Item>();
+  const streams = createWorldStreams(scenario.seed);
+  const log = new PlacementLog();
+  const recorder = new RunRecorder();
+  let core: Scheduler | undefined;
+  const master = await SimBackedMaster.start({
+    nowMs: () => nowMs,
+    toFramework: (dueMs, input) => void heap.schedule(dueMs, { to: 'wire', input }),
+    schedule: (dueMs, event) => heap.schedule(dueMs, { to: 'sim', event }),
+    cancel: (id) => heap.cancel(id),
+    streams,
+  }, scenario.agents, {
+    timings: scenario.options.timings,
+    taskKilling: scenario.options.taskKilling,
+    defaultRole: scenario.options.defaultRole,
+    runSpecOf: (id) => core?.runSpec(id),
+  });
+  const loop = new RuntimeLoop();
+  let posted = 0;
+  const driver = new MesosCluster({
+    detector: new StaticMasterDetector(master.url),
+    logger: { info: () => undefined, warn: () => undefined },
+    backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: 2000, callTimeoutMs: 2000, user: 'pacer-test',
+    defaultRole: scenario.options.defaultRole,
+    taskKilling: scenario.options.taskKilling,
+  }, (input) => {
+    posted++;
+    loop.post(input);
+  });
+  try {
+    core = new Scheduler(
+      {
+        clock: { nowMs: () => nowMs },
+        random: streams.ids,
+        timers: { schedule: (dueMs, input) => heap.schedule(dueMs, { to: 'core', input }), cancel: (id) => heap.cancel(id) },
+        driver,
+        store: new MemoryStore(),
+        prober: { probe: () => undefined },
+      },
+      {
+        defaultRole: scenario.options.defaultRole,
+        taskKilling: scenario.options.taskKilling,
+        ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
+      },
+    );
+    const scheduler = core;
+    loop.attach(scheduler);
+    scheduler.subscribe((event) => {
+      log.onEvent(rel(), event);
+      recorder.onEvent(rel(), event);
+    });
+    driver.start({ instanceCount: 0 });
+    await waitUntil(() => posted >= 1, SETTLE_TIMEOUT_MS, 'the subscribed input');
+    let barrier = 0;
+    const settle = async (): Promise<void> => {
+      await waitUntil(() => posted - 1 >= master.inputsSent, SETTLE_TIMEOUT_MS, `the core to receive ${master.inputsSent} events`);
+      const id = `${BARRIER_PREFIX}${++barrier}`;
+      driver.reconcile([{ taskId: id }]);
+      await waitUntil(() => {
+        master.processCalls();
+        return master.barriers.includes(id);
+      }, SETTLE_TIMEOUT_MS, `barrier ${id}`);
+    };
+    await settle();
+
+    // As in the simulator: the timeline first, then the first offer cycle (same loop order at t=0).
+    for (const step of scenario.timeline) heap.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });
+    master.cluster.start();
+    const endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
+    const trace = new Trace(false, false);
+    let entries = 0;
+    for (let entry = heap.popDue(endMs); entry !== undefined; entry = heap.popDue(endMs)) {
+      entries++;
+      if (entry.dueMs > nowMs) nowMs = entry.dueMs;
+      const item = entry.input;
+      if (item.to === 'core') loop.post(item.input);
+      else if (item.to === 'sim') master.cluster.onEvent(item.event);
+      else if (item.to === 'wire') master.deliver(item.input);
+      else performStep(item.step, { scheduler, cluster: master.cluster, recorder, trace, checker: undefined, scenario, nowMs: rel() });
+      await settle();
+    }
+    return { log, expectations: recorder.expectations, problems: [...master.problems], entries };
+  } finally {
+    driver.stop();
+    await master.close();
+  }
+}

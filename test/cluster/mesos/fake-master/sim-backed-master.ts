@@ -1,0 +1,307 @@
+import type { AgentAttribute } from '../../../../src/scheduler/model/agent';
+import type { SchedulerInput, TaskStatus as CoreTaskStatus } from '../../../../src/scheduler/model/inputs';
+import type { LaunchOperation, TaskLaunch } from '../../../../src/scheduler/model/launch';
+import type { Offer, OfferedPool } from '../../../../src/scheduler/model/offer';
+import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
+import { instanceIdOfTask } from '../../../../src/scheduler/kernel/ids';
+import type {
+  Attribute, Call, Event, Offer as MesosOffer, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
+} from '../../../../src/cluster/mesos/codec/mesos-model';
+import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
+import { reservationRole } from '../../../../src/cluster/mesos/translate/reservation-role';
+import { SimCluster, type SimClusterOptions } from '../../../../sim/cluster/sim-cluster';
+import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
+import type { SimEvent } from '../../../../sim/cluster/sim-event';
+import type { WorldStreams } from '../../../../sim/sim-context';
+import { FakeMaster } from './fake-master';
+
+/**
+ * The virtual world a {@link SimBackedMaster} lives in: the caller owns the clock and the one
+ * ordered loop, exactly as the simulator's runner does (sim/sim-context.ts).
+ */
+export interface MasterWorld {
+  /** Virtual epoch milliseconds. */
+  nowMs(): number;
+  /** The simulated cluster has something for the framework at `dueMs`: hand it to {@link SimBackedMaster.deliver} then. */
+  toFramework(dueMs: number, input: SchedulerInput): void;
+  /** Schedule one of the cluster's own events: hand it to `master.cluster.onEvent` at `dueMs`. */
+  schedule(dueMs: number, event: SimEvent): number;
+  cancel(id: number): void;
+  readonly streams: WorldStreams;
+}
+
+/** How the master reads what the wire does not carry back. */
+export interface SimBackedMasterOptions extends SimClusterOptions {
+  /** The role of a task launched on unreserved resources (the scheduler's default role). */
+  readonly defaultRole: string;
+  /**
+   * The run spec a launched task belongs to. The simulated executor never reads the definition
+   * (only the run spec id, for task and health models); `TaskLaunch.spec` just has to be filled.
+   */
+  readonly runSpecOf: (runSpecId: string) => RunSpec | undefined;
+}
+
+/** RECONCILE of a task id with this prefix is a barrier marker, consumed by the master. */
+export const BARRIER_PREFIX = 'barrier-';
+
+/**
+ * A fake Mesos master whose allocator, agents and executors are the simulator's {@link SimCluster}
+ * (same offer cycles, refuse filters, revive/suppress, launch and kill timings), behind the real
+ * wire of {@link FakeMaster} on 127.0.0.1. So one scenario can run against the simulated cluster
+ * directly and against the Mesos driver, and the two runs can be compared (issue 6).
+ *
+ * Direction cluster → framework: every input the simulated cluster posts (offers, status updates,
+ * rescinds, agent losses) is queued in the caller's world with `toFramework`; {@link deliver} then
+ * writes it as a Mesos event (OFFERS with the agent's id, hostname, attributes, fault domain and
+ * resources; UPDATE with the uuid bytes for reliable updates; RESCIND; FAILURE).
+ * Direction framework → cluster: {@link processCalls} reads the calls the fake master recorded,
+ * in arrival order, and applies them to the cluster (ACCEPT of LAUNCH operations, DECLINE, KILL,
+ * ACKNOWLEDGE, RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK). RECONCILE of `barrier-<n>` is not
+ * forwarded: it records the barrier, telling the caller that every call sent before it arrived.
+ *
+ * Limits: LAUNCH_GROUP (pods) and agent-run health checks are not translated back; an ACCEPT with
+ * them is recorded in {@link problems}.
+ */
+export class SimBackedMaster {
+  /** Barrier markers seen, in order. */
+  readonly barriers: string[] = [];
+  /** Calls the master could not translate (a test asserts there are none). */
+  readonly problems: string[] = [];
+  /** Events written that the driver turns into one input for the core each. */
+  inputsSent = 0;
+  private processed = 0;
+
+  private constructor(readonly fake: FakeMaster, readonly cluster: SimCluster, private readonly options: SimBackedMasterOptions) {}
+
+  /** Starts the fake master on 127.0.0.1 with the scenario's agents registered (not offered until `cluster.start()`). */
+  static async start(world: MasterWorld, agents: readonly SimAgentSpec[], options: SimBackedMasterOptions): Promise<SimBackedMaster> {
+    const fake = await FakeMaster.start();
+    // Heartbeats are not simulated: a long interval keeps the driver's watchdog quiet for a test's length.
+    fake.behaviour.heartbeatIntervalSeconds = 3600;
+    const cluster = new SimCluster({
+      nowMs: () => world.nowMs(),
+      toCore: (dueMs, input) => world.toFramework(dueMs, input),
+      schedule: (dueMs, event) => world.schedule(dueMs, event),
+      cancel: (id) => world.cancel(id),
+      streams: world.streams,
+      trace: () => undefined,
+    }, agents, options);
+    return new SimBackedMaster(fake, cluster, options);
+  }
+
+  get url(): string {
+    return this.fake.url;
+  }
+
+  /** Writes one input of the simulated cluster as a Mesos event on the open stream. */
+  deliver(input: SchedulerInput): void {
+    const frameworkId = this.fake.frameworkId ?? '';
+    switch (input.type) {
+      case 'offers':
+        this.emit({ type: 'OFFERS', offers: { offers: input.offers.map((o) => mesosOfferOf(frameworkId, o)) } });
+        return;
+      case 'status':
+        this.emit({ type: 'UPDATE', update: { status: mesosStatusOf(input.status) } });
+        return;
+      case 'rescind':
+        this.emit({ type: 'RESCIND', rescind: { offerId: { value: input.offerId } } });
+        return;
+      case 'agentLost':
+        this.emit({ type: 'FAILURE', failure: { agentId: { value: input.agentId } } });
+        return;
+      default:
+        this.problems.push(`the simulated cluster posted a ${input.type} input, which has no Mesos event`);
+    }
+  }
+
+  /** Applies every call received since the last time to the simulated cluster, in arrival order. */
+  processCalls(): void {
+    const calls = this.fake.calls;
+    while (this.processed < calls.length) {
+      const received = calls[this.processed++];
+      if (received.call.type === 'SUBSCRIBE') continue;
+      if (received.status >= 300) {
+        this.problems.push(`${received.call.type} was answered ${received.status}`);
+        continue;
+      }
+      this.apply(received.call);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fake.close();
+  }
+
+  private emit(event: Event): void {
+    this.fake.send(event);
+    this.inputsSent++;
+  }
+
+  private apply(call: Call): void {
+    const c = this.cluster;
+    switch (call.type) {
+      case 'ACCEPT':
+        this.accept(call);
+        return;
+      case 'DECLINE':
+        c.decline((call.decline?.offerIds ?? []).map((o) => o.value), refuseMsOf(call.decline?.filters?.refuseSeconds));
+        return;
+      case 'KILL': {
+        const graceNs = call.kill?.killPolicy?.gracePeriod?.nanoseconds;
+        // §7.6: no kill policy on the call = the task's own (3 s default).
+        c.kill(call.kill?.taskId.value ?? '', call.kill?.agentId?.value, graceNs === undefined ? 3000 : Math.round(graceNs / 1e6));
+        return;
+      }
+      case 'ACKNOWLEDGE': {
+        const ack = call.acknowledge;
+        if (ack !== undefined) c.acknowledge(ack.agentId.value, ack.taskId.value, new TextDecoder().decode(ack.uuid));
+        return;
+      }
+      case 'RECONCILE':
+        this.reconcile(call);
+        return;
+      case 'REVIVE':
+        c.revive(call.revive?.roles ?? []);
+        return;
+      case 'SUPPRESS':
+        c.suppress(call.suppress?.roles ?? []);
+        return;
+      case 'UPDATE_FRAMEWORK':
+        c.updateFrameworkRoles(call.updateFramework?.frameworkInfo.roles ?? []);
+        return;
+      default:
+        this.problems.push(`unexpected ${call.type} call`);
+    }
+  }
+
+  private reconcile(call: Call): void {
+    const tasks = call.reconcile?.tasks ?? [];
+    const barrier = tasks.find((t) => t.taskId.value.startsWith(BARRIER_PREFIX));
+    if (barrier !== undefined) {
+      this.barriers.push(barrier.taskId.value);
+      return;
+    }
+    this.cluster.reconcile(tasks.map((t) => (t.agentId === undefined ? { taskId: t.taskId.value } : { taskId: t.taskId.value, agentId: t.agentId.value })));
+  }
+
+  private accept(call: Call): void {
+    const accept = call.accept;
+    const offerId = accept?.offerIds?.[0]?.value ?? '';
+    const ops: LaunchOperation[] = [];
+    for (const op of accept?.operations ?? []) {
+      if (op.type !== 'LAUNCH') {
+        this.problems.push(`ACCEPT of ${offerId}: ${op.type ?? 'UNKNOWN'} operations are not simulated`);
+        continue;
+      }
+      for (const info of op.launch?.taskInfos ?? []) {
+        const launch = this.launchOf(info);
+        if (launch !== undefined) ops.push(launch);
+      }
+    }
+    this.cluster.accept(offerId, ops, refuseMsOf(accept?.filters?.refuseSeconds));
+  }
+
+  /** A LAUNCH task back as the core's launch operation: the allocation is exactly the task's resources. */
+  private launchOf(info: TaskInfo): LaunchOperation | undefined {
+    const taskId = info.taskId.value;
+    const runSpecId = info.command?.environment?.variables?.find((v) => v.name === 'MARATHON_APP_ID')?.value;
+    const spec = runSpecId === undefined ? undefined : this.options.runSpecOf(runSpecId);
+    if (runSpecId === undefined || spec === undefined) {
+      this.problems.push(`task ${taskId}: no MARATHON_APP_ID of a known run spec in its environment`);
+      return undefined;
+    }
+    if (info.healthCheck !== undefined) this.problems.push(`task ${taskId}: agent-run health checks are not simulated`);
+    const resources = info.resources ?? [];
+    const allocation = offerFromMesos({ id: { value: 'task' }, frameworkId: { value: '' }, agentId: info.agentId, hostname: '', resources }).pools;
+    const graceNs = info.killPolicy?.gracePeriod?.nanoseconds;
+    const task: TaskLaunch = {
+      taskId,
+      instanceId: instanceIdOfTask(taskId),
+      runSpecId,
+      runSpecVersion: spec.version,
+      agentId: info.agentId.value,
+      hostname: '',
+      role: resources.map(reservationRole).find((r) => r !== undefined) ?? this.options.defaultRole,
+      resources: scalarSum(allocation),
+      hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
+      killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
+      spec,
+    };
+    return { kind: 'launch', task, allocation };
+  }
+}
+
+/** Mesos `refuse_seconds` → ms; absent = the 5 s default (mesos-v1-scheduler-api.md §2.3). */
+function refuseMsOf(refuseSeconds: number | undefined): number {
+  return refuseSeconds === undefined ? 5000 : Math.round(refuseSeconds * 1000);
+}
+
+function scalarSum(pools: readonly OfferedPool[]): TaskLaunch['resources'] {
+  const sum = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 };
+  for (const p of pools) {
+    sum.cpusMilli += p.cpusMilli;
+    sum.memMilli += p.memMilli;
+    sum.diskMilli += p.diskMilli;
+    sum.gpus += p.gpus;
+  }
+  return sum;
+}
+
+/** A simulated offer as a Mesos offer with the same content (§3.2, §4.1–4.5). */
+export function mesosOfferOf(frameworkId: string, offer: Offer): MesosOffer {
+  const agent = offer.agent;
+  const out: MesosOffer = {
+    id: { value: offer.offerId },
+    frameworkId: { value: frameworkId },
+    agentId: { value: agent.agentId },
+    hostname: agent.hostname,
+    resources: offer.pools.flatMap(resourcesOfPool),
+    attributes: agent.attributes.map(mesosAttributeOf),
+  };
+  if (agent.region !== undefined && agent.zone !== undefined) {
+    out.domain = { faultDomain: { region: { name: agent.region }, zone: { name: agent.zone } } };
+  }
+  return out;
+}
+
+function resourcesOfPool(pool: OfferedPool): Resource[] {
+  // Unreserved: pre-refinement role "*"; reserved: a static reservation for the role (§4.2).
+  const who: Partial<Resource> = pool.reservedFor === undefined ? { role: '*' } : { reservations: [{ type: 'STATIC', role: pool.reservedFor }] };
+  const out: Resource[] = [];
+  const scalar = (name: string, value: number): void => {
+    if (value > 0) out.push({ name, type: 'SCALAR', scalar: { value }, ...who });
+  };
+  scalar('cpus', pool.cpusMilli / 1000);
+  scalar('mem', pool.memMilli / 1000);
+  scalar('disk', pool.diskMilli / 1000);
+  scalar('gpus', pool.gpus);
+  if (pool.ports.length > 0) out.push({ name: 'ports', type: 'RANGES', ranges: { range: pool.ports.map(([begin, end]) => ({ begin, end })) }, ...who });
+  return out;
+}
+
+function mesosAttributeOf(attr: AgentAttribute): Attribute {
+  switch (attr.type) {
+    case 'text': return { name: attr.name, type: 'TEXT', text: { value: attr.text } };
+    case 'scalar': return { name: attr.name, type: 'SCALAR', scalar: { value: attr.scalar } };
+    case 'ranges': return { name: attr.name, type: 'RANGES', ranges: { range: attr.ranges.map(([begin, end]) => ({ begin, end })) } };
+    case 'set': return { name: attr.name, type: 'SET', set: { item: [...attr.set] } };
+  }
+}
+
+/**
+ * A simulated status as a Mesos TaskStatus: a reliable update (with the simulator's uuid, sent
+ * as its UTF-8 bytes so the ACKNOWLEDGE names it back) comes from the executor, the others from
+ * the master (§7.1: those carry no uuid and are never acknowledged).
+ */
+function mesosStatusOf(status: CoreTaskStatus): MesosTaskStatus {
+  return {
+    taskId: { value: status.taskId },
+    state: status.state,
+    ...(status.agentId === undefined ? {} : { agentId: { value: status.agentId } }),
+    ...(status.reason === undefined ? {} : { reason: status.reason as TaskStatusReason }),
+    ...(status.message === undefined ? {} : { message: status.message }),
+    ...(status.healthy === undefined ? {} : { healthy: status.healthy }),
+    source: status.uuid === undefined ? 'SOURCE_MASTER' : 'SOURCE_EXECUTOR',
+    ...(status.uuid === undefined ? {} : { uuid: new TextEncoder().encode(status.uuid) }),
+  };
+}

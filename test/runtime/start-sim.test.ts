@@ -1,0 +1,118 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventSource } from 'eventsource';
+import t, { type Test } from 'tap';
+import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
+import { startSim, type RunningSim } from '../../src/runtime/start-sim';
+import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
+import { sleep, tempDir, waitFor, within } from '../e2e/e2e-kit';
+
+/** `--cluster sim` with the REST API: startSim over a paced run of a small workload. */
+
+/** A workload of `agents` agents, `duration` long, with `timeline` (YAML lines) as its steps. */
+function workloadYaml(opts: { agents?: number; duration?: string; timeline?: string } = {}): string {
+  return [
+    'name: api-test',
+    'seed: 7',
+    `duration: ${opts.duration ?? '1h'}`,
+    'cluster:',
+    '  agents:',
+    `    - { count: ${opts.agents ?? 3}, resources: { cpus: 2, mem: 2048, ports: "31000-31100" } }`,
+    `timeline:${opts.timeline ?? ' []'}`,
+    '',
+  ].join('\n');
+}
+
+/** Starts pacer on the simulated cluster (port 0, 127.0.0.1, `speed`); closed after the test. */
+async function startOn(t: Test, yaml: string, speed = 200): Promise<{ pacer: RunningSim; base: string; logs: string[] }> {
+  const workload = join(tempDir(t, 'pacer-sim-api-'), 'workload.yaml');
+  writeFileSync(workload, yaml);
+  const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload, speed };
+  const logs: string[] = [];
+  const pacer = await startSim(config, { onEvent: () => undefined, log: (text) => void logs.push(text) });
+  t.teardown(() => pacer.close());
+  return { pacer, base: `http://${pacer.address}`, logs };
+}
+
+async function getJson(url: string): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+t.test('an app created through the API is placed on simulated agents and its events stream', async (t) => {
+  const { pacer, base } = await startOn(t, workloadYaml());
+  t.match(pacer.address, /^127\.0\.0\.1:\d+$/);
+  const changes: Record<string, unknown>[] = [];
+  const source = new EventSource(`${base}/v2/events`);
+  t.teardown(() => source.close());
+  source.addEventListener('instance_changed_event', (e) => void changes.push(JSON.parse(e.data) as Record<string, unknown>));
+  await within(new Promise<void>((resolve) => source.addEventListener('open', () => resolve(), { once: true })), 'the event stream to open');
+
+  const created = await fetch(`${base}/v2/apps`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(3000),
+    body: JSON.stringify({ id: '/web', cmd: 'sleep 3600', instances: 2, cpus: 0.5, mem: 128 }),
+  });
+  t.equal(created.status, 201, 'created');
+  t.match(await created.json(), { id: '/web', instances: 2 });
+
+  const app = await waitFor(async () => {
+    const body = (await getJson(`${base}/v2/apps/web`)).app as { tasksRunning: number; tasks: { host: string }[] };
+    return body.tasksRunning === 2 && body;
+  }, 'both instances running', 10_000);
+  t.equal(app.tasks.length, 2);
+  for (const task of app.tasks) t.match(task.host, /^agent-\d$/, 'on a simulated agent');
+
+  await waitFor(() => changes.some((e) => e.condition === 'Running' && e.runSpecId === '/web'), 'instance_changed_event Running', 5000);
+  t.ok(changes.every((e) => e.runSpecId === '/web'), 'every instance change is of /web');
+  t.equal((await getJson(`${base}/v2/info`)).name, 'marathon', 'the Marathon API, info included');
+});
+
+t.test('the workload runs and is reported at its end; the cluster then keeps running', async (t) => {
+  const yaml = workloadYaml({
+    duration: '2m',
+    timeline: [
+      '',
+      '  - { at: 0s, app: { id: /worker, cmd: sleep 3600, instances: 2, cpus: 0.25, mem: 64 } }',
+      '  - { at: 1m, expect: { instances: { /worker: { Running: 2 } } } }',
+    ].join('\n'),
+  });
+  const { pacer, base, logs } = await startOn(t, yaml, 2000);
+  const verdict = await within(pacer.workload, 'the workload to end', 10_000);
+  t.ok(verdict.passed, 'its expectation held');
+  t.equal(verdict.expectations.length, 1);
+  t.match(logs.join('\n'), /expectations:[\s\S]*PASS[\s\S]*PASSED$/, 'the summary was logged');
+  const endMs = VIRTUAL_EPOCH_MS + 120_000;
+  await waitFor(() => pacer.session.nowMs() > endMs + 5000, 'virtual time to run past the workload', 5000);
+  const scaled = await fetch(`${base}/v2/apps/worker`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(3000),
+    body: JSON.stringify({ instances: 3 }),
+  });
+  t.equal(scaled.status, 200, 'changes are accepted after the workload ended');
+  await waitFor(async () => ((await getJson(`${base}/v2/apps/worker`)).app as { tasksRunning: number }).tasksRunning === 3, 'the third instance', 10_000);
+});
+
+t.test('close() stops pacing and serving, and reports a workload that had not ended', async (t) => {
+  const { pacer, base, logs } = await startOn(t, workloadYaml({ duration: '10h' }), 100);
+  await waitFor(() => pacer.session.nowMs() > VIRTUAL_EPOCH_MS, 'virtual time to move');
+  await within(pacer.close(), 'close');
+  const stoppedAtMs = pacer.session.nowMs();
+  await sleep(50);
+  t.equal(pacer.session.nowMs(), stoppedAtMs, 'virtual time stands still');
+  await t.rejects(fetch(`${base}/ping`, { signal: AbortSignal.timeout(2000) }), 'nothing listens any more');
+  t.match(logs.join('\n'), /PASSED$/, 'the (expectation-free) workload was reported');
+  t.ok((await pacer.workload).passed);
+  await within(pacer.close(), 'a second close');
+});
+
+t.test('a bad workload fails startSim with the file, the field and what was expected', async (t) => {
+  const dir = tempDir(t, 'pacer-sim-api-');
+  const bad = join(dir, 'bad.yaml');
+  writeFileSync(bad, 'name: half a scenario\n');
+  const missing = join(dir, 'missing.yaml');
+  const base: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0 };
+  const cases = [
+    { workload: bad, message: `${bad}: /seed: required field "seed" is missing` },
+    { workload: missing, message: `${missing}: cannot read the workload` },
+  ];
+  for (const c of cases) await t.rejects(startSim({ ...base, workload: c.workload }, { log: () => undefined }), { message: c.message });
+});
