@@ -1,19 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { EventStreamHub } from '../api/events/event-stream-hub';
-import type { ApiDeps } from '../api/api-deps';
-import { buildServer } from '../api/server';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
 import { MesosCluster, type MesosClusterOptions } from '../cluster/mesos/mesos-cluster';
 import type { Store, StoredState } from '../scheduler/ports/store';
-import { Scheduler } from '../scheduler/scheduler';
-import { SqliteStore } from '../store/sqlite/sqlite-store';
+import type { Scheduler } from '../scheduler/scheduler';
 import type { PacerConfig } from './config';
-import { HttpProber } from './http-prober';
-import { RealTimers } from './real-timers';
-import { RuntimeLoop } from './runtime-loop';
-import { PACER_VERSION } from './start-local';
+import { buildApi, listenApi, openRuntime, startScheduler } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
@@ -47,68 +38,43 @@ export interface StartMesosHooks {
  */
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
   const detector = detectorForMaster(config.master);
-  mkdirSync(dirname(config.storePath), { recursive: true });
+  const base = openRuntime(config);
   const recovered = { frameworkId: undefined as string | undefined };
-  const store = recordingFrameworkId(SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous }), recovered);
-  const loop = new RuntimeLoop();
-  const timers = new RealTimers((input) => loop.post(input));
-  const taskKilling = config.features.includes('task_killing');
+  const store = recordingFrameworkId(base.store, recovered);
   const pacer: { running?: RunningMesosPacer } = {};
   const cluster = new MesosCluster({
-    detector, defaultRole: config.defaultRole, taskKilling, gpus: config.features.includes('gpu_resources'),
+    detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
+    gpus: config.features.includes('gpu_resources'),
     ...hooks.driver,
     onFatal: (error) => (hooks.onFatal ?? defaultOnFatal)(error, pacer.running),
-  }, (input) => loop.post(input));
-  const clock = { nowMs: () => Date.now() };
+  }, (input) => base.loop.post(input));
+  const abandon = (): void => {
+    cluster.stop();
+    base.release();
+  };
   let scheduler: Scheduler;
   try {
-    scheduler = new Scheduler({
-      clock, random: { next: Math.random }, timers, driver: cluster, store,
-      prober: new HttpProber((observation) => loop.post({ type: 'probeResult', observation })),
-    }, {
-      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-      maxRunningDeployments: config.maxRunningDeployments, taskKilling,
-    });
-    loop.attach(scheduler);
+    scheduler = startScheduler(config, base, cluster, store);
     cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
   } catch (err) {
-    cluster.stop();
-    timers.clear();
-    store.close();
+    abandon();
     throw err;
   }
-  const hub = new EventStreamHub({ subscribe: (listener) => scheduler.subscribe(listener), clock });
-  const startedAtMs = Date.now();
-  const deps: ApiDeps = {
-    scheduler, clock, events: hub,
-    submit: (command) => loop.submit(command),
-    config: {
-      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-      ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, version: PACER_VERSION,
-      clusterKind: 'mesos', master: redacted(config.master ?? ''),
-      maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
-    },
-    frameworkId: () => cluster.frameworkId,
-    uptimeMs: () => Date.now() - startedAtMs,
-  };
-  const app = buildServer({ deps, stream: hub });
-  const close = async (): Promise<void> => {
-    await app.close();
-    cluster.stop();
-    timers.clear();
-    store.close();
-  };
+  const app = buildApi(config, base, scheduler, {
+    kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId,
+  });
+  let address: string;
   try {
-    await app.listen({ host: config.address, port: config.port });
+    address = await listenApi(app, config);
   } catch (err) {
-    cluster.stop();
-    timers.clear();
-    store.close();
+    abandon();
     throw err;
   }
-  const bound = app.server.address();
-  const address = typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+  const close = async (): Promise<void> => {
+    base.loop.close();
+    await app.close();
+    abandon();
+  };
   let closing: Promise<void> | undefined;
   pacer.running = { address, app, scheduler, cluster, close: () => (closing ??= close()) };
   return pacer.running;

@@ -3,6 +3,7 @@ import { converge } from '../instances/converge';
 import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
+import type { RunSpecState } from '../state/run-spec-state';
 import { withInstances } from './with-instances';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
@@ -17,14 +18,9 @@ type KillAndScaleCommand = Extract<Command, { type: 'killAndScale' }>;
  * - neither: kill; the same instance is relaunched (no backoff: the user asked for it).
  */
 export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult {
-  const rs = ctx.state.runSpecs.get(cmd.runSpecId);
-  if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${cmd.runSpecId}' does not exist` };
-  const victims: Instance[] = [];
-  for (const id of cmd.instanceIds) {
-    const inst = rs.instances.get(id);
-    if (inst === undefined) return { ok: false, error: 'unknown-instance', message: `Instance '${id}' does not exist` };
-    if (!victims.includes(inst)) victims.push(inst);
-  }
+  const found = victimsOf(ctx, cmd.runSpecId, cmd.instanceIds);
+  if (!('rs' in found)) return found;
+  const { rs, victims } = found;
   const lockedBy = cmd.scale && cmd.force !== true ? ctx.deployments.holding(rs.spec.id) : [];
   if (lockedBy.length > 0) {
     return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
@@ -48,17 +44,11 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
  * victims is deployed as a single scale-only plan.
  */
 export function killAndScale(ctx: CoreContext, cmd: KillAndScaleCommand): CommandResult {
-  const plan: { rs: NonNullable<ReturnType<typeof ctx.state.runSpecs.get>>; victims: Instance[] }[] = [];
+  const plan: Victims[] = [];
   for (const target of cmd.targets) {
-    const rs = ctx.state.runSpecs.get(target.runSpecId);
-    if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${target.runSpecId}' does not exist` };
-    const victims: Instance[] = [];
-    for (const id of target.instanceIds) {
-      const inst = rs.instances.get(id);
-      if (inst === undefined) return { ok: false, error: 'unknown-instance', message: `Instance '${id}' does not exist` };
-      if (!victims.includes(inst)) victims.push(inst);
-    }
-    plan.push({ rs, victims });
+    const found = victimsOf(ctx, target.runSpecId, target.instanceIds);
+    if (!('rs' in found)) return found;
+    plan.push(found);
   }
   const lockedBy = cmd.force === true ? [] : [...new Set(plan.flatMap(({ rs }) => ctx.deployments.holding(rs.spec.id)))];
   if (lockedBy.length > 0) {
@@ -75,4 +65,23 @@ export function killAndScale(ctx: CoreContext, cmd: KillAndScaleCommand): Comman
     root = next.root;
   }
   return deployChange(ctx, { ok: true, root }, true);
+}
+
+/** A run spec and the distinct instances of it a command names. */
+interface Victims {
+  readonly rs: RunSpecState;
+  readonly victims: Instance[];
+}
+
+/** The named instances of a run spec, each once; an unknown run spec or instance fails the command. */
+function victimsOf(ctx: CoreContext, runSpecId: string, instanceIds: readonly string[]): Victims | Extract<CommandResult, { ok: false }> {
+  const rs = ctx.state.runSpecs.get(runSpecId);
+  if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
+  const victims: Instance[] = [];
+  for (const id of instanceIds) {
+    const inst = rs.instances.get(id);
+    if (inst === undefined) return { ok: false, error: 'unknown-instance', message: `Instance '${id}' does not exist` };
+    if (!victims.includes(inst)) victims.push(inst);
+  }
+  return { rs, victims };
 }
