@@ -64,9 +64,12 @@ t.test('the core launches an app through the fake master and survives a restart 
   const second = startPacer(t, master, store);
   const resub = await master.waitForCall('SUBSCRIBE', 2);
   t.same(resub.call.frameworkId, { value: frameworkId }, 'resubscribed with the stored id');
-  const reconcile = await master.waitForCall('RECONCILE');
+  // RECONCILE #1 was the first session's implicit one; after resubscribing: explicit, then implicit.
+  const reconcile = await master.waitForCall('RECONCILE', 2);
   t.same(reconcile.call.reconcile?.tasks?.map((x) => x.taskId.value), [taskId], 'the core reconciles its task on subscribed');
   t.equal(reconcile.streamId, master.streamId);
+  const implicit = await master.waitForCall('RECONCILE', 3);
+  t.same(implicit.call.reconcile?.tasks ?? [], [], 'then implicitly, to find strays');
   master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_RUNNING', { source: 'SOURCE_MASTER', reason: 'REASON_RECONCILIATION', uuid: undefined }) } });
   master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-2')] } });
   await master.waitForCall('DECLINE');
