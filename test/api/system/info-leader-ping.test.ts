@@ -32,8 +32,9 @@ t.test('GET /v2/info (fact 93)', async (t) => {
     leader: '127.0.0.1:8080',
     frameworkId: 'pacer-test-framework',
     http_config: { http_port: 8080, https_port: null },
-    pacer_config: { cluster: 'sim', max_running_deployments: 100, metrics_prometheus: true },
   });
+  t.same(Object.keys(info).sort(), ['buildref', 'elected', 'frameworkId', 'http_config', 'leader', 'marathon_config', 'name', 'version', 'zookeeper_config'],
+    'Marathon\'s fields and no others');
   t.same(Object.keys(info.marathon_config).sort(), [...MARATHON_CONFIG_KEYS].sort(), 'every marathon_config key');
   t.match(info.marathon_config, {
     master: 'zk://xxxxxxxx@zk1:2181/mesos', mesos_role: 'ops', features: ['task_killing'], default_network_name: 'dcos',

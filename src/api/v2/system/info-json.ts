@@ -7,7 +7,7 @@ import type { ApiDeps } from '../../api-deps';
  * version which implementation speaks it. pacer is one node that is always the leader, has no
  * ZooKeeper and no HTTPS listener: options it does not have are `null`, as Marathon writes unset
  * options. HTTP callbacks (`event_subscriber`) were removed from Marathon before 1.11 and are not
- * reported. `pacer_config` is an extra (clients tolerate extra fields).
+ * reported. No fields of pacer's own: some client libraries refuse unknown fields (issue 5).
  */
 export function infoJson(deps: ApiDeps): Record<string, unknown> {
   const { config } = deps;
@@ -22,12 +22,6 @@ export function infoJson(deps: ApiDeps): Record<string, unknown> {
     marathon_config: marathonConfig(deps, host),
     zookeeper_config: ZOOKEEPER_CONFIG,
     http_config: { http_port: port, https_port: null },
-    pacer_config: {
-      cluster: config.clusterKind,
-      max_running_deployments: config.maxRunningDeployments,
-      metrics_prometheus: config.prometheus,
-      body_limit_bytes: config.bodyLimitBytes,
-    },
   };
 }
 
