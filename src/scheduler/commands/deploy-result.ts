@@ -5,5 +5,6 @@ import type { CommandResult } from '../model/inputs';
 export function deployResult(r: DeployResult): CommandResult {
   if (r.ok) return { ok: true, deploymentId: r.deploymentId, version: r.version };
   if (r.error === 'locked') return { ok: false, error: 'locked', message: r.message, deployments: r.deployments };
+  if (r.error === 'invalid') return { ok: false, error: 'invalid', message: r.message, details: r.details };
   return { ok: false, error: r.error === 'cycle' ? 'invalid' : r.error, message: r.message };
 }

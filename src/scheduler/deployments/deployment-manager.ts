@@ -10,13 +10,16 @@ import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
 import { eventStepJson, lightPlanJson, planJson, type PlanJson } from './plan-json';
 import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
+import { residentRoleErrors } from '../groups/role-rules';
+import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
 
 /** Outcome of accepting a root change. */
 export type DeployResult =
   | { readonly ok: true; readonly deploymentId: string; readonly version: string }
   | { readonly ok: false; readonly error: 'locked'; readonly message: string; readonly deployments: readonly string[] }
-  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment' | 'cycle'; readonly message: string };
+  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment' | 'cycle'; readonly message: string }
+  | { readonly ok: false; readonly error: 'invalid'; readonly message: string; readonly details: readonly ValidationDetail[] };
 
 /** Plans a change (original root → target root); injected so the manager stays small. */
 export type Planner = (original: Group, target: Group, id: string) => DeploymentPlan;
@@ -52,6 +55,8 @@ export class DeploymentManager {
     if (cycle !== undefined) return { ok: false, error: 'cycle', message: `Dependency graph has cyclic dependencies: ${cycle.join(' -> ')}` };
     const original = ctx.state.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
+    const roleDetail = residentRoleChanges(original, target, plan.affectedRunSpecIds, force);
+    if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
     const affected = new Set(plan.affectedRunSpecIds);
     const conflicts = [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.some((id) => affected.has(id)));
     if (conflicts.length > 0 && !force) {
@@ -217,6 +222,20 @@ export class DeploymentManager {
     }
     return plan;
   }
+}
+
+/**
+ * Spec section 7 / fact 114, checked where every change passes (one app, a bulk app update, a
+ * group): a resident run spec cannot move to `*`, nor change its role without `force` (its
+ * reservations stay with the old role). Undefined when no affected run spec breaks the rule.
+ */
+function residentRoleChanges(original: Group, target: Group, ids: readonly string[], force: boolean): ValidationDetail | undefined {
+  const errors: string[] = [];
+  for (const id of ids) {
+    const after = findRunSpec(target, id);
+    if (after !== undefined) errors.push(...residentRoleErrors(after, findRunSpec(original, id), force));
+  }
+  return errors.length === 0 ? undefined : { path: '/role', errors: [...new Set(errors)] };
 }
 
 /** group_change_success names the parent group of the changed run spec (fact 107), `/` for several. */

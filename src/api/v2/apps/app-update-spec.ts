@@ -1,7 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
-import { residentRoleErrors } from '../../../scheduler/groups/role-rules';
 import { stampVersions } from '../../../scheduler/groups/versioning';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { marathonPath } from '../../schemas/app-error-path';
@@ -42,22 +41,12 @@ export function updatedAppSpec(
     const target = update.version !== undefined && update.version !== null
       ? rollbackTarget(deps, appId, update, pointerPrefix)
       : convertApp(deps, withCanonicalIds(mergeAppUpdate(existing.definition, update), appId), existing, versionIso, pointerPrefix);
-    return stampApp(existing, checkResidentRole(target, existing, mode.force, pointerPrefix), versionIso);
+    return stampApp(existing, target, versionIso);
   }
   const full = checkAppShape(isRecord(body) ? { ...body, id: appId } : body, 'app', pointerPrefix);
   const spec = convertApp(deps, withCanonicalIds(full, appId), existing, versionIso, pointerPrefix);
   if (existing === undefined && !mode.allowCreation) throw notFoundBare(notFoundText.app(appId));
-  return stampApp(existing, checkResidentRole(spec, existing, mode.force, pointerPrefix), versionIso);
-}
-
-/**
- * Fact 114, spec section 7: a resident app keeps its reservations under the old role, so its role
- * changes only with `force`.
- */
-function checkResidentRole(spec: AppSpec, existing: AppSpec | undefined, force: boolean, pointerPrefix: string): AppSpec {
-  const errors = residentRoleErrors(spec, existing, force);
-  if (errors.length > 0) throw objectNotValid([{ path: marathonPath(`${pointerPrefix}/role`), errors }]);
-  return spec;
+  return stampApp(existing, spec, versionIso);
 }
 
 /** `stampVersions` for apps (it returns a copy of what it stamps, so an app stays an app). */

@@ -6,7 +6,7 @@ import type { ErrorSink } from '../../convert/error-sink';
 import { isRecord } from '../../convert/wire-object';
 import type { Group } from '../../../scheduler/groups/group';
 import { parentOf, resolvePathId, topLevelOf } from '../../../scheduler/groups/path-id';
-import { groupRoleOf, residentRoleErrors } from '../../../scheduler/groups/role-rules';
+import { groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
 import { stampVersions } from '../../../scheduler/groups/versioning';
 import type { AppSpec, RunSpec } from '../../../scheduler/model/run-spec';
@@ -64,9 +64,6 @@ export function convertGroupApp(raw: unknown, groupId: string, path: string, ctx
     report(result.errors, path, sinks);
     return undefined;
   }
-  const roleErrors = residentRoleErrors(result.spec, previous, ctx.force);
-  roleErrors.forEach((message) => sinks.semantic.add('/role', message));
-  if (roleErrors.length > 0) return undefined;
   return previous?.kind === 'app' ? stampVersions(previous, result.spec, ctx.versionIso) as AppSpec : result.spec;
 }
 

@@ -3,7 +3,7 @@ import type { ConvertContext } from '../../convert/convert-context';
 import { podFromWire } from '../../convert/pod-from-wire';
 import { badRequest, emptyBody, invalidJson, objectNotValid } from '../../errors';
 import { podShapeErrors } from '../../schemas/pod-shape-errors';
-import { enforcesRole, groupRoleOf, residentRoleErrors } from '../../../scheduler/groups/role-rules';
+import { enforcesRole, groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
 import type { PodSpec } from '../../../scheduler/model/run-spec';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
@@ -42,8 +42,6 @@ export function podSpecFromRequest(deps: ApiDeps, body: unknown, write: PodWrite
   const previous = existingPod(deps, id);
   const converted = podFromWire({ ...record, id }, convertContext(deps, id, previous));
   if (!converted.ok) throw objectNotValid(converted.errors);
-  const roleErrors = residentRoleErrors(converted.spec, previous, write.force);
-  if (roleErrors.length > 0) throw objectNotValid([{ path: '/role', errors: roleErrors }]);
   return converted.spec;
 }
 

@@ -2,6 +2,8 @@ import t from 'tap';
 import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import { Harness, START_MS } from '../../../harness/core-harness';
+import { putRunSpec as putInTree } from '../../../../src/scheduler/groups/put-run-spec';
+import { residentRoleChangeMessage } from '../../../../src/scheduler/groups/role-rules';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -195,4 +197,20 @@ t.test('an unchanged put keeps the run spec and its version (fact 46); the root 
     t.equal(h.scheduler.rootVersion(rootBefore.version), rootBefore, `${name}: the older root history entry is intact`);
     t.same(h.calls('kill'), [], `${name}: nothing restarted`);
   }
+});
+
+t.test('a whole-root deploy (bulk app update, group change) changing a resident role is refused unless forced (fact 114)', async (t) => {
+  const h = new Harness();
+  h.deploy(makeApp({ id: '/dev/db', role: 'dev', resident: true }));
+  h.advance(1000);
+  const moved = putInTree(h.scheduler.root(), makeApp({ id: '/dev/db', role: '*', resident: true, version: versionAt(1) }), { version: versionAt(1), newGroupEnforceRole: 'off' });
+  if (!moved.ok) throw new Error(moved.message);
+  t.same(h.handle({ type: 'deploy', root: moved.root }), {
+    ok: false, error: 'invalid', message: 'Object is not valid',
+    details: [{ path: '/role', errors: ['Resident apps cannot have the role *', residentRoleChangeMessage('dev', '*')] }],
+  });
+  t.equal(h.scheduler.runSpec('/dev/db')?.role, 'dev', 'nothing changed');
+  const other = putInTree(h.scheduler.root(), makeApp({ id: '/dev/db', role: 'ops', resident: true, version: versionAt(1) }), { version: versionAt(1), newGroupEnforceRole: 'off' });
+  if (!other.ok) throw new Error(other.message);
+  t.match(h.handle({ type: 'deploy', root: other.root, force: true }), { ok: true }, 'with force the change is accepted');
 });
