@@ -3,20 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { cliMain } from '../../sim/runner/cli-main';
+import { runSimCli } from '../harness/run-sim-cli';
 
-/** Runs the sim CLI in-process with real files (the wrapper in sim/cli.ts only wires the process). */
-function sim(args: string[]): { code: number | null; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = cliMain(args, {
-    readFile: (p) => readFileSync(p, 'utf8'),
-    writeFile: (p, text) => writeFileSync(p, text),
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-  });
-  return { code, out, err };
-}
+const sim = runSimCli;
 
 const dir = mkdtempSync(join(tmpdir(), 'pacer-cli-'));
 const file = (name: string, text: string): string => {

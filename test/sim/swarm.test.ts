@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import t from 'tap';
 import { PlacementCounts } from '../../src/scheduler/constraints/placement-counts';
-import { cliMain } from '../../sim/runner/cli-main';
+import { runSimCli } from '../harness/run-sim-cli';
 import { runScenario } from '../../sim/runner/run-scenario';
 import { loadScenario } from '../../sim/scenario/load-scenario';
 import type { Scenario } from '../../sim/scenario/scenario';
@@ -21,17 +21,7 @@ import { runSwarm } from '../../sim/swarm/run-swarm';
 /** Seeds of the bounded swarm. About 10 s on 2 cores (measured: see docs/swarm.md). */
 const SWARM_SEEDS = 100;
 
-function sim(args: string[]): { code: number; out: string; err: string } {
-  let out = '';
-  let err = '';
-  const code = cliMain(args, {
-    readFile: (p) => readFileSync(p, 'utf8'),
-    writeFile: (p, text) => writeFileSync(p, text),
-    stdout: (text) => void (out += text),
-    stderr: (text) => void (err += text),
-  });
-  return { code, out, err };
-}
+const sim = runSimCli;
 
 /** The scenario without `line` (set when loaded from a file, absent when generated). */
 function withoutLines(s: Scenario): Scenario {

@@ -1,0 +1,15 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cliMain } from '../../sim/runner/cli-main';
+
+/** Runs the sim CLI in-process with real files (the wrapper in sim/cli.ts only wires the process). */
+export function runSimCli(args: string[]): { code: number; out: string; err: string } {
+  let out = '';
+  let err = '';
+  const code = cliMain(args, {
+    readFile: (p) => readFileSync(p, 'utf8'),
+    writeFile: (p, text) => writeFileSync(p, text),
+    stdout: (text) => void (out += text),
+    stderr: (text) => void (err += text),
+  });
+  return { code, out, err };
+}
