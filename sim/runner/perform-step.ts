@@ -1,6 +1,6 @@
 import { isoTime } from '../../src/scheduler/kernel/iso-time';
 import { isTerminalCondition } from '../../src/scheduler/model/condition';
-import type { Command } from '../../src/scheduler/model/inputs';
+import type { Command, CommandResult } from '../../src/scheduler/model/inputs';
 import type { Scheduler } from '../../src/scheduler/scheduler';
 import type { SimCluster } from '../cluster/sim-cluster';
 import type { InvariantChecker } from '../invariants/invariant-checker';
@@ -47,7 +47,6 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
       const result = convertDefinition(a.type, a.definition, deps.scenario.options.defaultRole, isoTime(VIRTUAL_EPOCH_MS + deps.nowMs));
       if (!result.ok) return `${a.type} ${a.runSpecId}: rejected: ${JSON.stringify(result.errors)}`;
       const put = command(deps, { type: 'putRunSpec', spec: result.spec, force: a.force });
-      if (put?.ok === true) deps.checker?.backoff.reset(a.runSpecId);
       return `${a.type} ${a.runSpecId}: ${result.spec.instances} instance(s)${a.force ? ' (force)' : ''}: ${outcome(put)}`;
     }
     case 'deploy':
@@ -63,7 +62,6 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
     case 'delete':
       return `delete ${a.runSpecId}: ${outcome(command(deps, { type: 'deleteRunSpec', runSpecId: a.runSpecId, force: a.force }))}`;
     case 'resetDelay':
-      deps.checker?.backoff.reset(a.runSpecId);
       return `reset delay of ${a.runSpecId}: ${outcome(command(deps, { type: 'resetDelay', runSpecId: a.runSpecId }))}`;
     case 'kill':
       return kill(a, deps);
@@ -113,17 +111,34 @@ function kill(a: Extract<Action, { type: 'kill' }>, deps: StepDeps): string {
     ? live.slice(0, a.target.count)
     : live.filter((i) => i.agent?.agentId === (a.target as { agentId: string }).agentId);
   const ids = victims.map((i) => i.instanceId);
-  if (!a.scale && !a.wipe) deps.checker?.backoff.markUserKilled(ids);
   const result = command(deps, { type: 'killInstances', runSpecId: a.runSpecId, instanceIds: ids, scale: a.scale, wipe: a.wipe });
   return `kill ${ids.length} instance(s) of ${a.runSpecId}${a.scale ? ' (scale)' : ''}${a.wipe ? ' (wipe)' : ''}: ${outcome(result)}`;
 }
 
-function command(deps: StepDeps, cmd: Command) {
-  deps.trace.append({ t: deps.nowMs, k: 'cmd', type: cmd.type });
-  return deps.scheduler.handle(cmd);
+function command(deps: StepDeps, cmd: Command): CommandResult | undefined {
+  return handleCommand(deps, cmd);
 }
 
-function outcome(result: ReturnType<Scheduler['handle']>): string {
+/** What a command needs besides the core: the trace, the oracles, the time (relative to the run). */
+export type CommandDeps = Pick<StepDeps, 'scheduler' | 'trace' | 'checker' | 'nowMs'>;
+
+/**
+ * Hands one command to the core — from the timeline or, marked `from: 'api'`, from the REST API of
+ * `--cluster sim` — traced, with the backoff oracle told what the command means for launch delays:
+ * a reset delay, a user kill (relaunched without backoff), a new definition (a fresh delay).
+ */
+export function handleCommand(deps: CommandDeps, cmd: Command, from?: 'api'): CommandResult | undefined {
+  deps.trace.append(from === undefined ? { t: deps.nowMs, k: 'cmd', type: cmd.type } : { t: deps.nowMs, k: 'cmd', type: cmd.type, from });
+  const backoff = deps.checker?.backoff;
+  if (cmd.type === 'resetDelay') backoff?.reset(cmd.runSpecId);
+  if (cmd.type === 'killInstances' && !cmd.scale && !cmd.wipe) backoff?.markUserKilled(cmd.instanceIds);
+  const result = deps.scheduler.handle(cmd);
+  if (cmd.type === 'putRunSpec' && result?.ok === true) backoff?.reset(cmd.spec.id);
+  return result;
+}
+
+/** A command's result as the run summary words it. */
+export function outcome(result: ReturnType<Scheduler['handle']>): string {
   if (result === undefined) return 'ok';
   if (result.ok) return result.deploymentId === undefined ? 'ok' : `deployment ${result.deploymentId}`;
   return `refused (${result.error}: ${result.message})`;

@@ -14,7 +14,7 @@ import type { Scenario, TimelineStep } from '../scenario/scenario';
 import type { SimContext } from '../sim-context';
 import { createWorldStreams } from '../world';
 import { clusterBooks } from './cluster-books';
-import { performStep } from './perform-step';
+import { handleCommand, outcome, performStep, type CommandDeps } from './perform-step';
 import type { RunResult } from './run-result';
 import { summarizeInput } from './summarize-input';
 import { Trace } from './trace';
@@ -238,23 +238,14 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
 }
 
 /** What an outside command acts on; `nowMs` is relative to the start of the run. */
-interface SubmitDeps {
-  readonly scheduler: Scheduler;
-  readonly trace: Trace;
-  readonly checker: InvariantChecker | undefined;
+interface SubmitDeps extends CommandDeps {
   readonly recorder: RunRecorder;
-  readonly nowMs: number;
 }
 
-/** One outside command, with the bookkeeping perform-step.ts does for a timeline command. */
+/** One outside command: what a timeline command gets (handleCommand), a disturbance, a summary line. */
 function submitCommand(command: Command, deps: SubmitDeps): CommandResult {
-  deps.trace.append({ t: deps.nowMs, k: 'cmd', type: command.type, from: 'api' });
   deps.checker?.disturbed(deps.nowMs);
-  if (command.type === 'resetDelay') deps.checker?.backoff.reset(command.runSpecId);
-  if (command.type === 'killInstances' && !command.scale && !command.wipe) deps.checker?.backoff.markUserKilled(command.instanceIds);
-  const result = deps.scheduler.handle(command) ?? { ok: true };
-  if (command.type === 'putRunSpec' && result.ok) deps.checker?.backoff.reset(command.spec.id);
-  const outcome = result.ok ? (result.deploymentId === undefined ? 'ok' : `deployment ${result.deploymentId}`) : `refused (${result.error}: ${result.message})`;
-  deps.recorder.steps.push({ atMs: deps.nowMs, text: `api ${command.type}: ${outcome}` });
+  const result = handleCommand(deps, command, 'api') ?? { ok: true };
+  deps.recorder.steps.push({ atMs: deps.nowMs, text: `api ${command.type}: ${outcome(result)}` });
   return result;
 }
