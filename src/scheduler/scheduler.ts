@@ -7,6 +7,7 @@ import { restartRunSpec } from './commands/restart-run-spec';
 import type { CoreContext, GroupOps, SchedulerPorts } from './core-context';
 import { DeploymentManager, type Planner } from './deployments/deployment-manager';
 import type { Deployment } from './deployments/deployment';
+import type { DeploymentPlan } from './deployments/deployment-plan';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
@@ -225,6 +226,15 @@ export class Scheduler {
   /** Readiness check results of an app's instances (`readinessCheckResults`); empty without a check. */
   readiness(runSpecId: string): ReadinessCheckResult[] {
     return readinessResults(this.ctx, runSpecId);
+  }
+
+  /**
+   * The plans of the running deployments, without working out what their actions wait for (which
+   * looks at every instance of every current action): for rendering apps' `deployments`, counts,
+   * and existence checks.
+   */
+  runningPlans(): DeploymentPlan[] {
+    return [...this.ctx.deployments.running.values()].map((d) => d.plan);
   }
 
   /** Running deployments and, per action of the current step, what it waits for. */

@@ -1,7 +1,7 @@
 import type { ReadinessCheckSpec } from '../../scheduler/model/readiness-check';
 import type { AppPortSlot } from './health-check-from-wire';
 import { childPointer } from './json-pointer';
-import { WireObject } from './wire-object';
+import { isRecord, WireObject } from './wire-object';
 
 /** An app's readiness checks, normalized and as echoed (left out of the echo when none, fact 27). */
 export interface ConvertedReadinessChecks {
@@ -86,8 +86,4 @@ function portNames(app: WireObject): (string | undefined)[] {
   const source = Array.isArray(mappings) && mappings.length > 0 ? mappings : app.raw.portDefinitions;
   if (!Array.isArray(source)) return [];
   return source.map((p) => (isRecord(p) && typeof p.name === 'string' ? p.name : undefined));
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

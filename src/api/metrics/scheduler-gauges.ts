@@ -40,7 +40,7 @@ export function registerSchedulerGauges(registry: MetricsRegistry, deps: ApiDeps
 
 function takeCensus(deps: ApiDeps): Census {
   const root = deps.scheduler.root();
-  const census: Census = { apps: 0, pods: 0, groups: 0, deployments: deps.scheduler.deployments().length, byCondition: new Map() };
+  const census: Census = { apps: 0, pods: 0, groups: 0, deployments: deps.scheduler.runningPlans().length, byCondition: new Map() };
   for (const group of allGroups(root)) {
     census.groups++;
     census.apps += group.apps.size;

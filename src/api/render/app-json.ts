@@ -2,7 +2,7 @@ import type { ApiDeps } from '../api-deps';
 import type { AppSpec } from '../../scheduler/model/run-spec';
 import { resolveAppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats } from './app-task-stats';
-import { appTasksJson } from './task-json';
+import { instancesTasksJson } from './task-json';
 
 /**
  * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the stored definition with every default
@@ -32,14 +32,14 @@ export function appJson(
 ): Record<string, unknown> {
   const want = resolveAppEmbed(embed);
   const json: Record<string, unknown> = { ...spec.definition, version: spec.version, versionInfo: { ...spec.versionInfo } };
-  const instances = want.has('counts') || want.has('taskStats') ? deps.scheduler.instances(spec.id) : [];
+  const instances = want.has('counts') || want.has('taskStats') || want.has('tasks') ? deps.scheduler.instances(spec.id) : [];
   if (want.has('counts')) Object.assign(json, appTaskCounts(instances));
   if (want.has('deployments')) {
     const ids = (deployments ?? deploymentIdsByApp(deps)).get(spec.id) ?? [];
     json.deployments = ids.map((id) => ({ id }));
   }
   if (want.has('readiness')) json.readinessCheckResults = deps.scheduler.readiness(spec.id).map((r) => ({ ...r }));
-  if (want.has('tasks')) json.tasks = appTasksJson(deps, spec.id);
+  if (want.has('tasks')) json.tasks = instancesTasksJson(deps, instances);
   if (want.has('lastTaskFailure')) {
     const failure = deps.scheduler.lastTaskFailure(spec.id);
     if (failure !== undefined) json.lastTaskFailure = { ...failure };
@@ -48,14 +48,23 @@ export function appJson(
   return json;
 }
 
+/**
+ * Several apps' JSON with the same `embed`: the running deployments are looked at once for the
+ * whole list (and only when `deployments` is embedded), not once per app.
+ */
+export function appsJson(deps: ApiDeps, apps: readonly AppSpec[], embed: ReadonlySet<string>): Record<string, unknown>[] {
+  const deployments = resolveAppEmbed(embed).has('deployments') ? deploymentIdsByApp(deps) : undefined;
+  return apps.map((app) => appJson(deps, app, embed, deployments));
+}
+
 /** For every run spec a running deployment changes, the ids of those deployments (an app's `deployments`). */
 export function deploymentIdsByApp(deps: ApiDeps): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const { deployment } of deps.scheduler.deployments()) {
-    for (const id of deployment.plan.affectedRunSpecIds) {
+  for (const plan of deps.scheduler.runningPlans()) {
+    for (const id of plan.affectedRunSpecIds) {
       const list = out.get(id);
-      if (list === undefined) out.set(id, [deployment.plan.id]);
-      else list.push(deployment.plan.id);
+      if (list === undefined) out.set(id, [plan.id]);
+      else list.push(plan.id);
     }
   }
   return out;

@@ -2,7 +2,7 @@ import type { ApiDeps } from '../api-deps';
 import type { Group } from '../../scheduler/groups/group';
 import { comparePathIds, isTopLevel } from '../../scheduler/groups/path-id';
 import type { PodSpec } from '../../scheduler/model/run-spec';
-import { appJson } from './app-json';
+import { appsJson } from './app-json';
 import type { GroupEmbed } from './group-embed';
 import { podJson } from './pod-json';
 import { podStatusJson } from './pod-status-json';
@@ -24,7 +24,7 @@ export type PodView = 'status' | 'definition';
 export function groupInfoJson(deps: ApiDeps, group: Group, embed: GroupEmbed, podView: PodView = 'status'): Record<string, unknown> {
   const json: Record<string, unknown> = {
     id: group.id,
-    apps: embed.apps ? sorted(group.apps).map((app) => appJson(deps, app, embed.app)) : [],
+    apps: embed.apps ? appsJson(deps, sorted(group.apps), embed.app) : [],
     pods: embed.pods ? sorted(group.pods).map((pod) => podView === 'status' ? podStatusOf(deps, pod) : podJson(deps, pod)) : [],
     groups: embed.groups ? sorted(group.groups).map((child) => groupInfoJson(deps, child, embed, podView)) : [],
     dependencies: [...group.dependencies],

@@ -5,14 +5,17 @@ import type { Condition } from '../../scheduler/model/condition';
 import type { Instance, Task } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { TaskState } from '../../scheduler/model/task-state';
+import { isActiveCondition } from './active-condition';
+import { isRecord } from '../convert/wire-object';
 
 /** Options of {@link taskJson}. */
 export interface TaskJsonOptions {
   /**
-   * Fill `servicePorts` from the app's definition. Fact 40: only `GET /v2/tasks` does; app-scoped
-   * task lists (`/v2/apps/{id}/tasks`, `embed=apps.tasks`) always write `"servicePorts":[]`.
+   * The `servicePorts` to write: the app's ({@link servicePortsOf}, computed once per app by the
+   * caller). Fact 40: only `GET /v2/tasks` fills them; app-scoped task lists
+   * (`/v2/apps/{id}/tasks`, `embed=apps.tasks`) leave the default, `"servicePorts":[]`.
    */
-  readonly servicePorts?: boolean;
+  readonly servicePorts?: readonly number[];
 }
 
 /**
@@ -24,7 +27,7 @@ export interface TaskJsonOptions {
  * are `null` if the instance has no placement (never for a launched task).
  */
 export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options: TaskJsonOptions = {}): Record<string, unknown> {
-  const active = ACTIVE.has(task.condition);
+  const active = isActiveCondition(task.condition);
   const json: Record<string, unknown> = {
     appId: instance.runSpecId,
     id: task.taskId,
@@ -34,7 +37,7 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
     ports: active ? [...task.hostPorts] : [],
     // The core does not learn container IPs from the cluster; Marathon writes [] when it has none.
     ipAddresses: [],
-    servicePorts: options.servicePorts === true ? servicePortsOf(deps.scheduler.runSpec(instance.runSpecId)) : [],
+    servicePorts: [...(options.servicePorts ?? [])],
     healthCheckResults: healthCheckResultsJson(deps, instance),
     // pacer keeps no persistent-volume ids per task (resident run specs keep their allocation only).
     localVolumes: [],
@@ -55,15 +58,17 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
  * have no task yet and are left out), in instance creation order; `[]` for an unknown app.
  */
 export function appTasksJson(deps: ApiDeps, appId: string): Record<string, unknown>[] {
+  return instancesTasksJson(deps, deps.scheduler.instances(appId));
+}
+
+/** The app-scoped task JSON of the launched tasks of `instances`, in the given order (see {@link appTasksJson}). */
+export function instancesTasksJson(deps: ApiDeps, instances: readonly Instance[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const instance of deps.scheduler.instances(appId)) {
+  for (const instance of instances) {
     for (const task of instance.tasks) out.push(taskJson(deps, instance, task));
   }
   return out;
 }
-
-/** Conditions Marathon counts as active (its `Condition.Active` set: a task exists or is starting). */
-const ACTIVE = new Set<Condition>(['Provisioned', 'Staging', 'Starting', 'Running', 'Killing', 'Unreachable']);
 
 /**
  * The Mesos state Marathon reports for a condition (its "state or staging" mapping): conditions
@@ -108,9 +113,6 @@ function numbersAt(list: readonly unknown[], key: string): number[] {
   return list.map((entry) => (isRecord(entry) && typeof entry[key] === 'number' ? entry[key] : 0));
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * Marathon's health entries (fact 40: `{instanceId, alive, consecutiveFailures, firstSuccess?,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeOffer } from '../../builders/cluster-builders';
 import { START_MS } from '../../harness/core-harness';
+import { makeContainerJson, makePodJson } from '../../unit/api/convert/fixtures/builders';
 import type { TaskLaunch } from '../../../src/scheduler/model/launch';
 
 export type Json = Record<string, unknown>;
@@ -21,25 +22,12 @@ export function list(value: J): J[] {
 /** The harness clock's start, as every version written at that instant reads. */
 export const T0 = new Date(START_MS).toISOString();
 
-/** `base` with `over` applied; a key set to `undefined` in `over` is removed. */
-function merged(base: Json, over: Json): Json {
-  const out: Json = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    if (value === undefined) delete out[key];
-    else out[key] = value;
-  }
-  return out;
-}
-
-/** A minimal valid pod container (fact 78's request) with `over` applied. */
-export function containerBody(over: Json = {}): Json {
-  return merged({ name: 'c', resources: { cpus: 0.1, mem: 32 }, exec: { command: { shell: 'sleep 1000' } } }, over);
-}
-
-/** A minimal valid pod (`/p`, one container) with `over` applied to the pod and to its container. */
-export function podBody(over: Json = {}, containerOver: Json = {}): Json {
-  return merged({ id: '/p', containers: [containerBody(containerOver)] }, over);
-}
+/**
+ * The minimal valid pod (`/p`, one container) and container, with `over` applied (a key set to
+ * `undefined` is removed): the converter tests' builders, under the names these tests use.
+ */
+export const containerBody = makeContainerJson;
+export const podBody = makePodJson;
 
 /**
  * What the API echoes for {@link podBody}() written at `version`: every default filled (spec 2.1–2.3

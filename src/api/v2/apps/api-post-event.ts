@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { requestPath } from '../../request-path';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 
 /**
@@ -12,7 +13,7 @@ export function publishApiPostEvent(deps: ApiDeps, request: FastifyRequest, appD
     eventType: 'api_post_event',
     timestamp: isoTime(deps.clock.nowMs()),
     clientIp: request.ip,
-    uri: request.url.split('?')[0],
+    uri: requestPath(request),
     appDefinition,
   });
 }

@@ -7,7 +7,8 @@ import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { checkAppShape, convertApp, requireBody, withCanonicalIds } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { publishApiPostEvent } from './api-post-event';
-import { appLocation, submitDeployment } from './deployment-reply';
+import { DEPLOYMENT_ID_HEADER, submitDeployment } from '../deployments/deployment-result';
+import { appLocation } from './app-location';
 
 const ZERO_COUNTS = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0 };
 
@@ -34,6 +35,6 @@ export function createApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   return reply
     .code(201)
     .header('Location', appLocation(request.host, appId))
-    .header('Marathon-Deployment-Id', started.deploymentId)
+    .header(DEPLOYMENT_ID_HEADER, started.deploymentId)
     .send(json);
 }

@@ -4,7 +4,7 @@ import { notFoundBare, notFoundText } from '../../errors';
 import { queryBool, type Query } from '../../query';
 import { findApp } from './app-lookup';
 import { publishApiPostEvent } from './api-post-event';
-import { sendDeployment, submitDeployment } from './deployment-reply';
+import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
 
 /**
  * `DELETE /v2/apps/{id}` (fact 49): a StopApplication deployment; 200 `{version, deploymentId}`.
@@ -18,7 +18,7 @@ export function deleteApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   if (app === undefined) throw notFoundBare(notFoundText.app(appId));
   const started = submitDeployment(deps, { type: 'deleteRunSpec', runSpecId: appId, force });
   publishApiPostEvent(deps, request, app.definition);
-  return sendDeployment(reply, started);
+  return sendDeploymentResult(reply, started);
 }
 
 /**
@@ -29,5 +29,5 @@ export function deleteApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
 export function restartApp(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, appId: string): FastifyReply {
   const force = queryBool(request.query as Query, 'force', false);
   if (findApp(deps, appId) === undefined) throw notFoundBare(notFoundText.app(appId));
-  return sendDeployment(reply, submitDeployment(deps, { type: 'restart', runSpecId: appId, force }));
+  return sendDeploymentResult(reply, submitDeployment(deps, { type: 'restart', runSpecId: appId, force }));
 }

@@ -1,4 +1,5 @@
 import type { WireApp } from './app-definition';
+import { isRecord } from '../../convert/wire-object';
 
 /** Never taken from an update: the URL names the app, versions are stamped by the server. */
 const NOT_MERGED = new Set(['id', 'version', 'versionInfo']);
@@ -50,6 +51,3 @@ function legacyDockerNetwork(container: unknown): boolean {
   return isRecord(container) && isRecord(container.docker) && typeof container.docker.network === 'string';
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
-import { appJson, deploymentIdsByApp } from '../../render/app-json';
+import { appJson, appsJson } from '../../render/app-json';
 import { allRunSpecs } from '../../../scheduler/groups/root-group';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
 import { appFilter } from './app-filter';
@@ -18,8 +18,7 @@ export function listApps(deps: ApiDeps, query: Query): { apps: Record<string, un
   const keep = appFilter(query);
   const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
   const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s));
-  const deployments = deploymentIdsByApp(deps);
-  return { apps: apps.map((app) => appJson(deps, app, embed, deployments)) };
+  return { apps: appsJson(deps, apps, embed) };
 }
 
 /** `GET /v2/apps/{id}` (fact 38): `{"app":{…}}`; unknown → 404 with `details: []`. */
@@ -34,6 +33,5 @@ export function showGroupApps(deps: ApiDeps, groupId: string, query: Query): { '
   const group = findAppGroup(deps, groupId);
   if (group === undefined) throw notFound(notFoundText.group(groupId));
   const embed = new Set([...embedSet(query), ...SHOW_DEFAULTS]);
-  const deployments = deploymentIdsByApp(deps);
-  return { '*': appsBelow(group).map((app) => appJson(deps, app, embed, deployments)) };
+  return { '*': appsJson(deps, appsBelow(group), embed) };
 }

@@ -1,26 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { expectOk } from '../../command-result';
-import { badRequest, notFound, notFoundBare, notFoundText } from '../../errors';
-import { queryBool, queryOne, type Query } from '../../query';
+import { notFound, notFoundBare, notFoundText } from '../../errors';
+import { queryOne, type Query } from '../../query';
+import { isActiveCondition } from '../../render/active-condition';
 import { appTasksJson, taskJson } from '../../render/task-json';
-import type { Condition } from '../../../scheduler/model/condition';
 import type { Instance } from '../../../scheduler/model/instance';
 import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
 import { appsBelow, findApp, findAppGroup } from './app-lookup';
-import { sendDeployment, submitDeployment } from './deployment-reply';
-
-/** Conditions in which an instance has a task to kill (Marathon's active conditions). */
-const KILLABLE = new Set<Condition>(['Provisioned', 'Staging', 'Starting', 'Running', 'Killing', 'Unreachable']);
-
-/** Fact 55: the two flags exclude each other. */
-const SCALE_AND_WIPE = 'You cannot use scale and wipe at the same time.';
-
-interface KillFlags {
-  readonly scale: boolean;
-  readonly wipe: boolean;
-  readonly force: boolean;
-}
+import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
+import { type KillFlags, killFlagsOf } from '../tasks/kill-flags';
 
 /** `GET /v2/apps/{id}/tasks` (fact 53): `{"tasks":[…]}`; unknown app → 404 with `details: []`. */
 export function appTasks(deps: ApiDeps, appId: string): { tasks: Record<string, unknown>[] } {
@@ -43,7 +32,7 @@ export function groupTasks(deps: ApiDeps, groupId: string): { tasks: Record<stri
  */
 export function killAppTasks(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, appId: string): FastifyReply {
   const query = request.query as Query;
-  const flags = killFlags(query);
+  const flags = killFlagsOf(query);
   requireApp(deps, appId, flags);
   const host = queryOne(query, 'host');
   const found = deps.scheduler.instances(appId).filter((i) => host === undefined || host === '*' || i.agent?.hostname === host);
@@ -60,7 +49,7 @@ export function killAppTasks(deps: ApiDeps, request: FastifyRequest, reply: Fast
  * `{version, deploymentId}` and `instances` lowered by one.
  */
 export function killAppTask(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, appId: string, taskId: string): FastifyReply {
-  const flags = killFlags(request.query as Query);
+  const flags = killFlagsOf(request.query as Query);
   requireApp(deps, appId, flags);
   const instanceId = instanceIdOfTask(taskId);
   const found = deps.scheduler.instances(appId).filter((i) => i.instanceId === instanceId);
@@ -71,12 +60,6 @@ export function killAppTask(deps: ApiDeps, request: FastifyRequest, reply: Fasti
   return reply.send({ task });
 }
 
-function killFlags(query: Query): KillFlags {
-  const flags = { scale: queryBool(query, 'scale', false), wipe: queryBool(query, 'wipe', false), force: queryBool(query, 'force', false) };
-  if (flags.scale && flags.wipe) throw badRequest(SCALE_AND_WIPE);
-  return flags;
-}
-
 /** Unknown app: kill-and-scale raises `Path '/x' does not exist` (fact 2); a plain kill answers fact 1's 404. */
 function requireApp(deps: ApiDeps, appId: string, flags: KillFlags): void {
   if (findApp(deps, appId) !== undefined) return;
@@ -84,14 +67,14 @@ function requireApp(deps: ApiDeps, appId: string, flags: KillFlags): void {
 }
 
 function killAndScale(deps: ApiDeps, reply: FastifyReply, appId: string, found: readonly Instance[], flags: KillFlags): FastifyReply {
-  const instanceIds = found.filter((i) => KILLABLE.has(i.condition)).map((i) => i.instanceId);
+  const instanceIds = found.filter((i) => isActiveCondition(i.condition)).map((i) => i.instanceId);
   const started = submitDeployment(deps, { type: 'killInstances', runSpecId: appId, instanceIds, scale: true, wipe: false, force: flags.force });
-  return sendDeployment(reply, started);
+  return sendDeploymentResult(reply, started);
 }
 
 /** Kills the active instances among `found` (all of them with `wipe`: they are forgotten too). */
 function kill(deps: ApiDeps, appId: string, found: readonly Instance[], flags: KillFlags): void {
-  const instanceIds = found.filter((i) => flags.wipe || KILLABLE.has(i.condition)).map((i) => i.instanceId);
+  const instanceIds = found.filter((i) => flags.wipe || isActiveCondition(i.condition)).map((i) => i.instanceId);
   if (instanceIds.length === 0) return;
   expectOk(deps.submit({ type: 'killInstances', runSpecId: appId, instanceIds, scale: false, wipe: flags.wipe }), deps.config.maxRunningDeployments);
 }

@@ -6,6 +6,7 @@ import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { marathonPath } from '../../schemas/app-error-path';
 import { checkAppShape, convertApp, type WireApp, withCanonicalIds } from './app-definition';
 import { mergeAppUpdate } from './app-merge';
+import { isRecord } from '../../convert/wire-object';
 
 /** How one app update is applied. */
 export interface AppUpdateMode {
@@ -66,8 +67,4 @@ function rollbackTarget(deps: ApiDeps, appId: string, update: WireApp, pointerPr
 export function canonicalVersion(text: string): string {
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? text : isoTime(ms);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

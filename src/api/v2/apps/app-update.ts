@@ -10,7 +10,9 @@ import { checkAppShape, requireBody } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';
 import { publishApiPostEvent } from './api-post-event';
-import { appLocation, sendDeployment, submitDeployment } from './deployment-reply';
+import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
+import { appLocation } from './app-location';
+import { isRecord } from '../../convert/wire-object';
 
 /** Fact 52: an element of a partial bulk update without `id`. */
 const BULK_ID_MESSAGE = 'requirement failed: App Update must have app id set';
@@ -30,8 +32,8 @@ export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const spec = updatedAppSpec(deps, appId, existing, requireBody(request.body), mode, isoTime(deps.clock.nowMs()));
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
   publishApiPostEvent(deps, request, (findApp(deps, appId) ?? spec).definition);
-  if (existing !== undefined) return sendDeployment(reply, started);
-  return sendDeployment(reply.header('Location', appLocation(request.host, appId)), started, 201);
+  if (existing !== undefined) return sendDeploymentResult(reply, started);
+  return sendDeploymentResult(reply.header('Location', appLocation(request.host, appId)), started, 201);
 }
 
 /**
@@ -55,7 +57,7 @@ export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: Fastif
   });
   const started = submitDeployment(deps, { type: 'deploy', root, force });
   for (const spec of specs) publishApiPostEvent(deps, request, spec.definition);
-  return sendDeployment(reply, started);
+  return sendDeploymentResult(reply, started);
 }
 
 function bulkElementSpec(deps: ApiDeps, root: Group, item: unknown, index: number, mode: AppUpdateMode, versionIso: string): AppSpec {
@@ -78,6 +80,3 @@ function withApp(root: Group, spec: AppSpec, deps: ApiDeps, versionIso: string):
   return result.root;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

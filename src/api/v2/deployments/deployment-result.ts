@@ -3,6 +3,7 @@ import type { ApiDeps } from '../../api-deps';
 import { type CommandOk, expectOk } from '../../command-result';
 import { internal } from '../../errors';
 import type { Group } from '../../../scheduler/groups/group';
+import type { Command } from '../../../scheduler/model/inputs';
 
 /** Fact 13: the header naming the deployment a request started. */
 export const DEPLOYMENT_ID_HEADER = 'Marathon-Deployment-Id';
@@ -14,12 +15,21 @@ export interface DeploymentResultJson {
 }
 
 /**
+ * Submits a deployment-creating command (put, delete, restart, kill-and-scale, deploy, …) and
+ * returns the deployment it started. Failures become the catalogue's errors through
+ * {@link expectOk} (locked → 409 with the locking deployments, fact 7; too many → 403, fact 8;
+ * unknown → 404), so every route that starts a deployment maps core failures the same way.
+ */
+export function submitDeployment(deps: ApiDeps, command: Command): DeploymentResultJson {
+  return deploymentResultOf(expectOk(deps.submit(command), deps.config.maxRunningDeployments));
+}
+
+/**
  * Submits `root` as the new root group (`{type:'deploy'}`): the core plans and starts the
- * deployment. Failures become the catalogue's errors through {@link expectOk} (locked → 409 with
- * the locking deployments, fact 7; too many → 403, fact 8). `force` stops conflicting deployments.
+ * deployment. `force` stops conflicting deployments.
  */
 export function deployRoot(deps: ApiDeps, root: Group, force: boolean): DeploymentResultJson {
-  return deploymentResultOf(expectOk(deps.submit({ type: 'deploy', root, force }), deps.config.maxRunningDeployments));
+  return submitDeployment(deps, { type: 'deploy', root, force });
 }
 
 /** The `{version, deploymentId}` of a successful command; a success without them is a bug (500). */
@@ -28,7 +38,13 @@ export function deploymentResultOf(ok: CommandOk): DeploymentResultJson {
   return { version: ok.version, deploymentId: ok.deploymentId };
 }
 
-/** Answers a DeploymentResult: the status, the `Marathon-Deployment-Id` header and `{version, deploymentId}`. */
+/**
+ * Answers a DeploymentResult (fact 13): the status, the `Marathon-Deployment-Id` header and
+ * `{version, deploymentId}`. The one way every route (apps, groups, tasks, deployments) answers it.
+ */
 export function sendDeploymentResult(reply: FastifyReply, result: DeploymentResultJson, statusCode = 200): FastifyReply {
-  return reply.code(statusCode).header(DEPLOYMENT_ID_HEADER, result.deploymentId).send(result);
+  return reply
+    .code(statusCode)
+    .header(DEPLOYMENT_ID_HEADER, result.deploymentId)
+    .send({ version: result.version, deploymentId: result.deploymentId });
 }

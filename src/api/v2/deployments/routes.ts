@@ -24,7 +24,7 @@ export function deploymentsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.delete<{ Params: { id: string } }>('/v2/deployments/:id', async (req, reply) => {
     const { id } = req.params;
     const force = queryBool(req.query as Query, 'force', false);
-    if (!deps.scheduler.deployments().some((d) => d.deployment.plan.id === id)) throw notFound(notFoundText.deployment(id));
+    if (!deps.scheduler.runningPlans().some((plan) => plan.id === id)) throw notFound(notFoundText.deployment(id));
     const ok = expectOk(deps.submit({ type: 'cancelDeployment', deploymentId: id, force }), deps.config.maxRunningDeployments);
     if (force) return reply.code(202).send();
     return sendDeploymentResult(reply, deploymentResultOf(ok));

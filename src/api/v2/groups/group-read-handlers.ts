@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import type { Query } from '../../query';
-import { appJson } from '../../render/app-json';
+import { appsJson } from '../../render/app-json';
 import { groupEmbedFromQuery } from '../../render/group-embed';
 import { groupInfoJson } from '../../render/group-info-json';
 import { allGroups, findGroup } from '../../../scheduler/groups/tree-query';
@@ -27,7 +27,7 @@ export function getGroups(deps: ApiDeps, rest: string, query: Query): unknown {
       return groupInfoJson(deps, group, embed);
     }
     case 'apps':
-      return appsBelow(deps, target.groupId).map((app) => appJson(deps, app, embed.app));
+      return appsJson(deps, appsBelow(deps, target.groupId), embed.app);
     case 'versions':
       if (findGroup(deps.scheduler.root(), target.groupId) === undefined) throw notFound(notFoundText.group(target.groupId));
       return deps.scheduler.rootVersions().filter((v) => {

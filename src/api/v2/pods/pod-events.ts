@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { requestPath } from '../../request-path';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 
 /** The event types of pod changes made through the API (spec section 6, fact 107). */
@@ -10,10 +11,9 @@ export type PodEventType = 'pod_created_event' | 'pod_updated_event' | 'pod_dele
  * `uri` is the request's path without its query string, as Marathon's request URI is.
  */
 export function publishPodEvent(deps: ApiDeps, eventType: PodEventType, request: FastifyRequest): void {
-  const q = request.url.indexOf('?');
   deps.events.publish({
     clientIp: request.ip,
-    uri: q < 0 ? request.url : request.url.slice(0, q),
+    uri: requestPath(request),
     eventType,
     timestamp: isoTime(deps.clock.nowMs()),
   });

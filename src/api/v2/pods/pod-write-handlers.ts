@@ -5,11 +5,9 @@ import { conflict, notFound, notFoundText } from '../../errors';
 import { type Query, queryBool } from '../../query';
 import { podJson } from '../../render/pod-json';
 import type { PodSpec } from '../../../scheduler/model/run-spec';
+import { DEPLOYMENT_ID_HEADER } from '../deployments/deployment-result';
 import { publishPodEvent } from './pod-events';
 import { existingPod, podSpecFromRequest } from './pod-spec-from-request';
-
-/** Header naming the deployment a request started (fact 13). */
-export const DEPLOYMENT_HEADER = 'Marathon-Deployment-Id';
 
 /**
  * `POST /v2/pods` (fact 78): 201 with `Location`, `Marathon-Deployment-Id` and the pod with its
@@ -56,7 +54,7 @@ export function deletePod(deps: ApiDeps, request: FastifyRequest, reply: Fastify
 }
 
 function withDeployment(reply: FastifyReply, ok: CommandOk): FastifyReply {
-  return ok.deploymentId === undefined ? reply : reply.header(DEPLOYMENT_HEADER, ok.deploymentId);
+  return ok.deploymentId === undefined ? reply : reply.header(DEPLOYMENT_ID_HEADER, ok.deploymentId);
 }
 
 /** The pod as the core stored it (a scale-only change keeps `lastConfigChangeAt`), else as converted. */

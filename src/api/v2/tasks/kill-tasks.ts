@@ -1,22 +1,17 @@
 import type { ApiDeps } from '../../api-deps';
-import { commandError, expectOk } from '../../command-result';
-import { badRequest, type ApiError } from '../../errors';
+import { commandError } from '../../command-result';
+import { badRequest } from '../../errors';
 import { taskJson } from '../../render/task-json';
 import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
 import type { Instance } from '../../../scheduler/model/instance';
+import { type DeploymentResultJson, submitDeployment } from '../deployments/deployment-result';
+import { type KillFlags, scaleWithWipe } from './kill-flags';
 import { isWellFormedTaskId } from './task-ids-body';
-
-/** The flags of `POST /v2/tasks/delete`. */
-export interface KillFlags {
-  readonly scale: boolean;
-  readonly wipe: boolean;
-  readonly force: boolean;
-}
 
 /** What the route answers: the killed tasks, or (kill-and-scale) the deployment. */
 export type KillOutcome =
   | { readonly kind: 'tasks'; readonly tasks: Record<string, unknown>[] }
-  | { readonly kind: 'deployment'; readonly deploymentId: string; readonly version: string };
+  | { readonly kind: 'deployment'; readonly result: DeploymentResultJson };
 
 /**
  * Kills the instances the task ids name (fact 58). A malformed id fails the whole request with
@@ -31,11 +26,6 @@ export function killTasks(deps: ApiDeps, ids: readonly string[], flags: KillFlag
   if (malformed !== undefined) throw badRequest(`Invalid task id '${malformed}'.`);
   const byRunSpec = instancesByRunSpec(deps, ids);
   return flags.scale ? killAndScale(deps, byRunSpec, flags.force) : killOnly(deps, byRunSpec, flags);
-}
-
-/** Fact 55: `scale` and `wipe` together → 400. */
-export function scaleWithWipe(): ApiError {
-  return badRequest('You cannot use scale and wipe at the same time.');
 }
 
 function instancesByRunSpec(deps: ApiDeps, ids: readonly string[]): Map<string, Instance[]> {
@@ -65,17 +55,12 @@ function killOnly(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, fla
  * nothing still answer with a deployment, one without steps, as Marathon's does.
  */
 function killAndScale(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, force: boolean): KillOutcome {
-  if (byRunSpec.size === 0) {
-    const empty = expectOk(deps.submit({ type: 'deploy', root: deps.scheduler.root() }), deps.config.maxRunningDeployments);
-    return { kind: 'deployment', deploymentId: empty.deploymentId ?? '', version: empty.version ?? deps.scheduler.root().version };
-  }
+  if (byRunSpec.size === 0) return { kind: 'deployment', result: submitDeployment(deps, { type: 'deploy', root: deps.scheduler.root() }) };
   const targets = [...byRunSpec].map(([runSpecId, instances]) => ({ runSpecId, instanceIds: instances.map((i) => i.instanceId) }));
-  const result = deps.submit({ type: 'killAndScale', targets, force });
-  if (!result.ok) throw commandError(result, deps.config.maxRunningDeployments);
-  return { kind: 'deployment', deploymentId: result.deploymentId ?? '', version: result.version ?? deps.scheduler.root().version };
+  return { kind: 'deployment', result: submitDeployment(deps, { type: 'killAndScale', targets, force }) };
 }
 
-function submitKill(deps: ApiDeps, runSpecId: string, instances: readonly Instance[], flags: KillFlags): { deploymentId?: string; version?: string } {
+function submitKill(deps: ApiDeps, runSpecId: string, instances: readonly Instance[], flags: KillFlags): void {
   const result = deps.submit({
     type: 'killInstances',
     runSpecId,
@@ -85,5 +70,4 @@ function submitKill(deps: ApiDeps, runSpecId: string, instances: readonly Instan
     force: flags.force,
   });
   if (!result.ok) throw commandError(result, deps.config.maxRunningDeployments);
-  return result;
 }

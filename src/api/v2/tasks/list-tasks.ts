@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
-import { taskJson } from '../../render/task-json';
+import { servicePortsOf, taskJson } from '../../render/task-json';
 import type { Condition } from '../../../scheduler/model/condition';
 
 /** The only `status` values `/v2/tasks` understands (fact 57); the rest are ignored. */
@@ -27,9 +27,10 @@ export function listTasksJson(deps: ApiDeps, conditions: ReadonlySet<Condition>)
   const out: Record<string, unknown>[] = [];
   for (const spec of deps.scheduler.runSpecs()) {
     if (spec.kind !== 'app') continue;
+    const options = { servicePorts: servicePortsOf(spec) };
     for (const instance of deps.scheduler.instances(spec.id)) {
       if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
-      for (const task of instance.tasks) out.push(taskJson(deps, instance, task, { servicePorts: true }));
+      for (const task of instance.tasks) out.push(taskJson(deps, instance, task, options));
     }
   }
   return out;

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
-import { queryBool, type Query } from '../../query';
+import type { Query } from '../../query';
 import { negotiate } from '../system/negotiate';
-import { killTasks, scaleWithWipe } from './kill-tasks';
+import { sendDeploymentResult } from '../deployments/deployment-result';
+import { killFlagsOf } from './kill-flags';
+import { killTasks } from './kill-tasks';
 import { listTasksJson, tasksStatusFilter } from './list-tasks';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
@@ -20,20 +22,10 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {
-    const query = req.query as Query;
-    const flags = {
-      scale: queryBool(query, 'scale', false),
-      wipe: queryBool(query, 'wipe', false),
-      force: queryBool(query, 'force', false),
-    };
     // Fact 55/58: scale with wipe is refused before the body is looked at.
-    if (flags.scale && flags.wipe) throw scaleWithWipe();
+    const flags = killFlagsOf(req.query as Query);
     const outcome = killTasks(deps, taskIdsFromBody(req.body), flags);
     if (outcome.kind === 'tasks') return reply.type('application/json').send({ tasks: outcome.tasks });
-    // Fact 13: a request that starts a deployment names it in a header too.
-    return reply
-      .header('Marathon-Deployment-Id', outcome.deploymentId)
-      .type('application/json')
-      .send({ version: outcome.version, deploymentId: outcome.deploymentId });
+    return sendDeploymentResult(reply.type('application/json'), outcome.result);
   });
 }
