@@ -95,8 +95,38 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
 }
 
 /** Listens on the configured address; answers `host:port` actually bound (port 0 picks one). */
-export async function listenApi(app: FastifyInstance, config: PacerConfig): Promise<string> {
+async function listenApi(app: FastifyInstance, config: PacerConfig): Promise<string> {
   await app.listen({ host: config.address, port: config.port });
   const bound = app.server.address();
   return typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+}
+
+/** A composition that serves: the address it listens on and its shutdown. */
+export interface Serving {
+  /** `host:port` the API listens on. */
+  readonly address: string;
+  /** Stops taking inputs, stops serving, then `abandon`s; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Listens (`listenApi`) — or, when it cannot, `abandon`s what was opened (driver, loop, timers,
+ * store, lock) and throws — and returns the shutdown every real-time composition shares: the loop
+ * closes first so nothing reaches the core while the API drains, then `abandon`.
+ */
+export async function serveApi(app: FastifyInstance, config: PacerConfig, base: RuntimeBase, abandon: () => void): Promise<Serving> {
+  let address: string;
+  try {
+    address = await listenApi(app, config);
+  } catch (err) {
+    abandon();
+    throw err;
+  }
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    base.loop.close();
+    await app.close();
+    abandon();
+  };
+  return { address, close: () => (closing ??= close()) };
 }

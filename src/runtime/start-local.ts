@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { LocalCluster } from '../cluster/local/local-cluster';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { PacerConfig } from './config';
-import { buildApi, listenApi, openRuntime, startScheduler } from './runtime-parts';
+import { buildApi, openRuntime, serveApi, startScheduler } from './runtime-parts';
 
 export { PACER_VERSION } from './runtime-parts';
 
@@ -13,7 +13,7 @@ export interface RunningPacer {
   readonly app: FastifyInstance;
   readonly scheduler: Scheduler;
   readonly cluster: LocalCluster;
-  /** Stops serving and scheduling; tasks keep running (a restart re-adopts them); closes the store. */
+  /** Stops serving and scheduling; tasks keep running (a restart re-adopts them); closes the store. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -50,19 +50,6 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
     abandon();
     throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
   }
-  let address: string;
-  try {
-    address = await listenApi(app, config);
-  } catch (err) {
-    abandon();
-    throw err;
-  }
-  return {
-    address, app, scheduler, cluster,
-    close: async () => {
-      base.loop.close();
-      await app.close();
-      abandon();
-    },
-  };
+  const { address, close } = await serveApi(app, config, base, abandon);
+  return { address, app, scheduler, cluster, close };
 }

@@ -4,7 +4,7 @@ import { MesosCluster, type MesosClusterOptions } from '../cluster/mesos/mesos-c
 import type { Store, StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { PacerConfig } from './config';
-import { buildApi, listenApi, openRuntime, startScheduler } from './runtime-parts';
+import { buildApi, openRuntime, serveApi, startScheduler } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
@@ -63,20 +63,8 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   const app = buildApi(config, base, scheduler, {
     kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId,
   });
-  let address: string;
-  try {
-    address = await listenApi(app, config);
-  } catch (err) {
-    abandon();
-    throw err;
-  }
-  const close = async (): Promise<void> => {
-    base.loop.close();
-    await app.close();
-    abandon();
-  };
-  let closing: Promise<void> | undefined;
-  pacer.running = { address, app, scheduler, cluster, close: () => (closing ??= close()) };
+  const { address, close } = await serveApi(app, config, base, abandon);
+  pacer.running = { address, app, scheduler, cluster, close };
   return pacer.running;
 }
 

@@ -73,7 +73,7 @@ export class LaunchCheck {
 }
 
 /** The sum of pools, ports merged. */
-export function sumPools(pools: readonly OfferedPool[]): OfferedPool {
+function sumPools(pools: readonly OfferedPool[]): OfferedPool {
   const sum = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 };
   for (const p of pools) for (const f of SCALARS) sum[f] += p[f];
   return { ...sum, ports: normalizeRanges(pools.flatMap((p) => p.ports)) };

@@ -74,8 +74,9 @@ const SHUTDOWN_WAIT_MS = 3000;
  *   partition-aware framework: TASK_GONE on a known agent, else TASK_UNKNOWN (§7.2); a KILL of an
  *   unknown task gets that same answer (§2.8).
  * - Restart survival: every live executor (task ids, agent, pids, /proc start times, ports,
- *   resources, sandboxes, kill deadline, health) is written to `stateFile` synchronously on every
- *   change. `stop()` leaves the processes running; the next `start()` re-adopts those still alive
+ *   resources, sandboxes, kill deadline, health) is written to `stateFile` after every change,
+ *   once per synchronous turn (an ACCEPT of many launches writes once), always before the updates
+ *   of that turn are posted. `stop()` leaves the processes running; the next `start()` re-adopts those still alive
  *   (same pid and start time), counts their resources, polls them for exit, resumes their health
  *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4).
  * - Real time: Date.now and timers, all cleared by `stop()` / `shutdown()`. Inputs are posted on
@@ -94,6 +95,7 @@ export class LocalCluster implements ClusterDriver {
   private desk: OfferDesk | undefined;
   private offerTimer: NodeJS.Timeout | undefined;
   private framework: string | undefined;
+  private persistQueued = false;
 
   constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
     this.agents = resolveAgents(options.agents);
@@ -103,7 +105,7 @@ export class LocalCluster implements ClusterDriver {
     this.outbox = new StatusOutbox(post);
     this.hooks = {
       update: (record, update) => this.onUpdate(record, update),
-      changed: () => this.persist(),
+      changed: () => this.persistSoon(),
       ended: (executor) => this.onEnded(executor),
     };
     const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
@@ -336,7 +338,7 @@ export class LocalCluster implements ClusterDriver {
     this.executors.delete(ex.record.executorKey);
     const agentId = this.books.release(ex.record.executorKey);
     if (agentId !== undefined) this.desk?.resourcesFreed(agentId);
-    this.persist();
+    this.persistSoon();
   }
 
   private answerKnown(task: KnownTask): void {
@@ -361,7 +363,23 @@ export class LocalCluster implements ClusterDriver {
     this.outbox.send({ type: 'status', status: { taskId, ...(agentId === undefined ? {} : { agentId }), state, reason, message } });
   }
 
+  /**
+   * Persist at the end of the current synchronous turn: the changes of one driver call or one
+   * process exit (an ACCEPT of N launches, a pod's tasks ending) make one write of the whole
+   * file instead of one or two each. The microtask runs before the outbox's `setImmediate`
+   * flush, so the scheduler never hears of a state the file does not hold yet.
+   */
+  private persistSoon(): void {
+    if (this.persistQueued) return;
+    this.persistQueued = true;
+    queueMicrotask(() => {
+      if (this.persistQueued) this.persist();
+    });
+  }
+
+  /** Write the state file now (a queued write becomes moot). */
   private persist(): void {
+    this.persistQueued = false;
     if (this.framework === undefined) return;
     this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [...this.executors.values()].map((ex) => ex.record) });
   }

@@ -1,4 +1,5 @@
 import type { Offer, OfferedPool } from '../../scheduler/model/offer';
+import { refuseFilterMs, RoleSuppression } from '../role-suppression';
 import type { LocalAgent } from './local-agent';
 
 /** An offer the framework holds; it may be used (accepted or declined) once. */
@@ -8,11 +9,6 @@ export interface OutstandingOffer {
   readonly pool: OfferedPool;
 }
 
-/** Mesos caps `refuse_seconds` at 365 days (mesos-v1-scheduler-api.md §2.3). */
-const MAX_REFUSE_MS = 365 * 24 * 3600 * 1000;
-/** A negative `refuse_seconds` means the 5 s default (§2.3). */
-const DEFAULT_REFUSE_MS = 5000;
-
 /**
  * The local allocator: at most one outstanding offer per agent, refuse filters per agent, and
  * suppression per role. Mirrors the simulated master's desk (without its virtual-time cycles):
@@ -20,25 +16,21 @@ const DEFAULT_REFUSE_MS = 5000;
  * - A refuse filter (decline, or the unused rest of an accept) keeps the agent out of offers
  *   until it expires, a revive clears it, or resources are freed on the agent (Mesos filters only
  *   offers that are a subset of what was refused, §2.4 / §7.3).
- * - Suppression (§2.6, §2.7) is per role. The pool is unreserved, so it is offered while some role
- *   the framework named (in revive, suppress or a launch) is unsuppressed — or, before it named
- *   any, unless it suppressed everything. `suppress([])` / `revive([])` mean every role. Revive
+ * - Suppression (§2.6, §2.7) is per role (`RoleSuppression`); the pool is unreserved. Revive
  *   also clears every refuse filter. Outstanding offers survive a suppress (§2.7).
  */
 export class OfferDesk {
   private readonly outstanding = new Map<string, OutstandingOffer>();
   private readonly offerOfAgent = new Map<string, string>();
   private readonly filteredUntilMs = new Map<string, number>();
-  private readonly knownRoles = new Set<string>();
-  private readonly suppressed = new Set<string>();
-  private suppressAll = false;
+  private readonly roles = new RoleSuppression();
   private offerSeq = 0;
 
   constructor(private readonly agents: readonly LocalAgent[], private readonly offerIdPrefix: string) {}
 
   /** One allocation round: an offer for every eligible agent with something free, in agent id order. */
   makeOffers(nowMs: number, free: (agentId: string) => OfferedPool): Offer[] {
-    if (!this.unreservedOffered()) return [];
+    if (!this.roles.unreservedOffered()) return [];
     const offers: Offer[] = [];
     for (const agent of this.agents) {
       if (this.offerOfAgent.has(agent.agentId) || (this.filteredUntilMs.get(agent.agentId) ?? 0) > nowMs) continue;
@@ -63,7 +55,7 @@ export class OfferDesk {
 
   /** Filter the agent for `refuseMs` (0: no filter; negative: 5 s; capped at 365 days). */
   refuse(agentId: string, refuseMs: number, nowMs: number): void {
-    const ms = refuseMs < 0 ? DEFAULT_REFUSE_MS : Math.min(refuseMs, MAX_REFUSE_MS);
+    const ms = refuseFilterMs(refuseMs);
     if (ms > 0) this.filteredUntilMs.set(agentId, nowMs + ms);
     else this.filteredUntilMs.delete(agentId);
   }
@@ -75,46 +67,24 @@ export class OfferDesk {
 
   /** Roles named by the framework in an accepted launch. */
   knowRoles(roles: readonly string[]): void {
-    for (const r of roles) this.knownRoles.add(r);
+    this.roles.know(roles);
   }
 
   /** REVIVE: un-suppress `roles` (all when empty) and clear every refuse filter. */
   revive(roles: readonly string[]): void {
-    if (roles.length === 0) {
-      this.suppressAll = false;
-      this.suppressed.clear();
-    } else {
-      if (this.suppressAll) {
-        this.suppressAll = false;
-        for (const r of this.knownRoles) this.suppressed.add(r);
-      }
-      for (const r of roles) {
-        this.knownRoles.add(r);
-        this.suppressed.delete(r);
-      }
-    }
+    this.roles.revive(roles);
     this.filteredUntilMs.clear();
   }
 
   /** SUPPRESS: no new offers for `roles` (all when empty); outstanding offers stay. */
   suppress(roles: readonly string[]): void {
-    for (const r of roles) {
-      this.knownRoles.add(r);
-      this.suppressed.add(r);
-    }
-    if (roles.length === 0) this.suppressAll = true;
+    this.roles.suppress(roles);
   }
 
   /** Forget every outstanding offer (the driver stopped: offers die with the subscription, §7.2). */
   clear(): void {
     this.outstanding.clear();
     this.offerOfAgent.clear();
-  }
-
-  private unreservedOffered(): boolean {
-    if (this.knownRoles.size === 0) return !this.suppressAll;
-    for (const r of this.knownRoles) if (!this.suppressAll && !this.suppressed.has(r)) return true;
-    return false;
   }
 }
 

@@ -22,16 +22,24 @@ const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
  * Names are upper-cased with every character outside `[A-Z0-9_]` replaced by `_`.
  */
 export function taskEnv(launch: TaskLaunch, group: readonly TaskLaunch[], sandbox: string): Record<string, string> {
-  const spec = launch.spec;
-  const marathon = spec.kind === 'app' ? appVars(launch, spec) : podVars(launch, spec, group);
-  const own = spec.kind === 'app' ? spec.env : (spec.containers.find((c) => c.name === launch.containerName)?.env ?? {});
   return {
     ...hostBasics(),
-    ...marathon,
-    ...own,
+    ...marathonTaskEnv(launch, group),
     MESOS_TASK_ID: launch.taskId,
     MESOS_SANDBOX: sandbox,
   };
+}
+
+/**
+ * Marathon's task variables with the definition's own `env` / `environment` over them: the part
+ * of `taskEnv` both clusters send (the Mesos cluster leaves the host basics and the executor's
+ * variables to the agent), shared so that the two cannot drift.
+ */
+export function marathonTaskEnv(launch: TaskLaunch, group: readonly TaskLaunch[]): Record<string, string> {
+  const spec = launch.spec;
+  const marathon = spec.kind === 'app' ? appVars(launch, spec) : podVars(launch, spec, group);
+  const own = spec.kind === 'app' ? spec.env : (spec.containers.find((c) => c.name === launch.containerName)?.env ?? {});
+  return { ...marathon, ...own };
 }
 
 /** The few variables of pacer's own environment a task inherits, so that commands behave as on the host. */

@@ -40,7 +40,7 @@ export function decode(text: string): unknown {
 }
 
 /** The JSON tree of `value`; `at` names the position for error messages (`$.tasks[0]`). */
-export function toJsonTree(value: unknown, at: string): JsonValue {
+function toJsonTree(value: unknown, at: string): JsonValue {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -94,7 +94,7 @@ function looksLikeTag(obj: { [key: string]: JsonValue }): boolean {
 }
 
 /** The value a JSON tree written by {@link toJsonTree} stands for. */
-export function fromJsonTree(tree: JsonValue): unknown {
+function fromJsonTree(tree: JsonValue): unknown {
   if (tree === null || typeof tree !== 'object') return tree;
   if (Array.isArray(tree)) return tree.map(fromJsonTree);
   const keys = Object.keys(tree);

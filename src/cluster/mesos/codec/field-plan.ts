@@ -39,7 +39,7 @@ const SCALAR_KINDS: Readonly<Record<string, FieldKind>> = {
 };
 
 /** `framework_id` → `frameworkId`. */
-export function modelNameOf(wireName: string): string {
+function modelNameOf(wireName: string): string {
   return wireName.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
 }
 

@@ -19,6 +19,8 @@
  * Fields and messages outside this subset are skipped when decoding (forward compatible).
  */
 
+import type { TaskState } from '../../../scheduler/model/task-state';
+
 /** The two body encodings of the scheduler endpoint (§1.2): `application/x-protobuf` or `application/json`. */
 export type MesosFormat = 'protobuf' | 'json';
 
@@ -483,22 +485,12 @@ export interface OfferOperation {
 // ---------------------------------------------------------------------------------------------
 // Task status (§3.5, §6)
 
-/** `mesos.v1.TaskState` (§6.1). TASK_STARTING is 0: check presence, not truthiness. */
-export type TaskState =
-  | 'TASK_STAGING'
-  | 'TASK_STARTING'
-  | 'TASK_RUNNING'
-  | 'TASK_KILLING'
-  | 'TASK_FINISHED'
-  | 'TASK_FAILED'
-  | 'TASK_KILLED'
-  | 'TASK_ERROR'
-  | 'TASK_LOST'
-  | 'TASK_DROPPED'
-  | 'TASK_UNREACHABLE'
-  | 'TASK_GONE'
-  | 'TASK_GONE_BY_OPERATOR'
-  | 'TASK_UNKNOWN';
+/**
+ * `mesos.v1.TaskState` (§6.1). TASK_STARTING is 0: check presence, not truthiness. The core
+ * models exactly the Mesos set, so this is the core's type (model-schema.test.ts checks it
+ * against the proto enum).
+ */
+export type { TaskState };
 
 /** `mesos.v1.TaskStatus.Source` (§6.2). */
 export type TaskStatusSource = 'SOURCE_MASTER' | 'SOURCE_AGENT' | 'SOURCE_EXECUTOR';

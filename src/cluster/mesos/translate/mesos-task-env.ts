@@ -1,4 +1,4 @@
-import { taskEnv } from '../../local/task-env';
+import { marathonTaskEnv } from '../../local/task-env';
 import type { TaskLaunch } from '../../../scheduler/model/launch';
 import type { Environment } from '../codec/mesos-model';
 
@@ -6,32 +6,19 @@ import type { Environment } from '../codec/mesos-model';
 const SET_BY_MESOS = ['MESOS_TASK_ID', 'MESOS_SANDBOX'];
 
 /**
- * Variables `taskEnv` copies from pacer's own process for local tasks. Under Mesos the agent
- * provides the task's base environment, so they are sent only when the definition sets them.
- */
-const FROM_PACER_HOST = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
-
-/**
  * The environment of a Mesos task: Marathon's task variables (apps: `HOST`, `PORT0..n`, `PORT`,
  * `PORTS`, `PORT_<NAME>`, `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, resource and label variables;
  * pods: `HOST`, `ENDPOINT_<NAME>` of every container, `MARATHON_CONTAINER_ID`, …) with the
  * definition's own `env` / `environment` over them — the same set and precedence the local
  * cluster gives (`local/task-env.ts`, reused so the two clusters cannot drift), minus what Mesos
- * sets itself (`MESOS_TASK_ID`, `MESOS_SANDBOX`) and minus pacer's host basics (`PATH`, `HOME`,
- * …) unless the definition sets them. Variables are sorted by name so that the TaskInfo is
+ * sets itself (`MESOS_TASK_ID`, `MESOS_SANDBOX`, even when the definition sets them). Under
+ * Mesos the agent provides the base environment (`PATH`, `HOME`, …), so pacer sends those only
+ * when the definition sets them. Variables are sorted by name so that the TaskInfo is
  * deterministic.
  */
 export function mesosTaskEnv(launch: TaskLaunch, group: readonly TaskLaunch[]): Environment {
-  const env = taskEnv(launch, group, '');
-  const own = ownEnv(launch);
+  const env = marathonTaskEnv(launch, group);
   for (const name of SET_BY_MESOS) delete env[name];
-  for (const name of FROM_PACER_HOST) if (!(name in own)) delete env[name];
   const names = Object.keys(env).sort();
   return { variables: names.map((name) => ({ name, value: env[name] })) };
-}
-
-function ownEnv(launch: TaskLaunch): Readonly<Record<string, string>> {
-  const spec = launch.spec;
-  if (spec.kind === 'app') return spec.env;
-  return spec.containers.find((c) => c.name === launch.containerName)?.env ?? {};
 }

@@ -103,7 +103,7 @@ export function decodeGetDataResponse(reader: JuteReader): { data: Buffer; stat:
 }
 
 /** Reads a jute Stat. */
-export function decodeStat(reader: JuteReader): Stat {
+function decodeStat(reader: JuteReader): Stat {
   return {
     czxid: reader.long(),
     mzxid: reader.long(),
