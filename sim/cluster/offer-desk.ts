@@ -2,6 +2,7 @@ import type { Offer, OfferedPool } from '../../src/scheduler/model/offer';
 import type { SimContext } from '../sim-context';
 import type { SimAgentState } from './cluster-types';
 import type { CoreOutbox } from './core-outbox';
+import { refuseFilterMs, RoleSuppression } from '../../src/cluster/role-suppression';
 
 /** An offer the framework holds: it may accept or decline it once, until it is rescinded. */
 export interface OutstandingOffer {
@@ -9,11 +10,6 @@ export interface OutstandingOffer {
   readonly agent: SimAgentState;
   readonly pools: readonly OfferedPool[];
 }
-
-/** Mesos caps `refuse_seconds` at 365 days (spec §2.3). */
-const MAX_REFUSE_MS = 365 * 24 * 3600 * 1000;
-/** A negative `refuse_seconds` means the 5 s default (spec §2.3). */
-const DEFAULT_REFUSE_MS = 5000;
 
 /**
  * The simulated master's allocator. Keeps the agents that may be offered in the next cycle
@@ -36,9 +32,7 @@ export class OfferDesk {
   private readonly idle = new Set<SimAgentState>();
   private readonly filtered = new Set<SimAgentState>();
   private readonly outstanding = new Map<string, OutstandingOffer>();
-  private readonly knownRoles = new Set<string>();
-  private readonly suppressed = new Set<string>();
-  private suppressAll = false;
+  private readonly roles = new RoleSuppression();
   private unreservedOffered = true;
   private started = false;
   private cycleTimer: number | undefined;
@@ -93,7 +87,7 @@ export class OfferDesk {
 
   /** After an offer was used or declined: filter the agent for `refuseMs` (0: no filter). */
   refuse(agent: SimAgentState, refuseMs: number): void {
-    const ms = refuseMs < 0 ? DEFAULT_REFUSE_MS : Math.min(refuseMs, MAX_REFUSE_MS);
+    const ms = refuseFilterMs(refuseMs);
     if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
     agent.filterTimer = undefined;
     this.filtered.delete(agent);
@@ -167,29 +161,12 @@ export class OfferDesk {
 
   /** Roles named by the framework in an accepted launch. */
   knowRoles(roles: readonly string[]): void {
-    let added = false;
-    for (const r of roles) {
-      if (!this.knownRoles.has(r)) {
-        this.knownRoles.add(r);
-        added = true;
-      }
-    }
-    if (added) this.suppressionChanged();
+    if (this.roles.know(roles)) this.suppressionChanged();
   }
 
   /** REVIVE: un-suppress `roles` (all when empty) and clear every refuse filter. */
   revive(roles: readonly string[]): void {
-    for (const r of roles) this.knownRoles.add(r);
-    if (roles.length === 0) {
-      this.suppressAll = false;
-      this.suppressed.clear();
-    } else {
-      if (this.suppressAll) {
-        this.suppressAll = false;
-        for (const r of this.knownRoles) this.suppressed.add(r);
-      }
-      for (const r of roles) this.suppressed.delete(r);
-    }
+    this.roles.revive(roles);
     for (const agent of [...this.filtered]) {
       if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
       agent.filterTimer = undefined;
@@ -202,15 +179,13 @@ export class OfferDesk {
 
   /** SUPPRESS: stop offering `roles` (all when empty). Outstanding offers stay (spec §2.7). */
   suppress(roles: readonly string[]): void {
-    for (const r of roles) this.knownRoles.add(r);
-    if (roles.length === 0) this.suppressAll = true;
-    for (const r of roles) this.suppressed.add(r);
-    this.unreservedOffered = this.computeUnreservedOffered();
+    this.roles.suppress(roles);
+    this.unreservedOffered = this.roles.unreservedOffered();
   }
 
   /** Whether the framework currently gets offers of resources reserved for `role`. */
   isSuppressed(role: string): boolean {
-    return this.suppressAll || this.suppressed.has(role);
+    return this.roles.isSuppressed(role);
   }
 
   /** Offers currently held by the framework, oldest first. */
@@ -219,18 +194,13 @@ export class OfferDesk {
   }
 
   private suppressionChanged(): void {
-    this.unreservedOffered = this.computeUnreservedOffered();
+    this.unreservedOffered = this.roles.unreservedOffered();
     if (this.idle.size === 0) return;
     const woken = [...this.idle];
     this.idle.clear();
     for (const agent of woken) this.agentChanged(agent);
   }
 
-  private computeUnreservedOffered(): boolean {
-    if (this.knownRoles.size === 0) return !this.suppressAll;
-    for (const r of this.knownRoles) if (!this.isSuppressed(r)) return true;
-    return false;
-  }
 
   private offerablePools(agent: SimAgentState): OfferedPool[] {
     const out: OfferedPool[] = [];
