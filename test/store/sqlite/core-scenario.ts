@@ -1,9 +1,7 @@
-import type { Group } from '../../../src/scheduler/groups/group';
-import { putRunSpec } from '../../../src/scheduler/groups/root-group';
-import type { RunSpec } from '../../../src/scheduler/model/run-spec';
 import { makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makeEndpoint, makeHealthCheck, makePod, versionAt } from '../../builders/run-spec-builders';
 import { Harness } from '../../harness/core-harness';
+import { rootWith } from '../../builders/group-builders';
 
 /** An agent with a fault domain and attributes of every type, so instances carry all of them. */
 function richOffer(hostname: string) {
@@ -12,15 +10,6 @@ function richOffer(hostname: string) {
   });
 }
 
-function rootWith(base: Group, version: string, ...specs: RunSpec[]): Group {
-  let root = base;
-  for (const spec of specs) {
-    const r = putRunSpec(root, spec, { version, newGroupEnforceRole: 'off' });
-    if (!r.ok) throw new Error(r.message);
-    root = r.root;
-  }
-  return root;
-}
 
 /**
  * A Harness whose store holds a bit of everything the core persists: a nested root group with

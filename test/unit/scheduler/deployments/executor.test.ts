@@ -1,6 +1,4 @@
 import t, { type Test } from 'tap';
-import type { Group } from '../../../../src/scheduler/groups/group';
-import { putRunSpec } from '../../../../src/scheduler/groups/root-group';
 import { isTerminalCondition } from '../../../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../../../src/scheduler/model/events';
 import type { CommandResult } from '../../../../src/scheduler/model/inputs';
@@ -9,6 +7,7 @@ import type { RunSpec, UpgradePolicy } from '../../../../src/scheduler/model/run
 import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makeHealthCheck, makePod, versionAt, type AppOverrides } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
+import { rootWith } from '../../../builders/group-builders';
 
 /*
  * The deployment executor (src/scheduler/deployments) driven through the Scheduler: plans and
@@ -88,16 +87,6 @@ function tail<T>(xs: readonly T[], n: number): T[] {
   return xs.slice(Math.max(0, xs.length - n));
 }
 
-/** A root holding `specs`, built with the groups module as the API would, at `version`. */
-function rootWith(base: Group, version: string, ...specs: RunSpec[]): Group {
-  let root = base;
-  for (const spec of specs) {
-    const r = putRunSpec(root, spec, { version, newGroupEnforceRole: 'off' });
-    if (!r.ok) throw new Error(r.message);
-    root = r.root;
-  }
-  return root;
-}
 
 // ── plans and their events ───────────────────────────────────────────────────────────────────────
 
