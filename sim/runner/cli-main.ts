@@ -1,4 +1,5 @@
 import { loadScenario } from '../scenario/load-scenario';
+import { hashesCliMain } from '../golden/hashes-cli';
 import { swarmCliMain } from '../swarm/cli';
 import { checkDefinitions } from './convert-definitions';
 import { formatSummary } from './format-summary';
@@ -14,6 +15,7 @@ export interface CliIo {
 
 const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--quiet]
        npm run sim -- swarm --seeds N [--from F] [--dump FILE]   (seeded swarm testing; see docs/swarm.md)
+       npm run sim -- hashes [--update]   (every scenario's trace hash against scenarios/hashes.json)
 
 Runs a scenario in virtual time against the scheduler core and the simulated cluster, prints a
 summary (timeline, expectations, final counts, events, trace hash) and exits 0 only when every
@@ -57,6 +59,7 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
 /** `npm run sim` without the process: returns the exit code (0 passed, 1 failed, 2 bad input). */
 export function cliMain(argv: readonly string[], io: CliIo): number {
   if (argv[0] === 'swarm') return swarmCliMain(argv.slice(1), io);
+  if (argv[0] === 'hashes') return hashesCliMain(argv.slice(1), io);
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     if (args !== '') io.stderr(`sim: ${args}\n\n`);

@@ -1,39 +1,26 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { checkDefinitions } from '../../sim/runner/convert-definitions';
 import type { RunResult } from '../../sim/runner/run-result';
 import { runScenario } from '../../sim/runner/run-scenario';
 import { loadScenario } from '../../sim/scenario/load-scenario';
+import { compareGoldenHashes, describeDifference, GOLDEN_HASHES_FILE, parseGoldenHashes } from '../../sim/golden/golden-hashes';
+import { findScenarioFiles } from '../../sim/golden/scenario-files';
 
 /**
  * The scenario library as a test suite: every `scenarios/**\/*.yaml` loads, its definitions
  * convert, it passes (every expectation holds, no invariant violated), and it is deterministic —
- * two runs in this process give byte-identical traces, and two separate processes print the same
- * trace hash.
+ * two runs in this process give byte-identical traces, two separate processes print the same
+ * trace hash, and every trace hash equals the one committed in `scenarios/hashes.json` (a change of
+ * behaviour is a reviewed diff of that file: `npm run sim -- hashes --update`).
  */
 
 const ROOT = join(__dirname, '..', '..');
-const SCENARIOS = join(ROOT, 'scenarios');
 /** The scenario run in two separate processes (a short one with seeded draws in many places). */
 const CROSS_PROCESS_SCENARIO = 'scenarios/constraints/is.yaml';
 const CROSS_PROCESS_TIMEOUT_MS = 45_000;
-
-function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Every `.yaml` file below `dir`, as paths relative to the repository root, sorted. */
-function findScenarioFiles(dir: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) found.push(...findScenarioFiles(path));
-    else if (entry.isFile() && entry.name.endsWith('.yaml')) found.push(relative(ROOT, path).split('\\').join('/'));
-  }
-  return found.sort(byCodeUnits);
-}
 
 /** The 1-based number and both versions of the first line where two traces differ. */
 function firstDifference(a: string, b: string): string {
@@ -55,11 +42,23 @@ function failures(result: RunResult): string[] {
     .flatMap((e) => e.lines.filter((line) => line.startsWith('FAIL')).map((line) => `at ${e.atMs} ms (line ${e.line ?? '?'}): ${line}`));
 }
 
-const files = findScenarioFiles(SCENARIOS);
+const files = findScenarioFiles(ROOT);
+const golden = parseGoldenHashes(readFileSync(join(ROOT, GOLDEN_HASHES_FILE), 'utf8'));
+const UPDATE_HINT = `run \`npm run sim -- hashes --update\` and review the diff of ${GOLDEN_HASHES_FILE}`;
 
 t.test('the library has scenarios', async (t) => {
   t.ok(files.length > 0, `${files.length} scenario files under scenarios/`);
   t.ok(files.includes(CROSS_PROCESS_SCENARIO), `${CROSS_PROCESS_SCENARIO} exists`);
+});
+
+t.test(`${GOLDEN_HASHES_FILE} names exactly the scenarios that exist`, async (t) => {
+  if (typeof golden === 'string') {
+    t.fail(golden);
+    return;
+  }
+  const present = Object.fromEntries(files.map((f) => [f, golden[f] ?? 'missing']));
+  const stale = compareGoldenHashes(golden, present).filter((d) => d.actual === undefined || d.expected === undefined);
+  t.strictSame(stale.map(describeDifference), [], UPDATE_HINT);
 });
 
 for (const file of files) {
@@ -84,6 +83,7 @@ for (const file of files) {
     t.equal(first.virtualMs, scenario.durationMs, 'the run lasted its whole duration');
 
     t.equal(second.traceHash, first.traceHash, 'the second run has the same trace hash');
+    t.equal(first.traceHash, typeof golden === 'string' ? golden : golden[file], `the trace hash is the committed one (a behaviour change: ${UPDATE_HINT})`);
     const sameText = second.traceText === first.traceText;
     t.ok(sameText, 'the second run has a byte-identical trace', sameText ? {} : { firstDifference: firstDifference(first.traceText, second.traceText) });
     t.equal(second.passed, first.passed, 'the second run has the same verdict');
