@@ -11,6 +11,7 @@ import { eventStepJson, lightPlanJson, planJson, type PlanJson } from './plan-js
 import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
 import { residentRoleErrors } from '../groups/role-rules';
+import { singleInstanceViolations } from '../groups/single-instance';
 import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
 
@@ -57,6 +58,8 @@ export class DeploymentManager {
     const plan = this.planner(original, target, uuidFrom(ctx.random));
     const roleDetail = residentRoleChanges(original, target, plan.affectedRunSpecIds, force);
     if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
+    const specDetails = plan.affectedRunSpecIds.flatMap((id) => runSpecViolations(target, id));
+    if (specDetails.length > 0) return { ok: false, error: 'invalid', message: 'Object is not valid', details: specDetails };
     const affected = new Set(plan.affectedRunSpecIds);
     const conflicts = [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.some((id) => affected.has(id)));
     if (conflicts.length > 0 && !force) {
@@ -257,4 +260,14 @@ function revertedRoot(ctx: CoreContext, d: Deployment): Group {
     if (change.ok) root = change.root;
   }
   return root;
+}
+
+/**
+ * Rules every run spec a root change touches must keep, whichever command made the change
+ * (create, update, scale, group write): Marathon validates the whole new root the same way
+ * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules.
+ */
+function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[] {
+  const spec = findRunSpec(target, runSpecId);
+  return spec === undefined ? [] : singleInstanceViolations(spec);
 }
