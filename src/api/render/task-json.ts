@@ -116,14 +116,14 @@ function numbersAt(list: readonly unknown[], key: string): number[] {
 
 /**
  * Marathon's health entries (fact 40: `{instanceId, alive, consecutiveFailures, firstSuccess?,
- * lastSuccess?, lastFailure?, lastFailureCause?}`), one per scheduler-run check that has produced a
- * counted result (agent-run checks report through the task's health instead).
+ * lastSuccess?, lastFailure?, lastFailureCause?}`), one per check that has produced a counted
+ * result — scheduler-run probes and the agent's verdicts alike; the core keeps them.
  */
 function healthCheckResultsJson(deps: ApiDeps, instance: Instance): Record<string, unknown>[] {
   const states = deps.scheduler.healthChecks(instance.instanceId) ?? [];
   const out: Record<string, unknown>[] = [];
   for (const s of states) {
-    if (s === undefined || s.alive === undefined) continue;
+    if (s.alive === undefined) continue;
     out.push(healthEntry(instance.instanceId, s));
   }
   return out;

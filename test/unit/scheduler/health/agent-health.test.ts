@@ -56,7 +56,7 @@ t.test('agent-run health in status updates: instance_health_changed_event on eac
   h.status(l.taskId, 'TASK_RUNNING', { healthy: false });
   t.same(h.events('instance_health_changed_event').map((e) => e.healthy), [true, false]);
   t.equal(inst?.healthy, false);
-  t.same(h.events('health_status_changed_event'), [], 'health_status_changed_event is for scheduler-run checks only');
+  t.same(h.events('health_status_changed_event').map((e) => e.alive), [true, false], 'the agent\'s verdicts flip health_status_changed_event too');
   t.same(h.calls('kill'), [], 'the agent decides kills');
 });
 
