@@ -12,6 +12,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
 import { residentRoleErrors } from '../groups/role-rules';
 import { singleInstanceViolations } from '../groups/single-instance';
+import { assignServicePorts } from '../groups/service-ports';
 import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
 
@@ -51,10 +52,14 @@ export class DeploymentManager {
     return result;
   }
 
-  private tryDeploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
-    const cycle = ctx.groups.dependencyCycle(target);
+  private tryDeploy(ctx: CoreContext, requested: Group, force: boolean, groupId?: string): DeployResult {
+    const cycle = ctx.groups.dependencyCycle(requested);
     if (cycle !== undefined) return { ok: false, error: 'cycle', message: `Dependency graph has cyclic dependencies: ${cycle.join(' -> ')}` };
     const original = ctx.state.root;
+    // Every root change passes here, so the root group's service port rule lives here once.
+    const ports = assignServicePorts({ min: ctx.options.localPortMin, max: ctx.options.localPortMax }, original, requested);
+    if (!ports.ok) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [ports.message] }] };
+    const target = ports.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
     const roleDetail = residentRoleChanges(original, target, plan.affectedRunSpecIds, force);
     if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
