@@ -72,6 +72,7 @@ t.test('group writes go through the same rule', async (t) => {
   const bulk = await call(fx, 'PUT', '/v2/apps', [appBody({ id: '/z' })]);
   t.equal(bulk.status, 200, bulk.text);
   t.same(portsOf(await getApp(fx, '/z')), [10_003], 'bulk app updates too');
+  t.same(fx.apiEvents.map((e) => portsOf(e.appDefinition as Json)), [[10_003]], 'api_post_event carries the stored definition');
 });
 
 t.test('/v2/tasks servicePorts and the text/plain load-balancer view show the assigned ports', async (t) => {
