@@ -1,4 +1,5 @@
 import { sameConfig } from '../commands/same-config';
+import { assert } from '../kernel/assert';
 import type { AppSpec } from '../model/run-spec';
 import type { Group } from './group';
 import { mapWith, withGroupAt } from './group-tree';
@@ -54,21 +55,32 @@ export function assignServicePorts(range: ServicePortRange, from: Group, to: Gro
   for (const app of targets) {
     const before = findRunSpec(from, app.id);
     const previous = before?.kind === 'app' ? before : undefined;
-    const ports = servicePortsOf(app);
-    if (!ports.includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
-    const reusable = (previous === undefined ? [] : servicePortsOf(previous)).filter((p) => p >= range.min && p <= range.max && !ports.includes(p));
-    const assigned: number[] = [];
-    for (const port of ports) {
-      const next = port !== 0 ? port : reusable.shift() ?? free.next().value;
-      if (next === undefined) return { ok: false, message: `All ports in the range [${range.min}-${range.max}) are already in use` };
-      assigned.push(next);
-    }
-    const withPorts = withServicePorts(app, assigned);
-    const unchanged = previous !== undefined && sameConfig(previous, withPorts);
-    const stamped = unchanged ? stampVersions(previous, withPorts, app.version) as AppSpec : withPorts;
-    root = withGroupAt(root, parentOf(app.id), (g) => ({ ...(g as Group), apps: mapWith((g as Group).apps, app.id, stamped) }), 'off');
+    if (!servicePortsOf(app).includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
+    const assigned = assignedApp(app, previous, range, free);
+    if (assigned === undefined) return { ok: false, message: `All ports in the range [${range.min}-${range.max}) are already in use` };
+    root = withGroupAt(root, parentOf(app.id), (parent) => {
+      assert(parent !== undefined, `the group of ${app.id} exists`);
+      return { ...parent, apps: mapWith(parent.apps, app.id, assigned) };
+    }, 'off');
   }
   return { ok: true, root };
+}
+
+/**
+ * `app` with its dynamic ports assigned (its previous version's ports in the range first, then
+ * `free`), stamped again when that makes it its previous config; undefined when the range ran out.
+ */
+function assignedApp(app: AppSpec, previous: AppSpec | undefined, range: ServicePortRange, free: Iterator<number, undefined>): AppSpec | undefined {
+  const ports = servicePortsOf(app);
+  const reusable = (previous === undefined ? [] : servicePortsOf(previous)).filter((p) => p >= range.min && p <= range.max && !ports.includes(p));
+  const assigned: number[] = [];
+  for (const port of ports) {
+    const next = port !== 0 ? port : reusable.shift() ?? free.next().value;
+    if (next === undefined) return undefined;
+    assigned.push(next);
+  }
+  const withPorts = withServicePorts(app, assigned);
+  return previous !== undefined && sameConfig(previous, withPorts) ? stampVersions(previous, withPorts, app.version) as AppSpec : withPorts;
 }
 
 /** Ports of `range` not in `used`, lowest first, each handed out once. */
