@@ -9,7 +9,7 @@ import type { HealthResponse } from './health-responder';
 export function agentCheckPasses(protocol: HealthCheckProtocol, response: HealthResponse, timeoutMs: number): boolean {
   if (response.latencyMs !== undefined && response.latencyMs > timeoutMs) return false;
   if (!response.up) return false;
-  if (protocol === 'TCP' || protocol === 'AGENT_TCP') return true;
+  if (protocol === 'TCP' || protocol === 'MESOS_TCP') return true;
   return response.status >= 200 && response.status <= 399;
 }
 

@@ -122,7 +122,10 @@ function defineApp(draw: SwarmDraw, spec: SwarmRunSpec, setting: WorkloadSetting
     return { port, ...(draw.chance(0.5) ? { name: `p${i}` } : {}), ...(draw.chance(0.2) ? { protocol: draw.pick(['tcp', 'udp']) } : {}) };
   });
   const ports = portCount === 'default' ? 1 : portCount;
-  const requirePorts = portDefinitions !== undefined && portDefinitions.some((p) => p.port !== 0) && draw.chance(0.7);
+  // requirePorts makes every service port a host port (Marathon): a dynamic one becomes a port of
+  // --local_port_min..max that no simulated agent offers, so only all-fixed apps ask for it.
+  const requirePorts = portDefinitions !== undefined && portDefinitions.some((p) => p.port !== 0) && draw.chance(0.7)
+    && portDefinitions.every((p) => p.port !== 0);
   const healthChecks = ports === 0
     ? (draw.chance(0.2) ? [{ protocol: 'COMMAND', command: { value: 'true' }, ...checkTiming(draw) }] : [])
     : appChecks(draw, ports);

@@ -19,6 +19,9 @@ export interface PacerConfig {
   readonly defaultRole: string;
   readonly newGroupEnforceRole: 'off' | 'top';
   readonly maxRunningDeployments: number;
+  /** `--local_port_min` / `--local_port_max`: the range of apps' dynamic service ports. */
+  readonly localPortMin: number;
+  readonly localPortMax: number;
   readonly features: readonly string[];
   readonly defaultNetworkName?: string;
   readonly bodyLimitBytes: number;
@@ -50,6 +53,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
+  { flag: '--local_port_min', env: 'PACER_LOCAL_PORT_MIN', help: 'lowest dynamic service port of apps (default 10000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMin = n; }) },
+  { flag: '--local_port_max', env: 'PACER_LOCAL_PORT_MAX', help: 'highest dynamic service port of apps (default 20000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMax = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
@@ -71,7 +76,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     cluster: 'local', address: '127.0.0.1', port: 8080,
     storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
-    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, features: [],
+    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, features: [],
     bodyLimitBytes: 1024 * 1024,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10,
   };
@@ -99,6 +104,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
+  }
+  if (config.localPortMin > config.localPortMax) {
+    return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
   return config;
 }

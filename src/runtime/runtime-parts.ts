@@ -62,6 +62,7 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
   }, {
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    localPortMin: config.localPortMin, localPortMax: config.localPortMax,
   });
   base.loop.attach(scheduler);
   return scheduler;

@@ -22,6 +22,9 @@ export interface SchedulerOptions {
   readonly maxRunningDeployments: number;
   /** `--new_group_enforce_role`: `top` gives new top-level groups `enforceRole: true`. */
   readonly newGroupEnforceRole: 'off' | 'top';
+  /** `--local_port_min` / `--local_port_max` (10000 / 20000): where apps' dynamic service ports come from. */
+  readonly localPortMin: number;
+  readonly localPortMax: number;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -36,4 +39,6 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   lastUnusedOffersMax: 50,
   maxRunningDeployments: 100,
   newGroupEnforceRole: 'off',
+  localPortMin: 10_000,
+  localPortMax: 20_000,
 };

@@ -204,12 +204,13 @@ export class Scheduler {
   }
 
   /**
-   * The scheduler-run health check states of an instance (`healthCheckResults` of the task JSON,
-   * fact 40), aligned with its app's `healthChecks`: undefined at agent-run checks (their result is
-   * the task's `healthy` flag). Undefined when the instance is not being checked (not running yet,
-   * no HTTP/HTTPS/TCP check, or gone). Live objects: do not mutate.
+   * The health check results of an instance (`healthCheckResults` of the task JSON, fact 40), one
+   * state per check (`checksOf`: an app's `healthChecks`, a pod's container checks), for
+   * scheduler-run and agent-run checks alike; a state without a result yet has `alive`
+   * undefined. Undefined when the instance is not running (yet), has no checks, or is gone. Live
+   * objects: do not mutate.
    */
-  healthChecks(instanceId: string): readonly (Readonly<CheckState> | undefined)[] | undefined {
+  healthChecks(instanceId: string): readonly Readonly<CheckState>[] | undefined {
     return this.ctx.health.checks.get(instanceId);
   }
 

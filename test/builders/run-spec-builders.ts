@@ -199,7 +199,7 @@ export function makeHealthCheck(o: HealthCheckOverrides = {}): HealthCheckSpec {
     ipProtocol: 'IPv4',
     ...(c.portIndex !== undefined ? { portIndex: c.portIndex } : {}),
     ...(c.port !== undefined ? { port: c.port } : {}),
-    ...(protocol === 'HTTP' || protocol === 'HTTPS' || protocol === 'AGENT_HTTP' || protocol === 'AGENT_HTTPS' ? { path: c.path } : {}),
+    ...(protocol === 'HTTP' || protocol === 'HTTPS' || protocol === 'MESOS_HTTP' || protocol === 'MESOS_HTTPS' ? { path: c.path } : {}),
     ...(protocol === 'HTTP' || protocol === 'HTTPS' ? { ignoreHttp1xx: c.ignoreHttp1xx } : {}),
     ...(c.command !== undefined ? { command: { value: c.command } } : {}),
     ...o.wire,

@@ -1,4 +1,5 @@
-import type { AppSpec, KillSelection } from '../../scheduler/model/run-spec';
+import type { AppSpec, KillSelection, UpgradePolicy } from '../../scheduler/model/run-spec';
+import { isSingleInstance, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/groups/single-instance';
 import { appFetchFromWire } from './app-fetch-from-wire';
 import { readinessChecksFromWire, type ConvertedReadinessChecks } from './readiness-checks-from-wire';
 import { appHealthChecksFromWire, type ConvertedHealthChecks } from './app-health-checks-from-wire';
@@ -83,15 +84,15 @@ function readApp(app: WireObject, ctx: ConvertContext): AppParts {
   const resident = hasVolume(container, 'persistent');
   const networks = appNetworksFromWire(app, container, ctx);
   const ports = appPortsFromWire(app, container, networks.mode);
+  const labels = stringMapFromWire(app, 'labels');
   return {
-    id, ...commandOf(app), resident, networks, ports,
+    id, ...commandOf(app), resident, networks, ports, labels,
     instances: app.number('instances', 1, { min: 0, integer: true }),
     resources: resourcesFromWire(app, DEFAULT_RESOURCES),
     healthChecks: appHealthChecksFromWire(app, ports.slots),
     readinessChecks: readinessChecksFromWire(app, ports.slots),
     constraints: constraintsFromWire(app, 'constraints'),
-    upgrade: upgradeFromWire(app, 'upgradeStrategy',
-      resident || hasVolume(container, 'external') ? RESIDENT_UPGRADE : DEFAULT_UPGRADE, resident),
+    upgrade: upgradeFromWire(app, 'upgradeStrategy', upgradeDefaults(labels, resident || hasVolume(container, 'external')), resident),
     unreachable: unreachableFromWire(app, 'unreachableStrategy', APP_UNREACHABLE_DEFAULT, resident ? 'apps' : undefined),
     killSelection: killSelectionFromWire(app, 'killSelection'),
     backoff: backoffOf(app),
@@ -99,11 +100,21 @@ function readApp(app: WireObject, ctx: ConvertContext): AppParts {
       roleHolder: app, acceptedHolder: app, id, resident, noun: 'app', emptyAcceptedIsDefault: false,
     }, ctx),
     env: stringMapFromWire(app, 'env', { secretRefs: true }),
-    labels: stringMapFromWire(app, 'labels'),
     executor: app.string('executor', ''),
     killGraceSeconds: app.optionalNumber('taskKillGracePeriodSeconds', { min: 0 }),
     fetch: appFetchFromWire(app),
   };
+}
+
+/**
+ * The upgrade strategy an app gets when it gives none (or leaves a field out): `{0, 0}` for a
+ * single-instance app (`MARATHON_SINGLE_INSTANCE_APP: "true"`, the only strategy the core accepts
+ * for one: groups/single-instance.ts), `{0.5, 0}` with volumes, else `{1, 1}`. Marathon 1.11 fills
+ * `{1, 1}` for a labelled app too and then refuses it; pacer fills the one valid value instead.
+ */
+function upgradeDefaults(labels: ConvertedStringMap, withVolumes: boolean): UpgradePolicy {
+  if (isSingleInstance(labels.values)) return SINGLE_INSTANCE_UPGRADE;
+  return withVolumes ? RESIDENT_UPGRADE : DEFAULT_UPGRADE;
 }
 
 function commandOf(app: WireObject): { cmd?: string; args?: readonly string[] } {

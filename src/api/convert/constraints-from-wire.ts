@@ -1,12 +1,10 @@
 import type { Constraint, ConstraintOperator } from '../../scheduler/model/constraint';
-import { CONSTRAINT_OPERATORS } from '../../scheduler/model/constraint';
+import {
+  CONSTRAINT_MESSAGES, constraintOperatorOf, type ConstraintForm, validateConstraint,
+} from '../../scheduler/constraints/validate-constraint';
 import type { ErrorSink } from './error-sink';
 import { childPointer } from './json-pointer';
 import { isRecord, type WireObject } from './wire-object';
-
-/** Marathon's message for an operator outside the known set. */
-export const UNKNOWN_OPERATOR_MESSAGE =
-  'operator must be one of the following UNIQUE, CLUSTER, GROUP_BY, LIKE, MAX_PER, UNLIKE or IS';
 
 /** Message for a constraint array with fewer than 2 or more than 3 elements. */
 export const CONSTRAINT_ARITY_MESSAGE = 'Each constraint must have either 2 or 3 fields';
@@ -20,7 +18,11 @@ export interface ConvertedConstraints {
 /**
  * Reads the constraint list at `holder[key]`. Apps write constraints as arrays
  * `[field, operator, value?]`; pods as objects `{fieldName, operator, value?}`; both forms are
- * accepted in either place and echoed in the form given. Operators match in any case.
+ * accepted in either place and echoed in the form given. Operators match in any case. Each
+ * constraint is checked by the core's one validator (`validateConstraint`, Marathon's
+ * `SchedulingValidation` rules and messages) and a problem is reported at the constraint's pointer
+ * (`/constraints/0`, which the API writes as Marathon's `/constraints(0)`), so that no constraint
+ * the matcher cannot evaluate is ever accepted (its instances would wait forever).
  */
 export function constraintsFromWire(holder: WireObject, key: string): ConvertedConstraints {
   const list = holder.array(key) ?? [];
@@ -58,7 +60,7 @@ function fromArray(item: readonly unknown[], path: string, sink: ErrorSink): { c
     return undefined;
   }
   const [field, op, value] = item as readonly string[];
-  const operator = operatorOf(op, path, sink);
+  const operator = validated({ field, operator: op, value }, 'array', path, sink);
   if (operator === undefined) return undefined;
   const constraint = build(field, operator, value);
   return { constraint, wire: value === undefined ? [field, operator] : [field, operator, value] };
@@ -69,7 +71,12 @@ function fromObject(item: Readonly<Record<string, unknown>>, path: string, sink:
   const op = stringField(item, 'operator', path, sink, true);
   const value = stringField(item, 'value', path, sink, false);
   if (field === undefined || op === undefined) return undefined;
-  const operator = operatorOf(op, childPointer(path, 'operator'), sink);
+  if (constraintOperatorOf(op) === undefined) {
+    // A pod's operator is an enum: Marathon reports an unknown one at the operator itself.
+    sink.add(childPointer(path, 'operator'), CONSTRAINT_MESSAGES.operatorInvalid);
+    return undefined;
+  }
+  const operator = validated({ field, operator: op, value }, 'object', path, sink);
   if (operator === undefined) return undefined;
   const wire: Record<string, unknown> = { ...item, fieldName: field, operator };
   return { constraint: build(field, operator, value), wire };
@@ -92,17 +99,18 @@ function stringField(
   return undefined;
 }
 
-function operatorOf(op: string, path: string, sink: ErrorSink): ConstraintOperator | undefined {
-  const upper = op.toUpperCase();
-  const operator = CONSTRAINT_OPERATORS.find((known) => known === upper);
-  if (operator === undefined) sink.add(path, UNKNOWN_OPERATOR_MESSAGE);
-  return operator;
+/** The canonical operator of a valid constraint; the validator's problems go to `path`. */
+function validated(
+  c: { field: string; operator: string; value: string | undefined },
+  form: ConstraintForm,
+  path: string,
+  sink: ErrorSink,
+): ConstraintOperator | undefined {
+  const problems = validateConstraint(c, form);
+  for (const problem of problems) sink.add(path, problem);
+  return problems.length > 0 ? undefined : constraintOperatorOf(c.operator);
 }
 
-// TODO(validateConstraint): value-level rules (UNIQUE takes no value, MAX_PER needs an integer,
-// LIKE/UNLIKE need a valid regular expression, IS text/scalar syntax, GROUP_BY integer or none) are
-// checked by validateConstraint in src/scheduler/constraints/validate-constraint.ts; call it here
-// for each constraint once that helper lands, reporting at the constraint's pointer.
 function build(field: string, operator: ConstraintOperator, value: string | undefined): Constraint {
   return value === undefined ? { field, operator } : { field, operator, value };
 }

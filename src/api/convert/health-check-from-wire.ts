@@ -1,4 +1,6 @@
-import type { HealthCheckProtocol, HealthCheckSpec } from '../../scheduler/model/health-check';
+import {
+  AGENT_PROTOCOL_ALIASES, HEALTH_CHECK_PROTOCOLS, healthCheckProtocolOf, type HealthCheckProtocol, type HealthCheckSpec,
+} from '../../scheduler/model/health-check';
 import type { ErrorSink } from './error-sink';
 import { APP_CHECK_TIMING, type HealthCheckTiming, healthCheckTimingFromWire, timingMs } from './health-check-timing';
 import { WireObject } from './wire-object';
@@ -14,16 +16,7 @@ export interface AppPortSlot {
   readonly containerPort?: number;
 }
 
-const PROTOCOLS: readonly HealthCheckProtocol[] = [
-  'HTTP', 'HTTPS', 'TCP', 'COMMAND', 'AGENT_HTTP', 'AGENT_HTTPS', 'AGENT_TCP',
-];
-
-/** Marathon's names of the agent-run protocols, accepted as aliases of the `AGENT_` names. */
-const ALIASES: Readonly<Record<string, HealthCheckProtocol>> = {
-  MESOS_HTTP: 'AGENT_HTTP', MESOS_HTTPS: 'AGENT_HTTPS', MESOS_TCP: 'AGENT_TCP',
-};
-
-const HTTP_KINDS: readonly HealthCheckProtocol[] = ['HTTP', 'HTTPS', 'AGENT_HTTP', 'AGENT_HTTPS'];
+const HTTP_KINDS: readonly HealthCheckProtocol[] = ['HTTP', 'HTTPS', 'MESOS_HTTP', 'MESOS_HTTPS'];
 
 /** Marathon's message for a `portIndex` that addresses no port (facts 28). */
 export const PORT_INDEX_MESSAGE =
@@ -31,7 +24,7 @@ export const PORT_INDEX_MESSAGE =
 
 /** Message for a protocol outside spec 2.5's list. */
 export const UNKNOWN_PROTOCOL_MESSAGE =
-  `protocol must be one of ${PROTOCOLS.join(', ')} (MESOS_HTTP, MESOS_HTTPS, MESOS_TCP are accepted as aliases)`;
+  `protocol must be one of ${HEALTH_CHECK_PROTOCOLS.join(', ')} (${Object.keys(AGENT_PROTOCOL_ALIASES).join(', ')} are accepted as aliases)`;
 
 /** A converted app health check: its protocol when known, the spec when the check is valid. */
 export interface ConvertedHealthCheck {
@@ -41,7 +34,7 @@ export interface ConvertedHealthCheck {
 
 /**
  * Converts one entry of an app's `healthChecks` (spec 2.5). The protocol defaults to `HTTP` and
- * is accepted in any case; `MESOS_*` names become `AGENT_*`. Port-based checks without `port` or
+ * is accepted in any case; the spec's `AGENT_*` names become Marathon's `MESOS_*`. Port-based checks without `port` or
  * `portIndex` get `portIndex` 0; an index must address one of `slots`. HTTP kinds get `path` `/`;
  * `HTTP`/`HTTPS` get `ignoreHttp1xx` false; `COMMAND` needs `command.value`. The returned
  * `wire` is the check with every default filled, as the definition echoes it.
@@ -81,16 +74,10 @@ function specOf(
   };
 }
 
-/** True for the protocols run on the agent (`AGENT_*`, `COMMAND`). */
-export function isAgentRun(protocol: HealthCheckProtocol): boolean {
-  return protocol === 'COMMAND' || protocol.startsWith('AGENT_');
-}
-
 function protocolOf(check: WireObject): HealthCheckProtocol | undefined {
   const given = check.optionalString('protocol');
   if (given === undefined) return check.has('protocol') ? undefined : 'HTTP';
-  const upper = given.toUpperCase();
-  const known = ALIASES[upper] ?? PROTOCOLS.find((p) => p === upper);
+  const known = healthCheckProtocolOf(given.toUpperCase());
   if (known === undefined) check.fail('protocol', UNKNOWN_PROTOCOL_MESSAGE);
   return known;
 }

@@ -19,9 +19,9 @@ interface KindResult {
 }
 
 /**
- * Reads `container.healthCheck` (spec 2.6): exactly one of `http` (→ `AGENT_HTTP`, or
- * `AGENT_HTTPS` when `scheme` is `HTTPS`; `path` defaults to `/`, `scheme` to `HTTP`), `tcp`
- * (→ `AGENT_TCP`) or `exec` (→ `COMMAND`, `command.shell`). `http`/`tcp` name an endpoint of the
+ * Reads `container.healthCheck` (spec 2.6): exactly one of `http` (→ `MESOS_HTTP`, or
+ * `MESOS_HTTPS` when `scheme` is `HTTPS`; `path` defaults to `/`, `scheme` to `HTTP`), `tcp`
+ * (→ `MESOS_TCP`) or `exec` (→ `COMMAND`, `command.shell`). `http`/`tcp` name an endpoint of the
  * same container. Defaults: grace 300 s, interval 60 s, timeout 20 s, 3 failures, delay 2 s.
  */
 export function podHealthCheckFromWire(container: WireObject, endpoints: readonly PodEndpoint[]): ConvertedPodHealthCheck {
@@ -48,12 +48,12 @@ function kindFromWire(check: WireObject, kind: Kind, endpoints: readonly PodEndp
   if (body === undefined) return undefined;
   if (kind === 'exec') return execFromWire(body);
   const endpoint = endpointOf(body, endpoints);
-  if (kind === 'tcp') return endpoint === undefined ? undefined : { spec: { protocol: 'AGENT_TCP', endpoint }, wire: body.withExtras({ endpoint }) };
+  if (kind === 'tcp') return endpoint === undefined ? undefined : { spec: { protocol: 'MESOS_TCP', endpoint }, wire: body.withExtras({ endpoint }) };
   const path = body.string('path', '/');
   const scheme = body.string('scheme', 'HTTP').toUpperCase();
   if (scheme !== 'HTTP' && scheme !== 'HTTPS') body.fail('scheme', 'scheme must be HTTP or HTTPS');
   if (endpoint === undefined) return undefined;
-  const protocol = scheme === 'HTTPS' ? 'AGENT_HTTPS' : 'AGENT_HTTP';
+  const protocol = scheme === 'HTTPS' ? 'MESOS_HTTPS' : 'MESOS_HTTP';
   return { spec: { protocol, endpoint, path }, wire: body.withExtras({ endpoint, path, scheme }) };
 }
 

@@ -3,16 +3,14 @@ import type { CheckState } from '../../scheduler/health/health-tracker';
 import { isoTime } from '../../scheduler/kernel/iso-time';
 import type { Condition } from '../../scheduler/model/condition';
 import type { Instance, Task } from '../../scheduler/model/instance';
-import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { TaskState } from '../../scheduler/model/task-state';
 import { isActiveCondition } from './active-condition';
-import { isRecord } from '../convert/wire-object';
 
 /** Options of {@link taskJson}. */
 export interface TaskJsonOptions {
   /**
-   * The `servicePorts` to write: the app's ({@link servicePortsOf}, computed once per app by the
-   * caller). Fact 40: only `GET /v2/tasks` fills them; app-scoped task lists
+   * The `servicePorts` to write: the app's (`servicePortsOf` of the core's groups module, as the
+   * core assigned them; computed once per app by the caller). Fact 40: only `GET /v2/tasks` fills them; app-scoped task lists
    * (`/v2/apps/{id}/tasks`, `embed=apps.tasks`) leave the default, `"servicePorts":[]`.
    */
   readonly servicePorts?: readonly number[];
@@ -96,34 +94,15 @@ export function taskStateOf(condition: Condition): TaskState {
 }
 
 /**
- * An app's service ports as its definition states them: `portDefinitions[].port` with host
- * networking, `container.portMappings[].servicePort` otherwise (0 until assigned). Pods have none.
- */
-export function servicePortsOf(spec: RunSpec | undefined): number[] {
-  if (spec === undefined || spec.kind !== 'app') return [];
-  const def = spec.definition;
-  const portDefinitions = def.portDefinitions;
-  if (Array.isArray(portDefinitions) && portDefinitions.length > 0) return numbersAt(portDefinitions, 'port');
-  const container = def.container;
-  if (isRecord(container) && Array.isArray(container.portMappings)) return numbersAt(container.portMappings, 'servicePort');
-  return [];
-}
-
-function numbersAt(list: readonly unknown[], key: string): number[] {
-  return list.map((entry) => (isRecord(entry) && typeof entry[key] === 'number' ? entry[key] : 0));
-}
-
-
-/**
  * Marathon's health entries (fact 40: `{instanceId, alive, consecutiveFailures, firstSuccess?,
- * lastSuccess?, lastFailure?, lastFailureCause?}`), one per scheduler-run check that has produced a
- * counted result (agent-run checks report through the task's health instead).
+ * lastSuccess?, lastFailure?, lastFailureCause?}`), one per check that has produced a counted
+ * result — scheduler-run probes and the agent's verdicts alike; the core keeps them.
  */
 function healthCheckResultsJson(deps: ApiDeps, instance: Instance): Record<string, unknown>[] {
   const states = deps.scheduler.healthChecks(instance.instanceId) ?? [];
   const out: Record<string, unknown>[] = [];
   for (const s of states) {
-    if (s === undefined || s.alive === undefined) continue;
+    if (s.alive === undefined) continue;
     out.push(healthEntry(instance.instanceId, s));
   }
   return out;

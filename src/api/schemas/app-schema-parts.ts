@@ -87,7 +87,7 @@ export const PORT_MAPPING = obj({
 /** `network.Network`; `mode` is checked by the converter. */
 export const NETWORK = obj({ name: NETWORK_NAME, mode: str(), labels: KV_LABELS });
 
-/** `health.AppHealthCheck`; `protocol` is checked by the converter (any case, AGENT_/MESOS_ names). */
+/** `health.AppHealthCheck`; `protocol` is checked by the converter (any case, MESOS_ names and their AGENT_ aliases). */
 export const HEALTH_CHECK = obj({
   command: obj({ value: str() }, ['value']),
   gracePeriodSeconds: int(0), intervalSeconds: int(0), maxConsecutiveFailures: int(0),

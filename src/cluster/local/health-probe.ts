@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
+import { healthCheckProtocolOf } from '../../scheduler/model/health-check';
 import type { ResolvedAgentCheck } from '../../scheduler/model/launch';
 import { signalGroup } from './process-identity';
 
@@ -36,10 +37,12 @@ export function runProbe(resolved: ResolvedAgentCheck, ctx: ProbeContext, signal
 
 function probeOf(resolved: ResolvedAgentCheck, ctx: ProbeContext, signal: AbortSignal): Promise<boolean> {
   const { check, port } = resolved;
-  if (check.protocol === 'COMMAND') return check.command === undefined ? Promise.resolve(false) : commandProbe(check.command, ctx, signal);
+  // A state file written before the model used Marathon's MESOS_* names holds AGENT_* ones.
+  const protocol = healthCheckProtocolOf(check.protocol) ?? check.protocol;
+  if (protocol === 'COMMAND') return check.command === undefined ? Promise.resolve(false) : commandProbe(check.command, ctx, signal);
   if (port === undefined || signal.aborted) return Promise.resolve(false);
-  if (check.protocol === 'TCP' || check.protocol === 'AGENT_TCP') return tcpProbe(port, signal);
-  const https = check.protocol === 'HTTPS' || check.protocol === 'AGENT_HTTPS';
+  if (protocol === 'TCP' || protocol === 'MESOS_TCP') return tcpProbe(port, signal);
+  const https = protocol === 'HTTPS' || protocol === 'MESOS_HTTPS';
   return httpProbe(https, port, check.path, signal);
 }
 

@@ -65,7 +65,7 @@ const SHUTDOWN_WAIT_MS = 3000;
  *   Tasks with a container image, or nothing to run, get TASK_ERROR: never silently ignored.
  * - Kill: SIGTERM to the task's process group, TASK_KILLING (with `taskKilling`), SIGKILL after
  *   the grace period (§7.6). A pod dies as a whole (spec §1 item 10).
- * - Agent-run health checks (COMMAND, AGENT_HTTP(S), AGENT_TCP, pod checks) run here with the
+ * - Agent-run health checks (COMMAND, MESOS_HTTP(S), MESOS_TCP, pod checks) run here with the
  *   Mesos health checker's semantics; verdicts arrive as TASK_RUNNING updates with `healthy`, and
  *   a task failing too often is killed (TASK_KILLED, `healthy: false`, §7.5).
  * - Executor updates carry a uuid, the framework acknowledges them; master answers

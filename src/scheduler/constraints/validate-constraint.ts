@@ -1,13 +1,15 @@
-import { CONSTRAINT_OPERATORS } from '../model/constraint';
+import { CONSTRAINT_OPERATORS, type ConstraintOperator } from '../model/constraint';
 import { fullMatchRegex } from './full-match-regex';
 import { parseInt32 } from './parse-int32';
 
 /**
  * The validation messages, worded as Marathon 1.11 words them (clients and tests match on them;
- * see shared/spec/marathon-api-facts.md item 32), plus two of ours where Marathon has none.
+ * `api/v2/validation/SchedulingValidation.scala`, object `SchedulingValidationMessages`; see
+ * shared/spec/marathon-api-facts.md item 32), plus one of ours where Marathon has none.
  */
 export const CONSTRAINT_MESSAGES = {
   fieldRequired: 'missing field for constraint declaration',
+  illegalSpecification: 'illegal constraint specification',
   operatorInvalid: 'operator must be one of the following UNIQUE, CLUSTER, GROUP_BY, LIKE, MAX_PER, UNLIKE or IS',
   valueNotText: 'constraint value must be a string',
   uniqueTakesNoValue: 'UNIQUE does not accept a value',
@@ -20,64 +22,76 @@ export const CONSTRAINT_MESSAGES = {
     'IS only supports Mesos text and float values (see http://mesos.apache.org/documentation/latest/attributes-resources/)',
 } as const;
 
+/**
+ * How the constraint was written: an app's array `[field, operator, value?]` (Marathon's
+ * `complyWithAppConstraintRules`) or a pod's object `{fieldName, operator, value}`
+ * (`complyWithConstraintRules`). They differ only in the message for a missing field.
+ */
+export type ConstraintForm = 'array' | 'object';
+
 const IS_VALUE = /^[a-zA-Z0-9_/.-]+$/;
 
 /**
- * Checks one constraint as a client wrote it (`[field, operator, value?]` or the pod form
- * `{fieldName, operator, value}`, already split into the three parts) and returns the problems as
- * human-readable messages; an empty array means valid. Run at the API edge, before a Constraint
- * is built, so that the matcher never sees a constraint it cannot evaluate.
- *
- * Rules: the field is a non-empty string; the operator is one of the seven (matched
- * case-insensitively, as Marathon does for apps: the caller upper-cases it before building the
- * Constraint); the value, when present, is a string, and
- * - UNIQUE takes no value;
- * - GROUP_BY takes no value or an integer string; MAX_PER requires an integer string
- *   (Java `Integer.parseInt` syntax: optional sign, digits, 32-bit range);
- * - LIKE and UNLIKE require a non-empty value that compiles as a regular expression (JavaScript
- *   syntax: the one the matcher will run);
- * - IS requires a non-empty value of letters, digits, `_`, `/`, `.`, `-` (Marathon lets an empty
- *   IS through and then matches nothing; we reject it, as spec 2.8 calls the value required).
- * A `null` value counts as absent. The arity of the array form (2 or 3 items) is the API's check.
+ * The operator named by `text`, matched case-insensitively as Marathon does for apps
+ * (`ConstraintOperator.fromString(op.toUpperCase)`); undefined for anything else.
  */
-export function validateConstraint(c: { field?: unknown; operator?: unknown; value?: unknown }): string[] {
-  const errors: string[] = [];
-  if (typeof c.field !== 'string' || c.field === '') errors.push(CONSTRAINT_MESSAGES.fieldRequired);
+export function constraintOperatorOf(text: unknown): ConstraintOperator | undefined {
+  if (typeof text !== 'string') return undefined;
+  const upper = text.toUpperCase();
+  return CONSTRAINT_OPERATORS.find((known) => known === upper);
+}
 
-  const operator = typeof c.operator === 'string' ? c.operator.toUpperCase() : undefined;
-  if (operator === undefined || !(CONSTRAINT_OPERATORS as readonly string[]).includes(operator)) {
-    errors.push(CONSTRAINT_MESSAGES.operatorInvalid);
-    return errors;
+/**
+ * Checks one constraint as a client wrote it (already split into field, operator and value) and
+ * returns Marathon's message for the first rule it breaks, or `[]` when it is valid. The one
+ * constraint validator: the API's converter (apps, pods, and so scenario files) and the swarm's
+ * generator call it, so that the matcher never sees a constraint it cannot evaluate.
+ *
+ * Marathon's rules (`SchedulingValidation.scala`), in its order:
+ * - the field is a non-empty string (an app's array: `illegal constraint specification`; a pod's
+ *   object: `missing field for constraint declaration`);
+ * - the operator is one of the seven, in any case;
+ * - UNIQUE takes no value; CLUSTER takes any value or none;
+ * - GROUP_BY takes no value or an integer; MAX_PER requires an integer (Java `Integer.parseInt`
+ *   syntax, Marathon's `toInt`: optional sign, digits, 32-bit range — {@link parseInt32});
+ * - LIKE and UNLIKE require a value that compiles as a regular expression;
+ * - IS requires a value of letters, digits, `_`, `/`, `.`, `-`.
+ *
+ * Two deliberate differences, because service-spec.md section 2.8 (which wins) calls the value of
+ * LIKE/UNLIKE and IS required: an empty LIKE/UNLIKE value and an empty or missing IS value are
+ * refused (Marathon lets them through and then places nothing). Regular expressions are compiled
+ * with JavaScript's syntax, the one the matcher runs (Java-only syntax such as `(?i)` is refused).
+ * A `null` value counts as absent; a value that is not a string is refused. The arity of the array
+ * form (2 or 3 items) is the converter's check.
+ */
+export function validateConstraint(c: { field?: unknown; operator?: unknown; value?: unknown }, form: ConstraintForm = 'array'): string[] {
+  if (typeof c.field !== 'string' || c.field === '') {
+    return [form === 'array' ? CONSTRAINT_MESSAGES.illegalSpecification : CONSTRAINT_MESSAGES.fieldRequired];
   }
-
+  const operator = constraintOperatorOf(c.operator);
+  if (operator === undefined) return [CONSTRAINT_MESSAGES.operatorInvalid];
   const raw = c.value === null ? undefined : c.value;
-  if (raw !== undefined && typeof raw !== 'string') {
-    errors.push(CONSTRAINT_MESSAGES.valueNotText);
-    return errors;
-  }
-  const value: string | undefined = raw;
+  if (raw !== undefined && typeof raw !== 'string') return [CONSTRAINT_MESSAGES.valueNotText];
+  const problem = valueProblem(operator, raw);
+  return problem === undefined ? [] : [problem];
+}
 
+function valueProblem(operator: ConstraintOperator, value: string | undefined): string | undefined {
   switch (operator) {
     case 'UNIQUE':
-      if (value !== undefined) errors.push(CONSTRAINT_MESSAGES.uniqueTakesNoValue);
-      break;
+      return value === undefined ? undefined : CONSTRAINT_MESSAGES.uniqueTakesNoValue;
     case 'CLUSTER':
-      break;
+      return undefined;
     case 'GROUP_BY':
-      if (value !== undefined && parseInt32(value) === undefined) errors.push(CONSTRAINT_MESSAGES.groupByInteger);
-      break;
+      return value === undefined || parseInt32(value) !== undefined ? undefined : CONSTRAINT_MESSAGES.groupByInteger;
     case 'MAX_PER':
-      if (value === undefined || parseInt32(value) === undefined) errors.push(CONSTRAINT_MESSAGES.maxPerInteger);
-      break;
+      return value !== undefined && parseInt32(value) !== undefined ? undefined : CONSTRAINT_MESSAGES.maxPerInteger;
     case 'LIKE':
     case 'UNLIKE':
-      if (value === undefined || value === '') errors.push(CONSTRAINT_MESSAGES.likeRequiresRegex);
-      else if (fullMatchRegex(value) === undefined) errors.push(CONSTRAINT_MESSAGES.invalidRegex);
-      break;
+      if (value === undefined || value === '') return CONSTRAINT_MESSAGES.likeRequiresRegex;
+      return fullMatchRegex(value) === undefined ? CONSTRAINT_MESSAGES.invalidRegex : undefined;
     case 'IS':
-      if (value === undefined || value === '') errors.push(CONSTRAINT_MESSAGES.isRequiresValue);
-      else if (!IS_VALUE.test(value)) errors.push(CONSTRAINT_MESSAGES.isTextOrScalar);
-      break;
+      if (value === undefined || value === '') return CONSTRAINT_MESSAGES.isRequiresValue;
+      return IS_VALUE.test(value) ? undefined : CONSTRAINT_MESSAGES.isTextOrScalar;
   }
-  return errors;
 }

@@ -11,6 +11,8 @@ import { eventStepJson, lightPlanJson, planJson, type PlanJson } from './plan-js
 import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
 import { residentRoleErrors } from '../groups/role-rules';
+import { singleInstanceViolations } from '../groups/single-instance';
+import { assignServicePorts } from '../groups/service-ports';
 import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
 
@@ -50,13 +52,19 @@ export class DeploymentManager {
     return result;
   }
 
-  private tryDeploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
-    const cycle = ctx.groups.dependencyCycle(target);
+  private tryDeploy(ctx: CoreContext, requested: Group, force: boolean, groupId?: string): DeployResult {
+    const cycle = ctx.groups.dependencyCycle(requested);
     if (cycle !== undefined) return { ok: false, error: 'cycle', message: `Dependency graph has cyclic dependencies: ${cycle.join(' -> ')}` };
     const original = ctx.state.root;
+    // Every root change passes here, so the root group's service port rule lives here once.
+    const ports = assignServicePorts({ min: ctx.options.localPortMin, max: ctx.options.localPortMax }, original, requested);
+    if (!ports.ok) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [ports.message] }] };
+    const target = ports.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
     const roleDetail = residentRoleChanges(original, target, plan.affectedRunSpecIds, force);
     if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
+    const specDetails = plan.affectedRunSpecIds.flatMap((id) => runSpecViolations(target, id));
+    if (specDetails.length > 0) return { ok: false, error: 'invalid', message: 'Object is not valid', details: specDetails };
     const affected = new Set(plan.affectedRunSpecIds);
     const conflicts = [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.some((id) => affected.has(id)));
     if (conflicts.length > 0 && !force) {
@@ -257,4 +265,14 @@ function revertedRoot(ctx: CoreContext, d: Deployment): Group {
     if (change.ok) root = change.root;
   }
   return root;
+}
+
+/**
+ * Rules every run spec a root change touches must keep, whichever command made the change
+ * (create, update, scale, group write): Marathon validates the whole new root the same way
+ * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules.
+ */
+function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[] {
+  const spec = findRunSpec(target, runSpecId);
+  return spec === undefined ? [] : singleInstanceViolations(spec);
 }

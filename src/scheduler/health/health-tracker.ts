@@ -1,9 +1,19 @@
 import type { CoreContext } from '../core-context';
+import type { HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { ReadinessCheckResult } from '../model/readiness-check';
 
-/** Result history of one scheduler-run check of one instance (Marathon's per-task Health). */
+/**
+ * Result history of one health check of one instance (Marathon's per-instance `Health`), for
+ * scheduler-run checks (probed through the Prober) and agent-run ones (the agent's verdicts from
+ * status updates) alike: what `healthCheckResults` renders and `health_status_changed_event`
+ * reports.
+ */
 export interface CheckState {
+  /** The check, as the run spec had it when the instance started running. */
+  readonly check: HealthCheckSpec;
+  /** Pods: the container whose task runs the check (its verdicts arrive in that task's updates). */
+  readonly containerName?: string;
   consecutiveFailures: number;
   /** undefined until the first counted result. */
   alive?: boolean;
@@ -30,12 +40,14 @@ export interface PendingProbe {
 }
 
 /**
- * State of scheduler-run health checking: per instance, one CheckState per HTTP/HTTPS/TCP check,
- * and the probes in flight. The logic lives in scheduler-health.ts; this holds data only.
+ * The one owner of health check results: per running instance, one CheckState per check (an
+ * app's `healthChecks`, a pod's container checks), and the probes in flight. The logic lives in
+ * scheduler-health.ts (probes), agent-health.ts (agents' verdicts) and check-results.ts (what a
+ * result does); this holds data only.
  */
 export class HealthTracker {
-  /** Per instance, aligned with the app's `healthChecks`; undefined at agent-run checks. */
-  readonly checks = new Map<string, (CheckState | undefined)[]>();
+  /** Per running instance, aligned with `checksOf(spec)` (health-checks-of.ts). */
+  readonly checks = new Map<string, CheckState[]>();
   readonly pending = new Map<number, PendingProbe>();
   /** Readiness checking per instance (apps with a readiness check; readiness/readiness-checks.ts). */
   readonly readiness = new Map<string, ReadinessState>();

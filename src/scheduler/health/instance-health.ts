@@ -19,14 +19,16 @@ export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Ins
 }
 
 function schedulerRunHealth(ctx: CoreContext, inst: Instance): boolean | undefined | null {
-  const states = ctx.health.checks.get(inst.instanceId);
-  if (states === undefined) return null;
+  let checked = 0;
   let all = true;
-  for (const s of states) {
-    if (s === undefined) continue;
+  for (const s of ctx.health.checks.get(inst.instanceId) ?? []) {
+    // Agent-run checks count through their tasks' `healthy` (agentRunHealth).
+    if (!isSchedulerRun(s.check.protocol)) continue;
+    checked++;
     if (s.alive === false) return false;
     if (s.alive !== true) all = false;
   }
+  if (checked === 0) return null;
   return all ? true : undefined;
 }
 

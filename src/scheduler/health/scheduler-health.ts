@@ -1,30 +1,32 @@
 import type { CoreContext } from '../core-context';
-import { isoTime } from '../kernel/iso-time';
 import { isSchedulerRun, type HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { ProbeObservation } from '../ports/prober';
 import type { RunSpecState } from '../state/run-spec-state';
+import { recordFailure, recordPass } from './check-results';
+import { checksOf } from './health-checks-of';
 import type { CheckState } from './health-tracker';
-import { refreshInstanceHealth } from './instance-health';
 import { judgeProbe } from './judge-probe';
 import { killUnhealthy } from './unhealthy-kill';
 
 /**
- * Scheduler-run health checks (HTTP, HTTPS, TCP) through the Prober port. Checking starts when an
- * instance first runs, probes every `intervalMs`, and stops when the instance stops running.
- * Failures are ignored during `gracePeriodMs` after start until the first success. With
- * `maxConsecutiveFailures` N > 0 the instance is killed at the N-th consecutive counted failure
- * (Marathon kills at `>=`; fact 121); N = 0 never kills (spec 2.5).
+ * Starts result keeping for an instance that now runs: one CheckState per check of its run spec
+ * ({@link checksOf}). Scheduler-run checks (HTTP, HTTPS, TCP) are probed through the Prober port
+ * every `intervalMs` from now on; agent-run ones (MESOS_*, COMMAND, pod checks) wait for the
+ * agent's verdicts (agent-health.ts). Checking stops when the instance stops running.
+ * Scheduler-run failures are ignored during `gracePeriodMs` after start until the first success.
+ * With `maxConsecutiveFailures` N > 0 the instance is killed at the N-th consecutive counted
+ * failure (Marathon kills at `>=`; fact 121); N = 0 never kills (spec 2.5).
  */
-export function startSchedulerChecks(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
-  if (rs.spec.kind !== 'app' || ctx.health.checks.has(inst.instanceId)) return;
-  const checks = rs.spec.healthChecks;
-  if (!checks.some((c) => isSchedulerRun(c.protocol))) return;
+export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  if (ctx.health.checks.has(inst.instanceId)) return;
+  const checks = checksOf(rs.spec);
+  if (checks.length === 0) return;
   const nowMs = ctx.clock.nowMs();
-  const states = checks.map((check, checkIndex): CheckState | undefined =>
-    isSchedulerRun(check.protocol)
-      ? { consecutiveFailures: 0, everHealthy: false, timerId: scheduleProbe(ctx, inst, checkIndex, nowMs) }
-      : undefined);
+  const states = checks.map(({ check, containerName }, checkIndex): CheckState => ({
+    check, ...(containerName === undefined ? {} : { containerName }), consecutiveFailures: 0, everHealthy: false,
+    ...(isSchedulerRun(check.protocol) ? { timerId: scheduleProbe(ctx, inst, checkIndex, nowMs) } : {}),
+  }));
   ctx.health.checks.set(inst.instanceId, states);
 }
 
@@ -73,41 +75,15 @@ interface Found {
 }
 
 function onPass(ctx: CoreContext, f: Found): void {
-  const nowMs = ctx.clock.nowMs();
-  f.state.consecutiveFailures = 0;
-  f.state.everHealthy = true;
-  f.state.firstSuccessMs ??= nowMs;
-  f.state.lastSuccessMs = nowMs;
-  setAlive(ctx, f, true);
+  recordPass(ctx, f.rs.spec, f.inst, f.state);
 }
 
 function onFail(ctx: CoreContext, f: Found, cause: string): void {
-  const nowMs = ctx.clock.nowMs();
-  const startedAtMs = f.inst.startedAtMs ?? nowMs;
-  if (!f.state.everHealthy && nowMs < startedAtMs + f.check.gracePeriodMs) return;
-  f.state.consecutiveFailures++;
-  f.state.lastFailureMs = nowMs;
-  f.state.lastFailureCause = cause;
-  ctx.bus.emit({
-    // Spec 6 names the field taskId; we put the task id in it (Marathon's code puts the instance id).
-    eventType: 'failed_health_check_event', timestamp: isoTime(nowMs), appId: f.inst.runSpecId,
-    taskId: f.inst.tasks[0]?.taskId ?? f.inst.instanceId, healthCheck: f.check.wire,
-  });
-  setAlive(ctx, f, false);
+  if (!recordFailure(ctx, f.rs.spec, f.inst, f.state, f.check, cause)) return;
   const max = f.check.maxConsecutiveFailures;
   if (max > 0 && f.state.consecutiveFailures >= max) {
     killUnhealthy(ctx, f.rs, f.inst, `${f.check.protocol} health check failed ${f.state.consecutiveFailures} times consecutively (${cause})`, false);
   }
-}
-
-function setAlive(ctx: CoreContext, f: Found, alive: boolean): void {
-  if (f.state.alive === alive) return;
-  f.state.alive = alive;
-  ctx.bus.emit({
-    eventType: 'health_status_changed_event', timestamp: isoTime(ctx.clock.nowMs()), appId: f.inst.runSpecId,
-    instanceId: f.inst.instanceId, version: f.inst.runSpecVersion, alive,
-  });
-  refreshInstanceHealth(ctx, f.rs.spec, f.inst);
 }
 
 function lookup(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): Found | undefined {
@@ -117,7 +93,7 @@ function lookup(ctx: CoreContext, instanceId: string, incarnation: number, check
   const state = ctx.health.checks.get(instanceId)?.[checkIndex];
   if (rs === undefined || rs.spec.kind !== 'app' || state === undefined) return undefined;
   const check = rs.spec.healthChecks[checkIndex];
-  return check === undefined ? undefined : { rs, inst, state, check };
+  return check === undefined || !isSchedulerRun(check.protocol) ? undefined : { rs, inst, state, check };
 }
 
 function scheduleProbe(ctx: CoreContext, inst: Instance, checkIndex: number, dueMs: number): number {

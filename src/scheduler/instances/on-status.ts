@@ -10,7 +10,8 @@ import type { RunSpecState } from '../state/run-spec-state';
 import { recordLaunchFailure } from '../launch-queue/backoff';
 import { hasAgentCheck, refreshInstanceHealth } from '../health/instance-health';
 import { startReadiness } from '../readiness/readiness-checks';
-import { startSchedulerChecks } from '../health/scheduler-health';
+import { startHealthChecks } from '../health/scheduler-health';
+import { onAgentVerdict } from '../health/agent-health';
 import { killUnhealthy } from '../health/unhealthy-kill';
 import { DEFAULT_KILL_GRACE_MS, sendKills } from '../kill/kill-instance';
 import { onBecameUnreachable } from '../unreachable/unreachable';
@@ -44,6 +45,8 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
   if (status.state === 'TASK_RUNNING') task.startedAtMs ??= nowMs;
   const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
   if (status.healthy !== undefined) task.healthy = status.healthy;
+  // The task's state and last verdict are stored with the instance (recovery restores the verdict).
+  if (stateChanged || healthChanged) ctx.state.dirty.add(inst);
   if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
   if (rs === undefined) return;
   if (stateChanged && FAILURE_STATES.has(status.state)) recordTaskFailure(rs, inst, task.taskId, status.state, task.message ?? '', nowMs);
@@ -54,7 +57,10 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
     setCondition(ctx, rs, inst, next);
     afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
   }
-  if (healthChanged && ctx.state.instance(inst.instanceId) === inst) refreshInstanceHealth(ctx, rs.spec, inst);
+  if (ctx.state.instance(inst.instanceId) === inst) {
+    if (healthChanged) refreshInstanceHealth(ctx, rs.spec, inst);
+    if ((healthChanged || stateChanged) && status.healthy !== undefined) onAgentVerdict(ctx, rs.spec, inst, task, status.healthy);
+  }
   if (inst.kind === 'pod' && isTerminalCondition(task.condition) && inst.condition === 'Killing' && inst.killRequestedAtMs === undefined) {
     inst.killReason ??= 'pod-sibling';
     sendKills(ctx, rs.spec, inst);
@@ -84,7 +90,7 @@ function afterConditionChange(
   }
   if (c === 'Running' && ctx.state.instance(inst.instanceId) === inst) {
     inst.startedAtMs ??= ctx.clock.nowMs();
-    startSchedulerChecks(ctx, rs, inst);
+    startHealthChecks(ctx, rs, inst);
     startReadiness(ctx, rs, inst);
   }
 }

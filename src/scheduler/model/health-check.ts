@@ -1,11 +1,36 @@
-/** Health check protocols of apps (spec 2.5); pod checks map http/tcp/exec onto the agent-run ones. */
-export type HealthCheckProtocol = 'HTTP' | 'HTTPS' | 'TCP' | 'COMMAND' | 'AGENT_HTTP' | 'AGENT_HTTPS' | 'AGENT_TCP';
+/**
+ * Health check protocols of apps, with Marathon's wire names (spec 2.5 writes the agent-run ones
+ * `AGENT_*`, a neutral stand-in for Marathon's `MESOS_*`: `raml/HealthCheckConversion.scala`); pod
+ * checks map http/tcp/exec onto the agent-run ones. The only names the model, the API, events,
+ * scenario files and stored records use; `AGENT_*` is accepted as an alias on input only
+ * ({@link healthCheckProtocolOf}).
+ */
+export type HealthCheckProtocol = 'HTTP' | 'HTTPS' | 'TCP' | 'COMMAND' | 'MESOS_HTTP' | 'MESOS_HTTPS' | 'MESOS_TCP';
+
+/** Every protocol, in the order messages list them. */
+export const HEALTH_CHECK_PROTOCOLS: readonly HealthCheckProtocol[] = [
+  'HTTP', 'HTTPS', 'TCP', 'COMMAND', 'MESOS_HTTP', 'MESOS_HTTPS', 'MESOS_TCP',
+];
+
+/** The spec's neutral names of the agent-run protocols, read as aliases of Marathon's. */
+export const AGENT_PROTOCOL_ALIASES: Readonly<Record<string, HealthCheckProtocol>> = {
+  AGENT_HTTP: 'MESOS_HTTP', AGENT_HTTPS: 'MESOS_HTTPS', AGENT_TCP: 'MESOS_TCP',
+};
+
+/**
+ * The protocol named `name` (exact spelling; callers upper-case first where any case is allowed):
+ * a protocol itself, or an `AGENT_*` alias as its `MESOS_*` name. Undefined for anything else.
+ * Also reads names written before the model used `MESOS_*` (a local cluster's state file).
+ */
+export function healthCheckProtocolOf(name: string): HealthCheckProtocol | undefined {
+  return AGENT_PROTOCOL_ALIASES[name] ?? HEALTH_CHECK_PROTOCOLS.find((p) => p === name);
+}
 
 /** Protocols run by the scheduler itself through the Prober port. */
 export type SchedulerProtocol = 'HTTP' | 'HTTPS' | 'TCP';
 
 /**
- * A normalized health check. Scheduler-run (HTTP/HTTPS/TCP) and agent-run (AGENT_*, COMMAND, pod
+ * A normalized health check. Scheduler-run (HTTP/HTTPS/TCP) and agent-run (MESOS_*, COMMAND, pod
  * checks) share this shape; `maxConsecutiveFailures` means different things for the two
  * (see health/README in the core and spec 2.5): 0 = never kill for scheduler-run, kill at the first
  * failure for agent-run.

@@ -1,6 +1,7 @@
 import type { CoreContext } from '../core-context';
 import type { DeploymentManager } from '../deployments/deployment-manager';
-import { startSchedulerChecks } from '../health/scheduler-health';
+import { startHealthChecks } from '../health/scheduler-health';
+import { seedAgentHealth } from '../health/agent-health';
 import { startReadiness } from '../readiness/readiness-checks';
 import { countRole, isActive, isPlaced } from '../instances/instance-lifecycle';
 import { converge } from '../instances/converge';
@@ -78,7 +79,8 @@ function rearm(ctx: CoreContext, rs: RunSpecState): void {
     }
     if (inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive') onBecameUnreachable(ctx, rs, inst);
     else if (inst.condition === 'Running') {
-      startSchedulerChecks(ctx, rs, inst);
+      startHealthChecks(ctx, rs, inst);
+      seedAgentHealth(ctx, rs.spec, inst);
       startReadiness(ctx, rs, inst);
     }
   }

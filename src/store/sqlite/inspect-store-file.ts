@@ -1,9 +1,13 @@
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { PACER_APPLICATION_ID, STORE_FORMAT_VERSION } from './store-format';
+import { OLDEST_MIGRATABLE_VERSION } from './store-migrations';
 
-/** What opening may do with a file: initialise it (new or empty) or open it as it is. */
-export type StoreFileState = 'new' | 'current';
+/**
+ * What opening may do with a file: initialise it (new or empty), open it as it is, or migrate it
+ * from an older format version (`{ migrateFrom }`, store-migrations.ts) and then open it.
+ */
+export type StoreFileState = 'new' | 'current' | { readonly migrateFrom: number };
 
 /** What an existing SQLite file says about itself. */
 interface FileMarkers {
@@ -114,11 +118,11 @@ function checkVersion(path: string, formatVersion: number): StoreFileState {
       `store ${path} has format version ${formatVersion}, this pacer understands up to ${STORE_FORMAT_VERSION}; ${NOT_MODIFIED}`,
     );
   }
-  if (formatVersion < STORE_FORMAT_VERSION) {
+  if (formatVersion < OLDEST_MIGRATABLE_VERSION) {
     // Version 1 is the first format: a lower version with our marker was never written by pacer.
     throw new Error(`store ${path} has format version ${formatVersion}, which no pacer wrote; ${NOT_MODIFIED}`);
   }
-  return 'current';
+  return formatVersion < STORE_FORMAT_VERSION ? { migrateFrom: formatVersion } : 'current';
 }
 
 function corrupt(path: string, detail: string): Error {

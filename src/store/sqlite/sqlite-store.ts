@@ -7,6 +7,7 @@ import type { Store, StoredState } from '../../scheduler/ports/store';
 import { decode, encode } from './codec';
 import { inspectStoreFile } from './inspect-store-file';
 import { initialiseStore } from './store-format';
+import { migrateStore } from './store-migrations';
 import { prepareStatements, type StoreStatements } from './store-statements';
 
 /** How hard a commit is pushed to disk before a write returns (SQLite's `PRAGMA synchronous`). */
@@ -48,7 +49,8 @@ export class SqliteStore implements Store {
 
   /**
    * Open (or create) the store at `path`. A missing or empty file is initialised; a pacer store of
-   * this format version opens as it is. Throws an Error naming the path — leaving the file
+   * this format version opens as it is, one of an older version is migrated first (in one
+   * transaction). Throws an Error naming the path — leaving the file
    * untouched — when it is not a SQLite database, fails `PRAGMA quick_check`, is another program's
    * database, or has a newer format version.
    */
@@ -58,6 +60,7 @@ export class SqliteStore implements Store {
     try {
       setPragmas(db, path, options.synchronous ?? 'NORMAL');
       if (state === 'new') initialiseStore(db);
+      else if (state !== 'current') migrateStore(db, state.migrateFrom);
       return new SqliteStore(path, db, prepareStatements(db));
     } catch (err) {
       db.close();

@@ -22,8 +22,11 @@ import type Database from 'better-sqlite3';
 /** "pacr" in ASCII, as a signed 32-bit integer (SQLite's application_id is a signed int). */
 export const PACER_APPLICATION_ID = 0x70616372;
 
-/** The format this build writes and the highest it can read. */
-export const STORE_FORMAT_VERSION = 1;
+/**
+ * The format this build writes and the highest it can read. Version 2 stores health check
+ * protocols with Marathon's `MESOS_*` names (store-migrations.ts upgrades a version 1 file).
+ */
+export const STORE_FORMAT_VERSION = 2;
 
 const SCHEMA_V1 = `
   CREATE TABLE root (

@@ -15,7 +15,8 @@ t.test('POST /v2/apps answers 201 with Location, Marathon-Deployment-Id and the 
   t.match(res.json, {
     id: '/foo', cmd: 'sleep 100', instances: 1, cpus: 1, mem: 128, disk: 0, gpus: 0, executor: '',
     backoffSeconds: 1, backoffFactor: 1.15, maxLaunchDelaySeconds: 300, labels: {}, requirePorts: false,
-    networks: [{ mode: 'host' }], portDefinitions: [{ port: 0, protocol: 'tcp', name: 'default' }],
+    // The service port the core assigned (Marathon's POST answer still shows 0, fact 19; pacer answers from the new root).
+    networks: [{ mode: 'host' }], portDefinitions: [{ port: 10000, protocol: 'tcp', name: 'default' }],
     upgradeStrategy: { minimumHealthCapacity: 1, maximumOverCapacity: 1 }, killSelection: 'YOUNGEST_FIRST',
     unreachableStrategy: { inactiveAfterSeconds: 0, expungeAfterSeconds: 0 }, role: '*', version: NOW,
     tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0,

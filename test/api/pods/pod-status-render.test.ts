@@ -109,12 +109,12 @@ interface HealthCase {
 
 const healthCases: readonly HealthCase[] = [
   { name: 'no check: no condition', condition: 'Running' },
-  { name: 'http check, not started yet', condition: 'Starting', check: makeCheck('AGENT_HTTP', 'web') },
-  { name: 'http check, no result', condition: 'Running', check: makeCheck('AGENT_HTTP', 'web'), value: 'false', reported: false },
-  { name: 'http check, healthy', condition: 'Running', check: makeCheck('AGENT_HTTP', 'web'), healthy: true, value: 'true', reported: true },
-  { name: 'tcp check, unhealthy', condition: 'Running', check: makeCheck('AGENT_TCP', 'web'), healthy: false, value: 'false', reported: true },
+  { name: 'http check, not started yet', condition: 'Starting', check: makeCheck('MESOS_HTTP', 'web') },
+  { name: 'http check, no result', condition: 'Running', check: makeCheck('MESOS_HTTP', 'web'), value: 'false', reported: false },
+  { name: 'http check, healthy', condition: 'Running', check: makeCheck('MESOS_HTTP', 'web'), healthy: true, value: 'true', reported: true },
+  { name: 'tcp check, unhealthy', condition: 'Running', check: makeCheck('MESOS_TCP', 'web'), healthy: false, value: 'false', reported: true },
   { name: 'exec check, healthy', condition: 'Running', check: makeCheck('COMMAND'), healthy: true, value: 'true', reported: true },
-  { name: 'http check on an ended task: no endpoint, unreported', condition: 'Killed', check: makeCheck('AGENT_HTTP', 'web'), healthy: true, value: 'false', reported: false },
+  { name: 'http check on an ended task: no endpoint, unreported', condition: 'Killed', check: makeCheck('MESOS_HTTP', 'web'), healthy: true, value: 'false', reported: false },
   { name: 'ended task of a resident pod: no condition', condition: 'Killed', check: makeCheck('COMMAND'), healthy: true, resident: true },
 ];
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { makeApi } from '../api-fixture';
-import { appTasksJson, servicePortsOf, taskJson, taskStateOf } from '../../../src/api/render/task-json';
+import { appTasksJson, taskJson, taskStateOf } from '../../../src/api/render/task-json';
 import { CONDITIONS, type Condition } from '../../../src/scheduler/model/condition';
 import type { Instance, Task } from '../../../src/scheduler/model/instance';
 import type { ProbeRequest } from '../../../src/scheduler/ports/prober';
@@ -73,17 +73,7 @@ t.test('pod tasks: one per container, no service ports', async (t) => {
   const json = appTasksJson(fx.deps, '/pod');
   t.equal(json.length, 2);
   t.same(json.map((x) => x.state), ['TASK_RUNNING', 'TASK_RUNNING']);
-  t.same(servicePortsOf(fx.harness.scheduler.runSpec('/pod')), []);
-});
-
-t.test('servicePortsOf: portDefinitions, else container.portMappings', async (t) => {
-  const cases: [string, Record<string, unknown>, number[]][] = [
-    ['port definitions', { portDefinitions: [{ port: 1 }, { port: 2 }] }, [1, 2]],
-    ['port mappings', { portDefinitions: [], container: { portMappings: [{ containerPort: 80, servicePort: 10100 }, { containerPort: 81 }] } }, [10100, 0]],
-    ['none', { portDefinitions: [] }, []],
-  ];
-  for (const [name, definition, expected] of cases) t.same(servicePortsOf(makeApp({ definition })), expected, name);
-  t.same(servicePortsOf(undefined), [], 'unknown run spec');
+  t.same(json.map((x) => x.servicePorts), [[], []]);
 });
 
 t.test('healthCheckResults: one entry per scheduler-run check with a counted result (fact 40)', async (t) => {

@@ -31,7 +31,7 @@ function healthReports(f: LocalFixture, taskId: string): (boolean | undefined)[]
 
 t.test('an HTTP check against the task\'s server turns healthy, reported once', async (t) => {
   const f = makeFixture(t);
-  const taskId = await launchChecked(f, serverCmd('http'), { protocol: 'AGENT_HTTP', gracePeriodMs: 5000, maxConsecutiveFailures: 3 });
+  const taskId = await launchChecked(f, serverCmd('http'), { protocol: 'MESOS_HTTP', gracePeriodMs: 5000, maxConsecutiveFailures: 3 });
   const healthy = await f.waitStatus(taskId, 'TASK_RUNNING', 4000, (s) => s.healthy === true);
   t.match(healthy, { reason: HEALTH_REASON, agentId: 'agent-1' });
   t.ok(healthy.uuid, 'health updates are executor updates');
@@ -44,7 +44,7 @@ t.test('an HTTP check against the task\'s server turns healthy, reported once', 
 
 t.test('a TCP check passes once the port accepts connections', async (t) => {
   const f = makeFixture(t);
-  const taskId = await launchChecked(f, serverCmd('net'), { protocol: 'AGENT_TCP', gracePeriodMs: 5000 });
+  const taskId = await launchChecked(f, serverCmd('net'), { protocol: 'MESOS_TCP', gracePeriodMs: 5000 });
   await f.waitStatus(taskId, 'TASK_RUNNING', 4000, (s) => s.healthy === true);
   t.pass('healthy');
 });
@@ -60,7 +60,7 @@ t.test('a failing COMMAND check reports every failure and kills the task at maxC
 
 t.test('maxConsecutiveFailures 0 kills at the first counted failure (agent-run semantics)', async (t) => {
   const f = makeFixture(t);
-  const taskId = await launchChecked(f, 'sleep 30', { protocol: 'AGENT_TCP', maxConsecutiveFailures: 0 });
+  const taskId = await launchChecked(f, 'sleep 30', { protocol: 'MESOS_TCP', maxConsecutiveFailures: 0 });
   await f.waitStatus(taskId, 'TASK_KILLED', 4000);
   t.same(healthReports(f, taskId), [false]);
 });

@@ -26,7 +26,7 @@ t.test('values of every shape the codec knows round-trip exactly', async (t) => 
     })],
     ['a pod with endpoints and container checks', makePod({
       containers: [
-        makeContainer({ name: 'a', endpoints: [makeEndpoint({ name: 'http', hostPort: 0 })], healthCheck: makeHealthCheck({ protocol: 'AGENT_HTTP', endpoint: 'http' }) }),
+        makeContainer({ name: 'a', endpoints: [makeEndpoint({ name: 'http', hostPort: 0 })], healthCheck: makeHealthCheck({ protocol: 'MESOS_HTTP', endpoint: 'http' }) }),
         { name: 'b', command: undefined },
       ],
       networkMode: 'container',

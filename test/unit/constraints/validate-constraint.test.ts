@@ -24,13 +24,13 @@ t.test('valid constraints produce no errors', async (t) => {
 
 t.test('invalid constraints produce Marathon-worded messages', async (t) => {
   const cases: [{ field?: unknown; operator?: unknown; value?: unknown }, string[]][] = [
-    [{ operator: 'UNIQUE' }, [M.fieldRequired]],
-    [{ field: '', operator: 'UNIQUE' }, [M.fieldRequired]],
-    [{ field: 3, operator: 'UNIQUE' }, [M.fieldRequired]],
+    [{ operator: 'UNIQUE' }, [M.illegalSpecification]],
+    [{ field: '', operator: 'UNIQUE' }, [M.illegalSpecification]],
+    [{ field: 3, operator: 'UNIQUE' }, [M.illegalSpecification]],
     [{ field: 'h' }, [M.operatorInvalid]],
     [{ field: 'h', operator: 'IN', value: '{a}' }, [M.operatorInvalid]],
     [{ field: 'h', operator: 7 }, [M.operatorInvalid]],
-    [{ operator: 'BOGUS' }, [M.fieldRequired, M.operatorInvalid]],
+    [{ operator: 'BOGUS' }, [M.illegalSpecification]],
     [{ field: 'h', operator: 'CLUSTER', value: 3 }, [M.valueNotText]],
     [{ field: 'h', operator: 'UNIQUE', value: 'x' }, [M.uniqueTakesNoValue]],
     [{ field: 'h', operator: 'UNIQUE', value: '' }, [M.uniqueTakesNoValue]],
@@ -56,7 +56,15 @@ t.test('invalid constraints produce Marathon-worded messages', async (t) => {
   for (const [c, want] of cases) t.same(validateConstraint(c), want, JSON.stringify(c));
 });
 
+t.test('a missing field: the array form\'s message and the object form\'s differ, as in Marathon', async (t) => {
+  t.same(validateConstraint({ field: '', operator: 'UNIQUE' }, 'array'), [M.illegalSpecification]);
+  t.same(validateConstraint({ field: '', operator: 'UNIQUE' }, 'object'), [M.fieldRequired]);
+  t.same(validateConstraint({ field: '', operator: 'BOGUS' }, 'object'), [M.fieldRequired], 'one message, the first rule broken');
+});
+
 t.test('message texts are Marathon\'s', async (t) => {
+  t.equal(M.illegalSpecification, 'illegal constraint specification');
+  t.equal(M.fieldRequired, 'missing field for constraint declaration');
   t.equal(M.operatorInvalid, 'operator must be one of the following UNIQUE, CLUSTER, GROUP_BY, LIKE, MAX_PER, UNLIKE or IS');
   t.equal(M.uniqueTakesNoValue, 'UNIQUE does not accept a value');
   t.equal(M.maxPerInteger, 'MAX_PER requires an integer value');

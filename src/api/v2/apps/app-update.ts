@@ -56,7 +56,8 @@ export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: Fastif
     specs.push(spec);
   });
   const started = submitDeployment(deps, { type: 'deploy', root, force });
-  for (const spec of specs) publishApiPostEvent(deps, request, spec.definition);
+  // As stored by the core (its service ports assigned).
+  for (const spec of specs) publishApiPostEvent(deps, request, (findApp(deps, spec.id) ?? spec).definition);
   return sendDeploymentResult(reply, started);
 }
 

@@ -1,5 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
-import { servicePortsOf } from '../../render/task-json';
+import { servicePortsOf } from '../../../scheduler/groups/service-ports';
 import { safeRunSpecId } from '../../../scheduler/kernel/ids';
 import type { Instance } from '../../../scheduler/model/instance';
 import type { AppSpec } from '../../../scheduler/model/run-spec';

@@ -2,7 +2,7 @@ import { isSchedulerRun, type HealthCheckSpec } from '../../../scheduler/model/h
 import type { HealthCheck, NetworkProtocol } from '../codec/mesos-model';
 
 /**
- * An agent-run health check (`AGENT_HTTP`, `AGENT_HTTPS`, `AGENT_TCP`, `COMMAND`, pod checks) as
+ * An agent-run health check (`MESOS_HTTP`, `MESOS_HTTPS`, `MESOS_TCP`, `COMMAND`, pod checks) as
  * the Mesos `HealthCheck` the built-in executors run (mesos-v1-scheduler-api.md §5.2, §7.5).
  * `port` is the port the task listens on inside its own network namespace (Mesos probes
  * 127.0.0.1 there, §5.2): the host port under host networking, the container port otherwise.
@@ -32,12 +32,12 @@ export function healthCheckToMesos(check: HealthCheckSpec, port: number | undefi
   switch (check.protocol) {
     case 'COMMAND':
       return check.command === undefined ? undefined : { ...timing, type: 'COMMAND', command: { shell: true, value: check.command } };
-    case 'AGENT_TCP':
+    case 'MESOS_TCP':
       return port === undefined ? undefined : { ...timing, type: 'TCP', tcp: { port, ...ip } };
-    case 'AGENT_HTTP':
-    case 'AGENT_HTTPS': {
+    case 'MESOS_HTTP':
+    case 'MESOS_HTTPS': {
       if (port === undefined) return undefined;
-      const scheme = check.protocol === 'AGENT_HTTPS' ? 'https' : 'http';
+      const scheme = check.protocol === 'MESOS_HTTPS' ? 'https' : 'http';
       return { ...timing, type: 'HTTP', http: { port, path: check.path, scheme, ...ip } };
     }
   }

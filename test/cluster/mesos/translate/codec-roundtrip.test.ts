@@ -18,10 +18,10 @@ import { coreLaunches, makeMesosOffer } from './mesos-builders';
 function calls(): { name: string; call: Call }[] {
   const mesosOffer = makeMesosOffer({ allocationRole: 'web' });
   const specs = [
-    makeApp({ id: '/web', role: 'web', hostPorts: [0], labels: { a: 'b' }, healthChecks: [makeHealthCheck({ protocol: 'AGENT_HTTP' })] }),
+    makeApp({ id: '/web', role: 'web', hostPorts: [0], labels: { a: 'b' }, healthChecks: [makeHealthCheck({ protocol: 'MESOS_HTTP' })] }),
     makePod({
       id: '/pod', role: 'web', networkMode: 'container',
-      containers: [{ name: 'c', endpoints: [makeEndpoint({ name: 'http', hostPort: 0, containerPort: 80 })], healthCheck: makeHealthCheck({ protocol: 'AGENT_TCP', endpoint: 'http' }) }],
+      containers: [{ name: 'c', endpoints: [makeEndpoint({ name: 'http', hostPort: 0, containerPort: 80 })], healthCheck: makeHealthCheck({ protocol: 'MESOS_TCP', endpoint: 'http' }) }],
       definition: { networks: [{ mode: 'container', name: 'dcos' }] },
     }),
   ];

@@ -166,16 +166,16 @@ t.test('health checks: agent-run checks become the TaskInfo\'s, scheduler-run on
   const timing = { gracePeriodMs: 300_000, intervalMs: 60_000, timeoutMs: 20_000, delayMs: 15_000 };
   const seconds = { gracePeriodSeconds: 300, intervalSeconds: 60, timeoutSeconds: 20, delaySeconds: 15 };
   const cases = [
-    { name: 'AGENT_HTTP', check: makeHealthCheck({ protocol: 'AGENT_HTTP', path: '/health', ...timing }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'HTTP', http: { port: p, path: '/health', scheme: 'http' } }) },
-    { name: 'AGENT_HTTPS', check: makeHealthCheck({ protocol: 'AGENT_HTTPS', ...timing }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'HTTP', http: { port: p, path: '/', scheme: 'https' } }) },
-    { name: 'AGENT_TCP on IPv6', check: makeHealthCheck({ protocol: 'AGENT_TCP', ...timing, wire: { ipProtocol: 'IPv6' } }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'TCP', tcp: { port: p, protocol: 'IPv6' } }) },
+    { name: 'MESOS_HTTP', check: makeHealthCheck({ protocol: 'MESOS_HTTP', path: '/health', ...timing }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'HTTP', http: { port: p, path: '/health', scheme: 'http' } }) },
+    { name: 'MESOS_HTTPS', check: makeHealthCheck({ protocol: 'MESOS_HTTPS', ...timing }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'HTTP', http: { port: p, path: '/', scheme: 'https' } }) },
+    { name: 'MESOS_TCP on IPv6', check: makeHealthCheck({ protocol: 'MESOS_TCP', ...timing, wire: { ipProtocol: 'IPv6' } }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'TCP', tcp: { port: p, protocol: 'IPv6' } }) },
     { name: 'COMMAND', check: makeHealthCheck({ protocol: 'COMMAND', command: 'test -f /tmp/ok', ...timing }), want: () => ({ ...seconds, consecutiveFailures: 3, type: 'COMMAND', command: { shell: true, value: 'test -f /tmp/ok' } }) },
     {
       name: 'maxConsecutiveFailures 0 keeps Mesos\'s meaning: kill at the first failure',
-      check: makeHealthCheck({ protocol: 'AGENT_TCP', maxConsecutiveFailures: 0, gracePeriodMs: 0, intervalMs: 1000, timeoutMs: 500, delayMs: 0 }),
+      check: makeHealthCheck({ protocol: 'MESOS_TCP', maxConsecutiveFailures: 0, gracePeriodMs: 0, intervalMs: 1000, timeoutMs: 500, delayMs: 0 }),
       want: (p: number) => ({ gracePeriodSeconds: 0, intervalSeconds: 1, timeoutSeconds: 0.5, delaySeconds: 0, consecutiveFailures: 0, type: 'TCP', tcp: { port: p } }),
     },
-    { name: 'a fixed port wins', check: makeHealthCheck({ protocol: 'AGENT_TCP', port: 8080, ...timing }), want: () => ({ ...seconds, consecutiveFailures: 3, type: 'TCP', tcp: { port: 8080 } }) },
+    { name: 'a fixed port wins', check: makeHealthCheck({ protocol: 'MESOS_TCP', port: 8080, ...timing }), want: () => ({ ...seconds, consecutiveFailures: 3, type: 'TCP', tcp: { port: 8080 } }) },
     { name: 'scheduler-run HTTP is not sent', check: makeHealthCheck({ protocol: 'HTTP' }), want: () => undefined },
   ];
   for (const c of cases) {
@@ -211,7 +211,7 @@ t.test('containers: Docker and Mesos containerizers, networks and port mappings'
 
   const ucr = makeApp({
     hostPorts: [0],
-    healthChecks: [makeHealthCheck({ protocol: 'AGENT_HTTP', portIndex: 0 })],
+    healthChecks: [makeHealthCheck({ protocol: 'MESOS_HTTP', portIndex: 0 })],
     definition: {
       portDefinitions: undefined,
       networks: [{ mode: 'container', name: 'dcos', labels: { k: 'v' } }, { mode: 'container', name: 'other' }],

@@ -90,7 +90,7 @@ t.test('the allocation is split between executor and tasks, reserved pools first
 });
 
 t.test('pod health checks: endpoint ports, Mesos meaning of consecutive failures', async (t) => {
-  const check = makeHealthCheck({ protocol: 'AGENT_HTTP', endpoint: 'http', path: '/ping', gracePeriodMs: 300_000, intervalMs: 60_000, timeoutMs: 20_000, maxConsecutiveFailures: 0, delayMs: 2000 });
+  const check = makeHealthCheck({ protocol: 'MESOS_HTTP', endpoint: 'http', path: '/ping', gracePeriodMs: 300_000, intervalMs: 60_000, timeoutMs: 20_000, maxConsecutiveFailures: 0, delayMs: 2000 });
   const exec = makeHealthCheck({ protocol: 'COMMAND', command: 'true', delayMs: 2000 });
   const spec = makePod({
     containers: [
@@ -113,7 +113,7 @@ t.test('container networking: networks on the executor, port mappings, checks on
     containers: [{
       name: 'web',
       endpoints: [makeEndpoint({ name: 'http', hostPort: 0, containerPort: 8080, protocol: ['http'] }), makeEndpoint({ name: 'dns', hostPort: 0, containerPort: 53, protocol: ['udp', 'tcp'] }), makeEndpoint({ name: 'admin', containerPort: 9000 })],
-      healthCheck: makeHealthCheck({ protocol: 'AGENT_TCP', endpoint: 'http' }),
+      healthCheck: makeHealthCheck({ protocol: 'MESOS_TCP', endpoint: 'http' }),
     }],
     definition: { networks: [{ mode: 'container', name: 'dcos', labels: { zone: 'a' } }] },
   });

@@ -242,21 +242,21 @@ interface CheckCase {
 
 const checkCases: readonly CheckCase[] = [
   {
-    name: 'http → AGENT_HTTP with path / and scheme HTTP',
+    name: 'http → MESOS_HTTP with path / and scheme HTTP',
     healthCheck: { http: { endpoint: 'web' } },
-    spec: { protocol: 'AGENT_HTTP', endpoint: 'web', path: '/' },
+    spec: { protocol: 'MESOS_HTTP', endpoint: 'web', path: '/' },
     wire: { http: { endpoint: 'web', path: '/', scheme: 'HTTP' }, ...HEALTH_TIMING },
   },
   {
-    name: 'http with scheme https → AGENT_HTTPS',
+    name: 'http with scheme https → MESOS_HTTPS',
     healthCheck: { http: { endpoint: 'web', path: '/ping', scheme: 'https' }, delaySeconds: 5 },
-    spec: { protocol: 'AGENT_HTTPS', endpoint: 'web', path: '/ping', delayMs: 5000 },
+    spec: { protocol: 'MESOS_HTTPS', endpoint: 'web', path: '/ping', delayMs: 5000 },
     wire: { http: { endpoint: 'web', path: '/ping', scheme: 'HTTPS' }, ...HEALTH_TIMING, delaySeconds: 5 },
   },
   {
-    name: 'tcp → AGENT_TCP',
+    name: 'tcp → MESOS_TCP',
     healthCheck: { tcp: { endpoint: 'web' }, maxConsecutiveFailures: 0 },
-    spec: { protocol: 'AGENT_TCP', endpoint: 'web', maxConsecutiveFailures: 0 },
+    spec: { protocol: 'MESOS_TCP', endpoint: 'web', maxConsecutiveFailures: 0 },
     wire: { tcp: { endpoint: 'web' }, ...HEALTH_TIMING, maxConsecutiveFailures: 0 },
   },
   {

@@ -69,8 +69,8 @@ t.test('a rich pod converts with every rule of spec 2.1–2.6 applied', async (t
   t.equal(web.killGracePeriodMs, 20_000);
   t.same(web.env, { STAGE: 'canary', PORT: '8080' }, 'container variables override the pod ones');
   t.same(web.endpoints.map((e) => [e.name, e.hostPort, e.containerPort, e.protocol]), [['http', 0, 8080, ['http']], ['admin', undefined, 9090, ['tcp']]]);
-  t.match(web.healthCheck, { protocol: 'AGENT_HTTP', endpoint: 'http', path: '/health', gracePeriodMs: 30_000, intervalMs: 5000, timeoutMs: 3000, maxConsecutiveFailures: 2, delayMs: 1000 });
-  t.match(sidecar.healthCheck, { protocol: 'AGENT_TCP', endpoint: 'metrics' });
+  t.match(web.healthCheck, { protocol: 'MESOS_HTTP', endpoint: 'http', path: '/health', gracePeriodMs: 30_000, intervalMs: 5000, timeoutMs: 3000, maxConsecutiveFailures: 2, delayMs: 1000 });
+  t.match(sidecar.healthCheck, { protocol: 'MESOS_TCP', endpoint: 'metrics' });
   t.same(sidecar.endpoints.map((e) => e.hostPort), [9100]);
   t.match(cron.healthCheck, { protocol: 'COMMAND', command: 'test -f /tmp/ok', delayMs: 2000 });
   const def = spec.definition as Record<string, unknown>;

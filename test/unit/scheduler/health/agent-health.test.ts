@@ -5,7 +5,7 @@ import { Harness } from '../../../harness/core-harness';
 
 t.test('agent-run checks travel with the launch, with their port resolved; the scheduler never probes', async (t) => {
   const h = new Harness();
-  const check = makeHealthCheck({ protocol: 'AGENT_HTTP', portIndex: 1, gracePeriodMs: 0 });
+  const check = makeHealthCheck({ protocol: 'MESOS_HTTP', portIndex: 1, gracePeriodMs: 0 });
   h.put(makeApp({ hostPorts: [0, 0], healthChecks: [check] }));
   const [l] = h.offer(makeOffer());
   t.same(l.healthCheck, { check, port: l.hostPorts[1] });
@@ -21,8 +21,8 @@ t.test('agent-run checks travel with the launch, with their port resolved; the s
 
 t.test('pod container checks resolve their endpoint to its host port, else its container port', async (t) => {
   const h = new Harness();
-  const web = makeHealthCheck({ protocol: 'AGENT_HTTP', endpoint: 'http' });
-  const side = makeHealthCheck({ protocol: 'AGENT_TCP', endpoint: 'internal' });
+  const web = makeHealthCheck({ protocol: 'MESOS_HTTP', endpoint: 'http' });
+  const side = makeHealthCheck({ protocol: 'MESOS_TCP', endpoint: 'internal' });
   h.put(makePod({
     containers: [
       makeContainer({ name: 'web', endpoints: [makeEndpoint({ name: 'admin', hostPort: 0 }), makeEndpoint({ name: 'http', hostPort: 0 })], healthCheck: web }),
@@ -38,7 +38,7 @@ t.test('pod container checks resolve their endpoint to its host port, else its c
 
 t.test('agent-run health in status updates: instance_health_changed_event on each change', async (t) => {
   const h = new Harness();
-  const app = makeApp({ healthChecks: [makeHealthCheck({ protocol: 'AGENT_HTTP' })] });
+  const app = makeApp({ healthChecks: [makeHealthCheck({ protocol: 'MESOS_HTTP' })] });
   h.put(app);
   const [l] = h.offer(makeOffer());
   h.status(l.taskId, 'TASK_RUNNING');
@@ -56,13 +56,13 @@ t.test('agent-run health in status updates: instance_health_changed_event on eac
   h.status(l.taskId, 'TASK_RUNNING', { healthy: false });
   t.same(h.events('instance_health_changed_event').map((e) => e.healthy), [true, false]);
   t.equal(inst?.healthy, false);
-  t.same(h.events('health_status_changed_event'), [], 'health_status_changed_event is for scheduler-run checks only');
+  t.same(h.events('health_status_changed_event').map((e) => e.alive), [true, false], 'the agent\'s verdicts flip health_status_changed_event too');
   t.same(h.calls('kill'), [], 'the agent decides kills');
 });
 
 t.test('pod: healthy when every checked container is healthy', async (t) => {
   const h = new Harness();
-  const hc = makeHealthCheck({ protocol: 'AGENT_HTTP', endpoint: 'e' });
+  const hc = makeHealthCheck({ protocol: 'MESOS_HTTP', endpoint: 'e' });
   const launched = h.deploy(makePod({
     containers: [
       makeContainer({ name: 'a', endpoints: [makeEndpoint({ name: 'e', hostPort: 0 })], healthCheck: hc }),
@@ -81,7 +81,7 @@ t.test('pod: healthy when every checked container is healthy', async (t) => {
 
 t.test('an agent-run kill for failed health is detected: kill events, then relaunch with backoff', async (t) => {
   const h = new Harness();
-  const app = makeApp({ healthChecks: [makeHealthCheck({ protocol: 'AGENT_HTTP', maxConsecutiveFailures: 3 })] });
+  const app = makeApp({ healthChecks: [makeHealthCheck({ protocol: 'MESOS_HTTP', maxConsecutiveFailures: 3 })] });
   const [l] = h.deploy(app, makeOffer({ agent: { agentId: 'a1', hostname: 'h1' } }));
   h.status(l.taskId, 'TASK_RUNNING', { healthy: false });
   h.clearRecords();
@@ -104,7 +104,7 @@ t.test('a TASK_KILLED that is not a health kill emits no unhealthy events', asyn
     ['user kill of an unhealthy task', true, false, true],
   ] as const) {
     const h = new Harness();
-    const [l] = h.deploy(makeApp({ healthChecks: withCheck ? [makeHealthCheck({ protocol: 'AGENT_TCP' })] : [] }));
+    const [l] = h.deploy(makeApp({ healthChecks: withCheck ? [makeHealthCheck({ protocol: 'MESOS_TCP' })] : [] }));
     if (userKill) h.kill('/app', [l.instanceId]);
     h.status(l.taskId, 'TASK_KILLED', { healthy });
     t.same(h.events().filter((e) => e.eventType.startsWith('unhealthy_')), [], name);

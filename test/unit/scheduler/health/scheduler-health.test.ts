@@ -250,7 +250,7 @@ t.test('an unreachable instance is not judged or killed; checking resumes when i
   t.equal(h.calls('kill').length, 1, 'and failures count again');
 });
 
-t.test('Scheduler.healthChecks: per-check states with firstSuccess set once, undefined at agent-run checks', async (t) => {
+t.test('Scheduler.healthChecks: per-check states with firstSuccess set once, one per check', async (t) => {
   const h = new Harness();
   const app = makeApp({
     hostPorts: [0],
@@ -258,7 +258,10 @@ t.test('Scheduler.healthChecks: per-check states with firstSuccess set once, und
   });
   const [l] = h.deploy(app);
   const startMs = h.nowMs;
-  t.match(h.scheduler.healthChecks(l.instanceId), [{ consecutiveFailures: 0, everHealthy: false }, undefined], 'armed, no result yet');
+  t.match(h.scheduler.healthChecks(l.instanceId), [
+    { check: { protocol: 'HTTP' }, consecutiveFailures: 0, everHealthy: false },
+    { check: { protocol: 'COMMAND' }, consecutiveFailures: 0, everHealthy: false, timerId: undefined },
+  ], 'armed, no result yet; the agent-run check waits for the agent');
   t.equal(h.scheduler.healthChecks(l.instanceId)?.[0]?.alive, undefined);
   answer(h, { httpStatus: 200 });
   answer(h, { httpStatus: 200 });

@@ -231,7 +231,7 @@ export function taskLaunch(taskId: string, agentId: string, o: TaskOpts = {}): T
 
 export function healthCheck(o: Partial<HealthCheckSpec> = {}): HealthCheckSpec {
   return {
-    protocol: 'AGENT_HTTP',
+    protocol: 'MESOS_HTTP',
     gracePeriodMs: 0,
     intervalMs: 10_000,
     timeoutMs: 2000,

@@ -83,7 +83,7 @@ t.test('slow answers: beyond the timeout fail, within pass; TCP checks pass on a
   startAndAccept(h, [
     launchOp(taskLaunch('slow', 'a1', { runSpecId: '/slow', healthCheck: hc })),
     launchOp(taskLaunch('ok', 'a1', { runSpecId: '/ok', healthCheck: hc })),
-    launchOp(taskLaunch('tcp', 'a1', { runSpecId: '/tcp', healthCheck: { ...hc, protocol: 'AGENT_TCP' } })),
+    launchOp(taskLaunch('tcp', 'a1', { runSpecId: '/tcp', healthCheck: { ...hc, protocol: 'MESOS_TCP' } })),
   ]);
   h.runFor(5000);
   t.same(h.statuses('slow').slice(-1).map((s) => s.healthy), [false]);

@@ -67,11 +67,11 @@ t.test('health responder and agent check verdicts', async (t) => {
   t.equal(passStableUntilMs({ kind: 'failingFrom', fromMs: 50 }, 5, 10), 60);
   t.equal(passStableUntilMs({ kind: 'failingDuring', fromMs: 50, toMs: 60 }, 5, 0), 50);
   t.equal(passStableUntilMs({ kind: 'failingDuring', fromMs: 50, toMs: 60 }, 60, 0), Infinity);
-  t.ok(agentCheckPasses('AGENT_HTTP', { up: true, status: 399 }, 10));
-  t.notOk(agentCheckPasses('AGENT_HTTP', { up: true, status: 102 }, 10));
+  t.ok(agentCheckPasses('MESOS_HTTP', { up: true, status: 399 }, 10));
+  t.notOk(agentCheckPasses('MESOS_HTTP', { up: true, status: 102 }, 10));
   t.notOk(agentCheckPasses('COMMAND', { up: true, status: 500 }, 10));
-  t.ok(agentCheckPasses('AGENT_TCP', { up: true, status: 500 }, 10));
-  t.notOk(agentCheckPasses('AGENT_TCP', { up: true, status: 200, latencyMs: 11 }, 10));
+  t.ok(agentCheckPasses('MESOS_TCP', { up: true, status: 500 }, 10));
+  t.notOk(agentCheckPasses('MESOS_TCP', { up: true, status: 200, latencyMs: 11 }, 10));
   t.equal(nextGridMs(100, 10, 50), 100);
   t.equal(nextGridMs(100, 10, 100), 100);
   t.equal(nextGridMs(100, 10, 101), 110);

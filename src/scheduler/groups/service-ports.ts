@@ -1,0 +1,118 @@
+import { sameConfig } from '../commands/same-config';
+import { assert } from '../kernel/assert';
+import type { AppSpec } from '../model/run-spec';
+import type { Group } from './group';
+import { mapWith, withGroupAt } from './group-tree';
+import { parentOf } from './path-id';
+import { allRunSpecs, findRunSpec } from './tree-query';
+import { stampVersions } from './versioning';
+
+/** `--local_port_min`..`--local_port_max`: where dynamic service ports come from (both inclusive). */
+export interface ServicePortRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+/** The outcome of assigning service ports to a new root. */
+export type ServicePortsResult = { readonly ok: true; readonly root: Group } | { readonly ok: false; readonly message: string };
+
+/**
+ * An app's service ports as its definition states them (Marathon's `AppDefinition.servicePorts`):
+ * `container.portMappings[].servicePort` when the container has port mappings (container
+ * networking), else `portDefinitions[].port` (host networking); 0 is a dynamic port not assigned
+ * yet. Pods have none.
+ */
+export function servicePortsOf(app: AppSpec): number[] {
+  const mappings = portMappings(app);
+  if (mappings !== undefined) return mappings.map((m) => numberAt(m, 'servicePort'));
+  const defs = app.definition.portDefinitions;
+  return Array.isArray(defs) ? defs.map((d) => numberAt(d, 'port')) : [];
+}
+
+/**
+ * Marathon's service port rule of the root group (`core/group/impl/AssignDynamicServiceLogic.scala`,
+ * run by `GroupManagerImpl.updateRoot` on every root change before versioning): every app of `to`
+ * that is new or changed (not only scaled) gets each service port 0 replaced by a port of `range`,
+ * the ports its previous version had in the range (and no longer names) first, then the lowest
+ * port no app of `from` or `to` uses — so a dynamic port is unique in the cluster, an app keeps
+ * its port across updates, and fixed ports are kept as given (Marathon does not refuse two apps
+ * naming the same fixed service port; load balancers' blue/green deployments rely on it).
+ * Deterministic: apps in path id order, lowest free port first.
+ *
+ * The assigned ports are written into the definition (`portDefinitions[].port` or
+ * `portMappings[].servicePort`); with `requirePorts` (host networking) they are also the host
+ * ports the task needs. An app whose only change was to ask for its ports again (0) is then its
+ * previous config: its versions are stamped again against the previous version, so that it is
+ * not restarted (Marathon assigns before `GroupVersioningUtil`). Refused when the range runs out,
+ * with Marathon's message.
+ */
+export function assignServicePorts(range: ServicePortRange, from: Group, to: Group): ServicePortsResult {
+  const targets = allRunSpecs(to).filter((s): s is AppSpec => s.kind === 'app');
+  const used = new Set<number>();
+  for (const spec of [...allRunSpecs(from), ...targets]) if (spec.kind === 'app') for (const p of servicePortsOf(spec)) used.add(p);
+  const free = freePorts(range, used);
+  let root = to;
+  for (const app of targets) {
+    const before = findRunSpec(from, app.id);
+    const previous = before?.kind === 'app' ? before : undefined;
+    if (!servicePortsOf(app).includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
+    const assigned = assignedApp(app, previous, range, free);
+    if (assigned === undefined) return { ok: false, message: `All ports in the range [${range.min}-${range.max}) are already in use` };
+    root = withGroupAt(root, parentOf(app.id), (parent) => {
+      assert(parent !== undefined, `the group of ${app.id} exists`);
+      return { ...parent, apps: mapWith(parent.apps, app.id, assigned) };
+    }, 'off');
+  }
+  return { ok: true, root };
+}
+
+/**
+ * `app` with its dynamic ports assigned (its previous version's ports in the range first, then
+ * `free`), stamped again when that makes it its previous config; undefined when the range ran out.
+ */
+function assignedApp(app: AppSpec, previous: AppSpec | undefined, range: ServicePortRange, free: Iterator<number, undefined>): AppSpec | undefined {
+  const ports = servicePortsOf(app);
+  const reusable = (previous === undefined ? [] : servicePortsOf(previous)).filter((p) => p >= range.min && p <= range.max && !ports.includes(p));
+  const assigned: number[] = [];
+  for (const port of ports) {
+    const next = port !== 0 ? port : reusable.shift() ?? free.next().value;
+    if (next === undefined) return undefined;
+    assigned.push(next);
+  }
+  const withPorts = withServicePorts(app, assigned);
+  return previous !== undefined && sameConfig(previous, withPorts) ? stampVersions(previous, withPorts, app.version) as AppSpec : withPorts;
+}
+
+/** Ports of `range` not in `used`, lowest first, each handed out once. */
+function* freePorts(range: ServicePortRange, used: ReadonlySet<number>): Generator<number, undefined> {
+  for (let p = range.min; p <= range.max; p++) if (!used.has(p)) yield p;
+  return undefined;
+}
+
+/** `app` with its service ports set to `ports` (same length as {@link servicePortsOf}). */
+function withServicePorts(app: AppSpec, ports: readonly number[]): AppSpec {
+  const mappings = portMappings(app);
+  const def = app.definition;
+  if (mappings !== undefined) {
+    const container = def.container as Record<string, unknown>;
+    const portMappingsWire = mappings.map((m, i) => ({ ...m, servicePort: ports[i] }));
+    return { ...app, definition: { ...def, container: { ...container, portMappings: portMappingsWire } } };
+  }
+  const defs = (def.portDefinitions as readonly Record<string, unknown>[]).map((d, i) => ({ ...d, port: ports[i] }));
+  return { ...app, definition: { ...def, portDefinitions: defs }, hostPorts: app.requirePorts ? [...ports] : app.hostPorts };
+}
+
+/** The container's port mappings when it has any (Marathon reads service ports from them then). */
+function portMappings(app: AppSpec): readonly Record<string, unknown>[] | undefined {
+  const container = app.definition.container;
+  if (!isRecord(container) || !Array.isArray(container.portMappings) || container.portMappings.length === 0) return undefined;
+  return container.portMappings.map((m) => (isRecord(m) ? m : {}));
+}
+
+function numberAt(entry: unknown, key: string): number {
+  return isRecord(entry) && typeof entry[key] === 'number' ? entry[key] : 0;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

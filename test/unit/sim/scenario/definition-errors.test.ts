@@ -1,0 +1,39 @@
+import t from 'tap';
+import { checkDefinitions } from '../../../../sim/runner/convert-definitions';
+import { loadScenario } from '../../../../sim/scenario/load-scenario';
+
+const F = 'scenarios/x.yaml';
+
+/** A scenario whose timeline holds the given entries (YAML, indented as timeline items). */
+function scenarioWith(timeline: string): string {
+  return `name: x\nseed: 1\nduration: 30m\ncluster:\n  agents:\n    - count: 3\n      resources: { cpus: 4, mem: 8192 }\ntimeline:\n${timeline}`;
+}
+
+function definitionErrors(text: string): string[] {
+  const loaded = loadScenario(F, text);
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  return checkDefinitions(F, loaded.scenario);
+}
+
+t.test('a bad constraint in a scenario fails the file up front, naming the file, the JSON path and Marathon\'s message', async (t) => {
+  const errors = definitionErrors(scenarioWith([
+    '  - at: 0s',
+    '    app: { id: /web, cmd: sleep 100, constraints: [[hostname, UNIQUE], [hostname, UNIQUE, x]] }',
+    '  - at: 1m',
+    '    pod:',
+    '      id: /p',
+    '      containers: [{ name: c, resources: { cpus: 0.1, mem: 32 } }]',
+    '      scheduling: { placement: { constraints: [{ fieldName: rack, operator: MAX_PER, value: two }] } }',
+    '  - at: 2m',
+    '    app: { id: /db, cmd: sleep 100, constraints: [[rack, IS, "rack 1!"]] }',
+  ].join('\n')));
+  t.strictSame(errors, [
+    `${F}: /timeline/0/app/constraints/1: UNIQUE does not accept a value`,
+    `${F}: /timeline/1/pod/scheduling/placement/constraints/0: MAX_PER requires an integer value`,
+    `${F}: /timeline/2/app/constraints/0: IS only supports Mesos text and float values (see http://mesos.apache.org/documentation/latest/attributes-resources/)`,
+  ]);
+});
+
+t.test('valid constraints load without errors', async (t) => {
+  t.strictSame(definitionErrors(scenarioWith('  - at: 0s\n    app: { id: /web, cmd: sleep 100, constraints: [[rack, MAX_PER, "2"], [rack, LIKE, "r[0-9]"]] }')), []);
+});
