@@ -11,12 +11,10 @@ import { Scheduler } from '../scheduler/scheduler';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
+import { pacerBuild } from './pacer-build';
 import { RealTimers } from './real-timers';
 import { RuntimeLoop } from './runtime-loop';
 import { StoreLock } from './store-lock';
-
-/** pacer's version, reported by `/v2/info`. */
-export const PACER_VERSION = '0.1.0';
 
 /**
  * What every real-time composition shares (`start-local.ts`, `start-mesos.ts`): the store file
@@ -84,7 +82,7 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     config: {
       defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
       ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, version: PACER_VERSION,
+      httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
       clusterKind: cluster.kind, master: cluster.master,
       maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
     },

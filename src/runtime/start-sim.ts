@@ -14,7 +14,7 @@ import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
-import { PACER_VERSION } from './start-local';
+import { pacerBuild } from './pacer-build';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -129,7 +129,7 @@ function simApiConfig(config: PacerConfig, scenario: Scenario): ApiConfig {
     maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
     features: scenario.options.taskKilling ? ['task_killing'] : [],
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, version: PACER_VERSION,
+    httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
     clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
     prometheus: true,
   };
