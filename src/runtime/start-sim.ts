@@ -15,6 +15,7 @@ import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
 import { pacerBuild } from './pacer-build';
+import { wireEventJson } from '../api/events/wire-event-json';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -55,7 +56,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   // No trace: a run steered through the API is not replayable, and it runs on after finish(),
   // which takes the trace's digest once.
   const session = createRunSession(scenario, { seed: config.seed, trace: false });
-  session.onEvent(hooks.onEvent ?? ((_atMs, event) => void process.stdout.write(`${JSON.stringify(event)}\n`)));
+  session.onEvent(hooks.onEvent ?? ((_atMs, event) => void process.stdout.write(`${JSON.stringify(wireEventJson(event, 'full'))}\n`)));
   const clock = { nowMs: () => session.nowMs() };
   const wake = new EventTarget();
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
