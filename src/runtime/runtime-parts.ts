@@ -8,6 +8,7 @@ import type { ClusterDriver } from '../scheduler/ports/cluster-driver';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
+import type { SchedulerOptions } from '../scheduler/scheduler-options';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
@@ -57,12 +58,18 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
   const scheduler = new Scheduler({
     clock: base.clock, random: { next: Math.random }, timers: base.timers, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
-  }, {
-    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
-  });
+  }, schedulerOptionsOf(config));
   base.loop.attach(scheduler);
   return scheduler;
+}
+
+/** The core's options from the flags (`--cluster sim` takes them from its workload instead). */
+export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOptions> {
+  return {
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
+  };
 }
 
 /** How the API describes the cluster (`/v2/info`) and finds the framework id. */
