@@ -83,27 +83,39 @@ export interface ClusterFacts {
 export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler, cluster: ClusterFacts): FastifyInstance {
   const hub = new EventStreamHub({ subscribe: (listener) => scheduler.subscribe(listener), clock: base.clock });
   const startedAtMs = Date.now();
+  const built: { app?: FastifyInstance } = {};
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
     config: {
       defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
       ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+      get httpAddress() { return reachableAt(built.app, config); },
+      bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
       clusterKind: cluster.kind, master: cluster.master,
       maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
     },
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
   };
-  return buildServer({ deps, stream: hub });
+  built.app = buildServer({ deps, stream: hub });
+  return built.app;
+}
+
+/**
+ * `host:port` the API is reachable at (`/v2/leader`, `/v2/info`, `X-Marathon-Leader`): the
+ * configured address with the port the socket really got, so that `--port 0` reports the port
+ * chosen, not 0.
+ */
+export function reachableAt(app: FastifyInstance | undefined, config: PacerConfig): string {
+  const bound = app?.server.address();
+  return typeof bound === 'object' && bound !== null && bound !== undefined ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
 }
 
 /** Listens on the configured address; answers `host:port` actually bound (port 0 picks one). */
 async function listenApi(app: FastifyInstance, config: PacerConfig): Promise<string> {
   await app.listen({ host: config.address, port: config.port });
-  const bound = app.server.address();
-  return typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+  return reachableAt(app, config);
 }
 
 /** A composition that serves: the address it listens on and its shutdown. */

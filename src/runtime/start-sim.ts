@@ -15,6 +15,7 @@ import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
 import { pacerBuild } from './pacer-build';
+import { reachableAt } from './runtime-parts';
 import { wireEventJson } from '../api/events/wire-event-json';
 
 /** pacer serving the REST API over the simulated cluster. */
@@ -61,6 +62,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const wake = new EventTarget();
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
   const startedAtMs = Date.now();
+  const built: { app?: FastifyInstance } = {};
   const deps: ApiDeps = {
     scheduler: session.scheduler, clock, events: hub,
     submit: (command: Command): CommandResult => {
@@ -68,19 +70,19 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
       wake.dispatchEvent(new Event(PACE_WAKE_EVENT));
       return result;
     },
-    config: simApiConfig(config, scenario),
+    config: simApiConfig(config, scenario, () => reachableAt(built.app, config)),
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
   };
   const app = buildServer({ deps, stream: hub });
+  built.app = app;
   try {
     await app.listen({ host: config.address, port: config.port });
   } catch (err) {
     await app.close();
     throw err;
   }
-  const bound = app.server.address();
-  const address = typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+  const address = reachableAt(app, config);
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce)), log);
@@ -121,7 +123,7 @@ function pace(
 }
 
 /** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
-function simApiConfig(config: PacerConfig, scenario: Scenario): ApiConfig {
+function simApiConfig(config: PacerConfig, scenario: Scenario, httpAddress: () => string): ApiConfig {
   const agents = scenario.agents.length;
   return {
     // The simulated core is built from the workload's options, not from the flags.
@@ -130,7 +132,8 @@ function simApiConfig(config: PacerConfig, scenario: Scenario): ApiConfig {
     maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
     features: scenario.options.taskKilling ? ['task_killing'] : [],
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    get httpAddress() { return httpAddress(); },
+    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
     clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
     prometheus: true,
   };

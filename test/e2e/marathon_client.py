@@ -82,7 +82,10 @@ def main():
     check('get_info: name marathon, a 1.11 version', info.name == 'marathon' and info.version.startswith('1.11.'), info.version)
     # The library asks for application/json on every call, so Marathon (fact 96) answers the JSON string.
     check('ping', client.ping() == b'"pong"', repr(client.ping()))
-    check('get_leader', ':' in client.get_leader()['leader'])
+    # pacer was started with --port 0: the leader is the port it really listens on.
+    check('get_leader names the address pacer listens on', client.get_leader()['leader'] == URL.split('//')[1], repr(client.get_leader()))
+    check('X-Marathon-Leader too', client.session.get(f'{URL}/ping', timeout=30).headers.get('X-Marathon-Leader') == URL)
+    check('and http_config.http_port', info.http_config.http_port == int(URL.rsplit(':', 1)[1]), repr(info.http_config.http_port))
     check('get_metrics', 'counters' in client.get_metrics())
 
     # ── an app: create, read, scale, kill, restart, update, versions ────────────────────────────
