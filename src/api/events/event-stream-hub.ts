@@ -120,6 +120,7 @@ export class EventStreamHub implements EventStream, EventPublisher {
 
   private fanOut(event: WireEvent): void {
     const subscribers = this.subscribers;
+    if (subscribers.length === 0) return;
     const frames = new EventFrames(event);
     for (let i = 0; i < subscribers.length; i++) {
       const subscriber = subscribers[i];
