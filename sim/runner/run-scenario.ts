@@ -20,6 +20,7 @@ import { summarizeInput } from './summarize-input';
 import { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
 import { finalCounts, RunRecorder } from './run-recorder';
+import { wireEventJson } from '../../src/api/events/wire-event-json';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -140,7 +141,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     const t = rel();
     recorder.onEvent(t, event);
     checker?.onEvent(event, t);
-    if (trace.enabled) trace.append({ t, k: 'event', e: event });
+    if (trace.enabled) trace.append({ t, k: 'event', e: wireEventJson(event, 'full') });
   });
   trace.append({ t: 0, k: 'start', scenario: scenario.name, seed, epoch: isoTime(VIRTUAL_EPOCH_MS) });
   for (const step of scenario.timeline) loop.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });

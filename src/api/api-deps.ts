@@ -14,6 +14,14 @@ export interface EventPublisher {
   publish(event: ApiEvent): void;
 }
 
+/** pacer's own build, reported in `/v2/info` `buildref` (`version` there is the Marathon API pacer speaks). */
+export interface PacerBuild {
+  /** pacer's version (package.json). */
+  readonly version: string;
+  /** The git commit pacer was started from, or `unknown`. */
+  readonly commit: string;
+}
+
 /** Static facts and options the API reports or needs (`/v2/info`, validation context). */
 export interface ApiConfig {
   /** `--mesos_role`: default role of run specs. */
@@ -26,8 +34,8 @@ export interface ApiConfig {
   readonly httpAddress: string;
   /** Largest request body accepted, bytes. */
   readonly bodyLimitBytes: number;
-  /** pacer's version (`/v2/info` `version`). */
-  readonly version: string;
+  /** pacer's own version and commit (`/v2/info` `buildref`). */
+  readonly build: PacerBuild;
   /** Cluster kind: `local`, `sim`, `mesos` (`/v2/info`). */
   readonly clusterKind: string;
   /** Mesos master URL or a description of the cluster (`/v2/info` `marathon_config.master`). */

@@ -60,7 +60,9 @@ function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(emptyBody(), undefined);
+    // No body (clients send the JSON content type on every call, DELETE and /restart too): the
+    // route decides; only routes that need one answer fact 6's 400 (`emptyBody`).
+    if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch (err) {
@@ -70,13 +72,13 @@ function installJsonParser(app: FastifyInstance): void {
 }
 
 function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
-  // Fact 12: every response is uncacheable and names the leader.
-  const leader = `http://${deps.config.httpAddress}`;
+  // Fact 12: every response is uncacheable and names the leader (read per response: the port is
+  // known only once the server listens).
   app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
     reply.header('Pragma', 'no-cache');
     reply.header('Expires', '0');
-    reply.header('X-Marathon-Leader', leader);
+    reply.header('X-Marathon-Leader', `http://${deps.config.httpAddress}`);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-XSS-Protection', '1; mode=block');
     done(null, payload);

@@ -4,6 +4,9 @@ import { dirname, resolve } from 'node:path';
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
 
+/** Marathon's `--gpu_scheduling_behavior` values (`GpuSchedulingBehavior.scala`; `undefined` was removed in 1.9). */
+export type GpuSchedulingBehavior = 'restricted' | 'unrestricted';
+
 /** Everything `npm start` can be told, from flags or `PACER_*` environment variables. */
 export interface PacerConfig {
   readonly cluster: ClusterKind;
@@ -22,6 +25,8 @@ export interface PacerConfig {
   /** `--local_port_min` / `--local_port_max`: the range of apps' dynamic service ports. */
   readonly localPortMin: number;
   readonly localPortMax: number;
+  /** `--gpu_scheduling_behavior`: `restricted` keeps work without GPUs off agents that have GPUs. */
+  readonly gpuSchedulingBehavior: GpuSchedulingBehavior;
   readonly features: readonly string[];
   readonly defaultNetworkName?: string;
   readonly bodyLimitBytes: number;
@@ -55,6 +60,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
   { flag: '--local_port_min', env: 'PACER_LOCAL_PORT_MIN', help: 'lowest dynamic service port of apps (default 10000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMin = n; }) },
   { flag: '--local_port_max', env: 'PACER_LOCAL_PORT_MAX', help: 'highest dynamic service port of apps (default 20000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMax = n; }) },
+  { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', help: 'restricted (default; no GPU-less work on GPU agents) | unrestricted', apply: (c, v) => gpuBehavior(c, v) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
@@ -76,7 +82,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     cluster: 'local', address: '127.0.0.1', port: 8080,
     storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
-    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, features: [],
+    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     bodyLimitBytes: 1024 * 1024,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10,
   };
@@ -109,6 +115,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
   return config;
+}
+
+/** Marathon's messages (`MarathonConf.scala` gpuSchedulingBehaviorConverter), `undefined` included. */
+function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined {
+  if (value === 'undefined') return "'--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted.";
+  return oneOf(value, ['restricted', 'unrestricted'], (k) => { c.gpuSchedulingBehavior = k as GpuSchedulingBehavior; });
 }
 
 function oneOf(value: string, allowed: readonly string[], set: (v: string) => void): string | undefined {

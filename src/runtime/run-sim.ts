@@ -7,6 +7,7 @@ import { createRunSession } from '../../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
 import type { PacerConfig } from './config';
 import { paceSession } from './pace-session';
+import { wireEventJson } from '../api/events/wire-event-json';
 
 /**
  * Reads, validates and checks the definitions of the workload file `config.workload`: the
@@ -43,7 +44,7 @@ export async function runSim(config: PacerConfig, signal: AbortSignal): Promise<
     return 2;
   }
   const session = createRunSession(workload.scenario, { seed: config.seed });
-  session.onEvent((_atMs, event) => process.stdout.write(`${JSON.stringify(event)}\n`));
+  session.onEvent((_atMs, event) => process.stdout.write(`${JSON.stringify(wireEventJson(event, 'full'))}\n`));
   process.stderr.write(`pacer: scheduling "${workload.scenario.name}" on the simulated cluster at ${config.speed}x real time (Ctrl-C stops)\n`);
   await paceSession(session, VIRTUAL_EPOCH_MS, config.speed, signal);
   const result = session.finish();

@@ -8,15 +8,14 @@ import type { ClusterDriver } from '../scheduler/ports/cluster-driver';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
+import type { SchedulerOptions } from '../scheduler/scheduler-options';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
+import { pacerBuild } from './pacer-build';
 import { RealTimers } from './real-timers';
 import { RuntimeLoop } from './runtime-loop';
 import { StoreLock } from './store-lock';
-
-/** pacer's version, reported by `/v2/info`. */
-export const PACER_VERSION = '0.1.0';
 
 /**
  * What every real-time composition shares (`start-local.ts`, `start-mesos.ts`): the store file
@@ -59,13 +58,19 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
   const scheduler = new Scheduler({
     clock: base.clock, random: { next: Math.random }, timers: base.timers, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
-  }, {
-    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
-    localPortMin: config.localPortMin, localPortMax: config.localPortMax,
-  });
+  }, schedulerOptionsOf(config));
   base.loop.attach(scheduler);
   return scheduler;
+}
+
+/** The core's options from the flags (`--cluster sim` takes them from its workload instead). */
+export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOptions> {
+  return {
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
+    localPortMin: config.localPortMin, localPortMax: config.localPortMax,
+  };
 }
 
 /** How the API describes the cluster (`/v2/info`) and finds the framework id. */
@@ -79,27 +84,39 @@ export interface ClusterFacts {
 export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler, cluster: ClusterFacts): FastifyInstance {
   const hub = new EventStreamHub({ subscribe: (listener) => scheduler.subscribe(listener), clock: base.clock });
   const startedAtMs = Date.now();
+  const built: { app?: FastifyInstance } = {};
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
     config: {
       defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
       ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, version: PACER_VERSION,
+      get httpAddress() { return reachableAt(built.app, config); },
+      bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
       clusterKind: cluster.kind, master: cluster.master,
       maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
     },
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
   };
-  return buildServer({ deps, stream: hub });
+  built.app = buildServer({ deps, stream: hub });
+  return built.app;
+}
+
+/**
+ * `host:port` the API is reachable at (`/v2/leader`, `/v2/info`, `X-Marathon-Leader`): the
+ * configured address with the port the socket really got, so that `--port 0` reports the port
+ * chosen, not 0.
+ */
+export function reachableAt(app: FastifyInstance | undefined, config: PacerConfig): string {
+  const bound = app?.server.address();
+  return typeof bound === 'object' && bound !== null && bound !== undefined ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
 }
 
 /** Listens on the configured address; answers `host:port` actually bound (port 0 picks one). */
 async function listenApi(app: FastifyInstance, config: PacerConfig): Promise<string> {
   await app.listen({ host: config.address, port: config.port });
-  const bound = app.server.address();
-  return typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+  return reachableAt(app, config);
 }
 
 /** A composition that serves: the address it listens on and its shutdown. */

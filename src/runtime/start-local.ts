@@ -4,8 +4,6 @@ import type { Scheduler } from '../scheduler/scheduler';
 import type { PacerConfig } from './config';
 import { buildApi, openRuntime, serveApi, startScheduler } from './runtime-parts';
 
-export { PACER_VERSION } from './runtime-parts';
-
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
   /** `host:port` the API listens on. */

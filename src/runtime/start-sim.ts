@@ -14,7 +14,9 @@ import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
-import { PACER_VERSION } from './start-local';
+import { pacerBuild } from './pacer-build';
+import { reachableAt } from './runtime-parts';
+import { wireEventJson } from '../api/events/wire-event-json';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -55,11 +57,12 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   // No trace: a run steered through the API is not replayable, and it runs on after finish(),
   // which takes the trace's digest once.
   const session = createRunSession(scenario, { seed: config.seed, trace: false });
-  session.onEvent(hooks.onEvent ?? ((_atMs, event) => void process.stdout.write(`${JSON.stringify(event)}\n`)));
+  session.onEvent(hooks.onEvent ?? ((_atMs, event) => void process.stdout.write(`${JSON.stringify(wireEventJson(event, 'full'))}\n`)));
   const clock = { nowMs: () => session.nowMs() };
   const wake = new EventTarget();
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
   const startedAtMs = Date.now();
+  const built: { app?: FastifyInstance } = {};
   const deps: ApiDeps = {
     scheduler: session.scheduler, clock, events: hub,
     submit: (command: Command): CommandResult => {
@@ -67,19 +70,19 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
       wake.dispatchEvent(new Event(PACE_WAKE_EVENT));
       return result;
     },
-    config: simApiConfig(config, scenario),
+    config: simApiConfig(config, scenario, () => reachableAt(built.app, config)),
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
   };
   const app = buildServer({ deps, stream: hub });
+  built.app = app;
   try {
     await app.listen({ host: config.address, port: config.port });
   } catch (err) {
     await app.close();
     throw err;
   }
-  const bound = app.server.address();
-  const address = typeof bound === 'object' && bound !== null ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+  const address = reachableAt(app, config);
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce)), log);
@@ -120,7 +123,7 @@ function pace(
 }
 
 /** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
-function simApiConfig(config: PacerConfig, scenario: Scenario): ApiConfig {
+function simApiConfig(config: PacerConfig, scenario: Scenario, httpAddress: () => string): ApiConfig {
   const agents = scenario.agents.length;
   return {
     // The simulated core is built from the workload's options, not from the flags.
@@ -129,7 +132,8 @@ function simApiConfig(config: PacerConfig, scenario: Scenario): ApiConfig {
     maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
     features: scenario.options.taskKilling ? ['task_killing'] : [],
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    httpAddress: `${config.address}:${config.port}`, bodyLimitBytes: config.bodyLimitBytes, version: PACER_VERSION,
+    get httpAddress() { return httpAddress(); },
+    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
     clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
     prometheus: true,
   };

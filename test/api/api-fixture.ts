@@ -9,7 +9,7 @@ export const TEST_API_CONFIG: ApiConfig = {
   newGroupEnforceRole: 'off',
   httpAddress: '127.0.0.1:8080',
   bodyLimitBytes: 1024 * 1024,
-  version: '0.1.0',
+  build: { version: '0.1.0', commit: '0123456789ab' },
   clusterKind: 'sim',
   master: 'sim://test',
   maxRunningDeployments: 100,

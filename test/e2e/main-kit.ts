@@ -48,9 +48,9 @@ export function spawnMain(t: Test, args: readonly string[], env: Record<string, 
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Wait (bounded) for the startup line; answers the port it names. */
-export async function startupPort(main: MainProcess): Promise<number> {
-  const match = await waitFor(() => STARTUP_LINE.exec(main.stderr()) ?? (main.child.exitCode !== null && 'exited'), 'the startup line', 20_000);
+/** Wait (bounded, `timeoutMs`) for the startup line; answers the port it names. */
+export async function startupPort(main: MainProcess, timeoutMs = 20_000): Promise<number> {
+  const match = await waitFor(() => STARTUP_LINE.exec(main.stderr()) ?? (main.child.exitCode !== null && 'exited'), 'the startup line', timeoutMs);
   if (match === 'exited') throw new Error(`main exited early: ${main.stderr()}`);
   return Number(match[1]);
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import t from 'tap';
 import { defaultConfig, parseConfig, usage, type PacerConfig } from '../../src/runtime/config';
+import { schedulerOptionsOf } from '../../src/runtime/runtime-parts';
 
 /** A working directory that is not the process's, so "relative to cwd" is visible. */
 const CWD = resolve('/tmp', 'pacer-config-test-cwd');
@@ -27,7 +28,7 @@ t.test('defaults: the embedded local cluster on 127.0.0.1:8080 with state under 
     cluster: 'local', address: '127.0.0.1', port: 8080,
     storePath: resolve(CWD, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
     sandboxRoot: resolve(CWD, '.pacer', 'sandboxes'), localAgents: 1,
-    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, features: [],
+    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, gpuSchedulingBehavior: 'restricted', features: [],
     bodyLimitBytes: 1024 * 1024, speed: 10,
   });
   t.equal(config.seed, undefined, 'no seed override');
@@ -54,6 +55,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', value: 'web', expect: { defaultRole: 'web' } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', value: 'top', expect: { newGroupEnforceRole: 'top' } },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', value: '7', expect: { maxRunningDeployments: 7 } },
+  { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', value: 'unrestricted', expect: { gpuSchedulingBehavior: 'unrestricted' } },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', value: ' task_killing, ,gpu_resources ', expect: { features: ['task_killing', 'gpu_resources'] } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', value: '2048', expect: { bodyLimitBytes: 2048 } },
@@ -132,6 +134,8 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--new-group-enforce-role', 'all'], error: '--new-group-enforce-role all: expected one of off, top' },
   { argv: ['--max_running_deployments', '0'], error: '--max_running_deployments 0: expected an integer from 1 to 100000' },
   { argv: ['--http_max_body', '1023'], error: '--http_max_body 1023: expected an integer from 1024 to 1073741824' },
+  { argv: ['--gpu_scheduling_behavior', 'undefined'], error: "--gpu_scheduling_behavior undefined: '--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted." },
+  { env: { PACER_GPU_SCHEDULING_BEHAVIOR: 'RESTRICTED' }, error: 'PACER_GPU_SCHEDULING_BEHAVIOR=RESTRICTED: expected one of restricted, unrestricted' },
   { argv: ['--speed', '0'], error: '--speed 0: expected a positive number' },
   { argv: ['--speed', 'fast'], error: '--speed fast: expected a positive number' },
   { argv: ['--speed', 'Infinity'], error: '--speed Infinity: expected a positive number' },
@@ -161,4 +165,10 @@ t.test('relative paths given as flags resolve against the cwd argument, as the d
   t.equal(config.storePath, resolve(CWD, 'p.db'), '--store');
   t.equal(config.sandboxRoot, resolve(CWD, 'sb'), '--sandbox');
   t.equal(config.workload, resolve(CWD, 'w.yaml'), '--workload');
+});
+
+t.test('--gpu_scheduling_behavior reaches the core as gpuRestricted (restricted by default, as in Marathon)', async (t) => {
+  t.match(schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), { gpuRestricted: true });
+  t.match(schedulerOptionsOf(configOf(parseConfig(['--gpu_scheduling_behavior', 'unrestricted'], {}, CWD))), { gpuRestricted: false });
+  t.match(schedulerOptionsOf(configOf(parseConfig([], { PACER_GPU_SCHEDULING_BEHAVIOR: 'restricted' }, CWD))), { gpuRestricted: true });
 });

@@ -1,6 +1,6 @@
 import type { ApiEvent, EventPublisher } from '../api-deps';
+import { EventFrames } from './event-frames';
 import type { EventStream, StreamClient } from './event-stream';
-import { sseFrame } from './sse-frame';
 import { streamMembershipEvent } from './stream-membership-event';
 import { Subscriber } from './subscriber';
 import type { SubscriberSink } from './subscriber-sink';
@@ -8,6 +8,12 @@ import type { WireEvent } from './wire-event';
 
 /** Marathon's `--event_stream_max_outstanding_messages` default (fact 105). */
 export const DEFAULT_EVENT_BUFFER_SIZE = 1024;
+
+/**
+ * Bytes held back for one slow subscriber before it is disconnected: pacer's own bound next to
+ * Marathon's 1024 events, since one deployment event with full plans can be megabytes (issue 13).
+ */
+export const DEFAULT_EVENT_BUFFER_BYTES = 16 * 1024 * 1024;
 
 /** Marathon's stream sends a heartbeat about every 10 s (fact 102). */
 export const DEFAULT_KEEP_ALIVE_MS = 10_000;
@@ -19,6 +25,8 @@ export interface EventStreamHubOptions {
   readonly clock: { nowMs(): number };
   /** Frames held back for a slow client before it is disconnected; default 1024 (fact 105). */
   readonly bufferSize?: number;
+  /** Bytes held back for a slow client before it is disconnected; default {@link DEFAULT_EVENT_BUFFER_BYTES}. */
+  readonly bufferBytes?: number;
   /** Keep-alive period; default 10 s (fact 102); 0 turns keep-alives off. */
   readonly keepAliveMs?: number;
 }
@@ -26,8 +34,9 @@ export interface EventStreamHubOptions {
 /**
  * The one fan-out of events to `/v2/events` clients. It listens once to the core's bus and is the
  * API's {@link EventPublisher}, so core and API events reach every subscriber in the order they
- * happened. Each event is serialized at most once, and only if some subscriber wants its type; the
- * same frame Buffer goes to every socket. An event published while a fan-out is under way (the
+ * happened. Each event is serialized at most once per distinct rendering (the full and the light
+ * plan of deployment events, {@link EventFrames}), and only if some subscriber wants it; the same
+ * frame Buffer goes to every socket. An event published while a fan-out is under way (the
  * detach of a slow client) waits until that fan-out ends, so all clients see one order.
  */
 export class EventStreamHub implements EventStream, EventPublisher {
@@ -39,11 +48,13 @@ export class EventStreamHub implements EventStream, EventPublisher {
   private readonly unsubscribe: () => void;
   private readonly clock: { nowMs(): number };
   private readonly bufferSize: number;
+  private readonly bufferBytes: number;
   private readonly keepAliveMs: number;
 
   constructor(opts: EventStreamHubOptions) {
     this.clock = opts.clock;
     this.bufferSize = opts.bufferSize ?? DEFAULT_EVENT_BUFFER_SIZE;
+    this.bufferBytes = opts.bufferBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
     this.keepAliveMs = opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
     this.unsubscribe = opts.subscribe((event) => this.dispatch(event));
   }
@@ -66,7 +77,7 @@ export class EventStreamHub implements EventStream, EventPublisher {
    */
   attach(sink: SubscriberSink, client: StreamClient): void {
     if (this.closed) return sink.end();
-    const subscriber = new Subscriber(sink, { ...client, bufferSize: this.bufferSize });
+    const subscriber = new Subscriber(sink, { ...client, bufferSize: this.bufferSize, bufferBytes: this.bufferBytes });
     const gone = (): void => this.drop(subscriber);
     sink.on('close', gone);
     sink.on('error', gone);
@@ -109,12 +120,12 @@ export class EventStreamHub implements EventStream, EventPublisher {
 
   private fanOut(event: WireEvent): void {
     const subscribers = this.subscribers;
-    let frame: Buffer | undefined;
+    if (subscribers.length === 0) return;
+    const frames = new EventFrames(event);
     for (let i = 0; i < subscribers.length; i++) {
       const subscriber = subscribers[i];
       if (!subscriber.wants(event.eventType)) continue;
-      frame ??= sseFrame(event);
-      if (!subscriber.offer(frame)) this.drop(subscriber);
+      if (!subscriber.offer(frames.frame(subscriber.planFormat))) this.drop(subscriber);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { SubscriberSink } from './subscriber-sink';
+import type { PlanFormat } from './wire-event-json';
 
 /** One client asking to attach to `/v2/events`. */
 export interface StreamClient {
@@ -6,6 +7,8 @@ export interface StreamClient {
   readonly remoteAddress: string;
   /** The `event_type` filter; empty = every type. */
   readonly eventTypes: readonly string[];
+  /** `plan-format`: `light` leaves the roots out of deployment plans; default `full`. */
+  readonly planFormat?: PlanFormat;
 }
 
 /**

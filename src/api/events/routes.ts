@@ -12,7 +12,9 @@ export type { EventStream, StreamClient } from './event-stream';
 
 /**
  * `GET /v2/events`: the server-sent event stream (spec section 6, facts 101–105). Needs
- * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters. The response is
+ * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters; `plan-format=light`
+ * (Marathon ≥ 1.6, any of the repeated values) leaves `original`/`target` out of deployment plans,
+ * the full plan being the default (spec section 6). The response is
  * hijacked from fastify and handed to the stream, which writes frames as they happen. Closing the
  * server closes the stream first (its connections would otherwise keep `close` waiting). Not
  * served when the stream cannot attach clients (see {@link EventStream}).
@@ -46,6 +48,8 @@ function streamClientOf(request: FastifyRequest): StreamClient {
   return {
     remoteAddress: clientAddress(request.socket.remoteAddress),
     eventTypes: queryAll(request.query as Query, 'event_type'),
+    // Marathon 1.7 HttpEventStreamServlet: light when some plan-format value is exactly `light`.
+    planFormat: queryAll(request.query as Query, 'plan-format').includes('light') ? 'light' : 'full',
   };
 }
 

@@ -1,5 +1,6 @@
 import { KEEP_ALIVE_FRAME } from './sse-frame';
 import type { SubscriberSink } from './subscriber-sink';
+import type { PlanFormat } from './wire-event-json';
 
 /** Who a subscriber is and what it asked for. */
 export interface SubscriberOptions {
@@ -7,22 +8,30 @@ export interface SubscriberOptions {
   readonly remoteAddress: string;
   /** The `event_type` query values; empty = every type (fact 104). Exact names, no splitting. */
   readonly eventTypes: readonly string[];
+  /** `plan-format`: `full` (default) or `light` deployment plans. */
+  readonly planFormat?: PlanFormat;
   /** Most frames held back for a slow receiver before it is disconnected (fact 105). */
   readonly bufferSize: number;
+  /** Most bytes held back for a slow receiver before it is disconnected (pacer's own bound). */
+  readonly bufferBytes: number;
 }
 
 /**
- * One attached client of `/v2/events`: its event-type filter and its bounded backlog. Frames are
- * written straight to the sink while it accepts them; once `write` returns false they wait in a
- * queue, flushed in order on `drain`. A subscriber never skips a frame: when the queue would exceed
- * `bufferSize` (Marathon's `--event_stream_max_outstanding_messages`, 1024), {@link offer} says so
- * and the hub disconnects it (fact 105: disconnect, never drop silently).
+ * One attached client of `/v2/events`: its event-type filter, its plan format and its bounded
+ * backlog. Frames are written straight to the sink while it accepts them; once `write` returns
+ * false they wait in a queue, flushed in order on `drain`. A subscriber never skips a frame: when
+ * the queue would exceed `bufferSize` frames (Marathon's `--event_stream_max_outstanding_messages`,
+ * 1024) or `bufferBytes` bytes (frames of deployment events with full plans can be megabytes),
+ * {@link offer} says so and the hub disconnects it (fact 105: disconnect, never drop silently).
  */
 export class Subscriber {
   readonly remoteAddress: string;
+  readonly planFormat: PlanFormat;
   private readonly filter: ReadonlySet<string> | undefined;
   private readonly bufferSize: number;
+  private readonly bufferBytes: number;
   private queue: Buffer[] = [];
+  private queuedBytes = 0;
   private blocked = false;
   private broken = false;
   private closed = false;
@@ -33,7 +42,9 @@ export class Subscriber {
   ) {
     this.remoteAddress = opts.remoteAddress;
     this.filter = opts.eventTypes.length === 0 ? undefined : new Set(opts.eventTypes);
+    this.planFormat = opts.planFormat ?? 'full';
     this.bufferSize = opts.bufferSize;
+    this.bufferBytes = opts.bufferBytes;
     sink.on('drain', () => this.flush());
   }
 
@@ -49,9 +60,11 @@ export class Subscriber {
    */
   offer(frame: Buffer): boolean {
     if (this.closed) return true;
-    if (this.blocked) this.queue.push(frame);
-    else this.write(frame);
-    return !this.broken && this.queue.length <= this.bufferSize;
+    if (this.blocked) {
+      this.queue.push(frame);
+      this.queuedBytes += frame.length;
+    } else this.write(frame);
+    return !this.broken && this.queue.length <= this.bufferSize && this.queuedBytes <= this.bufferBytes;
   }
 
   /** Writes the keep-alive to an idle connection; skipped while frames wait (they keep it alive). Never queued. */
@@ -64,11 +77,17 @@ export class Subscriber {
     return this.queue.length;
   }
 
+  /** Bytes of the frames waiting for the sink to drain. */
+  get backlogBytes(): number {
+    return this.queuedBytes;
+  }
+
   /** Drops the connection at once (slow subscriber). Idempotent. */
   disconnect(): void {
     if (this.closed) return;
     this.closed = true;
     this.queue = [];
+    this.queuedBytes = 0;
     this.sink.destroy();
   }
 
@@ -95,7 +114,11 @@ export class Subscriber {
     this.blocked = false;
     if (this.closed) return;
     let written = 0;
-    while (written < this.queue.length && !this.blocked && !this.broken) this.write(this.queue[written++]);
+    while (written < this.queue.length && !this.blocked && !this.broken) {
+      const frame = this.queue[written++];
+      this.queuedBytes -= frame.length;
+      this.write(frame);
+    }
     this.queue.splice(0, written);
   }
 }

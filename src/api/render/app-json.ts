@@ -1,13 +1,14 @@
 import type { ApiDeps } from '../api-deps';
 import type { AppSpec } from '../../scheduler/model/run-spec';
+import { appDefinitionJson } from './app-definition-json';
 import { resolveAppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats } from './app-task-stats';
 import { instancesTasksJson } from './task-json';
 
 /**
- * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the stored definition with every default
- * (`spec.definition`, whose optional fields are left out when unset, as Marathon's writer does),
- * `version` and `versionInfo`, then what `embed` asks for:
+ * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the app as Marathon's app writer writes it
+ * ({@link appDefinitionJson}: every default, `version`, `versionInfo`, empty and unset fields left
+ * out), then what `embed` asks for:
  *
  * - `counts` → `tasksStaged`, `tasksRunning`, `tasksHealthy`, `tasksUnhealthy`;
  * - `deployments` → `deployments: [{id}]`, the running deployments that touch the app;
@@ -31,7 +32,7 @@ export function appJson(
   deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<string>, deployments?: ReadonlyMap<string, readonly string[]>,
 ): Record<string, unknown> {
   const want = resolveAppEmbed(embed);
-  const json: Record<string, unknown> = { ...spec.definition, version: spec.version, versionInfo: { ...spec.versionInfo } };
+  const json = appDefinitionJson(spec);
   const instances = want.has('counts') || want.has('taskStats') || want.has('tasks') ? deps.scheduler.instances(spec.id) : [];
   if (want.has('counts')) Object.assign(json, appTaskCounts(instances));
   if (want.has('deployments')) {

@@ -1,9 +1,10 @@
 import type { ApiDeps } from '../api-deps';
 import type { Group } from '../../scheduler/groups/group';
 import { comparePathIds, isTopLevel } from '../../scheduler/groups/path-id';
-import type { PodSpec } from '../../scheduler/model/run-spec';
+import type { AppSpec, PodSpec } from '../../scheduler/model/run-spec';
+import { appDefinitionJson } from './app-definition-json';
 import { appsJson } from './app-json';
-import type { GroupEmbed } from './group-embed';
+import { DEFAULT_GROUP_EMBED, type GroupEmbed } from './group-embed';
 import { podJson } from './pod-json';
 import { podStatusJson } from './pod-status-json';
 
@@ -16,27 +17,64 @@ export type PodView = 'status' | 'definition';
  * lists are always written, `[]` when empty or not embedded; subgroups are rendered with the same
  * embeds; children are listed in path id order.
  *
- * - apps: {@link appJson} with only the per-app embeds asked for (no counts by default, fact 67);
+ * - apps: {@link appsJson} with only the per-app embeds asked for (no counts by default, fact 67);
  * - pods: pod status objects (fact 67, fact 81) for a live view; `podView: 'definition'` renders
  *   the stored pod definitions instead, for views of a stored root version, which has no live
  *   status.
  */
 export function groupInfoJson(deps: ApiDeps, group: Group, embed: GroupEmbed, podView: PodView = 'status'): Record<string, unknown> {
+  const leaves: GroupLeaves = {
+    apps: (apps) => appsJson(deps, apps, embed.app),
+    pod: podView === 'status' ? (pod) => podStatusJson(deps, pod.id) ?? podJson(pod) : podJson,
+    group: (child) => groupInfoJson(deps, child, embed, podView),
+  };
+  return groupJson(group, embed, leaves);
+}
+
+/**
+ * A group as `GET /v2/groups` renders it by default (every group, app and pod, nothing per app),
+ * with its pods as definitions: the view of a root that has no live state, such as the `original`
+ * and `target` of a deployment plan (`deployment_info` and the step events; Marathon's
+ * `DeploymentPlanWrites` renders them with the same group writer as the groups endpoint). Groups
+ * are immutable and a change rebuilds only the groups on its path, so each group object is
+ * rendered once and shared by every root and event that holds it (do not mutate the result).
+ */
+export function groupDefinitionJson(group: Group): Record<string, unknown> {
+  let json = definitionViews.get(group);
+  if (json === undefined) {
+    json = groupJson(group, DEFAULT_GROUP_EMBED, DEFINITION_LEAVES);
+    definitionViews.set(group, json);
+  }
+  return json;
+}
+
+/** How a view renders what a group holds. */
+interface GroupLeaves {
+  apps(apps: readonly AppSpec[]): Record<string, unknown>[];
+  pod(pod: PodSpec): Record<string, unknown>;
+  group(child: Group): Record<string, unknown>;
+}
+
+const DEFINITION_LEAVES: GroupLeaves = {
+  apps: (apps) => apps.map((app) => appDefinitionJson(app)),
+  pod: podJson,
+  group: groupDefinitionJson,
+};
+
+const definitionViews = new WeakMap<Group, Record<string, unknown>>();
+
+/** The one GroupInfo writer: the group's shape, with `leaves` rendering its content. */
+function groupJson(group: Group, embed: GroupEmbed, leaves: GroupLeaves): Record<string, unknown> {
   const json: Record<string, unknown> = {
     id: group.id,
-    apps: embed.apps ? appsJson(deps, sorted(group.apps), embed.app) : [],
-    pods: embed.pods ? sorted(group.pods).map((pod) => podView === 'status' ? podStatusOf(deps, pod) : podJson(deps, pod)) : [],
-    groups: embed.groups ? sorted(group.groups).map((child) => groupInfoJson(deps, child, embed, podView)) : [],
+    apps: embed.apps ? leaves.apps(sorted(group.apps)) : [],
+    pods: embed.pods ? sorted(group.pods).map(leaves.pod) : [],
+    groups: embed.groups ? sorted(group.groups).map(leaves.group) : [],
     dependencies: [...group.dependencies],
     version: group.version,
   };
   if (isTopLevel(group.id)) json.enforceRole = group.enforceRole;
   return json;
-}
-
-function podStatusOf(deps: ApiDeps, pod: PodSpec): Record<string, unknown> {
-  // A pod of the current root can always be queried; the definition is a safe fallback.
-  return podStatusJson(deps, pod.id) ?? podJson(deps, pod);
 }
 
 function sorted<V extends { readonly id: string }>(map: ReadonlyMap<string, V>): V[] {

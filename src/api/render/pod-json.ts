@@ -1,4 +1,3 @@
-import type { ApiDeps } from '../api-deps';
 import type { PodSpec } from '../../scheduler/model/run-spec';
 
 /**
@@ -7,10 +6,7 @@ import type { PodSpec } from '../../scheduler/model/run-spec';
  * empty collections as `[]`/`{}` and unset optional scalars as `null` (spec 2.1), plus the
  * version stamps of this version of the pod. `version` and `versionInfo` come from the spec, not
  * the definition, because a scale-only change moves them without rewriting the definition.
- *
- * `deps` is part of the contract (the groups view calls it the same way) though nothing in it is
- * needed today.
  */
-export function podJson(_deps: ApiDeps, spec: PodSpec): Record<string, unknown> {
+export function podJson(spec: PodSpec): Record<string, unknown> {
   return { ...spec.definition, version: spec.version, versionInfo: { ...spec.versionInfo } };
 }

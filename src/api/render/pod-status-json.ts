@@ -34,7 +34,7 @@ export function podStatusJson(deps: ApiDeps, podId: string): Record<string, unkn
   const status: PodState = deleting ? 'TERMINAL' : stable >= spec.instances ? 'STABLE' : 'DEGRADED';
   return {
     id: podId,
-    spec: podJson(deps, spec),
+    spec: podJson(spec),
     status,
     statusSince: isoTime(sinceMs),
     instances,

@@ -1,11 +1,12 @@
 import type { ApiDeps } from '../api-deps';
 import { isoTime } from '../../scheduler/kernel/iso-time';
 import type { QueueEntry } from '../../scheduler/scheduler';
+import { appDefinitionJson } from './app-definition-json';
 import { lastUnusedOffersJson, processedOffersSummaryJson } from './queue-offers-summary-json';
 
 /**
  * One `/v2/queue` entry (fact 90): `count` (instances still to launch), `delay`, `since`, `role`,
- * `processedOffersSummary`, the run spec's definition as `app` or `pod`, and with
+ * `processedOffersSummary`, the run spec as `app` (Marathon's app writer) or `pod` (its definition), and with
  * `withLastUnusedOffers` (`?embed=lastUnusedOffers`) the `lastUnusedOffers`.
  */
 export function queueEntryJson(deps: ApiDeps, entry: QueueEntry, withLastUnusedOffers: boolean): Record<string, unknown> {
@@ -17,7 +18,9 @@ export function queueEntryJson(deps: ApiDeps, entry: QueueEntry, withLastUnusedO
     processedOffersSummary: processedOffersSummaryJson(entry.stats),
   };
   if (withLastUnusedOffers) json.lastUnusedOffers = lastUnusedOffersJson(entry.stats);
-  json[entry.runSpec.kind] = entry.runSpec.definition;
+  const { runSpec } = entry;
+  if (runSpec.kind === 'app') json.app = appDefinitionJson(runSpec);
+  else json.pod = runSpec.definition;
   return json;
 }
 

@@ -7,7 +7,8 @@ import { actionStatus, type ActionStatus } from './action-status';
 import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions';
 import type { Deployment } from './deployment';
 import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
-import { eventStepJson, lightPlanJson, planJson, type PlanJson } from './plan-json';
+import { eventStepJson, fullPlan, lightPlanJson } from './plan-json';
+import type { FullPlan } from '../model/events';
 import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
 import { residentRoleErrors } from '../groups/role-rules';
@@ -38,8 +39,8 @@ export type Planner = (original: Group, target: Group, id: string) => Deployment
  */
 export class DeploymentManager {
   readonly running = new Map<string, Deployment>();
-  /** The full plan JSON of a deployment, built once for all of its events. */
-  private readonly plans = new WeakMap<Deployment, PlanJson>();
+  /** The full plan of a deployment, built once for all of its events. */
+  private readonly plans = new WeakMap<Deployment, FullPlan>();
 
   constructor(private readonly planner: Planner) {}
 
@@ -214,7 +215,8 @@ export class DeploymentManager {
 
   /**
    * `deployment_info` when a step starts, `deployment_step_success|failure` when it ends: the full
-   * plan with both roots (spec section 6) and the step. Built only when someone listens.
+   * plan with both roots (spec section 6; rendered by the wire, not here) and the step. Built
+   * only when someone listens.
    */
   private emitStep(ctx: CoreContext, d: Deployment, eventType: 'deployment_info' | 'deployment_step_success' | 'deployment_step_failure'): void {
     const step = d.plan.steps[d.stepIndex];
@@ -222,10 +224,10 @@ export class DeploymentManager {
     ctx.bus.emit({ eventType, timestamp: isoTime(ctx.clock.nowMs()), plan: this.fullPlan(d), currentStep: eventStepJson(step) });
   }
 
-  private fullPlan(d: Deployment): PlanJson {
+  private fullPlan(d: Deployment): FullPlan {
     let plan = this.plans.get(d);
     if (plan === undefined) {
-      plan = planJson(d.plan, d.original, d.target);
+      plan = fullPlan(d.plan, d.original, d.target);
       this.plans.set(d, plan);
     }
     return plan;

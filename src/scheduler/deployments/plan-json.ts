@@ -1,8 +1,7 @@
 import type { Group } from '../groups/group';
 import { assert } from '../kernel/assert';
-import type { CurrentStepJson, FullPlanJson, LightPlanJson } from '../model/events';
+import type { CurrentStepJson, FullPlan, LightPlanJson } from '../model/events';
 import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from './deployment-plan';
-import { planGroupJson, type GroupJson } from './plan-group-json';
 
 /** One action on the wire: the run spec id under `app` or `pod` (never both). */
 export type ActionJson =
@@ -12,16 +11,6 @@ export type ActionJson =
 /** A step on the wire (also the `currentStep` of deployment events). */
 export interface StepJson extends CurrentStepJson {
   readonly actions: readonly ActionJson[];
-}
-
-/**
- * The full plan, with both roots: what `deployment_info` and the step events carry (spec
- * section 6) and what a stored deployment holds.
- */
-export interface PlanJson extends FullPlanJson {
-  readonly original: GroupJson;
-  readonly target: GroupJson;
-  readonly steps: readonly StepJson[];
 }
 
 /** A current action in `/v2/deployments`, with the readiness results of its run spec. */
@@ -61,19 +50,13 @@ export function eventStepJson(step: DeploymentStep): CurrentStepJson {
 }
 
 /**
- * The full plan `{id, original, target, steps, version}`; `original` and `target` must be the
- * roots the plan was computed from (checked by version). `version` is the target root's version.
+ * The full plan of `deployment_info` and the step events: the light plan and the roots the plan
+ * was computed from (checked by version), which the wire renders (see {@link FullPlan}).
  */
-export function planJson(plan: DeploymentPlan, original: Group, target: Group): PlanJson {
+export function fullPlan(plan: DeploymentPlan, original: Group, target: Group): FullPlan {
   assert(original.version === plan.originalVersion, `plan ${plan.id}: original root ${original.version} is not ${plan.originalVersion}`);
   assert(target.version === plan.targetVersion, `plan ${plan.id}: target root ${target.version} is not ${plan.targetVersion}`);
-  return {
-    id: plan.id,
-    original: planGroupJson(original),
-    target: planGroupJson(target),
-    steps: plan.steps.map(currentStepJson),
-    version: plan.targetVersion,
-  };
+  return { ...lightPlanJson(plan), original, target };
 }
 
 /** The "light" plan `{id, steps, version}` of `deployment_success` / `deployment_failed` (fact 106). */

@@ -1,3 +1,4 @@
+import type { Group } from '../groups/group';
 import type { Condition } from './condition';
 import type { TaskState } from './task-state';
 
@@ -134,27 +135,15 @@ export interface LightPlanJson {
 }
 
 /**
- * A group as a full plan's `original` / `target` carries it (spec section 6: `apps`,
- * `dependencies`, `groups`, `id`, `version`; also `pods` and `enforceRole`, as Marathon's group
- * JSON has them): the tree with the run specs' wire definitions.
+ * The plan of `deployment_info` and the step events as the core emits it: the light plan and the
+ * two roots it goes between, as the core's (immutable) groups. Spec section 6 shapes `plan` with
+ * both roots (it wins over fact 106's light plan); the wire renders them exactly as `GET
+ * /v2/groups` renders a group, and `/v2/events?plan-format=light` leaves them out
+ * (`src/api/events/wire-event-json.ts`). The core renders nothing.
  */
-export interface PlanGroupJson {
-  readonly id: string;
-  readonly apps: readonly Readonly<Record<string, unknown>>[];
-  readonly pods: readonly Readonly<Record<string, unknown>>[];
-  readonly groups: readonly PlanGroupJson[];
-  readonly dependencies: readonly string[];
-  readonly version: string;
-  readonly enforceRole: boolean;
-}
-
-/**
- * The full plan `{id, original, target, steps, version}` of `deployment_info` and the step events
- * (spec section 6 shapes `plan` with both roots; it wins over fact 106's light plan).
- */
-export interface FullPlanJson extends LightPlanJson {
-  readonly original: PlanGroupJson;
-  readonly target: PlanGroupJson;
+export interface FullPlan extends LightPlanJson {
+  readonly original: Group;
+  readonly target: Group;
 }
 
 /**
@@ -167,13 +156,13 @@ export interface CurrentStepJson {
 
 export interface DeploymentInfoEvent extends Base {
   readonly eventType: 'deployment_info';
-  readonly plan: FullPlanJson;
+  readonly plan: FullPlan;
   readonly currentStep: CurrentStepJson;
 }
 
 export interface DeploymentStepEvent extends Base {
   readonly eventType: 'deployment_step_success' | 'deployment_step_failure';
-  readonly plan: FullPlanJson;
+  readonly plan: FullPlan;
   readonly currentStep: CurrentStepJson;
 }
 

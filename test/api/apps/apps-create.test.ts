@@ -27,6 +27,65 @@ t.test('POST /v2/apps answers 201 with Location, Marathon-Deployment-Id and the 
   t.ok(fx.deps.scheduler.deployments().some((d) => d.deployment.plan.id === deploymentId), 'the deployment runs');
 });
 
+t.test('the 201 body is exactly fact 18: Marathon 1.11\'s app writer leaves out empty and unset fields and versionInfo', async (t) => {
+  const fx = apiFor(t);
+  const res = await call(fx, 'POST', '/v2/apps', { id: '/foo', cmd: 'sleep 100' });
+  t.equal(res.status, 201);
+  t.same(res.json, {
+    id: '/foo', cmd: 'sleep 100', instances: 1, cpus: 1, mem: 128, disk: 0, gpus: 0, executor: '',
+    backoffSeconds: 1, backoffFactor: 1.15, maxLaunchDelaySeconds: 300, labels: {}, requirePorts: false,
+    networks: [{ mode: 'host' }], portDefinitions: [{ port: 0, protocol: 'tcp', name: 'default' }],
+    upgradeStrategy: { minimumHealthCapacity: 1, maximumOverCapacity: 1 }, killSelection: 'YOUNGEST_FIRST',
+    unreachableStrategy: { inactiveAfterSeconds: 0, expungeAfterSeconds: 0 }, role: '*', version: NOW,
+    tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0,
+    deployments: [{ id: res.headers['marathon-deployment-id'] }],
+  });
+});
+
+/** RAML omitEmpty fields of app.raml, and acceptedResourceRoles (written only when non-empty by AppConversion.appWriter). */
+const OMITTED_WHEN_EMPTY = ['args', 'constraints', 'dependencies', 'env', 'fetch', 'healthChecks', 'readinessChecks', 'secrets'];
+
+t.test('empty collections sent explicitly are left out too, in every app view (app.raml omitEmpty)', async (t) => {
+  const fx = apiFor(t);
+  const body = appBody({
+    args: [], constraints: [], dependencies: [], env: {}, fetch: [], healthChecks: [], secrets: {}, user: null,
+    portDefinitions: [{ port: 0, name: 'http', labels: {} }], networks: [{ mode: 'host', labels: {} }],
+  });
+  const res = await call(fx, 'POST', '/v2/apps', body);
+  t.equal(res.status, 201, res.text);
+  const views: [string, Json][] = [
+    ['POST 201', res.json],
+    ['GET /v2/apps/foo', (await call(fx, 'GET', '/v2/apps/foo')).json.app as Json],
+    ['GET /v2/apps', ((await call(fx, 'GET', '/v2/apps')).json.apps as Json[])[0]],
+    ['GET /v2/groups', ((await call(fx, 'GET', '/v2/groups')).json.apps as Json[])[0]],
+    ['GET /v2/queue', ((await call(fx, 'GET', '/v2/queue')).json.queue as Json[])[0].app as Json],
+    ['api_post_event', fx.apiEvents[0].appDefinition as Json],
+  ];
+  for (const [view, app] of views) {
+    for (const key of OMITTED_WHEN_EMPTY) t.notOk(key in app, `${view}: no ${key}`);
+    t.notOk('user' in app, `${view}: an unset scalar is left out, not null`);
+    t.strictSame(app.labels, {}, `${view}: labels is always written`);
+    t.strictSame(app.portDefinitions, [{ port: 0, protocol: 'tcp', name: 'http' }], `${view}: port definition labels left out when empty`);
+    t.strictSame(app.networks, [{ mode: 'host' }], `${view}: network labels left out when empty`);
+  }
+  t.notOk('versionInfo' in res.json, 'the create response has no versionInfo (the app is not versioned yet)');
+  t.notOk('versionInfo' in views[5][1], 'nor the create\'s api_post_event');
+  for (const [view, app] of views.slice(1, 5)) t.ok('versionInfo' in app, `${view}: a stored app has versionInfo`);
+});
+
+t.test('non-empty collections are written', async (t) => {
+  const fx = apiFor(t);
+  const res = await call(fx, 'POST', '/v2/apps', appBody({
+    args: undefined, constraints: [['hostname', 'UNIQUE']], env: { A: 'b' }, healthChecks: [{ protocol: 'TCP' }], acceptedResourceRoles: ['*'],
+    portDefinitions: [{ port: 0, name: 'http', labels: { VIP_0: '/web:80' } }],
+  }));
+  t.equal(res.status, 201, res.text);
+  t.match(res.json, {
+    constraints: [['hostname', 'UNIQUE']], env: { A: 'b' }, healthChecks: [{ protocol: 'TCP', portIndex: 0 }], acceptedResourceRoles: ['*'],
+    portDefinitions: [{ port: 0, name: 'http', labels: { VIP_0: '/web:80' } }],
+  });
+});
+
 t.test('after creation GET shows versionInfo equal to version (fact 20)', async (t) => {
   const fx = apiFor(t);
   await created(t, fx, appBody());

@@ -1,6 +1,6 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import t from 'tap';
-import { DEFAULT_EVENT_BUFFER_SIZE } from '../../../src/api/events/event-stream-hub';
+import { DEFAULT_EVENT_BUFFER_BYTES, DEFAULT_EVENT_BUFFER_SIZE } from '../../../src/api/events/event-stream-hub';
 import { apiEvent, coreEvent, makeHub } from './hub-fixture';
 import { typesOf } from './sse-parse';
 
@@ -125,6 +125,35 @@ t.test('a client 1024 frames behind stays; at 1025 it is disconnected and the ot
   bus.emit(coreEvent(1026));
   t.equal(slow.writesAfterClose, 0);
   t.equal(observer.parsed().events.length, 1, 'one detach, not two');
+});
+
+t.test('the backlog is bounded in bytes too: a slow client is disconnected once its queued frames pass bufferBytes, before 1024 of them', async (t) => {
+  const { connect, bus, hub } = makeHub({ bufferBytes: 10_000 });
+  const slow = connect({ remoteAddress: '10.0.0.8' });
+  const fast = connect({ remoteAddress: '10.0.0.9' });
+  slow.accepting = false;
+  const big = (seq: number) => ({ ...coreEvent(seq), blob: 'x'.repeat(3000) });
+  bus.emit(big(1)); // written; the sink pushes back from now on
+  for (let seq = 2; seq <= 4; seq++) bus.emit(big(seq)); // three queued frames, about 9 KB
+  t.notOk(slow.destroyed, 'about 9 KB queued: within the bound');
+  t.equal(hub.subscriberCount, 2);
+  bus.emit(big(5)); // about 12 KB queued
+  t.ok(slow.destroyed, 'past 10,000 bytes: disconnected (5 frames, far below 1024)');
+  t.equal(hub.subscriberCount, 1);
+  t.match(fast.parsed().events.at(-1)?.data, { eventType: 'event_stream_detached', remoteAddress: '10.0.0.8' });
+  t.equal(DEFAULT_EVENT_BUFFER_BYTES, 16 * 1024 * 1024, 'the documented default (README, /v2/events)');
+});
+
+t.test('drained frames no longer count toward the byte bound', async (t) => {
+  const { connect, bus } = makeHub({ bufferBytes: 10_000 });
+  const sink = connect();
+  const big = (seq: number) => ({ ...coreEvent(seq), blob: 'x'.repeat(3000) });
+  for (let round = 0; round < 5; round++) {
+    sink.accepting = false;
+    for (let seq = 0; seq < 3; seq++) bus.emit(big(seq));
+    sink.drain();
+  }
+  t.notOk(sink.destroyed, '15 big frames in all, never more than 3 queued at once');
 });
 
 t.test('a slow client is detached after the event that overflowed it reached everyone', async (t) => {

@@ -7,6 +7,7 @@ import { RawSseClient } from './raw-sse-client';
 import { startSseServer, type SseServer } from './sse-server-fixture';
 import { typesOf } from './sse-parse';
 import { waitUntil } from './wait-until';
+import { wireEventJson } from '../../../src/api/events/wire-event-json';
 
 /** Every core event type, so an EventSource can listen to them all (named events need a listener each). */
 const CORE_TYPES: readonly EventType[] = [
@@ -84,7 +85,8 @@ t.test('an EventSource receives attached, then core and API events in order', as
   server.deps.events.publish(postEvent);
   const coreEvents = server.harness.events();
   t.ok(coreEvents.some((e) => e.eventType === 'deployment_success'), 'the deployment finished in the core');
-  const expected = [...coreEvents, postEvent];
+  // Deployment plans go out with their roots rendered (plan-events.test.ts pins that rendering).
+  const expected = [...coreEvents.map((e) => wireEventJson(e, 'full')), postEvent];
   await waitUntil(() => received.length >= 1 + expected.length, 'every event');
   t.equal(received[0].type, 'event_stream_attached');
   t.strictSame(received.slice(1).map((r) => r.data), JSON.parse(JSON.stringify(expected)));

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { makeApi } from '../api-fixture';
 import { buildServer } from '../../../src/api/server';
-import { redactCredentials, splitHostPort } from '../../../src/api/v2/system/info-json';
+import { MARATHON_API_VERSION, redactCredentials, splitHostPort } from '../../../src/api/v2/system/info-json';
 
 const MARATHON_CONFIG_KEYS = [
   'access_control_allow_origin', 'checkpoint', 'decline_offer_duration', 'default_network_name', 'env_vars_prefix',
@@ -26,13 +26,14 @@ t.test('GET /v2/info (fact 93)', async (t) => {
   const info = JSON.parse(res.body) as Record<string, Record<string, unknown>>;
   t.match(info, {
     name: 'marathon',
-    version: '0.1.0',
-    buildref: 'pacer-0.1.0',
+    version: MARATHON_API_VERSION,
+    buildref: 'pacer-0.1.0-0123456789ab',
     elected: true,
     leader: '127.0.0.1:8080',
     frameworkId: 'pacer-test-framework',
-    http_config: { http_port: 8080, https_port: null },
+    http_config: { http_port: 8080, https_port: 8443 },
   });
+  t.match(info.version, /^1\.11\.\d+$/, 'the Marathon API version pacer speaks (clients gate features on it), not pacer\'s own');
   t.same(Object.keys(info).sort(), ['buildref', 'elected', 'frameworkId', 'http_config', 'leader', 'marathon_config', 'name', 'version', 'zookeeper_config'],
     'Marathon\'s fields and no others');
   t.same(Object.keys(info.marathon_config).sort(), [...MARATHON_CONFIG_KEYS].sort(), 'every marathon_config key');

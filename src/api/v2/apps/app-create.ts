@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { conflict } from '../../errors';
 import { queryBool, type Query } from '../../query';
-import { appJson } from '../../render/app-json';
+import { appDefinitionJson } from '../../render/app-definition-json';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { checkAppShape, convertApp, requireBody, withCanonicalIds } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
@@ -16,8 +16,9 @@ const ZERO_COUNTS = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnh
  * `POST /v2/apps` (facts 17–26): shape, then semantics, then an id that is not taken (409
  * `An app with id [/foo] already exists.`, fact 22, whatever `force` says), then the deployment
  * (the core refuses an id shared with a group or a pod: 422, fact 76).
- * Answers 201 with `Location`, `Marathon-Deployment-Id` and the app with its defaults, zero
- * counts and `deployments: [{id}]`; publishes `api_post_event`.
+ * Answers 201 with `Location`, `Marathon-Deployment-Id` and the app with its defaults (empty and
+ * unset fields and `versionInfo` left out, fact 18), zero counts and `deployments: [{id}]`;
+ * publishes `api_post_event`.
  */
 export function createApp(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const query = request.query as Query;
@@ -29,9 +30,9 @@ export function createApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   if (findApp(deps, appId) !== undefined) throw conflict(`An app with id [${appId}] already exists.`);
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
   const stored = findApp(deps, appId) ?? spec;
-  publishApiPostEvent(deps, request, stored.definition);
-  // Marathon writes zero counts for the app it just created (AppsResource.create).
-  const json = { ...appJson(deps, stored, new Set()), ...ZERO_COUNTS, deployments: [{ id: started.deploymentId }] };
+  publishApiPostEvent(deps, request, stored, { versionInfo: false });
+  // Marathon writes the app before it is versioned, with zero counts (AppsResource.create).
+  const json = { ...appDefinitionJson(stored, { versionInfo: false }), ...ZERO_COUNTS, deployments: [{ id: started.deploymentId }] };
   return reply
     .code(201)
     .header('Location', appLocation(request.host, appId))

@@ -17,7 +17,7 @@ export function deleteApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const app = findApp(deps, appId);
   if (app === undefined) throw notFoundBare(notFoundText.app(appId));
   const started = submitDeployment(deps, { type: 'deleteRunSpec', runSpecId: appId, force });
-  publishApiPostEvent(deps, request, app.definition);
+  publishApiPostEvent(deps, request, app);
   return sendDeploymentResult(reply, started);
 }
 

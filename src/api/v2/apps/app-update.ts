@@ -31,7 +31,7 @@ export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const existing = findApp(deps, appId);
   const spec = updatedAppSpec(deps, appId, existing, requireBody(request.body), mode, isoTime(deps.clock.nowMs()));
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
-  publishApiPostEvent(deps, request, (findApp(deps, appId) ?? spec).definition);
+  publishApiPostEvent(deps, request, findApp(deps, appId) ?? spec);
   if (existing !== undefined) return sendDeploymentResult(reply, started);
   return sendDeploymentResult(reply.header('Location', appLocation(request.host, appId)), started, 201);
 }
@@ -57,7 +57,7 @@ export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: Fastif
   });
   const started = submitDeployment(deps, { type: 'deploy', root, force });
   // As stored by the core (its service ports assigned).
-  for (const spec of specs) publishApiPostEvent(deps, request, (findApp(deps, spec.id) ?? spec).definition);
+  for (const spec of specs) publishApiPostEvent(deps, request, findApp(deps, spec.id) ?? spec);
   return sendDeploymentResult(reply, started);
 }
 

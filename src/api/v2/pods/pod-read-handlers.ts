@@ -7,14 +7,14 @@ import { podsForQuery } from './pod-ids-for-query';
 
 /** `GET /v2/pods` (fact 82): every pod, as queries report it (spec rule 13). */
 export function listPods(deps: ApiDeps): Record<string, unknown>[] {
-  return podsForQuery(deps).map((spec) => podJson(deps, spec));
+  return podsForQuery(deps).map(podJson);
 }
 
 /** `GET /v2/pods/{id}`: the pod (the previous version while a redeployment runs, rule 13); unknown → 404 (fact 83). */
 export function getPod(deps: ApiDeps, id: string): Record<string, unknown> {
   const spec = deps.scheduler.podForQuery(id);
   if (spec?.kind !== 'pod') throw notFound(notFoundText.pod(id));
-  return podJson(deps, spec);
+  return podJson(spec);
 }
 
 /** `GET /v2/pods/{id}::status` (fact 81); unknown → 404 `Pod '/x' does not exist` (fact 83). */
@@ -51,7 +51,7 @@ export function getPodVersions(deps: ApiDeps, id: string): string[] {
 export function getPodVersion(deps: ApiDeps, id: string, version: string): Record<string, unknown> {
   const spec = deps.scheduler.runSpecVersion(id, canonicalVersion(version));
   if (spec?.kind !== 'pod') throw notFound(notFoundText.pod(id));
-  return podJson(deps, spec);
+  return podJson(spec);
 }
 
 /** A timestamp in the stored form (`…T…:…:….mmmZ`); unparsable text is kept as given. */

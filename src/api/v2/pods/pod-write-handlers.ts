@@ -20,7 +20,7 @@ export function createPod(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const ok = expectOk(deps.submit({ type: 'putRunSpec', spec, force }), deps.config.maxRunningDeployments);
   publishPodEvent(deps, 'pod_created_event', request);
   withDeployment(reply, ok).code(201).header('Location', `/v2/pods${spec.id}`);
-  return podJson(deps, stored(deps, spec));
+  return podJson(stored(deps, spec));
 }
 
 /**
@@ -35,7 +35,7 @@ export function replacePod(deps: ApiDeps, request: FastifyRequest, reply: Fastif
   const ok = expectOk(deps.submit({ type: 'putRunSpec', spec, force }), deps.config.maxRunningDeployments);
   publishPodEvent(deps, 'pod_updated_event', request);
   withDeployment(reply, ok).code(200);
-  return podJson(deps, stored(deps, spec));
+  return podJson(stored(deps, spec));
 }
 
 /**

@@ -1,27 +1,40 @@
 import type { ApiDeps } from '../../api-deps';
 
 /**
- * `GET /v2/info` (fact 93). `name` stays `"marathon"`: clients (DC/OS CLI, go-marathon,
- * marathon-lb, Terraform providers) identify the service by it and otherwise refuse or mis-detect
- * it; `version` is pacer's own (ApiConfig.version), so the name says which API is spoken and the
- * version which implementation speaks it. pacer is one node that is always the leader, has no
- * ZooKeeper and no HTTPS listener: options it does not have are `null`, as Marathon writes unset
- * options. HTTP callbacks (`event_subscriber`) were removed from Marathon before 1.11 and are not
- * reported. No fields of pacer's own: some client libraries refuse unknown fields (issue 5).
+ * The Marathon API version pacer implements, reported as `/v2/info` `version`: Marathon 1.11 at
+ * commit 90619da, the reference of marathon-api-facts.md (Marathon's `version` script numbers it
+ * 1.11.26: 26 first-parent commits after the 1.11 branch point). Clients gate features on it
+ * (several refuse anything older than 0.8.1 or 0.11.0).
+ */
+export const MARATHON_API_VERSION = '1.11.26';
+
+/** Marathon's `--https_port` default (`HttpConf.scala`); pacer has no TLS listener of its own yet. */
+export const DEFAULT_HTTPS_PORT = 8443;
+
+/**
+ * `GET /v2/info` (fact 93; Marathon's `api/v2/InfoResource.scala`). `name` stays `"marathon"`:
+ * clients (DC/OS CLI, go-marathon, marathon-lb, Terraform providers) identify the service by it;
+ * `version` is the Marathon API version pacer speaks ({@link MARATHON_API_VERSION}), and
+ * `buildref` (Marathon's build commit) names pacer's own version and commit, e.g.
+ * `pacer-0.1.0-0123456789ab`. pacer is one node that is always the leader and has no ZooKeeper:
+ * options it does not have are `null`, as Marathon writes unset options; `https_port` is
+ * Marathon's default, as Marathon writes it. HTTP callbacks (`event_subscriber`) were removed from
+ * Marathon before 1.11 and are not reported. No fields of pacer's own: some client libraries
+ * refuse unknown fields (issue 5).
  */
 export function infoJson(deps: ApiDeps): Record<string, unknown> {
   const { config } = deps;
   const { host, port } = splitHostPort(config.httpAddress);
   return {
     name: 'marathon',
-    version: config.version,
-    buildref: `pacer-${config.version}`,
+    version: MARATHON_API_VERSION,
+    buildref: `pacer-${config.build.version}-${config.build.commit}`,
     elected: true,
     leader: config.httpAddress,
     frameworkId: deps.frameworkId() ?? null,
     marathon_config: marathonConfig(deps, host),
     zookeeper_config: ZOOKEEPER_CONFIG,
-    http_config: { http_port: port, https_port: null },
+    http_config: { http_port: port, https_port: DEFAULT_HTTPS_PORT },
   };
 }
 

@@ -1,11 +1,13 @@
-import { invalidJson, type ErrorDetail } from '../../errors';
+import { emptyBody, invalidJson, type ErrorDetail } from '../../errors';
 
 /**
  * The `ids` of a `POST /v2/tasks/delete` body (`{"ids":["<taskId>",…]}`), duplicates dropped in
  * first-seen order (Marathon reads them as a set, fact 58). A body of the wrong shape is a 422
- * "Invalid JSON" with play-json keys (fact 4): `/ids` missing or not an array, `/ids(n)` not a string.
+ * "Invalid JSON" with play-json keys (fact 4): `/ids` missing or not an array, `/ids(n)` not a string;
+ * no body at all is fact 6's 400.
  */
 export function taskIdsFromBody(body: unknown): string[] {
+  if (body === undefined) throw emptyBody();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidJson([{ path: '/ids', errors: ['error.path.missing'] }]);
   }

@@ -132,16 +132,10 @@ t.test('deployment_info and step events carry the full plan (spec 6): both roots
   const id = accepted(t, h.put(app));
   const after = h.scheduler.root();
   const [info] = h.events('deployment_info');
-  t.same(info.plan, {
-    id,
-    original: { id: '/', apps: [], pods: [], groups: [], dependencies: [], version: before.version, enforceRole: false },
-    target: {
-      id: '/', apps: [], pods: [], dependencies: [], version: after.version, enforceRole: false,
-      groups: [{ id: '/prod', apps: [app.definition], pods: [], groups: [], dependencies: [], version: after.version, enforceRole: false }],
-    },
-    steps: [step(['StartApplication', '/prod/web']), step(['ScaleApplication', '/prod/web'])],
-    version: app.version,
-  });
+  const { original, target, ...light } = info.plan;
+  t.same(light, { id, steps: [step(['StartApplication', '/prod/web']), step(['ScaleApplication', '/prod/web'])], version: app.version });
+  t.equal(original, before, 'the root before the change (rendered by the wire, not the core)');
+  t.equal(target, after, 'the root after it');
   t.same(info.currentStep, { actions: [{ action: 'StartApplication', app: '/prod/web', type: 'StartApplication' }] });
   const stepSuccess = h.events().find((e) => e.eventType === 'deployment_step_success');
   t.equal(stepSuccess !== undefined && 'plan' in stepSuccess ? stepSuccess.plan : undefined, info.plan, 'one plan object for all events of a deployment');

@@ -2,9 +2,8 @@ import t from 'tap';
 import { computePlan } from '../../../../src/scheduler/deployments/compute-plan';
 import type { DeploymentPlan } from '../../../../src/scheduler/deployments/deployment-plan';
 import {
-  actionJson, currentStepJson, deploymentStepInfoJson, eventStepJson, lightPlanJson, planJson,
+  actionJson, currentStepJson, deploymentStepInfoJson, eventStepJson, fullPlan, lightPlanJson,
 } from '../../../../src/scheduler/deployments/plan-json';
-import { planGroupJson } from '../../../../src/scheduler/deployments/plan-group-json';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { DeploymentFailedEvent, DeploymentInfoEvent, DeploymentSuccessEvent } from '../../../../src/scheduler/model/events';
 import type { AppSpec, PodSpec } from '../../../../src/scheduler/model/run-spec';
@@ -65,59 +64,21 @@ t.test('light plan of deployment_success / deployment_failed: {id, steps, versio
   t.same(keys(failed), ['eventType', 'id', 'plan', 'reason', 'timestamp']);
 });
 
-t.test('deployment_info and step events: the full plan and a currentStep naming each action as action and type (spec 6)', async (t) => {
+t.test('deployment_info and step events: the full plan (the light plan and both roots) and a currentStep naming each action as action and type (spec 6)', async (t) => {
   const { original, target, plan } = fixture();
-  const full = planJson(plan, original, target);
+  const full = fullPlan(plan, original, target);
   const info: DeploymentInfoEvent = { eventType: 'deployment_info', timestamp: V2, plan: full, currentStep: eventStepJson(plan.steps[1]) };
-  const wire = JSON.parse(JSON.stringify(info)) as { plan: Record<string, unknown>; currentStep: unknown };
-  t.same(keys(wire), ['currentStep', 'eventType', 'plan', 'timestamp']);
-  t.same(keys(wire.plan), ['id', 'original', 'steps', 'target', 'version']);
-  for (const root of [wire.plan.original, wire.plan.target] as Record<string, unknown>[]) {
-    t.ok(['apps', 'dependencies', 'groups', 'id', 'version'].every((k) => k in root), 'group objects as spec 6 lists them');
-  }
-  t.strictSame(wire.currentStep, {
+  t.same(keys(info), ['currentStep', 'eventType', 'plan', 'timestamp']);
+  t.same(keys(full), ['id', 'original', 'steps', 'target', 'version']);
+  t.strictSame({ id: full.id, steps: full.steps, version: full.version }, lightPlanJson(plan), 'the light plan');
+  t.equal(full.version, V2, 'the plan version is the target root version (fact 61)');
+  t.equal(full.original, original, 'the roots themselves: the wire renders them (src/api/events/wire-event-json.ts)');
+  t.equal(full.target, target);
+  t.strictSame(info.currentStep, {
     actions: [{ action: 'StartPod', pod: '/g/db-pod', type: 'StartPod' }, { action: 'StartApplication', app: '/g/web', type: 'StartApplication' }],
   });
-});
-
-t.test('group JSON is computed once per group object and shared by roots that keep the group', async (t) => {
-  const { original, target } = fixture();
-  const sub = target.groups.get('/g') as Group;
-  const other = group('/', { groups: [sub], apps: [makeApp({ id: '/z' })] }, versionAt(300));
-  t.equal(planGroupJson(other).groups[0], planGroupJson(target).groups[0], 'the unchanged subgroup\'s JSON is shared');
-  t.equal(planGroupJson(original), planGroupJson(original), 'cached');
-});
-
-t.test('full plan: {id, original, target, steps, version} with group trees', async (t) => {
-  const { original, target, plan } = fixture();
-  const json = planJson(plan, original, target);
-  t.same(keys(json), ['id', 'original', 'steps', 'target', 'version']);
-  t.equal(json.id, 'dep-1');
-  t.equal(json.version, V2, 'the plan version is the target root version (fact 61)');
-  t.strictSame(json.steps, lightPlanJson(plan).steps);
-  t.strictSame(json.original, {
-    id: '/', apps: [original.apps.get('/old')?.definition], pods: [], groups: [], dependencies: [], version: V1, enforceRole: false,
-  });
-  const g = target.groups.get('/g');
-  t.strictSame(json.target, {
-    id: '/', apps: [], pods: [], dependencies: [], version: V2, enforceRole: false,
-    groups: [{
-      id: '/g', apps: [g?.apps.get('/g/web')?.definition], pods: [g?.pods.get('/g/db-pod')?.definition],
-      groups: [], dependencies: ['/x'], version: V2, enforceRole: false,
-    }],
-  });
-  t.same(JSON.parse(JSON.stringify(json)), json, 'plain JSON');
-  t.throws(() => planJson(plan, target, target), { name: 'AssertionError' }, 'roots must be the planned ones');
-  t.throws(() => planJson(plan, original, original), { name: 'AssertionError' });
-});
-
-t.test('group json lists children in id order', async (t) => {
-  const a = makeApp({ id: '/a' });
-  const b = makeApp({ id: '/b' });
-  const tree = group('/', { apps: [b, a], groups: [group('/z', {}, V1), group('/y', {}, V1)] }, V1);
-  const json = planGroupJson(tree);
-  t.same(json.apps.map((x) => x.id), ['/a', '/b']);
-  t.same(json.groups.map((x) => x.id), ['/y', '/z']);
+  t.throws(() => fullPlan(plan, target, target), { name: 'AssertionError' }, 'roots must be the planned ones');
+  t.throws(() => fullPlan(plan, original, original), { name: 'AssertionError' });
 });
 
 t.test('GET /v2/deployments item (fact 59)', async (t) => {
