@@ -114,6 +114,11 @@ export class Scheduler {
     if (live.length > 0) this.ctx.store.saveInstances(live);
   }
 
+  /** The options this core runs with (defaults filled): `/v2/info` reports them. */
+  options(): Readonly<SchedulerOptions> {
+    return this.ctx.options;
+  }
+
   /** Subscribe to the event bus; returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void {
     return this.ctx.bus.subscribe(listener);

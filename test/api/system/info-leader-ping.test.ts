@@ -1,3 +1,4 @@
+import { DEFAULT_SCHEDULER_OPTIONS } from '../../../src/scheduler/scheduler-options';
 import t from 'tap';
 import { makeApi } from '../api-fixture';
 import { buildServer } from '../../../src/api/server';
@@ -41,6 +42,19 @@ t.test('GET /v2/info (fact 93)', async (t) => {
     master: 'zk://xxxxxxxx@zk1:2181/mesos', mesos_role: 'ops', features: ['task_killing'], default_network_name: 'dcos',
     new_group_enforce_role: 'off', hostname: '127.0.0.1', ha: false, framework_name: null,
   });
+  t.strictSame({
+    decline_offer_duration: info.marathon_config.decline_offer_duration,
+    local_port_min: info.marathon_config.local_port_min,
+    local_port_max: info.marathon_config.local_port_max,
+    max_instances_per_offer: info.marathon_config.max_instances_per_offer,
+    reconciliation_interval: info.marathon_config.reconciliation_interval,
+  }, {
+    decline_offer_duration: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
+    local_port_min: 10_000,
+    local_port_max: 20_000,
+    max_instances_per_offer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer,
+    reconciliation_interval: DEFAULT_SCHEDULER_OPTIONS.reconciliationIntervalMs,
+  }, 'the options the core runs with, in Marathon\'s units');
   t.same(Object.keys(info.zookeeper_config).sort(), [...ZK_KEYS].sort());
   t.ok(Object.values(info.zookeeper_config).every((v) => v === null), 'no ZooKeeper');
 });

@@ -40,12 +40,11 @@ export function infoJson(deps: ApiDeps): Record<string, unknown> {
 
 /** Every key of fact 93's `marathon_config`; the ones pacer has are filled in below. */
 const UNSET_MARATHON_CONFIG_KEYS = [
-  'access_control_allow_origin', 'checkpoint', 'decline_offer_duration', 'env_vars_prefix', 'executor',
+  'access_control_allow_origin', 'checkpoint', 'env_vars_prefix', 'executor',
   'failover_timeout', 'framework_name', 'launch_token', 'launch_token_refresh_interval',
-  'leader_proxy_connection_timeout_ms', 'leader_proxy_read_timeout_ms', 'local_port_max', 'local_port_min',
-  'max_instances_per_offer', 'mesos_bridge_name', 'mesos_heartbeat_failure_threshold', 'mesos_heartbeat_interval',
+  'leader_proxy_connection_timeout_ms', 'leader_proxy_read_timeout_ms', 'mesos_bridge_name', 'mesos_heartbeat_failure_threshold', 'mesos_heartbeat_interval',
   'mesos_leader_ui_url', 'mesos_user', 'min_revive_offers_interval', 'offer_matching_timeout',
-  'on_elected_prepare_timeout', 'reconciliation_initial_delay', 'reconciliation_interval', 'scale_apps_initial_delay',
+  'on_elected_prepare_timeout', 'reconciliation_initial_delay', 'scale_apps_initial_delay',
   'scale_apps_interval', 'store_cache', 'task_launch_confirm_timeout', 'task_launch_timeout',
   'task_lost_expunge_initial_delay', 'task_lost_expunge_interval', 'task_reservation_timeout', 'webui_url',
   'maintenance_mode',
@@ -61,6 +60,13 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   out.master = redactCredentials(config.master);
   out.mesos_role = config.defaultRole;
   out.new_group_enforce_role = config.newGroupEnforceRole;
+  // The core's effective options, in Marathon's units (milliseconds for durations).
+  const options = deps.scheduler.options();
+  out.decline_offer_duration = options.declineRefuseMs;
+  out.local_port_min = options.localPortMin;
+  out.local_port_max = options.localPortMax;
+  out.max_instances_per_offer = options.maxInstancesPerOffer;
+  out.reconciliation_interval = options.reconciliationIntervalMs;
   return out;
 }
 
