@@ -17,16 +17,17 @@ async function getApp(fx: ReturnType<typeof apiFor>, id: string): Promise<Json> 
   return (await call(fx, 'GET', `/v2/apps${id}`)).json.app as Json;
 }
 
-t.test('POST: dynamic service ports are assigned lowest first, unique across apps, and echoed at once', async (t) => {
+t.test('POST: dynamic service ports are assigned lowest first and unique across apps; the 201 body shows 0 as Marathon\'s does (fact 19), GET the assigned port', async (t) => {
   const fx = apiFor(t);
   const a = await created(t, fx, appBody({ id: '/a', portDefinitions: [{ port: 0, name: 'http' }, { port: 0 }] }));
-  t.same(portsOf(a.json), [10_000, 10_001], 'the 201 body');
+  t.same(portsOf(a.json), [0, 0], 'the 201 body: the request as normalized, before assignment');
   t.match(a.json.portDefinitions, [{ name: 'http', protocol: 'tcp' }, { protocol: 'tcp' }], 'names and protocols are kept');
-  const b = await created(t, fx, appBody({ id: '/b' }));
-  t.same(portsOf(b.json), [10_002], 'the default port definition');
+  t.same(portsOf(await getApp(fx, '/a')), [10_000, 10_001], 'GET: assigned');
+  await created(t, fx, appBody({ id: '/b' }));
+  t.same(portsOf(await getApp(fx, '/b')), [10_002], 'the default port definition');
   const c = await created(t, fx, appBody({ id: '/c', portDefinitions: [{ port: 10_003 }, { port: 0 }] }));
-  t.same(portsOf(c.json), [10_003, 10_004], 'a fixed port is kept and skipped');
-  t.same(portsOf(await getApp(fx, '/a')), [10_000, 10_001], 'GET');
+  t.same(portsOf(c.json), [10_003, 0], 'the 201 body keeps the fixed port');
+  t.same(portsOf(await getApp(fx, '/c')), [10_003, 10_004], 'a fixed port is kept and skipped');
 });
 
 t.test('updates keep the app\'s ports, also when the update asks for 0 again (no restart then)', async (t) => {
@@ -60,7 +61,9 @@ t.test('container port mappings: servicePort 0 is assigned too', async (t) => {
     id: '/bridged', networks: [{ mode: 'container/bridge' }],
     container: { type: 'DOCKER', docker: { image: 'nginx' }, portMappings: [{ containerPort: 80 }, { containerPort: 81, servicePort: 10_500 }] },
   }));
-  t.match((res.json.container as Json).portMappings, [{ containerPort: 80, servicePort: 10_000 }, { containerPort: 81, servicePort: 10_500 }]);
+  t.match((res.json.container as Json).portMappings, [{ containerPort: 80, servicePort: 0 }, { containerPort: 81, servicePort: 10_500 }], 'the 201 body: as requested (fact 19)');
+  const stored = await getApp(fx, '/bridged');
+  t.match((stored.container as Json).portMappings, [{ containerPort: 80, servicePort: 10_000 }, { containerPort: 81, servicePort: 10_500 }], 'GET: assigned');
 });
 
 t.test('group writes go through the same rule', async (t) => {
@@ -87,8 +90,8 @@ t.test('/v2/tasks servicePorts and the text/plain load-balancer view show the as
 
 t.test('requirePorts: the assigned service port is the host port the task gets', async (t) => {
   const fx = apiFor(t);
-  const res = await created(t, fx, appBody({ id: '/fixed', requirePorts: true, portDefinitions: [{ port: 0 }] }));
-  t.same(portsOf(res.json), [10_000]);
+  await created(t, fx, appBody({ id: '/fixed', requirePorts: true, portDefinitions: [{ port: 0 }] }));
+  t.same(portsOf(await getApp(fx, '/fixed')), [10_000]);
   t.same(runAll(fx, makeOffer({ ports: [[31_000, 32_000]] })), [], 'no offer has port 10000');
   const [l] = runAll(fx, makeOffer({ ports: [[9_990, 10_010]] }));
   t.same(l.hostPorts, [10_000]);

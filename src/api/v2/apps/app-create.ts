@@ -31,8 +31,11 @@ export function createApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
   const stored = findApp(deps, appId) ?? spec;
   publishApiPostEvent(deps, request, stored, { versionInfo: false });
-  // Marathon writes the app before it is versioned, with zero counts (AppsResource.create).
-  const json = { ...appDefinitionJson(stored, { versionInfo: false }), ...ZERO_COUNTS, deployments: [{ id: started.deploymentId }] };
+  // Marathon writes the app as the request normalized it, before the group manager assigns its
+  // dynamic service ports (fact 19: `port` 0 here, the assigned port on GET) or versions it, with
+  // zero counts (AppsResource.create). The version is the one the core stamped.
+  const answered = { ...spec, version: stored.version };
+  const json = { ...appDefinitionJson(answered, { versionInfo: false }), ...ZERO_COUNTS, deployments: [{ id: started.deploymentId }] };
   return reply
     .code(201)
     .header('Location', appLocation(request.host, appId))
