@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiConfig, ApiDeps } from '../api/api-deps';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
+import { simRoutes } from '../api/ui/sim-routes';
 import type { MarathonEvent } from '../scheduler/model/events';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
@@ -14,6 +15,7 @@ import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
+import { simViewSource } from './sim-view-source';
 import { PACER_VERSION } from './start-local';
 
 /** pacer serving the REST API over the simulated cluster. */
@@ -72,6 +74,8 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
     uptimeMs: () => Date.now() - startedAtMs,
   };
   const app = buildServer({ deps, stream: hub });
+  let verdict: RunResult | undefined;
+  simRoutes(app, simViewSource(session, scenario, config.speed, () => verdict));
   try {
     await app.listen({ host: config.address, port: config.port });
   } catch (err) {
@@ -83,6 +87,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce)), log);
+  pacing.workload.then((result) => void (verdict = result), () => undefined);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     stop.abort();
