@@ -56,7 +56,7 @@ function CancelDialog(props: { readonly cancel: Cancel; readonly onClose: () => 
       run={() => send('DELETE', `/v2/deployments/${encodeURIComponent(deployment.id)}${force ? '?force=true' : ''}`)}
     >
       {force
-        ? <p>Stops the deployment where it is (<code>force=true</code>): nothing is rolled back; the apps keep the instances they have now.</p>
+        ? <p>Stops the deployment where it is (<code>force=true</code>): nothing is rolled back, the new definitions stay.</p>
         : <p>Cancels the deployment and starts a new one that restores the definitions it changed.</p>}
     </ActionDialog>
   );
