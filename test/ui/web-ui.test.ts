@@ -1,9 +1,11 @@
 import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import t from 'tap';
 import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
 import { startSim } from '../../src/runtime/start-sim';
 import { buildUi } from '../../ui/build';
+import { makeApi } from '../api/api-fixture';
 import { tempDir, waitFor } from '../e2e/e2e-kit';
 import { chromiumSkip, launchChromium } from '../harness/chromium';
 
@@ -44,7 +46,7 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
   page.on('pageerror', (err) => void pageErrors.push(err.message));
   const shoot = async (name: string): Promise<void> => {
     // The notes an action leaves in the corner fade after a few seconds; the pictures are taken without them.
-    await page.waitForFunction(() => document.querySelector('.toast') === null);
+    await page.waitForFunction('document.querySelector(".toast") === null');
     await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true });
   };
 
@@ -124,6 +126,64 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     await shoot('events');
   });
 
+  await t.test('the actions change what the API answers: edit, kill a task, suspend, delete, stop and roll back deployments', async (t) => {
+    const appOf = async (): Promise<{ cmd: string; instances: number; deployments: unknown[]; tasks: { id: string }[] } | undefined> => {
+      const res = await api('GET', '/v2/apps/shop/cart?embed=app.tasks&embed=app.deployments');
+      return res.status === 200 ? res.json.app as { cmd: string; instances: number; deployments: unknown[]; tasks: { id: string }[] } : undefined;
+    };
+    const settled = (n: number) => waitFor(async () => {
+      const a = await appOf();
+      return a !== undefined && a.deployments.length === 0 && a.tasks.length === n && a;
+    }, `/shop/cart settled at ${n} tasks`, WAIT_MS);
+    await page.goto(`${base}/ui/apps/shop/cart`);
+    await settled(2);
+    const dialog = page.getByRole('dialog');
+
+    await page.getByRole('button', { name: 'Edit JSON…' }).click();
+    const editor = dialog.locator('textarea');
+    const definition = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+    t.notOk('tasksRunning' in definition || 'version' in definition, 'the editor leaves out what the API computes');
+    await editor.fill(JSON.stringify({ ...definition, cmd: 'sleep 7200' }));
+    await dialog.getByRole('button', { name: 'Deploy the change' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    t.equal((await settled(2)).cmd, 'sleep 7200', 'Edit JSON: the API has the new command');
+
+    const victim = (await appOf())?.tasks[0]?.id ?? '';
+    await page.locator(`tr[data-task="${victim}"]`).getByRole('button', { name: 'Kill…' }).click();
+    await dialog.getByLabel(/scale the app down by one/).check();
+    await dialog.getByRole('button', { name: 'Kill', exact: true }).click();
+    const afterKill = await settled(1);
+    t.equal(afterKill.instances, 1, 'kill with scale=true: one instance fewer');
+    t.notOk(afterKill.tasks.some((task) => task.id === victim), 'and not the killed one');
+
+    await page.getByRole('button', { name: 'Suspend…' }).click();
+    await dialog.getByRole('button', { name: 'Suspend', exact: true }).click();
+    t.equal((await settled(0)).instances, 0, 'suspend: 0 instances');
+
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/ui/');
+    await waitFor(async () => (await api('GET', '/v2/apps/shop/cart')).status === 404, '/shop/cart deleted', WAIT_MS);
+    t.pass('delete: the API no longer has /shop/cart');
+
+    await page.getByRole('link', { name: /^Deployments/ }).click();
+    const idOf = async (app: string): Promise<string> => {
+      const { json } = await api('GET', `/v2/apps${app}`);
+      return ((json.app as { deployments: { id: string }[] }).deployments[0]?.id) ?? '';
+    };
+    const pinned = await idOf('/shop/pinned');
+    await page.locator(`[data-testid="deployment"][data-id="${pinned}"]`).getByRole('button', { name: 'Stop…' }).click();
+    await dialog.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.locator(`[data-testid="deployment"][data-id="${pinned}"]`).waitFor({ state: 'detached' });
+    const running = await api('GET', '/v2/deployments');
+    t.notOk(JSON.stringify(running.json).includes(pinned), 'stop: the deployment is gone from the API');
+    const tooBig = await idOf('/shop/too-big');
+    await page.locator(`[data-testid="deployment"][data-id="${tooBig}"]`).getByRole('button', { name: 'Roll back…' }).click();
+    await dialog.getByRole('button', { name: 'Roll back', exact: true }).click();
+    await waitFor(async () => (await api('GET', '/v2/apps/shop/too-big')).status === 404, 'the rollback to remove /shop/too-big', WAIT_MS);
+    t.pass('roll back: the app the deployment created is removed');
+  });
+
   await t.test('the simulation page shows virtual time, the agents and the faults', async (t) => {
     await page.getByRole('link', { name: 'Simulation' }).click();
     await page.locator('[data-testid="agents-table"] tbody tr').nth(5).waitFor();
@@ -145,4 +205,33 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
 
   t.same(pageErrors, [], 'no script error in the page');
   t.comment(`browser test: ${((Date.now() - startedAt) / 1000).toFixed(1)} s; screenshots in ${shots}`);
+});
+
+t.test('the same UI over another cluster: no simulation page, nothing breaks', { skip: chromiumSkip() }, async (t) => {
+  await buildUi();
+  // The REST API over the in-process core (manual time), as a local cluster describes itself, on a real socket.
+  const { app } = makeApi({ config: { clusterKind: 'local', master: 'local://1 agent(s) on this host' } });
+  t.teardown(() => app.close());
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const created = await fetch(`${base}/v2/apps`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(10_000),
+    body: JSON.stringify({ id: '/solo', cmd: 'sleep 3600', cpus: 0.1, mem: 32 }),
+  });
+  t.equal(created.status, 201);
+  const browser = await launchChromium();
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(WAIT_MS);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  await page.goto(`${base}/ui/`);
+  await page.locator('tr[data-id="/solo"]', { hasText: 'Waiting' }).waitFor();
+  t.pass('the app waits for offers (nothing offers in manual time)');
+  await page.locator('header .cluster', { hasText: 'local cluster' }).waitFor();
+  t.equal(await page.getByRole('link', { name: 'Simulation' }).count(), 0, 'no simulation tab: /pacer/v1/sim is not served');
+  await page.goto(`${base}/ui/simulation`);
+  await page.getByRole('alert').filter({ hasText: '404' }).waitFor();
+  t.match(await page.getByRole('alert').innerText(), /URI not found: GET \/pacer\/v1\/sim/, "the simulation page shows the API's 404");
+  t.same(pageErrors, [], 'no script error in the page');
 });
