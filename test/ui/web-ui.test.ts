@@ -126,7 +126,7 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     await shoot('events');
   });
 
-  await t.test('the actions change what the API answers: edit, kill a task, suspend, delete, stop and roll back deployments', async (t) => {
+  await t.test('the actions change what the API answers: edit, restart, kill a task, suspend, delete, scale a pod, stop and roll back deployments', async (t) => {
     const appOf = async (): Promise<{ cmd: string; instances: number; deployments: unknown[]; tasks: { id: string }[] } | undefined> => {
       const res = await api('GET', '/v2/apps/shop/cart?embed=app.tasks&embed=app.deployments');
       return res.status === 200 ? res.json.app as { cmd: string; instances: number; deployments: unknown[]; tasks: { id: string }[] } : undefined;
@@ -148,6 +148,15 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     await dialog.waitFor({ state: 'detached' });
     t.equal((await settled(2)).cmd, 'sleep 7200', 'Edit JSON: the API has the new command');
 
+    const before = new Set((await appOf())?.tasks.map((task) => task.id));
+    await page.getByRole('button', { name: 'Restart…' }).click();
+    await dialog.getByRole('button', { name: 'Restart', exact: true }).click();
+    const restarted = await waitFor(async () => {
+      const a = await settled(2);
+      return a.tasks.every((task) => !before.has(task.id)) && a;
+    }, 'the restart to replace both tasks', WAIT_MS);
+    t.equal(restarted.tasks.length, 2, 'restart: two new tasks replaced the old ones');
+
     const victim = (await appOf())?.tasks[0]?.id ?? '';
     await page.locator(`tr[data-task="${victim}"]`).getByRole('button', { name: 'Kill…' }).click();
     await dialog.getByLabel(/scale the app down by one/).check();
@@ -165,6 +174,16 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     await page.waitForURL((url) => url.pathname === '/ui/');
     await waitFor(async () => (await api('GET', '/v2/apps/shop/cart')).status === 404, '/shop/cart deleted', WAIT_MS);
     t.pass('delete: the API no longer has /shop/cart');
+
+    await page.goto(`${base}/ui/pods/cache`);
+    await page.getByRole('button', { name: 'Scale…' }).click();
+    await dialog.locator('input[name="instances"]').fill('2');
+    await dialog.getByRole('button', { name: 'Scale', exact: true }).click();
+    await waitFor(async () => {
+      const { json } = await api('GET', '/v2/pods/cache');
+      return (json.scaling as { instances: number }).instances === 2;
+    }, 'the pod at 2 instances', WAIT_MS);
+    t.pass('a pod scaled from the UI: the API says 2 instances');
 
     await page.getByRole('link', { name: /^Deployments/ }).click();
     const idOf = async (app: string): Promise<string> => {
