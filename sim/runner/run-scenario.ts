@@ -34,6 +34,9 @@ export interface RunOptions {
   readonly trace?: boolean;
 }
 
+/** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
+export type SimClusterView = Pick<SimCluster, 'agentInfos' | 'agentCapacity' | 'agentUsage' | 'agentStatus' | 'liveTasks'>;
+
 /** Loop steps allowed at one virtual instant before a run is declared livelocked. */
 export const SAME_INSTANT_MAX = 100_000;
 
@@ -55,6 +58,8 @@ export interface RunSession {
   finish(): RunResult;
   /** The run's core, for queries (the REST API of `--cluster sim` reads through it). */
   readonly scheduler: Scheduler;
+  /** The simulated cluster's books, read-only (the web UI's view of `--cluster sim` reads them). */
+  readonly cluster: SimClusterView;
   /** The virtual clock (absolute virtual epoch ms): the due time of the entry handled last. */
   nowMs(): number;
   /**
@@ -164,6 +169,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       return endMs;
     },
     scheduler,
+    cluster,
     nowMs: () => clock.now,
     violations: () => violations,
     extendTo: (untilMs) => {

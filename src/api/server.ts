@@ -9,6 +9,7 @@ import { tasksRoutes } from './v2/tasks/routes';
 import { queueRoutes } from './v2/queue/routes';
 import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
+import { uiRoutes } from './ui/ui-routes';
 
 /** What {@link buildServer} needs besides the routes' deps. */
 export interface ServerParts {
@@ -45,6 +46,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   queueRoutes(app, deps);
   systemRoutes(app, deps);
   eventsRoutes(app, deps, parts.stream);
+  uiRoutes(app);
   return app;
 }
 

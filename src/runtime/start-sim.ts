@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiConfig, ApiDeps } from '../api/api-deps';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
+import { simRoutes } from '../api/ui/sim-routes';
 import type { MarathonEvent } from '../scheduler/model/events';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
@@ -17,6 +18,7 @@ import { loadWorkload, reproduceCommand } from './run-sim';
 import { pacerBuild } from './pacer-build';
 import { reachableAt } from './runtime-parts';
 import { wireEventJson } from '../api/events/wire-event-json';
+import { simViewSource } from './sim-view-source';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -76,6 +78,8 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   };
   const app = buildServer({ deps, stream: hub });
   built.app = app;
+  let verdict: RunResult | undefined;
+  simRoutes(app, simViewSource(session, scenario, config.speed, () => verdict));
   try {
     await app.listen({ host: config.address, port: config.port });
   } catch (err) {
@@ -86,6 +90,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce)), log);
+  pacing.workload.then((result) => void (verdict = result), () => undefined);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     stop.abort();

@@ -1,0 +1,138 @@
+import t from 'tap';
+import { failureOf } from '../../ui/src/api/client';
+import type { App, QueueEntry } from '../../ui/src/api/wire';
+import { appStatus, healthSummary } from '../../ui/src/model/app-status';
+import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
+import { groupByAgent } from '../../ui/src/model/per-agent';
+import { reasonText } from '../../ui/src/model/reasons';
+import { parseRoute, routeHref, type Route } from '../../ui/src/model/route';
+import { SseParser } from '../../ui/src/model/sse-parser';
+import { waitingLines } from '../../ui/src/model/waiting-text';
+import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
+
+/** The web UI's pure logic (ui/src/model), run in Node: routes, the SSE parser, the texts it shows. */
+
+t.test('every page has a URL under /ui/ that parses back to it', async (t) => {
+  const cases: [string, Route][] = [
+    ['/ui/', { page: 'apps' }],
+    ['/ui', { page: 'apps' }],
+    ['/ui/apps', { page: 'apps' }],
+    ['/ui/apps/web', { page: 'app', id: '/web' }],
+    ['/ui/apps/prod/db/primary', { page: 'app', id: '/prod/db/primary' }],
+    ['/ui/pods/cache', { page: 'pod', id: '/cache' }],
+    ['/ui/deployments', { page: 'deployments' }],
+    ['/ui/deployments/', { page: 'deployments' }],
+    ['/ui/queue', { page: 'queue' }],
+    ['/ui/events', { page: 'events' }],
+    ['/ui/groups', { page: 'groups' }],
+    ['/ui/simulation', { page: 'simulation' }],
+    ['/ui/create', { page: 'create' }],
+    ['/ui/nope', { page: 'unknown', path: '/ui/nope' }],
+    ['/ui/queue/x', { page: 'unknown', path: '/ui/queue/x' }],
+    ['/elsewhere', { page: 'unknown', path: '/elsewhere' }],
+  ];
+  for (const [path, route] of cases) {
+    t.same(parseRoute(path), route, path);
+    if (route.page !== 'unknown') t.same(parseRoute(routeHref(route)), route, `${path} round trip`);
+  }
+  t.equal(routeHref({ page: 'app', id: '/a b/c' }), '/ui/apps/a%20b/c', 'ids are URL-encoded segment by segment');
+  t.same(parseRoute('/ui/apps/a%20b/c'), { page: 'app', id: '/a b/c' });
+});
+
+t.test('the SSE parser reads Marathon frames in any chunking', async (t) => {
+  const stream = 'event: api_post_event\r\ndata: {"eventType":"api_post_event","n":1}\r\n\r\n\r\n'
+    + ': comment\nevent: status_update_event\ndata: {"a":\ndata: 2}\n\n'
+    + 'data: no name\r\r'
+    + 'event: only-a-name\n\n';
+  const expected = [
+    { event: 'api_post_event', data: '{"eventType":"api_post_event","n":1}' },
+    { event: 'status_update_event', data: '{"a":\n2}' },
+    { event: 'message', data: 'no name' },
+  ];
+  for (const size of [1, 2, 3, 7, stream.length]) {
+    const parser = new SseParser();
+    const got = [];
+    for (let i = 0; i < stream.length; i += size) got.push(...parser.feed(stream.slice(i, i + size)));
+    t.same(got, expected, `chunks of ${size}`);
+  }
+});
+
+t.test('waitingFor becomes sentences, most blocking first, rejections by count', async (t) => {
+  const cases: { name: string; w: Parameters<typeof waitingLines>[0]; texts: string[]; reasons?: string[] }[] = [
+    { name: 'nothing', w: undefined, texts: [] },
+    { name: 'done', w: { unplaced: 0, rejections: {}, notHealthy: 0, notReady: 0, toReplace: 0 }, texts: [] },
+    {
+      name: 'unplaced with reasons', w: { unplaced: 2, rejections: { InsufficientMemory: 3, InsufficientCpus: 12, UnfulfilledRole: 0 } },
+      texts: ['2 instances not placed: offers were declined'], reasons: ['InsufficientCpus', 'InsufficientMemory'],
+    },
+    { name: 'unplaced, no offer yet', w: { unplaced: 1, rejections: {} }, texts: ['1 instance not placed: no offer has been matched yet'], reasons: [] },
+    {
+      name: 'a rolling restart', w: { unplaced: 0, notHealthy: 1, notReady: 2, toReplace: 3 },
+      texts: [
+        '1 instance of the new version not running and healthy yet',
+        '2 instances healthy but not ready yet (readiness check)',
+        '3 old instances still to replace or stop',
+      ],
+    },
+  ];
+  for (const c of cases) {
+    const lines = waitingLines(c.w);
+    t.same(lines.map((l) => l.text), c.texts, c.name);
+    if (c.reasons !== undefined) t.same(lines[0]?.reasons.map((r) => r.reason), c.reasons, `${c.name}: reasons`);
+  }
+  const [line] = waitingLines({ unplaced: 1, rejections: { UnfulfilledConstraint: 4 } });
+  t.match(line?.reasons[0], { count: 4, text: /constraint/ });
+});
+
+t.test('every rejection reason the core records has an explanation', async (t) => {
+  for (const reason of NO_MATCH_REASONS) t.not(reasonText(reason), reason, reason);
+  t.equal(reasonText('SomethingNew'), 'SomethingNew', 'an unknown reason is shown as is');
+});
+
+const app = (over: Partial<App>): App => ({
+  id: '/a', instances: 2, cpus: 1, mem: 64, disk: 0, version: 'v', tasksStaged: 0, tasksRunning: 2, tasksHealthy: 0, tasksUnhealthy: 0, deployments: [], ...over,
+});
+const queued = (over: Partial<QueueEntry>): QueueEntry => ({
+  count: 1, delay: { timeLeftSeconds: 0, overdue: true }, since: 's', role: '*',
+  processedOffersSummary: { processedOffersCount: 0, unusedOffersCount: 0, rejectSummaryLastOffers: [], rejectSummaryLaunchAttempt: [] },
+  ...over,
+});
+
+t.test('an app status says what Marathon UI said', async (t) => {
+  const cases: [string, App, QueueEntry | undefined, string][] = [
+    ['running', app({}), undefined, 'Running'],
+    ['deploying', app({ deployments: [{ id: 'd' }] }), undefined, 'Deploying'],
+    ['waiting for offers', app({ deployments: [{ id: 'd' }] }), queued({}), 'Waiting'],
+    ['backed off', app({}), queued({ delay: { timeLeftSeconds: 5, overdue: false } }), 'Delayed'],
+    ['suspended', app({ instances: 0, tasksRunning: 0 }), undefined, 'Suspended'],
+    ['scaling to 0, still stopping', app({ instances: 0, tasksRunning: 1 }), undefined, 'Running'],
+  ];
+  for (const [name, a, q, status] of cases) t.equal(appStatus(a, q), status, name);
+  t.same(healthSummary(app({ tasksRunning: 4, tasksHealthy: 2, tasksUnhealthy: 1, healthChecks: [{}] })), { healthy: 2, unhealthy: 1, unknown: 1, checked: true });
+  t.same(healthSummary(app({ tasksRunning: 4 })), { healthy: 0, unhealthy: 0, unknown: 0, checked: false });
+});
+
+t.test('events are summarized by what they are about and filtered by type and text', async (t) => {
+  const status = { eventType: 'status_update_event', timestamp: 't', appId: '/web', taskId: 'web.1', taskStatus: 'TASK_RUNNING', host: 'agent-1', ports: [1] };
+  t.equal(eventSummary(status), 'appId=/web taskId=web.1 host=agent-1 taskStatus=TASK_RUNNING');
+  t.equal(eventSummary({ eventType: 'api_post_event', timestamp: 't', clientIp: '127.0.0.1', uri: '/v2/apps', appDefinition: { id: '/x' } }), 'app=/x uri=/v2/apps clientIp=127.0.0.1');
+  t.equal(eventSummary({ eventType: 'deployment_success', timestamp: 't', plan: { id: 'p1' } }), 'deployment=p1');
+  t.ok(eventMatches(status, new Set(), ''), 'no filter');
+  t.ok(eventMatches(status, new Set(['status_update_event']), 'WEB'), 'type and case-insensitive text');
+  t.notOk(eventMatches(status, new Set(['api_post_event']), ''), 'another type');
+  t.notOk(eventMatches(status, new Set(), '/worker'), 'text not in it');
+});
+
+t.test('instances are grouped per agent, agents in natural order', async (t) => {
+  const groups = groupByAgent([{ h: 'agent-10' }, { h: 'agent-2' }, { h: null }, { h: 'agent-2' }], (x) => x.h);
+  t.same(groups.map((g) => [g.agent, g.items.length]), [['(unplaced)', 1], ['agent-2', 2], ['agent-10', 1]]);
+});
+
+t.test("API failures carry Marathon's message and details", async (t) => {
+  const f422 = failureOf(422, { message: 'Object is not valid', details: [{ path: '/cpus', errors: ['error.min'] }] }, '', 'POST /v2/apps');
+  t.match(f422, { status: 422, message: 'Object is not valid', details: [{ path: '/cpus' }], request: 'POST /v2/apps' });
+  const f409 = failureOf(409, { message: 'App is locked', deployments: [{ id: 'd1' }] }, '', 'PUT /v2/apps/a');
+  t.same(f409.details, [{ id: 'd1' }], 'a lock names its deployments');
+  const plain = failureOf(502, undefined, 'Bad gateway', 'GET /v2/apps');
+  t.equal(plain.message, 'GET /v2/apps answered 502: Bad gateway');
+});

@@ -1,0 +1,79 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiFailure, getJson } from './client';
+
+/** How often the pages re-read the API (the API is the UI's only source; the event tail is separate). */
+export const POLL_MS = 2000;
+
+const refreshers = new Set<() => void>();
+
+/** Re-reads every polled resource at once (after an action, so that its effect shows without waiting). */
+export function refreshAll(): void {
+  for (const r of refreshers) r();
+}
+
+/** A polled GET: its latest answer, the failure of the latest attempt (if it failed), and whether the first answer is pending. */
+export interface Polled<T> {
+  readonly data: T | undefined;
+  readonly error: ApiFailure | undefined;
+  readonly loading: boolean;
+  reload(): void;
+}
+
+interface PollState<T> {
+  readonly path: string | undefined;
+  readonly data: T | undefined;
+  readonly error: ApiFailure | undefined;
+}
+
+/**
+ * GETs `path` now, every `intervalMs` and on {@link refreshAll}, while the component is mounted;
+ * `path` undefined reads nothing. Requests never overlap (a reload asked for meanwhile runs when
+ * the current one ends). A failure keeps the last good answer and reports the error, so a page
+ * stays readable while pacer is briefly unreachable.
+ */
+export function usePoll<T>(path: string | undefined, intervalMs: number = POLL_MS): Polled<T> {
+  const [state, setState] = useState<PollState<T>>({ path, data: undefined, error: undefined });
+  const runRef = useRef<() => void>(() => undefined);
+  useEffect(() => {
+    if (path === undefined) return undefined;
+    const abort = new AbortController();
+    let running = false;
+    let again = false;
+    const run = (): void => {
+      if (abort.signal.aborted) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      getJson<T>(path, abort.signal).then(
+        (data) => setState({ path, data, error: undefined }),
+        (err: unknown) => {
+          if (abort.signal.aborted) return;
+          const failure = err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, `GET ${path}`);
+          setState((s) => ({ path, data: s.path === path ? s.data : undefined, error: failure }));
+        },
+      ).finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+    };
+    runRef.current = run;
+    run();
+    refreshers.add(run);
+    const timer = setInterval(run, intervalMs);
+    return () => {
+      abort.abort();
+      refreshers.delete(run);
+      clearInterval(timer);
+    };
+  }, [path, intervalMs]);
+  const reload = useCallback(() => runRef.current(), []);
+  const current = state.path === path;
+  const data = current ? state.data : undefined;
+  const error = current ? state.error : undefined;
+  return { data, error, loading: path !== undefined && data === undefined && error === undefined, reload };
+}

@@ -1,0 +1,99 @@
+import { usePoll } from './api/use-poll';
+import type { Deployment, Info, QueueEntry } from './api/wire';
+import { Toasts } from './components/toasts';
+import { routeHref, type Route } from './model/route';
+import { Link, useRoute } from './router';
+import { AppView } from './views/app-view';
+import { AppsView } from './views/apps-view';
+import { CreateView } from './views/create-view';
+import { DeploymentsView } from './views/deployments-view';
+import { EventsView } from './views/events-view';
+import { GroupsView } from './views/groups-view';
+import { PodView } from './views/pod-view';
+import { QueueView } from './views/queue-view';
+import { SIM_PATH, SimulationView } from './views/simulation-view';
+
+/** The shell: the cluster pacer runs on, the navigation (with live counts), the page, the toasts. */
+export function App() {
+  const route = useRoute();
+  const info = usePoll<Info>('/v2/info', 30_000);
+  // Only `--cluster sim` serves the simulation endpoint; elsewhere it is a 404 and the tab is hidden.
+  const sim = usePoll<unknown>(SIM_PATH, 30_000);
+  const deployments = usePoll<Deployment[]>('/v2/deployments');
+  const queue = usePoll<{ queue: QueueEntry[] }>('/v2/queue');
+  const isSim = sim.data !== undefined;
+  const tabs: { route: Route; label: string; count?: number }[] = [
+    { route: { page: 'apps' }, label: 'Applications' },
+    { route: { page: 'groups' }, label: 'Groups' },
+    { route: { page: 'deployments' }, label: 'Deployments', count: deployments.data?.length },
+    { route: { page: 'queue' }, label: 'Queue', count: queue.data?.queue.length },
+    { route: { page: 'events' }, label: 'Events' },
+    ...(isSim ? [{ route: { page: 'simulation' } as Route, label: 'Simulation' }] : []),
+  ];
+  const active = activeTab(route);
+  return (
+    <>
+      <header class="top">
+        <Link href={routeHref({ page: 'apps' })} class="brand">pacer</Link>
+        <nav>
+          {tabs.map((t) => (
+            <Link key={t.label} href={routeHref(t.route)} class={t.route.page === active ? 'tab active' : 'tab'}>
+              {t.label}{t.count !== undefined && t.count > 0 ? <span class="count">{t.count}</span> : null}
+            </Link>
+          ))}
+        </nav>
+        <div class="cluster muted" title={info.data?.marathon_config.master}>
+          {info.data === undefined ? (info.error !== undefined ? 'pacer unreachable' : '') : `${clusterLabel(info.data)} · v${info.data.version}`}
+        </div>
+      </header>
+      <main>
+        <Page route={route} />
+      </main>
+      <Toasts />
+    </>
+  );
+}
+
+function Page(props: { readonly route: Route }) {
+  const { route } = props;
+  switch (route.page) {
+    case 'apps':
+      return <AppsView />;
+    case 'app':
+      return <AppView key={route.id} id={route.id} />;
+    case 'pod':
+      return <PodView key={route.id} id={route.id} />;
+    case 'groups':
+      return <GroupsView />;
+    case 'deployments':
+      return <DeploymentsView />;
+    case 'queue':
+      return <QueueView />;
+    case 'events':
+      return <EventsView />;
+    case 'simulation':
+      return <SimulationView />;
+    case 'create':
+      return <CreateView />;
+    case 'unknown':
+      return (
+        <section>
+          <h1>Not found</h1>
+          <p>The UI has no page at <code>{route.path}</code>. <Link href={routeHref({ page: 'apps' })}>Applications</Link></p>
+        </section>
+      );
+  }
+}
+
+/** The tab a page belongs to (an app's page is under Applications). */
+function activeTab(route: Route): Route['page'] {
+  return route.page === 'app' || route.page === 'pod' || route.page === 'create' ? 'apps' : route.page;
+}
+
+/** `local cluster`, `simulated cluster`, `Mesos http://…` from `/v2/info`'s master. */
+function clusterLabel(info: Info): string {
+  const master = info.marathon_config.master;
+  if (master.startsWith('sim://')) return 'simulated cluster';
+  if (master.startsWith('local')) return 'local cluster';
+  return `Mesos ${master}`;
+}

@@ -1,0 +1,73 @@
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiFailure, type ApiAnswer } from '../api/client';
+import { refreshAll } from '../api/use-poll';
+import { ErrorBox } from './error-box';
+import { Modal } from './modal';
+import { notify } from './toasts';
+
+/** What an action dialog does when confirmed: one API request (`force` after a 409 and the user's OK). */
+export type ActionRun = (force: boolean) => Promise<ApiAnswer<unknown>>;
+
+export interface ActionDialogProps {
+  readonly title: string;
+  /** What will happen, and any inputs the action needs. */
+  readonly children?: ComponentChildren;
+  readonly confirmLabel: string;
+  /** Shown in red: the action stops or deletes something. */
+  readonly danger?: boolean;
+  /** Whether a 409 (locked by a deployment) may be retried with `force=true`. */
+  readonly forceable?: boolean;
+  /** Whether confirming is possible now (inputs valid). */
+  readonly ready?: boolean;
+  readonly run: ActionRun;
+  /** After success, with the answer (default: a toast naming the deployment, if one started). */
+  readonly onDone?: (answer: ApiAnswer<unknown>) => void;
+  readonly onClose: () => void;
+}
+
+/**
+ * Every change the UI makes goes through this confirmation: it says what will happen, runs the
+ * request on confirm, and on failure stays open showing Marathon's `message` and `details` (a
+ * 409 lock offers to retry with `force=true`). Success closes it and re-reads every page's data.
+ */
+export function ActionDialog(props: ActionDialogProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiFailure | undefined>(undefined);
+  const go = async (force: boolean): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await props.run(force);
+      props.onClose();
+      refreshAll();
+      if (props.onDone !== undefined) props.onDone(answer);
+      else notify(answer.deploymentId !== undefined ? `${props.title}: deployment ${answer.deploymentId} started` : `${props.title}: done`);
+    } catch (err) {
+      setError(err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, props.title));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const locked = error?.status === 409 && props.forceable === true;
+  return (
+    <Modal title={props.title} onClose={props.onClose}>
+      <div class="modal-body">{props.children}</div>
+      {error !== undefined && <ErrorBox error={error} />}
+      <div class="modal-actions">
+        <button type="button" onClick={props.onClose} disabled={busy}>Cancel</button>
+        {locked && (
+          <button type="button" class="danger" disabled={busy} onClick={() => void go(true)}>
+            Force (stop the locking deployment)
+          </button>
+        )}
+        <button
+          type="button" class={props.danger === true ? 'danger primary' : 'primary'}
+          disabled={busy || props.ready === false} onClick={() => void go(false)}
+        >
+          {busy ? 'Working…' : props.confirmLabel}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Deployment, DeploymentAction } from '../api/wire';
+import { routeHref } from '../model/route';
+import { waitingLines } from '../model/waiting-text';
+import { Link } from '../router';
+
+/** A current action of a deployment and what it waits for (pacer's `waitingFor`), in words. */
+export function ActionWaiting(props: { readonly action: DeploymentAction }) {
+  const { action } = props;
+  const id = action.app ?? action.pod ?? '?';
+  const lines = waitingLines(action.waitingFor);
+  return (
+    <div class="action" data-testid="current-action">
+      <div>
+        <code>{action.action}</code>{' '}
+        <Link href={routeHref(action.pod !== undefined ? { page: 'pod', id } : { page: 'app', id })}>{id}</Link>
+      </div>
+      {lines.length === 0 ? <div class="muted">waits for nothing more: the other actions of its step are still running</div> : (
+        <ul class="waiting" data-testid="waiting-for">
+          {lines.map((line) => (
+            <li key={line.text}>
+              {line.text}
+              {line.reasons.length > 0 && (
+                <ul>
+                  {line.reasons.map((r) => (
+                    <li key={r.reason}><strong>{r.reason}</strong> ×{r.count}: {r.text}</li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The current actions of `deployment` that concern `runSpecId` (all of them when undefined). */
+export function actionsOf(deployment: Deployment, runSpecId?: string): DeploymentAction[] {
+  return deployment.currentActions.filter((a) => runSpecId === undefined || a.app === runSpecId || a.pod === runSpecId);
+}
