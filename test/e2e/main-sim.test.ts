@@ -20,9 +20,9 @@ t.test('--cluster sim serves the API and paces a workload: events as JSON lines 
   ]);
   const port = await startupPort(main);
   t.equal(await ping(port), 'pong', 'the API answers');
-  await waitFor(() => /\nPASSED\n/.test(main.stderr()), 'the workload verdict', 20_000);
+  await waitFor(() => /\nPASSED\n/.test(main.stderr()), 'the workload verdict');
   main.child.kill('SIGINT');
-  const exit = await within(main.exited, 'exit after SIGINT', 10_000);
+  const exit = await within(main.exited, 'exit after SIGINT');
   t.same(exit, { code: 0, signal: null }, 'exits 0 on SIGINT');
   const demo = { stdout: main.stdout(), stderr: main.stderr() };
   const lines = demo.stdout.trimEnd().split('\n');
