@@ -49,6 +49,15 @@ export function spawnMain(t: Test, args: readonly string[], env: Record<string, 
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
+/** Waits (bounded) for the process to exit; a timeout's error carries what it printed on stderr. */
+export async function exitOf(main: MainProcess, what: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  try {
+    return await within(main.exited, what);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; its stderr so far:\n${main.stderr()}`);
+  }
+}
+
 /** Wait (bounded) for the startup line; answers the port it names. */
 export async function startupPort(main: MainProcess): Promise<number> {
   const match = await waitFor(() => STARTUP_LINE.exec(main.stderr()) ?? (main.child.exitCode !== null && 'exited'), 'the startup line');
@@ -65,7 +74,7 @@ export async function ping(port: number): Promise<string> {
 /** Spawns main with `args` and waits (bounded) for it to exit: the exit code and output. */
 export async function runMain(t: Test, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const main = spawnMain(t, args, env);
-  const { code } = await within(main.exited, `main ${args.join(' ')}`);
+  const { code } = await exitOf(main, `main ${args.join(' ')}`);
   return { code, stdout: main.stdout(), stderr: main.stderr() };
 }
 

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { LocalClusterState } from '../../src/cluster/local/state-file';
 import { patientSignal } from '../harness/wait';
-import { tempDir, waitFor, within } from './e2e-kit';
-import { spawnMain, startupPort } from './main-kit';
+import { tempDir, waitFor } from './e2e-kit';
+import { exitOf, spawnMain, startupPort } from './main-kit';
 
 /**
  * Ctrl-C while a scheduler-run health probe is in flight. `close()` stops the API, the cluster
@@ -57,7 +57,7 @@ t.test('SIGTERM while a health probe is in flight: exit 0, "stopped", no crash a
   await waitFor(() => existsSync(sandboxRoot) && readdirSync(sandboxRoot).some((d) => existsSync(join(sandboxRoot, d, 'probed'))),
     'the first health probe to reach the task');
   main.child.kill('SIGTERM');
-  const exit = await within(main.exited, 'main to exit after SIGTERM');
+  const exit = await exitOf(main, 'main to exit after SIGTERM');
   t.match(main.stderr(), /pacer: stopped\n/, 'pacer says it stopped');
   t.same(exit, { code: 0, signal: null }, 'exits 0');
   t.notMatch(main.stderr(), /The database connection is not open/, 'no write to the closed store');

@@ -1,16 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
-import { spawnMain } from '../e2e/main-kit';
+import { exitOf, spawnMain } from '../e2e/main-kit';
 import { nodeArgsFor } from '../harness/node-entry';
 import { REPO_ROOT } from '../harness/repo-path';
-import { PATIENCE_MS, waitFor, within } from '../harness/wait';
+import { PATIENCE_MS, waitFor } from '../harness/wait';
 
 /** `npm start`'s entry point: paces a workload and streams events. */
 t.test('main runs the workload on the simulated cluster in real time and streams JSON events', async (t) => {
   const main = spawnMain(t, ['--cluster', 'sim', '--port', '0', '--workload', 'scenarios/partition.yaml', '--speed', '100000']);
   await waitFor(() => /PASSED/.test(main.stderr()), 'the workload verdict');
   main.child.kill('SIGINT');
-  t.same(await within(main.exited, 'exit'), { code: 0, signal: null }, main.stderr());
+  t.same(await exitOf(main, 'exit'), { code: 0, signal: null }, main.stderr());
   const r = { stdout: main.stdout(), stderr: main.stderr() };
   const events = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { eventType: string; timestamp: string });
   t.ok(events.some((e) => e.eventType === 'instance_changed_event'));
