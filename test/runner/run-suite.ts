@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../harness/repo-path';
 /**
  * The runner of `npm test`: every `test/**\/*.test.ts` of the repository (new files are picked up
  * by that pattern, nothing to register), run from its compiled copy in `dist/tests/` (`npm run
- * build:tests`, esbuild with source maps), JOBS files at a time, each in its own `node` process.
+ * build:tests`: test/runner/build-tests.mjs), JOBS files at a time, each in its own `node` process.
  * The files are node-tap tests and print TAP; this prints one TAP line per file and, for a file
  * that fails, everything it printed. Exit code 1 when any file fails.
  *
