@@ -4,6 +4,7 @@
 #
 # Usage:
 #   eval "$(.ci/zookeeper.sh)"        # install if needed, start, wait until it answers `ruok`
+#   .ci/zookeeper.sh install          # only install (.ci/run does it in the background, early)
 #   .ci/zookeeper.sh stop             # stop the server started above (needs PACER_ZK_PID)
 #
 # stdout carries only shell assignments for the caller to eval:
@@ -83,6 +84,11 @@ if [ "${1:-start}" = "stop" ]; then
   kill "$PACER_ZK_PID" 2>/dev/null || true
   for _ in $(seq 20); do kill -0 "$PACER_ZK_PID" 2>/dev/null || break; sleep 0.5; done
   log "stopped ZooKeeper (pid $PACER_ZK_PID)"
+  exit 0
+fi
+
+if [ "${1:-start}" = "install" ]; then
+  install_zookeeper
   exit 0
 fi
 

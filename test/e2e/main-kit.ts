@@ -1,18 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import type { Test } from 'tap';
-import { waitFor, within } from './e2e-kit';
+import { nodeArgsFor } from '../harness/node-entry';
+import { REPO_ROOT } from '../harness/repo-path';
+import { patientSignal, waitFor, within } from '../harness/wait';
 
 /**
- * Running `src/main.ts` (the `npm start` entry) as a child process through tsx, for the e2e tests:
- * spawn it with flags and environment, read its output, wait (bounded) for its startup line or
- * its exit. A process still running when its test ends is SIGKILLed.
+ * Running `src/main.ts` (the `npm start` entry) as a child process, for the e2e tests: spawn it
+ * with flags and environment (compiled when the tests run compiled, else through tsx: see
+ * test/harness/node-entry.ts), read its output, wait (bounded, test/harness/wait.ts) for its
+ * startup line or its exit. A process still running when its test ends is SIGKILLed.
  */
 
-const REPO = resolve(__dirname, '..', '..');
 const STARTUP_LINE = /pacer: Marathon API on http:\/\/127\.0\.0\.1:(\d+) \((?:local cluster, store .+?; tasks keep running after Ctrl-C|simulated cluster paced in real time, state in memory)\); Ctrl-C stops/;
 
-/** A spawned `node --import tsx src/main.ts …` with its output so far and its exit. */
+/** A spawned `src/main.ts …` with its output so far and its exit. */
 export interface MainProcess {
   readonly child: ChildProcess;
   stdout(): string;
@@ -27,10 +28,10 @@ function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...out, ...env };
 }
 
-/** Spawns `node --import tsx src/main.ts ...args` in the repository, without inherited PACER_* variables. */
+/** Spawns `src/main.ts ...args` in the repository, without inherited PACER_* variables. */
 export function spawnMain(t: Test, args: readonly string[], env: Record<string, string> = {}): MainProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    cwd: REPO, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...nodeArgsFor('src/main.ts'), ...args], {
+    cwd: REPO_ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
@@ -42,29 +43,38 @@ export function spawnMain(t: Test, args: readonly string[], env: Record<string, 
   t.teardown(async () => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
-      await within(exited, 'the killed main process to exit', 5000);
+      await within(exited, 'the killed main process to exit');
     }
   });
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Wait (bounded, `timeoutMs`) for the startup line; answers the port it names. */
-export async function startupPort(main: MainProcess, timeoutMs = 20_000): Promise<number> {
-  const match = await waitFor(() => STARTUP_LINE.exec(main.stderr()) ?? (main.child.exitCode !== null && 'exited'), 'the startup line', timeoutMs);
+/** Waits (bounded) for the process to exit; a timeout's error carries what it printed on stderr. */
+export async function exitOf(main: MainProcess, what: string): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  try {
+    return await within(main.exited, what);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; its stderr so far:\n${main.stderr()}`);
+  }
+}
+
+/** Wait (bounded) for the startup line; answers the port it names. */
+export async function startupPort(main: MainProcess): Promise<number> {
+  const match = await waitFor(() => STARTUP_LINE.exec(main.stderr()) ?? (main.child.exitCode !== null && 'exited'), 'the startup line');
   if (match === 'exited') throw new Error(`main exited early: ${main.stderr()}`);
   return Number(match[1]);
 }
 
 /** GET /ping on 127.0.0.1:`port` (bounded): the body. */
 export async function ping(port: number): Promise<string> {
-  const res = await fetch(`http://127.0.0.1:${port}/ping`, { signal: AbortSignal.timeout(3000) });
+  const res = await fetch(`http://127.0.0.1:${port}/ping`, { signal: patientSignal() });
   return res.text();
 }
 
 /** Spawns main with `args` and waits (bounded) for it to exit: the exit code and output. */
 export async function runMain(t: Test, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const main = spawnMain(t, args, env);
-  const { code } = await within(main.exited, `main ${args.join(' ')}`, 20_000);
+  const { code } = await exitOf(main, `main ${args.join(' ')}`);
   return { code, stdout: main.stdout(), stderr: main.stderr() };
 }
 

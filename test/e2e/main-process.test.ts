@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { freePort, tempDir, within } from './e2e-kit';
-import { ping, runMain, spawnMain, startupPort } from './main-kit';
+import { freePort, tempDir } from './e2e-kit';
+import { exitOf, ping, runMain, spawnMain, startupPort } from './main-kit';
 
 /**
  * `src/main.ts` as a real process (what `npm start` runs, from source through tsx instead of the
@@ -23,7 +23,7 @@ t.test('npm start serves on the port it was given, and SIGTERM stops it: exit 0,
   t.match(main.stderr(), `store ${storePath};`, 'and the store');
   t.equal(await ping(port), 'pong', '/ping → pong');
   main.child.kill('SIGTERM');
-  const exit = await within(main.exited, 'exit after SIGTERM', 10_000);
+  const exit = await exitOf(main, 'exit after SIGTERM');
   t.same(exit, { code: 0, signal: null }, 'exits 0 on SIGTERM');
   t.match(main.stderr(), /pacer: stopped\n$/, 'says stopped, last');
   t.equal(main.stdout(), '', 'nothing on stdout');
@@ -37,7 +37,7 @@ t.test('PACER_PORT=0 picks a free port and the startup line prints the real one;
   t.ok(port > 0, `a real port (${port})`);
   t.equal(await ping(port), 'pong');
   main.child.kill('SIGINT');
-  t.same(await within(main.exited, 'exit after SIGINT', 10_000), { code: 0, signal: null }, 'exits 0 on SIGINT');
+  t.same(await exitOf(main, 'exit after SIGINT'), { code: 0, signal: null }, 'exits 0 on SIGINT');
   t.match(main.stderr(), /pacer: stopped\n$/);
 });
 

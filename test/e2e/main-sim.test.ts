@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from './e2e-kit';
-import { ping, runMain, spawnMain, startupPort } from './main-kit';
-import { waitFor, within } from './e2e-kit';
+import { exitOf, ping, runMain, spawnMain, startupPort } from './main-kit';
+import { waitFor } from './e2e-kit';
 
 /** `npm start -- --cluster sim` as a real process: src/runtime/start-sim.ts through src/main.ts. */
 
@@ -20,9 +20,9 @@ t.test('--cluster sim serves the API and paces a workload: events as JSON lines 
   ]);
   const port = await startupPort(main);
   t.equal(await ping(port), 'pong', 'the API answers');
-  await waitFor(() => /\nPASSED\n/.test(main.stderr()), 'the workload verdict', 20_000);
+  await waitFor(() => /\nPASSED\n/.test(main.stderr()), 'the workload verdict');
   main.child.kill('SIGINT');
-  const exit = await within(main.exited, 'exit after SIGINT', 10_000);
+  const exit = await exitOf(main, 'exit after SIGINT');
   t.same(exit, { code: 0, signal: null }, 'exits 0 on SIGINT');
   const demo = { stdout: main.stdout(), stderr: main.stderr() };
   const lines = demo.stdout.trimEnd().split('\n');

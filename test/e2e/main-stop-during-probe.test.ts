@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import type { LocalClusterState } from '../../src/cluster/local/state-file';
-import { tempDir, waitFor, within } from './e2e-kit';
-import { spawnMain, startupPort } from './main-kit';
+import { patientSignal } from '../harness/wait';
+import { tempDir, waitFor } from './e2e-kit';
+import { exitOf, spawnMain, startupPort } from './main-kit';
 
 /**
  * Ctrl-C while a scheduler-run health probe is in flight. `close()` stops the API, the cluster
@@ -50,13 +51,13 @@ t.test('SIGTERM while a health probe is in flight: exit 0, "stopped", no crash a
   const main = spawnMain(t, ['--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', sandboxRoot]);
   const port = await startupPort(main);
   const created = await fetch(`http://127.0.0.1:${port}/v2/apps`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(APP), signal: AbortSignal.timeout(5000),
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(APP), signal: patientSignal(),
   });
   t.equal(created.status, 201, 'the app is created');
   await waitFor(() => existsSync(sandboxRoot) && readdirSync(sandboxRoot).some((d) => existsSync(join(sandboxRoot, d, 'probed'))),
-    'the first health probe to reach the task', 15_000);
+    'the first health probe to reach the task');
   main.child.kill('SIGTERM');
-  const exit = await within(main.exited, 'main to exit after SIGTERM', 10_000);
+  const exit = await exitOf(main, 'main to exit after SIGTERM');
   t.match(main.stderr(), /pacer: stopped\n/, 'pacer says it stopped');
   t.same(exit, { code: 0, signal: null }, 'exits 0');
   t.notMatch(main.stderr(), /The database connection is not open/, 'no write to the closed store');

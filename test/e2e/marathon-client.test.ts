@@ -33,7 +33,7 @@ t.test('python3-marathon drives pacer: apps, tasks, groups, deployments, the que
 }, async (t) => {
   const dir = tempDir(t);
   const main = spawnMain(t, ['--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes')]);
-  const port = await startupPort(main, 120_000);
+  const port = await startupPort(main);
   const base = `http://127.0.0.1:${port}`;
   // Whatever the script left, no task may outlive the test: delete everything, wait, then stop pacer.
   t.teardown(async () => {

@@ -3,6 +3,7 @@ import type { Test } from 'tap';
 import { isGroupAlive, isProcessAlive, signalGroup } from '../../src/cluster/local/process-identity';
 import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
 import { startLocal, type RunningPacer } from '../../src/runtime/start-local';
+import { patientSignal } from '../harness/wait';
 import { waitFor, within } from './e2e-kit';
 
 /*
@@ -95,7 +96,7 @@ export class Pacer {
       method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(5000),
+      signal: patientSignal(),
     });
     const text = await res.text();
     let json: JsonObject = {};

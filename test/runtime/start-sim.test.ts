@@ -6,6 +6,7 @@ import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
 import { startSim, type RunningSim } from '../../src/runtime/start-sim';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
 import { sleep, tempDir, waitFor, within } from '../e2e/e2e-kit';
+import { patientSignal } from '../harness/wait';
 
 /** `--cluster sim` with the REST API: startSim over a paced run of a small workload. */
 
@@ -35,7 +36,7 @@ async function startOn(t: Test, yaml: string, speed = 200): Promise<{ pacer: Run
 }
 
 async function getJson(url: string): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
+  const res = await fetch(url, { signal: patientSignal() });
   return (await res.json()) as Record<string, unknown>;
 }
 
@@ -49,7 +50,7 @@ t.test('an app created through the API is placed on simulated agents and its eve
   await within(new Promise<void>((resolve) => source.addEventListener('open', () => resolve(), { once: true })), 'the event stream to open');
 
   const created = await fetch(`${base}/v2/apps`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(3000),
+    method: 'POST', headers: { 'content-type': 'application/json' }, signal: patientSignal(),
     body: JSON.stringify({ id: '/web', cmd: 'sleep 3600', instances: 2, cpus: 0.5, mem: 128 }),
   });
   t.equal(created.status, 201, 'created');
@@ -58,11 +59,11 @@ t.test('an app created through the API is placed on simulated agents and its eve
   const app = await waitFor(async () => {
     const body = (await getJson(`${base}/v2/apps/web`)).app as { tasksRunning: number; tasks: { host: string }[] };
     return body.tasksRunning === 2 && body;
-  }, 'both instances running', 10_000);
+  }, 'both instances running');
   t.equal(app.tasks.length, 2);
   for (const task of app.tasks) t.match(task.host, /^agent-\d$/, 'on a simulated agent');
 
-  await waitFor(() => changes.some((e) => e.condition === 'Running' && e.runSpecId === '/web'), 'instance_changed_event Running', 5000);
+  await waitFor(() => changes.some((e) => e.condition === 'Running' && e.runSpecId === '/web'), 'instance_changed_event Running');
   t.ok(changes.every((e) => e.runSpecId === '/web'), 'every instance change is of /web');
   t.equal((await getJson(`${base}/v2/info`)).name, 'marathon', 'the Marathon API, info included');
 });
@@ -77,18 +78,18 @@ t.test('the workload runs and is reported at its end; the cluster then keeps run
     ].join('\n'),
   });
   const { pacer, base, logs } = await startOn(t, yaml, 2000);
-  const verdict = await within(pacer.workload, 'the workload to end', 10_000);
+  const verdict = await within(pacer.workload, 'the workload to end');
   t.ok(verdict.passed, 'its expectation held');
   t.equal(verdict.expectations.length, 1);
   t.match(logs.join('\n'), /expectations:[\s\S]*PASS[\s\S]*PASSED$/, 'the summary was logged');
   const endMs = VIRTUAL_EPOCH_MS + 120_000;
-  await waitFor(() => pacer.session.nowMs() > endMs + 5000, 'virtual time to run past the workload', 5000);
+  await waitFor(() => pacer.session.nowMs() > endMs + 5000, 'virtual time to run past the workload');
   const scaled = await fetch(`${base}/v2/apps/worker`, {
-    method: 'PUT', headers: { 'content-type': 'application/json' }, signal: AbortSignal.timeout(3000),
+    method: 'PUT', headers: { 'content-type': 'application/json' }, signal: patientSignal(),
     body: JSON.stringify({ instances: 3 }),
   });
   t.equal(scaled.status, 200, 'changes are accepted after the workload ended');
-  await waitFor(async () => ((await getJson(`${base}/v2/apps/worker`)).app as { tasksRunning: number }).tasksRunning === 3, 'the third instance', 10_000);
+  await waitFor(async () => ((await getJson(`${base}/v2/apps/worker`)).app as { tasksRunning: number }).tasksRunning === 3, 'the third instance');
 });
 
 t.test('close() stops pacing and serving, and reports a workload that had not ended', async (t) => {

@@ -3,7 +3,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { nodeArgsFor } from '../harness/node-entry';
+import { REPO_ROOT } from '../harness/repo-path';
 import { runSimCli } from '../harness/run-sim-cli';
+import { PATIENCE_MS } from '../harness/wait';
 
 const sim = runSimCli;
 
@@ -69,7 +72,7 @@ t.test('usage errors exit 2 with the usage text', async (t) => {
 });
 
 t.test('the real command (sim/cli.ts) wires the process: exit code and output', async (t) => {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'sim/cli.ts', 'scenarios/partition.yaml', '--quiet'], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [...nodeArgsFor('sim/cli.ts'), 'scenarios/partition.yaml', '--quiet'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: PATIENCE_MS });
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^PASSED scenarios\/partition\.yaml seed 7 sha256 [0-9a-f]{64}\n$/);
 });

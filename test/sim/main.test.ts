@@ -1,14 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import t from 'tap';
-import { spawnMain } from '../e2e/main-kit';
-import { waitFor, within } from '../e2e/e2e-kit';
+import { exitOf, spawnMain } from '../e2e/main-kit';
+import { nodeArgsFor } from '../harness/node-entry';
+import { REPO_ROOT } from '../harness/repo-path';
+import { PATIENCE_MS, waitFor } from '../harness/wait';
 
-/** `npm start`'s entry point (run from source here): paces a workload and streams events. */
+/** `npm start`'s entry point: paces a workload and streams events. */
 t.test('main runs the workload on the simulated cluster in real time and streams JSON events', async (t) => {
   const main = spawnMain(t, ['--cluster', 'sim', '--port', '0', '--workload', 'scenarios/partition.yaml', '--speed', '100000']);
-  await waitFor(() => /PASSED/.test(main.stderr()), 'the workload verdict', 30_000);
+  await waitFor(() => /PASSED/.test(main.stderr()), 'the workload verdict');
   main.child.kill('SIGINT');
-  t.same(await within(main.exited, 'exit', 10_000), { code: 0, signal: null }, main.stderr());
+  t.same(await exitOf(main, 'exit'), { code: 0, signal: null }, main.stderr());
   const r = { stdout: main.stdout(), stderr: main.stderr() };
   const events = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as { eventType: string; timestamp: string });
   t.ok(events.some((e) => e.eventType === 'instance_changed_event'));
@@ -18,7 +20,7 @@ t.test('main runs the workload on the simulated cluster in real time and streams
 
 t.test('unknown clusters and bad flags are refused with the usage', async (t) => {
   for (const args of [['--cluster', 'mesos'], ['--cluster', 'sim', '--speed', '0'], ['--bogus', '1'], ['--port', 'x']]) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [...nodeArgsFor('src/main.ts'), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: PATIENCE_MS });
     t.equal(r.status, 2, args.join(' '));
     t.match(r.stderr, /usage: npm start/);
   }

@@ -8,6 +8,9 @@ import { runScenario } from '../../sim/runner/run-scenario';
 import { loadScenario } from '../../sim/scenario/load-scenario';
 import { compareGoldenHashes, describeDifference, GOLDEN_HASHES_FILE, parseGoldenHashes } from '../../sim/golden/golden-hashes';
 import { findScenarioFiles } from '../../sim/golden/scenario-files';
+import { nodeArgsFor } from '../harness/node-entry';
+import { REPO_ROOT } from '../harness/repo-path';
+import { PATIENCE_MS } from '../harness/wait';
 
 /**
  * The scenario library as a test suite: every `scenarios/**\/*.yaml` loads, its definitions
@@ -17,10 +20,9 @@ import { findScenarioFiles } from '../../sim/golden/scenario-files';
  * behaviour is a reviewed diff of that file: `npm run sim -- hashes --update`).
  */
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = REPO_ROOT;
 /** The scenario run in two separate processes (a short one with seeded draws in many places). */
 const CROSS_PROCESS_SCENARIO = 'scenarios/constraints/is.yaml';
-const CROSS_PROCESS_TIMEOUT_MS = 45_000;
 
 /** The 1-based number and both versions of the first line where two traces differ. */
 function firstDifference(a: string, b: string): string {
@@ -93,7 +95,7 @@ for (const file of files) {
 /** Runs the CLI in a child process; resolves with its exit code and output. */
 function runCli(file: string, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'sim/cli.ts', file, '--quiet'], {
+    const child = spawn(process.execPath, [...nodeArgsFor('sim/cli.ts'), file, '--quiet'], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
@@ -110,13 +112,13 @@ function runCli(file: string, timeoutMs: number): Promise<{ code: number | null;
 
 const HASH_LINE = /^(PASSED|FAILED) (\S+) seed (\d+) sha256 ([0-9a-f]{64})$/m;
 
-t.test(`${CROSS_PROCESS_SCENARIO} gives the same trace hash in two separate processes`, { timeout: 2 * CROSS_PROCESS_TIMEOUT_MS + 10_000 }, async (t) => {
+t.test(`${CROSS_PROCESS_SCENARIO} gives the same trace hash in two separate processes`, async (t) => {
   const [a, b] = await Promise.all([
-    runCli(CROSS_PROCESS_SCENARIO, CROSS_PROCESS_TIMEOUT_MS),
-    runCli(CROSS_PROCESS_SCENARIO, CROSS_PROCESS_TIMEOUT_MS),
+    runCli(CROSS_PROCESS_SCENARIO, PATIENCE_MS),
+    runCli(CROSS_PROCESS_SCENARIO, PATIENCE_MS),
   ]);
   for (const [name, run] of [['process 1', a], ['process 2', b]] as const) {
-    t.equal(run.signal, null, `${name} finished within ${CROSS_PROCESS_TIMEOUT_MS} ms`);
+    t.equal(run.signal, null, `${name} finished within ${PATIENCE_MS} ms`);
     t.equal(run.code, 0, `${name} exited 0`, { stderr: run.stderr });
   }
   const hashA = HASH_LINE.exec(a.stdout);

@@ -30,7 +30,7 @@ function withoutLines(s: Scenario): Scenario {
 
 const dir = mkdtempSync(join(tmpdir(), 'pacer-swarm-'));
 
-t.test(`bounded swarm: seeds 0–${SWARM_SEEDS - 1} keep every invariant`, { timeout: 120_000 }, async (t) => {
+t.test(`bounded swarm: seeds 0–${SWARM_SEEDS - 1} keep every invariant`, async (t) => {
   const result = runSwarm({ seeds: SWARM_SEEDS, from: 0, wallClockMs: () => performance.now() });
   t.same(result.failures.map((f) => `${f.violations[0]}  (replay: ${f.command})`), [], 'no seed fails');
   t.equal(result.seedsRun, SWARM_SEEDS);
@@ -72,7 +72,7 @@ t.test('the generator draws what the issue lists', async (t) => {
   }
 });
 
-t.test('--dump writes the seed as YAML that loads to the same scenario and replays the same run', { timeout: 60_000 }, async (t) => {
+t.test('--dump writes the seed as YAML that loads to the same scenario and replays the same run', async (t) => {
   for (let seed = 0; seed < 20; seed++) {
     const file = join(dir, `swarm-${seed}.yaml`);
     const r = sim(['swarm', '--seeds', '1', '--from', String(seed), '--dump', file]);
@@ -95,7 +95,7 @@ t.test('--dump writes the seed as YAML that loads to the same scenario and repla
   }
 });
 
-t.test('the command line: summary, exit codes, usage errors', { timeout: 60_000 }, async (t) => {
+t.test('the command line: summary, exit codes, usage errors', async (t) => {
   const ok = sim(['swarm', '--seeds', '2', '--from', '3']);
   t.equal(ok.code, 0, ok.out);
   t.match(ok.out, /^swarm: 2 seeds \(from 3\), \d+\.\d virtual hours, \d+\.\d s wall, 0 failures\n$/);
@@ -107,7 +107,7 @@ t.test('the command line: summary, exit codes, usage errors', { timeout: 60_000 
   t.equal(sim(['swarm', '--help']).code, 0);
 });
 
-t.test('a planted scheduler bug is caught: constraint counters that forget placements', { timeout: 60_000 }, async (t) => {
+t.test('a planted scheduler bug is caught: constraint counters that forget placements', async (t) => {
   const add = Object.getOwnPropertyDescriptor(PlacementCounts.prototype, 'add');
   PlacementCounts.prototype.add = function forgetPlacement(): void {};
   let r: ReturnType<typeof sim>;

@@ -1,10 +1,11 @@
 import t from 'tap';
+import { patientSignal } from '../../harness/wait';
 import { apiFor } from './apps-kit';
 
 t.test('over a real socket: create an app with fetch and read it back', async (t) => {
   const fx = apiFor(t);
   const address = await fx.app.listen({ host: '127.0.0.1', port: 0 });
-  const signal = AbortSignal.timeout(5000);
+  const signal = patientSignal();
   const post = await fetch(`${address}/v2/apps`, {
     method: 'POST', signal,
     headers: { 'content-type': 'application/json' },

@@ -74,7 +74,7 @@ t.test('a client that pauses and resumes within the bound loses nothing, in orde
   t.equal(server.hub.subscriberCount, 1, 'still attached while paused');
   client.resume();
   const lastFrame = sseFrame(bigEvent(count - 1)).toString('utf8');
-  await waitUntil(() => client.text.endsWith(lastFrame), `all ${count} events`, 10_000);
+  await waitUntil(() => client.text.endsWith(lastFrame), `all ${count} events`);
   const seqs = client.parsed().events.map((e) => e.data.seq);
   t.strictSame(seqs, Array.from({ length: count }, (_, i) => i));
 });

@@ -1,11 +1,9 @@
+import { PATIENCE_MS, waitFor } from '../../harness/wait';
+
 /**
  * Resolves once `condition()` holds, checking every few milliseconds; rejects naming `what` after
- * `timeoutMs` (every wait in these tests is bounded).
+ * `timeoutMs` (every wait in these tests is bounded, generously: test/harness/wait.ts).
  */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = PATIENCE_MS): Promise<void> {
+  await waitFor(condition, what, timeoutMs, 5);
 }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { HealthCheckOverrides } from '../../builders/run-spec-builders';
 import { makeApp, makeHealthCheck } from '../../builders/run-spec-builders';
+import { PATIENCE_MS } from '../../harness/wait';
 import { appLaunch, makeFixture, sleep, waitFor, type LocalFixture } from './local-fixture';
 
 const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
@@ -18,7 +19,7 @@ async function launchChecked(f: LocalFixture, cmd: string, check: HealthCheckOve
   const app = makeApp({
     cmd,
     hostPorts: [0],
-    healthChecks: [makeHealthCheck({ delayMs: 0, intervalMs: 100, timeoutMs: 1000, gracePeriodMs: 0, ...check })],
+    healthChecks: [makeHealthCheck({ delayMs: 0, intervalMs: 100, timeoutMs: 10_000, gracePeriodMs: 0, ...check })],
   });
   const { op, task } = appLaunch(offer, app);
   f.cluster.accept(offer.offerId, [op], 0);
@@ -31,8 +32,8 @@ function healthReports(f: LocalFixture, taskId: string): (boolean | undefined)[]
 
 t.test('an HTTP check against the task\'s server turns healthy, reported once', async (t) => {
   const f = makeFixture(t);
-  const taskId = await launchChecked(f, serverCmd('http'), { protocol: 'MESOS_HTTP', gracePeriodMs: 5000, maxConsecutiveFailures: 3 });
-  const healthy = await f.waitStatus(taskId, 'TASK_RUNNING', 4000, (s) => s.healthy === true);
+  const taskId = await launchChecked(f, serverCmd('http'), { protocol: 'MESOS_HTTP', gracePeriodMs: PATIENCE_MS, maxConsecutiveFailures: 3 });
+  const healthy = await f.waitStatus(taskId, 'TASK_RUNNING', PATIENCE_MS, (s) => s.healthy === true);
   t.match(healthy, { reason: HEALTH_REASON, agentId: 'agent-1' });
   t.ok(healthy.uuid, 'health updates are executor updates');
   await sleep(400);
@@ -44,15 +45,15 @@ t.test('an HTTP check against the task\'s server turns healthy, reported once', 
 
 t.test('a TCP check passes once the port accepts connections', async (t) => {
   const f = makeFixture(t);
-  const taskId = await launchChecked(f, serverCmd('net'), { protocol: 'MESOS_TCP', gracePeriodMs: 5000 });
-  await f.waitStatus(taskId, 'TASK_RUNNING', 4000, (s) => s.healthy === true);
+  const taskId = await launchChecked(f, serverCmd('net'), { protocol: 'MESOS_TCP', gracePeriodMs: PATIENCE_MS });
+  await f.waitStatus(taskId, 'TASK_RUNNING', PATIENCE_MS, (s) => s.healthy === true);
   t.pass('healthy');
 });
 
 t.test('a failing COMMAND check reports every failure and kills the task at maxConsecutiveFailures', async (t) => {
   const f = makeFixture(t);
   const taskId = await launchChecked(f, 'sleep 30', { protocol: 'COMMAND', command: 'exit 1', maxConsecutiveFailures: 2 });
-  const killed = await f.waitStatus(taskId, 'TASK_KILLED', 4000);
+  const killed = await f.waitStatus(taskId, 'TASK_KILLED');
   t.equal(killed.healthy, false, 'the TASK_KILLED of a health kill carries healthy: false');
   t.same(healthReports(f, taskId), [false, false]);
   t.same(f.states(taskId), ['TASK_STARTING', 'TASK_RUNNING', 'TASK_RUNNING', 'TASK_RUNNING', 'TASK_KILLED']);
@@ -61,22 +62,22 @@ t.test('a failing COMMAND check reports every failure and kills the task at maxC
 t.test('maxConsecutiveFailures 0 kills at the first counted failure (agent-run semantics)', async (t) => {
   const f = makeFixture(t);
   const taskId = await launchChecked(f, 'sleep 30', { protocol: 'MESOS_TCP', maxConsecutiveFailures: 0 });
-  await f.waitStatus(taskId, 'TASK_KILLED', 4000);
+  await f.waitStatus(taskId, 'TASK_KILLED');
   t.same(healthReports(f, taskId), [false]);
 });
 
 t.test('a COMMAND check runs in the sandbox with the task environment; failures in the grace period are ignored', async (t) => {
   const f = makeFixture(t);
   const taskId = await launchChecked(f, 'sleep 0.3; echo > flag; sleep 30', {
-    protocol: 'COMMAND', command: 'test -f flag && test -n "$PORT0"', gracePeriodMs: 5000, maxConsecutiveFailures: 1,
+    protocol: 'COMMAND', command: 'test -f flag && test -n "$PORT0"', gracePeriodMs: PATIENCE_MS, maxConsecutiveFailures: 1,
   });
-  await f.waitStatus(taskId, 'TASK_RUNNING', 4000, (s) => s.healthy === true);
+  await f.waitStatus(taskId, 'TASK_RUNNING', PATIENCE_MS, (s) => s.healthy === true);
   t.same(healthReports(f, taskId), [true]);
 });
 
 t.test('a check slower than its timeout fails', async (t) => {
   const f = makeFixture(t);
   const taskId = await launchChecked(f, 'sleep 30', { protocol: 'COMMAND', command: 'sleep 5', timeoutMs: 150, maxConsecutiveFailures: 5 });
-  const unhealthy = await f.waitStatus(taskId, 'TASK_RUNNING', 3000, (s) => s.healthy === false);
+  const unhealthy = await f.waitStatus(taskId, 'TASK_RUNNING', PATIENCE_MS, (s) => s.healthy === false);
   t.equal(unhealthy.reason, HEALTH_REASON);
 });

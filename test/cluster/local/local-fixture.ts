@@ -9,26 +9,18 @@ import type { Offer, OfferedPool } from '../../../src/scheduler/model/offer';
 import { addResources, type ScalarResources } from '../../../src/scheduler/model/resources';
 import type { AppSpec, PodSpec } from '../../../src/scheduler/model/run-spec';
 import type { TaskState } from '../../../src/scheduler/model/task-state';
+import { PATIENCE_MS, waitFor as waitUntilProbe } from '../../harness/wait';
 
 /** The tap test object, as far as the fixture needs it. */
 interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-/** Poll `probe` every 10 ms until it returns something other than undefined/false; reject after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 3000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { sleep } from '../../harness/wait';
 
-/** Resolves after `ms`. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** Poll `probe` until it returns something other than undefined/false; reject after `timeoutMs` (test/harness/wait.ts). */
+export function waitFor<T>(probe: () => T | undefined | false, timeoutMs = PATIENCE_MS, what = 'condition'): Promise<T> {
+  return waitUntilProbe(probe, what, timeoutMs);
 }
 
 /** A local cluster on a fresh temporary sandbox root, recording every input it posts. */
@@ -64,7 +56,7 @@ export class LocalFixture {
   }
 
   /** Wait for a status of `taskId` in `state` (and matching `extra`, when given). */
-  waitStatus(taskId: string, state: TaskState, timeoutMs = 3000, extra: (s: TaskStatus) => boolean = () => true): Promise<TaskStatus> {
+  waitStatus(taskId: string, state: TaskState, timeoutMs = PATIENCE_MS, extra: (s: TaskStatus) => boolean = () => true): Promise<TaskStatus> {
     return waitFor(() => this.statuses(taskId).find((s) => s.state === state && extra(s)), timeoutMs, `${state} of ${taskId}`);
   }
 
@@ -74,7 +66,7 @@ export class LocalFixture {
   }
 
   /** Wait for an offer posted after `after` offers were seen (for `agentId` when given). */
-  nextOffer(after = this.offers().length, agentId?: string, timeoutMs = 3000): Promise<Offer> {
+  nextOffer(after = this.offers().length, agentId?: string, timeoutMs = PATIENCE_MS): Promise<Offer> {
     return waitFor(() => this.offers().slice(after).find((o) => agentId === undefined || o.agent.agentId === agentId), timeoutMs, 'an offer');
   }
 
@@ -86,7 +78,7 @@ export class LocalFixture {
   }
 
   /** A file of a task's sandbox, once it exists and is not empty. */
-  async sandboxFile(taskId: string, name: string, timeoutMs = 3000): Promise<string> {
+  async sandboxFile(taskId: string, name: string, timeoutMs = PATIENCE_MS): Promise<string> {
     const sandbox = sandboxOf(this.options.sandboxRoot, taskId);
     return waitFor(() => readOrUndefined(join(sandbox, name)), timeoutMs, `${name} of ${taskId}`);
   }

@@ -6,6 +6,9 @@ import t from 'tap';
 import { isGroupAlive, isProcessAlive } from '../../../src/cluster/local/process-identity';
 import type { LocalClusterState } from '../../../src/cluster/local/state-file';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
+import { nodeArgsFor } from '../../harness/node-entry';
+import { REPO_ROOT } from '../../harness/repo-path';
+import { PATIENCE_MS } from '../../harness/wait';
 import { appLaunch, makeFixture, podLaunch, waitFor, type LocalFixture } from './local-fixture';
 
 /** Launch `cmd` on the current driver and wait for its `ready` file; returns the task id and pid. */
@@ -57,7 +60,7 @@ t.test('a task that died while pacer was away is reported TASK_GONE once', async
   const { taskId, pid } = await launchReady(f, 'echo > ready; sleep 30');
   f.cluster.stop();
   process.kill(-pid, 'SIGKILL');
-  await waitFor(() => !isProcessAlive(pid, undefined), 2000, 'the process to die');
+  await waitFor(() => !isProcessAlive(pid, undefined), PATIENCE_MS, 'the process to die');
   f.cluster = f.newCluster();
   let seenOffers = f.offers().length;
   f.cluster.start();
@@ -75,7 +78,7 @@ t.test('an adopted task that exits is noticed by polling', async (t) => {
   const f = makeFixture(t);
   const { taskId } = await launchReady(f, 'echo > ready; sleep 0.5');
   restart(f);
-  const failed = await f.waitStatus(taskId, 'TASK_FAILED', 3000);
+  const failed = await f.waitStatus(taskId, 'TASK_FAILED');
   t.match(failed.message, /exit status is unknown/);
 });
 
@@ -84,7 +87,7 @@ t.test('a kill under way at the restart resumes with its deadline', async (t) =>
   const { taskId, pid } = await launchReady(f, 'trap "" TERM; echo > ready; while true; do sleep 0.05; done');
   f.cluster.kill(taskId, 'agent-1', 500);
   restart(f);
-  await f.waitStatus(taskId, 'TASK_KILLED', 3000);
+  await f.waitStatus(taskId, 'TASK_KILLED');
   t.notOk(isProcessAlive(pid, undefined), 'SIGKILL came from the new driver');
 });
 
@@ -118,8 +121,7 @@ t.test('the same driver may stop and start again: its tasks are adopted, their r
 
 t.test('tasks outlive the pacer process that launched them', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-local-'));
-  const helper = join(__dirname, 'launch-then-exit.ts');
-  const out = execFileSync(process.execPath, ['--import', 'tsx', helper, dir], { timeout: 10_000, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, [...nodeArgsFor('test/cluster/local/launch-then-exit.ts'), dir], { cwd: REPO_ROOT, timeout: PATIENCE_MS, encoding: 'utf8' });
   const { taskId, pid } = JSON.parse(out.trim().split('\n').pop() as string) as { taskId: string; pid: number };
   t.ok(isProcessAlive(pid, undefined), 'the task still runs after its pacer exited');
   const f = makeFixture(t, {}, dir);
@@ -129,5 +131,5 @@ t.test('tasks outlive the pacer process that launched them', async (t) => {
   t.equal(answer.reason, 'REASON_RECONCILIATION');
   f.cluster.kill(taskId, 'agent-1', 3000);
   await f.waitStatus(taskId, 'TASK_KILLED');
-  await waitFor(() => !isGroupAlive(pid), 2000, 'the process group to end');
+  await waitFor(() => !isGroupAlive(pid), PATIENCE_MS, 'the process group to end');
 });

@@ -6,6 +6,7 @@ import type { Timers } from '../../../src/scheduler/ports/timers';
 import { Scheduler } from '../../../src/scheduler/scheduler';
 import { makeApp, makeHealthCheck } from '../../builders/run-spec-builders';
 import { MemoryStore } from '../../harness/memory-store';
+import { PATIENCE_MS } from '../../harness/wait';
 import { makeFixture, waitFor } from './local-fixture';
 
 /** Real-time timers for the core: each due input is handed to `handle`; all cleared at teardown. */
@@ -53,18 +54,18 @@ t.test('the scheduler core runs, health-checks and scales down an app on the loc
     instances: 2,
     cmd: 'test -n "$MARATHON_APP_ID" && sleep 30',
     hostPorts: [0],
-    healthChecks: [makeHealthCheck({ protocol: 'COMMAND', command: 'true', delayMs: 0, intervalMs: 100, gracePeriodMs: 1000 })],
+    healthChecks: [makeHealthCheck({ protocol: 'COMMAND', command: 'true', delayMs: 0, intervalMs: 100, gracePeriodMs: PATIENCE_MS })],
   });
   t.match(core.handle({ type: 'putRunSpec', spec: app }), { ok: true });
   const running = await waitFor(() => {
     const insts = core.instances('/web');
     return insts.length === 2 && insts.every((i) => i.condition === 'Running' && i.tasks[0].healthy === true) && insts;
-  }, 4000, 'two healthy running instances');
+  }, PATIENCE_MS, 'two healthy running instances');
   t.equal(running.length, 2);
   const pids = driver.tasks().map((x) => x.pid as number);
   t.equal(pids.length, 2, 'two processes');
   t.match(core.handle({ type: 'scale', runSpecId: '/web', instances: 0, force: true }), { ok: true });
-  await waitFor(() => core.instances('/web').length === 0, 4000, 'the instances to be gone');
-  await waitFor(() => pids.every((pid) => !isGroupAlive(pid)), 2000, 'the processes to exit');
+  await waitFor(() => core.instances('/web').length === 0, PATIENCE_MS, 'the instances to be gone');
+  await waitFor(() => pids.every((pid) => !isGroupAlive(pid)), PATIENCE_MS, 'the processes to exit');
   t.same(driver.unacknowledged(), [], 'the core acknowledged every update');
 });

@@ -1,16 +1,18 @@
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
 import t, { type Test } from 'tap';
 import type { StoreSynchronous } from '../../../src/store/sqlite/sqlite-store';
+import { nodeArgsFor } from '../../harness/node-entry';
+import { REPO_ROOT } from '../../harness/repo-path';
+import { PATIENCE_MS } from '../../harness/wait';
 import { openStore, tempStorePath } from './store-fixture';
 
-const REPO = resolve(__dirname, '../../..');
-const WRITER = join(__dirname, 'fixtures', 'kill-writer.ts');
+const WRITER = 'test/store/sqlite/fixtures/kill-writer.ts';
 /** Writes the child attempts: far more than it gets through before the kill. */
 const ATTEMPTS = 1_000_000;
 /** Acks to wait for before the kill. */
 const ACKS_BEFORE_KILL = 100;
-const DEADLINE_MS = 9000;
+/** Bound on the child's start and its first acks (a generous one: starting Node is slow on a loaded machine). */
+const DEADLINE_MS = PATIENCE_MS;
 
 interface KillRun {
   /** Highest `ack <i>` the child printed before it died (-1: none). */
@@ -25,8 +27,8 @@ interface KillRun {
  */
 function writeThenKill(path: string, synchronous: StoreSynchronous): Promise<KillRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path, String(ATTEMPTS), synchronous], {
-      cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn(process.execPath, [...nodeArgsFor(WRITER), path, String(ATTEMPTS), synchronous], {
+      cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';

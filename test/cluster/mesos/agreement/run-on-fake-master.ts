@@ -15,6 +15,7 @@ import type { Scenario, TimelineStep } from '../../../../sim/scenario/scenario';
 import { createWorldStreams } from '../../../../sim/world';
 import { BARRIER_PREFIX, SimBackedMaster } from '../fake-master/sim-backed-master';
 import { waitUntil } from '../fake-master/wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 import { PlacementLog } from './placement-log';
 
 /** Entries of the lockstep loop: a core timer, a cluster event, an event for the wire, a timeline step. */
@@ -33,9 +34,6 @@ export interface FakeMasterRun {
   /** Loop entries handled (each one round trip over the wire at least). */
   readonly entries: number;
 }
-
-/** Bound on one wait for the wire to settle (everything is on 127.0.0.1). */
-const SETTLE_TIMEOUT_MS = 3000;
 
 /**
  * Runs a scenario against the real core and the real Mesos driver (`MesosCluster`), talking over
@@ -75,7 +73,7 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
   const driver = new MesosCluster({
     detector: new StaticMasterDetector(master.url),
     logger: { info: () => undefined, warn: () => undefined },
-    backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: 2000, callTimeoutMs: 2000, user: 'pacer-test',
+    backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: PATIENCE_MS, callTimeoutMs: PATIENCE_MS, user: 'pacer-test',
     defaultRole: scenario.options.defaultRole,
     taskKilling: scenario.options.taskKilling,
   }, (input) => {
@@ -105,16 +103,16 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
       recorder.onEvent(rel(), event);
     });
     driver.start({ instanceCount: 0 });
-    await waitUntil(() => posted >= 1, SETTLE_TIMEOUT_MS, 'the subscribed input');
+    await waitUntil(() => posted >= 1, PATIENCE_MS, 'the subscribed input');
     let barrier = 0;
     const settle = async (): Promise<void> => {
-      await waitUntil(() => posted - 1 >= master.inputsSent, SETTLE_TIMEOUT_MS, `the core to receive ${master.inputsSent} events`);
+      await waitUntil(() => posted - 1 >= master.inputsSent, PATIENCE_MS, `the core to receive ${master.inputsSent} events`);
       const id = `${BARRIER_PREFIX}${++barrier}`;
       driver.reconcile([{ taskId: id }]);
       await waitUntil(() => {
         master.processCalls();
         return master.barriers.includes(id);
-      }, SETTLE_TIMEOUT_MS, `barrier ${id}`);
+      }, PATIENCE_MS, `barrier ${id}`);
     };
     await settle();
 

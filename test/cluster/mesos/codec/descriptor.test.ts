@@ -4,8 +4,9 @@ import t from 'tap';
 import { formatOfMediaType, MEDIA_TYPES } from '../../../../src/cluster/mesos/codec/media-type';
 import { mesosDescriptor } from '../../../../src/cluster/mesos/proto/descriptor';
 import { buildMesosDescriptor, renderDescriptorModule } from '../../../../src/cluster/mesos/proto/generate-descriptor';
+import { repoPath } from '../../../harness/repo-path';
 
-const PROTO_DIR = join(__dirname, '../../../../src/cluster/mesos/proto');
+const PROTO_DIR = repoPath('src', 'cluster', 'mesos', 'proto');
 
 t.test('descriptor.ts is generated from the current .proto files (run generate-descriptor.ts)', async (t) => {
   const fresh = buildMesosDescriptor(PROTO_DIR);

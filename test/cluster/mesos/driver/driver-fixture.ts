@@ -4,6 +4,7 @@ import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-maste
 import type { ClusterInput } from '../../../../src/scheduler/model/inputs';
 import { FakeMaster } from '../fake-master/fake-master';
 import { waitUntil } from '../fake-master/wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 
 /** A driver against a fake master, with everything it posted and logged. */
 export interface DriverFixture {
@@ -18,9 +19,13 @@ export interface DriverFixture {
   inputsOf<K extends ClusterInput['type']>(type: K): Extract<ClusterInput, { type: K }>[];
 }
 
-/** Fast timings for tests: every wait stays well under a second. */
+/**
+ * Test timings: short backoffs, so that retries happen at once; the subscribe and call bounds are
+ * the generous test patience (test/harness/wait.ts), so that a loaded machine never times out a
+ * call to the fake master on 127.0.0.1.
+ */
 export const FAST: Partial<MesosClusterOptions> = {
-  backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: 2000, callTimeoutMs: 2000, user: 'pacer-test',
+  backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: PATIENCE_MS, callTimeoutMs: PATIENCE_MS, user: 'pacer-test',
 };
 
 /** What `makeDriver` can be told. */
@@ -60,6 +65,6 @@ export async function makeDriver(t: Test, setup: DriverSetup = {}): Promise<Driv
     inputs.filter((i): i is Extract<ClusterInput, { type: K }> => i.type === type);
   return {
     master, driver, inputs, logs, fatal, inputsOf,
-    waitInput: (type, nth = 1, timeoutMs = 3000) => waitUntil(() => inputsOf(type)[nth - 1], timeoutMs, `${type} input #${nth}`),
+    waitInput: (type, nth = 1, timeoutMs = PATIENCE_MS) => waitUntil(() => inputsOf(type)[nth - 1], timeoutMs, `${type} input #${nth}`),
   };
 }

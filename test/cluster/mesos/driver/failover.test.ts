@@ -5,6 +5,7 @@ import { FakeMaster } from '../fake-master/fake-master';
 import { coreAppLaunch } from '../translate/mesos-builders';
 import { sampleOffer } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 import { makeDriver } from './driver-fixture';
 
 t.test('master failover: stream cut, backoff, 307 to the new leader, resubscribe with the id, no relaunch', async (t) => {
@@ -41,13 +42,15 @@ t.test('missed heartbeats drop the stream and resubscribe', async (t) => {
 
 t.test('heartbeats keep the subscription alive', async (t) => {
   const f = await makeDriver(t);
-  f.master.behaviour.heartbeatIntervalSeconds = 0.04; // 200 ms allowed
+  // 1 s allowed without an event, a heartbeat every 80 ms for 2 s: twice the window, and only a
+  // stall of most of a second (not a slow machine) could starve the watchdog.
+  f.master.behaviour.heartbeatIntervalSeconds = 0.2;
   await f.waitInput('subscribed');
-  for (let i = 0; i < 8; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 40));
+  for (let i = 0; i < 25; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 80));
     f.master.send({ type: 'HEARTBEAT' });
   }
-  t.same(f.inputsOf('disconnected'), [], 'no disconnect in 320 ms of heartbeats');
+  t.same(f.inputsOf('disconnected'), [], 'no disconnect in 2 s of heartbeats');
   t.equal(f.master.callsOf('SUBSCRIBE').length, 1);
 });
 
@@ -141,7 +144,7 @@ t.test('an ERROR event stops the driver for good and reports it', async (t) => {
   const f = await makeDriver(t);
   await f.waitInput('subscribed');
   f.master.send({ type: 'ERROR', error: { message: 'Framework has been removed' } });
-  await waitUntil(() => f.fatal[0], 2000, 'onFatal');
+  await waitUntil(() => f.fatal[0], PATIENCE_MS, 'onFatal');
   t.match(f.fatal[0]?.message, /Framework has been removed/);
   t.equal(f.driver.state, 'stopped');
   await f.waitInput('disconnected');
@@ -155,7 +158,7 @@ t.test('an unreachable master is retried with bounded backoff until stopped', as
   const f = await makeDriver(t, { noStart: true, options: { backoffInitialMs: 10, backoffMaxMs: 30 } });
   await f.master.close();
   f.driver.start({ instanceCount: 0 });
-  await waitUntil(() => f.logs.filter((l) => /connection failed/.test(l)).length >= 4, 2000, 'four refused attempts');
+  await waitUntil(() => f.logs.filter((l) => /connection failed/.test(l)).length >= 4, PATIENCE_MS, 'four refused attempts');
   t.ok(f.logs.some((l) => /resubscribing in 30 ms/.test(l)), 'the delay is capped');
   f.driver.stop();
   t.equal(f.driver.state, 'stopped');

@@ -8,6 +8,7 @@ import { startMesos } from '../../../../src/runtime/start-mesos';
 import { FakeMaster } from '../fake-master/fake-master';
 import { sampleOffer } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 import { FAST } from './driver-fixture';
 
 function configFor(t: Test, master: string | undefined): PacerConfig {
@@ -23,7 +24,7 @@ t.test('startMesos serves the API, subscribes, and launches through the master',
   t.teardown(() => master.close());
   const pacer = await startMesos(configFor(t, master.url), quiet);
   t.teardown(() => pacer.close());
-  await waitUntil(() => pacer.cluster.frameworkId, 3000, 'the subscription');
+  await waitUntil(() => pacer.cluster.frameworkId, PATIENCE_MS, 'the subscription');
   const info = await (await fetch(`http://${pacer.address}/v2/info`)).json() as { frameworkId?: string };
   t.equal(info.frameworkId, master.frameworkId);
   const created = await fetch(`http://${pacer.address}/v2/apps`, {
@@ -50,6 +51,6 @@ t.test('an ERROR from the master reaches onFatal', async (t) => {
   t.teardown(() => pacer.close());
   await master.waitForStream();
   master.send({ type: 'ERROR', error: { message: 'Framework has been removed' } });
-  await waitUntil(() => fatal[0], 3000, 'onFatal');
+  await waitUntil(() => fatal[0], PATIENCE_MS, 'onFatal');
   t.match(fatal[0]?.message, /Framework has been removed/);
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { MEDIA_TYPES } from '../../../../src/cluster/mesos/codec/media-type';
 import { waitUntil } from '../fake-master/wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 import { makeDriver } from './driver-fixture';
 
 t.test('the first SUBSCRIBE carries a full FrameworkInfo and no stream id', async (t) => {
@@ -61,7 +62,7 @@ t.test('a master that assigns a different framework id is fatal', async (t) => {
   await f.master.waitForStream();
   f.master.send({ type: 'SUBSCRIBED', subscribed: { frameworkId: { value: 'other-0000' }, heartbeatIntervalSeconds: 15 } });
   await f.master.waitForCall('SUBSCRIBE');
-  await waitUntil(() => f.fatal[0], 2000, 'onFatal');
+  await waitUntil(() => f.fatal[0], PATIENCE_MS, 'onFatal');
   t.match(f.fatal[0]?.message, /other-0000 instead of mine-0000/);
   t.equal(f.driver.state, 'stopped');
   t.same(f.inputsOf('subscribed'), [], 'the core never hears of the foreign id');

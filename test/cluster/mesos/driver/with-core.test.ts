@@ -10,6 +10,7 @@ import { MemoryStore } from '../../../harness/memory-store';
 import { FakeMaster } from '../fake-master/fake-master';
 import { sampleOffer, taskStatus } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 import { FAST } from './driver-fixture';
 
 /** A pacer made of the real core, a runtime loop and the Mesos driver, as start-mesos composes them. */
@@ -37,7 +38,7 @@ t.test('the core launches an app through the fake master and survives a restart 
   t.teardown(() => master.close());
   const store = new MemoryStore();
   const first = startPacer(t, master, store);
-  await waitUntil(() => store.frameworkId, 3000, 'the framework id to be saved');
+  await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id to be saved');
   const frameworkId = master.frameworkId!;
   t.equal(store.frameworkId, frameworkId, 'the core saved the framework id from SUBSCRIBED');
   t.match(first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1, cpus: 0.5, mem: 64 }) }), { ok: true });
@@ -53,7 +54,7 @@ t.test('the core launches an app through the fake master and survives a restart 
   master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_STARTING') } });
   master.send({ type: 'UPDATE', update: { status: running } });
   master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_RUNNING', { source: 'SOURCE_MASTER', reason: 'REASON_RECONCILIATION', uuid: undefined }) } });
-  await waitUntil(() => first.core.instances('/web')[0]?.condition === 'Running', 3000, 'the instance to run');
+  await waitUntil(() => first.core.instances('/web')[0]?.condition === 'Running', PATIENCE_MS, 'the instance to run');
   await master.waitForCall('ACKNOWLEDGE', 2);
   await new Promise((resolve) => setTimeout(resolve, 50));
   const acks = master.callsOf('ACKNOWLEDGE');
@@ -83,7 +84,7 @@ t.test('a pacer with instances but no framework id refuses to start', async (t) 
   t.teardown(() => master.close());
   const store = new MemoryStore();
   const first = startPacer(t, master, store);
-  await waitUntil(() => store.frameworkId, 3000, 'the framework id');
+  await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id');
   first.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1 }) });
   master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(master.frameworkId!, 'O-1')] } });
   await master.waitForCall('ACCEPT');

@@ -6,6 +6,7 @@ import type { Call, CallType, Event, MesosFormat } from '../../../../src/cluster
 import { formatOfMediaType, MEDIA_TYPES } from '../../../../src/cluster/mesos/codec/media-type';
 import { encodeRecord } from '../../../../src/cluster/mesos/recordio/encode-record';
 import { waitUntil } from './wait-until';
+import { PATIENCE_MS } from '../../../harness/wait';
 
 /** One request the fake master received, decoded, with the headers tests assert on. */
 export interface ReceivedCall {
@@ -112,12 +113,12 @@ export class FakeMaster {
   }
 
   /** Waits (bounded) for the n-th call (1-based) of a type. */
-  async waitForCall(type: CallType, nth = 1, timeoutMs = 3000): Promise<ReceivedCall> {
+  async waitForCall(type: CallType, nth = 1, timeoutMs = PATIENCE_MS): Promise<ReceivedCall> {
     return waitUntil(() => this.callsOf(type)[nth - 1], timeoutMs, `${type} #${nth}`);
   }
 
   /** Waits (bounded) for an open stream (after the n-th accepted SUBSCRIBE). */
-  async waitForStream(timeoutMs = 3000): Promise<string> {
+  async waitForStream(timeoutMs = PATIENCE_MS): Promise<string> {
     return waitUntil(() => this.stream?.streamId, timeoutMs, 'an open SUBSCRIBE stream');
   }
 

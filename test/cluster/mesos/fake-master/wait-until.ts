@@ -1,13 +1,10 @@
+import { waitFor } from '../../../harness/wait';
+
 /**
  * Polls `probe` every 5 ms until it returns something other than `undefined`/`false`, and
- * resolves with it; rejects naming `what` after `timeoutMs` (every wait in these tests is bounded).
+ * resolves with it; rejects naming `what` after `timeoutMs` (test/harness/wait.ts; pass
+ * `PATIENCE_MS` from there unless the test is about a deadline).
  */
-export async function waitUntil<T>(probe: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+export function waitUntil<T>(probe: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
+  return waitFor(probe, what, timeoutMs, 5);
 }

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import t from 'tap';
 import { decodeCall, decodeEvent, encodeCall } from '../../../../src/cluster/mesos/codec/mesos-codec';
 import type { Call, MesosFormat } from '../../../../src/cluster/mesos/codec/mesos-model';
@@ -12,6 +10,7 @@ import {
 import { statusFromMesos } from '../../../../src/cluster/mesos/translate/status-from-mesos';
 import { uuidToBytes } from '../../../../src/cluster/mesos/translate/uuid-bytes';
 import { makeApp, makeEndpoint, makeHealthCheck, makePod } from '../../../builders/run-spec-builders';
+import { listSamples, readSample } from '../codec/sample-files';
 import { coreLaunches, makeMesosOffer } from './mesos-builders';
 
 /** Every call pacer builds, with launches of an app and a pod on one offer. */
@@ -50,14 +49,12 @@ t.test('the codec encodes every call the translation builds, and reads it back u
   }
 });
 
-const RECORDED = '/work/shared/mesos-samples/pb/events';
-const recordedFiles = existsSync(RECORDED) ? readdirSync(RECORDED).filter((f) => /-(OFFERS|UPDATE)\.bin$/.test(f)).sort() : [];
-
-t.test('recorded binary events decode into what the translation expects', { skip: recordedFiles.length === 0 ? 'recorded samples not available' : false }, async (t) => {
+t.test('recorded binary events decode into what the translation expects', async (t) => {
+  const recordedFiles = listSamples('pb/events', '.bin').filter((f) => /-(OFFERS|UPDATE)\.bin$/.test(f));
   let offers = 0;
   let updates = 0;
   for (const file of recordedFiles) {
-    const event = decodeEvent(readFileSync(join(RECORDED, file)), 'protobuf');
+    const event = decodeEvent(readSample(`pb/events/${file}`), 'protobuf');
     for (const offer of event.offers?.offers ?? []) {
       const core = offerFromMesos(offer);
       t.equal(core.pools.length, 1, `${file}: one unreserved pool`);

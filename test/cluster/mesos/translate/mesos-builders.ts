@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { compileLaunchRequest } from '../../../../src/scheduler/matcher/launch-request';
 import { OfferLedger } from '../../../../src/scheduler/matcher/offer-ledger';
 import { reserve } from '../../../../src/scheduler/matcher/reserve';
@@ -9,6 +8,7 @@ import type { AppSpec, PodSpec, RunSpec } from '../../../../src/scheduler/model/
 import type {
   AllocationInfo, Attribute, Offer as MesosOffer, ReservationInfo, Resource, TaskState, TaskStatus,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
+import { listSamples, readSampleJson } from '../codec/sample-files';
 
 /** Reservation shape of a built resource. */
 export interface ResourceOverrides {
@@ -174,8 +174,6 @@ export function portsOf(resources: readonly Resource[] | undefined): number[] {
   return out;
 }
 
-const SAMPLES = '/work/shared/mesos-samples/pb/decoded';
-
 /** Numeric fields the recorded JSON (proto3 mapping) writes as strings: 64-bit integers. */
 const INT64_KEYS = new Set(['begin', 'end', 'nanoseconds']);
 
@@ -190,11 +188,15 @@ export function camelCased(value: unknown, key = ''): unknown {
   }));
 }
 
-/** A recorded event (`events/<file>`), camelCased; undefined when the samples are not on this machine. */
-export function recordedEvent(file: string): Record<string, unknown> | undefined {
-  try {
-    return camelCased(JSON.parse(readFileSync(`${SAMPLES}/events/${file}`, 'utf8'))) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
+/**
+ * A recorded event as python-protobuf decoded it (`pb/decoded/events/<file>` of the repository's
+ * samples), camelCased. Throws when the file is missing: the samples live in the repository.
+ */
+export function recordedEvent(file: string): Record<string, unknown> {
+  return camelCased(readSampleJson(`pb/decoded/events/${file}`)) as Record<string, unknown>;
+}
+
+/** The file names of the recorded events of one type (`UPDATE`, `OFFERS`, …), in arrival order. */
+export function recordedEventFiles(type: string): string[] {
+  return listSamples('pb/decoded/events', `-${type}.json`);
 }

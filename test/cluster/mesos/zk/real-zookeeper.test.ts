@@ -3,6 +3,7 @@ import t from 'tap';
 import { ZkClient } from '../../../../src/cluster/mesos/zk/zk-client';
 import { ZkMasterDetector } from '../../../../src/cluster/mesos/zk/zk-master-detector';
 import { parseZkUrl } from '../../../../src/cluster/mesos/zk/zk-url';
+import { PATIENCE_MS } from '../../../harness/wait';
 import { masterInfoJson } from './fake-zookeeper';
 import { createZnode, CreateMode, deleteZnode } from './zk-test-ops';
 
@@ -13,7 +14,8 @@ import { createZnode, CreateMode, deleteZnode } from './zk-test-ops';
  */
 const zk = process.env.PACER_ZK;
 const skip = zk === undefined || zk === '' ? 'PACER_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
-const OPTIONS = { sessionTimeoutMs: 4_000, connectTimeoutMs: 2_000, requestTimeoutMs: 2_000 };
+/** Connect and request bounds a loaded machine does not reach (test/harness/wait.ts). */
+const OPTIONS = { sessionTimeoutMs: 4_000, connectTimeoutMs: PATIENCE_MS, requestTimeoutMs: PATIENCE_MS };
 
 /** Polls `read` every 50 ms until it yields `expected` or `limitMs` passes; returns the last value. */
 async function eventually<T>(read: () => Promise<T>, expected: T, limitMs: number): Promise<T> {
@@ -66,9 +68,9 @@ t.test('detects and follows the leading Mesos master in a real ZooKeeper', { ski
 
   t.equal(await detector.leader(), 'http://127.0.0.1:5050', 'the first registered master leads');
   masterA.close(); // A's session ends: its ephemeral znodes go, B is elected
-  t.equal(await eventually(() => detector.leader(), 'http://localhost:5051', 5_000), 'http://localhost:5051', 'B leads after A left');
+  t.equal(await eventually(() => detector.leader(), 'http://localhost:5051', PATIENCE_MS), 'http://localhost:5051', 'B leads after A left');
   masterB.close();
-  t.equal(await eventually(() => errorKind(detector.leader()), 'NO_MASTER', 5_000), 'NO_MASTER', 'no master after B left');
+  t.equal(await eventually(() => errorKind(detector.leader()), 'NO_MASTER', PATIENCE_MS), 'NO_MASTER', 'no master after B left');
 });
 
 t.test('digest credentials are accepted by a real ZooKeeper', { skip }, async (t) => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import t from 'tap';
 import { loadScenario } from '../../../../sim/scenario/load-scenario';
+import { repoPath } from '../../../harness/repo-path';
 
 const DOC = 'docs/scenario-format.md';
-const text = readFileSync(join(__dirname, '../../../..', DOC), 'utf8');
+const text = readFileSync(repoPath(DOC), 'utf8');
 const blocks = [...text.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]);
 const whole = blocks.filter((block) => block.startsWith('name:'));
 
