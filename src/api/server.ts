@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ApiDeps } from './api-deps';
-import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound } from './errors';
+import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
+import { refusedJsonBody } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
 import { groupsRoutes } from './v2/groups/routes';
@@ -58,8 +59,10 @@ export function collapseSlashes(url: string): string {
 
 function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    const refused = refusedJsonBody(req.headers['content-type'], text);
+    if (refused !== undefined) return done(refused, undefined);
     if (text.trim() === '') return done(emptyBody(), undefined);
     try {
       done(null, JSON.parse(text));
@@ -98,7 +101,7 @@ function toApiError(error: FastifyError | ApiError, bodyLimitBytes: number): Api
   if (error instanceof ApiError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return emptyBody();
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, { message: error.message });
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(error.message);
   if (typeof error.statusCode === 'number' && error.statusCode < 500) {
     return new ApiError(error.statusCode, { message: error.message });
   }
