@@ -10,6 +10,7 @@ import { tasksRoutes } from './v2/tasks/routes';
 import { queueRoutes } from './v2/queue/routes';
 import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
+import { pacerRoutes } from './v2/pacer/routes';
 
 /** What {@link buildServer} needs besides the routes' deps. */
 export interface ServerParts {
@@ -46,6 +47,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   queueRoutes(app, deps);
   systemRoutes(app, deps);
   eventsRoutes(app, deps, parts.stream);
+  pacerRoutes(app, deps);
   return app;
 }
 

@@ -64,7 +64,16 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
   });
   base.loop.attach(scheduler);
+  reportSetAside(scheduler);
   return scheduler;
+}
+
+/** One stderr line per stored record the core set aside while recovering (issue 11; docs/limits.md). */
+function reportSetAside(scheduler: Scheduler): void {
+  for (const r of scheduler.setAsideRecords()) {
+    const what = r.version === undefined ? `${r.kind} ${r.key}` : `${r.kind} ${r.key} ${r.version}`;
+    process.stderr.write(`pacer: stored ${what} set aside, not loaded: ${r.reason} (kept in the store's set_aside table; GET /v2/pacer/set-aside)\n`);
+  }
 }
 
 /** How the API describes the cluster (`/v2/info`) and finds the framework id. */
