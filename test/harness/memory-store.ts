@@ -98,11 +98,12 @@ export class MemoryStore implements Store {
     this.record({ type: 'deleteDeployment', deploymentId });
   }
 
+  /** Forgets the record (a test looks at the recorded `setAside` write for what was set aside). */
   setAside(record: SetAsideRecord): void {
-    const key = record.kind === 'runSpecVersion' ? `${record.key} ${record.version ?? ''}` : record.key;
+    const maps = { runSpec: this.runSpecs, runSpecVersion: this.versions, rootVersion: this.rootVersions, deployment: this.deployments, instance: this.instances };
     if (record.kind === 'root') this.root = undefined;
     else if (record.kind === 'frameworkId') this.frameworkId = undefined;
-    else ({ runSpec: this.runSpecs, runSpecVersion: this.versions, rootVersion: this.rootVersions, deployment: this.deployments, instance: this.instances } as const)[record.kind].delete(key);
+    else maps[record.kind].delete(record.kind === 'runSpecVersion' ? `${record.key} ${record.version ?? ''}` : record.key);
     this.record({ type: 'setAside', record });
   }
 
