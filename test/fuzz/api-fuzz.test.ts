@@ -34,8 +34,11 @@ t.test(`API fuzzer: ${REQUESTS} requests, seed ${SEED}`, async (t) => {
   const failures: string[] = [];
   const statuses = new Map<number, number>();
   const started = Date.now();
+  // The snapshot after a 4xx that changed nothing is the next request's "before" (half the cost).
+  let known: string | undefined;
   for (let i = 0; i < REQUESTS && failures.length < MAX_REPORTED; i++) {
     if (i % 40 === 39) {
+      known = undefined;
       try {
         core.tick();
       } catch (err) {
@@ -45,11 +48,11 @@ t.test(`API fuzzer: ${REQUESTS} requests, seed ${SEED}`, async (t) => {
     }
     core.step();
     const request = nextRequest(draw);
-    const before = stateSnapshot(core.scheduler);
+    const before = known ?? stateSnapshot(core.scheduler);
     const { status, body } = await send(core, request);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    const problem = status >= 500 ? 'a 5xx'
-      : status >= 400 && stateSnapshot(core.scheduler) !== before ? `a ${status} that changed the state` : undefined;
+    known = status >= 400 && status < 500 ? stateSnapshot(core.scheduler) : undefined;
+    const problem = status >= 500 ? 'a 5xx' : known !== undefined && known !== before ? `a ${status} that changed the state` : undefined;
     if (problem !== undefined) failures.push(`seed ${SEED}, request ${i}: ${problem}: ${describe(request)} → ${status} ${body.slice(0, 300)}`);
   }
   await core.close();

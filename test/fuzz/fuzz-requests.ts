@@ -31,8 +31,17 @@ const APP_IDS = ['/a0', '/a1', '/f/a2', '/f/a3', '/g0/a4', '/g0/sub/a5'];
 const POD_IDS = ['/p0', '/f/p1', '/g0/p2'];
 const GROUP_IDS = ['/f', '/g0', '/g0/sub', '/g1'];
 
+/** Richer definitions now and then: a container with port mappings and volumes, a readiness check, networks. */
+const extras = (draw: Draw): Json => draw.pick<Json>([
+  {},
+  { container: { type: 'MESOS', portMappings: [{ containerPort: 80, hostPort: 0, name: 'web' }], volumes: [{ containerPath: 'data', hostPath: '/tmp', mode: 'RW' }] }, networks: [{ mode: 'container/bridge' }] },
+  { portDefinitions: [{ port: 0, name: 'http-api' }], readinessChecks: [{ name: 'r', portName: 'http-api' }], upgradeStrategy: { minimumHealthCapacity: 0, maximumOverCapacity: 0 } },
+  { unreachableStrategy: { inactiveAfterSeconds: 10, expungeAfterSeconds: 20 }, killSelection: 'OLDEST_FIRST', backoffSeconds: 2, backoffFactor: 2, maxLaunchDelaySeconds: 10 },
+  { fetch: [{ uri: 'http://example.invalid/a.tgz', extract: true }], user: 'nobody', taskKillGracePeriodSeconds: 5, acceptedResourceRoles: ['*'] },
+]);
+
 const validApp = (draw: Draw, id: string): Json => ({
-  id, cmd: 'sleep 1000', cpus: 0.1, mem: 16, instances: draw.int(3),
+  id, cmd: 'sleep 1000', cpus: 0.1, mem: 16, instances: draw.int(3), ...(draw.chance(0.3) ? extras(draw) : {}),
   ...(draw.chance(0.3) ? { portDefinitions: [{ port: 0, name: 'http' }], healthChecks: [{ protocol: 'COMMAND', command: { value: 'true' } }] } : {}),
   ...(draw.chance(0.2) ? { labels: { team: 'x' }, env: { A: 'b' }, constraints: [['hostname', 'UNIQUE']] } : {}),
   ...(draw.chance(0.2) ? { upgradeStrategy: { minimumHealthCapacity: 0.5, maximumOverCapacity: 0.5 } } : {}),
@@ -40,7 +49,13 @@ const validApp = (draw: Draw, id: string): Json => ({
 
 const validPod = (draw: Draw, id: string): Json => ({
   id,
-  containers: [{ name: 'c', resources: { cpus: 0.1, mem: 16 }, exec: { command: { shell: 'sleep 1000' } } }],
+  containers: [{
+    name: 'c', resources: { cpus: 0.1, mem: 16 }, exec: { command: { shell: 'sleep 1000' } },
+    ...(draw.chance(0.3) ? { endpoints: [{ name: 'web', hostPort: 0, protocol: ['tcp'] }], healthCheck: { http: { endpoint: 'web', path: '/' } } } : {}),
+    ...(draw.chance(0.2) ? { volumeMounts: [{ name: 'v', mountPath: '/v' }], lifecycle: { killGracePeriodSeconds: 2.5 } } : {}),
+  }],
+  ...(draw.chance(0.2) ? { volumes: [{ name: 'v', host: '/tmp' }] } : {}),
+  ...(draw.chance(0.2) ? { scheduling: { backoff: { backoff: 1, backoffFactor: 1.5, maxLaunchDelay: 60 }, placement: { constraints: [{ fieldName: 'hostname', operator: 'UNIQUE' }] } } } : {}),
   scaling: { kind: 'fixed', instances: draw.int(3) },
 });
 
@@ -72,12 +87,16 @@ function fieldsOf(all: readonly SchemaField[]): Fields {
   return { all, numbers: all.filter(numeric) };
 }
 
-/** A valid body made bad in one place, a numeric field half the time (or left valid, so that state builds up). */
+/** A valid body made bad in one to three places, a numeric field half the time (or left valid, so that state builds up). */
 function mutate(draw: Draw, body: Json, fields: Fields): unknown {
   const roll = draw.int(10);
   if (roll < 7) {
-    const field = draw.pick(draw.chance(0.5) ? fields.numbers : fields.all);
-    return setAt(body, field.path, badValue(draw, field.schema));
+    let out: unknown = body;
+    for (let n = draw.chance(0.7) ? 1 : 1 + draw.int(3); n > 0; n--) {
+      const field = draw.pick(draw.chance(0.5) ? fields.numbers : fields.all);
+      out = setAt(out, field.path, badValue(draw, field.schema));
+    }
+    return out;
   }
   if (roll === 7) {
     const keys = Object.keys(body);
