@@ -3,12 +3,13 @@ import type { ConvertResult } from '../../src/api/convert/convert-result';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Scenario } from '../scenario/scenario';
 
-/** Converts one app or pod definition of a scenario with the API's shape, limits, rules and defaults. */
+/** Converts one app or pod definition of a scenario with the API's limits, rules and defaults. */
 export function convertDefinition(
   kind: 'app' | 'pod', definition: Readonly<Record<string, unknown>>, defaultRole: string, versionIso: string,
 ): ConvertResult<RunSpec> {
   const ctx = { defaultRole, versionIso };
-  return kind === 'app' ? checkedAppFromWire(definition, ctx) : checkedPodFromWire(definition, ctx);
+  // pacer's limits apply to scenario files too (docs/limits.md); the rest is the converter's.
+  return kind === 'app' ? checkedAppFromWire(definition, ctx, 'limits') : checkedPodFromWire(definition, ctx, 'limits');
 }
 
 /**

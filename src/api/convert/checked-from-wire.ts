@@ -1,4 +1,5 @@
 import type { AppSpec, PodSpec } from '../../scheduler/model/run-spec';
+import type { ErrorDetail } from '../errors';
 import { appShapePointerErrors } from '../schemas/app-shape';
 import { podShapeErrors } from '../schemas/pod-shape-errors';
 import { appFromWire } from './app-from-wire';
@@ -7,19 +8,36 @@ import type { ConvertResult } from './convert-result';
 import { podFromWire } from './pod-from-wire';
 
 /**
- * An app definition that did not come through the app routes' own shape check (`checkAppShape`):
- * a group body's app, a scenario file's. Its shape and ranges first (the app JSON Schema,
- * src/api/schemas: types, bounds, sizes, play-json keys), then, only when they hold, the
- * converter's semantic rules. Problems come with JSON pointers either way. Every way into the
- * core thus passes the same limits (docs/limits.md).
+ * How much of the JSON Schema a definition must meet before it is converted: `shape`, all of it
+ * (what Marathon's reader checks: types, minima, patterns, and pacer's maxima); `limits`, only
+ * pacer's maxima (docs/limits.md: `error.max`, `error.maxLength`), for scenario files, whose
+ * definitions have always been read by the converter alone (the swarm draws values such as
+ * `backoffSeconds: 0.5` that the converter runs and Marathon's reader refuses).
  */
-export function checkedAppFromWire(json: unknown, ctx: ConvertContext): ConvertResult<AppSpec> {
-  const shape = appShapePointerErrors(json);
-  return shape.length > 0 ? { ok: false, errors: shape } : appFromWire(json, ctx);
+export type CheckLevel = 'shape' | 'limits';
+
+const LIMIT_KEYS: ReadonlySet<string> = new Set(['error.max', 'error.maxLength']);
+
+/**
+ * An app definition that did not come through the app routes' own shape check (`checkAppShape`):
+ * a group body's app (`shape`), a scenario file's (`limits`). The JSON Schema first
+ * (src/api/schemas), then, only when it holds, the converter's semantic rules. Problems come with
+ * JSON pointers either way. Every way into the core thus passes the same limits.
+ */
+export function checkedAppFromWire(json: unknown, ctx: ConvertContext, level: CheckLevel = 'shape'): ConvertResult<AppSpec> {
+  const problems = atLevel(appShapePointerErrors(json), level);
+  return problems.length > 0 ? { ok: false, errors: problems } : appFromWire(json, ctx);
 }
 
 /** {@link checkedAppFromWire} for pods: the pod JSON Schema, then `podFromWire`. */
-export function checkedPodFromWire(json: unknown, ctx: ConvertContext): ConvertResult<PodSpec> {
-  const shape = podShapeErrors(json);
-  return shape.length > 0 ? { ok: false, errors: shape } : podFromWire(json, ctx);
+export function checkedPodFromWire(json: unknown, ctx: ConvertContext, level: CheckLevel = 'shape'): ConvertResult<PodSpec> {
+  const problems = atLevel(podShapeErrors(json), level);
+  return problems.length > 0 ? { ok: false, errors: problems } : podFromWire(json, ctx);
+}
+
+function atLevel(details: readonly ErrorDetail[], level: CheckLevel): ErrorDetail[] {
+  if (level === 'shape') return [...details];
+  return details
+    .map((d) => ({ path: d.path, errors: d.errors.filter((e) => LIMIT_KEYS.has(e)) }))
+    .filter((d) => d.errors.length > 0);
 }
