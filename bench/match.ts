@@ -47,7 +47,7 @@ const NULL_STORE: Store = {
   saveRunSpecVersion: () => undefined, deleteRunSpecVersion: () => undefined,
   saveRootVersion: () => undefined, deleteRootVersion: () => undefined,
   saveDeployment: () => undefined, deleteDeployment: () => undefined, saveInstances: () => undefined,
-  deleteInstance: () => undefined, saveFrameworkId: () => undefined,
+  deleteInstance: () => undefined, saveFrameworkId: () => undefined, setAside: () => undefined,
   load: () => ({ runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }),
 };
 

@@ -1,15 +1,15 @@
-import { appFromWire } from '../../src/api/convert/app-from-wire';
+import { checkedAppFromWire, checkedPodFromWire } from '../../src/api/convert/checked-from-wire';
 import type { ConvertResult } from '../../src/api/convert/convert-result';
-import { podFromWire } from '../../src/api/convert/pod-from-wire';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Scenario } from '../scenario/scenario';
 
-/** Converts one app or pod definition of a scenario with the scheduler's rules and defaults. */
+/** Converts one app or pod definition of a scenario with the API's limits, rules and defaults. */
 export function convertDefinition(
   kind: 'app' | 'pod', definition: Readonly<Record<string, unknown>>, defaultRole: string, versionIso: string,
 ): ConvertResult<RunSpec> {
   const ctx = { defaultRole, versionIso };
-  return kind === 'app' ? appFromWire(definition, ctx) : podFromWire(definition, ctx);
+  // pacer's limits apply to scenario files too (docs/limits.md); the rest is the converter's.
+  return kind === 'app' ? checkedAppFromWire(definition, ctx, 'limits') : checkedPodFromWire(definition, ctx, 'limits');
 }
 
 /**

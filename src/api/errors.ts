@@ -48,6 +48,14 @@ export function bodyTooLarge(limitBytes: number): ApiError {
   return new ApiError(413, { message: `Request body is larger than the limit of ${limitBytes} bytes`, details: [] });
 }
 
+/**
+ * A body in a media type or charset the endpoint does not read → 415 with a message only (JSON
+ * bodies must be UTF-8; docs/limits.md).
+ */
+export function unsupportedMediaType(message: string): ApiError {
+  return new ApiError(415, { message });
+}
+
 /** Fact 1: 404 produced inside a resource (GET of an unknown thing): `details` is `[]`. */
 export function notFound(message: string): ApiError {
   return new ApiError(404, { message, details: [] });

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ApiDeps } from './api-deps';
-import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound } from './errors';
+import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
+import { refusedJsonBody } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
 import { groupsRoutes } from './v2/groups/routes';
@@ -10,6 +11,7 @@ import { queueRoutes } from './v2/queue/routes';
 import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
 import { uiRoutes } from './ui/ui-routes';
+import { setAsideRoutes } from './pacer/set-aside-routes';
 
 /** What {@link buildServer} needs besides the routes' deps. */
 export interface ServerParts {
@@ -47,6 +49,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   systemRoutes(app, deps);
   eventsRoutes(app, deps, parts.stream);
   uiRoutes(app);
+  setAsideRoutes(app, deps);
   return app;
 }
 
@@ -60,8 +63,10 @@ export function collapseSlashes(url: string): string {
 
 function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    const refused = refusedJsonBody(req.headers['content-type'], text);
+    if (refused !== undefined) return done(refused, undefined);
     // No body (clients send the JSON content type on every call, DELETE and /restart too): the
     // route decides; only routes that need one answer fact 6's 400 (`emptyBody`).
     if (text.trim() === '') return done(null, undefined);
@@ -102,7 +107,7 @@ function toApiError(error: FastifyError | ApiError, bodyLimitBytes: number): Api
   if (error instanceof ApiError) return error;
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return bodyTooLarge(bodyLimitBytes);
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return emptyBody();
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new ApiError(415, { message: error.message });
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return unsupportedMediaType(error.message);
   if (typeof error.statusCode === 'number' && error.statusCode < 500) {
     return new ApiError(error.statusCode, { message: error.message });
   }

@@ -60,6 +60,7 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }, schedulerOptionsOf(config));
   base.loop.attach(scheduler);
+  reportSetAside(scheduler);
   return scheduler;
 }
 
@@ -71,6 +72,14 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
   };
+}
+
+/** One stderr line per stored record the core set aside while recovering (issue 11; docs/limits.md). */
+function reportSetAside(scheduler: Scheduler): void {
+  for (const r of scheduler.setAsideRecords()) {
+    const what = r.version === undefined ? `${r.kind} ${r.key}` : `${r.kind} ${r.key} ${r.version}`;
+    process.stderr.write(`pacer: stored ${what} set aside, not loaded: ${r.reason} (kept in the store's set_aside table; GET /pacer/v1/set-aside)\n`);
+  }
 }
 
 /** How the API describes the cluster (`/v2/info`) and finds the framework id. */

@@ -33,7 +33,7 @@ import { SchedulerState } from './state/scheduler-state';
 import { syncFrameworkRoles } from './state/framework-roles';
 import { recoverState } from './state/recover-state';
 import type { HistoryListener } from './groups/version-history';
-import type { Store } from './ports/store';
+import type { SetAsideRecord, Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
 import { onReadinessResult, onReadinessTimer, readinessResults } from './readiness/readiness-checks';
 import type { ReadinessCheckResult } from './model/readiness-check';
@@ -63,6 +63,7 @@ export interface QueueEntry {
 export class Scheduler {
   private readonly ctx: CoreContext;
   private readonly matcher: OfferMatcher;
+  private readonly setAside: readonly SetAsideRecord[];
 
   constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}, wiring: CoreWiring = defaultWiring(options)) {
     const opts = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
@@ -77,7 +78,7 @@ export class Scheduler {
       groups: wiring.groups,
     };
     this.matcher = new OfferMatcher(buildFilterPipeline(opts));
-    recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
+    this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
     this.ctx.state.history.listener = historyToStore(ports.store);
     this.afterInput();
     if (opts.reconciliationIntervalMs > 0) {
@@ -122,6 +123,14 @@ export class Scheduler {
   /** Subscribe to the event bus; returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void {
     return this.ctx.bus.subscribe(listener);
+  }
+
+  /**
+   * Stored records this core could not load when it started and set aside (issue 11), with why;
+   * empty for a sound store. The runtime logs them; `GET /pacer/v1/set-aside` lists them.
+   */
+  setAsideRecords(): readonly SetAsideRecord[] {
+    return this.setAside;
   }
 
   runSpec(runSpecId: string): RunSpec | undefined {

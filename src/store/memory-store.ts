@@ -2,7 +2,7 @@ import type { Deployment } from '../scheduler/deployments/deployment';
 import type { Group } from '../scheduler/groups/group';
 import type { Instance } from '../scheduler/model/instance';
 import type { RunSpec } from '../scheduler/model/run-spec';
-import type { Store, StoredState } from '../scheduler/ports/store';
+import type { SetAsideRecord, Store, StoredState } from '../scheduler/ports/store';
 
 /**
  * A Store that keeps everything in memory (the simulator, tests, benchmarks). Writes are
@@ -16,7 +16,39 @@ export class MemoryStore implements Store {
   private readonly rootVersions = new Map<string, Group>();
   private root?: Group;
   private frameworkId?: string;
+  /** Records set aside by the core, with what they held, in the order they were set aside. */
+  readonly setAsideRecords: { readonly record: SetAsideRecord; readonly value: unknown }[] = [];
   writes = 0;
+
+  setAside(record: SetAsideRecord): void {
+    this.writes++;
+    this.setAsideRecords.push({ record, value: this.take(record) });
+  }
+
+  private take(record: SetAsideRecord): unknown {
+    const from = <T>(map: Map<string, T>, key: string): T | undefined => {
+      const value = map.get(key);
+      map.delete(key);
+      return value;
+    };
+    switch (record.kind) {
+      case 'root': {
+        const root = this.root;
+        this.root = undefined;
+        return root;
+      }
+      case 'frameworkId': {
+        const id = this.frameworkId;
+        this.frameworkId = undefined;
+        return id;
+      }
+      case 'runSpec': return from(this.runSpecs, record.key);
+      case 'runSpecVersion': return from(this.versions, `${record.key}\u0000${record.version ?? ''}`);
+      case 'rootVersion': return from(this.rootVersions, record.key);
+      case 'deployment': return from(this.deployments, record.key);
+      case 'instance': return from(this.instances, record.key);
+    }
+  }
 
   saveRoot(root: Group): void {
     this.writes++;

@@ -2,7 +2,7 @@ import type { Deployment } from '../../src/scheduler/deployments/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
-import type { Store, StoredState } from '../../src/scheduler/ports/store';
+import type { SetAsideRecord, Store, StoredState } from '../../src/scheduler/ports/store';
 
 /** A store write, as recorded (instances are snapshotted at write time). */
 export type StoreWrite =
@@ -17,7 +17,8 @@ export type StoreWrite =
   | { readonly type: 'saveRootVersion'; readonly root: Group }
   | { readonly type: 'deleteRootVersion'; readonly version: string }
   | { readonly type: 'saveDeployment'; readonly deployment: Deployment }
-  | { readonly type: 'deleteDeployment'; readonly deploymentId: string };
+  | { readonly type: 'deleteDeployment'; readonly deploymentId: string }
+  | { readonly type: 'setAside'; readonly record: SetAsideRecord };
 
 /**
  * An in-memory Store. It keeps snapshots, not the core's live objects, so a test sees what was
@@ -95,6 +96,15 @@ export class MemoryStore implements Store {
   deleteDeployment(deploymentId: string): void {
     this.deployments.delete(deploymentId);
     this.record({ type: 'deleteDeployment', deploymentId });
+  }
+
+  /** Forgets the record (a test looks at the recorded `setAside` write for what was set aside). */
+  setAside(record: SetAsideRecord): void {
+    const maps = { runSpec: this.runSpecs, runSpecVersion: this.versions, rootVersion: this.rootVersions, deployment: this.deployments, instance: this.instances };
+    if (record.kind === 'root') this.root = undefined;
+    else if (record.kind === 'frameworkId') this.frameworkId = undefined;
+    else maps[record.kind].delete(record.kind === 'runSpecVersion' ? `${record.key} ${record.version ?? ''}` : record.key);
+    this.record({ type: 'setAside', record });
   }
 
   /** Puts `state` in without recording writes (a store as a previous process left it). */

@@ -1,16 +1,7 @@
+import { PATH_PATTERN_MESSAGE, isCanonical, validatePathId } from '../../scheduler/groups/path-id';
 import type { WireObject } from './wire-object';
 
-/** One path segment: lowercase letters, digits, `-` and `.`, not starting or ending with `-`. */
-const SEGMENT = /^[a-z0-9.]([a-z0-9.-]*[a-z0-9.])?$/;
-
-/** Last segments that would clash with the API's own sub-resources. */
-const RESERVED_LAST = ['restart', 'tasks', 'versions', '.', '..'];
-
-/** Marathon's message for a reserved last segment. */
-export const RESERVED_ID_MESSAGE =
-  'must not end with any of the following reserved keywords: restart, tasks, versions, ., ..';
-
-/** Pattern violation of an id (play-json key, as Marathon's RAML reader reports it). */
+/** Pattern violation of an id that is not in canonical form (play-json key, as Marathon's RAML reader reports it). */
 export const ID_PATTERN_MESSAGE = 'error.pattern';
 
 /** An id that does not start with `/`; relative ids are resolved by the caller, not here. */
@@ -18,8 +9,8 @@ export const ID_NOT_ABSOLUTE_MESSAGE = "id must be an absolute path starting wit
 
 /**
  * Reads and checks the `id` of a run spec: an absolute path id such as `/prod/web` (at least one
- * segment, no empty, `.` or `..` segment, the last one not reserved). Problems are recorded at
- * `/id`; the id is returned only when it is valid.
+ * segment, no empty, `.` or `..` segment, the last one not reserved, within the id limits).
+ * Problems are recorded at `/id`; the id is returned only when it is valid.
  */
 export function pathIdFromWire(def: WireObject): string | undefined {
   if (!def.has('id')) {
@@ -28,20 +19,28 @@ export function pathIdFromWire(def: WireObject): string | undefined {
   }
   const id = def.optionalString('id');
   if (id === undefined) return undefined;
-  const problem = pathIdProblem(id);
-  if (problem === undefined) return id;
-  def.fail('id', problem);
+  const problems = pathIdProblems(id);
+  if (problems.length === 0) return id;
+  for (const problem of problems) def.fail('id', problem);
   return undefined;
 }
 
-/** Why `id` is not a valid absolute run spec id, or undefined when it is. */
+/**
+ * Why `id` is not a valid absolute run spec id (empty when it is): the path id rules of
+ * `scheduler/groups/path-id.ts` (Marathon's messages and pacer's limits), and canonical form
+ * (no empty segment, no trailing `/`: callers resolve ids before converting).
+ */
+export function pathIdProblems(id: string): string[] {
+  if (!id.startsWith('/')) return [ID_NOT_ABSOLUTE_MESSAGE];
+  // A segment outside the pattern is the RAML reader's `error.pattern`, as for the API's bodies.
+  const problems = validatePathId(id).map((m) => (m === PATH_PATTERN_MESSAGE ? ID_PATTERN_MESSAGE : m));
+  if (problems.length === 0 && !isCanonical(id)) problems.push(ID_PATTERN_MESSAGE);
+  return problems;
+}
+
+/** The first of {@link pathIdProblems}, or undefined when `id` is valid. */
 export function pathIdProblem(id: string): string | undefined {
-  if (!id.startsWith('/')) return ID_NOT_ABSOLUTE_MESSAGE;
-  const segments = id.slice(1).split('/');
-  const last = segments[segments.length - 1];
-  if (RESERVED_LAST.includes(last)) return RESERVED_ID_MESSAGE;
-  const bad = segments.some((s) => s === '.' || s === '..' || !SEGMENT.test(s));
-  return bad ? ID_PATTERN_MESSAGE : undefined;
+  return pathIdProblems(id)[0];
 }
 
 /**

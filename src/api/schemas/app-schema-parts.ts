@@ -8,12 +8,17 @@
  * semantic message wins.
  */
 
+import { MAX_ID_LENGTH } from '../../scheduler/groups/path-id';
+import {
+  MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
+} from './limits';
+
 /** A JSON Schema node (ajv's draft-07 vocabulary). */
 export type SchemaNode = Readonly<Record<string, unknown>>;
 
-/** A string, with optional length bounds and pattern. */
+/** A string, with optional length bounds and pattern; at most {@link MAX_STRING_LENGTH} unless `extra` says less. */
 export function str(extra: SchemaNode = {}): SchemaNode {
-  return { type: 'string', ...extra };
+  return { type: 'string', maxLength: MAX_STRING_LENGTH, ...extra };
 }
 
 /** An integer (RAML `integer`, int32/int64), optionally bounded. */
@@ -28,9 +33,34 @@ export function num(minimum?: number, maximum?: number): SchemaNode {
 
 export const BOOL: SchemaNode = { type: 'boolean' };
 
-/** An array of `items`, with optional `minItems`/`maxItems`. */
+/** An array of `items`, with optional `minItems`/`maxItems`; at most {@link MAX_ITEMS} unless `extra` says less. */
 export function arr(items: SchemaNode, extra: SchemaNode = {}): SchemaNode {
-  return { type: 'array', items, ...extra };
+  return { type: 'array', items, maxItems: MAX_ITEMS, ...extra };
+}
+
+/** A map (JSON object) from keys of at most {@link MAX_KEY_LENGTH} characters to `values`, at most {@link MAX_ITEMS} entries. */
+export function keyed(values: SchemaNode): SchemaNode {
+  return { type: 'object', additionalProperties: values, maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH } };
+}
+
+/** A duration in whole seconds: `minimum` up to {@link MAX_SECONDS}. */
+export function seconds(minimum = 0): SchemaNode {
+  return int(minimum, MAX_SECONDS);
+}
+
+/** A scalar resource: `minimum` up to {@link MAX_RESOURCE}. */
+export function resource(minimum = 0): SchemaNode {
+  return num(minimum, MAX_RESOURCE);
+}
+
+/** A whole-number resource (gpus, volume sizes in MiB): `minimum` up to {@link MAX_RESOURCE}. */
+export function wholeResource(minimum = 0): SchemaNode {
+  return int(minimum, MAX_RESOURCE);
+}
+
+/** A launch backoff factor: `minimum` up to {@link MAX_BACKOFF_FACTOR}. */
+export function backoffFactor(minimum: number): SchemaNode {
+  return num(minimum, MAX_BACKOFF_FACTOR);
 }
 
 /** An object with the given known properties; others are allowed. */
@@ -48,11 +78,13 @@ export const ANY_PORT = int(0, 65535);
 
 /**
  * `strings.PathId`: absolute or relative, segments of lowercase letters, digits and `-` (not at
- * either end), dot-separated, or `..`; repeated slashes allowed. Written without the RAML's nested
- * optional groups so that a long invalid id cannot make the match backtrack exponentially.
+ * either end), dot-separated, or `..`; repeated slashes allowed; no `.` segment. Written without
+ * the RAML's nested optional groups so that a long invalid id cannot make the match backtrack
+ * exponentially. The one id shape of app, pod and group bodies, at most `MAX_ID_LENGTH` characters.
  */
 const LABEL = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
-export const PATH_ID = str({ minLength: 1, pattern: `^/*(?:(?:\\.\\.|${LABEL}(?:\\.${LABEL})*)(?:/+|$))*$` });
+export const PATH_ID_PATTERN = `^/*(?:(?:\\.\\.|${LABEL}(?:\\.${LABEL})*)(?:/+|$))*$`;
+export const PATH_ID = str({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: PATH_ID_PATTERN });
 
 /** `strings.LegacyName`: port and port-mapping names. */
 export const LEGACY_NAME = str({ minLength: 1, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
@@ -67,7 +99,7 @@ export const NETWORK_NAME = str({ minLength: 1, maxLength: 63, pattern: '^[a-z0-
 export const NETWORK_PROTOCOL = oneOfStrings(['tcp', 'udp', 'udp,tcp']);
 
 /** `label.KVLabels`: string values. */
-export const KV_LABELS: SchemaNode = { type: 'object', additionalProperties: { type: 'string' } };
+export const KV_LABELS: SchemaNode = keyed(str());
 
 /** `strings.Uri` / `strings.Path`: 1–1024 characters. */
 export const URI = str({ minLength: 1, maxLength: 1024 });
@@ -90,8 +122,8 @@ export const NETWORK = obj({ name: NETWORK_NAME, mode: str(), labels: KV_LABELS 
 /** `health.AppHealthCheck`; `protocol` is checked by the converter (any case, MESOS_ names and their AGENT_ aliases). */
 export const HEALTH_CHECK = obj({
   command: obj({ value: str() }, ['value']),
-  gracePeriodSeconds: int(0), intervalSeconds: int(0), maxConsecutiveFailures: int(0),
-  timeoutSeconds: int(0), delaySeconds: int(0),
+  gracePeriodSeconds: seconds(), intervalSeconds: seconds(), maxConsecutiveFailures: int(0, MAX_CONSECUTIVE_FAILURES),
+  timeoutSeconds: seconds(), delaySeconds: seconds(),
   ignoreHttp1xx: BOOL, path: str(), port: ANY_PORT, portIndex: ANY_PORT, protocol: str(),
   ipProtocol: oneOfStrings(['IPv4', 'IPv6']),
 });
@@ -99,7 +131,7 @@ export const HEALTH_CHECK = obj({
 /** `readiness.ReadinessCheck`. */
 export const READINESS_CHECK = obj({
   name: str({ minLength: 1 }), protocol: oneOfStrings(['HTTP', 'HTTPS']), path: URI, portName: LEGACY_NAME,
-  intervalSeconds: int(0), timeoutSeconds: int(1),
+  intervalSeconds: seconds(), timeoutSeconds: seconds(1),
   httpStatusCodesForReady: arr(int(100, 999), { minItems: 1 }), preserveLastResponse: BOOL,
 });
 
@@ -113,28 +145,25 @@ export const UPGRADE_STRATEGY = obj({ minimumHealthCapacity: num(0, 1), maximumO
 export const UNREACHABLE_STRATEGY: SchemaNode = {
   if: { type: 'string' },
   then: { enum: ['disabled'] },
-  else: obj({ inactiveAfterSeconds: int(0), expungeAfterSeconds: int(0) }),
+  else: obj({ inactiveAfterSeconds: seconds(), expungeAfterSeconds: seconds() }),
 };
 
 /** `env.LegacyEnvVars`: a string, or `{"secret": "<name>"}`. */
-export const ENV: SchemaNode = {
-  type: 'object',
-  additionalProperties: { if: { type: 'object' }, then: obj({ secret: str() }, ['secret']), else: str() },
-};
+export const ENV: SchemaNode = keyed({ if: { type: 'object' }, then: obj({ secret: str() }, ['secret']), else: str() });
 
 /** `secrets.Secrets`: name → `{source}`. */
-export const SECRETS: SchemaNode = { type: 'object', additionalProperties: obj({ source: str({ minLength: 1 }) }, ['source']) };
+export const SECRETS: SchemaNode = keyed(obj({ source: str({ minLength: 1 }) }, ['source']));
 
 /** `resources.ExecutorResources`. */
-export const EXECUTOR_RESOURCES = obj({ cpus: num(0.1), mem: num(32), disk: num(10) });
+export const EXECUTOR_RESOURCES = obj({ cpus: resource(0.1), mem: resource(32), disk: resource(10) });
 
 /** `resources.ResourceLimit`: a number or `unlimited`. */
-const RESOURCE_LIMIT: SchemaNode = { if: { type: 'string' }, then: { enum: ['unlimited'] }, else: num() };
+const RESOURCE_LIMIT: SchemaNode = { if: { type: 'string' }, then: { enum: ['unlimited'] }, else: resource() };
 export const RESOURCE_LIMITS = obj({ cpus: RESOURCE_LIMIT, mem: RESOURCE_LIMIT });
 
 /** `AppResidency` (deprecated, no effect). */
 export const RESIDENCY = obj({
-  relaunchEscalationTimeoutSeconds: int(0),
+  relaunchEscalationTimeoutSeconds: seconds(),
   taskLostBehavior: oneOfStrings(['WAIT_FOREVER', 'RELAUNCH_AFTER_TIMEOUT']),
 });
 
@@ -148,7 +177,7 @@ export const CHECK = obj({
   http: obj({ portIndex: ANY_PORT, port: ANY_PORT, path: URI, scheme: HTTP_SCHEME }),
   tcp: obj({ portIndex: ANY_PORT, port: ANY_PORT }),
   exec: obj({ command: { type: 'object' } }, ['command']),
-  intervalSeconds: int(0), timeoutSeconds: int(0), delaySeconds: int(0),
+  intervalSeconds: seconds(), timeoutSeconds: seconds(), delaySeconds: seconds(),
 });
 
 /** `volumes.AppVolume` (host, persistent, external, secret volumes). */
@@ -157,7 +186,7 @@ export const VOLUME = obj({
   hostPath: str({ minLength: 1 }),
   mode: oneOfStrings(['RO', 'RW']),
   persistent: obj({
-    type: oneOfStrings(['root', 'path', 'mount']), size: int(0), maxSize: int(0),
+    type: oneOfStrings(['root', 'path', 'mount']), size: wholeResource(), maxSize: wholeResource(),
     profileName: str(), constraints: arr(CONSTRAINT),
   }, ['size']),
   external: { type: 'object' },

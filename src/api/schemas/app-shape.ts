@@ -22,9 +22,22 @@ const validators: Readonly<Record<AppShape, ValidateFunction>> = {
  * `pointerPrefix` places the body inside a larger one (`/0` for the first app of a bulk body).
  */
 export function appShapeErrors(body: unknown, shape: AppShape, pointerPrefix = ''): ErrorDetail[] {
+  return shapeDetails(body, shape, (pointer) => marathonPath(pointerPrefix + pointer));
+}
+
+/**
+ * {@link appShapeErrors} of a full app with the paths as JSON pointers (`/healthChecks/0/portIndex`,
+ * `/` for the body), the way the converter reports its problems: what `appFromWire` checks first,
+ * so that every way into the core (groups' apps, scenario files) gets the same shape and ranges.
+ */
+export function appShapePointerErrors(body: unknown): ErrorDetail[] {
+  return shapeDetails(body, 'app', (pointer) => (pointer === '' ? '/' : pointer));
+}
+
+function shapeDetails(body: unknown, shape: AppShape, pathOf: (pointer: string) => string): ErrorDetail[] {
   const validate = validators[shape];
   if (validate(withoutNulls(body))) return [];
-  return playJsonDetails(validate.errors ?? [], (pointer) => marathonPath(pointerPrefix + pointer));
+  return playJsonDetails(validate.errors ?? [], pathOf);
 }
 
 /** A copy of `value` without object fields whose value is `null` (array items are kept). */

@@ -1,6 +1,13 @@
-import { emptyBody, invalidJson } from '../errors';
+import { emptyBody, invalidJson, objectNotValid } from '../errors';
 import { ErrorSink } from '../convert/error-sink';
 import { isRecord } from '../convert/wire-object';
+import { MAX_ID_LENGTH } from '../../scheduler/groups/path-id';
+import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
+import { PATH_ID_PATTERN } from './app-schema-parts';
+import { MAX_APPS_PER_REQUEST, MAX_ITEMS, tooManyAppsMessage } from './limits';
+
+/** The RAML's `strings.PathId` (the same pattern as apps' and pods' ids). */
+const PATH_ID = new RegExp(PATH_ID_PATTERN);
 
 /**
  * A `GroupUpdate` body (the body of `POST`/`PUT /v2/groups[/{id}]`, Marathon's RAML type of that
@@ -28,14 +35,24 @@ export const GROUP_UPDATE_FIELDS = ['id', 'apps', 'groups', 'dependencies', 'sca
  * Reads a `GroupUpdate` body, or throws the catalogue's error: an absent body → 400 (fact 6);
  * a wrong shape → 422 "Invalid JSON" with play-json keys at Marathon's paths, list positions
  * written `(n)` after the field (facts 3, 4): `/groups(0)/id` → `error.path.missing`,
- * `/scaleBy` → `error.min`, … Every problem is reported at once.
+ * `/scaleBy` → `error.min`, an id outside the RAML's PathId pattern → `error.pattern` (as for
+ * apps and pods), … Every problem is reported at once. pacer's limits (docs/limits.md): ids of at
+ * most `MAX_ID_LENGTH` characters, lists of at most `MAX_ITEMS`, `scaleBy` at most
+ * `MAX_INSTANCES` (`error.maxLength`, `error.max`), and at most `MAX_APPS_PER_REQUEST` apps in
+ * the whole body (422 "Object is not valid" at `/`).
  */
 export function readGroupUpdate(body: unknown): GroupUpdateBody {
   if (body === undefined || body === null) throw emptyBody();
   const sink = new ErrorSink();
   const update = readGroup(body, '', sink, false);
   if (sink.failed || update === undefined) throw invalidJson(sink.details());
+  const apps = countApps(update);
+  if (apps > MAX_APPS_PER_REQUEST) throw objectNotValid([{ path: '/', errors: [tooManyAppsMessage(apps)] }]);
   return update;
+}
+
+function countApps(group: GroupUpdateBody): number {
+  return (group.apps?.length ?? 0) + (group.groups ?? []).reduce((n, g) => n + countApps(g), 0);
 }
 
 /** `/apps(2)`: the path of a list element, Marathon-style (fact 3). */
@@ -50,7 +67,7 @@ function readGroup(json: unknown, path: string, sink: ErrorSink, nested: boolean
   }
   const out: { -readonly [K in keyof GroupUpdateBody]: GroupUpdateBody[K] } = {};
   const field = (key: string): unknown => (json[key] === null ? undefined : json[key]);
-  out.id = readString(field('id'), `${path}/id`, sink);
+  out.id = readPathId(field('id'), `${path}/id`, sink);
   // A nested group names itself; Marathon cannot place one without an id.
   if (nested && field('id') === undefined) sink.add(`${path}/id`, 'error.path.missing');
   out.apps = readArray(field('apps'), `${path}/apps`, sink);
@@ -77,26 +94,43 @@ function readBoolean(value: unknown, path: string, sink: ErrorSink): boolean | u
   return undefined;
 }
 
+/** A `strings.PathId`: a string of the RAML's pattern, at most `MAX_ID_LENGTH` characters. */
+function readPathId(value: unknown, path: string, sink: ErrorSink): string | undefined {
+  const text = readString(value, path, sink);
+  if (text === undefined) return undefined;
+  const problem = text === '' ? 'error.minLength'
+    : text.length > MAX_ID_LENGTH ? 'error.maxLength'
+      : PATH_ID.test(text) ? undefined : 'error.pattern';
+  if (problem === undefined) return text;
+  sink.add(path, problem);
+  return undefined;
+}
+
+/** A list of at most `MAX_ITEMS` entries. */
 function readArray(value: unknown, path: string, sink: ErrorSink): readonly unknown[] | undefined {
-  if (value === undefined || Array.isArray(value)) return value;
-  sink.add(path, 'error.expected.jsarray');
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) sink.add(path, 'error.expected.jsarray');
+  else if (value.length > MAX_ITEMS) sink.add(path, 'error.maxLength');
+  else return value;
   return undefined;
 }
 
 function readDependencies(value: unknown, path: string, sink: ErrorSink): readonly string[] | undefined {
   const list = readArray(value, `${path}/dependencies`, sink);
   if (list === undefined) return undefined;
-  list.forEach((d, i) => {
-    if (typeof d !== 'string') sink.add(elementPath(path, 'dependencies', i), 'error.expected.jsstring');
-  });
-  return list.filter((d): d is string => typeof d === 'string');
+  const ids = list.map((d, i) => readPathId(d, elementPath(path, 'dependencies', i), sink));
+  return ids.filter((d): d is string => d !== undefined);
 }
 
-/** `scaleBy`: a number ≥ 0 (the RAML's `minimum: 0`). */
+/**
+ * `scaleBy`: a number ≥ 0 (the RAML's `minimum: 0`), at most `MAX_INSTANCES` (a larger factor
+ * takes any app beyond the instance limit; the scaled counts are checked too).
+ */
 function readScaleBy(value: unknown, path: string, sink: ErrorSink): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) sink.add(path, 'error.expected.jsnumber');
   else if (value < 0) sink.add(path, 'error.min');
+  else if (value > MAX_INSTANCES) sink.add(path, 'error.max');
   else return value;
   return undefined;
 }

@@ -3,8 +3,8 @@ import type { ErrorDetail } from '../errors';
 
 /**
  * ajv's keyword → the play-json error key Marathon's readers report for it (fact 4). `type` and
- * `required` are resolved in {@link playJsonKey}; `if` is ajv's bookkeeping for a failed
- * `then`/`else` and has no key of its own.
+ * `required` are resolved in {@link playJsonKey}; `if` and `propertyNames` are ajv's bookkeeping
+ * and have no key of their own. Bounds of pacer's own (docs/limits.md) use the same keys.
  */
 const KEYWORD_KEYS: Readonly<Record<string, string>> = {
   minimum: 'error.min',
@@ -15,8 +15,8 @@ const KEYWORD_KEYS: Readonly<Record<string, string>> = {
   minItems: 'error.minLength',
   maxLength: 'error.maxLength',
   maxItems: 'error.maxLength',
+  maxProperties: 'error.maxLength',
   pattern: 'error.pattern',
-  propertyNames: 'error.pattern',
   enum: 'error.unknown.enum.literal',
   // The pods' case-insensitive enum keyword (Marathon's generated enum readers lower-case).
   enumCaseless: 'error.unknown.enum.literal',
@@ -58,9 +58,13 @@ function pointerOf(err: ErrorObject): string {
   return `${err.instancePath}/${missing.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
 
-/** The play-json key for an ajv error; undefined for ajv's bookkeeping (`if`); `error.invalid` for any other keyword. */
+/**
+ * The play-json key for an ajv error; undefined for ajv's bookkeeping (`if`, and `propertyNames`,
+ * whose failing key comes as its own error at the map: a key too long → `error.maxLength`);
+ * `error.invalid` for any other keyword.
+ */
 function playJsonKey(err: ErrorObject): string | undefined {
-  if (err.keyword === 'if') return undefined;
+  if (err.keyword === 'if' || err.keyword === 'propertyNames') return undefined;
   if (err.keyword === 'required') return 'error.path.missing';
   if (err.keyword === 'type') return typeKey(err);
   return KEYWORD_KEYS[err.keyword] ?? 'error.invalid';

@@ -11,8 +11,16 @@
  *   unset scalars are `null`, spec 2.1) can be sent back unchanged;
  * - unknown fields are not rejected: Marathon's generated readers ignore them, and the converter
  *   echoes them back;
- * - enumerations Marathon matches case-insensitively use the `enumCaseless` keyword.
+ * - enumerations Marathon matches case-insensitively use the `enumCaseless` keyword;
+ * - pacer's maxima (docs/limits.md): every number, string, list and map is bounded.
  */
+
+import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
+import { PATH_ID_PATTERN } from './app-schema-parts';
+import { MAX_ID_LENGTH } from '../../scheduler/groups/path-id';
+import {
+  MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
+} from './limits';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -20,11 +28,10 @@ type Schema = Readonly<Record<string, unknown>>;
 const NAME = { type: 'string', pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', minLength: 1, maxLength: 63 };
 
 /**
- * Path id segments: lowercase letters, digits, `-` and `.`, not starting or ending with `-`;
- * optionally absolute. `..` and reserved last segments are the converter's to reject.
+ * The RAML's `strings.PathId`, as apps and groups check it; `..` segments and reserved last
+ * segments are the converter's to reject (with Marathon's messages).
  */
-const SEGMENT = '[a-z0-9.]([a-z0-9.-]*[a-z0-9.])?';
-const PATH_ID = { type: 'string', minLength: 1, pattern: `^/?${SEGMENT}(/${SEGMENT})*/?$` };
+const PATH_ID = { type: 'string', minLength: 1, maxLength: MAX_ID_LENGTH, pattern: PATH_ID_PATTERN };
 
 /** `schema` made optional-nullable: `null` is read as absent (play-json `readNullable`). */
 function nullable(schema: Schema): Schema {
@@ -46,32 +53,42 @@ function object(properties: Readonly<Record<string, Schema>>, required: readonly
 
 const number = (extra: Schema = {}): Schema => ({ type: 'number', ...extra });
 const integer = (extra: Schema = {}): Schema => ({ type: 'integer', ...extra });
-const string = (extra: Schema = {}): Schema => ({ type: 'string', ...extra });
+/** A string of at most MAX_STRING_LENGTH characters unless `extra` says less. */
+const string = (extra: Schema = {}): Schema => ({ type: 'string', maxLength: MAX_STRING_LENGTH, ...extra });
 const boolean: Schema = { type: 'boolean' };
-const array = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, ...extra });
+/** A list of at most MAX_ITEMS entries unless `extra` says less. */
+const array = (items: Schema, extra: Schema = {}): Schema => ({ type: 'array', items, maxItems: MAX_ITEMS, ...extra });
+/** A map of at most MAX_ITEMS entries whose keys have at most MAX_KEY_LENGTH characters. */
+const keyed = (values: Schema): Schema => ({
+  type: 'object', additionalProperties: values, maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH },
+});
+/** A scalar resource from `minimum` up to MAX_RESOURCE. */
+const resource = (minimum: number): Schema => number({ minimum, maximum: MAX_RESOURCE });
+/** Seconds (whole, or a double where the RAML says `number`) up to MAX_SECONDS. */
+const seconds = (minimum = 0): Schema => integer({ minimum, maximum: MAX_SECONDS });
+const fractionalSeconds = (): Schema => number({ minimum: 0, maximum: MAX_SECONDS });
 
 /** Labels and the like: string values only. */
-const STRING_MAP = { type: 'object', additionalProperties: { type: 'string' } };
+const STRING_MAP = keyed(string());
 
 /** Environment variables: a string, or a secret reference `{"secret": "<name>"}`. */
-const ENV_MAP = {
-  type: 'object',
-  additionalProperties: { type: ['string', 'object'], required: ['secret'], properties: { secret: { type: 'string' } } },
-};
+const ENV_MAP = keyed({
+  type: ['string', 'object'], maxLength: MAX_STRING_LENGTH, required: ['secret'], properties: { secret: string() },
+});
 
 /** Resources of a container (RAML `Resources`): cpus and mem at least 0.001; whole GPUs. */
 const RESOURCES = object({
-  cpus: number({ minimum: 0.001 }),
-  mem: number({ minimum: 0.001 }),
-  disk: number({ minimum: 0 }),
-  gpus: integer({ minimum: 0 }),
+  cpus: resource(0.001),
+  mem: resource(0.001),
+  disk: resource(0),
+  gpus: integer({ minimum: 0, maximum: MAX_RESOURCE }),
 });
 
 /** Executor overhead (RAML `ExecutorResources`): never below the default executor's needs. */
 const EXECUTOR_RESOURCES = object({
-  cpus: number({ minimum: 0.1 }),
-  mem: number({ minimum: 32 }),
-  disk: number({ minimum: 10 }),
+  cpus: resource(0.1),
+  mem: resource(32),
+  disk: resource(10),
 });
 
 const PORT = integer({ minimum: 0, maximum: 65535 });
@@ -80,7 +97,7 @@ const ENDPOINT = object({
   name: NAME,
   containerPort: PORT,
   hostPort: PORT,
-  protocol: array({ type: 'string' }, { minItems: 1 }),
+  protocol: array(string(), { minItems: 1 }),
   labels: STRING_MAP,
 }, ['name']);
 
@@ -95,7 +112,7 @@ const IMAGE = object({
   labels: STRING_MAP,
 }, ['kind', 'id']);
 
-const TIMING_SECONDS = integer({ minimum: 0 });
+const TIMING_SECONDS = seconds();
 
 const HEALTH_CHECK = object({
   http: object({
@@ -107,7 +124,7 @@ const HEALTH_CHECK = object({
   exec: object({ command: SHELL_COMMAND }, ['command']),
   gracePeriodSeconds: TIMING_SECONDS,
   intervalSeconds: TIMING_SECONDS,
-  maxConsecutiveFailures: TIMING_SECONDS,
+  maxConsecutiveFailures: integer({ minimum: 0, maximum: MAX_CONSECUTIVE_FAILURES }),
   timeoutSeconds: TIMING_SECONDS,
   delaySeconds: TIMING_SECONDS,
 });
@@ -138,7 +155,7 @@ const CONTAINER = object({
   volumeMounts: array(VOLUME_MOUNT),
   artifacts: array(ARTIFACT),
   labels: STRING_MAP,
-  lifecycle: object({ killGracePeriodSeconds: number({ minimum: 0 }) }),
+  lifecycle: object({ killGracePeriodSeconds: fractionalSeconds() }),
 }, ['name', 'resources']);
 
 const VOLUME = object({
@@ -146,8 +163,8 @@ const VOLUME = object({
   host: string(),
   persistent: object({
     type: string({ enum: ['root', 'path', 'mount'] }),
-    size: integer({ minimum: 0 }),
-    maxSize: integer({ minimum: 0 }),
+    size: integer({ minimum: 0, maximum: MAX_RESOURCE }),
+    maxSize: integer({ minimum: 0, maximum: MAX_RESOURCE }),
     profileName: string(),
   }, ['size']),
 }, ['name']);
@@ -162,18 +179,18 @@ const NETWORK = object({
 /** A constraint: `[field, operator, value?]` or `{fieldName, operator, value?}` (both occur for pods). */
 const CONSTRAINT = {
   type: ['array', 'object'],
-  items: { type: 'string' },
+  items: string(),
   minItems: 2,
   maxItems: 3,
   required: ['fieldName', 'operator'],
-  properties: { fieldName: { type: 'string' }, operator: { type: 'string' }, value: { type: ['string', 'null'] } },
+  properties: { fieldName: string(), operator: string(), value: { type: ['string', 'null'], maxLength: MAX_STRING_LENGTH } },
 };
 
 const SCHEDULING = object({
   backoff: object({
-    backoff: number({ minimum: 0 }),
-    backoffFactor: number({ minimum: 0 }),
-    maxLaunchDelay: number({ minimum: 0 }),
+    backoff: fractionalSeconds(),
+    backoffFactor: number({ minimum: 0, maximum: MAX_BACKOFF_FACTOR }),
+    maxLaunchDelay: fractionalSeconds(),
   }),
   upgrade: object({
     minimumHealthCapacity: number({ minimum: 0, maximum: 1 }),
@@ -181,15 +198,15 @@ const SCHEDULING = object({
   }),
   placement: object({
     constraints: array(CONSTRAINT),
-    acceptedResourceRoles: array({ type: 'string' }),
+    acceptedResourceRoles: array(string()),
   }),
   killSelection: string({ enumCaseless: ['YOUNGEST_FIRST', 'OLDEST_FIRST'] }),
   // `"disabled"` or the object (the converter checks the string's value).
   unreachableStrategy: {
     type: ['string', 'object'],
     properties: {
-      inactiveAfterSeconds: { type: ['integer', 'null'], minimum: 0 },
-      expungeAfterSeconds: { type: ['integer', 'null'], minimum: 0 },
+      inactiveAfterSeconds: { type: ['integer', 'null'], minimum: 0, maximum: MAX_SECONDS },
+      expungeAfterSeconds: { type: ['integer', 'null'], minimum: 0, maximum: MAX_SECONDS },
     },
   },
 });
@@ -202,13 +219,13 @@ export const POD_SCHEMA: Schema = object({
   environment: ENV_MAP,
   user: string(),
   containers: array(CONTAINER, { minItems: 1 }),
-  secrets: { type: 'object', additionalProperties: object({ source: string() }, ['source']) },
+  secrets: keyed(object({ source: string() }, ['source'])),
   volumes: array(VOLUME),
   networks: array(NETWORK),
   scaling: object({
     kind: string({ enumCaseless: ['fixed'] }),
-    instances: integer({ minimum: 0 }),
-    maxInstances: integer({ minimum: 0 }),
+    instances: integer({ minimum: 0, maximum: MAX_INSTANCES }),
+    maxInstances: integer({ minimum: 0, maximum: MAX_INSTANCES }),
   }),
   scheduling: SCHEDULING,
   executorResources: EXECUTOR_RESOURCES,

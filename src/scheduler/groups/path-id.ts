@@ -6,6 +6,11 @@
  *   ending with a letter or digit (`web`, `a-b`, `v1.2`), or exactly `.` / `..` (resolved by
  *   {@link resolvePathId}).
  * - The last segment must not be `restart`, `tasks`, `versions`, `.` or `..`.
+ * - An absolute id must not hold `.` or `..` segments: Marathon's `PathId.childOf(path.parent)`
+ *   rejects `/a/../b` (`Identifier is not child of '/a/..'`) instead of silently meaning `/b`.
+ *   Relative ids may use them: `../db` climbs from the base group (group bodies, dependencies).
+ * - Limits of pacer's own (docs/limits.md): at most {@link MAX_ID_LENGTH} characters and
+ *   {@link MAX_ID_SEGMENTS} segments (the group depth).
  * - Leading, trailing and repeated slashes are ignored, as Marathon's parser ignores them.
  * - An id without a leading `/` is relative and resolves against a base group.
  *
@@ -31,10 +36,35 @@ export const RESERVED_ID_MESSAGE = `must not end with any of the following reser
 export const EMPTY_PATH_MESSAGE = 'Path must contain at least one path element';
 
 /**
+ * Longest id, in characters (docs/limits.md). Every task id pacer builds embeds the run spec id
+ * (`<id>.instance-<uuid>._app.<n>`, pods `<id>.instance-<uuid>.<container ≤ 63>.<n>`): with 128
+ * the longest stays under Mesos's 255-character task id limit and the local cluster's sandbox
+ * directory name under NAME_MAX (255 bytes). Marathon has no limit (ids of 100,000 characters
+ * gave 100 KB `Location` headers, issue 11).
+ */
+export const MAX_ID_LENGTH = 128;
+
+/** Most segments of an id, i.e. the deepest group nesting (docs/limits.md); Marathon has no limit. */
+export const MAX_ID_SEGMENTS = 32;
+
+/** Marathon's message (`PathId.childOf`) for an id that is not a direct child of `parentId`. */
+export function notChildMessage(parentId: string): string {
+  return `Identifier is not child of '${parentId}'`;
+}
+
+/** pacer's message for an id longer than {@link MAX_ID_LENGTH}. */
+export const ID_TOO_LONG_MESSAGE = `must not be longer than ${MAX_ID_LENGTH} characters`;
+
+/** pacer's message for an id with more than {@link MAX_ID_SEGMENTS} segments. */
+export const ID_TOO_DEEP_MESSAGE = `must not have more than ${MAX_ID_SEGMENTS} path segments`;
+
+/**
  * Why `id` is not a valid path id (absolute or relative): Marathon's messages, at most one per
- * rule, in Marathon's order. Empty when valid. The root id `/` is valid only with `allowRoot`.
+ * rule, in Marathon's order, then the limits. Empty when valid. The root id `/` is valid only
+ * with `allowRoot`.
  */
 export function validatePathId(id: string, options: { readonly allowRoot?: boolean } = {}): string[] {
+  if (id.length > MAX_ID_LENGTH) return [ID_TOO_LONG_MESSAGE];
   const parts = segments(id);
   const errors: string[] = [];
   if (parts.length === 0) {
@@ -43,7 +73,21 @@ export function validatePathId(id: string, options: { readonly allowRoot?: boole
   }
   if (!parts.every((p) => SEGMENT.test(p))) errors.push(PATH_PATTERN_MESSAGE);
   if (RESERVED_LAST.includes(parts[parts.length - 1])) errors.push(RESERVED_ID_MESSAGE);
+  else errors.push(...dotSegmentProblems(id));
+  if (parts.length > MAX_ID_SEGMENTS) errors.push(ID_TOO_DEEP_MESSAGE);
   return errors;
+}
+
+/**
+ * Marathon's `childOf(path.parent)` rule for ids before {@link resolvePathId} canonicalizes them:
+ * an absolute id with a `.` or `..` segment is not a child of its parent as written
+ * (`/a/../b` → `Identifier is not child of '/a/..'`). Empty for relative ids and for ids whose
+ * last segment is the dot (the reserved-keyword rule reports those).
+ */
+export function dotSegmentProblems(id: string): string[] {
+  const parts = segments(id);
+  if (!isAbsolute(id) || RESERVED_LAST.includes(parts[parts.length - 1] ?? '')) return [];
+  return parts.some((p) => p === '.' || p === '..') ? [notChildMessage(joinSegments(parts.slice(0, -1)))] : [];
 }
 
 /** The non-empty segments of `id`: `/prod//web/` → `['prod', 'web']`; `/` → `[]`. */

@@ -37,8 +37,32 @@ export interface Store {
   saveInstances(instances: readonly Instance[]): void;
   deleteInstance(instanceId: string): void;
   saveFrameworkId(frameworkId: string): void;
-  /** Everything stored; called once at start-up. Throws a clear Error on a corrupt or newer store. */
+  /**
+   * Moves a record the core cannot load out of the way (issue 11: no stored record may stop
+   * pacer from starting): it is no longer loaded, but kept with `reason` for an operator to look
+   * at; never deleted silently. A record that is not there (already moved) is ignored.
+   */
+  setAside(record: SetAsideRecord): void;
+  /**
+   * Everything stored; called once at start-up. Throws a clear Error on a corrupt or newer store
+   * file; a record that does not decode is set aside (and reported in `setAside`), not thrown.
+   */
   load(): StoredState;
+}
+
+/** The kinds of records the store keeps, as {@link StoredState} names them. */
+export type StoredRecordKind = 'root' | 'runSpec' | 'runSpecVersion' | 'rootVersion' | 'deployment' | 'instance' | 'frameworkId';
+
+/**
+ * A stored record that could not be loaded and was set aside, and why. `key` is what the record is
+ * stored under: the run spec, deployment or instance id; the run spec id of a run spec version
+ * (with `version`); the version of a root version; `/` for the root and the framework id.
+ */
+export interface SetAsideRecord {
+  readonly kind: StoredRecordKind;
+  readonly key: string;
+  readonly version?: string;
+  readonly reason: string;
 }
 
 /** What {@link Store.load} returns. Arrays are in a deterministic order (ids ascending). */
@@ -52,4 +76,6 @@ export interface StoredState {
   readonly deployments: readonly Deployment[];
   readonly instances: readonly Instance[];
   readonly frameworkId?: string;
+  /** Records the store could not decode; already set aside by the store (empty when absent). */
+  readonly setAside?: readonly SetAsideRecord[];
 }

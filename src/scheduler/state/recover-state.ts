@@ -8,7 +8,8 @@ import { converge } from '../instances/converge';
 import { sendKills } from '../kill/kill-instance';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
-import type { StoredState } from '../ports/store';
+import type { SetAsideRecord, StoredState } from '../ports/store';
+import { soundStoredState } from './stored/sound-stored-state';
 import { onBecameUnreachable } from '../unreachable/unreachable';
 import { newRunSpecState } from './new-run-spec-state';
 import type { RunSpecState } from './run-spec-state';
@@ -26,10 +27,20 @@ import type { RunSpecState } from './run-spec-state';
  * Instances of run specs that no longer exist are forgotten, their tasks remembered as expunged
  * so that one reporting in is killed (the same path as any unknown task). History writes are
  * suppressed while recovering: nothing read back is written again.
+ *
+ * No stored record, however bad, stops the start (issue 11): records the core cannot load are
+ * set aside in the store (`stored/sound-stored-state.ts` decides which, and what replaces an
+ * unsound root) and the rest runs. Returns every record set aside, the store's own included.
  */
-export function recoverState(ctx: CoreContext, stored: StoredState, deployments: DeploymentManager): void {
+export function recoverState(ctx: CoreContext, loaded: StoredState, deployments: DeploymentManager): SetAsideRecord[] {
+  const sound = soundStoredState(loaded, ctx.state.root);
+  const setAside = [...(loaded.setAside ?? []), ...sound.setAside];
+  for (const record of sound.setAside) ctx.store.setAside(record);
+  const stored = sound.state;
+  if (stored.root === undefined) return setAside;
+  if (sound.rootToSave !== undefined) ctx.store.saveRoot(sound.rootToSave);
+  for (const spec of sound.runSpecsToSave) ctx.store.saveRunSpec(spec);
   const state = ctx.state;
-  if (stored.root === undefined) return;
   const listener = state.history.listener;
   state.history.listener = undefined;
   // The empty root the core started with was never stored: the recovered history replaces it.
@@ -41,13 +52,49 @@ export function recoverState(ctx: CoreContext, stored: StoredState, deployments:
   if (stored.frameworkId !== undefined) state.frameworkId = stored.frameworkId;
   for (const spec of stored.runSpecs) state.addRunSpec(newRunSpecState(spec, ctx.options.lastUnusedOffersMax));
   for (const inst of stored.instances) adopt(ctx, inst);
-  for (const rs of state.runSpecs.values()) rearm(ctx, rs);
-  for (const d of stored.deployments) deployments.resume(ctx, d);
-  for (const rs of state.runSpecs.values()) {
+  for (const rs of [...state.runSpecs.values()]) lastResort(ctx, setAside, runSpecRecord(rs), () => rearm(ctx, rs), () => forget(ctx, rs));
+  for (const d of stored.deployments) {
+    const record: SetAsideRecord = { kind: 'deployment', key: d.plan.id, reason: '' };
+    lastResort(ctx, setAside, record, () => deployments.resume(ctx, d), () => deployments.cancel(ctx, d.plan.id, true));
+  }
+  for (const rs of [...state.runSpecs.values()]) {
     state.demandDirty.add(rs);
     state.changed.add(rs.spec.id);
-    if (rs.restart === undefined) converge(ctx, rs);
+    if (rs.restart === undefined) lastResort(ctx, setAside, runSpecRecord(rs), () => converge(ctx, rs), () => forget(ctx, rs));
   }
+  return setAside;
+}
+
+/**
+ * The last line of defence behind the checks of `stored/`: a record that passed them but still
+ * makes recovery throw is set aside (with the error as the reason) and `undo` takes what it
+ * started out of the core, so that the start goes on with the rest. Deterministic: the same
+ * records fail the same way.
+ */
+function lastResort(ctx: CoreContext, setAside: SetAsideRecord[], record: SetAsideRecord, run: () => void, undo: () => void): void {
+  try {
+    run();
+  } catch (err) {
+    const failed = { ...record, reason: `recovery failed: ${(err as Error).message}` };
+    ctx.store.setAside(failed);
+    setAside.push(failed);
+    try {
+      undo();
+    } catch {
+      // Nothing more can be taken out; the record is set aside and reported either way.
+    }
+  }
+}
+
+function runSpecRecord(rs: RunSpecState): SetAsideRecord {
+  return { kind: 'runSpec', key: rs.spec.id, reason: '' };
+}
+
+/** Takes a run spec that could not be recovered out of the core (its instances' tasks become unknown). */
+function forget(ctx: CoreContext, rs: RunSpecState): void {
+  ctx.state.removeRunSpec(rs);
+  ctx.state.demandDirty.delete(rs);
+  ctx.state.changed.delete(rs.spec.id);
 }
 
 /** Puts a stored instance back under its run spec, keeping the run spec's counters right. */

@@ -3,9 +3,10 @@ import type { Deployment } from '../../scheduler/deployments/deployment';
 import type { Group } from '../../scheduler/groups/group';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
-import type { Store, StoredState } from '../../scheduler/ports/store';
+import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
 import { decode, encode } from './codec';
 import { inspectStoreFile } from './inspect-store-file';
+import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
 import { initialiseStore } from './store-format';
 import { migrateStore } from './store-migrations';
 import { prepareStatements, type StoreStatements } from './store-statements';
@@ -31,7 +32,8 @@ export interface SqliteStoreOptions {
  * core may keep mutating them. Statements are prepared once, at open.
  *
  * Open it with {@link SqliteStore.open}; a file that is not a pacer store, is corrupt, or was
- * written by a newer pacer is refused without being modified.
+ * written by a newer pacer is refused without being modified. Within a sound file, a record that
+ * cannot be loaded never stops a start: it is moved to the `set_aside` table (set-aside.ts).
  */
 export class SqliteStore implements Store {
   private readonly saveInstancesTx: (instances: readonly Instance[]) => void;
@@ -117,23 +119,48 @@ export class SqliteStore implements Store {
     this.sql.saveFrameworkId.run(frameworkId);
   }
 
+  /** Moves the record to the `set_aside` table, with `reason` and the time (set-aside.ts). */
+  setAside(record: SetAsideRecord): void {
+    moveAside(this.db, record, new Date().toISOString());
+  }
+
+  /** Every record set aside so far, oldest first (for operators and tests). */
+  setAsideRows(): SetAsideRow[] {
+    return setAsideRows(this.db);
+  }
+
   /**
    * Everything stored, decoded into fresh objects. Arrays are in key order (ids ascending;
    * versions by run spec id, then version, and root versions by version — versions are ISO
-   * timestamps, so oldest first). A row that does not decode throws an Error naming the path,
-   * table and key.
+   * timestamps, so oldest first). A row that does not decode, or whose record is not the one its
+   * key names (a run spec stored under another id, …), is set aside and reported in `setAside`;
+   * it never stops the load. Whether a decoded record makes sense is the core's to judge.
    */
   load(): StoredState {
+    const setAside: SetAsideRecord[] = [];
+    const take = <T>(kind: StoredRecordKind, key: string, body: unknown, names: (v: Record<string, unknown>) => boolean, version?: string): T[] => {
+      const problem = this.rowProblem(body, names);
+      if (problem.value !== undefined) return [problem.value as T];
+      const record: SetAsideRecord = { kind, key: String(key), ...(version === undefined ? {} : { version: String(version) }), reason: problem.reason };
+      this.setAside(record);
+      setAside.push(record);
+      return [];
+    };
+    const anyRecord = (): boolean => true;
     const root = this.sql.loadRoot.get();
-    const frameworkId = this.sql.loadFrameworkId.get();
+    const frameworkId = this.frameworkIdOrSetAside(setAside);
+    const roots = root === undefined ? [] : take<Group>('root', '/', root.body, anyRecord);
     return {
-      ...(root === undefined ? {} : { root: this.decodeRow<Group>('root', '1', root.body) }),
-      runSpecs: this.sql.loadRunSpecs.all().map((r) => this.decodeRow<RunSpec>('run_specs', r.id, r.body)),
-      versions: this.sql.loadVersions.all().map((r) => this.decodeRow<RunSpec>('run_spec_versions', `${r.run_spec_id} ${r.version}`, r.body)),
-      rootVersions: this.sql.loadRootVersions.all().map((r) => this.decodeRow<Group>('root_versions', r.version, r.body)),
-      deployments: this.sql.loadDeployments.all().map((r) => this.decodeRow<Deployment>('deployments', r.id, r.body)),
-      instances: this.sql.loadInstances.all().map((r) => this.decodeRow<Instance>('instances', r.id, r.body)),
-      ...(frameworkId === undefined ? {} : { frameworkId: frameworkId.framework_id }),
+      ...(roots.length === 0 ? {} : { root: roots[0] }),
+      runSpecs: this.sql.loadRunSpecs.all().flatMap((r) => take<RunSpec>('runSpec', r.id, r.body, (v) => v.id === r.id)),
+      versions: this.sql.loadVersions.all().flatMap((r) =>
+        take<RunSpec>('runSpecVersion', r.run_spec_id, r.body, (v) => v.id === r.run_spec_id && v.version === r.version, r.version)),
+      rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take<Group>('rootVersion', r.version, r.body, (v) => v.version === r.version)),
+      deployments: this.sql.loadDeployments.all().flatMap((r) =>
+        take<Deployment>('deployment', r.id, r.body, (v) => typeof v.plan === 'object' && v.plan !== null && (v.plan as { id?: unknown }).id === r.id)),
+      instances: this.sql.loadInstances.all().flatMap((r) => take<Instance>('instance', r.id, r.body, (v) => v.instanceId === r.id)),
+      ...(frameworkId === undefined ? {} : { frameworkId }),
+      ...(setAside.length === 0 ? {} : { setAside }),
     };
   }
 
@@ -142,14 +169,32 @@ export class SqliteStore implements Store {
     this.db.close();
   }
 
-  /** The codec restores exactly what was encoded from a `T`; the cast names what the table holds. */
-  private decodeRow<T>(table: string, key: string, body: string): T {
+  /**
+   * The decoded value of a row's body when it decodes to an object that `names` accepts as the
+   * record its key names; otherwise why not. Any failure of the codec (including a stack overflow
+   * on absurdly deep text) is a reason, never an exception.
+   */
+  private rowProblem(body: unknown, names: (v: Record<string, unknown>) => boolean): { value?: unknown; reason: string } {
+    let value: unknown;
     try {
-      return decode(body) as T;
+      value = decode(typeof body === 'string' ? body : String(body));
     } catch (err) {
-      const reason = (err as Error).message;
-      throw new Error(`store ${this.path}: row ${key} of ${table} does not decode (${reason})`, { cause: err });
+      return { reason: `does not decode (${(err as Error).message})` };
     }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'does not decode to an object' };
+    if (!names(value as Record<string, unknown>)) return { reason: 'is not the record its key names' };
+    return { value, reason: '' };
+  }
+
+  /** The stored framework id, or undefined (a stored value that is not a non-empty string is set aside). */
+  private frameworkIdOrSetAside(setAside: SetAsideRecord[]): string | undefined {
+    const row = this.sql.loadFrameworkId.get() as { framework_id: unknown } | undefined;
+    if (row === undefined) return undefined;
+    if (typeof row.framework_id === 'string' && row.framework_id !== '') return row.framework_id;
+    const record: SetAsideRecord = { kind: 'frameworkId', key: '/', reason: 'is not a framework id' };
+    this.setAside(record);
+    setAside.push(record);
+    return undefined;
   }
 }
 

@@ -129,11 +129,16 @@ t.test('a path that is a directory is refused', async (t) => {
   t.throws(() => SqliteStore.open(dir), { message: new RegExp(`^store ${escape(dir)} is not a regular file`) });
 });
 
-t.test('a store whose row does not decode fails load() naming the table and key', async (t) => {
+t.test('a row that does not decode is set aside by load(), kept with its reason, and the rest loads (issue 11)', async (t) => {
   const path = writtenStore(t);
   withRawDb(path, (db) => db.prepare('UPDATE instances SET body = ? WHERE id = ?').run('{"$map":1}', 'app.instance-0007'));
   const store = openStore(t, path);
-  t.throws(() => store.load(), { message: new RegExp(`^store ${escape(path)}: row app.instance-0007 of instances does not decode \\(codec: malformed \\$map value\\)`) });
+  const loaded = store.load();
+  t.equal(loaded.instances.length, 299, 'every other instance');
+  t.notOk(loaded.instances.some((i) => i.instanceId === 'app.instance-0007'));
+  t.same(loaded.setAside, [{ kind: 'instance', key: 'app.instance-0007', reason: 'does not decode (codec: malformed $map value)' }]);
+  t.match(store.setAsideRows(), [{ kind: 'instance', key: 'app.instance-0007', body: '{"$map":1}', reason: 'does not decode (codec: malformed $map value)', setAsideAt: String }]);
+  t.equal(store.load().setAside, undefined, 'moved out of the way: the next load is clean');
 });
 
 t.test('a version 1 store is migrated: agent-run protocols get Marathon\'s MESOS_* names, in one step', async (t) => {

@@ -2,10 +2,18 @@ import type { ApiDeps } from '../../api-deps';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
 import type { Group } from '../../../scheduler/groups/group';
 import { allRunSpecs, findGroup, findRunSpec } from '../../../scheduler/groups/root-group';
-import { resolvePathId } from '../../../scheduler/groups/path-id';
+import { dotSegmentProblems, resolvePathId } from '../../../scheduler/groups/path-id';
+import { objectNotValid } from '../../errors';
+import { marathonPath } from '../../schemas/app-error-path';
 
-/** The canonical absolute id of an id taken from a URL or a body (`prod//web/` → `/prod/web`, fact 21). */
-export function canonicalAppId(raw: string): string {
+/**
+ * The canonical absolute id of an id taken from a URL or a body (`prod//web/` → `/prod/web`,
+ * fact 21). An absolute id with `.` or `..` segments is refused (422 at `<pointerPrefix>/id`, as
+ * Marathon's `childOf` rule does) rather than silently resolved (`/a/../b` is not `/b`).
+ */
+export function canonicalAppId(raw: string, pointerPrefix = ''): string {
+  const problems = dotSegmentProblems(raw);
+  if (problems.length > 0) throw objectNotValid([{ path: marathonPath(`${pointerPrefix}/id`), errors: problems }]);
   return resolvePathId(raw);
 }
 

@@ -13,6 +13,7 @@ import { publishApiPostEvent } from './api-post-event';
 import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
 import { appLocation } from './app-location';
 import { isRecord } from '../../convert/wire-object';
+import { MAX_APPS_PER_REQUEST, tooManyAppsMessage } from '../../schemas/limits';
 
 /** Fact 52: an element of a partial bulk update without `id`. */
 const BULK_ID_MESSAGE = 'requirement failed: App Update must have app id set';
@@ -39,7 +40,8 @@ export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
 /**
  * `PUT /v2/apps` and `PATCH /v2/apps` with a JSON array (fact 52): every element updates or (PUT
  * only) creates one app; all changes go into one new root and one deployment. Partial elements
- * need `id` (422 otherwise). Answers `{version, deploymentId}`.
+ * need `id` (422 otherwise); at most `MAX_APPS_PER_REQUEST` elements (docs/limits.md). Answers
+ * `{version, deploymentId}`.
  */
 export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, patch: boolean): FastifyReply {
   const query = request.query as Query;
@@ -47,6 +49,7 @@ export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: Fastif
   const mode: AppUpdateMode = { partial: patch || queryBool(query, 'partialUpdate', true), allowCreation: !patch, force };
   const body = requireBody(request.body);
   if (!Array.isArray(body)) throw invalidJson([{ path: '/', errors: ['error.expected.jsarray'] }]);
+  if (body.length > MAX_APPS_PER_REQUEST) throw objectNotValid([{ path: '/', errors: [tooManyAppsMessage(body.length)] }]);
   const versionIso = isoTime(deps.clock.nowMs());
   let root = deps.scheduler.root();
   const specs: AppSpec[] = [];
@@ -69,7 +72,7 @@ function bulkElementSpec(deps: ApiDeps, root: Group, item: unknown, index: numbe
     checkAppShape(item, mode.partial ? 'update' : 'app', pointer);
     throw illegalArgument(BULK_ID_MESSAGE);
   }
-  const appId = canonicalAppId(rawId);
+  const appId = canonicalAppId(rawId, pointer);
   const found = findRunSpec(root, appId);
   const existing = found?.kind === 'app' ? found : undefined;
   return updatedAppSpec(deps, appId, existing, item, mode, versionIso, pointer);

@@ -1,11 +1,11 @@
 import type { ApiDeps } from '../../api-deps';
-import { appFromWire } from '../../convert/app-from-wire';
+import { checkedAppFromWire } from '../../convert/checked-from-wire';
 import type { ConvertContext } from '../../convert/convert-context';
 import type { ConvertError } from '../../convert/convert-result';
 import type { ErrorSink } from '../../convert/error-sink';
 import { isRecord } from '../../convert/wire-object';
 import type { Group } from '../../../scheduler/groups/group';
-import { parentOf, resolvePathId, topLevelOf } from '../../../scheduler/groups/path-id';
+import { notChildMessage, parentOf, resolvePathId, topLevelOf } from '../../../scheduler/groups/path-id';
 import { groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
 import { stampVersions } from '../../../scheduler/groups/versioning';
@@ -28,11 +28,6 @@ export interface GroupAppContext {
 export interface GroupErrorSinks {
   readonly shape: ErrorSink;
   readonly semantic: ErrorSink;
-}
-
-/** Marathon's message for an app or group id outside the group that lists it (`PathId.childOf`). */
-export function notChildMessage(groupId: string): string {
-  return `Identifier is not child of '${groupId}'`;
 }
 
 /**
@@ -59,7 +54,7 @@ export function convertGroupApp(raw: unknown, groupId: string, path: string, ctx
   const id = typeof raw.id === 'string' ? resolvePathId(raw.id, groupId) : undefined;
   if (id !== undefined && id !== '/' && parentOf(id) !== groupId) sinks.semantic.add(`${path}/id`, notChildMessage(groupId));
   const previous = id === undefined ? undefined : findRunSpec(ctx.root, id);
-  const result = appFromWire(withAbsoluteIds(raw, id, groupId), convertContext(ctx, id, previous));
+  const result = checkedAppFromWire(withAbsoluteIds(raw, id, groupId), convertContext(ctx, id, previous));
   if (!result.ok) {
     report(result.errors, path, sinks);
     return undefined;

@@ -104,10 +104,15 @@ export function patchGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply):
  */
 function targetGroupId(rest: string, body: GroupUpdateBody): string {
   const base = groupIdOf(rest);
-  const urlErrors = validatePathId(rest, { allowRoot: true });
+  // The URL's path is absolute: `/v2/groups/a/../b` is refused, not read as `/b`.
+  const urlErrors = validatePathId(`/${rest}`, { allowRoot: true });
   if (urlErrors.length > 0) throw objectNotValid([{ path: '/', errors: urlErrors }]);
   if (body.id === undefined) return base;
   const idErrors = validatePathId(body.id, { allowRoot: true });
   if (idErrors.length > 0) throw objectNotValid([{ path: '/id', errors: idErrors }]);
-  return resolvePathId(body.id, base);
+  const resolved = resolvePathId(body.id, base);
+  // A relative id adds the URL's length and depth (docs/limits.md).
+  const limitErrors = validatePathId(resolved, { allowRoot: true });
+  if (limitErrors.length > 0) throw objectNotValid([{ path: '/id', errors: limitErrors }]);
+  return resolved;
 }

@@ -2,11 +2,11 @@ import { ErrorSink } from '../../convert/error-sink';
 import { invalidJson, objectNotValid } from '../../errors';
 import { elementPath, type GroupUpdateBody } from '../../schemas/group-update';
 import type { NewGroupEnforceRole } from '../../../scheduler/groups/change-options';
-import { isTopLevel, parentOf, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
+import { isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
 import { findGroup } from '../../../scheduler/groups/tree-query';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
 import { ONLY_OPTION_MESSAGE } from './only-option';
-import { convertGroupApp, type GroupAppContext, type GroupErrorSinks, notChildMessage } from './convert-group-app';
+import { convertGroupApp, type GroupAppContext, type GroupErrorSinks } from './convert-group-app';
 
 /** A structural group update, validated, with absolute ids and converted apps. Left-out fields stay undefined. */
 export interface ResolvedGroupUpdate {
@@ -107,6 +107,8 @@ function checkNestedOnlyOption(body: GroupUpdateBody, path: string, sink: ErrorS
 
 function checkChildId(given: string, childId: string, parentId: string, at: string, sink: ErrorSink): void {
   for (const message of validatePathId(given)) sink.add(at, message);
+  // The resolved id too: a relative id adds its parent's length and depth (docs/limits.md).
+  for (const message of validatePathId(childId)) sink.add(at, message);
   if (childId !== '/' && parentOf(childId) !== parentId) sink.add(at, notChildMessage(parentId));
 }
 

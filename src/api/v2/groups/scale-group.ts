@@ -3,7 +3,8 @@ import type { ChangeOptions } from '../../../scheduler/groups/change-options';
 import { findGroup } from '../../../scheduler/groups/tree-query';
 import { updateGroup } from '../../../scheduler/groups/update-group';
 import { withInstances } from '../../../scheduler/commands/with-instances';
-import { notFoundBare, notFoundText } from '../../errors';
+import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
+import { MAX_INSTANCES } from '../../../scheduler/model/run-spec-limits';
 import { mapRunSpecs } from './map-run-specs';
 import { groupChangeError } from './group-change-error';
 
@@ -11,7 +12,8 @@ import { groupChangeError } from './group-change-error';
  * `PUT /v2/groups/{id}` with `{"scaleBy": f}` (fact 71): every app below the group gets
  * `instances = ceil(instances × f)`, a scale-only change (new `version` and `lastScalingAt`, no
  * restart). Pods are left alone, as Marathon scales only the group's transitive apps. Apps whose
- * count does not change keep their version. An unknown group → 404.
+ * count does not change keep their version. An unknown group → 404; a count beyond
+ * `MAX_INSTANCES` → 422 at `/scaleBy` (docs/limits.md), before anything changes.
  */
 export function scaleGroup(root: Group, groupId: string, factor: number, options: ChangeOptions): Group {
   if (findGroup(root, groupId) === undefined) throw notFoundBare(notFoundText.group(groupId));
@@ -19,6 +21,9 @@ export function scaleGroup(root: Group, groupId: string, factor: number, options
   const scaled = (group: Group): Group => mapRunSpecs(group, (spec) => {
     if (spec.kind !== 'app') return spec;
     const instances = scaledCount(spec.instances, factor);
+    if (instances > MAX_INSTANCES) {
+      throw objectNotValid([{ path: '/scaleBy', errors: [`scales ${spec.id} to ${instances} instances, more than ${MAX_INSTANCES}`] }]);
+    }
     return instances === spec.instances ? spec : withInstances(spec, instances, versionMs);
   });
   const result = updateGroup(root, groupId, scaled, options);

@@ -29,8 +29,11 @@ const ids: readonly (readonly [string, string | undefined])[] = [
   ['/a.b', undefined],
   ['/a/restart', 'must not end with any of the following reserved keywords: restart, tasks, versions, ., ..'],
   ['/a/..', 'must not end with any of the following reserved keywords: restart, tasks, versions, ., ..'],
-  ['/a/../b', 'error.pattern'],
-  ['/', 'error.pattern'],
+  // Marathon's childOf rule, from the one owner of id rules (scheduler/groups/path-id.ts).
+  ['/a/../b', "Identifier is not child of '/a/..'"],
+  ['/a/./b', "Identifier is not child of '/a/.'"],
+  ['/', 'Path must contain at least one path element'],
+  [`/${'a'.repeat(128)}`, 'must not be longer than 128 characters'],
   ['/foo/', 'error.pattern'],
   ['/-a', 'error.pattern'],
   ['/a b', 'error.pattern'],

@@ -1,6 +1,6 @@
 import t from 'tap';
 import {
-  EMPTY_PATH_MESSAGE, PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE, ROOT_ID, ancestorsOf, comparePathIds, isAbsolute,
+  EMPTY_PATH_MESSAGE, ID_TOO_DEEP_MESSAGE, ID_TOO_LONG_MESSAGE, MAX_ID_LENGTH, MAX_ID_SEGMENTS, PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE, ROOT_ID, ancestorsOf, comparePathIds, isAbsolute,
   isAncestor, isCanonical, isTopLevel, joinSegments, parentOf, resolvePathId, segments, topLevelOf, validatePathId,
 } from '../../../../src/scheduler/groups/path-id';
 
@@ -14,7 +14,11 @@ t.test('validatePathId: Marathon segment rules', async (t) => {
     ['relative/child', []],
     ['../sibling', []],
     ['./child', []],
-    ['/a/../b', []],
+    ['/a/../b', ["Identifier is not child of '/a/..'"]],
+    ['/a/./b', ["Identifier is not child of '/a/.'"]],
+    ['/../b', ["Identifier is not child of '/..'"]],
+    ['a/../b', []],
+    ['../../db', []],
     ['/prod//web/', []],
     ['/Prod', [PATH_PATTERN_MESSAGE]],
     ['/under_score', [PATH_PATTERN_MESSAGE]],
@@ -35,6 +39,12 @@ t.test('validatePathId: Marathon segment rules', async (t) => {
     ['/Bad/tasks', [PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE]],
     ['/', [EMPTY_PATH_MESSAGE]],
     ['', [EMPTY_PATH_MESSAGE]],
+    // pacer's limits (docs/limits.md).
+    [`/${'a'.repeat(MAX_ID_LENGTH - 1)}`, []],
+    [`/${'a'.repeat(MAX_ID_LENGTH)}`, [ID_TOO_LONG_MESSAGE]],
+    [`/${'a'.repeat(100_000)}`, [ID_TOO_LONG_MESSAGE]],
+    ['/a'.repeat(MAX_ID_SEGMENTS), []],
+    ['/a'.repeat(MAX_ID_SEGMENTS + 1), [ID_TOO_DEEP_MESSAGE]],
   ];
   for (const [id, errors] of cases) t.same(validatePathId(id), errors, JSON.stringify(id));
   t.same(validatePathId('/', { allowRoot: true }), [], 'the root is a valid group id when allowed');

@@ -119,3 +119,19 @@ t.test('root versions survive a restart; the empty root the new core was built w
   for (const v of after) t.same(h2.scheduler.rootVersion(v), h1.scheduler.rootVersion(v), `root ${v} read back`);
   t.equal(h2.scheduler.rootVersion(initial), undefined);
 });
+
+t.test('a restart sets aside what it cannot load and runs the rest (issue 11): a run spec beyond MAX_INSTANCES and its instances', async (t) => {
+  const h1 = new Harness();
+  h1.deploy(makeApp({ id: '/ok', instances: 1 }));
+  h1.deploy(makeApp({ id: '/bad', instances: 2, version: versionAt(10) }));
+  const stored = h1.store.load();
+  // The record as an older pacer could have stored it, in the run specs being run and in the root.
+  const bad = { ...(stored.runSpecs.find((s) => s.id === '/bad') as ReturnType<typeof makeApp>), instances: 4294967296 };
+  const h2 = new Harness({ stored: { ...stored, runSpecs: stored.runSpecs.map((s) => (s.id === '/bad' ? bad : s)) }, startMs: h1.nowMs });
+  t.same(h2.scheduler.runSpecs().map((s) => s.id), ['/bad', '/ok'], 'the root still holds a sound /bad: its copy runs instead');
+  t.equal(h2.scheduler.runSpec('/bad')?.instances, 2);
+  t.same(h2.scheduler.setAsideRecords().map((r) => `${r.kind} ${r.key}`), ['runSpec /bad']);
+  t.match(h2.scheduler.setAsideRecords()[0].reason, /instances: 4294967296 is outside \[0, 100000\]; running the root's copy instead/);
+  t.same(h2.store.writes.filter((w) => w.type === 'setAside').map((w) => (w.type === 'setAside' ? w.record.key : '')), ['/bad'], 'the store was told');
+  t.same(snapshot(h2, '/bad'), snapshot(h1, '/bad'), 'its instances are adopted under the root\'s copy');
+});

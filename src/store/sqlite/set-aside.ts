@@ -1,0 +1,75 @@
+import type Database from 'better-sqlite3';
+import type { SetAsideRecord, StoredRecordKind } from '../../scheduler/ports/store';
+
+/**
+ * Where records that could not be loaded go (issue 11): out of the tables pacer loads, into
+ * `set_aside`, with why and when, for an operator to inspect (`sqlite3 .pacer/pacer.db 'SELECT *
+ * FROM set_aside'`) — never deleted silently. The table is created the first time something is set
+ * aside; a pacer that does not know it ignores it, so the store's format version stays 1.
+ * `body` keeps the row's stored value exactly (the codec's text, or whatever a damaged row holds).
+ */
+const CREATE_SET_ASIDE = `
+  CREATE TABLE IF NOT EXISTS set_aside (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    version TEXT,
+    body,
+    reason TEXT NOT NULL,
+    set_aside_at TEXT NOT NULL
+  )`;
+
+/** The table and row of each kind of record, and the column that holds its value. */
+interface Place {
+  readonly table: string;
+  readonly where: string;
+  readonly params: (record: SetAsideRecord) => unknown[];
+  readonly column: string;
+}
+
+const byId = (table: string): Place => ({ table, where: 'id = ?', params: (r) => [r.key], column: 'body' });
+
+const PLACES: Readonly<Record<StoredRecordKind, Place>> = {
+  root: { table: 'root', where: 'id = 1', params: () => [], column: 'body' },
+  frameworkId: { table: 'framework', where: 'id = 1', params: () => [], column: 'framework_id' },
+  runSpec: byId('run_specs'),
+  runSpecVersion: { table: 'run_spec_versions', where: 'run_spec_id = ? AND version = ?', params: (r) => [r.key, r.version ?? ''], column: 'body' },
+  rootVersion: { table: 'root_versions', where: 'version = ?', params: (r) => [r.key], column: 'body' },
+  deployment: byId('deployments'),
+  instance: byId('instances'),
+};
+
+/**
+ * Moves the row `record` names into `set_aside` (one transaction: the row is either moved or left
+ * where it was). A row that is not there is ignored.
+ */
+export function moveAside(db: Database.Database, record: SetAsideRecord, atIso: string): void {
+  const place = PLACES[record.kind];
+  db.exec(CREATE_SET_ASIDE);
+  db.transaction(() => {
+    const params = place.params(record);
+    const row = db.prepare(`SELECT ${place.column} AS value FROM ${place.table} WHERE ${place.where}`).get(...params) as { value: unknown } | undefined;
+    if (row === undefined) return;
+    db.prepare('INSERT INTO set_aside (kind, key, version, body, reason, set_aside_at) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(record.kind, record.key, record.version ?? null, row.value, record.reason, atIso);
+    db.prepare(`DELETE FROM ${place.table} WHERE ${place.where}`).run(...params);
+  })();
+}
+
+/** A record set aside earlier, as `set_aside` keeps it. */
+export interface SetAsideRow extends SetAsideRecord {
+  readonly body: unknown;
+  readonly setAsideAt: string;
+}
+
+/** Everything set aside so far, oldest first (empty when nothing ever was). */
+export function setAsideRows(db: Database.Database): SetAsideRow[] {
+  const exists = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'set_aside'").get();
+  if (exists === undefined) return [];
+  const rows = db.prepare('SELECT kind, key, version, body, reason, set_aside_at FROM set_aside ORDER BY seq').all() as {
+    kind: StoredRecordKind; key: string; version: string | null; body: unknown; reason: string; set_aside_at: string;
+  }[];
+  return rows.map((r) => ({
+    kind: r.kind, key: r.key, ...(r.version === null ? {} : { version: r.version }), body: r.body, reason: r.reason, setAsideAt: r.set_aside_at,
+  }));
+}
