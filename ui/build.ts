@@ -1,9 +1,13 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
+import { packageRoot, uiDistDir } from '../src/api/ui/ui-dir';
 
-/** The UI's sources (this folder). */
-const UI_SRC = __dirname;
+/**
+ * The UI's sources: `ui/` of the repository, also when this module runs from the compiled test
+ * tree (`dist/tests/ui`), which holds transpiled copies that must not be bundled.
+ */
+const UI_SRC = join(packageRoot(__dirname), 'ui');
 
 /** What {@link buildUi} wrote: the files (relative to `outDir`) and their sizes in bytes. */
 export interface UiBuild {
@@ -18,7 +22,7 @@ export interface UiBuild {
  * atomically (written beside it, then renamed), so a server or a test reading the folder while
  * another build runs sees either the old or the new file, never a partial one.
  */
-export async function buildUi(outDir: string = resolve(UI_SRC, '..', 'dist', 'ui')): Promise<UiBuild> {
+export async function buildUi(outDir: string = uiDistDir(__dirname)): Promise<UiBuild> {
   const result = await build({
     entryPoints: [{ in: join(UI_SRC, 'src', 'main.tsx'), out: 'app' }, { in: join(UI_SRC, 'src', 'app.css'), out: 'app' }],
     outdir: join(outDir, 'assets'),

@@ -1,5 +1,5 @@
 // `npm run build:tests`: the compiled copy of the repository that `npm test` runs
-// (test/runner/run-suite.ts). esbuild transpiles the TypeScript of src/, sim/, bench/ and test/
+// (test/runner/run-suite.ts). esbuild transpiles the TypeScript of src/, sim/, bench/, test/ and ui/
 // into dist/tests/ (same layout, CommonJS, source maps for stack traces and for c8): the transform
 // tsx applies in every process, done once. Type-checking stays `npm run typecheck`'s job. The
 // other files of those directories (recorded samples, fixtures, .proto files) are copied
@@ -8,7 +8,7 @@ import { buildSync } from 'esbuild';
 import { cpSync, rmSync } from 'node:fs';
 
 const OUT_DIR = 'dist/tests';
-const SOURCE_DIRS = ['src', 'sim', 'bench', 'test'];
+const SOURCE_DIRS = ['src', 'sim', 'bench', 'test', 'ui'];
 
 rmSync(OUT_DIR, { recursive: true, force: true });
 buildSync({

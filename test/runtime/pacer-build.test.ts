@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { gitCommit, pacerBuild, readBuild, UNKNOWN_COMMIT } from '../../src/runtime/pacer-build';
+import { REPO_ROOT } from '../harness/repo-path';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = REPO_ROOT;
 
 /** What git itself says the checkout's commit is, or undefined when this is no checkout. */
 function headCommit(): string | undefined {

@@ -10,7 +10,8 @@ export function uiDistDir(from: string = __dirname): string {
   return join(packageRoot(from), 'dist', 'ui');
 }
 
-function packageRoot(from: string): string {
+/** The nearest folder above `from` holding `package.json` (the repository, from either tree). */
+export function packageRoot(from: string = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
