@@ -5,6 +5,7 @@ import { decodeCall, encodeEvent } from '../../../../src/cluster/mesos/codec/mes
 import type { Call, CallType, Event, MesosFormat } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { formatOfMediaType, MEDIA_TYPES } from '../../../../src/cluster/mesos/codec/media-type';
 import { encodeRecord } from '../../../../src/cluster/mesos/recordio/encode-record';
+import { FakeExecutors } from './fake-executors';
 import { waitUntil } from './wait-until';
 
 /** One request the fake master received, decoded, with the headers tests assert on. */
@@ -55,6 +56,10 @@ interface OpenStream {
  * `sendRaw` any bytes (garbage frames), `cutStream` destroys the connection, `endStream` ends the
  * body (as after TEARDOWN). One stream at a time: a new SUBSCRIBE sends the old stream
  * `ERROR "Framework failed over"` and ends it, as a real master does (§1.8).
+ *
+ * Agents: `executors` models the lifetime of default executors (fake-executors.ts): a LAUNCH_GROUP
+ * whose executor id is still shutting down on its agent is answered with TASK_DROPPED, as a real
+ * agent answers it.
  */
 export class FakeMaster {
   readonly calls: ReceivedCall[] = [];
@@ -67,6 +72,8 @@ export class FakeMaster {
     heartbeatIntervalSeconds: 15,
     newFrameworkId: () => `${randomUUID()}-0000`,
   };
+  /** Default executors on the agents (LAUNCH_GROUP), learnt from ACCEPTs and the UPDATEs sent. */
+  readonly executors = new FakeExecutors((event) => { if (this.stream !== undefined) this.send(event); });
   private stream: OpenStream | undefined;
   private readonly sockets = new Set<Socket>();
 
@@ -124,6 +131,7 @@ export class FakeMaster {
   /** Writes one event on the open stream in its format. Throws when no stream is open. */
   send(event: Event): void {
     const stream = this.requireStream();
+    this.executors.observe(event);
     stream.res.write(encodeRecord(encodeEvent(event, stream.format)));
   }
 
@@ -149,6 +157,7 @@ export class FakeMaster {
   /** Stops listening and drops every connection. */
   async close(): Promise<void> {
     this.stream = undefined;
+    this.executors.clear();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -186,6 +195,7 @@ export class FakeMaster {
     const reply = scripted ?? this.checkStreamId(streamId) ?? { status: call.type === 'UPDATE_FRAMEWORK' ? 200 : 202 };
     record(reply.status);
     answer(res, reply);
+    if (reply.status === 202 && this.stream !== undefined) for (const event of this.executors.onCall(call)) this.send(event);
   }
 
   private checkStreamId(streamId: string | undefined): ScriptedAnswer | undefined {
