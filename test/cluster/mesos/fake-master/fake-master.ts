@@ -20,6 +20,8 @@ export interface ReceivedCall {
 
 /** A scripted answer to a request instead of the normal behaviour. */
 export interface ScriptedAnswer {
+  /** Close the connection without answering (the caller sees a network fault); `status` is then only recorded. */
+  readonly drop?: boolean;
   readonly status: number;
   readonly location?: string;
   readonly body?: string;
@@ -67,6 +69,11 @@ export class FakeMaster {
   readonly subscribeAnswers: ScriptedAnswer[] = [];
   /** Answers for the next non-SUBSCRIBE requests, in order (then 202, or 200 for UPDATE_FRAMEWORK). */
   readonly callAnswers: ScriptedAnswer[] = [];
+  /**
+   * Refusals for the next accepted SUBSCRIBEs, in order: 200, then one ERROR event with this
+   * message instead of SUBSCRIBED, then the stream ends (how a master refuses a subscription, §1.3).
+   */
+  readonly subscribeErrors: string[] = [];
   readonly behaviour: SubscribeBehaviour = {
     autoSubscribed: true,
     heartbeatIntervalSeconds: 15,
@@ -194,6 +201,10 @@ export class FakeMaster {
     const scripted = this.callAnswers.shift();
     const reply = scripted ?? this.checkStreamId(streamId) ?? { status: call.type === 'UPDATE_FRAMEWORK' ? 200 : 202 };
     record(reply.status);
+    if (reply.drop === true) {
+      res.socket?.destroy();
+      return;
+    }
     answer(res, reply);
     if (reply.status === 202 && this.stream !== undefined) for (const event of this.executors.onCall(call)) this.send(event);
   }
@@ -230,6 +241,12 @@ export class FakeMaster {
     res.flushHeaders();
     this.stream = { streamId, format, res, frameworkId };
     res.on('close', () => { if (this.stream?.res === res) this.stream = undefined; });
+    const refusal = this.subscribeErrors.shift();
+    if (refusal !== undefined) {
+      this.send({ type: 'ERROR', error: { message: refusal } });
+      this.endStream();
+      return;
+    }
     if (this.behaviour.autoSubscribed) {
       this.send({ type: 'SUBSCRIBED', subscribed: { frameworkId: { value: frameworkId }, heartbeatIntervalSeconds: this.behaviour.heartbeatIntervalSeconds } });
       this.send({ type: 'HEARTBEAT' });
