@@ -1,37 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import type { Test } from 'tap';
-import { defaultConfig } from '../../../../src/runtime/config';
-import { startMesos, type RunningMesosPacer } from '../../../../src/runtime/start-mesos';
-import { FakeMaster } from '../fake-master/fake-master';
 import { sampleOffer, taskStatus } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
-import { FAST } from './driver-fixture';
-
-const WAIT_MS = 60_000;
-
-/** A whole pacer (`startMesos`: store, core, driver, API on 127.0.0.1:0) subscribed to a fake master. */
-async function pacerOn(t: Test): Promise<{ master: FakeMaster; pacer: RunningMesosPacer; frameworkId: string }> {
-  const master = await FakeMaster.start();
-  t.teardown(() => master.close());
-  const dir = mkdtempSync(join(tmpdir(), 'pacer-mesos-'));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const pacer = await startMesos({ ...defaultConfig(dir), cluster: 'mesos', port: 0, master: master.url }, {
-    driver: { ...FAST, logger: { info: () => undefined, warn: () => undefined } },
-  });
-  t.teardown(() => pacer.close());
-  const frameworkId = await waitUntil(() => pacer.cluster.frameworkId, WAIT_MS, 'the subscription');
-  return { master, pacer, frameworkId };
-}
-
-async function call(pacer: RunningMesosPacer, method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`http://${pacer.address}${path}`, {
-    method, ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: await res.json() };
-}
+import { call, pacerOn, WAIT_MS } from './mesos-pacer-fixture';
 
 t.test('/v2/queue?embed=lastUnusedOffers shows a Mesos offer with its resources and the agent attributes (issue 15.3)', async (t) => {
   const { master, pacer, frameworkId } = await pacerOn(t);
