@@ -157,6 +157,7 @@ export class MesosCluster implements ClusterDriver {
       );
     }
     this.framework = recovered.frameworkId;
+    this.options.detector.onChange?.((leaderUrl) => this.onLeaderElected(leaderUrl));
     this.connect();
   }
 
@@ -287,6 +288,12 @@ export class MesosCluster implements ClusterDriver {
       refused: (status, text) => { if (gen === this.generation) this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`); },
       closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },
     });
+  }
+
+  /** The detector saw a new leading master: leave the old one (its offers die with the stream) and subscribe there. */
+  private onLeaderElected(leaderUrl: string): void {
+    if (this.lifecycle !== 'subscribed' || leaderUrl === this.leaderUrl) return;
+    this.lost(`a new leading master was elected: ${leaderUrl} (was ${this.leaderUrl ?? '?'})`);
   }
 
   private onRedirect(askedUrl: string, location: string | undefined): void {
