@@ -1,3 +1,4 @@
+import type { LaunchOperation } from '../../scheduler/model/launch';
 import type { TaskState } from './codec/mesos-model';
 
 /**
@@ -52,4 +53,24 @@ export function newDriverMetrics(): MesosDriverMetrics {
     launchOperations: 0, launchGroupOperations: 0, tasksLaunched: 0, revives: 0, suppresses: 0,
     updates: 0, updatesByState: {}, failedCalls: 0, retriedCalls: 0, lastHeartbeatAtMs: undefined,
   };
+}
+
+/** One accepted offer and the operations launched on it. */
+export function countLaunches(metrics: MesosDriverMetrics, operations: readonly LaunchOperation[]): void {
+  metrics.offersAccepted++;
+  for (const op of operations) {
+    if (op.kind === 'launch') {
+      metrics.launchOperations++;
+      metrics.tasksLaunched++;
+    } else {
+      metrics.launchGroupOperations++;
+      metrics.tasksLaunched += op.tasks.length;
+    }
+  }
+}
+
+/** One status update received. */
+export function countUpdate(metrics: MesosDriverMetrics, state: TaskState): void {
+  metrics.updates++;
+  metrics.updatesByState[state] = (metrics.updatesByState[state] ?? 0) + 1;
 }

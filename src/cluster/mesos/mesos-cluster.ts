@@ -5,12 +5,13 @@ import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { LaunchOperation } from '../../scheduler/model/launch';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { encodeCall } from './codec/mesos-codec';
-import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer, TaskState } from './codec/mesos-model';
+import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer } from './codec/mesos-model';
 import { MEDIA_TYPES } from './codec/media-type';
-import { newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
+import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
 import { masterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
 import { RoleBook } from './role-book';
+import { UnansweredCallRetry } from './unanswered-call-retry';
 import { frameworkInfo } from './translate/framework-info';
 import { launchesToMesos } from './translate/launch-to-mesos';
 import { offerFromMesos } from './translate/offer-from-mesos';
@@ -30,9 +31,6 @@ export type { MesosDriverMetrics } from './driver-metrics';
 
 /** Where the driver is in its life. */
 export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped';
-
-/** Calls that may be sent twice without harm, so they are retried when no answer came (§1.6). */
-const RETRYABLE_CALLS: ReadonlySet<string> = new Set(['KILL', 'ACKNOWLEDGE', 'RECONCILE', 'REVIVE', 'SUPPRESS', 'UPDATE_FRAMEWORK']);
 
 /** Explicit reconciliation is split into calls of at most this many tasks (§7.2: no paging). */
 const RECONCILE_BATCH = 1000;
@@ -110,8 +108,7 @@ export class MesosCluster implements ClusterDriver {
   private unknownErrorStreak = 0;
   /** Events since the last SUBSCRIBED: the second one shows the subscription is healthy. */
   private eventsSinceSubscribed = 0;
-  private readonly callAttempts = new WeakMap<OutgoingCall, number>();
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly unanswered: UnansweredCallRetry;
   /** What the driver counted so far (read by the API's metrics). */
   readonly metrics: MesosDriverMetrics = newDriverMetrics();
 
@@ -121,6 +118,10 @@ export class MesosCluster implements ClusterDriver {
     this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls);
     this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
     this.log = options.logger ?? STDERR_LOGGER;
+    this.unanswered = new UnansweredCallRetry(options.callRetryInitialMs ?? DEFAULTS.callRetryInitialMs, options.maxCallRetries ?? DEFAULTS.maxCallRetries, (again) => {
+      this.metrics.retriedCalls++;
+      this.send(again);
+    });
   }
 
   /** The framework id: the recovered one, then the one the master confirmed. */
@@ -169,8 +170,7 @@ export class MesosCluster implements ClusterDriver {
     this.subscription?.close();
     this.subscription = undefined;
     this.clearTimers();
-    for (const timer of this.retryTimers) clearTimeout(timer);
-    this.retryTimers.clear();
+    this.unanswered.clear();
     if (this.deferredTimer !== undefined) clearImmediate(this.deferredTimer);
     this.deferredTimer = undefined;
     this.outbox.clear();
@@ -191,7 +191,7 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     this.offers.delete(offerId);
-    this.countLaunches(operations);
+    countLaunches(this.metrics, operations);
     let call: Call;
     try {
       call = acceptCall(frameworkId, offerId, launchesToMesos(operations, { frameworkId, offer }), refuseMs);
@@ -405,7 +405,7 @@ export class MesosCluster implements ClusterDriver {
         return;
       case 'UPDATE':
         if (event.update === undefined) return;
-        this.countUpdate(event.update.status.state);
+        countUpdate(this.metrics, event.update.status.state);
         this.post({ type: 'status', status: statusFromMesos(event.update.status) });
         return;
       case 'FAILURE':
@@ -578,43 +578,12 @@ export class MesosCluster implements ClusterDriver {
     this.log.warn(what);
   }
 
-  /**
-   * Sends a call that got no answer again after a backoff, if repeating it is harmless and it
-   * has attempts left. Returns whether it will be retried. A retry that finds the subscription
-   * gone is held or dropped by the outbox like any call made while disconnected.
-   */
+  /** Retries a call that got no answer, when harmless (unanswered-call-retry.ts); whether it will be. */
   private retryCall(item: OutgoingCall, gen: number, what: string): boolean {
-    const attempt = (this.callAttempts.get(item) ?? 0) + 1;
-    if (!RETRYABLE_CALLS.has(item.call.type) || attempt > (this.options.maxCallRetries ?? DEFAULTS.maxCallRetries) || gen !== this.generation) return false;
-    const delayMs = (this.options.callRetryInitialMs ?? DEFAULTS.callRetryInitialMs) * 2 ** (attempt - 1);
-    this.log.warn(`${what}; sending it again in ${delayMs} ms (retry ${attempt})`);
-    const timer = setTimeout(() => {
-      this.retryTimers.delete(timer);
-      const again: OutgoingCall = { ...item };
-      this.callAttempts.set(again, attempt);
-      this.metrics.retriedCalls++;
-      this.send(again);
-    }, delayMs);
-    this.retryTimers.add(timer);
-    return true;
-  }
-
-  private countLaunches(operations: readonly LaunchOperation[]): void {
-    this.metrics.offersAccepted++;
-    for (const op of operations) {
-      if (op.kind === 'launch') {
-        this.metrics.launchOperations++;
-        this.metrics.tasksLaunched++;
-      } else {
-        this.metrics.launchGroupOperations++;
-        this.metrics.tasksLaunched += op.tasks.length;
-      }
-    }
-  }
-
-  private countUpdate(state: TaskState): void {
-    this.metrics.updates++;
-    this.metrics.updatesByState[state] = (this.metrics.updatesByState[state] ?? 0) + 1;
+    if (gen !== this.generation) return false;
+    const delayMs = this.unanswered.retry(item);
+    if (delayMs !== undefined) this.log.warn(`${what}; sending it again in ${delayMs} ms`);
+    return delayMs !== undefined;
   }
 
   /**
