@@ -190,8 +190,6 @@ export class MesosCluster implements ClusterDriver {
       this.dropLaunches(operations, `offer ${offerId} is no longer valid`);
       return;
     }
-    this.offers.delete(offerId);
-    countLaunches(this.metrics, operations);
     let call: Call;
     try {
       call = acceptCall(frameworkId, offerId, launchesToMesos(operations, { frameworkId, offer }), refuseMs);
@@ -201,6 +199,8 @@ export class MesosCluster implements ClusterDriver {
       this.decline([offerId], 0);
       return;
     }
+    this.offers.delete(offerId);
+    countLaunches(this.metrics, operations);
     this.send({ call, dropped: () => this.dropLaunches(operations, `offer ${offerId} was not accepted by the master`) });
   }
 
@@ -487,7 +487,9 @@ export class MesosCluster implements ClusterDriver {
         this.offers.set(offer.id.value, offer);
       } catch (err) {
         this.log.warn(`declining offer ${offer.id.value}, which cannot be read: ${(err as Error).message}`);
-        if (this.framework !== undefined) this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
+        if (this.framework === undefined) continue;
+        this.metrics.offersDeclined++;
+        this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
       }
     }
     if (translated.length > 0) this.post({ type: 'offers', offers: translated });
