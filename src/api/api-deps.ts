@@ -1,3 +1,4 @@
+import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
@@ -63,4 +64,6 @@ export interface ApiDeps {
   frameworkId(): string | undefined;
   /** Milliseconds since the process started serving (`/metrics` uptime). */
   uptimeMs(): number;
+  /** On Mesos: the driver's counts, read at every `/metrics` snapshot. */
+  readonly mesosDriverMetrics?: () => MesosDriverMetrics;
 }

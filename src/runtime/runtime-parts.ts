@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../api/api-deps';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
+import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { ClusterDriver } from '../scheduler/ports/cluster-driver';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
@@ -87,6 +88,8 @@ export interface ClusterFacts {
   readonly kind: 'local' | 'mesos';
   readonly master: string;
   frameworkId(): string | undefined;
+  /** On Mesos: the driver's counts for `/metrics`. */
+  readonly driverMetrics?: () => MesosDriverMetrics;
 }
 
 /** The REST API and event stream over `scheduler`, commands through the loop. Not listening yet. */
@@ -107,6 +110,7 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     },
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
+    ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   built.app = buildServer({ deps, stream: hub });
   return built.app;

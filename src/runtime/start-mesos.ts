@@ -61,7 +61,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
     throw err;
   }
   const app = buildApi(config, base, scheduler, {
-    kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId,
+    kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
   });
   const { address, close } = await serveApi(app, config, base, abandon);
   pacer.running = { address, app, scheduler, cluster, close };

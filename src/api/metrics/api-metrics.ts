@@ -1,16 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../api-deps';
 import { installHttpMetrics } from './http-metrics';
+import { registerMesosDriverMetrics } from './mesos-driver-metrics';
 import { MetricsRegistry } from './metrics-registry';
 import { registerSchedulerGauges } from './scheduler-gauges';
 
 /**
- * The metrics of one API server: gauges over the scheduler's state and the HTTP request metrics
- * collected by hooks installed on `app`. One registry per server, so tests stay independent.
+ * The metrics of one API server: gauges over the scheduler's state, the HTTP request metrics
+ * collected by hooks installed on `app`, and on Mesos the driver's counts. One registry per
+ * server, so tests stay independent.
  */
 export function createApiMetrics(app: FastifyInstance, deps: ApiDeps): MetricsRegistry {
   const registry = new MetricsRegistry(deps.clock);
   registerSchedulerGauges(registry, deps);
   installHttpMetrics(app, registry);
+  const driver = deps.mesosDriverMetrics;
+  if (driver !== undefined) registerMesosDriverMetrics(registry, driver, deps.clock);
   return registry;
 }

@@ -19,6 +19,11 @@ export const METRICS_JSON_VERSION = '4.0.0';
 
 type Kind = 'counter' | 'gauge' | 'histogram' | 'meter' | 'timer';
 
+/** What the registry reads of a counter: its own {@link Counter}, or a count kept elsewhere. */
+interface CountSource {
+  readonly count: number;
+}
+
 /**
  * The API's metrics, by Marathon-style name (`marathon.<what>.<type>[.<unit>]`), each with a help
  * text for the Prometheus exposition. Registering a name again returns the existing metric (so
@@ -28,7 +33,7 @@ type Kind = 'counter' | 'gauge' | 'histogram' | 'meter' | 'timer';
 export class MetricsRegistry {
   private readonly kinds = new Map<string, Kind>();
   private readonly helps = new Map<string, string>();
-  private readonly counters = new Map<string, Counter>();
+  private readonly counters = new Map<string, CountSource>();
   private readonly gauges = new Map<string, () => number>();
   private readonly histograms = new Map<string, Histogram>();
   private readonly meters = new Map<string, Meter>();
@@ -38,7 +43,17 @@ export class MetricsRegistry {
   constructor(private readonly clock: Clock) {}
 
   counter(name: string, help: string): Counter {
-    return this.register(name, 'counter', help, this.counters, () => new Counter());
+    const counter = this.register(name, 'counter', help, this.counters, () => new Counter());
+    if (!(counter instanceof Counter)) throw new Error(`metric ${name} is counted elsewhere`);
+    return counter;
+  }
+
+  /**
+   * A counter whose count is kept elsewhere (e.g. by a cluster driver as a plain number) and read
+   * at snapshot time; it is rendered exactly like a counter of the registry.
+   */
+  countedElsewhere(name: string, help: string, read: () => number): void {
+    this.register(name, 'counter', help, this.counters, (): CountSource => ({ get count() { return read(); } }));
   }
 
   gauge(name: string, help: string, read: () => number): void {

@@ -1,6 +1,9 @@
 import { isoTime } from '../../scheduler/kernel/iso-time';
 import type { RejectionStats, UnusedOffer } from '../../scheduler/matcher/rejection-stats';
 import { NO_MATCH_REASONS, type NoMatchReason } from '../../scheduler/model/no-match-reason';
+import type { Offer } from '../../scheduler/model/offer';
+import { fromMilli } from '../../scheduler/model/resources';
+import { agentAttributesJson, numberRangesJson } from './agent-attributes-json';
 
 /**
  * Marathon's `processedOffersSummary` of a queue entry (fact 90): offers processed and unused,
@@ -25,23 +28,53 @@ export function processedOffersSummaryJson(stats: RejectionStats): Record<string
 
 /**
  * `lastUnusedOffers` (`?embed=lastUnusedOffers`): the last unused offer of each agent, oldest first,
- * as `{offer:{id, agentId, hostname, resources, attributes}, reason:[…], timestamp}`. The core
- * keeps only the offer's identity, so `resources` and `attributes` are empty.
+ * as Marathon's RAML `UnusedOffer` (raml/QueueInfoConversion.scala `unusedOfferWrites`):
+ * `{offer:{id, hostname, agentId, resources, attributes}, reason:[…], timestamp}`.
  */
 export function lastUnusedOffersJson(stats: RejectionStats): Record<string, unknown>[] {
   return lastUnusedPerAgent(stats).map((o) => ({
-    offer: { id: o.offerId, agentId: o.agentId, hostname: o.hostname, resources: [], attributes: [] },
+    offer: offerJson(o.offer),
     reason: [o.reason],
     timestamp: isoTime(o.atMs),
   }));
 }
 
+/**
+ * An offer as Marathon's RAML `Offer` (raml/OfferConversion.scala `offerWrites`): the agent's
+ * attributes, and as `resources` the offer's pools the way Mesos lists them — one
+ * `{name, role, scalar}` per non-zero cpus/mem/disk/gpus and one `{name: "ports", role, ranges}`
+ * per pool, `role` being the reservation's role or `*` (Mesos' `Resource.role`, which Marathon
+ * writes). Resources the core cannot use (revocable, shared, persistent volumes) are not in its pools.
+ */
+export function offerJson(offer: Offer): Record<string, unknown> {
+  return {
+    id: offer.offerId,
+    hostname: offer.agent.hostname,
+    agentId: offer.agent.agentId,
+    resources: offerResourcesJson(offer),
+    attributes: agentAttributesJson(offer.agent.attributes),
+  };
+}
+
+function offerResourcesJson(offer: Offer): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const pool of offer.pools) {
+    const role = pool.reservedFor ?? '*';
+    const scalars: [string, number][] = [
+      ['cpus', fromMilli(pool.cpusMilli)], ['mem', fromMilli(pool.memMilli)], ['disk', fromMilli(pool.diskMilli)], ['gpus', pool.gpus],
+    ];
+    for (const [name, scalar] of scalars) if (scalar > 0) out.push({ name, role, scalar });
+    if (pool.ports.length > 0) out.push({ name: 'ports', role, ranges: numberRangesJson(pool.ports) });
+  }
+  return out;
+}
+
 /** The core's ring of recent unused offers reduced to the latest one per agent, oldest first. */
 function lastUnusedPerAgent(stats: RejectionStats): UnusedOffer[] {
   const byAgent = new Map<string, UnusedOffer>();
-  for (const offer of stats.lastUnused()) {
-    byAgent.delete(offer.agentId);
-    byAgent.set(offer.agentId, offer);
+  for (const unused of stats.lastUnused()) {
+    byAgent.delete(unused.offer.agent.agentId);
+    byAgent.set(unused.offer.agent.agentId, unused);
   }
   return [...byAgent.values()];
 }

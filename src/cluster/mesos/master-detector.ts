@@ -6,6 +6,12 @@
 export interface MasterDetector {
   /** Base URL of the current leading master: `http(s)://host:port` (no trailing slash). */
   leader(): Promise<string /* http(s)://host:port */>;
+  /**
+   * Optional: `listener` hears of a new leading master as soon as the detector sees the election
+   * (ZooKeeper watches), so the driver can move to it even while the old master's stream still
+   * looks open (a partitioned old leader).
+   */
+  onChange?(listener: (leaderUrl: string) => void): void;
   /** Releases sessions, watches and timers; `leader()` must not be called afterwards. */
   close(): void;
 }

@@ -50,11 +50,19 @@ export interface MesosClusterOptions {
   readonly maxRedirects?: number;
   /** KILL/ACKNOWLEDGE calls held while disconnected (default 10000; the oldest are dropped beyond). */
   readonly maxHeldCalls?: number;
+  /** ERROR events of unknown meaning in a row before the driver gives up (default 5). */
+  readonly maxConsecutiveErrors?: number;
+  /** Retries of an idempotent call that got no answer (default 3). */
+  readonly maxCallRetries?: number;
+  /** Delay before the first such retry (default 1 s); doubles per retry. */
+  readonly callRetryInitialMs?: number;
   readonly logger?: MesosLogger;
   /**
-   * The driver gave up for good: the master sent ERROR (framework removed, failed over to another
-   * instance, refused), or a new framework id was assigned while instances exist. The driver is
-   * stopped when this is called; pacer should stop too (Marathon exits).
+   * The driver gave up for good: the master sent an ERROR that resubscribing cannot fix (framework
+   * removed, failed over to another scheduler, roles refused, not authorized; the message says
+   * what to do), refused an UPDATE_FRAMEWORK for its roles, or a new framework id was assigned
+   * while instances exist. The driver is stopped when this is called; pacer should stop too
+   * (Marathon exits).
    */
   readonly onFatal?: (error: Error) => void;
 }
@@ -71,6 +79,9 @@ export const DEFAULTS = {
   callTimeoutMs: 75_000,
   maxRedirects: 3,
   maxHeldCalls: 10_000,
+  maxConsecutiveErrors: 5,
+  maxCallRetries: 3,
+  callRetryInitialMs: 1000,
   /** Used when SUBSCRIBED carries no interval (current masters always send 15, §1.7). */
   heartbeatIntervalSeconds: 15,
 } as const;

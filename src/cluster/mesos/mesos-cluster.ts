@@ -7,8 +7,11 @@ import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { encodeCall } from './codec/mesos-codec';
 import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer } from './codec/mesos-model';
 import { MEDIA_TYPES } from './codec/media-type';
+import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
+import { masterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
 import { RoleBook } from './role-book';
+import { UnansweredCallRetry } from './unanswered-call-retry';
 import { frameworkInfo } from './translate/framework-info';
 import { launchesToMesos } from './translate/launch-to-mesos';
 import { offerFromMesos } from './translate/offer-from-mesos';
@@ -24,6 +27,7 @@ import { postCall } from './transport/post-call';
 import { openSubscription, type Subscription } from './transport/subscription-stream';
 
 export type { MesosClusterOptions, MesosLogger, RecoveredFramework } from './mesos-cluster-options';
+export type { MesosDriverMetrics } from './driver-metrics';
 
 /** Where the driver is in its life. */
 export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped';
@@ -50,19 +54,32 @@ const STDERR_LOGGER: MesosLogger = {
  *
  * Faults are events, never exceptions: a refused connection, a cut stream, a malformed frame or
  * record, a 4xx/5xx answer or missing heartbeats (no event for `heartbeatFailureThreshold` ×
- * the interval, §1.7) drop the connection and resubscribe after a bounded exponential backoff.
- * An ERROR event (framework removed, failed over to another instance) is final: the driver stops
- * and calls `onFatal` (§3.9: do not fight it). So is a framework id that differs from the one
- * resubscribed with, and `start` refuses to register a NEW framework id while instances exist
- * (Marathon 1.7's rule: their tasks would be orphaned and relaunched).
+ * the interval, §1.7) drop the connection and resubscribe after a bounded exponential backoff,
+ * which starts over only once a subscription has proved healthy (an event after its first
+ * HEARTBEAT), so a master that refuses right after SUBSCRIBED is retried ever more slowly.
+ * An ERROR event is classified (master-refusal.ts, §3.9): what resubscribing cannot fix — the
+ * framework removed, failed over to another scheduler, roles outside the master's `--roles`, not
+ * authorized — stops the driver and calls `onFatal` with an explanation for the operator (do not
+ * fight it); a transient one (the authorizer failed) is retried with backoff; an unknown one too,
+ * at most `maxConsecutiveErrors` times in a row. An UPDATE_FRAMEWORK refused for its roles is
+ * final the same way. So is a framework id that differs from the one resubscribed with, and
+ * `start` refuses to register a NEW framework id while instances exist (Marathon 1.7's rule: their
+ * tasks would be orphaned and relaunched).
  *
  * Calls go one at a time in order on a keep-alive connection separate from the stream, with the
  * `Mesos-Stream-Id` (§1.5). While disconnected, KILL and ACKNOWLEDGE are held (bounded) and sent
  * after resubscribing; ACCEPT is dropped and its tasks reported TASK_DROPPED
  * (REASON_INVALID_OFFERS, as Mesos reports an ACCEPT of a dead offer, §3.4, §7.3); DECLINE and
  * RECONCILE are dropped (offers die with the subscription; the core reconciles on `subscribed`).
+ * A call that got no answer at all (network fault, timeout: the master may or may not have
+ * processed it) is sent again after a backoff when repeating it is harmless (KILL, ACKNOWLEDGE,
+ * RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK), at most `maxCallRetries` times.
  * Raw Mesos offers are kept by id until accepted, declined or rescinded: ACCEPT copies their
- * resources (translate/launch-to-mesos.ts).
+ * resources (translate/launch-to-mesos.ts). They die with the subscription: after a master
+ * failover (or any reconnection) an ACCEPT of an older offer is never sent; its tasks are reported
+ * TASK_DROPPED, so no offer is used twice.
+ *
+ * `metrics` counts what the driver does (driver-metrics.ts), for `/metrics`.
  */
 export class MesosCluster implements ClusterDriver {
   private lifecycle: MesosClusterState = 'idle';
@@ -87,6 +104,13 @@ export class MesosCluster implements ClusterDriver {
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
   private readonly log: MesosLogger;
   private readonly format;
+  /** ERROR events of unknown meaning since the last healthy subscription. */
+  private unknownErrorStreak = 0;
+  /** Events since the last SUBSCRIBED: the second one shows the subscription is healthy. */
+  private eventsSinceSubscribed = 0;
+  private readonly unanswered: UnansweredCallRetry;
+  /** What the driver counted so far (read by the API's metrics). */
+  readonly metrics: MesosDriverMetrics = newDriverMetrics();
 
   constructor(private readonly options: MesosClusterOptions, private readonly post: (input: ClusterInput) => void) {
     this.format = options.format ?? DEFAULTS.format;
@@ -94,6 +118,10 @@ export class MesosCluster implements ClusterDriver {
     this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls);
     this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
     this.log = options.logger ?? STDERR_LOGGER;
+    this.unanswered = new UnansweredCallRetry(options.callRetryInitialMs ?? DEFAULTS.callRetryInitialMs, options.maxCallRetries ?? DEFAULTS.maxCallRetries, (again) => {
+      this.metrics.retriedCalls++;
+      this.send(again);
+    });
   }
 
   /** The framework id: the recovered one, then the one the master confirmed. */
@@ -104,6 +132,11 @@ export class MesosCluster implements ClusterDriver {
   /** Where the driver is: idle (not started), connecting, subscribed, stopped. */
   get state(): MesosClusterState {
     return this.lifecycle;
+  }
+
+  private setLifecycle(state: MesosClusterState): void {
+    this.lifecycle = state;
+    this.metrics.state = state;
   }
 
   /** The leading master's base URL last subscribed to (or being tried). */
@@ -125,17 +158,19 @@ export class MesosCluster implements ClusterDriver {
       );
     }
     this.framework = recovered.frameworkId;
+    this.options.detector.onChange?.((leaderUrl) => this.onLeaderElected(leaderUrl));
     this.connect();
   }
 
   /** Stops for good: closes the stream and the call connections; clears every timer. No input is posted afterwards. */
   stop(): void {
     if (this.lifecycle === 'stopped') return;
-    this.lifecycle = 'stopped';
+    this.setLifecycle('stopped');
     this.generation++;
     this.subscription?.close();
     this.subscription = undefined;
     this.clearTimers();
+    this.unanswered.clear();
     if (this.deferredTimer !== undefined) clearImmediate(this.deferredTimer);
     this.deferredTimer = undefined;
     this.outbox.clear();
@@ -155,7 +190,6 @@ export class MesosCluster implements ClusterDriver {
       this.dropLaunches(operations, `offer ${offerId} is no longer valid`);
       return;
     }
-    this.offers.delete(offerId);
     let call: Call;
     try {
       call = acceptCall(frameworkId, offerId, launchesToMesos(operations, { frameworkId, offer }), refuseMs);
@@ -165,12 +199,15 @@ export class MesosCluster implements ClusterDriver {
       this.decline([offerId], 0);
       return;
     }
+    this.offers.delete(offerId);
+    countLaunches(this.metrics, operations);
     this.send({ call, dropped: () => this.dropLaunches(operations, `offer ${offerId} was not accepted by the master`) });
   }
 
   decline(offerIds: readonly string[], refuseMs: number): void {
     const known = offerIds.filter((id) => this.offers.delete(id));
     if (known.length === 0 || this.framework === undefined) return;
+    this.metrics.offersDeclined += known.length;
     this.send({ call: declineCall(this.framework, known, refuseMs) });
   }
 
@@ -201,11 +238,13 @@ export class MesosCluster implements ClusterDriver {
 
   revive(roles: readonly string[]): void {
     this.roleBook.revive(roles);
+    this.metrics.revives++;
     this.sendRoleCall(roles, reviveCall);
   }
 
   suppress(roles: readonly string[]): void {
     this.roleBook.suppress(roles);
+    this.metrics.suppresses++;
     this.sendRoleCall(roles, suppressCall);
   }
 
@@ -219,7 +258,7 @@ export class MesosCluster implements ClusterDriver {
 
   private connect(): void {
     const gen = ++this.generation;
-    this.lifecycle = 'connecting';
+    this.setLifecycle('connecting');
     this.redirects = 0;
     this.options.detector.leader().then(
       (baseUrl) => { if (gen === this.generation) this.attempt(baseUrl); },
@@ -251,6 +290,12 @@ export class MesosCluster implements ClusterDriver {
     });
   }
 
+  /** The detector saw a new leading master: leave the old one (its offers die with the stream) and subscribe there. */
+  private onLeaderElected(leaderUrl: string): void {
+    if (this.lifecycle !== 'subscribed' || leaderUrl === this.leaderUrl) return;
+    this.lost(`a new leading master was elected: ${leaderUrl} (was ${this.leaderUrl ?? '?'})`);
+  }
+
   private onRedirect(askedUrl: string, location: string | undefined): void {
     const target = leaderFromLocation(askedUrl, location);
     const maxRedirects = this.options.maxRedirects ?? DEFAULTS.maxRedirects;
@@ -279,7 +324,8 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     this.dropConnection();
-    this.lifecycle = 'connecting';
+    this.setLifecycle('connecting');
+    this.metrics.reconnects++;
     const delayMs = this.backoff.next();
     this.log.warn(`${reason}; resubscribing in ${delayMs} ms`);
     this.reconnectTimer = setTimeout(() => {
@@ -294,7 +340,7 @@ export class MesosCluster implements ClusterDriver {
     this.subscription?.close();
     this.subscription = undefined;
     this.streamId = undefined;
-    this.lifecycle = 'connecting';
+    this.setLifecycle('connecting');
     this.clearTimers();
     this.offers.clear();
     this.outbox.close();
@@ -333,11 +379,12 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     if (event.type === 'ERROR') {
-      this.fatal(new Error(`the Mesos master ended the framework's subscription: ${event.error?.message ?? '(no message)'}`));
+      this.onMasterError(event.error?.message ?? '');
       return;
     }
     if (this.lifecycle !== 'subscribed') return;
     this.armHeartbeatWatchdog(gen);
+    if (++this.eventsSinceSubscribed === 2) this.provedHealthy();
     try {
       this.dispatch(event);
     } catch (err) {
@@ -352,11 +399,14 @@ export class MesosCluster implements ClusterDriver {
         return;
       case 'RESCIND':
         if (event.rescind === undefined) return;
+        this.metrics.offersRescinded++;
         this.offers.delete(event.rescind.offerId.value);
         this.post({ type: 'rescind', offerId: event.rescind.offerId.value });
         return;
       case 'UPDATE':
-        if (event.update !== undefined) this.post({ type: 'status', status: statusFromMesos(event.update.status) });
+        if (event.update === undefined) return;
+        countUpdate(this.metrics, event.update.status.state);
+        this.post({ type: 'status', status: statusFromMesos(event.update.status) });
         return;
       case 'FAILURE':
         // Only agent_id: the agent was removed or is unreachable; with executor_id: an executor
@@ -366,10 +416,38 @@ export class MesosCluster implements ClusterDriver {
         }
         return;
       case 'HEARTBEAT':
+        this.metrics.lastHeartbeatAtMs = Date.now();
         return;
       default:
         this.log.info(`ignoring a ${event.type} event`);
     }
+  }
+
+  /**
+   * An ERROR event (§3.9): the master closes the stream after it. Final refusals stop the driver
+   * with the explanation; others resubscribe with backoff, unknown ones at most
+   * `maxConsecutiveErrors` times in a row.
+   */
+  private onMasterError(message: string): void {
+    this.metrics.errors++;
+    const refusal = masterRefusal(message);
+    const what = `the Mesos master sent ERROR: ${refusal.explanation}`;
+    if (refusal.kind === 'final') {
+      this.fatal(new Error(what));
+      return;
+    }
+    const maxErrors = this.options.maxConsecutiveErrors ?? DEFAULTS.maxConsecutiveErrors;
+    if (refusal.kind === 'unknown' && ++this.unknownErrorStreak >= maxErrors) {
+      this.fatal(new Error(`${what} (${this.unknownErrorStreak} such errors in a row; giving up)`));
+      return;
+    }
+    this.lost(what);
+  }
+
+  /** The subscription delivered an event after its first HEARTBEAT: back-off and error streak start over. */
+  private provedHealthy(): void {
+    this.backoff.reset();
+    this.unknownErrorStreak = 0;
   }
 
   private onSubscribed(subscribed: EventSubscribed, gen: number): void {
@@ -380,8 +458,9 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     this.framework = id;
-    this.lifecycle = 'subscribed';
-    this.backoff.reset();
+    this.setLifecycle('subscribed');
+    this.metrics.subscriptions++;
+    this.eventsSinceSubscribed = 0;
     this.redirects = 0;
     this.heartbeatIntervalMs = (subscribed.heartbeatIntervalSeconds ?? DEFAULTS.heartbeatIntervalSeconds) * 1000;
     this.armHeartbeatWatchdog(gen);
@@ -400,6 +479,7 @@ export class MesosCluster implements ClusterDriver {
   }
 
   private onOffers(offers: readonly MesosOffer[]): void {
+    this.metrics.offersReceived += offers.length;
     const translated = [];
     for (const offer of offers) {
       try {
@@ -407,7 +487,9 @@ export class MesosCluster implements ClusterDriver {
         this.offers.set(offer.id.value, offer);
       } catch (err) {
         this.log.warn(`declining offer ${offer.id.value}, which cannot be read: ${(err as Error).message}`);
-        if (this.framework !== undefined) this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
+        if (this.framework === undefined) continue;
+        this.metrics.offersDeclined++;
+        this.send({ call: declineCall(this.framework, [offer.id.value], 0) });
       }
     }
     if (translated.length > 0) this.post({ type: 'offers', offers: translated });
@@ -479,7 +561,16 @@ export class MesosCluster implements ClusterDriver {
     if (this.lifecycle === 'stopped') return;
     const verdict = callAnswerVerdict(answer);
     if (verdict.kind === 'ok') return;
+    this.metrics.failedCalls++;
     const what = `${item.call.type} to ${baseUrl}: ${verdict.message}`;
+    if (item.call.type === 'UPDATE_FRAMEWORK' && answer.kind === 'answered' && (answer.status === 400 || answer.status === 403)) {
+      const refusal = masterRefusal(answer.body);
+      if (refusal.kind === 'final') {
+        this.fatal(new Error(`the Mesos master refused UPDATE_FRAMEWORK: ${refusal.explanation}`));
+        return;
+      }
+    }
+    if (verdict.kind === 'unknown' && this.retryCall(item, gen, what)) return;
     if (verdict.kind === 'resubscribe' && gen === this.generation) {
       this.lost(what);
       this.outbox.enqueue(item); // held (KILL, ACKNOWLEDGE) for the next subscription, or dropped
@@ -487,6 +578,14 @@ export class MesosCluster implements ClusterDriver {
     }
     if (verdict.kind !== 'unknown') item.dropped?.();
     this.log.warn(what);
+  }
+
+  /** Retries a call that got no answer, when harmless (unanswered-call-retry.ts); whether it will be. */
+  private retryCall(item: OutgoingCall, gen: number, what: string): boolean {
+    if (gen !== this.generation) return false;
+    const delayMs = this.unanswered.retry(item);
+    if (delayMs !== undefined) this.log.warn(`${what}; sending it again in ${delayMs} ms`);
+    return delayMs !== undefined;
   }
 
   /**

@@ -7,6 +7,7 @@ import type { Random } from '../ports/random';
  * - instance: `<safeRunSpecId>.instance-<uuid>` (e.g. `prod_web.instance-3f1c…`)
  * - app task: `<instanceId>._app.<incarnation>`
  * - pod task: `<instanceId>.<containerName>` (`.<incarnation>` appended on relaunches)
+ * - pod executor: `instance-<instanceId>` (`.<incarnation>` appended on relaunches)
  */
 export function uuidFrom(random: Random): string {
   // Four 32-bit draws, written big-endian as 16 bytes through a hex table (no per-call
@@ -49,6 +50,22 @@ export function appTaskId(instanceId: string, incarnation: number): string {
 /** Task id of a pod container's task within an instance; relaunches (incarnation > 1) append the incarnation. */
 export function podTaskId(instanceId: string, containerName: string, incarnation: number): string {
   return incarnation <= 1 ? `${instanceId}.${containerName}` : `${instanceId}.${containerName}.${incarnation}`;
+}
+
+/**
+ * The executor id of a pod instance's task group for one launch incarnation: `instance-<instanceId>`
+ * for the first launch, `.<incarnation>` appended on relaunches — a fresh executor per launch.
+ *
+ * Marathon 1.11 keeps one executor id per instance (`Instance.Id.executorIdString`,
+ * core/instance/Instance.scala; used by mesos/TaskGroupBuilder.scala) and relaunches a failed pod
+ * instance with it. A real Mesos agent refuses that while the old default executor is still
+ * shutting down (src/slave/slave.cpp `Slave::__run`: TASK_DROPPED "Master wants to launch
+ * executor, but one already exists", or the group is queued for the dying executor and fails),
+ * so the first relaunch of every pod instance failed (issue 15.1). A new id per incarnation never
+ * meets the old executor, and needs no wait for its termination.
+ */
+export function podExecutorId(instanceId: string, incarnation: number): string {
+  return incarnation <= 1 ? `instance-${instanceId}` : `instance-${instanceId}.${incarnation}`;
 }
 
 /** The instance id a task id belongs to (inverse of {@link appTaskId} and {@link podTaskId}). */

@@ -1,5 +1,5 @@
 import type { CoreContext } from '../core-context';
-import { appTaskId, podTaskId } from '../kernel/ids';
+import { appTaskId, podExecutorId, podTaskId } from '../kernel/ids';
 import { isSchedulerRun } from '../model/health-check';
 import type { Instance, Task } from '../model/instance';
 import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../model/launch';
@@ -34,7 +34,7 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
   const launches = inst.tasks.map((task) => taskLaunch(inst, spec, task, offer));
   return {
     kind: 'launchGroup',
-    executorId: `instance-${inst.instanceId}`,
+    executorId: podExecutorId(inst.instanceId, inst.incarnation),
     executorResources: spec.executorResources,
     tasks: launches,
     allocation: res.allocation,

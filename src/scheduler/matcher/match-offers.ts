@@ -67,7 +67,7 @@ export class OfferMatcher {
         const reason = runFilters(this.plugins, request, ledger, rs.counts);
         if (reason !== undefined) {
           rs.failedOfferSeq = seq;
-          if (rs.usedOfferSeq !== seq) rs.rejections.recordUnused(reason, offer.offerId, offer.agent.agentId, offer.agent.hostname, nowMs);
+          if (rs.usedOfferSeq !== seq) rs.rejections.recordUnused(reason, offer, nowMs);
           continue;
         }
         const inst = rs.scheduled.shift() as Instance;

@@ -1,10 +1,13 @@
 import { NO_MATCH_REASONS, type NoMatchReason } from '../model/no-match-reason';
+import type { Offer } from '../model/offer';
 
-/** One recent offer that a run spec could not use, for `/v2/queue?embed=lastUnusedOffers`. */
+/**
+ * One recent offer that a run spec could not use, for `/v2/queue?embed=lastUnusedOffers`: the
+ * offer itself (its agent with attributes, and its pools, which Marathon shows as `resources` and
+ * `attributes`), why it was not used, and when.
+ */
 export interface UnusedOffer {
-  readonly offerId: string;
-  readonly agentId: string;
-  readonly hostname: string;
+  readonly offer: Offer;
   readonly reason: NoMatchReason;
   readonly atMs: number;
 }
@@ -12,8 +15,10 @@ export interface UnusedOffer {
 /**
  * Offer-processing statistics of one run spec (Marathon's `processedOffersSummary`): offers
  * processed, used and unused, counts per rejection reason, and a bounded ring of the last unused
- * offers. Counters are a flat array indexed by reason so that recording allocates nothing but the
- * ring entry.
+ * offers. Counters are a flat array indexed by reason so that recording allocates nothing. The ring
+ * holds references to the offers as the matcher received them (immutable, shared by every run
+ * spec that looked at them), so it costs one slot per entry and keeps at most `ringMax` offers of
+ * this run spec alive.
  */
 export class RejectionStats {
   processedOffers = 0;
@@ -22,9 +27,7 @@ export class RejectionStats {
   lastUnusedOfferAtMs?: number;
   private readonly counts = new Array<number>(NO_MATCH_REASONS.length).fill(0);
   // The ring of recent unused offers as parallel arrays: recording allocates nothing.
-  private readonly offerIds: string[] = [];
-  private readonly agentIds: string[] = [];
-  private readonly hostnames: string[] = [];
+  private readonly offers: Offer[] = [];
   private readonly reasons: number[] = [];
   private readonly atMs: number[] = [];
   private ringNext = 0;
@@ -36,7 +39,7 @@ export class RejectionStats {
     this.lastUsedOfferAtMs = atMs;
   }
 
-  recordUnused(reason: NoMatchReason, offerId: string, agentId: string, hostname: string, atMs: number): void {
+  recordUnused(reason: NoMatchReason, offer: Offer, atMs: number): void {
     this.processedOffers++;
     this.unusedOffers++;
     this.lastUnusedOfferAtMs = atMs;
@@ -44,9 +47,7 @@ export class RejectionStats {
     this.counts[r]++;
     if (this.ringMax === 0) return;
     const i = this.ringNext;
-    this.offerIds[i] = offerId;
-    this.agentIds[i] = agentId;
-    this.hostnames[i] = hostname;
+    this.offers[i] = offer;
     this.reasons[i] = r;
     this.atMs[i] = atMs;
     this.ringNext = (i + 1) % this.ringMax;
@@ -63,12 +64,12 @@ export class RejectionStats {
 
   /** The last unused offers, oldest first. */
   lastUnused(): UnusedOffer[] {
-    const n = this.offerIds.length;
+    const n = this.offers.length;
     const out: UnusedOffer[] = [];
     const start = n < this.ringMax ? 0 : this.ringNext;
     for (let k = 0; k < n; k++) {
       const i = (start + k) % n;
-      out.push({ offerId: this.offerIds[i], agentId: this.agentIds[i], hostname: this.hostnames[i], reason: NO_MATCH_REASONS[this.reasons[i]], atMs: this.atMs[i] });
+      out.push({ offer: this.offers[i], reason: NO_MATCH_REASONS[this.reasons[i]], atMs: this.atMs[i] });
     }
     return out;
   }

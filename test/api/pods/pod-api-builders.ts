@@ -5,6 +5,7 @@ import { makeOffer } from '../../builders/cluster-builders';
 import { START_MS } from '../../harness/core-harness';
 import { makeContainerJson, makePodJson } from '../../unit/api/convert/fixtures/builders';
 import type { TaskLaunch } from '../../../src/scheduler/model/launch';
+import type { Offer } from '../../../src/scheduler/model/offer';
 
 export type Json = Record<string, unknown>;
 
@@ -106,8 +107,8 @@ export async function createPod(api: ApiFixture, body: Json = podBody()): Promis
 }
 
 /** Offers one default offer and runs (STAGING → STARTING → RUNNING) every task it launched. */
-export function launch(api: ApiFixture): TaskLaunch[] {
-  const launched = api.harness.offer(makeOffer());
+export function launch(api: ApiFixture, offer: Offer = makeOffer()): TaskLaunch[] {
+  const launched = api.harness.offer(offer);
   api.harness.run(launched);
   return launched;
 }

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { makeOffer } from '../../builders/cluster-builders';
 import { createPod, launch, list, onlyInstanceId, podApi, podBody, send } from './pod-api-builders';
 
 t.test('DELETE ::instances/{id}: 200 with the instance as it was; the same instance is relaunched (fact 87)', async (t) => {
@@ -81,4 +82,16 @@ t.test('kill many: errors', async (t) => {
   t.equal(noBody.status, 400);
   const noPod = await send(api.app, 'DELETE', '/v2/pods/nope::instances', []);
   t.equal(noPod.status, 404);
+});
+
+t.test("DELETE ::instances/{id}: agentInfo carries the agent's attributes as RAML AgentAttributes (issue 15.3)", async (t) => {
+  const api = podApi(t);
+  await createPod(api);
+  launch(api, makeOffer({ agent: { hostname: 'h2', zone: 'z1', attributes: { rack: 'r1', level: 2.5, slots: [[3, 4]], disks: ['ssd'] } } }));
+  const res = await send(api.app, 'DELETE', `/v2/pods/p::instances/${onlyInstanceId(api)}`);
+  t.equal(res.status, 200);
+  t.same((res.json as { agentInfo: unknown }).agentInfo, {
+    host: 'h2', agentId: 'agent-h2', zone: 'z1',
+    attributes: [{ name: 'rack', text: 'r1' }, { name: 'level', scalar: 2.5 }, { name: 'slots', ranges: [{ begin: 3, end: 4 }] }, { name: 'disks', set: ['ssd'] }],
+  });
 });

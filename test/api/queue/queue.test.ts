@@ -83,7 +83,11 @@ t.test('declined offers show in processedOffersSummary and lastUnusedOffers', as
   fx.harness.advance(1000);
   fx.harness.offer(makeOffer({ offerId: 'o2', cpus: 4, mem: 32, agent: { hostname: 'b' } }));
   fx.harness.advance(1000);
-  fx.harness.offer(makeOffer({ offerId: 'o3', cpus: 1, agent: { hostname: 'a' } }));
+  fx.harness.offer(makeOffer({
+    offerId: 'o3', cpus: 1, mem: 512, disk: 100, ports: [[31000, 31005], [31010, 31010]],
+    reserved: [{ role: 'dev', cpus: 0.5, mem: 64 }],
+    agent: { hostname: 'a', attributes: { rack: 'r1', level: 10, slots: [[1, 3]], zones: ['x', 'y'] } },
+  }));
   const [entry] = (await getQueue(fx)).queue;
   const summary = entry.processedOffersSummary;
   t.equal(summary.processedOffersCount, 3);
@@ -101,9 +105,27 @@ t.test('declined offers show in processedOffersSummary and lastUnusedOffers', as
   t.same(step(summary.rejectSummaryLastOffers, 'InsufficientMemory'), { reason: 'InsufficientMemory', declined: 1, processed: 1 });
 
   const [embedded] = (await getQueue(fx, '?embed=lastUnusedOffers')).queue;
+  const o2Resources = [
+    { name: 'cpus', role: '*', scalar: 4 }, { name: 'mem', role: '*', scalar: 32 }, { name: 'disk', role: '*', scalar: 10000 },
+    { name: 'ports', role: '*', ranges: [{ begin: 31000, end: 32000 }] },
+  ];
   t.same(embedded.lastUnusedOffers, [
-    { offer: { id: 'o2', agentId: 'agent-b', hostname: 'b', resources: [], attributes: [] }, reason: ['InsufficientMemory'], timestamp: iso(START_MS + 1000) },
-    { offer: { id: 'o3', agentId: 'agent-a', hostname: 'a', resources: [], attributes: [] }, reason: ['InsufficientCpus'], timestamp: iso(START_MS + 2000) },
+    { offer: { id: 'o2', agentId: 'agent-b', hostname: 'b', resources: o2Resources, attributes: [] }, reason: ['InsufficientMemory'], timestamp: iso(START_MS + 1000) },
+    {
+      offer: {
+        id: 'o3', agentId: 'agent-a', hostname: 'a',
+        resources: [
+          { name: 'cpus', role: '*', scalar: 1 }, { name: 'mem', role: '*', scalar: 512 }, { name: 'disk', role: '*', scalar: 100 },
+          { name: 'ports', role: '*', ranges: [{ begin: 31000, end: 31005 }, { begin: 31010, end: 31010 }] },
+          { name: 'cpus', role: 'dev', scalar: 0.5 }, { name: 'mem', role: 'dev', scalar: 64 },
+        ],
+        attributes: [
+          { name: 'rack', text: 'r1' }, { name: 'level', scalar: 10 }, { name: 'slots', ranges: [{ begin: 1, end: 3 }] }, { name: 'zones', set: ['x', 'y'] },
+        ],
+      },
+      reason: ['InsufficientCpus'],
+      timestamp: iso(START_MS + 2000),
+    },
   ]);
 
   fx.harness.offer(makeOffer({ offerId: 'o4', cpus: 3, agent: { hostname: 'c' } }));

@@ -73,6 +73,19 @@ t.test('MetricsRegistry: idempotent registration, one kind per name, sorted snap
   t.equal(r.sumOf('a.counter'), 0);
 });
 
+t.test('MetricsRegistry: a counter counted elsewhere is read at every snapshot', async (t) => {
+  const { clock } = manualClock();
+  const r = new MetricsRegistry(clock);
+  const driver = { offers: 0 };
+  r.countedElsewhere('x.offers.counter', 'X', () => driver.offers);
+  driver.offers = 3;
+  t.same(r.snapshot().counters['x.offers.counter'], { count: 3 });
+  driver.offers = 5;
+  t.same(r.snapshot().counters['x.offers.counter'], { count: 5 });
+  t.match(prometheusText(r), /# TYPE x_offers_counter counter\nx_offers_counter 5\n/);
+  t.throws(() => r.counter('x.offers.counter', 'X'), /counted elsewhere/, 'cannot be incremented here');
+});
+
 t.test('prometheusText: names, HELP escaping, empty registry', async (t) => {
   t.equal(promName('marathon.apps-x.active.gauge'), 'marathon_apps_x_active_gauge');
   t.equal(promName('2xx.rate'), '_2xx_rate');

@@ -34,6 +34,7 @@ t.test('GET /metrics: the Dropwizard shape of fact 98', async (t) => {
   t.equal(gauge(m, 'marathon.apps.active.gauge'), 0);
   t.equal(gauge(m, 'marathon.groups.active.gauge'), 1, 'the root group');
   t.equal(gauge(m, 'marathon.http.requests.active.gauge'), 1, 'the /metrics request itself');
+  t.same([...Object.keys(m.counters), ...Object.keys(m.gauges)].filter((name) => name.startsWith('marathon.mesos.')), [], 'no Mesos driver metrics off Mesos');
 });
 
 t.test('scheduler gauges follow the state', async (t) => {

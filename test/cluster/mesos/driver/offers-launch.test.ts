@@ -87,3 +87,20 @@ t.test('an ACCEPT the master rejects reports its tasks dropped', async (t) => {
   t.ok(f.logs.some((l) => /ACCEPT .* 400 Failed to validate/.test(l)), 'the rejection is logged');
   t.equal(f.driver.state, 'subscribed', 'a plain 400 keeps the subscription');
 });
+
+t.test('a launch that cannot be translated is TASK_ERROR and its offer is declined at once, not held', async (t) => {
+  const f = await makeDriver(t);
+  const { frameworkId } = await f.waitInput('subscribed', 1, 60_000);
+  f.master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1')] } });
+  const offer = (await f.waitInput('offers', 1, 60_000)).offers[0]!;
+  const op = coreAppLaunch(offer, makeApp({ id: '/w' }));
+  const tooBig = { ...op, allocation: op.allocation.map((pool) => ({ ...pool, cpusMilli: 999_000 })) };
+  f.driver.accept(offer.offerId, [tooBig], 0);
+  const failed = await f.waitInput('status', 1, 60_000);
+  t.match(failed.status, { taskId: op.task.taskId, state: 'TASK_ERROR', reason: 'REASON_TASK_INVALID' });
+  const decline = await f.master.waitForCall('DECLINE', 1, 60_000);
+  t.same(decline.call.decline?.offerIds, [{ value: 'O-1' }]);
+  t.same(f.master.callsOf('ACCEPT'), []);
+  t.equal(f.driver.metrics.offersAccepted, 0);
+  t.equal(f.driver.metrics.offersDeclined, 1);
+});

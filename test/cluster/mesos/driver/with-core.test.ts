@@ -1,36 +1,15 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { MesosCluster } from '../../../../src/cluster/mesos/mesos-cluster';
-import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
-import { RuntimeLoop } from '../../../../src/runtime/runtime-loop';
-import { RealTimers } from '../../../../src/runtime/real-timers';
-import { Scheduler } from '../../../../src/scheduler/scheduler';
 import { makeApp } from '../../../builders/run-spec-builders';
 import { MemoryStore } from '../../../harness/memory-store';
 import { FakeMaster } from '../fake-master/fake-master';
 import { sampleOffer, taskStatus } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
+import { startCorePacer } from './core-fixture';
 import { PATIENCE_MS } from '../../../harness/wait';
-import { FAST } from './driver-fixture';
 
-/** A pacer made of the real core, a runtime loop and the Mesos driver, as start-mesos composes them. */
 function startPacer(t: Test, master: FakeMaster, store: MemoryStore) {
-  const loop = new RuntimeLoop();
-  const timers = new RealTimers((input) => loop.post(input));
-  const driver = new MesosCluster({ detector: new StaticMasterDetector(master.url), logger: { info: () => undefined, warn: () => undefined }, ...FAST }, (input) => loop.post(input));
-  const core = new Scheduler(
-    { clock: { nowMs: () => Date.now() }, random: { next: () => 0.5 }, timers, driver, store, prober: { probe: () => undefined } },
-    { reconciliationIntervalMs: 0 },
-  );
-  loop.attach(core);
-  const stop = (): void => {
-    driver.stop();
-    timers.clear();
-  };
-  t.teardown(stop);
-  const instanceCount = core.runSpecs().reduce((n, rs) => n + core.instances(rs.id).length, 0);
-  driver.start({ ...(store.frameworkId === undefined ? {} : { frameworkId: store.frameworkId }), instanceCount });
-  return { loop, core, driver, stop };
+  return startCorePacer(t, master, store, { driver: { logger: { info: () => undefined, warn: () => undefined } } });
 }
 
 t.test('the core launches an app through the fake master and survives a restart without relaunching', async (t) => {

@@ -5,6 +5,7 @@ import { decodeCall, encodeEvent } from '../../../../src/cluster/mesos/codec/mes
 import type { Call, CallType, Event, MesosFormat } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { formatOfMediaType, MEDIA_TYPES } from '../../../../src/cluster/mesos/codec/media-type';
 import { encodeRecord } from '../../../../src/cluster/mesos/recordio/encode-record';
+import { FakeExecutors } from './fake-executors';
 import { waitUntil } from './wait-until';
 import { PATIENCE_MS } from '../../../harness/wait';
 
@@ -20,6 +21,8 @@ export interface ReceivedCall {
 
 /** A scripted answer to a request instead of the normal behaviour. */
 export interface ScriptedAnswer {
+  /** Close the connection without answering (the caller sees a network fault); `status` is then only recorded. */
+  readonly drop?: boolean;
   readonly status: number;
   readonly location?: string;
   readonly body?: string;
@@ -56,6 +59,10 @@ interface OpenStream {
  * `sendRaw` any bytes (garbage frames), `cutStream` destroys the connection, `endStream` ends the
  * body (as after TEARDOWN). One stream at a time: a new SUBSCRIBE sends the old stream
  * `ERROR "Framework failed over"` and ends it, as a real master does (§1.8).
+ *
+ * Agents: `executors` models the lifetime of default executors (fake-executors.ts): a LAUNCH_GROUP
+ * whose executor id is still shutting down on its agent is answered with TASK_DROPPED, as a real
+ * agent answers it.
  */
 export class FakeMaster {
   readonly calls: ReceivedCall[] = [];
@@ -63,11 +70,18 @@ export class FakeMaster {
   readonly subscribeAnswers: ScriptedAnswer[] = [];
   /** Answers for the next non-SUBSCRIBE requests, in order (then 202, or 200 for UPDATE_FRAMEWORK). */
   readonly callAnswers: ScriptedAnswer[] = [];
+  /**
+   * Refusals for the next accepted SUBSCRIBEs, in order: 200, then one ERROR event with this
+   * message instead of SUBSCRIBED, then the stream ends (how a master refuses a subscription, §1.3).
+   */
+  readonly subscribeErrors: string[] = [];
   readonly behaviour: SubscribeBehaviour = {
     autoSubscribed: true,
     heartbeatIntervalSeconds: 15,
     newFrameworkId: () => `${randomUUID()}-0000`,
   };
+  /** Default executors on the agents (LAUNCH_GROUP), learnt from ACCEPTs and the UPDATEs sent. */
+  readonly executors = new FakeExecutors((event) => { if (this.stream !== undefined) this.send(event); });
   private stream: OpenStream | undefined;
   private readonly sockets = new Set<Socket>();
 
@@ -125,6 +139,7 @@ export class FakeMaster {
   /** Writes one event on the open stream in its format. Throws when no stream is open. */
   send(event: Event): void {
     const stream = this.requireStream();
+    this.executors.observe(event);
     stream.res.write(encodeRecord(encodeEvent(event, stream.format)));
   }
 
@@ -150,6 +165,7 @@ export class FakeMaster {
   /** Stops listening and drops every connection. */
   async close(): Promise<void> {
     this.stream = undefined;
+    this.executors.clear();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -186,7 +202,12 @@ export class FakeMaster {
     const scripted = this.callAnswers.shift();
     const reply = scripted ?? this.checkStreamId(streamId) ?? { status: call.type === 'UPDATE_FRAMEWORK' ? 200 : 202 };
     record(reply.status);
+    if (reply.drop === true) {
+      res.socket?.destroy();
+      return;
+    }
     answer(res, reply);
+    if (reply.status === 202 && this.stream !== undefined) for (const event of this.executors.onCall(call)) this.send(event);
   }
 
   private checkStreamId(streamId: string | undefined): ScriptedAnswer | undefined {
@@ -221,6 +242,12 @@ export class FakeMaster {
     res.flushHeaders();
     this.stream = { streamId, format, res, frameworkId };
     res.on('close', () => { if (this.stream?.res === res) this.stream = undefined; });
+    const refusal = this.subscribeErrors.shift();
+    if (refusal !== undefined) {
+      this.send({ type: 'ERROR', error: { message: refusal } });
+      this.endStream();
+      return;
+    }
     if (this.behaviour.autoSubscribed) {
       this.send({ type: 'SUBSCRIBED', subscribed: { frameworkId: { value: frameworkId }, heartbeatIntervalSeconds: this.behaviour.heartbeatIntervalSeconds } });
       this.send({ type: 'HEARTBEAT' });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { leaderZnode } from '../../../../src/cluster/mesos/zk/leader-znode';
 import { masterUrlFromInfo } from '../../../../src/cluster/mesos/zk/master-url-from-info';
-import { masterInfoJson } from './fake-zookeeper';
+import { masterInfoJson } from './master-info-json';
 
 t.test('leaderZnode picks the lowest json.info_ sequence, numerically, ignoring other children', async (t) => {
   const cases: Array<{ children: string[]; leader: string | undefined }> = [

@@ -1,36 +1,50 @@
 import net from 'node:net';
 import t from 'tap';
-import { ZkClient } from '../../../../src/cluster/mesos/zk/zk-client';
+import type { Test } from 'tap';
+import { ZkError } from '../../../../src/cluster/mesos/zk/zk-error';
 import { ZkMasterDetector } from '../../../../src/cluster/mesos/zk/zk-master-detector';
+import { digestAcl, ZK_CODES, ZkSession, type ZkWatchEvent } from '../../../../src/cluster/mesos/zk/zk-session';
 import { parseZkUrl } from '../../../../src/cluster/mesos/zk/zk-url';
+import { waitUntil } from '../fake-master/wait-until';
+import { masterInfoJson } from './master-info-json';
 import { PATIENCE_MS } from '../../../harness/wait';
-import { masterInfoJson } from './fake-zookeeper';
-import { createZnode, CreateMode, deleteZnode } from './zk-test-ops';
 
 /**
- * Against a real ZooKeeper (`PACER_ZK=host:port`, e.g. from `eval "$(.ci/zookeeper.sh)"`): two
- * clients play Mesos masters, registering ephemeral sequential `json.info_` znodes as Mesos'
- * contender does, and the detector must follow the leadership as their sessions end.
+ * Against a real ZooKeeper (`PACER_ZK=host:port`, e.g. from `eval "$(.ci/zookeeper.sh)"`): pacer's
+ * session wrapper (zk-session.ts, over node-zookeeper-client) operation by operation, and the
+ * master detector following the leadership as two sessions play Mesos masters, registering
+ * ephemeral sequential `json.info_` znodes as Mesos' contender does.
  */
 const zk = process.env.PACER_ZK;
 const skip = zk === undefined || zk === '' ? 'PACER_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
 /** Connect and request bounds a loaded machine does not reach (test/harness/wait.ts). */
 const OPTIONS = { sessionTimeoutMs: 4_000, connectTimeoutMs: PATIENCE_MS, requestTimeoutMs: PATIENCE_MS };
+const WAIT_MS = PATIENCE_MS;
 
-/** Polls `read` every 50 ms until it yields `expected` or `limitMs` passes; returns the last value. */
-async function eventually<T>(read: () => Promise<T>, expected: T, limitMs: number): Promise<T> {
-  let last = await read();
-  for (let waitedMs = 0; last !== expected && waitedMs < limitMs; waitedMs += 50) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    last = await read();
-  }
-  return last;
+/** A session to the real ZooKeeper (optionally `user:pass@`), closed at teardown. */
+async function session(t: Test, credentials = ''): Promise<ZkSession> {
+  const opened = await ZkSession.open(parseZkUrl(`zk://${credentials}${zk}/`), OPTIONS);
+  t.teardown(() => opened.close());
+  return opened;
 }
 
-const errorKind = (promise: Promise<unknown>): Promise<string> =>
-  promise.then(() => 'resolved', (error: unknown) => (error as { kind?: string }).kind ?? String(error));
+/** A fresh root for one test, removed (with its children) at teardown. */
+async function scratch(t: Test, admin: ZkSession): Promise<string> {
+  const root = await admin.create(`/pacer-zk-test-${process.pid}-`, Buffer.alloc(0), 'persistentSequential');
+  t.teardown(async () => {
+    for (const child of await admin.getChildren(root).catch(() => [])) {
+      for (const grandchild of await admin.getChildren(`${root}/${child}`).catch(() => [])) await admin.delete(`${root}/${child}/${grandchild}`).catch(() => undefined);
+      await admin.delete(`${root}/${child}`).catch(() => undefined);
+    }
+    await admin.delete(root).catch(() => undefined);
+  });
+  return root;
+}
 
-/** A closed port on 127.0.0.1, to put a dead server ahead of the real one. */
+const codeOf = (promise: Promise<unknown>): Promise<number | string | undefined> =>
+  promise.then(() => 'resolved', (error: unknown) => (error instanceof ZkError ? (error.serverCode ?? error.kind) : String(error)));
+
+/** A closed port on 127.0.0.1. */
 async function deadHostPort(): Promise<string> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,43 +53,97 @@ async function deadHostPort(): Promise<string> {
   return `127.0.0.1:${port}`;
 }
 
-t.test('detects and follows the leading Mesos master in a real ZooKeeper', { skip }, async (t) => {
-  const root = `/pacer-zk-test-${process.pid}-${Date.now()}`;
-  const group = `${root}/mesos`;
-  const url = parseZkUrl(`zk://${zk}${group}`);
-  const admin = new ZkClient(url, OPTIONS);
-  const masterA = new ZkClient(url, OPTIONS);
-  const masterB = new ZkClient(url, OPTIONS);
-  const detector = new ZkMasterDetector(`zk://${await deadHostPort()},${zk}${group}`, OPTIONS);
-  t.teardown(async () => {
-    for (const client of [masterA, masterB]) client.close();
-    detector.close();
-    await deleteZnode(admin, group).catch(() => undefined);
-    await deleteZnode(admin, root).catch(() => undefined);
-    admin.close();
-  });
-
-  t.equal(await errorKind(detector.leader()), 'NO_MASTER', 'no group yet');
-  await createZnode(admin, root, '', CreateMode.persistent);
-  await createZnode(admin, group, '', CreateMode.persistent);
-  t.equal(await errorKind(detector.leader()), 'NO_MASTER', 'empty group');
-
-  const nodeA = await createZnode(masterA, `${group}/json.info_`, masterInfoJson('127.0.0.1', '127.0.0.1', 5050), CreateMode.ephemeralSequential);
-  await createZnode(masterA, `${group}/info_`, '\n\x05proto', CreateMode.ephemeralSequential);
-  const nodeB = await createZnode(masterB, `${group}/json.info_`, masterInfoJson('localhost', '127.0.0.1', 5051), CreateMode.ephemeralSequential);
-  t.match(nodeA, new RegExp(`^${group}/json\\.info_\\d{10}$`), 'the server appended a 10-digit sequence');
-  t.ok(nodeA < nodeB, 'A registered first');
-
-  t.equal(await detector.leader(), 'http://127.0.0.1:5050', 'the first registered master leads');
-  masterA.close(); // A's session ends: its ephemeral znodes go, B is elected
-  t.equal(await eventually(() => detector.leader(), 'http://localhost:5051', PATIENCE_MS), 'http://localhost:5051', 'B leads after A left');
-  masterB.close();
-  t.equal(await eventually(() => errorKind(detector.leader()), 'NO_MASTER', PATIENCE_MS), 'NO_MASTER', 'no master after B left');
+t.test('ZkSession: connect with a session timeout; create, getData, getChildren, exists, setData, delete', { skip }, async (t) => {
+  const s = await session(t);
+  t.ok(s.sessionTimeoutMs >= 2_000 && s.sessionTimeoutMs <= 4_000, `negotiated session timeout ${s.sessionTimeoutMs} ms`);
+  t.match(s.sessionId, /^[0-9a-f]{16}$/);
+  const root = await scratch(t, s);
+  t.equal(await s.create(`${root}/a`, Buffer.from('one')), `${root}/a`);
+  t.equal((await s.getData(`${root}/a`)).toString(), 'one');
+  t.equal(await s.exists(`${root}/a`), true);
+  t.equal(await s.exists(`${root}/none`), false);
+  await s.setData(`${root}/a`, Buffer.from('two'));
+  t.equal((await s.getData(`${root}/a`)).toString(), 'two');
+  t.equal(await codeOf(s.setData(`${root}/a`, Buffer.from('x'), 0)), ZK_CODES.BADVERSION, 'a stale version is refused');
+  t.equal(await codeOf(s.create(`${root}/a`, Buffer.alloc(0))), ZK_CODES.NODEEXISTS);
+  t.same(await s.getChildren(root), ['a']);
+  await s.delete(`${root}/a`);
+  t.equal(await codeOf(s.getData(`${root}/a`)), ZK_CODES.NONODE);
 });
 
-t.test('digest credentials are accepted by a real ZooKeeper', { skip }, async (t) => {
-  const detector = new ZkMasterDetector(`zk://pacer:secret@${zk}/zookeeper`, OPTIONS);
+t.test('ZkSession: ephemeral sequential znodes end with their session; watches fire once', { skip }, async (t) => {
+  const admin = await session(t);
+  const root = await scratch(t, admin);
+  const member = await session(t);
+  const first = await member.create(`${root}/json.info_`, Buffer.from('{}'), 'ephemeralSequential');
+  const second = await member.create(`${root}/json.info_`, Buffer.from('{}'), 'ephemeralSequential');
+  t.match(first, new RegExp(`^${root}/json\\.info_\\d{10}$`), 'the server appended a 10-digit sequence');
+  t.ok(first < second);
+  const events: ZkWatchEvent[] = [];
+  t.same((await admin.getChildren(root, (e) => events.push(e))).sort(), [first, second].map((p) => p.slice(root.length + 1)));
+  await admin.getData(first, (e) => events.push(e));
+  t.equal(await admin.exists(`${root}/later`, (e) => events.push(e)), false);
+  await admin.create(`${root}/later`, Buffer.alloc(0));
+  member.close(); // its ephemeral znodes go
+  await waitUntil(() => events.length >= 3 || undefined, WAIT_MS, 'three watch events');
+  t.same(events.map((e) => `${e.type} ${e.path}`).sort(), [`childrenChanged ${root}`, `created ${root}/later`, `deleted ${first}`].sort());
+  t.same(await admin.getChildren(root), ['later'], 'the ephemeral znodes are gone');
+});
+
+t.test('ZkSession: a transaction applies every operation or none', { skip }, async (t) => {
+  const s = await session(t);
+  const root = await scratch(t, s);
+  await s.transaction([
+    { op: 'create', path: `${root}/x`, data: Buffer.from('1') },
+    { op: 'create', path: `${root}/y` },
+    { op: 'setData', path: `${root}/x`, data: Buffer.from('2') },
+  ]);
+  t.equal((await s.getData(`${root}/x`)).toString(), '2');
+  const failed = await codeOf(s.transaction([
+    { op: 'delete', path: `${root}/y` },
+    { op: 'check', path: `${root}/x`, version: 7 },
+  ]));
+  t.not(failed, 'resolved', `a failing check fails the whole transaction (${String(failed)})`);
+  t.equal(await s.exists(`${root}/y`), true, 'nothing of it was applied');
+});
+
+t.test('ZkSession: digest auth protects znodes with a digest ACL', { skip }, async (t) => {
+  const owner = await session(t, 'pacer:secret@');
+  const root = await scratch(t, owner);
+  await owner.create(`${root}/private`, Buffer.from('s'), 'persistent', digestAcl('pacer', 'secret'));
+  t.equal((await owner.getData(`${root}/private`)).toString(), 's');
+  const stranger = await session(t);
+  t.equal(await codeOf(stranger.getData(`${root}/private`)), ZK_CODES.NOAUTH);
+  const impostor = await session(t, 'pacer:wrong@');
+  t.equal(await codeOf(impostor.getData(`${root}/private`)), ZK_CODES.NOAUTH);
+  await owner.delete(`${root}/private`);
+});
+
+t.test('ZkSession: no server → UNREACHABLE within connectTimeoutMs; IPv6 is refused up front (no ZooKeeper needed)', async (t) => {
+  const started = Date.now();
+  t.equal(await codeOf(ZkSession.open(parseZkUrl(`zk://${await deadHostPort()}/`), { ...OPTIONS, connectTimeoutMs: 500 })), 'UNREACHABLE');
+  t.ok(Date.now() - started < 30_000);
+  t.equal(await codeOf(ZkSession.open(parseZkUrl('zk://[::1]:2181/'), OPTIONS)), 'BAD_URL');
+});
+
+t.test('the detector follows the leading Mesos master in a real ZooKeeper, by watches', { skip }, async (t) => {
+  const admin = await session(t);
+  const root = await scratch(t, admin);
+  const group = `${root}/mesos`;
+  const detector = new ZkMasterDetector(`zk://${await deadHostPort()},${zk}${group}`, OPTIONS);
   t.teardown(() => detector.close());
-  // `/zookeeper` always exists and holds no masters: the session and auth worked if we get there.
-  t.equal(await errorKind(detector.leader()), 'NO_MASTER');
+  const heard: string[] = [];
+  detector.onChange((url) => heard.push(url));
+  t.match(await detector.leader().catch((e: unknown) => e), { kind: 'NO_MASTER' }, 'no group yet');
+  await admin.create(group, Buffer.alloc(0));
+  const masterA = await session(t);
+  const masterB = await session(t);
+  await masterA.create(`${group}/json.info_`, Buffer.from(masterInfoJson('127.0.0.1', '127.0.0.1', 5050)), 'ephemeralSequential');
+  await masterA.create(`${group}/info_`, Buffer.from('\n\x05proto'), 'ephemeralSequential');
+  await masterB.create(`${group}/json.info_`, Buffer.from(masterInfoJson('localhost', '127.0.0.1', 5051)), 'ephemeralSequential');
+  t.equal(await detector.leader(), 'http://127.0.0.1:5050', 'the first registered master leads');
+  masterA.close(); // A's session ends: its ephemeral znodes go, B is elected
+  await waitUntil(() => heard[0], WAIT_MS, 'the watch to report the new leader');
+  t.same(heard, ['http://localhost:5051'], 'B leads after A left, reported by the watch');
+  t.equal(await detector.leader(), 'http://localhost:5051');
 });

@@ -45,7 +45,8 @@ t.test('scalar resources: each shortfall is rejected with its reason and the off
       t.same(h.calls('decline'), [{ type: 'decline', offerIds: ['o1'], refuseMs: 120_000 }], 'declined with the refuse filter');
       t.same(byReason, { [c.reason]: 1 }, 'the reason is recorded');
       t.match(stats, { processedOffers: 1, unusedOffers: 1, lastUnusedOfferAtMs: START_MS });
-      t.same(stats?.lastUnused(), [{ offerId: 'o1', agentId: 'agent-h1', hostname: 'h1', reason: c.reason, atMs: START_MS }]);
+      t.same(stats?.lastUnused(), [{ offer, reason: c.reason, atMs: START_MS }]);
+      t.equal(stats?.lastUnused()[0]?.offer, offer, 'the offer itself is kept (agent attributes and pools for the queue)');
       const [entry] = h.scheduler.queue();
       t.equal(entry.scheduled, 1, 'the instance still waits');
       t.equal(entry.stats.byReason()[c.reason], 1, '/v2/queue sees the reason');
@@ -155,5 +156,5 @@ t.test('offers without demand are declined; lastUnused is a bounded ring', async
   t.same(h.calls('decline')[1].offerIds, ['x1', 'x2', 'x3'], 'one decline call per batch');
   const stats = h.scheduler.rejections('/app');
   t.equal(stats?.unusedOffers, 3);
-  t.same(stats?.lastUnused().map((u) => u.offerId), ['x2', 'x3'], 'the two most recent, oldest first');
+  t.same(stats?.lastUnused().map((u) => u.offer.offerId), ['x2', 'x3'], 'the two most recent, oldest first');
 });

@@ -79,3 +79,22 @@ t.test('several pod instances per offer each pay the executor overhead', async (
   t.equal(launched.length, 2, '2 × 0.5 cpus fit, not 3');
   t.equal(h.calls('accept')[0].operations.length, 2);
 });
+
+t.test('a relaunched pod instance gets a fresh executor id per incarnation (issue 15.1)', async (t) => {
+  const h = new Harness();
+  h.put(makePod({ containers: [{ name: 'a' }, { name: 'b' }], backoff: { initialMs: 1000, factor: 1, maxMs: 1000 } }));
+  const first = h.offer(makeOffer({ agent: { hostname: 'h1' } }));
+  h.run(first);
+  const [inst] = h.instances('/pod');
+  h.status(first[0].taskId, 'TASK_FAILED');
+  h.status(first[1].taskId, 'TASK_KILLED');
+  h.advance(1000);
+  h.clearRecords();
+  const second = h.offer(makeOffer({ agent: { hostname: 'h1' } }));
+  t.equal(second.length, 2, 'the same instance is launched again');
+  t.equal(h.instances('/pod')[0]?.instanceId, inst.instanceId);
+  const [accept] = h.calls('accept');
+  const executorIds = [`instance-${inst.instanceId}`, group(accept.operations[0]).executorId];
+  t.equal(executorIds[1], `instance-${inst.instanceId}.2`, 'the second incarnation has its own executor');
+  t.not(executorIds[0], executorIds[1]);
+});

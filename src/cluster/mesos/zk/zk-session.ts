@@ -1,0 +1,254 @@
+import { createHash } from 'node:crypto';
+import * as zookeeper from 'node-zookeeper-client';
+import { ZkError } from './zk-error';
+import { describeZkUrl, type ZkUrl } from './zk-url';
+
+/** What a watch reports: the znode it was set on and what happened to it. */
+export interface ZkWatchEvent {
+  readonly type: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged';
+  readonly path: string;
+}
+
+/** A one-shot watch (ZooKeeper's rule: it fires at most once; set it again to keep watching). */
+export type ZkWatcher = (event: ZkWatchEvent) => void;
+
+/** How a session changed: lost its server (requests wait, watches are kept), found one again, or ended for good. */
+export type ZkSessionState = 'disconnected' | 'connected' | 'expired';
+
+/** The read side of a session: what leader detection needs (and what a test fake implements). */
+export interface ZkReader {
+  /** The names (not paths) of `path`'s children; `watch` fires once when they change. NONODE: ZkError `SERVER`. */
+  getChildren(path: string, watch?: ZkWatcher): Promise<string[]>;
+  /** The znode's data; `watch` fires once when it changes or the znode goes. NONODE: ZkError `SERVER`. */
+  getData(path: string, watch?: ZkWatcher): Promise<Buffer>;
+  /** Called on every state change of the session. */
+  onState(listener: (state: ZkSessionState) => void): void;
+  /** Ends the session (its ephemeral znodes go). Idempotent. */
+  close(): void;
+}
+
+/** How a znode is created. */
+export type ZkCreateMode = 'persistent' | 'persistentSequential' | 'ephemeral' | 'ephemeralSequential';
+
+/** One operation of an atomic {@link ZkSession.transaction} (ZooKeeper's `multi`). */
+export type ZkOp =
+  | { readonly op: 'create'; readonly path: string; readonly data?: Buffer; readonly mode?: ZkCreateMode }
+  | { readonly op: 'setData'; readonly path: string; readonly data: Buffer; readonly version?: number }
+  | { readonly op: 'delete'; readonly path: string; readonly version?: number }
+  | { readonly op: 'check'; readonly path: string; readonly version: number };
+
+/** Session tuning. */
+export interface ZkSessionOptions {
+  /** The session timeout asked of the server (it may negotiate it into its min..max, 2..20 ticks by default). */
+  readonly sessionTimeoutMs: number;
+  /** How long {@link ZkSession.open} waits for a server to accept the session. */
+  readonly connectTimeoutMs: number;
+  /** How long one request may wait for its answer (also while the session looks for a server). */
+  readonly requestTimeoutMs: number;
+}
+
+/** ZooKeeper's `Perms.ALL`. */
+const PERMS_ALL = 31;
+
+/** KeeperException codes used by callers (ZooKeeper's `KeeperException.Code`). */
+export const ZK_CODES = { NONODE: -101, NOAUTH: -102, BADVERSION: -103, NODEEXISTS: -110, NOTEMPTY: -111 } as const;
+
+const CREATE_MODES: Readonly<Record<ZkCreateMode, number>> = {
+  persistent: zookeeper.CreateMode.PERSISTENT,
+  persistentSequential: zookeeper.CreateMode.PERSISTENT_SEQUENTIAL,
+  ephemeral: zookeeper.CreateMode.EPHEMERAL,
+  ephemeralSequential: zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
+};
+
+const WATCH_TYPES: Readonly<Record<number, ZkWatchEvent['type']>> = {
+  [zookeeper.Event.NODE_CREATED]: 'created',
+  [zookeeper.Event.NODE_DELETED]: 'deleted',
+  [zookeeper.Event.NODE_DATA_CHANGED]: 'dataChanged',
+  [zookeeper.Event.NODE_CHILDREN_CHANGED]: 'childrenChanged',
+};
+
+/**
+ * pacer's one ZooKeeper session: a small promise API over `node-zookeeper-client` (pure
+ * JavaScript, maintained, with ZooKeeper's `multi`), holding what the rest of pacer needs — Mesos
+ * leader detection today, pacer's own leader election and ZooKeeper store later (issue 16):
+ * reads with one-shot watches, create (ephemeral and sequential modes, open or digest ACLs),
+ * exists, setData, delete, atomic transactions, and digest authentication (`zk://user:pass@…`,
+ * sent when the session starts and again on every reconnection).
+ *
+ * The library keeps the session across servers of the ensemble by itself (requests wait while it
+ * reconnects; watches are re-registered); this wrapper adds bounded waits — `open` fails with
+ * `UNREACHABLE` after `connectTimeoutMs`, every request with `CONNECTION_LOSS` after
+ * `requestTimeoutMs` — and turns the library's errors into {@link ZkError}s: `SERVER` with the
+ * KeeperException code (`serverCode`, see {@link ZK_CODES}), `AUTH_FAILED`, `SESSION_EXPIRED`,
+ * `CONNECTION_LOSS`, `CLOSED`. An expired session stays dead (`onState('expired')`): open a new one.
+ */
+export class ZkSession implements ZkReader {
+  private closed = false;
+  private expired = false;
+  private readonly listeners: ((state: ZkSessionState) => void)[] = [];
+
+  private constructor(private readonly client: zookeeper.Client, private readonly url: ZkUrl, private readonly options: ZkSessionOptions) {
+    client.on('disconnected', () => this.emit('disconnected'));
+    client.on('connected', () => this.emit('connected'));
+    client.on('expired', () => {
+      this.expired = true;
+      this.emit('expired');
+    });
+  }
+
+  /**
+   * Opens a session on one of the URL's servers (the library tries them in random order).
+   * Rejects with ZkError `BAD_URL` (IPv6 addresses, which the library cannot parse), `AUTH_FAILED`,
+   * or `UNREACHABLE` when no server accepted a session within `connectTimeoutMs`.
+   */
+  static open(url: ZkUrl, options: ZkSessionOptions): Promise<ZkSession> {
+    const ipv6 = url.servers.find((s) => s.host.includes(':'));
+    if (ipv6 !== undefined) {
+      return Promise.reject(new ZkError('BAD_URL', `${describeZkUrl(url)}: IPv6 server addresses are not supported; name the server by host name or IPv4`));
+    }
+    const connection = url.servers.map((s) => `${s.host}:${s.port}`).join(',');
+    const client = zookeeper.createClient(connection, { sessionTimeout: options.sessionTimeoutMs, spinDelay: 200, retries: 0 });
+    if (url.digest !== undefined) client.addAuthInfo('digest', Buffer.from(`${url.digest.user}:${url.digest.password}`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => fail(new ZkError('UNREACHABLE', `no ZooKeeper server of ${describeZkUrl(url)} accepted a session within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+      const fail = (error: ZkError): void => {
+        clearTimeout(timer);
+        client.removeAllListeners();
+        client.close();
+        reject(error);
+      };
+      client.once('authenticationFailed', () => fail(new ZkError('AUTH_FAILED', `ZooKeeper at ${describeZkUrl(url)} rejected the digest credentials`)));
+      client.once('connected', () => {
+        clearTimeout(timer);
+        client.removeAllListeners();
+        resolve(new ZkSession(client, url, options));
+      });
+      client.connect();
+    });
+  }
+
+  /** The session timeout the server granted (ms). */
+  get sessionTimeoutMs(): number {
+    return this.client.getSessionTimeout();
+  }
+
+  /** The session id as ZooKeeper prints it (hex). */
+  get sessionId(): string {
+    return this.client.getSessionId().toString('hex');
+  }
+
+  onState(listener: (state: ZkSessionState) => void): void {
+    this.listeners.push(listener);
+  }
+
+  getChildren(path: string, watch?: ZkWatcher): Promise<string[]> {
+    return this.call(`getChildren ${path}`, (done) => {
+      if (watch === undefined) this.client.getChildren(path, (e, children) => done(e, children));
+      else this.client.getChildren(path, watcherOf(watch), (e, children) => done(e, children));
+    });
+  }
+
+  getData(path: string, watch?: ZkWatcher): Promise<Buffer> {
+    return this.call(`getData ${path}`, (done) => {
+      const cb = (e: Error | zookeeper.Exception | null, data: Buffer | undefined): void => done(e, data ?? Buffer.alloc(0));
+      if (watch === undefined) this.client.getData(path, cb);
+      else this.client.getData(path, watcherOf(watch), cb);
+    });
+  }
+
+  /** Whether the znode exists; `watch` fires once when it is created, changed or deleted. */
+  exists(path: string, watch?: ZkWatcher): Promise<boolean> {
+    return this.call(`exists ${path}`, (done) => {
+      const cb = (e: Error | zookeeper.Exception | null, stat: zookeeper.Stat | null | undefined): void => done(e, stat !== null && stat !== undefined);
+      if (watch === undefined) this.client.exists(path, cb);
+      else this.client.exists(path, watcherOf(watch), cb);
+    });
+  }
+
+  /**
+   * Creates a znode and resolves with its path (with the server's 10-digit suffix for sequential
+   * modes). `acl` defaults to open (`world:anyone`, all permissions); see {@link digestAcl}.
+   */
+  create(path: string, data: Buffer, mode: ZkCreateMode = 'persistent', acl: readonly zookeeper.ACL[] = OPEN_ACL): Promise<string> {
+    return this.call(`create ${path}`, (done) => this.client.create(path, data, [...acl], CREATE_MODES[mode], (e, created) => done(e, created)));
+  }
+
+  /** Replaces a znode's data if its version is `version` (-1: any). */
+  setData(path: string, data: Buffer, version = -1): Promise<void> {
+    return this.call(`setData ${path}`, (done) => this.client.setData(path, data, version, (e) => done(e, undefined)));
+  }
+
+  /** Deletes a znode if its version is `version` (-1: any). */
+  delete(path: string, version = -1): Promise<void> {
+    return this.call(`delete ${path}`, (done) => this.client.remove(path, version, (e) => done(e, undefined)));
+  }
+
+  /** Runs every operation or none (ZooKeeper `multi`); rejects with the first failing operation's code. */
+  transaction(ops: readonly ZkOp[]): Promise<void> {
+    return this.call(`transaction of ${ops.length}`, (done) => {
+      const tx = this.client.transaction();
+      for (const op of ops) {
+        if (op.op === 'create') tx.create(op.path, op.data ?? Buffer.alloc(0), [...OPEN_ACL], CREATE_MODES[op.mode ?? 'persistent']);
+        else if (op.op === 'setData') tx.setData(op.path, op.data, op.version ?? -1);
+        else if (op.op === 'delete') tx.remove(op.path, op.version ?? -1);
+        else tx.check(op.path, op.version);
+      }
+      tx.commit((e) => done(e, undefined));
+    });
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.client.close();
+  }
+
+  private emit(state: ZkSessionState): void {
+    for (const listener of this.listeners) listener(state);
+  }
+
+  /** One request, bounded by `requestTimeoutMs`, its error as a ZkError. */
+  private call<T>(what: string, run: (done: (error: Error | zookeeper.Exception | null, value: T) => void) => void): Promise<T> {
+    if (this.closed) return Promise.reject(new ZkError('CLOSED', `ZooKeeper session to ${describeZkUrl(this.url)} is closed`));
+    if (this.expired) return Promise.reject(new ZkError('SESSION_EXPIRED', `ZooKeeper session to ${describeZkUrl(this.url)} expired`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ZkError('CONNECTION_LOSS', `${what}: no answer from ${describeZkUrl(this.url)} within ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
+      run((error, value) => {
+        clearTimeout(timer);
+        if (error === null) resolve(value);
+        else reject(zkErrorOf(error, what));
+      });
+    });
+  }
+}
+
+/** `world:anyone` with every permission (ZooKeeper's OPEN_ACL_UNSAFE). */
+export const OPEN_ACL: readonly zookeeper.ACL[] = [new zookeeper.ACL(PERMS_ALL, new zookeeper.Id('world', 'anyone'))];
+
+/**
+ * Every permission for one digest identity only (ZooKeeper's `DigestAuthenticationProvider`:
+ * `user:base64(sha1(user:password))`): znodes only a session authenticated as `user:password` can use.
+ */
+export function digestAcl(user: string, password: string): zookeeper.ACL[] {
+  const digest = createHash('sha1').update(`${user}:${password}`).digest('base64');
+  return [new zookeeper.ACL(PERMS_ALL, new zookeeper.Id('digest', `${user}:${digest}`))];
+}
+
+function watcherOf(watch: ZkWatcher): (event: zookeeper.Event) => void {
+  return (event) => {
+    const type = WATCH_TYPES[event.getType()];
+    if (type !== undefined) watch({ type, path: event.getPath() });
+  };
+}
+
+function zkErrorOf(error: Error | zookeeper.Exception, what: string): ZkError {
+  if (error instanceof zookeeper.Exception) {
+    const code = error.getCode();
+    const message = `${what}: ${error.getName()}`;
+    if (code === zookeeper.Exception.CONNECTION_LOSS || code === zookeeper.Exception.OPERATION_TIMEOUT) return new ZkError('CONNECTION_LOSS', message);
+    if (code === zookeeper.Exception.SESSION_EXPIRED) return new ZkError('SESSION_EXPIRED', message);
+    if (code === zookeeper.Exception.AUTH_FAILED) return new ZkError('AUTH_FAILED', message);
+    return new ZkError('SERVER', message, code);
+  }
+  return new ZkError('CONNECTION_LOSS', `${what}: ${error.message}`);
+}
