@@ -1,5 +1,6 @@
 import { isCanonical } from '../../groups/path-id';
 import { CONSTRAINT_OPERATORS } from '../../model/constraint';
+import { HEALTH_CHECK_PROTOCOLS } from '../../model/health-check';
 import { MAX_INSTANCES } from '../../model/run-spec-limits';
 import {
   type Check, all, anything, arrayOf, bool, fields, isPlainObject, nonNegative, num, oneOf, optional, recordOf, str,
@@ -13,7 +14,7 @@ const PORT = num(0, 65535, true);
 export const RESOURCES: Check = fields({ cpusMilli: nonNegative, memMilli: nonNegative, diskMilli: nonNegative, gpus: num(0, Number.MAX_VALUE, true) });
 
 const HEALTH_CHECK: Check = fields({
-  protocol: oneOf(['HTTP', 'HTTPS', 'TCP', 'COMMAND', 'AGENT_HTTP', 'AGENT_HTTPS', 'AGENT_TCP']),
+  protocol: oneOf(HEALTH_CHECK_PROTOCOLS),
   gracePeriodMs: nonNegative, intervalMs: nonNegative, timeoutMs: nonNegative, maxConsecutiveFailures: nonNegative,
   delayMs: nonNegative, portIndex: optional(nonNegative), port: optional(PORT), endpoint: optional(str),
   path: str, ignoreHttp1xx: bool, command: optional(str), wire: recordOf(anything),
