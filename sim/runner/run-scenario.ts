@@ -15,11 +15,12 @@ import type { SimContext } from '../sim-context';
 import { createWorldStreams } from '../world';
 import { clusterBooks } from './cluster-books';
 import { handleCommand, outcome, performStep, type CommandDeps } from './perform-step';
-import type { RunResult } from './run-result';
+import type { RunResult, TimedDecision } from './run-result';
 import { summarizeInput } from './summarize-input';
 import { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
-import { finalCounts, RunRecorder } from './run-recorder';
+import { finalCounts, finalUnplaced, RunRecorder } from './run-recorder';
+import { DecisionReader } from '../../src/runtime/decision-reader';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -31,6 +32,8 @@ export interface RunOptions {
   readonly invariants?: boolean;
   /** Record the trace (default true). Benchmarks turn it off: hashing every record costs more than the scheduling. */
   readonly trace?: boolean;
+  /** Read the core's events as decisions for the summary and the report (default: when the trace is recorded). */
+  readonly decisions?: boolean;
 }
 
 /** Loop steps allowed at one virtual instant before a run is declared livelocked. */
@@ -51,6 +54,8 @@ export interface RunSession {
   step(untilMs: number): boolean;
   /** Listen to the core's events (in addition to the trace). */
   onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  /** Listen to the run's decisions as they are read (only when the run reads them: {@link RunOptions.decisions}). */
+  onDecision(listener: (decision: TimedDecision) => void): void;
   finish(): RunResult;
   /** The run's core, for queries (the REST API of `--cluster sim` reads through it). */
   readonly scheduler: Scheduler;
@@ -106,7 +111,6 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
   };
   const cluster = new SimCluster(simCtx, scenario.agents, { timings: scenario.options.timings, taskKilling: scenario.options.taskKilling });
-  const recorder = new RunRecorder();
   let checker: InvariantChecker | undefined;
   const driver = {
     accept: (offerId: string, ops: Parameters<SimCluster['accept']>[1], refuseMs: number) => {
@@ -135,6 +139,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
     },
   );
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler) : undefined);
   if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true);
   scheduler.subscribe((event: MarathonEvent) => {
     const t = rel();
@@ -181,6 +186,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
     onEvent: (listener) => void listeners.push(listener),
+    onDecision: (listener) => recorder.onDecision(listener),
     step(untilMs: number): boolean {
       if (violationAtMs !== undefined) return false;
       const entry = loop.popDue(Math.min(untilMs, endMs));
@@ -200,6 +206,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       if (item.to === 'core') {
         if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
         scheduler.handle(item.input);
+        if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
       } else if (item.to === 'sim') {
         cluster.onEvent(item.event);
       } else {
@@ -221,7 +228,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         name: scenario.name,
         seed,
         passed: violations.length === 0 && recorder.expectations.every((e) => e.passed),
-        traceHash: trace.digest(),
+        traceHash: trace.enabled ? trace.digest() : '',
         traceLines: trace.lines,
         traceText: trace.text(),
         steps: recorder.steps,
@@ -230,6 +237,8 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         violationAtMs,
         finalCounts: finalCounts(scheduler),
         eventCounts: recorder.eventCounts,
+        decisions: recorder.decisions,
+        unplaced: finalUnplaced(scheduler, VIRTUAL_EPOCH_MS),
         virtualMs: rel(),
         loopSteps,
       };
