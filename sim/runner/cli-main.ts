@@ -78,7 +78,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`${loaded.errors.join('\n')}\n`);
     return 2;
   }
-  const definitionErrors = checkDefinitions(args.file, loaded.scenario);
+  const definitionErrors = checkDefinitions(args.file, loaded.scenario, loaded.lineOf);
   if (definitionErrors.length > 0) {
     io.stderr(`${definitionErrors.join('\n')}\n`);
     return 2;

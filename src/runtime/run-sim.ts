@@ -16,7 +16,7 @@ export function loadWorkload(path: string): { readonly scenario: Scenario } | { 
   }
   const loaded = loadScenario(path, text);
   if (!loaded.ok) return { errors: loaded.errors.join('\n') };
-  const errors = checkDefinitions(path, loaded.scenario);
+  const errors = checkDefinitions(path, loaded.scenario, loaded.lineOf);
   if (errors.length > 0) return { errors: errors.join('\n') };
   return { scenario: loaded.scenario };
 }

@@ -27,8 +27,8 @@ export function appShapeErrors(body: unknown, shape: AppShape, pointerPrefix = '
   return playJsonDetails(validate.errors ?? [], (pointer) => marathonPath(pointerPrefix + pointer));
 }
 
-/** A copy of `value` without object fields whose value is `null` (array items are kept). */
-function withoutNulls(value: unknown): unknown {
+/** A copy of `value` without object fields whose value is `null` (array items are kept): Marathon reads them as absent. */
+export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
