@@ -29,6 +29,12 @@ export class RunRecorder {
     if (decision !== undefined) this.decided({ atMs, decision });
   }
 
+  /** After each input the core handled: the unreachable instances it forgot without an event. */
+  afterInput(atMs: number): void {
+    if (this.reader === undefined) return;
+    for (const decision of this.reader.sweep()) this.decided({ atMs, decision });
+  }
+
   /** Calls `listener` with every decision from now on. */
   onDecision(listener: (decision: TimedDecision) => void): void {
     this.decisionListeners.push(listener);

@@ -175,6 +175,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
     submit(command: Command): CommandResult {
       const result = submitCommand(command, { scheduler, trace, checker, recorder, nowMs: rel() });
+      recorder.afterInput(rel());
       if (checker !== undefined && violationAtMs === undefined) {
         violations = checker.afterStep(rel());
         if (violations.length > 0) {
@@ -212,6 +213,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       } else {
         performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
       }
+      recorder.afterInput(rel());
       if (checker !== undefined) {
         violations = checker.afterStep(rel());
         if (violations.length > 0) {

@@ -5,7 +5,7 @@ import type { Goal, KillReason } from '../scheduler/model/instance';
 /** What a decision is about; the `decision` field of a JSON line. */
 export type DecisionKind =
   | 'deployment' | 'deployment-finished' | 'deployment-failed'
-  | 'launch' | 'running' | 'kill' | 'ended' | 'unreachable' | 'inactive' | 'reachable'
+  | 'launch' | 'running' | 'kill' | 'ended' | 'expunged' | 'unreachable' | 'inactive' | 'reachable'
   | 'health' | 'unknown-terminated' | 'deleted' | 'rejected';
 
 /**
@@ -46,6 +46,12 @@ export function shortInstanceId(instanceId: string): string {
   return m === null ? instanceId : m[1];
 }
 
+/**
+ * Conditions an instance may leave without another event: the core forgets (expunges) unreachable
+ * instances when their time is up, or at once when they are killed, and does not announce it.
+ */
+const SILENTLY_FORGOTTEN: ReadonlySet<Condition> = new Set<Condition>(['Unreachable', 'UnreachableInactive']);
+
 /** The first 8 characters of a deployment id. */
 function shortDeploymentId(id: string): string {
   return id.slice(0, 8);
@@ -58,11 +64,14 @@ function shortDeploymentId(id: string): string {
  * Events that decide nothing (status updates, staging, group changes, step successes) read as
  * undefined. It remembers the last condition of each live instance to tell a goal change (the kill
  * order) from a condition change, and which kills it announced, so a kill reads once; both are
- * forgotten when the instance ends. `lookup` (the core) gives the kill reason.
+ * forgotten when the instance ends. `lookup` (the core) gives the kill reason; {@link sweep} finds
+ * the unreachable instances the core forgot without an event.
  */
 export class DecisionReader {
   private readonly lastCondition = new Map<string, Condition>();
   private readonly killAnnounced = new Set<string>();
+  /** Unreachable instances the core may forget silently, with their last event. */
+  private readonly watched = new Map<string, InstanceChangedEvent>();
 
   constructor(private readonly lookup?: InstanceLookup) {}
 
@@ -102,13 +111,38 @@ export class DecisionReader {
     }
   }
 
+  /**
+   * The instances this reader follows that the core no longer knows, as `expunged` decisions (an
+   * unreachable instance past its `expungeAfterSeconds`, or killed while it could not answer).
+   * Call it after each input the core handled; it asks the lookup about unreachable instances only.
+   */
+  sweep(): Decision[] {
+    const lookup = this.lookup;
+    if (lookup === undefined || this.watched.size === 0) return [];
+    const gone: Decision[] = [];
+    for (const [id, event] of this.watched) {
+      if (lookup.instance(id) !== undefined) continue;
+      this.forget(id);
+      gone.push(this.about(event, 'expunged', { tail: 'expunged' }));
+    }
+    return gone;
+  }
+
+  private forget(id: string): void {
+    this.lastCondition.delete(id);
+    this.killAnnounced.delete(id);
+    this.watched.delete(id);
+  }
+
   private instanceChanged(event: InstanceChangedEvent): Decision | undefined {
     const id = event.instanceId;
     const previous = this.lastCondition.get(id);
     const condition = event.condition;
+    if (SILENTLY_FORGOTTEN.has(condition)) this.watched.set(id, event);
+    else this.watched.delete(id);
     if (isTerminalCondition(condition)) {
-      this.lastCondition.delete(id);
-      const announced = this.killAnnounced.delete(id);
+      const announced = this.killAnnounced.has(id);
+      this.forget(id);
       return this.about(event, 'ended', { tail: condition, reason: announced ? undefined : this.lookup?.instance(id)?.killReason });
     }
     this.lastCondition.set(id, condition);
@@ -143,7 +177,7 @@ export class DecisionReader {
     if (this.killAnnounced.has(id)) return undefined;
     const reason = this.lookup?.instance(id)?.killReason;
     if (event.condition === 'Scheduled') {
-      this.lastCondition.delete(id);
+      this.forget(id);
       return this.about(event, 'kill', { lead: 'drop unplaced', reason });
     }
     this.killAnnounced.add(id);

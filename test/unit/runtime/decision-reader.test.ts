@@ -145,3 +145,20 @@ t.test('short instance ids keep the run spec and 8 hex digits; other ids stay wh
   t.equal(shortInstanceId('a.b.marathon-0123456789ab'), 'a.b.marathon-01234567');
   t.equal(shortInstanceId('odd-id'), 'odd-id');
 });
+
+t.test('sweep: an unreachable instance the core forgot without an event reads as expunged, once; others are not asked about', async (t) => {
+  const state: Record<string, { goal: Goal; killReason?: KillReason } | undefined> = {};
+  const asked: string[] = [];
+  const reader = new DecisionReader({ instance: (id) => { asked.push(id); return state[id]; } });
+  const other = 'db.instance-11111111-2222-3333-4444-555555555555';
+  state[ID] = { goal: 'Running' };
+  state[other] = { goal: 'Running' };
+  reader.read(changed('Running'));
+  reader.read(changed('Running', 'agent-2', other));
+  reader.read(changed('Unreachable'));
+  t.strictSame(reader.sweep(), [], 'still known to the core');
+  state[ID] = undefined;
+  t.strictSame(reader.sweep().map((d) => [d.kind, d.text]), [['expunged', 'web.instance-705d41b3 of /web on agent-1 expunged']]);
+  t.strictSame(reader.sweep(), [], 'once');
+  t.notOk(asked.includes(other), 'a running instance is not looked up');
+});
