@@ -9,7 +9,7 @@ t.test('main runs the workload on the simulated cluster in real time: readable d
   const [text, json] = [spawnMain(t, args), spawnMain(t, [...args, '--log_format', 'json'])];
   const outputs: { stdout: string; stderr: string }[] = [];
   for (const main of [text, json]) {
-    await waitFor(() => /PASSED/.test(main.stderr()), 'the workload verdict', 30_000);
+    await waitFor(() => /PASSED/.test(main.stderr()), 'the workload verdict', 60_000);
     main.child.kill('SIGINT');
     t.same(await within(main.exited, 'exit', 10_000), { code: 0, signal: null }, main.stderr());
     outputs.push({ stdout: main.stdout(), stderr: main.stderr() });
