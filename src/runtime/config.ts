@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { LOG_FORMATS, type LogFormat } from './decision-line';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -35,6 +36,8 @@ export interface PacerConfig {
   readonly speed: number;
   readonly seed?: number;
   readonly master?: string;
+  /** `--log_format`: decision lines for people (`text`) or one JSON object per line (`json`). */
+  readonly logFormat: LogFormat;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -67,6 +70,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--master', env: 'PACER_MASTER', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => { c.master = v; return undefined; } },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
+  { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text (default) | json: decision lines on stdout (--cluster sim)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
   { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
 ];
 
@@ -84,7 +88,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     bodyLimitBytes: 1024 * 1024,
-    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10,
+    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, logFormat: 'text',
   };
 }
 

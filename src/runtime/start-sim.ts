@@ -3,11 +3,12 @@ import type { ApiConfig, ApiDeps } from '../api/api-deps';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
 import { simRoutes } from '../api/ui/sim-routes';
-import type { MarathonEvent } from '../scheduler/model/events';
+import { isoTime } from '../scheduler/kernel/iso-time';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
-import { formatMs, formatSummary } from '../../sim/runner/format-summary';
+import { formatSummary } from '../../sim/runner/format-summary';
+import { formatMs } from '../../sim/runner/format-ms';
 import type { RunResult } from '../../sim/runner/run-result';
 import { createRunSession, type RunSession } from '../../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
@@ -17,8 +18,8 @@ import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
 import { pacerBuild } from './pacer-build';
 import { reachableAt } from './runtime-parts';
-import { wireEventJson } from '../api/events/wire-event-json';
 import { simViewSource } from './sim-view-source';
+import { decisionLine } from './decision-line';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -36,15 +37,19 @@ export interface RunningSim {
 
 /** What a caller (main, tests) may redirect. */
 export interface StartSimHooks {
-  /** Every core event; default: one JSON line on stdout, as `runSim` streams them. */
-  readonly onEvent?: (atMs: number, event: MarathonEvent) => void;
+  /**
+   * One line per scheduling decision (`config.logFormat`: readable, or one JSON object), without
+   * its newline; default: stdout.
+   */
+  readonly decisions?: (line: string) => void;
   /** Progress lines and the workload's summary; default: stderr. */
   readonly log?: (text: string) => void;
 }
 
 /**
  * `--cluster sim` with the REST API: the workload file (`config.workload`, `config.seed`) on the
- * simulated cluster, paced in real time (`config.speed` virtual ms per wall ms), with Marathon's
+ * simulated cluster, paced in real time (`config.speed` virtual ms per wall ms), one line per
+ * decision of the core on stdout (`config.logFormat`), with Marathon's
  * API and `/v2/events` on `address:port` over the run's own core and virtual clock; the store is
  * the simulator's in-memory one. API commands are handled in the run at the current virtual
  * instant (`RunSession.submit`), among the workload's own timeline steps and faults. When the
@@ -57,9 +62,12 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const scenario = loaded.scenario;
   const log = hooks.log ?? ((text: string) => void process.stderr.write(`${text}\n`));
   // No trace: a run steered through the API is not replayable, and it runs on after finish(),
-  // which takes the trace's digest once.
-  const session = createRunSession(scenario, { seed: config.seed, trace: false });
-  session.onEvent(hooks.onEvent ?? ((_atMs, event) => void process.stdout.write(`${JSON.stringify(wireEventJson(event, 'full'))}\n`)));
+  // which takes the trace's digest once. Its decisions go to the terminal as they are read.
+  const session = createRunSession(scenario, { seed: config.seed, trace: false, decisions: true });
+  const output = hooks.decisions ?? ((line: string) => void process.stdout.write(`${line}\n`));
+  session.onDecision(({ atMs, decision }) => output(decisionLine(
+    decision, config.logFormat === 'json' ? isoTime(VIRTUAL_EPOCH_MS + atMs) : formatMs(atMs).padStart(12), config.logFormat,
+  )));
   const clock = { nowMs: () => session.nowMs() };
   const wake = new EventTarget();
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
@@ -89,7 +97,8 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const address = reachableAt(app, config);
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
-  const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce)), log);
+  // The decisions were on the terminal already: the summary leaves them out.
+  const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce, { decisions: false })), log);
   pacing.workload.then((result) => void (verdict = result), () => undefined);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {

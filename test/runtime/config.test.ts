@@ -63,6 +63,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--workload', env: 'PACER_WORKLOAD', value: '/w/partition.yaml', expect: { workload: '/w/partition.yaml' } },
   { flag: '--speed', env: 'PACER_SPEED', value: '2.5', expect: { speed: 2.5 } },
   { flag: '--seed', env: 'PACER_SEED', value: '42', expect: { seed: 42 } },
+  { flag: '--log_format', env: 'PACER_LOG_FORMAT', value: 'json', expect: { logFormat: 'json' } },
 ];
 
 t.test('every option is read from its flag (both spellings, both forms) and from its environment variable', async (t) => {
@@ -128,6 +129,7 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--port='], error: '--port : expected an integer from 0 to 65535' },
   { env: { PACER_PORT: '' }, error: 'PACER_PORT=: expected an integer from 0 to 65535' },
   { argv: ['--store_sync', 'OFF'], error: '--store_sync OFF: expected one of NORMAL, FULL' },
+  { argv: ['--log_format', 'yaml'], error: '--log_format yaml: expected one of text, json' },
   { argv: ['--local_agents', '0'], error: '--local_agents 0: expected an integer from 1 to 64' },
   { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
   { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name' },
