@@ -18,8 +18,14 @@ export const STAMP = join('dist', '.build-inputs');
 export const TS_BUILD_INFO = join('dist', '.tsbuildinfo');
 /** The entry point the build must have produced. */
 export const OUTPUT = join('dist', 'src', 'main.js');
-/** The web UI's page the build must have produced (`npm run build:ui`). */
+/** The web UI's build script and the page it must have produced (`npm run build:ui`). */
+export const UI_BUILD = join('ui', 'build.ts');
 export const UI_OUTPUT = join('dist', 'ui', 'index.html');
+
+/** Whether `root` has a web UI to build (this repository does; a tiny test project may not). */
+function hasUi(root) {
+  return existsSync(join(root, UI_BUILD));
+}
 
 function walk(root, dir, out) {
   let entries;
@@ -57,7 +63,7 @@ export function inputFingerprint(root) {
 
 /** True when `root`'s build output is missing or was built from other inputs. */
 export function isStale(root) {
-  if (!existsSync(join(root, OUTPUT)) || !existsSync(join(root, UI_OUTPUT))) return true;
+  if (!existsSync(join(root, OUTPUT)) || (hasUi(root) && !existsSync(join(root, UI_OUTPUT)))) return true;
   try {
     return readFileSync(join(root, STAMP), 'utf8') !== inputFingerprint(root);
   } catch {
@@ -80,10 +86,10 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', TS_BUILD_INFO], { cwd: root, stdio: 'inherit' });
   let status = run.status ?? 1;
-  if (status === 0) {
+  if (status === 0 && hasUi(root)) {
     // The web UI (esbuild, about a second): the same step as `npm run build:ui`.
     const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');
-    status = spawnSync(process.execPath, [tsx, join('ui', 'build.ts')], { cwd: root, stdio: 'inherit' }).status ?? 1;
+    status = spawnSync(process.execPath, [tsx, UI_BUILD], { cwd: root, stdio: 'inherit' }).status ?? 1;
   }
   if (status === 0) writeFileSync(join(root, STAMP), fingerprint);
   return status;

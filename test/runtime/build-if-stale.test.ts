@@ -1,14 +1,16 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
+import { REPO_ROOT, repoPath } from '../harness/repo-path';
 
 /**
  * `npm start`'s build step (scripts/build-if-stale.mjs): tsc runs only when an input of the build
  * changed since the last successful one, so a restart or `--help` does not compile.
  */
 
-const REPO = resolve(__dirname, '..', '..');
+const REPO = REPO_ROOT;
 
 interface BuildStep {
   inputFingerprint(root: string): string;
@@ -18,7 +20,7 @@ interface BuildStep {
   OUTPUT: string;
 }
 
-const load = async (): Promise<BuildStep> => (await import('../../scripts/build-if-stale.mjs')) as BuildStep;
+const load = async (): Promise<BuildStep> => (await import(pathToFileURL(repoPath('scripts', 'build-if-stale.mjs')).href)) as BuildStep;
 
 /** A tiny project shaped like this one (src/main.ts, the two tsconfigs), with this repository's node_modules. */
 function project(t: Test): string {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import t from 'tap';
 import { cliMain } from '../../sim/runner/cli-main';
+import { REPO_ROOT } from '../harness/repo-path';
 
 /**
  * Every `npm run sim` command the documentation shows (README.md and docs/*.md: lines of `sh`
@@ -12,7 +13,7 @@ import { cliMain } from '../../sim/runner/cli-main';
  * run two of them (the command is the same; 500 seeds would take minutes).
  */
 
-const REPO = resolve(__dirname, '..', '..');
+const REPO = REPO_ROOT;
 const DOCS = ['README.md', ...readdirSync(join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const SWARM_SEEDS_MAX = 2;
 

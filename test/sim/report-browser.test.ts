@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
 import { chromiumSkip, launchChromium } from '../harness/chromium';
 import { runSimCli } from '../harness/run-sim-cli';
+import { REPO_ROOT } from '../harness/repo-path';
 
 /**
  * `npm run sim -- scenarios/partition.yaml --report FILE`, opened in headless Chromium with every
@@ -14,7 +15,7 @@ import { runSimCli } from '../harness/run-sim-cli';
  * temporary file).
  */
 
-const REPO = resolve(__dirname, '..', '..');
+const REPO = REPO_ROOT;
 const skip = chromiumSkip();
 
 t.test('the HTML report of partition.yaml shows the partition and the replacement instance', { skip, timeout: 180_000 }, async (t) => {
