@@ -108,3 +108,12 @@ export function selfSignedCertificate(dir: string): { cert: string; key: string;
   }
   return { cert, key, pem: readFileSync(cert) };
 }
+
+/** Resolves once the asynchronous `condition()` holds (checked every 20 ms); rejects naming `what` after `timeoutMs`. */
+export async function pollUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
