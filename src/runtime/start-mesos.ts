@@ -5,6 +5,7 @@ import type { Store, StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
+import { mesosAuthentication } from './mesos-credentials';
 import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
@@ -43,6 +44,7 @@ export interface StartMesosHooks {
  */
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
   const detector = detectorForMaster(config.master);
+  const authentication = mesosAuthentication(config);
   const base = openRuntime(config);
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
@@ -50,6 +52,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   const cluster = new MesosCluster({
     detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
     gpus: config.features.includes('gpu_resources'),
+    ...authentication,
     ...hooks.driver,
     onFatal: (error) => (hooks.onFatal ?? defaultOnFatal)(error, pacer.running),
   }, (input) => base.loop.post(input));

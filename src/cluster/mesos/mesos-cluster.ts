@@ -87,6 +87,8 @@ export class MesosCluster implements ClusterDriver {
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
   private readonly log: MesosLogger;
   private readonly format;
+  /** `Authorization` of every request to the master, when the framework authenticates (§1.1). */
+  private readonly authorization: string | undefined;
 
   constructor(private readonly options: MesosClusterOptions, private readonly post: (input: ClusterInput) => void) {
     this.format = options.format ?? DEFAULTS.format;
@@ -94,6 +96,8 @@ export class MesosCluster implements ClusterDriver {
     this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls);
     this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
     this.log = options.logger ?? STDERR_LOGGER;
+    const c = options.credentials;
+    this.authorization = c === undefined ? undefined : `Basic ${Buffer.from(`${c.principal}:${c.secret}`, 'utf8').toString('base64')}`;
   }
 
   /** The framework id: the recovered one, then the one the master confirmed. */
@@ -242,13 +246,26 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     this.armWatchdog(this.options.subscribeTimeoutMs ?? DEFAULTS.subscribeTimeoutMs, gen, 'no SUBSCRIBED');
-    this.subscription = openSubscription({ baseUrl, body, format: this.format }, {
+    const auth = this.authorization === undefined ? {} : { authorization: this.authorization };
+    this.subscription = openSubscription({ baseUrl, body, format: this.format, ...auth }, {
       opened: (streamId) => { if (gen === this.generation) this.streamId = streamId; },
       event: (event) => { if (gen === this.generation) this.onEvent(event, gen); },
       redirected: (location) => { if (gen === this.generation) this.onRedirect(baseUrl, location); },
-      refused: (status, text) => { if (gen === this.generation) this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`); },
+      refused: (status, text) => {
+        if (gen !== this.generation) return;
+        if (status === 401) this.fatal(this.unauthorized(baseUrl));
+        else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`);
+      },
       closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },
     });
+  }
+
+  /** A 401 to SUBSCRIBE: the master authenticates frameworks and did not accept ours (never retried). */
+  private unauthorized(baseUrl: string): Error {
+    const principal = this.options.credentials?.principal;
+    return new Error(principal === undefined
+      ? `the Mesos master at ${baseUrl} requires framework authentication (401 Unauthorized): set --mesos_authentication_principal and --mesos_authentication_secret_file`
+      : `the Mesos master at ${baseUrl} refused the credentials of principal '${principal}' (401 Unauthorized): check --mesos_authentication_principal and --mesos_authentication_secret_file`);
   }
 
   private onRedirect(askedUrl: string, location: string | undefined): void {
@@ -417,6 +434,7 @@ export class MesosCluster implements ClusterDriver {
 
   private info(): FrameworkInfo {
     const o = this.options;
+    const principal = o.principal ?? o.credentials?.principal;
     return frameworkInfo({
       name: o.frameworkName ?? DEFAULTS.frameworkName,
       user: o.user ?? userInfo().username,
@@ -427,7 +445,7 @@ export class MesosCluster implements ClusterDriver {
       gpus: o.gpus ?? false,
       ...(o.hostname === undefined ? {} : { hostname: o.hostname }),
       ...(o.webuiUrl === undefined ? {} : { webuiUrl: o.webuiUrl }),
-      ...(o.principal === undefined ? {} : { principal: o.principal }),
+      ...(principal === undefined ? {} : { principal }),
     });
   }
 
@@ -474,6 +492,7 @@ export class MesosCluster implements ClusterDriver {
     }
     const answer = await postCall({
       baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents,
+      ...(this.authorization === undefined ? {} : { authorization: this.authorization }),
       timeoutMs: this.options.callTimeoutMs ?? DEFAULTS.callTimeoutMs,
     });
     if (this.lifecycle === 'stopped') return;
