@@ -3,6 +3,8 @@ import { parseConfig, usage, type PacerConfig } from './runtime/config';
 import { startSim } from './runtime/start-sim';
 import { startLocal } from './runtime/start-local';
 import { startMesos } from './runtime/start-mesos';
+import type { ListenerAddress } from './runtime/api-listeners';
+import { exposureWarnings } from './runtime/exposure-warnings';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -38,10 +40,18 @@ async function main(): Promise<number> {
   }
 }
 
+/** What every start function returns that `serve` needs. */
+interface Running {
+  readonly listening: readonly ListenerAddress[];
+  reloadAuth(): void;
+  close(): Promise<void>;
+}
+
 async function serve(
-  config: PacerConfig, signal: AbortSignal, start: () => Promise<{ address: string; close(): Promise<void> }>, what: string,
+  config: PacerConfig, signal: AbortSignal, start: () => Promise<Running>, what: string,
 ): Promise<number> {
-  let running;
+  for (const line of exposureWarnings(config)) process.stderr.write(`${line}\n`);
+  let running: Running;
   try {
     running = await start();
   } catch (err) {
@@ -49,11 +59,16 @@ async function serve(
     return 1;
   }
   const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
-  process.stderr.write(`pacer: Marathon API on http://${running.address} (${what}, ${where}); Ctrl-C stops\n`);
+  const urls = running.listening.map((l) => `${l.scheme}://${l.address}`).join(' and ');
+  process.stderr.write(`pacer: Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops\n`);
+  // SIGHUP re-reads the credentials and tokens files (they are also watched for changes).
+  const reload = (): void => running.reloadAuth();
+  process.on('SIGHUP', reload);
   await new Promise<void>((resolveStop) => {
     if (signal.aborted) resolveStop();
     else signal.addEventListener('abort', () => resolveStop(), { once: true });
   });
+  process.off('SIGHUP', reload);
   await running.close();
   process.stderr.write('pacer: stopped\n');
   return 0;

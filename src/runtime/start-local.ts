@@ -1,16 +1,21 @@
 import type { FastifyInstance } from 'fastify';
 import { LocalCluster } from '../cluster/local/local-cluster';
 import type { Scheduler } from '../scheduler/scheduler';
+import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
-import { buildApi, openRuntime, serveApi, startScheduler } from './runtime-parts';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
-  /** `host:port` the API listens on. */
+  /** `host:port` the API listens on (the HTTPS one with `--disable_http`). */
   readonly address: string;
+  /** Every listener (HTTP and/or HTTPS). */
+  readonly listening: readonly ListenerAddress[];
   readonly app: FastifyInstance;
   readonly scheduler: Scheduler;
   readonly cluster: LocalCluster;
+  /** Re-reads the API's credentials and tokens files (main.ts: on SIGHUP). */
+  reloadAuth(): void;
   /** Stops serving and scheduling; tasks keep running (a restart re-adopts them); closes the store. Idempotent. */
   close(): Promise<void>;
 }
@@ -39,15 +44,22 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
     base.release();
     throw err;
   }
-  const app = buildApi(config, base, scheduler, {
-    kind: 'local', master: `local://${config.localAgents} agent(s) on this host`, frameworkId: () => cluster.frameworkId,
-  });
+  let api: BuiltApi;
+  try {
+    api = buildApi(config, base, scheduler, {
+      kind: 'local', master: `local://${config.localAgents} agent(s) on this host`, frameworkId: () => cluster.frameworkId,
+    });
+  } catch (err) {
+    abandon();
+    throw err;
+  }
   try {
     cluster.start();
   } catch (err) {
+    api.auth?.close();
     abandon();
     throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
   }
-  const { address, close } = await serveApi(app, config, base, abandon);
-  return { address, app, scheduler, cluster, close };
+  const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
+  return { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
 }

@@ -17,20 +17,25 @@ import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
 import { pacerBuild } from './pacer-build';
-import { reachableAt } from './runtime-parts';
+import { apiEdges, withListenerFacts } from './runtime-parts';
+import type { ApiListeners, ListenerAddress } from './api-listeners';
 import { simViewSource } from './sim-view-source';
 import { decisionLine } from './decision-line';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
-  /** `host:port` the API listens on. */
+  /** `host:port` the API listens on (the HTTPS one with `--disable_http`). */
   readonly address: string;
+  /** Every listener (HTTP and/or HTTPS). */
+  readonly listening: readonly ListenerAddress[];
   readonly app: FastifyInstance;
   readonly scheduler: Scheduler;
   /** The paced run (virtual clock, loop, simulated cluster). */
   readonly session: RunSession;
   /** The workload's verdict: settles when its duration has passed in virtual time, or at close() if sooner. */
   readonly workload: Promise<RunResult>;
+  /** Re-reads the API's credentials and tokens files (main.ts: on SIGHUP). */
+  reloadAuth(): void;
   /** Stops pacing (reporting the workload if it had not ended), then stops serving. Idempotent. */
   close(): Promise<void>;
 }
@@ -60,6 +65,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const loaded = loadWorkload(config.workload);
   if ('errors' in loaded) throw new Error(loaded.errors);
   const scenario = loaded.scenario;
+  const { listeners, auth } = apiEdges(config);
   const log = hooks.log ?? ((text: string) => void process.stderr.write(`${text}\n`));
   // No trace: a run steered through the API is not replayable, and it runs on after finish(),
   // which takes the trace's digest once. Its decisions go to the terminal as they are read.
@@ -72,7 +78,6 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const wake = new EventTarget();
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
   const startedAtMs = Date.now();
-  const built: { app?: FastifyInstance } = {};
   const deps: ApiDeps = {
     scheduler: session.scheduler, clock, events: hub,
     submit: (command: Command): CommandResult => {
@@ -80,21 +85,22 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
       wake.dispatchEvent(new Event(PACE_WAKE_EVENT));
       return result;
     },
-    config: simApiConfig(config, scenario, () => reachableAt(built.app, config)),
+    config: simApiConfig(config, scenario, listeners),
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
   };
-  const app = buildServer({ deps, stream: hub });
-  built.app = app;
+  const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory });
   let verdict: RunResult | undefined;
   simRoutes(app, simViewSource(session, scenario, config.speed, () => verdict));
+  let listening: ListenerAddress[];
   try {
-    await app.listen({ host: config.address, port: config.port });
+    listening = await listeners.listen(app);
   } catch (err) {
+    auth?.close();
     await app.close();
     throw err;
   }
-  const address = reachableAt(app, config);
+  const address = listeners.leaderAddress;
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   // The decisions were on the terminal already: the summary leaves them out.
@@ -104,9 +110,13 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const close = async (): Promise<void> => {
     stop.abort();
     await pacing.done;
-    await app.close();
+    await Promise.all([app.close(), listeners.close()]);
+    auth?.close();
   };
-  return { address, app, scheduler: session.scheduler, session, workload: pacing.workload, close: () => (closing ??= close()) };
+  return {
+    address, listening, app, scheduler: session.scheduler, session, workload: pacing.workload,
+    reloadAuth: () => auth?.reload(), close: () => (closing ??= close()),
+  };
 }
 
 /**
@@ -137,18 +147,17 @@ function pace(
 }
 
 /** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
-function simApiConfig(config: PacerConfig, scenario: Scenario, httpAddress: () => string): ApiConfig {
+function simApiConfig(config: PacerConfig, scenario: Scenario, listeners: ApiListeners): ApiConfig {
   const agents = scenario.agents.length;
-  return {
+  return withListenerFacts({
     // The simulated core is built from the workload's options, not from the flags.
     defaultRole: scenario.options.defaultRole,
     newGroupEnforceRole: DEFAULT_SCHEDULER_OPTIONS.newGroupEnforceRole,
     maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
     features: scenario.options.taskKilling ? ['task_killing'] : [],
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    get httpAddress() { return httpAddress(); },
     bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
     clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
     prometheus: true,
-  };
+  }, listeners);
 }
