@@ -29,6 +29,7 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
   const base = openRuntime(config);
   const cluster = new LocalCluster({
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
+    log: (line) => void process.stderr.write(`pacer: ${line}\n`),
   }, (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();

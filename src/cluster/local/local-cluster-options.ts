@@ -35,6 +35,8 @@ export interface LocalClusterOptions {
   readonly stateFile?: string;
   /** How often processes adopted after a restart are polled for exit (default 500 ms). */
   readonly exitPollMs?: number;
+  /** Where the cluster says what it did on its own (the start-up sweep of the sandboxes); silent when absent. */
+  readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_OFFER_INTERVAL_MS = 1000;

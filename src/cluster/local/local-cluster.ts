@@ -13,6 +13,7 @@ import { LocalExecutor, type ExecutorHooks, type ExecutorUpdate, type ProcessCom
 import { OfferDesk } from './offer-desk';
 import { isGroupAlive, isProcessAlive } from './process-identity';
 import { runnableProblem } from './runnable-problem';
+import { sweepSandboxes, type SweepResult } from './sandbox-sweep';
 import { sandboxOf } from './spawn-task';
 import { StateFile, type ExecutorRecord, type TaskRecord } from './state-file';
 import { StatusOutbox } from './status-outbox';
@@ -73,12 +74,18 @@ const SHUTDOWN_WAIT_MS = 3000;
  *   terminal update is acknowledged. Unknown tasks are answered as the master answers a
  *   partition-aware framework: TASK_GONE on a known agent, else TASK_UNKNOWN (§7.2); a KILL of an
  *   unknown task gets that same answer (§2.8).
- * - Restart survival: every live executor (task ids, agent, pids, /proc start times, ports,
- *   resources, sandboxes, kill deadline, health) is written to `stateFile` after every change,
- *   once per synchronous turn (an ACCEPT of many launches writes once), always before the updates
- *   of that turn are posted. `stop()` leaves the processes running; the next `start()` re-adopts those still alive
- *   (same pid and start time), counts their resources, polls them for exit, resumes their health
- *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4).
+ * - Restart survival (issue 11: no process escapes): every live executor (task ids, agent, pids,
+ *   /proc start times, ports, resources, sandboxes, kill deadline, health) is recorded in
+ *   `stateFile` (a snapshot plus a journal, {@link StateFile}). A launch is recorded *before* its
+ *   processes are spawned (write-ahead: the intent, TASK_STAGING without a pid), and again with
+ *   the pids once they are known; other changes are recorded once per synchronous turn, always
+ *   before the updates of that turn are posted. `stop()` leaves the processes running; the next
+ *   `start()` first sweeps the sandboxes ({@link sweepSandboxes}): a task recorded without a pid
+ *   adopts its process if one runs, and every process of the sandboxes that no recorded task
+ *   accounts for is killed. It then re-adopts the tasks still alive (same pid and start time),
+ *   counts their resources, polls them for exit, resumes their health checks and kills, and
+ *   reports the vanished ones TASK_GONE once (§7.4). So every process pacer ever started is
+ *   either a task the cluster reports (and the core reconciles) or killed.
  * - Real time: Date.now and timers, all cleared by `stop()` / `shutdown()`. Inputs are posted on
  *   a later turn of the event loop, never from inside a driver call ({@link StatusOutbox}).
  */
@@ -96,6 +103,8 @@ export class LocalCluster implements ClusterDriver {
   private offerTimer: NodeJS.Timeout | undefined;
   private framework: string | undefined;
   private persistQueued = false;
+  /** Executors changed (or ended) since the last write of the state. */
+  private readonly dirty = new Set<string>();
 
   constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
     this.agents = resolveAgents(options.agents);
@@ -105,7 +114,7 @@ export class LocalCluster implements ClusterDriver {
     this.outbox = new StatusOutbox(post);
     this.hooks = {
       update: (record, update) => this.onUpdate(record, update),
-      changed: () => this.persistSoon(),
+      changed: (executor) => this.persistSoon(executor.record.executorKey),
       ended: (executor) => this.onEnded(executor),
     };
     const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
@@ -118,8 +127,10 @@ export class LocalCluster implements ClusterDriver {
   }
 
   /**
-   * Subscribe: post `subscribed` with the framework id (created on the first start), re-adopt the
-   * tasks recorded in the state file, and begin offering (a first round now).
+   * Subscribe: post `subscribed` with the framework id (created on the first start), sweep the
+   * sandboxes (find the processes of tasks recorded without a pid, kill the processes no task
+   * accounts for), re-adopt the tasks recorded in the state file, and begin offering (a first
+   * round now).
    */
   start(): void {
     if (this.desk !== undefined) return;
@@ -127,10 +138,13 @@ export class LocalCluster implements ClusterDriver {
     const saved = this.stateFile.load();
     const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
     this.framework = frameworkId;
+    const executors = saved?.executors ?? [];
+    const liveTasks = executors.flatMap((e) => e.tasks).filter((t) => !isTerminalTaskState(t.state));
+    this.report(sweepSandboxes(this.options.sandboxRoot, liveTasks));
     this.outbox.openUp();
     this.outbox.send({ type: 'subscribed', frameworkId });
     this.desk = new OfferDesk(this.agents, `${frameworkId}-${randomUUID().slice(0, 8)}`);
-    const adopted = (saved?.executors ?? []).map((record) => this.register(record));
+    const adopted = executors.map((record) => this.register(record));
     for (const ex of adopted) ex.adopt();
     this.persist();
     this.offerRound();
@@ -143,6 +157,7 @@ export class LocalCluster implements ClusterDriver {
     this.offerTimer = undefined;
     for (const ex of this.executors.values()) ex.detach();
     if (this.desk !== undefined) this.persist();
+    this.stateFile.close();
     this.forgetAll();
     this.desk = undefined;
     this.outbox.close();
@@ -157,6 +172,7 @@ export class LocalCluster implements ClusterDriver {
     this.forgetAll();
     this.stop();
     if (this.framework !== undefined) this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [] });
+    this.stateFile.close();
     const deadline = Date.now() + SHUTDOWN_WAIT_MS;
     const running = (): boolean => processes.some((p) => isProcessAlive(p.pid, p.startTime) || isGroupAlive(p.pid));
     while (running() && Date.now() < deadline) {
@@ -188,7 +204,8 @@ export class LocalCluster implements ClusterDriver {
    * ACCEPT (§2.3): a stale offer drops every task (TASK_DROPPED, REASON_INVALID_OFFERS, no uuid).
    * Otherwise each operation, in order, is checked against what is left of the offer and for
    * something runnable; a bad one gets TASK_ERROR for all its tasks and consumes nothing. The
-   * agent is then filtered for `refuseMs`.
+   * good ones are recorded (one write), then their processes spawned. The agent is then filtered
+   * for `refuseMs`.
    */
   accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
     const desk = this.desk;
@@ -201,6 +218,7 @@ export class LocalCluster implements ClusterDriver {
       return;
     }
     const check = new LaunchCheck(offer.pool, offer.agentId, (taskId) => this.known.has(taskId));
+    const launches: (() => void)[] = [];
     for (const op of operations) {
       const problem = runnableProblem(tasksOf(op)) ?? check.take(op);
       if (problem !== undefined) {
@@ -209,8 +227,11 @@ export class LocalCluster implements ClusterDriver {
         continue;
       }
       desk.knowRoles(tasksOf(op).map((t) => t.role));
-      this.launch(offer.agentId, op);
+      launches.push(this.record(offer.agentId, op));
     }
+    // Write-ahead: every launch of the ACCEPT is on record (one append) before any process starts.
+    this.flush();
+    for (const spawn of launches) spawn();
     desk.refuse(offer.agentId, refuseMs, Date.now());
   }
 
@@ -287,7 +308,12 @@ export class LocalCluster implements ClusterDriver {
     if (offers.length > 0) this.outbox.send({ type: 'offers', offers });
   }
 
-  private launch(agentId: string, op: LaunchOperation): void {
+  /**
+   * Register the executor of a launch (TASK_STAGING, no pid) and mark it for the next write;
+   * answers the spawn, to be called once the record is written: a process never runs before its
+   * task is on record.
+   */
+  private record(agentId: string, op: LaunchOperation): () => void {
     const tasks = tasksOf(op);
     const launchedAtMs = Date.now();
     const commands = new Map<string, ProcessCommand>();
@@ -304,7 +330,9 @@ export class LocalCluster implements ClusterDriver {
       allocation: op.allocation,
       tasks: records,
     };
-    this.register(record).launch(commands);
+    const executor = this.register(record);
+    this.dirty.add(record.executorKey);
+    return () => executor.launch(commands);
   }
 
   private register(record: ExecutorRecord): LocalExecutor {
@@ -338,7 +366,7 @@ export class LocalCluster implements ClusterDriver {
     this.executors.delete(ex.record.executorKey);
     const agentId = this.books.release(ex.record.executorKey);
     if (agentId !== undefined) this.desk?.resourcesFreed(agentId);
-    this.persistSoon();
+    this.persistSoon(ex.record.executorKey);
   }
 
   private answerKnown(task: KnownTask): void {
@@ -363,23 +391,52 @@ export class LocalCluster implements ClusterDriver {
     this.outbox.send({ type: 'status', status: { taskId, ...(agentId === undefined ? {} : { agentId }), state, reason, message } });
   }
 
+  /** What the start-up sweep did, for the operator. */
+  private report(sweep: SweepResult): void {
+    const log = this.options.log;
+    if (log === undefined) return;
+    if (sweep.found.size > 0) {
+      log(`local cluster: found the processes of ${sweep.found.size} task(s) recorded without a pid (pacer stopped while launching them): ${[...sweep.found.keys()].join(', ')}`);
+    }
+    if (sweep.killed.length > 0) {
+      log(`local cluster: killed ${sweep.killed.length} process(es) of ${this.options.sandboxRoot} that no task accounts for: pids ${sweep.killed.map((p) => p.pid).join(', ')}`);
+    }
+  }
+
   /**
-   * Persist at the end of the current synchronous turn: the changes of one driver call or one
-   * process exit (an ACCEPT of N launches, a pod's tasks ending) make one write of the whole
-   * file instead of one or two each. The microtask runs before the outbox's `setImmediate`
-   * flush, so the scheduler never hears of a state the file does not hold yet.
+   * Record the executor `key` at the end of the current synchronous turn: the changes of one
+   * driver call or one process exit (the pids of an ACCEPT of N launches, a pod's tasks ending)
+   * make one append to the journal. The microtask runs before the outbox's `setImmediate` flush,
+   * so the scheduler never hears of a state the file does not hold yet.
    */
-  private persistSoon(): void {
+  private persistSoon(key: string): void {
+    this.dirty.add(key);
     if (this.persistQueued) return;
     this.persistQueued = true;
     queueMicrotask(() => {
-      if (this.persistQueued) this.persist();
+      if (this.persistQueued) this.flush();
     });
   }
 
-  /** Write the state file now (a queued write becomes moot). */
+  /** Append the dirty executors to the journal now (a queued flush becomes moot); compact when it has grown. */
+  private flush(): void {
+    this.persistQueued = false;
+    if (this.framework === undefined || this.dirty.size === 0) return;
+    const put: ExecutorRecord[] = [];
+    const del: string[] = [];
+    for (const key of this.dirty) {
+      const ex = this.executors.get(key);
+      if (ex === undefined) del.push(key);
+      else put.push(ex.record);
+    }
+    this.dirty.clear();
+    if (this.stateFile.append(put, del)) this.persist();
+  }
+
+  /** Write a whole new snapshot now (a queued flush becomes moot). */
   private persist(): void {
     this.persistQueued = false;
+    this.dirty.clear();
     if (this.framework === undefined) return;
     this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [...this.executors.values()].map((ex) => ex.record) });
   }

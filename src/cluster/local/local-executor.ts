@@ -18,8 +18,8 @@ export interface ExecutorUpdate {
 export interface ExecutorHooks {
   /** Report an update of one task (its record already holds the new state). */
   update(task: TaskRecord, update: ExecutorUpdate): void;
-  /** Something recorded changed: persist it. */
-  changed(): void;
+  /** Something recorded of `executor` changed: persist it. */
+  changed(executor: LocalExecutor): void;
   /** Every task has ended: free the executor's resources and forget it. */
   ended(executor: LocalExecutor): void;
 }
@@ -79,7 +79,7 @@ export class LocalExecutor {
       const problem = this.spawnOne(t, commands.get(t.record.taskId));
       if (problem !== undefined) failed.push([t, problem]);
     }
-    this.hooks.changed();
+    this.hooks.changed(this);
     const started = this.tasks.filter((t) => t.record.pid !== undefined);
     for (const t of started) this.send(t, { state: 'TASK_STARTING' });
     for (const t of started) {
@@ -88,7 +88,7 @@ export class LocalExecutor {
       this.startHealth(t);
     }
     for (const [t, message] of failed) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message });
-    this.hooks.changed();
+    this.hooks.changed(this);
   }
 
   /**
@@ -106,7 +106,9 @@ export class LocalExecutor {
       this.end(t, {
         state: 'TASK_GONE',
         reason: 'REASON_EXECUTOR_REREGISTRATION_TIMEOUT',
-        message: `process ${t.record.pid ?? '?'} of the task is gone: it ended while pacer was not running`,
+        message: t.record.pid === undefined
+          ? 'the task has no process: pacer stopped while launching it, and no process of its sandbox runs'
+          : `process ${t.record.pid} of the task is gone: it ended while pacer was not running`,
       });
     }
     if (this.live().length === 0) return;
@@ -139,7 +141,7 @@ export class LocalExecutor {
     }
     for (const t of live) if (t.record.pid !== undefined) signalGroup(t.record.pid, 'SIGTERM');
     this.scheduleSigkill(nowMs + graceMs);
-    this.hooks.changed();
+    this.hooks.changed(this);
   }
 
   /** SIGKILL every live task now; returns the processes to wait for. The executor stops supervising. */
@@ -216,7 +218,7 @@ export class LocalExecutor {
     if (this.record.group && !this.killing && (update.state === 'TASK_FAILED' || update.state === 'TASK_KILLED')) {
       this.kill(Math.min(...live.map((s) => s.record.killGracePeriodMs)));
     }
-    this.hooks.changed();
+    this.hooks.changed(this);
   }
 
   private send(t: Supervised, update: ExecutorUpdate): void {
@@ -231,7 +233,7 @@ export class LocalExecutor {
     t.health = new HealthChecker(resolved, { env: t.record.env, cwd: t.record.sandbox }, t.record.launchedAtMs, t.record.healthy, {
       result: (healthy) => {
         this.send(t, { state: 'TASK_RUNNING', reason: HEALTH_REASON, healthy });
-        this.hooks.changed();
+        this.hooks.changed(this);
       },
       exhausted: () => this.kill(t.record.killGracePeriodMs, t.record),
     });
