@@ -8,6 +8,7 @@ import type { ClusterDriver } from '../scheduler/ports/cluster-driver';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
+import type { SchedulerOptions } from '../scheduler/scheduler-options';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
@@ -54,15 +55,21 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
   };
 }
 
+/** The core's options that come from the command line. */
+export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions> {
+  return {
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
+  };
+}
+
 /** The core on real ports; it recovers from `store` while being built, then joins the loop. */
 export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store): Scheduler {
   const scheduler = new Scheduler({
     clock: base.clock, random: { next: Math.random }, timers: base.timers, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
-  }, {
-    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
-  });
+  }, schedulerOptions(config));
   base.loop.attach(scheduler);
   return scheduler;
 }

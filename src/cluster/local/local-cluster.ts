@@ -11,12 +11,14 @@ import { resolveAgents, type LocalAgent } from './local-agent';
 import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, type LocalClusterOptions } from './local-cluster-options';
 import { LocalExecutor, type ExecutorHooks, type ExecutorUpdate, type ProcessCommand } from './local-executor';
 import { OfferDesk } from './offer-desk';
-import { isGroupAlive, isProcessAlive } from './process-identity';
+import { isGroupAlive, isProcessAlive, killProcessAndGroup } from './process-identity';
 import { runnableProblem } from './runnable-problem';
 import { sweepSandboxes, type SweepResult } from './sandbox-sweep';
-import { sandboxOf } from './spawn-task';
+import { sandboxOf } from './sandbox-of';
 import { StateFile, type ExecutorRecord, type TaskRecord } from './state-file';
 import { StatusOutbox } from './status-outbox';
+import { TaskLauncher } from './task-launcher';
+import { hostProcesses } from './sandbox-processes';
 import { taskCommand } from './task-command';
 import { newTaskRecord } from './task-record';
 
@@ -54,14 +56,18 @@ const SHUTDOWN_WAIT_MS = 3000;
  *
  * Model:
  * - Agents are slices of this host (`agents` option: a count or a list, see {@link resolveAgents}).
- *   Every `offerIntervalMs` each agent without an outstanding offer, refuse filter or role
+ *   In each allocation round every agent without an outstanding offer, refuse filter or role
  *   suppression is offered all its free resources as one unreserved pool ({@link OfferDesk}).
+ *   Rounds run every `offerIntervalMs`, and at once after a REVIVE and after the processes of
+ *   the accepted launches have all started: an agent accepted with no refuse filter is offered
+ *   again as soon as it can take more (issue 13: launching is paced by the spawning, not a timer).
  *   An offer id is valid for one accept or decline; a stale one drops its tasks (TASK_DROPPED,
  *   REASON_INVALID_OFFERS, §2.3).
  * - An accepted LAUNCH starts one process, a LAUNCH_GROUP one process per pod container
  *   ({@link LocalExecutor}): `/bin/sh -c cmd` (or an app's `args` exec'ed), in a sandbox directory
  *   per task under `sandboxRoot` with `stdout`/`stderr` files, detached in its own process group,
- *   with Marathon's task environment (see task-env.ts). Updates: TASK_STARTING, TASK_RUNNING, then
+ *   with Marathon's task environment (see task-env.ts). A small launcher process does the
+ *   spawning ({@link TaskLauncher}: forking from pacer itself costs several times more). Updates: TASK_STARTING, TASK_RUNNING, then
  *   TASK_FINISHED (exit 0), TASK_FAILED (other exits, signals) or TASK_KILLED (after a kill).
  *   Tasks with a container image, or nothing to run, get TASK_ERROR: never silently ignored.
  * - Kill: SIGTERM to the task's process group, TASK_KILLING (with `taskKilling`), SIGKILL after
@@ -99,8 +105,10 @@ export class LocalCluster implements ClusterDriver {
   private readonly known = new Map<string, KnownTask>();
   private readonly unacked = new Map<string, string>();
   private readonly hooks: ExecutorHooks;
+  private readonly launcher = new TaskLauncher(() => this.offerSoon());
   private desk: OfferDesk | undefined;
   private offerTimer: NodeJS.Timeout | undefined;
+  private offerSoonPending: NodeJS.Immediate | undefined;
   private framework: string | undefined;
   private persistQueued = false;
   /** Executors changed (or ended) since the last write of the state. */
@@ -155,6 +163,9 @@ export class LocalCluster implements ClusterDriver {
   stop(): void {
     if (this.offerTimer !== undefined) clearInterval(this.offerTimer);
     this.offerTimer = undefined;
+    if (this.offerSoonPending !== undefined) clearImmediate(this.offerSoonPending);
+    this.offerSoonPending = undefined;
+    this.launcher.close();
     for (const ex of this.executors.values()) ex.detach();
     if (this.desk !== undefined) this.persist();
     this.stateFile.close();
@@ -164,11 +175,18 @@ export class LocalCluster implements ClusterDriver {
   }
 
   /**
-   * For tests: SIGKILL every task's process group, forget them all, stop; resolves once no
-   * process of those groups runs any more, or after 3 s.
+   * For tests: stop the launcher, SIGKILL every task's process group and every other process of
+   * the sandboxes (a spawn whose pid had not come back yet), forget them all, stop; resolves once
+   * no process of those groups runs any more, or after 3 s.
    */
   async shutdown(): Promise<void> {
+    await this.launcher.kill();
     const processes = [...this.executors.values()].flatMap((ex) => ex.forceKill());
+    for (const p of hostProcesses(this.options.sandboxRoot)) {
+      if (p.sandbox === undefined) continue;
+      killProcessAndGroup(p.pid);
+      processes.push({ pid: p.pid, startTime: p.startTime });
+    }
     this.forgetAll();
     this.stop();
     if (this.framework !== undefined) this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [] });
@@ -191,6 +209,11 @@ export class LocalCluster implements ClusterDriver {
       sandbox: k.record.sandbox,
       hostPorts: k.record.hostPorts,
     }));
+  }
+
+  /** The pid of the process that spawns the tasks (task-launcher.ts), while one runs (for operators and tests). */
+  launcherPid(): number | undefined {
+    return this.launcher.pid;
   }
 
   /** Uuids of updates not acknowledged yet. */
@@ -286,6 +309,7 @@ export class LocalCluster implements ClusterDriver {
   /** REVIVE (§2.6): un-suppress the roles (all when empty) and clear refuse filters. */
   revive(roles: readonly string[]): void {
     this.desk?.revive(roles);
+    this.offerSoon();
   }
 
   /** SUPPRESS (§2.7): no more offers for the roles (all when empty) until revived. */
@@ -301,6 +325,15 @@ export class LocalCluster implements ClusterDriver {
     this.executors.clear();
     this.known.clear();
     this.unacked.clear();
+  }
+
+  /** An offer round on the next turn (one at most), as a Mesos master allocates at once on a revive. */
+  private offerSoon(): void {
+    if (this.desk === undefined || this.offerSoonPending !== undefined) return;
+    this.offerSoonPending = setImmediate(() => {
+      this.offerSoonPending = undefined;
+      this.offerRound();
+    });
   }
 
   private offerRound(): void {
@@ -339,6 +372,7 @@ export class LocalCluster implements ClusterDriver {
     const ex = new LocalExecutor(record, this.hooks, {
       taskKilling: this.options.taskKilling ?? false,
       exitPollMs: this.options.exitPollMs ?? DEFAULT_EXIT_POLL_MS,
+      spawner: this.launcher,
     });
     this.executors.set(record.executorKey, ex);
     this.books.consume(record.agentId, record.executorKey, record.allocation);

@@ -47,6 +47,16 @@ export function isGroupAlive(pgid: number): boolean {
   return false;
 }
 
+/** SIGKILL the process `pid`, and its process group when it leads one (a task's children die with it). */
+export function killProcessAndGroup(pid: number): void {
+  signalGroup(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /** Send `signal` to the process group `pgid`; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {

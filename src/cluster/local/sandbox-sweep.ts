@@ -1,5 +1,5 @@
 import { hostProcesses, type HostProcess } from './sandbox-processes';
-import { isProcessAlive, readStat } from './process-identity';
+import { isProcessAlive, killProcessAndGroup, readStat } from './process-identity';
 import type { TaskRecord } from './state-file';
 
 /** What one sweep decided. */
@@ -95,20 +95,11 @@ export function sweepSandboxes(sandboxRoot: string, liveTasks: readonly TaskReco
     for (const p of fresh) {
       done.add(`${p.pid}@${p.startTime}`);
       killed.push(p);
-      kill(p.pid);
-      if (p.pgrp === p.pid) kill(-p.pid);
+      killProcessAndGroup(p.pid);
     }
     strays = planSweep(liveTasks, hostProcesses(sandboxRoot), isProcessAlive, ownSession).strays;
   }
   return { found: first.found, killed };
-}
-
-function kill(target: number): void {
-  try {
-    process.kill(target, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
 
 /** This process's session id (so that a sweep never reaches the session pacer runs in). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { isGroupAlive, isProcessAlive, readStat, signalGroup } from '../../../src/cluster/local/process-identity';
 import { CHECK_MARK } from '../../../src/cluster/local/sandbox-processes';
-import { sandboxOf } from '../../../src/cluster/local/spawn-task';
+import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import { StateFile } from '../../../src/cluster/local/state-file';
 import { makeApp } from '../../builders/run-spec-builders';
 import { appLaunch, makeFixture, waitFor, type LocalFixture } from './local-fixture';
