@@ -42,7 +42,7 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
     lock.release();
     throw err;
   }
-  const loop = new RuntimeLoop();
+  const loop = new RuntimeLoop((fn) => store.atomically(fn));
   const timers = new RealTimers((input) => loop.post(input));
   return {
     store, loop, timers, clock: { nowMs: () => Date.now() },
