@@ -43,25 +43,20 @@ export function launcherProgram(m: LauncherModules): void {
   const reply = (message: LauncherReply): void => {
     if (process.connected) process.send?.(message);
   };
-  process.on('disconnect', () => process.exit(0));
-  process.on('message', (request: SpawnRequest) => {
+  /** Fork and exec, once the sandbox and its log files are ready; the files are closed here (the child has them). */
+  const start = (request: SpawnRequest, out: FsModule.promises.FileHandle, err: FsModule.promises.FileHandle): void => {
     if (process.ppid !== parent) process.exit(0);
-    let out: number | undefined;
-    let err: number | undefined;
     let child: ChildProcessModule.ChildProcess;
     try {
-      m.fs.mkdirSync(request.sandbox, { recursive: true });
-      out = m.fs.openSync(m.path.join(request.sandbox, 'stdout'), 'a');
-      err = m.fs.openSync(m.path.join(request.sandbox, 'stderr'), 'a');
       child = m.childProcess.spawn(request.file, [...request.args], {
-        cwd: request.sandbox, env: { ...request.env }, detached: true, stdio: ['ignore', out, err],
+        cwd: request.sandbox, env: { ...request.env }, detached: true, stdio: ['ignore', out.fd, err.fd],
       });
     } catch (e) {
-      reply({ type: 'failed', id: request.id, message: `could not start the task in ${request.sandbox}: ${(e as Error).message}` });
+      reply({ type: 'failed', id: request.id, message: `could not start ${request.file}: ${(e as Error).message}` });
       return;
     } finally {
-      if (out !== undefined) m.fs.closeSync(out);
-      if (err !== undefined) m.fs.closeSync(err);
+      void out.close();
+      void err.close();
     }
     child.unref();
     const pid = child.pid;
@@ -72,5 +67,27 @@ export function launcherProgram(m: LauncherModules): void {
     child.once('error', () => undefined);
     child.once('exit', (code, signal) => reply({ type: 'exited', id: request.id, code, signal }));
     reply({ type: 'spawned', id: request.id, pid });
+  };
+  process.on('disconnect', () => process.exit(0));
+  // The sandbox and its files are made on libuv's thread pool, so that they overlap the forks of
+  // earlier requests on the main thread (a fork, a mkdir and two opens each cost milliseconds on
+  // a loaded machine); spawns may therefore happen out of request order.
+  process.on('message', (request: SpawnRequest) => {
+    const fsp = m.fs.promises;
+    const files = fsp.mkdir(request.sandbox, { recursive: true }).then(() => Promise.allSettled([
+      fsp.open(m.path.join(request.sandbox, 'stdout'), 'a'),
+      fsp.open(m.path.join(request.sandbox, 'stderr'), 'a'),
+    ]));
+    files.then(([out, err]) => {
+      if (out.status === 'fulfilled' && err.status === 'fulfilled') {
+        start(request, out.value, err.value);
+        return;
+      }
+      for (const opened of [out, err]) if (opened.status === 'fulfilled') void opened.value.close();
+      const reason = [out, err].find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      reply({ type: 'failed', id: request.id, message: `could not start the task in ${request.sandbox}: ${(reason.reason as Error).message}` });
+    }, (e: unknown) => {
+      reply({ type: 'failed', id: request.id, message: `could not start the task in ${request.sandbox}: ${(e as Error).message}` });
+    });
   });
 }

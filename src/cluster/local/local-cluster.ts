@@ -58,8 +58,8 @@ const SHUTDOWN_WAIT_MS = 3000;
  * - Agents are slices of this host (`agents` option: a count or a list, see {@link resolveAgents}).
  *   In each allocation round every agent without an outstanding offer, refuse filter or role
  *   suppression is offered all its free resources as one unreserved pool ({@link OfferDesk}).
- *   Rounds run every `offerIntervalMs`, and at once after a REVIVE and after the processes of
- *   the accepted launches have all started: an agent accepted with no refuse filter is offered
+ *   Rounds run every `offerIntervalMs`, and at once after a REVIVE and whenever the launcher is
+ *   about to run out of processes to start: an agent accepted with no refuse filter is offered
  *   again as soon as it can take more (issue 13: launching is paced by the spawning, not a timer).
  *   An offer id is valid for one accept or decline; a stale one drops its tasks (TASK_DROPPED,
  *   REASON_INVALID_OFFERS, §2.3).
@@ -149,6 +149,7 @@ export class LocalCluster implements ClusterDriver {
     const executors = saved?.executors ?? [];
     const liveTasks = executors.flatMap((e) => e.tasks).filter((t) => !isTerminalTaskState(t.state));
     this.report(sweepSandboxes(this.options.sandboxRoot, liveTasks));
+    this.launcher.warmUp();
     this.outbox.openUp();
     this.outbox.send({ type: 'subscribed', frameworkId });
     this.desk = new OfferDesk(this.agents, `${frameworkId}-${randomUUID().slice(0, 8)}`);

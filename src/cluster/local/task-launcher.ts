@@ -25,13 +25,16 @@ export interface TaskSpawner {
  * directories and the log files on the other core while pacer's loop goes on (issue 13: ≥ 100
  * tasks/s to TASK_RUNNING on one local agent). The launcher runs as `node -e <its source>`: no
  * TypeScript loader to start (0.2 s instead of 0.7 s under tsx, half the memory to fork), the same
- * from `src/` and `dist/`. It is started on the first spawn and stops with pacer.
+ * from `src/` and `dist/`. It is started with the cluster (or by the first spawn) and stops with it.
  *
  * Requests and replies go over Node's IPC channel, in order. Pids arrive a little later than
  * with an in-process spawn; the local cluster records each launch before its request is sent
  * (a launch whose pid never came back is found by the start-up sweep, sandbox-sweep.ts). If the
  * launcher dies, every request still open is reported `lost`.
  */
+/** Requests still starting at which the launcher counts as running low on work. */
+const LOW_WATER = 1;
+
 export class TaskLauncher implements TaskSpawner {
   private child: ChildProcess | undefined;
   private nextId = 1;
@@ -39,8 +42,11 @@ export class TaskLauncher implements TaskSpawner {
   /** Requests not answered `spawned` or `failed` yet. */
   private starting = 0;
 
-  /** `settled`: called whenever the last request still starting has been answered. */
-  constructor(private readonly settled: () => void = () => undefined) {}
+  /**
+   * `runningLow`: called when the launcher is about to run out of work — a reply leaves at most one
+   * request still starting — so that the next launches can be on their way before it idles.
+   */
+  constructor(private readonly runningLow: () => void = () => undefined) {}
 
   /** The launcher process's pid, while one runs. */
   get pid(): number | undefined {
@@ -53,6 +59,11 @@ export class TaskLauncher implements TaskSpawner {
     this.open.set(id, callbacks);
     this.starting++;
     child.send({ ...request, id } satisfies SpawnRequest);
+  }
+
+  /** Start the launcher process now (else the first spawn starts it), so that the first launch does not wait for it. */
+  warmUp(): void {
+    if (this.child === undefined) this.startLauncher();
   }
 
   /** Stop listening and let the launcher go: it starts what it has received, then exits. Nothing more is reported. */
@@ -112,7 +123,7 @@ export class TaskLauncher implements TaskSpawner {
 
   private oneStarted(): void {
     this.starting--;
-    if (this.starting === 0) this.settled();
+    if (this.starting <= LOW_WATER) this.runningLow();
   }
 
   private onExit(child: ChildProcess): void {
@@ -122,6 +133,6 @@ export class TaskLauncher implements TaskSpawner {
     this.open.clear();
     this.starting = 0;
     for (const callbacks of lost) callbacks.lost();
-    this.settled();
+    this.runningLow();
   }
 }

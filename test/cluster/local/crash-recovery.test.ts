@@ -7,7 +7,7 @@ import { CHECK_MARK } from '../../../src/cluster/local/sandbox-processes';
 import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import { StateFile } from '../../../src/cluster/local/state-file';
 import { makeApp } from '../../builders/run-spec-builders';
-import { appLaunch, makeFixture, waitFor, type LocalFixture } from './local-fixture';
+import { appLaunch, makeFixture, waitFor, WAIT_MS, type LocalFixture } from './local-fixture';
 
 /*
  * Issue 11, item 3: a `kill -9` of pacer during a launch must leave no process nobody tracks. The
@@ -75,6 +75,7 @@ t.test('a launch is on record before its process starts; a crash before its pid 
   t.match(recorded, { taskId: task.taskId, state: 'TASK_STAGING', sandbox: sandboxOf(f.options.sandboxRoot, task.taskId) }, 'the launch is recorded before the spawn');
   t.equal(recorded?.pid, undefined, 'without a pid yet');
   const restore = freezeState(f);
+  await f.waitStatus(task.taskId, 'TASK_RUNNING');
   await f.sandboxFile(task.taskId, 'ready');
   const pid = f.cluster.tasks()[0].pid as number;
   t.ok(isProcessAlive(pid, undefined), 'the process runs');
@@ -90,7 +91,7 @@ t.test('a launch is on record before its process starts; a crash before its pid 
   t.ok(isProcessAlive(pid, undefined), 'and it was not killed');
   f.cluster.kill(task.taskId, 'agent-1', 1000);
   await f.waitStatus(task.taskId, 'TASK_KILLED');
-  await waitFor(() => !isGroupAlive(pid), 3000, 'the adopted process to be killed');
+  await waitFor(() => !isGroupAlive(pid), WAIT_MS, 'the adopted process to be killed');
 });
 
 t.test('a task recorded without a pid whose process never started is reported TASK_GONE once, its resources freed', async (t) => {
@@ -103,7 +104,7 @@ t.test('a task recorded without a pid whose process never started is reported TA
   const pid = f.cluster.tasks()[0].pid as number;
   f.cluster.stop();
   signalGroup(pid, 'SIGKILL');
-  await waitFor(() => !isGroupAlive(pid), 3000, 'the process and its group to die');
+  await waitFor(() => !isGroupAlive(pid), WAIT_MS, 'the process and its group to die');
   const seenOffers = f.offers().length;
   restartAfterCrash(f, restore);
   const gone = await f.waitStatus(task.taskId, 'TASK_GONE');
@@ -120,6 +121,7 @@ t.test('the start kills every process of the sandboxes that no task accounts for
   const offer = await f.startAndOffer();
   const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 30 & echo > ready; wait', cpus: 1 }));
   f.cluster.accept(offer.offerId, [op], 0);
+  await f.waitStatus(task.taskId, 'TASK_RUNNING');
   await f.sandboxFile(task.taskId, 'ready');
   const taskPid = f.cluster.tasks()[0].pid as number;
   const taskSandbox = sandboxOf(root, task.taskId);
@@ -135,7 +137,7 @@ t.test('the start kills every process of the sandboxes that no task accounts for
   const otherRoot = join(f.dir, 'other-root', 'x');
   const foreign = strayProcess(t, 'exec sleep 30', { MESOS_SANDBOX: otherRoot, MESOS_TASK_ID: 'x' }, otherRoot);
   const plain = strayProcess(t, 'exec sleep 30', {}, f.dir);
-  await waitFor(() => sessionMembers(ghost).length === 2, 3000, 'the ghost and its child');
+  await waitFor(() => sessionMembers(ghost).length === 2, WAIT_MS, 'the ghost and its child');
   const ghostChild = sessionMembers(ghost).find((p) => p !== ghost) as number;
   const taskChild = sessionMembers(taskPid).find((p) => p !== taskPid) as number;
   t.ok(taskChild > 0, 'the live task has a child');
@@ -143,7 +145,7 @@ t.test('the start kills every process of the sandboxes that no task accounts for
   f.cluster = f.newCluster();
   f.cluster.start();
   for (const [pid, what] of [[ghost, 'the unrecorded task'], [ghostChild, 'its child without environment'], [check, 'the orphaned health check']] as const) {
-    await waitFor(() => !isProcessAlive(pid, undefined), 3000, `${what} (${pid}) to be killed`);
+    await waitFor(() => !isProcessAlive(pid, undefined), WAIT_MS, `${what} (${pid}) to be killed`);
     t.pass(`${what} was killed`);
   }
   for (const [pid, what] of [[taskPid, 'the recorded task'], [taskChild, 'its child'], [foreign, 'a process of another sandbox root'], [plain, 'an unmarked process']] as const) {

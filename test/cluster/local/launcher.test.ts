@@ -3,7 +3,7 @@ import t from 'tap';
 import { isProcessAlive } from '../../../src/cluster/local/process-identity';
 import type { Offer } from '../../../src/scheduler/model/offer';
 import { makeApp } from '../../builders/run-spec-builders';
-import { appLaunch, makeFixture, waitFor } from './local-fixture';
+import { appLaunch, makeFixture, waitFor, WAIT_MS } from './local-fixture';
 
 /*
  * Tasks are spawned by a launcher process (task-launcher.ts). Launching is paced by it, not by a
@@ -19,7 +19,7 @@ t.test('an agent accepted without a filter is offered again as soon as its launc
   const seen = f.offers().length;
   f.cluster.accept(offer.offerId, [op], 0);
   await f.waitStatus(task.taskId, 'TASK_RUNNING');
-  const next = await f.nextOffer(seen, 'agent-1', 10_000);
+  const next = await f.nextOffer(seen, 'agent-1');
   t.equal(next.pools[0].cpusMilli, 3000, 'the rest of the agent, without waiting for the 10-minute interval');
 });
 
@@ -40,7 +40,7 @@ t.test('a revive brings an offer at once, not after the interval', async (t) => 
   f.cluster.decline([offer.offerId], 600_000);
   const seen = f.offers().length;
   f.cluster.revive([]);
-  await f.nextOffer(seen, 'agent-1', 10_000);
+  await f.nextOffer(seen, 'agent-1');
   t.pass('offered again');
 });
 
@@ -49,20 +49,21 @@ t.test('when the launcher dies, its running tasks are polled and the next launch
   const offer = await f.startAndOffer();
   const first = appLaunch(offer, makeApp({ cmd: 'echo > ready; while [ ! -e stop ]; do sleep 0.05; done', cpus: 1 }));
   f.cluster.accept(offer.offerId, [first.op], 0);
+  await f.waitStatus(first.task.taskId, 'TASK_RUNNING');
   await f.sandboxFile(first.task.taskId, 'ready');
   const launcher = f.cluster.launcherPid() as number;
   t.ok(launcher > 0, 'a launcher runs');
   process.kill(launcher, 'SIGKILL');
-  await waitFor(() => f.cluster.launcherPid() === undefined, 5000, 'the cluster to notice the launcher is gone');
+  await waitFor(() => f.cluster.launcherPid() === undefined, WAIT_MS, 'the cluster to notice the launcher is gone');
   const pid = f.cluster.tasks()[0].pid as number;
   t.ok(isProcessAlive(pid, undefined), 'the task outlives its launcher');
   writeFileSync(`${f.cluster.tasks()[0].sandbox}/stop`, '');
-  const ended = await waitFor(() => f.statuses(first.task.taskId).find((s) => s.state === 'TASK_FAILED' || s.state === 'TASK_FINISHED'), 5000, 'the task\'s end');
+  const ended = await waitFor(() => f.statuses(first.task.taskId).find((s) => s.state === 'TASK_FAILED' || s.state === 'TASK_FINISHED'), WAIT_MS, 'the task\'s end');
   t.match(ended, { state: 'TASK_FAILED', message: /exit status is unknown/ }, 'its exit was noticed by polling');
   const outstanding = f.offers().at(-1) as Offer;
   t.not(outstanding.offerId, offer.offerId, 'the agent was offered again after the first launch');
   const second = appLaunch(outstanding, makeApp({ cmd: 'sleep 30', cpus: 1 }));
   f.cluster.accept(outstanding.offerId, [second.op], 0);
-  await f.waitStatus(second.task.taskId, 'TASK_RUNNING', 10_000);
+  await f.waitStatus(second.task.taskId, 'TASK_RUNNING');
   t.not(f.cluster.launcherPid(), launcher, 'by a new launcher');
 });

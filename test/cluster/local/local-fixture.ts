@@ -15,8 +15,14 @@ interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
+/**
+ * How long the fixture waits for something that must happen (a status, an offer, a file): generous,
+ * so that a loaded machine (a process spawn can take a second there) slows the tests, not fails them.
+ */
+export const WAIT_MS = 15_000;
+
 /** Poll `probe` every 10 ms until it returns something other than undefined/false; reject after `timeoutMs`. */
-export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 3000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = WAIT_MS, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
@@ -64,7 +70,7 @@ export class LocalFixture {
   }
 
   /** Wait for a status of `taskId` in `state` (and matching `extra`, when given). */
-  waitStatus(taskId: string, state: TaskState, timeoutMs = 3000, extra: (s: TaskStatus) => boolean = () => true): Promise<TaskStatus> {
+  waitStatus(taskId: string, state: TaskState, timeoutMs = WAIT_MS, extra: (s: TaskStatus) => boolean = () => true): Promise<TaskStatus> {
     return waitFor(() => this.statuses(taskId).find((s) => s.state === state && extra(s)), timeoutMs, `${state} of ${taskId}`);
   }
 
@@ -74,7 +80,7 @@ export class LocalFixture {
   }
 
   /** Wait for an offer posted after `after` offers were seen (for `agentId` when given). */
-  nextOffer(after = this.offers().length, agentId?: string, timeoutMs = 3000): Promise<Offer> {
+  nextOffer(after = this.offers().length, agentId?: string, timeoutMs = WAIT_MS): Promise<Offer> {
     return waitFor(() => this.offers().slice(after).find((o) => agentId === undefined || o.agent.agentId === agentId), timeoutMs, 'an offer');
   }
 
@@ -86,7 +92,7 @@ export class LocalFixture {
   }
 
   /** A file of a task's sandbox, once it exists and is not empty. */
-  async sandboxFile(taskId: string, name: string, timeoutMs = 3000): Promise<string> {
+  async sandboxFile(taskId: string, name: string, timeoutMs = WAIT_MS): Promise<string> {
     const sandbox = sandboxOf(this.options.sandboxRoot, taskId);
     return waitFor(() => readOrUndefined(join(sandbox, name)), timeoutMs, `${name} of ${taskId}`);
   }
