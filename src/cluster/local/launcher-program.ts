@@ -69,6 +69,8 @@ export function launcherProgram(m: LauncherModules): void {
     reply({ type: 'spawned', id: request.id, pid });
   };
   process.on('disconnect', () => process.exit(0));
+  // Ctrl-C in a terminal reaches pacer's whole process group: the launcher leaves with pacer, not before it.
+  process.on('SIGINT', () => undefined);
   // The sandbox and its files are made on libuv's thread pool, so that they overlap the forks of
   // earlier requests on the main thread (a fork, a mkdir and two opens each cost milliseconds on
   // a loaded machine); spawns may therefore happen out of request order.

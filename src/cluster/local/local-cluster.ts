@@ -16,6 +16,7 @@ import { runnableProblem } from './runnable-problem';
 import { sweepSandboxes, type SweepResult } from './sandbox-sweep';
 import { sandboxOf } from './sandbox-of';
 import { StateFile, type ExecutorRecord, type TaskRecord } from './state-file';
+import { StateWriter } from './state-writer';
 import { StatusOutbox } from './status-outbox';
 import { TaskLauncher } from './task-launcher';
 import { hostProcesses } from './sandbox-processes';
@@ -99,7 +100,7 @@ export class LocalCluster implements ClusterDriver {
   private readonly agents: readonly LocalAgent[];
   private readonly agentById: ReadonlyMap<string, LocalAgent>;
   private readonly books: AgentBooks;
-  private readonly stateFile: StateFile;
+  private readonly state: StateWriter;
   private readonly outbox: StatusOutbox;
   private readonly executors = new Map<string, LocalExecutor>();
   private readonly known = new Map<string, KnownTask>();
@@ -110,19 +111,20 @@ export class LocalCluster implements ClusterDriver {
   private offerTimer: NodeJS.Timeout | undefined;
   private offerSoonPending: NodeJS.Immediate | undefined;
   private framework: string | undefined;
-  private persistQueued = false;
-  /** Executors changed (or ended) since the last write of the state. */
-  private readonly dirty = new Set<string>();
 
   constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
     this.agents = resolveAgents(options.agents);
     this.agentById = new Map(this.agents.map((a) => [a.agentId, a]));
     this.books = new AgentBooks(this.agentById);
-    this.stateFile = new StateFile(options.stateFile ?? join(options.sandboxRoot, 'local-cluster.json'));
+    this.state = new StateWriter(new StateFile(options.stateFile ?? join(options.sandboxRoot, 'local-cluster.json')), {
+      frameworkId: () => this.framework,
+      executor: (key) => this.executors.get(key)?.record,
+      executors: () => [...this.executors.values()].map((ex) => ex.record),
+    });
     this.outbox = new StatusOutbox(post);
     this.hooks = {
       update: (record, update) => this.onUpdate(record, update),
-      changed: (executor) => this.persistSoon(executor.record.executorKey),
+      changed: (executor) => this.state.changed(executor.record.executorKey),
       ended: (executor) => this.onEnded(executor),
     };
     const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
@@ -143,7 +145,7 @@ export class LocalCluster implements ClusterDriver {
   start(): void {
     if (this.desk !== undefined) return;
     mkdirSync(this.options.sandboxRoot, { recursive: true });
-    const saved = this.stateFile.load();
+    const saved = this.state.load();
     const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
     this.framework = frameworkId;
     const executors = saved?.executors ?? [];
@@ -155,7 +157,7 @@ export class LocalCluster implements ClusterDriver {
     this.desk = new OfferDesk(this.agents, `${frameworkId}-${randomUUID().slice(0, 8)}`);
     const adopted = executors.map((record) => this.register(record));
     for (const ex of adopted) ex.adopt();
-    this.persist();
+    this.state.snapshot();
     this.offerRound();
     this.offerTimer = setInterval(() => this.offerRound(), this.options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS);
   }
@@ -168,8 +170,8 @@ export class LocalCluster implements ClusterDriver {
     this.offerSoonPending = undefined;
     this.launcher.close();
     for (const ex of this.executors.values()) ex.detach();
-    if (this.desk !== undefined) this.persist();
-    this.stateFile.close();
+    if (this.desk !== undefined) this.state.snapshot();
+    this.state.close();
     this.forgetAll();
     this.desk = undefined;
     this.outbox.close();
@@ -190,8 +192,8 @@ export class LocalCluster implements ClusterDriver {
     }
     this.forgetAll();
     this.stop();
-    if (this.framework !== undefined) this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [] });
-    this.stateFile.close();
+    if (this.framework !== undefined) this.state.clear(this.framework);
+    this.state.close();
     const deadline = Date.now() + SHUTDOWN_WAIT_MS;
     const running = (): boolean => processes.some((p) => isProcessAlive(p.pid, p.startTime) || isGroupAlive(p.pid));
     while (running() && Date.now() < deadline) {
@@ -254,7 +256,7 @@ export class LocalCluster implements ClusterDriver {
       launches.push(this.record(offer.agentId, op));
     }
     // Write-ahead: every launch of the ACCEPT is on record (one append) before any process starts.
-    this.flush();
+    this.state.flush();
     for (const spawn of launches) spawn();
     desk.refuse(offer.agentId, refuseMs, Date.now());
   }
@@ -365,7 +367,7 @@ export class LocalCluster implements ClusterDriver {
       tasks: records,
     };
     const executor = this.register(record);
-    this.dirty.add(record.executorKey);
+    this.state.mark(record.executorKey);
     return () => executor.launch(commands);
   }
 
@@ -401,7 +403,7 @@ export class LocalCluster implements ClusterDriver {
     this.executors.delete(ex.record.executorKey);
     const agentId = this.books.release(ex.record.executorKey);
     if (agentId !== undefined) this.desk?.resourcesFreed(agentId);
-    this.persistSoon(ex.record.executorKey);
+    this.state.changed(ex.record.executorKey);
   }
 
   private answerKnown(task: KnownTask): void {
@@ -436,43 +438,5 @@ export class LocalCluster implements ClusterDriver {
     if (sweep.killed.length > 0) {
       log(`local cluster: killed ${sweep.killed.length} process(es) of ${this.options.sandboxRoot} that no task accounts for: pids ${sweep.killed.map((p) => p.pid).join(', ')}`);
     }
-  }
-
-  /**
-   * Record the executor `key` at the end of the current synchronous turn: the changes of one
-   * driver call or one process exit (the pids of an ACCEPT of N launches, a pod's tasks ending)
-   * make one append to the journal. The microtask runs before the outbox's `setImmediate` flush,
-   * so the scheduler never hears of a state the file does not hold yet.
-   */
-  private persistSoon(key: string): void {
-    this.dirty.add(key);
-    if (this.persistQueued) return;
-    this.persistQueued = true;
-    queueMicrotask(() => {
-      if (this.persistQueued) this.flush();
-    });
-  }
-
-  /** Append the dirty executors to the journal now (a queued flush becomes moot); compact when it has grown. */
-  private flush(): void {
-    this.persistQueued = false;
-    if (this.framework === undefined || this.dirty.size === 0) return;
-    const put: ExecutorRecord[] = [];
-    const del: string[] = [];
-    for (const key of this.dirty) {
-      const ex = this.executors.get(key);
-      if (ex === undefined) del.push(key);
-      else put.push(ex.record);
-    }
-    this.dirty.clear();
-    if (this.stateFile.append(put, del)) this.persist();
-  }
-
-  /** Write a whole new snapshot now (a queued flush becomes moot). */
-  private persist(): void {
-    this.persistQueued = false;
-    this.dirty.clear();
-    if (this.framework === undefined) return;
-    this.stateFile.save({ version: 1, frameworkId: this.framework, executors: [...this.executors.values()].map((ex) => ex.record) });
   }
 }
