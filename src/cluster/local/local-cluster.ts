@@ -111,6 +111,8 @@ export class LocalCluster implements ClusterDriver {
   private offerTimer: NodeJS.Timeout | undefined;
   private offerSoonPending: NodeJS.Immediate | undefined;
   private framework: string | undefined;
+  /** Driver calls made before the first start (see beforeStart); undefined once started. */
+  private early: (() => void)[] | undefined = [];
 
   constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
     this.agents = resolveAgents(options.agents);
@@ -157,6 +159,9 @@ export class LocalCluster implements ClusterDriver {
     this.desk = new OfferDesk(this.agents, `${frameworkId}-${randomUUID().slice(0, 8)}`);
     const adopted = executors.map((record) => this.register(record));
     for (const ex of adopted) ex.adopt();
+    const early = this.early ?? [];
+    this.early = undefined;
+    for (const call of early) call();
     this.state.snapshot();
     this.offerRound();
     this.offerTimer = setInterval(() => this.offerRound(), this.options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS);
@@ -274,6 +279,7 @@ export class LocalCluster implements ClusterDriver {
    * task's is ignored, as is a task already ended; otherwise its executor is killed.
    */
   kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void {
+    if (this.beforeStart(() => this.kill(taskId, agentId, gracePeriodMs))) return;
     if (this.desk === undefined) return;
     const task = this.known.get(taskId);
     if (task === undefined) {
@@ -311,16 +317,30 @@ export class LocalCluster implements ClusterDriver {
 
   /** REVIVE (§2.6): un-suppress the roles (all when empty) and clear refuse filters. */
   revive(roles: readonly string[]): void {
+    if (this.beforeStart(() => this.revive(roles))) return;
     this.desk?.revive(roles);
     this.offerSoon();
   }
 
   /** SUPPRESS (§2.7): no more offers for the roles (all when empty) until revived. */
   suppress(roles: readonly string[]): void {
+    if (this.beforeStart(() => this.suppress(roles))) return;
     this.desk?.suppress(roles);
   }
 
   // ---------------------------------------------------------------- internals
+
+  /**
+   * The core recovers from the store before the cluster starts (start-local.ts) and may already
+   * call it then: kills of instances that were being killed when pacer stopped, revive and
+   * suppress. Such calls (before the first start only) are kept and made once the tasks are
+   * adopted, instead of being lost until the core's kill retry. Answers whether `call` was kept.
+   */
+  private beforeStart(call: () => void): boolean {
+    if (this.early === undefined) return false;
+    this.early.push(call);
+    return true;
+  }
 
   /** Drop every executor and task from memory (not from the state file) and free their resources. */
   private forgetAll(): void {

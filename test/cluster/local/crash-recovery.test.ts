@@ -154,3 +154,19 @@ t.test('the start kills every process of the sandboxes that no task accounts for
   t.same(f.cluster.tasks().map((x) => [x.taskId, x.pid]), [[task.taskId, taskPid]], 'the recorded task is adopted');
   t.match(logs, [/^local cluster: killed 3 process\(es\) of .* that no task accounts for: pids /], 'and the operator is told');
 });
+
+t.test('a kill asked before the start (the core recovering first) is made once the task is adopted', async (t) => {
+  const f = makeFixture(t);
+  const offer = await f.startAndOffer();
+  const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 30', cpus: 1 }));
+  f.cluster.accept(offer.offerId, [op], 0);
+  await f.waitStatus(task.taskId, 'TASK_RUNNING');
+  const pid = f.cluster.tasks()[0].pid as number;
+  f.cluster.stop();
+  f.cluster = f.newCluster();
+  f.cluster.kill(task.taskId, 'agent-1', 1000);
+  f.cluster.start();
+  await f.waitStatus(task.taskId, 'TASK_KILLED');
+  await waitFor(() => !isGroupAlive(pid), WAIT_MS, 'the process to be gone');
+  t.pass('killed without waiting for a retry');
+});
