@@ -1,8 +1,5 @@
 #!/usr/bin/env node
 import { parseConfig, usage, type PacerConfig } from './runtime/config';
-import { startSim } from './runtime/start-sim';
-import { startLocal } from './runtime/start-local';
-import { startMesos } from './runtime/start-mesos';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
 
@@ -27,16 +24,17 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
   switch (parsed.cluster) {
+    // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
     case 'sim':
-      return serve(parsed, abort.signal, () => startSim(parsed), 'simulated cluster paced in real time');
+      return serve(parsed, abort.signal, async () => (await import('./runtime/start-sim.js')).startSim(parsed), 'simulated cluster paced in real time');
     case 'mesos':
       if (parsed.master === undefined) {
         process.stderr.write(`pacer: --cluster mesos needs --master http://host:5050 or zk://host:2181/mesos (or PACER_MASTER)\n\n${usage()}\n`);
         return 2;
       }
-      return serve(parsed, abort.signal, () => startMesos(parsed), `Mesos master ${parsed.master}`);
+      return serve(parsed, abort.signal, async () => (await import('./runtime/start-mesos.js')).startMesos(parsed), `Mesos master ${parsed.master}`);
     case 'local':
-      return serve(parsed, abort.signal, () => startLocal(parsed), 'local cluster');
+      return serve(parsed, abort.signal, async () => (await import('./runtime/start-local.js')).startLocal(parsed), 'local cluster');
   }
 }
 

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, type LogFormat } from './decision-line';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
+import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -29,6 +31,12 @@ export interface PacerConfig {
   readonly localPortMax: number;
   /** `--gpu_scheduling_behavior`: `restricted` keeps work without GPUs off agents that have GPUs. */
   readonly gpuSchedulingBehavior: GpuSchedulingBehavior;
+  /** Offer handling: `--max_instances_per_offer`, `--decline_offer_duration`, `--accept_refuse_duration` (ms). */
+  readonly maxInstancesPerOffer: number;
+  readonly declineOfferDurationMs: number;
+  readonly acceptRefuseDurationMs: number;
+  /** Local cluster: `--local_offer_interval` (ms), how often free resources are offered. */
+  readonly localOfferIntervalMs: number;
   readonly features: readonly string[];
   readonly defaultNetworkName?: string;
   readonly bodyLimitBytes: number;
@@ -74,6 +82,9 @@ interface OptionSpec {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
+const MAX_FILTER_MS = 365 * 24 * 3600 * 1000;
+
 const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
   { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
@@ -88,6 +99,10 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--local_port_min', env: 'PACER_LOCAL_PORT_MIN', help: 'lowest dynamic service port of apps (default 10000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMin = n; }) },
   { flag: '--local_port_max', env: 'PACER_LOCAL_PORT_MAX', help: 'highest dynamic service port of apps (default 20000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMax = n; }) },
   { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', help: 'restricted (default; no GPU-less work on GPU agents) | unrestricted', apply: (c, v) => gpuBehavior(c, v) },
+  { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', help: `most instances launched on one offer (default ${DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer})`, apply: (c, v) => intIn(v, 1, 1_000_000, (n) => { c.maxInstancesPerOffer = n; }) },
+  { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', help: `ms an agent whose offer was declined is not offered again (default ${DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.declineOfferDurationMs = n; }) },
+  { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', help: `ms the unused rest of an accepted offer is refused (default ${DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.acceptRefuseDurationMs = n; }) },
+  { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', help: `local cluster: ms between offers of free resources (default ${DEFAULT_OFFER_INTERVAL_MS})`, apply: (c, v) => intIn(v, 1, 60_000, (n) => { c.localOfferIntervalMs = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
@@ -123,6 +138,8 @@ export function defaultConfig(cwd: string): PacerConfig {
     storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
+    maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
+    acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, logFormat: 'text',

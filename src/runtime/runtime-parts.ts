@@ -43,7 +43,7 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
     lock.release();
     throw err;
   }
-  const loop = new RuntimeLoop();
+  const loop = new RuntimeLoop((fn) => store.atomically(fn));
   const timers = new RealTimers((input) => loop.post(input));
   return {
     store, loop, timers, clock: { nowMs: () => Date.now() },
@@ -53,6 +53,15 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
       store.close();
       lock.release();
     },
+  };
+}
+
+/** The core's options that come from the command line. */
+export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions> {
+  return {
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
 }
 
@@ -74,6 +83,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
+    maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
 }
 

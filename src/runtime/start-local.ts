@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { LocalCluster } from '../cluster/local/local-cluster';
+import { LocalCluster, type LocalClusterOptions } from '../cluster/local/local-cluster';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
@@ -20,6 +20,15 @@ export interface RunningPacer {
   close(): Promise<void>;
 }
 
+/** The local cluster's options that come from the command line; what it does on its own goes to stderr. */
+export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
+  return {
+    agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
+    offerIntervalMs: config.localOfferIntervalMs,
+    log: (line) => void process.stderr.write(`pacer: ${line}\n`),
+  };
+}
+
 /**
  * The embedded default (`npm start`): the scheduler core on real processes of this host
  * (src/cluster/local), state in the embedded SQLite store, the REST API and event stream on
@@ -30,9 +39,7 @@ export interface RunningPacer {
  */
 export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
   const base = openRuntime(config);
-  const cluster = new LocalCluster({
-    agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
-  }, (input) => base.loop.post(input));
+  const cluster = new LocalCluster(localClusterOptions(config), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();
     base.release();
