@@ -1,24 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiConfig, ApiDeps } from '../api/api-deps';
-import { EventStreamHub } from '../api/events/event-stream-hub';
-import { buildServer } from '../api/server';
 import { simRoutes } from '../api/ui/sim-routes';
 import type { MarathonEvent } from '../scheduler/model/events';
-import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
-import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 import { formatMs, formatSummary } from '../../sim/runner/format-summary';
 import type { RunResult } from '../../sim/runner/run-result';
 import { createRunSession, type RunSession } from '../../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
-import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
-import { pacerBuild } from './pacer-build';
 import { reachableAt } from './runtime-parts';
 import { wireEventJson } from '../api/events/wire-event-json';
 import { simViewSource } from './sim-view-source';
+import { simApi } from './sim-api';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -60,24 +54,8 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   // which takes the trace's digest once.
   const session = createRunSession(scenario, { seed: config.seed, trace: false });
   session.onEvent(hooks.onEvent ?? ((_atMs, event) => void process.stdout.write(`${JSON.stringify(wireEventJson(event, 'full'))}\n`)));
-  const clock = { nowMs: () => session.nowMs() };
   const wake = new EventTarget();
-  const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
-  const startedAtMs = Date.now();
-  const built: { app?: FastifyInstance } = {};
-  const deps: ApiDeps = {
-    scheduler: session.scheduler, clock, events: hub,
-    submit: (command: Command): CommandResult => {
-      const result = session.submit(command);
-      wake.dispatchEvent(new Event(PACE_WAKE_EVENT));
-      return result;
-    },
-    config: simApiConfig(config, scenario, () => reachableAt(built.app, config)),
-    frameworkId: () => undefined,
-    uptimeMs: () => Date.now() - startedAtMs,
-  };
-  const app = buildServer({ deps, stream: hub });
-  built.app = app;
+  const { app } = simApi(session, scenario, config, () => wake.dispatchEvent(new Event(PACE_WAKE_EVENT)), Date.now());
   let verdict: RunResult | undefined;
   simRoutes(app, simViewSource(session, scenario, config.speed, () => verdict));
   try {
@@ -125,21 +103,4 @@ function pace(
   // Whoever does not wait for the verdict must not see an unhandled rejection.
   workload.catch(() => undefined);
   return { workload, done };
-}
-
-/** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
-function simApiConfig(config: PacerConfig, scenario: Scenario, httpAddress: () => string): ApiConfig {
-  const agents = scenario.agents.length;
-  return {
-    // The simulated core is built from the workload's options, not from the flags.
-    defaultRole: scenario.options.defaultRole,
-    newGroupEnforceRole: DEFAULT_SCHEDULER_OPTIONS.newGroupEnforceRole,
-    maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
-    features: scenario.options.taskKilling ? ['task_killing'] : [],
-    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    get httpAddress() { return httpAddress(); },
-    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
-    clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
-    prometheus: true,
-  };
 }
