@@ -2,6 +2,7 @@
 import { parseConfig, usage, type PacerConfig } from './runtime/config';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
+import { describeZkUrl, parseZkUrl } from './cluster/mesos/zk/zk-url';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -56,7 +57,8 @@ async function serve(
     process.stderr.write(`pacer: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
-  const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
+  const store = config.zk === undefined ? config.storePath : describeZkUrl(parseZkUrl(config.zk));
+  const where = config.cluster === 'sim' ? 'state in memory' : `store ${store}; tasks keep running after Ctrl-C`;
   const urls = running.listening.map((l) => `${l.scheme}://${l.address}`).join(' and ');
   process.stderr.write(`pacer: Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops\n`);
   // SIGHUP re-reads the credentials and tokens files (they are also watched for changes).

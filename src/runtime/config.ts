@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, type LogFormat } from './decision-line';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
+import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 
 /** Which cluster the scheduler runs against. */
@@ -19,6 +20,11 @@ export interface PacerConfig {
   /** The embedded store file (SQLite). */
   readonly storePath: string;
   readonly storeSynchronous: 'NORMAL' | 'FULL';
+  /** `--zk`: keep the state in ZooKeeper at this `zk://` URL instead of the SQLite file (Marathon's flag). */
+  readonly zk?: string;
+  /** `--zk_timeout`, `--zk_session_timeout` (ms; Marathon's flags and defaults, 10 s each). */
+  readonly zkTimeoutMs: number;
+  readonly zkSessionTimeoutMs: number;
   /** Local cluster: sandbox directory and agent count. */
   readonly sandboxRoot: string;
   readonly localAgents: number;
@@ -91,6 +97,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--port', env: 'PACER_PORT', help: 'API port (default 8080; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--store', env: 'PACER_STORE', help: 'embedded store file (default .pacer/pacer.db)', apply: (c, v, cwd) => { c.storePath = resolve(cwd, v); return undefined; } },
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
+  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: state in ZooKeeper instead of --store', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk_timeout', env: 'PACER_ZK_TIMEOUT', help: 'ms to connect to ZooKeeper and for each request (default 10000)', apply: (c, v) => intIn(v, 100, 600_000, (n) => { c.zkTimeoutMs = n; }) },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1_000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
@@ -135,7 +144,7 @@ export function usage(): string {
 export function defaultConfig(cwd: string): PacerConfig {
   return {
     cluster: 'local', address: '127.0.0.1', port: 8080,
-    storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
+    storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL', zkTimeoutMs: 10_000, zkSessionTimeoutMs: 10_000,
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
@@ -156,7 +165,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const value = env[o.env];
     if (value === undefined) continue;
     const problem = o.apply(config, value, cwd);
-    if (problem !== undefined) return { error: `${o.env}=${value}: ${problem}` };
+    if (problem !== undefined) return { error: `${o.env}=${shown(value)}: ${problem}` };
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -167,11 +176,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const value = inline ?? (spec.boolean === true ? 'true' : argv[++i]);
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
-    if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
+    if (problem !== undefined) return { error: `${flag} ${shown(value)}: ${problem}` };
   }
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
+  if (config.zk !== undefined && config.cluster === 'sim') return { error: '--zk: --cluster sim keeps its state in memory; --zk is for the local and mesos clusters' };
   return listenerProblem(config) ?? mesosAuthProblem(config) ?? config;
 }
 
@@ -188,6 +198,22 @@ function mesosAuthProblem(c: PacerConfig): { error: string } | undefined {
   if (c.mesosAuthenticationSecretFile !== undefined && c.mesosAuthenticationPrincipal === undefined) {
     return { error: '--mesos_authentication_secret_file needs --mesos_authentication_principal' };
   }
+  return undefined;
+}
+
+/** A value as an error may show it: credentials of a URL (`zk://user:pass@…`) hidden. */
+function shown(value: string): string {
+  return value.replace(/\/\/[^/@]*@/, '//***@');
+}
+
+/** A `zk://` URL that parses (its message never repeats a password); `--cluster sim` keeps its state in memory. */
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  try {
+    parseZkUrl(value);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  c.zk = value;
   return undefined;
 }
 

@@ -11,13 +11,15 @@ import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulerOptions } from '../scheduler/scheduler-options';
-import { SqliteStore } from '../store/sqlite/sqlite-store';
+import { durableDriver } from '../store/durable-driver';
 import { ApiListeners, type ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
 import { pacerBuild } from './pacer-build';
 import { RealTimers } from './real-timers';
 import { RuntimeLoop } from './runtime-loop';
+import { durableReplies } from './durable-replies';
+import { openStore, type RuntimeStore } from './open-store';
 import { StoreLock } from './store-lock';
 
 /**
@@ -25,20 +27,24 @@ import { StoreLock } from './store-lock';
  * (locked to this process), the loop, real timers and the wall clock. `release()` undoes it all.
  */
 export interface RuntimeBase {
-  readonly store: SqliteStore;
+  readonly store: RuntimeStore;
   readonly loop: RuntimeLoop;
   readonly timers: RealTimers;
   readonly clock: Clock;
   release(): void;
 }
 
-/** Opens the store (lock first, so a second pacer fails before touching it) and the loop. */
-export function openRuntime(config: PacerConfig): RuntimeBase {
+/**
+ * Opens the store — the SQLite file, or ZooKeeper with `--zk` (open-store.ts) — and the loop. The
+ * lock next to `--store` is taken first either way, so a second pacer on this host's store path
+ * and sandboxes fails before touching anything.
+ */
+export async function openRuntime(config: PacerConfig): Promise<RuntimeBase> {
   mkdirSync(dirname(config.storePath), { recursive: true });
   const lock = StoreLock.acquire(`${config.storePath}.lock`);
-  let store: SqliteStore;
+  let store: RuntimeStore;
   try {
-    store = SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
+    store = await openStore(config);
   } catch (err) {
     lock.release();
     throw err;
@@ -65,10 +71,15 @@ export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions>
   };
 }
 
-/** The core on real ports; it recovers from `store` while being built, then joins the loop. */
+/**
+ * The core on real ports; it recovers from `store` while being built, then joins the loop. With a
+ * store that writes behind, every cluster call waits for the writes before it (durable-driver.ts).
+ */
 export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store): Scheduler {
+  const durability = base.store.durability;
   const scheduler = new Scheduler({
-    clock: base.clock, random: { next: Math.random }, timers: base.timers, driver, store,
+    clock: base.clock, random: { next: Math.random }, timers: base.timers, store,
+    driver: durability === undefined ? driver : durableDriver(driver, durability),
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }, schedulerOptionsOf(config));
   base.loop.attach(scheduler);
@@ -136,6 +147,7 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory });
+  if (base.store.durability !== undefined) durableReplies(app, base.store.durability);
   return { app, listeners, auth };
 }
 

@@ -38,7 +38,7 @@ export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
  * before anything is changed; a failure later undoes what was opened.
  */
 export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
-  const base = openRuntime(config);
+  const base = await openRuntime(config);
   const cluster = new LocalCluster(localClusterOptions(config), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();

@@ -45,7 +45,7 @@ export interface StartMesosHooks {
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
   const detector = detectorForMaster(config.master);
   const authentication = mesosAuthentication(config);
-  const base = openRuntime(config);
+  const base = await openRuntime(config);
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
   const pacer: { running?: RunningMesosPacer } = {};

@@ -66,6 +66,9 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', value: '2048', expect: { bodyLimitBytes: 2048 } },
   { flag: '--master', env: 'PACER_MASTER', value: 'zk://zk1:2181/mesos', expect: { master: 'zk://zk1:2181/mesos' } },
+  { flag: '--zk', env: 'PACER_ZK', value: 'zk://u:p@zk1:2181,zk2/pacer', expect: { zk: 'zk://u:p@zk1:2181,zk2/pacer' } },
+  { flag: '--zk_timeout', env: 'PACER_ZK_TIMEOUT', value: '3000', expect: { zkTimeoutMs: 3000 } },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', value: '4000', expect: { zkSessionTimeoutMs: 4000 } },
   { flag: '--workload', env: 'PACER_WORKLOAD', value: '/w/partition.yaml', expect: { workload: '/w/partition.yaml' } },
   { flag: '--speed', env: 'PACER_SPEED', value: '2.5', expect: { speed: 2.5 } },
   { flag: '--seed', env: 'PACER_SEED', value: '42', expect: { seed: 42 } },
@@ -153,6 +156,10 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--speed', 'Infinity'], error: '--speed Infinity: expected a positive number' },
   { env: { PACER_SPEED: '-3' }, error: 'PACER_SPEED=-3: expected a positive number' },
   { argv: ['--seed', '-1'], error: '--seed -1: expected an integer from 0 to 9007199254740991' },
+  { argv: ['--zk', 'zk1:2181/pacer'], error: '--zk zk1:2181/pacer: bad ZooKeeper URL zk1:2181/pacer: it must start with zk://' },
+  { env: { PACER_ZK: 'zk://admin:hunter2@/pacer' }, error: 'PACER_ZK=zk://***@/pacer: bad ZooKeeper URL zk://***@/pacer: it names no ZooKeeper server' },
+  { argv: ['--zk', 'zk://zk1/pacer', '--cluster', 'sim'], error: '--zk: --cluster sim keeps its state in memory; --zk is for the local and mesos clusters' },
+  { argv: ['--zk_session_timeout', '999'], error: '--zk_session_timeout 999: expected an integer from 1000 to 600000' },
 ];
 
 t.test('every error names the option, the value and what was expected', async (t) => {

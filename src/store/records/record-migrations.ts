@@ -7,7 +7,9 @@ import { STORE_FORMAT_VERSION } from './store-format-version';
  * One step of the store's migration path: how a record of format `from` becomes a record of
  * format `from + 1`. Migrations work on the stored JSON of one record at a time, so every backend
  * (SQLite, ZooKeeper) runs the same ones; the backend applies them to every record and bumps its
- * format version in one transaction where it can.
+ * format version in one transaction where it can. A migration must be idempotent: the ZooKeeper
+ * store writes migrated records before it bumps its marker (a large store does not fit one
+ * `multi`), so an interrupted migration runs again over records it already changed.
  */
 export interface RecordMigration {
   readonly from: number;

@@ -8,6 +8,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
 import { decodeRecord, encodeRecord, recordKeyOf, type RecordKey, type RecordValues } from '../records/record-codec';
+import type { Durability } from '../durable-driver';
 import { migrateRecordText } from '../records/record-migrations';
 import { OLDEST_MIGRATABLE_VERSION, STORE_FORMAT_VERSION } from '../records/store-format-version';
 import { chunksOf, formatMarker, formatOfMarker, ZkLayout } from './zk-layout';
@@ -43,7 +44,7 @@ export interface ZkStoreOptions {
  * succeeds; an expired session or refused credentials are fatal (`onFatal`). `load()` returns what
  * was stored when the store was opened.
  */
-export class ZkStore implements Store {
+export class ZkStore implements Store, Durability {
   private pending: PendingWrite[] = [];
   private readonly pendingIndex = new Map<string, number>();
   private seq = 0;
@@ -170,6 +171,11 @@ export class ZkStore implements Store {
   /** The writes of `fn` are queued together (ZooKeeper has no open transactions: they are written in one `multi` where the size allows). */
   atomically<T>(fn: () => T): T {
     return fn();
+  }
+
+  /** This store writes behind: the runtime makes the cluster and API replies wait for it (durable-driver.ts). */
+  get durability(): Durability {
+    return this;
   }
 
   /** How many writes were asked for so far. */
