@@ -1,4 +1,3 @@
-import type { ACL } from 'node-zookeeper-client';
 import { ZkError } from '../../cluster/mesos/zk/zk-error';
 import { digestAcl, OPEN_ACL, ZK_CODES, ZkSession } from '../../cluster/mesos/zk/zk-session';
 import { describeZkUrl, parseZkUrl, type ZkUrl } from '../../cluster/mesos/zk/zk-url';
@@ -7,11 +6,11 @@ import type { Group } from '../../scheduler/groups/group';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
-import { decodeRecord, encodeRecord, recordKeyOf, type RecordKey, type RecordValues } from '../records/record-codec';
+import { encodeRecord, recordKeyOf, type RecordKey, type RecordValues } from '../records/record-codec';
 import type { Durability } from '../durable-driver';
-import { migrateRecordText } from '../records/record-migrations';
-import { OLDEST_MIGRATABLE_VERSION, STORE_FORMAT_VERSION } from '../records/store-format-version';
-import { chunksOf, formatMarker, formatOfMarker, ZkLayout } from './zk-layout';
+import { STORE_FORMAT_VERSION } from '../records/store-format-version';
+import { chunksOf, formatMarker, ZkLayout } from './zk-layout';
+import { type Decoded, decodeAll, prepare } from './zk-open';
 import { readRecords, type ReadRecord } from './zk-record-reader';
 import { type PendingWrite, ZkWriter } from './zk-writer';
 
@@ -289,80 +288,6 @@ export class ZkStore implements Store, Durability {
       }
     }
     return out;
-  }
-}
-
-/** Decoded records, and the records an older format's migration changed (to be written back). */
-interface Decoded {
-  readonly state: StoredState & { setAside?: SetAsideRecord[] };
-  readonly migrated: readonly { kind: StoredRecordKind; at: RecordKey; text: string }[];
-}
-
-function decodeAll(records: readonly ReadRecord[], format: number): Decoded {
-  const setAside: SetAsideRecord[] = [];
-  const migrated: { kind: StoredRecordKind; at: RecordKey; text: string }[] = [];
-  const values: { [K in StoredRecordKind]: RecordValues[K][] } = {
-    root: [], rootVersion: [], runSpec: [], runSpecVersion: [], deployment: [], instance: [], frameworkId: [],
-  };
-  for (const r of records) {
-    if (r.text === undefined) {
-      setAside.push({ kind: r.kind, ...r.at, reason: r.problem ?? 'does not decode' });
-      continue;
-    }
-    const text = migrateRecordText(r.kind, r.text, format);
-    if (text !== r.text) migrated.push({ kind: r.kind, at: r.at, text });
-    const decoded = decodeRecord(r.kind, text, r.at);
-    if (decoded.ok) (values[r.kind] as unknown[]).push(decoded.value);
-    else setAside.push({ kind: r.kind, ...r.at, reason: decoded.reason });
-  }
-  return {
-    migrated,
-    state: {
-      ...(values.root.length === 0 ? {} : { root: values.root[0] }),
-      runSpecs: values.runSpec, versions: values.runSpecVersion, rootVersions: values.rootVersion,
-      deployments: values.deployment, instances: values.instance,
-      ...(values.frameworkId.length === 0 ? {} : { frameworkId: values.frameworkId[0] }),
-      ...(setAside.length === 0 ? {} : { setAside }),
-    },
-  };
-}
-
-/**
- * The format of the store at `layout` after making sure it is one: a missing or empty path is
- * initialised (its znodes and the marker, in one `multi`); a path holding other znodes, another
- * program's data, a newer or an unknown format is refused, with nothing written.
- */
-async function prepare(session: ZkSession, layout: ZkLayout, acl: readonly ACL[], where: string): Promise<number> {
-  await ensurePath(session, layout.base, acl);
-  const marker = await session.getData(layout.format).catch((e: unknown) => {
-    if (e instanceof ZkError && e.serverCode === ZK_CODES.NONODE) return undefined;
-    throw e;
-  });
-  if (marker === undefined) {
-    const children = await session.getChildren(layout.base === '' ? '/' : layout.base);
-    const foreign = children.filter((c) => layout.base !== '' || c !== 'zookeeper');
-    if (foreign.length > 0) throw new Error(`${where} holds znodes that are not a pacer store (${foreign.slice(0, 5).join(', ')}); refusing to use it (nothing was written). Point --zk at another path.`);
-    await session.transaction([
-      ...layout.containers().map((path) => ({ op: 'create' as const, path, acl })),
-      { op: 'create', path: layout.format, data: formatMarker(STORE_FORMAT_VERSION), acl },
-    ]);
-    return STORE_FORMAT_VERSION;
-  }
-  const format = formatOfMarker(marker);
-  if (format === undefined) throw new Error(`${where}: ${layout.format} is not a pacer store marker; refusing to use it (nothing was written)`);
-  if (format > STORE_FORMAT_VERSION) throw new Error(`${where} has store format version ${format}, this pacer understands up to ${STORE_FORMAT_VERSION}; refusing to use it (nothing was written)`);
-  if (format < OLDEST_MIGRATABLE_VERSION) throw new Error(`${where} has store format version ${format}, which no pacer wrote; refusing to use it (nothing was written)`);
-  return format;
-}
-
-/** Creates every missing znode of `path` (`/a/b/c`: `/a`, `/a/b`, `/a/b/c`). */
-async function ensurePath(session: ZkSession, path: string, acl: readonly ACL[]): Promise<void> {
-  let at = '';
-  for (const segment of path.split('/').filter((s) => s !== '')) {
-    at = `${at}/${segment}`;
-    await session.create(at, Buffer.alloc(0), 'persistent', acl).catch((e: unknown) => {
-      if (!(e instanceof ZkError && e.serverCode === ZK_CODES.NODEEXISTS)) throw e;
-    });
   }
 }
 
