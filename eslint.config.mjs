@@ -40,6 +40,22 @@ const coreOnly = {
   ],
 };
 
+// The master model (src/master) runs inside the simulator, whose traces replay exactly, and on
+// real time in the local cluster: time and timers reach it only through its MasterClock port, and
+// it does no I/O. It depends on the core's model types only, never on a cluster or the core's
+// internals.
+const masterOnly = {
+  ...coreOnly,
+  'no-restricted-imports': ['error', {
+    paths: coreOnly['no-restricted-imports'][1].paths.map((p) => ({ ...p, message: 'The master model does no I/O: use its ports.' })),
+    patterns: [
+      { group: ['node:*'], message: 'The master model does no I/O: use its ports.' },
+      { group: ['**/sim/**', '**/api/**', '**/cluster/**', '**/store/**', '**/runtime/**'], message: 'Clusters plug into the master model, never the reverse.' },
+      { regex: 'scheduler/(?!model/)', message: 'The master model reads the core\'s model types only.' },
+    ],
+  }],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tap/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -51,6 +67,7 @@ export default tseslint.config(
     },
   },
   { files: ['src/scheduler/**/*.ts'], rules: { ...timeAndRandomBans, ...coreOnly } },
+  { files: ['src/master/**/*.ts'], rules: { ...timeAndRandomBans, ...masterOnly } },
   // The simulator runs in virtual time; only its command-line edge (cli.ts) touches the host.
   { files: ['sim/**/*.ts'], ignores: ['sim/cli.ts', 'sim/**/cli.ts'], rules: timeAndRandomBans },
 );

@@ -1,24 +1,25 @@
 import type { TimerInput } from '../scheduler/model/inputs';
-import type { Timers } from '../scheduler/ports/timers';
 
 /** Node's setTimeout limit (about 24.8 days); longer waits are re-armed in steps. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /**
- * The Timers port on the real clock: each timer posts its input to `post` when due. Long delays
- * (unreachable expunge after a week, say) are re-armed in steps below Node's 32-bit limit, which
- * would otherwise fire at once. `clear()` cancels everything (shutdown).
+ * The Timers port (scheduler/ports/timers.ts) on the real clock: each timer posts its input to
+ * `post` when due. Long delays (unreachable expunge after a week, say) are re-armed in steps below
+ * Node's 32-bit limit, which would otherwise fire at once. `clear()` cancels everything
+ * (shutdown). The inputs are the core's timer inputs by default; the local cluster's master model
+ * schedules its own events (a 365-day refuse filter, say) with it too.
  */
-export class RealTimers implements Timers {
+export class RealTimers<I = TimerInput> {
   private readonly pending = new Map<number, NodeJS.Timeout>();
   private seq = 0;
 
   constructor(
-    private readonly post: (input: TimerInput) => void,
+    private readonly post: (input: I) => void,
     private readonly nowMs: () => number = Date.now,
   ) {}
 
-  schedule(dueMs: number, input: TimerInput): number {
+  schedule(dueMs: number, input: I): number {
     const id = ++this.seq;
     this.arm(id, dueMs, input);
     return id;
@@ -39,7 +40,7 @@ export class RealTimers implements Timers {
     this.pending.clear();
   }
 
-  private arm(id: number, dueMs: number, input: TimerInput): void {
+  private arm(id: number, dueMs: number, input: I): void {
     const waitMs = Math.max(0, dueMs - this.nowMs());
     const timer = setTimeout(() => {
       if (waitMs > MAX_TIMEOUT_MS) {

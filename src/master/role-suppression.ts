@@ -1,13 +1,15 @@
 /** Mesos caps `refuse_seconds` at 365 days (mesos-v1-scheduler-api.md §2.3). */
 const MAX_REFUSE_MS = 365 * 24 * 3600 * 1000;
-/** A negative `refuse_seconds` means the 5 s default (§2.3). */
-const DEFAULT_REFUSE_MS = 5000;
+/**
+ * The refuse filter of a DECLINE or ACCEPT without `filters` (and of a negative `refuse_seconds`):
+ * Mesos's `Filters.refuse_seconds` default, 5 s (§2.3).
+ */
+export const DEFAULT_REFUSE_MS = 5000;
 
 /**
  * How long a refuse filter of `refuseMs` keeps an agent out of offers, as a Mesos master reads
  * it (§2.3): 0 installs no filter, a negative value means the 5 s default, and the cap is 365
- * days. Shared by every allocator pacer has (the local cluster's desk; the simulated master's
- * may import it from here) so that they read filters alike.
+ * days. The master model's allocator (offer-desk.ts) is the one reader.
  */
 export function refuseFilterMs(refuseMs: number): number {
   return refuseMs < 0 ? DEFAULT_REFUSE_MS : Math.min(refuseMs, MAX_REFUSE_MS);

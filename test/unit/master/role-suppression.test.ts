@@ -1,5 +1,5 @@
 import t from 'tap';
-import { refuseFilterMs, RoleSuppression } from '../../src/cluster/role-suppression';
+import { refuseFilterMs, RoleSuppression } from '../../../src/master/role-suppression';
 
 t.test('refuse filters read as a Mesos master reads them (§2.3)', async (t) => {
   const cases: { refuseMs: number; want: number; why: string }[] = [
