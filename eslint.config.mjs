@@ -56,6 +56,40 @@ const masterOnly = {
   }],
 };
 
+// One master model (issue 12, problem 4): the simulator (sim/), the local cluster
+// (src/cluster/local) and the wire fake Mesos master of the tests play the Mesos master through
+// src/master's facade (Master, its ports and types, and the executor book), and may not keep an
+// allocator, ledger, ACCEPT check or reconciler of their own: neither by importing the model's
+// internals to assemble a second one, nor by declaring one. test/unit/master/one-master-model.test.ts
+// proves that these rules fire.
+const masterInternals = ['offer-desk', 'agent-ledger', 'accept-check', 'reconciler', 'update-book', 'master-state', 'agent-lifecycle', 'role-suppression'];
+const oneMasterModel = {
+  'no-restricted-imports': ['error', {
+    patterns: [{
+      regex: `master/(${masterInternals.join('|')})$`,
+      message: 'Use the master model through its facade (src/master/master.ts): one allocator, ledger and ACCEPT check for every cluster.',
+    }],
+  }],
+  'no-restricted-syntax': ['error',
+    {
+      selector: 'ClassDeclaration[id.name=/(OfferDesk|Allocator|Ledger|AgentBooks|LaunchCheck|AcceptCheck|Reconciler|UpdateBook|ExecutorBook)$/]',
+      message: 'The master\'s rules live once, in src/master: plug into the master model instead of writing another.',
+    },
+    {
+      selector: 'FunctionDeclaration[id.name=/^(subtract|union|normalize)Ranges$/]',
+      message: 'Port range algebra lives in src/master/port-ranges.ts.',
+    },
+  ],
+};
+
+// Tests run from two trees (source through tsx, and the compiled copy in dist/tests that
+// `npm test` runs): a path climbed from __dirname points into the wrong one. Repository files go
+// through test/harness/repo-path.ts, spawned entry points through test/harness/node-entry.ts.
+const noDirnameClimb = {
+  selector: 'CallExpression[callee.name=/^(join|resolve)$/]:has(> Identifier[name="__dirname"]):has(> Literal[value=".."])',
+  message: 'Tests run from source and from dist/tests: use repoPath()/REPO_ROOT (test/harness/repo-path.ts) or nodeArgsFor() (test/harness/node-entry.ts).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tap/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -70,17 +104,14 @@ export default tseslint.config(
   { files: ['src/master/**/*.ts'], rules: { ...timeAndRandomBans, ...masterOnly } },
   // The simulator runs in virtual time; only its command-line edge (cli.ts) touches the host.
   { files: ['sim/**/*.ts'], ignores: ['sim/cli.ts', 'sim/**/cli.ts'], rules: timeAndRandomBans },
-  // Tests run from two trees (source through tsx, and the compiled copy in dist/tests that
-  // `npm test` runs): a path climbed from __dirname points into the wrong one. Repository files go
-  // through test/harness/repo-path.ts, spawned entry points through test/harness/node-entry.ts.
   {
     files: ['test/**/*.ts'],
     ignores: ['test/harness/node-entry.ts', 'test/runner/**'],
-    rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'CallExpression[callee.name=/^(join|resolve)$/]:has(> Identifier[name="__dirname"]):has(> Literal[value=".."])',
-        message: 'Tests run from source and from dist/tests: use repoPath()/REPO_ROOT (test/harness/repo-path.ts) or nodeArgsFor() (test/harness/node-entry.ts).',
-      }],
-    },
+    rules: { 'no-restricted-syntax': ['error', noDirnameClimb] },
+  },
+  { files: ['sim/**/*.ts', 'src/cluster/local/**/*.ts'], rules: oneMasterModel },
+  {
+    files: ['test/cluster/mesos/fake-master/**/*.ts'],
+    rules: { ...oneMasterModel, 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], noDirnameClimb] },
   },
 );
