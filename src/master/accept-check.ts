@@ -20,7 +20,8 @@ interface WorkingPool {
  * of the offer, mesos-v1-scheduler-api.md §2.3). {@link take} validates one launch operation and,
  * only when it is valid, deducts its allocation; otherwise it says how the master refuses it:
  * TASK_ERROR with REASON_TASK_INVALID (REASON_TASK_GROUP_INVALID for a group) for an operation
- * that does not fit the offer, or what the agent answers when its executor id is taken
+ * that does not fit the offer or whose default executor has less than Mesos's minimum
+ * ({@link executorShortfall}), or what the agent answers when its executor id is taken
  * ({@link executorRefusal}).
  */
 export class AcceptCheck {
@@ -65,6 +66,10 @@ export class AcceptCheck {
       if (this.taskIds.has(t.taskId) || this.taskIdInUse(t.taskId)) return `duplicate task id ${t.taskId}`;
     }
     const executorId = operationExecutorId(op);
+    if (op.kind === 'launchGroup') {
+      const short = executorShortfall(op.executorResources);
+      if (short !== undefined) return `executor ${executorId} ${short}`;
+    }
     const taken = executorRefusal(this.executorVerdict(executorId), executorId, op.kind === 'launchGroup');
     if (taken !== undefined) return taken;
     const needed: ScalarResources = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 };
@@ -111,6 +116,22 @@ export class AcceptCheck {
 }
 
 const SCALARS = ['cpusMilli', 'memMilli', 'diskMilli', 'gpus'] as const;
+
+/** The least a task group's default executor may have (Mesos `MIN_CPUS`, `MIN_MEM`: 0.01 cpus, 32 MB). */
+export const MIN_EXECUTOR_CPUS_MILLI = 10;
+export const MIN_EXECUTOR_MEM_MILLI = 32_000;
+
+/**
+ * Why a default executor's own resources are refused, or undefined: it needs at least
+ * {@link MIN_EXECUTOR_CPUS_MILLI} cpus, {@link MIN_EXECUTOR_MEM_MILLI} mem and some disk
+ * (mesos-v1-scheduler-api.md §5.3; Marathon's pod default, 0.1 cpus, 32 MiB, 10 MiB, passes).
+ */
+export function executorShortfall(r: ScalarResources): string | undefined {
+  if (r.cpusMilli < MIN_EXECUTOR_CPUS_MILLI) return `has cpusMilli ${r.cpusMilli}, less than the minimum ${MIN_EXECUTOR_CPUS_MILLI}`;
+  if (r.memMilli < MIN_EXECUTOR_MEM_MILLI) return `has memMilli ${r.memMilli}, less than the minimum ${MIN_EXECUTOR_MEM_MILLI}`;
+  if (r.diskMilli <= 0) return 'has no disk';
+  return undefined;
+}
 
 function add(sum: ScalarResources, r: ScalarResources): void {
   sum.cpusMilli += r.cpusMilli;

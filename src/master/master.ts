@@ -128,7 +128,8 @@ export class Master<T extends MasterTaskLaunch> {
 
   /**
    * ACCEPT (§2.3). A stale offer (rescinded, used, never made) → every task TASK_DROPPED with
-   * REASON_INVALID_OFFERS at now+1, no uuid. Otherwise each operation is checked in order against
+   * REASON_INVALID_OFFERS at now+1, no uuid. An operation without tasks is skipped (a LAUNCH of
+   * nothing is a decline, §2.3). Otherwise each operation is checked in order against
    * what is left of the offer ({@link AcceptCheck}, after the runtime's own `launchProblem`); a
    * refused one is reported to `onProblem` and its tasks get the refusal at now+1 — valid ones
    * consume exactly their `allocation` and start. The agent is then filtered for `refuseMs`.
@@ -146,6 +147,8 @@ export class Master<T extends MasterTaskLaunch> {
     const agent = offer.agent;
     const check = new AcceptCheck(offer.pools, agent.agentId, (id) => this.s.tasks.has(id), (executorId) => this.s.executors.verdict(agent.agentId, executorId));
     for (const op of operations) {
+      // A launch of no task launches nothing (§2.3: it is a decline); the filter below still applies.
+      if (operationTasks(op).length === 0) continue;
       const unrunnable = this.s.runtime.launchProblem?.(op);
       const refusal = unrunnable === undefined
         ? check.take(op)

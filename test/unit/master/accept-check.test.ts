@@ -6,7 +6,7 @@ import type { OfferedPool } from '../../../src/scheduler/model/offer';
 import { group, launch, scalars, task } from './master-harness';
 
 const offered: OfferedPool[] = [
-  { cpusMilli: 2000, memMilli: 1_000_000, diskMilli: 0, gpus: 0, ports: [[5000, 5009]] },
+  { cpusMilli: 2000, memMilli: 1_000_000, diskMilli: 100_000, gpus: 0, ports: [[5000, 5009]] },
   { reservedFor: 'web', cpusMilli: 1000, memMilli: 500_000, diskMilli: 0, gpus: 0, ports: [] },
 ];
 
@@ -30,13 +30,16 @@ t.test('what makes an operation invalid (TASK_ERROR with the reason)', async (t)
   const cases: { name: string; op: MasterOperation; want: RegExp; reason?: string; state?: string }[] = [
     { name: 'a task id in use on the cluster', op: launch(task('taken', 'a1', scalars(0.1, 1))), want: /duplicate task id taken/ },
     { name: 'another agent', op: launch(task('x', 'a2', scalars(0.1, 1))), want: /targets agent a2, offer is on a1/ },
-    { name: 'no tasks', op: { kind: 'launchGroup', executorId: 'e', executorResources: scalars(0, 0), tasks: [], allocation: [] }, want: /launch without tasks/, reason: 'REASON_TASK_GROUP_INVALID' },
+    { name: 'no tasks', op: { kind: 'launchGroup', executorId: 'e', executorResources: group('e', []).executorResources, tasks: [], allocation: [] }, want: /launch without tasks/, reason: 'REASON_TASK_GROUP_INVALID' },
     { name: 'less than the tasks need', op: { ...launch(t1), allocation: [{ ...launch(t1).allocation[0], cpusMilli: 100 }] }, want: /allocation has cpusMilli 100, the tasks need 200/ },
     { name: 'a negative amount', op: { ...launch(t1), allocation: [{ ...launch(t1).allocation[0], memMilli: -1 }] }, want: /negative memMilli/ },
     { name: 'a pool not offered', op: launch(task('x', 'a1', scalars(0.1, 1), [], 'ops'), 'ops'), want: /pool role:ops, which was not offered/ },
     { name: 'reserved resources for another role', op: launch(task('x', 'a1', scalars(0.1, 1)), 'web'), want: /reserved for web for a task of another role/ },
     { name: 'a host port outside the allocation', op: { ...launch(t1), allocation: [{ ...launch(t1).allocation[0], ports: [] }] }, want: /host port 5001 of t1 is not in the allocation/ },
     { name: 'a group without its executor resources', op: { ...group('e1', [t1]), allocation: [{ ...t1.resources, ports: [[5001, 5001]] }] }, want: /the tasks need 300/, reason: 'REASON_TASK_GROUP_INVALID' },
+    { name: 'an executor below Mesos\'s minimum cpus', op: { ...group('e1', [t1]), executorResources: { ...group('e1', [t1]).executorResources, cpusMilli: 9 } }, want: /executor e1 has cpusMilli 9, less than the minimum 10/, reason: 'REASON_TASK_GROUP_INVALID' },
+    { name: 'an executor below Mesos\'s minimum mem', op: { ...group('e1', [t1]), executorResources: { ...scalars(0.1, 31.999), diskMilli: 1 } }, want: /executor e1 has memMilli 31999, less than the minimum 32000/, reason: 'REASON_TASK_GROUP_INVALID' },
+    { name: 'an executor without disk', op: { ...group('e1', [t1]), executorResources: scalars(0.1, 32) }, want: /executor e1 has no disk/, reason: 'REASON_TASK_GROUP_INVALID' },
     { name: 'a running executor', op: group('running', [t1]), want: /executor running already runs on the agent/, reason: 'REASON_TASK_GROUP_INVALID' },
     { name: 'an executor shutting down', op: group('dying', [t1]), want: /Master wants to launch executor, but one already exists/, reason: 'REASON_EXECUTOR_TERMINATED', state: 'TASK_DROPPED' },
   ];

@@ -99,7 +99,7 @@ export class MasterHarness {
 export function agentSpec(agentId: string, o: { cpus?: number; memMib?: number; ports?: PortRange[]; reserved?: OfferedPool[] } = {}) {
   return {
     info: { agentId, hostname: `${agentId}.example`, attributes: [] },
-    pools: [{ cpusMilli: (o.cpus ?? 4) * 1000, memMilli: (o.memMib ?? 1024) * 1000, diskMilli: 0, gpus: 0, ports: o.ports ?? [[1000, 1009]] }, ...(o.reserved ?? [])],
+    pools: [{ cpusMilli: (o.cpus ?? 4) * 1000, memMilli: (o.memMib ?? 1024) * 1000, diskMilli: 1_024_000, gpus: 0, ports: o.ports ?? [[1000, 1009]] }, ...(o.reserved ?? [])],
   };
 }
 
@@ -118,13 +118,14 @@ export function launch(t: MasterTaskLaunch, reservedFor?: string): MasterOperati
   return { kind: 'launch', task: t, allocation: [{ ...(reservedFor === undefined ? {} : { reservedFor }), ...t.resources, ports }] };
 }
 
-/** LAUNCH_GROUP of tasks on executor `executorId` (0.1 cpus, 32 MiB of its own), from the unreserved pool. */
-export function group(executorId: string, tasks: MasterTaskLaunch[]): MasterOperation {
-  const executorResources = scalars(0.1, 32);
+/** LAUNCH_GROUP of tasks on executor `executorId` (Marathon's pod default: 0.1 cpus, 32 MiB, 10 MiB disk of its own), from the unreserved pool. */
+export function group(executorId: string, tasks: MasterTaskLaunch[]): Extract<MasterOperation, { kind: 'launchGroup' }> {
+  const executorResources = { ...scalars(0.1, 32), diskMilli: 10_000 };
   const sum = { ...executorResources };
   for (const t of tasks) {
     sum.cpusMilli += t.resources.cpusMilli;
     sum.memMilli += t.resources.memMilli;
+    sum.diskMilli += t.resources.diskMilli;
   }
   return { kind: 'launchGroup', executorId, executorResources, tasks, allocation: [{ ...sum, ports: tasks.flatMap((t) => t.hostPorts.map((p): PortRange => [p, p])) }] };
 }

@@ -14,7 +14,7 @@ function twoAgents(): MasterHarness {
 t.test('one outstanding offer per agent, all its free resources; an offer is used once', async (t) => {
   const h = twoAgents();
   t.same(h.offers().map((o) => [o.offerId, o.agent.agentId]), [['O1', 'a'], ['O2', 'b']], 'agentId order');
-  t.same(h.lastOffer('a').pools, [{ cpusMilli: 4000, memMilli: 1_024_000, diskMilli: 0, gpus: 0, ports: [[1000, 1009]] }]);
+  t.same(h.lastOffer('a').pools, [{ cpusMilli: 4000, memMilli: 1_024_000, diskMilli: 1_024_000, gpus: 0, ports: [[1000, 1009]] }]);
   h.runUntil(5000);
   t.same(h.offeredAgents(1), [], 'both outstanding: nothing more');
   h.master.decline(['O1'], 0);
@@ -202,4 +202,16 @@ t.test('a partitioned agent: held updates, remembered kills, unreachable, reregi
   h.master.reconnectAgent('a');
   t.match(h.statuses('t2').pop(), { state: 'TASK_FINISHED', reason: 'REASON_AGENT_REREGISTERED', uuid: undefined }, 'the current state, no uuid');
   t.equal(h.master.remembers('t2'), false, 'a master-sent terminal update needs no acknowledgement');
+});
+
+t.test('an ACCEPT whose operations launch no task is a decline (§2.3): nothing launched, no problem, the filter applies', async (t) => {
+  const h = twoAgents();
+  h.master.accept('O1', [{ ...group('e1', []), allocation: [] }], 60_000);
+  t.same(h.launched, [], 'nothing launched');
+  t.same(h.problems, [], 'not a broken rule');
+  t.same(h.statuses(), []);
+  h.runUntil(59_999);
+  t.same(h.offeredAgents(1), [], 'filtered like a decline');
+  h.runUntil(60_000);
+  t.same(h.offeredAgents(1), ['a']);
 });
