@@ -1,7 +1,8 @@
 import type { Offer, OfferedPool } from '../scheduler/model/offer';
 import type { MasterClock, MasterOutbox } from './master-ports';
 import type { MasterAgent } from './master-types';
-import { refuseFilterMs, RoleSuppression } from './role-suppression';
+import { refuseFilterMs } from './refuse-filter';
+import { RoleSuppression } from './role-suppression';
 
 /** An offer the framework holds: it may accept or decline it once, until it is rescinded. */
 export interface OutstandingOffer {
