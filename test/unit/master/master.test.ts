@@ -1,5 +1,6 @@
 import t from 'tap';
-import { agentSpec, group, launch, MasterHarness, scalars, task } from './master-harness';
+import { agentSpec, groupOf, launchOf, masterScalars, masterTask } from '../../builders/master-builders';
+import { MasterHarness } from './master-harness';
 
 /** A started master with agents a and b (ports 1000–1009 and 1010–1019), first round handled. */
 function twoAgents(): MasterHarness {
@@ -40,7 +41,7 @@ t.test('refuse filters (§2.3) as the one allocator reads them', async (t) => {
     t.same(h.offeredAgents(1), c.offered, c.name);
   }
   const h = twoAgents();
-  h.master.accept('O1', [launch(task('t1', 'a', scalars(1, 10)))], 60_000);
+  h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10)))], 60_000);
   h.runUntil(5000);
   t.same(h.offeredAgents(1), [], 'the rest of an accept is filtered');
   h.master.executorEnded(h.launched[0].executor);
@@ -92,7 +93,7 @@ t.test('a reserved pool is offered to its role only while the role is not suppre
 
 t.test('allocateNow: a round at once, off the grid', async (t) => {
   const h = twoAgents();
-  h.master.accept('O1', [launch(task('t1', 'a', scalars(1, 10)))], 0);
+  h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10)))], 0);
   h.now = 10;
   h.master.allocateNow();
   t.same(h.offers(10).map((o) => [o.agent.agentId, o.pools[0]?.cpusMilli]), [['a', 3000]], 'the rest of a, at once');
@@ -103,41 +104,41 @@ t.test('allocateNow: a round at once, off the grid', async (t) => {
 t.test('ACCEPT: refused operations get TASK_ERROR / TASK_DROPPED at now+1 and consume nothing', async (t) => {
   const h = twoAgents();
   h.master.accept('O1', [
-    launch(task('big', 'a', scalars(5, 10))),
-    launch(task('ok', 'a', scalars(4, 10), [1000])),
-    group('e1', [task('p1', 'a', scalars(0, 10))]),
+    launchOf(masterTask('big', 'a', masterScalars(5, 10))),
+    launchOf(masterTask('ok', 'a', masterScalars(4, 10), [1000])),
+    groupOf('e1', [masterTask('p1', 'a', masterScalars(0, 10))]),
   ], 0);
   t.same(h.launched.map((l) => l.executor.executorId), ['ok'], 'only the valid one launched (its command executor is named after it)');
   t.same(h.statuses().map((s) => [s.taskId, s.state, s.reason]), [['big', 'TASK_ERROR', 'REASON_TASK_INVALID'], ['p1', 'TASK_ERROR', 'REASON_TASK_GROUP_INVALID']]);
   t.equal(h.problems.length, 2, 'reported as problems of the framework');
   t.same(h.master.agentUsage('a')[0], { cpusMilli: 4000, memMilli: 10_000, diskMilli: 0, gpus: 0, ports: [[1000, 1000]] }, 'exactly the valid allocation is booked');
-  h.master.accept('O1', [launch(task('late', 'a', scalars(1, 1)))], 0);
+  h.master.accept('O1', [launchOf(masterTask('late', 'a', masterScalars(1, 1)))], 0);
   t.match(h.statuses('late'), [{ state: 'TASK_DROPPED', reason: 'REASON_INVALID_OFFERS', message: 'offer O1 is no longer valid' }], 'a used offer is stale');
   h.unrunnable = 'no container runtime';
-  h.master.accept('O2', [launch(task('img', 'b', scalars(1, 1)))], 0);
+  h.master.accept('O2', [launchOf(masterTask('img', 'b', masterScalars(1, 1)))], 0);
   t.match(h.statuses('img'), [{ state: 'TASK_ERROR', reason: 'REASON_TASK_INVALID', message: 'no container runtime' }], 'the runtime refuses what it cannot run, before resources');
 });
 
 t.test('an executor id in use: a group joining a running executor is refused, one shutting down drops the group', async (t) => {
   const h = twoAgents();
-  h.master.accept('O1', [group('e1', [task('p1', 'a', scalars(0.5, 10)), task('p2', 'a', scalars(0.5, 10))])], 0);
+  h.master.accept('O1', [groupOf('e1', [masterTask('p1', 'a', masterScalars(0.5, 10)), masterTask('p2', 'a', masterScalars(0.5, 10))])], 0);
   h.runUntil(1000);
-  h.master.accept(h.lastOffer('a').offerId, [group('e1', [task('p3', 'a', scalars(0.5, 10))])], 0);
+  h.master.accept(h.lastOffer('a').offerId, [groupOf('e1', [masterTask('p3', 'a', masterScalars(0.5, 10))])], 0);
   t.match(h.statuses('p3'), [{ state: 'TASK_ERROR', reason: 'REASON_TASK_GROUP_INVALID', message: /executor e1 already runs/ }]);
   h.report('p1', 'TASK_FAILED');
   h.report('p2', 'TASK_KILLED');
   h.runUntil(2000);
-  h.master.accept(h.lastOffer('a').offerId, [group('e1', [task('p4', 'a', scalars(0.5, 10))])], 0);
+  h.master.accept(h.lastOffer('a').offerId, [groupOf('e1', [masterTask('p4', 'a', masterScalars(0.5, 10))])], 0);
   t.match(h.statuses('p4'), [{ state: 'TASK_DROPPED', reason: 'REASON_EXECUTOR_TERMINATED' }], 'all its tasks ended, the executor not gone yet');
   h.master.executorEnded(h.launched[0].executor);
   h.runUntil(3000);
-  h.master.accept(h.lastOffer('a').offerId, [group('e1', [task('p5', 'a', scalars(0.5, 10))])], 0);
+  h.master.accept(h.lastOffer('a').offerId, [groupOf('e1', [masterTask('p5', 'a', masterScalars(0.5, 10))])], 0);
   t.same(h.launched.map((l) => l.op.kind === 'launchGroup' ? l.op.tasks.map((x) => x.taskId) : []), [['p1', 'p2'], ['p5']], 'the id is free once the executor is gone');
 });
 
 t.test('updates, acknowledgements and reconciliation answers (§7.1, §7.2)', async (t) => {
   const h = twoAgents();
-  h.master.accept('O1', [launch(task('t1', 'a', scalars(1, 10)))], 0);
+  h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10)))], 0);
   h.master.reconcile([{ taskId: 't1' }, { taskId: 'nope', agentId: 'b' }, { taskId: 'nope2' }, { taskId: 'nope3', agentId: 'zz' }]);
   t.same(h.statuses().map((s) => [s.taskId, s.state, s.uuid]), [
     ['t1', 'TASK_STAGING', undefined], ['nope', 'TASK_GONE', undefined], ['nope2', 'TASK_UNKNOWN', undefined], ['nope3', 'TASK_UNKNOWN', undefined],
@@ -184,7 +185,7 @@ t.test('adoptExecutor books what survived a restart and remembers its live tasks
 
 t.test('a partitioned agent: held updates, remembered kills, unreachable, reregistration (§7.4)', async (t) => {
   const h = twoAgents();
-  h.master.accept('O1', [launch(task('t1', 'a', scalars(1, 10))), launch(task('t2', 'a', scalars(1, 10)))], 0);
+  h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10))), launchOf(masterTask('t2', 'a', masterScalars(1, 10)))], 0);
   h.report('t1', 'TASK_RUNNING');
   h.master.disconnectAgent('a');
   t.same(h.received.filter((r) => r.input.type === 'rescind').length, 0, 'no offer of a was outstanding');
@@ -206,7 +207,7 @@ t.test('a partitioned agent: held updates, remembered kills, unreachable, reregi
 
 t.test('an ACCEPT whose operations launch no task is a decline (§2.3): nothing launched, no problem, the filter applies', async (t) => {
   const h = twoAgents();
-  h.master.accept('O1', [{ ...group('e1', []), allocation: [] }], 60_000);
+  h.master.accept('O1', [{ ...groupOf('e1', []), allocation: [] }], 60_000);
   t.same(h.launched, [], 'nothing launched');
   t.same(h.problems, [], 'not a broken rule');
   t.same(h.statuses(), []);

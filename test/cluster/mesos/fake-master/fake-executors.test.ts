@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Call, Event, TaskInfo } from '../../../../src/cluster/mesos/codec/mesos-model';
-import { agentSpec, group, MasterHarness, scalars, task } from '../../../unit/master/master-harness';
+import { agentSpec, groupOf, masterScalars, masterTask } from '../../../builders/master-builders';
+import { MasterHarness } from '../../../unit/master/master-harness';
 import { FakeExecutors } from './fake-executors';
 
 /*
@@ -51,13 +52,13 @@ function onModel(history: History): [string, string] | undefined {
   h.master.start();
   h.runUntil(0);
   if (history !== 'never launched') {
-    h.master.accept('O1', [group('e1', [task('p1', 'a', scalars(0.5, 10))])], 0);
+    h.master.accept('O1', [groupOf('e1', [masterTask('p1', 'a', masterScalars(0.5, 10))])], 0);
     h.runUntil(1000);
   }
   if (history === 'its tasks ended, shutting down' || history === 'gone') h.report('p1', 'TASK_FAILED');
   if (history === 'gone') h.master.executorEnded(h.launched[0].executor);
   h.runUntil(2000);
-  h.master.accept(h.lastOffer('a').offerId, [group('e1', [task('p2', 'a', scalars(0.5, 10))])], 0);
+  h.master.accept(h.lastOffer('a').offerId, [groupOf('e1', [masterTask('p2', 'a', masterScalars(0.5, 10))])], 0);
   const answer = h.statuses('p2')[0];
   return answer === undefined ? undefined : [answer.state, answer.reason ?? ''];
 }
