@@ -2,7 +2,7 @@ import type { OfferedPool } from '../scheduler/model/offer';
 import type { PortRange, ScalarResources } from '../scheduler/model/resources';
 import { poolKey } from './agent-ledger';
 import { executorRefusal, type ExecutorVerdict } from './executor-book';
-import { operationExecutorId, operationTasks, type MasterOperation, type Refusal } from './master-types';
+import { operationExecutorId, operationTasks, type MasterOperation, type MasterTaskLaunch, type Refusal } from './master-types';
 import { containsPort, containsRanges, subtractRanges, unionRanges } from './port-ranges';
 
 /** What is left of one offered pool while the operations of one ACCEPT are applied in order. */
@@ -64,6 +64,7 @@ export class AcceptCheck {
     for (const t of tasks) {
       if (t.agentId !== this.agentId) return `task ${t.taskId} targets agent ${t.agentId}, offer is on ${this.agentId}`;
       if (this.taskIds.has(t.taskId) || this.taskIdInUse(t.taskId)) return `duplicate task id ${t.taskId}`;
+      if (usesNothing(t)) return `task ${t.taskId} uses no resources`;
     }
     const executorId = operationExecutorId(op);
     if (op.kind === 'launchGroup') {
@@ -116,6 +117,11 @@ export class AcceptCheck {
 }
 
 const SCALARS = ['cpusMilli', 'memMilli', 'diskMilli', 'gpus'] as const;
+
+/** A task with no cpus, mem, disk, gpus or host port: Mesos refuses it (apache/mesos src/master/validation.cpp, task resources). */
+function usesNothing(t: MasterTaskLaunch): boolean {
+  return SCALARS.every((f) => t.resources[f] <= 0) && !t.hostPorts.some((p) => p > 0);
+}
 
 /** The least a task group's default executor may have (Mesos `MIN_CPUS`, `MIN_MEM`: 0.01 cpus, 32 MB). */
 export const MIN_EXECUTOR_CPUS_MILLI = 10;

@@ -29,6 +29,8 @@ t.test('what makes an operation invalid (TASK_ERROR with the reason)', async (t)
   const t1 = masterTask('t1', 'a1', masterScalars(0.2, 10), [5001]);
   const cases: { name: string; op: MasterOperation; want: RegExp; reason?: string; state?: string }[] = [
     { name: 'a task id in use on the cluster', op: launchOf(masterTask('taken', 'a1', masterScalars(0.1, 1))), want: /duplicate task id taken/ },
+    { name: 'a task that uses no resources', op: launchOf(masterTask('x', 'a1', masterScalars(0, 0))), want: /task x uses no resources/ },
+    { name: 'a task of a group that uses no resources', op: groupOf('e1', [t1, masterTask('y', 'a1', masterScalars(0, 0))]), want: /task y uses no resources/, reason: 'REASON_TASK_GROUP_INVALID' },
     { name: 'another agent', op: launchOf(masterTask('x', 'a2', masterScalars(0.1, 1))), want: /targets agent a2, offer is on a1/ },
     { name: 'no tasks', op: { kind: 'launchGroup', executorId: 'e', executorResources: groupOf('e', []).executorResources, tasks: [], allocation: [] }, want: /launch without tasks/, reason: 'REASON_TASK_GROUP_INVALID' },
     { name: 'less than the tasks need', op: { ...launchOf(t1), allocation: [{ ...launchOf(t1).allocation[0], cpusMilli: 100 }] }, want: /allocation has cpusMilli 100, the tasks need 200/ },
