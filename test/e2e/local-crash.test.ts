@@ -26,7 +26,7 @@ const CYCLES = Number(process.env.PACER_CRASH_CYCLES ?? 12);
 /** The load's seed (PACER_CRASH_SEED replays a run's load; the kill moments still vary with the machine). */
 const SEED = Number(process.env.PACER_CRASH_SEED ?? Date.now() % 100_000);
 const REPO = resolve(__dirname, '..', '..');
-const STARTUP = /pacer: Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
+const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 const MAX_APPS = 24;
 
 /**
