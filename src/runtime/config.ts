@@ -47,7 +47,7 @@ export interface PacerConfig {
   readonly master?: string;
   /** `--log_format`: log records for people (`text`) or one JSON object per line (`json`); undefined: `text` on a terminal, else `json`. */
   readonly logFormat?: LogFormat;
-  /** `--logging_level` (Marathon's flag and values). */
+  /** `--log_level`, or Marathon's `--logging_level` (Marathon's values). */
   readonly loggingLevel: LoggingLevel;
   /** `--http_credentials`: `user:password[,…]` (Marathon's flag; pacer takes a list). */
   readonly httpCredentials?: string;
@@ -124,7 +124,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
-  { flag: '--logging_level', env: 'PACER_LOGGING_LEVEL', help: `${LOGGING_LEVELS.join(' | ')} (default info; Marathon's flag)`, apply: (c, v) => oneOf(v.toLowerCase(), LOGGING_LEVELS, (k) => { c.loggingLevel = k as LoggingLevel; }) },
+  { flag: '--log_level', env: 'PACER_LOG_LEVEL', help: `${LOGGING_LEVELS.join(' | ')} (default info)`, apply: (c, v) => loggingLevel(c, v) },
+  // Marathon's name of the same flag (DebugConf.scala `logging_level`), for Marathon's command lines.
+  { flag: '--logging_level', env: 'PACER_LOGGING_LEVEL', help: 'the same as --log_level (Marathon\'s name)', apply: (c, v) => loggingLevel(c, v) },
   { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
 ];
 
@@ -213,6 +215,11 @@ function bool(value: string, set: (b: boolean) => void): string | undefined {
 function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined {
   if (value === 'undefined') return "'--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted.";
   return oneOf(value, ['restricted', 'unrestricted'], (k) => { c.gpuSchedulingBehavior = k as GpuSchedulingBehavior; });
+}
+
+/** `--log_level` / `--logging_level`: Marathon's level names, in any case. */
+function loggingLevel(c: Mutable<PacerConfig>, value: string): string | undefined {
+  return oneOf(value.toLowerCase(), LOGGING_LEVELS, (k) => { c.loggingLevel = k as LoggingLevel; });
 }
 
 function oneOf(value: string, allowed: readonly string[], set: (v: string) => void): string | undefined {

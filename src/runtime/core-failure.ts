@@ -63,7 +63,7 @@ export const CORE_FAILURE_EXIT_CODE = 70;
 /**
  * Reports a failure as one `fatal` record of `log` (component `loop`): the input as JSON in
  * `input`, the stack in `err`, the clock in `atMs`. When `log` is set to write nothing at `fatal`
- * (`--logging_level off`, or a composition a test started without a log) the plain text goes to
+ * (`--log_level off`, or a composition a test started without a log) the plain text goes to
  * stderr instead: a process never stops without saying why.
  */
 export function reportCoreFailure(log: PacerLog): (failure: CoreFailure) => void {

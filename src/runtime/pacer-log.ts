@@ -10,7 +10,7 @@ export const LOG_FORMATS: readonly LogFormat[] = ['text', 'json'];
 export type PacerLog = Logger;
 
 /**
- * `--logging_level`: Marathon's flag and values (`DebugConf.scala`: off, fatal, error, warn, info,
+ * `--log_level` (or Marathon's name, `--logging_level`): Marathon's values (`DebugConf.scala`: off, fatal, error, warn, info,
  * debug, trace, all; logback's names). pino has no `all` and calls `off` `silent`.
  */
 export const LOGGING_LEVELS = ['off', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'all'] as const;

@@ -121,7 +121,7 @@ function defaultOnFatal(log: PacerLog): (error: Error, pacer: RunningMesosPacer 
 }
 
 /** The driver's lines as records of component `mesos`; credentials in a URL never reach them. */
-function mesosLogger(log: PacerLog): MesosLogger {
+export function mesosLogger(log: PacerLog): MesosLogger {
   const mesos = log.child({ component: 'mesos' });
   return {
     info: (message, fields = {}) => mesos.info(fields, redacted(message)),
