@@ -16,7 +16,7 @@ import { ApiListeners, type ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
 import { pacerBuild } from './pacer-build';
-import { RealTimeLoop } from './real-time-loop';
+import { RealTimeLoop, type LoopObserver } from './real-time-loop';
 import { haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
 import { DecisionLog } from './decision-log';
 import type { PacerLog } from './pacer-log';
@@ -43,6 +43,12 @@ export interface RuntimeHooks {
   readonly log?: PacerLog;
   /** Default: log the failure and end the process (runtime/core-failure.ts). */
   readonly onCoreFailure?: CoreFailureHandler;
+  /**
+   * The input hook: sees every input the core handles — the cluster driver's, the probes', the
+   * core's timers and the API's commands — with the instant the core reads, from the first one on
+   * (a flight recorder is one observer; docs/architecture.md, "One loop").
+   */
+  readonly inputs?: LoopObserver;
 }
 
 /** Opens the store (lock first, so a second pacer fails before touching it) and the loop. */
@@ -78,14 +84,16 @@ export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions>
 
 /**
  * The core on real ports — the loop is its clock and timers — built (it recovers from `store`
- * while being built), its decisions logged, then attached to the loop.
+ * while being built), its decisions logged, `inputs` (the input hook) observing the loop, then
+ * attached to the loop.
  */
-export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store): Scheduler {
+export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store, inputs?: LoopObserver): Scheduler {
   const scheduler = new Scheduler({
     clock: base.loop, random: { next: Math.random }, timers: base.loop, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }, schedulerOptionsOf(config));
   const decisions = new DecisionLog(scheduler, base.loop, base.log);
+  if (inputs !== undefined) base.loop.observe(inputs);
   base.loop.observe({ afterInput: () => decisions.afterInput() });
   base.loop.attach(scheduler);
   reportSetAside(scheduler, base.log);

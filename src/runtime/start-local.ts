@@ -49,7 +49,7 @@ export async function startLocal(config: PacerConfig, hooks: RuntimeHooks = {}):
   };
   let scheduler: Scheduler;
   try {
-    scheduler = startScheduler(config, base, cluster);
+    scheduler = startScheduler(config, base, cluster, base.store, hooks.inputs);
   } catch (err) {
     base.release();
     throw err;

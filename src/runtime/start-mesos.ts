@@ -64,7 +64,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   };
   let scheduler: Scheduler;
   try {
-    scheduler = startScheduler(config, base, cluster, store);
+    scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
     cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
   } catch (err) {
     abandon();
