@@ -77,7 +77,9 @@ export async function serverWithRouteTable(t: Test, parts: ServerParts): Promise
     });
     return app;
   };
-  const server = t.mockRequire<typeof ServerModule>('../../../src/api/server', {
+  // Resolved here, so that the compiled test tree mocks its own copy (a relative id would be taken
+  // from the TypeScript source's location).
+  const server = t.mockRequire<typeof ServerModule>(require.resolve('../../../src/api/server'), {
     fastify: Object.assign(recording, { default: recording }),
   });
   const app = server.buildServer(parts);
