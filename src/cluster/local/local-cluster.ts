@@ -6,11 +6,11 @@ import type { LaunchOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { Master } from '../../master/master';
-import type { AgentRuntime, MasterOutbox, MasterTimerEvent } from '../../master/master-ports';
+import type { AgentRuntime, MasterOutbox } from '../../master/master-ports';
 import { operationTasks, type MasterExecutor, type MasterOperation } from '../../master/master-types';
-import { RealTimers } from '../../runtime/real-timers';
 import { resolveAgents, type LocalAgent } from './local-agent';
 import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, type LocalClusterOptions } from './local-cluster-options';
+import { MasterTimers } from './master-timers';
 import { LocalExecutor, type ExecutorHooks, type ProcessCommand } from './local-executor';
 import { isGroupAlive, isProcessAlive, killProcessAndGroup } from './process-identity';
 import { runnableProblem } from './runnable-problem';
@@ -94,7 +94,7 @@ const NEVER_MS = Number.MAX_SAFE_INTEGER;
  *   `Master.adoptExecutor` books their resources), polls them for exit, resumes their health
  *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4). So every process pacer
  *   ever started is either a task the cluster reports (and the core reconciles) or killed.
- * - Real time: Date.now and timers (the master model's through {@link RealTimers}), all cleared by
+ * - Real time: Date.now and timers (the master model's through {@link MasterTimers}), all cleared by
  *   `stop()` / `shutdown()`. Inputs are posted on a later turn of the event loop, never from
  *   inside a driver call ({@link StatusOutbox}).
  */
@@ -109,7 +109,7 @@ export class LocalCluster implements ClusterDriver {
   private readonly runtime: AgentRuntime<TaskLaunch>;
   private readonly launcher = new TaskLauncher(() => this.offerSoon());
   private master: Master<TaskLaunch> | undefined;
-  private timers: RealTimers<MasterTimerEvent> | undefined;
+  private timers: MasterTimers | undefined;
   /** The spawns of the launches of the ACCEPT being handled, run once they are on record. */
   private spawns: (() => void)[] = [];
   private offerSoonPending: NodeJS.Immediate | undefined;
@@ -319,9 +319,9 @@ export class LocalCluster implements ClusterDriver {
       status: (_dueMs, status) => this.outbox.send({ type: 'status', status }),
       agentLost: (agentId) => this.outbox.send({ type: 'agentLost', agentId }),
     };
-    const timers = new RealTimers<MasterTimerEvent>((event) => this.master?.onTimer(event));
+    const timers = new MasterTimers((event) => this.master?.onTimer(event));
     this.timers = timers;
-    const master = new Master<TaskLaunch>({ nowMs: () => Date.now(), schedule: (dueMs, event) => timers.schedule(dueMs, event), cancel: (id) => timers.cancel(id) }, outbox, this.runtime, {
+    const master = new Master<TaskLaunch>(timers, outbox, this.runtime, {
       offerIntervalMs: this.options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS,
       agentPingTimeoutMs: NEVER_MS,
       agentRemovalMs: 0,
