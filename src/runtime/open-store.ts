@@ -3,6 +3,7 @@ import type { Durability } from '../store/durable-driver';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { ZkStore } from '../store/zk/zk-store';
 import type { PacerConfig } from './config';
+import type { PacerLog } from './pacer-log';
 
 /** The store a real-time composition runs on: the port, command transactions, closing, and — when it writes behind — its durability. */
 export interface RuntimeStore extends Store {
@@ -17,13 +18,14 @@ export interface RuntimeStore extends Store {
  * write again (session expired, credentials refused) stops the process with a message: the
  * tasks keep running and a restart recovers from what ZooKeeper holds (Marathon exits too).
  */
-export async function openStore(config: PacerConfig): Promise<RuntimeStore> {
+export async function openStore(config: PacerConfig, log: PacerLog): Promise<RuntimeStore> {
   if (config.zk === undefined) return SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
+  const storeLog = log.child({ component: 'store' });
   return ZkStore.open(config.zk, {
     timeoutMs: config.zkTimeoutMs, sessionTimeoutMs: config.zkSessionTimeoutMs,
-    log: (line) => void process.stderr.write(`pacer: ${line}\n`),
+    log: (line) => storeLog.warn(line),
     onFatal: (error) => {
-      process.stderr.write(`pacer: ${error.message}; stopping (a restart recovers from ZooKeeper)\n`);
+      storeLog.fatal(`${error.message}; stopping (a restart recovers from ZooKeeper)`);
       process.exit(1);
     },
   });
