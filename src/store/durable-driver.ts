@@ -9,6 +9,7 @@ export interface Durability {
   readonly writeSeq: number;
   /** Whether some write is not durable yet. */
   hasPendingWrites(): boolean;
+  /** Resolves once the first `seq` writes are durable; rejects when they never will be (the store failed for good). */
   whenDurable(seq?: number): Promise<void>;
 }
 
@@ -25,7 +26,11 @@ export function durableDriver(driver: ClusterDriver, store: Durability): Cluster
   const drain = async (): Promise<void> => {
     draining = true;
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      await store.whenDurable(next.seq);
+      // A store that failed for good stops pacer (open-store.ts): nothing waiting reaches the cluster.
+      if (!(await store.whenDurable(next.seq).then(() => true, () => false))) {
+        queue.length = 0;
+        break;
+      }
       try {
         next.call();
       } catch (err) {

@@ -7,7 +7,8 @@ import { waitFor } from '../harness/wait';
 class ManualDurability implements Durability {
   writeSeq = 0;
   private durable = 0;
-  private readonly waiters: { seq: number; resolve: () => void }[] = [];
+  private readonly waiters: { seq: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+  private failed: Error | undefined;
 
   write(): void {
     this.writeSeq++;
@@ -23,7 +24,15 @@ class ManualDurability implements Durability {
   }
 
   whenDurable(seq = this.writeSeq): Promise<void> {
-    return seq <= this.durable ? Promise.resolve() : new Promise((resolve) => this.waiters.push({ seq, resolve }));
+    if (seq <= this.durable) return Promise.resolve();
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
+  }
+
+  /** The store can never write again (a ZooKeeper session expired). */
+  fail(): void {
+    this.failed = new Error('session expired');
+    for (const w of this.waiters.splice(0)) w.reject(this.failed);
   }
 }
 
@@ -71,4 +80,19 @@ t.test('updateFrameworkRoles is gated too, and absent when the driver has none',
   const none = (): void => undefined;
   const withoutRoles = { accept: none, decline: none, kill: none, acknowledge: none, reconcile: none, revive: none, suppress: none };
   t.equal(durableDriver(withoutRoles, store).updateFrameworkRoles, undefined);
+});
+
+t.test('when the store fails for good, nothing that waits for it reaches the cluster, then or later', async (t) => {
+  const store = new ManualDurability();
+  const driver = new RecordingDriver();
+  const gated = durableDriver(driver, store);
+  store.write();
+  gated.accept('o1', [], 0);
+  await settle();
+  store.fail();
+  await settle();
+  gated.kill('t1', 'a1', 1000);
+  await settle();
+  await settle();
+  t.same(driver.calls, [], 'the accept of instances that were never stored is never sent');
 });

@@ -49,7 +49,7 @@ export class ZkStore implements Store, Durability {
   private seq = 0;
   private durableSeq = 0;
   private flushing: Promise<void> | undefined;
-  private readonly waiters: { readonly seq: number; readonly resolve: () => void }[] = [];
+  private readonly waiters: { readonly seq: number; readonly resolve: () => void; readonly reject: (error: Error) => void }[] = [];
   private failed: Error | undefined;
   private closed = false;
 
@@ -187,16 +187,17 @@ export class ZkStore implements Store, Durability {
     return this.durableSeq < this.seq;
   }
 
-  /** Resolves once the first `seq` writes (default: all so far) are in ZooKeeper; never resolves after a fatal error. */
+  /** Resolves once the first `seq` writes (default: all so far) are in ZooKeeper; rejects after a fatal error (they never will be). */
   whenDurable(seq = this.seq): Promise<void> {
     if (this.durableSeq >= seq) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+    if (this.failed !== undefined) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
   }
 
   /** Writes what is queued, then ends the session. */
   async closeAsync(): Promise<void> {
     if (this.closed) return;
-    if (this.failed === undefined) await this.whenDurable();
+    if (this.failed === undefined) await this.whenDurable().catch(() => undefined);
     this.closed = true;
     this.session.close();
   }
@@ -265,6 +266,7 @@ export class ZkStore implements Store, Durability {
   private fail(error: Error): void {
     if (this.failed !== undefined || this.closed) return;
     this.failed = error;
+    for (const w of this.waiters.splice(0)) w.reject(error);
     (this.options.onFatal ?? ((e) => this.options.log?.(e.message)))(error);
   }
 

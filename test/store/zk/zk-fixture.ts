@@ -4,7 +4,7 @@ import { PATIENCE_MS } from '../../harness/wait';
 import { startZooKeeper, ZOOKEEPER_MISSING, type ZooKeeperServer } from '../../harness/zookeeper-server';
 
 /** Generous bounds: the suite runs on a loaded machine (test/harness/wait.ts). */
-export const ZK_OPTIONS: ZkStoreOptions = { sessionTimeoutMs: 10_000, timeoutMs: PATIENCE_MS };
+export const ZK_OPTIONS: ZkStoreOptions = { sessionTimeoutMs: 30_000, timeoutMs: PATIENCE_MS };
 
 /** The skip reason of every real-ZooKeeper test (the package is absent), or false. */
 export const skip = ZOOKEEPER_MISSING;
