@@ -23,6 +23,11 @@ async function main(): Promise<number> {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
+  if (parsed.zk !== undefined) {
+    const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
+    const where = `local cluster, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
+    return serve(parsed, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed), where);
+  }
   switch (parsed.cluster) {
     // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
     case 'sim':
