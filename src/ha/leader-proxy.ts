@@ -57,7 +57,8 @@ export const leaderProxy = fp<LeaderProxyOptions>(async (app: FastifyInstance, o
     undici: { connectTimeout: options.connectTimeoutMs ?? PROXY_CONNECT_TIMEOUT_MS, headersTimeout: readTimeoutMs, bodyTimeout: readTimeoutMs },
   });
   const { leadership } = options;
-  const via = `1.1 ${leadership.self}`;
+  // Read per request: the port is known only once the API listens (`--port 0`).
+  const viaOf = (): string => `1.1 ${leadership.self}`;
   const streams = new Map<FastifyReply, string>();
   leadership.onChange(() => {
     const leader = knownLeader(leadership);
@@ -72,6 +73,7 @@ export const leaderProxy = fp<LeaderProxyOptions>(async (app: FastifyInstance, o
     if (leadership.serving() || pathOf(request.url) === '/ping') return done();
     leaderFor(request, options).then((leader) => {
       if (leader === undefined) return done();
+      const via = viaOf();
       if (viaValues(request.headers[VIA_HEADER]).includes(via)) return done(leaderProxyErrors.loop());
       if (pathOf(request.url) === '/v2/events') {
         streams.set(reply, leader);
