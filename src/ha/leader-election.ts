@@ -339,7 +339,7 @@ export class LeaderElection implements ElectionSource {
   }
 
   private say(line: string): void {
-    this.options.log?.(`ha: ${line}`);
+    this.options.log?.(line);
   }
 }
 

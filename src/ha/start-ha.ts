@@ -5,7 +5,8 @@ import { buildServer } from '../api/server';
 import { describeZkUrl, parseZkUrl } from '../cluster/mesos/zk/zk-url';
 import type { ApiListeners, ListenerAddress } from '../runtime/api-listeners';
 import type { PacerConfig } from '../runtime/config';
-import { apiConfigOf, apiEdges } from '../runtime/runtime-parts';
+import { silentLog } from '../runtime/pacer-log';
+import { apiConfigOf, apiEdges, type RuntimeHooks } from '../runtime/runtime-parts';
 import { localClusterFacts, startLocalDuties } from '../runtime/start-local';
 import { LeaderElection } from './leader-election';
 import { leaderProxy } from './leader-proxy';
@@ -16,12 +17,12 @@ import { TermEventStream } from './term-event-stream';
 const ZK_CONNECT_TIMEOUT_MS = 10_000;
 const ZK_REQUEST_TIMEOUT_MS = 10_000;
 
-/** What a caller (main, tests) may change. */
-export interface HaHooks {
+/** What a caller (main, tests) may change besides the runtime's hooks (log, core failure, input observer). */
+export interface HaHooks extends RuntimeHooks {
   /** The leader's duties (default: the local cluster from the config, src/runtime/start-local.ts). */
-  readonly startDuties?: (config: PacerConfig) => LeaderDuties;
-  /** Where election news goes (default: stderr). */
-  readonly log?: (line: string) => void;
+  readonly startDuties?: (config: PacerConfig, hooks: RuntimeHooks) => LeaderDuties;
+  /** Where election news goes, one line each (default: the log, component `ha`). */
+  readonly electionLog?: (line: string) => void;
   /** The duties could not start (store held by another process, corrupt). Default: log, close, exit code 1. */
   readonly onFatal?: (error: Error) => void;
   /** How long a standby's request waits for a leader before its 503 (default 2500 ms, Marathon's). */
@@ -57,8 +58,10 @@ export interface RunningHaPacer {
 export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise<RunningHaPacer> {
   if (config.zk === undefined) throw new Error('startHa needs --zk');
   const url = parseZkUrl(config.zk);
-  const log = hooks.log ?? ((line: string): void => void process.stderr.write(`pacer: ${line}\n`));
-  const { listeners, auth } = apiEdges(config);
+  const pacerLog = hooks.log ?? silentLog();
+  const haLog = pacerLog.child({ component: 'ha' });
+  const log = hooks.electionLog ?? ((line: string): void => haLog.info(line));
+  const { listeners, auth } = apiEdges(config, pacerLog);
   const election = new LeaderElection({
     url, id: () => listeners.leaderAddress, log, rejoinDelayMs: hooks.rejoinDelayMs ?? 1000,
     session: { sessionTimeoutMs: config.zkSessionTimeoutMs, connectTimeoutMs: ZK_CONNECT_TIMEOUT_MS, requestTimeoutMs: ZK_REQUEST_TIMEOUT_MS },
@@ -70,13 +73,19 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
     process.exitCode = 1;
     void pacer.running?.close();
   });
-  const leadership = new Leadership(election, () => listeners.leaderAddress, () => startDuties(config), onFatal);
+  const runtimeHooks: RuntimeHooks = {
+    log: pacerLog,
+    ...(hooks.onCoreFailure === undefined ? {} : { onCoreFailure: hooks.onCoreFailure }),
+    ...(hooks.inputs === undefined ? {} : { inputs: hooks.inputs }),
+  };
+  const leadership = new Leadership(election, () => listeners.leaderAddress, () => startDuties(config, runtimeHooks), onFatal);
   const clock = { nowMs: () => Date.now() };
   const events = new TermEventStream(clock);
   leadership.onTerm(events);
   const deps = haDeps(config, leadership, events, listeners);
   const app = buildServer({
-    deps, stream: events, auth, serverFactory: listeners.serverFactory,
+    deps, stream: events, auth, serverFactory: listeners.serverFactory, log: pacerLog,
+    ...(hooks.onCoreFailure === undefined ? {} : { onCoreFailure: hooks.onCoreFailure }),
     front: (a) => void a.register(leaderProxy, { leadership, scheme: listeners.scheme, ...(hooks.noLeaderWaitMs === undefined ? {} : { noLeaderWaitMs: hooks.noLeaderWaitMs }) }),
   });
   let listening: ListenerAddress[];

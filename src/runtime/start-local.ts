@@ -3,8 +3,10 @@ import { LocalCluster, type LocalClusterOptions } from '../cluster/local/local-c
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
+import type { PacerLog } from './pacer-log';
+import { silentLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase } from './runtime-parts';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
@@ -21,12 +23,13 @@ export interface RunningPacer {
   close(): Promise<void>;
 }
 
-/** The local cluster's options that come from the command line; what it does on its own goes to stderr. */
-export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
+/** The local cluster's options that come from the command line; what it does on its own goes to `log` (component `local`). */
+export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalClusterOptions {
+  const local = log.child({ component: 'local' });
   return {
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
     offerIntervalMs: config.localOfferIntervalMs,
-    log: (line) => void process.stderr.write(`pacer: ${line}\n`),
+    log: (line) => local.warn(line),
   };
 }
 
@@ -38,8 +41,8 @@ export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
  * is corrupt, of a newer format, or in use by another pacer fails here with its own message,
  * before anything is changed; a failure later undoes what was opened.
  */
-export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
-  const { base, cluster, scheduler, abandon } = openLocal(config);
+export async function startLocal(config: PacerConfig, hooks: RuntimeHooks = {}): Promise<RunningPacer> {
+  const { base, cluster, scheduler, abandon } = openLocal(config, hooks);
   let api: BuiltApi;
   try {
     api = buildApi(config, base, scheduler, localClusterFacts(config, cluster));
@@ -69,8 +72,8 @@ export function localClusterFacts(config: PacerConfig, cluster?: LocalCluster): 
  * anything else, so no input reaches the core and the core calls the cluster no more, then stops
  * the cluster (its tasks keep running) and releases the store.
  */
-export function startLocalDuties(config: PacerConfig): LeaderDuties {
-  const { base, cluster, scheduler, abandon } = openLocal(config);
+export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}): LeaderDuties {
+  const { base, cluster, scheduler, abandon } = openLocal(config, hooks);
   try {
     startCluster(config, cluster);
   } catch (err) {
@@ -87,15 +90,15 @@ export function startLocalDuties(config: PacerConfig): LeaderDuties {
 }
 
 /** Store → loop → driver → scheduler (which recovers from the store); undone on failure. */
-function openLocal(config: PacerConfig): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
-  const base = openRuntime(config);
-  const cluster = new LocalCluster(localClusterOptions(config), (input) => base.loop.post(input));
+function openLocal(config: PacerConfig, hooks: RuntimeHooks): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
+  const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();
     base.release();
   };
   try {
-    return { base, cluster, scheduler: startScheduler(config, base, cluster), abandon };
+    return { base, cluster, scheduler: startScheduler(config, base, cluster, base.store, hooks.inputs), abandon };
   } catch (err) {
     base.release();
     throw err;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { parseConfig, type PacerConfig } from '../../src/runtime/config';
+import { silentLog } from '../../src/runtime/pacer-log';
 import { openRuntime, startScheduler } from '../../src/runtime/runtime-parts';
 import type { LeaderDuties } from '../../src/ha/leadership';
 import { startHa, type RunningHaPacer } from '../../src/ha/start-ha';
@@ -45,7 +46,7 @@ export async function haPacer(t: Test, root: string, options: { zk?: string; por
   const record: DutiesRecord = { starts: [], stops: [], calls: [], offersAfterStop: 0 };
   const lines: string[] = [];
   const running = await startHa(parsed, {
-    startDuties: recordingDuties(t, record), log: (line) => void lines.push(line), rejoinDelayMs: 200,
+    startDuties: recordingDuties(t, record), electionLog: (line) => void lines.push(line), rejoinDelayMs: 200,
     onFatal: (error) => void lines.push(`fatal: ${error.message}`), ...(options.noLeaderWaitMs === undefined ? {} : { noLeaderWaitMs: options.noLeaderWaitMs }),
   });
   t.teardown(() => running.close());
@@ -54,7 +55,7 @@ export async function haPacer(t: Test, root: string, options: { zk?: string; por
 
 function recordingDuties(t: Test, record: DutiesRecord): (config: PacerConfig) => LeaderDuties {
   return (config) => {
-    const base = openRuntime(config);
+    const base = openRuntime(config, silentLog());
     const driver = new RecordingDriver((call) => void record.calls.push({ call, atMs: Date.now() }));
     const scheduler = startScheduler(config, base, driver);
     let stopped = false;

@@ -14,7 +14,7 @@ import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK as skip, ZK } from 
  * and serves writes itself; a pacer stopped with SIGTERM leaves the election at once.
  */
 
-const STARTED = /pacer: Marathon API on http:\/\/127\.0\.0\.1:(\d+) \(local cluster, one of the pacers at zk:\/\/[^ ]+, store /;
+const STARTED = /Marathon API on http:\/\/127\.0\.0\.1:(\d+) \(local cluster, one of the pacers at zk:\/\/[^ ]+, store /;
 
 async function pacerProcess(t: Test, root: string): Promise<{ main: MainProcess; url: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-ha-proc-'));
@@ -41,7 +41,7 @@ t.test('two pacer processes: the leader is killed -9, the other leads after its 
   const firstAddress = first.url.slice('http://'.length);
   const secondAddress = second.url.slice('http://'.length);
   await waitFor(async () => (await leaderOf(second.url)) === firstAddress, 'the second pacer to name the first as leader');
-  t.match(first.main.stderr(), /ha: elected leader/);
+  t.match(first.main.stderr(), /elected leader/);
 
   first.main.child.kill('SIGKILL');
   await exitOf(first.main, 'the killed leader');
