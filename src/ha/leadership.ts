@@ -153,7 +153,10 @@ export class Leadership implements LeadershipView {
     const duties = this.duties;
     if (duties === undefined) return;
     this.duties = undefined;
-    duties.stop();
-    for (const term of this.terms) term.ended();
+    try {
+      duties.stop();
+    } finally {
+      for (const term of this.terms) term.ended();
+    }
   }
 }
