@@ -35,7 +35,8 @@ async function main(): Promise<number> {
   const hooks = { log };
   if (parsed.zk !== undefined) {
     const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
-    const where = `local cluster, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
+    const cluster = parsed.cluster === 'mesos' ? `Mesos master ${parsed.master ?? ''}` : 'local cluster';
+    const where = `${cluster}, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
     return serve(parsed, log, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed, hooks), where);
   }
   switch (parsed.cluster) {

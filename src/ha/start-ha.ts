@@ -8,6 +8,7 @@ import type { PacerConfig } from '../runtime/config';
 import { silentLog } from '../runtime/pacer-log';
 import { apiConfigOf, apiEdges, type RuntimeHooks } from '../runtime/runtime-parts';
 import { localClusterFacts, startLocalDuties } from '../runtime/start-local';
+import { mesosClusterFacts, startMesosDuties } from '../runtime/start-mesos';
 import { LeaderElection } from './leader-election';
 import { leaderProxy } from './leader-proxy';
 import { Leadership, type LeaderDuties } from './leadership';
@@ -19,11 +20,11 @@ const ZK_REQUEST_TIMEOUT_MS = 10_000;
 
 /** What a caller (main, tests) may change besides the runtime's hooks (log, core failure, input observer). */
 export interface HaHooks extends RuntimeHooks {
-  /** The leader's duties (default: the local cluster from the config, src/runtime/start-local.ts). */
+  /** The leader's duties (default: from `--cluster`, local or mesos: src/runtime/start-local.ts, start-mesos.ts). */
   readonly startDuties?: (config: PacerConfig, hooks: RuntimeHooks) => LeaderDuties;
   /** Where election news goes, one line each (default: the log, component `ha`). */
   readonly electionLog?: (line: string) => void;
-  /** The duties could not start (store held by another process, corrupt). Default: log, close, exit code 1. */
+  /** The duties could not start (store held by another process, corrupt), or the Mesos driver gave up. Default: log, close, exit code 1. */
   readonly onFatal?: (error: Error) => void;
   /** How long a standby's request waits for a leader before its 503 (default 2500 ms, Marathon's). */
   readonly noLeaderWaitMs?: number;
@@ -66,13 +67,15 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
     url, id: () => listeners.leaderAddress, log, rejoinDelayMs: hooks.rejoinDelayMs ?? 1000,
     session: { sessionTimeoutMs: config.zkSessionTimeoutMs, connectTimeoutMs: ZK_CONNECT_TIMEOUT_MS, requestTimeoutMs: ZK_REQUEST_TIMEOUT_MS },
   });
-  const startDuties = hooks.startDuties ?? startLocalDuties;
   const pacer: { running?: RunningHaPacer } = {};
   const onFatal = hooks.onFatal ?? ((error: Error): void => {
     log(`cannot lead: ${error.message}`);
     process.exitCode = 1;
     void pacer.running?.close();
   });
+  const startDuties = hooks.startDuties ?? (config.cluster === 'mesos'
+    ? (c: PacerConfig, h: RuntimeHooks): LeaderDuties => startMesosDuties(c, h, onFatal)
+    : startLocalDuties);
   const runtimeHooks: RuntimeHooks = {
     log: pacerLog,
     ...(hooks.onCoreFailure === undefined ? {} : { onCoreFailure: hooks.onCoreFailure }),
@@ -119,6 +122,11 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
   return running;
 }
 
+/** Never called: Mesos duties always have driver metrics. */
+function noDriverMetrics(): never {
+  throw leaderProxyErrors.noCurrentLeader();
+}
+
 /**
  * The routes' deps, each reaching the current term's duties: a handler that runs after this
  * process stopped leading (its request passed the edge just before) gets the 503 of a standby
@@ -138,7 +146,7 @@ function haDeps(config: PacerConfig, leadership: Leadership, events: TermEventSt
     submit: (command) => duties().submit(command),
     clock: { nowMs: () => Date.now() },
     events,
-    config: apiConfigOf(config, localClusterFacts(config), listeners),
+    config: apiConfigOf(config, config.cluster === 'mesos' ? mesosClusterFacts(config) : localClusterFacts(config), listeners),
     frameworkId: () => leadership.current()?.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     leadershipMs: () => leadership.termMs(),
@@ -148,5 +156,6 @@ function haDeps(config: PacerConfig, leadership: Leadership, events: TermEventSt
       return leader === leadership.self ? undefined : leader;
     },
     abdicate: () => void leadership.abdicate(),
+    ...(config.cluster === 'mesos' ? { mesosDriverMetrics: () => (duties().driverMetrics ?? noDriverMetrics)() } : {}),
   };
 }

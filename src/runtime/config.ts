@@ -193,10 +193,10 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
 }
 
-/** A leader must be reachable by the others at what it advertises; HA runs the local cluster (so far). */
+/** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
 function haProblem(c: PacerConfig): { error: string } | undefined {
   if (c.zk === undefined) return undefined;
-  if (c.cluster !== 'local') return { error: `--zk: high availability runs the local cluster only so far (--cluster ${c.cluster} is not supported with --zk yet)` };
+  if (c.cluster === 'sim') return { error: '--zk: the simulated cluster keeps its state in memory and cannot fail over; use --cluster local or mesos' };
   if (c.hostname === undefined && ['0.0.0.0', '::', ''].includes(c.address)) {
     return { error: `--zk with --address ${c.address}: give --hostname, the name the other pacers reach this one by` };
   }

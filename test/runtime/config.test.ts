@@ -193,8 +193,8 @@ t.test('--zk: a zk:// URL, the local cluster, and an address the other pacers ca
   t.match(configOf(parseConfig([], {}, CWD)), { zkSessionTimeoutMs: 10_000 }, 'Marathon\'s session timeout by default');
   t.equal(configOf(parseConfig([], {}, CWD)).zk, undefined, 'no --zk: one pacer, always the leader');
   t.match(errorOf(parseConfig(['--zk', 'http://zk1:2181/pacer'], {}, CWD)), /^--zk http:\/\/zk1:2181\/pacer: bad ZooKeeper URL .*must start with zk:\/\//);
-  t.match(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'sim'], {}, CWD)), /^--zk: high availability runs the local cluster only so far/);
-  t.match(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'mesos', '--master', 'http://m:5050'], {}, CWD)), /--cluster mesos is not supported with --zk yet/);
+  t.match(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'sim'], {}, CWD)), /^--zk: the simulated cluster keeps its state in memory and cannot fail over/);
+  t.match(configOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'mesos', '--master', 'http://m:5050'], {}, CWD)), { zk: 'zk://zk1/p', cluster: 'mesos' }, 'Mesos with HA');
   t.equal(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--address', '0.0.0.0'], {}, CWD)), '--zk with --address 0.0.0.0: give --hostname, the name the other pacers reach this one by');
   t.match(configOf(parseConfig(['--zk', 'zk://zk1/p', '--address', '0.0.0.0', '--hostname', 'p1'], {}, CWD)), { zk: 'zk://zk1/p', hostname: 'p1' });
   t.match(errorOf(parseConfig(['--zk_session_timeout', '10'], {}, CWD)), /expected an integer from 1000/);
