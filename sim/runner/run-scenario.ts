@@ -143,10 +143,15 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       defaultRole: scenario.options.defaultRole,
       taskKilling: scenario.options.taskKilling,
       ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
+      ...(scenario.options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: scenario.options.unhealthyKillFloor }),
     },
   );
   const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler) : undefined);
-  if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true);
+  if (options.invariants !== false) {
+    checker = new InvariantChecker(
+      scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
+    );
+  }
   scheduler.subscribe((event: MarathonEvent) => {
     const t = rel();
     recorder.onEvent(t, event);
