@@ -1,24 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiConfig, ApiDeps } from '../api/api-deps';
-import { EventStreamHub } from '../api/events/event-stream-hub';
-import { buildServer } from '../api/server';
 import { simRoutes } from '../api/ui/sim-routes';
 import { isoTime } from '../scheduler/kernel/iso-time';
-import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
-import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 import { formatSummary } from '../../sim/runner/format-summary';
 import { formatMs } from '../../sim/runner/format-ms';
 import type { RunResult } from '../../sim/runner/run-result';
 import { createRunSession, type RunSession } from '../../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
-import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
-import { pacerBuild } from './pacer-build';
-import { apiEdges, withListenerFacts } from './runtime-parts';
-import type { ApiListeners, ListenerAddress } from './api-listeners';
+import { apiEdges } from './runtime-parts';
+import { simApi } from './sim-api';
+import type { ListenerAddress } from './api-listeners';
 import { simViewSource } from './sim-view-source';
 import { decisionLine } from './decision-line';
 
@@ -74,22 +68,8 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   session.onDecision(({ atMs, decision }) => output(decisionLine(
     decision, config.logFormat === 'json' ? isoTime(VIRTUAL_EPOCH_MS + atMs) : formatMs(atMs).padStart(12), config.logFormat,
   )));
-  const clock = { nowMs: () => session.nowMs() };
   const wake = new EventTarget();
-  const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
-  const startedAtMs = Date.now();
-  const deps: ApiDeps = {
-    scheduler: session.scheduler, clock, events: hub,
-    submit: (command: Command): CommandResult => {
-      const result = session.submit(command);
-      wake.dispatchEvent(new Event(PACE_WAKE_EVENT));
-      return result;
-    },
-    config: simApiConfig(config, scenario, listeners),
-    frameworkId: () => undefined,
-    uptimeMs: () => Date.now() - startedAtMs,
-  };
-  const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory });
+  const { app } = simApi(session, scenario, config, () => wake.dispatchEvent(new Event(PACE_WAKE_EVENT)), Date.now(), { listeners, auth });
   let verdict: RunResult | undefined;
   simRoutes(app, simViewSource(session, scenario, config.speed, () => verdict));
   let listening: ListenerAddress[];
@@ -146,18 +126,3 @@ function pace(
   return { workload, done };
 }
 
-/** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
-function simApiConfig(config: PacerConfig, scenario: Scenario, listeners: ApiListeners): ApiConfig {
-  const agents = scenario.agents.length;
-  return withListenerFacts({
-    // The simulated core is built from the workload's options, not from the flags.
-    defaultRole: scenario.options.defaultRole,
-    newGroupEnforceRole: DEFAULT_SCHEDULER_OPTIONS.newGroupEnforceRole,
-    maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
-    features: scenario.options.taskKilling ? ['task_killing'] : [],
-    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
-    clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
-    prometheus: true,
-  }, listeners);
-}

@@ -3,9 +3,12 @@ import type { RunSpec } from '../model/run-spec';
 /**
  * True when two versions of a run spec differ only in their instance count (and version stamps):
  * such a change scales; any other change restarts (Marathon's ScaleApplication vs
- * RestartApplication rule).
+ * RestartApplication rule). One definition object is the same config without comparing: a plan
+ * compares every run spec of the old and the new root, and a root change shares every definition
+ * it did not touch, so this keeps planning one change from serializing all run specs twice.
  */
 export function sameConfig(a: RunSpec, b: RunSpec): boolean {
+  if (a.definition === b.definition) return true;
   return canonical(stripScaling(a.definition)) === canonical(stripScaling(b.definition));
 }
 
