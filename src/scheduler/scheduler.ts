@@ -15,7 +15,7 @@ import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
-import { unhealthyKillStatus, type UnhealthyKillStatus } from './health/unhealthy-kill-status';
+import { heldKillsStatus, type HeldKillsStatus } from './health/unhealthy-kill-status';
 import { onStatus } from './instances/on-status';
 import { onKillRetry } from './kill/kill-instance';
 import { inBackoff, resetBackoff } from './launch-queue/backoff';
@@ -240,19 +240,12 @@ export class Scheduler {
   }
 
   /**
-   * Kill-storm protection as an operator reads it: per app with health checks, its unhealthy-kill
-   * floor, how many instances count towards it, and the kills it holds back (issue 18;
-   * health/unhealthy-kill.ts). Only `runSpecId` when given (empty when it has no checks or does
-   * not exist); otherwise every such app, by id.
+   * Kill-storm protection as an operator reads it: every app whose unhealthy-kill floor holds
+   * kills back now, with its floor, how many instances count towards it and the held kills in the
+   * order they will go (issue 18; health/unhealthy-kill.ts). Empty while no kill is held.
    */
-  unhealthyKills(runSpecId?: string): UnhealthyKillStatus[] {
-    const states = runSpecId === undefined ? [...this.ctx.state.runSpecs.values()] : [this.ctx.state.runSpecs.get(runSpecId)];
-    const out: UnhealthyKillStatus[] = [];
-    for (const rs of states) {
-      const status = rs === undefined ? undefined : unhealthyKillStatus(this.ctx, rs);
-      if (status !== undefined) out.push(status);
-    }
-    return out.sort((a, b) => (a.appId < b.appId ? -1 : a.appId > b.appId ? 1 : 0));
+  heldUnhealthyKills(): HeldKillsStatus[] {
+    return heldKillsStatus(this.ctx);
   }
 
   /** Readiness check results of an app's instances (`readinessCheckResults`); empty without a check. */

@@ -1,3 +1,4 @@
+import { minimumHealthyCount } from '../deployments/restart-bounds';
 import type { ValidationDetail } from '../groups/validation-detail';
 import type { RunSpec } from '../model/run-spec';
 
@@ -54,14 +55,14 @@ export function floorCapacity(spec: RunSpec, flag: number | undefined): FloorCap
 
 /**
  * The floor: `ceil(target × capacity)` (rounded as Marathon rounds `minimumHealthCapacity`,
- * restart-bounds.ts), but at most `target − 1`, so that one instance can always be replaced at a
+ * restart-bounds.ts `minimumHealthyCount`), but at most `target − 1`, so that one instance can always be replaced at a
  * time — a floor of every instance would forbid replacing even the one bad instance of a healthy
  * app (a resident rolling restart dips one below its minimum for the same reason). 0 for a
  * target of 0 or less.
  */
 export function unhealthyKillFloor(target: number, capacity: number): number {
   if (target <= 0) return 0;
-  return Math.max(0, Math.min(Math.ceil(target * capacity), target - 1));
+  return Math.max(0, Math.min(minimumHealthyCount(target, capacity), target - 1));
 }
 
 /**

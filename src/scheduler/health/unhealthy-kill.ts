@@ -135,7 +135,7 @@ function settleDueKills(ctx: CoreContext, rs: RunSpecState): void {
 }
 
 /** Only a running instance nobody is killing yet can be killed for its health (Marathon kills no unreachable instance: #3942). */
-function isKillable(inst: Instance): boolean {
+export function isKillable(inst: Instance): boolean {
   return inst.condition === 'Running' && inst.killReason === undefined && inst.killRequestedAtMs === undefined;
 }
 
