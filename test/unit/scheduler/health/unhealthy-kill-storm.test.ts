@@ -2,7 +2,7 @@ import t from 'tap';
 import { UNHEALTHY_KILL_FLOOR_LABEL } from '../../../../src/scheduler/health/unhealthy-kill-floor';
 import type { SchedulerOptions } from '../../../../src/scheduler/scheduler-options';
 import { makeOffer } from '../../../builders/cluster-builders';
-import type { AppOverrides } from '../../../builders/run-spec-builders';
+import { makeApp, makeHealthCheck, type AppOverrides } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
 import { answer, healthyApp, nextRound } from '../../../harness/health-storm';
 
@@ -127,3 +127,25 @@ t.test('scaling down: the floor follows the new target; held kills of instances 
   nextRound(h, [ids[1]], 500);
   t.same(killed(h), [ids[0]], 'the last proven instance stays: the floor of 1 holds it');
 });
+
+t.test('after a restart every instance found running counts: a storm right after recovery is still held at the floor', async (t) => {
+  const cases: [string, boolean][] = [['healthy before the restart', true], ['never answered a probe before the restart', false]];
+  for (const [name, provenBefore] of cases) {
+    const h1 = new Harness();
+    const ids = provenBefore ? healthyApp(h1, 4) : runningUnprobed(h1, 4);
+    const h2 = new Harness({ stored: h1.store.load(), startMs: h1.nowMs });
+    t.equal(h2.instances('/storm').filter((i) => i.condition === 'Running').length, 4, `${name}: recovered running`);
+    h2.advance(10_000);
+    answer(h2, ids, 500);
+    t.same(h2.events('unhealthy_instance_kill_event').map((e) => e.instanceId), ids.slice(0, 1), `${name}: one kill goes`);
+    t.same(h2.events('pacer_unhealthy_kill_deferred_event').map((e) => e.instanceId), ids.slice(1), `${name}: three held`);
+  }
+});
+
+/** `/storm` with `instances` running instances whose probes were never answered (before a restart they would not count). */
+function runningUnprobed(h: Harness, instances: number): string[] {
+  const check = makeHealthCheck({ gracePeriodMs: 0, intervalMs: 10_000, timeoutMs: 2000, maxConsecutiveFailures: 1 });
+  h.put(makeApp({ id: '/storm', instances, hostPorts: [0], healthChecks: [check] }));
+  h.run(h.offer(makeOffer({ agent: { hostname: 'h0', agentId: 'a0' } })));
+  return h.instances('/storm').map((i) => i.instanceId);
+}
