@@ -120,7 +120,10 @@ function settleDueKills(ctx: CoreContext, rs: RunSpecState): void {
   const ordered = [...due.keys()].map((id) => rs.instances.get(id)).filter((i): i is Instance => i !== undefined && isKillable(i));
   if (ordered.length === 0) return;
   const state = floorState(ctx, rs.spec, rs.instances.values());
-  const verdicts = killsWithinFloor(state.counted, state.floor, ordered.map((i) => countsForFloor(ctx, i)));
+  const counts = ordered.map((i) => countsForFloor(ctx, i));
+  const verdicts = killsWithinFloor(state.counted, state.floor, counts);
+  // The count after this settlement's kills, as the held kills' events report it.
+  const counted = state.counted - counts.filter((c, k) => c && verdicts[k]).length;
   ordered.forEach((inst, k) => {
     const kill = due.get(inst.instanceId) as DeferredKill;
     if (verdicts[k]) {
@@ -129,7 +132,7 @@ function settleDueKills(ctx: CoreContext, rs: RunSpecState): void {
       killUnhealthy(ctx, rs, inst, kill.reason, false);
     } else if (!kill.announced) {
       kill.announced = true;
-      ctx.bus.emit(unhealthyKillDeferredEvent(inst, kill.reason, state, ctx.clock.nowMs()));
+      ctx.bus.emit(unhealthyKillDeferredEvent(inst, kill.reason, { ...state, counted }, ctx.clock.nowMs()));
     }
   });
 }
