@@ -3,7 +3,6 @@ import { parseConfig, usage, type PacerConfig } from './runtime/config';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
-import { describeZkUrl, parseZkUrl } from './cluster/mesos/zk/zk-url';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -34,6 +33,12 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
   const hooks = { log };
+  if (parsed.zk !== undefined) {
+    const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
+    const cluster = parsed.cluster === 'mesos' ? `Mesos master ${parsed.master ?? ''}` : 'local cluster';
+    const where = `${cluster}, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
+    return serve(parsed, log, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed, hooks), where);
+  }
   switch (parsed.cluster) {
     // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
     case 'sim':
@@ -69,8 +74,7 @@ async function serve(
     process.stderr.write(`pacer: cannot start: ${(err as Error).message}\n`);
     return 1;
   }
-  const store = config.zk === undefined ? config.storePath : describeZkUrl(parseZkUrl(config.zk));
-  const where = config.cluster === 'sim' ? 'state in memory' : `store ${store}; tasks keep running after Ctrl-C`;
+  const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
   const urls = running.listening.map((l) => `${l.scheme}://${l.address}`).join(' and ');
   life.info({ listening: urls, cluster: config.cluster }, `Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops`);
   // SIGHUP re-reads the credentials and tokens files (they are also watched for changes).

@@ -11,7 +11,7 @@ import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulerOptions } from '../scheduler/scheduler-options';
-import { durableDriver } from '../store/durable-driver';
+import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { ApiListeners, type ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
@@ -20,8 +20,6 @@ import { RealTimeLoop, type LoopObserver } from './real-time-loop';
 import { haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
 import { DecisionLog } from './decision-log';
 import type { PacerLog } from './pacer-log';
-import { durableReplies } from './durable-replies';
-import { openStore, type RuntimeStore } from './open-store';
 import { StoreLock } from './store-lock';
 
 /**
@@ -30,7 +28,7 @@ import { StoreLock } from './store-lock';
  * what a failure of the core does. `release()` undoes it all.
  */
 export interface RuntimeBase {
-  readonly store: RuntimeStore;
+  readonly store: SqliteStore;
   readonly loop: RealTimeLoop;
   readonly clock: Clock;
   readonly log: PacerLog;
@@ -53,17 +51,13 @@ export interface RuntimeHooks {
   readonly inputs?: LoopObserver;
 }
 
-/**
- * Opens the store — the SQLite file, or ZooKeeper with `--zk` (open-store.ts) — and the loop. The
- * lock next to `--store` is taken first either way, so a second pacer on this host's store path
- * and sandboxes fails before touching anything.
- */
-export async function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log))): Promise<RuntimeBase> {
+/** Opens the store (lock first, so a second pacer fails before touching it) and the loop. */
+export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log))): RuntimeBase {
   mkdirSync(dirname(config.storePath), { recursive: true });
   const lock = StoreLock.acquire(`${config.storePath}.lock`);
-  let store: RuntimeStore;
+  let store: SqliteStore;
   try {
-    store = await openStore(config, log);
+    store = SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
   } catch (err) {
     lock.release();
     throw err;
@@ -94,11 +88,8 @@ export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions>
  * attached to the loop.
  */
 export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store, inputs?: LoopObserver): Scheduler {
-  // With a store that writes behind (ZooKeeper), every cluster call waits for the writes before it.
-  const durability = base.store.durability;
   const scheduler = new Scheduler({
-    clock: base.loop, random: { next: Math.random }, timers: base.loop, store,
-    driver: durability === undefined ? driver : durableDriver(driver, durability),
+    clock: base.loop, random: { next: Math.random }, timers: base.loop, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }, schedulerOptionsOf(config));
   const decisions = new DecisionLog(scheduler, base.loop, base.log);
@@ -115,6 +106,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
+    ...(config.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: config.unhealthyKillFloor }),
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
     maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
@@ -159,20 +151,24 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
-    config: withListenerFacts({
-      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-      ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
-      clusterKind: cluster.kind, master: cluster.master,
-      maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
-    }, listeners),
+    config: apiConfigOf(config, cluster, listeners),
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory, log: base.log, onCoreFailure: base.onCoreFailure });
-  if (base.store.durability !== undefined) durableReplies(app, base.store.durability);
   return { app, listeners, auth };
+}
+
+/** What the API reports of `config` and the cluster (`/v2/info`), with the listeners' facts. */
+export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master'>, listeners: ApiListeners): ApiConfig {
+  return withListenerFacts({
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    clusterKind: cluster.kind, master: cluster.master,
+    maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
+  }, listeners);
 }
 
 /** The listeners and the authentication of `config` (throws when a file cannot be used). */
