@@ -4,6 +4,7 @@ import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from '
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -70,6 +71,10 @@ export interface PacerConfig {
   readonly mesosAuthenticationPrincipal?: string;
   /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
   readonly mesosAuthenticationSecretFile?: string;
+  /** `--record DIR`: the flight recorder writes every input of the core to `DIR/recording.jsonl`. */
+  readonly recordDir?: string;
+  /** `--record_ring N`: inputs the always-on ring keeps (`POST /pacer/v1/recording` writes it). */
+  readonly recordRingInputs: number;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -121,6 +126,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
+  { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
+  { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
@@ -148,6 +155,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
+    recordRingInputs: DEFAULT_RING_INPUTS,
   };
 }
 

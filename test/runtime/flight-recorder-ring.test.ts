@@ -1,0 +1,103 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { buildServer } from '../../src/api/server';
+import { parseConfig } from '../../src/runtime/config';
+import { DEFAULT_RING_INPUTS, FlightRecorder } from '../../src/runtime/recording/flight-recorder';
+import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
+import { Scheduler } from '../../src/scheduler/scheduler';
+import type { SchedulerInput } from '../../src/scheduler/model/inputs';
+import { readRecording, RecordingProblem } from '../../sim/replay/read-recording';
+import { replayRecording } from '../../sim/replay/replay-recording';
+import { replayPorts } from '../../sim/replay/replay-ports';
+import { makeApp } from '../builders/run-spec-builders';
+import { makeApi } from '../api/api-fixture';
+
+/**
+ * The flight recorder's always-on ring (issue 18): bounded by `--record_ring` inputs; a dump while
+ * nothing fell out replays; a dump after inputs fell out says so and replay refuses it; the flags;
+ * `POST /pacer/v1/recording` where there is no recorder.
+ */
+
+function tmp(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-ring-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A core recorded by `recorder` on ports that do nothing, fed `inputs` one second apart. */
+function recordInputs(recorder: FlightRecorder, inputs: readonly SchedulerInput[]): void {
+  let nowMs = 1_000_000;
+  const core = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, Array.from({ length: 1000 }, (_, i) => (i * 0.618) % 1), { runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] })));
+  recorder.attach(core);
+  for (const input of inputs) {
+    nowMs += 1000;
+    recorder.beforeInput(nowMs, input);
+    core.handle(input);
+    recorder.afterInput();
+  }
+}
+
+const INPUTS: readonly SchedulerInput[] = [
+  { type: 'putRunSpec', spec: makeApp({ id: '/a', instances: 2 }) },
+  { type: 'scale', runSpecId: '/a', instances: 3 },
+  { type: 'putRunSpec', spec: makeApp({ id: '/b', instances: 1 }) },
+];
+
+t.test('a ring that kept every input dumps a recording that replays; one that dropped inputs says so, and replay refuses it', (t) => {
+  const dir = tmp(t);
+  const whole = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 3 });
+  recordInputs(whole, INPUTS);
+  const kept = whole.dump(join(dir, 'whole'));
+  t.match(kept, { inputs: 3, dropped: 0, replayable: true });
+  const replay = replayRecording(readRecording('whole', readFileSync(kept.path, 'utf8')));
+  t.equal(replay.identical, true, 'the whole ring replays exactly');
+  t.equal(replay.inputs, 3);
+
+  const small = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 2 });
+  recordInputs(small, INPUTS);
+  const cut = small.dump(join(dir, 'cut'));
+  t.match(cut, { inputs: 2, dropped: 1, replayable: false });
+  const text = readFileSync(cut.path, 'utf8');
+  t.equal(text.split('\n').filter((l) => l.includes('"k":"in"')).length, 2, 'only the last two inputs are kept');
+  t.notOk(text.includes('"k":"snapshot"'), 'and no snapshot: it describes the start, not the first input kept');
+  let problem: unknown;
+  try { readRecording('cut', text); } catch (err) { problem = err; }
+  t.ok(problem instanceof RecordingProblem, 'replay refuses it');
+  t.match((problem as Error).message, /1 earlier inputs had fallen out \(--record_ring\).*can be read but not replayed/, 'saying why');
+  t.throws(() => whole.dump(join(dir, 'whole')), /already holds a recording/, 'a dump never overwrites one');
+  t.end();
+});
+
+t.test('--record refuses a directory that holds a recording', (t) => {
+  const dir = tmp(t);
+  new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir }).close();
+  t.match(readFileSync(join(dir, RECORDING_FILE), 'utf8'), /"k":"end"/);
+  t.throws(() => new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir }), /already holds a recording/);
+  t.end();
+});
+
+t.test('--record and --record_ring', (t) => {
+  const cwd = '/srv/pacer';
+  t.match(parseConfig(['--record', 'rec'], {}, cwd), { recordDir: '/srv/pacer/rec', recordRingInputs: DEFAULT_RING_INPUTS });
+  t.match(parseConfig([], { PACER_RECORD_RING: '50' }, cwd), { recordRingInputs: 50 });
+  t.match(parseConfig(['--record_ring', '-1'], {}, cwd), { error: /--record_ring -1: expected an integer from 0 to 1000000/ });
+  t.end();
+});
+
+t.test('POST /pacer/v1/recording: 404 without a recorder, the dump with one, 503 when it cannot be written', async (t) => {
+  const without = makeApi();
+  const res = await without.app.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(res.statusCode, 404);
+  t.match(res.json(), { message: /no flight recorder/ });
+  const dump = { path: '/x/recording.jsonl', inputs: 3, dropped: 0, replayable: true };
+  const withRecorder = buildServer({ deps: { ...without.deps, recording: { dump: () => dump } }, stream: { close: () => undefined } });
+  const ok = await withRecorder.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(ok.statusCode, 200);
+  t.same(ok.json(), dump);
+  const failing = buildServer({ deps: { ...without.deps, recording: { dump: () => { throw new Error('ENOSPC: no space left on device'); } } }, stream: { close: () => undefined } });
+  const refused = await failing.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(refused.statusCode, 503);
+  t.match(refused.json(), { message: /cannot write the recording: ENOSPC/ });
+});
