@@ -70,6 +70,19 @@ t.test('a ring that kept every input dumps a recording that replays; one that dr
   t.end();
 });
 
+t.test('the ring is bounded by characters too, and --record_ring 0 keeps no input', (t) => {
+  const dir = tmp(t);
+  const bounded = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 100, ringChars: 1 });
+  recordInputs(bounded, INPUTS);
+  const dump = bounded.dump(join(dir, 'chars'));
+  t.match(dump, { inputs: 1, dropped: 2, replayable: false }, 'over its characters the ring keeps only the input handled last');
+  t.match(readFileSync(dump.path, 'utf8'), /"k":"in","type":"putRunSpec".*"id":"\/b"/, 'that input, with its records');
+  const none = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 0 });
+  recordInputs(none, INPUTS);
+  t.match(none.dump(join(dir, 'none')), { inputs: 0, dropped: 3, replayable: false });
+  t.end();
+});
+
 t.test('--record refuses a directory that holds a recording', (t) => {
   const dir = tmp(t);
   new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir }).close();

@@ -16,6 +16,9 @@ import {
 /** Default of `--record_ring`: inputs the always-on ring keeps (with everything the core did for them). */
 export const DEFAULT_RING_INPUTS = 2000;
 
+/** The ring's other bound: the characters of its records (64 Mi), so that large inputs (offers of many agents, plans of large groups) cannot make it grow without bound. */
+export const RING_CHARS_MAX = 64 * 1024 * 1024;
+
 /** How a {@link FlightRecorder} is built. */
 export interface FlightRecorderOptions {
   readonly cluster: RecordedCluster;
@@ -23,6 +26,8 @@ export interface FlightRecorderOptions {
   readonly options: Partial<SchedulerOptions>;
   /** Inputs the ring keeps; older ones fall out (`Infinity`: all, for replay). */
   readonly ringInputs: number;
+  /** Characters of records the ring keeps at most (default {@link RING_CHARS_MAX}); the oldest inputs fall out first. */
+  readonly ringChars?: number;
   /** `--record DIR`: every record is also written to `DIR/recording.jsonl` as it happens. */
   readonly dir?: string;
 }
@@ -54,6 +59,8 @@ export class FlightRecorder implements LoopObserver {
   private readonly ring: string[][] = [];
   private current: string[] = this.header;
   private dropped = 0;
+  /** Characters of the records in the ring (the header is not counted: it is kept whole). */
+  private ringChars = 0;
   private draws: number[] = [];
   private fd: number | undefined;
   private building = true;
@@ -100,15 +107,24 @@ export class FlightRecorder implements LoopObserver {
     this.flushDraws();
     this.current = [];
     this.ring.push(this.current);
-    if (this.ring.length > this.opts.ringInputs) {
-      this.ring.shift();
-      this.dropped++;
-    }
     this.write(inputRecord(atMs - this.epochMs, input));
+    this.trimRing();
   }
 
   afterInput(): void {
     this.flushDraws();
+    this.trimRing();
+  }
+
+  /** Drops the oldest inputs (never the one being handled) beyond either bound of the ring. */
+  private trimRing(): void {
+    const maxChars = this.opts.ringChars ?? RING_CHARS_MAX;
+    while (this.ring.length > 0 && (this.ring.length > this.opts.ringInputs || (this.ringChars > maxChars && this.ring.length > 1))) {
+      const old = this.ring.shift() ?? [];
+      for (const line of old) this.ringChars -= line.length;
+      this.dropped++;
+    }
+    if (this.ring.length === 0) this.current = [];
   }
 
   /** Every record kept: the header (start, snapshot, what recovery did) and the ring's inputs. */
@@ -162,6 +178,7 @@ export class FlightRecorder implements LoopObserver {
   private write(record: Readonly<Record<string, unknown>>): void {
     const line = JSON.stringify(record);
     this.current.push(line);
+    if (this.current !== this.header && this.ring.at(-1) === this.current) this.ringChars += line.length;
     if (this.fd !== undefined) writeSync(this.fd, `${line}\n`);
   }
 }
