@@ -78,4 +78,11 @@ export interface ApiDeps {
   readonly mesosDriverMetrics?: () => MesosDriverMetrics;
   /** The flight recorder's ring (local and Mesos clusters): `POST /pacer/v1/recording` writes it to a fresh directory. */
   readonly recording?: { dump(): { readonly path: string; readonly inputs: number; readonly dropped: number; readonly replayable: boolean } };
+  /**
+   * With HA (`--zk`, src/ha): the leader's `host:port` as this pacer knows it, undefined when none
+   * is known (`X-Marathon-Leader`). Absent: this pacer is the only one and always leads.
+   */
+  readonly leaderAddress?: () => string | undefined;
+  /** With HA: milliseconds since this pacer was last elected (`/metrics`); absent = {@link uptimeMs}. */
+  readonly leadershipMs?: () => number;
 }

@@ -5,6 +5,7 @@ import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
+import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -75,6 +76,12 @@ export interface PacerConfig {
   readonly recordDir?: string;
   /** `--record_ring N`: inputs the always-on ring keeps (`POST /pacer/v1/recording` writes it). */
   readonly recordRingInputs: number;
+  /** `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader there (src/ha). */
+  readonly zk?: string;
+  /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
+  readonly zkSessionTimeoutMs: number;
+  /** `--hostname`: the host this pacer advertises to the others (default: `--address`). */
+  readonly hostname?: string;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -128,6 +135,11 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
   { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
   { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
+  // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
+  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
+  { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
@@ -156,6 +168,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
     recordRingInputs: DEFAULT_RING_INPUTS,
+    zkSessionTimeoutMs: 10_000,
   };
 }
 
@@ -185,7 +198,27 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return listenerProblem(config) ?? mesosAuthProblem(config) ?? config;
+  return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
+function haProblem(c: PacerConfig): { error: string } | undefined {
+  if (c.zk === undefined) return undefined;
+  if (c.cluster === 'sim') return { error: '--zk: the simulated cluster keeps its state in memory and cannot fail over; use --cluster local or mesos' };
+  if (c.hostname === undefined && ['0.0.0.0', '::', ''].includes(c.address)) {
+    return { error: `--zk with --address ${c.address}: give --hostname, the name the other pacers reach this one by` };
+  }
+  return undefined;
+}
+
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  try {
+    parseZkUrl(value);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  c.zk = value;
+  return undefined;
 }
 
 /** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */
