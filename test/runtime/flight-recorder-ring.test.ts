@@ -83,11 +83,15 @@ t.test('the ring is bounded by characters too, and --record_ring 0 keeps no inpu
   t.end();
 });
 
-t.test('--record refuses a directory that holds a recording', (t) => {
+t.test('--record never overwrites a recording: a restart writes recording-2.jsonl, then -3', (t) => {
   const dir = tmp(t);
-  new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir }).close();
-  t.match(readFileSync(join(dir, RECORDING_FILE), 'utf8'), /"k":"end"/);
-  t.throws(() => new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir }), /already holds a recording/);
+  const paths = [1, 2, 3].map(() => {
+    const recorder = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir });
+    recorder.close();
+    return recorder.path;
+  });
+  t.same(paths, [RECORDING_FILE, 'recording-2.jsonl', 'recording-3.jsonl'].map((f) => join(dir, f)));
+  t.match(readFileSync(join(dir, RECORDING_FILE), 'utf8'), /"k":"end"/, 'the first one is kept');
   t.end();
 });
 

@@ -66,13 +66,14 @@ export class FlightRecorder implements LoopObserver {
   private building = true;
   private epochMs = 0;
   private clock: Clock | undefined;
+  /** The file of `--record DIR`. */
+  readonly path: string | undefined;
 
   constructor(private readonly opts: FlightRecorderOptions) {
     if (opts.dir !== undefined) {
       mkdirSync(opts.dir, { recursive: true });
-      const file = join(opts.dir, RECORDING_FILE);
-      if (existsSync(file)) throw new Error(`--record ${opts.dir}: it already holds a recording (${RECORDING_FILE}); give an empty directory`);
-      this.fd = openSync(file, 'w');
+      this.path = freeRecordingPath(opts.dir);
+      this.fd = openSync(this.path, 'wx');
     }
   }
 
@@ -181,6 +182,16 @@ export class FlightRecorder implements LoopObserver {
     if (this.current !== this.header && this.ring.at(-1) === this.current) this.ringChars += line.length;
     if (this.fd !== undefined) writeSync(this.fd, `${line}\n`);
   }
+}
+
+/**
+ * `DIR/recording.jsonl`, or — when a recording is there already (a restart, a new leadership term
+ * with `--zk`) — the first free `DIR/recording-N.jsonl`: a recording is never overwritten.
+ */
+function freeRecordingPath(dir: string): string {
+  let path = join(dir, RECORDING_FILE);
+  for (let n = 2; existsSync(path); n++) path = join(dir, RECORDING_FILE.replace(/\.jsonl$/, `-${n}.jsonl`));
+  return path;
 }
 
 /** The driver, each call recorded (`op` = the method's name) before it is passed on. */
