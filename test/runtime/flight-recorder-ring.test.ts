@@ -13,6 +13,7 @@ import { replayRecording } from '../../sim/replay/replay-recording';
 import { replayPorts } from '../../sim/replay/replay-ports';
 import { makeApp } from '../builders/run-spec-builders';
 import { makeApi } from '../api/api-fixture';
+import { cliMain, type CliIo } from '../../sim/runner/cli-main';
 
 /**
  * The flight recorder's always-on ring (issue 18): bounded by `--record_ring` inputs; a dump while
@@ -67,6 +68,13 @@ t.test('a ring that kept every input dumps a recording that replays; one that dr
   t.ok(problem instanceof RecordingProblem, 'replay refuses it');
   t.match((problem as Error).message, /1 earlier inputs had fallen out \(--record_ring\).*can be read but not replayed/, 'saying why');
   t.throws(() => whole.dump(join(dir, 'whole')), /already holds a recording/, 'a dump never overwrites one');
+  const written = new Map<string, string>();
+  let out = '';
+  const io: CliIo = { readFile: (p) => readFileSync(p, 'utf8'), writeFile: (p, text) => void written.set(p, text), stdout: (text) => void (out += text), stderr: (text) => void (out += text) };
+  t.equal(cliMain(['replay', join(dir, 'whole'), '--trace', 'replayed.jsonl'], io), 0, out);
+  const recorded = readFileSync(kept.path, 'utf8').split('\n').slice(1);
+  t.same((written.get('replayed.jsonl') ?? '').split('\n').slice(1), recorded, '--trace writes the replayed records: the recording\'s, after its start record');
+  t.equal(cliMain(['replay', join(dir, 'cut')], io), 2, 'a ring that cannot be replayed is bad input (exit 2)');
   t.end();
 });
 
