@@ -76,6 +76,8 @@ export interface ApiDeps {
   uptimeMs(): number;
   /** On Mesos: the driver's counts, read at every `/metrics` snapshot. */
   readonly mesosDriverMetrics?: () => MesosDriverMetrics;
+  /** The flight recorder's ring (local and Mesos clusters): `POST /pacer/v1/recording` writes it to a fresh directory. */
+  readonly recording?: { dump(): { readonly path: string; readonly inputs: number; readonly dropped: number; readonly replayable: boolean } };
   /**
    * With HA (`--zk`, src/ha): the leader's `host:port` as this pacer knows it, undefined when none
    * is known (`X-Marathon-Leader`). Absent: this pacer is the only one and always leads.

@@ -127,6 +127,11 @@ export function routeNotFound(method: string, url: string): ApiError {
   return new ApiError(404, { message: `URI not found: ${method} ${url}`, details: [] });
 }
 
+/** pacer could not do what was asked for a reason of its own host (a disk that refuses a write) → 503 with the reason. */
+export function unavailable(message: string): ApiError {
+  return new ApiError(503, { message });
+}
+
 /** Anything unexpected → 500 with the error's message (fact 9). */
 export function internal(message: string): ApiError {
   return new ApiError(500, { message });

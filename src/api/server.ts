@@ -16,6 +16,7 @@ import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
 import { uiRoutes } from './ui/ui-routes';
 import { setAsideRoutes } from './pacer/set-aside-routes';
+import { recordingRoutes } from './pacer/recording-routes';
 import { RequestLogController } from './request-log';
 
 /** What {@link buildServer} needs besides the routes' deps. */
@@ -71,6 +72,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   eventsRoutes(app, deps, parts.stream);
   uiRoutes(app);
   setAsideRoutes(app, deps);
+  recordingRoutes(app, deps);
   return app;
 }
 

@@ -4,6 +4,7 @@ import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from '
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { parseFloorCapacity } from '../scheduler/health/unhealthy-kill-floor';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
@@ -74,6 +75,10 @@ export interface PacerConfig {
   readonly mesosAuthenticationPrincipal?: string;
   /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
   readonly mesosAuthenticationSecretFile?: string;
+  /** `--record DIR`: the flight recorder writes every input of the core to `DIR/recording.jsonl`. */
+  readonly recordDir?: string;
+  /** `--record_ring N`: inputs the always-on ring keeps (`POST /pacer/v1/recording` writes it). */
+  readonly recordRingInputs: number;
   /** `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader there (src/ha). */
   readonly zk?: string;
   /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
@@ -132,6 +137,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
+  { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
+  { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
   // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
   { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
   { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
@@ -164,6 +171,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
+    recordRingInputs: DEFAULT_RING_INPUTS,
     zkSessionTimeoutMs: 10_000,
   };
 }
