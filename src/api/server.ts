@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerFac
 import type { ApiDeps } from './api-deps';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
+import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
 import { refusedJsonBody } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
@@ -49,16 +50,18 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   installErrorHandling(app, deps.config.bodyLimitBytes);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
-  appsRoutes(app, deps);
-  podsRoutes(app, deps);
-  groupsRoutes(app, deps);
-  deploymentsRoutes(app, deps);
-  tasksRoutes(app, deps);
-  queueRoutes(app, deps);
-  systemRoutes(app, deps);
-  eventsRoutes(app, deps, parts.stream);
+  // Also before every route: it wraps each handler; the routes get deps that check every command.
+  const routeDeps = installAuthorization(app, parts.deps, parts.auth?.authorization);
+  appsRoutes(app, routeDeps);
+  podsRoutes(app, routeDeps);
+  groupsRoutes(app, routeDeps);
+  deploymentsRoutes(app, routeDeps);
+  tasksRoutes(app, routeDeps);
+  queueRoutes(app, routeDeps);
+  systemRoutes(app, routeDeps);
+  eventsRoutes(app, routeDeps, parts.stream);
   uiRoutes(app);
-  setAsideRoutes(app, deps);
+  setAsideRoutes(app, routeDeps);
   return app;
 }
 

@@ -147,6 +147,7 @@ export function apiEdges(config: PacerConfig): { listeners: ApiListeners; auth: 
     ...(config.httpCredentialsFile === undefined ? {} : { credentialsFile: config.httpCredentialsFile }),
     ...(config.httpTokensFile === undefined ? {} : { tokensFile: config.httpTokensFile }),
     realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
+    ...(config.authorizationFile === undefined ? {} : { authorizationFile: config.authorizationFile }),
   }, (line) => void process.stderr.write(`${line}\n`));
   auth?.watch();
   return { listeners, auth };
