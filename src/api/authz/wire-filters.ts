@@ -27,10 +27,11 @@ function viewableRunSpecs(access: Access, list: readonly unknown[]): unknown[] {
   });
 }
 
-/** `{apps: [...]}` (`GET /v2/apps`, `/v2/apps/<group>/*`) and `{tasks: [...]}` (task lists, by `appId`). */
+/** `{apps: [...]}` (`GET /v2/apps`), `{"*": [...]}` (`/v2/apps/<group>/*`) and `{tasks: [...]}` (task lists, by `appId`). */
 export const appsOrTasks: WireFilter = (access, payload) => {
   if (!isObject(payload)) return payload;
   if (Array.isArray(payload.apps)) return { ...payload, apps: viewableRunSpecs(access, payload.apps) };
+  if (Array.isArray(payload['*'])) return { ...payload, '*': viewableRunSpecs(access, payload['*']) };
   if (Array.isArray(payload.tasks)) {
     return { ...payload, tasks: payload.tasks.filter((t) => !isObject(t) || typeof t.appId !== 'string' || access.may('ViewRunSpec', t.appId)) };
   }

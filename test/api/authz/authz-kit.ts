@@ -12,12 +12,14 @@ import { makeOffer } from '../../builders/cluster-builders';
 const PASSWORD = 'pw-0123456789';
 
 /** The principals of {@link POLICY}. */
-export const PRINCIPALS = ['admin', 'alice', 'bob', 'viewer', 'nobody'] as const;
+export const PRINCIPALS = ['admin', 'alice', 'bob', 'lead', 'viewer', 'nobody'] as const;
 export type TestPrincipal = (typeof PRINCIPALS)[number];
 
 /**
  * The test policy: `admin` may do everything; `alice` owns `/team-a`; `bob` owns `/team-b` and
- * may only view `/team-a`; `viewer` may view everything (system resources too); `nobody` is
+ * may only view `/team-a`; `lead` may update every group but change run specs only in `/team-b`
+ * (so a group change is checked run spec by run spec); `viewer` may view everything (system
+ * resources too); `nobody` is
  * authenticated but named nowhere. Marathon's names and the aliases are both used.
  */
 export const POLICY = `
@@ -32,6 +34,9 @@ principals:
       actions: [all]
     - path: /team-a
       actions: [ViewRunSpec, ViewGroup]
+  lead:
+    - { path: /, actions: [ViewGroup, UpdateGroup] }
+    - { path: /team-b, actions: [all] }
   viewer:
     - { path: /, actions: [view] }
 `;
@@ -73,12 +78,21 @@ export function seed(fx: ApiFixture): { teamATaskId: string; teamBTaskId: string
 }
 
 /** An API behind the test policy, seeded. */
-export function authzApi(t: Test, policy = POLICY): ApiFixture & ReturnType<typeof seed> & { policyPath: string; log: string[] } {
+export function authzApi(t: Test, policy = POLICY): ApiFixture & ReturnType<typeof seed> & PolicyHandle {
   const log: string[] = [];
   const { auth, policyPath } = authzAuth(t, policy, log);
   const fx = makeApi({ auth });
   t.teardown(() => fx.app.close());
-  return { ...fx, ...seed(fx), policyPath, log };
+  return { ...fx, ...seed(fx), policyPath, log, reloadPolicy: () => auth.reload(), watchPolicy: (ms) => auth.watch(ms) };
+}
+
+/** The policy file of a test API and its reload (SIGHUP's) and watch. */
+export interface PolicyHandle {
+  readonly policyPath: string;
+  /** Lines the reloads logged. */
+  readonly log: string[];
+  reloadPolicy(): void;
+  watchPolicy(intervalMs: number): void;
 }
 
 /** A snapshot of everything a write could change: run specs (as JSON), instances, deployments. */
