@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { notAuthorized } from '../errors';
 import { parseAppTarget, type AppTargetKind } from '../v2/apps/app-target';
 import { groupGetTarget, groupIdOf } from '../v2/groups/group-path';
+import { targetGroupId } from '../v2/groups/group-write-handlers';
 import { podTargetOf } from '../v2/pods/pod-target';
 import type { ApiDeps } from '../api-deps';
 import { findGroup } from '../../scheduler/groups/tree-query';
@@ -58,14 +59,16 @@ const groupRead: Before = (access, request) => {
 };
 
 /**
- * Group writes check the group the URL names as GroupsResource/GroupApiService do (PUT and PATCH:
+ * Group writes check the group they change as GroupsResource/GroupApiService do (PUT and PATCH:
  * UpdateGroup, or CreateGroup for a new group; POST: CreateGroup; DELETE: DeleteGroup), then
- * every run spec the new root touches (`authorizedDeps`). A body `id` below the URL's group is
- * covered by the URL's (a prefix grant covers everything below it).
+ * every run spec the new root touches (`authorizedDeps`). The group of a POST or PUT is Marathon's
+ * `effectivePath`: the body's `id` resolved against the URL's group (the handler's own rule).
  */
 function groupWrite(method: 'PUT' | 'POST' | 'DELETE' | 'PATCH'): Before {
   return (access, request, deps) => {
-    const groupId = groupIdOf(wildcard(request));
+    const body = request.body as { id?: unknown } | null | undefined;
+    const bodyId = (method === 'PUT' || method === 'POST') && typeof body === 'object' && body !== null && typeof body.id === 'string' ? body.id : undefined;
+    const groupId = bodyId === undefined ? groupIdOf(wildcard(request)) : targetGroupId(wildcard(request), { id: bodyId });
     const exists = findGroup(deps.scheduler.root(), groupId) !== undefined;
     const action: AuthorizedAction = method === 'DELETE' ? 'DeleteGroup' : method === 'POST' || !exists ? 'CreateGroup' : 'UpdateGroup';
     demand(access, action, groupId);

@@ -51,6 +51,13 @@ t.test('a change that touches only what the caller may change goes through', asy
   tt.equal(create.statusCode, 201, 'alice creates below /team-a');
   const outside = await fx.app.inject({ method: 'POST', url: '/v2/apps', headers: as('alice'), payload: { id: '/team-ab/new', ...APP } });
   tt.equal(outside.statusCode, 403, 'a prefix is a path, not a string: /team-ab is not /team-a');
+  const group = await fx.app.inject({ method: 'POST', url: '/v2/groups', headers: as('alice'), payload: { id: '/team-a/sub', apps: [{ id: 'x', ...APP }] } });
+  tt.equal(group.statusCode, 201, `alice creates a group below /team-a by the body's id (Marathon's effectivePath): ${group.body}`);
+  const relative = await fx.app.inject({ method: 'POST', url: '/v2/groups/team-a', headers: as('alice'), payload: { id: 'sub2' } });
+  tt.equal(relative.statusCode, 201, 'and by a relative id under the URL\'s group');
+  const elsewhere = await fx.app.inject({ method: 'POST', url: '/v2/groups/team-a', headers: as('alice'), payload: { id: '../team-b/sub' } });
+  tt.equal(elsewhere.statusCode, 403, 'an id that leads out of /team-a is refused');
+  tt.equal(fx.harness.scheduler.root().groups.get('/team-b')?.groups.has('/team-b/sub'), false, 'and not created');
   const kill = await fx.app.inject({ method: 'DELETE', url: `/v2/apps${SEEDED.teamAApp}`, headers: as('bob') });
   tt.equal(kill.statusCode, 403, 'bob may view team-a, not delete it');
 });
