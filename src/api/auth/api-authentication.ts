@@ -43,7 +43,7 @@ export class ApiAuthentication {
    * Reads the configuration; undefined when no credential source is configured. Throws an Error
    * naming the flag or file when one cannot be used (pacer then refuses to start).
    */
-  static open(options: AuthOptions, log: (line: string) => void): ApiAuthentication | undefined {
+  static open(options: AuthOptions, log: (line: string, level?: 'warn') => void): ApiAuthentication | undefined {
     if (!authConfigured(options)) {
       if (options.authorizationFile !== undefined) throw new Error('--authorization_file needs authenticated callers: set --http_credentials, --http_credentials_file or --http_tokens_file');
       return undefined;

@@ -11,7 +11,7 @@ import { Access, type Policy } from './policy';
 export class ApiAuthorization {
   private readonly file: ReloadableFile<Policy>;
 
-  constructor(path: string, log: (line: string) => void) {
+  constructor(path: string, log: (line: string, level?: 'warn') => void) {
     this.file = new ReloadableFile({ path, what: 'authorization file', parse: parsePolicyFile, count: (policy) => policy.size, log });
   }
 

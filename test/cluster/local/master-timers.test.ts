@@ -1,7 +1,7 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import t, { type Test } from 'tap';
-import { RealTimers } from '../../src/runtime/real-timers';
-import type { TimerInput } from '../../src/scheduler/model/inputs';
+import { MasterTimers } from '../../../src/cluster/local/master-timers';
+import type { MasterTimerEvent } from '../../../src/master/master-ports';
 
 type FakeClock = ReturnType<typeof FakeTimers.install>;
 
@@ -10,17 +10,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Node's largest setTimeout delay; a longer one fires after 1 ms (fake-timers copies that). */
 const NODE_MAX_TIMEOUT_MS = 2_147_483_647;
 
-/** A timer input naming `name` (the run spec id of a backoff timer), to tell firings apart. */
-function input(name: string): TimerInput {
-  return { type: 'timer', timer: { kind: 'backoffExpired', runSpecId: name } };
+/** A master timer event naming `name` (the agent of a refuse filter), to tell firings apart. */
+function input(name: string): MasterTimerEvent {
+  return { kind: 'filterExpired', agentId: name };
 }
 
-/** RealTimers on a fake clock (setTimeout, clearTimeout and Date faked), recording what it posts. */
-function makeTimers(t: Test): { clock: FakeClock; timers: RealTimers; fired: string[] } {
+/** The name of a fired event. */
+function nameOf(e: MasterTimerEvent): string {
+  return e.kind === 'offerCycle' ? e.kind : e.agentId;
+}
+
+/** MasterTimers on a fake clock (setTimeout, clearTimeout and Date faked), recording what it posts. */
+function makeTimers(t: Test): { clock: FakeClock; timers: MasterTimers; fired: string[] } {
   const clock = FakeTimers.install({ now: START_MS, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   t.teardown(() => clock.uninstall());
   const fired: string[] = [];
-  const timers = new RealTimers((i) => fired.push(i.timer.kind === 'backoffExpired' ? i.timer.runSpecId : i.timer.kind), () => clock.now);
+  const timers = new MasterTimers((e) => fired.push(nameOf(e)), () => clock.now);
   return { clock, timers, fired };
 }
 
@@ -72,8 +77,8 @@ t.test('a timer may cancel a later one and schedule a new one from its post', as
   t.teardown(() => clock.uninstall());
   const fired: string[] = [];
   let laterId = 0;
-  const timers: RealTimers = new RealTimers((i) => {
-    const name = i.timer.kind === 'backoffExpired' ? i.timer.runSpecId : i.timer.kind;
+  const timers: MasterTimers = new MasterTimers((e) => {
+    const name = nameOf(e);
     fired.push(name);
     if (name === 'first') {
       timers.cancel(laterId);
@@ -144,8 +149,9 @@ t.test('a due time exactly at the limit fires at it, in one step', async (t) => 
 t.test('the default clock is Date.now', async (t) => {
   const clock = FakeTimers.install({ now: START_MS, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   t.teardown(() => clock.uninstall());
-  const fired: TimerInput[] = [];
-  const timers = new RealTimers((i) => fired.push(i));
+  const fired: MasterTimerEvent[] = [];
+  const timers = new MasterTimers((e) => fired.push(e));
+  t.equal(timers.nowMs(), START_MS, 'nowMs is the wall clock');
   timers.schedule(START_MS + 50, input('x'));
   clock.tick(49);
   t.equal(fired.length, 0);
@@ -154,7 +160,7 @@ t.test('the default clock is Date.now', async (t) => {
 });
 
 t.test('armed timers do not keep the process alive (unref)', async (t) => {
-  const timers = new RealTimers(() => undefined);
+  const timers = new MasterTimers(() => undefined);
   const before = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
   timers.schedule(Date.now() + 60_000, input('x'));
   const after = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
