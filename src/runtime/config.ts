@@ -4,6 +4,7 @@ import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from '
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -72,6 +73,12 @@ export interface PacerConfig {
   readonly mesosAuthenticationPrincipal?: string;
   /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
   readonly mesosAuthenticationSecretFile?: string;
+  /** `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader there (src/ha). */
+  readonly zk?: string;
+  /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
+  readonly zkSessionTimeoutMs: number;
+  /** `--hostname`: the host this pacer advertises to the others (default: `--address`). */
+  readonly hostname?: string;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -124,6 +131,11 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
+  // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
+  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
+  { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
@@ -151,6 +163,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
+    zkSessionTimeoutMs: 10_000,
   };
 }
 
@@ -180,7 +193,27 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return listenerProblem(config) ?? mesosAuthProblem(config) ?? config;
+  return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
+function haProblem(c: PacerConfig): { error: string } | undefined {
+  if (c.zk === undefined) return undefined;
+  if (c.cluster === 'sim') return { error: '--zk: the simulated cluster keeps its state in memory and cannot fail over; use --cluster local or mesos' };
+  if (c.hostname === undefined && ['0.0.0.0', '::', ''].includes(c.address)) {
+    return { error: `--zk with --address ${c.address}: give --hostname, the name the other pacers reach this one by` };
+  }
+  return undefined;
+}
+
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  try {
+    parseZkUrl(value);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  c.zk = value;
+  return undefined;
 }
 
 /** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */
