@@ -4,6 +4,7 @@ import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from '
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { parseFloorCapacity } from '../scheduler/health/unhealthy-kill-floor';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
 /** Which cluster the scheduler runs against. */
@@ -39,6 +40,8 @@ export interface PacerConfig {
   /** Local cluster: `--local_offer_interval` (ms), how often free resources are offered. */
   readonly localOfferIntervalMs: number;
   readonly features: readonly string[];
+  /** `--unhealthy_kill_floor`: share (0–1) of an app's instances unhealthy kills leave running; absent: its minimumHealthCapacity. */
+  readonly unhealthyKillFloor?: number;
   readonly defaultNetworkName?: string;
   readonly bodyLimitBytes: number;
   /** Simulated cluster: workload file, speed, seed. */
@@ -114,6 +117,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', help: `ms an agent whose offer was declined is not offered again (default ${DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.declineOfferDurationMs = n; }) },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', help: `ms the unused rest of an accepted offer is refused (default ${DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.acceptRefuseDurationMs = n; }) },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', help: `local cluster: ms between offers of free resources (default ${DEFAULT_OFFER_INTERVAL_MS})`, apply: (c, v) => intIn(v, 1, 60_000, (n) => { c.localOfferIntervalMs = n; }) },
+  { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', help: 'share (0 to 1) of an app\'s instances unhealthy kills leave running (default: its upgradeStrategy.minimumHealthCapacity; label PACER_UNHEALTHY_KILL_FLOOR wins)', apply: (c, v) => share(v, (n) => { c.unhealthyKillFloor = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
@@ -267,6 +271,14 @@ function oneOf(value: string, allowed: readonly string[], set: (v: string) => vo
 function intIn(value: string, min: number, max: number, set: (n: number) => void): string | undefined {
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) return `expected an integer from ${min} to ${max}`;
+  set(n);
+  return undefined;
+}
+
+/** A share from 0 to 1, read as the core reads the `PACER_UNHEALTHY_KILL_FLOOR` label. */
+function share(value: string, set: (n: number) => void): string | undefined {
+  const n = parseFloorCapacity(value);
+  if (n === undefined) return 'expected a number from 0 to 1';
   set(n);
   return undefined;
 }

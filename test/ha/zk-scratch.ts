@@ -4,11 +4,11 @@ import { parseZkUrl } from '../../src/cluster/mesos/zk/zk-url';
 import { PATIENCE_MS } from '../harness/wait';
 
 /**
- * A real ZooKeeper for the HA tests: `PACER_ZK=host:port` (e.g. from `eval "$(.ci/zookeeper.sh)"`,
+ * A real ZooKeeper for the HA tests: `PACER_TEST_ZK=host:port` (e.g. from `eval "$(.ci/zookeeper.sh)"`,
  * as test/cluster/mesos/zk/real-zookeeper.test.ts uses it); unset, the tests skip saying so.
  */
-export const ZK = process.env.PACER_ZK ?? '';
-export const SKIP_WITHOUT_ZK = ZK === '' ? 'PACER_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
+export const ZK = process.env.PACER_TEST_ZK ?? '';
+export const SKIP_WITHOUT_ZK = ZK === '' ? 'PACER_TEST_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
 
 /** A short session timeout (the server's minimum is 2 ticks = 2 s with .ci/zookeeper.sh), patient requests. */
 export const SESSION = { sessionTimeoutMs: 4_000, connectTimeoutMs: PATIENCE_MS, requestTimeoutMs: PATIENCE_MS };

@@ -62,6 +62,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', value: '0', expect: { declineOfferDurationMs: 0 } },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', value: '5000', expect: { acceptRefuseDurationMs: 5000 } },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', value: '20', expect: { localOfferIntervalMs: 20 } },
+  { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', value: '0.5', expect: { unhealthyKillFloor: 0.5 } },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', value: ' task_killing, ,gpu_resources ', expect: { features: ['task_killing', 'gpu_resources'] } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', value: '2048', expect: { bodyLimitBytes: 2048 } },
@@ -187,6 +188,18 @@ t.test('--gpu_scheduling_behavior reaches the core as gpuRestricted (restricted 
   t.match(schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), { gpuRestricted: true });
   t.match(schedulerOptionsOf(configOf(parseConfig(['--gpu_scheduling_behavior', 'unrestricted'], {}, CWD))), { gpuRestricted: false });
   t.match(schedulerOptionsOf(configOf(parseConfig([], { PACER_GPU_SCHEDULING_BEHAVIOR: 'restricted' }, CWD))), { gpuRestricted: true });
+});
+
+t.test('--unhealthy_kill_floor: a share from 0 to 1, read as the label is; absent by default; handed to the core', async (t) => {
+  t.equal(configOf(parseConfig([], {}, CWD)).unhealthyKillFloor, undefined, 'default: each app\'s minimumHealthCapacity');
+  t.notOk('unhealthyKillFloor' in schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), 'the core keeps its default');
+  for (const ok of ['0', '1', '0.25', '.5']) {
+    const config = configOf(parseConfig(['--unhealthy_kill_floor', ok], {}, CWD));
+    t.equal(schedulerOptionsOf(config).unhealthyKillFloor, Number(ok), `${ok} reaches the core`);
+  }
+  for (const bad of ['1.5', '-0.5', 'half', '', '1e-1']) {
+    t.equal(errorOf(parseConfig([`--unhealthy_kill_floor=${bad}`], {}, CWD)), `--unhealthy_kill_floor ${bad}: expected a number from 0 to 1`, JSON.stringify(bad));
+  }
 });
 
 t.test('--zk: a zk:// URL, the local cluster, and an address the other pacers can reach', async (t) => {

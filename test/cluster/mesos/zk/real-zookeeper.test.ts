@@ -11,13 +11,13 @@ import { PATIENCE_MS } from '../../../harness/wait';
 import { TcpProxy } from '../../../harness/tcp-proxy';
 
 /**
- * Against a real ZooKeeper (`PACER_ZK=host:port`, e.g. from `eval "$(.ci/zookeeper.sh)"`): pacer's
+ * Against a real ZooKeeper (`PACER_TEST_ZK=host:port`, e.g. from `eval "$(.ci/zookeeper.sh)"`): pacer's
  * session wrapper (zk-session.ts, over node-zookeeper-client) operation by operation, and the
  * master detector following the leadership as two sessions play Mesos masters, registering
  * ephemeral sequential `json.info_` znodes as Mesos' contender does.
  */
-const zk = process.env.PACER_ZK;
-const skip = zk === undefined || zk === '' ? 'PACER_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
+const zk = process.env.PACER_TEST_ZK;
+const skip = zk === undefined || zk === '' ? 'PACER_TEST_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
 /** Connect and request bounds a loaded machine does not reach (test/harness/wait.ts). */
 const OPTIONS = { sessionTimeoutMs: 4_000, connectTimeoutMs: PATIENCE_MS, requestTimeoutMs: PATIENCE_MS };
 const WAIT_MS = PATIENCE_MS;
