@@ -26,12 +26,14 @@ export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, ins
   if (inst.condition === condition) return;
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
+  const wasRunning = inst.condition === 'Running';
   inst.condition = condition;
   inst.conditionSinceMs = ctx.clock.nowMs();
   ctx.state.changed.add(inst.runSpecId);
   ctx.state.dirty.add(inst);
   if (rs !== undefined) {
     rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+    rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   }
   ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
@@ -131,6 +133,7 @@ export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Ins
 export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   if (isActive(inst)) rs.activeCount--;
+  if (inst.condition === 'Running') rs.runningCount--;
   for (const task of inst.tasks) {
     if (task.state === undefined || !isTerminalCondition(task.condition)) rememberExpunged(ctx, task.taskId, inst);
   }

@@ -14,6 +14,7 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     instances: new Map(),
     scheduled: new InstanceQueue(),
     activeCount: 0,
+    runningCount: 0,
     counts: new PlacementCounts(request.constraints),
     deleting: false,
     instanceRoles: new Map(),

@@ -28,6 +28,11 @@ export interface RunSpecState {
   /** Instances waiting for an offer, FIFO. */
   readonly scheduled: InstanceQueue;
   activeCount: number;
+  /**
+   * How many of its instances are Running (any goal, any version): a deployment action cannot be
+   * done while fewer than its target run, so it is checked without reading every instance.
+   */
+  runningCount: number;
   counts: PlacementCounts;
   backoff?: BackoffState;
   deleting: boolean;
