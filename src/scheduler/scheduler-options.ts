@@ -36,6 +36,13 @@ export interface SchedulerOptions {
   /** `--local_port_min` / `--local_port_max` (10000 / 20000): where apps' dynamic service ports come from. */
   readonly localPortMin: number;
   readonly localPortMax: number;
+  /**
+   * Most new instances one input creates (issue 11 item 4: a big change must not block the loop).
+   * A scale-up beyond it creates the rest in later inputs, this many each (a `createInstances`
+   * timer due at once), so API requests and cluster updates are handled in between; queue counts
+   * and deployments count the instances still to create (`RunSpecState.toCreate`).
+   */
+  readonly instancesPerInput: number;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -52,4 +59,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   newGroupEnforceRole: 'off',
   localPortMin: 10_000,
   localPortMax: 20_000,
+  instancesPerInput: 2000,
 };

@@ -11,6 +11,7 @@ import type { DeploymentPlan } from './deployments/deployment-plan';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
+import { createDeferred } from './instances/instance-lifecycle';
 import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
@@ -48,7 +49,7 @@ export interface CoreWiring {
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {
   readonly runSpec: RunSpec;
-  /** Instances waiting for an offer. */
+  /** Instances waiting for an offer, those still to be created included (`instancesPerInput`). */
   readonly scheduled: number;
   /** Launches wait until then (backoff), when in the future. */
   readonly backoffUntilMs?: number;
@@ -78,6 +79,7 @@ export class Scheduler {
       groups: wiring.groups,
     };
     this.matcher = new OfferMatcher(buildFilterPipeline(opts));
+    this.ctx.state.creationBudget = opts.instancesPerInput;
     this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
     this.ctx.state.history.listener = historyToStore(ports.store);
     this.afterInput();
@@ -88,6 +90,7 @@ export class Scheduler {
 
   /** Handle one input to completion. Commands return their result; other inputs return undefined. */
   handle(input: SchedulerInput): CommandResult | undefined {
+    this.ctx.state.creationBudget = this.ctx.options.instancesPerInput;
     const result = this.dispatch(input);
     this.afterInput();
     return result;
@@ -156,9 +159,10 @@ export class Scheduler {
     const nowMs = this.ctx.clock.nowMs();
     const out: QueueEntry[] = [];
     for (const rs of this.ctx.state.runSpecs.values()) {
-      if (rs.scheduled.length === 0) continue;
+      const waiting = rs.scheduled.length + rs.toCreate;
+      if (waiting === 0) continue;
       const backoffUntilMs = inBackoff(rs, nowMs) ? rs.backoff?.deadlineMs : undefined;
-      out.push({ runSpec: rs.spec, scheduled: rs.scheduled.length, backoffUntilMs, stats: rs.rejections });
+      out.push({ runSpec: rs.spec, scheduled: waiting, backoffUntilMs, stats: rs.rejections });
     }
     return out;
   }
@@ -357,6 +361,8 @@ export class Scheduler {
         return onKillRetry(this.ctx, timer.instanceId, timer.incarnation);
       case 'readinessProbe':
         return onReadinessTimer(this.ctx, timer.instanceId, timer.incarnation);
+      case 'createInstances':
+        return createDeferred(this.ctx, converge);
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });

@@ -26,6 +26,7 @@ export function deleteRunSpec(ctx: CoreContext, runSpecId: string): CommandResul
   if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   rs.deleting = true;
   rs.restart = undefined;
+  rs.toCreate = 0;
   ctx.state.demandDirty.add(rs);
   emitHealthCheckChanges(ctx, rs.spec, undefined);
   for (const inst of [...rs.instances.values()]) killInstance(ctx, rs, inst, 'deleted', 'Decommissioned');

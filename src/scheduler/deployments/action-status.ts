@@ -15,7 +15,7 @@ export interface ActionStatus {
   readonly action: DeploymentAction;
   readonly done: boolean;
   readonly waitingFor: {
-    /** Instances waiting for an offer. */
+    /** Instances waiting for an offer (those still to be created included). */
     readonly unplaced: number;
     /** Offer rejections recorded for this run spec, by reason. */
     readonly rejections: Partial<Record<NoMatchReason, number>>;
@@ -61,7 +61,7 @@ export function actionStatus(state: SchedulerState, action: DeploymentAction): A
       else notReady++;
     } else if (!isTerminalCondition(inst.condition)) toReplace++;
   }
-  const waitingFor = { unplaced: rs.scheduled.length, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
+  const waitingFor = { unplaced: rs.scheduled.length + rs.toCreate, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
   return { action, done: isDone(action, rs, healthyNew, existing), waitingFor };
 }
 

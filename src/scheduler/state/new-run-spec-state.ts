@@ -15,6 +15,7 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     scheduled: new InstanceQueue(),
     activeCount: 0,
     runningCount: 0,
+    toCreate: 0,
     counts: new PlacementCounts(request.constraints),
     deleting: false,
     instanceRoles: new Map(),

@@ -33,6 +33,11 @@ export interface RunSpecState {
    * done while fewer than its target run, so it is checked without reading every instance.
    */
   runningCount: number;
+  /**
+   * New instances its convergence wants but has not created yet (more than one input may create,
+   * SchedulerOptions.instancesPerInput): later inputs create them. Counted as waiting in the queue.
+   */
+  toCreate: number;
   counts: PlacementCounts;
   backoff?: BackoffState;
   deleting: boolean;

@@ -1,0 +1,59 @@
+import t from 'tap';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { Harness } from '../../../harness/core-harness';
+
+// Issue 11 item 4: a big change must not block the loop. One input creates at most
+// `instancesPerInput` instances and places at most `launchesPerInput`; the rest follows in later
+// inputs, and what the API reads (queue counts, what a deployment waits for) counts it all along.
+
+/** Instances created by each input the core handled, and the queue count seen after each. */
+function observeCreation(h: Harness, runSpecId: string): { created: number[]; queued: number[] } {
+  const created: number[] = [];
+  const queued: number[] = [];
+  let before = 0;
+  h.observe(() => {
+    const now = h.instances(runSpecId).length;
+    created.push(now - before);
+    before = now;
+    queued.push(h.scheduler.queue().find((q) => q.runSpec.id === runSpecId)?.scheduled ?? 0);
+  });
+  return { created, queued };
+}
+
+t.test('a scale-up creates its instances in bounded inputs, counted as queued from the start', async (t) => {
+  const cases: [number, number, number[]][] = [
+    // [instances, instancesPerInput, instances created per input]
+    [10, 3, [3, 3, 3, 1]],
+    [10, 10, [10]],
+    [7, 100, [7]],
+  ];
+  for (const [instances, perInput, expected] of cases) {
+    const h = new Harness({ options: { instancesPerInput: perInput } });
+    const seen = observeCreation(h, '/app');
+    h.put(makeApp({ instances }));
+    t.strictSame(seen.created.filter((n) => n > 0), expected, `${instances} by ${perInput}: created per input`);
+    t.ok(seen.queued.every((n) => n === instances), `${instances} by ${perInput}: the queue counts all ${instances} after every input`);
+    t.equal(h.instances('/app').filter((i) => i.condition === 'Scheduled').length, instances, 'all created and Scheduled');
+    t.equal(h.timers('createInstances').length, 0, 'no creation left pending');
+    const [status] = h.scheduler.deployments();
+    t.equal(status.actions.find((a) => a.action.action === 'ScaleApplication')?.waitingFor.unplaced, instances, 'the deployment waits for all of them');
+  }
+});
+
+t.test('what is left to create follows later changes: a scale-down or a delete in between cancels it', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 4 } });
+  // The put handles its first chunk; the scale is handled before the timer that creates the rest.
+  h.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ instances: 20 }) });
+  t.equal(h.instances('/app').length, 4, 'the first input created 4');
+  t.equal(h.scheduler.queue()[0].scheduled, 20, '20 counted as queued');
+  h.scale('/app', 6, { force: true });
+  t.equal(h.instances('/app').length, 6, 'scaled to 6: 2 more created, the rest cancelled');
+  t.equal(h.scheduler.queue()[0].scheduled, 6);
+
+  h.scheduler.handle({ type: 'scale', runSpecId: '/app', instances: 30, force: true });
+  t.equal(h.scheduler.queue()[0].scheduled, 30);
+  h.delete('/app');
+  t.equal(h.scheduler.runSpec('/app'), undefined, 'deleted');
+  t.strictSame(h.scheduler.queue(), [], 'nothing left queued');
+  t.equal(h.instances('/app').length, 0, 'nothing created after the delete');
+});
