@@ -43,7 +43,18 @@ export interface SchedulerOptions {
    * and deployments count the instances still to create (`RunSpecState.toCreate`).
    */
   readonly instancesPerInput: number;
+  /**
+   * Most instances one `offers` input places (issue 11 item 4): a batch of 1,000 offers that could
+   * take 100 each would otherwise place 100,000 in one input. Offers left when it is reached are
+   * declined with Mesos's default filter, {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon
+   * declines an offer its matching deadline cut short the same way: OfferProcessorImpl,
+   * `resendThisOffer`), so they come back soon.
+   */
+  readonly launchesPerInput: number;
 }
+
+/** Mesos's default refuse filter (mesos.proto `Filters.refuse_seconds`, 5 s): an offer declined to be sent again. */
+export const RESEND_REFUSE_MS = 5000;
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   defaultRole: '*',
@@ -60,4 +71,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   localPortMin: 10_000,
   localPortMax: 20_000,
   instancesPerInput: 2000,
+  launchesPerInput: 2000,
 };

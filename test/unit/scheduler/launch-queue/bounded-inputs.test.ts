@@ -1,6 +1,8 @@
 import t from 'tap';
+import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
+import { RESEND_REFUSE_MS } from '../../../../src/scheduler/scheduler-options';
 
 // Issue 11 item 4: a big change must not block the loop. One input creates at most
 // `instancesPerInput` instances and places at most `launchesPerInput`; the rest follows in later
@@ -56,4 +58,21 @@ t.test('what is left to create follows later changes: a scale-down or a delete i
   t.equal(h.scheduler.runSpec('/app'), undefined, 'deleted');
   t.strictSame(h.scheduler.queue(), [], 'nothing left queued');
   t.equal(h.instances('/app').length, 0, 'nothing created after the delete');
+});
+
+t.test('one offers input places at most launchesPerInput; the offers after that are declined to come back soon', async (t) => {
+  const h = new Harness({ options: { maxInstancesPerOffer: 100, launchesPerInput: 5 } });
+  h.put(makeApp({ instances: 12, cpus: 0.1, mem: 16 }));
+  const offers = ['o1', 'o2', 'o3'].map((offerId, k) => makeOffer({ offerId, agent: { agentId: `a${k}`, hostname: `h${k}` }, cpus: 10, mem: 10_000 }));
+  h.clearRecords();
+  const launched = h.offer(...offers);
+  t.equal(launched.length, 5, '5 placed');
+  t.strictSame(h.calls('accept').map((c) => c.offerId), ['o1'], 'on the first offer');
+  t.strictSame(h.calls('decline'), [{ type: 'decline', offerIds: ['o2', 'o3'], refuseMs: RESEND_REFUSE_MS }], 'the rest declined with the resend filter');
+  t.equal(h.scheduler.queue()[0].scheduled, 7, '7 still waiting');
+  h.clearRecords();
+  t.equal(h.offer(...offers.map((o) => ({ ...o, offerId: `${o.offerId}b` }))).length, 5, 'the next input places 5 more');
+  h.clearRecords();
+  t.equal(h.offer(makeOffer({ offerId: 'last', cpus: 10, mem: 10_000 }), makeOffer({ offerId: 'unused', cpus: 10, mem: 10_000 })).length, 2, 'then the last 2');
+  t.strictSame(h.calls('decline'), [{ type: 'decline', offerIds: ['unused'], refuseMs: 120_000 }], 'an offer nobody needs gets the usual decline filter');
 });
