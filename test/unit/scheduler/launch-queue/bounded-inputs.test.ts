@@ -76,3 +76,14 @@ t.test('one offers input places at most launchesPerInput; the offers after that 
   t.equal(h.offer(makeOffer({ offerId: 'last', cpus: 10, mem: 10_000 }), makeOffer({ offerId: 'unused', cpus: 10, mem: 10_000 })).length, 2, 'then the last 2');
   t.strictSame(h.calls('decline'), [{ type: 'decline', offerIds: ['unused'], refuseMs: 120_000 }], 'an offer nobody needs gets the usual decline filter');
 });
+
+t.test('creating the rest of a scale-up in later inputs is not new work: one revive, not one per input', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 3 } });
+  h.clearRecords();
+  h.put(makeApp({ instances: 10 }));
+  t.equal(h.instances('/app').length, 10);
+  t.equal(h.calls('revive').length, 1, 'revived once for the scale-up');
+  h.clearRecords();
+  h.scale('/app', 20, { force: true });
+  t.equal(h.calls('revive').length, 1, 'a further scale-up is new work: revived again');
+});
