@@ -37,10 +37,11 @@ export interface SchedulerOptions {
   readonly localPortMin: number;
   readonly localPortMax: number;
   /**
-   * Most new instances one input creates (issue 11 item 4: a big change must not block the loop).
-   * A scale-up beyond it creates the rest in later inputs, this many each (a `createInstances`
-   * timer due at once), so API requests and cluster updates are handled in between; queue counts
-   * and deployments count the instances still to create (`RunSpecState.toCreate`).
+   * Most new instances one input creates, and most instances it kills for a delete (issue 11 item
+   * 4: a big change must not block the loop). A scale-up or delete beyond it goes on in later
+   * inputs, this many each (a `continueChanges` timer due at once), so API requests and cluster
+   * updates are handled in between; queue counts and deployments count the instances still to
+   * create (`RunSpecState.toCreate`); a deleted app is gone from the API at once.
    */
   readonly instancesPerInput: number;
   /**

@@ -1,4 +1,4 @@
-import { deleteRunSpecCommand } from './commands/delete-run-spec';
+import { deleteRunSpecCommand, killForDelete } from './commands/delete-run-spec';
 import { deployResult } from './commands/deploy-result';
 import { killAndScale, killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
@@ -11,7 +11,7 @@ import type { DeploymentPlan } from './deployments/deployment-plan';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
-import { createDeferred } from './instances/instance-lifecycle';
+import { continueDeferred } from './instances/instance-lifecycle';
 import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
@@ -79,7 +79,7 @@ export class Scheduler {
       groups: wiring.groups,
     };
     this.matcher = new OfferMatcher(buildFilterPipeline(opts));
-    this.ctx.state.creationBudget = opts.instancesPerInput;
+    this.ctx.state.changeBudget = opts.instancesPerInput;
     this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
     this.ctx.state.history.listener = historyToStore(ports.store);
     this.afterInput();
@@ -90,7 +90,7 @@ export class Scheduler {
 
   /** Handle one input to completion. Commands return their result; other inputs return undefined. */
   handle(input: SchedulerInput): CommandResult | undefined {
-    this.ctx.state.creationBudget = this.ctx.options.instancesPerInput;
+    this.ctx.state.changeBudget = this.ctx.options.instancesPerInput;
     const result = this.dispatch(input);
     this.afterInput();
     return result;
@@ -361,8 +361,11 @@ export class Scheduler {
         return onKillRetry(this.ctx, timer.instanceId, timer.incarnation);
       case 'readinessProbe':
         return onReadinessTimer(this.ctx, timer.instanceId, timer.incarnation);
-      case 'createInstances':
-        return createDeferred(this.ctx, converge);
+      case 'continueChanges':
+        return continueDeferred(this.ctx, (rs) => {
+          if (rs.toKill.length > 0) killForDelete(this.ctx, rs);
+          else if (rs.toCreate > 0) converge(this.ctx, rs);
+        });
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });

@@ -56,35 +56,48 @@ export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal
 /**
  * Brings the run spec's instances still to create to `count`: creates as many now as this input's
  * budget allows (SchedulerOptions.instancesPerInput) and leaves the rest in `toCreate`, for a
- * `createInstances` timer due at once ({@link createDeferred}); `count` ≤ 0 cancels what was left.
+ * `continueChanges` timer due at once ({@link continueDeferred}); `count` ≤ 0 cancels what was left.
  * A scale to 100,000 so takes 50 inputs of 2,000 instead of one that blocks the loop for seconds
  * (issue 11 item 4), with API requests and cluster updates handled in between.
  */
 export function createInstances(ctx: CoreContext, rs: RunSpecState, count: number): void {
   const wanted = Math.max(0, count);
-  const now = Math.min(wanted, ctx.state.creationBudget);
+  const now = Math.min(wanted, ctx.state.changeBudget);
   rs.toCreate = wanted - now;
   if (now > 0) {
-    ctx.state.creationBudget -= now;
+    ctx.state.changeBudget -= now;
     scheduleNewInstances(ctx, rs, now);
   }
   if (rs.toCreate === 0) return;
   ctx.state.demandDirty.add(rs);
-  ctx.state.creationPending.add(rs);
-  ctx.state.creationTimerId ??= ctx.timers.schedule(ctx.clock.nowMs(), { type: 'timer', timer: { kind: 'createInstances' } });
+  deferChange(ctx, rs);
+}
+
+/** Takes one from this input's budget of instances to create or kill; false when it is spent. */
+export function takeChangeBudget(ctx: CoreContext): boolean {
+  if (ctx.state.changeBudget <= 0) return false;
+  ctx.state.changeBudget--;
+  return true;
+}
+
+/** Goes on with `rs` in a later input: a `continueChanges` timer due at once ({@link continueDeferred}). */
+export function deferChange(ctx: CoreContext, rs: RunSpecState): void {
+  ctx.state.deferred.add(rs);
+  ctx.state.deferredTimerId ??= ctx.timers.schedule(ctx.clock.nowMs(), { type: 'timer', timer: { kind: 'continueChanges' } });
 }
 
 /**
- * The `createInstances` timer: the run specs with instances left to create converge again, in the
- * order they were deferred, each within the new input's budget (what is still left waits for the
- * next timer). A run spec deleted or replaced meanwhile is skipped.
+ * The `continueChanges` timer: each deferred run spec goes on (`goOn`: convergence creates the
+ * instances left to create, a delete kills the next ones), in the order they were deferred, within
+ * the new input's budget (what is still left waits for the next timer). A run spec forgotten or
+ * replaced meanwhile is skipped.
  */
-export function createDeferred(ctx: CoreContext, converge: (ctx: CoreContext, rs: RunSpecState) => void): void {
+export function continueDeferred(ctx: CoreContext, goOn: (rs: RunSpecState) => void): void {
   const state = ctx.state;
-  state.creationTimerId = undefined;
-  const pending = [...state.creationPending];
-  state.creationPending.clear();
-  for (const rs of pending) if (rs.toCreate > 0 && state.runSpecs.get(rs.spec.id) === rs) converge(ctx, rs);
+  state.deferredTimerId = undefined;
+  const pending = [...state.deferred];
+  state.deferred.clear();
+  for (const rs of pending) if (state.runSpecs.get(rs.spec.id) === rs) goOn(rs);
 }
 
 /**

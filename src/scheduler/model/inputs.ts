@@ -64,7 +64,7 @@ export type TimerKind =
   | { readonly kind: 'killRetry'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'readinessProbe'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'reconcile' }
-  | { readonly kind: 'createInstances' };
+  | { readonly kind: 'continueChanges' };
 
 export type TimerInput = { readonly type: 'timer'; readonly timer: TimerKind };
 

@@ -38,6 +38,11 @@ export interface RunSpecState {
    * SchedulerOptions.instancesPerInput): later inputs create them. Counted as waiting in the queue.
    */
   toCreate: number;
+  /**
+   * While it is deleted: instances its delete has still to kill (more than one input may kill,
+   * SchedulerOptions.instancesPerInput), last to kill first; empty otherwise.
+   */
+  toKill: Instance[];
   counts: PlacementCounts;
   backoff?: BackoffState;
   deleting: boolean;

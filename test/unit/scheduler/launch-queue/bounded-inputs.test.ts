@@ -36,7 +36,7 @@ t.test('a scale-up creates its instances in bounded inputs, counted as queued fr
     t.strictSame(seen.created.filter((n) => n > 0), expected, `${instances} by ${perInput}: created per input`);
     t.ok(seen.queued.every((n) => n === instances), `${instances} by ${perInput}: the queue counts all ${instances} after every input`);
     t.equal(h.instances('/app').filter((i) => i.condition === 'Scheduled').length, instances, 'all created and Scheduled');
-    t.equal(h.timers('createInstances').length, 0, 'no creation left pending');
+    t.equal(h.timers('continueChanges').length, 0, 'no creation left pending');
     const [status] = h.scheduler.deployments();
     t.equal(status.actions.find((a) => a.action.action === 'ScaleApplication')?.waitingFor.unplaced, instances, 'the deployment waits for all of them');
   }
@@ -86,4 +86,26 @@ t.test('creating the rest of a scale-up in later inputs is not new work: one rev
   h.clearRecords();
   h.scale('/app', 20, { force: true });
   t.equal(h.calls('revive').length, 1, 'a further scale-up is new work: revived again');
+});
+
+t.test('a delete kills at most instancesPerInput instances per input, in creation order, then forgets the app', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 4, maxInstancesPerOffer: 100 } });
+  h.put(makeApp({ instances: 10, cpus: 0.1, mem: 16 }));
+  // 6 running on one agent, 4 still waiting for an offer.
+  const launched = h.offer(makeOffer({ cpus: 0.6, mem: 10_000 }));
+  t.equal(launched.length, 6);
+  for (const l of launched) h.status(l.taskId, 'TASK_RUNNING');
+  const order = h.instances('/app').map((i) => i.instanceId);
+  const kills: number[] = [];
+  h.observe(() => kills.push(h.calls('kill').length));
+  h.clearRecords();
+  h.delete('/app');
+  const perInput = kills.map((n, i) => n - (kills[i - 1] ?? 0)).filter((n) => n > 0);
+  t.strictSame(perInput, [4, 2], 'the running ones killed 4 in the first input, the last 2 in the next');
+  const killed = h.calls('kill').map((c) => (c as { taskId: string }).taskId);
+  t.ok(order.slice(0, 6).every((id, k) => killed[k].startsWith(id)), 'in creation order');
+  t.equal(h.instances('/app').length, 6, 'the 4 waiting ones are gone; the 6 running wait for their kill');
+  for (const l of launched) h.status(l.taskId, 'TASK_KILLED');
+  t.equal(h.scheduler.runSpec('/app'), undefined, 'forgotten once the last is gone');
+  t.equal(h.events().filter((e) => e.eventType === 'app_terminated_event').length, 1, 'app_terminated_event once');
 });
