@@ -59,7 +59,7 @@ export interface LaunchBenchResult {
   readonly problems: readonly string[];
 }
 
-const STARTUP = /pacer: Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
+const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 
 /** Run the benchmark once. Never throws for a failed run: the reasons are in `problems`. */
 export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBenchResult> {

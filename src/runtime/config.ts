@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LOG_FORMATS, type LogFormat } from './decision-line';
+import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from './pacer-log';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -45,8 +46,10 @@ export interface PacerConfig {
   readonly speed: number;
   readonly seed?: number;
   readonly master?: string;
-  /** `--log_format`: decision lines for people (`text`) or one JSON object per line (`json`). */
-  readonly logFormat: LogFormat;
+  /** `--log_format`: log records for people (`text`) or one JSON object per line (`json`); undefined: `text` on a terminal, else `json`. */
+  readonly logFormat?: LogFormat;
+  /** `--log_level`, or Marathon's `--logging_level` (Marathon's values). */
+  readonly loggingLevel: LoggingLevel;
   /** `--http_credentials`: `user:password[,…]` (Marathon's flag; pacer takes a list). */
   readonly httpCredentials?: string;
   /** `--http_credentials_file`: `user:<scrypt hash>` lines, reloaded when changed. */
@@ -68,6 +71,12 @@ export interface PacerConfig {
   readonly mesosAuthenticationPrincipal?: string;
   /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
   readonly mesosAuthenticationSecretFile?: string;
+  /** `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader there (src/ha). */
+  readonly zk?: string;
+  /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
+  readonly zkSessionTimeoutMs: number;
+  /** `--hostname`: the host this pacer advertises to the others (default: `--address`). */
+  readonly hostname?: string;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -119,9 +128,17 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
+  // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
+  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
+  { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
-  { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text (default) | json: decision lines on stdout (--cluster sim)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
+  { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
+  { flag: '--log_level', env: 'PACER_LOG_LEVEL', help: `${LOGGING_LEVELS.join(' | ')} (default info)`, apply: (c, v) => loggingLevel(c, v) },
+  // Marathon's name of the same flag (DebugConf.scala `logging_level`), for Marathon's command lines.
+  { flag: '--logging_level', env: 'PACER_LOGGING_LEVEL', help: 'the same as --log_level (Marathon\'s name)', apply: (c, v) => loggingLevel(c, v) },
   { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
 ];
 
@@ -142,7 +159,8 @@ export function defaultConfig(cwd: string): PacerConfig {
     acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
-    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, logFormat: 'text',
+    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
+    zkSessionTimeoutMs: 10_000,
   };
 }
 
@@ -172,7 +190,27 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return listenerProblem(config) ?? mesosAuthProblem(config) ?? config;
+  return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
+function haProblem(c: PacerConfig): { error: string } | undefined {
+  if (c.zk === undefined) return undefined;
+  if (c.cluster === 'sim') return { error: '--zk: the simulated cluster keeps its state in memory and cannot fail over; use --cluster local or mesos' };
+  if (c.hostname === undefined && ['0.0.0.0', '::', ''].includes(c.address)) {
+    return { error: `--zk with --address ${c.address}: give --hostname, the name the other pacers reach this one by` };
+  }
+  return undefined;
+}
+
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  try {
+    parseZkUrl(value);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  c.zk = value;
+  return undefined;
 }
 
 /** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */
@@ -210,6 +248,11 @@ function bool(value: string, set: (b: boolean) => void): string | undefined {
 function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined {
   if (value === 'undefined') return "'--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted.";
   return oneOf(value, ['restricted', 'unrestricted'], (k) => { c.gpuSchedulingBehavior = k as GpuSchedulingBehavior; });
+}
+
+/** `--log_level` / `--logging_level`: Marathon's level names, in any case. */
+function loggingLevel(c: Mutable<PacerConfig>, value: string): string | undefined {
+  return oneOf(value.toLowerCase(), LOGGING_LEVELS, (k) => { c.loggingLevel = k as LoggingLevel; });
 }
 
 function oneOf(value: string, allowed: readonly string[], set: (v: string) => void): string | undefined {

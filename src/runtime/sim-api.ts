@@ -11,6 +11,8 @@ import type { PacerConfig } from './config';
 import { pacerBuild } from './pacer-build';
 import type { ApiListeners } from './api-listeners';
 import { withListenerFacts } from './runtime-parts';
+import { CoreFailure, haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
+import { silentLog, type PacerLog } from './pacer-log';
 
 /** The REST API over a simulated run: the server, its event stream hub and what its routes use. */
 export interface SimApi {
@@ -19,22 +21,43 @@ export interface SimApi {
   readonly deps: ApiDeps;
 }
 
+/** Where the API listens and who may call, and where its records and a failure of the core go. */
+export interface SimApiEdges {
+  readonly listeners: ApiListeners;
+  readonly auth?: ApiAuthentication | undefined;
+  /** The request records (component `api`). Default: none. */
+  readonly log?: PacerLog;
+  /** A command or query that failed the core. Default: report it and end the process (runtime/core-failure.ts). */
+  readonly onCoreFailure?: CoreFailureHandler;
+}
+
 /**
  * Marathon's API and `/v2/events` over a run's own core and virtual clock (not listening yet):
  * API commands are handled in the run at the current virtual instant (`RunSession.submit`), and
- * `onSubmit` is told after each (the pacer wakes up for what they scheduled). Used by
- * `--cluster sim` (startSim, paced) and by bench:api (stepped by the benchmark).
+ * `onSubmit` is told after each (the pacer wakes up for what they scheduled). A command that
+ * fails the core goes to `onCoreFailure` with the command as its input, as over the other
+ * clusters (never a 500). Used by `--cluster sim` (startSim, paced) and by bench:api (stepped by
+ * the benchmark).
  */
 export function simApi(
   session: RunSession, scenario: Scenario, config: PacerConfig, onSubmit: () => void, startedAtMs: number,
-  edges: { readonly listeners: ApiListeners; readonly auth?: ApiAuthentication | undefined },
+  edges: SimApiEdges,
 ): SimApi {
+  const log = edges.log ?? silentLog();
+  const onCoreFailure = edges.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
   const clock = { nowMs: () => session.nowMs() };
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
   const deps: ApiDeps = {
     scheduler: session.scheduler, clock, events: hub,
     submit: (command: Command): CommandResult => {
-      const result = session.submit(command);
+      let result: CommandResult;
+      try {
+        result = session.submit(command);
+      } catch (err) {
+        const failure = err instanceof CoreFailure ? err : new CoreFailure(command, session.nowMs(), err);
+        onCoreFailure(failure);
+        throw failure;
+      }
       onSubmit();
       return result;
     },
@@ -42,7 +65,10 @@ export function simApi(
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
   };
-  const app = buildServer({ deps, stream: hub, auth: edges.auth, serverFactory: edges.listeners.serverFactory });
+  const app = buildServer({
+    deps, stream: hub, auth: edges.auth, serverFactory: edges.listeners.serverFactory, onCoreFailure,
+    ...(edges.log === undefined ? {} : { log: edges.log }),
+  });
   return { app, hub, deps };
 }
 

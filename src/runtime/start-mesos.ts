@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
-import { MesosCluster, type MesosClusterOptions } from '../cluster/mesos/mesos-cluster';
+import { MesosCluster, type MesosClusterOptions, type MesosLogger } from '../cluster/mesos/mesos-cluster';
 import type { Store, StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { mesosAuthentication } from './mesos-credentials';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
+import { silentLog, type PacerLog } from './pacer-log';
+import type { LeaderDuties } from '../ha/leadership';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
@@ -24,13 +26,13 @@ export interface RunningMesosPacer {
 }
 
 /** What a caller (main, tests) may add to the configuration. */
-export interface StartMesosHooks {
+export interface StartMesosHooks extends RuntimeHooks {
   /**
    * The driver gave up for good (ERROR from the master, foreign framework id). Default: log it,
    * close pacer and set a failing exit code (Marathon exits too).
    */
   readonly onFatal?: (error: Error, pacer: RunningMesosPacer | undefined) => void;
-  /** Driver settings beyond the config (format, timings, framework name, user, logger…). */
+  /** Driver settings beyond the config (format, timings, framework name, user, logger…; the logger defaults to `log`, component `mesos`). */
   readonly driver?: Partial<Omit<MesosClusterOptions, 'detector' | 'onFatal'>>;
 }
 
@@ -43,36 +45,11 @@ export interface StartMesosHooks {
  * instances but no framework id: registering a new framework would relaunch their tasks.
  */
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
-  const detector = detectorForMaster(config.master);
-  const authentication = mesosAuthentication(config);
-  const base = openRuntime(config);
-  const recovered = { frameworkId: undefined as string | undefined };
-  const store = recordingFrameworkId(base.store, recovered);
   const pacer: { running?: RunningMesosPacer } = {};
-  const cluster = new MesosCluster({
-    detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
-    gpus: config.features.includes('gpu_resources'),
-    ...authentication,
-    ...hooks.driver,
-    onFatal: (error) => (hooks.onFatal ?? defaultOnFatal)(error, pacer.running),
-  }, (input) => base.loop.post(input));
-  const abandon = (): void => {
-    cluster.stop();
-    base.release();
-  };
-  let scheduler: Scheduler;
-  try {
-    scheduler = startScheduler(config, base, cluster, store);
-    cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
-  } catch (err) {
-    abandon();
-    throw err;
-  }
+  const { base, cluster, scheduler, abandon } = openMesos(config, hooks, (log) => (error) => (hooks.onFatal ?? defaultOnFatal(log))(error, pacer.running));
   let api: BuiltApi;
   try {
-    api = buildApi(config, base, scheduler, {
-      kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
-    });
+    api = buildApi(config, base, scheduler, { ...mesosClusterFacts(config), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics });
   } catch (err) {
     abandon();
     throw err;
@@ -81,6 +58,61 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   const running: RunningMesosPacer = { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
   pacer.running = running;
   return running;
+}
+
+/** The Mesos cluster as `/v2/info` describes it (credentials of the master URL left out). */
+export function mesosClusterFacts(config: PacerConfig): Pick<ClusterFacts, 'kind' | 'master'> {
+  return { kind: 'mesos', master: redacted(config.master ?? '') };
+}
+
+/**
+ * What only the leader runs with `--zk --cluster mesos` (src/ha): the store (locked), the loop,
+ * the core recovered from the store (with the framework id it holds), and the driver subscribed
+ * to the leading master. `stop()` closes the loop first — no input reaches the core, the core
+ * calls the master no more — then closes the subscription (tasks keep running on Mesos for the
+ * failover timeout) and releases the store. `onFatal`: the driver gave up for good.
+ */
+export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, onFatal: (error: Error) => void): LeaderDuties {
+  const { base, cluster, scheduler, abandon } = openMesos(config, hooks, () => onFatal);
+  return {
+    scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
+    stop: () => {
+      base.loop.close();
+      abandon();
+    },
+  };
+}
+
+/** Store → loop → driver → scheduler (recovering the framework id) → SUBSCRIBE; undone on failure. */
+function openMesos(
+  config: PacerConfig, hooks: StartMesosHooks, fatal: (log: PacerLog) => (error: Error) => void,
+): { base: RuntimeBase; cluster: MesosCluster; scheduler: Scheduler; abandon: () => void } {
+  const detector = detectorForMaster(config.master);
+  const authentication = mesosAuthentication(config);
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
+  const recovered = { frameworkId: undefined as string | undefined };
+  const store = recordingFrameworkId(base.store, recovered);
+  const onFatal = fatal(base.log);
+  const cluster = new MesosCluster({
+    detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
+    gpus: config.features.includes('gpu_resources'),
+    ...authentication,
+    logger: mesosLogger(base.log),
+    ...hooks.driver,
+    onFatal,
+  }, (input) => base.loop.post(input));
+  const abandon = (): void => {
+    cluster.stop();
+    base.release();
+  };
+  try {
+    const scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
+    cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
+    return { base, cluster, scheduler, abandon };
+  } catch (err) {
+    abandon();
+    throw err;
+  }
 }
 
 /** Instances the recovered core knows (the refuse-new-framework-id rule). */
@@ -101,13 +133,28 @@ function recordingFrameworkId<S extends Store & { close(): void }>(store: S, int
   return store;
 }
 
-/** Credentials in a master URL are not shown in `/v2/info` (fact 93: "credentials redacted"). */
-function redacted(master: string): string {
-  return master.replace(/\/\/[^/@]*@/, '//');
+/**
+ * Credentials in a URL (`zk://user:secret@host/mesos`, `http://user:secret@host`) are not shown,
+ * wherever the URL appears in `text`: not in `/v2/info` (fact 93: "credentials redacted"), not in
+ * the log.
+ */
+function redacted(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/g, '//');
 }
 
-function defaultOnFatal(error: Error, pacer: RunningMesosPacer | undefined): void {
-  process.stderr.write(`pacer: the Mesos driver stopped: ${error.message}\n`);
-  process.exitCode = 1;
-  void pacer?.close();
+function defaultOnFatal(log: PacerLog): (error: Error, pacer: RunningMesosPacer | undefined) => void {
+  return (error, pacer) => {
+    log.error({ component: 'mesos', subscription: 'stopped' }, `the Mesos driver stopped: ${error.message}`);
+    process.exitCode = 1;
+    void pacer?.close();
+  };
+}
+
+/** The driver's lines as records of component `mesos`; credentials in a URL never reach them. */
+export function mesosLogger(log: PacerLog): MesosLogger {
+  const mesos = log.child({ component: 'mesos' });
+  return {
+    info: (message, fields = {}) => mesos.info(fields, redacted(message)),
+    warn: (message, fields = {}) => mesos.warn(fields, redacted(message)),
+  };
 }

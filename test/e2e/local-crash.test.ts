@@ -27,7 +27,7 @@ const CYCLES = Number(process.env.PACER_CRASH_CYCLES ?? 12);
 /** The load's seed (PACER_CRASH_SEED replays a run's load; the kill moments still vary with the machine). */
 const SEED = Number(process.env.PACER_CRASH_SEED ?? Date.now() % 100_000);
 const REPO = REPO_ROOT;
-const STARTUP = /pacer: Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
+const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 const MAX_APPS = 24;
 
 /** A pacer process, its address once it serves, its exit. */

@@ -70,6 +70,10 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--speed', env: 'PACER_SPEED', value: '2.5', expect: { speed: 2.5 } },
   { flag: '--seed', env: 'PACER_SEED', value: '42', expect: { seed: 42 } },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', value: 'json', expect: { logFormat: 'json' } },
+  { flag: '--zk', env: 'PACER_ZK', value: 'zk://u:p@zk1:2181,zk2/pacer', expect: { zk: 'zk://u:p@zk1:2181,zk2/pacer' } },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', value: '3000', expect: { zkSessionTimeoutMs: 3000 } },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', value: 'pacer-1.example', expect: { hostname: 'pacer-1.example' } },
+  { flag: '--http_port', env: 'PACER_HTTP_PORT', value: '9090', expect: { port: 9090 } },
 ];
 
 t.test('every option is read from its flag (both spellings, both forms) and from its environment variable', async (t) => {
@@ -183,4 +187,16 @@ t.test('--gpu_scheduling_behavior reaches the core as gpuRestricted (restricted 
   t.match(schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), { gpuRestricted: true });
   t.match(schedulerOptionsOf(configOf(parseConfig(['--gpu_scheduling_behavior', 'unrestricted'], {}, CWD))), { gpuRestricted: false });
   t.match(schedulerOptionsOf(configOf(parseConfig([], { PACER_GPU_SCHEDULING_BEHAVIOR: 'restricted' }, CWD))), { gpuRestricted: true });
+});
+
+t.test('--zk: a zk:// URL, the local cluster, and an address the other pacers can reach', async (t) => {
+  t.match(configOf(parseConfig([], {}, CWD)), { zkSessionTimeoutMs: 10_000 }, 'Marathon\'s session timeout by default');
+  t.equal(configOf(parseConfig([], {}, CWD)).zk, undefined, 'no --zk: one pacer, always the leader');
+  t.match(errorOf(parseConfig(['--zk', 'http://zk1:2181/pacer'], {}, CWD)), /^--zk http:\/\/zk1:2181\/pacer: bad ZooKeeper URL .*must start with zk:\/\//);
+  t.match(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'sim'], {}, CWD)), /^--zk: the simulated cluster keeps its state in memory and cannot fail over/);
+  t.match(configOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'mesos', '--master', 'http://m:5050'], {}, CWD)), { zk: 'zk://zk1/p', cluster: 'mesos' }, 'Mesos with HA');
+  t.equal(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--address', '0.0.0.0'], {}, CWD)), '--zk with --address 0.0.0.0: give --hostname, the name the other pacers reach this one by');
+  t.match(configOf(parseConfig(['--zk', 'zk://zk1/p', '--address', '0.0.0.0', '--hostname', 'p1'], {}, CWD)), { zk: 'zk://zk1/p', hostname: 'p1' });
+  t.match(errorOf(parseConfig(['--zk_session_timeout', '10'], {}, CWD)), /expected an integer from 1000/);
+  t.match(errorOf(parseConfig(['--hostname', 'a b'], {}, CWD)), /expected a host name or address/);
 });
