@@ -1,4 +1,4 @@
-import { appFromWire } from '../../src/api/convert/app-from-wire';
+import { appFromWire } from '../../src/marathon/convert/app-from-wire';
 import type { AppSpec } from '../../src/scheduler/model/run-spec';
 
 /**

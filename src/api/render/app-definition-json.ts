@@ -1,5 +1,5 @@
 import type { AppSpec } from '../../scheduler/model/run-spec';
-import { isRecord } from '../convert/wire-object';
+import { isRecord } from '../../marathon/convert/wire-object';
 
 /**
  * App fields Marathon 1.11 leaves out when they are empty: the RAML `(pragma.omitEmpty)` fields of

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { MAX_APPS_PER_REQUEST, MAX_ITEMS, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../../src/api/schemas/limits';
+import { MAX_APPS_PER_REQUEST, MAX_ITEMS, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../../src/marathon/schemas/limits';
 import { MAX_ID_LENGTH } from '../../../src/scheduler/groups/path-id';
 import { stateSnapshot } from '../../fuzz/state-snapshot';
 import { apiFor, appBody, call, type Json } from '../apps/apps-kit';

@@ -3,10 +3,10 @@ import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
 import type { AppSpec } from '../../../scheduler/model/run-spec';
 import { stampVersions } from '../../../scheduler/groups/versioning';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
-import { marathonPath } from '../../schemas/app-error-path';
+import { marathonPath } from '../../../marathon/schemas/app-error-path';
 import { checkAppShape, convertApp, type WireApp, withCanonicalIds } from './app-definition';
 import { mergeAppUpdate } from './app-merge';
-import { isRecord } from '../../convert/wire-object';
+import { isRecord } from '../../../marathon/convert/wire-object';
 
 /** How one app update is applied. */
 export interface AppUpdateMode {

@@ -1,4 +1,4 @@
-import { ErrorSink } from '../../convert/error-sink';
+import { ErrorSink } from '../../../marathon/convert/error-sink';
 import { invalidJson, objectNotValid } from '../../errors';
 import { elementPath, type GroupUpdateBody } from '../../schemas/group-update';
 import type { NewGroupEnforceRole } from '../../../scheduler/groups/change-options';

@@ -1,5 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { ErrorDetail } from '../errors';
+import type { ConvertError as ErrorDetail } from '../convert/convert-result';
 import { marathonPath } from './app-error-path';
 import { APP_SCHEMA, APP_UPDATE_SCHEMA } from './app-schema';
 import { playJsonDetails } from './play-json-errors';

@@ -1,5 +1,5 @@
 import type { AppSpec, PodSpec } from '../../scheduler/model/run-spec';
-import type { ErrorDetail } from '../errors';
+import type { ConvertError as ErrorDetail } from './convert-result';
 import { appShapePointerErrors } from '../schemas/app-shape';
 import { podShapeErrors } from '../schemas/pod-shape-errors';
 import { appFromWire } from './app-from-wire';
@@ -21,7 +21,7 @@ const LIMIT_KEYS: ReadonlySet<string> = new Set(['error.max', 'error.maxLength']
 /**
  * An app definition that did not come through the app routes' own shape check (`checkAppShape`):
  * a group body's app (`shape`), a scenario file's (`limits`). The JSON Schema first
- * (src/api/schemas), then, only when it holds, the converter's semantic rules. Problems come with
+ * (src/marathon/schemas), then, only when it holds, the converter's semantic rules. Problems come with
  * JSON pointers either way. Every way into the core thus passes the same limits.
  */
 export function checkedAppFromWire(json: unknown, ctx: ConvertContext, level: CheckLevel = 'shape'): ConvertResult<AppSpec> {

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { ErrorDetail } from '../errors';
+import type { ConvertError as ErrorDetail } from '../convert/convert-result';
 
 /**
  * ajv's keyword → the play-json error key Marathon's readers report for it (fact 4). `type` and

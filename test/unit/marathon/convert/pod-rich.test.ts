@@ -1,5 +1,5 @@
 import t from 'tap';
-import { podFromWire } from '../../../../src/api/convert/pod-from-wire';
+import { podFromWire } from '../../../../src/marathon/convert/pod-from-wire';
 
 const ctx = { defaultRole: '*', versionIso: '2026-01-01T00:00:00.000Z', defaultNetworkName: 'dcos' };
 

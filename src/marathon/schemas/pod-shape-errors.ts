@@ -1,5 +1,5 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { ErrorDetail } from '../errors';
+import type { ConvertError as ErrorDetail } from '../convert/convert-result';
 import { playJsonDetails } from './play-json-errors';
 import { POD_SCHEMA } from './pod-schema';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { appFromWire } from '../../../../src/api/convert/app-from-wire';
+import { appFromWire } from '../../../../src/marathon/convert/app-from-wire';
 import type { AppSpec } from '../../../../src/scheduler/model/run-spec';
 import { appErrors, convertApp, CTX, makeAppJson, VERSION } from './fixtures/builders';
 

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { podKillGracePeriodMs } from '../../../../src/api/convert/kill-grace';
-import { podFromWire } from '../../../../src/api/convert/pod-from-wire';
+import { podKillGracePeriodMs } from '../../../../src/marathon/convert/kill-grace';
+import { podFromWire } from '../../../../src/marathon/convert/pod-from-wire';
 import type { PodSpec } from '../../../../src/scheduler/model/run-spec';
 import { convertPod, CTX, makeContainerJson, makePodJson, podErrors, VERSION } from './fixtures/builders';
 

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { ErrorSink } from '../../../../src/api/convert/error-sink';
-import { childPointer } from '../../../../src/api/convert/json-pointer';
-import { groupRoleOf, pathIdProblem } from '../../../../src/api/convert/path-id';
-import { allowedRoles, roleNameProblem } from '../../../../src/api/convert/role-rules';
+import { ErrorSink } from '../../../../src/marathon/convert/error-sink';
+import { childPointer } from '../../../../src/marathon/convert/json-pointer';
+import { groupRoleOf, pathIdProblem } from '../../../../src/marathon/convert/path-id';
+import { allowedRoles, roleNameProblem } from '../../../../src/marathon/convert/role-rules';
 import { appErrors, CTX, makeAppJson } from './fixtures/builders';
 
 t.test('childPointer escapes ~ and / (RFC 6901)', async (t) => {
