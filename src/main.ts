@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 import { parseConfig, usage, type PacerConfig } from './runtime/config';
-import { startSim } from './runtime/start-sim';
-import { startLocal } from './runtime/start-local';
-import { startMesos } from './runtime/start-mesos';
+import type { ListenerAddress } from './runtime/api-listeners';
+import { exposureWarnings } from './runtime/exposure-warnings';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -25,23 +24,32 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
   switch (parsed.cluster) {
+    // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
     case 'sim':
-      return serve(parsed, abort.signal, () => startSim(parsed), 'simulated cluster paced in real time');
+      return serve(parsed, abort.signal, async () => (await import('./runtime/start-sim.js')).startSim(parsed), 'simulated cluster paced in real time');
     case 'mesos':
       if (parsed.master === undefined) {
         process.stderr.write(`pacer: --cluster mesos needs --master http://host:5050 or zk://host:2181/mesos (or PACER_MASTER)\n\n${usage()}\n`);
         return 2;
       }
-      return serve(parsed, abort.signal, () => startMesos(parsed), `Mesos master ${parsed.master}`);
+      return serve(parsed, abort.signal, async () => (await import('./runtime/start-mesos.js')).startMesos(parsed), `Mesos master ${parsed.master}`);
     case 'local':
-      return serve(parsed, abort.signal, () => startLocal(parsed), 'local cluster');
+      return serve(parsed, abort.signal, async () => (await import('./runtime/start-local.js')).startLocal(parsed), 'local cluster');
   }
 }
 
+/** What every start function returns that `serve` needs. */
+interface Running {
+  readonly listening: readonly ListenerAddress[];
+  reloadAuth(): void;
+  close(): Promise<void>;
+}
+
 async function serve(
-  config: PacerConfig, signal: AbortSignal, start: () => Promise<{ address: string; close(): Promise<void> }>, what: string,
+  config: PacerConfig, signal: AbortSignal, start: () => Promise<Running>, what: string,
 ): Promise<number> {
-  let running;
+  for (const line of exposureWarnings(config)) process.stderr.write(`${line}\n`);
+  let running: Running;
   try {
     running = await start();
   } catch (err) {
@@ -49,11 +57,16 @@ async function serve(
     return 1;
   }
   const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
-  process.stderr.write(`pacer: Marathon API on http://${running.address} (${what}, ${where}); Ctrl-C stops\n`);
+  const urls = running.listening.map((l) => `${l.scheme}://${l.address}`).join(' and ');
+  process.stderr.write(`pacer: Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops\n`);
+  // SIGHUP re-reads the credentials and tokens files (they are also watched for changes).
+  const reload = (): void => running.reloadAuth();
+  process.on('SIGHUP', reload);
   await new Promise<void>((resolveStop) => {
     if (signal.aborted) resolveStop();
     else signal.addEventListener('abort', () => resolveStop(), { once: true });
   });
+  process.off('SIGHUP', reload);
   await running.close();
   process.stderr.write('pacer: stopped\n');
   return 0;

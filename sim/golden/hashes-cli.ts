@@ -29,7 +29,7 @@ export function hashesCliMain(argv: readonly string[], io: CliIo, root = process
   const actual: Record<string, string> = {};
   for (const file of findScenarioFiles(root)) {
     const loaded = loadScenario(file, io.readFile(join(root, file)));
-    const problems = loaded.ok ? checkDefinitions(file, loaded.scenario) : loaded.errors;
+    const problems = loaded.ok ? checkDefinitions(file, loaded.scenario, loaded.lineOf) : loaded.errors;
     if (!loaded.ok || problems.length > 0) {
       io.stderr(`${problems.join('\n')}\n`);
       return 2;

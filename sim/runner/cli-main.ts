@@ -4,6 +4,7 @@ import { swarmCliMain } from '../swarm/cli';
 import { checkDefinitions } from './convert-definitions';
 import { formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
+import { renderReport } from '../report/render-report';
 
 /** What the command line touches of the host, injected so the CLI runs in-process in tests. */
 export interface CliIo {
@@ -13,22 +14,25 @@ export interface CliIo {
   stderr(text: string): void;
 }
 
-const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--quiet]
+const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--report FILE] [--quiet]
        npm run sim -- swarm --seeds N [--from F] [--dump FILE]   (seeded swarm testing; see docs/swarm.md)
        npm run sim -- hashes [--update]   (every scenario's trace hash against scenarios/hashes.json)
 
 Runs a scenario in virtual time against the scheduler core and the simulated cluster, prints a
-summary (timeline, expectations, final counts, events, trace hash) and exits 0 only when every
-expectation holds and no invariant was violated.
+summary (timeline, the scheduler's decisions, expectations, final counts, unplaced instances and
+why, events, trace hash) and exits 0 only when every expectation holds and no invariant was violated.
 
-  --seed N      override the scenario's seed
-  --trace FILE  write the canonical JSONL trace to FILE
-  --quiet       print only the verdict line`;
+  --seed N       override the scenario's seed
+  --trace FILE   write the canonical JSONL trace to FILE
+  --report FILE  write a self-contained HTML report to FILE (timeline per agent, faults,
+                 deployments, expectations, instances per app, every decision; opens offline)
+  --quiet        print only the verdict line`;
 
 interface CliArgs {
   file: string;
   seed?: number;
   traceFile?: string;
+  reportFile?: string;
   quiet: boolean;
 }
 
@@ -36,6 +40,7 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
   let file: string | undefined;
   let seed: number | undefined;
   let traceFile: string | undefined;
+  let reportFile: string | undefined;
   let quiet = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -46,6 +51,9 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
     } else if (a === '--trace') {
       traceFile = argv[++i];
       if (traceFile === undefined) return '--trace: expected a file name';
+    } else if (a === '--report') {
+      reportFile = argv[++i];
+      if (reportFile === undefined) return '--report: expected a file name';
     } else if (a === '--quiet') quiet = true;
     else if (a === '--help' || a === '-h') return '';
     else if (a.startsWith('--')) return `unknown option ${a}`;
@@ -53,7 +61,7 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
     else return `unexpected argument ${JSON.stringify(a)} (one scenario file at a time)`;
   }
   if (file === undefined) return 'missing the scenario file';
-  return { file, seed, traceFile, quiet };
+  return { file, seed, traceFile, reportFile, quiet };
 }
 
 /** `npm run sim` without the process: returns the exit code (0 passed, 1 failed, 2 bad input). */
@@ -78,14 +86,16 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`${loaded.errors.join('\n')}\n`);
     return 2;
   }
-  const definitionErrors = checkDefinitions(args.file, loaded.scenario);
+  const definitionErrors = checkDefinitions(args.file, loaded.scenario, loaded.lineOf);
   if (definitionErrors.length > 0) {
     io.stderr(`${definitionErrors.join('\n')}\n`);
     return 2;
   }
-  const result = runScenario(loaded.scenario, { seed: args.seed, keepTrace: args.traceFile !== undefined });
+  // The report is read from the trace: keep it for either file.
+  const result = runScenario(loaded.scenario, { seed: args.seed, keepTrace: args.traceFile !== undefined || args.reportFile !== undefined });
   if (args.traceFile !== undefined) io.writeFile(args.traceFile, result.traceText);
   const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}`;
+  if (args.reportFile !== undefined) io.writeFile(args.reportFile, renderReport(loaded.scenario, result, reproduce));
   if (args.quiet) io.stdout(`${result.passed ? 'PASSED' : 'FAILED'} ${args.file} seed ${result.seed} sha256 ${result.traceHash}\n`);
   else io.stdout(`${formatSummary(result, reproduce)}\n`);
   return result.passed ? 0 : 1;

@@ -14,9 +14,11 @@ export function convertDefinition(
 
 /**
  * Converts every definition of the timeline once before anything runs, so that a bad definition
- * fails the file up front (nothing runs half-parsed). Errors name the file and the JSON pointer.
+ * fails the file up front (nothing runs half-parsed). Errors name the file and the JSON pointer,
+ * and the line when `lineOf` (from `loadScenario`) is given. (Shapes, types and unknown fields
+ * were checked when the file was loaded; these are the API converter's semantic rules.)
  */
-export function checkDefinitions(fileName: string, scenario: Scenario): string[] {
+export function checkDefinitions(fileName: string, scenario: Scenario, lineOf?: (pointer: string) => number | undefined): string[] {
   const errors: string[] = [];
   for (const step of scenario.timeline) {
     const a = step.action;
@@ -26,7 +28,8 @@ export function checkDefinitions(fileName: string, scenario: Scenario): string[]
       if (result.ok) continue;
       for (const e of result.errors) {
         const path = e.path === '/' ? '' : e.path;
-        for (const msg of e.errors) errors.push(`${fileName}: ${ref.pointer}${path}: ${msg}`);
+        const line = lineOf?.(`${ref.pointer}${path}`);
+        for (const msg of e.errors) errors.push(`${fileName}: ${ref.pointer}${path}: ${msg}${line === undefined ? '' : ` (line ${line})`}`);
       }
     }
   }

@@ -1,23 +1,22 @@
+import { formatDecisions, formatUnplaced } from './format-decisions';
+import { formatMs } from './format-ms';
 import type { RunResult } from './run-result';
 
-/** `83456` → `1m23.456s`: virtual times in the summary. */
-export function formatMs(ms: number): string {
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = (ms % 60_000) / 1000;
-  return `${h > 0 ? `${h}h` : ''}${h > 0 || m > 0 ? `${m}m` : ''}${s.toFixed(3)}s`;
-}
-
 /**
- * The readable summary of a run: what happened (timeline), expectations with each check, final
- * instance counts, event counts, the trace hash and the verdict. `reproduce` is the command that
- * replays the run.
+ * The readable summary of a run: what happened (timeline), what the scheduler decided (launches,
+ * kills with their reasons, unreachable instances and their replacements, deployments, offer
+ * rejections), expectations with each check, final instance counts, the unplaced instances with
+ * the offer rejections the core recorded, event counts, the trace hash (when the run kept a
+ * trace) and the verdict. `reproduce` is the command that replays the run; `decisions: false`
+ * leaves the decisions out (a terminal that showed them as they happened).
  */
-export function formatSummary(result: RunResult, reproduce: string): string {
+export function formatSummary(result: RunResult, reproduce: string, options: { readonly decisions?: boolean } = {}): string {
   const out: string[] = [];
   out.push(`scenario ${result.name}  seed ${result.seed}  virtual ${formatMs(result.virtualMs)}  loop steps ${result.loopSteps}`);
   out.push('', 'timeline:');
   for (const s of result.steps) out.push(`  ${formatMs(s.atMs).padStart(12)}  ${s.text}`);
+  const decisions = options.decisions === false ? [] : formatDecisions(result.decisions);
+  if (decisions.length > 0) out.push('', 'decisions:', ...decisions);
   if (result.expectations.length > 0) out.push('', 'expectations:');
   for (const e of result.expectations) {
     out.push(`  ${formatMs(e.atMs).padStart(12)}  ${e.passed ? 'PASS' : 'FAIL'}${e.line === undefined ? '' : `  (line ${e.line})`}`);
@@ -28,13 +27,14 @@ export function formatSummary(result: RunResult, reproduce: string): string {
     const counts = Object.entries(c.counts).map(([k, v]) => `${k} ${v}`).join(', ');
     out.push(`  ${c.runSpecId.padEnd(24)} target ${String(c.target).padStart(4)}  ${counts || '(none)'}`);
   }
+  if (result.unplaced.length > 0) out.push('', 'unplaced at the end:', ...formatUnplaced(result.unplaced));
   out.push('', 'events:');
   for (const [type, n] of Object.entries(result.eventCounts).sort()) out.push(`  ${type.padEnd(36)} ${n}`);
   if (result.violations.length > 0) {
     out.push('', `INVARIANT VIOLATED at ${formatMs(result.violationAtMs ?? 0)}:`);
     for (const v of result.violations) out.push(`  ${v}`);
   }
-  out.push('', `trace: ${result.traceLines} lines, sha256 ${result.traceHash}`);
+  if (result.traceHash !== '') out.push('', `trace: ${result.traceLines} lines, sha256 ${result.traceHash}`);
   out.push(result.passed ? 'PASSED' : `FAILED  (reproduce: ${reproduce})`);
   return out.join('\n');
 }

@@ -1,18 +1,71 @@
 import type { Condition } from '../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
 import type { Scheduler } from '../../src/scheduler/scheduler';
-import type { ExpectOutcome, RunResult, StepRecord } from './run-result';
+import type { Decision, DecisionReader } from '../../src/runtime/decision-reader';
+import type { ExpectOutcome, RunResult, StepRecord, TimedDecision } from './run-result';
 
-/** Collects what a run produced for its summary and its expectations. */
+/**
+ * Collects what a run produced for its summary, its report and its expectations. With a
+ * {@link DecisionReader} it also reads the core's events as decisions (the reader asks the core
+ * why an instance is killed) and, after each offer batch, which offers the core rejected and why.
+ */
 export class RunRecorder {
   readonly events: { atMs: number; event: MarathonEvent }[] = [];
   readonly eventCounts: Record<string, number> = {};
   readonly steps: StepRecord[] = [];
   readonly expectations: ExpectOutcome[] = [];
+  readonly decisions: TimedDecision[] = [];
+  private readonly decisionListeners: ((decision: TimedDecision) => void)[] = [];
+  /** Rejection counts per run spec already reported as decisions. */
+  private readonly rejectionsSeen = new Map<string, Partial<Record<NoMatchReason, number>>>();
+
+  constructor(private readonly reader?: DecisionReader) {}
 
   onEvent(atMs: number, event: MarathonEvent): void {
     this.events.push({ atMs, event });
     this.eventCounts[event.eventType] = (this.eventCounts[event.eventType] ?? 0) + 1;
+    const decision = this.reader?.read(event);
+    if (decision !== undefined) this.decided({ atMs, decision });
+  }
+
+  /** After each input the core handled: the unreachable instances it forgot without an event. */
+  afterInput(atMs: number): void {
+    if (this.reader === undefined) return;
+    for (const decision of this.reader.sweep()) this.decided({ atMs, decision });
+  }
+
+  /** Calls `listener` with every decision from now on. */
+  onDecision(listener: (decision: TimedDecision) => void): void {
+    this.decisionListeners.push(listener);
+  }
+
+  private decided(timed: TimedDecision): void {
+    this.decisions.push(timed);
+    for (const listener of this.decisionListeners) listener(timed);
+  }
+
+  /**
+   * After an offer batch: for every run spec that still waits for offers, the rejections the core
+   * recorded since the last batch (its NoOfferMatchReason counts), as one `rejected` decision.
+   */
+  afterOffers(scheduler: Scheduler, atMs: number): void {
+    if (this.reader === undefined) return;
+    for (const entry of scheduler.queue()) {
+      const id = entry.runSpec.id;
+      const now = entry.stats.byReason();
+      const seen = this.rejectionsSeen.get(id) ?? {};
+      const fresh = Object.entries(now)
+        .map(([reason, n]) => [reason, n - (seen[reason as NoMatchReason] ?? 0)] as const)
+        .filter(([, n]) => n > 0);
+      this.rejectionsSeen.set(id, now);
+      if (fresh.length === 0) continue;
+      const decision: Decision = {
+        kind: 'rejected', runSpecId: id, reason: fresh.map(([reason]) => reason).join(','),
+        text: `offers rejected for ${id} (${entry.scheduled} waiting): ${fresh.map(([reason, n]) => `${reason} ${n}`).join(', ')}`,
+      };
+      this.decided({ atMs, decision });
+    }
   }
 }
 
@@ -23,4 +76,19 @@ export function finalCounts(scheduler: Scheduler): RunResult['finalCounts'] {
     for (const inst of scheduler.instances(spec.id)) counts[inst.condition] = (counts[inst.condition] ?? 0) + 1;
     return { runSpecId: spec.id, target: spec.instances, counts };
   });
+}
+
+/**
+ * Run specs with instances still waiting for an offer at the end, with the offer rejections the
+ * core recorded for each (NoOfferMatchReason counts over the run, the last unused offers) and the
+ * backoff deadline (virtual ms since the start) when launches are delayed.
+ */
+export function finalUnplaced(scheduler: Scheduler, epochMs: number): RunResult['unplaced'] {
+  return scheduler.queue().map((entry) => ({
+    runSpecId: entry.runSpec.id,
+    count: entry.scheduled,
+    rejections: entry.stats.byReason(),
+    lastUnused: entry.stats.lastUnused().map((o) => ({ agentId: o.offer.agent.agentId, reason: o.reason })),
+    ...(entry.backoffUntilMs === undefined ? {} : { backoffUntilMs: entry.backoffUntilMs - epochMs }),
+  }));
 }

@@ -1,4 +1,6 @@
+import type { Decision } from '../../src/runtime/decision-reader';
 import type { Condition } from '../../src/scheduler/model/condition';
+import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
 
 /** One evaluated `expect` step. */
 export interface ExpectOutcome {
@@ -14,12 +16,31 @@ export interface StepRecord {
   readonly text: string;
 }
 
+/** A decision of the run at `atMs` (virtual ms since the start). */
+export interface TimedDecision {
+  readonly atMs: number;
+  readonly decision: Decision;
+}
+
+/** A run spec with instances left waiting for an offer at the end, and why offers did not fit. */
+export interface UnplacedRunSpec {
+  readonly runSpecId: string;
+  readonly count: number;
+  /** The NoOfferMatchReason counts the core recorded over the run. */
+  readonly rejections: Partial<Record<NoMatchReason, number>>;
+  /** The last offers the core could not use for it, oldest first. */
+  readonly lastUnused: readonly { readonly agentId: string; readonly reason: NoMatchReason }[];
+  /** Launches are delayed (backoff) until then (virtual ms since the start). */
+  readonly backoffUntilMs?: number;
+}
+
 /** The outcome of a scenario run. */
 export interface RunResult {
   readonly name: string;
   readonly seed: number;
   /** True when every expectation held and no invariant was violated. */
   readonly passed: boolean;
+  /** SHA-256 of the trace; empty when the run kept no trace (`trace: false`). */
   readonly traceHash: string;
   readonly traceLines: number;
   /** The JSONL trace, when it was asked for. */
@@ -32,6 +53,10 @@ export interface RunResult {
   /** Final instance counts by condition, per run spec. */
   readonly finalCounts: readonly { readonly runSpecId: string; readonly target: number; readonly counts: Partial<Record<Condition, number>> }[];
   readonly eventCounts: Readonly<Record<string, number>>;
+  /** The core's decisions in order (empty when the run read none: `decisions: false`). */
+  readonly decisions: readonly TimedDecision[];
+  /** Run specs with instances still waiting for an offer at the end. */
+  readonly unplaced: readonly UnplacedRunSpec[];
   readonly virtualMs: number;
   readonly loopSteps: number;
 }

@@ -15,11 +15,12 @@ import type { SimContext } from '../sim-context';
 import { createWorldStreams } from '../world';
 import { clusterBooks } from './cluster-books';
 import { handleCommand, outcome, performStep, type CommandDeps } from './perform-step';
-import type { RunResult } from './run-result';
+import type { RunResult, TimedDecision } from './run-result';
 import { summarizeInput } from './summarize-input';
 import { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
-import { finalCounts, RunRecorder } from './run-recorder';
+import { finalCounts, finalUnplaced, RunRecorder } from './run-recorder';
+import { DecisionReader } from '../../src/runtime/decision-reader';
 import { wireEventJson } from '../../src/api/events/wire-event-json';
 
 /** Options of one run. */
@@ -32,6 +33,8 @@ export interface RunOptions {
   readonly invariants?: boolean;
   /** Record the trace (default true). Benchmarks turn it off: hashing every record costs more than the scheduling. */
   readonly trace?: boolean;
+  /** Read the core's events as decisions for the summary and the report (default: when the trace is recorded). */
+  readonly decisions?: boolean;
 }
 
 /** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
@@ -55,6 +58,8 @@ export interface RunSession {
   step(untilMs: number): boolean;
   /** Listen to the core's events (in addition to the trace). */
   onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  /** Listen to the run's decisions as they are read (only when the run reads them: {@link RunOptions.decisions}). */
+  onDecision(listener: (decision: TimedDecision) => void): void;
   finish(): RunResult;
   /** The run's core, for queries (the REST API of `--cluster sim` reads through it). */
   readonly scheduler: Scheduler;
@@ -112,7 +117,6 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
   };
   const cluster = new SimCluster(simCtx, scenario.agents, { timings: scenario.options.timings, taskKilling: scenario.options.taskKilling });
-  const recorder = new RunRecorder();
   let checker: InvariantChecker | undefined;
   const driver = {
     accept: (offerId: string, ops: Parameters<SimCluster['accept']>[1], refuseMs: number) => {
@@ -141,6 +145,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
     },
   );
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler) : undefined);
   if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true);
   scheduler.subscribe((event: MarathonEvent) => {
     const t = rel();
@@ -177,6 +182,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
     submit(command: Command): CommandResult {
       const result = submitCommand(command, { scheduler, trace, checker, recorder, nowMs: rel() });
+      recorder.afterInput(rel());
       if (checker !== undefined && violationAtMs === undefined) {
         violations = checker.afterStep(rel());
         if (violations.length > 0) {
@@ -188,6 +194,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
     onEvent: (listener) => void listeners.push(listener),
+    onDecision: (listener) => recorder.onDecision(listener),
     step(untilMs: number): boolean {
       if (violationAtMs !== undefined) return false;
       const entry = loop.popDue(Math.min(untilMs, endMs));
@@ -207,11 +214,13 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       if (item.to === 'core') {
         if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
         scheduler.handle(item.input);
+        if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
       } else if (item.to === 'sim') {
         cluster.onEvent(item.event);
       } else {
         performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
       }
+      recorder.afterInput(rel());
       if (checker !== undefined) {
         violations = checker.afterStep(rel());
         if (violations.length > 0) {
@@ -228,7 +237,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         name: scenario.name,
         seed,
         passed: violations.length === 0 && recorder.expectations.every((e) => e.passed),
-        traceHash: trace.digest(),
+        traceHash: trace.enabled ? trace.digest() : '',
         traceLines: trace.lines,
         traceText: trace.text(),
         steps: recorder.steps,
@@ -237,6 +246,8 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         violationAtMs,
         finalCounts: finalCounts(scheduler),
         eventCounts: recorder.eventCounts,
+        decisions: recorder.decisions,
+        unplaced: finalUnplaced(scheduler, VIRTUAL_EPOCH_MS),
         virtualMs: rel(),
         loopSteps,
       };

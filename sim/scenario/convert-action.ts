@@ -3,6 +3,7 @@ import type { HealthModel, TaskModel } from '../cluster/sim-models';
 import { absoluteRunSpecId, type ConversionContext } from './conversion-context';
 import { convertExpectation } from './convert-expectation';
 import { expandAgentGroup } from './expand-agent-group';
+import { definitionShapeProblems } from './definition-shape';
 import { childPointer } from './problem';
 import type { RawHealthModel, RawStep, RawTaskModel } from './raw-scenario';
 import { ACTION_TYPES, type Action } from './scenario';
@@ -49,6 +50,7 @@ export function convertAction(context: ConversionContext, pointer: string, step:
     case 'app':
     case 'pod': {
       const definition = step[type] as NonNullable<RawStep['app']>;
+      for (const p of definitionShapeProblems(type, definition, at)) context.problem(p.pointer, p.message);
       return { type, definition, pointer: at, runSpecId: absoluteRunSpecId(definition.id), force: step.force ?? false };
     }
     case 'scale': {
@@ -61,9 +63,11 @@ export function convertAction(context: ConversionContext, pointer: string, step:
       return { type, runSpecId: context.runSpecId(at, step.resetDelay as string) };
     case 'deploy': {
       const deploy = step.deploy as NonNullable<RawStep['deploy']>;
-      const refs = (kind: 'app' | 'pod', list: readonly { id: string }[] | undefined) => (list ?? []).map((definition, index) => ({
-        kind, definition, pointer: childPointer(at, `${kind}s`, index), runSpecId: absoluteRunSpecId(definition.id),
-      }));
+      const refs = (kind: 'app' | 'pod', list: readonly { id: string }[] | undefined) => (list ?? []).map((definition, index) => {
+        const pointer = childPointer(at, `${kind}s`, index);
+        for (const p of definitionShapeProblems(kind, definition, pointer)) context.problem(p.pointer, p.message);
+        return { kind, definition, pointer, runSpecId: absoluteRunSpecId(definition.id) };
+      });
       return { type, definitions: [...refs('app', deploy.apps), ...refs('pod', deploy.pods)], force: step.force ?? false };
     }
     case 'cancelDeployment': {

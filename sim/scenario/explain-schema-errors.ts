@@ -41,8 +41,18 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+/** How {@link explainSchemaErrors} words its problems. */
+export interface ExplainOptions {
+  /** List at most this many allowed field names after an unknown field (default: all). */
+  readonly listedNamesMax?: number;
+}
+
+function listNames(names: readonly string[], max: number): string {
+  return names.length > max ? `${names.slice(0, max).join(', ')}, … (${names.length} in all)` : names.join(', ');
+}
+
 /** The words for one ajv error that survived the filtering of {@link explainSchemaErrors}. */
-function explainOne(error: ErrorObject): Problem {
+function explainOne(error: ErrorObject, options: ExplainOptions): Problem {
   const here = error.instancePath;
   const params = error.params as Record<string, unknown>;
   const got = `got ${describeValue(error.data)}`;
@@ -52,7 +62,7 @@ function explainOne(error: ErrorObject): Problem {
       const allowed = propertyNames(error.parentSchema);
       return {
         pointer: childPointer(here, field),
-        message: `unknown field "${field}"${didYouMean(field, allowed)} (allowed: ${allowed.join(', ')})`,
+        message: `unknown field "${field}"${didYouMean(field, allowed)} (allowed: ${listNames(allowed, options.listedNamesMax ?? Infinity)})`,
       };
     }
     case 'required': {
@@ -117,6 +127,10 @@ function explainOne(error: ErrorObject): Problem {
     }
     case 'const':
       return { pointer: here, message: `expected ${describeValue(params.allowedValue)}, ${got}` };
+    case 'enumCaseless': {
+      const allowed = (error.schema as readonly unknown[]).map(String);
+      return { pointer: here, message: `expected one of: ${allowed.join(', ')} (in any case), ${got}${didYouMean(error.data, allowed)}` };
+    }
     case 'pattern':
       return { pointer: here, message: `expected text matching /${String(params.pattern)}/, ${got}` };
     default:
@@ -134,7 +148,7 @@ function explainOne(error: ErrorObject): Problem {
  * - unknown fields name the allowed ones (and the nearest, when one is close); missing fields point
  *   at the field itself.
  */
-export function explainSchemaErrors(errors: readonly ErrorObject[]): Problem[] {
+export function explainSchemaErrors(errors: readonly ErrorObject[], options: ExplainOptions = {}): Problem[] {
   const compounds = errors.filter((error) =>
     (error.keyword === 'oneOf' || error.keyword === 'anyOf') && expectedOf(error.parentSchema) !== undefined);
   const withUnknownFields = new Set(
@@ -148,7 +162,7 @@ export function explainSchemaErrors(errors: readonly ErrorObject[]): Problem[] {
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const error of kept) {
-    const problem = explainOne(error);
+    const problem = explainOne(error, options);
     const key = `${problem.pointer}\u0000${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

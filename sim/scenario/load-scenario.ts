@@ -24,7 +24,14 @@ ajv.addKeyword(EXPECTED_KEYWORD);
 const validate = ajv.compile<RawScenario>(scenarioSchema);
 
 /** The result of {@link loadScenario}. */
-export type LoadScenarioResult = { readonly ok: true; readonly scenario: Scenario } | { readonly ok: false; readonly errors: string[] };
+export type LoadScenarioResult =
+  | {
+    readonly ok: true;
+    readonly scenario: Scenario;
+    /** The 1-based line of the node a JSON pointer names (or of its nearest existing ancestor), for later messages. */
+    readonly lineOf: (pointer: string) => number | undefined;
+  }
+  | { readonly ok: false; readonly errors: string[] };
 
 function yamlProblems(fileName: string, document: Document, lineCounter: LineCounter): string[] {
   return [...document.errors, ...document.warnings].map((error) => {
@@ -62,5 +69,5 @@ export function loadScenario(fileName: string, text: string): LoadScenarioResult
   }
   if (!validate(data)) return { ok: false, errors: format(explainSchemaErrors(validate.errors ?? [])) };
   const converted = convertScenario(data, lineOf);
-  return converted.ok ? converted : { ok: false, errors: format(converted.problems) };
+  return converted.ok ? { ok: true, scenario: converted.scenario, lineOf } : { ok: false, errors: format(converted.problems) };
 }

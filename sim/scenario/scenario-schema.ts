@@ -329,8 +329,9 @@ const timings: Schema = {
 
 /**
  * The JSON Schema (2020-12) of scenario files: the single contract of the format (see
- * docs/scenario-format.md). Unknown keys are errors everywhere except inside Marathon app and pod
- * definitions, which the app/pod converter validates. Beyond standard keywords it uses
+ * docs/scenario-format.md). Unknown keys are errors everywhere; inside Marathon app and pod
+ * definitions the loader checks them against the API's own schemas, closed (`definition-shape.ts`),
+ * and the app/pod converter checks the rest. Beyond standard keywords it uses
  * `discriminator` (health and task models, tag `kind`) and the annotation {@link EXPECTED_KEYWORD}.
  * Rules the schema cannot say (time order, agent ids, ranges, references) are checked by the loader.
  */

@@ -97,7 +97,9 @@ function acceptedRoles(draw: SwarmDraw, role: string, allowEmpty: boolean): stri
 function unreachable(draw: SwarmDraw): unknown {
   const kind = draw.weighted([['absent', 4], ['disabled', 1], ['seconds', 3]] as const);
   if (kind === 'absent') return undefined;
-  if (kind === 'disabled') return draw.pick(['disabled', 'DISABLED']);
+  // The API's schema takes the string in lower case only, and a scenario's definitions meet it.
+  // The draw that picked the case stays, so that the rest of each seed's scenario is unchanged.
+  if (kind === 'disabled') return draw.pick(['disabled', 'disabled']);
   const inactiveAfterSeconds = draw.pick([0, 10, 60, 300]);
   return { inactiveAfterSeconds, expungeAfterSeconds: inactiveAfterSeconds + draw.pick([0, 60, 600]) };
 }
@@ -153,7 +155,8 @@ function defineApp(draw: SwarmDraw, spec: SwarmRunSpec, setting: WorkloadSetting
 }
 
 function backoff(draw: SwarmDraw): Record<string, number> {
-  return { backoffSeconds: draw.pick([0, 0.5, 1, 2, 5]), backoffFactor: draw.pick([1, 1.15, 2, 3]), maxLaunchDelaySeconds: draw.pick([0, 10, 60, 300]) };
+  // Whole seconds: the API's schema (and Marathon's) reads backoffSeconds as an integer.
+  return { backoffSeconds: draw.pick([0, 1, 1, 2, 5]), backoffFactor: draw.pick([1, 1.15, 2, 3]), maxLaunchDelaySeconds: draw.pick([0, 10, 60, 300]) };
 }
 
 /** No checks, one or two scheduler-run checks, or one agent-run check (an app cannot mix them, nor have two agent-run ones). */
@@ -215,7 +218,8 @@ function definePod(draw: SwarmDraw, spec: SwarmRunSpec, setting: WorkloadSetting
     ...(draw.chance(0.5) ? { networks: [{ mode: 'host' }] } : {}),
     containers,
     ...(Object.keys(scheduling).length > 0 ? { scheduling } : {}),
-    ...(draw.chance(0.4) ? { executorResources: setting.light ? { cpus: 0.01, mem: 8 } : { cpus: draw.pick([0.01, 0.1]), mem: draw.pick([8, 32]) } } : {}),
+    // At least the default executor's needs, the API's (and Marathon's) minimum: 0.1 cpus, 32 MiB.
+    ...(draw.chance(0.4) ? { executorResources: setting.light ? { cpus: 0.1, mem: 32 } : { cpus: draw.pick([0.1, 0.2]), mem: draw.pick([32, 64]) } } : {}),
     labels: { VERSION: `v${draw.int(1, 99)}` },
   };
 }

@@ -33,6 +33,16 @@ export interface ApiConfig {
   readonly newGroupEnforceRole: 'off' | 'top';
   /** `host:port` this server is reachable at (`/v2/leader`, `X-Marathon-Leader`). */
   readonly httpAddress: string;
+  /**
+   * The scheme of `httpAddress` (`X-Marathon-Leader`): `https` only when HTTP is disabled, as
+   * Marathon's `LeaderProxyFilter.scala` decides. Absent = `http`.
+   */
+  readonly leaderScheme?: 'http' | 'https';
+  /**
+   * `/v2/info` `http_config`: the ports really listened on (the configured one of a listener that
+   * is off). Absent = the port of `httpAddress` and Marathon's `--https_port` default.
+   */
+  readonly listenerPorts?: { readonly http: number | null; readonly https: number };
   /** Largest request body accepted, bytes. */
   readonly bodyLimitBytes: number;
   /** pacer's own version and commit (`/v2/info` `buildref`). */

@@ -113,6 +113,15 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, { message });
 }
 
+/**
+ * No valid credentials while authentication is on → 401 with the body of Marathon's RAML
+ * `secured` trait (`docs/docs/rest-api/public/api/traits.raml`); the `WWW-Authenticate`
+ * challenge is the authentication hook's (src/api/auth).
+ */
+export function notAuthenticated(): ApiError {
+  return new ApiError(401, { message: 'Invalid username or password.' });
+}
+
 /** An unknown route → 404 (spec README: Marathon's 500 "URI not found" was a regression; not copied). */
 export function routeNotFound(method: string, url: string): ApiError {
   return new ApiError(404, { message: `URI not found: ${method} ${url}`, details: [] });

@@ -1,5 +1,7 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerFactory } from 'fastify';
 import type { ApiDeps } from './api-deps';
+import type { ApiAuthentication } from './auth/api-authentication';
+import { authenticationPlugin } from './auth/authentication-plugin';
 import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
 import { refusedJsonBody } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
@@ -20,6 +22,10 @@ export interface ServerParts {
   readonly stream: EventStream;
   /** fastify's own request log; off in tests. */
   readonly logger?: boolean;
+  /** Who may call (src/api/auth); absent = open to anyone, as Marathon without `--http_credentials`. */
+  readonly auth?: ApiAuthentication;
+  /** The listening server(s) (src/runtime/api-listeners.ts: HTTP and/or HTTPS over the same routes). */
+  readonly serverFactory?: FastifyServerFactory;
 }
 
 /**
@@ -36,10 +42,13 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     rewriteUrl: (req) => collapseSlashes(req.url ?? '/'),
     // Route params carry ids with `::` suffixes and dots; keep them whole.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    ...(parts.serverFactory === undefined ? {} : { serverFactory: parts.serverFactory }),
   });
   installJsonParser(app);
   installHeaders(app, deps);
   installErrorHandling(app, deps.config.bodyLimitBytes);
+  // Before every route: its hook must cover them all (the UI's too).
+  void app.register(authenticationPlugin, { auth: parts.auth });
   appsRoutes(app, deps);
   podsRoutes(app, deps);
   groupsRoutes(app, deps);
@@ -85,7 +94,7 @@ function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
     reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
     reply.header('Pragma', 'no-cache');
     reply.header('Expires', '0');
-    reply.header('X-Marathon-Leader', `http://${deps.config.httpAddress}`);
+    reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${deps.config.httpAddress}`);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-XSS-Protection', '1; mode=block');
     done(null, payload);

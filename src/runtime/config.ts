@@ -1,5 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { LOG_FORMATS, type LogFormat } from './decision-line';
+import { DEFAULT_REALM } from '../api/auth/auth-options';
+import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -27,6 +31,12 @@ export interface PacerConfig {
   readonly localPortMax: number;
   /** `--gpu_scheduling_behavior`: `restricted` keeps work without GPUs off agents that have GPUs. */
   readonly gpuSchedulingBehavior: GpuSchedulingBehavior;
+  /** Offer handling: `--max_instances_per_offer`, `--decline_offer_duration`, `--accept_refuse_duration` (ms). */
+  readonly maxInstancesPerOffer: number;
+  readonly declineOfferDurationMs: number;
+  readonly acceptRefuseDurationMs: number;
+  /** Local cluster: `--local_offer_interval` (ms), how often free resources are offered. */
+  readonly localOfferIntervalMs: number;
   readonly features: readonly string[];
   readonly defaultNetworkName?: string;
   readonly bodyLimitBytes: number;
@@ -35,6 +45,29 @@ export interface PacerConfig {
   readonly speed: number;
   readonly seed?: number;
   readonly master?: string;
+  /** `--log_format`: decision lines for people (`text`) or one JSON object per line (`json`). */
+  readonly logFormat: LogFormat;
+  /** `--http_credentials`: `user:password[,…]` (Marathon's flag; pacer takes a list). */
+  readonly httpCredentials?: string;
+  /** `--http_credentials_file`: `user:<scrypt hash>` lines, reloaded when changed. */
+  readonly httpCredentialsFile?: string;
+  /** `--http_tokens_file`: `principal:token` lines, reloaded when changed. */
+  readonly httpTokensFile?: string;
+  /** `--http_realm` (Marathon's default `Mesosphere`). */
+  readonly httpRealm: string;
+  /** `--http_auth_open_paths`: routes served without credentials (default `/ping`). */
+  readonly httpAuthOpenPaths: readonly string[];
+  /** `--ssl_cert` / `--ssl_key`: PEM files; both set = HTTPS on `httpsPort`. */
+  readonly sslCert?: string;
+  readonly sslKey?: string;
+  /** `--https_port` (Marathon's default 8443; 0 picks a free one). */
+  readonly httpsPort: number;
+  /** `--disable_http`: HTTPS only. */
+  readonly disableHttp: boolean;
+  /** `--mesos_authentication_principal`: FrameworkInfo.principal and the basic-auth user toward the master. */
+  readonly mesosAuthenticationPrincipal?: string;
+  /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
+  readonly mesosAuthenticationSecretFile?: string;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -42,10 +75,15 @@ interface OptionSpec {
   readonly flag: string;
   readonly env: string;
   readonly help: string;
+  /** A switch: given alone it means `true` (`--disable_http`); `--flag=false` and `PACER_X=false` turn it off. */
+  readonly boolean?: true;
   readonly apply: (config: Mutable<PacerConfig>, value: string, cwd: string) => string | undefined;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
+const MAX_FILTER_MS = 365 * 24 * 3600 * 1000;
 
 const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
@@ -61,18 +99,35 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--local_port_min', env: 'PACER_LOCAL_PORT_MIN', help: 'lowest dynamic service port of apps (default 10000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMin = n; }) },
   { flag: '--local_port_max', env: 'PACER_LOCAL_PORT_MAX', help: 'highest dynamic service port of apps (default 20000)', apply: (c, v) => intIn(v, 1, 65535, (n) => { c.localPortMax = n; }) },
   { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', help: 'restricted (default; no GPU-less work on GPU agents) | unrestricted', apply: (c, v) => gpuBehavior(c, v) },
+  { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', help: `most instances launched on one offer (default ${DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer})`, apply: (c, v) => intIn(v, 1, 1_000_000, (n) => { c.maxInstancesPerOffer = n; }) },
+  { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', help: `ms an agent whose offer was declined is not offered again (default ${DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.declineOfferDurationMs = n; }) },
+  { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', help: `ms the unused rest of an accepted offer is refused (default ${DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.acceptRefuseDurationMs = n; }) },
+  { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', help: `local cluster: ms between offers of free resources (default ${DEFAULT_OFFER_INTERVAL_MS})`, apply: (c, v) => intIn(v, 1, 60_000, (n) => { c.localOfferIntervalMs = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
   { flag: '--master', env: 'PACER_MASTER', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => { c.master = v; return undefined; } },
+  // Authentication and TLS of the API (Marathon's `HttpConf.scala`; files are pacer's own).
+  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => { c.httpCredentials = v; return v === '' ? 'expected user:password' : undefined; } },
+  { flag: '--http_credentials_file', env: 'PACER_HTTP_CREDENTIALS_FILE', help: 'file of user:<scrypt hash> lines (npm run passwd -- USER); reloaded when changed', apply: (c, v, cwd) => { c.httpCredentialsFile = resolve(cwd, v); return undefined; } },
+  { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
+  { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
+  { flag: '--http_auth_open_paths', env: 'PACER_HTTP_AUTH_OPEN_PATHS', help: 'comma list of routes served without credentials (default /ping; empty: none)', apply: (c, v) => openPaths(c, v) },
+  { flag: '--ssl_cert', env: 'PACER_SSL_CERT', help: 'PEM certificate (chain) for HTTPS; needs --ssl_key', apply: (c, v, cwd) => { c.sslCert = resolve(cwd, v); return undefined; } },
+  { flag: '--ssl_key', env: 'PACER_SSL_KEY', help: 'PEM private key for HTTPS; needs --ssl_cert', apply: (c, v, cwd) => { c.sslKey = resolve(cwd, v); return undefined; } },
+  { flag: '--https_port', env: 'PACER_HTTPS_PORT', help: 'HTTPS port (default 8443; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.httpsPort = n; }) },
+  { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
+  { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
+  { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
+  { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text (default) | json: decision lines on stdout (--cluster sim)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
   { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
 ];
 
 /** The usage text, generated from the option table so it never drifts. */
 export function usage(): string {
-  const lines = OPTIONS.map((o) => `  ${`${o.flag} VALUE`.padEnd(34)}${o.help}  [${o.env}]`);
+  const lines = OPTIONS.map((o) => `  ${`${o.flag}${o.boolean === true ? '' : ' VALUE'}`.padEnd(34)}${o.help}  [${o.env}]`);
   return `usage: npm start -- [options]\n\n${lines.join('\n')}\n  --help                            this text`;
 }
 
@@ -83,8 +138,11 @@ export function defaultConfig(cwd: string): PacerConfig {
     storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
+    maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
+    acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
     bodyLimitBytes: 1024 * 1024,
-    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10,
+    httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
+    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, logFormat: 'text',
   };
 }
 
@@ -106,7 +164,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const spec = OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
     if (spec === undefined) return { error: `unknown option ${flag}` };
-    const value = inline ?? argv[++i];
+    const value = inline ?? (spec.boolean === true ? 'true' : argv[++i]);
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
@@ -114,7 +172,38 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return config;
+  return listenerProblem(config) ?? mesosAuthProblem(config) ?? config;
+}
+
+/** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */
+function listenerProblem(c: PacerConfig): { error: string } | undefined {
+  if ((c.sslCert === undefined) !== (c.sslKey === undefined)) return { error: '--ssl_cert and --ssl_key go together: give both PEM files, or neither' };
+  if (c.disableHttp && c.sslCert === undefined) return { error: '--disable_http needs --ssl_cert and --ssl_key: Invalid configuration: Neither HTTP nor HTTPS support has been configured.' };
+  if (c.sslCert !== undefined && !c.disableHttp && c.port !== 0 && c.port === c.httpsPort) return { error: `--port and --https_port are both ${c.port}: expected two ports` };
+  return undefined;
+}
+
+/** A secret without a principal cannot authenticate (Marathon: `dependsOnAll(mesosAuthentication, principal)`). */
+function mesosAuthProblem(c: PacerConfig): { error: string } | undefined {
+  if (c.mesosAuthenticationSecretFile !== undefined && c.mesosAuthenticationPrincipal === undefined) {
+    return { error: '--mesos_authentication_secret_file needs --mesos_authentication_principal' };
+  }
+  return undefined;
+}
+
+function openPaths(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const paths = value.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const bad = paths.find((p) => !p.startsWith('/'));
+  if (bad !== undefined) return `expected route paths starting with / (such as /ping), got ${bad}`;
+  c.httpAuthOpenPaths = paths;
+  return undefined;
+}
+
+function bool(value: string, set: (b: boolean) => void): string | undefined {
+  const v = value.toLowerCase();
+  if (v !== 'true' && v !== 'false') return 'expected true or false';
+  set(v === 'true');
+  return undefined;
 }
 
 /** Marathon's messages (`MarathonConf.scala` gpuSchedulingBehaviorConverter), `undefined` included. */

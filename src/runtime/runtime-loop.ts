@@ -5,11 +5,20 @@ export interface InputHandler {
   handle(input: SchedulerInput): CommandResult | undefined;
 }
 
+/** Runs a function so that the store writes it makes are durable all together or not at all. */
+export type Atomically = <T>(fn: () => T) => T;
+
 /**
  * The production loop: one queue, one thread (architecture §1). Inputs from the cluster driver,
  * timers, probes and the API are handled one at a time, to completion. An input posted while
  * another is being handled (a driver that answers synchronously, say) waits its turn instead of
  * re-entering the core. `submit` is for API commands: it returns the command's result.
+ *
+ * A command is handled `atomically` (one store transaction, SqliteStore.atomically): one change
+ * writes several records (root group, run specs, versions, deployment, instances), and a crash
+ * between two of them left a root group whose app the core did not run, or ran with the old
+ * instance count (found by the crash test, test/e2e/local-crash.test.ts). Cluster inputs are not
+ * wrapped: an offer's instances must be durable before the ACCEPT, inside the same input.
  */
 export class RuntimeLoop {
   private readonly queue: SchedulerInput[] = [];
@@ -18,6 +27,8 @@ export class RuntimeLoop {
   private core?: InputHandler;
   /** Inputs handled so far (metrics, tests). */
   handled = 0;
+
+  constructor(private readonly atomically: Atomically = (fn) => fn()) {}
 
   /** Attaches the core (it is built after the ports that post into this loop). */
   attach(core: InputHandler): void {
@@ -50,7 +61,8 @@ export class RuntimeLoop {
     this.busy = true;
     try {
       this.handled++;
-      return this.core.handle(command) ?? { ok: true };
+      const core = this.core;
+      return this.atomically(() => core.handle(command)) ?? { ok: true };
     } finally {
       this.busy = false;
       this.drain();

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { ApiDeps } from '../api/api-deps';
+import type { ApiConfig, ApiDeps } from '../api/api-deps';
+import { ApiAuthentication } from '../api/auth/api-authentication';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
 import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
@@ -11,6 +12,7 @@ import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulerOptions } from '../scheduler/scheduler-options';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
+import { ApiListeners, type ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
 import { pacerBuild } from './pacer-build';
@@ -41,7 +43,7 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
     lock.release();
     throw err;
   }
-  const loop = new RuntimeLoop();
+  const loop = new RuntimeLoop((fn) => store.atomically(fn));
   const timers = new RealTimers((input) => loop.post(input));
   return {
     store, loop, timers, clock: { nowMs: () => Date.now() },
@@ -51,6 +53,15 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
       store.close();
       lock.release();
     },
+  };
+}
+
+/** The core's options that come from the command line. */
+export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions> {
+  return {
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
+    maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
 }
 
@@ -72,6 +83,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
+    maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
 }
 
@@ -92,72 +104,103 @@ export interface ClusterFacts {
   readonly driverMetrics?: () => MesosDriverMetrics;
 }
 
-/** The REST API and event stream over `scheduler`, commands through the loop. Not listening yet. */
-export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler, cluster: ClusterFacts): FastifyInstance {
+/** The API before it listens: the fastify instance, its listeners and its authentication. */
+export interface BuiltApi {
+  readonly app: FastifyInstance;
+  readonly listeners: ApiListeners;
+  /** Undefined when no credentials are configured (the API is open). */
+  readonly auth: ApiAuthentication | undefined;
+}
+
+/**
+ * The REST API and event stream over `scheduler`, commands through the loop, behind the
+ * configured authentication, on the configured listeners (HTTP, HTTPS or both). Not listening
+ * yet. Throws (nothing opened) when a credentials file or the certificate cannot be used.
+ */
+export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler, cluster: ClusterFacts): BuiltApi {
   const hub = new EventStreamHub({ subscribe: (listener) => scheduler.subscribe(listener), clock: base.clock });
   const startedAtMs = Date.now();
-  const built: { app?: FastifyInstance } = {};
+  const { listeners, auth } = apiEdges(config);
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
-    config: {
+    config: withListenerFacts({
       defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
       ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      get httpAddress() { return reachableAt(built.app, config); },
       bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
       clusterKind: cluster.kind, master: cluster.master,
       maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
-    },
+    }, listeners),
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
-  built.app = buildServer({ deps, stream: hub });
-  return built.app;
+  const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory });
+  return { app, listeners, auth };
+}
+
+/** The listeners and the authentication of `config` (throws when a file cannot be used). */
+export function apiEdges(config: PacerConfig): { listeners: ApiListeners; auth: ApiAuthentication | undefined } {
+  const listeners = new ApiListeners(config);
+  const auth = ApiAuthentication.open({
+    ...(config.httpCredentials === undefined ? {} : { httpCredentials: config.httpCredentials }),
+    ...(config.httpCredentialsFile === undefined ? {} : { credentialsFile: config.httpCredentialsFile }),
+    ...(config.httpTokensFile === undefined ? {} : { tokensFile: config.httpTokensFile }),
+    realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
+  }, (line) => void process.stderr.write(`${line}\n`));
+  auth?.watch();
+  return { listeners, auth };
 }
 
 /**
- * `host:port` the API is reachable at (`/v2/leader`, `/v2/info`, `X-Marathon-Leader`): the
- * configured address with the port the socket really got, so that `--port 0` reports the port
- * chosen, not 0.
+ * `config` plus what the API reports about where it listens (`httpAddress`, `leaderScheme`,
+ * `listenerPorts`), as getters read per request: ports are known only once bound (`--port 0`).
  */
-export function reachableAt(app: FastifyInstance | undefined, config: PacerConfig): string {
-  const bound = app?.server.address();
-  return typeof bound === 'object' && bound !== null && bound !== undefined ? `${config.address}:${bound.port}` : `${config.address}:${config.port}`;
+export function withListenerFacts(config: Omit<ApiConfig, 'httpAddress' | 'leaderScheme' | 'listenerPorts'>, listeners: ApiListeners): ApiConfig {
+  return Object.defineProperties({ ...config }, {
+    httpAddress: { get: () => listeners.leaderAddress, enumerable: true },
+    leaderScheme: { get: () => listeners.scheme, enumerable: true },
+    listenerPorts: { get: () => listeners.ports, enumerable: true },
+  }) as ApiConfig;
 }
 
-/** Listens on the configured address; answers `host:port` actually bound (port 0 picks one). */
-async function listenApi(app: FastifyInstance, config: PacerConfig): Promise<string> {
-  await app.listen({ host: config.address, port: config.port });
-  return reachableAt(app, config);
-}
-
-/** A composition that serves: the address it listens on and its shutdown. */
+/** A composition that serves. */
 export interface Serving {
-  /** `host:port` the API listens on. */
+  /** `host:port` of the primary listener (HTTP, or HTTPS with `--disable_http`). */
   readonly address: string;
+  /** Every listener: scheme and `host:port`. */
+  readonly listening: readonly ListenerAddress[];
+  /** Re-reads the credentials and tokens files (SIGHUP). */
+  reloadAuth(): void;
   /** Stops taking inputs, stops serving, then `abandon`s; idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * Listens (`listenApi`) — or, when it cannot, `abandon`s what was opened (driver, loop, timers,
- * store, lock) and throws — and returns the shutdown every real-time composition shares: the loop
- * closes first so nothing reaches the core while the API drains, then `abandon`.
+ * Listens on every configured listener — or, when it cannot, `abandon`s what was opened (driver,
+ * loop, timers, store, lock) and throws — and returns the shutdown every real-time composition
+ * shares: the loop closes first so nothing reaches the core while the API drains, then the
+ * listeners, the credential-file watchers, and `abandon`.
  */
-export async function serveApi(app: FastifyInstance, config: PacerConfig, base: RuntimeBase, abandon: () => void): Promise<Serving> {
-  let address: string;
+export async function serveApi(api: BuiltApi, base: RuntimeBase, abandon: () => void): Promise<Serving> {
+  let listening: ListenerAddress[];
   try {
-    address = await listenApi(app, config);
+    listening = await api.listeners.listen(api.app);
   } catch (err) {
+    api.auth?.close();
     abandon();
     throw err;
   }
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     base.loop.close();
-    await app.close();
+    await Promise.all([api.app.close(), api.listeners.close()]);
+    api.auth?.close();
     abandon();
   };
-  return { address, close: () => (closing ??= close()) };
+  return {
+    address: api.listeners.leaderAddress, listening,
+    reloadAuth: () => api.auth?.reload(),
+    close: () => (closing ??= close()),
+  };
 }

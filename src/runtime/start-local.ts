@@ -1,18 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import { LocalCluster } from '../cluster/local/local-cluster';
+import { LocalCluster, type LocalClusterOptions } from '../cluster/local/local-cluster';
 import type { Scheduler } from '../scheduler/scheduler';
+import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
-import { buildApi, openRuntime, serveApi, startScheduler } from './runtime-parts';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
-  /** `host:port` the API listens on. */
+  /** `host:port` the API listens on (the HTTPS one with `--disable_http`). */
   readonly address: string;
+  /** Every listener (HTTP and/or HTTPS). */
+  readonly listening: readonly ListenerAddress[];
   readonly app: FastifyInstance;
   readonly scheduler: Scheduler;
   readonly cluster: LocalCluster;
+  /** Re-reads the API's credentials and tokens files (main.ts: on SIGHUP). */
+  reloadAuth(): void;
   /** Stops serving and scheduling; tasks keep running (a restart re-adopts them); closes the store. Idempotent. */
   close(): Promise<void>;
+}
+
+/** The local cluster's options that come from the command line; what it does on its own goes to stderr. */
+export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
+  return {
+    agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
+    offerIntervalMs: config.localOfferIntervalMs,
+    log: (line) => void process.stderr.write(`pacer: ${line}\n`),
+  };
 }
 
 /**
@@ -25,9 +39,7 @@ export interface RunningPacer {
  */
 export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
   const base = openRuntime(config);
-  const cluster = new LocalCluster({
-    agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
-  }, (input) => base.loop.post(input));
+  const cluster = new LocalCluster(localClusterOptions(config), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();
     base.release();
@@ -39,15 +51,22 @@ export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
     base.release();
     throw err;
   }
-  const app = buildApi(config, base, scheduler, {
-    kind: 'local', master: `local://${config.localAgents} agent(s) on this host`, frameworkId: () => cluster.frameworkId,
-  });
+  let api: BuiltApi;
+  try {
+    api = buildApi(config, base, scheduler, {
+      kind: 'local', master: `local://${config.localAgents} agent(s) on this host`, frameworkId: () => cluster.frameworkId,
+    });
+  } catch (err) {
+    abandon();
+    throw err;
+  }
   try {
     cluster.start();
   } catch (err) {
+    api.auth?.close();
     abandon();
     throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
   }
-  const { address, close } = await serveApi(app, config, base, abandon);
-  return { address, app, scheduler, cluster, close };
+  const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
+  return { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
 }

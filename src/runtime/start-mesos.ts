@@ -3,16 +3,22 @@ import { detectorForMaster } from '../cluster/mesos/detector-for-master';
 import { MesosCluster, type MesosClusterOptions } from '../cluster/mesos/mesos-cluster';
 import type { Store, StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/scheduler';
+import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
-import { buildApi, openRuntime, serveApi, startScheduler } from './runtime-parts';
+import { mesosAuthentication } from './mesos-credentials';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
-  /** `host:port` the API listens on. */
+  /** `host:port` the API listens on (the HTTPS one with `--disable_http`). */
   readonly address: string;
+  /** Every listener (HTTP and/or HTTPS). */
+  readonly listening: readonly ListenerAddress[];
   readonly app: FastifyInstance;
   readonly scheduler: Scheduler;
   readonly cluster: MesosCluster;
+  /** Re-reads the API's credentials and tokens files (main.ts: on SIGHUP). */
+  reloadAuth(): void;
   /** Stops serving and scheduling; tasks keep running on Mesos for `failover_timeout`; closes the store. */
   close(): Promise<void>;
 }
@@ -38,6 +44,7 @@ export interface StartMesosHooks {
  */
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
   const detector = detectorForMaster(config.master);
+  const authentication = mesosAuthentication(config);
   const base = openRuntime(config);
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
@@ -45,6 +52,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   const cluster = new MesosCluster({
     detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
     gpus: config.features.includes('gpu_resources'),
+    ...authentication,
     ...hooks.driver,
     onFatal: (error) => (hooks.onFatal ?? defaultOnFatal)(error, pacer.running),
   }, (input) => base.loop.post(input));
@@ -60,12 +68,19 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
     abandon();
     throw err;
   }
-  const app = buildApi(config, base, scheduler, {
-    kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
-  });
-  const { address, close } = await serveApi(app, config, base, abandon);
-  pacer.running = { address, app, scheduler, cluster, close };
-  return pacer.running;
+  let api: BuiltApi;
+  try {
+    api = buildApi(config, base, scheduler, {
+      kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
+    });
+  } catch (err) {
+    abandon();
+    throw err;
+  }
+  const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
+  const running: RunningMesosPacer = { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
+  pacer.running = running;
+  return running;
 }
 
 /** Instances the recovered core knows (the refuse-new-framework-id rule). */

@@ -4,11 +4,22 @@ export interface SchedulerOptions {
   readonly defaultRole: string;
   /** `--enable_features task_killing`: expect TASK_KILLING during kill grace periods. */
   readonly taskKilling: boolean;
-  /** `--max_instances_per_offer` (Marathon default 5). */
+  /**
+   * `--max_instances_per_offer` (Marathon default 5: mesosphere/marathon
+   * core/matcher/manager/OfferMatcherManagerConfig.scala): at most this many instances placed on one offer.
+   */
   readonly maxInstancesPerOffer: number;
-  /** `--decline_offer_duration` (Marathon default 120 s). */
+  /**
+   * `--decline_offer_duration` (Marathon default 120 s: core/launcher/OfferProcessorConfig.scala):
+   * the refuse filter of a declined offer.
+   */
   readonly declineRefuseMs: number;
-  /** Refuse filter for the unused rest of an accepted offer. */
+  /**
+   * `--accept_refuse_duration`: the refuse filter for the unused rest of an accepted offer.
+   * Marathon has no flag and uses 0 (core/launcher/impl/TaskLauncherImpl.scala, `acceptOffer`), so
+   * that the agent is offered again in the next allocation cycle; a filter here throttles
+   * launching to `maxInstancesPerOffer` per agent per filter duration (issue 15 item 2).
+   */
   readonly acceptRefuseMs: number;
   /** Re-send a kill when no terminal status arrived this long after the grace period (`--kill_retry_timeout`, 10 s). */
   readonly killRetryMs: number;
@@ -32,7 +43,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   taskKilling: false,
   maxInstancesPerOffer: 5,
   declineRefuseMs: 120_000,
-  acceptRefuseMs: 5_000,
+  acceptRefuseMs: 0,
   killRetryMs: 10_000,
   reconciliationIntervalMs: 600_000,
   gpuRestricted: true,

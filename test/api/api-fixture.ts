@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig, ApiDeps, ApiEvent } from '../../src/api/api-deps';
+import type { ApiAuthentication } from '../../src/api/auth/api-authentication';
 import { buildServer } from '../../src/api/server';
 import { Harness, type HarnessOptions } from '../harness/core-harness';
 
@@ -32,7 +33,7 @@ export interface ApiFixture {
  * commands from the routes go straight to `scheduler.handle`, then due timers run, as the runtime
  * loop does. Close `app` in `t.teardown`.
  */
-export function makeApi(opts: HarnessOptions & { readonly config?: Partial<ApiConfig> } = {}): ApiFixture {
+export function makeApi(opts: HarnessOptions & { readonly config?: Partial<ApiConfig>; readonly auth?: ApiAuthentication } = {}): ApiFixture {
   const config = { ...TEST_API_CONFIG, ...opts.config };
   // The core enforces the same role and deployment options the API reports.
   const harness = new Harness({
@@ -52,6 +53,6 @@ export function makeApi(opts: HarnessOptions & { readonly config?: Partial<ApiCo
     frameworkId: () => 'pacer-test-framework',
     uptimeMs: () => harness.elapsedMs,
   };
-  const app = buildServer({ deps, stream: { close: () => undefined } });
+  const app = buildServer({ deps, stream: { close: () => undefined }, ...(opts.auth === undefined ? {} : { auth: opts.auth }) });
   return { harness, app, deps, apiEvents };
 }

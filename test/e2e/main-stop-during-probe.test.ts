@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import type { LocalClusterState } from '../../src/cluster/local/state-file';
+import { StateFile } from '../../src/cluster/local/state-file';
 import { patientSignal } from '../harness/wait';
 import { tempDir, waitFor } from './e2e-kit';
 import { exitOf, spawnMain, startupPort } from './main-kit';
@@ -30,10 +30,8 @@ const APP = {
 /** SIGKILL the process groups of every task the local cluster's state file records (tasks outlive pacer). */
 function killTasksOnTeardown(t: Test, sandboxRoot: string): void {
   t.teardown(() => {
-    const stateFile = join(sandboxRoot, 'local-cluster.json');
-    if (!existsSync(stateFile)) return;
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as LocalClusterState;
-    for (const task of state.executors.flatMap((e) => e.tasks)) {
+    const state = new StateFile(join(sandboxRoot, 'local-cluster.json')).load();
+    for (const task of state?.executors.flatMap((e) => e.tasks) ?? []) {
       if (task.pid === undefined) continue;
       try {
         process.kill(-task.pid, 'SIGKILL');

@@ -31,6 +31,8 @@ t.test('defaults: the embedded local cluster on 127.0.0.1:8080 with state under 
     defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, gpuSchedulingBehavior: 'restricted', features: [],
     bodyLimitBytes: 1024 * 1024, speed: 10,
   });
+  // Offer handling as fast as Marathon's (issue 15 item 2): 5 per offer, accepted offers unfiltered, declines 120 s.
+  t.match(config, { maxInstancesPerOffer: 5, acceptRefuseDurationMs: 0, declineOfferDurationMs: 120_000, localOfferIntervalMs: 1000 });
   t.equal(config.seed, undefined, 'no seed override');
   t.equal(config.master, undefined, 'no master');
   t.equal(config.defaultNetworkName, undefined, 'no default network name');
@@ -56,6 +58,10 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', value: 'top', expect: { newGroupEnforceRole: 'top' } },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', value: '7', expect: { maxRunningDeployments: 7 } },
   { flag: '--gpu_scheduling_behavior', env: 'PACER_GPU_SCHEDULING_BEHAVIOR', value: 'unrestricted', expect: { gpuSchedulingBehavior: 'unrestricted' } },
+  { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', value: '50', expect: { maxInstancesPerOffer: 50 } },
+  { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', value: '0', expect: { declineOfferDurationMs: 0 } },
+  { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', value: '5000', expect: { acceptRefuseDurationMs: 5000 } },
+  { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', value: '20', expect: { localOfferIntervalMs: 20 } },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', value: ' task_killing, ,gpu_resources ', expect: { features: ['task_killing', 'gpu_resources'] } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', value: '2048', expect: { bodyLimitBytes: 2048 } },
@@ -63,6 +69,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--workload', env: 'PACER_WORKLOAD', value: '/w/partition.yaml', expect: { workload: '/w/partition.yaml' } },
   { flag: '--speed', env: 'PACER_SPEED', value: '2.5', expect: { speed: 2.5 } },
   { flag: '--seed', env: 'PACER_SEED', value: '42', expect: { seed: 42 } },
+  { flag: '--log_format', env: 'PACER_LOG_FORMAT', value: 'json', expect: { logFormat: 'json' } },
 ];
 
 t.test('every option is read from its flag (both spellings, both forms) and from its environment variable', async (t) => {
@@ -128,11 +135,16 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--port='], error: '--port : expected an integer from 0 to 65535' },
   { env: { PACER_PORT: '' }, error: 'PACER_PORT=: expected an integer from 0 to 65535' },
   { argv: ['--store_sync', 'OFF'], error: '--store_sync OFF: expected one of NORMAL, FULL' },
+  { argv: ['--log_format', 'yaml'], error: '--log_format yaml: expected one of text, json' },
   { argv: ['--local_agents', '0'], error: '--local_agents 0: expected an integer from 1 to 64' },
   { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
   { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name' },
   { argv: ['--new-group-enforce-role', 'all'], error: '--new-group-enforce-role all: expected one of off, top' },
   { argv: ['--max_running_deployments', '0'], error: '--max_running_deployments 0: expected an integer from 1 to 100000' },
+  { argv: ['--max_instances_per_offer', '0'], error: '--max_instances_per_offer 0: expected an integer from 1 to 1000000' },
+  { argv: ['--decline_offer_duration', '-1'], error: '--decline_offer_duration -1: expected an integer from 0 to 31536000000' },
+  { env: { PACER_ACCEPT_REFUSE_DURATION: '1.5' }, error: 'PACER_ACCEPT_REFUSE_DURATION=1.5: expected an integer from 0 to 31536000000' },
+  { argv: ['--local_offer_interval', '0'], error: '--local_offer_interval 0: expected an integer from 1 to 60000' },
   { argv: ['--http_max_body', '1023'], error: '--http_max_body 1023: expected an integer from 1024 to 1073741824' },
   { argv: ['--gpu_scheduling_behavior', 'undefined'], error: "--gpu_scheduling_behavior undefined: '--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted." },
   { env: { PACER_GPU_SCHEDULING_BEHAVIOR: 'RESTRICTED' }, error: 'PACER_GPU_SCHEDULING_BEHAVIOR=RESTRICTED: expected one of restricted, unrestricted' },

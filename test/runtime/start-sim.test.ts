@@ -25,14 +25,15 @@ function workloadYaml(opts: { agents?: number; duration?: string; timeline?: str
 }
 
 /** Starts pacer on the simulated cluster (port 0, 127.0.0.1, `speed`); closed after the test. */
-async function startOn(t: Test, yaml: string, speed = 200): Promise<{ pacer: RunningSim; base: string; logs: string[] }> {
+async function startOn(t: Test, yaml: string, speed = 200, logFormat: PacerConfig['logFormat'] = 'text'): Promise<{ pacer: RunningSim; base: string; logs: string[]; lines: string[] }> {
   const workload = join(tempDir(t, 'pacer-sim-api-'), 'workload.yaml');
   writeFileSync(workload, yaml);
-  const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload, speed };
+  const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload, speed, logFormat };
   const logs: string[] = [];
-  const pacer = await startSim(config, { onEvent: () => undefined, log: (text) => void logs.push(text) });
+  const lines: string[] = [];
+  const pacer = await startSim(config, { decisions: (line) => void lines.push(line), log: (text) => void logs.push(text) });
   t.teardown(() => pacer.close());
-  return { pacer, base: `http://${pacer.address}`, logs };
+  return { pacer, base: `http://${pacer.address}`, logs, lines };
 }
 
 async function getJson(url: string): Promise<Record<string, unknown>> {
@@ -77,11 +78,13 @@ t.test('the workload runs and is reported at its end; the cluster then keeps run
       '  - { at: 1m, expect: { instances: { /worker: { Running: 2 } } } }',
     ].join('\n'),
   });
-  const { pacer, base, logs } = await startOn(t, yaml, 2000);
+  const { pacer, base, logs, lines } = await startOn(t, yaml, 2000);
   const verdict = await within(pacer.workload, 'the workload to end');
   t.ok(verdict.passed, 'its expectation held');
   t.equal(verdict.expectations.length, 1);
   t.match(logs.join('\n'), /expectations:[\s\S]*PASS[\s\S]*PASSED$/, 'the summary was logged');
+  t.notMatch(logs.join('\n'), /sha256|^trace:/m, 'without the hash of a trace the paced run does not keep');
+  t.equal(lines.filter((l) => /^ +\d[\dms.]*s {2}launch worker\.instance-[0-9a-f]{8} of \/worker on agent-\d$/.test(l)).length, 2, 'one readable line per launch');
   const endMs = VIRTUAL_EPOCH_MS + 120_000;
   await waitFor(() => pacer.session.nowMs() > endMs + 5000, 'virtual time to run past the workload');
   const scaled = await fetch(`${base}/v2/apps/worker`, {
@@ -90,6 +93,19 @@ t.test('the workload runs and is reported at its end; the cluster then keeps run
   });
   t.equal(scaled.status, 200, 'changes are accepted after the workload ended');
   await waitFor(async () => ((await getJson(`${base}/v2/apps/worker`)).app as { tasksRunning: number }).tasksRunning === 3, 'the third instance');
+});
+
+t.test('--log_format json: one JSON object per decision, with the virtual time and no plan', async (t) => {
+  const yaml = workloadYaml({ duration: '1m', timeline: '\n  - { at: 0s, app: { id: /api, cmd: sleep 3600, instances: 1, cpus: 0.25, mem: 64 } }' });
+  const { pacer, lines } = await startOn(t, yaml, 2000, 'json');
+  await within(pacer.workload, 'the workload to end');
+  const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.match(records.find((r) => r.decision === 'launch'), {
+    time: /^2026-01-01T00:00:0\d\.\d{3}Z$/, decision: 'launch', runSpecId: '/api', instanceId: /^api\.instance-/, agentId: /^agent-\d$/,
+    msg: /^launch api\.instance-[0-9a-f]{8} of \/api on agent-\d$/,
+  });
+  t.match(records.find((r) => r.decision === 'deployment'), { deploymentId: String, msg: /step 1\/2: StartApplication \/api$/ });
+  t.ok(records.every((r) => !('plan' in r)), 'no plan, no group tree');
 });
 
 t.test('close() stops pacing and serving, and reports a workload that had not ended', async (t) => {

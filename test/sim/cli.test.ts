@@ -40,6 +40,27 @@ t.test('a passing scenario exits 0 with a summary, the trace hash and PASSED; --
   for (const line of lines) JSON.parse(line);
 });
 
+t.test('the summary lists the decisions: the unreachable instance, its replacement, the kill of the surplus and why', async (t) => {
+  const r = sim(['scenarios/partition.yaml']);
+  t.equal(r.code, 0, r.err);
+  const decisions = /\ndecisions:\n([\s\S]*?)\n\n/.exec(r.out)?.[1] ?? '';
+  t.match(decisions, /^ +0\.000s {2}launch \/web ×3: web\.instance-\w{8} on agent-1, web\.instance-\w{8} on agent-2, web\.instance-\w{8} on agent-3$/m);
+  t.match(decisions, /^ +2m15\.000s {2}web\.instance-(\w{8}) of \/web on agent-1 unreachable$/m);
+  t.match(decisions, /^ +4m15\.000s {2}web\.instance-\w{8} of \/web on agent-1 unreachable inactive: replaced\n +4m15\.000s {2}launch web\.instance-\w{8} of \/web on agent-4$/m);
+  t.match(decisions, /^ +6m0\.000s {2}kill web\.instance-\w{8} of \/web on agent-4: scale-down \(more instances than the target\)$/m);
+  t.notMatch(r.out, /unplaced at the end/, 'nothing left unplaced');
+});
+
+t.test('every instance left unplaced at the end is listed with the offer rejections the core recorded', async (t) => {
+  const f = file('unplaced.yaml', `${base}  - at: 0s\n    app: { id: /big, cmd: "sleep 100", instances: 3, cpus: 3, mem: 64 }\n  - at: 1s\n    app: { id: /zoned, cmd: "sleep 100", instances: 1, cpus: 0.1, mem: 64, constraints: [[rack, CLUSTER, r9]] }\n`);
+  const r = sim([f]);
+  t.equal(r.code, 0, r.err);
+  const unplaced = /\nunplaced at the end:\n([\s\S]*?)\n\n/.exec(r.out)?.[1] ?? '';
+  t.match(unplaced, /^ {2}\/big +3 unplaced; offers rejected: InsufficientCpus \d+ \(last: agent-\d InsufficientCpus/m, 'no agent has 3 cpus');
+  t.match(unplaced, /^ {2}\/zoned +1 unplaced; offers rejected: UnfulfilledConstraint \d+/m, 'no agent has rack r9');
+  t.match(r.out, /^ +0\.000s {2}offers rejected for \/big \(3 waiting\): InsufficientCpus \d+$/m, 'the rejections are decisions too');
+});
+
 t.test('a failing expectation exits 1 and prints the command that reproduces it', async (t) => {
   const f = file('fail.yaml', `${base}  - at: 30s\n    expect: { instances: { /a: { Running: 3 } } }\n`);
   const r = sim([f, '--seed', '9']);

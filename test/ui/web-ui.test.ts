@@ -28,7 +28,7 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
   const shots = SHOTS_TO_DOCS ? resolve(__dirname, '..', '..', 'docs') : tempDir(t, 'pacer-ui-shots-');
   mkdirSync(shots, { recursive: true });
   const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload: 'scenarios/demo.yaml', speed: 20 };
-  const pacer = await startSim(config, { onEvent: () => undefined, log: () => undefined });
+  const pacer = await startSim(config, { decisions: () => undefined, log: () => undefined });
   t.teardown(() => pacer.close());
   const base = `http://${pacer.address}`;
   const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { healthCheckProtocolOf } from '../../scheduler/model/health-check';
 import type { ResolvedAgentCheck } from '../../scheduler/model/launch';
 import { signalGroup } from './process-identity';
+import { CHECK_MARK } from './sandbox-processes';
 
 /** Where a check runs: the task's own environment and sandbox (COMMAND checks). */
 export interface ProbeContext {
@@ -79,7 +80,8 @@ function commandProbe(command: string, ctx: ProbeContext, signal: AbortSignal): 
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn('/bin/sh', ['-c', command], { cwd: ctx.cwd, env: ctx.env, detached: true, stdio: 'ignore' });
+      // Marked, so that a check left running when pacer died is not taken for its task (sandbox-sweep.ts).
+      child = spawn('/bin/sh', ['-c', command], { cwd: ctx.cwd, env: { ...ctx.env, [CHECK_MARK]: '1' }, detached: true, stdio: 'ignore' });
     } catch {
       resolve(false);
       return;

@@ -27,7 +27,11 @@ export interface LocalClusterOptions {
   readonly agents?: number | readonly LocalAgentOptions[];
   /** Directory holding one sandbox directory per task (created when missing). */
   readonly sandboxRoot: string;
-  /** How often free resources are re-offered (default 1000 ms). */
+  /**
+   * How often free resources are offered (default 1000 ms, Mesos's `--allocation_interval`). Rounds
+   * also run at once after a revive and when the launcher is about to run out of work, so this
+   * paces only offers held back by a refuse filter.
+   */
   readonly offerIntervalMs?: number;
   /** Report TASK_KILLING during a kill's grace period (the `task_killing` feature, service-spec §3). */
   readonly taskKilling?: boolean;
@@ -35,6 +39,8 @@ export interface LocalClusterOptions {
   readonly stateFile?: string;
   /** How often processes adopted after a restart are polled for exit (default 500 ms). */
   readonly exitPollMs?: number;
+  /** Where the cluster says what it did on its own (the start-up sweep of the sandboxes); silent when absent. */
+  readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_OFFER_INTERVAL_MS = 1000;

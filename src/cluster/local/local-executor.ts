@@ -1,10 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import { dirname } from 'node:path';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import { taskExit } from './exit-status';
 import { HealthChecker } from './health-checker';
 import { isProcessAlive, processStartTime, signalGroup } from './process-identity';
-import { spawnTask } from './spawn-task';
+import { hostProcesses } from './sandbox-processes';
 import type { ExecutorRecord, TaskRecord } from './state-file';
+import type { SpawnCallbacks, TaskSpawner } from './task-launcher';
 
 /** A status update produced by an executor (the cluster adds ids and a uuid). */
 export interface ExecutorUpdate {
@@ -18,8 +19,8 @@ export interface ExecutorUpdate {
 export interface ExecutorHooks {
   /** Report an update of one task (its record already holds the new state). */
   update(task: TaskRecord, update: ExecutorUpdate): void;
-  /** Something recorded changed: persist it. */
-  changed(): void;
+  /** Something recorded of `executor` changed: persist it. */
+  changed(executor: LocalExecutor): void;
   /** Every task has ended: free the executor's resources and forget it. */
   ended(executor: LocalExecutor): void;
 }
@@ -27,6 +28,8 @@ export interface ExecutorHooks {
 export interface ExecutorSettings {
   readonly taskKilling: boolean;
   readonly exitPollMs: number;
+  /** How task processes are started (the launcher, task-launcher.ts). */
+  readonly spawner: TaskSpawner;
 }
 
 /** A process to start for a task. */
@@ -37,7 +40,8 @@ export interface ProcessCommand {
 
 interface Supervised {
   readonly record: TaskRecord;
-  child?: ChildProcess;
+  /** Its exit will be reported by the launcher that started it (else, once it has a pid, it is polled). */
+  watched: boolean;
   health?: HealthChecker;
   killedUnhealthy: boolean;
 }
@@ -55,16 +59,18 @@ const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
  *   enabled, SIGKILL when the grace period is over, TASK_KILLED once the process is gone. Another
  *   kill may only shorten the grace period of a single task; a group ignores it.
  * - Groups (§5.3): a TASK_FAILED or TASK_KILLED of one task kills the others; TASK_FINISHED does not.
- * - Processes started by this executor report their exit through the child handle; processes
- *   adopted after a restart are polled every `exitPollMs`.
+ * - Processes are started by the launcher (task-launcher.ts), which reports their pids and
+ *   their exits; TASK_STARTING and TASK_RUNNING follow the pid. Processes adopted after a
+ *   restart (or whose launcher died) are polled every `exitPollMs`.
  */
 export class LocalExecutor {
   private readonly tasks: Supervised[];
   private killTimer: NodeJS.Timeout | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
+  private detached = false;
 
   constructor(readonly record: ExecutorRecord, private readonly hooks: ExecutorHooks, private readonly settings: ExecutorSettings) {
-    this.tasks = record.tasks.map((r) => ({ record: r, killedUnhealthy: false }));
+    this.tasks = record.tasks.map((r) => ({ record: r, watched: false, killedUnhealthy: false }));
   }
 
   /** Whether a kill is under way. */
@@ -72,23 +78,18 @@ export class LocalExecutor {
     return this.record.killDeadlineMs !== undefined;
   }
 
-  /** Start freshly launched tasks: spawn them all, then STARTING and RUNNING for each that started. */
+  /**
+   * Start freshly launched (and already recorded) tasks: ask the launcher to spawn each; STARTING
+   * and RUNNING follow for each once its pid is known, TASK_FAILED for one that cannot start.
+   */
   launch(commands: ReadonlyMap<string, ProcessCommand>): void {
-    const failed: [Supervised, string][] = [];
+    const nothing: Supervised[] = [];
     for (const t of this.tasks) {
-      const problem = this.spawnOne(t, commands.get(t.record.taskId));
-      if (problem !== undefined) failed.push([t, problem]);
+      const command = commands.get(t.record.taskId);
+      if (command === undefined) nothing.push(t);
+      else this.settings.spawner.spawn({ file: command.file, args: command.args, env: t.record.env, sandbox: t.record.sandbox }, this.spawnCallbacks(t));
     }
-    this.hooks.changed();
-    const started = this.tasks.filter((t) => t.record.pid !== undefined);
-    for (const t of started) this.send(t, { state: 'TASK_STARTING' });
-    for (const t of started) {
-      if (isTerminalTaskState(t.record.state)) continue;
-      this.send(t, { state: 'TASK_RUNNING' });
-      this.startHealth(t);
-    }
-    for (const [t, message] of failed) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message });
-    this.hooks.changed();
+    for (const t of nothing) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message: 'nothing to run' });
   }
 
   /**
@@ -106,7 +107,9 @@ export class LocalExecutor {
       this.end(t, {
         state: 'TASK_GONE',
         reason: 'REASON_EXECUTOR_REREGISTRATION_TIMEOUT',
-        message: `process ${t.record.pid ?? '?'} of the task is gone: it ended while pacer was not running`,
+        message: t.record.pid === undefined
+          ? 'the task has no process: pacer stopped while launching it, and no process of its sandbox runs'
+          : `process ${t.record.pid} of the task is gone: it ended while pacer was not running`,
       });
     }
     if (this.live().length === 0) return;
@@ -115,7 +118,7 @@ export class LocalExecutor {
     const deadline = this.record.killDeadlineMs;
     if (deadline !== undefined) this.scheduleSigkill(deadline);
     else for (const t of this.live()) this.startHealth(t);
-    this.pollTimer = setInterval(() => this.pollAdopted(), this.settings.exitPollMs);
+    this.pollUnwatched();
   }
 
   /**
@@ -139,7 +142,7 @@ export class LocalExecutor {
     }
     for (const t of live) if (t.record.pid !== undefined) signalGroup(t.record.pid, 'SIGTERM');
     this.scheduleSigkill(nowMs + graceMs);
-    this.hooks.changed();
+    this.hooks.changed(this);
   }
 
   /** SIGKILL every live task now; returns the processes to wait for. The executor stops supervising. */
@@ -155,36 +158,78 @@ export class LocalExecutor {
     return out;
   }
 
-  /** Stop supervising (timers, health checks, exit listeners); the processes keep running. */
+  /** Stop supervising (timers, health checks, launcher reports); the processes keep running. */
   detach(): void {
+    this.detached = true;
     if (this.killTimer !== undefined) clearTimeout(this.killTimer);
     if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
     this.killTimer = undefined;
     this.pollTimer = undefined;
     for (const t of this.tasks) {
       this.stopHealth(t);
-      t.child?.removeAllListeners('exit');
-      t.child = undefined;
+      t.watched = false;
     }
   }
 
-  private spawnOne(t: Supervised, command: ProcessCommand | undefined): string | undefined {
-    if (command === undefined) return 'nothing to run';
-    try {
-      const spawned = spawnTask(command.file, command.args, t.record.env, t.record.sandbox);
-      t.child = spawned.child;
-      spawned.child.on('error', (err) => {
-        if (t.record.pid === undefined) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message: `could not start ${command.file}: ${err.message}` });
-      });
-      if (spawned.pid === undefined) return undefined;
-      t.record.pid = spawned.pid;
-      const startTime = processStartTime(spawned.pid);
-      if (startTime !== undefined) t.record.startTime = startTime;
-      spawned.child.once('exit', (code, signal) => this.onExit(t, code, signal));
-      return undefined;
-    } catch (err) {
-      return `could not start the task in ${t.record.sandbox}: ${(err as Error).message}`;
+  /** What the launcher's reports about `t`'s process do. Nothing once the executor is detached. */
+  private spawnCallbacks(t: Supervised): SpawnCallbacks {
+    return {
+      spawned: (pid) => {
+        if (this.detached) return;
+        t.watched = true;
+        this.started(t, pid);
+      },
+      failed: (message) => {
+        if (!this.detached) this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message });
+      },
+      exited: (code, signal) => {
+        if (this.detached) return;
+        t.watched = false;
+        this.onExit(t, code, signal);
+      },
+      lost: () => {
+        if (this.detached) return;
+        t.watched = false;
+        if (t.record.pid === undefined) this.findLost(t);
+        this.pollUnwatched();
+      },
+    };
+  }
+
+  /**
+   * `t`'s process runs as `pid`: record it (the cluster persists it before the updates go out),
+   * then STARTING and RUNNING — or, when a kill came first, the signal the kill is at.
+   */
+  private started(t: Supervised, pid: number): void {
+    if (isTerminalTaskState(t.record.state)) return;
+    t.record.pid = pid;
+    const startTime = processStartTime(pid);
+    if (startTime !== undefined) t.record.startTime = startTime;
+    this.hooks.changed(this);
+    const deadline = this.record.killDeadlineMs;
+    if (deadline !== undefined) {
+      signalGroup(pid, Date.now() >= deadline ? 'SIGKILL' : 'SIGTERM');
+      return;
     }
+    this.send(t, { state: 'TASK_STARTING' });
+    this.send(t, { state: 'TASK_RUNNING' });
+    this.startHealth(t);
+  }
+
+  /**
+   * The launcher died before it said whether `t`'s process started: look for it (the session
+   * leader whose environment names `t`'s sandbox, as the start-up sweep does) and adopt it, or
+   * report that it did not start.
+   */
+  private findLost(t: Supervised): void {
+    const found = hostProcesses(dirname(t.record.sandbox)).find((p) => p.sandbox === t.record.sandbox && !p.check && p.pid === p.session);
+    if (found !== undefined) this.started(t, found.pid);
+    else this.end(t, { state: 'TASK_FAILED', reason: 'REASON_CONTAINER_LAUNCH_FAILED', message: 'the launcher process died before the task started' });
+  }
+
+  /** Poll the processes whose exit no launcher reports (adopted ones, or their launcher died). */
+  private pollUnwatched(): void {
+    this.pollTimer ??= setInterval(() => this.pollAdopted(), this.settings.exitPollMs);
   }
 
   private onExit(t: Supervised, code: number | null, signal: string | null): void {
@@ -196,7 +241,7 @@ export class LocalExecutor {
 
   private pollAdopted(): void {
     for (const t of this.live()) {
-      if (t.child !== undefined || t.record.pid === undefined) continue;
+      if (t.watched || t.record.pid === undefined) continue;
       if (!isProcessAlive(t.record.pid, t.record.startTime)) this.onExit(t, null, null);
     }
   }
@@ -204,8 +249,7 @@ export class LocalExecutor {
   private end(t: Supervised, update: ExecutorUpdate): void {
     if (isTerminalTaskState(t.record.state)) return;
     this.stopHealth(t);
-    t.child?.removeAllListeners('exit');
-    t.child = undefined;
+    t.watched = false;
     this.send(t, update);
     const live = this.live();
     if (live.length === 0) {
@@ -216,7 +260,7 @@ export class LocalExecutor {
     if (this.record.group && !this.killing && (update.state === 'TASK_FAILED' || update.state === 'TASK_KILLED')) {
       this.kill(Math.min(...live.map((s) => s.record.killGracePeriodMs)));
     }
-    this.hooks.changed();
+    this.hooks.changed(this);
   }
 
   private send(t: Supervised, update: ExecutorUpdate): void {
@@ -231,7 +275,7 @@ export class LocalExecutor {
     t.health = new HealthChecker(resolved, { env: t.record.env, cwd: t.record.sandbox }, t.record.launchedAtMs, t.record.healthy, {
       result: (healthy) => {
         this.send(t, { state: 'TASK_RUNNING', reason: HEALTH_REASON, healthy });
-        this.hooks.changed();
+        this.hooks.changed(this);
       },
       exhausted: () => this.kill(t.record.killGracePeriodMs, t.record),
     });

@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** What /proc tells about a process: its state letter and its start time (clock ticks after boot). */
-interface ProcStat {
+/** What /proc tells about a process: its state letter, group, session and start time (clock ticks after boot). */
+export interface ProcStat {
   readonly state: string;
   readonly pgrp: string;
+  readonly session: string;
   readonly startTime: string;
 }
 
@@ -46,6 +47,16 @@ export function isGroupAlive(pgid: number): boolean {
   return false;
 }
 
+/** SIGKILL the process `pid`, and its process group when it leads one (a task's children die with it). */
+export function killProcessAndGroup(pid: number): void {
+  signalGroup(pid, 'SIGKILL');
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /** Send `signal` to the process group `pgid`; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -59,12 +70,13 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 let hasProc: boolean | undefined;
 
 /** Whether this host has a Linux-style /proc (read once). */
-function procAvailable(): boolean {
+export function procAvailable(): boolean {
   hasProc ??= readStat(process.pid) !== undefined;
   return hasProc;
 }
 
-function readStat(pid: number): ProcStat | undefined {
+/** /proc/<pid>/stat, or undefined when the process (or /proc) is not there. */
+export function readStat(pid: number): ProcStat | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -73,7 +85,7 @@ function readStat(pid: number): ProcStat | undefined {
   }
   // The command name (field 2) is in parentheses and may hold spaces: fields restart after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const [state, , pgrp] = fields;
+  const [state, , pgrp, session] = fields;
   const startTime = fields[19];
-  return state === undefined || pgrp === undefined || startTime === undefined ? undefined : { state, pgrp, startTime };
+  return state === undefined || pgrp === undefined || session === undefined || startTime === undefined ? undefined : { state, pgrp, session, startTime };
 }

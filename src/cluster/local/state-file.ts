@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ResolvedAgentCheck } from '../../scheduler/model/launch';
 import type { OfferedPool } from '../../scheduler/model/offer';
@@ -11,7 +11,7 @@ export interface TaskRecord {
   readonly runSpecId: string;
   readonly instanceId: string;
   readonly containerName?: string;
-  /** Process id (= process group id: tasks lead their own group); undefined until started. */
+  /** Process id (= process group and session id: tasks lead their own); undefined until started. */
   pid?: number;
   /** /proc start time of `pid`, to tell the task from a process that recycled its pid. */
   startTime?: string;
@@ -41,41 +41,138 @@ export interface ExecutorRecord {
   readonly tasks: TaskRecord[];
 }
 
-/** The whole state file. */
+/** The whole state: what a snapshot holds and what loading the snapshot plus its journal gives. */
 export interface LocalClusterState {
   readonly version: 1;
   readonly frameworkId: string;
   readonly executors: ExecutorRecord[];
+  /** The snapshot's generation: only journal entries of the same generation apply to it (absent = 0). */
+  readonly generation?: number;
 }
 
+/** One journal line: an executor written whole, or removed. */
+type JournalEntry = { readonly g: number; readonly put: ExecutorRecord } | { readonly g: number; readonly del: string };
+
+/** A journal smaller than this is never compacted (a few hundred executor records). */
+const MIN_COMPACT_BYTES = 1 << 20;
+
 /**
- * The state file of the local cluster: the framework id and every live executor. Written
- * synchronously on each change (a temporary file renamed over the old one, so a crash leaves
- * either the old or the new content, never half of one).
+ * The durable state of the local cluster: a snapshot file (`path`, JSON: the framework id and
+ * every live executor) plus an append-only journal (`path.journal`, one JSON line per changed or
+ * removed executor). Why both: the cluster must record a task *before* it spawns it (issue 11:
+ * a process started in the last milliseconds before a `kill -9` must never be unknown to the next
+ * start), so a launch writes twice (the intent, then the pid); rewriting the whole file each time
+ * would cost O(all tasks) per launch. An append costs O(the change); the journal is folded into a
+ * new snapshot when it outgrows max(1 MiB, 2 × the snapshot), so the total rewrite work stays
+ * proportional to what was appended.
+ *
+ * Crash safety (`kill -9`; a power loss is not covered — no fsync, as the store's `NORMAL`):
+ * - an append is one `write(2)` on a file opened for appending: once it returns, the line is in
+ *   the page cache and survives the process; a torn last line (a crash inside the call) and
+ *   everything after it is ignored on load;
+ * - a snapshot is written to a temporary file renamed over the old one (old or new, never half),
+ *   carrying a generation one higher than the journal lines it folds in, and only then is the
+ *   journal emptied: a crash in between leaves old-generation lines that the load ignores.
  */
 export class StateFile {
+  private journalFd: number | undefined;
+  private generation = 0;
+  private snapshotBytes = 0;
+  private journalBytes = 0;
+
   constructor(readonly path: string) {}
 
-  /** The saved state; undefined when there is no file yet. Throws on a file that is not ours. */
+  /** The journal's path. */
+  get journalPath(): string {
+    return `${this.path}.journal`;
+  }
+
+  /**
+   * The saved state: the snapshot with the journal lines of its generation applied in order;
+   * undefined when there is no snapshot yet. Throws on a snapshot that is not ours.
+   */
   load(): LocalClusterState | undefined {
-    let text: string;
-    try {
-      text = readFileSync(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    const text = readOrUndefined(this.path);
+    if (text === undefined) return undefined;
     const parsed = JSON.parse(text) as Partial<LocalClusterState> | null;
     if (parsed === null || parsed.version !== 1 || typeof parsed.frameworkId !== 'string' || !Array.isArray(parsed.executors)) {
       throw new Error(`${this.path} is not a local cluster state file (version 1)`);
     }
-    return parsed as LocalClusterState;
+    const generation = parsed.generation ?? 0;
+    const executors = new Map(parsed.executors.map((e) => [e.executorKey, e]));
+    for (const entry of journalEntries(readOrUndefined(this.journalPath) ?? '', generation)) {
+      if ('put' in entry) executors.set(entry.put.executorKey, entry.put);
+      else executors.delete(entry.del);
+    }
+    this.generation = generation;
+    return { version: 1, frameworkId: parsed.frameworkId, executors: [...executors.values()], generation };
   }
 
-  save(state: LocalClusterState): void {
+  /** Write a new snapshot of `state` (the next generation) and empty the journal. */
+  save(state: Omit<LocalClusterState, 'generation'>): void {
     mkdirSync(dirname(this.path), { recursive: true });
+    const generation = this.generation + 1;
+    const text = `${JSON.stringify({ ...state, generation })}\n`;
     const tmp = `${this.path}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(state, null, 1)}\n`);
+    writeFileSync(tmp, text);
     renameSync(tmp, this.path);
+    this.generation = generation;
+    this.snapshotBytes = text.length;
+    this.journalBytes = 0;
+    if (this.journalFd !== undefined) ftruncateSync(this.journalFd, 0);
+    else writeFileSync(this.journalPath, '');
   }
+
+  /**
+   * Append the current record of each executor in `put` and the removal of each key in `del`, in
+   * one write. Answers whether the journal has outgrown its snapshot: the caller should `save`.
+   */
+  append(put: readonly ExecutorRecord[], del: readonly string[]): boolean {
+    if (put.length === 0 && del.length === 0) return false;
+    const g = this.generation;
+    let text = '';
+    for (const record of put) text += `${JSON.stringify({ g, put: record })}\n`;
+    for (const key of del) text += `${JSON.stringify({ g, del: key })}\n`;
+    this.journalFd ??= openSync(this.journalPath, 'a');
+    writeSync(this.journalFd, text);
+    this.journalBytes += text.length;
+    return this.journalBytes > Math.max(MIN_COMPACT_BYTES, 2 * this.snapshotBytes);
+  }
+
+  /** Close the journal (it is reopened by the next append). */
+  close(): void {
+    if (this.journalFd !== undefined) closeSync(this.journalFd);
+    this.journalFd = undefined;
+  }
+}
+
+function readOrUndefined(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** The journal's entries of `generation`, up to the first line that is not a whole entry (a torn write). */
+function journalEntries(text: string, generation: number): JournalEntry[] {
+  const out: JournalEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    let entry: Partial<{ g: number; put: ExecutorRecord; del: string }>;
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      break;
+    }
+    if (typeof entry.put?.executorKey === 'string' && Array.isArray(entry.put.tasks)) {
+      if (entry.g === generation) out.push({ g: generation, put: entry.put });
+    } else if (typeof entry.del === 'string') {
+      if (entry.g === generation) out.push({ g: generation, del: entry.del });
+    } else {
+      break;
+    }
+  }
+  return out;
 }

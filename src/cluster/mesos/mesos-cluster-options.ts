@@ -35,7 +35,14 @@ export interface MesosClusterOptions {
   readonly gpus?: boolean;
   readonly hostname?: string;
   readonly webuiUrl?: string;
+  /** FrameworkInfo.principal (Marathon's `--mesos_authentication_principal`); defaults to `credentials.principal`. */
   readonly principal?: string;
+  /**
+   * Framework authentication: HTTP basic with this principal and secret on SUBSCRIBE and every
+   * call (§1.1; Marathon's `--mesos_authentication_principal` / `--mesos_authentication_secret_file`).
+   * A 401 from the master is final (`onFatal`): wrong credentials do not get better by retrying.
+   */
+  readonly credentials?: { readonly principal: string; readonly secret: string };
   /** First reconnect delay (default 500 ms); doubles per failed attempt. */
   readonly backoffInitialMs?: number;
   /** Reconnect delay cap (default 15 s, §1.7). */

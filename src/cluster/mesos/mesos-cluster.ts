@@ -111,6 +111,8 @@ export class MesosCluster implements ClusterDriver {
   private readonly unanswered: UnansweredCallRetry;
   /** What the driver counted so far (read by the API's metrics). */
   readonly metrics: MesosDriverMetrics = newDriverMetrics();
+  /** `Authorization` of every request to the master, when the framework authenticates (§1.1). */
+  private readonly authorization: string | undefined;
 
   constructor(private readonly options: MesosClusterOptions, private readonly post: (input: ClusterInput) => void) {
     this.format = options.format ?? DEFAULTS.format;
@@ -122,6 +124,8 @@ export class MesosCluster implements ClusterDriver {
       this.metrics.retriedCalls++;
       this.send(again);
     });
+    const c = options.credentials;
+    this.authorization = c === undefined ? undefined : `Basic ${Buffer.from(`${c.principal}:${c.secret}`, 'utf8').toString('base64')}`;
   }
 
   /** The framework id: the recovered one, then the one the master confirmed. */
@@ -281,11 +285,16 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     this.armWatchdog(this.options.subscribeTimeoutMs ?? DEFAULTS.subscribeTimeoutMs, gen, 'no SUBSCRIBED');
-    this.subscription = openSubscription({ baseUrl, body, format: this.format }, {
+    const auth = this.authorization === undefined ? {} : { authorization: this.authorization };
+    this.subscription = openSubscription({ baseUrl, body, format: this.format, ...auth }, {
       opened: (streamId) => { if (gen === this.generation) this.streamId = streamId; },
       event: (event) => { if (gen === this.generation) this.onEvent(event, gen); },
       redirected: (location) => { if (gen === this.generation) this.onRedirect(baseUrl, location); },
-      refused: (status, text) => { if (gen === this.generation) this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`); },
+      refused: (status, text) => {
+        if (gen !== this.generation) return;
+        if (status === 401) this.fatal(this.unauthorized(baseUrl));
+        else this.retryLater(`SUBSCRIBE to ${baseUrl} answered ${status}: ${text.trim()}`);
+      },
       closed: (reason) => { if (gen === this.generation) this.lost(`${baseUrl}: ${reason}`); },
     });
   }
@@ -294,6 +303,14 @@ export class MesosCluster implements ClusterDriver {
   private onLeaderElected(leaderUrl: string): void {
     if (this.lifecycle !== 'subscribed' || leaderUrl === this.leaderUrl) return;
     this.lost(`a new leading master was elected: ${leaderUrl} (was ${this.leaderUrl ?? '?'})`);
+  }
+
+  /** A 401 to SUBSCRIBE: the master authenticates frameworks and did not accept ours (never retried). */
+  private unauthorized(baseUrl: string): Error {
+    const principal = this.options.credentials?.principal;
+    return new Error(principal === undefined
+      ? `the Mesos master at ${baseUrl} requires framework authentication (401 Unauthorized): set --mesos_authentication_principal and --mesos_authentication_secret_file`
+      : `the Mesos master at ${baseUrl} refused the credentials of principal '${principal}' (401 Unauthorized): check --mesos_authentication_principal and --mesos_authentication_secret_file`);
   }
 
   private onRedirect(askedUrl: string, location: string | undefined): void {
@@ -499,6 +516,7 @@ export class MesosCluster implements ClusterDriver {
 
   private info(): FrameworkInfo {
     const o = this.options;
+    const principal = o.principal ?? o.credentials?.principal;
     return frameworkInfo({
       name: o.frameworkName ?? DEFAULTS.frameworkName,
       user: o.user ?? userInfo().username,
@@ -509,7 +527,7 @@ export class MesosCluster implements ClusterDriver {
       gpus: o.gpus ?? false,
       ...(o.hostname === undefined ? {} : { hostname: o.hostname }),
       ...(o.webuiUrl === undefined ? {} : { webuiUrl: o.webuiUrl }),
-      ...(o.principal === undefined ? {} : { principal: o.principal }),
+      ...(principal === undefined ? {} : { principal }),
     });
   }
 
@@ -556,6 +574,7 @@ export class MesosCluster implements ClusterDriver {
     }
     const answer = await postCall({
       baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents,
+      ...(this.authorization === undefined ? {} : { authorization: this.authorization }),
       timeoutMs: this.options.callTimeoutMs ?? DEFAULTS.callTimeoutMs,
     });
     if (this.lifecycle === 'stopped') return;

@@ -40,8 +40,8 @@ function shapeDetails(body: unknown, shape: AppShape, pathOf: (pointer: string) 
   return playJsonDetails(validate.errors ?? [], pathOf);
 }
 
-/** A copy of `value` without object fields whose value is `null` (array items are kept). */
-function withoutNulls(value: unknown): unknown {
+/** A copy of `value` without object fields whose value is `null` (array items are kept): Marathon reads them as absent. */
+export function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};

@@ -9,14 +9,16 @@ import { expungeInstance, setGoal } from '../instances/instance-lifecycle';
 export const DEFAULT_KILL_GRACE_MS = 3000;
 
 /**
- * Kills an instance: sets its goal, remembers why, and asks the cluster to kill every live task
+ * Kills an instance: remembers why, sets its goal, and asks the cluster to kill every live task
  * (SIGTERM, SIGKILL after the grace period). A pod instance is always killed whole (spec rule 10).
  * An instance still waiting for an offer has nothing to kill: it leaves the queue, and is
  * forgotten unless its goal is still Running.
  */
 export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
-  setGoal(ctx, rs, inst, goal);
+  // The reason first: listeners of the goal change's instance_changed_event read why (the
+  // decision lines of src/runtime/decision-reader.ts).
   inst.killReason ??= reason;
+  setGoal(ctx, rs, inst, goal);
   if (inst.condition === 'Scheduled') {
     if (goal !== 'Running') expungeInstance(ctx, rs, inst);
     return;

@@ -70,6 +70,17 @@ export class SqliteStore implements Store {
     }
   }
 
+  /**
+   * Run `fn` in one transaction: the writes it makes (each method's own transaction becomes a
+   * savepoint inside it) are durable together when it returns, or — when it throws, or the process
+   * dies before it returns — none of them is. The runtime handles each API command this way, so a
+   * `kill -9` never leaves half a change (a root group without its run spec, a run spec without its
+   * deployment).
+   */
+  atomically<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
   saveRoot(root: Group): void {
     this.sql.saveRoot.run(encode(root));
   }

@@ -28,7 +28,7 @@ t.test('the simulation endpoint shows the virtual clock, each agent and the faul
   const workload = join(tempDir(t, 'pacer-sim-view-'), 'workload.yaml');
   writeFileSync(workload, WORKLOAD);
   const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload, speed: 50 };
-  const pacer = await startSim(config, { onEvent: () => undefined, log: () => undefined });
+  const pacer = await startSim(config, { decisions: () => undefined, log: () => undefined });
   t.teardown(() => pacer.close());
   const validate = new Ajv({ allErrors: true }).compile<SimViewJson>(SIM_VIEW_SCHEMA);
   const read = async (): Promise<SimViewJson> => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalCluster, type LocalClusterOptions } from '../../../src/cluster/local/local-cluster';
-import { sandboxOf } from '../../../src/cluster/local/spawn-task';
+import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import type { ClusterInput, TaskStatus } from '../../../src/scheduler/model/inputs';
 import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../../src/scheduler/model/offer';

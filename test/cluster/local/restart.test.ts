@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { isGroupAlive, isProcessAlive } from '../../../src/cluster/local/process-identity';
-import type { LocalClusterState } from '../../../src/cluster/local/state-file';
+import { StateFile, type LocalClusterState } from '../../../src/cluster/local/state-file';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
 import { nodeArgsFor } from '../../harness/node-entry';
 import { REPO_ROOT } from '../../harness/repo-path';
@@ -28,8 +28,9 @@ function restart(f: LocalFixture): void {
   f.cluster.start();
 }
 
+/** The recorded state as the next start reads it (snapshot plus journal). */
 function stateOf(f: LocalFixture): LocalClusterState {
-  return JSON.parse(readFileSync(`${f.options.sandboxRoot}/local-cluster.json`, 'utf8')) as LocalClusterState;
+  return new StateFile(`${f.options.sandboxRoot}/local-cluster.json`).load() as LocalClusterState;
 }
 
 t.test('a task survives a restart: re-adopted, reconciled as running, and killable', async (t) => {

@@ -8,7 +8,7 @@ import type { ApiDeps } from '../../api-deps';
  */
 export const MARATHON_API_VERSION = '1.11.26';
 
-/** Marathon's `--https_port` default (`HttpConf.scala`); pacer has no TLS listener of its own yet. */
+/** Marathon's `--https_port` default (`HttpConf.scala`), reported when no listener says otherwise. */
 export const DEFAULT_HTTPS_PORT = 8443;
 
 /**
@@ -17,8 +17,8 @@ export const DEFAULT_HTTPS_PORT = 8443;
  * `version` is the Marathon API version pacer speaks ({@link MARATHON_API_VERSION}), and
  * `buildref` (Marathon's build commit) names pacer's own version and commit, e.g.
  * `pacer-0.1.0-0123456789ab`. pacer is one node that is always the leader and has no ZooKeeper:
- * options it does not have are `null`, as Marathon writes unset options; `https_port` is
- * Marathon's default, as Marathon writes it. HTTP callbacks (`event_subscriber`) were removed from
+ * options it does not have are `null`, as Marathon writes unset options; `http_config` has the
+ * ports the listeners really got (`--https_port`, default 8443, when there is no TLS). HTTP callbacks (`event_subscriber`) were removed from
  * Marathon before 1.11 and are not reported. No fields of pacer's own: some client libraries
  * refuse unknown fields (issue 5).
  */
@@ -34,8 +34,13 @@ export function infoJson(deps: ApiDeps): Record<string, unknown> {
     frameworkId: deps.frameworkId() ?? null,
     marathon_config: marathonConfig(deps, host),
     zookeeper_config: ZOOKEEPER_CONFIG,
-    http_config: { http_port: port, https_port: DEFAULT_HTTPS_PORT },
+    http_config: httpConfig(config.listenerPorts ?? { http: port, https: DEFAULT_HTTPS_PORT }),
   };
+}
+
+/** Marathon's `InfoResource.scala` httpConfigValues: both ports, whether or not each listens. */
+function httpConfig(ports: { readonly http: number | null; readonly https: number }): Record<string, number | null> {
+  return { http_port: ports.http, https_port: ports.https };
 }
 
 /** Every key of fact 93's `marathon_config`; the ones pacer has are filled in below. */

@@ -20,6 +20,8 @@ export interface CallRequest {
   readonly timeoutMs: number;
   /** Keep-alive agents for calls, never the streaming socket (§1.3 item 5). */
   readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
+  /** `Authorization` (HTTP basic with the framework's principal and secret, §1.1), when it authenticates. */
+  readonly authorization?: string;
 }
 
 /** Error bodies are short plain text (§1.6); longer ones are cut for logs. */
@@ -50,6 +52,7 @@ export function postCall(req: CallRequest): Promise<CallAnswer> {
         Accept: req.contentType,
         'Content-Length': String(req.body.byteLength),
         'Mesos-Stream-Id': req.streamId,
+        ...(req.authorization === undefined ? {} : { Authorization: req.authorization }),
       },
     }, (res) => {
       const chunks: Buffer[] = [];

@@ -30,6 +30,8 @@ export interface SubscriptionRequest {
   readonly body: Uint8Array;
   /** Body format and requested event format: `Accept` names only this type (§1.2, JSON wins otherwise). */
   readonly format: MesosFormat;
+  /** `Authorization` (HTTP basic with the framework's principal and secret, §1.1), when it authenticates. */
+  readonly authorization?: string;
 }
 
 /** A SUBSCRIBE in progress; `close()` aborts it silently. */
@@ -60,7 +62,10 @@ export function openSubscription(req: SubscriptionRequest, handlers: Subscriptio
   const request = transport.request(url, {
     method: 'POST',
     agent: false,
-    headers: { 'Content-Type': MEDIA_TYPES[req.format], Accept: MEDIA_TYPES[req.format], 'Content-Length': String(req.body.byteLength) },
+    headers: {
+      'Content-Type': MEDIA_TYPES[req.format], Accept: MEDIA_TYPES[req.format], 'Content-Length': String(req.body.byteLength),
+      ...(req.authorization === undefined ? {} : { Authorization: req.authorization }),
+    },
   }, (res) => onResponse(res, handlers, finish, () => done));
   request.on('error', (err) => finish(() => handlers.closed(`connection failed: ${err.message}`)));
   request.end(req.body);

@@ -15,6 +15,8 @@ export interface ReceivedCall {
   readonly format: MesosFormat;
   readonly streamId?: string;
   readonly accept?: string;
+  /** The `Authorization` header sent, if any. */
+  readonly authorization?: string;
   /** The HTTP status the fake master answered. */
   readonly status: number;
 }
@@ -26,7 +28,11 @@ export interface ScriptedAnswer {
   readonly status: number;
   readonly location?: string;
   readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
 }
+
+/** The realm of the master's scheduler endpoint (mesos-v1-scheduler-api.md §1.1). */
+export const SCHEDULER_REALM = 'mesos-master-scheduler';
 
 /** What happens when a SUBSCRIBE is accepted (tests change it between steps). */
 export interface SubscribeBehaviour {
@@ -82,6 +88,15 @@ export class FakeMaster {
   };
   /** Default executors on the agents (LAUNCH_GROUP), learnt from ACCEPTs and the UPDATEs sent. */
   readonly executors = new FakeExecutors((event) => { if (this.stream !== undefined) this.send(event); });
+  /**
+   * With credentials, every request needs HTTP basic auth with them (a master with
+   * `--authenticate_http_frameworks`): 401 with the realm's challenge otherwise, counted in
+   * `unauthorized`; and an authenticated SUBSCRIBE must name the same principal in its
+   * FrameworkInfo (§2.1, 400 otherwise).
+   */
+  credentials: { readonly principal: string; readonly secret: string } | undefined;
+  /** Requests answered 401. */
+  unauthorized = 0;
   private stream: OpenStream | undefined;
   private readonly sockets = new Set<Socket>();
 
@@ -183,6 +198,11 @@ export class FakeMaster {
 
   private onBody(req: http.IncomingMessage, res: http.ServerResponse, body: Uint8Array): void {
     if (req.method !== 'POST' || req.url !== '/api/v1/scheduler') return answer(res, { status: 405 });
+    const denied = this.checkCredentials(header(req, 'authorization'));
+    if (denied !== undefined) {
+      this.unauthorized++;
+      return answer(res, denied);
+    }
     const format = formatOfMediaType(req.headers['content-type']);
     if (format === undefined) {
       return answer(res, { status: 415, body: "Expecting 'Content-Type' of application/json or application/x-protobuf" });
@@ -195,8 +215,12 @@ export class FakeMaster {
     }
     const streamId = header(req, 'mesos-stream-id');
     const accept = header(req, 'accept');
+    const authorization = header(req, 'authorization');
     const record = (status: number): void => {
-      this.calls.push({ call, format, status, ...(streamId === undefined ? {} : { streamId }), ...(accept === undefined ? {} : { accept }) });
+      this.calls.push({
+        call, format, status, ...(streamId === undefined ? {} : { streamId }), ...(accept === undefined ? {} : { accept }),
+        ...(authorization === undefined ? {} : { authorization }),
+      });
     };
     if (call.type === 'SUBSCRIBE') return this.onSubscribe(call, req, res, record);
     const scripted = this.callAnswers.shift();
@@ -210,6 +234,15 @@ export class FakeMaster {
     if (reply.status === 202 && this.stream !== undefined) for (const event of this.executors.onCall(call)) this.send(event);
   }
 
+  /** libprocess's HTTP authentication of the scheduler endpoint: before the body is looked at. */
+  private checkCredentials(authorization: string | undefined): ScriptedAnswer | undefined {
+    const expected = this.credentials;
+    if (expected === undefined) return undefined;
+    const want = `Basic ${Buffer.from(`${expected.principal}:${expected.secret}`).toString('base64')}`;
+    if (authorization === want) return undefined;
+    return { status: 401, headers: { 'WWW-Authenticate': `Basic realm="${SCHEDULER_REALM}"` } };
+  }
+
   private checkStreamId(streamId: string | undefined): ScriptedAnswer | undefined {
     if (streamId === undefined) return { status: 400, body: "All non-subscribe calls should include the 'Mesos-Stream-Id' header" };
     if (this.stream === undefined) return { status: 403, body: 'Framework is not subscribed' };
@@ -221,8 +254,11 @@ export class FakeMaster {
 
   private onSubscribe(call: Call, req: http.IncomingMessage, res: http.ServerResponse, record: (status: number) => void): void {
     const scripted = this.subscribeAnswers.shift();
+    const principal = call.subscribe?.frameworkInfo.principal;
     const problem = scripted ?? (header(req, 'mesos-stream-id') === undefined ? undefined
-      : { status: 400, body: "Subscribe calls should not include the 'Mesos-Stream-Id' header" });
+      : { status: 400, body: "Subscribe calls should not include the 'Mesos-Stream-Id' header" })
+      ?? (this.credentials === undefined || principal === this.credentials.principal ? undefined
+        : { status: 400, body: `Authenticated principal '${this.credentials.principal}' does not match principal '${principal ?? ''}' set in \`FrameworkInfo\`` });
     if (problem !== undefined) {
       record(problem.status);
       answer(res, problem);
@@ -261,7 +297,7 @@ function header(req: http.IncomingMessage, name: string): string | undefined {
 }
 
 function answer(res: http.ServerResponse, reply: ScriptedAnswer): void {
-  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8' };
+  const headers: Record<string, string> = { 'Content-Type': 'text/plain; charset=utf-8', ...reply.headers };
   if (reply.location !== undefined) headers.Location = reply.location;
   res.writeHead(reply.status, headers);
   res.end(reply.body ?? '');

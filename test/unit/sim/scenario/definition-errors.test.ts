@@ -34,6 +34,15 @@ t.test('a bad constraint in a scenario fails the file up front, naming the file,
   ]);
 });
 
+t.test('with the loader\'s lineOf, each semantic error of a definition carries its line', async (t) => {
+  const loaded = loadScenario(F, scenarioWith('  - at: 0s\n    app:\n      id: /web\n      instances: 2\n  - at: 1m\n    app: { id: /db, cmd: sleep 1, constraints: [[hostname, UNIQUE, x]] }'));
+  if (!loaded.ok) throw new Error(loaded.errors.join('\n'));
+  t.strictSame(checkDefinitions(F, loaded.scenario, loaded.lineOf), [
+    `${F}: /timeline/0/app: AppDefinition must either contain one of 'cmd' or 'args', and/or a 'container'. (line 11)`,
+    `${F}: /timeline/1/app/constraints/0: UNIQUE does not accept a value (line 14)`,
+  ]);
+});
+
 t.test('valid constraints load without errors', async (t) => {
   t.strictSame(definitionErrors(scenarioWith('  - at: 0s\n    app: { id: /web, cmd: sleep 100, constraints: [[rack, MAX_PER, "2"], [rack, LIKE, "r[0-9]"]] }')), []);
 });

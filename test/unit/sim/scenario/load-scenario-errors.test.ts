@@ -269,6 +269,42 @@ const cases: readonly Case[] = [
     errors: [`${F}: /options/timings/offerInterval: expected a duration greater than 0 (line 4)`],
   },
   {
+    name: 'a misspelt field inside an app definition',
+    text: scenario({ timeline: '  - at: 1m\n    app:\n      id: /db\n      cmd: sleep 100\n      instnaces: 3' }),
+    errors: [`${F}: /timeline/1/app/instnaces: unknown field "instnaces"; did you mean "instances"? (allowed: id, acceptedResourceRoles, args, backoffFactor, backoffSeconds, cmd, constraints, container, cpus, dependencies, disk, env, … (41 in all)) (line 15)`],
+  },
+  {
+    name: 'a wrong type inside an app definition says what was expected, with its line',
+    text: scenario({ timeline: '  - at: 1m\n    app:\n      id: /db\n      cmd: sleep 100\n      cpus: lots\n      healthChecks: [{ protocol: HTTP, pth: / }]' }),
+    errors: [
+      `${F}: /timeline/1/app/cpus: expected a number, got "lots" (line 15)`,
+      `${F}: /timeline/1/app/healthChecks/0/pth: unknown field "pth"; did you mean "path"? (allowed: command, gracePeriodSeconds, intervalSeconds, maxConsecutiveFailures, timeoutSeconds, delaySeconds, ignoreHttp1xx, path, port, portIndex, protocol, ipProtocol) (line 16)`,
+    ],
+  },
+  {
+    name: 'unknown fields and bad values inside pod definitions and deploy steps',
+    text: scenario({
+      timeline: [
+        '  - at: 1m',
+        '    pod:',
+        '      id: /p',
+        '      containers: [{ name: c, resources: { cpus: 0.1, mem: 32, cpu: 1 } }]',
+        '      scheduling: { killSelection: oldest }',
+        '  - at: 2m',
+        '    deploy:',
+        '      apps: [{ id: /x, cmd: sleep 1, mem: -1, labels: { a: 1 } }]',
+        '      pods: [{ id: /q, containers: [{ name: c, resources: { cpus: 0.1, mem: 32 } }], scalling: { instances: 2 } }]',
+      ].join('\n'),
+    }),
+    errors: [
+      `${F}: /timeline/1/pod/containers/0/resources/cpu: unknown field "cpu"; did you mean "cpus"? (allowed: cpus, mem, disk, gpus) (line 14)`,
+      `${F}: /timeline/1/pod/scheduling/killSelection: expected one of: YOUNGEST_FIRST, OLDEST_FIRST (in any case), got "oldest"; did you mean "OLDEST_FIRST"? (line 15)`,
+      `${F}: /timeline/2/deploy/apps/0/labels/a: expected text, got 1 (line 18)`,
+      `${F}: /timeline/2/deploy/apps/0/mem: expected a number >= 0, got -1 (line 18)`,
+      `${F}: /timeline/2/deploy/pods/0/scalling: unknown field "scalling"; did you mean "scaling"? (allowed: id, version, labels, environment, user, containers, secrets, volumes, networks, scaling, scheduling, executorResources, … (13 in all)) (line 19)`,
+    ],
+  },
+  {
     name: 'an empty file',
     text: '',
     errors: [`${F}: /: expected a scenario: a mapping with name, seed, duration, cluster and timeline, got an empty value`],

@@ -1,0 +1,78 @@
+import type { ScryptHash } from './password-hash';
+import { authConfigured, type AuthOptions } from './auth-options';
+import { BasicVerifier } from './basic-verifier';
+import { parseCredentialsFile } from './credentials-file';
+import { parseHttpCredentials, type PlainCredential } from './http-credentials';
+import { ReloadableFile } from './reloadable-file';
+import { TokenVerifier } from './token-verifier';
+import { parseTokensFile, type TokenEntry } from './tokens-file';
+
+/** How often the credential files' metadata is polled for changes. */
+export const DEFAULT_WATCH_INTERVAL_MS = 1000;
+
+/**
+ * The API's authentication, built once at start from the `--http_*` options: HTTP basic
+ * (`--http_credentials` pairs and the credentials file) and bearer tokens (the tokens file).
+ * The files are reloaded on `reload()` (SIGHUP) and when they change on disk (`watch`); the
+ * `--http_credentials` pairs are fixed for the process, as Marathon's are. `open` returns
+ * undefined when nothing is configured: the API is then open to whoever reaches it, as
+ * Marathon is without `--http_credentials`.
+ */
+export class ApiAuthentication {
+  /** Basic credentials, when any are configured. */
+  readonly basic: BasicVerifier | undefined;
+  /** Bearer tokens, when a tokens file is configured. */
+  readonly tokens: TokenVerifier | undefined;
+  readonly realm: string;
+  readonly openPaths: ReadonlySet<string>;
+  private readonly files: ReloadableFile<unknown>[];
+
+  private constructor(options: AuthOptions, files: { credentials?: ReloadableFile<Map<string, ScryptHash>>; tokens?: ReloadableFile<TokenEntry[]> }, plain: readonly PlainCredential[]) {
+    this.realm = options.realm;
+    this.openPaths = new Set(options.openPaths);
+    this.basic = plain.length > 0 || files.credentials !== undefined ? new BasicVerifier(plain, files.credentials) : undefined;
+    this.tokens = files.tokens === undefined ? undefined : new TokenVerifier(files.tokens);
+    this.files = [files.credentials, files.tokens].filter((f) => f !== undefined) as ReloadableFile<unknown>[];
+  }
+
+  /**
+   * Reads the configuration; undefined when no credential source is configured. Throws an Error
+   * naming the flag or file when one cannot be used (pacer then refuses to start).
+   */
+  static open(options: AuthOptions, log: (line: string) => void): ApiAuthentication | undefined {
+    if (!authConfigured(options)) return undefined;
+    const plain = options.httpCredentials === undefined ? [] : parseHttpCredentials(options.httpCredentials);
+    if (!Array.isArray(plain)) throw new Error(`--http_credentials: ${plain.error}`);
+    const credentials = options.credentialsFile === undefined ? undefined : new ReloadableFile({
+      path: options.credentialsFile, what: 'credentials file', parse: parseCredentialsFile, count: (users) => users.size, log,
+    });
+    const tokens = options.tokensFile === undefined ? undefined : new ReloadableFile({
+      path: options.tokensFile, what: 'tokens file', parse: parseTokensFile, count: (entries) => entries.length, log,
+    });
+    return new ApiAuthentication(options, { credentials, tokens }, plain);
+  }
+
+  /** Re-reads the credentials and tokens files (SIGHUP); a file that fails keeps its previous content. */
+  reload(): void {
+    for (const file of this.files) file.reload();
+  }
+
+  /** Reloads a file whenever it changes on disk (polled every `intervalMs`). */
+  watch(intervalMs: number = DEFAULT_WATCH_INTERVAL_MS): void {
+    for (const file of this.files) file.watch(intervalMs);
+  }
+
+  /** Stops watching the files. */
+  close(): void {
+    for (const file of this.files) file.close();
+  }
+
+  /** The `WWW-Authenticate` challenges of a 401, in order: Basic (Marathon's), then Bearer. */
+  challenges(): string[] {
+    const realm = this.realm.replace(/["\\]/g, '\\$&');
+    const out: string[] = [];
+    if (this.basic !== undefined) out.push(`Basic realm="${realm}"`);
+    if (this.tokens !== undefined) out.push(`Bearer realm="${realm}"`);
+    return out;
+  }
+}

@@ -1,0 +1,75 @@
+import fastifyAuth from '@fastify/auth';
+import fastifyBasicAuth from '@fastify/basic-auth';
+import fastifyBearerAuth from '@fastify/bearer-auth';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { notAuthenticated } from '../errors';
+import type { ApiAuthentication } from './api-authentication';
+import './principal';
+
+/** Options of {@link authenticationPlugin}. */
+export interface AuthenticationPluginOptions {
+  /** The configured authentication; undefined = the API is open (nothing configured). */
+  readonly auth?: ApiAuthentication;
+}
+
+type Check = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
+
+/**
+ * Puts every route behind authentication, as Marathon's Jetty security handler covers `/*`
+ * (`HttpModule.scala` createSecurityHandler): one `onRequest` hook on the root context, so every
+ * route registered after this plugin (the API, `/v2/events`, the UI, unknown paths' 404) gets it
+ * and no route can be forgotten. Credentials are read by fastify's plugins: `@fastify/basic-auth`
+ * (HTTP basic) and `@fastify/bearer-auth` (tokens), either accepted (`@fastify/auth`, relation
+ * `or`). The caller becomes `request.principal`. Routes whose path is in `openPaths` (`/ping` by
+ * default; Marathon guards it too) are served to anyone. A failure is Marathon's 401: the body
+ * of its RAML `secured` trait (`docs/docs/rest-api/public/api/traits.raml`) and
+ * `WWW-Authenticate: Basic realm="<--http_realm>"` (plus a Bearer challenge with tokens).
+ * Register it before any route.
+ */
+async function authentication(app: FastifyInstance, options: AuthenticationPluginOptions): Promise<void> {
+  app.decorateRequest('principal', null);
+  const auth = options.auth;
+  if (auth === undefined) return;
+  const checks: Check[] = [];
+  const basic = auth.basic;
+  if (basic !== undefined) {
+    await app.register(fastifyBasicAuth, {
+      authenticate: false, // the challenge is written below, once, for every failure
+      validate: async (user, password, request) => {
+        if (!(await basic.verify(user, password))) throw notAuthenticated();
+        request.principal = { name: user, scheme: 'basic' };
+      },
+    });
+    checks.push(app.basicAuth as Check);
+  }
+  const tokens = auth.tokens;
+  if (tokens !== undefined) {
+    await app.register(fastifyBearerAuth, {
+      keys: [], addHook: false, verifyErrorLogLevel: 'debug',
+      auth: (token, request) => {
+        const name = tokens.principalOf(token);
+        if (name === undefined) return false;
+        request.principal = { name, scheme: 'bearer' };
+        return true;
+      },
+    });
+    checks.push(app.verifyBearerAuth as Check);
+  }
+  await app.register(fastifyAuth);
+  const check = app.auth(checks, { relation: 'or' }) as Check;
+  app.addHook('onRequest', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    if (route !== undefined && auth.openPaths.has(route)) return done();
+    check.call(app, request, reply, (err?: Error | null) => {
+      if (err === undefined || err === null) return done();
+      request.principal = null;
+      const challenges = auth.challenges();
+      void reply.header('WWW-Authenticate', challenges.length === 1 ? challenges[0] : challenges);
+      done(notAuthenticated());
+    });
+  });
+}
+
+/** {@link authentication} as a fastify plugin whose hook and decorator reach the root context. */
+export const authenticationPlugin = fp(authentication, { name: 'pacer-authentication', fastify: '5.x' });

@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createSecureContext } from 'node:tls';
+import type { FastifyInstance, FastifyServerFactory } from 'fastify';
+import type { PacerConfig } from './config';
+
+/** One listening socket of the API. */
+export interface ListenerAddress {
+  readonly scheme: 'http' | 'https';
+  /** `host:port` actually bound (port 0 resolved). */
+  readonly address: string;
+}
+
+/** How long `close()` lets the HTTPS listener's requests finish before cutting its connections. */
+const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * The API's listeners, as Marathon's `HttpModule.scala` builds its Jetty connectors: HTTP on
+ * `--port` unless `--disable_http`, HTTPS (HTTP/1.1 over TLS, PEM `--ssl_cert`/`--ssl_key`) on
+ * `--https_port` when the PEM files are given, both on `--address`. One fastify instance serves
+ * both: its `serverFactory` makes the primary server (HTTP, or HTTPS when HTTP is off), which
+ * fastify listens on, and a second HTTPS server handed the same request handler, so the two
+ * share every route, hook, the authentication and the event-stream hub. The certificate and key
+ * are read when this is built: an unreadable file stops start-up with its path.
+ */
+export class ApiListeners {
+  private primary: http.Server | undefined;
+  private secondary: https.Server | undefined;
+  private readonly tls: https.ServerOptions | undefined;
+
+  constructor(private readonly config: PacerConfig) {
+    this.tls = config.sslCert === undefined || config.sslKey === undefined ? undefined : {
+      cert: readPem(config.sslCert, '--ssl_cert'),
+      key: readPem(config.sslKey, '--ssl_key'),
+      minVersion: 'TLSv1.2',
+      ALPNProtocols: ['http/1.1'],
+    };
+    if (this.tls !== undefined) checkKeyPair(this.tls, config);
+  }
+
+  /** For `buildServer`: creates the servers around fastify's handler. */
+  readonly serverFactory: FastifyServerFactory = (handler) => {
+    const tls = this.tls;
+    if (tls !== undefined && this.config.disableHttp) {
+      this.primary = https.createServer(tls, handler);
+    } else {
+      this.primary = http.createServer(handler);
+      if (tls !== undefined) this.secondary = https.createServer(tls, handler);
+    }
+    return this.primary;
+  };
+
+  /** `http`, or `https` when only HTTPS is served (Marathon's `LeaderProxyFilter.scala` scheme). */
+  get scheme(): 'http' | 'https' {
+    return this.tls !== undefined && this.config.disableHttp ? 'https' : 'http';
+  }
+
+  /**
+   * `host:port` of the primary listener (`/v2/leader`, `X-Marathon-Leader`): Marathon's
+   * `MarathonModule.scala` provideHostPort, the HTTPS port when HTTP is disabled. The configured
+   * port until the socket is bound.
+   */
+  get leaderAddress(): string {
+    const port = boundPort(this.primary) ?? (this.scheme === 'https' ? this.config.httpsPort : this.config.port);
+    return `${this.config.address}:${port}`;
+  }
+
+  /** `/v2/info` `http_config`: the ports bound, or the configured one for a listener that is off. */
+  get ports(): { readonly http: number; readonly https: number } {
+    const httpsServer = this.scheme === 'https' ? this.primary : this.secondary;
+    const httpServer = this.scheme === 'https' ? undefined : this.primary;
+    return { http: boundPort(httpServer) ?? this.config.port, https: boundPort(httpsServer) ?? this.config.httpsPort };
+  }
+
+  /** Starts listening (primary through fastify, so its lifecycle stays fastify's); what is bound. */
+  async listen(app: FastifyInstance): Promise<ListenerAddress[]> {
+    const primaryPort = this.scheme === 'https' ? this.config.httpsPort : this.config.port;
+    await app.listen({ host: this.config.address, port: primaryPort });
+    const secondary = this.secondary;
+    if (secondary !== undefined) {
+      const primary = this.primary as http.Server;
+      secondary.keepAliveTimeout = primary.keepAliveTimeout;
+      secondary.requestTimeout = primary.requestTimeout;
+      secondary.headersTimeout = primary.headersTimeout;
+      try {
+        await listenOn(secondary, this.config.address, this.config.httpsPort);
+      } catch (err) {
+        await app.close();
+        throw err;
+      }
+    }
+    return this.addresses();
+  }
+
+  /** Where the API listens now. */
+  addresses(): ListenerAddress[] {
+    const out: ListenerAddress[] = [];
+    const port = boundPort(this.primary);
+    if (port !== undefined) out.push({ scheme: this.scheme, address: `${this.config.address}:${port}` });
+    const httpsPort = boundPort(this.secondary);
+    if (httpsPort !== undefined) out.push({ scheme: 'https', address: `${this.config.address}:${httpsPort}` });
+    return out;
+  }
+
+  /**
+   * Closes the HTTPS listener that fastify does not own (fastify's `close()` closes the primary
+   * one and, in its `preClose`, the event streams of both): idle connections at once, the rest
+   * after their requests or {@link CLOSE_GRACE_MS}.
+   */
+  async close(): Promise<void> {
+    const server = this.secondary;
+    if (server === undefined || !server.listening) return;
+    await new Promise<void>((resolveClosed) => {
+      const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      grace.unref();
+      server.close(() => {
+        clearTimeout(grace);
+        resolveClosed();
+      });
+      server.closeIdleConnections();
+    });
+  }
+}
+
+function readPem(path: string, flag: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (err) {
+    throw new Error(`${flag} ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** A certificate and key that TLS cannot use together fail here, naming both files. */
+function checkKeyPair(tls: https.ServerOptions, config: PacerConfig): void {
+  try {
+    createSecureContext({ cert: tls.cert, key: tls.key });
+  } catch (err) {
+    throw new Error(`--ssl_cert ${config.sslCert ?? ''} / --ssl_key ${config.sslKey ?? ''} cannot be used: ${(err as Error).message}`);
+  }
+}
+
+function boundPort(server: http.Server | undefined): number | undefined {
+  const bound = server?.address();
+  return typeof bound === 'object' && bound !== null ? (bound as AddressInfo).port : undefined;
+}
+
+function listenOn(server: https.Server, host: string, port: number): Promise<void> {
+  return new Promise((resolveListening, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen({ host, port }, () => {
+      server.off('error', onError);
+      resolveListening();
+    });
+  });
+}

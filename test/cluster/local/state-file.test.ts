@@ -1,0 +1,89 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { StateFile, type ExecutorRecord } from '../../../src/cluster/local/state-file';
+
+/** A small executor record; `pid` set when given. */
+function executor(key: string, pid?: number, pad = ''): ExecutorRecord {
+  return {
+    executorKey: key, executorId: key, agentId: 'agent-1', group: false, allocation: [],
+    tasks: [{
+      taskId: key, runSpecId: '/app', instanceId: key, sandbox: `/tmp/sb/${key}`, hostPorts: [], killGracePeriodMs: 3000,
+      resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 }, launchedAtMs: 1, env: { PAD: pad }, state: 'TASK_STAGING',
+      ...(pid === undefined ? {} : { pid }),
+    }],
+  };
+}
+
+function fresh(t: { teardown(fn: () => void): void }): StateFile {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-state-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return new StateFile(join(dir, 'local-cluster.json'));
+}
+
+const keysAndPids = (file: StateFile): [string, number | undefined][] =>
+  (new StateFile(file.path).load()?.executors ?? []).map((e) => [e.executorKey, e.tasks[0].pid]);
+
+t.test('no snapshot: nothing saved yet', async (t) => {
+  t.equal(fresh(t).load(), undefined);
+});
+
+t.test('the journal applies over its snapshot in order: puts replace, deletes remove', async (t) => {
+  const file = fresh(t);
+  file.save({ version: 1, frameworkId: 'fw', executors: [executor('a', 1)] });
+  file.append([executor('b')], []);
+  file.append([executor('b', 2), executor('c')], ['a']);
+  t.same(keysAndPids(file), [['b', 2], ['c', undefined]]);
+  t.equal(new StateFile(file.path).load()?.frameworkId, 'fw');
+  file.close();
+});
+
+t.test('a torn last line (a crash inside the write) and what follows it are ignored', async (t) => {
+  const file = fresh(t);
+  file.save({ version: 1, frameworkId: 'fw', executors: [] });
+  file.append([executor('a', 1)], []);
+  file.close();
+  appendFileSync(file.journalPath, '{"g":1,"put":{"executorKey":"b","tas');
+  t.same(keysAndPids(file), [['a', 1]]);
+});
+
+t.test('a new snapshot empties the journal; lines of an older generation never apply to it', async (t) => {
+  const file = fresh(t);
+  file.save({ version: 1, frameworkId: 'fw', executors: [] });
+  file.append([executor('a', 1)], []);
+  const oldJournal = readFileSync(file.journalPath, 'utf8');
+  file.save({ version: 1, frameworkId: 'fw', executors: [] });
+  t.equal(statSync(file.journalPath).size, 0, 'emptied');
+  // A crash between the snapshot's rename and the journal's truncation leaves the old lines behind.
+  writeFileSync(file.journalPath, oldJournal);
+  t.same(keysAndPids(file), [], 'the removed executor does not come back');
+  file.close();
+});
+
+t.test('a snapshot written by the previous format (no generation) loads, and is not ours when malformed', async (t) => {
+  const file = fresh(t);
+  writeFileSync(file.path, JSON.stringify({ version: 1, frameworkId: 'fw', executors: [executor('a', 7)] }));
+  t.same(keysAndPids(file), [['a', 7]]);
+  writeFileSync(file.path, JSON.stringify({ version: 2 }));
+  t.throws(() => file.load(), /is not a local cluster state file/);
+});
+
+t.test('append answers true once the journal outgrows max(1 MiB, twice the snapshot)', async (t) => {
+  const file = fresh(t);
+  const big = executor('a', 1, 'x'.repeat(64 * 1024));
+  const lineBytes = JSON.stringify({ g: 2, put: big }).length + 1;
+  /** How many appends of `big` it takes to answer true. */
+  const appendsUntilTrue = (): number => {
+    for (let n = 1; n < 1000; n++) if (file.append([big], [])) return n;
+    return -1;
+  };
+  file.save({ version: 1, frameworkId: 'fw', executors: [] });
+  t.equal(appendsUntilTrue(), Math.floor((1 << 20) / lineBytes) + 1, 'past 1 MiB with a small snapshot');
+  const executors = Array.from({ length: 40 }, (_, i) => executor(`e${i}`, i, 'x'.repeat(64 * 1024)));
+  file.save({ version: 1, frameworkId: 'fw', executors });
+  const snapshotBytes = statSync(file.path).size;
+  t.ok(snapshotBytes > 1 << 21, 'a snapshot over 2 MiB');
+  t.equal(appendsUntilTrue(), Math.floor((2 * snapshotBytes) / lineBytes) + 1, 'past twice the snapshot with a big one');
+  file.close();
+});

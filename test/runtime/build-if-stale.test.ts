@@ -1,0 +1,81 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import t, { type Test } from 'tap';
+import { REPO_ROOT, repoPath } from '../harness/repo-path';
+
+/**
+ * `npm start`'s build step (scripts/build-if-stale.mjs): tsc runs only when an input of the build
+ * changed since the last successful one, so a restart or `--help` does not compile.
+ */
+
+const REPO = REPO_ROOT;
+
+interface BuildStep {
+  inputFingerprint(root: string): string;
+  isStale(root: string): boolean;
+  buildIfStale(root: string, log?: (line: string) => void): number;
+  STAMP: string;
+  OUTPUT: string;
+}
+
+const load = async (): Promise<BuildStep> => (await import(pathToFileURL(repoPath('scripts', 'build-if-stale.mjs')).href)) as BuildStep;
+
+/** A tiny project shaped like this one (src/main.ts, the two tsconfigs), with this repository's node_modules. */
+function project(t: Test): string {
+  const root = mkdtempSync(join(tmpdir(), 'pacer-build-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
+  writeFileSync(join(root, 'package.json'), '{ "name": "tiny", "private": true }\n');
+  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', strict: true, types: [], outDir: 'dist', rootDir: '.' }, include: ['src'] }));
+  writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src', 'sim', 'bench'] }));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'main.ts'), 'export const answer: number = 42;\n');
+  return root;
+}
+
+t.test('a build runs when the output is missing, then not again until an input changes', { timeout: 120_000 }, async (t) => {
+  const step = await load();
+  const root = project(t);
+  const logs: string[] = [];
+  t.ok(step.isStale(root), 'nothing built yet');
+  t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0, 'tsc succeeds');
+  t.equal(logs.length, 1, 'and says it compiles');
+  t.notOk(step.isStale(root), 'up to date afterwards');
+  t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0);
+  t.equal(logs.length, 1, 'the second start compiles nothing');
+
+  const later = new Date(Date.now() + 5000);
+  utimesSync(join(root, 'src', 'main.ts'), later, later);
+  t.ok(step.isStale(root), 'an edited source makes it stale');
+  t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0);
+  t.equal(logs.length, 2, 'and the next start compiles again');
+
+  writeFileSync(join(root, 'src', 'broken.ts'), 'export const x: number = "no";\n');
+  t.not(step.buildIfStale(root, () => undefined), 0, 'a type error fails the build');
+  t.ok(step.isStale(root), 'and a failed build leaves it stale');
+});
+
+t.test('what counts as an input: sources and configuration; not the benchmarks\' results', async (t) => {
+  const step = await load();
+  const root = project(t);
+  const before = step.inputFingerprint(root);
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'results', 'run.json'), '{}');
+  writeFileSync(join(root, 'README.md'), 'docs');
+  t.equal(step.inputFingerprint(root), before, 'benchmark output and docs do not count');
+  const cases: [string, (root: string) => void][] = [
+    ['a new source', (r) => writeFileSync(join(r, 'src', 'extra.ts'), 'export {};\n')],
+    ['a deleted source', (r) => rmSync(join(r, 'src', 'extra.ts'))],
+    ['a changed tsconfig', (r) => writeFileSync(join(r, 'tsconfig.build.json'), '{ "extends": "./tsconfig.json" }')],
+    ['a changed package.json', (r) => writeFileSync(join(r, 'package.json'), '{ "name": "tiny2" }')],
+  ];
+  let previous = before;
+  for (const [name, change] of cases) {
+    change(root);
+    const now = step.inputFingerprint(root);
+    t.not(now, previous, name);
+    previous = now;
+  }
+});

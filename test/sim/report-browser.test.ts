@@ -1,0 +1,68 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import t from 'tap';
+import { chromiumSkip, launchChromium } from '../harness/chromium';
+import { runSimCli } from '../harness/run-sim-cli';
+import { REPO_ROOT } from '../harness/repo-path';
+
+/**
+ * `npm run sim -- scenarios/partition.yaml --report FILE`, opened in headless Chromium with every
+ * request outside the file refused: the page draws offline, shows the partition of agent-1 and the
+ * instance that replaced the partitioned one on agent-4, and lists the kill of the surplus with its
+ * reason. Writes a screenshot (docs/report-partition.png with PACER_UPDATE_SCREENSHOTS=1, else a
+ * temporary file).
+ */
+
+const REPO = REPO_ROOT;
+const skip = chromiumSkip();
+
+t.test('the HTML report of partition.yaml shows the partition and the replacement instance', { skip, timeout: 180_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-report-'));
+  const report = join(dir, 'partition.html');
+  // Relative, as a user types it (the report shows the replay command); tap runs tests in the repository.
+  const run = runSimCli(['scenarios/partition.yaml', '--report', report]);
+  t.equal(run.code, 0, run.err);
+  // The summary names the replacement: launched on agent-4 at 4m15s, after agent-1's instance became inactive.
+  const replacement = /^ +4m15\.000s {2}launch (web\.instance-[0-9a-f]{8}) of \/web on agent-4$/m.exec(run.out)?.[1];
+  if (replacement === undefined) throw new Error(`no replacement in the summary:\n${run.out}`);
+
+  const browser = await launchChromium();
+  t.teardown(() => browser.close());
+  const outside: string[] = [];
+  await browser.context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => void errors.push(String(err)));
+  page.on('console', (msg) => void (msg.type() === 'error' && errors.push(msg.text())));
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto(pathToFileURL(report).href);
+  await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
+  t.equal(await page.getAttribute('body', 'data-rendered'), 'true', await page.locator('#report-error').textContent() ?? '');
+  t.strictSame(errors, [], 'no script error');
+  t.strictSame(outside, [], 'nothing outside the file is requested: the page works offline');
+
+  const faults = await page.locator('#timeline [aria-description="faults"] title').allTextContents();
+  t.ok(faults.includes('partition agent-1'), `the partition is shaded on agent-1's row (${faults.join('; ')})`);
+  const faultBox = await page.locator('#timeline [aria-description="faults"] rect').first().boundingBox();
+  t.ok(faultBox !== null && faultBox.width > 100, 'and it spans its time (1m to 6m of 15m)');
+  const instances = await page.locator('#timeline [aria-description="instances"] title').allTextContents();
+  t.ok(instances.some((title) => title.startsWith(`${replacement} of /web on agent-4: Running 4m1`)), `the replacement ${replacement} runs on agent-4 (${instances.filter((i) => i.includes('agent-4')).join('; ')})`);
+  t.ok(instances.some((title) => /^web\.instance-\w{8} of \/web on agent-1: Unreachable 2m15s–4m15s$/.test(title)), 'the partitioned instance turns Unreachable');
+  const names = await page.locator('#timeline [aria-description="instance names"] text').allTextContents();
+  t.ok(names.includes(replacement.slice(-8)), 'the replacement is named in the chart');
+  const decisions = await page.locator('#decisions').textContent() ?? '';
+  t.match(decisions, `launch ${replacement} of /web on agent-4`);
+  t.match(decisions, `kill ${replacement} of /web on agent-4: scale-down (more instances than the target)`);
+  t.ok(await page.locator('#counts svg').count() > 0, 'the instances-per-app chart is drawn');
+
+  const shot = process.env.PACER_UPDATE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'report-partition.png') : join(dir, 'report-partition.png');
+  await page.screenshot({ path: shot });
+  t.comment(`screenshot: ${shot}`);
+});
