@@ -1,18 +1,20 @@
+import type { Artifact } from '../../scheduler/model/fetch';
+import { artifactsFromWire } from './artifacts-from-wire';
 import { childPointer } from './json-pointer';
 import type { WireObject } from './wire-object';
 
 const ARCHIVE_SUFFIXES = ['.tgz', '.tar.gz', '.tbz2', '.tar.bz2', '.txz', '.tar.xz', '.zip'];
 
 /**
- * The app's `fetch` list as echoed. The deprecated `uris` list is translated into `fetch` entries
- * (`extract` true for archive suffixes); giving both non-empty is an error. Undefined when the app
- * fetches nothing.
+ * The app's `fetch` list. The deprecated `uris` list is translated into `fetch` entries
+ * (`extract` true for archive suffixes, `executable` and `cache` false); giving both non-empty is
+ * an error. `[]` when the app fetches nothing.
  */
-export function appFetchFromWire(app: WireObject): readonly unknown[] | undefined {
+export function appFetchFromWire(app: WireObject): Artifact[] {
   const uris = app.array('uris') ?? [];
-  const fetch = app.array('fetch');
-  if (uris.length === 0) return fetch !== undefined && fetch.length > 0 ? fetch : undefined;
-  if (fetch !== undefined && fetch.length > 0) {
+  const fetch = artifactsFromWire(app, 'fetch');
+  if (uris.length === 0) return fetch;
+  if (fetch.length > 0) {
     app.sink.add('', 'cannot specify both uris and fetch fields');
     return fetch;
   }

@@ -1,5 +1,6 @@
 import { isSchedulerRun, type HealthCheckSpec } from '../../scheduler/model/health-check';
-import { type AppPortSlot, healthCheckFromWire } from './health-check-from-wire';
+import type { AppPortSlot } from '../../scheduler/model/app-ports';
+import { healthCheckFromWire } from './health-check-from-wire';
 import { childPointer } from './json-pointer';
 import type { WireObject } from './wire-object';
 
@@ -10,18 +11,12 @@ export const MIXED_CHECKS_MESSAGE =
 /** Marathon's message for more than one agent-run check (facts 29). */
 export const ONE_AGENT_CHECK_MESSAGE = 'AppDefinition can contain at most one Mesos health check';
 
-/** An app's health checks, normalized and as echoed. */
-export interface ConvertedHealthChecks {
-  readonly checks: readonly HealthCheckSpec[];
-  readonly wire: readonly Readonly<Record<string, unknown>>[];
-}
-
 /**
  * Converts `app.healthChecks` (absent → none). Besides each check's own rules: agent-run and
  * scheduler-run checks cannot be mixed (reported at `/healthChecks`), and an app has at most one
  * agent-run check (reported at `/`, as Marathon does).
  */
-export function appHealthChecksFromWire(app: WireObject, slots: readonly AppPortSlot[]): ConvertedHealthChecks {
+export function appHealthChecksFromWire(app: WireObject, slots: readonly AppPortSlot[]): HealthCheckSpec[] {
   const list = app.array('healthChecks') ?? [];
   const base = app.pathOf('healthChecks');
   const converted = list.map((item, i) => healthCheckFromWire(item, childPointer(base, i), app.sink, slots));
@@ -29,6 +24,5 @@ export function appHealthChecksFromWire(app: WireObject, slots: readonly AppPort
   const agentRun = protocols.filter((p) => !isSchedulerRun(p)).length;
   if (agentRun > 0 && agentRun < protocols.length) app.fail('healthChecks', MIXED_CHECKS_MESSAGE);
   if (agentRun > 1) app.sink.add('', ONE_AGENT_CHECK_MESSAGE);
-  const checks = converted.flatMap((c) => (c.spec === undefined ? [] : [c.spec]));
-  return { checks, wire: checks.map((c) => c.wire) };
+  return converted.flatMap((c) => (c.spec === undefined ? [] : [c.spec]));
 }

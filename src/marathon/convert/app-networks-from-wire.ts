@@ -1,9 +1,11 @@
+import type { Network, NetworkMode } from '../../scheduler/model/networks';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
+import { labelsFromWire } from './string-map-from-wire';
 import { WireObject } from './wire-object';
 
 /** How an app's tasks are networked. */
-export type AppNetworkMode = 'host' | 'container' | 'container/bridge';
+export type AppNetworkMode = NetworkMode;
 
 const MODES: readonly AppNetworkMode[] = ['host', 'container', 'container/bridge'];
 
@@ -20,10 +22,10 @@ export const NETWORK_NAME_MESSAGE =
 export const NETWORK_MIX_MESSAGE =
   'host and container/bridge networking must be the only network: give one host network, one bridge network, or one or more container networks';
 
-/** An app's networks: the effective mode and the list as echoed. */
+/** An app's networks: the effective mode and the normalized list. */
 export interface ConvertedNetworks {
   readonly mode: AppNetworkMode;
-  readonly wire: readonly Readonly<Record<string, unknown>>[];
+  readonly networks: readonly Network[];
 }
 
 /**
@@ -38,7 +40,7 @@ export function appNetworksFromWire(app: WireObject, container: WireObject | und
   const legacy = legacyDockerNetwork(container, list.length > 0);
   if (list.length === 0) {
     const mode = legacy ?? 'host';
-    return { mode, wire: [mode === 'container' ? containerNetwork(undefined, ctx, app) : { mode }] };
+    return { mode, networks: [mode === 'container' ? containerNetwork(undefined, ctx, app) : { mode, labels: {} }] };
   }
   const base = app.pathOf('networks');
   const parsed = list.map((item, i) => networkFromWire(item, childPointer(base, i), app, ctx));
@@ -46,7 +48,7 @@ export function appNetworksFromWire(app: WireObject, container: WireObject | und
   const exclusive = modes.some((m) => m !== 'container');
   if (exclusive && modes.length > 1) app.fail('networks', NETWORK_MIX_MESSAGE);
   const mode = modes.includes('host') ? 'host' : modes.includes('container/bridge') ? 'container/bridge' : 'container';
-  return { mode, wire: parsed.map((p) => p.wire) };
+  return { mode, networks: parsed.map((p) => p.network) };
 }
 
 function legacyDockerNetwork(container: WireObject | undefined, canonicalGiven: boolean): AppNetworkMode | undefined {
@@ -67,29 +69,31 @@ function networkFromWire(
   path: string,
   app: WireObject,
   ctx: ConvertContext,
-): { mode: AppNetworkMode; wire: Readonly<Record<string, unknown>> } {
+): { mode: AppNetworkMode; network: Network } {
   const network = WireObject.of(item, path, app.sink);
-  if (network === undefined) return { mode: 'host', wire: {} };
+  if (network === undefined) return { mode: 'host', network: { mode: 'host', labels: {} } };
   const given = network.string('mode', 'container');
   const mode = MODES.find((m) => m === given);
   if (mode === undefined) {
     network.fail('mode', `mode must be one of ${MODES.join(', ')}`);
-    return { mode: 'host', wire: {} };
+    return { mode: 'host', network: { mode: 'host', labels: {} } };
   }
-  if (mode !== 'container') return { mode, wire: network.withExtras({ mode }) };
-  return { mode, wire: containerNetwork(network, ctx, network) };
+  if (mode !== 'container') {
+    const name = network.optionalString('name');
+    return { mode, network: { mode, ...(name === undefined ? {} : { name }), labels: labelsFromWire(network) } };
+  }
+  return { mode, network: containerNetwork(network, ctx, network) };
 }
 
 function containerNetwork(
   network: WireObject | undefined,
   ctx: ConvertContext,
   reportOn: WireObject,
-): Readonly<Record<string, unknown>> {
+): Network {
   const name = network?.optionalString('name') ?? ctx.defaultNetworkName;
   if (name === undefined) {
     if (network === undefined) reportOn.fail('networks', NETWORK_NAME_MESSAGE);
     else network.fail('name', NETWORK_NAME_MESSAGE);
   }
-  const canonical = { mode: 'container', name };
-  return network === undefined ? canonical : network.withExtras(canonical);
+  return { mode: 'container', ...(name === undefined ? {} : { name }), labels: labelsFromWire(network) };
 }

@@ -1,20 +1,19 @@
+import type { PortDefinition, PortMapping } from '../../scheduler/model/ports';
 import type { AppNetworkMode } from './app-networks-from-wire';
-import type { AppPortSlot } from './health-check-from-wire';
 import { childPointer } from './json-pointer';
+import { labelsFromWire } from './string-map-from-wire';
 import { WireObject } from './wire-object';
 
-/** An app's ports: what the core needs and what the definition echoes. */
+/** An app's ports: the core's host ports and the model's port definitions or mappings. */
 export interface ConvertedPorts {
   /** One entry per port the task needs on the host: 0 = any free port, N = exactly N. */
   readonly hostPorts: readonly number[];
-  /** What health check `portIndex` values address. */
-  readonly slots: readonly AppPortSlot[];
   /** Forced false for non-host networking. */
   readonly requirePorts: boolean;
-  /** Host networking only. */
-  readonly portDefinitionsWire?: readonly Readonly<Record<string, unknown>>[];
-  /** The container as echoed (port mappings normalized); undefined when the app has none. */
-  readonly containerWire?: Readonly<Record<string, unknown>>;
+  /** Host networking only (else empty). */
+  readonly portDefinitions: readonly PortDefinition[];
+  /** Container and bridge networking only (else empty). */
+  readonly portMappings: readonly PortMapping[];
 }
 
 const PORT = { min: 0, max: 65535, integer: true };
@@ -43,14 +42,8 @@ function hostPorts(app: WireObject, container: WireObject | undefined, requirePo
   if (mappings !== undefined && mappings.list.length > 0) {
     app.sink.add(mappings.path, 'portMappings are not allowed with host-networking');
   }
-  const definitions = portDefinitionsOf(app);
-  return {
-    hostPorts: definitions.map((d) => (requirePorts ? d.port : 0)),
-    slots: definitions.map((_, i) => ({ hostPortIndex: i })),
-    requirePorts,
-    portDefinitionsWire: definitions.map((d) => d.wire),
-    containerWire: container === undefined ? undefined : containerEcho(container, undefined),
-  };
+  const portDefinitions = portDefinitionsOf(app);
+  return { hostPorts: portDefinitions.map((d) => (requirePorts ? d.port : 0)), requirePorts, portDefinitions, portMappings: [] };
 }
 
 function mappedPorts(app: WireObject, container: WireObject | undefined, mode: AppNetworkMode): ConvertedPorts {
@@ -60,21 +53,9 @@ function mappedPorts(app: WireObject, container: WireObject | undefined, mode: A
   const given = portMappingsOf(container);
   const list = given?.list ?? PORT_MAPPINGS_DEFAULT;
   const base = given?.path ?? '/container/portMappings';
-  const mappings = list.map((item, i) => portMappingFromWire(item, childPointer(base, i), app, mode));
-  const hostPorts: number[] = [];
-  const slots = mappings.map((m): AppPortSlot => {
-    if (m.hostPort === undefined) return { containerPort: m.containerPort };
-    hostPorts.push(m.hostPort);
-    return { hostPortIndex: hostPorts.length - 1, containerPort: m.containerPort };
-  });
-  const portMappings = mappings.map((m) => m.wire);
-  const containerWire = container === undefined ? { type: 'MESOS', portMappings } : containerEcho(container, portMappings);
-  return { hostPorts, slots, requirePorts: false, containerWire };
-}
-
-interface PortDefinition {
-  readonly port: number;
-  readonly wire: Readonly<Record<string, unknown>>;
+  const portMappings = list.map((item, i) => portMappingFromWire(item, childPointer(base, i), app, mode));
+  const hostPorts = portMappings.flatMap((m) => (m.hostPort === undefined ? [] : [m.hostPort]));
+  return { hostPorts, requirePorts: false, portDefinitions: [], portMappings };
 }
 
 function portDefinitionsOf(app: WireObject): PortDefinition[] {
@@ -105,16 +86,18 @@ function samePorts(defs: readonly unknown[], ports: readonly number[]): boolean 
 
 function portDefinitionFromWire(item: unknown, path: string, app: WireObject): PortDefinition {
   const def = WireObject.of(item, path, app.sink);
-  if (def === undefined) return { port: 0, wire: {} };
-  const port = def.number('port', 0, PORT);
-  const protocol = def.string('protocol', 'tcp');
-  return { port, wire: def.withExtras({ port, protocol, name: def.optionalString('name') }) };
+  if (def === undefined) return { port: 0, protocol: 'tcp', labels: {} };
+  const name = def.optionalString('name');
+  return {
+    port: def.number('port', 0, PORT), protocol: def.string('protocol', 'tcp'),
+    ...(name === undefined ? {} : { name }), labels: labelsFromWire(def),
+  };
 }
 
 function checkUnique(app: WireObject, defs: readonly PortDefinition[]): void {
   const ports = defs.map((d) => d.port).filter((p) => p !== 0);
   if (new Set(ports).size !== ports.length) app.fail('portDefinitions', 'Ports must be unique.');
-  const names = defs.map((d) => d.wire.name).filter((n) => typeof n === 'string');
+  const names = defs.flatMap((d) => (d.name === undefined ? [] : [d.name]));
   if (new Set(names).size !== names.length) app.fail('portDefinitions', 'Port names must be unique.');
 }
 
@@ -138,29 +121,20 @@ function portMappingsOf(container: WireObject | undefined): GivenMappings | unde
   return undefined;
 }
 
-interface PortMapping {
-  readonly containerPort: number;
-  readonly hostPort?: number;
-  readonly wire: Readonly<Record<string, unknown>>;
-}
-
 function portMappingFromWire(item: unknown, path: string, app: WireObject, mode: AppNetworkMode): PortMapping {
   const m = WireObject.of(item, path, app.sink);
-  if (m === undefined) return { containerPort: 0, wire: {} };
+  if (m === undefined) return { containerPort: 0, servicePort: 0, protocol: 'tcp', networkNames: [] };
   const containerPort = m.number('containerPort', 0, PORT);
   const given = m.optionalNumber('hostPort', PORT);
   const hostPort = given ?? (mode === 'container/bridge' ? 0 : undefined);
-  const wire = m.withExtras({
-    containerPort, hostPort, servicePort: m.number('servicePort', 0, PORT), protocol: m.string('protocol', 'tcp'),
-  });
-  return { containerPort, hostPort, wire };
-}
-
-function containerEcho(
-  container: WireObject,
-  portMappings: readonly unknown[] | undefined,
-): Readonly<Record<string, unknown>> {
-  const docker = container.child('docker');
-  const dockerWire = docker?.withExtras({}, ['portMappings', 'network']);
-  return container.withExtras({ portMappings, docker: dockerWire });
+  const name = m.optionalString('name');
+  return {
+    containerPort,
+    ...(hostPort === undefined ? {} : { hostPort }),
+    servicePort: m.number('servicePort', 0, PORT),
+    protocol: m.string('protocol', 'tcp'),
+    ...(name === undefined ? {} : { name }),
+    ...(m.has('labels') ? { labels: labelsFromWire(m) } : {}),
+    networkNames: m.optionalStrings('networkNames') ?? [],
+  };
 }

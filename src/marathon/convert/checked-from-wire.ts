@@ -1,4 +1,5 @@
-import type { AppSpec, PodSpec } from '../../scheduler/model/run-spec';
+import type { AppSpec } from '../../scheduler/model/app';
+import type { PodSpec } from '../../scheduler/model/pod';
 import type { ConvertError as ErrorDetail } from './convert-result';
 import { appShapePointerErrors } from '../schemas/app-shape';
 import { podShapeErrors } from '../schemas/pod-shape-errors';

@@ -9,47 +9,40 @@ import { isRecord, type WireObject } from './wire-object';
 /** Message for a constraint array with fewer than 2 or more than 3 elements. */
 export const CONSTRAINT_ARITY_MESSAGE = 'Each constraint must have either 2 or 3 fields';
 
-/** Constraints of a definition, normalized and as echoed (operator in canonical upper case). */
-export interface ConvertedConstraints {
-  readonly constraints: readonly Constraint[];
-  readonly wire: readonly unknown[];
-}
-
 /**
  * Reads the constraint list at `holder[key]`. Apps write constraints as arrays
  * `[field, operator, value?]`; pods as objects `{fieldName, operator, value?}`; both forms are
- * accepted in either place and echoed in the form given. Operators match in any case. Each
+ * accepted in either place (and written back in the run spec's own form). Operators match in any
+ * case. Each
  * constraint is checked by the core's one validator (`validateConstraint`, Marathon's
  * `SchedulingValidation` rules and messages) and a problem is reported at the constraint's pointer
  * (`/constraints/0`, which the API writes as Marathon's `/constraints(0)`), so that no constraint
  * the matcher cannot evaluate is ever accepted (its instances would wait forever).
  */
-export function constraintsFromWire(holder: WireObject, key: string): ConvertedConstraints {
-  const list = holder.array(key) ?? [];
+export function constraintsFromWire(holder: WireObject | undefined, key: string): Constraint[] {
+  const list = holder?.array(key) ?? [];
+  if (holder === undefined) return [];
   const base = holder.pathOf(key);
   const constraints: Constraint[] = [];
-  const wire: unknown[] = [];
   list.forEach((item, i) => {
     const parsed = constraintFromWire(item, childPointer(base, i), holder.sink);
-    if (parsed === undefined) return;
-    constraints.push(parsed.constraint);
-    wire.push(parsed.wire);
+    if (parsed !== undefined) constraints.push(parsed);
   });
-  return { constraints, wire };
+  return constraints;
 }
 
 function constraintFromWire(
   item: unknown,
   path: string,
   sink: ErrorSink,
-): { constraint: Constraint; wire: unknown } | undefined {
+): Constraint | undefined {
   if (Array.isArray(item)) return fromArray(item, path, sink);
   if (isRecord(item)) return fromObject(item, path, sink);
   sink.add(path, 'error.expected.jsarray');
   return undefined;
 }
 
-function fromArray(item: readonly unknown[], path: string, sink: ErrorSink): { constraint: Constraint; wire: unknown } | undefined {
+function fromArray(item: readonly unknown[], path: string, sink: ErrorSink): Constraint | undefined {
   if (item.length < 2 || item.length > 3) {
     sink.add(path, CONSTRAINT_ARITY_MESSAGE);
     return undefined;
@@ -62,11 +55,10 @@ function fromArray(item: readonly unknown[], path: string, sink: ErrorSink): { c
   const [field, op, value] = item as readonly string[];
   const operator = validated({ field, operator: op, value }, 'array', path, sink);
   if (operator === undefined) return undefined;
-  const constraint = build(field, operator, value);
-  return { constraint, wire: value === undefined ? [field, operator] : [field, operator, value] };
+  return build(field, operator, value);
 }
 
-function fromObject(item: Readonly<Record<string, unknown>>, path: string, sink: ErrorSink): { constraint: Constraint; wire: unknown } | undefined {
+function fromObject(item: Readonly<Record<string, unknown>>, path: string, sink: ErrorSink): Constraint | undefined {
   const field = stringField(item, 'fieldName', path, sink, true);
   const op = stringField(item, 'operator', path, sink, true);
   const value = stringField(item, 'value', path, sink, false);
@@ -78,8 +70,7 @@ function fromObject(item: Readonly<Record<string, unknown>>, path: string, sink:
   }
   const operator = validated({ field, operator: op, value }, 'object', path, sink);
   if (operator === undefined) return undefined;
-  const wire: Record<string, unknown> = { ...item, fieldName: field, operator };
-  return { constraint: build(field, operator, value), wire };
+  return build(field, operator, value);
 }
 
 function stringField(

@@ -1,20 +1,10 @@
 import {
   AGENT_PROTOCOL_ALIASES, HEALTH_CHECK_PROTOCOLS, healthCheckProtocolOf, type HealthCheckProtocol, type HealthCheckSpec,
 } from '../../scheduler/model/health-check';
+import type { AppPortSlot } from '../../scheduler/model/app-ports';
 import type { ErrorSink } from './error-sink';
 import { APP_CHECK_TIMING, type HealthCheckTiming, healthCheckTimingFromWire, timingMs } from './health-check-timing';
 import { WireObject } from './wire-object';
-
-/**
- * What an app health check's `portIndex` can address: one entry per port definition (host
- * networking) or port mapping (container networking).
- */
-export interface AppPortSlot {
-  /** Index of the port in the instance's host ports, when the port has a host port. */
-  readonly hostPortIndex?: number;
-  /** The container port of a port mapping (container networking). */
-  readonly containerPort?: number;
-}
 
 const HTTP_KINDS: readonly HealthCheckProtocol[] = ['HTTP', 'HTTPS', 'MESOS_HTTP', 'MESOS_HTTPS'];
 
@@ -34,10 +24,9 @@ export interface ConvertedHealthCheck {
 
 /**
  * Converts one entry of an app's `healthChecks` (spec 2.5). The protocol defaults to `HTTP` and
- * is accepted in any case; the spec's `AGENT_*` names become Marathon's `MESOS_*`. Port-based checks without `port` or
- * `portIndex` get `portIndex` 0; an index must address one of `slots`. HTTP kinds get `path` `/`;
- * `HTTP`/`HTTPS` get `ignoreHttp1xx` false; `COMMAND` needs `command.value`. The returned
- * `wire` is the check with every default filled, as the definition echoes it.
+ * is accepted in any case; the spec's `AGENT_*` names become Marathon's `MESOS_*`. Port-based checks
+ * without `port` or `portIndex` get `portIndex` 0; an index must address one of `slots`. HTTP kinds
+ * get `path` `/`; `HTTP`/`HTTPS` get `ignoreHttp1xx` false; `COMMAND` needs `command.value`.
  */
 export function healthCheckFromWire(
   item: unknown,
@@ -65,12 +54,9 @@ function specOf(
   const checkPath = http ? check.string('path', '/') : undefined;
   const ignoreHttp1xx = protocol === 'HTTP' || protocol === 'HTTPS' ? check.boolean('ignoreHttp1xx', false) : undefined;
   if (target === undefined) return undefined;
-  const wire = check.withExtras({
-    protocol, ...timing, ipProtocol, ...target.wire, path: checkPath, ignoreHttp1xx,
-  });
   return {
-    protocol, ...timingMs(timing), ...target.spec,
-    path: checkPath ?? '/', ignoreHttp1xx: ignoreHttp1xx ?? false, wire,
+    protocol, ...timingMs(timing), ...target,
+    path: checkPath ?? '/', ignoreHttp1xx: ignoreHttp1xx ?? false, ipProtocol, form: 'app',
   };
 }
 
@@ -82,17 +68,14 @@ function protocolOf(check: WireObject): HealthCheckProtocol | undefined {
   return known;
 }
 
-function ipProtocolOf(check: WireObject): string {
+function ipProtocolOf(check: WireObject): 'IPv4' | 'IPv6' {
   const given = check.string('ipProtocol', 'IPv4');
   if (given === 'IPv4' || given === 'IPv6') return given;
   check.fail('ipProtocol', 'ipProtocol must be IPv4 or IPv6');
   return 'IPv4';
 }
 
-interface Target {
-  readonly spec: Partial<Pick<HealthCheckSpec, 'port' | 'portIndex' | 'command'>>;
-  readonly wire: Record<string, unknown>;
-}
+type Target = Partial<Pick<HealthCheckSpec, 'port' | 'portIndex' | 'command'>>;
 
 function commandOf(check: WireObject): Target | undefined {
   const command = check.child('command');
@@ -105,32 +88,20 @@ function commandOf(check: WireObject): Target | undefined {
     if (!command.has('value')) command.fail('value', 'error.path.missing');
     return undefined;
   }
-  return { spec: { command: value }, wire: { command: command.withExtras({ value }) } };
+  return { command: value };
 }
 
+/** `port` as given; `portIndex` as given, or 0 when neither was given (it must then address a port). */
 function portOf(check: WireObject, slots: readonly AppPortSlot[]): Target | undefined {
   const port = check.optionalNumber('port', { min: 0, max: 65535, integer: true });
   const givenIndex = check.optionalNumber('portIndex', { min: 0, integer: true });
   const invalid = (check.has('port') && port === undefined) || (check.has('portIndex') && givenIndex === undefined);
   if (invalid) return undefined; // already reported
-  if (port !== undefined) {
-    return { spec: { port }, wire: givenIndex === undefined ? { port } : { portIndex: givenIndex, port } };
-  }
+  if (port !== undefined) return givenIndex === undefined ? { port } : { portIndex: givenIndex, port };
   const portIndex = givenIndex ?? 0;
-  const slot = slots[portIndex];
-  if (slot === undefined) {
+  if (portIndex >= slots.length) {
     check.fail(undefined, PORT_INDEX_MESSAGE);
     return undefined;
   }
-  return { spec: slotTarget(slot), wire: { portIndex } };
-}
-
-/**
- * The core addresses a port by its index among the instance's host ports. A port mapping without
- * a host port is only reachable on the container's address; the model has no field for that yet,
- * so its container port is given as a fixed `port` (see the report to the lead).
- */
-function slotTarget(slot: AppPortSlot): Target['spec'] {
-  if (slot.hostPortIndex !== undefined) return { portIndex: slot.hostPortIndex };
-  return slot.containerPort === undefined ? {} : { port: slot.containerPort };
+  return { portIndex };
 }

@@ -1,33 +1,35 @@
-import type { PodContainer } from '../../scheduler/model/run-spec';
+import type { PodContainer, PodExec, PodImage } from '../../scheduler/model/pod';
+import { artifactsFromWire } from './artifacts-from-wire';
+import { resourceLimitsFromWire } from './app-from-wire';
+import { mesosCommandFromWire, podCheckFromWire } from './checks-from-wire';
 import type { ErrorSink } from './error-sink';
-import { childPointer } from './json-pointer';
+import { linuxInfoFromWire } from './linux-info-from-wire';
 import { type ConvertedEndpoint, podEndpointsFromWire } from './pod-endpoints-from-wire';
 import { podHealthCheckFromWire } from './pod-health-check-from-wire';
 import { podNameFromWire } from './pod-name';
 import { DEFAULT_RESOURCES, resourcesFromWire } from './resources-from-wire';
-import { stringMapFromWire } from './string-map-from-wire';
+import { labelsFromWire, stringMapFromWire } from './string-map-from-wire';
+import { volumeMountsFromWire } from './volumes-from-wire';
 import { WireObject } from './wire-object';
 
 /** What a container sees of its pod. */
 export interface PodScope {
-  /** Pod-level environment, inherited by every container (containers may override). */
-  readonly env: Readonly<Record<string, string>>;
   readonly volumeNames: ReadonlySet<string>;
   readonly networkMode: 'host' | 'container';
 }
 
-/** A converted pod container. */
+/** A converted pod container, with its endpoints' pointers (for pod-wide checks). */
 export interface ConvertedPodContainer {
   readonly spec: PodContainer;
   readonly endpoints: readonly ConvertedEndpoint[];
-  readonly wire: Readonly<Record<string, unknown>>;
 }
+
+const IMAGE_KINDS = ['DOCKER', 'APPC'] as const;
 
 /**
  * Converts one entry of `pod.containers` (spec 2.2). `resources` is required; its fields default to
  * cpus 1, mem 128, disk 0, gpus 0. Environment names must be capitalized. `volumeMounts` must name
- * volumes declared by the pod. Unset `exec`, `image`, `user`, `healthCheck`, `lifecycle` echo as
- * `null`; empty collections as `[]`/`{}`; `image.forcePull` defaults to false.
+ * volumes declared by the pod; `image.forcePull` defaults to false.
  */
 export function podContainerFromWire(
   item: unknown,
@@ -39,65 +41,63 @@ export function podContainerFromWire(
   if (c === undefined) return undefined;
   const name = podNameFromWire(c, 'name');
   if (!c.has('resources')) c.fail('resources', 'error.path.missing');
-  const resourcesObj = c.child('resources');
-  const resources = resourcesFromWire(resourcesObj, DEFAULT_RESOURCES);
-  const exec = c.child('exec');
-  const command = exec?.child('command')?.optionalString('shell');
+  const resources = resourcesFromWire(c.child('resources'), DEFAULT_RESOURCES);
+  const exec = execOf(c);
   const endpoints = podEndpointsFromWire(c, scope.networkMode);
   const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint));
   const env = stringMapFromWire(c, 'environment', { secretRefs: true, capitalizedNames: true });
-  const labels = stringMapFromWire(c, 'labels');
-  const lifecycle = c.child('lifecycle');
-  const killGraceSeconds = lifecycle?.optionalNumber('killGracePeriodSeconds', { min: 0 });
-  const volumeMounts = volumeMountsOf(c, scope.volumeNames);
+  const labels = labelsFromWire(c);
+  const killGraceSeconds = c.child('lifecycle')?.optionalNumber('killGracePeriodSeconds', { min: 0 });
+  const volumeMounts = volumeMountsFromWire(c, scope.volumeNames);
+  const image = imageOf(c);
+  const user = c.optionalString('user');
+  const artifacts = artifactsFromWire(c, 'artifacts');
+  const check = podCheckFromWire(c);
+  const resourceLimits = resourceLimitsFromWire(c);
+  const linuxInfo = linuxInfoFromWire(c);
+  const tty = c.optionalBoolean('tty');
   if (name === undefined) return undefined;
   const spec: PodContainer = {
     name,
-    resources: resources.resources,
+    resources,
+    ...(resourceLimits === undefined ? {} : { resourceLimits }),
     endpoints: endpoints.map((e) => e.endpoint),
-    ...(healthCheck.spec !== undefined ? { healthCheck: healthCheck.spec } : {}),
-    ...(command !== undefined ? { command } : {}),
-    env: { ...scope.env, ...env.values },
-    ...(killGraceSeconds !== undefined ? { killGracePeriodMs: Math.round(killGraceSeconds * 1000) } : {}),
-  };
-  const wire = c.withExtras({
-    name,
-    exec: exec?.raw ?? null,
-    resources: resourcesObj?.withExtras(resources.wire) ?? resources.wire,
-    endpoints: endpoints.map((e) => e.wire),
-    image: imageOf(c),
-    environment: env.wire,
-    user: c.optionalString('user') ?? null,
-    healthCheck: healthCheck.wire,
+    ...(image === undefined ? {} : { image }),
+    ...(exec === undefined ? {} : { exec }),
+    env: env.values,
+    envSecrets: env.secrets,
+    ...(user === undefined ? {} : { user }),
+    ...(healthCheck === undefined ? {} : { healthCheck }),
+    ...(check === undefined ? {} : { check }),
     volumeMounts,
-    artifacts: c.array('artifacts') ?? [],
-    labels: labels.wire,
-    lifecycle: lifecycle?.withExtras({ killGracePeriodSeconds: killGraceSeconds }) ?? null,
-  }, [], true);
-  return { spec, endpoints, wire };
+    artifacts,
+    labels,
+    ...(killGraceSeconds === undefined ? {} : { killGracePeriodMs: Math.round(killGraceSeconds * 1000) }),
+    ...(tty === undefined ? {} : { tty }),
+    ...(linuxInfo === undefined ? {} : { linuxInfo }),
+  };
+  return { spec, endpoints };
 }
 
-function imageOf(c: WireObject): Readonly<Record<string, unknown>> | null {
+function execOf(c: WireObject): PodExec | undefined {
+  const exec = c.child('exec');
+  if (exec === undefined) return undefined;
+  const command = mesosCommandFromWire(exec, 'command');
+  const overrideEntrypoint = exec.optionalBoolean('overrideEntrypoint');
+  if (command === undefined) return undefined;
+  return { command, ...(overrideEntrypoint === undefined ? {} : { overrideEntrypoint }) };
+}
+
+function imageOf(c: WireObject): PodImage | undefined {
   const image = c.child('image');
-  if (image === undefined) return null;
-  const kind = image.optionalString('kind');
-  if (kind !== undefined && kind !== 'DOCKER' && kind !== 'APPC') image.fail('kind', 'kind must be DOCKER or APPC');
-  return image.withExtras({ kind, id: image.optionalString('id'), forcePull: image.boolean('forcePull', false) });
-}
-
-function volumeMountsOf(c: WireObject, volumeNames: ReadonlySet<string>): Readonly<Record<string, unknown>>[] {
-  const list = c.array('volumeMounts') ?? [];
-  const out: Readonly<Record<string, unknown>>[] = [];
-  list.forEach((item, i) => {
-    const mount = WireObject.of(item, childPointer(c.pathOf('volumeMounts'), i), c.sink);
-    if (mount === undefined) return;
-    const name = mount.optionalString('name');
-    if (!mount.has('name')) mount.fail('name', 'error.path.missing');
-    else if (name !== undefined && !volumeNames.has(name)) {
-      mount.fail('name', `volume mount "${name}" does not name a volume declared by the pod`);
-    }
-    if (!mount.has('mountPath')) mount.fail('mountPath', 'error.path.missing');
-    out.push(mount.withExtras({ name, mountPath: mount.optionalString('mountPath') }));
-  });
-  return out;
+  if (image === undefined) return undefined;
+  const kind = image.requiredString('kind');
+  const knownKind = IMAGE_KINDS.find((k) => k === kind);
+  if (kind !== undefined && knownKind === undefined) image.fail('kind', 'kind must be DOCKER or APPC');
+  const id = image.requiredString('id');
+  const forcePull = image.boolean('forcePull', false);
+  const pullSecret = image.child('pullConfig')?.requiredString('secret');
+  const labels = labelsFromWire(image);
+  if (knownKind === undefined || id === undefined) return undefined;
+  return { kind: knownKind, id, forcePull, ...(pullSecret === undefined ? {} : { pullConfig: { secret: pullSecret } }), labels };
 }

@@ -1,14 +1,13 @@
-import type { PodEndpoint } from '../../scheduler/model/run-spec';
+import type { PodEndpoint } from '../../scheduler/model/pod';
 import { childPointer } from './json-pointer';
 import { podNameFromWire } from './pod-name';
-import { stringMapFromWire } from './string-map-from-wire';
+import { labelsFromWire } from './string-map-from-wire';
 import { WireObject } from './wire-object';
 
 /** One converted endpoint with the pointer of its name (for pod-wide uniqueness checks). */
 export interface ConvertedEndpoint {
   readonly endpoint: PodEndpoint;
   readonly namePath: string;
-  readonly wire: Readonly<Record<string, unknown>>;
 }
 
 const PORT = { min: 0, max: 65535, integer: true };
@@ -17,7 +16,7 @@ const PORT = { min: 0, max: 65535, integer: true };
  * Reads `container.endpoints` (spec 2.2). `protocol` values are accepted in any case and echoed in
  * lower case (`tcp`, `http`); absent → `["tcp"]`. `hostPort`: absent means no host port in
  * `container` mode and 0 (any free port) in `host` mode, as in Marathon; 0 = any, N = exactly N.
- * `containerPort` is required in `container` mode. Unset ports echo as `null`.
+ * `containerPort` is required in `container` mode.
  */
 export function podEndpointsFromWire(container: WireObject, mode: 'host' | 'container'): ConvertedEndpoint[] {
   const list = container.array('endpoints') ?? [];
@@ -44,17 +43,16 @@ function endpointFromWire(
   }
   const hostPort = e.optionalNumber('hostPort', PORT) ?? (mode === 'host' ? 0 : undefined);
   const protocol = protocolsOf(e);
-  const labels = stringMapFromWire(e, 'labels').wire;
+  const labels = labelsFromWire(e);
+  const networkNames = e.optionalStrings('networkNames') ?? [];
   if (name === undefined) return undefined;
   const endpoint: PodEndpoint = {
     name, protocol,
     ...(hostPort !== undefined ? { hostPort } : {}),
     ...(containerPort !== undefined ? { containerPort } : {}),
+    labels, networkNames,
   };
-  const wire = e.withExtras({
-    name, containerPort: containerPort ?? null, hostPort: hostPort ?? null, protocol, labels,
-  }, [], true);
-  return { endpoint, namePath: e.pathOf('name'), wire };
+  return { endpoint, namePath: e.pathOf('name') };
 }
 
 function protocolsOf(e: WireObject): string[] {

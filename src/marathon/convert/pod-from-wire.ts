@@ -1,72 +1,85 @@
-import type { PodSpec } from '../../scheduler/model/run-spec';
+import type { PodSpec } from '../../scheduler/model/pod';
+import { secretsFromWire } from './app-from-wire';
 import type { ConvertContext } from './convert-context';
 import type { ConvertResult } from './convert-result';
 import { ErrorSink } from './error-sink';
 import { childPointer } from './json-pointer';
+import { linuxInfoFromWire } from './linux-info-from-wire';
 import { pathIdFromWire } from './path-id';
 import { type ConvertedPodContainer, podContainerFromWire, type PodScope } from './pod-container-from-wire';
-import { type ConvertedPodNetworks, podNetworksFromWire } from './pod-networks-from-wire';
-import { type ConvertedPodScheduling, podSchedulingFromWire } from './pod-scheduling-from-wire';
-import { type ConvertedPodVolumes, podVolumesFromWire } from './pod-volumes-from-wire';
-import { type ConvertedResources, resourcesFromWire, type WireResources } from './resources-from-wire';
-import { type ResolvedRoles, resolveRoles } from './role-rules';
-import { type ConvertedStringMap, stringMapFromWire } from './string-map-from-wire';
+import { podNetworksFromWire } from './pod-networks-from-wire';
+import { podSchedulingFromWire } from './pod-scheduling-from-wire';
+import { resourcesFromWire, type WireResources } from './resources-from-wire';
+import { resolveRoles } from './role-rules';
+import { labelsFromWire, stringMapFromWire } from './string-map-from-wire';
+import { podVolumesFromWire } from './volumes-from-wire';
 import { WireObject } from './wire-object';
 
 /** Executor overhead per pod instance when `executorResources` is not given (spec 2.1.4). */
 export const EXECUTOR_RESOURCES_DEFAULT: WireResources = { cpus: 0.1, mem: 32, disk: 10, gpus: 0 };
 
-interface Scaling {
-  readonly instances: number;
-  readonly wire: Readonly<Record<string, unknown>>;
-}
-
-interface PodParts {
-  readonly id: string | undefined;
-  readonly volumes: ConvertedPodVolumes;
-  readonly networks: ConvertedPodNetworks;
-  readonly env: ConvertedStringMap;
-  readonly labels: ConvertedStringMap;
-  readonly containers: readonly ConvertedPodContainer[];
-  readonly scaling: Scaling;
-  readonly scheduling: ConvertedPodScheduling;
-  readonly executor: ConvertedResources;
-  readonly roles: ResolvedRoles;
-}
-
 /**
- * Converts a Marathon pod definition (the body of `POST /v2/pods`) into the core's normalized
- * {@link PodSpec} (spec 2.1–2.3, 2.6, 2.7 with the conflicts resolved in spec/README.md). The
- * `definition` echoes the pod with every default filled, empty collections as `[]`/`{}` and
- * unset optional scalars as `null`. All semantic problems are collected with their JSON pointers.
+ * Converts a Marathon pod definition (the body of `POST /v2/pods`, Marathon's `Pod`) into the
+ * core's run spec model ({@link PodSpec}, spec 2.1–2.3, 2.6, 2.7 with the conflicts resolved in
+ * spec/README.md). All semantic problems are collected with their JSON pointers.
  */
 export function podFromWire(json: unknown, ctx: ConvertContext): ConvertResult<PodSpec> {
   const sink = new ErrorSink();
   const pod = WireObject.of(json, '', sink);
   if (pod === undefined) return { ok: false, errors: sink.details() };
-  const parts = readPod(pod, ctx);
-  if (sink.failed || parts.id === undefined) return { ok: false, errors: sink.details() };
-  return { ok: true, spec: buildSpec(pod, { ...parts, id: parts.id }, ctx) };
+  const spec = readPod(pod, ctx);
+  if (sink.failed || spec === undefined) return { ok: false, errors: sink.details() };
+  return { ok: true, spec };
 }
 
-function readPod(pod: WireObject, ctx: ConvertContext): PodParts {
+function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
+  // Read in the order problems have always been reported in.
   const id = pathIdFromWire(pod);
   const volumes = podVolumesFromWire(pod);
   const networks = podNetworksFromWire(pod, ctx);
   const env = stringMapFromWire(pod, 'environment', { secretRefs: true, capitalizedNames: true });
-  const scope: PodScope = { env: env.values, volumeNames: volumes.names, networkMode: networks.mode };
+  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode };
   const scheduling = podSchedulingFromWire(pod, volumes.resident);
   const placement = pod.child('scheduling')?.child('placement');
-  return {
-    id, volumes, networks, env, scheduling,
-    labels: stringMapFromWire(pod, 'labels'),
-    containers: containersOf(pod, scope),
-    scaling: scalingOf(pod),
-    executor: resourcesFromWire(pod.child('executorResources'), EXECUTOR_RESOURCES_DEFAULT),
-    roles: resolveRoles({
-      roleHolder: pod, acceptedHolder: placement, id, resident: volumes.resident, noun: 'pod', emptyAcceptedIsDefault: true,
-    }, ctx),
+  const labels = labelsFromWire(pod);
+  const containers = containersOf(pod, scope);
+  const scaling = scalingOf(pod);
+  const executorResources = resourcesFromWire(pod.child('executorResources'), EXECUTOR_RESOURCES_DEFAULT);
+  const roles = resolveRoles({
+    roleHolder: pod, acceptedHolder: placement, id, resident: volumes.resident, noun: 'pod', emptyAcceptedIsDefault: true,
+  }, ctx);
+  const user = pod.optionalString('user');
+  const linuxInfo = linuxInfoFromWire(pod);
+  const legacySharedCgroups = pod.optionalBoolean('legacySharedCgroups');
+  const spec: PodSpec = {
+    kind: 'pod',
+    id: id ?? '/',
+    version: ctx.versionIso,
+    versionInfo: { lastScalingAt: ctx.versionIso, lastConfigChangeAt: ctx.versionIso },
+    instances: scaling.instances,
+    role: roles.role,
+    acceptedResourceRoles: roles.acceptedResourceRoles,
+    constraints: scheduling.constraints,
+    backoff: scheduling.backoff,
+    upgrade: scheduling.upgrade,
+    unreachable: scheduling.unreachable,
+    killSelection: scheduling.killSelection,
+    labels,
+    resident: volumes.resident,
+    containers: containers.map((c) => c.spec),
+    executorResources,
+    networks: networks.networks,
+    networkMode: networks.mode,
+    volumes: volumes.volumes,
+    ...(user === undefined ? {} : { user }),
+    env: env.values,
+    envSecrets: env.secrets,
+    secrets: secretsFromWire(pod),
+    ...(scaling.maxInstances === undefined ? {} : { maxInstances: scaling.maxInstances }),
+    ...(linuxInfo === undefined ? {} : { linuxInfo }),
+    ...(legacySharedCgroups === undefined ? {} : { legacySharedCgroups }),
   };
+  return id === undefined ? undefined : spec;
 }
 
 function containersOf(pod: WireObject, scope: PodScope): ConvertedPodContainer[] {
@@ -92,7 +105,7 @@ function checkEndpointNames(pod: WireObject, containers: readonly ConvertedPodCo
   }
 }
 
-function scalingOf(pod: WireObject): Scaling {
+function scalingOf(pod: WireObject): { instances: number; maxInstances?: number } {
   const scaling = pod.child('scaling');
   const kind = scaling?.string('kind', 'fixed') ?? 'fixed';
   if (kind.toLowerCase() !== 'fixed') scaling?.fail('kind', 'only fixed scaling is supported');
@@ -101,50 +114,5 @@ function scalingOf(pod: WireObject): Scaling {
   if (maxInstances !== undefined && maxInstances < instances) {
     scaling?.fail('maxInstances', 'maxInstances must be greater than or equal to instances');
   }
-  const canonical = { kind: 'fixed', instances, maxInstances: maxInstances ?? null };
-  return { instances, wire: scaling?.withExtras(canonical, [], true) ?? canonical };
-}
-
-function buildSpec(pod: WireObject, p: PodParts & { id: string }, ctx: ConvertContext): PodSpec {
-  return {
-    kind: 'pod',
-    id: p.id,
-    version: ctx.versionIso,
-    versionInfo: { lastScalingAt: ctx.versionIso, lastConfigChangeAt: ctx.versionIso },
-    instances: p.scaling.instances,
-    role: p.roles.role,
-    acceptedResourceRoles: p.roles.acceptedResourceRoles,
-    constraints: p.scheduling.constraints.constraints,
-    backoff: p.scheduling.backoff,
-    upgrade: p.scheduling.upgrade.policy,
-    unreachable: p.scheduling.unreachable.policy,
-    killSelection: p.scheduling.killSelection,
-    labels: p.labels.values,
-    resident: p.volumes.resident,
-    definition: definitionOf(pod, p, ctx),
-    containers: p.containers.map((c) => c.spec),
-    executorResources: p.executor.resources,
-    networkMode: p.networks.mode,
-  };
-}
-
-/** The pod as echoed: defaults filled, empty collections `[]`/`{}`, unset optional scalars `null`. */
-function definitionOf(pod: WireObject, p: PodParts & { id: string }, ctx: ConvertContext): Readonly<Record<string, unknown>> {
-  const { cpus, mem, disk } = p.executor.wire;
-  const executorObj = pod.child('executorResources');
-  return pod.withExtras({
-    id: p.id,
-    version: ctx.versionIso,
-    labels: p.labels.wire,
-    environment: p.env.wire,
-    user: pod.optionalString('user') ?? null,
-    containers: p.containers.map((c) => c.wire),
-    secrets: pod.child('secrets')?.raw ?? {},
-    volumes: p.volumes.wire,
-    networks: p.networks.wire,
-    scaling: p.scaling.wire,
-    scheduling: p.scheduling.wire(p.roles.acceptedResourceRoles),
-    executorResources: executorObj?.withExtras({ cpus, mem, disk }) ?? { cpus, mem, disk },
-    role: p.roles.role,
-  }, ['versionInfo'], true);
+  return { instances, ...(maxInstances === undefined ? {} : { maxInstances }) };
 }

@@ -1,13 +1,7 @@
 import type { ReadinessCheckSpec } from '../../scheduler/model/readiness-check';
-import type { AppPortSlot } from './health-check-from-wire';
+import type { AppPortSlot } from '../../scheduler/model/app-ports';
 import { childPointer } from './json-pointer';
-import { isRecord, WireObject } from './wire-object';
-
-/** An app's readiness checks, normalized and as echoed (left out of the echo when none, fact 27). */
-export interface ConvertedReadinessChecks {
-  readonly checks: readonly ReadinessCheckSpec[];
-  readonly wire?: readonly Readonly<Record<string, unknown>>[];
-}
+import { WireObject } from './wire-object';
 
 /** Marathon's defaults (fact 31, facts table L). */
 const DEFAULTS = {
@@ -18,29 +12,23 @@ const DEFAULTS = {
 /**
  * Converts `app.readinessChecks` (fact 31): at most one; defaults filled; `protocol` HTTP or
  * HTTPS; `portName` must name a port definition or port mapping (its host port is what is probed);
- * `timeoutSeconds` must be below `intervalSeconds`; status codes are 100–999.
+ * `timeoutSeconds` must be below `intervalSeconds`; status codes are 100–999. `slots` are the
+ * app's normalized ports (`appPortSlots`), which `portName` names.
  */
-export function readinessChecksFromWire(app: WireObject, slots: readonly AppPortSlot[]): ConvertedReadinessChecks {
+export function readinessChecksFromWire(app: WireObject, slots: readonly AppPortSlot[]): ReadinessCheckSpec[] {
   const list = app.array('readinessChecks');
-  if (list === undefined || list.length === 0) return { checks: [] };
+  if (list === undefined || list.length === 0) return [];
   if (list.length > 1) app.fail('readinessChecks', 'Only one readinessCheck is allowed');
-  const names = portNames(app);
   const checks: ReadinessCheckSpec[] = [];
-  const wire: Readonly<Record<string, unknown>>[] = [];
   list.forEach((item, i) => {
     const check = WireObject.of(item, childPointer(app.pathOf('readinessChecks'), i), app.sink);
-    if (check === undefined) return;
-    const converted = readinessCheck(check, names, slots);
-    if (converted === undefined) return;
-    checks.push(converted.spec);
-    wire.push(converted.wire);
+    const converted = check === undefined ? undefined : readinessCheck(check, slots);
+    if (converted !== undefined) checks.push(converted);
   });
-  return { checks, wire };
+  return checks;
 }
 
-function readinessCheck(
-  check: WireObject, names: readonly (string | undefined)[], slots: readonly AppPortSlot[],
-): { spec: ReadinessCheckSpec; wire: Readonly<Record<string, unknown>> } | undefined {
+function readinessCheck(check: WireObject, slots: readonly AppPortSlot[]): ReadinessCheckSpec | undefined {
   const name = check.string('name', DEFAULTS.name);
   const protocol = check.string('protocol', DEFAULTS.protocol).toUpperCase();
   if (protocol !== 'HTTP' && protocol !== 'HTTPS') check.fail('protocol', 'must be one of HTTP, HTTPS');
@@ -51,19 +39,12 @@ function readinessCheck(
   if (timeoutSeconds >= intervalSeconds) check.fail('timeoutSeconds', 'timeoutSeconds must be smaller than intervalSeconds');
   const codes = statusCodes(check);
   const preserveLastResponse = check.boolean('preserveLastResponse', DEFAULTS.preserveLastResponse);
-  const slot = names.indexOf(portName);
-  const portIndex = slot < 0 ? undefined : slots[slot]?.hostPortIndex;
+  const portIndex = slots.find((s) => s.name === portName)?.hostPortIndex;
   if (portIndex === undefined) check.sink.add(check.pathOf('portName'), `No port definition reference for portName ${portName}`);
   if (portIndex === undefined || (protocol !== 'HTTP' && protocol !== 'HTTPS')) return undefined;
-  const wire = check.withExtras({
-    name, protocol, path, portName, intervalSeconds, timeoutSeconds, httpStatusCodesForReady: codes, preserveLastResponse,
-  });
   return {
-    spec: {
-      name, protocol, path, portName, portIndex, intervalMs: intervalSeconds * 1000, timeoutMs: timeoutSeconds * 1000,
-      httpStatusCodesForReady: codes, preserveLastResponse,
-    },
-    wire,
+    name, protocol, path, portName, portIndex, intervalMs: intervalSeconds * 1000, timeoutMs: timeoutSeconds * 1000,
+    httpStatusCodesForReady: codes, preserveLastResponse,
   };
 }
 
@@ -77,13 +58,4 @@ function statusCodes(check: WireObject): number[] {
   });
   if (list.length === 0) check.fail('httpStatusCodesForReady', 'must not be empty');
   return codes;
-}
-
-/** Names of the app's ports, aligned with its port slots (port definitions, else port mappings). */
-function portNames(app: WireObject): (string | undefined)[] {
-  const container = app.raw.container;
-  const mappings = isRecord(container) ? (container.portMappings ?? (isRecord(container.docker) ? container.docker.portMappings : undefined)) : undefined;
-  const source = Array.isArray(mappings) && mappings.length > 0 ? mappings : app.raw.portDefinitions;
-  if (!Array.isArray(source)) return [];
-  return source.map((p) => (isRecord(p) && typeof p.name === 'string' ? p.name : undefined));
 }

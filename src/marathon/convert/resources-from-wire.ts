@@ -13,34 +13,22 @@ export type WireResources = {
 /** Defaults of apps and of pod containers (facts table L). */
 export const DEFAULT_RESOURCES: WireResources = { cpus: 1, mem: 128, disk: 0, gpus: 0 };
 
-/** Resources in milli-units for the core, and as echoed. */
-export interface ConvertedResources {
-  readonly resources: ScalarResources;
-  readonly wire: WireResources;
-}
-
 /**
  * Reads `cpus`, `mem`, `disk` and `gpus` of `holder` (an app, a pod container's `resources`, or
  * `executorResources`): non-negative numbers, `gpus` a whole number; missing values take
- * `defaults`.
+ * `defaults`. In the core's milli-units.
  */
-export function resourcesFromWire(holder: WireObject | undefined, defaults: WireResources): ConvertedResources {
+export function resourcesFromWire(holder: WireObject | undefined, defaults: WireResources): ScalarResources {
   const rule = { min: 0 };
-  const wire: WireResources = {
+  return milliOf({
     cpus: holder?.number('cpus', defaults.cpus, rule) ?? defaults.cpus,
     mem: holder?.number('mem', defaults.mem, rule) ?? defaults.mem,
     disk: holder?.number('disk', defaults.disk, rule) ?? defaults.disk,
     gpus: holder?.number('gpus', defaults.gpus, { min: 0, integer: true }) ?? defaults.gpus,
-  };
-  return { resources: milliOf(wire), wire };
+  });
 }
 
 /** Wire resources in the core's integer milli-units. */
 export function milliOf(wire: WireResources): ScalarResources {
-  return {
-    cpusMilli: toMilli(wire.cpus),
-    memMilli: toMilli(wire.mem),
-    diskMilli: toMilli(wire.disk),
-    gpus: wire.gpus,
-  };
+  return { cpusMilli: toMilli(wire.cpus), memMilli: toMilli(wire.mem), diskMilli: toMilli(wire.disk), gpus: wire.gpus };
 }

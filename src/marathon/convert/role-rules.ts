@@ -1,4 +1,4 @@
-import { roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
+import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
 import { groupRoleOf } from './path-id';
@@ -106,7 +106,7 @@ function acceptedRolesFromWire(fields: RoleFields, role: string): readonly strin
 
 function checkAcceptedRoles(fields: RoleFields, holder: WireObject, roles: readonly string[], role: string): void {
   const key = 'acceptedResourceRoles';
-  if (roles.length === 0 && !fields.emptyAcceptedIsDefault) holder.fail(key, 'must not be empty');
+  if (roles.length === 0 && !fields.emptyAcceptedIsDefault) holder.fail(key, EMPTY_ACCEPTED_ROLES_MESSAGE);
   for (const r of roles) {
     const problem = roleNameProblem(r);
     if (problem !== undefined) holder.fail(key, problem);

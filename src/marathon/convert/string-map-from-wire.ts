@@ -1,12 +1,12 @@
 import { childPointer } from './json-pointer';
 import { isRecord, type WireObject } from './wire-object';
 
-/** A string map and its echo. */
+/** A string map (labels, env): the plain entries, and the ones backed by a secret. */
 export interface ConvertedStringMap {
-  /** The plain string entries. */
+  /** The plain string entries, in the order given. */
   readonly values: Readonly<Record<string, string>>;
-  /** The map as echoed (includes secret references of environments). */
-  readonly wire: Readonly<Record<string, unknown>>;
+  /** Entries given as `{"secret": "<name>"}` (environments only): variable name → secret name. */
+  readonly secrets: Readonly<Record<string, string>>;
 }
 
 /** Options of {@link stringMapFromWire}. */
@@ -27,26 +27,22 @@ export const ENV_NAME_MESSAGE =
  * Reads a string-to-string object at `holder[key]` (labels, env, environment). Absent → `{}`.
  * Entries are kept in the order given.
  */
-export function stringMapFromWire(holder: WireObject, key: string, rules: StringMapRules = {}): ConvertedStringMap {
-  const obj = holder.child(key);
+export function stringMapFromWire(holder: WireObject | undefined, key: string, rules: StringMapRules = {}): ConvertedStringMap {
+  const obj = holder?.child(key);
   const values: Record<string, string> = {};
-  const wire: Record<string, unknown> = {};
-  if (obj === undefined) return { values, wire };
+  const secrets: Record<string, string> = {};
+  if (obj === undefined) return { values, secrets };
   for (const [name, value] of Object.entries(obj.raw)) {
     const path = childPointer(obj.path, name);
     if (rules.capitalizedNames === true && !CAPITALIZED.test(name)) obj.sink.add(path, ENV_NAME_MESSAGE);
-    if (typeof value === 'string') {
-      values[name] = value;
-      wire[name] = value;
-    } else if (rules.secretRefs === true && isSecretRef(value)) {
-      wire[name] = value;
-    } else {
-      obj.sink.add(path, 'error.expected.jsstring');
-    }
+    if (typeof value === 'string') values[name] = value;
+    else if (rules.secretRefs === true && isRecord(value) && typeof value.secret === 'string') secrets[name] = value.secret;
+    else obj.sink.add(path, 'error.expected.jsstring');
   }
-  return { values, wire };
+  return { values, secrets };
 }
 
-function isSecretRef(value: unknown): boolean {
-  return isRecord(value) && typeof value.secret === 'string';
+/** A plain string map (labels): {@link stringMapFromWire}'s values. */
+export function labelsFromWire(holder: WireObject | undefined, key = 'labels'): Readonly<Record<string, string>> {
+  return stringMapFromWire(holder, key).values;
 }

@@ -13,12 +13,6 @@ export const APP_UNREACHABLE_DEFAULT: UnreachableSeconds = { inactiveAfterSecond
 /** Pods: 15 minutes, one week (service-spec 2.3, as resolved in spec/README.md). */
 export const POD_UNREACHABLE_DEFAULT: UnreachableSeconds = { inactiveAfterSeconds: 900, expungeAfterSeconds: 604800 };
 
-/** An unreachable policy and its wire form (`"disabled"` or the seconds object). */
-export interface ConvertedUnreachable {
-  readonly policy: UnreachablePolicy;
-  readonly wire: 'disabled' | UnreachableSeconds;
-}
-
 /**
  * Reads the unreachable strategy at `holder[key]`: `"disabled"` (any case) or
  * `{inactiveAfterSeconds, expungeAfterSeconds}` (missing fields take the defaults; both are
@@ -30,7 +24,7 @@ export function unreachableFromWire(
   key: string,
   defaults: UnreachableSeconds,
   residentNoun: 'apps' | 'pods' | undefined,
-): ConvertedUnreachable {
+): UnreachablePolicy {
   const raw = holder?.raw[key];
   if (holder === undefined || raw === undefined || raw === null) {
     return residentNoun !== undefined ? disabled() : enabled(defaults);
@@ -58,17 +52,10 @@ function readSeconds(obj: WireObject, defaults: UnreachableSeconds): Unreachable
   return { inactiveAfterSeconds, expungeAfterSeconds };
 }
 
-function disabled(): ConvertedUnreachable {
-  return { policy: { kind: 'disabled' }, wire: 'disabled' };
+function disabled(): UnreachablePolicy {
+  return { kind: 'disabled' };
 }
 
-function enabled(seconds: UnreachableSeconds): ConvertedUnreachable {
-  return {
-    policy: {
-      kind: 'enabled',
-      inactiveAfterMs: seconds.inactiveAfterSeconds * 1000,
-      expungeAfterMs: seconds.expungeAfterSeconds * 1000,
-    },
-    wire: { inactiveAfterSeconds: seconds.inactiveAfterSeconds, expungeAfterSeconds: seconds.expungeAfterSeconds },
-  };
+function enabled(seconds: UnreachableSeconds): UnreachablePolicy {
+  return { kind: 'enabled', inactiveAfterMs: seconds.inactiveAfterSeconds * 1000, expungeAfterMs: seconds.expungeAfterSeconds * 1000 };
 }

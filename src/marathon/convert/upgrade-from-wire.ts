@@ -7,12 +7,6 @@ export const DEFAULT_UPGRADE: UpgradePolicy = { minimumHealthCapacity: 1, maximu
 /** Default of resident run specs (persistent volumes): reservations cannot be doubled. */
 export const RESIDENT_UPGRADE: UpgradePolicy = { minimumHealthCapacity: 0.5, maximumOverCapacity: 0 };
 
-/** An upgrade policy and its wire form (`{minimumHealthCapacity, maximumOverCapacity}`). */
-export interface ConvertedUpgrade {
-  readonly policy: UpgradePolicy;
-  readonly wire: { minimumHealthCapacity: number; maximumOverCapacity: number };
-}
-
 /**
  * Reads the upgrade strategy at `holder[key]` (`upgradeStrategy` of apps, `scheduling.upgrade` of
  * pods). Each value lies in [0, 1]; a missing value comes from `defaults` ({@link DEFAULT_UPGRADE},
@@ -24,7 +18,7 @@ export function upgradeFromWire(
   key: string,
   defaults: UpgradePolicy,
   resident: boolean,
-): ConvertedUpgrade {
+): UpgradePolicy {
   const obj = holder?.child(key);
   const rule = { min: 0, max: 1 };
   const minimumHealthCapacity = obj?.number('minimumHealthCapacity', defaults.minimumHealthCapacity, rule)
@@ -34,6 +28,5 @@ export function upgradeFromWire(
   if (resident && maximumOverCapacity !== 0) {
     obj?.fail('maximumOverCapacity', 'maximumOverCapacity must be 0 for run specs with persistent volumes');
   }
-  const policy = { minimumHealthCapacity, maximumOverCapacity };
-  return { policy, wire: { ...policy } };
+  return { minimumHealthCapacity, maximumOverCapacity };
 }

@@ -100,26 +100,33 @@ export class WireObject {
     return this.reject(key, 'error.expected.jsboolean') ?? fallback;
   }
 
-  /**
-   * `canonical` followed by every other field of this object that is not in `canonical` nor in
-   * `drop` (fields the user gave that the conversion does not interpret are passed through).
-   * A key present in `canonical` always wins, even with the value `undefined`: that is how a
-   * converter removes a field from the echo. `undefined` values are left out; `null` ones too
-   * unless `keepNulls`.
-   */
-  withExtras(
-    canonical: Readonly<Record<string, unknown>>,
-    drop: readonly string[] = [],
-    keepNulls = false,
-  ): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(canonical)) if (value !== undefined) out[key] = value;
-    for (const [key, value] of Object.entries(this.raw)) {
-      if (key in canonical || drop.includes(key) || value === undefined) continue;
-      if (value === null && !keepNulls) continue;
-      out[key] = value;
-    }
+  /** An optional boolean; absent → undefined, not a boolean → message and undefined. */
+  optionalBoolean(key: string): boolean | undefined {
+    if (!this.has(key)) return undefined;
+    const value = this.raw[key];
+    if (typeof value === 'boolean') return value;
+    return this.reject(key, 'error.expected.jsboolean');
+  }
+
+  /** An optional list of strings; absent → undefined; an entry that is not a string is reported and skipped. */
+  optionalStrings(key: string): string[] | undefined {
+    const list = this.array(key);
+    if (list === undefined) return undefined;
+    const out: string[] = [];
+    list.forEach((item, i) => {
+      if (typeof item === 'string') out.push(item);
+      else this.sink.add(childPointer(this.pathOf(key), i), 'error.expected.jsstring');
+    });
     return out;
+  }
+
+  /** A required string: absent → `error.path.missing` and undefined. */
+  requiredString(key: string): string | undefined {
+    if (!this.has(key)) {
+      this.fail(key, 'error.path.missing');
+      return undefined;
+    }
+    return this.optionalString(key);
   }
 
   private reject(key: string, message: string): undefined {

@@ -3,7 +3,7 @@ import { appFromWire } from '../../../marathon/convert/app-from-wire';
 import { emptyBody, invalidJson, objectNotValid } from '../../errors';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 import { type AppShape, appShapeErrors } from '../../../marathon/schemas/app-shape';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { parentOf, resolvePathId } from '../../../scheduler/groups/path-id';
 import { appConvertContext } from './app-convert-context';
 

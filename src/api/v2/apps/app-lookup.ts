@@ -1,5 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import type { Group } from '../../../scheduler/groups/group';
 import { allRunSpecs, findGroup, findRunSpec } from '../../../scheduler/groups/root-group';
 import { dotSegmentProblems, resolvePathId } from '../../../scheduler/groups/path-id';

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { illegalArgument, invalidJson, objectNotValid } from '../../errors';
 import { queryBool, type Query } from '../../query';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import type { Group } from '../../../scheduler/groups/group';
 import { findRunSpec, putRunSpec } from '../../../scheduler/groups/root-group';
 import { isoTime } from '../../../scheduler/kernel/iso-time';

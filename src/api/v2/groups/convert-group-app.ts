@@ -9,7 +9,8 @@ import { notChildMessage, parentOf, resolvePathId, topLevelOf } from '../../../s
 import { groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
 import { stampVersions } from '../../../scheduler/groups/versioning';
-import type { AppSpec, RunSpec } from '../../../scheduler/model/run-spec';
+import type { RunSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 
 /** What converting the apps of a group body needs to know. */
 export interface GroupAppContext {

@@ -5,7 +5,7 @@ import { badRequest, emptyBody, invalidJson, objectNotValid } from '../../errors
 import { podShapeErrors } from '../../../marathon/schemas/pod-shape-errors';
 import { enforcesRole, groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
-import type { PodSpec } from '../../../scheduler/model/run-spec';
+import type { PodSpec } from '../../../scheduler/model/pod';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { absolutePodId } from './pod-target';
 

@@ -1,27 +1,26 @@
 import t from 'tap';
 import { appFromWire } from '../../../../src/marathon/convert/app-from-wire';
-import type { AppSpec } from '../../../../src/scheduler/model/run-spec';
-import { appErrors, convertApp, CTX, makeAppJson, VERSION } from './fixtures/builders';
+import { gracePeriodMs } from '../../../../src/scheduler/kill/kill-instance';
+import { healthCheckPort } from '../../../../src/scheduler/model/health-check-port';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
+import { appEcho, appErrors, convertApp, CTX, makeAppJson, VERSION } from './fixtures/builders';
 
 const VERSION_INFO = { lastScalingAt: VERSION, lastConfigChangeAt: VERSION };
 
-t.test('a minimal app gets the full Marathon 1.11 definition (facts 18, 20)', async (t) => {
+t.test('a minimal app gets the full Marathon 1.11 definition (facts 18, 20), empty omit-if-empty fields left out', async (t) => {
   const spec = convertApp(makeAppJson());
-  t.strictSame(spec.definition, {
+  t.strictSame(appEcho(spec), {
     id: '/foo',
     cmd: 'sleep 100',
-    env: {},
     instances: 1,
     cpus: 1,
     mem: 128,
     disk: 0,
     gpus: 0,
     executor: '',
-    constraints: [],
     backoffSeconds: 1,
     backoffFactor: 1.15,
     maxLaunchDelaySeconds: 300,
-    healthChecks: [],
     upgradeStrategy: { minimumHealthCapacity: 1, maximumOverCapacity: 1 },
     labels: {},
     version: VERSION,
@@ -36,7 +35,7 @@ t.test('a minimal app gets the full Marathon 1.11 definition (facts 18, 20)', as
 });
 
 t.test('a minimal app normalizes into the core model', async (t) => {
-  const { definition: _definition, ...spec } = convertApp(makeAppJson());
+  const spec = convertApp(makeAppJson());
   t.strictSame(spec, {
     kind: 'app',
     id: '/foo',
@@ -52,13 +51,19 @@ t.test('a minimal app normalizes into the core model', async (t) => {
     killSelection: 'YOUNGEST_FIRST',
     labels: {},
     resident: false,
-    resources: { cpusMilli: 1000, memMilli: 128_000, diskMilli: 0, gpus: 0 },
-    hostPorts: [0],
-    requirePorts: false,
-    healthChecks: [],
-    killGracePeriodMs: 3000,
     cmd: 'sleep 100',
     env: {},
+    envSecrets: {},
+    secrets: {},
+    fetch: [],
+    executor: '',
+    resources: { cpusMilli: 1000, memMilli: 128_000, diskMilli: 0, gpus: 0 },
+    networks: [{ mode: 'host', labels: {} }],
+    portDefinitions: [{ port: 0, protocol: 'tcp', name: 'default', labels: {} }],
+    requirePorts: false,
+    hostPorts: [0],
+    healthChecks: [],
+    dependencies: [],
   });
 });
 
@@ -75,7 +80,7 @@ const defaultCases: readonly DefaultCase[] = [
     check: (s, t) => {
       t.strictSame(s.resources, { cpusMilli: 250, memMilli: 64_500, diskMilli: 1_024_000, gpus: 2 });
       t.equal(s.instances, 3);
-      t.match(s.definition, { cpus: 0.25, mem: 64.5, disk: 1024, gpus: 2, instances: 3 });
+      t.match(appEcho(s), { cpus: 0.25, mem: 64.5, disk: 1024, gpus: 2, instances: 3 });
     },
   },
   {
@@ -88,7 +93,7 @@ const defaultCases: readonly DefaultCase[] = [
     over: { killSelection: 'Oldest_First' },
     check: (s, t) => {
       t.equal(s.killSelection, 'OLDEST_FIRST');
-      t.equal(s.definition.killSelection, 'OLDEST_FIRST');
+      t.equal(appEcho(s).killSelection, 'OLDEST_FIRST');
     },
   },
   {
@@ -96,7 +101,7 @@ const defaultCases: readonly DefaultCase[] = [
     over: { unreachableStrategy: 'disabled' },
     check: (s, t) => {
       t.strictSame(s.unreachable, { kind: 'disabled' });
-      t.equal(s.definition.unreachableStrategy, 'disabled');
+      t.equal(appEcho(s).unreachableStrategy, 'disabled');
     },
   },
   {
@@ -109,7 +114,7 @@ const defaultCases: readonly DefaultCase[] = [
     over: { upgradeStrategy: { minimumHealthCapacity: 0.5 } },
     check: (s, t) => {
       t.strictSame(s.upgrade, { minimumHealthCapacity: 0.5, maximumOverCapacity: 1 });
-      t.strictSame(s.definition.upgradeStrategy, { minimumHealthCapacity: 0.5, maximumOverCapacity: 1 });
+      t.strictSame(appEcho(s).upgradeStrategy, { minimumHealthCapacity: 0.5, maximumOverCapacity: 1 });
     },
   },
   {
@@ -117,15 +122,16 @@ const defaultCases: readonly DefaultCase[] = [
     over: { taskKillGracePeriodSeconds: 10 },
     check: (s, t) => {
       t.equal(s.killGracePeriodMs, 10_000);
-      t.equal(s.definition.taskKillGracePeriodSeconds, 10);
+      t.equal(appEcho(s).taskKillGracePeriodSeconds, 10);
     },
   },
   {
     name: 'an absent taskKillGracePeriodSeconds stays absent but means 3 s',
     over: {},
     check: (s, t) => {
-      t.equal(s.killGracePeriodMs, 3000);
-      t.notOk('taskKillGracePeriodSeconds' in s.definition);
+      t.equal(s.killGracePeriodMs, undefined);
+      t.equal(gracePeriodMs(s, undefined), 3000);
+      t.notOk('taskKillGracePeriodSeconds' in appEcho(s));
     },
   },
   {
@@ -134,7 +140,7 @@ const defaultCases: readonly DefaultCase[] = [
     check: (s, t) => {
       t.strictSame(s.labels, { tier: 'web' });
       t.strictSame(s.env, { A: '1', lower_case: 'ok' });
-      t.strictSame(s.definition.env, { A: '1', lower_case: 'ok', DB: { secret: 'db-pass' } });
+      t.strictSame(appEcho(s).env, { A: '1', lower_case: 'ok', DB: { secret: 'db-pass' } });
     },
   },
   {
@@ -143,8 +149,8 @@ const defaultCases: readonly DefaultCase[] = [
     check: (s, t) => {
       t.strictSame(s.args, ['sleep', '100']);
       t.notOk('cmd' in s);
-      t.notOk('cmd' in s.definition);
-      t.strictSame(s.definition.args, ['sleep', '100']);
+      t.notOk('cmd' in appEcho(s));
+      t.strictSame(appEcho(s).args, ['sleep', '100']);
     },
   },
   {
@@ -152,7 +158,7 @@ const defaultCases: readonly DefaultCase[] = [
     over: { args: [] },
     check: (s, t) => {
       t.notOk('args' in s);
-      t.notOk('args' in s.definition);
+      t.notOk('args' in appEcho(s));
     },
   },
   {
@@ -160,7 +166,7 @@ const defaultCases: readonly DefaultCase[] = [
     over: { cmd: undefined, container: { type: 'DOCKER', docker: { image: 'nginx' } } },
     check: (s, t) => {
       t.notOk('cmd' in s);
-      t.strictSame(s.definition.container, { type: 'DOCKER', docker: { image: 'nginx' } });
+      t.strictSame(appEcho(s).container, { type: 'DOCKER', docker: { image: 'nginx' } });
     },
   },
   {
@@ -168,15 +174,15 @@ const defaultCases: readonly DefaultCase[] = [
     over: { acceptedResourceRoles: ['*'] },
     check: (s, t) => {
       t.strictSame(s.acceptedResourceRoles, ['*']);
-      t.strictSame(s.definition.acceptedResourceRoles, ['*']);
+      t.strictSame(appEcho(s).acceptedResourceRoles, ['*']);
     },
   },
   {
     name: 'the legacy ports list becomes portDefinitions',
     over: { ports: [0, 0] },
     check: (s, t) => {
-      t.strictSame(s.definition.portDefinitions, [{ port: 0, protocol: 'tcp' }, { port: 0, protocol: 'tcp' }]);
-      t.notOk('ports' in s.definition);
+      t.strictSame(appEcho(s).portDefinitions, [{ port: 0, protocol: 'tcp' }, { port: 0, protocol: 'tcp' }]);
+      t.notOk('ports' in appEcho(s));
       t.strictSame(s.hostPorts, [0, 0]);
     },
   },
@@ -184,22 +190,22 @@ const defaultCases: readonly DefaultCase[] = [
     name: 'the legacy uris list becomes fetch',
     over: { uris: ['http://x/app.tar.gz', 'http://x/run.sh'] },
     check: (s, t) => {
-      t.strictSame(s.definition.fetch, [
+      t.strictSame(appEcho(s).fetch, [
         { uri: 'http://x/app.tar.gz', extract: true, executable: false, cache: false },
         { uri: 'http://x/run.sh', extract: false, executable: false, cache: false },
       ]);
-      t.notOk('uris' in s.definition);
+      t.notOk('uris' in appEcho(s));
     },
   },
   {
     name: 'unknown fields pass through; read-only response fields are dropped',
     over: { user: 'nobody', dependencies: ['/db'], tasksRunning: 3, deployments: [], version: '2000-01-01T00:00:00.000Z' },
     check: (s, t) => {
-      t.equal(s.definition.user, 'nobody');
-      t.strictSame(s.definition.dependencies, ['/db']);
-      t.notOk('tasksRunning' in s.definition);
-      t.notOk('deployments' in s.definition);
-      t.equal(s.definition.version, VERSION);
+      t.equal(appEcho(s).user, 'nobody');
+      t.strictSame(appEcho(s).dependencies, ['/db']);
+      t.notOk('tasksRunning' in appEcho(s));
+      t.notOk('deployments' in appEcho(s));
+      t.equal(appEcho(s).version, VERSION);
       t.equal(s.version, VERSION);
     },
   },
@@ -211,13 +217,13 @@ const defaultCases: readonly DefaultCase[] = [
         { field: 'hostname', operator: 'UNIQUE' },
         { field: 'rack', operator: 'GROUP_BY', value: '3' },
       ]);
-      t.strictSame(s.definition.constraints, [['hostname', 'UNIQUE'], ['rack', 'GROUP_BY', '3']]);
+      t.strictSame(appEcho(s).constraints, [['hostname', 'UNIQUE'], ['rack', 'GROUP_BY', '3']]);
     },
   },
   {
     name: 'a container network takes the default network name',
     over: { networks: [{ mode: 'container' }], container: { type: 'MESOS' } },
-    check: (s, t) => t.strictSame(s.definition.networks, [{ mode: 'container', name: 'dcos' }]),
+    check: (s, t) => t.strictSame(appEcho(s).networks, [{ mode: 'container', name: 'dcos' }]),
   },
 ];
 
@@ -241,7 +247,7 @@ t.test('health checks: HTTP defaults (spec 2.5, facts 30)', async (t) => {
     path: '/',
     ignoreHttp1xx: false,
   };
-  t.strictSame(spec.definition.healthChecks, [wire]);
+  t.strictSame(appEcho(spec).healthChecks, [wire]);
   t.strictSame(spec.healthChecks, [{
     protocol: 'HTTP',
     gracePeriodMs: 300_000,
@@ -252,7 +258,8 @@ t.test('health checks: HTTP defaults (spec 2.5, facts 30)', async (t) => {
     portIndex: 0,
     path: '/',
     ignoreHttp1xx: false,
-    wire,
+    ipProtocol: 'IPv4',
+    form: 'app',
   }]);
 });
 
@@ -262,6 +269,8 @@ interface CheckCase {
   readonly protocol: string;
   readonly spec: Record<string, unknown>;
   readonly wire: Record<string, unknown>;
+  /** The port probed on a task whose host ports are [31000] (`healthCheckPort`). */
+  readonly probes?: number;
 }
 
 const checkCases: readonly CheckCase[] = [
@@ -329,8 +338,9 @@ const checkCases: readonly CheckCase[] = [
       healthChecks: [{ protocol: 'HTTP', portIndex: 1 }],
     },
     protocol: 'HTTP',
-    spec: { portIndex: 0 },
+    spec: { portIndex: 1 },
     wire: { portIndex: 1 },
+    probes: 31000,
   },
   {
     name: 'a mapping without host port is checked on its container port',
@@ -340,8 +350,9 @@ const checkCases: readonly CheckCase[] = [
       healthChecks: [{ protocol: 'MESOS_HTTP' }],
     },
     protocol: 'MESOS_HTTP',
-    spec: { port: 80 },
+    spec: { portIndex: 0 },
     wire: { portIndex: 0 },
+    probes: 80,
   },
 ];
 
@@ -352,10 +363,11 @@ for (const c of checkCases) {
     const check = spec.healthChecks[0];
     t.equal(check.protocol, c.protocol);
     t.match(check, c.spec);
-    t.match(check.wire, c.wire);
-    t.strictSame((spec.definition.healthChecks as unknown[])[0], check.wire, 'definition holds the same wire check');
-    if (c.protocol.includes('TCP') || c.protocol === 'COMMAND') t.notOk('path' in check.wire);
-    if ('port' in c.wire) t.notOk('portIndex' in check.wire, 'no portIndex added next to a fixed port');
+    const wire = (appEcho(spec).healthChecks as Record<string, unknown>[])[0];
+    t.match(wire, c.wire);
+    if (c.protocol.includes('TCP') || c.protocol === 'COMMAND') t.notOk('path' in wire);
+    if ('port' in c.wire) t.notOk('portIndex' in wire, 'no portIndex added next to a fixed port');
+    if (c.probes !== undefined) t.equal(healthCheckPort(spec, check, [31000]), c.probes);
   });
 }
 
@@ -419,7 +431,7 @@ for (const c of portCases) {
     const spec = convertApp(makeAppJson(c.over));
     t.strictSame(spec.hostPorts, c.hostPorts);
     t.equal(spec.requirePorts, c.requirePorts);
-    t.equal(spec.definition.requirePorts, c.requirePorts);
+    t.equal(appEcho(spec).requirePorts, c.requirePorts);
   });
 }
 
@@ -428,9 +440,9 @@ t.test('container networking echoes normalized port mappings and no portDefiniti
     networks: [{ mode: 'container/bridge' }],
     container: { type: 'DOCKER', docker: { image: 'nginx' }, portMappings: [{ containerPort: 80, name: 'http' }] },
   }));
-  t.notOk('portDefinitions' in spec.definition);
-  t.strictSame(spec.definition.networks, [{ mode: 'container/bridge' }]);
-  t.strictSame(spec.definition.container, {
+  t.notOk('portDefinitions' in appEcho(spec));
+  t.strictSame(appEcho(spec).networks, [{ mode: 'container/bridge' }]);
+  t.strictSame(appEcho(spec).container, {
     type: 'DOCKER',
     docker: { image: 'nginx' },
     portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 0, protocol: 'tcp', name: 'http' }],
@@ -441,8 +453,8 @@ t.test('legacy docker network is translated into networks and removed from docke
   const spec = convertApp(makeAppJson({
     container: { type: 'DOCKER', docker: { image: 'nginx', network: 'BRIDGE', portMappings: [{ containerPort: 80 }] } },
   }));
-  t.strictSame(spec.definition.networks, [{ mode: 'container/bridge' }]);
-  t.strictSame(spec.definition.container, {
+  t.strictSame(appEcho(spec).networks, [{ mode: 'container/bridge' }]);
+  t.strictSame(appEcho(spec).container, {
     type: 'DOCKER',
     docker: { image: 'nginx' },
     portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 0, protocol: 'tcp' }],
@@ -456,9 +468,9 @@ t.test('resident apps get {0.5, 0}, unreachable disabled and residency', async (
   t.equal(spec.role, 'dev');
   t.strictSame(spec.upgrade, { minimumHealthCapacity: 0.5, maximumOverCapacity: 0 });
   t.strictSame(spec.unreachable, { kind: 'disabled' });
-  t.equal(spec.definition.unreachableStrategy, 'disabled');
-  t.strictSame(spec.definition.upgradeStrategy, { minimumHealthCapacity: 0.5, maximumOverCapacity: 0 });
-  t.strictSame(spec.definition.residency, { relaunchEscalationTimeoutSeconds: 3600, taskLostBehavior: 'WAIT_FOREVER' });
+  t.equal(appEcho(spec).unreachableStrategy, 'disabled');
+  t.strictSame(appEcho(spec).upgradeStrategy, { minimumHealthCapacity: 0.5, maximumOverCapacity: 0 });
+  t.strictSame(appEcho(spec).residency, { relaunchEscalationTimeoutSeconds: 3600, taskLostBehavior: 'WAIT_FOREVER' });
 });
 
 t.test('external volumes change only the upgrade default', async (t) => {
@@ -532,7 +544,7 @@ for (const c of roleCases) {
       t.ok(result.ok, JSON.stringify(result));
       if (result.ok) {
         t.equal(result.spec.role, c.expect);
-        t.equal(result.spec.definition.role, c.expect);
+        t.equal(appEcho(result.spec).role, c.expect);
       }
     } else {
       t.strictSame(appErrors(json, { ...CTX, ...c.ctx }), [{ path: c.expect.path, errors: [c.expect.message] }]);

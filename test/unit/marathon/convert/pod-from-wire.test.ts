@@ -1,8 +1,8 @@
 import t from 'tap';
-import { podKillGracePeriodMs } from '../../../../src/marathon/convert/kill-grace';
 import { podFromWire } from '../../../../src/marathon/convert/pod-from-wire';
-import type { PodSpec } from '../../../../src/scheduler/model/run-spec';
-import { convertPod, CTX, makeContainerJson, makePodJson, podErrors, VERSION } from './fixtures/builders';
+import { gracePeriodMs } from '../../../../src/scheduler/kill/kill-instance';
+import type { PodSpec } from '../../../../src/scheduler/model/pod';
+import { convertPod, CTX, makeContainerJson, makePodJson, podEcho, podErrors, VERSION } from './fixtures/builders';
 
 const MINIMAL_CONTAINER_DEFINITION = {
   name: 'c',
@@ -21,9 +21,10 @@ const MINIMAL_CONTAINER_DEFINITION = {
 
 t.test('a minimal pod gets the full definition (spec 2.1–2.3, README resolutions)', async (t) => {
   const spec = convertPod(makePodJson());
-  t.strictSame(spec.definition, {
+  t.strictSame(podEcho(spec), {
     id: '/p',
     version: VERSION,
+    versionInfo: { lastScalingAt: VERSION, lastConfigChangeAt: VERSION },
     labels: {},
     environment: {},
     user: null,
@@ -45,7 +46,7 @@ t.test('a minimal pod gets the full definition (spec 2.1–2.3, README resolutio
 });
 
 t.test('a minimal pod normalizes into the core model', async (t) => {
-  const { definition: _definition, ...spec } = convertPod(makePodJson());
+  const spec = convertPod(makePodJson());
   t.strictSame(spec, {
     kind: 'pod',
     id: '/p',
@@ -65,11 +66,20 @@ t.test('a minimal pod normalizes into the core model', async (t) => {
       name: 'c',
       resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 },
       endpoints: [],
-      command: 'sleep 1000',
+      exec: { command: { shell: 'sleep 1000' } },
       env: {},
+      envSecrets: {},
+      volumeMounts: [],
+      artifacts: [],
+      labels: {},
     }],
     executorResources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 10_000, gpus: 0 },
+    networks: [{ mode: 'host', labels: {} }],
     networkMode: 'host',
+    volumes: [],
+    env: {},
+    envSecrets: {},
+    secrets: {},
   });
 });
 
@@ -81,8 +91,8 @@ interface DefaultCase {
 }
 
 const containerDef = (s: PodSpec, i = 0): Record<string, unknown> =>
-  (s.definition.containers as Record<string, unknown>[])[i];
-const schedulingDef = (s: PodSpec): Record<string, unknown> => s.definition.scheduling as Record<string, unknown>;
+  (podEcho(s).containers as Record<string, unknown>[])[i];
+const schedulingDef = (s: PodSpec): Record<string, unknown> => podEcho(s).scheduling as Record<string, unknown>;
 
 const defaultCases: readonly DefaultCase[] = [
   {
@@ -98,7 +108,7 @@ const defaultCases: readonly DefaultCase[] = [
     pod: { scaling: { kind: 'fixed', instances: 3, maxInstances: 5 } },
     check: (s, t) => {
       t.equal(s.instances, 3);
-      t.strictSame(s.definition.scaling, { kind: 'fixed', instances: 3, maxInstances: 5 });
+      t.strictSame(podEcho(s).scaling, { kind: 'fixed', instances: 3, maxInstances: 5 });
     },
   },
   {
@@ -106,7 +116,7 @@ const defaultCases: readonly DefaultCase[] = [
     pod: { executorResources: { cpus: 0.5, mem: 64 } },
     check: (s, t) => {
       t.strictSame(s.executorResources, { cpusMilli: 500, memMilli: 64_000, diskMilli: 10_000, gpus: 0 });
-      t.strictSame(s.definition.executorResources, { cpus: 0.5, mem: 64, disk: 10 });
+      t.strictSame(podEcho(s).executorResources, { cpus: 0.5, mem: 64, disk: 10 });
     },
   },
   {
@@ -132,7 +142,8 @@ const defaultCases: readonly DefaultCase[] = [
       t.match(schedulingDef(s), {
         killSelection: 'OLDEST_FIRST',
         unreachableStrategy: 'disabled',
-        placement: { constraints: [{ fieldName: 'hostname', operator: 'UNIQUE' }, ['rack', 'MAX_PER', '2']] },
+        // Marathon's object form, even for a constraint given as an array.
+        placement: { constraints: [{ fieldName: 'hostname', operator: 'UNIQUE' }, { fieldName: 'rack', operator: 'MAX_PER', value: '2' }] },
       });
     },
   },
@@ -141,8 +152,10 @@ const defaultCases: readonly DefaultCase[] = [
     pod: { environment: { A: 'pod', B: 'pod' } },
     container: { environment: { B: 'container', SECRET_1: { secret: 's1' } } },
     check: (s, t) => {
-      t.strictSame(s.containers[0].env, { A: 'pod', B: 'container' });
-      t.strictSame(s.definition.environment, { A: 'pod', B: 'pod' });
+      t.strictSame(s.env, { A: 'pod', B: 'pod' });
+      t.strictSame(s.containers[0].env, { B: 'container' }, 'the pod\'s variables are added at launch (task-env.ts)');
+      t.strictSame(s.containers[0].envSecrets, { SECRET_1: 's1' });
+      t.strictSame(podEcho(s).environment, { A: 'pod', B: 'pod' });
       t.strictSame(containerDef(s).environment, { B: 'container', SECRET_1: { secret: 's1' } });
     },
   },
@@ -164,8 +177,8 @@ const defaultCases: readonly DefaultCase[] = [
     container: { endpoints: [{ name: 'web', protocol: ['HTTP', 'Tcp'] }, { name: 'admin', hostPort: 9000 }] },
     check: (s, t) => {
       t.strictSame(s.containers[0].endpoints, [
-        { name: 'web', protocol: ['http', 'tcp'], hostPort: 0 },
-        { name: 'admin', protocol: ['tcp'], hostPort: 9000 },
+        { name: 'web', protocol: ['http', 'tcp'], hostPort: 0, labels: {}, networkNames: [] },
+        { name: 'admin', protocol: ['tcp'], hostPort: 9000, labels: {}, networkNames: [] },
       ]);
       t.strictSame(containerDef(s).endpoints, [
         { name: 'web', containerPort: null, hostPort: 0, protocol: ['http', 'tcp'], labels: {} },
@@ -180,17 +193,17 @@ const defaultCases: readonly DefaultCase[] = [
     check: (s, t) => {
       t.equal(s.networkMode, 'container');
       t.strictSame(s.containers[0].endpoints, [
-        { name: 'web', protocol: ['tcp'], containerPort: 80 },
-        { name: 'pub', protocol: ['tcp'], hostPort: 0, containerPort: 81 },
+        { name: 'web', protocol: ['tcp'], containerPort: 80, labels: {}, networkNames: [] },
+        { name: 'pub', protocol: ['tcp'], hostPort: 0, containerPort: 81, labels: {}, networkNames: [] },
       ]);
-      t.strictSame(s.definition.networks, [{ mode: 'container', name: 'overlay', labels: {} }]);
+      t.strictSame(podEcho(s).networks, [{ mode: 'container', name: 'overlay', labels: {} }]);
     },
   },
   {
     name: 'a container network without name takes the default network name',
     pod: { networks: [{ mode: 'container' }] },
     container: { endpoints: [{ name: 'web', containerPort: 80 }] },
-    check: (s, t) => t.strictSame(s.definition.networks, [{ mode: 'container', name: 'dcos', labels: {} }]),
+    check: (s, t) => t.strictSame(podEcho(s).networks, [{ mode: 'container', name: 'dcos', labels: {} }]),
   },
   {
     name: 'volumes and mounts are echoed',
@@ -198,7 +211,7 @@ const defaultCases: readonly DefaultCase[] = [
     container: { volumeMounts: [{ name: 'scratch', mountPath: '/tmp/s' }] },
     check: (s, t) => {
       t.equal(s.resident, false);
-      t.strictSame(s.definition.volumes, [{ name: 'scratch' }]);
+      t.strictSame(podEcho(s).volumes, [{ name: 'scratch' }]);
       t.strictSame(containerDef(s).volumeMounts, [{ name: 'scratch', mountPath: '/tmp/s' }]);
     },
   },
@@ -219,8 +232,8 @@ const defaultCases: readonly DefaultCase[] = [
     name: 'unknown fields pass through',
     pod: { legacySharedCgroups: true, secrets: { s1: { source: '/path' } } },
     check: (s, t) => {
-      t.equal(s.definition.legacySharedCgroups, true);
-      t.strictSame(s.definition.secrets, { s1: { source: '/path' } });
+      t.equal(podEcho(s).legacySharedCgroups, true);
+      t.strictSame(podEcho(s).secrets, { s1: { source: '/path' } });
     },
   },
 ];
@@ -273,7 +286,6 @@ for (const c of checkCases) {
     const check = spec.containers[0].healthCheck;
     t.ok(check);
     t.match(check, { gracePeriodMs: 300_000, intervalMs: 60_000, timeoutMs: 20_000, ignoreHttp1xx: false, ...c.spec });
-    t.strictSame(check?.wire, c.wire);
     t.strictSame(containerDef(spec).healthCheck, c.wire);
   });
 }
@@ -304,18 +316,18 @@ t.test('pod roles follow the app rules', async (t) => {
   ]);
 });
 
-t.test('pod kill grace: the longest container grace, default 3 s', async (t) => {
+t.test('pod kill grace: each container\'s lifecycle.killGracePeriodSeconds, default 3 s', async (t) => {
   const two = convertPod(makePodJson({
     containers: [
       makeContainerJson({ name: 'a', lifecycle: { killGracePeriodSeconds: 10 } }),
       makeContainerJson({ name: 'b' }),
     ],
   }));
-  t.equal(podKillGracePeriodMs(two.containers), 10_000);
-  t.equal(podKillGracePeriodMs(convertPod(makePodJson()).containers), 3000);
+  t.equal(gracePeriodMs(two, 'a'), 10_000);
+  t.equal(gracePeriodMs(two, 'b'), 3000);
   const short = convertPod(makePodJson({}, { lifecycle: { killGracePeriodSeconds: 0 } }));
-  t.equal(podKillGracePeriodMs(short.containers), 0);
-  t.equal(podKillGracePeriodMs([]), 3000);
+  t.equal(gracePeriodMs(short, 'c'), 0);
+  t.equal(gracePeriodMs(undefined, 'c'), 3000);
 });
 
 interface ErrorCase {

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { podFromWire } from '../../../../src/marathon/convert/pod-from-wire';
+import { podEcho } from './fixtures/builders';
 
 const ctx = { defaultRole: '*', versionIso: '2026-01-01T00:00:00.000Z', defaultNetworkName: 'dcos' };
 
@@ -73,7 +74,7 @@ t.test('a rich pod converts with every rule of spec 2.1–2.6 applied', async (t
   t.match(sidecar.healthCheck, { protocol: 'MESOS_TCP', endpoint: 'metrics' });
   t.same(sidecar.endpoints.map((e) => e.hostPort), [9100]);
   t.match(cron.healthCheck, { protocol: 'COMMAND', command: 'test -f /tmp/ok', delayMs: 2000 });
-  const def = spec.definition as Record<string, unknown>;
+  const def = podEcho(spec) as Record<string, unknown>;
   const containers = def.containers as Record<string, unknown>[];
   t.match(containers[0], { image: { kind: 'DOCKER', id: 'nginx:1.25', forcePull: true }, lifecycle: { killGracePeriodSeconds: 20 } });
   t.equal(containers[2].image, null, 'unset optional scalars echo as null');

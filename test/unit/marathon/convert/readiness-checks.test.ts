@@ -1,5 +1,5 @@
 import t from 'tap';
-import { appErrors, convertApp, makeAppJson } from './fixtures/builders';
+import { appEcho, appErrors, convertApp, makeAppJson } from './fixtures/builders';
 
 const PORTS = { portDefinitions: [{ port: 0, name: 'http-api' }, { port: 0, name: 'admin' }] };
 
@@ -9,7 +9,7 @@ t.test('readiness check defaults (fact 31) are filled and echoed; the port name 
     name: 'readinessCheck', protocol: 'HTTP', path: '/', portName: 'http-api', portIndex: 0, intervalMs: 30_000,
     timeoutMs: 10_000, httpStatusCodesForReady: [200], preserveLastResponse: false,
   }]);
-  t.same(spec.definition.readinessChecks, [{
+  t.same(appEcho(spec).readinessChecks, [{
     name: 'readinessCheck', protocol: 'HTTP', path: '/', portName: 'http-api', intervalSeconds: 30,
     timeoutSeconds: 10, httpStatusCodesForReady: [200], preserveLastResponse: false,
   }]);
@@ -26,7 +26,7 @@ t.test('given values are kept; a named second port is probed on its own host por
 t.test('no readinessChecks: none, and left out of the echo (fact 27)', async (t) => {
   const spec = convertApp(makeAppJson(PORTS));
   t.equal(spec.readinessChecks, undefined);
-  t.notOk('readinessChecks' in spec.definition);
+  t.notOk('readinessChecks' in appEcho(spec));
 });
 
 const INVALID: [string, Record<string, unknown>, { path: string; errors: string[] }[]][] = [
