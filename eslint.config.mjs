@@ -19,6 +19,25 @@ const timeAndRandomBans = {
   ],
 };
 
+// Issue 12 (R1): one typed run-spec model. Marathon's JSON of apps and pods is read only by the
+// converter (src/marathon/convert) and written only by the renderers (src/marathon/render, and the
+// API's src/api/render on top of them); everything else works on the model (src/scheduler/model).
+// The model has no `definition` and no `wire`: these bans keep a wire copy from coming back.
+const wireJsonBans = [
+  { selector: 'MemberExpression[property.name="definition"]', message: 'No wire JSON outside src/marathon: read the typed run spec (src/scheduler/model; docs/architecture.md, "The run-spec model").' },
+  { selector: 'MemberExpression[property.name="wire"]', message: 'No wire JSON outside src/marathon: read the typed run spec (src/scheduler/model).' },
+];
+
+// Drivers get a resolved TaskLaunch (src/scheduler/model/launch.ts), never the run spec or Marathon's JSON.
+const driverImportBans = {
+  'no-restricted-imports': ['error', {
+    patterns: [
+      { group: ['**/scheduler/model/run-spec', '**/scheduler/model/app', '**/scheduler/model/pod'], message: 'Drivers get a resolved TaskLaunch, not the run spec.' },
+      { group: ['**/marathon/**'], message: 'Drivers never see Marathon\'s JSON: they get a resolved TaskLaunch.' },
+    ],
+  }],
+};
+
 const coreOnly = {
   'no-restricted-globals': ['error',
     ...timeAndRandomBans['no-restricted-globals'].slice(1),
@@ -37,6 +56,7 @@ const coreOnly = {
     { selector: ':function[async=true]', message: 'The core is synchronous: no async.' },
     { selector: 'AwaitExpression', message: 'The core is synchronous: no await.' },
     { selector: 'NewExpression[callee.name="Promise"]', message: 'The core is synchronous: no promises.' },
+    ...wireJsonBans,
   ],
 };
 
@@ -51,6 +71,12 @@ export default tseslint.config(
     },
   },
   { files: ['src/scheduler/**/*.ts'], rules: { ...timeAndRandomBans, ...coreOnly } },
+  {
+    files: ['src/**/*.ts', 'sim/cluster/**/*.ts', 'sim/invariants/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/scheduler/**', 'src/marathon/**'],
+    rules: { 'no-restricted-syntax': ['error', ...wireJsonBans] },
+  },
+  { files: ['src/cluster/**/*.ts', 'sim/cluster/**/*.ts'], rules: driverImportBans },
   // The simulator runs in virtual time; only its command-line edge (cli.ts) touches the host.
   { files: ['sim/**/*.ts'], ignores: ['sim/cli.ts', 'sim/**/cli.ts'], rules: timeAndRandomBans },
 );
