@@ -79,4 +79,17 @@ export default tseslint.config(
   { files: ['src/cluster/**/*.ts', 'sim/cluster/**/*.ts'], rules: driverImportBans },
   // The simulator runs in virtual time; only its command-line edge (cli.ts) touches the host.
   { files: ['sim/**/*.ts'], ignores: ['sim/cli.ts', 'sim/**/cli.ts'], rules: timeAndRandomBans },
+  // Tests run from two trees (source through tsx, and the compiled copy in dist/tests that
+  // `npm test` runs): a path climbed from __dirname points into the wrong one. Repository files go
+  // through test/harness/repo-path.ts, spawned entry points through test/harness/node-entry.ts.
+  {
+    files: ['test/**/*.ts'],
+    ignores: ['test/harness/node-entry.ts', 'test/runner/**'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'CallExpression[callee.name=/^(join|resolve)$/]:has(> Identifier[name="__dirname"]):has(> Literal[value=".."])',
+        message: 'Tests run from source and from dist/tests: use repoPath()/REPO_ROOT (test/harness/repo-path.ts) or nodeArgsFor() (test/harness/node-entry.ts).',
+      }],
+    },
+  },
 );

@@ -5,6 +5,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
+import { packageRoot } from '../src/runtime/package-root';
 
 /**
  * bench:launch — the launch rate of the embedded default, end to end: a real pacer process
@@ -58,7 +59,7 @@ export interface LaunchBenchResult {
   readonly problems: readonly string[];
 }
 
-const STARTUP = /pacer: Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
+const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 
 /** Run the benchmark once. Never throws for a failed run: the reasons are in `problems`. */
 export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBenchResult> {
@@ -121,11 +122,13 @@ interface PacerProcess {
   stop(): Promise<void>;
 }
 
-/** `node dist/src/main.js` (or `src/main.ts` through tsx, when this file runs from source) on a free port. */
+/** pacer's compiled entry point beside this file (or `src/main.ts` through tsx, when this file runs from source) on a free port. */
 function startPacer(dir: string, sandboxRoot: string, extra: readonly string[], nodeArgs: readonly string[]): PacerProcess {
+  // The entry point beside this file's tree: src/main.ts from source (through tsx), or the
+  // compiled main.js next to the compiled bench (dist/bench → dist/src, dist/tests/bench → dist/tests/src).
   const fromSource = __filename.endsWith('.ts');
-  const repo = fromSource ? resolve(__dirname, '..') : resolve(__dirname, '..', '..');
-  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src', 'main.ts')] : [join(repo, 'dist', 'src', 'main.js')];
+  const repo = packageRoot(__dirname);
+  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src', 'main.ts')] : [join(__dirname, '..', 'src', 'main.js')];
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
   const child = spawn(process.execPath, [...nodeArgs, ...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', sandboxRoot, ...extra], {

@@ -1,38 +1,52 @@
-import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import seedrandom from 'seedrandom';
 import { HeapLoop } from '../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { Scheduler } from '../src/scheduler/scheduler';
 import { MemoryStore } from '../src/store/memory-store';
-import type { Store } from '../src/scheduler/ports/store';
 import { BenchCluster, type BenchClusterShape } from './lib/bench-cluster';
 import { benchWorkload } from './lib/bench-workload';
+import { quantile } from './lib/core-change-cost';
+import { NULL_STORE } from './lib/null-store';
+import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
 
 /**
  * bench:match — offer matching through the real core (Scheduler.handle with `offers` inputs, the
  * production code path): 10,000 agents in 3 regions × 4 zones and 100 racks, 1,000 apps with a
- * constraint/role/port mix, at 1k, 10k, 100k and 1M instances. Reports placements per second,
- * wall time to place everything (instance records and events included), p50/p99 per offer batch
- * and peak heap; writes bench/results/match.json.
+ * constraint/role/port mix, at 10k, 100k and 1M instances. The apps are created one by one
+ * (`putRunSpec`, each its own deployment, as API clients create them) with the cap on running
+ * deployments raised to the number of apps, so that every app is accepted. Reports the queue build
+ * (creating the apps and their Scheduled instances), the match (placing them all, instance
+ * records and events included), placements per second, µs per placement, p50/p99 per offer batch
+ * and peak heap; writes bench/results/match-<store>.json.
  *
- *   npm run bench:match                  # the full curve (about a minute)
- *   npm run bench:match -- --sizes 1000  # one size (the test suite's smoke run uses a tiny one)
- *   npm run bench:match -- --store memory # with the in-memory store (default: persistence off)
+ * It checks that it did all of its work — every app accepted, every instance placed, two
+ * instance_changed_events per instance — and exits 1 naming what is missing otherwise.
+ *
+ *   npm run bench:match                                # 10k, 100k, 1M, 3 runs each after a warm-up
+ *   npm run bench:match -- --sizes 100000 --repeat 1   # one size, once
+ *   npm run bench:match -- --store memory              # with the in-memory store (default: persistence off)
+ *   npm run bench:match -- --agents 2 --sizes 300      # a cluster too small: fails, saying why
  */
 /** Figures of one benchmark size. */
 export interface SizeResult {
-  instances: number;
-  placed: number;
-  queueBuildMs: number;
-  matchWallMs: number;
-  placementsPerSec: number;
-  batches: number;
-  batchP50Ms: number;
-  batchP99Ms: number;
-  cycles: number;
-  events: number;
-  peakHeapMib: number;
+  readonly instances: number;
+  readonly apps: number;
+  readonly appsAccepted: number;
+  readonly placed: number;
+  readonly queueBuildMs: number;
+  readonly matchMs: number;
+  readonly placementsPerSec: number;
+  readonly usPerPlacement: number;
+  readonly batches: number;
+  readonly batchP50Ms: number;
+  readonly batchP99Ms: number;
+  readonly cycles: number;
+  readonly events: number;
+  readonly instanceEvents: number;
+  readonly peakHeapMib: number;
+  /** Why this run did not do all of its work; empty when it did. */
+  readonly problems: readonly string[];
 }
 
 export const SHAPE: BenchClusterShape = {
@@ -41,38 +55,42 @@ export const SHAPE: BenchClusterShape = {
 const APPS = 1000;
 const OFFERS_PER_BATCH = 500;
 
-/** Persistence off: counts writes only (the embedded store has its own benchmark). */
-const NULL_STORE: Store = {
-  saveRoot: () => undefined, saveRunSpec: () => undefined, deleteRunSpec: () => undefined,
-  saveRunSpecVersion: () => undefined, deleteRunSpecVersion: () => undefined,
-  saveRootVersion: () => undefined, deleteRootVersion: () => undefined,
-  saveDeployment: () => undefined, deleteDeployment: () => undefined, saveInstances: () => undefined,
-  deleteInstance: () => undefined, saveFrameworkId: () => undefined, setAside: () => undefined,
-  load: () => ({ runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }),
-};
+/** How one size runs. */
+export interface SizeOptions {
+  readonly store: 'none' | 'memory';
+  /** The cap on running deployments (default: the number of apps, so that every app is accepted). */
+  readonly maxRunningDeployments?: number;
+}
 
 /** Places `instances` instances of `apps` apps on a fresh cluster of `shape` through the real core. */
-export function runSize(instances: number, shape: BenchClusterShape, apps: number, store: 'none' | 'memory'): SizeResult {
+export function runSize(instances: number, shape: BenchClusterShape, apps: number, options: SizeOptions): SizeResult {
+  const appCount = Math.min(apps, instances);
   const cluster = new BenchCluster(shape);
   const loop = new HeapLoop<SchedulerInput>();
   let events = 0;
+  let instanceEvents = 0;
   const scheduler = new Scheduler(
     {
       clock: { nowMs: () => 1_767_225_600_000 },
       random: { next: seedrandom('bench-match') },
       timers: { schedule: (due, input) => loop.schedule(due, input), cancel: (id) => loop.cancel(id) },
       driver: cluster,
-      store: store === 'memory' ? new MemoryStore() : NULL_STORE,
+      store: options.store === 'memory' ? new MemoryStore() : NULL_STORE,
       prober: { probe: () => undefined },
     },
-    { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0 },
+    { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0, maxRunningDeployments: options.maxRunningDeployments ?? appCount },
   );
-  scheduler.subscribe(() => {
+  scheduler.subscribe((event) => {
     events++;
+    if (event.eventType === 'instance_changed_event') instanceEvents++;
   });
-  const workload = benchWorkload(Math.min(apps, instances), instances, shape.regions, shape.racks);
+  const workload = benchWorkload(appCount, instances, shape.regions, shape.racks);
+  const refused: string[] = [];
   const q0 = performance.now();
-  for (const spec of workload) scheduler.handle({ type: 'putRunSpec', spec });
+  for (const spec of workload) {
+    const result = scheduler.handle({ type: 'putRunSpec', spec });
+    if (result === undefined || !result.ok) refused.push(`${spec.id}: ${result?.ok === false ? result.message : 'no answer'}`);
+  }
   const queueBuildMs = performance.now() - q0;
   const batchMs: number[] = [];
   let peakHeap = process.memoryUsage().heapUsed;
@@ -86,50 +104,84 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
       const b0 = performance.now();
       scheduler.handle({ type: 'offers', offers: offers.slice(i, i + OFFERS_PER_BATCH) });
       batchMs.push(performance.now() - b0);
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
     }
-    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
     if (cluster.launchedTasks === before || scheduler.queue().length === 0) break;
   }
-  const matchWallMs = performance.now() - m0;
+  const matchMs = performance.now() - m0;
   const placed = cluster.launchedTasks;
-  batchMs.sort((a, b) => a - b);
+  const problems: string[] = [];
+  if (refused.length > 0) problems.push(`${instances} instances: ${refused.length} of ${appCount} apps refused (first: ${refused[0]})`);
+  if (placed !== instances) {
+    const waiting = scheduler.queue().reduce((n, q) => n + q.scheduled, 0);
+    problems.push(`${instances} instances: placed ${placed} (${waiting} still waiting in the launch queue after ${cycles} offer cycles)`);
+  }
+  if (instanceEvents < 2 * placed) problems.push(`${instances} instances: ${instanceEvents} instance_changed_events for ${placed} placements (expected Scheduled and Provisioned for each)`);
   return {
-    instances, placed, queueBuildMs: round(queueBuildMs), matchWallMs: round(matchWallMs),
-    placementsPerSec: Math.round(placed / (matchWallMs / 1000)), batches: batchMs.length,
-    batchP50Ms: round(pct(batchMs, 0.5)), batchP99Ms: round(pct(batchMs, 0.99)), cycles, events,
-    peakHeapMib: Math.round(peakHeap / 1048576),
+    instances, apps: appCount, appsAccepted: appCount - refused.length, placed,
+    queueBuildMs: round(queueBuildMs), matchMs: round(matchMs),
+    placementsPerSec: Math.round(placed / (matchMs / 1000)), usPerPlacement: round((matchMs * 1000) / Math.max(1, placed)),
+    batches: batchMs.length, batchP50Ms: round(quantile(batchMs, 0.5)), batchP99Ms: round(quantile(batchMs, 0.99)), cycles, events,
+    instanceEvents, peakHeapMib: Math.round(peakHeap / 1048576), problems,
   };
-}
-
-function pct(sorted: number[], p: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
 function round(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
-function main(): void {
-  const argv = process.argv.slice(2);
-  const sizesArg = argv.indexOf('--sizes');
-  const sizes = sizesArg >= 0 ? argv[sizesArg + 1].split(',').map(Number) : [1000, 10_000, 100_000, 1_000_000];
-  const agentsArg = argv.indexOf('--agents');
-  const shape = agentsArg >= 0 ? { ...SHAPE, agents: Number(argv[agentsArg + 1]) } : SHAPE;
-  const storeArg = argv.indexOf('--store');
-  const store = storeArg >= 0 && argv[storeArg + 1] === 'memory' ? 'memory' : 'none';
-  const results: SizeResult[] = [];
-  console.log(`bench:match  ${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${APPS} apps, store ${store}, node ${process.version}`);
-  console.log('instances   placed     queue-ms  match-ms  placements/s  batches  p50-ms  p99-ms  cycles  events    heap-MiB');
-  for (const n of sizes) {
-    const r = runSize(n, shape, APPS, store);
-    results.push(r);
-    console.log(`${String(r.instances).padStart(9)} ${String(r.placed).padStart(8)} ${String(r.queueBuildMs).padStart(10)} ${String(r.matchWallMs).padStart(9)} ${String(r.placementsPerSec).padStart(13)} ${String(r.batches).padStart(8)} ${String(r.batchP50Ms).padStart(7)} ${String(r.batchP99Ms).padStart(7)} ${String(r.cycles).padStart(7)} ${String(r.events).padStart(8)} ${String(r.peakHeapMib).padStart(10)}`);
-  }
-  if (results.length > 1) {
-    const first = results[0];
-    console.log('scaling (match ms per 1k instances): ' + results.map((r) => `${r.instances}: ${round(r.matchWallMs / (r.instances / 1000))}`).join('  ') + `  (first ${first.instances})`);
-  }
-  writeFileSync(`bench/results/match-${store}.json`, `${JSON.stringify({ shape, apps: APPS, store, node: process.version, results }, null, 2)}\n`);
+/** The run of `results` (one size, repeated) whose match time is the median. */
+function medianRun(results: readonly SizeResult[]): SizeResult {
+  return [...results].sort((a, b) => a.matchMs - b.matchMs)[Math.floor((results.length - 1) / 2)];
 }
 
-if (require.main === module) main();
+function median(values: readonly number[]): number {
+  return quantile([...values], 0.5);
+}
+
+function row(r: SizeResult, spread: string): string {
+  return `${String(r.instances).padStart(9)} ${String(r.placed).padStart(9)} ${String(r.queueBuildMs).padStart(9)} ${String(r.matchMs).padStart(9)} ${String(r.placementsPerSec).padStart(13)} ${String(r.usPerPlacement).padStart(7)} ${String(r.batchP50Ms).padStart(7)} ${String(r.batchP99Ms).padStart(8)} ${String(r.peakHeapMib).padStart(9)}  ${spread}`;
+}
+
+function main(): number {
+  const argv = process.argv.slice(2);
+  const arg = (name: string): string | undefined => {
+    const i = argv.lastIndexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const sizes = (arg('--sizes') ?? '10000,100000,1000000').split(',').map(Number);
+  const repeat = Number(arg('--repeat') ?? 3);
+  const shape = arg('--agents') !== undefined ? { ...SHAPE, agents: Number(arg('--agents')) } : SHAPE;
+  const apps = Number(arg('--apps') ?? APPS);
+  const store = arg('--store') === 'memory' ? 'memory' : 'none';
+  const maxRunningDeployments = arg('--max-deployments') === undefined ? undefined : Number(arg('--max-deployments'));
+  const warmup = argv.includes('--no-warmup') ? 0 : Math.min(10_000, sizes[0]);
+  const info = runInfo();
+  console.log(`bench:match  ${formatRunInfo(info)}`);
+  console.log(`${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${apps} apps (one deployment each), store ${store}; ${repeat} run(s) per size, medians${warmup > 0 ? `, after a warm-up run of ${warmup}` : ''}`);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const problems: string[] = [];
+  if (warmup > 0) problems.push(...runSize(warmup, shape, apps, { store, maxRunningDeployments }).problems.map((p) => `warm-up: ${p}`));
+  const runs = new Map<number, SizeResult[]>();
+  for (let r = 0; r < repeat; r++) {
+    for (const n of sizes) {
+      gc?.();
+      const result = runSize(n, shape, apps, { store, maxRunningDeployments });
+      problems.push(...result.problems);
+      runs.set(n, [...(runs.get(n) ?? []), result]);
+    }
+  }
+  console.log('instances    placed  queue-ms  match-ms  placements/s  µs/pl.  p50-ms   p99-ms  heap-MiB  (match-ms of each run; queue-ms median)');
+  const medians: (SizeResult & { queueBuildMedianMs: number })[] = [];
+  for (const n of sizes) {
+    const all = runs.get(n) ?? [];
+    const m = { ...medianRun(all), queueBuildMedianMs: median(all.map((x) => x.queueBuildMs)) };
+    medians.push(m);
+    console.log(row({ ...m, queueBuildMs: m.queueBuildMedianMs }, `(${all.map((x) => x.matchMs).join(' / ')})`));
+  }
+  const growth = medians.length > 1 ? Math.round((medians[medians.length - 1].usPerPlacement / medians[0].usPerPlacement) * 100) / 100 : undefined;
+  if (growth !== undefined) console.log(`per-placement cost ${medians[0].instances} → ${medians[medians.length - 1].instances}: ×${growth}`);
+  return finishRun('bench:match', `bench/results/match-${store}.json`, info, { shape, apps, store, repeat, warmup, medians, growth, runs: [...runs.values()].flat() }, problems);
+}
+
+if (require.main === module) process.exitCode = main();

@@ -1,16 +1,22 @@
-import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { isTerminalCondition, type Condition } from '../src/scheduler/model/condition';
 import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
 import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
 import { createRunSession } from '../sim/runner/run-scenario';
-import type { Scenario, TimelineStep } from '../sim/scenario/scenario';
+import type { DefinitionRef, Scenario, TimelineStep } from '../sim/scenario/scenario';
+import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
 
 /**
  * bench:sim — simulator speed with the full scheduler logic: a generated scenario (agents in 4
  * zones; apps of 100 instances, each task with an agent-run HTTP health check every 10 s, 10% of
  * apps flaky; every task exits with TASK_FAILED after 1–48 virtual hours, so failures, backoff and
- * relaunches run in the background) driven through the same runner as `npm run sim`.
+ * relaunches run in the background) driven through the same runner as `npm run sim`. All apps
+ * are created in one deployment (one change of the root group, as `PUT /v2/groups` makes it).
  * Reports virtual seconds per wall second, loop steps and core events per wall second.
+ *
+ * It checks that it did all of its work — every app deployed, every instance Running at once at
+ * some point (all placed), as many live instances at the end as wanted (none lost), the run's
+ * invariants held — and exits 1 naming what is missing otherwise.
  *
  *   npm run bench:sim                             # 1,000 agents / 10,000 instances / 24 h, then 10,000 / 100,000 / 1 h
  *   npm run bench:sim -- --agents 100 --instances 1000 --hours 1   # one custom run
@@ -29,6 +35,15 @@ export interface SimBenchResult {
   invariants: boolean;
   passed: boolean;
   peakHeapMib: number;
+  /** Most instances Running at once (every instance placed: equals `instances`). */
+  peakRunning: number;
+  /** Distinct instance ids that were Running at some point (relaunches included). */
+  instancesEverRunning: number;
+  runningAtEnd: number;
+  /** Instances in a non-terminal condition at the end (none lost: equals `instances`). */
+  liveAtEnd: number;
+  /** Why the run did not do all of its work; empty when it did. */
+  problems: readonly string[];
 }
 
 function scenario(agents: number, instances: number, hours: number): Scenario {
@@ -41,6 +56,8 @@ function scenario(agents: number, instances: number, hours: number): Scenario {
   }
   const timeline: TimelineStep[] = [];
   const apps = Math.ceil(instances / 100);
+  const definitions: DefinitionRef[] = [];
+  const models: TimelineStep[] = [];
   for (let k = 0; k < apps; k++) {
     const id = `/bench/app-${k}`;
     const definition = {
@@ -48,13 +65,15 @@ function scenario(agents: number, instances: number, hours: number): Scenario {
       portDefinitions: [{ port: 0 }],
       healthChecks: [{ protocol: 'MESOS_HTTP', path: '/health', intervalSeconds: 10, gracePeriodSeconds: 30, maxConsecutiveFailures: 3 }],
     };
-    const pointer = `/timeline/${timeline.length}`;
-    timeline.push({ atMs: 0, pointer, action: { type: 'app', definition, pointer: `${pointer}/app`, runSpecId: id, force: false } });
-    timeline.push({ atMs: 0, pointer: `/timeline/${timeline.length}`, action: { type: 'taskModel', runSpecId: id, model: { kind: 'exitAfter', afterMs: [3_600_000, 48 * 3_600_000], state: 'TASK_FAILED' } } });
+    definitions.push({ kind: 'app', definition, pointer: `/timeline/0/deploy/${k}`, runSpecId: id });
+    models.push({ atMs: 0, pointer: `/timeline/${1 + models.length}`, action: { type: 'taskModel', runSpecId: id, model: { kind: 'exitAfter', afterMs: [3_600_000, 48 * 3_600_000], state: 'TASK_FAILED' } } });
     if (k % 10 === 0) {
-      timeline.push({ atMs: 0, pointer: `/timeline/${timeline.length}`, action: { type: 'health', runSpecId: id, model: { kind: 'flaky', p: 0.02 } } });
+      models.push({ atMs: 0, pointer: `/timeline/${1 + models.length}`, action: { type: 'health', runSpecId: id, model: { kind: 'flaky', p: 0.02 } } });
     }
   }
+  // Every app in one change of the root group (one deployment, as PUT /v2/groups makes it): one
+  // deployment per app would meet the cap of 100 running deployments and leave apps undeployed.
+  timeline.push({ atMs: 0, pointer: '/timeline/0', action: { type: 'deploy', definitions, force: false } }, ...models);
   return {
     name: `bench-sim-${agents}-${instances}`, seed: 1, durationMs: hours * 3_600_000,
     options: { taskKilling: true, defaultRole: '*', maxInstancesPerOffer: 100, timings: DEFAULT_SIM_TIMINGS },
@@ -62,12 +81,21 @@ function scenario(agents: number, instances: number, hours: number): Scenario {
   };
 }
 
-/** Runs the generated workload for `hours` virtual hours; invariants optional. */
+/** Runs the generated workload for `hours` virtual hours; invariants optional. Never throws for a run that fell short: the reasons are in `problems`. */
 export function runSimBench(agents: number, instances: number, hours: number, invariants: boolean): SimBenchResult {
   const session = createRunSession(scenario(agents, instances, hours), { invariants, trace: false });
   let events = 0;
-  session.onEvent(() => {
+  const running = new Set<string>();
+  let peakRunning = 0;
+  const everRunning = new Set<string>();
+  session.onEvent((_atMs, event) => {
     events++;
+    if (event.eventType !== 'instance_changed_event') return;
+    if (event.condition === 'Running') {
+      running.add(event.instanceId);
+      everRunning.add(event.instanceId);
+      if (running.size > peakRunning) peakRunning = running.size;
+    } else running.delete(event.instanceId);
   });
   let peakHeap = 0;
   const t0 = performance.now();
@@ -77,33 +105,42 @@ export function runSimBench(agents: number, instances: number, hours: number, in
   }
   const result = session.finish();
   const wallMs = performance.now() - t0;
+  const apps = Math.ceil(instances / 100);
+  const live = result.finalCounts.reduce((n, c) => n + Object.entries(c.counts).filter(([k]) => !isTerminalCondition(k as Condition)).reduce((m, [, v]) => m + (v ?? 0), 0), 0);
+  const problems: string[] = [];
+  if (result.finalCounts.length !== apps) problems.push(`${result.finalCounts.length} of ${apps} apps deployed`);
+  if (peakRunning < instances) problems.push(`at most ${peakRunning} of ${instances} instances ran at once: not everything was placed`);
+  if (live !== instances) problems.push(`${live} live instances at the end for ${instances} wanted`);
+  if (!result.passed) problems.push(`the run did not pass: ${result.violations.join('; ') || 'an expectation failed'}`);
   return {
     agents, instances, virtualHours: hours, wallMs: Math.round(wallMs),
     virtualPerWall: Math.round((hours * 3_600_000) / wallMs), loopSteps: result.loopSteps,
     stepsPerSec: Math.round(result.loopSteps / (wallMs / 1000)), events, eventsPerSec: Math.round(events / (wallMs / 1000)),
     invariants, passed: result.passed, peakHeapMib: Math.round(Math.max(peakHeap, process.memoryUsage().heapUsed) / 1048576),
+    peakRunning, instancesEverRunning: everRunning.size, runningAtEnd: running.size, liveAtEnd: live, problems,
   };
 }
 
-function main(): void {
+function main(): number {
   const argv = process.argv.slice(2);
   const arg = (name: string): number | undefined => {
-    const i = argv.indexOf(name);
+    const i = argv.lastIndexOf(name);
     return i >= 0 ? Number(argv[i + 1]) : undefined;
   };
   const invariants = argv.includes('--invariants');
   const configs = arg('--agents') !== undefined
     ? [{ agents: arg('--agents') as number, instances: arg('--instances') ?? 1000, hours: arg('--hours') ?? 1 }]
     : [{ agents: 1000, instances: 10_000, hours: 24 }, { agents: 10_000, instances: 100_000, hours: 1 }];
-  console.log(`bench:sim  node ${process.version}  invariants ${invariants ? 'on' : 'off'}`);
-  console.log('agents  instances  v-hours  wall-ms   virtual/wall  loop-steps   steps/s    events     events/s  heap-MiB');
+  const info = runInfo();
+  console.log(`bench:sim  ${formatRunInfo(info)}; invariants ${invariants ? 'on' : 'off'}`);
+  console.log('agents  instances  v-hours  wall-ms   virtual/wall  loop-steps   steps/s    events     events/s  heap-MiB  peak-running  live-at-end');
   const results: SimBenchResult[] = [];
   for (const c of configs) {
     const r = runSimBench(c.agents, c.instances, c.hours, invariants);
     results.push(r);
-    console.log(`${String(r.agents).padStart(6)} ${String(r.instances).padStart(10)} ${String(r.virtualHours).padStart(8)} ${String(r.wallMs).padStart(8)} ${String(r.virtualPerWall).padStart(13)}x ${String(r.loopSteps).padStart(11)} ${String(r.stepsPerSec).padStart(9)} ${String(r.events).padStart(9)} ${String(r.eventsPerSec).padStart(11)} ${String(r.peakHeapMib).padStart(9)}`);
+    console.log(`${String(r.agents).padStart(6)} ${String(r.instances).padStart(10)} ${String(r.virtualHours).padStart(8)} ${String(r.wallMs).padStart(8)} ${String(r.virtualPerWall).padStart(13)}x ${String(r.loopSteps).padStart(11)} ${String(r.stepsPerSec).padStart(9)} ${String(r.events).padStart(9)} ${String(r.eventsPerSec).padStart(11)} ${String(r.peakHeapMib).padStart(9)} ${String(r.peakRunning).padStart(13)} ${String(r.liveAtEnd).padStart(12)}`);
   }
-  writeFileSync('bench/results/sim.json', `${JSON.stringify({ node: process.version, results }, null, 2)}\n`);
+  return finishRun('bench:sim', 'bench/results/sim.json', info, { invariants, results }, results.flatMap((r) => r.problems.map((p) => `${r.agents} agents / ${r.instances} instances / ${r.virtualHours} h: ${p}`)));
 }
 
-if (require.main === module) main();
+if (require.main === module) process.exitCode = main();

@@ -7,3 +7,4 @@ export declare const OUTPUT: string;
 export declare function inputFingerprint(root: string): string;
 export declare function isStale(root: string): boolean;
 export declare function buildIfStale(root: string, log?: (line: string) => void): number;
+export declare function build(root: string): number;

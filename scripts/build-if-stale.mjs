@@ -78,11 +78,19 @@ export function isStale(root) {
  */
 export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`)) {
   if (!isStale(root)) return 0;
+  log('pacer: sources changed since the last build: compiling (tsc --incremental, then the web UI) …');
+  return build(root);
+}
+
+/**
+ * `npm run build`: tsc (incremental) and the web UI, then the fingerprint of the inputs, so that
+ * the next `npm start` knows the build is current. Returns the exit status.
+ */
+export function build(root) {
   // Taken before compiling: a file edited during the build makes the next start build again.
   const fingerprint = inputFingerprint(root);
   // tsc's incremental record does not notice deleted outputs: without the entry point, start over.
   if (!existsSync(join(root, OUTPUT))) rmSync(join(root, TS_BUILD_INFO), { force: true });
-  log('pacer: sources changed since the last build: compiling (tsc --incremental, then the web UI) …');
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', TS_BUILD_INFO], { cwd: root, stdio: 'inherit' });
   let status = run.status ?? 1;

@@ -2,6 +2,7 @@
 import { parseConfig, usage, type PacerConfig } from './runtime/config';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
+import { createPacerLog, type PacerLog } from './runtime/pacer-log';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -20,21 +21,26 @@ async function main(): Promise<number> {
     process.stderr.write(`pacer: ${parsed.error}\n\n${usage()}\n`);
     return 2;
   }
+  if (parsed.cluster === 'mesos' && parsed.master === undefined) {
+    process.stderr.write(`pacer: --cluster mesos needs --master http://host:5050 or zk://host:2181/mesos (or PACER_MASTER)\n\n${usage()}\n`);
+    return 2;
+  }
+  // From here on every line is a record of one log: readable on a terminal, JSON lines otherwise.
+  const log = createPacerLog({
+    level: parsed.loggingLevel, format: parsed.logFormat ?? (process.stderr.isTTY ? 'text' : 'json'), colors: process.stderr.isTTY,
+  });
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
+  const hooks = { log };
   switch (parsed.cluster) {
     // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
     case 'sim':
-      return serve(parsed, abort.signal, async () => (await import('./runtime/start-sim.js')).startSim(parsed), 'simulated cluster paced in real time');
+      return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-sim.js')).startSim(parsed, hooks), 'simulated cluster paced in real time');
     case 'mesos':
-      if (parsed.master === undefined) {
-        process.stderr.write(`pacer: --cluster mesos needs --master http://host:5050 or zk://host:2181/mesos (or PACER_MASTER)\n\n${usage()}\n`);
-        return 2;
-      }
-      return serve(parsed, abort.signal, async () => (await import('./runtime/start-mesos.js')).startMesos(parsed), `Mesos master ${parsed.master}`);
+      return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-mesos.js')).startMesos(parsed, hooks), `Mesos master ${parsed.master}`);
     case 'local':
-      return serve(parsed, abort.signal, async () => (await import('./runtime/start-local.js')).startLocal(parsed), 'local cluster');
+      return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-local.js')).startLocal(parsed, hooks), 'local cluster');
   }
 }
 
@@ -45,10 +51,16 @@ interface Running {
   close(): Promise<void>;
 }
 
+/**
+ * Starts a composition and serves until SIGINT/SIGTERM. A composition that cannot start says so
+ * in one plain line (`pacer: cannot start: …`, as a bad flag does) and exits 1; a running one
+ * writes only log records (component `pacer` for its own life: serving, stopped).
+ */
 async function serve(
-  config: PacerConfig, signal: AbortSignal, start: () => Promise<Running>, what: string,
+  config: PacerConfig, log: PacerLog, signal: AbortSignal, start: () => Promise<Running>, what: string,
 ): Promise<number> {
-  for (const line of exposureWarnings(config)) process.stderr.write(`${line}\n`);
+  const life = log.child({ component: 'pacer' });
+  for (const line of exposureWarnings(config)) life.warn(line);
   let running: Running;
   try {
     running = await start();
@@ -58,7 +70,7 @@ async function serve(
   }
   const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
   const urls = running.listening.map((l) => `${l.scheme}://${l.address}`).join(' and ');
-  process.stderr.write(`pacer: Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops\n`);
+  life.info({ listening: urls, cluster: config.cluster }, `Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops`);
   // SIGHUP re-reads the credentials and tokens files (they are also watched for changes).
   const reload = (): void => running.reloadAuth();
   process.on('SIGHUP', reload);
@@ -68,7 +80,7 @@ async function serve(
   });
   process.off('SIGHUP', reload);
   await running.close();
-  process.stderr.write('pacer: stopped\n');
+  life.info('stopped');
   return 0;
 }
 

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
-import { packageRoot, uiDistDir } from '../src/api/ui/ui-dir';
+import { uiDistDir } from '../src/api/ui/ui-dir';
+import { packageRoot } from '../src/runtime/package-root';
 
 /**
  * The UI's sources: `ui/` of the repository, also when this module runs from the compiled test

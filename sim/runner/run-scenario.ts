@@ -21,6 +21,7 @@ import { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
 import { finalCounts, finalUnplaced, RunRecorder } from './run-recorder';
 import { DecisionReader } from '../../src/runtime/decision-reader';
+import { CoreFailure } from '../../src/runtime/core-failure';
 import { wireEventJson } from '../../src/api/events/wire-event-json';
 
 /** Options of one run. */
@@ -145,7 +146,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
     },
   );
-  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler) : undefined);
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler, { nowMs: () => clock.now }) : undefined);
   if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true);
   scheduler.subscribe((event: MarathonEvent) => {
     const t = rel();
@@ -211,14 +212,19 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         return false;
       }
       const item = entry.input;
-      if (item.to === 'core') {
-        if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
-        scheduler.handle(item.input);
-        if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
-      } else if (item.to === 'sim') {
-        cluster.onEvent(item.event);
-      } else {
-        performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
+      try {
+        if (item.to === 'core') {
+          if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+          scheduler.handle(item.input);
+          if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
+        } else if (item.to === 'sim') {
+          cluster.onEvent(item.event);
+        } else {
+          performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
+        }
+      } catch (err) {
+        // What failed, with the entry that made it fail (the input, event or step) and its time.
+        throw new CoreFailure(item.to === 'core' ? item.input : item, clock.now, err);
       }
       recorder.afterInput(rel());
       if (checker !== undefined) {

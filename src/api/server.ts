@@ -1,4 +1,6 @@
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import { CoreFailure, coreFailureText, haltingHandler, isCoreFault, type CoreFailureHandler } from '../runtime/core-failure';
+import type { PacerLog } from '../runtime/pacer-log';
 import type { ApiDeps } from './api-deps';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
@@ -14,14 +16,21 @@ import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
 import { uiRoutes } from './ui/ui-routes';
 import { setAsideRoutes } from './pacer/set-aside-routes';
+import { RequestLogController } from './request-log';
 
 /** What {@link buildServer} needs besides the routes' deps. */
 export interface ServerParts {
   readonly deps: ApiDeps;
   /** The SSE fan-out (`/v2/events`). */
   readonly stream: EventStream;
-  /** fastify's own request log; off in tests. */
-  readonly logger?: boolean;
+  /** pacer's log: one record per request (request-log.ts), fastify's own records; absent = no log. */
+  readonly log?: PacerLog;
+  /**
+   * The core failed while serving a request (runtime/core-failure.ts): a query that tripped an
+   * assertion, or a command whose failure the loop reported already. Default: print it and end the
+   * process. Never answered as a 500.
+   */
+  readonly onCoreFailure?: CoreFailureHandler;
   /** Who may call (src/api/auth); absent = open to anyone, as Marathon without `--http_credentials`. */
   readonly auth?: ApiAuthentication;
   /** The listening server(s) (src/runtime/api-listeners.ts: HTTP and/or HTTPS over the same routes). */
@@ -37,7 +46,7 @@ export interface ServerParts {
 export function buildServer(parts: ServerParts): FastifyInstance {
   const { deps } = parts;
   const app = Fastify({
-    logger: parts.logger === true,
+    ...(parts.log === undefined ? {} : { loggerInstance: parts.log.child({ component: 'api' }) as FastifyBaseLogger, logController: new RequestLogController() }),
     bodyLimit: deps.config.bodyLimitBytes,
     rewriteUrl: (req) => collapseSlashes(req.url ?? '/'),
     // Route params carry ids with `::` suffixes and dots; keep them whole.
@@ -46,7 +55,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   });
   installJsonParser(app);
   installHeaders(app, deps);
-  installErrorHandling(app, deps.config.bodyLimitBytes);
+  installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
   appsRoutes(app, deps);
@@ -101,15 +110,33 @@ function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
   });
 }
 
-function installErrorHandling(app: FastifyInstance, bodyLimitBytes: number): void {
+function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure: CoreFailureHandler): void {
   app.setNotFoundHandler((req, reply) => {
     const err = routeNotFound(req.method, req.url);
     void reply.code(err.statusCode).type('application/json').send(err.body);
   });
-  app.setErrorHandler((error: FastifyError | ApiError, _req, reply) => {
-    const err = toApiError(error, bodyLimitBytes);
+  app.setErrorHandler((error: FastifyError | ApiError, req, reply) => {
+    if (isCoreFault(error)) {
+      // Not an answer to the client: pacer stops (the handler ends the process). Only a handler
+      // that returns — a test's — lets this 503 out.
+      const failure = coreFailureOf(error, req, deps.clock.nowMs());
+      if (failure !== (error as unknown)) onCoreFailure(failure);
+      void reply.code(503).type('application/json').send({ message: `pacer stopped: ${failure.message}` });
+      return;
+    }
+    const err = toApiError(error, deps.config.bodyLimitBytes);
     void reply.code(err.statusCode).type('application/json').send(err.body);
   });
+}
+
+/**
+ * A core failure as the loop reports it. A command's failure comes from the loop (or the
+ * simulator's session) wrapped and reported already; a raw assertion comes from a query the route
+ * asked, and the request is its input.
+ */
+function coreFailureOf(error: unknown, req: FastifyRequest, nowMs: number): CoreFailure {
+  if (error instanceof CoreFailure) return error;
+  return new CoreFailure({ request: { method: req.method, url: req.url } }, nowMs, error);
 }
 
 function toApiError(error: FastifyError | ApiError, bodyLimitBytes: number): ApiError {

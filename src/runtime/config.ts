@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LOG_FORMATS, type LogFormat } from './decision-line';
+import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from './pacer-log';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
@@ -45,8 +45,10 @@ export interface PacerConfig {
   readonly speed: number;
   readonly seed?: number;
   readonly master?: string;
-  /** `--log_format`: decision lines for people (`text`) or one JSON object per line (`json`). */
-  readonly logFormat: LogFormat;
+  /** `--log_format`: log records for people (`text`) or one JSON object per line (`json`); undefined: `text` on a terminal, else `json`. */
+  readonly logFormat?: LogFormat;
+  /** `--log_level`, or Marathon's `--logging_level` (Marathon's values). */
+  readonly loggingLevel: LoggingLevel;
   /** `--http_credentials`: `user:password[,…]` (Marathon's flag; pacer takes a list). */
   readonly httpCredentials?: string;
   /** `--http_credentials_file`: `user:<scrypt hash>` lines, reloaded when changed. */
@@ -121,7 +123,10 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
-  { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text (default) | json: decision lines on stdout (--cluster sim)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
+  { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
+  { flag: '--log_level', env: 'PACER_LOG_LEVEL', help: `${LOGGING_LEVELS.join(' | ')} (default info)`, apply: (c, v) => loggingLevel(c, v) },
+  // Marathon's name of the same flag (DebugConf.scala `logging_level`), for Marathon's command lines.
+  { flag: '--logging_level', env: 'PACER_LOGGING_LEVEL', help: 'the same as --log_level (Marathon\'s name)', apply: (c, v) => loggingLevel(c, v) },
   { flag: '--seed', env: 'PACER_SEED', help: 'sim: override the workload seed', apply: (c, v) => intIn(v, 0, Number.MAX_SAFE_INTEGER, (n) => { c.seed = n; }) },
 ];
 
@@ -142,7 +147,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
-    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, logFormat: 'text',
+    workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
   };
 }
 
@@ -210,6 +215,11 @@ function bool(value: string, set: (b: boolean) => void): string | undefined {
 function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined {
   if (value === 'undefined') return "'--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted.";
   return oneOf(value, ['restricted', 'unrestricted'], (k) => { c.gpuSchedulingBehavior = k as GpuSchedulingBehavior; });
+}
+
+/** `--log_level` / `--logging_level`: Marathon's level names, in any case. */
+function loggingLevel(c: Mutable<PacerConfig>, value: string): string | undefined {
+  return oneOf(value.toLowerCase(), LOGGING_LEVELS, (k) => { c.loggingLevel = k as LoggingLevel; });
 }
 
 function oneOf(value: string, allowed: readonly string[], set: (v: string) => void): string | undefined {

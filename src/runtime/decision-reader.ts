@@ -6,7 +6,7 @@ import type { Goal, KillReason } from '../scheduler/model/instance';
 export type DecisionKind =
   | 'deployment' | 'deployment-finished' | 'deployment-failed'
   | 'launch' | 'running' | 'kill' | 'ended' | 'expunged' | 'unreachable' | 'inactive' | 'reachable'
-  | 'health' | 'unknown-terminated' | 'deleted' | 'rejected';
+  | 'health' | 'unknown-terminated' | 'deleted' | 'rejected' | 'backoff';
 
 /**
  * One scheduling decision, or a change of an instance an operator follows (placed, running,
@@ -22,11 +22,15 @@ export interface Decision {
   readonly condition?: Condition;
   readonly reason?: string;
   readonly deploymentId?: string;
+  /** `backoff`: how long launches of the run spec wait. */
+  readonly delayMs?: number;
 }
 
 /** What the reader asks the core about an instance when an event alone does not say why. */
 export interface InstanceLookup {
   instance(instanceId: string): { readonly goal: Goal; readonly killReason?: KillReason } | undefined;
+  /** The launch delay deadline of a run spec in backoff (Scheduler.backoffUntilMs); with a clock, backoffs are read. */
+  backoffUntilMs?(runSpecId: string): number | undefined;
 }
 
 /** Why the scheduler killed an instance, in words (the core's {@link KillReason}). */
@@ -72,8 +76,16 @@ export class DecisionReader {
   private readonly killAnnounced = new Set<string>();
   /** Unreachable instances the core may forget silently, with their last event. */
   private readonly watched = new Map<string, InstanceChangedEvent>();
+  /** Run specs an instance of which ended since the last sweep: a launch delay may have started. */
+  private readonly ended = new Set<string>();
+  /** The launch delay deadline announced last, per run spec. */
+  private readonly backoffAnnounced = new Map<string, number>();
 
-  constructor(private readonly lookup?: InstanceLookup) {}
+  /**
+   * `lookup` (the core) tells kill reasons; with `clock` (the core's) and a lookup that tells
+   * launch delays, {@link sweep} also reads backoffs.
+   */
+  constructor(private readonly lookup?: InstanceLookup, private readonly clock?: { nowMs(): number }) {}
 
   read(event: MarathonEvent): Decision | undefined {
     switch (event.eventType) {
@@ -118,14 +130,36 @@ export class DecisionReader {
    */
   sweep(): Decision[] {
     const lookup = this.lookup;
-    if (lookup === undefined || this.watched.size === 0) return [];
-    const gone: Decision[] = [];
+    const backoffs = this.backoffs();
+    if (lookup === undefined || this.watched.size === 0) return backoffs;
+    const gone: Decision[] = backoffs;
     for (const [id, event] of this.watched) {
       if (lookup.instance(id) !== undefined) continue;
       this.forget(id);
       gone.push(this.about(event, 'expunged', { tail: 'expunged' }));
     }
     return gone;
+  }
+
+  /**
+   * Launch delays (Marathon's backoff) that started or grew since the last sweep, for run specs
+   * whose instances ended: the core announces no event for them (nor does Marathon; it logs them).
+   */
+  private backoffs(): Decision[] {
+    const untilOf = this.lookup?.backoffUntilMs?.bind(this.lookup);
+    const clock = this.clock;
+    const out: Decision[] = [];
+    if (untilOf !== undefined && clock !== undefined) {
+      for (const runSpecId of this.ended) {
+        const untilMs = untilOf(runSpecId);
+        if (untilMs === undefined || untilMs === this.backoffAnnounced.get(runSpecId)) continue;
+        this.backoffAnnounced.set(runSpecId, untilMs);
+        const delayMs = Math.max(0, untilMs - clock.nowMs());
+        out.push({ kind: 'backoff', runSpecId, delayMs, text: `launches of ${runSpecId} delayed ${delayMs / 1000}s (backoff after a failure)` });
+      }
+    }
+    this.ended.clear();
+    return out;
   }
 
   private forget(id: string): void {
@@ -141,6 +175,7 @@ export class DecisionReader {
     if (SILENTLY_FORGOTTEN.has(condition)) this.watched.set(id, event);
     else this.watched.delete(id);
     if (isTerminalCondition(condition)) {
+      if (this.clock !== undefined) this.ended.add(event.runSpecId);
       const announced = this.killAnnounced.has(id);
       this.forget(id);
       return this.about(event, 'ended', { tail: condition, reason: announced ? undefined : this.lookup?.instance(id)?.killReason });

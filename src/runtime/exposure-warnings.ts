@@ -3,7 +3,7 @@ import { authConfigured } from '../api/auth/auth-options';
 import type { PacerConfig } from './config';
 
 /**
- * What start-up warns about (one line each, printed by main.ts): an API that listens beyond this
+ * What start-up warns about (one log record each, at `warn`: main.ts): an API that listens beyond this
  * host with no credentials configured — open to anyone who reaches it, as Marathon is without
  * `--http_credentials` — and credentials that would cross the network in clear text over HTTP.
  */
@@ -14,10 +14,10 @@ export function exposureWarnings(config: PacerConfig): string[] {
     realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
   });
   if (!auth) {
-    return [`pacer: WARNING: the API listens on ${config.address} without authentication: anyone who reaches it can create, kill and delete everything (set --http_credentials, --http_credentials_file or --http_tokens_file)`];
+    return [`the API listens on ${config.address} without authentication: anyone who reaches it can create, kill and delete everything (set --http_credentials, --http_credentials_file or --http_tokens_file)`];
   }
   if (!config.disableHttp) {
-    return [`pacer: WARNING: credentials cross the network in clear text over HTTP on ${config.address}:${config.port} (serve HTTPS only: --ssl_cert, --ssl_key, --disable_http)`];
+    return [`credentials cross the network in clear text over HTTP on ${config.address}:${config.port} (serve HTTPS only: --ssl_cert, --ssl_key, --disable_http)`];
   }
   return [];
 }

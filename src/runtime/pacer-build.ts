@@ -1,6 +1,7 @@
+import { findPackageRoot } from './package-root';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PacerBuild } from '../api/api-deps';
 
 /** What `/v2/info` reports when the commit cannot be found (no git, not a checkout). */
@@ -14,7 +15,7 @@ let cached: PacerBuild | undefined;
  * checkout, or without git, the commit is {@link UNKNOWN_COMMIT}: reporting never stops a start.
  */
 export function pacerBuild(): PacerBuild {
-  cached ??= readBuild(projectRoot(__dirname));
+  cached ??= readBuild(findPackageRoot(__dirname));
   return cached;
 }
 
@@ -37,13 +38,3 @@ export function gitCommit(dir: string): string {
   }
 }
 
-/** The nearest ancestor of `from` holding package.json (works from src/ and dist/src/). */
-function projectRoot(from: string): string | undefined {
-  let dir = from;
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}

@@ -16,24 +16,43 @@ import { ApiListeners, type ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { HttpProber } from './http-prober';
 import { pacerBuild } from './pacer-build';
-import { RealTimers } from './real-timers';
-import { RuntimeLoop } from './runtime-loop';
+import { RealTimeLoop, type LoopObserver } from './real-time-loop';
+import { haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
+import { DecisionLog } from './decision-log';
+import type { PacerLog } from './pacer-log';
 import { StoreLock } from './store-lock';
 
 /**
  * What every real-time composition shares (`start-local.ts`, `start-mesos.ts`): the store file
- * (locked to this process), the loop, real timers and the wall clock. `release()` undoes it all.
+ * (locked to this process), the loop (which is also the core's timers and clock), the log and
+ * what a failure of the core does. `release()` undoes it all.
  */
 export interface RuntimeBase {
   readonly store: SqliteStore;
-  readonly loop: RuntimeLoop;
-  readonly timers: RealTimers;
+  readonly loop: RealTimeLoop;
   readonly clock: Clock;
+  readonly log: PacerLog;
+  /** The core failed (loop, API): production's handler logs the input and stops the process. */
+  readonly onCoreFailure: CoreFailureHandler;
   release(): void;
 }
 
+/** What a composition may be given besides the config (main.ts gives the log; tests may redirect both). */
+export interface RuntimeHooks {
+  /** Default: a logger that writes nothing (main.ts passes the real one). */
+  readonly log?: PacerLog;
+  /** Default: log the failure and end the process (runtime/core-failure.ts). */
+  readonly onCoreFailure?: CoreFailureHandler;
+  /**
+   * The input hook: sees every input the core handles — the cluster driver's, the probes', the
+   * core's timers and the API's commands — with the instant the core reads, from the first one on
+   * (a flight recorder is one observer; docs/architecture.md, "One loop").
+   */
+  readonly inputs?: LoopObserver;
+}
+
 /** Opens the store (lock first, so a second pacer fails before touching it) and the loop. */
-export function openRuntime(config: PacerConfig): RuntimeBase {
+export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log))): RuntimeBase {
   mkdirSync(dirname(config.storePath), { recursive: true });
   const lock = StoreLock.acquire(`${config.storePath}.lock`);
   let store: SqliteStore;
@@ -43,13 +62,11 @@ export function openRuntime(config: PacerConfig): RuntimeBase {
     lock.release();
     throw err;
   }
-  const loop = new RuntimeLoop((fn) => store.atomically(fn));
-  const timers = new RealTimers((input) => loop.post(input));
+  const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), onFailure: onCoreFailure });
   return {
-    store, loop, timers, clock: { nowMs: () => Date.now() },
+    store, loop, clock: loop, log, onCoreFailure,
     release: () => {
       loop.close();
-      timers.clear();
       store.close();
       lock.release();
     },
@@ -65,14 +82,21 @@ export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions>
   };
 }
 
-/** The core on real ports; it recovers from `store` while being built, then joins the loop. */
-export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store): Scheduler {
+/**
+ * The core on real ports — the loop is its clock and timers — built (it recovers from `store`
+ * while being built), its decisions logged, `inputs` (the input hook) observing the loop, then
+ * attached to the loop.
+ */
+export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store, inputs?: LoopObserver): Scheduler {
   const scheduler = new Scheduler({
-    clock: base.clock, random: { next: Math.random }, timers: base.timers, driver, store,
+    clock: base.loop, random: { next: Math.random }, timers: base.loop, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }, schedulerOptionsOf(config));
+  const decisions = new DecisionLog(scheduler, base.loop, base.log);
+  if (inputs !== undefined) base.loop.observe(inputs);
+  base.loop.observe({ afterInput: () => decisions.afterInput() });
   base.loop.attach(scheduler);
-  reportSetAside(scheduler);
+  reportSetAside(scheduler, base.log);
   return scheduler;
 }
 
@@ -87,11 +111,13 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
   };
 }
 
-/** One stderr line per stored record the core set aside while recovering (issue 11; docs/limits.md). */
-function reportSetAside(scheduler: Scheduler): void {
+/** One warning per stored record the core set aside while recovering (issue 11; docs/limits.md). */
+function reportSetAside(scheduler: Scheduler, log: PacerLog): void {
+  const store = log.child({ component: 'store' });
   for (const r of scheduler.setAsideRecords()) {
     const what = r.version === undefined ? `${r.kind} ${r.key}` : `${r.kind} ${r.key} ${r.version}`;
-    process.stderr.write(`pacer: stored ${what} set aside, not loaded: ${r.reason} (kept in the store's set_aside table; GET /pacer/v1/set-aside)\n`);
+    store.warn({ kind: r.kind, key: r.key, ...(r.version === undefined ? {} : { version: r.version }) },
+      `stored ${what} set aside, not loaded: ${r.reason} (kept in the store's set_aside table; GET /pacer/v1/set-aside)`);
   }
 }
 
@@ -120,7 +146,7 @@ export interface BuiltApi {
 export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler, cluster: ClusterFacts): BuiltApi {
   const hub = new EventStreamHub({ subscribe: (listener) => scheduler.subscribe(listener), clock: base.clock });
   const startedAtMs = Date.now();
-  const { listeners, auth } = apiEdges(config);
+  const { listeners, auth } = apiEdges(config, base.log);
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
@@ -135,21 +161,30 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     uptimeMs: () => Date.now() - startedAtMs,
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
-  const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory });
+  const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory, log: base.log, onCoreFailure: base.onCoreFailure });
   return { app, listeners, auth };
 }
 
 /** The listeners and the authentication of `config` (throws when a file cannot be used). */
-export function apiEdges(config: PacerConfig): { listeners: ApiListeners; auth: ApiAuthentication | undefined } {
+export function apiEdges(config: PacerConfig, log: PacerLog): { listeners: ApiListeners; auth: ApiAuthentication | undefined } {
   const listeners = new ApiListeners(config);
   const auth = ApiAuthentication.open({
     ...(config.httpCredentials === undefined ? {} : { httpCredentials: config.httpCredentials }),
     ...(config.httpCredentialsFile === undefined ? {} : { credentialsFile: config.httpCredentialsFile }),
     ...(config.httpTokensFile === undefined ? {} : { tokensFile: config.httpTokensFile }),
     realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
-  }, (line) => void process.stderr.write(`${line}\n`));
+  }, authLog(log));
   auth?.watch();
   return { listeners, auth };
+}
+
+/** The credential files' reload lines, as records of component `auth`. */
+function authLog(log: PacerLog): (line: string, level?: 'warn') => void {
+  const auth = log.child({ component: 'auth' });
+  return (line, level) => {
+    if (level === 'warn') auth.warn(line);
+    else auth.info(line);
+  };
 }
 
 /**

@@ -3,7 +3,9 @@ import { LocalCluster, type LocalClusterOptions } from '../cluster/local/local-c
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
+import type { PacerLog } from './pacer-log';
+import { silentLog } from './pacer-log';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type RuntimeHooks } from './runtime-parts';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
@@ -20,12 +22,13 @@ export interface RunningPacer {
   close(): Promise<void>;
 }
 
-/** The local cluster's options that come from the command line; what it does on its own goes to stderr. */
-export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
+/** The local cluster's options that come from the command line; what it does on its own goes to `log` (component `local`). */
+export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalClusterOptions {
+  const local = log.child({ component: 'local' });
   return {
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
     offerIntervalMs: config.localOfferIntervalMs,
-    log: (line) => void process.stderr.write(`pacer: ${line}\n`),
+    log: (line) => local.warn(line),
   };
 }
 
@@ -37,16 +40,16 @@ export function localClusterOptions(config: PacerConfig): LocalClusterOptions {
  * is corrupt, of a newer format, or in use by another pacer fails here with its own message,
  * before anything is changed; a failure later undoes what was opened.
  */
-export async function startLocal(config: PacerConfig): Promise<RunningPacer> {
-  const base = openRuntime(config);
-  const cluster = new LocalCluster(localClusterOptions(config), (input) => base.loop.post(input));
+export async function startLocal(config: PacerConfig, hooks: RuntimeHooks = {}): Promise<RunningPacer> {
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
+  const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();
     base.release();
   };
   let scheduler: Scheduler;
   try {
-    scheduler = startScheduler(config, base, cluster);
+    scheduler = startScheduler(config, base, cluster, base.store, hooks.inputs);
   } catch (err) {
     base.release();
     throw err;

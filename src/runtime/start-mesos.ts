@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
-import { MesosCluster, type MesosClusterOptions } from '../cluster/mesos/mesos-cluster';
+import { MesosCluster, type MesosClusterOptions, type MesosLogger } from '../cluster/mesos/mesos-cluster';
 import type { Store, StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { mesosAuthentication } from './mesos-credentials';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi } from './runtime-parts';
+import { silentLog, type PacerLog } from './pacer-log';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type RuntimeHooks } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
@@ -24,13 +25,13 @@ export interface RunningMesosPacer {
 }
 
 /** What a caller (main, tests) may add to the configuration. */
-export interface StartMesosHooks {
+export interface StartMesosHooks extends RuntimeHooks {
   /**
    * The driver gave up for good (ERROR from the master, foreign framework id). Default: log it,
    * close pacer and set a failing exit code (Marathon exits too).
    */
   readonly onFatal?: (error: Error, pacer: RunningMesosPacer | undefined) => void;
-  /** Driver settings beyond the config (format, timings, framework name, user, logger…). */
+  /** Driver settings beyond the config (format, timings, framework name, user, logger…; the logger defaults to `log`, component `mesos`). */
   readonly driver?: Partial<Omit<MesosClusterOptions, 'detector' | 'onFatal'>>;
 }
 
@@ -45,7 +46,7 @@ export interface StartMesosHooks {
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
   const detector = detectorForMaster(config.master);
   const authentication = mesosAuthentication(config);
-  const base = openRuntime(config);
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
   const pacer: { running?: RunningMesosPacer } = {};
@@ -53,8 +54,9 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
     detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
     gpus: config.features.includes('gpu_resources'),
     ...authentication,
+    logger: mesosLogger(base.log),
     ...hooks.driver,
-    onFatal: (error) => (hooks.onFatal ?? defaultOnFatal)(error, pacer.running),
+    onFatal: (error) => (hooks.onFatal ?? defaultOnFatal(base.log))(error, pacer.running),
   }, (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();
@@ -62,7 +64,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   };
   let scheduler: Scheduler;
   try {
-    scheduler = startScheduler(config, base, cluster, store);
+    scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
     cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
   } catch (err) {
     abandon();
@@ -101,13 +103,28 @@ function recordingFrameworkId<S extends Store & { close(): void }>(store: S, int
   return store;
 }
 
-/** Credentials in a master URL are not shown in `/v2/info` (fact 93: "credentials redacted"). */
-function redacted(master: string): string {
-  return master.replace(/\/\/[^/@]*@/, '//');
+/**
+ * Credentials in a URL (`zk://user:secret@host/mesos`, `http://user:secret@host`) are not shown,
+ * wherever the URL appears in `text`: not in `/v2/info` (fact 93: "credentials redacted"), not in
+ * the log.
+ */
+function redacted(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/g, '//');
 }
 
-function defaultOnFatal(error: Error, pacer: RunningMesosPacer | undefined): void {
-  process.stderr.write(`pacer: the Mesos driver stopped: ${error.message}\n`);
-  process.exitCode = 1;
-  void pacer?.close();
+function defaultOnFatal(log: PacerLog): (error: Error, pacer: RunningMesosPacer | undefined) => void {
+  return (error, pacer) => {
+    log.error({ component: 'mesos', subscription: 'stopped' }, `the Mesos driver stopped: ${error.message}`);
+    process.exitCode = 1;
+    void pacer?.close();
+  };
+}
+
+/** The driver's lines as records of component `mesos`; credentials in a URL never reach them. */
+export function mesosLogger(log: PacerLog): MesosLogger {
+  const mesos = log.child({ component: 'mesos' });
+  return {
+    info: (message, fields = {}) => mesos.info(fields, redacted(message)),
+    warn: (message, fields = {}) => mesos.warn(fields, redacted(message)),
+  };
 }

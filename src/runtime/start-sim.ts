@@ -1,26 +1,21 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiConfig, ApiDeps } from '../api/api-deps';
-import { EventStreamHub } from '../api/events/event-stream-hub';
-import { buildServer } from '../api/server';
 import { simRoutes } from '../api/ui/sim-routes';
-import { isoTime } from '../scheduler/kernel/iso-time';
-import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
-import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 import { formatSummary } from '../../sim/runner/format-summary';
 import { formatMs } from '../../sim/runner/format-ms';
 import type { RunResult } from '../../sim/runner/run-result';
 import { createRunSession, type RunSession } from '../../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
-import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';
 import { PACE_WAKE_EVENT, paceSession } from './pace-session';
 import { loadWorkload, reproduceCommand } from './run-sim';
-import { pacerBuild } from './pacer-build';
-import { apiEdges, withListenerFacts } from './runtime-parts';
-import type { ApiListeners, ListenerAddress } from './api-listeners';
+import { apiEdges } from './runtime-parts';
+import { simApi } from './sim-api';
+import type { ListenerAddress } from './api-listeners';
 import { simViewSource } from './sim-view-source';
-import { decisionLine } from './decision-line';
+import { CoreFailure, haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
+import { logDecision } from './decision-log';
+import { silentLog, type PacerLog } from './pacer-log';
 
 /** pacer serving the REST API over the simulated cluster. */
 export interface RunningSim {
@@ -43,53 +38,41 @@ export interface RunningSim {
 /** What a caller (main, tests) may redirect. */
 export interface StartSimHooks {
   /**
-   * One line per scheduling decision (`config.logFormat`: readable, or one JSON object), without
-   * its newline; default: stdout.
+   * Where the decisions (component `scheduler`, with the virtual time since the start in `at`),
+   * the requests and the workload's summary (component `sim`) go. Default: nowhere.
    */
-  readonly decisions?: (line: string) => void;
-  /** Progress lines and the workload's summary; default: stderr. */
-  readonly log?: (text: string) => void;
+  readonly log?: PacerLog;
+  /** The core failed (an input of the run, or an API command). Default: log it and end the process. */
+  readonly onCoreFailure?: CoreFailureHandler;
 }
 
 /**
  * `--cluster sim` with the REST API: the workload file (`config.workload`, `config.seed`) on the
- * simulated cluster, paced in real time (`config.speed` virtual ms per wall ms), one line per
- * decision of the core on stdout (`config.logFormat`), with Marathon's
+ * simulated cluster, paced in real time (`config.speed` virtual ms per wall ms), one log record per
+ * decision of the core at its virtual time, with Marathon's
  * API and `/v2/events` on `address:port` over the run's own core and virtual clock; the store is
  * the simulator's in-memory one. API commands are handled in the run at the current virtual
  * instant (`RunSession.submit`), among the workload's own timeline steps and faults. When the
  * workload's duration has passed its summary is logged and the cluster keeps running, paced,
  * until close(). A workload that cannot be read or is invalid fails here with its own message.
+ * A failure of the core — in an input of the run (the session wraps it with the input) or in an
+ * API command — goes to `onCoreFailure`, which ends the process, as over the other clusters.
  */
 export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): Promise<RunningSim> {
   const loaded = loadWorkload(config.workload);
   if ('errors' in loaded) throw new Error(loaded.errors);
   const scenario = loaded.scenario;
-  const { listeners, auth } = apiEdges(config);
-  const log = hooks.log ?? ((text: string) => void process.stderr.write(`${text}\n`));
+  const log = hooks.log ?? silentLog();
+  const onCoreFailure = hooks.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
+  const { listeners, auth } = apiEdges(config, log);
   // No trace: a run steered through the API is not replayable, and it runs on after finish(),
-  // which takes the trace's digest once. Its decisions go to the terminal as they are read.
+  // which takes the trace's digest once. Its decisions are logged as they are read.
   const session = createRunSession(scenario, { seed: config.seed, trace: false, decisions: true });
-  const output = hooks.decisions ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  session.onDecision(({ atMs, decision }) => output(decisionLine(
-    decision, config.logFormat === 'json' ? isoTime(VIRTUAL_EPOCH_MS + atMs) : formatMs(atMs).padStart(12), config.logFormat,
-  )));
-  const clock = { nowMs: () => session.nowMs() };
+  const decisions = log.child({ component: 'scheduler' });
+  session.onDecision(({ atMs, decision }) => logDecision(decisions, decision, { at: formatMs(atMs) }));
+  const simLog = log.child({ component: 'sim' });
   const wake = new EventTarget();
-  const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
-  const startedAtMs = Date.now();
-  const deps: ApiDeps = {
-    scheduler: session.scheduler, clock, events: hub,
-    submit: (command: Command): CommandResult => {
-      const result = session.submit(command);
-      wake.dispatchEvent(new Event(PACE_WAKE_EVENT));
-      return result;
-    },
-    config: simApiConfig(config, scenario, listeners),
-    frameworkId: () => undefined,
-    uptimeMs: () => Date.now() - startedAtMs,
-  };
-  const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory });
+  const { app } = simApi(session, scenario, config, () => wake.dispatchEvent(new Event(PACE_WAKE_EVENT)), Date.now(), { listeners, auth, log, onCoreFailure });
   let verdict: RunResult | undefined;
   simRoutes(app, simViewSource(session, scenario, config.speed, () => verdict));
   let listening: ListenerAddress[];
@@ -104,7 +87,11 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const stop = new AbortController();
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   // The decisions were on the terminal already: the summary leaves them out.
-  const pacing = pace(session, config.speed, stop.signal, wake, (result) => log(formatSummary(result, reproduce, { decisions: false })), log);
+  const report = (result: RunResult): void => void simLog.info(
+    { workload: result.name, seed: result.seed, passed: result.passed, summary: formatSummary(result, reproduce, { decisions: false }) },
+    `workload ${result.name} seed ${result.seed}: ${result.passed ? 'PASSED' : 'FAILED'}`,
+  );
+  const pacing = pace(session, config.speed, stop.signal, wake, report, simLog, onCoreFailure);
   pacing.workload.then((result) => void (verdict = result), () => undefined);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
@@ -125,7 +112,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
  */
 function pace(
   session: RunSession, speed: number, signal: AbortSignal, wake: EventTarget,
-  report: (result: RunResult) => void, log: (text: string) => void,
+  report: (result: RunResult) => void, log: PacerLog, onCoreFailure: CoreFailureHandler,
 ): { readonly workload: Promise<RunResult>; readonly done: Promise<void> } {
   const workload = paceSession(session, VIRTUAL_EPOCH_MS, speed, signal, wake).then(() => {
     const result = session.finish();
@@ -136,28 +123,14 @@ function pace(
     if (signal.aborted || result.violations.length > 0) return;
     session.extendTo(Number.POSITIVE_INFINITY);
     await paceSession(session, session.nowMs(), speed, signal, wake);
-    if (!signal.aborted) log(`pacer: the simulated cluster stopped at virtual ${formatMs(session.nowMs() - VIRTUAL_EPOCH_MS)}: invariant violated: ${session.violations().join('; ')}`);
+    if (!signal.aborted) log.error({ violations: session.violations() }, `the simulated cluster stopped at virtual ${formatMs(session.nowMs() - VIRTUAL_EPOCH_MS)}: invariant violated: ${session.violations().join('; ')}`);
   }).catch((err: unknown) => {
-    // A fault of the core or the simulator: say so; the API keeps serving the state it left.
-    log(`pacer: the simulated run failed: ${(err as Error).stack ?? String(err)}`);
+    // A failure of the core (the session wraps it with its input): the process stops, as over
+    // the other clusters. Anything else is the simulator's: say so; the API keeps serving.
+    if (err instanceof CoreFailure) onCoreFailure(err);
+    else log.error({ err }, `the simulated run failed: ${(err as Error).message}`);
   });
   // Whoever does not wait for the verdict must not see an unhandled rejection.
   workload.catch(() => undefined);
   return { workload, done };
-}
-
-/** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
-function simApiConfig(config: PacerConfig, scenario: Scenario, listeners: ApiListeners): ApiConfig {
-  const agents = scenario.agents.length;
-  return withListenerFacts({
-    // The simulated core is built from the workload's options, not from the flags.
-    defaultRole: scenario.options.defaultRole,
-    newGroupEnforceRole: DEFAULT_SCHEDULER_OPTIONS.newGroupEnforceRole,
-    maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
-    features: scenario.options.taskKilling ? ['task_killing'] : [],
-    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
-    clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
-    prometheus: true,
-  }, listeners);
 }

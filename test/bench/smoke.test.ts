@@ -1,24 +1,55 @@
+import { spawnSync } from 'node:child_process';
 import t from 'tap';
+import { runApiBench } from '../../bench/api';
 import { runSize, SHAPE } from '../../bench/match';
 import { runSimBench } from '../../bench/sim';
 import { runLaunchBench } from '../../bench/launch';
+import { nodeArgsFor } from '../harness/node-entry';
+import { repoPath } from '../harness/repo-path';
 
-// Smoke runs of the benchmarks at a tiny size, so they cannot rot. No timing is asserted here:
-// figures are the benchmarks' job (bench/README.md), and these machines are noisy.
+// Smoke runs of the benchmarks at a tiny size, so they cannot rot, and proof that a benchmark that
+// did not do all of its work says so and exits non-zero. No timing is asserted here: figures are
+// the benchmarks' job (bench/README.md), and these machines are noisy.
+
+const TINY = { ...SHAPE, agents: 60, racks: 6 };
 
 t.test('bench:match places every instance through the real core at a tiny size', async (t) => {
-  const shape = { ...SHAPE, agents: 60, racks: 6 };
   for (const store of ['none', 'memory'] as const) {
-    const r = runSize(300, shape, 20, store);
+    const r = runSize(300, TINY, 20, { store });
+    t.strictSame(r.problems, [], `${store}: it did all of its work`);
     t.equal(r.placed, 300, `${store}: all placed`);
-    t.ok(r.events >= 600, `${store}: a Scheduled and a Provisioned event per instance, plus deployment events`);
+    t.equal(r.appsAccepted, 20, `${store}: every app accepted`);
+    t.ok(r.instanceEvents >= 600, `${store}: a Scheduled and a Provisioned event per instance`);
     t.ok(r.batches >= 1 && r.placementsPerSec > 0 && r.peakHeapMib > 0, `${store}: figures reported`);
   }
 });
 
-t.test('bench:sim runs the generated workload with invariants on and reports its figures', async (t) => {
+t.test('bench:match reports what it did not do', async (t) => {
+  const capped = runSize(300, TINY, 20, { store: 'none', maxRunningDeployments: 2 });
+  t.equal(capped.appsAccepted, 2, 'the deployment cap refuses 18 of the 20 apps');
+  t.match(capped.problems, [/^300 instances: 18 of 20 apps refused \(first: \/bench\/app-2: Max number of running deployments is sealed: 2\)$/, /^300 instances: placed 30 /]);
+  const small = runSize(300, { ...TINY, agents: 2 }, 20, { store: 'none' });
+  t.match(small.problems, [/^300 instances: placed \d+ \(\d+ still waiting in the launch queue after \d+ offer cycles\)$/], 'a cluster too small to hold them');
+});
+
+t.test('bench:match and bench:sim exit non-zero, saying why, when they cannot place everything', async (t) => {
+  const runs: [string, string[], RegExp][] = [
+    ['bench/match.ts', ['--sizes', '300', '--agents', '2', '--apps', '20', '--repeat', '1', '--no-warmup'], /bench:match: FAILED, it did not do all of its work:\n {2}- 300 instances: placed \d+ /],
+    ['bench/sim.ts', ['--agents', '2', '--instances', '1000', '--hours', '0.05'], /bench:sim: FAILED, it did not do all of its work:\n {2}- 2 agents \/ 1000 instances \/ 0\.05 h: at most 640 of 1000 instances ran at once: not everything was placed/],
+  ];
+  for (const [entry, args, message] of runs) {
+    const run = spawnSync(process.execPath, [...nodeArgsFor(entry), ...args], { cwd: repoPath('.'), encoding: 'utf8', timeout: 300_000 });
+    t.equal(run.status, 1, `${entry} exits 1`);
+    t.match(run.stderr, message, `${entry} says what is missing`);
+  }
+});
+
+t.test('bench:sim runs the generated workload with invariants on, places everything and checks it', async (t) => {
   const r = runSimBench(12, 60, 0.25, true);
+  t.strictSame(r.problems, [], 'it did all of its work');
   t.ok(r.passed, 'no invariant violated');
+  t.equal(r.peakRunning, 60, 'every instance ran');
+  t.equal(r.liveAtEnd, 60, 'none lost');
   t.ok(r.loopSteps > 100 && r.events > 100 && r.virtualPerWall > 0);
 });
 
@@ -33,4 +64,14 @@ t.test('bench:launch says what it did not do', async (t) => {
   // 50 tasks cannot all be running 1 ms after their app was created.
   const r = await runLaunchBench({ apps: 1, instances: 50, pacerArgs: [], timeoutMs: 1 });
   t.match(r.problems[0], /^only \d+ of 50 tasks reached TASK_RUNNING within 0 s$/, 'a run cut short is reported, not passed');
+});
+
+t.test('bench:api answers every request 2xx, creates and deletes every app, delivers every event', { timeout: 300_000 }, async (t) => {
+  const r = await runApiBench({
+    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30,
+  }, () => undefined);
+  t.strictSame(r.problems, [], 'it did all of its work');
+  t.ok(r.loads.length >= 9 && r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
+  t.equal(r.sse.deliveries, 300, 'every event reached every subscriber');
+  t.ok(r.pingRatio > 0 && r.core.createP50Ms > 0, 'figures reported');
 });

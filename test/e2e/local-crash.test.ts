@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import t from 'tap';
 import { killProcessAndGroup } from '../../src/cluster/local/process-identity';
 import { sandboxOf } from '../../src/cluster/local/sandbox-of';
 import { hostProcesses } from '../../src/cluster/local/sandbox-processes';
 import { tempDir, waitFor, within } from './e2e-kit';
+import { nodeArgsFor } from '../harness/node-entry';
+import { REPO_ROOT } from '../harness/repo-path';
 
 /*
  * The crash test of issue 11: a write load on the local cluster with real `sleep` processes,
@@ -25,25 +26,9 @@ import { tempDir, waitFor, within } from './e2e-kit';
 const CYCLES = Number(process.env.PACER_CRASH_CYCLES ?? 12);
 /** The load's seed (PACER_CRASH_SEED replays a run's load; the kill moments still vary with the machine). */
 const SEED = Number(process.env.PACER_CRASH_SEED ?? Date.now() % 100_000);
-const REPO = resolve(__dirname, '..', '..');
-const STARTUP = /pacer: Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
+const REPO = REPO_ROOT;
+const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 const MAX_APPS = 24;
-
-/**
- * How to run pacer: the compiled `dist/src/main.js` when every source file has been compiled
- * since it last changed (CI builds before testing: a restart then takes ~2.5 s instead of ~4.5 s
- * through tsx on the loaded 2-core machine), else `src/main.ts` through tsx.
- */
-function pacerEntry(): string[] {
-  const stale = (dir: string): boolean => readdirSync(dir, { withFileTypes: true }).some((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return stale(path);
-    if (!e.name.endsWith('.ts')) return false;
-    const built = join(REPO, 'dist', relative(REPO, path)).replace(/\.ts$/, '.js');
-    return !existsSync(built) || statSync(built).mtimeMs < statSync(path).mtimeMs;
-  });
-  return stale(join(REPO, 'src')) ? ['--import', 'tsx', join(REPO, 'src', 'main.ts')] : [join(REPO, 'dist', 'src', 'main.js')];
-}
 
 /** A pacer process, its address once it serves, its exit. */
 interface Pacer {
@@ -188,7 +173,7 @@ t.test(`kill -9 of pacer under a write load of real processes, ${CYCLES} times (
   };
   t.teardown(killEverything);
   const rng = seedrandom(String(SEED));
-  const entry = pacerEntry();
+  const entry = nodeArgsFor('src/main.ts');
   t.comment(`pacer runs as node ${entry.join(' ')}; seed ${SEED} (PACER_CRASH_SEED=${SEED} replays the load)`);
   const truth = new Map<string, AppTruth>();
   const next = { app: 0 };

@@ -11,7 +11,7 @@ import { patientSignal, waitFor, within } from '../harness/wait';
  * startup line or its exit. A process still running when its test ends is SIGKILLed.
  */
 
-const STARTUP_LINE = /pacer: Marathon API on http:\/\/127\.0\.0\.1:(\d+) \((?:local cluster, store .+?; tasks keep running after Ctrl-C|simulated cluster paced in real time, state in memory)\); Ctrl-C stops/;
+const STARTUP_LINE = /Marathon API on http:\/\/127\.0\.0\.1:(\d+) \((?:local cluster, store .+?; tasks keep running after Ctrl-C|simulated cluster paced in real time, state in memory)\); Ctrl-C stops/;
 
 /** A spawned `src/main.ts …` with its output so far and its exit. */
 export interface MainProcess {
@@ -78,3 +78,8 @@ export async function runMain(t: Test, args: readonly string[], env: Record<stri
   return { code, stdout: main.stdout(), stderr: main.stderr() };
 }
 
+
+/** The log records a main process wrote on stderr (JSON lines: its stderr is not a terminal); other lines are skipped. */
+export function logRecords(stderr: string): Record<string, unknown>[] {
+  return stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+}

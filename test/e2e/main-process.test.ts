@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { freePort, tempDir } from './e2e-kit';
-import { exitOf, ping, runMain, spawnMain, startupPort } from './main-kit';
+import { exitOf, logRecords, ping, runMain, spawnMain, startupPort } from './main-kit';
 
 /**
  * `src/main.ts` as a real process (what `npm start` runs, from source through tsx instead of the
@@ -25,7 +25,8 @@ t.test('npm start serves on the port it was given, and SIGTERM stops it: exit 0,
   main.child.kill('SIGTERM');
   const exit = await exitOf(main, 'exit after SIGTERM');
   t.same(exit, { code: 0, signal: null }, 'exits 0 on SIGTERM');
-  t.match(main.stderr(), /pacer: stopped\n$/, 'says stopped, last');
+  t.match(logRecords(main.stderr()).at(-1), { level: 30, component: 'pacer', msg: 'stopped' }, 'says stopped, last');
+  t.ok(main.stderr().split('\n').filter((l) => l !== '').every((l) => l.startsWith('{')), 'every line a JSON record (stderr is not a terminal)');
   t.equal(main.stdout(), '', 'nothing on stdout');
   t.ok(readFileSync(storePath).length > 0, 'the store file was created');
 });
@@ -38,7 +39,7 @@ t.test('PACER_PORT=0 picks a free port and the startup line prints the real one;
   t.equal(await ping(port), 'pong');
   main.child.kill('SIGINT');
   t.same(await exitOf(main, 'exit after SIGINT'), { code: 0, signal: null }, 'exits 0 on SIGINT');
-  t.match(main.stderr(), /pacer: stopped\n$/);
+  t.match(logRecords(main.stderr()).at(-1), { component: 'pacer', msg: 'stopped' });
 });
 
 t.test('--cluster mesos without --master exits 2 saying what is needed, with the usage', async (t) => {

@@ -56,8 +56,8 @@ t.test('SIGTERM while a health probe is in flight: exit 0, "stopped", no crash a
     'the first health probe to reach the task');
   main.child.kill('SIGTERM');
   const exit = await exitOf(main, 'main to exit after SIGTERM');
-  t.match(main.stderr(), /pacer: stopped\n/, 'pacer says it stopped');
+  t.match(main.stderr(), /"component":"pacer","msg":"stopped"\}\n/, 'pacer says it stopped');
   t.same(exit, { code: 0, signal: null }, 'exits 0');
   t.notMatch(main.stderr(), /The database connection is not open/, 'no write to the closed store');
-  t.match(main.stderr(), /pacer: stopped\n$/, '"stopped" is the last thing it says');
+  t.match(main.stderr(), /"component":"pacer","msg":"stopped"\}\n$/, '"stopped" is the last thing it says');
 });

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Test } from 'tap';
 import { isGroupAlive, isProcessAlive, signalGroup } from '../../src/cluster/local/process-identity';
 import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
+import type { RuntimeHooks } from '../../src/runtime/runtime-parts';
 import { startLocal, type RunningPacer } from '../../src/runtime/start-local';
 import { patientSignal } from '../harness/wait';
 import { waitFor, within } from './e2e-kit';
@@ -59,8 +60,8 @@ export function isAlive(pid: number): boolean {
  * A running pacer that is closed when the test ends (unless the test closed it first); a pacer
  * still running then also kills its tasks first, so nothing outlives the test.
  */
-export async function startPacer(t: Test, config: PacerConfig): Promise<Pacer> {
-  const running = await startLocal(config);
+export async function startPacer(t: Test, config: PacerConfig, hooks: RuntimeHooks = {}): Promise<Pacer> {
+  const running = await startLocal(config, hooks);
   const pacer = new Pacer(running);
   t.teardown(() => pacer.shutdown());
   return pacer;

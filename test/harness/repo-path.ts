@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/runtime/package-root';
 
 /**
  * The repository's root directory, the same whether a test runs from its TypeScript source
@@ -8,16 +8,10 @@ import { dirname, join } from 'node:path';
  * Tests read repository files (samples, scenarios, docs) through this, never relative to
  * `__dirname`, so that they find them from either tree; nothing outside the repository.
  */
-export const REPO_ROOT: string = findRepoRoot(__dirname);
+export const REPO_ROOT: string = packageRoot(__dirname);
 
 /** A path inside the repository, from path segments relative to its root. */
 export function repoPath(...segments: string[]): string {
   return join(REPO_ROOT, ...segments);
 }
 
-function findRepoRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${start}`);
-  }
-}

@@ -1,6 +1,6 @@
 import seedrandom from 'seedrandom';
 import t from 'tap';
-import { RuntimeLoop } from '../../src/runtime/runtime-loop';
+import { RealTimeLoop } from '../../src/runtime/real-time-loop';
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { Store } from '../../src/scheduler/ports/store';
 import { Scheduler } from '../../src/scheduler/scheduler';
@@ -44,13 +44,13 @@ function dyingStore(store: SqliteStore, death: Death): Store {
 }
 
 /** A core on `store` behind a runtime loop whose commands are atomic on `sqlite` (as openRuntime composes it). */
-function runtimeOn(sqlite: SqliteStore, store: Store): { loop: RuntimeLoop; scheduler: Scheduler } {
+function runtimeOn(sqlite: SqliteStore, store: Store): { loop: RealTimeLoop; scheduler: Scheduler } {
   const rng = seedrandom('atomic');
   const scheduler = new Scheduler({
     clock: { nowMs: () => START_MS }, random: { next: () => rng() }, timers: { schedule: () => 0, cancel: () => undefined },
     driver: new RecordingDriver(), store, prober: { probe: () => undefined },
   });
-  const loop = new RuntimeLoop((fn) => sqlite.atomically(fn));
+  const loop = new RealTimeLoop({ atomically: (fn) => sqlite.atomically(fn) });
   loop.attach(scheduler);
   return { loop, scheduler };
 }

@@ -16,6 +16,7 @@ interface BuildStep {
   inputFingerprint(root: string): string;
   isStale(root: string): boolean;
   buildIfStale(root: string, log?: (line: string) => void): number;
+  build(root: string): number;
   STAMP: string;
   OUTPUT: string;
 }
@@ -55,6 +56,17 @@ t.test('a build runs when the output is missing, then not again until an input c
   writeFileSync(join(root, 'src', 'broken.ts'), 'export const x: number = "no";\n');
   t.not(step.buildIfStale(root, () => undefined), 0, 'a type error fails the build');
   t.ok(step.isStale(root), 'and a failed build leaves it stale');
+});
+
+t.test('npm run build (build) records its inputs, so the first start after it compiles nothing', { timeout: 120_000 }, async (t) => {
+  const step = await load();
+  const root = project(t);
+  t.ok(step.isStale(root), 'nothing built yet');
+  t.equal(step.build(root), 0, 'the build succeeds');
+  t.notOk(step.isStale(root), 'the start after it finds the build current');
+  const logs: string[] = [];
+  t.equal(step.buildIfStale(root, (l) => void logs.push(l)), 0);
+  t.same(logs, [], 'and does not compile');
 });
 
 t.test('what counts as an input: sources and configuration; not the benchmarks\' results', async (t) => {

@@ -7,6 +7,7 @@ import { startSim, type RunningSim } from '../../src/runtime/start-sim';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
 import { sleep, tempDir, waitFor, within } from '../e2e/e2e-kit';
 import { patientSignal } from '../harness/wait';
+import { captureLog } from '../harness/log-capture';
 
 /** `--cluster sim` with the REST API: startSim over a paced run of a small workload. */
 
@@ -25,15 +26,15 @@ function workloadYaml(opts: { agents?: number; duration?: string; timeline?: str
 }
 
 /** Starts pacer on the simulated cluster (port 0, 127.0.0.1, `speed`); closed after the test. */
-async function startOn(t: Test, yaml: string, speed = 200, logFormat: PacerConfig['logFormat'] = 'text'): Promise<{ pacer: RunningSim; base: string; logs: string[]; lines: string[] }> {
+async function startOn(t: Test, yaml: string, speed = 200): Promise<{ pacer: RunningSim; base: string; summary: () => string; records: () => Record<string, unknown>[] }> {
   const workload = join(tempDir(t, 'pacer-sim-api-'), 'workload.yaml');
   writeFileSync(workload, yaml);
-  const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload, speed, logFormat };
-  const logs: string[] = [];
-  const lines: string[] = [];
-  const pacer = await startSim(config, { decisions: (line) => void lines.push(line), log: (text) => void logs.push(text) });
+  const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload, speed };
+  const { log, records } = captureLog('json');
+  const pacer = await startSim(config, { log });
   t.teardown(() => pacer.close());
-  return { pacer, base: `http://${pacer.address}`, logs, lines };
+  const summary = (): string => records().filter((r) => r.component === 'sim').map((r) => String(r.summary)).join('\n');
+  return { pacer, base: `http://${pacer.address}`, summary, records };
 }
 
 async function getJson(url: string): Promise<Record<string, unknown>> {
@@ -78,13 +79,15 @@ t.test('the workload runs and is reported at its end; the cluster then keeps run
       '  - { at: 1m, expect: { instances: { /worker: { Running: 2 } } } }',
     ].join('\n'),
   });
-  const { pacer, base, logs, lines } = await startOn(t, yaml, 2000);
+  const { pacer, base, summary, records } = await startOn(t, yaml, 2000);
   const verdict = await within(pacer.workload, 'the workload to end');
   t.ok(verdict.passed, 'its expectation held');
   t.equal(verdict.expectations.length, 1);
-  t.match(logs.join('\n'), /expectations:[\s\S]*PASS[\s\S]*PASSED$/, 'the summary was logged');
-  t.notMatch(logs.join('\n'), /sha256|^trace:/m, 'without the hash of a trace the paced run does not keep');
-  t.equal(lines.filter((l) => /^ +\d[\dms.]*s {2}launch worker\.instance-[0-9a-f]{8} of \/worker on agent-\d$/.test(l)).length, 2, 'one readable line per launch');
+  t.match(summary(), /expectations:[\s\S]*PASS[\s\S]*PASSED$/, 'the summary was logged');
+  t.match(records().find((r) => r.component === 'sim'), { workload: 'api-test', seed: 7, passed: true, msg: 'workload api-test seed 7: PASSED' });
+  t.notMatch(summary(), /sha256|^trace:/m, 'without the hash of a trace the paced run does not keep');
+  const launches = records().filter((r) => r.component === 'scheduler' && r.decision === 'launch');
+  t.equal(launches.filter((r) => /^\d[\dms.]*s$/.test(String(r.at)) && /^launch worker\.instance-[0-9a-f]{8} of \/worker on agent-\d$/.test(String(r.msg))).length, 2, 'one record per launch, at its virtual time');
   const endMs = VIRTUAL_EPOCH_MS + 120_000;
   await waitFor(() => pacer.session.nowMs() > endMs + 5000, 'virtual time to run past the workload');
   const scaled = await fetch(`${base}/v2/apps/worker`, {
@@ -95,28 +98,27 @@ t.test('the workload runs and is reported at its end; the cluster then keeps run
   await waitFor(async () => ((await getJson(`${base}/v2/apps/worker`)).app as { tasksRunning: number }).tasksRunning === 3, 'the third instance');
 });
 
-t.test('--log_format json: one JSON object per decision, with the virtual time and no plan', async (t) => {
+t.test('one record per decision, with the virtual time and the reader\'s fields, and no plan', async (t) => {
   const yaml = workloadYaml({ duration: '1m', timeline: '\n  - { at: 0s, app: { id: /api, cmd: sleep 3600, instances: 1, cpus: 0.25, mem: 64 } }' });
-  const { pacer, lines } = await startOn(t, yaml, 2000, 'json');
+  const { pacer, records } = await startOn(t, yaml, 2000);
   await within(pacer.workload, 'the workload to end');
-  const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  t.match(records.find((r) => r.decision === 'launch'), {
-    time: /^2026-01-01T00:00:0\d\.\d{3}Z$/, decision: 'launch', runSpecId: '/api', instanceId: /^api\.instance-/, agentId: /^agent-\d$/,
+  t.match(records().find((r) => r.decision === 'launch'), {
+    level: 30, component: 'scheduler', at: /^\d[\dms.]*s$/, decision: 'launch', runSpecId: '/api', instanceId: /^api\.instance-/, agentId: /^agent-\d$/,
     msg: /^launch api\.instance-[0-9a-f]{8} of \/api on agent-\d$/,
   });
-  t.match(records.find((r) => r.decision === 'deployment'), { deploymentId: String, msg: /step 1\/2: StartApplication \/api$/ });
-  t.ok(records.every((r) => !('plan' in r)), 'no plan, no group tree');
+  t.match(records().find((r) => r.decision === 'deployment'), { deploymentId: String, msg: /step 1\/2: StartApplication \/api$/ });
+  t.ok(records().every((r) => !('plan' in r)), 'no plan, no group tree');
 });
 
 t.test('close() stops pacing and serving, and reports a workload that had not ended', async (t) => {
-  const { pacer, base, logs } = await startOn(t, workloadYaml({ duration: '10h' }), 100);
+  const { pacer, base, summary } = await startOn(t, workloadYaml({ duration: '10h' }), 100);
   await waitFor(() => pacer.session.nowMs() > VIRTUAL_EPOCH_MS, 'virtual time to move');
   await within(pacer.close(), 'close');
   const stoppedAtMs = pacer.session.nowMs();
   await sleep(50);
   t.equal(pacer.session.nowMs(), stoppedAtMs, 'virtual time stands still');
   await t.rejects(fetch(`${base}/ping`, { signal: AbortSignal.timeout(2000) }), 'nothing listens any more');
-  t.match(logs.join('\n'), /PASSED$/, 'the (expectation-free) workload was reported');
+  t.match(summary(), /PASSED$/, 'the (expectation-free) workload was reported');
   t.ok((await pacer.workload).passed);
   await within(pacer.close(), 'a second close');
 });
@@ -131,5 +133,5 @@ t.test('a bad workload fails startSim with the file, the field and what was expe
     { workload: bad, message: `${bad}: /seed: required field "seed" is missing` },
     { workload: missing, message: `${missing}: cannot read the workload` },
   ];
-  for (const c of cases) await t.rejects(startSim({ ...base, workload: c.workload }, { log: () => undefined }), { message: c.message });
+  for (const c of cases) await t.rejects(startSim({ ...base, workload: c.workload }), { message: c.message });
 });

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import t from 'tap';
 import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
 import { startSim } from '../../src/runtime/start-sim';
@@ -8,6 +8,8 @@ import { buildUi } from '../../ui/build';
 import { makeApi } from '../api/api-fixture';
 import { tempDir, waitFor } from '../e2e/e2e-kit';
 import { chromiumSkip, launchChromium } from '../harness/chromium';
+import { repoPath } from '../harness/repo-path';
+import { PATIENCE_MS } from '../harness/wait';
 
 /**
  * The web UI in a real browser (Debian's headless Chromium through playwright-core) over
@@ -20,15 +22,15 @@ import { chromiumSkip, launchChromium } from '../harness/chromium';
 
 const SHOTS_TO_DOCS = process.env.PACER_UI_SCREENSHOTS === '1';
 /** Long enough for a loaded 2-core machine; every wait is on a condition, never a fixed sleep. */
-const WAIT_MS = 30_000;
+const WAIT_MS = PATIENCE_MS;
 
 t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSkip() }, async (t) => {
   const startedAt = Date.now();
   await buildUi();
-  const shots = SHOTS_TO_DOCS ? resolve(__dirname, '..', '..', 'docs') : tempDir(t, 'pacer-ui-shots-');
+  const shots = SHOTS_TO_DOCS ? repoPath('docs') : tempDir(t, 'pacer-ui-shots-');
   mkdirSync(shots, { recursive: true });
   const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload: 'scenarios/demo.yaml', speed: 20 };
-  const pacer = await startSim(config, { decisions: () => undefined, log: () => undefined });
+  const pacer = await startSim(config);
   t.teardown(() => pacer.close());
   const base = `http://${pacer.address}`;
   const api = async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> => {

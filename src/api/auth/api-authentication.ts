@@ -39,7 +39,7 @@ export class ApiAuthentication {
    * Reads the configuration; undefined when no credential source is configured. Throws an Error
    * naming the flag or file when one cannot be used (pacer then refuses to start).
    */
-  static open(options: AuthOptions, log: (line: string) => void): ApiAuthentication | undefined {
+  static open(options: AuthOptions, log: (line: string, level?: 'warn') => void): ApiAuthentication | undefined {
     if (!authConfigured(options)) return undefined;
     const plain = options.httpCredentials === undefined ? [] : parseHttpCredentials(options.httpCredentials);
     if (!Array.isArray(plain)) throw new Error(`--http_credentials: ${plain.error}`);

@@ -9,8 +9,8 @@ export interface ReloadableFileOptions<T> {
   readonly parse: (text: string) => T | { error: string };
   /** How many entries `content` has, for the reload message. */
   readonly count: (content: T) => number;
-  /** Where reloads and refusals are reported (one line each). */
-  readonly log: (line: string) => void;
+  /** Where reloads (`info`) and refusals (`warn`) are reported, one line each. */
+  readonly log: (line: string, level?: 'warn') => void;
 }
 
 /**
@@ -40,11 +40,11 @@ export class ReloadableFile<T> {
     const { path, what, log } = this.options;
     const read = this.read();
     if ('problem' in read) {
-      log(`pacer: ${what} ${path}: ${read.problem}; keeping the previous one`);
+      log(`${what} ${path}: ${read.problem}; keeping the previous one`, 'warn');
       return false;
     }
     this.value = read.content;
-    log(`pacer: reloaded the ${what} ${path} (${this.options.count(read.content)} entries)`);
+    log(`reloaded the ${what} ${path} (${this.options.count(read.content)} entries)`);
     return true;
   }
 

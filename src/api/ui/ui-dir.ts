@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { packageRoot } from '../../runtime/package-root';
 
 /**
  * Where `npm run build` puts the web UI: `<package root>/dist/ui` (`index.html` and `assets/`).
@@ -8,12 +8,4 @@ import { dirname, join } from 'node:path';
  */
 export function uiDistDir(from: string = __dirname): string {
   return join(packageRoot(from), 'dist', 'ui');
-}
-
-/** The nearest folder above `from` holding `package.json` (the repository, from either tree). */
-export function packageRoot(from: string = __dirname): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
-  }
 }

@@ -1,10 +1,14 @@
 import type { MesosFormat } from './codec/mesos-model';
 import type { MasterDetector } from './master-detector';
 
-/** Where the driver reports what it does not hand to the core (faults, refusals, reconnects). */
+/**
+ * Where the driver reports what it does not hand to the core (faults, refusals, reconnects).
+ * `fields` are for machines: the subscription's state changes carry `subscription` (`subscribed`,
+ * `resubscribing`, `stopped`).
+ */
 export interface MesosLogger {
-  info(message: string): void;
-  warn(message: string): void;
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
 }
 
 /** What the core recovered from its store, which decides how the driver subscribes. */

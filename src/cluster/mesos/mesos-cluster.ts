@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { userInfo } from 'node:os';
+import { AssertionError } from '../../scheduler/kernel/assert';
 import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { LaunchOperation } from '../../scheduler/model/launch';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
@@ -344,7 +345,7 @@ export class MesosCluster implements ClusterDriver {
     this.setLifecycle('connecting');
     this.metrics.reconnects++;
     const delayMs = this.backoff.next();
-    this.log.warn(`${reason}; resubscribing in ${delayMs} ms`);
+    this.log.warn(`${reason}; resubscribing in ${delayMs} ms`, { subscription: 'resubscribing', retryInMs: delayMs });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.connect();
@@ -368,7 +369,7 @@ export class MesosCluster implements ClusterDriver {
     const wasSubscribed = this.lifecycle === 'subscribed';
     this.stop();
     if (wasSubscribed) this.post({ type: 'disconnected' });
-    this.log.warn(`giving up: ${error.message}`);
+    this.log.warn(`giving up: ${error.message}`, { subscription: 'stopped' });
     this.options.onFatal?.(error);
   }
 
@@ -405,6 +406,10 @@ export class MesosCluster implements ClusterDriver {
     try {
       this.dispatch(event);
     } catch (err) {
+      // An event the driver cannot translate is its own fault: logged, the stream goes on. The
+      // core is never run from here (the loop takes inputs up on a later turn); should a failure
+      // of the core surface here anyway, it is not the driver's to swallow.
+      if (err instanceof AssertionError) throw err;
       this.log.warn(`failed to handle a ${event.type} event: ${(err as Error).stack ?? String(err)}`);
     }
   }
@@ -483,7 +488,7 @@ export class MesosCluster implements ClusterDriver {
     this.armHeartbeatWatchdog(gen);
     this.offers.clear();
     const master = subscribed.masterInfo?.id === undefined ? '' : ` (master ${subscribed.masterInfo.id})`;
-    this.log.info(`subscribed to ${this.leaderUrl ?? '?'} as framework ${id}${master}`);
+    this.log.info(`subscribed to ${this.leaderUrl ?? '?'} as framework ${id}${master}`, { subscription: 'subscribed', frameworkId: id });
     this.outbox.open((item) => this.sendNow(item, gen));
     const rolesChanged = this.subscribedRoles.join('\n') !== this.roleBook.roles.join('\n');
     if (rolesChanged) this.sendUpdateFramework();

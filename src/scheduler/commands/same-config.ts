@@ -8,7 +8,8 @@ const SCALING_FIELDS: ReadonlySet<string> = new Set(['instances', 'version', 've
  * such a change scales; any other change restarts (Marathon's ScaleApplication vs
  * RestartApplication rule). A structural comparison of the run spec model: every field but
  * `instances`, `version` and `versionInfo`, key order ignored, an absent field equal to one that
- * is `undefined`.
+ * is `undefined`. The same object is the same config without comparing: a root change shares every
+ * run spec it did not touch, so planning one change compares only what it touched.
  */
 export function sameConfig(a: RunSpec, b: RunSpec): boolean {
   if (a === b) return true;

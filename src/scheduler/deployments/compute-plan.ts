@@ -1,10 +1,11 @@
 import type { Group } from '../groups/group';
+import { findRunSpec } from '../groups/tree-query';
 import { assert } from '../kernel/assert';
 import type { RunSpec } from '../model/run-spec';
 import { dependencyLayers } from './dependency-layers';
 import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from './deployment-plan';
 import { planChange } from './plan-change';
-import { planRunSpecs } from './plan-run-specs';
+import { runSpecDiff } from './run-spec-diff';
 
 /** Inputs of {@link computePlan} that are not the two roots. */
 export interface ComputePlanOptions {
@@ -34,29 +35,25 @@ export interface ComputePlanOptions {
  *
  * Empty steps are dropped (an unchanged target gives a zero-step plan); actions inside a step are
  * sorted by run spec id. `affectedRunSpecIds` lists every run spec with an action, sorted.
- * Synchronous and deterministic: the same inputs always give the same plan.
+ * Synchronous and deterministic: the same inputs always give the same plan. Only the run specs the
+ * change touched are read ({@link runSpecDiff}): unchanged ones would get no action.
  */
 export function computePlan(original: Group, target: Group, opts: ComputePlanOptions): DeploymentPlan {
   assert(opts.version === target.version, `plan version ${opts.version} must be the target root's version ${target.version}`);
-  const originalSpecs = planRunSpecs(original);
-  const targetSpecs = planRunSpecs(target);
-
-  const stops: DeploymentAction[] = [];
-  for (const spec of originalSpecs.values()) {
-    if (!targetSpecs.has(spec.id)) stops.push(actionFor(spec, 'Stop'));
-  }
+  const diff = runSpecDiff(original, target);
+  const stops = diff.removed.map((spec) => actionFor(spec, 'Stop'));
 
   const starts: DeploymentAction[] = [];
   const changes = new Map<string, DeploymentAction>();
-  for (const spec of targetSpecs.values()) {
-    const change = planChange(originalSpecs.get(spec.id), spec);
+  for (const { before, after: spec } of diff.changed) {
+    const change = planChange(before, spec);
     if (change === 'new') starts.push(actionFor(spec, 'Start'));
     if (change === 'new' || change === 'scale') changes.set(spec.id, actionFor(spec, 'Scale'));
     else if (change === 'restart') changes.set(spec.id, actionFor(spec, 'Restart'));
   }
 
   const dependenciesOf = (runSpecId: string): readonly string[] =>
-    opts.dependenciesOf(runSpecId, target).filter((id) => targetSpecs.has(id));
+    opts.dependenciesOf(runSpecId, target).filter((id) => findRunSpec(target, id) !== undefined);
   const layers = dependencyLayers([...changes.keys()], dependenciesOf).map((layer): DeploymentStep => ({
     actions: layer.map((id) => changes.get(id)).filter((a): a is DeploymentAction => a !== undefined),
   }));

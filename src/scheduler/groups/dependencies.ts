@@ -1,7 +1,7 @@
 import type { RunSpec } from '../model/run-spec';
 import type { Group } from './group';
-import { ancestorsOf, comparePathIds, parentOf, resolvePathId } from './path-id';
-import { allGroups } from './tree-query';
+import { comparePathIds, parentOf, resolvePathId } from './path-id';
+import { allGroups, findGroup, findRunSpec } from './tree-query';
 
 /** Marathon's message for a root whose dependency graph has a cycle (fact 74, `state/RootGroup.scala`). */
 export const CYCLIC_DEPENDENCIES_MESSAGE = 'Dependency graph has cyclic dependencies.';
@@ -25,7 +25,7 @@ export function effectiveDependencies(root: Group, runSpecId: string): string[] 
   return [...(dependencyGraph(root).get(runSpecId) ?? [])];
 }
 
-/** {@link effectiveDependencies} of every run spec of `root`, keyed (and ordered) by path id. Cached per root. */
+/** {@link effectiveDependencies} of the run specs of `root` that have any, keyed by path id (no entry: none). Cached per root. */
 export function dependencyGraph(root: Group): ReadonlyMap<string, readonly string[]> {
   let graph = cache.get(root);
   if (graph === undefined) {
@@ -43,8 +43,11 @@ export function dependencyGraph(root: Group): ReadonlyMap<string, readonly strin
  */
 export function dependencyCycle(root: Group): string[] | undefined {
   const graph = dependencyGraph(root);
+  // Only run specs with dependencies have entries: one without is on no cycle, and a walk that
+  // starts from it visits nothing else. The others are walked in path id order.
+  const starts = [...graph.keys()].sort(comparePathIds);
   const state = new Map<string, 'open' | 'done'>();
-  for (const start of graph.keys()) {
+  for (const start of starts) {
     if (state.has(start)) continue;
     const path: string[] = [start];
     const next: number[] = [0];
@@ -73,38 +76,61 @@ export function dependencyCycle(root: Group): string[] | undefined {
 
 const cache = new WeakMap<Group, ReadonlyMap<string, readonly string[]>>();
 
+/**
+ * One walk down the tree: each group hands its children the dependencies it inherited plus its
+ * own (resolved against it), so a run spec's list is its declared ones plus what its groups pass
+ * down. Only run specs that have dependencies get an entry (a lookup of any other id finds none,
+ * which is its empty list): most trees have few or none, and then the walk allocates nothing per
+ * run spec. Keys are in walk order (the cycle check sorts what it walks).
+ */
 function buildGraph(root: Group): ReadonlyMap<string, readonly string[]> {
-  const groups = allGroups(root);
-  const groupsById = new Map(groups.map((g) => [g.id, g] as const));
-  const specs = new Map<string, RunSpec>();
-  for (const g of groups) {
-    for (const a of g.apps.values()) specs.set(a.id, a);
-    for (const p of g.pods.values()) specs.set(p.id, p);
-  }
+  const graph = new Map<string, readonly string[]>();
   const expanded = new Map<string, readonly string[]>();
   const expand = (id: string): readonly string[] => {
     let ids = expanded.get(id);
     if (ids === undefined) {
-      const group = groupsById.get(id);
-      ids = specs.has(id) ? [id] : group === undefined ? [] : runSpecIdsUnder(group);
+      const group = findGroup(root, id);
+      ids = findRunSpec(root, id) !== undefined ? [id] : group === undefined ? [] : runSpecIdsUnder(group);
       expanded.set(id, ids);
     }
     return ids;
   };
-  const graph = new Map<string, readonly string[]>();
-  for (const id of [...specs.keys()].sort(comparePathIds)) {
-    const spec = specs.get(id) as RunSpec;
-    const declared = declaredDependencies(spec).map((d) => resolvePathId(d, parentOf(id)));
-    for (const ancestorId of ancestorsOf(id)) {
-      const ancestor = groupsById.get(ancestorId) as Group;
-      for (const d of ancestor.dependencies) declared.push(resolvePathId(d, ancestorId));
-    }
+  const add = (spec: RunSpec, inherited: readonly string[]): void => {
+    const declared = declaredDependencies(spec);
+    if (declared.length === 0 && inherited.length === 0) return;
     const all = new Set<string>();
-    for (const d of declared) for (const target of expand(d)) all.add(target);
-    graph.set(id, [...all].sort(comparePathIds));
+    for (const d of [...declared.map((x) => resolvePathId(x, parentOf(spec.id))), ...inherited]) for (const target of expand(d)) all.add(target);
+    graph.set(spec.id, [...all].sort(comparePathIds));
+  };
+  const pending: { group: Group; inherited: readonly string[] }[] = [{ group: root, inherited: [] }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { group } = next;
+    if (next.inherited.length === 0 && !declaresDependencies(group)) continue;
+    const inherited = group.dependencies.length === 0 ? next.inherited : [...next.inherited, ...group.dependencies.map((d) => resolvePathId(d, group.id))];
+    for (const a of group.apps.values()) add(a, inherited);
+    for (const p of group.pods.values()) add(p, inherited);
+    for (const child of group.groups.values()) pending.push({ group: child, inherited });
   }
   return graph;
 }
+
+/**
+ * True when the group, a group below it or one of their apps declares a dependency. What its apps
+ * declare is cached per map of apps: maps are immutable, and a root change copies only the maps
+ * it changed (stamping versions copies every group, not their maps), so one change reads only the
+ * apps of the groups it touched.
+ */
+function declaresDependencies(group: Group): boolean {
+  if (group.dependencies.length > 0) return true;
+  let apps = appsDeclaring.get(group.apps);
+  if (apps === undefined) {
+    apps = [...group.apps.values()].some((a) => declaredDependencies(a).length > 0);
+    appsDeclaring.set(group.apps, apps);
+  }
+  return apps || [...group.groups.values()].some(declaresDependencies);
+}
+
+const appsDeclaring = new WeakMap<ReadonlyMap<string, RunSpec>, boolean>();
 
 /** An app's own `dependencies`; pods have none (rule 8). */
 function declaredDependencies(spec: RunSpec): string[] {

@@ -70,7 +70,18 @@ export function mapWith<V>(map: ReadonlyMap<string, V>, key: string, value: V): 
     next.set(key, value);
     return next;
   }
-  return new Map([...map, [key, value] as const].sort((a, b) => comparePathIds(a[0], b[0])));
+  // The map is already in order: insert at the place a binary search finds instead of sorting it
+  // all again (a group of n apps got an n log n sort for each app added to it).
+  const entries = [...map];
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePathIds(entries[mid][0], key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  entries.splice(lo, 0, [key, value]);
+  return new Map(entries);
 }
 
 /** `map` without `key`. */

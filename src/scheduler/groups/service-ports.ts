@@ -3,8 +3,7 @@ import { assert } from '../kernel/assert';
 import type { AppSpec } from '../model/app';
 import type { Group } from './group';
 import { mapWith, withGroupAt } from './group-tree';
-import { parentOf } from './path-id';
-import { allRunSpecs, findRunSpec } from './tree-query';
+import { comparePathIds, parentOf } from './path-id';
 import { stampVersions } from './versioning';
 
 /** `--local_port_min`..`--local_port_max`: where dynamic service ports come from (both inclusive). */
@@ -45,15 +44,13 @@ export function servicePortsOf(app: AppSpec): number[] {
  * with Marathon's message.
  */
 export function assignServicePorts(range: ServicePortRange, from: Group, to: Group): ServicePortsResult {
-  const targets = allRunSpecs(to).filter((s): s is AppSpec => s.kind === 'app');
+  const pending = appsNeedingPorts(from, to);
+  if (pending.length === 0) return { ok: true, root: to };
   const used = new Set<number>();
-  for (const spec of [...allRunSpecs(from), ...targets]) if (spec.kind === 'app') for (const p of servicePortsOf(spec)) used.add(p);
+  for (const tree of [from, to]) forEachApp(tree, (app) => { for (const p of servicePortsOf(app)) used.add(p); });
   const free = freePorts(range, used);
   let root = to;
-  for (const app of targets) {
-    const before = findRunSpec(from, app.id);
-    const previous = before?.kind === 'app' ? before : undefined;
-    if (!servicePortsOf(app).includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
+  for (const { app, previous } of pending) {
     const assigned = assignedApp(app, previous, range, free);
     if (assigned === undefined) return { ok: false, message: `All ports in the range [${range.min}-${range.max}) are already in use` };
     root = withGroupAt(root, parentOf(app.id), (parent) => {
@@ -62,6 +59,38 @@ export function assignServicePorts(range: ServicePortRange, from: Group, to: Gro
     }, 'off');
   }
   return { ok: true, root };
+}
+
+/**
+ * The apps of `to` that ask for a dynamic port (0) and are new or changed (not only scaled) since
+ * `from`, with their previous version, in path id order. Subtrees and apps that `to` shares with
+ * `from` (the same object: a root change copies only the path to what it changed, and stamping
+ * versions copies groups, not their maps of apps) are unchanged and skipped unread, so a change
+ * costs the size of the groups it touched, not of the tree.
+ */
+function appsNeedingPorts(from: Group, to: Group): { app: AppSpec; previous: AppSpec | undefined }[] {
+  const out: { app: AppSpec; previous: AppSpec | undefined }[] = [];
+  const pending: [Group, Group | undefined][] = [[to, from]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [group, before] = next;
+    if (group === before) continue;
+    if (group.apps !== before?.apps) for (const app of group.apps.values()) {
+      const previous = before?.apps.get(app.id);
+      if (previous === app || !servicePortsOf(app).includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
+      out.push({ app, previous });
+    }
+    for (const child of group.groups.values()) pending.push([child, before?.groups.get(child.id)]);
+  }
+  return out.sort((a, b) => comparePathIds(a.app.id, b.app.id));
+}
+
+/** Calls `fn` with every app of the tree. */
+function forEachApp(root: Group, fn: (app: AppSpec) => void): void {
+  const pending: Group[] = [root];
+  for (let group = pending.pop(); group !== undefined; group = pending.pop()) {
+    for (const app of group.apps.values()) fn(app);
+    for (const child of group.groups.values()) pending.push(child);
+  }
 }
 
 /**

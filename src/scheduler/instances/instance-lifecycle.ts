@@ -151,15 +151,20 @@ export function setInstanceRole(ctx: CoreContext, rs: RunSpecState, inst: Instan
 }
 
 /**
- * Counts `delta` instances of `rs` under `role`. When a role gets its first instance or loses its
- * last one, the framework's roles may change: they are recomputed after the input (O(1) here).
+ * Counts `delta` instances of `rs` under `role`. When a role new to the framework gets its first
+ * instance, or a role loses its last one, the framework's roles may change: they are recomputed
+ * after the input (O(1) here).
  */
 export function countRole(ctx: CoreContext, rs: RunSpecState, role: string, delta: number): void {
   const before = rs.instanceRoles.get(role) ?? 0;
   const after = before + delta;
   if (after > 0) rs.instanceRoles.set(role, after);
   else rs.instanceRoles.delete(role);
-  if ((before === 0) !== (after <= 0)) ctx.state.rolesDirty = true;
+  // A role that gets its first instance here changes the framework's roles only when it is new to
+  // them (recomputing reads every run spec); one that loses its last instance here may be gone.
+  const gained = before === 0 && after > 0;
+  const lost = before > 0 && after <= 0;
+  if ((gained && !ctx.state.frameworkRoles.includes(role)) || lost) ctx.state.rolesDirty = true;
 }
 
 /** Takes a Scheduled instance out of the launch queue. */

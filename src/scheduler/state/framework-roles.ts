@@ -1,16 +1,22 @@
 import type { CoreContext } from '../core-context';
 import type { DeploymentPlan } from '../deployments/deployment-plan';
 import type { Group } from '../groups/group';
-import { allRunSpecs, findRunSpec } from '../groups/tree-query';
+import { findRunSpec } from '../groups/tree-query';
 
 /**
  * The roles the framework needs: the default role, the role of every run spec in the root, and
  * every role live instances run under (a resident instance keeps its old role after a forced role
- * change, fact 114), sorted. O(run specs + roles): instance roles are counted as they change.
+ * change, fact 114), sorted. O(run specs + roles): the tree is walked in any order (the set is
+ * sorted), and instance roles are counted as they change.
  */
 export function rolesInUse(ctx: CoreContext): string[] {
   const roles = new Set<string>([ctx.options.defaultRole]);
-  for (const spec of allRunSpecs(ctx.state.root)) roles.add(spec.role);
+  const groups: Group[] = [ctx.state.root];
+  for (let g = groups.pop(); g !== undefined; g = groups.pop()) {
+    for (const app of g.apps.values()) roles.add(app.role);
+    for (const pod of g.pods.values()) roles.add(pod.role);
+    for (const child of g.groups.values()) groups.push(child);
+  }
   for (const rs of ctx.state.runSpecs.values()) for (const role of rs.instanceRoles.keys()) roles.add(role);
   return [...roles].sort();
 }
@@ -34,14 +40,16 @@ export function syncFrameworkRoles(ctx: CoreContext): void {
 /**
  * Marks the roles dirty when an accepted change touches a run spec's role: one that is new to the
  * framework, or one that changed or went away (the set may shrink). Cheap: only the plan's
- * affected run specs are looked at, so changes that keep every role cost no recomputation.
+ * affected run specs are looked at, so changes that keep every role cost no recomputation — a
+ * new run spec with a role the framework already has included (the recomputation reads every
+ * run spec of the tree).
  */
 export function noteRoleChanges(ctx: CoreContext, plan: DeploymentPlan, original: Group, target: Group): void {
   const known = ctx.state.frameworkRoles;
   for (const id of plan.affectedRunSpecIds) {
     const before = findRunSpec(original, id)?.role;
     const after = findRunSpec(target, id)?.role;
-    if (before !== after || (after !== undefined && !known.includes(after))) {
+    if ((before !== undefined && before !== after) || (after !== undefined && !known.includes(after))) {
       ctx.state.rolesDirty = true;
       return;
     }

@@ -61,8 +61,8 @@ t.test('start-up warnings: open beyond loopback, or credentials over plain HTTP 
   tt.same(exposureWarnings(base), [], 'loopback: no warning');
   tt.same(exposureWarnings({ ...base, address: 'localhost' }), []);
   tt.same(exposureWarnings({ ...base, address: '::1' }), []);
-  tt.match(exposureWarnings({ ...base, address: '0.0.0.0' }), [/WARNING: the API listens on 0\.0\.0\.0 without authentication/]);
-  tt.match(exposureWarnings({ ...base, address: '10.1.2.3', httpTokensFile: '/t' }), [/WARNING: credentials cross the network in clear text over HTTP on 10\.1\.2\.3:8080/]);
+  tt.match(exposureWarnings({ ...base, address: '0.0.0.0' }), [/the API listens on 0\.0\.0\.0 without authentication/]);
+  tt.match(exposureWarnings({ ...base, address: '10.1.2.3', httpTokensFile: '/t' }), [/credentials cross the network in clear text over HTTP on 10\.1\.2\.3:8080/]);
   tt.same(exposureWarnings({ ...base, address: '10.1.2.3', httpCredentials: 'a:b', sslCert: 'c', sslKey: 'k', disableHttp: true }), []);
   for (const [address, loopback] of [['127.0.0.1', true], ['127.8.9.1', true], ['[::1]', true], ['0.0.0.0', false], ['::', false], ['pacer.example', false], ['128.0.0.1', false]] as const) {
     tt.equal(isLoopback(address), loopback, address);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Test } from 'tap';
 import type * as ServerModule from '../../../src/api/server';
 import type { ServerParts } from '../../../src/api/server';
@@ -77,8 +77,11 @@ export async function serverWithRouteTable(t: Test, parts: ServerParts): Promise
     });
     return app;
   };
-  const server = t.mockRequire<typeof ServerModule>('../../../src/api/server', {
-    fastify: Object.assign(recording, { default: recording }),
+  // Resolved here, so that the compiled test tree mocks its own copy (a relative id would be taken
+  // from the TypeScript source's location).
+  const server = t.mockRequire<typeof ServerModule>(require.resolve('../../../src/api/server'), {
+    // fastify's other exports stay (the request log extends its LogController).
+    fastify: Object.assign(recording, { default: recording, LogController }),
   });
   const app = server.buildServer(parts);
   await app.ready();

@@ -8,6 +8,7 @@ import { sampleOffer } from '../../cluster/mesos/fake-master/sample-events';
 import { FAST } from '../../cluster/mesos/driver/driver-fixture';
 import { waitUntil } from '../events/wait-until';
 import { basic, bearer, pollUntil, tempDir, writeTokens } from './auth-kit';
+import { captureLog } from '../../harness/log-capture';
 import { openStream, request } from './tls-client';
 
 /**
@@ -42,7 +43,9 @@ t.test('no response, event or log line contains a configured secret', async (tt)
     httpCredentials: `admin:${HTTP_PASSWORD}`, httpTokensFile: writeTokens(join(dir, 'tokens'), { ci: TOKEN }),
     mesosAuthenticationPrincipal: 'pacer', mesosAuthenticationSecretFile: secretFile,
   };
-  const pacer = await startMesos(config, { driver: { ...FAST, logger: { info: (m) => void logged.push(m), warn: (m) => void logged.push(m) } } });
+  // pacer's log at its most verbose, the Mesos driver's lines in it (component mesos).
+  const captured = captureLog('json', 'all');
+  const pacer = await startMesos(config, { log: captured.log, driver: FAST });
   tt.teardown(() => pacer.close());
   await waitUntil(() => pacer.cluster.frameworkId !== undefined, 'the subscription', 60_000);
   const base = `http://${pacer.address}`;
@@ -83,7 +86,9 @@ t.test('no response, event or log line contains a configured secret', async (tt)
   // The delete waits for the master's TASK_KILLED, which this fake never sends: its step events suffice.
   await pollUntil(async () => (stream.text().match(/event: deployment_info/g) ?? []).length >= 3 && stream.text().includes('event: api_post_event'), 'the events of the session');
 
+  logged.push(...captured.lines());
   const everything = [...answers, stream.text(), ...logged, master.calls.map((c) => JSON.stringify(c.call)).join('\n')].join('\n');
   tt.ok(answers.length >= 15 && stream.text().length > 200 && logged.some((l) => /reloaded the tokens file/.test(l)), 'there was something to look at');
+  tt.ok(logged.some((l) => /"component":"mesos","subscription":"subscribed"/.test(l)) && logged.some((l) => /"method":"POST","path":"\/v2\/apps"/.test(l)), 'the log has the driver\'s and the requests\' records');
   for (const secret of SECRETS) tt.notOk(everything.includes(secret), `${secret.slice(0, 6)}… appears nowhere`);
 });

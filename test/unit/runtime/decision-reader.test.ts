@@ -4,7 +4,7 @@ import type { Condition } from '../../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../../src/scheduler/model/events';
 import type { Goal, KillReason } from '../../../src/scheduler/model/instance';
 import { DecisionReader, shortInstanceId, type InstanceLookup } from '../../../src/runtime/decision-reader';
-import { decisionFields, decisionLine } from '../../../src/runtime/decision-line';
+import { decisionFields } from '../../../src/runtime/decision-line';
 
 const TS = '2026-01-01T00:00:00.000Z';
 const ID = 'web.instance-705d41b3-b83a-4221-aefc-5ab6e8d29917';
@@ -128,17 +128,39 @@ for (const c of cases) {
   });
 }
 
-t.test('a line: readable with its time, or one JSON object with the machine fields and the sentence', async (t) => {
+t.test('the machine fields of a decision, in a fixed order, beside its sentence', async (t) => {
   const reader = new DecisionReader(lookup({ [ID]: { goal: 'Decommissioned', killReason: 'deleted' } }));
   reader.read(changed('Running'));
   const kill = reader.read(changed('Running'));
   if (kill === undefined) throw new Error('no kill decision');
-  t.equal(decisionLine(kill, '   6m0.000s', 'text'), '   6m0.000s  kill web.instance-705d41b3 of /web on agent-1: deleted (its app or pod was deleted)');
-  t.strictSame(JSON.parse(decisionLine(kill, TS, 'json')), {
-    time: TS, decision: 'kill', runSpecId: '/web', instanceId: ID, agentId: 'agent-1', condition: 'Running', reason: 'deleted',
-    msg: 'kill web.instance-705d41b3 of /web on agent-1: deleted (its app or pod was deleted)',
-  });
+  t.equal(kill.text, 'kill web.instance-705d41b3 of /web on agent-1: deleted (its app or pod was deleted)');
+  t.strictSame(decisionFields(kill), { decision: 'kill', runSpecId: '/web', instanceId: ID, agentId: 'agent-1', condition: 'Running', reason: 'deleted' });
   t.strictSame(Object.keys(decisionFields(kill)), ['decision', 'runSpecId', 'instanceId', 'agentId', 'condition', 'reason']);
+});
+
+t.test('sweep with a clock: a launch delay that starts or grows after an instance ended reads as backoff, once per deadline', async (t) => {
+  let nowMs = 10_000;
+  let untilMs: number | undefined;
+  const reader = new DecisionReader({ instance: () => ({ goal: 'Running' }), backoffUntilMs: () => untilMs }, { nowMs: () => nowMs });
+  reader.read(changed('Running'));
+  untilMs = 15_000;
+  t.strictSame(reader.sweep(), [], 'no instance ended: not asked');
+  reader.read(changed('Failed'));
+  t.strictSame(reader.sweep(), [{ kind: 'backoff', runSpecId: '/web', delayMs: 5000, text: 'launches of /web delayed 5s (backoff after a failure)' }]);
+  t.strictSame(reader.sweep(), [], 'said once');
+  reader.read(changed('Running', 'agent-1', 'web.instance-22222222-2222-2222-2222-222222222222'));
+  reader.read(changed('Failed', 'agent-1', 'web.instance-22222222-2222-2222-2222-222222222222'));
+  t.strictSame(reader.sweep(), [], 'the same deadline: nothing new');
+  nowMs = 20_000;
+  untilMs = 30_000;
+  reader.read(changed('Running', 'agent-1', 'web.instance-33333333-3333-3333-3333-333333333333'));
+  reader.read(changed('Failed', 'agent-1', 'web.instance-33333333-3333-3333-3333-333333333333'));
+  t.match(reader.sweep(), [{ kind: 'backoff', delayMs: 10_000, text: /delayed 10s/ }], 'a longer delay is read again');
+  t.strictSame(decisionFields({ kind: 'backoff', runSpecId: '/web', delayMs: 10_000, text: '' }), { decision: 'backoff', runSpecId: '/web', delayMs: 10_000 });
+  const withoutClock = new DecisionReader({ instance: () => ({ goal: 'Running' }), backoffUntilMs: () => 99_000 });
+  withoutClock.read(changed('Running'));
+  withoutClock.read(changed('Failed'));
+  t.strictSame(withoutClock.sweep(), [], 'without a clock backoffs are not read');
 });
 
 t.test('short instance ids keep the run spec and 8 hex digits; other ids stay whole', async (t) => {

@@ -1,6 +1,5 @@
 import { MesosCluster } from '../../../../src/cluster/mesos/mesos-cluster';
 import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
-import { RuntimeLoop } from '../../../../src/runtime/runtime-loop';
 import { HeapLoop } from '../../../../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput, TimerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
@@ -68,7 +67,9 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
     defaultRole: scenario.options.defaultRole,
     runSpecOf: (id) => core?.runSpec(id),
   });
-  const loop = new RuntimeLoop();
+  // Lockstep: the driver's inputs reach the core at once (the driver posts them from its own
+  // turns, never from inside a call the core made), so `settle` knows the core has seen them.
+  const loop = { post: (input: SchedulerInput): void => void core?.handle(input) };
   let posted = 0;
   const driver = new MesosCluster({
     detector: new StaticMasterDetector(master.url),
@@ -97,7 +98,6 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
       },
     );
     const scheduler = core;
-    loop.attach(scheduler);
     scheduler.subscribe((event) => {
       log.onEvent(rel(), event);
       recorder.onEvent(rel(), event);

@@ -1,8 +1,7 @@
 import type { Test } from 'tap';
 import { MesosCluster, type MesosClusterOptions } from '../../../../src/cluster/mesos/mesos-cluster';
 import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
-import { RuntimeLoop } from '../../../../src/runtime/runtime-loop';
-import { RealTimers } from '../../../../src/runtime/real-timers';
+import { RealTimeLoop } from '../../../../src/runtime/real-time-loop';
 import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
 import type { SchedulerOptions } from '../../../../src/scheduler/scheduler-options';
@@ -10,9 +9,9 @@ import type { MemoryStore } from '../../../harness/memory-store';
 import type { FakeMaster } from '../fake-master/fake-master';
 import { FAST } from './driver-fixture';
 
-/** A pacer made of the real core, a runtime loop and the Mesos driver, as start-mesos composes them. */
+/** A pacer made of the real core, the real-time loop and the Mesos driver, as start-mesos composes them. */
 export interface CorePacer {
-  readonly loop: RuntimeLoop;
+  readonly loop: RealTimeLoop;
   readonly core: Scheduler;
   readonly driver: MesosCluster;
   /** Every input the driver posted to the core, in order. */
@@ -30,8 +29,7 @@ export interface CorePacerSetup {
 
 /** Starts a core + driver against `master` with `store` (stopped at teardown). */
 export function startCorePacer(t: Test, master: FakeMaster, store: MemoryStore, setup: CorePacerSetup = {}): CorePacer {
-  const loop = new RuntimeLoop();
-  const timers = new RealTimers((input) => loop.post(input));
+  const loop = new RealTimeLoop();
   const inputs: SchedulerInput[] = [];
   const logs: string[] = [];
   const driver = new MesosCluster({
@@ -44,13 +42,13 @@ export function startCorePacer(t: Test, master: FakeMaster, store: MemoryStore, 
     loop.post(input);
   });
   const core = new Scheduler(
-    { clock: { nowMs: () => Date.now() }, random: { next: () => Math.random() }, timers, driver, store, prober: { probe: () => undefined } },
+    { clock: loop, random: { next: () => Math.random() }, timers: loop, driver, store, prober: { probe: () => undefined } },
     { reconciliationIntervalMs: 0, ...setup.options },
   );
   loop.attach(core);
   const stop = (): void => {
     driver.stop();
-    timers.clear();
+    loop.close();
   };
   t.teardown(stop);
   const instanceCount = core.runSpecs().reduce((n, rs) => n + core.instances(rs.id).length, 0);

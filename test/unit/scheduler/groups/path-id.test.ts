@@ -103,3 +103,26 @@ t.test('comparePathIds orders segment by segment', async (t) => {
   t.same([...ids].sort(comparePathIds), ['/', '/a', '/a/a', '/a/b', '/a/b/c', '/a-b', '/b']);
   t.equal(comparePathIds('/x', '/x'), 0);
 });
+
+t.test('comparePathIds compares plain ids without splitting them, in the same order as segment by segment', async (t) => {
+  // Every id of up to three segments over an alphabet that holds code units below and above '/'
+  // ('-', '.', '0' < '/' < 'a'), plus ids with empty segments (those take the splitting path).
+  const parts = ['', '-', '.', '0', 'a', 'a-', 'a0', 'aa', '-a'].filter((p) => p !== '');
+  const ids = ['/', '//a', '/a/', 'a/b'];
+  for (const x of parts) {
+    ids.push(`/${x}`);
+    for (const y of parts) {
+      ids.push(`/${x}/${y}`);
+      for (const z of ['a', '-']) ids.push(`/${x}/${y}/${z}`);
+    }
+  }
+  const bySegments = (a: string, b: string): number => {
+    const x = segments(a);
+    const y = segments(b);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    return x.length - y.length;
+  };
+  let mismatches = 0;
+  for (const a of ids) for (const b of ids) if (Math.sign(comparePathIds(a, b)) !== Math.sign(bySegments(a, b))) mismatches++;
+  t.equal(mismatches, 0, `${ids.length * ids.length} pairs ordered as segment by segment`);
+});

@@ -1,0 +1,306 @@
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import Fastify from 'fastify';
+import { appFromWire } from '../src/marathon/convert/app-from-wire';
+import { defaultConfig } from '../src/runtime/config';
+import { ApiListeners } from '../src/runtime/api-listeners';
+import { simApi, type SimApi } from '../src/runtime/sim-api';
+import { putRunSpec as putRunSpecInRoot } from '../src/scheduler/groups/put-run-spec';
+import { isoTime } from '../src/scheduler/kernel/iso-time';
+import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
+import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
+import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
+import type { Scenario } from '../sim/scenario/scenario';
+import { quantile } from './lib/core-change-cost';
+import { LoadClient, type LoadResult, type LoadSpec, type SubscriberCounts } from './lib/load-client';
+import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+
+/**
+ * bench:api — pacer's REST API over the simulated cluster, measured with autocannon over real
+ * sockets on 127.0.0.1, against a fastify hello-world started in the same run as the baseline.
+ * The server under test is this process (the composition `--cluster sim` serves, src/runtime/
+ * sim-api.ts, with the run stepped by the benchmark instead of paced in real time, and invariant
+ * checks off); autocannon and the event-stream subscribers run in a child process
+ * (bench/lib/load-client.ts), so that each side has a core of this 2-core machine.
+ *
+ * Phases: `GET /ping` (baseline: the hello-world's `GET /ping`); 1,000 apps × 100 instances
+ * deployed and Running (one group deployment) → `GET /v2/apps` (1k apps), `GET /v2/tasks`
+ * (100k tasks); 9,000 more apps of 1 instance → `GET /v2/apps` (10k apps); with those 10k apps
+ * present, the core's own time for one app create and one delete (`submit`, median of 100), then
+ * `POST /v2/apps` of new apps (0 instances: the change and its deployment, not launches, which
+ * bench:launch measures) and `DELETE` of each; then `/v2/events` fan-out to 1,000 subscribers.
+ *
+ * It checks that it did all of its work — every request answered 2xx (autocannon's non-2xx,
+ * errors and timeouts all 0), every instance Running before the reads, every app created and
+ * deleted, every event delivered to every subscriber and none disconnected — and exits 1 naming
+ * what is missing otherwise. Writes bench/results/api.json.
+ *
+ *   npm run bench:api                                   # the sizes above, 10 s per load, 10 connections
+ *   npm run bench:api -- --seconds 5 --connections 50
+ *   npm run bench:api -- --apps 100 --instances 10 --more-apps 900 --creates 200 --subscribers 100 --events 200
+ */
+export interface ApiBenchOptions {
+  /** Apps of `instances` instances each (the tasks of `GET /v2/tasks`). */
+  readonly apps: number;
+  readonly instances: number;
+  /** Apps of one instance added before the large `GET /v2/apps` and the writes. */
+  readonly moreApps: number;
+  readonly agents: number;
+  readonly seconds: number;
+  readonly connections: number;
+  /** Apps created (then deleted) through the API. */
+  readonly creates: number;
+  /** Core create/delete pairs timed. */
+  readonly coreSamples: number;
+  readonly subscribers: number;
+  readonly events: number;
+}
+
+export const DEFAULT_API_BENCH_OPTIONS: ApiBenchOptions = {
+  apps: 1000, instances: 100, moreApps: 9000, agents: 1000, seconds: 10, connections: 10, creates: 2000, coreSamples: 100, subscribers: 1000, events: 2000,
+};
+
+/** One measured load, with its ratio to the baseline where it has one. */
+export interface LoadFigure extends LoadResult {
+  readonly name: string;
+  readonly connections: number;
+}
+
+export interface ApiBenchResult {
+  readonly options: ApiBenchOptions;
+  readonly loads: readonly LoadFigure[];
+  readonly pingRatio: number;
+  readonly setupMs: { readonly firstApps: number; readonly moreApps: number };
+  readonly core: { readonly apps: number; readonly createP50Ms: number; readonly createP99Ms: number; readonly deleteP50Ms: number; readonly deleteP99Ms: number };
+  readonly sse: { readonly subscribers: number; readonly events: number; readonly deliveries: number; readonly seconds: number; readonly deliveriesPerSec: number; readonly rssBeforeMib: number; readonly rssPeakMib: number; readonly rssAfterMib: number; readonly counts: SubscriberCounts };
+  readonly problems: readonly string[];
+}
+
+const MIB = 1024 * 1024;
+
+/** Runs every phase; never throws for work left undone (the reasons are in `problems`). */
+export async function runApiBench(o: ApiBenchOptions, log: (line: string) => void = console.log): Promise<ApiBenchResult> {
+  const problems: string[] = [];
+  const loads: LoadFigure[] = [];
+  const client = LoadClient.start();
+  const measure = async (name: string, url: string, kind: LoadSpec['kind'], connections: number, amount?: number): Promise<LoadFigure> => {
+    const r = await client.load({ url, connections, kind, ...(amount !== undefined ? { amount } : { durationS: o.seconds }) });
+    if ('error' in r) throw new Error(`${name}: ${String((r as { error: unknown }).error)}`);
+    const figure = { name, connections, ...r };
+    loads.push(figure);
+    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok2xx === 0) problems.push(`${name}: ${r.ok2xx} answered 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+    if (amount !== undefined && r.ok2xx !== amount) problems.push(`${name}: ${r.ok2xx} of ${amount} requests answered 2xx`);
+    log(`  ${name.padEnd(34)} ${String(connections).padStart(3)} conn  ${String(r.reqPerSec).padStart(7)} req/s  p50 ${String(r.latencyP50Ms).padStart(6)} ms  p99 ${String(r.latencyP99Ms).padStart(6)} ms  max ${r.latencyMaxMs} ms  (${r.ok2xx} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors)`);
+    return figure;
+  };
+  try {
+    // The baseline: a fastify hello-world on this process, measured the same way.
+    const hello = Fastify({ logger: false });
+    hello.get('/ping', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
+    await hello.listen({ host: '127.0.0.1', port: 0 });
+    const baseline = await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections);
+    await hello.close();
+
+    const { session, api } = simComposition(o);
+    await api.app.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${port(api.app)}`;
+    try {
+      const ping = await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections);
+
+      const t0 = performance.now();
+      deployApps(session, 'big', o.apps, o.instances, problems);
+      if (!runUntilRunning(session, o.apps * o.instances)) problems.push(`only ${running(session)} of ${o.apps * o.instances} instances Running after the first deployment`);
+      const firstApps = performance.now() - t0;
+      log(`  setup: ${o.apps} apps × ${o.instances} instances Running in ${(firstApps / 1000).toFixed(1)} s`);
+      await measure(`GET /v2/apps (${o.apps} apps)`, url, { type: 'get', path: '/v2/apps' }, 1);
+      await measure(`GET /v2/apps (${o.apps} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
+      await measure(`GET /v2/tasks (${o.apps * o.instances} tasks)`, url, { type: 'get', path: '/v2/tasks' }, 1);
+
+      const t1 = performance.now();
+      deployApps(session, 'small', o.moreApps, 1, problems);
+      const total = o.apps * o.instances + o.moreApps;
+      if (!runUntilRunning(session, total)) problems.push(`only ${running(session)} of ${total} instances Running after the second deployment`);
+      const moreApps = performance.now() - t1;
+      const appCount = o.apps + o.moreApps;
+      log(`  setup: ${o.moreApps} more apps Running in ${(moreApps / 1000).toFixed(1)} s (${appCount} apps)`);
+      await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, 1);
+      await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
+
+      const core = coreChangeTimes(api, appCount, o.coreSamples, problems);
+      log(`  core, ${appCount} apps present: create p50 ${core.createP50Ms} ms p99 ${core.createP99Ms} ms, delete p50 ${core.deleteP50Ms} ms p99 ${core.deleteP99Ms} ms`);
+      const writeConnections = Math.min(o.connections, 8);
+      await measure(`POST /v2/apps (${appCount} apps present)`, url, { type: 'create-apps', prefix: '/api-bench/new' }, writeConnections, o.creates);
+      const created = session.scheduler.runSpecs().filter((s) => s.id.startsWith('/api-bench/new-')).length;
+      if (created !== o.creates) problems.push(`${created} of ${o.creates} apps exist after the POSTs`);
+      await measure(`DELETE /v2/apps/{id} (${appCount + o.creates} apps)`, url, { type: 'delete-apps', prefix: '/api-bench/new' }, writeConnections, o.creates);
+      runUntilIdle(session);
+      const left = session.scheduler.runSpecs().filter((s) => s.id.startsWith('/api-bench/new-')).length;
+      if (left !== 0) problems.push(`${left} of the ${o.creates} apps created are still there after their DELETE`);
+
+      const sse = await fanOut(api, client, port(api.app), o, problems);
+      log(`  SSE: ${sse.events} events × ${sse.subscribers} subscribers = ${sse.deliveries} deliveries in ${sse.seconds.toFixed(2)} s: ${sse.deliveriesPerSec} deliveries/s; RSS ${sse.rssBeforeMib} → peak ${sse.rssPeakMib} → ${sse.rssAfterMib} MiB`);
+      return {
+        options: o, loads, pingRatio: Math.round((ping.reqPerSec / Math.max(1, baseline.reqPerSec)) * 100) / 100,
+        setupMs: { firstApps: Math.round(firstApps), moreApps: Math.round(moreApps) }, core, sse, problems,
+      };
+    } finally {
+      api.hub.close();
+      await api.app.close();
+    }
+  } finally {
+    client.stop();
+  }
+}
+
+function port(app: { server: { address(): unknown } }): number {
+  return (app.server.address() as AddressInfo).port;
+}
+
+/** The `--cluster sim` composition over a generated cluster of `o.agents` agents, not paced. */
+function simComposition(o: ApiBenchOptions): { session: RunSession; api: SimApi } {
+  const agents: SimAgentSpec[] = [];
+  for (let n = 1; n <= o.agents; n++) {
+    agents.push({
+      agentId: `agent-${n}`, hostname: `host-${n}`, region: 'r1', zone: `z${n % 4}`, attributes: [],
+      resources: { cpus: 64, mem: 262_144, disk: 0, gpus: 0, ports: [[31000, 32999]] }, reserved: [],
+    });
+  }
+  const scenario: Scenario = {
+    name: 'bench-api', seed: 1, durationMs: 365 * 24 * 3_600_000,
+    options: { taskKilling: false, defaultRole: '*', maxInstancesPerOffer: 100, timings: DEFAULT_SIM_TIMINGS },
+    invariants: {}, agents, timeline: [],
+  };
+  const session = createRunSession(scenario, { invariants: false, trace: false });
+  const config = { ...defaultConfig(process.cwd()), cluster: 'sim' as const, address: '127.0.0.1', port: 0 };
+  return { session, api: simApi(session, scenario, config, () => undefined, Date.now(), { listeners: new ApiListeners(config) }) };
+}
+
+/** `count` apps of `instances` instances in one change of the root group (one deployment). */
+function deployApps(session: RunSession, prefix: string, count: number, instances: number, problems: string[]): void {
+  const version = isoTime(session.nowMs());
+  let root = session.scheduler.root();
+  for (let k = 0; k < count; k++) {
+    const converted = appFromWire({ id: `/${prefix}/app-${k}`, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances, portDefinitions: [] }, { defaultRole: '*', versionIso: version });
+    if (!converted.ok) throw new Error(`bench app ${k}: ${JSON.stringify(converted.errors)}`);
+    const change = putRunSpecInRoot(root, converted.spec, { version, newGroupEnforceRole: 'off' });
+    if (!change.ok) throw new Error(`bench app ${k}: ${change.message}`);
+    root = change.root;
+  }
+  const result = session.submit({ type: 'deploy', root, force: false });
+  if (!result.ok) problems.push(`the deployment of ${count} ${prefix} apps was refused: ${result.message}`);
+}
+
+function running(session: RunSession): number {
+  let n = 0;
+  for (const spec of session.scheduler.runSpecs()) for (const inst of session.scheduler.instances(spec.id)) if (inst.condition === 'Running') n++;
+  return n;
+}
+
+/** Steps the simulated cluster (virtual time, as fast as it goes) until `target` instances run, or 1 virtual hour. */
+function runUntilRunning(session: RunSession, target: number): boolean {
+  const limit = session.nowMs() + 3_600_000;
+  for (;;) {
+    const until = session.nowMs() + 10_000;
+    while (session.step(until)) { /* handle every entry due in the next 10 virtual seconds */ }
+    if (session.nowMs() < until) session.step(until);
+    if (running(session) >= target && session.scheduler.runningPlans().length === 0) return true;
+    if (session.nowMs() >= limit || session.nextDueMs() === undefined) return running(session) >= target;
+  }
+}
+
+/** Steps the loop through the next minute of virtual time (deployments of the writes finish). */
+function runUntilIdle(session: RunSession): void {
+  const until = session.nowMs() + 60_000;
+  while (session.step(until)) { /* drain */ }
+}
+
+/** The core's own time for one create and one delete with `apps` apps present (through `submit`, as the routes call it). */
+function coreChangeTimes(api: SimApi, apps: number, samples: number, problems: string[]): ApiBenchResult['core'] {
+  const creates: number[] = [];
+  const deletes: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const converted = appFromWire({ id: `/api-bench/core-${i}`, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances: 1 }, { defaultRole: '*', versionIso: isoTime(api.deps.clock.nowMs()) });
+    if (!converted.ok) throw new Error('bench core app');
+    let t0 = performance.now();
+    const put = api.deps.submit({ type: 'putRunSpec', spec: converted.spec });
+    creates.push(performance.now() - t0);
+    t0 = performance.now();
+    const del = api.deps.submit({ type: 'deleteRunSpec', runSpecId: converted.spec.id });
+    deletes.push(performance.now() - t0);
+    if (!put.ok || !del.ok) problems.push(`core change ${i} refused: ${JSON.stringify(put.ok ? del : put)}`);
+  }
+  const r = (x: number): number => Math.round(x * 100) / 100;
+  return { apps, createP50Ms: r(quantile(creates, 0.5)), createP99Ms: r(quantile(creates, 0.99)), deleteP50Ms: r(quantile(deletes, 0.5)), deleteP99Ms: r(quantile(deletes, 0.99)) };
+}
+
+/**
+ * `/v2/events` fan-out: `o.subscribers` connections (filtered to one event type) in the load
+ * process; `o.events` events of about 400 bytes published through the hub in batches, yielding
+ * between batches so the sockets drain; timed until every subscriber has counted every event.
+ */
+async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: ApiBenchOptions, problems: string[]): Promise<ApiBenchResult['sse']> {
+  const rssBefore = process.memoryUsage().rss;
+  await client.subscribe(serverPort, o.subscribers, 'event_type=status_update_event');
+  if (api.hub.subscriberCount !== o.subscribers) problems.push(`${api.hub.subscriberCount} of ${o.subscribers} subscribers attached`);
+  let rssPeak = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const batch = 50;
+  for (let sent = 0; sent < o.events;) {
+    for (let i = 0; i < batch && sent < o.events; i++, sent++) {
+      api.hub.publish({
+        eventType: 'status_update_event', timestamp: new Date().toISOString(), slaveId: 'agent-1', taskId: `bench.instance-${sent}._app.1`, taskStatus: 'TASK_RUNNING',
+        message: '', appId: '/bench/app', host: 'host-1.bench', ipAddresses: [{ ipAddress: '10.0.0.1', protocol: 'IPv4' }], ports: [31000], version: '2026-01-01T00:00:00.000Z',
+      });
+    }
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  let counts = await client.counts();
+  const deadline = Date.now() + 120_000;
+  while (counts.minFrames < o.events && counts.closed === 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    counts = await client.counts();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  if (counts.closed > 0) problems.push(`SSE: ${counts.closed} subscribers were disconnected`);
+  if (counts.minFrames !== o.events || counts.maxFrames !== o.events) problems.push(`SSE: subscribers got ${counts.minFrames}–${counts.maxFrames} of ${o.events} events`);
+  const deliveries = counts.minFrames * (o.subscribers - counts.closed);
+  return {
+    subscribers: o.subscribers, events: o.events, deliveries, seconds, deliveriesPerSec: Math.round(deliveries / seconds),
+    rssBeforeMib: Math.round(rssBefore / MIB), rssPeakMib: Math.round(rssPeak / MIB), rssAfterMib: Math.round(process.memoryUsage().rss / MIB), counts,
+  };
+}
+
+function parseArgs(argv: readonly string[]): ApiBenchOptions {
+  const flags: Record<string, keyof ApiBenchOptions> = {
+    '--apps': 'apps', '--instances': 'instances', '--more-apps': 'moreApps', '--agents': 'agents', '--seconds': 'seconds', '--connections': 'connections',
+    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events',
+  };
+  const options: Record<string, number> = { ...DEFAULT_API_BENCH_OPTIONS };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = flags[argv[i]];
+    const value = Number(argv[i + 1]);
+    if (key === undefined || !Number.isFinite(value) || value < 0) throw new Error(`usage: bench:api ${Object.keys(flags).join(' N ')} N`);
+    options[key] = value;
+  }
+  return options as unknown as ApiBenchOptions;
+}
+
+async function main(): Promise<number> {
+  const o = parseArgs(process.argv.slice(2));
+  const info = runInfo();
+  console.log(`bench:api  ${formatRunInfo(info)}`);
+  const r = await runApiBench(o);
+  const p99 = (name: string): number | undefined => r.loads.find((l) => l.name === name && l.connections === 1)?.latencyP99Ms;
+  const appCount = o.apps + o.moreApps;
+  console.log(`  /ping: ${r.pingRatio}× the baseline; GET /v2/apps (${appCount} apps) p99 ${p99(`GET /v2/apps (${appCount} apps)`)} ms alone; GET /v2/tasks p99 ${p99(`GET /v2/tasks (${o.apps * o.instances} tasks)`)} ms alone`);
+  return finishRun('bench:api', 'bench/results/api.json', info, { ...r }, r.problems);
+}
+
+if (require.main === module) {
+  main().then((code) => { process.exitCode = code; }, (err: unknown) => {
+    console.error(`bench:api: ${(err as Error).stack ?? String(err)}`);
+    process.exitCode = 2;
+  });
+}

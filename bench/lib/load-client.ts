@@ -1,0 +1,155 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import autocannon from 'autocannon';
+
+/**
+ * The load side of bench:api, in its own process (so that the server measured keeps its core to
+ * itself): autocannon runs and `/v2/events` subscribers. The parent talks to it over IPC.
+ */
+
+/** One autocannon run. `kind` picks the requests: one fixed request, or one new app id per POST / DELETE. */
+export interface LoadSpec {
+  readonly url: string;
+  readonly connections: number;
+  /** Seconds to run (`duration`), or a number of requests (`amount`): exactly one of the two. */
+  readonly durationS?: number;
+  readonly amount?: number;
+  readonly kind: { readonly type: 'get'; readonly path: string } | { readonly type: 'create-apps' | 'delete-apps'; readonly prefix: string };
+}
+
+/** What a load run did: every request must have been answered 2xx. */
+export interface LoadResult {
+  readonly requests: number;
+  readonly ok2xx: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly durationS: number;
+  readonly reqPerSec: number;
+  readonly latencyP50Ms: number;
+  readonly latencyP99Ms: number;
+  readonly latencyMaxMs: number;
+}
+
+/** Frames received by the subscribers so far. */
+export interface SubscriberCounts {
+  readonly connected: number;
+  readonly closed: number;
+  readonly minFrames: number;
+  readonly maxFrames: number;
+}
+
+type Request = { readonly to: 'load'; readonly spec: LoadSpec } | { readonly to: 'subscribe'; readonly port: number; readonly count: number; readonly query: string } | { readonly to: 'counts' };
+
+/** The load process, started by {@link startLoadClient}. */
+export class LoadClient {
+  private constructor(private readonly child: ChildProcess) {}
+
+  /** Forks this module as the load process. */
+  static start(): LoadClient {
+    const child = fork(__filename, ['--load-client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.execArgv });
+    return new LoadClient(child);
+  }
+
+  load(spec: LoadSpec): Promise<LoadResult> {
+    return this.ask({ to: 'load', spec }) as Promise<LoadResult>;
+  }
+
+  /** Opens `count` subscribers to `/v2/events?<query>` on 127.0.0.1:`port`; resolves once all are connected. */
+  subscribe(port: number, count: number, query: string): Promise<SubscriberCounts> {
+    return this.ask({ to: 'subscribe', port, count, query }) as Promise<SubscriberCounts>;
+  }
+
+  counts(): Promise<SubscriberCounts> {
+    return this.ask({ to: 'counts' }) as Promise<SubscriberCounts>;
+  }
+
+  stop(): void {
+    this.child.kill();
+  }
+
+  private ask(request: Request): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null): void => reject(new Error(`the load process exited (${code})`));
+      this.child.once('exit', onExit);
+      this.child.once('message', (m) => {
+        this.child.off('exit', onExit);
+        resolve(m);
+      });
+      this.child.send(request);
+    });
+  }
+}
+
+async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  let next = 0;
+  const base = { url: spec.url, connections: spec.connections, ...(spec.amount !== undefined ? { amount: spec.amount } : { duration: spec.durationS ?? 10 }) };
+  const kind = spec.kind;
+  const requests: autocannon.Request[] = kind.type === 'get'
+    ? [{ method: 'GET', path: kind.path }]
+    : kind.type === 'create-apps'
+      ? [{
+        method: 'POST', path: '/v2/apps', headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify({ id: `${kind.prefix}-${next++}`, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances: 0 }) }),
+      }]
+      : [{ method: 'DELETE', setupRequest: (req) => ({ ...req, path: `/v2/apps${kind.prefix}-${next++}` }) }];
+  const r = await autocannon({ ...base, requests });
+  return {
+    requests: r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'], ok2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+    durationS: r.duration, reqPerSec: r.duration > 0 ? Math.round(r['2xx'] / r.duration) : 0,
+    latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99, latencyMaxMs: r.latency.max,
+  };
+}
+
+/** Subscribers: each counts the SSE frames (`\r\n\r\n`-terminated) it reads. */
+const frames: number[] = [];
+let closed = 0;
+
+function subscribe(port: number, count: number, query: string): Promise<SubscriberCounts> {
+  let connected = 0;
+  return new Promise((resolve) => {
+    for (let i = 0; i < count; i++) {
+      const n = frames.push(0) - 1;
+      const socket = net.connect({ host: '127.0.0.1', port });
+      socket.on('error', () => undefined);
+      socket.on('close', () => void closed++);
+      socket.write(`GET /v2/events?${query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+      let tail = '';
+      let headers = false;
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        let text = tail + chunk;
+        if (!headers) {
+          const end = text.indexOf('\r\n\r\n');
+          if (end < 0) {
+            tail = text;
+            return;
+          }
+          headers = true;
+          if (++connected === count) resolve(counts());
+          text = text.slice(end + 4);
+        }
+        // Frames are `event: …\r\ndata: …\r\n\r\n` (chunked encoding adds its own CRLFs, never a blank line).
+        let at = text.indexOf('\ndata: ');
+        while (at >= 0) {
+          frames[n]++;
+          at = text.indexOf('\ndata: ', at + 7);
+        }
+        tail = text.slice(-6);
+      });
+    }
+  });
+}
+
+function counts(): SubscriberCounts {
+  return { connected: frames.length - closed, closed, minFrames: frames.length === 0 ? 0 : Math.min(...frames), maxFrames: frames.length === 0 ? 0 : Math.max(...frames) };
+}
+
+if (require.main === module && process.argv[2] === '--load-client') {
+  process.on('message', (request: Request) => {
+    const reply = (value: unknown): void => void process.send?.(value);
+    if (request.to === 'load') runLoad(request.spec).then(reply, (err: Error) => reply({ error: err.message }));
+    else if (request.to === 'subscribe') void subscribe(request.port, request.count, request.query).then(reply);
+    else reply(counts());
+  });
+}

@@ -1,0 +1,45 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { dirname } from 'node:path';
+
+/** Where and when a benchmark ran: every figure is printed and stored with it. */
+export interface RunInfo {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly memGib: number;
+  readonly node: string;
+  readonly date: string;
+  /** 1, 5 and 15 minute load averages when the run started (other work on a shared machine). */
+  readonly loadAvg: readonly number[];
+}
+
+/** The machine, Node.js version, date and load average, now. */
+export function runInfo(): RunInfo {
+  const cpu = cpus();
+  return {
+    cpuModel: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, memGib: Math.round(totalmem() / 2 ** 30),
+    node: process.version, date: new Date().toISOString(), loadAvg: loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+/** One line for a benchmark's header. */
+export function formatRunInfo(info: RunInfo): string {
+  return `${info.cpuModel}, ${info.cores} cores, ${info.memGib} GiB; node ${info.node}; ${info.date}; load average ${info.loadAvg.join(' ')}`;
+}
+
+/**
+ * The end of a benchmark's run: writes `{info, ...figures, problems}` as JSON to `path`, prints
+ * each problem, and returns the exit code — 1 when the benchmark did not do all of its work
+ * (its figures would not measure what they say), 0 otherwise.
+ */
+export function finishRun(name: string, path: string, info: RunInfo, figures: Record<string, unknown>, problems: readonly string[]): number {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify({ benchmark: name, info, ...figures, loadAvgAtEnd: runInfo().loadAvg, problems }, null, 2)}\n`);
+  if (problems.length === 0) {
+    console.log(`${name}: all work done and checked; figures in ${path}`);
+    return 0;
+  }
+  console.error(`${name}: FAILED, it did not do all of its work:`);
+  for (const p of problems) console.error(`  - ${p}`);
+  return 1;
+}

@@ -1,0 +1,51 @@
+import type { MarathonEvent } from '../scheduler/model/events';
+import type { Clock } from '../scheduler/ports/clock';
+import { decisionFields } from './decision-line';
+import { DecisionReader, type Decision, type InstanceLookup } from './decision-reader';
+import type { PacerLog } from './pacer-log';
+
+/** Decisions an operator should notice: logged at `warn`, the others at `info`. */
+const WARN_DECISIONS: ReadonlySet<Decision['kind']> = new Set<Decision['kind']>(['deployment-failed', 'unreachable', 'inactive', 'backoff']);
+
+/** What the decision log reads: the core's events and, after each input, the core itself. */
+export interface DecisionSource extends InstanceLookup {
+  subscribe(listener: (event: MarathonEvent) => void): () => void;
+}
+
+/**
+ * One log record per scheduling decision of the core (component `scheduler`), read by the one
+ * {@link DecisionReader} the simulator's summaries use too: deployments started (each step),
+ * finished or failed, launches, kills with their reason, health changes, unreachable instances and
+ * their replacement, backoffs. Each record has the reader's fields (`decision`, `runSpecId`,
+ * `instanceId`, `agentId`, `reason`, …) and its sentence as the message. `afterInput` must be
+ * called after each input the core handled (the loop's observer): it finds what the core decided
+ * without an event (an expunged unreachable instance, a launch delay).
+ */
+export class DecisionLog {
+  private readonly reader: DecisionReader;
+  private readonly log: PacerLog;
+
+  constructor(source: DecisionSource, clock: Clock, log: PacerLog) {
+    this.reader = new DecisionReader(source, clock);
+    this.log = log.child({ component: 'scheduler' });
+    source.subscribe((event) => {
+      const decision = this.reader.read(event);
+      if (decision !== undefined) this.write(decision);
+    });
+  }
+
+  afterInput(): void {
+    for (const decision of this.reader.sweep()) this.write(decision);
+  }
+
+  private write(decision: Decision): void {
+    logDecision(this.log, decision);
+  }
+}
+
+/** One decision as one record of `log`, with `extra` fields (the simulator adds its virtual time `at`). */
+export function logDecision(log: PacerLog, decision: Decision, extra: Readonly<Record<string, string>> = {}): void {
+  const fields = { ...decisionFields(decision), ...extra };
+  if (WARN_DECISIONS.has(decision.kind)) log.warn(fields, decision.text);
+  else log.info(fields, decision.text);
+}

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import type { ApiConfig, ApiDeps } from '../api/api-deps';
+import { EventStreamHub } from '../api/events/event-stream-hub';
+import { buildServer } from '../api/server';
+import type { ApiAuthentication } from '../api/auth/api-authentication';
+import type { Command, CommandResult } from '../scheduler/model/inputs';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import type { RunSession } from '../../sim/runner/run-scenario';
+import type { Scenario } from '../../sim/scenario/scenario';
+import type { PacerConfig } from './config';
+import { pacerBuild } from './pacer-build';
+import type { ApiListeners } from './api-listeners';
+import { withListenerFacts } from './runtime-parts';
+import { CoreFailure, haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
+import { silentLog, type PacerLog } from './pacer-log';
+
+/** The REST API over a simulated run: the server, its event stream hub and what its routes use. */
+export interface SimApi {
+  readonly app: FastifyInstance;
+  readonly hub: EventStreamHub;
+  readonly deps: ApiDeps;
+}
+
+/** Where the API listens and who may call, and where its records and a failure of the core go. */
+export interface SimApiEdges {
+  readonly listeners: ApiListeners;
+  readonly auth?: ApiAuthentication | undefined;
+  /** The request records (component `api`). Default: none. */
+  readonly log?: PacerLog;
+  /** A command or query that failed the core. Default: report it and end the process (runtime/core-failure.ts). */
+  readonly onCoreFailure?: CoreFailureHandler;
+}
+
+/**
+ * Marathon's API and `/v2/events` over a run's own core and virtual clock (not listening yet):
+ * API commands are handled in the run at the current virtual instant (`RunSession.submit`), and
+ * `onSubmit` is told after each (the pacer wakes up for what they scheduled). A command that
+ * fails the core goes to `onCoreFailure` with the command as its input, as over the other
+ * clusters (never a 500). Used by `--cluster sim` (startSim, paced) and by bench:api (stepped by
+ * the benchmark).
+ */
+export function simApi(
+  session: RunSession, scenario: Scenario, config: PacerConfig, onSubmit: () => void, startedAtMs: number,
+  edges: SimApiEdges,
+): SimApi {
+  const log = edges.log ?? silentLog();
+  const onCoreFailure = edges.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
+  const clock = { nowMs: () => session.nowMs() };
+  const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
+  const deps: ApiDeps = {
+    scheduler: session.scheduler, clock, events: hub,
+    submit: (command: Command): CommandResult => {
+      let result: CommandResult;
+      try {
+        result = session.submit(command);
+      } catch (err) {
+        const failure = err instanceof CoreFailure ? err : new CoreFailure(command, session.nowMs(), err);
+        onCoreFailure(failure);
+        throw failure;
+      }
+      onSubmit();
+      return result;
+    },
+    config: simApiConfig(config, scenario, edges.listeners),
+    frameworkId: () => undefined,
+    uptimeMs: () => Date.now() - startedAtMs,
+  };
+  const app = buildServer({
+    deps, stream: hub, auth: edges.auth, serverFactory: edges.listeners.serverFactory, onCoreFailure,
+    ...(edges.log === undefined ? {} : { log: edges.log }),
+  });
+  return { app, hub, deps };
+}
+
+/** What `/v2/info` reports and the routes validate against: the run's core settings (the workload's options). */
+function simApiConfig(config: PacerConfig, scenario: Scenario, listeners: ApiListeners): ApiConfig {
+  const agents = scenario.agents.length;
+  return withListenerFacts({
+    // The simulated core is built from the workload's options, not from the flags.
+    defaultRole: scenario.options.defaultRole,
+    newGroupEnforceRole: DEFAULT_SCHEDULER_OPTIONS.newGroupEnforceRole,
+    maxRunningDeployments: DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments,
+    features: scenario.options.taskKilling ? ['task_killing'] : [],
+    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    clusterKind: 'sim', master: `sim://${agents} simulated agent(s), workload ${scenario.name}`,
+    prometheus: true,
+  }, listeners);
+}

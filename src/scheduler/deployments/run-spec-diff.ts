@@ -1,0 +1,61 @@
+import type { Group } from '../groups/group';
+import type { RunSpec } from '../model/run-spec';
+
+/** A run spec of the target root that is not the original's object, with what the original had under its id. */
+export interface ChangedRunSpec {
+  readonly before: RunSpec | undefined;
+  readonly after: RunSpec;
+}
+
+/** What differs between two roots, each list sorted by id (code units). */
+export interface RunSpecDiff {
+  /** Run specs of `original` whose id is not in `target`. */
+  readonly removed: readonly RunSpec[];
+  /** Run specs of `target` that are new or another object than the original's under the same id. */
+  readonly changed: readonly ChangedRunSpec[];
+}
+
+/**
+ * The run specs a change of the root touched. Roots are immutable and a change copies only the
+ * groups on the path to what it changed, sharing every other subtree, children map and run spec
+ * object (stamping a new version on every group copies the group, not its maps): so a group, a
+ * map of apps or pods, or a run spec that is the same object in both roots is unchanged and is
+ * not read. Planning a change costs the size of the groups it touched, not of the whole tree. Ids are unique across
+ * the tree (groups, apps and pods share one namespace), and a run spec's parent is given by its
+ * id, so the same-id group of the other root holds its other version. The walk is iterative.
+ */
+export function runSpecDiff(original: Group, target: Group): RunSpecDiff {
+  const removed: RunSpec[] = [];
+  const changed: ChangedRunSpec[] = [];
+  const pending: [Group | undefined, Group | undefined][] = [[original, target]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [before, after] = next;
+    if (before === after) continue;
+    if (before?.apps !== after?.apps || before?.pods !== after?.pods) {
+      for (const spec of runSpecsOf(before)) if (after === undefined || runSpecIn(after, spec.id) === undefined) removed.push(spec);
+      for (const spec of runSpecsOf(after)) {
+        const was = before === undefined ? undefined : runSpecIn(before, spec.id);
+        if (was !== spec) changed.push({ before: was, after: spec });
+      }
+    }
+    for (const child of before?.groups.values() ?? []) if (after?.groups.has(child.id) !== true) pending.push([child, undefined]);
+    for (const child of after?.groups.values() ?? []) pending.push([before?.groups.get(child.id), child]);
+  }
+  removed.sort((a, b) => byId(a.id, b.id));
+  changed.sort((a, b) => byId(a.after.id, b.after.id));
+  return { removed, changed };
+}
+
+function* runSpecsOf(group: Group | undefined): Generator<RunSpec> {
+  if (group === undefined) return;
+  yield* group.apps.values();
+  yield* group.pods.values();
+}
+
+function runSpecIn(group: Group, id: string): RunSpec | undefined {
+  return group.apps.get(id) ?? group.pods.get(id);
+}
+
+function byId(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
