@@ -190,9 +190,10 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * The decoded value of a row's body when it decodes to an object that `names` accepts as the
-   * record its key names; otherwise why not. Any failure of the codec (including a stack overflow
-   * on absurdly deep text) is a reason, never an exception.
+   * The value of a row's body when it decodes to an object that `read` turns into the core's
+   * value (run specs and groups: run-spec-record.ts) and `names` accepts as the record its key
+   * names; otherwise why not. Any failure of the codec (including a stack overflow on absurdly deep
+   * text) is a reason, never an exception.
    */
   private rowProblem(body: unknown, read: (v: unknown) => RecordResult<unknown>, names: (v: unknown) => boolean): { value?: unknown; reason: string } {
     let decoded: unknown;
