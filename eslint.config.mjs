@@ -60,6 +60,56 @@ const coreOnly = {
   ],
 };
 
+// The master model (src/master) runs inside the simulator, whose traces replay exactly, and on
+// real time in the local cluster: time and timers reach it only through its MasterClock port, and
+// it does no I/O. It depends on the core's model types only, never on a cluster or the core's
+// internals.
+const masterOnly = {
+  ...coreOnly,
+  'no-restricted-imports': ['error', {
+    paths: coreOnly['no-restricted-imports'][1].paths.map((p) => ({ ...p, message: 'The master model does no I/O: use its ports.' })),
+    patterns: [
+      { group: ['node:*'], message: 'The master model does no I/O: use its ports.' },
+      { group: ['**/sim/**', '**/api/**', '**/cluster/**', '**/store/**', '**/runtime/**'], message: 'Clusters plug into the master model, never the reverse.' },
+      { regex: 'scheduler/(?!model/)', message: 'The master model reads the core\'s model types only.' },
+    ],
+  }],
+};
+
+// One master model (issue 12, problem 4): the simulator (sim/), the local cluster
+// (src/cluster/local) and the wire fake Mesos master of the tests play the Mesos master through
+// src/master's facade (Master, its ports and types, and the executor book), and may not keep an
+// allocator, ledger, ACCEPT check or reconciler of their own: neither by importing the model's
+// internals to assemble a second one, nor by declaring one. test/unit/master/one-master-model.test.ts
+// proves that these rules fire.
+const masterInternals = ['offer-desk', 'agent-ledger', 'accept-check', 'reconciler', 'update-book', 'master-state', 'agent-lifecycle', 'role-suppression'];
+const oneMasterModel = {
+  'no-restricted-imports': ['error', {
+    patterns: [{
+      regex: `master/(${masterInternals.join('|')})$`,
+      message: 'Use the master model through its facade (src/master/master.ts): one allocator, ledger and ACCEPT check for every cluster.',
+    }],
+  }],
+  'no-restricted-syntax': ['error',
+    {
+      selector: 'ClassDeclaration[id.name=/(OfferDesk|Allocator|Ledger|AgentBooks|LaunchCheck|AcceptCheck|Reconciler|UpdateBook|ExecutorBook)$/]',
+      message: 'The master\'s rules live once, in src/master: plug into the master model instead of writing another.',
+    },
+    {
+      selector: 'FunctionDeclaration[id.name=/^(subtract|union|normalize)Ranges$/]',
+      message: 'Port range algebra lives in src/master/port-ranges.ts.',
+    },
+  ],
+};
+
+// Tests run from two trees (source through tsx, and the compiled copy in dist/tests that
+// `npm test` runs): a path climbed from __dirname points into the wrong one. Repository files go
+// through test/harness/repo-path.ts, spawned entry points through test/harness/node-entry.ts.
+const noDirnameClimb = {
+  selector: 'CallExpression[callee.name=/^(join|resolve)$/]:has(> Identifier[name="__dirname"]):has(> Literal[value=".."])',
+  message: 'Tests run from source and from dist/tests: use repoPath()/REPO_ROOT (test/harness/repo-path.ts) or nodeArgsFor() (test/harness/node-entry.ts).',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tap/**', 'bench/results/**'] },
   ...tseslint.configs.recommended,
@@ -71,24 +121,36 @@ export default tseslint.config(
     },
   },
   { files: ['src/scheduler/**/*.ts'], rules: { ...timeAndRandomBans, ...coreOnly } },
-  {
-    files: ['src/**/*.ts', 'sim/cluster/**/*.ts', 'sim/invariants/**/*.ts', 'bench/**/*.ts'],
-    ignores: ['src/scheduler/**', 'src/marathon/**'],
-    rules: { 'no-restricted-syntax': ['error', ...wireJsonBans] },
-  },
-  { files: ['src/cluster/**/*.ts', 'sim/cluster/**/*.ts'], rules: driverImportBans },
+  { files: ['src/master/**/*.ts'], rules: { ...timeAndRandomBans, ...masterOnly } },
   // The simulator runs in virtual time; only its command-line edge (cli.ts) touches the host.
   { files: ['sim/**/*.ts'], ignores: ['sim/cli.ts', 'sim/**/cli.ts'], rules: timeAndRandomBans },
-  // Tests run from two trees (source through tsx, and the compiled copy in dist/tests that
-  // `npm test` runs): a path climbed from __dirname points into the wrong one. Repository files go
-  // through test/harness/repo-path.ts, spawned entry points through test/harness/node-entry.ts.
   {
     files: ['test/**/*.ts'],
     ignores: ['test/harness/node-entry.ts', 'test/runner/**'],
+    rules: { 'no-restricted-syntax': ['error', noDirnameClimb] },
+  },
+  { files: ['sim/**/*.ts', 'src/cluster/local/**/*.ts'], rules: oneMasterModel },
+  {
+    files: ['test/cluster/mesos/fake-master/**/*.ts'],
+    rules: { ...oneMasterModel, 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], noDirnameClimb] },
+  },
+  // Issue 12 (R1), last so that it adds to the rules above for the same files: no wire JSON
+  // outside src/marathon, and drivers get a resolved TaskLaunch (see wireJsonBans, driverImportBans).
+  {
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/scheduler/**', 'src/master/**', 'src/marathon/**', 'src/cluster/local/**'],
+    rules: { 'no-restricted-syntax': ['error', ...wireJsonBans] },
+  },
+  { files: ['src/cluster/**/*.ts'], ignores: ['src/cluster/local/**'], rules: driverImportBans },
+  {
+    files: ['sim/cluster/**/*.ts', 'sim/invariants/**/*.ts', 'src/cluster/local/**/*.ts'],
+    rules: { 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], ...wireJsonBans] },
+  },
+  {
+    files: ['sim/cluster/**/*.ts', 'src/cluster/local/**/*.ts'],
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: 'CallExpression[callee.name=/^(join|resolve)$/]:has(> Identifier[name="__dirname"]):has(> Literal[value=".."])',
-        message: 'Tests run from source and from dist/tests: use repoPath()/REPO_ROOT (test/harness/repo-path.ts) or nodeArgsFor() (test/harness/node-entry.ts).',
+      'no-restricted-imports': ['error', {
+        patterns: [...oneMasterModel['no-restricted-imports'][1].patterns, ...driverImportBans['no-restricted-imports'][1].patterns],
       }],
     },
   },

@@ -1,9 +1,6 @@
-import type { TaskStatus } from '../../src/scheduler/model/inputs';
-import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
+import type { Master } from '../../src/master/master';
 import type { SimContext } from '../sim-context';
-import type { SimAgentState, SimExecutor, SimTask } from './cluster-types';
-import { CoreOutbox } from './core-outbox';
-import { OfferDesk } from './offer-desk';
+import type { SimExecutor, SimLaunch, SimTask } from './cluster-types';
 import type { HealthModel, SimTimings, TaskModel } from './sim-models';
 
 /** Options of the simulated cluster. */
@@ -19,25 +16,25 @@ const RUN_FOREVER: TaskModel = { kind: 'runForever' };
 const HEALTHY: HealthModel = { kind: 'healthy' };
 
 /**
- * The shared state of the simulated cluster (agents, tasks, executors, models) and the one way a
- * task's status reaches the framework ({@link deliver}). Internal to `sim/cluster`.
+ * The agents' side of the simulated cluster: executors and tasks on the agents, task and health
+ * models, and the master model they report to. Internal to `sim/cluster`; `SimCluster` is the
+ * facade.
  */
 export class ClusterState {
   readonly timings: SimTimings;
   readonly taskKilling: boolean;
   readonly scenarioStartMs: number;
-  readonly outbox: CoreOutbox;
-  readonly desk: OfferDesk;
-  readonly agents = new Map<string, SimAgentState>();
-  /** Tasks the master remembers (plus tasks of unreachable agents), launch order. */
+  /** Tasks on the agents whose executor has not ended, launch order. */
   readonly tasks = new Map<string, SimTask>();
   readonly executors = new Map<number, SimExecutor>();
+  /** Executors with at least one live task, per agent, launch order. */
+  readonly agentExecutors = new Map<string, Set<SimExecutor>>();
   /** Live (non-terminal) tasks per run spec, for model changes. */
   readonly bySpec = new Map<string, Set<SimTask>>();
   readonly violations: string[] = [];
-  private sortedAgentIds: readonly string[] | undefined;
   private readonly taskModels = new Map<string, TaskModel>();
   private readonly healthModels = new Map<string, HealthModel>();
+  private masterModel: Master<SimLaunch> | undefined;
 
   constructor(
     readonly ctx: SimContext,
@@ -46,23 +43,16 @@ export class ClusterState {
     this.timings = options.timings;
     this.taskKilling = options.taskKilling;
     this.scenarioStartMs = options.scenarioStartMs ?? ctx.nowMs();
-    this.outbox = new CoreOutbox(ctx);
-    this.desk = new OfferDesk(ctx, this.outbox, options.timings.offerIntervalMs);
   }
 
-  /** Ids of the agents not removed, sorted (cached until {@link agentsChanged}). */
-  agentIds(): readonly string[] {
-    if (this.sortedAgentIds === undefined) {
-      const ids: string[] = [];
-      for (const a of this.agents.values()) if (a.phase !== 'removed') ids.push(a.spec.agentId);
-      this.sortedAgentIds = ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    }
-    return this.sortedAgentIds;
+  /** The master the executors report to (set once, right after both are built). */
+  get master(): Master<SimLaunch> {
+    if (this.masterModel === undefined) throw new Error('the simulated cluster has no master yet');
+    return this.masterModel;
   }
 
-  /** An agent was added or removed. */
-  agentsChanged(): void {
-    this.sortedAgentIds = undefined;
+  set master(master: Master<SimLaunch>) {
+    this.masterModel = master;
   }
 
   taskModel(runSpecId: string): TaskModel {
@@ -101,43 +91,6 @@ export class ClusterState {
     if (set === undefined) return;
     set.delete(task);
     if (set.size === 0) this.bySpec.delete(task.launch.runSpecId);
-  }
-
-  /**
-   * An executor-generated update about `task` (the caller already set `task.state`). A connected
-   * agent forwards it now, reliably (with uuid); a disconnected agent holds it until it reconnects;
-   * an unreachable agent's updates are replaced by the reregistration re-send (spec §7.4).
-   */
-  deliver(task: SimTask, state: TaskState, reason?: string, healthy?: boolean): void {
-    const agent = task.executor.agent;
-    if (agent.dead) return;
-    if (agent.phase === 'connected') this.send(task, state, reason, healthy, true);
-    else if (agent.phase === 'disconnected') agent.held.push({ task, state, reason, healthy });
-  }
-
-  /** Post an update about a known task now and record what the framework was told. */
-  send(task: SimTask, state: TaskState, reason: string | undefined, healthy: boolean | undefined, reliable: boolean): void {
-    const status: Omit<TaskStatus, 'uuid'> = {
-      taskId: task.taskId,
-      agentId: task.launch.agentId,
-      state,
-      ...(reason === undefined ? {} : { reason }),
-      ...(healthy === undefined ? {} : { healthy }),
-    };
-    const uuid = this.outbox.status(this.ctx.nowMs(), status, reliable);
-    task.sentState = state;
-    if (healthy !== undefined) task.sentHealthy = healthy;
-    if (isTerminalTaskState(state)) {
-      task.terminalUuid = uuid;
-      // Master-generated terminal updates need no acknowledgement: the master forgets the task now.
-      if (uuid === undefined) this.forget(task);
-    }
-  }
-
-  /** The master forgets a task (terminal update acknowledged, or never to be acknowledged). */
-  forget(task: SimTask): void {
-    this.tasks.delete(task.taskId);
-    task.executor.agent.tasks.delete(task);
   }
 
   /** Record a broken rule of the scheduler's use of the cluster (the invariant checker reports these). */

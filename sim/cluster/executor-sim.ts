@@ -1,35 +1,40 @@
-import type { LaunchOperation } from '../../src/scheduler/model/launch';
+import type { AgentRuntime } from '../../src/master/master-ports';
+import type { MasterExecutor, MasterOperation } from '../../src/master/master-types';
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
 import { agentCheckPasses, nextGridMs } from './agent-check';
 import type { ClusterState } from './cluster-state';
-import type { SimAgentState, SimExecutor, SimTask } from './cluster-types';
+import type { SimExecutor, SimLaunch, SimTask } from './cluster-types';
 import { drawDelayMs } from './draw';
 import { passStableUntilMs, respondHealth } from './health-responder';
 
 const HEALTH_REASON = 'REASON_TASK_HEALTH_CHECK_STATUS_UPDATED';
 
 /**
- * The simulated agents' executors: launch steps, task models, kills and agent-run health checks.
- * Each executor is a single task (LAUNCH) or a task group on the default executor (LAUNCH_GROUP);
- * a group moves through its launch steps together and dies together (spec §5.3).
+ * The simulated agents' executors, plugged into the master model as its {@link AgentRuntime}:
+ * launch steps, task models, kills and agent-run health checks. Each executor is a single task
+ * (LAUNCH) or a task group on the default executor (LAUNCH_GROUP); a group moves through its
+ * launch steps together and dies together (spec §5.3). Every state change is reported to the
+ * master (`taskUpdate`), which delivers, holds or drops it as the agent's connection allows; an
+ * executor whose last task ended is reported gone (`executorEnded`), freeing its allocation.
  *
  * All delays are drawn from `ctx.streams.tasks` (health flakiness from `ctx.streams.health`), in
  * event order; every future step is one loop entry, cancelled when it becomes moot.
  */
-export class ExecutorSim {
+export class ExecutorSim implements AgentRuntime<SimLaunch> {
   private executorSeq = 0;
 
   constructor(private readonly s: ClusterState) {}
 
-  /** Start the tasks of an accepted (and validated) launch operation on `agent`. */
-  launch(agent: SimAgentState, op: LaunchOperation): void {
+  /** Start the tasks of an accepted (and validated) launch operation on its agent. */
+  launch(op: MasterOperation<SimLaunch>, master: MasterExecutor): void {
     const launches = op.kind === 'launch' ? [op.task] : op.tasks;
+    const agent = master.agent;
     const ex: SimExecutor = {
       executorNo: ++this.executorSeq,
       agent,
+      master,
       group: op.kind === 'launchGroup',
       tasks: [],
-      allocation: op.allocation,
       phase: 'pending',
       live: launches.length,
       killing: false,
@@ -46,11 +51,10 @@ export class ExecutorSim {
       };
       ex.tasks.push(task);
       this.s.tasks.set(task.taskId, task);
-      agent.tasks.add(task);
       this.s.addLive(task);
     }
     this.s.executors.set(ex.executorNo, ex);
-    agent.executors.add(ex);
+    this.executorsOf(agent.agentId).add(ex);
     const now = this.s.ctx.nowMs();
     ex.stepTimer = this.s.ctx.schedule(now + this.draw(this.s.timings.stagingMs), { kind: 'launchStep', executorNo: ex.executorNo });
     for (const task of ex.tasks) {
@@ -70,14 +74,14 @@ export class ExecutorSim {
     switch (ex.phase) {
       case 'pending':
         ex.phase = 'staging';
-        for (const t of this.liveTasks(ex)) this.s.deliver(t, 'TASK_STAGING');
+        for (const t of this.liveTasks(ex)) this.report(t, 'TASK_STAGING');
         step(this.s.timings.startingMs);
         return;
       case 'staging':
         ex.phase = 'starting';
         for (const t of this.liveTasks(ex)) {
           t.state = 'TASK_STARTING';
-          this.s.deliver(t, 'TASK_STARTING');
+          this.report(t, 'TASK_STARTING');
         }
         step(this.s.timings.runningMs);
         return;
@@ -107,6 +111,12 @@ export class ExecutorSim {
     for (const t of this.liveTasks(ex)) this.endTask(t, 'TASK_KILLED', undefined, t.killedUnhealthy ? false : undefined);
   }
 
+  /** The master kills the executor that runs `taskId` (see {@link killExecutor}). */
+  kill(taskId: string, graceMs: number): void {
+    const task = this.s.tasks.get(taskId);
+    if (task !== undefined) this.killExecutor(task.executor, graceMs);
+  }
+
   /**
    * Kill every task of the executor (spec §2.8, §7.6). Before the tasks reached the executor
    * (STAGING) they end at once as TASK_KILLED with REASON_TASK_KILLED_DURING_LAUNCH. Otherwise
@@ -116,7 +126,7 @@ export class ExecutorSim {
    * it. `unhealthy` marks the task whose failing check caused the kill (its TASK_KILLED carries
    * `healthy: false`).
    */
-  kill(ex: SimExecutor, graceMs: number, unhealthy?: SimTask): void {
+  killExecutor(ex: SimExecutor, graceMs: number, unhealthy?: SimTask): void {
     if (ex.live === 0) return;
     const now = this.s.ctx.nowMs();
     if (ex.phase === 'pending' || ex.phase === 'staging') {
@@ -137,7 +147,7 @@ export class ExecutorSim {
       this.cancelTaskTimers(t);
       if (this.s.taskKilling) {
         t.state = 'TASK_KILLING';
-        this.s.deliver(t, 'TASK_KILLING');
+        this.report(t, 'TASK_KILLING');
       }
     }
     this.scheduleKillDone(ex, now + Math.min(this.draw(this.s.timings.shutdownMs), grace));
@@ -173,7 +183,7 @@ export class ExecutorSim {
       task.hadHealthSuccess = true;
       if (task.healthy !== true) {
         task.healthy = true;
-        this.s.deliver(task, 'TASK_RUNNING', HEALTH_REASON, true);
+        this.report(task, 'TASK_RUNNING', HEALTH_REASON, true);
       }
       // Nothing to report until the answer can change: sleep until then.
       const until = model.kind === 'flaky' ? (task.flakyFailAtMs ?? now + 1) : passStableUntilMs(model, now, this.s.scenarioStartMs);
@@ -187,9 +197,9 @@ export class ExecutorSim {
     task.consecutiveFailures++;
     task.healthy = false;
     // Built-in executors report every unhealthy result, and kill at failures >= max (0 kills on the first).
-    this.s.deliver(task, 'TASK_RUNNING', HEALTH_REASON, false);
+    this.report(task, 'TASK_RUNNING', HEALTH_REASON, false);
     if (task.consecutiveFailures >= check.maxConsecutiveFailures) {
-      this.kill(task.executor, task.launch.killGracePeriodMs, task);
+      this.killExecutor(task.executor, task.launch.killGracePeriodMs, task);
       return;
     }
     this.scheduleHealth(task, now + interval);
@@ -229,8 +239,8 @@ export class ExecutorSim {
   }
 
   /** The agent's host died: nothing on it runs any more. */
-  freeze(agent: SimAgentState): void {
-    for (const ex of agent.executors) {
+  hostDied(agentId: string): void {
+    for (const ex of this.executorsOf(agentId)) {
       this.cancelStep(ex);
       if (ex.killTimer !== undefined) this.s.ctx.cancel(ex.killTimer);
       ex.killTimer = undefined;
@@ -238,14 +248,17 @@ export class ExecutorSim {
     }
   }
 
-  /** Forget every executor of a removed agent and free its resources. */
-  dropAll(agent: SimAgentState): void {
-    for (const ex of agent.executors) {
-      for (const t of ex.tasks) if (!isTerminalTaskState(t.state)) this.s.removeLive(t);
+  /** Forget every executor of a removed agent (the master freed its resources). */
+  agentRemoved(agentId: string): void {
+    const executors = this.executorsOf(agentId);
+    for (const ex of executors) {
+      for (const t of ex.tasks) {
+        if (!isTerminalTaskState(t.state)) this.s.removeLive(t);
+        this.s.tasks.delete(t.taskId);
+      }
       this.s.executors.delete(ex.executorNo);
     }
-    agent.executors.clear();
-    agent.ledger.releaseAll();
+    this.s.agentExecutors.delete(agentId);
   }
 
   /**
@@ -257,7 +270,7 @@ export class ExecutorSim {
     if (isTerminalTaskState(task.state)) return;
     task.state = state;
     this.cancelTaskTimers(task);
-    this.s.deliver(task, state, reason, healthy);
+    this.report(task, state, reason, healthy);
     this.s.removeLive(task);
     const ex = task.executor;
     ex.live--;
@@ -265,21 +278,21 @@ export class ExecutorSim {
       this.cancelStep(ex);
       if (ex.killTimer !== undefined) this.s.ctx.cancel(ex.killTimer);
       ex.killTimer = undefined;
-      ex.agent.ledger.release(ex.allocation);
       this.s.executors.delete(ex.executorNo);
-      ex.agent.executors.delete(ex);
-      this.s.desk.resourcesFreed(ex.agent);
+      this.executorsOf(ex.agent.agentId).delete(ex);
+      for (const t of ex.tasks) this.s.tasks.delete(t.taskId);
+      this.s.master.executorEnded(ex.master);
     } else if (ex.group && !ex.killing && (state === 'TASK_FAILED' || state === 'TASK_KILLED')) {
       let grace = Infinity;
       for (const t of this.liveTasks(ex)) grace = Math.min(grace, t.launch.killGracePeriodMs);
-      this.kill(ex, grace);
+      this.killExecutor(ex, grace);
     }
   }
 
   private becomeRunning(task: SimTask): void {
     task.state = 'TASK_RUNNING';
     task.runningAtMs = this.s.ctx.nowMs();
-    this.s.deliver(task, 'TASK_RUNNING');
+    this.report(task, 'TASK_RUNNING');
     const model = this.s.taskModel(task.launch.runSpecId);
     if (model.kind === 'exitAfter') this.scheduleExit(task, model.afterMs, model.state);
     const resolved = task.launch.healthCheck;
@@ -313,6 +326,20 @@ export class ExecutorSim {
     task.exitTimer = undefined;
     task.healthTimer = undefined;
     task.exit = undefined;
+  }
+
+  /** Tell the master about a state change of `task` on its agent (the caller already set `task.state`). */
+  private report(task: SimTask, state: TaskState, reason?: string, healthy?: boolean): void {
+    this.s.master.taskUpdate(task.taskId, state, reason, healthy);
+  }
+
+  private executorsOf(agentId: string): Set<SimExecutor> {
+    let set = this.s.agentExecutors.get(agentId);
+    if (set === undefined) {
+      set = new Set();
+      this.s.agentExecutors.set(agentId, set);
+    }
+    return set;
   }
 
   private liveTasks(ex: SimExecutor): SimTask[] {

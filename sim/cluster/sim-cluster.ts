@@ -1,17 +1,17 @@
 import type { AgentInfo } from '../../src/scheduler/model/agent';
-import type { LaunchOperation, TaskLaunch } from '../../src/scheduler/model/launch';
+import type { OfferedPool } from '../../src/scheduler/model/offer';
+import { toMilli } from '../../src/scheduler/model/resources';
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
 import type { ClusterDriver } from '../../src/scheduler/ports/cluster-driver';
+import { Master } from '../../src/master/master';
+import { operationTasks, type MasterAgentSpec, type MasterOperation } from '../../src/master/master-types';
 import type { SimContext } from '../sim-context';
-import type { PoolAmounts } from './agent-ledger';
-import { AgentFaults } from './agent-faults';
 import { ClusterState, type SimClusterOptions } from './cluster-state';
-import type { AgentPhase, LiveTask, SimAgentState, UnackedUpdate } from './cluster-types';
+import { CoreOutbox } from './core-outbox';
+import type { AgentPhase, LiveTask, SimLaunch, UnackedUpdate } from './cluster-types';
 import { ExecutorSim } from './executor-sim';
 import type { HealthModel, SimTimings, TaskModel } from './sim-models';
-import { LaunchCheck } from './launch-check';
-import { masterKnows, MasterReconciler } from './master-reconciler';
-import type { SimAgentSpec } from './sim-agent-spec';
+import type { SimAgentSpec, SimResources } from './sim-agent-spec';
 import type { SimEvent } from './sim-event';
 
 export type { SimClusterOptions } from './cluster-state';
@@ -27,10 +27,13 @@ export interface ProbeTarget {
 /**
  * The simulated Mesos master and its agents, in virtual time: a {@link ClusterDriver} for the
  * scheduler core plus the operator and fault controls a scenario uses, and the accounting the
- * invariant checker reads. Partition-aware semantics follow shared/spec/mesos-v1-scheduler-api.md
- * (§ numbers in the comments). Everything happens through `ctx`: time from `ctx.nowMs()`, future
- * work as `SimEvent`s in the one loop (handed back to {@link onEvent}), inputs for the core via
- * `ctx.toCore`, randomness from `ctx.streams`, and one trace record per driver call and per input.
+ * invariant checker reads. The master is the master model (`src/master`, the same one the local
+ * cluster and the wire fake of the tests use) on the simulator's clock; the agents are virtual
+ * executors ({@link ExecutorSim}). Partition-aware semantics follow
+ * shared/spec/mesos-v1-scheduler-api.md (§ numbers in the comments). Everything happens through
+ * `ctx`: time from `ctx.nowMs()`, future work as `SimEvent`s in the one loop (handed back to
+ * {@link onEvent}), inputs for the core via `ctx.toCore`, randomness from `ctx.streams`, and one
+ * trace record per driver call and per input.
  *
  * Usage: construct, `start()`, route every `{to:'sim'}` loop entry to `onEvent`.
  */
@@ -41,8 +44,7 @@ export class SimCluster implements ClusterDriver {
   readonly timings: SimTimings;
   private readonly s: ClusterState;
   private readonly ex: ExecutorSim;
-  private readonly faults: AgentFaults;
-  private readonly reconciler: MasterReconciler;
+  private readonly master: Master<SimLaunch>;
 
   constructor(
     private readonly ctx: SimContext,
@@ -51,11 +53,19 @@ export class SimCluster implements ClusterDriver {
   ) {
     this.s = new ClusterState(ctx, options);
     this.ex = new ExecutorSim(this.s);
-    this.faults = new AgentFaults(this.s, this.ex);
-    this.reconciler = new MasterReconciler(this.s);
+    let uuidSeq = 0;
+    this.master = new Master<SimLaunch>(ctx, new CoreOutbox(ctx), this.ex, {
+      offerIntervalMs: options.timings.offerIntervalMs,
+      agentPingTimeoutMs: options.timings.agentPingTimeoutMs,
+      agentRemovalMs: options.timings.agentRemovalMs ?? 0,
+      offerId: (n) => `offer-${n}`,
+      newUuid: () => `u-${++uuidSeq}`,
+      onProblem: (message) => this.s.violation(message),
+    });
+    this.s.master = this.master;
     this.violations = this.s.violations;
     this.timings = options.timings;
-    for (const spec of agents) this.faults.register(spec);
+    for (const spec of agents) this.master.addAgent(masterAgentSpec(spec));
   }
 
   /** Origin of the time-based health models. */
@@ -65,20 +75,18 @@ export class SimCluster implements ClusterDriver {
 
   /** Begin the offer cycles; the first runs now. */
   start(): void {
-    this.s.desk.start();
+    this.master.start();
   }
 
   /** Handle one of the cluster's own loop entries. */
   onEvent(e: SimEvent): void {
     switch (e.kind) {
       case 'offerCycle':
-        this.s.desk.runCycle();
+      case 'filterExpired':
+      case 'agentUnreachable':
+      case 'agentRemoved':
+        this.master.onTimer(e);
         return;
-      case 'filterExpired': {
-        const agent = this.s.agents.get(e.agentId);
-        if (agent !== undefined) this.s.desk.filterExpired(agent);
-        return;
-      }
       case 'launchStep': {
         const ex = this.s.executors.get(e.executorNo);
         if (ex !== undefined) this.ex.onLaunchStep(ex);
@@ -99,145 +107,62 @@ export class SimCluster implements ClusterDriver {
         if (task !== undefined) this.ex.onHealthCheck(task);
         return;
       }
-      case 'agentUnreachable': {
-        const agent = this.s.agents.get(e.agentId);
-        if (agent !== undefined) this.faults.markUnreachable(agent);
-        return;
-      }
-      case 'agentRemoved': {
-        const agent = this.s.agents.get(e.agentId);
-        if (agent !== undefined) this.faults.remove(agent);
-        return;
-      }
     }
   }
 
   // ---------------------------------------------------------------- ClusterDriver
 
   /**
-   * ACCEPT (spec §2.3). A stale offer (rescinded, used, never made) → every task TASK_DROPPED with
-   * REASON_INVALID_OFFERS at now+1, no uuid. Otherwise each operation is checked in order against
-   * what is left of the offer; one that takes more than was offered (or is otherwise invalid) is
-   * recorded in {@link violations} and its tasks get TASK_ERROR (REASON_TASK_INVALID, or
-   * REASON_TASK_GROUP_INVALID for a group) at now+1 — the master refuses such a launch. Valid
-   * operations consume exactly their `allocation` and start. The agent is then filtered for
-   * `refuseMs`.
+   * ACCEPT (spec §2.3), by the master model (`Master.accept`): a stale offer drops every task
+   * (TASK_DROPPED, REASON_INVALID_OFFERS, at now+1); an operation that does not fit what is left of
+   * the offer is recorded in {@link violations} and its tasks get TASK_ERROR at now+1; valid ones
+   * consume exactly their `allocation` and start. The agent is then filtered for `refuseMs`.
    */
-  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
-    const now = this.ctx.nowMs();
-    const offer = this.s.desk.take(offerId);
+  accept(offerId: string, operations: readonly MasterOperation<SimLaunch>[], refuseMs: number): void {
     const taskIds: string[] = [];
-    for (const op of operations) for (const t of tasksOf(op)) taskIds.push(t.taskId);
-    const agentId = offer?.agent.spec.agentId ?? (operations.length > 0 ? tasksOf(operations[0])[0]?.agentId : undefined);
-    this.ctx.trace({ t: now, k: 'call', op: 'accept', offer: offerId, agent: agentId, tasks: taskIds, refuseMs });
-    if (offer === undefined) {
-      for (const op of operations) {
-        for (const t of tasksOf(op)) {
-          this.s.outbox.status(
-            now + 1,
-            { taskId: t.taskId, agentId: t.agentId, state: 'TASK_DROPPED', reason: 'REASON_INVALID_OFFERS', message: `offer ${offerId} is no longer valid` },
-            false,
-          );
-        }
-      }
-      return;
-    }
-    const agent = offer.agent;
-    const check = new LaunchCheck(offer.pools, agent.spec.agentId, (id) => this.s.tasks.has(id));
-    for (const op of operations) {
-      const problem = check.take(op);
-      if (problem !== undefined) {
-        this.s.violation(`accept ${offerId}: ${problem}`);
-        const reason = op.kind === 'launch' ? 'REASON_TASK_INVALID' : 'REASON_TASK_GROUP_INVALID';
-        for (const t of tasksOf(op)) {
-          this.s.outbox.status(now + 1, { taskId: t.taskId, agentId: t.agentId, state: 'TASK_ERROR', reason, message: problem }, false);
-        }
-        continue;
-      }
-      this.s.desk.knowRoles(tasksOf(op).map((t) => t.role));
-      agent.ledger.consume(op.allocation);
-      this.ex.launch(agent, op);
-    }
-    this.s.desk.refuse(agent, refuseMs);
+    for (const op of operations) for (const t of operationTasks(op)) taskIds.push(t.taskId);
+    const agentId = this.master.offerAgentId(offerId) ?? (operations.length > 0 ? operationTasks(operations[0])[0]?.agentId : undefined);
+    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'accept', offer: offerId, agent: agentId, tasks: taskIds, refuseMs });
+    this.master.accept(offerId, operations, refuseMs);
   }
 
   /** DECLINE (spec §2.4): filter each offer's agent for `refuseMs`; unknown ids are ignored. */
   decline(offerIds: readonly string[], refuseMs: number): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'decline', offers: offerIds, refuseMs });
-    for (const id of offerIds) {
-      const offer = this.s.desk.take(id);
-      if (offer !== undefined) this.s.desk.refuse(offer.agent, refuseMs);
-    }
+    this.master.decline(offerIds, refuseMs);
   }
 
-  /**
-   * KILL (spec §2.8, §7.6). A task the master does not know — never launched, forgotten, or on an
-   * unreachable agent — is answered by reconciliation instead (so an unreachable task is NOT
-   * killed; the scheduler must kill it again when it comes back). An `agentId` that is not the
-   * task's agent → ignored. A task on a disconnected (not yet unreachable) agent: the master
-   * remembers the kill and sends it when the agent reregisters. Otherwise the whole executor is
-   * killed (a task group dies together).
-   */
+  /** KILL (spec §2.8, §7.6), by the master model (`Master.kill`). */
   kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'kill', task: taskId, agent: agentId, graceMs: gracePeriodMs });
-    const task = this.s.tasks.get(taskId);
-    if (task === undefined || !masterKnows(task)) {
-      this.reconciler.explicit(taskId, agentId);
-      return;
-    }
-    if (agentId !== undefined && agentId !== task.launch.agentId) return;
-    if (isTerminalTaskState(task.state)) return;
-    const agent = task.executor.agent;
-    if (agent.phase === 'disconnected') {
-      agent.pendingKills.set(taskId, gracePeriodMs);
-      return;
-    }
-    this.ex.kill(task.executor, gracePeriodMs);
+    this.master.kill(taskId, agentId, gracePeriodMs);
   }
 
   /**
-   * ACKNOWLEDGE (spec §7.1): the update leaves the unacknowledged table; a terminal one lets the
-   * master forget the task. An unknown uuid (duplicate ack) is ignored; a uuid of another task or
-   * agent is a violation.
+   * ACKNOWLEDGE (spec §7.1), by the master model: an unknown uuid (duplicate ack) is ignored; a
+   * uuid of another task or agent is a violation.
    */
   acknowledge(agentId: string, taskId: string, uuid: string): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'ack', task: taskId, uuid });
-    const acked = this.s.outbox.acknowledge(agentId, taskId, uuid);
-    if (acked === 'mismatch') {
-      this.s.violation(`acknowledge of ${uuid} names task ${taskId} on ${agentId}, which it was not sent for`);
-      return;
-    }
-    if (acked === undefined || !isTerminalTaskState(acked.state)) return;
-    const task = this.s.tasks.get(taskId);
-    if (task !== undefined && task.terminalUuid === uuid) this.s.forget(task);
+    this.master.acknowledge(agentId, taskId, uuid);
   }
 
-  /**
-   * RECONCILE (spec §7.2), answered now without uuid and with REASON_RECONCILIATION. Explicit: a
-   * task the master knows → the latest state sent (TASK_STAGING before the first), with its latest
-   * `healthy`; otherwise by its agent: registered → TASK_GONE, unreachable → TASK_UNREACHABLE,
-   * unknown, removed or not given → TASK_UNKNOWN. Implicit (empty list): every task the master
-   * knows (not those on unreachable agents), launch order.
-   */
+  /** RECONCILE (spec §7.2), answered by the master model now (`Master.reconcile`). */
   reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'reconcile', tasks: tasks.map((t) => t.taskId) });
-    if (tasks.length > 0) {
-      for (const t of tasks) this.reconciler.explicit(t.taskId, t.agentId);
-      return;
-    }
-    this.reconciler.implicit();
+    this.master.reconcile(tasks);
   }
 
   /** REVIVE (spec §2.6): un-suppress the roles (all when empty) and clear refuse filters. */
   revive(roles: readonly string[]): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'revive', roles });
-    this.s.desk.revive(roles);
+    this.master.revive(roles);
   }
 
   /** SUPPRESS (spec §2.7): no more offers for the roles (all when empty) until revived. */
   suppress(roles: readonly string[]): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'suppress', roles });
-    this.s.desk.suppress(roles);
+    this.master.suppress(roles);
   }
 
   /**
@@ -268,7 +193,7 @@ export class SimCluster implements ClusterDriver {
    * unreachable: TASK_UNREACHABLE (REASON_AGENT_REMOVED, no uuid) for each task it knows there.
    */
   partitionAgent(agentId: string): void {
-    this.faults.partition(this.mustAgent(agentId));
+    this.master.disconnectAgent(agentId);
   }
 
   /**
@@ -278,7 +203,7 @@ export class SimCluster implements ClusterDriver {
    * REASON_AGENT_REREGISTERED, no uuid; tasks are not killed. Offers resume. A dead agent cannot heal.
    */
   healAgent(agentId: string): void {
-    this.faults.heal(this.mustAgent(agentId));
+    this.master.reconnectAgent(agentId);
   }
 
   /**
@@ -288,53 +213,49 @@ export class SimCluster implements ClusterDriver {
    * the framework still thinks alive, then `agentLost`.
    */
   killAgent(agentId: string): void {
-    this.faults.kill(this.mustAgent(agentId));
+    this.master.hostDied(agentId);
   }
 
   /** A new agent registers; it is offered from the next offer cycle. A removed agent's id may be reused. */
   addAgent(spec: SimAgentSpec): void {
-    const old = this.s.agents.get(spec.agentId);
-    if (old !== undefined && old.phase !== 'removed') throw new Error(`agent ${spec.agentId} already exists`);
-    this.faults.register(spec);
+    this.master.addAgent(masterAgentSpec(spec));
   }
 
   /** Rescind the outstanding offer of one agent, or of all agents; the resources are offered again next cycle. */
   rescindOffers(agentId?: string): void {
-    if (agentId === undefined) this.s.desk.rescindAll();
-    else this.s.desk.rescind(this.mustAgent(agentId));
+    this.master.rescindOffers(agentId);
   }
 
   // ---------------------------------------------------------------- accounting
 
   /** Ids of all agents not removed, sorted. */
   agentIds(): readonly string[] {
-    return this.s.agentIds();
+    return this.master.agentIds();
   }
 
   /** Identity, fault domain and attributes of every agent not removed, in agentId order. */
   agentInfos(): readonly AgentInfo[] {
-    return this.agentIds().map((id) => this.mustAgent(id).info);
+    return this.master.agentInfos();
   }
 
   /** Capacity per pool: the unreserved pool first, then one per reserved role in role order. */
-  agentCapacity(agentId: string): readonly PoolAmounts[] {
-    return this.mustAgent(agentId).ledger.capacity();
+  agentCapacity(agentId: string): readonly OfferedPool[] {
+    return this.master.agentCapacity(agentId);
   }
 
   /** Usage per pool (same order as {@link agentCapacity}): the allocations of executors with a live task. */
-  agentUsage(agentId: string): readonly PoolAmounts[] {
-    return this.mustAgent(agentId).ledger.usage();
+  agentUsage(agentId: string): readonly OfferedPool[] {
+    return this.master.agentUsage(agentId);
   }
 
   /** Where the agent stands with the master; undefined for an unknown id. */
   agentStatus(agentId: string): { readonly phase: AgentPhase; readonly dead: boolean } | undefined {
-    const a = this.s.agents.get(agentId);
-    return a === undefined ? undefined : { phase: a.phase, dead: a.dead };
+    return this.master.agentStatus(agentId);
   }
 
-  /** The agent of a task the cluster still remembers. */
+  /** The agent of a task the master still remembers. */
   taskAgent(taskId: string): string | undefined {
-    return this.s.tasks.get(taskId)?.launch.agentId;
+    return this.master.taskAgent(taskId);
   }
 
   /**
@@ -352,12 +273,12 @@ export class SimCluster implements ClusterDriver {
 
   /** Reliable updates the framework has not acknowledged yet, oldest first. */
   unacknowledged(): readonly UnackedUpdate[] {
-    return this.s.outbox.unacknowledged();
+    return this.master.unacknowledged();
   }
 
   /** Offers the framework holds, oldest first. */
   outstandingOffers(): readonly { readonly offerId: string; readonly agentId: string }[] {
-    return this.s.desk.outstandingOffers().map((o) => ({ offerId: o.offerId, agentId: o.agent.spec.agentId }));
+    return this.master.outstandingOffers();
   }
 
   /** For the prober: the task's state on its agent, or undefined when the cluster has no such task. */
@@ -372,16 +293,23 @@ export class SimCluster implements ClusterDriver {
   healthModel(runSpecId: string): HealthModel {
     return this.s.healthModel(runSpecId);
   }
-
-  // ---------------------------------------------------------------- internals
-
-  private mustAgent(agentId: string): SimAgentState {
-    const a = this.s.agents.get(agentId);
-    if (a === undefined) throw new Error(`unknown agent ${agentId}`);
-    return a;
-  }
 }
 
-function tasksOf(op: LaunchOperation): readonly TaskLaunch[] {
-  return op.kind === 'launch' ? [op.task] : op.tasks;
+/** A simulated agent as the master model registers it: its resources as pools in milli-units. */
+function masterAgentSpec(spec: SimAgentSpec): MasterAgentSpec {
+  return {
+    info: {
+      agentId: spec.agentId,
+      hostname: spec.hostname,
+      ...(spec.region === undefined ? {} : { region: spec.region }),
+      ...(spec.zone === undefined ? {} : { zone: spec.zone }),
+      attributes: spec.attributes,
+    },
+    pools: [poolOf(undefined, spec.resources), ...spec.reserved.map((r) => poolOf(r.role, r))],
+  };
+}
+
+function poolOf(reservedFor: string | undefined, r: SimResources): OfferedPool {
+  const amounts = { cpusMilli: toMilli(r.cpus), memMilli: toMilli(r.mem), diskMilli: toMilli(r.disk), gpus: r.gpus, ports: r.ports };
+  return reservedFor === undefined ? amounts : { reservedFor, ...amounts };
 }

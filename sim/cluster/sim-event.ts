@@ -1,6 +1,9 @@
+import type { MasterTimerEvent } from '../../src/master/master-ports';
+
 /**
  * Events the simulated cluster schedules for itself through `SimContext.schedule` and handles in
  * `SimCluster.onEvent`. Plain JSON data (ids, no object references) so the runner can trace them.
+ * The master model's timer events ({@link MasterTimerEvent}) are handed back to it:
  *
  * - `offerCycle`: the master's allocation round (every `offerIntervalMs`, only while some agent
  *   may be offered).
@@ -14,14 +17,11 @@
  * - `agentRemoved`: a dead agent is removed from the cluster for good.
  */
 export type SimEvent =
-  | { readonly kind: 'offerCycle' }
-  | { readonly kind: 'filterExpired'; readonly agentId: string }
+  | MasterTimerEvent
   | { readonly kind: 'launchStep'; readonly executorNo: number }
   | { readonly kind: 'taskExit'; readonly taskId: string }
   | { readonly kind: 'killDone'; readonly executorNo: number }
-  | { readonly kind: 'healthCheck'; readonly taskId: string }
-  | { readonly kind: 'agentUnreachable'; readonly agentId: string }
-  | { readonly kind: 'agentRemoved'; readonly agentId: string };
+  | { readonly kind: 'healthCheck'; readonly taskId: string };
 
 /** The closed set of {@link SimEvent} kinds. */
 export type SimEventKind = SimEvent['kind'];

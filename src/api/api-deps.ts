@@ -76,4 +76,11 @@ export interface ApiDeps {
   uptimeMs(): number;
   /** On Mesos: the driver's counts, read at every `/metrics` snapshot. */
   readonly mesosDriverMetrics?: () => MesosDriverMetrics;
+  /**
+   * With HA (`--zk`, src/ha): the leader's `host:port` as this pacer knows it, undefined when none
+   * is known (`X-Marathon-Leader`). Absent: this pacer is the only one and always leads.
+   */
+  readonly leaderAddress?: () => string | undefined;
+  /** With HA: milliseconds since this pacer was last elected (`/metrics`); absent = {@link uptimeMs}. */
+  readonly leadershipMs?: () => number;
 }

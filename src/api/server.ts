@@ -35,6 +35,8 @@ export interface ServerParts {
   readonly auth?: ApiAuthentication;
   /** The listening server(s) (src/runtime/api-listeners.ts: HTTP and/or HTTPS over the same routes). */
   readonly serverFactory?: FastifyServerFactory;
+  /** Registers what must see every request before authentication: a standby's leader proxy (src/ha). */
+  readonly front?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -56,6 +58,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   installJsonParser(app);
   installHeaders(app, deps);
   installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
+  parts.front?.(app);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
   appsRoutes(app, deps);
@@ -98,12 +101,13 @@ function installJsonParser(app: FastifyInstance): void {
 
 function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
   // Fact 12: every response is uncacheable and names the leader (read per response: the port is
-  // known only once the server listens).
+  // known only once the server listens; with HA the leader changes), when one is known.
   app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
     reply.header('Pragma', 'no-cache');
     reply.header('Expires', '0');
-    reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${deps.config.httpAddress}`);
+    const leader = deps.leaderAddress === undefined ? deps.config.httpAddress : deps.leaderAddress();
+    if (leader !== undefined) reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${leader}`);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-XSS-Protection', '1; mode=block');
     done(null, payload);

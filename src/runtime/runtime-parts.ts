@@ -106,6 +106,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
+    ...(config.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: config.unhealthyKillFloor }),
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
     maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
@@ -150,19 +151,24 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
-    config: withListenerFacts({
-      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-      ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
-      clusterKind: cluster.kind, master: cluster.master,
-      maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
-    }, listeners),
+    config: apiConfigOf(config, cluster, listeners),
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory, log: base.log, onCoreFailure: base.onCoreFailure });
   return { app, listeners, auth };
+}
+
+/** What the API reports of `config` and the cluster (`/v2/info`), with the listeners' facts. */
+export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master'>, listeners: ApiListeners): ApiConfig {
+  return withListenerFacts({
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    clusterKind: cluster.kind, master: cluster.master,
+    maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
+  }, listeners);
 }
 
 /** The listeners and the authentication of `config` (throws when a file cannot be used). */

@@ -36,6 +36,12 @@ export interface SchedulerOptions {
   /** `--local_port_min` / `--local_port_max` (10000 / 20000): where apps' dynamic service ports come from. */
   readonly localPortMin: number;
   readonly localPortMax: number;
+  /**
+   * `--unhealthy_kill_floor` (pacer's own): the share of an app's target instances that unhealthy
+   * kills must leave running, for apps without the `PACER_UNHEALTHY_KILL_FLOOR` label; undefined =
+   * each app's `upgradeStrategy.minimumHealthCapacity` (health/unhealthy-kill-floor.ts).
+   */
+  readonly unhealthyKillFloor: number | undefined;
 }
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
@@ -52,4 +58,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   newGroupEnforceRole: 'off',
   localPortMin: 10_000,
   localPortMax: 20_000,
+  unhealthyKillFloor: undefined,
 };

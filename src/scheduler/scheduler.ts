@@ -15,6 +15,7 @@ import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
+import { heldKillsStatus, type HeldKillsStatus } from './health/unhealthy-kill-status';
 import { onStatus } from './instances/on-status';
 import { onKillRetry } from './kill/kill-instance';
 import { inBackoff, resetBackoff } from './launch-queue/backoff';
@@ -236,6 +237,15 @@ export class Scheduler {
    */
   lastTaskFailure(runSpecId: string): TaskFailure | undefined {
     return this.ctx.state.runSpecs.get(runSpecId)?.lastTaskFailure;
+  }
+
+  /**
+   * Kill-storm protection as an operator reads it: every app whose unhealthy-kill floor holds
+   * kills back now, with its floor, how many instances count towards it and the held kills in the
+   * order they will go (issue 18; health/unhealthy-kill.ts). Empty while no kill is held.
+   */
+  heldUnhealthyKills(): HeldKillsStatus[] {
+    return heldKillsStatus(this.ctx);
   }
 
   /** Readiness check results of an app's instances (`readinessCheckResults`); empty without a check. */

@@ -12,7 +12,8 @@ export type { EventStream, StreamClient } from './event-stream';
 
 /**
  * `GET /v2/events`: the server-sent event stream (spec section 6, facts 101–105). Needs
- * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters; `plan-format=light`
+ * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters (pacer's own `pacer_…`
+ * types are sent only to clients that name them, subscriber.ts); `plan-format=light`
  * (Marathon ≥ 1.6, any of the repeated values) leaves `original`/`target` out of deployment plans,
  * the full plan being the default (spec section 6). The response is
  * hijacked from fastify and handed to the stream, which writes frames as they happen. Closing the

@@ -1,3 +1,4 @@
+import { isPacerEventType } from '../../scheduler/model/events';
 import { KEEP_ALIVE_FRAME } from './sse-frame';
 import type { SubscriberSink } from './subscriber-sink';
 import type { PlanFormat } from './wire-event-json';
@@ -48,9 +49,14 @@ export class Subscriber {
     sink.on('drain', () => this.flush());
   }
 
-  /** Whether this subscriber's filter lets `eventType` through (unknown types match nothing). */
+  /**
+   * Whether this subscriber's filter lets `eventType` through (unknown types match nothing).
+   * pacer's own event types (`pacer_…`) go only to subscribers that name them: a Marathon client
+   * reading every type may refuse one it does not know (marathon-python's `EventFactory.process`
+   * raises `MarathonError('Unknown event_type…')`), and Marathon's filter can only include types.
+   */
   wants(eventType: string): boolean {
-    return this.filter === undefined || this.filter.has(eventType);
+    return this.filter === undefined ? !isPacerEventType(eventType) : this.filter.has(eventType);
   }
 
   /**

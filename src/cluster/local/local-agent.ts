@@ -2,7 +2,7 @@ import { availableParallelism, totalmem } from 'node:os';
 import type { AgentInfo } from '../../scheduler/model/agent';
 import { toMilli, type PortRange, type ScalarResources } from '../../scheduler/model/resources';
 import { DEFAULT_HOSTNAME, type LocalAgentOptions } from './local-cluster-options';
-import { rangesOverlap } from './port-ranges';
+import { rangesOverlap } from '../../master/port-ranges';
 
 /** An agent of the local cluster with its options resolved: identity and capacity. */
 export interface LocalAgent {

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ClusterInput, TaskStatus } from '../../scheduler/model/inputs';
-import type { LaunchOperation } from '../../scheduler/model/launch';
+import type { ClusterInput } from '../../scheduler/model/inputs';
+import type { LaunchOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
-import { AgentBooks } from './agent-books';
-import { LaunchCheck, tasksOf } from './launch-check';
+import { Master } from '../../master/master';
+import type { AgentRuntime, MasterOutbox } from '../../master/master-ports';
+import { operationTasks, type MasterExecutor, type MasterOperation } from '../../master/master-types';
 import { resolveAgents, type LocalAgent } from './local-agent';
 import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, type LocalClusterOptions } from './local-cluster-options';
-import { LocalExecutor, type ExecutorHooks, type ExecutorUpdate, type ProcessCommand } from './local-executor';
-import { OfferDesk } from './offer-desk';
+import { MasterTimers } from './master-timers';
+import { LocalExecutor, type ExecutorHooks, type ProcessCommand } from './local-executor';
 import { isGroupAlive, isProcessAlive, killProcessAndGroup } from './process-identity';
 import { runnableProblem } from './runnable-problem';
 import { sweepSandboxes, type SweepResult } from './sandbox-sweep';
@@ -36,51 +37,51 @@ export interface LocalTaskView {
   readonly hostPorts: readonly number[];
 }
 
-/** What the cluster remembers of a task until its terminal update is acknowledged (§7.1). */
-interface KnownTask {
-  readonly record: TaskRecord;
+/** A live executor of the local cluster: its processes, and the master's record of what it holds. */
+interface RunningExecutor {
   readonly executor: LocalExecutor;
-  readonly agentId: string;
-  sentState: TaskState;
-  sentHealthy?: boolean;
-  terminalUuid?: string;
+  readonly master: MasterExecutor;
 }
 
-const RECONCILIATION = 'REASON_RECONCILIATION';
 const SHUTDOWN_WAIT_MS = 3000;
+/** Local agents never partition; the master model's ping timeout is never started. */
+const NEVER_MS = Number.MAX_SAFE_INTEGER;
 
 /**
  * The local-process cluster: a {@link ClusterDriver} that runs tasks as child processes of this
- * host, playing the Mesos master, its agents and the built-in executors at once. It is what
- * `npm start` schedules on by default. References: mesos-v1-scheduler-api.md (§ numbers below),
- * service-spec.md (spec §).
+ * host: the master model (`src/master`, the same Mesos master the simulator plays) on real time,
+ * with process executors as its agents' runtime. It is what `npm start` schedules on by default.
+ * References: mesos-v1-scheduler-api.md (§ numbers below), service-spec.md (spec §).
  *
  * Model:
- * - Agents are slices of this host (`agents` option: a count or a list, see {@link resolveAgents}).
- *   In each allocation round every agent without an outstanding offer, refuse filter or role
- *   suppression is offered all its free resources as one unreserved pool ({@link OfferDesk}).
- *   Rounds run every `offerIntervalMs`, and at once after a REVIVE and whenever the launcher is
- *   about to run out of processes to start: an agent accepted with no refuse filter is offered
- *   again as soon as it can take more (issue 13: launching is paced by the spawning, not a timer).
- *   An offer id is valid for one accept or decline; a stale one drops its tasks (TASK_DROPPED,
- *   REASON_INVALID_OFFERS, §2.3).
+ * - Agents are slices of this host (`agents` option: a count or a list, see {@link resolveAgents}),
+ *   each registered with the master model as one unreserved pool. The master's allocator offers
+ *   every agent without an outstanding offer, refuse filter or role suppression all its free
+ *   resources, in rounds every `offerIntervalMs` while some agent may be offered, and at once after
+ *   a REVIVE and whenever the launcher is about to run out of processes to start: an agent
+ *   accepted with no refuse filter is offered again as soon as it can take more (issue 13:
+ *   launching is paced by the spawning, not a timer). An offer id is valid for one accept or
+ *   decline; a stale one drops its tasks (TASK_DROPPED, REASON_INVALID_OFFERS, §2.3). An ACCEPT is
+ *   checked by the master model as the simulator's is: an operation that does not fit the offer
+ *   gets TASK_ERROR and consumes nothing.
  * - An accepted LAUNCH starts one process, a LAUNCH_GROUP one process per pod container
  *   ({@link LocalExecutor}): `/bin/sh -c cmd` (or an app's `args` exec'ed), in a sandbox directory
  *   per task under `sandboxRoot` with `stdout`/`stderr` files, detached in its own process group,
  *   with Marathon's task environment (see task-env.ts). A small launcher process does the
- *   spawning ({@link TaskLauncher}: forking from pacer itself costs several times more). Updates: TASK_STARTING, TASK_RUNNING, then
- *   TASK_FINISHED (exit 0), TASK_FAILED (other exits, signals) or TASK_KILLED (after a kill).
- *   Tasks with a container image, or nothing to run, get TASK_ERROR: never silently ignored.
+ *   spawning ({@link TaskLauncher}: forking from pacer itself costs several times more). Updates:
+ *   TASK_STARTING, TASK_RUNNING, then TASK_FINISHED (exit 0), TASK_FAILED (other exits, signals)
+ *   or TASK_KILLED (after a kill). Tasks with a container image, or nothing to run, get
+ *   TASK_ERROR: never silently ignored.
  * - Kill: SIGTERM to the task's process group, TASK_KILLING (with `taskKilling`), SIGKILL after
  *   the grace period (§7.6). A pod dies as a whole (spec §1 item 10).
  * - Agent-run health checks (COMMAND, MESOS_HTTP(S), MESOS_TCP, pod checks) run here with the
  *   Mesos health checker's semantics; verdicts arrive as TASK_RUNNING updates with `healthy`, and
  *   a task failing too often is killed (TASK_KILLED, `healthy: false`, §7.5).
  * - Executor updates carry a uuid, the framework acknowledges them; master answers
- *   (reconciliation, TASK_ERROR, TASK_DROPPED) carry none (§7.1). A task is remembered until its
- *   terminal update is acknowledged. Unknown tasks are answered as the master answers a
- *   partition-aware framework: TASK_GONE on a known agent, else TASK_UNKNOWN (§7.2); a KILL of an
- *   unknown task gets that same answer (§2.8).
+ *   (reconciliation, TASK_ERROR, TASK_DROPPED) carry none (§7.1). The master model remembers a
+ *   task until its terminal update is acknowledged, and answers RECONCILE and KILLs of unknown
+ *   tasks as a Mesos master answers a partition-aware framework: TASK_GONE on a known agent, else
+ *   TASK_UNKNOWN (§7.2, §2.8).
  * - Restart survival (issue 11: no process escapes): every live executor (task ids, agent, pids,
  *   /proc start times, ports, resources, sandboxes, kill deadline, health) is recorded in
  *   `stateFile` (a snapshot plus a journal, {@link StateFile}). A launch is recorded *before* its
@@ -89,26 +90,28 @@ const SHUTDOWN_WAIT_MS = 3000;
  *   before the updates of that turn are posted. `stop()` leaves the processes running; the next
  *   `start()` first sweeps the sandboxes ({@link sweepSandboxes}): a task recorded without a pid
  *   adopts its process if one runs, and every process of the sandboxes that no recorded task
- *   accounts for is killed. It then re-adopts the tasks still alive (same pid and start time),
- *   counts their resources, polls them for exit, resumes their health checks and kills, and
- *   reports the vanished ones TASK_GONE once (§7.4). So every process pacer ever started is
- *   either a task the cluster reports (and the core reconciles) or killed.
- * - Real time: Date.now and timers, all cleared by `stop()` / `shutdown()`. Inputs are posted on
- *   a later turn of the event loop, never from inside a driver call ({@link StatusOutbox}).
+ *   accounts for is killed. It then re-adopts the tasks still alive (same pid and start time;
+ *   `Master.adoptExecutor` books their resources), polls them for exit, resumes their health
+ *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4). So every process pacer
+ *   ever started is either a task the cluster reports (and the core reconciles) or killed.
+ * - Real time: Date.now and timers (the master model's through {@link MasterTimers}), all cleared by
+ *   `stop()` / `shutdown()`. Inputs are posted on a later turn of the event loop, never from
+ *   inside a driver call ({@link StatusOutbox}).
  */
 export class LocalCluster implements ClusterDriver {
   private readonly agents: readonly LocalAgent[];
-  private readonly agentById: ReadonlyMap<string, LocalAgent>;
-  private readonly books: AgentBooks;
   private readonly state: StateWriter;
   private readonly outbox: StatusOutbox;
-  private readonly executors = new Map<string, LocalExecutor>();
-  private readonly known = new Map<string, KnownTask>();
-  private readonly unacked = new Map<string, string>();
+  private readonly executors = new Map<string, RunningExecutor>();
+  /** Every non-terminal task an executor started or adopted (kept until the master forgets it). */
+  private readonly records = new Map<string, { readonly record: TaskRecord; readonly executor: LocalExecutor }>();
   private readonly hooks: ExecutorHooks;
+  private readonly runtime: AgentRuntime<TaskLaunch>;
   private readonly launcher = new TaskLauncher(() => this.offerSoon());
-  private desk: OfferDesk | undefined;
-  private offerTimer: NodeJS.Timeout | undefined;
+  private master: Master<TaskLaunch> | undefined;
+  private timers: MasterTimers | undefined;
+  /** The spawns of the launches of the ACCEPT being handled, run once they are on record. */
+  private spawns: (() => void)[] = [];
   private offerSoonPending: NodeJS.Immediate | undefined;
   private framework: string | undefined;
   /** Driver calls made before the first start (see beforeStart); undefined once started. */
@@ -116,18 +119,21 @@ export class LocalCluster implements ClusterDriver {
 
   constructor(private readonly options: LocalClusterOptions, post: (input: ClusterInput) => void) {
     this.agents = resolveAgents(options.agents);
-    this.agentById = new Map(this.agents.map((a) => [a.agentId, a]));
-    this.books = new AgentBooks(this.agentById);
     this.state = new StateWriter(new StateFile(options.stateFile ?? join(options.sandboxRoot, 'local-cluster.json')), {
       frameworkId: () => this.framework,
-      executor: (key) => this.executors.get(key)?.record,
-      executors: () => [...this.executors.values()].map((ex) => ex.record),
+      executor: (key) => this.executors.get(key)?.executor.record,
+      executors: () => [...this.executors.values()].map((ex) => ex.executor.record),
     });
     this.outbox = new StatusOutbox(post);
     this.hooks = {
-      update: (record, update) => this.onUpdate(record, update),
+      update: (record, update) => this.master?.taskUpdate(record.taskId, update.state, update.reason, update.healthy, update.message),
       changed: (executor) => this.state.changed(executor.record.executorKey),
       ended: (executor) => this.onEnded(executor),
+    };
+    this.runtime = {
+      launchProblem: (op) => runnableProblem(operationTasks(op)),
+      launch: (op, executor) => this.spawns.push(this.record(op, executor)),
+      kill: (taskId, graceMs) => this.records.get(taskId)?.executor.kill(graceMs),
     };
     const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
     if (!(interval > 0)) throw new RangeError(`offerIntervalMs must be positive, got ${interval}`);
@@ -145,7 +151,7 @@ export class LocalCluster implements ClusterDriver {
    * round now).
    */
   start(): void {
-    if (this.desk !== undefined) return;
+    if (this.master !== undefined) return;
     mkdirSync(this.options.sandboxRoot, { recursive: true });
     const saved = this.state.load();
     const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
@@ -156,29 +162,29 @@ export class LocalCluster implements ClusterDriver {
     this.launcher.warmUp();
     this.outbox.openUp();
     this.outbox.send({ type: 'subscribed', frameworkId });
-    this.desk = new OfferDesk(this.agents, `${frameworkId}-${randomUUID().slice(0, 8)}`);
-    const adopted = executors.map((record) => this.register(record));
+    const master = this.newMaster(`${frameworkId}-${randomUUID().slice(0, 8)}`, executors);
+    this.master = master;
+    const adopted = executors.map((record) => this.register(record, master.adoptExecutor(record)));
     for (const ex of adopted) ex.adopt();
     const early = this.early ?? [];
     this.early = undefined;
     for (const call of early) call();
     this.state.snapshot();
-    this.offerRound();
-    this.offerTimer = setInterval(() => this.offerRound(), this.options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS);
+    master.start();
   }
 
   /** Stop offering and supervising; the tasks keep running and are re-adopted by the next start. */
   stop(): void {
-    if (this.offerTimer !== undefined) clearInterval(this.offerTimer);
-    this.offerTimer = undefined;
+    this.timers?.clear();
+    this.timers = undefined;
     if (this.offerSoonPending !== undefined) clearImmediate(this.offerSoonPending);
     this.offerSoonPending = undefined;
     this.launcher.close();
-    for (const ex of this.executors.values()) ex.detach();
-    if (this.desk !== undefined) this.state.snapshot();
+    for (const ex of this.executors.values()) ex.executor.detach();
+    if (this.master !== undefined) this.state.snapshot();
     this.state.close();
     this.forgetAll();
-    this.desk = undefined;
+    this.master = undefined;
     this.outbox.close();
   }
 
@@ -189,7 +195,7 @@ export class LocalCluster implements ClusterDriver {
    */
   async shutdown(): Promise<void> {
     await this.launcher.kill();
-    const processes = [...this.executors.values()].flatMap((ex) => ex.forceKill());
+    const processes = [...this.executors.values()].flatMap((ex) => ex.executor.forceKill());
     for (const p of hostProcesses(this.options.sandboxRoot)) {
       if (p.sandbox === undefined) continue;
       killProcessAndGroup(p.pid);
@@ -208,15 +214,21 @@ export class LocalCluster implements ClusterDriver {
 
   /** Every task the cluster remembers, launch order. */
   tasks(): readonly LocalTaskView[] {
-    return [...this.known.values()].map((k) => ({
-      taskId: k.record.taskId,
-      agentId: k.agentId,
-      state: k.record.state,
-      ...(k.record.healthy === undefined ? {} : { healthy: k.record.healthy }),
-      ...(k.record.pid === undefined ? {} : { pid: k.record.pid }),
-      sandbox: k.record.sandbox,
-      hostPorts: k.record.hostPorts,
-    }));
+    const out: LocalTaskView[] = [];
+    for (const t of this.master?.tasks() ?? []) {
+      const record = this.records.get(t.taskId)?.record;
+      if (record === undefined) continue;
+      out.push({
+        taskId: record.taskId,
+        agentId: t.agent.agentId,
+        state: record.state,
+        ...(record.healthy === undefined ? {} : { healthy: record.healthy }),
+        ...(record.pid === undefined ? {} : { pid: record.pid }),
+        sandbox: record.sandbox,
+        hostPorts: record.hostPorts,
+      });
+    }
+    return out;
   }
 
   /** The pid of the process that spawns the tasks (task-launcher.ts), while one runs (for operators and tests). */
@@ -226,109 +238,102 @@ export class LocalCluster implements ClusterDriver {
 
   /** Uuids of updates not acknowledged yet. */
   unacknowledged(): readonly string[] {
-    return [...this.unacked.keys()];
+    return this.master?.unacknowledged().map((u) => u.uuid) ?? [];
   }
 
   // ---------------------------------------------------------------- ClusterDriver
 
   /**
-   * ACCEPT (§2.3): a stale offer drops every task (TASK_DROPPED, REASON_INVALID_OFFERS, no uuid).
-   * Otherwise each operation, in order, is checked against what is left of the offer and for
-   * something runnable; a bad one gets TASK_ERROR for all its tasks and consumes nothing. The
-   * good ones are recorded (one write), then their processes spawned. The agent is then filtered
-   * for `refuseMs`.
+   * ACCEPT (§2.3), checked by the master model (`Master.accept`): a stale offer drops every task;
+   * each operation, in order, is checked for something runnable and against what is left of the
+   * offer — a bad one gets TASK_ERROR for all its tasks and consumes nothing. The good ones are
+   * recorded (one write), then their processes spawned. The agent is filtered for `refuseMs`.
    */
   accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
-    const desk = this.desk;
-    if (desk === undefined) return;
-    const offer = desk.take(offerId);
-    if (offer === undefined) {
-      for (const op of operations) {
-        for (const t of tasksOf(op)) this.masterStatus(t.taskId, t.agentId, 'TASK_DROPPED', 'REASON_INVALID_OFFERS', `offer ${offerId} is no longer valid`);
-      }
-      return;
-    }
-    const check = new LaunchCheck(offer.pool, offer.agentId, (taskId) => this.known.has(taskId));
-    const launches: (() => void)[] = [];
-    for (const op of operations) {
-      const problem = runnableProblem(tasksOf(op)) ?? check.take(op);
-      if (problem !== undefined) {
-        const reason = op.kind === 'launch' ? 'REASON_TASK_INVALID' : 'REASON_TASK_GROUP_INVALID';
-        for (const t of tasksOf(op)) this.masterStatus(t.taskId, t.agentId, 'TASK_ERROR', reason, problem);
-        continue;
-      }
-      desk.knowRoles(tasksOf(op).map((t) => t.role));
-      launches.push(this.record(offer.agentId, op));
-    }
+    const master = this.master;
+    if (master === undefined) return;
+    master.accept(offerId, operations, refuseMs);
+    const spawns = this.spawns;
+    this.spawns = [];
+    if (spawns.length === 0) return;
     // Write-ahead: every launch of the ACCEPT is on record (one append) before any process starts.
     this.state.flush();
-    for (const spawn of launches) spawn();
-    desk.refuse(offer.agentId, refuseMs, Date.now());
+    for (const spawn of spawns) spawn();
   }
 
   /** DECLINE (§2.4): filter each offer's agent for `refuseMs`; unknown ids are ignored. */
   decline(offerIds: readonly string[], refuseMs: number): void {
-    for (const id of offerIds) {
-      const offer = this.desk?.take(id);
-      if (offer !== undefined) this.desk?.refuse(offer.agentId, refuseMs, Date.now());
-    }
+    this.master?.decline(offerIds, refuseMs);
   }
 
   /**
-   * KILL (§2.8): an unknown task is answered by reconciliation; an `agentId` other than the
-   * task's is ignored, as is a task already ended; otherwise its executor is killed.
+   * KILL (§2.8), by the master model: an unknown task is answered by reconciliation; an `agentId`
+   * other than the task's is ignored, as is a task already ended; otherwise its executor is killed.
    */
   kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void {
     if (this.beforeStart(() => this.kill(taskId, agentId, gracePeriodMs))) return;
-    if (this.desk === undefined) return;
-    const task = this.known.get(taskId);
-    if (task === undefined) {
-      this.answerUnknown(taskId, agentId);
-      return;
-    }
-    if ((agentId !== undefined && agentId !== task.agentId) || isTerminalTaskState(task.record.state)) return;
-    task.executor.kill(gracePeriodMs);
+    this.master?.kill(taskId, agentId, gracePeriodMs);
   }
 
-  /** ACKNOWLEDGE (§7.1): recorded; the acknowledged terminal update lets the cluster forget the task. */
-  acknowledge(_agentId: string, taskId: string, uuid: string): void {
-    this.unacked.delete(uuid);
-    const task = this.known.get(taskId);
-    if (task !== undefined && task.terminalUuid === uuid) this.known.delete(taskId);
+  /** ACKNOWLEDGE (§7.1): the acknowledged terminal update lets the cluster forget the task. */
+  acknowledge(agentId: string, taskId: string, uuid: string): void {
+    const master = this.master;
+    if (master === undefined) return;
+    master.acknowledge(agentId, taskId, uuid);
+    if (!master.remembers(taskId)) this.records.delete(taskId);
   }
 
   /**
-   * RECONCILE (§7.2), answered without uuid, REASON_RECONCILIATION: a known task → the latest
-   * state sent with its latest `healthy`; an unknown one → TASK_GONE on a known agent, else
-   * TASK_UNKNOWN. An empty list: every task the cluster remembers.
+   * RECONCILE (§7.2), answered by the master model without uuid, REASON_RECONCILIATION: a known
+   * task → the latest state sent with its latest `healthy`; an unknown one → TASK_GONE on a known
+   * agent, else TASK_UNKNOWN. An empty list: every task the cluster remembers.
    */
   reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void {
-    if (this.desk === undefined) return;
-    if (tasks.length === 0) {
-      for (const task of this.known.values()) this.answerKnown(task);
-      return;
-    }
-    for (const t of tasks) {
-      const task = this.known.get(t.taskId);
-      if (task === undefined) this.answerUnknown(t.taskId, t.agentId);
-      else this.answerKnown(task);
-    }
+    this.master?.reconcile(tasks);
   }
 
-  /** REVIVE (§2.6): un-suppress the roles (all when empty) and clear refuse filters. */
+  /** REVIVE (§2.6): un-suppress the roles (all when empty) and clear refuse filters; offer at once. */
   revive(roles: readonly string[]): void {
     if (this.beforeStart(() => this.revive(roles))) return;
-    this.desk?.revive(roles);
+    this.master?.revive(roles);
     this.offerSoon();
   }
 
   /** SUPPRESS (§2.7): no more offers for the roles (all when empty) until revived. */
   suppress(roles: readonly string[]): void {
     if (this.beforeStart(() => this.suppress(roles))) return;
-    this.desk?.suppress(roles);
+    this.master?.suppress(roles);
   }
 
   // ---------------------------------------------------------------- internals
+
+  /**
+   * The master model on real time, with this host's agents registered — and, for executors
+   * recorded on an agent no longer configured (a restart with a changed agent list), that agent
+   * with no resources, so that its tasks are still reported and can be killed.
+   */
+  private newMaster(offerIdPrefix: string, recorded: readonly ExecutorRecord[]): Master<TaskLaunch> {
+    const outbox: MasterOutbox = {
+      offers: (offers) => this.outbox.send({ type: 'offers', offers }),
+      rescind: (offerId) => this.outbox.send({ type: 'rescind', offerId }),
+      status: (_dueMs, status) => this.outbox.send({ type: 'status', status }),
+      agentLost: (agentId) => this.outbox.send({ type: 'agentLost', agentId }),
+    };
+    const timers = new MasterTimers((event) => this.master?.onTimer(event));
+    this.timers = timers;
+    const master = new Master<TaskLaunch>(timers, outbox, this.runtime, {
+      offerIntervalMs: this.options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS,
+      agentPingTimeoutMs: NEVER_MS,
+      agentRemovalMs: 0,
+      offerId: (n) => `${offerIdPrefix}-O${n}`,
+      newUuid: () => randomUUID(),
+    });
+    for (const agent of this.agents) master.addAgent({ info: agent.info, pools: [{ ...agent.capacity, ports: agent.ports }] });
+    for (const record of recorded) {
+      if (master.agent(record.agentId) === undefined) master.addAgent({ info: { agentId: record.agentId, hostname: this.agents[0].info.hostname, attributes: [] }, pools: [] });
+    }
+    return master;
+  }
 
   /**
    * The core recovers from the store before the cluster starts (start-local.ts) and may already
@@ -342,35 +347,29 @@ export class LocalCluster implements ClusterDriver {
     return true;
   }
 
-  /** Drop every executor and task from memory (not from the state file) and free their resources. */
+  /** Drop every executor and task from memory (not from the state file); the master goes with them. */
   private forgetAll(): void {
-    for (const key of this.executors.keys()) this.books.release(key);
     this.executors.clear();
-    this.known.clear();
-    this.unacked.clear();
+    this.records.clear();
+    this.spawns = [];
   }
 
-  /** An offer round on the next turn (one at most), as a Mesos master allocates at once on a revive. */
+  /** An allocation round on the next turn (one at most), as a Mesos master allocates at once on a revive. */
   private offerSoon(): void {
-    if (this.desk === undefined || this.offerSoonPending !== undefined) return;
+    if (this.master === undefined || this.offerSoonPending !== undefined) return;
     this.offerSoonPending = setImmediate(() => {
       this.offerSoonPending = undefined;
-      this.offerRound();
+      this.master?.allocateNow();
     });
   }
 
-  private offerRound(): void {
-    const offers = this.desk?.makeOffers(Date.now(), (agentId) => this.books.free(agentId)) ?? [];
-    if (offers.length > 0) this.outbox.send({ type: 'offers', offers });
-  }
-
   /**
-   * Register the executor of a launch (TASK_STAGING, no pid) and mark it for the next write;
-   * answers the spawn, to be called once the record is written: a process never runs before its
-   * task is on record.
+   * Register the executor of a launch the master accepted (TASK_STAGING, no pid) and mark it for
+   * the next write; answers the spawn, to be called once the record is written: a process never
+   * runs before its task is on record.
    */
-  private record(agentId: string, op: LaunchOperation): () => void {
-    const tasks = tasksOf(op);
+  private record(op: MasterOperation<TaskLaunch>, master: MasterExecutor): () => void {
+    const tasks = operationTasks(op);
     const launchedAtMs = Date.now();
     const commands = new Map<string, ProcessCommand>();
     const records = tasks.map((t) => {
@@ -380,72 +379,33 @@ export class LocalCluster implements ClusterDriver {
     });
     const record: ExecutorRecord = {
       executorKey: tasks[0].taskId,
-      executorId: op.kind === 'launch' ? op.task.taskId : op.executorId,
-      agentId,
+      executorId: master.executorId,
+      agentId: master.agentId,
       group: op.kind === 'launchGroup',
       allocation: op.allocation,
       tasks: records,
     };
-    const executor = this.register(record);
+    const executor = this.register(record, master);
     this.state.mark(record.executorKey);
     return () => executor.launch(commands);
   }
 
-  private register(record: ExecutorRecord): LocalExecutor {
+  private register(record: ExecutorRecord, master: MasterExecutor): LocalExecutor {
     const ex = new LocalExecutor(record, this.hooks, {
       taskKilling: this.options.taskKilling ?? false,
       exitPollMs: this.options.exitPollMs ?? DEFAULT_EXIT_POLL_MS,
       spawner: this.launcher,
     });
-    this.executors.set(record.executorKey, ex);
-    this.books.consume(record.agentId, record.executorKey, record.allocation);
-    for (const t of record.tasks) {
-      if (isTerminalTaskState(t.state)) continue;
-      const known: KnownTask = { record: t, executor: ex, agentId: record.agentId, sentState: t.state };
-      if (t.healthy !== undefined) known.sentHealthy = t.healthy;
-      this.known.set(t.taskId, known);
-    }
+    this.executors.set(record.executorKey, { executor: ex, master });
+    for (const t of record.tasks) if (!isTerminalTaskState(t.state)) this.records.set(t.taskId, { record: t, executor: ex });
     return ex;
   }
 
-  private onUpdate(record: TaskRecord, update: ExecutorUpdate): void {
-    const task = this.known.get(record.taskId);
-    if (task === undefined) return;
-    const uuid = randomUUID();
-    task.sentState = update.state;
-    if (update.healthy !== undefined) task.sentHealthy = update.healthy;
-    if (isTerminalTaskState(update.state)) task.terminalUuid = uuid;
-    this.unacked.set(uuid, record.taskId);
-    this.outbox.send({ type: 'status', status: { taskId: record.taskId, agentId: task.agentId, ...update, uuid } });
-  }
-
   private onEnded(ex: LocalExecutor): void {
+    const running = this.executors.get(ex.record.executorKey);
     this.executors.delete(ex.record.executorKey);
-    const agentId = this.books.release(ex.record.executorKey);
-    if (agentId !== undefined) this.desk?.resourcesFreed(agentId);
+    if (running !== undefined) this.master?.executorEnded(running.master);
     this.state.changed(ex.record.executorKey);
-  }
-
-  private answerKnown(task: KnownTask): void {
-    const status: TaskStatus = {
-      taskId: task.record.taskId,
-      agentId: task.agentId,
-      state: task.sentState,
-      reason: RECONCILIATION,
-      message: 'Reconciliation: latest task state',
-      ...(task.sentHealthy === undefined ? {} : { healthy: task.sentHealthy }),
-    };
-    this.outbox.send({ type: 'status', status });
-  }
-
-  private answerUnknown(taskId: string, agentId: string | undefined): void {
-    const state = agentId !== undefined && this.agentById.has(agentId) ? 'TASK_GONE' : 'TASK_UNKNOWN';
-    this.masterStatus(taskId, agentId, state, RECONCILIATION, 'Reconciliation: task unknown to the local cluster');
-  }
-
-  /** An update the master itself sends: no uuid, never acknowledged (§7.1). */
-  private masterStatus(taskId: string, agentId: string | undefined, state: TaskState, reason: string, message: string): void {
-    this.outbox.send({ type: 'status', status: { taskId, ...(agentId === undefined ? {} : { agentId }), state, reason, message } });
   }
 
   /** What the start-up sweep did, for the operator. */

@@ -84,6 +84,8 @@ export class TaskLauncher implements TaskSpawner {
     this.close();
     if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // The launcher is unref'd (it must not keep pacer alive); while we wait for its exit, it must.
+    child.ref();
     child.kill('SIGKILL');
     await exited;
   }

@@ -13,6 +13,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
 import { residentRoleErrors } from '../groups/role-rules';
 import { singleInstanceViolations } from '../groups/single-instance';
+import { floorLabelViolations } from '../health/unhealthy-kill-floor';
 import { assignServicePorts } from '../groups/service-ports';
 import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
@@ -272,9 +273,10 @@ function revertedRoot(ctx: CoreContext, d: Deployment): Group {
 /**
  * Rules every run spec a root change touches must keep, whichever command made the change
  * (create, update, scale, group write): Marathon validates the whole new root the same way
- * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules.
+ * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules,
+ * and pacer's `PACER_UNHEALTHY_KILL_FLOOR` label (a share from 0 to 1).
  */
 function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[] {
   const spec = findRunSpec(target, runSpecId);
-  return spec === undefined ? [] : singleInstanceViolations(spec);
+  return spec === undefined ? [] : [...singleInstanceViolations(spec), ...floorLabelViolations(spec)];
 }

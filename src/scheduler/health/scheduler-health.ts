@@ -8,7 +8,7 @@ import { recordFailure, recordPass } from './check-results';
 import { checksOf } from './health-checks-of';
 import type { CheckState } from './health-tracker';
 import { judgeProbe } from './judge-probe';
-import { killUnhealthy } from './unhealthy-kill';
+import { requestUnhealthyKill } from './unhealthy-kill';
 
 /**
  * Starts result keeping for an instance that now runs: one CheckState per check of its run spec
@@ -16,8 +16,9 @@ import { killUnhealthy } from './unhealthy-kill';
  * every `intervalMs` from now on; agent-run ones (MESOS_*, COMMAND, pod checks) wait for the
  * agent's verdicts (agent-health.ts). Checking stops when the instance stops running.
  * Scheduler-run failures are ignored during `gracePeriodMs` after start until the first success.
- * With `maxConsecutiveFailures` N > 0 the instance is killed at the N-th consecutive counted
- * failure (Marathon kills at `>=`; fact 121); N = 0 never kills (spec 2.5).
+ * With `maxConsecutiveFailures` N > 0 the instance's kill is due at the N-th consecutive counted
+ * failure (Marathon kills at `>=`; fact 121) and at every failure after it, and goes ahead within
+ * the app's floor (unhealthy-kill.ts); N = 0 never kills (spec 2.5).
  */
 export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   if (ctx.health.checks.has(inst.instanceId)) return;
@@ -83,7 +84,7 @@ function onFail(ctx: CoreContext, f: Found, cause: string): void {
   if (!recordFailure(ctx, f.rs.spec, f.inst, f.state, f.check, cause)) return;
   const max = f.check.maxConsecutiveFailures;
   if (max > 0 && f.state.consecutiveFailures >= max) {
-    killUnhealthy(ctx, f.rs, f.inst, `${f.check.protocol} health check failed ${f.state.consecutiveFailures} times consecutively (${cause})`, false);
+    requestUnhealthyKill(ctx, f.rs, f.inst, `${f.check.protocol} health check failed ${f.state.consecutiveFailures} times consecutively (${cause})`);
   }
 }
 

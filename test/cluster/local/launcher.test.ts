@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import t from 'tap';
 import { isProcessAlive } from '../../../src/cluster/local/process-identity';
@@ -5,6 +6,8 @@ import type { Offer } from '../../../src/scheduler/model/offer';
 import { makeApp } from '../../builders/run-spec-builders';
 import { appLaunch, makeFixture, waitFor } from './local-fixture';
 import { PATIENCE_MS } from '../../harness/wait';
+import { nodeArgsFor } from '../../harness/node-entry';
+import { repoPath } from '../../harness/repo-path';
 
 /*
  * Tasks are spawned by a launcher process (task-launcher.ts). Launching is paced by it, not by a
@@ -67,4 +70,9 @@ t.test('when the launcher dies, its running tasks are polled and the next launch
   f.cluster.accept(outstanding.offerId, [second.op], 0);
   await f.waitStatus(second.task.taskId, 'TASK_RUNNING');
   t.not(f.cluster.launcherPid(), launcher, 'by a new launcher');
+});
+
+t.test('killing the launcher resolves even when nothing else keeps the process alive (the launcher is unref\'d)', async (t) => {
+  const out = execFileSync(process.execPath, nodeArgsFor('test/cluster/local/launcher-kill.ts'), { cwd: repoPath('.'), timeout: PATIENCE_MS, encoding: 'utf8' });
+  t.equal(out.trim(), 'killed', 'kill() resolved before Node could exit');
 });

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { containerImageOf } from '../../../src/cluster/local/container-image';
 import { taskExit } from '../../../src/cluster/local/exit-status';
-import { LaunchCheck } from '../../../src/cluster/local/launch-check';
 import { taskCommand } from '../../../src/cluster/local/task-command';
 import { taskEnv } from '../../../src/cluster/local/task-env';
 import { envName } from '../../../src/scheduler/launcher/task-env';
@@ -81,25 +80,4 @@ t.test('exit statuses', async (t) => {
     { code: null, signal: null, killing: false, want: { state: 'TASK_FAILED', message: /unknown/ } },
   ];
   for (const c of cases) t.match(taskExit(c.code, c.signal, c.killing), c.want, JSON.stringify(c));
-});
-
-t.test('launch check: operations consume the offer in order', async (t) => {
-  const used = new Set(['taken']);
-  const check = new LaunchCheck(offer.pools[0], 'agent-1', (id) => used.has(id));
-  const one = appLaunch(offer, makeApp({ cpus: 1.5, hostPorts: [0] }));
-  t.equal(check.take(one.op), undefined);
-  const two = appLaunch(offer, makeApp({ cpus: 1 }));
-  t.match(check.take(two.op), /cpusMilli 1000 exceeds the 500 left/);
-  const samePort = appLaunch(offer, makeApp({ cpus: 0.1, hostPorts: [0] }));
-  t.match(check.take(samePort.op), /ports \[\[5000,5000\]\] are not in the offer/);
-  t.match(check.take(appLaunch(offer, makeApp(), 'taken').op), /duplicate task id taken/);
-  t.match(check.take(appLaunch(offer, makeApp(), one.task.taskId).op), /duplicate task id/);
-  const elsewhere = appLaunch(offer, makeApp());
-  const moved = { ...elsewhere.op, task: { ...elsewhere.task, agentId: 'agent-2' } };
-  t.match(check.take(moved), /targets agent agent-2/);
-  const short = appLaunch(offer, makeApp({ cpus: 0.2 }));
-  t.match(check.take({ ...short.op, allocation: [{ ...short.op.allocation[0], cpusMilli: 100 }] }), /the tasks need 200/);
-  t.match(check.take({ ...short.op, allocation: [{ ...short.op.allocation[0], reservedFor: 'web' }] }), /no reserved resources/);
-  const pod = podLaunch(offer, makePod({ containers: [{ name: 'c', cpus: 0.1 }], executorResources: { cpus: 0.1, mem: 32, disk: 10 } }));
-  t.equal(check.take(pod.op), undefined, 'a group within what is left');
 });

@@ -66,9 +66,11 @@ interface OpenStream {
  * body (as after TEARDOWN). One stream at a time: a new SUBSCRIBE sends the old stream
  * `ERROR "Framework failed over"` and ends it, as a real master does (§1.8).
  *
- * Agents: `executors` models the lifetime of default executors (fake-executors.ts): a LAUNCH_GROUP
- * whose executor id is still shutting down on its agent is answered with TASK_DROPPED, as a real
- * agent answers it.
+ * Agents: `executors` follows the lifetime of default executors (fake-executors.ts); a LAUNCH_GROUP
+ * whose executor id is taken is answered by the master model's rule (src/master/executor-book.ts:
+ * TASK_DROPPED while the executor shuts down, as a real agent answers it). Everything else a
+ * master decides (offers, task states) the tests script; a fake whose allocator, ledger and
+ * ACCEPT checks are the master model's is sim-backed-master.ts.
  */
 export class FakeMaster {
   readonly calls: ReceivedCall[] = [];

@@ -13,6 +13,7 @@ import { SimCluster, type SimClusterOptions } from '../../../../sim/cluster/sim-
 import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import type { WorldStreams } from '../../../../sim/sim-context';
+import { refuseMsOfFilters } from '../../../../src/master/refuse-filter';
 import { FakeMaster } from './fake-master';
 import { makeTaskLaunch } from '../../../builders/launch-builders';
 
@@ -145,7 +146,7 @@ export class SimBackedMaster {
         this.accept(call);
         return;
       case 'DECLINE':
-        c.decline((call.decline?.offerIds ?? []).map((o) => o.value), refuseMsOf(call.decline?.filters?.refuseSeconds));
+        c.decline((call.decline?.offerIds ?? []).map((o) => o.value), refuseMsOfFilters(call.decline?.filters?.refuseSeconds));
         return;
       case 'KILL': {
         const graceNs = call.kill?.killPolicy?.gracePeriod?.nanoseconds;
@@ -199,7 +200,7 @@ export class SimBackedMaster {
         if (launch !== undefined) ops.push(launch);
       }
     }
-    this.cluster.accept(offerId, ops, refuseMsOf(accept?.filters?.refuseSeconds));
+    this.cluster.accept(offerId, ops, refuseMsOfFilters(accept?.filters?.refuseSeconds));
   }
 
   /** A LAUNCH task back as the core's launch operation: the allocation is exactly the task's resources. */
@@ -229,11 +230,6 @@ export class SimBackedMaster {
     });
     return { kind: 'launch', task, allocation };
   }
-}
-
-/** Mesos `refuse_seconds` → ms; absent = the 5 s default (mesos-v1-scheduler-api.md §2.3). */
-function refuseMsOf(refuseSeconds: number | undefined): number {
-  return refuseSeconds === undefined ? 5000 : Math.round(refuseSeconds * 1000);
 }
 
 function scalarSum(pools: readonly OfferedPool[]): TaskLaunch['resources'] {

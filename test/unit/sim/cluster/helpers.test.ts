@@ -1,6 +1,5 @@
 import t from 'tap';
 import { drawChance, drawDelayMs } from '../../../../sim/cluster/draw';
-import { containsRanges, countPorts, normalizeRanges, subtractRanges, unionRanges } from '../../../../sim/cluster/port-ranges';
 import { passStableUntilMs, respondHealth } from '../../../../sim/cluster/health-responder';
 import { agentCheckPasses, nextGridMs } from '../../../../sim/cluster/agent-check';
 import { createWorldStreams } from '../../../../sim/world';
@@ -38,18 +37,6 @@ t.test('drawDelayMs: integer, uniform, inclusive bounds', async (t) => {
   t.throws(() => drawDelayMs(r, [0.5, 3]), RangeError);
   t.equal(drawChance({ next: () => 0.2 }, 0.3), true);
   t.equal(drawChance({ next: () => 0.3 }, 0.3), false);
-});
-
-t.test('port ranges', async (t) => {
-  t.same(normalizeRanges([[5, 6], [1, 2], [3, 4], [10, 9]]), [[1, 6]]);
-  t.same(normalizeRanges([[5, 6], [1, 2]]), [[1, 2], [5, 6]]);
-  t.same(subtractRanges([[1, 10]], [[3, 4], [6, 6]]), [[1, 2], [5, 5], [7, 10]]);
-  t.same(subtractRanges([[1, 10], [20, 30]], [[0, 25]]), [[26, 30]]);
-  t.same(subtractRanges([[1, 3]], [[1, 3]]), []);
-  t.same(unionRanges([[1, 2]], [[3, 4]]), [[1, 4]]);
-  t.ok(containsRanges([[1, 10]], [[2, 3], [10, 10]]));
-  t.notOk(containsRanges([[1, 10]], [[10, 11]]));
-  t.equal(countPorts([[1, 10], [5, 12]]), 12);
 });
 
 t.test('health responder and agent check verdicts', async (t) => {

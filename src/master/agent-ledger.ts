@@ -1,13 +1,12 @@
-import type { OfferedPool } from '../../src/scheduler/model/offer';
-import { toMilli, type PortRange } from '../../src/scheduler/model/resources';
-import type { SimAgentSpec, SimResources } from './sim-agent-spec';
+import type { OfferedPool } from '../scheduler/model/offer';
+import type { PortRange } from '../scheduler/model/resources';
 import { normalizeRanges, subtractRanges, unionRanges } from './port-ranges';
 
 /**
  * Amounts of one resource pool of an agent, in the offer's units: scalars in integer milli-units
  * (`gpus` as a count), ports as normalized inclusive ranges. `reservedFor` is undefined for the
  * unreserved (`*`) pool and the role for a reserved pool — the same shape as an offer's pool and an
- * instance's `allocation`, so the invariant checker can compare them directly.
+ * instance's `allocation`, so books, offers and allocations compare directly.
  */
 export type PoolAmounts = OfferedPool;
 
@@ -22,25 +21,34 @@ interface PoolBook {
 }
 
 /**
- * The resource books of one simulated agent: capacity and usage per pool (the unreserved pool
- * first, then one pool per reserved role in role order). Usage changes only through
- * {@link consume} and {@link release}, always by exactly an operation's `allocation`; what is left
- * ({@link available}) is cached until the next change, so building offers costs O(pools).
+ * The resource books of one agent, the master model's ledger: capacity and usage per pool (the
+ * unreserved pool first, then one pool per reserved role in role order). Usage changes only
+ * through {@link consume} and {@link release}, always by exactly an executor's `allocation`; what
+ * is left ({@link available}) is cached until the next change, so building offers costs O(pools).
+ *
+ * A pool is identified by its reservation ({@link poolKey}); docs/architecture.md ("The master
+ * model") says how dynamic reservations with labels and persistent volumes extend the key.
  */
 export class AgentLedger {
   private readonly books: PoolBook[];
   private readonly byKey = new Map<string, PoolBook>();
   private availableCache: readonly PoolAmounts[] | undefined;
 
-  constructor(spec: SimAgentSpec) {
-    const merged = new Map<string, SimResources[]>();
-    for (const r of spec.reserved) {
-      const list = merged.get(r.role) ?? [];
-      list.push(r);
-      merged.set(r.role, list);
+  /** @param pools the agent's resources; pools of one reservation are added up. */
+  constructor(pools: readonly PoolAmounts[]) {
+    const merged = new Map<string, PoolAmounts[]>();
+    const unreserved: PoolAmounts[] = [];
+    for (const p of pools) {
+      if (p.reservedFor === undefined) {
+        unreserved.push(p);
+        continue;
+      }
+      const list = merged.get(p.reservedFor) ?? [];
+      list.push(p);
+      merged.set(p.reservedFor, list);
     }
     const roles = [...merged.keys()].sort(compareStrings);
-    this.books = [book(undefined, [spec.resources]), ...roles.map((role) => book(role, merged.get(role) ?? []))];
+    this.books = [book(undefined, unreserved), ...roles.map((role) => book(role, merged.get(role) ?? []))];
     for (const b of this.books) this.byKey.set(poolKey(b.reservedFor), b);
   }
 
@@ -76,7 +84,7 @@ export class AgentLedger {
     return this.byKey.has(poolKey(reservedFor));
   }
 
-  /** Record `allocation` as used. Pools must exist (the launch check guarantees it). */
+  /** Record `allocation` as used. Pools must exist (the ACCEPT check guarantees it). */
   consume(allocation: readonly PoolAmounts[]): void {
     for (const a of allocation) {
       const b = this.mustBook(a.reservedFor);
@@ -126,16 +134,16 @@ export function poolKey(reservedFor: string | undefined): string {
   return reservedFor === undefined ? '*' : `role:${reservedFor}`;
 }
 
-function book(reservedFor: string | undefined, parts: readonly SimResources[]): PoolBook {
+function book(reservedFor: string | undefined, parts: readonly PoolAmounts[]): PoolBook {
   let cpus = 0;
   let mem = 0;
   let disk = 0;
   let gpus = 0;
   const ports: PortRange[] = [];
   for (const p of parts) {
-    cpus += toMilli(p.cpus);
-    mem += toMilli(p.mem);
-    disk += toMilli(p.disk);
+    cpus += p.cpusMilli;
+    mem += p.memMilli;
+    disk += p.diskMilli;
     gpus += p.gpus;
     ports.push(...p.ports);
   }

@@ -1,7 +1,8 @@
-import type { LaunchOperation } from '../../src/scheduler/model/launch';
-import type { OfferedPool } from '../../src/scheduler/model/offer';
-import type { PortRange, ScalarResources } from '../../src/scheduler/model/resources';
+import type { OfferedPool } from '../scheduler/model/offer';
+import type { PortRange, ScalarResources } from '../scheduler/model/resources';
 import { poolKey } from './agent-ledger';
+import { executorRefusal, type ExecutorVerdict } from './executor-book';
+import { operationExecutorId, operationTasks, type MasterOperation, type MasterTaskLaunch, type Refusal } from './master-types';
 import { containsPort, containsRanges, subtractRanges, unionRanges } from './port-ranges';
 
 /** What is left of one offered pool while the operations of one ACCEPT are applied in order. */
@@ -14,11 +15,16 @@ interface WorkingPool {
 }
 
 /**
- * The offered resources of one ACCEPT, consumed operation by operation (Mesos applies the
- * operations of an ACCEPT in order against the pooled resources of the offer, spec §2.3).
- * {@link take} validates one launch operation and, only when it is valid, deducts its allocation.
+ * The ACCEPT check of the master model: the offered resources of one ACCEPT, consumed operation
+ * by operation (Mesos applies the operations of an ACCEPT in order against the pooled resources
+ * of the offer, mesos-v1-scheduler-api.md §2.3). {@link take} validates one launch operation and,
+ * only when it is valid, deducts its allocation; otherwise it says how the master refuses it:
+ * TASK_ERROR with REASON_TASK_INVALID (REASON_TASK_GROUP_INVALID for a group) for an operation
+ * that does not fit the offer or whose default executor has less than Mesos's minimum
+ * ({@link executorShortfall}), or what the agent answers when its executor id is taken
+ * ({@link executorRefusal}).
  */
-export class LaunchCheck {
+export class AcceptCheck {
   private readonly pools = new Map<string, WorkingPool>();
   private readonly taskIds = new Set<string>();
 
@@ -27,6 +33,8 @@ export class LaunchCheck {
     private readonly agentId: string,
     /** Whether a task id is already in use on the cluster (Mesos refuses duplicate task ids). */
     private readonly taskIdInUse: (taskId: string) => boolean,
+    /** What the agent does with an operation naming this executor id (executor-book.ts). */
+    private readonly executorVerdict: (executorId: string) => ExecutorVerdict = () => 'new',
   ) {
     for (const p of offered) {
       this.pools.set(poolKey(p.reservedFor), {
@@ -40,16 +48,31 @@ export class LaunchCheck {
   }
 
   /**
-   * Validate `op` against what is left of the offer. Returns a description of the first problem,
-   * or undefined after deducting the allocation. A rejected operation consumes nothing.
+   * Validate `op` against what is left of the offer. Returns how the master refuses it (the first
+   * problem), or undefined after deducting the allocation. A refused operation consumes nothing.
    */
-  take(op: LaunchOperation): string | undefined {
-    const tasks = op.kind === 'launch' ? [op.task] : op.tasks;
+  take(op: MasterOperation): Refusal | undefined {
+    const problem = this.problem(op);
+    if (problem === undefined) return undefined;
+    if (typeof problem !== 'string') return problem;
+    return { state: 'TASK_ERROR', reason: op.kind === 'launch' ? 'REASON_TASK_INVALID' : 'REASON_TASK_GROUP_INVALID', message: problem };
+  }
+
+  private problem(op: MasterOperation): string | Refusal | undefined {
+    const tasks = operationTasks(op);
     if (tasks.length === 0) return 'launch without tasks';
     for (const t of tasks) {
       if (t.agentId !== this.agentId) return `task ${t.taskId} targets agent ${t.agentId}, offer is on ${this.agentId}`;
       if (this.taskIds.has(t.taskId) || this.taskIdInUse(t.taskId)) return `duplicate task id ${t.taskId}`;
+      if (usesNothing(t)) return `task ${t.taskId} uses no resources`;
     }
+    const executorId = operationExecutorId(op);
+    if (op.kind === 'launchGroup') {
+      const short = executorShortfall(op.executorResources);
+      if (short !== undefined) return `executor ${executorId} ${short}`;
+    }
+    const taken = executorRefusal(this.executorVerdict(executorId), executorId, op.kind === 'launchGroup');
+    if (taken !== undefined) return taken;
     const needed: ScalarResources = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 };
     for (const t of tasks) add(needed, t.resources);
     if (op.kind === 'launchGroup') add(needed, op.executorResources);
@@ -94,6 +117,27 @@ export class LaunchCheck {
 }
 
 const SCALARS = ['cpusMilli', 'memMilli', 'diskMilli', 'gpus'] as const;
+
+/** A task with no cpus, mem, disk, gpus or host port: Mesos refuses it (apache/mesos src/master/validation.cpp, task resources). */
+function usesNothing(t: MasterTaskLaunch): boolean {
+  return SCALARS.every((f) => t.resources[f] <= 0) && !t.hostPorts.some((p) => p > 0);
+}
+
+/** The least a task group's default executor may have (Mesos `MIN_CPUS`, `MIN_MEM`: 0.01 cpus, 32 MB). */
+export const MIN_EXECUTOR_CPUS_MILLI = 10;
+export const MIN_EXECUTOR_MEM_MILLI = 32_000;
+
+/**
+ * Why a default executor's own resources are refused, or undefined: it needs at least
+ * {@link MIN_EXECUTOR_CPUS_MILLI} cpus, {@link MIN_EXECUTOR_MEM_MILLI} mem and some disk
+ * (mesos-v1-scheduler-api.md §5.3; Marathon's pod default, 0.1 cpus, 32 MiB, 10 MiB, passes).
+ */
+export function executorShortfall(r: ScalarResources): string | undefined {
+  if (r.cpusMilli < MIN_EXECUTOR_CPUS_MILLI) return `has cpusMilli ${r.cpusMilli}, less than the minimum ${MIN_EXECUTOR_CPUS_MILLI}`;
+  if (r.memMilli < MIN_EXECUTOR_MEM_MILLI) return `has memMilli ${r.memMilli}, less than the minimum ${MIN_EXECUTOR_MEM_MILLI}`;
+  if (r.diskMilli <= 0) return 'has no disk';
+  return undefined;
+}
 
 function add(sum: ScalarResources, r: ScalarResources): void {
   sum.cpusMilli += r.cpusMilli;

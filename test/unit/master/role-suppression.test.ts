@@ -1,15 +1,5 @@
 import t from 'tap';
-import { refuseFilterMs, RoleSuppression } from '../../src/cluster/role-suppression';
-
-t.test('refuse filters read as a Mesos master reads them (§2.3)', async (t) => {
-  const cases: { refuseMs: number; want: number; why: string }[] = [
-    { refuseMs: 0, want: 0, why: '0 installs no filter' },
-    { refuseMs: -1, want: 5000, why: 'negative means the 5 s default' },
-    { refuseMs: 120_000, want: 120_000, why: 'as given' },
-    { refuseMs: 400 * 24 * 3600 * 1000, want: 365 * 24 * 3600 * 1000, why: 'capped at 365 days' },
-  ];
-  for (const c of cases) t.equal(refuseFilterMs(c.refuseMs), c.want, c.why);
-});
+import { RoleSuppression } from '../../../src/master/role-suppression';
 
 type Step = ['suppress' | 'revive' | 'know', string[]];
 

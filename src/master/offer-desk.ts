@@ -1,36 +1,39 @@
-import type { Offer, OfferedPool } from '../../src/scheduler/model/offer';
-import type { SimContext } from '../sim-context';
-import type { SimAgentState } from './cluster-types';
-import type { CoreOutbox } from './core-outbox';
-import { refuseFilterMs, RoleSuppression } from '../../src/cluster/role-suppression';
+import type { Offer, OfferedPool } from '../scheduler/model/offer';
+import type { MasterClock, MasterOutbox } from './master-ports';
+import type { MasterAgent } from './master-types';
+import { refuseFilterMs } from './refuse-filter';
+import { RoleSuppression } from './role-suppression';
 
 /** An offer the framework holds: it may accept or decline it once, until it is rescinded. */
 export interface OutstandingOffer {
   readonly offerId: string;
-  readonly agent: SimAgentState;
+  readonly agent: MasterAgent;
   readonly pools: readonly OfferedPool[];
 }
 
 /**
- * The simulated master's allocator. Keeps the agents that may be offered in the next cycle
- * (`candidates`), the eligible agents with nothing to offer (`idle`), refuse filters, per-role
- * suppression and the outstanding offers.
+ * The master model's allocator, the one offer desk of pacer's clusters: which agent's free
+ * resources are offered, when, under which ids. Keeps the agents that may be offered in the next
+ * cycle (`candidates`), the eligible agents with nothing to offer (`idle`), refuse filters,
+ * per-role suppression and the outstanding offers. An agent has at most one outstanding offer,
+ * holding all its free resources (one pool per reservation) — Mesos offers an agent's resources
+ * to one framework at a time, and pacer is the only framework.
  *
  * Cost: a cycle touches only candidate agents; agents enter the candidate set when something about
  * them changes (offer used or rescinded, filter expired, resources freed, revive, reconnect), and
  * a cycle is scheduled only while there are candidates. Cycles stay on the grid
  * `start + k × offerIntervalMs`, so skipping empty cycles changes nothing observable.
  *
- * Suppression (spec §2.6, §2.7): per role. A reserved pool is offered unless its role is
+ * Suppression (mesos-v1-scheduler-api.md §2.6, §2.7): per role. A reserved pool is offered unless its role is
  * suppressed; the unreserved pool is offered while some role the framework has named (in revive,
  * suppress or an accepted launch) is unsuppressed — or, before it named any, unless it suppressed
  * everything. `suppress([])` suppresses every role, `revive([])` revives every role. Revive also
- * clears every refuse filter (the simulator keeps one filter per agent, not per role and shape).
+ * clears every refuse filter (the model keeps one filter per agent, not per role and shape).
  */
 export class OfferDesk {
-  private readonly candidates = new Set<SimAgentState>();
-  private readonly idle = new Set<SimAgentState>();
-  private readonly filtered = new Set<SimAgentState>();
+  private readonly candidates = new Set<MasterAgent>();
+  private readonly idle = new Set<MasterAgent>();
+  private readonly filtered = new Set<MasterAgent>();
   private readonly outstanding = new Map<string, OutstandingOffer>();
   private readonly roles = new RoleSuppression();
   private unreservedOffered = true;
@@ -40,9 +43,10 @@ export class OfferDesk {
   private offerSeq = 0;
 
   constructor(
-    private readonly ctx: SimContext,
-    private readonly outbox: CoreOutbox,
+    private readonly ctx: MasterClock,
+    private readonly outbox: MasterOutbox,
     private readonly intervalMs: number,
+    private readonly offerIdOf: (n: number) => string,
   ) {
     if (!(intervalMs > 0)) throw new RangeError(`offerIntervalMs must be positive, got ${intervalMs}`);
   }
@@ -68,12 +72,23 @@ export class OfferDesk {
         this.idle.add(agent);
         continue;
       }
-      const offerId = `offer-${++this.offerSeq}`;
+      const offerId = this.offerIdOf(++this.offerSeq);
       agent.offerId = offerId;
       this.outstanding.set(offerId, { offerId, agent, pools });
       offers.push({ offerId, agent: agent.info, pools });
     }
     if (offers.length > 0) this.outbox.offers(offers);
+  }
+
+  /**
+   * An allocation round now, off the grid (the local cluster asks for one after a revive and when
+   * its launcher runs out of work: a Mesos master allocates at once after a revive). The next
+   * rounds keep `offerIntervalMs` from this one.
+   */
+  allocateNow(): void {
+    if (!this.started) return;
+    if (this.cycleTimer !== undefined) this.ctx.cancel(this.cycleTimer);
+    this.runCycle();
   }
 
   /** Take an outstanding offer for an accept or decline; undefined if it is not outstanding. */
@@ -86,27 +101,27 @@ export class OfferDesk {
   }
 
   /** After an offer was used or declined: filter the agent for `refuseMs` (0: no filter). */
-  refuse(agent: SimAgentState, refuseMs: number): void {
+  refuse(agent: MasterAgent, refuseMs: number): void {
     const ms = refuseFilterMs(refuseMs);
     if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
     agent.filterTimer = undefined;
     this.filtered.delete(agent);
     if (ms > 0) {
-      agent.filterTimer = this.ctx.schedule(this.ctx.nowMs() + ms, { kind: 'filterExpired', agentId: agent.spec.agentId });
+      agent.filterTimer = this.ctx.schedule(this.ctx.nowMs() + ms, { kind: 'filterExpired', agentId: agent.agentId });
       this.filtered.add(agent);
     }
     this.agentChanged(agent);
   }
 
   /** The refuse filter on `agent` ran out. */
-  filterExpired(agent: SimAgentState): void {
+  filterExpired(agent: MasterAgent): void {
     agent.filterTimer = undefined;
     this.filtered.delete(agent);
     this.agentChanged(agent);
   }
 
   /** Rescind the agent's outstanding offer, if any (posts `rescind`). */
-  rescind(agent: SimAgentState): void {
+  rescind(agent: MasterAgent): void {
     const offerId = agent.offerId;
     if (offerId !== undefined) {
       this.outstanding.delete(offerId);
@@ -122,7 +137,7 @@ export class OfferDesk {
   }
 
   /** Something about the agent's eligibility changed (phase, offer, filter): re-sort it. */
-  agentChanged(agent: SimAgentState): void {
+  agentChanged(agent: MasterAgent): void {
     const eligible = agent.phase === 'connected' && !agent.dead && agent.offerId === undefined && agent.filterTimer === undefined;
     if (!eligible) {
       this.candidates.delete(agent);
@@ -135,7 +150,7 @@ export class OfferDesk {
   }
 
   /** The agent is removed for good: drop its filter and forget it. */
-  removeAgent(agent: SimAgentState): void {
+  removeAgent(agent: MasterAgent): void {
     this.rescind(agent);
     if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
     agent.filterTimer = undefined;
@@ -149,7 +164,7 @@ export class OfferDesk {
    * refuse filter no longer applies — Mesos filters only offers whose resources are a subset of
    * what was declined (mesos-v1-scheduler-api.md §7.3), and the agent now has more than that.
    */
-  resourcesFreed(agent: SimAgentState): void {
+  resourcesFreed(agent: MasterAgent): void {
     if (agent.filterTimer !== undefined) {
       this.ctx.cancel(agent.filterTimer);
       agent.filterTimer = undefined;
@@ -177,7 +192,7 @@ export class OfferDesk {
     this.suppressionChanged();
   }
 
-  /** SUPPRESS: stop offering `roles` (all when empty). Outstanding offers stay (spec §2.7). */
+  /** SUPPRESS: stop offering `roles` (all when empty). Outstanding offers stay (§2.7). */
   suppress(roles: readonly string[]): void {
     this.roles.suppress(roles);
     this.unreservedOffered = this.roles.unreservedOffered();
@@ -186,6 +201,11 @@ export class OfferDesk {
   /** Whether the framework currently gets offers of resources reserved for `role`. */
   isSuppressed(role: string): boolean {
     return this.roles.isSuppressed(role);
+  }
+
+  /** An outstanding offer, without taking it. */
+  offer(offerId: string): OutstandingOffer | undefined {
+    return this.outstanding.get(offerId);
   }
 
   /** Offers currently held by the framework, oldest first. */
@@ -202,7 +222,7 @@ export class OfferDesk {
   }
 
 
-  private offerablePools(agent: SimAgentState): OfferedPool[] {
+  private offerablePools(agent: MasterAgent): OfferedPool[] {
     const out: OfferedPool[] = [];
     for (const pool of agent.ledger.available()) {
       if (pool.reservedFor === undefined ? !this.unreservedOffered : this.isSuppressed(pool.reservedFor)) continue;
@@ -229,8 +249,8 @@ function isEmpty(p: OfferedPool): boolean {
   return p.cpusMilli <= 0 && p.memMilli <= 0 && p.diskMilli <= 0 && p.gpus <= 0 && p.ports.length === 0;
 }
 
-function byAgentId(a: SimAgentState, b: SimAgentState): number {
-  const x = a.spec.agentId;
-  const y = b.spec.agentId;
+function byAgentId(a: MasterAgent, b: MasterAgent): number {
+  const x = a.agentId;
+  const y = b.agentId;
   return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -1,8 +1,10 @@
-import type { PortRange } from '../../src/scheduler/model/resources';
+import type { PortRange } from '../scheduler/model/resources';
 
 /**
- * Inclusive port ranges as sorted, disjoint, non-adjacent lists. Every function accepts any list
- * (unsorted, overlapping) and returns a normalized one; all are O((n + m) log(n + m)).
+ * The one port-range algebra of pacer's master model (agent books, offers, ACCEPT checks), also
+ * used by the local cluster's agent configuration and the simulator's views. Inclusive port ranges
+ * as sorted, disjoint, non-adjacent lists. Every function accepts any list (unsorted, overlapping)
+ * and returns a normalized one; all are O((n + m) log(n + m)).
  */
 export function normalizeRanges(ranges: readonly PortRange[]): PortRange[] {
   if (ranges.length === 0) return [];
@@ -62,4 +64,9 @@ export function countPorts(ranges: readonly PortRange[]): number {
   let n = 0;
   for (const [b, e] of normalizeRanges(ranges)) n += e - b + 1;
   return n;
+}
+
+/** Whether two lists share a port. */
+export function rangesOverlap(a: readonly PortRange[], b: readonly PortRange[]): boolean {
+  return a.some(([ab, ae]) => b.some(([bb, be]) => ab <= be && bb <= ae));
 }

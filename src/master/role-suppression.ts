@@ -1,18 +1,3 @@
-/** Mesos caps `refuse_seconds` at 365 days (mesos-v1-scheduler-api.md §2.3). */
-const MAX_REFUSE_MS = 365 * 24 * 3600 * 1000;
-/** A negative `refuse_seconds` means the 5 s default (§2.3). */
-const DEFAULT_REFUSE_MS = 5000;
-
-/**
- * How long a refuse filter of `refuseMs` keeps an agent out of offers, as a Mesos master reads
- * it (§2.3): 0 installs no filter, a negative value means the 5 s default, and the cap is 365
- * days. Shared by every allocator pacer has (the local cluster's desk; the simulated master's
- * may import it from here) so that they read filters alike.
- */
-export function refuseFilterMs(refuseMs: number): number {
-  return refuseMs < 0 ? DEFAULT_REFUSE_MS : Math.min(refuseMs, MAX_REFUSE_MS);
-}
-
 /**
  * A master's per-role suppression of one framework (§2.6, §2.7), as an allocator needs it.
  * `suppress([])` / `revive([])` mean every role. The unreserved pool is offered while some role

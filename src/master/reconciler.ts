@@ -1,0 +1,53 @@
+import type { TaskState } from '../scheduler/model/task-state';
+import { masterKnows, type MasterState } from './master-state';
+import type { MasterTask, MasterTaskLaunch } from './master-types';
+
+/**
+ * The master's answers to RECONCILE (mesos-v1-scheduler-api.md §7.2) — also its answer to a KILL
+ * of a task it does not know (§2.8). Answers are posted now, without uuid, with
+ * REASON_RECONCILIATION, as a Mesos master answers a partition-aware framework.
+ */
+export class Reconciler<T extends MasterTaskLaunch> {
+  constructor(private readonly s: MasterState<T>) {}
+
+  /**
+   * Explicit reconciliation of one task: a task the master knows → the latest state sent to the
+   * framework (TASK_STAGING before the first) with its latest `healthy`; otherwise by the given
+   * agent: registered → TASK_GONE, unreachable → TASK_UNREACHABLE, unknown, removed or not given
+   * → TASK_UNKNOWN.
+   */
+  explicit(taskId: string, agentId: string | undefined): void {
+    const task = this.s.tasks.get(taskId);
+    if (task !== undefined && masterKnows(task)) {
+      this.answerKnown(task);
+      return;
+    }
+    const agent = agentId === undefined ? undefined : this.s.agents.get(agentId);
+    let state: TaskState = 'TASK_UNKNOWN';
+    if (agent !== undefined && (agent.phase === 'connected' || agent.phase === 'disconnected')) state = 'TASK_GONE';
+    else if (agent !== undefined && agent.phase === 'unreachable') state = 'TASK_UNREACHABLE';
+    this.s.answer(0, {
+      taskId,
+      ...(agentId === undefined ? {} : { agentId }),
+      state,
+      reason: 'REASON_RECONCILIATION',
+      message: 'Reconciliation: task unknown to the master',
+    });
+  }
+
+  /** Implicit reconciliation: every task the master knows (not those on unreachable agents), launch order. */
+  implicit(): void {
+    for (const task of [...this.s.tasks.values()]) if (masterKnows(task)) this.answerKnown(task);
+  }
+
+  private answerKnown(task: MasterTask): void {
+    this.s.answer(0, {
+      taskId: task.taskId,
+      agentId: task.agent.agentId,
+      state: task.sentState ?? 'TASK_STAGING',
+      reason: 'REASON_RECONCILIATION',
+      ...(task.sentHealthy === undefined ? {} : { healthy: task.sentHealthy }),
+      message: 'Reconciliation: latest task state',
+    });
+  }
+}
