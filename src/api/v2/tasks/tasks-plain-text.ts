@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { servicePortsOf } from '../../../scheduler/groups/service-ports';
 import { safeRunSpecId } from '../../../scheduler/kernel/ids';
 import type { Instance } from '../../../scheduler/model/instance';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 
 /**
  * The script-friendly task list of `GET /v2/tasks` with `Accept: text/plain`, as Marathon wrote it
