@@ -54,9 +54,11 @@ export class InvariantChecker {
       for (const t of tasks) {
         if (t.agentId !== agentId) this.pending.push(`pod instance ${t.instanceId} split across agents ${agentId} and ${t.agentId}`);
       }
-      const spec = tasks[0].spec;
-      this.touchedRunSpecs.add(spec.id);
-      const late = this.backoff.checkLaunch(spec, nowMs);
+      const runSpecId = tasks[0].runSpecId;
+      this.touchedRunSpecs.add(runSpecId);
+      // The accept goes out within the core's step that placed it: the run spec it launched is the current one.
+      const spec = this.scheduler.runSpec(runSpecId);
+      const late = spec === undefined ? undefined : this.backoff.checkLaunch(spec, nowMs);
       if (late !== undefined) this.pending.push(late);
     }
   }

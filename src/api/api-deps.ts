@@ -67,6 +67,11 @@ export interface ApiConfig {
 export interface ApiDeps {
   readonly scheduler: Scheduler;
   submit(command: Command): CommandResult;
+  /**
+   * Throws Marathon's 403 when the caller may not submit `command` (`--authorization_file`,
+   * src/api/authz); `submit` checks too. Absent = everything is allowed.
+   */
+  readonly authorize?: (command: Command) => void;
   readonly clock: Clock;
   readonly events: EventPublisher;
   readonly config: ApiConfig;

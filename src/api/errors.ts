@@ -122,6 +122,14 @@ export function notAuthenticated(): ApiError {
   return new ApiError(401, { message: 'Invalid username or password.' });
 }
 
+/**
+ * Authenticated but not allowed (`--authorization_file`) → 403 with the body of Marathon's RAML
+ * `secured` trait (`docs/docs/rest-api/public/api/traits.raml`).
+ */
+export function notAuthorized(): ApiError {
+  return new ApiError(403, { message: 'Not Authorized to perform this action!' });
+}
+
 /** An unknown route → 404 (spec README: Marathon's 500 "URI not found" was a regression; not copied). */
 export function routeNotFound(method: string, url: string): ApiError {
   return new ApiError(404, { message: `URI not found: ${method} ${url}`, details: [] });

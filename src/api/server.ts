@@ -4,6 +4,7 @@ import type { PacerLog } from '../runtime/pacer-log';
 import type { ApiDeps } from './api-deps';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
+import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
 import { refusedJsonBody } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
@@ -62,17 +63,19 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   parts.front?.(app);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
-  appsRoutes(app, deps);
-  podsRoutes(app, deps);
-  groupsRoutes(app, deps);
-  deploymentsRoutes(app, deps);
-  tasksRoutes(app, deps);
-  queueRoutes(app, deps);
-  systemRoutes(app, deps);
-  eventsRoutes(app, deps, parts.stream);
+  // Also before every route: it wraps each handler; the routes get deps that check every command.
+  const routeDeps = installAuthorization(app, parts.deps, parts.auth?.authorization);
+  appsRoutes(app, routeDeps);
+  podsRoutes(app, routeDeps);
+  groupsRoutes(app, routeDeps);
+  deploymentsRoutes(app, routeDeps);
+  tasksRoutes(app, routeDeps);
+  queueRoutes(app, routeDeps);
+  systemRoutes(app, routeDeps);
+  eventsRoutes(app, routeDeps, parts.stream);
   uiRoutes(app);
-  setAsideRoutes(app, deps);
-  recordingRoutes(app, deps);
+  setAsideRoutes(app, routeDeps);
+  recordingRoutes(app, routeDeps);
   return app;
 }
 

@@ -64,6 +64,8 @@ export interface PacerConfig {
   readonly httpRealm: string;
   /** `--http_auth_open_paths`: routes served without credentials (default `/ping`). */
   readonly httpAuthOpenPaths: readonly string[];
+  /** `--authorization_file`: who may do what where (src/api/authz), reloaded when changed. */
+  readonly authorizationFile?: string;
   /** `--ssl_cert` / `--ssl_key`: PEM files; both set = HTTPS on `httpsPort`. */
   readonly sslCert?: string;
   readonly sslKey?: string;
@@ -131,6 +133,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
   { flag: '--http_auth_open_paths', env: 'PACER_HTTP_AUTH_OPEN_PATHS', help: 'comma list of routes served without credentials (default /ping; empty: none)', apply: (c, v) => openPaths(c, v) },
+  { flag: '--authorization_file', env: 'PACER_AUTHORIZATION_FILE', help: 'policy file (YAML or JSON): which principals may view, create, update, delete what under which group paths; reloaded when changed', apply: (c, v, cwd) => { c.authorizationFile = resolve(cwd, v); return undefined; } },
   { flag: '--ssl_cert', env: 'PACER_SSL_CERT', help: 'PEM certificate (chain) for HTTPS; needs --ssl_key', apply: (c, v, cwd) => { c.sslCert = resolve(cwd, v); return undefined; } },
   { flag: '--ssl_key', env: 'PACER_SSL_KEY', help: 'PEM private key for HTTPS; needs --ssl_cert', apply: (c, v, cwd) => { c.sslKey = resolve(cwd, v); return undefined; } },
   { flag: '--https_port', env: 'PACER_HTTPS_PORT', help: 'HTTPS port (default 8443; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.httpsPort = n; }) },

@@ -198,6 +198,7 @@ export function apiEdges(config: PacerConfig, log: PacerLog): { listeners: ApiLi
     ...(config.httpCredentialsFile === undefined ? {} : { credentialsFile: config.httpCredentialsFile }),
     ...(config.httpTokensFile === undefined ? {} : { tokensFile: config.httpTokensFile }),
     realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
+    ...(config.authorizationFile === undefined ? {} : { authorizationFile: config.authorizationFile }),
   }, authLog(log));
   auth?.watch();
   return { listeners, auth };

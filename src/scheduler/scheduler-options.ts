@@ -42,7 +42,26 @@ export interface SchedulerOptions {
    * each app's `upgradeStrategy.minimumHealthCapacity` (health/unhealthy-kill-floor.ts).
    */
   readonly unhealthyKillFloor: number | undefined;
+  /**
+   * Most new instances one input creates, and most instances it kills for a delete (issue 11 item
+   * 4: a big change must not block the loop). A scale-up or delete beyond it goes on in later
+   * inputs, this many each (a `continueChanges` timer due at once), so API requests and cluster
+   * updates are handled in between; queue counts and deployments count the instances still to
+   * create (`RunSpecState.toCreate`); a deleted app is gone from the API at once.
+   */
+  readonly instancesPerInput: number;
+  /**
+   * Most instances one `offers` input places (issue 11 item 4): a batch of 1,000 offers that could
+   * take 100 each would otherwise place 100,000 in one input. Offers left when it is reached are
+   * declined with Mesos's default filter, {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon
+   * declines an offer its matching deadline cut short the same way: OfferProcessorImpl,
+   * `resendThisOffer`), so they come back soon.
+   */
+  readonly launchesPerInput: number;
 }
+
+/** Mesos's default refuse filter (mesos.proto `Filters.refuse_seconds`, 5 s): an offer declined to be sent again. */
+export const RESEND_REFUSE_MS = 5000;
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   defaultRole: '*',
@@ -59,4 +78,6 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   localPortMin: 10_000,
   localPortMax: 20_000,
   unhealthyKillFloor: undefined,
+  instancesPerInput: 2000,
+  launchesPerInput: 2000,
 };

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../api-deps';
 import { ApiError } from '../errors';
 import { queryAll, type Query } from '../query';
+import { eventViewOf } from '../authz/event-view';
 import { acceptsEventStream } from './accepts-event-stream';
 import { clientAddress } from './client-address';
 import type { EventStream, StreamClient } from './event-stream';
@@ -51,6 +52,7 @@ function streamClientOf(request: FastifyRequest): StreamClient {
     eventTypes: queryAll(request.query as Query, 'event_type'),
     // Marathon 1.7 HttpEventStreamServlet: light when some plan-format value is exactly `light`.
     planFormat: queryAll(request.query as Query, 'plan-format').includes('light') ? 'light' : 'full',
+    ...(request.access === null ? {} : { view: eventViewOf(request.access) }),
   };
 }
 

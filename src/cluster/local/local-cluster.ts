@@ -375,7 +375,7 @@ export class LocalCluster implements ClusterDriver {
     const records = tasks.map((t) => {
       const command = taskCommand(t);
       if (command.ok) commands.set(t.taskId, command);
-      return newTaskRecord(t, tasks, sandboxOf(this.options.sandboxRoot, t.taskId), launchedAtMs);
+      return newTaskRecord(t, sandboxOf(this.options.sandboxRoot, t.taskId), launchedAtMs);
     });
     const record: ExecutorRecord = {
       executorKey: tasks[0].taskId,

@@ -3,7 +3,7 @@ import { uuidFrom } from '../kernel/ids';
 import { isoTime } from '../kernel/iso-time';
 import type { Group } from '../groups/group';
 import { converge } from '../instances/converge';
-import { actionStatus, type ActionStatus } from './action-status';
+import { actionDone, actionStatus, type ActionStatus } from './action-status';
 import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions';
 import type { Deployment } from './deployment';
 import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
@@ -141,7 +141,7 @@ export class DeploymentManager {
     for (;;) {
       const step = d.plan.steps[d.stepIndex];
       if (step !== undefined) {
-        if (!step.actions.every((a) => actionStatus(ctx.state, a).done)) return;
+        if (!step.actions.every((a) => actionDone(ctx.state, a))) return;
         for (const a of step.actions) this.finishAction(ctx, a);
         this.emitStep(ctx, d, 'deployment_step_success');
       }

@@ -1,3 +1,4 @@
+import { healthCheckPort } from '../model/health-check-port';
 import type { CoreContext } from '../core-context';
 import { isSchedulerRun, type HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
@@ -39,7 +40,7 @@ export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Inst
 export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): void {
   const found = lookup(ctx, instanceId, incarnation, checkIndex);
   if (found === undefined) return;
-  const { inst, state, check } = found;
+  const { rs, inst, state, check } = found;
   const nowMs = ctx.clock.nowMs();
   state.timerId = scheduleProbe(ctx, inst, checkIndex, nowMs + check.intervalMs);
   if (inst.condition !== 'Running') return;
@@ -50,7 +51,7 @@ export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: 
     probeId, instanceId, taskId: task.taskId, checkIndex,
     protocol: check.protocol as 'HTTP' | 'HTTPS' | 'TCP',
     host: inst.agent?.hostname ?? '',
-    port: check.port ?? task.hostPorts[check.portIndex ?? 0] ?? 0,
+    port: (rs.spec.kind === 'app' ? healthCheckPort(rs.spec, check, task.hostPorts) : undefined) ?? 0,
     path: check.path,
     timeoutMs: check.timeoutMs,
   });

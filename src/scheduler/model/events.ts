@@ -1,3 +1,4 @@
+import type { HealthCheckSpec } from './health-check';
 import type { Group } from '../groups/group';
 import type { Condition } from './condition';
 import type { TaskState } from './task-state';
@@ -77,20 +78,23 @@ export interface FailedHealthCheckEvent extends Base {
   readonly eventType: 'failed_health_check_event';
   readonly appId: string;
   readonly taskId: string;
-  readonly healthCheck: Readonly<Record<string, unknown>>;
+  /** Rendered as Marathon's health check JSON by the API. */
+  readonly healthCheck: HealthCheckSpec;
 }
 
 export interface AddHealthCheckEvent extends Base {
   readonly eventType: 'add_health_check_event';
   readonly appId: string;
   readonly version: string;
-  readonly healthCheck: Readonly<Record<string, unknown>>;
+  /** Rendered as Marathon's health check JSON by the API. */
+  readonly healthCheck: HealthCheckSpec;
 }
 
 export interface RemoveHealthCheckEvent extends Base {
   readonly eventType: 'remove_health_check_event';
   readonly appId: string;
-  readonly healthCheck: Readonly<Record<string, unknown>>;
+  /** Rendered as Marathon's health check JSON by the API. */
+  readonly healthCheck: HealthCheckSpec;
 }
 
 export interface UnhealthyTaskKillEvent extends Base {

@@ -114,6 +114,7 @@ function adopt(ctx: CoreContext, inst: Instance): void {
   countRole(ctx, rs, inst.role, 1);
   if (inst.condition === 'Scheduled') rs.scheduled.push(inst);
   if (isActive(inst)) rs.activeCount++;
+  if (inst.condition === 'Running') rs.runningCount++;
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.add(inst.agent);
 }
 

@@ -3,6 +3,7 @@ import type { Group } from '../../scheduler/groups/group';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
+import { RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import { recordCheck } from './record-schema';
 import { groupFromStored, groupToStored, runSpecFromStored, runSpecToStored, STORED_GROUP_SCHEMA, STORED_RUN_SPEC_SCHEMA } from './spec-records';
@@ -33,7 +34,8 @@ export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly o
 interface RecordFormat<K extends StoredRecordKind> {
   readonly check: (value: unknown) => string | undefined;
   readonly toStored: (value: RecordValues[K]) => JsonValue;
-  readonly fromStored: (stored: never) => RecordValues[K];
+  /** The core's value, or why not (run specs and groups: the converter's reasons, run-spec-record.ts). */
+  readonly fromStored: (stored: never, reader: RunSpecRecordReader) => Decoded<RecordValues[K]>;
   readonly keyOf: (value: RecordValues[K]) => RecordKey;
 }
 
@@ -49,13 +51,13 @@ const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: Recor
   deployment: {
     check: recordCheck('StoredDeploymentV1', STORED_DEPLOYMENT_SCHEMA),
     toStored: (d) => deploymentToStored(d) as unknown as JsonValue,
-    fromStored: (s: StoredDeploymentV1) => deploymentFromStored(s),
+    fromStored: (s: StoredDeploymentV1, reader) => deploymentFromStored(s, reader),
     keyOf: (d) => ({ key: d.plan.id }),
   },
   instance: {
     check: recordCheck('StoredInstanceV1', STORED_INSTANCE_SCHEMA),
     toStored: (i) => instanceToStored(i) as unknown as JsonValue,
-    fromStored: (s: StoredInstanceV1) => instanceFromStored(s),
+    fromStored: (s: StoredInstanceV1) => ({ ok: true, value: instanceFromStored(s) }),
     keyOf: (i) => ({ key: i.instanceId }),
   },
 };
@@ -68,8 +70,8 @@ export function recordKeyOf<K extends StoredRecordKind>(kind: K, value: RecordVa
 
 /**
  * The stored text of `value`: its explicit record (a fresh copy, so the core may keep mutating its
- * own object) as JSON; the framework id as itself. Throws only on a value no record can hold
- * (a run spec or group with a class instance in it: codec.ts), never silently.
+ * own object) as JSON; the framework id as itself. Run specs and groups are rendered as
+ * Marathon's JSON (spec-records.ts, ../run-spec-record.ts).
  */
 export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordValues[K]): string {
   if (kind === 'frameworkId') return value as string;
@@ -79,10 +81,14 @@ export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordV
 
 /**
  * The core's value of a stored text, or why it cannot be loaded: the text is not JSON, its record
- * fails the kind's schema (ajv), it is not the record `at` names (a run spec stored under another
- * id, …), or mapping it fails. Never throws (issue 11: a bad record is set aside, never fatal).
+ * fails the kind's schema (ajv), the converter refuses a run spec or group in it, it is not the
+ * record `at` names (a run spec stored under another id, …), or mapping it fails. Never throws
+ * (issue 11: a bad record is set aside, never fatal). Pass one `reader` for a whole load: equal
+ * apps and pods (one app held by many root versions) are then converted once and shared.
  */
-export function decodeRecord<K extends StoredRecordKind>(kind: K, text: unknown, at: RecordKey): Decoded<RecordValues[K]> {
+export function decodeRecord<K extends StoredRecordKind>(
+  kind: K, text: unknown, at: RecordKey, reader: RunSpecRecordReader = new RunSpecRecordReader(),
+): Decoded<RecordValues[K]> {
   if (kind === 'frameworkId') {
     return typeof text === 'string' && text !== '' ? { ok: true, value: text as RecordValues[K] } : { ok: false, reason: 'is not a framework id' };
   }
@@ -91,7 +97,9 @@ export function decodeRecord<K extends StoredRecordKind>(kind: K, text: unknown,
     const tree = JSON.parse(typeof text === 'string' ? text : String(text)) as unknown;
     const problem = format.check(tree);
     if (problem !== undefined) return { ok: false, reason: problem };
-    const value = format.fromStored(tree as never) as RecordValues[K];
+    const read = format.fromStored(tree as never, reader) as Decoded<RecordValues[K]>;
+    if (!read.ok) return read;
+    const value = read.value;
     const key = format.keyOf(value as never);
     if (key.key !== at.key || key.version !== at.version) return { ok: false, reason: 'is not the record its key names' };
     return { ok: true, value };

@@ -1,11 +1,12 @@
 import type { Deployment } from '../../scheduler/deployments/deployment';
 import type { DeploymentActionName, DeploymentPlan } from '../../scheduler/deployments/deployment-plan';
+import type { RecordResult, RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import type { JsonSchema } from './record-schema';
 import { groupFromStored, groupToStored, STORED_GROUP_SCHEMA } from './spec-records';
 
 /**
- * How a running deployment is stored (store format 2): its plan as an explicit record, the two
+ * How a running deployment is stored (store format 3): its plan as an explicit record, the two
  * roots it goes between as stored groups (spec-records.ts), and how far it got. Mapped by hand
  * from and to the core's {@link Deployment}; a change of shape needs a new format version.
  */
@@ -41,11 +42,15 @@ export function deploymentToStored(d: Deployment): StoredDeploymentV1 {
   };
 }
 
-/** The core's deployment of a record that passed {@link STORED_DEPLOYMENT_SCHEMA}. Throws on a malformed group tree. */
-export function deploymentFromStored(s: StoredDeploymentV1): Deployment {
+/** The core's deployment of a record that passed {@link STORED_DEPLOYMENT_SCHEMA}, or why one of its roots cannot be read. */
+export function deploymentFromStored(s: StoredDeploymentV1, reader: RunSpecRecordReader): RecordResult<Deployment> {
+  const original = groupFromStored(s.original, reader);
+  if (!original.ok) return { ok: false, reason: `original: ${original.reason}` };
+  const target = groupFromStored(s.target, reader);
+  if (!target.ok) return { ok: false, reason: `target: ${target.reason}` };
   return {
-    plan: planCopy(s.plan), original: groupFromStored(s.original), target: groupFromStored(s.target),
-    stepIndex: s.stepIndex, startedAtMs: s.startedAtMs,
+    ok: true,
+    value: { plan: planCopy(s.plan), original: original.value, target: target.value, stepIndex: s.stepIndex, startedAtMs: s.startedAtMs },
   };
 }
 

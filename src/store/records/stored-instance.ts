@@ -7,7 +7,7 @@ import { TASK_STATES, type TaskState } from '../../scheduler/model/task-state';
 import { type JsonSchema, defined } from './record-schema';
 
 /**
- * How an instance is stored (store format 2). A plain JSON type of its own, mapped field by field
+ * How an instance is stored (store formats 2 and 3, unchanged). A plain JSON type of its own, mapped field by field
  * from and to the core's {@link Instance}: renaming a field of the core's model is a compile error
  * here, not a silent change of the stored format. A change to this shape needs a new store format
  * version and a migration (store-format-version.ts, record-migrations.ts).

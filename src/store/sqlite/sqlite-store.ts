@@ -5,6 +5,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
 import { decodeRecord, encodeRecord, type RecordValues } from '../records/record-codec';
+import { RunSpecRecordReader } from '../run-spec-record';
 import { inspectStoreFile } from './inspect-store-file';
 import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
 import { initialiseStore } from './store-format';
@@ -142,7 +143,8 @@ export class SqliteStore implements Store {
 
   /**
    * Everything stored, decoded into fresh objects (records/record-codec.ts: each record's text is
-   * parsed, checked against its kind's schema and mapped to the core's model). Arrays are in key
+   * parsed, checked against its kind's schema and mapped to the core's model; run specs and groups
+   * are read back through the converter by one reader for the whole load, ../run-spec-record.ts). Arrays are in key
    * order (ids ascending; versions by run spec id, then version, and root versions by version —
    * versions are ISO timestamps, so oldest first). A row that fails, or whose record is not the one
    * its key names (a run spec stored under another id, …), is set aside and reported in `setAside`;
@@ -150,9 +152,10 @@ export class SqliteStore implements Store {
    */
   load(): StoredState {
     const setAside: SetAsideRecord[] = [];
+    const reader = new RunSpecRecordReader();
     const take = <K extends StoredRecordKind>(kind: K, body: unknown, key: string, version?: string): RecordValues[K][] => {
       const at = { key: String(key), ...(version === undefined ? {} : { version: String(version) }) };
-      const decoded = decodeRecord(kind, body, at);
+      const decoded = decodeRecord(kind, body, at, reader);
       if (decoded.ok) return [decoded.value];
       const record: SetAsideRecord = { kind, ...at, reason: decoded.reason };
       this.setAside(record);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import { migrateRecordText } from '../records/record-migrations';
+import { RunSpecRecordReader } from '../run-spec-record';
 import { STORE_FORMAT_VERSION } from '../records/store-format-version';
 
 export { OLDEST_MIGRATABLE_VERSION } from '../records/store-format-version';
@@ -23,12 +24,13 @@ const TABLES: readonly { readonly kind: StoredRecordKind; readonly table: string
  */
 export function migrateStore(db: Database.Database, fromVersion: number): void {
   db.transaction(() => {
+    const reader = new RunSpecRecordReader();
     for (const { kind, table, keys } of TABLES) {
       const update = db.prepare(`UPDATE ${table} SET body = ? WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`);
       const rows = db.prepare(`SELECT ${keys.join(', ')}, body FROM ${table}`).all() as Record<string, unknown>[];
       for (const row of rows) {
         if (typeof row.body !== 'string') continue;
-        const migrated = migrateRecordText(kind, row.body, fromVersion);
+        const migrated = migrateRecordText(kind, row.body, fromVersion, reader);
         if (migrated !== row.body) update.run(migrated, ...keys.map((k) => row[k]));
       }
     }

@@ -4,6 +4,7 @@ import { ZK_CODES, type ZkSession } from '../../cluster/mesos/zk/zk-session';
 import type { SetAsideRecord, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
 import { decodeRecord, type RecordKey, type RecordValues } from '../records/record-codec';
 import { migrateRecordText } from '../records/record-migrations';
+import { RunSpecRecordReader } from '../run-spec-record';
 import { OLDEST_MIGRATABLE_VERSION, STORE_FORMAT_VERSION } from '../records/store-format-version';
 import { formatMarker, formatOfMarker, type ZkLayout } from './zk-layout';
 import type { ReadRecord } from './zk-record-reader';
@@ -25,14 +26,15 @@ export function decodeAll(records: readonly ReadRecord[], format: number): Decod
   const values: { [K in StoredRecordKind]: RecordValues[K][] } = {
     root: [], rootVersion: [], runSpec: [], runSpecVersion: [], deployment: [], instance: [], frameworkId: [],
   };
+  const reader = new RunSpecRecordReader();
   for (const r of records) {
     if (r.text === undefined) {
       setAside.push({ kind: r.kind, ...r.at, reason: r.problem ?? 'does not decode' });
       continue;
     }
-    const text = migrateRecordText(r.kind, r.text, format);
+    const text = migrateRecordText(r.kind, r.text, format, reader);
     if (text !== r.text) migrated.push({ kind: r.kind, at: r.at, text });
-    const decoded = decodeRecord(r.kind, text, r.at);
+    const decoded = decodeRecord(r.kind, text, r.at, reader);
     if (decoded.ok) (values[r.kind] as unknown[]).push(decoded.value);
     else setAside.push({ kind: r.kind, ...r.at, reason: decoded.reason });
   }

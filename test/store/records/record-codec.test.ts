@@ -2,6 +2,7 @@ import t from 'tap';
 import type { StoredRecordKind } from '../../../src/scheduler/ports/store';
 import { decodeRecord, encodeRecord, type RecordKey } from '../../../src/store/records/record-codec';
 import { migrateRecordText } from '../../../src/store/records/record-migrations';
+import { STORE_FORMAT_VERSION } from '../../../src/store/records/store-format-version';
 import { populatedHarness } from '../sqlite/core-scenario';
 import { exactDiff } from '../sqlite/store-fixture';
 
@@ -11,6 +12,10 @@ const deployment = state.deployments[0];
 if (pod === undefined || deployment === undefined) throw new Error('the scenario must leave a placed pod instance and a deployment');
 const instanceText = encodeRecord('instance', pod);
 const deploymentText = encodeRecord('deployment', deployment);
+const app = state.runSpecs.find((s) => s.kind === 'app');
+if (app === undefined || state.root === undefined) throw new Error('the scenario must leave an app and a root');
+const runSpecText = encodeRecord('runSpec', { ...app, id: '/a' });
+const rootRecord = JSON.parse(encodeRecord('root', state.root)) as Record<string, unknown>;
 const edit = (text: string, change: (record: Record<string, unknown>) => void): string => {
   const record = JSON.parse(text) as Record<string, unknown>;
   change(record);
@@ -58,7 +63,16 @@ const refused: readonly { name: string; kind: StoredRecordKind; text: unknown; a
     name: 'a deployment at a negative step', kind: 'deployment', at: { key: deployment.plan.id },
     text: edit(deploymentText, (r) => { r.stepIndex = -1; }), reason: 'does not match StoredDeploymentV1: /stepIndex must be >= 0',
   },
-  { name: 'a run spec without an id', kind: 'runSpec', text: '{"version":"v"}', at: { key: '/a' }, reason: "does not match a stored run spec: must have required property 'id'" },
+  { name: 'a run spec record without its kind', kind: 'runSpec', text: '{"version":"v"}', at: { key: '/a' }, reason: "does not match a stored run spec: must have required property 'kind'" },
+  {
+    name: 'a run spec the converter refuses', kind: 'runSpec', at: { key: '/a' },
+    text: edit(runSpecText, (r) => { (r.app as Record<string, unknown>).cpus = -1; }), reason: /^app \/a: \/cpus: /,
+  },
+  {
+    name: 'a group holding an app without a version', kind: 'rootVersion', at: { key: rootRecord.version as string },
+    text: JSON.stringify({ ...rootRecord, apps: [{ id: '/a', cmd: 'sleep 1' }] }), reason: 'group /: app /a: no version',
+  },
+  { name: 'a group without its id', kind: 'root', text: '{"version":"v"}', at: { key: '/' }, reason: "does not match a stored group: must have required property 'id'" },
   { name: 'an empty framework id', kind: 'frameworkId', text: '', at: { key: '/' }, reason: 'is not a framework id' },
   { name: 'a framework id that is not text', kind: 'frameworkId', text: 7, at: { key: '/' }, reason: 'is not a framework id' },
 ];
@@ -77,7 +91,7 @@ t.test('migration 1 → 2 renames AGENT_* protocols wherever a protocol member i
     id: '/a', version: 'v', healthChecks: [{ protocol: 'MESOS_HTTP' }], wire: { healthChecks: [{ protocol: 'MESOS_TCP' }] },
     labels: { protocol: 'AGENT_X', note: '"protocol":"AGENT_TCP"' },
   });
-  t.equal(migrateRecordText('runSpec', v1, 2), v1, 'a current record is left as it is');
+  t.equal(migrateRecordText('runSpec', v1, STORE_FORMAT_VERSION), v1, 'a current record is left as it is');
   t.equal(migrateRecordText('runSpec', '{not json', 1), '{not json', 'text that is not JSON is kept for load to set aside');
   t.equal(migrateRecordText('frameworkId', 'AGENT_HTTP', 1), 'AGENT_HTTP', 'the framework id never migrates');
   const proto = JSON.stringify({ healthChecks: [{ protocol: 'toString' }] });

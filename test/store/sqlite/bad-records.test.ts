@@ -121,8 +121,9 @@ const CASES: readonly Case[] = [
     name: 'a root holding an app with 1e22 instances',
     damage: (db) => {
       const root = bodyOf(db, 'SELECT body FROM root');
-      const prod = ((root.groups as { $map: [string, Record<string, unknown>][] }).$map.find(([id]) => id === '/prod') as [string, Record<string, unknown>])[1];
-      const web = ((prod.apps as { $map: [string, Record<string, unknown>][] }).$map[0])[1];
+      // The root is stored as Marathon's group JSON (src/store/run-spec-record.ts).
+      const prod = (root.groups as Record<string, unknown>[]).find((g) => g.id === '/prod') as Record<string, unknown>;
+      const web = (prod.apps as Record<string, unknown>[])[0];
       web.instances = 1e22;
       db.prepare('UPDATE root SET body = ?').run(JSON.stringify(root));
     },
@@ -247,8 +248,14 @@ t.test('bad records are set aside and the rest runs', async (t) => {
 t.test('issue 11: instances 4294967296 made the store unstartable ("Invalid array length"); now that app is set aside', async (t) => {
   const path = copyOf(t, healthyStore(tempDir(t)));
   const first = coreOn(path);
-  // The record the issue describes, as the API stored it before its ranges (the core fails on it after storing).
-  t.throws(() => first.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/big', instances: 4294967296, version: versionAt(3) }) }));
+  // The record the issue describes, as the API stored it before its ranges. The core once failed
+  // on it after storing ("Invalid array length"); since issue 13 it bounds the instances one input
+  // creates, so it may no longer throw — what matters here is that the record is stored.
+  try {
+    first.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/big', instances: 4294967296, version: versionAt(3) }) });
+  } catch {
+    // the older core's failure; the stored record is what the rest of the test is about
+  }
   first.store.close();
   t.ok(withRawDb(path, (db) => db.prepare('SELECT 1 FROM run_specs WHERE id = ?').get('/big')) !== undefined, 'the bad app was stored');
   const second = coreOn(path);
