@@ -1,3 +1,5 @@
+import type { PersistentVolumeSpec } from '../../scheduler/model/reservation';
+import { appPersistentVolumes } from './persistent-volumes-from-wire';
 import type { AppSpec, KillSelection, UpgradePolicy } from '../../scheduler/model/run-spec';
 import { isSingleInstance, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/groups/single-instance';
 import { appFetchFromWire } from './app-fetch-from-wire';
@@ -43,6 +45,7 @@ interface AppParts {
   readonly cmd?: string;
   readonly args?: readonly string[];
   readonly resident: boolean;
+  readonly persistentVolumes: readonly PersistentVolumeSpec[];
   readonly instances: number;
   readonly resources: ConvertedResources;
   readonly networks: ConvertedNetworks;
@@ -87,6 +90,7 @@ function readApp(app: WireObject, ctx: ConvertContext): AppParts {
   const labels = stringMapFromWire(app, 'labels');
   return {
     id, ...commandOf(app), resident, networks, ports, labels,
+    persistentVolumes: appPersistentVolumes(container?.raw),
     instances: app.number('instances', 1, { min: 0, integer: true }),
     resources: resourcesFromWire(app, DEFAULT_RESOURCES),
     healthChecks: appHealthChecksFromWire(app, ports.slots),
@@ -173,6 +177,7 @@ function buildSpec(app: WireObject, p: AppParts & { id: string }, ctx: ConvertCo
     killSelection: p.killSelection,
     labels: p.labels.values,
     resident: p.resident,
+    ...(p.resident ? { persistentVolumes: p.persistentVolumes } : {}),
     definition: definitionOf(app, p, versionInfo, ctx),
     resources: p.resources.resources,
     hostPorts: p.ports.hostPorts,

@@ -1,3 +1,4 @@
+import { podPersistentVolumes } from './persistent-volumes-from-wire';
 import type { PodSpec } from '../../scheduler/model/run-spec';
 import type { ConvertContext } from './convert-context';
 import type { ConvertResult } from './convert-result';
@@ -121,6 +122,7 @@ function buildSpec(pod: WireObject, p: PodParts & { id: string }, ctx: ConvertCo
     killSelection: p.scheduling.killSelection,
     labels: p.labels.values,
     resident: p.volumes.resident,
+    ...(p.volumes.resident ? { persistentVolumes: podPersistentVolumes(p.volumes.wire) } : {}),
     definition: definitionOf(pod, p, ctx),
     containers: p.containers.map((c) => c.spec),
     executorResources: p.executor.resources,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClusterInput } from '../../scheduler/model/inputs';
-import type { LaunchOperation, TaskLaunch } from '../../scheduler/model/launch';
+import type { OfferOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { Master } from '../../master/master';
@@ -249,7 +249,7 @@ export class LocalCluster implements ClusterDriver {
    * offer — a bad one gets TASK_ERROR for all its tasks and consumes nothing. The good ones are
    * recorded (one write), then their processes spawned. The agent is filtered for `refuseMs`.
    */
-  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
+  accept(offerId: string, operations: readonly OfferOperation[], refuseMs: number): void {
     const master = this.master;
     if (master === undefined) return;
     master.accept(offerId, operations, refuseMs);

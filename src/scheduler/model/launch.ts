@@ -1,6 +1,7 @@
 import type { HealthCheckSpec } from './health-check';
 import type { OfferedPool } from './offer';
 import type { ScalarResources } from './resources';
+import type { ReservationOperation } from './reservation';
 import type { RunSpec } from './run-spec';
 
 /** One task to launch, with everything a driver needs to build the cluster's task description. */
@@ -42,3 +43,9 @@ export type LaunchOperation =
       readonly tasks: readonly TaskLaunch[];
       readonly allocation: readonly OfferedPool[];
     };
+
+/**
+ * Any operation of one ACCEPT: a launch, or one of the reservation operations of a resident
+ * instance (RESERVE, CREATE before its first launch; DESTROY, UNRESERVE when it is forgotten).
+ */
+export type OfferOperation = LaunchOperation | ReservationOperation;

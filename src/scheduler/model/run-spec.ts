@@ -1,6 +1,7 @@
 import type { Constraint } from './constraint';
 import type { HealthCheckSpec } from './health-check';
 import type { ReadinessCheckSpec } from './readiness-check';
+import type { PersistentVolumeSpec } from './reservation';
 import type { ScalarResources } from './resources';
 
 export type KillSelection = 'YOUNGEST_FIRST' | 'OLDEST_FIRST';
@@ -44,6 +45,8 @@ export interface RunSpecCommon {
   readonly labels: Readonly<Record<string, string>>;
   /** Has persistent volumes (a resident service). */
   readonly resident: boolean;
+  /** The persistent volumes of a resident run spec (empty or absent otherwise). */
+  readonly persistentVolumes?: readonly PersistentVolumeSpec[];
   /**
    * The Marathon wire definition with every default filled in (what the API echoes and what
    * `api_post_event.appDefinition` carries). The core never reads it for scheduling.

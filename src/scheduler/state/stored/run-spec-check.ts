@@ -45,6 +45,7 @@ const COMMON: Check = fields({
   killSelection: oneOf(['YOUNGEST_FIRST', 'OLDEST_FIRST']),
   labels: recordOf(str),
   resident: bool,
+  persistentVolumes: optional(arrayOf(fields({ containerPath: str, diskMilli: nonNegative }))),
   definition: recordOf(anything),
 });
 
