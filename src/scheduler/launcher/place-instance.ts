@@ -5,6 +5,7 @@ import type { Instance, Task } from '../model/instance';
 import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../model/launch';
 import type { AppSpec, PodSpec } from '../model/run-spec';
 import type { Offer } from '../model/offer';
+import type { PersistentVolume } from '../model/reservation';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { setCondition, setInstanceRole } from '../instances/instance-lifecycle';
@@ -17,6 +18,21 @@ import { gracePeriodMs } from '../kill/kill-instance';
  * The caller persists the instance before accepting the offer.
  */
 export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): LaunchOperation {
+  return launchOperation(ctx, rs, inst, offer, res, undefined);
+}
+
+/**
+ * The Commit step for one instance, as {@link placeInstance}; `volumes` are the persistent
+ * volumes a resident instance launches with (on its own reservation).
+ */
+export function launchOperation(
+  ctx: CoreContext,
+  rs: RunSpecState,
+  inst: Instance,
+  offer: Offer,
+  res: Reservation,
+  volumes: readonly PersistentVolume[] | undefined,
+): LaunchOperation {
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
   inst.incarnation++;
@@ -30,8 +46,8 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
   inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
   rs.counts.add(offer.agent);
   setCondition(ctx, rs, inst, 'Provisioned');
-  if (spec.kind === 'app') return { kind: 'launch', task: taskLaunch(inst, spec, inst.tasks[0], offer), allocation: res.allocation };
-  const launches = inst.tasks.map((task) => taskLaunch(inst, spec, task, offer));
+  if (spec.kind === 'app') return { kind: 'launch', task: taskLaunch(inst, spec, inst.tasks[0], offer, volumes), allocation: res.allocation };
+  const launches = inst.tasks.map((task) => taskLaunch(inst, spec, task, offer, volumes));
   return {
     kind: 'launchGroup',
     executorId: podExecutorId(inst.instanceId, inst.incarnation),
@@ -71,8 +87,9 @@ function podTasks(inst: Instance, spec: PodSpec, res: Reservation, nowMs: number
   });
 }
 
-function taskLaunch(inst: Instance, spec: AppSpec | PodSpec, task: Task, offer: Offer): TaskLaunch {
+function taskLaunch(inst: Instance, spec: AppSpec | PodSpec, task: Task, offer: Offer, volumes: readonly PersistentVolume[] | undefined): TaskLaunch {
   return {
+    ...(volumes === undefined ? {} : { volumes }),
     taskId: task.taskId,
     instanceId: inst.instanceId,
     runSpecId: spec.id,

@@ -28,18 +28,28 @@ export function compileLaunchRequest(spec: RunSpec): LaunchRequest {
   const accepted = spec.acceptedResourceRoles;
   // Empty = Marathon's default behaviour `any`: unreserved and the role's reservations.
   const acceptsUnreserved = accepted.length === 0 || accepted.includes('*');
-  const acceptsReserved = spec.role !== '*' && (accepted.length === 0 || accepted.includes(spec.role));
+  // A resident run spec reserves unreserved resources for itself (RESERVE takes only unreserved).
+  const acceptsReserved = !spec.resident && spec.role !== '*' && (accepted.length === 0 || accepted.includes(spec.role));
   const hostPorts = spec.kind === 'app' ? spec.hostPorts : podHostPorts(spec);
   return {
     runSpecId: spec.id,
     role: spec.role,
     acceptsUnreserved,
     acceptsReserved,
-    resources: spec.kind === 'app' ? spec.resources : podResources(spec),
+    resources: withVolumes(spec.kind === 'app' ? spec.resources : podResources(spec), spec),
     hostPorts,
     fixedPortCount: hostPorts.filter((p) => p !== 0).length,
     constraints: compileConstraints(spec.constraints),
   };
+}
+
+/** A resident instance reserves its persistent volumes' disk too (they are created on its reservation). */
+function withVolumes(resources: ScalarResources, spec: RunSpec): ScalarResources {
+  const volumes = spec.persistentVolumes;
+  if (volumes === undefined || volumes.length === 0) return resources;
+  let diskMilli = resources.diskMilli;
+  for (const v of volumes) diskMilli += v.diskMilli;
+  return { ...resources, diskMilli };
 }
 
 function podResources(spec: Extract<RunSpec, { kind: 'pod' }>): ScalarResources {

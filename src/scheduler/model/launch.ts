@@ -1,7 +1,7 @@
 import type { HealthCheckSpec } from './health-check';
 import type { OfferedPool } from './offer';
 import type { ScalarResources } from './resources';
-import type { ReservationOperation } from './reservation';
+import type { PersistentVolume, ReservationOperation } from './reservation';
 import type { RunSpec } from './run-spec';
 
 /** One task to launch, with everything a driver needs to build the cluster's task description. */
@@ -20,6 +20,8 @@ export interface TaskLaunch {
   /** Agent-run health check with its port resolved, when the task has one. */
   readonly healthCheck?: ResolvedAgentCheck;
   readonly killGracePeriodMs: number;
+  /** The persistent volumes of a resident instance, mounted at their `containerPath`. */
+  readonly volumes?: readonly PersistentVolume[];
   /** The run spec this task belongs to (drivers read command, env, container from it). */
   readonly spec: RunSpec;
 }
