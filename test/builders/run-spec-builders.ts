@@ -49,6 +49,7 @@ export function makeApp(o: AppOverrides = {}): AppSpec {
     killSelection: o.killSelection ?? 'YOUNGEST_FIRST',
     labels: o.labels ?? {},
     resident: o.resident ?? false,
+    ...(o.persistentVolumes === undefined ? {} : { persistentVolumes: o.persistentVolumes }),
     resources,
     hostPorts: o.hostPorts ?? [],
     requirePorts: o.requirePorts ?? false,
