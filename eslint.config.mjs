@@ -19,6 +19,25 @@ const timeAndRandomBans = {
   ],
 };
 
+// Issue 12 (R1): one typed run-spec model. Marathon's JSON of apps and pods is read only by the
+// converter (src/marathon/convert) and written only by the renderers (src/marathon/render, and the
+// API's src/api/render on top of them); everything else works on the model (src/scheduler/model).
+// The model has no `definition` and no `wire`: these bans keep a wire copy from coming back.
+const wireJsonBans = [
+  { selector: 'MemberExpression[property.name="definition"]', message: 'No wire JSON outside src/marathon: read the typed run spec (src/scheduler/model; docs/architecture.md, "The run-spec model").' },
+  { selector: 'MemberExpression[property.name="wire"]', message: 'No wire JSON outside src/marathon: read the typed run spec (src/scheduler/model).' },
+];
+
+// Drivers get a resolved TaskLaunch (src/scheduler/model/launch.ts), never the run spec or Marathon's JSON.
+const driverImportBans = {
+  'no-restricted-imports': ['error', {
+    patterns: [
+      { group: ['**/scheduler/model/run-spec', '**/scheduler/model/app', '**/scheduler/model/pod'], message: 'Drivers get a resolved TaskLaunch, not the run spec.' },
+      { group: ['**/marathon/**'], message: 'Drivers never see Marathon\'s JSON: they get a resolved TaskLaunch.' },
+    ],
+  }],
+};
+
 const coreOnly = {
   'no-restricted-globals': ['error',
     ...timeAndRandomBans['no-restricted-globals'].slice(1),
@@ -37,6 +56,7 @@ const coreOnly = {
     { selector: ':function[async=true]', message: 'The core is synchronous: no async.' },
     { selector: 'AwaitExpression', message: 'The core is synchronous: no await.' },
     { selector: 'NewExpression[callee.name="Promise"]', message: 'The core is synchronous: no promises.' },
+    ...wireJsonBans,
   ],
 };
 
@@ -113,5 +133,25 @@ export default tseslint.config(
   {
     files: ['test/cluster/mesos/fake-master/**/*.ts'],
     rules: { ...oneMasterModel, 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], noDirnameClimb] },
+  },
+  // Issue 12 (R1), last so that it adds to the rules above for the same files: no wire JSON
+  // outside src/marathon, and drivers get a resolved TaskLaunch (see wireJsonBans, driverImportBans).
+  {
+    files: ['src/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['src/scheduler/**', 'src/master/**', 'src/marathon/**', 'src/cluster/local/**'],
+    rules: { 'no-restricted-syntax': ['error', ...wireJsonBans] },
+  },
+  { files: ['src/cluster/**/*.ts'], ignores: ['src/cluster/local/**'], rules: driverImportBans },
+  {
+    files: ['sim/cluster/**/*.ts', 'sim/invariants/**/*.ts', 'src/cluster/local/**/*.ts'],
+    rules: { 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], ...wireJsonBans] },
+  },
+  {
+    files: ['sim/cluster/**/*.ts', 'src/cluster/local/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [...oneMasterModel['no-restricted-imports'][1].patterns, ...driverImportBans['no-restricted-imports'][1].patterns],
+      }],
+    },
   },
 );

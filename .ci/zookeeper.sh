@@ -8,7 +8,7 @@
 #   .ci/zookeeper.sh stop             # stop the server started above (needs PACER_ZK_PID)
 #
 # stdout carries only shell assignments for the caller to eval:
-#   export PACER_ZK=127.0.0.1:2181     # host:port the tests connect to (unset = tests skip)
+#   export PACER_TEST_ZK=127.0.0.1:2181     # host:port the tests connect to (unset = tests skip)
 #   export PACER_ZK_PID=<pid>          # the server's JVM, for `stop`
 # Progress and errors go to stderr. Bounded: the start-up wait is at most PACER_ZK_WAIT_S (60) s.
 # Knobs: PACER_ZK_PORT (2181). The server binds 127.0.0.1 only, keeps its data in a fresh temp
@@ -75,7 +75,7 @@ CFG
     sleep 0.5
   done
   log "ZooKeeper is up (pid $pid)"
-  echo "export PACER_ZK=127.0.0.1:$port"
+  echo "export PACER_TEST_ZK=127.0.0.1:$port"
   echo "export PACER_ZK_PID=$pid"
 }
 
@@ -94,7 +94,7 @@ fi
 
 if answers_ruok; then
   log "a ZooKeeper already answers on 127.0.0.1:$port; using it"
-  echo "export PACER_ZK=127.0.0.1:$port"
+  echo "export PACER_TEST_ZK=127.0.0.1:$port"
   exit 0
 fi
 install_zookeeper

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
-import { appFromWire } from '../src/api/convert/app-from-wire';
+import { appFromWire } from '../src/marathon/convert/app-from-wire';
 import { defaultConfig } from '../src/runtime/config';
 import { ApiListeners } from '../src/runtime/api-listeners';
 import { simApi, type SimApi } from '../src/runtime/sim-api';

@@ -33,6 +33,12 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
   const hooks = { log };
+  if (parsed.zk !== undefined) {
+    const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
+    const cluster = parsed.cluster === 'mesos' ? `Mesos master ${parsed.master ?? ''}` : 'local cluster';
+    const where = `${cluster}, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
+    return serve(parsed, log, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed, hooks), where);
+  }
   switch (parsed.cluster) {
     // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
     case 'sim':

@@ -1,5 +1,5 @@
-import { appFromWire } from '../../src/api/convert/app-from-wire';
-import type { AppSpec } from '../../src/scheduler/model/run-spec';
+import { appFromWire } from '../../src/marathon/convert/app-from-wire';
+import type { AppSpec } from '../../src/scheduler/model/app';
 
 /**
  * The benchmark workload: `apps` apps totalling `instances` instances, through the same converter

@@ -4,6 +4,7 @@ import { isReservationOperation } from '../../src/scheduler/model/reservation';
 import type { Scheduler } from '../../src/scheduler/scheduler';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
+import { FloorOracle } from './floor-oracle';
 import { restartBounds } from '../../src/scheduler/deployments/restart-bounds';
 
 /** What the checker needs to know of the simulated cluster's books. */
@@ -17,11 +18,13 @@ export interface ClusterBooks {
 /**
  * Invariants checked after every step of a run (architecture §3, issue: no agent over-committed;
  * constraints hold for every placement; no launch before its backoff deadline; all tasks of a pod
- * instance on one agent; counts converge within a bound). Checks are incremental: only what the
- * step touched is re-examined. The first violation ends the run.
+ * instance on one agent; counts converge within a bound; issue 18: no unhealthy kill takes an app
+ * below its floor, {@link FloorOracle}). Checks are incremental: only what the step touched is
+ * re-examined. The first violation ends the run.
  */
 export class InvariantChecker {
   readonly backoff = new BackoffOracle();
+  private readonly floor: FloorOracle;
   private readonly touchedAgents = new Set<string>();
   private readonly touchedRunSpecs = new Set<string>();
   private clusterViolationsSeen = 0;
@@ -34,7 +37,11 @@ export class InvariantChecker {
     private readonly books: ClusterBooks,
     private readonly convergeWithinMs: number | undefined,
     private readonly upgradeBounds = false,
-  ) {}
+    /** The run's `--unhealthy_kill_floor` (scenario option `unhealthyKillFloor`), if any. */
+    unhealthyKillFloor?: number,
+  ) {
+    this.floor = new FloorOracle(unhealthyKillFloor);
+  }
 
   /** Restarts (by deployment id) whose healthy count has reached the minimum once. */
   private readonly reachedMinimum = new Set<string>();
@@ -49,15 +56,18 @@ export class InvariantChecker {
       for (const t of tasks) {
         if (t.agentId !== agentId) this.pending.push(`pod instance ${t.instanceId} split across agents ${agentId} and ${t.agentId}`);
       }
-      const spec = tasks[0].spec;
-      this.touchedRunSpecs.add(spec.id);
-      const late = this.backoff.checkLaunch(spec, nowMs);
+      const runSpecId = tasks[0].runSpecId;
+      this.touchedRunSpecs.add(runSpecId);
+      // The accept goes out within the core's step that placed it: the run spec it launched is the current one.
+      const spec = this.scheduler.runSpec(runSpecId);
+      const late = spec === undefined ? undefined : this.backoff.checkLaunch(spec, nowMs);
       if (late !== undefined) this.pending.push(late);
     }
   }
 
   onEvent(event: MarathonEvent, nowMs: number): void {
     this.backoff.onEvent(event, nowMs, (id) => this.scheduler.runSpec(id));
+    this.floor.onEvent(event);
   }
 
   /** A command or fault changed the world: convergence is measured from here. */
@@ -82,6 +92,7 @@ export class InvariantChecker {
       if (broken !== undefined) found.push(broken);
     }
     this.touchedRunSpecs.clear();
+    found.push(...this.floor.afterStep(this.scheduler));
     if (this.upgradeBounds) found.push(...this.rollingBounds());
     if (this.convergeWithinMs !== undefined && nowMs - this.lastConvergenceCheckMs >= 1000) {
       this.lastConvergenceCheckMs = nowMs;

@@ -1,9 +1,8 @@
 import { formatMs } from '../runner/format-ms';
 import type { RunResult } from '../runner/run-result';
-import type { Scenario } from '../scenario/scenario';
 import { bundledLibraries } from './bundled-libraries';
 import { REPORT_CLIENT } from './report-client';
-import { reportData, type ReportData } from './report-data';
+import { reportData, type ReportData, type ReportScenario } from './report-data';
 
 /** Text for HTML element content and attribute values. */
 function escapeHtml(text: string): string {
@@ -45,7 +44,7 @@ td:first-child { white-space: nowrap; font-variant-numeric: tabular-nums; text-a
  * their reasons, rejections with their reasons), of the instances left unplaced, of the
  * timeline's steps and of the expectations. The run must have kept its trace (`keepTrace`).
  */
-export function renderReport(scenario: Scenario, result: RunResult, reproduce: string): string {
+export function renderReport(scenario: ReportScenario, result: RunResult, reproduce: string): string {
   const data: ReportData = reportData(scenario, result);
   const decisions = table(['at', 'decision', ''], result.decisions.map(({ atMs, decision }) => [formatMs(atMs), decision.kind, decision.text]), 'decisions');
   const unplaced = result.unplaced.length === 0 ? '<p>None: every instance was placed.</p>' : table(

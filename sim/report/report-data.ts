@@ -49,6 +49,14 @@ export interface CountSample {
   readonly alive: number;
 }
 
+/** What the report reads of a scenario: a replayed recording (sim/replay) has no file, only a name and agents. */
+export interface ReportScenario {
+  readonly name: string;
+  readonly description?: string;
+  readonly agents: readonly { readonly agentId: string }[];
+  readonly timeline: Scenario['timeline'];
+}
+
 /** Everything the report shows, as plain data (embedded in the page as JSON). */
 export interface ReportData {
   readonly name: string;
@@ -86,7 +94,7 @@ interface Open {
  * running and live instances per run spec after every change. The one thing the trace lacks, when
  * the core forgot an unreachable instance, comes from the run's `expunged` decisions.
  */
-export function reportData(scenario: Scenario, result: RunResult): ReportData {
+export function reportData(scenario: ReportScenario, result: RunResult): ReportData {
   const records = result.traceText.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as TraceRecord);
   const endMs = result.virtualMs;
   const open = new Map<string, Open>();

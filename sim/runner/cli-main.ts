@@ -5,6 +5,7 @@ import { checkDefinitions } from './convert-definitions';
 import { formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
 import { renderReport } from '../report/render-report';
+import { replayCliMain } from '../replay/replay-cli';
 
 /** What the command line touches of the host, injected so the CLI runs in-process in tests. */
 export interface CliIo {
@@ -17,6 +18,7 @@ export interface CliIo {
 const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--report FILE] [--quiet]
        npm run sim -- swarm --seeds N [--from F] [--dump FILE]   (seeded swarm testing; see docs/swarm.md)
        npm run sim -- hashes [--update]   (every scenario's trace hash against scenarios/hashes.json)
+       npm run sim -- replay DIR [--until TIME] [--report FILE]   (a flight recording of npm start -- --record DIR)
 
 Runs a scenario in virtual time against the scheduler core and the simulated cluster, prints a
 summary (timeline, the scheduler's decisions, expectations, final counts, unplaced instances and
@@ -68,6 +70,7 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
 export function cliMain(argv: readonly string[], io: CliIo): number {
   if (argv[0] === 'swarm') return swarmCliMain(argv.slice(1), io);
   if (argv[0] === 'hashes') return hashesCliMain(argv.slice(1), io);
+  if (argv[0] === 'replay') return replayCliMain(argv.slice(1), io);
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     if (args !== '') io.stderr(`sim: ${args}\n\n`);

@@ -1,5 +1,5 @@
-import { checkedAppFromWire, checkedPodFromWire } from '../../src/api/convert/checked-from-wire';
-import type { ConvertResult } from '../../src/api/convert/convert-result';
+import { checkedAppFromWire, checkedPodFromWire } from '../../src/marathon/convert/checked-from-wire';
+import type { ConvertResult } from '../../src/marathon/convert/convert-result';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Scenario } from '../scenario/scenario';
 

@@ -5,7 +5,7 @@ import type { TimedDecision, UnplacedRunSpec } from './run-result';
 /** What the text summary lists: decisions, and the changes that call for one; not every Running or health change. */
 const SUMMARY_KINDS: ReadonlySet<DecisionKind> = new Set<DecisionKind>([
   'deployment', 'deployment-finished', 'deployment-failed', 'launch', 'kill', 'ended', 'expunged', 'unreachable', 'inactive', 'reachable',
-  'unknown-terminated', 'deleted', 'rejected',
+  'unknown-terminated', 'deleted', 'rejected', 'kill-held', 'kill-dropped',
 ]);
 
 /** Lines of decisions the summary shows at most; the report (`--report`) shows them all. */

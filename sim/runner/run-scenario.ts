@@ -5,6 +5,7 @@ import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { Scheduler } from '../../src/scheduler/scheduler';
+import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
 import { MemoryStore } from '../../src/store/memory-store';
 import { SimCluster } from '../cluster/sim-cluster';
 import { SimProber } from '../cluster/sim-prober';
@@ -37,6 +38,12 @@ export interface RunOptions {
   readonly trace?: boolean;
   /** Read the core's events as decisions for the summary and the report (default: when the trace is recorded). */
   readonly decisions?: boolean;
+  /**
+   * Core options over those the scenario sets, for the core alone: the invariants still check
+   * the scenario's. Tests use it to run the core without a protection the invariants expect
+   * (`{ unhealthyKillFloor: 0 }`) and show that the invariant catches its absence.
+   */
+  readonly coreOptions?: Partial<SchedulerOptions>;
 }
 
 /** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
@@ -145,10 +152,16 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       defaultRole: scenario.options.defaultRole,
       taskKilling: scenario.options.taskKilling,
       ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
+      ...(scenario.options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: scenario.options.unhealthyKillFloor }),
+      ...options.coreOptions,
     },
   );
   const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler, { nowMs: () => clock.now }) : undefined);
-  if (options.invariants !== false) checker = new InvariantChecker(scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true);
+  if (options.invariants !== false) {
+    checker = new InvariantChecker(
+      scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
+    );
+  }
   scheduler.subscribe((event: MarathonEvent) => {
     const t = rel();
     recorder.onEvent(t, event);

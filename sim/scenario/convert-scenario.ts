@@ -78,6 +78,7 @@ export function convertScenario(
       taskKilling: options.taskKilling ?? false,
       defaultRole: options.defaultRole ?? '*',
       ...(options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: options.maxInstancesPerOffer }),
+      ...(options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: options.unhealthyKillFloor }),
       timings: timings(context, '/options/timings', options.timings ?? {}),
     },
     invariants: {

@@ -1,8 +1,8 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { APP_SCHEMA } from '../../src/api/schemas/app-schema';
-import { withoutNulls } from '../../src/api/schemas/app-shape';
-import { ENUM_CASELESS_KEYWORD } from '../../src/api/schemas/pod-shape-errors';
-import { POD_SCHEMA } from '../../src/api/schemas/pod-schema';
+import { APP_SCHEMA } from '../../src/marathon/schemas/app-schema';
+import { withoutNulls } from '../../src/marathon/schemas/app-shape';
+import { ENUM_CASELESS_KEYWORD } from '../../src/marathon/schemas/pod-shape-errors';
+import { POD_SCHEMA } from '../../src/marathon/schemas/pod-schema';
 import { explainSchemaErrors } from './explain-schema-errors';
 import type { Problem } from './problem';
 

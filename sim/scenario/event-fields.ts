@@ -15,6 +15,10 @@ export const EVENT_FIELDS: Readonly<Record<EventType, readonly string[]>> = {
   remove_health_check_event: ['eventType', 'timestamp', 'appId', 'healthCheck'],
   unhealthy_task_kill_event: ['eventType', 'timestamp', 'appId', 'taskId', 'version', 'reason', 'host', 'slaveId'],
   unhealthy_instance_kill_event: ['eventType', 'timestamp', 'appId', 'taskId', 'instanceId', 'version', 'reason', 'host', 'slaveId'],
+  pacer_unhealthy_kill_deferred_event: [
+    'eventType', 'timestamp', 'appId', 'taskId', 'instanceId', 'version', 'reason', 'host', 'slaveId', 'instances', 'floor', 'counted',
+  ],
+  pacer_unhealthy_kill_deferral_ended_event: ['eventType', 'timestamp', 'appId', 'taskId', 'instanceId', 'outcome'],
   unknown_instance_terminated_event: ['eventType', 'timestamp', 'instanceId', 'runSpecId', 'condition'],
   app_terminated_event: ['eventType', 'timestamp', 'appId'],
   deployment_info: ['eventType', 'timestamp', 'plan', 'currentStep'],

@@ -139,6 +139,7 @@ export interface RawScenario {
     readonly taskKilling?: boolean;
     readonly defaultRole?: string;
     readonly maxInstancesPerOffer?: number;
+    readonly unhealthyKillFloor?: number;
     readonly timings?: RawTimings;
   };
   readonly invariants?: { readonly convergeWithin?: RawDuration; readonly upgradeBounds?: boolean };

@@ -354,6 +354,7 @@ export const scenarioSchema: Readonly<Schema> = {
         taskKilling: { type: 'boolean' },
         defaultRole: nonEmptyString,
         maxInstancesPerOffer: positiveWholeNumber,
+        unhealthyKillFloor: { type: 'number', minimum: 0, maximum: 1, [EXPECTED_KEYWORD]: 'a number from 0 to 1' },
         timings,
       },
     },

@@ -10,6 +10,8 @@ export interface ScenarioOptions {
   readonly defaultRole: string;
   /** Marathon `--max_instances_per_offer`; absent: the scheduler's default. */
   readonly maxInstancesPerOffer?: number;
+  /** pacer's `--unhealthy_kill_floor` (0–1); absent: each app's `upgradeStrategy.minimumHealthCapacity`. */
+  readonly unhealthyKillFloor?: number;
   /** Simulated master and agent timings; DEFAULT_SIM_TIMINGS where the file gives none. */
   readonly timings: SimTimings;
 }

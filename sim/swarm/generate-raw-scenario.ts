@@ -36,7 +36,10 @@ export function generateRawScenario(seed: number): RawScenario {
     unhealthySpecs: run.pick([0, 0.2, 0.5]),
     commandsPerHour: run.pick([20, 60, 180, 400]),
   };
+  // Its own stream, so that seeds drawn before the floor existed keep their other draws.
+  const floor = new SwarmDraw(seed, 'floor').weighted<number | undefined>([[undefined, 6], [0, 1], [0.5, 2], [1, 1]]);
   const options = {
+    ...(floor === undefined ? {} : { unhealthyKillFloor: floor }),
     ...(run.chance(0.5) ? { taskKilling: true } : {}),
     ...(defaultRole === '*' ? {} : { defaultRole }),
     ...(run.chance(0.2) ? { maxInstancesPerOffer: run.pick([1, 2, 5]) } : {}),

@@ -67,6 +67,11 @@ export interface ApiConfig {
 export interface ApiDeps {
   readonly scheduler: Scheduler;
   submit(command: Command): CommandResult;
+  /**
+   * Throws Marathon's 403 when the caller may not submit `command` (`--authorization_file`,
+   * src/api/authz); `submit` checks too. Absent = everything is allowed.
+   */
+  readonly authorize?: (command: Command) => void;
   readonly clock: Clock;
   readonly events: EventPublisher;
   readonly config: ApiConfig;
@@ -76,4 +81,13 @@ export interface ApiDeps {
   uptimeMs(): number;
   /** On Mesos: the driver's counts, read at every `/metrics` snapshot. */
   readonly mesosDriverMetrics?: () => MesosDriverMetrics;
+  /** The flight recorder's ring (local and Mesos clusters): `POST /pacer/v1/recording` writes it to a fresh directory. */
+  readonly recording?: { dump(): { readonly path: string; readonly inputs: number; readonly dropped: number; readonly replayable: boolean } };
+  /**
+   * With HA (`--zk`, src/ha): the leader's `host:port` as this pacer knows it, undefined when none
+   * is known (`X-Marathon-Leader`). Absent: this pacer is the only one and always leads.
+   */
+  readonly leaderAddress?: () => string | undefined;
+  /** With HA: milliseconds since this pacer was last elected (`/metrics`); absent = {@link uptimeMs}. */
+  readonly leadershipMs?: () => number;
 }

@@ -122,12 +122,45 @@ export function notAuthenticated(): ApiError {
   return new ApiError(401, { message: 'Invalid username or password.' });
 }
 
+/**
+ * Authenticated but not allowed (`--authorization_file`) → 403 with the body of Marathon's RAML
+ * `secured` trait (`docs/docs/rest-api/public/api/traits.raml`).
+ */
+export function notAuthorized(): ApiError {
+  return new ApiError(403, { message: 'Not Authorized to perform this action!' });
+}
+
 /** An unknown route → 404 (spec README: Marathon's 500 "URI not found" was a regression; not copied). */
 export function routeNotFound(method: string, url: string): ApiError {
   return new ApiError(404, { message: `URI not found: ${method} ${url}`, details: [] });
+}
+
+/** pacer could not do what was asked for a reason of its own host (a disk that refuses a write) → 503 with the reason. */
+export function unavailable(message: string): ApiError {
+  return new ApiError(503, { message });
 }
 
 /** Anything unexpected → 500 with the error's message (fact 9). */
 export function internal(message: string): ApiError {
   return new ApiError(500, { message });
 }
+
+/**
+ * Answers of a standby pacer that cannot forward a request to the leader (src/ha/leader-proxy.ts),
+ * with the texts of Marathon's `LeaderProxyFilter.scala` and `forwarder/RequestForwarder.scala`
+ * (Marathon writes them as Jetty error pages; pacer as JSON, like every other error).
+ */
+export const leaderProxyErrors = {
+  /** No leader known, even after waiting for one: 503 (`LeaderProxyFilter`'s ServiceUnavailable). */
+  noCurrentLeader: () => new ApiError(503, { message: 'Could not determine the current leader' }),
+  /** `GET /v2/leader` while none is known: fact 94's 404. */
+  noLeader: () => notFound('There is no leader'),
+  /** The request already passed through this pacer: 502, never forwarded again. */
+  loop: () => new ApiError(502, { message: 'Detected proxying loop.' }),
+  /** The leader refused or dropped the connection: 502. */
+  refused: () => new ApiError(502, { message: 'Connection to leader refused.' }),
+  /** The leader did not answer in time: 504. */
+  timedOut: () => new ApiError(504, { message: 'Connection to leader timed out.' }),
+  /** Anything else that kept the leader's answer from arriving: 502. */
+  failed: () => new ApiError(502, { message: 'Failed to successfully establish a connection to the leader.' }),
+} as const;

@@ -1,7 +1,7 @@
 import { type ApiError, malformedJson, unsupportedMediaType } from './errors';
 import { unsupportedJsonCharset } from './json-charset';
 import { jsonDepthExceeds } from './json-depth';
-import { MAX_JSON_DEPTH } from './schemas/limits';
+import { MAX_JSON_DEPTH } from '../marathon/schemas/limits';
 
 /**
  * Why a JSON request body is refused before it is parsed, or undefined when it may be parsed

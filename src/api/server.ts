@@ -4,6 +4,7 @@ import type { PacerLog } from '../runtime/pacer-log';
 import type { ApiDeps } from './api-deps';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
+import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
 import { refusedJsonBody } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
@@ -16,6 +17,7 @@ import { systemRoutes } from './v2/system/routes';
 import { eventsRoutes, type EventStream } from './events/routes';
 import { uiRoutes } from './ui/ui-routes';
 import { setAsideRoutes } from './pacer/set-aside-routes';
+import { recordingRoutes } from './pacer/recording-routes';
 import { RequestLogController } from './request-log';
 
 /** What {@link buildServer} needs besides the routes' deps. */
@@ -35,6 +37,8 @@ export interface ServerParts {
   readonly auth?: ApiAuthentication;
   /** The listening server(s) (src/runtime/api-listeners.ts: HTTP and/or HTTPS over the same routes). */
   readonly serverFactory?: FastifyServerFactory;
+  /** Registers what must see every request before authentication: a standby's leader proxy (src/ha). */
+  readonly front?: (app: FastifyInstance) => void;
 }
 
 /**
@@ -56,18 +60,22 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   installJsonParser(app);
   installHeaders(app, deps);
   installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
+  parts.front?.(app);
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
-  appsRoutes(app, deps);
-  podsRoutes(app, deps);
-  groupsRoutes(app, deps);
-  deploymentsRoutes(app, deps);
-  tasksRoutes(app, deps);
-  queueRoutes(app, deps);
-  systemRoutes(app, deps);
-  eventsRoutes(app, deps, parts.stream);
+  // Also before every route: it wraps each handler; the routes get deps that check every command.
+  const routeDeps = installAuthorization(app, parts.deps, parts.auth?.authorization);
+  appsRoutes(app, routeDeps);
+  podsRoutes(app, routeDeps);
+  groupsRoutes(app, routeDeps);
+  deploymentsRoutes(app, routeDeps);
+  tasksRoutes(app, routeDeps);
+  queueRoutes(app, routeDeps);
+  systemRoutes(app, routeDeps);
+  eventsRoutes(app, routeDeps, parts.stream);
   uiRoutes(app);
-  setAsideRoutes(app, deps);
+  setAsideRoutes(app, routeDeps);
+  recordingRoutes(app, routeDeps);
   return app;
 }
 
@@ -98,12 +106,13 @@ function installJsonParser(app: FastifyInstance): void {
 
 function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
   // Fact 12: every response is uncacheable and names the leader (read per response: the port is
-  // known only once the server listens).
+  // known only once the server listens; with HA the leader changes), when one is known.
   app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
     reply.header('Pragma', 'no-cache');
     reply.header('Expires', '0');
-    reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${deps.config.httpAddress}`);
+    const leader = deps.leaderAddress === undefined ? deps.config.httpAddress : deps.leaderAddress();
+    if (leader !== undefined) reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${leader}`);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-XSS-Protection', '1; mode=block');
     done(null, payload);

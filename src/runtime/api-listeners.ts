@@ -59,12 +59,12 @@ export class ApiListeners {
 
   /**
    * `host:port` of the primary listener (`/v2/leader`, `X-Marathon-Leader`): Marathon's
-   * `MarathonModule.scala` provideHostPort, the HTTPS port when HTTP is disabled. The configured
-   * port until the socket is bound.
+   * `MarathonModule.scala` provideHostPort (`--hostname`, else `--address`), the HTTPS port when
+   * HTTP is disabled. The configured port until the socket is bound.
    */
   get leaderAddress(): string {
     const port = boundPort(this.primary) ?? (this.scheme === 'https' ? this.config.httpsPort : this.config.port);
-    return `${this.config.address}:${port}`;
+    return `${this.config.hostname ?? this.config.address}:${port}`;
   }
 
   /** `/v2/info` `http_config`: the ports bound, or the configured one for a listener that is off. */

@@ -4,6 +4,9 @@ import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from '
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
+import { parseFloorCapacity } from '../scheduler/health/unhealthy-kill-floor';
+import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -38,6 +41,8 @@ export interface PacerConfig {
   /** Local cluster: `--local_offer_interval` (ms), how often free resources are offered. */
   readonly localOfferIntervalMs: number;
   readonly features: readonly string[];
+  /** `--unhealthy_kill_floor`: share (0–1) of an app's instances unhealthy kills leave running; absent: its minimumHealthCapacity. */
+  readonly unhealthyKillFloor?: number;
   readonly defaultNetworkName?: string;
   readonly bodyLimitBytes: number;
   /** Simulated cluster: workload file, speed, seed. */
@@ -59,6 +64,8 @@ export interface PacerConfig {
   readonly httpRealm: string;
   /** `--http_auth_open_paths`: routes served without credentials (default `/ping`). */
   readonly httpAuthOpenPaths: readonly string[];
+  /** `--authorization_file`: who may do what where (src/api/authz), reloaded when changed. */
+  readonly authorizationFile?: string;
   /** `--ssl_cert` / `--ssl_key`: PEM files; both set = HTTPS on `httpsPort`. */
   readonly sslCert?: string;
   readonly sslKey?: string;
@@ -70,6 +77,16 @@ export interface PacerConfig {
   readonly mesosAuthenticationPrincipal?: string;
   /** `--mesos_authentication_secret_file`: the file holding the principal's secret. */
   readonly mesosAuthenticationSecretFile?: string;
+  /** `--record DIR`: the flight recorder writes every input of the core to `DIR/recording.jsonl`. */
+  readonly recordDir?: string;
+  /** `--record_ring N`: inputs the always-on ring keeps (`POST /pacer/v1/recording` writes it). */
+  readonly recordRingInputs: number;
+  /** `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader there (src/ha). */
+  readonly zk?: string;
+  /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
+  readonly zkSessionTimeoutMs: number;
+  /** `--hostname`: the host this pacer advertises to the others (default: `--address`). */
+  readonly hostname?: string;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -105,6 +122,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', help: `ms an agent whose offer was declined is not offered again (default ${DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.declineOfferDurationMs = n; }) },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', help: `ms the unused rest of an accepted offer is refused (default ${DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.acceptRefuseDurationMs = n; }) },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', help: `local cluster: ms between offers of free resources (default ${DEFAULT_OFFER_INTERVAL_MS})`, apply: (c, v) => intIn(v, 1, 60_000, (n) => { c.localOfferIntervalMs = n; }) },
+  { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', help: 'share (0 to 1) of an app\'s instances unhealthy kills leave running (default: its upgradeStrategy.minimumHealthCapacity; label PACER_UNHEALTHY_KILL_FLOOR wins)', apply: (c, v) => share(v, (n) => { c.unhealthyKillFloor = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
@@ -115,12 +133,20 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
   { flag: '--http_auth_open_paths', env: 'PACER_HTTP_AUTH_OPEN_PATHS', help: 'comma list of routes served without credentials (default /ping; empty: none)', apply: (c, v) => openPaths(c, v) },
+  { flag: '--authorization_file', env: 'PACER_AUTHORIZATION_FILE', help: 'policy file (YAML or JSON): which principals may view, create, update, delete what under which group paths; reloaded when changed', apply: (c, v, cwd) => { c.authorizationFile = resolve(cwd, v); return undefined; } },
   { flag: '--ssl_cert', env: 'PACER_SSL_CERT', help: 'PEM certificate (chain) for HTTPS; needs --ssl_key', apply: (c, v, cwd) => { c.sslCert = resolve(cwd, v); return undefined; } },
   { flag: '--ssl_key', env: 'PACER_SSL_KEY', help: 'PEM private key for HTTPS; needs --ssl_cert', apply: (c, v, cwd) => { c.sslKey = resolve(cwd, v); return undefined; } },
   { flag: '--https_port', env: 'PACER_HTTPS_PORT', help: 'HTTPS port (default 8443; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.httpsPort = n; }) },
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
+  { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
+  { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
+  // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
+  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
+  { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', help: 'text | json: the log on stderr (default: text on a terminal, json otherwise)', apply: (c, v) => oneOf(v, LOG_FORMATS, (k) => { c.logFormat = k as LogFormat; }) },
@@ -148,6 +174,8 @@ export function defaultConfig(cwd: string): PacerConfig {
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
+    recordRingInputs: DEFAULT_RING_INPUTS,
+    zkSessionTimeoutMs: 10_000,
   };
 }
 
@@ -177,7 +205,27 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return listenerProblem(config) ?? mesosAuthProblem(config) ?? config;
+  return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
+function haProblem(c: PacerConfig): { error: string } | undefined {
+  if (c.zk === undefined) return undefined;
+  if (c.cluster === 'sim') return { error: '--zk: the simulated cluster keeps its state in memory and cannot fail over; use --cluster local or mesos' };
+  if (c.hostname === undefined && ['0.0.0.0', '::', ''].includes(c.address)) {
+    return { error: `--zk with --address ${c.address}: give --hostname, the name the other pacers reach this one by` };
+  }
+  return undefined;
+}
+
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  try {
+    parseZkUrl(value);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  c.zk = value;
+  return undefined;
 }
 
 /** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */
@@ -231,6 +279,14 @@ function oneOf(value: string, allowed: readonly string[], set: (v: string) => vo
 function intIn(value: string, min: number, max: number, set: (n: number) => void): string | undefined {
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) return `expected an integer from ${min} to ${max}`;
+  set(n);
+  return undefined;
+}
+
+/** A share from 0 to 1, read as the core reads the `PACER_UNHEALTHY_KILL_FLOOR` label. */
+function share(value: string, set: (n: number) => void): string | undefined {
+  const n = parseFloorCapacity(value);
+  if (n === undefined) return 'expected a number from 0 to 1';
   set(n);
   return undefined;
 }

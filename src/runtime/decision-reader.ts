@@ -6,7 +6,9 @@ import type { Goal, KillReason } from '../scheduler/model/instance';
 export type DecisionKind =
   | 'deployment' | 'deployment-finished' | 'deployment-failed'
   | 'launch' | 'running' | 'kill' | 'ended' | 'expunged' | 'unreachable' | 'inactive' | 'reachable'
-  | 'health' | 'unknown-terminated' | 'deleted' | 'rejected' | 'backoff';
+  | 'health' | 'unknown-terminated' | 'deleted' | 'rejected' | 'backoff'
+  /** pacer's kill-storm floor holds an unhealthy kill back, or dropped a held one as the instance passed again. */
+  | 'kill-held' | 'kill-dropped';
 
 /**
  * One scheduling decision, or a change of an instance an operator follows (placed, running,
@@ -96,6 +98,19 @@ export class DecisionReader {
         return {
           kind: 'kill', runSpecId: event.appId, instanceId: event.instanceId, agentId: event.slaveId || undefined, reason: 'unhealthy',
           text: `kill ${shortInstanceId(event.instanceId)} of ${event.appId}${onAgent(event.slaveId)}: unhealthy (${event.reason})`,
+        };
+      case 'pacer_unhealthy_kill_deferred_event':
+        return {
+          kind: 'kill-held', runSpecId: event.appId, instanceId: event.instanceId, agentId: event.slaveId || undefined, reason: 'unhealthy',
+          text: `kill of ${shortInstanceId(event.instanceId)} of ${event.appId}${onAgent(event.slaveId)} held: `
+            + `kill-storm floor ${event.floor} of ${event.instances} reached (${event.reason})`,
+        };
+      case 'pacer_unhealthy_kill_deferral_ended_event':
+        // `killed` reads as the kill that follows it; `gone` as the end of the instance.
+        if (event.outcome !== 'recovered') return undefined;
+        return {
+          kind: 'kill-dropped', runSpecId: event.appId, instanceId: event.instanceId,
+          text: `held kill of ${shortInstanceId(event.instanceId)} of ${event.appId} dropped: it passed its health check again`,
         };
       case 'health_status_changed_event':
         return {

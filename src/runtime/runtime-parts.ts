@@ -21,6 +21,8 @@ import { haltingHandler, reportCoreFailure, type CoreFailureHandler } from './co
 import { DecisionLog } from './decision-log';
 import type { PacerLog } from './pacer-log';
 import { StoreLock } from './store-lock';
+import { FlightRecorder } from './recording/flight-recorder';
+import { ringDumpDir } from './recording/ring-dump-dir';
 
 /**
  * What every real-time composition shares (`start-local.ts`, `start-mesos.ts`): the store file
@@ -34,6 +36,8 @@ export interface RuntimeBase {
   readonly log: PacerLog;
   /** The core failed (loop, API): production's handler logs the input and stops the process. */
   readonly onCoreFailure: CoreFailureHandler;
+  /** The flight recorder: the always-on ring, and `--record DIR` (docs/architecture.md, "Recording and replay"). */
+  readonly recorder: FlightRecorder;
   release(): void;
 }
 
@@ -62,11 +66,23 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     lock.release();
     throw err;
   }
+  let recorder: FlightRecorder;
+  try {
+    recorder = new FlightRecorder({
+      cluster: config.cluster === 'mesos' ? 'mesos' : 'local', options: schedulerOptionsOf(config), ringInputs: config.recordRingInputs,
+      ...(config.recordDir === undefined ? {} : { dir: config.recordDir }),
+    });
+  } catch (err) {
+    store.close();
+    lock.release();
+    throw err;
+  }
   const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), onFailure: onCoreFailure });
   return {
-    store, loop, clock: loop, log, onCoreFailure,
+    store, loop, clock: loop, log, onCoreFailure, recorder,
     release: () => {
       loop.close();
+      recorder.close();
       store.close();
       lock.release();
     },
@@ -88,11 +104,13 @@ export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions>
  * attached to the loop.
  */
 export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store, inputs?: LoopObserver): Scheduler {
-  const scheduler = new Scheduler({
+  const scheduler = new Scheduler(base.recorder.wrap({
     clock: base.loop, random: { next: Math.random }, timers: base.loop, driver, store,
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
-  }, schedulerOptionsOf(config));
+  }), schedulerOptionsOf(config));
+  base.recorder.attach(scheduler);
   const decisions = new DecisionLog(scheduler, base.loop, base.log);
+  base.loop.observe(base.recorder);
   if (inputs !== undefined) base.loop.observe(inputs);
   base.loop.observe({ afterInput: () => decisions.afterInput() });
   base.loop.attach(scheduler);
@@ -106,6 +124,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
+    ...(config.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: config.unhealthyKillFloor }),
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
     maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
   };
@@ -150,19 +169,25 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
   const deps: ApiDeps = {
     scheduler, clock: base.clock, events: hub,
     submit: (command) => base.loop.submit(command),
-    config: withListenerFacts({
-      defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-      ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-      bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
-      clusterKind: cluster.kind, master: cluster.master,
-      maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
-    }, listeners),
+    config: apiConfigOf(config, cluster, listeners),
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
+    recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory, log: base.log, onCoreFailure: base.onCoreFailure });
   return { app, listeners, auth };
+}
+
+/** What the API reports of `config` and the cluster (`/v2/info`), with the listeners' facts. */
+export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master'>, listeners: ApiListeners): ApiConfig {
+  return withListenerFacts({
+    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
+    ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
+    bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),
+    clusterKind: cluster.kind, master: cluster.master,
+    maxRunningDeployments: config.maxRunningDeployments, prometheus: true, features: config.features,
+  }, listeners);
 }
 
 /** The listeners and the authentication of `config` (throws when a file cannot be used). */
@@ -173,6 +198,7 @@ export function apiEdges(config: PacerConfig, log: PacerLog): { listeners: ApiLi
     ...(config.httpCredentialsFile === undefined ? {} : { credentialsFile: config.httpCredentialsFile }),
     ...(config.httpTokensFile === undefined ? {} : { tokensFile: config.httpTokensFile }),
     realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
+    ...(config.authorizationFile === undefined ? {} : { authorizationFile: config.authorizationFile }),
   }, authLog(log));
   auth?.watch();
   return { listeners, auth };

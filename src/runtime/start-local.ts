@@ -5,7 +5,8 @@ import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import type { PacerLog } from './pacer-log';
 import { silentLog } from './pacer-log';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type RuntimeHooks } from './runtime-parts';
+import type { LeaderDuties } from '../ha/leadership';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
@@ -41,35 +42,73 @@ export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalCl
  * before anything is changed; a failure later undoes what was opened.
  */
 export async function startLocal(config: PacerConfig, hooks: RuntimeHooks = {}): Promise<RunningPacer> {
+  const { base, cluster, scheduler, abandon } = openLocal(config, hooks);
+  let api: BuiltApi;
+  try {
+    api = buildApi(config, base, scheduler, localClusterFacts(config, cluster));
+  } catch (err) {
+    abandon();
+    throw err;
+  }
+  try {
+    startCluster(config, cluster);
+  } catch (err) {
+    api.auth?.close();
+    abandon();
+    throw err;
+  }
+  const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
+  return { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
+}
+
+/** The local cluster's facts for the API (`/v2/info`). */
+export function localClusterFacts(config: PacerConfig, cluster?: LocalCluster): ClusterFacts {
+  return { kind: 'local', master: `local://${config.localAgents} agent(s) on this host`, frameworkId: () => cluster?.frameworkId };
+}
+
+/**
+ * What only the leader runs with `--zk` (src/ha): the store (locked), the loop, the core recovered
+ * from the store, and the local processes (started, re-adopted). `stop()` closes the loop before
+ * anything else, so no input reaches the core and the core calls the cluster no more, then stops
+ * the cluster (its tasks keep running) and releases the store.
+ */
+export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}): LeaderDuties {
+  const { base, cluster, scheduler, abandon } = openLocal(config, hooks);
+  try {
+    startCluster(config, cluster);
+  } catch (err) {
+    abandon();
+    throw err;
+  }
+  return {
+    scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId,
+    stop: () => {
+      base.loop.close();
+      abandon();
+    },
+  };
+}
+
+/** Store → loop → driver → scheduler (which recovers from the store); undone on failure. */
+function openLocal(config: PacerConfig, hooks: RuntimeHooks): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
   const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
   const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();
     base.release();
   };
-  let scheduler: Scheduler;
   try {
-    scheduler = startScheduler(config, base, cluster, base.store, hooks.inputs);
+    return { base, cluster, scheduler: startScheduler(config, base, cluster, base.store, hooks.inputs), abandon };
   } catch (err) {
     base.release();
     throw err;
   }
-  let api: BuiltApi;
-  try {
-    api = buildApi(config, base, scheduler, {
-      kind: 'local', master: `local://${config.localAgents} agent(s) on this host`, frameworkId: () => cluster.frameworkId,
-    });
-  } catch (err) {
-    abandon();
-    throw err;
-  }
+}
+
+function startCluster(config: PacerConfig, cluster: LocalCluster): void {
   try {
     cluster.start();
   } catch (err) {
-    api.auth?.close();
-    abandon();
     throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
   }
-  const { address, listening, reloadAuth, close } = await serveApi(api, base, abandon);
-  return { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
 }

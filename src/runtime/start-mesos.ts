@@ -7,7 +7,8 @@ import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { mesosAuthentication } from './mesos-credentials';
 import { silentLog, type PacerLog } from './pacer-log';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type RuntimeHooks } from './runtime-parts';
+import type { LeaderDuties } from '../ha/leadership';
+import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
@@ -44,37 +45,11 @@ export interface StartMesosHooks extends RuntimeHooks {
  * instances but no framework id: registering a new framework would relaunch their tasks.
  */
 export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {}): Promise<RunningMesosPacer> {
-  const detector = detectorForMaster(config.master);
-  const authentication = mesosAuthentication(config);
-  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
-  const recovered = { frameworkId: undefined as string | undefined };
-  const store = recordingFrameworkId(base.store, recovered);
   const pacer: { running?: RunningMesosPacer } = {};
-  const cluster = new MesosCluster({
-    detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
-    gpus: config.features.includes('gpu_resources'),
-    ...authentication,
-    logger: mesosLogger(base.log),
-    ...hooks.driver,
-    onFatal: (error) => (hooks.onFatal ?? defaultOnFatal(base.log))(error, pacer.running),
-  }, (input) => base.loop.post(input));
-  const abandon = (): void => {
-    cluster.stop();
-    base.release();
-  };
-  let scheduler: Scheduler;
-  try {
-    scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
-    cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
-  } catch (err) {
-    abandon();
-    throw err;
-  }
+  const { base, cluster, scheduler, abandon } = openMesos(config, hooks, (log) => (error) => (hooks.onFatal ?? defaultOnFatal(log))(error, pacer.running));
   let api: BuiltApi;
   try {
-    api = buildApi(config, base, scheduler, {
-      kind: 'mesos', master: redacted(config.master ?? ''), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
-    });
+    api = buildApi(config, base, scheduler, { ...mesosClusterFacts(config), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics });
   } catch (err) {
     abandon();
     throw err;
@@ -83,6 +58,61 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   const running: RunningMesosPacer = { address, listening, app: api.app, scheduler, cluster, reloadAuth, close };
   pacer.running = running;
   return running;
+}
+
+/** The Mesos cluster as `/v2/info` describes it (credentials of the master URL left out). */
+export function mesosClusterFacts(config: PacerConfig): Pick<ClusterFacts, 'kind' | 'master'> {
+  return { kind: 'mesos', master: redacted(config.master ?? '') };
+}
+
+/**
+ * What only the leader runs with `--zk --cluster mesos` (src/ha): the store (locked), the loop,
+ * the core recovered from the store (with the framework id it holds), and the driver subscribed
+ * to the leading master. `stop()` closes the loop first — no input reaches the core, the core
+ * calls the master no more — then closes the subscription (tasks keep running on Mesos for the
+ * failover timeout) and releases the store. `onFatal`: the driver gave up for good.
+ */
+export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, onFatal: (error: Error) => void): LeaderDuties {
+  const { base, cluster, scheduler, abandon } = openMesos(config, hooks, () => onFatal);
+  return {
+    scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
+    stop: () => {
+      base.loop.close();
+      abandon();
+    },
+  };
+}
+
+/** Store → loop → driver → scheduler (recovering the framework id) → SUBSCRIBE; undone on failure. */
+function openMesos(
+  config: PacerConfig, hooks: StartMesosHooks, fatal: (log: PacerLog) => (error: Error) => void,
+): { base: RuntimeBase; cluster: MesosCluster; scheduler: Scheduler; abandon: () => void } {
+  const detector = detectorForMaster(config.master);
+  const authentication = mesosAuthentication(config);
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
+  const recovered = { frameworkId: undefined as string | undefined };
+  const store = recordingFrameworkId(base.store, recovered);
+  const onFatal = fatal(base.log);
+  const cluster = new MesosCluster({
+    detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
+    gpus: config.features.includes('gpu_resources'),
+    ...authentication,
+    logger: mesosLogger(base.log),
+    ...hooks.driver,
+    onFatal,
+  }, (input) => base.loop.post(input));
+  const abandon = (): void => {
+    cluster.stop();
+    base.release();
+  };
+  try {
+    const scheduler = startScheduler(config, base, cluster, store, hooks.inputs);
+    cluster.start({ ...recovered, instanceCount: instanceCount(scheduler) });
+    return { base, cluster, scheduler, abandon };
+  } catch (err) {
+    abandon();
+    throw err;
+  }
 }
 
 /** Instances the recovered core knows (the refuse-new-framework-id rule). */

@@ -36,7 +36,32 @@ export interface SchedulerOptions {
   /** `--local_port_min` / `--local_port_max` (10000 / 20000): where apps' dynamic service ports come from. */
   readonly localPortMin: number;
   readonly localPortMax: number;
+  /**
+   * `--unhealthy_kill_floor` (pacer's own): the share of an app's target instances that unhealthy
+   * kills must leave running, for apps without the `PACER_UNHEALTHY_KILL_FLOOR` label; undefined =
+   * each app's `upgradeStrategy.minimumHealthCapacity` (health/unhealthy-kill-floor.ts).
+   */
+  readonly unhealthyKillFloor: number | undefined;
+  /**
+   * Most new instances one input creates, and most instances it kills for a delete (issue 11 item
+   * 4: a big change must not block the loop). A scale-up or delete beyond it goes on in later
+   * inputs, this many each (a `continueChanges` timer due at once), so API requests and cluster
+   * updates are handled in between; queue counts and deployments count the instances still to
+   * create (`RunSpecState.toCreate`); a deleted app is gone from the API at once.
+   */
+  readonly instancesPerInput: number;
+  /**
+   * Most instances one `offers` input places (issue 11 item 4): a batch of 1,000 offers that could
+   * take 100 each would otherwise place 100,000 in one input. Offers left when it is reached are
+   * declined with Mesos's default filter, {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon
+   * declines an offer its matching deadline cut short the same way: OfferProcessorImpl,
+   * `resendThisOffer`), so they come back soon.
+   */
+  readonly launchesPerInput: number;
 }
+
+/** Mesos's default refuse filter (mesos.proto `Filters.refuse_seconds`, 5 s): an offer declined to be sent again. */
+export const RESEND_REFUSE_MS = 5000;
 
 export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   defaultRole: '*',
@@ -52,4 +77,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   newGroupEnforceRole: 'off',
   localPortMin: 10_000,
   localPortMax: 20_000,
+  unhealthyKillFloor: undefined,
+  instancesPerInput: 2000,
+  launchesPerInput: 2000,
 };

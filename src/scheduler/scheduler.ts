@@ -1,4 +1,4 @@
-import { deleteRunSpecCommand } from './commands/delete-run-spec';
+import { deleteRunSpecCommand, killForDelete } from './commands/delete-run-spec';
 import { deployResult } from './commands/deploy-result';
 import { killAndScale, killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
@@ -11,10 +11,12 @@ import type { DeploymentPlan } from './deployments/deployment-plan';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
+import { continueDeferred } from './instances/instance-lifecycle';
 import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
+import { heldKillsStatus, type HeldKillsStatus } from './health/unhealthy-kill-status';
 import { onStatus } from './instances/on-status';
 import { onKillRetry } from './kill/kill-instance';
 import { inBackoff, resetBackoff } from './launch-queue/backoff';
@@ -48,7 +50,7 @@ export interface CoreWiring {
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {
   readonly runSpec: RunSpec;
-  /** Instances waiting for an offer. */
+  /** Instances waiting for an offer, those still to be created included (`instancesPerInput`). */
   readonly scheduled: number;
   /** Launches wait until then (backoff), when in the future. */
   readonly backoffUntilMs?: number;
@@ -78,6 +80,7 @@ export class Scheduler {
       groups: wiring.groups,
     };
     this.matcher = new OfferMatcher(buildFilterPipeline(opts));
+    this.ctx.state.changeBudget = opts.instancesPerInput;
     this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
     this.ctx.state.history.listener = historyToStore(ports.store);
     this.afterInput();
@@ -88,6 +91,7 @@ export class Scheduler {
 
   /** Handle one input to completion. Commands return their result; other inputs return undefined. */
   handle(input: SchedulerInput): CommandResult | undefined {
+    this.ctx.state.changeBudget = this.ctx.options.instancesPerInput;
     const result = this.dispatch(input);
     this.afterInput();
     return result;
@@ -156,9 +160,10 @@ export class Scheduler {
     const nowMs = this.ctx.clock.nowMs();
     const out: QueueEntry[] = [];
     for (const rs of this.ctx.state.runSpecs.values()) {
-      if (rs.scheduled.length === 0) continue;
+      const waiting = rs.scheduled.length + rs.toCreate;
+      if (waiting === 0) continue;
       const backoffUntilMs = inBackoff(rs, nowMs) ? rs.backoff?.deadlineMs : undefined;
-      out.push({ runSpec: rs.spec, scheduled: rs.scheduled.length, backoffUntilMs, stats: rs.rejections });
+      out.push({ runSpec: rs.spec, scheduled: waiting, backoffUntilMs, stats: rs.rejections });
     }
     return out;
   }
@@ -236,6 +241,15 @@ export class Scheduler {
    */
   lastTaskFailure(runSpecId: string): TaskFailure | undefined {
     return this.ctx.state.runSpecs.get(runSpecId)?.lastTaskFailure;
+  }
+
+  /**
+   * Kill-storm protection as an operator reads it: every app whose unhealthy-kill floor holds
+   * kills back now, with its floor, how many instances count towards it and the held kills in the
+   * order they will go (issue 18; health/unhealthy-kill.ts). Empty while no kill is held.
+   */
+  heldUnhealthyKills(): HeldKillsStatus[] {
+    return heldKillsStatus(this.ctx);
   }
 
   /** Readiness check results of an app's instances (`readinessCheckResults`); empty without a check. */
@@ -357,6 +371,11 @@ export class Scheduler {
         return onKillRetry(this.ctx, timer.instanceId, timer.incarnation);
       case 'readinessProbe':
         return onReadinessTimer(this.ctx, timer.instanceId, timer.incarnation);
+      case 'continueChanges':
+        return continueDeferred(this.ctx, (rs) => {
+          if (rs.toKill.length > 0) killForDelete(this.ctx, rs);
+          else if (rs.toCreate > 0) converge(this.ctx, rs);
+        });
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });

@@ -4,6 +4,7 @@ import { runApiBench } from '../../bench/api';
 import { runSize, SHAPE } from '../../bench/match';
 import { runSimBench } from '../../bench/sim';
 import { runLaunchBench } from '../../bench/launch';
+import { runScaleLagBench } from '../../bench/scale-lag';
 import { nodeArgsFor } from '../harness/node-entry';
 import { repoPath } from '../harness/repo-path';
 
@@ -74,4 +75,17 @@ t.test('bench:api answers every request 2xx, creates and deletes every app, deli
   t.ok(r.loads.length >= 9 && r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
   t.equal(r.sse.deliveries, 300, 'every event reached every subscriber');
   t.ok(r.pingRatio > 0 && r.core.createP50Ms > 0, 'figures reported');
+});
+
+t.test('bench:scale-lag creates, deletes and runs every instance through the API while pinging, and reports each phase', { timeout: 300_000 }, async (t) => {
+  const r = await runScaleLagBench({ instances: 300, agents: 6, speed: 50, pingEveryMs: 20, timeoutS: 120 }, () => undefined);
+  t.strictSame(r.problems, [], 'it did all of its work');
+  t.strictSame(r.phases.map((p) => p.name), ['POST 300 instances no agent can take', 'DELETE the app of 300 Scheduled instances', 'scale-up PUT 0 → 300 instances']);
+  t.ok(r.phases.every((p) => p.requestMs > 0 && p.doneMs >= 0 && p.pings > 0), 'figures reported for every phase');
+});
+
+t.test('bench:scale-lag says what it did not do', { timeout: 300_000 }, async (t) => {
+  // Every phase has 1 ms of wall time: none can be done in it.
+  const r = await runScaleLagBench({ instances: 300, agents: 1, speed: 1, pingEveryMs: 20, timeoutS: 0.001 }, () => undefined);
+  t.match(r.problems.join('\n'), /not done within 0\.001 s/, 'a phase cut short is reported, not passed');
 });

@@ -1,16 +1,17 @@
+import type { AppSpec } from '../../src/scheduler/model/app';
 import type { Constraint } from '../../src/scheduler/model/constraint';
 import type { HealthCheckSpec } from '../../src/scheduler/model/health-check';
-import { fromMilli, toMilli, type ScalarResources } from '../../src/scheduler/model/resources';
-import type {
-  AppSpec, BackoffPolicy, PodContainer, PodEndpoint, PodSpec, UnreachablePolicy, VersionInfo,
-} from '../../src/scheduler/model/run-spec';
+import { networkModeOf } from '../../src/scheduler/model/networks';
+import type { PodContainer, PodEndpoint, PodSpec } from '../../src/scheduler/model/pod';
+import type { PortMapping } from '../../src/scheduler/model/ports';
+import { toMilli, type ScalarResources } from '../../src/scheduler/model/resources';
+import type { VersionInfo } from '../../src/scheduler/model/run-spec';
 
 /**
  * Builders of the core's normalized run specs, straight from partial overrides (no converter).
  * Defaults are Marathon 1.11's (marathon-api-facts.md table L) except the resources, which are
- * small so that many instances fit a default offer. Every builder also writes a plausible wire
- * `definition` from the normalized fields, so `sameConfig` sees config changes (cmd, resources,
- * ports, constraints, roles, checks …) and ignores pure scaling changes.
+ * small so that many instances fit a default offer. Every field of the model can be overridden;
+ * the derived ones (`hostPorts`, `portDefinitions`, `networkMode`, `networks`) are kept consistent.
  */
 
 export const DEFAULT_VERSION = '2026-01-01T00:00:00.000Z';
@@ -25,16 +26,24 @@ export interface ScalarOverrides {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-export type AppOverrides = Partial<Omit<AppSpec, 'kind' | 'resources' | 'definition'>> & ScalarOverrides & {
-  /** Extra or replacing wire fields, merged over the generated definition. */
-  readonly definition?: Readonly<Record<string, unknown>>;
-};
+export type AppOverrides = Partial<Omit<AppSpec, 'kind' | 'resources'>> & ScalarOverrides;
 
+/**
+ * An app. Without `portDefinitions`, one definition per `hostPorts` entry (named `port<i>`, its port
+ * the host port); without `hostPorts`, the ports of the given port definitions or mappings.
+ */
 export function makeApp(o: AppOverrides = {}): AppSpec {
   const version = o.version ?? DEFAULT_VERSION;
   const versionInfo: VersionInfo = o.versionInfo ?? { lastScalingAt: version, lastConfigChangeAt: version };
-  const resources = scalars({ cpus: o.cpus ?? 0.1, mem: o.mem ?? 32, disk: o.disk ?? 0, gpus: o.gpus ?? 0 });
-  const spec: Mutable<Omit<AppSpec, 'definition'>> = {
+  const networks = o.networks ?? [{ mode: 'host', labels: {} }];
+  const host = networkModeOf(networks) === 'host';
+  const requirePorts = o.requirePorts ?? false;
+  const portDefinitions = o.portDefinitions
+    ?? (host ? (o.hostPorts ?? []).map((port, i) => ({ port, protocol: 'tcp', name: `port${i}`, labels: {} })) : []);
+  const hostPorts = o.hostPorts ?? (host
+    ? portDefinitions.map((d) => (requirePorts ? d.port : 0))
+    : (o.container?.portMappings ?? []).flatMap((m) => (m.hostPort === undefined ? [] : [m.hostPort])));
+  const spec: Mutable<AppSpec> = {
     kind: 'app',
     id: o.id ?? '/app',
     version,
@@ -49,47 +58,32 @@ export function makeApp(o: AppOverrides = {}): AppSpec {
     killSelection: o.killSelection ?? 'YOUNGEST_FIRST',
     labels: o.labels ?? {},
     resident: o.resident ?? false,
-    ...(o.persistentVolumes === undefined ? {} : { persistentVolumes: o.persistentVolumes }),
-    resources,
-    hostPorts: o.hostPorts ?? [],
-    requirePorts: o.requirePorts ?? false,
-    healthChecks: o.healthChecks ?? [],
-    killGracePeriodMs: o.killGracePeriodMs ?? 3000,
     env: o.env ?? {},
+    envSecrets: o.envSecrets ?? {},
+    secrets: o.secrets ?? {},
+    fetch: o.fetch ?? [],
+    executor: o.executor ?? '',
+    resources: scalars({ cpus: o.cpus ?? 0.1, mem: o.mem ?? 32, disk: o.disk ?? 0, gpus: o.gpus ?? 0 }),
+    networks,
+    portDefinitions,
+    requirePorts,
+    hostPorts,
+    healthChecks: o.healthChecks ?? [],
+    killGracePeriodMs: 'killGracePeriodMs' in o ? o.killGracePeriodMs : 3000,
+    dependencies: o.dependencies ?? [],
   };
   if (o.cmd !== undefined || !('cmd' in o)) spec.cmd = o.cmd ?? 'sleep 1000';
   if (o.args !== undefined) spec.args = o.args;
   if (o.readinessChecks !== undefined) spec.readinessChecks = o.readinessChecks;
-  const definition: Record<string, unknown> = {
-    id: spec.id,
-    cmd: spec.cmd ?? null,
-    args: spec.args ?? null,
-    instances: spec.instances,
-    cpus: fromMilli(resources.cpusMilli),
-    mem: fromMilli(resources.memMilli),
-    disk: fromMilli(resources.diskMilli),
-    gpus: resources.gpus,
-    portDefinitions: spec.hostPorts.map((port, i) => ({ port, protocol: 'tcp', name: `port${i}` })),
-    requirePorts: spec.requirePorts,
-    constraints: spec.constraints.map(constraintWire),
-    role: spec.role,
-    ...(spec.acceptedResourceRoles.length > 0 ? { acceptedResourceRoles: spec.acceptedResourceRoles } : {}),
-    ...backoffWire(spec.backoff, 'app'),
-    upgradeStrategy: spec.upgrade,
-    unreachableStrategy: unreachableWire(spec.unreachable),
-    killSelection: spec.killSelection,
-    healthChecks: spec.healthChecks.map((c) => c.wire),
-    taskKillGracePeriodSeconds: spec.killGracePeriodMs / 1000,
-    labels: spec.labels,
-    env: spec.env,
-    version,
-    versionInfo,
-    ...o.definition,
-  };
-  return { ...spec, definition };
+  for (const key of ['container', 'user', 'tty', 'resourceLimits', 'executorResources', 'check', 'residency'] as const) {
+    if (o[key] !== undefined) (spec as Record<string, unknown>)[key] = o[key];
+  }
+  if (spec.killGracePeriodMs === undefined) delete spec.killGracePeriodMs;
+  return spec;
 }
 
-export type ContainerOverrides = Partial<Omit<PodContainer, 'resources'>> & ScalarOverrides;
+/** Pod container overrides; `command` is a shorthand for `exec: {command: {shell: command}}`. */
+export type ContainerOverrides = Partial<Omit<PodContainer, 'resources'>> & ScalarOverrides & { readonly command?: string };
 
 export function makeContainer(o: ContainerOverrides = {}): PodContainer {
   const c: Mutable<PodContainer> = {
@@ -97,26 +91,31 @@ export function makeContainer(o: ContainerOverrides = {}): PodContainer {
     resources: scalars({ cpus: o.cpus ?? 0.1, mem: o.mem ?? 32, disk: o.disk ?? 0, gpus: o.gpus ?? 0 }),
     endpoints: o.endpoints ?? [],
     env: o.env ?? {},
+    envSecrets: o.envSecrets ?? {},
+    volumeMounts: o.volumeMounts ?? [],
+    artifacts: o.artifacts ?? [],
+    labels: o.labels ?? {},
   };
-  if (o.command !== undefined || !('command' in o)) c.command = o.command ?? 'sleep 1000';
-  if (o.healthCheck !== undefined) c.healthCheck = o.healthCheck;
-  if (o.killGracePeriodMs !== undefined) c.killGracePeriodMs = o.killGracePeriodMs;
+  if (o.exec !== undefined) c.exec = o.exec;
+  else if (o.command !== undefined || !('command' in o)) c.exec = { command: { shell: o.command ?? 'sleep 1000' } };
+  for (const key of ['healthCheck', 'killGracePeriodMs', 'image', 'user', 'check', 'resourceLimits', 'tty', 'linuxInfo'] as const) {
+    if (o[key] !== undefined) (c as Record<string, unknown>)[key] = o[key];
+  }
   return c;
 }
 
 export function makeEndpoint(o: Partial<PodEndpoint> & { readonly name: string }): PodEndpoint {
-  const e: Mutable<PodEndpoint> = { name: o.name, protocol: o.protocol ?? ['tcp'] };
+  const e: Mutable<PodEndpoint> = { name: o.name, protocol: o.protocol ?? ['tcp'], labels: o.labels ?? {}, networkNames: o.networkNames ?? [] };
   if (o.hostPort !== undefined) e.hostPort = o.hostPort;
   if (o.containerPort !== undefined) e.containerPort = o.containerPort;
   return e;
 }
 
-export type PodOverrides = Partial<Omit<PodSpec, 'kind' | 'containers' | 'executorResources' | 'definition'>> & {
+export type PodOverrides = Partial<Omit<PodSpec, 'kind' | 'containers' | 'executorResources'>> & {
   /** Containers, as built containers or overrides for {@link makeContainer}. */
   readonly containers?: readonly (PodContainer | ContainerOverrides)[];
   /** Executor overhead in natural units (defaults: 0.1 cpus, 32 MiB, 10 MiB disk). */
   readonly executorResources?: ScalarOverrides;
-  readonly definition?: Readonly<Record<string, unknown>>;
 };
 
 export function makePod(o: PodOverrides = {}): PodSpec {
@@ -124,8 +123,8 @@ export function makePod(o: PodOverrides = {}): PodSpec {
   const versionInfo: VersionInfo = o.versionInfo ?? { lastScalingAt: version, lastConfigChangeAt: version };
   const containers = (o.containers ?? [{}]).map((c) => (isContainer(c) ? c : makeContainer(c)));
   const ex = o.executorResources ?? {};
-  const executorResources = scalars({ cpus: ex.cpus ?? 0.1, mem: ex.mem ?? 32, disk: ex.disk ?? 10, gpus: ex.gpus ?? 0 });
-  const spec: Omit<PodSpec, 'definition'> = {
+  const networkMode = o.networkMode ?? (o.networks !== undefined && networkModeOf(o.networks) !== 'host' ? 'container' : 'host');
+  const spec: Mutable<PodSpec> = {
     kind: 'pod',
     id: o.id ?? '/pod',
     version,
@@ -141,42 +140,35 @@ export function makePod(o: PodOverrides = {}): PodSpec {
     labels: o.labels ?? {},
     resident: o.resident ?? false,
     containers,
-    executorResources,
-    networkMode: o.networkMode ?? 'host',
+    executorResources: scalars({ cpus: ex.cpus ?? 0.1, mem: ex.mem ?? 32, disk: ex.disk ?? 10, gpus: ex.gpus ?? 0 }),
+    networks: o.networks ?? [networkMode === 'host' ? { mode: 'host', labels: {} } : { mode: 'container', name: 'dcos', labels: {} }],
+    networkMode,
+    volumes: o.volumes ?? [],
+    env: o.env ?? {},
+    envSecrets: o.envSecrets ?? {},
+    secrets: o.secrets ?? {},
   };
-  const definition: Record<string, unknown> = {
-    id: spec.id,
-    containers: containers.map(containerWire),
-    scaling: { kind: 'fixed', instances: spec.instances },
-    scheduling: {
-      backoff: backoffWire(spec.backoff, 'pod'),
-      upgrade: spec.upgrade,
-      placement: {
-        constraints: spec.constraints.map(constraintWire),
-        acceptedResourceRoles: spec.acceptedResourceRoles,
-      },
-      killSelection: spec.killSelection,
-      unreachableStrategy: unreachableWire(spec.unreachable),
-    },
-    executorResources: { cpus: fromMilli(executorResources.cpusMilli), mem: fromMilli(executorResources.memMilli), disk: fromMilli(executorResources.diskMilli) },
-    networks: [{ mode: spec.networkMode }],
-    role: spec.role,
-    labels: spec.labels,
-    version,
-    ...o.definition,
-  };
-  return { ...spec, definition };
+  for (const key of ['user', 'maxInstances', 'linuxInfo', 'legacySharedCgroups'] as const) {
+    if (o[key] !== undefined) (spec as Record<string, unknown>)[key] = o[key];
+  }
+  return spec;
 }
 
-export type HealthCheckOverrides = Partial<Omit<HealthCheckSpec, 'wire'>> & { readonly wire?: Readonly<Record<string, unknown>> };
+/** A port mapping (`container.portMappings[]`) with Marathon's defaults: container port 0, service port 0, `tcp`. */
+export function makePortMapping(o: Partial<PortMapping> = {}): PortMapping {
+  return { containerPort: 0, servicePort: 0, protocol: 'tcp', networkNames: [], ...o };
+}
+
+export type HealthCheckOverrides = Partial<HealthCheckSpec>;
 
 /**
  * A health check with Marathon's defaults (HTTP, grace 300 s, interval 60 s, timeout 20 s,
- * maxConsecutiveFailures 3, portIndex 0, path `/`); `wire` is written from the fields.
+ * maxConsecutiveFailures 3, portIndex 0, path `/`); a check with an `endpoint` is a pod's.
  */
 export function makeHealthCheck(o: HealthCheckOverrides = {}): HealthCheckSpec {
   const protocol = o.protocol ?? 'HTTP';
-  const c: Mutable<Omit<HealthCheckSpec, 'wire'>> = {
+  const form = o.form ?? (o.endpoint !== undefined ? 'pod' : 'app');
+  const c: Mutable<HealthCheckSpec> = {
     protocol,
     gracePeriodMs: o.gracePeriodMs ?? 300_000,
     intervalMs: o.intervalMs ?? 60_000,
@@ -185,27 +177,15 @@ export function makeHealthCheck(o: HealthCheckOverrides = {}): HealthCheckSpec {
     delayMs: o.delayMs ?? 15_000,
     path: o.path ?? '/',
     ignoreHttp1xx: o.ignoreHttp1xx ?? false,
+    ipProtocol: o.ipProtocol ?? 'IPv4',
+    form,
   };
   if (o.port !== undefined) c.port = o.port;
-  else if (o.endpoint === undefined && protocol !== 'COMMAND') c.portIndex = o.portIndex ?? 0;
+  if (o.portIndex !== undefined) c.portIndex = o.portIndex;
+  else if (o.port === undefined && o.endpoint === undefined && protocol !== 'COMMAND') c.portIndex = 0;
   if (o.endpoint !== undefined) c.endpoint = o.endpoint;
   if (o.command !== undefined) c.command = o.command;
-  const wire: Record<string, unknown> = {
-    protocol,
-    gracePeriodSeconds: c.gracePeriodMs / 1000,
-    intervalSeconds: c.intervalMs / 1000,
-    timeoutSeconds: c.timeoutMs / 1000,
-    maxConsecutiveFailures: c.maxConsecutiveFailures,
-    delaySeconds: c.delayMs / 1000,
-    ipProtocol: 'IPv4',
-    ...(c.portIndex !== undefined ? { portIndex: c.portIndex } : {}),
-    ...(c.port !== undefined ? { port: c.port } : {}),
-    ...(protocol === 'HTTP' || protocol === 'HTTPS' || protocol === 'MESOS_HTTP' || protocol === 'MESOS_HTTPS' ? { path: c.path } : {}),
-    ...(protocol === 'HTTP' || protocol === 'HTTPS' ? { ignoreHttp1xx: c.ignoreHttp1xx } : {}),
-    ...(c.command !== undefined ? { command: { value: c.command } } : {}),
-    ...o.wire,
-  };
-  return { ...c, wire };
+  return c;
 }
 
 /** `{ cpus: 0.5, mem: 64 }` → milli-units, as the converter would produce them. */
@@ -227,30 +207,3 @@ function isContainer(c: PodContainer | ContainerOverrides): c is PodContainer {
   const r = (c as PodContainer).resources as unknown;
   return typeof r === 'object' && r !== null && 'cpusMilli' in r;
 }
-
-function constraintWire(c: Constraint): string[] {
-  return c.value === undefined ? [c.field, c.operator] : [c.field, c.operator, c.value];
-}
-
-function backoffWire(b: BackoffPolicy, kind: 'app' | 'pod'): Record<string, number> {
-  return kind === 'app'
-    ? { backoffSeconds: b.initialMs / 1000, backoffFactor: b.factor, maxLaunchDelaySeconds: b.maxMs / 1000 }
-    : { backoff: b.initialMs / 1000, backoffFactor: b.factor, maxLaunchDelay: b.maxMs / 1000 };
-}
-
-function unreachableWire(u: UnreachablePolicy): unknown {
-  return u.kind === 'disabled' ? 'disabled' : { inactiveAfterSeconds: u.inactiveAfterMs / 1000, expungeAfterSeconds: u.expungeAfterMs / 1000 };
-}
-
-function containerWire(c: PodContainer): Record<string, unknown> {
-  return {
-    name: c.name,
-    resources: { cpus: fromMilli(c.resources.cpusMilli), mem: fromMilli(c.resources.memMilli), disk: fromMilli(c.resources.diskMilli), gpus: c.resources.gpus },
-    endpoints: c.endpoints.map((e) => ({ ...e })),
-    ...(c.command !== undefined ? { exec: { command: { shell: c.command } } } : {}),
-    ...(c.healthCheck !== undefined ? { healthCheck: c.healthCheck.wire } : {}),
-    ...(c.killGracePeriodMs !== undefined ? { lifecycle: { killGracePeriodSeconds: c.killGracePeriodMs / 1000 } } : {}),
-    environment: c.env,
-  };
-}
-

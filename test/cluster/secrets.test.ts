@@ -16,10 +16,7 @@ import { appLaunch, makeFixture } from './local/local-fixture';
 
 const secretApp = makeApp({
   id: '/db/client', cmd: 'sleep 100', env: { PLAIN: 'visible' },
-  definition: {
-    env: { PLAIN: 'visible', DB_PASSWORD: { secret: 'dbpw' } },
-    secrets: { dbpw: { source: '/vault/db/password' } },
-  },
+  envSecrets: { DB_PASSWORD: 'dbpw' }, secrets: { dbpw: { source: '/vault/db/password' } },
 });
 
 const SECRET_VARIABLE = { name: 'DB_PASSWORD', type: 'SECRET', secret: { type: 'REFERENCE', reference: { name: '/vault/db/password' } } };
@@ -54,16 +51,13 @@ t.test('Mesos: the reference survives both wire formats (mesos.proto Environment
 
 t.test('Mesos: pod-level and container secret variables, the container\'s own winning', async (tt) => {
   const pod = makePod({
-    id: '/shop/cart', containers: [{ name: 'app', command: 'sleep 100' }, { name: 'side', command: 'sleep 100' }],
-  });
-  const definition = {
-    ...pod.definition,
-    environment: { SHARED: { secret: 'shared' }, TOKEN: { secret: 'shared' } },
+    id: '/shop/cart',
+    containers: [{ name: 'app', command: 'sleep 100', envSecrets: { TOKEN: 'own' } }, { name: 'side', command: 'sleep 100' }],
+    envSecrets: { SHARED: 'shared', TOKEN: 'shared' },
     secrets: { shared: { source: 'team/shared' }, own: { source: 'team/app-only' } },
-    containers: (pod.definition.containers as Record<string, unknown>[]).map((c) => (c.name === 'app' ? { ...c, environment: { TOKEN: { secret: 'own' } } } : c)),
-  };
+  });
   const offer = makeMesosOffer();
-  const op = launchToMesos(corePodLaunch(offerFromMesos(offer), { ...pod, definition }), { frameworkId: 'F1', offer });
+  const op = launchToMesos(corePodLaunch(offerFromMesos(offer), pod), { frameworkId: 'F1', offer });
   const secretsOf = (name: string) => Object.fromEntries((op.launchGroup?.taskGroup.tasks?.find((task) => task.name === name)?.command?.environment?.variables ?? [])
     .filter((v) => v.type === 'SECRET').map((v) => [v.name, v.secret?.reference?.name]));
   tt.same(secretsOf('app'), { SHARED: 'team/shared', TOKEN: 'team/app-only' });
@@ -71,7 +65,7 @@ t.test('Mesos: pod-level and container secret variables, the container\'s own wi
 });
 
 t.test('Mesos: a reference to an undeclared secret cannot be translated (the launch is refused)', async (tt) => {
-  const app = makeApp({ definition: { env: { X: { secret: 'missing' } }, secrets: {} } });
+  const app = makeApp({ envSecrets: { X: 'missing' }, secrets: {} });
   const offer = makeMesosOffer();
   tt.throws(() => launchToMesos(coreAppLaunch(offerFromMesos(offer), app), { frameworkId: 'F1', offer }), /environment variable X references the undeclared secret 'missing'/);
 });
@@ -87,10 +81,11 @@ t.test('local: a task that needs a secret is refused with TASK_ERROR naming the 
 });
 
 t.test('local: secret volumes and pod variables are refused too; plain definitions are not', async (tt) => {
-  const volumeApp = makeApp({ definition: { container: { type: 'MESOS', volumes: [{ containerPath: 'pw', secret: 'dbpw' }] }, secrets: { dbpw: { source: 'x' } } } });
+  const volumeApp = makeApp({
+    container: { type: 'MESOS', volumes: [{ kind: 'secret', containerPath: 'pw', secret: 'dbpw' }], portMappings: [] }, secrets: { dbpw: { source: 'x' } },
+  });
   tt.equal(runnableProblem([coreAppLaunch(offerFromMesos(makeMesosOffer()), volumeApp).task]), 'the local cluster cannot resolve secrets (it has no secret store); this task needs a volume of secret \'dbpw\'');
-  const pod = makePod({ containers: [{ name: 'c', command: 'sleep 1' }] });
-  const secretPod = { ...pod, definition: { ...pod.definition, environment: { K: { secret: 's' } }, secrets: { s: { source: 'y' } } } };
+  const secretPod = makePod({ containers: [{ name: 'c', command: 'sleep 1' }], envSecrets: { K: 's' }, secrets: { s: { source: 'y' } } });
   tt.match(runnableProblem(corePodLaunch(offerFromMesos(makeMesosOffer()), secretPod).tasks), /this task needs K \(secret 's'\)/);
   tt.equal(runnableProblem([coreAppLaunch(offerFromMesos(makeMesosOffer()), makeApp({ cmd: 'sleep 1' })).task]), undefined);
 });

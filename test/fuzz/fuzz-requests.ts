@@ -1,6 +1,6 @@
-import { APP_SCHEMA } from '../../src/api/schemas/app-schema';
-import { POD_SCHEMA } from '../../src/api/schemas/pod-schema';
-import { MAX_JSON_DEPTH } from '../../src/api/schemas/limits';
+import { APP_SCHEMA } from '../../src/marathon/schemas/app-schema';
+import { POD_SCHEMA } from '../../src/marathon/schemas/pod-schema';
+import { MAX_JSON_DEPTH } from '../../src/marathon/schemas/limits';
 import { badValue, type Draw, EDGE_IDS, nested } from './fuzz-values';
 import { type SchemaField, schemaFields } from './schema-fields';
 

@@ -1,5 +1,5 @@
-import type { SchemaNode } from '../../src/api/schemas/app-schema-parts';
-import { MAX_ITEMS, MAX_JSON_DEPTH, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../src/api/schemas/limits';
+import type { SchemaNode } from '../../src/marathon/schemas/app-schema-parts';
+import { MAX_ITEMS, MAX_JSON_DEPTH, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../src/marathon/schemas/limits';
 import { MAX_ID_LENGTH } from '../../src/scheduler/groups/path-id';
 
 /** A seeded source of choices. */

@@ -1,4 +1,4 @@
-import type { SchemaNode } from '../../src/api/schemas/app-schema-parts';
+import type { SchemaNode } from '../../src/marathon/schemas/app-schema-parts';
 
 /** A field of a definition: where it is (keys and list positions) and the schema it must meet. */
 export interface SchemaField {
@@ -10,7 +10,7 @@ export interface SchemaField {
  * Every field a JSON Schema describes, found by walking it: object properties, list items (at
  * position 0), map values (under the key `k`), and the object form of `if/then/else` fields. The
  * fuzzer's catalogue of "every field of every definition", kept in step with the schemas
- * (src/api/schemas) by construction. `maxDepth` bounds the walk (the schemas are finite trees).
+ * (src/marathon/schemas) by construction. `maxDepth` bounds the walk (the schemas are finite trees).
  */
 export function schemaFields(schema: SchemaNode, maxDepth = 12): SchemaField[] {
   const out: SchemaField[] = [];

@@ -62,6 +62,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', value: '0', expect: { declineOfferDurationMs: 0 } },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', value: '5000', expect: { acceptRefuseDurationMs: 5000 } },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', value: '20', expect: { localOfferIntervalMs: 20 } },
+  { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', value: '0.5', expect: { unhealthyKillFloor: 0.5 } },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', value: ' task_killing, ,gpu_resources ', expect: { features: ['task_killing', 'gpu_resources'] } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', value: '2048', expect: { bodyLimitBytes: 2048 } },
@@ -70,6 +71,10 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--speed', env: 'PACER_SPEED', value: '2.5', expect: { speed: 2.5 } },
   { flag: '--seed', env: 'PACER_SEED', value: '42', expect: { seed: 42 } },
   { flag: '--log_format', env: 'PACER_LOG_FORMAT', value: 'json', expect: { logFormat: 'json' } },
+  { flag: '--zk', env: 'PACER_ZK', value: 'zk://u:p@zk1:2181,zk2/pacer', expect: { zk: 'zk://u:p@zk1:2181,zk2/pacer' } },
+  { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', value: '3000', expect: { zkSessionTimeoutMs: 3000 } },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', value: 'pacer-1.example', expect: { hostname: 'pacer-1.example' } },
+  { flag: '--http_port', env: 'PACER_HTTP_PORT', value: '9090', expect: { port: 9090 } },
 ];
 
 t.test('every option is read from its flag (both spellings, both forms) and from its environment variable', async (t) => {
@@ -183,4 +188,28 @@ t.test('--gpu_scheduling_behavior reaches the core as gpuRestricted (restricted 
   t.match(schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), { gpuRestricted: true });
   t.match(schedulerOptionsOf(configOf(parseConfig(['--gpu_scheduling_behavior', 'unrestricted'], {}, CWD))), { gpuRestricted: false });
   t.match(schedulerOptionsOf(configOf(parseConfig([], { PACER_GPU_SCHEDULING_BEHAVIOR: 'restricted' }, CWD))), { gpuRestricted: true });
+});
+
+t.test('--unhealthy_kill_floor: a share from 0 to 1, read as the label is; absent by default; handed to the core', async (t) => {
+  t.equal(configOf(parseConfig([], {}, CWD)).unhealthyKillFloor, undefined, 'default: each app\'s minimumHealthCapacity');
+  t.notOk('unhealthyKillFloor' in schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), 'the core keeps its default');
+  for (const ok of ['0', '1', '0.25', '.5']) {
+    const config = configOf(parseConfig(['--unhealthy_kill_floor', ok], {}, CWD));
+    t.equal(schedulerOptionsOf(config).unhealthyKillFloor, Number(ok), `${ok} reaches the core`);
+  }
+  for (const bad of ['1.5', '-0.5', 'half', '', '1e-1']) {
+    t.equal(errorOf(parseConfig([`--unhealthy_kill_floor=${bad}`], {}, CWD)), `--unhealthy_kill_floor ${bad}: expected a number from 0 to 1`, JSON.stringify(bad));
+  }
+});
+
+t.test('--zk: a zk:// URL, the local cluster, and an address the other pacers can reach', async (t) => {
+  t.match(configOf(parseConfig([], {}, CWD)), { zkSessionTimeoutMs: 10_000 }, 'Marathon\'s session timeout by default');
+  t.equal(configOf(parseConfig([], {}, CWD)).zk, undefined, 'no --zk: one pacer, always the leader');
+  t.match(errorOf(parseConfig(['--zk', 'http://zk1:2181/pacer'], {}, CWD)), /^--zk http:\/\/zk1:2181\/pacer: bad ZooKeeper URL .*must start with zk:\/\//);
+  t.match(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'sim'], {}, CWD)), /^--zk: the simulated cluster keeps its state in memory and cannot fail over/);
+  t.match(configOf(parseConfig(['--zk', 'zk://zk1/p', '--cluster', 'mesos', '--master', 'http://m:5050'], {}, CWD)), { zk: 'zk://zk1/p', cluster: 'mesos' }, 'Mesos with HA');
+  t.equal(errorOf(parseConfig(['--zk', 'zk://zk1/p', '--address', '0.0.0.0'], {}, CWD)), '--zk with --address 0.0.0.0: give --hostname, the name the other pacers reach this one by');
+  t.match(configOf(parseConfig(['--zk', 'zk://zk1/p', '--address', '0.0.0.0', '--hostname', 'p1'], {}, CWD)), { zk: 'zk://zk1/p', hostname: 'p1' });
+  t.match(errorOf(parseConfig(['--zk_session_timeout', '10'], {}, CWD)), /expected an integer from 1000/);
+  t.match(errorOf(parseConfig(['--hostname', 'a b'], {}, CWD)), /expected a host name or address/);
 });

@@ -64,12 +64,20 @@ t.test('the generator draws what the issue lists', async (t) => {
     '"convergeWithin":"4m"',
   ];
   for (const needle of needles) t.ok(all.includes(needle), `some seed has ${needle}`);
+  const floors = new Set(docs.map((d) => String(d.options?.unhealthyKillFloor)));
+  t.same([...floors].sort(), ['0', '0.5', '1', 'undefined'], 'kill-storm floors (issue 18): the default, Marathon\'s 0, half, all but one');
   const checked = docs.filter((d) => d.invariants?.convergeWithin !== undefined).length;
   t.ok(checked >= 20 && checked < 150, `convergence checked on ${checked} of 200 seeds`);
   for (const d of docs) {
     const minutes = Number(/^(\d+)m/.exec(d.duration as string)?.[1]);
     t.ok(minutes >= 10 && minutes <= 30, `${d.name}: ${d.duration} is 10–30 min`);
   }
+});
+
+t.test('the floor invariant is exercised: some of seeds 0–9 hold unhealthy kills back', async (t) => {
+  const held = Array.from({ length: 10 }, (_, seed) => runScenario(generateScenario(seed), { trace: false }))
+    .filter((r) => (r.eventCounts.pacer_unhealthy_kill_deferred_event ?? 0) > 0).length;
+  t.ok(held >= 1, `${held} of 10 seeds hold kills (each checked against its floor after every step)`);
 });
 
 t.test('--dump writes the seed as YAML that loads to the same scenario and replays the same run', async (t) => {

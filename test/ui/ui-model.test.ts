@@ -1,6 +1,7 @@
 import t from 'tap';
 import { failureOf } from '../../ui/src/api/client';
-import type { App, QueueEntry } from '../../ui/src/api/wire';
+import type { App, HeldUnhealthyKills, QueueEntry } from '../../ui/src/api/wire';
+import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
 import { appStatus, healthSummary } from '../../ui/src/model/app-status';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
@@ -135,4 +136,23 @@ t.test("API failures carry Marathon's message and details", async (t) => {
   t.same(f409.details, [{ id: 'd1' }], 'a lock names its deployments');
   const plain = failureOf(502, undefined, 'Bad gateway', 'GET /v2/apps');
   t.equal(plain.message, 'GET /v2/apps answered 502: Bad gateway');
+});
+
+t.test('held unhealthy kills (kill-storm floor) read as a headline and where the floor comes from', async (t) => {
+  const kill = { instanceId: 'storm.instance-1', taskId: 'storm.instance-1._app.1', reason: 'HTTP health check failed 3 times consecutively (HTTP 500)', since: '2026-01-01T00:01:12.000Z', host: 'h1' };
+  const base: HeldUnhealthyKills = {
+    appId: '/storm', instances: 10, floor: 9, counted: 9, floorCapacity: 1, floorSource: 'minimumHealthCapacity', message: '', kills: Array(9).fill(kill),
+  };
+  const cases: [string, HeldUnhealthyKills, string, string][] = [
+    ['the default', base, '9 unhealthy kills held: 9 of 10 instances kept running (floor 9)',
+      'upgradeStrategy.minimumHealthCapacity 1 (set the label PACER_UNHEALTHY_KILL_FLOOR to change it)'],
+    ['a label, one kill', { ...base, instances: 4, floor: 2, counted: 2, floorCapacity: 0.5, floorSource: 'label', kills: [kill] },
+      '1 unhealthy kill held: 2 of 4 instances kept running (floor 2)', 'label PACER_UNHEALTHY_KILL_FLOOR = 0.5'],
+    ['the flag', { ...base, floor: 5, counted: 5, floorCapacity: 0.5, floorSource: 'flag', kills: [kill, kill] },
+      '2 unhealthy kills held: 5 of 10 instances kept running (floor 5)', '--unhealthy_kill_floor 0.5'],
+  ];
+  for (const [name, held, headline, source] of cases) {
+    t.equal(heldKillsHeadline(held), headline, `${name}: headline`);
+    t.equal(floorSourceText(held), source, `${name}: source`);
+  }
 });

@@ -4,6 +4,7 @@ import { BasicVerifier } from './basic-verifier';
 import { parseCredentialsFile } from './credentials-file';
 import { parseHttpCredentials, type PlainCredential } from './http-credentials';
 import { ReloadableFile } from './reloadable-file';
+import { ApiAuthorization } from '../authz/api-authorization';
 import { TokenVerifier } from './token-verifier';
 import { parseTokensFile, type TokenEntry } from './tokens-file';
 
@@ -25,14 +26,17 @@ export class ApiAuthentication {
   readonly tokens: TokenVerifier | undefined;
   readonly realm: string;
   readonly openPaths: ReadonlySet<string>;
-  private readonly files: ReloadableFile<unknown>[];
+  /** What each principal may do (`--authorization_file`); undefined = everything, as without it. */
+  readonly authorization: ApiAuthorization | undefined;
+  private readonly files: readonly { reload(): unknown; watch(intervalMs: number): void; close(): void }[];
 
-  private constructor(options: AuthOptions, files: { credentials?: ReloadableFile<Map<string, ScryptHash>>; tokens?: ReloadableFile<TokenEntry[]> }, plain: readonly PlainCredential[]) {
+  private constructor(options: AuthOptions, files: { credentials?: ReloadableFile<Map<string, ScryptHash>>; tokens?: ReloadableFile<TokenEntry[]>; authorization?: ApiAuthorization }, plain: readonly PlainCredential[]) {
     this.realm = options.realm;
     this.openPaths = new Set(options.openPaths);
     this.basic = plain.length > 0 || files.credentials !== undefined ? new BasicVerifier(plain, files.credentials) : undefined;
     this.tokens = files.tokens === undefined ? undefined : new TokenVerifier(files.tokens);
-    this.files = [files.credentials, files.tokens].filter((f) => f !== undefined) as ReloadableFile<unknown>[];
+    this.authorization = files.authorization;
+    this.files = [files.credentials, files.tokens, files.authorization].filter((f) => f !== undefined);
   }
 
   /**
@@ -40,7 +44,10 @@ export class ApiAuthentication {
    * naming the flag or file when one cannot be used (pacer then refuses to start).
    */
   static open(options: AuthOptions, log: (line: string, level?: 'warn') => void): ApiAuthentication | undefined {
-    if (!authConfigured(options)) return undefined;
+    if (!authConfigured(options)) {
+      if (options.authorizationFile !== undefined) throw new Error('--authorization_file needs authenticated callers: set --http_credentials, --http_credentials_file or --http_tokens_file');
+      return undefined;
+    }
     const plain = options.httpCredentials === undefined ? [] : parseHttpCredentials(options.httpCredentials);
     if (!Array.isArray(plain)) throw new Error(`--http_credentials: ${plain.error}`);
     const credentials = options.credentialsFile === undefined ? undefined : new ReloadableFile({
@@ -49,10 +56,11 @@ export class ApiAuthentication {
     const tokens = options.tokensFile === undefined ? undefined : new ReloadableFile({
       path: options.tokensFile, what: 'tokens file', parse: parseTokensFile, count: (entries) => entries.length, log,
     });
-    return new ApiAuthentication(options, { credentials, tokens }, plain);
+    const authorization = options.authorizationFile === undefined ? undefined : new ApiAuthorization(options.authorizationFile, log);
+    return new ApiAuthentication(options, { credentials, tokens, authorization }, plain);
   }
 
-  /** Re-reads the credentials and tokens files (SIGHUP); a file that fails keeps its previous content. */
+  /** Re-reads the credentials, tokens and authorization files (SIGHUP); a file that fails keeps its previous content. */
   reload(): void {
     for (const file of this.files) file.reload();
   }

@@ -10,6 +10,8 @@ export interface AuthOptions {
   readonly realm: string;
   /** `--http_auth_open_paths`: route paths served without credentials (default `/ping`). */
   readonly openPaths: readonly string[];
+  /** `--authorization_file`: who may do what where (src/api/authz); needs a credential source. */
+  readonly authorizationFile?: string;
 }
 
 /** Marathon's `--http_realm` default (`HttpConf.scala` httpCredentialsRealm). */

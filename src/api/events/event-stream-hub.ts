@@ -1,5 +1,6 @@
 import type { ApiEvent, EventPublisher } from '../api-deps';
 import { EventFrames } from './event-frames';
+import { sseFrame } from './sse-frame';
 import type { EventStream, StreamClient } from './event-stream';
 import { streamMembershipEvent } from './stream-membership-event';
 import { Subscriber } from './subscriber';
@@ -125,7 +126,11 @@ export class EventStreamHub implements EventStream, EventPublisher {
     for (let i = 0; i < subscribers.length; i++) {
       const subscriber = subscribers[i];
       if (!subscriber.wants(event.eventType)) continue;
-      if (!subscriber.offer(frames.frame(subscriber.planFormat))) this.drop(subscriber);
+      // Under authorization: skipped, or a trimmed copy serialized for this subscriber alone.
+      const shown = subscriber.view === undefined ? event : subscriber.view(event);
+      if (shown === undefined) continue;
+      const frame = shown === event ? frames.frame(subscriber.planFormat) : sseFrame(shown);
+      if (!subscriber.offer(frame)) this.drop(subscriber);
     }
   }
 

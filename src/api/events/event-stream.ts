@@ -1,4 +1,5 @@
 import type { SubscriberSink } from './subscriber-sink';
+import type { WireEvent } from './wire-event';
 import type { PlanFormat } from './wire-event-json';
 
 /** One client asking to attach to `/v2/events`. */
@@ -9,6 +10,11 @@ export interface StreamClient {
   readonly eventTypes: readonly string[];
   /** `plan-format`: `light` leaves the roots out of deployment plans; default `full`. */
   readonly planFormat?: PlanFormat;
+  /**
+   * What this client may see of an event (`--authorization_file`, src/api/authz/event-view.ts):
+   * the event, a trimmed copy in its final wire shape, or undefined to skip it. Absent = all.
+   */
+  readonly view?: (event: WireEvent) => WireEvent | undefined;
 }
 
 /**

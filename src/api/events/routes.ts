@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../api-deps';
 import { ApiError } from '../errors';
 import { queryAll, type Query } from '../query';
+import { eventViewOf } from '../authz/event-view';
 import { acceptsEventStream } from './accepts-event-stream';
 import { clientAddress } from './client-address';
 import type { EventStream, StreamClient } from './event-stream';
@@ -12,7 +13,8 @@ export type { EventStream, StreamClient } from './event-stream';
 
 /**
  * `GET /v2/events`: the server-sent event stream (spec section 6, facts 101–105). Needs
- * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters; `plan-format=light`
+ * `Accept: text/event-stream`; `event_type` (repeatable, exact names) filters (pacer's own `pacer_…`
+ * types are sent only to clients that name them, subscriber.ts); `plan-format=light`
  * (Marathon ≥ 1.6, any of the repeated values) leaves `original`/`target` out of deployment plans,
  * the full plan being the default (spec section 6). The response is
  * hijacked from fastify and handed to the stream, which writes frames as they happen. Closing the
@@ -50,6 +52,7 @@ function streamClientOf(request: FastifyRequest): StreamClient {
     eventTypes: queryAll(request.query as Query, 'event_type'),
     // Marathon 1.7 HttpEventStreamServlet: light when some plan-format value is exactly `light`.
     planFormat: queryAll(request.query as Query, 'plan-format').includes('light') ? 'light' : 'full',
+    ...(request.access === null ? {} : { view: eventViewOf(request.access) }),
   };
 }
 

@@ -1,5 +1,7 @@
+import { isPacerEventType } from '../../scheduler/model/events';
 import { KEEP_ALIVE_FRAME } from './sse-frame';
 import type { SubscriberSink } from './subscriber-sink';
+import type { WireEvent } from './wire-event';
 import type { PlanFormat } from './wire-event-json';
 
 /** Who a subscriber is and what it asked for. */
@@ -10,6 +12,8 @@ export interface SubscriberOptions {
   readonly eventTypes: readonly string[];
   /** `plan-format`: `full` (default) or `light` deployment plans. */
   readonly planFormat?: PlanFormat;
+  /** What it may see of an event (authorization); absent = every event as it is. */
+  readonly view?: (event: WireEvent) => WireEvent | undefined;
   /** Most frames held back for a slow receiver before it is disconnected (fact 105). */
   readonly bufferSize: number;
   /** Most bytes held back for a slow receiver before it is disconnected (pacer's own bound). */
@@ -27,6 +31,8 @@ export interface SubscriberOptions {
 export class Subscriber {
   readonly remoteAddress: string;
   readonly planFormat: PlanFormat;
+  /** What it may see of an event: the event, a trimmed copy (already in wire shape), or undefined. */
+  readonly view: ((event: WireEvent) => WireEvent | undefined) | undefined;
   private readonly filter: ReadonlySet<string> | undefined;
   private readonly bufferSize: number;
   private readonly bufferBytes: number;
@@ -43,14 +49,20 @@ export class Subscriber {
     this.remoteAddress = opts.remoteAddress;
     this.filter = opts.eventTypes.length === 0 ? undefined : new Set(opts.eventTypes);
     this.planFormat = opts.planFormat ?? 'full';
+    this.view = opts.view;
     this.bufferSize = opts.bufferSize;
     this.bufferBytes = opts.bufferBytes;
     sink.on('drain', () => this.flush());
   }
 
-  /** Whether this subscriber's filter lets `eventType` through (unknown types match nothing). */
+  /**
+   * Whether this subscriber's filter lets `eventType` through (unknown types match nothing).
+   * pacer's own event types (`pacer_…`) go only to subscribers that name them: a Marathon client
+   * reading every type may refuse one it does not know (marathon-python's `EventFactory.process`
+   * raises `MarathonError('Unknown event_type…')`), and Marathon's filter can only include types.
+   */
   wants(eventType: string): boolean {
-    return this.filter === undefined || this.filter.has(eventType);
+    return this.filter === undefined ? !isPacerEventType(eventType) : this.filter.has(eventType);
   }
 
   /**

@@ -17,11 +17,13 @@ interface Census {
  * `marathon.apps.active.gauge`, `marathon.pods.active.gauge`, `marathon.groups.active.gauge`
  * (the root group included), `marathon.deployments.active.gauge`, `marathon.instances.running.gauge`,
  * `marathon.instances.staged.gauge`, `marathon.uptime.gauge.seconds` and
- * `marathon.leadership.duration.gauge.seconds` (a single pacer node leads from the start), plus
+ * `marathon.leadership.duration.gauge.seconds` (a single pacer node leads from the start; with HA,
+ * since this node was last elected), plus
  * pacer's `marathon.instances.condition.<condition>.gauge` for every instance condition.
  */
 export function registerSchedulerGauges(registry: MetricsRegistry, deps: ApiDeps): void {
-  let census = takeCensus(deps);
+  // Counted at each snapshot only: with HA a standby has no scheduler until it leads.
+  let census: Census = { apps: 0, pods: 0, groups: 0, deployments: 0, byCondition: new Map() };
   registry.onSnapshot(() => {
     census = takeCensus(deps);
   });
@@ -35,7 +37,7 @@ export function registerSchedulerGauges(registry: MetricsRegistry, deps: ApiDeps
     registry.gauge(`marathon.instances.condition.${kebab(condition)}.gauge`, `Instances in condition ${condition}`, () => census.byCondition.get(condition) ?? 0);
   }
   registry.gauge('marathon.uptime.gauge.seconds', 'Seconds since the API started serving', () => deps.uptimeMs() / 1000);
-  registry.gauge('marathon.leadership.duration.gauge.seconds', 'Seconds this node has been the leader', () => deps.uptimeMs() / 1000);
+  registry.gauge('marathon.leadership.duration.gauge.seconds', 'Seconds this node has been the leader', () => (deps.leadershipMs ?? deps.uptimeMs)() / 1000);
 }
 
 function takeCensus(deps: ApiDeps): Census {

@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../api-deps';
-import type { AppSpec } from '../../scheduler/model/run-spec';
-import { appDefinitionJson } from './app-definition-json';
+import type { AppSpec } from '../../scheduler/model/app';
+import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats } from './app-task-stats';
 import { instancesTasksJson } from './task-json';

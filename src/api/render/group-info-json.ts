@@ -1,11 +1,12 @@
 import type { ApiDeps } from '../api-deps';
 import type { Group } from '../../scheduler/groups/group';
 import { comparePathIds, isTopLevel } from '../../scheduler/groups/path-id';
-import type { AppSpec, PodSpec } from '../../scheduler/model/run-spec';
-import { appDefinitionJson } from './app-definition-json';
+import type { AppSpec } from '../../scheduler/model/app';
+import type { PodSpec } from '../../scheduler/model/pod';
+import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { appsJson } from './app-json';
 import { DEFAULT_GROUP_EMBED, type GroupEmbed } from './group-embed';
-import { podJson } from './pod-json';
+import { podDefinitionJson } from '../../marathon/render/pod-definition-json';
 import { podStatusJson } from './pod-status-json';
 
 /** How a group view renders its pods. */
@@ -25,7 +26,7 @@ export type PodView = 'status' | 'definition';
 export function groupInfoJson(deps: ApiDeps, group: Group, embed: GroupEmbed, podView: PodView = 'status'): Record<string, unknown> {
   const leaves: GroupLeaves = {
     apps: (apps) => appsJson(deps, apps, embed.app),
-    pod: podView === 'status' ? (pod) => podStatusJson(deps, pod.id) ?? podJson(pod) : podJson,
+    pod: podView === 'status' ? (pod) => podStatusJson(deps, pod.id) ?? podDefinitionJson(pod) : (pod) => podDefinitionJson(pod),
     group: (child) => groupInfoJson(deps, child, embed, podView),
   };
   return groupJson(group, embed, leaves);
@@ -57,7 +58,7 @@ interface GroupLeaves {
 
 const DEFINITION_LEAVES: GroupLeaves = {
   apps: (apps) => apps.map((app) => appDefinitionJson(app)),
-  pod: podJson,
+  pod: (pod) => podDefinitionJson(pod),
   group: groupDefinitionJson,
 };
 

@@ -1,7 +1,7 @@
 import { isTerminalCondition, type Condition } from '../../scheduler/model/condition';
 import type { Task } from '../../scheduler/model/instance';
 import { fromMilli, type ScalarResources } from '../../scheduler/model/resources';
-import type { PodContainer } from '../../scheduler/model/run-spec';
+import type { PodContainer } from '../../scheduler/model/pod';
 import { isoTime } from '../../scheduler/kernel/iso-time';
 
 /** `reason` of a container's `healthy` condition once the agent reported a result (fact 81). */

@@ -1,9 +1,9 @@
-import { EXECUTOR_RESOURCES_DEFAULT } from '../convert/pod-from-wire';
-import { milliOf } from '../convert/resources-from-wire';
+import { EXECUTOR_RESOURCES_DEFAULT } from '../../marathon/convert/pod-from-wire';
+import { milliOf } from '../../marathon/convert/resources-from-wire';
 import { isTerminalCondition } from '../../scheduler/model/condition';
 import type { Instance } from '../../scheduler/model/instance';
 import { addResources } from '../../scheduler/model/resources';
-import type { PodSpec } from '../../scheduler/model/run-spec';
+import type { PodSpec } from '../../scheduler/model/pod';
 import { isoTime } from '../../scheduler/kernel/iso-time';
 import { type ContainerView, containerResourcesInUse, podContainerStatusJson, resourcesJson } from './pod-container-status-json';
 

@@ -1,9 +1,9 @@
 import type { ApiDeps } from '../api-deps';
 import { findRunSpec } from '../../scheduler/groups/tree-query';
 import type { Instance } from '../../scheduler/model/instance';
-import type { PodSpec } from '../../scheduler/model/run-spec';
+import type { PodSpec } from '../../scheduler/model/pod';
 import { isoTime } from '../../scheduler/kernel/iso-time';
-import { podJson } from './pod-json';
+import { podDefinitionJson } from '../../marathon/render/pod-definition-json';
 import { isVisibleInStatus, podInstanceStatusJson } from './pod-instance-status-json';
 
 /** Status of a whole pod (fact 81). */
@@ -34,7 +34,7 @@ export function podStatusJson(deps: ApiDeps, podId: string): Record<string, unkn
   const status: PodState = deleting ? 'TERMINAL' : stable >= spec.instances ? 'STABLE' : 'DEGRADED';
   return {
     id: podId,
-    spec: podJson(spec),
+    spec: podDefinitionJson(spec),
     status,
     statusSince: isoTime(sinceMs),
     instances,

@@ -1,7 +1,8 @@
 import type { ApiDeps } from '../api-deps';
 import { isoTime } from '../../scheduler/kernel/iso-time';
 import type { QueueEntry } from '../../scheduler/scheduler';
-import { appDefinitionJson } from './app-definition-json';
+import { appDefinitionJson } from '../../marathon/render/app-definition-json';
+import { podDefinitionJson } from '../../marathon/render/pod-definition-json';
 import { lastUnusedOffersJson, processedOffersSummaryJson } from './queue-offers-summary-json';
 
 /**
@@ -20,7 +21,7 @@ export function queueEntryJson(deps: ApiDeps, entry: QueueEntry, withLastUnusedO
   if (withLastUnusedOffers) json.lastUnusedOffers = lastUnusedOffersJson(entry.stats);
   const { runSpec } = entry;
   if (runSpec.kind === 'app') json.app = appDefinitionJson(runSpec);
-  else json.pod = runSpec.definition;
+  else json.pod = podDefinitionJson(runSpec, { versionInfo: false });
   return json;
 }
 

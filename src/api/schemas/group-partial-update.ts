@@ -1,5 +1,5 @@
 import { emptyBody, invalidJson } from '../errors';
-import { isRecord } from '../convert/wire-object';
+import { isRecord } from '../../marathon/convert/wire-object';
 
 /** The body of `PATCH /v2/groups/{id}` (Marathon's `GroupPartialUpdate`): only `enforceRole`. */
 export interface GroupPartialUpdateBody {

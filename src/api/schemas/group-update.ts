@@ -1,10 +1,10 @@
 import { emptyBody, invalidJson, objectNotValid } from '../errors';
-import { ErrorSink } from '../convert/error-sink';
-import { isRecord } from '../convert/wire-object';
+import { ErrorSink } from '../../marathon/convert/error-sink';
+import { isRecord } from '../../marathon/convert/wire-object';
 import { MAX_ID_LENGTH } from '../../scheduler/groups/path-id';
 import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
-import { PATH_ID_PATTERN } from './app-schema-parts';
-import { MAX_APPS_PER_REQUEST, MAX_ITEMS, tooManyAppsMessage } from './limits';
+import { PATH_ID_PATTERN } from '../../marathon/schemas/app-schema-parts';
+import { MAX_APPS_PER_REQUEST, MAX_ITEMS, tooManyAppsMessage } from '../../marathon/schemas/limits';
 
 /** The RAML's `strings.PathId` (the same pattern as apps' and pods' ids). */
 const PATH_ID = new RegExp(PATH_ID_PATTERN);

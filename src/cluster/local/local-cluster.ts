@@ -379,8 +379,8 @@ export class LocalCluster implements ClusterDriver {
       const command = taskCommand(t);
       if (command.ok) commands.set(t.taskId, command);
       const sandbox = sandboxOf(this.options.sandboxRoot, t.taskId);
-      if (t.volumes !== undefined) mountVolumes(this.options.sandboxRoot, t.agentId, sandbox, t.volumes);
-      return newTaskRecord(t, tasks, sandbox, launchedAtMs);
+      if (t.persistentVolumes !== undefined) mountVolumes(this.options.sandboxRoot, t.agentId, sandbox, t.persistentVolumes);
+      return newTaskRecord(t, sandbox, launchedAtMs);
     });
     const record: ExecutorRecord = {
       executorKey: tasks[0].taskId,

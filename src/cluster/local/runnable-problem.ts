@@ -1,5 +1,4 @@
 import type { TaskLaunch } from '../../scheduler/model/launch';
-import { secretEnvReferences, secretVolumeReferences } from '../secret-references';
 import { containerImageOf, imageRefusal } from './container-image';
 import { taskCommand } from './task-command';
 
@@ -23,8 +22,8 @@ export function runnableProblem(tasks: readonly TaskLaunch[]): string | undefine
 
 /** The TASK_ERROR message for a task that needs secrets: names only (never values, which pacer never has). */
 function secretRefusal(launch: TaskLaunch): string | undefined {
-  const env = secretEnvReferences(launch).map((r) => `${r.variable} (secret '${r.secret}')`);
-  const files = secretVolumeReferences(launch).map((s) => `a volume of secret '${s}'`);
+  const env = launch.secretEnv.map((r) => `${r.variable} (secret '${r.secret}')`);
+  const files = launch.secretVolumes.map((s) => `a volume of secret '${s}'`);
   const needs = [...env, ...files];
   if (needs.length === 0) return undefined;
   return `the local cluster cannot resolve secrets (it has no secret store); this task needs ${needs.join(', ')}`;

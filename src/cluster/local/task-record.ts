@@ -4,10 +4,10 @@ import { taskEnv } from './task-env';
 
 /**
  * The record of a task about to start (TASK_STAGING, no process yet): everything needed to
- * supervise it and, after a restart, to adopt it again without the launch (which holds the whole
- * run spec and is not persisted).
+ * supervise it and, after a restart, to adopt it again without the launch (which is not
+ * persisted).
  */
-export function newTaskRecord(t: TaskLaunch, group: readonly TaskLaunch[], sandbox: string, launchedAtMs: number): TaskRecord {
+export function newTaskRecord(t: TaskLaunch, sandbox: string, launchedAtMs: number): TaskRecord {
   return {
     taskId: t.taskId,
     runSpecId: t.runSpecId,
@@ -19,7 +19,7 @@ export function newTaskRecord(t: TaskLaunch, group: readonly TaskLaunch[], sandb
     killGracePeriodMs: t.killGracePeriodMs,
     launchedAtMs,
     ...(t.healthCheck === undefined ? {} : { healthCheck: t.healthCheck }),
-    env: taskEnv(t, group, sandbox),
+    env: taskEnv(t, sandbox),
     state: 'TASK_STAGING',
   };
 }

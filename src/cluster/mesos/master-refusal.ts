@@ -51,3 +51,13 @@ export function masterRefusal(message: string): MasterRefusal {
   for (const rule of RULES) if (rule.pattern.test(text)) return rule.refusal(text);
   return { kind: 'unknown', explanation: text };
 }
+
+/**
+ * The roles a refusal names: the master writes a role set as `{ a, b }` after `roles` or `Roles`
+ * (`Roles { dev } are not present in the master's --roles`, `… principal 'p' and roles { dev }`).
+ */
+export function rolesNamed(message: string): string[] {
+  const m = /roles\s*\{([^}]*)\}/i.exec(message);
+  if (m === null) return [];
+  return m[1].split(',').map((r) => r.trim()).filter((r) => r !== '');
+}

@@ -70,8 +70,8 @@ export interface MesosClusterOptions {
   readonly logger?: MesosLogger;
   /**
    * The driver gave up for good: the master sent an ERROR that resubscribing cannot fix (framework
-   * removed, failed over to another scheduler, roles refused, not authorized; the message says
-   * what to do), refused an UPDATE_FRAMEWORK for its roles, or a new framework id was assigned
+   * removed, failed over to another scheduler, every role refused, not authorized; the message
+   * says what to do), refused an UPDATE_FRAMEWORK for all of its roles, or a new framework id was assigned
    * while instances exist. The driver is stopped when this is called; pacer should stop too
    * (Marathon exits).
    */

@@ -10,7 +10,7 @@ import { encodeCall } from './codec/mesos-codec';
 import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer } from './codec/mesos-model';
 import { MEDIA_TYPES } from './codec/media-type';
 import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
-import { masterRefusal } from './master-refusal';
+import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
 import { RoleBook } from './role-book';
 import { UnansweredCallRetry } from './unanswered-call-retry';
@@ -63,8 +63,10 @@ const STDERR_LOGGER: MesosLogger = {
  * framework removed, failed over to another scheduler, roles outside the master's `--roles`, not
  * authorized — stops the driver and calls `onFatal` with an explanation for the operator (do not
  * fight it); a transient one (the authorizer failed) is retried with backoff; an unknown one too,
- * at most `maxConsecutiveErrors` times in a row. An UPDATE_FRAMEWORK refused for its roles is
- * final the same way. So is a framework id that differs from the one resubscribed with, and
+ * at most `maxConsecutiveErrors` times in a row. A refusal (ERROR, or a refused UPDATE_FRAMEWORK)
+ * naming some of the framework's roles — outside `--roles`, or not authorized — is not final: the
+ * driver names those roles, stops asking for them and carries on with the others
+ * (`leaveRefusedRoles`); only a refusal of all of them is final. So is a framework id that differs from the one resubscribed with, and
  * `start` refuses to register a NEW framework id while instances exist (Marathon 1.7's rule: their
  * tasks would be orphaned and relaunched).
  *
@@ -136,6 +138,11 @@ export class MesosCluster implements ClusterDriver {
   }
 
   /** Where the driver is: idle (not started), connecting, subscribed, stopped. */
+  /** Roles the master refused; pacer no longer asks for them (see `leaveRefusedRoles`). */
+  get refusedRoles(): readonly string[] {
+    return this.roleBook.refusedRoles;
+  }
+
   get state(): MesosClusterState {
     return this.lifecycle;
   }
@@ -480,6 +487,10 @@ export class MesosCluster implements ClusterDriver {
     this.metrics.errors++;
     const refusal = masterRefusal(message);
     const what = `the Mesos master sent ERROR: ${refusal.explanation}`;
+    if (this.leaveRefusedRoles(refusal, message)) {
+      this.lost(what); // resubscribes (with backoff) without them
+      return;
+    }
     if (refusal.kind === 'final') {
       this.fatal(new Error(what));
       return;
@@ -490,6 +501,26 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     this.lost(what);
+  }
+
+  /**
+   * A refusal of some of the framework's roles (outside the master's `--roles`, or not authorized
+   * for them) that leaves others: pacer says which roles, stops asking for them (their apps and
+   * pods get no offers until the master allows them and pacer restarts) and carries on with the
+   * rest, instead of resubscribing with them in a loop or stopping everything. False when the
+   * refusal names no role pacer asks for, or every one of them (then it is final as before).
+   */
+  private leaveRefusedRoles(refusal: MasterRefusal, message: string): boolean {
+    if (refusal.kind !== 'final' || (refusal.cause !== 'roles-refused' && refusal.cause !== 'unauthorized')) return false;
+    const named = rolesNamed(message);
+    const remaining = this.roleBook.roles.filter((r) => !named.includes(r));
+    if (remaining.length === 0 || remaining.length === this.roleBook.roles.length) return false;
+    const left = this.roleBook.refuse(named);
+    this.log.warn(
+      `the Mesos master refuses the role(s) ${left.join(', ')} (${message.trim()}): pacer no longer subscribes to them, so apps and pods ` +
+      `of these roles get no offers; it carries on with ${remaining.join(', ')}. ${refusal.explanation}`,
+    );
+    return true;
   }
 
   /** The subscription delivered an event after its first HEARTBEAT: back-off and error streak start over. */
@@ -615,6 +646,11 @@ export class MesosCluster implements ClusterDriver {
     const what = `${item.call.type} to ${baseUrl}: ${verdict.message}`;
     if (item.call.type === 'UPDATE_FRAMEWORK' && answer.kind === 'answered' && (answer.status === 400 || answer.status === 403)) {
       const refusal = masterRefusal(answer.body);
+      if (this.leaveRefusedRoles(refusal, answer.body)) {
+        // The master keeps the previous roles; restate the accepted ones (the next SUBSCRIBE would too).
+        this.sendUpdateFramework();
+        return;
+      }
       if (refusal.kind === 'final') {
         this.fatal(new Error(`the Mesos master refused UPDATE_FRAMEWORK: ${refusal.explanation}`));
         return;

@@ -11,14 +11,30 @@
 export class RoleBook {
   private wanted: string[];
   private readonly suppressedRoles = new Set<string>();
+  private readonly refused = new Set<string>();
 
   constructor(defaultRole: string) {
     this.wanted = [defaultRole];
   }
 
-  /** The roles to subscribe with, sorted and unique. */
+  /** The roles to subscribe with, sorted and unique: the wanted ones the master has not refused. */
   get roles(): readonly string[] {
-    return this.wanted;
+    return this.refused.size === 0 ? this.wanted : this.wanted.filter((r) => !this.refused.has(r));
+  }
+
+  /** Roles the master refused (outside its `--roles`, or not authorized), sorted. */
+  get refusedRoles(): readonly string[] {
+    return [...this.refused].sort();
+  }
+
+  /**
+   * Stops asking for `roles` (the master refused them) for the rest of the process, even when
+   * the run specs still want them; returns those that were being asked for, sorted.
+   */
+  refuse(roles: readonly string[]): string[] {
+    const asked = this.roles.filter((r) => roles.includes(r));
+    for (const role of asked) this.refused.add(role);
+    return asked;
   }
 
   /** Replaces the wanted roles; returns whether they changed. */

@@ -39,8 +39,7 @@ export function putRunSpec(ctx: CoreContext, spec: RunSpec, force: boolean): Com
 
 function keepConfigVersion(spec: RunSpec, before: RunSpec): RunSpec {
   const versionInfo = { lastConfigChangeAt: before.versionInfo.lastConfigChangeAt, lastScalingAt: spec.version };
-  const definition = spec.kind === 'app' ? { ...spec.definition, versionInfo } : spec.definition;
-  return { ...spec, versionInfo, definition };
+  return { ...spec, versionInfo };
 }
 
 /** True unless `version` precedes `other` (either not a timestamp: true, the version is kept as given). */

@@ -1,32 +1,38 @@
 import type { RunSpec } from '../model/run-spec';
 
+/** What a scale or a new version changes without changing the config. */
+const SCALING_FIELDS: ReadonlySet<string> = new Set(['instances', 'version', 'versionInfo']);
+
 /**
  * True when two versions of a run spec differ only in their instance count (and version stamps):
  * such a change scales; any other change restarts (Marathon's ScaleApplication vs
- * RestartApplication rule). One definition object is the same config without comparing: a plan
- * compares every run spec of the old and the new root, and a root change shares every definition
- * it did not touch, so this keeps planning one change from serializing all run specs twice.
+ * RestartApplication rule). A structural comparison of the run spec model: every field but
+ * `instances`, `version` and `versionInfo`, key order ignored, an absent field equal to one that
+ * is `undefined`. The same object is the same config without comparing: a root change shares every
+ * run spec it did not touch, so planning one change compares only what it touched.
  */
 export function sameConfig(a: RunSpec, b: RunSpec): boolean {
-  if (a.definition === b.definition) return true;
-  return canonical(stripScaling(a.definition)) === canonical(stripScaling(b.definition));
+  if (a === b) return true;
+  return sameObject(a as unknown as Readonly<Record<string, unknown>>, b as unknown as Readonly<Record<string, unknown>>, SCALING_FIELDS);
 }
 
-function stripScaling(def: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { instances: _i, version: _v, versionInfo: _vi, scaling, ...rest } = def as Record<string, unknown>;
-  if (scaling !== null && typeof scaling === 'object') {
-    const { instances: _si, ...scalingRest } = scaling as Record<string, unknown>;
-    return { ...rest, scaling: scalingRest };
-  }
-  return rest;
+/** Structural equality of two values of the model (plain objects, arrays and primitives). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  if (Array.isArray(b)) return false;
+  return sameObject(a as Readonly<Record<string, unknown>>, b as Readonly<Record<string, unknown>>);
 }
 
-/** JSON with object keys sorted, so key order never makes two equal definitions differ. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const keys = Object.keys(value as Record<string, unknown>).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+function sameObject(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>, skip?: ReadonlySet<string>): boolean {
+  for (const key in a) {
+    if (skip?.has(key) === true) continue;
+    if (!sameValue(a[key], b[key])) return false;
   }
-  return JSON.stringify(value) ?? 'null';
+  for (const key in b) {
+    if (skip?.has(key) === true || a[key] !== undefined) continue;
+    if (b[key] !== undefined) return false;
+  }
+  return true;
 }

@@ -15,7 +15,7 @@ export interface ActionStatus {
   readonly action: DeploymentAction;
   readonly done: boolean;
   readonly waitingFor: {
-    /** Instances waiting for an offer. */
+    /** Instances waiting for an offer (those still to be created included). */
     readonly unplaced: number;
     /** Offer rejections recorded for this run spec, by reason. */
     readonly rejections: Partial<Record<NoMatchReason, number>>;
@@ -26,6 +26,19 @@ export interface ActionStatus {
     /** Instances of older versions (or beyond the target count) still to go. */
     readonly toReplace: number;
   };
+}
+
+/**
+ * Whether `action` is done, as {@link actionStatus} says, but without reading every instance while
+ * that cannot be: a scale or restart is done only when its target count of instances run (healthy
+ * implies Running), so with fewer Running it is not. Deployments check their actions after every
+ * input that touched their run specs; during a scale-up of 100,000 instances, reading them all
+ * each time made the scale-up quadratic.
+ */
+export function actionDone(state: SchedulerState, action: DeploymentAction): boolean {
+  const rs = state.runSpecs.get(action.runSpecId);
+  if (rs !== undefined && action.action !== 'StartApplication' && action.action !== 'StartPod' && rs.runningCount < rs.spec.instances) return false;
+  return actionStatus(state, action).done;
 }
 
 /** The status of `action` in the current state. */
@@ -48,7 +61,7 @@ export function actionStatus(state: SchedulerState, action: DeploymentAction): A
       else notReady++;
     } else if (!isTerminalCondition(inst.condition)) toReplace++;
   }
-  const waitingFor = { unplaced: rs.scheduled.length, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
+  const waitingFor = { unplaced: rs.scheduled.length + rs.toCreate, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
   return { action, done: isDone(action, rs, healthyNew, existing), waitingFor };
 }
 

@@ -3,7 +3,7 @@ import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { RestartBounds } from './restart-bounds';
-import { isActive, scheduleNewInstances } from '../instances/instance-lifecycle';
+import { createInstances, isActive } from '../instances/instance-lifecycle';
 import { isReady } from '../readiness/readiness-checks';
 import { selectVictims } from '../instances/select-victims';
 import { killInstance } from '../kill/kill-instance';
@@ -44,7 +44,7 @@ export function convergeRestart(ctx: CoreContext, rs: RunSpecState): void {
   const wanted = rs.spec.instances - c.newActive;
   const room = bounds.maxCapacity - existing;
   const launch = Math.min(wanted, room);
-  if (launch > 0) scheduleNewInstances(ctx, rs, launch);
+  createInstances(ctx, rs, launch);
   if (oldLeft === 0 && c.newActive + Math.max(0, launch) > rs.spec.instances) trimNew(ctx, rs, generation);
 }
 
@@ -69,8 +69,8 @@ function replaceInPlace(ctx: CoreContext, rs: RunSpecState, c: Census, bounds: R
     if (wasHealthy) healthy--;
   }
   const missing = rs.spec.instances - rs.activeCount;
-  if (missing > 0) scheduleNewInstances(ctx, rs, missing);
-  else if (missing < 0) {
+  createInstances(ctx, rs, missing);
+  if (missing < 0) {
     const active = [...rs.instances.values()].filter(isActive);
     for (const victim of selectVictims(active, -missing, rs.spec.killSelection)) killInstance(ctx, rs, victim, 'scale-down', 'Decommissioned');
   }

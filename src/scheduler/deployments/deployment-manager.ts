@@ -3,7 +3,7 @@ import { uuidFrom } from '../kernel/ids';
 import { isoTime } from '../kernel/iso-time';
 import type { Group } from '../groups/group';
 import { converge } from '../instances/converge';
-import { actionStatus, type ActionStatus } from './action-status';
+import { actionDone, actionStatus, type ActionStatus } from './action-status';
 import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions';
 import type { Deployment } from './deployment';
 import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
@@ -13,6 +13,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
 import { residentRoleErrors } from '../groups/role-rules';
 import { singleInstanceViolations } from '../groups/single-instance';
+import { floorLabelViolations } from '../health/unhealthy-kill-floor';
 import { assignServicePorts } from '../groups/service-ports';
 import type { ValidationDetail } from '../groups/validation-detail';
 import { noteRoleChanges } from '../state/framework-roles';
@@ -140,7 +141,7 @@ export class DeploymentManager {
     for (;;) {
       const step = d.plan.steps[d.stepIndex];
       if (step !== undefined) {
-        if (!step.actions.every((a) => actionStatus(ctx.state, a).done)) return;
+        if (!step.actions.every((a) => actionDone(ctx.state, a))) return;
         for (const a of step.actions) this.finishAction(ctx, a);
         this.emitStep(ctx, d, 'deployment_step_success');
       }
@@ -272,9 +273,10 @@ function revertedRoot(ctx: CoreContext, d: Deployment): Group {
 /**
  * Rules every run spec a root change touches must keep, whichever command made the change
  * (create, update, scale, group write): Marathon validates the whole new root the same way
- * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules.
+ * (`GroupManagerImpl.updateRoot` → `RootGroup.validRootGroup`). Today: the single-instance rules,
+ * and pacer's `PACER_UNHEALTHY_KILL_FLOOR` label (a share from 0 to 1).
  */
 function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[] {
   const spec = findRunSpec(target, runSpecId);
-  return spec === undefined ? [] : singleInstanceViolations(spec);
+  return spec === undefined ? [] : [...singleInstanceViolations(spec), ...floorLabelViolations(spec)];
 }

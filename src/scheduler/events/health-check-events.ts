@@ -1,31 +1,32 @@
+import { sameValue } from '../commands/same-config';
 import type { CoreContext } from '../core-context';
 import { isoTime } from '../kernel/iso-time';
+import type { HealthCheckSpec } from '../model/health-check';
 import type { RunSpec } from '../model/run-spec';
 
 /**
  * `add_health_check_event` for every check of `next` that `previous` lacked, and
- * `remove_health_check_event` for every check that went away (compared by their wire form).
+ * `remove_health_check_event` for every check that went away (compared structurally).
  * Pods' container checks are announced the same way.
  */
 export function emitHealthCheckChanges(ctx: CoreContext, previous: RunSpec | undefined, next: RunSpec | undefined): void {
-  const before = wires(previous);
-  const after = wires(next);
+  const before = checksOf(previous);
+  const after = checksOf(next);
   const timestamp = isoTime(ctx.clock.nowMs());
   const appId = (next ?? previous)?.id ?? '';
-  for (const [key, wire] of before) {
-    if (!after.has(key)) ctx.bus.emit({ eventType: 'remove_health_check_event', timestamp, appId, healthCheck: wire });
+  for (const check of before) {
+    if (!after.some((c) => sameValue(c, check))) ctx.bus.emit({ eventType: 'remove_health_check_event', timestamp, appId, healthCheck: check });
   }
-  for (const [key, wire] of after) {
-    if (!before.has(key)) {
-      ctx.bus.emit({ eventType: 'add_health_check_event', timestamp, appId, version: next?.version ?? '', healthCheck: wire });
+  for (const check of after) {
+    if (!before.some((c) => sameValue(c, check))) {
+      ctx.bus.emit({ eventType: 'add_health_check_event', timestamp, appId, version: next?.version ?? '', healthCheck: check });
     }
   }
 }
 
-function wires(spec: RunSpec | undefined): Map<string, Readonly<Record<string, unknown>>> {
-  const out = new Map<string, Readonly<Record<string, unknown>>>();
-  if (spec === undefined) return out;
+/** The run spec's checks, each once (two equal checks are announced once, as before). */
+function checksOf(spec: RunSpec | undefined): HealthCheckSpec[] {
+  if (spec === undefined) return [];
   const checks = spec.kind === 'app' ? spec.healthChecks : spec.containers.flatMap((c) => (c.healthCheck === undefined ? [] : [c.healthCheck]));
-  for (const c of checks) out.set(JSON.stringify(c.wire), c.wire);
-  return out;
+  return checks.filter((c, i) => checks.findIndex((other) => sameValue(other, c)) === i);
 }

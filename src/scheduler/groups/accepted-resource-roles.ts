@@ -1,29 +1,27 @@
 import type { RunSpec } from '../model/run-spec';
 import type { ValidationDetail } from './validation-detail';
 
-/** Marathon's message for an empty `acceptedResourceRoles` list (accord's `notEmpty`). */
+/** Marathon's message for an app's `acceptedResourceRoles` given empty (accord's `notEmpty`; the converter's rule). */
 export const EMPTY_ACCEPTED_ROLES_MESSAGE = 'must not be empty';
 
 /**
  * Checks `acceptedResourceRoles` of a run spec (spec 2.7 rule 7, section 7 from 1.10 on, fact 113,
  * Marathon's `state/ResourceRole.scala`) and returns the failure detail, or undefined:
  *
- * - a list given empty is rejected for apps (`must not be empty`); pods echo an empty list as
- *   the default (the converter's rule), so for them empty means "not given";
+ * - an empty list means "not given" (the default); the converter rejects an app's list given
+ *   empty (`must not be empty`, facts 113), and pods echo an empty list as the default;
  * - every entry must be a valid role name;
  * - the list must be a subset of `{*, role}`: `acceptedResourceRoles can only contain *` for the
  *   role `*`, else `acceptedResourceRoles can only contain * and <role>` (the two names sorted);
  * - a resident run spec that names accepted roles must name exactly `["*"]`.
  *
- * An app's list is read from its definition (`acceptedResourceRoles` present means given); the
- * detail path is `/acceptedResourceRoles` for apps, `/scheduling/placement/acceptedResourceRoles`
+ * The detail path is `/acceptedResourceRoles` for apps, `/scheduling/placement/acceptedResourceRoles`
  * for pods (where the pod definition holds it).
  */
 export function validateAcceptedResourceRoles(spec: RunSpec): ValidationDetail | undefined {
   const given = givenRoles(spec);
   if (given === undefined) return undefined;
   const errors: string[] = [];
-  if (given.length === 0) errors.push(EMPTY_ACCEPTED_ROLES_MESSAGE);
   for (const r of given) {
     const problem = roleNameProblem(r);
     if (problem !== undefined && !errors.includes(problem)) errors.push(problem);
@@ -52,9 +50,5 @@ export function roleNameProblem(role: string): string | undefined {
 }
 
 function givenRoles(spec: RunSpec): readonly string[] | undefined {
-  if (spec.kind === 'app') {
-    const wire = spec.definition.acceptedResourceRoles;
-    if (Array.isArray(wire)) return wire.filter((r): r is string => typeof r === 'string');
-  }
   return spec.acceptedResourceRoles.length > 0 ? spec.acceptedResourceRoles : undefined;
 }

@@ -9,8 +9,8 @@ export const CYCLIC_DEPENDENCIES_MESSAGE = 'Dependency graph has cyclic dependen
 /**
  * The run specs `runSpecId` depends on in `root`, sorted by path id:
  *
- * - its own dependencies: an app's `dependencies` (read from `spec.definition`, relative ids
- *   resolved against the app's group, as Marathon normalizes them, fact 66); pods declare none
+ * - its own dependencies: an app's `dependencies` (relative ids resolved against the app's group,
+ *   as Marathon normalizes them, fact 66); pods declare none
  *   (spec section 1, rule 8);
  * - the dependencies of every group above it, up to the root (relative ids resolved against that
  *   group): inherited by everything below, pods included (rule 9);
@@ -132,11 +132,9 @@ function declaresDependencies(group: Group): boolean {
 
 const appsDeclaring = new WeakMap<ReadonlyMap<string, RunSpec>, boolean>();
 
-/** An app's own `dependencies` as its definition states them (strings only); pods have none (rule 8). */
+/** An app's own `dependencies`; pods have none (rule 8). */
 function declaredDependencies(spec: RunSpec): string[] {
-  if (spec.kind !== 'app') return [];
-  const list = spec.definition.dependencies;
-  return Array.isArray(list) ? list.filter((d): d is string => typeof d === 'string') : [];
+  return spec.kind === 'app' ? [...spec.dependencies] : [];
 }
 
 function runSpecIdsUnder(group: Group): readonly string[] {

@@ -1,4 +1,5 @@
-import type { AppSpec, PodSpec } from '../model/run-spec';
+import type { AppSpec } from '../model/app';
+import type { PodSpec } from '../model/pod';
 
 /**
  * A node of the root group tree (immutable: every change builds a new root). Groups, apps and pods

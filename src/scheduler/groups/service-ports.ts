@@ -1,6 +1,6 @@
 import { sameConfig } from '../commands/same-config';
 import { assert } from '../kernel/assert';
-import type { AppSpec } from '../model/run-spec';
+import type { AppSpec } from '../model/app';
 import type { Group } from './group';
 import { mapWith, withGroupAt } from './group-tree';
 import { comparePathIds, parentOf } from './path-id';
@@ -16,16 +16,14 @@ export interface ServicePortRange {
 export type ServicePortsResult = { readonly ok: true; readonly root: Group } | { readonly ok: false; readonly message: string };
 
 /**
- * An app's service ports as its definition states them (Marathon's `AppDefinition.servicePorts`):
- * `container.portMappings[].servicePort` when the container has port mappings (container
- * networking), else `portDefinitions[].port` (host networking); 0 is a dynamic port not assigned
- * yet. Pods have none.
+ * An app's service ports (Marathon's `AppDefinition.servicePorts`): `container.portMappings[].servicePort`
+ * when the container has port mappings (container networking), else `portDefinitions[].port`
+ * (host networking); 0 is a dynamic port not assigned yet. Pods have none.
  */
 export function servicePortsOf(app: AppSpec): number[] {
-  const mappings = portMappings(app);
-  if (mappings !== undefined) return mappings.map((m) => numberAt(m, 'servicePort'));
-  const defs = app.definition.portDefinitions;
-  return Array.isArray(defs) ? defs.map((d) => numberAt(d, 'port')) : [];
+  const mappings = app.container?.portMappings ?? [];
+  if (mappings.length > 0) return mappings.map((m) => m.servicePort);
+  return app.portDefinitions.map((d) => d.port);
 }
 
 /**
@@ -38,8 +36,8 @@ export function servicePortsOf(app: AppSpec): number[] {
  * naming the same fixed service port; load balancers' blue/green deployments rely on it).
  * Deterministic: apps in path id order, lowest free port first.
  *
- * The assigned ports are written into the definition (`portDefinitions[].port` or
- * `portMappings[].servicePort`); with `requirePorts` (host networking) they are also the host
+ * The assigned ports are written into the app (`portDefinitions[].port` or
+ * `container.portMappings[].servicePort`); with `requirePorts` (host networking) they are also the host
  * ports the task needs. An app whose only change was to ask for its ports again (0) is then its
  * previous config: its versions are stamped again against the previous version, so that it is
  * not restarted (Marathon assigns before `GroupVersioningUtil`). Refused when the range runs out,
@@ -120,28 +118,11 @@ function* freePorts(range: ServicePortRange, used: ReadonlySet<number>): Generat
 
 /** `app` with its service ports set to `ports` (same length as {@link servicePortsOf}). */
 function withServicePorts(app: AppSpec, ports: readonly number[]): AppSpec {
-  const mappings = portMappings(app);
-  const def = app.definition;
-  if (mappings !== undefined) {
-    const container = def.container as Record<string, unknown>;
-    const portMappingsWire = mappings.map((m, i) => ({ ...m, servicePort: ports[i] }));
-    return { ...app, definition: { ...def, container: { ...container, portMappings: portMappingsWire } } };
+  const container = app.container;
+  if (container !== undefined && container.portMappings.length > 0) {
+    const portMappings = container.portMappings.map((m, i) => ({ ...m, servicePort: ports[i] }));
+    return { ...app, container: { ...container, portMappings } };
   }
-  const defs = (def.portDefinitions as readonly Record<string, unknown>[]).map((d, i) => ({ ...d, port: ports[i] }));
-  return { ...app, definition: { ...def, portDefinitions: defs }, hostPorts: app.requirePorts ? [...ports] : app.hostPorts };
-}
-
-/** The container's port mappings when it has any (Marathon reads service ports from them then). */
-function portMappings(app: AppSpec): readonly Record<string, unknown>[] | undefined {
-  const container = app.definition.container;
-  if (!isRecord(container) || !Array.isArray(container.portMappings) || container.portMappings.length === 0) return undefined;
-  return container.portMappings.map((m) => (isRecord(m) ? m : {}));
-}
-
-function numberAt(entry: unknown, key: string): number {
-  return isRecord(entry) && typeof entry[key] === 'number' ? entry[key] : 0;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  const portDefinitions = app.portDefinitions.map((d, i) => ({ ...d, port: ports[i] }));
+  return { ...app, portDefinitions, hostPorts: app.requirePorts ? [...ports] : app.hostPorts };
 }

@@ -18,18 +18,16 @@ export type VersionChange = 'update' | 'restart';
  * | nothing changed | kept | kept | kept |
  *
  * A config change wins over a scale or a restart. Nothing changed keeps the stored version (an
- * unchanged PUT restarts nothing, fact 46). The same values are written into the wire definition:
- * `version` and `versionInfo` for apps, `version` for pods (pod definitions carry no versionInfo).
+ * unchanged PUT restarts nothing, fact 46).
  */
 export function stampVersions(original: RunSpec | undefined, target: RunSpec, versionIso: string, change: VersionChange = 'update'): RunSpec {
   const info = nextVersion(original, target, versionIso, change);
   return withVersion(target, info.version, info.versionInfo);
 }
 
-/** `spec` carrying `version` and `versionInfo`, in its fields and in its definition. */
+/** `spec` carrying `version` and `versionInfo`. */
 export function withVersion(spec: RunSpec, version: string, versionInfo: VersionInfo): RunSpec {
-  const definition = spec.kind === 'app' ? { ...spec.definition, version, versionInfo } : { ...spec.definition, version };
-  return { ...spec, version, versionInfo, definition };
+  return { ...spec, version, versionInfo };
 }
 
 function nextVersion(

@@ -43,7 +43,7 @@ export function recordFailure(
     ctx.bus.emit({
       // Spec 6 names the field taskId; we put the task id in it (Marathon's code puts the instance id).
       eventType: 'failed_health_check_event', timestamp: isoTime(nowMs), appId: inst.runSpecId,
-      taskId: inst.tasks[0]?.taskId ?? inst.instanceId, healthCheck: check.wire,
+      taskId: inst.tasks[0]?.taskId ?? inst.instanceId, healthCheck: check,
     });
   }
   setAlive(ctx, spec, inst, state, false, publish);

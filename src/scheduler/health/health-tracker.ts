@@ -1,4 +1,5 @@
 import type { CoreContext } from '../core-context';
+import { unhealthyKillDeferralEndedEvent } from '../events/unhealthy-kill-events';
 import type { HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { ReadinessCheckResult } from '../model/readiness-check';
@@ -39,11 +40,21 @@ export interface PendingProbe {
   readonly checkIndex: number;
 }
 
+/** An unhealthy kill the floor holds back (unhealthy-kill.ts). */
+export interface DeferredKill {
+  /** Why the instance is to be killed: the last failed check, as the kill will report it. */
+  reason: string;
+  /** When the kill was first due. */
+  readonly sinceMs: number;
+  /** Whether `pacer_unhealthy_kill_deferred_event` was sent (a kill that goes ahead at once never was). */
+  announced: boolean;
+}
+
 /**
  * The one owner of health check results: per running instance, one CheckState per check (an
  * app's `healthChecks`, a pod's container checks), and the probes in flight. The logic lives in
- * scheduler-health.ts (probes), agent-health.ts (agents' verdicts) and check-results.ts (what a
- * result does); this holds data only.
+ * scheduler-health.ts (probes), agent-health.ts (agents' verdicts), check-results.ts (what a
+ * result does) and unhealthy-kill.ts (kills and the floor); this holds data only.
  */
 export class HealthTracker {
   /** Per running instance, aligned with `checksOf(spec)` (health-checks-of.ts). */
@@ -54,9 +65,28 @@ export class HealthTracker {
   /** Readiness probes in flight (their ids come from the same counter as health probes). */
   readonly pendingReadiness = new Map<number, { readonly instanceId: string; readonly incarnation: number }>();
   nextProbeId = 1;
+  /** Per app, the unhealthy kills its floor holds back, by instance id (unhealthy-kill.ts). */
+  readonly deferredKills = new Map<string, Map<string, DeferredKill>>();
+  /**
+   * Instances that count towards their app's floor once running: healthy at least once since they
+   * last started, or running when the core recovered them (unhealthy-kill.ts `countsForFloor`).
+   */
+  readonly proven = new Set<string>();
 
-  /** Stops checking an instance: cancels its probe timers and forgets its results. */
+  /**
+   * Stops checking an instance (its incarnation ended, or it is forgotten): cancels its probe
+   * timers and forgets its results, whether it counted for the floor, and a kill the floor held
+   * back (announced as ended, `gone`).
+   */
   forget(ctx: CoreContext, inst: Instance): void {
+    this.proven.delete(inst.instanceId);
+    const deferred = this.deferredKills.get(inst.runSpecId);
+    const kill = deferred?.get(inst.instanceId);
+    if (deferred !== undefined && kill !== undefined) {
+      deferred.delete(inst.instanceId);
+      if (deferred.size === 0) this.deferredKills.delete(inst.runSpecId);
+      if (kill.announced) ctx.bus.emit(unhealthyKillDeferralEndedEvent(inst, 'gone', ctx.clock.nowMs()));
+    }
     const readiness = this.readiness.get(inst.instanceId);
     if (readiness !== undefined) {
       if (readiness.timerId !== undefined) ctx.timers.cancel(readiness.timerId);

@@ -3,12 +3,14 @@ import { instanceHealthChangedEvent } from '../events/instance-events';
 import { isSchedulerRun } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
+import { onInstanceHealthy } from './unhealthy-kill';
 
 /**
  * Recomputes an instance's health from its scheduler-run check results and the agent-run health
  * its tasks reported, and emits `instance_health_changed_event` when it changed. Healthy means
  * every check passes; any failing check makes it unhealthy; otherwise unknown. Instances without
- * checks stay unknown (null on the wire).
+ * checks stay unknown (null on the wire). Turning healthy also counts for the app's unhealthy-kill
+ * floor ({@link onInstanceHealthy}).
  */
 export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Instance): void {
   const next = combine(schedulerRunHealth(ctx, inst), agentRunHealth(spec, inst));
@@ -16,6 +18,8 @@ export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Ins
   inst.healthy = next;
   ctx.state.changed.add(inst.runSpecId);
   ctx.bus.emit(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
+  const rs = next === true ? ctx.state.runSpecs.get(inst.runSpecId) : undefined;
+  if (rs !== undefined) onInstanceHealthy(ctx, rs, inst);
 }
 
 function schedulerRunHealth(ctx: CoreContext, inst: Instance): boolean | undefined | null {

@@ -1,3 +1,4 @@
+import { healthCheckPort } from '../model/health-check-port';
 import type { CoreContext } from '../core-context';
 import { isSchedulerRun, type HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
@@ -7,7 +8,7 @@ import { recordFailure, recordPass } from './check-results';
 import { checksOf } from './health-checks-of';
 import type { CheckState } from './health-tracker';
 import { judgeProbe } from './judge-probe';
-import { killUnhealthy } from './unhealthy-kill';
+import { requestUnhealthyKill } from './unhealthy-kill';
 
 /**
  * Starts result keeping for an instance that now runs: one CheckState per check of its run spec
@@ -15,8 +16,9 @@ import { killUnhealthy } from './unhealthy-kill';
  * every `intervalMs` from now on; agent-run ones (MESOS_*, COMMAND, pod checks) wait for the
  * agent's verdicts (agent-health.ts). Checking stops when the instance stops running.
  * Scheduler-run failures are ignored during `gracePeriodMs` after start until the first success.
- * With `maxConsecutiveFailures` N > 0 the instance is killed at the N-th consecutive counted
- * failure (Marathon kills at `>=`; fact 121); N = 0 never kills (spec 2.5).
+ * With `maxConsecutiveFailures` N > 0 the instance's kill is due at the N-th consecutive counted
+ * failure (Marathon kills at `>=`; fact 121) and at every failure after it, and goes ahead within
+ * the app's floor (unhealthy-kill.ts); N = 0 never kills (spec 2.5).
  */
 export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   if (ctx.health.checks.has(inst.instanceId)) return;
@@ -38,7 +40,7 @@ export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Inst
 export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): void {
   const found = lookup(ctx, instanceId, incarnation, checkIndex);
   if (found === undefined) return;
-  const { inst, state, check } = found;
+  const { rs, inst, state, check } = found;
   const nowMs = ctx.clock.nowMs();
   state.timerId = scheduleProbe(ctx, inst, checkIndex, nowMs + check.intervalMs);
   if (inst.condition !== 'Running') return;
@@ -49,7 +51,7 @@ export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: 
     probeId, instanceId, taskId: task.taskId, checkIndex,
     protocol: check.protocol as 'HTTP' | 'HTTPS' | 'TCP',
     host: inst.agent?.hostname ?? '',
-    port: check.port ?? task.hostPorts[check.portIndex ?? 0] ?? 0,
+    port: (rs.spec.kind === 'app' ? healthCheckPort(rs.spec, check, task.hostPorts) : undefined) ?? 0,
     path: check.path,
     timeoutMs: check.timeoutMs,
   });
@@ -82,7 +84,7 @@ function onFail(ctx: CoreContext, f: Found, cause: string): void {
   if (!recordFailure(ctx, f.rs.spec, f.inst, f.state, f.check, cause)) return;
   const max = f.check.maxConsecutiveFailures;
   if (max > 0 && f.state.consecutiveFailures >= max) {
-    killUnhealthy(ctx, f.rs, f.inst, `${f.check.protocol} health check failed ${f.state.consecutiveFailures} times consecutively (${cause})`, false);
+    requestUnhealthyKill(ctx, f.rs, f.inst, `${f.check.protocol} health check failed ${f.state.consecutiveFailures} times consecutively (${cause})`);
   }
 }
 

@@ -1,9 +1,14 @@
 import type { CoreContext } from '../core-context';
+import { unhealthyKillDeferralEndedEvent, unhealthyKillDeferredEvent } from '../events/unhealthy-kill-events';
 import { isoTime } from '../kernel/iso-time';
+import type { DeferralOutcome } from '../model/events';
 import type { Instance } from '../model/instance';
+import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 import { killInstance } from '../kill/kill-instance';
 import { recordTaskFailure } from '../instances/record-task-failure';
+import type { DeferredKill } from './health-tracker';
+import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource } from './unhealthy-kill-floor';
 
 /**
  * Kills an instance for failing health checks and announces it. Spec section 6 lists both
@@ -11,6 +16,9 @@ import { recordTaskFailure } from '../instances/record-task-failure';
  * latter. We emit both (the spec wins where it speaks) so consumers of either keep working.
  * The instance keeps goal Running: it is replaced, and the replacement is subject to backoff. The
  * kill becomes the run spec's `lastTaskFailure` (state TASK_KILLED, the reason as message).
+ *
+ * Called directly only for kills the agent already made (agent-run checks: `alreadyKilled`); the
+ * scheduler's own kills go through {@link requestUnhealthyKill} and the floor.
  */
 export function killUnhealthy(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: string, alreadyKilled: boolean): void {
   const timestamp = isoTime(ctx.clock.nowMs());
@@ -25,4 +33,121 @@ export function killUnhealthy(ctx: CoreContext, rs: RunSpecState, inst: Instance
   });
   if (alreadyKilled) inst.killReason ??= 'unhealthy';
   else killInstance(ctx, rs, inst, 'unhealthy', 'Running');
+}
+
+/**
+ * A scheduler-run check of `inst` reached `maxConsecutiveFailures`: the kill is due. It goes
+ * ahead unless it would leave the app below its floor (kill-storm protection, issue 18); then
+ * it waits — the instance keeps running, its kill held (`pacer_unhealthy_kill_deferred_event`,
+ * `heldUnhealthyKills` of `GET /v2/queue`, the UI's queue page) — and is looked at again at its
+ * next failed check, whenever an instance of the app turns healthy, and as other kills of the app
+ * fall due; it is dropped if the instance passes its checks again ({@link onInstanceHealthy}).
+ * Every due kill of the app is decided together, in the order they fell due, by
+ * `killsWithinFloor` (unhealthy-kill-floor.ts, the rule). Costs one pass over the app's instances.
+ */
+export function requestUnhealthyKill(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: string): void {
+  let due = ctx.health.deferredKills.get(rs.spec.id);
+  if (due === undefined) {
+    due = new Map();
+    ctx.health.deferredKills.set(rs.spec.id, due);
+  }
+  const known = due.get(inst.instanceId);
+  if (known !== undefined) known.reason = reason;
+  else due.set(inst.instanceId, { reason, sinceMs: ctx.clock.nowMs(), announced: false });
+  settleDueKills(ctx, rs);
+}
+
+/**
+ * `inst` turned healthy: from now on it counts for its app's floor (until it ends), a kill held
+ * back for it is dropped (`recovered`), and the app's other held-back kills are looked at again
+ * (a replacement that proved itself raises the count).
+ */
+export function onInstanceHealthy(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  ctx.health.proven.add(inst.instanceId);
+  const due = ctx.health.deferredKills.get(rs.spec.id);
+  if (due === undefined) return;
+  const kill = due.get(inst.instanceId);
+  if (kill !== undefined) endDeferral(ctx, rs.spec.id, due, inst, kill, 'recovered');
+  if (due.size > 0) settleDueKills(ctx, rs);
+}
+
+/**
+ * After a restart: an instance found running counts for the floor from the start (the core
+ * forgot whether it was ever healthy; it ran before, and treating it as new would let a restart
+ * during an outage kill every instance at once).
+ */
+export function countRecoveredInstance(ctx: CoreContext, inst: Instance): void {
+  ctx.health.proven.add(inst.instanceId);
+}
+
+/**
+ * Whether `inst` counts towards its app's floor: it is Running with goal Running, no kill of it
+ * is under way, and it has been healthy since it last started (or was running when the core
+ * recovered it). Healthy now or not: an instance that served and fails together with its
+ * siblings is what the floor keeps. One that never passed its checks since it started (a
+ * replacement in its grace period, or failing since launch) has shown nothing to keep, and
+ * killing it cannot lower the count.
+ */
+export function countsForFloor(ctx: CoreContext, inst: Instance): boolean {
+  return inst.condition === 'Running' && inst.goal === 'Running' && inst.killReason === undefined
+    && inst.killRequestedAtMs === undefined && ctx.health.proven.has(inst.instanceId);
+}
+
+/** An app's floor and count right now, for decisions, events and the queue (`heldUnhealthyKills`). */
+export interface FloorState {
+  readonly instances: number;
+  readonly capacity: number;
+  readonly source: FloorSource;
+  readonly floor: number;
+  readonly counted: number;
+}
+
+/** The floor of `spec` (`--unhealthy_kill_floor` from the core's options) and how many of `instances` count now. */
+export function floorState(ctx: CoreContext, spec: RunSpec, instances: Iterable<Instance>): FloorState {
+  const { capacity, source } = floorCapacity(spec, ctx.options.unhealthyKillFloor);
+  let counted = 0;
+  for (const inst of instances) if (countsForFloor(ctx, inst)) counted++;
+  return { instances: spec.instances, capacity, source, floor: unhealthyKillFloor(spec.instances, capacity), counted };
+}
+
+/**
+ * Decides every due kill of the app at once, in the order they fell due (first due, first
+ * killed; the map keeps insertion order): the floor lets some go ahead, the rest wait, announced once.
+ */
+function settleDueKills(ctx: CoreContext, rs: RunSpecState): void {
+  const due = ctx.health.deferredKills.get(rs.spec.id);
+  if (due === undefined) return;
+  const ordered = [...due.keys()].map((id) => rs.instances.get(id)).filter((i): i is Instance => i !== undefined && isKillable(i));
+  if (ordered.length === 0) return;
+  const state = floorState(ctx, rs.spec, rs.instances.values());
+  const counts = ordered.map((i) => countsForFloor(ctx, i));
+  const verdicts = killsWithinFloor(state.counted, state.floor, counts);
+  // The count after this settlement's kills, as the held kills' events report it.
+  const counted = state.counted - counts.filter((c, k) => c && verdicts[k]).length;
+  ordered.forEach((inst, k) => {
+    const kill = due.get(inst.instanceId) as DeferredKill;
+    if (verdicts[k]) {
+      if (kill.announced) endDeferral(ctx, rs.spec.id, due, inst, kill, 'killed');
+      else forgetDeferral(ctx, rs.spec.id, due, inst);
+      killUnhealthy(ctx, rs, inst, kill.reason, false);
+    } else if (!kill.announced) {
+      kill.announced = true;
+      ctx.bus.emit(unhealthyKillDeferredEvent(inst, kill.reason, { ...state, counted }, ctx.clock.nowMs()));
+    }
+  });
+}
+
+/** Only a running instance nobody is killing yet can be killed for its health (Marathon kills no unreachable instance: #3942). */
+export function isKillable(inst: Instance): boolean {
+  return inst.condition === 'Running' && inst.killReason === undefined && inst.killRequestedAtMs === undefined;
+}
+
+function endDeferral(ctx: CoreContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance, kill: DeferredKill, outcome: DeferralOutcome): void {
+  forgetDeferral(ctx, runSpecId, due, inst);
+  if (kill.announced) ctx.bus.emit(unhealthyKillDeferralEndedEvent(inst, outcome, ctx.clock.nowMs()));
+}
+
+function forgetDeferral(ctx: CoreContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance): void {
+  due.delete(inst.instanceId);
+  if (due.size === 0) ctx.health.deferredKills.delete(runSpecId);
 }

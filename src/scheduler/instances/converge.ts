@@ -1,6 +1,6 @@
 import type { CoreContext } from '../core-context';
 import type { RunSpecState } from '../state/run-spec-state';
-import { isActive, scheduleNewInstances } from './instance-lifecycle';
+import { createInstances, isActive } from './instance-lifecycle';
 import { selectVictims } from './select-victims';
 import { killInstance } from '../kill/kill-instance';
 import { convergeRestart } from '../deployments/converge-restart';
@@ -16,7 +16,7 @@ export function converge(ctx: CoreContext, rs: RunSpecState): void {
     return;
   }
   const target = rs.deleting ? 0 : rs.spec.instances;
-  scheduleNewInstances(ctx, rs, target - rs.activeCount);
+  createInstances(ctx, rs, target - rs.activeCount);
   if (rs.activeCount <= target) return;
   const candidates = [...rs.instances.values()].filter(isActive);
   const reason = rs.deleting ? 'deleted' : 'scale-down';

@@ -26,12 +26,14 @@ export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, ins
   if (inst.condition === condition) return;
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
+  const wasRunning = inst.condition === 'Running';
   inst.condition = condition;
   inst.conditionSinceMs = ctx.clock.nowMs();
   ctx.state.changed.add(inst.runSpecId);
   ctx.state.dirty.add(inst);
   if (rs !== undefined) {
     rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+    rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   }
   ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
@@ -49,6 +51,53 @@ export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal
   ctx.state.dirty.add(inst);
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
   ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
+}
+
+/**
+ * Brings the run spec's instances still to create to `count`: creates as many now as this input's
+ * budget allows (SchedulerOptions.instancesPerInput) and leaves the rest in `toCreate`, for a
+ * `continueChanges` timer due at once ({@link continueDeferred}); `count` ≤ 0 cancels what was left.
+ * A scale to 100,000 so takes 50 inputs of 2,000 instead of one that blocks the loop for seconds
+ * (issue 11 item 4), with API requests and cluster updates handled in between.
+ */
+export function createInstances(ctx: CoreContext, rs: RunSpecState, count: number): void {
+  const wanted = Math.max(0, count);
+  const now = Math.min(wanted, ctx.state.changeBudget);
+  rs.toCreate = wanted - now;
+  if (now > 0) {
+    ctx.state.changeBudget -= now;
+    scheduleNewInstances(ctx, rs, now);
+  }
+  if (rs.toCreate === 0) return;
+  ctx.state.demandDirty.add(rs);
+  deferChange(ctx, rs);
+}
+
+/** Takes one from this input's budget of instances to create or kill; false when it is spent. */
+export function takeChangeBudget(ctx: CoreContext): boolean {
+  if (ctx.state.changeBudget <= 0) return false;
+  ctx.state.changeBudget--;
+  return true;
+}
+
+/** Goes on with `rs` in a later input: a `continueChanges` timer due at once ({@link continueDeferred}). */
+export function deferChange(ctx: CoreContext, rs: RunSpecState): void {
+  ctx.state.deferred.add(rs);
+  ctx.state.deferredTimerId ??= ctx.timers.schedule(ctx.clock.nowMs(), { type: 'timer', timer: { kind: 'continueChanges' } });
+}
+
+/**
+ * The `continueChanges` timer: each deferred run spec goes on (`goOn`: convergence creates the
+ * instances left to create, a delete kills the next ones), in the order they were deferred, within
+ * the new input's budget (what is still left waits for the next timer). A run spec forgotten or
+ * replaced meanwhile is skipped.
+ */
+export function continueDeferred(ctx: CoreContext, goOn: (rs: RunSpecState) => void): void {
+  const state = ctx.state;
+  state.deferredTimerId = undefined;
+  const pending = [...state.deferred];
+  state.deferred.clear();
+  for (const rs of pending) if (state.runSpecs.get(rs.spec.id) === rs) goOn(rs);
 }
 
 /**
@@ -148,6 +197,7 @@ export function retireInstance(ctx: CoreContext, rs: RunSpecState, inst: Instanc
 export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   if (isActive(inst)) rs.activeCount--;
+  if (inst.condition === 'Running') rs.runningCount--;
   for (const task of inst.tasks) {
     if (task.state === undefined || !isTerminalCondition(task.condition)) rememberExpunged(ctx, task.taskId, inst);
   }

@@ -64,7 +64,7 @@ export function onKillRetry(ctx: CoreContext, instanceId: string, incarnation: n
 /** Per task: the app's `taskKillGracePeriodSeconds`, or the pod container's `lifecycle.killGracePeriodSeconds`. */
 export function gracePeriodMs(spec: RunSpec | undefined, containerName: string | undefined): number {
   if (spec === undefined) return DEFAULT_KILL_GRACE_MS;
-  if (spec.kind === 'app') return spec.killGracePeriodMs;
+  if (spec.kind === 'app') return spec.killGracePeriodMs ?? DEFAULT_KILL_GRACE_MS;
   const container = spec.containers.find((c) => c.name === containerName);
   return container?.killGracePeriodMs ?? DEFAULT_KILL_GRACE_MS;
 }

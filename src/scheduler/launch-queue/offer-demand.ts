@@ -21,7 +21,7 @@ export class OfferDemand {
   private readonly wanting = new Map<RunSpecState, readonly string[]>();
   private readonly perRole = new Map<string, number>();
   private readonly suppressed = new Set<string>();
-  /** Scheduled count of each wanting run spec at the last sync, to notice new work. */
+  /** Scheduled (and still to create) count of each wanting run spec at the last sync, to notice new work. */
   private readonly lastScheduled = new Map<RunSpecState, number>();
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
@@ -50,7 +50,8 @@ export class OfferDemand {
           maybeSuppress.push(role);
         }
       }
-      const scheduled = rs.scheduled.length;
+      // Instances still to create count as work already seen: creating them in chunks is not new work.
+      const scheduled = rs.scheduled.length + rs.toCreate;
       if (wants && this.wanting.get(rs) === undefined) {
         this.wanting.set(rs, roles);
         for (const role of roles) {

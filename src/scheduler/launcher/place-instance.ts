@@ -1,15 +1,15 @@
 import type { CoreContext } from '../core-context';
 import { appTaskId, podExecutorId, podTaskId } from '../kernel/ids';
-import { isSchedulerRun } from '../model/health-check';
 import type { Instance, Task } from '../model/instance';
-import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../model/launch';
-import type { AppSpec, PodSpec } from '../model/run-spec';
+import type { LaunchOperation } from '../model/launch';
+import type { AppSpec } from '../model/app';
+import type { PodSpec } from '../model/pod';
 import type { Offer } from '../model/offer';
 import type { PersistentVolume } from '../model/reservation';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { setCondition, setInstanceRole } from '../instances/instance-lifecycle';
-import { gracePeriodMs } from '../kill/kill-instance';
+import { appLaunchOperation, podLaunchOperation } from './task-launch';
 
 /**
  * The Commit step for one instance: binds a Scheduled instance to the offer's agent, creates its
@@ -46,15 +46,10 @@ export function launchOperation(
   inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
   rs.counts.add(offer.agent);
   setCondition(ctx, rs, inst, 'Provisioned');
-  if (spec.kind === 'app') return { kind: 'launch', task: taskLaunch(inst, spec, inst.tasks[0], offer, volumes), allocation: res.allocation };
-  const launches = inst.tasks.map((task) => taskLaunch(inst, spec, task, offer, volumes));
-  return {
-    kind: 'launchGroup',
-    executorId: podExecutorId(inst.instanceId, inst.incarnation),
-    executorResources: spec.executorResources,
-    tasks: launches,
-    allocation: res.allocation,
-  };
+  const op = spec.kind === 'app'
+    ? appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation)
+    : podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
+  return volumes === undefined ? op : withPersistentVolumes(op, volumes);
 }
 
 function appTask(inst: Instance, spec: AppSpec, res: Reservation, nowMs: number): Task {
@@ -87,38 +82,8 @@ function podTasks(inst: Instance, spec: PodSpec, res: Reservation, nowMs: number
   });
 }
 
-function taskLaunch(inst: Instance, spec: AppSpec | PodSpec, task: Task, offer: Offer, volumes: readonly PersistentVolume[] | undefined): TaskLaunch {
-  return {
-    ...(volumes === undefined ? {} : { volumes }),
-    taskId: task.taskId,
-    instanceId: inst.instanceId,
-    runSpecId: spec.id,
-    runSpecVersion: spec.version,
-    containerName: task.containerName,
-    agentId: offer.agent.agentId,
-    hostname: offer.agent.hostname,
-    role: inst.role,
-    resources: task.resources,
-    hostPorts: task.hostPorts,
-    healthCheck: agentCheck(spec, task),
-    killGracePeriodMs: gracePeriodMs(spec, task.containerName),
-    spec,
-  };
-}
-
-/** The agent-run check of a task with its port resolved (Mesos runs one health check per task). */
-function agentCheck(spec: AppSpec | PodSpec, task: Task): ResolvedAgentCheck | undefined {
-  if (spec.kind === 'app') {
-    const check = spec.healthChecks.find((c) => !isSchedulerRun(c.protocol));
-    if (check === undefined) return undefined;
-    return { check, port: check.port ?? task.hostPorts[check.portIndex ?? 0] };
-  }
-  const container = spec.containers.find((c) => c.name === task.containerName);
-  const check = container?.healthCheck;
-  if (container === undefined || check === undefined) return undefined;
-  if (check.endpoint === undefined) return { check };
-  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
-  const i = withHost.findIndex((e) => e.name === check.endpoint);
-  const endpoint = container.endpoints.find((e) => e.name === check.endpoint);
-  return { check, port: i >= 0 ? task.hostPorts[i] : endpoint?.containerPort };
+/** The launch with a resident instance's persistent volumes on each of its tasks. */
+function withPersistentVolumes(op: LaunchOperation, persistentVolumes: readonly PersistentVolume[]): LaunchOperation {
+  if (op.kind === 'launch') return { ...op, task: { ...op.task, persistentVolumes } };
+  return { ...op, tasks: op.tasks.map((t) => ({ ...t, persistentVolumes })) };
 }

@@ -2,7 +2,7 @@ import type { CoreContext } from '../core-context';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer, OfferedPool } from '../model/offer';
-import { persistenceIdOf, type PersistentVolume, type ReservationOperation } from '../model/reservation';
+import { persistenceIdOf, persistentVolumesOf, type PersistentVolume, type ReservationOperation } from '../model/reservation';
 import type { PortRange } from '../model/resources';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
@@ -62,7 +62,7 @@ export function residentOperations(ctx: CoreContext, offer: Offer, nowMs: number
 export function firstResidentLaunch(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): OfferOperation[] {
   const agentId = offer.agent.agentId;
   const role = inst.role;
-  const volumes: PersistentVolume[] = (rs.spec.persistentVolumes ?? []).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));
+  const volumes: PersistentVolume[] = persistentVolumesOf(rs.spec).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));
   const total = sum(res.allocation);
   const reserved: OfferedPool = { ...total, reservedFor: role, reservationId: inst.instanceId };
   inst.reservation = { agentId, role, volumes };

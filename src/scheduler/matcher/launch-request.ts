@@ -1,3 +1,4 @@
+import { persistentVolumesOf } from '../model/reservation';
 import { compileConstraints, type CompiledConstraints } from '../constraints/compile-constraints';
 import type { ScalarResources } from '../model/resources';
 import { addResources } from '../model/resources';
@@ -45,8 +46,8 @@ export function compileLaunchRequest(spec: RunSpec): LaunchRequest {
 
 /** A resident instance reserves its persistent volumes' disk too (they are created on its reservation). */
 function withVolumes(resources: ScalarResources, spec: RunSpec): ScalarResources {
-  const volumes = spec.persistentVolumes;
-  if (volumes === undefined || volumes.length === 0) return resources;
+  if (!spec.resident) return resources;
+  const volumes = persistentVolumesOf(spec);
   let diskMilli = resources.diskMilli;
   for (const v of volumes) diskMilli += v.diskMilli;
   return { ...resources, diskMilli };

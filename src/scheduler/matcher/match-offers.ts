@@ -10,6 +10,7 @@ import { reserve } from './reserve';
 import { placeInstance } from '../launcher/place-instance';
 import { firstResidentLaunch, residentOperations } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
+import { RESEND_REFUSE_MS } from '../scheduler-options';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
@@ -18,7 +19,9 @@ import { requestFor } from './request-for-role';
  * progresses, until the offer is full, `maxInstancesPerOffer` is reached or no candidate fits.
  * A candidate rejected by an offer is skipped for the rest of that offer (the ledger only
  * shrinks), and an offer that cannot hold the smallest waiting request is done at once.
- * Instances are persisted before the accept; unused offers are declined in one call.
+ * Instances are persisted before the accept; unused offers are declined in one call. At most
+ * `launchesPerInput` instances are placed per batch; the offers after that are declined to be sent
+ * again (RESEND_REFUSE_MS), so one input stays short however many offers arrive at once.
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
@@ -30,9 +33,16 @@ export class OfferMatcher {
     const nowMs = ctx.clock.nowMs();
     const batch = new Batch(ctx, nowMs);
     const declined: string[] = [];
+    const resend: string[] = [];
+    let budget = ctx.options.launchesPerInput;
     for (const offer of offers) {
+      if (budget <= 0 && batch.candidates.length > 0) {
+        resend.push(offer.offerId);
+        continue;
+      }
       const resident = hasReservations(offer) ? residentOperations(ctx, offer, nowMs) : undefined;
-      const placed = batch.candidates.length === 0 ? NONE : this.matchOne(ctx, offer, batch, nowMs);
+      const placed = batch.candidates.length === 0 ? NONE : this.matchOne(ctx, offer, batch, nowMs, budget);
+      budget -= placed.length;
       if (placed.length === 0 && (resident === undefined || resident.ops.length === 0)) {
         declined.push(offer.offerId);
         continue;
@@ -48,12 +58,13 @@ export class OfferMatcher {
       batch.dropDrained();
     }
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
+    if (resend.length > 0) ctx.driver.decline(resend, RESEND_REFUSE_MS);
   }
 
-  private matchOne(ctx: CoreContext, offer: Offer, batch: Batch, nowMs: number): Placed[] {
+  private matchOne(ctx: CoreContext, offer: Offer, batch: Batch, nowMs: number, budget: number): Placed[] {
     const seq = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
-    const max = ctx.options.maxInstancesPerOffer;
+    const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
     const candidates = batch.candidates;
     const n = candidates.length;
     const placed: Placed[] = [];

@@ -1,3 +1,4 @@
+import type { HealthCheckSpec } from './health-check';
 import type { Group } from '../groups/group';
 import type { Condition } from './condition';
 import type { TaskState } from './task-state';
@@ -17,6 +18,8 @@ export type MarathonEvent =
   | RemoveHealthCheckEvent
   | UnhealthyTaskKillEvent
   | UnhealthyInstanceKillEvent
+  | UnhealthyKillDeferredEvent
+  | UnhealthyKillDeferralEndedEvent
   | UnknownInstanceTerminatedEvent
   | AppTerminatedEvent
   | DeploymentInfoEvent
@@ -75,20 +78,23 @@ export interface FailedHealthCheckEvent extends Base {
   readonly eventType: 'failed_health_check_event';
   readonly appId: string;
   readonly taskId: string;
-  readonly healthCheck: Readonly<Record<string, unknown>>;
+  /** Rendered as Marathon's health check JSON by the API. */
+  readonly healthCheck: HealthCheckSpec;
 }
 
 export interface AddHealthCheckEvent extends Base {
   readonly eventType: 'add_health_check_event';
   readonly appId: string;
   readonly version: string;
-  readonly healthCheck: Readonly<Record<string, unknown>>;
+  /** Rendered as Marathon's health check JSON by the API. */
+  readonly healthCheck: HealthCheckSpec;
 }
 
 export interface RemoveHealthCheckEvent extends Base {
   readonly eventType: 'remove_health_check_event';
   readonly appId: string;
-  readonly healthCheck: Readonly<Record<string, unknown>>;
+  /** Rendered as Marathon's health check JSON by the API. */
+  readonly healthCheck: HealthCheckSpec;
 }
 
 export interface UnhealthyTaskKillEvent extends Base {
@@ -110,6 +116,43 @@ export interface UnhealthyInstanceKillEvent extends Base {
   readonly reason: string;
   readonly host: string;
   readonly slaveId: string;
+}
+
+/**
+ * pacer's own event (Marathon has none like it; `pacer_` names are delivered only to subscribers
+ * that ask for them by `event_type`, see `src/api/events/subscriber.ts`): an unhealthy kill was
+ * held back because it would leave the app below its floor (health/unhealthy-kill.ts). `floor` is
+ * how many instances must keep counting, `counted` how many count now, `instances` the target.
+ */
+export interface UnhealthyKillDeferredEvent extends Base {
+  readonly eventType: 'pacer_unhealthy_kill_deferred_event';
+  readonly appId: string;
+  readonly taskId: string;
+  readonly instanceId: string;
+  readonly version: string;
+  readonly reason: string;
+  readonly host: string;
+  readonly slaveId: string;
+  readonly instances: number;
+  readonly floor: number;
+  readonly counted: number;
+}
+
+/** How a held-back unhealthy kill ended: done once the floor allowed it, dropped as the instance passed its checks again, or moot as it stopped for another reason. */
+export type DeferralOutcome = 'killed' | 'recovered' | 'gone';
+
+/** pacer's own event: an unhealthy kill held back by the floor is no longer held back (see {@link DeferralOutcome}). */
+export interface UnhealthyKillDeferralEndedEvent extends Base {
+  readonly eventType: 'pacer_unhealthy_kill_deferral_ended_event';
+  readonly appId: string;
+  readonly taskId: string;
+  readonly instanceId: string;
+  readonly outcome: DeferralOutcome;
+}
+
+/** Event types that are pacer's own (not Marathon's): their names start with `pacer_`. */
+export function isPacerEventType(eventType: string): boolean {
+  return eventType.startsWith('pacer_');
 }
 
 export interface UnknownInstanceTerminatedEvent extends Base {

@@ -30,10 +30,11 @@ export function healthCheckProtocolOf(name: string): HealthCheckProtocol | undef
 export type SchedulerProtocol = 'HTTP' | 'HTTPS' | 'TCP';
 
 /**
- * A normalized health check. Scheduler-run (HTTP/HTTPS/TCP) and agent-run (MESOS_*, COMMAND, pod
- * checks) share this shape; `maxConsecutiveFailures` means different things for the two
- * (see health/README in the core and spec 2.5): 0 = never kill for scheduler-run, kill at the first
- * failure for agent-run.
+ * A normalized health check: an app's `healthChecks[]` entry or a pod container's `healthCheck`
+ * (`form` says which JSON states it). Scheduler-run (HTTP/HTTPS/TCP) and agent-run (MESOS_*,
+ * COMMAND, pod checks) share this shape; `maxConsecutiveFailures` means different things for the
+ * two (see health/README in the core and spec 2.5): 0 = never kill for scheduler-run, kill at the
+ * first failure for agent-run.
  */
 export interface HealthCheckSpec {
   readonly protocol: HealthCheckProtocol;
@@ -43,18 +44,26 @@ export interface HealthCheckSpec {
   readonly maxConsecutiveFailures: number;
   /** Wait before the first check (pods; "no effect" for Marathon-level checks). */
   readonly delayMs: number;
-  /** Index into the instance's host ports (apps). */
+  /**
+   * Apps, port-based checks: Marathon's `portIndex`, an index into the app's ports
+   * (`appPortSlots`: its port definitions or port mappings); 0 when neither it nor `port` was
+   * given. Where that port is on a task: `healthCheckPort`.
+   */
   readonly portIndex?: number;
-  /** A fixed port; wins over `portIndex`. */
+  /** Apps: a fixed port to probe; wins over `portIndex`. */
   readonly port?: number;
   /** Endpoint name (pod checks). */
   readonly endpoint?: string;
+  /** HTTP kinds: the path probed (`/` by default; `/` for other kinds, where it is not written). */
   readonly path: string;
+  /** HTTP and HTTPS: treat 1xx answers as neither success nor failure. */
   readonly ignoreHttp1xx: boolean;
   /** Shell command (COMMAND, pod exec). */
   readonly command?: string;
-  /** The definition's health check object with defaults filled, for events (`healthCheck`). */
-  readonly wire: Readonly<Record<string, unknown>>;
+  /** Apps: the IP protocol to probe with (`ipProtocol`, default IPv4); IPv4 for pod checks. */
+  readonly ipProtocol: 'IPv4' | 'IPv6';
+  /** Which of Marathon's JSON forms states the check: an app's `healthChecks[]` entry or a pod container's `healthCheck`. */
+  readonly form: 'app' | 'pod';
 }
 
 export function isSchedulerRun(protocol: HealthCheckProtocol): protocol is SchedulerProtocol {

@@ -63,7 +63,8 @@ export type TimerKind =
   | { readonly kind: 'healthProbe'; readonly instanceId: string; readonly incarnation: number; readonly checkIndex: number }
   | { readonly kind: 'killRetry'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'readinessProbe'; readonly instanceId: string; readonly incarnation: number }
-  | { readonly kind: 'reconcile' };
+  | { readonly kind: 'reconcile' }
+  | { readonly kind: 'continueChanges' };
 
 export type TimerInput = { readonly type: 'timer'; readonly timer: TimerKind };
 

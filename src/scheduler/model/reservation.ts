@@ -1,4 +1,6 @@
 import type { OfferedPool } from './offer';
+import { toMilli } from './resources';
+import type { RunSpec } from './run-spec';
 
 /**
  * A persistent volume of a resident instance, created on its reservation's disk (Mesos
@@ -43,4 +45,19 @@ export function isReservationOperation<T extends { readonly kind: string }>(op: 
 /** The persistence id of a resident instance's volume: one per instance and container path. */
 export function persistenceIdOf(instanceId: string, index: number): string {
   return `${instanceId}#vol${index}`;
+}
+
+/**
+ * The persistent volumes a run spec asks for, from its typed volumes: an app's
+ * `container.volumes[]` of kind `persistent` (at their `containerPath`), a pod's `volumes[]` of
+ * kind `persistent` (at their name, which containers mount). Sizes are MiB, in milli-units.
+ */
+export function persistentVolumesOf(spec: RunSpec): PersistentVolumeSpec[] {
+  const out: PersistentVolumeSpec[] = [];
+  if (spec.kind === 'app') {
+    for (const v of spec.container?.volumes ?? []) if (v.kind === 'persistent') out.push({ containerPath: v.containerPath, diskMilli: toMilli(v.persistent.size) });
+  } else {
+    for (const v of spec.volumes) if (v.kind === 'persistent') out.push({ containerPath: v.name, diskMilli: toMilli(v.persistent.size) });
+  }
+  return out;
 }

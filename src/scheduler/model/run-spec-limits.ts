@@ -1,6 +1,6 @@
 /**
  * Bounds of a run spec that the core itself relies on (docs/limits.md). The API refuses
- * definitions beyond them (src/api/schemas), and recovery sets aside a stored run spec beyond
+ * definitions beyond them (src/marathon/schemas), and recovery sets aside a stored run spec beyond
  * them (state/stored-records.ts) instead of trying to run it.
  */
 

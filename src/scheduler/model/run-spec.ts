@@ -1,8 +1,6 @@
+import type { AppSpec } from './app';
 import type { Constraint } from './constraint';
-import type { HealthCheckSpec } from './health-check';
-import type { ReadinessCheckSpec } from './readiness-check';
-import type { PersistentVolumeSpec } from './reservation';
-import type { ScalarResources } from './resources';
+import type { PodSpec } from './pod';
 
 export type KillSelection = 'YOUNGEST_FIRST' | 'OLDEST_FIRST';
 
@@ -28,7 +26,13 @@ export interface VersionInfo {
   readonly lastConfigChangeAt: string;
 }
 
-/** Fields every run spec has; all already normalized (defaults filled, units converted). */
+/**
+ * Fields every run spec has; all already normalized (defaults filled, units converted). The run
+ * spec model (this file, app.ts, pod.ts and the types they use) is the one model of an app or a
+ * pod: the converter (src/marathon/convert) builds it from Marathon's JSON, the renderer
+ * (src/marathon/render) writes Marathon's JSON from it, and everything else reads it.
+ * docs/architecture.md says how to add a field.
+ */
 export interface RunSpecCommon {
   readonly id: string;
   readonly version: string;
@@ -43,56 +47,8 @@ export interface RunSpecCommon {
   readonly unreachable: UnreachablePolicy;
   readonly killSelection: KillSelection;
   readonly labels: Readonly<Record<string, string>>;
-  /** Has persistent volumes (a resident service). */
+  /** Derived: has persistent volumes (a resident service). */
   readonly resident: boolean;
-  /** The persistent volumes of a resident run spec (empty or absent otherwise). */
-  readonly persistentVolumes?: readonly PersistentVolumeSpec[];
-  /**
-   * The Marathon wire definition with every default filled in (what the API echoes and what
-   * `api_post_event.appDefinition` carries). The core never reads it for scheduling.
-   */
-  readonly definition: Readonly<Record<string, unknown>>;
-}
-
-export interface AppSpec extends RunSpecCommon {
-  readonly kind: 'app';
-  readonly resources: ScalarResources;
-  /** One entry per port the task needs on the host: 0 = any free port, N = exactly N. */
-  readonly hostPorts: readonly number[];
-  readonly requirePorts: boolean;
-  readonly healthChecks: readonly HealthCheckSpec[];
-  /** At most one (fact 31); absent means none. */
-  readonly readinessChecks?: readonly ReadinessCheckSpec[];
-  readonly killGracePeriodMs: number;
-  readonly cmd?: string;
-  readonly args?: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
-}
-
-export interface PodEndpoint {
-  readonly name: string;
-  /** undefined: no host port; 0: any free port; N: exactly N. */
-  readonly hostPort?: number;
-  readonly containerPort?: number;
-  readonly protocol: readonly string[];
-}
-
-export interface PodContainer {
-  readonly name: string;
-  readonly resources: ScalarResources;
-  readonly endpoints: readonly PodEndpoint[];
-  readonly healthCheck?: HealthCheckSpec;
-  readonly command?: string;
-  readonly env: Readonly<Record<string, string>>;
-  /** Container-specific grace period (`lifecycle.killGracePeriodSeconds`), if any. */
-  readonly killGracePeriodMs?: number;
-}
-
-export interface PodSpec extends RunSpecCommon {
-  readonly kind: 'pod';
-  readonly containers: readonly PodContainer[];
-  readonly executorResources: ScalarResources;
-  readonly networkMode: 'host' | 'container';
 }
 
 /** An app or a pod. */

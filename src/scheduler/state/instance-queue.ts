@@ -2,14 +2,18 @@ import type { Instance } from '../model/instance';
 
 /**
  * FIFO of Scheduled instances with O(1) amortized `shift` (a head index plus occasional
- * compaction), so a queue of a million instances drains in linear time.
+ * compaction), so a queue of a million instances drains in linear time, and O(1) `remove`
+ * (a tombstone skipped when it reaches the head), so a delete or scale-down of a hundred thousand
+ * waiting instances is linear too.
  */
 export class InstanceQueue {
   private items: Instance[] = [];
   private head = 0;
+  /** Removed instances still in `items` (skipped by peek/shift, dropped by compaction). */
+  private readonly removed = new Set<Instance>();
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.items.length - this.head - this.removed.size;
   }
 
   push(inst: Instance): void {
@@ -18,28 +22,50 @@ export class InstanceQueue {
 
   /** The instance `shift` would return next, left in the queue. */
   peek(): Instance | undefined {
+    this.skipRemoved();
     return this.head < this.items.length ? this.items[this.head] : undefined;
   }
 
   shift(): Instance | undefined {
+    this.skipRemoved();
     if (this.head >= this.items.length) return undefined;
     const inst = this.items[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    if (this.head > 1024 && this.head * 2 > this.items.length) this.compact();
     return inst;
   }
 
-  /** Removes one instance wherever it is (O(n); used by scale-down and deletes, not by matching). */
-  remove(inst: Instance): boolean {
-    const i = this.items.indexOf(inst, this.head);
-    if (i < 0) return false;
-    this.items.splice(i, 1);
-    return true;
+  /**
+   * Removes one instance wherever it is. The instance must be in the queue (a Scheduled instance
+   * is, and only it: instance-lifecycle keeps that so); removing one twice is a no-op.
+   */
+  remove(inst: Instance): void {
+    if (this.removed.has(inst)) return;
+    if (this.items[this.items.length - 1] === inst && this.items.length > this.head) {
+      this.items.pop();
+      return;
+    }
+    this.removed.add(inst);
+    if (this.removed.size > 1024 && this.removed.size * 2 > this.items.length - this.head) this.compact();
   }
 
   toArray(): Instance[] {
-    return this.items.slice(this.head);
+    if (this.removed.size === 0) return this.items.slice(this.head);
+    // A tombstone stands for the earliest occurrence (an instance removed, then queued again, is kept at its new place).
+    const skip = new Set(this.removed);
+    const out: Instance[] = [];
+    for (let i = this.head; i < this.items.length; i++) if (!skip.delete(this.items[i])) out.push(this.items[i]);
+    return out;
+  }
+
+  private skipRemoved(): void {
+    if (this.removed.size === 0) return;
+    while (this.head < this.items.length && this.removed.delete(this.items[this.head])) this.head++;
+  }
+
+  /** Drops the consumed head and every tombstone. */
+  private compact(): void {
+    this.items = this.toArray();
+    this.head = 0;
+    this.removed.clear();
   }
 }

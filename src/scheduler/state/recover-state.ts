@@ -2,6 +2,7 @@ import type { CoreContext } from '../core-context';
 import type { DeploymentManager } from '../deployments/deployment-manager';
 import { startHealthChecks } from '../health/scheduler-health';
 import { seedAgentHealth } from '../health/agent-health';
+import { countRecoveredInstance } from '../health/unhealthy-kill';
 import { startReadiness } from '../readiness/readiness-checks';
 import { countRole, isActive, isPlaced } from '../instances/instance-lifecycle';
 import { converge } from '../instances/converge';
@@ -113,6 +114,7 @@ function adopt(ctx: CoreContext, inst: Instance): void {
   countRole(ctx, rs, inst.role, 1);
   if (inst.condition === 'Scheduled') rs.scheduled.push(inst);
   if (isActive(inst)) rs.activeCount++;
+  if (inst.condition === 'Running') rs.runningCount++;
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.add(inst.agent);
 }
 
@@ -126,6 +128,7 @@ function rearm(ctx: CoreContext, rs: RunSpecState): void {
     }
     if (inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive') onBecameUnreachable(ctx, rs, inst);
     else if (inst.condition === 'Running') {
+      countRecoveredInstance(ctx, inst);
       startHealthChecks(ctx, rs, inst);
       seedAgentHealth(ctx, rs.spec, inst);
       startReadiness(ctx, rs, inst);

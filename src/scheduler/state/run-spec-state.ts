@@ -28,6 +28,21 @@ export interface RunSpecState {
   /** Instances waiting for an offer, FIFO. */
   readonly scheduled: InstanceQueue;
   activeCount: number;
+  /**
+   * How many of its instances are Running (any goal, any version): a deployment action cannot be
+   * done while fewer than its target run, so it is checked without reading every instance.
+   */
+  runningCount: number;
+  /**
+   * New instances its convergence wants but has not created yet (more than one input may create,
+   * SchedulerOptions.instancesPerInput): later inputs create them. Counted as waiting in the queue.
+   */
+  toCreate: number;
+  /**
+   * While it is deleted: instances its delete has still to kill (more than one input may kill,
+   * SchedulerOptions.instancesPerInput), last to kill first; empty otherwise.
+   */
+  toKill: Instance[];
   counts: PlacementCounts;
   backoff?: BackoffState;
   deleting: boolean;

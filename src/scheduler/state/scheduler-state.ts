@@ -35,6 +35,12 @@ export class SchedulerState {
    * instance of a role appeared / the last one went): recompute them after this input.
    */
   rolesDirty = true;
+  /** How many more instances the current input may create or kill for a delete (SchedulerOptions.instancesPerInput). */
+  changeBudget = 0;
+  /** Run specs with instances left to create (`toCreate`) or to kill (`toKill`), in the order they were deferred. */
+  readonly deferred = new Set<RunSpecState>();
+  /** The `continueChanges` timer that goes on with them, while one is armed. */
+  deferredTimerId: number | undefined;
   /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
   readonly history = new VersionHistory();
 

@@ -4,6 +4,7 @@ import type { Group } from '../../scheduler/groups/group';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
+import { groupToRecord, type RecordResult, RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
 import { decode, encode } from './codec';
 import { inspectStoreFile } from './inspect-store-file';
 import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
@@ -82,11 +83,11 @@ export class SqliteStore implements Store {
   }
 
   saveRoot(root: Group): void {
-    this.sql.saveRoot.run(encode(root));
+    this.sql.saveRoot.run(encode(groupToRecord(root)));
   }
 
   saveRunSpec(spec: RunSpec): void {
-    this.sql.saveRunSpec.run(spec.id, encode(spec));
+    this.sql.saveRunSpec.run(spec.id, encode(runSpecToRecord(spec)));
   }
 
   deleteRunSpec(runSpecId: string): void {
@@ -94,7 +95,7 @@ export class SqliteStore implements Store {
   }
 
   saveRunSpecVersion(spec: RunSpec): void {
-    this.sql.saveVersion.run(spec.id, spec.version, encode(spec));
+    this.sql.saveVersion.run(spec.id, spec.version, encode(runSpecToRecord(spec)));
   }
 
   deleteRunSpecVersion(runSpecId: string, version: string): void {
@@ -102,7 +103,7 @@ export class SqliteStore implements Store {
   }
 
   saveRootVersion(root: Group): void {
-    this.sql.saveRootVersion.run(root.version, encode(root));
+    this.sql.saveRootVersion.run(root.version, encode(groupToRecord(root)));
   }
 
   deleteRootVersion(version: string): void {
@@ -110,7 +111,7 @@ export class SqliteStore implements Store {
   }
 
   saveDeployment(deployment: Deployment): void {
-    this.sql.saveDeployment.run(deployment.plan.id, encode(deployment));
+    this.sql.saveDeployment.run(deployment.plan.id, encode(deploymentRecord(deployment)));
   }
 
   deleteDeployment(deploymentId: string): void {
@@ -145,12 +146,17 @@ export class SqliteStore implements Store {
    * versions by run spec id, then version, and root versions by version — versions are ISO
    * timestamps, so oldest first). A row that does not decode, or whose record is not the one its
    * key names (a run spec stored under another id, …), is set aside and reported in `setAside`;
-   * it never stops the load. Whether a decoded record makes sense is the core's to judge.
+   * it never stops the load. Run specs and groups are read back through the converter
+   * (run-spec-record.ts), so one it refuses is set aside with its errors. Whether the rest of a
+   * decoded record makes sense is the core's to judge.
    */
   load(): StoredState {
     const setAside: SetAsideRecord[] = [];
-    const take = <T>(kind: StoredRecordKind, key: string, body: unknown, names: (v: Record<string, unknown>) => boolean, version?: string): T[] => {
-      const problem = this.rowProblem(body, names);
+    const reader = new RunSpecRecordReader();
+    const take = <T>(
+      kind: StoredRecordKind, key: string, body: unknown, read: (v: unknown) => RecordResult<unknown>, names: (v: T) => boolean, version?: string,
+    ): T[] => {
+      const problem = this.rowProblem(body, read, names as (v: unknown) => boolean);
       if (problem.value !== undefined) return [problem.value as T];
       const record: SetAsideRecord = { kind, key: String(key), ...(version === undefined ? {} : { version: String(version) }), reason: problem.reason };
       this.setAside(record);
@@ -158,18 +164,21 @@ export class SqliteStore implements Store {
       return [];
     };
     const anyRecord = (): boolean => true;
+    const runSpec = (v: unknown): RecordResult<unknown> => reader.runSpec(v);
+    const group = (v: unknown): RecordResult<unknown> => reader.group(v);
+    const deployment = (v: unknown): RecordResult<unknown> => deploymentFromRecord(reader, v);
+    const plain = (v: unknown): RecordResult<unknown> => ({ ok: true, value: v });
     const root = this.sql.loadRoot.get();
     const frameworkId = this.frameworkIdOrSetAside(setAside);
-    const roots = root === undefined ? [] : take<Group>('root', '/', root.body, anyRecord);
+    const roots = root === undefined ? [] : take<Group>('root', '/', root.body, group, anyRecord);
     return {
       ...(roots.length === 0 ? {} : { root: roots[0] }),
-      runSpecs: this.sql.loadRunSpecs.all().flatMap((r) => take<RunSpec>('runSpec', r.id, r.body, (v) => v.id === r.id)),
+      runSpecs: this.sql.loadRunSpecs.all().flatMap((r) => take<RunSpec>('runSpec', r.id, r.body, runSpec, (v) => v.id === r.id)),
       versions: this.sql.loadVersions.all().flatMap((r) =>
-        take<RunSpec>('runSpecVersion', r.run_spec_id, r.body, (v) => v.id === r.run_spec_id && v.version === r.version, r.version)),
-      rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take<Group>('rootVersion', r.version, r.body, (v) => v.version === r.version)),
-      deployments: this.sql.loadDeployments.all().flatMap((r) =>
-        take<Deployment>('deployment', r.id, r.body, (v) => typeof v.plan === 'object' && v.plan !== null && (v.plan as { id?: unknown }).id === r.id)),
-      instances: this.sql.loadInstances.all().flatMap((r) => take<Instance>('instance', r.id, r.body, (v) => v.instanceId === r.id)),
+        take<RunSpec>('runSpecVersion', r.run_spec_id, r.body, runSpec, (v) => v.id === r.run_spec_id && v.version === r.version, r.version)),
+      rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take<Group>('rootVersion', r.version, r.body, group, (v) => v.version === r.version)),
+      deployments: this.sql.loadDeployments.all().flatMap((r) => take<Deployment>('deployment', r.id, r.body, deployment, (v) => v.plan.id === r.id)),
+      instances: this.sql.loadInstances.all().flatMap((r) => take<Instance>('instance', r.id, r.body, plain, (v) => v.instanceId === r.id)),
       ...(frameworkId === undefined ? {} : { frameworkId }),
       ...(setAside.length === 0 ? {} : { setAside }),
     };
@@ -181,20 +190,23 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * The decoded value of a row's body when it decodes to an object that `names` accepts as the
-   * record its key names; otherwise why not. Any failure of the codec (including a stack overflow
-   * on absurdly deep text) is a reason, never an exception.
+   * The value of a row's body when it decodes to an object that `read` turns into the core's
+   * value (run specs and groups: run-spec-record.ts) and `names` accepts as the record its key
+   * names; otherwise why not. Any failure of the codec (including a stack overflow on absurdly deep
+   * text) is a reason, never an exception.
    */
-  private rowProblem(body: unknown, names: (v: Record<string, unknown>) => boolean): { value?: unknown; reason: string } {
-    let value: unknown;
+  private rowProblem(body: unknown, read: (v: unknown) => RecordResult<unknown>, names: (v: unknown) => boolean): { value?: unknown; reason: string } {
+    let decoded: unknown;
     try {
-      value = decode(typeof body === 'string' ? body : String(body));
+      decoded = decode(typeof body === 'string' ? body : String(body));
     } catch (err) {
       return { reason: `does not decode (${(err as Error).message})` };
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { reason: 'does not decode to an object' };
-    if (!names(value as Record<string, unknown>)) return { reason: 'is not the record its key names' };
-    return { value, reason: '' };
+    if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return { reason: 'does not decode to an object' };
+    const record = read(decoded);
+    if (!record.ok) return { reason: record.reason };
+    if (!names(record.value)) return { reason: 'is not the record its key names' };
+    return { value: record.value, reason: '' };
   }
 
   /** The stored framework id, or undefined (a stored value that is not a non-empty string is set aside). */
@@ -207,6 +219,22 @@ export class SqliteStore implements Store {
     setAside.push(record);
     return undefined;
   }
+}
+
+/** A deployment as stored: the core's object with its two roots as group records (run-spec-record.ts). */
+function deploymentRecord(deployment: Deployment): Record<string, unknown> {
+  return { ...deployment, original: groupToRecord(deployment.original), target: groupToRecord(deployment.target) };
+}
+
+function deploymentFromRecord(reader: RunSpecRecordReader, value: unknown): RecordResult<Deployment> {
+  const record = value as Record<string, unknown>;
+  const plan = record.plan as { id?: unknown } | undefined;
+  if (typeof plan !== 'object' || plan === null || typeof plan.id !== 'string') return { ok: false, reason: 'is not a deployment record' };
+  const original = reader.group(record.original);
+  if (!original.ok) return { ok: false, reason: `original: ${original.reason}` };
+  const target = reader.group(record.target);
+  if (!target.ok) return { ok: false, reason: `target: ${target.reason}` };
+  return { ok: true, value: { ...record, original: original.value, target: target.value } as unknown as Deployment };
 }
 
 function setPragmas(db: Database.Database, path: string, synchronous: StoreSynchronous): void {

@@ -15,7 +15,9 @@ import type Database from 'better-sqlite3';
  * The tables hold Marathon's persisted categories (marathon-reference.md section 2, "Persistence in
  * ZooKeeper": apps/pods, group, instance, deployment, framework-id) plus the root group's stored
  * versions, keyed by what the port keys them by; the root group and the framework id are single
- * rows. Every body column holds the codec's JSON text (`codec.ts`). There is no node-size limit to
+ * rows. Every body column holds the codec's JSON text (`codec.ts`) of the record: run specs and
+ * groups (the root, root versions, a deployment's two roots) as Marathon's JSON (../run-spec-record.ts),
+ * deployments and instances as the core's objects. There is no node-size limit to
  * hit (Marathon's 1 MB ZooKeeper nodes, section 5, item 5).
  */
 
@@ -24,9 +26,11 @@ export const PACER_APPLICATION_ID = 0x70616372;
 
 /**
  * The format this build writes and the highest it can read. Version 2 stores health check
- * protocols with Marathon's `MESOS_*` names (store-migrations.ts upgrades a version 1 file).
+ * protocols with Marathon's `MESOS_*` names; version 3 stores run specs and groups as Marathon's
+ * JSON (../run-spec-record.ts) instead of the core's objects (store-migrations.ts upgrades older
+ * files).
  */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
 
 const SCHEMA_V1 = `
   CREATE TABLE root (

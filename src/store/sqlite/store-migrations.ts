@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { AGENT_PROTOCOL_ALIASES } from '../../scheduler/model/health-check';
+import { migrateRunSpecsToMarathonJson } from './run-spec-migration';
 import { STORE_FORMAT_VERSION } from './store-format';
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
@@ -18,10 +19,13 @@ const BODY_TABLES = ['root', 'run_specs', 'run_spec_versions', 'root_versions', 
  * `definition`); they become `MESOS_HTTP`, `MESOS_HTTPS`, `MESOS_TCP`. The rewrite matches the
  * exact JSON member `"protocol":"AGENT_…"` as the codec writes it (no spaces; a string value that
  * merely contains this text has its quotes escaped and is left alone).
+ *
+ * 2 → 3: run specs and groups are stored as Marathon's JSON (run-spec-migration.ts).
  */
 export function migrateStore(db: Database.Database, fromVersion: number): void {
   db.transaction(() => {
     if (fromVersion < 2) renameAgentProtocols(db);
+    if (fromVersion < 3) migrateRunSpecsToMarathonJson(db);
     db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
   })();
 }

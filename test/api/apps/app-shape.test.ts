@@ -1,6 +1,6 @@
 import t from 'tap';
-import { appShapeErrors } from '../../../src/api/schemas/app-shape';
-import { marathonPath } from '../../../src/api/schemas/app-error-path';
+import { appShapeErrors } from '../../../src/marathon/schemas/app-shape';
+import { marathonPath } from '../../../src/marathon/schemas/app-error-path';
 
 t.test('JSON pointers become Marathon paths (fact 3)', async (t) => {
   const cases: [string, string][] = [

@@ -23,12 +23,16 @@ t.test('event_type filters by exact name; none means every type (fact 104)', asy
     { name: 'unknown type matches nothing', eventTypes: ['no_such_event'], expected: [] },
     { name: 'no comma splitting', eventTypes: ['api_post_event,deployment_success'], expected: [] },
     { name: 'empty value matches nothing', eventTypes: [''], expected: [] },
+    // pacer's own types (kill-storm protection) reach only clients that name them: Marathon clients reading every type never see one
+    { name: 'a pacer_ type by name', eventTypes: ['pacer_unhealthy_kill_deferred_event'], expected: ['pacer_unhealthy_kill_deferred_event'] },
+    { name: 'a pacer_ type beside Marathon\'s', eventTypes: ['pacer_unhealthy_kill_deferred_event', 'deployment_success'], expected: ['pacer_unhealthy_kill_deferred_event', 'deployment_success'] },
   ];
   for (const c of cases) {
     const { connect, bus, hub } = makeHub();
     const sink = connect({ eventTypes: c.eventTypes });
     bus.emit(coreEvent(1));
     hub.publish(apiEvent(2));
+    bus.emit(coreEvent(4, 'pacer_unhealthy_kill_deferred_event'));
     bus.emit(coreEvent(3, 'deployment_success'));
     t.strictSame(typesOf(sink.parsed().events), c.expected, c.name);
   }

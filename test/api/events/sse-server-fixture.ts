@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../../src/api/api-deps';
+import type { ApiAuthentication } from '../../../src/api/auth/api-authentication';
 import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
 import { buildServer } from '../../../src/api/server';
 import { Harness } from '../../harness/core-harness';
@@ -19,12 +20,14 @@ export interface SseServer {
 /**
  * The whole API listening on 127.0.0.1 (port 0) with a real {@link EventStreamHub} over a real core
  * in manual time: the hub is both the stream and the API's event publisher, as in production.
- * The caller closes `app` (which closes the hub) in `t.teardown`.
+ * The caller closes `app` (which closes the hub) in `t.teardown`. `auth`: behind authentication
+ * (and `--authorization_file`).
  */
-export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number } = {}): Promise<SseServer> {
+export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number; auth?: ApiAuthentication } = {}): Promise<SseServer> {
   const harness = new Harness();
   const clock = { nowMs: () => harness.nowMs };
-  const hub = new EventStreamHub({ subscribe: (listener) => harness.scheduler.subscribe(listener), clock, ...opts });
+  const { auth, ...hubOptions } = opts;
+  const hub = new EventStreamHub({ subscribe: (listener) => harness.scheduler.subscribe(listener), clock, ...hubOptions });
   const deps: ApiDeps = {
     scheduler: harness.scheduler,
     submit: (command) => harness.handle(command) ?? { ok: true },
@@ -34,7 +37,7 @@ export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: 
     frameworkId: () => 'pacer-test-framework',
     uptimeMs: () => harness.elapsedMs,
   };
-  const app = buildServer({ deps, stream: hub });
+  const app = buildServer({ deps, stream: hub, ...(auth === undefined ? {} : { auth }) });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   return { harness, hub, deps, app, baseUrl: `http://127.0.0.1:${port}`, port };

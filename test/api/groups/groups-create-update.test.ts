@@ -36,7 +36,7 @@ t.test('relative ids resolve against the group, relative dependencies become abs
   t.equal(res.statusCode, 201);
   const root = kit.deps.scheduler.root();
   const web = findRunSpec(root, '/g/web');
-  t.same(web?.definition.dependencies, ['/g/db', '/other/x']);
+  t.same(web?.kind === 'app' ? web.dependencies : undefined, ['/g/db', '/other/x']);
   t.same(findGroup(root, '/g/sub')?.dependencies, ['/g/db']);
   const shown = objs(obj((await kit.request('GET', '/v2/groups/g')).json).apps).find((a) => a.id === '/g/web');
   t.same(shown?.dependencies, ['/g/db', '/other/x']);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { MAX_JSON_DEPTH } from '../../../src/api/schemas/limits';
+import { MAX_JSON_DEPTH } from '../../../src/marathon/schemas/limits';
 import { jsonDepthExceeds } from '../../../src/api/json-depth';
 import { stateSnapshot } from '../../fuzz/state-snapshot';
 import { apiFor, appBody, type Json } from '../apps/apps-kit';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { MAX_INSTANCES } from '../../../src/scheduler/model/run-spec-limits';
-import { MAX_BACKOFF_FACTOR, MAX_RESOURCE, MAX_SECONDS } from '../../../src/api/schemas/limits';
+import { MAX_BACKOFF_FACTOR, MAX_RESOURCE, MAX_SECONDS } from '../../../src/marathon/schemas/limits';
 import { stateSnapshot } from '../../fuzz/state-snapshot';
 import { apiFor, appBody, call, type Json } from '../apps/apps-kit';
 import { podBody, containerBody } from '../pods/pod-api-builders';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { MAX_APPS_PER_REQUEST, MAX_ITEMS, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../../src/api/schemas/limits';
+import { MAX_APPS_PER_REQUEST, MAX_ITEMS, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../../src/marathon/schemas/limits';
 import { MAX_ID_LENGTH } from '../../../src/scheduler/groups/path-id';
 import { stateSnapshot } from '../../fuzz/state-snapshot';
 import { apiFor, appBody, call, type Json } from '../apps/apps-kit';
@@ -92,5 +92,5 @@ t.test('ids: . and .. segments are refused, not resolved (issue 11.5)', async (t
     'a relative ../ that leaves the group is still "not child" (group rule)');
   const ok = await call(fx, 'POST', '/v2/groups', { id: '/g', apps: [app({ id: 'a', dependencies: ['../x'] })] });
   t.equal(ok.status, 201, `relative .. in dependencies is Marathon's way to name a sibling: ${ok.text.slice(0, 200)}`);
-  t.same(fx.harness.scheduler.root().groups.get('/g')?.apps.get('/g/a')?.definition.dependencies, ['/x']);
+  t.same(fx.harness.scheduler.root().groups.get('/g')?.apps.get('/g/a')?.dependencies, ['/x']);
 });

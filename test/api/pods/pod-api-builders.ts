@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeOffer } from '../../builders/cluster-builders';
 import { START_MS } from '../../harness/core-harness';
-import { makeContainerJson, makePodJson } from '../../unit/api/convert/fixtures/builders';
+import { makeContainerJson, makePodJson } from '../../unit/marathon/convert/fixtures/builders';
 import type { TaskLaunch } from '../../../src/scheduler/model/launch';
 import type { Offer } from '../../../src/scheduler/model/offer';
 

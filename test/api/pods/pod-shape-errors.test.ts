@@ -1,5 +1,5 @@
 import t from 'tap';
-import { podShapeErrors } from '../../../src/api/schemas/pod-shape-errors';
+import { podShapeErrors } from '../../../src/marathon/schemas/pod-shape-errors';
 import { containerBody, podBody, type Json } from './pod-api-builders';
 
 const accepted: readonly [string, Json][] = [

@@ -5,7 +5,7 @@ import { podInstanceJson } from '../../../src/api/render/pod-instance-json';
 import type { Condition } from '../../../src/scheduler/model/condition';
 import type { HealthCheckSpec } from '../../../src/scheduler/model/health-check';
 import type { Instance, Task } from '../../../src/scheduler/model/instance';
-import type { PodContainer } from '../../../src/scheduler/model/run-spec';
+import type { PodContainer } from '../../../src/scheduler/model/pod';
 import type { TaskState } from '../../../src/scheduler/model/task-state';
 import { START_MS } from '../../harness/core-harness';
 import { makeAgent } from '../../builders/cluster-builders';
@@ -29,7 +29,7 @@ function makeTask(over: Partial<Task> = {}): Task {
 function makeCheck(protocol: HealthCheckSpec['protocol'], endpoint?: string): HealthCheckSpec {
   return {
     protocol, endpoint, gracePeriodMs: 300_000, intervalMs: 60_000, timeoutMs: 20_000, maxConsecutiveFailures: 3,
-    delayMs: 2000, path: '/', ignoreHttp1xx: false, wire: {},
+    delayMs: 2000, path: '/', ignoreHttp1xx: false, ipProtocol: 'IPv4', form: 'pod',
   };
 }
 
@@ -37,8 +37,12 @@ function makeContainer(over: Partial<PodContainer> = {}): PodContainer {
   return {
     name: 'c',
     resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 },
-    endpoints: [{ name: 'web', hostPort: 0, protocol: ['tcp'] }, { name: 'side', protocol: ['tcp'] }],
+    endpoints: [{ name: 'web', hostPort: 0, protocol: ['tcp'], labels: {}, networkNames: [] }, { name: 'side', protocol: ['tcp'], labels: {}, networkNames: [] }],
     env: {},
+    envSecrets: {},
+    volumeMounts: [],
+    artifacts: [],
+    labels: {},
     ...over,
   };
 }

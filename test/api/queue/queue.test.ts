@@ -3,6 +3,8 @@ import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
+import { appDefinitionJson } from '../../../src/marathon/render/app-definition-json';
+import { podDefinitionJson } from '../../../src/marathon/render/pod-definition-json';
 
 interface QueueWire {
   queue: (Record<string, unknown> & {
@@ -48,8 +50,9 @@ t.test('an app waiting for offers (fact 90)', async (t) => {
   const { queue } = await getQueue(fx);
   t.equal(queue.length, 1);
   const [entry] = queue;
-  const { args: _args, constraints: _constraints, healthChecks: _checks, env: _env, ...written } = app.definition;
-  t.same(entry.app, written, "the app as Marathon's app writer writes it: unset (null) and empty fields left out");
+  t.same(entry.app, appDefinitionJson(app), "the app as Marathon's app writer writes it: unset (null) and empty fields left out");
+  const written = entry.app as Record<string, unknown>;
+  t.notOk('env' in written || 'constraints' in written || 'healthChecks' in written, 'empty omit-if-empty fields left out');
   t.notOk('pod' in entry);
   t.equal(entry.count, 3);
   t.equal(entry.role, 'dev');
@@ -70,7 +73,7 @@ t.test('a pod entry carries "pod"', async (t) => {
   const pod = makePod({ id: '/pod', instances: 2 });
   fx.harness.put(pod);
   const [entry] = (await getQueue(fx)).queue;
-  t.same(entry.pod, pod.definition);
+  t.same(entry.pod, podDefinitionJson(pod, { versionInfo: false }), 'the pod as before the redesign: no versionInfo');
   t.notOk('app' in entry);
   t.equal(entry.count, 2);
 });

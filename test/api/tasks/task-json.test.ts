@@ -56,7 +56,7 @@ t.test('an instance without placement has null host and slaveId', async (t) => {
 t.test('appTasksJson: launched instances only, servicePorts always []', async (t) => {
   const fx = makeApi();
   t.teardown(() => fx.app.close());
-  fx.harness.put(makeApp({ id: '/web', instances: 2, hostPorts: [0], definition: { portDefinitions: [{ port: 10005 }] } }));
+  fx.harness.put(makeApp({ id: '/web', instances: 2, hostPorts: [0], portDefinitions: [{ port: 10005, protocol: 'tcp', labels: {} }] }));
   t.same(appTasksJson(fx.deps, '/web'), [], 'scheduled instances have no task yet');
   // Room for one instance only (0.1 cpus each): one launched, one still waiting.
   const [launched] = fx.harness.offer(makeOffer({ cpus: 0.15 }));

@@ -17,7 +17,7 @@ t.test('GET /v2/tasks with nothing deployed → {"tasks":[]}', async (t) => {
 t.test('a running app task carries every field of fact 40', async (t) => {
   const fx = makeApi();
   t.teardown(() => fx.app.close());
-  const app = makeApp({ id: '/web', hostPorts: [0], definition: { portDefinitions: [{ port: 10001, protocol: 'tcp', name: 'http' }] } });
+  const app = makeApp({ id: '/web', hostPorts: [0], portDefinitions: [{ port: 10001, protocol: 'tcp', name: 'http', labels: {} }] });
   const [launched] = launchRunning(fx, app, makeOffer({ agent: { hostname: 'h1', zone: 'z1', region: 'r1' } }));
   const { tasks } = body<{ tasks: TaskWire[] }>(await fx.app.inject({ method: 'GET', url: '/v2/tasks' }));
   t.equal(tasks.length, 1);
@@ -116,7 +116,7 @@ t.test('Accept: text/plain gives the tab-separated endpoint list', async (t) => 
   t.teardown(() => fx.app.close());
   const web = makeApp({
     id: '/prod/web', instances: 2, hostPorts: [0, 0],
-    definition: { portDefinitions: [{ port: 10000, name: 'a' }, { port: 10001, name: 'b' }] },
+    portDefinitions: [{ port: 10000, protocol: 'tcp', name: 'a', labels: {} }, { port: 10001, protocol: 'tcp', name: 'b', labels: {} }],
   });
   const launched = launchRunning(fx, web, makeOffer({ agent: { hostname: 'h1' } }));
   t.equal(launched.length, 2);

@@ -13,7 +13,7 @@ t.test('an app task runs with Marathon\'s environment and reports STARTING then 
     env: { GREETING: 'hello', PORT1: 'overridden' },
     cpus: 0.5,
     mem: 64,
-    definition: { portDefinitions: [{ port: 0, name: 'http' }, { port: 0 }] },
+    portDefinitions: [{ port: 0, protocol: 'tcp', name: 'http', labels: {} }, { port: 0, protocol: 'tcp', labels: {} }],
   });
   const { op, task } = appLaunch(offer, app);
   f.cluster.accept(offer.offerId, [op], 0);
@@ -89,13 +89,13 @@ t.test('a missing executable fails the launch', async (t) => {
 const refusals = [
   {
     name: 'an app with a Docker image',
-    build: () => makeApp({ cmd: 'sleep 1', definition: { container: { type: 'DOCKER', docker: { image: 'nginx:1.25' } } } }),
+    build: () => makeApp({ cmd: 'sleep 1', container: { type: 'DOCKER', docker: { image: 'nginx:1.25' }, portMappings: [] } }),
     message: 'the local cluster runs commands only; container images are not supported: nginx:1.25',
     reason: 'REASON_TASK_INVALID',
   },
   {
     name: 'an app with a Mesos container and an image',
-    build: () => makeApp({ cmd: 'sleep 1', definition: { container: { type: 'MESOS', docker: { image: 'busybox' } } } }),
+    build: () => makeApp({ cmd: 'sleep 1', container: { type: 'MESOS', docker: { image: 'busybox' }, portMappings: [] } }),
     message: 'the local cluster runs commands only; container images are not supported: busybox',
     reason: 'REASON_TASK_INVALID',
   },
@@ -127,8 +127,9 @@ for (const c of refusals) {
 t.test('a pod container with an image fails the whole group with TASK_ERROR', async (t) => {
   const f = makeFixture(t);
   const offer = await f.startAndOffer();
-  const pod = makePod({ containers: [{ name: 'a', command: 'sleep 30' }, { name: 'b', command: 'sleep 30' }] });
-  const withImage = { ...pod, definition: { ...pod.definition, containers: [{ name: 'a' }, { name: 'b', image: { kind: 'DOCKER', id: 'redis:7' } }] } };
+  const withImage = makePod({
+    containers: [{ name: 'a', command: 'sleep 30' }, { name: 'b', command: 'sleep 30', image: { kind: 'DOCKER', id: 'redis:7', forcePull: false, labels: {} } }],
+  });
   const { op, tasks } = podLaunch(offer, withImage);
   f.cluster.accept(offer.offerId, [op], 0);
   for (const task of tasks) {

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { LocalCluster, type LocalClusterOptions } from '../../../src/cluster/local/local-cluster';
 import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import type { ClusterInput, TaskStatus } from '../../../src/scheduler/model/inputs';
-import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../../../src/scheduler/model/launch';
+import type { LaunchOperation, TaskLaunch } from '../../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../../src/scheduler/model/offer';
 import { addResources, type ScalarResources } from '../../../src/scheduler/model/resources';
-import type { AppSpec, PodSpec } from '../../../src/scheduler/model/run-spec';
+import type { AppSpec } from '../../../src/scheduler/model/app';
+import type { PodSpec } from '../../../src/scheduler/model/pod';
 import type { TaskState } from '../../../src/scheduler/model/task-state';
+import { appLaunchOn, podLaunchOn } from '../../builders/launch-builders';
 import { PATIENCE_MS, waitFor as waitUntilProbe } from '../../harness/wait';
 
 /** The tap test object, as far as the fixture needs it. */
@@ -127,60 +129,30 @@ function allocation(r: ScalarResources, ports: readonly number[]): OfferedPool[]
   return [{ ...r, ports: ports.map((p) => [p, p] as const) }];
 }
 
-/** The LAUNCH of one app task on `offer`, with host ports taken from the offer and its agent-run check resolved. */
+/** The core's LAUNCH of one app task on `offer` (launcher/task-launch.ts), with host ports taken from the offer. */
 export function appLaunch(offer: Offer, spec: AppSpec, taskId = `app.instance-${++taskSeq}._app.1`): { op: LaunchOperation; task: TaskLaunch } {
   const hostPorts = takePorts(offer.pools[0], spec.hostPorts.length);
-  const check = spec.healthChecks[0];
-  const healthCheck: ResolvedAgentCheck | undefined = check === undefined
-    ? undefined
-    : { check, ...(check.protocol === 'COMMAND' ? {} : { port: check.port ?? hostPorts[check.portIndex ?? 0] }) };
-  const task: TaskLaunch = {
-    taskId,
-    instanceId: taskId.replace(/\._app\.\d+$/, ''),
-    runSpecId: spec.id,
-    runSpecVersion: spec.version,
-    agentId: offer.agent.agentId,
-    hostname: offer.agent.hostname,
-    role: spec.role,
-    resources: spec.resources,
-    hostPorts,
-    ...(healthCheck === undefined ? {} : { healthCheck }),
-    killGracePeriodMs: spec.killGracePeriodMs,
-    spec,
-  };
-  return { op: { kind: 'launch', task, allocation: allocation(spec.resources, hostPorts) }, task };
+  const op = appLaunchOn(offer, spec, {
+    taskId, instanceId: taskId.replace(/\._app\.\d+$/, ''), hostPorts, allocation: allocation(spec.resources, hostPorts),
+  });
+  return { op, task: op.task };
 }
 
-/** The LAUNCH_GROUP of one pod instance on `offer`: one task per container, endpoint host ports from the offer. */
+/** The core's LAUNCH_GROUP of one pod instance on `offer`: one task per container, endpoint host ports from the offer. */
 export function podLaunch(offer: Offer, spec: PodSpec): { op: LaunchOperation; tasks: TaskLaunch[] } {
   const instanceId = `pod.instance-${++taskSeq}`;
   const needed = spec.containers.reduce((n, c) => n + c.endpoints.filter((e) => e.hostPort !== undefined).length, 0);
   const ports = takePorts(offer.pools[0], needed);
+  const portsOf = new Map<string, number[]>();
   let next = 0;
   let total = spec.executorResources;
-  const tasks = spec.containers.map((c): TaskLaunch => {
-    const hostPorts = c.endpoints.filter((e) => e.hostPort !== undefined).map(() => ports[next++]);
+  for (const c of spec.containers) {
+    portsOf.set(c.name, c.endpoints.filter((e) => e.hostPort !== undefined).map(() => ports[next++]));
     total = addResources(total, c.resources);
-    const endpointIndex = c.endpoints.filter((e) => e.hostPort !== undefined).findIndex((e) => e.name === c.healthCheck?.endpoint);
-    const healthCheck = c.healthCheck === undefined ? undefined : { check: c.healthCheck, ...(endpointIndex >= 0 ? { port: hostPorts[endpointIndex] } : {}) };
-    return {
-      taskId: `${instanceId}.${c.name}`,
-      instanceId,
-      runSpecId: spec.id,
-      runSpecVersion: spec.version,
-      containerName: c.name,
-      agentId: offer.agent.agentId,
-      hostname: offer.agent.hostname,
-      role: spec.role,
-      resources: c.resources,
-      hostPorts,
-      ...(healthCheck === undefined ? {} : { healthCheck }),
-      killGracePeriodMs: c.killGracePeriodMs ?? 3000,
-      spec,
-    };
+  }
+  const op = podLaunchOn(offer, spec, {
+    instanceId, executorId: `instance-${instanceId}`, allocation: allocation(total, ports),
+    taskIdOf: (name) => `${instanceId}.${name}`, hostPortsOf: (name) => portsOf.get(name) ?? [],
   });
-  const op: LaunchOperation = {
-    kind: 'launchGroup', executorId: `instance-${instanceId}`, executorResources: spec.executorResources, tasks, allocation: allocation(total, ports),
-  };
-  return { op, tasks };
+  return { op, tasks: [...op.tasks] };
 }

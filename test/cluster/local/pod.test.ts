@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { PodSpec } from '../../../src/scheduler/model/run-spec';
+import type { PodSpec } from '../../../src/scheduler/model/pod';
 import { makeEndpoint, makePod } from '../../builders/run-spec-builders';
 import { makeFixture, podLaunch, sleep } from './local-fixture';
 

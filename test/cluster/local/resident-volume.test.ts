@@ -20,7 +20,7 @@ const VOLUME: PersistentVolume = { persistenceId: `${INSTANCE}#vol0`, containerP
 function launchOnReservation(offer: Offer, cmd: string, n: number, reserved: OfferedPool): LaunchOperation {
   const app = makeApp({ id: '/db', role: 'db', cmd, cpus: 0.1, mem: 16, resident: true });
   const { task } = appLaunch(offer, app, `${INSTANCE}._app.${n}`);
-  return { kind: 'launch', task: { ...task, role: 'db', volumes: [VOLUME] }, allocation: [reserved] };
+  return { kind: 'launch', task: { ...task, role: 'db', persistentVolumes: [VOLUME] }, allocation: [reserved] };
 }
 
 /** The next offer holding the reservation; offers without it (e.g. one made while the task ran) are declined. */

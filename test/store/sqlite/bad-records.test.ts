@@ -121,8 +121,9 @@ const CASES: readonly Case[] = [
     name: 'a root holding an app with 1e22 instances',
     damage: (db) => {
       const root = bodyOf(db, 'SELECT body FROM root');
-      const prod = ((root.groups as { $map: [string, Record<string, unknown>][] }).$map.find(([id]) => id === '/prod') as [string, Record<string, unknown>])[1];
-      const web = ((prod.apps as { $map: [string, Record<string, unknown>][] }).$map[0])[1];
+      // The root is stored as Marathon's group JSON (src/store/run-spec-record.ts).
+      const prod = (root.groups as Record<string, unknown>[]).find((g) => g.id === '/prod') as Record<string, unknown>;
+      const web = (prod.apps as Record<string, unknown>[])[0];
       web.instances = 1e22;
       db.prepare('UPDATE root SET body = ?').run(JSON.stringify(root));
     },

@@ -39,7 +39,7 @@ export function populatedHarness(): Harness {
   const killed = h.kill('/prod/web', [victim.instanceId], { force: true });
   if (!killed.ok) throw new Error(`kill refused: ${JSON.stringify(killed)}`);
   h.status(victim.tasks[0].taskId, 'TASK_KILLING', { message: 'shutting down' });
-  const big = makeApp({ id: '/batch/big', cpus: 100, version: versionAt(3), definition: { dependencies: ['/prod/web'] } });
+  const big = makeApp({ id: '/batch/big', cpus: 100, version: versionAt(3), dependencies: ['/prod/web'] });
   const small = makeApp({ id: '/batch/small', version: versionAt(3) });
   h.deployRoot(rootWith(h.scheduler.root(), versionAt(3), big, small));
   h.offer(richOffer('host-3'));

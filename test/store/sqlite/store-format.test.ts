@@ -5,9 +5,7 @@ import t, { type Test } from 'tap';
 import type { Instance } from '../../../src/scheduler/model/instance';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { PACER_APPLICATION_ID, STORE_FORMAT_VERSION } from '../../../src/store/sqlite/store-format';
-import type { HealthCheckProtocol } from '../../../src/scheduler/model/health-check';
-import type { AppSpec } from '../../../src/scheduler/model/run-spec';
-import { makeApp, makeHealthCheck } from '../../builders/run-spec-builders';
+import { makeApp } from '../../builders/run-spec-builders';
 import { openStore, tempDir, tempStorePath } from './store-fixture';
 
 /** A closed pacer store with enough rows to span many pages. */
@@ -139,26 +137,6 @@ t.test('a row that does not decode is set aside by load(), kept with its reason,
   t.same(loaded.setAside, [{ kind: 'instance', key: 'app.instance-0007', reason: 'does not decode (codec: malformed $map value)' }]);
   t.match(store.setAsideRows(), [{ kind: 'instance', key: 'app.instance-0007', body: '{"$map":1}', reason: 'does not decode (codec: malformed $map value)', setAsideAt: String }]);
   t.equal(store.load().setAside, undefined, 'moved out of the way: the next load is clean');
-});
-
-t.test('a version 1 store is migrated: agent-run protocols get Marathon\'s MESOS_* names, in one step', async (t) => {
-  const path = tempStorePath(t);
-  const store = SqliteStore.open(path);
-  // What a version 1 pacer wrote: the spec's AGENT_* names, in the spec, its wire and its definition.
-  const legacy = 'AGENT_HTTP' as HealthCheckProtocol;
-  const check = makeHealthCheck({ protocol: legacy });
-  const trap = '"protocol":"AGENT_TCP"';
-  const app = makeApp({ id: '/web', healthChecks: [check], labels: { note: trap } });
-  store.saveRunSpec({ ...app, definition: { ...app.definition, healthChecks: [check.wire] } });
-  store.close();
-  withRawDb(path, (db) => db.pragma('user_version = 1'));
-
-  const migrated = openStore(t, path).load().runSpecs[0] as AppSpec;
-  t.equal(migrated.healthChecks[0].protocol, 'MESOS_HTTP', 'the model');
-  t.equal(migrated.healthChecks[0].wire.protocol, 'MESOS_HTTP', 'the echoed check');
-  t.match(migrated.definition.healthChecks, [{ protocol: 'MESOS_HTTP' }], 'the definition');
-  t.equal(migrated.labels.note, trap, 'a string that only contains the text is left alone');
-  withRawDb(path, (db) => t.equal(db.pragma('user_version', { simple: true }), STORE_FORMAT_VERSION, 'stamped with this version'));
 });
 
 function escape(s: string): string {

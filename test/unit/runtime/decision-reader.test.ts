@@ -104,6 +104,24 @@ const cases: readonly Case[] = [
     texts: ['deployment 8a820388 step 2/2: ScaleApplication /web, ScaleApplication /db', 'deployment 8a820388 finished', 'deployment c8c68af2 failed: canceled'],
   },
   {
+    name: 'kill-storm floor: a held kill, then dropped as the instance passes again; killed and gone outcomes read as the kill and the end do',
+    steps: [
+      {
+        event: {
+          eventType: 'pacer_unhealthy_kill_deferred_event', timestamp: TS, appId: '/web', taskId: `${ID}._app.1`, instanceId: ID, version: TS,
+          reason: 'HTTP 500', host: 'agent-1', slaveId: 'agent-1', instances: 10, floor: 9, counted: 9,
+        },
+      },
+      { event: { eventType: 'pacer_unhealthy_kill_deferral_ended_event', timestamp: TS, appId: '/web', taskId: `${ID}._app.1`, instanceId: ID, outcome: 'recovered' } },
+      { event: { eventType: 'pacer_unhealthy_kill_deferral_ended_event', timestamp: TS, appId: '/web', taskId: `${ID}._app.1`, instanceId: ID, outcome: 'killed' } },
+      { event: { eventType: 'pacer_unhealthy_kill_deferral_ended_event', timestamp: TS, appId: '/web', taskId: `${ID}._app.1`, instanceId: ID, outcome: 'gone' } },
+    ],
+    texts: [
+      'kill of web.instance-705d41b3 of /web on agent-1 held: kill-storm floor 9 of 10 reached (HTTP 500)',
+      'held kill of web.instance-705d41b3 of /web dropped: it passed its health check again',
+    ],
+  },
+  {
     name: 'health changes and unknown instances',
     steps: [
       { event: { eventType: 'health_status_changed_event', timestamp: TS, appId: '/web', instanceId: ID, version: TS, alive: false } },

@@ -15,11 +15,9 @@ t.test('builders: app defaults are Marathon app defaults in milli-units', async 
     killSelection: 'YOUNGEST_FIRST', killGracePeriodMs: 3000,
     versionInfo: { lastScalingAt: app.version, lastConfigChangeAt: app.version },
   });
-  t.equal(app.definition.cpus, 0.1);
-  t.equal(app.definition.mem, 32);
 });
 
-t.test('builders: definitions make sameConfig see config changes but not scaling', async (t) => {
+t.test('builders: sameConfig sees config changes but not scaling see config changes but not scaling', async (t) => {
   const base = makeApp();
   t.ok(sameConfig(base, makeApp({ instances: 5, version: versionAt(10) })), 'instances + version only');
   const changes = [
@@ -28,7 +26,7 @@ t.test('builders: definitions make sameConfig see config changes but not scaling
     makeApp({ acceptedResourceRoles: ['*'] }), makeApp({ healthChecks: [makeHealthCheck()] }),
     makeApp({ killGracePeriodMs: 10_000 }), makeApp({ backoff: { initialMs: 2000, factor: 1.15, maxMs: 300_000 } }),
   ];
-  for (const c of changes) t.notOk(sameConfig(base, c), JSON.stringify(c.definition).slice(0, 60));
+  for (const c of changes) t.notOk(sameConfig(base, c), JSON.stringify(c).slice(0, 60));
   const pod = makePod();
   t.ok(sameConfig(pod, makePod({ instances: 3 })));
   t.notOk(sameConfig(pod, makePod({ containers: [{ name: 'main', mem: 64 }] })));

@@ -141,6 +141,33 @@ export interface QueueEntry {
   readonly pod?: { readonly id: string };
 }
 
+/**
+ * pacer's `heldUnhealthyKills` of `GET /v2/queue` (beside Marathon's `queue`, only while some are
+ * held): an app whose unhealthy kills wait because they would take it below its kill-storm floor.
+ */
+export interface HeldUnhealthyKills {
+  readonly appId: string;
+  readonly instances: number;
+  readonly floor: number;
+  readonly counted: number;
+  readonly floorCapacity: number;
+  readonly floorSource: 'label' | 'flag' | 'minimumHealthCapacity';
+  readonly message: string;
+  readonly kills: readonly {
+    readonly instanceId: string;
+    readonly taskId: string;
+    readonly reason: string;
+    readonly since: string;
+    readonly host: string;
+  }[];
+}
+
+/** `GET /v2/queue`. */
+export interface QueueBody {
+  readonly queue: readonly QueueEntry[];
+  readonly heldUnhealthyKills?: readonly HeldUnhealthyKills[];
+}
+
 export interface Info {
   readonly name: string;
   readonly version: string;

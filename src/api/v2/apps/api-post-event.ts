@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
-import { appDefinitionJson, type AppDefinitionJsonOptions } from '../../render/app-definition-json';
+import { appDefinitionJson, type AppDefinitionJsonOptions } from '../../../marathon/render/app-definition-json';
 import { requestPath } from '../../request-path';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 
 /**
  * Publishes `api_post_event` (spec section 6: an API request that creates, updates or deletes an

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
-import type { ConvertContext } from '../../convert/convert-context';
-import { groupRoleOf } from '../../convert/path-id';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { ConvertContext } from '../../../marathon/convert/convert-context';
+import { groupRoleOf } from '../../../marathon/convert/path-id';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { topLevelOf } from '../../../scheduler/groups/path-id';
 import { findAppGroup } from './app-lookup';
 

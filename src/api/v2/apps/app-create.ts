@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { conflict } from '../../errors';
 import { queryBool, type Query } from '../../query';
-import { appDefinitionJson } from '../../render/app-definition-json';
+import { appDefinitionJson } from '../../../marathon/render/app-definition-json';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { checkAppShape, convertApp, requireBody, withCanonicalIds } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';

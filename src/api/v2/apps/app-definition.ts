@@ -1,9 +1,9 @@
 import type { ApiDeps } from '../../api-deps';
-import { appFromWire } from '../../convert/app-from-wire';
+import { appFromWire } from '../../../marathon/convert/app-from-wire';
 import { emptyBody, invalidJson, objectNotValid } from '../../errors';
-import { marathonPath } from '../../schemas/app-error-path';
-import { type AppShape, appShapeErrors } from '../../schemas/app-shape';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import { marathonPath } from '../../../marathon/schemas/app-error-path';
+import { type AppShape, appShapeErrors } from '../../../marathon/schemas/app-shape';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { parentOf, resolvePathId } from '../../../scheduler/groups/path-id';
 import { appConvertContext } from './app-convert-context';
 

@@ -1,5 +1,5 @@
 import { type Query, queryOne } from '../../query';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { matchesLabels, parseLabelSelectors } from './label-selector';
 
 /**

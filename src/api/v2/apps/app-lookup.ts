@@ -1,10 +1,10 @@
 import type { ApiDeps } from '../../api-deps';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import type { Group } from '../../../scheduler/groups/group';
 import { allRunSpecs, findGroup, findRunSpec } from '../../../scheduler/groups/root-group';
 import { dotSegmentProblems, resolvePathId } from '../../../scheduler/groups/path-id';
 import { objectNotValid } from '../../errors';
-import { marathonPath } from '../../schemas/app-error-path';
+import { marathonPath } from '../../../marathon/schemas/app-error-path';
 
 /**
  * The canonical absolute id of an id taken from a URL or a body (`prod//web/` → `/prod/web`,

@@ -1,5 +1,5 @@
 import type { WireApp } from './app-definition';
-import { isRecord } from '../../convert/wire-object';
+import { isRecord } from '../../../marathon/convert/wire-object';
 
 /** Never taken from an update: the URL names the app, versions are stamped by the server. */
 const NOT_MERGED = new Set(['id', 'version', 'versionInfo']);

@@ -3,7 +3,7 @@ import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
 import { appJson, appsJson } from '../../render/app-json';
 import { allRunSpecs } from '../../../scheduler/groups/root-group';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
 import { appsBelow, findApp, findAppGroup } from './app-lookup';
 

@@ -1,12 +1,13 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { stampVersions } from '../../../scheduler/groups/versioning';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
-import { marathonPath } from '../../schemas/app-error-path';
+import { marathonPath } from '../../../marathon/schemas/app-error-path';
 import { checkAppShape, convertApp, type WireApp, withCanonicalIds } from './app-definition';
 import { mergeAppUpdate } from './app-merge';
-import { isRecord } from '../../convert/wire-object';
+import { appDefinitionJson } from '../../../marathon/render/app-definition-json';
+import { isRecord } from '../../../marathon/convert/wire-object';
 
 /** How one app update is applied. */
 export interface AppUpdateMode {
@@ -25,7 +26,8 @@ export const VERSION_ONLY_MESSAGE = "The 'version' field may only be combined wi
  * The app an update asks for, stamped with its versions (`stampVersions`: a definition that did
  * not change keeps its version, fact 46; a scale keeps `lastConfigChangeAt`):
  *
- * - existing app and partial: the body is an AppUpdate merged over the stored definition
+ * - existing app and partial: the body is an AppUpdate merged over the stored app as Marathon's
+ *   app writer writes it
  *   (fact 41), or, when it has `version`, a rollback to that stored version (fact 45);
  * - otherwise (a full replacement or a missing app): the body is a complete app whose id is the
  *   URL's (fact 43). A missing app that may not be created is a 404 — after the body was
@@ -41,7 +43,7 @@ export function updatedAppSpec(
     const update = checkAppShape(body, 'update', pointerPrefix);
     const target = update.version !== undefined && update.version !== null
       ? rollbackTarget(deps, appId, update, pointerPrefix)
-      : convertApp(deps, withCanonicalIds(mergeAppUpdate(existing.definition, update), appId), existing, versionIso, pointerPrefix);
+      : convertApp(deps, withCanonicalIds(mergeAppUpdate(appDefinitionJson(existing), update), appId), existing, versionIso, pointerPrefix);
     return stampApp(existing, target, versionIso);
   }
   const full = checkAppShape(isRecord(body) ? { ...body, id: appId } : body, 'app', pointerPrefix);

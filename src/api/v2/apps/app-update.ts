@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { illegalArgument, invalidJson, objectNotValid } from '../../errors';
 import { queryBool, type Query } from '../../query';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import type { Group } from '../../../scheduler/groups/group';
 import { findRunSpec, putRunSpec } from '../../../scheduler/groups/root-group';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
@@ -12,8 +12,8 @@ import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';
 import { publishApiPostEvent } from './api-post-event';
 import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
 import { appLocation } from './app-location';
-import { isRecord } from '../../convert/wire-object';
-import { MAX_APPS_PER_REQUEST, tooManyAppsMessage } from '../../schemas/limits';
+import { isRecord } from '../../../marathon/convert/wire-object';
+import { MAX_APPS_PER_REQUEST, tooManyAppsMessage } from '../../../marathon/schemas/limits';
 
 /** Fact 52: an element of a partial bulk update without `id`. */
 const BULK_ID_MESSAGE = 'requirement failed: App Update must have app id set';

@@ -1,15 +1,16 @@
 import type { ApiDeps } from '../../api-deps';
-import { checkedAppFromWire } from '../../convert/checked-from-wire';
-import type { ConvertContext } from '../../convert/convert-context';
-import type { ConvertError } from '../../convert/convert-result';
-import type { ErrorSink } from '../../convert/error-sink';
-import { isRecord } from '../../convert/wire-object';
+import { checkedAppFromWire } from '../../../marathon/convert/checked-from-wire';
+import type { ConvertContext } from '../../../marathon/convert/convert-context';
+import type { ConvertError } from '../../../marathon/convert/convert-result';
+import type { ErrorSink } from '../../../marathon/convert/error-sink';
+import { isRecord } from '../../../marathon/convert/wire-object';
 import type { Group } from '../../../scheduler/groups/group';
 import { notChildMessage, parentOf, resolvePathId, topLevelOf } from '../../../scheduler/groups/path-id';
 import { groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
 import { stampVersions } from '../../../scheduler/groups/versioning';
-import type { AppSpec, RunSpec } from '../../../scheduler/model/run-spec';
+import type { RunSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 
 /** What converting the apps of a group body needs to know. */
 export interface GroupAppContext {

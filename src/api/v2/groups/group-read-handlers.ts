@@ -6,7 +6,7 @@ import { groupEmbedFromQuery } from '../../render/group-embed';
 import { groupInfoJson } from '../../render/group-info-json';
 import { allGroups, findGroup } from '../../../scheduler/groups/tree-query';
 import { comparePathIds } from '../../../scheduler/groups/path-id';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 import { groupGetTarget } from './group-path';
 import { canonicalVersion } from './next-version';
 

@@ -102,7 +102,7 @@ export function patchGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply):
  * The group a POST or PUT body applies to: the body's `id` resolved against the URL's group, or
  * the URL's group (Marathon's `effectivePath`). An invalid id → 422 at `/id`.
  */
-function targetGroupId(rest: string, body: GroupUpdateBody): string {
+export function targetGroupId(rest: string, body: Pick<GroupUpdateBody, 'id'>): string {
   const base = groupIdOf(rest);
   // The URL's path is absolute: `/v2/groups/a/../b` is refused, not read as `/b`.
   const urlErrors = validatePathId(`/${rest}`, { allowRoot: true });

@@ -1,5 +1,7 @@
 import type { Group } from '../../../scheduler/groups/group';
-import type { AppSpec, PodSpec, RunSpec } from '../../../scheduler/model/run-spec';
+import type { RunSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
+import type { PodSpec } from '../../../scheduler/model/pod';
 
 /**
  * `group` with every app and pod of its subtree replaced by `fn(spec)` (same id and kind). Groups

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { comparePathIds } from '../../../scheduler/groups/path-id';
 import { allRunSpecs } from '../../../scheduler/groups/tree-query';
-import type { PodSpec } from '../../../scheduler/model/run-spec';
+import type { PodSpec } from '../../../scheduler/model/pod';
 
 /**
  * Every pod queries can report, sorted by id, each as `podForQuery` reports it (spec rule 13: the

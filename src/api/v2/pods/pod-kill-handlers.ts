@@ -5,7 +5,7 @@ import { emptyBody, invalidJson, notFound, notFoundText, objectNotValid } from '
 import { type Query, queryBool } from '../../query';
 import { podInstanceJson } from '../../render/pod-instance-json';
 import type { Instance } from '../../../scheduler/model/instance';
-import type { PodSpec } from '../../../scheduler/model/run-spec';
+import type { PodSpec } from '../../../scheduler/model/pod';
 
 /** Marathon's instance id form (fact 87): `<run spec>.instance-<uuid>` (legacy `marathon-`). */
 const INSTANCE_ID = /^(.+)\.(instance-|marathon-)([^.]+)$/;

@@ -1,20 +1,20 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
-import { podJson } from '../../render/pod-json';
+import { podDefinitionJson } from '../../../marathon/render/pod-definition-json';
 import { podStatusJson } from '../../render/pod-status-json';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { podsForQuery } from './pod-ids-for-query';
 
 /** `GET /v2/pods` (fact 82): every pod, as queries report it (spec rule 13). */
 export function listPods(deps: ApiDeps): Record<string, unknown>[] {
-  return podsForQuery(deps).map(podJson);
+  return podsForQuery(deps).map((pod) => podDefinitionJson(pod));
 }
 
 /** `GET /v2/pods/{id}`: the pod (the previous version while a redeployment runs, rule 13); unknown → 404 (fact 83). */
 export function getPod(deps: ApiDeps, id: string): Record<string, unknown> {
   const spec = deps.scheduler.podForQuery(id);
   if (spec?.kind !== 'pod') throw notFound(notFoundText.pod(id));
-  return podJson(spec);
+  return podDefinitionJson(spec);
 }
 
 /** `GET /v2/pods/{id}::status` (fact 81); unknown → 404 `Pod '/x' does not exist` (fact 83). */
@@ -51,7 +51,7 @@ export function getPodVersions(deps: ApiDeps, id: string): string[] {
 export function getPodVersion(deps: ApiDeps, id: string, version: string): Record<string, unknown> {
   const spec = deps.scheduler.runSpecVersion(id, canonicalVersion(version));
   if (spec?.kind !== 'pod') throw notFound(notFoundText.pod(id));
-  return podJson(spec);
+  return podDefinitionJson(spec);
 }
 
 /** A timestamp in the stored form (`…T…:…:….mmmZ`); unparsable text is kept as given. */

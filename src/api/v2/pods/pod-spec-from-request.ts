@@ -1,11 +1,11 @@
 import type { ApiDeps } from '../../api-deps';
-import type { ConvertContext } from '../../convert/convert-context';
-import { podFromWire } from '../../convert/pod-from-wire';
+import type { ConvertContext } from '../../../marathon/convert/convert-context';
+import { podFromWire } from '../../../marathon/convert/pod-from-wire';
 import { badRequest, emptyBody, invalidJson, objectNotValid } from '../../errors';
-import { podShapeErrors } from '../../schemas/pod-shape-errors';
+import { podShapeErrors } from '../../../marathon/schemas/pod-shape-errors';
 import { enforcesRole, groupRoleOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
-import type { PodSpec } from '../../../scheduler/model/run-spec';
+import type { PodSpec } from '../../../scheduler/model/pod';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { absolutePodId } from './pod-target';
 

@@ -3,8 +3,8 @@ import type { ApiDeps } from '../../api-deps';
 import { type CommandOk, expectOk } from '../../command-result';
 import { conflict, notFound, notFoundText } from '../../errors';
 import { type Query, queryBool } from '../../query';
-import { podJson } from '../../render/pod-json';
-import type { PodSpec } from '../../../scheduler/model/run-spec';
+import { podDefinitionJson } from '../../../marathon/render/pod-definition-json';
+import type { PodSpec } from '../../../scheduler/model/pod';
 import { DEPLOYMENT_ID_HEADER } from '../deployments/deployment-result';
 import { publishPodEvent } from './pod-events';
 import { existingPod, podSpecFromRequest } from './pod-spec-from-request';
@@ -20,7 +20,7 @@ export function createPod(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const ok = expectOk(deps.submit({ type: 'putRunSpec', spec, force }), deps.config.maxRunningDeployments);
   publishPodEvent(deps, 'pod_created_event', request);
   withDeployment(reply, ok).code(201).header('Location', `/v2/pods${spec.id}`);
-  return podJson(stored(deps, spec));
+  return podDefinitionJson(stored(deps, spec));
 }
 
 /**
@@ -35,7 +35,7 @@ export function replacePod(deps: ApiDeps, request: FastifyRequest, reply: Fastif
   const ok = expectOk(deps.submit({ type: 'putRunSpec', spec, force }), deps.config.maxRunningDeployments);
   publishPodEvent(deps, 'pod_updated_event', request);
   withDeployment(reply, ok).code(200);
-  return podJson(stored(deps, spec));
+  return podDefinitionJson(stored(deps, spec));
 }
 
 /**

@@ -3,17 +3,22 @@ import type { ApiDeps } from '../../api-deps';
 import { commandError } from '../../command-result';
 import { notFound, routeNotFound } from '../../errors';
 import { embedSet, type Query } from '../../query';
+import { heldUnhealthyKillsJson } from '../../render/held-unhealthy-kills-json';
 import { queueEntryJson } from '../../render/queue-entry-json';
 
 /**
- * `/v2/queue`: `GET` lists the run specs with instances waiting for offers (fact 90),
- * `DELETE /v2/queue/{runSpecId}/delay` resets a run spec's launch backoff (fact 91).
+ * `/v2/queue`: `GET` lists the run specs with instances waiting for offers (fact 90) and, while
+ * pacer's kill-storm floor holds unhealthy kills back, `heldUnhealthyKills` beside `queue` (absent
+ * otherwise, so the body stays Marathon's), `DELETE /v2/queue/{runSpecId}/delay` resets a run
+ * spec's launch backoff (fact 91).
  */
 export function queueRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v2/queue', (req, reply) => {
     const withLastUnusedOffers = embedSet(req.query as Query).has('lastUnusedOffers');
     const queue = deps.scheduler.queue().map((entry) => queueEntryJson(deps, entry, withLastUnusedOffers));
-    return reply.type('application/json').send({ queue });
+    const held = deps.scheduler.heldUnhealthyKills();
+    const body = held.length === 0 ? { queue } : { queue, heldUnhealthyKills: held.map(heldUnhealthyKillsJson) };
+    return reply.type('application/json').send(body);
   });
 
   app.delete('/v2/queue/*', (req, reply) => {

@@ -4,6 +4,7 @@ import { badRequest } from '../../errors';
 import { taskJson } from '../../render/task-json';
 import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
 import type { Instance } from '../../../scheduler/model/instance';
+import type { Command } from '../../../scheduler/model/inputs';
 import { type DeploymentResultJson, submitDeployment } from '../deployments/deployment-result';
 import { type KillFlags, scaleWithWipe } from './kill-flags';
 import { isWellFormedTaskId } from './task-ids-body';
@@ -45,6 +46,8 @@ function killOnly(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, fla
   for (const instances of byRunSpec.values()) {
     for (const instance of instances) for (const task of instance.tasks) tasks.push(taskJson(deps, instance, task));
   }
+  // One request, several commands: all are authorized before any runs (refused whole).
+  for (const [runSpecId, instances] of byRunSpec) deps.authorize?.(killCommand(runSpecId, instances, flags));
   for (const [runSpecId, instances] of byRunSpec) submitKill(deps, runSpecId, instances, flags);
   return { kind: 'tasks', tasks };
 }
@@ -61,13 +64,17 @@ function killAndScale(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>,
 }
 
 function submitKill(deps: ApiDeps, runSpecId: string, instances: readonly Instance[], flags: KillFlags): void {
-  const result = deps.submit({
+  const result = deps.submit(killCommand(runSpecId, instances, flags));
+  if (!result.ok) throw commandError(result, deps.config.maxRunningDeployments);
+}
+
+function killCommand(runSpecId: string, instances: readonly Instance[], flags: KillFlags): Command {
+  return {
     type: 'killInstances',
     runSpecId,
     instanceIds: instances.map((i) => i.instanceId),
     scale: flags.scale,
     wipe: flags.wipe,
     force: flags.force,
-  });
-  if (!result.ok) throw commandError(result, deps.config.maxRunningDeployments);
+  };
 }

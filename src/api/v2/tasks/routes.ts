@@ -16,7 +16,7 @@ import { tasksPlainText } from './tasks-plain-text';
 export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
-      return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps));
+      return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
     return reply.type('application/json').send({ tasks: listTasksJson(deps, tasksStatusFilter(req.query as Query)) });
   });

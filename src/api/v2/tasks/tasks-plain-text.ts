@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { servicePortsOf } from '../../../scheduler/groups/service-ports';
 import { safeRunSpecId } from '../../../scheduler/kernel/ids';
 import type { Instance } from '../../../scheduler/model/instance';
-import type { AppSpec } from '../../../scheduler/model/run-spec';
+import type { AppSpec } from '../../../scheduler/model/app';
 
 /**
  * The script-friendly task list of `GET /v2/tasks` with `Accept: text/plain`, as Marathon wrote it
@@ -13,12 +13,13 @@ import type { AppSpec } from '../../../scheduler/model/run-spec';
  *
  * Marathon 1.11 itself no longer serves this format (marathon-reference.md §1, "Removed or absent
  * in 1.10/1.11"); pacer keeps it because the scripts that need it still exist and a client only
- * gets it by asking for text/plain.
+ * gets it by asking for text/plain. `visible` leaves out the apps the caller may not view
+ * (`--authorization_file`).
  */
-export function tasksPlainText(deps: ApiDeps): string {
+export function tasksPlainText(deps: ApiDeps, visible: (appId: string) => boolean = () => true): string {
   let out = '';
   for (const spec of deps.scheduler.runSpecs()) {
-    if (spec.kind === 'app') out += appLines(spec, running(deps.scheduler.instances(spec.id)));
+    if (spec.kind === 'app' && visible(spec.id)) out += appLines(spec, running(deps.scheduler.instances(spec.id)));
   }
   return out;
 }

@@ -1,5 +1,5 @@
+import type { Artifact } from '../../../scheduler/model/fetch';
 import type { CommandURI } from '../codec/mesos-model';
-import { booleanOf, objectsOf, stringOf } from './wire-read';
 
 /**
  * An app's `fetch` list or a pod container's `artifacts` (spec 2.2: `uri`, `extract`,
@@ -7,19 +7,14 @@ import { booleanOf, objectsOf, stringOf } from './wire-read';
  * the sandbox (mesos-v1-scheduler-api.md §5.2). `destPath` becomes `output_file`; flags that are
  * not given are left to Mesos's defaults (`extract` true). Entries without a `uri` are skipped.
  */
-export function fetchUris(list: unknown): CommandURI[] {
-  return objectsOf(list).flatMap((f) => {
-    const value = stringOf(f.uri);
-    if (value === undefined) return [];
-    const uri: CommandURI = { value };
-    const executable = booleanOf(f.executable);
-    const extract = booleanOf(f.extract);
-    const cache = booleanOf(f.cache);
-    const outputFile = stringOf(f.destPath);
-    if (executable !== undefined) uri.executable = executable;
-    if (extract !== undefined) uri.extract = extract;
-    if (cache !== undefined) uri.cache = cache;
-    if (outputFile !== undefined) uri.outputFile = outputFile;
+export function fetchUris(list: readonly Artifact[]): CommandURI[] {
+  return list.flatMap((f) => {
+    if (f.uri === '') return [];
+    const uri: CommandURI = { value: f.uri };
+    if (f.executable !== undefined) uri.executable = f.executable;
+    if (f.extract !== undefined) uri.extract = f.extract;
+    if (f.cache !== undefined) uri.cache = f.cache;
+    if (f.destPath !== undefined && f.destPath !== '') uri.outputFile = f.destPath;
     return [uri];
   });
 }

@@ -45,5 +45,5 @@ export function healthCheckToMesos(check: HealthCheckSpec, port: number | undefi
 
 /** `{protocol: 'IPv6'}` when the definition asks for IPv6 (app `ipProtocol`); IPv4 is Mesos's default. */
 function ipProtocolOf(check: HealthCheckSpec): { protocol?: NetworkProtocol } {
-  return check.wire.ipProtocol === 'IPv6' ? { protocol: 'IPv6' } : {};
+  return check.ipProtocol === 'IPv6' ? { protocol: 'IPv6' } : {};
 }

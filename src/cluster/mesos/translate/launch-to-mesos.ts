@@ -35,7 +35,6 @@ export function launchesToMesos(ops: readonly LaunchOperation[], ctx: LaunchCont
 
 function translate(op: LaunchOperation, ctx: LaunchContext, ledger: OfferResourceLedger): OfferOperation {
   if (op.kind === 'launchGroup') return podLaunchGroup(op, ctx.frameworkId, ledger);
-  const spec = op.task.spec;
-  if (spec.kind !== 'app') throw new Error(`launch of ${op.task.taskId}: a LAUNCH needs an app task`);
-  return { type: 'LAUNCH', launch: { taskInfos: [appTaskInfo(op.task, spec, ledger.take(op.allocation))] } };
+  if (op.task.containerName !== undefined) throw new Error(`launch of ${op.task.taskId}: a LAUNCH needs an app task`);
+  return { type: 'LAUNCH', launch: { taskInfos: [appTaskInfo(op.task, ledger.take(op.allocation))] } };
 }

@@ -1,5 +1,3 @@
-import { marathonTaskEnv } from '../../local/task-env';
-import { secretEnvReferences } from '../../secret-references';
 import type { TaskLaunch } from '../../../scheduler/model/launch';
 import type { Environment, EnvironmentVariable } from '../codec/mesos-model';
 
@@ -7,11 +5,11 @@ import type { Environment, EnvironmentVariable } from '../codec/mesos-model';
 const SET_BY_MESOS = ['MESOS_TASK_ID', 'MESOS_SANDBOX'];
 
 /**
- * The environment of a Mesos task: Marathon's task variables (apps: `HOST`, `PORT0..n`, `PORT`,
- * `PORTS`, `PORT_<NAME>`, `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, resource and label variables;
- * pods: `HOST`, `ENDPOINT_<NAME>` of every container, `MARATHON_CONTAINER_ID`, …) with the
- * definition's own `env` / `environment` over them — the same set and precedence the local
- * cluster gives (`local/task-env.ts`, reused so the two clusters cannot drift), minus what Mesos
+ * The environment of a Mesos task: the launch's (Marathon's task variables — apps: `HOST`,
+ * `PORT0..n`, `PORT`, `PORTS`, `PORT_<NAME>`, `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, resource
+ * and label variables; pods: `HOST`, `ENDPOINT_<NAME>` of every container, `MARATHON_CONTAINER_ID`,
+ * … — with the definition's own `env` / `environment` over them, as the core's launcher resolved
+ * them for every cluster: `scheduler/launcher/task-env.ts`), minus what Mesos
  * sets itself (`MESOS_TASK_ID`, `MESOS_SANDBOX`, even when the definition sets them). Under
  * Mesos the agent provides the base environment (`PATH`, `HOME`, …), so pacer sends those only
  * when the definition sets them. A variable whose value is a secret (`{"secret": "<name>"}`) goes
@@ -22,9 +20,9 @@ const SET_BY_MESOS = ['MESOS_TASK_ID', 'MESOS_SANDBOX'];
  * throws, and the launch is refused (TASK_ERROR). Variables are sorted by name so that the
  * TaskInfo is deterministic.
  */
-export function mesosTaskEnv(launch: TaskLaunch, group: readonly TaskLaunch[]): Environment {
-  const env = marathonTaskEnv(launch, group);
-  const secrets = secretEnvReferences(launch);
+export function mesosTaskEnv(launch: TaskLaunch): Environment {
+  const env = launch.env;
+  const secrets = launch.secretEnv;
   const variables = new Map<string, EnvironmentVariable>(Object.entries(env).map(([name, value]) => [name, { name, value }]));
   for (const ref of secrets) {
     if (ref.source === undefined) throw new Error(`environment variable ${ref.variable} references the undeclared secret '${ref.secret}'`);

@@ -1,5 +1,4 @@
 import type { LaunchOperation, TaskLaunch } from '../../../scheduler/model/launch';
-import type { PodSpec } from '../../../scheduler/model/run-spec';
 import type { CommandInfo, ExecutorInfo, OfferOperation, Resource, TaskInfo } from '../codec/mesos-model';
 import { agentCheckPort } from './agent-check-port';
 import { discoveryOf } from './discovery-to-mesos';
@@ -9,9 +8,8 @@ import { killPolicyOf } from './kill-policy';
 import { labelsToMesos } from './labels-to-mesos';
 import { mesosTaskEnv } from './mesos-task-env';
 import type { OfferResourceLedger } from './offer-resource-ledger';
-import { podContainerWire, podExecutorContainer, podTaskContainer } from './pod-container-info';
+import { podExecutorContainer, podTaskContainer } from './pod-container-info';
 import { splitAllocation } from './split-allocation';
-import { stringMapOf, stringOf } from './wire-read';
 
 type LaunchGroup = Extract<LaunchOperation, { kind: 'launchGroup' }>;
 
@@ -32,19 +30,17 @@ type LaunchGroup = Extract<LaunchOperation, { kind: 'launchGroup' }>;
  * share is turned into offered resources by `ledger`.
  */
 export function podLaunchGroup(op: LaunchGroup, frameworkId: string, ledger: OfferResourceLedger): OfferOperation {
-  const first = op.tasks[0];
-  if (first === undefined || first.spec.kind !== 'pod') throw new Error(`launch group ${op.executorId}: no pod tasks`);
-  const spec = first.spec;
+  if (op.tasks.length === 0) throw new Error(`launch group ${op.executorId}: no pod tasks`);
   const consumers = [{ resources: op.executorResources, hostPorts: [] }, ...op.tasks];
   const [executorShare, ...taskShares] = splitAllocation(op.allocation, consumers).map((pools) => ledger.take(pools));
-  const executor = executorInfo(op, spec, frameworkId, executorShare);
-  const tasks = op.tasks.map((task, i) => podTaskInfo(task, spec, op.tasks, taskShares[i]));
+  const executor = executorInfo(op, frameworkId, executorShare);
+  const tasks = op.tasks.map((task, i) => podTaskInfo(task, taskShares[i]));
   return { type: 'LAUNCH_GROUP', launchGroup: { executor, taskGroup: { tasks } } };
 }
 
-function executorInfo(op: LaunchGroup, spec: PodSpec, frameworkId: string, resources: Resource[]): ExecutorInfo {
-  const container = podExecutorContainer(spec, op.tasks);
-  const labels = labelsToMesos(spec.labels);
+function executorInfo(op: LaunchGroup, frameworkId: string, resources: Resource[]): ExecutorInfo {
+  const container = podExecutorContainer(op.networking);
+  const labels = labelsToMesos(op.labels);
   return {
     type: 'DEFAULT',
     executorId: { value: op.executorId },
@@ -55,17 +51,16 @@ function executorInfo(op: LaunchGroup, spec: PodSpec, frameworkId: string, resou
   };
 }
 
-function podTaskInfo(launch: TaskLaunch, spec: PodSpec, group: readonly TaskLaunch[], resources: Resource[]): TaskInfo {
-  const wire = podContainerWire(spec, launch.containerName);
-  const container = podTaskContainer(launch, spec);
+function podTaskInfo(launch: TaskLaunch, resources: Resource[]): TaskInfo {
+  const container = podTaskContainer(launch);
   const healthCheck = launch.healthCheck === undefined ? undefined : healthCheckToMesos(launch.healthCheck.check, agentCheckPort(launch));
-  const labels = labelsToMesos(stringMapOf(wire?.labels));
+  const labels = labelsToMesos(launch.labels);
   return {
     name: launch.containerName ?? launch.taskId,
     taskId: { value: launch.taskId },
     agentId: { value: launch.agentId },
     resources,
-    command: podCommand(launch, spec, group, wire),
+    command: podCommand(launch),
     ...(container === undefined ? {} : { container }),
     ...(healthCheck === undefined ? {} : { healthCheck }),
     killPolicy: killPolicyOf(launch.killGracePeriodMs),
@@ -74,14 +69,13 @@ function podTaskInfo(launch: TaskLaunch, spec: PodSpec, group: readonly TaskLaun
   };
 }
 
-function podCommand(launch: TaskLaunch, spec: PodSpec, group: readonly TaskLaunch[], wire: Readonly<Record<string, unknown>> | undefined): CommandInfo {
-  const shell = spec.containers.find((c) => c.name === launch.containerName)?.command;
-  const uris = fetchUris(wire?.artifacts);
-  const user = stringOf(wire?.user) ?? stringOf(spec.definition.user);
+function podCommand(launch: TaskLaunch): CommandInfo {
+  const uris = fetchUris(launch.fetch);
   const base: CommandInfo = {
-    environment: mesosTaskEnv(launch, group),
+    environment: mesosTaskEnv(launch),
     ...(uris.length > 0 ? { uris } : {}),
-    ...(user === undefined ? {} : { user }),
+    ...(launch.user === undefined || launch.user === '' ? {} : { user: launch.user }),
   };
-  return shell === undefined || shell === '' ? { ...base, shell: false } : { ...base, shell: true, value: shell };
+  const command = launch.command;
+  return command !== undefined && 'shell' in command && command.shell !== '' ? { ...base, shell: true, value: command.shell } : { ...base, shell: false };
 }

@@ -111,18 +111,24 @@ export class ZkSession implements ZkReader {
     if (url.digest !== undefined) client.addAuthInfo('digest', Buffer.from(`${url.digest.user}:${url.digest.password}`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => fail(new ZkError('UNREACHABLE', `no ZooKeeper server of ${describeZkUrl(url)} accepted a session within ${options.connectTimeoutMs} ms`)), options.connectTimeoutMs);
+      // Only these two listeners go once the session is open: `removeAllListeners()` also removed
+      // the library's own `state` listener, which turns states into `disconnected`/`expired`
+      // events, so a session never reported losing its server or expiring.
+      const onAuthFailed = (): void => fail(new ZkError('AUTH_FAILED', `ZooKeeper at ${describeZkUrl(url)} rejected the digest credentials`));
+      const onConnected = (): void => {
+        clearTimeout(timer);
+        client.off('authenticationFailed', onAuthFailed);
+        resolve(new ZkSession(client, url, options));
+      };
       const fail = (error: ZkError): void => {
         clearTimeout(timer);
-        client.removeAllListeners();
+        client.off('authenticationFailed', onAuthFailed);
+        client.off('connected', onConnected);
         client.close();
         reject(error);
       };
-      client.once('authenticationFailed', () => fail(new ZkError('AUTH_FAILED', `ZooKeeper at ${describeZkUrl(url)} rejected the digest credentials`)));
-      client.once('connected', () => {
-        clearTimeout(timer);
-        client.removeAllListeners();
-        resolve(new ZkSession(client, url, options));
-      });
+      client.once('authenticationFailed', onAuthFailed);
+      client.once('connected', onConnected);
       client.connect();
     });
   }

@@ -3,7 +3,7 @@ import { CONSTRAINT_OPERATORS } from '../../model/constraint';
 import { HEALTH_CHECK_PROTOCOLS } from '../../model/health-check';
 import { MAX_INSTANCES } from '../../model/run-spec-limits';
 import {
-  type Check, all, anything, arrayOf, bool, fields, isPlainObject, nonNegative, num, oneOf, optional, recordOf, str,
+  type Check, all, arrayOf, bool, fields, isPlainObject, nonNegative, num, oneOf, optional, recordOf, str,
 } from './checks';
 
 const canonicalId: Check = (v, at) => (typeof v === 'string' && isCanonical(v) && v !== '/' ? undefined : `${at}: expected a canonical run spec id`);
@@ -17,7 +17,7 @@ const HEALTH_CHECK: Check = fields({
   protocol: oneOf(HEALTH_CHECK_PROTOCOLS),
   gracePeriodMs: nonNegative, intervalMs: nonNegative, timeoutMs: nonNegative, maxConsecutiveFailures: nonNegative,
   delayMs: nonNegative, portIndex: optional(nonNegative), port: optional(PORT), endpoint: optional(str),
-  path: str, ignoreHttp1xx: bool, command: optional(str), wire: recordOf(anything),
+  path: str, ignoreHttp1xx: bool, command: optional(str), ipProtocol: oneOf(['IPv4', 'IPv6']), form: oneOf(['app', 'pod']),
 });
 
 const READINESS_CHECK: Check = fields({
@@ -45,8 +45,6 @@ const COMMON: Check = fields({
   killSelection: oneOf(['YOUNGEST_FIRST', 'OLDEST_FIRST']),
   labels: recordOf(str),
   resident: bool,
-  persistentVolumes: optional(arrayOf(fields({ containerPath: str, diskMilli: nonNegative }))),
-  definition: recordOf(anything),
 });
 
 const APP: Check = fields({
@@ -55,10 +53,14 @@ const APP: Check = fields({
   requirePorts: bool,
   healthChecks: arrayOf(HEALTH_CHECK),
   readinessChecks: optional(arrayOf(READINESS_CHECK)),
-  killGracePeriodMs: nonNegative,
+  killGracePeriodMs: optional(nonNegative),
   cmd: optional(str),
   args: optional(arrayOf(str)),
   env: recordOf(str),
+  envSecrets: recordOf(str),
+  dependencies: arrayOf(str),
+  networks: arrayOf(fields({ mode: oneOf(['host', 'container', 'container/bridge']) })),
+  portDefinitions: arrayOf(fields({ port: PORT, protocol: str })),
 });
 
 const POD: Check = fields({
@@ -67,12 +69,14 @@ const POD: Check = fields({
     resources: RESOURCES,
     endpoints: arrayOf(fields({ name: str, hostPort: optional(PORT), containerPort: optional(PORT), protocol: arrayOf(str) })),
     healthCheck: optional(HEALTH_CHECK),
-    command: optional(str),
     env: recordOf(str),
+    envSecrets: recordOf(str),
     killGracePeriodMs: optional(nonNegative),
   })),
   executorResources: RESOURCES,
   networkMode: oneOf(['host', 'container']),
+  env: recordOf(str),
+  envSecrets: recordOf(str),
 });
 
 /**

@@ -83,14 +83,53 @@ t.test('a healthy subscription starts the error count over', async (t) => {
   t.same(f.fatal, [], 'one unknown ERROR before and one after a healthy subscription are not two in a row');
 });
 
-t.test('an UPDATE_FRAMEWORK refused for a role outside --roles stops the driver with the reason', async (t) => {
+t.test('an UPDATE_FRAMEWORK refused for a role outside --roles: that role is named and left, the driver carries on', async (t) => {
   const f = await makeDriver(t);
   await f.waitInput('subscribed', 1, WAIT_MS);
   f.master.callAnswers.push({ status: 400, body: "Supplied FrameworkInfo is not valid: Roles { dev } are not present in the master's --roles" });
   f.driver.updateFrameworkRoles(['*', 'dev']);
+  const restated = await f.master.waitForCall('UPDATE_FRAMEWORK', 2);
+  t.same(restated.call.updateFramework?.frameworkInfo.roles, ['*'], 'the accepted roles are restated without dev');
+  t.match(f.logs.join('\n'), /WARN the Mesos master refuses the role\(s\) dev \(.*Roles \{ dev \}.*\): pacer no longer subscribes to them.*carries on with \*/);
+  t.same(f.fatal, [], 'not fatal: the other roles still work');
+  t.equal(f.driver.state, 'subscribed');
+  t.same(f.driver.refusedRoles, ['dev']);
+  f.driver.updateFrameworkRoles(['*', 'dev', 'prod']);
+  const third = await f.master.waitForCall('UPDATE_FRAMEWORK', 3);
+  t.same(third.call.updateFramework?.frameworkInfo.roles, ['*', 'prod'], 'dev is not asked for again, however often the apps want it');
+  f.master.cutStream();
+  await f.waitInput('subscribed', 2, WAIT_MS);
+  t.same(f.master.callsOf('SUBSCRIBE')[1]?.call.subscribe?.frameworkInfo.roles, ['*', 'prod'], 'nor on resubscription');
+});
+
+/** SUBSCRIBE refused for some roles (the master sends ERROR and drops the connection). */
+const ROLE_REFUSALS: readonly string[] = [
+  "Roles { dev, ops } are not present in the master's --roles",
+  "Not authorized to register framework with principal 'pacer' and roles { dev, ops }",
+];
+
+for (const message of ROLE_REFUSALS) {
+  t.test(`SUBSCRIBE refused with "${message}": those roles are named and left out, no loop, no stop`, async (t) => {
+    const f = await makeDriver(t, { noStart: true });
+    f.driver.updateFrameworkRoles(['*', 'dev', 'ops']);
+    f.master.subscribeErrors.push(message);
+    f.driver.start({ instanceCount: 0 });
+    await f.waitInput('subscribed', 1, WAIT_MS);
+    const subscribes = f.master.callsOf('SUBSCRIBE');
+    t.same(subscribes.map((c) => c.call.subscribe?.frameworkInfo.roles), [['*', 'dev', 'ops'], ['*']], 'resubscribed once, without the refused roles');
+    t.match(f.logs.join('\n'), /the Mesos master refuses the role\(s\) dev, ops .*no longer subscribes to them/);
+    t.same(f.fatal, []);
+    t.same(f.driver.refusedRoles, ['dev', 'ops']);
+  });
+}
+
+t.test('a refusal of every role the framework asks for stays final (nothing left to run)', async (t) => {
+  const f = await makeDriver(t, { noStart: true, options: { defaultRole: 'dev' } });
+  f.master.subscribeErrors.push("Roles { dev } are not present in the master's --roles");
+  f.driver.start({ instanceCount: 0 });
   const fatal = await waitUntil(() => f.fatal[0], WAIT_MS, 'onFatal');
-  t.match(fatal.message, /refused UPDATE_FRAMEWORK: .*Roles \{ dev \}.*Add the role\(s\) to the master's --roles/);
-  t.equal(f.master.callsOf('SUBSCRIBE').length, 1, 'no resubscription with the refused role');
+  t.match(fatal.message, /Roles \{ dev \}.*Add the role\(s\) to the master's --roles/);
+  t.equal(f.master.callsOf('SUBSCRIBE').length, 1, 'subscribed once, never again');
 });
 
 t.test('a KILL without an answer is sent again with backoff; an ACCEPT is not', async (t) => {

@@ -61,10 +61,10 @@ async function realElection(t: Test, hostPort: string): Promise<Election> {
   };
 }
 
-const zk = process.env.PACER_ZK;
+const zk = process.env.PACER_TEST_ZK;
 const ELECTIONS: readonly { name: string; make: (t: Test) => Promise<Election>; skip: string | false }[] = [
   { name: 'an in-memory ZooKeeper', make: (t) => Promise.resolve(memoryElection(t)), skip: false },
-  { name: 'a real ZooKeeper', make: (t) => realElection(t, zk ?? ''), skip: zk === undefined || zk === '' ? 'PACER_ZK is unset' : false },
+  { name: 'a real ZooKeeper', make: (t) => realElection(t, zk ?? ''), skip: zk === undefined || zk === '' ? 'PACER_TEST_ZK is unset' : false },
 ];
 
 for (const election of ELECTIONS) {

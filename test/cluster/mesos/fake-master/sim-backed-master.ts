@@ -15,6 +15,7 @@ import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import type { WorldStreams } from '../../../../sim/sim-context';
 import { refuseMsOfFilters } from '../../../../src/master/refuse-filter';
 import { FakeMaster } from './fake-master';
+import { makeTaskLaunch } from '../../../builders/launch-builders';
 
 /**
  * The virtual world a {@link SimBackedMaster} lives in: the caller owns the clock and the one
@@ -215,7 +216,7 @@ export class SimBackedMaster {
     const resources = info.resources ?? [];
     const allocation = offerFromMesos({ id: { value: 'task' }, frameworkId: { value: '' }, agentId: info.agentId, hostname: '', resources }).pools;
     const graceNs = info.killPolicy?.gracePeriod?.nanoseconds;
-    const task: TaskLaunch = {
+    const task: TaskLaunch = makeTaskLaunch({
       taskId,
       instanceId: instanceIdOfTask(taskId),
       runSpecId,
@@ -226,8 +227,7 @@ export class SimBackedMaster {
       resources: scalarSum(allocation),
       hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
       killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
-      spec,
-    };
+    });
     return { kind: 'launch', task, allocation };
   }
 }

@@ -21,7 +21,7 @@ function calls(): { name: string; call: Call }[] {
     makePod({
       id: '/pod', role: 'web', networkMode: 'container',
       containers: [{ name: 'c', endpoints: [makeEndpoint({ name: 'http', hostPort: 0, containerPort: 80 })], healthCheck: makeHealthCheck({ protocol: 'MESOS_TCP', endpoint: 'http' }) }],
-      definition: { networks: [{ mode: 'container', name: 'dcos' }] },
+      networks: [{ mode: 'container', name: 'dcos', labels: {} }],
     }),
   ];
   const operations = launchesToMesos(coreLaunches(offerFromMesos(mesosOffer), specs), { frameworkId: 'F1', offer: mesosOffer });

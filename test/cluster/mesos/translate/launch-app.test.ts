@@ -2,8 +2,8 @@ import t from 'tap';
 import { launchesToMesos, launchToMesos } from '../../../../src/cluster/mesos/translate/launch-to-mesos';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
 import type { Offer as MesosOffer, OfferOperation, TaskInfo } from '../../../../src/cluster/mesos/codec/mesos-model';
-import type { AppSpec } from '../../../../src/scheduler/model/run-spec';
-import { makeApp, makeHealthCheck } from '../../../builders/run-spec-builders';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
+import { makeApp, makeHealthCheck, makePortMapping } from '../../../builders/run-spec-builders';
 import { coreAppLaunch, coreLaunches, makeMesosOffer, portsOf, portsResource, resourceSet, scalarResource, sumMilli } from './mesos-builders';
 
 /** The single TaskInfo of a LAUNCH of `spec` on `mesosOffer`. */
@@ -90,10 +90,10 @@ t.test('commands: cmd through the shell, args as argv, image entrypoints', async
     { name: 'args without image', spec: makeApp({ cmd: undefined, args: ['/bin/echo', 'a b'] }), want: { shell: false, value: '/bin/echo', arguments: ['/bin/echo', 'a b'] } },
     {
       name: 'args with an image',
-      spec: makeApp({ cmd: undefined, args: ['--port', '80'], definition: { container: { type: 'DOCKER', docker: { image: 'nginx:1.25' } } } }),
+      spec: makeApp({ cmd: undefined, args: ['--port', '80'], container: { type: 'DOCKER', docker: { image: 'nginx:1.25' }, portMappings: [] } }),
       want: { shell: false, arguments: ['--port', '80'] },
     },
-    { name: 'image only', spec: makeApp({ cmd: undefined, definition: { container: { type: 'MESOS', docker: { image: 'busybox' } } } }), want: { shell: false } },
+    { name: 'image only', spec: makeApp({ cmd: undefined, container: { type: 'MESOS', docker: { image: 'busybox' }, portMappings: [] } }), want: { shell: false } },
   ];
   for (const c of cases) {
     const { environment: _env, ...command } = launchApp(c.spec).info.command ?? {};
@@ -103,10 +103,8 @@ t.test('commands: cmd through the shell, args as argv, image entrypoints', async
 
 t.test('command extras: fetch URIs and the user', async (t) => {
   const spec = makeApp({
-    definition: {
-      user: 'nobody',
-      fetch: [{ uri: 'https://example.invalid/app.tgz', extract: true, executable: false, cache: true, destPath: 'app.tgz' }, { uri: 'https://example.invalid/run.sh' }, { extract: true }],
-    },
+    user: 'nobody',
+    fetch: [{ uri: 'https://example.invalid/app.tgz', extract: true, executable: false, cache: true, destPath: 'app.tgz' }, { uri: 'https://example.invalid/run.sh' }],
   });
   const command = launchApp(spec).info.command;
   t.equal(command?.user, 'nobody');
@@ -140,7 +138,7 @@ t.test('environment: Marathon\'s task variables, the app\'s env over them, nothi
 t.test('labels, discovery and kill policy', async (t) => {
   const spec = makeApp({
     id: '/web', hostPorts: [0, 0], labels: { a: '1', b: '2' }, killGracePeriodMs: 30_000,
-    definition: { portDefinitions: [{ port: 0, name: 'http', protocol: 'tcp', labels: { VIP_0: '/web:80' } }, { port: 0, name: 'dns', protocol: 'udp,tcp' }] },
+    portDefinitions: [{ port: 0, name: 'http', protocol: 'tcp', labels: { VIP_0: '/web:80' } }, { port: 0, name: 'dns', protocol: 'udp,tcp', labels: {} }],
   });
   const { info, hostPorts } = launchApp(spec);
   t.strictSame(info.labels, { labels: [{ key: 'a', value: '1' }, { key: 'b', value: '2' }] });
@@ -168,7 +166,7 @@ t.test('health checks: agent-run checks become the TaskInfo\'s, scheduler-run on
   const cases = [
     { name: 'MESOS_HTTP', check: makeHealthCheck({ protocol: 'MESOS_HTTP', path: '/health', ...timing }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'HTTP', http: { port: p, path: '/health', scheme: 'http' } }) },
     { name: 'MESOS_HTTPS', check: makeHealthCheck({ protocol: 'MESOS_HTTPS', ...timing }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'HTTP', http: { port: p, path: '/', scheme: 'https' } }) },
-    { name: 'MESOS_TCP on IPv6', check: makeHealthCheck({ protocol: 'MESOS_TCP', ...timing, wire: { ipProtocol: 'IPv6' } }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'TCP', tcp: { port: p, protocol: 'IPv6' } }) },
+    { name: 'MESOS_TCP on IPv6', check: makeHealthCheck({ protocol: 'MESOS_TCP', ...timing, ipProtocol: 'IPv6' }), want: (p: number) => ({ ...seconds, consecutiveFailures: 3, type: 'TCP', tcp: { port: p, protocol: 'IPv6' } }) },
     { name: 'COMMAND', check: makeHealthCheck({ protocol: 'COMMAND', command: 'test -f /tmp/ok', ...timing }), want: () => ({ ...seconds, consecutiveFailures: 3, type: 'COMMAND', command: { shell: true, value: 'test -f /tmp/ok' } }) },
     {
       name: 'maxConsecutiveFailures 0 keeps Mesos\'s meaning: kill at the first failure',
@@ -186,15 +184,14 @@ t.test('health checks: agent-run checks become the TaskInfo\'s, scheduler-run on
 
 t.test('containers: Docker and Mesos containerizers, networks and port mappings', async (t) => {
   const bridgeDocker = makeApp({
-    hostPorts: [0, 0],
-    definition: {
-      portDefinitions: undefined,
-      networks: [{ mode: 'container/bridge' }],
-      container: {
-        type: 'DOCKER', docker: { image: 'nginx:1.25', privileged: true, forcePullImage: true, parameters: [{ key: 'label', value: 'x' }] },
-        portMappings: [{ containerPort: 80, hostPort: 0, name: 'http', protocol: 'tcp' }, { containerPort: 0, hostPort: 0 }, { containerPort: 9000 }],
-        volumes: [{ containerPath: '/data', hostPath: '/srv/data', mode: 'RO' }, { containerPath: 'pv', persistent: { size: 10 }, mode: 'RW' }],
-      },
+    networks: [{ mode: 'container/bridge', labels: {} }],
+    container: {
+      type: 'DOCKER', docker: { image: 'nginx:1.25', privileged: true, forcePullImage: true, parameters: [{ key: 'label', value: 'x' }] },
+      portMappings: [makePortMapping({ containerPort: 80, hostPort: 0, name: 'http' }), makePortMapping({ hostPort: 0 }), makePortMapping({ containerPort: 9000 })],
+      volumes: [
+        { kind: 'host', containerPath: '/data', hostPath: '/srv/data', mode: 'RO' },
+        { kind: 'persistent', containerPath: 'pv', persistent: { size: 10, constraints: [] }, mode: 'RW' },
+      ],
     },
   });
   const docker = launchApp(bridgeDocker);
@@ -203,38 +200,34 @@ t.test('containers: Docker and Mesos containerizers, networks and port mappings'
     type: 'DOCKER',
     docker: {
       image: 'nginx:1.25', network: 'BRIDGE', privileged: true, forcePullImage: true, parameters: [{ key: 'label', value: 'x' }],
-      portMappings: [{ hostPort: p0, containerPort: 80, protocol: 'tcp' }, { hostPort: p1, containerPort: p1 }],
+      portMappings: [{ hostPort: p0, containerPort: 80, protocol: 'tcp' }, { hostPort: p1, containerPort: p1, protocol: 'tcp' }],
     },
     volumes: [{ containerPath: '/data', hostPath: '/srv/data', mode: 'RO' }],
   }, 'docker bridge: mappings with host ports; persistent volumes left out');
   t.strictSame(docker.info.discovery?.ports?.ports?.map((p) => p.number), [p0, p1, 9000], 'discovery lists host ports, and container ports without one');
 
   const ucr = makeApp({
-    hostPorts: [0],
     healthChecks: [makeHealthCheck({ protocol: 'MESOS_HTTP', portIndex: 0 })],
-    definition: {
-      portDefinitions: undefined,
-      networks: [{ mode: 'container', name: 'dcos', labels: { k: 'v' } }, { mode: 'container', name: 'other' }],
-      container: { type: 'MESOS', docker: { image: 'busybox', forcePullImage: true }, portMappings: [{ containerPort: 8080, hostPort: 0 }] },
-    },
+    networks: [{ mode: 'container', name: 'dcos', labels: { k: 'v' } }, { mode: 'container', name: 'other', labels: {} }],
+    container: { type: 'MESOS', docker: { image: 'busybox', forcePullImage: true }, portMappings: [makePortMapping({ containerPort: 8080, hostPort: 0 })] },
   });
   const mesos = launchApp(ucr);
   t.strictSame(mesos.info.container, {
     type: 'MESOS',
     mesos: { image: { type: 'DOCKER', docker: { name: 'busybox' }, cached: false } },
     networkInfos: [
-      { name: 'dcos', labels: { labels: [{ key: 'k', value: 'v' }] }, portMappings: [{ hostPort: mesos.hostPorts[0], containerPort: 8080 }] },
+      { name: 'dcos', labels: { labels: [{ key: 'k', value: 'v' }] }, portMappings: [{ hostPort: mesos.hostPorts[0], containerPort: 8080, protocol: 'tcp' }] },
       { name: 'other' },
     ],
   });
   t.equal(mesos.info.healthCheck?.http?.port, 8080, 'Mesos probes the container port inside the task\'s namespace');
 
-  const userDocker = makeApp({ definition: { networks: [{ mode: 'container', name: 'overlay' }], container: { type: 'DOCKER', docker: { image: 'redis' }, portMappings: [] } } });
+  const userDocker = makeApp({ networks: [{ mode: 'container', name: 'overlay', labels: {} }], container: { type: 'DOCKER', docker: { image: 'redis' }, portMappings: [] } });
   t.strictSame(launchApp(userDocker).info.container, { type: 'DOCKER', docker: { image: 'redis', network: 'USER' }, networkInfos: [{ name: 'overlay' }] });
 
-  const bridgeMesos = makeApp({ hostPorts: [0], definition: { networks: [{ mode: 'container/bridge' }], container: { type: 'MESOS', portMappings: [{ containerPort: 80, hostPort: 0 }] } } });
+  const bridgeMesos = makeApp({ networks: [{ mode: 'container/bridge', labels: {} }], container: { type: 'MESOS', portMappings: [makePortMapping({ containerPort: 80, hostPort: 0 })] } });
   const bridged = launchApp(bridgeMesos);
-  t.strictSame(bridged.info.container, { type: 'MESOS', networkInfos: [{ name: 'mesos-bridge', portMappings: [{ hostPort: bridged.hostPorts[0], containerPort: 80 }] }] });
+  t.strictSame(bridged.info.container, { type: 'MESOS', networkInfos: [{ name: 'mesos-bridge', portMappings: [{ hostPort: bridged.hostPorts[0], containerPort: 80, protocol: 'tcp' }] }] });
 });
 
 t.test('several operations of one ACCEPT share the offer without overlap', async (t) => {

@@ -3,7 +3,7 @@ import { launchToMesos } from '../../../../src/cluster/mesos/translate/launch-to
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
 import type { Offer as MesosOffer, OfferOperation, TaskInfo } from '../../../../src/cluster/mesos/codec/mesos-model';
 import type { LaunchOperation } from '../../../../src/scheduler/model/launch';
-import type { PodSpec } from '../../../../src/scheduler/model/run-spec';
+import type { PodSpec } from '../../../../src/scheduler/model/pod';
 import { makeEndpoint, makeHealthCheck, makePod } from '../../../builders/run-spec-builders';
 import { corePodLaunch, makeMesosOffer, portsOf, resourceSet, scalarResource, sumMilli } from './mesos-builders';
 
@@ -115,7 +115,7 @@ t.test('container networking: networks on the executor, port mappings, checks on
       endpoints: [makeEndpoint({ name: 'http', hostPort: 0, containerPort: 8080, protocol: ['http'] }), makeEndpoint({ name: 'dns', hostPort: 0, containerPort: 53, protocol: ['udp', 'tcp'] }), makeEndpoint({ name: 'admin', containerPort: 9000 })],
       healthCheck: makeHealthCheck({ protocol: 'MESOS_TCP', endpoint: 'http' }),
     }],
-    definition: { networks: [{ mode: 'container', name: 'dcos', labels: { zone: 'a' } }] },
+    networks: [{ mode: 'container', name: 'dcos', labels: { zone: 'a' } }],
   });
   const { op, core, tasks } = launchPod(spec);
   const [http, dns] = core.tasks[0].hostPorts;
@@ -138,20 +138,20 @@ t.test('container networking: networks on the executor, port mappings, checks on
 
 t.test('pod containers: images, volumes, artifacts, user, image entrypoint', async (t) => {
   const spec = makePod({
-    containers: [{ name: 'web', command: undefined }, { name: 'legacy' }],
-    definition: {
-      user: 'pod-user',
-      volumes: [{ name: 'shared' }, { name: 'logs', host: '/var/log/pods' }, { name: 'scratch', host: 'tmp' }, { name: 'data', persistent: { size: 10 } }],
-      containers: [
-        {
-          name: 'web', image: { kind: 'DOCKER', id: 'nginx:1.25', forcePull: true }, user: 'www',
-          artifacts: [{ uri: 'https://example.invalid/site.tgz', extract: true }],
-          volumeMounts: [{ name: 'shared', mountPath: '/shared' }, { name: 'logs', mountPath: '/logs', readOnly: true }, { name: 'scratch', mountPath: '/tmp/s' }, { name: 'data', mountPath: '/data' }],
-          labels: { c: 'web' },
-        },
-        { name: 'legacy', image: { kind: 'APPC', id: 'example.com/app:1' } },
-      ],
-    },
+    user: 'pod-user',
+    volumes: [
+      { kind: 'ephemeral', name: 'shared' }, { kind: 'host', name: 'logs', host: '/var/log/pods' }, { kind: 'host', name: 'scratch', host: 'tmp' },
+      { kind: 'persistent', name: 'data', persistent: { size: 10, constraints: [] } },
+    ],
+    containers: [
+      {
+        name: 'web', command: undefined, image: { kind: 'DOCKER', id: 'nginx:1.25', forcePull: true, labels: {} }, user: 'www',
+        artifacts: [{ uri: 'https://example.invalid/site.tgz', extract: true }],
+        volumeMounts: [{ name: 'shared', mountPath: '/shared' }, { name: 'logs', mountPath: '/logs', readOnly: true }, { name: 'scratch', mountPath: '/tmp/s' }, { name: 'data', mountPath: '/data' }],
+        labels: { c: 'web' },
+      },
+      { name: 'legacy', image: { kind: 'APPC', id: 'example.com/app:1', forcePull: false, labels: {} } },
+    ],
   });
   const { tasks } = launchPod(spec);
   t.strictSame(tasks[0].container, {

@@ -1,10 +1,13 @@
 import { compileLaunchRequest } from '../../../../src/scheduler/matcher/launch-request';
 import { OfferLedger } from '../../../../src/scheduler/matcher/offer-ledger';
 import { reserve } from '../../../../src/scheduler/matcher/reserve';
-import { isSchedulerRun } from '../../../../src/scheduler/model/health-check';
-import type { LaunchOperation, ResolvedAgentCheck, TaskLaunch } from '../../../../src/scheduler/model/launch';
+import { appLaunchOperation, podLaunchOperation } from '../../../../src/scheduler/launcher/task-launch';
+import type { Instance, Task } from '../../../../src/scheduler/model/instance';
+import type { LaunchOperation } from '../../../../src/scheduler/model/launch';
 import type { Offer } from '../../../../src/scheduler/model/offer';
-import type { AppSpec, PodSpec, RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
+import type { PodSpec } from '../../../../src/scheduler/model/pod';
 import type {
   AllocationInfo, Attribute, Offer as MesosOffer, ReservationInfo, Resource, TaskState, TaskStatus,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
@@ -85,63 +88,39 @@ export function makeMesosStatus(state: TaskState, o: Partial<TaskStatus> = {}): 
   return { taskId: { value: 'web.instance-1._app.1' }, state, ...o };
 }
 
-/** The agent-run check of a task, its port resolved as the core does (launcher/place-instance.ts). */
-function agentCheck(spec: RunSpec, containerName: string | undefined, hostPorts: readonly number[]): ResolvedAgentCheck | undefined {
-  if (spec.kind === 'app') {
-    const check = spec.healthChecks.find((c) => !isSchedulerRun(c.protocol));
-    return check === undefined ? undefined : { check, port: check.port ?? hostPorts[check.portIndex ?? 0] };
-  }
-  const container = spec.containers.find((c) => c.name === containerName);
-  const check = container?.healthCheck;
-  if (container === undefined || check === undefined) return undefined;
-  if (check.endpoint === undefined) return { check };
-  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
-  const i = withHost.findIndex((e) => e.name === check.endpoint);
-  return { check, port: i >= 0 ? hostPorts[i] : container.endpoints.find((e) => e.name === check.endpoint)?.containerPort };
-}
-
-function taskLaunch(spec: RunSpec, offer: Offer, taskId: string, containerName: string | undefined, hostPorts: readonly number[]): TaskLaunch {
-  const container = spec.kind === 'pod' ? spec.containers.find((c) => c.name === containerName) : undefined;
-  const healthCheck = agentCheck(spec, containerName, hostPorts);
+/** A task as the core's placement creates it (launcher/place-instance.ts). */
+function task(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: Task['resources']): Task {
   return {
-    taskId,
-    instanceId: taskId.replace(/\.[^.]+\.\d+$/, ''),
-    runSpecId: spec.id,
-    runSpecVersion: spec.version,
-    ...(containerName === undefined ? {} : { containerName }),
-    agentId: offer.agent.agentId,
-    hostname: offer.agent.hostname,
-    role: spec.role,
-    resources: spec.kind === 'app' ? spec.resources : (container?.resources ?? spec.executorResources),
-    hostPorts,
-    ...(healthCheck === undefined ? {} : { healthCheck }),
-    killGracePeriodMs: spec.kind === 'app' ? spec.killGracePeriodMs : (container?.killGracePeriodMs ?? 3000),
-    spec,
+    taskId, containerName, state: undefined, condition: 'Provisioned', hostPorts, resources,
+    healthy: undefined, launchedAtMs: 0, startedAtMs: undefined, lastStatusMs: undefined, message: undefined,
   };
 }
 
 /**
  * The launch operations the core would produce for `specs` on `offer`, one instance each in
- * order, with the core's own Reserve step (reserved pools first, lowest free ports) so that
- * allocations are exactly what the real matcher hands to a driver.
+ * order, with the core's own Reserve step (reserved pools first, lowest free ports) and its own
+ * launcher (launcher/task-launch.ts), so that operations are exactly what the real core hands to
+ * a driver.
  */
 export function coreLaunches(offer: Offer, specs: readonly RunSpec[]): LaunchOperation[] {
   const ledger = new OfferLedger(offer);
   return specs.map((spec, n) => {
     const res = reserve(compileLaunchRequest(spec), ledger);
     const instanceId = `${spec.id.slice(1).replace(/\//g, '_')}.instance-${n + 1}`;
+    const inst: Instance = {
+      instanceId, runSpecId: spec.id, kind: spec.kind, runSpecVersion: spec.version, configVersion: spec.versionInfo.lastConfigChangeAt,
+      incarnation: 1, goal: 'Running', condition: 'Provisioned', conditionSinceMs: 0, role: spec.role, agent: offer.agent, tasks: [],
+    };
     if (spec.kind === 'app') {
-      return { kind: 'launch', task: taskLaunch(spec, offer, `${instanceId}._app.1`, undefined, res.hostPorts), allocation: res.allocation };
+      inst.tasks = [task(`${instanceId}._app.1`, undefined, res.hostPorts, spec.resources)];
+      return appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation);
     }
-    return { kind: 'launchGroup', executorId: `instance-${instanceId}`, executorResources: spec.executorResources, tasks: podTasks(spec, offer, instanceId, res.hostPorts), allocation: res.allocation };
-  });
-}
-
-function podTasks(spec: PodSpec, offer: Offer, instanceId: string, hostPorts: readonly number[]): TaskLaunch[] {
-  let next = 0;
-  return spec.containers.map((c) => {
-    const ports = c.endpoints.filter((e) => e.hostPort !== undefined).map(() => hostPorts[next++]);
-    return taskLaunch(spec, offer, `${instanceId}.${c.name}.1`, c.name, ports);
+    let next = 0;
+    inst.tasks = spec.containers.map((c) => {
+      const ports = c.endpoints.filter((e) => e.hostPort !== undefined).map(() => res.hostPorts[next++]);
+      return task(`${instanceId}.${c.name}.1`, c.name, ports, c.resources);
+    });
+    return podLaunchOperation(spec, inst, `instance-${instanceId}`, offer, res.allocation);
   });
 }
 

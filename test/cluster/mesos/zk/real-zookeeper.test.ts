@@ -8,15 +8,16 @@ import { parseZkUrl } from '../../../../src/cluster/mesos/zk/zk-url';
 import { waitUntil } from '../fake-master/wait-until';
 import { masterInfoJson } from './master-info-json';
 import { PATIENCE_MS } from '../../../harness/wait';
+import { TcpProxy } from '../../../harness/tcp-proxy';
 
 /**
- * Against a real ZooKeeper (`PACER_ZK=host:port`, e.g. from `eval "$(.ci/zookeeper.sh)"`): pacer's
+ * Against a real ZooKeeper (`PACER_TEST_ZK=host:port`, e.g. from `eval "$(.ci/zookeeper.sh)"`): pacer's
  * session wrapper (zk-session.ts, over node-zookeeper-client) operation by operation, and the
  * master detector following the leadership as two sessions play Mesos masters, registering
  * ephemeral sequential `json.info_` znodes as Mesos' contender does.
  */
-const zk = process.env.PACER_ZK;
-const skip = zk === undefined || zk === '' ? 'PACER_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
+const zk = process.env.PACER_TEST_ZK;
+const skip = zk === undefined || zk === '' ? 'PACER_TEST_ZK (host:port of a running ZooKeeper) is unset; run eval "$(.ci/zookeeper.sh)" to enable' : false;
 /** Connect and request bounds a loaded machine does not reach (test/harness/wait.ts). */
 const OPTIONS = { sessionTimeoutMs: 4_000, connectTimeoutMs: PATIENCE_MS, requestTimeoutMs: PATIENCE_MS };
 const WAIT_MS = PATIENCE_MS;
@@ -117,6 +118,23 @@ t.test('ZkSession: digest auth protects znodes with a digest ACL', { skip }, asy
   const impostor = await session(t, 'pacer:wrong@');
   t.equal(await codeOf(impostor.getData(`${root}/private`)), ZK_CODES.NOAUTH);
   await owner.delete(`${root}/private`);
+});
+
+t.test('ZkSession: onState reports a lost connection at once, then the expiry of the session', { skip }, async (t) => {
+  const proxy = await TcpProxy.start(zk ?? '');
+  t.teardown(() => proxy.close());
+  const s = await ZkSession.open(parseZkUrl(`zk://${proxy.address}/`), OPTIONS);
+  t.teardown(() => s.close());
+  const states: string[] = [];
+  s.onState((state) => states.push(state));
+  proxy.cut();
+  await waitUntil(() => states.includes('disconnected'), WAIT_MS, 'disconnected');
+  // Cut for longer than the session timeout: the server expires it; healed, the client learns so.
+  await new Promise((resolve) => setTimeout(resolve, s.sessionTimeoutMs + 1_000));
+  proxy.heal();
+  await waitUntil(() => states.includes('expired'), WAIT_MS, 'expired');
+  // (The library may say `disconnected` once more as it drops the expired session's socket.)
+  t.same(states.filter((x) => x !== 'connected').slice(0, 2), ['disconnected', 'expired'], 'first the lost connection, then the expiry');
 });
 
 t.test('ZkSession: no server → UNREACHABLE within connectTimeoutMs; IPv6 is refused up front (no ZooKeeper needed)', async (t) => {

@@ -544,8 +544,8 @@ t.test('deployments() says why the current action waits: unplaced instances with
 
 t.test('a root with a dependency cycle is refused (group_change_failed), and nothing changes', async (t) => {
   const h = new Harness();
-  const a = makeApp({ id: '/g/a', definition: { dependencies: ['/g/b'] }, version: V2 });
-  const b = makeApp({ id: '/g/b', definition: { dependencies: ['/g/a'] }, version: V2 });
+  const a = makeApp({ id: '/g/a', dependencies: ['/g/b'], version: V2 });
+  const b = makeApp({ id: '/g/b', dependencies: ['/g/a'], version: V2 });
   const before = h.scheduler.root();
   t.match(h.deployRoot(rootWith(before, V2, a, b)), { ok: false, error: 'invalid', message: /cyclic dependencies: \/g\/a -> \/g\/b -> \/g\/a|cyclic dependencies: \/g\/b -> \/g\/a -> \/g\/b/ });
   t.equal(h.scheduler.root(), before, 'the root is unchanged');
@@ -564,7 +564,7 @@ t.test('a refused (locked) change emits group_change_failed with the reason', as
 t.test('dependency order: a root deployed at once starts the dependent app only after its dependency is running and healthy', async (t) => {
   const h = new Harness();
   const db = makeApp({ id: '/g/db', hostPorts: [0], healthChecks: [makeHealthCheck({ gracePeriodMs: 0 })], version: V2 });
-  const service = makeApp({ id: '/g/service', instances: 2, definition: { dependencies: ['/g/db'] }, version: V2 });
+  const service = makeApp({ id: '/g/service', instances: 2, dependencies: ['/g/db'], version: V2 });
   const cache = makeApp({ id: '/g/cache', version: V2 });
   const id = accepted(t, h.deployRoot(rootWith(h.scheduler.root(), V2, db, service, cache)));
   t.same(h.events('deployment_info').map((e) => e.plan.steps)[0], [
@@ -634,9 +634,9 @@ t.test('re-creating an app while its delete is under way announces its health ch
   h.deploy(app);
   h.clearRecords();
   accepted(t, h.delete('/app'));
-  t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: hc.wire }]);
+  t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: hc }]);
   accepted(t, h.put(app, { force: true }));
-  t.match(h.events('add_health_check_event'), [{ appId: '/app', version: app.version, healthCheck: hc.wire }], 'the checks come back with the app', todo);
+  t.match(h.events('add_health_check_event'), [{ appId: '/app', version: app.version, healthCheck: hc }], 'the checks come back with the app', todo);
 });
 
 t.test('group_change_success of a zero-change put names the parent group of the app (fact 107)', async (t) => {
@@ -664,7 +664,7 @@ t.test('after a forced stop, a run spec whose scale step never ran still reaches
   const todo = bug('the stopped deployment had only started /g/service (0 instances); the root says 2, no deployment is left and nothing (no periodic scale check, Marathon --scale_apps_interval) ever launches them');
   const h = new Harness();
   const db = makeApp({ id: '/g/db', cpus: 100, version: V2 });
-  const service = makeApp({ id: '/g/service', instances: 2, definition: { dependencies: ['/g/db'] }, version: V2 });
+  const service = makeApp({ id: '/g/service', instances: 2, dependencies: ['/g/db'], version: V2 });
   accepted(t, h.deployRoot(rootWith(h.scheduler.root(), V2, db, service)));
   h.advance(1000);
   accepted(t, h.put(makeApp({ id: '/g/db', cpus: 1, version: versionAt(120) }), { force: true }), 'db fixed by a forced change');

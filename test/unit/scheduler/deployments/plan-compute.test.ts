@@ -2,7 +2,9 @@ import t from 'tap';
 import { computePlan } from '../../../../src/scheduler/deployments/compute-plan';
 import type { DeploymentPlan } from '../../../../src/scheduler/deployments/deployment-plan';
 import type { Group } from '../../../../src/scheduler/groups/group';
-import type { AppSpec, PodSpec, RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
+import type { PodSpec } from '../../../../src/scheduler/model/pod';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 
 // --- small hand-built trees --------------------------------------------------------------------
@@ -47,8 +49,7 @@ function dependenciesOf(runSpecId: string, rootGroup: Group): readonly string[] 
     for (const spec of [...g.apps.values(), ...g.pods.values()]) {
       specs.set(spec.id, spec);
       if (spec.id === runSpecId) {
-        const own = spec.definition.dependencies;
-        direct.push(...here, ...(Array.isArray(own) ? (own as string[]) : []));
+        direct.push(...here, ...(spec.kind === 'app' ? spec.dependencies : []));
       }
     }
     for (const child of g.groups.values()) walk(child, here);
@@ -73,7 +74,7 @@ function stepsOf(p: DeploymentPlan): string[][] {
 }
 
 function app(id: string, o: Parameters<typeof makeApp>[0] = {}, dependencies: readonly string[] = []): AppSpec {
-  return makeApp({ id, version: V1, ...o, definition: { dependencies, ...o.definition } });
+  return makeApp({ id, version: V1, dependencies, ...o });
 }
 
 // --- tests -------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import {
 } from '../../../../src/scheduler/deployments/plan-json';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { DeploymentFailedEvent, DeploymentInfoEvent, DeploymentSuccessEvent } from '../../../../src/scheduler/model/events';
-import type { AppSpec, PodSpec } from '../../../../src/scheduler/model/run-spec';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
+import type { PodSpec } from '../../../../src/scheduler/model/pod';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 
 const V1 = versionAt(100);

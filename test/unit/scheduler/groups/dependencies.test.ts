@@ -3,10 +3,12 @@ import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders
 import {
   CYCLIC_DEPENDENCIES_MESSAGE, dependencyCycle, dependencyGraph, effectiveDependencies,
 } from '../../../../src/scheduler/groups/dependencies';
+import { podFromWire } from '../../../../src/marathon/convert/pod-from-wire';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { GroupResult } from '../../../../src/scheduler/groups/group-result';
 import { emptyRoot, putRunSpec, updateGroup } from '../../../../src/scheduler/groups/root-group';
-import type { AppSpec, RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
 
 const OPTS = { version: versionAt(1), newGroupEnforceRole: 'off' } as const;
 
@@ -22,7 +24,7 @@ function tree(specs: RunSpec[], groupDeps: Record<string, string[]> = {}): Group
   return root;
 }
 
-const app = (id: string, dependencies?: string[]): AppSpec => makeApp({ id, ...(dependencies ? { definition: { dependencies } } : {}) });
+const app = (id: string, dependencies?: string[]): AppSpec => makeApp({ id, ...(dependencies ? { dependencies } : {}) });
 
 t.test('an app\'s own dependencies, relative ids resolved against its group (fact 66)', async (t) => {
   const root = tree([
@@ -62,7 +64,10 @@ t.test('root dependencies apply to everything; a group dependency on an app work
 });
 
 t.test('pods declare no dependencies of their own (spec rule 8)', async (t) => {
-  const root = tree([app('/db'), makePod({ id: '/pod', definition: { dependencies: ['/db'] } })]);
+  const converted = podFromWire({ id: '/pod', dependencies: ['/db'], containers: [{ name: 'c', resources: { cpus: 0.1, mem: 32 } }] }, { defaultRole: '*', versionIso: versionAt(0) });
+  if (!converted.ok) throw new Error(JSON.stringify(converted.errors));
+  t.notOk('dependencies' in converted.spec, 'the model has no dependencies for a pod');
+  const root = tree([app('/db'), converted.spec]);
   t.same(effectiveDependencies(root, '/pod'), []);
 });
 

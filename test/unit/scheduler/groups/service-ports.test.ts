@@ -2,8 +2,8 @@ import t from 'tap';
 import { assignServicePorts, servicePortsOf } from '../../../../src/scheduler/groups/service-ports';
 import { emptyRoot, findRunSpec, putRunSpec } from '../../../../src/scheduler/groups/root-group';
 import type { Group } from '../../../../src/scheduler/groups/group';
-import type { AppSpec } from '../../../../src/scheduler/model/run-spec';
-import { makeApp } from '../../../builders/run-spec-builders';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
+import { makeApp, makePortMapping } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
 
 /** Marathon's `AssignDynamicServiceLogic` as the core applies it to every root change. */
@@ -23,7 +23,7 @@ function rootOf(...apps: AppSpec[]): Group {
 
 /** An app whose portDefinitions name `ports` (0 = dynamic). */
 function appWithPorts(id: string, ports: number[], extra: Partial<Parameters<typeof makeApp>[0]> = {}): AppSpec {
-  return makeApp({ id, hostPorts: ports.map(() => 0), ...extra, definition: { portDefinitions: ports.map((port) => ({ port, protocol: 'tcp' })) } });
+  return makeApp({ id, hostPorts: ports.map(() => 0), portDefinitions: ports.map((port) => ({ port, protocol: 'tcp', labels: {} })), ...extra });
 }
 
 function portsAfter(from: Group, to: Group, range = RANGE): Record<string, number[]> | string {
@@ -60,24 +60,27 @@ t.test('an updated app keeps its ports: the ones it had in the range come first'
 
 t.test('an app that is not new or changed is left alone (a scale keeps whatever it has)', async (t) => {
   const legacy = appWithPorts('/a', [0]);
-  const scaled = { ...legacy, instances: 3, definition: { ...legacy.definition, instances: 3 } };
+  const scaled = { ...legacy, instances: 3 };
   t.same(portsAfter(rootOf(legacy), rootOf(scaled)), { '/a': [0] });
 });
 
-t.test('the assigned ports are written into the definition; with requirePorts they are the host ports', async (t) => {
+t.test('the assigned ports are written into the app\'s ports; with requirePorts they are the host ports', async (t) => {
   const required = appWithPorts('/a', [0, 0], { requirePorts: true });
   const result = assignServicePorts(RANGE, rootOf(), rootOf(required, appWithPorts('/b', [0])));
   if (!result.ok) throw new Error(result.message);
   const a = findRunSpec(result.root, '/a') as AppSpec;
-  t.match(a.definition.portDefinitions, [{ port: 10_000, protocol: 'tcp' }, { port: 10_001, protocol: 'tcp' }]);
+  t.match(a.portDefinitions, [{ port: 10_000, protocol: 'tcp' }, { port: 10_001, protocol: 'tcp' }]);
   t.same(a.hostPorts, [10_000, 10_001], 'requirePorts: host port = service port');
   t.same((findRunSpec(result.root, '/b') as AppSpec).hostPorts, [0], 'otherwise any host port');
 
-  const mapped = makeApp({ id: '/c', definition: { portDefinitions: [], container: { type: 'DOCKER', portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 0 }, { containerPort: 81, servicePort: 12_345 }] } } });
+  const mapped = makeApp({
+    id: '/c', networks: [{ mode: 'container/bridge', labels: {} }],
+    container: { type: 'DOCKER', portMappings: [makePortMapping({ containerPort: 80, hostPort: 0 }), makePortMapping({ containerPort: 81, servicePort: 12_345 })] },
+  });
   const r2 = assignServicePorts(RANGE, rootOf(), rootOf(mapped));
   if (!r2.ok) throw new Error(r2.message);
   const c = findRunSpec(r2.root, '/c') as AppSpec;
-  t.match(c.definition.container, { type: 'DOCKER', portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 10_000 }, { containerPort: 81, servicePort: 12_345 }] });
+  t.match(c.container, { type: 'DOCKER', portMappings: [{ containerPort: 80, hostPort: 0, servicePort: 10_000 }, { containerPort: 81, servicePort: 12_345 }] });
 });
 
 t.test('through the core: assigned on create, kept on an update that asks again, no restart; exhaustion is refused', async (t) => {

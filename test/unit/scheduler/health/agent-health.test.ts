@@ -16,7 +16,7 @@ t.test('agent-run checks travel with the launch, with their port resolved; the s
   const h2 = new Harness();
   const cmd = makeHealthCheck({ protocol: 'COMMAND', command: 'true' });
   h2.put(makeApp({ healthChecks: [cmd] }));
-  t.same(h2.offer(makeOffer())[0].healthCheck, { check: cmd, port: undefined });
+  t.same(h2.offer(makeOffer())[0].healthCheck, { check: cmd });
 });
 
 t.test('pod container checks resolve their endpoint to its host port, else its container port', async (t) => {

@@ -33,7 +33,7 @@ for (const protocol of AGENT_RUN) {
       alive: false, consecutiveFailures: 1, firstSuccessMs: startMs, lastSuccessMs: startMs, lastFailureMs: startMs + 10_000, lastFailureCause: '',
     }]);
     t.same(h.events('failed_health_check_event'), [{
-      eventType: 'failed_health_check_event', timestamp: '2026-01-01T00:00:10.000Z', appId: '/app', taskId: l.taskId, healthCheck: check.wire,
+      eventType: 'failed_health_check_event', timestamp: '2026-01-01T00:00:10.000Z', appId: '/app', taskId: l.taskId, healthCheck: check,
     }]);
     t.same(h.events('health_status_changed_event').map((e) => e.alive), [true, false]);
 

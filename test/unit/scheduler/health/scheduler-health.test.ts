@@ -144,7 +144,7 @@ t.test('maxConsecutiveFailures 3: killed at the 3rd failure, with the kill event
   const ts = h.events()[0].timestamp;
   t.match(ts, ISO);
   t.same(h.events().filter((e) => e.eventType !== 'health_status_changed_event' && e.eventType !== 'instance_health_changed_event'), [
-    { eventType: 'failed_health_check_event', timestamp: ts, appId: '/app', taskId: l.taskId, healthCheck: hc.wire },
+    { eventType: 'failed_health_check_event', timestamp: ts, appId: '/app', taskId: l.taskId, healthCheck: hc },
     {
       eventType: 'unhealthy_task_kill_event', timestamp: ts, appId: '/app', taskId: l.taskId, version: app.version,
       reason: 'HTTP health check failed 3 times consecutively (HTTP 500)', host: 'h1', slaveId: 'a1',
@@ -219,16 +219,16 @@ t.test('add_health_check_event and remove_health_check_event follow the definiti
   const b = makeHealthCheck({ path: '/b' });
   const v1 = makeApp({ healthChecks: [a] });
   h.put(v1);
-  t.same(h.events('add_health_check_event'), [{ eventType: 'add_health_check_event', timestamp: '2026-01-01T00:00:00.000Z', appId: '/app', version: v1.version, healthCheck: a.wire }]);
+  t.same(h.events('add_health_check_event'), [{ eventType: 'add_health_check_event', timestamp: '2026-01-01T00:00:00.000Z', appId: '/app', version: v1.version, healthCheck: a }]);
   h.clearRecords();
   const v2 = makeApp({ healthChecks: [b], version: '2026-01-01T00:00:05.000Z' });
   // v1's deployment still waits for an offer and holds /app; force past it (this test is about the health check events).
   t.match(h.put(v2, { force: true }), { ok: true });
-  t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: a.wire }]);
-  t.match(h.events('add_health_check_event'), [{ appId: '/app', version: v2.version, healthCheck: b.wire }]);
+  t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: a }]);
+  t.match(h.events('add_health_check_event'), [{ appId: '/app', version: v2.version, healthCheck: b }]);
   h.clearRecords();
   h.delete('/app');
-  t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: b.wire }]);
+  t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: b }]);
 });
 
 t.test('an unreachable instance is not judged or killed; checking resumes when it is back', async (t) => {

@@ -13,7 +13,7 @@ import { Harness } from '../../../harness/core-harness';
  */
 
 const VOLUME_MIB = 100;
-const resident = (instances = 1) => makeApp({ id: '/db', role: 'db', instances, resident: true, cpus: 0.5, mem: 64, persistentVolumes: [{ containerPath: 'data', diskMilli: VOLUME_MIB * 1000 }] });
+const resident = (instances = 1) => makeApp({ id: '/db', role: 'db', instances, resident: true, cpus: 0.5, mem: 64, container: { type: 'MESOS', portMappings: [], volumes: [{ kind: 'persistent', containerPath: 'data', mode: 'RW', persistent: { size: VOLUME_MIB, constraints: [] } }] } });
 const agentA = makeAgent({ hostname: 'a' });
 const agentB = makeAgent({ hostname: 'b' });
 
@@ -40,7 +40,7 @@ t.test('the first launch: RESERVE, CREATE, LAUNCH on the reservation, in one ACC
   t.match(accept?.reservations[0], { kind: 'reserve', role: 'db', reservationId: task.instanceId, allocation: [{ cpusMilli: 500, memMilli: 64_000, diskMilli: 100_000 }] }, 'the task and its volume are reserved from unreserved resources');
   t.match(accept?.reservations[1], { kind: 'create', volumes: [{ persistenceId: `${task.instanceId}#vol0`, containerPath: 'data', diskMilli: 100_000 }] });
   t.match(accept?.operations[0].allocation, [{ reservedFor: 'db', reservationId: task.instanceId }], 'the launch uses the reservation');
-  t.same(task.volumes?.map((v) => v.containerPath), ['data'], 'the task gets its volume');
+  t.same(task.persistentVolumes?.map((v) => v.containerPath), ['data'], 'the task gets its volume');
 });
 
 t.test('a failed or killed resident instance relaunches only on its own reservation', async (t) => {
@@ -63,7 +63,7 @@ t.test('a failed or killed resident instance relaunches only on its own reservat
     t.equal(again[0]?.instanceId, first.instanceId, `${c.name}: the same instance`);
     t.equal(again[0]?.agentId, agentA.agentId, `${c.name}: on the same agent`);
     t.same(accepts(h).at(-1)?.reservations, [], `${c.name}: no new reservation`);
-    t.same(again[0]?.volumes?.map((v) => v.persistenceId), [`${first.instanceId}#vol0`], `${c.name}: with its volume`);
+    t.same(again[0]?.persistentVolumes?.map((v) => v.persistenceId), [`${first.instanceId}#vol0`], `${c.name}: with its volume`);
   }
 });
 

@@ -128,7 +128,12 @@ t.test('a launch carries the agent, role, resources, ports, version and kill gra
     agentId: 'a9', hostname: 'h9', role: '*', resources: { cpusMilli: 500, memMilli: 64_000, diskMilli: 1000, gpus: 0 },
     hostPorts: [31000], killGracePeriodMs: 7000,
   });
-  t.equal(l.spec, h.scheduler.runSpec('/app'), 'the run spec as the core stores it (its service port assigned)');
+  t.match(l, {
+    command: { shell: 'sleep 1000' }, labels: {}, fetch: [], volumes: [], secretEnv: [],
+    env: { HOST: 'h9', PORT0: '31000', PORT: '31000', PORTS: '31000', PORT_PORT0: '31000', MARATHON_APP_ID: '/app', MARATHON_APP_VERSION: app.version },
+    ports: [{ number: 31000, name: 'port0', protocols: ['tcp'] }],
+    networking: { mode: 'host', portMappings: [] },
+  }, 'resolved for the driver: command, environment, ports');
   t.match(inst.instanceId, /^app\.instance-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   const [accept] = h.calls('accept');
   t.same(accept.operations[0].allocation, [{ reservedFor: undefined, cpusMilli: 500, memMilli: 64_000, diskMilli: 1000, gpus: 0, ports: [[31000, 31000]] }]);

@@ -3,7 +3,7 @@ import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, versionAt } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
 import type { ReadinessCheckSpec } from '../../../../src/scheduler/model/readiness-check';
-import type { AppSpec } from '../../../../src/scheduler/model/run-spec';
+import type { AppSpec } from '../../../../src/scheduler/model/app';
 
 /** A readiness check on the first host port: every 30 s, ready on 200 (Marathon's defaults). */
 function readiness(o: Partial<ReadinessCheckSpec> = {}): ReadinessCheckSpec {

@@ -12,14 +12,52 @@ t.test('FIFO through compaction; remove anywhere', async (t) => {
   for (let n = 0; n < 2000; n++) shifted.push(q.shift() as Instance);
   t.ok(shifted.every((x, n) => x === all[n]), 'first in, first out');
   t.equal(q.length, 1000, 'compacted without losing entries');
-  t.ok(q.remove(all[2500]));
-  t.notOk(q.remove(all[10]), 'already shifted');
-  t.notOk(q.remove(inst(9999)));
-  t.equal(q.length, 999);
+  q.remove(all[2500]);
+  q.remove(all[2500]);
+  t.equal(q.length, 999, 'removing twice is a no-op');
   const rest = q.toArray().map((i) => i.instanceId);
   t.equal(rest[0], 'i2000');
   t.notOk(rest.includes('i2500'));
   while (q.shift() !== undefined);
   t.equal(q.length, 0);
   t.equal(q.shift(), undefined);
+});
+
+t.test('removed instances are never returned, wherever they were, across compactions', async (t) => {
+  // [queue size, which to remove] — head-first (a delete), tail-first (a youngest-first scale-down), every third.
+  const cases: [string, number, (n: number) => boolean, boolean][] = [
+    ['head first', 5000, (n) => n < 4000, false],
+    ['tail first', 5000, (n) => n >= 1000, true],
+    ['every third', 5000, (n) => n % 3 === 0, false],
+    ['all', 3000, () => true, false],
+  ];
+  for (const [name, size, drop, reverse] of cases) {
+    const q = new InstanceQueue();
+    const all = Array.from({ length: size }, (_, i) => inst(i));
+    for (const i of all) q.push(i);
+    const victims = all.filter((_, n) => drop(n));
+    for (const v of reverse ? [...victims].reverse() : victims) q.remove(v);
+    const kept = all.filter((_, n) => !drop(n));
+    t.equal(q.length, kept.length, `${name}: length`);
+    t.strictSame(q.toArray(), kept, `${name}: toArray`);
+    t.equal(q.peek(), kept[0], `${name}: peek`);
+    const out: Instance[] = [];
+    for (let x = q.shift(); x !== undefined; x = q.shift()) out.push(x);
+    t.strictSame(out, kept, `${name}: shifted in order`);
+    q.push(all[0]);
+    t.equal(q.length, 1, `${name}: usable after draining`);
+  }
+});
+
+t.test('an instance removed and queued again comes out once, at its new place', async (t) => {
+  const q = new InstanceQueue();
+  const [a, b, c] = [inst(1), inst(2), inst(3)];
+  q.push(a);
+  q.push(b);
+  q.remove(a);
+  q.push(c);
+  q.push(a);
+  t.equal(q.length, 3);
+  t.strictSame(q.toArray(), [b, c, a]);
+  t.strictSame([q.shift(), q.shift(), q.shift(), q.shift()], [b, c, a, undefined]);
 });

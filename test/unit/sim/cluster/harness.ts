@@ -4,7 +4,6 @@ import type { SchedulerInput, TaskStatus } from '../../../../src/scheduler/model
 import type { LaunchOperation, TaskLaunch } from '../../../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../../../src/scheduler/model/offer';
 import type { PortRange, ScalarResources } from '../../../../src/scheduler/model/resources';
-import type { AppSpec } from '../../../../src/scheduler/model/run-spec';
 import type { LoopItem } from '../../../../sim/loop-item';
 import type { SimContext } from '../../../../sim/sim-context';
 import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
@@ -12,6 +11,7 @@ import { SimCluster } from '../../../../sim/cluster/sim-cluster';
 import type { SimTimings } from '../../../../sim/cluster/sim-models';
 import { SimProber } from '../../../../sim/cluster/sim-prober';
 import { createWorldStreams } from '../../../../sim/world';
+import { makeTaskLaunch } from '../../../builders/launch-builders';
 
 /** Fixed timings so tests can assert exact virtual times (draws still happen: min === max). */
 export const FIXED_TIMINGS: SimTimings = {
@@ -173,32 +173,6 @@ export function pool(r: ScalarResources, ports: PortRange[] = [], reservedFor?: 
   return { ...(reservedFor === undefined ? {} : { reservedFor }), ...r, ports };
 }
 
-export function appSpec(id: string, role = '*'): AppSpec {
-  return {
-    kind: 'app',
-    id,
-    version: '2024-01-01T00:00:00.000Z',
-    versionInfo: { lastScalingAt: '2024-01-01T00:00:00.000Z', lastConfigChangeAt: '2024-01-01T00:00:00.000Z' },
-    instances: 1,
-    role,
-    acceptedResourceRoles: [],
-    constraints: [],
-    backoff: { initialMs: 1000, factor: 1.15, maxMs: 300_000 },
-    upgrade: { minimumHealthCapacity: 1, maximumOverCapacity: 1 },
-    unreachable: { kind: 'enabled', inactiveAfterMs: 300_000, expungeAfterMs: 600_000 },
-    killSelection: 'YOUNGEST_FIRST',
-    labels: {},
-    resident: false,
-    definition: {},
-    resources: res(0.5, 128),
-    hostPorts: [],
-    requirePorts: false,
-    healthChecks: [],
-    killGracePeriodMs: 3000,
-    env: {},
-  };
-}
-
 export interface TaskOpts {
   readonly runSpecId?: string;
   readonly role?: string;
@@ -210,23 +184,17 @@ export interface TaskOpts {
 }
 
 export function taskLaunch(taskId: string, agentId: string, o: TaskOpts = {}): TaskLaunch {
-  const runSpecId = o.runSpecId ?? '/app';
-  const role = o.role ?? '*';
-  return {
+  return makeTaskLaunch({
     taskId,
-    instanceId: `${taskId}.instance`,
-    runSpecId,
-    runSpecVersion: 'v1',
-    ...(o.containerName === undefined ? {} : { containerName: o.containerName }),
     agentId,
-    hostname: `${agentId}.example`,
-    role,
+    runSpecId: o.runSpecId ?? '/app',
+    ...(o.containerName === undefined ? {} : { containerName: o.containerName }),
+    role: o.role ?? '*',
     resources: o.resources ?? res(0.5, 128),
     hostPorts: o.hostPorts ?? [],
     ...(o.healthCheck === undefined ? {} : { healthCheck: { check: healthCheck(o.healthCheck), port: 31000 } }),
     killGracePeriodMs: o.killGracePeriodMs ?? 3000,
-    spec: appSpec(runSpecId, role),
-  };
+  });
 }
 
 export function healthCheck(o: Partial<HealthCheckSpec> = {}): HealthCheckSpec {
@@ -239,7 +207,8 @@ export function healthCheck(o: Partial<HealthCheckSpec> = {}): HealthCheckSpec {
     delayMs: 0,
     path: '/health',
     ignoreHttp1xx: false,
-    wire: {},
+    ipProtocol: 'IPv4',
+    form: 'app',
     ...o,
   };
 }
@@ -259,7 +228,7 @@ export function groupOp(executorId: string, tasks: TaskLaunch[], executor: Scala
     sum.diskMilli += t.resources.diskMilli;
     sum.gpus += t.resources.gpus;
   }
-  return { kind: 'launchGroup', executorId, executorResources: executor, tasks, allocation: [pool(sum)] };
+  return { kind: 'launchGroup', executorId, executorResources: executor, labels: {}, networking: { mode: 'host', networks: [], portMappings: [] }, tasks, allocation: [pool(sum)] };
 }
 
 /** Start the cluster, take the first offer of `agentId`, accept it with `ops`; returns the accept time. */

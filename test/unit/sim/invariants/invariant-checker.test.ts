@@ -7,6 +7,7 @@ import type { Scheduler } from '../../../../src/scheduler/scheduler';
 import { InvariantChecker, type ClusterBooks } from '../../../../sim/invariants/invariant-checker';
 import { makeAgent } from '../../../builders/cluster-builders';
 import { constraint, makeApp } from '../../../builders/run-spec-builders';
+import { makeTaskLaunch } from '../../../builders/launch-builders';
 
 /** A stand-in for the scheduler's queries: the checker only reads run specs and instances. */
 function fakeScheduler(specs: RunSpec[], instances: Partial<Instance>[]): Scheduler {
@@ -22,10 +23,10 @@ function books(over: Record<string, string> = {}, violations: string[] = []): Cl
 }
 
 function launch(spec: RunSpec, agentId: string, taskId = 't1'): TaskLaunch {
-  return {
-    taskId, instanceId: 'i1', runSpecId: spec.id, runSpecVersion: spec.version, agentId, hostname: agentId, role: '*',
-    resources: { cpusMilli: 100, memMilli: 1000, diskMilli: 0, gpus: 0 }, hostPorts: [], killGracePeriodMs: 3000, spec,
-  };
+  return makeTaskLaunch({
+    taskId, instanceId: 'i1', runSpecId: spec.id, runSpecVersion: spec.version, agentId, hostname: agentId,
+    resources: { cpusMilli: 100, memMilli: 1000, diskMilli: 0, gpus: 0 },
+  });
 }
 
 const app = makeApp({ id: '/web', constraints: [constraint('hostname', 'UNIQUE')] });
@@ -50,6 +51,7 @@ t.test('a pod instance split across agents is caught', async (t) => {
   const c = new InvariantChecker(fakeScheduler([app], []), books(), undefined);
   const op: LaunchOperation = {
     kind: 'launchGroup', executorId: 'e', executorResources: { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 },
+    labels: {}, networking: { mode: 'host', networks: [], portMappings: [] },
     tasks: [launch(app, 'a1', 't1'), launch(app, 'a2', 't2')], allocation: [],
   };
   c.onAccept([op], 0);

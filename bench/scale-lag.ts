@@ -1,0 +1,278 @@
+import { request as httpRequest, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { defaultConfig } from '../src/runtime/config';
+import { ApiListeners } from '../src/runtime/api-listeners';
+import { PACE_WAKE_EVENT, paceSession } from '../src/runtime/pace-session';
+import { simApi, type SimApi } from '../src/runtime/sim-api';
+import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
+import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
+import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
+import type { Scenario } from '../sim/scenario/scenario';
+import { quantile } from './lib/core-change-cost';
+import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+
+/**
+ * bench:scale-lag — does one big change block pacer (issue 11 item 4)? pacer's `--cluster sim`
+ * composition (src/runtime/sim-api.ts: the REST API over the simulated cluster, paced in real time
+ * by paceSession as `npm start -- --cluster sim` paces it) serves on 127.0.0.1 while this process
+ * measures its event-loop delay (perf_hooks monitorEventLoopDelay) and sends `GET /ping` every
+ * `pingEveryMs` on its own connection. Two phases:
+ *
+ * 1. `POST /v2/apps` of one app of `instances` instances with a constraint no agent meets: the
+ *    answer time, then until every instance exists (Scheduled) and `GET /v2/queue` counts them all.
+ *    Then its `DELETE`, until it is gone.
+ * 2. `POST /v2/apps` of an app of 0 instances, then `PUT` `instances` (the scale-up): the answer
+ *    time, then until every instance is Running, its deployment done and `GET /v2/apps/{id}`
+ *    reports `tasksRunning` = `instances`.
+ *
+ * Per phase: the request's answer time, event-loop delay (max, p99) and `/ping` answer times
+ * (max, p99, count) while the phase ran. It checks that all the work was done (every answer 2xx,
+ * every instance created, queued or Running as the phase allows, every ping answered) and exits 1
+ * naming what is missing otherwise. Writes bench/results/scale-lag.json.
+ *
+ *   npm run bench:scale-lag                                   # 100,000 instances on 1,000 agents, speed 10
+ *   npm run bench:scale-lag -- --instances 20000 --agents 200
+ */
+export interface ScaleLagOptions {
+  readonly instances: number;
+  /** Simulated agents, each with room for more than `instances / agents` instances. */
+  readonly agents: number;
+  /** Virtual ms per wall ms (as `--speed`). */
+  readonly speed: number;
+  readonly pingEveryMs: number;
+  /** Wall-clock bound of each phase. */
+  readonly timeoutS: number;
+}
+
+export const DEFAULT_SCALE_LAG_OPTIONS: ScaleLagOptions = { instances: 100_000, agents: 1000, speed: 10, pingEveryMs: 20, timeoutS: 600 };
+
+/** Figures of one phase. */
+export interface PhaseFigures {
+  readonly name: string;
+  /** Answer time of the phase's request (the POST, the DELETE or the scale PUT). */
+  readonly requestMs: number;
+  /** From the request until all of the phase's work was done. */
+  readonly doneMs: number;
+  /** Answer time of the API reads that check the result (after the measured window). */
+  readonly verifyMs: number;
+  readonly lagMaxMs: number;
+  readonly lagP99Ms: number;
+  readonly lagMeanMs: number;
+  readonly pings: number;
+  readonly pingP50Ms: number;
+  readonly pingP99Ms: number;
+  readonly pingMaxMs: number;
+}
+
+export interface ScaleLagResult {
+  readonly options: ScaleLagOptions;
+  readonly phases: readonly PhaseFigures[];
+  readonly peakHeapMib: number;
+  readonly problems: readonly string[];
+}
+
+const MIB = 1024 * 1024;
+
+/** Runs both phases; never throws for work left undone (the reasons are in `problems`). */
+export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) => void = console.log): Promise<ScaleLagResult> {
+  const problems: string[] = [];
+  const phases: PhaseFigures[] = [];
+  const { session, api, wake } = simComposition(o);
+  await api.app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const stop = new AbortController();
+  const pacing = paceSession(session, session.nowMs(), o.speed, stop.signal, wake);
+  let peakHeap = process.memoryUsage().heapUsed;
+  const call = (method: string, path: string, body?: unknown): Promise<Answer> => {
+    const answer = timedRequest(agent, method, `${base}${path}`, body);
+    // An API command schedules work at the current virtual instant: wake the pacer up, as start-sim does.
+    void answer.then(() => wake.dispatchEvent(new Event(PACE_WAKE_EVENT)));
+    return answer;
+  };
+  /**
+   * One phase: `act` (the request), then until `done` (a cheap look at the core) holds, with the
+   * loop delay monitored and /ping sent throughout; then `verify` through the API, after the
+   * measured window (its answer time is reported, not counted as loop delay).
+   */
+  const phase = async (name: string, act: () => Promise<Answer>, done: () => boolean, verify: () => Promise<string | undefined>): Promise<void> => {
+    const lag = monitorEventLoopDelay({ resolution: 5 });
+    const pings: number[] = [];
+    let pinging = true;
+    let pingFailures = 0;
+    const pinger = (async () => {
+      while (pinging) {
+        const p = await timedRequest(agent, 'GET', `${base}/ping`).catch(() => undefined);
+        if (p === undefined || p.status !== 200) pingFailures++;
+        else pings.push(p.ms);
+        await sleep(o.pingEveryMs);
+      }
+    })();
+    lag.enable();
+    const t0 = performance.now();
+    const answer = await act();
+    if (answer.status < 200 || answer.status >= 300) problems.push(`${name}: answered ${answer.status} ${answer.body.slice(0, 200)}`);
+    const deadline = performance.now() + o.timeoutS * 1000;
+    let finished = false;
+    while (performance.now() < deadline) {
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      if (done()) {
+        finished = true;
+        break;
+      }
+      await sleep(50);
+    }
+    const doneMs = performance.now() - t0;
+    // The monitor records a blocked stretch when its next timer runs: give it that moment.
+    await sleep(100);
+    lag.disable();
+    pinging = false;
+    await pinger;
+    if (!finished) problems.push(`${name}: not done within ${o.timeoutS} s`);
+    const v0 = performance.now();
+    const wrong = finished ? await verify() : undefined;
+    const verifyMs = performance.now() - v0;
+    if (wrong !== undefined) problems.push(`${name}: ${wrong}`);
+    if (pingFailures > 0) problems.push(`${name}: ${pingFailures} GET /ping failed`);
+    if (pings.length === 0) problems.push(`${name}: no GET /ping answered`);
+    const r = (x: number): number => Math.round(x * 10) / 10;
+    const figures: PhaseFigures = {
+      name, requestMs: r(answer.ms), doneMs: Math.round(doneMs), verifyMs: Math.round(verifyMs),
+      lagMaxMs: r(lag.max / 1e6), lagP99Ms: r(lag.percentile(99) / 1e6), lagMeanMs: r(lag.mean / 1e6),
+      pings: pings.length, pingP50Ms: r(quantile(pings, 0.5)), pingP99Ms: r(quantile(pings, 0.99)), pingMaxMs: r(pings.length === 0 ? 0 : Math.max(...pings)),
+    };
+    phases.push(figures);
+    log(`  ${name.padEnd(44)} answer ${String(figures.requestMs).padStart(7)} ms  done ${String(figures.doneMs).padStart(6)} ms (check ${figures.verifyMs} ms)  loop delay max ${String(figures.lagMaxMs).padStart(6)} ms p99 ${String(figures.lagP99Ms).padStart(6)} ms  /ping ×${figures.pings} p99 ${figures.pingP99Ms} ms max ${figures.pingMaxMs} ms`);
+  };
+  try {
+    const n = o.instances;
+    const nowhere = '/lag/nowhere';
+    await phase(`POST ${n} instances no agent can take`, () => call('POST', '/v2/apps', app(nowhere, n, [['hostname', 'LIKE', 'no-such-host']])), () => instanceCount(session, nowhere) >= n, async () => {
+      const queue = await call('GET', '/v2/queue');
+      const entry = (JSON.parse(queue.body) as { queue: { count: number; app?: { id: string } }[] }).queue.find((q) => q.app?.id === nowhere);
+      if (entry?.count !== n) return `GET /v2/queue counts ${entry?.count} instances, not ${n}`;
+      return session.scheduler.runningPlans().length === 1 ? undefined : 'its deployment is not running';
+    });
+    const created = instanceCount(session, nowhere);
+    if (created !== n) problems.push(`${nowhere}: ${created} of ${n} instances created`);
+    await phase(`DELETE the app of ${n} Scheduled instances`, () => call('DELETE', `/v2/apps${nowhere}`), () => session.scheduler.runSpec(nowhere) === undefined && session.scheduler.runningPlans().length === 0, async () => {
+      const queue = await call('GET', '/v2/queue');
+      return (JSON.parse(queue.body) as { queue: unknown[] }).queue.length === 0 ? undefined : 'GET /v2/queue is not empty';
+    });
+
+    const web = '/lag/web';
+    const made = await call('POST', '/v2/apps', app(web, 0, []));
+    if (made.status !== 201) problems.push(`POST ${web}: answered ${made.status}`);
+    for (let waited = 0; session.scheduler.runningPlans().length > 0 && waited < o.timeoutS * 1000; waited += 20) await sleep(20);
+    // Done when the scale deployment finished, which needs every instance Running.
+    await phase(`scale-up PUT 0 → ${n} instances`, () => call('PUT', `/v2/apps${web}`, { instances: n }), () => session.scheduler.runningPlans().length === 0, async () => {
+      const got = await call('GET', `/v2/apps${web}`);
+      const running = (JSON.parse(got.body) as { app: { tasksRunning: number } }).app.tasksRunning;
+      return running === n ? undefined : `GET /v2/apps${web} reports ${running} tasks running, not ${n}`;
+    });
+    const up = running(session, web);
+    if (up !== n) problems.push(`${web}: ${up} of ${n} instances Running`);
+    for (const v of session.violations()) problems.push(`simulator: ${v}`);
+  } finally {
+    stop.abort();
+    await pacing;
+    agent.destroy();
+    api.hub.close();
+    await api.app.close();
+  }
+  return { options: o, phases, peakHeapMib: Math.round(peakHeap / MIB), problems };
+}
+
+function app(id: string, instances: number, constraints: string[][]): unknown {
+  return { id, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances, portDefinitions: [], constraints };
+}
+
+function instanceCount(session: RunSession, id: string): number {
+  return session.scheduler.instances(id).length;
+}
+
+function running(session: RunSession, id: string): number {
+  let n = 0;
+  for (const inst of session.scheduler.instances(id)) if (inst.condition === 'Running') n++;
+  return n;
+}
+
+/** The `--cluster sim` composition over `o.agents` agents with room for all instances; invariants off. */
+function simComposition(o: ScaleLagOptions): { session: RunSession; api: SimApi; wake: EventTarget } {
+  const agents: SimAgentSpec[] = [];
+  for (let k = 1; k <= o.agents; k++) {
+    agents.push({
+      agentId: `agent-${k}`, hostname: `host-${k}`, region: 'r1', zone: `z${k % 4}`, attributes: [],
+      resources: { cpus: 64, mem: 262_144, disk: 0, gpus: 0, ports: [[31000, 32999]] }, reserved: [],
+    });
+  }
+  const scenario: Scenario = {
+    name: 'bench-scale-lag', seed: 1, durationMs: 365 * 24 * 3_600_000,
+    options: { taskKilling: false, defaultRole: '*', maxInstancesPerOffer: 100, timings: DEFAULT_SIM_TIMINGS },
+    invariants: {}, agents, timeline: [],
+  };
+  const session = createRunSession(scenario, { invariants: false, trace: false });
+  const config = { ...defaultConfig(process.cwd()), cluster: 'sim' as const, address: '127.0.0.1', port: 0 };
+  const wake = new EventTarget();
+  const api = simApi(session, scenario, config, () => wake.dispatchEvent(new Event(PACE_WAKE_EVENT)), Date.now(), { listeners: new ApiListeners(config) });
+  return { session, api, wake };
+}
+
+interface Answer {
+  readonly status: number;
+  readonly ms: number;
+  readonly body: string;
+}
+
+/** One HTTP request, timed from its start to the last byte of the answer. */
+function timedRequest(agent: Agent, method: string, url: string, body?: unknown): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = httpRequest(url, { method, agent, headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function parseArgs(argv: readonly string[]): ScaleLagOptions {
+  const flags: Record<string, keyof ScaleLagOptions> = {
+    '--instances': 'instances', '--agents': 'agents', '--speed': 'speed', '--ping-every': 'pingEveryMs', '--timeout': 'timeoutS',
+  };
+  const options: Record<string, number> = { ...DEFAULT_SCALE_LAG_OPTIONS };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = flags[argv[i]];
+    const value = Number(argv[i + 1]);
+    if (key === undefined || !Number.isFinite(value) || value <= 0) throw new Error(`usage: bench:scale-lag ${Object.keys(flags).join(' N ')} N`);
+    options[key] = value;
+  }
+  return options as unknown as ScaleLagOptions;
+}
+
+async function main(): Promise<number> {
+  const o = parseArgs(process.argv.slice(2));
+  const info = runInfo();
+  console.log(`bench:scale-lag  ${formatRunInfo(info)}`);
+  console.log(`${o.instances} instances, ${o.agents} simulated agents, speed ${o.speed}; GET /ping every ${o.pingEveryMs} ms`);
+  const r = await runScaleLagBench(o);
+  const worst = Math.max(...r.phases.map((p) => p.lagMaxMs));
+  console.log(`  worst event-loop delay ${worst} ms; peak heap ${r.peakHeapMib} MiB`);
+  return finishRun('bench:scale-lag', 'bench/results/scale-lag.json', info, { ...r }, r.problems);
+}
+
+if (require.main === module) {
+  main().then((code) => { process.exitCode = code; }, (err: unknown) => {
+    console.error(`bench:scale-lag: ${(err as Error).stack ?? String(err)}`);
+    process.exitCode = 2;
+  });
+}

@@ -1,0 +1,71 @@
+import type { SchedulerInput } from '../../src/scheduler/model/inputs';
+import type { StoredState } from '../../src/scheduler/ports/store';
+import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
+import { fromTree, RECORDING_FORMAT, type StartRecord } from '../../src/runtime/recording/recording-format';
+
+/** One record of a recording, parsed, with its line number (1-based) in the file. */
+export interface RecordedLine {
+  readonly line: number;
+  readonly text: string;
+  readonly t: number;
+  readonly k: string;
+  readonly record: Readonly<Record<string, unknown>>;
+}
+
+/** A recording read for replay (src/runtime/recording/recording-format.ts). */
+export interface Recording {
+  readonly start: StartRecord;
+  readonly options: Partial<SchedulerOptions>;
+  readonly snapshot: StoredState;
+  readonly lines: readonly RecordedLine[];
+  /** Every random number the core drew, in order. */
+  readonly draws: readonly number[];
+}
+
+/** Why a file is not a recording that replays (the CLI prints it and exits 2). */
+export class RecordingProblem extends Error {}
+
+/**
+ * Parses a recording's JSONL text. Throws a {@link RecordingProblem} naming the line when a line is
+ * not a record, the first record is not a `start` of this format, or the recording cannot be
+ * replayed: a ring dump from which inputs had fallen out has no snapshot to start from.
+ */
+export function readRecording(name: string, text: string): Recording {
+  const lines: RecordedLine[] = [];
+  const raw = text.split('\n');
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === '') continue;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(raw[i]) as Record<string, unknown>;
+    } catch (err) {
+      throw new RecordingProblem(`${name}:${i + 1}: not a JSON record (${(err as Error).message})`);
+    }
+    if (typeof record !== 'object' || record === null || typeof record.t !== 'number' || typeof record.k !== 'string') {
+      throw new RecordingProblem(`${name}:${i + 1}: expected a record with a number "t" and a string "k"`);
+    }
+    lines.push({ line: i + 1, text: raw[i], t: record.t, k: record.k, record });
+  }
+  const start = lines[0]?.record as Partial<StartRecord> | undefined;
+  if (start?.k !== 'start' || start.recording !== RECORDING_FORMAT) {
+    throw new RecordingProblem(`${name}:1: expected the start record of a pacer recording (${RECORDING_FORMAT})`);
+  }
+  if (start.ring !== undefined && start.ring.dropped > 0) {
+    throw new RecordingProblem(`${name}: a ring dump from which ${start.ring.dropped} earlier inputs had fallen out (--record_ring): `
+      + 'the start-up snapshot no longer describes its first input, so it can be read but not replayed; record with --record DIR to replay');
+  }
+  const snapshot = lines[1];
+  if (snapshot?.k !== 'snapshot') throw new RecordingProblem(`${name}:2: expected the snapshot record`);
+  return {
+    start: start as StartRecord,
+    options: fromTree<Partial<SchedulerOptions>>(start.options),
+    snapshot: fromTree<StoredState>(snapshot.record.state),
+    lines,
+    draws: lines.filter((l) => l.k === 'draws').flatMap((l) => l.record.v as number[]),
+  };
+}
+
+/** The input an `in` record holds. */
+export function recordedInput(line: RecordedLine): SchedulerInput {
+  return fromTree<SchedulerInput>(line.record.input);
+}

@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
+import { renderReport } from '../report/render-report';
+import { formatDecisions } from '../runner/format-decisions';
+import { formatMs } from '../runner/format-ms';
+import { finalCounts, finalUnplaced } from '../runner/run-recorder';
+import type { RunResult } from '../runner/run-result';
+import type { CliIo } from '../runner/cli-main';
+import { parseDurationMs } from '../scenario/parse-duration';
+import { readRecording, RecordingProblem } from './read-recording';
+import { replayRecording, type ReplayResult } from './replay-recording';
+import { formatState } from './format-state';
+
+const USAGE = `usage: npm run sim -- replay DIR [--until TIME] [--report FILE] [--trace FILE]
+
+Replays a flight recording (npm start -- --record DIR, or a ring written by POST /pacer/v1/recording):
+the same core over the recorded snapshot, inputs, instants and random numbers, offline. Compares
+every record the replayed core produces (driver calls, timers, probes, events) with the recording,
+byte for byte, and prints the first difference. Exits 0 when the recording is reproduced, 1 when
+it differs, 2 on bad input.
+
+  --until TIME   stop at TIME since the start ("5m30s", "90s", ms) and print the state there:
+                 run specs, instances, deployments, launch queue
+  --report FILE  the simulator's HTML report of the replay
+  --trace FILE   write the replayed records (JSONL)`;
+
+interface ReplayArgs {
+  readonly dir: string;
+  readonly untilMs?: number;
+  readonly reportFile?: string;
+  readonly traceFile?: string;
+}
+
+function parseArgs(argv: readonly string[]): ReplayArgs | string {
+  let dir: string | undefined;
+  let untilMs: number | undefined;
+  let reportFile: string | undefined;
+  let traceFile: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--until') {
+      const value = argv[++i] ?? '';
+      const parsed = parseDurationMs(/^\d+$/.test(value) ? Number(value) : value);
+      if (!parsed.ok) return `--until: ${parsed.reason}`;
+      untilMs = parsed.ms;
+    } else if (a === '--report' || a === '--trace') {
+      const file = argv[++i];
+      if (file === undefined) return `${a}: expected a file name`;
+      if (a === '--report') reportFile = file;
+      else traceFile = file;
+    } else if (a === '--help' || a === '-h') return '';
+    else if (a.startsWith('--')) return `unknown option ${a}`;
+    else if (dir === undefined) dir = a;
+    else return `unexpected argument ${JSON.stringify(a)} (one recording at a time)`;
+  }
+  if (dir === undefined) return 'missing the recording directory';
+  return { dir, untilMs, reportFile, traceFile };
+}
+
+/** `npm run sim -- replay …` without the process: 0 reproduced, 1 differs, 2 bad input. */
+export function replayCliMain(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    if (args !== '') io.stderr(`sim replay: ${args}\n\n`);
+    io.stderr(`${USAGE}\n`);
+    return args === '' ? 0 : 2;
+  }
+  const file = args.dir.endsWith('.jsonl') ? args.dir : join(args.dir, RECORDING_FILE);
+  let result: ReplayResult;
+  let epochMs: number;
+  try {
+    const recording = readRecording(file, io.readFile(file));
+    epochMs = recording.start.epochMs;
+    result = replayRecording(recording, args.untilMs);
+  } catch (err) {
+    if (!(err instanceof RecordingProblem) && (err as NodeJS.ErrnoException).code === undefined) throw err;
+    io.stderr(`sim replay: ${(err as Error).message}\n`);
+    return 2;
+  }
+  if (args.traceFile !== undefined) io.writeFile(args.traceFile, `${result.lines.join('\n')}\n`);
+  if (args.reportFile !== undefined) io.writeFile(args.reportFile, renderReport(reportScenario(args.dir, result), runResult(args.dir, result, epochMs), `npm run sim -- replay ${args.dir}`));
+  io.stdout(`${summary(args, result, epochMs).join('\n')}\n`);
+  return result.identical && result.coreError === undefined ? 0 : 1;
+}
+
+function summary(args: ReplayArgs, result: ReplayResult, epochMs: number): string[] {
+  const lines = [`replay ${args.dir}: ${result.inputs} of ${result.recordedInputs} inputs, up to ${formatMs(result.atMs)}`];
+  const decisions = formatDecisions(result.recorder.decisions);
+  if (decisions.length > 0) lines.push('decisions:', ...decisions);
+  if (args.untilMs !== undefined) lines.push(`state at ${formatMs(result.atMs)}:`, ...formatState(result.scheduler, epochMs).map((l) => `  ${l}`));
+  if (result.coreError !== undefined) lines.push(`the replayed core failed: ${result.coreError}`);
+  const d = result.difference;
+  if (d === undefined) {
+    lines.push(`REPRODUCED: all ${result.compared} recorded records (driver calls, timers, probes, events, random draws) byte for byte; sha256 ${result.traceHash}`);
+  } else {
+    lines.push(`DIFFERS at line ${d.line} of the recording (${formatMs(d.t)}${d.input === undefined ? '' : `, input at line ${d.input.line}: ${d.input.type}`}):`);
+    lines.push(`  recorded: ${d.recorded === undefined ? '(nothing: the replay did more)' : clip(d.recorded)}`);
+    lines.push(`  replayed: ${d.replayed === undefined ? '(nothing: the replay did less)' : clip(d.replayed)}`);
+  }
+  return lines;
+}
+
+function clip(text: string): string {
+  return text.length <= 400 ? text : `${text.slice(0, 400)}…`;
+}
+
+/** The agents the replayed core saw in offers and instances, for the report's rows. */
+function reportScenario(dir: string, result: ReplayResult): Parameters<typeof renderReport>[0] {
+  const agents = new Set<string>();
+  for (const line of result.lines) {
+    for (const m of line.matchAll(/"agentId":"([^"]+)"/g)) agents.add(m[1]);
+  }
+  return { name: `replay of ${dir}`, agents: [...agents].sort().map((agentId) => ({ agentId })), timeline: [] };
+}
+
+/** The replay as a run of the simulator, for its HTML report. */
+function runResult(dir: string, result: ReplayResult, epochMs: number): RunResult {
+  return {
+    name: `replay of ${dir}`, seed: 0, passed: result.identical && result.coreError === undefined,
+    traceHash: result.traceHash, traceLines: result.lines.length, traceText: `${result.lines.join('\n')}\n`,
+    steps: [], expectations: [], violations: [],
+    finalCounts: finalCounts(result.scheduler), eventCounts: result.recorder.eventCounts, decisions: result.recorder.decisions,
+    unplaced: finalUnplaced(result.scheduler, epochMs), virtualMs: result.atMs, loopSteps: result.inputs,
+  };
+}

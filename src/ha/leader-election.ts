@@ -1,0 +1,352 @@
+import { performance } from 'node:perf_hooks';
+import { leaderZnode } from '../cluster/mesos/zk/leader-znode';
+import { ZkError } from '../cluster/mesos/zk/zk-error';
+import { digestAcl, OPEN_ACL, ZK_CODES, ZkSession, type ZkSessionOptions, type ZkSessionState } from '../cluster/mesos/zk/zk-session';
+import { describeZkUrl, type ZkUrl } from '../cluster/mesos/zk/zk-url';
+
+/** The label of pacer's election znodes: `<zk path>/leader/latch-<10-digit sequence>`. */
+export const LATCH_PREFIX = 'latch-';
+
+/** What this process knows of the election. */
+export interface ElectionState {
+  /**
+   * This process leads: its znode is the lowest, its session is connected, and ZooKeeper answered
+   * it recently enough that the session cannot have expired (see {@link LeaderElection}).
+   */
+  readonly elected: boolean;
+  /** The `host:port` the lowest znode carries (possibly this process's own), undefined when none is known. */
+  readonly leader: string | undefined;
+}
+
+/** The election as the rest of pacer uses it (a test may stand in a fake). */
+export interface ElectionSource {
+  readonly current: ElectionState;
+  /** Called synchronously on every change of {@link current}. */
+  onChange(listener: (state: ElectionState) => void): void;
+  /** Gives up leadership and joins again at the end of the line (DELETE /v2/leader). */
+  abdicate(): Promise<void>;
+  close(): void;
+}
+
+export interface LeaderElectionOptions {
+  /** `--zk`: the ensemble, the digest credentials and the path (`<path>/leader` holds the election). */
+  readonly url: ZkUrl;
+  /**
+   * The advertised `host:port` (`--hostname` and the HTTP port), the data of this process's znode;
+   * read when joining (the port is known once the API listens).
+   */
+  readonly id: () => string;
+  readonly session: ZkSessionOptions;
+  /** Lines worth an operator's attention (leadership gained and lost, session expiry). */
+  readonly log?: (line: string) => void;
+  /** Wait before opening a new session after the last one expired or could not join (default 1000 ms). */
+  readonly rejoinDelayMs?: number;
+}
+
+/** `<zk path>/leader` (Marathon's `zooKeeperLeaderPath`, `ZookeeperConf.scala`). */
+export function leaderPathOf(url: ZkUrl): string {
+  return `${url.path === '/' ? '' : url.path}/leader`;
+}
+
+/**
+ * pacer's leader election on ZooKeeper, the standard recipe Marathon's Curator `LeaderLatch`
+ * follows (`core/election/CuratorElectionStream.scala`): each contender creates an ephemeral
+ * sequential znode `latch-` under `<zk path>/leader` holding its advertised `host:port`; the
+ * lowest sequence leads; every contender watches the children, so each knows the leader's
+ * `host:port` (standbys proxy to it). Marathon 1.11 keeps its latch under `<path>/leader-curator`;
+ * pacer uses `<path>/leader`, so pacers and Marathons never contend with one another.
+ *
+ * Leadership is given up at once, never late: {@link ElectionState.elected} turns false
+ * synchronously when the session reports a disconnection (the library's socket closed), when it
+ * expires, on abdication and on close — and also when no request of this session has been
+ * answered for two thirds of the session timeout. The last rule covers what the library does not
+ * detect (it has no read timeout: a server or network that goes silent leaves the socket open).
+ * The server expires a session only after a whole timeout without hearing from it, and every
+ * answered request proves it heard us no earlier than we sent it, so a leader stops before
+ * another contender can have been elected. An expired session is replaced: the process joins
+ * again, at the end of the line, with a new session.
+ */
+export class LeaderElection implements ElectionSource {
+  private readonly path: string;
+  private session: ZkSession | undefined;
+  /** This session's znode name, undefined between abdication's delete and create. */
+  private member: string | undefined;
+  /** Bumped per session: answers and events of an older session are ignored. */
+  private generation = 0;
+  private connected = false;
+  private ownsLowest = false;
+  private leaderId: string | undefined;
+  /** performance.now() at which the last answered request was sent. */
+  private confirmedAtMs = 0;
+  private leaseLost = false;
+  private lease: NodeJS.Timeout | undefined;
+  private rejoinTimer: NodeJS.Timeout | undefined;
+  private evaluating = false;
+  private again = false;
+  private closed = false;
+  private state: ElectionState = { elected: false, leader: undefined };
+  private readonly listeners: ((state: ElectionState) => void)[] = [];
+
+  /** Not joined yet: {@link join} does. */
+  constructor(private readonly options: LeaderElectionOptions) {
+    this.path = leaderPathOf(options.url);
+  }
+
+  /** A new election, joined. */
+  static async start(options: LeaderElectionOptions): Promise<LeaderElection> {
+    const election = new LeaderElection(options);
+    await election.join();
+    return election;
+  }
+
+  get current(): ElectionState {
+    return this.state;
+  }
+
+  onChange(listener: (state: ElectionState) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Gives up leadership: `elected` turns false before anything else (synchronously), then the
+   * znode is deleted — the next contender leads — and a new one is created at the end of the line.
+   * A single contender is therefore elected again at once.
+   */
+  async abdicate(): Promise<void> {
+    const session = this.session;
+    const member = this.member;
+    if (session === undefined || member === undefined || this.closed) return;
+    this.member = undefined;
+    this.ownsLowest = false;
+    this.publish();
+    this.say(`abdicating: deleting ${this.path}/${member}`);
+    try {
+      await session.delete(`${this.path}/${member}`).catch(ignoreCode(ZK_CODES.NONODE));
+      this.member = await this.createMember(session);
+    } catch (err) {
+      this.say(`abdication: ${(err as Error).message}; joining again with a new session`);
+      this.dropSession();
+      return;
+    }
+    await this.evaluate();
+  }
+
+  /** Leaves the election (the session ends, its znode goes with it); `elected` is false from now on. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.lease);
+    clearTimeout(this.rejoinTimer);
+    this.ownsLowest = false;
+    this.publish();
+    this.session?.close();
+    this.session = undefined;
+  }
+
+  /**
+   * Joins the election: opens a session, creates `<path>/leader` if needed and this process's
+   * znode. Rejects (nothing left open) when ZooKeeper cannot be reached or refuses the credentials.
+   */
+  async join(): Promise<void> {
+    const generation = ++this.generation;
+    const session = await ZkSession.open(this.options.url, this.options.session);
+    if (this.closed || generation !== this.generation) {
+      session.close();
+      return;
+    }
+    try {
+      session.onState((s) => this.onSessionState(generation, s));
+      await this.ensurePath(session);
+      const sentAtMs = performance.now();
+      const member = await this.createMember(session);
+      this.session = session;
+      this.member = member;
+      this.connected = true;
+      this.confirmedAtMs = sentAtMs;
+      this.leaseLost = false;
+    } catch (err) {
+      session.close();
+      throw err;
+    }
+    this.startLease();
+    await this.evaluate();
+  }
+
+  private async createMember(session: ZkSession): Promise<string> {
+    const created = await session.create(`${this.path}/${LATCH_PREFIX}`, Buffer.from(this.options.id(), 'utf8'), 'ephemeralSequential', this.acl());
+    return created.slice(this.path.length + 1);
+  }
+
+  /** Creates every missing znode of `<path>/leader` (another contender may create them at the same time). */
+  private async ensurePath(session: ZkSession): Promise<void> {
+    const segments = this.path.split('/').slice(1);
+    for (let i = 1; i <= segments.length; i++) {
+      const prefix = `/${segments.slice(0, i).join('/')}`;
+      await session.create(prefix, Buffer.alloc(0), 'persistent', this.acl()).catch(ignoreCode(ZK_CODES.NODEEXISTS));
+    }
+  }
+
+  /** With `zk://user:pass@…` the znodes are the digest identity's alone, as the store's are. */
+  private acl(): ReturnType<typeof digestAcl> {
+    const digest = this.options.url.digest;
+    return digest === undefined ? [...OPEN_ACL] : digestAcl(digest.user, digest.password);
+  }
+
+  private onSessionState(generation: number, state: ZkSessionState): void {
+    if (generation !== this.generation || this.closed) return;
+    if (state === 'disconnected') {
+      this.connected = false;
+      this.publish();
+    } else if (state === 'connected') {
+      this.connected = true;
+      void this.evaluate();
+    } else {
+      this.say(`ZooKeeper session ${describeZkUrl(this.options.url)} expired; joining the election again with a new session`);
+      this.dropSession();
+    }
+  }
+
+  /** The session is gone (expired, or unusable): nothing is known any more; a new one joins later. */
+  private dropSession(): void {
+    this.generation++;
+    this.session?.close();
+    this.session = undefined;
+    this.member = undefined;
+    this.connected = false;
+    this.ownsLowest = false;
+    this.leaderId = undefined;
+    clearInterval(this.lease);
+    this.publish();
+    this.scheduleRejoin();
+  }
+
+  private scheduleRejoin(): void {
+    if (this.closed || this.rejoinTimer !== undefined) return;
+    this.rejoinTimer = setTimeout(() => {
+      this.rejoinTimer = undefined;
+      this.join().catch((err: unknown) => {
+        this.say(`cannot join the election: ${(err as Error).message}; trying again`);
+        this.scheduleRejoin();
+      });
+    }, this.options.rejoinDelayMs ?? 1000);
+  }
+
+  /** Reads the members (watching them) and decides; runs once at a time, again if asked meanwhile. */
+  private async evaluate(): Promise<void> {
+    if (this.evaluating) {
+      this.again = true;
+      return;
+    }
+    this.evaluating = true;
+    try {
+      do {
+        this.again = false;
+        await this.evaluateOnce();
+      } while (this.again && !this.closed);
+    } finally {
+      this.evaluating = false;
+    }
+  }
+
+  private async evaluateOnce(): Promise<void> {
+    const session = this.session;
+    const generation = this.generation;
+    if (session === undefined || this.closed) return;
+    try {
+      const sentAtMs = performance.now();
+      const children = await session.getChildren(this.path, () => void this.evaluate());
+      if (generation !== this.generation) return;
+      this.confirm(sentAtMs);
+      if (this.member !== undefined && !children.includes(this.member)) {
+        // Someone deleted this process's znode (an operator, by hand): join the line again.
+        this.say(`${this.path}/${this.member} was deleted; joining the election again`);
+        this.member = undefined;
+        this.ownsLowest = false;
+        this.publish();
+        this.member = await this.createMember(session);
+        this.again = true;
+        return;
+      }
+      const lowest = leaderZnode(children, LATCH_PREFIX);
+      const leaderId = lowest === undefined ? undefined : (await session.getData(`${this.path}/${lowest}`)).toString('utf8');
+      if (generation !== this.generation) return;
+      const wasLeader = this.state.elected;
+      this.ownsLowest = lowest !== undefined && lowest === this.member;
+      this.leaderId = leaderId;
+      this.publish();
+      if (this.state.elected && !wasLeader) this.say(`elected leader (${this.path}/${lowest ?? ''})`);
+    } catch (err) {
+      if (err instanceof ZkError && err.kind === 'SERVER' && err.serverCode === ZK_CODES.NONODE) {
+        this.again = true; // the lowest went between the two reads
+        return;
+      }
+      // Connection trouble: the session's own events (disconnected, expired) say what follows.
+      this.say(`election: ${(err as Error).message}`);
+    }
+  }
+
+  /** An answer to a request sent at `sentAtMs`: the server heard this session no earlier. */
+  private confirm(sentAtMs: number): void {
+    if (sentAtMs > this.confirmedAtMs) this.confirmedAtMs = sentAtMs;
+    if (this.leaseLost && performance.now() - this.confirmedAtMs <= this.leaseMs()) {
+      this.leaseLost = false;
+      this.publish();
+    }
+  }
+
+  /** Two thirds of the negotiated session timeout: beyond it without an answer, this session may be expiring. */
+  private leaseMs(): number {
+    return ((this.session?.sessionTimeoutMs ?? this.options.session.sessionTimeoutMs) * 2) / 3;
+  }
+
+  /** Probes the session every sixth of its timeout and checks the lease as often. */
+  private startLease(): void {
+    clearInterval(this.lease);
+    const session = this.session;
+    if (session === undefined) return;
+    const periodMs = Math.max(20, Math.floor(session.sessionTimeoutMs / 6));
+    this.lease = setInterval(() => this.checkLease(session), periodMs);
+    this.lease.unref();
+  }
+
+  private checkLease(session: ZkSession): void {
+    if (session !== this.session || this.closed) return;
+    const member = this.member;
+    if (member !== undefined) {
+      const sentAtMs = performance.now();
+      session.exists(`${this.path}/${member}`).then((exists) => {
+        if (session !== this.session) return;
+        this.confirm(sentAtMs);
+        if (!exists) void this.evaluate();
+      }, () => undefined);
+    }
+    if (!this.leaseLost && performance.now() - this.confirmedAtMs > this.leaseMs()) {
+      this.leaseLost = true;
+      if (this.ownsLowest) this.say(`no answer from ZooKeeper for ${Math.round(performance.now() - this.confirmedAtMs)} ms: not leading until it answers again`);
+      this.publish();
+    }
+  }
+
+  /** Recomputes the state; tells the listeners (synchronously) when it changed. */
+  private publish(): void {
+    const elected = this.ownsLowest && this.connected && !this.leaseLost && !this.closed;
+    const leader = this.closed ? undefined : this.leaderId;
+    if (elected === this.state.elected && leader === this.state.leader) return;
+    const wasLeader = this.state.elected;
+    this.state = { elected, leader };
+    if (wasLeader && !elected) this.say('not the leader any more');
+    for (const listener of this.listeners) listener(this.state);
+  }
+
+  private say(line: string): void {
+    this.options.log?.(line);
+  }
+}
+
+/** A rejection handler that accepts one KeeperException code as success. */
+function ignoreCode(code: number): (err: unknown) => void {
+  return (err) => {
+    if (err instanceof ZkError && err.kind === 'SERVER' && err.serverCode === code) return;
+    throw err;
+  };
+}

@@ -1,0 +1,166 @@
+import replyFrom from '@fastify/reply-from';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { IncomingHttpHeaders } from 'node:http';
+import { badRequest, leaderProxyErrors, type ApiError } from '../api/errors';
+import type { LeadershipView } from './leadership';
+
+/** Marathon's LeaderProxyFilter waits 10 × 250 ms for a consistent leadership before its 503. */
+export const NO_LEADER_WAIT_MS = 2_500;
+/** Marathon's `--leader_proxy_connection_timeout_ms` default. */
+export const PROXY_CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How long the leader may take to start answering, and to send the next bytes of an answer:
+ * Marathon's `--leader_proxy_read_timeout_ms` is 10 s; pacer allows a loaded machine more. A
+ * proxied `/v2/events` stream stays open: the leader writes a keep-alive every 10 s.
+ */
+export const PROXY_READ_TIMEOUT_MS = 60_000;
+
+/** Header of Marathon's proxy-loop protection (`forwarder/RequestForwarder.scala` HEADER_VIA). */
+export const VIA_HEADER = 'x-marathon-via';
+
+export interface LeaderProxyOptions {
+  readonly leadership: LeadershipView & { onChange(listener: () => void): void };
+  /** The leader's scheme: `https` when HTTP is disabled, as in Marathon (`LeaderProxyFilter.scala`). */
+  readonly scheme: 'http' | 'https';
+  /** How long a request waits for a leader to become known before its 503 (default {@link NO_LEADER_WAIT_MS}). */
+  readonly noLeaderWaitMs?: number;
+  readonly connectTimeoutMs?: number;
+  readonly readTimeoutMs?: number;
+}
+
+/**
+ * The edge of a pacer that may not lead (a fastify plugin registered before authentication and
+ * every route, so that its hook runs first). While this process leads, requests pass through to
+ * the routes. Otherwise, as Marathon's `api/LeaderProxyFilter.scala` and
+ * `api/forwarder/AsyncUrlConnectionRequestForwarder.scala` do:
+ * - `/ping` is answered here;
+ * - every other request — `/v2/events` included, streamed (Marathon 1.11 redirects it unless its
+ *   `proxy_events` feature is on; pacer always proxies it, so clients need not follow redirects) —
+ *   is forwarded to the leader's `host:port` with its method, path, query, headers and body
+ *   untouched, plus `X-Marathon-Via: 1.1 <this host:port>` and `X-Forwarded-For`; the leader's
+ *   status, headers and body come back unchanged, plus the same `X-Marathon-Via`;
+ * - a request whose `X-Marathon-Via` already names this process went round in a loop: 502
+ *   `Detected proxying loop.`, never forwarded again;
+ * - no leader known (or only this process's own stale znode): the request waits up to
+ *   {@link NO_LEADER_WAIT_MS} for one, then gets 503 `Could not determine the current leader`
+ *   (`GET /v2/leader` gets fact 94's 404 `There is no leader`);
+ * - a leader that refuses the connection or does not answer: 502 / 504 with Marathon's texts.
+ * Proxied event streams end when the leader changes or this process starts leading, so their
+ * clients reconnect to the new leader. Forwarding is `@fastify/reply-from` (undici): streaming
+ * both ways, hop-by-hop headers dropped, a target chosen per request.
+ */
+export const leaderProxy = fp<LeaderProxyOptions>(async (app: FastifyInstance, options: LeaderProxyOptions) => {
+  const readTimeoutMs = options.readTimeoutMs ?? PROXY_READ_TIMEOUT_MS;
+  await app.register(replyFrom, {
+    retryMethods: [], disableRequestLogging: true, destroyAgent: true,
+    undici: { connectTimeout: options.connectTimeoutMs ?? PROXY_CONNECT_TIMEOUT_MS, headersTimeout: readTimeoutMs, bodyTimeout: readTimeoutMs },
+  });
+  const { leadership } = options;
+  // Read per request: the port is known only once the API listens (`--port 0`).
+  const viaOf = (): string => `1.1 ${leadership.self}`;
+  const streams = new Map<FastifyReply, string>();
+  leadership.onChange(() => {
+    const leader = knownLeader(leadership);
+    for (const [reply, target] of streams) if (leadership.serving() || target !== leader) reply.raw.destroy();
+  });
+  app.addHook('preClose', (done) => {
+    for (const reply of streams.keys()) reply.raw.destroy();
+    done();
+  });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (leadership.serving() || pathOf(request.url) === '/ping') return done();
+    leaderFor(request, options).then((leader) => {
+      if (leader === undefined) return done();
+      const via = viaOf();
+      if (viaValues(request.headers[VIA_HEADER]).includes(via)) return done(leaderProxyErrors.loop());
+      if (pathOf(request.url) === '/v2/events') {
+        streams.set(reply, leader);
+        reply.raw.once('close', () => streams.delete(reply));
+      }
+      forward(request, reply, `${options.scheme}://${leader}`, via);
+    }, done);
+  });
+});
+
+/**
+ * The leader to forward to, after waiting (bounded) for one to become known; undefined when this
+ * process leads by then (the request is served here). Throws the 503 (404 for `GET /v2/leader`).
+ */
+async function leaderFor(request: FastifyRequest, options: LeaderProxyOptions): Promise<string | undefined> {
+  const { leadership } = options;
+  const deadlineMs = Date.now() + (options.noLeaderWaitMs ?? NO_LEADER_WAIT_MS);
+  for (;;) {
+    if (leadership.serving()) return undefined;
+    const leader = knownLeader(leadership);
+    if (leader !== undefined) return leader;
+    const leftMs = deadlineMs - Date.now();
+    if (leftMs <= 0) break;
+    await leadership.nextChange(leftMs);
+  }
+  if (request.method === 'GET' && pathOf(request.url) === '/v2/leader') throw leaderProxyErrors.noLeader();
+  throw leaderProxyErrors.noCurrentLeader();
+}
+
+/** Another process's `host:port`: this process's own name in the leader znode is a stale one of an earlier run. */
+function knownLeader(leadership: LeadershipView): string | undefined {
+  const leader = leadership.leader();
+  return leader === undefined || leader === leadership.self ? undefined : leader;
+}
+
+function forward(request: FastifyRequest, reply: FastifyReply, origin: string, via: string): void {
+  const withBody = carriesBody(request);
+  // The body is streamed as it arrived: nothing here parses it, the leader does.
+  if (withBody) request.body = request.raw;
+  try {
+    reply.from(`${origin}${request.raw.url ?? request.url}`, {
+      rewriteRequestHeaders: (req, headers) => requestHeaders(headers, via, req.socket.remoteAddress, withBody),
+      rewriteHeaders: (headers) => ({ ...headers, [VIA_HEADER]: via }),
+      onError: (r, { error }) => void r.send(proxyError(error)),
+    });
+  } catch (err) {
+    // reply-from refuses a path it cannot forward safely (`..` segments, bad escapes) before sending.
+    void reply.send(badRequest(`cannot forward ${request.method} ${request.url} to the leader: ${(err as Error).message}`));
+  }
+}
+
+function carriesBody(request: FastifyRequest): boolean {
+  if (request.method === 'GET' || request.method === 'HEAD') return false;
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Marathon's forwarded request headers: all but hop-by-hop ones, plus Via and X-Forwarded-For. */
+function requestHeaders(headers: IncomingHttpHeaders, via: string, remote: string | undefined, withBody: boolean): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = { ...headers };
+  const seen = headers[VIA_HEADER];
+  out[VIA_HEADER] = seen === undefined ? via : `${String(seen)}, ${via}`;
+  const forwarded = headers['x-forwarded-for'];
+  if (remote !== undefined) out['x-forwarded-for'] = forwarded === undefined ? remote : `${String(forwarded)},${remote}`;
+  if (!withBody) {
+    delete out['content-length'];
+    delete out['transfer-encoding'];
+  }
+  return out;
+}
+
+/** Every `X-Marathon-Via` value, whether sent as several headers or one comma list. */
+export function viaValues(header: string | string[] | undefined): string[] {
+  if (header === undefined) return [];
+  return (Array.isArray(header) ? header : [header]).flatMap((h) => h.split(',')).map((v) => v.trim());
+}
+
+/** reply-from's failure → Marathon's 502/504 (Marathon answers 500 for the last kind; pacer says 502, a gateway's failure). */
+function proxyError(error: Error): ApiError {
+  const code = (error as { code?: string }).code ?? '';
+  const cause = (error as { cause?: { code?: string } }).cause?.code ?? '';
+  if (code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || cause === 'UND_ERR_HEADERS_TIMEOUT') return leaderProxyErrors.timedOut();
+  if (cause === 'ECONNREFUSED' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return leaderProxyErrors.refused();
+  return leaderProxyErrors.failed();
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}

@@ -1,0 +1,162 @@
+import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
+import type { Command, CommandResult } from '../scheduler/model/inputs';
+import type { Scheduler } from '../scheduler/scheduler';
+import type { ElectionSource, ElectionState } from './leader-election';
+
+/**
+ * What only the leader runs: the scheduler core over its store, its loop and the cluster driver
+ * (deployments, health checks, launches and kills all live in the core).
+ */
+export interface LeaderDuties {
+  readonly scheduler: Scheduler;
+  /** An API command through the loop (LoopLike.submit). */
+  submit(command: Command): CommandResult;
+  /** The framework id once subscribed (`/v2/info`). */
+  frameworkId(): string | undefined;
+  /** On Mesos: the driver's counts for `/metrics`. */
+  readonly driverMetrics?: () => MesosDriverMetrics;
+  /**
+   * Stops scheduling at once and for good, synchronously: when it returns, no input reaches the
+   * core any more and the driver makes no further call to the cluster (no launch, no kill); the
+   * store is closed (and its lock released) so that this or another process can start again.
+   */
+  stop(): void;
+}
+
+/** Leadership as the API's edge sees it (src/ha/leader-proxy.ts). */
+export interface LeadershipView {
+  /** The `host:port` this process advertises (`--hostname`, HTTP port). */
+  readonly self: string;
+  /** Whether this process schedules now: elected, and its duties running. */
+  serving(): boolean;
+  /** The leader's `host:port` as known here (this process's own while it leads), undefined when none is known. */
+  leader(): string | undefined;
+  /** Resolves at the next change of leadership, or after `timeoutMs`. */
+  nextChange(timeoutMs: number): Promise<void>;
+}
+
+/** What happens around a term (one stretch of leadership). */
+export interface TermListener {
+  /** The duties just started (the event stream attaches to the new core). */
+  begun(duties: LeaderDuties): void;
+  /** The duties just stopped (the event stream ends its clients). */
+  ended(): void;
+}
+
+/**
+ * Starts the leader's duties when this process is elected and stops them, synchronously, in the
+ * same call that reports the loss (session lost or silent, abdication, close): nothing runs
+ * between the election's news and the stop. A standby that wins starts its duties from the store
+ * (`startDuties`, which recovers the core from it). When the duties cannot start (a store another
+ * process holds, a corrupt file), `onStartFailure` decides (the composition ends pacer, as
+ * Marathon exits).
+ */
+export class Leadership implements LeadershipView {
+  private duties: LeaderDuties | undefined;
+  private termStartedAtMs = 0;
+  private waiters: (() => void)[] = [];
+  private readonly terms: TermListener[] = [];
+  private readonly changes: (() => void)[] = [];
+  private stopped = false;
+
+  constructor(
+    private readonly election: ElectionSource,
+    private readonly advertised: () => string,
+    private readonly startDuties: () => LeaderDuties,
+    private readonly onStartFailure: (error: Error) => void,
+    private readonly nowMs: () => number = Date.now,
+  ) {
+    election.onChange((state) => this.follow(state));
+  }
+
+  get self(): string {
+    return this.advertised();
+  }
+
+  /** Follows the election as it stands now (call once the listeners are in place). */
+  begin(): void {
+    this.follow(this.election.current);
+  }
+
+  onTerm(listener: TermListener): void {
+    this.terms.push(listener);
+  }
+
+  /** Called after every change of the election, once the duties follow it. */
+  onChange(listener: () => void): void {
+    this.changes.push(listener);
+  }
+
+  serving(): boolean {
+    return this.duties !== undefined;
+  }
+
+  leader(): string | undefined {
+    return this.election.current.leader;
+  }
+
+  /** The running duties, or undefined on a standby. */
+  current(): LeaderDuties | undefined {
+    return this.duties;
+  }
+
+  /** Milliseconds since this term began (0 on a standby): `marathon.leadership.duration`. */
+  termMs(): number {
+    return this.duties === undefined ? 0 : this.nowMs() - this.termStartedAtMs;
+  }
+
+  nextChange(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiters.push(done);
+    });
+  }
+
+  /** DELETE /v2/leader: stop scheduling now, then let the next contender lead. */
+  abdicate(): Promise<void> {
+    return this.election.abdicate();
+  }
+
+  /** Stops the duties (if running) and follows no further changes. */
+  stop(): void {
+    this.stopped = true;
+    this.end();
+  }
+
+  private follow(state: ElectionState): void {
+    if (!state.elected || this.stopped) this.end();
+    else if (this.duties === undefined) this.beginTerm();
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+    for (const listener of this.changes) listener();
+  }
+
+  private beginTerm(): void {
+    let duties: LeaderDuties;
+    try {
+      duties = this.startDuties();
+    } catch (err) {
+      this.onStartFailure(err as Error);
+      return;
+    }
+    this.duties = duties;
+    this.termStartedAtMs = this.nowMs();
+    for (const term of this.terms) term.begun(duties);
+  }
+
+  private end(): void {
+    const duties = this.duties;
+    if (duties === undefined) return;
+    this.duties = undefined;
+    try {
+      duties.stop();
+    } finally {
+      for (const term of this.terms) term.ended();
+    }
+  }
+}

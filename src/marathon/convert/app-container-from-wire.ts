@@ -1,0 +1,68 @@
+import type { AppContainer } from '../../scheduler/model/app-container';
+import type { DockerParameter, DockerSettings } from '../../scheduler/model/docker';
+import type { PortMapping } from '../../scheduler/model/ports';
+import { childPointer } from './json-pointer';
+import { linuxInfoFromWire } from './linux-info-from-wire';
+import { appVolumesFromWire } from './volumes-from-wire';
+import { WireObject } from './wire-object';
+
+const TYPES = ['MESOS', 'DOCKER'] as const;
+
+/**
+ * An app's `container` (Marathon's `Container`): `type` as given (`MESOS` or `DOCKER`), `docker`
+ * (the image and the Docker settings; its deprecated `network` and `portMappings` are read by the
+ * networks and ports converters), `volumes`, `linuxInfo`, and the app's `portMappings` (already
+ * normalized by the ports converter). Without a given container, container and bridge networking
+ * still need one to hold their port mappings: `{type: MESOS}`.
+ */
+export function appContainerFromWire(
+  container: WireObject | undefined, portMappings: readonly PortMapping[], needsOne: boolean,
+): AppContainer | undefined {
+  if (container === undefined) return needsOne ? { type: 'MESOS', portMappings } : undefined;
+  const type = container.optionalString('type');
+  const knownType = TYPES.find((t) => t === type);
+  if (type !== undefined && knownType === undefined) container.fail('type', `type must be one of ${TYPES.join(', ')}`);
+  const docker = dockerOf(container);
+  const volumes = appVolumesFromWire(container);
+  const linuxInfo = linuxInfoFromWire(container);
+  return {
+    ...(knownType === undefined ? {} : { type: knownType }),
+    ...(docker === undefined ? {} : { docker }),
+    ...(linuxInfo === undefined ? {} : { linuxInfo }),
+    ...(volumes === undefined ? {} : { volumes }),
+    portMappings,
+  };
+}
+
+function dockerOf(container: WireObject): DockerSettings | undefined {
+  const docker = container.child('docker');
+  if (docker === undefined) return undefined;
+  const image = docker.requiredString('image');
+  const forcePullImage = docker.optionalBoolean('forcePullImage');
+  const privileged = docker.optionalBoolean('privileged');
+  const parameters = parametersOf(docker);
+  const credential = docker.child('credential');
+  const principal = credential?.requiredString('principal');
+  const secret = credential?.optionalString('secret');
+  const pullSecret = docker.child('pullConfig')?.requiredString('secret');
+  if (image === undefined) return undefined;
+  return {
+    image,
+    ...(forcePullImage === undefined ? {} : { forcePullImage }),
+    ...(privileged === undefined ? {} : { privileged }),
+    ...(parameters === undefined ? {} : { parameters }),
+    ...(principal === undefined ? {} : { credential: { principal, ...(secret === undefined ? {} : { secret }) } }),
+    ...(pullSecret === undefined ? {} : { pullConfig: { secret: pullSecret } }),
+  };
+}
+
+function parametersOf(docker: WireObject): DockerParameter[] | undefined {
+  const list = docker.array('parameters');
+  if (list === undefined) return undefined;
+  return list.flatMap((item, i) => {
+    const p = WireObject.of(item, childPointer(docker.pathOf('parameters'), i), docker.sink);
+    const key = p?.requiredString('key');
+    const value = p?.requiredString('value');
+    return key === undefined || value === undefined ? [] : [{ key, value }];
+  });
+}

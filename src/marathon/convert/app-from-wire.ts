@@ -1,0 +1,210 @@
+import type { AppSpec, Residency } from '../../scheduler/model/app';
+import type { AppContainer } from '../../scheduler/model/app-container';
+import { appPortSlots } from '../../scheduler/model/app-ports';
+import type { GivenExecutorResources, ResourceLimit, ResourceLimits } from '../../scheduler/model/resource-limits';
+import type { UpgradePolicy } from '../../scheduler/model/run-spec';
+import type { Secrets } from '../../scheduler/model/secrets';
+import { isSingleInstance, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/groups/single-instance';
+import { appContainerFromWire } from './app-container-from-wire';
+import { appFetchFromWire } from './app-fetch-from-wire';
+import { appHealthChecksFromWire } from './app-health-checks-from-wire';
+import { appNetworksFromWire } from './app-networks-from-wire';
+import { appPortsFromWire } from './app-ports-from-wire';
+import { appCheckFromWire } from './checks-from-wire';
+import { constraintsFromWire } from './constraints-from-wire';
+import type { ConvertContext } from './convert-context';
+import type { ConvertResult } from './convert-result';
+import { ErrorSink } from './error-sink';
+import { killSelectionFromWire } from './kill-selection-from-wire';
+import { pathIdFromWire } from './path-id';
+import { readinessChecksFromWire } from './readiness-checks-from-wire';
+import { DEFAULT_RESOURCES, resourcesFromWire } from './resources-from-wire';
+import { resolveRoles } from './role-rules';
+import { stringMapFromWire } from './string-map-from-wire';
+import { APP_UNREACHABLE_DEFAULT, unreachableFromWire } from './unreachable-from-wire';
+import { DEFAULT_UPGRADE, RESIDENT_UPGRADE, upgradeFromWire } from './upgrade-from-wire';
+import { WireObject } from './wire-object';
+
+/** Marathon's message when the app has nothing to run, or both `cmd` and `args` (facts 23). */
+export const CMD_ARGS_CONTAINER_MESSAGE =
+  "AppDefinition must either contain one of 'cmd' or 'args', and/or a 'container'.";
+
+/** Marathon's default `residency` of an app with persistent volumes (deprecated, no effect). */
+const RESIDENCY_DEFAULT: Residency = { relaunchEscalationTimeoutSeconds: 3600, taskLostBehavior: 'WAIT_FOREVER' };
+
+const TASK_LOST_BEHAVIORS = ['WAIT_FOREVER', 'RELAUNCH_AFTER_TIMEOUT'] as const;
+
+/**
+ * Converts a Marathon app definition (the body of `POST /v2/apps`, Marathon's `App`) into the
+ * core's run spec model ({@link AppSpec}): every Marathon 1.11 default filled (facts table L, spec
+ * 2.4–2.7), deprecated fields read into their successors, units converted (milli-units,
+ * milliseconds), ports and host ports derived from the networking. Read-only response fields
+ * (`tasks`, counts, `deployments`, …) and fields Marathon's `App` does not have are ignored, as
+ * Marathon's reader ignores them. All semantic problems are collected and returned with their JSON
+ * pointers.
+ */
+export function appFromWire(json: unknown, ctx: ConvertContext): ConvertResult<AppSpec> {
+  const sink = new ErrorSink();
+  const app = WireObject.of(json, '', sink);
+  if (app === undefined) return { ok: false, errors: sink.details() };
+  const spec = readApp(app, ctx);
+  if (sink.failed || spec === undefined) return { ok: false, errors: sink.details() };
+  return { ok: true, spec };
+}
+
+function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
+  // Read in the order problems have always been reported in.
+  const id = pathIdFromWire(app);
+  const containerObj = app.child('container');
+  const networks = appNetworksFromWire(app, containerObj, ctx);
+  const ports = appPortsFromWire(app, containerObj, networks.mode);
+  const container = appContainerFromWire(containerObj, ports.portMappings, networks.mode !== 'host');
+  const resident = hasVolume(container, 'persistent');
+  const slots = appPortSlots({ networks: networks.networks, portDefinitions: ports.portDefinitions, container });
+  const labels = stringMapFromWire(app, 'labels').values;
+  const command = commandOf(app);
+  const instances = app.number('instances', 1, { min: 0, integer: true });
+  const resources = resourcesFromWire(app, DEFAULT_RESOURCES);
+  const healthChecks = appHealthChecksFromWire(app, slots);
+  const readinessChecks = readinessChecksFromWire(app, slots);
+  const constraints = constraintsFromWire(app, 'constraints');
+  const upgrade = upgradeFromWire(app, 'upgradeStrategy', upgradeDefaults(labels, resident || hasVolume(container, 'external')), resident);
+  const unreachable = unreachableFromWire(app, 'unreachableStrategy', APP_UNREACHABLE_DEFAULT, resident ? 'apps' : undefined);
+  const killSelection = killSelectionFromWire(app, 'killSelection');
+  const backoff = backoffOf(app);
+  const roles = resolveRoles({ roleHolder: app, acceptedHolder: app, id, resident, noun: 'app', emptyAcceptedIsDefault: false }, ctx);
+  const env = stringMapFromWire(app, 'env', { secretRefs: true });
+  const executor = app.string('executor', '');
+  const killGraceSeconds = app.optionalNumber('taskKillGracePeriodSeconds', { min: 0 });
+  const fetch = appFetchFromWire(app);
+  const spec: AppSpec = {
+    kind: 'app',
+    id: id ?? '/',
+    version: ctx.versionIso,
+    versionInfo: { lastScalingAt: ctx.versionIso, lastConfigChangeAt: ctx.versionIso },
+    instances,
+    role: roles.role,
+    acceptedResourceRoles: roles.acceptedResourceRoles,
+    constraints,
+    backoff,
+    upgrade,
+    unreachable,
+    killSelection,
+    labels,
+    resident,
+    ...command,
+    ...optional('container', container),
+    ...optional('user', app.optionalString('user')),
+    env: env.values,
+    envSecrets: env.secrets,
+    secrets: secretsFromWire(app),
+    fetch,
+    executor,
+    ...optional('tty', app.optionalBoolean('tty')),
+    resources,
+    ...optional('resourceLimits', resourceLimitsFromWire(app)),
+    ...optional('executorResources', givenExecutorResources(app)),
+    networks: networks.networks,
+    portDefinitions: ports.portDefinitions,
+    requirePorts: ports.requirePorts,
+    hostPorts: ports.hostPorts,
+    healthChecks,
+    ...(readinessChecks.length > 0 ? { readinessChecks } : {}),
+    ...optional('check', appCheckFromWire(app)),
+    ...(killGraceSeconds === undefined ? {} : { killGracePeriodMs: Math.round(killGraceSeconds * 1000) }),
+    dependencies: app.optionalStrings('dependencies') ?? [],
+    ...optional('residency', residencyOf(app, resident)),
+  };
+  return id === undefined ? undefined : spec;
+}
+
+/** `{[key]: value}` when the value is defined, else `{}`: optional fields stay absent, never undefined. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/**
+ * The upgrade strategy an app gets when it gives none (or leaves a field out): `{0, 0}` for a
+ * single-instance app (`MARATHON_SINGLE_INSTANCE_APP: "true"`, the only strategy the core accepts
+ * for one: groups/single-instance.ts), `{0.5, 0}` with volumes, else `{1, 1}`. Marathon 1.11 fills
+ * `{1, 1}` for a labelled app too and then refuses it; pacer fills the one valid value instead.
+ */
+function upgradeDefaults(labels: Readonly<Record<string, string>>, withVolumes: boolean): UpgradePolicy {
+  if (isSingleInstance(labels)) return SINGLE_INSTANCE_UPGRADE;
+  return withVolumes ? RESIDENT_UPGRADE : DEFAULT_UPGRADE;
+}
+
+function commandOf(app: WireObject): { cmd?: string; args?: readonly string[] } {
+  const cmd = app.optionalString('cmd');
+  if (cmd === '') app.fail('cmd', 'must not be an empty string');
+  const args = app.optionalStrings('args');
+  const hasCmd = app.has('cmd');
+  const hasArgs = args !== undefined && args.length > 0;
+  if (hasCmd && hasArgs) app.sink.add('', CMD_ARGS_CONTAINER_MESSAGE);
+  if (!hasCmd && !hasArgs && !app.has('container')) app.sink.add('', CMD_ARGS_CONTAINER_MESSAGE);
+  return { ...(cmd !== undefined ? { cmd } : {}), ...(hasArgs ? { args } : {}) };
+}
+
+function backoffOf(app: WireObject): AppSpec['backoff'] {
+  const backoffSeconds = app.number('backoffSeconds', 1, { min: 0 });
+  const backoffFactor = app.number('backoffFactor', 1.15, { min: 1 });
+  const maxLaunchDelaySeconds = app.number('maxLaunchDelaySeconds', 300, { min: 0 });
+  return { initialMs: Math.round(backoffSeconds * 1000), factor: backoffFactor, maxMs: Math.round(maxLaunchDelaySeconds * 1000) };
+}
+
+/** Whether the container has a volume of the given kind (`persistent`, `external`). */
+function hasVolume(container: AppContainer | undefined, kind: 'persistent' | 'external'): boolean {
+  return container?.volumes?.some((v) => v.kind === kind) === true;
+}
+
+/** `secrets`: name → `{source}` (Marathon's `Secrets`). */
+export function secretsFromWire(holder: WireObject): Secrets {
+  const obj = holder.child('secrets');
+  const out: Record<string, { source: string }> = {};
+  for (const name of Object.keys(obj?.raw ?? {})) {
+    const source = obj?.child(name)?.requiredString('source');
+    if (source !== undefined) out[name] = { source };
+  }
+  return out;
+}
+
+/** `resourceLimits`: `cpus` and `mem`, each a number or `unlimited`. */
+export function resourceLimitsFromWire(holder: WireObject): ResourceLimits | undefined {
+  const limits = holder.child('resourceLimits');
+  if (limits === undefined) return undefined;
+  const out: { cpus?: ResourceLimit; mem?: ResourceLimit } = {};
+  for (const key of ['cpus', 'mem'] as const) {
+    const raw = limits.raw[key];
+    if (raw === 'unlimited') out[key] = raw;
+    else if (raw !== undefined && raw !== null) {
+      const value = limits.optionalNumber(key, { min: 0 });
+      if (value !== undefined) out[key] = value;
+    }
+  }
+  return out;
+}
+
+function givenExecutorResources(app: WireObject): GivenExecutorResources | undefined {
+  const given = app.child('executorResources');
+  if (given === undefined) return undefined;
+  const out: { cpus?: number; mem?: number; disk?: number } = {};
+  for (const key of ['cpus', 'mem', 'disk'] as const) {
+    const value = given.optionalNumber(key, { min: 0 });
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** `residency` as given; Marathon's default for a resident app that gives none. */
+function residencyOf(app: WireObject, resident: boolean): Residency | undefined {
+  const given = app.child('residency');
+  if (given === undefined) return resident ? RESIDENCY_DEFAULT : undefined;
+  const timeout = given.optionalNumber('relaunchEscalationTimeoutSeconds', { min: 0, integer: true });
+  const behavior = given.optionalString('taskLostBehavior');
+  const known = TASK_LOST_BEHAVIORS.find((b) => b === behavior);
+  if (behavior !== undefined && known === undefined) given.fail('taskLostBehavior', `taskLostBehavior must be one of ${TASK_LOST_BEHAVIORS.join(', ')}`);
+  return {
+    ...(timeout === undefined ? {} : { relaunchEscalationTimeoutSeconds: timeout }),
+    ...(known === undefined ? {} : { taskLostBehavior: known }),
+  };
+}

@@ -1,0 +1,118 @@
+import type { PodSpec } from '../../scheduler/model/pod';
+import { secretsFromWire } from './app-from-wire';
+import type { ConvertContext } from './convert-context';
+import type { ConvertResult } from './convert-result';
+import { ErrorSink } from './error-sink';
+import { childPointer } from './json-pointer';
+import { linuxInfoFromWire } from './linux-info-from-wire';
+import { pathIdFromWire } from './path-id';
+import { type ConvertedPodContainer, podContainerFromWire, type PodScope } from './pod-container-from-wire';
+import { podNetworksFromWire } from './pod-networks-from-wire';
+import { podSchedulingFromWire } from './pod-scheduling-from-wire';
+import { resourcesFromWire, type WireResources } from './resources-from-wire';
+import { resolveRoles } from './role-rules';
+import { labelsFromWire, stringMapFromWire } from './string-map-from-wire';
+import { podVolumesFromWire } from './volumes-from-wire';
+import { WireObject } from './wire-object';
+
+/** Executor overhead per pod instance when `executorResources` is not given (spec 2.1.4). */
+export const EXECUTOR_RESOURCES_DEFAULT: WireResources = { cpus: 0.1, mem: 32, disk: 10, gpus: 0 };
+
+/**
+ * Converts a Marathon pod definition (the body of `POST /v2/pods`, Marathon's `Pod`) into the
+ * core's run spec model ({@link PodSpec}, spec 2.1–2.3, 2.6, 2.7 with the conflicts resolved in
+ * spec/README.md). All semantic problems are collected with their JSON pointers.
+ */
+export function podFromWire(json: unknown, ctx: ConvertContext): ConvertResult<PodSpec> {
+  const sink = new ErrorSink();
+  const pod = WireObject.of(json, '', sink);
+  if (pod === undefined) return { ok: false, errors: sink.details() };
+  const spec = readPod(pod, ctx);
+  if (sink.failed || spec === undefined) return { ok: false, errors: sink.details() };
+  return { ok: true, spec };
+}
+
+function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
+  // Read in the order problems have always been reported in.
+  const id = pathIdFromWire(pod);
+  const volumes = podVolumesFromWire(pod);
+  const networks = podNetworksFromWire(pod, ctx);
+  const env = stringMapFromWire(pod, 'environment', { secretRefs: true, capitalizedNames: true });
+  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode };
+  const scheduling = podSchedulingFromWire(pod, volumes.resident);
+  const placement = pod.child('scheduling')?.child('placement');
+  const labels = labelsFromWire(pod);
+  const containers = containersOf(pod, scope);
+  const scaling = scalingOf(pod);
+  const executorResources = resourcesFromWire(pod.child('executorResources'), EXECUTOR_RESOURCES_DEFAULT);
+  const roles = resolveRoles({
+    roleHolder: pod, acceptedHolder: placement, id, resident: volumes.resident, noun: 'pod', emptyAcceptedIsDefault: true,
+  }, ctx);
+  const user = pod.optionalString('user');
+  const linuxInfo = linuxInfoFromWire(pod);
+  const legacySharedCgroups = pod.optionalBoolean('legacySharedCgroups');
+  const spec: PodSpec = {
+    kind: 'pod',
+    id: id ?? '/',
+    version: ctx.versionIso,
+    versionInfo: { lastScalingAt: ctx.versionIso, lastConfigChangeAt: ctx.versionIso },
+    instances: scaling.instances,
+    role: roles.role,
+    acceptedResourceRoles: roles.acceptedResourceRoles,
+    constraints: scheduling.constraints,
+    backoff: scheduling.backoff,
+    upgrade: scheduling.upgrade,
+    unreachable: scheduling.unreachable,
+    killSelection: scheduling.killSelection,
+    labels,
+    resident: volumes.resident,
+    containers: containers.map((c) => c.spec),
+    executorResources,
+    networks: networks.networks,
+    networkMode: networks.mode,
+    volumes: volumes.volumes,
+    ...(user === undefined ? {} : { user }),
+    env: env.values,
+    envSecrets: env.secrets,
+    secrets: secretsFromWire(pod),
+    ...(scaling.maxInstances === undefined ? {} : { maxInstances: scaling.maxInstances }),
+    ...(linuxInfo === undefined ? {} : { linuxInfo }),
+    ...(legacySharedCgroups === undefined ? {} : { legacySharedCgroups }),
+  };
+  return id === undefined ? undefined : spec;
+}
+
+function containersOf(pod: WireObject, scope: PodScope): ConvertedPodContainer[] {
+  if (!pod.has('containers')) pod.fail('containers', 'error.path.missing');
+  const list = pod.array('containers') ?? [];
+  if (pod.has('containers') && list.length === 0) pod.fail('containers', 'error.minLength');
+  const out: ConvertedPodContainer[] = [];
+  list.forEach((item, i) => {
+    const converted = podContainerFromWire(item, childPointer(pod.pathOf('containers'), i), pod.sink, scope);
+    if (converted !== undefined) out.push(converted);
+  });
+  const names = out.map((c) => c.spec.name);
+  if (new Set(names).size !== names.length) pod.fail('containers', 'container names must be unique');
+  checkEndpointNames(pod, out);
+  return out;
+}
+
+function checkEndpointNames(pod: WireObject, containers: readonly ConvertedPodContainer[]): void {
+  const seen = new Set<string>();
+  for (const e of containers.flatMap((c) => c.endpoints)) {
+    if (seen.has(e.endpoint.name)) pod.sink.add(e.namePath, 'endpoint names must be unique across all containers of a pod');
+    seen.add(e.endpoint.name);
+  }
+}
+
+function scalingOf(pod: WireObject): { instances: number; maxInstances?: number } {
+  const scaling = pod.child('scaling');
+  const kind = scaling?.string('kind', 'fixed') ?? 'fixed';
+  if (kind.toLowerCase() !== 'fixed') scaling?.fail('kind', 'only fixed scaling is supported');
+  const instances = scaling?.number('instances', 1, { min: 0, integer: true }) ?? 1;
+  const maxInstances = scaling?.optionalNumber('maxInstances', { min: 0, integer: true });
+  if (maxInstances !== undefined && maxInstances < instances) {
+    scaling?.fail('maxInstances', 'maxInstances must be greater than or equal to instances');
+  }
+  return { instances, ...(maxInstances === undefined ? {} : { maxInstances }) };
+}

@@ -1,0 +1,124 @@
+import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
+import type { ConvertContext } from './convert-context';
+import { childPointer } from './json-pointer';
+import { groupRoleOf } from './path-id';
+import type { WireObject } from './wire-object';
+
+/** Where a run spec keeps its role fields, and what kind of run spec it is. */
+export interface RoleFields {
+  /** The object holding `role` (the definition itself). */
+  readonly roleHolder: WireObject;
+  /** The object holding `acceptedResourceRoles` (the app, or a pod's `scheduling.placement`). */
+  readonly acceptedHolder: WireObject | undefined;
+  /** The run spec id, when valid (without it only the default role is checked). */
+  readonly id: string | undefined;
+  readonly resident: boolean;
+  /** `app` or `pod`, for messages. */
+  readonly noun: 'app' | 'pod';
+  /**
+   * Pods echo an empty `acceptedResourceRoles` as the default; apps reject an empty list
+   * (Marathon 1.11, facts 113).
+   */
+  readonly emptyAcceptedIsDefault: boolean;
+}
+
+/** The resolved roles of a run spec. */
+export interface ResolvedRoles {
+  readonly role: string;
+  /** Empty: the default behaviour. */
+  readonly acceptedResourceRoles: readonly string[];
+  /** Whether the definition gave `acceptedResourceRoles` (else it stays absent in app definitions). */
+  readonly acceptedGiven: boolean;
+}
+
+/**
+ * Resolves and checks `role` and `acceptedResourceRoles` (spec 2.7, facts 109–114):
+ *
+ * - the role defaults to the enforced group role, else to the default role;
+ * - allowed roles: the default role and the group role, or only the group role when the top-level
+ *   group enforces it, plus the run spec's current role (`ctx.previousRole`, fact 111); run specs
+ *   in the root group may use only the default role;
+ * - `acceptedResourceRoles` must be a non-empty subset of `{*, role}`;
+ * - resident run specs may not use `*` and must accept only `*` if they name accepted roles.
+ */
+export function resolveRoles(fields: RoleFields, ctx: ConvertContext): ResolvedRoles {
+  const allowed = allowedRoles(fields.id, ctx);
+  const given = fields.roleHolder.optionalString('role');
+  const role = given ?? defaultRoleOf(fields.id, ctx);
+  checkRole(fields, role, given !== undefined, allowed);
+  const accepted = acceptedRolesFromWire(fields, role);
+  return { role, acceptedResourceRoles: accepted ?? [], acceptedGiven: accepted !== undefined };
+}
+
+/**
+ * The roles a run spec with this id may use, in Marathon's order without duplicates (the order of
+ * its message): root level `[default]`; enforced `[group, previous?]`; otherwise
+ * `[default, group, previous?]` — the same rule as the core's `allowedRoles`.
+ */
+export function allowedRoles(id: string | undefined, ctx: ConvertContext): readonly string[] {
+  const groupRole = id === undefined ? undefined : groupRoleOf(id);
+  if (groupRole === undefined) return [ctx.defaultRole];
+  const roles = ctx.enforcedGroupRole !== undefined ? [ctx.enforcedGroupRole] : [ctx.defaultRole, groupRole];
+  if (ctx.previousRole !== undefined) roles.push(ctx.previousRole);
+  return [...new Set(roles)];
+}
+
+/**
+ * The role of a definition that names none: the enforced group role, else the default role
+ * (facts 110–112). The previous role plays no part: a full replacement without `role` is
+ * normalized like a new definition.
+ */
+export function defaultRoleOf(id: string | undefined, ctx: ConvertContext): string {
+  const groupRole = id === undefined ? undefined : groupRoleOf(id);
+  return groupRole !== undefined && ctx.enforcedGroupRole !== undefined ? ctx.enforcedGroupRole : ctx.defaultRole;
+}
+
+/** Marathon's message for a role outside the allowed set. */
+export function roleNotAllowedMessage(role: string, allowed: readonly string[]): string {
+  return `got ${role}, expected one of: [${allowed.join(', ')}]`;
+}
+
+function checkRole(fields: RoleFields, role: string, given: boolean, allowed: readonly string[]): void {
+  const holder = fields.roleHolder;
+  const nameProblem = given ? roleNameProblem(role) : undefined;
+  if (nameProblem !== undefined) holder.fail('role', nameProblem);
+  else if (fields.id !== undefined && !allowed.includes(role)) {
+    holder.fail('role', roleNotAllowedMessage(role, allowed));
+  }
+  if (fields.resident && role === '*') {
+    holder.fail('role', `Resident ${fields.noun}s cannot have the role *`);
+  }
+}
+
+function acceptedRolesFromWire(fields: RoleFields, role: string): readonly string[] | undefined {
+  const holder = fields.acceptedHolder;
+  const list = holder?.array('acceptedResourceRoles');
+  if (holder === undefined || list === undefined) return undefined;
+  const roles: string[] = [];
+  list.forEach((item, i) => {
+    if (typeof item !== 'string') holder.sink.add(childPointer(holder.pathOf('acceptedResourceRoles'), i), 'error.expected.jsstring');
+    else roles.push(item);
+  });
+  if (roles.length !== list.length) return undefined;
+  checkAcceptedRoles(fields, holder, roles, role);
+  return roles;
+}
+
+function checkAcceptedRoles(fields: RoleFields, holder: WireObject, roles: readonly string[], role: string): void {
+  const key = 'acceptedResourceRoles';
+  if (roles.length === 0 && !fields.emptyAcceptedIsDefault) holder.fail(key, EMPTY_ACCEPTED_ROLES_MESSAGE);
+  for (const r of roles) {
+    const problem = roleNameProblem(r);
+    if (problem !== undefined) holder.fail(key, problem);
+  }
+  if (roles.some((r) => r !== '*' && r !== role)) {
+    holder.fail(key, role === '*' ? 'acceptedResourceRoles can only contain *'
+      : `acceptedResourceRoles can only contain * and ${role}`);
+  }
+  if (fields.resident && roles.length > 0 && roles.some((r) => r !== '*')) {
+    holder.fail(key, `A resident ${fields.noun} must have \`acceptedResourceRoles = ["*"]\`.`);
+  }
+}
+
+/** Role-name rules are the core's (Marathon's `ResourceRole.validResourceRole` messages). */
+export { roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';

@@ -1,0 +1,181 @@
+import type {
+  AppVolume, ExternalVolumeInfo, PersistentVolumeInfo, PodVolume, ReadMode, VolumeMount,
+} from '../../scheduler/model/volumes';
+import { childPointer } from './json-pointer';
+import { podNameFromWire } from './pod-name';
+import { labelsFromWire } from './string-map-from-wire';
+import { WireObject } from './wire-object';
+
+/** Message for an app volume that is none of the four kinds. */
+export const APP_VOLUME_KIND_MESSAGE =
+  'a volume needs one of hostPath (a host volume), persistent, external or secret';
+
+const PERSISTENT_TYPES = ['root', 'path', 'mount'] as const;
+
+/**
+ * Reads an app's `container.volumes` (Marathon's `AppVolume`): each has a `containerPath` and is a
+ * persistent volume (`persistent`), an external one (`external`), a secret (`secret`) or a host
+ * path (`hostPath`); `mode` `RO` or `RW` when given. Undefined when absent.
+ */
+export function appVolumesFromWire(container: WireObject): AppVolume[] | undefined {
+  const list = container.array('volumes');
+  if (list === undefined) return undefined;
+  return list.flatMap((item, i) => {
+    const v = WireObject.of(item, childPointer(container.pathOf('volumes'), i), container.sink);
+    const volume = v === undefined ? undefined : appVolumeOf(v);
+    return volume === undefined ? [] : [volume];
+  });
+}
+
+function appVolumeOf(v: WireObject): AppVolume | undefined {
+  const containerPath = v.requiredString('containerPath');
+  const mode = readModeOf(v);
+  const withMode = mode === undefined ? {} : { mode };
+  if (v.has('persistent')) {
+    const persistent = persistentOf(v);
+    return containerPath === undefined || persistent === undefined ? undefined : { kind: 'persistent', containerPath, persistent, ...withMode };
+  }
+  if (v.has('external')) {
+    const external = externalOf(v);
+    return containerPath === undefined || external === undefined ? undefined : { kind: 'external', containerPath, external, ...withMode };
+  }
+  if (v.has('secret')) {
+    const secret = v.optionalString('secret');
+    return containerPath === undefined || secret === undefined ? undefined : { kind: 'secret', containerPath, secret };
+  }
+  if (!v.has('hostPath')) {
+    v.fail(undefined, APP_VOLUME_KIND_MESSAGE);
+    return undefined;
+  }
+  const hostPath = v.optionalString('hostPath');
+  return containerPath === undefined || hostPath === undefined ? undefined : { kind: 'host', containerPath, hostPath, ...withMode };
+}
+
+function readModeOf(v: WireObject): ReadMode | undefined {
+  const mode = v.optionalString('mode');
+  if (mode === undefined || mode === 'RO' || mode === 'RW') return mode;
+  v.fail('mode', 'mode must be RO or RW');
+  return undefined;
+}
+
+function persistentOf(v: WireObject): PersistentVolumeInfo | undefined {
+  const p = v.child('persistent');
+  if (p === undefined) return undefined;
+  const type = p.optionalString('type');
+  const knownType = PERSISTENT_TYPES.find((t) => t === type);
+  if (type !== undefined && knownType === undefined) p.fail('type', `type must be one of ${PERSISTENT_TYPES.join(', ')}`);
+  if (!p.has('size')) p.fail('size', 'error.path.missing');
+  const size = p.optionalNumber('size', { min: 0, integer: true });
+  const maxSize = p.optionalNumber('maxSize', { min: 0, integer: true });
+  const profileName = p.optionalString('profileName');
+  const constraints = (p.array('constraints') ?? []).flatMap((c, i) => {
+    if (Array.isArray(c) && c.every((part) => typeof part === 'string')) return [c as string[]];
+    p.sink.add(childPointer(p.pathOf('constraints'), i), 'error.expected.jsarray');
+    return [];
+  });
+  if (size === undefined) return undefined;
+  return {
+    ...(knownType === undefined ? {} : { type: knownType }), size,
+    ...(maxSize === undefined ? {} : { maxSize }), ...(profileName === undefined ? {} : { profileName }), constraints,
+  };
+}
+
+function externalOf(v: WireObject): ExternalVolumeInfo | undefined {
+  const e = v.child('external');
+  if (e === undefined) return undefined;
+  if (e.optionalString('provider') === 'csi') return csiOf(e);
+  const size = e.optionalNumber('size', { min: 0, integer: true });
+  const name = e.optionalString('name');
+  const provider = e.optionalString('provider');
+  const shared = e.optionalBoolean('shared');
+  return {
+    kind: 'dvdi', ...(size === undefined ? {} : { size }), ...(name === undefined ? {} : { name }),
+    ...(provider === undefined ? {} : { provider }), options: labelsFromWire(e, 'options'), ...(shared === undefined ? {} : { shared }),
+  };
+}
+
+function csiOf(e: WireObject): ExternalVolumeInfo | undefined {
+  const name = e.requiredString('name');
+  if (!e.has('options')) e.fail('options', 'error.path.missing');
+  const options = e.child('options');
+  const pluginName = options?.requiredString('pluginName');
+  if (options !== undefined && !options.has('capability')) options.fail('capability', 'error.path.missing');
+  const capability = options?.child('capability');
+  const accessMode = capability?.requiredString('accessMode');
+  const accessType = capability?.requiredString('accessType');
+  const fsType = capability?.optionalString('fsType');
+  const mountFlags = capability?.optionalStrings('mountFlags') ?? [];
+  if (name === undefined || pluginName === undefined || accessMode === undefined || accessType === undefined) return undefined;
+  return {
+    kind: 'csi', name,
+    options: {
+      pluginName,
+      capability: { accessMode, accessType, ...(fsType === undefined ? {} : { fsType }), mountFlags },
+      nodeStageSecret: labelsFromWire(options, 'nodeStageSecret'),
+      nodePublishSecret: labelsFromWire(options, 'nodePublishSecret'),
+      volumeContext: labelsFromWire(options, 'volumeContext'),
+    },
+  };
+}
+
+/** A pod's declared volumes. */
+export interface ConvertedPodVolumes {
+  readonly volumes: readonly PodVolume[];
+  /** Names containers may mount. */
+  readonly names: ReadonlySet<string>;
+  /** Some volume is `persistent`: the pod is a resident service. */
+  readonly resident: boolean;
+}
+
+/**
+ * Reads `pod.volumes` (spec 2.1.1): each has a unique `name`, and is a host volume (`host`), a
+ * persistent volume (`persistent`), a secret (`secret`), or else an ephemeral directory shared by
+ * the containers.
+ */
+export function podVolumesFromWire(pod: WireObject): ConvertedPodVolumes {
+  const list = pod.array('volumes') ?? [];
+  const names = new Set<string>();
+  const volumes: PodVolume[] = [];
+  list.forEach((item, i) => {
+    const volume = WireObject.of(item, childPointer(pod.pathOf('volumes'), i), pod.sink);
+    if (volume === undefined) return;
+    const name = podNameFromWire(volume, 'name');
+    if (name !== undefined && names.has(name)) volume.fail('name', 'volume names must be unique');
+    if (name !== undefined) names.add(name);
+    const converted = name === undefined ? undefined : podVolumeOf(volume, name);
+    if (converted !== undefined) volumes.push(converted);
+  });
+  return { volumes, names, resident: volumes.some((v) => v.kind === 'persistent') };
+}
+
+function podVolumeOf(v: WireObject, name: string): PodVolume | undefined {
+  if (v.has('persistent')) {
+    const persistent = persistentOf(v);
+    return persistent === undefined ? undefined : { kind: 'persistent', name, persistent };
+  }
+  if (v.has('secret')) {
+    const secret = v.optionalString('secret');
+    return secret === undefined ? undefined : { kind: 'secret', name, secret };
+  }
+  const host = v.optionalString('host');
+  return host === undefined ? { kind: 'ephemeral', name } : { kind: 'host', name, host };
+}
+
+/** Reads a pod container's `volumeMounts`: each names a volume of the pod and has a `mountPath`. */
+export function volumeMountsFromWire(c: WireObject, volumeNames: ReadonlySet<string>): VolumeMount[] {
+  const list = c.array('volumeMounts') ?? [];
+  return list.flatMap((item, i) => {
+    const mount = WireObject.of(item, childPointer(c.pathOf('volumeMounts'), i), c.sink);
+    if (mount === undefined) return [];
+    const name = mount.optionalString('name');
+    if (!mount.has('name')) mount.fail('name', 'error.path.missing');
+    else if (name !== undefined && !volumeNames.has(name)) {
+      mount.fail('name', `volume mount "${name}" does not name a volume declared by the pod`);
+    }
+    if (!mount.has('mountPath')) mount.fail('mountPath', 'error.path.missing');
+    const mountPath = mount.optionalString('mountPath');
+    const readOnly = mount.optionalBoolean('readOnly');
+    if (name === undefined || mountPath === undefined) return [];
+    return [{ name, mountPath, ...(readOnly === undefined ? {} : { readOnly }) }];
+  });
+}

@@ -1,0 +1,209 @@
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SchedulerPorts } from '../../scheduler/core-context';
+import type { SchedulerInput } from '../../scheduler/model/inputs';
+import type { Clock } from '../../scheduler/ports/clock';
+import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
+import type { StoredState } from '../../scheduler/ports/store';
+import type { Scheduler } from '../../scheduler/scheduler';
+import type { SchedulerOptions } from '../../scheduler/scheduler-options';
+import type { LoopObserver } from '../real-time-loop';
+import { LoadObservedStore } from './load-observed-store';
+import {
+  callRecord, eventRecord, inputRecord, RECORDING_FILE, snapshotRecord, startRecord, type RecordedCluster, type StartRecord,
+} from './recording-format';
+
+/** Default of `--record_ring`: inputs the always-on ring keeps (with everything the core did for them). */
+export const DEFAULT_RING_INPUTS = 2000;
+
+/** The ring's other bound: the characters of its records (64 Mi), so that large inputs (offers of many agents, plans of large groups) cannot make it grow without bound. */
+export const RING_CHARS_MAX = 64 * 1024 * 1024;
+
+/** How a {@link FlightRecorder} is built. */
+export interface FlightRecorderOptions {
+  readonly cluster: RecordedCluster;
+  /** The core's options (replay builds the core with them). */
+  readonly options: Partial<SchedulerOptions>;
+  /** Inputs the ring keeps; older ones fall out (`Infinity`: all, for replay). */
+  readonly ringInputs: number;
+  /** Characters of records the ring keeps at most (default {@link RING_CHARS_MAX}); the oldest inputs fall out first. */
+  readonly ringChars?: number;
+  /** `--record DIR`: every record is also written to `DIR/recording.jsonl` as it happens. */
+  readonly dir?: string;
+}
+
+/** What {@link FlightRecorder.dump} wrote. */
+export interface RingDump {
+  readonly path: string;
+  readonly inputs: number;
+  /** Inputs that had fallen out of the ring: non-zero means the dump cannot be replayed. */
+  readonly dropped: number;
+  readonly replayable: boolean;
+}
+
+/**
+ * The flight recorder (issue 18): wraps the core's ports so that every input the core handles
+ * (it is a {@link LoopObserver}, `beforeInput`), every random number it draws, every call it makes
+ * on the driver, the prober and the timers, and every event it emits become records of a
+ * recording (recording-format.ts), after a snapshot of what it loaded from the store. Records go
+ * to a bounded ring (always) and to `DIR/recording.jsonl` (`--record DIR`, written as they happen,
+ * so the input that made the core fail is on disk). `npm run sim -- replay DIR` runs a core over
+ * them (sim/replay).
+ *
+ * While the core is being built (it recovers from the store then) its clock is held at one
+ * instant, the recording's epoch, so that recovery reads the time the recording says; afterwards
+ * the clock is the loop's, which is the instant of each input.
+ */
+export class FlightRecorder implements LoopObserver {
+  private readonly header: string[] = [];
+  private readonly ring: string[][] = [];
+  private current: string[] = this.header;
+  private dropped = 0;
+  /** Characters of the records in the ring (the header is not counted: it is kept whole). */
+  private ringChars = 0;
+  private draws: number[] = [];
+  private fd: number | undefined;
+  private building = true;
+  private epochMs = 0;
+  private clock: Clock | undefined;
+  /** The file of `--record DIR`. */
+  readonly path: string | undefined;
+
+  constructor(private readonly opts: FlightRecorderOptions) {
+    if (opts.dir !== undefined) {
+      mkdirSync(opts.dir, { recursive: true });
+      this.path = freeRecordingPath(opts.dir);
+      this.fd = openSync(this.path, 'wx');
+    }
+  }
+
+  /** The core's ports, observed: build the core with what this returns, then {@link attach} it. */
+  wrap(ports: SchedulerPorts): SchedulerPorts {
+    const inner = ports.clock;
+    this.epochMs = inner.nowMs();
+    const clock: Clock = { nowMs: () => (this.building ? this.epochMs : inner.nowMs()) };
+    this.clock = clock;
+    const t = (): number => clock.nowMs() - this.epochMs;
+    const call = (op: string, args: readonly unknown[]): void => this.write(callRecord(t(), op, args));
+    return {
+      clock,
+      random: { next: () => { const v = ports.random.next(); this.draws.push(v); return v; } },
+      timers: {
+        schedule: (dueMs, input) => { call('timer', [dueMs - this.epochMs, input.timer]); return ports.timers.schedule(dueMs, input); },
+        cancel: (id) => ports.timers.cancel(id),
+      },
+      driver: observedDriver(ports.driver, call),
+      store: new LoadObservedStore(ports.store, (state) => this.started(state)),
+      prober: { probe: (request) => { call('probe', [request]); ports.prober.probe(request); } },
+    };
+  }
+
+  /** The core is built: its events are recorded from now on, and its clock is the loop's. */
+  attach(scheduler: Scheduler): void {
+    this.building = false;
+    scheduler.subscribe((event) => this.write(eventRecord(this.now(), event)));
+  }
+
+  beforeInput(atMs: number, input: SchedulerInput): void {
+    this.flushDraws();
+    this.current = [];
+    this.ring.push(this.current);
+    this.write(inputRecord(atMs - this.epochMs, input));
+    this.trimRing();
+  }
+
+  afterInput(): void {
+    this.flushDraws();
+    this.trimRing();
+  }
+
+  /** Drops the oldest inputs (never the one being handled) beyond either bound of the ring. */
+  private trimRing(): void {
+    const maxChars = this.opts.ringChars ?? RING_CHARS_MAX;
+    while (this.ring.length > 0 && (this.ring.length > this.opts.ringInputs || (this.ringChars > maxChars && this.ring.length > 1))) {
+      const old = this.ring.shift() ?? [];
+      for (const line of old) this.ringChars -= line.length;
+      this.dropped++;
+    }
+    if (this.ring.length === 0) this.current = [];
+  }
+
+  /** Every record kept: the header (start, snapshot, what recovery did) and the ring's inputs. */
+  lines(): string[] {
+    return [...this.header, ...this.ring.flat()];
+  }
+
+  /**
+   * Writes the ring to `DIR/recording.jsonl` (DIR is created; an existing recording there is
+   * refused). While no input has fallen out of the ring the dump is a whole recording that
+   * replays; after that it starts with a `start` record saying how many fell out, and no snapshot.
+   */
+  dump(dir: string): RingDump {
+    const path = join(dir, RECORDING_FILE);
+    if (existsSync(path)) throw new Error(`${dir} already holds a recording`);
+    this.flushDraws();
+    const inputs = this.ring.length;
+    const start = JSON.parse(this.header[0]) as StartRecord;
+    const head = this.dropped === 0 ? this.header.slice(1) : [];
+    const lines = [JSON.stringify({ ...start, ring: { inputs, dropped: this.dropped } }), ...head, ...this.ring.flat()];
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    return { path, inputs, dropped: this.dropped, replayable: this.dropped === 0 };
+  }
+
+  /** Ends the file (an `end` record) and closes it; the ring stays readable. Idempotent. */
+  close(): void {
+    if (this.fd === undefined) return;
+    this.flushDraws();
+    this.write({ t: this.now(), k: 'end' });
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private now(): number {
+    return (this.clock?.nowMs() ?? this.epochMs) - this.epochMs;
+  }
+
+  private started(state: StoredState): void {
+    this.write({ ...startRecord(this.opts.cluster, this.epochMs, this.opts.options) });
+    this.write(snapshotRecord(state));
+  }
+
+  private flushDraws(): void {
+    if (this.draws.length === 0) return;
+    const v = this.draws;
+    this.draws = [];
+    this.write({ t: this.now(), k: 'draws', v });
+  }
+
+  private write(record: Readonly<Record<string, unknown>>): void {
+    const line = JSON.stringify(record);
+    this.current.push(line);
+    if (this.current !== this.header && this.ring.at(-1) === this.current) this.ringChars += line.length;
+    if (this.fd !== undefined) writeSync(this.fd, `${line}\n`);
+  }
+}
+
+/**
+ * `DIR/recording.jsonl`, or — when a recording is there already (a restart, a new leadership term
+ * with `--zk`) — the first free `DIR/recording-N.jsonl`: a recording is never overwritten.
+ */
+function freeRecordingPath(dir: string): string {
+  let path = join(dir, RECORDING_FILE);
+  for (let n = 2; existsSync(path); n++) path = join(dir, RECORDING_FILE.replace(/\.jsonl$/, `-${n}.jsonl`));
+  return path;
+}
+
+/** The driver, each call recorded (`op` = the method's name) before it is passed on. */
+function observedDriver(driver: ClusterDriver, call: (op: string, args: readonly unknown[]) => void): ClusterDriver {
+  return {
+    accept: (offerId, operations, refuseMs) => { call('accept', [offerId, operations, refuseMs]); driver.accept(offerId, operations, refuseMs); },
+    decline: (offerIds, refuseMs) => { call('decline', [offerIds, refuseMs]); driver.decline(offerIds, refuseMs); },
+    kill: (taskId, agentId, gracePeriodMs) => { call('kill', [taskId, agentId ?? null, gracePeriodMs]); driver.kill(taskId, agentId, gracePeriodMs); },
+    acknowledge: (agentId, taskId, uuid) => { call('acknowledge', [agentId, taskId, uuid]); driver.acknowledge(agentId, taskId, uuid); },
+    reconcile: (tasks) => { call('reconcile', [tasks]); driver.reconcile(tasks); },
+    revive: (roles) => { call('revive', [roles]); driver.revive(roles); },
+    suppress: (roles) => { call('suppress', [roles]); driver.suppress(roles); },
+    updateFrameworkRoles: (roles) => { call('updateFrameworkRoles', [roles]); driver.updateFrameworkRoles?.(roles); },
+  };
+}

@@ -1,0 +1,97 @@
+import type { AppSpec } from '../model/app';
+import type { PodContainer, PodSpec } from '../model/pod';
+import { fromMilli, type ScalarResources } from '../model/resources';
+
+/** The instance-level facts a task's environment names. */
+export interface EnvFacts {
+  readonly hostname: string;
+  /** This task's host ports, in the order of its ports. */
+  readonly hostPorts: readonly number[];
+  readonly resources: ScalarResources;
+}
+
+/**
+ * An app task's environment as Marathon gives it (Marathon's `EnvironmentHelper`): `HOST`,
+ * `PORT0..n`, `PORT` (= PORT0), `PORTS` (comma list), `PORT_<NAME>` for named port definitions /
+ * mappings, `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, `MARATHON_APP_RESOURCE_CPUS|MEM|DISK|GPUS`,
+ * `MARATHON_APP_LABELS` (label names, space separated) and `MARATHON_APP_LABEL_<NAME>`; the app's
+ * own plain `env` over them (the user may override Marathon's variables). Secret-backed variables
+ * are not resolved (pacer has no secret store). Names are upper-cased with every character outside
+ * `[A-Z0-9_]` replaced by `_`.
+ */
+export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
+  const env: Record<string, string> = { HOST: facts.hostname };
+  const ports = facts.hostPorts;
+  ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
+  if (ports.length > 0) {
+    env.PORT = String(ports[0]);
+    env.PORTS = ports.join(',');
+  }
+  hostPortNames(app).forEach((name, i) => {
+    if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
+  });
+  return { ...env, ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', facts.resources), ...app.env };
+}
+
+/**
+ * A pod container task's environment: `HOST`, `ENDPOINT_<NAME>` for every endpoint of every
+ * container of the instance (they share the instance's network; `hostPortsOf` gives each
+ * container's host ports), `MARATHON_APP_ID`, `MARATHON_APP_VERSION`, `MARATHON_CONTAINER_ID`,
+ * `MARATHON_CONTAINER_RESOURCE_CPUS|MEM|DISK|GPUS` and the label variables; then the pod's plain
+ * `environment`, then the container's own.
+ */
+export function podTaskEnv(
+  pod: PodSpec, container: PodContainer, facts: EnvFacts, hostPortsOf: (containerName: string) => readonly number[] | undefined,
+): Record<string, string> {
+  const env: Record<string, string> = { HOST: facts.hostname };
+  for (const c of pod.containers) {
+    const hostPorts = hostPortsOf(c.name);
+    let hostIndex = 0;
+    for (const e of c.endpoints) {
+      const port = e.hostPort !== undefined ? hostPorts?.[hostIndex++] : e.containerPort;
+      if (port !== undefined) env[`ENDPOINT_${envName(e.name)}`] = String(port);
+    }
+  }
+  env.MARATHON_CONTAINER_ID = container.name;
+  return { ...env, ...runSpecVars(pod), ...resourceVars('MARATHON_CONTAINER_RESOURCE', facts.resources), ...pod.env, ...container.env };
+}
+
+/** `my-port.x` → `MY_PORT_X`. */
+export function envName(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9_]/g, '_');
+}
+
+function runSpecVars(spec: AppSpec | PodSpec): Record<string, string> {
+  const env: Record<string, string> = { MARATHON_APP_ID: spec.id, MARATHON_APP_VERSION: spec.version };
+  const labels = Object.entries(spec.labels);
+  env.MARATHON_APP_LABELS = labels.map(([k]) => k).join(' ');
+  for (const [k, v] of labels) env[`MARATHON_APP_LABEL_${envName(k)}`] = v;
+  return env;
+}
+
+function resourceVars(prefix: string, r: ScalarResources): Record<string, string> {
+  return {
+    [`${prefix}_CPUS`]: decimal(fromMilli(r.cpusMilli)),
+    [`${prefix}_MEM`]: decimal(fromMilli(r.memMilli)),
+    [`${prefix}_DISK`]: decimal(fromMilli(r.diskMilli)),
+    [`${prefix}_GPUS`]: String(r.gpus),
+  };
+}
+
+/** Marathon writes the scalar resources as JVM doubles: `1.0`, `0.5`, `128.0`. */
+function decimal(n: number): string {
+  return Number.isInteger(n) ? n.toFixed(1) : String(n);
+}
+
+/**
+ * Port names aligned with the task's host ports: the port definitions' names (host networking) or
+ * the names of the port mappings that have a host port (container and bridge networking).
+ */
+function hostPortNames(app: AppSpec): (string | undefined)[] {
+  if (app.portDefinitions.length > 0) return app.portDefinitions.map((d) => nonEmpty(d.name));
+  return (app.container?.portMappings ?? []).filter((m) => m.hostPort !== undefined).map((m) => nonEmpty(m.name));
+}
+
+function nonEmpty(name: string | undefined): string | undefined {
+  return name === undefined || name === '' ? undefined : name;
+}

@@ -1,0 +1,263 @@
+import { gracePeriodMs } from '../kill/kill-instance';
+import type { AppSpec } from '../model/app';
+import { healthCheckPort } from '../model/health-check-port';
+import { isSchedulerRun } from '../model/health-check';
+import type { Instance, Task } from '../model/instance';
+import type {
+  LaunchCommand, LaunchNetworking, LaunchOperation, LaunchPort, LaunchPortMapping, LaunchSecretEnv, LaunchVolume, ResolvedAgentCheck,
+  TaskLaunch,
+} from '../model/launch';
+import { networkModeOf } from '../model/networks';
+import type { Offer, OfferedPool } from '../model/offer';
+import type { PodContainer, PodSpec } from '../model/pod';
+import type { SecretEnv, Secrets } from '../model/secrets';
+import { appTaskEnv, podTaskEnv } from './task-env';
+
+/** The facts of one placement every task of the instance shares. */
+interface Placement {
+  readonly inst: Instance;
+  readonly offer: Offer;
+}
+
+/**
+ * The LAUNCH of an app instance's task: the task resolved against the app (command, environment,
+ * image, volumes, networking with the task's host ports, discovery ports, agent-run health check
+ * with its port) — all a driver needs, so that no driver reads the run spec.
+ */
+export function appLaunchOperation(app: AppSpec, inst: Instance, task: Task, offer: Offer, allocation: readonly OfferedPool[]): LaunchOperation {
+  return { kind: 'launch', task: appTaskLaunch(app, { inst, offer }, task), allocation };
+}
+
+/**
+ * The LAUNCH_GROUP of a pod instance: one task per container (each resolved like an app's, the
+ * environment naming every container's endpoints), the executor's resources and labels, and the
+ * pod's networking with every container's endpoints bound to its host ports.
+ */
+export function podLaunchOperation(
+  pod: PodSpec, inst: Instance, executorId: string, offer: Offer, allocation: readonly OfferedPool[],
+): LaunchOperation {
+  const hostPortsOf = (name: string): readonly number[] | undefined => inst.tasks.find((t) => t.containerName === name)?.hostPorts;
+  const tasks = inst.tasks.map((task) => podTaskLaunch(pod, { inst, offer }, task, hostPortsOf));
+  return {
+    kind: 'launchGroup', executorId, executorResources: pod.executorResources, labels: pod.labels,
+    networking: podNetworking(pod, hostPortsOf), tasks, allocation,
+  };
+}
+
+type Resolved = 'env' | 'secretEnv' | 'secretVolumes' | 'fetch' | 'volumes' | 'ports' | 'labels';
+
+function baseLaunch(p: Placement, task: Task, runSpec: AppSpec | PodSpec): Omit<TaskLaunch, Resolved> {
+  return {
+    taskId: task.taskId,
+    instanceId: p.inst.instanceId,
+    runSpecId: runSpec.id,
+    runSpecVersion: runSpec.version,
+    containerName: task.containerName,
+    agentId: p.offer.agent.agentId,
+    hostname: p.offer.agent.hostname,
+    role: p.inst.role,
+    resources: task.resources,
+    hostPorts: task.hostPorts,
+    killGracePeriodMs: gracePeriodMs(runSpec, task.containerName),
+  };
+}
+
+function appTaskLaunch(app: AppSpec, p: Placement, task: Task): TaskLaunch {
+  const docker = app.container?.docker;
+  const command = appCommand(app);
+  const healthCheck = appAgentCheck(app, task.hostPorts);
+  return {
+    ...baseLaunch(p, task, app),
+    ...(command === undefined ? {} : { command }),
+    env: appTaskEnv(app, { hostname: p.offer.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }),
+    secretEnv: secretEnvOf([app], app.secrets),
+    secretVolumes: (app.container?.volumes ?? []).flatMap((v) => (v.kind === 'secret' ? [v.secret] : [])),
+    ...(app.user === undefined ? {} : { user: app.user }),
+    fetch: app.fetch,
+    ...(docker === undefined ? {} : { image: { kind: 'DOCKER', id: docker.image, forcePull: docker.forcePullImage === true } }),
+    ...(docker !== undefined && app.container?.type === 'DOCKER'
+      ? { docker: { privileged: docker.privileged === true, parameters: docker.parameters ?? [] } } : {}),
+    volumes: appVolumes(app),
+    networking: appNetworking(app, task.hostPorts),
+    ports: appPorts(app, task.hostPorts),
+    labels: app.labels,
+    ...(healthCheck === undefined ? {} : { healthCheck }),
+  };
+}
+
+function podTaskLaunch(
+  pod: PodSpec, p: Placement, task: Task, hostPortsOf: (name: string) => readonly number[] | undefined,
+): TaskLaunch {
+  const container = pod.containers.find((c) => c.name === task.containerName) as PodContainer;
+  const exec = container.exec?.command;
+  const user = container.user ?? pod.user;
+  const image = container.image;
+  const healthCheck = podAgentCheck(pod, container, task.hostPorts);
+  return {
+    ...baseLaunch(p, task, pod),
+    ...(exec !== undefined && 'shell' in exec && exec.shell !== '' ? { command: { shell: exec.shell } } : {}),
+    env: podTaskEnv(pod, container, { hostname: p.offer.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
+    secretEnv: secretEnvOf([pod, container], pod.secrets),
+    secretVolumes: pod.volumes.flatMap((v) => (v.kind === 'secret' ? [v.secret] : [])),
+    ...(user === undefined ? {} : { user }),
+    fetch: container.artifacts,
+    ...(image === undefined ? {} : { image: { kind: image.kind, id: image.id, forcePull: image.forcePull } }),
+    volumes: podVolumes(pod, container),
+    ports: podPorts(container, task.hostPorts),
+    labels: container.labels,
+    ...(healthCheck === undefined ? {} : { healthCheck }),
+  };
+}
+
+/**
+ * The variables of the task's environment whose final value is a secret: the layers (the app; or
+ * the pod, then the container, which wins) merged as their plain variables are, each secret with
+ * the `source` the run spec declares for it.
+ */
+function secretEnvOf(layers: readonly { env: Readonly<Record<string, string>>; envSecrets: SecretEnv }[], secrets: Secrets): LaunchSecretEnv[] {
+  const merged = new Map<string, string | undefined>();
+  for (const layer of layers) {
+    for (const name of Object.keys(layer.env)) merged.set(name, undefined);
+    for (const [name, secret] of Object.entries(layer.envSecrets)) merged.set(name, secret);
+  }
+  const out: LaunchSecretEnv[] = [];
+  for (const [variable, secret] of merged) {
+    if (secret === undefined) continue;
+    const source = secrets[secret]?.source;
+    out.push({ variable, secret, ...(source === undefined || source === '' ? {} : { source }) });
+  }
+  return out;
+}
+
+function appCommand(app: AppSpec): LaunchCommand | undefined {
+  if (app.cmd !== undefined) return { shell: app.cmd };
+  return app.args !== undefined && app.args.length > 0 ? { argv: app.args } : undefined;
+}
+
+/** The agent-run check of an app task (Mesos runs one health check per task), its port resolved. */
+function appAgentCheck(app: AppSpec, hostPorts: readonly number[]): ResolvedAgentCheck | undefined {
+  const check = app.healthChecks.find((c) => !isSchedulerRun(c.protocol));
+  if (check === undefined) return undefined;
+  const port = healthCheckPort(app, check, hostPorts);
+  const mapping = networkModeOf(app.networks) !== 'host' && check.port === undefined && check.portIndex !== undefined
+    ? app.container?.portMappings[check.portIndex] : undefined;
+  return { check, ...(port === undefined ? {} : { port }), ...(mapping === undefined ? {} : { containerPort: mapping.containerPort }) };
+}
+
+/** A pod container's check, its endpoint's host port resolved (its container port too, on container networking). */
+function podAgentCheck(pod: PodSpec, container: PodContainer, hostPorts: readonly number[]): ResolvedAgentCheck | undefined {
+  const check = container.healthCheck;
+  if (check === undefined) return undefined;
+  if (check.endpoint === undefined) return { check };
+  const withHost = container.endpoints.filter((e) => e.hostPort !== undefined);
+  const i = withHost.findIndex((e) => e.name === check.endpoint);
+  const endpoint = container.endpoints.find((e) => e.name === check.endpoint);
+  const port = i >= 0 ? hostPorts[i] : endpoint?.containerPort;
+  const containerPort = pod.networkMode === 'container' ? endpoint?.containerPort : undefined;
+  return { check, ...(port === undefined ? {} : { port }), ...(containerPort === undefined ? {} : { containerPort }) };
+}
+
+/** An app's host volumes (persistent, external and secret volumes are not mounted by pacer's drivers). */
+function appVolumes(app: AppSpec): LaunchVolume[] {
+  return (app.container?.volumes ?? []).flatMap((v): LaunchVolume[] => {
+    if (v.kind !== 'host' || v.containerPath === '' || v.hostPath === '') return [];
+    return [{ kind: 'host', containerPath: v.containerPath, hostPath: v.hostPath, mode: v.mode === 'RO' ? 'RO' : 'RW' }];
+  });
+}
+
+/**
+ * A pod container's volume mounts joined with the pod's volumes: an absolute host volume is a
+ * path of the agent; an ephemeral volume (or a relative host one) a directory of the executor's
+ * sandbox shared by the containers. Persistent volumes are not mounted (no reservation support).
+ */
+function podVolumes(pod: PodSpec, container: PodContainer): LaunchVolume[] {
+  return container.volumeMounts.flatMap((mount): LaunchVolume[] => {
+    const volume = pod.volumes.find((v) => v.name === mount.name);
+    if (volume === undefined || volume.kind === 'persistent' || mount.mountPath === '') return [];
+    const mode = mount.readOnly === true ? 'RO' : 'RW';
+    const host = volume.kind === 'host' && volume.host !== '' ? volume.host : undefined;
+    if (host !== undefined && host.startsWith('/')) return [{ kind: 'host', containerPath: mount.mountPath, hostPath: host, mode }];
+    return [{ kind: 'sandbox', containerPath: mount.mountPath, path: host ?? volume.name, mode }];
+  });
+}
+
+function appNetworking(app: AppSpec, hostPorts: readonly number[]): LaunchNetworking {
+  const mode = networkModeOf(app.networks);
+  const networks = app.networks.filter((n) => n.mode === 'container').map((n) => ({ ...(n.name === undefined ? {} : { name: n.name }), labels: n.labels }));
+  if (mode === 'host') return { mode, networks, portMappings: [] };
+  let hostIndex = 0;
+  const portMappings = (app.container?.portMappings ?? []).flatMap((m): LaunchPortMapping[] => {
+    if (m.hostPort === undefined) return [];
+    const hostPort = hostPorts[hostIndex++];
+    if (hostPort === undefined) return [];
+    return [{ hostPort, containerPort: m.containerPort > 0 ? m.containerPort : hostPort, ...(m.protocol === '' ? {} : { protocol: m.protocol }) }];
+  });
+  return { mode, networks, portMappings };
+}
+
+/**
+ * A pod instance's networking: its container networks, and under container networking every
+ * container's endpoints that have a host port (host port → container port, one mapping per
+ * transport protocol: `udp` stays, anything else is `tcp`).
+ */
+function podNetworking(pod: PodSpec, hostPortsOf: (name: string) => readonly number[] | undefined): LaunchNetworking {
+  const networks = pod.networks.filter((n) => n.mode !== 'host').map((n) => ({ ...(n.name === undefined ? {} : { name: n.name }), labels: n.labels }));
+  const portMappings: LaunchPortMapping[] = [];
+  for (const container of pod.containers) {
+    const hostPorts = hostPortsOf(container.name);
+    let hostIndex = 0;
+    for (const e of container.endpoints) {
+      if (e.hostPort === undefined) continue;
+      const hostPort = hostPorts?.[hostIndex++];
+      if (hostPort === undefined) continue;
+      const containerPort = e.containerPort !== undefined && e.containerPort > 0 ? e.containerPort : hostPort;
+      for (const protocol of transportProtocols(e.protocol)) portMappings.push({ hostPort, containerPort, protocol });
+    }
+  }
+  return { mode: pod.networkMode, networks, portMappings };
+}
+
+/** Endpoint protocols as transport protocols: `udp` stays, anything else (`tcp`, `http`) is tcp; no duplicates. */
+function transportProtocols(protocols: readonly string[]): string[] {
+  const out = new Set(protocols.map((p) => (p.toLowerCase() === 'udp' ? 'udp' : 'tcp')));
+  return out.size > 0 ? [...out] : ['tcp'];
+}
+
+/**
+ * An app task's ports for discovery: under host networking the port definitions with the task's
+ * host ports; otherwise the port mappings, with the host port when the mapping has one and the
+ * container port otherwise (ports of 0 are left out).
+ */
+function appPorts(app: AppSpec, hostPorts: readonly number[]): LaunchPort[] {
+  if (networkModeOf(app.networks) === 'host') {
+    return app.portDefinitions.flatMap((d, i) => {
+      const number = hostPorts[i];
+      return number === undefined ? [] : [launchPort(number, d.name, protocolsOf(d.protocol), d.labels)];
+    });
+  }
+  let hostIndex = 0;
+  return (app.container?.portMappings ?? []).flatMap((m) => {
+    const number = m.hostPort !== undefined ? hostPorts[hostIndex++] : m.containerPort;
+    return number === undefined || number === 0 ? [] : [launchPort(number, m.name, protocolsOf(m.protocol), m.labels ?? {})];
+  });
+}
+
+/** A pod container task's ports for discovery: its endpoints, the same way. */
+function podPorts(container: PodContainer, hostPorts: readonly number[]): LaunchPort[] {
+  let hostIndex = 0;
+  return container.endpoints.flatMap((e) => {
+    const number = e.hostPort !== undefined ? hostPorts[hostIndex++] : e.containerPort;
+    const protocols = e.protocol.length > 0 ? e.protocol.map((p) => p.toLowerCase()) : ['tcp'];
+    return number === undefined || number === 0 ? [] : [launchPort(number, e.name, protocols, e.labels)];
+  });
+}
+
+function launchPort(number: number, name: string | undefined, protocols: readonly string[], labels: Readonly<Record<string, string>>): LaunchPort {
+  return { number, ...(name === undefined || name === '' ? {} : { name }), protocols, labels };
+}
+
+/** `"udp,tcp"` → `['udp', 'tcp']`; empty → `['tcp']` (Marathon's default protocol). */
+function protocolsOf(text: string): string[] {
+  const list = text.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
+  return list.length > 0 ? list : ['tcp'];
+}

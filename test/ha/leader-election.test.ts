@@ -1,0 +1,126 @@
+import t from 'tap';
+import type { Test } from 'tap';
+import { parseZkUrl } from '../../src/cluster/mesos/zk/zk-url';
+import { LATCH_PREFIX, LeaderElection, leaderPathOf, type ElectionState } from '../../src/ha/leader-election';
+import { TcpProxy } from '../harness/tcp-proxy';
+import { waitFor, within } from '../harness/wait';
+import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK as skip, ZK } from './zk-scratch';
+
+/**
+ * pacer's leader election (src/ha/leader-election.ts) against a real ZooKeeper: contenders agree
+ * on one leader and its `host:port`, abdication hands leadership on, and a leader whose session is
+ * lost — its connection cut, or gone silent — stops leading before anyone else is elected.
+ */
+
+/** One contender: its election and every state it reported, with when. */
+interface Contender {
+  readonly id: string;
+  readonly election: LeaderElection;
+  readonly history: { state: ElectionState; atMs: number }[];
+}
+
+async function contender(t: Test, root: string, id: string, zk = ZK): Promise<Contender> {
+  const history: { state: ElectionState; atMs: number }[] = [];
+  const election = new LeaderElection({ url: parseZkUrl(`zk://${zk}${root}`), id: () => id, session: SESSION, rejoinDelayMs: 200 });
+  election.onChange((state) => history.push({ state, atMs: Date.now() }));
+  t.teardown(() => election.close());
+  await election.join();
+  return { id, election, history };
+}
+
+const elected = (cs: readonly Contender[]): Contender[] => cs.filter((c) => c.election.current.elected);
+
+/** Waits until exactly one contender leads and every one names it; returns it. */
+async function agreedLeader(cs: readonly Contender[], what: string): Promise<Contender> {
+  return waitFor(() => {
+    const leaders = elected(cs);
+    const only = leaders[0];
+    return leaders.length === 1 && only !== undefined && cs.every((c) => c.election.current.leader === only.id) && only;
+  }, what);
+}
+
+t.test('three contenders: one leads, all name it; when it leaves, the next in line leads', { skip }, async (t) => {
+  const admin = await adminSession(t);
+  const root = await scratchPath(t, admin);
+  const cs = [await contender(t, root, '10.0.0.1:8080'), await contender(t, root, '10.0.0.2:8080'), await contender(t, root, '10.0.0.3:8080')];
+  const first = await agreedLeader(cs, 'a leader all three name');
+  t.equal(first.id, '10.0.0.1:8080', 'the first to join holds the lowest znode');
+  const znodes = await admin.getChildren(leaderPathOf(parseZkUrl(`zk://${ZK}${root}`)));
+  t.equal(znodes.length, 3);
+  t.ok(znodes.every((z) => new RegExp(`^${LATCH_PREFIX}\\d{10}$`).test(z)), `ephemeral sequential latch- znodes: ${znodes.join(', ')}`);
+
+  first.election.close();
+  t.equal(first.election.current.elected, false, 'closing gives up at once');
+  const rest = cs.slice(1);
+  const second = await agreedLeader(rest, 'the next leader');
+  t.equal(second.id, '10.0.0.2:8080', 'the next in line');
+  t.equal(elected(cs).length, 1);
+});
+
+t.test('abdication: the leader stops at once, the next one leads, the abdicated one queues again', { skip }, async (t) => {
+  const admin = await adminSession(t);
+  const root = await scratchPath(t, admin);
+  const a = await contender(t, root, 'a:1');
+  const b = await contender(t, root, 'b:1');
+  await agreedLeader([a, b], 'a leads');
+  const abdication = a.election.abdicate();
+  t.equal(a.election.current.elected, false, 'not elected any more before abdicate() even resolves');
+  await within(abdication, 'the abdication');
+  const next = await agreedLeader([a, b], 'b leads');
+  t.equal(next.id, 'b:1');
+  const firstElectedB = b.history.find((h) => h.state.elected)?.atMs ?? 0;
+  const ledFrom = a.history.findIndex((h) => h.state.elected);
+  const aStoppedAt = a.history.slice(ledFrom).find((h) => !h.state.elected)?.atMs ?? Infinity;
+  t.ok(aStoppedAt <= firstElectedB, 'a stopped before b was elected');
+
+  await within(b.election.abdicate(), 'the second abdication');
+  const again = await agreedLeader([a, b], 'a leads again');
+  t.equal(again.id, 'a:1', 'the abdicated contender can be elected again');
+});
+
+t.test('a single contender that abdicates is elected again', { skip }, async (t) => {
+  const admin = await adminSession(t);
+  const root = await scratchPath(t, admin);
+  const only = await contender(t, root, 'only:1');
+  await agreedLeader([only], 'it leads');
+  await within(only.election.abdicate(), 'the abdication');
+  await agreedLeader([only], 'it leads again');
+  const led = only.history.map((h) => h.state.elected).filter((e, i, all) => i === 0 || e !== all[i - 1]);
+  t.same(led, [true, false, true], 'led, stopped, led again');
+});
+
+for (const fault of ['cut', 'freeze'] as const) {
+  t.test(`a leader whose ZooKeeper connection is ${fault === 'cut' ? 'cut' : 'silent'} stops leading before another is elected`, { skip }, async (t) => {
+    const admin = await adminSession(t);
+    const root = await scratchPath(t, admin);
+    const proxy = await TcpProxy.start(ZK);
+    t.teardown(() => proxy.close());
+    const leader = await contender(t, root, 'cut-off:1', proxy.address);
+    const standby = await contender(t, root, 'standby:1');
+    await agreedLeader([leader, standby], 'the proxied contender leads');
+    const faultAtMs = Date.now();
+    if (fault === 'cut') {
+      proxy.cut();
+    } else {
+      proxy.freeze();
+    }
+    const stoppedAtMs = await waitFor(() => !leader.election.current.elected && Date.now(), 'the leader to stop leading');
+    const electedAtMs = await waitFor(() => standby.election.current.elected && Date.now(), 'the standby to be elected');
+    t.ok(stoppedAtMs < electedAtMs, `stopped ${stoppedAtMs - faultAtMs} ms after the ${fault}, the standby elected after ${electedAtMs - faultAtMs} ms`);
+    if (fault === 'cut') {
+      // The session reports the closed socket at once; without that report the lease would stop it after 2/3 of 4 s.
+      t.ok(stoppedAtMs - faultAtMs < (SESSION.sessionTimeoutMs * 2) / 3, 'a closed connection stops the leader as soon as the session reports it');
+    } else {
+      // Two thirds of the 4 s session: at the latest when the server may begin to expire it.
+      t.ok(stoppedAtMs - faultAtMs < SESSION.sessionTimeoutMs, 'a silent session stops the leader within the session timeout');
+    }
+    t.equal(leader.history.filter((h) => h.state.elected).length, 1, 'it led once, and never again while cut off');
+    proxy.heal();
+    // Its session expired meanwhile: it joins again, behind the new leader.
+    await waitFor(async () => {
+      const members = await admin.getChildren(`${root}/leader`);
+      return members.length === 2;
+    }, 'the cut-off contender to join again');
+    t.equal((await agreedLeader([leader, standby], 'one leader after healing')).id, 'standby:1');
+  });
+}

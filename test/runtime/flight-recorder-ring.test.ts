@@ -1,0 +1,128 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { buildServer } from '../../src/api/server';
+import { parseConfig } from '../../src/runtime/config';
+import { DEFAULT_RING_INPUTS, FlightRecorder } from '../../src/runtime/recording/flight-recorder';
+import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
+import { Scheduler } from '../../src/scheduler/scheduler';
+import type { SchedulerInput } from '../../src/scheduler/model/inputs';
+import { readRecording, RecordingProblem } from '../../sim/replay/read-recording';
+import { replayRecording } from '../../sim/replay/replay-recording';
+import { replayPorts } from '../../sim/replay/replay-ports';
+import { makeApp } from '../builders/run-spec-builders';
+import { makeApi } from '../api/api-fixture';
+import { cliMain, type CliIo } from '../../sim/runner/cli-main';
+
+/**
+ * The flight recorder's always-on ring (issue 18): bounded by `--record_ring` inputs; a dump while
+ * nothing fell out replays; a dump after inputs fell out says so and replay refuses it; the flags;
+ * `POST /pacer/v1/recording` where there is no recorder.
+ */
+
+function tmp(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-ring-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A core recorded by `recorder` on ports that do nothing, fed `inputs` one second apart. */
+function recordInputs(recorder: FlightRecorder, inputs: readonly SchedulerInput[]): void {
+  let nowMs = 1_000_000;
+  const core = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, Array.from({ length: 1000 }, (_, i) => (i * 0.618) % 1), { runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] })));
+  recorder.attach(core);
+  for (const input of inputs) {
+    nowMs += 1000;
+    recorder.beforeInput(nowMs, input);
+    core.handle(input);
+    recorder.afterInput();
+  }
+}
+
+const INPUTS: readonly SchedulerInput[] = [
+  { type: 'putRunSpec', spec: makeApp({ id: '/a', instances: 2 }) },
+  { type: 'scale', runSpecId: '/a', instances: 3 },
+  { type: 'putRunSpec', spec: makeApp({ id: '/b', instances: 1 }) },
+];
+
+t.test('a ring that kept every input dumps a recording that replays; one that dropped inputs says so, and replay refuses it', (t) => {
+  const dir = tmp(t);
+  const whole = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 3 });
+  recordInputs(whole, INPUTS);
+  const kept = whole.dump(join(dir, 'whole'));
+  t.match(kept, { inputs: 3, dropped: 0, replayable: true });
+  const replay = replayRecording(readRecording('whole', readFileSync(kept.path, 'utf8')));
+  t.equal(replay.identical, true, 'the whole ring replays exactly');
+  t.equal(replay.inputs, 3);
+
+  const small = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 2 });
+  recordInputs(small, INPUTS);
+  const cut = small.dump(join(dir, 'cut'));
+  t.match(cut, { inputs: 2, dropped: 1, replayable: false });
+  const text = readFileSync(cut.path, 'utf8');
+  t.equal(text.split('\n').filter((l) => l.includes('"k":"in"')).length, 2, 'only the last two inputs are kept');
+  t.notOk(text.includes('"k":"snapshot"'), 'and no snapshot: it describes the start, not the first input kept');
+  let problem: unknown;
+  try { readRecording('cut', text); } catch (err) { problem = err; }
+  t.ok(problem instanceof RecordingProblem, 'replay refuses it');
+  t.match((problem as Error).message, /1 earlier inputs had fallen out \(--record_ring\).*can be read but not replayed/, 'saying why');
+  t.throws(() => whole.dump(join(dir, 'whole')), /already holds a recording/, 'a dump never overwrites one');
+  const written = new Map<string, string>();
+  let out = '';
+  const io: CliIo = { readFile: (p) => readFileSync(p, 'utf8'), writeFile: (p, text) => void written.set(p, text), stdout: (text) => void (out += text), stderr: (text) => void (out += text) };
+  t.equal(cliMain(['replay', join(dir, 'whole'), '--trace', 'replayed.jsonl'], io), 0, out);
+  const recorded = readFileSync(kept.path, 'utf8').split('\n').slice(1);
+  t.same((written.get('replayed.jsonl') ?? '').split('\n').slice(1), recorded, '--trace writes the replayed records: the recording\'s, after its start record');
+  t.equal(cliMain(['replay', join(dir, 'cut')], io), 2, 'a ring that cannot be replayed is bad input (exit 2)');
+  t.end();
+});
+
+t.test('the ring is bounded by characters too, and --record_ring 0 keeps no input', (t) => {
+  const dir = tmp(t);
+  const bounded = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 100, ringChars: 1 });
+  recordInputs(bounded, INPUTS);
+  const dump = bounded.dump(join(dir, 'chars'));
+  t.match(dump, { inputs: 1, dropped: 2, replayable: false }, 'over its characters the ring keeps only the input handled last');
+  t.match(readFileSync(dump.path, 'utf8'), /"k":"in","type":"putRunSpec".*"id":"\/b"/, 'that input, with its records');
+  const none = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 0 });
+  recordInputs(none, INPUTS);
+  t.match(none.dump(join(dir, 'none')), { inputs: 0, dropped: 3, replayable: false });
+  t.end();
+});
+
+t.test('--record never overwrites a recording: a restart writes recording-2.jsonl, then -3', (t) => {
+  const dir = tmp(t);
+  const paths = [1, 2, 3].map(() => {
+    const recorder = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 1, dir });
+    recorder.close();
+    return recorder.path;
+  });
+  t.same(paths, [RECORDING_FILE, 'recording-2.jsonl', 'recording-3.jsonl'].map((f) => join(dir, f)));
+  t.match(readFileSync(join(dir, RECORDING_FILE), 'utf8'), /"k":"end"/, 'the first one is kept');
+  t.end();
+});
+
+t.test('--record and --record_ring', (t) => {
+  const cwd = '/srv/pacer';
+  t.match(parseConfig(['--record', 'rec'], {}, cwd), { recordDir: '/srv/pacer/rec', recordRingInputs: DEFAULT_RING_INPUTS });
+  t.match(parseConfig([], { PACER_RECORD_RING: '50' }, cwd), { recordRingInputs: 50 });
+  t.match(parseConfig(['--record_ring', '-1'], {}, cwd), { error: /--record_ring -1: expected an integer from 0 to 1000000/ });
+  t.end();
+});
+
+t.test('POST /pacer/v1/recording: 404 without a recorder, the dump with one, 503 when it cannot be written', async (t) => {
+  const without = makeApi();
+  const res = await without.app.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(res.statusCode, 404);
+  t.match(res.json(), { message: /no flight recorder/ });
+  const dump = { path: '/x/recording.jsonl', inputs: 3, dropped: 0, replayable: true };
+  const withRecorder = buildServer({ deps: { ...without.deps, recording: { dump: () => dump } }, stream: { close: () => undefined } });
+  const ok = await withRecorder.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(ok.statusCode, 200);
+  t.same(ok.json(), dump);
+  const failing = buildServer({ deps: { ...without.deps, recording: { dump: () => { throw new Error('ENOSPC: no space left on device'); } } }, stream: { close: () => undefined } });
+  const refused = await failing.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(refused.statusCode, 503);
+  t.match(refused.json(), { message: /cannot write the recording: ENOSPC/ });
+});

@@ -1,0 +1,105 @@
+import t from 'tap';
+import type { ElectionSource, ElectionState } from '../../../src/ha/leader-election';
+import { Leadership, type LeaderDuties } from '../../../src/ha/leadership';
+import { viaValues } from '../../../src/ha/leader-proxy';
+import { leaderZnode } from '../../../src/cluster/mesos/zk/leader-znode';
+import type { Scheduler } from '../../../src/scheduler/scheduler';
+
+/** An election the test drives by hand. */
+class FakeElection implements ElectionSource {
+  current: ElectionState = { elected: false, leader: undefined };
+  abdications = 0;
+  private readonly listeners: ((s: ElectionState) => void)[] = [];
+  onChange(listener: (s: ElectionState) => void): void {
+    this.listeners.push(listener);
+  }
+  set(state: ElectionState): void {
+    this.current = state;
+    for (const l of this.listeners) l(state);
+  }
+  abdicate(): Promise<void> {
+    this.abdications++;
+    this.set({ elected: false, leader: this.current.leader });
+    return Promise.resolve();
+  }
+  close(): void {}
+}
+
+/** Duties that log their start and stop into `events`. */
+function dutiesInto(events: string[]): () => LeaderDuties {
+  let n = 0;
+  return () => {
+    const term = ++n;
+    events.push(`start ${term}`);
+    return { scheduler: {} as Scheduler, submit: () => ({ ok: true }), frameworkId: () => undefined, stop: () => void events.push(`stop ${term}`) };
+  };
+}
+
+t.test('the duties follow the election: started when elected, stopped in the same call that reports the loss', async (t) => {
+  const election = new FakeElection();
+  const events: string[] = [];
+  const leadership = new Leadership(election, () => 'me:1', dutiesInto(events), (e) => void events.push(`fatal ${e.message}`));
+  leadership.onTerm({ begun: () => void events.push('term begun'), ended: () => void events.push('term ended') });
+  leadership.begin();
+  t.equal(leadership.serving(), false);
+  election.set({ elected: true, leader: 'me:1' });
+  t.equal(leadership.serving(), true);
+  t.same(events, ['start 1', 'term begun']);
+  election.set({ elected: true, leader: 'me:1' });
+  t.same(events, ['start 1', 'term begun'], 'no second start while leading');
+  election.set({ elected: false, leader: 'me:1' });
+  t.same(events, ['start 1', 'term begun', 'stop 1', 'term ended'], 'stopped synchronously');
+  t.equal(leadership.serving(), false);
+  t.equal(leadership.leader(), 'me:1', 'the leader as the election names it');
+  election.set({ elected: true, leader: 'me:1' });
+  t.same(events.slice(4), ['start 2', 'term begun'], 'elected again: a new term from the store');
+  await leadership.abdicate();
+  t.equal(election.abdications, 1);
+  t.same(events.slice(6), ['stop 2', 'term ended']);
+  leadership.stop();
+  election.set({ elected: true, leader: 'me:1' });
+  t.equal(leadership.serving(), false, 'stopped for good: no term after stop()');
+});
+
+t.test('duties that cannot start are reported, and nothing serves', async (t) => {
+  const election = new FakeElection();
+  const failures: string[] = [];
+  const leadership = new Leadership(election, () => 'me:1', () => { throw new Error('store is locked'); }, (e) => void failures.push(e.message));
+  election.set({ elected: true, leader: 'me:1' });
+  t.same(failures, ['store is locked']);
+  t.equal(leadership.serving(), false);
+});
+
+t.test('a stop that throws still ends the term', async (t) => {
+  const election = new FakeElection();
+  const ended: string[] = [];
+  const leadership = new Leadership(election, () => 'me:1', () => ({ scheduler: {} as Scheduler, submit: () => ({ ok: true }), frameworkId: () => undefined, stop: () => { throw new Error('close failed'); } }), () => undefined);
+  leadership.onTerm({ begun: () => undefined, ended: () => void ended.push('ended') });
+  election.set({ elected: true, leader: 'me:1' });
+  t.throws(() => election.set({ elected: false, leader: undefined }), /close failed/);
+  t.same(ended, ['ended']);
+  t.equal(leadership.serving(), false);
+});
+
+t.test('nextChange resolves at the next change, or after its timeout', async (t) => {
+  const election = new FakeElection();
+  const leadership = new Leadership(election, () => 'me:1', dutiesInto([]), () => undefined);
+  const waiting = leadership.nextChange(60_000);
+  election.set({ elected: false, leader: 'other:1' });
+  await waiting;
+  await leadership.nextChange(1);
+  t.pass('both resolved');
+});
+
+t.test('X-Marathon-Via values, whether several headers or one comma list', async (t) => {
+  t.same(viaValues(undefined), []);
+  t.same(viaValues('1.1 a:1'), ['1.1 a:1']);
+  t.same(viaValues('1.1 a:1, 1.1 b:2'), ['1.1 a:1', '1.1 b:2']);
+  t.same(viaValues(['1.1 a:1', '1.1 b:2,1.1 c:3']), ['1.1 a:1', '1.1 b:2', '1.1 c:3']);
+});
+
+t.test('the lowest latch- sequence leads; other names are ignored', async (t) => {
+  t.equal(leaderZnode(['latch-0000000010', 'latch-0000000002', 'json.info_0000000001', 'latch-x'], 'latch-'), 'latch-0000000002');
+  t.equal(leaderZnode(['json.info_0000000001'], 'latch-'), undefined);
+  t.equal(leaderZnode(['json.info_0000000003', 'latch-0000000001']), 'json.info_0000000003', 'the Mesos default is unchanged');
+});

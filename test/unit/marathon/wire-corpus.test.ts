@@ -1,0 +1,140 @@
+import { isDeepStrictEqual } from 'node:util';
+import t from 'tap';
+import { appFromWire } from '../../../src/marathon/convert/app-from-wire';
+import type { ConvertError, ConvertResult } from '../../../src/marathon/convert/convert-result';
+import { podFromWire } from '../../../src/marathon/convert/pod-from-wire';
+import { APP_VOLUME_KIND_MESSAGE } from '../../../src/marathon/convert/volumes-from-wire';
+import { appDefinitionJson } from '../../../src/marathon/render/app-definition-json';
+import { podDefinitionJson } from '../../../src/marathon/render/pod-definition-json';
+import type { RunSpec } from '../../../src/scheduler/model/run-spec';
+import { type CorpusEntry, wireCorpus } from './fixtures/wire-corpus';
+
+/**
+ * The safety net of the run spec model (issue 12): for every app and pod definition of the
+ * corpus, the model's Marathon JSON (`render(convert(x))`) is what pacer answered before the model
+ * replaced the wire copy of the definition, and what it refused it still refuses with the same
+ * messages — apart from the deliberate differences below, each a step towards Marathon 1.11:
+ *
+ * 1. fields no Marathon type has are dropped, as Marathon's readers drop them (the corpus's are
+ *    the fuzzer's `a`, `b`, `k<n>`, `kkk…`); a pod container `lifecycle` left without
+ *    `killGracePeriodSeconds` is then written `null`, as one not given;
+ * 2. a pod's placement constraints are written in the pod's object form (Marathon's `Constraint`)
+ *    even when given as arrays;
+ * 3. resources and durations are what the core schedules with: whole thousandths of a cpu or
+ *    MiB, whole milliseconds (`5e-324` MiB of disk, or seconds of launch delay, → 0);
+ * 4. definitions Marathon's RAML reader refuses are refused with a message: a volume that is
+ *    none of host (`hostPath`), persistent, external or secret; a `check` command with neither
+ *    `shell` nor `argv`;
+ * 5. a readiness check's `portName` is looked up among the app's normalized ports, so a body
+ *    already refused for port mappings under host networking no longer also gets the port name's
+ *    consequential error.
+ */
+
+const corpus = wireCorpus();
+
+function convert(e: CorpusEntry): ConvertResult<RunSpec> {
+  return e.kind === 'app' ? appFromWire(e.json, e.ctx) : podFromWire(e.json, e.ctx);
+}
+
+function render(spec: RunSpec): Record<string, unknown> {
+  return spec.kind === 'app' ? appDefinitionJson(spec) : podDefinitionJson(spec);
+}
+
+const UNKNOWN_FIELD = /^(a|b|k\d+|k+)$/;
+
+/** Maps whose keys are the user's (labels, environments, secrets, driver options): nothing in them is unknown. */
+const MAPS: ReadonlySet<string> = new Set(['labels', 'env', 'environment', 'secrets', 'options', 'nodeStageSecret', 'nodePublishSecret', 'volumeContext']);
+
+/** Difference 1: the recorded JSON without the fields no Marathon type has. */
+function withoutUnknownFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUnknownFields);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (UNKNOWN_FIELD.test(key)) continue;
+    out[key] = MAPS.has(key) ? v : withoutUnknownFields(v);
+  }
+  return out;
+}
+
+/** Differences 1 (lifecycle), 2 and 3 on a recorded pod. */
+function podDifferences(echo: Record<string, unknown>): Record<string, unknown> {
+  const scheduling = echo.scheduling as { placement: { constraints: unknown[] }; backoff: Record<string, number> };
+  const constraints = scheduling.placement.constraints.map((c) => (Array.isArray(c)
+    ? (c.length === 2 ? { fieldName: c[0], operator: c[1] } : { fieldName: c[0], operator: c[1], value: c[2] }) : c));
+  const containers = (echo.containers as Record<string, unknown>[]).map((c) => ({
+    ...c,
+    resources: milli(c.resources as Record<string, number>),
+    lifecycle: isDeepStrictEqual(c.lifecycle, {}) ? null : c.lifecycle,
+  }));
+  const backoff = { ...scheduling.backoff, ...milli({ backoff: scheduling.backoff.backoff, maxLaunchDelay: scheduling.backoff.maxLaunchDelay }) };
+  return { ...echo, containers, scheduling: { ...scheduling, backoff, placement: { ...scheduling.placement, constraints } } };
+}
+
+function milli(resources: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(resources).map(([k, v]) => [k, Math.round(v * 1000) / 1000]));
+}
+
+/** The recorded answer with the deliberate differences applied. */
+function expectedEcho(e: CorpusEntry): Record<string, unknown> {
+  const echo = withoutUnknownFields(e.echo) as Record<string, unknown>;
+  return e.kind === 'pod' ? podDifferences(echo) : echo;
+}
+
+/** Difference 4: messages a definition Marathon refuses now gets where it was accepted. */
+function isDeliberateNewError(d: ConvertError): boolean {
+  return d.errors.every((m) => m === APP_VOLUME_KIND_MESSAGE || (m === 'error.path.missing' && d.path.startsWith('/check/')));
+}
+
+/** Difference 5. */
+function isConsequentialPortName(d: ConvertError, now: readonly ConvertError[]): boolean {
+  return d.path.endsWith('/portName') && d.errors.every((m) => m.startsWith('No port definition reference'))
+    && now.some((n) => n.errors.includes('portMappings are not allowed with host-networking'));
+}
+
+t.test('the corpus is large and covers every kind of definition', async (t) => {
+  t.ok(corpus.length > 5000, `${corpus.length} definitions`);
+  const ok = (kind: string) => corpus.filter((e) => e.kind === kind && e.ok).length;
+  t.ok(ok('app') > 3000 && ok('pod') > 1000, `${ok('app')} apps and ${ok('pod')} pods converted`);
+  t.ok(corpus.filter((e) => !e.ok).length > 200, 'and a few hundred refused');
+});
+
+t.test('render(convert(x)) is what pacer answered before the model, for every accepted definition', async (t) => {
+  const mismatches: string[] = [];
+  for (const e of corpus.filter((c) => c.ok)) {
+    const result = convert(e);
+    if (!result.ok) {
+      if (!result.errors.every(isDeliberateNewError)) mismatches.push(`${e.kind} ${JSON.stringify(e.json).slice(0, 200)}: now refused ${JSON.stringify(result.errors)}`);
+      continue;
+    }
+    if (!isDeepStrictEqual(render(result.spec), expectedEcho(e))) mismatches.push(`${e.kind} ${String((e.json as { id?: unknown }).id)}: ${JSON.stringify(render(result.spec)).slice(0, 400)}`);
+  }
+  t.same(mismatches, [], 'no difference but the deliberate ones');
+});
+
+t.test('what pacer refused it still refuses, with the same details (plus the deliberate new ones)', async (t) => {
+  const mismatches: string[] = [];
+  for (const e of corpus.filter((c) => !c.ok)) {
+    const result = convert(e);
+    const now = result.ok ? [] : result.errors;
+    const extra = now.filter((d) => !(e.errors ?? []).some((r) => isDeepStrictEqual(r, d)));
+    const lost = (e.errors ?? []).filter((r) => !now.some((d) => isDeepStrictEqual(r, d)) && !isConsequentialPortName(r, now));
+    if (result.ok || lost.length > 0 || !extra.every(isDeliberateNewError)) {
+      mismatches.push(`${e.kind} ${JSON.stringify(e.json).slice(0, 200)}: was ${JSON.stringify(e.errors)}, now ${JSON.stringify(now)}`);
+    }
+  }
+  t.same(mismatches, [], 'no difference but the deliberate ones');
+});
+
+t.test('convert(render(convert(x))) == convert(x): the model survives its own Marathon JSON', async (t) => {
+  const mismatches: string[] = [];
+  for (const e of corpus) {
+    const first = convert(e);
+    if (!first.ok) continue;
+    const again = e.kind === 'app' ? appFromWire(render(first.spec), e.ctx) : podFromWire(render(first.spec), e.ctx);
+    if (!again.ok || !isDeepStrictEqual(again.spec, first.spec)) {
+      mismatches.push(`${e.kind} ${first.spec.id}: ${again.ok ? 'differs' : JSON.stringify(again.errors)}`);
+    }
+  }
+  t.same(mismatches, [], 'every accepted definition round-trips');
+});

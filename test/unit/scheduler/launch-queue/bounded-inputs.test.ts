@@ -1,0 +1,111 @@
+import t from 'tap';
+import { makeOffer } from '../../../builders/cluster-builders';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { Harness } from '../../../harness/core-harness';
+import { RESEND_REFUSE_MS } from '../../../../src/scheduler/scheduler-options';
+
+// Issue 11 item 4: a big change must not block the loop. One input creates at most
+// `instancesPerInput` instances and places at most `launchesPerInput`; the rest follows in later
+// inputs, and what the API reads (queue counts, what a deployment waits for) counts it all along.
+
+/** Instances created by each input the core handled, and the queue count seen after each. */
+function observeCreation(h: Harness, runSpecId: string): { created: number[]; queued: number[] } {
+  const created: number[] = [];
+  const queued: number[] = [];
+  let before = 0;
+  h.observe(() => {
+    const now = h.instances(runSpecId).length;
+    created.push(now - before);
+    before = now;
+    queued.push(h.scheduler.queue().find((q) => q.runSpec.id === runSpecId)?.scheduled ?? 0);
+  });
+  return { created, queued };
+}
+
+t.test('a scale-up creates its instances in bounded inputs, counted as queued from the start', async (t) => {
+  const cases: [number, number, number[]][] = [
+    // [instances, instancesPerInput, instances created per input]
+    [10, 3, [3, 3, 3, 1]],
+    [10, 10, [10]],
+    [7, 100, [7]],
+  ];
+  for (const [instances, perInput, expected] of cases) {
+    const h = new Harness({ options: { instancesPerInput: perInput } });
+    const seen = observeCreation(h, '/app');
+    h.put(makeApp({ instances }));
+    t.strictSame(seen.created.filter((n) => n > 0), expected, `${instances} by ${perInput}: created per input`);
+    t.ok(seen.queued.every((n) => n === instances), `${instances} by ${perInput}: the queue counts all ${instances} after every input`);
+    t.equal(h.instances('/app').filter((i) => i.condition === 'Scheduled').length, instances, 'all created and Scheduled');
+    t.equal(h.timers('continueChanges').length, 0, 'no creation left pending');
+    const [status] = h.scheduler.deployments();
+    t.equal(status.actions.find((a) => a.action.action === 'ScaleApplication')?.waitingFor.unplaced, instances, 'the deployment waits for all of them');
+  }
+});
+
+t.test('what is left to create follows later changes: a scale-down or a delete in between cancels it', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 4 } });
+  // The put handles its first chunk; the scale is handled before the timer that creates the rest.
+  h.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ instances: 20 }) });
+  t.equal(h.instances('/app').length, 4, 'the first input created 4');
+  t.equal(h.scheduler.queue()[0].scheduled, 20, '20 counted as queued');
+  h.scale('/app', 6, { force: true });
+  t.equal(h.instances('/app').length, 6, 'scaled to 6: 2 more created, the rest cancelled');
+  t.equal(h.scheduler.queue()[0].scheduled, 6);
+
+  h.scheduler.handle({ type: 'scale', runSpecId: '/app', instances: 30, force: true });
+  t.equal(h.scheduler.queue()[0].scheduled, 30);
+  h.delete('/app');
+  t.equal(h.scheduler.runSpec('/app'), undefined, 'deleted');
+  t.strictSame(h.scheduler.queue(), [], 'nothing left queued');
+  t.equal(h.instances('/app').length, 0, 'nothing created after the delete');
+});
+
+t.test('one offers input places at most launchesPerInput; the offers after that are declined to come back soon', async (t) => {
+  const h = new Harness({ options: { maxInstancesPerOffer: 100, launchesPerInput: 5 } });
+  h.put(makeApp({ instances: 12, cpus: 0.1, mem: 16 }));
+  const offers = ['o1', 'o2', 'o3'].map((offerId, k) => makeOffer({ offerId, agent: { agentId: `a${k}`, hostname: `h${k}` }, cpus: 10, mem: 10_000 }));
+  h.clearRecords();
+  const launched = h.offer(...offers);
+  t.equal(launched.length, 5, '5 placed');
+  t.strictSame(h.calls('accept').map((c) => c.offerId), ['o1'], 'on the first offer');
+  t.strictSame(h.calls('decline'), [{ type: 'decline', offerIds: ['o2', 'o3'], refuseMs: RESEND_REFUSE_MS }], 'the rest declined with the resend filter');
+  t.equal(h.scheduler.queue()[0].scheduled, 7, '7 still waiting');
+  h.clearRecords();
+  t.equal(h.offer(...offers.map((o) => ({ ...o, offerId: `${o.offerId}b` }))).length, 5, 'the next input places 5 more');
+  h.clearRecords();
+  t.equal(h.offer(makeOffer({ offerId: 'last', cpus: 10, mem: 10_000 }), makeOffer({ offerId: 'unused', cpus: 10, mem: 10_000 })).length, 2, 'then the last 2');
+  t.strictSame(h.calls('decline'), [{ type: 'decline', offerIds: ['unused'], refuseMs: 120_000 }], 'an offer nobody needs gets the usual decline filter');
+});
+
+t.test('creating the rest of a scale-up in later inputs is not new work: one revive, not one per input', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 3 } });
+  h.clearRecords();
+  h.put(makeApp({ instances: 10 }));
+  t.equal(h.instances('/app').length, 10);
+  t.equal(h.calls('revive').length, 1, 'revived once for the scale-up');
+  h.clearRecords();
+  h.scale('/app', 20, { force: true });
+  t.equal(h.calls('revive').length, 1, 'a further scale-up is new work: revived again');
+});
+
+t.test('a delete kills at most instancesPerInput instances per input, in creation order, then forgets the app', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 4, maxInstancesPerOffer: 100 } });
+  h.put(makeApp({ instances: 10, cpus: 0.1, mem: 16 }));
+  // 6 running on one agent, 4 still waiting for an offer.
+  const launched = h.offer(makeOffer({ cpus: 0.6, mem: 10_000 }));
+  t.equal(launched.length, 6);
+  for (const l of launched) h.status(l.taskId, 'TASK_RUNNING');
+  const order = h.instances('/app').map((i) => i.instanceId);
+  const kills: number[] = [];
+  h.observe(() => kills.push(h.calls('kill').length));
+  h.clearRecords();
+  h.delete('/app');
+  const perInput = kills.map((n, i) => n - (kills[i - 1] ?? 0)).filter((n) => n > 0);
+  t.strictSame(perInput, [4, 2], 'the running ones killed 4 in the first input, the last 2 in the next');
+  const killed = h.calls('kill').map((c) => (c as { taskId: string }).taskId);
+  t.ok(order.slice(0, 6).every((id, k) => killed[k].startsWith(id)), 'in creation order');
+  t.equal(h.instances('/app').length, 6, 'the 4 waiting ones are gone; the 6 running wait for their kill');
+  for (const l of launched) h.status(l.taskId, 'TASK_KILLED');
+  t.equal(h.scheduler.runSpec('/app'), undefined, 'forgotten once the last is gone');
+  t.equal(h.events().filter((e) => e.eventType === 'app_terminated_event').length, 1, 'app_terminated_event once');
+});

@@ -1,0 +1,85 @@
+import t from 'tap';
+import type { Offer } from '../../../../src/scheduler/model/offer';
+import { makeOffer } from '../../../builders/cluster-builders';
+import { appLaunchOn, podLaunchOn } from '../../../builders/launch-builders';
+import { makeApp, makeEndpoint, makeHealthCheck, makePod, makePortMapping } from '../../../builders/run-spec-builders';
+
+/**
+ * The core's launcher resolves each task for the drivers (src/scheduler/launcher/task-launch.ts):
+ * what a driver gets is complete, so no driver reads the run spec (issue 12, R1).
+ */
+
+const offer: Offer = makeOffer({ agent: { agentId: 'a1', hostname: 'h1' } });
+const BRIDGE = [{ mode: 'container/bridge' as const, labels: {} }];
+
+function appTask(app: Parameters<typeof appLaunchOn>[1], hostPorts: number[]) {
+  return appLaunchOn(offer, app, { taskId: 't1', instanceId: 'i1', hostPorts, allocation: [] }).task;
+}
+
+t.test('an app under host networking: named ports, their variables and discovery entries', async (t) => {
+  const app = makeApp({
+    id: '/web', hostPorts: [0, 0],
+    portDefinitions: [{ port: 10_000, protocol: 'udp,tcp', name: 'dns', labels: { VIP_0: '/dns:53' } }, { port: 10_001, protocol: 'tcp', labels: {} }],
+    user: 'nobody', labels: { tier: 'front' }, fetch: [{ uri: 'http://x/a.tgz', extract: true, executable: false, cache: false }],
+  });
+  const task = appTask(app, [31_000, 31_001]);
+  t.match(task.env, { HOST: 'h1', PORT0: '31000', PORT1: '31001', PORTS: '31000,31001', PORT_DNS: '31000', MARATHON_APP_LABEL_TIER: 'front', MARATHON_APP_LABELS: 'tier' });
+  t.same(task.ports, [
+    { number: 31_000, name: 'dns', protocols: ['udp', 'tcp'], labels: { VIP_0: '/dns:53' } },
+    { number: 31_001, protocols: ['tcp'], labels: {} },
+  ]);
+  t.same(task.networking, { mode: 'host', networks: [], portMappings: [] });
+  t.equal(task.user, 'nobody');
+  t.same(task.fetch, app.fetch);
+  t.same(task.labels, { tier: 'front' });
+});
+
+t.test('an app under bridge networking: mappings bound to the host ports in order; a mapping without one is found on its container port', async (t) => {
+  const app = makeApp({
+    networks: BRIDGE,
+    container: {
+      type: 'DOCKER', docker: { image: 'nginx', privileged: true, parameters: [{ key: 'label', value: 'a=b' }] },
+      portMappings: [makePortMapping({ containerPort: 80, hostPort: 0, name: 'http' }), makePortMapping({ containerPort: 9000, name: 'admin' }), makePortMapping({ containerPort: 0, hostPort: 0, protocol: 'udp' })],
+    },
+    healthChecks: [makeHealthCheck({ protocol: 'MESOS_HTTP', portIndex: 0 })],
+  });
+  const task = appTask(app, [31_000, 31_001]);
+  t.same(task.networking?.portMappings, [
+    { hostPort: 31_000, containerPort: 80, protocol: 'tcp' },
+    { hostPort: 31_001, containerPort: 31_001, protocol: 'udp' },
+  ], 'container port 0 means the host port');
+  t.same(task.ports.map((p) => [p.number, p.name]), [[31_000, 'http'], [9000, 'admin'], [31_001, undefined]]);
+  t.match(task.env, { PORT_HTTP: '31000' });
+  t.same(task.image, { kind: 'DOCKER', id: 'nginx', forcePull: false });
+  t.same(task.docker, { privileged: true, parameters: [{ key: 'label', value: 'a=b' }] });
+  t.match(task.healthCheck, { port: 31_000, containerPort: 80 }, 'the agent-run check on the mapping its portIndex names');
+});
+
+t.test('commands: cmd through a shell, args as an argv, neither for an image\'s entrypoint', async (t) => {
+  t.same(appTask(makeApp({ cmd: 'echo hi' }), []).command, { shell: 'echo hi' });
+  t.same(appTask(makeApp({ cmd: undefined, args: ['/bin/echo', 'a'] }), []).command, { argv: ['/bin/echo', 'a'] });
+  t.equal(appTask(makeApp({ cmd: undefined }), []).command, undefined);
+});
+
+t.test('a pod: one environment per container (pod variables under the container\'s), every endpoint named, secrets as references', async (t) => {
+  const pod = makePod({
+    id: '/shop', env: { SHARED: 'pod', MODE: 'pod' }, envSecrets: { TOKEN: 'shared' }, user: 'app',
+    secrets: { shared: { source: '/vault/shared' }, own: { source: '/vault/own' } },
+    networks: [{ mode: 'container', name: 'overlay', labels: { zone: 'a' } }], networkMode: 'container',
+    containers: [
+      { name: 'web', endpoints: [makeEndpoint({ name: 'http', hostPort: 0, containerPort: 8080, protocol: ['http'] })], env: { MODE: 'web' }, envSecrets: { TOKEN: 'own' }, user: 'www' },
+      { name: 'side', endpoints: [makeEndpoint({ name: 'metrics', containerPort: 9100 })], env: { TOKEN: 'plain' } },
+    ],
+  });
+  const op = podLaunchOn(offer, pod, {
+    instanceId: 'i1', executorId: 'e1', allocation: [], taskIdOf: (name) => `i1.${name}`, hostPortsOf: (name) => (name === 'web' ? [31_000] : []),
+  });
+  const [web, side] = op.tasks;
+  t.match(web.env, { SHARED: 'pod', MODE: 'web', ENDPOINT_HTTP: '31000', ENDPOINT_METRICS: '9100', MARATHON_CONTAINER_ID: 'web' });
+  t.match(side.env, { SHARED: 'pod', MODE: 'pod', TOKEN: 'plain', ENDPOINT_HTTP: '31000' });
+  t.same(web.secretEnv, [{ variable: 'TOKEN', secret: 'own', source: '/vault/own' }], 'the container\'s secret wins');
+  t.same(side.secretEnv, [], 'a plain variable of the container wins over the pod\'s secret');
+  t.same([web.user, side.user], ['www', 'app']);
+  t.same(op.networking, { mode: 'container', networks: [{ name: 'overlay', labels: { zone: 'a' } }], portMappings: [{ hostPort: 31_000, containerPort: 8080, protocol: 'tcp' }] });
+  t.same(web.ports, [{ number: 31_000, name: 'http', protocols: ['http'], labels: {} }]);
+});
