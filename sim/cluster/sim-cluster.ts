@@ -4,7 +4,8 @@ import { toMilli } from '../../src/scheduler/model/resources';
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
 import type { ClusterDriver } from '../../src/scheduler/ports/cluster-driver';
 import { Master } from '../../src/master/master';
-import { operationTasks, type MasterAgentSpec, type MasterOperation } from '../../src/master/master-types';
+import { isReservationOperation } from '../../src/scheduler/model/reservation';
+import { operationTasks, type MasterAgentSpec, type MasterAcceptOperation } from '../../src/master/master-types';
 import type { SimContext } from '../sim-context';
 import { ClusterState, type SimClusterOptions } from './cluster-state';
 import { CoreOutbox } from './core-outbox';
@@ -118,11 +119,13 @@ export class SimCluster implements ClusterDriver {
    * the offer is recorded in {@link violations} and its tasks get TASK_ERROR at now+1; valid ones
    * consume exactly their `allocation` and start. The agent is then filtered for `refuseMs`.
    */
-  accept(offerId: string, operations: readonly MasterOperation<SimLaunch>[], refuseMs: number): void {
+  accept(offerId: string, operations: readonly MasterAcceptOperation<SimLaunch>[], refuseMs: number): void {
     const taskIds: string[] = [];
     for (const op of operations) for (const t of operationTasks(op)) taskIds.push(t.taskId);
     const agentId = this.master.offerAgentId(offerId) ?? (operations.length > 0 ? operationTasks(operations[0])[0]?.agentId : undefined);
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'accept', offer: offerId, agent: agentId, tasks: taskIds, refuseMs });
+    const reservations = operations.filter(isReservationOperation).map((op) => `${op.kind} ${op.reservationId}`);
+    // Reservation operations are traced only when present, so traces without them stay as they were.
+    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'accept', offer: offerId, agent: agentId, tasks: taskIds, refuseMs, ...(reservations.length > 0 ? { reservations } : {}) });
     this.master.accept(offerId, operations, refuseMs);
   }
 

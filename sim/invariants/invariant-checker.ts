@@ -1,5 +1,6 @@
 import type { MarathonEvent } from '../../src/scheduler/model/events';
-import type { LaunchOperation } from '../../src/scheduler/model/launch';
+import type { OfferOperation } from '../../src/scheduler/model/launch';
+import { isReservationOperation } from '../../src/scheduler/model/reservation';
 import type { Scheduler } from '../../src/scheduler/scheduler';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
@@ -46,8 +47,9 @@ export class InvariantChecker {
   private readonly reachedMinimum = new Set<string>();
 
   /** A driver accept went out: check pod atomicity and backoff now, resources and constraints at step end. */
-  onAccept(operations: readonly LaunchOperation[], nowMs: number): void {
+  onAccept(operations: readonly OfferOperation[], nowMs: number): void {
     for (const op of operations) {
+      if (isReservationOperation(op)) continue;
       const tasks = op.kind === 'launch' ? [op.task] : op.tasks;
       const agentId = tasks[0].agentId;
       this.touchedAgents.add(agentId);

@@ -3,7 +3,7 @@ import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
 import { isoTime } from '../../src/scheduler/kernel/iso-time';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
-import type { LaunchOperation } from '../../src/scheduler/model/launch';
+import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
 import { MemoryStore } from '../../src/store/memory-store';
@@ -128,7 +128,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   const cluster = new SimCluster(simCtx, scenario.agents, { timings: scenario.options.timings, taskKilling: scenario.options.taskKilling });
   let checker: InvariantChecker | undefined;
   const driver = {
-    accept: (offerId: string, ops: readonly LaunchOperation[], refuseMs: number) => {
+    accept: (offerId: string, ops: readonly OfferOperation[], refuseMs: number) => {
       checker?.onAccept(ops, rel());
       cluster.accept(offerId, ops, refuseMs);
     },

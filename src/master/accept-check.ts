@@ -1,5 +1,6 @@
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { PortRange, ScalarResources } from '../scheduler/model/resources';
+import type { PersistentVolume, ReservationOperation } from '../scheduler/model/reservation';
 import { poolKey } from './agent-ledger';
 import { executorRefusal, type ExecutorVerdict } from './executor-book';
 import { operationExecutorId, operationTasks, type MasterOperation, type MasterTaskLaunch, type Refusal } from './master-types';
@@ -12,6 +13,8 @@ interface WorkingPool {
   diskMilli: number;
   gpus: number;
   ports: readonly PortRange[];
+  /** Persistent volumes of a dynamic reservation. */
+  volumes?: readonly PersistentVolume[];
 }
 
 /**
@@ -37,13 +40,76 @@ export class AcceptCheck {
     private readonly executorVerdict: (executorId: string) => ExecutorVerdict = () => 'new',
   ) {
     for (const p of offered) {
-      this.pools.set(poolKey(p.reservedFor), {
+      this.pools.set(poolKey(p.reservedFor, p.reservationId), {
         cpusMilli: p.cpusMilli,
         memMilli: p.memMilli,
         diskMilli: p.diskMilli,
         gpus: p.gpus,
         ports: p.ports,
+        ...(p.reservationId === undefined ? {} : { volumes: p.volumes ?? [] }),
       });
+    }
+  }
+
+  /**
+   * Validate a reservation operation against what is left of the offer, as the Mesos master
+   * validates RESERVE / CREATE / DESTROY / UNRESERVE (apache/mesos src/master/validation.cpp,
+   * `operation::validate`): RESERVE takes unreserved offered resources for a role other than `*`
+   * (the reservation then counts as offered, so a later LAUNCH of the same ACCEPT may use it);
+   * CREATE needs the labelled reservation in the offer with disk for the volumes and unused
+   * persistence ids; DESTROY needs the volumes in the offer (a volume in use is not offered);
+   * UNRESERVE needs the whole reservation offered (`whole`, from the agent's books) and no volume
+   * left on it. Returns the problem, or undefined after applying the operation to the working offer.
+   */
+  takeReservation(op: ReservationOperation, whole: PoolAmountsLike | undefined): string | undefined {
+    if (op.agentId !== this.agentId) return `${op.kind} targets agent ${op.agentId}, offer is on ${this.agentId}`;
+    if (op.role === '*' || op.role === '') return `${op.kind} for role ${JSON.stringify(op.role)}: only a named role can hold a reservation`;
+    const key = poolKey(op.role, op.reservationId);
+    const pool = this.pools.get(key);
+    switch (op.kind) {
+      case 'reserve': {
+        const unreserved = this.pools.get(poolKey(undefined));
+        if (op.allocation.some((a) => a.reservedFor !== undefined)) return 'reserve takes unreserved resources only';
+        const total = sumPools(op.allocation);
+        if (unreserved === undefined) return 'reserve: no unreserved resources offered';
+        const short = shortfall(unreserved, total);
+        if (short !== undefined) return `reserve: ${short} in the unreserved offer`;
+        this.pools.set(poolKey(undefined), minusPool(unreserved, total));
+        this.pools.set(key, pool === undefined ? { ...total, volumes: [] } : { ...plusPool(pool, total), volumes: pool.volumes ?? [] });
+        return undefined;
+      }
+      case 'create': {
+        if (pool === undefined) return `create: reservation ${op.reservationId} of role ${op.role} is not offered`;
+        const existing = pool.volumes ?? [];
+        const ids = new Set(existing.map((v) => v.persistenceId));
+        let disk = existing.reduce((n, v) => n + v.diskMilli, 0);
+        for (const v of op.volumes) {
+          if (ids.has(v.persistenceId)) return `create: persistence id ${v.persistenceId} already exists`;
+          ids.add(v.persistenceId);
+          disk += v.diskMilli;
+        }
+        if (disk > pool.diskMilli) return `create: volumes need diskMilli ${disk}, the reservation has ${pool.diskMilli}`;
+        pool.volumes = [...existing, ...op.volumes];
+        return undefined;
+      }
+      case 'destroy': {
+        if (pool === undefined) return `destroy: reservation ${op.reservationId} of role ${op.role} is not offered (its volumes may be in use)`;
+        const existing = pool.volumes ?? [];
+        const gone = new Set(op.volumes.map((v) => v.persistenceId));
+        const missing = op.volumes.find((v) => !existing.some((e) => e.persistenceId === v.persistenceId));
+        if (missing !== undefined) return `destroy: volume ${missing.persistenceId} is not offered`;
+        pool.volumes = existing.filter((v) => !gone.has(v.persistenceId));
+        return undefined;
+      }
+      case 'unreserve': {
+        if (pool === undefined || whole === undefined) return `unreserve: reservation ${op.reservationId} of role ${op.role} is not offered`;
+        if ((pool.volumes ?? []).length > 0) return `unreserve: reservation ${op.reservationId} still has persistent volumes`;
+        if (shortfall(pool, whole) !== undefined) return `unreserve: reservation ${op.reservationId} is in use`;
+        this.pools.delete(key);
+        const unreserved = this.pools.get(poolKey(undefined));
+        this.pools.set(poolKey(undefined), unreserved === undefined ? { ...whole } : plusPool(unreserved, whole));
+        return undefined;
+      }
     }
   }
 
@@ -81,7 +147,7 @@ export class AcceptCheck {
     let givenPorts: readonly PortRange[] = [];
     const after = new Map<string, WorkingPool>();
     for (const a of op.allocation) {
-      const key = poolKey(a.reservedFor);
+      const key = poolKey(a.reservedFor, a.reservationId);
       const left = after.get(key) ?? this.pools.get(key);
       if (left === undefined) return `allocation uses pool ${key}, which was not offered`;
       if (a.reservedFor !== undefined && tasks.some((t) => t.role !== a.reservedFor)) {
@@ -98,6 +164,7 @@ export class AcceptCheck {
         diskMilli: left.diskMilli - a.diskMilli,
         gpus: left.gpus - a.gpus,
         ports: subtractRanges(left.ports, a.ports),
+        ...(left.volumes === undefined ? {} : { volumes: left.volumes }),
       });
       add(given, a);
       givenPorts = unionRanges(givenPorts, a.ports);
@@ -117,6 +184,33 @@ export class AcceptCheck {
 }
 
 const SCALARS = ['cpusMilli', 'memMilli', 'diskMilli', 'gpus'] as const;
+
+/** Amounts of a pool (scalars and ports). */
+export type PoolAmountsLike = Pick<OfferedPool, 'cpusMilli' | 'memMilli' | 'diskMilli' | 'gpus' | 'ports'>;
+
+function sumPools(pools: readonly PoolAmountsLike[]): WorkingPool {
+  const sum: WorkingPool = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] };
+  for (const p of pools) {
+    add(sum, p);
+    sum.ports = unionRanges(sum.ports, p.ports);
+  }
+  return sum;
+}
+
+/** What `need` lacks in `have`, or undefined when it fits. */
+function shortfall(have: PoolAmountsLike, need: PoolAmountsLike): string | undefined {
+  for (const f of SCALARS) if (need[f] > have[f] || need[f] < 0) return `${f} ${need[f]} exceeds the ${have[f]} left`;
+  if (!containsRanges(have.ports, need.ports)) return `ports ${JSON.stringify(need.ports)} not offered`;
+  return undefined;
+}
+
+function minusPool(a: WorkingPool, b: PoolAmountsLike): WorkingPool {
+  return { ...a, cpusMilli: a.cpusMilli - b.cpusMilli, memMilli: a.memMilli - b.memMilli, diskMilli: a.diskMilli - b.diskMilli, gpus: a.gpus - b.gpus, ports: subtractRanges(a.ports, b.ports) };
+}
+
+function plusPool(a: WorkingPool, b: PoolAmountsLike): WorkingPool {
+  return { ...a, cpusMilli: a.cpusMilli + b.cpusMilli, memMilli: a.memMilli + b.memMilli, diskMilli: a.diskMilli + b.diskMilli, gpus: a.gpus + b.gpus, ports: unionRanges(a.ports, b.ports) };
+}
 
 /** A task with no cpus, mem, disk, gpus or host port: Mesos refuses it (apache/mesos src/master/validation.cpp, task resources). */
 function usesNothing(t: MasterTaskLaunch): boolean {

@@ -1,4 +1,5 @@
 import type { OfferedPool } from '../scheduler/model/offer';
+import type { PersistentVolume } from '../scheduler/model/reservation';
 import type { PortRange } from '../scheduler/model/resources';
 import { normalizeRanges, subtractRanges, unionRanges } from './port-ranges';
 
@@ -12,7 +13,11 @@ export type PoolAmounts = OfferedPool;
 
 interface PoolBook {
   readonly reservedFor?: string;
-  readonly capacity: PoolAmounts;
+  /** A dynamic reservation of one resident instance (its labels); undefined for static pools. */
+  readonly reservationId?: string;
+  capacity: PoolAmounts;
+  /** Persistent volumes on a dynamic reservation's disk. */
+  volumes: readonly PersistentVolume[];
   cpusMilli: number;
   memMilli: number;
   diskMilli: number;
@@ -30,7 +35,7 @@ interface PoolBook {
  * model") says how dynamic reservations with labels and persistent volumes extend the key.
  */
 export class AgentLedger {
-  private readonly books: PoolBook[];
+  private books: PoolBook[];
   private readonly byKey = new Map<string, PoolBook>();
   private availableCache: readonly PoolAmounts[] | undefined;
 
@@ -52,6 +57,48 @@ export class AgentLedger {
     for (const b of this.books) this.byKey.set(poolKey(b.reservedFor), b);
   }
 
+  /**
+   * RESERVE: `amounts` leave the unreserved pool and become the dynamic reservation
+   * `reservationId` for `role` (labelled; Mesos `Resource.reservations` with labels). The ACCEPT
+   * check has verified that the unreserved pool has them free.
+   */
+  reserve(role: string, reservationId: string, amounts: PoolAmounts): void {
+    const unreserved = this.mustBook(undefined, undefined);
+    unreserved.capacity = minus(unreserved.capacity, amounts);
+    const existing = this.byKey.get(poolKey(role, reservationId));
+    if (existing !== undefined) existing.capacity = plus(existing.capacity, amounts, role, reservationId);
+    else {
+      const b: PoolBook = { ...book(role, []), reservationId, capacity: plus(amounts, ZERO, role, reservationId), volumes: [] };
+      this.books.push(b);
+      this.byKey.set(poolKey(role, reservationId), b);
+    }
+    this.availableCache = undefined;
+  }
+
+  /** UNRESERVE: the whole dynamic reservation goes back to the unreserved pool (no volume, no use left). */
+  unreserve(role: string, reservationId: string): void {
+    const b = this.mustBook(role, reservationId);
+    const unreserved = this.mustBook(undefined, undefined);
+    unreserved.capacity = plus(unreserved.capacity, b.capacity, undefined, undefined);
+    this.books = this.books.filter((x) => x !== b);
+    this.byKey.delete(poolKey(role, reservationId));
+    this.availableCache = undefined;
+  }
+
+  /** CREATE / DESTROY: the persistent volumes on a dynamic reservation. */
+  setVolumes(role: string, reservationId: string, volumes: readonly PersistentVolume[]): void {
+    this.mustBook(role, reservationId).volumes = volumes;
+    this.availableCache = undefined;
+  }
+
+  /** The dynamic reservation `reservationId` as booked (capacity, volumes), or undefined. */
+  reservation(role: string, reservationId: string): { readonly capacity: PoolAmounts; readonly volumes: readonly PersistentVolume[]; readonly inUse: boolean } | undefined {
+    const b = this.byKey.get(poolKey(role, reservationId));
+    if (b === undefined) return undefined;
+    const inUse = b.cpusMilli > 0 || b.memMilli > 0 || b.diskMilli > 0 || b.gpus > 0 || b.ports.length > 0;
+    return { capacity: b.capacity, volumes: b.volumes, inUse };
+  }
+
   /** Total resources per pool. */
   capacity(): readonly PoolAmounts[] {
     return this.books.map((b) => b.capacity);
@@ -59,35 +106,35 @@ export class AgentLedger {
 
   /** Resources in use per pool (by live launches). */
   usage(): readonly PoolAmounts[] {
-    return this.books.map((b) => amounts(b.reservedFor, b.cpusMilli, b.memMilli, b.diskMilli, b.gpus, b.ports));
+    return this.books.map((b) => withReservation(b, amounts(b.reservedFor, b.cpusMilli, b.memMilli, b.diskMilli, b.gpus, b.ports)));
   }
 
   /** Capacity minus usage per pool; scalars may go negative only if a violation was launched anyway (never here). */
   available(): readonly PoolAmounts[] {
     if (this.availableCache === undefined) {
       this.availableCache = this.books.map((b) =>
-        amounts(
+        withReservation(b, amounts(
           b.reservedFor,
           b.capacity.cpusMilli - b.cpusMilli,
           b.capacity.memMilli - b.memMilli,
           b.capacity.diskMilli - b.diskMilli,
           b.capacity.gpus - b.gpus,
           subtractRanges(b.capacity.ports, b.ports),
-        ),
+        )),
       );
     }
     return this.availableCache;
   }
 
   /** Whether the agent has a pool for this reservation (undefined = unreserved). */
-  hasPool(reservedFor: string | undefined): boolean {
-    return this.byKey.has(poolKey(reservedFor));
+  hasPool(reservedFor: string | undefined, reservationId?: string): boolean {
+    return this.byKey.has(poolKey(reservedFor, reservationId));
   }
 
   /** Record `allocation` as used. Pools must exist (the ACCEPT check guarantees it). */
   consume(allocation: readonly PoolAmounts[]): void {
     for (const a of allocation) {
-      const b = this.mustBook(a.reservedFor);
+      const b = this.mustBook(a.reservedFor, a.reservationId);
       b.cpusMilli += a.cpusMilli;
       b.memMilli += a.memMilli;
       b.diskMilli += a.diskMilli;
@@ -100,7 +147,7 @@ export class AgentLedger {
   /** Give `allocation` back (the launch it was consumed for has ended). */
   release(allocation: readonly PoolAmounts[]): void {
     for (const a of allocation) {
-      const b = this.mustBook(a.reservedFor);
+      const b = this.mustBook(a.reservedFor, a.reservationId);
       b.cpusMilli -= a.cpusMilli;
       b.memMilli -= a.memMilli;
       b.diskMilli -= a.diskMilli;
@@ -122,16 +169,36 @@ export class AgentLedger {
     this.availableCache = undefined;
   }
 
-  private mustBook(reservedFor: string | undefined): PoolBook {
-    const b = this.byKey.get(poolKey(reservedFor));
-    if (b === undefined) throw new Error(`agent has no pool ${poolKey(reservedFor)}`);
+  private mustBook(reservedFor: string | undefined, reservationId: string | undefined): PoolBook {
+    const b = this.byKey.get(poolKey(reservedFor, reservationId));
+    if (b === undefined) throw new Error(`agent has no pool ${poolKey(reservedFor, reservationId)}`);
     return b;
   }
 }
 
-/** Map key of a pool: `*` for unreserved, the role otherwise. */
-export function poolKey(reservedFor: string | undefined): string {
-  return reservedFor === undefined ? '*' : `role:${reservedFor}`;
+/**
+ * Map key of a pool: `*` for unreserved, the role for a static reservation, and role plus
+ * reservation id for a resident instance's dynamic reservation (its labels).
+ */
+export function poolKey(reservedFor: string | undefined, reservationId?: string): string {
+  if (reservedFor === undefined) return '*';
+  return reservationId === undefined ? `role:${reservedFor}` : `role:${reservedFor}#${reservationId}`;
+}
+
+const ZERO: PoolAmounts = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] };
+
+function plus(a: PoolAmounts, b: PoolAmounts, reservedFor: string | undefined, reservationId: string | undefined): PoolAmounts {
+  const sum = amounts(reservedFor, a.cpusMilli + b.cpusMilli, a.memMilli + b.memMilli, a.diskMilli + b.diskMilli, a.gpus + b.gpus, unionRanges(a.ports, b.ports));
+  return reservationId === undefined ? sum : { ...sum, reservationId };
+}
+
+function minus(a: PoolAmounts, b: PoolAmounts): PoolAmounts {
+  return amounts(a.reservedFor, a.cpusMilli - b.cpusMilli, a.memMilli - b.memMilli, a.diskMilli - b.diskMilli, a.gpus - b.gpus, subtractRanges(a.ports, b.ports));
+}
+
+/** A pool's amounts with its dynamic reservation id and volumes, when it is one. */
+function withReservation(b: PoolBook, p: PoolAmounts): PoolAmounts {
+  return b.reservationId === undefined ? p : { ...p, reservationId: b.reservationId, volumes: b.volumes };
 }
 
 function book(reservedFor: string | undefined, parts: readonly PoolAmounts[]): PoolBook {
@@ -150,6 +217,7 @@ function book(reservedFor: string | undefined, parts: readonly PoolAmounts[]): P
   return {
     ...(reservedFor === undefined ? {} : { reservedFor }),
     capacity: amounts(reservedFor, cpus, mem, disk, gpus, normalizeRanges(ports)),
+    volumes: [],
     cpusMilli: 0,
     memMilli: 0,
     diskMilli: 0,

@@ -1,5 +1,6 @@
 import type { TaskStatus } from '../scheduler/model/inputs';
 import type { Offer } from '../scheduler/model/offer';
+import type { PersistentVolume } from '../scheduler/model/reservation';
 import type { MasterExecutor, MasterOperation, MasterTaskLaunch } from './master-types';
 
 /**
@@ -56,6 +57,10 @@ export interface AgentRuntime<T extends MasterTaskLaunch> {
   kill(taskId: string, graceMs: number): void;
   /** The agent's host died: nothing on it runs or reports any more. Optional (only the simulator's hosts die). */
   hostDied?(agentId: string): void;
+  /** Persistent volumes were created on the agent (CREATE): e.g. make their directories. Optional. */
+  volumesCreated?(agentId: string, volumes: readonly PersistentVolume[]): void;
+  /** Persistent volumes were destroyed (DESTROY): their data goes. Optional. */
+  volumesDestroyed?(agentId: string, volumes: readonly PersistentVolume[]): void;
   /** The master removed the agent for good: forget its executors. Optional. */
   agentRemoved?(agentId: string): void;
 }

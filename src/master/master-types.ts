@@ -1,6 +1,7 @@
 import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { ScalarResources } from '../scheduler/model/resources';
+import type { ReservationOperation } from '../scheduler/model/reservation';
 import type { TaskState } from '../scheduler/model/task-state';
 import type { TaskStatus } from '../scheduler/model/inputs';
 import type { AgentLedger } from './agent-ledger';
@@ -34,9 +35,19 @@ export type MasterOperation<T extends MasterTaskLaunch = MasterTaskLaunch> =
     };
 
 /** The tasks of an operation (one for LAUNCH, the group for LAUNCH_GROUP). */
-export function operationTasks<T extends MasterTaskLaunch>(op: MasterOperation<T>): readonly T[] {
-  return op.kind === 'launch' ? [op.task] : op.tasks;
+export function operationTasks<T extends MasterTaskLaunch>(op: MasterAcceptOperation<T>): readonly T[] {
+  if (op.kind === 'launch') return [op.task];
+  return op.kind === 'launchGroup' ? op.tasks : NO_TASKS;
 }
+
+const NO_TASKS: readonly never[] = [];
+
+/**
+ * Any operation of one ACCEPT: a launch, or a reservation operation of a resident instance
+ * (RESERVE, CREATE, DESTROY, UNRESERVE; src/scheduler/model/reservation.ts). The core's
+ * `OfferOperation` is a `MasterAcceptOperation<TaskLaunch>`.
+ */
+export type MasterAcceptOperation<T extends MasterTaskLaunch = MasterTaskLaunch> = MasterOperation<T> | ReservationOperation;
 
 /**
  * The executor id of an operation: a task group names its default executor; a single task runs on

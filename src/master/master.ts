@@ -1,5 +1,6 @@
 import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
+import { isReservationOperation, type ReservationOperation } from '../scheduler/model/reservation';
 import { isTerminalTaskState, type TaskState } from '../scheduler/model/task-state';
 import { AcceptCheck } from './accept-check';
 import { AgentLifecycle } from './agent-lifecycle';
@@ -7,9 +8,10 @@ import type { AgentRuntime, MasterClock, MasterOutbox, MasterTimerEvent } from '
 import { masterKnows, MasterState, type MasterOptions } from './master-state';
 import {
   operationExecutorId, operationTasks,
-  type AgentPhase, type MasterAgent, type MasterAgentSpec, type MasterExecutor, type MasterOperation, type MasterTask, type MasterTaskLaunch,
+  type AgentPhase, type MasterAcceptOperation, type MasterAgent, type MasterAgentSpec, type MasterExecutor, type MasterTask, type MasterTaskLaunch,
   type UnackedUpdate,
 } from './master-types';
+import { unionRanges } from './port-ranges';
 import { Reconciler } from './reconciler';
 
 export type { MasterOptions } from './master-state';
@@ -134,10 +136,11 @@ export class Master<T extends MasterTaskLaunch> {
    * refused one is reported to `onProblem` and its tasks get the refusal at now+1 — valid ones
    * consume exactly their `allocation` and start. The agent is then filtered for `refuseMs`.
    */
-  accept(offerId: string, operations: readonly MasterOperation<T>[], refuseMs: number): void {
+  accept(offerId: string, operations: readonly MasterAcceptOperation<T>[], refuseMs: number): void {
     const offer = this.s.desk.take(offerId);
     if (offer === undefined) {
       for (const op of operations) {
+        if (isReservationOperation(op)) continue;
         for (const t of operationTasks(op)) {
           this.s.answer(1, { taskId: t.taskId, agentId: t.agentId, state: 'TASK_DROPPED', reason: 'REASON_INVALID_OFFERS', message: `offer ${offerId} is no longer valid` });
         }
@@ -147,6 +150,10 @@ export class Master<T extends MasterTaskLaunch> {
     const agent = offer.agent;
     const check = new AcceptCheck(offer.pools, agent.agentId, (id) => this.s.tasks.has(id), (executorId) => this.s.executors.verdict(agent.agentId, executorId));
     for (const op of operations) {
+      if (isReservationOperation(op)) {
+        this.applyReservation(offerId, agent, check, op);
+        continue;
+      }
       // A launch of no task launches nothing (§2.3: it is a decline); the filter below still applies.
       if (operationTasks(op).length === 0) continue;
       const unrunnable = this.s.runtime.launchProblem?.(op);
@@ -163,6 +170,42 @@ export class Master<T extends MasterTaskLaunch> {
       this.s.runtime.launch(op, this.book(agent, operationExecutorId(op), op.kind === 'launchGroup', op.allocation, operationTasks(op).map((t) => t.taskId)));
     }
     this.s.desk.refuse(agent, refuseMs);
+  }
+
+  /**
+   * One reservation operation of an ACCEPT: checked against what is left of the offer
+   * ({@link AcceptCheck.takeReservation}); a refused one is dropped and reported to `onProblem`
+   * (Mesos drops an invalid operation; without an operation id the framework hears nothing and
+   * sees the resources offered again as they were). A valid one changes the agent's books and
+   * tells the runtime about created and destroyed volumes.
+   */
+  private applyReservation(offerId: string, agent: MasterAgent, check: AcceptCheck, op: ReservationOperation): void {
+    const whole = agent.ledger.reservation(op.role, op.reservationId)?.capacity;
+    const problem = check.takeReservation(op, whole);
+    if (problem !== undefined) {
+      this.s.problem(`accept ${offerId}: ${problem}`);
+      return;
+    }
+    const volumes = agent.ledger.reservation(op.role, op.reservationId)?.volumes ?? [];
+    switch (op.kind) {
+      case 'reserve':
+        this.s.desk.knowRoles([op.role]);
+        agent.ledger.reserve(op.role, op.reservationId, sumAllocation(op.allocation));
+        return;
+      case 'create':
+        agent.ledger.setVolumes(op.role, op.reservationId, [...volumes, ...op.volumes]);
+        this.s.runtime.volumesCreated?.(agent.agentId, op.volumes);
+        return;
+      case 'destroy': {
+        const gone = new Set(op.volumes.map((v) => v.persistenceId));
+        agent.ledger.setVolumes(op.role, op.reservationId, volumes.filter((v) => !gone.has(v.persistenceId)));
+        this.s.runtime.volumesDestroyed?.(agent.agentId, op.volumes);
+        return;
+      }
+      case 'unreserve':
+        agent.ledger.unreserve(op.role, op.reservationId);
+        return;
+    }
   }
 
   /** DECLINE (§2.4): filter each offer's agent for `refuseMs`; unknown ids are ignored. */
@@ -373,4 +416,13 @@ export class Master<T extends MasterTaskLaunch> {
     if (a === undefined) throw new Error(`unknown agent ${agentId}`);
     return a;
   }
+}
+
+/** The amounts of an operation's allocation added up (what a RESERVE moves into the reservation). */
+function sumAllocation(allocation: readonly OfferedPool[]): OfferedPool {
+  let sum: OfferedPool = { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] };
+  for (const a of allocation) {
+    sum = { cpusMilli: sum.cpusMilli + a.cpusMilli, memMilli: sum.memMilli + a.memMilli, diskMilli: sum.diskMilli + a.diskMilli, gpus: sum.gpus + a.gpus, ports: unionRanges(sum.ports, a.ports) };
+  }
+  return sum;
 }

@@ -1,9 +1,18 @@
-import type { LaunchOperation, TaskLaunch } from '../../src/scheduler/model/launch';
+import type { LaunchOperation, OfferOperation, TaskLaunch } from '../../src/scheduler/model/launch';
+import { isReservationOperation, type ReservationOperation } from '../../src/scheduler/model/reservation';
 import type { ClusterDriver } from '../../src/scheduler/ports/cluster-driver';
 
 /** One recorded driver call, in the shape of its arguments. */
 export type DriverCall =
-  | { readonly type: 'accept'; readonly offerId: string; readonly operations: readonly LaunchOperation[]; readonly refuseMs: number }
+  | {
+      readonly type: 'accept';
+      readonly offerId: string;
+      /** The launches of the ACCEPT, in order. */
+      readonly operations: readonly LaunchOperation[];
+      /** Its reservation operations (RESERVE, CREATE, DESTROY, UNRESERVE), in order. */
+      readonly reservations: readonly ReservationOperation[];
+      readonly refuseMs: number;
+    }
   | { readonly type: 'decline'; readonly offerIds: readonly string[]; readonly refuseMs: number }
   | { readonly type: 'kill'; readonly taskId: string; readonly agentId: string | undefined; readonly gracePeriodMs: number }
   | { readonly type: 'ack'; readonly agentId: string; readonly taskId: string; readonly uuid: string }
@@ -21,8 +30,14 @@ export class RecordingDriver implements ClusterDriver {
 
   constructor(private readonly onCall: (call: DriverCall) => void = () => undefined) {}
 
-  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
-    this.record({ type: 'accept', offerId, operations: [...operations], refuseMs });
+  accept(offerId: string, operations: readonly OfferOperation[], refuseMs: number): void {
+    const launches: LaunchOperation[] = [];
+    const reservations: ReservationOperation[] = [];
+    for (const op of operations) {
+      if (isReservationOperation(op)) reservations.push(op);
+      else launches.push(op);
+    }
+    this.record({ type: 'accept', offerId, operations: launches, reservations, refuseMs });
   }
 
   decline(offerIds: readonly string[], refuseMs: number): void {
@@ -75,7 +90,7 @@ export function launchedTasks(calls: readonly DriverCall[]): TaskLaunch[] {
     if (c.type !== 'accept') continue;
     for (const op of c.operations) {
       if (op.kind === 'launch') out.push(op.task);
-      else out.push(...op.tasks);
+      else if (op.kind === 'launchGroup') out.push(...op.tasks);
     }
   }
   return out;

@@ -45,10 +45,14 @@ t.test('format 2 → 3: every record of format-2.json migrates, one record at a 
   // format 2 store must be the format 3 store exactly (run specs and groups as Marathon's JSON).
   const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
   const [two, three] = [read('format-2.json'), read('format-3.json')];
-  t.equal(two.records.length, three.records.length);
-  two.records.forEach((r, i) => {
+  // (format-3.json also holds an instance with a resident reservation, which format 2 could not.)
+  const name = (r: StoreDump['records'][number]): string => `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`;
+  const threeByName = new Map(three.records.map((r) => [name(r), r]));
+  t.ok(two.records.length >= 20, `${two.records.length} records`);
+  two.records.forEach((r) => {
     const migrated = migrateRecordText(r.kind, recordText(r), 2);
-    t.equal(migrated, recordText(three.records[i]), `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`);
+    const want = threeByName.get(name(r));
+    t.equal(migrated, want === undefined ? '(missing from format-3.json)' : recordText(want), name(r));
     t.equal(migrateRecordText(r.kind, migrated, 2), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
   });
 });

@@ -52,7 +52,8 @@ function streamClientOf(request: FastifyRequest): StreamClient {
     eventTypes: queryAll(request.query as Query, 'event_type'),
     // Marathon 1.7 HttpEventStreamServlet: light when some plan-format value is exactly `light`.
     planFormat: queryAll(request.query as Query, 'plan-format').includes('light') ? 'light' : 'full',
-    ...(request.access === null ? {} : { view: eventViewOf(request.access) }),
+    // Undefined on a server built without the authorization hook (bench/sse-memory.ts): no view.
+    ...(request.access === null || request.access === undefined ? {} : { view: eventViewOf(request.access) }),
   };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClusterInput } from '../../scheduler/model/inputs';
-import type { LaunchOperation, TaskLaunch } from '../../scheduler/model/launch';
+import type { OfferOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { Master } from '../../master/master';
@@ -16,6 +16,7 @@ import { isGroupAlive, isProcessAlive, killProcessAndGroup } from './process-ide
 import { runnableProblem } from './runnable-problem';
 import { sweepSandboxes, type SweepResult } from './sandbox-sweep';
 import { sandboxOf } from './sandbox-of';
+import { createVolumeDirs, destroyVolumeDirs, mountVolumes } from './volume-dirs';
 import { StateFile, type ExecutorRecord, type TaskRecord } from './state-file';
 import { StateWriter } from './state-writer';
 import { StatusOutbox } from './status-outbox';
@@ -134,6 +135,8 @@ export class LocalCluster implements ClusterDriver {
       launchProblem: (op) => runnableProblem(operationTasks(op)),
       launch: (op, executor) => this.spawns.push(this.record(op, executor)),
       kill: (taskId, graceMs) => this.records.get(taskId)?.executor.kill(graceMs),
+      volumesCreated: (agentId, volumes) => createVolumeDirs(this.options.sandboxRoot, agentId, volumes),
+      volumesDestroyed: (agentId, volumes) => destroyVolumeDirs(this.options.sandboxRoot, agentId, volumes),
     };
     const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
     if (!(interval > 0)) throw new RangeError(`offerIntervalMs must be positive, got ${interval}`);
@@ -249,7 +252,7 @@ export class LocalCluster implements ClusterDriver {
    * offer — a bad one gets TASK_ERROR for all its tasks and consumes nothing. The good ones are
    * recorded (one write), then their processes spawned. The agent is filtered for `refuseMs`.
    */
-  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void {
+  accept(offerId: string, operations: readonly OfferOperation[], refuseMs: number): void {
     const master = this.master;
     if (master === undefined) return;
     master.accept(offerId, operations, refuseMs);
@@ -375,7 +378,9 @@ export class LocalCluster implements ClusterDriver {
     const records = tasks.map((t) => {
       const command = taskCommand(t);
       if (command.ok) commands.set(t.taskId, command);
-      return newTaskRecord(t, sandboxOf(this.options.sandboxRoot, t.taskId), launchedAtMs);
+      const sandbox = sandboxOf(this.options.sandboxRoot, t.taskId);
+      if (t.persistentVolumes !== undefined) mountVolumes(this.options.sandboxRoot, t.agentId, sandbox, t.persistentVolumes);
+      return newTaskRecord(t, sandbox, launchedAtMs);
     });
     const record: ExecutorRecord = {
       executorKey: tasks[0].taskId,

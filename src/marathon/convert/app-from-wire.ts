@@ -73,7 +73,8 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
   const killSelection = killSelectionFromWire(app, 'killSelection');
   const backoff = backoffOf(app);
   const roles = resolveRoles({ roleHolder: app, acceptedHolder: app, id, resident, noun: 'app', emptyAcceptedIsDefault: false }, ctx);
-  const env = stringMapFromWire(app, 'env', { secretRefs: true });
+  const secrets = secretsFromWire(app);
+  const env = stringMapFromWire(app, 'env', { secretRefs: true, declaredSecrets: new Set(Object.keys(secrets)) });
   const executor = app.string('executor', '');
   const killGraceSeconds = app.optionalNumber('taskKillGracePeriodSeconds', { min: 0 });
   const fetch = appFetchFromWire(app);
@@ -97,7 +98,7 @@ function readApp(app: WireObject, ctx: ConvertContext): AppSpec | undefined {
     ...optional('user', app.optionalString('user')),
     env: env.values,
     envSecrets: env.secrets,
-    secrets: secretsFromWire(app),
+    secrets,
     fetch,
     executor,
     ...optional('tty', app.optionalBoolean('tty')),

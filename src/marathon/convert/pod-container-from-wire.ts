@@ -16,6 +16,8 @@ import { WireObject } from './wire-object';
 export interface PodScope {
   readonly volumeNames: ReadonlySet<string>;
   readonly networkMode: 'host' | 'container';
+  /** The pod's `secrets` names: what a container's environment may reference. */
+  readonly secretNames: ReadonlySet<string>;
 }
 
 /** A converted pod container, with its endpoints' pointers (for pod-wide checks). */
@@ -45,7 +47,7 @@ export function podContainerFromWire(
   const exec = execOf(c);
   const endpoints = podEndpointsFromWire(c, scope.networkMode);
   const healthCheck = podHealthCheckFromWire(c, endpoints.map((e) => e.endpoint));
-  const env = stringMapFromWire(c, 'environment', { secretRefs: true, capitalizedNames: true });
+  const env = stringMapFromWire(c, 'environment', { secretRefs: true, capitalizedNames: true, declaredSecrets: scope.secretNames });
   const labels = labelsFromWire(c);
   const killGraceSeconds = c.child('lifecycle')?.optionalNumber('killGracePeriodSeconds', { min: 0 });
   const volumeMounts = volumeMountsFromWire(c, scope.volumeNames);

@@ -37,8 +37,10 @@ function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
   const id = pathIdFromWire(pod);
   const volumes = podVolumesFromWire(pod);
   const networks = podNetworksFromWire(pod, ctx);
-  const env = stringMapFromWire(pod, 'environment', { secretRefs: true, capitalizedNames: true });
-  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode };
+  const secrets = secretsFromWire(pod);
+  const secretNames: ReadonlySet<string> = new Set(Object.keys(secrets));
+  const env = stringMapFromWire(pod, 'environment', { secretRefs: true, capitalizedNames: true, declaredSecrets: secretNames });
+  const scope: PodScope = { volumeNames: volumes.names, networkMode: networks.mode, secretNames };
   const scheduling = podSchedulingFromWire(pod, volumes.resident);
   const placement = pod.child('scheduling')?.child('placement');
   const labels = labelsFromWire(pod);
@@ -74,7 +76,7 @@ function readPod(pod: WireObject, ctx: ConvertContext): PodSpec | undefined {
     ...(user === undefined ? {} : { user }),
     env: env.values,
     envSecrets: env.secrets,
-    secrets: secretsFromWire(pod),
+    secrets,
     ...(scaling.maxInstances === undefined ? {} : { maxInstances: scaling.maxInstances }),
     ...(linuxInfo === undefined ? {} : { linuxInfo }),
     ...(legacySharedCgroups === undefined ? {} : { legacySharedCgroups }),

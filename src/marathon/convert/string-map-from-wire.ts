@@ -13,6 +13,11 @@ export interface ConvertedStringMap {
 export interface StringMapRules {
   /** Allow `{"secret": "<name>"}` values (environment variables backed by secrets). */
   readonly secretRefs?: boolean;
+  /**
+   * The secrets the definition declares (its `secrets` names): a reference to any other is an
+   * error, as Marathon's `SecretValidation.secretRefValidator` ("references an undefined secret").
+   */
+  readonly declaredSecrets?: ReadonlySet<string>;
   /** Names must be capitalized: upper-case letters, digits and `_`, not starting with a digit. */
   readonly capitalizedNames?: boolean;
 }
@@ -36,7 +41,12 @@ export function stringMapFromWire(holder: WireObject | undefined, key: string, r
     const path = childPointer(obj.path, name);
     if (rules.capitalizedNames === true && !CAPITALIZED.test(name)) obj.sink.add(path, ENV_NAME_MESSAGE);
     if (typeof value === 'string') values[name] = value;
-    else if (rules.secretRefs === true && isRecord(value) && typeof value.secret === 'string') secrets[name] = value.secret;
+    else if (rules.secretRefs === true && isRecord(value) && typeof value.secret === 'string') {
+      secrets[name] = value.secret;
+      if (rules.declaredSecrets !== undefined && !rules.declaredSecrets.has(value.secret)) {
+        obj.sink.add(childPointer(path, 'secret'), `references an undefined secret named '${value.secret}'`);
+      }
+    }
     else obj.sink.add(path, 'error.expected.jsstring');
   }
   return { values, secrets };

@@ -174,6 +174,23 @@ export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Ins
 }
 
 /**
+ * An instance that is done (not to run again): forgotten at once, unless it is a resident
+ * instance with a reservation — that one stays (goal not Running) until the offer of its
+ * reservation lets the core DESTROY its volumes and UNRESERVE it (launcher/resident-offers.ts);
+ * only then is it forgotten, as Marathon does.
+ */
+export function retireInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+  if (inst.reservation === undefined) {
+    expungeInstance(ctx, rs, inst);
+    return;
+  }
+  if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
+  (rs.releasing ??= new Set()).add(inst.instanceId);
+  ctx.state.demandDirty.add(rs);
+  ctx.store.saveInstances([inst]);
+}
+
+/**
  * Forgets an instance. Its task ids are remembered as expunged so that a task that comes back
  * later is recognised, killed and reported with `unknown_instance_terminated_event`.
  */

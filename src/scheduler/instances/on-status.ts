@@ -16,7 +16,7 @@ import { killUnhealthy } from '../health/unhealthy-kill';
 import { DEFAULT_KILL_GRACE_MS, sendKills } from '../kill/kill-instance';
 import { onBecameUnreachable } from '../unreachable/unreachable';
 import { converge } from './converge';
-import { expungeInstance, rescheduleInstance, setCondition } from './instance-lifecycle';
+import { rescheduleInstance, retireInstance, setCondition } from './instance-lifecycle';
 import { finishDeleteIfDone } from './finish-delete';
 import { recordTaskFailure } from './record-task-failure';
 import { FAILURE_STATES } from '../model/task-failure';
@@ -106,7 +106,7 @@ function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasRepla
     killUnhealthy(ctx, rs, inst, 'health check failed on the agent', true);
   }
   if (inst.goal !== 'Running' || rs.deleting || wasReplaced) {
-    expungeInstance(ctx, rs, inst);
+    retireInstance(ctx, rs, inst);
     finishDeleteIfDone(ctx, rs);
     if (!rs.deleting) converge(ctx, rs);
     return;

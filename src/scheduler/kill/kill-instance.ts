@@ -3,7 +3,7 @@ import { isTerminalCondition } from '../model/condition';
 import type { Goal, Instance, KillReason } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
-import { expungeInstance, setGoal } from '../instances/instance-lifecycle';
+import { expungeInstance, retireInstance, setGoal } from '../instances/instance-lifecycle';
 
 /** Kill grace period when a definition sets none (spec 2.4: `taskKillGracePeriodSeconds` default 3). */
 export const DEFAULT_KILL_GRACE_MS = 3000;
@@ -20,7 +20,7 @@ export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance,
   inst.killReason ??= reason;
   setGoal(ctx, rs, inst, goal);
   if (inst.condition === 'Scheduled') {
-    if (goal !== 'Running') expungeInstance(ctx, rs, inst);
+    if (goal !== 'Running') retireInstance(ctx, rs, inst);
     return;
   }
   if (isTerminalCondition(inst.condition)) return;

@@ -28,6 +28,8 @@ export class OfferDemand {
 
   /** True when the run spec may be matched against offers now. */
   wantsOffers(rs: RunSpecState, nowMs: number): boolean {
+    // Resident instances waiting to release their reservation need the offer that holds it.
+    if (rs.releasing !== undefined && rs.releasing.size > 0) return true;
     return rs.scheduled.length > 0 && !rs.deleting && !inBackoff(rs, nowMs);
   }
 
@@ -100,6 +102,8 @@ function wantedRoles(rs: RunSpecState): readonly string[] {
   if (rs.spec.resident) {
     const roles = new Set<string>();
     for (const inst of rs.scheduled.toArray()) roles.add(inst.role);
+    // Instances releasing their reservation want the offers of its role.
+    for (const id of rs.releasing ?? []) roles.add(rs.instances.get(id)?.reservation?.role ?? rs.spec.role);
     if (roles.size > 1 || !roles.has(rs.spec.role)) return [...roles].sort();
   }
   let single = SINGLE.get(rs.spec.role);

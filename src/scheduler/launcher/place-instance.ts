@@ -5,6 +5,7 @@ import type { LaunchOperation } from '../model/launch';
 import type { AppSpec } from '../model/app';
 import type { PodSpec } from '../model/pod';
 import type { Offer } from '../model/offer';
+import type { PersistentVolume } from '../model/reservation';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { setCondition, setInstanceRole } from '../instances/instance-lifecycle';
@@ -17,6 +18,21 @@ import { appLaunchOperation, podLaunchOperation } from './task-launch';
  * The caller persists the instance before accepting the offer.
  */
 export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): LaunchOperation {
+  return launchOperation(ctx, rs, inst, offer, res, undefined);
+}
+
+/**
+ * The Commit step for one instance, as {@link placeInstance}; `volumes` are the persistent
+ * volumes a resident instance launches with (on its own reservation).
+ */
+export function launchOperation(
+  ctx: CoreContext,
+  rs: RunSpecState,
+  inst: Instance,
+  offer: Offer,
+  res: Reservation,
+  volumes: readonly PersistentVolume[] | undefined,
+): LaunchOperation {
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
   inst.incarnation++;
@@ -30,8 +46,10 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
   inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
   rs.counts.add(offer.agent);
   setCondition(ctx, rs, inst, 'Provisioned');
-  if (spec.kind === 'app') return appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation);
-  return podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
+  const op = spec.kind === 'app'
+    ? appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation)
+    : podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
+  return volumes === undefined ? op : withPersistentVolumes(op, volumes);
 }
 
 function appTask(inst: Instance, spec: AppSpec, res: Reservation, nowMs: number): Task {
@@ -62,4 +80,10 @@ function podTasks(inst: Instance, spec: PodSpec, res: Reservation, nowMs: number
     for (const e of c.endpoints) if (e.hostPort !== undefined) ports.push(res.hostPorts[portIndex++]);
     return newTask(podTaskId(inst.instanceId, c.name, inst.incarnation), c.name, ports, c.resources, nowMs);
   });
+}
+
+/** The launch with a resident instance's persistent volumes on each of its tasks. */
+function withPersistentVolumes(op: LaunchOperation, persistentVolumes: readonly PersistentVolume[]): LaunchOperation {
+  if (op.kind === 'launch') return { ...op, task: { ...op.task, persistentVolumes } };
+  return { ...op, tasks: op.tasks.map((t) => ({ ...t, persistentVolumes })) };
 }

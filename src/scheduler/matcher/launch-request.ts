@@ -1,3 +1,4 @@
+import { persistentVolumesOf } from '../model/reservation';
 import { compileConstraints, type CompiledConstraints } from '../constraints/compile-constraints';
 import type { ScalarResources } from '../model/resources';
 import { addResources } from '../model/resources';
@@ -28,18 +29,28 @@ export function compileLaunchRequest(spec: RunSpec): LaunchRequest {
   const accepted = spec.acceptedResourceRoles;
   // Empty = Marathon's default behaviour `any`: unreserved and the role's reservations.
   const acceptsUnreserved = accepted.length === 0 || accepted.includes('*');
-  const acceptsReserved = spec.role !== '*' && (accepted.length === 0 || accepted.includes(spec.role));
+  // A resident run spec reserves unreserved resources for itself (RESERVE takes only unreserved).
+  const acceptsReserved = !spec.resident && spec.role !== '*' && (accepted.length === 0 || accepted.includes(spec.role));
   const hostPorts = spec.kind === 'app' ? spec.hostPorts : podHostPorts(spec);
   return {
     runSpecId: spec.id,
     role: spec.role,
     acceptsUnreserved,
     acceptsReserved,
-    resources: spec.kind === 'app' ? spec.resources : podResources(spec),
+    resources: withVolumes(spec.kind === 'app' ? spec.resources : podResources(spec), spec),
     hostPorts,
     fixedPortCount: hostPorts.filter((p) => p !== 0).length,
     constraints: compileConstraints(spec.constraints),
   };
+}
+
+/** A resident instance reserves its persistent volumes' disk too (they are created on its reservation). */
+function withVolumes(resources: ScalarResources, spec: RunSpec): ScalarResources {
+  if (!spec.resident) return resources;
+  const volumes = persistentVolumesOf(spec);
+  let diskMilli = resources.diskMilli;
+  for (const v of volumes) diskMilli += v.diskMilli;
+  return { ...resources, diskMilli };
 }
 
 function podResources(spec: Extract<RunSpec, { kind: 'pod' }>): ScalarResources {

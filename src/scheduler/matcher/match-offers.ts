@@ -1,6 +1,6 @@
 import type { CoreContext } from '../core-context';
 import type { Instance } from '../model/instance';
-import type { LaunchOperation } from '../model/launch';
+import type { OfferOperation } from '../model/launch';
 import type { Offer } from '../model/offer';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { FilterPlugin } from './filter-plugin';
@@ -8,6 +8,7 @@ import { OfferLedger } from './offer-ledger';
 import { runFilters } from './pipeline';
 import { reserve } from './reserve';
 import { placeInstance } from '../launcher/place-instance';
+import { firstResidentLaunch, residentOperations } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
 import { RESEND_REFUSE_MS } from '../scheduler-options';
 
@@ -39,17 +40,18 @@ export class OfferMatcher {
         resend.push(offer.offerId);
         continue;
       }
+      const resident = hasReservations(offer) ? residentOperations(ctx, offer, nowMs) : undefined;
       const placed = batch.candidates.length === 0 ? NONE : this.matchOne(ctx, offer, batch, nowMs, budget);
       budget -= placed.length;
-      if (placed.length === 0) {
+      if (placed.length === 0 && (resident === undefined || resident.ops.length === 0)) {
         declined.push(offer.offerId);
         continue;
       }
-      const instances = new Array<Instance>(placed.length);
-      const ops = new Array<LaunchOperation>(placed.length);
+      const instances: Instance[] = resident === undefined ? [] : [...resident.instances];
+      const ops: OfferOperation[] = resident === undefined ? [] : [...resident.ops];
       for (let i = 0; i < placed.length; i++) {
-        instances[i] = placed[i].inst;
-        ops[i] = placed[i].op;
+        instances.push(placed[i].inst);
+        ops.push(...placed[i].ops);
       }
       ctx.store.saveInstances(instances);
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
@@ -74,6 +76,8 @@ export class OfferMatcher {
         const i = (start + k) % n;
         const rs = candidates[i];
         if (rs.scheduled.length === 0 || rs.failedOfferSeq === seq) continue;
+        // A resident instance with a reservation relaunches only on it (resident-offers.ts).
+        if ((rs.scheduled.peek() as Instance).reservation !== undefined) continue;
         const request = requestFor(rs, (rs.scheduled.peek() as Instance).role);
         const reason = runFilters(this.plugins, request, ledger, rs.counts);
         if (reason !== undefined) {
@@ -87,7 +91,8 @@ export class OfferMatcher {
           rs.usedOfferSeq = seq;
           rs.rejections.recordUsed(nowMs);
         }
-        placed.push({ inst, op: placeInstance(ctx, rs, inst, offer, reserve(request, ledger)) });
+        const res = reserve(request, ledger);
+        placed.push({ inst, ops: rs.spec.resident ? firstResidentLaunch(ctx, rs, inst, offer, res) : [placeInstance(ctx, rs, inst, offer, res)] });
         progress = true;
         batch.cursor = (i + 1) % n;
         if (rs.scheduled.length === 0) batch.drained = true;
@@ -138,5 +143,10 @@ const NONE: Placed[] = [];
 
 interface Placed {
   readonly inst: Instance;
-  readonly op: LaunchOperation;
+  readonly ops: readonly OfferOperation[];
+}
+
+function hasReservations(offer: Offer): boolean {
+  for (const p of offer.pools) if (p.reservationId !== undefined) return true;
+  return false;
 }

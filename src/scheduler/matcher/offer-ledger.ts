@@ -20,7 +20,9 @@ export class OfferLedger {
   placed = 0;
 
   constructor(readonly offer: Offer) {
-    this.pools = offer.pools.map(copyPool);
+    // A resident instance's own reservation is for it alone (resident-offers.ts handles it).
+    this.pools = [];
+    for (const p of offer.pools) if (p.reservationId === undefined) this.pools.push(copyPool(p));
   }
 
   /** True when even all pools together lack the cpus or the memory of the smallest request. */

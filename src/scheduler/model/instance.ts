@@ -1,6 +1,7 @@
 import type { AgentInfo } from './agent';
 import type { Condition } from './condition';
 import type { OfferedPool } from './offer';
+import type { PersistentVolume } from './reservation';
 import type { ScalarResources } from './resources';
 import type { TaskState } from './task-state';
 
@@ -53,6 +54,12 @@ export interface Instance {
   agent?: AgentInfo;
   /** What was taken from which pool of the offer; kept for resident run specs (reservations) only. */
   allocation?: readonly OfferedPool[];
+  /**
+   * The dynamic reservation and persistent volumes of a resident instance, once its RESERVE and
+   * CREATE were sent: it relaunches only on this agent, on this reservation (its offered pool has
+   * `reservationId` = this instance's id), and is forgotten only after DESTROY + UNRESERVE.
+   */
+  reservation?: InstanceReservation;
   tasks: Task[];
   /** Instance health: all checks passing. undefined = unknown (null on the wire). */
   healthy?: boolean;
@@ -63,4 +70,11 @@ export interface Instance {
   unreachableSinceMs?: number;
   killReason?: KillReason;
   killRequestedAtMs?: number;
+}
+
+/** Where a resident instance's resources are reserved, and its volumes (see `Instance.reservation`). */
+export interface InstanceReservation {
+  readonly agentId: string;
+  readonly role: string;
+  readonly volumes: readonly PersistentVolume[];
 }

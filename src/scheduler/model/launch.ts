@@ -4,6 +4,7 @@ import type { HealthCheckSpec } from './health-check';
 import type { NetworkMode } from './networks';
 import type { OfferedPool } from './offer';
 import type { ScalarResources } from './resources';
+import type { PersistentVolume, ReservationOperation } from './reservation';
 import type { ReadMode } from './volumes';
 
 /** What a task runs: a shell command, or an argv run without a shell. */
@@ -116,6 +117,8 @@ export interface TaskLaunch {
   /** Agent-run health check with its port resolved, when the task has one. */
   readonly healthCheck?: ResolvedAgentCheck;
   readonly killGracePeriodMs: number;
+  /** The persistent volumes of a resident instance (on its reservation), mounted at their `containerPath`. */
+  readonly persistentVolumes?: readonly PersistentVolume[];
 }
 
 export interface ResolvedAgentCheck {
@@ -146,3 +149,9 @@ export type LaunchOperation =
       readonly tasks: readonly TaskLaunch[];
       readonly allocation: readonly OfferedPool[];
     };
+
+/**
+ * Any operation of one ACCEPT: a launch, or one of the reservation operations of a resident
+ * instance (RESERVE, CREATE before its first launch; DESTROY, UNRESERVE when it is forgotten).
+ */
+export type OfferOperation = LaunchOperation | ReservationOperation;

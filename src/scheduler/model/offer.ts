@@ -1,5 +1,6 @@
 import type { AgentInfo } from './agent';
 import type { PortRange } from './resources';
+import type { PersistentVolume } from './reservation';
 
 /**
  * One pool of offered resources sharing a reservation: `reservedFor` is undefined for unreserved
@@ -7,6 +8,13 @@ import type { PortRange } from './resources';
  */
 export interface OfferedPool {
   readonly reservedFor?: string;
+  /**
+   * Set on a dynamic reservation of one resident instance (its instance id, from the reservation's
+   * labels): only that instance may launch on it, and only its own operations release it.
+   */
+  readonly reservationId?: string;
+  /** Persistent volumes created on this reservation's disk (only with `reservationId`). */
+  readonly volumes?: readonly PersistentVolume[];
   readonly cpusMilli: number;
   readonly memMilli: number;
   readonly diskMilli: number;

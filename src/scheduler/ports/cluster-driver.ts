@@ -1,4 +1,4 @@
-import type { LaunchOperation } from '../model/launch';
+import type { OfferOperation } from '../model/launch';
 
 /**
  * Outbound port to the cluster (Mesos master, local host, simulator). Every call is
@@ -8,8 +8,12 @@ import type { LaunchOperation } from '../model/launch';
  * period, acknowledge, reconcile, revive and suppress per role.
  */
 export interface ClusterDriver {
-  /** Accept one offer with launch operations; unused resources go back with `refuseMs` filter. */
-  accept(offerId: string, operations: readonly LaunchOperation[], refuseMs: number): void;
+  /**
+   * Accept one offer with its operations, applied in order (launches, and for resident instances
+   * RESERVE/CREATE before their first launch, DESTROY/UNRESERVE when they are forgotten); unused
+   * resources go back with `refuseMs` filter.
+   */
+  accept(offerId: string, operations: readonly OfferOperation[], refuseMs: number): void;
   /** Decline offers; the cluster should not re-offer those resources for `refuseMs`. */
   decline(offerIds: readonly string[], refuseMs: number): void;
   /** Kill a task: SIGTERM now, SIGKILL once `gracePeriodMs` has passed. */

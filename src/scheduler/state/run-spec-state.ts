@@ -53,6 +53,12 @@ export interface RunSpecState {
   readonly instanceRoles: Map<string, number>;
   /** The newest task failure of its instances (`lastTaskFailure`); in memory only. */
   lastTaskFailure?: TaskFailure;
+  /**
+   * Resident instances that are done (scaled down, deleted, killed with wipe) but whose
+   * reservation and volumes are not released yet (DESTROY + UNRESERVE wait for an offer of them):
+   * while any exist the run spec wants offers. Absent = 0.
+   */
+  releasing?: Set<string>;
   /** Matching bookkeeping: the offer sequence number this run spec last failed on / last used. */
   failedOfferSeq: number;
   usedOfferSeq: number;

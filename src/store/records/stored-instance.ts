@@ -1,13 +1,14 @@
 import type { AgentAttribute, AgentInfo } from '../../scheduler/model/agent';
 import { CONDITIONS, type Condition } from '../../scheduler/model/condition';
-import type { Goal, Instance, KillReason, Task } from '../../scheduler/model/instance';
+import type { Goal, Instance, InstanceReservation, KillReason, Task } from '../../scheduler/model/instance';
 import type { OfferedPool } from '../../scheduler/model/offer';
+import type { PersistentVolume } from '../../scheduler/model/reservation';
 import type { ScalarResources } from '../../scheduler/model/resources';
 import { TASK_STATES, type TaskState } from '../../scheduler/model/task-state';
 import { type JsonSchema, defined } from './record-schema';
 
 /**
- * How an instance is stored (store formats 2 and 3, unchanged). A plain JSON type of its own, mapped field by field
+ * How an instance is stored (store format 2; format 3 adds the optional resident `reservation` and a pool's `reservationId` and `volumes`). A plain JSON type of its own, mapped field by field
  * from and to the core's {@link Instance}: renaming a field of the core's model is a compile error
  * here, not a silent change of the stored format. A change to this shape needs a new store format
  * version and a migration (store-format-version.ts, record-migrations.ts).
@@ -25,6 +26,7 @@ export interface StoredInstanceV1 {
   readonly role: string;
   readonly agent?: StoredAgentV1;
   readonly allocation?: readonly StoredPoolV1[];
+  readonly reservation?: StoredReservationV1;
   readonly tasks: readonly StoredTaskV1[];
   readonly healthy?: boolean;
   readonly ready?: boolean;
@@ -73,9 +75,25 @@ export type StoredAttributeV1 =
   | { readonly name: string; readonly type: 'ranges'; readonly ranges: readonly (readonly [number, number])[] }
   | { readonly name: string; readonly type: 'set'; readonly set: readonly string[] };
 
-/** What a resident instance took from one pool of its offer. */
+/** A resident instance's dynamic reservation and persistent volumes (since format 3: issue 15). */
+export interface StoredReservationV1 {
+  readonly agentId: string;
+  readonly role: string;
+  readonly volumes: readonly StoredVolumeV1[];
+}
+
+/** A persistent volume on a reservation's disk. */
+export interface StoredVolumeV1 {
+  readonly persistenceId: string;
+  readonly containerPath: string;
+  readonly diskMilli: number;
+}
+
+/** What a resident instance took from one pool of its offer (`reservationId`, `volumes`: its own reservation, since format 3). */
 export interface StoredPoolV1 {
   readonly reservedFor?: string;
+  readonly reservationId?: string;
+  readonly volumes?: readonly StoredVolumeV1[];
   readonly cpusMilli: number;
   readonly memMilli: number;
   readonly diskMilli: number;
@@ -91,6 +109,7 @@ export function instanceToStored(instance: Instance): StoredInstanceV1 {
     incarnation: i.incarnation, goal: i.goal, condition: i.condition, conditionSinceMs: i.conditionSinceMs, role: i.role,
     ...defined('agent', i.agent === undefined ? undefined : agentToStored(i.agent)),
     ...defined('allocation', i.allocation?.map(poolCopy)),
+    ...defined('reservation', i.reservation === undefined ? undefined : reservationCopy(i.reservation)),
     tasks: i.tasks.map(taskToStored),
     ...defined('healthy', i.healthy), ...defined('ready', i.ready), ...defined('startedAtMs', i.startedAtMs),
     ...defined('unreachableSinceMs', i.unreachableSinceMs), ...defined('killReason', i.killReason),
@@ -105,6 +124,7 @@ export function instanceFromStored(s: StoredInstanceV1): Instance {
     incarnation: s.incarnation, goal: s.goal, condition: s.condition, conditionSinceMs: s.conditionSinceMs, role: s.role,
     ...defined('agent', s.agent === undefined ? undefined : agentFromStored(s.agent)),
     ...defined('allocation', s.allocation?.map(poolCopy)),
+    ...defined('reservation', s.reservation === undefined ? undefined : reservationCopy(s.reservation)),
     tasks: s.tasks.map(taskFromStored),
     ...defined('healthy', s.healthy), ...defined('ready', s.ready), ...defined('startedAtMs', s.startedAtMs),
     ...defined('unreachableSinceMs', s.unreachableSinceMs), ...defined('killReason', s.killReason),
@@ -159,9 +179,18 @@ function attributeCopy(a: AgentAttribute | StoredAttributeV1): AgentAttribute {
 
 function poolCopy(p: OfferedPool | StoredPoolV1): OfferedPool {
   return {
-    ...defined('reservedFor', p.reservedFor), cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus,
+    ...defined('reservedFor', p.reservedFor), ...defined('reservationId', p.reservationId), ...defined('volumes', p.volumes?.map(volumeCopy)),
+    cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus,
     ports: p.ports.map(([b, e]) => [b, e] as const),
   };
+}
+
+function reservationCopy(r: InstanceReservation | StoredReservationV1): InstanceReservation {
+  return { agentId: r.agentId, role: r.role, volumes: r.volumes.map(volumeCopy) };
+}
+
+function volumeCopy(v: PersistentVolume | StoredVolumeV1): PersistentVolume {
+  return { persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli };
 }
 
 const NUMBER: JsonSchema = { type: 'number' };
@@ -170,6 +199,7 @@ const BOOLEAN: JsonSchema = { type: 'boolean' };
 const RANGE: JsonSchema = { type: 'array', items: NUMBER, minItems: 2, maxItems: 2 };
 const closed = (required: string[], properties: Record<string, JsonSchema>): JsonSchema =>
   ({ type: 'object', required, properties, additionalProperties: false });
+const VOLUME = closed(['persistenceId', 'containerPath', 'diskMilli'], { persistenceId: STRING, containerPath: STRING, diskMilli: NUMBER });
 const RESOURCES = closed(['cpusMilli', 'memMilli', 'diskMilli', 'gpus'], { cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER });
 
 const ATTRIBUTE: JsonSchema = {
@@ -206,9 +236,10 @@ export const STORED_INSTANCE_SCHEMA: JsonSchema = closed(
     allocation: {
       type: 'array',
       items: closed(['cpusMilli', 'memMilli', 'diskMilli', 'gpus', 'ports'], {
-        reservedFor: STRING, cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER, ports: { type: 'array', items: RANGE },
+        reservedFor: STRING, reservationId: STRING, volumes: { type: 'array', items: VOLUME }, cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER, ports: { type: 'array', items: RANGE },
       }),
     },
+    reservation: closed(['agentId', 'role', 'volumes'], { agentId: STRING, role: STRING, volumes: { type: 'array', items: VOLUME } }),
     tasks: { type: 'array', items: TASK }, healthy: BOOLEAN, ready: BOOLEAN, startedAtMs: NUMBER, unreachableSinceMs: NUMBER,
     killReason: { enum: KILL_REASONS }, killRequestedAtMs: NUMBER,
   },

@@ -27,7 +27,9 @@ import { type CorpusEntry, wireCorpus } from './fixtures/wire-corpus';
  *    `shell` nor `argv`;
  * 5. a readiness check's `portName` is looked up among the app's normalized ports, so a body
  *    already refused for port mappings under host networking no longer also gets the port name's
- *    consequential error.
+ *    consequential error;
+ * 6. an environment variable that references a secret the definition does not declare is refused
+ *    (`/…/secret`: "references an undefined secret named '…'"), as Marathon's SecretValidation.
  */
 
 const corpus = wireCorpus();
@@ -83,7 +85,8 @@ function expectedEcho(e: CorpusEntry): Record<string, unknown> {
 
 /** Difference 4: messages a definition Marathon refuses now gets where it was accepted. */
 function isDeliberateNewError(d: ConvertError): boolean {
-  return d.errors.every((m) => m === APP_VOLUME_KIND_MESSAGE || (m === 'error.path.missing' && d.path.startsWith('/check/')));
+  return d.errors.every((m) => m === APP_VOLUME_KIND_MESSAGE || (m === 'error.path.missing' && d.path.startsWith('/check/'))
+    || (m.startsWith('references an undefined secret named ') && d.path.endsWith('/secret')));
 }
 
 /** Difference 5. */

@@ -30,6 +30,7 @@ const INSTANCE: Check = fields({
   role: str,
   agent: optional(fields({ agentId: str, hostname: str, region: optional(str), zone: optional(str), attributes: arrayOf(anything) })),
   allocation: optional(arrayOf(anything)),
+  reservation: optional(fields({ agentId: str, role: str, volumes: arrayOf(fields({ persistenceId: str, containerPath: str, diskMilli: nonNegative })) })),
   tasks: arrayOf(TASK),
   healthy: optional(bool),
   ready: optional(bool),

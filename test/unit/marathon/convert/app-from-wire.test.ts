@@ -136,7 +136,7 @@ const defaultCases: readonly DefaultCase[] = [
   },
   {
     name: 'labels and env are kept; secret env references are echoed but not plain values',
-    over: { labels: { tier: 'web' }, env: { A: '1', lower_case: 'ok', DB: { secret: 'db-pass' } } },
+    over: { labels: { tier: 'web' }, env: { A: '1', lower_case: 'ok', DB: { secret: 'db-pass' } }, secrets: { 'db-pass': { source: '/db/pass' } } },
     check: (s, t) => {
       t.strictSame(s.labels, { tier: 'web' });
       t.strictSame(s.env, { A: '1', lower_case: 'ok' });
@@ -690,6 +690,13 @@ const errorCases: readonly ErrorCase[] = [
     json: makeAppJson({ labels: { a: 1 } }),
     path: '/labels/a',
     message: 'error.expected.jsstring',
+  },
+  {
+    // Marathon's SecretValidation.secretRefValidator: an env reference names a declared secret.
+    name: 'env references a secret the app does not declare',
+    json: makeAppJson({ env: { DB: { secret: 'nope' } }, secrets: { other: { source: '/o' } } }),
+    path: '/env/DB/secret',
+    message: "references an undefined secret named 'nope'",
   },
   {
     name: 'env value neither string nor secret',

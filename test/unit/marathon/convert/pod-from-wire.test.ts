@@ -149,7 +149,7 @@ const defaultCases: readonly DefaultCase[] = [
   },
   {
     name: 'pod environment is inherited and overridden by containers',
-    pod: { environment: { A: 'pod', B: 'pod' } },
+    pod: { environment: { A: 'pod', B: 'pod' }, secrets: { s1: { source: '/s1' } } },
     container: { environment: { B: 'container', SECRET_1: { secret: 's1' } } },
     check: (s, t) => {
       t.strictSame(s.env, { A: 'pod', B: 'pod' });
@@ -350,6 +350,19 @@ const errorCases: readonly ErrorCase[] = [
     pod: { containers: [makeContainerJson(), makeContainerJson()] },
     path: '/containers',
     message: 'container names must be unique',
+  },
+  {
+    name: 'pod environment references an undeclared secret',
+    pod: { environment: { DB: { secret: 'nope' } } },
+    path: '/environment/DB/secret',
+    message: "references an undefined secret named 'nope'",
+  },
+  {
+    name: 'container environment references a secret the pod does not declare',
+    pod: { secrets: { s1: { source: '/s1' } } },
+    container: { environment: { DB: { secret: 's2' } } },
+    path: '/containers/0/environment/DB/secret',
+    message: "references an undefined secret named 's2'",
   },
   { name: 'container name missing', container: { name: undefined }, path: '/containers/0/name', message: 'error.path.missing' },
   { name: 'container name with upper case', container: { name: 'Web' }, path: '/containers/0/name', message: 'error.pattern' },

@@ -1,0 +1,46 @@
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PersistentVolume } from '../../scheduler/model/reservation';
+
+/**
+ * Persistent volumes on the local cluster: one directory per volume,
+ * `<sandboxRoot>/volumes/<agentId>/<persistenceId>`, made on CREATE and removed on DESTROY. It
+ * outlives the sandboxes of the instance's tasks (each relaunch gets a new sandbox); a task sees
+ * it as a symbolic link `<sandbox>/<containerPath>` made before its process starts.
+ */
+export function volumeDir(sandboxRoot: string, agentId: string, persistenceId: string): string {
+  return join(sandboxRoot, 'volumes', safe(agentId), safe(persistenceId));
+}
+
+/** CREATE: make the volumes' directories (an existing one keeps its data). */
+export function createVolumeDirs(sandboxRoot: string, agentId: string, volumes: readonly PersistentVolume[]): void {
+  for (const v of volumes) mkdirSync(volumeDir(sandboxRoot, agentId, v.persistenceId), { recursive: true });
+}
+
+/** DESTROY: the volumes' data goes. */
+export function destroyVolumeDirs(sandboxRoot: string, agentId: string, volumes: readonly PersistentVolume[]): void {
+  for (const v of volumes) rmSync(volumeDir(sandboxRoot, agentId, v.persistenceId), { recursive: true, force: true });
+}
+
+/**
+ * Link each volume into a task's sandbox at its `containerPath` (relative to the sandbox; a
+ * leading `/` is dropped, and a path that climbs out with `..` is not linked).
+ */
+export function mountVolumes(sandboxRoot: string, agentId: string, sandbox: string, volumes: readonly PersistentVolume[]): void {
+  if (volumes.length === 0) return;
+  mkdirSync(sandbox, { recursive: true });
+  for (const v of volumes) {
+    const path = v.containerPath.replace(/^\/+/, '');
+    if (path === '' || path.split('/').includes('..')) continue;
+    const target = volumeDir(sandboxRoot, agentId, v.persistenceId);
+    mkdirSync(target, { recursive: true });
+    const link = join(sandbox, path);
+    mkdirSync(join(link, '..'), { recursive: true });
+    rmSync(link, { force: true });
+    symlinkSync(target, link, 'dir');
+  }
+}
+
+function safe(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_');
+}

@@ -1,0 +1,110 @@
+import type { CoreContext } from '../core-context';
+import type { Instance } from '../model/instance';
+import type { OfferOperation } from '../model/launch';
+import type { Offer, OfferedPool } from '../model/offer';
+import { persistenceIdOf, persistentVolumesOf, type PersistentVolume, type ReservationOperation } from '../model/reservation';
+import type { PortRange } from '../model/resources';
+import type { RunSpecState } from '../state/run-spec-state';
+import type { Reservation } from '../matcher/reserve';
+import { expungeInstance, removeScheduled } from '../instances/instance-lifecycle';
+import { finishDeleteIfDone } from '../instances/finish-delete';
+import { launchOperation } from './place-instance';
+
+/** What the resident pass did with one offer: operations for the ACCEPT, instances to persist. */
+export interface ResidentOutcome {
+  readonly ops: OfferOperation[];
+  readonly instances: Instance[];
+}
+
+/**
+ * The resident pass over one offer, before ordinary matching (which never sees these pools): for
+ * each dynamic reservation in the offer (a pool with `reservationId`, the instance id in its
+ * labels, as Marathon's `TaskLabels.instanceIdForResource` reads `marathon_task_id`;
+ * mesosphere/marathon src/main/scala/mesosphere/marathon/core/launcher/impl/TaskLabels.scala):
+ * - its instance waits to relaunch (Scheduled, goal Running): LAUNCH on the reservation and its
+ *   volumes, on this agent only (Marathon waits for its reservation; it never places it elsewhere);
+ * - its instance is done (releasing) or unknown: DESTROY its volumes and UNRESERVE it, then the
+ *   instance is forgotten (Marathon's unknown reservations are released the same way);
+ * - otherwise (its instance is starting or in backoff) the pool is left alone.
+ */
+export function residentOperations(ctx: CoreContext, offer: Offer, nowMs: number): ResidentOutcome {
+  const out: ResidentOutcome = { ops: [], instances: [] };
+  for (const pool of offer.pools) {
+    const id = pool.reservationId;
+    if (id === undefined || pool.reservedFor === undefined) continue;
+    const rs = ctx.state.runSpecOfInstance(id);
+    const inst = rs?.instances.get(id);
+    if (rs === undefined || inst === undefined) {
+      out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
+      continue;
+    }
+    if (inst.goal !== 'Running') {
+      out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
+      rs.releasing?.delete(id);
+      expungeInstance(ctx, rs, inst);
+      ctx.state.demandDirty.add(rs);
+      finishDeleteIfDone(ctx, rs);
+      continue;
+    }
+    if (inst.condition !== 'Scheduled' || !ctx.demand.wantsOffers(rs, nowMs)) continue;
+    removeScheduled(ctx, rs, inst);
+    out.ops.push(launchOperation(ctx, rs, inst, offer, onReservation(rs, pool), pool.volumes ?? []));
+    out.instances.push(inst);
+  }
+  return out;
+}
+
+/**
+ * The first launch of a new resident instance, on the resources `res` the matcher took from
+ * unreserved pools: RESERVE them for the instance's role, labelled with its id; CREATE its
+ * volumes; LAUNCH on the reservation (one ACCEPT, applied in order). Records the reservation.
+ */
+export function firstResidentLaunch(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): OfferOperation[] {
+  const agentId = offer.agent.agentId;
+  const role = inst.role;
+  const volumes: PersistentVolume[] = persistentVolumesOf(rs.spec).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));
+  const total = sum(res.allocation);
+  const reserved: OfferedPool = { ...total, reservedFor: role, reservationId: inst.instanceId };
+  inst.reservation = { agentId, role, volumes };
+  const reserve: ReservationOperation = { kind: 'reserve', agentId, reservationId: inst.instanceId, role, allocation: res.allocation };
+  const create: ReservationOperation = { kind: 'create', agentId, reservationId: inst.instanceId, role, volumes };
+  const launch = launchOperation(ctx, rs, inst, offer, { allocation: [reserved], hostPorts: res.hostPorts }, volumes);
+  return volumes.length > 0 ? [reserve, create, launch] : [reserve, launch];
+}
+
+/** DESTROY (when it has volumes) and UNRESERVE of a whole offered reservation. */
+function releaseOperations(offer: Offer, pool: OfferedPool, role: string, reservationId: string): ReservationOperation[] {
+  const agentId = offer.agent.agentId;
+  const volumes = pool.volumes ?? [];
+  const allocation: OfferedPool = { reservedFor: role, reservationId, cpusMilli: pool.cpusMilli, memMilli: pool.memMilli, diskMilli: pool.diskMilli, gpus: pool.gpus, ports: pool.ports };
+  const unreserve: ReservationOperation = { kind: 'unreserve', agentId, reservationId, role, allocation: [allocation] };
+  return volumes.length > 0 ? [{ kind: 'destroy', agentId, reservationId, role, volumes }, unreserve] : [unreserve];
+}
+
+/** A relaunch takes the whole reservation; its ports are the host ports, in order (as first assigned). */
+function onReservation(rs: RunSpecState, pool: OfferedPool): Reservation {
+  const ports: number[] = [];
+  for (const [begin, end] of pool.ports) for (let p = begin; p <= end; p++) ports.push(p);
+  const wanted = rs.request.hostPorts;
+  const dynamic = ports.filter((q) => !wanted.includes(q));
+  let next = 0;
+  const hostPorts = wanted.map((p) => (p !== 0 ? p : dynamic[next++]));
+  const { volumes: _volumes, ...amounts } = pool;
+  return { allocation: [amounts], hostPorts };
+}
+
+function sum(pools: readonly OfferedPool[]): OfferedPool {
+  let c = 0;
+  let m = 0;
+  let d = 0;
+  let g = 0;
+  const ports: PortRange[] = [];
+  for (const p of pools) {
+    c += p.cpusMilli;
+    m += p.memMilli;
+    d += p.diskMilli;
+    g += p.gpus;
+    ports.push(...p.ports);
+  }
+  return { cpusMilli: c, memMilli: m, diskMilli: d, gpus: g, ports: ports.sort((a, b) => a[0] - b[0]) };
+}

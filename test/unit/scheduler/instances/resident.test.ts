@@ -1,0 +1,100 @@
+import t from 'tap';
+import type { Offer, OfferedPool } from '../../../../src/scheduler/model/offer';
+import type { DriverCall } from '../../../harness/recording-driver';
+import { makeAgent, makeOffer } from '../../../builders/cluster-builders';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { Harness } from '../../../harness/core-harness';
+
+/*
+ * Resident instances in the core: the first launch reserves and creates the volume in the same
+ * ACCEPT; a failed or killed instance relaunches only on its own reservation (never elsewhere); a
+ * scale-down or delete destroys and unreserves before the instance is forgotten; reservations of
+ * no known instance are released.
+ */
+
+const VOLUME_MIB = 100;
+const resident = (instances = 1) => makeApp({ id: '/db', role: 'db', instances, resident: true, cpus: 0.5, mem: 64, container: { type: 'MESOS', portMappings: [], volumes: [{ kind: 'persistent', containerPath: 'data', mode: 'RW', persistent: { size: VOLUME_MIB, constraints: [] } }] } });
+const agentA = makeAgent({ hostname: 'a' });
+const agentB = makeAgent({ hostname: 'b' });
+
+/** The offered reservation of instance `id` on `agent` (what the master offers once its task ended). */
+function reservationOffer(agent: typeof agentA, id: string, volumes = true, extra: Partial<OfferedPool> = {}): Offer {
+  const pool: OfferedPool = {
+    reservedFor: 'db', reservationId: id, cpusMilli: 500, memMilli: 64_000, diskMilli: VOLUME_MIB * 1000, gpus: 0, ports: [],
+    ...(volumes ? { volumes: [{ persistenceId: `${id}#vol0`, containerPath: 'data', diskMilli: VOLUME_MIB * 1000 }] } : {}),
+    ...extra,
+  };
+  return { ...makeOffer({ agent, cpus: 4 }), pools: [...makeOffer({ agent, cpus: 4 }).pools, pool] };
+}
+
+function accepts(h: Harness): Extract<DriverCall, { type: 'accept' }>[] {
+  return h.calls('accept') as Extract<DriverCall, { type: 'accept' }>[];
+}
+
+t.test('the first launch: RESERVE, CREATE, LAUNCH on the reservation, in one ACCEPT', async (t) => {
+  const h = new Harness({ options: { defaultRole: 'db' } });
+  h.put(resident());
+  const [task] = h.offer(makeOffer({ agent: agentA }));
+  const accept = accepts(h).at(-1);
+  t.same(accept?.reservations.map((r) => r.kind), ['reserve', 'create']);
+  t.match(accept?.reservations[0], { kind: 'reserve', role: 'db', reservationId: task.instanceId, allocation: [{ cpusMilli: 500, memMilli: 64_000, diskMilli: 100_000 }] }, 'the task and its volume are reserved from unreserved resources');
+  t.match(accept?.reservations[1], { kind: 'create', volumes: [{ persistenceId: `${task.instanceId}#vol0`, containerPath: 'data', diskMilli: 100_000 }] });
+  t.match(accept?.operations[0].allocation, [{ reservedFor: 'db', reservationId: task.instanceId }], 'the launch uses the reservation');
+  t.same(task.persistentVolumes?.map((v) => v.containerPath), ['data'], 'the task gets its volume');
+});
+
+t.test('a failed or killed resident instance relaunches only on its own reservation', async (t) => {
+  const cases = [
+    { name: 'failed', end: 'TASK_FAILED' as const },
+    { name: 'killed by the agent', end: 'TASK_KILLED' as const },
+    { name: 'lost with its agent', end: 'TASK_GONE' as const },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [first] = h.offer(makeOffer({ agent: agentA }));
+    h.run(first);
+    h.status(first.taskId, c.end);
+    h.advance(600_000);
+    t.same(h.offer(makeOffer({ agent: agentB }), makeOffer({ agent: agentA })), [], `${c.name}: no launch on offers without its reservation`);
+    t.same(h.offer(reservationOffer(agentB, 'other.instance-x', true)).length, 0, `${c.name}: nor on another instance's reservation`);
+    const again = h.offer(reservationOffer(agentA, first.instanceId));
+    t.equal(again.length, 1, `${c.name}: relaunched on its reservation`);
+    t.equal(again[0]?.instanceId, first.instanceId, `${c.name}: the same instance`);
+    t.equal(again[0]?.agentId, agentA.agentId, `${c.name}: on the same agent`);
+    t.same(accepts(h).at(-1)?.reservations, [], `${c.name}: no new reservation`);
+    t.same(again[0]?.persistentVolumes?.map((v) => v.persistenceId), [`${first.instanceId}#vol0`], `${c.name}: with its volume`);
+  }
+});
+
+t.test('scale-down and delete: DESTROY + UNRESERVE, then the instance is forgotten', async (t) => {
+  const cases = [
+    { name: 'scale to 0', act: (h: Harness) => h.scale('/db', 0) },
+    { name: 'delete', act: (h: Harness) => h.delete('/db') },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [task] = h.offer(makeOffer({ agent: agentA }));
+    h.run(task);
+    c.act(h);
+    h.status(task.taskId, 'TASK_KILLED');
+    t.equal(h.instances('/db').length, 1, `${c.name}: kept until its reservation is released`);
+    t.ok(h.calls('revive').some((r) => r.type === 'revive' && r.roles.includes('db')), `${c.name}: offers of its role are wanted`);
+    h.offer(reservationOffer(agentA, task.instanceId));
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], `${c.name}: destroy then unreserve`);
+    t.equal(h.instances('/db').length, 0, `${c.name}: forgotten`);
+  }
+});
+
+t.test('reservations of no known instance are released', async (t) => {
+  const cases = [
+    { name: 'with a volume', volumes: true, want: ['destroy', 'unreserve'] },
+    { name: 'without volumes', volumes: false, want: ['unreserve'] },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.offer(reservationOffer(agentA, 'gone.instance-1', c.volumes));
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), c.want, c.name);
+  }
+});
