@@ -35,6 +35,8 @@ export interface ReservedOverrides {
   readonly disk?: number;
   readonly gpus?: number;
   readonly ports?: readonly PortRange[];
+  /** A dynamic reservation of one resident instance (its instance id), as the master offers it back. */
+  readonly reservationId?: string;
 }
 
 export interface OfferOverrides {
@@ -70,7 +72,10 @@ export function makeOffer(o: OfferOverrides = {}): Offer {
   if (o.unreserved !== false) {
     pools.push(pool(undefined, o.cpus ?? 4, o.mem ?? 4096, o.disk ?? 10_000, o.gpus ?? 0, o.ports ?? [[31000, 32000]]));
   }
-  for (const r of o.reserved ?? []) pools.push(pool(r.role, r.cpus ?? 0, r.mem ?? 0, r.disk ?? 0, r.gpus ?? 0, r.ports ?? []));
+  for (const r of o.reserved ?? []) {
+    const p = pool(r.role, r.cpus ?? 0, r.mem ?? 0, r.disk ?? 0, r.gpus ?? 0, r.ports ?? []);
+    pools.push(r.reservationId === undefined ? p : { ...p, reservationId: r.reservationId });
+  }
   const offer: { -readonly [K in keyof Offer]: Offer[K] } = { offerId: o.offerId ?? `offer-${++offerCounter}`, agent, pools };
   if (o.allocationRole !== undefined) offer.allocationRole = o.allocationRole;
   return offer;

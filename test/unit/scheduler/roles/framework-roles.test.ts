@@ -79,12 +79,14 @@ t.test('a resident app changed to another role with force: old instances keep th
   t.same(h.calls('kill').map((k) => k.taskId), [old[1].taskId], 'one old instance at a time is relaunched in place (minimumHealthCapacity 0.5)');
   t.same(h.scheduler.queue(), [], 'nothing is started next to it');
   confirmKills(h);
-  const [again] = h.offer(makeOffer({ cpus: 4 }));
+  // A resident instance relaunches only on its own reservation, offered back with its id.
+  const ownReservation = (instanceId: string) => makeOffer({ cpus: 4, reserved: [{ role: 'dev', cpus: 4, mem: 4096, disk: 1000, reservationId: instanceId }] });
+  const [again] = h.offer(ownReservation(old[1].instanceId));
   t.equal(again.instanceId, old[1].instanceId, 'the same instance comes back');
   t.equal(again.role, 'dev', 'under its old role');
   h.run(again);
   confirmKills(h);
-  const [second] = h.offer(makeOffer({ cpus: 4 }));
+  const [second] = h.offer(ownReservation(old[0].instanceId));
   t.equal(second.instanceId, old[0].instanceId);
   t.equal(second.role, 'dev');
   h.run(second);
@@ -101,7 +103,7 @@ t.test('a resident app changed to another role with force: old instances keep th
   const relaunch = h.instances('/dev/db').find((i) => i.instanceId === ids[0]);
   h.status(second.taskId, 'TASK_FAILED');
   h.advance(5000);
-  const [back] = h.offer(makeOffer({ cpus: 4 }));
+  const [back] = h.offer(ownReservation(ids[0] ?? ''));
   t.equal(back.instanceId, relaunch?.instanceId);
   t.equal(back.role, 'dev', 'a failed old instance relaunches under its old role too');
   t.ok(launchedTasks(h.calls('accept')).every((l) => l.role === 'dev' || l.instanceId === added.instanceId));

@@ -210,6 +210,9 @@ t.test('delete with an unreachable resident instance waits for it (its reservati
   t.ok(h.scheduler.instance(inst.instanceId), 'still known');
   t.same(h.events('app_terminated_event'), []);
   h.status(l.taskId, 'TASK_KILLED');
+  t.ok(h.scheduler.instance(inst.instanceId), 'killed, still known until its reservation is released');
+  // The master offers the reservation back: UNRESERVE, and only then is the instance forgotten.
+  h.offer(makeOffer({ agent: l.agentId === undefined ? undefined : { agentId: l.agentId }, reserved: [{ role: 'dev', cpus: 4, mem: 4096, reservationId: inst.instanceId }] }));
   t.equal(h.scheduler.instance(inst.instanceId), undefined);
   t.equal(h.events('app_terminated_event').length, 1);
 });
