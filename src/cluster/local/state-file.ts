@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ResolvedAgentCheck } from '../../scheduler/model/launch';
 import type { OfferedPool } from '../../scheduler/model/offer';
 import type { ScalarResources } from '../../scheduler/model/resources';
 import type { TaskState } from '../../scheduler/model/task-state';
+import { executorFromStored, executorToStored, storedExecutorProblem, type StoredExecutorV1 } from './stored-executor';
 
 /** One launched task as recorded for restart survival. */
 export interface TaskRecord {
@@ -51,7 +52,7 @@ export interface LocalClusterState {
 }
 
 /** One journal line: an executor written whole, or removed. */
-type JournalEntry = { readonly g: number; readonly put: ExecutorRecord } | { readonly g: number; readonly del: string };
+type JournalEntry = { readonly g: number; readonly put: unknown } | { readonly g: number; readonly del: string };
 
 /** A journal smaller than this is never compacted (a few hundred executor records). */
 const MIN_COMPACT_BYTES = 1 << 20;
@@ -80,7 +81,15 @@ export class StateFile {
   private snapshotBytes = 0;
   private journalBytes = 0;
 
-  constructor(readonly path: string) {}
+  /**
+   * @param log where a set-aside executor record is reported (one line each; default stderr)
+   */
+  constructor(readonly path: string, private readonly log: (line: string) => void = (line) => void process.stderr.write(`pacer: ${line}\n`)) {}
+
+  /** Where executor records that cannot be used are kept (JSON lines: reason, time, the record as stored). */
+  get setAsidePath(): string {
+    return `${this.path}.set-aside`;
+  }
 
   /** The journal's path. */
   get journalPath(): string {
@@ -99,20 +108,40 @@ export class StateFile {
       throw new Error(`${this.path} is not a local cluster state file (version 1)`);
     }
     const generation = parsed.generation ?? 0;
-    const executors = new Map(parsed.executors.map((e) => [e.executorKey, e]));
+    const executors = new Map<string, ExecutorRecord>();
+    const put = (stored: unknown): void => {
+      const record = this.usable(stored);
+      if (record !== undefined) executors.set(record.executorKey, record);
+    };
+    for (const e of parsed.executors as unknown[]) put(e);
     for (const entry of journalEntries(readOrUndefined(this.journalPath) ?? '', generation)) {
-      if ('put' in entry) executors.set(entry.put.executorKey, entry.put);
+      if ('put' in entry) put(entry.put);
       else executors.delete(entry.del);
     }
     this.generation = generation;
     return { version: 1, frameworkId: parsed.frameworkId, executors: [...executors.values()], generation };
   }
 
+  /**
+   * The live record of a stored executor, or undefined when it fails its schema (stored-executor.ts):
+   * then it is set aside — appended to {@link setAsidePath} with why, reported — and not loaded
+   * (issue 11: no stored record stops a start). Its processes are then unknown: the start-up sweep
+   * kills them, and the scheduler replaces their instances.
+   */
+  private usable(stored: unknown): ExecutorRecord | undefined {
+    const problem = storedExecutorProblem(stored);
+    if (problem === undefined) return executorFromStored(stored as StoredExecutorV1);
+    const key = typeof stored === 'object' && stored !== null ? String((stored as { executorKey?: unknown }).executorKey) : String(stored);
+    appendFileSync(this.setAsidePath, `${JSON.stringify({ reason: problem, setAsideAt: new Date().toISOString(), record: stored })}\n`);
+    this.log(`local cluster: stored executor ${key} set aside, not loaded: ${problem} (kept in ${this.setAsidePath})`);
+    return undefined;
+  }
+
   /** Write a new snapshot of `state` (the next generation) and empty the journal. */
   save(state: Omit<LocalClusterState, 'generation'>): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const generation = this.generation + 1;
-    const text = `${JSON.stringify({ ...state, generation })}\n`;
+    const text = `${JSON.stringify({ ...state, executors: state.executors.map(executorToStored), generation })}\n`;
     const tmp = `${this.path}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, this.path);
@@ -131,7 +160,7 @@ export class StateFile {
     if (put.length === 0 && del.length === 0) return false;
     const g = this.generation;
     let text = '';
-    for (const record of put) text += `${JSON.stringify({ g, put: record })}\n`;
+    for (const record of put) text += `${JSON.stringify({ g, put: executorToStored(record) })}\n`;
     for (const key of del) text += `${JSON.stringify({ g, del: key })}\n`;
     this.journalFd ??= openSync(this.journalPath, 'a');
     writeSync(this.journalFd, text);
@@ -160,13 +189,15 @@ function journalEntries(text: string, generation: number): JournalEntry[] {
   const out: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
-    let entry: Partial<{ g: number; put: ExecutorRecord; del: string }>;
+    let entry: Partial<{ g: number; put: unknown; del: string }>;
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
       break;
     }
-    if (typeof entry.put?.executorKey === 'string' && Array.isArray(entry.put.tasks)) {
+    if (typeof entry !== 'object' || entry === null) break;
+    // A whole line with a record is applied (a record that fails its schema is set aside on load).
+    if (typeof entry.put === 'object' && entry.put !== null) {
       if (entry.g === generation) out.push({ g: generation, put: entry.put });
     } else if (typeof entry.del === 'string') {
       if (entry.g === generation) out.push({ g: generation, del: entry.del });

@@ -31,12 +31,22 @@ const TAGS: ReadonlySet<string> = new Set([MAP_TAG, SET_TAG, NUM_TAG, UNDEFINED_
 
 /** Encode a value the core stores into JSON text (see the module comment for the tags). */
 export function encode(value: unknown): string {
-  return JSON.stringify(toJsonTree(value, '$'));
+  return JSON.stringify(encodeTree(value));
 }
 
 /** Decode text written by {@link encode}. Throws on text that is not JSON or a malformed tag. */
 export function decode(text: string): unknown {
-  return fromJsonTree(JSON.parse(text) as JsonValue);
+  return decodeTree(JSON.parse(text) as JsonValue);
+}
+
+/** The JSON tree {@link encode} writes as text (for records that embed a codec value in a larger record). */
+export function encodeTree(value: unknown): JsonValue {
+  return toJsonTree(value, '$');
+}
+
+/** The value a tree written by {@link encodeTree} stands for (a fresh copy). Throws on a malformed tag. */
+export function decodeTree(tree: JsonValue): unknown {
+  return fromJsonTree(tree);
 }
 
 /** The JSON tree of `value`; `at` names the position for error messages (`$.tasks[0]`). */

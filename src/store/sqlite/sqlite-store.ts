@@ -4,8 +4,8 @@ import type { Group } from '../../scheduler/groups/group';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
-import { groupToRecord, type RecordResult, RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
-import { decode, encode } from './codec';
+import { decodeRecord, encodeRecord, type RecordValues } from '../records/record-codec';
+import { RunSpecRecordReader } from '../run-spec-record';
 import { inspectStoreFile } from './inspect-store-file';
 import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
 import { initialiseStore } from './store-format';
@@ -46,7 +46,7 @@ export class SqliteStore implements Store {
     private readonly sql: StoreStatements,
   ) {
     this.saveInstancesTx = db.transaction((instances: readonly Instance[]) => {
-      for (const inst of instances) sql.saveInstance.run(inst.instanceId, encode(inst));
+      for (const inst of instances) sql.saveInstance.run(inst.instanceId, encodeRecord('instance', inst));
     });
   }
 
@@ -83,11 +83,11 @@ export class SqliteStore implements Store {
   }
 
   saveRoot(root: Group): void {
-    this.sql.saveRoot.run(encode(groupToRecord(root)));
+    this.sql.saveRoot.run(encodeRecord('root', root));
   }
 
   saveRunSpec(spec: RunSpec): void {
-    this.sql.saveRunSpec.run(spec.id, encode(runSpecToRecord(spec)));
+    this.sql.saveRunSpec.run(spec.id, encodeRecord('runSpec', spec));
   }
 
   deleteRunSpec(runSpecId: string): void {
@@ -95,7 +95,7 @@ export class SqliteStore implements Store {
   }
 
   saveRunSpecVersion(spec: RunSpec): void {
-    this.sql.saveVersion.run(spec.id, spec.version, encode(runSpecToRecord(spec)));
+    this.sql.saveVersion.run(spec.id, spec.version, encodeRecord('runSpecVersion', spec));
   }
 
   deleteRunSpecVersion(runSpecId: string, version: string): void {
@@ -103,7 +103,7 @@ export class SqliteStore implements Store {
   }
 
   saveRootVersion(root: Group): void {
-    this.sql.saveRootVersion.run(root.version, encode(groupToRecord(root)));
+    this.sql.saveRootVersion.run(root.version, encodeRecord('rootVersion', root));
   }
 
   deleteRootVersion(version: string): void {
@@ -111,7 +111,7 @@ export class SqliteStore implements Store {
   }
 
   saveDeployment(deployment: Deployment): void {
-    this.sql.saveDeployment.run(deployment.plan.id, encode(deploymentRecord(deployment)));
+    this.sql.saveDeployment.run(deployment.plan.id, encodeRecord('deployment', deployment));
   }
 
   deleteDeployment(deploymentId: string): void {
@@ -142,44 +142,38 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Everything stored, decoded into fresh objects. Arrays are in key order (ids ascending;
-   * versions by run spec id, then version, and root versions by version — versions are ISO
-   * timestamps, so oldest first). A row that does not decode, or whose record is not the one its
-   * key names (a run spec stored under another id, …), is set aside and reported in `setAside`;
-   * it never stops the load. Run specs and groups are read back through the converter
-   * (run-spec-record.ts), so one it refuses is set aside with its errors. Whether the rest of a
-   * decoded record makes sense is the core's to judge.
+   * Everything stored, decoded into fresh objects (records/record-codec.ts: each record's text is
+   * parsed, checked against its kind's schema and mapped to the core's model; run specs and groups
+   * are read back through the converter by one reader for the whole load, ../run-spec-record.ts). Arrays are in key
+   * order (ids ascending; versions by run spec id, then version, and root versions by version —
+   * versions are ISO timestamps, so oldest first). A row that fails, or whose record is not the one
+   * its key names (a run spec stored under another id, …), is set aside and reported in `setAside`;
+   * it never stops the load. Whether a decoded record makes sense is the core's to judge.
    */
   load(): StoredState {
     const setAside: SetAsideRecord[] = [];
     const reader = new RunSpecRecordReader();
-    const take = <T>(
-      kind: StoredRecordKind, key: string, body: unknown, read: (v: unknown) => RecordResult<unknown>, names: (v: T) => boolean, version?: string,
-    ): T[] => {
-      const problem = this.rowProblem(body, read, names as (v: unknown) => boolean);
-      if (problem.value !== undefined) return [problem.value as T];
-      const record: SetAsideRecord = { kind, key: String(key), ...(version === undefined ? {} : { version: String(version) }), reason: problem.reason };
+    const take = <K extends StoredRecordKind>(kind: K, body: unknown, key: string, version?: string): RecordValues[K][] => {
+      const at = { key: String(key), ...(version === undefined ? {} : { version: String(version) }) };
+      const decoded = decodeRecord(kind, body, at, reader);
+      if (decoded.ok) return [decoded.value];
+      const record: SetAsideRecord = { kind, ...at, reason: decoded.reason };
       this.setAside(record);
       setAside.push(record);
       return [];
     };
-    const anyRecord = (): boolean => true;
-    const runSpec = (v: unknown): RecordResult<unknown> => reader.runSpec(v);
-    const group = (v: unknown): RecordResult<unknown> => reader.group(v);
-    const deployment = (v: unknown): RecordResult<unknown> => deploymentFromRecord(reader, v);
-    const plain = (v: unknown): RecordResult<unknown> => ({ ok: true, value: v });
     const root = this.sql.loadRoot.get();
-    const frameworkId = this.frameworkIdOrSetAside(setAside);
-    const roots = root === undefined ? [] : take<Group>('root', '/', root.body, group, anyRecord);
+    const framework = this.sql.loadFrameworkId.get() as { framework_id: unknown } | undefined;
+    const frameworkIds = framework === undefined ? [] : take('frameworkId', framework.framework_id, '/');
+    const roots = root === undefined ? [] : take('root', root.body, '/');
     return {
       ...(roots.length === 0 ? {} : { root: roots[0] }),
-      runSpecs: this.sql.loadRunSpecs.all().flatMap((r) => take<RunSpec>('runSpec', r.id, r.body, runSpec, (v) => v.id === r.id)),
-      versions: this.sql.loadVersions.all().flatMap((r) =>
-        take<RunSpec>('runSpecVersion', r.run_spec_id, r.body, runSpec, (v) => v.id === r.run_spec_id && v.version === r.version, r.version)),
-      rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take<Group>('rootVersion', r.version, r.body, group, (v) => v.version === r.version)),
-      deployments: this.sql.loadDeployments.all().flatMap((r) => take<Deployment>('deployment', r.id, r.body, deployment, (v) => v.plan.id === r.id)),
-      instances: this.sql.loadInstances.all().flatMap((r) => take<Instance>('instance', r.id, r.body, plain, (v) => v.instanceId === r.id)),
-      ...(frameworkId === undefined ? {} : { frameworkId }),
+      runSpecs: this.sql.loadRunSpecs.all().flatMap((r) => take('runSpec', r.body, r.id)),
+      versions: this.sql.loadVersions.all().flatMap((r) => take('runSpecVersion', r.body, r.run_spec_id, r.version)),
+      rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take('rootVersion', r.body, r.version)),
+      deployments: this.sql.loadDeployments.all().flatMap((r) => take('deployment', r.body, r.id)),
+      instances: this.sql.loadInstances.all().flatMap((r) => take('instance', r.body, r.id)),
+      ...(frameworkIds.length === 0 ? {} : { frameworkId: frameworkIds[0] }),
       ...(setAside.length === 0 ? {} : { setAside }),
     };
   }
@@ -188,53 +182,6 @@ export class SqliteStore implements Store {
   close(): void {
     this.db.close();
   }
-
-  /**
-   * The value of a row's body when it decodes to an object that `read` turns into the core's
-   * value (run specs and groups: run-spec-record.ts) and `names` accepts as the record its key
-   * names; otherwise why not. Any failure of the codec (including a stack overflow on absurdly deep
-   * text) is a reason, never an exception.
-   */
-  private rowProblem(body: unknown, read: (v: unknown) => RecordResult<unknown>, names: (v: unknown) => boolean): { value?: unknown; reason: string } {
-    let decoded: unknown;
-    try {
-      decoded = decode(typeof body === 'string' ? body : String(body));
-    } catch (err) {
-      return { reason: `does not decode (${(err as Error).message})` };
-    }
-    if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) return { reason: 'does not decode to an object' };
-    const record = read(decoded);
-    if (!record.ok) return { reason: record.reason };
-    if (!names(record.value)) return { reason: 'is not the record its key names' };
-    return { value: record.value, reason: '' };
-  }
-
-  /** The stored framework id, or undefined (a stored value that is not a non-empty string is set aside). */
-  private frameworkIdOrSetAside(setAside: SetAsideRecord[]): string | undefined {
-    const row = this.sql.loadFrameworkId.get() as { framework_id: unknown } | undefined;
-    if (row === undefined) return undefined;
-    if (typeof row.framework_id === 'string' && row.framework_id !== '') return row.framework_id;
-    const record: SetAsideRecord = { kind: 'frameworkId', key: '/', reason: 'is not a framework id' };
-    this.setAside(record);
-    setAside.push(record);
-    return undefined;
-  }
-}
-
-/** A deployment as stored: the core's object with its two roots as group records (run-spec-record.ts). */
-function deploymentRecord(deployment: Deployment): Record<string, unknown> {
-  return { ...deployment, original: groupToRecord(deployment.original), target: groupToRecord(deployment.target) };
-}
-
-function deploymentFromRecord(reader: RunSpecRecordReader, value: unknown): RecordResult<Deployment> {
-  const record = value as Record<string, unknown>;
-  const plan = record.plan as { id?: unknown } | undefined;
-  if (typeof plan !== 'object' || plan === null || typeof plan.id !== 'string') return { ok: false, reason: 'is not a deployment record' };
-  const original = reader.group(record.original);
-  if (!original.ok) return { ok: false, reason: `original: ${original.reason}` };
-  const target = reader.group(record.target);
-  if (!target.ok) return { ok: false, reason: `target: ${target.reason}` };
-  return { ok: true, value: { ...record, original: original.value, target: target.value } as unknown as Deployment };
 }
 
 function setPragmas(db: Database.Database, path: string, synchronous: StoreSynchronous): void {

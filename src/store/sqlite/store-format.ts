@@ -1,4 +1,7 @@
 import type Database from 'better-sqlite3';
+import { STORE_FORMAT_VERSION } from '../records/store-format-version';
+
+export { STORE_FORMAT_VERSION } from '../records/store-format-version';
 
 /**
  * The on-disk format of the embedded store (issue 5, durable state).
@@ -7,30 +10,22 @@ import type Database from 'better-sqlite3';
  * is this", 4 bytes in the header) holds {@link PACER_APPLICATION_ID}, and `PRAGMA user_version`
  * holds {@link STORE_FORMAT_VERSION}. A file with another application id is not ours; a file with
  * a higher format version was written by a newer pacer and is refused (it was never modified).
- * Bump the version whenever a table or the codec changes incompatibly, and add a migration from
- * the previous one that runs in the same transaction as the `user_version` bump: Marathon's
+ * The version is the store's format version (records/store-format-version.ts): bump it whenever a
+ * table or a record changes, with a migration (records/record-migrations.ts) that runs in the same
+ * transaction as the `user_version` bump: Marathon's
  * half-done storage migrations left clusters unable to start (marathon-reference.md section 5,
  * item 13), whereas a SQLite transaction moves the file to the new version whole or not at all.
  *
  * The tables hold Marathon's persisted categories (marathon-reference.md section 2, "Persistence in
  * ZooKeeper": apps/pods, group, instance, deployment, framework-id) plus the root group's stored
  * versions, keyed by what the port keys them by; the root group and the framework id are single
- * rows. Every body column holds the codec's JSON text (`codec.ts`) of the record: run specs and
- * groups (the root, root versions, a deployment's two roots) as Marathon's JSON (../run-spec-record.ts),
- * deployments and instances as the core's objects. There is no node-size limit to
- * hit (Marathon's 1 MB ZooKeeper nodes, section 5, item 5).
+ * rows. Every body column holds a record's JSON text as `records/record-codec.ts` writes it (the
+ * record types and the format version: `records/`, docs/architecture.md "Store format"). There
+ * is no node-size limit to hit (Marathon's 1 MB ZooKeeper nodes, section 5, item 5).
  */
 
 /** "pacr" in ASCII, as a signed 32-bit integer (SQLite's application_id is a signed int). */
 export const PACER_APPLICATION_ID = 0x70616372;
-
-/**
- * The format this build writes and the highest it can read. Version 2 stores health check
- * protocols with Marathon's `MESOS_*` names; version 3 stores run specs and groups as Marathon's
- * JSON (../run-spec-record.ts) instead of the core's objects (store-migrations.ts upgrades older
- * files).
- */
-export const STORE_FORMAT_VERSION = 3;
 
 const SCHEMA_V1 = `
   CREATE TABLE root (

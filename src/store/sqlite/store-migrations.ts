@@ -1,39 +1,39 @@
 import type Database from 'better-sqlite3';
-import { AGENT_PROTOCOL_ALIASES } from '../../scheduler/model/health-check';
-import { migrateRunSpecsToMarathonJson } from './run-spec-migration';
-import { STORE_FORMAT_VERSION } from './store-format';
+import type { StoredRecordKind } from '../../scheduler/ports/store';
+import { migrateRecordText } from '../records/record-migrations';
+import { RunSpecRecordReader } from '../run-spec-record';
+import { STORE_FORMAT_VERSION } from '../records/store-format-version';
 
-/** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
-export const OLDEST_MIGRATABLE_VERSION = 1;
+export { OLDEST_MIGRATABLE_VERSION } from '../records/store-format-version';
 
-/** Tables whose body column holds the codec's JSON text of run specs, groups, deployments or instances. */
-const BODY_TABLES = ['root', 'run_specs', 'run_spec_versions', 'root_versions', 'deployments', 'instances'] as const;
+/** The table of each kind of record, its key columns and the column holding the record's text. */
+const TABLES: readonly { readonly kind: StoredRecordKind; readonly table: string; readonly keys: readonly string[] }[] = [
+  { kind: 'root', table: 'root', keys: ['id'] },
+  { kind: 'runSpec', table: 'run_specs', keys: ['id'] },
+  { kind: 'runSpecVersion', table: 'run_spec_versions', keys: ['run_spec_id', 'version'] },
+  { kind: 'rootVersion', table: 'root_versions', keys: ['version'] },
+  { kind: 'deployment', table: 'deployments', keys: ['id'] },
+  { kind: 'instance', table: 'instances', keys: ['id'] },
+];
 
 /**
- * Brings a store of an older format version up to {@link STORE_FORMAT_VERSION}, in one
- * transaction with the `user_version` bump (store-format.ts: the file moves to the new version
- * whole or not at all).
- *
- * 1 → 2: health check protocols are stored with Marathon's names. Version 1 wrote the agent-run
- * protocols as `AGENT_HTTP`, `AGENT_HTTPS`, `AGENT_TCP` (in the run spec, its `wire` and its
- * `definition`); they become `MESOS_HTTP`, `MESOS_HTTPS`, `MESOS_TCP`. The rewrite matches the
- * exact JSON member `"protocol":"AGENT_…"` as the codec writes it (no spaces; a string value that
- * merely contains this text has its quotes escaped and is left alone).
- *
- * 2 → 3: run specs and groups are stored as Marathon's JSON (run-spec-migration.ts).
+ * Brings a store of an older format version up to {@link STORE_FORMAT_VERSION}: every record goes
+ * through the store's record migrations (records/record-migrations.ts, shared with the ZooKeeper
+ * store), in one transaction with the `user_version` bump (store-format.ts: the file moves to the
+ * new version whole or not at all). A row that is not JSON is left as it is (load sets it aside).
  */
 export function migrateStore(db: Database.Database, fromVersion: number): void {
   db.transaction(() => {
-    if (fromVersion < 2) renameAgentProtocols(db);
-    if (fromVersion < 3) migrateRunSpecsToMarathonJson(db);
+    const reader = new RunSpecRecordReader();
+    for (const { kind, table, keys } of TABLES) {
+      const update = db.prepare(`UPDATE ${table} SET body = ? WHERE ${keys.map((k) => `${k} = ?`).join(' AND ')}`);
+      const rows = db.prepare(`SELECT ${keys.join(', ')}, body FROM ${table}`).all() as Record<string, unknown>[];
+      for (const row of rows) {
+        if (typeof row.body !== 'string') continue;
+        const migrated = migrateRecordText(kind, row.body, fromVersion, reader);
+        if (migrated !== row.body) update.run(migrated, ...keys.map((k) => row[k]));
+      }
+    }
     db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
   })();
-}
-
-function renameAgentProtocols(db: Database.Database): void {
-  let body = 'body';
-  for (const [legacy, name] of Object.entries(AGENT_PROTOCOL_ALIASES)) {
-    body = `replace(${body}, '"protocol":"${legacy}"', '"protocol":"${name}"')`;
-  }
-  for (const table of BODY_TABLES) db.exec(`UPDATE ${table} SET body = ${body} WHERE body LIKE '%"protocol":"AGENT_%'`);
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 
-/** A stored row: its key columns and the codec's JSON body. */
+/** A stored row: its key columns and the record's JSON text (records/record-codec.ts). */
 export interface BodyRow {
   readonly id: string;
   readonly body: string;

@@ -87,3 +87,36 @@ t.test('append answers true once the journal outgrows max(1 MiB, twice the snaps
   t.equal(appendsUntilTrue(), Math.floor((2 * snapshotBytes) / lineBytes) + 1, 'past twice the snapshot with a big one');
   file.close();
 });
+
+t.test('records are written in their stored form and read back as they were (StoredExecutorV1)', async (t) => {
+  const file = fresh(t);
+  const full: ExecutorRecord = {
+    ...executor('a', 7), killDeadlineMs: 99, group: true,
+    allocation: [{ reservedFor: 'r', cpusMilli: 1, memMilli: 2, diskMilli: 3, gpus: 0, ports: [[31_000, 31_002]] }],
+  };
+  full.tasks[0].healthy = true;
+  full.tasks[0].startTime = '123';
+  file.save({ version: 1, frameworkId: 'fw', executors: [full] });
+  file.append([executor('b', 3)], []);
+  file.close();
+  t.same(new StateFile(file.path).load()?.executors, [full, executor('b', 3)]);
+});
+
+t.test('an executor record that fails its schema is set aside (kept with why, reported) and the rest loads (issue 11)', async (t) => {
+  const file = fresh(t);
+  file.save({ version: 1, frameworkId: 'fw', executors: [executor('a', 1)] });
+  file.close();
+  const snapshot = JSON.parse(readFileSync(file.path, 'utf8')) as { executors: unknown[] };
+  snapshot.executors.push({ executorKey: 'bad-snapshot', tasks: 'none' });
+  writeFileSync(file.path, JSON.stringify(snapshot));
+  appendFileSync(file.journalPath, `${JSON.stringify({ g: 1, put: { ...executor('bad-journal', 2), agentId: 7 } })}\n${JSON.stringify({ g: 1, put: executor('c', 3) })}\n`);
+  const lines: string[] = [];
+  const loaded = new StateFile(file.path, (line) => lines.push(line)).load();
+  t.same(loaded?.executors.map((e) => e.executorKey), ['a', 'c'], 'the good records, the journal after the bad line included');
+  t.match(lines, [
+    /^local cluster: stored executor bad-snapshot set aside, not loaded: does not match StoredExecutorV1: must have required property/,
+    /^local cluster: stored executor bad-journal set aside, not loaded: does not match StoredExecutorV1: \/agentId must be string/,
+  ]);
+  const kept = readFileSync(`${file.path}.set-aside`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { record: { executorKey: string } });
+  t.same(kept.map((k) => k.record.executorKey), ['bad-snapshot', 'bad-journal'], 'kept as stored');
+});

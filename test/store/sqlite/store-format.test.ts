@@ -134,8 +134,8 @@ t.test('a row that does not decode is set aside by load(), kept with its reason,
   const loaded = store.load();
   t.equal(loaded.instances.length, 299, 'every other instance');
   t.notOk(loaded.instances.some((i) => i.instanceId === 'app.instance-0007'));
-  t.same(loaded.setAside, [{ kind: 'instance', key: 'app.instance-0007', reason: 'does not decode (codec: malformed $map value)' }]);
-  t.match(store.setAsideRows(), [{ kind: 'instance', key: 'app.instance-0007', body: '{"$map":1}', reason: 'does not decode (codec: malformed $map value)', setAsideAt: String }]);
+  t.same(loaded.setAside, [{ kind: 'instance', key: 'app.instance-0007', reason: "does not match StoredInstanceV1: must have required property 'instanceId'" }]);
+  t.match(store.setAsideRows(), [{ kind: 'instance', key: 'app.instance-0007', body: '{"$map":1}', reason: "does not match StoredInstanceV1: must have required property 'instanceId'", setAsideAt: String }]);
   t.equal(store.load().setAside, undefined, 'moved out of the way: the next load is clean');
 });
 

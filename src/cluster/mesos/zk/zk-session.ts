@@ -32,7 +32,7 @@ export type ZkCreateMode = 'persistent' | 'persistentSequential' | 'ephemeral' |
 
 /** One operation of an atomic {@link ZkSession.transaction} (ZooKeeper's `multi`). */
 export type ZkOp =
-  | { readonly op: 'create'; readonly path: string; readonly data?: Buffer; readonly mode?: ZkCreateMode }
+  | { readonly op: 'create'; readonly path: string; readonly data?: Buffer; readonly mode?: ZkCreateMode; readonly acl?: readonly zookeeper.ACL[] }
   | { readonly op: 'setData'; readonly path: string; readonly data: Buffer; readonly version?: number }
   | { readonly op: 'delete'; readonly path: string; readonly version?: number }
   | { readonly op: 'check'; readonly path: string; readonly version: number };
@@ -194,7 +194,7 @@ export class ZkSession implements ZkReader {
     return this.call(`transaction of ${ops.length}`, (done) => {
       const tx = this.client.transaction();
       for (const op of ops) {
-        if (op.op === 'create') tx.create(op.path, op.data ?? Buffer.alloc(0), [...OPEN_ACL], CREATE_MODES[op.mode ?? 'persistent']);
+        if (op.op === 'create') tx.create(op.path, op.data ?? Buffer.alloc(0), [...(op.acl ?? OPEN_ACL)], CREATE_MODES[op.mode ?? 'persistent']);
         else if (op.op === 'setData') tx.setData(op.path, op.data, op.version ?? -1);
         else if (op.op === 'delete') tx.remove(op.path, op.version ?? -1);
         else tx.check(op.path, op.version);

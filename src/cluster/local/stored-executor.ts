@@ -1,0 +1,108 @@
+import { TASK_STATES } from '../../scheduler/model/task-state';
+import type { HealthCheckSpec } from '../../scheduler/model/health-check';
+import { defined, type JsonSchema, recordCheck } from '../../store/records/record-schema';
+import type { StoredPoolV1, StoredResourcesV1 } from '../../store/records/stored-instance';
+import type { ExecutorRecord, TaskRecord } from './state-file';
+
+/**
+ * How the local cluster's state file stores one executor (format 1 of `local-cluster.json` and its
+ * journal): a plain type of its own, mapped by hand from and to the live {@link ExecutorRecord},
+ * checked with ajv when the file is read (a record that fails is set aside, never fatal: issue 11).
+ * The health check's definition is the run spec model's (stored as its JSON, checked as an object).
+ */
+export interface StoredExecutorV1 {
+  readonly executorKey: string;
+  readonly executorId: string;
+  readonly agentId: string;
+  readonly group: boolean;
+  readonly allocation: readonly StoredPoolV1[];
+  readonly killDeadlineMs?: number;
+  readonly tasks: readonly StoredLocalTaskV1[];
+}
+
+/** One task of a stored executor: what supervising and re-adopting its process needs. */
+export interface StoredLocalTaskV1 {
+  readonly taskId: string;
+  readonly runSpecId: string;
+  readonly instanceId: string;
+  readonly containerName?: string;
+  readonly pid?: number;
+  readonly startTime?: string;
+  readonly sandbox: string;
+  readonly hostPorts: readonly number[];
+  readonly resources: StoredResourcesV1;
+  readonly killGracePeriodMs: number;
+  readonly launchedAtMs: number;
+  readonly healthCheck?: { readonly check: object; readonly port?: number };
+  readonly env: Readonly<Record<string, string>>;
+  readonly state: TaskRecord['state'];
+  readonly healthy?: boolean;
+}
+
+/** The stored form of `e` (a fresh copy). */
+export function executorToStored(e: ExecutorRecord): StoredExecutorV1 {
+  return {
+    executorKey: e.executorKey, executorId: e.executorId, agentId: e.agentId, group: e.group,
+    allocation: e.allocation.map((p) => ({ ...defined('reservedFor', p.reservedFor), cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus, ports: p.ports.map(([b, x]) => [b, x] as const) })),
+    ...defined('killDeadlineMs', e.killDeadlineMs),
+    tasks: e.tasks.map(taskToStored),
+  };
+}
+
+/** The live record of a stored executor that passed {@link storedExecutorProblem}. */
+export function executorFromStored(s: StoredExecutorV1): ExecutorRecord {
+  return {
+    executorKey: s.executorKey, executorId: s.executorId, agentId: s.agentId, group: s.group,
+    allocation: s.allocation.map((p) => ({ ...defined('reservedFor', p.reservedFor), cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus, ports: p.ports.map(([b, x]) => [b, x] as const) })),
+    ...defined('killDeadlineMs', s.killDeadlineMs),
+    tasks: s.tasks.map(taskFromStored),
+  };
+}
+
+function taskToStored(t: TaskRecord): StoredLocalTaskV1 {
+  return {
+    taskId: t.taskId, runSpecId: t.runSpecId, instanceId: t.instanceId, ...defined('containerName', t.containerName),
+    ...defined('pid', t.pid), ...defined('startTime', t.startTime), sandbox: t.sandbox, hostPorts: [...t.hostPorts],
+    resources: { cpusMilli: t.resources.cpusMilli, memMilli: t.resources.memMilli, diskMilli: t.resources.diskMilli, gpus: t.resources.gpus },
+    killGracePeriodMs: t.killGracePeriodMs, launchedAtMs: t.launchedAtMs,
+    ...defined('healthCheck', t.healthCheck === undefined ? undefined : { check: t.healthCheck.check, ...defined('port', t.healthCheck.port) }),
+    env: { ...t.env }, state: t.state, ...defined('healthy', t.healthy),
+  };
+}
+
+function taskFromStored(t: StoredLocalTaskV1): TaskRecord {
+  return {
+    taskId: t.taskId, runSpecId: t.runSpecId, instanceId: t.instanceId, ...defined('containerName', t.containerName),
+    ...defined('pid', t.pid), ...defined('startTime', t.startTime), sandbox: t.sandbox, hostPorts: [...t.hostPorts],
+    resources: { cpusMilli: t.resources.cpusMilli, memMilli: t.resources.memMilli, diskMilli: t.resources.diskMilli, gpus: t.resources.gpus },
+    killGracePeriodMs: t.killGracePeriodMs, launchedAtMs: t.launchedAtMs,
+    ...defined('healthCheck', t.healthCheck === undefined ? undefined : { check: t.healthCheck.check as HealthCheckSpec, ...defined('port', t.healthCheck.port) }),
+    env: { ...t.env }, state: t.state, ...defined('healthy', t.healthy),
+  };
+}
+
+const NUMBER: JsonSchema = { type: 'number' };
+const STRING: JsonSchema = { type: 'string' };
+const RANGE: JsonSchema = { type: 'array', items: NUMBER, minItems: 2, maxItems: 2 };
+const closed = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
+
+const TASK = closed(['taskId', 'runSpecId', 'instanceId', 'sandbox', 'hostPorts', 'resources', 'killGracePeriodMs', 'launchedAtMs', 'env', 'state'], {
+  taskId: STRING, runSpecId: STRING, instanceId: STRING, containerName: STRING, pid: { type: 'integer', minimum: 1 }, startTime: STRING,
+  sandbox: { type: 'string', minLength: 1 }, hostPorts: { type: 'array', items: NUMBER },
+  resources: closed(['cpusMilli', 'memMilli', 'diskMilli', 'gpus'], { cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER }),
+  killGracePeriodMs: NUMBER, launchedAtMs: NUMBER,
+  healthCheck: closed(['check'], { check: { type: 'object' }, port: NUMBER }),
+  env: { type: 'object', additionalProperties: STRING }, state: { enum: [...TASK_STATES] }, healthy: { type: 'boolean' },
+});
+
+/** Why a stored executor cannot be used, or undefined (closed schema: an unknown or missing field fails). */
+export const storedExecutorProblem = recordCheck('StoredExecutorV1', closed(['executorKey', 'executorId', 'agentId', 'group', 'allocation', 'tasks'], {
+  executorKey: STRING, executorId: STRING, agentId: STRING, group: { type: 'boolean' },
+  allocation: {
+    type: 'array',
+    items: closed(['cpusMilli', 'memMilli', 'diskMilli', 'gpus', 'ports'], {
+      reservedFor: STRING, cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER, ports: { type: 'array', items: RANGE },
+    }),
+  },
+  killDeadlineMs: NUMBER, tasks: { type: 'array', items: TASK },
+}));

@@ -1,0 +1,109 @@
+import type { Deployment } from '../../scheduler/deployments/deployment';
+import type { Group } from '../../scheduler/groups/group';
+import type { Instance } from '../../scheduler/model/instance';
+import type { RunSpec } from '../../scheduler/model/run-spec';
+import type { StoredRecordKind } from '../../scheduler/ports/store';
+import { RunSpecRecordReader } from '../run-spec-record';
+import type { JsonValue } from '../sqlite/codec';
+import { recordCheck } from './record-schema';
+import { groupFromStored, groupToStored, runSpecFromStored, runSpecToStored, STORED_GROUP_SCHEMA, STORED_RUN_SPEC_SCHEMA } from './spec-records';
+import { deploymentFromStored, deploymentToStored, STORED_DEPLOYMENT_SCHEMA, type StoredDeploymentV1 } from './stored-deployment';
+import { instanceFromStored, instanceToStored, STORED_INSTANCE_SCHEMA, type StoredInstanceV1 } from './stored-instance';
+
+/** The core's value of each kind of stored record. */
+export interface RecordValues {
+  readonly root: Group;
+  readonly rootVersion: Group;
+  readonly runSpec: RunSpec;
+  readonly runSpecVersion: RunSpec;
+  readonly deployment: Deployment;
+  readonly instance: Instance;
+  readonly frameworkId: string;
+}
+
+/** What a record is stored under: its key (run spec, deployment or instance id; a root version; `/`) and, for a run spec version, its version. */
+export interface RecordKey {
+  readonly key: string;
+  readonly version?: string;
+}
+
+/** A decoded record, or why it cannot be loaded (the reason a set-aside record carries). */
+export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
+
+/** How each kind is checked, mapped and keyed (record texts are JSON, except the framework id: its own text). */
+interface RecordFormat<K extends StoredRecordKind> {
+  readonly check: (value: unknown) => string | undefined;
+  readonly toStored: (value: RecordValues[K]) => JsonValue;
+  /** The core's value, or why not (run specs and groups: the converter's reasons, run-spec-record.ts). */
+  readonly fromStored: (stored: never, reader: RunSpecRecordReader) => Decoded<RecordValues[K]>;
+  readonly keyOf: (value: RecordValues[K]) => RecordKey;
+}
+
+const SINGLE: RecordKey = { key: '/' };
+const runSpecCheck = recordCheck('a stored run spec', STORED_RUN_SPEC_SCHEMA);
+const groupCheck = recordCheck('a stored group', STORED_GROUP_SCHEMA);
+
+const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: RecordFormat<K> } = {
+  root: { check: groupCheck, toStored: groupToStored, fromStored: groupFromStored, keyOf: () => SINGLE },
+  rootVersion: { check: groupCheck, toStored: groupToStored, fromStored: groupFromStored, keyOf: (g) => ({ key: g.version }) },
+  runSpec: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
+  runSpecVersion: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }) },
+  deployment: {
+    check: recordCheck('StoredDeploymentV1', STORED_DEPLOYMENT_SCHEMA),
+    toStored: (d) => deploymentToStored(d) as unknown as JsonValue,
+    fromStored: (s: StoredDeploymentV1, reader) => deploymentFromStored(s, reader),
+    keyOf: (d) => ({ key: d.plan.id }),
+  },
+  instance: {
+    check: recordCheck('StoredInstanceV1', STORED_INSTANCE_SCHEMA),
+    toStored: (i) => instanceToStored(i) as unknown as JsonValue,
+    fromStored: (s: StoredInstanceV1) => ({ ok: true, value: instanceFromStored(s) }),
+    keyOf: (i) => ({ key: i.instanceId }),
+  },
+};
+
+/** Where `value` of `kind` is stored (what {@link decodeRecord} expects it back under). */
+export function recordKeyOf<K extends StoredRecordKind>(kind: K, value: RecordValues[K]): RecordKey {
+  if (kind === 'frameworkId') return SINGLE;
+  return (FORMATS[kind as Exclude<K, 'frameworkId'>] as RecordFormat<StoredRecordKind>).keyOf(value as never);
+}
+
+/**
+ * The stored text of `value`: its explicit record (a fresh copy, so the core may keep mutating its
+ * own object) as JSON; the framework id as itself. Run specs and groups are rendered as
+ * Marathon's JSON (spec-records.ts, ../run-spec-record.ts).
+ */
+export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordValues[K]): string {
+  if (kind === 'frameworkId') return value as string;
+  const format = FORMATS[kind as Exclude<K, 'frameworkId'>] as RecordFormat<StoredRecordKind>;
+  return JSON.stringify(format.toStored(value as never));
+}
+
+/**
+ * The core's value of a stored text, or why it cannot be loaded: the text is not JSON, its record
+ * fails the kind's schema (ajv), the converter refuses a run spec or group in it, it is not the
+ * record `at` names (a run spec stored under another id, …), or mapping it fails. Never throws
+ * (issue 11: a bad record is set aside, never fatal). Pass one `reader` for a whole load: equal
+ * apps and pods (one app held by many root versions) are then converted once and shared.
+ */
+export function decodeRecord<K extends StoredRecordKind>(
+  kind: K, text: unknown, at: RecordKey, reader: RunSpecRecordReader = new RunSpecRecordReader(),
+): Decoded<RecordValues[K]> {
+  if (kind === 'frameworkId') {
+    return typeof text === 'string' && text !== '' ? { ok: true, value: text as RecordValues[K] } : { ok: false, reason: 'is not a framework id' };
+  }
+  const format = FORMATS[kind as Exclude<K, 'frameworkId'>] as RecordFormat<StoredRecordKind>;
+  try {
+    const tree = JSON.parse(typeof text === 'string' ? text : String(text)) as unknown;
+    const problem = format.check(tree);
+    if (problem !== undefined) return { ok: false, reason: problem };
+    const read = format.fromStored(tree as never, reader) as Decoded<RecordValues[K]>;
+    if (!read.ok) return read;
+    const value = read.value;
+    const key = format.keyOf(value as never);
+    if (key.key !== at.key || key.version !== at.version) return { ok: false, reason: 'is not the record its key names' };
+    return { ok: true, value };
+  } catch (err) {
+    return { ok: false, reason: `does not decode (${(err as Error).message})` };
+  }
+}

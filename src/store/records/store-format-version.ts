@@ -1,0 +1,17 @@
+/**
+ * The store format this build writes and the highest it reads, for every backend (the SQLite
+ * file's `user_version`, the ZooKeeper store's `format` znode). One number for the whole store:
+ * format N fixes the shape of every kind of record (docs/architecture.md, "Store format").
+ *
+ * - 1: the first format.
+ * - 2: health check protocols with Marathon's `MESOS_*` names (record-migrations.ts upgrades 1).
+ * - 3: run specs and groups as Marathon's JSON rendered from the typed model (../run-spec-record.ts;
+ *   record-migrations.ts upgrades 2, run-spec-migration.ts).
+ *
+ * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
+ * only together with a bump here and a migration from the previous version.
+ */
+export const STORE_FORMAT_VERSION = 3;
+
+/** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
+export const OLDEST_MIGRATABLE_VERSION = 1;

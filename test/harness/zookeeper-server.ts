@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PATIENCE_MS, waitFor } from './wait';
+
+/** Debian's `zookeeper` package (what .ci/run installs). */
+const JAR = '/usr/share/java/zookeeper.jar';
+const MAIN_CLASS = 'org.apache.zookeeper.server.ZooKeeperServerMain';
+
+/** Why real-ZooKeeper tests cannot run here (the package is absent), or false. */
+export const ZOOKEEPER_MISSING: string | false = existsSync(JAR) && existsSync('/usr/bin/java')
+  ? false
+  : `Debian's zookeeper package is not installed (${JAR}, /usr/bin/java): apt-get install zookeeper to run these tests`;
+
+/** A standalone ZooKeeper of this test file: `127.0.0.1:port`, its own temp data dir. */
+export interface ZooKeeperServer {
+  /** `127.0.0.1:port`, for a `zk://` URL. */
+  readonly connect: string;
+  /** Stops it (SIGTERM, then SIGKILL) and removes its data dir. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one ZooKeeper for a test file on 127.0.0.1 and a free port, its data in a fresh temp
+ * directory, its admin server off; resolves once it answers `ruok` (bounded by PATIENCE_MS).
+ * Call only when {@link ZOOKEEPER_MISSING} is false.
+ */
+export async function startZooKeeper(): Promise<ZooKeeperServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-zk-'));
+  const port = await freePort();
+  writeFileSync(join(dir, 'zoo.cfg'), [
+    'tickTime=500', `dataDir=${join(dir, 'data')}`, `clientPort=${port}`, 'clientPortAddress=127.0.0.1', 'maxClientCnxns=0',
+    'admin.enableServer=false', '4lw.commands.whitelist=ruok', 'minSessionTimeout=1000', 'maxSessionTimeout=60000', '',
+  ].join('\n'));
+  const child = spawn('java', ['-Xmx256m', '-Dzookeeper.log.dir=' + dir, '-cp', JAR, MAIN_CLASS, join(dir, 'zoo.cfg')], { stdio: 'ignore' });
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  const stop = once(() => stopChild(child, () => exited).finally(() => rmSync(dir, { recursive: true, force: true })));
+  try {
+    await waitFor(async () => exited || await answersRuok(port), `ZooKeeper on 127.0.0.1:${port} answering ruok`, PATIENCE_MS, 200);
+    if (exited) throw new Error('ZooKeeper exited during start-up');
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { connect: `127.0.0.1:${port}`, stop };
+}
+
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
+async function stopChild(child: ChildProcess, exited: () => boolean): Promise<void> {
+  if (exited()) return;
+  child.kill('SIGTERM');
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await gone;
+  clearTimeout(timer);
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function answersRuok(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let reply = '';
+    socket.setTimeout(2_000, () => socket.destroy());
+    socket.on('connect', () => socket.write('ruok'));
+    socket.on('data', (d) => { reply += d.toString(); });
+    socket.on('error', () => resolve(false));
+    socket.on('close', () => resolve(reply === 'imok'));
+  });
+}
