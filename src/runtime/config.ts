@@ -7,6 +7,8 @@ import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { parseFloorCapacity } from '../scheduler/health/unhealthy-kill-floor';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
+import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
+import type { PortRange } from '../scheduler/model/resources';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -25,6 +27,11 @@ export interface PacerConfig {
   /** Local cluster: sandbox directory and agent count. */
   readonly sandboxRoot: string;
   readonly localAgents: number;
+  /**
+   * `--local_agent_ports BEGIN-END`: the host ports the local agents offer, split evenly among
+   * them; undefined: the default, 31000 upward, 1000 per agent (local-agent.ts `defaultAgentPorts`).
+   */
+  readonly localAgentPorts?: PortRange;
   /** `--mesos_role`. */
   readonly defaultRole: string;
   readonly newGroupEnforceRole: 'off' | 'top';
@@ -112,6 +119,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
+  { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
@@ -205,7 +213,35 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+  return agentPortsConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/**
+ * The agents' range must split among `--local_agents`, and must not hold the API's own ports: a
+ * task given one of them could not bind it.
+ */
+function agentPortsConflict(c: PacerConfig): { error: string } | undefined {
+  if (c.localAgentPorts === undefined) return undefined;
+  const [begin, end] = c.localAgentPorts;
+  const range = `--local_agent_ports ${begin}-${end}`;
+  const problem = agentPortsProblem(c.localAgentPorts, c.localAgents);
+  if (problem !== undefined) return { error: `${range} with --local_agents ${c.localAgents}: ${problem}` };
+  const api = [['--port', c.disableHttp ? 0 : c.port], ['--https_port', c.sslCert === undefined ? 0 : c.httpsPort]] as const;
+  for (const [flag, port] of api) {
+    if (port !== 0 && port >= begin && port <= end) return { error: `${range} holds ${flag} ${port}: expected a range apart from the API's ports` };
+  }
+  return undefined;
+}
+
+/** `BEGIN-END`, both integers from 1 to 65535, BEGIN not above END. */
+function portRange(value: string, set: (r: PortRange) => void): string | undefined {
+  const m = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(value);
+  const range = m === null ? undefined : ([Number(m[1]), Number(m[2])] as const);
+  if (range === undefined || range[0] < 1 || range[1] > 65535 || range[0] > range[1]) {
+    return 'expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)';
+  }
+  set(range);
+  return undefined;
 }
 
 /** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
