@@ -7,6 +7,7 @@ import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { parseFloorCapacity } from '../scheduler/health/unhealthy-kill-floor';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
+import { redactUrlValue } from '../cluster/url-credentials';
 import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
 import type { PortRange } from '../scheduler/model/resources';
 
@@ -103,6 +104,11 @@ interface OptionSpec {
   readonly help: string;
   /** A switch: given alone it means `true` (`--disable_http`); `--flag=false` and `PACER_X=false` turn it off. */
   readonly boolean?: true;
+  /**
+   * How an error echoes the value: `url` hides a URL's credentials (`--master`, `--zk`:
+   * url-credentials.ts), `secret` the whole value (`--http_credentials`). Default: as given.
+   */
+  readonly echo?: 'url' | 'secret';
   readonly apply: (config: Mutable<PacerConfig>, value: string, cwd: string) => string | undefined;
 }
 
@@ -134,9 +140,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
-  { flag: '--master', env: 'PACER_MASTER', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => { c.master = v; return undefined; } },
+  { flag: '--master', env: 'PACER_MASTER', echo: 'url', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => masterUrl(c, v) },
   // Authentication and TLS of the API (Marathon's `HttpConf.scala`; files are pacer's own).
-  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => { c.httpCredentials = v; return v === '' ? 'expected user:password' : undefined; } },
+  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', echo: 'secret', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => { c.httpCredentials = v; return v === '' ? 'expected user:password' : undefined; } },
   { flag: '--http_credentials_file', env: 'PACER_HTTP_CREDENTIALS_FILE', help: 'file of user:<scrypt hash> lines (npm run passwd -- USER); reloaded when changed', apply: (c, v, cwd) => { c.httpCredentialsFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
@@ -151,7 +157,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
   { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
   // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
-  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk', env: 'PACER_ZK', echo: 'url', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
   { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
   { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
   { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
@@ -197,7 +203,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const value = env[o.env];
     if (value === undefined) continue;
     const problem = o.apply(config, value, cwd);
-    if (problem !== undefined) return { error: `${o.env}=${value}: ${problem}` };
+    if (problem !== undefined) return { error: `${o.env}=${echoed(o, value)}: ${problem}` };
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -208,7 +214,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const value = inline ?? (spec.boolean === true ? 'true' : argv[++i]);
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
-    if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
+    if (problem !== undefined) return { error: `${flag} ${echoed(spec, value)}: ${problem}` };
   }
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
@@ -254,14 +260,39 @@ function haProblem(c: PacerConfig): { error: string } | undefined {
   return undefined;
 }
 
-function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+/** A value as an error may show it: credentials never (see {@link OptionSpec.echo}). */
+function echoed(spec: OptionSpec, value: string): string {
+  if (spec.echo === 'secret') return '(hidden)';
+  return spec.echo === 'url' ? redactUrlValue(value) : value;
+}
+
+/** `--master`: a Mesos master's `http(s)://host:port`, or `zk://…/path` where the masters elect their leader. */
+function masterUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const v = value.trim();
+  if (v.startsWith('zk://')) {
+    const problem = zkProblem(v);
+    if (problem !== undefined) return problem;
+  } else if (!/^https?:\/\/[^/\s]/.test(v)) {
+    return 'expected http://host:port, https://host:port or zk://host:port/path';
+  }
+  c.master = value;
+  return undefined;
+}
+
+/** Why `value` is not a ZooKeeper URL (parseZkUrl's message, credentials hidden), or undefined. */
+function zkProblem(value: string): string | undefined {
   try {
     parseZkUrl(value);
   } catch (err) {
     return (err as Error).message;
   }
-  c.zk = value;
   return undefined;
+}
+
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const problem = zkProblem(value);
+  if (problem === undefined) c.zk = value;
+  return problem;
 }
 
 /** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */

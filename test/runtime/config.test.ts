@@ -222,6 +222,28 @@ t.test('--local_agent_ports: the default range is 31000 upward, 1000 ports per a
   t.match(configOf(parseConfig(['--local_agent_ports', '8000-8999', '--port', '0'], {}, CWD)), { localAgentPorts: [8000, 8999] }, '--port 0 takes a free port outside the range');
 });
 
+t.test('credentials given in --zk, --master or --http_credentials never appear in an error', async (t) => {
+  const cases: { argv?: string[]; env?: Record<string, string>; error: string }[] = [
+    { argv: ['--zk', 'zk://u:hunter2@/p'], error: '--zk zk://xxxxxxxx@/p: bad ZooKeeper URL zk://xxxxxxxx@/p: it names no ZooKeeper server' },
+    { argv: ['--zk=u:hunter2@zk1:2181/p'], error: '--zk xxxxxxxx@zk1:2181/p: bad ZooKeeper URL xxxxxxxx@zk1:2181/p: it must start with zk://' },
+    { argv: ['--zk', 'http://u:hunter2@zk1:2181/p'], error: '--zk http://xxxxxxxx@zk1:2181/p: bad ZooKeeper URL http://xxxxxxxx@zk1:2181/p: it must start with zk://' },
+    { env: { PACER_ZK: 'zk://u:hunter2@zk1:x/p' }, error: 'PACER_ZK=zk://xxxxxxxx@zk1:x/p: bad ZooKeeper URL zk://xxxxxxxx@zk1:x/p: "zk1:x" is not host[:port]' },
+    { argv: ['--master', 'ops:hunter2@m:5050'], error: '--master xxxxxxxx@m:5050: expected http://host:port, https://host:port or zk://host:port/path' },
+    { argv: ['--master', 'ftp://ops:hunter2@m:5050'], error: '--master ftp://xxxxxxxx@m:5050: expected http://host:port, https://host:port or zk://host:port/path' },
+    { argv: ['--master', 'zk://ops:hunter2@/mesos'], error: '--master zk://xxxxxxxx@/mesos: bad ZooKeeper URL zk://xxxxxxxx@/mesos: it names no ZooKeeper server' },
+    { env: { PACER_MASTER: 'http://' }, error: 'PACER_MASTER=http://: expected http://host:port, https://host:port or zk://host:port/path' },
+    { argv: ['--http_credentials', ''], error: '--http_credentials (hidden): expected user:password' },
+  ];
+  for (const c of cases) {
+    const error = errorOf(parseConfig(c.argv ?? [], c.env ?? {}, CWD));
+    t.equal(error, c.error, c.error);
+    t.notMatch(error, /hunter2/, 'no password');
+  }
+  t.match(configOf(parseConfig(['--master', 'http://ops:hunter2@m:5050'], {}, CWD)), { master: 'http://ops:hunter2@m:5050' }, 'a good URL is kept whole, credentials and all');
+  t.match(configOf(parseConfig(['--master', 'zk://ops:hunter2@zk1:2181/mesos'], {}, CWD)), { master: 'zk://ops:hunter2@zk1:2181/mesos' });
+  t.notMatch(usage(), /hunter2/);
+});
+
 t.test('--zk: a zk:// URL, the local cluster, and an address the other pacers can reach', async (t) => {
   t.match(configOf(parseConfig([], {}, CWD)), { zkSessionTimeoutMs: 10_000 }, 'Marathon\'s session timeout by default');
   t.equal(configOf(parseConfig([], {}, CWD)).zk, undefined, 'no --zk: one pacer, always the leader');

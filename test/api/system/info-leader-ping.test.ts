@@ -2,7 +2,8 @@ import { DEFAULT_SCHEDULER_OPTIONS } from '../../../src/scheduler/scheduler-opti
 import t from 'tap';
 import { makeApi } from '../api-fixture';
 import { buildServer } from '../../../src/api/server';
-import { MARATHON_API_VERSION, redactCredentials, splitHostPort } from '../../../src/api/v2/system/info-json';
+import { MARATHON_API_VERSION, splitHostPort } from '../../../src/api/v2/system/info-json';
+import { redactCredentials } from '../../../src/cluster/url-credentials';
 
 const MARATHON_CONFIG_KEYS = [
   'access_control_allow_origin', 'checkpoint', 'decline_offer_duration', 'default_network_name', 'env_vars_prefix',
