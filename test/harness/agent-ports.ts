@@ -1,6 +1,6 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StoreLock } from '../../src/runtime/store-lock';
 
 /*
  * Host ports for the local agents of the pacers and local clusters a test process starts, apart
@@ -10,9 +10,9 @@ import { join } from 'node:path';
  *
  * Blocks of BLOCK_SIZE ports from FIRST_PORT: above Linux's default ephemeral range (32768-60999),
  * so that no outgoing connection or listen(0) takes one, and apart from the 31000 default of
- * pacers run by hand. A block is claimed with a lock file in the temporary directory, created
- * exclusively and naming this process; a lock whose process is gone is taken over. The block is
- * this process's until it exits (the lock file is removed then).
+ * pacers run by hand. A block is claimed with a lock file in the temporary directory naming this
+ * process, taken as pacer takes its store's (src/runtime/store-lock.ts: a lock whose process is
+ * gone is taken over). The block is this process's until it exits (the lock file is removed then).
  */
 
 const FIRST_PORT = 61_000;
@@ -28,10 +28,11 @@ export function testAgentPorts(): readonly [number, number] {
   for (let i = 0; i < BLOCKS; i++) {
     const block = (start + i) % BLOCKS;
     const begin = FIRST_PORT + block * BLOCK_SIZE;
-    if (claim(lockPath(begin))) {
-      claimed = [begin, begin + BLOCK_SIZE - 1];
-      return claimed;
-    }
+    const lock = StoreLock.tryAcquire(lockPath(begin));
+    if (typeof lock === 'number') continue;
+    process.once('exit', () => lock.release());
+    claimed = [begin, begin + BLOCK_SIZE - 1];
+    return claimed;
   }
   throw new Error(`no free block of ${BLOCK_SIZE} agent ports from ${FIRST_PORT}: ${BLOCKS} test processes hold them all (lock files pacer-test-agent-ports-* in ${tmpdir()})`);
 }
@@ -44,50 +45,4 @@ export function agentPortsArgs(): string[] {
 
 function lockPath(begin: number): string {
   return join(tmpdir(), `pacer-test-agent-ports-${begin}.lock`);
-}
-
-/** Creates the lock naming this process, taking over one whose process is gone; false when another live process holds it. */
-function claim(path: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      process.once('exit', () => {
-        try {
-          unlinkSync(path);
-        } catch {
-          // Already gone: nothing to release.
-        }
-      });
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    if (holderAlive(path)) return false;
-    try {
-      unlinkSync(path);
-    } catch {
-      // Another process took it over first; the next attempt finds out.
-    }
-  }
-  return false;
-}
-
-function holderAlive(path: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return true; // just removed: leave it to whoever removed it
-  }
-  if (text === '') return true; // created, its pid not written yet
-  const pid = Number(text);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
