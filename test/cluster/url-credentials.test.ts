@@ -6,6 +6,8 @@ t.test('redactCredentials hides the credentials of every URL in a text, and noth
     ['zk://u:p@h:2181/mesos', 'zk://xxxxxxxx@h:2181/mesos'],
     ['zk://u:p@h1:2181,h2:2181/mesos', 'zk://xxxxxxxx@h1:2181,h2:2181/mesos'],
     ['zk://h:2181/mesos', 'zk://h:2181/mesos'],
+    ['http://master:5050', 'http://master:5050'],
+    ['sim://test', 'sim://test'],
     ['http://ops:hunter2@master:5050', 'http://xxxxxxxx@master:5050'],
     ['HTTPS://ops:hunter2@master:5050/api', 'HTTPS://xxxxxxxx@master:5050/api'],
     ['zk://u:p@ss@h/mesos', 'zk://xxxxxxxx@h/mesos'],
