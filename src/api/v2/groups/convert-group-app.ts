@@ -5,8 +5,8 @@ import type { ConvertError } from '../../../marathon/convert/convert-result';
 import type { ErrorSink } from '../../../marathon/convert/error-sink';
 import { isRecord } from '../../../marathon/convert/wire-object';
 import type { Group } from '../../../scheduler/groups/group';
-import { notChildMessage, parentOf, resolvePathId, topLevelOf } from '../../../scheduler/groups/path-id';
-import { groupRoleOf } from '../../../scheduler/groups/role-rules';
+import { notChildMessage, parentOf, resolvePathId } from '../../../scheduler/groups/path-id';
+import { roleContextOf } from '../../../scheduler/groups/role-rules';
 import { findRunSpec } from '../../../scheduler/groups/tree-query';
 import type { RunSpec } from '../../../scheduler/model/run-spec';
 import type { AppSpec } from '../../../scheduler/model/app';
@@ -77,14 +77,11 @@ function withAbsoluteIds(raw: Readonly<Record<string, unknown>>, id: string | un
  */
 function convertContext(ctx: GroupAppContext, id: string | undefined, previous: RunSpec | undefined): ConvertContext {
   const config = ctx.deps.config;
-  const groupRole = id === undefined ? undefined : groupRoleOf(id);
-  const enforced = id !== undefined && groupRole !== undefined && ctx.enforces(topLevelOf(id) as string);
   return {
     defaultRole: config.defaultRole,
     versionIso: ctx.versionIso,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    ...(enforced ? { enforcedGroupRole: groupRole } : {}),
-    ...(previous !== undefined ? { previousRole: previous.role } : {}),
+    ...(id === undefined ? {} : roleContextOf(ctx.root, id, previous, config.newGroupEnforceRole, ctx.enforces)),
   };
 }
 

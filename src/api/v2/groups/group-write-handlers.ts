@@ -7,7 +7,7 @@ import { readGroupPartialUpdate } from '../../schemas/group-partial-update';
 import { type GroupUpdateBody, readGroupUpdate } from '../../schemas/group-update';
 import { currentStepJson } from '../../../scheduler/deployments/plan-json';
 import { isTopLevel, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
-import { NOT_TOP_LEVEL_MESSAGE } from '../../../scheduler/groups/set-enforce-role';
+import { NOT_TOP_LEVEL_MESSAGE } from '../../../scheduler/groups/role-rules';
 import { findGroup, findRunSpec } from '../../../scheduler/groups/tree-query';
 import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
 import { groupChangeOf } from './group-change';

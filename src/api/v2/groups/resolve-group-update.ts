@@ -4,6 +4,7 @@ import { elementPath, type GroupUpdateBody } from '../../schemas/group-update';
 import type { NewGroupEnforceRole } from '../../../scheduler/groups/change-options';
 import { isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
 import { findGroup } from '../../../scheduler/groups/tree-query';
+import { enforceRoleProblem } from '../../../scheduler/groups/role-rules';
 import type { AppSpec } from '../../../scheduler/model/app';
 import type { GroupUpdate } from '../../../scheduler/groups/group-update';
 import { ONLY_OPTION_MESSAGE } from './only-option';
@@ -12,12 +13,6 @@ import { convertGroupApp, type GroupAppContext, type GroupErrorSinks } from './c
 
 /** What resolving a structural update needs besides the body. */
 export type ResolveContext = Omit<GroupAppContext, 'enforces'> & { readonly newGroupEnforceRole: NewGroupEnforceRole };
-
-/** Marathon's messages for `enforceRole` (fact 73). */
-export const ENFORCE_ROLE_NOT_TOP_LEVEL = (groupId: string): string =>
-  `enforceRole can only be set for top-level groups, and ${groupId} is not top-level`;
-export const ENFORCE_ROLE_WITH_SERVICES =
-  'enforceRole cannot be modified in a request that adds, removes or modifies services; please make these changes in separate requests.';
 
 /**
  * Validates a structural `GroupUpdate` body for group `groupId` (absolute) and converts it into
@@ -77,17 +72,11 @@ function resolveNode(body: GroupUpdateBody, groupId: string, path: string, walk:
   return out;
 }
 
+/** The core's rule for `enforceRole` in a group update (fact 73), reported at the body's path. */
 function checkEnforceRole(body: GroupUpdateBody, groupId: string, path: string, walk: Walk): void {
   if (body.enforceRole === undefined) return;
-  const at = `${path}/enforceRole`;
-  if (!isTopLevel(groupId)) {
-    if (body.enforceRole) walk.sinks.semantic.add(at, ENFORCE_ROLE_NOT_TOP_LEVEL(groupId));
-    return;
-  }
-  const existing = findGroup(walk.app.root, groupId);
-  if (walk.servicesModified && existing !== undefined && existing.enforceRole !== body.enforceRole) {
-    walk.sinks.semantic.add(at, ENFORCE_ROLE_WITH_SERVICES);
-  }
+  const problem = enforceRoleProblem(walk.app.root, groupId, body.enforceRole, walk.servicesModified);
+  if (problem !== undefined) walk.sinks.semantic.add(`${path}/enforceRole`, problem);
 }
 
 /** A nested group always names itself, so its `version`/`scaleBy` always come with another field. */
