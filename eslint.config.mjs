@@ -108,7 +108,7 @@ const oneMasterModel = {
 // builds a `GroupUpdate`). test/unit/lint/api-root-edits.test.ts proves that the rule fires.
 const rootEditModules = [
   'groups/(root-group|put-run-spec|remove-run-spec|put-group|remove-group|update-group|set-enforce-role|group-update|scale-group|revert-group|map-run-specs|group-tree|versioning)',
-  'commands/(version-after|with-instances|put-run-spec|root-after|change-root|set-group-enforce-role|deploy-change)',
+  'commands/(version-after|put-run-spec|root-after|change-root|set-group-enforce-role|deploy-change)',
 ];
 const apiRootEditBans = {
   '@typescript-eslint/no-restricted-imports': ['error', {

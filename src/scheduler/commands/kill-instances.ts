@@ -5,7 +5,7 @@ import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import { versionAfter } from './version-after';
-import { withInstances } from './with-instances';
+import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
 

@@ -3,7 +3,7 @@ import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
 import { versionAfter } from './version-after';
-import { withInstances } from './with-instances';
+import { withInstances } from '../groups/versioning';
 
 /** Scale a run spec to `instances`: a scale-only change (ScaleApplication; no restart, backoff kept). */
 export function scaleRunSpec(ctx: CoreContext, runSpecId: string, instances: number, force: boolean): CommandResult {

@@ -4,7 +4,7 @@ import { type GroupResult, groupFailure } from './group-result';
 import { mapRunSpecs } from './map-run-specs';
 import { findGroup } from './tree-query';
 import { updateGroup } from './update-group';
-import { withVersion } from './versioning';
+import { withInstances } from './versioning';
 import { MAX_INSTANCES } from '../model/run-spec-limits';
 
 /**
@@ -25,9 +25,7 @@ export function scaleGroup(root: Group, groupId: string, factor: number, options
       tooMany ??= `scales ${spec.id} to ${instances} instances, more than ${MAX_INSTANCES}`;
       return spec;
     }
-    if (instances === spec.instances) return spec;
-    const versionInfo = { lastConfigChangeAt: spec.versionInfo.lastConfigChangeAt, lastScalingAt: options.version };
-    return withVersion({ ...spec, instances }, options.version, versionInfo);
+    return instances === spec.instances ? spec : withInstances(spec, instances, options.version);
   });
   const result = updateGroup(root, groupId, scaled, options);
   if (tooMany !== undefined) return groupFailure('too-many-instances', tooMany);
