@@ -43,7 +43,8 @@ export class DeploymentManager {
   /** The full plan of a deployment, built once for all of its events. */
   private readonly plans = new WeakMap<Deployment, FullPlan>();
 
-  constructor(private readonly planner: Planner) {}
+  /** `planner` also plans dry runs (`?dryRun=true`), so they show the plan a change would get. */
+  constructor(readonly planner: Planner) {}
 
   /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
   deploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
