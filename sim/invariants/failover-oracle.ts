@@ -1,0 +1,110 @@
+import { isTerminalCondition } from '../../src/scheduler/model/condition';
+import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { Instance } from '../../src/scheduler/model/instance';
+import type { Scheduler } from '../../src/scheduler/scheduler';
+import type { LiveTask } from '../cluster/cluster-types';
+
+/** What the oracle reads of a core (a subset of the Scheduler facade). */
+export type FailoverView = Pick<Scheduler, 'runSpecs' | 'instances' | 'instance' | 'deployments'>;
+
+/** What the dead core knew, as the oracle keeps it. */
+interface Known {
+  /** Run spec id → version. */
+  readonly runSpecs: ReadonlyMap<string, string>;
+  /** Live instance id → its goal, agent and task ids. */
+  readonly instances: ReadonlyMap<string, { readonly goal: string; readonly agentId: string | undefined; readonly taskIds: readonly string[] }>;
+  readonly deployments: ReadonlySet<string>;
+}
+
+/**
+ * Simulator invariant of a scheduler failover (`schedulerFailover`): nothing is lost and nothing
+ * is relaunched. When the leading core dies the oracle notes what it knew — run specs and their
+ * versions, live instances (goal, agent, tasks), running deployments. Right after the new core is
+ * built from the store (before it handles anything) it must know exactly those run specs and
+ * deployments and every one of those instances, with the same goal, agent and tasks. Once its
+ * reconciliation is answered (when the clock moves past the takeover; the master answers at once)
+ * every task the dead core knew that still runs in the cluster must belong to an instance the new
+ * core knows; and no task the dead core knew is ever killed as unknown by its successor.
+ */
+export class FailoverOracle {
+  private known: Known | undefined;
+  private knownTasks = new Set<string>();
+  /** The takeover instant whose reconciliation is still to be checked. */
+  private reconcilingAtMs: number | undefined;
+  private pending: string[] = [];
+
+  /** The leading core died: remember what it knew. */
+  onCrash(core: FailoverView): void {
+    const instances = new Map<string, { goal: string; agentId: string | undefined; taskIds: string[] }>();
+    const runSpecs = new Map<string, string>();
+    for (const spec of core.runSpecs()) {
+      runSpecs.set(spec.id, spec.version);
+      for (const inst of core.instances(spec.id)) {
+        if (isTerminalCondition(inst.condition)) continue;
+        instances.set(inst.instanceId, { goal: inst.goal, agentId: inst.agent?.agentId, taskIds: inst.tasks.map((t) => t.taskId) });
+      }
+    }
+    this.known = { runSpecs, instances, deployments: new Set(core.deployments().map((d) => d.deployment.plan.id)) };
+    this.knownTasks = new Set([...instances.values()].flatMap((i) => i.taskIds));
+  }
+
+  /** The new core was built from the store at `nowMs`, before any input: what it lost, as violations. */
+  onTakeover(core: FailoverView, nowMs: number): string[] {
+    const known = this.known;
+    if (known === undefined) return [];
+    this.reconcilingAtMs = nowMs;
+    const out: string[] = [];
+    const now = new Map(core.runSpecs().map((s) => [s.id, s.version]));
+    for (const [id, version] of known.runSpecs) {
+      const got = now.get(id);
+      if (got === undefined) out.push(`failover: run spec ${id} was lost (the new scheduler did not recover it from the store)`);
+      else if (got !== version) out.push(`failover: run spec ${id} came back as version ${got}, not ${version}`);
+    }
+    for (const id of now.keys()) if (!known.runSpecs.has(id)) out.push(`failover: run spec ${id} appeared in the new scheduler`);
+    const deployments = new Set(core.deployments().map((d) => d.deployment.plan.id));
+    for (const id of known.deployments) if (!deployments.has(id)) out.push(`failover: deployment ${id} was lost`);
+    for (const id of deployments) if (!known.deployments.has(id)) out.push(`failover: deployment ${id} appeared in the new scheduler`);
+    for (const [id, before] of known.instances) {
+      const inst = core.instance(id);
+      if (inst === undefined) {
+        out.push(`failover: instance ${id} was lost (goal ${before.goal}${before.agentId === undefined ? '' : ` on ${before.agentId}`})`);
+        continue;
+      }
+      const differs = differences(before, inst);
+      if (differs !== undefined) out.push(`failover: instance ${id} came back with ${differs}`);
+    }
+    return out;
+  }
+
+  /** A task the dead core knew, killed as unknown by its successor, is a task relaunched or orphaned by the failover. */
+  onEvent(event: MarathonEvent): void {
+    if (event.eventType !== 'unknown_instance_terminated_event') return;
+    if (this.known?.instances.has(event.instanceId) === true) {
+      this.pending.push(`failover: the new scheduler killed instance ${event.instanceId} of ${event.runSpecId} as unknown (${event.condition})`);
+    }
+  }
+
+  /** After every step: once the takeover's reconciliation is answered, every known task still running is known to the new core. */
+  afterStep(nowMs: number, core: FailoverView, liveTasks: () => readonly LiveTask[]): string[] {
+    const out = this.pending;
+    this.pending = [];
+    if (this.reconcilingAtMs === undefined || nowMs <= this.reconcilingAtMs) return out;
+    this.reconcilingAtMs = undefined;
+    for (const task of liveTasks()) {
+      if (!this.knownTasks.has(task.taskId)) continue;
+      const inst = core.instance(task.instanceId);
+      if (inst === undefined || !inst.tasks.some((t) => t.taskId === task.taskId)) {
+        out.push(`failover: task ${task.taskId} of ${task.runSpecId} runs on ${task.agentId} (${task.state}) but the new scheduler does not know it after reconciliation`);
+      }
+    }
+    return out;
+  }
+}
+
+function differences(before: { readonly goal: string; readonly agentId: string | undefined; readonly taskIds: readonly string[] }, inst: Instance): string | undefined {
+  if (inst.goal !== before.goal) return `goal ${inst.goal}, not ${before.goal}`;
+  if (inst.agent?.agentId !== before.agentId) return `agent ${inst.agent?.agentId ?? '(none)'}, not ${before.agentId ?? '(none)'}`;
+  const tasks = inst.tasks.map((t) => t.taskId).join(',');
+  if (tasks !== before.taskIds.join(',')) return `tasks [${tasks}], not [${before.taskIds.join(',')}]`;
+  return undefined;
+}
