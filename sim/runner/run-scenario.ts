@@ -235,6 +235,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   };
   /** A standby takes over: a new core from the store, resubscribed with the stored framework id. */
   const takeover = (): void => {
+    trace.append({ t: rel(), k: 'failover', phase: 'takeover' });
     scheduler = buildCore();
     down = false;
     attach(scheduler);
@@ -242,7 +243,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     let instances = 0;
     for (const spec of scheduler.runSpecs()) instances += scheduler.instances(spec.id).length;
     trace.append({
-      t: rel(), k: 'failover', phase: 'takeover', ...(frameworkId === undefined ? {} : { frameworkId }),
+      t: rel(), k: 'failover', phase: 'recovered', ...(frameworkId === undefined ? {} : { frameworkId }),
       runSpecs: scheduler.runSpecs().length, instances, deployments: scheduler.deployments().length,
     });
     checker?.coreReplaced(scheduler, rel());
