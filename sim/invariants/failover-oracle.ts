@@ -24,7 +24,7 @@ interface Known {
  * deployments and every one of those instances, with the same goal, agent and tasks. Once its
  * reconciliation is answered (when the clock moves past the takeover; the master answers at once)
  * every task the dead core knew that still runs in the cluster must belong to an instance the new
- * core knows; and no task the dead core knew is ever killed as unknown by its successor.
+ * core knows, and none of them may have been killed as unknown meanwhile.
  */
 export class FailoverOracle {
   private known: Known | undefined;
@@ -76,9 +76,13 @@ export class FailoverOracle {
     return out;
   }
 
-  /** A task the dead core knew, killed as unknown by its successor, is a task relaunched or orphaned by the failover. */
+  /**
+   * A task the dead core knew, killed as unknown by its successor while it reconciles, is a task
+   * the failover orphaned. (Later the new core may forget an instance by its own rules — an
+   * unreachable one expunged — and kill its task when it comes back, as any core would.)
+   */
   onEvent(event: MarathonEvent): void {
-    if (event.eventType !== 'unknown_instance_terminated_event') return;
+    if (event.eventType !== 'unknown_instance_terminated_event' || this.reconcilingAtMs === undefined) return;
     if (this.known?.instances.has(event.instanceId) === true) {
       this.pending.push(`failover: the new scheduler killed instance ${event.instanceId} of ${event.runSpecId} as unknown (${event.condition})`);
     }

@@ -111,8 +111,8 @@ function checkFailovers(context: ConversionContext, timeline: readonly TimelineS
     for (const later of timeline.slice(index + 1)) {
       if (later.atMs > untilMs) break;
       if (!NEEDS_SCHEDULER.has(later.action.type)) continue;
-      context.problem(childPointer(later.pointer, later.action.type), `no scheduler leads ${window} (the schedulerFailover at ${where}): `
-        + `a ${later.action.type} step needs one; move it after ${formatDurationMs(untilMs)}`);
+      context.problem(childPointer(later.pointer, later.action.type), `no scheduler leads ${window} (the schedulerFailover step at ${where}): `
+        + `${later.action.type} needs one; move it after ${formatDurationMs(untilMs)}`);
     }
   });
 }
