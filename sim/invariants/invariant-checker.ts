@@ -15,8 +15,8 @@ export interface ClusterBooks {
   readonly violations: readonly string[];
   /** A description of how the agent is over-committed, or undefined. */
   overcommitted(agentId: string): string | undefined;
-  /** Tasks alive on their agents (the failover oracle's view). */
-  liveTasks(): readonly LiveTask[];
+  /** Tasks alive on connected agents — those the master can report (the failover oracle's view). */
+  connectedTasks(): readonly LiveTask[];
 }
 
 /**
@@ -121,7 +121,7 @@ export class InvariantChecker {
     }
     this.touchedAgents.clear();
     if (this.down) return found;
-    found.push(...this.failover.afterStep(nowMs, this.scheduler, () => this.books.liveTasks()));
+    found.push(...this.failover.afterStep(nowMs, this.scheduler, () => this.books.connectedTasks()));
     for (const id of this.touchedRunSpecs) {
       const broken = this.constraintViolation(id);
       if (broken !== undefined) found.push(broken);

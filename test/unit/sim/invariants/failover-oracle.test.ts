@@ -7,13 +7,19 @@ import { FailoverOracle, type FailoverView } from '../../../../sim/invariants/fa
 import { makeAgent } from '../../../builders/cluster-builders';
 import { makeApp, versionAt } from '../../../builders/run-spec-builders';
 
-/** A core as the oracle reads it: run specs, instances, running deployments by id. */
+/** A core as the oracle reads it: run specs, instances, running deployments by id (`stop:/web` stops /web). */
 function view(specs: RunSpec[], instances: Instance[], deployments: string[] = []): FailoverView {
   return {
     runSpecs: () => specs,
     instances: (id: string) => instances.filter((i) => i.runSpecId === id),
     instance: (id: string) => instances.find((i) => i.instanceId === id),
-    deployments: () => deployments.map((id) => ({ deployment: { plan: { id } } })),
+    deployments: () => deployments.map((id) => {
+      const stopped = id.startsWith('stop:') ? id.slice('stop:'.length) : undefined;
+      return {
+        deployment: { plan: { id, affectedRunSpecIds: [stopped ?? '/web'] } },
+        actions: stopped === undefined ? [] : [{ action: { action: 'StopApplication', runSpecId: stopped } }],
+      };
+    }),
   } as unknown as FailoverView;
 }
 
@@ -47,6 +53,25 @@ t.test('what the new core recovered is compared with what the dead one knew', as
     t.equal(got.length, c.found.length, `${c.name}: ${got.join('; ')}`);
     c.found.forEach((re, i) => t.match(got[i], re, c.name));
   }
+});
+
+t.test('re-applying a running stop may forget what cannot answer a kill (the kill rule), nothing else', async (t) => {
+  const unreachable = (id: string, goal: Instance['goal']) => running(id, { condition: 'Unreachable', goal });
+  const cases: { name: string; before: Instance[]; found: RegExp[] }[] = [
+    { name: 'an unreachable instance being stopped', before: [unreachable('i1', 'Decommissioned')], found: [] },
+    { name: 'an unreachable instance to run again', before: [unreachable('i1', 'Running')], found: [/run spec \/web was lost/, /deployment stop:\/web was lost/, /instance i1 was lost/] },
+    { name: 'a running instance being stopped', before: [running('i1', { goal: 'Decommissioned' })], found: [/run spec \/web was lost/, /deployment stop:\/web was lost/, /instance i1 was lost/] },
+  ];
+  for (const c of cases) {
+    const oracle = new FailoverOracle();
+    oracle.onCrash(view([web], c.before, ['stop:/web']));
+    const got = oracle.onTakeover(view([], []), 1000);
+    t.equal(got.length, c.found.length, `${c.name}: ${got.join('; ')}`);
+    c.found.forEach((re, i) => t.match(got[i], re, c.name));
+  }
+  const oracle = new FailoverOracle();
+  oracle.onCrash(view([web], [unreachable('i1', 'Decommissioned')], ['d1']));
+  t.match(oracle.onTakeover(view([], []), 1000), [/run spec \/web was lost/, /deployment d1 was lost/], 'without a running stop, nothing may go');
 });
 
 t.test('after the reconciliation, every task the dead core knew that still runs must be known; none may be killed as unknown meanwhile', async (t) => {
