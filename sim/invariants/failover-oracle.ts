@@ -1,6 +1,7 @@
 import { isTerminalCondition } from '../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Instance } from '../../src/scheduler/model/instance';
+import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Scheduler } from '../../src/scheduler/scheduler';
 import type { LiveTask } from '../cluster/cluster-types';
 
@@ -19,6 +20,11 @@ interface KnownInstance {
    * core that re-applies a Stop while recovering may forget it.
    */
   readonly forgettable: boolean;
+  /**
+   * When it is unreachable: the (absolute) time its unreachable strategy expunges it. A core
+   * recovered after that forgets it, as the dead one would have when its timer fired.
+   */
+  readonly expungeAtMs: number | undefined;
 }
 
 /** What the dead core knew, as the oracle keeps it. */
@@ -40,7 +46,8 @@ const UNANSWERING = new Set(['Unreachable', 'UnreachableInactive', 'Unknown']);
  * deployments and every one of those instances, with the same goal, agent and tasks — except
  * what re-applying a running Stop while recovering may forget by the core's kill rule: an
  * instance not to run again that cannot answer a kill (unreachable), and with the last of them
- * the stopped run spec and its deployment. Once its
+ * the stopped run spec and its deployment; and an unreachable instance whose expunge deadline
+ * passed while no scheduler led. Once its
  * reconciliation is answered (when the clock moves past the takeover; the master answers at once)
  * every task the dead core knew that still runs on a connected agent must belong to an instance the
  * new core knows, and none of them may have been killed as unknown meanwhile.
@@ -69,6 +76,7 @@ export class FailoverOracle {
         instances.set(inst.instanceId, {
           runSpecId: spec.id, goal: inst.goal, agentId: inst.agent?.agentId, taskIds: inst.tasks.map((t) => t.taskId),
           forgettable: inst.goal !== 'Running' && !spec.resident && UNANSWERING.has(inst.condition),
+          expungeAtMs: expungeAtMs(spec, inst),
         });
       }
     }
@@ -76,8 +84,11 @@ export class FailoverOracle {
     this.knownTasks = new Set([...instances.values()].flatMap((i) => i.taskIds));
   }
 
-  /** The new core was built from the store at `nowMs`, before any input: what it lost, as violations. */
-  onTakeover(core: FailoverView, nowMs: number): string[] {
+  /**
+   * The new core was built from the store at `nowMs` (`clockMs`: the same instant on the core's
+   * clock), before any input: what it lost, as violations.
+   */
+  onTakeover(core: FailoverView, nowMs: number, clockMs = nowMs): string[] {
     const known = this.known;
     if (known === undefined) return [];
     this.reconcilingAtMs = nowMs;
@@ -102,7 +113,7 @@ export class FailoverOracle {
     for (const [id, before] of known.instances) {
       const inst = core.instance(id);
       if (inst === undefined) {
-        if (before.forgettable) continue;
+        if (before.forgettable || (before.expungeAtMs !== undefined && before.expungeAtMs <= clockMs)) continue;
         out.push(`failover: instance ${id} was lost (goal ${before.goal}${before.agentId === undefined ? '' : ` on ${before.agentId}`})`);
         continue;
       }
@@ -143,6 +154,13 @@ export class FailoverOracle {
     }
     return out;
   }
+}
+
+/** When the unreachable strategy expunges an unreachable instance, or undefined. */
+function expungeAtMs(spec: RunSpec, inst: Instance): number | undefined {
+  if (inst.condition !== 'Unreachable' && inst.condition !== 'UnreachableInactive') return undefined;
+  if (spec.unreachable.kind !== 'enabled' || inst.unreachableSinceMs === undefined) return undefined;
+  return inst.unreachableSinceMs + spec.unreachable.expungeAfterMs;
 }
 
 function differences(before: { readonly goal: string; readonly agentId: string | undefined; readonly taskIds: readonly string[] }, inst: Instance): string | undefined {

@@ -90,16 +90,16 @@ export class InvariantChecker {
   }
 
   /**
-   * A new core took over, built from the store: checked at once against what the dead one knew
+   * A new core took over at `nowMs` (`clockMs` on the core's clock), built from the store: checked at once against what the dead one knew
    * (reported by the next {@link afterStep}). Launch backoff starts over with it, as in Marathon
    * after a failover, so the backoff oracle forgets its deadlines; convergence is measured from
    * the takeover.
    */
-  coreReplaced(core: Scheduler, nowMs: number): void {
+  coreReplaced(core: Scheduler, nowMs: number, clockMs = nowMs): void {
     this.scheduler = core;
     this.down = false;
     this.backoff.forgetDelays();
-    this.pending.push(...this.failover.onTakeover(core, nowMs));
+    this.pending.push(...this.failover.onTakeover(core, nowMs, clockMs));
     this.disturbed(nowMs);
   }
 

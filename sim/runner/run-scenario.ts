@@ -246,7 +246,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       t: rel(), k: 'failover', phase: 'recovered', ...(frameworkId === undefined ? {} : { frameworkId }),
       runSpecs: scheduler.runSpecs().length, instances, deployments: scheduler.deployments().length,
     });
-    checker?.coreReplaced(scheduler, rel());
+    checker?.coreReplaced(scheduler, rel(), clock.now);
     recorder.steps.push({ atMs: rel(), text: `scheduler takeover: ${scheduler.runSpecs().length} run spec(s), ${instances} instance(s), ${scheduler.deployments().length} deployment(s) recovered` });
     cluster.subscribe(frameworkId);
   };

@@ -74,6 +74,16 @@ t.test('re-applying a running stop may forget what cannot answer a kill (the kil
   t.match(oracle.onTakeover(view([], []), 1000), [/run spec \/web was lost/, /deployment d1 was lost/], 'without a running stop, nothing may go');
 });
 
+t.test('an unreachable instance whose expunge deadline passed while none led may be gone', async (t) => {
+  const spec: RunSpec = { ...web, unreachable: { kind: 'enabled', inactiveAfterMs: 100, expungeAfterMs: 600 } };
+  const inst = running('i1', { condition: 'Unreachable', unreachableSinceMs: 400 });
+  for (const [clockMs, found] of [[1000, 0], [999, 1]] as const) {
+    const oracle = new FailoverOracle();
+    oracle.onCrash(view([spec], [inst]));
+    t.equal(oracle.onTakeover(view([spec], []), 5, clockMs).length, found, `takeover at ${clockMs} ms, expunge deadline 1000 ms`);
+  }
+});
+
 t.test('after the reconciliation, every task the dead core knew that still runs must be known; none may be killed as unknown meanwhile', async (t) => {
   const oracle = new FailoverOracle();
   oracle.onCrash(dead);
