@@ -46,6 +46,9 @@ export class SimCluster implements ClusterDriver {
   private readonly s: ClusterState;
   private readonly ex: ExecutorSim;
   private readonly master: Master<SimLaunch>;
+  private readonly outbox: CoreOutbox;
+  /** The framework id the master registered at the first subscription (none before). */
+  private registeredFrameworkId: string | undefined;
 
   constructor(
     private readonly ctx: SimContext,
@@ -55,7 +58,8 @@ export class SimCluster implements ClusterDriver {
     this.s = new ClusterState(ctx, options);
     this.ex = new ExecutorSim(this.s);
     let uuidSeq = 0;
-    this.master = new Master<SimLaunch>(ctx, new CoreOutbox(ctx), this.ex, {
+    this.outbox = new CoreOutbox(ctx);
+    this.master = new Master<SimLaunch>(ctx, this.outbox, this.ex, {
       offerIntervalMs: options.timings.offerIntervalMs,
       agentPingTimeoutMs: options.timings.agentPingTimeoutMs,
       agentRemovalMs: options.timings.agentRemovalMs ?? 0,
@@ -174,6 +178,44 @@ export class SimCluster implements ClusterDriver {
    */
   updateFrameworkRoles(roles: readonly string[]): void {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'updateFramework', roles });
+  }
+
+  // ---------------------------------------------------------------- the scheduler's subscription
+
+  /** The framework id the master registered, once a scheduler subscribed. */
+  get frameworkId(): string | undefined {
+    return this.registeredFrameworkId;
+  }
+
+  /**
+   * A scheduler SUBSCRIBEs (mesos-v1-scheduler-api.md §1.8). Without an id — the first
+   * subscription — the master registers the framework as {@link SIM_FRAMEWORK_ID}; with one, it
+   * must be the registered id (a new one would orphan every running task: recorded in
+   * {@link violations}, and the subscription is refused). The scheduler hears `subscribed`; a
+   * resubscription also reactivates offers and makes the agents retry what was not acknowledged
+   * (`Master.frameworkSubscribed`). Scenarios without a `schedulerFailover` never subscribe: their
+   * scheduler runs without a framework id, as it always did.
+   */
+  subscribe(frameworkId?: string): void {
+    if (frameworkId !== undefined && frameworkId !== this.registeredFrameworkId) {
+      this.s.violation(`the scheduler subscribed with framework id ${frameworkId}, but the master knows the framework as ${this.registeredFrameworkId ?? '(none)'}: its tasks would be orphaned`);
+      return;
+    }
+    const resubscribing = this.registeredFrameworkId !== undefined;
+    this.registeredFrameworkId ??= SIM_FRAMEWORK_ID;
+    this.outbox.connected = true;
+    this.outbox.subscribed(this.registeredFrameworkId);
+    if (resubscribing) this.master.frameworkSubscribed();
+  }
+
+  /**
+   * The scheduler died (§1.8): the master deactivates the framework — no offers, outstanding ones
+   * discarded — and keeps its tasks running; what it would tell the framework is lost (traced with
+   * `lost: true`) until a scheduler subscribes again.
+   */
+  disconnect(): void {
+    this.outbox.connected = false;
+    this.master.frameworkDisconnected();
   }
 
   // ---------------------------------------------------------------- operator and faults
@@ -297,6 +339,9 @@ export class SimCluster implements ClusterDriver {
     return this.s.healthModel(runSpecId);
   }
 }
+
+/** The framework id the simulated master gives the first scheduler that subscribes. */
+export const SIM_FRAMEWORK_ID = 'sim-framework-0001';
 
 /** A simulated agent as the master model registers it: its resources as pools in milli-units. */
 function masterAgentSpec(spec: SimAgentSpec): MasterAgentSpec {
