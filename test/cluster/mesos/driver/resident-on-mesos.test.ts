@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { defaultConfig } from '../../../../src/runtime/config';
+import { startMesos, type RunningMesosPacer } from '../../../../src/runtime/start-mesos';
+import { startRealTimeMaster, roomyAgent, type RealTimeMaster } from '../fake-master/real-time-master';
+import { waitUntil } from '../fake-master/wait-until';
+import { FAST } from './driver-fixture';
+import { call, WAIT_MS } from './mesos-pacer-fixture';
+
+/**
+ * Issue 15, resident apps and pods on Mesos, end to end: a whole pacer (`startMesos`, SQLite store)
+ * over the wire against the fake master whose master model (src/master) keeps reservations and
+ * persistent volumes and offers them back with their labels (fake-master/real-time-master.ts).
+ */
+
+const ROLE = 'db';
+
+/** Starts (or restarts, on the same data directory) a pacer subscribed to `rt`. */
+async function pacerAt(t: Test, rt: RealTimeMaster, dir: string): Promise<RunningMesosPacer> {
+  const pacer = await startMesos({ ...defaultConfig(dir), cluster: 'mesos', port: 0, master: rt.url, defaultRole: ROLE }, {
+    driver: { ...FAST, logger: { info: () => undefined, warn: () => undefined } },
+  });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await pacer.close();
+  };
+  t.teardown(close);
+  await waitUntil(() => pacer.cluster.frameworkId !== undefined && rt.master.fake.subscribed, WAIT_MS, 'the subscription');
+  return { ...pacer, close } as RunningMesosPacer;
+}
+
+async function setUp(t: Test): Promise<{ rt: RealTimeMaster; dir: string }> {
+  const rt = await startRealTimeMaster([roomyAgent()], { defaultRole: ROLE });
+  t.teardown(() => rt.close());
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-resident-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return { rt, dir };
+}
+
+/** The reservation operations (`RESERVE <id>` …) the master received, and the launches. */
+function ops(rt: RealTimeMaster): string[] {
+  return rt.master.operationLog.filter((op) => op !== 'LAUNCH_GROUP' || true);
+}
+
+/** The master model's reserved pools of the agent (its dynamic reservations, with their volumes). */
+function reservations(rt: RealTimeMaster): { reservationId?: string; volumes: number }[] {
+  return rt.master.cluster.agentCapacity('agent-1').filter((p) => p.reservationId !== undefined).map((p) => ({ reservationId: p.reservationId, volumes: (p.volumes ?? []).length }));
+}
+
+function tasksOf(pacer: RunningMesosPacer, id: string): { id: string; host: string; state: string }[] {
+  return pacer.scheduler.instances(id).flatMap((i) => i.tasks.map((task) => ({ id: task.taskId, host: i.agent?.hostname ?? '', state: task.state ?? '' })));
+}
+
+function running(pacer: RunningMesosPacer, id: string): boolean {
+  const instances = pacer.scheduler.instances(id);
+  return instances.length === 1 && instances[0].condition === 'Running';
+}
+
+const RESIDENT_APP = {
+  id: '/db', cmd: 'sleep 1000', cpus: 0.1, mem: 32, disk: 0, instances: 1,
+  container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RW', persistent: { size: 100 } }] },
+  upgradeStrategy: { minimumHealthCapacity: 0, maximumOverCapacity: 0 },
+};
+
+t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its reservation, delete releases it — across a restart of pacer', async (t) => {
+  const { rt, dir } = await setUp(t);
+  let pacer = await pacerAt(t, rt, dir);
+  t.equal((await call(pacer, 'POST', '/v2/apps', RESIDENT_APP)).status, 201);
+  await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the resident instance to run');
+  const instanceId = pacer.scheduler.instances('/db')[0].instanceId;
+  t.strictSame(ops(rt).slice(0, 3), [`RESERVE ${instanceId}`, `CREATE ${instanceId}`, 'LAUNCH'], 'one ACCEPT: RESERVE, CREATE, then LAUNCH on the reservation');
+  t.strictSame(reservations(rt), [{ reservationId: instanceId, volumes: 1 }], 'the master holds the labelled reservation with its volume');
+  const [first] = tasksOf(pacer, '/db');
+
+  // Kill the task (no scaling): it relaunches on the same reservation and volume.
+  t.equal((await call(pacer, 'DELETE', `/v2/apps/db/tasks/${encodeURIComponent(first.id)}`)).status, 200);
+  await waitUntil(() => tasksOf(pacer, '/db')[0]?.id !== first.id && running(pacer, '/db'), WAIT_MS, 'the relaunch');
+  t.equal(pacer.scheduler.instances('/db')[0].instanceId, instanceId, 'the same instance');
+  t.strictSame(ops(rt).filter((op) => op.startsWith('RESERVE') || op.startsWith('CREATE')).length, 2, 'no second RESERVE or CREATE: the relaunch used the reservation read back from the offer');
+  t.strictSame(ops(rt).filter((op) => op === 'LAUNCH').length, 2, 'two launches');
+  t.strictSame(reservations(rt), [{ reservationId: instanceId, volumes: 1 }], 'still one reservation, one volume');
+
+  // Restart pacer, then delete the app: the reservation is released after the restart.
+  await pacer.close();
+  pacer = await pacerAt(t, rt, dir);
+  await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the instance recovered as running');
+  t.equal((await call(pacer, 'DELETE', '/v2/apps/db')).status, 200);
+  await waitUntil(() => reservations(rt).length === 0, WAIT_MS, 'the reservation to be released');
+  t.strictSame(ops(rt).slice(-2), [`DESTROY ${instanceId}`, `UNRESERVE ${instanceId}`], 'DESTROY, then UNRESERVE');
+  await waitUntil(() => pacer.scheduler.runSpec('/db') === undefined, WAIT_MS, 'the app to be gone');
+  t.same(rt.master.problems.filter((p) => !/answered 40[03]/.test(p)), [], 'the fake master understood every operation');
+});
