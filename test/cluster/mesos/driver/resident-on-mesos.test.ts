@@ -41,14 +41,22 @@ async function setUp(t: Test): Promise<{ rt: RealTimeMaster; dir: string }> {
   return { rt, dir };
 }
 
-/** The reservation operations (`RESERVE <id>` …) the master received, and the launches. */
-function ops(rt: RealTimeMaster): string[] {
-  return rt.master.operationLog.filter((op) => op !== 'LAUNCH_GROUP' || true);
+/** The operations the master applied, in order (`RESERVE <id>`, `LAUNCH`, …). */
+function ops(rt: RealTimeMaster): readonly string[] {
+  return rt.master.operationLog;
 }
 
-/** The master model's reserved pools of the agent (its dynamic reservations, with their volumes). */
-function reservations(rt: RealTimeMaster): { reservationId?: string; volumes: number }[] {
-  return rt.master.cluster.agentCapacity('agent-1').filter((p) => p.reservationId !== undefined).map((p) => ({ reservationId: p.reservationId, volumes: (p.volumes ?? []).length }));
+/** The dynamic reservations the master model holds on the agent (their ids). */
+function reservations(rt: RealTimeMaster): string[] {
+  return rt.master.cluster.agentCapacity('agent-1').flatMap((p) => (p.reservationId === undefined ? [] : [p.reservationId]));
+}
+
+/** What the n-th LAUNCH's task (1-based) was given over the wire: its persistent volumes and the reservation ids on its resources. */
+function nthLaunch(rt: RealTimeMaster, nth: number): { volumes: string[]; reservationIds: string[] } {
+  const launches = rt.master.fake.callsOf('ACCEPT').flatMap((c) => (c.call.accept?.operations ?? []).filter((op) => op.type === 'LAUNCH'));
+  const resources = launches[nth - 1]?.launch?.taskInfos?.[0]?.resources ?? [];
+  const labels = resources.map((r) => r.reservation?.labels?.labels?.find((l) => l.key === 'marathon_task_id')?.value ?? '-');
+  return { volumes: resources.flatMap((r) => (r.disk?.persistence === undefined ? [] : [`${r.disk.persistence.id} at ${r.disk.volume?.containerPath ?? ''}`])), reservationIds: [...new Set(labels)] };
 }
 
 function tasksOf(pacer: RunningMesosPacer, id: string): { id: string; host: string; state: string }[] {
@@ -73,7 +81,8 @@ t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its r
   await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the resident instance to run');
   const instanceId = pacer.scheduler.instances('/db')[0].instanceId;
   t.strictSame(ops(rt).slice(0, 3), [`RESERVE ${instanceId}`, `CREATE ${instanceId}`, 'LAUNCH'], 'one ACCEPT: RESERVE, CREATE, then LAUNCH on the reservation');
-  t.strictSame(reservations(rt), [{ reservationId: instanceId, volumes: 1 }], 'the master holds the labelled reservation with its volume');
+  t.strictSame(reservations(rt), [instanceId], 'the master holds the reservation');
+  t.strictSame(nthLaunch(rt, 1), { volumes: [`${instanceId}#vol0 at data`], reservationIds: [instanceId] }, 'the task runs on its reservation only, with its volume');
   const [first] = tasksOf(pacer, '/db');
 
   // Kill the task (no scaling): it relaunches on the same reservation and volume.
@@ -82,7 +91,8 @@ t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its r
   t.equal(pacer.scheduler.instances('/db')[0].instanceId, instanceId, 'the same instance');
   t.strictSame(ops(rt).filter((op) => op.startsWith('RESERVE') || op.startsWith('CREATE')).length, 2, 'no second RESERVE or CREATE: the relaunch used the reservation read back from the offer');
   t.strictSame(ops(rt).filter((op) => op === 'LAUNCH').length, 2, 'two launches');
-  t.strictSame(reservations(rt), [{ reservationId: instanceId, volumes: 1 }], 'still one reservation, one volume');
+  t.strictSame(reservations(rt), [instanceId], 'still the one reservation');
+  t.strictSame(nthLaunch(rt, 2), { volumes: [`${instanceId}#vol0 at data`], reservationIds: [instanceId] }, 'the relaunch takes the reservation and volume read back from the offer (labels, persistence id)');
 
   // Restart pacer, then delete the app: the reservation is released after the restart.
   await pacer.close();
