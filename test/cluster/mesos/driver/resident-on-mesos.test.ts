@@ -104,3 +104,58 @@ t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its r
   await waitUntil(() => pacer.scheduler.runSpec('/db') === undefined, WAIT_MS, 'the app to be gone');
   t.same(rt.master.problems.filter((p) => !/answered 40[03]/.test(p)), [], 'the fake master understood every operation');
 });
+
+t.test('scale-down retires a resident instance; a restart before its reservation is offered still releases it', async (t) => {
+  const { rt, dir } = await setUp(t);
+  let pacer = await pacerAt(t, rt, dir);
+  t.equal((await call(pacer, 'POST', '/v2/apps', { ...RESIDENT_APP, instances: 2 })).status, 201);
+  await waitUntil(() => pacer.scheduler.instances('/db').filter((i) => i.condition === 'Running').length === 2, WAIT_MS, 'two resident instances to run');
+  t.equal(reservations(rt).length, 2, 'two reservations');
+
+  // No offer reaches pacer from now on: the retired instance cannot be released before the restart.
+  rt.holdOffers = true;
+  t.equal((await call(pacer, 'PUT', '/v2/apps/db', { ...RESIDENT_APP, instances: 1 })).status, 200);
+  await waitUntil(() => pacer.scheduler.instances('/db').some((i) => i.goal !== 'Running' && i.condition === 'Killed'), WAIT_MS, 'one instance to be killed and retired');
+  const retired = pacer.scheduler.instances('/db').find((i) => i.goal !== 'Running')!.instanceId;
+  t.equal(reservations(rt).length, 2, 'its reservation is still held');
+  await pacer.close();
+
+  pacer = await pacerAt(t, rt, dir);
+  rt.holdOffers = false;
+  await waitUntil(() => !reservations(rt).includes(retired), WAIT_MS, 'the retired reservation to be released after the restart');
+  t.strictSame(ops(rt).slice(-2), [`DESTROY ${retired}`, `UNRESERVE ${retired}`], 'DESTROY, then UNRESERVE of the retired instance');
+  await waitUntil(() => pacer.scheduler.instances('/db').length === 1, WAIT_MS, 'the retired instance to be forgotten');
+  t.equal(reservations(rt).length, 1, 'the remaining instance keeps its reservation');
+  t.ok(running(pacer, '/db'), 'the remaining instance runs');
+});
+
+t.test('a resident pod: RESERVE+CREATE+LAUNCH_GROUP with the volume on the executor; a relaunch on the same reservation; delete releases it', async (t) => {
+  const { rt, dir } = await setUp(t);
+  const pacer = await pacerAt(t, rt, dir);
+  const pod = {
+    id: '/pdb',
+    scaling: { kind: 'fixed', instances: 1 },
+    volumes: [{ name: 'data', persistent: { size: 50 } }],
+    containers: [{ name: 'main', exec: { command: { shell: 'sleep 1000' } }, resources: { cpus: 0.1, mem: 32 }, volumeMounts: [{ name: 'data', mountPath: 'var/data' }] }],
+  };
+  t.equal((await call(pacer, 'POST', '/v2/pods', pod)).status, 201);
+  await waitUntil(() => running(pacer, '/pdb'), WAIT_MS, 'the resident pod instance to run');
+  const instanceId = pacer.scheduler.instances('/pdb')[0].instanceId;
+  t.strictSame(ops(rt).slice(0, 3), [`RESERVE ${instanceId}`, `CREATE ${instanceId}`, 'LAUNCH_GROUP'], 'one ACCEPT: RESERVE, CREATE, LAUNCH_GROUP');
+  const group = (n: number) => rt.master.fake.callsOf('ACCEPT').flatMap((c) => (c.call.accept?.operations ?? []).filter((op) => op.type === 'LAUNCH_GROUP'))[n - 1]?.launchGroup;
+  const volumesOf = (n: number): string[] => (group(n)?.executor.resources ?? []).flatMap((r) => (r.disk?.persistence === undefined ? [] : [`${r.disk.persistence.id} at ${r.disk.volume?.containerPath ?? ''}`]));
+  t.strictSame(volumesOf(1), [`${instanceId}#vol0 at data`], 'the executor holds the volume, at the volume\'s name');
+  t.strictSame(group(1)?.taskGroup.tasks?.[0]?.container?.volumes, [{ containerPath: 'var/data', mode: 'RW', source: { type: 'SANDBOX_PATH', sandboxPath: { type: 'PARENT', path: 'data' } } }], 'the container mounts it from the executor sandbox');
+
+  const taskId = pacer.scheduler.instances('/pdb')[0].tasks[0].taskId;
+  t.equal((await call(pacer, 'DELETE', `/v2/pods/pdb::instances/${encodeURIComponent(instanceId)}`)).status, 200);
+  await waitUntil(() => running(pacer, '/pdb') && pacer.scheduler.instances('/pdb')[0].tasks[0].taskId !== taskId, WAIT_MS, 'the pod instance to relaunch');
+  t.equal(pacer.scheduler.instances('/pdb')[0].instanceId, instanceId, 'the same instance');
+  t.strictSame(volumesOf(2), [`${instanceId}#vol0 at data`], 'the relaunch\'s executor takes the same volume');
+  t.equal(ops(rt).filter((op) => op.startsWith('RESERVE')).length, 1, 'no second RESERVE');
+
+  t.equal((await call(pacer, 'DELETE', '/v2/pods/pdb')).status, 202);
+  await waitUntil(() => reservations(rt).length === 0, WAIT_MS, 'the reservation to be released');
+  t.strictSame(ops(rt).slice(-2), [`DESTROY ${instanceId}`, `UNRESERVE ${instanceId}`]);
+  t.same(rt.master.problems.filter((p) => !/answered 40[03]/.test(p)), [], 'the fake master understood every operation');
+});

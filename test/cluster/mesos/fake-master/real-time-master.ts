@@ -24,6 +24,8 @@ export function roomyAgent(agentId = 'agent-1'): SimAgentSpec {
 export interface RealTimeMaster {
   readonly master: SimBackedMaster;
   readonly url: string;
+  /** While true, offers are not written to the framework (they stay outstanding until the next subscription rescinds them). */
+  holdOffers: boolean;
   close(): Promise<void>;
 }
 
@@ -50,9 +52,10 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
     }, Math.max(0, dueMs - Date.now())));
     return id;
   };
+  const control = { holdOffers: false };
   const deliver = (input: SchedulerInput): void => {
     const m = master;
-    if (m === undefined || !m.fake.subscribed) return;
+    if (m === undefined || !m.fake.subscribed || (input.type === 'offers' && control.holdOffers)) return;
     m.deliver(input);
   };
   master = await SimBackedMaster.start({
@@ -84,6 +87,8 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
   return {
     master: m,
     url: m.url,
+    get holdOffers() { return control.holdOffers; },
+    set holdOffers(hold: boolean) { control.holdOffers = hold; },
     close: async () => {
       closed = true;
       clearInterval(pump);

@@ -84,6 +84,7 @@ export class SimBackedMaster {
   /** Every operation of every ACCEPT applied, in order, as `TYPE` or `TYPE <reservation id>` (RESERVE, CREATE, DESTROY, UNRESERVE). */
   readonly operationLog: string[] = [];
   private processed = 0;
+  private subscribes = 0;
 
   private constructor(readonly fake: FakeMaster, readonly cluster: SimCluster, private readonly options: SimBackedMasterOptions) {}
 
@@ -133,7 +134,10 @@ export class SimBackedMaster {
     const calls = this.fake.calls;
     while (this.processed < calls.length) {
       const received = calls[this.processed++];
-      if (received.call.type === 'SUBSCRIBE') continue;
+      if (received.call.type === 'SUBSCRIBE') {
+        if (received.status === 200 && ++this.subscribes > 1) this.resubscribed(received.call);
+        continue;
+      }
       if (received.status >= 300) {
         this.problems.push(`${received.call.type} was answered ${received.status}`);
         continue;
@@ -186,6 +190,20 @@ export class SimBackedMaster {
       default:
         this.problems.push(`unexpected ${call.type} call`);
     }
+  }
+
+  /**
+   * A framework subscribing again (a restarted scheduler, §1.8) states its roles and which of
+   * them are suppressed afresh, as a real master takes them from SUBSCRIBE: the others are revived.
+   * The first subscription changes nothing (the cluster starts with the framework's roles).
+   */
+  private resubscribed(call: Call): void {
+    const roles = call.subscribe?.frameworkInfo.roles ?? [];
+    const suppressed = call.subscribe?.suppressedRoles ?? [];
+    this.cluster.updateFrameworkRoles(roles);
+    const revived = roles.filter((r) => !suppressed.includes(r));
+    if (revived.length > 0) this.cluster.revive(revived);
+    if (suppressed.length > 0) this.cluster.suppress(suppressed);
   }
 
   private reconcile(call: Call): void {
