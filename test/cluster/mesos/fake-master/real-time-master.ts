@@ -42,7 +42,8 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
   const timers = new Map<number, NodeJS.Timeout>();
   let seq = 0;
   let closed = false;
-  let master: SimBackedMaster | undefined;
+  // Set once started; the world's callbacks run only after that.
+  const ref: { master?: SimBackedMaster } = {};
   let lastStream: string | undefined;
   const later = (dueMs: number, run: () => void): number => {
     const id = ++seq;
@@ -54,14 +55,14 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
   };
   const control = { holdOffers: false };
   const deliver = (input: SchedulerInput): void => {
-    const m = master;
+    const m = ref.master;
     if (m === undefined || !m.fake.subscribed || (input.type === 'offers' && control.holdOffers)) return;
     m.deliver(input);
   };
-  master = await SimBackedMaster.start({
+  const m = await SimBackedMaster.start({
     nowMs: () => Date.now(),
     toFramework: (dueMs, input) => void later(dueMs, () => deliver(input)),
-    schedule: (dueMs, event) => later(dueMs, () => master?.cluster.onEvent(event)),
+    schedule: (dueMs, event) => later(dueMs, () => ref.master?.cluster.onEvent(event)),
     cancel: (id) => {
       clearTimeout(timers.get(id));
       timers.delete(id);
@@ -74,7 +75,7 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
     // The simulated executor reads only the run spec's id and version.
     runSpecOf: (id) => makeApp({ id }),
   });
-  const m = master;
+  ref.master = m;
   m.cluster.start();
   const pump = setInterval(() => {
     const stream = m.fake.streamId;
