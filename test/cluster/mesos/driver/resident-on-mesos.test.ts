@@ -159,3 +159,21 @@ t.test('a resident pod: RESERVE+CREATE+LAUNCH_GROUP with the volume on the execu
   t.strictSame(ops(rt).slice(-2), [`DESTROY ${instanceId}`, `UNRESERVE ${instanceId}`]);
   t.same(rt.master.problems.filter((p) => !/answered 40[03]/.test(p)), [], 'the fake master understood every operation');
 });
+
+t.test('a first launch whose ACCEPT the master refused does not wait forever for a reservation that was never made', async (t) => {
+  const rt = await startRealTimeMaster([roomyAgent('agent-1'), roomyAgent('agent-2')], { defaultRole: ROLE });
+  t.teardown(() => rt.close());
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-resident-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  rt.master.fake.acceptAnswers.push({ status: 400, body: 'scripted refusal of the first ACCEPT' });
+  const pacer = await pacerAt(t, rt, dir);
+  t.equal((await call(pacer, 'POST', '/v2/apps', RESIDENT_APP)).status, 201);
+  await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the resident instance to run after all');
+  const accepts = rt.master.fake.callsOf('ACCEPT');
+  t.equal(accepts[0]?.status, 400, 'the first ACCEPT (RESERVE, CREATE, LAUNCH) was refused');
+  const instanceId = pacer.scheduler.instances('/db')[0].instanceId;
+  t.strictSame(ops(rt).slice(0, 3), [`RESERVE ${instanceId}`, `CREATE ${instanceId}`, 'LAUNCH'], 'a fresh RESERVE, CREATE and LAUNCH were accepted');
+  const held = [...rt.master.cluster.agentCapacity('agent-1'), ...rt.master.cluster.agentCapacity('agent-2')].flatMap((p) => (p.reservationId === undefined ? [] : [p.reservationId]));
+  t.strictSame(held, [instanceId], 'one reservation exists, the instance\'s');
+  t.equal(pacer.scheduler.instances('/db')[0].reservation?.unconfirmed, undefined, 'its reservation is confirmed');
+});
