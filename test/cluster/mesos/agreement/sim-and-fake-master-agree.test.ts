@@ -19,7 +19,8 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * separately. Every scenario's own expectations must hold in both runs.
  *
  * Scenarios: no agent-run health checks (the sim-backed master does not translate them back).
- * unique: UNIQUE on hostname, zone, text and set attributes, plus an agent added later; max-per: MAX_PER with a forced scale-down (kills) and scale-up; group-by-spreading: GROUP_BY
+ * unique: UNIQUE on hostname, zone, text and set attributes, plus an agent added later;
+ * max-per: MAX_PER with a forced scale-down (kills) and scale-up; group-by-spreading: GROUP_BY
  * that depends on the 120 s decline filters and a later zone; resident: a resident app reserves,
  * creates its volume, relaunches on its own reservation and releases it (RESERVE, CREATE, DESTROY,
  * UNRESERVE over the wire with Marathon's reservation labels, read back from the offers).
