@@ -67,6 +67,12 @@ export interface RunSession {
   step(untilMs: number): boolean;
   /** Listen to the core's events (in addition to the trace). */
   onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  /**
+   * Observe every input the core takes off the loop (offers, status updates, timers, probe
+   * results), before it is handled, with the virtual instant: the simulated run's input hook (a
+   * what-if fork's last offers per agent are read this way). API commands go through {@link submit}.
+   */
+  onInput(listener: (atMs: number, input: SchedulerInput) => void): void;
   /** Listen to the run's decisions as they are read (only when the run reads them: {@link RunOptions.decisions}). */
   onDecision(listener: (decision: TimedDecision) => void): void;
   finish(): RunResult;
@@ -174,6 +180,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
 
   let endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
   const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
+  const inputListeners: ((atMs: number, input: SchedulerInput) => void)[] = [];
   scheduler.subscribe((event) => {
     for (const l of listeners) l(rel(), event);
   });
@@ -210,6 +217,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
     onEvent: (listener) => void listeners.push(listener),
     onDecision: (listener) => recorder.onDecision(listener),
+    onInput: (listener) => void inputListeners.push(listener),
     step(untilMs: number): boolean {
       if (violationAtMs !== undefined) return false;
       const entry = loop.popDue(Math.min(untilMs, endMs));
@@ -229,6 +237,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       try {
         if (item.to === 'core') {
           if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+          for (const l of inputListeners) l(clock.now, item.input);
           scheduler.handle(item.input);
           if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
         } else if (item.to === 'sim') {
