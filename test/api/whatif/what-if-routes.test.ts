@@ -1,0 +1,146 @@
+import t from 'tap';
+import type { Test } from 'tap';
+import { body } from '../tasks/tasks-fixture';
+import { seedWeb, whatIfApi, type WhatIfFixture } from './what-if-fixture';
+
+/** What the live side holds: driver calls, store writes, events, run specs, deployments. */
+function liveMarks(fx: WhatIfFixture): Record<string, unknown> {
+  return {
+    driverCalls: fx.harness.driver.calls.length, storeWrites: fx.harness.store.writes, events: fx.harness.log.length,
+    runSpecs: fx.harness.scheduler.runSpecs().map((s) => `${s.id}@${s.version}:${s.instances}`),
+    deployments: fx.harness.scheduler.runningPlans().map((p) => p.id), apiEvents: fx.apiEvents.length,
+  };
+}
+
+interface Answer {
+  deployment: string;
+  finished: boolean;
+  finishedAfterMs?: number;
+  launched: { instanceId: string; runSpecId: string; agentId: string; hostname: string }[];
+  killed: { instanceId: string; reason?: string }[];
+  waiting: { runSpecId: string; instances: number; reasons: Record<string, number> }[];
+  simulate: string;
+  agents: number;
+}
+
+const NEW_APP = { id: '/api', cmd: 'sleep 100', instances: 3, cpus: 0.5, mem: 128 };
+
+t.test('a simulated write answers what the fork did and touches nothing live: no driver call, no store write, no event', async (t) => {
+  const cases: { name: string; method: 'POST' | 'PUT' | 'DELETE'; url: string; payload?: Record<string, unknown>; check: (a: Answer, t: Test) => void }[] = [
+    {
+      name: 'POST /v2/apps: a new app', method: 'POST', url: '/v2/apps?dryRun=true&simulate=PT10M', payload: NEW_APP,
+      check: (a, t) => {
+        t.equal(a.deployment, 'finished');
+        t.equal(a.launched.length, 3);
+        t.ok(a.launched.every((l) => l.runSpecId === '/api' && ['agent-a', 'agent-b'].includes(l.agentId)), 'placed on the known agents');
+      },
+    },
+    {
+      name: 'PUT /v2/apps/web: scale up past what fits', method: 'PUT', url: '/v2/apps/web?dryRun=true&simulate=PT2M', payload: { instances: 10 },
+      check: (a, t) => {
+        // agent-a has 1 cpu left (2 more), agent-b 2 cpus (4 more): 6 of 8 fit.
+        t.equal(a.launched.length, 6);
+        t.equal(a.deployment, 'running');
+        t.equal(a.finished, false);
+        t.same(a.waiting.map((w) => [w.runSpecId, w.instances]), [['/web', 2]]);
+        t.ok((a.waiting[0]?.reasons.InsufficientCpus ?? 0) > 0, 'waits for cpus');
+      },
+    },
+    {
+      name: 'PUT /v2/groups: the same through the groups API', method: 'PUT', url: '/v2/groups?dryRun=true&simulate=PT10M',
+      payload: { id: '/', apps: [{ id: '/web', cmd: 'sleep 100', instances: 1, cpus: 0.5, mem: 256 }] },
+      check: (a, t) => {
+        t.equal(a.deployment, 'finished');
+        // A new definition (another command): both instances are replaced by one.
+        t.same(a.killed.map((k) => k.reason), ['replaced', 'replaced']);
+        t.equal(a.launched.length, 1);
+      },
+    },
+    {
+      name: 'DELETE /v2/apps/web', method: 'DELETE', url: '/v2/apps/web?dryRun=true&simulate=PT10M',
+      check: (a, t) => {
+        t.equal(a.deployment, 'finished');
+        t.same(a.killed.map((k) => k.reason), ['deleted', 'deleted']);
+      },
+    },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async (t) => {
+      const fx = whatIfApi(t);
+      seedWeb(fx);
+      const before = liveMarks(fx);
+      const res = await fx.app.inject({ method: c.method, url: c.url, ...(c.payload === undefined ? {} : { payload: c.payload }) });
+      t.equal(res.statusCode, 200, res.body);
+      const a = body<Answer>(res);
+      t.equal(a.agents, 2);
+      c.check(a, t);
+      t.same(liveMarks(fx), before, 'nothing live changed: no driver call, no store write, no event, no deployment');
+      t.equal(res.headers['marathon-deployment-id'], undefined, 'no deployment header: nothing was deployed');
+    });
+  }
+});
+
+t.test('plain dryRun=true on a group keeps Marathon\'s answer (the plan\'s steps)', async (t) => {
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const res = await fx.app.inject({ method: 'PUT', url: '/v2/groups?dryRun=true', payload: { id: '/', apps: [{ id: '/web', cmd: 'sleep 100', instances: 1, cpus: 0.5, mem: 256 }] } });
+  t.equal(res.statusCode, 200);
+  t.match(body(res), { steps: [{ actions: [{ action: String }] }] });
+  t.notOk('launched' in body(res));
+});
+
+t.test('bad simulate values are 400 and change nothing; a fork refused by the core is answered as the write would be', async (t) => {
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const before = liveMarks(fx);
+  const bad: { url: string; message: RegExp }[] = [
+    { url: '/v2/apps?simulate=PT10M', message: /simulate needs dryRun=true/ },
+    { url: '/v2/apps?dryRun=false&simulate=PT10M', message: /simulate needs dryRun=true/ },
+    { url: '/v2/apps?dryRun=true&simulate=PT25H', message: /at most PT24H/ },
+    { url: '/v2/apps?dryRun=true&simulate=30m', message: /ISO 8601 duration/ },
+    { url: '/v2/apps?dryRun=true&simulate=PT0S', message: /longer than zero/ },
+    { url: '/v2/apps?dryRun=true&simulate=', message: /ISO 8601 duration/ },
+    { url: '/v2/apps?dryRun=true&simulate=PT1M&simulate=PT2M', message: /given once/ },
+    { url: `/v2/apps?dryRun=true&simulate=PT${'9'.repeat(40)}S`, message: /ISO 8601 duration/ },
+  ];
+  for (const b of bad) {
+    const res = await fx.app.inject({ method: 'POST', url: b.url, payload: NEW_APP });
+    t.equal(res.statusCode, 400, b.url);
+    t.match(body(res).message, b.message, b.url);
+  }
+  const conflict = await fx.app.inject({ method: 'POST', url: '/v2/apps?dryRun=true&simulate=PT1M', payload: { id: '/web', cmd: 'x', cpus: 0.1, mem: 16 } });
+  t.equal(conflict.statusCode, 409, 'an existing app: 409 as the write');
+  const invalid = await fx.app.inject({ method: 'POST', url: '/v2/apps?dryRun=true&simulate=PT1M', payload: { id: '/bad', cpus: -1 } });
+  t.equal(invalid.statusCode, 422, 'an invalid definition: 422 as the write');
+  t.same(liveMarks(fx), before, 'nothing live changed');
+});
+
+t.test('a cluster beyond the fork limits is refused with 422', async (t) => {
+  const fx = whatIfApi(t, { limits: { maxInstances: 1 } });
+  seedWeb(fx);
+  const res = await fx.app.inject({ method: 'POST', url: '/v2/apps?dryRun=true&simulate=PT1M', payload: NEW_APP });
+  t.equal(res.statusCode, 422);
+  t.match(body(res).message, /more than 1 instances: too large to fork/);
+  const cap = await fx.app.inject({ method: 'GET', url: '/v2/capacity?app=/web' });
+  t.equal(cap.statusCode, 422);
+});
+
+t.test('GET /v2/capacity: how many more instances of the definition fit, per agent, and why not more', async (t) => {
+  const fx = whatIfApi(t, { limits: { maxCapacityInstances: 50 } });
+  seedWeb(fx);
+  const before = liveMarks(fx);
+  const res = await fx.app.inject({ method: 'GET', url: '/v2/capacity?app=/web' });
+  t.equal(res.statusCode, 200, res.body);
+  const a = body<{ fits: number; tried: number; instances: number; byAgent: Record<string, number>; reasons: Record<string, number> }>(res);
+  t.equal(a.instances, 2);
+  t.equal(a.fits, 6, '1 cpu left on agent-a, 2 on agent-b, 0.5 cpus each');
+  t.same(a.byAgent, { 'agent-a': 2, 'agent-b': 4 });
+  t.equal(a.tried, 50);
+  t.ok((a.reasons.InsufficientCpus ?? 0) > 0);
+  t.same(liveMarks(fx), before, 'nothing live changed');
+  const cases: [string, number][] = [
+    ['/v2/capacity', 400], ['/v2/capacity?app=/web&pod=/web', 400], ['/v2/capacity?app=', 400],
+    ['/v2/capacity?app=/nope', 404], ['/v2/capacity?pod=/web', 404], ['/v2/capacity?app=web', 200],
+  ];
+  for (const [url, status] of cases) t.equal((await fx.app.inject({ method: 'GET', url })).statusCode, status, url);
+});
