@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import { body } from '../tasks/tasks-fixture';
+import { as, authzAuth, seed, SEEDED, type TestPrincipal } from '../authz/authz-kit';
 import { seedWeb, whatIfApi, type WhatIfFixture } from './what-if-fixture';
 
 /** What the live side holds: driver calls, store writes, events, run specs, deployments. */
@@ -143,4 +144,27 @@ t.test('GET /v2/capacity: how many more instances of the definition fit, per age
     ['/v2/capacity?app=/nope', 404], ['/v2/capacity?pod=/web', 404], ['/v2/capacity?app=web', 200],
   ];
   for (const [url, status] of cases) t.equal((await fx.app.inject({ method: 'GET', url })).statusCode, status, url);
+});
+
+t.test('a simulated write needs the permission of the write it simulates; so does a capacity question', async (t) => {
+  const { auth } = authzAuth(t);
+  const fx = whatIfApi(t, { auth });
+  seed(fx);
+  const asked = async (principal: TestPrincipal, method: 'POST' | 'PUT' | 'GET', url: string, payload?: unknown): Promise<number> =>
+    (await fx.app.inject({ method, url, headers: { ...as(principal), 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) })).statusCode;
+  const cases: { who: TestPrincipal; method: 'POST' | 'PUT' | 'GET'; url: string; payload?: unknown; status: number }[] = [
+    { who: 'bob', method: 'PUT', url: `/v2/apps${SEEDED.teamAApp}?dryRun=true&simulate=PT1M`, payload: { instances: 3 }, status: 403 },
+    { who: 'bob', method: 'PUT', url: `/v2/apps${SEEDED.teamBApp}?dryRun=true&simulate=PT1M`, payload: { instances: 2 }, status: 200 },
+    { who: 'alice', method: 'PUT', url: `/v2/apps${SEEDED.teamAApp}?dryRun=true&simulate=PT1M`, payload: { instances: 3 }, status: 200 },
+    { who: 'viewer', method: 'POST', url: '/v2/apps?dryRun=true&simulate=PT1M', payload: { id: '/team-a/new', cmd: 'x', cpus: 0.1, mem: 16 }, status: 403 },
+    { who: 'lead', method: 'PUT', url: '/v2/groups/team-a?dryRun=true&simulate=PT1M', payload: { scaleBy: 2 }, status: 403 },
+    { who: 'lead', method: 'PUT', url: '/v2/groups/team-b?dryRun=true&simulate=PT1M', payload: { scaleBy: 2 }, status: 200 },
+    { who: 'bob', method: 'GET', url: `/v2/capacity?app=${SEEDED.teamAApp}`, status: 403 },
+    { who: 'viewer', method: 'GET', url: `/v2/capacity?app=${SEEDED.teamBApp}`, status: 403 },
+    { who: 'bob', method: 'GET', url: `/v2/capacity?app=${SEEDED.teamBApp}`, status: 200 },
+    { who: 'nobody', method: 'GET', url: `/v2/capacity?app=${SEEDED.teamAApp}`, status: 403 },
+  ];
+  const before = liveMarks(fx);
+  for (const c of cases) t.equal(await asked(c.who, c.method, c.url, c.payload), c.status, `${c.method} ${c.url} as ${c.who}`);
+  t.same(liveMarks(fx), before, 'nothing live changed');
 });
