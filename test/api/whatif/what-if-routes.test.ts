@@ -58,6 +58,14 @@ t.test('a simulated write answers what the fork did and touches nothing live: no
       },
     },
     {
+      name: 'POST /v2/apps/web/restart', method: 'POST', url: '/v2/apps/web/restart?dryRun=true&simulate=PT10M',
+      check: (a, t) => {
+        t.equal(a.deployment, 'finished');
+        t.same(a.killed.map((k) => k.reason), ['replaced', 'replaced']);
+        t.equal(a.launched.length, 2);
+      },
+    },
+    {
       name: 'DELETE /v2/apps/web', method: 'DELETE', url: '/v2/apps/web?dryRun=true&simulate=PT10M',
       check: (a, t) => {
         t.equal(a.deployment, 'finished');
@@ -88,6 +96,14 @@ t.test('plain dryRun=true on a group keeps Marathon\'s answer (the plan\'s steps
   t.equal(res.statusCode, 200);
   t.match(body(res), { steps: [{ actions: [{ action: String }] }] });
   t.notOk('launched' in body(res));
+});
+
+t.test('plain dryRun=true on an app write keeps the current behaviour: the write is made (Marathon\'s app routes have no dryRun)', async (t) => {
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const res = await fx.app.inject({ method: 'POST', url: '/v2/apps?dryRun=true', payload: NEW_APP });
+  t.equal(res.statusCode, 201);
+  t.ok(fx.harness.scheduler.runSpec('/api') !== undefined, 'created');
 });
 
 t.test('bad simulate values are 400 and change nothing; a fork refused by the core is answered as the write would be', async (t) => {
