@@ -3,6 +3,7 @@ import type { Test } from 'tap';
 import { body } from '../tasks/tasks-fixture';
 import { as, authzAuth, seed, SEEDED, type TestPrincipal } from '../authz/authz-kit';
 import { seedWeb, whatIfApi, type WhatIfFixture } from './what-if-fixture';
+import { makeAgent, makeOffer } from '../../builders/cluster-builders';
 
 /** What the live side holds: driver calls, store writes, events, run specs, deployments. */
 function liveMarks(fx: WhatIfFixture): Record<string, unknown> {
@@ -183,4 +184,33 @@ t.test('a simulated write needs the permission of the write it simulates; so doe
   const before = liveMarks(fx);
   for (const c of cases) t.equal(await asked(c.who, c.method, c.url, c.payload), c.status, `${c.method} ${c.url} as ${c.who}`);
   t.same(liveMarks(fx), before, 'nothing live changed');
+});
+
+t.test('pods: a simulated pod creation places the pod\'s instance; a running pod is adopted with its task group', async (t) => {
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const pod = { id: '/db', scaling: { kind: 'fixed', instances: 2 }, containers: [{ name: 'c', resources: { cpus: 0.25, mem: 64 }, exec: { command: { shell: 'sleep 100' } } }] };
+  const before = liveMarks(fx);
+  const res = await fx.app.inject({ method: 'POST', url: '/v2/pods?dryRun=true&simulate=PT5M', payload: pod });
+  t.equal(res.statusCode, 200, res.body);
+  const a = body<Answer>(res);
+  t.equal(a.deployment, 'finished');
+  t.equal(a.launched.length, 2);
+  t.ok(a.launched.every((l) => l.runSpecId === '/db'));
+  t.same(liveMarks(fx), before, 'nothing live changed');
+  // Now make it live, run its tasks, and simulate a change of the running pod: its instances are adopted as task groups.
+  t.equal((await fx.app.inject({ method: 'POST', url: '/v2/pods', payload: pod })).statusCode, 201);
+  fx.harness.advance(1000);
+  fx.harness.run(fx.harness.offer(makeOffer({ agent: makeAgent({ agentId: 'agent-b', hostname: 'host-b' }), cpus: 2, mem: 2048 })));
+  t.equal(fx.harness.instances('/db').filter((i) => i.condition === 'Running').length, 2, 'the pod runs live');
+  fx.harness.advance(10_000);
+  fx.harness.offer(makeOffer({ agent: makeAgent({ agentId: 'agent-b', hostname: 'host-b' }), cpus: 1.4, mem: 1792 }));
+  const live = liveMarks(fx);
+  const scaled = await fx.app.inject({ method: 'PUT', url: '/v2/pods/db?dryRun=true&simulate=PT5M', payload: { ...pod, scaling: { kind: 'fixed', instances: 3 } } });
+  t.equal(scaled.statusCode, 200, scaled.body);
+  const s = body<Answer>(scaled);
+  t.equal(s.deployment, 'finished');
+  t.equal(s.launched.length, 1, 'one more pod instance');
+  t.same(s.killed, [], 'the running ones are kept');
+  t.same(liveMarks(fx), live, 'nothing live changed');
 });
