@@ -214,3 +214,16 @@ t.test('pods: a simulated pod creation places the pod\'s instance; a running pod
   t.same(s.killed, [], 'the running ones are kept');
   t.same(liveMarks(fx), live, 'nothing live changed');
 });
+
+t.test('the kill of a task can be simulated too (DELETE /v2/apps/{id}/tasks/{taskId})', async (t) => {
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const taskId = fx.harness.instances('/web')[0].tasks[0].taskId;
+  const before = liveMarks(fx);
+  const res = await fx.app.inject({ method: 'DELETE', url: `/v2/apps/web/tasks/${taskId}?scale=true&dryRun=true&simulate=PT1M` });
+  t.equal(res.statusCode, 200, res.body);
+  const a = body<Answer>(res);
+  t.equal(a.killed.length, 1, 'that instance would be killed');
+  t.equal(a.launched.length, 0, 'and not replaced (scale=true)');
+  t.same(liveMarks(fx), before, 'nothing live changed');
+});
