@@ -17,6 +17,18 @@ import type { SimEvent } from './sim-event';
 
 export type { SimClusterOptions } from './cluster-state';
 
+/** The tasks of one executor a run starts with (see {@link SimCluster.adoptTasks}). */
+export interface AdoptedTasks {
+  readonly agentId: string;
+  /** A pod's task group (default executor) rather than one task on the command executor. */
+  readonly group: boolean;
+  readonly launches: readonly SimLaunch[];
+  /** What the executor holds on its agent, booked against the agent's pools. */
+  readonly allocation: readonly OfferedPool[];
+  readonly state: TaskState;
+  readonly healthy?: boolean;
+}
+
 /** What the prober needs to know about a task it probes (see {@link SimCluster.probeTarget}). */
 export interface ProbeTarget {
   readonly state: TaskState;
@@ -264,6 +276,30 @@ export class SimCluster implements ClusterDriver {
   /** A new agent registers; it is offered from the next offer cycle. A removed agent's id may be reused. */
   addAgent(spec: SimAgentSpec): void {
     this.master.addAgent(masterAgentSpec(spec));
+  }
+
+  /**
+   * Tasks already running (or staging, starting) on an agent when the run starts, as a what-if
+   * fork of a live cluster adopts them (src/whatif): the master books `allocation` on the agent
+   * and remembers the tasks with `state` as what the framework was last told; the agent runs them
+   * on (see `ExecutorSim.adopt`). Call before {@link start}. An unknown agent is a violation.
+   */
+  adoptTasks(adopted: AdoptedTasks): void {
+    if (this.master.agent(adopted.agentId) === undefined) {
+      this.s.violation(`adopted tasks ${adopted.launches.map((l) => l.taskId).join(',')} on unknown agent ${adopted.agentId}`);
+      return;
+    }
+    const executor = this.master.adoptExecutor({
+      agentId: adopted.agentId, executorId: `adopted-${adopted.launches[0]?.instanceId ?? adopted.agentId}`,
+      group: adopted.group, allocation: adopted.allocation,
+      tasks: adopted.launches.map((l) => ({ taskId: l.taskId, state: adopted.state, ...(adopted.healthy === undefined ? {} : { healthy: adopted.healthy }) })),
+    });
+    this.ex.adopt(adopted.launches, adopted.state, executor, adopted.healthy);
+  }
+
+  /** A new agent given as the master model registers it (identity and capacity per pool, milli-units): a what-if fork's agents. */
+  addForkAgent(info: AgentInfo, pools: readonly OfferedPool[]): void {
+    this.master.addAgent({ info, pools });
   }
 
   /** Rescind the outstanding offer of one agent, or of all agents; the resources are offered again next cycle. */

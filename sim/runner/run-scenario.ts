@@ -75,6 +75,12 @@ export interface RunSession {
   step(untilMs: number): boolean;
   /** Listen to the core's events (in addition to the trace). */
   onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  /**
+   * Observe every input the core takes off the loop (offers, status updates, timers, probe
+   * results), before it is handled, with the virtual instant: the simulated run's input hook (a
+   * what-if fork's last offers per agent are read this way). API commands go through {@link submit}.
+   */
+  onInput(listener: (atMs: number, input: SchedulerInput) => void): void;
   /** Listen to the run's decisions as they are read (only when the run reads them: {@link RunOptions.decisions}). */
   onDecision(listener: (decision: TimedDecision) => void): void;
   finish(): RunResult;
@@ -252,6 +258,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   };
 
   let endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
+  const inputListeners: ((atMs: number, input: SchedulerInput) => void)[] = [];
   let loopSteps = 0;
   let violations: string[] = [];
   let violationAtMs: number | undefined;
@@ -291,6 +298,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
     onEvent: (listener) => void listeners.push(listener),
     onDecision: (listener) => recorder.onDecision(listener),
+    onInput: (listener) => void inputListeners.push(listener),
     step(untilMs: number): boolean {
       if (violationAtMs !== undefined) return false;
       const entry = loop.popDue(Math.min(untilMs, endMs));
@@ -314,6 +322,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
             if (trace.enabled) trace.append({ t: rel(), k: 'lost', ...summarizeInput(item.input) });
           } else {
             if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+            for (const l of inputListeners) l(clock.now, item.input);
             scheduler.handle(item.input);
             if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
           }
