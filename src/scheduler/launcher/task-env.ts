@@ -22,16 +22,33 @@ export interface EnvFacts {
 export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
   const env: Record<string, string> = { HOST: facts.hostname };
   const ports = facts.hostPorts;
-  ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
   if (ports.length > 0) {
+    ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
     env.PORT = String(ports[0]);
     env.PORTS = ports.join(',');
+    hostPortNames(app).forEach((name, i) => {
+      if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
+    });
   }
-  hostPortNames(app).forEach((name, i) => {
-    if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
-  });
-  return { ...env, ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', facts.resources), ...app.env };
+  return { ...env, ...appVarsAndEnv(app, facts.resources) };
 }
+
+/**
+ * The variables of an app's tasks that depend on the app and its resources only: its id, version
+ * and labels, the resources, then the app's own `env` over them — merged once per `AppSpec` object
+ * (run specs are immutable) for the resources an app task has (the app's), and computed afresh for
+ * any other. Spreading the merged object after the per-task variables gives the same keys, order
+ * and values as spreading its three parts one after the other.
+ */
+function appVarsAndEnv(app: AppSpec, resources: ScalarResources): Readonly<Record<string, string>> {
+  const known = appVars.get(app);
+  if (known !== undefined && known.resources === resources) return known.vars;
+  const vars = { ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', resources), ...app.env };
+  appVars.set(app, { resources, vars });
+  return vars;
+}
+
+const appVars = new WeakMap<AppSpec, { readonly resources: ScalarResources; readonly vars: Readonly<Record<string, string>> }>();
 
 /**
  * A pod container task's environment: `HOST`, `ENDPOINT_<NAME>` for every endpoint of every
