@@ -20,17 +20,34 @@ export interface EnvFacts {
  * `[A-Z0-9_]` replaced by `_`.
  */
 export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
-  const env: Record<string, string> = { HOST: facts.hostname };
   const ports = facts.hostPorts;
-  if (ports.length > 0) {
-    ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
-    env.PORT = String(ports[0]);
-    env.PORTS = ports.join(',');
-    hostPortNames(app).forEach((name, i) => {
-      if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
-    });
+  const vars = appVarsAndEnv(app, facts.resources);
+  if (ports.length === 0) {
+    // Only HOST comes before the app's variables: copy the app's template (one object shape, a
+    // fast clone) and set HOST unless the app's own env overrides it (then it keeps that value).
+    const env = { ...vars.template };
+    if (!vars.setsHost) env.HOST = facts.hostname;
+    return env;
   }
-  return { ...env, ...appVarsAndEnv(app, facts.resources) };
+  const env: Record<string, string> = { HOST: facts.hostname };
+  ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
+  env.PORT = String(ports[0]);
+  env.PORTS = ports.join(',');
+  hostPortNames(app).forEach((name, i) => {
+    if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
+  });
+  return { ...env, ...vars.vars };
+}
+
+/** An app's variables that do not depend on the task (see {@link appVarsAndEnv}). */
+interface AppVars {
+  readonly resources: ScalarResources;
+  /** Id, version, labels, resources, then the app's own `env` over them. */
+  readonly vars: Readonly<Record<string, string>>;
+  /** `{ HOST, ...vars }`: the environment of a task without host ports, but for HOST's value. */
+  readonly template: Readonly<Record<string, string>>;
+  /** Whether the app's own `env` sets HOST. */
+  readonly setsHost: boolean;
 }
 
 /**
@@ -40,15 +57,16 @@ export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string
  * any other. Spreading the merged object after the per-task variables gives the same keys, order
  * and values as spreading its three parts one after the other.
  */
-function appVarsAndEnv(app: AppSpec, resources: ScalarResources): Readonly<Record<string, string>> {
+function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
   const known = appVars.get(app);
-  if (known !== undefined && known.resources === resources) return known.vars;
+  if (known !== undefined && known.resources === resources) return known;
   const vars = { ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', resources), ...app.env };
-  appVars.set(app, { resources, vars });
-  return vars;
+  const computed: AppVars = { resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST') };
+  appVars.set(app, computed);
+  return computed;
 }
 
-const appVars = new WeakMap<AppSpec, { readonly resources: ScalarResources; readonly vars: Readonly<Record<string, string>> }>();
+const appVars = new WeakMap<AppSpec, AppVars>();
 
 /**
  * A pod container task's environment: `HOST`, `ENDPOINT_<NAME>` for every endpoint of every

@@ -110,3 +110,14 @@ t.test('one app launched many times: what depends on the task is the task\'s, th
   t.same(first.secretEnv, second.secretEnv);
   t.same(first.volumes, second.volumes);
 });
+
+t.test('a task without host ports: HOST is the agent\'s unless the app\'s env sets it, first either way', async (t) => {
+  const plain = appTask(makeApp({ id: '/plain', env: { A: '1' } }), []);
+  t.same(Object.keys(plain.env).slice(0, 1), ['HOST']);
+  t.equal(plain.env.HOST, 'h1');
+  t.equal(plain.env.A, '1');
+  const own = appTask(makeApp({ id: '/own', env: { HOST: 'mine' } }), []);
+  t.equal(own.env.HOST, 'mine');
+  t.same(Object.keys(own.env).filter((k) => k === 'HOST'), ['HOST']);
+  t.equal(Object.keys(own.env)[0], 'HOST');
+});
