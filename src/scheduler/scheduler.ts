@@ -116,7 +116,7 @@ export class Scheduler {
     const state = this.ctx.state;
     if (state.dirty.size === 0) return;
     const live: Instance[] = [];
-    for (const inst of state.dirty) if (state.instance(inst.instanceId) === inst) live.push(inst);
+    for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
     state.dirty.clear();
     if (live.length > 0) this.ctx.store.saveInstances(live);
   }

@@ -58,7 +58,7 @@ function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void
     setCondition(ctx, rs, inst, next);
     afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
   }
-  if (ctx.state.instance(inst.instanceId) === inst) {
+  if (ctx.state.isCurrent(inst)) {
     if (healthChanged) refreshInstanceHealth(ctx, rs.spec, inst);
     if ((healthChanged || stateChanged) && status.healthy !== undefined) onAgentVerdict(ctx, rs.spec, inst, task, status.healthy);
   }
@@ -104,7 +104,7 @@ function afterConditionChange(
     inst.unreachableSinceMs = undefined;
     converge(ctx, rs);
   }
-  if (c === 'Running' && ctx.state.instance(inst.instanceId) === inst) {
+  if (c === 'Running' && ctx.state.isCurrent(inst)) {
     inst.startedAtMs ??= ctx.clock.nowMs();
     startHealthChecks(ctx, rs, inst);
     startReadiness(ctx, rs, inst);
