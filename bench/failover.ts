@@ -42,6 +42,12 @@ export interface FailoverBenchOptions {
 export interface FailoverBenchResult {
   /** Milliseconds from each SIGKILL to the first 201, in order. */
   readonly failoverMs: readonly number[];
+  /**
+   * Where each failover's time went, from the new leader's log (ms after the kill): `electedMs` its
+   * `elected leader` line (the old session expired, the survivors saw its znode go),
+   * `loadedMs` its `loaded the state` line (the ZooKeeper store read); undefined when not found.
+   */
+  readonly phases: readonly { readonly electedMs?: number; readonly loadedMs?: number }[];
   readonly minMs: number;
   readonly medianMs: number;
   readonly p90Ms: number;
@@ -51,6 +57,7 @@ export interface FailoverBenchResult {
 }
 
 interface PacerProcess {
+  stderr(): string;
   readonly child: ChildProcess;
   readonly address: Promise<string>;
   readonly exited: Promise<void>;
@@ -78,7 +85,7 @@ function startPacer(dir: string, zkUrl: string, sessionTimeoutMs: number): Pacer
   });
   address.catch(() => undefined);
   return {
-    child, address, exited,
+    child, address, exited, stderr: () => err,
     stop: async (signal) => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
@@ -96,6 +103,24 @@ async function request(url: string, init: RequestInit = {}): Promise<{ status: n
   } catch {
     return undefined;
   }
+}
+
+/** The first `elected leader` and `loaded the state` records of a pacer's JSON log after `sinceEpochMs`, as ms after it. */
+function phasesOf(stderr: string, sinceEpochMs: number): { electedMs?: number; loadedMs?: number } {
+  const out: { electedMs?: number; loadedMs?: number } = {};
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let record: { time?: number; msg?: string };
+    try {
+      record = JSON.parse(line) as { time?: number; msg?: string };
+    } catch {
+      continue;
+    }
+    if (typeof record.time !== 'number' || record.time < sinceEpochMs || typeof record.msg !== 'string') continue;
+    if (out.electedMs === undefined && record.msg.startsWith('elected leader')) out.electedMs = record.time - sinceEpochMs;
+    if (out.loadedMs === undefined && record.msg.startsWith('loaded the state')) out.loadedMs = record.time - sinceEpochMs;
+  }
+  return out;
 }
 
 /** The leader every pacer names, once they agree (undefined after `limitMs`). */
@@ -117,6 +142,7 @@ async function agreedLeader(addresses: readonly string[], limitMs: number): Prom
 export async function runFailoverBench(o: FailoverBenchOptions): Promise<FailoverBenchResult> {
   const problems: string[] = [];
   const failoverMs: number[] = [];
+  const phases: { electedMs?: number; loadedMs?: number }[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'pacer-bench-failover-'));
   let zk: BenchZooKeeper | undefined;
   const pacers = new Map<string, PacerProcess>();
@@ -138,6 +164,7 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       const victim = pacers.get(leader) as PacerProcess;
       pacers.delete(leader);
       const killedAtMs = performance.now();
+      const killedAtEpochMs = Date.now();
       victim.child.kill('SIGKILL');
       const id = `/bench/failover-${n}`;
       const survivors = [...pacers.keys()];
@@ -160,7 +187,9 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       written.push(id);
       const newLeader = await agreedLeader(survivors, o.timeoutMs);
       if (newLeader === undefined || newLeader === leader) problems.push(`failover ${n}: the survivors name ${newLeader ?? 'no leader'} after the kill of ${leader}`);
-      console.log(`failover ${String(n).padStart(2)}: ${String(Math.round(accepted)).padStart(6)} ms  (${leader} killed, ${newLeader ?? '?'} leads)`);
+      const phase = newLeader === undefined ? {} : phasesOf(pacers.get(newLeader)?.stderr() ?? '', killedAtEpochMs);
+      phases.push(phase);
+      console.log(`failover ${String(n).padStart(2)}: ${String(Math.round(accepted)).padStart(6)} ms  (elected at ${phase.electedMs ?? '?'} ms, state loaded at ${phase.loadedMs ?? '?'} ms; ${leader} killed, ${newLeader ?? '?'} leads)`);
       await start();
     }
     const leader = await agreedLeader([...pacers.keys()], o.timeoutMs);
@@ -180,7 +209,7 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
   const sorted = [...failoverMs].sort((a, b) => a - b);
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return {
-    failoverMs, minMs: sorted[0] ?? 0, medianMs: at(0.5), p90Ms: at(0.9), maxMs: sorted[sorted.length - 1] ?? 0,
+    failoverMs, phases, minMs: sorted[0] ?? 0, medianMs: at(0.5), p90Ms: at(0.9), maxMs: sorted[sorted.length - 1] ?? 0,
     completed: failoverMs.length, problems,
   };
 }
