@@ -81,7 +81,7 @@ function startPacer(dir: string, zkUrl: string, sessionTimeoutMs: number): Pacer
       if (m?.[1] !== undefined) resolve(m[1]);
     });
     void exited.then(() => reject(new Error(`pacer exited before serving: ${err.slice(-1000)}`)));
-    setTimeout(() => reject(new Error(`pacer did not start within 120 s: ${err.slice(-1000)}`)), 120_000).unref();
+    setTimeout(() => reject(new Error(`pacer did not start within 300 s: ${err.slice(-1000)}`)), 300_000).unref();
   });
   address.catch(() => undefined);
   return {
@@ -96,10 +96,10 @@ function startPacer(dir: string, zkUrl: string, sessionTimeoutMs: number): Pacer
   };
 }
 
-async function request(url: string, init: RequestInit = {}): Promise<{ status: number; text: string } | undefined> {
+async function request(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; leader: string | undefined } | undefined> {
   try {
     const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-    return { status: res.status, text: await res.text() };
+    return { status: res.status, text: await res.text(), leader: res.headers.get('x-marathon-leader')?.replace(/^https?:\/\//, '') };
   } catch {
     return undefined;
   }
@@ -169,12 +169,16 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       const id = `/bench/failover-${n}`;
       const survivors = [...pacers.keys()];
       let accepted: number | undefined;
+      let acceptedBy: string | undefined;
       for (let attempt = 0; accepted === undefined && performance.now() - killedAtMs < o.timeoutMs; attempt++) {
         const target = survivors[attempt % survivors.length] as string;
         const r = await request(`http://${target}/v2/apps`, {
           method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id, cmd: 'sleep 1', cpus: 0.01, mem: 8, instances: 0 }),
         });
-        if (r?.status === 201) accepted = performance.now() - killedAtMs;
+        if (r?.status === 201) {
+          accepted = performance.now() - killedAtMs;
+          acceptedBy = r.leader;
+        }
         else if (r?.status === 409) problems.push(`failover ${n}: ${id} existed before its write was accepted (a write answered 503 was applied)`);
         else await new Promise((resolve) => setTimeout(resolve, 20));
       }
@@ -187,7 +191,8 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       written.push(id);
       const newLeader = await agreedLeader(survivors, o.timeoutMs);
       if (newLeader === undefined || newLeader === leader) problems.push(`failover ${n}: the survivors name ${newLeader ?? 'no leader'} after the kill of ${leader}`);
-      const phase = newLeader === undefined ? {} : phasesOf(pacers.get(newLeader)?.stderr() ?? '', killedAtEpochMs);
+      // The leader that accepted the write (X-Marathon-Leader), whose log tells when it was elected and loaded the state.
+      const phase = phasesOf(pacers.get(acceptedBy ?? newLeader ?? '')?.stderr() ?? '', killedAtEpochMs);
       phases.push(phase);
       console.log(`failover ${String(n).padStart(2)}: ${String(Math.round(accepted)).padStart(6)} ms  (elected at ${phase.electedMs ?? '?'} ms, state loaded at ${phase.loadedMs ?? '?'} ms; ${leader} killed, ${newLeader ?? '?'} leads)`);
       await start();
