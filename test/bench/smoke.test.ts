@@ -4,8 +4,6 @@ import { runApiBench } from '../../bench/api';
 import { runSize, SHAPE } from '../../bench/match';
 import { runSimBench } from '../../bench/sim';
 import { runLaunchBench } from '../../bench/launch';
-import { runFailoverBench } from '../../bench/failover';
-import { ZOOKEEPER_MISSING } from '../harness/zookeeper-server';
 import { runScaleLagBench } from '../../bench/scale-lag';
 import { nodeArgsFor } from '../harness/node-entry';
 import { repoPath } from '../harness/repo-path';
@@ -90,11 +88,4 @@ t.test('bench:scale-lag says what it did not do', { timeout: 300_000 }, async (t
   // Every phase has 1 ms of wall time: none can be done in it.
   const r = await runScaleLagBench({ instances: 300, agents: 1, speed: 1, pingEveryMs: 20, timeoutS: 0.001 }, () => undefined);
   t.match(r.problems.join('\n'), /not done within 0\.001 s/, 'a phase cut short is reported, not passed');
-});
-
-t.test('bench:failover: one failover of three pacer processes on a ZooKeeper it starts, checked', { skip: ZOOKEEPER_MISSING }, async (t) => {
-  const r = await runFailoverBench({ failovers: 1, sessionTimeoutMs: 3000, timeoutMs: 120_000 });
-  t.strictSame(r.problems, [], 'it did all of its work');
-  t.equal(r.completed, 1);
-  t.ok(r.failoverMs[0] !== undefined && r.failoverMs[0] > 0, 'a failover time reported');
 });
