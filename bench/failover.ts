@@ -184,7 +184,8 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       }
       await victim.exited;
       if (accepted === undefined) {
-        problems.push(`failover ${n}: no write accepted within ${o.timeoutMs} ms of the kill`);
+        const tails = survivors.map((a) => `${a}${pacers.get(a)?.child.exitCode === null ? '' : ' (exited)'}: ${(pacers.get(a)?.stderr() ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+        problems.push(`failover ${n}: no write accepted within ${o.timeoutMs} ms of the kill; the survivors' last log lines: ${tails.join(' ;; ')}`);
         break;
       }
       failoverMs.push(Math.round(accepted));
