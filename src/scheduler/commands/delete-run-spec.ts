@@ -4,10 +4,10 @@ import { finishDeleteIfDone } from '../instances/finish-delete';
 import { killInstance } from '../kill/kill-instance';
 import { deferChange, takeChangeBudget } from '../instances/instance-lifecycle';
 import type { RunSpecState } from '../state/run-spec-state';
-import { isoTime } from '../kernel/iso-time';
 import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
+import { versionAfter } from './version-after';
 
 /**
  * DELETE of an app or pod: a new root without it, deployed as a StopApplication/StopPod plan.
@@ -15,7 +15,7 @@ import { deployChange } from './deploy-change';
  */
 export function deleteRunSpecCommand(ctx: CoreContext, runSpecId: string, force: boolean): CommandResult {
   if (findRunSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
-  const version = isoTime(ctx.clock.nowMs());
+  const version = versionAfter(ctx.clock.nowMs(), ctx.state.root.version);
   return deployChange(ctx, ctx.groups.removeRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
 }
 

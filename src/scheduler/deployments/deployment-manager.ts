@@ -43,7 +43,8 @@ export class DeploymentManager {
   /** The full plan of a deployment, built once for all of its events. */
   private readonly plans = new WeakMap<Deployment, FullPlan>();
 
-  constructor(private readonly planner: Planner) {}
+  /** `planner` also plans dry runs (`?dryRun=true`), so they show the plan a change would get. */
+  constructor(readonly planner: Planner) {}
 
   /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
   deploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
@@ -96,10 +97,15 @@ export class DeploymentManager {
    * After a restart: a deployment read back from the store runs on from its current step. The
    * step's actions begin again; they are idempotent (start keeps an existing run spec, scale and
    * restart converge to the target, stop kills what is left), so nothing already done is redone.
+   * Then the step is checked at once, as a new deployment's first step is: a step that was done
+   * before the restart (a stop whose run spec's delete was durable while the deployment's end was
+   * not: a kill -9 inside the status update) would otherwise wait for a change to a run spec that
+   * no longer exists, and hold the deployment forever.
    */
   resume(ctx: CoreContext, d: Deployment): void {
     this.running.set(d.plan.id, d);
     for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) this.begin(ctx, d, a);
+    this.advance(ctx, d);
   }
 
   /** Ids of the running deployments that hold this run spec. */

@@ -168,13 +168,16 @@ function appVolumes(app: AppSpec): LaunchVolume[] {
 /**
  * A pod container's volume mounts joined with the pod's volumes: an absolute host volume is a
  * path of the agent; an ephemeral volume (or a relative host one) a directory of the executor's
- * sandbox shared by the containers. Persistent volumes are not mounted (no reservation support).
+ * sandbox shared by the containers. A persistent volume (a resident pod) is mounted the same
+ * way: it lives in the executor's sandbox at the volume's name (the Mesos driver gives the volume
+ * to the executor; the local cluster links it into each task's sandbox at that name).
  */
 function podVolumes(pod: PodSpec, container: PodContainer): LaunchVolume[] {
   return container.volumeMounts.flatMap((mount): LaunchVolume[] => {
     const volume = pod.volumes.find((v) => v.name === mount.name);
-    if (volume === undefined || volume.kind === 'persistent' || mount.mountPath === '') return [];
+    if (volume === undefined || mount.mountPath === '') return [];
     const mode = mount.readOnly === true ? 'RO' : 'RW';
+    if (volume.kind === 'persistent') return [{ kind: 'sandbox', containerPath: mount.mountPath, path: volume.name, mode }];
     const host = volume.kind === 'host' && volume.host !== '' ? volume.host : undefined;
     if (host !== undefined && host.startsWith('/')) return [{ kind: 'host', containerPath: mount.mountPath, hostPath: host, mode }];
     return [{ kind: 'sandbox', containerPath: mount.mountPath, path: host ?? volume.name, mode }];

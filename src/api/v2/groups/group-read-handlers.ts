@@ -8,7 +8,7 @@ import { allGroups, findGroup } from '../../../scheduler/groups/tree-query';
 import { comparePathIds } from '../../../scheduler/groups/path-id';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { groupGetTarget } from './group-path';
-import { canonicalVersion } from './next-version';
+import { canonicalVersion } from '../../version-text';
 
 /**
  * The answer of `GET /v2/groups[/{…}]` for the path after `/v2/groups/` (facts 67–69): the group
