@@ -151,7 +151,12 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
     const zkUrl = `zk://${o.zk ?? zk?.connect ?? ''}/pacer-bench-failover-${process.pid}-${Date.now()}`;
     const start = async (): Promise<void> => {
       const p = startPacer(dir, zkUrl, o.sessionTimeoutMs);
-      pacers.set(await p.address, p);
+      try {
+        pacers.set(await p.address, p);
+      } catch (err) {
+        await p.stop('SIGKILL'); // did not start in time: stopped here, since the map does not hold it
+        throw err;
+      }
     };
     for (let i = 0; i < 3; i++) await start();
     const written: string[] = [];
