@@ -38,7 +38,7 @@ async function main(): Promise<number> {
     const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
     const cluster = parsed.cluster === 'mesos' ? `Mesos master ${redactCredentials(parsed.master ?? '')}` : 'local cluster';
     const where = `${cluster}, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
-    return serve(parsed, log, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed, hooks), where);
+    return serve(parsed, log, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed, hooks), where, `store ${describeZkUrl(parseZkUrl(parsed.zk))}/state`);
   }
   switch (parsed.cluster) {
     // Each composition is loaded only when chosen: start-up (and every restart) loads one cluster's code, not three.
@@ -64,7 +64,7 @@ interface Running {
  * writes only log records (component `pacer` for its own life: serving, stopped).
  */
 async function serve(
-  config: PacerConfig, log: PacerLog, signal: AbortSignal, start: () => Promise<Running>, what: string,
+  config: PacerConfig, log: PacerLog, signal: AbortSignal, start: () => Promise<Running>, what: string, store = `store ${config.storePath}`,
 ): Promise<number> {
   const life = log.child({ component: 'pacer' });
   for (const line of exposureWarnings(config)) life.warn(line);
@@ -75,7 +75,7 @@ async function serve(
     process.stderr.write(`pacer: cannot start: ${redactCredentials((err as Error).message)}\n`);
     return 1;
   }
-  const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
+  const where = config.cluster === 'sim' ? 'state in memory' : `${store}; tasks keep running after Ctrl-C`;
   const urls = running.listening.map((l) => `${l.scheme}://${l.address}`).join(' and ');
   life.info({ listening: urls, cluster: config.cluster }, `Marathon API on ${urls} (${what}, ${where}); Ctrl-C stops`);
   // SIGHUP re-reads the credentials and tokens files (they are also watched for changes).

@@ -58,6 +58,24 @@ export interface ApiConfig {
   readonly prometheus: boolean;
   /** `--enable_features` as Marathon lists them (`/v2/info`). */
   readonly features: readonly string[];
+  /** With `--zk` (several pacers, src/ha): what `/v2/info` reports as `zookeeper_config`; absent, every key is null. */
+  readonly zookeeper?: ZookeeperFacts;
+}
+
+/** `--zk` and how the ZooKeeper store writes, as `/v2/info` `zookeeper_config` reports them (Marathon's keys). */
+export interface ZookeeperFacts {
+  /** `--zk` as given; the API hides its credentials. */
+  readonly zk: string;
+  /** Records above {@link compressionThresholdBytes} are stored gzipped (`zk_compression`). */
+  readonly compression: boolean;
+  readonly compressionThresholdBytes: number;
+  readonly connectionTimeoutMs: number;
+  /** Largest znode the store writes; larger records are chunked (`zk_max_node_size`). */
+  readonly maxNodeSizeBytes: number;
+  /** Versions kept per app, pod and of the root group (`zk_max_versions`). */
+  readonly maxVersions: number;
+  readonly sessionTimeoutMs: number;
+  readonly timeoutMs: number;
 }
 
 /**

@@ -88,6 +88,15 @@ export class LeaderElection implements ElectionSource {
   private readonly listeners: ((state: ElectionState) => void)[] = [];
 
   /** Not joined yet: {@link join} does. */
+  /**
+   * This process's election znode (`<path>/leader/latch-…`), undefined while it has none. A
+   * leader's store writes check that it still exists (src/store/zk/zk-store.ts `fence`): once it
+   * is gone — abdicated, or deleted with an expired session — no write of this term can land.
+   */
+  memberPath(): string | undefined {
+    return this.member === undefined ? undefined : `${this.path}/${this.member}`;
+  }
+
   constructor(private readonly options: LeaderElectionOptions) {
     this.path = leaderPathOf(options.url);
   }

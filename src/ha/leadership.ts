@@ -1,4 +1,6 @@
+import type { ApiDeps } from '../api/api-deps';
 import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
+import type { Durability } from '../store/durable-driver';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/scheduler';
 import type { ElectionSource, ElectionState } from './leader-election';
@@ -15,6 +17,10 @@ export interface LeaderDuties {
   frameworkId(): string | undefined;
   /** On Mesos: the driver's counts for `/metrics`. */
   readonly driverMetrics?: () => MesosDriverMetrics;
+  /** The store writes behind (ZooKeeper): the API answers a change once its writes are durable (durable-replies.ts). */
+  readonly durability?: Durability;
+  /** The flight recorder's ring (`POST /pacer/v1/recording`). */
+  readonly recording?: NonNullable<ApiDeps['recording']>;
   /**
    * Stops scheduling at once and for good, synchronously: when it returns, no input reaches the
    * core any more and the driver makes no further call to the cluster (no launch, no kill); the
@@ -47,9 +53,11 @@ export interface TermListener {
  * Starts the leader's duties when this process is elected and stops them, synchronously, in the
  * same call that reports the loss (session lost or silent, abdication, close): nothing runs
  * between the election's news and the stop. A standby that wins starts its duties from the store
- * (`startDuties`, which recovers the core from it). When the duties cannot start (a store another
- * process holds, a corrupt file), `onStartFailure` decides (the composition ends pacer, as
- * Marathon exits).
+ * (`startDuties`, which recovers the core from it); they may start asynchronously (the ZooKeeper
+ * store is read first): meanwhile this process does not serve (requests wait for the next change,
+ * as when no leader is known), and duties that arrive after the term ended are stopped at once,
+ * never served. When the duties cannot start (a store another process holds, a corrupt one),
+ * `onStartFailure` decides (the composition ends pacer, as Marathon exits).
  */
 export class Leadership implements LeadershipView {
   private duties: LeaderDuties | undefined;
@@ -58,11 +66,14 @@ export class Leadership implements LeadershipView {
   private readonly terms: TermListener[] = [];
   private readonly changes: (() => void)[] = [];
   private stopped = false;
+  /** Bumped at every start and end of a term: duties that arrive for an older one are stopped. */
+  private term = 0;
+  private starting = false;
 
   constructor(
     private readonly election: ElectionSource,
     private readonly advertised: () => string,
-    private readonly startDuties: () => LeaderDuties,
+    private readonly startDuties: () => LeaderDuties | Promise<LeaderDuties>,
     private readonly onStartFailure: (error: Error) => void,
     private readonly nowMs: () => number = Date.now,
   ) {
@@ -127,9 +138,18 @@ export class Leadership implements LeadershipView {
     this.end();
   }
 
+  /** Whether duties are being started (elected, not serving yet). */
+  startingTerm(): boolean {
+    return this.starting;
+  }
+
   private follow(state: ElectionState): void {
     if (!state.elected || this.stopped) this.end();
-    else if (this.duties === undefined) this.beginTerm();
+    else if (this.duties === undefined && !this.starting) this.beginTerm();
+    this.changed();
+  }
+
+  private changed(): void {
     const waiters = this.waiters;
     this.waiters = [];
     for (const wake of waiters) wake();
@@ -137,21 +157,48 @@ export class Leadership implements LeadershipView {
   }
 
   private beginTerm(): void {
-    let duties: LeaderDuties;
+    const term = ++this.term;
+    let started: LeaderDuties | Promise<LeaderDuties>;
     try {
-      duties = this.startDuties();
+      started = this.startDuties();
     } catch (err) {
       this.onStartFailure(err as Error);
       return;
     }
+    if (!(started instanceof Promise)) {
+      this.serve(started);
+      return;
+    }
+    this.starting = true;
+    started.then((duties) => {
+      if (term !== this.term) {
+        duties.stop(); // the term ended while the duties started: never served
+        return;
+      }
+      this.starting = false;
+      this.serve(duties);
+      this.changed();
+    }, (err: unknown) => {
+      if (term !== this.term) return;
+      this.starting = false;
+      this.onStartFailure(err as Error);
+    });
+  }
+
+  private serve(duties: LeaderDuties): void {
     this.duties = duties;
     this.termStartedAtMs = this.nowMs();
     for (const term of this.terms) term.begun(duties);
   }
 
   private end(): void {
+    if (this.starting) {
+      this.starting = false;
+      this.term++;
+    }
     const duties = this.duties;
     if (duties === undefined) return;
+    this.term++;
     this.duties = undefined;
     try {
       duties.stop();

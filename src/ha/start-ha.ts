@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import type { ApiDeps } from '../api/api-deps';
+import type { ApiDeps, ZookeeperFacts } from '../api/api-deps';
+import { DEFAULT_MAX_VERSIONS } from '../scheduler/groups/version-history';
+import { INLINE_MAX_BYTES, NODE_MAX_BYTES } from '../store/zk/zk-layout';
 import { leaderProxyErrors } from '../api/errors';
 import { buildServer } from '../api/server';
-import { describeZkUrl, parseZkUrl } from '../cluster/mesos/zk/zk-url';
+import { ZkError } from '../cluster/mesos/zk/zk-error';
+import { describeZkUrl, parseZkUrl, type ZkUrl } from '../cluster/mesos/zk/zk-url';
+import { durableReplies } from '../runtime/durable-replies';
+import { ZkStore } from '../store/zk/zk-store';
 import type { ApiListeners, ListenerAddress } from '../runtime/api-listeners';
 import type { PacerConfig } from '../runtime/config';
 import { silentLog } from '../runtime/pacer-log';
@@ -14,14 +19,16 @@ import { leaderProxy } from './leader-proxy';
 import { Leadership, type LeaderDuties } from './leadership';
 import { TermEventStream } from './term-event-stream';
 
-/** Marathon's `--zk_connection_timeout` and `--zk_timeout` defaults (ms): opening a session, and one request. */
-const ZK_CONNECT_TIMEOUT_MS = 10_000;
-const ZK_REQUEST_TIMEOUT_MS = 10_000;
+/** Marathon's `--zk_connection_timeout` default (ms): opening a session. */
+export const ZK_CONNECT_TIMEOUT_MS = 10_000;
 
 /** What a caller (main, tests) may change besides the runtime's hooks (log, core failure, input observer). */
 export interface HaHooks extends RuntimeHooks {
-  /** The leader's duties (default: from `--cluster`, local or mesos: src/runtime/start-local.ts, start-mesos.ts). */
-  readonly startDuties?: (config: PacerConfig, hooks: RuntimeHooks) => LeaderDuties;
+  /**
+   * The leader's duties (default: the ZooKeeper store at `<zk path>/state`, opened when elected,
+   * then the local or Mesos cluster of `--cluster`: src/runtime/start-local.ts, start-mesos.ts).
+   */
+  readonly startDuties?: (config: PacerConfig, hooks: RuntimeHooks) => LeaderDuties | Promise<LeaderDuties>;
   /** Where election news goes, one line each (default: the log, component `ha`). */
   readonly electionLog?: (line: string) => void;
   /** The duties could not start (store held by another process, corrupt), or the Mesos driver gave up. Default: log, close, exit code 1. */
@@ -65,7 +72,7 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
   const { listeners, auth } = apiEdges(config, pacerLog);
   const election = new LeaderElection({
     url, id: () => listeners.leaderAddress, log, rejoinDelayMs: hooks.rejoinDelayMs ?? 1000,
-    session: { sessionTimeoutMs: config.zkSessionTimeoutMs, connectTimeoutMs: ZK_CONNECT_TIMEOUT_MS, requestTimeoutMs: ZK_REQUEST_TIMEOUT_MS },
+    session: { sessionTimeoutMs: config.zkSessionTimeoutMs, connectTimeoutMs: ZK_CONNECT_TIMEOUT_MS, requestTimeoutMs: config.zkTimeoutMs },
   });
   const pacer: { running?: RunningHaPacer } = {};
   const onFatal = hooks.onFatal ?? ((error: Error): void => {
@@ -73,15 +80,28 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
     process.exitCode = 1;
     void pacer.running?.close();
   });
-  const startDuties = hooks.startDuties ?? (config.cluster === 'mesos'
-    ? (c: PacerConfig, h: RuntimeHooks): LeaderDuties => startMesosDuties(c, h, onFatal)
-    : startLocalDuties);
+  const leading: { leadership?: Leadership } = {};
+  const startDuties = hooks.startDuties ?? ((c: PacerConfig, h: RuntimeHooks): Promise<LeaderDuties> => zkDuties(c, h, {
+    url, election, log, onFatal, abdicate: (store) => {
+      const current = leading.leadership?.current();
+      if (current !== undefined && current.durability === store.durability) void leading.leadership?.abdicate();
+    },
+  }));
   const runtimeHooks: RuntimeHooks = {
     log: pacerLog,
     ...(hooks.onCoreFailure === undefined ? {} : { onCoreFailure: hooks.onCoreFailure }),
     ...(hooks.inputs === undefined ? {} : { inputs: hooks.inputs }),
   };
-  const leadership = new Leadership(election, () => listeners.leaderAddress, () => startDuties(config, runtimeHooks), onFatal);
+  const leadership = new Leadership(election, () => listeners.leaderAddress, () => startDuties(config, runtimeHooks), (error) => {
+    // The ZooKeeper store could not be read (ZooKeeper went away meanwhile): another may lead.
+    if (error instanceof ZkError) {
+      log(`cannot lead now: ${error.message}; joining the election again`);
+      void leadership.abdicate();
+    } else {
+      onFatal(error);
+    }
+  });
+  leading.leadership = leadership;
   const clock = { nowMs: () => Date.now() };
   const events = new TermEventStream(clock);
   leadership.onTerm(events);
@@ -91,6 +111,7 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
     ...(hooks.onCoreFailure === undefined ? {} : { onCoreFailure: hooks.onCoreFailure }),
     front: (a) => void a.register(leaderProxy, { leadership, scheme: listeners.scheme, ...(hooks.noLeaderWaitMs === undefined ? {} : { noLeaderWaitMs: hooks.noLeaderWaitMs }) }),
   });
+  durableReplies(app, () => leadership.current()?.durability);
   let listening: ListenerAddress[];
   try {
     listening = await listeners.listen(app);
@@ -122,8 +143,60 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
   return running;
 }
 
+/** What {@link zkDuties} needs of the composition. */
+interface ZkDutiesParts {
+  readonly url: ZkUrl;
+  readonly election: LeaderElection;
+  readonly log: (line: string) => void;
+  readonly onFatal: (error: Error) => void;
+  /** The term's store failed for good (session expired, fenced off): stop leading if it still is this term's. */
+  readonly abdicate: (store: ZkStore) => void;
+}
+
+/**
+ * The default leader duties with `--zk`: the ZooKeeper store under `<zk path>/state`, opened (every
+ * record read) when this pacer is elected — so a new leader starts from exactly what the last one
+ * made durable — fenced by this pacer's election znode (no write lands once it is gone), then the
+ * local or Mesos cluster over it.
+ */
+async function zkDuties(config: PacerConfig, hooks: RuntimeHooks, parts: ZkDutiesParts): Promise<LeaderDuties> {
+  const fence = parts.election.memberPath();
+  const started = Date.now();
+  const holder: { store?: ZkStore } = {};
+  const store = await ZkStore.open(stateUrlOf(parts.url), {
+    sessionTimeoutMs: config.zkSessionTimeoutMs, timeoutMs: config.zkTimeoutMs, log: parts.log,
+    ...(fence === undefined ? {} : { fence }),
+    onFatal: (error) => {
+      parts.log(error.message);
+      if (holder.store !== undefined) parts.abdicate(holder.store);
+    },
+  });
+  holder.store = store;
+  const loaded = store.load();
+  parts.log(`loaded the state from ${store.where} in ${Date.now() - started} ms: ${loaded.runSpecs.length} run spec(s), ${loaded.instances.length} instance(s), ${loaded.deployments.length} deployment(s)`);
+  return config.cluster === 'mesos' ? startMesosDuties(config, hooks, parts.onFatal, store) : startLocalDuties(config, hooks, store);
+}
+
+/** What `/v2/info` reports as `zookeeper_config` (the URL as given: the API hides its credentials). */
+function zookeeperFacts(config: PacerConfig): ZookeeperFacts {
+  return {
+    zk: config.zk ?? '', compression: true, compressionThresholdBytes: INLINE_MAX_BYTES, connectionTimeoutMs: ZK_CONNECT_TIMEOUT_MS,
+    maxNodeSizeBytes: NODE_MAX_BYTES, maxVersions: DEFAULT_MAX_VERSIONS, sessionTimeoutMs: config.zkSessionTimeoutMs, timeoutMs: config.zkTimeoutMs,
+  };
+}
+
+/** `<zk path>/state`: where the leader keeps the state (the election is under `<zk path>/leader`). */
+export function stateUrlOf(url: ZkUrl): ZkUrl {
+  return { ...url, path: `${url.path === '/' ? '' : url.path}/state` };
+}
+
 /** Never called: Mesos duties always have driver metrics. */
 function noDriverMetrics(): never {
+  throw leaderProxyErrors.noCurrentLeader();
+}
+
+/** Duties without a recorder (a test's): answered as a standby that knows no leader would. */
+function noRecording(): never {
   throw leaderProxyErrors.noCurrentLeader();
 }
 
@@ -146,7 +219,7 @@ function haDeps(config: PacerConfig, leadership: Leadership, events: TermEventSt
     submit: (command) => duties().submit(command),
     clock: { nowMs: () => Date.now() },
     events,
-    config: apiConfigOf(config, config.cluster === 'mesos' ? mesosClusterFacts(config) : localClusterFacts(config), listeners),
+    config: apiConfigOf(config, config.cluster === 'mesos' ? mesosClusterFacts(config) : localClusterFacts(config), listeners, zookeeperFacts(config)),
     frameworkId: () => leadership.current()?.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     leadershipMs: () => leadership.termMs(),
@@ -156,6 +229,7 @@ function haDeps(config: PacerConfig, leadership: Leadership, events: TermEventSt
       return leader === leadership.self ? undefined : leader;
     },
     abdicate: () => void leadership.abdicate(),
+    recording: { dump: () => (duties().recording ?? noRecording()).dump() },
     ...(config.cluster === 'mesos' ? { mesosDriverMetrics: () => (duties().driverMetrics ?? noDriverMetrics)() } : {}),
   };
 }

@@ -89,8 +89,13 @@ export interface PacerConfig {
   readonly recordDir?: string;
   /** `--record_ring N`: inputs the always-on ring keeps (`POST /pacer/v1/recording` writes it). */
   readonly recordRingInputs: number;
-  /** `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader there (src/ha). */
+  /**
+   * `--zk`: `zk://[user:pass@]host:port[,host:port…]/path`; several pacers elect a leader under
+   * `<path>/leader` and keep their state under `<path>/state` (src/ha, src/store/zk).
+   */
   readonly zk?: string;
+  /** `--zk_timeout` (ms; Marathon's default 10000): how long one ZooKeeper operation (and connecting) may take. */
+  readonly zkTimeoutMs: number;
   /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
   readonly zkSessionTimeoutMs: number;
   /** `--hostname`: the host this pacer advertises to the others (default: `--address`). */
@@ -157,7 +162,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
   { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
   // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
-  { flag: '--zk', env: 'PACER_ZK', echo: 'url', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk', env: 'PACER_ZK', echo: 'url', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there and keep the state there (<path>/state)', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk_timeout', env: 'PACER_ZK_TIMEOUT', help: 'ms one ZooKeeper operation, and connecting, may take (default 10000)', apply: (c, v) => intIn(v, 100, 600_000, (n) => { c.zkTimeoutMs = n; }) },
   { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
   { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
   { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
@@ -189,7 +195,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
     recordRingInputs: DEFAULT_RING_INPUTS,
-    zkSessionTimeoutMs: 10_000,
+    zkSessionTimeoutMs: 10_000, zkTimeoutMs: 10_000,
   };
 }
 

@@ -6,12 +6,27 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * With a store that writes behind (ZooKeeper), the reply to a change is sent only once every store
- * write made so far is durable: a client never holds a 201 for an app a restart would forget
- * (the SQLite store's writes are durable when the command returns, so it needs no hook).
+ * write made so far is durable: a client never holds a 201 for an app a failover or restart would
+ * forget (the SQLite store's writes are durable when the command returns, so it needs no hook).
+ * `store` may be a function: with `--zk` the store is the current leader term's (none on a standby,
+ * whose replies come from the leader). When the writes can never become durable — the store
+ * failed for good, or this pacer stopped leading before they were written — the change is answered
+ * 503 `Could not determine the current leader` instead: it may or may not have been applied, and
+ * the client retries on the new leader (Marathon's answer while leadership changes).
  */
-export function durableReplies(app: FastifyInstance, store: Durability): void {
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (!READS.has(request.method)) await store.whenDurable(store.writeSeq);
-    return payload;
+export function durableReplies(app: FastifyInstance, store: Durability | (() => Durability | undefined)): void {
+  const current = typeof store === 'function' ? store : (): Durability => store;
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (READS.has(request.method)) return payload;
+    const durability = current();
+    if (durability === undefined || !durability.hasPendingWrites()) return payload;
+    try {
+      await durability.whenDurable(durability.writeSeq);
+      return payload;
+    } catch {
+      void reply.code(503).header('content-type', 'application/json; charset=utf-8');
+      reply.removeHeader('content-length');
+      return JSON.stringify({ message: 'Could not determine the current leader' });
+    }
   });
 }

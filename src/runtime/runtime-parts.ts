@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { ApiConfig, ApiDeps } from '../api/api-deps';
+import type { ApiConfig, ApiDeps, ZookeeperFacts } from '../api/api-deps';
 import { ApiAuthentication } from '../api/auth/api-authentication';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
@@ -11,6 +11,7 @@ import type { Clock } from '../scheduler/ports/clock';
 import type { Store } from '../scheduler/ports/store';
 import { Scheduler } from '../scheduler/scheduler';
 import type { SchedulerOptions } from '../scheduler/scheduler-options';
+import { durableDriver } from '../store/durable-driver';
 import { SqliteStore } from '../store/sqlite/sqlite-store';
 import { ApiListeners, type ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
@@ -20,6 +21,8 @@ import { RealTimeLoop, type LoopObserver } from './real-time-loop';
 import { haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
 import { DecisionLog } from './decision-log';
 import type { PacerLog } from './pacer-log';
+import type { RuntimeStore } from './runtime-store';
+import type { LeaderDuties } from '../ha/leadership';
 import { StoreLock } from './store-lock';
 import { FlightRecorder } from './recording/flight-recorder';
 import { ringDumpDir } from './recording/ring-dump-dir';
@@ -32,7 +35,7 @@ import { WhatIf } from '../whatif/what-if';
  * what a failure of the core does. `release()` undoes it all.
  */
 export interface RuntimeBase {
-  readonly store: SqliteStore;
+  readonly store: RuntimeStore;
   readonly loop: RealTimeLoop;
   readonly clock: Clock;
   readonly log: PacerLog;
@@ -59,13 +62,24 @@ export interface RuntimeHooks {
   readonly inputs?: LoopObserver;
 }
 
-/** Opens the store (lock first, so a second pacer fails before touching it) and the loop. */
-export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log))): RuntimeBase {
+/**
+ * Opens the store (lock first, so a second pacer fails before touching it) and the loop. The store
+ * is the SQLite file at `--store`, or `opened` (the ZooKeeper store a leader opened, src/ha): the
+ * lock next to `--store` is taken either way, since it also guards this host's sandboxes and
+ * ports. `release()` closes `opened` too.
+ */
+export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log)), opened?: RuntimeStore): RuntimeBase {
   mkdirSync(dirname(config.storePath), { recursive: true });
-  const lock = StoreLock.acquire(`${config.storePath}.lock`);
-  let store: SqliteStore;
+  let lock: StoreLock;
   try {
-    store = SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
+    lock = StoreLock.acquire(`${config.storePath}.lock`);
+  } catch (err) {
+    opened?.close();
+    throw err;
+  }
+  let store: RuntimeStore;
+  try {
+    store = opened ?? SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
   } catch (err) {
     lock.release();
     throw err;
@@ -93,6 +107,18 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
   };
 }
 
+/**
+ * What a leader's duties (src/ha) carry besides the core: the store's durability (the API holds
+ * replies to changes until it is written) and the flight recorder's ring (`POST /pacer/v1/recording`
+ * on the leader, written next to `--store` as without `--zk`).
+ */
+export function dutiesExtras(config: PacerConfig, base: RuntimeBase): Pick<LeaderDuties, 'durability' | 'recording'> {
+  return {
+    ...(base.store.durability === undefined ? {} : { durability: base.store.durability }),
+    recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
+  };
+}
+
 /** The core's options that come from the command line. */
 export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions> {
   return {
@@ -105,11 +131,16 @@ export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions>
 /**
  * The core on real ports — the loop is its clock and timers — built (it recovers from `store`
  * while being built), its decisions logged, `inputs` (the input hook) observing the loop, then
- * attached to the loop.
+ * attached to the loop. With a store that writes behind, every call to `driver` waits until the
+ * store writes made before it are durable (src/store/durable-driver.ts: no ACCEPT before its
+ * instances are stored).
  */
 export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: ClusterDriver, store: Store = base.store, inputs?: LoopObserver): Scheduler {
+  const durability = base.store.durability;
   const scheduler = new Scheduler(base.recorder.wrap({
-    clock: base.loop, random: { next: Math.random }, timers: base.loop, driver, store,
+    clock: base.loop, random: { next: Math.random }, timers: base.loop, store,
+    // A store that writes behind (ZooKeeper): no cluster call before the writes made ahead of it are durable.
+    driver: durability === undefined ? driver : durableDriver(driver, durability),
     prober: new HttpProber((observation) => base.loop.post({ type: 'probeResult', observation })),
   }), schedulerOptionsOf(config));
   base.recorder.attach(scheduler);
@@ -185,9 +216,10 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
   return { app, listeners, auth };
 }
 
-/** What the API reports of `config` and the cluster (`/v2/info`), with the listeners' facts. */
-export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master'>, listeners: ApiListeners): ApiConfig {
+/** What the API reports of `config` and the cluster (`/v2/info`), with the listeners' facts (and, with `--zk`, ZooKeeper's). */
+export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master'>, listeners: ApiListeners, zookeeper?: ZookeeperFacts): ApiConfig {
   return withListenerFacts({
+    ...(zookeeper === undefined ? {} : { zookeeper }),
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
     bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),

@@ -6,7 +6,8 @@ import type { PacerConfig } from './config';
 import type { PacerLog } from './pacer-log';
 import { silentLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
+import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
+import type { RuntimeStore } from './runtime-store';
 
 /** A running pacer: the API's address and an orderly shutdown. */
 export interface RunningPacer {
@@ -68,13 +69,15 @@ export function localClusterFacts(config: PacerConfig, cluster?: LocalCluster): 
 }
 
 /**
- * What only the leader runs with `--zk` (src/ha): the store (locked), the loop, the core recovered
- * from the store, and the local processes (started, re-adopted). `stop()` closes the loop before
- * anything else, so no input reaches the core and the core calls the cluster no more, then stops
- * the cluster (its tasks keep running) and releases the store.
+ * What only the leader runs with `--zk` (src/ha): the store — `store`, the ZooKeeper store the
+ * leader opened, or the SQLite file — the lock next to `--store`, the loop, the core recovered
+ * from the store, and the local processes (started, re-adopted from the sandboxes' state file:
+ * pacers that share `--sandbox` on one host take over each other's tasks). `stop()` closes the
+ * loop before anything else, so no input reaches the core and the core calls the cluster no more,
+ * then stops the cluster (its tasks keep running) and releases the store.
  */
-export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}): LeaderDuties {
-  const { base, cluster, scheduler, abandon } = openLocal(config, hooks);
+export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, store?: RuntimeStore): LeaderDuties {
+  const { base, cluster, scheduler, abandon } = openLocal(config, hooks, store);
   try {
     startCluster(config, cluster);
   } catch (err) {
@@ -83,6 +86,7 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}):
   }
   return {
     scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId,
+    ...dutiesExtras(config, base),
     stop: () => {
       base.loop.close();
       abandon();
@@ -91,8 +95,8 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}):
 }
 
 /** Store → loop → driver → scheduler (which recovers from the store); undone on failure. */
-function openLocal(config: PacerConfig, hooks: RuntimeHooks): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
-  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
+function openLocal(config: PacerConfig, hooks: RuntimeHooks, store?: RuntimeStore): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, store);
   const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();

@@ -9,7 +9,8 @@ import type { PacerConfig } from './config';
 import { mesosAuthentication } from './mesos-credentials';
 import { silentLog, type PacerLog } from './pacer-log';
 import type { LeaderDuties } from '../ha/leadership';
-import { buildApi, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
+import { buildApi, dutiesExtras, openRuntime, serveApi, startScheduler, type BuiltApi, type ClusterFacts, type RuntimeBase, type RuntimeHooks } from './runtime-parts';
+import type { RuntimeStore } from './runtime-store';
 
 /** A running pacer on Mesos: the API's address and an orderly shutdown. */
 export interface RunningMesosPacer {
@@ -73,10 +74,11 @@ export function mesosClusterFacts(config: PacerConfig): Pick<ClusterFacts, 'kind
  * calls the master no more — then closes the subscription (tasks keep running on Mesos for the
  * failover timeout) and releases the store. `onFatal`: the driver gave up for good.
  */
-export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, onFatal: (error: Error) => void): LeaderDuties {
-  const { base, cluster, scheduler, abandon } = openMesos(config, hooks, () => onFatal);
+export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, onFatal: (error: Error) => void, store?: RuntimeStore): LeaderDuties {
+  const { base, cluster, scheduler, abandon } = openMesos(config, hooks, () => onFatal, store);
   return {
     scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
+    ...dutiesExtras(config, base),
     stop: () => {
       base.loop.close();
       abandon();
@@ -86,11 +88,18 @@ export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, on
 
 /** Store → loop → driver → scheduler (recovering the framework id) → SUBSCRIBE; undone on failure. */
 function openMesos(
-  config: PacerConfig, hooks: StartMesosHooks, fatal: (log: PacerLog) => (error: Error) => void,
+  config: PacerConfig, hooks: StartMesosHooks, fatal: (log: PacerLog) => (error: Error) => void, opened?: RuntimeStore,
 ): { base: RuntimeBase; cluster: MesosCluster; scheduler: Scheduler; abandon: () => void } {
-  const detector = detectorForMaster(config.master);
-  const authentication = mesosAuthentication(config);
-  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure);
+  let detector: ReturnType<typeof detectorForMaster>;
+  let authentication: ReturnType<typeof mesosAuthentication>;
+  try {
+    detector = detectorForMaster(config.master);
+    authentication = mesosAuthentication(config);
+  } catch (err) {
+    opened?.close();
+    throw err;
+  }
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, opened);
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
   const onFatal = fatal(base.log);

@@ -13,7 +13,8 @@ import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK as skip, ZK } from 
 /**
  * `--zk --cluster mesos`: only the leader subscribes to the master (a fake one on 127.0.0.1,
  * test/cluster/mesos/fake-master); an abdication closes its subscription before the new leader
- * subscribes; `/v2/info` through a standby shows the new leader's framework.
+ * subscribes, as the same framework (the id is in the ZooKeeper store both use); `/v2/info`
+ * through a standby shows the new leader's framework.
  */
 
 async function mesosPacer(t: Test, root: string, master: FakeMaster): Promise<RunningHaPacer> {
@@ -51,6 +52,9 @@ t.test('on Mesos, only the leader is subscribed; after an abdication the new lea
   const secondStream = await waitFor(() => master.streamId !== firstStream && master.streamId, 'the new leader\'s subscription');
   t.not(secondStream, firstStream);
   t.equal(master.callsOf('SUBSCRIBE').length, 2, 'the new leader subscribed once');
+  const [firstSubscribe, secondSubscribe] = master.callsOf('SUBSCRIBE');
+  t.ok(firstSubscribe?.call.frameworkId === undefined, 'the first leader registered a new framework');
+  t.equal(secondSubscribe?.call.frameworkId?.value, master.frameworkId, 'the new leader resubscribed as the same framework (its id from the ZooKeeper store)');
   const late = master.calls.slice(master.calls.indexOf(master.callsOf('SUBSCRIBE')[1] as (typeof master.calls)[number]) + 1).filter((c) => c.streamId === firstStream);
   t.same(late.map((c) => c.call.type), [], 'no call on the old leader\'s stream after the new one subscribed');
 });

@@ -22,30 +22,48 @@ export interface ZooKeeperServer {
   stop(): Promise<void>;
 }
 
+/** A {@link ZooKeeperServer} that can also be stopped and started again on the same port and data. */
+export interface RestartableZooKeeper extends ZooKeeperServer {
+  /** Stops the server (SIGTERM), keeping its data; sessions survive if it is back within their timeout. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and data; resolves once it answers `ruok`. */
+  resume(): Promise<void>;
+}
+
 /**
  * Starts one ZooKeeper for a test file on 127.0.0.1 and a free port, its data in a fresh temp
  * directory, its admin server off; resolves once it answers `ruok` (bounded by PATIENCE_MS).
  * Call only when {@link ZOOKEEPER_MISSING} is false.
  */
-export async function startZooKeeper(): Promise<ZooKeeperServer> {
+export async function startZooKeeper(): Promise<RestartableZooKeeper> {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-zk-'));
   const port = await freePort();
   writeFileSync(join(dir, 'zoo.cfg'), [
     'tickTime=500', `dataDir=${join(dir, 'data')}`, `clientPort=${port}`, 'clientPortAddress=127.0.0.1', 'maxClientCnxns=0',
     'admin.enableServer=false', '4lw.commands.whitelist=ruok', 'minSessionTimeout=1000', 'maxSessionTimeout=60000', '',
   ].join('\n'));
-  const child = spawn('java', ['-Xmx256m', '-Dzookeeper.log.dir=' + dir, '-cp', JAR, MAIN_CLASS, join(dir, 'zoo.cfg')], { stdio: 'ignore' });
-  let exited = false;
-  child.once('exit', () => { exited = true; });
-  const stop = once(() => stopChild(child, () => exited).finally(() => rmSync(dir, { recursive: true, force: true })));
-  try {
+  let current: { child: ChildProcess; exited: () => boolean } | undefined;
+  const launch = async (): Promise<void> => {
+    const child = spawn('java', ['-Xmx256m', '-Dzookeeper.log.dir=' + dir, '-cp', JAR, MAIN_CLASS, join(dir, 'zoo.cfg')], { stdio: 'ignore' });
+    let exited = false;
+    child.once('exit', () => { exited = true; });
+    current = { child, exited: () => exited };
     await waitFor(async () => exited || await answersRuok(port), `ZooKeeper on 127.0.0.1:${port} answering ruok`, PATIENCE_MS, 200);
     if (exited) throw new Error('ZooKeeper exited during start-up');
+  };
+  const halt = async (): Promise<void> => {
+    const running = current;
+    current = undefined;
+    if (running !== undefined) await stopChild(running.child, running.exited);
+  };
+  const stop = once(() => halt().finally(() => rmSync(dir, { recursive: true, force: true })));
+  try {
+    await launch();
   } catch (err) {
     await stop();
     throw err;
   }
-  return { connect: `127.0.0.1:${port}`, stop };
+  return { connect: `127.0.0.1:${port}`, stop, halt, resume: launch };
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -50,3 +50,28 @@ t.test('a change is answered only once the store holds what it wrote; reads are 
   t.equal((await reply).statusCode, 200);
   t.same((await reply).json(), { id: '/a' }, 'the body is unchanged');
 });
+
+t.test('with --zk the store is the current term\'s; writes that never become durable are answered 503, not with the change\'s success', async (t) => {
+  const store = new ManualDurability();
+  let current: Durability | undefined;
+  const failing: Durability = {
+    writeSeq: 1, hasPendingWrites: () => true, whenDurable: () => Promise.reject(new Error('session expired')),
+  };
+  const app = Fastify();
+  app.post('/v2/apps', async () => {
+    store.writeSeq++;
+    return { id: '/a' };
+  });
+  durableReplies(app, () => current);
+  t.teardown(() => app.close());
+  t.equal((await app.inject({ method: 'POST', url: '/v2/apps', payload: {} })).statusCode, 200, 'no term (a standby forwards): nothing to wait for');
+  current = store;
+  const held = app.inject({ method: 'POST', url: '/v2/apps', payload: {} });
+  await waitFor(() => store.held === 1, 'the reply to wait for the term\'s store');
+  store.persist();
+  t.equal((await held).statusCode, 200);
+  current = failing;
+  const refused = await app.inject({ method: 'POST', url: '/v2/apps', payload: {} });
+  t.equal(refused.statusCode, 503);
+  t.same(refused.json(), { message: 'Could not determine the current leader' });
+});

@@ -52,14 +52,14 @@ export function installWhatIf(app: FastifyInstance, deps: ApiDeps): ApiDeps {
       return returned;
     };
   });
-  return {
-    ...deps,
-    submit: (command) => {
-      if (simulating.getStore() === undefined) return deps.submit(command);
-      deps.authorize?.(command);
-      throw new CommandCaptured(command);
-    },
+  // deps with its own submit; its getters stay getters (with --zk, `scheduler` is the current
+  // term's and throws on a standby: a spread would read it once, here, and fail or keep it stale).
+  const submit: ApiDeps['submit'] = (command) => {
+    if (simulating.getStore() === undefined) return deps.submit(command);
+    deps.authorize?.(command);
+    throw new CommandCaptured(command);
   };
+  return Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(deps), submit: { value: submit, enumerable: true } }) as ApiDeps;
 }
 
 /** `simulate` checked: needs `dryRun=true` and the what-if service; an ISO 8601 duration within the bound. */

@@ -24,6 +24,12 @@ export interface ZkStoreOptions {
   readonly onFatal?: (error: Error) => void;
   /** One line per notable thing (a write retried, chunks cleaned up). */
   readonly log?: (line: string) => void;
+  /**
+   * A znode every write checks (in the same `multi`): the leader's election znode (src/ha). Once it
+   * is gone this store's writes fail for good (`onFatal`): a pacer that lost its leadership cannot
+   * overwrite what the next leader loaded, even with writes it queued before it knew.
+   */
+  readonly fence?: string;
 }
 
 /**
@@ -52,6 +58,7 @@ export class ZkStore implements Store, Durability {
   private readonly waiters: { readonly seq: number; readonly resolve: () => void; readonly reject: (error: Error) => void }[] = [];
   private failed: Error | undefined;
   private closed = false;
+  private closing = false;
 
   private constructor(
     private readonly session: ZkSession,
@@ -81,7 +88,7 @@ export class ZkStore implements Store, Durability {
       const layout = new ZkLayout(url.path === '/' ? '' : url.path);
       const format = await prepare(session, layout, acl, where);
       const records = await readRecords(session, layout);
-      const writer = new ZkWriter(session, layout, acl, new Map(records.map((r) => [r.path, r.chunks])), Date.now());
+      const writer = new ZkWriter(session, layout, acl, new Map(records.map((r) => [r.path, r.chunks])), Date.now(), options.fence);
       const decoded = decodeAll(records, format);
       const store = new ZkStore(session, layout, writer, options, decoded.state, where);
       await store.finishOpen(records, decoded, format);
@@ -194,11 +201,24 @@ export class ZkStore implements Store, Durability {
     return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
   }
 
-  /** Writes what is queued, then ends the session. */
-  async closeAsync(): Promise<void> {
-    if (this.closed) return;
-    if (this.failed === undefined) await this.whenDurable().catch(() => undefined);
+  /**
+   * Writes what is queued (for at most `waitMs`, default `--zk_timeout`), then ends the session;
+   * what is still not written then is dropped (nothing was acted on that is not durable: no
+   * cluster call, no reply). Writes asked for after the call are refused.
+   */
+  async closeAsync(waitMs = this.options.timeoutMs): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    if (this.failed === undefined && this.hasPendingWrites()) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.whenDurable().catch(() => undefined),
+        new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); }),
+      ]);
+      clearTimeout(timer);
+    }
     this.closed = true;
+    for (const w of this.waiters.splice(0)) w.reject(new Error(`the ZooKeeper store at ${this.where} closed before this write was durable`));
     this.session.close();
   }
 
@@ -213,7 +233,7 @@ export class ZkStore implements Store, Durability {
 
   /** Queues a write; a put or delete replaces a queued one of the same record (unless a set-aside of it came between). */
   private enqueue(write: PendingWrite): void {
-    if (this.closed) throw new Error(`the ZooKeeper store at ${this.where} is closed`);
+    if (this.closing) throw new Error(`the ZooKeeper store at ${this.where} is closed`);
     this.seq++;
     if (write.type === 'setAside') {
       // Later writes of this record must come after the move, not replace a write queued before it.
@@ -256,6 +276,11 @@ export class ZkStore implements Store, Durability {
           this.fail(err as Error);
           return false;
         }
+        if (this.options.fence !== undefined && !(await this.session.exists(this.options.fence).catch(() => true))) {
+          this.fail(new Error(`ZooKeeper store ${this.where}: ${this.options.fence} is gone (this pacer no longer leads); its writes are refused`));
+          return false;
+        }
+        if (this.closed) return false;
         if (attempt === 0) this.options.log?.(`ZooKeeper store ${this.where}: a write failed (${(err as Error).message}); retrying`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 1_000 * 2 ** Math.min(attempt, 4))));
         if (this.failed !== undefined) return false;

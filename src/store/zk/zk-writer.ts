@@ -37,6 +37,8 @@ export class ZkWriter {
     /** Record znode path → the chunks it holds; absent: no znode. */
     readonly known: Map<string, readonly string[]>,
     nowMs: number,
+    /** A znode each `multi` checks first (the leader's election znode): gone, the write fails whole. */
+    private readonly fence?: string,
   ) {
     this.chunkBase = nowMs.toString(36);
   }
@@ -111,7 +113,8 @@ export class ZkWriter {
   }
 
   private async commit(ops: readonly ZkOp[]): Promise<void> {
-    for (const group of bySize(ops)) await this.session.transaction(group);
+    const fence = this.fence;
+    for (const group of bySize(ops)) await this.session.transaction(fence === undefined ? group : [{ op: 'check', path: fence, version: -1 }, ...group]);
   }
 
   /** Removes chunks no record uses (best effort: a chunk left behind is removed at the next open). */

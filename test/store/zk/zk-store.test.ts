@@ -193,6 +193,36 @@ t.test('writes are durable when whenDurable resolves; a store reopened then sees
   t.equal((await openZk(t, url)).load().frameworkId, 'fw', 'another session reads it');
 });
 
+t.test('a fenced store (the leader\'s election znode): once the fence is gone, no write lands and the store fails for good', { skip }, async (t) => {
+  const server = await zookeeper();
+  const url = freshUrl(server);
+  const admin = await ZkSession.open(parseZkUrl(`zk://${server.connect}/`), { sessionTimeoutMs: 10_000, connectTimeoutMs: ZK_OPTIONS.timeoutMs, requestTimeoutMs: ZK_OPTIONS.timeoutMs });
+  t.teardown(() => admin.close());
+  const fence = `/pacer-fence-${process.pid}-${Date.now()}`;
+  await admin.create(fence, Buffer.alloc(0), 'persistent');
+  const fatal: string[] = [];
+  const store = await openZk(t, url, { ...ZK_OPTIONS, fence, onFatal: (e) => void fatal.push(e.message) });
+  store.saveFrameworkId('fw-1');
+  await store.whenDurable();
+  t.equal((await openZk(t, url)).load().frameworkId, 'fw-1', 'written while the fence stands');
+  await admin.delete(fence);
+  store.saveFrameworkId('fw-2');
+  await t.rejects(store.whenDurable(), /is gone \(this pacer no longer leads\)/, 'the write never becomes durable');
+  t.match(fatal, [/is gone/], 'the store failed for good');
+  t.equal((await openZk(t, url)).load().frameworkId, 'fw-1', 'what the next leader reads is unchanged');
+});
+
+t.test('closing writes what is queued first; writes after the close are refused', { skip }, async (t) => {
+  const server = await zookeeper();
+  const url = freshUrl(server);
+  const store = await ZkStore.open(url, ZK_OPTIONS);
+  store.saveFrameworkId('fw-closing');
+  const closed = store.closeAsync();
+  t.throws(() => store.saveFrameworkId('fw-late'), /is closed/);
+  await closed;
+  t.equal((await openZk(t, url)).load().frameworkId, 'fw-closing', 'the queued write landed before the session ended');
+});
+
 t.test('znode names: every key round-trips, none holds a slash', async (t) => {
   for (const at of [{ key: '/' }, { key: '/a/b.c-d' }, { key: 'x,y%z' }, { key: '/a', version: '2026-01-01T00:00:00.000Z' }]) {
     const name = nodeName(at);

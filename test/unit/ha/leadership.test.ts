@@ -103,3 +103,63 @@ t.test('the lowest latch- sequence leads; other names are ignored', async (t) =>
   t.equal(leaderZnode(['json.info_0000000001'], 'latch-'), undefined);
   t.equal(leaderZnode(['json.info_0000000003', 'latch-0000000001']), 'json.info_0000000003', 'the Mesos default is unchanged');
 });
+
+/** Duties that start asynchronously: each start waits until the test resolves or rejects it. */
+function asyncDutiesInto(events: string[]): { start: () => Promise<LeaderDuties>; pending: { resolve: () => void; reject: (e: Error) => void }[] } {
+  const pending: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  let n = 0;
+  const start = (): Promise<LeaderDuties> => {
+    const term = ++n;
+    events.push(`starting ${term}`);
+    return new Promise((resolve, reject) => {
+      pending.push({
+        resolve: () => resolve({ scheduler: {} as Scheduler, submit: () => ({ ok: true }), frameworkId: () => undefined, stop: () => void events.push(`stop ${term}`) }),
+        reject,
+      });
+    });
+  };
+  return { start, pending };
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+t.test('duties that start asynchronously (the ZooKeeper store is read first): served once started, never if the term ended meanwhile', async (t) => {
+  const election = new FakeElection();
+  const events: string[] = [];
+  const duties = asyncDutiesInto(events);
+  const leadership = new Leadership(election, () => 'me:1', duties.start, (e) => void events.push(`fatal ${e.message}`));
+  let changes = 0;
+  leadership.onChange(() => void changes++);
+  leadership.begin();
+  election.set({ elected: true, leader: 'me:1' });
+  t.equal(leadership.serving(), false, 'elected, not serving while the duties start');
+  t.equal(leadership.startingTerm(), true);
+  election.set({ elected: true, leader: 'me:1' });
+  t.same(events, ['starting 1'], 'no second start while one is under way');
+  const woken = leadership.nextChange(60_000);
+  duties.pending[0]?.resolve();
+  await woken;
+  t.equal(leadership.serving(), true, 'serving once started; waiting requests are woken');
+  t.ok(changes >= 3, 'the change is told to listeners (the proxy)');
+
+  election.set({ elected: false, leader: 'other:2' });
+  t.same(events, ['starting 1', 'stop 1']);
+  election.set({ elected: true, leader: 'me:1' });
+  election.set({ elected: false, leader: 'other:2' });
+  t.equal(leadership.startingTerm(), false, 'the term ended while its duties started');
+  duties.pending[1]?.resolve();
+  await settle();
+  t.same(events, ['starting 1', 'stop 1', 'starting 2', 'stop 2'], 'duties that arrive late are stopped at once');
+  t.equal(leadership.serving(), false, 'and never served');
+
+  election.set({ elected: true, leader: 'me:1' });
+  duties.pending[2]?.reject(new Error('store refused'));
+  await settle();
+  t.same(events.slice(4), ['starting 3', 'fatal store refused'], 'a failed start of the current term is reported');
+  election.set({ elected: false, leader: 'other:2' });
+  election.set({ elected: true, leader: 'me:1' });
+  election.set({ elected: false, leader: 'other:2' });
+  duties.pending[3]?.reject(new Error('late failure'));
+  await settle();
+  t.notOk(events.includes('fatal late failure'), 'a failed start of an ended term is not');
+});

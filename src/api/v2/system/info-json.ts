@@ -1,4 +1,4 @@
-import type { ApiDeps } from '../../api-deps';
+import type { ApiDeps, ZookeeperFacts } from '../../api-deps';
 import { redactCredentials } from '../../../cluster/url-credentials';
 
 /**
@@ -17,8 +17,9 @@ export const DEFAULT_HTTPS_PORT = 8443;
  * clients (DC/OS CLI, go-marathon, marathon-lb, Terraform providers) identify the service by it;
  * `version` is the Marathon API version pacer speaks ({@link MARATHON_API_VERSION}), and
  * `buildref` (Marathon's build commit) names pacer's own version and commit, e.g.
- * `pacer-0.1.0-0123456789ab`. pacer is one node that is always the leader and has no ZooKeeper:
- * options it does not have are `null`, as Marathon writes unset options; `http_config` has the
+ * `pacer-0.1.0-0123456789ab`. Without `--zk` pacer is one node that is always the leader and has
+ * no ZooKeeper; with `--zk` the leader answers (a standby forwards), `marathon_config.ha` is true
+ * and `zookeeper_config` holds its ZooKeeper options. Options it does not have are `null`, as Marathon writes unset options; `http_config` has the
  * ports the listeners really got (`--https_port`, default 8443, when there is no TLS). HTTP callbacks (`event_subscriber`) were removed from
  * Marathon before 1.11 and are not reported. No fields of pacer's own: some client libraries
  * refuse unknown fields (issue 5).
@@ -34,7 +35,7 @@ export function infoJson(deps: ApiDeps): Record<string, unknown> {
     leader: config.httpAddress,
     frameworkId: deps.frameworkId() ?? null,
     marathon_config: marathonConfig(deps, host),
-    zookeeper_config: ZOOKEEPER_CONFIG,
+    zookeeper_config: config.zookeeper === undefined ? ZOOKEEPER_CONFIG : zookeeperConfig(config.zookeeper),
     http_config: httpConfig(config.listenerPorts ?? { http: port, https: DEFAULT_HTTPS_PORT }),
   };
 }
@@ -61,7 +62,7 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   const out: Record<string, unknown> = Object.fromEntries(UNSET_MARATHON_CONFIG_KEYS.map((k) => [k, null]));
   out.default_network_name = config.defaultNetworkName ?? null;
   out.features = [...config.features];
-  out.ha = false;
+  out.ha = config.zookeeper !== undefined;
   out.hostname = host;
   // Fact 93: credentials redacted (`zk://xxxxxxxx@host/mesos`), by the one rule of url-credentials.ts.
   out.master = redactCredentials(config.master);
@@ -77,7 +78,21 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   return out;
 }
 
-/** Fact 93's `zookeeper_config` keys; pacer uses no ZooKeeper. */
+/** Fact 93's `zookeeper_config` with `--zk` (Marathon's `InfoResource.scala`: its ZooKeeper options, durations in ms, the URL's credentials hidden). */
+function zookeeperConfig(zk: ZookeeperFacts): Record<string, unknown> {
+  return {
+    zk: redactCredentials(zk.zk),
+    zk_compression: zk.compression,
+    zk_compression_threshold: zk.compressionThresholdBytes,
+    zk_connection_timeout: zk.connectionTimeoutMs,
+    zk_max_node_size: zk.maxNodeSizeBytes,
+    zk_max_versions: zk.maxVersions,
+    zk_session_timeout: zk.sessionTimeoutMs,
+    zk_timeout: zk.timeoutMs,
+  };
+}
+
+/** Fact 93's `zookeeper_config` keys without `--zk`: pacer uses no ZooKeeper. */
 const ZOOKEEPER_CONFIG: Readonly<Record<string, null>> = Object.fromEntries(
   ['zk', 'zk_compression', 'zk_compression_threshold', 'zk_connection_timeout', 'zk_max_node_size', 'zk_max_versions',
     'zk_session_timeout', 'zk_timeout'].map((k) => [k, null]),

@@ -1,0 +1,253 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../src/runtime/package-root';
+import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
+
+/**
+ * bench:failover — how long pacer takes to serve writes again after its leader dies: three real
+ * pacer processes (`node dist/src/main.js --zk …`, the local cluster, one host: shared `--sandbox`)
+ * on a real ZooKeeper (Debian's, started here, or `--zk host:port`), `--zk_session_timeout 3000`.
+ * Each failover: find the leader every live pacer names, SIGKILL it (so its ZooKeeper session must
+ * expire: the slow case; a stopped pacer leaves at once), then send `POST /v2/apps` (an app of no
+ * instances, a write through the whole path: API, core, ZooKeeper store, durable reply) to a
+ * surviving pacer — a standby forwards it — until one is accepted (201); the time from the kill to
+ * that 201 is the failover time. The killed pacer is started again before the next failover, so
+ * there are always three.
+ *
+ * It checks that it did all of its work: every failover ended with a 201 from a leader other
+ * than the one killed, within `--timeout`, and at the end every app written survived every later
+ * failover (`GET /v2/apps` lists them all). Target (issue 16): ≤ 5 s with a 3 s session timeout.
+ *
+ *   npm run bench:failover                       # 20 failovers
+ *   npm run bench:failover -- --failovers 50 --session 3000
+ *   npm run bench:failover -- --zk 127.0.0.1:2181
+ */
+
+const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) \(/;
+
+/** What to run. */
+export interface FailoverBenchOptions {
+  readonly failovers: number;
+  readonly sessionTimeoutMs: number;
+  /** `host:port` of a running ZooKeeper; absent: one is started from Debian's package. */
+  readonly zk?: string;
+  /** Most time one failover may take before it counts as failed. */
+  readonly timeoutMs: number;
+}
+
+/** The figures of one run, and what went wrong. */
+export interface FailoverBenchResult {
+  /** Milliseconds from each SIGKILL to the first 201, in order. */
+  readonly failoverMs: readonly number[];
+  /**
+   * Where each failover's time went, from the new leader's log (ms after the kill): `electedMs` its
+   * `elected leader` line (the old session expired, the survivors saw its znode go),
+   * `loadedMs` its `loaded the state` line (the ZooKeeper store read); undefined when not found.
+   */
+  readonly phases: readonly { readonly electedMs?: number; readonly loadedMs?: number }[];
+  readonly minMs: number;
+  readonly medianMs: number;
+  readonly p90Ms: number;
+  readonly maxMs: number;
+  readonly completed: number;
+  readonly problems: readonly string[];
+}
+
+interface PacerProcess {
+  stderr(): string;
+  readonly child: ChildProcess;
+  readonly address: Promise<string>;
+  readonly exited: Promise<void>;
+  stop(signal: NodeJS.Signals): Promise<void>;
+}
+
+function startPacer(dir: string, zkUrl: string, sessionTimeoutMs: number): PacerProcess {
+  const fromSource = __filename.endsWith('.ts');
+  const repo = packageRoot(__dirname);
+  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src', 'main.ts')] : [join(__dirname, '..', 'src', 'main.js')];
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
+  const child = spawn(process.execPath, [...entry, '--zk', zkUrl, '--zk_session_timeout', String(sessionTimeoutMs), '--port', '0',
+    '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes')], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const address = new Promise<string>((resolve, reject) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+      const m = STARTUP.exec(err);
+      if (m?.[1] !== undefined) resolve(m[1]);
+    });
+    void exited.then(() => reject(new Error(`pacer exited before serving: ${err.slice(-1000)}`)));
+    setTimeout(() => reject(new Error(`pacer did not start within 300 s: ${err.slice(-1000)}`)), 300_000).unref();
+  });
+  address.catch(() => undefined);
+  return {
+    child, address, exited, stderr: () => err,
+    stop: async (signal) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function request(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; leader: string | undefined } | undefined> {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+    return { status: res.status, text: await res.text(), leader: res.headers.get('x-marathon-leader')?.replace(/^https?:\/\//, '') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The first `elected leader` and `loaded the state` records of a pacer's JSON log after `sinceEpochMs`, as ms after it. */
+function phasesOf(stderr: string, sinceEpochMs: number): { electedMs?: number; loadedMs?: number } {
+  const out: { electedMs?: number; loadedMs?: number } = {};
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let record: { time?: number; msg?: string };
+    try {
+      record = JSON.parse(line) as { time?: number; msg?: string };
+    } catch {
+      continue;
+    }
+    if (typeof record.time !== 'number' || record.time < sinceEpochMs || typeof record.msg !== 'string') continue;
+    if (out.electedMs === undefined && record.msg.startsWith('elected leader')) out.electedMs = record.time - sinceEpochMs;
+    if (out.loadedMs === undefined && record.msg.startsWith('loaded the state')) out.loadedMs = record.time - sinceEpochMs;
+  }
+  return out;
+}
+
+/** The leader every pacer names, once they agree (undefined after `limitMs`). */
+async function agreedLeader(addresses: readonly string[], limitMs: number): Promise<string | undefined> {
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const named = await Promise.all(addresses.map(async (a) => {
+      const r = await request(`http://${a}/v2/leader`);
+      return r?.status === 200 ? (JSON.parse(r.text) as { leader: string }).leader : undefined;
+    }));
+    const first = named[0];
+    if (first !== undefined && named.every((n) => n === first) && addresses.includes(first)) return first;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+/** Runs the failovers; every process it started is stopped at the end, also on failure. */
+export async function runFailoverBench(o: FailoverBenchOptions): Promise<FailoverBenchResult> {
+  const problems: string[] = [];
+  const failoverMs: number[] = [];
+  const phases: { electedMs?: number; loadedMs?: number }[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-bench-failover-'));
+  let zk: BenchZooKeeper | undefined;
+  const pacers = new Map<string, PacerProcess>();
+  try {
+    zk = o.zk === undefined ? await startBenchZooKeeper() : undefined;
+    const zkUrl = `zk://${o.zk ?? zk?.connect ?? ''}/pacer-bench-failover-${process.pid}-${Date.now()}`;
+    const start = async (): Promise<void> => {
+      const p = startPacer(dir, zkUrl, o.sessionTimeoutMs);
+      try {
+        pacers.set(await p.address, p);
+      } catch (err) {
+        await p.stop('SIGKILL'); // did not start in time: stopped here, since the map does not hold it
+        throw err;
+      }
+    };
+    for (let i = 0; i < 3; i++) await start();
+    const written: string[] = [];
+    for (let n = 1; n <= o.failovers; n++) {
+      const leader = await agreedLeader([...pacers.keys()], o.timeoutMs);
+      if (leader === undefined) {
+        problems.push(`failover ${n}: the three pacers did not agree on a leader within ${o.timeoutMs} ms`);
+        break;
+      }
+      const victim = pacers.get(leader) as PacerProcess;
+      pacers.delete(leader);
+      const killedAtMs = performance.now();
+      const killedAtEpochMs = Date.now();
+      victim.child.kill('SIGKILL');
+      const id = `/bench/failover-${n}`;
+      const survivors = [...pacers.keys()];
+      let accepted: number | undefined;
+      let acceptedBy: string | undefined;
+      for (let attempt = 0; accepted === undefined && performance.now() - killedAtMs < o.timeoutMs; attempt++) {
+        const target = survivors[attempt % survivors.length] as string;
+        const r = await request(`http://${target}/v2/apps`, {
+          method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id, cmd: 'sleep 1', cpus: 0.01, mem: 8, instances: 0 }),
+        });
+        if (r?.status === 201) {
+          accepted = performance.now() - killedAtMs;
+          acceptedBy = r.leader;
+        }
+        else if (r?.status === 409) problems.push(`failover ${n}: ${id} existed before its write was accepted (a write answered 503 was applied)`);
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await victim.exited;
+      if (accepted === undefined) {
+        const tails = survivors.map((a) => `${a}${pacers.get(a)?.child.exitCode === null ? '' : ' (exited)'}: ${(pacers.get(a)?.stderr() ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+        problems.push(`failover ${n}: no write accepted within ${o.timeoutMs} ms of the kill; the survivors' last log lines: ${tails.join(' ;; ')}`);
+        break;
+      }
+      failoverMs.push(Math.round(accepted));
+      written.push(id);
+      const newLeader = await agreedLeader(survivors, o.timeoutMs);
+      if (newLeader === undefined || newLeader === leader) problems.push(`failover ${n}: the survivors name ${newLeader ?? 'no leader'} after the kill of ${leader}`);
+      // The leader that accepted the write (X-Marathon-Leader), whose log tells when it was elected and loaded the state.
+      const phase = phasesOf(pacers.get(acceptedBy ?? newLeader ?? '')?.stderr() ?? '', killedAtEpochMs);
+      phases.push(phase);
+      console.log(`failover ${String(n).padStart(2)}: ${String(Math.round(accepted)).padStart(6)} ms  (elected at ${phase.electedMs ?? '?'} ms, state loaded at ${phase.loadedMs ?? '?'} ms; ${leader} killed, ${newLeader ?? '?'} leads)`);
+      await start();
+    }
+    const leader = await agreedLeader([...pacers.keys()], o.timeoutMs);
+    const apps = leader === undefined ? undefined : await request(`http://${leader}/v2/apps`);
+    const ids = new Set(apps?.status === 200 ? (JSON.parse(apps.text) as { apps: { id: string }[] }).apps.map((a) => a.id) : []);
+    const lost = written.filter((id) => !ids.has(id));
+    if (apps?.status !== 200) problems.push('could not list the apps at the end');
+    else if (lost.length > 0) problems.push(`${lost.length} app(s) accepted during a failover are gone: ${lost.join(', ')}`);
+    if (failoverMs.length < o.failovers) problems.push(`${failoverMs.length} of ${o.failovers} failovers completed`);
+  } catch (err) {
+    problems.push((err as Error).message);
+  } finally {
+    await Promise.all([...pacers.values()].map((p) => p.stop('SIGTERM')));
+    await zk?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const sorted = [...failoverMs].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return {
+    failoverMs, phases, minMs: sorted[0] ?? 0, medianMs: at(0.5), p90Ms: at(0.9), maxMs: sorted[sorted.length - 1] ?? 0,
+    completed: failoverMs.length, problems,
+  };
+}
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const arg = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const options: FailoverBenchOptions = {
+    failovers: Number(arg('--failovers') ?? 20), sessionTimeoutMs: Number(arg('--session') ?? 3000),
+    timeoutMs: Number(arg('--timeout') ?? 60_000), ...(arg('--zk') === undefined ? {} : { zk: arg('--zk') as string }),
+  };
+  const info = runInfo();
+  console.log(`bench:failover  ${formatRunInfo(info)}`);
+  console.log(`${options.failovers} failovers of 3 pacers (local cluster, one host), --zk_session_timeout ${options.sessionTimeoutMs}; leader killed with SIGKILL, timed to the first 201 of POST /v2/apps`);
+  const r = await runFailoverBench(options);
+  console.log(`completed ${r.completed}: min ${r.minMs} ms, median ${r.medianMs} ms, p90 ${r.p90Ms} ms, max ${r.maxMs} ms; target ≤ 5000 ms ${r.maxMs <= 5000 && r.completed > 0 ? 'met by every failover' : `met by ${r.failoverMs.filter((ms) => ms <= 5000).length} of ${r.completed}`}`);
+  return finishRun('bench:failover', 'bench/results/failover.json', info, { options, ...r }, r.problems);
+}
+
+if (require.main === module) {
+  main().then((code) => {
+    process.exitCode = code;
+  }, (err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}

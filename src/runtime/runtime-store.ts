@@ -1,0 +1,16 @@
+import type { Store } from '../scheduler/ports/store';
+import type { Durability } from '../store/durable-driver';
+
+/**
+ * The store a real-time composition runs on: the Store port, one transaction per command
+ * (`atomically`), closing, and — when its writes become durable only after the call returns (the
+ * ZooKeeper store) — its {@link Durability}, which the cluster driver (src/store/durable-driver.ts)
+ * and the API's replies to changes (durable-replies.ts) wait for. The embedded SQLite store has
+ * none: its writes are durable when they return.
+ */
+export interface RuntimeStore extends Store {
+  atomically<T>(fn: () => T): T;
+  /** Releases the store; a store that writes behind first writes what is queued (bounded). */
+  close(): void;
+  readonly durability?: Durability;
+}
