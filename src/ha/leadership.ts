@@ -21,6 +21,8 @@ export interface LeaderDuties {
   readonly durability?: Durability;
   /** The flight recorder's ring (`POST /pacer/v1/recording`). */
   readonly recording?: NonNullable<ApiDeps['recording']>;
+  /** What-if questions over a fork of this term's core (`?dryRun=true&simulate=`, `/v2/capacity`). */
+  readonly whatIf?: NonNullable<ApiDeps['whatIf']>;
   /**
    * Stops scheduling at once and for good, synchronously: when it returns, no input reaches the
    * core any more and the driver makes no further call to the cluster (no launch, no kill); the

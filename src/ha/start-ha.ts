@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps, ZookeeperFacts } from '../api/api-deps';
+import { DEFAULT_WHAT_IF_LIMITS } from '../whatif/what-if-limits';
 import { DEFAULT_MAX_VERSIONS } from '../scheduler/groups/version-history';
 import { INLINE_MAX_BYTES, NODE_MAX_BYTES } from '../store/zk/zk-layout';
 import { leaderProxyErrors } from '../api/errors';
@@ -200,6 +201,11 @@ function noRecording(): never {
   throw leaderProxyErrors.noCurrentLeader();
 }
 
+/** Duties without what-if (a test's): answered as a standby that knows no leader would. */
+function noWhatIf(): never {
+  throw leaderProxyErrors.noCurrentLeader();
+}
+
 /**
  * The routes' deps, each reaching the current term's duties: a handler that runs after this
  * process stopped leading (its request passed the edge just before) gets the 503 of a standby
@@ -230,6 +236,11 @@ function haDeps(config: PacerConfig, leadership: Leadership, events: TermEventSt
     },
     abdicate: () => void leadership.abdicate(),
     recording: { dump: () => (duties().recording ?? noRecording()).dump() },
+    whatIf: {
+      limits: DEFAULT_WHAT_IF_LIMITS,
+      simulate: (command, durationMs) => (duties().whatIf ?? noWhatIf()).simulate(command, durationMs),
+      capacity: (id) => (duties().whatIf ?? noWhatIf()).capacity(id),
+    },
     ...(config.cluster === 'mesos' ? { mesosDriverMetrics: () => (duties().driverMetrics ?? noDriverMetrics)() } : {}),
   };
 }

@@ -112,11 +112,17 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
  * replies to changes until it is written) and the flight recorder's ring (`POST /pacer/v1/recording`
  * on the leader, written next to `--store` as without `--zk`).
  */
-export function dutiesExtras(config: PacerConfig, base: RuntimeBase): Pick<LeaderDuties, 'durability' | 'recording'> {
+export function dutiesExtras(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler): Pick<LeaderDuties, 'durability' | 'recording' | 'whatIf'> {
   return {
     ...(base.store.durability === undefined ? {} : { durability: base.store.durability }),
     recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
+    whatIf: whatIfOf(base, scheduler),
   };
+}
+
+/** What-if questions (issue 18) over a fork of this runtime's live core and the last offer of each agent. */
+function whatIfOf(base: RuntimeBase, scheduler: Scheduler): WhatIf {
+  return new WhatIf({ scheduler, lastOffers: () => base.lastOffers.all(), nowMs: () => base.clock.nowMs() });
 }
 
 /** The core's options that come from the command line. */
@@ -209,7 +215,7 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
-    whatIf: new WhatIf({ scheduler, lastOffers: () => base.lastOffers.all(), nowMs: () => base.clock.nowMs() }),
+    whatIf: whatIfOf(base, scheduler),
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory, log: base.log, onCoreFailure: base.onCoreFailure });

@@ -86,7 +86,7 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, 
   }
   return {
     scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId,
-    ...dutiesExtras(config, base),
+    ...dutiesExtras(config, base, scheduler),
     stop: () => {
       base.loop.close();
       abandon();

@@ -78,7 +78,7 @@ export function startMesosDuties(config: PacerConfig, hooks: StartMesosHooks, on
   const { base, cluster, scheduler, abandon } = openMesos(config, hooks, () => onFatal, store);
   return {
     scheduler, submit: (command) => base.loop.submit(command), frameworkId: () => cluster.frameworkId, driverMetrics: () => cluster.metrics,
-    ...dutiesExtras(config, base),
+    ...dutiesExtras(config, base, scheduler),
     stop: () => {
       base.loop.close();
       abandon();

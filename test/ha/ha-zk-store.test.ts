@@ -74,6 +74,16 @@ t.test('digest credentials, /v2/info zookeeper_config, the ring on the leader, t
   const dump = JSON.parse(ring.text) as { path: string; inputs: number };
   t.ok(existsSync(dump.path) && dump.inputs > 0, `the ring is in ${dump.path}`);
 
+  const whatIf = await call(`http://${second.address}/v2/apps/zk/kept?dryRun=true&simulate=PT1M`, {
+    method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ cmd: 'sleep 600', cpus: 0.01, mem: 8, instances: 1 }),
+  });
+  t.equal(whatIf.status, 200, `a what-if under --zk, through a standby: ${whatIf.text}`);
+  t.ok(Array.isArray((JSON.parse(whatIf.text) as { launched?: unknown }).launched), 'the answer lists the launches');
+  const capacity = await call(`http://${second.address}/v2/capacity?app=/zk/kept`);
+  t.equal(capacity.status, 200, `capacity under --zk: ${capacity.text}`);
+  const unchanged = JSON.parse((await call(`http://${second.address}/v2/apps/zk/kept`)).text) as { app: { instances: number } };
+  t.equal(unchanged.app.instances, 0, 'the what-if changed nothing');
+
   t.equal((await call(`http://${second.address}/v2/leader`, { method: 'DELETE' })).status, 200);
   await waitFor(() => second.leadership.serving(), 'the second pacer to lead');
   const apps = JSON.parse((await call(`http://${second.address}/v2/apps`)).text) as { apps: { id: string }[] };
