@@ -1,4 +1,4 @@
-import type { CoreWiring } from './scheduler';
+import type { CoreWiring } from './core-wiring';
 import type { SchedulerOptions } from './scheduler-options';
 import { computePlan } from './deployments/compute-plan';
 import { dependencyCycle, effectiveDependencies } from './groups/dependencies';

@@ -1,11 +1,14 @@
-import { deleteRunSpecCommand, killForDelete } from './commands/delete-run-spec';
+import { deleteRunSpecCommand } from './commands/delete-run-spec';
+import { killForDelete } from './deployments/apply-stop';
 import { deployResult } from './commands/deploy-result';
 import { killAndScale, killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
 import { scaleRunSpec } from './commands/scale-run-spec';
 import { restartRunSpec } from './commands/restart-run-spec';
-import type { CoreContext, GroupOps, SchedulerPorts } from './core-context';
-import { DeploymentManager, type Planner } from './deployments/deployment-manager';
+import type { CoreContext } from './core-context';
+import type { CoreWiring } from './core-wiring';
+import type { SchedulerPorts } from './ports/scheduler-ports';
+import { DeploymentManager } from './deployments/deployment-manager';
 import type { Deployment } from './deployments/deployment';
 import type { DeploymentPlan } from './deployments/deployment-plan';
 import type { ActionStatus } from './deployments/action-status';
@@ -39,13 +42,6 @@ import type { SetAsideRecord, Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
 import { onReadinessResult, onReadinessTimer, readinessResults } from './readiness/readiness-checks';
 import type { ReadinessCheckResult } from './model/readiness-check';
-
-/** How the core builds and plans root groups (the groups module; replaceable in tests). */
-export interface CoreWiring {
-  readonly emptyRoot: (version: string) => Group;
-  readonly planner: Planner;
-  readonly groups: GroupOps;
-}
 
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { converge } from '../instances/converge';
 import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
@@ -17,7 +17,7 @@ type KillAndScaleCommand = Extract<Command, { type: 'killAndScale' }>;
  * - `wipe`: kill and forget; a fresh instance replaces it;
  * - neither: kill; the same instance is relaunched (no backoff: the user asked for it).
  */
-export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult {
+export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandResult {
   const found = victimsOf(ctx, cmd.runSpecId, cmd.instanceIds);
   if (!('rs' in found)) return found;
   const { rs, victims } = found;
@@ -43,7 +43,7 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
  * nothing; then the victims are killed, and one root with every target lowered by its number of
  * victims is deployed as a single scale-only plan.
  */
-export function killAndScale(ctx: CoreContext, cmd: KillAndScaleCommand): CommandResult {
+export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): CommandResult {
   const plan: Victims[] = [];
   for (const target of cmd.targets) {
     const found = victimsOf(ctx, target.runSpecId, target.instanceIds);
@@ -74,7 +74,7 @@ interface Victims {
 }
 
 /** The named instances of a run spec, each once; an unknown run spec or instance fails the command. */
-function victimsOf(ctx: CoreContext, runSpecId: string, instanceIds: readonly string[]): Victims | Extract<CommandResult, { ok: false }> {
+function victimsOf(ctx: CommandContext, runSpecId: string, instanceIds: readonly string[]): Victims | Extract<CommandResult, { ok: false }> {
   const rs = ctx.state.runSpecs.get(runSpecId);
   if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const victims: Instance[] = [];

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import { validateRole } from '../groups/role-rules';
 import { stampVersions } from '../groups/versioning';
@@ -24,7 +24,7 @@ import { versionAfter } from './version-after';
  * versions never go back. (A change stamped in the same millisecond as the current root keeps that
  * version and replaces the root history entry of that millisecond, as before.)
  */
-export function putRunSpec(ctx: CoreContext, spec: RunSpec, force: boolean): CommandResult {
+export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): CommandResult {
   const root = ctx.state.root;
   const before = findRunSpec(root, spec.id);
   const roleError = validateRole(root, spec, ctx.options.defaultRole, before, { newGroupEnforceRole: ctx.options.newGroupEnforceRole, force });

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import { stampVersions } from '../groups/versioning';
 import type { CommandResult } from '../model/inputs';
@@ -13,7 +13,7 @@ import { versionAfter } from './version-after';
  * millisecond of the last change still restarts. Refused while a deployment holds the run spec,
  * unless `force`.
  */
-export function restartRunSpec(ctx: CoreContext, runSpecId: string, force: boolean): CommandResult {
+export function restartRunSpec(ctx: CommandContext, runSpecId: string, force: boolean): CommandResult {
   const root = ctx.state.root;
   const spec = findRunSpec(root, runSpecId);
   if (spec === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
