@@ -5,7 +5,7 @@ import type { Scheduler } from '../../src/scheduler/scheduler';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
 import { FloorOracle } from './floor-oracle';
-import { restartBounds } from '../../src/scheduler/deployments/restart-bounds';
+import { restartBounds } from '../../src/scheduler/instances/restart-bounds';
 
 /** What the checker needs to know of the simulated cluster's books. */
 export interface ClusterBooks {

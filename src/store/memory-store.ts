@@ -1,4 +1,4 @@
-import type { Deployment } from '../scheduler/deployments/deployment';
+import type { Deployment } from '../scheduler/model/deployment';
 import type { Group } from '../scheduler/groups/group';
 import type { Instance } from '../scheduler/model/instance';
 import type { RunSpec } from '../scheduler/model/run-spec';

@@ -1,5 +1,5 @@
 import type { Test } from 'tap';
-import type { Deployment } from '../../src/scheduler/deployments/deployment';
+import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
 import { emptyRoot, putRunSpec } from '../../src/scheduler/groups/root-group';
 import type { Instance } from '../../src/scheduler/model/instance';

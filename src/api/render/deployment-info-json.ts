@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../api-deps';
 import type { ActionStatus } from '../../scheduler/deployments/action-status';
-import type { Deployment } from '../../scheduler/deployments/deployment';
+import type { Deployment } from '../../scheduler/model/deployment';
 import { type ActionInfoJson, type DeploymentStepInfoJson, deploymentStepInfoJson } from '../../scheduler/deployments/plan-json';
 
 /** Options of {@link deploymentsJson}. */

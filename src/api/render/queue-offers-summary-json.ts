@@ -1,5 +1,5 @@
 import { isoTime } from '../../scheduler/kernel/iso-time';
-import type { RejectionStats, UnusedOffer } from '../../scheduler/matcher/rejection-stats';
+import type { RejectionStats, UnusedOffer } from '../../scheduler/state/rejection-stats';
 import { NO_MATCH_REASONS, type NoMatchReason } from '../../scheduler/model/no-match-reason';
 import type { Offer } from '../../scheduler/model/offer';
 import { fromMilli } from '../../scheduler/model/resources';

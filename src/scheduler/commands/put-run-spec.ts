@@ -5,7 +5,7 @@ import { stampVersions } from '../groups/versioning';
 import { parseIsoTime } from '../kernel/iso-time';
 import type { CommandResult } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
-import { sameConfig } from './same-config';
+import { sameConfig } from '../model/same-config';
 import { deployChange } from './deploy-change';
 import { versionAfter } from './version-after';
 

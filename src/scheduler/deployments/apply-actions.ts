@@ -3,12 +3,12 @@ import { PlacementCounts } from '../constraints/placement-counts';
 import { emitHealthCheckChanges } from '../events/health-check-events';
 import { converge } from '../instances/converge';
 import { isPlaced, setInstanceRole } from '../instances/instance-lifecycle';
-import { resetBackoff } from '../launch-queue/backoff';
-import { compileLaunchRequest } from '../matcher/launch-request';
+import { resetBackoff } from '../instances/backoff';
+import { compileLaunchRequest } from '../state/launch-request';
 import type { RunSpec } from '../model/run-spec';
 import { newRunSpecState } from '../state/new-run-spec-state';
 import type { RunSpecState } from '../state/run-spec-state';
-import { restartBounds } from './restart-bounds';
+import { restartBounds } from '../instances/restart-bounds';
 
 /**
  * StartApplication / StartPod: the run spec exists from now on, with no instances yet (its
@@ -48,7 +48,7 @@ export function applyScale(ctx: DeploymentContext, spec: RunSpec): RunSpecState 
 /**
  * RestartApplication / RestartPod: a new config version. Backoff starts over, constraint counters
  * are rebuilt, and instances of older versions are replaced step by step within the upgrade
- * strategy's bounds (deployments/converge-restart.ts).
+ * strategy's bounds (instances/converge-restart.ts).
  */
 export function applyRestart(ctx: DeploymentContext, spec: RunSpec): RunSpecState {
   const rs = ctx.state.runSpecs.get(spec.id) ?? applyStart(ctx, spec);

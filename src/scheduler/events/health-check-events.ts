@@ -1,4 +1,4 @@
-import { sameValue } from '../commands/same-config';
+import { sameValue } from '../model/same-config';
 import type { InstanceContext } from '../instances/instance-context';
 import { isoTime } from '../kernel/iso-time';
 import type { HealthCheckSpec } from '../model/health-check';

@@ -2,7 +2,7 @@ import type { InstanceContext } from './instance-context';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-import type { RestartBounds } from '../deployments/restart-bounds';
+import type { RestartBounds } from './restart-bounds';
 import { createInstances, isActive } from './instance-lifecycle';
 import { isReady } from '../readiness/readiness-checks';
 import { selectVictims } from './select-victims';

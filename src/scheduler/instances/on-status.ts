@@ -7,7 +7,7 @@ import type { TaskStatus } from '../model/inputs';
 import type { Instance, Task } from '../model/instance';
 import { isTerminalTaskState } from '../model/task-state';
 import type { RunSpecState } from '../state/run-spec-state';
-import { recordLaunchFailure } from '../launch-queue/backoff';
+import { recordLaunchFailure } from './backoff';
 import { hasAgentCheck, refreshInstanceHealth } from '../health/instance-health';
 import { startReadiness } from '../readiness/readiness-checks';
 import { startHealthChecks } from '../health/scheduler-health';

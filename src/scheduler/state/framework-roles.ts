@@ -1,5 +1,5 @@
 import type { InstanceContext } from '../instances/instance-context';
-import type { DeploymentPlan } from '../deployments/deployment-plan';
+import type { DeploymentPlan } from '../model/deployment-plan';
 import type { Group } from '../groups/group';
 import { findRunSpec } from '../groups/tree-query';
 

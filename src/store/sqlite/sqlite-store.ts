@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Deployment } from '../../scheduler/deployments/deployment';
+import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/groups/group';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';

@@ -1,5 +1,5 @@
 import type { RunSpecState } from '../state/run-spec-state';
-import type { InstanceContext } from '../instances/instance-context';
+import type { InstanceContext } from './instance-context';
 
 /**
  * Launch backoff (Marathon's rate limiter): the first failure delays launches by

@@ -1,20 +1,20 @@
-import type { DeploymentContext } from '../deployments/deployment-context';
-import type { InstanceContext } from '../instances/instance-context';
-import type { DeploymentManager } from '../deployments/deployment-manager';
-import { startHealthChecks } from '../health/scheduler-health';
-import { seedAgentHealth } from '../health/agent-health';
-import { countRecoveredInstance } from '../health/unhealthy-kill';
-import { startReadiness } from '../readiness/readiness-checks';
-import { countRole, isActive, isPlaced } from '../instances/instance-lifecycle';
-import { converge } from '../instances/converge';
-import { sendKills } from '../kill/kill-instance';
-import { isTerminalCondition } from '../model/condition';
-import type { Instance } from '../model/instance';
-import type { SetAsideRecord, StoredState } from '../ports/store';
-import { soundStoredState } from './stored/sound-stored-state';
-import { onBecameUnreachable } from '../unreachable/unreachable';
-import { newRunSpecState } from './new-run-spec-state';
-import type { RunSpecState } from './run-spec-state';
+import type { DeploymentContext } from './deployments/deployment-context';
+import type { InstanceContext } from './instances/instance-context';
+import type { DeploymentManager } from './deployments/deployment-manager';
+import { startHealthChecks } from './health/scheduler-health';
+import { seedAgentHealth } from './health/agent-health';
+import { countRecoveredInstance } from './health/unhealthy-kill';
+import { startReadiness } from './readiness/readiness-checks';
+import { countRole, isActive, isPlaced } from './instances/instance-lifecycle';
+import { converge } from './instances/converge';
+import { sendKills } from './kill/kill-instance';
+import { isTerminalCondition } from './model/condition';
+import type { Instance } from './model/instance';
+import type { SetAsideRecord, StoredState } from './ports/store';
+import { soundStoredState } from './state/stored/sound-stored-state';
+import { onBecameUnreachable } from './unreachable/unreachable';
+import { newRunSpecState } from './state/new-run-spec-state';
+import type { RunSpecState } from './state/run-spec-state';
 
 /**
  * Rebuilds the core's state from what the store kept, after a restart (issue 5, durable state):
