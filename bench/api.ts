@@ -5,7 +5,7 @@ import { appFromWire } from '../src/marathon/convert/app-from-wire';
 import { defaultConfig } from '../src/runtime/config';
 import { ApiListeners } from '../src/runtime/api-listeners';
 import { simApi, type SimApi } from '../src/runtime/sim-api';
-import { putRunSpec as putRunSpecInRoot } from '../src/scheduler/groups/put-run-spec';
+import { withRunSpec as putRunSpecInRoot } from '../src/scheduler/groups/with-run-spec';
 import { isoTime } from '../src/scheduler/kernel/iso-time';
 import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
 import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';

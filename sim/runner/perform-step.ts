@@ -11,7 +11,7 @@ import { observe } from './observe';
 import type { RunRecorder } from './run-recorder';
 import type { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
-import { putRunSpec as putRunSpecInRoot } from '../../src/scheduler/groups/root-group';
+import { withRunSpec as putRunSpecInRoot } from '../../src/scheduler/groups/root-group';
 
 /** What a timeline step may act on. `nowMs` is relative to the start of the run. */
 export interface StepDeps {

@@ -94,7 +94,7 @@ function runSpecRecord(rs: RunSpecState): SetAsideRecord {
 
 /** Takes a run spec that could not be recovered out of the core (its instances' tasks become unknown). */
 function forget(ctx: InstanceContext, rs: RunSpecState): void {
-  ctx.state.removeRunSpec(rs);
+  ctx.state.forgetRunSpec(rs);
   ctx.state.demandDirty.delete(rs);
   ctx.state.changed.delete(rs.spec.id);
 }

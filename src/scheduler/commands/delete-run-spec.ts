@@ -11,5 +11,5 @@ import { deployChange } from './deploy-change';
 export function deleteRunSpecCommand(ctx: CommandContext, runSpecId: string, force: boolean): CommandResult {
   if (findRunSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const version = isoTime(ctx.clock.nowMs());
-  return deployChange(ctx, ctx.groups.removeRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
+  return deployChange(ctx, ctx.groups.withoutRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
 }

@@ -34,7 +34,7 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
   // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
   const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
   const scaled = withInstances(current, Math.max(0, current.instances - victims.length), ctx.clock.nowMs());
-  return deployChange(ctx, ctx.groups.putRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
+  return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
 }
 
 /**
@@ -60,7 +60,7 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
     for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
     const current = findRunSpec(root, rs.spec.id) ?? rs.spec;
     const scaled = withInstances(current, Math.max(0, current.instances - victims.length), nowMs);
-    const next = ctx.groups.putRunSpec(root, scaled, scaled.version);
+    const next = ctx.groups.withRunSpec(root, scaled, scaled.version);
     if (!next.ok) return { ok: false, error: 'invalid', message: next.message };
     root = next.root;
   }

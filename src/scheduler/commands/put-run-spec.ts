@@ -30,11 +30,11 @@ export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): 
   const roleError = validateRole(root, spec, ctx.options.defaultRole, before, { newGroupEnforceRole: ctx.options.newGroupEnforceRole, force });
   if (roleError !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleError] };
   if (before !== undefined && before.kind === spec.kind && sameConfig(before, spec) && before.instances === spec.instances) {
-    return deployChange(ctx, ctx.groups.putRunSpec(root, before, versionAfter(ctx.clock.nowMs(), root.version)), force, spec.id);
+    return deployChange(ctx, ctx.groups.withRunSpec(root, before, versionAfter(ctx.clock.nowMs(), root.version)), force, spec.id);
   }
   const kept = before !== undefined && sameConfig(before, spec) ? keepConfigVersion(spec, before) : spec;
   const stamped = notBefore(kept.version, root.version) ? kept : stampVersions(before, kept, versionAfter(ctx.clock.nowMs(), root.version));
-  return deployChange(ctx, ctx.groups.putRunSpec(root, stamped, stamped.version), force, spec.id);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, stamped.version), force, spec.id);
 }
 
 function keepConfigVersion(spec: RunSpec, before: RunSpec): RunSpec {

@@ -19,5 +19,5 @@ export function restartRunSpec(ctx: CommandContext, runSpecId: string, force: bo
   if (spec === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const version = versionAfter(ctx.clock.nowMs(), root.version, spec.version, spec.versionInfo.lastConfigChangeAt);
   const restarted = stampVersions(spec, spec, version, 'restart');
-  return deployChange(ctx, ctx.groups.putRunSpec(root, restarted, version), force, runSpecId);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, restarted, version), force, runSpecId);
 }

@@ -10,5 +10,5 @@ export function scaleRunSpec(ctx: CommandContext, runSpecId: string, instances: 
   if (spec === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   if (!Number.isInteger(instances) || instances < 0) return { ok: false, error: 'invalid', message: 'instances must be a non-negative integer' };
   const scaled = withInstances(spec, instances, ctx.clock.nowMs());
-  return deployChange(ctx, ctx.groups.putRunSpec(ctx.state.root, scaled, scaled.version), force, runSpecId);
+  return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), force, runSpecId);
 }

@@ -265,7 +265,7 @@ function revertedRoot(ctx: DeploymentContext, d: Deployment): Group {
   let root = ctx.state.root;
   for (const id of d.plan.affectedRunSpecIds) {
     const before = findRunSpec(d.original, id);
-    const change = before === undefined ? ctx.groups.removeRunSpec(root, id, version) : ctx.groups.putRunSpec(root, before, version);
+    const change = before === undefined ? ctx.groups.withoutRunSpec(root, id, version) : ctx.groups.withRunSpec(root, before, version);
     if (change.ok) root = change.root;
   }
   return root;

@@ -7,8 +7,8 @@ import type { GroupResult } from './group-result';
  * wired in default-wiring.ts; replaceable in tests). Each returns a new root or why it refused.
  */
 export interface GroupOps {
-  putRunSpec(root: Group, spec: RunSpec, version: string): GroupResult;
-  removeRunSpec(root: Group, runSpecId: string, version: string): GroupResult;
+  withRunSpec(root: Group, spec: RunSpec, version: string): GroupResult;
+  withoutRunSpec(root: Group, runSpecId: string, version: string): GroupResult;
   /** A dependency cycle of the tree (`['/a', '/b', '/a']`), or undefined. */
   dependencyCycle(root: Group): readonly string[] | undefined;
 }

@@ -8,7 +8,7 @@ import type { RunSpecState } from '../state/run-spec-state';
  */
 export function finishDeleteIfDone(ctx: InstanceContext, rs: RunSpecState): void {
   if (!rs.deleting || rs.instances.size > 0 || ctx.state.runSpecs.get(rs.spec.id) !== rs) return;
-  ctx.state.removeRunSpec(rs);
+  ctx.state.forgetRunSpec(rs);
   ctx.state.changed.add(rs.spec.id);
   ctx.state.demandDirty.add(rs);
   if (rs.backoff?.timerId !== undefined) ctx.timers.cancel(rs.backoff.timerId);

@@ -4,7 +4,7 @@ import { illegalArgument, invalidJson, objectNotValid } from '../../errors';
 import { queryBool, type Query } from '../../query';
 import type { AppSpec } from '../../../scheduler/model/app';
 import type { Group } from '../../../scheduler/groups/group';
-import { findRunSpec, putRunSpec } from '../../../scheduler/groups/root-group';
+import { findRunSpec, withRunSpec } from '../../../scheduler/groups/root-group';
 import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { checkAppShape, requireBody } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
@@ -79,7 +79,7 @@ function bulkElementSpec(deps: ApiDeps, root: Group, item: unknown, index: numbe
 }
 
 function withApp(root: Group, spec: AppSpec, deps: ApiDeps, versionIso: string): Group {
-  const result = putRunSpec(root, spec, { version: versionIso, newGroupEnforceRole: deps.config.newGroupEnforceRole });
+  const result = withRunSpec(root, spec, { version: versionIso, newGroupEnforceRole: deps.config.newGroupEnforceRole });
   if (!result.ok) throw objectNotValid([{ path: '/', errors: [result.message] }]);
   return result.root;
 }
