@@ -31,6 +31,13 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      name: 'core-surface',
+      severity: 'error',
+      comment: 'Outside the core, import it through its surface (src/scheduler/index.ts), its model and its ports; tests may import internals.',
+      from: { path: '^(src|sim|bench)/', pathNot: '^src/scheduler/' },
+      to: { path: '^src/scheduler/', pathNot: '^src/scheduler/(index\\.ts$|model/|ports/)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

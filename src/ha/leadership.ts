@@ -1,6 +1,6 @@
 import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import type { ElectionSource, ElectionState } from './leader-election';
 
 /**

@@ -3,9 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from './pacer-log';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
-import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
-import { parseFloorCapacity } from '../scheduler/health/unhealthy-kill-floor';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
 
 /** Which cluster the scheduler runs against. */

@@ -1,9 +1,6 @@
 import type { CommandContext } from './commands/command-context';
 import type { LaunchContext } from './launch-queue/launch-context';
 
-export type { GroupOps } from './groups/group-ops';
-export type { SchedulerPorts } from './ports/scheduler-ports';
-
 /**
  * Everything the facade (scheduler.ts) holds: the union of the layers' contexts. Only the facade
  * imports this; each module of the core takes the narrowest context of its layer

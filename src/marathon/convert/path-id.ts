@@ -1,4 +1,4 @@
-import { PATH_PATTERN_MESSAGE, isCanonical, validatePathId } from '../../scheduler/groups/path-id';
+import { PATH_PATTERN_MESSAGE, isCanonical, validatePathId } from '../../scheduler/index';
 import type { WireObject } from './wire-object';
 
 /** Pattern violation of an id that is not in canonical form (play-json key, as Marathon's RAML reader reports it). */

@@ -1,4 +1,4 @@
-import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
+import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from '../../scheduler/index';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
 import { groupRoleOf } from './path-id';
@@ -121,4 +121,4 @@ function checkAcceptedRoles(fields: RoleFields, holder: WireObject, roles: reado
 }
 
 /** Role-name rules are the core's (Marathon's `ResourceRole.validResourceRole` messages). */
-export { roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
+export { roleNameProblem } from '../../scheduler/index';

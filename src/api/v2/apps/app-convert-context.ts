@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import type { ConvertContext } from '../../../marathon/convert/convert-context';
 import { groupRoleOf } from '../../../marathon/convert/path-id';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { topLevelOf } from '../../../scheduler/groups/path-id';
+import { topLevelOf } from '../../../scheduler/index';
 import { findAppGroup } from './app-lookup';
 
 /**

@@ -1,8 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import type { AppSpec } from '../../../scheduler/model/app';
-import type { Group } from '../../../scheduler/groups/group';
-import { allRunSpecs, findGroup, findRunSpec } from '../../../scheduler/groups/root-group';
-import { dotSegmentProblems, resolvePathId } from '../../../scheduler/groups/path-id';
+import { allRunSpecs, findGroup, findRunSpec, dotSegmentProblems, resolvePathId, type Group } from '../../../scheduler/index';
 import { objectNotValid } from '../../errors';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 

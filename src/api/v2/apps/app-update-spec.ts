@@ -1,8 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { stampVersions } from '../../../scheduler/groups/versioning';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { stampVersions, isoTime } from '../../../scheduler/index';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 import { checkAppShape, convertApp, type WireApp, withCanonicalIds } from './app-definition';
 import { mergeAppUpdate } from './app-merge';

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { type CommandOk, expectOk } from '../../command-result';
 import { internal } from '../../errors';
-import type { Group } from '../../../scheduler/groups/group';
+import type { Group } from '../../../scheduler/index';
 import type { Command } from '../../../scheduler/model/inputs';
 
 /** Fact 13: the header naming the deployment a request started. */

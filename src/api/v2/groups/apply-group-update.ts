@@ -1,7 +1,4 @@
-import type { ChangeOptions } from '../../../scheduler/groups/change-options';
-import type { Group } from '../../../scheduler/groups/group';
-import { newGroup } from '../../../scheduler/groups/group-tree';
-import { updateGroup } from '../../../scheduler/groups/update-group';
+import { newGroup, updateGroup, type ChangeOptions, type Group } from '../../../scheduler/index';
 import { groupChangeError } from './group-change-error';
 import type { ResolvedGroupUpdate } from './resolve-group-update';
 

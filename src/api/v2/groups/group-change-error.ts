@@ -1,4 +1,4 @@
-import type { GroupFailure } from '../../../scheduler/groups/group-result';
+import type { GroupFailure } from '../../../scheduler/index';
 import { type ApiError, notFoundBare, objectNotValid } from '../../errors';
 
 /**

@@ -1,9 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { objectNotValid } from '../../errors';
 import { GROUP_UPDATE_FIELDS, type GroupUpdateBody } from '../../schemas/group-update';
-import type { ChangeOptions } from '../../../scheduler/groups/change-options';
-import { CYCLIC_DEPENDENCIES_MESSAGE, dependencyCycle } from '../../../scheduler/groups/dependencies';
-import type { Group } from '../../../scheduler/groups/group';
+import { CYCLIC_DEPENDENCIES_MESSAGE, dependencyCycle, type ChangeOptions, type Group } from '../../../scheduler/index';
 import { applyGroupUpdate } from './apply-group-update';
 import { canonicalVersion } from './next-version';
 import { ONLY_OPTION_MESSAGE } from './only-option';

@@ -1,5 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 
 /**
  * The version of the next root group: now, but always later than the current root's version.

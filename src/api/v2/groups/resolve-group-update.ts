@@ -1,9 +1,7 @@
 import { ErrorSink } from '../../../marathon/convert/error-sink';
 import { invalidJson, objectNotValid } from '../../errors';
 import { elementPath, type GroupUpdateBody } from '../../schemas/group-update';
-import type { NewGroupEnforceRole } from '../../../scheduler/groups/change-options';
-import { isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
-import { findGroup } from '../../../scheduler/groups/tree-query';
+import { isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId, findGroup, type NewGroupEnforceRole } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { ONLY_OPTION_MESSAGE } from './only-option';
 import { convertGroupApp, type GroupAppContext, type GroupErrorSinks } from './convert-group-app';

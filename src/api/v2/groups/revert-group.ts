@@ -1,8 +1,4 @@
-import type { ChangeOptions } from '../../../scheduler/groups/change-options';
-import type { Group } from '../../../scheduler/groups/group';
-import { putGroup } from '../../../scheduler/groups/put-group';
-import { findGroup, findRunSpec } from '../../../scheduler/groups/tree-query';
-import { stampVersions } from '../../../scheduler/groups/versioning';
+import { putGroup, findGroup, findRunSpec, stampVersions, type ChangeOptions, type Group } from '../../../scheduler/index';
 import { illegalArgument } from '../../errors';
 import { groupChangeError } from './group-change-error';
 import { mapRunSpecs } from './map-run-specs';

@@ -1,8 +1,4 @@
-import type { Group } from '../../../scheduler/groups/group';
-import type { ChangeOptions } from '../../../scheduler/groups/change-options';
-import { findGroup } from '../../../scheduler/groups/tree-query';
-import { updateGroup } from '../../../scheduler/groups/update-group';
-import { withInstances } from '../../../scheduler/commands/with-instances';
+import { findGroup, updateGroup, withInstances, type Group, type ChangeOptions } from '../../../scheduler/index';
 import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
 import { MAX_INSTANCES } from '../../../scheduler/model/run-spec-limits';
 import { mapRunSpecs } from './map-run-specs';

@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { podDefinitionJson } from '../../../marathon/render/pod-definition-json';
 import { podStatusJson } from '../../render/pod-status-json';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 import { podsForQuery } from './pod-ids-for-query';
 
 /** `GET /v2/pods` (fact 82): every pod, as queries report it (spec rule 13). */
