@@ -1,6 +1,7 @@
 // dependency-cruiser: the rules about who may import whom (issue 12, R3: a layered core).
 // `npm run lint` runs it after ESLint (`npm run -s lint:deps` alone). Type-only imports count:
 // a cycle through `import type` is still a cycle of the design.
+
 // The core's layers, lowest first (issue 12, R3; docs/architecture.md, "The core's layers"). A
 // module may import its own layer and the layers below it, never one above.
 const core = '^src/scheduler/';
