@@ -102,6 +102,29 @@ const oneMasterModel = {
   ],
 };
 
+// Issue 12 (R2): only the core edits the root group. The API checks shape, converts and submits a
+// change (`changeRoot`, `setEnforceRole`, `previewChange`); it may not import the tree edits, the
+// version stamping or the run-spec rewrites that build a new root (types stay importable: the API
+// builds a `GroupUpdate`). test/unit/lint/api-root-edits.test.ts proves that the rule fires.
+const rootEditModules = [
+  'groups/(root-group|put-run-spec|remove-run-spec|with-run-spec|without-run-spec|put-group|remove-group|update-group|set-enforce-role|group-update|scale-group|revert-group|map-run-specs|group-tree|versioning)',
+  'commands/(version-after|put-run-spec|root-after|change-root|set-group-enforce-role|deploy-change)',
+];
+const apiRootEditBans = {
+  '@typescript-eslint/no-restricted-imports': ['error', {
+    patterns: [{
+      regex: `scheduler/(${rootEditModules.join('|')})$`,
+      allowTypeImports: true,
+      message: 'Only the core edits the root group: submit a change (changeRoot, setEnforceRole) or ask previewChange (issue 12 R2).',
+    }, {
+      // The core's surface (issue 12 R3) exports `withRunSpec` for the simulator and benchmarks.
+      regex: 'scheduler/index$',
+      importNames: ['withRunSpec'],
+      message: 'Only the core edits the root group: submit a change (changeRoot, setEnforceRole) or ask previewChange (issue 12 R2).',
+    }],
+  }],
+};
+
 // Tests run from two trees (source through tsx, and the compiled copy in dist/tests that
 // `npm test` runs): a path climbed from __dirname points into the wrong one. Repository files go
 // through test/harness/repo-path.ts, spawned entry points through test/harness/node-entry.ts.
@@ -142,6 +165,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...wireJsonBans] },
   },
   { files: ['src/cluster/**/*.ts'], ignores: ['src/cluster/local/**'], rules: driverImportBans },
+  { files: ['src/api/**/*.ts'], rules: apiRootEditBans },
   {
     files: ['sim/cluster/**/*.ts', 'sim/invariants/**/*.ts', 'src/cluster/local/**/*.ts'],
     rules: { 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], ...wireJsonBans] },

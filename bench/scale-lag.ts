@@ -236,7 +236,10 @@ function timedRequest(agent: Agent, method: string, url: string, body?: unknown)
       res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    req.on('error', reject);
+    // A request that fails on the way (a keep-alive socket the server closed as it was reused,
+    // at a high load) is an answer with status 0 and the error's message, so that the run names
+    // it among its problems instead of dying on an unhandled rejection.
+    req.on('error', (err: Error) => resolve({ status: 0, ms: performance.now() - t0, body: err.message }));
     req.end(payload);
   });
 }

@@ -3,6 +3,7 @@ import { parseConfig, usage, type PacerConfig } from './runtime/config';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
+import { redactCredentials } from './cluster/url-credentials';
 
 /**
  * Composition root (`npm start`). The embedded default runs the scheduler on real processes of
@@ -35,7 +36,7 @@ async function main(): Promise<number> {
   const hooks = { log };
   if (parsed.zk !== undefined) {
     const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
-    const cluster = parsed.cluster === 'mesos' ? `Mesos master ${parsed.master ?? ''}` : 'local cluster';
+    const cluster = parsed.cluster === 'mesos' ? `Mesos master ${redactCredentials(parsed.master ?? '')}` : 'local cluster';
     const where = `${cluster}, one of the pacers at ${describeZkUrl(parseZkUrl(parsed.zk))}`;
     return serve(parsed, log, abort.signal, async () => (await import('./ha/start-ha.js')).startHa(parsed, hooks), where);
   }
@@ -44,7 +45,7 @@ async function main(): Promise<number> {
     case 'sim':
       return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-sim.js')).startSim(parsed, hooks), 'simulated cluster paced in real time');
     case 'mesos':
-      return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-mesos.js')).startMesos(parsed, hooks), `Mesos master ${parsed.master}`);
+      return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-mesos.js')).startMesos(parsed, hooks), `Mesos master ${redactCredentials(parsed.master ?? '')}`);
     case 'local':
       return serve(parsed, log, abort.signal, async () => (await import('./runtime/start-local.js')).startLocal(parsed, hooks), 'local cluster');
   }
@@ -71,7 +72,7 @@ async function serve(
   try {
     running = await start();
   } catch (err) {
-    process.stderr.write(`pacer: cannot start: ${(err as Error).message}\n`);
+    process.stderr.write(`pacer: cannot start: ${redactCredentials((err as Error).message)}\n`);
     return 1;
   }
   const where = config.cluster === 'sim' ? 'state in memory' : `store ${config.storePath}; tasks keep running after Ctrl-C`;
@@ -93,6 +94,6 @@ async function serve(
 main().then((code) => {
   process.exitCode = code;
 }, (e: unknown) => {
-  process.stderr.write(`pacer: ${(e as Error).stack ?? String(e)}\n`);
+  process.stderr.write(`pacer: ${redactCredentials((e as Error).stack ?? String(e))}\n`);
   process.exitCode = 1;
 });

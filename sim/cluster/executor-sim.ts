@@ -63,6 +63,39 @@ export class ExecutorSim implements AgentRuntime<SimLaunch> {
     }
   }
 
+  /**
+   * Take over tasks already on their agent when the simulation starts (a what-if fork of a live
+   * cluster, src/whatif): the master booked their allocation (`Master.adoptExecutor`); here they
+   * become an executor in the phase their state says. Running tasks stay running (their exits and
+   * agent-run health checks are not re-planned: they keep the health they were last reported
+   * with); staging or starting ones go on with their launch steps from now.
+   */
+  adopt(launches: readonly SimLaunch[], state: TaskState, master: MasterExecutor, healthy?: boolean): void {
+    const phase: SimExecutor['phase'] = state === 'TASK_STAGING' ? 'staging' : state === 'TASK_STARTING' ? 'starting' : 'running';
+    const ex: SimExecutor = {
+      executorNo: ++this.executorSeq, agent: master.agent, master, group: launches.length > 1 || master.group,
+      tasks: [], phase, live: launches.length, killing: false,
+    };
+    const now = this.s.ctx.nowMs();
+    for (const launch of launches) {
+      const task: SimTask = {
+        taskId: launch.taskId, launch, executor: ex, state: phase === 'running' ? 'TASK_RUNNING' : state,
+        consecutiveFailures: 0, hadHealthSuccess: healthy === true, killedUnhealthy: false,
+        ...(healthy === undefined ? {} : { healthy }),
+        ...(phase === 'running' ? { runningAtMs: now } : {}),
+      };
+      ex.tasks.push(task);
+      this.s.tasks.set(task.taskId, task);
+      this.s.addLive(task);
+    }
+    this.s.executors.set(ex.executorNo, ex);
+    this.executorsOf(master.agent.agentId).add(ex);
+    if (phase !== 'running') {
+      const range = phase === 'staging' ? this.s.timings.startingMs : this.s.timings.runningMs;
+      ex.stepTimer = this.s.ctx.schedule(now + this.draw(range), { kind: 'launchStep', executorNo: ex.executorNo });
+    }
+  }
+
   /** STAGING → STARTING → RUNNING, all tasks of the executor at once. */
   onLaunchStep(ex: SimExecutor): void {
     ex.stepTimer = undefined;

@@ -17,6 +17,18 @@ import type { SimEvent } from './sim-event';
 
 export type { SimClusterOptions } from './cluster-state';
 
+/** The tasks of one executor a run starts with (see {@link SimCluster.adoptTasks}). */
+export interface AdoptedTasks {
+  readonly agentId: string;
+  /** A pod's task group (default executor) rather than one task on the command executor. */
+  readonly group: boolean;
+  readonly launches: readonly SimLaunch[];
+  /** What the executor holds on its agent, booked against the agent's pools. */
+  readonly allocation: readonly OfferedPool[];
+  readonly state: TaskState;
+  readonly healthy?: boolean;
+}
+
 /** What the prober needs to know about a task it probes (see {@link SimCluster.probeTarget}). */
 export interface ProbeTarget {
   readonly state: TaskState;
@@ -46,6 +58,9 @@ export class SimCluster implements ClusterDriver {
   private readonly s: ClusterState;
   private readonly ex: ExecutorSim;
   private readonly master: Master<SimLaunch>;
+  private readonly outbox: CoreOutbox;
+  /** The framework id the master registered at the first subscription (none before). */
+  private registeredFrameworkId: string | undefined;
 
   constructor(
     private readonly ctx: SimContext,
@@ -55,7 +70,8 @@ export class SimCluster implements ClusterDriver {
     this.s = new ClusterState(ctx, options);
     this.ex = new ExecutorSim(this.s);
     let uuidSeq = 0;
-    this.master = new Master<SimLaunch>(ctx, new CoreOutbox(ctx), this.ex, {
+    this.outbox = new CoreOutbox(ctx);
+    this.master = new Master<SimLaunch>(ctx, this.outbox, this.ex, {
       offerIntervalMs: options.timings.offerIntervalMs,
       agentPingTimeoutMs: options.timings.agentPingTimeoutMs,
       agentRemovalMs: options.timings.agentRemovalMs ?? 0,
@@ -176,6 +192,44 @@ export class SimCluster implements ClusterDriver {
     this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'updateFramework', roles });
   }
 
+  // ---------------------------------------------------------------- the scheduler's subscription
+
+  /** The framework id the master registered, once a scheduler subscribed. */
+  get frameworkId(): string | undefined {
+    return this.registeredFrameworkId;
+  }
+
+  /**
+   * A scheduler SUBSCRIBEs (mesos-v1-scheduler-api.md §1.8). Without an id — the first
+   * subscription — the master registers the framework as {@link SIM_FRAMEWORK_ID}; with one, it
+   * must be the registered id (a new one would orphan every running task: recorded in
+   * {@link violations}, and the subscription is refused). The scheduler hears `subscribed`; a
+   * resubscription also reactivates offers and makes the agents retry what was not acknowledged
+   * (`Master.frameworkSubscribed`). Scenarios without a `schedulerFailover` never subscribe: their
+   * scheduler runs without a framework id, as it always did.
+   */
+  subscribe(frameworkId?: string): void {
+    if (frameworkId !== undefined && frameworkId !== this.registeredFrameworkId) {
+      this.s.violation(`the scheduler subscribed with framework id ${frameworkId}, but the master knows the framework as ${this.registeredFrameworkId ?? '(none)'}: its tasks would be orphaned`);
+      return;
+    }
+    const resubscribing = this.registeredFrameworkId !== undefined;
+    this.registeredFrameworkId ??= SIM_FRAMEWORK_ID;
+    this.outbox.connected = true;
+    this.outbox.subscribed(this.registeredFrameworkId);
+    if (resubscribing) this.master.frameworkSubscribed();
+  }
+
+  /**
+   * The scheduler died (§1.8): the master deactivates the framework — no offers, outstanding ones
+   * discarded — and keeps its tasks running; what it would tell the framework is lost (traced with
+   * `lost: true`) until a scheduler subscribes again.
+   */
+  disconnect(): void {
+    this.outbox.connected = false;
+    this.master.frameworkDisconnected();
+  }
+
   // ---------------------------------------------------------------- operator and faults
 
   /** How tasks of `runSpecId` behave; applies to live tasks (exits re-planned from now) and future ones. */
@@ -222,6 +276,30 @@ export class SimCluster implements ClusterDriver {
   /** A new agent registers; it is offered from the next offer cycle. A removed agent's id may be reused. */
   addAgent(spec: SimAgentSpec): void {
     this.master.addAgent(masterAgentSpec(spec));
+  }
+
+  /**
+   * Tasks already running (or staging, starting) on an agent when the run starts, as a what-if
+   * fork of a live cluster adopts them (src/whatif): the master books `allocation` on the agent
+   * and remembers the tasks with `state` as what the framework was last told; the agent runs them
+   * on (see `ExecutorSim.adopt`). Call before {@link start}. An unknown agent is a violation.
+   */
+  adoptTasks(adopted: AdoptedTasks): void {
+    if (this.master.agent(adopted.agentId) === undefined) {
+      this.s.violation(`adopted tasks ${adopted.launches.map((l) => l.taskId).join(',')} on unknown agent ${adopted.agentId}`);
+      return;
+    }
+    const executor = this.master.adoptExecutor({
+      agentId: adopted.agentId, executorId: `adopted-${adopted.launches[0]?.instanceId ?? adopted.agentId}`,
+      group: adopted.group, allocation: adopted.allocation,
+      tasks: adopted.launches.map((l) => ({ taskId: l.taskId, state: adopted.state, ...(adopted.healthy === undefined ? {} : { healthy: adopted.healthy }) })),
+    });
+    this.ex.adopt(adopted.launches, adopted.state, executor, adopted.healthy);
+  }
+
+  /** A new agent given as the master model registers it (identity and capacity per pool, milli-units): a what-if fork's agents. */
+  addForkAgent(info: AgentInfo, pools: readonly OfferedPool[]): void {
+    this.master.addAgent({ info, pools });
   }
 
   /** Rescind the outstanding offer of one agent, or of all agents; the resources are offered again next cycle. */
@@ -297,6 +375,9 @@ export class SimCluster implements ClusterDriver {
     return this.s.healthModel(runSpecId);
   }
 }
+
+/** The framework id the simulated master gives the first scheduler that subscribes. */
+export const SIM_FRAMEWORK_ID = 'sim-framework-0001';
 
 /** A simulated agent as the master model registers it: its resources as pools in milli-units. */
 function masterAgentSpec(spec: SimAgentSpec): MasterAgentSpec {

@@ -23,6 +23,11 @@ export class BackoffOracle {
     this.delays.delete(runSpecId);
   }
 
+  /** A scheduler failover: the new core starts every backoff over (Marathon keeps launch delays in memory only). */
+  forgetDelays(): void {
+    this.delays.clear();
+  }
+
   onEvent(event: MarathonEvent, nowMs: number, specOf: (id: string) => RunSpec | undefined): void {
     if (event.eventType !== 'instance_changed_event') return;
     const previous = this.lastCondition.get(event.instanceId);

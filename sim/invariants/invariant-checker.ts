@@ -1,10 +1,12 @@
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { isReservationOperation } from '../../src/scheduler/model/reservation';
-import { restartBounds, type Scheduler } from '../../src/scheduler/index';
+import { type Scheduler, restartBounds } from '../../src/scheduler/index';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
 import { FloorOracle } from './floor-oracle';
+import { FailoverOracle } from './failover-oracle';
+import type { LiveTask } from '../cluster/cluster-types';
 
 /** What the checker needs to know of the simulated cluster's books. */
 export interface ClusterBooks {
@@ -12,14 +14,20 @@ export interface ClusterBooks {
   readonly violations: readonly string[];
   /** A description of how the agent is over-committed, or undefined. */
   overcommitted(agentId: string): string | undefined;
+  /** Tasks alive on connected agents — those the master can report (the failover oracle's view). */
+  connectedTasks(): readonly LiveTask[];
 }
 
 /**
  * Invariants checked after every step of a run (architecture §3, issue: no agent over-committed;
  * constraints hold for every placement; no launch before its backoff deadline; all tasks of a pod
  * instance on one agent; counts converge within a bound; issue 18: no unhealthy kill takes an app
- * below its floor, {@link FloorOracle}). Checks are incremental: only what the step touched is
+ * below its floor, {@link FloorOracle}; issue 16: a scheduler failover loses and relaunches
+ * nothing, {@link FailoverOracle}). Checks are incremental: only what the step touched is
  * re-examined. The first violation ends the run.
+ *
+ * A `schedulerFailover` replaces the core it reads ({@link coreDied}, {@link coreReplaced}):
+ * while none leads only the cluster's books are checked (there is no scheduler state to check).
  */
 export class InvariantChecker {
   readonly backoff = new BackoffOracle();
@@ -30,9 +38,12 @@ export class InvariantChecker {
   private pending: string[] = [];
   private lastDisturbanceMs = 0;
   private lastConvergenceCheckMs = -1;
+  private readonly failover = new FailoverOracle();
+  /** No core leads (between a failover and its takeover). */
+  private down = false;
 
   constructor(
-    private readonly scheduler: Scheduler,
+    private scheduler: Scheduler,
     private readonly books: ClusterBooks,
     private readonly convergeWithinMs: number | undefined,
     private readonly upgradeBounds = false,
@@ -67,6 +78,28 @@ export class InvariantChecker {
   onEvent(event: MarathonEvent, nowMs: number): void {
     this.backoff.onEvent(event, nowMs, (id) => this.scheduler.runSpec(id));
     this.floor.onEvent(event);
+    this.failover.onEvent(event);
+  }
+
+  /** The leading core died (`schedulerFailover`): the failover oracle notes what it knew. */
+  coreDied(nowMs: number): void {
+    this.failover.onCrash(this.scheduler);
+    this.down = true;
+    this.disturbed(nowMs);
+  }
+
+  /**
+   * A new core took over at `nowMs` (`clockMs` on the core's clock), built from the store: checked at once against what the dead one knew
+   * (reported by the next {@link afterStep}). Launch backoff starts over with it, as in Marathon
+   * after a failover, so the backoff oracle forgets its deadlines; convergence is measured from
+   * the takeover.
+   */
+  coreReplaced(core: Scheduler, nowMs: number, clockMs = nowMs): void {
+    this.scheduler = core;
+    this.down = false;
+    this.backoff.forgetDelays();
+    this.pending.push(...this.failover.onTakeover(core, nowMs, clockMs));
+    this.disturbed(nowMs);
   }
 
   /** A command or fault changed the world: convergence is measured from here. */
@@ -86,6 +119,8 @@ export class InvariantChecker {
       if (over !== undefined) found.push(over);
     }
     this.touchedAgents.clear();
+    if (this.down) return found;
+    found.push(...this.failover.afterStep(nowMs, this.scheduler, () => this.books.connectedTasks()));
     for (const id of this.touchedRunSpecs) {
       const broken = this.constraintViolation(id);
       if (broken !== undefined) found.push(broken);

@@ -12,6 +12,7 @@ export function clusterBooks(cluster: SimCluster): ClusterBooks {
     get violations() {
       return cluster.violations;
     },
+    connectedTasks: () => cluster.liveTasks().filter((task) => cluster.agentStatus(task.agentId)?.phase === 'connected'),
     overcommitted(agentId: string): string | undefined {
       const capacity = cluster.agentCapacity(agentId);
       for (const used of cluster.agentUsage(agentId)) {

@@ -83,6 +83,9 @@ function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {
       return `task model of ${a.runSpecId}: ${JSON.stringify(a.model)}`;
     case 'note':
       return `note: ${a.text}`;
+    case 'schedulerFailover':
+      // It replaces the core, which only the runner holds: run-scenario.ts performs it.
+      throw new Error('a schedulerFailover step is performed by the runner, not by performStep');
   }
 }
 

@@ -4,11 +4,11 @@ import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { MemoryStore } from '../../src/store/memory-store';
+import { RecordMemoryStore } from '../../src/store/record-memory-store';
 import { SimCluster } from '../cluster/sim-cluster';
 import { SimProber } from '../cluster/sim-prober';
 import type { SimEvent } from '../cluster/sim-event';
 import { InvariantChecker } from '../invariants/invariant-checker';
-import type { LoopItem } from '../loop-item';
 import type { Scenario, TimelineStep } from '../scenario/scenario';
 import type { SimContext } from '../sim-context';
 import { createWorldStreams } from '../world';
@@ -49,8 +49,16 @@ export type SimClusterView = Pick<SimCluster, 'agentInfos' | 'agentCapacity' | '
 /** Loop steps allowed at one virtual instant before a run is declared livelocked. */
 export const SAME_INSTANT_MAX = 100_000;
 
-/** Loop entries of a run: the core, the simulated cluster, or a timeline step. */
-export type RunItem = LoopItem | { readonly to: 'step'; readonly step: TimelineStep };
+/**
+ * Loop entries of a run: an input for the core (`gen`: the core it was meant for — the core's own
+ * timers and what was posted to it; after a `schedulerFailover` those of the dead core are lost),
+ * the simulated cluster, a timeline step, or the takeover that ends a failover's downtime.
+ */
+export type RunItem =
+  | { readonly to: 'core'; readonly input: SchedulerInput; readonly gen: number }
+  | { readonly to: 'sim'; readonly event: SimEvent }
+  | { readonly to: 'step'; readonly step: TimelineStep }
+  | { readonly to: 'takeover' };
 
 /**
  * A prepared run: everything wired, nothing executed. `runScenario` drives it in virtual time;
@@ -64,10 +72,19 @@ export interface RunSession {
   step(untilMs: number): boolean;
   /** Listen to the core's events (in addition to the trace). */
   onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  /**
+   * Observe every input the core takes off the loop (offers, status updates, timers, probe
+   * results), before it is handled, with the virtual instant: the simulated run's input hook (a
+   * what-if fork's last offers per agent are read this way). API commands go through {@link submit}.
+   */
+  onInput(listener: (atMs: number, input: SchedulerInput) => void): void;
   /** Listen to the run's decisions as they are read (only when the run reads them: {@link RunOptions.decisions}). */
   onDecision(listener: (decision: TimedDecision) => void): void;
   finish(): RunResult;
-  /** The run's core, for queries (the REST API of `--cluster sim` reads through it). */
+  /**
+   * The run's core, for queries (the REST API of `--cluster sim` reads through it): the leading
+   * one — after a `schedulerFailover`, the one that took over (the dead one while none leads).
+   */
   readonly scheduler: Scheduler;
   /** The simulated cluster's books, read-only (the web UI's view of `--cluster sim` reads them). */
   readonly cluster: SimClusterView;
@@ -111,9 +128,11 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   const trace = new Trace(options.keepTrace === true, options.trace !== false);
   const rel = (): number => clock.now - VIRTUAL_EPOCH_MS;
   const streams = createWorldStreams(seed);
+  // The core an input is meant for: bumped when a core dies, so what was meant for it is lost.
+  let generation = 0;
   const simCtx: SimContext = {
     nowMs: () => clock.now,
-    toCore: (dueMs: number, input: SchedulerInput) => void loop.schedule(dueMs, { to: 'core', input }),
+    toCore: (dueMs: number, input: SchedulerInput) => void loop.schedule(dueMs, { to: 'core', input, gen: generation }),
     schedule: (dueMs: number, event: SimEvent) => loop.schedule(dueMs, { to: 'sim', event }),
     cancel: (id: number) => loop.cancel(id),
     streams,
@@ -136,44 +155,107 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     revive: cluster.revive.bind(cluster),
     suppress: cluster.suppress.bind(cluster),
   };
-  const scheduler = new Scheduler(
-    {
-      clock: { nowMs: () => clock.now },
-      random: streams.ids,
-      timers: { schedule: (dueMs, input) => loop.schedule(dueMs, { to: 'core', input }), cancel: (id) => loop.cancel(id) },
-      driver,
-      store: new MemoryStore(),
-      prober: new SimProber(simCtx, cluster),
-    },
-    {
-      defaultRole: scenario.options.defaultRole,
-      taskKilling: scenario.options.taskKilling,
-      ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
-      ...(scenario.options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: scenario.options.unhealthyKillFloor }),
-      ...options.coreOptions,
-    },
-  );
-  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(scheduler, { nowMs: () => clock.now }) : undefined);
+  // A run that restarts its core keeps what production keeps: each record's stored text.
+  const failovers = scenario.timeline.some((step) => step.action.type === 'schedulerFailover');
+  const store = failovers ? new RecordMemoryStore() : new MemoryStore();
+  // The framework id a core recovers (it loads once, while it is built), as start-mesos.ts notes it
+  // for the driver's SUBSCRIBE.
+  const recovered = { frameworkId: undefined as string | undefined };
+  const load = store.load.bind(store);
+  store.load = () => {
+    const state = load();
+    recovered.frameworkId = state.frameworkId;
+    return state;
+  };
+  const prober = new SimProber(simCtx, cluster);
+  const coreOptions: Partial<SchedulerOptions> = {
+    defaultRole: scenario.options.defaultRole,
+    taskKilling: scenario.options.taskKilling,
+    ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
+    ...(scenario.options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: scenario.options.unhealthyKillFloor }),
+    ...options.coreOptions,
+  };
+  // Every core of the run — the first and each that takes over after a failover — is built the one
+  // way production builds its core at start-up (runtime-parts.ts startScheduler): the Scheduler
+  // constructor, which recovers everything from the store (state/recover-state.ts).
+  const buildCore = (): Scheduler => {
+    const gen = generation;
+    return new Scheduler(
+      {
+        clock: { nowMs: () => clock.now },
+        random: streams.ids,
+        timers: { schedule: (dueMs, input) => loop.schedule(dueMs, { to: 'core', input, gen }), cancel: (id) => loop.cancel(id) },
+        driver,
+        store,
+        prober,
+      },
+      coreOptions,
+    );
+  };
+  let scheduler = buildCore();
+  /** No core leads: between a `schedulerFailover` and its takeover. */
+  let down = false;
+  const lookup = {
+    instance: (id: string) => scheduler.instance(id),
+    backoffUntilMs: (id: string) => scheduler.backoffUntilMs(id),
+  };
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined);
   if (options.invariants !== false) {
     checker = new InvariantChecker(
       scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
     );
   }
-  scheduler.subscribe((event: MarathonEvent) => {
-    const t = rel();
-    recorder.onEvent(t, event);
-    checker?.onEvent(event, t);
-    if (trace.enabled) trace.append({ t, k: 'event', e: wireEventJson(event, 'full') });
-  });
+  const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
+  // What every core's events go to: the recorder, the invariants, the trace, outside listeners.
+  const attach = (core: Scheduler): void => {
+    core.subscribe((event: MarathonEvent) => {
+      const t = rel();
+      recorder.onEvent(t, event);
+      checker?.onEvent(event, t);
+      if (trace.enabled) trace.append({ t, k: 'event', e: wireEventJson(event, 'full') });
+    });
+    core.subscribe((event) => {
+      for (const l of listeners) l(rel(), event);
+    });
+  };
+  attach(scheduler);
   trace.append({ t: 0, k: 'start', scenario: scenario.name, seed, epoch: isoTime(VIRTUAL_EPOCH_MS) });
   for (const step of scenario.timeline) loop.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });
   cluster.start();
+  // A run with a failover registers its framework first, so the core that takes over has an id to resubscribe with.
+  if (failovers) cluster.subscribe();
+
+  /** The leading core dies: everything only it held in memory goes with it; its tasks run on. */
+  const failover = (step: TimelineStep, downtimeMs: number): void => {
+    trace.append({ t: rel(), k: 'step', action: step.action.type, at: step.pointer });
+    checker?.coreDied(rel());
+    generation++;
+    down = true;
+    cluster.disconnect();
+    trace.append({ t: rel(), k: 'failover', phase: 'down', downtimeMs });
+    loop.schedule(clock.now + downtimeMs, { to: 'takeover' });
+    recorder.steps.push({ atMs: rel(), text: `scheduler failover: the leader dies, a standby takes over in ${downtimeMs / 1000}s` });
+  };
+  /** A standby takes over: a new core from the store, resubscribed with the stored framework id. */
+  const takeover = (): void => {
+    trace.append({ t: rel(), k: 'failover', phase: 'takeover' });
+    scheduler = buildCore();
+    down = false;
+    attach(scheduler);
+    const frameworkId = recovered.frameworkId;
+    let instances = 0;
+    for (const spec of scheduler.runSpecs()) instances += scheduler.instances(spec.id).length;
+    trace.append({
+      t: rel(), k: 'failover', phase: 'recovered', ...(frameworkId === undefined ? {} : { frameworkId }),
+      runSpecs: scheduler.runSpecs().length, instances, deployments: scheduler.deployments().length,
+    });
+    checker?.coreReplaced(scheduler, rel(), clock.now);
+    recorder.steps.push({ atMs: rel(), text: `scheduler takeover: ${scheduler.runSpecs().length} run spec(s), ${instances} instance(s), ${scheduler.deployments().length} deployment(s) recovered` });
+    cluster.subscribe(frameworkId);
+  };
 
   let endMs = VIRTUAL_EPOCH_MS + scenario.durationMs;
-  const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
-  scheduler.subscribe((event) => {
-    for (const l of listeners) l(rel(), event);
-  });
+  const inputListeners: ((atMs: number, input: SchedulerInput) => void)[] = [];
   let loopSteps = 0;
   let violations: string[] = [];
   let violationAtMs: number | undefined;
@@ -185,7 +267,9 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     get endMs() {
       return endMs;
     },
-    scheduler,
+    get scheduler() {
+      return scheduler;
+    },
     cluster,
     nowMs: () => clock.now,
     violations: () => violations,
@@ -193,6 +277,10 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       endMs = Math.max(endMs, untilMs);
     },
     submit(command: Command): CommandResult {
+      if (down) {
+        recorder.steps.push({ atMs: rel(), text: `api ${command.type}: refused (no scheduler leads: a failover is under way)` });
+        return { ok: false, error: 'locked', message: 'No scheduler leads: a scheduler failover is under way; try again after the takeover' };
+      }
       const result = submitCommand(command, { scheduler, trace, checker, recorder, nowMs: rel() });
       recorder.afterInput(rel());
       if (checker !== undefined && violationAtMs === undefined) {
@@ -207,6 +295,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     nextDueMs: () => (violationAtMs === undefined ? loop.peekDueMs() : undefined),
     onEvent: (listener) => void listeners.push(listener),
     onDecision: (listener) => recorder.onDecision(listener),
+    onInput: (listener) => void inputListeners.push(listener),
     step(untilMs: number): boolean {
       if (violationAtMs !== undefined) return false;
       const entry = loop.popDue(Math.min(untilMs, endMs));
@@ -225,11 +314,21 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       const item = entry.input;
       try {
         if (item.to === 'core') {
-          if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
-          scheduler.handle(item.input);
-          if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
+          if (item.gen !== generation) {
+            // Meant for a core that died: a timer of its own, a probe's answer, an update in flight.
+            if (trace.enabled) trace.append({ t: rel(), k: 'lost', ...summarizeInput(item.input) });
+          } else {
+            if (trace.enabled) trace.append({ t: rel(), k: 'in', ...summarizeInput(item.input) });
+            for (const l of inputListeners) l(clock.now, item.input);
+            scheduler.handle(item.input);
+            if (item.input.type === 'offers') recorder.afterOffers(scheduler, rel());
+          }
         } else if (item.to === 'sim') {
           cluster.onEvent(item.event);
+        } else if (item.to === 'takeover') {
+          takeover();
+        } else if (item.step.action.type === 'schedulerFailover') {
+          failover(item.step, item.step.action.downtimeMs);
         } else {
           performStep(item.step, { scheduler, cluster, recorder, trace, checker, scenario, nowMs: rel() });
         }

@@ -6,7 +6,7 @@ import { expandAgentGroup } from './expand-agent-group';
 import { definitionShapeProblems } from './definition-shape';
 import { childPointer } from './problem';
 import type { RawHealthModel, RawStep, RawTaskModel } from './raw-scenario';
-import { ACTION_TYPES, type Action } from './scenario';
+import { ACTION_TYPES, DEFAULT_FAILOVER_DOWNTIME_MS, type Action } from './scenario';
 
 function healthModel(context: ConversionContext, pointer: string, raw: RawHealthModel): HealthModel {
   switch (raw.kind) {
@@ -102,6 +102,10 @@ export function convertAction(context: ConversionContext, pointer: string, step:
     case 'taskModel': {
       const { id, model } = step.taskModel as NonNullable<RawStep['taskModel']>;
       return { type, runSpecId: context.runSpecId(childPointer(at, 'id'), id), model: taskModel(context, childPointer(at, 'model'), model) };
+    }
+    case 'schedulerFailover': {
+      const failover = step.schedulerFailover as NonNullable<RawStep['schedulerFailover']>;
+      return { type, downtimeMs: context.optionalDurationMs(childPointer(at, 'downtime'), failover.downtime) ?? DEFAULT_FAILOVER_DOWNTIME_MS };
     }
     case 'expect':
       return { type, expectation: convertExpectation(context, at, step.expect as NonNullable<RawStep['expect']>) };

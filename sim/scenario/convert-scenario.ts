@@ -6,7 +6,7 @@ import { expandAgentGroup } from './expand-agent-group';
 import { formatDurationMs } from './format-duration';
 import { childPointer, type Problem } from './problem';
 import type { RawScenario, RawTimings } from './raw-scenario';
-import type { Scenario, TimelineStep } from './scenario';
+import { NEEDS_SCHEDULER, type Scenario, type TimelineStep } from './scenario';
 
 function timings(context: ConversionContext, pointer: string, raw: RawTimings): SimTimings {
   const range = (key: keyof RawTimings, fallback: SimTimings['stagingMs']) => {
@@ -69,6 +69,7 @@ export function convertScenario(
     const action = convertAction(context, pointer, step);
     timeline.push({ atMs, ...(line === undefined ? {} : { line }), pointer, action });
   });
+  checkFailovers(context, timeline, durationMs);
   const scenario: Scenario = {
     name: raw.name,
     ...(raw.description === undefined ? {} : { description: raw.description }),
@@ -89,4 +90,29 @@ export function convertScenario(
     timeline,
   };
   return context.problems.length === 0 ? { ok: true, scenario } : { ok: false, problems: context.problems };
+}
+
+/**
+ * While a `schedulerFailover` leaves no scheduler — from its step to the end of its downtime,
+ * both included — no step may need one: commands and expectations are refused (with what to do),
+ * as is a second failover; the takeover must happen within the run.
+ */
+function checkFailovers(context: ConversionContext, timeline: readonly TimelineStep[], durationMs: number): void {
+  timeline.forEach((step, index) => {
+    if (step.action.type !== 'schedulerFailover') return;
+    const downtimeMs = step.action.downtimeMs;
+    const untilMs = step.atMs + downtimeMs;
+    const window = `from ${formatDurationMs(step.atMs)} to ${formatDurationMs(untilMs)}`;
+    const where = step.line === undefined ? step.pointer : `line ${step.line}`;
+    if (untilMs > durationMs) {
+      context.problem(childPointer(step.pointer, 'schedulerFailover', 'downtime'), `expected the takeover within the run (duration ${formatDurationMs(durationMs)}), `
+        + `got a downtime of ${formatDurationMs(downtimeMs)} from ${formatDurationMs(step.atMs)}: no scheduler would lead at the end`);
+    }
+    for (const later of timeline.slice(index + 1)) {
+      if (later.atMs > untilMs) break;
+      if (!NEEDS_SCHEDULER.has(later.action.type)) continue;
+      context.problem(childPointer(later.pointer, later.action.type), `no scheduler leads ${window} (the schedulerFailover step at ${where}): `
+        + `${later.action.type} needs one; move it after ${formatDurationMs(untilMs)}`);
+    }
+  });
 }

@@ -114,6 +114,7 @@ export interface RawStep {
   readonly health?: { readonly id: string; readonly model: RawHealthModel };
   readonly taskModel?: { readonly id: string; readonly model: RawTaskModel };
   readonly resetDelay?: string;
+  readonly schedulerFailover?: { readonly downtime?: RawDuration };
   readonly expect?: RawExpectation;
   readonly note?: string;
 }

@@ -299,6 +299,11 @@ const actions: Readonly<Record<(typeof ACTION_TYPES)[number], Schema>> = {
     required: ['id'],
     properties: { id: runSpecId, force: { type: 'boolean' } },
   },
+  schedulerFailover: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { downtime: duration },
+  },
   expect: expectation,
   note: { type: 'string' },
 };

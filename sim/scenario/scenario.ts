@@ -56,6 +56,11 @@ export type Action =
   }
   | { readonly type: 'partition' | 'heal' | 'killAgent'; readonly agentId: string }
   | { readonly type: 'addAgents'; readonly agents: readonly SimAgentSpec[] }
+  /**
+   * The leading scheduler dies; a standby takes over `downtimeMs` later with a core rebuilt from
+   * the store (the runner's `schedulerFailover`).
+   */
+  | { readonly type: 'schedulerFailover'; readonly downtimeMs: number }
   | { readonly type: 'health'; readonly runSpecId: string; readonly model: HealthModel }
   | { readonly type: 'taskModel'; readonly runSpecId: string; readonly model: TaskModel }
   | { readonly type: 'expect'; readonly expectation: Expectation }
@@ -63,8 +68,20 @@ export type Action =
 
 const ACTION_KEYS: Readonly<Record<Action['type'], true>> = {
   app: true, pod: true, scale: true, delete: true, kill: true, partition: true, heal: true, killAgent: true,
-  addAgents: true, health: true, taskModel: true, resetDelay: true, deploy: true, cancelDeployment: true, expect: true, note: true,
+  addAgents: true, health: true, taskModel: true, resetDelay: true, deploy: true, cancelDeployment: true, schedulerFailover: true,
+  expect: true, note: true,
 };
+
+/** A scheduler failover's default downtime: Marathon's default ZooKeeper session timeout (10 s) before a standby takes over. */
+export const DEFAULT_FAILOVER_DOWNTIME_MS = 10_000;
+
+/**
+ * Steps that need a leading scheduler — commands and expectations (which read its state) — and so
+ * cannot run while a `schedulerFailover` leaves none. The others happen to the cluster and can.
+ */
+export const NEEDS_SCHEDULER: ReadonlySet<Action['type']> = new Set<Action['type']>([
+  'app', 'pod', 'scale', 'delete', 'resetDelay', 'deploy', 'cancelDeployment', 'kill', 'expect', 'schedulerFailover',
+]);
 
 /** One app or pod definition of a `deploy` step. */
 export interface DefinitionRef {

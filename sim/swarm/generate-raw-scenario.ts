@@ -55,6 +55,9 @@ export function generateRawScenario(seed: number): RawScenario {
     light,
     impossibleConstraint: light ? 0 : run.pick([0, 0.1, 0.3]),
   };
+  // Its own stream too: seeds without failovers keep every other draw.
+  const failover = new SwarmDraw(seed, 'failover');
+  const failoversPerHour = failover.pick([0, 0, 2, 6]);
   const workload = new SwarmDraw(seed, 'workload');
   const specs = generateRunSpecs(workload, setting);
   const timeline = generateTimeline({
@@ -67,6 +70,7 @@ export function generateRawScenario(seed: number): RawScenario {
     rates,
     durationMs,
     ...(quietMs === undefined ? {} : { quietFromMs: durationMs - quietMs }),
+    ...(failoversPerHour === 0 ? {} : { failovers: { draw: failover, perHour: failoversPerHour } }),
   });
 
   let convergence = 'not checked (no quiet period at the end)';
@@ -92,7 +96,8 @@ export function generateRawScenario(seed: number): RawScenario {
       + `${cluster.additions.length > 0 ? ` (+${cluster.addedAgents.flat().length} later)` : ''}, ${specs.length} run specs`
       + ` (${specs.filter((s) => s.kind === 'pod').length} pods), ${light ? 'light' : 'heavy'} workload. Fault rates: `
       + `${rates.partitionsPerHour} partitions/h, ${rates.agentLossesPerHour} agent losses/h, crashing run specs ${rates.crashingSpecs}, `
-      + `unhealthy run specs ${rates.unhealthySpecs}, ${rates.commandsPerHour} commands/h. Convergence ${convergence}.`,
+      + `unhealthy run specs ${rates.unhealthySpecs}, ${rates.commandsPerHour} commands/h`
+      + `${failoversPerHour === 0 ? '' : `, ${failoversPerHour} scheduler failovers/h`}. Convergence ${convergence}.`,
     seed,
     duration: formatDurationMs(durationMs),
     options,

@@ -1,6 +1,7 @@
 import type { SimAgentSpec } from '../cluster/sim-agent-spec';
 import type { RawHealthModel, RawStep, RawTaskModel } from '../scenario/raw-scenario';
 import { formatDurationMs } from '../scenario/format-duration';
+import { NEEDS_SCHEDULER } from '../scenario/scenario';
 import type { SwarmCluster } from './swarm-cluster';
 import type { SwarmDraw } from './swarm-draw';
 import { defineRunSpec, type SwarmRunSpec, type WireDefinition, type WorkloadSetting } from './swarm-workload';
@@ -28,6 +29,11 @@ export interface TimelineInput {
   readonly durationMs: number;
   /** Commands and faults happen before this; from it on the run is quiet (undefined: no quiet period). */
   readonly quietFromMs?: number;
+  /**
+   * Scheduler failovers (issue 16), drawn from their own stream so that seeds without them keep
+   * every other draw: how many per virtual hour, and the draw.
+   */
+  readonly failovers?: { readonly draw: SwarmDraw; readonly perHour: number };
 }
 
 /** The generated timeline and what the run looks like when the quiet period begins. */
@@ -75,7 +81,8 @@ export function generateTimeline(input: TimelineInput): SwarmTimeline {
     for (const id of final.keys()) add(q, { resetDelay: id });
   }
   out.sort((a, b) => a.atMs - b.atMs || a.seq - b.seq);
-  const steps = input.quietFromMs === undefined ? out : withKeepalives(out, input.quietFromMs, KEEPALIVE_GAP_MS);
+  const kept = input.quietFromMs === undefined ? out : withKeepalives(out, input.quietFromMs, KEEPALIVE_GAP_MS);
+  const steps = input.failovers === undefined ? kept : withFailovers(kept, input.failovers.draw, input.failovers.perHour, activeEndMs);
   return {
     steps: steps.map((t) => ({ at: formatDurationMs(t.atMs), ...t.step })),
     finalDefinitions: [...final.values()],
@@ -113,6 +120,40 @@ function withKeepalives(sorted: readonly Timed[], quietFromMs: number, gapMs: nu
     if (deleted >= 0) alive.splice(deleted, 1);
   }
   return out;
+}
+
+/** The longest downtime of a swarm failover (Marathon's default ZooKeeper session timeout is 10 s). */
+const FAILOVER_DOWNTIME_MAX_MS = 60_000;
+
+/**
+ * Adds `schedulerFailover` steps at `perHour` (downtime 0–60 s, none overlapping, each over before
+ * `endMs`) and moves every step that needs a leading scheduler (commands) out of the downtime, to
+ * 1 ms after the takeover — as a client retries after the 503 of a pacer without a leader. Steps
+ * that happen to the cluster (partitions, agents lost or added, models) stay where they were.
+ */
+function withFailovers(sorted: readonly Timed[], draw: SwarmDraw, perHour: number, endMs: number): Timed[] {
+  const windows: { fromMs: number; untilMs: number }[] = [];
+  for (let i = countFor(draw, perHour, endMs); i > 0; i--) {
+    const downtimeMs = draw.int(0, FAILOVER_DOWNTIME_MAX_MS / 1000) * 1000;
+    const fromMs = draw.int(1000, Math.max(1000, endMs - downtimeMs - 2));
+    const untilMs = fromMs + downtimeMs;
+    if (untilMs + 1 >= endMs || windows.some((w) => fromMs <= w.untilMs + 1 && w.fromMs <= untilMs + 1)) continue;
+    windows.push({ fromMs, untilMs });
+  }
+  if (windows.length === 0) return [...sorted];
+  const out: Timed[] = sorted.map((t) => {
+    if (!needsScheduler(t.step)) return t;
+    const inside = windows.find((w) => t.atMs >= w.fromMs && t.atMs <= w.untilMs);
+    return inside === undefined ? t : { ...t, atMs: inside.untilMs + 1 };
+  });
+  // A failover runs after the steps already at its instant (they still reach the dying leader).
+  for (const w of windows) out.push({ atMs: w.fromMs, seq: Number.MAX_SAFE_INTEGER, step: { schedulerFailover: { downtime: formatDurationMs(w.untilMs - w.fromMs) } } });
+  const position = new Map(sorted.map((t, i) => [t, i]));
+  return out.sort((a, b) => a.atMs - b.atMs || (position.get(a) ?? Infinity) - (position.get(b) ?? Infinity));
+}
+
+function needsScheduler(step: Omit<RawStep, 'at'>): boolean {
+  return [...NEEDS_SCHEDULER].some((type) => step[type as keyof typeof step] !== undefined);
 }
 
 function modelSteps(

@@ -2,6 +2,7 @@ import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/index';
+import type { WhatIf } from '../whatif/what-if';
 
 /** An event the API layer itself publishes (api_post_event, pod_*_event, …): Marathon's wire shape. */
 export interface ApiEvent {
@@ -83,6 +84,11 @@ export interface ApiDeps {
   readonly mesosDriverMetrics?: () => MesosDriverMetrics;
   /** The flight recorder's ring (local and Mesos clusters): `POST /pacer/v1/recording` writes it to a fresh directory. */
   readonly recording?: { dump(): { readonly path: string; readonly inputs: number; readonly dropped: number; readonly replayable: boolean } };
+  /**
+   * What-if questions on a fork of the live cluster (issue 18, docs/what-if.md): `?dryRun=true&simulate=…`
+   * on app, pod and group writes, and `GET /v2/capacity`. Absent: they answer 422 (not available).
+   */
+  readonly whatIf?: Pick<WhatIf, 'simulate' | 'capacity' | 'limits'>;
   /**
    * With HA (`--zk`, src/ha): the leader's `host:port` as this pacer knows it, undefined when none
    * is known (`X-Marathon-Leader`). Absent: this pacer is the only one and always leads.

@@ -31,7 +31,7 @@ export function commandError(result: Extract<CommandResult, { ok: false }>, maxR
       return notFoundBare(result.message);
     case 'invalid':
       return objectNotValid(result.details ?? [{ path: '/', errors: [result.message] }]);
-    default:
+    case 'illegal-argument':
       return illegalArgument(result.message);
   }
 }

@@ -19,6 +19,8 @@ import { uiRoutes } from './ui/ui-routes';
 import { setAsideRoutes } from './pacer/set-aside-routes';
 import { recordingRoutes } from './pacer/recording-routes';
 import { RequestLogController } from './request-log';
+import { capacityRoutes } from './whatif/capacity-routes';
+import { installWhatIf } from './whatif/install-what-if';
 
 /** What {@link buildServer} needs besides the routes' deps. */
 export interface ServerParts {
@@ -64,7 +66,9 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   // Before every route: its hook must cover them all (the UI's too).
   void app.register(authenticationPlugin, { auth: parts.auth });
   // Also before every route: it wraps each handler; the routes get deps that check every command.
-  const routeDeps = installAuthorization(app, parts.deps, parts.auth?.authorization);
+  const authorizedDeps = installAuthorization(app, parts.deps, parts.auth?.authorization);
+  // After the authorization's hook, so that it wraps it: a simulated write is authorized as the write.
+  const routeDeps = installWhatIf(app, authorizedDeps);
   appsRoutes(app, routeDeps);
   podsRoutes(app, routeDeps);
   groupsRoutes(app, routeDeps);
@@ -76,6 +80,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   uiRoutes(app);
   setAsideRoutes(app, routeDeps);
   recordingRoutes(app, routeDeps);
+  capacityRoutes(app, routeDeps);
   return app;
 }
 

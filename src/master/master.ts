@@ -280,6 +280,31 @@ export class Master<T extends MasterTaskLaunch> {
     this.s.desk.suppress(roles);
   }
 
+  // ---------------------------------------------------------------- the framework's subscription
+
+  /**
+   * The framework's subscription broke — its scheduler died (§1.8): the master deactivates it (no
+   * offers; outstanding ones discarded) and keeps its tasks running (a long `failover_timeout`).
+   * What the master tells it meanwhile is lost to it: the outbox's business, which knows whether
+   * anyone listens.
+   */
+  frameworkDisconnected(): void {
+    this.s.desk.deactivate();
+  }
+
+  /**
+   * The framework subscribed again with its id (§1.8): offers resume (no role suppressed), and the
+   * agents retry the latest unacknowledged update of each of their tasks (§7.1; see
+   * `UpdateBook.retryLatest`) — only connected agents of live hosts can.
+   */
+  frameworkSubscribed(): void {
+    this.s.desk.activate();
+    this.s.updates.retryLatest(this.s.clock.nowMs(), (u) => {
+      const task = this.s.tasks.get(u.taskId);
+      return task !== undefined && task.agent.phase === 'connected' && !task.agent.dead;
+    });
+  }
+
   /** An allocation round now, off the grid (see `OfferDesk.allocateNow`). */
   allocateNow(): void {
     this.s.desk.allocateNow();

@@ -38,6 +38,8 @@ export class OfferDesk {
   private readonly roles = new RoleSuppression();
   private unreservedOffered = true;
   private started = false;
+  /** The framework is subscribed (§1.8: a disconnected framework is deactivated and gets no offers). */
+  private active = true;
   private cycleTimer: number | undefined;
   private lastCycleMs: number | undefined;
   private offerSeq = 0;
@@ -62,7 +64,7 @@ export class OfferDesk {
   runCycle(): void {
     this.cycleTimer = undefined;
     this.lastCycleMs = this.ctx.nowMs();
-    if (this.candidates.size === 0) return;
+    if (this.candidates.size === 0 || !this.active) return;
     const agents = [...this.candidates].sort(byAgentId);
     this.candidates.clear();
     const offers: Offer[] = [];
@@ -129,6 +131,33 @@ export class OfferDesk {
       this.outbox.rescind(offerId);
     }
     this.agentChanged(agent);
+  }
+
+  /**
+   * The framework's subscription broke (mesos-v1-scheduler-api.md §1.8): it is deactivated — no
+   * offers until it subscribes again — and its outstanding offers are discarded without a RESCIND
+   * (there is no one to send it to); their agents are offered again once it is back.
+   */
+  deactivate(): void {
+    this.active = false;
+    for (const offer of [...this.outstanding.values()]) {
+      this.outstanding.delete(offer.offerId);
+      offer.agent.offerId = undefined;
+      this.agentChanged(offer.agent);
+    }
+  }
+
+  /**
+   * The framework subscribed again (§1.8): offers resume from the next round on the grid. Its
+   * SUBSCRIBE replaces the suppression state; a restarted scheduler restates none, so every role
+   * is offered again and refuse filters are cleared (the model keeps one filter per agent, not one
+   * per role), as a REVIVE of every role does.
+   */
+  activate(): void {
+    if (this.active) return;
+    this.active = true;
+    this.revive([]);
+    this.ensureCycle();
   }
 
   /** Rescind every outstanding offer, oldest first. */
@@ -233,7 +262,7 @@ export class OfferDesk {
   }
 
   private ensureCycle(): void {
-    if (!this.started || this.cycleTimer !== undefined || this.candidates.size === 0) return;
+    if (!this.started || !this.active || this.cycleTimer !== undefined || this.candidates.size === 0) return;
     const now = this.ctx.nowMs();
     const last = this.lastCycleMs;
     let due = now;

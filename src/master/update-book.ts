@@ -9,6 +9,8 @@ import type { UnackedUpdate } from './master-types';
  */
 export class UpdateBook {
   private readonly unacked = new Map<string, UnackedUpdate>();
+  /** What each unacknowledged update said, to send it again ({@link retryLatest}). */
+  private readonly sent = new Map<string, TaskStatus>();
 
   constructor(
     private readonly outbox: MasterOutbox,
@@ -24,6 +26,7 @@ export class UpdateBook {
     }
     const uuid = this.newUuid();
     this.unacked.set(uuid, { uuid, taskId: status.taskId, agentId: status.agentId ?? '', state: status.state, postedAtMs: dueMs });
+    this.sent.set(uuid, { ...status, uuid });
     this.outbox.status(dueMs, { ...status, uuid });
     return uuid;
   }
@@ -38,7 +41,35 @@ export class UpdateBook {
     if (u === undefined) return undefined;
     if (u.taskId !== taskId || u.agentId !== agentId) return 'mismatch';
     this.unacked.delete(uuid);
+    this.sent.delete(uuid);
     return u;
+  }
+
+  /**
+   * The agents retry what the framework has not acknowledged (§7.1: an agent keeps one update per
+   * task in flight and resends it until it is acknowledged). Called when the framework subscribes
+   * again: for each task whose agent `mayRetry`, its latest unacknowledged update is sent again at
+   * `dueMs` with the same uuid, and the older ones of that task are dropped as superseded — an agent
+   * forwards a task's updates in order, so the framework never hears a task go back to an
+   * earlier state. Tasks in the order of their latest update.
+   */
+  retryLatest(dueMs: number, mayRetry: (update: UnackedUpdate) => boolean): void {
+    const latest = new Map<string, UnackedUpdate>();
+    for (const u of this.unacked.values()) {
+      latest.delete(u.taskId);
+      latest.set(u.taskId, u);
+    }
+    for (const u of latest.values()) {
+      if (!mayRetry(u)) continue;
+      for (const older of [...this.unacked.values()]) {
+        if (older.taskId === u.taskId && older.uuid !== u.uuid) {
+          this.unacked.delete(older.uuid);
+          this.sent.delete(older.uuid);
+        }
+      }
+      const status = this.sent.get(u.uuid);
+      if (status !== undefined) this.outbox.status(dueMs, status);
+    }
   }
 
   /** Updates not acknowledged yet, in the order they were posted. */

@@ -6,6 +6,9 @@ import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-option
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
+import { redactUrlValue } from '../cluster/url-credentials';
+import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
+import type { PortRange } from '../scheduler/model/resources';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -24,6 +27,11 @@ export interface PacerConfig {
   /** Local cluster: sandbox directory and agent count. */
   readonly sandboxRoot: string;
   readonly localAgents: number;
+  /**
+   * `--local_agent_ports BEGIN-END`: the host ports the local agents offer, split evenly among
+   * them; undefined: the default, 31000 upward, 1000 per agent (local-agent.ts `defaultAgentPorts`).
+   */
+  readonly localAgentPorts?: PortRange;
   /** `--mesos_role`. */
   readonly defaultRole: string;
   readonly newGroupEnforceRole: 'off' | 'top';
@@ -95,6 +103,11 @@ interface OptionSpec {
   readonly help: string;
   /** A switch: given alone it means `true` (`--disable_http`); `--flag=false` and `PACER_X=false` turn it off. */
   readonly boolean?: true;
+  /**
+   * How an error echoes the value: `url` hides a URL's credentials (`--master`, `--zk`:
+   * url-credentials.ts), `secret` the whole value (`--http_credentials`). Default: as given.
+   */
+  readonly echo?: 'url' | 'secret';
   readonly apply: (config: Mutable<PacerConfig>, value: string, cwd: string) => string | undefined;
 }
 
@@ -111,6 +124,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
+  { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', help: 'default role of apps and pods (default *)', apply: (c, v) => { c.defaultRole = v; return v === '' ? 'expected a role name' : undefined; } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', help: 'off (default) | top', apply: (c, v) => oneOf(v, ['off', 'top'], (k) => { c.newGroupEnforceRole = k as 'off' | 'top'; }) },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', help: 'cap on running deployments (default 100)', apply: (c, v) => intIn(v, 1, 100_000, (n) => { c.maxRunningDeployments = n; }) },
@@ -125,9 +139,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
-  { flag: '--master', env: 'PACER_MASTER', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => { c.master = v; return undefined; } },
+  { flag: '--master', env: 'PACER_MASTER', echo: 'url', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => masterUrl(c, v) },
   // Authentication and TLS of the API (Marathon's `HttpConf.scala`; files are pacer's own).
-  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => { c.httpCredentials = v; return v === '' ? 'expected user:password' : undefined; } },
+  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', echo: 'secret', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => { c.httpCredentials = v; return v === '' ? 'expected user:password' : undefined; } },
   { flag: '--http_credentials_file', env: 'PACER_HTTP_CREDENTIALS_FILE', help: 'file of user:<scrypt hash> lines (npm run passwd -- USER); reloaded when changed', apply: (c, v, cwd) => { c.httpCredentialsFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
@@ -142,7 +156,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
   { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
   // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
-  { flag: '--zk', env: 'PACER_ZK', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
+  { flag: '--zk', env: 'PACER_ZK', echo: 'url', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there', apply: (c, v) => zkUrl(c, v) },
   { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
   { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
   { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
@@ -188,7 +202,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const value = env[o.env];
     if (value === undefined) continue;
     const problem = o.apply(config, value, cwd);
-    if (problem !== undefined) return { error: `${o.env}=${value}: ${problem}` };
+    if (problem !== undefined) return { error: `${o.env}=${echoed(o, value)}: ${problem}` };
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -199,12 +213,40 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const value = inline ?? (spec.boolean === true ? 'true' : argv[++i]);
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
-    if (problem !== undefined) return { error: `${flag} ${value}: ${problem}` };
+    if (problem !== undefined) return { error: `${flag} ${echoed(spec, value)}: ${problem}` };
   }
   if (config.localPortMin > config.localPortMax) {
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
-  return listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+  return agentPortsConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/**
+ * The agents' range must split among `--local_agents`, and must not hold the API's own ports: a
+ * task given one of them could not bind it.
+ */
+function agentPortsConflict(c: PacerConfig): { error: string } | undefined {
+  if (c.localAgentPorts === undefined) return undefined;
+  const [begin, end] = c.localAgentPorts;
+  const range = `--local_agent_ports ${begin}-${end}`;
+  const problem = agentPortsProblem(c.localAgentPorts, c.localAgents);
+  if (problem !== undefined) return { error: `${range} with --local_agents ${c.localAgents}: ${problem}` };
+  const api = [['--port', c.disableHttp ? 0 : c.port], ['--https_port', c.sslCert === undefined ? 0 : c.httpsPort]] as const;
+  for (const [flag, port] of api) {
+    if (port !== 0 && port >= begin && port <= end) return { error: `${range} holds ${flag} ${port}: expected a range apart from the API's ports` };
+  }
+  return undefined;
+}
+
+/** `BEGIN-END`, both integers from 1 to 65535, BEGIN not above END. */
+function portRange(value: string, set: (r: PortRange) => void): string | undefined {
+  const m = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(value);
+  const range = m === null ? undefined : ([Number(m[1]), Number(m[2])] as const);
+  if (range === undefined || range[0] < 1 || range[1] > 65535 || range[0] > range[1]) {
+    return 'expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)';
+  }
+  set(range);
+  return undefined;
 }
 
 /** A leader must be reachable by the others at what it advertises; HA runs the local and Mesos clusters. */
@@ -217,14 +259,39 @@ function haProblem(c: PacerConfig): { error: string } | undefined {
   return undefined;
 }
 
-function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+/** A value as an error may show it: credentials never (see {@link OptionSpec.echo}). */
+function echoed(spec: OptionSpec, value: string): string {
+  if (spec.echo === 'secret') return '(hidden)';
+  return spec.echo === 'url' ? redactUrlValue(value) : value;
+}
+
+/** `--master`: a Mesos master's `http(s)://host:port`, or `zk://…/path` where the masters elect their leader. */
+function masterUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const v = value.trim();
+  if (v.startsWith('zk://')) {
+    const problem = zkProblem(v);
+    if (problem !== undefined) return problem;
+  } else if (!/^https?:\/\/[^/\s]/.test(v)) {
+    return 'expected http://host:port, https://host:port or zk://host:port/path';
+  }
+  c.master = value;
+  return undefined;
+}
+
+/** Why `value` is not a ZooKeeper URL (parseZkUrl's message, credentials hidden), or undefined. */
+function zkProblem(value: string): string | undefined {
   try {
     parseZkUrl(value);
   } catch (err) {
     return (err as Error).message;
   }
-  c.zk = value;
   return undefined;
+}
+
+function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const problem = zkProblem(value);
+  if (problem === undefined) c.zk = value;
+  return problem;
 }
 
 /** TLS needs both PEM files; Marathon refuses to start with neither HTTP nor HTTPS (`HttpModule.scala`). */

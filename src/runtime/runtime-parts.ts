@@ -22,6 +22,8 @@ import type { PacerLog } from './pacer-log';
 import { StoreLock } from './store-lock';
 import { FlightRecorder } from './recording/flight-recorder';
 import { ringDumpDir } from './recording/ring-dump-dir';
+import { LastOffers } from '../whatif/last-offers';
+import { WhatIf } from '../whatif/what-if';
 
 /**
  * What every real-time composition shares (`start-local.ts`, `start-mesos.ts`): the store file
@@ -37,6 +39,8 @@ export interface RuntimeBase {
   readonly onCoreFailure: CoreFailureHandler;
   /** The flight recorder: the always-on ring, and `--record DIR` (docs/architecture.md, "Recording and replay"). */
   readonly recorder: FlightRecorder;
+  /** The last offer seen per agent (a loop observer): what-if forks build their agents from it (src/whatif). */
+  readonly lastOffers: LastOffers;
   release(): void;
 }
 
@@ -78,7 +82,7 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
   }
   const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), onFailure: onCoreFailure });
   return {
-    store, loop, clock: loop, log, onCoreFailure, recorder,
+    store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(),
     release: () => {
       loop.close();
       recorder.close();
@@ -110,6 +114,7 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
   base.recorder.attach(scheduler);
   const decisions = new DecisionLog(scheduler, base.loop, base.log);
   base.loop.observe(base.recorder);
+  base.loop.observe(base.lastOffers);
   if (inputs !== undefined) base.loop.observe(inputs);
   base.loop.observe({ afterInput: () => decisions.afterInput() });
   base.loop.attach(scheduler);
@@ -172,6 +177,7 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
+    whatIf: new WhatIf({ scheduler, lastOffers: () => base.lastOffers.all(), nowMs: () => base.clock.nowMs() }),
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };
   const app = buildServer({ deps, stream: hub, auth, serverFactory: listeners.serverFactory, log: base.log, onCoreFailure: base.onCoreFailure });

@@ -13,6 +13,8 @@ import type { ApiListeners } from './api-listeners';
 import { withListenerFacts } from './runtime-parts';
 import { CoreFailure, haltingHandler, reportCoreFailure, type CoreFailureHandler } from './core-failure';
 import { silentLog, type PacerLog } from './pacer-log';
+import { LastOffers } from '../whatif/last-offers';
+import { WhatIf } from '../whatif/what-if';
 
 /** The REST API over a simulated run: the server, its event stream hub and what its routes use. */
 export interface SimApi {
@@ -47,6 +49,8 @@ export function simApi(
   const onCoreFailure = edges.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
   const clock = { nowMs: () => session.nowMs() };
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
+  const lastOffers = new LastOffers();
+  session.onInput((atMs, input) => lastOffers.beforeInput(atMs, input));
   const deps: ApiDeps = {
     scheduler: session.scheduler, clock, events: hub,
     submit: (command: Command): CommandResult => {
@@ -64,6 +68,7 @@ export function simApi(
     config: simApiConfig(config, scenario, edges.listeners),
     frameworkId: () => undefined,
     uptimeMs: () => Date.now() - startedAtMs,
+    whatIf: new WhatIf({ scheduler: session.scheduler, lastOffers: () => lastOffers.all(), nowMs: () => session.nowMs(), timings: scenario.options.timings }),
   };
   const app = buildServer({
     deps, stream: hub, auth: edges.auth, serverFactory: edges.listeners.serverFactory, onCoreFailure,

@@ -28,6 +28,7 @@ export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalCl
   const local = log.child({ component: 'local' });
   return {
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
+    ...(config.localAgentPorts === undefined ? {} : { ports: config.localAgentPorts }),
     offerIntervalMs: config.localOfferIntervalMs,
     log: (line) => local.warn(line),
   };

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { redactCredentials } from '../cluster/url-credentials';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
 import { MesosCluster, type MesosClusterOptions, type MesosLogger } from '../cluster/mesos/mesos-cluster';
 import type { Store, StoredState } from '../scheduler/ports/store';
@@ -62,7 +63,7 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
 
 /** The Mesos cluster as `/v2/info` describes it (credentials of the master URL left out). */
 export function mesosClusterFacts(config: PacerConfig): Pick<ClusterFacts, 'kind' | 'master'> {
-  return { kind: 'mesos', master: redacted(config.master ?? '') };
+  return { kind: 'mesos', master: redactCredentials(config.master ?? '') };
 }
 
 /**
@@ -133,18 +134,10 @@ function recordingFrameworkId<S extends Store & { close(): void }>(store: S, int
   return store;
 }
 
-/**
- * Credentials in a URL (`zk://user:secret@host/mesos`, `http://user:secret@host`) are not shown,
- * wherever the URL appears in `text`: not in `/v2/info` (fact 93: "credentials redacted"), not in
- * the log.
- */
-function redacted(text: string): string {
-  return text.replace(/\/\/[^/@\s]*@/g, '//');
-}
 
 function defaultOnFatal(log: PacerLog): (error: Error, pacer: RunningMesosPacer | undefined) => void {
   return (error, pacer) => {
-    log.error({ component: 'mesos', subscription: 'stopped' }, `the Mesos driver stopped: ${error.message}`);
+    log.error({ component: 'mesos', subscription: 'stopped' }, `the Mesos driver stopped: ${redactCredentials(error.message)}`);
     process.exitCode = 1;
     void pacer?.close();
   };
@@ -154,7 +147,7 @@ function defaultOnFatal(log: PacerLog): (error: Error, pacer: RunningMesosPacer 
 export function mesosLogger(log: PacerLog): MesosLogger {
   const mesos = log.child({ component: 'mesos' });
   return {
-    info: (message, fields = {}) => mesos.info(fields, redacted(message)),
-    warn: (message, fields = {}) => mesos.warn(fields, redacted(message)),
+    info: (message, fields = {}) => mesos.info(fields, redactCredentials(message)),
+    warn: (message, fields = {}) => mesos.warn(fields, redactCredentials(message)),
   };
 }

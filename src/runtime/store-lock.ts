@@ -1,28 +1,41 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /**
  * One pacer per store: a lock file next to the store holding the owner's pid, created exclusively.
  * A second pacer on the same store (and so the same sandboxes and host ports) is refused with the
  * owner's pid, since two schedulers would fight over the same processes (Marathon ran one leader).
  * A lock left by a process that no longer exists (after `kill -9`) is taken over.
+ *
+ * The lock file appears with the pid already in it (written to a file of this process, then
+ * hard-linked into place, which fails when the lock exists): a pacer starting at the same moment
+ * never reads an empty lock and takes it for a stale one.
  */
 export class StoreLock {
   private constructor(private readonly path: string) {}
 
+  /** Takes the lock, or throws naming the live pid that holds it. */
   static acquire(path: string): StoreLock {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    const lock = StoreLock.tryAcquire(path);
+    if (typeof lock === 'number') {
+      throw new Error(`${path}: another pacer (pid ${lock}) is using this store; stop it first, or use --store for another one`);
+    }
+    return lock;
+  }
+
+  /**
+   * Takes the lock, or answers the pid of the live process that holds it. A lock naming a process
+   * that is gone, or no process, is taken over.
+   */
+  static tryAcquire(path: string): StoreLock | number {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (create(path)) return new StoreLock(path);
+      const owner = ownerOf(path);
+      if (owner === 'gone') continue; // released meanwhile: try again
+      if (owner !== undefined && alive(owner)) return owner;
       try {
-        const fd = openSync(path, 'wx');
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        return new StoreLock(path);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const owner = Number(readFileSync(path, 'utf8').trim());
-        if (Number.isInteger(owner) && owner > 0 && alive(owner)) {
-          throw new Error(`${path}: another pacer (pid ${owner}) is using this store; stop it first, or use --store for another one`);
-        }
         unlinkSync(path);
+      } catch {
+        // Another process took it over first; the next attempt finds out.
       }
     }
     throw new Error(`${path}: cannot take the store lock`);
@@ -35,6 +48,45 @@ export class StoreLock {
       // already gone
     }
   }
+}
+
+/**
+ * Creates the lock holding this pid; false when it exists. On a file system without hard links
+ * the lock is created exclusively and written after (the window the link closes stays open there).
+ */
+function create(path: string): boolean {
+  const mine = `${path}.${process.pid}`;
+  writeFileSync(mine, String(process.pid));
+  try {
+    linkSync(mine, path);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+  } finally {
+    unlinkSync(mine);
+  }
+  try {
+    writeFileSync(path, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** The pid the lock names; undefined when it names none; `gone` when there is no lock any more. */
+function ownerOf(path: string): number | undefined | 'gone' {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw err;
+  }
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
 function alive(pid: number): boolean {

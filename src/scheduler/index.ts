@@ -22,25 +22,21 @@ export { HeapLoop } from './kernel/heap-loop';
 export { instanceIdOfTask, safeRunSpecId } from './kernel/ids';
 export { isoTime } from './kernel/iso-time';
 
-// The root group and its rules (path ids, roles, dependencies, versions, service ports). The API
-// still builds group changes itself with these until the root is edited only by core commands
-// (issue 12, R2); then most of this section goes.
+// The root group and its rules (path ids, roles, dependencies, service ports): reading the tree
+// and checking a request. Only the core edits the root (issue 12, R2): the API submits a
+// `changeRoot`/`setEnforceRole` command; `withRunSpec` stays here for the simulator and the
+// benchmarks, and eslint (`apiRootEditBans`) keeps src/api from importing it.
 export { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from './groups/accepted-resource-roles';
 export type { ChangeOptions, NewGroupEnforceRole } from './groups/change-options';
 export { CYCLIC_DEPENDENCIES_MESSAGE, dependencyCycle, effectiveDependencies } from './groups/dependencies';
 export type { Group } from './groups/group';
 export type { GroupFailure } from './groups/group-result';
-export { newGroup } from './groups/group-tree';
-export { MAX_ID_LENGTH, PATH_PATTERN_MESSAGE, comparePathIds, dotSegmentProblems, isAncestor, isCanonical, isTopLevel, joinSegments, notChildMessage, parentOf, resolvePathId, segments, topLevelOf, validatePathId } from './groups/path-id';
-export { putGroup } from './groups/put-group';
-export { removeGroup } from './groups/remove-group';
-export { enforcesRole, groupRoleOf } from './groups/role-rules';
+export type { GroupUpdate } from './groups/group-update';
+export { MAX_ID_LENGTH, PATH_PATTERN_MESSAGE, comparePathIds, dotSegmentProblems, isAncestor, isCanonical, isTopLevel, joinSegments, notChildMessage, PATH_LABEL_SOURCE, parentOf, resolvePathId, segments, topLevelOf, validatePathId } from './groups/path-id';
+export { NOT_TOP_LEVEL_MESSAGE, defaultRoleWhen, enforceRoleProblem, enforcesRole, groupRoleOf, residentStarRoleMessage, roleContextOf, roleNotAllowedMessage, rolesAllowed } from './groups/role-rules';
 export { servicePortsOf } from './groups/service-ports';
-export { NOT_TOP_LEVEL_MESSAGE, setEnforceRole } from './groups/set-enforce-role';
 export { SINGLE_INSTANCE_UPGRADE, isSingleInstance } from './groups/single-instance';
 export { allGroups, allRunSpecs, findGroup, findRunSpec } from './groups/tree-query';
-export { updateGroup } from './groups/update-group';
-export { stampVersions } from './groups/versioning';
 export { withRunSpec } from './groups/with-run-spec';
 
 // Placement constraints: validation and attribute values.
@@ -55,6 +51,9 @@ export type { RejectionStats, UnusedOffer } from './state/rejection-stats';
 // Rules the simulator's invariants check against.
 export { restartBounds } from './instances/restart-bounds';
 
+// How long a kill waits before it is retried (the what-if fork's adopted tasks).
+export { gracePeriodMs } from './kill/kill-instance';
+
 // Health check results and kill-storm protection, as the API shows them.
 export type { CheckState } from './health/health-tracker';
 export { UNHEALTHY_KILL_FLOOR_LABEL, floorCapacity, parseFloorCapacity, unhealthyKillFloor } from './health/unhealthy-kill-floor';
@@ -66,5 +65,3 @@ export { computePlan } from './deployments/compute-plan';
 export { currentStepJson, deploymentStepInfoJson, type ActionInfoJson, type DeploymentStepInfoJson } from './deployments/plan-json';
 export { runSpecDiff } from './deployments/run-spec-diff';
 
-// Commands' helpers the API shares.
-export { withInstances } from './commands/with-instances';

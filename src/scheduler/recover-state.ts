@@ -113,10 +113,25 @@ function adopt(ctx: InstanceContext, inst: Instance): void {
   }
   rs.instances.set(inst.instanceId, inst);
   countRole(ctx, rs, inst.role, 1);
+  if (isRetiredResident(inst)) {
+    // Its reservation and volumes still wait for DESTROY + UNRESERVE (instance-lifecycle.ts
+    // `retireInstance`): the stored instance is the record of what to release, so a restart
+    // releases it as the process before it would have.
+    (rs.releasing ??= new Set()).add(inst.instanceId);
+    return;
+  }
   if (inst.condition === 'Scheduled') rs.scheduled.push(inst);
   if (isActive(inst)) rs.activeCount++;
   if (inst.condition === 'Running') rs.runningCount++;
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.add(inst.agent);
+}
+
+/**
+ * A resident instance that is done (not to run again) and whose task is not alive, but which keeps
+ * a reservation to release: what `retireInstance` leaves behind.
+ */
+function isRetiredResident(inst: Instance): boolean {
+  return inst.reservation !== undefined && inst.goal !== 'Running' && (inst.condition === 'Scheduled' || isTerminalCondition(inst.condition));
 }
 
 /** Timers and calls that were in flight for the instances of `rs` when the process stopped. */

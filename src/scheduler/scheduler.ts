@@ -5,6 +5,8 @@ import { killAndScale, killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
 import { scaleRunSpec } from './commands/scale-run-spec';
 import { restartRunSpec } from './commands/restart-run-spec';
+import { changeRoot, previewRootChange } from './commands/change-root';
+import { setGroupEnforceRole } from './commands/set-group-enforce-role';
 import type { CoreContext } from './core-context';
 import type { CoreWiring } from './core-wiring';
 import type { SchedulerPorts } from './ports/scheduler-ports';
@@ -27,7 +29,7 @@ import { OfferDemand } from './launch-queue/offer-demand';
 import { OfferMatcher } from './matcher/match-offers';
 import { buildFilterPipeline } from './matcher/pipeline';
 import type { RejectionStats } from './state/rejection-stats';
-import type { Command, CommandResult, SchedulerInput, TimerKind } from './model/inputs';
+import type { Command, CommandResult, RootChange, RootChangePreview, SchedulerInput, TimerKind } from './model/inputs';
 import type { Instance } from './model/instance';
 import type { RunSpec } from './model/run-spec';
 import type { TaskFailure } from './model/task-failure';
@@ -110,7 +112,7 @@ export class Scheduler {
     const state = this.ctx.state;
     if (state.dirty.size === 0) return;
     const live: Instance[] = [];
-    for (const inst of state.dirty) if (state.instance(inst.instanceId) === inst) live.push(inst);
+    for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
     state.dirty.clear();
     if (live.length > 0) this.ctx.store.saveInstances(live);
   }
@@ -262,6 +264,14 @@ export class Scheduler {
     return [...this.ctx.deployments.running.values()].map((d) => d.plan);
   }
 
+  /**
+   * What `change` would do if submitted now, without doing it: the root it gives and the plan from
+   * the current root (`?dryRun=true`; authorization compares the two roots). Changes nothing.
+   */
+  previewChange(change: RootChange): RootChangePreview {
+    return previewRootChange(this.ctx, change);
+  }
+
   /** Running deployments and, per action of the current step, what it waits for. */
   deployments(): { deployment: Deployment; actions: ActionStatus[] }[] {
     return this.ctx.deployments.status(this.ctx);
@@ -333,6 +343,10 @@ export class Scheduler {
         return scaleRunSpec(this.ctx, cmd.runSpecId, cmd.instances, cmd.force === true);
       case 'restart':
         return restartRunSpec(this.ctx, cmd.runSpecId, cmd.force === true);
+      case 'changeRoot':
+        return changeRoot(this.ctx, cmd.change, cmd.force === true);
+      case 'setEnforceRole':
+        return setGroupEnforceRole(this.ctx, cmd.groupId, cmd.enforceRole);
       case 'deploy':
         return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true));
       case 'cancelDeployment':

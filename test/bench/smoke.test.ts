@@ -5,6 +5,7 @@ import { runSize, SHAPE } from '../../bench/match';
 import { runSimBench } from '../../bench/sim';
 import { runLaunchBench } from '../../bench/launch';
 import { runScaleLagBench } from '../../bench/scale-lag';
+import { measure as measureWhatIf } from '../../bench/what-if';
 import { nodeArgsFor } from '../harness/node-entry';
 import { repoPath } from '../harness/repo-path';
 
@@ -23,6 +24,14 @@ t.test('bench:match places every instance through the real core at a tiny size',
     t.ok(r.instanceEvents >= 600, `${store}: a Scheduled and a Provisioned event per instance`);
     t.ok(r.batches >= 1 && r.placementsPerSec > 0 && r.peakHeapMib > 0, `${store}: figures reported`);
   }
+});
+
+t.test('bench:what-if forks a tiny cluster, scales an app up in the fork and asks its capacity, and checks it', async (t) => {
+  const problems: string[] = [];
+  const r = measureWhatIf(200, problems);
+  t.strictSame(problems, [], 'it did all of its work');
+  t.equal(r.launched, 100, 'the scale-up launched 100 instances in the fork');
+  t.ok(r.fits > 0 && r.simulateWallMs >= 0 && r.capacityWallMs >= 0, 'figures reported');
 });
 
 t.test('bench:match reports what it did not do', async (t) => {

@@ -5,6 +5,7 @@ import { CORE_FAILURE_EXIT_CODE } from '../../src/runtime/core-failure';
 import { FakeMaster } from '../cluster/mesos/fake-master/fake-master';
 import { taskStatus } from '../cluster/mesos/fake-master/sample-events';
 import { nodeArgsFor } from '../harness/node-entry';
+import { agentPortsArgs } from '../harness/agent-ports';
 import { patientSignal, waitFor } from '../harness/wait';
 import { tempDir } from './e2e-kit';
 import { exitOf, startupPort, type MainProcess } from './main-kit';
@@ -73,7 +74,7 @@ async function postApp(port: number, app: Record<string, unknown>): Promise<Resp
 
 function localArgs(t: Test): string[] {
   const dir = tempDir(t);
-  return ['--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes')];
+  return ['--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'), ...agentPortsArgs()];
 }
 
 t.test('the API: a command that fails the core ends the process, with no answer (never a 500)', async (t) => {

@@ -7,6 +7,7 @@ import { sandboxOf } from '../../src/cluster/local/sandbox-of';
 import { hostProcesses } from '../../src/cluster/local/sandbox-processes';
 import { tempDir, waitFor, within } from './e2e-kit';
 import { nodeArgsFor } from '../harness/node-entry';
+import { agentPortsArgs } from '../harness/agent-ports';
 import { REPO_ROOT } from '../harness/repo-path';
 
 /*
@@ -41,7 +42,7 @@ interface Pacer {
 async function startPacer(entry: readonly string[], dir: string, started: ChildProcess[]): Promise<Pacer> {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
-  const child = spawn(process.execPath, [...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes')], {
+  const child = spawn(process.execPath, [...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'), ...agentPortsArgs()], {
     cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'],
   });
   started.push(child);

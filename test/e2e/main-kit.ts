@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Test } from 'tap';
 import { nodeArgsFor } from '../harness/node-entry';
+import { agentPortsArgs } from '../harness/agent-ports';
 import { REPO_ROOT } from '../harness/repo-path';
 import { patientSignal, waitFor, within } from '../harness/wait';
 
@@ -28,9 +29,14 @@ function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...out, ...env };
 }
 
-/** Spawns `src/main.ts ...args` in the repository, without inherited PACER_* variables. */
+/**
+ * Spawns `src/main.ts ...args` in the repository, without inherited PACER_* variables; its local
+ * agents on this test process's own block of ports (test/harness/agent-ports.ts) unless `args` or
+ * `env` name a range.
+ */
 export function spawnMain(t: Test, args: readonly string[], env: Record<string, string> = {}): MainProcess {
-  const child = spawn(process.execPath, [...nodeArgsFor('src/main.ts'), ...args], {
+  const ports = args.some((a) => a.startsWith('--local_agent_ports') || a.startsWith('--local-agent-ports')) || 'PACER_LOCAL_AGENT_PORTS' in env ? [] : agentPortsArgs();
+  const child = spawn(process.execPath, [...nodeArgsFor('src/main.ts'), ...ports, ...args], {
     cwd: REPO_ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

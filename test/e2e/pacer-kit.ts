@@ -5,6 +5,7 @@ import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
 import type { RuntimeHooks } from '../../src/runtime/runtime-parts';
 import { startLocal, type RunningPacer } from '../../src/runtime/start-local';
 import { patientSignal } from '../harness/wait';
+import { testAgentPorts } from '../harness/agent-ports';
 import { waitFor, within } from './e2e-kit';
 
 /*
@@ -13,9 +14,12 @@ import { waitFor, within } from './e2e-kit';
  * saw, killed when it ends.
  */
 
-/** The config of a pacer on 127.0.0.1, a free port, with its store and sandboxes in `dir`. */
+/**
+ * The config of a pacer on 127.0.0.1, a free port, with its store and sandboxes in `dir`, and its
+ * agents on this test process's own block of ports (test/harness/agent-ports.ts).
+ */
 export function e2eConfig(dir: string, overrides: Partial<PacerConfig> = {}): PacerConfig {
-  return { ...defaultConfig(dir), port: 0, storePath: join(dir, 'pacer.db'), sandboxRoot: join(dir, 'sandboxes'), ...overrides };
+  return { ...defaultConfig(dir), port: 0, storePath: join(dir, 'pacer.db'), sandboxRoot: join(dir, 'sandboxes'), localAgentPorts: testAgentPorts(), ...overrides };
 }
 
 /**

@@ -107,6 +107,28 @@ export class MemoryStore implements Store {
     this.record({ type: 'setAside', record });
   }
 
+  /**
+   * Applies a write another store recorded (replaying a prefix of `writes` rebuilds what was
+   * durable when a process was killed after that write).
+   */
+  apply(write: StoreWrite): void {
+    switch (write.type) {
+      case 'saveRunSpec': return this.saveRunSpec(write.spec);
+      case 'deleteRunSpec': return this.deleteRunSpec(write.runSpecId);
+      case 'saveInstances': return this.saveInstances(write.instances);
+      case 'deleteInstance': return this.deleteInstance(write.instanceId);
+      case 'saveFrameworkId': return this.saveFrameworkId(write.frameworkId);
+      case 'saveRoot': return this.saveRoot(write.root);
+      case 'saveRunSpecVersion': return this.saveRunSpecVersion(write.spec);
+      case 'deleteRunSpecVersion': return this.deleteRunSpecVersion(write.runSpecId, write.version);
+      case 'saveRootVersion': return this.saveRootVersion(write.root);
+      case 'deleteRootVersion': return this.deleteRootVersion(write.version);
+      case 'saveDeployment': return this.saveDeployment(write.deployment);
+      case 'deleteDeployment': return this.deleteDeployment(write.deploymentId);
+      case 'setAside': return this.setAside(write.record);
+    }
+  }
+
   /** Puts `state` in without recording writes (a store as a previous process left it). */
   fill(state: StoredState): void {
     this.root = state.root;

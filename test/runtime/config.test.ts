@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import t from 'tap';
 import { defaultConfig, parseConfig, usage, type PacerConfig } from '../../src/runtime/config';
 import { schedulerOptionsOf } from '../../src/runtime/runtime-parts';
+import { localClusterOptions } from '../../src/runtime/start-local';
+import { silentLog } from '../../src/runtime/pacer-log';
 
 /** A working directory that is not the process's, so "relative to cwd" is visible. */
 const CWD = resolve('/tmp', 'pacer-config-test-cwd');
@@ -54,6 +56,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', value: 'full', expect: { storeSynchronous: 'FULL' } },
   { flag: '--sandbox', env: 'PACER_SANDBOX', value: '/srv/sandboxes', expect: { sandboxRoot: '/srv/sandboxes' } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', value: '3', expect: { localAgents: 3 } },
+  { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', value: '41000-41099', expect: { localAgentPorts: [41000, 41099] } },
   { flag: '--mesos_role', env: 'PACER_MESOS_ROLE', value: 'web', expect: { defaultRole: 'web' } },
   { flag: '--new_group_enforce_role', env: 'PACER_NEW_GROUP_ENFORCE_ROLE', value: 'top', expect: { newGroupEnforceRole: 'top' } },
   { flag: '--max_running_deployments', env: 'PACER_MAX_RUNNING_DEPLOYMENTS', value: '7', expect: { maxRunningDeployments: 7 } },
@@ -143,6 +146,12 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--log_format', 'yaml'], error: '--log_format yaml: expected one of text, json' },
   { argv: ['--local_agents', '0'], error: '--local_agents 0: expected an integer from 1 to 64' },
   { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
+  ...['31000', '31000-', '-31000', 'a-b', '31000-31999-32000', '31000:31999', '0-10', '65000-65536', '31999-31000', '1e3-2e3'].map((v) => (
+    { argv: ['--local_agent_ports', v], error: `--local_agent_ports ${v}: expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)` })),
+  { env: { PACER_LOCAL_AGENT_PORTS: '' }, error: 'PACER_LOCAL_AGENT_PORTS=: expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)' },
+  { argv: ['--local_agent_ports', '41000-41001', '--local_agents', '3'], error: '--local_agent_ports 41000-41001 with --local_agents 3: 2 port(s) cannot be split among 3 agents: expected at least one port per agent' },
+  { argv: ['--local_agent_ports', '8000-8999'], error: '--local_agent_ports 8000-8999 holds --port 8080: expected a range apart from the API\'s ports' },
+  { argv: ['--local_agent_ports', '8000-8999', '--port', '0', '--ssl_cert', 'c.pem', '--ssl_key', 'k.pem', '--https_port', '8443'], error: '--local_agent_ports 8000-8999 holds --https_port 8443: expected a range apart from the API\'s ports' },
   { argv: ['--mesos_role', ''], error: '--mesos_role : expected a role name' },
   { argv: ['--new-group-enforce-role', 'all'], error: '--new-group-enforce-role all: expected one of off, top' },
   { argv: ['--max_running_deployments', '0'], error: '--max_running_deployments 0: expected an integer from 1 to 100000' },
@@ -200,6 +209,39 @@ t.test('--unhealthy_kill_floor: a share from 0 to 1, read as the label is; absen
   for (const bad of ['1.5', '-0.5', 'half', '', '1e-1']) {
     t.equal(errorOf(parseConfig([`--unhealthy_kill_floor=${bad}`], {}, CWD)), `--unhealthy_kill_floor ${bad}: expected a number from 0 to 1`, JSON.stringify(bad));
   }
+});
+
+t.test('--local_agent_ports: the default range is 31000 upward, 1000 ports per agent; a range reaches the local cluster', async (t) => {
+  const dflt = configOf(parseConfig([], {}, CWD));
+  t.equal(dflt.localAgentPorts, undefined, 'no range given: the local cluster\'s default');
+  t.notOk('ports' in localClusterOptions(dflt, silentLog()), 'the local cluster picks its default');
+  const given = configOf(parseConfig(['--local_agent_ports', ' 41000 - 41099 ', '--local_agents', '2'], {}, CWD));
+  t.same(localClusterOptions(given, silentLog()).ports, [41000, 41099], 'handed to the local cluster');
+  t.equal(errorOf(parseConfig(['--local_agent_ports', '41000-41099', '--port', '41050'], {}, CWD)),
+    '--local_agent_ports 41000-41099 holds --port 41050: expected a range apart from the API\'s ports');
+  t.match(configOf(parseConfig(['--local_agent_ports', '8000-8999', '--port', '0'], {}, CWD)), { localAgentPorts: [8000, 8999] }, '--port 0 takes a free port outside the range');
+});
+
+t.test('credentials given in --zk, --master or --http_credentials never appear in an error', async (t) => {
+  const cases: { argv?: string[]; env?: Record<string, string>; error: string }[] = [
+    { argv: ['--zk', 'zk://u:hunter2@/p'], error: '--zk zk://xxxxxxxx@/p: bad ZooKeeper URL zk://xxxxxxxx@/p: it names no ZooKeeper server' },
+    { argv: ['--zk=u:hunter2@zk1:2181/p'], error: '--zk xxxxxxxx@zk1:2181/p: bad ZooKeeper URL xxxxxxxx@zk1:2181/p: it must start with zk://' },
+    { argv: ['--zk', 'http://u:hunter2@zk1:2181/p'], error: '--zk http://xxxxxxxx@zk1:2181/p: bad ZooKeeper URL http://xxxxxxxx@zk1:2181/p: it must start with zk://' },
+    { env: { PACER_ZK: 'zk://u:hunter2@zk1:x/p' }, error: 'PACER_ZK=zk://xxxxxxxx@zk1:x/p: bad ZooKeeper URL zk://xxxxxxxx@zk1:x/p: "zk1:x" is not host[:port]' },
+    { argv: ['--master', 'ops:hunter2@m:5050'], error: '--master xxxxxxxx@m:5050: expected http://host:port, https://host:port or zk://host:port/path' },
+    { argv: ['--master', 'ftp://ops:hunter2@m:5050'], error: '--master ftp://xxxxxxxx@m:5050: expected http://host:port, https://host:port or zk://host:port/path' },
+    { argv: ['--master', 'zk://ops:hunter2@/mesos'], error: '--master zk://xxxxxxxx@/mesos: bad ZooKeeper URL zk://xxxxxxxx@/mesos: it names no ZooKeeper server' },
+    { env: { PACER_MASTER: 'http://' }, error: 'PACER_MASTER=http://: expected http://host:port, https://host:port or zk://host:port/path' },
+    { argv: ['--http_credentials', ''], error: '--http_credentials (hidden): expected user:password' },
+  ];
+  for (const c of cases) {
+    const error = errorOf(parseConfig(c.argv ?? [], c.env ?? {}, CWD));
+    t.equal(error, c.error, c.error);
+    t.notMatch(error, /hunter2/, 'no password');
+  }
+  t.match(configOf(parseConfig(['--master', 'http://ops:hunter2@m:5050'], {}, CWD)), { master: 'http://ops:hunter2@m:5050' }, 'a good URL is kept whole, credentials and all');
+  t.match(configOf(parseConfig(['--master', 'zk://ops:hunter2@zk1:2181/mesos'], {}, CWD)), { master: 'zk://ops:hunter2@zk1:2181/mesos' });
+  t.notMatch(usage(), /hunter2/);
 });
 
 t.test('--zk: a zk:// URL, the local cluster, and an address the other pacers can reach', async (t) => {

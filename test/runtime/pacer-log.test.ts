@@ -105,8 +105,8 @@ t.test('the clusters\' own lines: component local and mesos; credentials in a UR
   mesos.warn('zk://zkuser:zkpass@zk1:2181/mesos is gone; resubscribing in 100 ms', { subscription: 'resubscribing', retryInMs: 100 });
   t.match(records(), [
     { level: 40, component: 'local', msg: /^killed 1 process/ },
-    { level: 30, component: 'mesos', subscription: 'subscribed', frameworkId: 'f-1', msg: 'subscribed to http://master:5050 as framework f-1' },
-    { level: 40, component: 'mesos', subscription: 'resubscribing', retryInMs: 100, msg: 'zk://zk1:2181/mesos is gone; resubscribing in 100 ms' },
+    { level: 30, component: 'mesos', subscription: 'subscribed', frameworkId: 'f-1', msg: 'subscribed to http://xxxxxxxx@master:5050 as framework f-1' },
+    { level: 40, component: 'mesos', subscription: 'resubscribing', retryInMs: 100, msg: 'zk://xxxxxxxx@zk1:2181/mesos is gone; resubscribing in 100 ms' },
   ]);
   t.notMatch(lines().join('\n'), /hunter2|zkpass/);
 });

@@ -60,6 +60,8 @@ t.test('the generator draws what the issue lists', async (t) => {
     // commands and faults
     '"scale":{', '"kill":{"id"', '"agent":"', '"scale":true', '"wipe":true', '"delete":"', '"resetDelay":"', '"partition":"', '"heal":"',
     '"killAgent":"', '"addAgents":{', '"kind":"flaky"', '"kind":"failingDuring"', '"kind":"exitAfter"', '"kind":"failToStart"',
+    // scheduler failovers (issue 16)
+    '"schedulerFailover":{"downtime":',
     // the convergence oracle, on some seeds only
     '"convergeWithin":"4m"',
   ];

@@ -1,5 +1,5 @@
+import { type Group, runSpecDiff, type Scheduler } from '../../scheduler/index';
 import type { Command } from '../../scheduler/model/inputs';
-import { runSpecDiff, type Scheduler } from '../../scheduler/index';
 import type { AuthorizedAction } from './authorized-action';
 
 /** One check a command needs: `action` on the run spec `path`. */
@@ -13,10 +13,12 @@ export interface RunSpecCheck {
  * (`AppsResource`, `PodsResource`, `AppTasksResource`, `TasksResource`, `QueueResource`,
  * `DeploymentsResource`: create → CreateRunSpec, change/kill/scale/restart/reset delay →
  * UpdateRunSpec, delete → DeleteRunSpec, cancel a deployment → UpdateRunSpec on each run spec it
- * affects). A new root (groups API, bulk app updates, scaleBy, version revert) is compared with
- * the current one by the planner's own {@link runSpecDiff}: each run spec it removes, creates or
- * changes is checked, so a group change touching one run spec the caller may not change is
- * refused whole. Pure: reads the scheduler, changes nothing.
+ * affects). A root change (groups API, bulk app updates, scaleBy, version revert) is previewed
+ * by the core (`previewChange`: the root it would give) and compared with the current root by the
+ * planner's own {@link runSpecDiff}: each run spec it removes, creates or changes is checked, so a
+ * group change touching one run spec the caller may not change is refused whole; a change the core
+ * refuses needs no check (it fails with the core's answer). `setEnforceRole` changes no run spec
+ * and needs none. Pure: reads the scheduler, changes nothing.
  */
 export function runSpecChecks(command: Command, scheduler: Scheduler): RunSpecCheck[] {
   switch (command.type) {
@@ -35,12 +37,22 @@ export function runSpecChecks(command: Command, scheduler: Scheduler): RunSpecCh
       const plan = scheduler.runningPlans().find((p) => p.id === command.deploymentId);
       return (plan?.affectedRunSpecIds ?? []).map((path) => ({ action: 'UpdateRunSpec', path }));
     }
-    case 'deploy': {
-      const diff = runSpecDiff(scheduler.root(), command.root);
-      return [
-        ...diff.removed.map((spec): RunSpecCheck => ({ action: 'DeleteRunSpec', path: spec.id })),
-        ...diff.changed.map(({ before, after }): RunSpecCheck => ({ action: before === undefined ? 'CreateRunSpec' : 'UpdateRunSpec', path: after.id })),
-      ];
+    case 'deploy':
+      return rootChecks(scheduler.root(), command.root);
+    case 'changeRoot': {
+      const preview = scheduler.previewChange(command.change);
+      return preview.ok ? rootChecks(scheduler.root(), preview.root) : [];
     }
+    case 'setEnforceRole':
+      return [];
   }
+}
+
+/** The checks of replacing `current` by `target`: every run spec removed, created or changed. */
+function rootChecks(current: Group, target: Group): RunSpecCheck[] {
+  const diff = runSpecDiff(current, target);
+  return [
+    ...diff.removed.map((spec): RunSpecCheck => ({ action: 'DeleteRunSpec', path: spec.id })),
+    ...diff.changed.map(({ before, after }): RunSpecCheck => ({ action: before === undefined ? 'CreateRunSpec' : 'UpdateRunSpec', path: after.id })),
+  ];
 }

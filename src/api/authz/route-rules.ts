@@ -5,6 +5,7 @@ import { groupGetTarget, groupIdOf } from '../v2/groups/group-path';
 import { targetGroupId } from '../v2/groups/group-write-handlers';
 import { podTargetOf } from '../v2/pods/pod-target';
 import type { ApiDeps } from '../api-deps';
+import { queryAll, type Query } from '../query';
 import { findGroup } from '../../scheduler/index';
 import type { AuthorizedAction } from './authorized-action';
 import type { Access } from './policy';
@@ -75,6 +76,18 @@ function groupWrite(method: 'PUT' | 'POST' | 'DELETE' | 'PATCH'): Before {
   };
 }
 
+/**
+ * `GET /v2/capacity?app=/id` simulates scaling the app up: it needs what the scale would,
+ * UpdateRunSpec on the app (or pod); a request naming neither is left to the handler's 400.
+ */
+const capacityRead: Before = (access, request) => {
+  const query = request.query as Query;
+  const ids = [...queryAll(query, 'app'), ...queryAll(query, 'pod')];
+  if (ids.length !== 1) return;
+  const raw = ids[0].trim();
+  demand(access, 'UpdateRunSpec', raw.startsWith('/') ? raw : `/${raw}`);
+};
+
 const RUN_SPECS: RouteRule = { kind: 'runSpecs' };
 const VIEW_RESOURCE: RouteRule = { kind: 'resource', action: 'ViewResource' };
 const ANY: RouteRule = { kind: 'any' };
@@ -124,6 +137,7 @@ export const ROUTE_RULES: Readonly<Record<string, RouteRule>> = {
   // The ring holds every recent input, whatever the principal may view: an operator's action.
   'POST /pacer/v1/recording': { kind: 'resource', action: 'UpdateResource' },
   'GET /pacer/v1/sim': VIEW_RESOURCE,
+  'GET /v2/capacity': { kind: 'runSpecs', before: capacityRead },
   'GET /v2/events': ANY,
   'GET /ping': ANY,
   'GET /': ANY,

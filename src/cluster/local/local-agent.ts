@@ -12,33 +12,61 @@ export interface LocalAgent {
   readonly ports: readonly PortRange[];
 }
 
-const FIRST_PORT = 31000;
-const PORTS_PER_AGENT = 1000;
+/** Where the default host-port range of a count of agents begins, and how many ports each agent gets. */
+export const DEFAULT_FIRST_AGENT_PORT = 31000;
+export const DEFAULT_PORTS_PER_AGENT = 1000;
 const DEFAULT_DISK_MIB = 10_240;
 
 /**
- * Resolves `agents` (a count or a list) into agents, sorted by id. A count splits this host's
- * cpus and memory evenly and gives each agent its own port range, so that ports never clash.
- * Throws RangeError on duplicate ids or overlapping port ranges on one hostname (two agents on
- * one host would hand out the same port twice).
+ * The host ports a count of agents shares by default: from 31000, 1000 per agent (31000-31999 for
+ * one agent), the range a Mesos agent offers by default.
  */
-export function resolveAgents(agents: number | readonly LocalAgentOptions[] | undefined): LocalAgent[] {
-  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1);
+export function defaultAgentPorts(count: number): PortRange {
+  return [DEFAULT_FIRST_AGENT_PORT, DEFAULT_FIRST_AGENT_PORT + count * DEFAULT_PORTS_PER_AGENT - 1];
+}
+
+/**
+ * Why `ports` cannot be split among `count` agents (undefined when it can): an inclusive range
+ * within 1..65535 with at least one port per agent.
+ */
+export function agentPortsProblem(ports: PortRange, count: number): string | undefined {
+  const [begin, end] = ports;
+  if (!(Number.isInteger(begin) && Number.isInteger(end) && begin >= 1 && begin <= end && end <= 65535)) {
+    return `expected an inclusive range BEGIN-END within 1..65535, got ${begin}-${end}`;
+  }
+  if (end - begin + 1 < count) return `${end - begin + 1} port(s) cannot be split among ${count} agents: expected at least one port per agent`;
+  return undefined;
+}
+
+/**
+ * Resolves `agents` (a count or a list) into agents, sorted by id. A count splits this host's
+ * cpus and memory evenly, and `ports` (default {@link defaultAgentPorts}) into one consecutive
+ * share per agent (the last takes what does not divide evenly), so that ports never clash; a list
+ * brings its own ranges. Throws RangeError on a `ports` range that cannot be split, duplicate ids
+ * or overlapping port ranges on one hostname (two agents on one host would hand out the same
+ * port twice).
+ */
+export function resolveAgents(agents: number | readonly LocalAgentOptions[] | undefined, ports?: PortRange): LocalAgent[] {
+  const list = typeof agents === 'object' ? agents : defaultAgents(agents ?? 1, ports);
   if (list.length === 0) throw new RangeError('the local cluster needs at least one agent');
   const resolved = list.map((o, i) => resolveAgent(o, i));
   checkDistinct(resolved);
   return resolved.sort((a, b) => (a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0));
 }
 
-function defaultAgents(count: number): LocalAgentOptions[] {
+function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count)): LocalAgentOptions[] {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`agents must be a positive integer, got ${count}`);
+  const problem = agentPortsProblem(ports, count);
+  if (problem !== undefined) throw new RangeError(`agent ports: ${problem}`);
+  const [first, last] = ports;
+  const share = Math.floor((last - first + 1) / count);
   const cpus = Math.max(0.1, Math.floor((availableParallelism() / count) * 10) / 10);
   const memMib = Math.max(64, Math.floor(totalmem() / (1024 * 1024) / count));
   return Array.from({ length: count }, (_, i) => ({
     cpus,
     memMib,
     diskMib: DEFAULT_DISK_MIB,
-    ports: [FIRST_PORT + i * PORTS_PER_AGENT, FIRST_PORT + (i + 1) * PORTS_PER_AGENT - 1] as const,
+    ports: [first + i * share, i === count - 1 ? last : first + (i + 1) * share - 1] as const,
   }));
 }
 

@@ -22,9 +22,16 @@ export interface LocalAgentOptions {
 export interface LocalClusterOptions {
   /**
    * A count of identical agents sharing this host (default 1; each gets an equal share of the
-   * host's cpus and memory, 10 GiB of disk and its own 1000-port range from 31000), or a list.
+   * host's cpus and memory, 10 GiB of disk and its own share of `ports`), or a list.
    */
   readonly agents?: number | readonly LocalAgentOptions[];
+  /**
+   * The inclusive host-port range a count of agents shares, split evenly among them (default
+   * 31000 upward, 1000 ports per agent; `--local_agent_ports`). Two pacers on one host need
+   * ranges that do not overlap, or a task of one may find its port taken by a task of the other.
+   * Ignored when `agents` is a list.
+   */
+  readonly ports?: PortRange;
   /** Directory holding one sandbox directory per task (created when missing). */
   readonly sandboxRoot: string;
   /**

@@ -1,6 +1,7 @@
 import type { MasterDetector } from './master-detector';
 import { StaticMasterDetector } from './static-master-detector';
 import { ZkMasterDetector } from './zk/zk-master-detector';
+import { redactUrlValue } from '../url-credentials';
 
 /**
  * The detector `--master` asks for: `http(s)://host:port` → {@link StaticMasterDetector} (one
@@ -15,5 +16,5 @@ export function detectorForMaster(master: string | undefined): MasterDetector {
   const value = master.trim();
   if (value.startsWith('zk://')) return new ZkMasterDetector(value);
   if (value.startsWith('http://') || value.startsWith('https://')) return new StaticMasterDetector(value);
-  throw new Error(`--master ${JSON.stringify(master)}: expected http://host:port, https://host:port or zk://host:port/path`);
+  throw new Error(`--master ${JSON.stringify(redactUrlValue(master))}: expected http://host:port, https://host:port or zk://host:port/path`);
 }

@@ -78,6 +78,11 @@ const STDERR_LOGGER: MesosLogger = {
  * A call that got no answer at all (network fault, timeout: the master may or may not have
  * processed it) is sent again after a backoff when repeating it is harmless (KILL, ACKNOWLEDGE,
  * RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK), at most `maxCallRetries` times.
+ * Resident instances: an ACCEPT carries their RESERVE, CREATE, DESTROY and UNRESERVE operations
+ * with the framework's principal and Marathon's reservation labels (translate/
+ * reservation-to-mesos.ts), and offers are read with this framework's labelled reservations and
+ * persistent volumes as pools of their own (translate/offer-from-mesos.ts), so an instance
+ * relaunches on its own reservation and volume.
  * Raw Mesos offers are kept by id until accepted, declined or rescinded: ACCEPT copies their
  * resources (translate/launch-to-mesos.ts). They die with the subscription: after a master
  * failover (or any reconnection) an ACCEPT of an older offer is never sent; its tasks are reported
@@ -196,50 +201,32 @@ export class MesosCluster implements ClusterDriver {
 
   // ---------------------------------------------------------------- ClusterDriver
 
-  accept(offerId: string, all: readonly OfferOperation[], refuseMs: number): void {
-    const operations = this.withoutResident(offerId, all);
-    if (operations.length === 0 && all.length > 0) {
-      this.decline([offerId], 0);
-      return;
-    }
+  accept(offerId: string, operations: readonly OfferOperation[], refuseMs: number): void {
+    const launches = operations.filter((op): op is LaunchOperation => !isReservationOperation(op));
     const offer = this.offers.get(offerId);
     const frameworkId = this.framework;
     if (this.lifecycle !== 'subscribed' || offer === undefined || frameworkId === undefined) {
-      this.dropLaunches(operations, `offer ${offerId} is no longer valid`);
+      this.dropLaunches(launches, `offer ${offerId} is no longer valid`);
       return;
     }
     let call: Call;
     try {
-      call = acceptCall(frameworkId, offerId, launchesToMesos(operations, { frameworkId, offer }), refuseMs);
+      const principal = this.principal();
+      call = acceptCall(frameworkId, offerId, launchesToMesos(operations, { frameworkId, offer, ...(principal === undefined ? {} : { principal }) }), refuseMs);
     } catch (err) {
-      this.log.warn(`cannot translate the launch on offer ${offerId}: ${(err as Error).message}`);
-      this.dropLaunches(operations, `launch could not be translated: ${(err as Error).message}`, 'TASK_ERROR', 'REASON_TASK_INVALID');
+      this.log.warn(`cannot translate the operations on offer ${offerId}: ${(err as Error).message}`);
+      this.dropLaunches(launches, `launch could not be translated: ${(err as Error).message}`, 'TASK_ERROR', 'REASON_TASK_INVALID');
       this.decline([offerId], 0);
       return;
     }
     this.offers.delete(offerId);
-    countLaunches(this.metrics, operations);
-    this.send({ call, dropped: () => this.dropLaunches(operations, `offer ${offerId} was not accepted by the master`) });
+    countLaunches(this.metrics, launches);
+    this.send({ call, dropped: () => this.dropLaunches(launches, `offer ${offerId} was not accepted by the master`) });
   }
 
-  /**
-   * Not built yet: RESERVE / CREATE / DESTROY / UNRESERVE are not translated to Mesos, so the
-   * launches of resident instances (on a reservation of their own) are refused here with
-   * TASK_ERROR saying so, and reservation operations are dropped with a warning; the rest of the
-   * ACCEPT goes on. README "Known gaps" says it.
-   */
-  private withoutResident(offerId: string, all: readonly OfferOperation[]): LaunchOperation[] {
-    const launches: LaunchOperation[] = [];
-    const resident: LaunchOperation[] = [];
-    let reservations = 0;
-    for (const op of all) {
-      if (isReservationOperation(op)) reservations++;
-      else if (op.allocation.some((p) => p.reservationId !== undefined)) resident.push(op);
-      else launches.push(op);
-    }
-    if (reservations > 0) this.log.warn(`offer ${offerId}: ${reservations} reservation operation(s) dropped: persistent volumes are not translated to Mesos yet`);
-    if (resident.length > 0) this.dropLaunches(resident, 'resident instances (persistent volumes) are not supported on Mesos yet', 'TASK_ERROR', 'REASON_TASK_INVALID');
-    return launches;
+  /** The framework's principal (`--mesos_authentication_principal` or the credentials'), if any. */
+  private principal(): string | undefined {
+    return this.options.principal ?? this.options.credentials?.principal;
   }
 
   decline(offerIds: readonly string[], refuseMs: number): void {
@@ -562,7 +549,7 @@ export class MesosCluster implements ClusterDriver {
     const translated = [];
     for (const offer of offers) {
       try {
-        translated.push(offerFromMesos(offer));
+        translated.push(offerFromMesos(offer, this.framework));
         this.offers.set(offer.id.value, offer);
       } catch (err) {
         this.log.warn(`declining offer ${offer.id.value}, which cannot be read: ${(err as Error).message}`);
@@ -578,7 +565,7 @@ export class MesosCluster implements ClusterDriver {
 
   private info(): FrameworkInfo {
     const o = this.options;
-    const principal = o.principal ?? o.credentials?.principal;
+    const principal = this.principal();
     return frameworkInfo({
       name: o.frameworkName ?? DEFAULTS.frameworkName,
       user: o.user ?? userInfo().username,

@@ -43,11 +43,5 @@ export function pathIdProblem(id: string): string | undefined {
   return pathIdProblems(id)[0];
 }
 
-/**
- * The group role of a run spec: the name of its top-level group (`/dev/api` → `dev`); undefined for
- * run specs directly in the root group.
- */
-export function groupRoleOf(id: string): string | undefined {
-  const segments = id.split('/').filter((s) => s !== '');
-  return segments.length >= 2 ? segments[0] : undefined;
-}
+/** The group role of a run spec (`/dev/api` → `dev`): the core's rule. */
+export { groupRoleOf } from '../../scheduler/index';

@@ -1,7 +1,6 @@
-import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from '../../scheduler/index';
+import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem, defaultRoleWhen, residentStarRoleMessage, roleNotAllowedMessage, rolesAllowed } from '../../scheduler/index';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
-import { groupRoleOf } from './path-id';
 import type { WireObject } from './wire-object';
 
 /** Where a run spec keeps its role fields, and what kind of run spec it is. */
@@ -51,32 +50,22 @@ export function resolveRoles(fields: RoleFields, ctx: ConvertContext): ResolvedR
 }
 
 /**
- * The roles a run spec with this id may use, in Marathon's order without duplicates (the order of
- * its message): root level `[default]`; enforced `[group, previous?]`; otherwise
- * `[default, group, previous?]` — the same rule as the core's `allowedRoles`.
+ * The roles a run spec with this id may use, as the context says: the core's rule
+ * (`rolesAllowed`, src/scheduler/groups/role-rules.ts) with the context's enforcement and previous
+ * role; without a valid id only the default role.
  */
 export function allowedRoles(id: string | undefined, ctx: ConvertContext): readonly string[] {
-  const groupRole = id === undefined ? undefined : groupRoleOf(id);
-  if (groupRole === undefined) return [ctx.defaultRole];
-  const roles = ctx.enforcedGroupRole !== undefined ? [ctx.enforcedGroupRole] : [ctx.defaultRole, groupRole];
-  if (ctx.previousRole !== undefined) roles.push(ctx.previousRole);
-  return [...new Set(roles)];
+  if (id === undefined) return [ctx.defaultRole];
+  return rolesAllowed(id, ctx.defaultRole, ctx.enforcedGroupRole !== undefined, ctx.previousRole);
 }
 
-/**
- * The role of a definition that names none: the enforced group role, else the default role
- * (facts 110–112). The previous role plays no part: a full replacement without `role` is
- * normalized like a new definition.
- */
+/** The role of a definition that names none (the core's `defaultRoleWhen`, facts 110–112). */
 export function defaultRoleOf(id: string | undefined, ctx: ConvertContext): string {
-  const groupRole = id === undefined ? undefined : groupRoleOf(id);
-  return groupRole !== undefined && ctx.enforcedGroupRole !== undefined ? ctx.enforcedGroupRole : ctx.defaultRole;
+  return id === undefined ? ctx.defaultRole : defaultRoleWhen(id, ctx.defaultRole, ctx.enforcedGroupRole !== undefined);
 }
 
-/** Marathon's message for a role outside the allowed set. */
-export function roleNotAllowedMessage(role: string, allowed: readonly string[]): string {
-  return `got ${role}, expected one of: [${allowed.join(', ')}]`;
-}
+/** Marathon's message for a role outside the allowed set (the core's). */
+export { roleNotAllowedMessage };
 
 function checkRole(fields: RoleFields, role: string, given: boolean, allowed: readonly string[]): void {
   const holder = fields.roleHolder;
@@ -86,7 +75,7 @@ function checkRole(fields: RoleFields, role: string, given: boolean, allowed: re
     holder.fail('role', roleNotAllowedMessage(role, allowed));
   }
   if (fields.resident && role === '*') {
-    holder.fail('role', `Resident ${fields.noun}s cannot have the role *`);
+    holder.fail('role', residentStarRoleMessage(fields.noun));
   }
 }
 

@@ -8,7 +8,7 @@
  * semantic message wins.
  */
 
-import { MAX_ID_LENGTH } from '../../scheduler/index';
+import { MAX_ID_LENGTH, PATH_LABEL_SOURCE } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';
@@ -82,7 +82,7 @@ export const ANY_PORT = int(0, 65535);
  * the RAML's nested optional groups so that a long invalid id cannot make the match backtrack
  * exponentially. The one id shape of app, pod and group bodies, at most `MAX_ID_LENGTH` characters.
  */
-const LABEL = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
+const LABEL = PATH_LABEL_SOURCE;
 export const PATH_ID_PATTERN = `^/*(?:(?:\\.\\.|${LABEL}(?:\\.${LABEL})*)(?:/+|$))*$`;
 export const PATH_ID = str({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: PATH_ID_PATTERN });
 

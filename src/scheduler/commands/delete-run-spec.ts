@@ -1,8 +1,8 @@
 import type { CommandContext } from './command-context';
-import { isoTime } from '../kernel/iso-time';
 import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
+import { versionAfter } from './version-after';
 
 /**
  * DELETE of an app or pod: a new root without it, deployed as a StopApplication/StopPod plan.
@@ -10,6 +10,6 @@ import { deployChange } from './deploy-change';
  */
 export function deleteRunSpecCommand(ctx: CommandContext, runSpecId: string, force: boolean): CommandResult {
   if (findRunSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
-  const version = isoTime(ctx.clock.nowMs());
+  const version = versionAfter(ctx.clock.nowMs(), ctx.state.root.version);
   return deployChange(ctx, ctx.groups.withoutRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
 }

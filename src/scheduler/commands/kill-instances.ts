@@ -4,7 +4,8 @@ import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-import { withInstances } from './with-instances';
+import { versionAfter } from './version-after';
+import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
 
@@ -33,7 +34,7 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
   }
   // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
   const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
-  const scaled = withInstances(current, Math.max(0, current.instances - victims.length), ctx.clock.nowMs());
+  const scaled = withInstances(current, Math.max(0, current.instances - victims.length), versionAfter(ctx.clock.nowMs(), ctx.state.root.version));
   return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
 }
 
@@ -55,11 +56,11 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
     return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
   }
   let root = ctx.state.root;
-  const nowMs = ctx.clock.nowMs();
+  const version = versionAfter(ctx.clock.nowMs(), root.version);
   for (const { rs, victims } of plan) {
     for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
     const current = findRunSpec(root, rs.spec.id) ?? rs.spec;
-    const scaled = withInstances(current, Math.max(0, current.instances - victims.length), nowMs);
+    const scaled = withInstances(current, Math.max(0, current.instances - victims.length), version);
     const next = ctx.groups.withRunSpec(root, scaled, scaled.version);
     if (!next.ok) return { ok: false, error: 'invalid', message: next.message };
     root = next.root;

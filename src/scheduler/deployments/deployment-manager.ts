@@ -43,8 +43,17 @@ export class DeploymentManager {
   readonly running = new Map<string, Deployment>();
   /** The full plan of a deployment, built once for all of its events. */
   private readonly plans = new WeakMap<Deployment, FullPlan>();
+  /**
+   * The running deployments with an action on each run spec (in any step), and the order each
+   * was put into `running` in: {@link progress} looks at the deployments of the changed run specs
+   * only, in `running`'s order, instead of at every running deployment after every input.
+   */
+  private readonly byRunSpec = new Map<string, Set<Deployment>>();
+  private readonly runningOrder = new WeakMap<Deployment, number>();
+  private runningSeq = 0;
 
-  constructor(private readonly planner: Planner) {}
+  /** `planner` also plans dry runs (`?dryRun=true`), so they show the plan a change would get. */
+  constructor(readonly planner: Planner) {}
 
   /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
   deploy(ctx: DeploymentContext, target: Group, force: boolean, groupId?: string): DeployResult {
@@ -88,7 +97,7 @@ export class DeploymentManager {
     ctx.state.history.recordRoot(target);
     ctx.bus.emit({ eventType: 'group_change_success', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? changedGroupId(plan), version: target.version });
     const d: Deployment = { plan, original, target, stepIndex: -1, startedAtMs: ctx.clock.nowMs() };
-    this.running.set(plan.id, d);
+    this.startRunning(d);
     this.advance(ctx, d);
     return { ok: true, deploymentId: plan.id, version: target.version };
   }
@@ -97,10 +106,15 @@ export class DeploymentManager {
    * After a restart: a deployment read back from the store runs on from its current step. The
    * step's actions begin again; they are idempotent (start keeps an existing run spec, scale and
    * restart converge to the target, stop kills what is left), so nothing already done is redone.
+   * Then the step is checked at once, as a new deployment's first step is: a step that was done
+   * before the restart (a stop whose run spec's delete was durable while the deployment's end was
+   * not: a kill -9 inside the status update) would otherwise wait for a change to a run spec that
+   * no longer exists, and hold the deployment forever.
    */
   resume(ctx: DeploymentContext, d: Deployment): void {
-    this.running.set(d.plan.id, d);
+    this.startRunning(d);
     for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) this.begin(ctx, d, a);
+    this.advance(ctx, d);
   }
 
   /** Ids of the running deployments that hold this run spec. */
@@ -111,9 +125,42 @@ export class DeploymentManager {
   /** Checks the running deployments whose current actions touch a changed run spec. */
   progress(ctx: DeploymentContext, changed: ReadonlySet<string>): void {
     if (this.running.size === 0) return;
-    for (const d of [...this.running.values()]) {
+    const candidates: Deployment[] = [];
+    if (changed.size >= this.running.size) {
+      candidates.push(...this.running.values());
+    } else {
+      const seen = new Set<Deployment>();
+      for (const id of changed) for (const d of this.byRunSpec.get(id) ?? []) seen.add(d);
+      candidates.push(...seen);
+      candidates.sort((a, b) => (this.runningOrder.get(a) ?? 0) - (this.runningOrder.get(b) ?? 0));
+    }
+    for (const d of candidates) {
       const step = d.plan.steps[d.stepIndex];
       if (step !== undefined && step.actions.some((a) => changed.has(a.runSpecId))) this.advance(ctx, d);
+    }
+  }
+
+  private startRunning(d: Deployment): void {
+    this.running.set(d.plan.id, d);
+    this.runningOrder.set(d, this.runningSeq++);
+    for (const step of d.plan.steps) {
+      for (const a of step.actions) {
+        let ds = this.byRunSpec.get(a.runSpecId);
+        if (ds === undefined) this.byRunSpec.set(a.runSpecId, (ds = new Set()));
+        ds.add(d);
+      }
+    }
+  }
+
+  private stopRunning(d: Deployment): void {
+    this.running.delete(d.plan.id);
+    for (const step of d.plan.steps) {
+      for (const a of step.actions) {
+        const ds = this.byRunSpec.get(a.runSpecId);
+        if (ds === undefined) continue;
+        ds.delete(d);
+        if (ds.size === 0) this.byRunSpec.delete(a.runSpecId);
+      }
     }
   }
 
@@ -149,7 +196,7 @@ export class DeploymentManager {
       d.stepIndex++;
       const next = d.plan.steps[d.stepIndex];
       if (next === undefined) {
-        this.running.delete(d.plan.id);
+        this.stopRunning(d);
         ctx.store.deleteDeployment(d.plan.id);
         ctx.bus.emit({ eventType: 'deployment_success', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan) });
         return;
@@ -187,7 +234,7 @@ export class DeploymentManager {
   }
 
   private stop(ctx: DeploymentContext, d: Deployment, reason: string): void {
-    this.running.delete(d.plan.id);
+    this.stopRunning(d);
     ctx.store.deleteDeployment(d.plan.id);
     this.emitStep(ctx, d, 'deployment_step_failure');
     ctx.bus.emit({ eventType: 'deployment_failed', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan), reason });

@@ -9,7 +9,11 @@ export type GroupError =
   /** The id is already used by something of another kind (groups, apps and pods share one namespace). */
   | 'namespace-conflict'
   /** `enforceRole` on a group that is not top-level (`Path needs to be top-level`). */
-  | 'not-top-level';
+  | 'not-top-level'
+  /** A group scale (`scaleBy`) would take an app past `MAX_INSTANCES` (docs/limits.md). */
+  | 'too-many-instances'
+  /** A revert names a root version that has no such group (`Group /g not available in version <v>`). */
+  | 'unavailable-version';
 
 /** A refused change: the reason and a Marathon-worded message. */
 export interface GroupFailure {

@@ -23,8 +23,19 @@ export const ROOT_ID = '/';
 
 /** Marathon's segment pattern (`PathId.ID_PATH_SEGMENT_PATTERN`), quoted in its message. */
 const SEGMENT_SOURCE = '^(([a-z0-9]|[a-z0-9][a-z0-9\\-]*[a-z0-9])\\.)*([a-z0-9]|[a-z0-9][a-z0-9\\-]*[a-z0-9])|(\\.|\\.\\.)$';
-/** The same pattern, anchored as Java's `Matcher.matches()` anchors it (the whole segment). */
-const SEGMENT = new RegExp(`^(?:${SEGMENT_SOURCE})$`);
+
+/**
+ * One label of a segment: lowercase letters, digits and `-`, starting and ending with a letter or
+ * digit. The one definition of it: the segment rule below and the shape schemas' `PathId` pattern
+ * (src/marathon/schemas/app-schema-parts.ts) are built from it.
+ */
+export const PATH_LABEL_SOURCE = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
+
+/**
+ * The segment rule, matched as Java's `Matcher.matches()` matches {@link SEGMENT_SOURCE} (the
+ * whole segment): dot-separated labels, or exactly `.` or `..`.
+ */
+const SEGMENT = new RegExp(`^(?:${PATH_LABEL_SOURCE}(?:\\.${PATH_LABEL_SOURCE})*|\\.|\\.\\.)$`);
 
 const RESERVED_LAST: readonly string[] = ['restart', 'tasks', 'versions', '.', '..'];
 

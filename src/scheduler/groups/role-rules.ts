@@ -1,7 +1,7 @@
 import type { RunSpec } from '../model/run-spec';
 import type { NewGroupEnforceRole } from './change-options';
 import type { Group } from './group';
-import { segments, topLevelOf } from './path-id';
+import { isTopLevel, segments, topLevelOf } from './path-id';
 import { findGroup } from './tree-query';
 import type { ValidationDetail } from './validation-detail';
 
@@ -56,16 +56,84 @@ export function enforcesRole(root: Group, runSpecId: string, newGroupEnforceRole
  * `[default, group, previous?]`.
  */
 export function allowedRoles(root: Group, runSpecId: string, defaultRole: string, options: RoleOptions = {}): string[] {
+  return rolesAllowed(runSpecId, defaultRole, enforcesRole(root, runSpecId, options.newGroupEnforceRole), options.previousRole);
+}
+
+/**
+ * The one rule behind {@link allowedRoles}, given whether the top-level group enforces its role:
+ * the converter (src/marathon/convert/role-rules.ts) uses it with what its context says.
+ */
+export function rolesAllowed(runSpecId: string, defaultRole: string, enforced: boolean, previousRole?: string): string[] {
   const groupRole = groupRoleOf(runSpecId);
   if (groupRole === undefined) return [defaultRole];
-  const roles = enforcesRole(root, runSpecId, options.newGroupEnforceRole) ? [groupRole] : [defaultRole, groupRole];
-  if (options.previousRole !== undefined) roles.push(options.previousRole);
+  const roles = enforced ? [groupRole] : [defaultRole, groupRole];
+  if (previousRole !== undefined) roles.push(previousRole);
   return [...new Set(roles)];
 }
 
 /** The role a new run spec gets when it names none: the group role when enforced, else the default role (facts 110–112). */
 export function defaultRoleFor(root: Group, runSpecId: string, defaultRole: string, newGroupEnforceRole: NewGroupEnforceRole = 'off'): string {
-  return enforcesRole(root, runSpecId, newGroupEnforceRole) ? groupRoleOf(runSpecId) as string : defaultRole;
+  return defaultRoleWhen(runSpecId, defaultRole, enforcesRole(root, runSpecId, newGroupEnforceRole));
+}
+
+/**
+ * {@link defaultRoleFor} given whether the top-level group enforces its role. The previous role
+ * plays no part: a full replacement without `role` is normalized like a new definition.
+ */
+export function defaultRoleWhen(runSpecId: string, defaultRole: string, enforced: boolean): string {
+  const groupRole = groupRoleOf(runSpecId);
+  return groupRole !== undefined && enforced ? groupRole : defaultRole;
+}
+
+/** What converting run spec `runSpecId` needs to know of the roles around it (`ConvertContext`). */
+export interface RoleContext {
+  /** The group role, when the top-level group enforces it. */
+  readonly enforcedGroupRole?: string;
+  /** The role of the run spec stored under this id now: stays acceptable until changed (fact 111). */
+  readonly previousRole?: string;
+}
+
+/**
+ * The role facts of a run spec about to be written into `root`: its group role when its top-level
+ * group enforces it ({@link enforcesRole}, or `enforces(topLevelId)` when the same request changes
+ * `enforceRole`), and the role of `previous`, the run spec stored under its id now. The API hands
+ * them to the converter, so that every write path derives them by this one rule.
+ */
+export function roleContextOf(
+  root: Group, runSpecId: string, previous: RunSpec | undefined, newGroupEnforceRole: NewGroupEnforceRole,
+  enforces?: (topLevelId: string) => boolean,
+): RoleContext {
+  const groupRole = groupRoleOf(runSpecId);
+  const enforced = groupRole !== undefined
+    && (enforces === undefined ? enforcesRole(root, runSpecId, newGroupEnforceRole) : enforces(topLevelOf(runSpecId) as string));
+  return {
+    ...(enforced ? { enforcedGroupRole: groupRole } : {}),
+    ...(previous !== undefined ? { previousRole: previous.role } : {}),
+  };
+}
+
+/** Marathon's message for `enforceRole` on a group that is not top-level (`PATCH /v2/groups/a/b`, fact 72). */
+export const NOT_TOP_LEVEL_MESSAGE = 'Path needs to be top-level';
+
+/** Marathon's message for `enforceRole: true` on a nested group of a group update (fact 73). */
+export function enforceRoleNotTopLevelMessage(groupId: string): string {
+  return `enforceRole can only be set for top-level groups, and ${groupId} is not top-level`;
+}
+
+/** Marathon's message for a change of `enforceRole` in a group update that also lists apps (fact 73). */
+export const ENFORCE_ROLE_WITH_SERVICES_MESSAGE =
+  'enforceRole cannot be modified in a request that adds, removes or modifies services; please make these changes in separate requests.';
+
+/**
+ * Why a group update may not give group `groupId` this `enforceRole` (fact 73), or undefined:
+ * `true` only on top-level groups (`false` below is ignored, as Marathon ignores it); an existing
+ * top-level group's value may not change in a request that also adds, removes or changes services
+ * (`servicesModified`: the update lists apps somewhere). `root` is the tree before the change.
+ */
+export function enforceRoleProblem(root: Group, groupId: string, enforceRole: boolean, servicesModified: boolean): string | undefined {
+  if (!isTopLevel(groupId)) return enforceRole ? enforceRoleNotTopLevelMessage(groupId) : undefined;
+  const existing = findGroup(root, groupId);
+  return servicesModified && existing !== undefined && existing.enforceRole !== enforceRole ? ENFORCE_ROLE_WITH_SERVICES_MESSAGE : undefined;
 }
 
 /** Marathon's message for a role outside the allowed set (facts 109–111). */

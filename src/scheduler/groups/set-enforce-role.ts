@@ -2,10 +2,8 @@ import type { Group } from './group';
 import { type GroupResult, groupFailure } from './group-result';
 import { withGroupAt } from './group-tree';
 import { isTopLevel } from './path-id';
+import { NOT_TOP_LEVEL_MESSAGE } from './role-rules';
 import { findGroup } from './tree-query';
-
-/** Marathon's message for `enforceRole` on a group that is not top-level (`PATCH /v2/groups/a/b`, fact 72). */
-export const NOT_TOP_LEVEL_MESSAGE = 'Path needs to be top-level';
 
 /**
  * Sets `enforceRole` of a top-level group (`PATCH /v2/groups/<id>`, spec 2.7 rule 4, fact 72).

@@ -25,6 +25,15 @@ export function stampVersions(original: RunSpec | undefined, target: RunSpec, ve
   return withVersion(target, info.version, info.versionInfo);
 }
 
+/**
+ * A new version of `spec` with another instance count (a scale-only change): `version` and
+ * `versionInfo.lastScalingAt` become `version` (the change's, from `versionAfter`),
+ * `lastConfigChangeAt` stays, so nothing restarts.
+ */
+export function withInstances(spec: RunSpec, instances: number, version: string): RunSpec {
+  return withVersion({ ...spec, instances }, version, { lastConfigChangeAt: spec.versionInfo.lastConfigChangeAt, lastScalingAt: version });
+}
+
 /** `spec` carrying `version` and `versionInfo`. */
 export function withVersion(spec: RunSpec, version: string, versionInfo: VersionInfo): RunSpec {
   return { ...spec, version, versionInfo };

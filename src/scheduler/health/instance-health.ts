@@ -16,6 +16,9 @@ export function refreshInstanceHealth(ctx: InstanceContext, spec: RunSpec, inst:
   const next = combine(schedulerRunHealth(ctx, inst), agentRunHealth(spec, inst));
   if (next === inst.healthy) return;
   inst.healthy = next;
+  // Stored with the instance: a restart (a failover) recovers the verdict instead of forgetting it,
+  // so a resumed rolling restart does not take healthy old instances for unhealthy ones.
+  ctx.state.dirty.add(inst);
   ctx.state.changed.add(inst.runSpecId);
   ctx.bus.emit(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
   const rs = next === true ? ctx.state.runSpecs.get(inst.runSpecId) : undefined;

@@ -49,6 +49,7 @@ function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): 
   if (stateChanged || healthChanged) ctx.state.dirty.add(inst);
   if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
   if (rs === undefined) return;
+  confirmReservation(inst, status);
   if (stateChanged && FAILURE_STATES.has(status.state)) recordTaskFailure(rs, inst, task.taskId, status.state, task.message ?? '', nowMs);
   const wasUnreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
   const wasReplaced = inst.condition === 'UnreachableInactive';
@@ -57,7 +58,7 @@ function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): 
     setCondition(ctx, rs, inst, next);
     afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
   }
-  if (ctx.state.instance(inst.instanceId) === inst) {
+  if (ctx.state.isCurrent(inst)) {
     if (healthChanged) refreshInstanceHealth(ctx, rs.spec, inst);
     if ((healthChanged || stateChanged) && status.healthy !== undefined) onAgentVerdict(ctx, rs.spec, inst, task, status.healthy);
   }
@@ -65,6 +66,21 @@ function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): 
     inst.killReason ??= 'pod-sibling';
     sendKills(ctx, rs.spec, inst);
   }
+}
+
+/**
+ * A first launch's reservation (`InstanceReservation.unconfirmed`) is confirmed by any update from
+ * the agent (it carries a uuid) or any non-terminal one. A terminal update without a uuid (the
+ * driver or the master: TASK_DROPPED of an ACCEPT that was never applied, TASK_ERROR of a refused
+ * one) leaves it unknown whether the RESERVE happened: the reservation is forgotten so the
+ * instance is placed afresh; should it exist, its offer is recognised by its labels
+ * (launcher/resident-offers.ts: relaunched on it while the instance waits, released otherwise).
+ */
+function confirmReservation(inst: Instance, status: TaskStatus): void {
+  const r = inst.reservation;
+  if (r === undefined || r.unconfirmed !== true) return;
+  if (status.uuid !== undefined || !isTerminalTaskState(status.state)) inst.reservation = { agentId: r.agentId, role: r.role, volumes: r.volumes };
+  else inst.reservation = undefined;
 }
 
 function instanceCondition(inst: Instance): Condition {
@@ -88,7 +104,7 @@ function afterConditionChange(
     inst.unreachableSinceMs = undefined;
     converge(ctx, rs);
   }
-  if (c === 'Running' && ctx.state.instance(inst.instanceId) === inst) {
+  if (c === 'Running' && ctx.state.isCurrent(inst)) {
     inst.startedAtMs ??= ctx.clock.nowMs();
     startHealthChecks(ctx, rs, inst);
     startReadiness(ctx, rs, inst);

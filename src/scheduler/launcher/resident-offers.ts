@@ -25,6 +25,8 @@ export interface ResidentOutcome {
  *   volumes, on this agent only (Marathon waits for its reservation; it never places it elsewhere);
  * - its instance is done (releasing) or unknown: DESTROY its volumes and UNRESERVE it, then the
  *   instance is forgotten (Marathon's unknown reservations are released the same way);
+ * - its instance has its reservation on another agent (an earlier first launch whose RESERVE was
+ *   not known to have happened, placed afresh since): this one is an orphan, released too;
  * - otherwise (its instance is starting or in backoff) the pool is left alone.
  */
 export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: number): ResidentOutcome {
@@ -46,8 +48,15 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
       finishDeleteIfDone(ctx, rs);
       continue;
     }
+    const own = inst.reservation;
+    if (own !== undefined && own.agentId !== offer.agent.agentId) {
+      out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
+      continue;
+    }
     if (inst.condition !== 'Scheduled' || !ctx.demand.wantsOffers(rs, nowMs)) continue;
     removeScheduled(ctx, rs, inst);
+    // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
+    inst.reservation = { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] };
     out.ops.push(launchOperation(ctx, rs, inst, offer, onReservation(rs, pool), pool.volumes ?? []));
     out.instances.push(inst);
   }
@@ -65,7 +74,7 @@ export function firstResidentLaunch(ctx: LaunchContext, rs: RunSpecState, inst: 
   const volumes: PersistentVolume[] = persistentVolumesOf(rs.spec).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));
   const total = sum(res.allocation);
   const reserved: OfferedPool = { ...total, reservedFor: role, reservationId: inst.instanceId };
-  inst.reservation = { agentId, role, volumes };
+  inst.reservation = { agentId, role, volumes, unconfirmed: true };
   const reserve: ReservationOperation = { kind: 'reserve', agentId, reservationId: inst.instanceId, role, allocation: res.allocation };
   const create: ReservationOperation = { kind: 'create', agentId, reservationId: inst.instanceId, role, volumes };
   const launch = launchOperation(ctx, rs, inst, offer, { allocation: [reserved], hostPorts: res.hostPorts }, volumes);

@@ -20,18 +20,53 @@ export interface EnvFacts {
  * `[A-Z0-9_]` replaced by `_`.
  */
 export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string> {
-  const env: Record<string, string> = { HOST: facts.hostname };
   const ports = facts.hostPorts;
-  ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
-  if (ports.length > 0) {
-    env.PORT = String(ports[0]);
-    env.PORTS = ports.join(',');
+  const vars = appVarsAndEnv(app, facts.resources);
+  if (ports.length === 0) {
+    // Only HOST comes before the app's variables: copy the app's template (one object shape, a
+    // fast clone) and set HOST unless the app's own env overrides it (then it keeps that value).
+    const env = { ...vars.template };
+    if (!vars.setsHost) env.HOST = facts.hostname;
+    return env;
   }
+  const env: Record<string, string> = { HOST: facts.hostname };
+  ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
+  env.PORT = String(ports[0]);
+  env.PORTS = ports.join(',');
   hostPortNames(app).forEach((name, i) => {
     if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
   });
-  return { ...env, ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', facts.resources), ...app.env };
+  return { ...env, ...vars.vars };
 }
+
+/** An app's variables that do not depend on the task (see {@link appVarsAndEnv}). */
+interface AppVars {
+  readonly resources: ScalarResources;
+  /** Id, version, labels, resources, then the app's own `env` over them. */
+  readonly vars: Readonly<Record<string, string>>;
+  /** `{ HOST, ...vars }`: the environment of a task without host ports, but for HOST's value. */
+  readonly template: Readonly<Record<string, string>>;
+  /** Whether the app's own `env` sets HOST. */
+  readonly setsHost: boolean;
+}
+
+/**
+ * The variables of an app's tasks that depend on the app and its resources only: its id, version
+ * and labels, the resources, then the app's own `env` over them — merged once per `AppSpec` object
+ * (run specs are immutable) for the resources an app task has (the app's), and computed afresh for
+ * any other. Spreading the merged object after the per-task variables gives the same keys, order
+ * and values as spreading its three parts one after the other.
+ */
+function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
+  const known = appVars.get(app);
+  if (known !== undefined && known.resources === resources) return known;
+  const vars = { ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', resources), ...app.env };
+  const computed: AppVars = { resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST') };
+  appVars.set(app, computed);
+  return computed;
+}
+
+const appVars = new WeakMap<AppSpec, AppVars>();
 
 /**
  * A pod container task's environment: `HOST`, `ENDPOINT_<NAME>` for every endpoint of every

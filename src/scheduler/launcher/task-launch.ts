@@ -4,8 +4,8 @@ import { healthCheckPort } from '../model/health-check-port';
 import { isSchedulerRun } from '../model/health-check';
 import type { Instance, Task } from '../model/instance';
 import type {
-  LaunchCommand, LaunchNetworking, LaunchOperation, LaunchPort, LaunchPortMapping, LaunchSecretEnv, LaunchVolume, ResolvedAgentCheck,
-  TaskLaunch,
+  LaunchCommand, LaunchDocker, LaunchImage, LaunchNetworking, LaunchOperation, LaunchPort, LaunchPortMapping, LaunchSecretEnv, LaunchVolume,
+  ResolvedAgentCheck, TaskLaunch,
 } from '../model/launch';
 import { networkModeOf } from '../model/networks';
 import type { Offer, OfferedPool } from '../model/offer';
@@ -63,26 +63,70 @@ function baseLaunch(p: Placement, task: Task, runSpec: AppSpec | PodSpec): Omit<
 }
 
 function appTaskLaunch(app: AppSpec, p: Placement, task: Task): TaskLaunch {
+  const parts = appLaunchParts(app);
+  const hostPorts = task.hostPorts;
+  // The same keys in the same order as every other launch (baseLaunch's, then the resolved ones):
+  // one object shape, built by assignment rather than by spreading.
+  const launch = baseLaunch(p, task, app) as Mutable<TaskLaunch>;
+  if (parts.command !== undefined) launch.command = parts.command;
+  launch.env = appTaskEnv(app, { hostname: p.offer.agent.hostname, hostPorts, resources: task.resources });
+  launch.secretEnv = parts.secretEnv;
+  launch.secretVolumes = parts.secretVolumes;
+  if (app.user !== undefined) launch.user = app.user;
+  launch.fetch = app.fetch;
+  if (parts.image !== undefined) launch.image = parts.image;
+  if (parts.docker !== undefined) launch.docker = parts.docker;
+  launch.volumes = parts.volumes;
+  const noPorts = hostPorts.length === 0 ? parts.noPorts : undefined;
+  launch.networking = noPorts?.networking ?? appNetworking(app, hostPorts);
+  launch.ports = noPorts?.ports ?? appPorts(app, hostPorts);
+  launch.labels = app.labels;
+  const healthCheck = noPorts === undefined ? appAgentCheck(app, hostPorts) : noPorts.healthCheck;
+  if (healthCheck !== undefined) launch.healthCheck = healthCheck;
+  return launch;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * What every launch of one app shares, whatever its agent and host ports (and, for tasks without
+ * host ports, its networking, discovery ports and agent check too). Computed once per `AppSpec`
+ * object and kept in a WeakMap keyed by it: run specs are immutable (a change makes a new object),
+ * so a launch gets exactly what it would compute, and a big scale-up resolves the app once rather
+ * than once per instance. Launches share these values; they are read-only, as the whole TaskLaunch is.
+ */
+interface AppLaunchParts {
+  readonly command: LaunchCommand | undefined;
+  readonly secretEnv: readonly LaunchSecretEnv[];
+  readonly secretVolumes: readonly string[];
+  readonly image: LaunchImage | undefined;
+  readonly docker: LaunchDocker | undefined;
+  readonly volumes: readonly LaunchVolume[];
+  readonly noPorts: {
+    readonly networking: LaunchNetworking;
+    readonly ports: readonly LaunchPort[];
+    readonly healthCheck: ResolvedAgentCheck | undefined;
+  };
+}
+
+const appParts = new WeakMap<AppSpec, AppLaunchParts>();
+
+function appLaunchParts(app: AppSpec): AppLaunchParts {
+  const known = appParts.get(app);
+  if (known !== undefined) return known;
   const docker = app.container?.docker;
-  const command = appCommand(app);
-  const healthCheck = appAgentCheck(app, task.hostPorts);
-  return {
-    ...baseLaunch(p, task, app),
-    ...(command === undefined ? {} : { command }),
-    env: appTaskEnv(app, { hostname: p.offer.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }),
+  const parts: AppLaunchParts = {
+    command: appCommand(app),
     secretEnv: secretEnvOf([app], app.secrets),
     secretVolumes: (app.container?.volumes ?? []).flatMap((v) => (v.kind === 'secret' ? [v.secret] : [])),
-    ...(app.user === undefined ? {} : { user: app.user }),
-    fetch: app.fetch,
-    ...(docker === undefined ? {} : { image: { kind: 'DOCKER', id: docker.image, forcePull: docker.forcePullImage === true } }),
-    ...(docker !== undefined && app.container?.type === 'DOCKER'
-      ? { docker: { privileged: docker.privileged === true, parameters: docker.parameters ?? [] } } : {}),
+    image: docker === undefined ? undefined : { kind: 'DOCKER', id: docker.image, forcePull: docker.forcePullImage === true },
+    docker: docker !== undefined && app.container?.type === 'DOCKER'
+      ? { privileged: docker.privileged === true, parameters: docker.parameters ?? [] } : undefined,
     volumes: appVolumes(app),
-    networking: appNetworking(app, task.hostPorts),
-    ports: appPorts(app, task.hostPorts),
-    labels: app.labels,
-    ...(healthCheck === undefined ? {} : { healthCheck }),
+    noPorts: { networking: appNetworking(app, []), ports: appPorts(app, []), healthCheck: appAgentCheck(app, []) },
   };
+  appParts.set(app, parts);
+  return parts;
 }
 
 function podTaskLaunch(
@@ -168,13 +212,16 @@ function appVolumes(app: AppSpec): LaunchVolume[] {
 /**
  * A pod container's volume mounts joined with the pod's volumes: an absolute host volume is a
  * path of the agent; an ephemeral volume (or a relative host one) a directory of the executor's
- * sandbox shared by the containers. Persistent volumes are not mounted (no reservation support).
+ * sandbox shared by the containers. A persistent volume (a resident pod) is mounted the same
+ * way: it lives in the executor's sandbox at the volume's name (the Mesos driver gives the volume
+ * to the executor; the local cluster links it into each task's sandbox at that name).
  */
 function podVolumes(pod: PodSpec, container: PodContainer): LaunchVolume[] {
   return container.volumeMounts.flatMap((mount): LaunchVolume[] => {
     const volume = pod.volumes.find((v) => v.name === mount.name);
-    if (volume === undefined || volume.kind === 'persistent' || mount.mountPath === '') return [];
+    if (volume === undefined || mount.mountPath === '') return [];
     const mode = mount.readOnly === true ? 'RO' : 'RW';
+    if (volume.kind === 'persistent') return [{ kind: 'sandbox', containerPath: mount.mountPath, path: volume.name, mode }];
     const host = volume.kind === 'host' && volume.host !== '' ? volume.host : undefined;
     if (host !== undefined && host.startsWith('/')) return [{ kind: 'host', containerPath: mount.mountPath, hostPath: host, mode }];
     return [{ kind: 'sandbox', containerPath: mount.mountPath, path: host ?? volume.name, mode }];

@@ -2,6 +2,8 @@ import type { Offer } from './offer';
 import type { ProbeObservation } from '../ports/prober';
 import type { RunSpec } from './run-spec';
 import type { Group } from '../groups/group';
+import type { GroupUpdate } from '../groups/group-update';
+import type { DeploymentPlan } from './deployment-plan';
 import type { TaskState } from './task-state';
 
 /** A task status update from the cluster (Mesos TaskStatus, translated). */
@@ -17,6 +19,23 @@ export interface TaskStatus {
   readonly uuid?: string;
 }
 
+/**
+ * A change of the root group named by what it means, not by the root it gives (issue 12 R2: only
+ * the core edits the root). The core stamps the versions (one new root version, strictly after the
+ * current one), applies the tree edit and its rules, and plans the deployment.
+ */
+export type RootChange =
+  /** `PUT/PATCH /v2/apps` with an array (fact 52): each app put in order, one deployment. */
+  | { readonly kind: 'putRunSpecs'; readonly specs: readonly RunSpec[] }
+  /** `POST/PUT /v2/groups[/{id}]`: a structural group update (fact 70). */
+  | { readonly kind: 'updateGroup'; readonly update: GroupUpdate }
+  /** `PUT /v2/groups/{id}` with `{"version": v}`: the group as at a stored root version (fact 71). */
+  | { readonly kind: 'revertGroup'; readonly groupId: string; readonly version: string }
+  /** `PUT /v2/groups/{id}` with `{"scaleBy": f}`: every app below scaled by `factor` (fact 71). */
+  | { readonly kind: 'scaleGroup'; readonly groupId: string; readonly factor: number }
+  /** `DELETE /v2/groups[/{id}]`: the group with everything in it (fact 75). */
+  | { readonly kind: 'removeGroup'; readonly groupId: string };
+
 /** Commands shared by the API and the simulator. */
 export type Command =
   | { readonly type: 'putRunSpec'; readonly spec: RunSpec; readonly force?: boolean }
@@ -24,7 +43,14 @@ export type Command =
   | { readonly type: 'scale'; readonly runSpecId: string; readonly instances: number; readonly force?: boolean }
   /** `/restart`: replace every instance (a new config version with the same definition). */
   | { readonly type: 'restart'; readonly runSpecId: string; readonly force?: boolean }
-  /** Replace the root group (groups API): planned and deployed; `force` overrides locks. */
+  /** A change of the root group the core makes ({@link RootChange}); `force` overrides locks. */
+  | { readonly type: 'changeRoot'; readonly change: RootChange; readonly force?: boolean }
+  /**
+   * `PATCH /v2/groups/{id}`: `enforceRole` of a top-level group (fact 72); left out, the
+   * `--new_group_enforce_role` default. The root keeps its version.
+   */
+  | { readonly type: 'setEnforceRole'; readonly groupId: string; readonly enforceRole?: boolean }
+  /** Replace the root group with one built elsewhere (the simulator's `deploy` step, tests): planned and deployed. */
   | { readonly type: 'deploy'; readonly root: Group; readonly force?: boolean }
   /** DELETE /v2/deployments/{id}: roll back, or with `force` just stop. */
   | { readonly type: 'cancelDeployment'; readonly deploymentId: string; readonly force?: boolean }
@@ -86,4 +112,11 @@ export type CommandResult =
     };
 
 export type CommandError =
-  | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment';
+  | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment'
+  /** Marathon's IllegalArgumentException (422 with only a message), e.g. a revert to a version without the group. */
+  | 'illegal-argument';
+
+/** What a dry run of a {@link RootChange} gives (`?dryRun=true`): the root it would deploy and its plan. */
+export type RootChangePreview =
+  | { readonly ok: true; readonly root: Group; readonly plan: DeploymentPlan }
+  | Extract<CommandResult, { ok: false }>;

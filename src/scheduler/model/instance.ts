@@ -77,4 +77,12 @@ export interface InstanceReservation {
   readonly agentId: string;
   readonly role: string;
   readonly volumes: readonly PersistentVolume[];
+  /**
+   * Set from the first launch's RESERVE until something shows the reservation exists (a status
+   * from the agent, or the reservation in an offer). Never stored: a recovered reservation counts
+   * as made. A first launch that ends without either (dropped, refused by the master) clears the
+   * reservation, so the instance is placed afresh instead of waiting for a reservation that may
+   * never have been made (on-status.ts).
+   */
+  readonly unconfirmed?: true;
 }

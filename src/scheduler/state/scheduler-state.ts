@@ -70,6 +70,15 @@ export class SchedulerState {
     return this.runSpecOfInstance(instanceId)?.instances.get(instanceId);
   }
 
+  /**
+   * Whether this instance object is the one the state knows under its id (not expunged, not
+   * replaced by a re-created run spec): `instance(inst.instanceId) === inst`, found through the
+   * instance's run spec id rather than by slicing its id (hot: every changed instance, every input).
+   */
+  isCurrent(inst: Instance): boolean {
+    return this.runSpecs.get(inst.runSpecId)?.instances.get(inst.instanceId) === inst;
+  }
+
   /** The instance whose current incarnation owns this task id (undefined for stale or unknown tasks). */
   taskOwner(taskId: string): Instance | undefined {
     const inst = this.instance(instanceIdOfTask(taskId));

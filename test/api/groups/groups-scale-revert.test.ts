@@ -1,5 +1,5 @@
 import t from 'tap';
-import { scaledCount } from '../../../src/api/v2/groups/scale-group';
+import { scaledCount } from '../../../src/scheduler/groups/scale-group';
 import { findRunSpec } from '../../../src/scheduler/groups/tree-query';
 import { makePod } from '../../builders/run-spec-builders';
 import { appBody, groupKit, obj, objs } from './group-test-kit';

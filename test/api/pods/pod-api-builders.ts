@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeOffer } from '../../builders/cluster-builders';
 import { START_MS } from '../../harness/core-harness';
-import { makeContainerJson, makePodJson } from '../../unit/marathon/convert/fixtures/builders';
+import { makeContainerJson, makePodJson, minimalPodEcho as minimalPodEchoAt } from '../../unit/marathon/convert/fixtures/builders';
 import type { TaskLaunch } from '../../../src/scheduler/model/launch';
 import type { Offer } from '../../../src/scheduler/model/offer';
 
@@ -30,46 +30,9 @@ export const T0 = new Date(START_MS).toISOString();
 export const containerBody = makeContainerJson;
 export const podBody = makePodJson;
 
-/**
- * What the API echoes for {@link podBody}() written at `version`: every default filled (spec 2.1–2.3
- * as resolved in spec/README.md), empty collections `[]`/`{}`, unset scalars `null`.
- */
+/** What the API echoes for {@link podBody}() written at `version` (default {@link T0}): the converter tests' one copy. */
 export function minimalPodEcho(version: string = T0, id = '/p'): Json {
-  return {
-    id,
-    version,
-    labels: {},
-    environment: {},
-    user: null,
-    containers: [{
-      name: 'c',
-      exec: { command: { shell: 'sleep 1000' } },
-      resources: { cpus: 0.1, mem: 32, disk: 0, gpus: 0 },
-      endpoints: [],
-      image: null,
-      environment: {},
-      user: null,
-      healthCheck: null,
-      volumeMounts: [],
-      artifacts: [],
-      labels: {},
-      lifecycle: null,
-    }],
-    secrets: {},
-    volumes: [],
-    networks: [{ mode: 'host', name: null, labels: {} }],
-    scaling: { kind: 'fixed', instances: 1, maxInstances: null },
-    scheduling: {
-      backoff: { backoff: 1, backoffFactor: 1.15, maxLaunchDelay: 3600 },
-      upgrade: { minimumHealthCapacity: 1, maximumOverCapacity: 1 },
-      placement: { constraints: [], acceptedResourceRoles: [] },
-      killSelection: 'YOUNGEST_FIRST',
-      unreachableStrategy: { inactiveAfterSeconds: 900, expungeAfterSeconds: 604800 },
-    },
-    executorResources: { cpus: 0.1, mem: 32, disk: 10 },
-    role: '*',
-    versionInfo: { lastScalingAt: version, lastConfigChangeAt: version },
-  };
+  return minimalPodEchoAt(version, id);
 }
 
 /** One injected request's outcome, with the body parsed when there is one. */

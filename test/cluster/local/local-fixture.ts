@@ -12,6 +12,7 @@ import type { PodSpec } from '../../../src/scheduler/model/pod';
 import type { TaskState } from '../../../src/scheduler/model/task-state';
 import { appLaunchOn, podLaunchOn } from '../../builders/launch-builders';
 import { PATIENCE_MS, waitFor as waitUntilProbe } from '../../harness/wait';
+import { testAgentPorts } from '../../harness/agent-ports';
 
 /** The tap test object, as far as the fixture needs it. */
 interface Teardown {
@@ -95,10 +96,14 @@ function readOrUndefined(path: string): string | undefined {
   }
 }
 
-/** One small agent (ports 23000–23099, below the ephemeral range so listen(0) elsewhere never takes them), fast offer rounds and exit polling, sandboxes under `dir`. */
+/**
+ * One small agent (on this test process's own block of ports, test/harness/agent-ports.ts: outside
+ * the ephemeral range, so listen(0) elsewhere never takes them, and apart from other test files'),
+ * fast offer rounds and exit polling, sandboxes under `dir`.
+ */
 export function fixtureOptions(dir: string): LocalClusterOptions {
   return {
-    agents: [{ agentId: 'agent-1', cpus: 4, memMib: 4096, diskMib: 10_000, ports: [23000, 23099], attributes: { rack: 'r1' }, zone: 'z1' }],
+    agents: [{ agentId: 'agent-1', cpus: 4, memMib: 4096, diskMib: 10_000, ports: testAgentPorts(), attributes: { rack: 'r1' }, zone: 'z1' }],
     sandboxRoot: join(dir, 'sandboxes'),
     offerIntervalMs: 50,
     exitPollMs: 50,

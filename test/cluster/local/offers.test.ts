@@ -109,7 +109,7 @@ t.test('accepted resources leave the offers; the leftover filter ends when the t
   const second = appLaunch(next, makeApp({ cmd: 'sleep 30', cpus: 1, mem: 100, disk: 10, hostPorts: [0, 0] }));
   f.cluster.accept(next.offerId, [second.op], 0);
   const after = await f.nextOffer(seen);
-  t.same(after.pools, [{ cpusMilli: 3000, memMilli: 3_996_000, diskMilli: 9_990_000, gpus: 0, ports: [[23002, 23099]] }], 'free = capacity − allocation');
+  t.same(after.pools, [{ cpusMilli: 3000, memMilli: 3_996_000, diskMilli: 9_990_000, gpus: 0, ports: [[offer.pools[0].ports[0][0] + 2, offer.pools[0].ports[0][1]]] }], 'free = capacity − allocation');
 });
 
 t.test('an operation taking more than the offer is answered TASK_ERROR; the others still launch', async (t) => {
@@ -136,4 +136,25 @@ t.test('agents from options', async (t) => {
   for (const c of bad) t.throws(() => resolveAgents(c.agents), c.error, c.name);
   t.same(resolveAgents([{ agentId: 'x', cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 1001] }, { agentId: 'y', hostname: 'other', cpus: 1, memMib: 1, diskMib: 1, ports: [1000, 1001] }]).length, 2, 'other hosts may reuse ports');
   t.throws(() => resolveAgents(0), /positive integer/);
+});
+
+t.test('a count of agents splits the given port range (--local_agent_ports) evenly, the last taking the rest', async (t) => {
+  const cases: { count: number; ports?: readonly [number, number]; expect: [number, number][] | RegExp }[] = [
+    { count: 1, expect: [[31000, 31999]] },
+    { count: 3, expect: [[31000, 31999], [32000, 32999], [33000, 33999]] },
+    { count: 1, ports: [40100, 40199], expect: [[40100, 40199]] },
+    { count: 3, ports: [40100, 40109], expect: [[40100, 40102], [40103, 40105], [40106, 40109]] },
+    { count: 2, ports: [40100, 40101], expect: [[40100, 40100], [40101, 40101]] },
+    { count: 3, ports: [40100, 40101], expect: /2 port\(s\) cannot be split among 3 agents/ },
+    { count: 1, ports: [40101, 40100], expect: /inclusive range BEGIN-END within 1\.\.65535, got 40101-40100/ },
+    { count: 1, ports: [0, 10], expect: /within 1\.\.65535/ },
+    { count: 1, ports: [65000, 65536], expect: /within 1\.\.65535/ },
+  ];
+  for (const c of cases) {
+    const name = `${c.count} agent(s) on ${c.ports?.join('-') ?? 'the default range'}`;
+    if (c.expect instanceof RegExp) t.throws(() => resolveAgents(c.count, c.ports), c.expect, name);
+    else t.same(resolveAgents(c.count, c.ports).map((a) => a.ports[0]), c.expect, name);
+  }
+  const list = [{ agentId: 'x', cpus: 1, memMib: 1, diskMib: 1, ports: [23000, 23001] as const }];
+  t.same(resolveAgents(list, [40100, 40199])[0].ports, [[23000, 23001]], 'a list of agents brings its own ranges');
 });

@@ -5,6 +5,7 @@ import type { Offer } from '../../../src/scheduler/model/offer';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
 import { agent, Harness } from '../../unit/sim/cluster/harness';
 import { appLaunch, makeFixture, podLaunch, waitFor } from './local-fixture';
+import { testAgentPorts } from '../../harness/agent-ports';
 
 /*
  * One master model (issue 12, problem 4): the local cluster and the simulator offer the same
@@ -44,7 +45,7 @@ function answersOf(inputs: readonly SchedulerInput[], taskIds: readonly string[]
 t.test('the local cluster and the simulator answer the same refused ACCEPTs the same way', async (t) => {
   const local = makeFixture(t);
   let offer = await local.startAndOffer();
-  const sim = new Harness({ agents: [agent('agent-1', { cpus: 4, mem: 4096, disk: 10_000, ports: [[23000, 23099]] })] });
+  const sim = new Harness({ agents: [agent('agent-1', { cpus: 4, mem: 4096, disk: 10_000, ports: [[...testAgentPorts()]] })] });
   sim.cluster.start();
   sim.runFor(0);
   const simOffer = (): Offer => sim.received.flatMap((r) => (r.input.type === 'offers' ? r.input.offers : [])).pop()!;

@@ -1,8 +1,7 @@
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import seedrandom from 'seedrandom';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
 import type { SetAsideRecord } from '../../../src/scheduler/ports/store';
@@ -12,7 +11,7 @@ import { makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
 import { RecordingDriver, launchedTasks } from '../../harness/recording-driver';
-import { tempDir } from './store-fixture';
+import { storeCopy, tempDir, withRawDb } from './store-fixture';
 
 /**
  * Issue 11: no stored record, however bad, may stop pacer from starting. Bad records are written
@@ -57,22 +56,6 @@ function healthyStore(dir: string): string {
   first.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/batch/big', cpus: 100, version: versionAt(2) }) });
   first.store.close();
   return path;
-}
-
-/** A copy of `from` that one case may damage. */
-function copyOf(t: Test, from: string): string {
-  const path = join(tempDir(t), 'pacer.db');
-  copyFileSync(from, path);
-  return path;
-}
-
-function withRawDb<T>(path: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(path);
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 /** The stored body of a row, as JSON (the codec's tags included). */
@@ -222,7 +205,7 @@ function damageTree(value: unknown, rng: () => number, path: string[]): unknown 
 t.test('bad records are set aside and the rest runs', async (t) => {
   const healthy = healthyStore(tempDir(t));
   for (const c of CASES) {
-    const path = copyOf(t, healthy);
+    const path = storeCopy(t, healthy);
     withRawDb(path, c.damage);
     let core: ReturnType<typeof coreOn> | undefined;
     t.doesNotThrow(() => {
@@ -246,7 +229,7 @@ t.test('bad records are set aside and the rest runs', async (t) => {
 });
 
 t.test('issue 11: instances 4294967296 made the store unstartable ("Invalid array length"); now that app is set aside', async (t) => {
-  const path = copyOf(t, healthyStore(tempDir(t)));
+  const path = storeCopy(t, healthyStore(tempDir(t)));
   const first = coreOn(path);
   // The record the issue describes, as the API stored it before its ranges. The core of then
   // failed on it after storing; today's creates instances 2,000 per input (issue 11 item 4) and
@@ -268,7 +251,7 @@ t.test('seeded damage anywhere: the core always starts, and the start after it s
   const rng = seedrandom(seed);
   const healthy = healthyStore(tempDir(t));
   for (let round = 0; round < rounds; round++) {
-    const path = copyOf(t, healthy);
+    const path = storeCopy(t, healthy);
     const what = withRawDb(path, (db) => damageSomewhere(db, rng));
     try {
       coreOn(path).store.close();

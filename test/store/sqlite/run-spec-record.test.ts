@@ -1,6 +1,5 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import seedrandom from 'seedrandom';
 import t, { type Test } from 'tap';
 import { appDefinitionJson } from '../../../src/marathon/render/app-definition-json';
@@ -20,7 +19,7 @@ import { START_MS } from '../../harness/core-harness';
 import { RecordingDriver } from '../../harness/recording-driver';
 import { repoPath } from '../../harness/repo-path';
 import { populatedHarness } from './core-scenario';
-import { copyState, exactDiff, openStore, tempDir } from './store-fixture';
+import { copyState, exactDiff, openStore, storeCopy, tempDir, withRawDb } from './store-fixture';
 
 /**
  * Run specs and groups are stored as Marathon's JSON rendered from the model and read back
@@ -33,18 +32,7 @@ import { copyState, exactDiff, openStore, tempDir } from './store-fixture';
 const FIXTURE = repoPath('test', 'store', 'sqlite', 'fixtures', 'format-2.db');
 
 function fixtureCopy(tt: Test): string {
-  const path = join(tempDir(tt), 'pacer.db');
-  copyFileSync(FIXTURE, path);
-  return path;
-}
-
-function withRawDb<T>(path: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(path);
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
+  return storeCopy(tt, FIXTURE);
 }
 
 const echo = (s: RunSpec): Record<string, unknown> => (s.kind === 'app' ? appDefinitionJson(s) : podDefinitionJson(s));

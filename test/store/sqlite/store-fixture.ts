@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Test } from 'tap';
 import type { StoredState, Store } from '../../../src/scheduler/ports/store';
 import { SqliteStore, type SqliteStoreOptions } from '../../../src/store/sqlite/sqlite-store';
@@ -15,6 +16,23 @@ export function tempDir(t: Test): string {
 /** A path for a store file in a fresh temp dir (the file does not exist yet). */
 export function tempStorePath(t: Test): string {
   return join(tempDir(t), 'pacer.db');
+}
+
+/** A copy of the store file `from` in a fresh temp dir, that one case may change or damage. */
+export function storeCopy(t: Test, from: string): string {
+  const path = tempStorePath(t);
+  copyFileSync(from, path);
+  return path;
+}
+
+/** Runs `fn` on a plain connection to a closed store file (to fake other writers, or damage rows), closed after. */
+export function withRawDb<T>(path: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(path);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
 }
 
 /** Open a store that is closed when the test ends (closing twice is harmless). */

@@ -6,7 +6,7 @@ import type { Instance } from '../../../src/scheduler/model/instance';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { PACER_APPLICATION_ID, STORE_FORMAT_VERSION } from '../../../src/store/sqlite/store-format';
 import { makeApp } from '../../builders/run-spec-builders';
-import { openStore, tempDir, tempStorePath } from './store-fixture';
+import { openStore, tempDir, tempStorePath, withRawDb } from './store-fixture';
 
 /** A closed pacer store with enough rows to span many pages. */
 function writtenStore(t: Test): string {
@@ -20,16 +20,6 @@ function writtenStore(t: Test): string {
   store.saveRunSpec(makeApp());
   store.close();
   return path;
-}
-
-/** Change a closed database with a plain connection (to fake other writers). */
-function withRawDb(path: string, fn: (db: Database.Database) => void): void {
-  const db = new Database(path);
-  try {
-    fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 /** `open` must throw `message`, and leave the file byte-for-byte as it was, and its directory as it was. */

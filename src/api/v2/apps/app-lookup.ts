@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { allRunSpecs, findGroup, findRunSpec, dotSegmentProblems, resolvePathId, type Group } from '../../../scheduler/index';
+import { type Group, allRunSpecs, findGroup, findRunSpec, dotSegmentProblems, resolvePathId } from '../../../scheduler/index';
 import { objectNotValid } from '../../errors';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFoundBare, notFoundText, objectNotValid } from '../../errors';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { stampVersions, isoTime } from '../../../scheduler/index';
+import { versionKey } from '../../version-text';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 import { checkAppShape, convertApp, type WireApp, withCanonicalIds } from './app-definition';
 import { mergeAppUpdate } from './app-merge';
@@ -22,8 +22,9 @@ export interface AppUpdateMode {
 export const VERSION_ONLY_MESSAGE = "The 'version' field may only be combined with the 'id' field.";
 
 /**
- * The app an update asks for, stamped with its versions (`stampVersions`: a definition that did
- * not change keeps its version, fact 46; a scale keeps `lastConfigChangeAt`):
+ * The app an update asks for, as the converter gives it (the core stamps its versions when it puts
+ * it: a definition that did not change keeps its version, fact 46; a scale keeps
+ * `lastConfigChangeAt`):
  *
  * - existing app and partial: the body is an AppUpdate merged over the stored app as Marathon's
  *   app writer writes it
@@ -40,32 +41,20 @@ export function updatedAppSpec(
 ): AppSpec {
   if (existing !== undefined && mode.partial) {
     const update = checkAppShape(body, 'update', pointerPrefix);
-    const target = update.version !== undefined && update.version !== null
+    return update.version !== undefined && update.version !== null
       ? rollbackTarget(deps, appId, update, pointerPrefix)
       : convertApp(deps, withCanonicalIds(mergeAppUpdate(appDefinitionJson(existing), update), appId), existing, versionIso, pointerPrefix);
-    return stampApp(existing, target, versionIso);
   }
   const full = checkAppShape(isRecord(body) ? { ...body, id: appId } : body, 'app', pointerPrefix);
   const spec = convertApp(deps, withCanonicalIds(full, appId), existing, versionIso, pointerPrefix);
   if (existing === undefined && !mode.allowCreation) throw notFoundBare(notFoundText.app(appId));
-  return stampApp(existing, spec, versionIso);
-}
-
-/** `stampVersions` for apps (it returns a copy of what it stamps, so an app stays an app). */
-function stampApp(existing: AppSpec | undefined, target: AppSpec, versionIso: string): AppSpec {
-  return stampVersions(existing, target, versionIso) as AppSpec;
+  return spec;
 }
 
 function rollbackTarget(deps: ApiDeps, appId: string, update: WireApp, pointerPrefix: string): AppSpec {
   const others = Object.keys(update).filter((k) => k !== 'id' && k !== 'version' && update[k] !== null);
   if (others.length > 0) throw objectNotValid([{ path: marathonPath(pointerPrefix), errors: [VERSION_ONLY_MESSAGE] }]);
-  const old = deps.scheduler.runSpecVersion(appId, canonicalVersion(String(update.version)));
+  const old = deps.scheduler.runSpecVersion(appId, versionKey(String(update.version)));
   if (old === undefined || old.kind !== 'app') throw notFoundBare(notFoundText.app(appId));
   return old;
-}
-
-/** A timestamp in Marathon's stored form (`…T…:…:….mmmZ`); unparsable text is kept as given. */
-export function canonicalVersion(text: string): string {
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? text : isoTime(ms);
 }

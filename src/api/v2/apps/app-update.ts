@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../api-deps';
 import { illegalArgument, invalidJson, objectNotValid } from '../../errors';
 import { queryBool, type Query } from '../../query';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { findRunSpec, withRunSpec, isoTime, type Group } from '../../../scheduler/index';
+import { isoTime } from '../../../scheduler/index';
 import { checkAppShape, requireBody } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';
@@ -37,9 +37,10 @@ export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
 
 /**
  * `PUT /v2/apps` and `PATCH /v2/apps` with a JSON array (fact 52): every element updates or (PUT
- * only) creates one app; all changes go into one new root and one deployment. Partial elements
- * need `id` (422 otherwise); at most `MAX_APPS_PER_REQUEST` elements (docs/limits.md). Answers
- * `{version, deploymentId}`.
+ * only) creates one app; the converted apps go to the core as one `putRunSpecs` change, which puts
+ * them in order into one new root and one deployment (an element is merged over an earlier element
+ * of the same id). Partial elements need `id` (422 otherwise); at most `MAX_APPS_PER_REQUEST`
+ * elements (docs/limits.md). Answers `{version, deploymentId}`.
  */
 export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, patch: boolean): FastifyReply {
   const query = request.query as Query;
@@ -49,20 +50,22 @@ export function updateApps(deps: ApiDeps, request: FastifyRequest, reply: Fastif
   if (!Array.isArray(body)) throw invalidJson([{ path: '/', errors: ['error.expected.jsarray'] }]);
   if (body.length > MAX_APPS_PER_REQUEST) throw objectNotValid([{ path: '/', errors: [tooManyAppsMessage(body.length)] }]);
   const versionIso = isoTime(deps.clock.nowMs());
-  let root = deps.scheduler.root();
-  const specs: AppSpec[] = [];
-  body.forEach((item, i) => {
-    const spec = bulkElementSpec(deps, root, item, i, mode, versionIso);
-    root = withApp(root, spec, deps, versionIso);
-    specs.push(spec);
+  const converted = new Map<string, AppSpec>();
+  const specs = body.map((item, i) => {
+    const spec = bulkElementSpec(deps, converted, item, i, mode, versionIso);
+    converted.set(spec.id, spec);
+    return spec;
   });
-  const started = submitDeployment(deps, { type: 'deploy', root, force });
+  const started = submitDeployment(deps, { type: 'changeRoot', change: { kind: 'putRunSpecs', specs }, force });
   // As stored by the core (its service ports assigned).
   for (const spec of specs) publishApiPostEvent(deps, request, findApp(deps, spec.id) ?? spec);
   return sendDeploymentResult(reply, started);
 }
 
-function bulkElementSpec(deps: ApiDeps, root: Group, item: unknown, index: number, mode: AppUpdateMode, versionIso: string): AppSpec {
+/** One element of a bulk body converted; `converted` holds the earlier elements by id, which it updates in place of the stored app. */
+function bulkElementSpec(
+  deps: ApiDeps, converted: ReadonlyMap<string, AppSpec>, item: unknown, index: number, mode: AppUpdateMode, versionIso: string,
+): AppSpec {
   const pointer = `/${index}`;
   const rawId = isRecord(item) && typeof item.id === 'string' ? item.id : undefined;
   if (rawId === undefined) {
@@ -71,14 +74,7 @@ function bulkElementSpec(deps: ApiDeps, root: Group, item: unknown, index: numbe
     throw illegalArgument(BULK_ID_MESSAGE);
   }
   const appId = canonicalAppId(rawId, pointer);
-  const found = findRunSpec(root, appId);
-  const existing = found?.kind === 'app' ? found : undefined;
+  const existing = converted.get(appId) ?? findApp(deps, appId);
   return updatedAppSpec(deps, appId, existing, item, mode, versionIso, pointer);
-}
-
-function withApp(root: Group, spec: AppSpec, deps: ApiDeps, versionIso: string): Group {
-  const result = withRunSpec(root, spec, { version: versionIso, newGroupEnforceRole: deps.config.newGroupEnforceRole });
-  if (!result.ok) throw objectNotValid([{ path: '/', errors: [result.message] }]);
-  return result.root;
 }
 

@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { appJson } from '../../render/app-json';
 import { findApp } from './app-lookup';
-import { canonicalVersion } from './app-update-spec';
+import { versionKey } from '../../version-text';
 
 /** `GET /v2/apps/{id}/versions` (fact 51): `{"versions":[…]}`, newest first; unknown app → 404. */
 export function appVersions(deps: ApiDeps, appId: string): { versions: string[] } {
@@ -17,7 +17,7 @@ export function appVersions(deps: ApiDeps, appId: string): { versions: string[] 
  */
 export function appVersion(deps: ApiDeps, appId: string, version: string): Record<string, unknown> {
   if (findApp(deps, appId) === undefined) throw notFound(notFoundText.app(appId));
-  const spec = deps.scheduler.runSpecVersion(appId, canonicalVersion(version));
+  const spec = deps.scheduler.runSpecVersion(appId, versionKey(version));
   if (spec === undefined || spec.kind !== 'app') throw notFound(notFoundText.appVersion(appId, version));
   return appJson(deps, spec, new Set());
 }

@@ -2,7 +2,6 @@ import type { FastifyReply } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { type CommandOk, expectOk } from '../../command-result';
 import { internal } from '../../errors';
-import type { Group } from '../../../scheduler/index';
 import type { Command } from '../../../scheduler/model/inputs';
 
 /** Fact 13: the header naming the deployment a request started. */
@@ -15,21 +14,13 @@ export interface DeploymentResultJson {
 }
 
 /**
- * Submits a deployment-creating command (put, delete, restart, kill-and-scale, deploy, …) and
+ * Submits a deployment-creating command (put, delete, restart, kill-and-scale, a root change, …) and
  * returns the deployment it started. Failures become the catalogue's errors through
  * {@link expectOk} (locked → 409 with the locking deployments, fact 7; too many → 403, fact 8;
  * unknown → 404), so every route that starts a deployment maps core failures the same way.
  */
 export function submitDeployment(deps: ApiDeps, command: Command): DeploymentResultJson {
   return deploymentResultOf(expectOk(deps.submit(command), deps.config.maxRunningDeployments));
-}
-
-/**
- * Submits `root` as the new root group (`{type:'deploy'}`): the core plans and starts the
- * deployment. `force` stops conflicting deployments.
- */
-export function deployRoot(deps: ApiDeps, root: Group, force: boolean): DeploymentResultJson {
-  return submitDeployment(deps, { type: 'deploy', root, force });
 }
 
 /** The `{version, deploymentId}` of a successful command; a success without them is a bug (500). */

@@ -4,7 +4,7 @@ import type { ConvertContext } from '../../../marathon/convert/convert-context';
 import type { ConvertError } from '../../../marathon/convert/convert-result';
 import type { ErrorSink } from '../../../marathon/convert/error-sink';
 import { isRecord } from '../../../marathon/convert/wire-object';
-import { notChildMessage, parentOf, resolvePathId, topLevelOf, groupRoleOf, findRunSpec, stampVersions, type Group } from '../../../scheduler/index';
+import { type Group, notChildMessage, parentOf, resolvePathId, roleContextOf, findRunSpec } from '../../../scheduler/index';
 import type { RunSpec } from '../../../scheduler/model/run-spec';
 import type { AppSpec } from '../../../scheduler/model/app';
 
@@ -13,7 +13,7 @@ export interface GroupAppContext {
   readonly deps: ApiDeps;
   /** The root before the change. */
   readonly root: Group;
-  /** The version the change writes. */
+  /** The version the converter writes (a placeholder: the core stamps the change's versions). */
   readonly versionIso: string;
   /** `?force=true`: lets a resident app change its role (fact 114). */
   readonly force: boolean;
@@ -36,8 +36,8 @@ export interface GroupErrorSinks {
  * - role rules (spec 2.7, facts 109–114): the group role is the default and the only allowed role
  *   when the top-level group enforces it (after this change), and the role an existing app
  *   already has stays acceptable (fact 111); a resident app changing role needs `force`;
- * - version stamps follow Marathon's rules against the app stored now, so an unchanged app keeps
- *   its version and is not restarted (fact 70).
+ * - versions are the core's to stamp (an unchanged app keeps its version and is not restarted,
+ *   fact 70).
  *
  * Shape problems are reported at `<path>/<field>` (play-json reads the whole body); semantic
  * problems at the app's own paths (`/role`, `/healthChecks/0`), as Marathon validates each nested
@@ -56,7 +56,7 @@ export function convertGroupApp(raw: unknown, groupId: string, path: string, ctx
     report(result.errors, path, sinks);
     return undefined;
   }
-  return previous?.kind === 'app' ? stampVersions(previous, result.spec, ctx.versionIso) as AppSpec : result.spec;
+  return result.spec;
 }
 
 function withAbsoluteIds(raw: Readonly<Record<string, unknown>>, id: string | undefined, groupId: string): Record<string, unknown> {
@@ -74,14 +74,11 @@ function withAbsoluteIds(raw: Readonly<Record<string, unknown>>, id: string | un
  */
 function convertContext(ctx: GroupAppContext, id: string | undefined, previous: RunSpec | undefined): ConvertContext {
   const config = ctx.deps.config;
-  const groupRole = id === undefined ? undefined : groupRoleOf(id);
-  const enforced = id !== undefined && groupRole !== undefined && ctx.enforces(topLevelOf(id) as string);
   return {
     defaultRole: config.defaultRole,
     versionIso: ctx.versionIso,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    ...(enforced ? { enforcedGroupRole: groupRole } : {}),
-    ...(previous !== undefined ? { previousRole: previous.role } : {}),
+    ...(id === undefined ? {} : roleContextOf(ctx.root, id, previous, config.newGroupEnforceRole, ctx.enforces)),
   };
 }
 

@@ -7,7 +7,7 @@ import { groupInfoJson } from '../../render/group-info-json';
 import { allGroups, findGroup, comparePathIds } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { groupGetTarget } from './group-path';
-import { canonicalVersion } from './next-version';
+import { canonicalVersion } from '../../version-text';
 
 /**
  * The answer of `GET /v2/groups[/{…}]` for the path after `/v2/groups/` (facts 67–69): the group

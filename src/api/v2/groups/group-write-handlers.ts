@@ -1,15 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
+import { commandError, expectOk } from '../../command-result';
 import { conflict, notFound, notFoundText, objectNotValid } from '../../errors';
 import { type Query, queryBool } from '../../query';
 import { readGroupPartialUpdate } from '../../schemas/group-partial-update';
 import { type GroupUpdateBody, readGroupUpdate } from '../../schemas/group-update';
-import { computePlan, currentStepJson, effectiveDependencies, isTopLevel, resolvePathId, validatePathId, removeGroup, NOT_TOP_LEVEL_MESSAGE, setEnforceRole, findGroup, findRunSpec } from '../../../scheduler/index';
-import { deployRoot, sendDeploymentResult } from '../deployments/deployment-result';
-import { groupChange } from './group-change';
-import { groupChangeError } from './group-change-error';
+import { currentStepJson, isTopLevel, resolvePathId, validatePathId, NOT_TOP_LEVEL_MESSAGE, findGroup, findRunSpec } from '../../../scheduler/index';
+import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
+import { groupChangeOf } from './group-change';
 import { groupIdOf } from './group-path';
-import { nextRootVersion } from './next-version';
 
 /** One write request: the path after `/v2/groups/` (empty for the root), query and body. */
 export interface GroupWrite {
@@ -31,8 +30,8 @@ export function postGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): 
   if (findGroup(root, groupId) !== undefined) throw conflict(`Group ${groupId} is already created. Use PUT to change this group.`);
   if (findRunSpec(root, groupId)?.kind === 'app') throw conflict(`An app with the path ${groupId} already exists.`);
   const force = queryBool(req.query, 'force', false);
-  const target = groupChange(body, { deps, groupId, version: nextRootVersion(deps), force });
-  const result = deployRoot(deps, target, force);
+  const change = groupChangeOf(body, { deps, groupId, force });
+  const result = submitDeployment(deps, { type: 'changeRoot', change, force });
   reply.header('Location', `http://${deps.config.httpAddress}${groupId}`);
   return sendDeploymentResult(reply, result, 201);
 }
@@ -40,7 +39,7 @@ export function postGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): 
 /**
  * `PUT /v2/groups[/{id}]` (facts 60, 70, 71): creates or updates the group → 200 +
  * `Marathon-Deployment-Id` + `{version, deploymentId}`; `scaleBy` and `version` as
- * {@link groupChange} describes. `?dryRun=true` deploys nothing and answers the plan's steps,
+ * {@link groupChangeOf} describes. `?dryRun=true` deploys nothing and answers the plan's steps,
  * `{"steps":[{"actions":[{action, app|pod}]}]}`. A change touching run specs a running deployment
  * holds → 409 with the deployments unless `?force=true` (fact 7).
  */
@@ -49,14 +48,11 @@ export function putGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): F
   const groupId = targetGroupId(req.rest, body);
   const force = queryBool(req.query, 'force', false);
   const dryRun = queryBool(req.query, 'dryRun', false);
-  const version = nextRootVersion(deps);
-  const target = groupChange(body, { deps, groupId, version, force });
-  if (!dryRun) return sendDeploymentResult(reply, deployRoot(deps, target, force));
-  const original = deps.scheduler.root();
-  const plan = computePlan(original, target, {
-    id: 'dry-run', version, dependenciesOf: (runSpecId, root) => effectiveDependencies(root, runSpecId),
-  });
-  return reply.send({ steps: plan.steps.map(currentStepJson) });
+  const change = groupChangeOf(body, { deps, groupId, force });
+  if (!dryRun) return sendDeploymentResult(reply, submitDeployment(deps, { type: 'changeRoot', change, force }));
+  const preview = deps.scheduler.previewChange(change);
+  if (!preview.ok) throw commandError(preview, deps.config.maxRunningDeployments);
+  return reply.send({ steps: preview.plan.steps.map(currentStepJson) });
 }
 
 /**
@@ -68,9 +64,7 @@ export function putGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): F
 export function deleteGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
   const groupId = groupIdOf(req.rest);
   const force = queryBool(req.query, 'force', false);
-  const result = removeGroup(deps.scheduler.root(), groupId, { version: nextRootVersion(deps) });
-  if (!result.ok) throw groupChangeError(result);
-  return sendDeploymentResult(reply, deployRoot(deps, result.root, force));
+  return sendDeploymentResult(reply, submitDeployment(deps, { type: 'changeRoot', change: { kind: 'removeGroup', groupId }, force }));
 }
 
 /**
@@ -78,17 +72,14 @@ export function deleteGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply)
  * enforcement of a top-level group → 200 with an empty body. A deeper group → 422 `Path needs to
  * be top-level`; an unknown group → 404. `enforceRole` left out means
  * `--new_group_enforce_role`'s default, as in Marathon. Existing services keep their roles. The
- * root keeps its version; the change reaches the core as a root with nothing to deploy.
+ * root keeps its version; the core makes the change (`setEnforceRole`).
  */
 export function patchGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
   const body = readGroupPartialUpdate(req.body);
   const groupId = groupIdOf(req.rest);
   if (!isTopLevel(groupId)) throw objectNotValid([{ path: '/', errors: [NOT_TOP_LEVEL_MESSAGE] }]);
-  const root = deps.scheduler.root();
-  if (findGroup(root, groupId) === undefined) throw notFound(notFoundText.group(groupId));
-  const result = setEnforceRole(root, groupId, body.enforceRole ?? deps.config.newGroupEnforceRole === 'top');
-  if (!result.ok) throw groupChangeError(result);
-  if (result.root !== root) deployRoot(deps, result.root, false);
+  if (findGroup(deps.scheduler.root(), groupId) === undefined) throw notFound(notFoundText.group(groupId));
+  expectOk(deps.submit({ type: 'setEnforceRole', groupId, ...(body.enforceRole !== undefined ? { enforceRole: body.enforceRole } : {}) }), deps.config.maxRunningDeployments);
   return reply.code(200).send();
 }
 

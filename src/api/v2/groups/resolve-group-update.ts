@@ -1,33 +1,18 @@
 import { ErrorSink } from '../../../marathon/convert/error-sink';
 import { invalidJson, objectNotValid } from '../../errors';
 import { elementPath, type GroupUpdateBody } from '../../schemas/group-update';
-import { isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId, findGroup, type NewGroupEnforceRole } from '../../../scheduler/index';
+import { type NewGroupEnforceRole, isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId, findGroup, enforceRoleProblem, type GroupUpdate } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { ONLY_OPTION_MESSAGE } from './only-option';
 import { convertGroupApp, type GroupAppContext, type GroupErrorSinks } from './convert-group-app';
 
-/** A structural group update, validated, with absolute ids and converted apps. Left-out fields stay undefined. */
-export interface ResolvedGroupUpdate {
-  readonly id: string;
-  /** When given, the group's apps are exactly these (apps left out are removed, fact 70). */
-  readonly apps?: readonly AppSpec[];
-  /** When given, the group's subgroups are exactly these (others are removed, fact 70). */
-  readonly groups?: readonly ResolvedGroupUpdate[];
-  readonly dependencies?: readonly string[];
-  readonly enforceRole?: boolean;
-}
 
 /** What resolving a structural update needs besides the body. */
 export type ResolveContext = Omit<GroupAppContext, 'enforces'> & { readonly newGroupEnforceRole: NewGroupEnforceRole };
 
-/** Marathon's messages for `enforceRole` (fact 73). */
-export const ENFORCE_ROLE_NOT_TOP_LEVEL = (groupId: string): string =>
-  `enforceRole can only be set for top-level groups, and ${groupId} is not top-level`;
-export const ENFORCE_ROLE_WITH_SERVICES =
-  'enforceRole cannot be modified in a request that adds, removes or modifies services; please make these changes in separate requests.';
-
 /**
- * Validates a structural `GroupUpdate` for group `groupId` (absolute) and converts its apps, or
+ * Validates a structural `GroupUpdate` body for group `groupId` (absolute) and converts it into
+ * the core's {@link GroupUpdate} (absolute ids, apps as the model; the core stamps versions), or
  * throws: shape problems of nested apps → 422 "Invalid JSON"; everything else → 422 "Object is
  * not valid" with every problem found (facts 3, 4, 66, 73):
  *
@@ -43,7 +28,7 @@ export const ENFORCE_ROLE_WITH_SERVICES =
  * what users expect of a field they did not send (marathon-reference.md: "group endpoints are
  * destructive").
  */
-export function resolveGroupUpdate(body: GroupUpdateBody, groupId: string, ctx: ResolveContext): ResolvedGroupUpdate {
+export function resolveGroupUpdate(body: GroupUpdateBody, groupId: string, ctx: ResolveContext): GroupUpdate {
   const given = new Map<string, boolean>();
   collectEnforceRoles(body, groupId, given);
   const enforces = (topLevelId: string): boolean =>
@@ -61,10 +46,10 @@ interface Walk {
   readonly servicesModified: boolean;
 }
 
-function resolveNode(body: GroupUpdateBody, groupId: string, path: string, walk: Walk): ResolvedGroupUpdate {
+function resolveNode(body: GroupUpdateBody, groupId: string, path: string, walk: Walk): GroupUpdate {
   checkEnforceRole(body, groupId, path, walk);
   if (path !== '') checkNestedOnlyOption(body, path, walk.sinks.semantic);
-  const out: { -readonly [K in keyof ResolvedGroupUpdate]: ResolvedGroupUpdate[K] } = { id: groupId };
+  const out: { -readonly [K in keyof GroupUpdate]: GroupUpdate[K] } = { id: groupId };
   if (body.enforceRole !== undefined && isTopLevel(groupId)) out.enforceRole = body.enforceRole;
   if (body.dependencies !== undefined) out.dependencies = resolveDependencies(body.dependencies, groupId, path, walk.sinks.semantic);
   if (body.apps !== undefined) {
@@ -83,17 +68,11 @@ function resolveNode(body: GroupUpdateBody, groupId: string, path: string, walk:
   return out;
 }
 
+/** The core's rule for `enforceRole` in a group update (fact 73), reported at the body's path. */
 function checkEnforceRole(body: GroupUpdateBody, groupId: string, path: string, walk: Walk): void {
   if (body.enforceRole === undefined) return;
-  const at = `${path}/enforceRole`;
-  if (!isTopLevel(groupId)) {
-    if (body.enforceRole) walk.sinks.semantic.add(at, ENFORCE_ROLE_NOT_TOP_LEVEL(groupId));
-    return;
-  }
-  const existing = findGroup(walk.app.root, groupId);
-  if (walk.servicesModified && existing !== undefined && existing.enforceRole !== body.enforceRole) {
-    walk.sinks.semantic.add(at, ENFORCE_ROLE_WITH_SERVICES);
-  }
+  const problem = enforceRoleProblem(walk.app.root, groupId, body.enforceRole, walk.servicesModified);
+  if (problem !== undefined) walk.sinks.semantic.add(`${path}/enforceRole`, problem);
 }
 
 /** A nested group always names itself, so its `version`/`scaleBy` always come with another field. */

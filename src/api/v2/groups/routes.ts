@@ -16,7 +16,8 @@ type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
  * - `PATCH /v2/groups/{id}` → `enforceRole` of a top-level group (200, empty body);
  * - `DELETE /v2/groups[/{id}]` → remove the subtree (`force`).
  *
- * Every change builds the new root with the groups module and submits it as one deployment.
+ * Every change is converted here and submitted to the core as a root change (`changeRoot`,
+ * `setEnforceRole`; a dry run asks `previewChange`): the core builds the new root and deploys it.
  * Pods are read-only here (spec section 1, rule 5): bodies cannot create or change them.
  */
 export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {

@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { podDefinitionJson } from '../../../marathon/render/pod-definition-json';
 import { podStatusJson } from '../../render/pod-status-json';
-import { isoTime } from '../../../scheduler/index';
+import { versionKey } from '../../version-text';
 import { podsForQuery } from './pod-ids-for-query';
 
 /** `GET /v2/pods` (fact 82): every pod, as queries report it (spec rule 13). */
@@ -49,13 +49,7 @@ export function getPodVersions(deps: ApiDeps, id: string): string[] {
  * may be written in any ISO 8601 form (`…:00Z` finds `…:00.000Z`). Unknown → 404.
  */
 export function getPodVersion(deps: ApiDeps, id: string, version: string): Record<string, unknown> {
-  const spec = deps.scheduler.runSpecVersion(id, canonicalVersion(version));
+  const spec = deps.scheduler.runSpecVersion(id, versionKey(version));
   if (spec?.kind !== 'pod') throw notFound(notFoundText.pod(id));
   return podDefinitionJson(spec);
-}
-
-/** A timestamp in the stored form (`…T…:…:….mmmZ`); unparsable text is kept as given. */
-function canonicalVersion(version: string): string {
-  const ms = Date.parse(version);
-  return Number.isFinite(ms) ? isoTime(ms) : version;
 }

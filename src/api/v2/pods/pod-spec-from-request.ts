@@ -3,7 +3,7 @@ import type { ConvertContext } from '../../../marathon/convert/convert-context';
 import { podFromWire } from '../../../marathon/convert/pod-from-wire';
 import { badRequest, emptyBody, invalidJson, objectNotValid } from '../../errors';
 import { podShapeErrors } from '../../../marathon/schemas/pod-shape-errors';
-import { enforcesRole, groupRoleOf, findRunSpec, isoTime } from '../../../scheduler/index';
+import { roleContextOf, findRunSpec, isoTime } from '../../../scheduler/index';
 import type { PodSpec } from '../../../scheduler/model/pod';
 import { absolutePodId } from './pod-target';
 
@@ -57,14 +57,11 @@ export function existingPod(deps: ApiDeps, id: string): PodSpec | undefined {
  */
 function convertContext(deps: ApiDeps, id: string, previous: PodSpec | undefined): ConvertContext {
   const { config } = deps;
-  const groupRole = groupRoleOf(id);
-  const enforced = groupRole !== undefined && enforcesRole(deps.scheduler.root(), id, config.newGroupEnforceRole);
   return {
     defaultRole: config.defaultRole,
     versionIso: isoTime(deps.clock.nowMs()),
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
-    ...(enforced ? { enforcedGroupRole: groupRole } : {}),
-    ...(previous !== undefined ? { previousRole: previous.role } : {}),
+    ...roleContextOf(deps.scheduler.root(), id, previous, config.newGroupEnforceRole),
   };
 }
 

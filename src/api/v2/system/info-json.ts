@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
+import { redactCredentials } from '../../../cluster/url-credentials';
 
 /**
  * The Marathon API version pacer implements, reported as `/v2/info` `version`: Marathon 1.11 at
@@ -62,6 +63,7 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   out.features = [...config.features];
   out.ha = false;
   out.hostname = host;
+  // Fact 93: credentials redacted (`zk://xxxxxxxx@host/mesos`), by the one rule of url-credentials.ts.
   out.master = redactCredentials(config.master);
   out.mesos_role = config.defaultRole;
   out.new_group_enforce_role = config.newGroupEnforceRole;
@@ -81,10 +83,6 @@ const ZOOKEEPER_CONFIG: Readonly<Record<string, null>> = Object.fromEntries(
     'zk_session_timeout', 'zk_timeout'].map((k) => [k, null]),
 );
 
-/** `zk://user:secret@host/mesos` → `zk://xxxxxxxx@host/mesos` (fact 93: credentials redacted). */
-export function redactCredentials(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]+@/i, '$1xxxxxxxx@');
-}
 
 /** `127.0.0.1:8080` → host and numeric port (null when there is none); `[::1]:8080` keeps the brackets. */
 export function splitHostPort(address: string): { host: string; port: number | null } {

@@ -1,8 +1,10 @@
-import type { LaunchOperation } from '../../../scheduler/model/launch';
+import type { LaunchOperation, OfferOperation as CoreOperation } from '../../../scheduler/model/launch';
+import { isReservationOperation } from '../../../scheduler/model/reservation';
 import type { Offer as MesosOffer, OfferOperation } from '../codec/mesos-model';
 import { appTaskInfo } from './app-task-info';
 import { OfferResourceLedger } from './offer-resource-ledger';
 import { podLaunchGroup } from './pod-launch-group';
+import { reservationToMesos } from './reservation-to-mesos';
 
 /** What a launch translation needs besides the operation. */
 export interface LaunchContext {
@@ -10,6 +12,8 @@ export interface LaunchContext {
   readonly frameworkId: string;
   /** The Mesos offer the operation draws from, as received: resources are copied from it (§4.3). */
   readonly offer: MesosOffer;
+  /** The framework's principal, set on the reservations and volumes it makes (§2.3). */
+  readonly principal?: string;
 }
 
 /**
@@ -24,17 +28,24 @@ export interface LaunchContext {
  * the offer (a core bug; Mesos would answer TASK_ERROR).
  */
 export function launchToMesos(op: LaunchOperation, ctx: LaunchContext): OfferOperation {
-  return translate(op, ctx, new OfferResourceLedger(ctx.offer));
+  return translate(op, ctx, new OfferResourceLedger(ctx.offer, ctx.frameworkId));
 }
 
-/** Every operation of one ACCEPT, drawing from `ctx.offer` one after another. */
-export function launchesToMesos(ops: readonly LaunchOperation[], ctx: LaunchContext): OfferOperation[] {
-  const ledger = new OfferResourceLedger(ctx.offer);
-  return ops.map((op) => translate(op, ctx, ledger));
+/**
+ * Every operation of one ACCEPT, in order, drawing from `ctx.offer` one after another: launches,
+ * and the reservation operations of resident instances (RESERVE, CREATE, DESTROY, UNRESERVE:
+ * reservation-to-mesos.ts), whose results later operations of the same ACCEPT use, as Mesos
+ * applies them in order (§2.3). A resident instance's launch draws from its own reservation
+ * (the pool's `reservationId`) and takes its persistent volumes: an app task carries them in its
+ * resources; a pod's executor does, and its containers mount them from the executor's sandbox.
+ */
+export function launchesToMesos(ops: readonly CoreOperation[], ctx: LaunchContext): OfferOperation[] {
+  const ledger = new OfferResourceLedger(ctx.offer, ctx.frameworkId);
+  return ops.map((op) => (isReservationOperation(op) ? reservationToMesos(op, ctx, ledger) : translate(op, ctx, ledger)));
 }
 
 function translate(op: LaunchOperation, ctx: LaunchContext, ledger: OfferResourceLedger): OfferOperation {
   if (op.kind === 'launchGroup') return podLaunchGroup(op, ctx.frameworkId, ledger);
   if (op.task.containerName !== undefined) throw new Error(`launch of ${op.task.taskId}: a LAUNCH needs an app task`);
-  return { type: 'LAUNCH', launch: { taskInfos: [appTaskInfo(op.task, ledger.take(op.allocation))] } };
+  return { type: 'LAUNCH', launch: { taskInfos: [appTaskInfo(op.task, ledger.take(op.allocation, op.task.persistentVolumes))] } };
 }

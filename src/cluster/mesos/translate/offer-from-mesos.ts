@@ -1,13 +1,17 @@
 import type { AgentAttribute, AgentInfo } from '../../../scheduler/model/agent';
 import type { Offer, OfferedPool } from '../../../scheduler/model/offer';
+import type { PersistentVolume } from '../../../scheduler/model/reservation';
 import { toMilli, type PortRange } from '../../../scheduler/model/resources';
 import type { Offer as MesosOffer, Resource } from '../codec/mesos-model';
 import { agentAttributeFromMesos, rangesOf } from './agent-attribute-from-mesos';
+import { ownReservationId } from './reservation-labels';
 import { isCoreUsable, reservationRole } from './reservation-role';
 
 /** A pool being summed up; `reservedFor` undefined = unreserved. */
 interface PoolSum {
   readonly reservedFor?: string;
+  readonly reservationId?: string;
+  readonly volumes: PersistentVolume[];
   cpusMilli: number;
   memMilli: number;
   diskMilli: number;
@@ -22,6 +26,12 @@ interface PoolSum {
  *   `reservation` and the post-refinement `reservations` stack). Unreserved (`*`) resources form
  *   the pool without `reservedFor`; static and dynamic reservations for one role share that role's
  *   pool. The unreserved pool comes first, then reserved pools in order of first appearance.
+ * - Resident instances: a dynamic reservation labelled by this framework (`frameworkId`; the
+ *   labels Marathon uses, reservation-labels.ts) is a pool of its own with `reservationId` (the
+ *   instance id from the labels); the persistent volumes on it (`disk.persistence`) are its
+ *   `volumes` (persistence id, `disk.volume.container_path`, size) and their disk counts in the
+ *   pool's `diskMilli`, as the core's model counts a reservation's disk. Reservations of other
+ *   frameworks, or without labels, stay in their role's pool (their volumes are left out).
  * - Quantities: `cpus`, `mem`, `disk` as integer milli-units (Mesos keeps three decimals, §4.1);
  *   `gpus` whole (Mesos only offers whole GPUs); `ports` as inclusive ranges sorted by begin.
  *   Other resource names are ignored. Resources the core cannot use (revocable, shared,
@@ -31,12 +41,12 @@ interface PoolSum {
  * - Agent: id, hostname, attributes typed for constraints (§4.4), region/zone from the fault
  *   domain (§4.5; absent when the agent has none).
  */
-export function offerFromMesos(offer: MesosOffer): Offer {
+export function offerFromMesos(offer: MesosOffer, frameworkId?: string): Offer {
   const allocationRole = offer.allocationInfo?.role ?? offer.resources?.find((r) => r.allocationInfo?.role !== undefined)?.allocationInfo?.role;
   const result: { -readonly [K in keyof Offer]: Offer[K] } = {
     offerId: offer.id.value,
     agent: agentOf(offer),
-    pools: poolsOf(offer.resources ?? []),
+    pools: poolsOf(offer.resources ?? [], frameworkId),
   };
   if (allocationRole !== undefined) result.allocationRole = allocationRole;
   return result;
@@ -61,25 +71,27 @@ function agentOf(offer: MesosOffer): AgentInfo {
   return agent;
 }
 
-function poolsOf(resources: readonly Resource[]): OfferedPool[] {
-  const unreserved = emptyPool(undefined);
+function poolsOf(resources: readonly Resource[], frameworkId: string | undefined): OfferedPool[] {
+  const unreserved = emptyPool(undefined, undefined);
   const reserved = new Map<string, PoolSum>();
   let sawUnreserved = false;
   for (const resource of resources) {
-    if (!isCoreUsable(resource) || !isKnown(resource.name)) continue;
+    if (!isCoreUsable(resource, frameworkId) || !isKnown(resource.name)) continue;
     const role = reservationRole(resource);
     if (role === undefined) sawUnreserved = true;
-    add(role === undefined ? unreserved : reservedPool(reserved, role), resource);
+    const reservationId = role === undefined ? undefined : ownReservationId(resource, frameworkId);
+    add(role === undefined ? unreserved : reservedPool(reserved, role, reservationId), resource);
   }
   const pools = sawUnreserved ? [unreserved, ...reserved.values()] : [...reserved.values()];
   return pools.map(frozen);
 }
 
-function reservedPool(reserved: Map<string, PoolSum>, role: string): PoolSum {
-  let pool = reserved.get(role);
+function reservedPool(reserved: Map<string, PoolSum>, role: string, reservationId: string | undefined): PoolSum {
+  const key = reservationId === undefined ? role : `${role}\u0000${reservationId}`;
+  let pool = reserved.get(key);
   if (pool === undefined) {
-    pool = emptyPool(role);
-    reserved.set(role, pool);
+    pool = emptyPool(role, reservationId);
+    reserved.set(key, pool);
   }
   return pool;
 }
@@ -90,10 +102,9 @@ function isKnown(name: string): boolean {
   return KNOWN.has(name);
 }
 
-function emptyPool(reservedFor: string | undefined): PoolSum {
-  return reservedFor === undefined
-    ? { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }
-    : { reservedFor, cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] };
+function emptyPool(reservedFor: string | undefined, reservationId: string | undefined): PoolSum {
+  if (reservedFor === undefined) return { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [], volumes: [] };
+  return { reservedFor, ...(reservationId === undefined ? {} : { reservationId }), cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [], volumes: [] };
 }
 
 function add(pool: PoolSum, resource: Resource): void {
@@ -101,7 +112,14 @@ function add(pool: PoolSum, resource: Resource): void {
   switch (resource.name) {
     case 'cpus': pool.cpusMilli += toMilli(scalar); break;
     case 'mem': pool.memMilli += toMilli(scalar); break;
-    case 'disk': pool.diskMilli += toMilli(scalar); break;
+    case 'disk': {
+      pool.diskMilli += toMilli(scalar);
+      const persistence = resource.disk?.persistence;
+      if (persistence !== undefined && pool.reservationId !== undefined) {
+        pool.volumes.push({ persistenceId: persistence.id, containerPath: resource.disk?.volume?.containerPath ?? '', diskMilli: toMilli(scalar) });
+      }
+      break;
+    }
     case 'gpus': pool.gpus += Math.floor(scalar); break;
     case 'ports':
       if (resource.type === 'RANGES') pool.ports.push(...rangesOf(resource.ranges?.range));
@@ -112,5 +130,7 @@ function add(pool: PoolSum, resource: Resource): void {
 function frozen(pool: PoolSum): OfferedPool {
   const ports = [...pool.ports].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const base = { cpusMilli: pool.cpusMilli, memMilli: pool.memMilli, diskMilli: pool.diskMilli, gpus: pool.gpus, ports };
-  return pool.reservedFor === undefined ? base : { reservedFor: pool.reservedFor, ...base };
+  if (pool.reservedFor === undefined) return base;
+  if (pool.reservationId === undefined) return { reservedFor: pool.reservedFor, ...base };
+  return { reservedFor: pool.reservedFor, reservationId: pool.reservationId, volumes: pool.volumes, ...base };
 }

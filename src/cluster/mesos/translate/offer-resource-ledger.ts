@@ -1,12 +1,20 @@
 import type { OfferedPool } from '../../../scheduler/model/offer';
+import type { PersistentVolume } from '../../../scheduler/model/reservation';
 import { fromMilli, toMilli, type PortRange } from '../../../scheduler/model/resources';
 import type { AllocationInfo, Offer as MesosOffer, Resource } from '../codec/mesos-model';
+import { ownReservationId } from './reservation-labels';
 import { isCoreUsable, reservationRole } from './reservation-role';
 
-/** One offered Mesos resource and what is still untaken of it. */
+/**
+ * One offered Mesos resource (or one made by a RESERVE, CREATE or DESTROY earlier in the same
+ * ACCEPT) and what is still untaken of it. `reservationId` is set on this framework's labelled
+ * dynamic reservations, `persistenceId` on a persistent volume (taken whole, by its id).
+ */
 interface Entry {
   readonly source: Resource;
   readonly role: string | undefined;
+  readonly reservationId: string | undefined;
+  readonly persistenceId: string | undefined;
   leftMilli: number;
   readonly leftRanges: [number, number][];
 }
@@ -23,6 +31,13 @@ type ScalarName = 'cpus' | 'mem' | 'disk' | 'gpus';
  * consumed, so an executor and the tasks of one group never claim the same share twice (§4.3:
  * the sum of all tasks and executors must fit the offer).
  *
+ * Pools with a `reservationId` draw only from this framework's dynamic reservation of that id
+ * (its labels, reservation-labels.ts); a launch's persistent volumes are taken whole by their
+ * persistence id and count in their pool's disk. The reservation operations of an ACCEPT
+ * (reservation-to-mesos.ts) change the ledger as Mesos applies them in order (§2.3): RESERVE turns
+ * unreserved entries into reserved ones, CREATE reserved disk into a volume, DESTROY a volume back
+ * into reserved disk, so a LAUNCH or UNRESERVE later in the same ACCEPT finds them.
+ *
  * Throws when a take does not fit the offer: the core only hands out what it was offered, so
  * that is a bug, and a launch Mesos would refuse anyway. After a throw the ledger is spent
  * (part of the take may have been booked): translate the ACCEPT again from a new ledger.
@@ -31,51 +46,86 @@ export class OfferResourceLedger {
   private readonly entries: Entry[];
   private readonly allocationInfo: AllocationInfo | undefined;
 
-  constructor(offer: MesosOffer) {
+  constructor(offer: MesosOffer, private readonly frameworkId?: string) {
     this.allocationInfo = offer.allocationInfo;
-    this.entries = (offer.resources ?? []).filter(isCoreUsable).map((source) => ({
-      source,
-      role: reservationRole(source),
-      leftMilli: source.type === 'SCALAR' ? toMilli(source.scalar?.value ?? 0) : 0,
-      leftRanges: source.type === 'RANGES' ? (source.ranges?.range ?? []).map((r) => [r.begin, r.end] as [number, number]) : [],
-    }));
+    this.entries = (offer.resources ?? []).filter((r) => isCoreUsable(r, frameworkId)).map((source) => this.entryOf(source));
   }
 
-  /** The Mesos resources of these pools: cpus, mem, disk, gpus, then ports, per pool; zero amounts omitted. */
-  take(pools: readonly OfferedPool[]): Resource[] {
+  /**
+   * The Mesos resources of these pools: the persistent volumes of `volumes` that are on a pool's
+   * reservation (whole), then cpus, mem, disk (less those volumes), gpus and ports, per pool;
+   * zero amounts omitted.
+   */
+  take(pools: readonly OfferedPool[], volumes: readonly PersistentVolume[] = []): Resource[] {
     const out: Resource[] = [];
     for (const pool of pools) {
-      const role = pool.reservedFor;
-      out.push(...this.takeScalar('cpus', role, pool.cpusMilli));
-      out.push(...this.takeScalar('mem', role, pool.memMilli));
-      out.push(...this.takeScalar('disk', role, pool.diskMilli));
-      out.push(...this.takeScalar('gpus', role, pool.gpus * 1000));
-      out.push(...this.takePorts(role, pool.ports));
+      const key: PoolKey = { role: pool.reservedFor, reservationId: pool.reservationId };
+      let diskMilli = pool.diskMilli;
+      if (pool.reservationId !== undefined) {
+        for (const v of volumes) {
+          const volume = this.takeVolume(key, v.persistenceId);
+          diskMilli -= toMilli(volume.scalar?.value ?? 0);
+          out.push(volume);
+        }
+      }
+      out.push(...this.takeScalar('cpus', key, pool.cpusMilli));
+      out.push(...this.takeScalar('mem', key, pool.memMilli));
+      out.push(...this.takeScalar('disk', key, diskMilli));
+      out.push(...this.takeScalar('gpus', key, pool.gpus * 1000));
+      out.push(...this.takePorts(key, pool.ports));
     }
     return out;
   }
 
-  private takeScalar(name: ScalarName, role: string | undefined, amountMilli: number): Resource[] {
+  /**
+   * Puts resources made by an operation of this ACCEPT (a reservation, a volume, disk freed by a
+   * DESTROY) into the ledger, to be taken by later operations.
+   */
+  add(resources: readonly Resource[]): void {
+    for (const r of resources) this.entries.push(this.entryOf(r));
+  }
+
+  /** The persistent volume `persistenceId` on the reservation `key`, taken whole. */
+  takeVolume(key: PoolKey, persistenceId: string): Resource {
+    const entry = this.entries.find((e) => e.persistenceId === persistenceId && e.leftMilli > 0 && e.role === key.role && e.reservationId === key.reservationId);
+    if (entry === undefined) throw new Error(`operation does not fit the offer: persistent volume ${persistenceId} is not offered on reservation ${key.reservationId ?? '?'}`);
+    const taken = entry.leftMilli;
+    entry.leftMilli = 0;
+    return this.copy(entry.source, { scalar: { value: fromMilli(taken) } });
+  }
+
+  private entryOf(source: Resource): Entry {
+    return {
+      source,
+      role: reservationRole(source),
+      reservationId: ownReservationId(source, this.frameworkId),
+      persistenceId: source.disk?.persistence?.id,
+      leftMilli: source.type === 'SCALAR' ? toMilli(source.scalar?.value ?? 0) : 0,
+      leftRanges: source.type === 'RANGES' ? (source.ranges?.range ?? []).map((r) => [r.begin, r.end] as [number, number]) : [],
+    };
+  }
+
+  private takeScalar(name: ScalarName, key: PoolKey, amountMilli: number): Resource[] {
     const out: Resource[] = [];
     let need = amountMilli;
     for (const entry of this.entries) {
       if (need <= 0) break;
-      if (entry.source.name !== name || entry.role !== role || entry.leftMilli <= 0) continue;
+      if (entry.source.name !== name || !plainOf(entry, key) || entry.leftMilli <= 0) continue;
       const taken = Math.min(need, entry.leftMilli);
       entry.leftMilli -= taken;
       need -= taken;
       out.push(this.copy(entry.source, { scalar: { value: fromMilli(taken) } }));
     }
-    if (need > 0) throw new Error(`launch does not fit the offer: ${fromMilli(need)} ${name} missing for role ${role ?? '*'}`);
+    if (need > 0) throw new Error(`operation does not fit the offer: ${fromMilli(need)} ${name} missing for ${describe(key)}`);
     return out;
   }
 
-  private takePorts(role: string | undefined, ranges: readonly PortRange[]): Resource[] {
+  private takePorts(key: PoolKey, ranges: readonly PortRange[]): Resource[] {
     const taken = new Map<Entry, [number, number][]>();
     for (const [begin, end] of ranges) {
       let from = begin;
       while (from <= end) {
-        const [entry, to] = this.carve(role, from, end);
+        const [entry, to] = this.carve(key, from, end);
         const list = taken.get(entry) ?? [];
         taken.set(entry, list);
         list.push([from, to]);
@@ -85,10 +135,10 @@ export class OfferResourceLedger {
     return [...taken].map(([entry, list]) => this.copy(entry.source, { ranges: { range: merged(list).map(([b, e]) => ({ begin: b, end: e })) } }));
   }
 
-  /** Removes `[from, ≤ end]` from the first port entry of `role` holding `from`; returns it and the last port removed. */
-  private carve(role: string | undefined, from: number, end: number): [Entry, number] {
+  /** Removes `[from, ≤ end]` from the first port entry of `key` holding `from`; returns it and the last port removed. */
+  private carve(key: PoolKey, from: number, end: number): [Entry, number] {
     for (const entry of this.entries) {
-      if (entry.source.name !== 'ports' || entry.role !== role) continue;
+      if (entry.source.name !== 'ports' || !plainOf(entry, key)) continue;
       const i = entry.leftRanges.findIndex((r) => from >= r[0] && from <= r[1]);
       if (i < 0) continue;
       const range = entry.leftRanges[i];
@@ -99,7 +149,7 @@ export class OfferResourceLedger {
       entry.leftRanges.splice(i, 1, ...rest);
       return [entry, to];
     }
-    throw new Error(`launch does not fit the offer: port ${from} not offered for role ${role ?? '*'}`);
+    throw new Error(`operation does not fit the offer: port ${from} not offered for ${describe(key)}`);
   }
 
   /** The offered resource with another quantity; `allocation_info` kept, or the offer's when absent. */
@@ -108,6 +158,21 @@ export class OfferResourceLedger {
     const allocationInfo = source.allocationInfo ?? this.allocationInfo;
     return { ...identity, ...quantity, ...(allocationInfo === undefined ? {} : { allocationInfo }) };
   }
+}
+
+/** Which entries a pool draws from: a role (undefined = unreserved) and, for a resident instance, its reservation. */
+export interface PoolKey {
+  readonly role: string | undefined;
+  readonly reservationId: string | undefined;
+}
+
+/** Whether `entry` is a plain (not a volume) resource of the pool `key`. */
+function plainOf(entry: Entry, key: PoolKey): boolean {
+  return entry.role === key.role && entry.reservationId === key.reservationId && entry.persistenceId === undefined;
+}
+
+function describe(key: PoolKey): string {
+  return key.reservationId === undefined ? `role ${key.role ?? '*'}` : `reservation ${key.reservationId} of role ${key.role ?? '*'}`;
 }
 
 /** Sorted ranges with touching or overlapping neighbours joined: `[5,5],[6,6]` → `[5,6]`. */

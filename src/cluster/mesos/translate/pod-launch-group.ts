@@ -27,12 +27,19 @@ type LaunchGroup = Extract<LaunchOperation, { kind: 'launchGroup' }>;
  *   `lifecycle.killGracePeriodSeconds`, the container's labels and endpoints as `discovery`.
  *
  * The allocation is split between the executor and the tasks (split-allocation.ts) and each
- * share is turned into offered resources by `ledger`.
+ * share is turned into offered resources by `ledger`. A resident pod launches on its own
+ * reservation; its persistent volumes are resources of the executor (mounted in the executor's
+ * sandbox at the volume's name), which the containers mount through `SANDBOX_PATH` / `PARENT`
+ * (the launcher resolves those mounts), as Marathon launches resident pods.
  */
 export function podLaunchGroup(op: LaunchGroup, frameworkId: string, ledger: OfferResourceLedger): OfferOperation {
   if (op.tasks.length === 0) throw new Error(`launch group ${op.executorId}: no pod tasks`);
-  const consumers = [{ resources: op.executorResources, hostPorts: [] }, ...op.tasks];
-  const [executorShare, ...taskShares] = splitAllocation(op.allocation, consumers).map((pools) => ledger.take(pools));
+  // A resident pod's persistent volumes belong to its executor (the containers mount them from its sandbox).
+  const volumes = op.tasks[0].persistentVolumes ?? [];
+  const volumeDiskMilli = volumes.reduce((n, v) => n + v.diskMilli, 0);
+  const executorResources = { ...op.executorResources, diskMilli: op.executorResources.diskMilli + volumeDiskMilli };
+  const consumers = [{ resources: executorResources, hostPorts: [] }, ...op.tasks];
+  const [executorShare, ...taskShares] = splitAllocation(op.allocation, consumers).map((pools, i) => ledger.take(pools, i === 0 ? volumes : []));
   const executor = executorInfo(op, frameworkId, executorShare);
   const tasks = op.tasks.map((task, i) => podTaskInfo(task, taskShares[i]));
   return { type: 'LAUNCH_GROUP', launchGroup: { executor, taskGroup: { tasks } } };

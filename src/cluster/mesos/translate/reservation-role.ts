@@ -1,4 +1,5 @@
 import type { Resource } from '../codec/mesos-model';
+import { ownReservationId } from './reservation-labels';
 
 /**
  * The role a resource is reserved for, or undefined when it is unreserved. Reads both formats of
@@ -18,18 +19,21 @@ export function reservationRole(resource: Resource): string | undefined {
 }
 
 /**
- * Whether the core can schedule with this resource. The core's pools hold plain quantities only,
- * so these are left out of them (and thus never launched with; they go back to Mesos with the
- * offer's leftovers):
+ * Whether the core can schedule with this resource. The core's pools hold plain quantities and the
+ * persistent volumes of its own resident instances, so these are left out of them (and thus never
+ * launched with; they go back to Mesos with the offer's leftovers):
  * - revocable resources (§4.1; pacer does not register REVOCABLE_RESOURCES, so they only appear
  *   if a master sends them anyway — oversubscribed capacity must not back long-running tasks);
  * - shared resources (persistent volumes shared between tasks, SHARED_RESOURCES not registered);
- * - disks with `disk.persistence` (persistent volumes) or `disk.source` (PATH/MOUNT/BLOCK/RAW
- *   disks; a MOUNT disk can only be consumed whole, §4.1) — the core has no volume model yet;
+ * - disks with `disk.source` (PATH/MOUNT/BLOCK/RAW disks; a MOUNT disk can only be consumed
+ *   whole, §4.1), and disks with `disk.persistence` unless the volume is on a reservation of this
+ *   framework (`frameworkId`, reservation-labels.ts): another framework's volumes are not pacer's;
  * - resources of a resource provider (`providerId`), which need operation feedback (§2.3).
  */
-export function isCoreUsable(resource: Resource): boolean {
+export function isCoreUsable(resource: Resource, frameworkId?: string): boolean {
   if (resource.revocable !== undefined || resource.shared !== undefined || resource.providerId !== undefined) return false;
   const disk = resource.disk;
-  return disk === undefined || (disk.persistence === undefined && disk.source === undefined);
+  if (disk === undefined) return true;
+  if (disk.source !== undefined) return false;
+  return disk.persistence === undefined || ownReservationId(resource, frameworkId) !== undefined;
 }

@@ -9,6 +9,7 @@ export interface AllocationConsumer {
 
 interface Budget {
   readonly reservedFor?: string;
+  readonly reservationId?: string;
   cpusMilli: number;
   memMilli: number;
   diskMilli: number;
@@ -30,12 +31,16 @@ const SCALARS = ['cpusMilli', 'memMilli', 'diskMilli', 'gpus'] as const;
  * the sum of exactly these consumers).
  */
 export function splitAllocation(allocation: readonly OfferedPool[], consumers: readonly AllocationConsumer[]): OfferedPool[][] {
-  const budget: Budget[] = allocation.map((p) => ({ ...p }));
+  const budget: Budget[] = allocation.map(({ volumes: _volumes, ...p }) => ({ ...p }));
   return consumers.map((consumer) => share(budget, consumer));
 }
 
 function share(budget: Budget[], consumer: AllocationConsumer): OfferedPool[] {
-  const parts: Budget[] = budget.map((b) => ({ ...(b.reservedFor === undefined ? {} : { reservedFor: b.reservedFor }), cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }));
+  const parts: Budget[] = budget.map((b) => ({
+    ...(b.reservedFor === undefined ? {} : { reservedFor: b.reservedFor }),
+    ...(b.reservationId === undefined ? {} : { reservationId: b.reservationId }),
+    cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [],
+  }));
   for (const key of SCALARS) {
     let need = consumer.resources[key];
     for (let i = 0; i < budget.length && need > 0; i++) {

@@ -1,4 +1,5 @@
 import { ZkError } from './zk-error';
+import { CREDENTIALS_MASK, redactUrlValue } from '../../url-credentials';
 
 /** One ZooKeeper server of an ensemble. */
 export interface ZkServer {
@@ -39,9 +40,9 @@ export function parseZkUrl(url: string): ZkUrl {
   return parsed;
 }
 
-/** The URL for logs and errors: servers and path, credentials replaced by `***`. */
+/** The URL for logs and errors: servers and path, credentials replaced by the mask (`xxxxxxxx`, url-credentials.ts). */
 export function describeZkUrl(url: ZkUrl): string {
-  const credentials = url.digest === undefined ? '' : '***@';
+  const credentials = url.digest === undefined ? '' : `${CREDENTIALS_MASK}@`;
   return `${SCHEME}${credentials}${url.servers.map(describeServer).join(',')}${url.path}`;
 }
 
@@ -79,10 +80,5 @@ function normalizePath(url: string, path: string): string {
 }
 
 function badUrl(url: string, reason: string): ZkError {
-  return new ZkError('BAD_URL', `bad ZooKeeper URL ${redact(url)}: ${reason}`);
-}
-
-/** Hides whatever sits before the last `@` of the authority (the password may contain `@`). */
-function redact(url: string): string {
-  return url.replace(/^(zk:\/\/)[^/]*@/, '$1***@');
+  return new ZkError('BAD_URL', `bad ZooKeeper URL ${redactUrlValue(url)}: ${reason}`);
 }

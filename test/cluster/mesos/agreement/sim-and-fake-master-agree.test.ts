@@ -18,15 +18,19 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * Per-zone distributions are implied by the per-agent multisets, so they are not compared
  * separately. Every scenario's own expectations must hold in both runs.
  *
- * Scenarios: no faults (the sim-backed master does not translate pods or agent-run health
- * checks). unique: UNIQUE on hostname, zone, text and set attributes, plus an agent added later;
+ * Scenarios: no agent-run health checks (the sim-backed master does not translate them back).
+ * unique: UNIQUE on hostname, zone, text and set attributes, plus an agent added later;
  * max-per: MAX_PER with a forced scale-down (kills) and scale-up; group-by-spreading: GROUP_BY
- * that depends on the 120 s decline filters and a later zone.
+ * that depends on the 120 s decline filters and a later zone; resident: a resident app reserves,
+ * creates its volume, relaunches on its own reservation and releases it (RESERVE, CREATE, DESTROY,
+ * UNRESERVE over the wire with Marathon's reservation labels, read back from the offers).
  */
 const SCENARIOS: readonly { readonly file: string; readonly kills: boolean }[] = [
   { file: 'constraints/unique.yaml', kills: false },
   { file: 'constraints/max-per.yaml', kills: true },
   { file: 'group-by-spreading.yaml', kills: false },
+  { file: 'resident/restart-keeps-volume.yaml', kills: true },
+  { file: 'resident/agent-back-keeps-reservation.yaml', kills: false },
 ];
 
 for (const { file, kills } of SCENARIOS) {

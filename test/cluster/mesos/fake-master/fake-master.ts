@@ -78,6 +78,8 @@ export class FakeMaster {
   readonly subscribeAnswers: ScriptedAnswer[] = [];
   /** Answers for the next non-SUBSCRIBE requests, in order (then 202, or 200 for UPDATE_FRAMEWORK). */
   readonly callAnswers: ScriptedAnswer[] = [];
+  /** Answers for the next ACCEPT requests only, in order (before `callAnswers`). */
+  readonly acceptAnswers: ScriptedAnswer[] = [];
   /**
    * Refusals for the next accepted SUBSCRIBEs, in order: 200, then one ERROR event with this
    * message instead of SUBSCRIBED, then the stream ends (how a master refuses a subscription, §1.3).
@@ -225,7 +227,7 @@ export class FakeMaster {
       });
     };
     if (call.type === 'SUBSCRIBE') return this.onSubscribe(call, req, res, record);
-    const scripted = this.callAnswers.shift();
+    const scripted = (call.type === 'ACCEPT' ? this.acceptAnswers.shift() : undefined) ?? this.callAnswers.shift();
     const reply = scripted ?? this.checkStreamId(streamId) ?? { status: call.type === 'UPDATE_FRAMEWORK' ? 200 : 202 };
     record(reply.status);
     if (reply.drop === true) {

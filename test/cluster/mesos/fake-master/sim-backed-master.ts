@@ -1,13 +1,16 @@
 import type { AgentAttribute } from '../../../../src/scheduler/model/agent';
 import type { SchedulerInput, TaskStatus as CoreTaskStatus } from '../../../../src/scheduler/model/inputs';
-import type { LaunchOperation, TaskLaunch } from '../../../../src/scheduler/model/launch';
+import type { OfferOperation as CoreOperation, TaskLaunch } from '../../../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../../../src/scheduler/model/offer';
+import type { PersistentVolume } from '../../../../src/scheduler/model/reservation';
+import type { PortRange } from '../../../../src/scheduler/model/resources';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 import { instanceIdOfTask } from '../../../../src/scheduler/kernel/ids';
 import type {
-  Attribute, Call, Event, Offer as MesosOffer, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
+  Attribute, Call, Event, ExecutorInfo, Offer as MesosOffer, OfferOperation, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
+import { reservationLabels } from '../../../../src/cluster/mesos/translate/reservation-labels';
 import { reservationRole } from '../../../../src/cluster/mesos/translate/reservation-role';
 import { SimCluster, type SimClusterOptions } from '../../../../sim/cluster/sim-cluster';
 import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
@@ -57,12 +60,19 @@ export const BARRIER_PREFIX = 'barrier-';
  * writes it as a Mesos event (OFFERS with the agent's id, hostname, attributes, fault domain and
  * resources; UPDATE with the uuid bytes for reliable updates; RESCIND; FAILURE).
  * Direction framework → cluster: {@link processCalls} reads the calls the fake master recorded,
- * in arrival order, and applies them to the cluster (ACCEPT of LAUNCH operations, DECLINE, KILL,
- * ACKNOWLEDGE, RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK). RECONCILE of `barrier-<n>` is not
- * forwarded: it records the barrier, telling the caller that every call sent before it arrived.
+ * in arrival order, and applies them to the cluster (ACCEPT of LAUNCH, LAUNCH_GROUP, RESERVE,
+ * CREATE, DESTROY and UNRESERVE operations, DECLINE, KILL, ACKNOWLEDGE, RECONCILE, REVIVE,
+ * SUPPRESS, UPDATE_FRAMEWORK). RECONCILE of `barrier-<n>` is not forwarded: it records the
+ * barrier, telling the caller that every call sent before it arrived.
  *
- * Limits: LAUNCH_GROUP (pods) and agent-run health checks are not translated back; an ACCEPT with
- * them is recorded in {@link problems}.
+ * Reservations: the master model keeps a resident instance's dynamic reservation and persistent
+ * volumes (src/master); they are offered back as a real master offers them to a framework without
+ * RESERVATION_REFINEMENT: pre-refinement `role` + `reservation` with the labels the framework put
+ * on them (`marathon_framework_id`, `marathon_task_id`), each volume a disk resource with
+ * `disk.persistence` and `disk.volume`. The operations read back are in {@link operationLog}.
+ *
+ * Limits: agent-run health checks are not translated back; an ACCEPT with them is recorded in
+ * {@link problems}.
  */
 export class SimBackedMaster {
   /** Barrier markers seen, in order. */
@@ -71,7 +81,10 @@ export class SimBackedMaster {
   readonly problems: string[] = [];
   /** Events written that the driver turns into one input for the core each. */
   inputsSent = 0;
+  /** Every operation of every ACCEPT applied, in order, as `TYPE` or `TYPE <reservation id>` (RESERVE, CREATE, DESTROY, UNRESERVE). */
+  readonly operationLog: string[] = [];
   private processed = 0;
+  private subscribes = 0;
 
   private constructor(readonly fake: FakeMaster, readonly cluster: SimCluster, private readonly options: SimBackedMasterOptions) {}
 
@@ -121,7 +134,10 @@ export class SimBackedMaster {
     const calls = this.fake.calls;
     while (this.processed < calls.length) {
       const received = calls[this.processed++];
-      if (received.call.type === 'SUBSCRIBE') continue;
+      if (received.call.type === 'SUBSCRIBE') {
+        if (received.status === 200 && ++this.subscribes > 1) this.resubscribed(received.call);
+        continue;
+      }
       if (received.status >= 300) {
         this.problems.push(`${received.call.type} was answered ${received.status}`);
         continue;
@@ -176,6 +192,20 @@ export class SimBackedMaster {
     }
   }
 
+  /**
+   * A framework subscribing again (a restarted scheduler, §1.8) states its roles and which of
+   * them are suppressed afresh, as a real master takes them from SUBSCRIBE: the others are revived.
+   * The first subscription changes nothing (the cluster starts with the framework's roles).
+   */
+  private resubscribed(call: Call): void {
+    const roles = call.subscribe?.frameworkInfo.roles ?? [];
+    const suppressed = call.subscribe?.suppressedRoles ?? [];
+    this.cluster.updateFrameworkRoles(roles);
+    const revived = roles.filter((r) => !suppressed.includes(r));
+    if (revived.length > 0) this.cluster.revive(revived);
+    if (suppressed.length > 0) this.cluster.suppress(suppressed);
+  }
+
   private reconcile(call: Call): void {
     const tasks = call.reconcile?.tasks ?? [];
     const barrier = tasks.find((t) => t.taskId.value.startsWith(BARRIER_PREFIX));
@@ -189,22 +219,81 @@ export class SimBackedMaster {
   private accept(call: Call): void {
     const accept = call.accept;
     const offerId = accept?.offerIds?.[0]?.value ?? '';
-    const ops: LaunchOperation[] = [];
+    const ops: CoreOperation[] = [];
     for (const op of accept?.operations ?? []) {
-      if (op.type !== 'LAUNCH') {
-        this.problems.push(`ACCEPT of ${offerId}: ${op.type ?? 'UNKNOWN'} operations are not simulated`);
-        continue;
-      }
-      for (const info of op.launch?.taskInfos ?? []) {
-        const launch = this.launchOf(info);
-        if (launch !== undefined) ops.push(launch);
-      }
+      const translated = this.operationOf(offerId, op);
+      ops.push(...translated);
+      for (const t of translated) this.operationLog.push(t.kind === 'launch' || t.kind === 'launchGroup' ? op.type ?? '' : `${op.type ?? ''} ${t.reservationId}`);
     }
     this.cluster.accept(offerId, ops, refuseMsOfFilters(accept?.filters?.refuseSeconds));
   }
 
+  /** One Mesos operation back as the core's operations (a LAUNCH of n tasks is n launches). */
+  private operationOf(offerId: string, op: OfferOperation): CoreOperation[] {
+    const frameworkId = this.fake.frameworkId;
+    const agentId = this.cluster.outstandingOffers().find((o) => o.offerId === offerId)?.agentId ?? '';
+    switch (op.type) {
+      case 'LAUNCH':
+        return (op.launch?.taskInfos ?? []).flatMap((info) => {
+          const launch = this.launchOf(info);
+          return launch === undefined ? [] : [launch];
+        });
+      case 'LAUNCH_GROUP': {
+        const group = op.launchGroup;
+        const launch = group === undefined ? undefined : this.launchGroupOf(group.executor, group.taskGroup.tasks ?? []);
+        return launch === undefined ? [] : [launch];
+      }
+      case 'RESERVE': {
+        const pool = reservedPoolOf(op.reserve?.resources ?? [], frameworkId);
+        if (pool === undefined) break;
+        const { reservedFor: _r, reservationId: _id, volumes: _v, ...unreserved } = pool;
+        return [{ kind: 'reserve', agentId, reservationId: pool.reservationId ?? '', role: pool.reservedFor ?? '', allocation: [unreserved] }];
+      }
+      case 'CREATE':
+      case 'DESTROY': {
+        const resources = (op.type === 'CREATE' ? op.create?.volumes : op.destroy?.volumes) ?? [];
+        const pool = reservedPoolOf(resources, frameworkId);
+        if (pool === undefined) break;
+        const kind = op.type === 'CREATE' ? 'create' : 'destroy';
+        return [{ kind, agentId, reservationId: pool.reservationId ?? '', role: pool.reservedFor ?? '', volumes: volumesOf(resources) }];
+      }
+      case 'UNRESERVE': {
+        const pool = reservedPoolOf(op.unreserve?.resources ?? [], frameworkId);
+        if (pool === undefined) break;
+        const { volumes: _v, ...allocation } = pool;
+        return [{ kind: 'unreserve', agentId, reservationId: pool.reservationId ?? '', role: pool.reservedFor ?? '', allocation: [allocation] }];
+      }
+      default:
+        this.problems.push(`ACCEPT of ${offerId}: ${op.type ?? 'UNKNOWN'} operations are not simulated`);
+        return [];
+    }
+    this.problems.push(`ACCEPT of ${offerId}: ${op.type} whose resources are not one labelled reservation of this framework`);
+    return [];
+  }
+
+  /** A LAUNCH_GROUP back as the core's launch group: the allocation is what the executor and the tasks hold. */
+  private launchGroupOf(executor: ExecutorInfo, infos: readonly TaskInfo[]): CoreOperation | undefined {
+    const launches = infos.map((info) => this.launchOf(info));
+    const tasks = launches.flatMap((l) => (l?.kind === 'launch' ? [l.task] : []));
+    if (tasks.length !== infos.length) return undefined;
+    const executorPools = this.poolsOf(executor.resources ?? [], executor.executorId.value);
+    const volumes = executorPools.flatMap((p) => p.volumes ?? []);
+    const allocation = mergedPools([...executorPools, ...launches.flatMap((l) => (l?.kind === 'launch' ? l.allocation : []))]);
+    return {
+      kind: 'launchGroup', executorId: executor.executorId.value, executorResources: scalarSum(executorPools), labels: {},
+      networking: { mode: 'host', networks: [], portMappings: [] },
+      tasks: volumes.length === 0 ? tasks : tasks.map((t) => ({ ...t, persistentVolumes: volumes })),
+      allocation,
+    };
+  }
+
+  /** Resources as the core's pools, with this framework's reservations and volumes. */
+  private poolsOf(resources: readonly Resource[], what: string): readonly OfferedPool[] {
+    return offerFromMesos({ id: { value: what }, frameworkId: { value: '' }, agentId: { value: '' }, hostname: '', resources: [...resources] }, this.fake.frameworkId).pools;
+  }
+
   /** A LAUNCH task back as the core's launch operation: the allocation is exactly the task's resources. */
-  private launchOf(info: TaskInfo): LaunchOperation | undefined {
+  private launchOf(info: TaskInfo): Extract<CoreOperation, { kind: 'launch' }> | undefined {
     const taskId = info.taskId.value;
     const runSpecId = info.command?.environment?.variables?.find((v) => v.name === 'MARATHON_APP_ID')?.value;
     const spec = runSpecId === undefined ? undefined : this.options.runSpecOf(runSpecId);
@@ -214,7 +303,9 @@ export class SimBackedMaster {
     }
     if (info.healthCheck !== undefined) this.problems.push(`task ${taskId}: agent-run health checks are not simulated`);
     const resources = info.resources ?? [];
-    const allocation = offerFromMesos({ id: { value: 'task' }, frameworkId: { value: '' }, agentId: info.agentId, hostname: '', resources }).pools;
+    const pools = this.poolsOf(resources, taskId);
+    const volumes = pools.flatMap((p) => p.volumes ?? []);
+    const allocation = pools.map(({ volumes: _v, ...p }) => p);
     const graceNs = info.killPolicy?.gracePeriod?.nanoseconds;
     const task: TaskLaunch = makeTaskLaunch({
       taskId,
@@ -227,9 +318,42 @@ export class SimBackedMaster {
       resources: scalarSum(allocation),
       hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
       killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
+      ...(volumes.length === 0 ? {} : { persistentVolumes: volumes }),
     });
     return { kind: 'launch', task, allocation };
   }
+}
+
+/** The one labelled reservation of this framework that `resources` are on (with their volumes), if they are on exactly one. */
+function reservedPoolOf(resources: readonly Resource[], frameworkId: string | undefined): OfferedPool | undefined {
+  const pools = offerFromMesos({ id: { value: 'op' }, frameworkId: { value: '' }, agentId: { value: '' }, hostname: '', resources: [...resources] }, frameworkId).pools;
+  return pools.length === 1 && pools[0].reservationId !== undefined ? pools[0] : undefined;
+}
+
+/** The persistent volumes of CREATE / DESTROY resources. */
+function volumesOf(resources: readonly Resource[]): PersistentVolume[] {
+  return resources.flatMap((r) => {
+    const id = r.disk?.persistence?.id;
+    return id === undefined ? [] : [{ persistenceId: id, containerPath: r.disk?.volume?.containerPath ?? '', diskMilli: Math.round((r.scalar?.value ?? 0) * 1000) }];
+  });
+}
+
+/** Pools of one reservation added up (the executor's and the tasks' shares of one launch group). */
+function mergedPools(pools: readonly OfferedPool[]): OfferedPool[] {
+  const byKey = new Map<string, { -readonly [K in keyof OfferedPool]: OfferedPool[K] } & { ports: PortRange[] }>();
+  for (const { volumes: _v, ...p } of pools) {
+    const key = `${p.reservedFor ?? '*'}\u0000${p.reservationId ?? ''}`;
+    const sum = byKey.get(key);
+    if (sum === undefined) byKey.set(key, { ...p, ports: [...p.ports] });
+    else {
+      sum.cpusMilli += p.cpusMilli;
+      sum.memMilli += p.memMilli;
+      sum.diskMilli += p.diskMilli;
+      sum.gpus += p.gpus;
+      sum.ports = [...sum.ports, ...p.ports];
+    }
+  }
+  return [...byKey.values()];
 }
 
 function scalarSum(pools: readonly OfferedPool[]): TaskLaunch['resources'] {
@@ -251,7 +375,7 @@ export function mesosOfferOf(frameworkId: string, offer: Offer): MesosOffer {
     frameworkId: { value: frameworkId },
     agentId: { value: agent.agentId },
     hostname: agent.hostname,
-    resources: offer.pools.flatMap(resourcesOfPool),
+    resources: offer.pools.flatMap((p) => resourcesOfPool(frameworkId, p)),
     attributes: agent.attributes.map(mesosAttributeOf),
   };
   if (agent.region !== undefined && agent.zone !== undefined) {
@@ -260,16 +384,26 @@ export function mesosOfferOf(frameworkId: string, offer: Offer): MesosOffer {
   return out;
 }
 
-function resourcesOfPool(pool: OfferedPool): Resource[] {
-  // Unreserved: pre-refinement role "*"; reserved: a static reservation for the role (§4.2).
-  const who: Partial<Resource> = pool.reservedFor === undefined ? { role: '*' } : { reservations: [{ type: 'STATIC', role: pool.reservedFor }] };
+/**
+ * One pool as Mesos resources. Unreserved: pre-refinement role `*`; a role's pool: a static
+ * reservation; a resident instance's reservation: a pre-refinement dynamic reservation labelled
+ * for it, each of its persistent volumes a disk of its own (the rest of the disk plain).
+ */
+function resourcesOfPool(frameworkId: string, pool: OfferedPool): Resource[] {
+  const who: Partial<Resource> = pool.reservedFor === undefined ? { role: '*' }
+    : pool.reservationId === undefined ? { reservations: [{ type: 'STATIC', role: pool.reservedFor }] }
+      : { role: pool.reservedFor, reservation: { labels: reservationLabels(frameworkId, pool.reservationId) } };
   const out: Resource[] = [];
   const scalar = (name: string, value: number): void => {
     if (value > 0) out.push({ name, type: 'SCALAR', scalar: { value }, ...who });
   };
+  const volumes = pool.volumes ?? [];
   scalar('cpus', pool.cpusMilli / 1000);
   scalar('mem', pool.memMilli / 1000);
-  scalar('disk', pool.diskMilli / 1000);
+  scalar('disk', (pool.diskMilli - volumes.reduce((n, v) => n + v.diskMilli, 0)) / 1000);
+  for (const v of volumes) {
+    out.push({ name: 'disk', type: 'SCALAR', scalar: { value: v.diskMilli / 1000 }, ...who, disk: { persistence: { id: v.persistenceId }, volume: { containerPath: v.containerPath, mode: 'RW' } } });
+  }
   scalar('gpus', pool.gpus);
   if (pool.ports.length > 0) out.push({ name: 'ports', type: 'RANGES', ranges: { range: pool.ports.map(([begin, end]) => ({ begin, end })) }, ...who });
   return out;

@@ -161,8 +161,9 @@ t.test('pod containers: images, volumes, artifacts, user, image entrypoint', asy
       { containerPath: '/shared', mode: 'RW', source: { type: 'SANDBOX_PATH', sandboxPath: { type: 'PARENT', path: 'shared' } } },
       { containerPath: '/logs', mode: 'RO', source: { type: 'HOST_PATH', hostPath: { path: '/var/log/pods' } } },
       { containerPath: '/tmp/s', mode: 'RW', source: { type: 'SANDBOX_PATH', sandboxPath: { type: 'PARENT', path: 'tmp' } } },
+      { containerPath: '/data', mode: 'RW', source: { type: 'SANDBOX_PATH', sandboxPath: { type: 'PARENT', path: 'data' } } },
     ],
-  }, 'ephemeral volumes through the executor sandbox; persistent ones left out');
+  }, 'ephemeral and persistent volumes through the executor sandbox (a persistent volume is the executor\'s, at its name)');
   const { environment: _env, ...command } = tasks[0].command ?? {};
   t.strictSame(command, { uris: [{ value: 'https://example.invalid/site.tgz', extract: true }], user: 'www', shell: false }, 'no command: the image entrypoint');
   t.strictSame(tasks[0].labels, { labels: [{ key: 'c', value: 'web' }] });

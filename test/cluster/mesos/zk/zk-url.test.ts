@@ -41,6 +41,9 @@ t.test('parseZkUrl refuses malformed URLs with BAD_URL and never echoes the pass
     { url: 'zk://h1/mesos/../x', reason: /not a valid znode path/ },
     { url: 'zk://nopassword@h1/mesos', reason: /user:password@/ },
     { url: 'zk://u:hunter2@h1:x/mesos', reason: /is not host/ },
+    { url: 'zk://u:hunter2@/mesos', reason: /names no ZooKeeper server/ },
+    { url: 'http://u:hunter2@h1:2181/mesos', reason: /^bad ZooKeeper URL http:\/\/xxxxxxxx@h1:2181\/mesos: it must start with zk:\/\// },
+    { url: 'u:hunter2@h1:2181/mesos', reason: /^bad ZooKeeper URL xxxxxxxx@h1:2181\/mesos: it must start with zk:\/\// },
   ];
   for (const c of cases) {
     t.throws(() => parseZkUrl(c.url), { name: 'ZkError', kind: 'BAD_URL', message: c.reason }, c.url);
@@ -50,5 +53,5 @@ t.test('parseZkUrl refuses malformed URLs with BAD_URL and never echoes the pass
 
 t.test('describeZkUrl round-trips servers and path and hides credentials', async (t) => {
   t.equal(describeZkUrl(parseZkUrl('zk://h1,[::1]:2182/mesos')), 'zk://h1:2181,[::1]:2182/mesos');
-  t.equal(describeZkUrl(parseZkUrl('zk://u:hunter2@h1:2181/mesos')), 'zk://***@h1:2181/mesos');
+  t.equal(describeZkUrl(parseZkUrl('zk://u:hunter2@h1:2181/mesos')), 'zk://xxxxxxxx@h1:2181/mesos');
 });

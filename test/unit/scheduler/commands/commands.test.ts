@@ -47,7 +47,8 @@ t.test('scale command writes a new version stamped by the clock, for apps and po
   const app = h.scheduler.runSpec('/app');
   t.match(app, { instances: 2, version: ts, versionInfo: { lastScalingAt: ts, lastConfigChangeAt: versionAt(0) } });
   const pod = h.scheduler.runSpec('/pod');
-  t.match(pod, { instances: 3, version: ts });
+  // Scaled in the same millisecond as the app: the root version moves on by 1 ms (versionAfter).
+  t.match(pod, { instances: 3, version: new Date(START_MS + 42_001).toISOString() });
   t.equal(h.store.runSpecs.get('/pod')?.instances, 3);
   t.same(h.conditions('/pod'), ['Scheduled', 'Scheduled', 'Scheduled']);
 });

@@ -10,7 +10,7 @@ import {
   allGroups, allRunSpecs, emptyRoot, findGroup, findRunSpec, namespaceConflict, putGroup, withRunSpec, removeGroup,
   withoutRunSpec, setEnforceRole, treeConflict, updateGroup,
 } from '../../../../src/scheduler/groups/root-group';
-import { NOT_TOP_LEVEL_MESSAGE } from '../../../../src/scheduler/groups/set-enforce-role';
+import { NOT_TOP_LEVEL_MESSAGE } from '../../../../src/scheduler/groups/role-rules';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 
 const V0 = versionAt(0);

@@ -274,3 +274,18 @@ t.test('Scheduler.healthChecks: per-check states with firstSuccess set once, one
   h.status(l.taskId, 'TASK_FAILED');
   t.equal(h.scheduler.healthChecks(l.instanceId), undefined, 'forgotten when the task ends');
 });
+
+t.test('the verdict of scheduler-run checks is stored with the instance, so a restart recovers it (a failover mid-deployment keeps healthy old instances)', async (t) => {
+  const cases: [string, Omit<ProbeObservation, 'probeId'>, boolean][] = [
+    ['passing', { httpStatus: 200 }, true],
+    ['failing', { httpStatus: 500 }, false],
+  ];
+  for (const [name, obs, healthy] of cases) {
+    const { h, inst } = running({ maxConsecutiveFailures: 0 });
+    answer(h, obs);
+    t.equal(h.scheduler.instance(inst.instanceId)?.healthy, healthy, `${name}: the core's verdict`);
+    t.equal(h.store.instances.get(inst.instanceId)?.healthy, healthy, `${name}: the stored record carries it`);
+    const h2 = new Harness({ stored: h.store.load(), startMs: h.nowMs });
+    t.equal(h2.scheduler.instance(inst.instanceId)?.healthy, healthy, `${name}: a restarted core recovers it`);
+  }
+});

@@ -98,3 +98,45 @@ t.test('reservations of no known instance are released', async (t) => {
     t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), c.want, c.name);
   }
 });
+
+t.test('a restart keeps what is to be released: the stored retired instance is back in the release set', async (t) => {
+  const cases = [
+    { name: 'scale to 0', act: (h: Harness) => h.scale('/db', 0) },
+    { name: 'delete', act: (h: Harness) => h.delete('/db') },
+  ];
+  for (const c of cases) {
+    const before = new Harness({ options: { defaultRole: 'db' } });
+    before.put(resident());
+    const [task] = before.offer(makeOffer({ agent: agentA }));
+    before.run(task);
+    c.act(before);
+    before.status(task.taskId, 'TASK_KILLED');
+    const h = new Harness({ options: { defaultRole: 'db' }, stored: before.store.load() });
+    t.same(h.instances('/db').map((i) => [i.instanceId, i.goal, i.reservation?.agentId]), [[task.instanceId, 'Decommissioned', task.agentId]], `${c.name}: the retired instance is recovered with its reservation`);
+    t.ok(h.calls('revive').some((r) => r.type === 'revive' && r.roles.includes('db')), `${c.name}: offers of its role are wanted after the restart`);
+    h.offer(reservationOffer(agentA, task.instanceId));
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], `${c.name}: destroy then unreserve after the restart`);
+    t.equal(h.instances('/db').length, 0, `${c.name}: forgotten`);
+  }
+});
+
+t.test('a first launch that ended without word from an agent is placed afresh (its reservation may not exist)', async (t) => {
+  const cases = [
+    { name: 'dropped by the driver (the ACCEPT never reached the master)', state: 'TASK_DROPPED' as const, reason: 'REASON_INVALID_OFFERS' },
+    { name: 'refused by the master', state: 'TASK_ERROR' as const, reason: 'REASON_TASK_INVALID' },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [first] = h.offer(makeOffer({ agent: agentA }));
+    h.status(first.taskId, c.state, { reason: c.reason });
+    t.equal(h.instances('/db')[0]?.reservation, undefined, `${c.name}: the reservation is forgotten`);
+    h.advance(600_000);
+    const [again] = h.offer(makeOffer({ agent: agentB }));
+    t.equal(again?.instanceId, first.instanceId, `${c.name}: the same instance is placed afresh`);
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['reserve', 'create'], `${c.name}: with a new RESERVE and CREATE`);
+    // Had the first RESERVE happened after all, that reservation is an orphan: released.
+    h.offer(reservationOffer(agentA, first.instanceId));
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], `${c.name}: the orphan reservation on the first agent is released`);
+  }
+});

@@ -83,3 +83,41 @@ t.test('a pod: one environment per container (pod variables under the container\
   t.same(op.networking, { mode: 'container', networks: [{ name: 'overlay', labels: { zone: 'a' } }], portMappings: [{ hostPort: 31_000, containerPort: 8080, protocol: 'tcp' }] });
   t.same(web.ports, [{ number: 31_000, name: 'http', protocols: ['http'], labels: {} }]);
 });
+
+t.test('one app launched many times: what depends on the task is the task\'s, the rest is resolved once and stays the same', async (t) => {
+  const app = makeApp({
+    id: '/many', hostPorts: [0], env: { PORT0: 'mine', EXTRA: 'x' }, labels: { tier: 'back' },
+    portDefinitions: [{ port: 10_000, protocol: 'tcp', name: 'web', labels: {} }],
+  });
+  const first = appTask(app, [31_000]);
+  const second = appTask(app, [31_005]);
+  const none = appTask(app, []);
+  t.same(second.ports.map((p) => p.number), [31_005]);
+  t.equal(second.env.PORT_WEB, '31005');
+  t.equal(second.env.PORT, '31005');
+  t.equal(first.env.PORT, '31000');
+  t.same(none.ports, [], 'no host ports: no discovery ports');
+  t.notOk('PORT' in none.env);
+  // The app's own env wins over Marathon's variables and keeps the position of the variable it overrides.
+  t.same(Object.entries(second.env), [
+    ['HOST', 'h1'], ['PORT0', 'mine'], ['PORT', '31005'], ['PORTS', '31005'], ['PORT_WEB', '31005'],
+    ['MARATHON_APP_ID', '/many'], ['MARATHON_APP_VERSION', app.version], ['MARATHON_APP_LABELS', 'tier'], ['MARATHON_APP_LABEL_TIER', 'back'],
+    ['MARATHON_APP_RESOURCE_CPUS', second.env.MARATHON_APP_RESOURCE_CPUS], ['MARATHON_APP_RESOURCE_MEM', second.env.MARATHON_APP_RESOURCE_MEM],
+    ['MARATHON_APP_RESOURCE_DISK', second.env.MARATHON_APP_RESOURCE_DISK], ['MARATHON_APP_RESOURCE_GPUS', second.env.MARATHON_APP_RESOURCE_GPUS],
+    ['EXTRA', 'x'],
+  ]);
+  t.same(Object.keys(second), Object.keys(first), 'every launch of the app has the same fields in the same order');
+  t.same(first.secretEnv, second.secretEnv);
+  t.same(first.volumes, second.volumes);
+});
+
+t.test('a task without host ports: HOST is the agent\'s unless the app\'s env sets it, first either way', async (t) => {
+  const plain = appTask(makeApp({ id: '/plain', env: { A: '1' } }), []);
+  t.same(Object.keys(plain.env).slice(0, 1), ['HOST']);
+  t.equal(plain.env.HOST, 'h1');
+  t.equal(plain.env.A, '1');
+  const own = appTask(makeApp({ id: '/own', env: { HOST: 'mine' } }), []);
+  t.equal(own.env.HOST, 'mine');
+  t.same(Object.keys(own.env).filter((k) => k === 'HOST'), ['HOST']);
+  t.equal(Object.keys(own.env)[0], 'HOST');
+});

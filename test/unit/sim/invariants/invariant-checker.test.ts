@@ -19,7 +19,7 @@ function fakeScheduler(specs: RunSpec[], instances: Partial<Instance>[]): Schedu
 }
 
 function books(over: Record<string, string> = {}, violations: string[] = []): ClusterBooks {
-  return { violations, overcommitted: (agentId) => over[agentId] };
+  return { violations, overcommitted: (agentId) => over[agentId], connectedTasks: () => [] };
 }
 
 function launch(spec: RunSpec, agentId: string, taskId = 't1'): TaskLaunch {

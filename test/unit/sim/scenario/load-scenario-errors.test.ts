@@ -51,22 +51,22 @@ const cases: readonly Case[] = [
   {
     name: 'unknown action',
     text: scenario({ timeline: '  - at: 1m\n    explode: /web' }),
-    errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note) (line 12)`],
+    errors: [`${F}: /timeline/1/explode: unknown field "explode" (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, schedulerFailover, expect, note) (line 12)`],
   },
   {
     name: 'misspelt action',
     text: scenario({ timeline: '  - at: 1m\n    scael: { id: /web, instances: 1 }' }),
-    errors: [`${F}: /timeline/1/scael: unknown field "scael"; did you mean "scale"? (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note) (line 12)`],
+    errors: [`${F}: /timeline/1/scael: unknown field "scael"; did you mean "scale"? (allowed: at, force, app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, schedulerFailover, expect, note) (line 12)`],
   },
   {
     name: 'two actions in one step',
     text: scenario({ timeline: '  - at: 1m\n    scale: { id: /web, instances: 1 }\n    delete: /web' }),
-    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note), got a mapping with fields at, scale, delete (line 11)`],
+    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, schedulerFailover, expect, note), got a mapping with fields at, scale, delete (line 11)`],
   },
   {
     name: 'a step without an action',
     text: scenario({ timeline: '  - at: 1m' }),
-    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, expect, note), got a mapping with field at (line 11)`],
+    errors: [`${F}: /timeline/1: expected exactly one action besides "at" (one of: app, pod, scale, delete, kill, partition, heal, killAgent, addAgents, health, taskModel, resetDelay, deploy, cancelDeployment, schedulerFailover, expect, note), got a mapping with field at (line 11)`],
   },
   {
     name: 'decreasing at',
@@ -318,6 +318,40 @@ const cases: readonly Case[] = [
     name: 'duplicate YAML key',
     text: 'name: x\nname: y\n',
     errors: [`${F}: line 2, column 1: Map keys must be unique`],
+  },
+  {
+    name: 'schedulerFailover: an unknown field',
+    text: scenario({ timeline: '  - at: 1m\n    schedulerFailover: { downMs: 20000 }' }),
+    errors: [`${F}: /timeline/1/schedulerFailover/downMs: unknown field "downMs" (allowed: downtime) (line 12)`],
+  },
+  {
+    name: 'schedulerFailover: a downtime that is no duration',
+    text: scenario({ timeline: '  - at: 1m\n    schedulerFailover: { downtime: 20 sec }' }),
+    errors: [`${F}: /timeline/1/schedulerFailover/downtime: expected a duration such as "30s", "5m", "1h30m" or a number of milliseconds, got "20 sec" (line 12)`],
+  },
+  {
+    name: 'schedulerFailover: commands and expectations while no scheduler leads, a second failover within the first',
+    text: scenario({
+      timeline: [
+        '  - at: 1m', '    schedulerFailover: { downtime: 30s }',
+        '  - at: 1m', '    partition: agent-1',
+        '  - at: 1m10s', '    scale: { id: /web, instances: 3 }',
+        '  - at: 1m20s', '    expect: { instances: { /web: { total: 2 } } }',
+        '  - at: 1m30s', '    schedulerFailover: {}',
+        '  - at: 1m31s', '    scale: { id: /web, instances: 3 }',
+      ].join('\n'),
+    }),
+    errors: [
+      `${F}: /timeline/3/scale: no scheduler leads from 1m to 1m30s (the schedulerFailover step at line 11): scale needs one; move it after 1m30s (line 16)`,
+      `${F}: /timeline/4/expect: no scheduler leads from 1m to 1m30s (the schedulerFailover step at line 11): expect needs one; move it after 1m30s (line 18)`,
+      `${F}: /timeline/5/schedulerFailover: no scheduler leads from 1m to 1m30s (the schedulerFailover step at line 11): schedulerFailover needs one; move it after 1m30s (line 20)`,
+      `${F}: /timeline/6/scale: no scheduler leads from 1m30s to 1m40s (the schedulerFailover step at line 19): scale needs one; move it after 1m40s (line 22)`,
+    ],
+  },
+  {
+    name: 'schedulerFailover: the takeover after the end of the run',
+    text: scenario({ head: 'name: x\nseed: 1\nduration: 2m', timeline: '  - at: 1m55s\n    schedulerFailover: { downtime: 10s }' }),
+    errors: [`${F}: /timeline/1/schedulerFailover/downtime: expected the takeover within the run (duration 2m), got a downtime of 10s from 1m55s: no scheduler would lead at the end (line 12)`],
   },
 ];
 

@@ -1,7 +1,7 @@
-import type { Group } from '../../../scheduler/index';
-import type { RunSpec } from '../../../scheduler/model/run-spec';
-import type { AppSpec } from '../../../scheduler/model/app';
-import type { PodSpec } from '../../../scheduler/model/pod';
+import type { Group } from './group';
+import type { RunSpec } from '../model/run-spec';
+import type { AppSpec } from '../model/app';
+import type { PodSpec } from '../model/pod';
 
 /**
  * `group` with every app and pod of its subtree replaced by `fn(spec)` (same id and kind). Groups

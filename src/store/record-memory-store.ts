@@ -1,0 +1,151 @@
+import type { Group } from '../scheduler/index';
+import type { Deployment } from '../scheduler/model/deployment';
+import type { Instance } from '../scheduler/model/instance';
+import type { RunSpec } from '../scheduler/model/run-spec';
+import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../scheduler/ports/store';
+import { decodeRecord, encodeRecord, type RecordValues } from './records/record-codec';
+import { RunSpecRecordReader } from './run-spec-record';
+
+type Kind = StoredRecordKind;
+
+/**
+ * A Store that keeps, in memory, exactly the text the durable stores write for each record
+ * (records/record-codec.ts, the codec the SQLite and ZooKeeper stores share) and reads it back
+ * the way they do: every record decoded into fresh objects, a record that does not decode set
+ * aside, never thrown. So a core built on it after another core died (the simulator's
+ * `schedulerFailover` fault) recovers from what a production restart would read — nothing the
+ * dead core only held in memory, no object it may still have mutated. Writes are synchronous.
+ *
+ * Costs one encoding per write, which is why the simulator uses it only in runs that restart
+ * their core and keeps {@link MemoryStore} (live objects) for the others.
+ */
+export class RecordMemoryStore implements Store {
+  /** Record texts by kind, then by key (`key` or `key\u0000version`). */
+  private readonly texts = new Map<Kind, Map<string, { readonly key: string; readonly version?: string; readonly text: string }>>();
+  /** Records set aside, with the text they held, in the order they were set aside. */
+  readonly setAsideRecords: { readonly record: SetAsideRecord; readonly text: string | undefined }[] = [];
+  writes = 0;
+
+  saveRoot(root: Group): void {
+    this.put('root', root, '/');
+  }
+
+  saveRunSpec(spec: RunSpec): void {
+    this.put('runSpec', spec, spec.id);
+  }
+
+  deleteRunSpec(runSpecId: string): void {
+    this.drop('runSpec', runSpecId);
+  }
+
+  saveRunSpecVersion(spec: RunSpec): void {
+    this.put('runSpecVersion', spec, spec.id, spec.version);
+  }
+
+  deleteRunSpecVersion(runSpecId: string, version: string): void {
+    this.drop('runSpecVersion', runSpecId, version);
+  }
+
+  saveRootVersion(root: Group): void {
+    this.put('rootVersion', root, root.version);
+  }
+
+  deleteRootVersion(version: string): void {
+    this.drop('rootVersion', version);
+  }
+
+  saveDeployment(deployment: Deployment): void {
+    this.put('deployment', deployment, deployment.plan.id);
+  }
+
+  deleteDeployment(deploymentId: string): void {
+    this.drop('deployment', deploymentId);
+  }
+
+  saveInstances(instances: readonly Instance[]): void {
+    for (const inst of instances) this.put('instance', inst, inst.instanceId);
+  }
+
+  deleteInstance(instanceId: string): void {
+    this.drop('instance', instanceId);
+  }
+
+  saveFrameworkId(frameworkId: string): void {
+    this.put('frameworkId', frameworkId, '/');
+  }
+
+  setAside(record: SetAsideRecord): void {
+    this.writes++;
+    const slot = slotOf(record.key, record.version);
+    const text = this.texts.get(record.kind)?.get(slot)?.text;
+    this.texts.get(record.kind)?.delete(slot);
+    this.setAsideRecords.push({ record, text });
+  }
+
+  /**
+   * Everything stored, decoded into fresh objects as SqliteStore.load decodes its rows: arrays in
+   * key order (versions by run spec id, then version), one reader for the whole load, a record
+   * that does not decode or is not the one its key names set aside and reported in `setAside`.
+   */
+  load(): StoredState {
+    const setAside: SetAsideRecord[] = [];
+    const reader = new RunSpecRecordReader();
+    const all = <K extends Kind>(kind: K): RecordValues[K][] => {
+      const rows = [...(this.texts.get(kind)?.values() ?? [])]
+        .sort((a, b) => compare(a.key, b.key) || compare(a.version ?? '', b.version ?? ''));
+      const out: RecordValues[K][] = [];
+      for (const row of rows) {
+        const at = { key: row.key, ...(row.version === undefined ? {} : { version: row.version }) };
+        const decoded = decodeRecord(kind, row.text, at, reader);
+        if (decoded.ok) {
+          out.push(decoded.value);
+          continue;
+        }
+        const record: SetAsideRecord = { kind, ...at, reason: decoded.reason };
+        this.setAside(record);
+        setAside.push(record);
+      }
+      return out;
+    };
+    const frameworkIds = all('frameworkId');
+    const roots = all('root');
+    return {
+      ...(roots.length === 0 ? {} : { root: roots[0] }),
+      runSpecs: all('runSpec'),
+      versions: all('runSpecVersion'),
+      rootVersions: all('rootVersion'),
+      deployments: all('deployment'),
+      instances: all('instance'),
+      ...(frameworkIds.length === 0 ? {} : { frameworkId: frameworkIds[0] }),
+      ...(setAside.length === 0 ? {} : { setAside }),
+    };
+  }
+
+  /** The stored text of one record (tests: what a restart would read), or undefined. */
+  text(kind: Kind, key: string, version?: string): string | undefined {
+    return this.texts.get(kind)?.get(slotOf(key, version))?.text;
+  }
+
+  private put<K extends Kind>(kind: K, value: RecordValues[K], key: string, version?: string): void {
+    this.writes++;
+    let byKey = this.texts.get(kind);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.texts.set(kind, byKey);
+    }
+    byKey.set(slotOf(key, version), { key, ...(version === undefined ? {} : { version }), text: encodeRecord(kind, value) });
+  }
+
+  private drop(kind: Kind, key: string, version?: string): void {
+    this.writes++;
+    this.texts.get(kind)?.delete(slotOf(key, version));
+  }
+}
+
+function slotOf(key: string, version: string | undefined): string {
+  return version === undefined ? key : `${key}\u0000${version}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

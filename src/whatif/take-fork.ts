@@ -1,0 +1,100 @@
+import { decodeTree, encodeTree } from '../store/sqlite/codec';
+import { unionRanges } from '../master/port-ranges';
+import type { Instance } from '../scheduler/model/instance';
+import type { AgentInfo } from '../scheduler/model/agent';
+import type { OfferedPool } from '../scheduler/model/offer';
+import type { StoredState } from '../scheduler/ports/store';
+import type { Scheduler } from '../scheduler/index';
+import { isTerminalCondition } from '../scheduler/model/condition';
+import type { ForkAgent, ForkState } from '../../sim/whatif/fork-state';
+import { usedPool } from '../../sim/whatif/adopted-tasks';
+import type { LastOffer } from './last-offers';
+import { WhatIfRefused, type WhatIfLimits } from './what-if-limits';
+
+/**
+ * Takes a what-if fork of a live pacer (issue 18): a deep copy of what the core holds — the root
+ * group, the run specs it runs, every instance, the running deployments — as a store would hold
+ * it, and the agents built from the last offer seen per agent ({@link agentsOf}). Reads only: the
+ * live core, its store and its cluster are not touched. A cluster beyond `limits` is refused
+ * (422) before anything is copied.
+ */
+export function takeFork(scheduler: Scheduler, lastOffers: readonly LastOffer[], nowMs: number, limits: WhatIfLimits): ForkState {
+  const specs = scheduler.runSpecs();
+  const instances: Instance[] = [];
+  for (const spec of specs) {
+    instances.push(...scheduler.instances(spec.id));
+    if (instances.length > limits.maxInstances) {
+      throw new WhatIfRefused(`the cluster holds more than ${limits.maxInstances} instances: too large to fork for a what-if (docs/limits.md)`);
+    }
+  }
+  if (lastOffers.length > limits.maxAgents) {
+    throw new WhatIfRefused(`the cluster has ${lastOffers.length} agents, more than ${limits.maxAgents}: too large to fork for a what-if (docs/limits.md)`);
+  }
+  const root = scheduler.root();
+  const stored: StoredState = {
+    root, runSpecs: specs, versions: specs, rootVersions: [root],
+    deployments: scheduler.deployments().map((d) => d.deployment), instances,
+  };
+  const copy = decodeTree(encodeTree(stored)) as StoredState;
+  return { atMs: nowMs, stored: copy, agents: agentsOf(lastOffers, copy.instances), options: { ...scheduler.options() } };
+}
+
+/**
+ * The fork's agents. An agent's capacity is its last offer (what was free then) plus what the
+ * live instances on it launched before that offer hold: those held it already when the offer was
+ * made. Instances launched from that offer or after consumed it, and are not added. An agent that
+ * runs instances but was never offered (it has been full since this pacer started) is taken as
+ * exactly full. Approximations (docs/what-if.md): instances that ended since the offer freed
+ * resources the fork does not see; an instance's usage is booked to its role's reserved pool when
+ * the agent has one, else to the unreserved pool.
+ */
+export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly Instance[]): ForkAgent[] {
+  const onAgent = new Map<string, Instance[]>();
+  const infos = new Map<string, AgentInfo>();
+  for (const inst of instances) {
+    if (inst.agent === undefined || isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') continue;
+    const list = onAgent.get(inst.agent.agentId) ?? [];
+    list.push(inst);
+    onAgent.set(inst.agent.agentId, list);
+    infos.set(inst.agent.agentId, inst.agent);
+  }
+  const agents: ForkAgent[] = [];
+  const offered = new Set<string>();
+  for (const offer of lastOffers) {
+    offered.add(offer.agent.agentId);
+    let pools = offer.pools.map((p) => ({ ...p }));
+    for (const inst of onAgent.get(offer.agent.agentId) ?? []) {
+      const launchedAtMs = Math.min(...inst.tasks.map((t) => t.launchedAtMs));
+      if (!(launchedAtMs < offer.atMs)) continue;
+      pools = addUsage(pools, inst);
+    }
+    agents.push({ info: offer.agent, pools });
+  }
+  for (const [agentId, list] of onAgent) {
+    if (offered.has(agentId)) continue;
+    let pools: OfferedPool[] = [{ cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }];
+    for (const inst of list) pools = addUsage(pools, inst);
+    agents.push({ info: infos.get(agentId) as AgentInfo, pools });
+  }
+  agents.sort((a, b) => (a.info.agentId < b.info.agentId ? -1 : a.info.agentId > b.info.agentId ? 1 : 0));
+  return agents;
+}
+
+/** `pools` with what `inst` holds added to the pool it was (most likely) taken from. */
+function addUsage(pools: readonly OfferedPool[], inst: Instance): OfferedPool[] {
+  const uses = inst.allocation ?? [usedPool(inst, pools.some((p) => p.reservedFor === inst.role && p.reservationId === undefined) ? inst.role : undefined)];
+  const out = pools.map((p) => ({ ...p }));
+  for (const u of uses) {
+    const i = out.findIndex((p) => p.reservedFor === u.reservedFor && p.reservationId === u.reservationId);
+    if (i < 0) {
+      out.push({ ...u });
+      continue;
+    }
+    const p = out[i];
+    out[i] = {
+      ...p, cpusMilli: p.cpusMilli + u.cpusMilli, memMilli: p.memMilli + u.memMilli, diskMilli: p.diskMilli + u.diskMilli,
+      gpus: p.gpus + u.gpus, ports: unionRanges(p.ports, u.ports),
+    };
+  }
+  return out;
+}

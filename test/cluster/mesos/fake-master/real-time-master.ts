@@ -1,0 +1,101 @@
+import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
+import { DEFAULT_SIM_TIMINGS, type SimTimings } from '../../../../sim/cluster/sim-models';
+import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
+import { createWorldStreams } from '../../../../sim/world';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { SimBackedMaster } from './sim-backed-master';
+
+/** Quick simulated agents: offers every 100 ms, tasks start and stop within tens of ms. */
+export const QUICK_TIMINGS: SimTimings = {
+  ...DEFAULT_SIM_TIMINGS,
+  offerIntervalMs: 100,
+  stagingMs: [5, 10],
+  startingMs: [5, 10],
+  runningMs: [5, 10],
+  shutdownMs: [5, 10],
+};
+
+/** One agent with plenty of unreserved resources. */
+export function roomyAgent(agentId = 'agent-1'): SimAgentSpec {
+  return { agentId, hostname: `${agentId}.example`, attributes: [], resources: { cpus: 8, mem: 8192, disk: 20_000, gpus: 0, ports: [[31000, 31999]] }, reserved: [] };
+}
+
+/** A {@link SimBackedMaster} running in real time, and how to stop it. */
+export interface RealTimeMaster {
+  readonly master: SimBackedMaster;
+  readonly url: string;
+  /** While true, offers are not written to the framework (they stay outstanding until the next subscription rescinds them). */
+  holdOffers: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A {@link SimBackedMaster} in wall-clock time for end-to-end tests of a whole pacer (which may be
+ * stopped and started again against it): the simulated cluster's events run on timers, its
+ * messages for the framework are written as events when due (dropped while no framework is
+ * subscribed, as a real master's offers die with the subscription; outstanding offers are
+ * rescinded when a framework subscribes again), and the calls received are applied every few
+ * milliseconds. The master model (src/master) decides everything a master decides: offers,
+ * ACCEPT checks, reservations and persistent volumes.
+ */
+export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { readonly defaultRole?: string; readonly timings?: SimTimings } = {}): Promise<RealTimeMaster> {
+  const timers = new Map<number, NodeJS.Timeout>();
+  let seq = 0;
+  let closed = false;
+  // Set once started; the world's callbacks run only after that.
+  const ref: { master?: SimBackedMaster } = {};
+  let lastStream: string | undefined;
+  const later = (dueMs: number, run: () => void): number => {
+    const id = ++seq;
+    timers.set(id, setTimeout(() => {
+      timers.delete(id);
+      if (!closed) run();
+    }, Math.max(0, dueMs - Date.now())));
+    return id;
+  };
+  const control = { holdOffers: false };
+  const deliver = (input: SchedulerInput): void => {
+    const m = ref.master;
+    if (m === undefined || !m.fake.subscribed || (input.type === 'offers' && control.holdOffers)) return;
+    m.deliver(input);
+  };
+  const m = await SimBackedMaster.start({
+    nowMs: () => Date.now(),
+    toFramework: (dueMs, input) => void later(dueMs, () => deliver(input)),
+    schedule: (dueMs, event) => later(dueMs, () => ref.master?.cluster.onEvent(event)),
+    cancel: (id) => {
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+    },
+    streams: createWorldStreams('real-time-master'),
+  }, agents, {
+    timings: o.timings ?? QUICK_TIMINGS,
+    taskKilling: false,
+    defaultRole: o.defaultRole ?? '*',
+    // The simulated executor reads only the run spec's id and version.
+    runSpecOf: (id) => makeApp({ id }),
+  });
+  ref.master = m;
+  m.cluster.start();
+  const pump = setInterval(() => {
+    const stream = m.fake.streamId;
+    if (stream !== undefined && stream !== lastStream) {
+      lastStream = stream;
+      m.cluster.rescindOffers(); // offers made to an earlier subscription are gone
+    }
+    m.processCalls();
+  }, 5);
+  return {
+    master: m,
+    url: m.url,
+    get holdOffers() { return control.holdOffers; },
+    set holdOffers(hold: boolean) { control.holdOffers = hold; },
+    close: async () => {
+      closed = true;
+      clearInterval(pump);
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      await m.close();
+    },
+  };
+}

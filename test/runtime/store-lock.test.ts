@@ -1,0 +1,40 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { StoreLock } from '../../src/runtime/store-lock';
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const { pid } = spawnSync(process.execPath, ['-e', '0']);
+  return pid;
+}
+
+t.test('the store lock: one holder; a lock of a process that is gone, or of none, is taken over', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-lock-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const cases: { name: string; before?: string; held: boolean }[] = [
+    { name: 'no lock', held: false },
+    { name: 'a lock of a live process (this one)', before: String(process.pid), held: true },
+    { name: 'a lock of a process that is gone (kill -9)', before: String(deadPid()), held: false },
+    { name: 'an empty lock (an older pacer killed while writing it)', before: '', held: false },
+    { name: 'a lock naming no process', before: 'garbage', held: false },
+  ];
+  for (const [i, c] of cases.entries()) {
+    const path = join(dir, `store-${i}.db.lock`);
+    if (c.before !== undefined) writeFileSync(path, c.before);
+    const got = StoreLock.tryAcquire(path);
+    if (c.held) {
+      t.equal(got, process.pid, `${c.name}: held, by that pid`);
+      t.throws(() => StoreLock.acquire(path), { message: `${path}: another pacer (pid ${process.pid}) is using this store; stop it first, or use --store for another one` });
+      continue;
+    }
+    t.type(got, StoreLock, `${c.name}: taken`);
+    t.equal(readFileSync(path, 'utf8'), String(process.pid), `${c.name}: the lock names this process`);
+    t.equal(StoreLock.tryAcquire(path), process.pid, `${c.name}: a second taker is refused`);
+    (got as StoreLock).release();
+    t.notOk(existsSync(path), `${c.name}: released`);
+  }
+  t.same(readdirSync(dir).filter((f) => !/^store-1\.db\.lock$/.test(f)), [], 'no file of the taking left behind');
+});

@@ -1,0 +1,47 @@
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { buildUi } from '../../ui/build';
+import { chromiumSkip, launchChromium } from '../harness/chromium';
+import { PATIENCE_MS } from '../harness/wait';
+import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
+
+/**
+ * The app page's edit dialog in headless Chromium (issue 18): "What if?" sends the edited
+ * definition as `PUT /v2/apps/web?dryRun=true&simulate=PT30M` and shows the answer — whether the
+ * change would finish, where the new instances would land, what would wait and why — and nothing
+ * is deployed. Over the API fixture with what-if (two agents, /web running 2 instances on agent-a).
+ */
+t.test('the edit dialog shows the what-if answer for the edited app, and deploys nothing', { skip: chromiumSkip() }, async (t) => {
+  await buildUi();
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  await fx.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = fx.app.server.address() as AddressInfo;
+  const browser = await launchChromium({ width: 1280, height: 900 });
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(PATIENCE_MS);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  await page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
+  await page.getByRole('button', { name: 'Edit JSON…' }).click();
+  const editor = page.locator('textarea.json');
+  await editor.waitFor();
+  const definition = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+  await editor.fill(JSON.stringify({ ...definition, instances: 10 }, null, 2));
+  const calls = fx.harness.driver.calls.length;
+  await page.locator('[data-testid="what-if-button"]').click();
+
+  const headline = page.locator('[data-testid="what-if-headline"]');
+  await headline.waitFor();
+  t.equal(await headline.innerText(), 'Would not finish within 30 min', 'the change would not finish: 2 of 8 new instances do not fit');
+  const rows = page.locator('[data-testid="what-if-launched"] tbody tr');
+  t.equal(await rows.count(), 6, 'six new instances would start');
+  const hosts = (await rows.allInnerTexts()).map((r) => r.split('\t')[1]).sort();
+  t.same(hosts, ['host-a', 'host-a', 'host-b', 'host-b', 'host-b', 'host-b'], 'two on host-a (1 cpu left), four on host-b');
+  t.match(await page.locator('[data-testid="what-if-waiting"]').innerText(), /\/web: 2 instances wait — not enough cpus on the agent \(\d+ offers\)/);
+  t.equal(fx.harness.driver.calls.length, calls, 'no driver call');
+  t.same(fx.harness.scheduler.runningPlans(), [], 'no deployment');
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2, 'the app is unchanged');
+  t.same(pageErrors, [], 'no script error on the page');
+});
