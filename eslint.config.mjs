@@ -107,7 +107,7 @@ const oneMasterModel = {
 // version stamping or the run-spec rewrites that build a new root (types stay importable: the API
 // builds a `GroupUpdate`). test/unit/lint/api-root-edits.test.ts proves that the rule fires.
 const rootEditModules = [
-  'groups/(root-group|put-run-spec|remove-run-spec|put-group|remove-group|update-group|set-enforce-role|group-update|scale-group|revert-group|map-run-specs|group-tree|versioning)',
+  'groups/(root-group|put-run-spec|remove-run-spec|with-run-spec|without-run-spec|put-group|remove-group|update-group|set-enforce-role|group-update|scale-group|revert-group|map-run-specs|group-tree|versioning)',
   'commands/(version-after|put-run-spec|root-after|change-root|set-group-enforce-role|deploy-change)',
 ];
 const apiRootEditBans = {
@@ -115,6 +115,11 @@ const apiRootEditBans = {
     patterns: [{
       regex: `scheduler/(${rootEditModules.join('|')})$`,
       allowTypeImports: true,
+      message: 'Only the core edits the root group: submit a change (changeRoot, setEnforceRole) or ask previewChange (issue 12 R2).',
+    }, {
+      // The core's surface (issue 12 R3) exports `withRunSpec` for the simulator and benchmarks.
+      regex: 'scheduler/index$',
+      importNames: ['withRunSpec'],
       message: 'Only the core edits the root group: submit a change (changeRoot, setEnforceRole) or ask previewChange (issue 12 R2).',
     }],
   }],

@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import seedrandom from 'seedrandom';
-import { HeapLoop } from '../src/scheduler/kernel/heap-loop';
+import { HeapLoop, Scheduler } from '../src/scheduler/index';
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
-import { Scheduler } from '../src/scheduler/scheduler';
 import { MemoryStore } from '../src/store/memory-store';
 import { BenchCluster, type BenchClusterShape } from './lib/bench-cluster';
 import { benchWorkload } from './lib/bench-workload';

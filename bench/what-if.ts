@@ -5,7 +5,7 @@ import { convertDefinition } from '../sim/runner/convert-definitions';
 import { createRunSession } from '../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../sim/runner/virtual-epoch';
 import type { Scenario, TimelineStep } from '../sim/scenario/scenario';
-import { isoTime } from '../src/scheduler/kernel/iso-time';
+import { isoTime } from '../src/scheduler/index';
 import { LastOffers } from '../src/whatif/last-offers';
 import { WhatIf } from '../src/whatif/what-if';
 import { finishRun, formatRunInfo, runInfo } from './lib/run-info';

@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import seedrandom from 'seedrandom';
 import { appFromWire } from '../../src/marathon/convert/app-from-wire';
-import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
+import { HeapLoop, Scheduler } from '../../src/scheduler/index';
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { AppSpec } from '../../src/scheduler/model/app';
-import { Scheduler } from '../../src/scheduler/scheduler';
 import { BenchCluster } from './bench-cluster';
 import { NULL_STORE } from './null-store';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { CliIo } from '../runner/cli-main';
+import type { CliIo } from '../runner/cli-io';
 import { checkDefinitions } from '../runner/convert-definitions';
 import { runScenario } from '../runner/run-scenario';
 import { loadScenario } from '../scenario/load-scenario';

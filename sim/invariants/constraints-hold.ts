@@ -1,7 +1,6 @@
 import type { AgentInfo } from '../../src/scheduler/model/agent';
 import type { Constraint } from '../../src/scheduler/model/constraint';
-import { fieldValue } from '../../src/scheduler/constraints/field-value';
-import { formatAttributeValue } from '../../src/scheduler/constraints/format-attribute';
+import { fieldValue, formatAttributeValue } from '../../src/scheduler/index';
 
 /**
  * Simulator invariant: do the placed instances of one run spec satisfy its constraints? Returns a

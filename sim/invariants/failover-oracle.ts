@@ -2,7 +2,7 @@ import { isTerminalCondition } from '../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
-import type { Scheduler } from '../../src/scheduler/scheduler';
+import type { Scheduler } from '../../src/scheduler/index';
 import type { LiveTask } from '../cluster/cluster-types';
 
 /** What the oracle reads of a core (a subset of the Scheduler facade). */

@@ -1,4 +1,4 @@
-import { floorCapacity, unhealthyKillFloor } from '../../src/scheduler/health/unhealthy-kill-floor';
+import { floorCapacity, unhealthyKillFloor } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';

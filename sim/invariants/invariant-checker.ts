@@ -1,13 +1,12 @@
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { isReservationOperation } from '../../src/scheduler/model/reservation';
-import type { Scheduler } from '../../src/scheduler/scheduler';
+import { type Scheduler, restartBounds } from '../../src/scheduler/index';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
 import { FloorOracle } from './floor-oracle';
 import { FailoverOracle } from './failover-oracle';
 import type { LiveTask } from '../cluster/cluster-types';
-import { restartBounds } from '../../src/scheduler/deployments/restart-bounds';
 
 /** What the checker needs to know of the simulated cluster's books. */
 export interface ClusterBooks {

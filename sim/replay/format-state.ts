@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../src/scheduler/scheduler';
+import type { Scheduler } from '../../src/scheduler/index';
 import { formatMs } from '../runner/format-ms';
 
 /**

@@ -1,6 +1,6 @@
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { StoredState } from '../../src/scheduler/ports/store';
-import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
+import type { SchedulerOptions } from '../../src/scheduler/index';
 import { fromTree, RECORDING_FORMAT, type StartRecord } from '../../src/runtime/recording/recording-format';
 
 /** One record of a recording, parsed, with its line number (1-based) in the file. */

@@ -5,7 +5,7 @@ import { formatDecisions } from '../runner/format-decisions';
 import { formatMs } from '../runner/format-ms';
 import { finalCounts, finalUnplaced } from '../runner/run-recorder';
 import type { RunResult } from '../runner/run-result';
-import type { CliIo } from '../runner/cli-main';
+import type { CliIo } from '../runner/cli-io';
 import { parseDurationMs } from '../scenario/parse-duration';
 import { readRecording, RecordingProblem } from './read-recording';
 import { replayRecording, type ReplayResult } from './replay-recording';

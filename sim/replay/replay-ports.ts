@@ -1,4 +1,4 @@
-import type { SchedulerPorts } from '../../src/scheduler/core-context';
+import type { SchedulerPorts } from '../../src/scheduler/index';
 import type { StoredState } from '../../src/scheduler/ports/store';
 import { MemoryStore } from '../../src/store/memory-store';
 

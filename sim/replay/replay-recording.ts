@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DecisionReader } from '../../src/runtime/decision-reader';
 import { FlightRecorder } from '../../src/runtime/recording/flight-recorder';
-import { Scheduler } from '../../src/scheduler/scheduler';
+import { Scheduler } from '../../src/scheduler/index';
 import { RunRecorder } from '../runner/run-recorder';
 import { recordedInput, type RecordedLine, type Recording } from './read-recording';
 import { replayPorts } from './replay-ports';

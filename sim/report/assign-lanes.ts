@@ -1,4 +1,4 @@
-import type { Row } from './report-data';
+import type { Row } from './row';
 
 /** The row key of instances waiting for an offer (no agent). */
 export const UNPLACED_ROW = '(unplaced)';

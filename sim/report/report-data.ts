@@ -4,6 +4,9 @@ import { shortInstanceId } from '../../src/runtime/decision-reader';
 import type { RunResult } from '../runner/run-result';
 import type { Scenario, TimelineStep } from '../scenario/scenario';
 import { assignLanes } from './assign-lanes';
+import type { Row } from './row';
+
+export type { Row } from './row';
 
 /** One stretch of an instance in one condition on one agent (none while unplaced), in virtual ms since the start. */
 export interface Segment {
@@ -14,13 +17,6 @@ export interface Segment {
   readonly condition: Condition;
   readonly fromMs: number;
   readonly toMs: number;
-}
-
-/** A row of the timeline: an agent's lane (lane 0 carries the agent's name). */
-export interface Row {
-  readonly key: string;
-  readonly agentId: string | null;
-  readonly label: string;
 }
 
 /** A fault over a stretch of time: an agent cut off (partition … heal) or lost (killAgent … end). */

@@ -6,14 +6,9 @@ import { formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
+import type { CliIo } from './cli-io';
 
-/** What the command line touches of the host, injected so the CLI runs in-process in tests. */
-export interface CliIo {
-  readFile(path: string): string;
-  writeFile(path: string, text: string): void;
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
+export type { CliIo } from './cli-io';
 
 const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--report FILE] [--quiet]
        npm run sim -- swarm --seeds N [--from F] [--dump FILE]   (seeded swarm testing; see docs/swarm.md)

@@ -1,4 +1,4 @@
-import type { Scheduler } from '../../src/scheduler/scheduler';
+import type { Scheduler } from '../../src/scheduler/index';
 import type { SimCluster } from '../cluster/sim-cluster';
 import type { ScenarioObservation } from '../scenario/scenario-observation';
 import type { RunRecorder } from './run-recorder';

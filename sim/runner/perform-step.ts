@@ -1,7 +1,6 @@
-import { isoTime } from '../../src/scheduler/kernel/iso-time';
+import { isoTime, withRunSpec as putRunSpecInRoot, type Scheduler } from '../../src/scheduler/index';
 import { isTerminalCondition } from '../../src/scheduler/model/condition';
 import type { Command, CommandResult } from '../../src/scheduler/model/inputs';
-import type { Scheduler } from '../../src/scheduler/scheduler';
 import type { SimCluster } from '../cluster/sim-cluster';
 import type { InvariantChecker } from '../invariants/invariant-checker';
 import { evaluateExpectation } from '../scenario/evaluate-expectation';
@@ -11,7 +10,6 @@ import { observe } from './observe';
 import type { RunRecorder } from './run-recorder';
 import type { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
-import { putRunSpec as putRunSpecInRoot } from '../../src/scheduler/groups/root-group';
 
 /** What a timeline step may act on. `nowMs` is relative to the start of the run. */
 export interface StepDeps {

@@ -1,7 +1,7 @@
 import type { Condition } from '../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
-import type { Scheduler } from '../../src/scheduler/scheduler';
+import type { Scheduler } from '../../src/scheduler/index';
 import type { Decision, DecisionReader } from '../../src/runtime/decision-reader';
 import type { ExpectOutcome, RunResult, StepRecord, TimedDecision } from './run-result';
 

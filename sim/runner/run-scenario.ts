@@ -1,11 +1,8 @@
 import { createClock } from '@sinonjs/fake-timers';
-import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
-import { isoTime } from '../../src/scheduler/kernel/iso-time';
+import { HeapLoop, isoTime, Scheduler, type SchedulerOptions } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
-import { Scheduler } from '../../src/scheduler/scheduler';
-import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
 import { MemoryStore } from '../../src/store/memory-store';
 import { RecordMemoryStore } from '../../src/store/record-memory-store';
 import { SimCluster } from '../cluster/sim-cluster';

@@ -1,4 +1,4 @@
-import { assert } from '../../src/scheduler/kernel/assert';
+import { assert } from '../../src/scheduler/index';
 import type { HealthModel, TaskModel } from '../cluster/sim-models';
 import { absoluteRunSpecId, type ConversionContext } from './conversion-context';
 import { convertExpectation } from './convert-expectation';

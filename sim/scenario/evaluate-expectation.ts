@@ -1,6 +1,6 @@
 import { isTerminalCondition } from '../../src/scheduler/model/condition';
 import { NO_MATCH_REASONS } from '../../src/scheduler/model/no-match-reason';
-import { fieldValue } from '../../src/scheduler/constraints/field-value';
+import { fieldValue } from '../../src/scheduler/index';
 import { compare, formatExpected, formatSatisfied, type Comparison } from './comparison';
 import type { DeploymentCheck, EventCountCheck, Expectation, SpreadCheck } from './expectation';
 import { formatDurationMs } from './format-duration';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CliIo } from '../runner/cli-main';
+import type { CliIo } from '../runner/cli-io';
 import { dumpScenario } from './dump-scenario';
 import { replayCommand, runSwarm, type SwarmFailure } from './run-swarm';
 

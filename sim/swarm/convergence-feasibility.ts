@@ -1,5 +1,4 @@
-import { fieldValue } from '../../src/scheduler/constraints/field-value';
-import { compileLaunchRequest, type LaunchRequest } from '../../src/scheduler/matcher/launch-request';
+import { fieldValue, compileLaunchRequest, type LaunchRequest } from '../../src/scheduler/index';
 import type { Constraint } from '../../src/scheduler/model/constraint';
 import { toMilli, type PortRange, type ScalarResources } from '../../src/scheduler/model/resources';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';

@@ -1,5 +1,4 @@
-import { fieldValue } from '../../src/scheduler/constraints/field-value';
-import { validateConstraint } from '../../src/scheduler/constraints/validate-constraint';
+import { fieldValue, validateConstraint } from '../../src/scheduler/index';
 import type { AgentInfo } from '../../src/scheduler/model/agent';
 import type { SwarmDraw } from './swarm-draw';
 

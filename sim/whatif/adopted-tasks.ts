@@ -1,4 +1,4 @@
-import { gracePeriodMs } from '../../src/scheduler/kill/kill-instance';
+import { gracePeriodMs } from '../../src/scheduler/index';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { OfferedPool } from '../../src/scheduler/model/offer';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';

@@ -1,7 +1,7 @@
 import type { AgentInfo } from '../../src/scheduler/model/agent';
 import type { OfferedPool } from '../../src/scheduler/model/offer';
 import type { StoredState } from '../../src/scheduler/ports/store';
-import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
+import type { SchedulerOptions } from '../../src/scheduler/index';
 import type { SimTimings } from '../cluster/sim-models';
 
 /** One agent of a fork: who it is and everything it has (used and free), per pool. */

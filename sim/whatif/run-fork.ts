@@ -1,9 +1,8 @@
-import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
+import { HeapLoop, Scheduler } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
 import type { StoredState } from '../../src/scheduler/ports/store';
-import { Scheduler } from '../../src/scheduler/scheduler';
 import { MemoryStore } from '../../src/store/memory-store';
 import { DecisionReader } from '../../src/runtime/decision-reader';
 import { SimCluster } from '../cluster/sim-cluster';

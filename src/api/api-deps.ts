@@ -1,7 +1,7 @@
 import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import type { WhatIf } from '../whatif/what-if';
 
 /** An event the API layer itself publishes (api_post_event, pod_*_event, …): Marathon's wire shape. */

@@ -1,4 +1,4 @@
-import { isoTime } from '../scheduler/kernel/iso-time';
+import { isoTime } from '../scheduler/index';
 
 /**
  * A version as the core keys its histories (`2021-07-27T14:40:33.123Z`), from any ISO 8601 text a

@@ -2,7 +2,7 @@ import type { ApiDeps } from '../api/api-deps';
 import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { Durability } from '../store/durable-driver';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import type { ElectionSource, ElectionState } from './leader-election';
 
 /**

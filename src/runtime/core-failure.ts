@@ -1,4 +1,4 @@
-import { AssertionError } from '../scheduler/kernel/assert';
+import { AssertionError } from '../scheduler/index';
 import type { PacerLog } from './pacer-log';
 
 /**

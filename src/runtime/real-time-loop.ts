@@ -1,4 +1,4 @@
-import { HeapLoop } from '../scheduler/kernel/heap-loop';
+import { HeapLoop } from '../scheduler/index';
 import type { CommandResult, SchedulerInput, TimerInput } from '../scheduler/model/inputs';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Timers } from '../scheduler/ports/timers';

@@ -4,7 +4,7 @@ import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
 import type { ApiAuthentication } from '../api/auth/api-authentication';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
-import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/scheduler-options';
+import { DEFAULT_SCHEDULER_OPTIONS } from '../scheduler/index';
 import type { RunSession } from '../../sim/runner/run-scenario';
 import type { Scenario } from '../../sim/scenario/scenario';
 import type { PacerConfig } from './config';

@@ -1,6 +1,5 @@
 import type { SimAgentJson, SimFaultJson, SimPoolJson, SimViewJson, SimWorkloadJson } from '../api/ui/sim-view';
-import { formatAttributeValue } from '../scheduler/constraints/format-attribute';
-import { isoTime } from '../scheduler/kernel/iso-time';
+import { formatAttributeValue, isoTime } from '../scheduler/index';
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { PortRange } from '../scheduler/model/resources';
 import type { RunResult } from '../../sim/runner/run-result';

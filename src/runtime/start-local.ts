@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { LocalCluster, type LocalClusterOptions } from '../cluster/local/local-cluster';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import type { PacerLog } from './pacer-log';

@@ -3,7 +3,7 @@ import { redactCredentials } from '../cluster/url-credentials';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
 import { MesosCluster, type MesosClusterOptions, type MesosLogger } from '../cluster/mesos/mesos-cluster';
 import type { Store, StoredState } from '../scheduler/ports/store';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import type { ListenerAddress } from './api-listeners';
 import type { PacerConfig } from './config';
 import { mesosAuthentication } from './mesos-credentials';

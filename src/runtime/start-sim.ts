@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { simRoutes } from '../api/ui/sim-routes';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import { formatSummary } from '../../sim/runner/format-summary';
 import { formatMs } from '../../sim/runner/format-ms';
 import type { RunResult } from '../../sim/runner/run-result';

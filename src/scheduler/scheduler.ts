@@ -1,4 +1,5 @@
-import { deleteRunSpecCommand, killForDelete } from './commands/delete-run-spec';
+import { deleteRunSpecCommand } from './commands/delete-run-spec';
+import { killForDelete } from './deployments/apply-stop';
 import { deployResult } from './commands/deploy-result';
 import { killAndScale, killInstances } from './commands/kill-instances';
 import { putRunSpec } from './commands/put-run-spec';
@@ -6,10 +7,12 @@ import { scaleRunSpec } from './commands/scale-run-spec';
 import { restartRunSpec } from './commands/restart-run-spec';
 import { changeRoot, previewRootChange } from './commands/change-root';
 import { setGroupEnforceRole } from './commands/set-group-enforce-role';
-import type { CoreContext, GroupOps, SchedulerPorts } from './core-context';
-import { DeploymentManager, type Planner } from './deployments/deployment-manager';
-import type { Deployment } from './deployments/deployment';
-import type { DeploymentPlan } from './deployments/deployment-plan';
+import type { CoreContext } from './core-context';
+import type { CoreWiring } from './core-wiring';
+import type { SchedulerPorts } from './ports/scheduler-ports';
+import { DeploymentManager } from './deployments/deployment-manager';
+import type { Deployment } from './model/deployment';
+import type { DeploymentPlan } from './model/deployment-plan';
 import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
@@ -21,11 +24,11 @@ import { onProbeResult, onProbeTimer } from './health/scheduler-health';
 import { heldKillsStatus, type HeldKillsStatus } from './health/unhealthy-kill-status';
 import { onStatus } from './instances/on-status';
 import { onKillRetry } from './kill/kill-instance';
-import { inBackoff, resetBackoff } from './launch-queue/backoff';
+import { inBackoff, resetBackoff } from './instances/backoff';
 import { OfferDemand } from './launch-queue/offer-demand';
 import { OfferMatcher } from './matcher/match-offers';
 import { buildFilterPipeline } from './matcher/pipeline';
-import type { RejectionStats } from './matcher/rejection-stats';
+import type { RejectionStats } from './state/rejection-stats';
 import type { Command, CommandResult, RootChange, RootChangePreview, SchedulerInput, TimerKind } from './model/inputs';
 import type { Instance } from './model/instance';
 import type { RunSpec } from './model/run-spec';
@@ -35,19 +38,12 @@ import { defaultWiring } from './default-wiring';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
 import { SchedulerState } from './state/scheduler-state';
 import { syncFrameworkRoles } from './state/framework-roles';
-import { recoverState } from './state/recover-state';
+import { recoverState } from './recover-state';
 import type { HistoryListener } from './groups/version-history';
 import type { SetAsideRecord, Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
 import { onReadinessResult, onReadinessTimer, readinessResults } from './readiness/readiness-checks';
 import type { ReadinessCheckResult } from './model/readiness-check';
-
-/** How the core builds and plans root groups (the groups module; replaceable in tests). */
-export interface CoreWiring {
-  readonly emptyRoot: (version: string) => Group;
-  readonly planner: Planner;
-  readonly groups: GroupOps;
-}
 
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {

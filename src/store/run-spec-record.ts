@@ -3,7 +3,7 @@ import type { ConvertResult } from '../marathon/convert/convert-result';
 import { podFromWire } from '../marathon/convert/pod-from-wire';
 import { appDefinitionJson } from '../marathon/render/app-definition-json';
 import { podDefinitionJson } from '../marathon/render/pod-definition-json';
-import type { Group } from '../scheduler/groups/group';
+import type { Group } from '../scheduler/index';
 import type { AppSpec } from '../scheduler/model/app';
 import type { PodSpec } from '../scheduler/model/pod';
 import type { RunSpec, VersionInfo } from '../scheduler/model/run-spec';

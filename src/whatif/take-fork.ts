@@ -4,7 +4,7 @@ import type { Instance } from '../scheduler/model/instance';
 import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { StoredState } from '../scheduler/ports/store';
-import type { Scheduler } from '../scheduler/scheduler';
+import type { Scheduler } from '../scheduler/index';
 import { isTerminalCondition } from '../scheduler/model/condition';
 import type { ForkAgent, ForkState } from '../../sim/whatif/fork-state';
 import { usedPool } from '../../sim/whatif/adopted-tasks';

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
-import type { Scheduler } from '../scheduler/scheduler';
-import { isoTime } from '../scheduler/kernel/iso-time';
+import { type Scheduler, isoTime } from '../scheduler/index';
 import type { SimTimings } from '../../sim/cluster/sim-models';
 import { DEFAULT_SIM_TIMINGS } from '../../sim/cluster/sim-models';
 import { runFork, type ForkBudget, type ForkKill, type ForkLaunch, type ForkOutcome, type ForkWaiting } from '../../sim/whatif/run-fork';

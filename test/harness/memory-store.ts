@@ -1,4 +1,4 @@
-import type { Deployment } from '../../src/scheduler/deployments/deployment';
+import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';

@@ -1,7 +1,7 @@
 import type { Test } from 'tap';
-import type { Deployment } from '../../src/scheduler/deployments/deployment';
+import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
-import { emptyRoot, putRunSpec } from '../../src/scheduler/groups/root-group';
+import { emptyRoot, withRunSpec } from '../../src/scheduler/groups/root-group';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Store, StoredState } from '../../src/scheduler/ports/store';
@@ -32,7 +32,7 @@ export function instance(id: string, o: Partial<Instance> = {}): Instance {
 export function rootAt(version: string, ...specs: RunSpec[]): Group {
   let root = emptyRoot(version);
   for (const spec of specs) {
-    const r = putRunSpec(root, spec, { version, newGroupEnforceRole: 'off' });
+    const r = withRunSpec(root, spec, { version, newGroupEnforceRole: 'off' });
     if (!r.ok) throw new Error(r.message);
     root = r.root;
   }

@@ -1,7 +1,5 @@
-import type { Group } from '../../scheduler/groups/group';
+import { type Group, runSpecDiff, type Scheduler } from '../../scheduler/index';
 import type { Command } from '../../scheduler/model/inputs';
-import type { Scheduler } from '../../scheduler/scheduler';
-import { runSpecDiff } from '../../scheduler/deployments/run-spec-diff';
 import type { AuthorizedAction } from './authorized-action';
 
 /** One check a command needs: `action` on the run spec `path`. */

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { segments, joinSegments, validatePathId } from '../../scheduler/groups/path-id';
+import { segments, joinSegments, validatePathId } from '../../scheduler/index';
 import { actionsNamed, type AuthorizedAction } from './authorized-action';
 import { Policy, type Grant } from './policy';
 

@@ -1,4 +1,4 @@
-import { isAncestor } from '../../scheduler/groups/path-id';
+import { isAncestor } from '../../scheduler/index';
 import { RESOURCE_ACTIONS, type AuthorizedAction } from './authorized-action';
 
 /** The principal whose grants apply to every authenticated caller. */

@@ -6,7 +6,7 @@ import { targetGroupId } from '../v2/groups/group-write-handlers';
 import { podTargetOf } from '../v2/pods/pod-target';
 import type { ApiDeps } from '../api-deps';
 import { queryAll, type Query } from '../query';
-import { findGroup } from '../../scheduler/groups/tree-query';
+import { findGroup } from '../../scheduler/index';
 import type { AuthorizedAction } from './authorized-action';
 import type { Access } from './policy';
 import { appsOrTasks, deployments, groupTree, queue, runSpecArray, type WireFilter } from './wire-filters';

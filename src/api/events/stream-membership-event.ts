@@ -1,4 +1,4 @@
-import { isoTime } from '../../scheduler/kernel/iso-time';
+import { isoTime } from '../../scheduler/index';
 
 /** The events that announce a client joining or leaving the stream. */
 export type StreamMembershipType = 'event_stream_attached' | 'event_stream_detached';

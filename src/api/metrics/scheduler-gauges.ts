@@ -1,5 +1,5 @@
 import type { ApiDeps } from '../api-deps';
-import { allGroups } from '../../scheduler/groups/tree-query';
+import { allGroups } from '../../scheduler/index';
 import { CONDITIONS, type Condition } from '../../scheduler/model/condition';
 import type { MetricsRegistry } from './metrics-registry';
 

@@ -1,7 +1,6 @@
 import type { ApiDeps } from '../api-deps';
-import type { ActionStatus } from '../../scheduler/deployments/action-status';
-import type { Deployment } from '../../scheduler/deployments/deployment';
-import { type ActionInfoJson, type DeploymentStepInfoJson, deploymentStepInfoJson } from '../../scheduler/deployments/plan-json';
+import { deploymentStepInfoJson, type ActionStatus, type ActionInfoJson, type DeploymentStepInfoJson } from '../../scheduler/index';
+import type { Deployment } from '../../scheduler/model/deployment';
 
 /** Options of {@link deploymentsJson}. */
 export interface DeploymentsJsonOptions {

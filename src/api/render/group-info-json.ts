@@ -1,6 +1,5 @@
 import type { ApiDeps } from '../api-deps';
-import type { Group } from '../../scheduler/groups/group';
-import { comparePathIds, isTopLevel } from '../../scheduler/groups/path-id';
+import { comparePathIds, isTopLevel, type Group } from '../../scheduler/index';
 import type { AppSpec } from '../../scheduler/model/app';
 import type { PodSpec } from '../../scheduler/model/pod';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';

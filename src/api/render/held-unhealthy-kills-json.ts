@@ -1,6 +1,4 @@
-import { UNHEALTHY_KILL_FLOOR_LABEL } from '../../scheduler/health/unhealthy-kill-floor';
-import type { HeldKillsStatus } from '../../scheduler/health/unhealthy-kill-status';
-import { isoTime } from '../../scheduler/kernel/iso-time';
+import { UNHEALTHY_KILL_FLOOR_LABEL, isoTime, type HeldKillsStatus } from '../../scheduler/index';
 
 /**
  * One entry of `heldUnhealthyKills`, pacer's addition to `GET /v2/queue` (issue 18, kill-storm

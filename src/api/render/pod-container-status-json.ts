@@ -2,7 +2,7 @@ import { isTerminalCondition, type Condition } from '../../scheduler/model/condi
 import type { Task } from '../../scheduler/model/instance';
 import { fromMilli, type ScalarResources } from '../../scheduler/model/resources';
 import type { PodContainer } from '../../scheduler/model/pod';
-import { isoTime } from '../../scheduler/kernel/iso-time';
+import { isoTime } from '../../scheduler/index';
 
 /** `reason` of a container's `healthy` condition once the agent reported a result (fact 81). */
 export const HEALTH_REPORTED = 'health-reported-by-mesos';

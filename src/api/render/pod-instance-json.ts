@@ -1,6 +1,6 @@
 import type { Instance } from '../../scheduler/model/instance';
 import type { UnreachablePolicy } from '../../scheduler/model/run-spec';
-import { isoTime } from '../../scheduler/kernel/iso-time';
+import { isoTime } from '../../scheduler/index';
 import { agentAttributesJson } from './agent-attributes-json';
 
 /**

@@ -4,7 +4,7 @@ import { isTerminalCondition } from '../../scheduler/model/condition';
 import type { Instance } from '../../scheduler/model/instance';
 import { addResources } from '../../scheduler/model/resources';
 import type { PodSpec } from '../../scheduler/model/pod';
-import { isoTime } from '../../scheduler/kernel/iso-time';
+import { isoTime } from '../../scheduler/index';
 import { type ContainerView, containerResourcesInUse, podContainerStatusJson, resourcesJson } from './pod-container-status-json';
 
 /** Status of one pod instance (fact 81). */

@@ -1,8 +1,7 @@
 import type { ApiDeps } from '../api-deps';
-import { findRunSpec } from '../../scheduler/groups/tree-query';
+import { findRunSpec, isoTime } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { PodSpec } from '../../scheduler/model/pod';
-import { isoTime } from '../../scheduler/kernel/iso-time';
 import { podDefinitionJson } from '../../marathon/render/pod-definition-json';
 import { isVisibleInStatus, podInstanceStatusJson } from './pod-instance-status-json';
 

@@ -1,6 +1,5 @@
 import type { ApiDeps } from '../api-deps';
-import { isoTime } from '../../scheduler/kernel/iso-time';
-import type { QueueEntry } from '../../scheduler/scheduler';
+import { isoTime, type QueueEntry } from '../../scheduler/index';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { podDefinitionJson } from '../../marathon/render/pod-definition-json';
 import { lastUnusedOffersJson, processedOffersSummaryJson } from './queue-offers-summary-json';

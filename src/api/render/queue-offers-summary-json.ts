@@ -1,5 +1,4 @@
-import { isoTime } from '../../scheduler/kernel/iso-time';
-import type { RejectionStats, UnusedOffer } from '../../scheduler/matcher/rejection-stats';
+import { isoTime, type RejectionStats, type UnusedOffer } from '../../scheduler/index';
 import { NO_MATCH_REASONS, type NoMatchReason } from '../../scheduler/model/no-match-reason';
 import type { Offer } from '../../scheduler/model/offer';
 import { fromMilli } from '../../scheduler/model/resources';

@@ -1,6 +1,5 @@
 import type { ApiDeps } from '../api-deps';
-import type { CheckState } from '../../scheduler/health/health-tracker';
-import { isoTime } from '../../scheduler/kernel/iso-time';
+import { isoTime, type CheckState } from '../../scheduler/index';
 import type { Condition } from '../../scheduler/model/condition';
 import type { Instance, Task } from '../../scheduler/model/instance';
 import type { TaskState } from '../../scheduler/model/task-state';

@@ -1,7 +1,7 @@
 import { emptyBody, invalidJson, objectNotValid } from '../errors';
 import { ErrorSink } from '../../marathon/convert/error-sink';
 import { isRecord } from '../../marathon/convert/wire-object';
-import { MAX_ID_LENGTH } from '../../scheduler/groups/path-id';
+import { MAX_ID_LENGTH } from '../../scheduler/index';
 import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
 import { PATH_ID_PATTERN } from '../../marathon/schemas/app-schema-parts';
 import { MAX_APPS_PER_REQUEST, MAX_ITEMS, tooManyAppsMessage } from '../../marathon/schemas/limits';

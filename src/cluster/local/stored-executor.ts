@@ -2,7 +2,7 @@ import { TASK_STATES } from '../../scheduler/model/task-state';
 import type { HealthCheckSpec } from '../../scheduler/model/health-check';
 import { defined, type JsonSchema, recordCheck } from '../../store/records/record-schema';
 import type { StoredPoolV1, StoredResourcesV1 } from '../../store/records/stored-instance';
-import type { ExecutorRecord, TaskRecord } from './state-file';
+import type { ExecutorRecord, TaskRecord } from './executor-record';
 
 /**
  * How the local cluster's state file stores one executor (format 1 of `local-cluster.json` and its

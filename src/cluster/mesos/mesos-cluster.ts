@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { userInfo } from 'node:os';
-import { AssertionError } from '../../scheduler/kernel/assert';
+import { AssertionError } from '../../scheduler/index';
 import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { LaunchOperation, OfferOperation } from '../../scheduler/model/launch';
 import { isReservationOperation } from '../../scheduler/model/reservation';

@@ -4,7 +4,7 @@ import { appPortSlots } from '../../scheduler/model/app-ports';
 import type { GivenExecutorResources, ResourceLimit, ResourceLimits } from '../../scheduler/model/resource-limits';
 import type { UpgradePolicy } from '../../scheduler/model/run-spec';
 import type { Secrets } from '../../scheduler/model/secrets';
-import { isSingleInstance, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/groups/single-instance';
+import { isSingleInstance, SINGLE_INSTANCE_UPGRADE } from '../../scheduler/index';
 import { appContainerFromWire } from './app-container-from-wire';
 import { appFetchFromWire } from './app-fetch-from-wire';
 import { appHealthChecksFromWire } from './app-health-checks-from-wire';

@@ -1,7 +1,5 @@
 import type { Constraint, ConstraintOperator } from '../../scheduler/model/constraint';
-import {
-  CONSTRAINT_MESSAGES, constraintOperatorOf, type ConstraintForm, validateConstraint,
-} from '../../scheduler/constraints/validate-constraint';
+import { CONSTRAINT_MESSAGES, constraintOperatorOf, validateConstraint, type ConstraintForm } from '../../scheduler/index';
 import type { ErrorSink } from './error-sink';
 import { childPointer } from './json-pointer';
 import { isRecord, type WireObject } from './wire-object';

@@ -1,4 +1,4 @@
-import { PATH_PATTERN_MESSAGE, isCanonical, validatePathId } from '../../scheduler/groups/path-id';
+import { PATH_PATTERN_MESSAGE, isCanonical, validatePathId } from '../../scheduler/index';
 import type { WireObject } from './wire-object';
 
 /** Pattern violation of an id that is not in canonical form (play-json key, as Marathon's RAML reader reports it). */
@@ -44,4 +44,4 @@ export function pathIdProblem(id: string): string | undefined {
 }
 
 /** The group role of a run spec (`/dev/api` → `dev`): the core's rule. */
-export { groupRoleOf } from '../../scheduler/groups/role-rules';
+export { groupRoleOf } from '../../scheduler/index';

@@ -1,5 +1,4 @@
-import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
-import { defaultRoleWhen, residentStarRoleMessage, roleNotAllowedMessage, rolesAllowed } from '../../scheduler/groups/role-rules';
+import { EMPTY_ACCEPTED_ROLES_MESSAGE, roleNameProblem, defaultRoleWhen, residentStarRoleMessage, roleNotAllowedMessage, rolesAllowed } from '../../scheduler/index';
 import type { ConvertContext } from './convert-context';
 import { childPointer } from './json-pointer';
 import type { WireObject } from './wire-object';
@@ -111,4 +110,4 @@ function checkAcceptedRoles(fields: RoleFields, holder: WireObject, roles: reado
 }
 
 /** Role-name rules are the core's (Marathon's `ResourceRole.validResourceRole` messages). */
-export { roleNameProblem } from '../../scheduler/groups/accepted-resource-roles';
+export { roleNameProblem } from '../../scheduler/index';

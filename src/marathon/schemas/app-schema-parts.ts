@@ -8,7 +8,7 @@
  * semantic message wins.
  */
 
-import { MAX_ID_LENGTH, PATH_LABEL_SOURCE } from '../../scheduler/groups/path-id';
+import { MAX_ID_LENGTH, PATH_LABEL_SOURCE } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';

@@ -1,12 +1,10 @@
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SchedulerPorts } from '../../scheduler/core-context';
+import type { SchedulerPorts, Scheduler, SchedulerOptions } from '../../scheduler/index';
 import type { SchedulerInput } from '../../scheduler/model/inputs';
 import type { Clock } from '../../scheduler/ports/clock';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import type { StoredState } from '../../scheduler/ports/store';
-import type { Scheduler } from '../../scheduler/scheduler';
-import type { SchedulerOptions } from '../../scheduler/scheduler-options';
 import type { LoopObserver } from '../real-time-loop';
 import { LoadObservedStore } from './load-observed-store';
 import {

@@ -1,10 +1,9 @@
 import type { MarathonEvent } from '../../scheduler/model/events';
 import type { SchedulerInput } from '../../scheduler/model/inputs';
-import type { SchedulerOptions } from '../../scheduler/scheduler-options';
+import { isoTime, type SchedulerOptions } from '../../scheduler/index';
 import type { StoredState } from '../../scheduler/ports/store';
 import { wireEventJson } from '../../api/events/wire-event-json';
 import { decode, encode, type JsonValue } from '../../store/sqlite/codec';
-import { isoTime } from '../../scheduler/kernel/iso-time';
 
 /**
  * A flight recording (issue 18) is a JSONL trace in the simulator's format (sim/runner/trace.ts:

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import type { CommandResult, RootChange, RootChangePreview } from '../model/inputs';
 import { deployResult } from './deploy-result';
 import { rootAfter } from './root-after';
@@ -8,7 +8,7 @@ import { rootAfter } from './root-after';
  * scales, removals): the core builds the new root ({@link rootAfter}) and deploys it as one
  * deployment. Refused while a deployment holds an affected run spec, unless `force`.
  */
-export function changeRoot(ctx: CoreContext, change: RootChange, force: boolean): CommandResult {
+export function changeRoot(ctx: CommandContext, change: RootChange, force: boolean): CommandResult {
   const target = rootAfter(ctx, change);
   if (!target.ok) return target;
   return deployResult(ctx.deployments.deploy(ctx, target.root, force));
@@ -18,7 +18,7 @@ export function changeRoot(ctx: CoreContext, change: RootChange, force: boolean)
  * A dry run of `change` (`?dryRun=true`): the root it would give and the deployment plan from the
  * current root to it, with the id `dry-run`. Changes nothing.
  */
-export function previewRootChange(ctx: CoreContext, change: RootChange): RootChangePreview {
+export function previewRootChange(ctx: CommandContext, change: RootChange): RootChangePreview {
   const target = rootAfter(ctx, change);
   if (!target.ok) return target;
   return { ok: true, root: target.root, plan: ctx.deployments.planner(ctx.state.root, target.root, 'dry-run') };

@@ -1,11 +1,11 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import type { GroupFailure, GroupResult } from '../groups/group-result';
 import type { CommandResult } from '../model/inputs';
 import { deployResult } from './deploy-result';
 import { parentOf } from '../groups/path-id';
 
 /** Deploys a changed root, or reports why the change was refused (namespace conflict, unknown id). */
-export function deployChange(ctx: CoreContext, change: GroupResult, force: boolean, runSpecId?: string): CommandResult {
+export function deployChange(ctx: CommandContext, change: GroupResult, force: boolean, runSpecId?: string): CommandResult {
   if (!change.ok) return refusedChange(change);
   return deployResult(ctx.deployments.deploy(ctx, change.root, force, runSpecId === undefined ? undefined : parentOf(runSpecId)));
 }

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { converge } from '../instances/converge';
 import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
@@ -18,7 +18,7 @@ type KillAndScaleCommand = Extract<Command, { type: 'killAndScale' }>;
  * - `wipe`: kill and forget; a fresh instance replaces it;
  * - neither: kill; the same instance is relaunched (no backoff: the user asked for it).
  */
-export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult {
+export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandResult {
   const found = victimsOf(ctx, cmd.runSpecId, cmd.instanceIds);
   if (!('rs' in found)) return found;
   const { rs, victims } = found;
@@ -35,7 +35,7 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
   // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
   const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
   const scaled = withInstances(current, Math.max(0, current.instances - victims.length), versionAfter(ctx.clock.nowMs(), ctx.state.root.version));
-  return deployChange(ctx, ctx.groups.putRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
+  return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
 }
 
 /**
@@ -44,7 +44,7 @@ export function killInstances(ctx: CoreContext, cmd: KillCommand): CommandResult
  * nothing; then the victims are killed, and one root with every target lowered by its number of
  * victims is deployed as a single scale-only plan.
  */
-export function killAndScale(ctx: CoreContext, cmd: KillAndScaleCommand): CommandResult {
+export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): CommandResult {
   const plan: Victims[] = [];
   for (const target of cmd.targets) {
     const found = victimsOf(ctx, target.runSpecId, target.instanceIds);
@@ -61,7 +61,7 @@ export function killAndScale(ctx: CoreContext, cmd: KillAndScaleCommand): Comman
     for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
     const current = findRunSpec(root, rs.spec.id) ?? rs.spec;
     const scaled = withInstances(current, Math.max(0, current.instances - victims.length), version);
-    const next = ctx.groups.putRunSpec(root, scaled, scaled.version);
+    const next = ctx.groups.withRunSpec(root, scaled, scaled.version);
     if (!next.ok) return { ok: false, error: 'invalid', message: next.message };
     root = next.root;
   }
@@ -75,7 +75,7 @@ interface Victims {
 }
 
 /** The named instances of a run spec, each once; an unknown run spec or instance fails the command. */
-function victimsOf(ctx: CoreContext, runSpecId: string, instanceIds: readonly string[]): Victims | Extract<CommandResult, { ok: false }> {
+function victimsOf(ctx: CommandContext, runSpecId: string, instanceIds: readonly string[]): Victims | Extract<CommandResult, { ok: false }> {
   const rs = ctx.state.runSpecs.get(runSpecId);
   if (rs === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const victims: Instance[] = [];

@@ -1,11 +1,11 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import { validateRole } from '../groups/role-rules';
 import { stampVersions } from '../groups/versioning';
 import { parseIsoTime } from '../kernel/iso-time';
 import type { CommandResult } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
-import { sameConfig } from './same-config';
+import { sameConfig } from '../model/same-config';
 import { deployChange } from './deploy-change';
 import { versionAfter } from './version-after';
 
@@ -24,17 +24,17 @@ import { versionAfter } from './version-after';
  * versions never go back. (A change stamped in the same millisecond as the current root keeps that
  * version and replaces the root history entry of that millisecond, as before.)
  */
-export function putRunSpec(ctx: CoreContext, spec: RunSpec, force: boolean): CommandResult {
+export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): CommandResult {
   const root = ctx.state.root;
   const before = findRunSpec(root, spec.id);
   const roleError = validateRole(root, spec, ctx.options.defaultRole, before, { newGroupEnforceRole: ctx.options.newGroupEnforceRole, force });
   if (roleError !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleError] };
   if (before !== undefined && before.kind === spec.kind && sameConfig(before, spec) && before.instances === spec.instances) {
-    return deployChange(ctx, ctx.groups.putRunSpec(root, before, versionAfter(ctx.clock.nowMs(), root.version)), force, spec.id);
+    return deployChange(ctx, ctx.groups.withRunSpec(root, before, versionAfter(ctx.clock.nowMs(), root.version)), force, spec.id);
   }
   const kept = before !== undefined && sameConfig(before, spec) ? keepConfigVersion(spec, before) : spec;
   const stamped = notBefore(kept.version, root.version) ? kept : stampVersions(before, kept, versionAfter(ctx.clock.nowMs(), root.version));
-  return deployChange(ctx, ctx.groups.putRunSpec(root, stamped, stamped.version), force, spec.id);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, stamped.version), force, spec.id);
 }
 
 function keepConfigVersion(spec: RunSpec, before: RunSpec): RunSpec {

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import { stampVersions } from '../groups/versioning';
 import type { CommandResult } from '../model/inputs';
@@ -13,11 +13,11 @@ import { versionAfter } from './version-after';
  * millisecond of the last change still restarts. Refused while a deployment holds the run spec,
  * unless `force`.
  */
-export function restartRunSpec(ctx: CoreContext, runSpecId: string, force: boolean): CommandResult {
+export function restartRunSpec(ctx: CommandContext, runSpecId: string, force: boolean): CommandResult {
   const root = ctx.state.root;
   const spec = findRunSpec(root, runSpecId);
   if (spec === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const version = versionAfter(ctx.clock.nowMs(), root.version, spec.version, spec.versionInfo.lastConfigChangeAt);
   const restarted = stampVersions(spec, spec, version, 'restart');
-  return deployChange(ctx, ctx.groups.putRunSpec(root, restarted, version), force, runSpecId);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, restarted, version), force, runSpecId);
 }

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import type { ChangeOptions } from '../groups/change-options';
 import { CYCLIC_DEPENDENCIES_MESSAGE } from '../groups/dependencies';
 import type { Group } from '../groups/group';
@@ -30,7 +30,7 @@ export type RootAfter = { readonly ok: true; readonly root: Group } | Extract<Co
  * revert or scale whose target has a dependency cycle → `invalid` at `/` with Marathon's
  * `Dependency graph has cyclic dependencies.` (fact 74).
  */
-export function rootAfter(ctx: CoreContext, change: RootChange): RootAfter {
+export function rootAfter(ctx: CommandContext, change: RootChange): RootAfter {
   const root = ctx.state.root;
   const options: ChangeOptions = { version: versionAfter(ctx.clock.nowMs(), root.version), newGroupEnforceRole: ctx.options.newGroupEnforceRole };
   const result = edit(ctx, root, change, options);
@@ -41,7 +41,7 @@ export function rootAfter(ctx: CoreContext, change: RootChange): RootAfter {
   return result;
 }
 
-function edit(ctx: CoreContext, root: Group, change: RootChange, options: ChangeOptions): GroupResult {
+function edit(ctx: CommandContext, root: Group, change: RootChange, options: ChangeOptions): GroupResult {
   switch (change.kind) {
     case 'putRunSpecs':
       return putRunSpecs(ctx, root, change.specs, options.version);
@@ -60,12 +60,12 @@ function edit(ctx: CoreContext, root: Group, change: RootChange, options: Change
  * Each run spec put in order, stamped against the one stored under its id in the root built so
  * far (so a later element of a bulk request sees an earlier one, as Marathon applies them).
  */
-function putRunSpecs(ctx: CoreContext, root: Group, specs: readonly RunSpec[], version: string): GroupResult {
+function putRunSpecs(ctx: CommandContext, root: Group, specs: readonly RunSpec[], version: string): GroupResult {
   let next = root;
   for (const spec of specs) {
     const previous = findRunSpec(next, spec.id);
     const stamped = stampVersions(previous?.kind === spec.kind ? previous : undefined, spec, version);
-    const result = ctx.groups.putRunSpec(next, stamped, version);
+    const result = ctx.groups.withRunSpec(next, stamped, version);
     if (!result.ok) return result;
     next = result.root;
   }

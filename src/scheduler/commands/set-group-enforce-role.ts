@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { CommandContext } from './command-context';
 import { setEnforceRole } from '../groups/set-enforce-role';
 import type { CommandResult } from '../model/inputs';
 import { deployResult } from './deploy-result';
@@ -11,7 +11,7 @@ import { refusedChange } from './deploy-change';
  * the deployment manager (a plan with nothing to do). Refused with `invalid` at `/` (`Path needs
  * to be top-level`) or `unknown-run-spec` for an unknown group.
  */
-export function setGroupEnforceRole(ctx: CoreContext, groupId: string, enforceRole: boolean | undefined): CommandResult {
+export function setGroupEnforceRole(ctx: CommandContext, groupId: string, enforceRole: boolean | undefined): CommandResult {
   const root = ctx.state.root;
   const result = setEnforceRole(root, groupId, enforceRole ?? ctx.options.newGroupEnforceRole === 'top');
   if (!result.ok) return refusedChange(result);

@@ -2,9 +2,9 @@ import { isTerminalCondition } from '../model/condition';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { SchedulerState } from '../state/scheduler-state';
 import { isActive } from '../instances/instance-lifecycle';
-import { isHealthy, restartDone } from './converge-restart';
+import { isHealthy, restartDone } from '../instances/converge-restart';
 import { isReady } from '../readiness/readiness-checks';
-import type { DeploymentAction } from './deployment-plan';
+import type { DeploymentAction } from '../model/deployment-plan';
 
 /**
  * Where one action stands, and — when it is not done — what it waits for: instances not yet

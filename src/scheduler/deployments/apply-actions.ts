@@ -1,21 +1,20 @@
-import type { CoreContext } from '../core-context';
+import type { DeploymentContext } from './deployment-context';
 import { PlacementCounts } from '../constraints/placement-counts';
 import { emitHealthCheckChanges } from '../events/health-check-events';
 import { converge } from '../instances/converge';
 import { isPlaced, setInstanceRole } from '../instances/instance-lifecycle';
-import { resetBackoff } from '../launch-queue/backoff';
-import { compileLaunchRequest } from '../matcher/launch-request';
+import { resetBackoff } from '../instances/backoff';
+import { compileLaunchRequest } from '../state/launch-request';
 import type { RunSpec } from '../model/run-spec';
 import { newRunSpecState } from '../state/new-run-spec-state';
 import type { RunSpecState } from '../state/run-spec-state';
-import { restartBounds } from './restart-bounds';
-import { deleteRunSpec } from '../commands/delete-run-spec';
+import { restartBounds } from '../instances/restart-bounds';
 
 /**
  * StartApplication / StartPod: the run spec exists from now on, with no instances yet (its
  * ScaleApplication in a later step sets the count), as Marathon does.
  */
-export function applyStart(ctx: CoreContext, spec: RunSpec): RunSpecState {
+export function applyStart(ctx: DeploymentContext, spec: RunSpec): RunSpecState {
   const existing = ctx.state.runSpecs.get(spec.id);
   if (existing !== undefined) {
     if (existing.deleting) emitHealthCheckChanges(ctx, undefined, spec);
@@ -30,7 +29,7 @@ export function applyStart(ctx: CoreContext, spec: RunSpec): RunSpecState {
 }
 
 /** ScaleApplication / ScalePod: the new definition differs at most in its count; converge to it. */
-export function applyScale(ctx: CoreContext, spec: RunSpec): RunSpecState {
+export function applyScale(ctx: DeploymentContext, spec: RunSpec): RunSpecState {
   const rs = ctx.state.runSpecs.get(spec.id) ?? applyStart(ctx, spec);
   const previous = rs.spec;
   rs.deleting = false;
@@ -49,9 +48,9 @@ export function applyScale(ctx: CoreContext, spec: RunSpec): RunSpecState {
 /**
  * RestartApplication / RestartPod: a new config version. Backoff starts over, constraint counters
  * are rebuilt, and instances of older versions are replaced step by step within the upgrade
- * strategy's bounds (deployments/converge-restart.ts).
+ * strategy's bounds (instances/converge-restart.ts).
  */
-export function applyRestart(ctx: CoreContext, spec: RunSpec): RunSpecState {
+export function applyRestart(ctx: DeploymentContext, spec: RunSpec): RunSpecState {
   const rs = ctx.state.runSpecs.get(spec.id) ?? applyStart(ctx, spec);
   const previous = rs.spec;
   rs.deleting = false;
@@ -71,11 +70,6 @@ export function applyRestart(ctx: CoreContext, spec: RunSpec): RunSpecState {
   ctx.state.demandDirty.add(rs);
   converge(ctx, rs);
   return rs;
-}
-
-/** StopApplication / StopPod: kill everything; done once the run spec is gone. */
-export function applyStop(ctx: CoreContext, runSpecId: string): void {
-  deleteRunSpec(ctx, runSpecId);
 }
 
 function rebuildCounts(rs: RunSpecState): void {

@@ -3,7 +3,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { assert } from '../kernel/assert';
 import type { RunSpec } from '../model/run-spec';
 import { dependencyLayers } from './dependency-layers';
-import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from './deployment-plan';
+import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from '../model/deployment-plan';
 import { planChange } from './plan-change';
 import { runSpecDiff } from './run-spec-diff';
 

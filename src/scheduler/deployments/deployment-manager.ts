@@ -1,12 +1,13 @@
-import type { CoreContext } from '../core-context';
+import type { DeploymentContext } from './deployment-context';
 import { uuidFrom } from '../kernel/ids';
 import { isoTime } from '../kernel/iso-time';
 import type { Group } from '../groups/group';
 import { converge } from '../instances/converge';
 import { actionDone, actionStatus, type ActionStatus } from './action-status';
-import { applyRestart, applyScale, applyStart, applyStop } from './apply-actions';
-import type { Deployment } from './deployment';
-import type { DeploymentAction, DeploymentPlan } from './deployment-plan';
+import { applyRestart, applyScale, applyStart } from './apply-actions';
+import { applyStop } from './apply-stop';
+import type { Deployment } from '../model/deployment';
+import type { DeploymentAction, DeploymentPlan } from '../model/deployment-plan';
 import { eventStepJson, fullPlan, lightPlanJson } from './plan-json';
 import type { FullPlan } from '../model/events';
 import { findRunSpec } from '../groups/tree-query';
@@ -55,7 +56,7 @@ export class DeploymentManager {
   constructor(readonly planner: Planner) {}
 
   /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
-  deploy(ctx: CoreContext, target: Group, force: boolean, groupId?: string): DeployResult {
+  deploy(ctx: DeploymentContext, target: Group, force: boolean, groupId?: string): DeployResult {
     const result = this.tryDeploy(ctx, target, force, groupId);
     if (!result.ok && result.error !== 'unknown-deployment') {
       ctx.bus.emit({ eventType: 'group_change_failed', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? '/', version: target.version, reason: result.message });
@@ -63,7 +64,7 @@ export class DeploymentManager {
     return result;
   }
 
-  private tryDeploy(ctx: CoreContext, requested: Group, force: boolean, groupId?: string): DeployResult {
+  private tryDeploy(ctx: DeploymentContext, requested: Group, force: boolean, groupId?: string): DeployResult {
     const cycle = ctx.groups.dependencyCycle(requested);
     if (cycle !== undefined) return { ok: false, error: 'cycle', message: `Dependency graph has cyclic dependencies: ${cycle.join(' -> ')}` };
     const original = ctx.state.root;
@@ -110,7 +111,7 @@ export class DeploymentManager {
    * not: a kill -9 inside the status update) would otherwise wait for a change to a run spec that
    * no longer exists, and hold the deployment forever.
    */
-  resume(ctx: CoreContext, d: Deployment): void {
+  resume(ctx: DeploymentContext, d: Deployment): void {
     this.startRunning(d);
     for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) this.begin(ctx, d, a);
     this.advance(ctx, d);
@@ -122,7 +123,7 @@ export class DeploymentManager {
   }
 
   /** Checks the running deployments whose current actions touch a changed run spec. */
-  progress(ctx: CoreContext, changed: ReadonlySet<string>): void {
+  progress(ctx: DeploymentContext, changed: ReadonlySet<string>): void {
     if (this.running.size === 0) return;
     const candidates: Deployment[] = [];
     if (changed.size >= this.running.size) {
@@ -167,7 +168,7 @@ export class DeploymentManager {
    * DELETE /v2/deployments/{id}: with `force`, just stop it (nothing is rolled back); without,
    * stop it and start a new deployment back to the original definitions of what it affected.
    */
-  cancel(ctx: CoreContext, deploymentId: string, force: boolean): DeployResult {
+  cancel(ctx: DeploymentContext, deploymentId: string, force: boolean): DeployResult {
     const d = this.running.get(deploymentId);
     if (d === undefined) return { ok: false, error: 'unknown-deployment', message: `DeploymentPlan ${deploymentId} does not exist` };
     this.stop(ctx, d, 'The deployment has been canceled');
@@ -176,7 +177,7 @@ export class DeploymentManager {
   }
 
   /** Why each action of each running deployment's current step waits. */
-  status(ctx: CoreContext): { deployment: Deployment; actions: ActionStatus[] }[] {
+  status(ctx: DeploymentContext): { deployment: Deployment; actions: ActionStatus[] }[] {
     return [...this.running.values()].map((deployment) => ({
       deployment,
       actions: (deployment.plan.steps[deployment.stepIndex]?.actions ?? []).map((a) => actionStatus(ctx.state, a)),
@@ -184,7 +185,7 @@ export class DeploymentManager {
   }
 
   /** Finishes steps whose actions are all done and starts the next ones. */
-  private advance(ctx: CoreContext, d: Deployment): void {
+  private advance(ctx: DeploymentContext, d: Deployment): void {
     for (;;) {
       const step = d.plan.steps[d.stepIndex];
       if (step !== undefined) {
@@ -206,7 +207,7 @@ export class DeploymentManager {
     }
   }
 
-  private begin(ctx: CoreContext, d: Deployment, a: DeploymentAction): void {
+  private begin(ctx: DeploymentContext, d: Deployment, a: DeploymentAction): void {
     const spec = findRunSpec(d.target, a.runSpecId);
     switch (a.action) {
       case 'StartApplication':
@@ -227,12 +228,12 @@ export class DeploymentManager {
     }
   }
 
-  private finishAction(ctx: CoreContext, a: DeploymentAction): void {
+  private finishAction(ctx: DeploymentContext, a: DeploymentAction): void {
     const rs = ctx.state.runSpecs.get(a.runSpecId);
     if (rs !== undefined && rs.restart !== undefined) rs.restart = undefined;
   }
 
-  private stop(ctx: CoreContext, d: Deployment, reason: string): void {
+  private stop(ctx: DeploymentContext, d: Deployment, reason: string): void {
     this.stopRunning(d);
     ctx.store.deleteDeployment(d.plan.id);
     this.emitStep(ctx, d, 'deployment_step_failure');
@@ -251,7 +252,7 @@ export class DeploymentManager {
    * spec of its plan that no other deployment holds, whose config matches the root but whose
    * count does not (a later step never ran), is scaled to the root's count.
    */
-  private scaleCheck(ctx: CoreContext, d: Deployment): void {
+  private scaleCheck(ctx: DeploymentContext, d: Deployment): void {
     for (const id of d.plan.affectedRunSpecIds) {
       if (this.holding(id).length > 0) continue;
       const rs = ctx.state.runSpecs.get(id);
@@ -266,7 +267,7 @@ export class DeploymentManager {
    * plan with both roots (spec section 6; rendered by the wire, not here) and the step. Built
    * only when someone listens.
    */
-  private emitStep(ctx: CoreContext, d: Deployment, eventType: 'deployment_info' | 'deployment_step_success' | 'deployment_step_failure'): void {
+  private emitStep(ctx: DeploymentContext, d: Deployment, eventType: 'deployment_info' | 'deployment_step_success' | 'deployment_step_failure'): void {
     const step = d.plan.steps[d.stepIndex];
     if (step === undefined || !ctx.bus.hasListeners) return;
     ctx.bus.emit({ eventType, timestamp: isoTime(ctx.clock.nowMs()), plan: this.fullPlan(d), currentStep: eventStepJson(step) });
@@ -306,12 +307,12 @@ function changedGroupId(plan: DeploymentPlan): string {
  * The current root with every run spec the deployment affected put back as it was in the
  * deployment's original root (removed when it did not exist there).
  */
-function revertedRoot(ctx: CoreContext, d: Deployment): Group {
+function revertedRoot(ctx: DeploymentContext, d: Deployment): Group {
   const version = isoTime(ctx.clock.nowMs());
   let root = ctx.state.root;
   for (const id of d.plan.affectedRunSpecIds) {
     const before = findRunSpec(d.original, id);
-    const change = before === undefined ? ctx.groups.removeRunSpec(root, id, version) : ctx.groups.putRunSpec(root, before, version);
+    const change = before === undefined ? ctx.groups.withoutRunSpec(root, id, version) : ctx.groups.withRunSpec(root, before, version);
     if (change.ok) root = change.root;
   }
   return root;

@@ -1,4 +1,4 @@
-import { sameConfig } from '../commands/same-config';
+import { sameConfig } from '../model/same-config';
 import { assert } from '../kernel/assert';
 import type { RunSpec } from '../model/run-spec';
 

@@ -1,7 +1,7 @@
 import type { Group } from '../groups/group';
 import { assert } from '../kernel/assert';
 import type { CurrentStepJson, FullPlan, LightPlanJson } from '../model/events';
-import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from './deployment-plan';
+import type { DeploymentAction, DeploymentActionName, DeploymentPlan, DeploymentStep } from '../model/deployment-plan';
 
 /** One action on the wire: the run spec id under `app` or `pod` (never both). */
 export type ActionJson =

@@ -1,5 +1,5 @@
-import { sameValue } from '../commands/same-config';
-import type { CoreContext } from '../core-context';
+import { sameValue } from '../model/same-config';
+import type { InstanceContext } from '../instances/instance-context';
 import { isoTime } from '../kernel/iso-time';
 import type { HealthCheckSpec } from '../model/health-check';
 import type { RunSpec } from '../model/run-spec';
@@ -9,7 +9,7 @@ import type { RunSpec } from '../model/run-spec';
  * `remove_health_check_event` for every check that went away (compared structurally).
  * Pods' container checks are announced the same way.
  */
-export function emitHealthCheckChanges(ctx: CoreContext, previous: RunSpec | undefined, next: RunSpec | undefined): void {
+export function emitHealthCheckChanges(ctx: InstanceContext, previous: RunSpec | undefined, next: RunSpec | undefined): void {
   const before = checksOf(previous);
   const after = checksOf(next);
   const timestamp = isoTime(ctx.clock.nowMs());

@@ -6,8 +6,8 @@
 export { emptyRoot } from './group-tree';
 export { allGroups, allRunSpecs, containsRunSpecs, findGroup, findRunSpec } from './tree-query';
 export { namespaceConflict, treeConflict } from './namespace-conflict';
-export { putRunSpec } from './put-run-spec';
-export { removeRunSpec } from './remove-run-spec';
+export { withRunSpec } from './with-run-spec';
+export { withoutRunSpec } from './without-run-spec';
 export { putGroup } from './put-group';
 export { removeGroup } from './remove-group';
 export { setEnforceRole } from './set-enforce-role';

@@ -1,4 +1,4 @@
-import { sameConfig } from '../commands/same-config';
+import { sameConfig } from '../model/same-config';
 import { assert } from '../kernel/assert';
 import type { AppSpec } from '../model/app';
 import type { Group } from './group';

@@ -1,4 +1,4 @@
-import { sameConfig } from '../commands/same-config';
+import { sameConfig } from '../model/same-config';
 import type { RunSpec, VersionInfo } from '../model/run-spec';
 
 /** What kind of change produced `target`: an ordinary update, or an explicit restart (`POST /v2/apps/{id}/restart`). */

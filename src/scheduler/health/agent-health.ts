@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import { isSchedulerRun } from '../model/health-check';
 import type { Instance, Task } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
@@ -20,7 +20,7 @@ import type { CheckState } from './health-tracker';
  * check of the pod container whose task reported. The agent kills at its own count; the
  * scheduler never kills for agent-run checks.
  */
-export function onAgentVerdict(ctx: CoreContext, spec: RunSpec, inst: Instance, task: Task, healthy: boolean, publish = true): void {
+export function onAgentVerdict(ctx: InstanceContext, spec: RunSpec, inst: Instance, task: Task, healthy: boolean, publish = true): void {
   for (const state of agentStates(ctx, inst, task)) {
     if (healthy) recordPass(ctx, spec, inst, state, publish);
     else if (inst.condition === 'Running') recordFailure(ctx, spec, inst, state, state.check, '', publish);
@@ -32,14 +32,14 @@ export function onAgentVerdict(ctx: CoreContext, spec: RunSpec, inst: Instance, 
  * without events (Marathon's `MarathonHealthCheckManager.add` seeds a Mesos check's actor from the
  * running tasks' statuses with `publishEvent = false`).
  */
-export function seedAgentHealth(ctx: CoreContext, spec: RunSpec, inst: Instance): void {
+export function seedAgentHealth(ctx: InstanceContext, spec: RunSpec, inst: Instance): void {
   for (const task of inst.tasks) {
     if (task.healthy !== undefined) onAgentVerdict(ctx, spec, inst, task, task.healthy, false);
   }
 }
 
 /** The result states an update of `task` speaks for: an app's agent-run checks, or its container's check. */
-function agentStates(ctx: CoreContext, inst: Instance, task: Task): CheckState[] {
+function agentStates(ctx: InstanceContext, inst: Instance, task: Task): CheckState[] {
   const states = ctx.health.checks.get(inst.instanceId) ?? [];
   return states.filter((s) => !isSchedulerRun(s.check.protocol) && (inst.kind !== 'pod' || s.containerName === task.containerName));
 }

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import { isoTime } from '../kernel/iso-time';
 import type { HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
@@ -15,7 +15,7 @@ import { refreshInstanceHealth } from './instance-health';
  * `publish` false (Marathon's `publishEvent`, for results restored after a restart) no event is
  * published.
  */
-export function recordPass(ctx: CoreContext, spec: RunSpec, inst: Instance, state: CheckState, publish = true): void {
+export function recordPass(ctx: InstanceContext, spec: RunSpec, inst: Instance, state: CheckState, publish = true): void {
   const nowMs = ctx.clock.nowMs();
   state.consecutiveFailures = 0;
   state.everHealthy = true;
@@ -31,7 +31,7 @@ export function recordPass(ctx: CoreContext, spec: RunSpec, inst: Instance, stat
  * why. The caller decides about kills.
  */
 export function recordFailure(
-  ctx: CoreContext, spec: RunSpec, inst: Instance, state: CheckState, check: HealthCheckSpec, cause: string, publish = true,
+  ctx: InstanceContext, spec: RunSpec, inst: Instance, state: CheckState, check: HealthCheckSpec, cause: string, publish = true,
 ): boolean {
   const nowMs = ctx.clock.nowMs();
   const startedAtMs = inst.startedAtMs ?? nowMs;
@@ -51,7 +51,7 @@ export function recordFailure(
 }
 
 /** `health_status_changed_event` when the check's verdict flips, then the instance's health. */
-function setAlive(ctx: CoreContext, spec: RunSpec, inst: Instance, state: CheckState, alive: boolean, publish: boolean): void {
+function setAlive(ctx: InstanceContext, spec: RunSpec, inst: Instance, state: CheckState, alive: boolean, publish: boolean): void {
   if (state.alive === alive) return;
   state.alive = alive;
   if (!publish) return;

@@ -1,7 +1,9 @@
-import type { CoreContext } from '../core-context';
+import type { EventBus } from '../events/event-bus';
 import { unhealthyKillDeferralEndedEvent } from '../events/unhealthy-kill-events';
 import type { HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
+import type { Clock } from '../ports/clock';
+import type { Timers } from '../ports/timers';
 import type { ReadinessCheckResult } from '../model/readiness-check';
 
 /**
@@ -78,7 +80,7 @@ export class HealthTracker {
    * timers and forgets its results, whether it counted for the floor, and a kill the floor held
    * back (announced as ended, `gone`).
    */
-  forget(ctx: CoreContext, inst: Instance): void {
+  forget(ctx: { readonly bus: EventBus; readonly clock: Clock; readonly timers: Timers }, inst: Instance): void {
     this.proven.delete(inst.instanceId);
     const deferred = this.deferredKills.get(inst.runSpecId);
     const kill = deferred?.get(inst.instanceId);

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import { instanceHealthChangedEvent } from '../events/instance-events';
 import { isSchedulerRun } from '../model/health-check';
 import type { Instance } from '../model/instance';
@@ -12,7 +12,7 @@ import { onInstanceHealthy } from './unhealthy-kill';
  * checks stay unknown (null on the wire). Turning healthy also counts for the app's unhealthy-kill
  * floor ({@link onInstanceHealthy}).
  */
-export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Instance): void {
+export function refreshInstanceHealth(ctx: InstanceContext, spec: RunSpec, inst: Instance): void {
   const next = combine(schedulerRunHealth(ctx, inst), agentRunHealth(spec, inst));
   if (next === inst.healthy) return;
   inst.healthy = next;
@@ -25,7 +25,7 @@ export function refreshInstanceHealth(ctx: CoreContext, spec: RunSpec, inst: Ins
   if (rs !== undefined) onInstanceHealthy(ctx, rs, inst);
 }
 
-function schedulerRunHealth(ctx: CoreContext, inst: Instance): boolean | undefined | null {
+function schedulerRunHealth(ctx: InstanceContext, inst: Instance): boolean | undefined | null {
   let checked = 0;
   let all = true;
   for (const s of ctx.health.checks.get(inst.instanceId) ?? []) {

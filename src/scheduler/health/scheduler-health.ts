@@ -1,5 +1,5 @@
 import { healthCheckPort } from '../model/health-check-port';
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import { isSchedulerRun, type HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { ProbeObservation } from '../ports/prober';
@@ -20,7 +20,7 @@ import { requestUnhealthyKill } from './unhealthy-kill';
  * failure (Marathon kills at `>=`; fact 121) and at every failure after it, and goes ahead within
  * the app's floor (unhealthy-kill.ts); N = 0 never kills (spec 2.5).
  */
-export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function startHealthChecks(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   if (ctx.health.checks.has(inst.instanceId)) return;
   const checks = checksOf(rs.spec);
   if (checks.length === 0) return;
@@ -37,7 +37,7 @@ export function startHealthChecks(ctx: CoreContext, rs: RunSpecState, inst: Inst
  * keeps going while the instance is not Running (e.g. Unreachable) so that checking resumes when it
  * comes back; it ends when the instance ends (HealthTracker.forget cancels the timer).
  */
-export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): void {
+export function onProbeTimer(ctx: InstanceContext, instanceId: string, incarnation: number, checkIndex: number): void {
   const found = lookup(ctx, instanceId, incarnation, checkIndex);
   if (found === undefined) return;
   const { rs, inst, state, check } = found;
@@ -58,7 +58,7 @@ export function onProbeTimer(ctx: CoreContext, instanceId: string, incarnation: 
 }
 
 /** A probe answered (or timed out): judge it and apply the result. */
-export function onProbeResult(ctx: CoreContext, obs: ProbeObservation): void {
+export function onProbeResult(ctx: InstanceContext, obs: ProbeObservation): void {
   const pending = ctx.health.pending.get(obs.probeId);
   if (pending === undefined) return;
   ctx.health.pending.delete(obs.probeId);
@@ -76,11 +76,11 @@ interface Found {
   readonly check: HealthCheckSpec;
 }
 
-function onPass(ctx: CoreContext, f: Found): void {
+function onPass(ctx: InstanceContext, f: Found): void {
   recordPass(ctx, f.rs.spec, f.inst, f.state);
 }
 
-function onFail(ctx: CoreContext, f: Found, cause: string): void {
+function onFail(ctx: InstanceContext, f: Found, cause: string): void {
   if (!recordFailure(ctx, f.rs.spec, f.inst, f.state, f.check, cause)) return;
   const max = f.check.maxConsecutiveFailures;
   if (max > 0 && f.state.consecutiveFailures >= max) {
@@ -88,7 +88,7 @@ function onFail(ctx: CoreContext, f: Found, cause: string): void {
   }
 }
 
-function lookup(ctx: CoreContext, instanceId: string, incarnation: number, checkIndex: number): Found | undefined {
+function lookup(ctx: InstanceContext, instanceId: string, incarnation: number, checkIndex: number): Found | undefined {
   const inst = ctx.state.instance(instanceId);
   if (inst === undefined || inst.incarnation !== incarnation) return undefined;
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
@@ -98,7 +98,7 @@ function lookup(ctx: CoreContext, instanceId: string, incarnation: number, check
   return check === undefined || !isSchedulerRun(check.protocol) ? undefined : { rs, inst, state, check };
 }
 
-function scheduleProbe(ctx: CoreContext, inst: Instance, checkIndex: number, dueMs: number): number {
+function scheduleProbe(ctx: InstanceContext, inst: Instance, checkIndex: number, dueMs: number): number {
   return ctx.timers.schedule(dueMs, {
     type: 'timer', timer: { kind: 'healthProbe', instanceId: inst.instanceId, incarnation: inst.incarnation, checkIndex },
   });

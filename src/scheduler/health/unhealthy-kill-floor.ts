@@ -1,4 +1,4 @@
-import { minimumHealthyCount } from '../deployments/restart-bounds';
+import { minimumHealthyCount } from '../instances/restart-bounds';
 import type { ValidationDetail } from '../groups/validation-detail';
 import type { RunSpec } from '../model/run-spec';
 

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import type { Condition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
@@ -27,7 +27,7 @@ export interface HeldKillsStatus extends FloorState {
  * Every app whose floor holds kills back now, by id. Reads only the apps with held kills (the
  * health tracker's `deferredKills`), so it costs nothing while no storm is on.
  */
-export function heldKillsStatus(ctx: CoreContext): HeldKillsStatus[] {
+export function heldKillsStatus(ctx: InstanceContext): HeldKillsStatus[] {
   const out: HeldKillsStatus[] = [];
   for (const runSpecId of ctx.health.deferredKills.keys()) {
     const rs = ctx.state.runSpecs.get(runSpecId);
@@ -42,7 +42,7 @@ export function heldKillsStatus(ctx: CoreContext): HeldKillsStatus[] {
  * another kill is stopping already (scale-down, a kill through the API) is left out: its held kill
  * ends as the instance does (outcome gone).
  */
-function appHeldKills(ctx: CoreContext, rs: RunSpecState): HeldKillsStatus | undefined {
+function appHeldKills(ctx: InstanceContext, rs: RunSpecState): HeldKillsStatus | undefined {
   const due = ctx.health.deferredKills.get(rs.spec.id);
   const held: HeldKillStatus[] = [];
   for (const [instanceId, kill] of due ?? []) {

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import { unhealthyKillDeferralEndedEvent, unhealthyKillDeferredEvent } from '../events/unhealthy-kill-events';
 import { isoTime } from '../kernel/iso-time';
 import type { DeferralOutcome } from '../model/events';
@@ -20,7 +20,7 @@ import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource }
  * Called directly only for kills the agent already made (agent-run checks: `alreadyKilled`); the
  * scheduler's own kills go through {@link requestUnhealthyKill} and the floor.
  */
-export function killUnhealthy(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: string, alreadyKilled: boolean): void {
+export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string, alreadyKilled: boolean): void {
   const timestamp = isoTime(ctx.clock.nowMs());
   const taskId = inst.tasks[0]?.taskId ?? inst.instanceId;
   const host = inst.agent?.hostname ?? '';
@@ -45,7 +45,7 @@ export function killUnhealthy(ctx: CoreContext, rs: RunSpecState, inst: Instance
  * Every due kill of the app is decided together, in the order they fell due, by
  * `killsWithinFloor` (unhealthy-kill-floor.ts, the rule). Costs one pass over the app's instances.
  */
-export function requestUnhealthyKill(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: string): void {
+export function requestUnhealthyKill(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string): void {
   let due = ctx.health.deferredKills.get(rs.spec.id);
   if (due === undefined) {
     due = new Map();
@@ -62,7 +62,7 @@ export function requestUnhealthyKill(ctx: CoreContext, rs: RunSpecState, inst: I
  * back for it is dropped (`recovered`), and the app's other held-back kills are looked at again
  * (a replacement that proved itself raises the count).
  */
-export function onInstanceHealthy(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function onInstanceHealthy(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   ctx.health.proven.add(inst.instanceId);
   const due = ctx.health.deferredKills.get(rs.spec.id);
   if (due === undefined) return;
@@ -76,7 +76,7 @@ export function onInstanceHealthy(ctx: CoreContext, rs: RunSpecState, inst: Inst
  * forgot whether it was ever healthy; it ran before, and treating it as new would let a restart
  * during an outage kill every instance at once).
  */
-export function countRecoveredInstance(ctx: CoreContext, inst: Instance): void {
+export function countRecoveredInstance(ctx: InstanceContext, inst: Instance): void {
   ctx.health.proven.add(inst.instanceId);
 }
 
@@ -88,7 +88,7 @@ export function countRecoveredInstance(ctx: CoreContext, inst: Instance): void {
  * replacement in its grace period, or failing since launch) has shown nothing to keep, and
  * killing it cannot lower the count.
  */
-export function countsForFloor(ctx: CoreContext, inst: Instance): boolean {
+export function countsForFloor(ctx: InstanceContext, inst: Instance): boolean {
   return inst.condition === 'Running' && inst.goal === 'Running' && inst.killReason === undefined
     && inst.killRequestedAtMs === undefined && ctx.health.proven.has(inst.instanceId);
 }
@@ -103,7 +103,7 @@ export interface FloorState {
 }
 
 /** The floor of `spec` (`--unhealthy_kill_floor` from the core's options) and how many of `instances` count now. */
-export function floorState(ctx: CoreContext, spec: RunSpec, instances: Iterable<Instance>): FloorState {
+export function floorState(ctx: InstanceContext, spec: RunSpec, instances: Iterable<Instance>): FloorState {
   const { capacity, source } = floorCapacity(spec, ctx.options.unhealthyKillFloor);
   let counted = 0;
   for (const inst of instances) if (countsForFloor(ctx, inst)) counted++;
@@ -114,7 +114,7 @@ export function floorState(ctx: CoreContext, spec: RunSpec, instances: Iterable<
  * Decides every due kill of the app at once, in the order they fell due (first due, first
  * killed; the map keeps insertion order): the floor lets some go ahead, the rest wait, announced once.
  */
-function settleDueKills(ctx: CoreContext, rs: RunSpecState): void {
+function settleDueKills(ctx: InstanceContext, rs: RunSpecState): void {
   const due = ctx.health.deferredKills.get(rs.spec.id);
   if (due === undefined) return;
   const ordered = [...due.keys()].map((id) => rs.instances.get(id)).filter((i): i is Instance => i !== undefined && isKillable(i));
@@ -142,12 +142,12 @@ export function isKillable(inst: Instance): boolean {
   return inst.condition === 'Running' && inst.killReason === undefined && inst.killRequestedAtMs === undefined;
 }
 
-function endDeferral(ctx: CoreContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance, kill: DeferredKill, outcome: DeferralOutcome): void {
+function endDeferral(ctx: InstanceContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance, kill: DeferredKill, outcome: DeferralOutcome): void {
   forgetDeferral(ctx, runSpecId, due, inst);
   if (kill.announced) ctx.bus.emit(unhealthyKillDeferralEndedEvent(inst, outcome, ctx.clock.nowMs()));
 }
 
-function forgetDeferral(ctx: CoreContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance): void {
+function forgetDeferral(ctx: InstanceContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance): void {
   due.delete(inst.instanceId);
   if (due.size === 0) ctx.health.deferredKills.delete(runSpecId);
 }

@@ -1,16 +1,16 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from './instance-context';
 import type { RunSpecState } from '../state/run-spec-state';
 import { createInstances, isActive } from './instance-lifecycle';
 import { selectVictims } from './select-victims';
 import { killInstance } from '../kill/kill-instance';
-import { convergeRestart } from '../deployments/converge-restart';
+import { convergeRestart } from './converge-restart';
 
 /**
  * Brings the number of active instances to the target: schedules new instances when short, kills
  * the surplus by kill selection when over (a returning unreachable instance, a scale-down, a
  * delete). O(1) when the count is right; scans the run spec's instances only to pick victims.
  */
-export function converge(ctx: CoreContext, rs: RunSpecState): void {
+export function converge(ctx: InstanceContext, rs: RunSpecState): void {
   if (rs.restart !== undefined && !rs.deleting) {
     convergeRestart(ctx, rs);
     return;

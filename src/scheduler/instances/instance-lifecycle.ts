@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from './instance-context';
 import { instanceChangedEvent } from '../events/instance-events';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition, type Condition } from '../model/condition';
@@ -22,7 +22,7 @@ export function isPlaced(inst: Instance): boolean {
  * The one way to change an instance's condition: keeps `activeCount` and the placement counters
  * right and emits `instance_changed_event`.
  */
-export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, inst: Instance, condition: Condition): void {
+export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, condition: Condition): void {
   if (inst.condition === condition) return;
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
@@ -43,7 +43,7 @@ export function setCondition(ctx: CoreContext, rs: RunSpecState | undefined, ins
  * The one way to change an instance's goal: keeps `activeCount` right and emits
  * `instance_changed_event` (Marathon sends it when the condition or the goal changes, fact 107).
  */
-export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
+export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
   if (inst.goal === goal) return;
   const wasActive = isActive(inst);
   inst.goal = goal;
@@ -60,7 +60,7 @@ export function setGoal(ctx: CoreContext, rs: RunSpecState, inst: Instance, goal
  * A scale to 100,000 so takes 50 inputs of 2,000 instead of one that blocks the loop for seconds
  * (issue 11 item 4), with API requests and cluster updates handled in between.
  */
-export function createInstances(ctx: CoreContext, rs: RunSpecState, count: number): void {
+export function createInstances(ctx: InstanceContext, rs: RunSpecState, count: number): void {
   const wanted = Math.max(0, count);
   const now = Math.min(wanted, ctx.state.changeBudget);
   rs.toCreate = wanted - now;
@@ -74,14 +74,14 @@ export function createInstances(ctx: CoreContext, rs: RunSpecState, count: numbe
 }
 
 /** Takes one from this input's budget of instances to create or kill; false when it is spent. */
-export function takeChangeBudget(ctx: CoreContext): boolean {
+export function takeChangeBudget(ctx: InstanceContext): boolean {
   if (ctx.state.changeBudget <= 0) return false;
   ctx.state.changeBudget--;
   return true;
 }
 
 /** Goes on with `rs` in a later input: a `continueChanges` timer due at once ({@link continueDeferred}). */
-export function deferChange(ctx: CoreContext, rs: RunSpecState): void {
+export function deferChange(ctx: InstanceContext, rs: RunSpecState): void {
   ctx.state.deferred.add(rs);
   ctx.state.deferredTimerId ??= ctx.timers.schedule(ctx.clock.nowMs(), { type: 'timer', timer: { kind: 'continueChanges' } });
 }
@@ -92,7 +92,7 @@ export function deferChange(ctx: CoreContext, rs: RunSpecState): void {
  * the new input's budget (what is still left waits for the next timer). A run spec forgotten or
  * replaced meanwhile is skipped.
  */
-export function continueDeferred(ctx: CoreContext, goOn: (rs: RunSpecState) => void): void {
+export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) => void): void {
   const state = ctx.state;
   state.deferredTimerId = undefined;
   const pending = [...state.deferred];
@@ -105,7 +105,7 @@ export function continueDeferred(ctx: CoreContext, goOn: (rs: RunSpecState) => v
  * them in one store write and announces each. Every field of the record is set here, in one
  * order, so all instances share one object shape (this runs a million times at scale).
  */
-export function scheduleNewInstances(ctx: CoreContext, rs: RunSpecState, count: number): void {
+export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, count: number): void {
   if (count <= 0) return;
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
@@ -153,7 +153,7 @@ export const NO_TASKS: Task[] = [];
  * role unless the run spec is resident: a resident instance keeps the role of its reservations
  * (fact 114, spec section 3: "existing instances keep the old role and their reservations").
  */
-export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function rescheduleInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   inst.agent = undefined;
   inst.allocation = undefined;
   inst.tasks = NO_TASKS;
@@ -179,7 +179,7 @@ export function rescheduleInstance(ctx: CoreContext, rs: RunSpecState, inst: Ins
  * reservation lets the core DESTROY its volumes and UNRESERVE it (launcher/resident-offers.ts);
  * only then is it forgotten, as Marathon does.
  */
-export function retireInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function retireInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   if (inst.reservation === undefined) {
     expungeInstance(ctx, rs, inst);
     return;
@@ -194,7 +194,7 @@ export function retireInstance(ctx: CoreContext, rs: RunSpecState, inst: Instanc
  * Forgets an instance. Its task ids are remembered as expunged so that a task that comes back
  * later is recognised, killed and reported with `unknown_instance_terminated_event`.
  */
-export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function expungeInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   if (isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   if (isActive(inst)) rs.activeCount--;
   if (inst.condition === 'Running') rs.runningCount--;
@@ -210,7 +210,7 @@ export function expungeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instan
 }
 
 /** The one way to change an instance's role: keeps the run spec's role counts right. */
-export function setInstanceRole(ctx: CoreContext, rs: RunSpecState, inst: Instance, role: string): void {
+export function setInstanceRole(ctx: InstanceContext, rs: RunSpecState, inst: Instance, role: string): void {
   if (inst.role === role) return;
   countRole(ctx, rs, inst.role, -1);
   inst.role = role;
@@ -222,7 +222,7 @@ export function setInstanceRole(ctx: CoreContext, rs: RunSpecState, inst: Instan
  * instance, or a role loses its last one, the framework's roles may change: they are recomputed
  * after the input (O(1) here).
  */
-export function countRole(ctx: CoreContext, rs: RunSpecState, role: string, delta: number): void {
+export function countRole(ctx: InstanceContext, rs: RunSpecState, role: string, delta: number): void {
   const before = rs.instanceRoles.get(role) ?? 0;
   const after = before + delta;
   if (after > 0) rs.instanceRoles.set(role, after);
@@ -235,7 +235,7 @@ export function countRole(ctx: CoreContext, rs: RunSpecState, role: string, delt
 }
 
 /** Takes a Scheduled instance out of the launch queue. */
-export function removeScheduled(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function removeScheduled(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   rs.scheduled.remove(inst);
   ctx.state.demandDirty.add(rs);
 }
@@ -243,7 +243,7 @@ export function removeScheduled(ctx: CoreContext, rs: RunSpecState, inst: Instan
 /** How many expunged tasks are remembered; the oldest are forgotten first (a bound, not a leak). */
 export const EXPUNGED_TASKS_MAX = 100_000;
 
-function rememberExpunged(ctx: CoreContext, taskId: string, inst: Instance): void {
+function rememberExpunged(ctx: InstanceContext, taskId: string, inst: Instance): void {
   const remembered = ctx.state.expungedTasks;
   remembered.set(taskId, { instanceId: inst.instanceId, runSpecId: inst.runSpecId });
   if (remembered.size > EXPUNGED_TASKS_MAX) remembered.delete(remembered.keys().next().value as string);

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from './instance-context';
 import { statusUpdateEvent } from '../events/instance-events';
 import { instanceIdOfTask } from '../kernel/ids';
 import { isoTime } from '../kernel/iso-time';
@@ -7,7 +7,7 @@ import type { TaskStatus } from '../model/inputs';
 import type { Instance, Task } from '../model/instance';
 import { isTerminalTaskState } from '../model/task-state';
 import type { RunSpecState } from '../state/run-spec-state';
-import { recordLaunchFailure } from '../launch-queue/backoff';
+import { recordLaunchFailure } from './backoff';
 import { hasAgentCheck, refreshInstanceHealth } from '../health/instance-health';
 import { startReadiness } from '../readiness/readiness-checks';
 import { startHealthChecks } from '../health/scheduler-health';
@@ -26,14 +26,14 @@ import { FAILURE_STATES } from '../model/task-failure';
  * checking when it runs, the unreachable strategy, relaunch with backoff or expunge when it ends.
  * Updates carrying a uuid are acknowledged after they were applied.
  */
-export function onStatus(ctx: CoreContext, status: TaskStatus): void {
+export function onStatus(ctx: InstanceContext, status: TaskStatus): void {
   const inst = ctx.state.taskOwner(status.taskId);
   if (inst === undefined) onUnknownTask(ctx, status);
   else onKnownTask(ctx, inst, status);
   if (status.uuid !== undefined && status.agentId !== undefined) ctx.driver.acknowledge(status.agentId, status.taskId, status.uuid);
 }
 
-function onKnownTask(ctx: CoreContext, inst: Instance, status: TaskStatus): void {
+function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
   const nowMs = ctx.clock.nowMs();
@@ -89,7 +89,7 @@ function instanceCondition(inst: Instance): Condition {
 }
 
 function afterConditionChange(
-  ctx: CoreContext, rs: RunSpecState, inst: Instance, wasUnreachable: boolean, wasReplaced: boolean, status: TaskStatus,
+  ctx: InstanceContext, rs: RunSpecState, inst: Instance, wasUnreachable: boolean, wasReplaced: boolean, status: TaskStatus,
 ): void {
   const c = inst.condition;
   if (c === 'Unreachable') {
@@ -116,7 +116,7 @@ function afterConditionChange(
  * it is forgotten rather than relaunched (relaunching would only create a surplus to kill, and
  * its backoff would delay the replacement).
  */
-function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasReplaced: boolean, status: TaskStatus): void {
+function onTerminal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, wasReplaced: boolean, status: TaskStatus): void {
   ctx.health.forget(ctx, inst);
   if (status.state === 'TASK_KILLED' && status.healthy === false && inst.killReason === undefined && hasAgentCheck(rs.spec, inst.tasks.find((t) => t.taskId === status.taskId)?.containerName)) {
     killUnhealthy(ctx, rs, inst, 'health check failed on the agent', true);
@@ -137,7 +137,7 @@ function onTerminal(ctx: CoreContext, rs: RunSpecState, inst: Instance, wasRepla
  * A task we do not know: a task of an expunged instance that came back, or a stray. Live ones are
  * killed; when one ends, `unknown_instance_terminated_event` reports it.
  */
-function onUnknownTask(ctx: CoreContext, status: TaskStatus): void {
+function onUnknownTask(ctx: InstanceContext, status: TaskStatus): void {
   const known = ctx.state.expungedTasks.get(status.taskId);
   if (!isTerminalTaskState(status.state)) {
     const instanceId = instanceIdOfTask(status.taskId);
@@ -164,7 +164,7 @@ function onUnknownTask(ctx: CoreContext, status: TaskStatus): void {
  * forever at one instant (found by the swarm: scenarios/regressions/*-livelock.yaml);
  * TASK_KILLING means our kill is already in progress.
  */
-function shouldKillUnknown(ctx: CoreContext, entry: { lastKillMs?: number }, status: TaskStatus): boolean {
+function shouldKillUnknown(ctx: InstanceContext, entry: { lastKillMs?: number }, status: TaskStatus): boolean {
   if (status.state === 'TASK_UNREACHABLE' || status.state === 'TASK_UNKNOWN' || status.state === 'TASK_KILLING') return false;
   const nowMs = ctx.clock.nowMs();
   if (entry.lastKillMs !== undefined && nowMs - entry.lastKillMs < ctx.options.killRetryMs) return false;

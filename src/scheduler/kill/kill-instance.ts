@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import { isTerminalCondition } from '../model/condition';
 import type { Goal, Instance, KillReason } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
@@ -14,7 +14,7 @@ export const DEFAULT_KILL_GRACE_MS = 3000;
  * An instance still waiting for an offer has nothing to kill: it leaves the queue, and is
  * forgotten unless its goal is still Running.
  */
-export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
+export function killInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
   // The reason first: listeners of the goal change's instance_changed_event read why (the
   // decision lines of src/runtime/decision-reader.ts).
   inst.killReason ??= reason;
@@ -33,7 +33,7 @@ export function killInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance,
 const UNANSWERING = new Set(['Unreachable', 'UnreachableInactive', 'Unknown']);
 
 /** Sends the kill calls for every task that is not known to be terminal, and arms the retry timer. */
-export function sendKills(ctx: CoreContext, spec: RunSpec | undefined, inst: Instance): void {
+export function sendKills(ctx: InstanceContext, spec: RunSpec | undefined, inst: Instance): void {
   const nowMs = ctx.clock.nowMs();
   let maxGraceMs = 0;
   for (const task of inst.tasks) {
@@ -54,7 +54,7 @@ export function sendKills(ctx: CoreContext, spec: RunSpec | undefined, inst: Ins
  * Kill retry (Marathon's `--kill_retry_timeout`): a kill can be lost (partitioned agent, dropped
  * message); while the instance is not terminal, kill again.
  */
-export function onKillRetry(ctx: CoreContext, instanceId: string, incarnation: number): void {
+export function onKillRetry(ctx: InstanceContext, instanceId: string, incarnation: number): void {
   const inst = ctx.state.instance(instanceId);
   if (inst === undefined || inst.incarnation !== incarnation || inst.killRequestedAtMs === undefined) return;
   if (isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') return;

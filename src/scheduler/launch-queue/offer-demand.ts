@@ -1,7 +1,7 @@
 import type { ClusterDriver } from '../ports/cluster-driver';
 import type { Clock } from '../ports/clock';
 import type { RunSpecState } from '../state/run-spec-state';
-import { inBackoff } from './backoff';
+import { inBackoff } from '../instances/backoff';
 
 /**
  * Decides when to revive and suppress offers, per role. A run spec "wants offers" when it has

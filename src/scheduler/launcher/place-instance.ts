@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { LaunchContext } from '../launch-queue/launch-context';
 import { appTaskId, podExecutorId, podTaskId } from '../kernel/ids';
 import type { Instance, Task } from '../model/instance';
 import type { LaunchOperation } from '../model/launch';
@@ -17,7 +17,7 @@ import { appLaunchOperation, podLaunchOperation } from './task-launch';
  * (LAUNCH for apps, LAUNCH_GROUP for pods, whose tasks all land on this one agent).
  * The caller persists the instance before accepting the offer.
  */
-export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): LaunchOperation {
+export function placeInstance(ctx: LaunchContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): LaunchOperation {
   return launchOperation(ctx, rs, inst, offer, res, undefined);
 }
 
@@ -26,7 +26,7 @@ export function placeInstance(ctx: CoreContext, rs: RunSpecState, inst: Instance
  * volumes a resident instance launches with (on its own reservation).
  */
 export function launchOperation(
-  ctx: CoreContext,
+  ctx: LaunchContext,
   rs: RunSpecState,
   inst: Instance,
   offer: Offer,

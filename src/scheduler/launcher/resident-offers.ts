@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { LaunchContext } from '../launch-queue/launch-context';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer, OfferedPool } from '../model/offer';
@@ -29,7 +29,7 @@ export interface ResidentOutcome {
  *   not known to have happened, placed afresh since): this one is an orphan, released too;
  * - otherwise (its instance is starting or in backoff) the pool is left alone.
  */
-export function residentOperations(ctx: CoreContext, offer: Offer, nowMs: number): ResidentOutcome {
+export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: number): ResidentOutcome {
   const out: ResidentOutcome = { ops: [], instances: [] };
   for (const pool of offer.pools) {
     const id = pool.reservationId;
@@ -68,7 +68,7 @@ export function residentOperations(ctx: CoreContext, offer: Offer, nowMs: number
  * unreserved pools: RESERVE them for the instance's role, labelled with its id; CREATE its
  * volumes; LAUNCH on the reservation (one ACCEPT, applied in order). Records the reservation.
  */
-export function firstResidentLaunch(ctx: CoreContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): OfferOperation[] {
+export function firstResidentLaunch(ctx: LaunchContext, rs: RunSpecState, inst: Instance, offer: Offer, res: Reservation): OfferOperation[] {
   const agentId = offer.agent.agentId;
   const role = inst.role;
   const volumes: PersistentVolume[] = persistentVolumesOf(rs.spec).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));

@@ -1,6 +1,6 @@
 import type { PlacementCounts } from '../constraints/placement-counts';
 import type { NoMatchReason } from '../model/no-match-reason';
-import type { LaunchRequest } from './launch-request';
+import type { LaunchRequest } from '../state/launch-request';
 import type { OfferLedger } from './offer-ledger';
 
 /**

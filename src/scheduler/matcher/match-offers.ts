@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { LaunchContext } from '../launch-queue/launch-context';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer } from '../model/offer';
@@ -29,7 +29,7 @@ export class OfferMatcher {
 
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
 
-  match(ctx: CoreContext, offers: readonly Offer[]): void {
+  match(ctx: LaunchContext, offers: readonly Offer[]): void {
     const nowMs = ctx.clock.nowMs();
     const batch = new Batch(ctx, nowMs);
     const declined: string[] = [];
@@ -61,7 +61,7 @@ export class OfferMatcher {
     if (resend.length > 0) ctx.driver.decline(resend, RESEND_REFUSE_MS);
   }
 
-  private matchOne(ctx: CoreContext, offer: Offer, batch: Batch, nowMs: number, budget: number): Placed[] {
+  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number): Placed[] {
     const seq = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
@@ -111,7 +111,7 @@ class Batch {
   minCpusMilli = 0;
   minMemMilli = 0;
 
-  constructor(ctx: CoreContext, nowMs: number) {
+  constructor(ctx: LaunchContext, nowMs: number) {
     for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(rs);
     this.computeMinimum();
   }

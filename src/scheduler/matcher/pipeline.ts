@@ -1,7 +1,7 @@
 import type { PlacementCounts } from '../constraints/placement-counts';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { FilterPlugin } from './filter-plugin';
-import type { LaunchRequest } from './launch-request';
+import type { LaunchRequest } from '../state/launch-request';
 import type { OfferLedger } from './offer-ledger';
 import { constraintFilter } from './plugins/constraint-filter';
 import { gpuRestrictedFilter } from './plugins/gpu-filter';

@@ -1,5 +1,5 @@
 import type { RunSpecState } from '../state/run-spec-state';
-import { compileLaunchRequest, type LaunchRequest } from './launch-request';
+import { compileLaunchRequest, type LaunchRequest } from '../state/launch-request';
 
 /** Launch requests of a run spec for roles other than its own, per spec version (see {@link requestFor}). */
 const byRole = new WeakMap<RunSpecState, { readonly version: string; readonly requests: Map<string, LaunchRequest> }>();

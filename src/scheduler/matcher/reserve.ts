@@ -1,7 +1,7 @@
 import { assert } from '../kernel/assert';
 import type { OfferedPool } from '../model/offer';
 import type { PortRange } from '../model/resources';
-import type { LaunchRequest } from './launch-request';
+import type { LaunchRequest } from '../state/launch-request';
 import { poolUsable, type LedgerPool, type OfferLedger } from './offer-ledger';
 
 /** What one instance took from an offer. */

@@ -7,7 +7,7 @@ import type { PortDefinition } from './ports';
 import type { ReadinessCheckSpec } from './readiness-check';
 import type { GivenExecutorResources, ResourceLimits } from './resource-limits';
 import type { ScalarResources } from './resources';
-import type { RunSpecCommon } from './run-spec';
+import type { RunSpecCommon } from './run-spec-common';
 import type { SecretEnv, Secrets } from './secrets';
 
 /** Deprecated and without effect (`residency`, Marathon's `AppResidency`): kept and echoed as given. */

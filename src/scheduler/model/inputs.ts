@@ -3,7 +3,7 @@ import type { ProbeObservation } from '../ports/prober';
 import type { RunSpec } from './run-spec';
 import type { Group } from '../groups/group';
 import type { GroupUpdate } from '../groups/group-update';
-import type { DeploymentPlan } from '../deployments/deployment-plan';
+import type { DeploymentPlan } from './deployment-plan';
 import type { TaskState } from './task-state';
 
 /** A task status update from the cluster (Mesos TaskStatus, translated). */

@@ -1,6 +1,6 @@
 import type { AgentInfo } from './agent';
 import type { PortRange } from './resources';
-import type { PersistentVolume } from './reservation';
+import type { PersistentVolume } from './persistent-volume';
 
 /**
  * One pool of offered resources sharing a reservation: `reservedFor` is undefined for unreserved

@@ -6,7 +6,7 @@ import type { LinuxInfo } from './linux-info';
 import type { Network } from './networks';
 import type { ResourceLimits } from './resource-limits';
 import type { ScalarResources } from './resources';
-import type { RunSpecCommon } from './run-spec';
+import type { RunSpecCommon } from './run-spec-common';
 import type { SecretEnv, Secrets } from './secrets';
 import type { PodVolume, VolumeMount } from './volumes';
 

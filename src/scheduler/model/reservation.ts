@@ -1,17 +1,9 @@
 import type { OfferedPool } from './offer';
 import { toMilli } from './resources';
+import type { PersistentVolume } from './persistent-volume';
 import type { RunSpec } from './run-spec';
 
-/**
- * A persistent volume of a resident instance, created on its reservation's disk (Mesos
- * `Resource.disk.persistence`). `persistenceId` is unique on the agent; `containerPath` is where
- * the task sees it (an app's `container.volumes[].containerPath`, a pod's volume name).
- */
-export interface PersistentVolume {
-  readonly persistenceId: string;
-  readonly containerPath: string;
-  readonly diskMilli: number;
-}
+export type { PersistentVolume } from './persistent-volume';
 
 /** A persistent volume as a run spec asks for it (`persistent.size` in MiB, converted to milli). */
 export interface PersistentVolumeSpec {

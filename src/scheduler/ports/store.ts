@@ -1,4 +1,4 @@
-import type { Deployment } from '../deployments/deployment';
+import type { Deployment } from '../model/deployment';
 import type { Group } from '../groups/group';
 import type { Instance } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';

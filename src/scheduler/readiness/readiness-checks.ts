@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import type { Instance } from '../model/instance';
 import type { ReadinessCheckResult, ReadinessCheckSpec } from '../model/readiness-check';
 import type { ProbeObservation } from '../ports/prober';
@@ -14,7 +14,7 @@ import type { RunSpecState } from '../state/run-spec-state';
  * Results are kept per instance until it ends (`/v2/deployments` `readinessCheckResults`,
  * `embed=app.readiness`). Pods have no readiness checks (spec rule 6).
  */
-export function startReadiness(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function startReadiness(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   const check = readinessCheckOf(rs);
   if (check === undefined || inst.ready === true || ctx.health.readiness.has(inst.instanceId)) return;
   const task = inst.tasks[0];
@@ -26,7 +26,7 @@ export function startReadiness(ctx: CoreContext, rs: RunSpecState, inst: Instanc
 }
 
 /** Probe timer: send one probe and arm the next. */
-export function onReadinessTimer(ctx: CoreContext, instanceId: string, incarnation: number): void {
+export function onReadinessTimer(ctx: InstanceContext, instanceId: string, incarnation: number): void {
   const inst = ctx.state.instance(instanceId);
   const state = ctx.health.readiness.get(instanceId);
   if (inst === undefined || state === undefined || inst.incarnation !== incarnation || inst.ready === true) return;
@@ -46,7 +46,7 @@ export function onReadinessTimer(ctx: CoreContext, instanceId: string, incarnati
 }
 
 /** True when the observation answers a readiness probe (and was handled). */
-export function onReadinessResult(ctx: CoreContext, obs: ProbeObservation): boolean {
+export function onReadinessResult(ctx: InstanceContext, obs: ProbeObservation): boolean {
   const pending = ctx.health.pendingReadiness.get(obs.probeId);
   if (pending === undefined) return false;
   ctx.health.pendingReadiness.delete(obs.probeId);
@@ -67,7 +67,7 @@ export function onReadinessResult(ctx: CoreContext, obs: ProbeObservation): bool
 }
 
 /** Readiness results of a run spec's instances, in creation order. */
-export function readinessResults(ctx: CoreContext, runSpecId: string): ReadinessCheckResult[] {
+export function readinessResults(ctx: InstanceContext, runSpecId: string): ReadinessCheckResult[] {
   const rs = ctx.state.runSpecs.get(runSpecId);
   if (rs === undefined) return [];
   const out: ReadinessCheckResult[] = [];
@@ -92,6 +92,6 @@ function lastResponse(check: ReadinessCheckSpec, obs: ProbeObservation): Readine
   return { status: obs.httpStatus, contentType: obs.contentType ?? '', body: obs.body ?? '' };
 }
 
-function schedule(ctx: CoreContext, inst: Instance, dueMs: number): number {
+function schedule(ctx: InstanceContext, inst: Instance, dueMs: number): number {
   return ctx.timers.schedule(dueMs, { type: 'timer', timer: { kind: 'readinessProbe', instanceId: inst.instanceId, incarnation: inst.incarnation } });
 }

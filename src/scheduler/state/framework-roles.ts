@@ -1,5 +1,5 @@
-import type { CoreContext } from '../core-context';
-import type { DeploymentPlan } from '../deployments/deployment-plan';
+import type { InstanceContext } from '../instances/instance-context';
+import type { DeploymentPlan } from '../model/deployment-plan';
 import type { Group } from '../groups/group';
 import { findRunSpec } from '../groups/tree-query';
 
@@ -9,7 +9,7 @@ import { findRunSpec } from '../groups/tree-query';
  * change, fact 114), sorted. O(run specs + roles): the tree is walked in any order (the set is
  * sorted), and instance roles are counted as they change.
  */
-export function rolesInUse(ctx: CoreContext): string[] {
+export function rolesInUse(ctx: InstanceContext): string[] {
   const roles = new Set<string>([ctx.options.defaultRole]);
   const groups: Group[] = [ctx.state.root];
   for (let g = groups.pop(); g !== undefined; g = groups.pop()) {
@@ -27,7 +27,7 @@ export function rolesInUse(ctx: CoreContext): string[] {
  * of spec section 3's role change). Nothing is computed on inputs that cannot change it, such as
  * ordinary status updates.
  */
-export function syncFrameworkRoles(ctx: CoreContext): void {
+export function syncFrameworkRoles(ctx: InstanceContext): void {
   const state = ctx.state;
   if (!state.rolesDirty) return;
   state.rolesDirty = false;
@@ -44,7 +44,7 @@ export function syncFrameworkRoles(ctx: CoreContext): void {
  * new run spec with a role the framework already has included (the recomputation reads every
  * run spec of the tree).
  */
-export function noteRoleChanges(ctx: CoreContext, plan: DeploymentPlan, original: Group, target: Group): void {
+export function noteRoleChanges(ctx: InstanceContext, plan: DeploymentPlan, original: Group, target: Group): void {
   const known = ctx.state.frameworkRoles;
   for (const id of plan.affectedRunSpecIds) {
     const before = findRunSpec(original, id)?.role;

@@ -1,6 +1,6 @@
 import { PlacementCounts } from '../constraints/placement-counts';
-import { compileLaunchRequest } from '../matcher/launch-request';
-import { RejectionStats } from '../matcher/rejection-stats';
+import { compileLaunchRequest } from './launch-request';
+import { RejectionStats } from './rejection-stats';
 import type { RunSpec } from '../model/run-spec';
 import { InstanceQueue } from './instance-queue';
 import type { RunSpecState } from './run-spec-state';

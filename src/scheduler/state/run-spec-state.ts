@@ -1,10 +1,10 @@
 import type { Instance } from '../model/instance';
 import type { InstanceQueue } from './instance-queue';
-import type { RestartBounds } from '../deployments/restart-bounds';
+import type { RestartBounds } from '../instances/restart-bounds';
 import type { RunSpec } from '../model/run-spec';
-import type { LaunchRequest } from '../matcher/launch-request';
+import type { LaunchRequest } from './launch-request';
 import type { PlacementCounts } from '../constraints/placement-counts';
-import type { RejectionStats } from '../matcher/rejection-stats';
+import type { RejectionStats } from './rejection-stats';
 import type { TaskFailure } from '../model/task-failure';
 
 /** Current launch delay of a run spec (Marathon's rate limiter entry). */

@@ -54,7 +54,7 @@ export class SchedulerState {
     this.bySafeId.set(safeRunSpecId(rs.spec.id), rs);
   }
 
-  removeRunSpec(rs: RunSpecState): void {
+  forgetRunSpec(rs: RunSpecState): void {
     this.runSpecs.delete(rs.spec.id);
     this.bySafeId.delete(safeRunSpecId(rs.spec.id));
   }

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from '../instances/instance-context';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import { expungeInstance, setCondition } from '../instances/instance-lifecycle';
@@ -15,7 +15,7 @@ import { finishDeleteIfDone } from '../instances/finish-delete';
  * immediately. `disabled` (resident run specs) waits forever.
  * Marathon checks these deadlines on its reconciliation timer; pacer sets exact timers.
  */
-export function onBecameUnreachable(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   const nowMs = ctx.clock.nowMs();
   inst.unreachableSinceMs ??= nowMs;
   const policy = rs.spec.unreachable;
@@ -31,31 +31,31 @@ export function onBecameUnreachable(ctx: CoreContext, rs: RunSpecState, inst: In
 }
 
 /** The inactive deadline passed: replace the instance if it is still unreachable. */
-export function onInactiveTimer(ctx: CoreContext, instanceId: string, incarnation: number): void {
+export function onInactiveTimer(ctx: InstanceContext, instanceId: string, incarnation: number): void {
   const found = stillUnreachable(ctx, instanceId, incarnation);
   if (found === undefined || found.inst.condition !== 'Unreachable') return;
   if (deadlinePassed(ctx, found, 'inactiveAfterMs')) markInactive(ctx, found.rs, found.inst);
 }
 
 /** The expunge deadline passed: forget the instance if it is still unreachable. */
-export function onExpungeTimer(ctx: CoreContext, instanceId: string, incarnation: number): void {
+export function onExpungeTimer(ctx: InstanceContext, instanceId: string, incarnation: number): void {
   const found = stillUnreachable(ctx, instanceId, incarnation);
   if (found !== undefined && deadlinePassed(ctx, found, 'expungeAfterMs')) expire(ctx, found.rs, found.inst);
 }
 
 /** Guards against a timer of an earlier unreachable episode of the same incarnation. */
-function deadlinePassed(ctx: CoreContext, found: { rs: RunSpecState; inst: Instance }, which: 'inactiveAfterMs' | 'expungeAfterMs'): boolean {
+function deadlinePassed(ctx: InstanceContext, found: { rs: RunSpecState; inst: Instance }, which: 'inactiveAfterMs' | 'expungeAfterMs'): boolean {
   const policy = found.rs.spec.unreachable;
   const since = found.inst.unreachableSinceMs;
   return policy.kind === 'enabled' && since !== undefined && since + policy[which] <= ctx.clock.nowMs();
 }
 
-function markInactive(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+function markInactive(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   setCondition(ctx, rs, inst, 'UnreachableInactive');
   converge(ctx, rs);
 }
 
-function expire(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
+function expire(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
   if (inst.condition === 'Unreachable') setCondition(ctx, rs, inst, 'UnreachableInactive');
   expungeInstance(ctx, rs, inst);
   // A delete may have been waiting for this instance only.
@@ -63,7 +63,7 @@ function expire(ctx: CoreContext, rs: RunSpecState, inst: Instance): void {
   converge(ctx, rs);
 }
 
-function stillUnreachable(ctx: CoreContext, instanceId: string, incarnation: number): { rs: RunSpecState; inst: Instance } | undefined {
+function stillUnreachable(ctx: InstanceContext, instanceId: string, incarnation: number): { rs: RunSpecState; inst: Instance } | undefined {
   const inst = ctx.state.instance(instanceId);
   if (inst === undefined || inst.incarnation !== incarnation) return undefined;
   if (inst.condition !== 'Unreachable' && inst.condition !== 'UnreachableInactive') return undefined;

@@ -1,5 +1,5 @@
-import type { Deployment } from '../../scheduler/deployments/deployment';
-import type { Group } from '../../scheduler/groups/group';
+import type { Deployment } from '../../scheduler/model/deployment';
+import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { StoredRecordKind } from '../../scheduler/ports/store';

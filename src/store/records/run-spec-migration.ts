@@ -1,4 +1,4 @@
-import type { Group } from '../../scheduler/groups/group';
+import type { Group } from '../../scheduler/index';
 import type { AppSpec } from '../../scheduler/model/app';
 import type { PodSpec } from '../../scheduler/model/pod';
 import type { RunSpec } from '../../scheduler/model/run-spec';

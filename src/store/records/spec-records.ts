@@ -1,4 +1,4 @@
-import type { Group } from '../../scheduler/groups/group';
+import type { Group } from '../../scheduler/index';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import { groupToRecord, type RecordResult, type RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';

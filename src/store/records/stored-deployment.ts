@@ -1,5 +1,5 @@
-import type { Deployment } from '../../scheduler/deployments/deployment';
-import type { DeploymentActionName, DeploymentPlan } from '../../scheduler/deployments/deployment-plan';
+import type { Deployment } from '../../scheduler/model/deployment';
+import type { DeploymentActionName, DeploymentPlan } from '../../scheduler/model/deployment-plan';
 import type { RecordResult, RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import type { JsonSchema } from './record-schema';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import type { Deployment } from '../../scheduler/deployments/deployment';
-import type { Group } from '../../scheduler/groups/group';
+import type { Deployment } from '../../scheduler/model/deployment';
+import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';

@@ -1,8 +1,8 @@
 import { ZkError } from '../../cluster/mesos/zk/zk-error';
 import { digestAcl, OPEN_ACL, ZK_CODES, ZkSession } from '../../cluster/mesos/zk/zk-session';
 import { describeZkUrl, parseZkUrl, type ZkUrl } from '../../cluster/mesos/zk/zk-url';
-import type { Deployment } from '../../scheduler/deployments/deployment';
-import type { Group } from '../../scheduler/groups/group';
+import type { Deployment } from '../../scheduler/model/deployment';
+import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';

@@ -22,6 +22,8 @@ const cases: { name: string; file: string; code: string; rules: string[] }[] = [
   { name: 'a route rescales a run spec', file: 'src/api/v2/apps/x.ts', code: fromApi('groups/versioning', 'withInstances'), rules: [RULE] },
   { name: 'a route builds a group update (a type)', file: 'src/api/v2/groups/x.ts',
     code: "import type { GroupUpdate } from '../../../scheduler/groups/group-update';\nexport type X = GroupUpdate;\n", rules: [] },
+  { name: 'a route edits the root through the core surface', file: 'src/api/v2/apps/x.ts', code: fromApi('index', 'withRunSpec'), rules: [RULE] },
+  { name: 'a route reads the tree through the core surface', file: 'src/api/v2/apps/x.ts', code: fromApi('index', 'findRunSpec'), rules: [] },
   { name: 'a route reads the tree', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/tree-query', 'findGroup'), rules: [] },
   { name: 'a route asks the role rules', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/role-rules', 'roleContextOf'), rules: [] },
   { name: 'the core edits the root', file: 'src/scheduler/commands/x.ts',

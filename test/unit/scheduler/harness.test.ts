@@ -1,5 +1,5 @@
 import t from 'tap';
-import { sameConfig } from '../../../src/scheduler/commands/same-config';
+import { sameConfig } from '../../../src/scheduler/model/same-config';
 import { makeOffer } from '../../builders/cluster-builders';
 import { constraint, makeApp, makeHealthCheck, makePod, versionAt } from '../../builders/run-spec-builders';
 import { Harness, START_MS } from '../../harness/core-harness';

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { appDefinitionJson, type AppDefinitionJsonOptions } from '../../../marathon/render/app-definition-json';
 import { requestPath } from '../../request-path';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 
 /**

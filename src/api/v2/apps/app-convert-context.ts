@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import type { ConvertContext } from '../../../marathon/convert/convert-context';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { roleContextOf } from '../../../scheduler/groups/role-rules';
+import { roleContextOf } from '../../../scheduler/index';
 
 /**
  * The conversion context of an app definition (spec 2.7, facts 109–112):

@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../api-deps';
 import { conflict } from '../../errors';
 import { queryBool, type Query } from '../../query';
 import { appDefinitionJson } from '../../../marathon/render/app-definition-json';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 import { checkAppShape, convertApp, requireBody, withCanonicalIds } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { publishApiPostEvent } from './api-post-event';

@@ -4,7 +4,7 @@ import { emptyBody, invalidJson, objectNotValid } from '../../errors';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 import { type AppShape, appShapeErrors } from '../../../marathon/schemas/app-shape';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { parentOf, resolvePathId } from '../../../scheduler/groups/path-id';
+import { parentOf, resolvePathId } from '../../../scheduler/index';
 import { appConvertContext } from './app-convert-context';
 
 /** A JSON object body. */

@@ -1,8 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import type { AppSpec } from '../../../scheduler/model/app';
-import type { Group } from '../../../scheduler/groups/group';
-import { allRunSpecs, findGroup, findRunSpec } from '../../../scheduler/groups/tree-query';
-import { dotSegmentProblems, resolvePathId } from '../../../scheduler/groups/path-id';
+import { type Group, allRunSpecs, findGroup, findRunSpec, dotSegmentProblems, resolvePathId } from '../../../scheduler/index';
 import { objectNotValid } from '../../errors';
 import { marathonPath } from '../../../marathon/schemas/app-error-path';
 

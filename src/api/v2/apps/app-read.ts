@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
 import { appJson, appsJson } from '../../render/app-json';
-import { allRunSpecs } from '../../../scheduler/groups/tree-query';
+import { allRunSpecs } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
 import { appsBelow, findApp, findAppGroup } from './app-lookup';

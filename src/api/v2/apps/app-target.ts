@@ -1,4 +1,4 @@
-import { joinSegments, segments } from '../../../scheduler/groups/path-id';
+import { joinSegments, segments } from '../../../scheduler/index';
 
 /** What a path below `/v2/apps/` addresses. Ids are canonical and absolute. */
 export type AppTarget =

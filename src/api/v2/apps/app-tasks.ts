@@ -6,7 +6,7 @@ import { queryOne, type Query } from '../../query';
 import { isActiveCondition } from '../../render/active-condition';
 import { appTasksJson, taskJson } from '../../render/task-json';
 import type { Instance } from '../../../scheduler/model/instance';
-import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
+import { instanceIdOfTask } from '../../../scheduler/index';
 import { appsBelow, findApp, findAppGroup } from './app-lookup';
 import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
 import { type KillFlags, killFlagsOf } from '../tasks/kill-flags';

@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../api-deps';
 import { illegalArgument, invalidJson, objectNotValid } from '../../errors';
 import { queryBool, type Query } from '../../query';
 import type { AppSpec } from '../../../scheduler/model/app';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 import { checkAppShape, requireBody } from './app-definition';
 import { canonicalAppId, findApp } from './app-lookup';
 import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';

@@ -4,10 +4,7 @@ import type { ConvertContext } from '../../../marathon/convert/convert-context';
 import type { ConvertError } from '../../../marathon/convert/convert-result';
 import type { ErrorSink } from '../../../marathon/convert/error-sink';
 import { isRecord } from '../../../marathon/convert/wire-object';
-import type { Group } from '../../../scheduler/groups/group';
-import { notChildMessage, parentOf, resolvePathId } from '../../../scheduler/groups/path-id';
-import { roleContextOf } from '../../../scheduler/groups/role-rules';
-import { findRunSpec } from '../../../scheduler/groups/tree-query';
+import { type Group, notChildMessage, parentOf, resolvePathId, roleContextOf, findRunSpec } from '../../../scheduler/index';
 import type { RunSpec } from '../../../scheduler/model/run-spec';
 import type { AppSpec } from '../../../scheduler/model/app';
 

@@ -3,7 +3,7 @@ import { objectNotValid } from '../../errors';
 import { GROUP_UPDATE_FIELDS, type GroupUpdateBody } from '../../schemas/group-update';
 import { canonicalVersion } from '../../version-text';
 import type { RootChange } from '../../../scheduler/model/inputs';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 import { ONLY_OPTION_MESSAGE } from './only-option';
 import { resolveGroupUpdate } from './resolve-group-update';
 

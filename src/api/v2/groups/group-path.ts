@@ -1,4 +1,4 @@
-import { resolvePathId } from '../../../scheduler/groups/path-id';
+import { resolvePathId } from '../../../scheduler/index';
 
 /** What a `GET /v2/groups/…` path names (Marathon matches these forms in this order). */
 export type GroupGetTarget =

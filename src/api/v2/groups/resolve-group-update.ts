@@ -1,12 +1,8 @@
 import { ErrorSink } from '../../../marathon/convert/error-sink';
 import { invalidJson, objectNotValid } from '../../errors';
 import { elementPath, type GroupUpdateBody } from '../../schemas/group-update';
-import type { NewGroupEnforceRole } from '../../../scheduler/groups/change-options';
-import { isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId } from '../../../scheduler/groups/path-id';
-import { findGroup } from '../../../scheduler/groups/tree-query';
-import { enforceRoleProblem } from '../../../scheduler/groups/role-rules';
+import { type NewGroupEnforceRole, isTopLevel, notChildMessage, parentOf, resolvePathId, validatePathId, findGroup, enforceRoleProblem, type GroupUpdate } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
-import type { GroupUpdate } from '../../../scheduler/groups/group-update';
 import { ONLY_OPTION_MESSAGE } from './only-option';
 import { convertGroupApp, type GroupAppContext, type GroupErrorSinks } from './convert-group-app';
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { requestPath } from '../../request-path';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
+import { isoTime } from '../../../scheduler/index';
 
 /** The event types of pod changes made through the API (spec section 6, fact 107). */
 export type PodEventType = 'pod_created_event' | 'pod_updated_event' | 'pod_deleted_event';

@@ -1,6 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
-import { comparePathIds } from '../../../scheduler/groups/path-id';
-import { allRunSpecs } from '../../../scheduler/groups/tree-query';
+import { comparePathIds, allRunSpecs } from '../../../scheduler/index';
 import type { PodSpec } from '../../../scheduler/model/pod';
 
 /**

@@ -3,10 +3,8 @@ import type { ConvertContext } from '../../../marathon/convert/convert-context';
 import { podFromWire } from '../../../marathon/convert/pod-from-wire';
 import { badRequest, emptyBody, invalidJson, objectNotValid } from '../../errors';
 import { podShapeErrors } from '../../../marathon/schemas/pod-shape-errors';
-import { roleContextOf } from '../../../scheduler/groups/role-rules';
-import { findRunSpec } from '../../../scheduler/groups/tree-query';
+import { roleContextOf, findRunSpec, isoTime } from '../../../scheduler/index';
 import type { PodSpec } from '../../../scheduler/model/pod';
-import { isoTime } from '../../../scheduler/kernel/iso-time';
 import { absolutePodId } from './pod-target';
 
 /** What a pod write request brings besides its body. */

@@ -2,7 +2,7 @@ import type { ApiDeps } from '../../api-deps';
 import { commandError } from '../../command-result';
 import { badRequest } from '../../errors';
 import { taskJson } from '../../render/task-json';
-import { instanceIdOfTask } from '../../../scheduler/kernel/ids';
+import { instanceIdOfTask } from '../../../scheduler/index';
 import type { Instance } from '../../../scheduler/model/instance';
 import type { Command } from '../../../scheduler/model/inputs';
 import { type DeploymentResultJson, submitDeployment } from '../deployments/deployment-result';

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
 import { taskJson } from '../../render/task-json';
-import { servicePortsOf } from '../../../scheduler/groups/service-ports';
+import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
 
 /** The only `status` values `/v2/tasks` understands (fact 57); the rest are ignored. */

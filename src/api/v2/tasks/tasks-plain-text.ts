@@ -1,6 +1,5 @@
 import type { ApiDeps } from '../../api-deps';
-import { servicePortsOf } from '../../../scheduler/groups/service-ports';
-import { safeRunSpecId } from '../../../scheduler/kernel/ids';
+import { servicePortsOf, safeRunSpecId } from '../../../scheduler/index';
 import type { Instance } from '../../../scheduler/model/instance';
 import type { AppSpec } from '../../../scheduler/model/app';
 

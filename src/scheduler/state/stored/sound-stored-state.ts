@@ -1,4 +1,4 @@
-import type { Deployment } from '../../deployments/deployment';
+import type { Deployment } from '../../model/deployment';
 import type { Group } from '../../groups/group';
 import { allRunSpecs, findRunSpec } from '../../groups/tree-query';
 import type { Instance } from '../../model/instance';

@@ -1,4 +1,4 @@
-import { compileLaunchRequest } from '../../../../src/scheduler/matcher/launch-request';
+import { compileLaunchRequest } from '../../../../src/scheduler/state/launch-request';
 import { OfferLedger } from '../../../../src/scheduler/matcher/offer-ledger';
 import { reserve } from '../../../../src/scheduler/matcher/reserve';
 import { appLaunchOperation, podLaunchOperation } from '../../../../src/scheduler/launcher/task-launch';

@@ -2,7 +2,7 @@ import t from 'tap';
 import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import { Harness, START_MS } from '../../../harness/core-harness';
-import { putRunSpec as putInTree } from '../../../../src/scheduler/groups/put-run-spec';
+import { withRunSpec as putInTree } from '../../../../src/scheduler/groups/with-run-spec';
 import { residentRoleChangeMessage } from '../../../../src/scheduler/groups/role-rules';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { computePlan } from '../../../../src/scheduler/deployments/compute-plan';
-import type { DeploymentPlan } from '../../../../src/scheduler/deployments/deployment-plan';
+import type { DeploymentPlan } from '../../../../src/scheduler/model/deployment-plan';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 import type { AppSpec } from '../../../../src/scheduler/model/app';

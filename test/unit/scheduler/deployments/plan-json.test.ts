@@ -1,6 +1,6 @@
 import t from 'tap';
 import { computePlan } from '../../../../src/scheduler/deployments/compute-plan';
-import type { DeploymentPlan } from '../../../../src/scheduler/deployments/deployment-plan';
+import type { DeploymentPlan } from '../../../../src/scheduler/model/deployment-plan';
 import {
   actionJson, currentStepJson, deploymentStepInfoJson, eventStepJson, fullPlan, lightPlanJson,
 } from '../../../../src/scheduler/deployments/plan-json';

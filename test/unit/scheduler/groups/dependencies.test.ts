@@ -6,7 +6,7 @@ import {
 import { podFromWire } from '../../../../src/marathon/convert/pod-from-wire';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { GroupResult } from '../../../../src/scheduler/groups/group-result';
-import { emptyRoot, putRunSpec, updateGroup } from '../../../../src/scheduler/groups/root-group';
+import { emptyRoot, withRunSpec, updateGroup } from '../../../../src/scheduler/groups/root-group';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 import type { AppSpec } from '../../../../src/scheduler/model/app';
 
@@ -19,7 +19,7 @@ function ok(r: GroupResult): Group {
 
 /** A root with these run specs and these group dependencies. */
 function tree(specs: RunSpec[], groupDeps: Record<string, string[]> = {}): Group {
-  let root = specs.reduce((r, s) => ok(putRunSpec(r, s, OPTS)), emptyRoot(versionAt(0)));
+  let root = specs.reduce((r, s) => ok(withRunSpec(r, s, OPTS)), emptyRoot(versionAt(0)));
   for (const [id, deps] of Object.entries(groupDeps)) root = ok(updateGroup(root, id, (g) => ({ ...g, dependencies: deps }), OPTS));
   return root;
 }

@@ -9,7 +9,7 @@ import {
   allowedRoles, defaultRoleFor, enforcesRole, groupRoleOf, residentRoleChangeMessage, residentRoleErrors,
   roleNotAllowedMessage, validateRole,
 } from '../../../../src/scheduler/groups/role-rules';
-import { emptyRoot, putRunSpec, setEnforceRole } from '../../../../src/scheduler/groups/root-group';
+import { emptyRoot, withRunSpec, setEnforceRole } from '../../../../src/scheduler/groups/root-group';
 import type { NewGroupEnforceRole } from '../../../../src/scheduler/groups/change-options';
 
 function ok(r: GroupResult): Group {
@@ -20,7 +20,7 @@ function ok(r: GroupResult): Group {
 const EMPTY = emptyRoot(versionAt(0));
 /** `/dev` exists (with `/dev/existing`); enforceRole as given. */
 function devRoot(enforce: boolean): Group {
-  const root = ok(putRunSpec(EMPTY, makeApp({ id: '/dev/existing', role: 'custom' }), { version: versionAt(1), newGroupEnforceRole: 'off' }));
+  const root = ok(withRunSpec(EMPTY, makeApp({ id: '/dev/existing', role: 'custom' }), { version: versionAt(1), newGroupEnforceRole: 'off' }));
   return ok(setEnforceRole(root, '/dev', enforce));
 }
 

@@ -7,8 +7,8 @@ import {
   APP_GROUP_CONFLICT_MESSAGE, APP_POD_CONFLICT_MESSAGE, POD_GROUP_CONFLICT_MESSAGE, type NamespaceKind,
 } from '../../../../src/scheduler/groups/namespace-conflict';
 import {
-  allGroups, allRunSpecs, emptyRoot, findGroup, findRunSpec, namespaceConflict, putGroup, putRunSpec, removeGroup,
-  removeRunSpec, setEnforceRole, treeConflict, updateGroup,
+  allGroups, allRunSpecs, emptyRoot, findGroup, findRunSpec, namespaceConflict, putGroup, withRunSpec, removeGroup,
+  withoutRunSpec, setEnforceRole, treeConflict, updateGroup,
 } from '../../../../src/scheduler/groups/root-group';
 import { NOT_TOP_LEVEL_MESSAGE } from '../../../../src/scheduler/groups/role-rules';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
@@ -24,7 +24,7 @@ function ok(r: GroupResult): Group {
 
 /** A root holding the given run specs, each put at version n = its index + 1. */
 function rootWith(...specs: RunSpec[]): Group {
-  return specs.reduce((root, spec, i) => ok(putRunSpec(root, spec, OFF(i + 1))), emptyRoot(V0));
+  return specs.reduce((root, spec, i) => ok(withRunSpec(root, spec, OFF(i + 1))), emptyRoot(V0));
 }
 
 function group(id: string, o: Partial<Group> = {}): Group {
@@ -39,26 +39,26 @@ t.test('emptyRoot', async (t) => {
   t.same(emptyRoot(V0), { id: '/', apps: new Map(), pods: new Map(), groups: new Map(), dependencies: [], enforceRole: false, version: V0 });
 });
 
-t.test('putRunSpec creates missing parents; enforceRole of new top-level groups follows --new_group_enforce_role (fact 112)', async (t) => {
+t.test('withRunSpec creates missing parents; enforceRole of new top-level groups follows --new_group_enforce_role (fact 112)', async (t) => {
   const app = makeApp({ id: '/dev/apps/sleeper' });
   for (const [opts, want] of [[OFF(1), false], [TOP(1), true]] as const) {
-    const root = ok(putRunSpec(emptyRoot(V0), app, opts));
+    const root = ok(withRunSpec(emptyRoot(V0), app, opts));
     t.equal(findGroup(root, '/dev')?.enforceRole, want, `top-level /dev with ${opts.newGroupEnforceRole}`);
     t.equal(findGroup(root, '/dev/apps')?.enforceRole, false, 'mid-level groups never enforce');
     t.equal(findRunSpec(root, '/dev/apps/sleeper'), app, 'the spec is stored as given');
     t.same(versionsOf(root), [['/', versionAt(1)], ['/dev', versionAt(1)], ['/dev/apps', versionAt(1)]]);
   }
   const pod = makePod({ id: '/top-pod' });
-  const root = ok(putRunSpec(emptyRoot(V0), pod, TOP(1)));
+  const root = ok(withRunSpec(emptyRoot(V0), pod, TOP(1)));
   t.equal(findRunSpec(root, '/top-pod'), pod, 'a pod directly in the root creates no group');
   t.same(allGroups(root).map((g) => g.id), ['/']);
 });
 
 t.test('existing groups keep enforceRole; the option only applies to groups created now', async (t) => {
-  const root1 = ok(putRunSpec(emptyRoot(V0), makeApp({ id: '/dev/a' }), OFF(1)));
-  const root2 = ok(putRunSpec(root1, makeApp({ id: '/dev/b' }), TOP(2)));
+  const root1 = ok(withRunSpec(emptyRoot(V0), makeApp({ id: '/dev/a' }), OFF(1)));
+  const root2 = ok(withRunSpec(root1, makeApp({ id: '/dev/b' }), TOP(2)));
   t.equal(findGroup(root2, '/dev')?.enforceRole, false);
-  const root3 = ok(putRunSpec(root2, makeApp({ id: '/qa/b' }), TOP(3)));
+  const root3 = ok(withRunSpec(root2, makeApp({ id: '/qa/b' }), TOP(3)));
   t.equal(findGroup(root3, '/qa')?.enforceRole, true);
   t.equal(findGroup(root3, '/dev')?.enforceRole, false);
 });
@@ -67,17 +67,17 @@ t.test('every change stamps its version on the root and on every group (Marathon
   const root = rootWith(makeApp({ id: '/a/x' }), makeApp({ id: '/b/c/y' }));
   t.same(versionsOf(root), [['/', versionAt(2)], ['/a', versionAt(2)], ['/b', versionAt(2)], ['/b/c', versionAt(2)]]);
   t.equal(findRunSpec(root, '/a/x')?.version, versionAt(0), 'run specs keep their own versions');
-  const removed = ok(removeRunSpec(root, '/a/x', OFF(3)));
+  const removed = ok(withoutRunSpec(root, '/a/x', OFF(3)));
   t.same(versionsOf(removed), [['/', versionAt(3)], ['/a', versionAt(3)], ['/b', versionAt(3)], ['/b/c', versionAt(3)]]);
 });
 
 t.test('changes are persistent: the old root is untouched, untouched subtrees are shared', async (t) => {
   const before = rootWith(makeApp({ id: '/a/x' }), makeApp({ id: '/b/y' }));
   const snapshot = allRunSpecs(before).map((s) => s.id);
-  const after = ok(putRunSpec(before, makeApp({ id: '/a/z' }), OFF(2)));
+  const after = ok(withRunSpec(before, makeApp({ id: '/a/z' }), OFF(2)));
   t.same(allRunSpecs(before).map((s) => s.id), snapshot);
   t.same(allRunSpecs(after).map((s) => s.id), ['/a/x', '/a/z', '/b/y']);
-  const same = ok(putRunSpec(after, makeApp({ id: '/a/w' }), OFF(2)));
+  const same = ok(withRunSpec(after, makeApp({ id: '/a/w' }), OFF(2)));
   t.equal(findGroup(same, '/b'), findGroup(after, '/b'), 'a subtree with the same version is shared');
 });
 
@@ -91,9 +91,9 @@ t.test('children maps are kept in path id order whatever the insertion order', a
   t.same(allGroups(root).map((x) => x.id), ['/', '/a', '/g', '/g/s', '/z']);
 });
 
-t.test('putRunSpec replaces a run spec of the same id and kind', async (t) => {
+t.test('withRunSpec replaces a run spec of the same id and kind', async (t) => {
   const root = rootWith(makeApp({ id: '/g/a', instances: 1 }));
-  const next = ok(putRunSpec(root, makeApp({ id: '/g/a', instances: 3 }), OFF(5)));
+  const next = ok(withRunSpec(root, makeApp({ id: '/g/a', instances: 3 }), OFF(5)));
   t.equal(findRunSpec(next, '/g/a')?.instances, 3);
   t.equal((findGroup(next, '/g') as Group).apps.size, 1);
 });
@@ -124,16 +124,16 @@ t.test('one namespace for groups, apps and pods (fact 76)', async (t) => {
     const got = namespaceConflict(withEmpty, id, kind);
     t.same(got, message === undefined ? undefined : { ok: false, error: 'namespace-conflict', message }, `${kind} at ${id}`);
   }
-  t.match(putRunSpec(root, makePod({ id: '/g/app' }), OFF(9)), { ok: false, error: 'namespace-conflict', message: APP_POD_CONFLICT_MESSAGE });
-  t.match(putRunSpec(root, makeApp({ id: '/g' }), OFF(9)), { ok: false, message: APP_GROUP_CONFLICT_MESSAGE });
-  t.match(putRunSpec(root, makeApp({ id: '/g/app/x' }), OFF(9)), { ok: false, message: APP_GROUP_CONFLICT_MESSAGE });
+  t.match(withRunSpec(root, makePod({ id: '/g/app' }), OFF(9)), { ok: false, error: 'namespace-conflict', message: APP_POD_CONFLICT_MESSAGE });
+  t.match(withRunSpec(root, makeApp({ id: '/g' }), OFF(9)), { ok: false, message: APP_GROUP_CONFLICT_MESSAGE });
+  t.match(withRunSpec(root, makeApp({ id: '/g/app/x' }), OFF(9)), { ok: false, message: APP_GROUP_CONFLICT_MESSAGE });
   t.match(putGroup(root, group('/g/pod'), OFF(9)), { ok: false, message: POD_GROUP_CONFLICT_MESSAGE });
   t.match(updateGroup(root, '/g/app/sub', (g) => g, OFF(9)), { ok: false, message: APP_GROUP_CONFLICT_MESSAGE });
 });
 
 t.test('an app or pod replaces a group of the same id that holds no run spec (RootGroup.updateApp)', async (t) => {
   const root = ok(putGroup(emptyRoot(V0), group('/g/x', { groups: new Map([['/g/x/y', group('/g/x/y')]]) }), OFF(1)));
-  const next = ok(putRunSpec(root, makePod({ id: '/g/x' }), OFF(2)));
+  const next = ok(withRunSpec(root, makePod({ id: '/g/x' }), OFF(2)));
   t.equal(findGroup(next, '/g/x'), undefined);
   t.equal(findRunSpec(next, '/g/x')?.kind, 'pod');
 });
@@ -151,15 +151,15 @@ t.test('findGroup / findRunSpec', async (t) => {
   t.equal(findRunSpec(root, '/x/y/z'), undefined);
 });
 
-t.test('removeRunSpec keeps the (now empty) group; unknown ids are refused', async (t) => {
+t.test('withoutRunSpec keeps the (now empty) group; unknown ids are refused', async (t) => {
   const root = rootWith(makeApp({ id: '/g/a' }), makePod({ id: '/g/p' }));
-  const noApp = ok(removeRunSpec(root, '/g/a', OFF(5)));
+  const noApp = ok(withoutRunSpec(root, '/g/a', OFF(5)));
   t.same(allRunSpecs(noApp).map((s) => s.id), ['/g/p']);
-  const empty = ok(removeRunSpec(noApp, '/g/p', { version: versionAt(6) }));
+  const empty = ok(withoutRunSpec(noApp, '/g/p', { version: versionAt(6) }));
   t.same(allRunSpecs(empty), []);
   t.ok(findGroup(empty, '/g'), 'the group stays');
-  t.same(removeRunSpec(root, '/g/nope', OFF(5)), { ok: false, error: 'unknown-run-spec', message: "Run spec '/g/nope' does not exist" });
-  t.match(removeRunSpec(root, '/g', OFF(5)), { ok: false, error: 'unknown-run-spec' }, 'a group is not a run spec');
+  t.same(withoutRunSpec(root, '/g/nope', OFF(5)), { ok: false, error: 'unknown-run-spec', message: "Run spec '/g/nope' does not exist" });
+  t.match(withoutRunSpec(root, '/g', OFF(5)), { ok: false, error: 'unknown-run-spec' }, 'a group is not a run spec');
 });
 
 t.test('putGroup adds or replaces a subtree, creating parents', async (t) => {
@@ -210,7 +210,7 @@ t.test('a child in the wrong place is a programmer error', async (t) => {
   t.throws(() => putGroup(emptyRoot(V0), misplaced, OFF(1)), /assertion failed/);
   const grandchild = group('/g', { apps: new Map([['/g/h/x', makeApp({ id: '/g/h/x' })]]) });
   t.throws(() => putGroup(emptyRoot(V0), grandchild, OFF(1)), /not a direct child/);
-  t.throws(() => putRunSpec(emptyRoot(V0), makeApp({ id: 'relative' }), OFF(1)), /canonical/);
+  t.throws(() => withRunSpec(emptyRoot(V0), makeApp({ id: 'relative' }), OFF(1)), /canonical/);
   t.throws(() => updateGroup(emptyRoot(V0), '/g', () => group('/h'), OFF(1)), /keep the id/);
 });
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { assignServicePorts, servicePortsOf } from '../../../../src/scheduler/groups/service-ports';
-import { emptyRoot, findRunSpec, putRunSpec } from '../../../../src/scheduler/groups/root-group';
+import { emptyRoot, findRunSpec, withRunSpec } from '../../../../src/scheduler/groups/root-group';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { AppSpec } from '../../../../src/scheduler/model/app';
 import { makeApp, makePortMapping } from '../../../builders/run-spec-builders';
@@ -14,7 +14,7 @@ const V = '2026-01-01T00:00:00.000Z';
 function rootOf(...apps: AppSpec[]): Group {
   let root = emptyRoot(V);
   for (const app of apps) {
-    const r = putRunSpec(root, app, { version: V, newGroupEnforceRole: 'off' });
+    const r = withRunSpec(root, app, { version: V, newGroupEnforceRole: 'off' });
     if (!r.ok) throw new Error(r.message);
     root = r.root;
   }

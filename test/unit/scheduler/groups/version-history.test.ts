@@ -2,7 +2,7 @@ import t from 'tap';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { GroupResult } from '../../../../src/scheduler/groups/group-result';
-import { allRunSpecs, emptyRoot, findRunSpec, putRunSpec, removeRunSpec } from '../../../../src/scheduler/groups/root-group';
+import { allRunSpecs, emptyRoot, findRunSpec, withRunSpec, withoutRunSpec } from '../../../../src/scheduler/groups/root-group';
 import { DEFAULT_MAX_VERSIONS, VersionHistory } from '../../../../src/scheduler/groups/version-history';
 
 function ok(r: GroupResult): Group {
@@ -41,14 +41,14 @@ t.test('pod history is tied to the pod id and survives delete and re-create (spe
   const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   let root = emptyRoot(versionAt(0));
   const first = makePod({ id: '/g/p', version: versionAt(1) });
-  root = ok(putRunSpec(root, first, opts(1)));
+  root = ok(withRunSpec(root, first, opts(1)));
   h.recordAll(root, allRunSpecs(root));
-  root = ok(removeRunSpec(root, '/g/p', opts(2)));
+  root = ok(withoutRunSpec(root, '/g/p', opts(2)));
   h.recordRoot(root);
   t.equal(findRunSpec(root, '/g/p'), undefined, 'deleted');
   t.ok(h.has('/g/p'), 'history kept after delete');
   const other = makePod({ id: '/g/p', version: versionAt(3), containers: [{ name: 'different', cpus: 1 }] });
-  root = ok(putRunSpec(root, other, opts(3)));
+  root = ok(withRunSpec(root, other, opts(3)));
   h.recordAll(root, allRunSpecs(root));
   t.same(h.list('/g/p'), [versionAt(3), versionAt(1)], 'the new pod inherits the earlier history although its definition differs');
   t.equal(h.get('/g/p', versionAt(1)), first);

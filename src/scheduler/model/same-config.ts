@@ -1,4 +1,4 @@
-import type { RunSpec } from '../model/run-spec';
+import type { RunSpec } from './run-spec';
 
 /** What a scale or a new version changes without changing the config. */
 const SCALING_FIELDS: ReadonlySet<string> = new Set(['instances', 'version', 'versionInfo']);

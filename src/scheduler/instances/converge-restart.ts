@@ -1,11 +1,11 @@
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from './instance-context';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { RestartBounds } from './restart-bounds';
-import { createInstances, isActive } from '../instances/instance-lifecycle';
+import { createInstances, isActive } from './instance-lifecycle';
 import { isReady } from '../readiness/readiness-checks';
-import { selectVictims } from '../instances/select-victims';
+import { selectVictims } from './select-victims';
 import { killInstance } from '../kill/kill-instance';
 
 /**
@@ -17,7 +17,7 @@ import { killInstance } from '../kill/kill-instance';
  * as new ones become healthy. New instances are launched as capacity allows. Idempotent: call it
  * after anything changed (a status, a health result, an expunge).
  */
-export function convergeRestart(ctx: CoreContext, rs: RunSpecState): void {
+export function convergeRestart(ctx: InstanceContext, rs: RunSpecState): void {
   const bounds = rs.restart;
   if (bounds === undefined) return;
   const generation = rs.spec.versionInfo.lastConfigChangeAt;
@@ -56,7 +56,7 @@ export function convergeRestart(ctx: CoreContext, rs: RunSpecState): void {
  * No instance is started next to the old ones; healthy instances never drop below `minHealthy`
  * because of a kill made here. Instances already being killed are left to finish.
  */
-function replaceInPlace(ctx: CoreContext, rs: RunSpecState, c: Census, bounds: RestartBounds): void {
+function replaceInPlace(ctx: InstanceContext, rs: RunSpecState, c: Census, bounds: RestartBounds): void {
   let healthy = c.oldHealthy.length + c.newHealthy;
   const victims = [
     ...selectVictims(c.oldUnhealthy, c.oldUnhealthy.length, rs.spec.killSelection),
@@ -134,7 +134,7 @@ function hasHealthChecks(rs: RunSpecState): boolean {
   return spec.kind === 'app' ? spec.healthChecks.length > 0 : spec.containers.some((c) => c.healthCheck !== undefined);
 }
 
-function trimNew(ctx: CoreContext, rs: RunSpecState, generation: string): void {
+function trimNew(ctx: InstanceContext, rs: RunSpecState, generation: string): void {
   const fresh = [...rs.instances.values()].filter((i) => isActive(i) && i.configVersion === generation);
   const surplus = fresh.length - rs.spec.instances;
   for (const victim of selectVictims(fresh, surplus, rs.spec.killSelection)) killInstance(ctx, rs, victim, 'scale-down', 'Decommissioned');

@@ -1,12 +1,12 @@
 import type { RunSpecState } from '../state/run-spec-state';
-import type { CoreContext } from '../core-context';
+import type { InstanceContext } from './instance-context';
 
 /**
  * Launch backoff (Marathon's rate limiter): the first failure delays launches by
  * `backoff.initialMs`; each further failure multiplies the delay by `factor`, capped at `maxMs`.
  * The delay belongs to one config version: a new `lastConfigChangeAt` starts from scratch.
  */
-export function recordLaunchFailure(ctx: CoreContext, rs: RunSpecState): void {
+export function recordLaunchFailure(ctx: InstanceContext, rs: RunSpecState): void {
   const nowMs = ctx.clock.nowMs();
   const policy = rs.spec.backoff;
   const configVersion = rs.spec.versionInfo.lastConfigChangeAt;
@@ -20,7 +20,7 @@ export function recordLaunchFailure(ctx: CoreContext, rs: RunSpecState): void {
 }
 
 /** Forget the delay (DELETE /v2/queue/{id}/delay, or a new config version). */
-export function resetBackoff(ctx: CoreContext, rs: RunSpecState): void {
+export function resetBackoff(ctx: InstanceContext, rs: RunSpecState): void {
   if (rs.backoff?.timerId !== undefined) ctx.timers.cancel(rs.backoff.timerId);
   rs.backoff = undefined;
   ctx.state.demandDirty.add(rs);

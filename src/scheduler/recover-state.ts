@@ -1,19 +1,20 @@
-import type { CoreContext } from '../core-context';
-import type { DeploymentManager } from '../deployments/deployment-manager';
-import { startHealthChecks } from '../health/scheduler-health';
-import { seedAgentHealth } from '../health/agent-health';
-import { countRecoveredInstance } from '../health/unhealthy-kill';
-import { startReadiness } from '../readiness/readiness-checks';
-import { countRole, isActive, isPlaced } from '../instances/instance-lifecycle';
-import { converge } from '../instances/converge';
-import { sendKills } from '../kill/kill-instance';
-import { isTerminalCondition } from '../model/condition';
-import type { Instance } from '../model/instance';
-import type { SetAsideRecord, StoredState } from '../ports/store';
-import { soundStoredState } from './stored/sound-stored-state';
-import { onBecameUnreachable } from '../unreachable/unreachable';
-import { newRunSpecState } from './new-run-spec-state';
-import type { RunSpecState } from './run-spec-state';
+import type { DeploymentContext } from './deployments/deployment-context';
+import type { InstanceContext } from './instances/instance-context';
+import type { DeploymentManager } from './deployments/deployment-manager';
+import { startHealthChecks } from './health/scheduler-health';
+import { seedAgentHealth } from './health/agent-health';
+import { countRecoveredInstance } from './health/unhealthy-kill';
+import { startReadiness } from './readiness/readiness-checks';
+import { countRole, isActive, isPlaced } from './instances/instance-lifecycle';
+import { converge } from './instances/converge';
+import { sendKills } from './kill/kill-instance';
+import { isTerminalCondition } from './model/condition';
+import type { Instance } from './model/instance';
+import type { SetAsideRecord, StoredState } from './ports/store';
+import { soundStoredState } from './state/stored/sound-stored-state';
+import { onBecameUnreachable } from './unreachable/unreachable';
+import { newRunSpecState } from './state/new-run-spec-state';
+import type { RunSpecState } from './state/run-spec-state';
 
 /**
  * Rebuilds the core's state from what the store kept, after a restart (issue 5, durable state):
@@ -33,7 +34,7 @@ import type { RunSpecState } from './run-spec-state';
  * set aside in the store (`stored/sound-stored-state.ts` decides which, and what replaces an
  * unsound root) and the rest runs. Returns every record set aside, the store's own included.
  */
-export function recoverState(ctx: CoreContext, loaded: StoredState, deployments: DeploymentManager): SetAsideRecord[] {
+export function recoverState(ctx: DeploymentContext, loaded: StoredState, deployments: DeploymentManager): SetAsideRecord[] {
   const sound = soundStoredState(loaded, ctx.state.root);
   const setAside = [...(loaded.setAside ?? []), ...sound.setAside];
   for (const record of sound.setAside) ctx.store.setAside(record);
@@ -72,7 +73,7 @@ export function recoverState(ctx: CoreContext, loaded: StoredState, deployments:
  * started out of the core, so that the start goes on with the rest. Deterministic: the same
  * records fail the same way.
  */
-function lastResort(ctx: CoreContext, setAside: SetAsideRecord[], record: SetAsideRecord, run: () => void, undo: () => void): void {
+function lastResort(ctx: InstanceContext, setAside: SetAsideRecord[], record: SetAsideRecord, run: () => void, undo: () => void): void {
   try {
     run();
   } catch (err) {
@@ -92,14 +93,14 @@ function runSpecRecord(rs: RunSpecState): SetAsideRecord {
 }
 
 /** Takes a run spec that could not be recovered out of the core (its instances' tasks become unknown). */
-function forget(ctx: CoreContext, rs: RunSpecState): void {
-  ctx.state.removeRunSpec(rs);
+function forget(ctx: InstanceContext, rs: RunSpecState): void {
+  ctx.state.forgetRunSpec(rs);
   ctx.state.demandDirty.delete(rs);
   ctx.state.changed.delete(rs.spec.id);
 }
 
 /** Puts a stored instance back under its run spec, keeping the run spec's counters right. */
-function adopt(ctx: CoreContext, inst: Instance): void {
+function adopt(ctx: InstanceContext, inst: Instance): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   if (rs === undefined) {
     for (const task of inst.tasks) {
@@ -134,7 +135,7 @@ function isRetiredResident(inst: Instance): boolean {
 }
 
 /** Timers and calls that were in flight for the instances of `rs` when the process stopped. */
-function rearm(ctx: CoreContext, rs: RunSpecState): void {
+function rearm(ctx: InstanceContext, rs: RunSpecState): void {
   for (const inst of [...rs.instances.values()]) {
     if (isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') continue;
     if (inst.goal !== 'Running' && inst.killRequestedAtMs !== undefined) {

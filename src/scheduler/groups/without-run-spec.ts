@@ -13,7 +13,7 @@ import { findRunSpec } from './tree-query';
  * `unknown-run-spec` when nothing has this id. History of the id is kept elsewhere
  * (`VersionHistory`) and survives.
  */
-export function removeRunSpec(root: Group, id: string, options: RemoveOptions): GroupResult {
+export function withoutRunSpec(root: Group, id: string, options: RemoveOptions): GroupResult {
   const spec = findRunSpec(root, id);
   if (spec === undefined) return groupFailure('unknown-run-spec', `Run spec '${id}' does not exist`);
   const next = withGroupAt(root, parentOf(id), (parent) => {
