@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps, ZookeeperFacts } from '../api/api-deps';
 import { DEFAULT_WHAT_IF_LIMITS } from '../whatif/what-if-limits';
-import { DEFAULT_MAX_VERSIONS } from '../scheduler/groups/version-history';
+import { DEFAULT_MAX_VERSIONS } from '../scheduler/index';
 import { INLINE_MAX_BYTES, NODE_MAX_BYTES } from '../store/zk/zk-layout';
 import { leaderProxyErrors } from '../api/errors';
 import { buildServer } from '../api/server';

@@ -65,3 +65,4 @@ export { computePlan } from './deployments/compute-plan';
 export { currentStepJson, deploymentStepInfoJson, type ActionInfoJson, type DeploymentStepInfoJson } from './deployments/plan-json';
 export { runSpecDiff } from './deployments/run-spec-diff';
 
+export { DEFAULT_MAX_VERSIONS } from './groups/version-history';

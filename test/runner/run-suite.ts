@@ -16,11 +16,11 @@ import { REPO_ROOT } from '../harness/repo-path';
  * (`c8 node …run-suite.js`), not tap's. `npx tap test/x.test.ts` still runs one file from source.
  *
  * Arguments: repository-relative test files or directories to run instead of all (e.g.
- * `npm test -- test/e2e`). Environment: PACER_TEST_JOBS (3), PACER_TEST_TIMEOUT_S (300, per file).
+ * `npm test -- test/e2e`). Environment: PACER_TEST_JOBS (4: most files spend their time waiting on processes and sockets, so four share two cores well), PACER_TEST_TIMEOUT_S (300, per file).
  */
 
 const COMPILED_ROOT = join(__dirname, '..', '..');
-const JOBS = positiveInt(process.env.PACER_TEST_JOBS, 3);
+const JOBS = positiveInt(process.env.PACER_TEST_JOBS, 4);
 const TIMEOUT_S = positiveInt(process.env.PACER_TEST_TIMEOUT_S, 300);
 /** After tap's own timeout (TAP_TIMEOUT) has had its chance to report, the process group is killed. */
 const KILL_GRACE_MS = 30_000;
