@@ -48,7 +48,8 @@ export async function startBenchZooKeeper(waitMs = 60_000): Promise<BenchZooKeep
   return { connect: `127.0.0.1:${port}`, stop };
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 now (for a throw-away server; also used by test/harness/zookeeper-server.ts). */
+export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
@@ -56,7 +57,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function answersRuok(port: number): Promise<boolean> {
+/** Whether the ZooKeeper on 127.0.0.1:`port` answers its `ruok` four-letter word with `imok`. */
+export function answersRuok(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     let reply = '';

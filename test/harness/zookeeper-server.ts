@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { answersRuok, freePort } from '../../bench/lib/zookeeper';
 import { PATIENCE_MS, waitFor } from './wait';
 
 /** Debian's `zookeeper` package (what .ci/run installs). */
@@ -78,24 +78,4 @@ async function stopChild(child: ChildProcess, exited: () => boolean): Promise<vo
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await gone;
   clearTimeout(timer);
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-function answersRuok(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let reply = '';
-    socket.setTimeout(2_000, () => socket.destroy());
-    socket.on('connect', () => socket.write('ruok'));
-    socket.on('data', (d) => { reply += d.toString(); });
-    socket.on('error', () => resolve(false));
-    socket.on('close', () => resolve(reply === 'imok'));
-  });
 }
