@@ -32,7 +32,7 @@ export { CYCLIC_DEPENDENCIES_MESSAGE, dependencyCycle, effectiveDependencies } f
 export type { Group } from './groups/group';
 export type { GroupFailure } from './groups/group-result';
 export type { GroupUpdate } from './groups/group-update';
-export { MAX_ID_LENGTH, PATH_PATTERN_MESSAGE, comparePathIds, dotSegmentProblems, isAncestor, isCanonical, isTopLevel, joinSegments, notChildMessage, PATH_LABEL_SOURCE, parentOf, resolvePathId, segments, topLevelOf, validatePathId } from './groups/path-id';
+export { MAX_ID_LENGTH, PATH_PATTERN_MESSAGE, comparePathIds, dotSegmentProblems, isAncestor, isCanonical, isTopLevel, joinSegments, notChildMessage, PATH_ID_PATTERN, parentOf, resolvePathId, segments, topLevelOf, validatePathId } from './groups/path-id';
 export { NOT_TOP_LEVEL_MESSAGE, defaultRoleWhen, enforceRoleProblem, enforcesRole, groupRoleOf, residentStarRoleMessage, roleContextOf, roleNotAllowedMessage, rolesAllowed } from './groups/role-rules';
 export { servicePortsOf } from './groups/service-ports';
 export { SINGLE_INSTANCE_UPGRADE, isSingleInstance } from './groups/single-instance';

@@ -1,12 +1,11 @@
 import { emptyBody, invalidJson, objectNotValid } from '../errors';
 import { ErrorSink } from '../../marathon/convert/error-sink';
 import { isRecord } from '../../marathon/convert/wire-object';
-import { MAX_ID_LENGTH } from '../../scheduler/index';
+import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
-import { PATH_ID_PATTERN } from '../../marathon/schemas/app-schema-parts';
 import { MAX_APPS_PER_REQUEST, MAX_ITEMS, tooManyAppsMessage } from '../../marathon/schemas/limits';
 
-/** The RAML's `strings.PathId` (the same pattern as apps' and pods' ids). */
+/** The RAML's `strings.PathId`: the core's one id pattern (the same as apps' and pods' ids). */
 const PATH_ID = new RegExp(PATH_ID_PATTERN);
 
 /**

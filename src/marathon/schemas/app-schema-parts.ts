@@ -8,7 +8,7 @@
  * semantic message wins.
  */
 
-import { MAX_ID_LENGTH, PATH_LABEL_SOURCE } from '../../scheduler/index';
+import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';
@@ -76,14 +76,7 @@ export function oneOfStrings(values: readonly string[]): SchemaNode {
 /** `numbers.AnyPort`: 0–65535 (0 = dynamic). */
 export const ANY_PORT = int(0, 65535);
 
-/**
- * `strings.PathId`: absolute or relative, segments of lowercase letters, digits and `-` (not at
- * either end), dot-separated, or `..`; repeated slashes allowed; no `.` segment. Written without
- * the RAML's nested optional groups so that a long invalid id cannot make the match backtrack
- * exponentially. The one id shape of app, pod and group bodies, at most `MAX_ID_LENGTH` characters.
- */
-const LABEL = PATH_LABEL_SOURCE;
-export const PATH_ID_PATTERN = `^/*(?:(?:\\.\\.|${LABEL}(?:\\.${LABEL})*)(?:/+|$))*$`;
+/** `strings.PathId`: the core's one id pattern (`PATH_ID_PATTERN`, src/scheduler/groups/path-id.ts), at most `MAX_ID_LENGTH` characters. */
 export const PATH_ID = str({ minLength: 1, maxLength: MAX_ID_LENGTH, pattern: PATH_ID_PATTERN });
 
 /** `strings.LegacyName`: port and port-mapping names. */

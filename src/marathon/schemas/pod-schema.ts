@@ -16,8 +16,7 @@
  */
 
 import { MAX_INSTANCES } from '../../scheduler/model/run-spec-limits';
-import { PATH_ID_PATTERN } from './app-schema-parts';
-import { MAX_ID_LENGTH } from '../../scheduler/index';
+import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';

@@ -26,8 +26,8 @@ const SEGMENT_SOURCE = '^(([a-z0-9]|[a-z0-9][a-z0-9\\-]*[a-z0-9])\\.)*([a-z0-9]|
 
 /**
  * One label of a segment: lowercase letters, digits and `-`, starting and ending with a letter or
- * digit. The one definition of it: the segment rule below and the shape schemas' `PathId` pattern
- * (src/marathon/schemas/app-schema-parts.ts) are built from it.
+ * digit. The one definition of it: the segment rule below and {@link PATH_ID_PATTERN} (the shape
+ * schemas' `PathId`) are built from it.
  */
 export const PATH_LABEL_SOURCE = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
 
@@ -36,6 +36,17 @@ export const PATH_LABEL_SOURCE = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?';
  * whole segment): dot-separated labels, or exactly `.` or `..`.
  */
 const SEGMENT = new RegExp(`^(?:${PATH_LABEL_SOURCE}(?:\\.${PATH_LABEL_SOURCE})*|\\.|\\.\\.)$`);
+
+/**
+ * The whole id as the body-shape checks match it (the RAML's `strings.PathId`: absolute or
+ * relative, repeated slashes allowed, segments of dot-separated labels or `..`; no `.` segment),
+ * built from the same {@link PATH_LABEL_SOURCE}. Written without the RAML's nested optional
+ * groups so that a long invalid id cannot make the match backtrack exponentially. The one
+ * pattern of the app, pod and group shape schemas (src/marathon/schemas, src/api/schemas), which
+ * answer it with play-json's `error.pattern`; {@link validatePathId} answers the same segments
+ * with Marathon's {@link PATH_PATTERN_MESSAGE} (and the reserved, dot and limit rules).
+ */
+export const PATH_ID_PATTERN = `^/*(?:(?:\\.\\.|${PATH_LABEL_SOURCE}(?:\\.${PATH_LABEL_SOURCE})*)(?:/+|$))*$`;
 
 const RESERVED_LAST: readonly string[] = ['restart', 'tasks', 'versions', '.', '..'];
 

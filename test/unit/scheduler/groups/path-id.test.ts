@@ -1,8 +1,9 @@
 import t from 'tap';
 import {
-  EMPTY_PATH_MESSAGE, ID_TOO_DEEP_MESSAGE, ID_TOO_LONG_MESSAGE, MAX_ID_LENGTH, MAX_ID_SEGMENTS, PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE, ROOT_ID, ancestorsOf, comparePathIds, isAbsolute,
+  EMPTY_PATH_MESSAGE, ID_TOO_DEEP_MESSAGE, ID_TOO_LONG_MESSAGE, MAX_ID_LENGTH, MAX_ID_SEGMENTS, PATH_ID_PATTERN, PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE, ROOT_ID, ancestorsOf, comparePathIds, isAbsolute,
   isAncestor, isCanonical, isTopLevel, joinSegments, parentOf, resolvePathId, segments, topLevelOf, validatePathId,
 } from '../../../../src/scheduler/groups/path-id';
+import { PATH_ID } from '../../../../src/marathon/schemas/app-schema-parts';
 
 t.test('validatePathId: Marathon segment rules', async (t) => {
   const cases: [string, string[]][] = [
@@ -48,6 +49,27 @@ t.test('validatePathId: Marathon segment rules', async (t) => {
   ];
   for (const [id, errors] of cases) t.same(validatePathId(id), errors, JSON.stringify(id));
   t.same(validatePathId('/', { allowRoot: true }), [], 'the root is a valid group id when allowed');
+});
+
+t.test('PATH_ID_PATTERN: the one id pattern of the shape schemas agrees with the core\'s segment rule', async (t) => {
+  const pattern = new RegExp(PATH_ID_PATTERN);
+  // [id, the shape pattern matches]: every id the pattern refuses breaks the segment rule (or is a
+  // lone `.` segment, which the RAML's PathId has no place for); every id it accepts passes it.
+  const cases: [string, boolean][] = [
+    ['/prod/web-1/frontend', true], ['relative/child', true], ['../sibling', true], ['../../db', true], ['/prod//web/', true],
+    ['/a.b/c-d.e', true], ['/v1.2.3', true], ['/app/restart', true],
+    ['/Prod', false], ['/under_score', false], ['/-lead', false], ['/trail-', false], ['/a..b', false], ['/.a', false],
+    ['/a.', false], ['/sp ace', false], ['/ünïcode', false], ['./child', false],
+  ];
+  for (const [id, matches] of cases) {
+    t.equal(pattern.test(id), matches, `pattern ${JSON.stringify(id)}`);
+    if (id !== './child') t.equal(validatePathId(id).includes(PATH_PATTERN_MESSAGE), !matches, `segment rule ${JSON.stringify(id)}`);
+  }
+  t.equal(PATH_ID.pattern, PATH_ID_PATTERN, 'the app and pod schemas use the core\'s constant, not a copy');
+  const long = `/${'a-'.repeat(5000)}_`;
+  const startMs = performance.now();
+  t.notOk(pattern.test(long), 'a long invalid id is refused');
+  t.ok(performance.now() - startMs < 5000, 'without catastrophic backtracking (generous bound)');
 });
 
 t.test('messages are Marathon\'s', async (t) => {
