@@ -18,6 +18,7 @@ import type { Group } from './groups/group';
 import { converge } from './instances/converge';
 import { continueDeferred } from './instances/instance-lifecycle';
 import { findRunSpec } from './groups/tree-query';
+import { EMPTY_ROOT_VERSION } from './groups/group-tree';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
 import { onProbeResult, onProbeTimer } from './health/scheduler-health';
@@ -33,7 +34,6 @@ import type { Command, CommandResult, RootChange, RootChangePreview, SchedulerIn
 import type { Instance } from './model/instance';
 import type { RunSpec } from './model/run-spec';
 import type { TaskFailure } from './model/task-failure';
-import { isoTime } from './kernel/iso-time';
 import { defaultWiring } from './default-wiring';
 import { DEFAULT_SCHEDULER_OPTIONS, type SchedulerOptions } from './scheduler-options';
 import { SchedulerState } from './state/scheduler-state';
@@ -70,7 +70,7 @@ export class Scheduler {
     this.ctx = {
       ...ports,
       options: opts,
-      state: new SchedulerState(wiring.emptyRoot(isoTime(ports.clock.nowMs())), opts.defaultRole),
+      state: new SchedulerState(wiring.emptyRoot(EMPTY_ROOT_VERSION), opts.defaultRole),
       bus: new EventBus(),
       health: new HealthTracker(),
       demand: new OfferDemand(ports.driver, ports.clock),

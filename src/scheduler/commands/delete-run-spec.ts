@@ -2,7 +2,7 @@ import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
-import { versionAfter } from './version-after';
+import { versionAfter } from '../groups/version-after';
 
 /**
  * DELETE of an app or pod: a new root without it, deployed as a StopApplication/StopPod plan.

@@ -4,7 +4,7 @@ import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-import { versionAfter } from './version-after';
+import { versionAfter } from '../groups/version-after';
 import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';

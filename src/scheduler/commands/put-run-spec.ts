@@ -5,9 +5,8 @@ import { stampVersions } from '../groups/versioning';
 import { parseIsoTime } from '../kernel/iso-time';
 import type { CommandResult } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
-import { sameConfig } from '../model/same-config';
 import { deployChange } from './deploy-change';
-import { versionAfter } from './version-after';
+import { versionAfter } from '../groups/version-after';
 
 /**
  * Create or update a run spec: a new root with it, deployed as a plan (Start + Scale for a new
@@ -16,35 +15,19 @@ import { versionAfter } from './version-after';
  * outside the allowed set, and a role change of a resident run spec without `force`, are refused
  * with the `/role` detail.
  *
- * Versions (Marathon's `GroupVersioningUtil`): a scale-only change keeps `lastConfigChangeAt`; an
- * unchanged definition keeps the stored run spec as it is, version included (fact 46), while the
- * root still moves to a new version, strictly later than the current one, so that no older root
- * history entry is overwritten. A changed run spec's version becomes the root's; one stamped
- * before the current root (a clock that went back) is stamped again 1 ms after it, so root
- * versions never go back. (A change stamped in the same millisecond as the current root keeps that
- * version and replaces the root history entry of that millisecond, as before.)
+ * Versions, as every root change stamps them ({@link versionAfter}): the clock's now (or the
+ * version `spec` carries when that is later: the simulator and tests stamp their own), moved to
+ * strictly after the current root's, so no root history entry is overwritten, two changes in one
+ * millisecond included. The run spec is stamped against the stored one by Marathon's rules
+ * ({@link stampVersions}: a scale-only change keeps `lastConfigChangeAt`; an unchanged definition
+ * is kept as stored, version included, fact 46).
  */
 export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): CommandResult {
   const root = ctx.state.root;
   const before = findRunSpec(root, spec.id);
   const roleError = validateRole(root, spec, ctx.options.defaultRole, before, { newGroupEnforceRole: ctx.options.newGroupEnforceRole, force });
   if (roleError !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleError] };
-  if (before !== undefined && before.kind === spec.kind && sameConfig(before, spec) && before.instances === spec.instances) {
-    return deployChange(ctx, ctx.groups.withRunSpec(root, before, versionAfter(ctx.clock.nowMs(), root.version)), force, spec.id);
-  }
-  const kept = before !== undefined && sameConfig(before, spec) ? keepConfigVersion(spec, before) : spec;
-  const stamped = notBefore(kept.version, root.version) ? kept : stampVersions(before, kept, versionAfter(ctx.clock.nowMs(), root.version));
-  return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, stamped.version), force, spec.id);
-}
-
-function keepConfigVersion(spec: RunSpec, before: RunSpec): RunSpec {
-  const versionInfo = { lastConfigChangeAt: before.versionInfo.lastConfigChangeAt, lastScalingAt: spec.version };
-  return { ...spec, versionInfo };
-}
-
-/** True unless `version` precedes `other` (either not a timestamp: true, the version is kept as given). */
-function notBefore(version: string, other: string): boolean {
-  const a = parseIsoTime(version);
-  const b = parseIsoTime(other);
-  return a === undefined || b === undefined || a >= b;
+  const version = versionAfter(Math.max(ctx.clock.nowMs(), parseIsoTime(spec.version) ?? 0), root.version);
+  const stamped = stampVersions(before?.kind === spec.kind ? before : undefined, spec, version);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, version), force, spec.id);
 }

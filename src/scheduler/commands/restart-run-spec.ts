@@ -3,7 +3,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { stampVersions } from '../groups/versioning';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
-import { versionAfter } from './version-after';
+import { versionAfter } from '../groups/version-after';
 
 /**
  * `/v2/apps/{id}/restart` (and pods): the same definition under a new version whose

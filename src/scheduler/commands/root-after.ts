@@ -12,7 +12,7 @@ import { stampVersions } from '../groups/versioning';
 import type { CommandResult, RootChange } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
 import { refusedChange } from './deploy-change';
-import { versionAfter } from './version-after';
+import { versionAfter } from '../groups/version-after';
 
 /** The root a change gives, or why the core refuses it (as the command's result). */
 export type RootAfter = { readonly ok: true; readonly root: Group } | Extract<CommandResult, { ok: false }>;

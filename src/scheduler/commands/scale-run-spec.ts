@@ -2,7 +2,7 @@ import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
-import { versionAfter } from './version-after';
+import { versionAfter } from '../groups/version-after';
 import { withInstances } from '../groups/versioning';
 
 /** Scale a run spec to `instances`: a scale-only change (ScaleApplication; no restart, backoff kept). */

@@ -12,6 +12,7 @@ import { eventStepJson, fullPlan, lightPlanJson } from './plan-json';
 import type { FullPlan } from '../model/events';
 import { findRunSpec } from '../groups/tree-query';
 import { parentOf } from '../groups/path-id';
+import { versionAfter } from '../groups/version-after';
 import { residentRoleErrors } from '../groups/role-rules';
 import { singleInstanceViolations } from '../groups/single-instance';
 import { floorLabelViolations } from '../health/unhealthy-kill-floor';
@@ -305,10 +306,11 @@ function changedGroupId(plan: DeploymentPlan): string {
 
 /**
  * The current root with every run spec the deployment affected put back as it was in the
- * deployment's original root (removed when it did not exist there).
+ * deployment's original root (removed when it did not exist there), as a new root version
+ * ({@link versionAfter}, the rule of every root change).
  */
 function revertedRoot(ctx: DeploymentContext, d: Deployment): Group {
-  const version = isoTime(ctx.clock.nowMs());
+  const version = versionAfter(ctx.clock.nowMs(), ctx.state.root.version);
   let root = ctx.state.root;
   for (const id of d.plan.affectedRunSpecIds) {
     const before = findRunSpec(d.original, id);

@@ -9,6 +9,14 @@ import { ROOT_ID, comparePathIds, isTopLevel, joinSegments, parentOf, segments }
  * is a function of the content alone.
  */
 
+/**
+ * The version of the root before any change: the epoch, as Marathon's `RootGroup.empty`
+ * (`Timestamp(0)`). Every change stamps a version strictly after the current root's
+ * (`version-after.ts`), so the first change of a fresh pacer is stamped with the clock's now
+ * whatever instant pacer started at.
+ */
+export const EMPTY_ROOT_VERSION = '1970-01-01T00:00:00.000Z';
+
 /** An empty root group (`/`) at `version`: no apps, pods, subgroups or dependencies. */
 export function emptyRoot(version: string): Group {
   return { id: ROOT_ID, apps: new Map(), pods: new Map(), groups: new Map(), dependencies: [], enforceRole: false, version };

@@ -22,6 +22,8 @@ export type VersionChange = 'update' | 'restart';
  */
 export function stampVersions(original: RunSpec | undefined, target: RunSpec, versionIso: string, change: VersionChange = 'update'): RunSpec {
   const info = nextVersion(original, target, versionIso, change);
+  // Nothing changed: the stored run spec itself (an unchanged PUT keeps what is stored, fact 46).
+  if (original !== undefined && info.versionInfo === original.versionInfo && original.kind === target.kind) return original;
   return withVersion(target, info.version, info.versionInfo);
 }
 
@@ -34,8 +36,10 @@ export function withInstances(spec: RunSpec, instances: number, version: string)
   return withVersion({ ...spec, instances }, version, { lastConfigChangeAt: spec.versionInfo.lastConfigChangeAt, lastScalingAt: version });
 }
 
-/** `spec` carrying `version` and `versionInfo`. */
+/** `spec` carrying `version` and `versionInfo` (`spec` itself when it carries them already). */
 export function withVersion(spec: RunSpec, version: string, versionInfo: VersionInfo): RunSpec {
+  const info = spec.versionInfo;
+  if (spec.version === version && info.lastConfigChangeAt === versionInfo.lastConfigChangeAt && info.lastScalingAt === versionInfo.lastScalingAt) return spec;
   return { ...spec, version, versionInfo };
 }
 

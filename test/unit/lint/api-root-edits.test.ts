@@ -18,7 +18,7 @@ const cases: { name: string; file: string; code: string; rules: string[] }[] = [
   { name: 'a route goes through the re-exports', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/root-group', 'removeGroup'), rules: [RULE] },
   { name: 'a route scales a group', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/scale-group', 'scaleGroup'), rules: [RULE] },
   { name: 'a route stamps versions', file: 'src/api/v2/apps/x.ts', code: fromApi('groups/versioning', 'stampVersions'), rules: [RULE] },
-  { name: 'a route picks the next root version', file: 'src/api/v2/groups/x.ts', code: fromApi('commands/version-after', 'versionAfter'), rules: [RULE] },
+  { name: 'a route picks the next root version', file: 'src/api/v2/groups/x.ts', code: fromApi('groups/version-after', 'versionAfter'), rules: [RULE] },
   { name: 'a route rescales a run spec', file: 'src/api/v2/apps/x.ts', code: fromApi('groups/versioning', 'withInstances'), rules: [RULE] },
   { name: 'a route builds a group update (a type)', file: 'src/api/v2/groups/x.ts',
     code: "import type { GroupUpdate } from '../../../scheduler/groups/group-update';\nexport type X = GroupUpdate;\n", rules: [] },

@@ -186,7 +186,9 @@ t.test('an unchanged put keeps the run spec and its version (fact 46); the root 
     const rootBefore = h.scheduler.root();
     h.advance(afterMs);
     h.clearRecords();
-    const result = h.put(makeApp({ instances: 2, version: versionAt(99) }));
+    // The same definition, carrying an older version than the clock (a client's copy): the root
+    // gets the clock's now, 1 ms after the current root's when in its millisecond.
+    const result = h.put(makeApp({ instances: 2, version: '2025-12-31T00:00:00.000Z' }));
     const expected = afterMs === 0 ? versionAt(0.001) : versionAt(afterMs / 1000);
     t.match(result, { ok: true, version: expected }, `${name}: the root's new version`);
     t.equal(h.scheduler.runSpec('/app'), h.store.runSpecs.get('/app'), `${name}: stored`);
@@ -211,4 +213,18 @@ t.test('a whole-root deploy (bulk app update, group change) changing a resident 
   const other = putInTree(h.scheduler.root(), makeApp({ id: '/dev/db', role: 'ops', resident: true, version: versionAt(1) }), { version: versionAt(1), newGroupEnforceRole: 'off' });
   if (!other.ok) throw new Error(other.message);
   t.match(h.handle({ type: 'deploy', root: other.root, force: true }), { ok: true }, 'with force the change is accepted');
+});
+
+t.test('one version rule for every root change: a changed put in the current root\'s millisecond is stamped 1 ms later, as a group change is', async (t) => {
+  const viaPut = new Harness();
+  viaPut.put(makeApp({ instances: 1 }));
+  const put = viaPut.put(makeApp({ instances: 1, cmd: 'changed' }), { force: true });
+  const viaGroup = new Harness();
+  viaGroup.put(makeApp({ instances: 1 }));
+  const group = viaGroup.handle({ type: 'changeRoot', change: { kind: 'putRunSpecs', specs: [makeApp({ instances: 1, cmd: 'changed' })] }, force: true });
+  const next = new Date(START_MS + 1).toISOString();
+  t.match(put, { ok: true, version: next }, 'putRunSpec');
+  t.match(group, { ok: true, version: next }, 'changeRoot');
+  t.equal(viaPut.scheduler.runSpec('/app')?.version, next, 'the changed run spec takes the root version');
+  t.ok(viaPut.scheduler.rootVersion(versionAt(0)), 'the first root version is kept in the history, not overwritten');
 });

@@ -49,12 +49,13 @@ t.test('refusals: one row per rule, nothing changes', async (t) => {
 });
 
 t.test('versions: the core stamps one root version, after the current one; unchanged apps keep theirs', async (t) => {
-  // The harness starts with an empty root at START_MS, so every change below is in its millisecond.
+  // A fresh core's root has Marathon's empty-root version (the epoch): the first change takes the clock's now.
   const h = new Harness();
-  t.match(change(h, { kind: 'putRunSpecs', specs: [makeApp({ id: '/dev/a', instances: 2 }), makeApp({ id: '/dev/sub/b' })] }), { ok: true, version: iso(START_MS + 1) });
+  t.equal(h.scheduler.root().version, '1970-01-01T00:00:00.000Z');
+  t.match(change(h, { kind: 'putRunSpecs', specs: [makeApp({ id: '/dev/a', instances: 2 }), makeApp({ id: '/dev/sub/b' })] }), { ok: true, version: iso(START_MS) });
   const a = findRunSpec(h.scheduler.root(), '/dev/a');
   // Same definition again plus a new app, in the millisecond of the current root: the version moves on by 1 ms.
-  const rootMs = START_MS + 1;
+  const rootMs = START_MS;
   const result = change(h, { kind: 'updateGroup', update: { id: '/dev', apps: [makeApp({ id: '/dev/a', instances: 2, version: 'ignored' }), makeApp({ id: '/dev/c' })] } }, true);
   t.match(result, { ok: true, version: iso(rootMs + 1) }, 'the root version is strictly later');
   const root = h.scheduler.root();
@@ -71,7 +72,7 @@ t.test('scaleGroup: a scale-only change of every app below; pods left alone (fac
   const now = START_MS + 11_000;
   t.match(change(h, { kind: 'scaleGroup', groupId: '/dev', factor: 1.5 }, true), { ok: true, version: iso(now) });
   const root = h.scheduler.root();
-  t.match(findRunSpec(root, '/dev/a'), { instances: 3, version: iso(now), versionInfo: { lastScalingAt: iso(now), lastConfigChangeAt: iso(START_MS + 1) } });
+  t.match(findRunSpec(root, '/dev/a'), { instances: 3, version: iso(now), versionInfo: { lastScalingAt: iso(now), lastConfigChangeAt: iso(START_MS) } });
   t.match(findRunSpec(root, '/dev/sub/b'), { instances: 2 }, 'ceil(1 × 1.5)');
   t.match(findRunSpec(root, '/dev/p'), { instances: 1 }, 'pods are not scaled');
 });

@@ -460,12 +460,15 @@ t.test('cancel without force rolls back: the canceled deployment fails, a new on
   const rollback = accepted(t, h.cancelDeployment(deploymentId));
   t.not(rollback, deploymentId);
   const ts = '2026-01-01T00:00:03.000Z';
+  // The rollback is a new root version like any change: strictly after the current root's (V2,
+  // stamped ahead of this clock), never the clock's now behind it.
+  const rollbackVersion = '2026-01-01T00:01:00.001Z';
   const canceledPlan = { id: deploymentId, steps: [step(['RestartApplication', '/app'])], version: V2 };
-  const rollbackPlan = { id: rollback, steps: [step(['RestartApplication', '/app'])], version: ts };
+  const rollbackPlan = { id: rollback, steps: [step(['RestartApplication', '/app'])], version: rollbackVersion };
   t.same(deploymentEvents(h), [
     { eventType: 'deployment_step_failure', timestamp: ts, plan: canceledPlan, currentStep: canceledPlan.steps[0] },
     { eventType: 'deployment_failed', timestamp: ts, id: deploymentId, plan: canceledPlan, reason: 'The deployment has been canceled' },
-    { eventType: 'group_change_success', timestamp: ts, groupId: '/', version: ts },
+    { eventType: 'group_change_success', timestamp: ts, groupId: '/', version: rollbackVersion },
     { eventType: 'deployment_info', timestamp: ts, plan: rollbackPlan, currentStep: rollbackPlan.steps[0] },
     { eventType: 'deployment_step_success', timestamp: ts, plan: rollbackPlan, currentStep: rollbackPlan.steps[0] },
     { eventType: 'deployment_success', timestamp: ts, id: rollback, plan: rollbackPlan },

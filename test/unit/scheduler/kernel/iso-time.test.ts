@@ -1,5 +1,5 @@
 import t from 'tap';
-import { versionAfter } from '../../../../src/scheduler/commands/version-after';
+import { versionAfter } from '../../../../src/scheduler/groups/version-after';
 import { isoTime, parseIsoTime } from '../../../../src/scheduler/kernel/iso-time';
 
 t.test('parseIsoTime is the inverse of isoTime (and agrees with Date)', async (t) => {

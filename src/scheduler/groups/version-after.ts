@@ -6,6 +6,11 @@ import { isoTime, parseIsoTime } from '../kernel/iso-time';
  * Root versions key the root history (`/v2/groups/versions`, reverts) and a restart is recognised
  * by a later `lastConfigChangeAt`, so a new version must never equal or precede the one it
  * follows. Unparsable versions are ignored.
+ *
+ * The one rule for every new root version (issue 12): every command that changes the root
+ * (`commands/`) and a canceled deployment's rollback (`deployments/deployment-manager.ts`) stamp
+ * with it, always against the current root's version. No version a client or the API computed is
+ * kept.
  */
 export function versionAfter(nowMs: number, ...earlier: readonly string[]): string {
   let ms = nowMs;
