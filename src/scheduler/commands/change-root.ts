@@ -1,6 +1,6 @@
 import type { CommandContext } from './command-context';
 import type { CommandResult, RootChange, RootChangePreview } from '../model/inputs';
-import { deployResult } from './deploy-result';
+import { deployResult, refusedDeploy } from './deploy-result';
 import { rootAfter } from './root-after';
 
 /**
@@ -16,10 +16,13 @@ export function changeRoot(ctx: CommandContext, change: RootChange, force: boole
 
 /**
  * A dry run of `change` (`?dryRun=true`): the root it would give and the deployment plan from the
- * current root to it, with the id `dry-run`. Changes nothing.
+ * current root to it, with the id `dry-run`, or the refusal a deployment of it would get (a
+ * dependency cycle: the deployment manager's one check). Changes nothing.
  */
 export function previewRootChange(ctx: CommandContext, change: RootChange): RootChangePreview {
   const target = rootAfter(ctx, change);
   if (!target.ok) return target;
-  return { ok: true, root: target.root, plan: ctx.deployments.planner(ctx.state.root, target.root, 'dry-run') };
+  const preview = ctx.deployments.preview(ctx, target.root);
+  if (!preview.ok) return refusedDeploy(preview);
+  return { ok: true, root: target.root, plan: preview.plan };
 }

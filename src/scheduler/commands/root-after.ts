@@ -1,6 +1,5 @@
 import type { CommandContext } from './command-context';
 import type { ChangeOptions } from '../groups/change-options';
-import { CYCLIC_DEPENDENCIES_MESSAGE } from '../groups/dependencies';
 import type { Group } from '../groups/group';
 import { applyGroupUpdate } from '../groups/group-update';
 import type { GroupResult } from '../groups/group-result';
@@ -26,18 +25,15 @@ export type RootAfter = { readonly ok: true; readonly root: Group } | Extract<Co
  *
  * Refusals: an unknown group → `unknown-run-spec` (404 `Group '/g' does not exist`); ids shared by
  * a group, an app or a pod → `invalid` at `/` (fact 76); a scale past `MAX_INSTANCES` → `invalid`
- * at `/scaleBy`; a revert to a version without the group → `illegal-argument`; a group update,
- * revert or scale whose target has a dependency cycle → `invalid` at `/` with Marathon's
- * `Dependency graph has cyclic dependencies.` (fact 74).
+ * at `/scaleBy`; a revert to a version without the group → `illegal-argument`. Rules of the
+ * whole new root (a dependency cycle, fact 74; service ports; roles) are the deployment manager's,
+ * checked when it is deployed or previewed.
  */
 export function rootAfter(ctx: CommandContext, change: RootChange): RootAfter {
   const root = ctx.state.root;
   const options: ChangeOptions = { version: versionAfter(ctx.clock.nowMs(), root.version), newGroupEnforceRole: ctx.options.newGroupEnforceRole };
   const result = edit(ctx, root, change, options);
   if (!result.ok) return refusedChange(result);
-  if (change.kind !== 'putRunSpecs' && change.kind !== 'removeGroup' && ctx.groups.dependencyCycle(result.root) !== undefined) {
-    return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] }] };
-  }
   return result;
 }
 

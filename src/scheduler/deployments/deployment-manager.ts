@@ -11,6 +11,7 @@ import type { DeploymentAction, DeploymentPlan } from '../model/deployment-plan'
 import { eventStepJson, fullPlan, lightPlanJson } from './plan-json';
 import type { FullPlan } from '../model/events';
 import { findRunSpec } from '../groups/tree-query';
+import { CYCLIC_DEPENDENCIES_MESSAGE } from '../groups/dependencies';
 import { parentOf } from '../groups/path-id';
 import { versionAfter } from '../groups/version-after';
 import { residentRoleErrors } from '../groups/role-rules';
@@ -24,7 +25,7 @@ import { noteRoleChanges } from '../state/framework-roles';
 export type DeployResult =
   | { readonly ok: true; readonly deploymentId: string; readonly version: string }
   | { readonly ok: false; readonly error: 'locked'; readonly message: string; readonly deployments: readonly string[] }
-  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment' | 'cycle'; readonly message: string }
+  | { readonly ok: false; readonly error: 'too-many-deployments' | 'unknown-deployment'; readonly message: string }
   | { readonly ok: false; readonly error: 'invalid'; readonly message: string; readonly details: readonly ValidationDetail[] };
 
 /** Plans a change (original root → target root); injected so the manager stays small. */
@@ -66,8 +67,8 @@ export class DeploymentManager {
   }
 
   private tryDeploy(ctx: DeploymentContext, requested: Group, force: boolean, groupId?: string): DeployResult {
-    const cycle = ctx.groups.dependencyCycle(requested);
-    if (cycle !== undefined) return { ok: false, error: 'cycle', message: `Dependency graph has cyclic dependencies: ${cycle.join(' -> ')}` };
+    const refused = this.refusedRoot(ctx, requested);
+    if (refused !== undefined) return refused;
     const original = ctx.state.root;
     // Every root change passes here, so the root group's service port rule lives here once.
     const ports = assignServicePorts({ min: ctx.options.localPortMin, max: ctx.options.localPortMax }, original, requested);
@@ -101,6 +102,26 @@ export class DeploymentManager {
     this.startRunning(d);
     this.advance(ctx, d);
     return { ok: true, deploymentId: plan.id, version: target.version };
+  }
+
+  /**
+   * The plan a change to `target` would get, without deploying it (`?dryRun=true`), with the id
+   * `dry-run`; or why the root is refused, as a deployment of it would be.
+   */
+  preview(ctx: DeploymentContext, target: Group): { readonly ok: true; readonly plan: DeploymentPlan } | Extract<DeployResult, { ok: false }> {
+    const refused = this.refusedRoot(ctx, target);
+    return refused ?? { ok: true, plan: this.planner(ctx.state.root, target, 'dry-run') };
+  }
+
+  /**
+   * Why `target` cannot be a root at all, checked before planning (the planner orders by
+   * dependencies): a dependency cycle, `invalid` at `/` with Marathon's message (fact 74,
+   * `RootGroup`'s `Dependency graph has cyclic dependencies.`). The one cycle check of every root
+   * change — a command's, a rollback's, a dry run's.
+   */
+  private refusedRoot(ctx: DeploymentContext, target: Group): Extract<DeployResult, { ok: false }> | undefined {
+    if (ctx.groups.dependencyCycle(target) === undefined) return undefined;
+    return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] }] };
   }
 
   /**

@@ -228,3 +228,13 @@ t.test('one version rule for every root change: a changed put in the current roo
   t.equal(viaPut.scheduler.runSpec('/app')?.version, next, 'the changed run spec takes the root version');
   t.ok(viaPut.scheduler.rootVersion(versionAt(0)), 'the first root version is kept in the history, not overwritten');
 });
+
+t.test('a put that closes a dependency cycle gets Marathon\'s answer, as a group change does (fact 74: one check)', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ id: '/a', dependencies: ['/b'] }));
+  const before = h.scheduler.root();
+  t.same(h.put(makeApp({ id: '/b', dependencies: ['/a'] }), { force: true }), {
+    ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: ['Dependency graph has cyclic dependencies.'] }],
+  });
+  t.equal(h.scheduler.root(), before, 'nothing changed');
+});

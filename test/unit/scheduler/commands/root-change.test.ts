@@ -38,6 +38,9 @@ t.test('refusals: one row per rule, nothing changes', async (t) => {
       result: { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: ['Groups and Applications may not have the same identifier.'] }] } },
     { name: 'a dependency cycle (fact 74)', change: { kind: 'updateGroup', update: { id: '/dev', dependencies: ['/dev/sub'], groups: [{ id: '/dev/sub', dependencies: ['/dev'] }] } },
       result: { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] }] } },
+    { name: 'a dependency cycle of a bulk app update (the same check and message)',
+      change: { kind: 'putRunSpecs', specs: [makeApp({ id: '/dev/x', dependencies: ['/dev/y'] }), makeApp({ id: '/dev/y', dependencies: ['/dev/x'] })] },
+      result: { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [CYCLIC_DEPENDENCIES_MESSAGE] }] } },
   ];
   for (const row of rows) {
     const h = seeded();
