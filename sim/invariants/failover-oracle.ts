@@ -15,12 +15,6 @@ interface KnownInstance {
   readonly agentId: string | undefined;
   readonly taskIds: readonly string[];
   /**
-   * Not to run again and unable to answer a kill (Unreachable, UnreachableInactive, Unknown), not
-   * resident: the core's kill rule forgets such an instance at once (kill/kill-instance.ts), so a
-   * core that re-applies a Stop while recovering may forget it.
-   */
-  readonly forgettable: boolean;
-  /**
    * When it is unreachable: the (absolute) time its unreachable strategy expunges it. A core
    * recovered after that forgets it, as the dead one would have when its timer fired.
    */
@@ -29,25 +23,23 @@ interface KnownInstance {
 
 /** What the dead core knew, as the oracle keeps it. */
 interface Known {
-  /** Run spec id → version, and whether a running deployment stops it. */
-  readonly runSpecs: ReadonlyMap<string, { readonly version: string; readonly stopping: boolean }>;
+  /** Run spec id → version. */
+  readonly runSpecs: ReadonlyMap<string, string>;
   readonly instances: ReadonlyMap<string, KnownInstance>;
   /** Running deployment id → the run specs it affects. */
   readonly deployments: ReadonlyMap<string, readonly string[]>;
 }
-
-const UNANSWERING = new Set(['Unreachable', 'UnreachableInactive', 'Unknown']);
 
 /**
  * Simulator invariant of a scheduler failover (`schedulerFailover`): nothing is lost and nothing
  * is relaunched. When the leading core dies the oracle notes what it knew — run specs and their
  * versions, live instances (goal, agent, tasks), running deployments. Right after the new core is
  * built from the store (before it handles anything) it must know exactly those run specs and
- * deployments and every one of those instances, with the same goal, agent and tasks — except
- * what re-applying a running Stop while recovering may forget by the core's kill rule: an
- * instance not to run again that cannot answer a kill (unreachable), and with the last of them
- * the stopped run spec and its deployment; and an unreachable instance whose expunge deadline
- * passed while no scheduler led. Once its
+ * deployments and every one of those instances, with the same goal, agent and tasks — except an
+ * unreachable instance whose expunge deadline passed while no scheduler led. (Re-applying a
+ * running Stop while recovering forgets nothing the dead core kept: the kill rule that forgets an
+ * instance not to run again that cannot answer a kill applies in a running core too, the moment
+ * such an instance becomes unreachable — kill/kill-instance.ts `cannotAnswerKill`.) Once its
  * reconciliation is answered (when the clock moves past the takeover; the master answers at once)
  * every task the dead core knew that still runs on a connected agent must belong to an instance the
  * new core knows, and none of them may have been killed as unknown meanwhile.
@@ -62,20 +54,15 @@ export class FailoverOracle {
   /** The leading core died: remember what it knew. */
   onCrash(core: FailoverView): void {
     const instances = new Map<string, KnownInstance>();
-    const runSpecs = new Map<string, { version: string; stopping: boolean }>();
+    const runSpecs = new Map<string, string>();
     const deployments = new Map<string, readonly string[]>();
-    const stopping = new Set<string>();
-    for (const { deployment, actions } of core.deployments()) {
-      deployments.set(deployment.plan.id, deployment.plan.affectedRunSpecIds);
-      for (const { action } of actions) if (action.action === 'StopApplication' || action.action === 'StopPod') stopping.add(action.runSpecId);
-    }
+    for (const { deployment } of core.deployments()) deployments.set(deployment.plan.id, deployment.plan.affectedRunSpecIds);
     for (const spec of core.runSpecs()) {
-      runSpecs.set(spec.id, { version: spec.version, stopping: stopping.has(spec.id) });
+      runSpecs.set(spec.id, spec.version);
       for (const inst of core.instances(spec.id)) {
         if (isTerminalCondition(inst.condition)) continue;
         instances.set(inst.instanceId, {
           runSpecId: spec.id, goal: inst.goal, agentId: inst.agent?.agentId, taskIds: inst.tasks.map((t) => t.taskId),
-          forgettable: inst.goal !== 'Running' && !spec.resident && UNANSWERING.has(inst.condition),
           expungeAtMs: expungeAtMs(spec, inst),
         });
       }
@@ -94,26 +81,19 @@ export class FailoverOracle {
     this.reconcilingAtMs = nowMs;
     const out: string[] = [];
     const now = new Map(core.runSpecs().map((s) => [s.id, s.version]));
-    // A stop the new core finished while recovering: every instance left was forgettable.
-    const finished = new Set<string>();
-    for (const [id, before] of known.runSpecs) {
+    for (const [id, version] of known.runSpecs) {
       const got = now.get(id);
-      if (got === undefined) {
-        const left = [...known.instances.values()].filter((i) => i.runSpecId === id);
-        if (before.stopping && left.every((i) => i.forgettable)) finished.add(id);
-        else out.push(`failover: run spec ${id} was lost (the new scheduler did not recover it from the store)`);
-      } else if (got !== before.version) out.push(`failover: run spec ${id} came back as version ${got}, not ${before.version}`);
+      if (got === undefined) out.push(`failover: run spec ${id} was lost (the new scheduler did not recover it from the store)`);
+      else if (got !== version) out.push(`failover: run spec ${id} came back as version ${got}, not ${version}`);
     }
     for (const id of now.keys()) if (!known.runSpecs.has(id)) out.push(`failover: run spec ${id} appeared in the new scheduler`);
     const deployments = new Set(core.deployments().map((d) => d.deployment.plan.id));
-    for (const [id, affected] of known.deployments) {
-      if (!deployments.has(id) && !affected.every((runSpecId) => finished.has(runSpecId))) out.push(`failover: deployment ${id} was lost`);
-    }
+    for (const id of known.deployments.keys()) if (!deployments.has(id)) out.push(`failover: deployment ${id} was lost`);
     for (const id of deployments) if (!known.deployments.has(id)) out.push(`failover: deployment ${id} appeared in the new scheduler`);
     for (const [id, before] of known.instances) {
       const inst = core.instance(id);
       if (inst === undefined) {
-        if (before.forgettable || (before.expungeAtMs !== undefined && before.expungeAtMs <= clockMs)) continue;
+        if (before.expungeAtMs !== undefined && before.expungeAtMs <= clockMs) continue;
         out.push(`failover: instance ${id} was lost (goal ${before.goal}${before.agentId === undefined ? '' : ` on ${before.agentId}`})`);
         continue;
       }

@@ -25,12 +25,24 @@ export function killInstance(ctx: InstanceContext, rs: RunSpecState, inst: Insta
   }
   if (isTerminalCondition(inst.condition)) return;
   sendKills(ctx, rs.spec, inst);
-  // An instance that cannot answer a kill is forgotten at once when it is not to run again and is
-  // not resident (Marathon does the same); if its task comes back it is unknown, killed, reported.
-  if (goal !== 'Running' && !rs.spec.resident && UNANSWERING.has(inst.condition)) expungeInstance(ctx, rs, inst);
+  if (cannotAnswerKill(rs.spec, inst)) expungeInstance(ctx, rs, inst);
 }
 
 const UNANSWERING = new Set(['Unreachable', 'UnreachableInactive', 'Unknown']);
+
+/**
+ * The kill rule for an instance that cannot answer a kill (Marathon's `KillAction`: an unreachable
+ * ephemeral instance is expunged from state, not waited for): true when it is not to run again,
+ * is not resident (a reservation is kept until its agent answers) and is unreachable or unknown.
+ * Such an instance is forgotten at once; if its task comes back it is unknown, killed and reported
+ * (`unknown_instance_terminated_event`). It applies however the two facts meet — a kill of an
+ * instance that is unreachable already ({@link killInstance}, also when a restarted core
+ * re-applies a running Stop), or an instance being killed that becomes unreachable
+ * (unreachable/unreachable.ts) — so a running core and a restarted one keep the same instances.
+ */
+export function cannotAnswerKill(spec: RunSpec, inst: Instance): boolean {
+  return inst.goal !== 'Running' && !spec.resident && UNANSWERING.has(inst.condition);
+}
 
 /** Sends the kill calls for every task that is not known to be terminal, and arms the retry timer. */
 export function sendKills(ctx: InstanceContext, spec: RunSpec | undefined, inst: Instance): void {

@@ -4,6 +4,7 @@ import type { RunSpecState } from '../state/run-spec-state';
 import { expungeInstance, setCondition } from '../instances/instance-lifecycle';
 import { converge } from '../instances/converge';
 import { finishDeleteIfDone } from '../instances/finish-delete';
+import { cannotAnswerKill } from '../kill/kill-instance';
 
 /**
  * Unreachable strategy. When an instance becomes Unreachable:
@@ -12,10 +13,20 @@ import { finishDeleteIfDone } from '../instances/finish-delete';
  * - after `expungeAfterMs` it is expunged (forgotten); should its task come back it is unknown,
  *   killed, and reported with `unknown_instance_terminated_event`.
  * Equal values expunge at once (Marathon 1.9.100), so the app default {0, 0} replaces and expunges
- * immediately. `disabled` (resident run specs) waits forever.
+ * immediately. `disabled` (resident run specs) waits forever. An instance already asked to be
+ * killed (not to run again) and not resident is instead forgotten at once, by the kill rule
+ * ({@link cannotAnswerKill}).
  * Marathon checks these deadlines on its reconciliation timer; pacer sets exact timers.
  */
 export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
+  if (cannotAnswerKill(rs.spec, inst)) {
+    // Asked to be killed, now unable to answer: forgotten by the kill rule, as a restarted core
+    // re-applying the kill would forget it. A delete may have been waiting for it only.
+    expungeInstance(ctx, rs, inst);
+    finishDeleteIfDone(ctx, rs);
+    if (!rs.deleting) converge(ctx, rs);
+    return;
+  }
   const nowMs = ctx.clock.nowMs();
   inst.unreachableSinceMs ??= nowMs;
   const policy = rs.spec.unreachable;

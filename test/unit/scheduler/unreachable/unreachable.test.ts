@@ -228,3 +228,35 @@ t.test('scale-down of an unreachable instance: it is the victim, forgotten at on
   t.same(h.instances('/app').map((i) => i.instanceId), [launched[1].instanceId]);
   t.same(h.scheduler.queue(), []);
 });
+
+t.test('an instance asked to be killed that then becomes unreachable is forgotten at once, by a running core as by a restarted one (swarm seed 146)', async (t) => {
+  // The running core: the delete kills the instance (it still runs), then its agent becomes unreachable.
+  const { h, l, inst } = deployOne({ unreachable: SLOW });
+  h.delete('/app');
+  t.ok(h.scheduler.instance(inst.instanceId), 'killing: still known while it can answer');
+  const stored = h.store.load();
+  h.status(l.taskId, 'TASK_UNREACHABLE');
+  t.equal(h.scheduler.instance(inst.instanceId), undefined, 'unreachable while being killed: forgotten at once (the kill rule)');
+  t.equal(h.scheduler.runSpec('/app'), undefined, 'the delete completes without waiting for the agent');
+  t.equal(h.events('app_terminated_event').length, 1);
+  t.same(h.timers('unreachableExpunge'), [], 'no expunge deadline left behind');
+  h.status(l.taskId, 'TASK_RUNNING');
+  t.equal(h.calls('kill').at(-1)?.taskId, l.taskId, 'its task coming back is killed as unknown');
+
+  // A core restarted from the store as it was before the unreachable update agrees.
+  const restarted = new Harness({ stored });
+  t.ok(restarted.scheduler.instance(inst.instanceId), 'recovered while it can answer');
+  restarted.status(l.taskId, 'TASK_UNREACHABLE');
+  t.equal(restarted.scheduler.instance(inst.instanceId), undefined, 'the restarted core forgets it too');
+  t.equal(restarted.scheduler.runSpec('/app'), undefined);
+
+  // And a scale-down victim (not a delete) is forgotten the same way (a resident one is kept: above).
+  const scaled = new Harness();
+  const launched = scaled.deploy(makeApp({ instances: 2, unreachable: SLOW }));
+  scaled.scale('/app', 1);
+  const victim = launched.find((x) => scaled.scheduler.instance(x.instanceId)?.goal === 'Decommissioned');
+  if (victim === undefined) throw new Error('no victim');
+  scaled.status(victim.taskId, 'TASK_UNREACHABLE');
+  t.equal(scaled.scheduler.instance(victim.instanceId), undefined, 'a scale-down victim that becomes unreachable is forgotten');
+  t.equal(scaled.instances('/app').length, 1, 'and not replaced');
+});
