@@ -8,6 +8,7 @@ import { versionAfter } from '../groups/version-after';
 import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
+import { uuidFrom } from '../kernel/ids';
 
 type KillCommand = Extract<Command, { type: 'killInstances' }>;
 type KillAndScaleCommand = Extract<Command, { type: 'killAndScale' }>;
@@ -22,6 +23,7 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
   const found = victimsOf(ctx, cmd.runSpecId, cmd.instanceIds);
   if (!('rs' in found)) return found;
   const { rs, victims } = found;
+  if (cmd.scale && victims.length === 0) return nothingToScale(ctx);
   const lockedBy = cmd.scale && cmd.force !== true ? ctx.deployments.holding(rs.spec.id) : [];
   if (lockedBy.length > 0) {
     return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
@@ -42,7 +44,8 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
  * Kill-and-scale across run specs as one deployment (Marathon's `/v2/tasks/delete?scale=true`,
  * fact 58): every id is checked first and every lock (unless `force`), so a refused command kills
  * nothing; then the victims are killed, and one root with every target lowered by its number of
- * victims is deployed as a single scale-only plan.
+ * victims is deployed as a single scale-only plan. Nothing to kill: nothing changes
+ * ({@link nothingToScale}).
  */
 export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): CommandResult {
   const plan: Victims[] = [];
@@ -51,6 +54,7 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
     if (!('rs' in found)) return found;
     plan.push(found);
   }
+  if (plan.every(({ victims }) => victims.length === 0)) return nothingToScale(ctx);
   const lockedBy = cmd.force === true ? [] : [...new Set(plan.flatMap(({ rs }) => ctx.deployments.holding(rs.spec.id)))];
   if (lockedBy.length > 0) {
     return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
@@ -66,6 +70,16 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
     root = next.root;
   }
   return deployChange(ctx, { ok: true, root }, true);
+}
+
+/**
+ * A kill-and-scale that kills nothing changes nothing: no deployment is started and no root
+ * version written. The answer keeps Marathon's shape (fact 58: a DeploymentResult; Marathon
+ * deploys a plan without steps, which ends at once): a fresh deployment id that names no running
+ * deployment, and the current root version.
+ */
+function nothingToScale(ctx: CommandContext): CommandResult {
+  return { ok: true, deploymentId: uuidFrom(ctx.random), version: ctx.state.root.version };
 }
 
 /** A run spec and the distinct instances of it a command names. */

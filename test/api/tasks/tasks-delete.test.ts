@@ -69,12 +69,24 @@ t.test('scale=true over two apps → ONE deployment scaling both (fact 58)', asy
   t.same(fx.harness.calls('kill').map((c) => c.taskId).sort(), [web[0], api[0], api[1]].sort());
 });
 
-t.test('scale=true with no matching id still answers a deployment', async (t) => {
-  const { fx } = deployed(1);
+t.test('scale=true that kills nothing answers Marathon\'s DeploymentResult but changes nothing: no deployment, no root version', async (t) => {
+  const { fx, taskIds } = deployed(1);
   t.teardown(() => fx.app.close());
-  const res = await kill(fx, { ids: [] }, '?scale=true');
-  t.equal(res.statusCode, 200);
-  t.ok(body<{ deploymentId: string }>(res).deploymentId);
+  const rootBefore = fx.harness.scheduler.root();
+  const deploymentsBefore = fx.harness.events('deployment_info').length;
+  const unknownTask = taskIds[0].replace(/instance-[0-9a-f-]+/, 'instance-00000000-0000-0000-0000-000000000000');
+  for (const ids of [[], [unknownTask]]) {
+    const res = await kill(fx, { ids }, '?scale=true');
+    t.equal(res.statusCode, 200, JSON.stringify(ids));
+    const answer = body<{ deploymentId: string; version: string }>(res);
+    t.match(answer, { deploymentId: /^[0-9a-f-]{36}$/, version: rootBefore.version }, 'a DeploymentResult with the current root version');
+    t.equal(res.headers['marathon-deployment-id'], answer.deploymentId);
+  }
+  t.equal(fx.harness.scheduler.root(), rootBefore, 'the root is unchanged: no new version');
+  t.same(fx.harness.scheduler.deployments(), [], 'no deployment running');
+  t.equal(fx.harness.events('deployment_info').length, deploymentsBefore, 'no deployment started');
+  t.same(fx.harness.events('group_change_success').length, 1, 'only the create changed the root');
+  t.same(fx.harness.calls('kill'), [], 'nothing killed');
   t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 1);
 });
 

@@ -55,10 +55,10 @@ function killOnly(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, fla
 /**
  * Kill-and-scale: one deployment for all affected apps, as Marathon makes (fact 58). The core
  * checks every lock first (unless `force`), so a refused request kills nothing. Ids that match
- * nothing still answer with a deployment, one without steps, as Marathon's does.
+ * nothing still answer a DeploymentResult, as Marathon's does; the core decides that nothing
+ * changes then (no deployment, no root version).
  */
 function killAndScale(deps: ApiDeps, byRunSpec: ReadonlyMap<string, Instance[]>, force: boolean): KillOutcome {
-  if (byRunSpec.size === 0) return { kind: 'deployment', result: submitDeployment(deps, { type: 'deploy', root: deps.scheduler.root() }) };
   const targets = [...byRunSpec].map(([runSpecId, instances]) => ({ runSpecId, instanceIds: instances.map((i) => i.instanceId) }));
   return { kind: 'deployment', result: submitDeployment(deps, { type: 'killAndScale', targets, force }) };
 }

@@ -238,3 +238,21 @@ t.test('a put that closes a dependency cycle gets Marathon\'s answer, as a group
   });
   t.equal(h.scheduler.root(), before, 'nothing changed');
 });
+
+t.test('a kill-and-scale that kills nothing starts no deployment and writes no root version (one app or several)', async (t) => {
+  const h = new Harness();
+  h.deploy(makeApp({ instances: 1 }));
+  h.advance(1000);
+  h.clearRecords();
+  const root = h.scheduler.root();
+  const answers = [
+    h.kill('/app', [], { scale: true }),
+    h.handle({ type: 'killAndScale', targets: [], force: false }),
+    h.handle({ type: 'killAndScale', targets: [{ runSpecId: '/app', instanceIds: [] }], force: false }),
+  ];
+  for (const answer of answers) t.match(answer, { ok: true, deploymentId: UUID, version: root.version });
+  t.equal(h.scheduler.root(), root, 'the root is unchanged');
+  t.same(h.scheduler.deployments(), []);
+  t.same(h.events(), [], 'no event: nothing changed');
+  t.same(h.calls(), []);
+});
