@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packageRoot } from '../src/runtime/package-root';
+import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
 import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
 import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
 
@@ -25,8 +24,6 @@ import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
  *   npm run bench:failover -- --failovers 50 --session 3000
  *   npm run bench:failover -- --zk 127.0.0.1:2181
  */
-
-const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) \(/;
 
 /** What to run. */
 export interface FailoverBenchOptions {
@@ -56,44 +53,11 @@ export interface FailoverBenchResult {
   readonly problems: readonly string[];
 }
 
-interface PacerProcess {
-  stderr(): string;
-  readonly child: ChildProcess;
-  readonly address: Promise<string>;
-  readonly exited: Promise<void>;
-  stop(signal: NodeJS.Signals): Promise<void>;
-}
-
 function startPacer(dir: string, zkUrl: string, sessionTimeoutMs: number): PacerProcess {
-  const fromSource = __filename.endsWith('.ts');
-  const repo = packageRoot(__dirname);
-  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src', 'main.ts')] : [join(__dirname, '..', 'src', 'main.js')];
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
-  const child = spawn(process.execPath, [...entry, '--zk', zkUrl, '--zk_session_timeout', String(sessionTimeoutMs), '--port', '0',
-    '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes')], { cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const address = new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-      const m = STARTUP.exec(err);
-      if (m?.[1] !== undefined) resolve(m[1]);
-    });
-    void exited.then(() => reject(new Error(`pacer exited before serving: ${err.slice(-1000)}`)));
-    setTimeout(() => reject(new Error(`pacer did not start within 300 s: ${err.slice(-1000)}`)), 300_000).unref();
+  return startPacerProcess({
+    args: ['--zk', zkUrl, '--zk_session_timeout', String(sessionTimeoutMs), '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes')],
+    startTimeoutMs: 300_000,
   });
-  address.catch(() => undefined);
-  return {
-    child, address, exited, stderr: () => err,
-    stop: async (signal) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
 }
 
 async function request(url: string, init: RequestInit = {}): Promise<{ status: number; text: string; leader: string | undefined } | undefined> {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
-import { packageRoot } from '../src/runtime/package-root';
+import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
 
 /**
  * bench:launch — the launch rate of the embedded default, end to end: a real pacer process
@@ -58,8 +57,6 @@ export interface LaunchBenchResult {
   /** Why the run did not do all its work; empty when it did. */
   readonly problems: readonly string[];
 }
-
-const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 
 /** Run the benchmark once. Never throws for a failed run: the reasons are in `problems`. */
 export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBenchResult> {
@@ -115,46 +112,9 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
   }
 }
 
-interface PacerProcess {
-  readonly child: ChildProcess;
-  readonly address: Promise<string>;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-/** pacer's compiled entry point beside this file (or `src/main.ts` through tsx, when this file runs from source) on a free port. */
+/** pacer on a free port with its store in `dir` and its sandboxes under `sandboxRoot`. */
 function startPacer(dir: string, sandboxRoot: string, extra: readonly string[], nodeArgs: readonly string[]): PacerProcess {
-  // The entry point beside this file's tree: src/main.ts from source (through tsx), or the
-  // compiled main.js next to the compiled bench (dist/bench → dist/src, dist/tests/bench → dist/tests/src).
-  const fromSource = __filename.endsWith('.ts');
-  const repo = packageRoot(__dirname);
-  const entry = fromSource ? ['--import', 'tsx', join(repo, 'src', 'main.ts')] : [join(__dirname, '..', 'src', 'main.js')];
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
-  const child = spawn(process.execPath, [...nodeArgs, ...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', sandboxRoot, ...extra], {
-    cwd: repo, env, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let err = '';
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const address = new Promise<string>((resolveAddress, reject) => {
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      err += chunk;
-      const m = STARTUP.exec(err);
-      if (m !== null) resolveAddress(m[1]);
-    });
-    void exited.then(() => reject(new Error(`pacer exited before serving: ${err.slice(-1000)}`)));
-    setTimeout(() => reject(new Error(`pacer did not start within 60 s: ${err.slice(-1000)}`)), 60_000).unref();
-  });
-  return {
-    child, address, stderr: () => err,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return startPacerProcess({ args: ['--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', sandboxRoot, ...extra], nodeArgs, startTimeoutMs: 60_000 });
 }
 
 /** `GET /v2/events` for status updates; resolves once the stream is open. */
