@@ -53,21 +53,30 @@ export interface ForkWaiting {
   readonly backoffAfterMs?: number;
 }
 
+/** `finished`, `failed`, `running` at the end of the fork, or `none` (the change started no deployment). */
+export type ForkDeployment = 'finished' | 'failed' | 'running' | 'none';
+
+/**
+ * How far a fork ran: every fork answer carries it (the run's outcome here, and the what-if and
+ * capacity answers of src/whatif/what-if.ts), so the fields are declared once.
+ */
+export interface ForkExtent {
+  /** Virtual ms the fork covered. */
+  readonly simulatedMs: number;
+  /** Set when the fork stopped on its budget (docs/limits.md), before its duration or the deployment's end. */
+  readonly stoppedBy?: 'wall-time' | 'steps';
+}
+
 /** What a fork run found. Times are ms after the change was applied, in the fork's virtual time. */
-export interface ForkOutcome {
+export interface ForkOutcome extends ForkExtent {
   /** The fork's core answer to the command (a refusal is what the live core would answer). */
   readonly result: CommandResult;
-  /** `finished`, `failed`, `running` at the end of the fork, or `none` (the change started no deployment). */
-  readonly deployment: 'finished' | 'failed' | 'running' | 'none';
+  readonly deployment: ForkDeployment;
   readonly finishedAfterMs?: number;
   readonly failure?: string;
   readonly launches: readonly ForkLaunch[];
   readonly kills: readonly ForkKill[];
   readonly waiting: readonly ForkWaiting[];
-  /** Virtual ms the fork covered. */
-  readonly simulatedMs: number;
-  /** Set when the fork stopped before its duration or the deployment's end: `wall-time` or `steps`. */
-  readonly stoppedBy?: 'wall-time' | 'steps';
   readonly steps: number;
   /** The fork's simulated cluster (agents, what runs where) and core at the end, for callers that look further (tests, capacity). */
   readonly scheduler: Scheduler;
@@ -88,7 +97,7 @@ export interface ForkRunOptions {
 /** What `done` may look at. */
 export interface ForkView {
   readonly scheduler: Scheduler;
-  readonly deployment: ForkOutcome['deployment'];
+  readonly deployment: ForkDeployment;
   /** ms after the change. */
   readonly afterMs: number;
   readonly lastLaunchAfterMs: number | undefined;

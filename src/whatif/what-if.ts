@@ -3,7 +3,7 @@ import type { Command, CommandResult } from '../scheduler/model/inputs';
 import { type Scheduler, isoTime } from '../scheduler/index';
 import type { SimTimings } from '../../sim/cluster/sim-models';
 import { DEFAULT_SIM_TIMINGS } from '../../sim/cluster/sim-models';
-import { runFork, type ForkBudget, type ForkKill, type ForkLaunch, type ForkOutcome, type ForkWaiting } from '../../sim/whatif/run-fork';
+import { runFork, type ForkBudget, type ForkDeployment, type ForkExtent, type ForkKill, type ForkLaunch, type ForkWaiting } from '../../sim/whatif/run-fork';
 import type { ForkState } from '../../sim/whatif/fork-state';
 import type { LastOffer } from './last-offers';
 import { takeFork } from './take-fork';
@@ -19,7 +19,7 @@ export interface WhatIfSource {
 }
 
 /** The answer to a simulated change (`?dryRun=true&simulate=PT30M`), as the API sends it. */
-export interface WhatIfAnswer {
+export interface WhatIfAnswer extends ForkExtent {
   /** The live instant the fork was taken at. */
   readonly forkedAt: string;
   readonly simulate: string;
@@ -27,7 +27,7 @@ export interface WhatIfAnswer {
   readonly deploymentId?: string;
   readonly version?: string;
   /** `finished`, `failed`, `running` (not finished within `simulate`), or `none` (the change deploys nothing). */
-  readonly deployment: ForkOutcome['deployment'];
+  readonly deployment: ForkDeployment;
   readonly finished: boolean;
   readonly finishedAfter?: string;
   readonly finishedAfterMs?: number;
@@ -38,15 +38,11 @@ export interface WhatIfAnswer {
   readonly killed: readonly ForkKill[];
   /** What still waits for an offer at the end, and the queue's rejection reasons. */
   readonly waiting: readonly ForkWaiting[];
-  /** Virtual time the fork covered. */
-  readonly simulatedMs: number;
-  /** The fork stopped early on its budget (docs/limits.md): `wall-time` or `steps`. */
-  readonly stoppedBy?: 'wall-time' | 'steps';
   readonly agents: number;
 }
 
 /** The answer to a capacity question (`GET /v2/capacity?app=/id`). */
-export interface CapacityAnswer {
+export interface CapacityAnswer extends ForkExtent {
   readonly forkedAt: string;
   readonly id: string;
   /** Instances the definition has now. */
@@ -59,8 +55,6 @@ export interface CapacityAnswer {
   readonly byAgent: Readonly<Record<string, number>>;
   /** Why the rest did not fit (the queue's rejection reasons). */
   readonly reasons: ForkWaiting['reasons'];
-  readonly simulatedMs: number;
-  readonly stoppedBy?: 'wall-time' | 'steps';
 }
 
 /** A refused change: the core's answer in the fork, which the API turns into the same error as the live write. */
