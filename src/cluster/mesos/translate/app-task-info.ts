@@ -1,20 +1,15 @@
 import type { TaskLaunch } from '../../../scheduler/model/launch';
-import type { CommandInfo, Resource, TaskInfo } from '../codec/mesos-model';
-import { agentCheckPort } from './agent-check-port';
+import type { Resource, TaskInfo } from '../codec/mesos-model';
 import { appContainerInfo } from './app-container-info';
-import { discoveryOf } from './discovery-to-mesos';
-import { fetchUris } from './fetch-uris';
-import { healthCheckToMesos } from './health-check-to-mesos';
-import { killPolicyOf } from './kill-policy';
-import { labelsToMesos } from './labels-to-mesos';
-import { mesosTaskEnv } from './mesos-task-env';
+import { commandTaskInfo, type TaskInfoParts } from './command-task-info';
 import { taskName } from './task-name';
 
 /**
  * The TaskInfo of an app instance's task for a LAUNCH operation (mesos-v1-scheduler-api.md §5.1,
  * §5.4): run by the command executor (or the Docker executor for `type: DOCKER` containers), so
  * `command` is set and `executor` is not. `resources` are the offered resources the core took
- * (see offer-resource-ledger.ts). Fields, all from the launch the core resolved:
+ * (see offer-resource-ledger.ts). Fields, all from the launch the core resolved (assembled by
+ * command-task-info.ts, as a pod's tasks are):
  *
  * - `name` from the app id (task-name.ts), `task_id`, `agent_id`;
  * - `command`: `cmd` through the shell; `args` without a shell (`value` = argv[0] and `arguments`
@@ -26,34 +21,14 @@ import { taskName } from './task-name';
  * - `labels` = the app's labels; `discovery` = its named ports (discovery-to-mesos.ts).
  */
 export function appTaskInfo(launch: TaskLaunch, resources: Resource[]): TaskInfo {
-  const container = appContainerInfo(launch);
-  const healthCheck = launch.healthCheck === undefined ? undefined : healthCheckToMesos(launch.healthCheck.check, agentCheckPort(launch));
-  const labels = labelsToMesos(launch.labels);
-  return {
-    name: taskName(launch.runSpecId),
-    taskId: { value: launch.taskId },
-    agentId: { value: launch.agentId },
-    resources,
-    command: appCommand(launch),
-    ...(container === undefined ? {} : { container }),
-    ...(healthCheck === undefined ? {} : { healthCheck }),
-    killPolicy: killPolicyOf(launch.killGracePeriodMs),
-    ...(labels === undefined ? {} : { labels }),
-    discovery: discoveryOf(launch),
-  };
+  return commandTaskInfo(launch, resources, { name: taskName(launch.runSpecId), command: appCommand(launch), container: appContainerInfo(launch) });
 }
 
-function appCommand(launch: TaskLaunch): CommandInfo {
-  const uris = fetchUris(launch.fetch);
-  const base: CommandInfo = {
-    environment: mesosTaskEnv(launch),
-    ...(uris.length > 0 ? { uris } : {}),
-    ...(launch.user === undefined || launch.user === '' ? {} : { user: launch.user }),
-  };
+function appCommand(launch: TaskLaunch): TaskInfoParts['command'] {
   const command = launch.command;
-  if (command !== undefined && 'shell' in command) return { ...base, shell: true, value: command.shell };
+  if (command !== undefined && 'shell' in command) return { shell: true, value: command.shell };
   const args = command?.argv ?? [];
-  if (args.length === 0) return { ...base, shell: false };
-  if (launch.image !== undefined) return { ...base, shell: false, arguments: [...args] };
-  return { ...base, shell: false, value: args[0], arguments: [...args] };
+  if (args.length === 0) return { shell: false };
+  if (launch.image !== undefined) return { shell: false, arguments: [...args] };
+  return { shell: false, value: args[0], arguments: [...args] };
 }

@@ -1,12 +1,7 @@
 import type { LaunchOperation, TaskLaunch } from '../../../scheduler/model/launch';
-import type { CommandInfo, ExecutorInfo, OfferOperation, Resource, TaskInfo } from '../codec/mesos-model';
-import { agentCheckPort } from './agent-check-port';
-import { discoveryOf } from './discovery-to-mesos';
-import { fetchUris } from './fetch-uris';
-import { healthCheckToMesos } from './health-check-to-mesos';
-import { killPolicyOf } from './kill-policy';
+import type { ExecutorInfo, OfferOperation, Resource, TaskInfo } from '../codec/mesos-model';
+import { commandTaskInfo } from './command-task-info';
 import { labelsToMesos } from './labels-to-mesos';
-import { mesosTaskEnv } from './mesos-task-env';
 import type { OfferResourceLedger } from './offer-resource-ledger';
 import { podExecutorContainer, podTaskContainer } from './pod-container-info';
 import { splitAllocation } from './split-allocation';
@@ -59,30 +54,11 @@ function executorInfo(op: LaunchGroup, frameworkId: string, resources: Resource[
 }
 
 function podTaskInfo(launch: TaskLaunch, resources: Resource[]): TaskInfo {
-  const container = podTaskContainer(launch);
-  const healthCheck = launch.healthCheck === undefined ? undefined : healthCheckToMesos(launch.healthCheck.check, agentCheckPort(launch));
-  const labels = labelsToMesos(launch.labels);
-  return {
-    name: launch.containerName ?? launch.taskId,
-    taskId: { value: launch.taskId },
-    agentId: { value: launch.agentId },
-    resources,
-    command: podCommand(launch),
-    ...(container === undefined ? {} : { container }),
-    ...(healthCheck === undefined ? {} : { healthCheck }),
-    killPolicy: killPolicyOf(launch.killGracePeriodMs),
-    ...(labels === undefined ? {} : { labels }),
-    discovery: discoveryOf(launch),
-  };
-}
-
-function podCommand(launch: TaskLaunch): CommandInfo {
-  const uris = fetchUris(launch.fetch);
-  const base: CommandInfo = {
-    environment: mesosTaskEnv(launch),
-    ...(uris.length > 0 ? { uris } : {}),
-    ...(launch.user === undefined || launch.user === '' ? {} : { user: launch.user }),
-  };
   const command = launch.command;
-  return command !== undefined && 'shell' in command && command.shell !== '' ? { ...base, shell: true, value: command.shell } : { ...base, shell: false };
+  const shell = command !== undefined && 'shell' in command && command.shell !== '' ? command.shell : undefined;
+  return commandTaskInfo(launch, resources, {
+    name: launch.containerName ?? launch.taskId,
+    command: shell === undefined ? { shell: false } : { shell: true, value: shell },
+    container: podTaskContainer(launch),
+  });
 }
