@@ -1,6 +1,5 @@
 import type { InstanceContext } from '../instances/instance-context';
-import { unhealthyKillDeferralEndedEvent, unhealthyKillDeferredEvent } from '../events/unhealthy-kill-events';
-import { isoTime } from '../kernel/iso-time';
+import { unhealthyKillDeferralEndedEvent, unhealthyKillDeferredEvent, unhealthyKillEvents } from '../events/unhealthy-kill-events';
 import type { DeferralOutcome } from '../model/events';
 import type { Instance } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
@@ -21,16 +20,10 @@ import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource }
  * scheduler's own kills go through {@link requestUnhealthyKill} and the floor.
  */
 export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string, alreadyKilled: boolean): void {
-  const timestamp = isoTime(ctx.clock.nowMs());
-  const taskId = inst.tasks[0]?.taskId ?? inst.instanceId;
-  const host = inst.agent?.hostname ?? '';
-  const slaveId = inst.agent?.agentId ?? '';
-  const version = inst.runSpecVersion;
-  recordTaskFailure(rs, inst, taskId, 'TASK_KILLED', reason, ctx.clock.nowMs());
-  ctx.bus.emit({ eventType: 'unhealthy_task_kill_event', timestamp, appId: inst.runSpecId, taskId, version, reason, host, slaveId });
-  ctx.bus.emit({
-    eventType: 'unhealthy_instance_kill_event', timestamp, appId: inst.runSpecId, taskId, instanceId: inst.instanceId, version, reason, host, slaveId,
-  });
+  const [taskKill, instanceKill] = unhealthyKillEvents(inst, reason, ctx.clock.nowMs());
+  recordTaskFailure(rs, inst, taskKill.taskId, 'TASK_KILLED', reason, ctx.clock.nowMs());
+  ctx.bus.emit(taskKill);
+  ctx.bus.emit(instanceKill);
   if (alreadyKilled) inst.killReason ??= 'unhealthy';
   else killInstance(ctx, rs, inst, 'unhealthy', 'Running');
 }
