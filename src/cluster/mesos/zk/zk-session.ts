@@ -261,8 +261,8 @@ export class ZkSession implements ZkReader {
 
   /** One request, bounded by `requestTimeoutMs`, its error as a ZkError. */
   private call<T>(what: string, run: (done: (error: Error | zookeeper.Exception | null, value: T) => void) => void): Promise<T> {
-    if (this.closed) return Promise.reject(new ZkError('CLOSED', `ZooKeeper session to ${describeZkUrl(this.url)} is closed`));
     if (this.expired) return Promise.reject(new ZkError('SESSION_EXPIRED', `ZooKeeper session to ${describeZkUrl(this.url)} expired`));
+    if (this.closed) return Promise.reject(new ZkError('CLOSED', `ZooKeeper session to ${describeZkUrl(this.url)} is closed`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new ZkError('CONNECTION_LOSS', `${what}: no answer from ${describeZkUrl(this.url)} within ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
       run((error, value) => {
