@@ -1,6 +1,5 @@
 import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
-import { validateRole } from '../groups/role-rules';
 import { stampVersions } from '../groups/versioning';
 import { parseIsoTime } from '../kernel/iso-time';
 import type { CommandResult } from '../model/inputs';
@@ -11,9 +10,9 @@ import { versionAfter } from '../groups/version-after';
 /**
  * Create or update a run spec: a new root with it, deployed as a plan (Start + Scale for a new
  * one, Scale for a scale-only change, Restart for anything else). Refused while a deployment holds
- * the run spec, unless `force`. The role is checked against the tree (spec 2.7, section 7): a role
- * outside the allowed set, and a role change of a resident run spec without `force`, are refused
- * with the `/role` detail.
+ * the run spec, unless `force`. Its role is checked where every root change's roles are, by the
+ * deployment manager (`/role`: a role outside the allowed set, a resident `*`, a resident role
+ * change without `force`).
  *
  * Versions, as every root change stamps them ({@link versionAfter}): the clock's now (or the
  * version `spec` carries when that is later: the simulator and tests stamp their own), moved to
@@ -25,8 +24,6 @@ import { versionAfter } from '../groups/version-after';
 export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): CommandResult {
   const root = ctx.state.root;
   const before = findRunSpec(root, spec.id);
-  const roleError = validateRole(root, spec, ctx.options.defaultRole, before, { newGroupEnforceRole: ctx.options.newGroupEnforceRole, force });
-  if (roleError !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleError] };
   const version = versionAfter(Math.max(ctx.clock.nowMs(), parseIsoTime(spec.version) ?? 0), root.version);
   const stamped = stampVersions(before?.kind === spec.kind ? before : undefined, spec, version);
   return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, version), force, spec.id);

@@ -14,7 +14,8 @@ import { findRunSpec } from '../groups/tree-query';
 import { CYCLIC_DEPENDENCIES_MESSAGE } from '../groups/dependencies';
 import { parentOf } from '../groups/path-id';
 import { versionAfter } from '../groups/version-after';
-import { residentRoleErrors } from '../groups/role-rules';
+import { validateRole } from '../groups/role-rules';
+import { sameConfig } from '../model/same-config';
 import { singleInstanceViolations } from '../groups/single-instance';
 import { floorLabelViolations } from '../health/unhealthy-kill-floor';
 import { assignServicePorts } from '../groups/service-ports';
@@ -75,7 +76,7 @@ export class DeploymentManager {
     if (!ports.ok) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/', errors: [ports.message] }] };
     const target = ports.root;
     const plan = this.planner(original, target, uuidFrom(ctx.random));
-    const roleDetail = residentRoleChanges(original, target, plan.affectedRunSpecIds, force);
+    const roleDetail = roleProblems(ctx, original, target, plan.affectedRunSpecIds, force);
     if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
     const specDetails = plan.affectedRunSpecIds.flatMap((id) => runSpecViolations(target, id));
     if (specDetails.length > 0) return { ok: false, error: 'invalid', message: 'Object is not valid', details: specDetails };
@@ -306,15 +307,23 @@ export class DeploymentManager {
 }
 
 /**
- * Spec section 7 / fact 114, checked where every change passes (one app, a bulk app update, a
- * group): a resident run spec cannot move to `*`, nor change its role without `force` (its
- * reservations stay with the old role). Undefined when no affected run spec breaks the rule.
+ * The role rules of spec 2.7 and section 7 (facts 109–114), checked here once for every root
+ * change (one app, a bulk app update, a group change, a revert, a rollback): each affected run
+ * spec that is new or whose definition changed is checked by `validateRole` against the new tree
+ * (the enforcement of its top-level group as the change leaves it) and the run spec it replaces —
+ * a role outside the allowed set, a resident `*`, a resident role change without `force`. A scale
+ * or a restart keeps the role and is not checked again. All errors in one `/role` detail, as
+ * Marathon reports them; undefined when every role is fine.
  */
-function residentRoleChanges(original: Group, target: Group, ids: readonly string[], force: boolean): ValidationDetail | undefined {
+function roleProblems(ctx: DeploymentContext, original: Group, target: Group, ids: readonly string[], force: boolean): ValidationDetail | undefined {
   const errors: string[] = [];
   for (const id of ids) {
     const after = findRunSpec(target, id);
-    if (after !== undefined) errors.push(...residentRoleErrors(after, findRunSpec(original, id), force));
+    if (after === undefined) continue;
+    const before = findRunSpec(original, id);
+    if (before !== undefined && sameConfig(before, after)) continue;
+    const detail = validateRole(target, after, ctx.options.defaultRole, before, { force });
+    if (detail !== undefined) errors.push(...detail.errors);
   }
   return errors.length === 0 ? undefined : { path: '/role', errors: [...new Set(errors)] };
 }

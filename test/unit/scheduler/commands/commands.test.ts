@@ -212,7 +212,28 @@ t.test('a whole-root deploy (bulk app update, group change) changing a resident 
   t.equal(h.scheduler.runSpec('/dev/db')?.role, 'dev', 'nothing changed');
   const other = putInTree(h.scheduler.root(), makeApp({ id: '/dev/db', role: 'ops', resident: true, version: versionAt(1) }), { version: versionAt(1), newGroupEnforceRole: 'off' });
   if (!other.ok) throw new Error(other.message);
-  t.match(h.handle({ type: 'deploy', root: other.root, force: true }), { ok: true }, 'with force the change is accepted');
+  t.same(h.handle({ type: 'deploy', root: other.root, force: true }), {
+    ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/role', errors: ['got ops, expected one of: [*, dev]'] }],
+  }, 'the allowed roles are checked for a whole-root change too (one place: the deployment manager), force or not');
+  // With --mesos_role ops the role is allowed: force accepts the resident role change.
+  const withOps = new Harness({ options: { defaultRole: 'ops' } });
+  withOps.deploy(makeApp({ id: '/dev/db', role: 'dev', resident: true }));
+  withOps.advance(1000);
+  const toOps = putInTree(withOps.scheduler.root(), makeApp({ id: '/dev/db', role: 'ops', resident: true, version: versionAt(1) }), { version: versionAt(1), newGroupEnforceRole: 'off' });
+  if (!toOps.ok) throw new Error(toOps.message);
+  t.match(withOps.handle({ type: 'deploy', root: toOps.root }), { ok: false, details: [{ path: '/role', errors: [residentRoleChangeMessage('dev', 'ops')] }] }, 'refused unless forced');
+  t.match(withOps.handle({ type: 'deploy', root: toOps.root, force: true }), { ok: true }, 'with force the change is accepted');
+});
+
+t.test('roles are checked in one place for every root change: a put, a bulk put and a group update get the same /role answer', async (t) => {
+  const refused = { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/role', errors: ['got foo, expected one of: [*, dev]'] }] };
+  const app = makeApp({ id: '/dev/a', role: 'foo' });
+  const h = new Harness();
+  t.same(h.put(app), refused, 'putRunSpec');
+  t.same(h.handle({ type: 'changeRoot', change: { kind: 'putRunSpecs', specs: [app] } }), refused, 'changeRoot putRunSpecs');
+  t.same(h.handle({ type: 'changeRoot', change: { kind: 'updateGroup', update: { id: '/dev', apps: [app] } } }), refused, 'changeRoot updateGroup');
+  t.same(h.scheduler.runSpecs(), [], 'nothing changed');
+  t.match(h.put(makeApp({ id: '/dev/a', role: 'dev', instances: 0 })), { ok: true }, 'an allowed role is accepted');
 });
 
 t.test('one version rule for every root change: a changed put in the current root\'s millisecond is stamped 1 ms later, as a group change is', async (t) => {
