@@ -17,6 +17,7 @@ import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
 import { continueDeferred } from './instances/instance-lifecycle';
+import { flushInstances } from './instances/instance-tracker';
 import { findRunSpec } from './groups/tree-query';
 import { EventBus, type EventListener } from './events/event-bus';
 import { HealthTracker, type CheckState } from './health/health-tracker';
@@ -104,17 +105,7 @@ export class Scheduler {
     const runSpecs = this.ctx.state.runSpecs;
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
     syncFrameworkRoles(this.ctx);
-    this.persistDirty();
-  }
-
-  /** Writes the instances changed by this input that still exist (expunged ones were deleted). */
-  private persistDirty(): void {
-    const state = this.ctx.state;
-    if (state.dirty.size === 0) return;
-    const live: Instance[] = [];
-    for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
-    state.dirty.clear();
-    if (live.length > 0) this.ctx.store.saveInstances(live);
+    flushInstances(this.ctx);
   }
 
   /** The options this core runs with (defaults filled): `/v2/info` reports them. */

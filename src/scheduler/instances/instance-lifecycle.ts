@@ -140,7 +140,7 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances(created);
+  for (let i = 0; i < count; i++) ctx.state.dirty.add(created[i]);
   if (ctx.bus.hasListeners) for (const inst of created) ctx.bus.emit(instanceChangedEvent(inst, nowMs));
 }
 
@@ -170,7 +170,7 @@ export function rescheduleInstance(ctx: InstanceContext, rs: RunSpecState, inst:
   setCondition(ctx, rs, inst, 'Scheduled');
   rs.scheduled.push(inst);
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances([inst]);
+  ctx.state.dirty.add(inst);
 }
 
 /**
@@ -187,7 +187,7 @@ export function retireInstance(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
   (rs.releasing ??= new Set()).add(inst.instanceId);
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances([inst]);
+  ctx.state.dirty.add(inst);
 }
 
 /**

@@ -10,10 +10,12 @@ import { expungeInstance, removeScheduled } from '../instances/instance-lifecycl
 import { finishDeleteIfDone } from '../instances/finish-delete';
 import { launchOperation } from './place-instance';
 
-/** What the resident pass did with one offer: operations for the ACCEPT, instances to persist. */
+/**
+ * What the resident pass did with one offer: operations for the ACCEPT (the instances it relaunches
+ * are in the tracker's dirty set, written before the ACCEPT: instances/instance-tracker.ts).
+ */
 export interface ResidentOutcome {
   readonly ops: OfferOperation[];
-  readonly instances: Instance[];
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ResidentOutcome {
  * - otherwise (its instance is starting or in backoff) the pool is left alone.
  */
 export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: number): ResidentOutcome {
-  const out: ResidentOutcome = { ops: [], instances: [] };
+  const out: ResidentOutcome = { ops: [] };
   for (const pool of offer.pools) {
     const id = pool.reservationId;
     if (id === undefined || pool.reservedFor === undefined) continue;
@@ -58,7 +60,6 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
     inst.reservation = { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] };
     out.ops.push(launchOperation(ctx, rs, inst, offer, onReservation(rs, pool), pool.volumes ?? []));
-    out.instances.push(inst);
   }
   return out;
 }

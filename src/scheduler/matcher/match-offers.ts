@@ -8,6 +8,7 @@ import { OfferLedger } from './offer-ledger';
 import { runFilters } from './pipeline';
 import { reserve } from './reserve';
 import { placeInstance } from '../launcher/place-instance';
+import { flushInstances } from '../instances/instance-tracker';
 import { firstResidentLaunch, residentOperations } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
 import { RESEND_REFUSE_MS } from '../scheduler-options';
@@ -19,7 +20,7 @@ import { RESEND_REFUSE_MS } from '../scheduler-options';
  * progresses, until the offer is full, `maxInstancesPerOffer` is reached or no candidate fits.
  * A candidate rejected by an offer is skipped for the rest of that offer (the ledger only
  * shrinks), and an offer that cannot hold the smallest waiting request is done at once.
- * Instances are persisted before the accept; unused offers are declined in one call. At most
+ * The instances changed so far are written (flushInstances) before each accept; unused offers are declined in one call. At most
  * `launchesPerInput` instances are placed per batch; the offers after that are declined to be sent
  * again (RESEND_REFUSE_MS), so one input stays short however many offers arrive at once.
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
@@ -47,13 +48,10 @@ export class OfferMatcher {
         declined.push(offer.offerId);
         continue;
       }
-      const instances: Instance[] = resident === undefined ? [] : [...resident.instances];
       const ops: OfferOperation[] = resident === undefined ? [] : [...resident.ops];
-      for (let i = 0; i < placed.length; i++) {
-        instances.push(placed[i].inst);
-        ops.push(...placed[i].ops);
-      }
-      ctx.store.saveInstances(instances);
+      for (let i = 0; i < placed.length; i++) ops.push(...placed[i].ops);
+      // Durable before the cluster sees the launch: the placed instances are written now, once.
+      flushInstances(ctx);
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
