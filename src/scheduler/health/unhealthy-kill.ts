@@ -7,6 +7,7 @@ import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 import { killInstance } from '../kill/kill-instance';
 import { recordTaskFailure } from '../instances/record-task-failure';
+import { setKillReason } from '../instances/instance-tracker';
 import type { DeferredKill } from './health-tracker';
 import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource } from './unhealthy-kill-floor';
 
@@ -31,7 +32,7 @@ export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Inst
   ctx.bus.emit({
     eventType: 'unhealthy_instance_kill_event', timestamp, appId: inst.runSpecId, taskId, instanceId: inst.instanceId, version, reason, host, slaveId,
   });
-  if (alreadyKilled) inst.killReason ??= 'unhealthy';
+  if (alreadyKilled) setKillReason(ctx, inst, 'unhealthy');
   else killInstance(ctx, rs, inst, 'unhealthy', 'Running');
 }
 

@@ -16,7 +16,8 @@ import { killUnhealthy } from '../health/unhealthy-kill';
 import { DEFAULT_KILL_GRACE_MS, sendKills } from '../kill/kill-instance';
 import { onBecameUnreachable } from '../unreachable/unreachable';
 import { converge } from './converge';
-import { rescheduleInstance, retireInstance, setCondition } from './instance-lifecycle';
+import { rescheduleInstance, retireInstance } from './instance-lifecycle';
+import { applyTaskStatus, clearUnreachable, markStarted, setCondition, setKillReason, setReservation } from './instance-tracker';
 import { finishDeleteIfDone } from './finish-delete';
 import { recordTaskFailure } from './record-task-failure';
 import { FAILURE_STATES } from '../model/task-failure';
@@ -37,19 +38,10 @@ function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): 
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
   const nowMs = ctx.clock.nowMs();
-  const stateChanged = task.state !== status.state;
-  task.state = status.state;
-  task.condition = conditionOfTaskState(status.state, status.reason);
-  task.lastStatusMs = nowMs;
-  if (status.message !== undefined) task.message = status.message;
-  if (status.state === 'TASK_RUNNING') task.startedAtMs ??= nowMs;
-  const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
-  if (status.healthy !== undefined) task.healthy = status.healthy;
-  // The task's state and last verdict are stored with the instance (recovery restores the verdict).
-  if (stateChanged || healthChanged) ctx.state.dirty.add(inst);
+  const { stateChanged, healthChanged } = applyTaskStatus(ctx, inst, task, status);
   if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
   if (rs === undefined) return;
-  confirmReservation(inst, status);
+  confirmReservation(ctx, inst, status);
   if (stateChanged && FAILURE_STATES.has(status.state)) recordTaskFailure(rs, inst, task.taskId, status.state, task.message ?? '', nowMs);
   const wasUnreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
   const wasReplaced = inst.condition === 'UnreachableInactive';
@@ -63,7 +55,7 @@ function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): 
     if ((healthChanged || stateChanged) && status.healthy !== undefined) onAgentVerdict(ctx, rs.spec, inst, task, status.healthy);
   }
   if (inst.kind === 'pod' && isTerminalCondition(task.condition) && inst.condition === 'Killing' && inst.killRequestedAtMs === undefined) {
-    inst.killReason ??= 'pod-sibling';
+    setKillReason(ctx, inst, 'pod-sibling');
     sendKills(ctx, rs.spec, inst);
   }
 }
@@ -76,11 +68,11 @@ function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): 
  * instance is placed afresh; should it exist, its offer is recognised by its labels
  * (launcher/resident-offers.ts: relaunched on it while the instance waits, released otherwise).
  */
-function confirmReservation(inst: Instance, status: TaskStatus): void {
+function confirmReservation(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {
   const r = inst.reservation;
   if (r === undefined || r.unconfirmed !== true) return;
-  if (status.uuid !== undefined || !isTerminalTaskState(status.state)) inst.reservation = { agentId: r.agentId, role: r.role, volumes: r.volumes };
-  else inst.reservation = undefined;
+  if (status.uuid !== undefined || !isTerminalTaskState(status.state)) setReservation(ctx, inst, { agentId: r.agentId, role: r.role, volumes: r.volumes });
+  else setReservation(ctx, inst, undefined);
 }
 
 function instanceCondition(inst: Instance): Condition {
@@ -101,11 +93,11 @@ function afterConditionChange(
     return;
   }
   if (wasUnreachable && c !== 'UnreachableInactive') {
-    inst.unreachableSinceMs = undefined;
+    clearUnreachable(ctx, inst);
     converge(ctx, rs);
   }
   if (c === 'Running' && ctx.state.isCurrent(inst)) {
-    inst.startedAtMs ??= ctx.clock.nowMs();
+    markStarted(ctx, inst);
     startHealthChecks(ctx, rs, inst);
     startReadiness(ctx, rs, inst);
   }

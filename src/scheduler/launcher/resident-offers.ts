@@ -8,6 +8,7 @@ import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { expungeInstance, removeScheduled } from '../instances/instance-lifecycle';
 import { finishDeleteIfDone } from '../instances/finish-delete';
+import { setReservation } from '../instances/instance-tracker';
 import { launchOperation } from './place-instance';
 
 /**
@@ -58,7 +59,7 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     if (inst.condition !== 'Scheduled' || !ctx.demand.wantsOffers(rs, nowMs)) continue;
     removeScheduled(ctx, rs, inst);
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
-    inst.reservation = { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] };
+    setReservation(ctx, inst, { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] });
     out.ops.push(launchOperation(ctx, rs, inst, offer, onReservation(rs, pool), pool.volumes ?? []));
   }
   return out;
@@ -75,7 +76,7 @@ export function firstResidentLaunch(ctx: LaunchContext, rs: RunSpecState, inst: 
   const volumes: PersistentVolume[] = persistentVolumesOf(rs.spec).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));
   const total = sum(res.allocation);
   const reserved: OfferedPool = { ...total, reservedFor: role, reservationId: inst.instanceId };
-  inst.reservation = { agentId, role, volumes, unconfirmed: true };
+  setReservation(ctx, inst, { agentId, role, volumes, unconfirmed: true });
   const reserve: ReservationOperation = { kind: 'reserve', agentId, reservationId: inst.instanceId, role, allocation: res.allocation };
   const create: ReservationOperation = { kind: 'create', agentId, reservationId: inst.instanceId, role, volumes };
   const launch = launchOperation(ctx, rs, inst, offer, { allocation: [reserved], hostPorts: res.hostPorts }, volumes);
