@@ -33,6 +33,16 @@ module.exports = {
     },
     ...layerRules,
     {
+      // Issue 12, problem 3: a status update's reactions are the instance tracker's ordered list
+      // (instances/status-handlers.ts), run once per update; on-status.ts applies the update and
+      // runs that list, and never calls a reaction itself.
+      name: 'instance-status-handlers',
+      severity: 'error',
+      comment: 'on-status.ts reacts to a status update only through the ordered status handlers (instances/status-handlers.ts).',
+      from: { path: `${core}instances/on-status\\.ts$` },
+      to: { path: `${core}(health|readiness|unreachable)/|${core}instances/(backoff|converge|converge-restart|instance-lifecycle|finish-delete|record-task-failure)\\.ts$` },
+    },
+    {
       name: 'core-surface',
       severity: 'error',
       comment: 'Outside the core, import it through its surface (src/scheduler/index.ts), its model and its ports; tests may import internals.',
