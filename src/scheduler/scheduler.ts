@@ -97,8 +97,9 @@ export class Scheduler {
   }
 
   /**
-   * Deployments and rolling restarts react to what changed; offer demand follows (revive/suppress),
-   * and the framework's roles when the roles in use changed.
+   * Once per input, in this order: deployments and rolling restarts react to what changed; offer
+   * demand follows (revive/suppress), and the framework's roles when the roles in use changed;
+   * last, every instance the input changed is written, once (instances/instance-tracker.ts).
    */
   private afterInput(): void {
     this.settle();

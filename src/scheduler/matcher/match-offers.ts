@@ -20,7 +20,8 @@ import { RESEND_REFUSE_MS } from '../scheduler-options';
  * progresses, until the offer is full, `maxInstancesPerOffer` is reached or no candidate fits.
  * A candidate rejected by an offer is skipped for the rest of that offer (the ledger only
  * shrinks), and an offer that cannot hold the smallest waiting request is done at once.
- * The instances changed so far are written (flushInstances) before each accept; unused offers are declined in one call. At most
+ * The instances changed so far are written before each accept (flushInstances: durable before
+ * the launch, and once per input); unused offers are declined in one call. At most
  * `launchesPerInput` instances are placed per batch; the offers after that are declined to be sent
  * again (RESEND_REFUSE_MS), so one input stays short however many offers arrive at once.
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
