@@ -10,9 +10,10 @@ import type { RunSpecState } from '../state/run-spec-state';
 
 /*
  * The instance tracker: the one owner of instance mutation (issue 12, problem 3). Every write to a
- * field of an Instance or of its Tasks is one of the operations below; no other module of pacer
- * assigns an instance's fields (the `pacer/instance-writes` lint rule, eslint.config.mjs, proven by
- * test/unit/lint/instance-writes.test.ts). Each operation keeps what depends on the field right
+ * field of an Instance or of its Tasks is one of the operations below; no other module of the core,
+ * the store, the runtime or HA assigns an instance's fields (the `pacer/instance-writes` lint rule,
+ * eslint.config.mjs, proven by test/unit/lint/instance-writes.test.ts); the API, the drivers and the
+ * simulator only read the instances the facade hands out. Each operation keeps what depends on the field right
  * (the run spec's active, running, role and placement counters), marks the instance changed for
  * this input (the dirty set, written once: {@link flushInstances}) and its run spec changed (the
  * deployments look at those), and emits `instance_changed_event` where Marathon does. What reacts

@@ -57,7 +57,8 @@ const becameTerminal = (change: StatusChange): boolean => change.conditionChange
  *  2. task failure  the run spec's `lastTaskFailure`
  *  3. condition     the instance's condition from its tasks (`instance_changed_event`)
  *  4. unreachable   became Unreachable: the unreachable strategy (replace, expunge; timers)
- *  5. checks end    became terminal: its health and readiness check state is forgotten
+ *  5. checks end    became terminal: its health and readiness check state is forgotten (a held
+ *                   unhealthy kill of it ends)
  *  6. agent kill    terminal, killed by the agent for an agent-run health check: unhealthy kill events
  *  7. retire        terminal, not to run again (goal, delete, replaced): retired or expunged, a
  *                   delete may finish, the run spec converges
