@@ -114,6 +114,16 @@ const flows: { name: string; options?: HarnessOptions; run: (h: Harness) => void
     },
   },
   {
+    name: 'a restart while instances wait for offers: the waiting ones take the new version, stored with it',
+    run: (h) => {
+      h.put(makeApp({ id: '/wait', instances: 4, cpus: 1, mem: 64 }));
+      h.run(h.offer(makeOffer({ cpus: 2, mem: 1024 })));
+      h.advance(1_000);
+      h.handle({ type: 'restart', runSpecId: '/wait', force: true });
+      h.run(h.offer(makeOffer({ agent: { hostname: 'h2' }, cpus: 8, mem: 1024 })));
+    },
+  },
+  {
     name: 'a resident app: reserve and launch, fail, relaunch on the reservation, scale to 0 and release',
     options: { options: { defaultRole: 'db' } },
     run: (h) => {
