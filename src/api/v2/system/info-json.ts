@@ -67,6 +67,12 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   // Fact 93: credentials redacted (`zk://xxxxxxxx@host/mesos`), by the one rule of url-credentials.ts.
   out.master = redactCredentials(config.master);
   out.mesos_role = config.defaultRole;
+  // On Mesos, the FrameworkInfo it subscribes with (`failover_timeout` in seconds, as Marathon's flag).
+  if (config.mesosFramework !== undefined) {
+    out.framework_name = config.mesosFramework.name;
+    out.mesos_user = config.mesosFramework.user;
+    out.failover_timeout = config.mesosFramework.failoverTimeoutSeconds;
+  }
   out.new_group_enforce_role = config.newGroupEnforceRole;
   // The core's effective options, in Marathon's units (milliseconds for durations).
   const options = deps.scheduler.options();
