@@ -75,8 +75,10 @@ t.test('a pacer that fails over resubscribes with the same FrameworkInfo fields 
   t.teardown(() => master.close());
   const config = configOf(t, master.url, ['--framework_name', 'pacer-ha', '--mesos_user', 'nobody', '--failover_timeout', '120']);
   const first = await startMesos(config, quiet);
-  await master.waitForCall('SUBSCRIBE');
-  const frameworkId = await master.waitForStream().then(() => master.frameworkId);
+  await master.waitForStream();
+  const frameworkId = master.frameworkId;
+  // The core saved the id before it reconciles (its answer to SUBSCRIBED): a restart finds it in the store.
+  await master.waitForCall('RECONCILE');
   await first.close();
   const second = await startMesos(config, quiet);
   t.teardown(() => second.close());
