@@ -23,7 +23,9 @@ import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK as skip, ZK } from 
  *   election's fine), or whose whole way to ZooKeeper goes silent (the election's lease runs out
  *   first, then the stopping store drops its writes), stops scheduling: the change is answered 503,
  *   nothing is launched, the standby takes over as the same framework, and the write queued by the
- *   old leader never lands (its election znode, the writes' fence, is gone).
+ *   old leader never lands (its election znode, the writes' fence, is gone);
+ * - a pacer elected that cannot open its store within `--zk_timeout` gives the term up and joins
+ *   the election again: it never serves, the other pacer leads.
  */
 
 t.test('a stopping store drops, after its wait, the writes ZooKeeper did not take', { skip }, async (t) => {
@@ -139,3 +141,27 @@ for (const c of cases) {
     t.equal((await call(`${first.url}/v2/apps/zkt/web`)).status, 404, 'through the old leader too');
   });
 }
+
+t.test('a new leader that cannot open its store within --zk_timeout gives up the term; the other pacer leads again', { skip }, async (t) => {
+  const admin = await adminSession(t);
+  const root = await scratchPath(t, admin);
+  const master = await FakeMaster.start();
+  t.teardown(() => master.close());
+  const first = await mesosPacer(t, root, master, 2_000);
+  const second = await mesosPacer(t, root, master, 2_000);
+  await waitFor(() => first.running.leadership.serving() && second.running.leadership.leader() === first.running.address, 'the first pacer to lead');
+  await master.waitForStream();
+  t.equal(master.callsOf('SUBSCRIBE').length, 1);
+
+  // The second pacer's election session stays; a session it opens from now on gets no answer.
+  second.proxy.freezeNew();
+  t.equal((await call(`${first.url}/v2/leader`, { method: 'DELETE' })).status, 200, 'the leader abdicates');
+  await waitFor(() => second.lines.some((l) => /cannot lead now: .*within 2000 ms; joining the election again/.test(l)), 'the second pacer to give up the term');
+  await waitFor(() => first.running.leadership.serving() && second.running.leadership.leader() === first.running.address, 'the first pacer to lead again');
+  t.equal(second.running.leadership.serving(), false, 'the second pacer never served');
+  const created = await call(`${second.url}/v2/apps`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: '/zkt/after', cmd: 'sleep 100', cpus: 0.1, mem: 32, instances: 0 }),
+  });
+  t.equal(created.status, 201, 'writes through the second pacer reach the first again');
+  t.equal(master.callsOf('SUBSCRIBE').length, 2, 'only the first pacer subscribed, twice: the second never did');
+});

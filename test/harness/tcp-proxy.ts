@@ -5,11 +5,12 @@ import net from 'node:net';
  * can break the way networks break: `cut()` resets every connection and refuses new ones (the
  * client sees its socket close); `freeze()` goes silent — connections stay open but nothing gets
  * through either way (held back, as TCP would retransmit it) until `heal()`; `freezeConnection(i)`
- * does that to one connection only.
+ * does that to one connection only, `freezeNew()` to the connections opened from then on.
  */
 export class TcpProxy {
   private readonly pairs = new Set<{ client: net.Socket; upstream: net.Socket; held: [net.Socket, Buffer][]; frozen: boolean }>();
   private mode: 'open' | 'frozen' | 'cut' = 'open';
+  private newFrozen = false;
 
   private constructor(private readonly server: net.Server, private readonly target: { host: string; port: number }) {
     server.on('connection', (client) => this.relay(client));
@@ -56,8 +57,14 @@ export class TcpProxy {
     pair.frozen = true;
   }
 
+  /** Connections opened from now on are silent from the start (a new session's handshake gets no answer); open ones relay on. */
+  freezeNew(): void {
+    this.newFrozen = true;
+  }
+
   heal(): void {
     this.mode = 'open';
+    this.newFrozen = false;
     for (const pair of this.pairs) {
       pair.frozen = false;
       for (const [to, chunk] of pair.held) to.write(chunk);
@@ -73,7 +80,7 @@ export class TcpProxy {
   private relay(client: net.Socket): void {
     if (this.mode === 'cut') return void client.destroy();
     const upstream = net.connect(this.target.port, this.target.host);
-    const pair = { client, upstream, held: [] as [net.Socket, Buffer][], frozen: false };
+    const pair = { client, upstream, held: [] as [net.Socket, Buffer][], frozen: this.newFrozen };
     this.pairs.add(pair);
     const forward = (to: net.Socket) => (chunk: Buffer): void => {
       if (this.mode === 'open' && !pair.frozen) to.write(chunk);
