@@ -51,13 +51,23 @@ export interface SchedulerOptions {
    */
   readonly instancesPerInput: number;
   /**
-   * Most instances one `offers` input places (issue 11 item 4): a batch of 1,000 offers that could
-   * take 100 each would otherwise place 100,000 in one input. Offers left when it is reached are
-   * declined with Mesos's default filter, {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon
-   * declines an offer its matching deadline cut short the same way: OfferProcessorImpl,
-   * `resendThisOffer`), so they come back soon.
+   * Most instances one input places (issue 11 item 4): a batch of 1,000 offers that could take 100
+   * each would otherwise place 100,000 in one input. Offers not reached when it is hit are kept
+   * and matched by the next inputs (a `continueOffers` timer due at once; API requests and cluster
+   * updates are handled in between), as long as their batch may place more
+   * ({@link launchesPerOfferBatch}); offers/offer-batches.ts.
    */
   readonly launchesPerInput: number;
+  /**
+   * Most instances placed from one batch of offers, over all the inputs that match it (a count:
+   * the deterministic stand-in for Marathon's matching deadline, `--offer_matching_timeout`).
+   * Offers left when it is reached are declined with Mesos's default filter,
+   * {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon declines an offer its matching
+   * deadline cut short the same way: OfferProcessorImpl, `resendThisOffer`), so they come back
+   * soon. Equal to `launchesPerInput` (the default), a batch is matched in one input and never
+   * kept; below it, it bounds each input instead.
+   */
+  readonly launchesPerOfferBatch: number;
 }
 
 /** Mesos's default refuse filter (mesos.proto `Filters.refuse_seconds`, 5 s): an offer declined to be sent again. */
@@ -80,4 +90,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   unhealthyKillFloor: undefined,
   instancesPerInput: 2000,
   launchesPerInput: 2000,
+  launchesPerOfferBatch: 2000,
 };

@@ -27,6 +27,7 @@ import { onKillRetry } from './kill/kill-instance';
 import { inBackoff, resetBackoff } from './instances/backoff';
 import { OfferDemand } from './launch-queue/offer-demand';
 import { OfferMatcher } from './matcher/match-offers';
+import { OfferBatches } from './offers/offer-batches';
 import { buildFilterPipeline } from './matcher/pipeline';
 import type { RejectionStats } from './state/rejection-stats';
 import type { Command, CommandResult, RootChange, RootChangePreview, SchedulerInput, TimerKind } from './model/inputs';
@@ -62,7 +63,7 @@ export interface QueueEntry {
  */
 export class Scheduler {
   private readonly ctx: CoreContext;
-  private readonly matcher: OfferMatcher;
+  private readonly offers: OfferBatches;
   private readonly setAside: readonly SetAsideRecord[];
 
   constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}, wiring: CoreWiring = defaultWiring(options)) {
@@ -77,7 +78,7 @@ export class Scheduler {
       deployments: new DeploymentManager(wiring.planner),
       groups: wiring.groups,
     };
-    this.matcher = new OfferMatcher(buildFilterPipeline(opts));
+    this.offers = new OfferBatches(new OfferMatcher(buildFilterPipeline(opts)));
     this.ctx.state.changeBudget = opts.instancesPerInput;
     this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
     this.ctx.state.history.listener = historyToStore(ports.store);
@@ -305,7 +306,7 @@ export class Scheduler {
   private dispatch(input: SchedulerInput): CommandResult | undefined {
     switch (input.type) {
       case 'offers':
-        this.matcher.match(this.ctx, input.offers);
+        this.offers.onOffers(this.ctx, input.offers);
         return undefined;
       case 'status':
         onStatus(this.ctx, input.status);
@@ -317,15 +318,20 @@ export class Scheduler {
         if (!onReadinessResult(this.ctx, input.observation)) onProbeResult(this.ctx, input.observation);
         return undefined;
       case 'subscribed':
+        this.offers.dropAll();
         this.ctx.state.frameworkId = input.frameworkId;
         this.ctx.store.saveFrameworkId(input.frameworkId);
         this.reconcileAll();
         return undefined;
       case 'rescind':
+        this.offers.rescind(input.offerId);
+        return undefined;
       case 'agentLost':
+        // A lost agent's tasks are reported lost by their own status updates; its kept offers are void.
+        this.offers.agentLost(input.agentId);
+        return undefined;
       case 'disconnected':
-        // Offers are matched synchronously when they arrive, so a rescind finds nothing to undo;
-        // a lost agent's tasks are reported lost by their own status updates.
+        this.offers.dropAll();
         return undefined;
       default:
         return this.command(input);
@@ -386,6 +392,8 @@ export class Scheduler {
           if (rs.toKill.length > 0) killForDelete(this.ctx, rs);
           else if (rs.toCreate > 0) converge(this.ctx, rs);
         });
+      case 'continueOffers':
+        return this.offers.onContinue(this.ctx);
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });
