@@ -43,8 +43,9 @@ export interface SchedulerOptions {
    */
   readonly unhealthyKillFloor: number | undefined;
   /**
-   * Most new instances one input creates, and most instances it kills for a delete (issue 11 item
-   * 4: a big change must not block the loop). A scale-up or delete beyond it goes on in later
+   * Most new instances one input creates, most instances it kills for a delete, and most tasks it
+   * asks the cluster to reconcile (reconcile/task-reconciliation.ts) (issue 11 item 4: a big
+   * change must not block the loop). A scale-up or delete beyond it goes on in later
    * inputs, this many each (a `continueChanges` timer due at once), so API requests and cluster
    * updates are handled in between; queue counts and deployments count the instances still to
    * create (`RunSpecState.toCreate`); a deleted app is gone from the API at once.

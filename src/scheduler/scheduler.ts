@@ -28,6 +28,7 @@ import { inBackoff, resetBackoff } from './instances/backoff';
 import { OfferDemand } from './launch-queue/offer-demand';
 import { OfferMatcher } from './matcher/match-offers';
 import { OfferBatches } from './offers/offer-batches';
+import { TaskReconciliation } from './reconcile/task-reconciliation';
 import { buildFilterPipeline } from './matcher/pipeline';
 import type { RejectionStats } from './state/rejection-stats';
 import type { Command, CommandResult, RootChange, RootChangePreview, SchedulerInput, TimerKind } from './model/inputs';
@@ -64,6 +65,7 @@ export interface QueueEntry {
 export class Scheduler {
   private readonly ctx: CoreContext;
   private readonly offers: OfferBatches;
+  private readonly reconciliation = new TaskReconciliation();
   private readonly setAside: readonly SetAsideRecord[];
 
   constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}, wiring: CoreWiring = defaultWiring(options)) {
@@ -394,6 +396,8 @@ export class Scheduler {
         });
       case 'continueOffers':
         return this.offers.onContinue(this.ctx);
+      case 'continueReconcile':
+        return this.reconciliation.onContinue(this.ctx);
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });
@@ -401,16 +405,9 @@ export class Scheduler {
     }
   }
 
-  /**
-   * Reconciliation, as Marathon does it after (re)subscribing and periodically: explicit for every
-   * task we know (with its agent id), then implicit (an empty list) so that the cluster also reports
-   * tasks we do not know — strays, which are killed as unknown tasks when they report.
-   */
+  /** Reconciliation of every known task, in bounded shares (reconcile/task-reconciliation.ts). */
   private reconcileAll(): void {
-    const tasks: { taskId: string; agentId?: string }[] = [];
-    for (const t of this.ctx.state.launchedTasks()) tasks.push(t);
-    if (tasks.length > 0) this.ctx.driver.reconcile(tasks);
-    this.ctx.driver.reconcile([]);
+    this.reconciliation.start(this.ctx);
   }
 }
 

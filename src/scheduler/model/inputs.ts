@@ -92,7 +92,9 @@ export type TimerKind =
   | { readonly kind: 'reconcile' }
   | { readonly kind: 'continueChanges' }
   /** Match the offers an earlier input kept (SchedulerOptions.launchesPerInput; offers/offer-batches.ts). */
-  | { readonly kind: 'continueOffers' };
+  | { readonly kind: 'continueOffers' }
+  /** Reconcile the next known tasks (SchedulerOptions.instancesPerInput; reconcile/task-reconciliation.ts). */
+  | { readonly kind: 'continueReconcile' };
 
 export type TimerInput = { readonly type: 'timer'; readonly timer: TimerKind };
 

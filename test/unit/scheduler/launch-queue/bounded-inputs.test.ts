@@ -200,3 +200,56 @@ t.test('kept offers nobody needs any more are declined with the usual filter', a
   t.strictSame(h.calls('accept').map((a) => a.offerId), ['o1'], 'only the first input placed');
   t.strictSame(h.calls('decline'), [{ type: 'decline', offerIds: ['o2', 'o3'], refuseMs: 120_000 }], 'the kept ones declined as unused');
 });
+
+t.test('reconciliation asks about at most instancesPerInput tasks per input, then implicitly once, after the last part', async (t) => {
+  const cases: { perInput: number; parts: number[] }[] = [
+    { perInput: 3, parts: [3, 3, 1, 0] },
+    { perInput: 7, parts: [7, 0] },
+    { perInput: 100, parts: [7, 0] },
+    { perInput: 1, parts: [1, 1, 1, 1, 1, 1, 1, 0] },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { instancesPerInput: c.perInput, maxInstancesPerOffer: 100 } });
+    h.put(makeApp({ instances: 7, cpus: 0.1, mem: 16 }));
+    const launched = h.offer(makeOffer({ cpus: 10, mem: 10_000 }));
+    h.clearRecords();
+    const perInput = observeCalls(h, 'reconcile');
+    h.handle({ type: 'subscribed', frameworkId: 'fw-1' });
+    const calls = h.calls('reconcile').map((r) => r.tasks);
+    t.strictSame(calls.map((tasks) => tasks.length), c.parts, `${c.perInput} per input: the parts`);
+    t.strictSame(perInput.filter((n) => n > 0), c.parts.length === 2 ? [2] : [...c.parts.slice(0, -2).map(() => 1), 2], `${c.perInput} per input: one part per input, the implicit one with the last`);
+    t.strictSame(calls.flat().map((x) => x.taskId), launched.map((l) => l.taskId), `${c.perInput} per input: every task once, in creation order`);
+    t.equal(h.timers('continueReconcile').length, 0, 'nothing left');
+  }
+});
+
+t.test('a reconciliation in progress walks the instances as they are: one expunged meanwhile is not asked about', async (t) => {
+  const h = new Harness({ options: { instancesPerInput: 2, maxInstancesPerOffer: 100 } });
+  h.put(makeApp({ instances: 6, cpus: 0.1, mem: 16 }));
+  const launched = h.offer(makeOffer({ cpus: 10, mem: 10_000 }));
+  h.run(launched);
+  h.clearRecords();
+  h.scheduler.handle({ type: 'subscribed', frameworkId: 'fw-1' });
+  t.equal(h.calls('reconcile').length, 1, 'the first part only, in the first input');
+  // The last instance goes away before the walk reaches it (killed and wiped).
+  const last = h.instances('/app')[5];
+  h.scheduler.handle({ type: 'killInstances', runSpecId: '/app', instanceIds: [last.instanceId], scale: true, wipe: true, force: true });
+  h.scheduler.handle({ type: 'status', status: { taskId: launched[5].taskId, state: 'TASK_KILLED' } });
+  h.advance(0);
+  t.equal(h.scheduler.instance(last.instanceId), undefined, 'the instance is gone');
+  const asked = h.calls('reconcile').flatMap((r) => r.tasks.map((x) => x.taskId));
+  t.notOk(asked.includes(launched[5].taskId), 'the expunged task is not asked about');
+  t.equal(h.calls('reconcile').at(-1)?.tasks.length, 0, 'the implicit request comes last');
+});
+
+/** Driver calls of one type made by each input the core handled. */
+function observeCalls(h: Harness, type: 'reconcile'): number[] {
+  const perInput: number[] = [];
+  let before = 0;
+  h.observe(() => {
+    const n = h.calls(type).length;
+    perInput.push(n - before);
+    before = n;
+  });
+  return perInput;
+}
