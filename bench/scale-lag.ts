@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { defaultConfig } from '../src/runtime/config';
 import { schedulerOptionsOf } from '../src/runtime/runtime-parts';
-import type { SchedulerOptions } from '../src/scheduler/scheduler-options';
+import type { SchedulerOptions } from '../src/scheduler/index';
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { ApiListeners } from '../src/runtime/api-listeners';
 import { PACE_WAKE_EVENT, paceSession } from '../src/runtime/pace-session';
