@@ -7,8 +7,8 @@
 const core = '^src/scheduler/';
 const layers = [
   { name: 'model', dirs: ['model', 'kernel', 'ports', 'groups', 'constraints', 'scheduler-options\\.ts'] },
-  { name: 'instance tracker', dirs: ['instances', 'kill', 'health', 'readiness', 'unreachable', 'state', 'events'] },
-  { name: 'launch queue and matcher', dirs: ['launch-queue', 'matcher', 'launcher'] },
+  { name: 'instance tracker', dirs: ['instances', 'kill', 'health', 'readiness', 'unreachable', 'state', 'events', 'reconcile'] },
+  { name: 'launch queue and matcher', dirs: ['launch-queue', 'matcher', 'launcher', 'offers'] },
   { name: 'deployment executor', dirs: ['deployments'] },
   { name: 'commands', dirs: ['commands'] },
 ];

@@ -10,6 +10,7 @@ import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-optio
 import { redactUrlValue } from '../cluster/url-credentials';
 import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
 import type { PortRange } from '../scheduler/model/resources';
+import { MAX_INSTANCES } from '../scheduler/model/run-spec-limits';
 
 /** Which cluster the scheduler runs against. */
 export type ClusterKind = 'local' | 'sim' | 'mesos';
@@ -52,6 +53,14 @@ export interface PacerConfig {
   readonly maxInstancesPerOffer: number;
   readonly declineOfferDurationMs: number;
   readonly acceptRefuseDurationMs: number;
+  /**
+   * pacer's own bounds on one input of the core (issue 11 item 4: a big change must not block the
+   * loop): `--launches_per_input`, `--launches_per_offer_batch`, `--instances_per_input`
+   * (SchedulerOptions `launchesPerInput`, `launchesPerOfferBatch`, `instancesPerInput`).
+   */
+  readonly launchesPerInput: number;
+  readonly launchesPerOfferBatch: number;
+  readonly instancesPerInput: number;
   /** Local cluster: `--local_offer_interval` (ms), how often free resources are offered. */
   readonly localOfferIntervalMs: number;
   readonly features: readonly string[];
@@ -135,6 +144,16 @@ export const MAX_FAILOVER_TIMEOUT_S = 10 * 365 * 24 * 3600;
 /** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
 const MAX_FILTER_MS = 365 * 24 * 3600 * 1000;
 
+/**
+ * pacer's defaults of `--launches_per_input` and `--instances_per_input`, smaller than the core's
+ * (2,000, which the simulator's scenarios keep): one input of 250 placements or 500 creations
+ * takes a few ms on a quiet machine and stays within 100 ms of event-loop delay on the project's
+ * loaded 2-core machine (bench:scale-lag, bench/README.md). Placement throughput is unchanged:
+ * a batch of offers still places up to `--launches_per_offer_batch`, over several inputs.
+ */
+export const DEFAULT_LAUNCHES_PER_INPUT = 250;
+export const DEFAULT_INSTANCES_PER_INPUT = 500;
+
 const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
   { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
@@ -153,6 +172,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', help: `most instances launched on one offer (default ${DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer})`, apply: (c, v) => intIn(v, 1, 1_000_000, (n) => { c.maxInstancesPerOffer = n; }) },
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', help: `ms an agent whose offer was declined is not offered again (default ${DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.declineOfferDurationMs = n; }) },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', help: `ms the unused rest of an accepted offer is refused (default ${DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.acceptRefuseDurationMs = n; }) },
+  { flag: '--launches_per_input', env: 'PACER_LAUNCHES_PER_INPUT', help: `most instances one input of the core places; offers it did not get to are matched by the next inputs (default ${DEFAULT_LAUNCHES_PER_INPUT})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.launchesPerInput = n; }) },
+  { flag: '--launches_per_offer_batch', env: 'PACER_LAUNCHES_PER_OFFER_BATCH', help: `most instances placed from one batch of offers, over the inputs that match it; its offers left are declined to come back in 5 s (default ${DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.launchesPerOfferBatch = n; }) },
+  { flag: '--instances_per_input', env: 'PACER_INSTANCES_PER_INPUT', help: `most instances one input of the core creates, kills for a delete or reconciles; the rest follow in the next inputs (default ${DEFAULT_INSTANCES_PER_INPUT})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.instancesPerInput = n; }) },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', help: `local cluster: ms between offers of free resources (default ${DEFAULT_OFFER_INTERVAL_MS})`, apply: (c, v) => intIn(v, 1, 60_000, (n) => { c.localOfferIntervalMs = n; }) },
   { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', help: 'share (0 to 1) of an app\'s instances unhealthy kills leave running (default: its upgradeStrategy.minimumHealthCapacity; label PACER_UNHEALTHY_KILL_FLOOR wins)', apply: (c, v) => share(v, (n) => { c.unhealthyKillFloor = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
@@ -208,6 +230,8 @@ export function defaultConfig(cwd: string): PacerConfig {
     defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
     acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
+    launchesPerInput: DEFAULT_LAUNCHES_PER_INPUT, launchesPerOfferBatch: DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch,
+    instancesPerInput: DEFAULT_INSTANCES_PER_INPUT,
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',

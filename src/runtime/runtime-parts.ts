@@ -168,6 +168,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     ...(config.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: config.unhealthyKillFloor }),
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
     maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
+    launchesPerInput: config.launchesPerInput, launchesPerOfferBatch: config.launchesPerOfferBatch, instancesPerInput: config.instancesPerInput,
   };
 }
 
