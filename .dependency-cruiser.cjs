@@ -7,8 +7,8 @@
 const core = '^src/scheduler/';
 const layers = [
   { name: 'model', dirs: ['model', 'kernel', 'ports', 'groups', 'constraints', 'scheduler-options\\.ts'] },
-  { name: 'instance tracker', dirs: ['instances', 'kill', 'health', 'readiness', 'unreachable', 'state', 'events'] },
-  { name: 'launch queue and matcher', dirs: ['launch-queue', 'matcher', 'launcher'] },
+  { name: 'instance tracker', dirs: ['instances', 'kill', 'health', 'readiness', 'unreachable', 'state', 'events', 'reconcile'] },
+  { name: 'launch queue and matcher', dirs: ['launch-queue', 'matcher', 'launcher', 'offers'] },
   { name: 'deployment executor', dirs: ['deployments'] },
   { name: 'commands', dirs: ['commands'] },
 ];
@@ -32,6 +32,16 @@ module.exports = {
       to: { circular: true },
     },
     ...layerRules,
+    {
+      // Issue 12, problem 3: a status update's reactions are the instance tracker's ordered list
+      // (instances/status-handlers.ts), run once per update; on-status.ts applies the update and
+      // runs that list, and never calls a reaction itself.
+      name: 'instance-status-handlers',
+      severity: 'error',
+      comment: 'on-status.ts reacts to a status update only through the ordered status handlers (instances/status-handlers.ts).',
+      from: { path: `${core}instances/on-status\\.ts$` },
+      to: { path: `${core}(health|readiness|unreachable)/|${core}instances/(backoff|converge|converge-restart|instance-lifecycle|finish-delete|record-task-failure)\\.ts$` },
+    },
     {
       name: 'core-surface',
       severity: 'error',

@@ -2,6 +2,7 @@
 // (src/scheduler) and to the simulator (sim/): time, randomness, timers and I/O reach them only
 // through ports (Clock, Random, the loop), so that a scenario replays byte for byte.
 import tseslint from 'typescript-eslint';
+import instanceWrites from './scripts/lint/instance-writes.mjs';
 
 const timeAndRandomBans = {
   'no-restricted-globals': ['error',
@@ -166,6 +167,16 @@ export default tseslint.config(
   },
   { files: ['src/cluster/**/*.ts'], ignores: ['src/cluster/local/**'], rules: driverImportBans },
   { files: ['src/api/**/*.ts'], rules: apiRootEditBans },
+  // Issue 12 (problem 3): the instance tracker is the one owner of instance mutation; nothing else
+  // writes an instance's fields or touches its dirty set (scripts/lint/instance-writes.mjs, proven
+  // by test/unit/lint/instance-writes.test.ts). By field name, so only where instances are the
+  // only objects with those names: the core, the store, the runtime, HA.
+  {
+    files: ['src/scheduler/**/*.ts', 'src/store/**/*.ts', 'src/runtime/**/*.ts', 'src/ha/**/*.ts'],
+    ignores: ['src/scheduler/instances/instance-tracker.ts', 'src/scheduler/state/scheduler-state.ts'],
+    plugins: { pacer: { rules: { 'instance-writes': instanceWrites } } },
+    rules: { 'pacer/instance-writes': 'error' },
+  },
   {
     files: ['sim/cluster/**/*.ts', 'sim/invariants/**/*.ts', 'src/cluster/local/**/*.ts'],
     rules: { 'no-restricted-syntax': [...oneMasterModel['no-restricted-syntax'], ...wireJsonBans] },

@@ -1,7 +1,10 @@
 import { request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { defaultConfig } from '../src/runtime/config';
+import { schedulerOptionsOf } from '../src/runtime/runtime-parts';
+import type { SchedulerOptions } from '../src/scheduler/index';
+import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { ApiListeners } from '../src/runtime/api-listeners';
 import { PACE_WAKE_EVENT, paceSession } from '../src/runtime/pace-session';
 import { simApi, type SimApi } from '../src/runtime/sim-api';
@@ -27,12 +30,21 @@ import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
  *    reports `tasksRunning` = `instances`.
  *
  * Per phase: the request's answer time, event-loop delay (max, p99) and `/ping` answer times
- * (max, p99, count) while the phase ran. It checks that all the work was done (every answer 2xx,
- * every instance created, queued or Running as the phase allows, every ping answered) and exits 1
- * naming what is missing otherwise. Writes bench/results/scale-lag.json.
+ * (max, p99, count) while the phase ran, and where the process spent its time (the same process
+ * runs pacer and the simulated cluster): the core's inputs (`pacer`: time in the core, minus the
+ * simulated master's work on an ACCEPT, which runs inside the core's call), the simulated
+ * cluster's own entries and ACCEPTs (`cluster`), each as a sum and its longest single stretch,
+ * and garbage collection pauses (sum, longest). It checks that all the work was done (every
+ * answer 2xx, every instance created, queued or Running as the phase allows, every ping answered)
+ * and exits 1 naming what is missing otherwise. Writes bench/results/scale-lag.json.
+ *
+ * The core runs with the bounds `npm start` gives it (`--launches_per_input`,
+ * `--launches_per_offer_batch`, `--instances_per_input` defaults), not the simulator's; the same
+ * flags here override them.
  *
  *   npm run bench:scale-lag                                   # 100,000 instances on 1,000 agents, speed 10
  *   npm run bench:scale-lag -- --instances 20000 --agents 200
+ *   npm run bench:scale-lag -- --launches_per_input 2000 --instances_per_input 2000   # the core's own defaults
  */
 export interface ScaleLagOptions {
   readonly instances: number;
@@ -43,9 +55,24 @@ export interface ScaleLagOptions {
   readonly pingEveryMs: number;
   /** Wall-clock bound of each phase. */
   readonly timeoutS: number;
+  /** The core's per-input bounds (SchedulerOptions); default: what `npm start`'s flags give. */
+  readonly launchesPerInput: number;
+  readonly launchesPerOfferBatch: number;
+  readonly instancesPerInput: number;
 }
 
-export const DEFAULT_SCALE_LAG_OPTIONS: ScaleLagOptions = { instances: 100_000, agents: 1000, speed: 10, pingEveryMs: 20, timeoutS: 600 };
+const PRODUCTION = schedulerOptionsOf(defaultConfig(process.cwd()));
+
+export const DEFAULT_SCALE_LAG_OPTIONS: ScaleLagOptions = {
+  instances: 100_000, agents: 1000, speed: 10, pingEveryMs: 20, timeoutS: 600,
+  launchesPerInput: PRODUCTION.launchesPerInput ?? 0, launchesPerOfferBatch: PRODUCTION.launchesPerOfferBatch ?? 0, instancesPerInput: PRODUCTION.instancesPerInput ?? 0,
+};
+
+/** Where one phase's time went: a sum and the longest single stretch, in ms. */
+export interface Spent {
+  readonly sumMs: number;
+  readonly maxMs: number;
+}
 
 /** Figures of one phase. */
 export interface PhaseFigures {
@@ -63,6 +90,15 @@ export interface PhaseFigures {
   readonly pingP50Ms: number;
   readonly pingP99Ms: number;
   readonly pingMaxMs: number;
+  /** The core's inputs (the simulated master's ACCEPT work taken out). */
+  readonly pacer: Spent;
+  /** The simulated cluster: its own loop entries and its ACCEPT work. */
+  readonly cluster: Spent;
+  /** Garbage collection pauses of the process (both). */
+  readonly gc: Spent;
+  readonly coreInputs: number;
+  /** The kind of the core's longest input (`offers`, `status`, `timer:continueOffers`, …). */
+  readonly longestInput: string;
 }
 
 export interface ScaleLagResult {
@@ -79,6 +115,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
   const problems: string[] = [];
   const phases: PhaseFigures[] = [];
   const { session, api, wake } = simComposition(o);
+  const spent = timeSpent(session);
   await api.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
@@ -110,6 +147,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
       }
     })();
     lag.enable();
+    spent.reset();
     const t0 = performance.now();
     const answer = await act();
     if (answer.status < 200 || answer.status >= 300) problems.push(`${name}: answered ${answer.status} ${answer.body.slice(0, 200)}`);
@@ -127,6 +165,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     // The monitor records a blocked stretch when its next timer runs: give it that moment.
     await sleep(100);
     lag.disable();
+    const where = spent.figures();
     pinging = false;
     await pinger;
     if (!finished) problems.push(`${name}: not done within ${o.timeoutS} s`);
@@ -141,9 +180,12 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
       name, requestMs: r(answer.ms), doneMs: Math.round(doneMs), verifyMs: Math.round(verifyMs),
       lagMaxMs: r(lag.max / 1e6), lagP99Ms: r(lag.percentile(99) / 1e6), lagMeanMs: r(lag.mean / 1e6),
       pings: pings.length, pingP50Ms: r(quantile(pings, 0.5)), pingP99Ms: r(quantile(pings, 0.99)), pingMaxMs: r(pings.length === 0 ? 0 : Math.max(...pings)),
+      ...where,
     };
     phases.push(figures);
+    const f = (x: Spent): string => `${Math.round(x.sumMs)} ms (longest ${r(x.maxMs)})`;
     log(`  ${name.padEnd(44)} answer ${String(figures.requestMs).padStart(7)} ms  done ${String(figures.doneMs).padStart(6)} ms (check ${figures.verifyMs} ms)  loop delay max ${String(figures.lagMaxMs).padStart(6)} ms p99 ${String(figures.lagP99Ms).padStart(6)} ms  /ping ×${figures.pings} p99 ${figures.pingP99Ms} ms max ${figures.pingMaxMs} ms`);
+    log(`  ${''.padEnd(44)} time in pacer's core ${f(figures.pacer)} over ${figures.coreInputs} inputs (longest: ${figures.longestInput}); simulated cluster ${f(figures.cluster)}; GC ${f(figures.gc)}`);
   };
   try {
     const n = o.instances;
@@ -175,6 +217,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     if (up !== n) problems.push(`${web}: ${up} of ${n} instances Running`);
     for (const v of session.violations()) problems.push(`simulator: ${v}`);
   } finally {
+    spent.close();
     stop.abort();
     await pacing;
     agent.destroy();
@@ -212,11 +255,79 @@ function simComposition(o: ScaleLagOptions): { session: RunSession; api: SimApi;
     options: { taskKilling: false, defaultRole: '*', maxInstancesPerOffer: 100, timings: DEFAULT_SIM_TIMINGS },
     invariants: {}, agents, timeline: [],
   };
-  const session = createRunSession(scenario, { invariants: false, trace: false });
+  const coreOptions: Partial<SchedulerOptions> = { launchesPerInput: o.launchesPerInput, launchesPerOfferBatch: o.launchesPerOfferBatch, instancesPerInput: o.instancesPerInput };
+  const session = createRunSession(scenario, { invariants: false, trace: false, coreOptions });
   const config = { ...defaultConfig(process.cwd()), cluster: 'sim' as const, address: '127.0.0.1', port: 0 };
   const wake = new EventTarget();
   const api = simApi(session, scenario, config, () => wake.dispatchEvent(new Event(PACE_WAKE_EVENT)), Date.now(), { listeners: new ApiListeners(config) });
   return { session, api, wake };
+}
+
+/** Measures where the process's time goes between `reset` and `figures` (see {@link PhaseFigures}). */
+interface TimeSpent {
+  reset(): void;
+  figures(): Pick<PhaseFigures, 'pacer' | 'cluster' | 'gc' | 'coreInputs' | 'longestInput'>;
+  close(): void;
+}
+
+/**
+ * Times every step of the run (a core input, when the session saw one, else a simulated-cluster
+ * entry) and the simulated master's ACCEPT inside the core's input; GC pauses by a
+ * PerformanceObserver. The ACCEPT is timed by wrapping the cluster's method, which the run's
+ * driver calls by name: bench-only instrumentation.
+ */
+function timeSpent(session: RunSession): TimeSpent {
+  const acc = { pacer: [0, 0], cluster: [0, 0], gc: [0, 0], inputs: 0, longest: '' };
+  const add = (a: number[], ms: number): void => {
+    a[0] += ms;
+    a[1] = Math.max(a[1], ms);
+  };
+  const seen: { input?: SchedulerInput | undefined } = {};
+  let acceptMs = 0;
+  session.onInput((_at, i) => {
+    seen.input = i;
+  });
+  const cluster = session.cluster as unknown as { accept: (...args: unknown[]) => void };
+  const accept = cluster.accept.bind(cluster);
+  cluster.accept = (...args: unknown[]): void => {
+    const t0 = performance.now();
+    accept(...args);
+    acceptMs += performance.now() - t0;
+  };
+  const step = session.step.bind(session);
+  session.step = (untilMs: number): boolean => {
+    seen.input = undefined;
+    acceptMs = 0;
+    const t0 = performance.now();
+    const stepped = step(untilMs);
+    const ms = performance.now() - t0;
+    const input = seen.input as SchedulerInput | undefined;
+    if (input === undefined) {
+      add(acc.cluster, ms);
+    } else {
+      acc.inputs++;
+      if (ms - acceptMs > acc.pacer[1]) acc.longest = input.type === 'timer' ? `timer:${input.timer.kind}` : input.type;
+      add(acc.pacer, ms - acceptMs);
+      if (acceptMs > 0) add(acc.cluster, acceptMs);
+    }
+    return stepped;
+  };
+  const gc = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) add(acc.gc, e.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  const spent = (a: number[]): Spent => ({ sumMs: Math.round(a[0]), maxMs: Math.round(a[1] * 10) / 10 });
+  return {
+    reset: () => {
+      acc.pacer = [0, 0];
+      acc.cluster = [0, 0];
+      acc.gc = [0, 0];
+      acc.inputs = 0;
+      acc.longest = '';
+    },
+    figures: () => ({ pacer: spent(acc.pacer), cluster: spent(acc.cluster), gc: spent(acc.gc), coreInputs: acc.inputs, longestInput: acc.longest }),
+    close: () => gc.disconnect(),
+  };
 }
 
 interface Answer {
@@ -251,6 +362,7 @@ function sleep(ms: number): Promise<void> {
 function parseArgs(argv: readonly string[]): ScaleLagOptions {
   const flags: Record<string, keyof ScaleLagOptions> = {
     '--instances': 'instances', '--agents': 'agents', '--speed': 'speed', '--ping-every': 'pingEveryMs', '--timeout': 'timeoutS',
+    '--launches_per_input': 'launchesPerInput', '--launches_per_offer_batch': 'launchesPerOfferBatch', '--instances_per_input': 'instancesPerInput',
   };
   const options: Record<string, number> = { ...DEFAULT_SCALE_LAG_OPTIONS };
   for (let i = 0; i < argv.length; i += 2) {
@@ -267,6 +379,7 @@ async function main(): Promise<number> {
   const info = runInfo();
   console.log(`bench:scale-lag  ${formatRunInfo(info)}`);
   console.log(`${o.instances} instances, ${o.agents} simulated agents, speed ${o.speed}; GET /ping every ${o.pingEveryMs} ms`);
+  console.log(`core bounds: --launches_per_input ${o.launchesPerInput} --launches_per_offer_batch ${o.launchesPerOfferBatch} --instances_per_input ${o.instancesPerInput}`);
   const r = await runScaleLagBench(o);
   const worst = Math.max(...r.phases.map((p) => p.lagMaxMs));
   console.log(`  worst event-loop delay ${worst} ms; peak heap ${r.peakHeapMib} MiB`);

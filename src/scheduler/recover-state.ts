@@ -5,7 +5,7 @@ import { startHealthChecks } from './health/scheduler-health';
 import { seedAgentHealth } from './health/agent-health';
 import { countRecoveredInstance } from './health/unhealthy-kill';
 import { startReadiness } from './readiness/readiness-checks';
-import { countRole, isActive, isPlaced } from './instances/instance-lifecycle';
+import { countRole, isActive, isPlaced } from './instances/instance-tracker';
 import { converge } from './instances/converge';
 import { sendKills } from './kill/kill-instance';
 import { isTerminalCondition } from './model/condition';

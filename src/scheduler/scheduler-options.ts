@@ -43,21 +43,32 @@ export interface SchedulerOptions {
    */
   readonly unhealthyKillFloor: number | undefined;
   /**
-   * Most new instances one input creates, and most instances it kills for a delete (issue 11 item
-   * 4: a big change must not block the loop). A scale-up or delete beyond it goes on in later
+   * Most new instances one input creates, most instances it kills for a delete, and most tasks it
+   * asks the cluster to reconcile (reconcile/task-reconciliation.ts) (issue 11 item 4: a big
+   * change must not block the loop). A scale-up or delete beyond it goes on in later
    * inputs, this many each (a `continueChanges` timer due at once), so API requests and cluster
    * updates are handled in between; queue counts and deployments count the instances still to
    * create (`RunSpecState.toCreate`); a deleted app is gone from the API at once.
    */
   readonly instancesPerInput: number;
   /**
-   * Most instances one `offers` input places (issue 11 item 4): a batch of 1,000 offers that could
-   * take 100 each would otherwise place 100,000 in one input. Offers left when it is reached are
-   * declined with Mesos's default filter, {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon
-   * declines an offer its matching deadline cut short the same way: OfferProcessorImpl,
-   * `resendThisOffer`), so they come back soon.
+   * Most instances one input places (issue 11 item 4): a batch of 1,000 offers that could take 100
+   * each would otherwise place 100,000 in one input. Offers not reached when it is hit are kept
+   * and matched by the next inputs (a `continueOffers` timer due at once; API requests and cluster
+   * updates are handled in between), as long as their batch may place more
+   * ({@link launchesPerOfferBatch}); offers/offer-batches.ts.
    */
   readonly launchesPerInput: number;
+  /**
+   * Most instances placed from one batch of offers, over all the inputs that match it (a count:
+   * the deterministic stand-in for Marathon's matching deadline, `--offer_matching_timeout`).
+   * Offers left when it is reached are declined with Mesos's default filter,
+   * {@link RESEND_REFUSE_MS}, not `declineRefuseMs` (Marathon declines an offer its matching
+   * deadline cut short the same way: OfferProcessorImpl, `resendThisOffer`), so they come back
+   * soon. Equal to `launchesPerInput` (the default), a batch is matched in one input and never
+   * kept; below it, it bounds each input instead.
+   */
+  readonly launchesPerOfferBatch: number;
 }
 
 /** Mesos's default refuse filter (mesos.proto `Filters.refuse_seconds`, 5 s): an offer declined to be sent again. */
@@ -80,4 +91,5 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   unhealthyKillFloor: undefined,
   instancesPerInput: 2000,
   launchesPerInput: 2000,
+  launchesPerOfferBatch: 2000,
 };

@@ -17,6 +17,7 @@ import type { ActionStatus } from './deployments/action-status';
 import type { Group } from './groups/group';
 import { converge } from './instances/converge';
 import { continueDeferred } from './instances/instance-lifecycle';
+import { flushInstances } from './instances/instance-tracker';
 import { findRunSpec } from './groups/tree-query';
 import { EMPTY_ROOT_VERSION } from './groups/group-tree';
 import { EventBus, type EventListener } from './events/event-bus';
@@ -28,6 +29,8 @@ import { onKillRetry } from './kill/kill-instance';
 import { inBackoff, resetBackoff } from './instances/backoff';
 import { OfferDemand } from './launch-queue/offer-demand';
 import { OfferMatcher } from './matcher/match-offers';
+import { OfferBatches } from './offers/offer-batches';
+import { TaskReconciliation } from './reconcile/task-reconciliation';
 import { buildFilterPipeline } from './matcher/pipeline';
 import type { RejectionStats } from './state/rejection-stats';
 import type { Command, CommandResult, RootChange, RootChangePreview, SchedulerInput, TimerKind } from './model/inputs';
@@ -62,7 +65,8 @@ export interface QueueEntry {
  */
 export class Scheduler {
   private readonly ctx: CoreContext;
-  private readonly matcher: OfferMatcher;
+  private readonly offers: OfferBatches;
+  private readonly reconciliation = new TaskReconciliation();
   private readonly setAside: readonly SetAsideRecord[];
 
   constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}, wiring: CoreWiring = defaultWiring(options)) {
@@ -77,7 +81,7 @@ export class Scheduler {
       deployments: new DeploymentManager(wiring.planner),
       groups: wiring.groups,
     };
-    this.matcher = new OfferMatcher(buildFilterPipeline(opts));
+    this.offers = new OfferBatches(new OfferMatcher(buildFilterPipeline(opts)));
     this.ctx.state.changeBudget = opts.instancesPerInput;
     this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
     this.ctx.state.history.listener = historyToStore(ports.store);
@@ -96,25 +100,16 @@ export class Scheduler {
   }
 
   /**
-   * Deployments and rolling restarts react to what changed; offer demand follows (revive/suppress),
-   * and the framework's roles when the roles in use changed.
+   * Once per input, in this order: deployments and rolling restarts react to what changed; offer
+   * demand follows (revive/suppress), and the framework's roles when the roles in use changed;
+   * last, every instance the input changed is written, once (instances/instance-tracker.ts).
    */
   private afterInput(): void {
     this.settle();
     const runSpecs = this.ctx.state.runSpecs;
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
     syncFrameworkRoles(this.ctx);
-    this.persistDirty();
-  }
-
-  /** Writes the instances changed by this input that still exist (expunged ones were deleted). */
-  private persistDirty(): void {
-    const state = this.ctx.state;
-    if (state.dirty.size === 0) return;
-    const live: Instance[] = [];
-    for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
-    state.dirty.clear();
-    if (live.length > 0) this.ctx.store.saveInstances(live);
+    flushInstances(this.ctx);
   }
 
   /** The options this core runs with (defaults filled): `/v2/info` reports them. */
@@ -305,7 +300,7 @@ export class Scheduler {
   private dispatch(input: SchedulerInput): CommandResult | undefined {
     switch (input.type) {
       case 'offers':
-        this.matcher.match(this.ctx, input.offers);
+        this.offers.onOffers(this.ctx, input.offers);
         return undefined;
       case 'status':
         onStatus(this.ctx, input.status);
@@ -317,15 +312,20 @@ export class Scheduler {
         if (!onReadinessResult(this.ctx, input.observation)) onProbeResult(this.ctx, input.observation);
         return undefined;
       case 'subscribed':
+        this.offers.dropAll();
         this.ctx.state.frameworkId = input.frameworkId;
         this.ctx.store.saveFrameworkId(input.frameworkId);
         this.reconcileAll();
         return undefined;
       case 'rescind':
+        this.offers.rescind(input.offerId);
+        return undefined;
       case 'agentLost':
+        // A lost agent's tasks are reported lost by their own status updates; its kept offers are void.
+        this.offers.agentLost(input.agentId);
+        return undefined;
       case 'disconnected':
-        // Offers are matched synchronously when they arrive, so a rescind finds nothing to undo;
-        // a lost agent's tasks are reported lost by their own status updates.
+        this.offers.dropAll();
         return undefined;
       default:
         return this.command(input);
@@ -386,6 +386,10 @@ export class Scheduler {
           if (rs.toKill.length > 0) killForDelete(this.ctx, rs);
           else if (rs.toCreate > 0) converge(this.ctx, rs);
         });
+      case 'continueOffers':
+        return this.offers.onContinue(this.ctx);
+      case 'continueReconcile':
+        return this.reconciliation.onContinue(this.ctx);
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });
@@ -393,16 +397,9 @@ export class Scheduler {
     }
   }
 
-  /**
-   * Reconciliation, as Marathon does it after (re)subscribing and periodically: explicit for every
-   * task we know (with its agent id), then implicit (an empty list) so that the cluster also reports
-   * tasks we do not know — strays, which are killed as unknown tasks when they report.
-   */
+  /** Reconciliation of every known task, in bounded shares (reconcile/task-reconciliation.ts). */
   private reconcileAll(): void {
-    const tasks: { taskId: string; agentId?: string }[] = [];
-    for (const t of this.ctx.state.launchedTasks()) tasks.push(t);
-    if (tasks.length > 0) this.ctx.driver.reconcile(tasks);
-    this.ctx.driver.reconcile([]);
+    this.reconciliation.start(this.ctx);
   }
 }
 

@@ -4,7 +4,7 @@ import { runApiBench } from '../../bench/api';
 import { runSize, SHAPE } from '../../bench/match';
 import { runSimBench } from '../../bench/sim';
 import { runLaunchBench } from '../../bench/launch';
-import { runScaleLagBench } from '../../bench/scale-lag';
+import { DEFAULT_SCALE_LAG_OPTIONS, runScaleLagBench } from '../../bench/scale-lag';
 import { measure as measureWhatIf } from '../../bench/what-if';
 import { nodeArgsFor } from '../harness/node-entry';
 import { repoPath } from '../harness/repo-path';
@@ -87,14 +87,19 @@ t.test('bench:api answers every request 2xx, creates and deletes every app, deli
 });
 
 t.test('bench:scale-lag creates, deletes and runs every instance through the API while pinging, and reports each phase', { timeout: 300_000 }, async (t) => {
-  const r = await runScaleLagBench({ instances: 300, agents: 6, speed: 50, pingEveryMs: 20, timeoutS: 120 }, () => undefined);
+  // Small bounds, so that offers are kept for later inputs and creations deferred, as at 100,000.
+  const bounds = { launchesPerInput: 7, launchesPerOfferBatch: 40, instancesPerInput: 11 };
+  const r = await runScaleLagBench({ instances: 300, agents: 6, speed: 50, pingEveryMs: 20, timeoutS: 120, ...bounds }, () => undefined);
   t.strictSame(r.problems, [], 'it did all of its work');
   t.strictSame(r.phases.map((p) => p.name), ['POST 300 instances no agent can take', 'DELETE the app of 300 Scheduled instances', 'scale-up PUT 0 → 300 instances']);
   t.ok(r.phases.every((p) => p.requestMs > 0 && p.doneMs >= 0 && p.pings > 0), 'figures reported for every phase');
+  const up = r.phases[2];
+  t.ok(up.coreInputs > 300 / 7 && up.pacer.sumMs > 0 && up.cluster.sumMs > 0, 'the scale-up took many core inputs; time in the core and in the simulated cluster reported');
+  t.ok(up.pacer.maxMs <= up.pacer.sumMs && up.gc.maxMs <= up.gc.sumMs, 'a longest stretch is part of its sum');
 });
 
 t.test('bench:scale-lag says what it did not do', { timeout: 300_000 }, async (t) => {
   // Every phase has 1 ms of wall time: none can be done in it.
-  const r = await runScaleLagBench({ instances: 300, agents: 1, speed: 1, pingEveryMs: 20, timeoutS: 0.001 }, () => undefined);
+  const r = await runScaleLagBench({ ...DEFAULT_SCALE_LAG_OPTIONS, instances: 300, agents: 1, speed: 1, pingEveryMs: 20, timeoutS: 0.001 }, () => undefined);
   t.match(r.problems.join('\n'), /not done within 0\.001 s/, 'a phase cut short is reported, not passed');
 });

@@ -5,6 +5,7 @@ import { defaultConfig, parseConfig, usage, type PacerConfig } from '../../src/r
 import { schedulerOptionsOf } from '../../src/runtime/runtime-parts';
 import { localClusterOptions } from '../../src/runtime/start-local';
 import { silentLog } from '../../src/runtime/pacer-log';
+import type { SchedulerOptions } from '../../src/scheduler/scheduler-options';
 
 /** A working directory that is not the process's, so "relative to cwd" is visible. */
 const CWD = resolve('/tmp', 'pacer-config-test-cwd');
@@ -208,6 +209,22 @@ t.test('--unhealthy_kill_floor: a share from 0 to 1, read as the label is; absen
   }
   for (const bad of ['1.5', '-0.5', 'half', '', '1e-1']) {
     t.equal(errorOf(parseConfig([`--unhealthy_kill_floor=${bad}`], {}, CWD)), `--unhealthy_kill_floor ${bad}: expected a number from 0 to 1`, JSON.stringify(bad));
+  }
+});
+
+t.test('the per-input bounds (issue 11 item 4): pacer\'s defaults 250 / 2000 / 500, whole numbers from 1 to 100000, handed to the core', async (t) => {
+  t.match(schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), { launchesPerInput: 250, launchesPerOfferBatch: 2000, instancesPerInput: 500 }, 'the defaults reach the core');
+  const rows: [string, string, keyof SchedulerOptions][] = [
+    ['--launches_per_input', 'PACER_LAUNCHES_PER_INPUT', 'launchesPerInput'],
+    ['--launches_per_offer_batch', 'PACER_LAUNCHES_PER_OFFER_BATCH', 'launchesPerOfferBatch'],
+    ['--instances_per_input', 'PACER_INSTANCES_PER_INPUT', 'instancesPerInput'],
+  ];
+  for (const [flag, env, option] of rows) {
+    t.equal(schedulerOptionsOf(configOf(parseConfig([flag, '1'], {}, CWD)))[option], 1, `${flag} 1 reaches the core`);
+    t.equal(schedulerOptionsOf(configOf(parseConfig([], { [env]: '100000' }, CWD)))[option], 100_000, `${env}=100000 reaches the core`);
+    for (const bad of ['0', '100001', '2.5', 'many', '']) {
+      t.equal(errorOf(parseConfig([`${flag}=${bad}`], {}, CWD)), `${flag} ${bad}: expected an integer from 1 to 100000`, `${flag} ${JSON.stringify(bad)} refused`);
+    }
   }
 });
 

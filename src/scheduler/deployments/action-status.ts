@@ -1,7 +1,7 @@
 import { isTerminalCondition } from '../model/condition';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { SchedulerState } from '../state/scheduler-state';
-import { isActive } from '../instances/instance-lifecycle';
+import { isActive } from '../instances/instance-tracker';
 import { isHealthy, restartDone } from '../instances/converge-restart';
 import { isReady } from '../readiness/readiness-checks';
 import type { DeploymentAction } from '../model/deployment-plan';

@@ -2,7 +2,7 @@ import type { DeploymentContext } from './deployment-context';
 import { PlacementCounts } from '../constraints/placement-counts';
 import { emitHealthCheckChanges } from '../events/health-check-events';
 import { converge } from '../instances/converge';
-import { isPlaced, setInstanceRole } from '../instances/instance-lifecycle';
+import { isPlaced, retarget } from '../instances/instance-tracker';
 import { resetBackoff } from '../instances/backoff';
 import { compileLaunchRequest } from '../state/launch-request';
 import type { RunSpec } from '../model/run-spec';
@@ -60,12 +60,8 @@ export function applyRestart(ctx: DeploymentContext, spec: RunSpec): RunSpecStat
   resetBackoff(ctx, rs);
   ctx.store.saveRunSpec(spec);
   emitHealthCheckChanges(ctx, previous, spec);
-  for (const inst of rs.scheduled.toArray()) {
-    inst.runSpecVersion = spec.version;
-    inst.configVersion = spec.versionInfo.lastConfigChangeAt;
-    // A resident instance keeps the role of its reservations (fact 114).
-    if (!spec.resident) setInstanceRole(ctx, rs, inst, spec.role);
-  }
+  // A resident instance keeps the role of its reservations (fact 114).
+  for (const inst of rs.scheduled.toArray()) retarget(ctx, rs, inst, spec);
   rs.restart = restartBounds(spec.instances, spec.upgrade, spec.resident);
   ctx.state.demandDirty.add(rs);
   converge(ctx, rs);

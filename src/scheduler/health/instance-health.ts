@@ -4,6 +4,7 @@ import { isSchedulerRun } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
 import { onInstanceHealthy } from './unhealthy-kill';
+import { setHealthy } from '../instances/instance-tracker';
 
 /**
  * Recomputes an instance's health from its scheduler-run check results and the agent-run health
@@ -15,11 +16,9 @@ import { onInstanceHealthy } from './unhealthy-kill';
 export function refreshInstanceHealth(ctx: InstanceContext, spec: RunSpec, inst: Instance): void {
   const next = combine(schedulerRunHealth(ctx, inst), agentRunHealth(spec, inst));
   if (next === inst.healthy) return;
-  inst.healthy = next;
   // Stored with the instance: a restart (a failover) recovers the verdict instead of forgetting it,
   // so a resumed rolling restart does not take healthy old instances for unhealthy ones.
-  ctx.state.dirty.add(inst);
-  ctx.state.changed.add(inst.runSpecId);
+  setHealthy(ctx, inst, next);
   ctx.bus.emit(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
   const rs = next === true ? ctx.state.runSpecs.get(inst.runSpecId) : undefined;
   if (rs !== undefined) onInstanceHealthy(ctx, rs, inst);

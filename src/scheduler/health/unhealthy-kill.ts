@@ -6,6 +6,7 @@ import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 import { killInstance } from '../kill/kill-instance';
 import { recordTaskFailure } from '../instances/record-task-failure';
+import { setKillReason } from '../instances/instance-tracker';
 import type { DeferredKill } from './health-tracker';
 import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource } from './unhealthy-kill-floor';
 
@@ -24,7 +25,7 @@ export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Inst
   recordTaskFailure(rs, inst, taskKill.taskId, 'TASK_KILLED', reason, ctx.clock.nowMs());
   ctx.bus.emit(taskKill);
   ctx.bus.emit(instanceKill);
-  if (alreadyKilled) inst.killReason ??= 'unhealthy';
+  if (alreadyKilled) setKillReason(ctx, inst, 'unhealthy');
   else killInstance(ctx, rs, inst, 'unhealthy', 'Running');
 }
 

@@ -1,6 +1,7 @@
 import type { InstanceContext } from './instance-context';
 import type { RunSpecState } from '../state/run-spec-state';
-import { createInstances, isActive } from './instance-lifecycle';
+import { createInstances } from './instance-lifecycle';
+import { isActive } from './instance-tracker';
 import { selectVictims } from './select-victims';
 import { killInstance } from '../kill/kill-instance';
 import { convergeRestart } from './converge-restart';

@@ -1,57 +1,10 @@
 import type { InstanceContext } from './instance-context';
 import { instanceChangedEvent } from '../events/instance-events';
 import { newInstanceId } from '../kernel/ids';
-import { isTerminalCondition, type Condition } from '../model/condition';
-import type { Goal, Instance, Task } from '../model/instance';
+import { isTerminalCondition } from '../model/condition';
+import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-
-/**
- * An instance fills its run spec's target while its goal is Running and it is neither terminal nor
- * UnreachableInactive (an inactive unreachable instance has been replaced).
- */
-export function isActive(inst: Instance): boolean {
-  return inst.goal === 'Running' && !isTerminalCondition(inst.condition) && inst.condition !== 'UnreachableInactive';
-}
-
-/** An instance occupies a placement (and counts for constraints) while placed and not terminal. */
-export function isPlaced(inst: Instance): boolean {
-  return inst.agent !== undefined && !isTerminalCondition(inst.condition);
-}
-
-/**
- * The one way to change an instance's condition: keeps `activeCount` and the placement counters
- * right and emits `instance_changed_event`.
- */
-export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, condition: Condition): void {
-  if (inst.condition === condition) return;
-  const wasActive = isActive(inst);
-  const wasPlaced = isPlaced(inst);
-  const wasRunning = inst.condition === 'Running';
-  inst.condition = condition;
-  inst.conditionSinceMs = ctx.clock.nowMs();
-  ctx.state.changed.add(inst.runSpecId);
-  ctx.state.dirty.add(inst);
-  if (rs !== undefined) {
-    rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
-    rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
-    if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
-  }
-  ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
-}
-
-/**
- * The one way to change an instance's goal: keeps `activeCount` right and emits
- * `instance_changed_event` (Marathon sends it when the condition or the goal changes, fact 107).
- */
-export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
-  if (inst.goal === goal) return;
-  const wasActive = isActive(inst);
-  inst.goal = goal;
-  ctx.state.changed.add(inst.runSpecId);
-  ctx.state.dirty.add(inst);
-  rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
-  ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
-}
+import { NO_TASKS, clearPlacement, countRole, isActive, isPlaced, markChanged, setCondition } from './instance-tracker';
 
 /**
  * Brings the run spec's instances still to create to `count`: creates as many now as this input's
@@ -101,8 +54,8 @@ export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) 
 }
 
 /**
- * Creates `count` new Scheduled instances of the run spec's current version, queues them, saves
- * them in one store write and announces each. Every field of the record is set here, in one
+ * Creates `count` new Scheduled instances of the run spec's current version, queues them, marks
+ * them for the input's one write (instance-tracker.ts) and announces each. Every field of the record is set here, in one
  * order, so all instances share one object shape (this runs a million times at scale).
  */
 export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, count: number): void {
@@ -140,12 +93,9 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances(created);
+  for (let i = 0; i < count; i++) markChanged(ctx, created[i]);
   if (ctx.bus.hasListeners) for (const inst of created) ctx.bus.emit(instanceChangedEvent(inst, nowMs));
 }
-
-/** The shared empty task list of instances that are not launched (never mutated: tasks are replaced). */
-export const NO_TASKS: Task[] = [];
 
 /**
  * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new
@@ -154,23 +104,10 @@ export const NO_TASKS: Task[] = [];
  * (fact 114, spec section 3: "existing instances keep the old role and their reservations").
  */
 export function rescheduleInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
-  inst.agent = undefined;
-  inst.allocation = undefined;
-  inst.tasks = NO_TASKS;
-  inst.healthy = undefined;
-  inst.ready = undefined;
-  inst.startedAtMs = undefined;
-  inst.unreachableSinceMs = undefined;
-  inst.killReason = undefined;
-  inst.killRequestedAtMs = undefined;
-  inst.runSpecVersion = rs.spec.version;
-  inst.configVersion = rs.spec.versionInfo.lastConfigChangeAt;
-  // A resident instance stays with its reservations, and so with their role (fact 114).
-  if (!rs.spec.resident) setInstanceRole(ctx, rs, inst, rs.spec.role);
+  clearPlacement(ctx, rs, inst);
   setCondition(ctx, rs, inst, 'Scheduled');
   rs.scheduled.push(inst);
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances([inst]);
 }
 
 /**
@@ -187,7 +124,7 @@ export function retireInstance(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
   (rs.releasing ??= new Set()).add(inst.instanceId);
   ctx.state.demandDirty.add(rs);
-  ctx.store.saveInstances([inst]);
+  markChanged(ctx, inst);
 }
 
 /**
@@ -207,31 +144,6 @@ export function expungeInstance(ctx: InstanceContext, rs: RunSpecState, inst: In
   rs.instances.delete(inst.instanceId);
   countRole(ctx, rs, inst.role, -1);
   ctx.store.deleteInstance(inst.instanceId);
-}
-
-/** The one way to change an instance's role: keeps the run spec's role counts right. */
-export function setInstanceRole(ctx: InstanceContext, rs: RunSpecState, inst: Instance, role: string): void {
-  if (inst.role === role) return;
-  countRole(ctx, rs, inst.role, -1);
-  inst.role = role;
-  countRole(ctx, rs, role, 1);
-}
-
-/**
- * Counts `delta` instances of `rs` under `role`. When a role new to the framework gets its first
- * instance, or a role loses its last one, the framework's roles may change: they are recomputed
- * after the input (O(1) here).
- */
-export function countRole(ctx: InstanceContext, rs: RunSpecState, role: string, delta: number): void {
-  const before = rs.instanceRoles.get(role) ?? 0;
-  const after = before + delta;
-  if (after > 0) rs.instanceRoles.set(role, after);
-  else rs.instanceRoles.delete(role);
-  // A role that gets its first instance here changes the framework's roles only when it is new to
-  // them (recomputing reads every run spec); one that loses its last instance here may be gone.
-  const gained = before === 0 && after > 0;
-  const lost = before > 0 && after <= 0;
-  if ((gained && !ctx.state.frameworkRoles.includes(role)) || lost) ctx.state.rolesDirty = true;
 }
 
 /** Takes a Scheduled instance out of the launch queue. */

@@ -2,28 +2,19 @@ import type { InstanceContext } from './instance-context';
 import { statusUpdateEvent } from '../events/instance-events';
 import { instanceIdOfTask } from '../kernel/ids';
 import { isoTime } from '../kernel/iso-time';
-import { combineTaskConditions, conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
+import { conditionOfTaskState } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
 import type { Instance, Task } from '../model/instance';
 import { isTerminalTaskState } from '../model/task-state';
-import type { RunSpecState } from '../state/run-spec-state';
-import { recordLaunchFailure } from './backoff';
-import { hasAgentCheck, refreshInstanceHealth } from '../health/instance-health';
-import { startReadiness } from '../readiness/readiness-checks';
-import { startHealthChecks } from '../health/scheduler-health';
-import { onAgentVerdict } from '../health/agent-health';
-import { killUnhealthy } from '../health/unhealthy-kill';
-import { DEFAULT_KILL_GRACE_MS, sendKills } from '../kill/kill-instance';
-import { onBecameUnreachable } from '../unreachable/unreachable';
-import { converge } from './converge';
-import { rescheduleInstance, retireInstance, setCondition } from './instance-lifecycle';
-import { finishDeleteIfDone } from './finish-delete';
-import { recordTaskFailure } from './record-task-failure';
-import { FAILURE_STATES } from '../model/task-failure';
+import { DEFAULT_KILL_GRACE_MS } from '../kill/kill-instance';
+import { applyTaskStatus } from './instance-tracker';
+import { runStatusHandlers } from './status-handlers';
 
 /**
- * A task status update: updates the task, derives the instance condition, and reacts — health
- * checking when it runs, the unreachable strategy, relaunch with backoff or expunge when it ends.
+ * A task status update — the tracker's one way in for the cluster's news: the tracker applies it
+ * to the task (instance-tracker.ts `applyTaskStatus`), `status_update_event` announces it, and the
+ * ordered list of status handlers reacts once (status-handlers.ts: the instance's condition,
+ * unreachable strategy, health and readiness checks, relaunch with backoff or retirement, …).
  * Updates carrying a uuid are acknowledged after they were applied.
  */
 export function onStatus(ctx: InstanceContext, status: TaskStatus): void {
@@ -36,101 +27,12 @@ export function onStatus(ctx: InstanceContext, status: TaskStatus): void {
 function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
-  const nowMs = ctx.clock.nowMs();
-  const stateChanged = task.state !== status.state;
-  task.state = status.state;
-  task.condition = conditionOfTaskState(status.state, status.reason);
-  task.lastStatusMs = nowMs;
-  if (status.message !== undefined) task.message = status.message;
-  if (status.state === 'TASK_RUNNING') task.startedAtMs ??= nowMs;
-  const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
-  if (status.healthy !== undefined) task.healthy = status.healthy;
-  // The task's state and last verdict are stored with the instance (recovery restores the verdict).
-  if (stateChanged || healthChanged) ctx.state.dirty.add(inst);
-  if (stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, nowMs));
+  const applied = applyTaskStatus(ctx, inst, task, status);
+  if (applied.stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, ctx.clock.nowMs()));
   if (rs === undefined) return;
-  confirmReservation(inst, status);
-  if (stateChanged && FAILURE_STATES.has(status.state)) recordTaskFailure(rs, inst, task.taskId, status.state, task.message ?? '', nowMs);
-  const wasUnreachable = inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive';
-  const wasReplaced = inst.condition === 'UnreachableInactive';
-  const next = instanceCondition(inst);
-  if (next !== inst.condition) {
-    setCondition(ctx, rs, inst, next);
-    afterConditionChange(ctx, rs, inst, wasUnreachable, wasReplaced, status);
-  }
-  if (ctx.state.isCurrent(inst)) {
-    if (healthChanged) refreshInstanceHealth(ctx, rs.spec, inst);
-    if ((healthChanged || stateChanged) && status.healthy !== undefined) onAgentVerdict(ctx, rs.spec, inst, task, status.healthy);
-  }
-  if (inst.kind === 'pod' && isTerminalCondition(task.condition) && inst.condition === 'Killing' && inst.killRequestedAtMs === undefined) {
-    inst.killReason ??= 'pod-sibling';
-    sendKills(ctx, rs.spec, inst);
-  }
-}
-
-/**
- * A first launch's reservation (`InstanceReservation.unconfirmed`) is confirmed by any update from
- * the agent (it carries a uuid) or any non-terminal one. A terminal update without a uuid (the
- * driver or the master: TASK_DROPPED of an ACCEPT that was never applied, TASK_ERROR of a refused
- * one) leaves it unknown whether the RESERVE happened: the reservation is forgotten so the
- * instance is placed afresh; should it exist, its offer is recognised by its labels
- * (launcher/resident-offers.ts: relaunched on it while the instance waits, released otherwise).
- */
-function confirmReservation(inst: Instance, status: TaskStatus): void {
-  const r = inst.reservation;
-  if (r === undefined || r.unconfirmed !== true) return;
-  if (status.uuid !== undefined || !isTerminalTaskState(status.state)) inst.reservation = { agentId: r.agentId, role: r.role, volumes: r.volumes };
-  else inst.reservation = undefined;
-}
-
-function instanceCondition(inst: Instance): Condition {
-  const next = combineTaskConditions(inst.tasks.map((t) => (t.state === undefined ? 'Provisioned' : t.condition)));
-  return next === 'Unreachable' && inst.condition === 'UnreachableInactive' ? 'UnreachableInactive' : next;
-}
-
-function afterConditionChange(
-  ctx: InstanceContext, rs: RunSpecState, inst: Instance, wasUnreachable: boolean, wasReplaced: boolean, status: TaskStatus,
-): void {
-  const c = inst.condition;
-  if (c === 'Unreachable') {
-    onBecameUnreachable(ctx, rs, inst);
-    return;
-  }
-  if (isTerminalCondition(c)) {
-    onTerminal(ctx, rs, inst, wasReplaced, status);
-    return;
-  }
-  if (wasUnreachable && c !== 'UnreachableInactive') {
-    inst.unreachableSinceMs = undefined;
-    converge(ctx, rs);
-  }
-  if (c === 'Running' && ctx.state.isCurrent(inst)) {
-    inst.startedAtMs ??= ctx.clock.nowMs();
-    startHealthChecks(ctx, rs, inst);
-    startReadiness(ctx, rs, inst);
-  }
-}
-
-/**
- * `wasReplaced`: the instance was UnreachableInactive, so a replacement already fills its place;
- * it is forgotten rather than relaunched (relaunching would only create a surplus to kill, and
- * its backoff would delay the replacement).
- */
-function onTerminal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, wasReplaced: boolean, status: TaskStatus): void {
-  ctx.health.forget(ctx, inst);
-  if (status.state === 'TASK_KILLED' && status.healthy === false && inst.killReason === undefined && hasAgentCheck(rs.spec, inst.tasks.find((t) => t.taskId === status.taskId)?.containerName)) {
-    killUnhealthy(ctx, rs, inst, 'health check failed on the agent', true);
-  }
-  if (inst.goal !== 'Running' || rs.deleting || wasReplaced) {
-    retireInstance(ctx, rs, inst);
-    finishDeleteIfDone(ctx, rs);
-    if (!rs.deleting) converge(ctx, rs);
-    return;
-  }
-  // Kills we or the user asked for are not launch failures (no backoff for the relaunch).
-  if (inst.killReason !== 'user' && inst.killReason !== 'replaced') recordLaunchFailure(ctx, rs);
-  rescheduleInstance(ctx, rs, inst);
-  converge(ctx, rs);
+  runStatusHandlers(ctx, {
+    ...applied, rs, inst, task, status, before: inst.condition, became: inst.condition, conditionChanged: false, relaunch: false,
+  });
 }
 
 /**

@@ -3,7 +3,8 @@ import { isTerminalCondition } from '../model/condition';
 import type { Goal, Instance, KillReason } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
-import { expungeInstance, retireInstance, setGoal } from '../instances/instance-lifecycle';
+import { expungeInstance, retireInstance } from '../instances/instance-lifecycle';
+import { markKillRequested, setGoal, setKillReason } from '../instances/instance-tracker';
 
 /** Kill grace period when a definition sets none (spec 2.4: `taskKillGracePeriodSeconds` default 3). */
 export const DEFAULT_KILL_GRACE_MS = 3000;
@@ -17,7 +18,7 @@ export const DEFAULT_KILL_GRACE_MS = 3000;
 export function killInstance(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: KillReason, goal: Goal): void {
   // The reason first: listeners of the goal change's instance_changed_event read why (the
   // decision lines of src/runtime/decision-reader.ts).
-  inst.killReason ??= reason;
+  setKillReason(ctx, inst, reason);
   setGoal(ctx, rs, inst, goal);
   if (inst.condition === 'Scheduled') {
     if (goal !== 'Running') retireInstance(ctx, rs, inst);
@@ -54,8 +55,7 @@ export function sendKills(ctx: InstanceContext, spec: RunSpec | undefined, inst:
     maxGraceMs = Math.max(maxGraceMs, graceMs);
     ctx.driver.kill(task.taskId, inst.agent?.agentId, graceMs);
   }
-  inst.killRequestedAtMs = nowMs;
-  ctx.state.dirty.add(inst);
+  markKillRequested(ctx, inst);
   ctx.timers.schedule(nowMs + maxGraceMs + ctx.options.killRetryMs, {
     type: 'timer',
     timer: { kind: 'killRetry', instanceId: inst.instanceId, incarnation: inst.incarnation },

@@ -8,7 +8,7 @@ import type { Offer } from '../model/offer';
 import type { PersistentVolume } from '../model/reservation';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
-import { setCondition, setInstanceRole } from '../instances/instance-lifecycle';
+import { place } from '../instances/instance-tracker';
 import { appLaunchOperation, podLaunchOperation } from './task-launch';
 
 /**
@@ -35,25 +35,19 @@ export function launchOperation(
 ): LaunchOperation {
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
-  inst.incarnation++;
-  inst.agent = offer.agent;
+  const incarnation = inst.incarnation + 1;
+  const tasks = spec.kind === 'app' ? [appTask(inst, incarnation, spec, res, nowMs)] : podTasks(inst, incarnation, spec, res, nowMs);
   // Only reservations (resident run specs) need the allocation later; the driver gets it in the op.
-  inst.allocation = spec.resident ? res.allocation : undefined;
-  inst.runSpecVersion = spec.version;
-  inst.configVersion = spec.versionInfo.lastConfigChangeAt;
   // A resident instance keeps the role of its reservations (fact 114); others take the spec's.
-  if (!spec.resident) setInstanceRole(ctx, rs, inst, spec.role);
-  inst.tasks = spec.kind === 'app' ? [appTask(inst, spec, res, nowMs)] : podTasks(inst, spec, res, nowMs);
-  rs.counts.add(offer.agent);
-  setCondition(ctx, rs, inst, 'Provisioned');
+  place(ctx, rs, inst, { incarnation, agent: offer.agent, allocation: spec.resident ? res.allocation : undefined, tasks });
   const op = spec.kind === 'app'
     ? appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation)
     : podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
   return volumes === undefined ? op : withPersistentVolumes(op, volumes);
 }
 
-function appTask(inst: Instance, spec: AppSpec, res: Reservation, nowMs: number): Task {
-  return newTask(appTaskId(inst.instanceId, inst.incarnation), undefined, res.hostPorts, spec.resources, nowMs);
+function appTask(inst: Instance, incarnation: number, spec: AppSpec, res: Reservation, nowMs: number): Task {
+  return newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, nowMs);
 }
 
 /** Every field set, in one order: all tasks share one object shape. */
@@ -73,12 +67,12 @@ function newTask(taskId: string, containerName: string | undefined, hostPorts: r
   };
 }
 
-function podTasks(inst: Instance, spec: PodSpec, res: Reservation, nowMs: number): Task[] {
+function podTasks(inst: Instance, incarnation: number, spec: PodSpec, res: Reservation, nowMs: number): Task[] {
   let portIndex = 0;
   return spec.containers.map((c) => {
     const ports: number[] = [];
     for (const e of c.endpoints) if (e.hostPort !== undefined) ports.push(res.hostPorts[portIndex++]);
-    return newTask(podTaskId(inst.instanceId, c.name, inst.incarnation), c.name, ports, c.resources, nowMs);
+    return newTask(podTaskId(inst.instanceId, c.name, incarnation), c.name, ports, c.resources, nowMs);
   });
 }
 

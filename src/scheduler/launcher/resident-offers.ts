@@ -8,12 +8,15 @@ import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { expungeInstance, removeScheduled } from '../instances/instance-lifecycle';
 import { finishDeleteIfDone } from '../instances/finish-delete';
+import { setReservation } from '../instances/instance-tracker';
 import { launchOperation } from './place-instance';
 
-/** What the resident pass did with one offer: operations for the ACCEPT, instances to persist. */
+/**
+ * What the resident pass did with one offer: operations for the ACCEPT (the instances it relaunches
+ * are in the tracker's dirty set, written before the ACCEPT: instances/instance-tracker.ts).
+ */
 export interface ResidentOutcome {
   readonly ops: OfferOperation[];
-  readonly instances: Instance[];
 }
 
 /**
@@ -30,7 +33,7 @@ export interface ResidentOutcome {
  * - otherwise (its instance is starting or in backoff) the pool is left alone.
  */
 export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: number): ResidentOutcome {
-  const out: ResidentOutcome = { ops: [], instances: [] };
+  const out: ResidentOutcome = { ops: [] };
   for (const pool of offer.pools) {
     const id = pool.reservationId;
     if (id === undefined || pool.reservedFor === undefined) continue;
@@ -56,9 +59,8 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     if (inst.condition !== 'Scheduled' || !ctx.demand.wantsOffers(rs, nowMs)) continue;
     removeScheduled(ctx, rs, inst);
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
-    inst.reservation = { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] };
+    setReservation(ctx, inst, { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] });
     out.ops.push(launchOperation(ctx, rs, inst, offer, onReservation(rs, pool), pool.volumes ?? []));
-    out.instances.push(inst);
   }
   return out;
 }
@@ -74,7 +76,7 @@ export function firstResidentLaunch(ctx: LaunchContext, rs: RunSpecState, inst: 
   const volumes: PersistentVolume[] = persistentVolumesOf(rs.spec).map((v, i) => ({ persistenceId: persistenceIdOf(inst.instanceId, i), containerPath: v.containerPath, diskMilli: v.diskMilli }));
   const total = sum(res.allocation);
   const reserved: OfferedPool = { ...total, reservedFor: role, reservationId: inst.instanceId };
-  inst.reservation = { agentId, role, volumes, unconfirmed: true };
+  setReservation(ctx, inst, { agentId, role, volumes, unconfirmed: true });
   const reserve: ReservationOperation = { kind: 'reserve', agentId, reservationId: inst.instanceId, role, allocation: res.allocation };
   const create: ReservationOperation = { kind: 'create', agentId, reservationId: inst.instanceId, role, volumes };
   const launch = launchOperation(ctx, rs, inst, offer, { allocation: [reserved], hostPorts: res.hostPorts }, volumes);

@@ -8,9 +8,9 @@ import { OfferLedger } from './offer-ledger';
 import { runFilters } from './pipeline';
 import { reserve } from './reserve';
 import { placeInstance } from '../launcher/place-instance';
+import { flushInstances } from '../instances/instance-tracker';
 import { firstResidentLaunch, residentOperations } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
-import { RESEND_REFUSE_MS } from '../scheduler-options';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
@@ -19,9 +19,11 @@ import { RESEND_REFUSE_MS } from '../scheduler-options';
  * progresses, until the offer is full, `maxInstancesPerOffer` is reached or no candidate fits.
  * A candidate rejected by an offer is skipped for the rest of that offer (the ledger only
  * shrinks), and an offer that cannot hold the smallest waiting request is done at once.
- * Instances are persisted before the accept; unused offers are declined in one call. At most
- * `launchesPerInput` instances are placed per batch; the offers after that are declined to be sent
- * again (RESEND_REFUSE_MS), so one input stays short however many offers arrive at once.
+ * The instances changed so far are written before each accept (flushInstances: durable before
+ * the launch, and once per input); unused offers are declined in one call. At most `budget`
+ * instances are placed per call; the offers after that are not looked at and are handed back,
+ * untouched, to the caller (offers/offer-batches.ts: kept for a later input or declined to be
+ * sent again), so one input stays short however many offers arrive at once.
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
@@ -29,15 +31,16 @@ export class OfferMatcher {
 
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
 
-  match(ctx: LaunchContext, offers: readonly Offer[]): void {
+  /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
+  match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
     const batch = new Batch(ctx, nowMs);
     const declined: string[] = [];
-    const resend: string[] = [];
-    let budget = ctx.options.launchesPerInput;
+    const rest: Offer[] = [];
+    const allowed = budget;
     for (const offer of offers) {
       if (budget <= 0 && batch.candidates.length > 0) {
-        resend.push(offer.offerId);
+        rest.push(offer);
         continue;
       }
       const resident = hasReservations(offer) ? residentOperations(ctx, offer, nowMs) : undefined;
@@ -47,18 +50,15 @@ export class OfferMatcher {
         declined.push(offer.offerId);
         continue;
       }
-      const instances: Instance[] = resident === undefined ? [] : [...resident.instances];
       const ops: OfferOperation[] = resident === undefined ? [] : [...resident.ops];
-      for (let i = 0; i < placed.length; i++) {
-        instances.push(placed[i].inst);
-        ops.push(...placed[i].ops);
-      }
-      ctx.store.saveInstances(instances);
+      for (let i = 0; i < placed.length; i++) ops.push(...placed[i].ops);
+      // Durable before the cluster sees the launch: the placed instances are written now, once.
+      flushInstances(ctx);
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
-    if (resend.length > 0) ctx.driver.decline(resend, RESEND_REFUSE_MS);
+    return { placed: allowed - budget, rest };
   }
 
   private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number): Placed[] {
@@ -140,6 +140,12 @@ class Batch {
 }
 
 const NONE: Placed[] = [];
+
+/** What one {@link OfferMatcher.match} call did: instances placed, offers left unexamined (the budget ran out). */
+export interface MatchOutcome {
+  readonly placed: number;
+  readonly rest: readonly Offer[];
+}
 
 interface Placed {
   readonly inst: Instance;

@@ -90,7 +90,11 @@ export type TimerKind =
   | { readonly kind: 'killRetry'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'readinessProbe'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'reconcile' }
-  | { readonly kind: 'continueChanges' };
+  | { readonly kind: 'continueChanges' }
+  /** Match the offers an earlier input kept (SchedulerOptions.launchesPerInput; offers/offer-batches.ts). */
+  | { readonly kind: 'continueOffers' }
+  /** Reconcile the next known tasks (SchedulerOptions.instancesPerInput; reconcile/task-reconciliation.ts). */
+  | { readonly kind: 'continueReconcile' };
 
 export type TimerInput = { readonly type: 'timer'; readonly timer: TimerKind };
 

@@ -3,6 +3,7 @@ import type { Instance } from '../model/instance';
 import type { ReadinessCheckResult, ReadinessCheckSpec } from '../model/readiness-check';
 import type { ProbeObservation } from '../ports/prober';
 import type { RunSpecState } from '../state/run-spec-state';
+import { markReady } from '../instances/instance-tracker';
 
 /**
  * App readiness checks (Marathon's ReadinessBehavior): once an instance of an app with a readiness
@@ -60,9 +61,7 @@ export function onReadinessResult(ctx: InstanceContext, obs: ProbeObservation): 
   if (!ready) return true;
   if (state.timerId !== undefined) ctx.timers.cancel(state.timerId);
   state.timerId = undefined;
-  inst.ready = true;
-  ctx.state.dirty.add(inst);
-  ctx.state.changed.add(inst.runSpecId);
+  markReady(ctx, inst);
   return true;
 }
 

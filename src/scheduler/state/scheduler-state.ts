@@ -20,9 +20,10 @@ export class SchedulerState {
   /** Run specs whose offer demand may have changed since the last revive/suppress sync. */
   readonly demandDirty = new Set<RunSpecState>();
   /**
-   * Instances whose record changed during the current input (condition, goal, kill request,
-   * unreachable time); written to the store in one call when the input is done, so every
-   * mutation of the input is durable, not only those made before an explicit save.
+   * Instances created or changed since they were last written (the instance tracker's dirty set):
+   * written in one store call when the input is done, or earlier right before an ACCEPT
+   * (instances/instance-tracker.ts, `flushInstances`), so each is written once per input with
+   * every change of the input.
    */
   readonly dirty = new Set<Instance>();
   /** Run specs whose instances changed during the current input (deployments check only those). */

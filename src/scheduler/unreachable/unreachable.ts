@@ -1,7 +1,8 @@
 import type { InstanceContext } from '../instances/instance-context';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-import { expungeInstance, setCondition } from '../instances/instance-lifecycle';
+import { expungeInstance } from '../instances/instance-lifecycle';
+import { markUnreachable, setCondition } from '../instances/instance-tracker';
 import { converge } from '../instances/converge';
 import { finishDeleteIfDone } from '../instances/finish-delete';
 import { cannotAnswerKill } from '../kill/kill-instance';
@@ -28,10 +29,9 @@ export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst
     return;
   }
   const nowMs = ctx.clock.nowMs();
-  inst.unreachableSinceMs ??= nowMs;
+  const since = markUnreachable(ctx, inst);
   const policy = rs.spec.unreachable;
   if (policy.kind === 'disabled') return;
-  const since = inst.unreachableSinceMs;
   if (policy.expungeAfterMs <= policy.inactiveAfterMs && since + policy.expungeAfterMs <= nowMs) {
     expire(ctx, rs, inst);
     return;

@@ -28,6 +28,7 @@ t.test('each rule refuses what it names, and nothing else', async (t) => {
   t.same(found, [
     'core-layer-model: src/scheduler/model/up.ts -> src/scheduler/instances/tracker.ts',
     'core-surface: src/api/uses-internal.ts -> src/scheduler/instances/tracker.ts',
+    'instance-status-handlers: src/scheduler/instances/on-status.ts -> src/scheduler/health/checks.ts',
     'no-circular: src/scheduler/model/a.ts -> src/scheduler/model/b.ts',
   ]);
 });

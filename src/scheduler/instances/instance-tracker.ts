@@ -1,0 +1,266 @@
+import type { InstanceContext } from './instance-context';
+import { instanceChangedEvent } from '../events/instance-events';
+import type { AgentInfo } from '../model/agent';
+import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
+import type { TaskStatus } from '../model/inputs';
+import type { Goal, Instance, InstanceReservation, KillReason, Task } from '../model/instance';
+import type { OfferedPool } from '../model/offer';
+import type { RunSpec } from '../model/run-spec';
+import type { RunSpecState } from '../state/run-spec-state';
+
+/*
+ * The instance tracker: the one owner of instance mutation (issue 12, problem 3). Every write to a
+ * field of an Instance or of its Tasks is one of the operations below; no other module of the core,
+ * the store, the runtime or HA assigns an instance's fields (the `pacer/instance-writes` lint rule,
+ * eslint.config.mjs, proven by test/unit/lint/instance-writes.test.ts); the API, the drivers and the
+ * simulator only read the instances the facade hands out. Each operation keeps what depends on the field right
+ * (the run spec's active, running, role and placement counters), marks the instance changed for
+ * this input (the dirty set, written once: {@link flushInstances}) and its run spec changed (the
+ * deployments look at those), and emits `instance_changed_event` where Marathon does. What reacts
+ * to a change of an instance's tasks is the ordered list of status handlers
+ * (instances/status-handlers.ts) that {@link applyTaskStatus}'s caller runs once per update.
+ */
+
+/**
+ * The instance's record is to be written with this input (a new instance, or one whose record
+ * changed outside its own fields, such as a resident instance put in the release set).
+ */
+export function markChanged(ctx: InstanceContext, inst: Instance): void {
+  ctx.state.dirty.add(inst);
+}
+
+/**
+ * An instance fills its run spec's target while its goal is Running and it is neither terminal nor
+ * UnreachableInactive (an inactive unreachable instance has been replaced).
+ */
+export function isActive(inst: Instance): boolean {
+  return inst.goal === 'Running' && !isTerminalCondition(inst.condition) && inst.condition !== 'UnreachableInactive';
+}
+
+/** An instance occupies a placement (and counts for constraints) while placed and not terminal. */
+export function isPlaced(inst: Instance): boolean {
+  return inst.agent !== undefined && !isTerminalCondition(inst.condition);
+}
+
+/**
+ * The one way to change an instance's condition: keeps `activeCount` and the placement counters
+ * right and emits `instance_changed_event`.
+ */
+export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined, inst: Instance, condition: Condition): void {
+  if (inst.condition === condition) return;
+  const wasActive = isActive(inst);
+  const wasPlaced = isPlaced(inst);
+  const wasRunning = inst.condition === 'Running';
+  inst.condition = condition;
+  inst.conditionSinceMs = ctx.clock.nowMs();
+  ctx.state.changed.add(inst.runSpecId);
+  ctx.state.dirty.add(inst);
+  if (rs !== undefined) {
+    rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+    rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
+    if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
+  }
+  ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
+}
+
+/**
+ * The one way to change an instance's goal: keeps `activeCount` right and emits
+ * `instance_changed_event` (Marathon sends it when the condition or the goal changes, fact 107).
+ */
+export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, goal: Goal): void {
+  if (inst.goal === goal) return;
+  const wasActive = isActive(inst);
+  inst.goal = goal;
+  ctx.state.changed.add(inst.runSpecId);
+  ctx.state.dirty.add(inst);
+  rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
+  ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
+}
+
+/** The one way to change an instance's role: keeps the run spec's role counts right. */
+export function setInstanceRole(ctx: InstanceContext, rs: RunSpecState, inst: Instance, role: string): void {
+  if (inst.role === role) return;
+  countRole(ctx, rs, inst.role, -1);
+  inst.role = role;
+  countRole(ctx, rs, role, 1);
+  ctx.state.dirty.add(inst);
+}
+
+/**
+ * Counts `delta` instances of `rs` under `role`. When a role new to the framework gets its first
+ * instance, or a role loses its last one, the framework's roles may change: they are recomputed
+ * after the input (O(1) here).
+ */
+export function countRole(ctx: InstanceContext, rs: RunSpecState, role: string, delta: number): void {
+  const before = rs.instanceRoles.get(role) ?? 0;
+  const after = before + delta;
+  if (after > 0) rs.instanceRoles.set(role, after);
+  else rs.instanceRoles.delete(role);
+  // A role that gets its first instance here changes the framework's roles only when it is new to
+  // them (recomputing reads every run spec); one that loses its last instance here may be gone.
+  const gained = before === 0 && after > 0;
+  const lost = before > 0 && after <= 0;
+  if ((gained && !ctx.state.frameworkRoles.includes(role)) || lost) ctx.state.rolesDirty = true;
+}
+
+/**
+ * The instance will run `spec` (the run spec's current definition) when it next launches: its
+ * version, config generation and — unless resident, whose instances keep the role of their
+ * reservations (fact 114, spec section 3) — its role.
+ */
+export function retarget(ctx: InstanceContext, rs: RunSpecState, inst: Instance, spec: RunSpec): void {
+  inst.runSpecVersion = spec.version;
+  inst.configVersion = spec.versionInfo.lastConfigChangeAt;
+  if (!spec.resident) setInstanceRole(ctx, rs, inst, spec.role);
+  ctx.state.dirty.add(inst);
+}
+
+/** The shared empty task list of instances that are not launched (never mutated: tasks are replaced). */
+export const NO_TASKS: Task[] = [];
+
+/**
+ * Takes a terminal instance's placement away before it is queued again (same instance id; a new
+ * incarnation on its next launch): no agent, tasks, health, readiness, start, unreachable time
+ * or kill; the run spec's current definition ({@link retarget}).
+ */
+export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
+  inst.agent = undefined;
+  inst.allocation = undefined;
+  inst.tasks = NO_TASKS;
+  inst.healthy = undefined;
+  inst.ready = undefined;
+  inst.startedAtMs = undefined;
+  inst.unreachableSinceMs = undefined;
+  inst.killReason = undefined;
+  inst.killRequestedAtMs = undefined;
+  retarget(ctx, rs, inst, rs.spec);
+}
+
+/** Where a Scheduled instance is placed: the next incarnation, on `agent`, with its new tasks. */
+export interface Placement {
+  readonly incarnation: number;
+  readonly agent: AgentInfo;
+  /** What was taken from which pool of the offer; kept for resident run specs only. */
+  readonly allocation: readonly OfferedPool[] | undefined;
+  readonly tasks: Task[];
+}
+
+/**
+ * Binds a Scheduled instance to an agent (the matcher's Commit step, launcher/place-instance.ts):
+ * new incarnation and tasks, the run spec's current definition, counted for constraints, then
+ * Provisioned. Written before the ACCEPT that launches it ({@link flushInstances}).
+ */
+export function place(ctx: InstanceContext, rs: RunSpecState, inst: Instance, placement: Placement): void {
+  inst.incarnation = placement.incarnation;
+  inst.agent = placement.agent;
+  inst.allocation = placement.allocation;
+  inst.runSpecVersion = rs.spec.version;
+  inst.configVersion = rs.spec.versionInfo.lastConfigChangeAt;
+  if (!rs.spec.resident) setInstanceRole(ctx, rs, inst, rs.spec.role);
+  inst.tasks = placement.tasks;
+  rs.counts.add(placement.agent);
+  setCondition(ctx, rs, inst, 'Provisioned');
+}
+
+/** Records the instance's reservation (resident run specs), or forgets it (`undefined`). */
+export function setReservation(ctx: InstanceContext, inst: Instance, reservation: InstanceReservation | undefined): void {
+  inst.reservation = reservation;
+  ctx.state.dirty.add(inst);
+}
+
+/** Why the instance is killed; the first reason given stays. */
+export function setKillReason(ctx: InstanceContext, inst: Instance, reason: KillReason): void {
+  if (inst.killReason !== undefined) return;
+  inst.killReason = reason;
+  ctx.state.dirty.add(inst);
+}
+
+/** Kills were sent for the instance's tasks now (the kill retry and recovery read it). */
+export function markKillRequested(ctx: InstanceContext, inst: Instance): void {
+  inst.killRequestedAtMs = ctx.clock.nowMs();
+  ctx.state.dirty.add(inst);
+}
+
+/** The instance's health (all checks passing; undefined = unknown) changed. */
+export function setHealthy(ctx: InstanceContext, inst: Instance, healthy: boolean | undefined): void {
+  inst.healthy = healthy;
+  ctx.state.dirty.add(inst);
+  ctx.state.changed.add(inst.runSpecId);
+}
+
+/** A readiness check of this incarnation passed. */
+export function markReady(ctx: InstanceContext, inst: Instance): void {
+  inst.ready = true;
+  ctx.state.dirty.add(inst);
+  ctx.state.changed.add(inst.runSpecId);
+}
+
+/** First seen Running in this incarnation (kept when already set). */
+export function markStarted(ctx: InstanceContext, inst: Instance): void {
+  if (inst.startedAtMs !== undefined) return;
+  inst.startedAtMs = ctx.clock.nowMs();
+  ctx.state.dirty.add(inst);
+}
+
+/**
+ * Unreachable since now, unless already counting from an earlier moment of this episode; returns
+ * since when.
+ */
+export function markUnreachable(ctx: InstanceContext, inst: Instance): number {
+  if (inst.unreachableSinceMs !== undefined) return inst.unreachableSinceMs;
+  inst.unreachableSinceMs = ctx.clock.nowMs();
+  ctx.state.dirty.add(inst);
+  return inst.unreachableSinceMs;
+}
+
+/** Reachable again: the unreachable episode is over. */
+export function clearUnreachable(ctx: InstanceContext, inst: Instance): void {
+  inst.unreachableSinceMs = undefined;
+  ctx.state.dirty.add(inst);
+}
+
+/** What a status update changed of its task (what the status handlers react to). */
+export interface TaskChange {
+  /** The task's state differs from the last one reported. */
+  readonly stateChanged: boolean;
+  /** The update carried an agent-run health verdict that differs from the last one. */
+  readonly healthChanged: boolean;
+}
+
+/**
+ * Applies a status update to the task it reports on: state, condition, time, message, start, and
+ * the agent-run health verdict. The task's state and verdict are stored with the instance
+ * (recovery restores the verdict), so a change of either marks the instance changed. The
+ * instance's own condition follows in the first status handler (instances/status-handlers.ts).
+ */
+export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task, status: TaskStatus): TaskChange {
+  const nowMs = ctx.clock.nowMs();
+  const stateChanged = task.state !== status.state;
+  task.state = status.state;
+  task.condition = conditionOfTaskState(status.state, status.reason);
+  task.lastStatusMs = nowMs;
+  if (status.message !== undefined) task.message = status.message;
+  if (status.state === 'TASK_RUNNING') task.startedAtMs ??= nowMs;
+  const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
+  if (status.healthy !== undefined) task.healthy = status.healthy;
+  if (stateChanged || healthChanged) ctx.state.dirty.add(inst);
+  return { stateChanged, healthChanged };
+}
+
+/**
+ * Writes every instance changed since the last write (the state's dirty set) that still exists, in
+ * one store call, and empties the set: an instance is written at most once per flush, with all the
+ * changes of the input so far. Two places flush: the facade once at the end of every input, and the
+ * matcher right before each ACCEPT, because the instances an offer launches must be durable before
+ * the cluster sees the launch (the Store port's contract; with the ZooKeeper store the driver's
+ * calls wait for the writes made before them, store/durable-driver.ts). Expunged instances are
+ * deleted at once by `expungeInstance` and skipped here.
+ */
+export function flushInstances(ctx: InstanceContext): void {
+  const state = ctx.state;
+  if (state.dirty.size === 0) return;
+  const live: Instance[] = [];
+  for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
+  state.dirty.clear();
+  if (live.length > 0) ctx.store.saveInstances(live);
+}

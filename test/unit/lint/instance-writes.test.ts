@@ -1,0 +1,55 @@
+import { ESLint } from 'eslint';
+import t from 'tap';
+import { repoPath } from '../../harness/repo-path';
+
+/*
+ * The instance tracker is the one owner of instance mutation (issue 12, problem 3): outside
+ * src/scheduler/instances/instance-tracker.ts, the core, the store, the runtime and HA may not
+ * write a field of an instance or of its tasks, nor touch the tracker's dirty set
+ * (scripts/lint/instance-writes.mjs, wired in eslint.config.mjs). This proves the rule fires where
+ * it must and only there, by linting small sources as files of each place.
+ */
+
+const RULE = 'pacer/instance-writes';
+const TRACKER = 'src/scheduler/instances/instance-tracker.ts';
+const body = (statement: string): string =>
+  `import type { Instance } from '../model/instance';\nexport function f(inst: Instance, ctx: { state: { dirty: Set<Instance> } }): void {\n  ${statement}\n}\n`;
+
+const cases: { name: string; file: string; code: string; rules: string[] }[] = [
+  { name: 'health sets the instance health itself', file: 'src/scheduler/health/x.ts', code: body('inst.healthy = true;'), rules: [RULE] },
+  { name: 'the launcher bumps the incarnation', file: 'src/scheduler/launcher/x.ts', code: body('inst.incarnation++;'), rules: [RULE] },
+  { name: 'a compound assignment', file: 'src/scheduler/launcher/x.ts', code: body('inst.incarnation += 1;'), rules: [RULE] },
+  { name: 'a kill sets its reason', file: 'src/scheduler/kill/x.ts', code: body("inst.killReason ??= 'user';"), rules: [RULE] },
+  { name: 'a status update writes the task', file: 'src/scheduler/instances/on-status.ts', code: body("inst.tasks[0].state = 'TASK_RUNNING';"), rules: [RULE] },
+  { name: 'a reservation is deleted', file: 'src/scheduler/launcher/x.ts', code: body('delete inst.reservation;'), rules: [RULE] },
+  { name: 'the facade', file: 'src/scheduler/scheduler.ts', code: body("inst.condition = 'Running';"), rules: [RULE] },
+  { name: 'the dirty set outside the tracker', file: 'src/scheduler/instances/instance-lifecycle.ts', code: body('ctx.state.dirty.add(inst);'), rules: [RULE] },
+  { name: 'the store fixes a record up', file: 'src/store/x.ts', code: body("inst.goal = 'Stopped';"), rules: [RULE] },
+  { name: 'the runtime', file: 'src/runtime/x.ts', code: body("inst.role = 'x';"), rules: [RULE] },
+  { name: 'HA', file: 'src/ha/x.ts', code: body('inst.agent = undefined;'), rules: [RULE] },
+  { name: 'the tracker writes', file: TRACKER, code: body("inst.healthy = true;\n  inst.incarnation++;\n  ctx.state.dirty.add(inst);"), rules: [] },
+  { name: 'reading is free', file: 'src/scheduler/health/x.ts', code: body('if (inst.healthy === true && inst.incarnation > 0) return;'), rules: [] },
+  { name: 'run-spec state is not instance state', file: 'src/scheduler/instances/x.ts',
+    code: 'export function f(rs: { activeCount: number; toCreate: number }): void {\n  rs.activeCount += 1;\n  rs.toCreate = 0;\n}\n', rules: [] },
+  { name: 'a class field of the same name', file: 'src/scheduler/kernel/x.ts',
+    code: 'export class X {\n  state = 0;\n  set(): void {\n    this.state = 1;\n  }\n}\n', rules: [] },
+  { name: 'a renderer builds its own JSON (outside the rule)', file: 'src/api/render/x.ts',
+    code: 'export function f(): unknown {\n  const json: Record<string, unknown> = {};\n  json.state = 1;\n  return json;\n}\n', rules: [] },
+];
+
+t.test('only the instance tracker writes instance fields', async (t) => {
+  const eslint = new ESLint({ cwd: repoPath('.') });
+  for (const c of cases) {
+    const [result] = await eslint.lintText(c.code, { filePath: repoPath(c.file) });
+    const ours = result.messages.filter((m) => m.ruleId === RULE);
+    t.same(ours.map((m) => m.ruleId), c.rules, `${c.name}: ${ours.map((m) => m.message).join('; ')}`);
+  }
+});
+
+t.test('the repository itself: no instance write outside the tracker', async (t) => {
+  const eslint = new ESLint({ cwd: repoPath('.') });
+  const results = await eslint.lintFiles(['src/scheduler', 'src/store', 'src/runtime', 'src/ha'].map((d) => repoPath(d)));
+  const hits = results.flatMap((r) => r.messages.filter((m) => m.ruleId === RULE).map((m) => `${r.filePath}:${m.line}`));
+  t.same(hits, []);
+  t.ok(results.length > 100, `linted ${results.length} files`);
+});
