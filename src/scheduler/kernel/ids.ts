@@ -82,8 +82,12 @@ let lastPrefix: readonly number[] = [];
 
 /** Task id of an app instance's single task for the given launch incarnation (1, 2, …). */
 export function appTaskId(instanceId: string, incarnation: number): string {
-  return `${instanceId}._app.${incarnation}`;
+  // One concatenation with a shared suffix: a million task ids each keep one cons string over
+  // their instance id (32 bytes) rather than two.
+  return instanceId + (incarnation < APP_SUFFIXES.length ? APP_SUFFIXES[incarnation] : `._app.${incarnation}`);
 }
+
+const APP_SUFFIXES: readonly string[] = Array.from({ length: 64 }, (_, i) => `._app.${i}`);
 
 /** Task id of a pod container's task within an instance; relaunches (incarnation > 1) append the incarnation. */
 export function podTaskId(instanceId: string, containerName: string, incarnation: number): string {
