@@ -60,6 +60,18 @@ export interface ApiConfig {
   readonly features: readonly string[];
   /** With `--zk` (several pacers, src/ha): what `/v2/info` reports as `zookeeper_config`; absent, every key is null. */
   readonly zookeeper?: ZookeeperFacts;
+  /** On Mesos: the framework pacer registers as; absent (other clusters), `/v2/info` reports those keys as null. */
+  readonly mesosFramework?: MesosFrameworkFacts;
+}
+
+/** The FrameworkInfo pacer subscribes with, as `/v2/info` `marathon_config` reports it (Marathon's keys). */
+export interface MesosFrameworkFacts {
+  /** `--framework_name` (`framework_name`). */
+  readonly name: string;
+  /** `--mesos_user`, or the user running pacer (`mesos_user`). */
+  readonly user: string;
+  /** `--failover_timeout`, seconds (`failover_timeout`). */
+  readonly failoverTimeoutSeconds: number;
 }
 
 /** `--zk` and how the ZooKeeper store writes, as `/v2/info` `zookeeper_config` reports them (Marathon's keys). */

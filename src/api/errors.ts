@@ -161,6 +161,10 @@ export const leaderProxyErrors = {
   refused: () => new ApiError(502, { message: 'Connection to leader refused.' }),
   /** The leader did not answer in time: 504. */
   timedOut: () => new ApiError(504, { message: 'Connection to leader timed out.' }),
+  /** Over HTTPS, the leader's certificate failed verification (`reason`: Node's code): 502, nothing forwarded. */
+  untrustedLeader: (reason: string) => new ApiError(502, {
+    message: `The leader's certificate is not trusted by this pacer (${reason}): give it the certificate's CA (NODE_EXTRA_CA_CERTS) or a certificate for the leader's host name.`,
+  }),
   /** Anything else that kept the leader's answer from arriving: 502. */
   failed: () => new ApiError(502, { message: 'Failed to successfully establish a connection to the leader.' }),
 } as const;

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import { CoreFailure, coreFailureText, haltingHandler, isCoreFault, type CoreFailureHandler } from '../runtime/core-failure';
 import type { PacerLog } from '../runtime/pacer-log';
 import type { ApiDeps } from './api-deps';
+import { knownLeader } from './known-leader';
 import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
@@ -116,7 +117,7 @@ function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
     reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
     reply.header('Pragma', 'no-cache');
     reply.header('Expires', '0');
-    const leader = deps.leaderAddress === undefined ? deps.config.httpAddress : deps.leaderAddress();
+    const leader = knownLeader(deps);
     if (leader !== undefined) reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${leader}`);
     reply.header('X-Frame-Options', 'DENY');
     reply.header('X-XSS-Protection', '1; mode=block');

@@ -45,7 +45,10 @@ export interface LeaderProxyOptions {
  * - no leader known (or only this process's own stale znode): the request waits up to
  *   {@link NO_LEADER_WAIT_MS} for one, then gets 503 `Could not determine the current leader`
  *   (`GET /v2/leader` gets fact 94's 404 `There is no leader`);
- * - a leader that refuses the connection or does not answer: 502 / 504 with Marathon's texts.
+ * - a leader that refuses the connection or does not answer: 502 / 504 with Marathon's texts;
+ * - over HTTPS (`--disable_http`) the leader's certificate is verified (its CA must be one this
+ *   process trusts: Node's store plus NODE_EXTRA_CA_CERTS): a certificate that fails is 502
+ *   naming the reason, and nothing is forwarded.
  * Proxied event streams end when the leader changes or this process starts leading, so their
  * clients reconnect to the new leader. Forwarding is `@fastify/reply-from` (undici): streaming
  * both ways, hop-by-hop headers dropped, a target chosen per request.
@@ -54,7 +57,10 @@ export const leaderProxy = fp<LeaderProxyOptions>(async (app: FastifyInstance, o
   const readTimeoutMs = options.readTimeoutMs ?? PROXY_READ_TIMEOUT_MS;
   await app.register(replyFrom, {
     retryMethods: [], disableRequestLogging: true, destroyAgent: true,
-    undici: { connectTimeout: options.connectTimeoutMs ?? PROXY_CONNECT_TIMEOUT_MS, headersTimeout: readTimeoutMs, bodyTimeout: readTimeoutMs },
+    // reply-from turns TLS verification off unless told otherwise (its undici `tls` option; `connect` wins over it): the leader's certificate must
+    // be one this process trusts (its CA in Node's store, e.g. through NODE_EXTRA_CA_CERTS), or
+    // anyone answering at the leader's address would get the clients' credentials.
+    undici: { connectTimeout: options.connectTimeoutMs ?? PROXY_CONNECT_TIMEOUT_MS, headersTimeout: readTimeoutMs, bodyTimeout: readTimeoutMs, connect: { rejectUnauthorized: true } },
   });
   const { leadership } = options;
   // Read per request: the port is known only once the API listens (`--port 0`).
@@ -151,14 +157,23 @@ export function viaValues(header: string | string[] | undefined): string[] {
   return (Array.isArray(header) ? header : [header]).flatMap((h) => h.split(',')).map((v) => v.trim());
 }
 
-/** reply-from's failure → Marathon's 502/504 (Marathon answers 500 for the last kind; pacer says 502, a gateway's failure). */
+/**
+ * reply-from's failure → Marathon's 502/504 (Marathon answers 500 for the last kind; pacer says
+ * 502, a gateway's failure); a leader certificate this process does not trust (or that names
+ * another host) → 502 saying so.
+ */
 function proxyError(error: Error): ApiError {
   const code = (error as { code?: string }).code ?? '';
   const cause = (error as { cause?: { code?: string } }).cause?.code ?? '';
+  const tls = [code, cause].find((c) => TLS_VERIFY_CODE.test(c));
+  if (tls !== undefined) return leaderProxyErrors.untrustedLeader(tls);
   if (code === 'FST_REPLY_FROM_GATEWAY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || cause === 'UND_ERR_HEADERS_TIMEOUT') return leaderProxyErrors.timedOut();
   if (cause === 'ECONNREFUSED' || code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return leaderProxyErrors.refused();
   return leaderProxyErrors.failed();
 }
+
+/** Node's codes of a TLS peer that failed verification (OpenSSL's X509 errors, and the host name check). */
+const TLS_VERIFY_CODE = /^(?:ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(?:_LOCALLY)?|CERT_[A-Z_]+)$/;
 
 function pathOf(url: string): string {
   const q = url.indexOf('?');

@@ -6,6 +6,7 @@ import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-option
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
+import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
 import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
 import type { PortRange } from '../scheduler/model/resources';
@@ -34,6 +35,12 @@ export interface PacerConfig {
   readonly localAgentPorts?: PortRange;
   /** `--mesos_role`. */
   readonly defaultRole: string;
+  /** `--framework_name` (Marathon's default `marathon`): FrameworkInfo.name in SUBSCRIBE. */
+  readonly frameworkName: string;
+  /** `--mesos_user`: FrameworkInfo.user, the Unix user tasks run as; undefined: the user running pacer (Marathon's default). */
+  readonly mesosUser?: string;
+  /** `--failover_timeout` (seconds; Marathon's default 604800, one week): how long the master keeps the tasks of a disconnected pacer. */
+  readonly failoverTimeoutSeconds: number;
   readonly newGroupEnforceRole: 'off' | 'top';
   readonly maxRunningDeployments: number;
   /** `--local_port_min` / `--local_port_max`: the range of apps' dynamic service ports. */
@@ -118,6 +125,13 @@ interface OptionSpec {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** Longest `--framework_name` (Mesos sets none; the master's UI and logs show it whole). */
+export const MAX_FRAMEWORK_NAME_LENGTH = 256;
+/** Longest `--mesos_user` (Linux user names are at most 32 characters; a directory service may allow more). */
+export const MAX_MESOS_USER_LENGTH = 256;
+/** Longest `--failover_timeout`: ten years, in seconds (Marathon's default is one week). */
+export const MAX_FAILOVER_TIMEOUT_S = 10 * 365 * 24 * 3600;
+
 /** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
 const MAX_FILTER_MS = 365 * 24 * 3600 * 1000;
 
@@ -156,6 +170,10 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--ssl_key', env: 'PACER_SSL_KEY', help: 'PEM private key for HTTPS; needs --ssl_cert', apply: (c, v, cwd) => { c.sslKey = resolve(cwd, v); return undefined; } },
   { flag: '--https_port', env: 'PACER_HTTPS_PORT', help: 'HTTPS port (default 8443; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.httpsPort = n; }) },
   { flag: '--disable_http', env: 'PACER_DISABLE_HTTP', boolean: true, help: 'serve HTTPS only (a switch; needs --ssl_cert and --ssl_key)', apply: (c, v) => bool(v, (b) => { c.disableHttp = b; }) },
+  // The framework pacer registers as (Marathon's `MarathonConf.scala`; FrameworkInfo, mesos-v1-scheduler-api.md §2.1).
+  { flag: '--framework_name', env: 'PACER_FRAMEWORK_NAME', help: `mesos: the framework's name (FrameworkInfo.name; default ${MESOS_DEFAULTS.frameworkName}, at most ${MAX_FRAMEWORK_NAME_LENGTH} characters)`, apply: (c, v) => frameworkName(c, v) },
+  { flag: '--mesos_user', env: 'PACER_MESOS_USER', help: `mesos: the Unix user tasks run as (FrameworkInfo.user; default the user running pacer, at most ${MAX_MESOS_USER_LENGTH} characters)`, apply: (c, v) => mesosUser(c, v) },
+  { flag: '--failover_timeout', env: 'PACER_FAILOVER_TIMEOUT', help: `mesos: seconds the master keeps the tasks of a disconnected pacer (FrameworkInfo.failover_timeout; default ${MESOS_DEFAULTS.failoverTimeoutSeconds}, one week; 0 to ${MAX_FAILOVER_TIMEOUT_S})`, apply: (c, v) => intIn(v, 0, MAX_FAILOVER_TIMEOUT_S, (n) => { c.failoverTimeoutSeconds = n; }) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
   { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
@@ -187,7 +205,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     cluster: 'local', address: '127.0.0.1', port: 8080,
     storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
-    defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
+    defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
     acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
     bodyLimitBytes: 1024 * 1024,
@@ -321,6 +339,24 @@ function openPaths(c: Mutable<PacerConfig>, value: string): string | undefined {
   const bad = paths.find((p) => !p.startsWith('/'));
   if (bad !== undefined) return `expected route paths starting with / (such as /ping), got ${bad}`;
   c.httpAuthOpenPaths = paths;
+  return undefined;
+}
+
+/** `--framework_name`: printable, not blank, bounded. */
+function frameworkName(c: Mutable<PacerConfig>, value: string): string | undefined {
+  if (value.trim() === '' || value.length > MAX_FRAMEWORK_NAME_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) {
+    return `expected a name of 1 to ${MAX_FRAMEWORK_NAME_LENGTH} printable characters`;
+  }
+  c.frameworkName = value;
+  return undefined;
+}
+
+/** `--mesos_user`: a user name (no blanks, no control characters, no `/` or `:`), bounded. */
+function mesosUser(c: Mutable<PacerConfig>, value: string): string | undefined {
+  if (value === '' || value.length > MAX_MESOS_USER_LENGTH || /[\s\u0000-\u001f\u007f/:]/.test(value)) {
+    return `expected a user name of 1 to ${MAX_MESOS_USER_LENGTH} characters without blanks, '/' or ':'`;
+  }
+  c.mesosUser = value;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { ApiConfig, ApiDeps, ZookeeperFacts } from '../api/api-deps';
+import type { ApiConfig, ApiDeps, MesosFrameworkFacts, ZookeeperFacts } from '../api/api-deps';
 import { ApiAuthentication } from '../api/auth/api-authentication';
 import { EventStreamHub } from '../api/events/event-stream-hub';
 import { buildServer } from '../api/server';
@@ -185,6 +185,8 @@ function reportSetAside(scheduler: Scheduler, log: PacerLog): void {
 export interface ClusterFacts {
   readonly kind: 'local' | 'mesos';
   readonly master: string;
+  /** On Mesos: the framework pacer registers as (`/v2/info` `framework_name`, `mesos_user`, `failover_timeout`). */
+  readonly mesosFramework?: MesosFrameworkFacts;
   frameworkId(): string | undefined;
   /** On Mesos: the driver's counts for `/metrics`. */
   readonly driverMetrics?: () => MesosDriverMetrics;
@@ -222,9 +224,10 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
 }
 
 /** What the API reports of `config` and the cluster (`/v2/info`), with the listeners' facts (and, with `--zk`, ZooKeeper's). */
-export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master'>, listeners: ApiListeners, zookeeper?: ZookeeperFacts): ApiConfig {
+export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'kind' | 'master' | 'mesosFramework'>, listeners: ApiListeners, zookeeper?: ZookeeperFacts): ApiConfig {
   return withListenerFacts({
     ...(zookeeper === undefined ? {} : { zookeeper }),
+    ...(cluster.mesosFramework === undefined ? {} : { mesosFramework: cluster.mesosFramework }),
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
     bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { userInfo } from 'node:os';
+import type { MesosFrameworkFacts } from '../api/api-deps';
 import { redactCredentials } from '../cluster/url-credentials';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
 import { MesosCluster, type MesosClusterOptions, type MesosLogger } from '../cluster/mesos/mesos-cluster';
@@ -62,9 +64,18 @@ export async function startMesos(config: PacerConfig, hooks: StartMesosHooks = {
   return running;
 }
 
-/** The Mesos cluster as `/v2/info` describes it (credentials of the master URL left out). */
-export function mesosClusterFacts(config: PacerConfig): Pick<ClusterFacts, 'kind' | 'master'> {
-  return { kind: 'mesos', master: redactCredentials(config.master ?? '') };
+/** The Mesos cluster as `/v2/info` describes it (credentials of the master URL left out), with the framework pacer registers as. */
+export function mesosClusterFacts(config: PacerConfig): Pick<ClusterFacts, 'kind' | 'master' | 'mesosFramework'> {
+  return { kind: 'mesos', master: redactCredentials(config.master ?? ''), mesosFramework: mesosFrameworkOf(config) };
+}
+
+/**
+ * The FrameworkInfo fields of the flags (`--framework_name`, `--mesos_user`, `--failover_timeout`):
+ * what the driver subscribes with and `/v2/info` reports. The user defaults, as in Marathon, to
+ * the one running pacer.
+ */
+export function mesosFrameworkOf(config: PacerConfig): MesosFrameworkFacts {
+  return { name: config.frameworkName, user: config.mesosUser ?? userInfo().username, failoverTimeoutSeconds: config.failoverTimeoutSeconds };
 }
 
 /**
@@ -103,8 +114,10 @@ function openMesos(
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
   const onFatal = fatal(base.log);
+  const framework = mesosFrameworkOf(config);
   const cluster = new MesosCluster({
-    detector, defaultRole: config.defaultRole, taskKilling: config.features.includes('task_killing'),
+    detector, defaultRole: config.defaultRole, frameworkName: framework.name, user: framework.user, failoverTimeoutSeconds: framework.failoverTimeoutSeconds,
+    taskKilling: config.features.includes('task_killing'),
     gpus: config.features.includes('gpu_resources'),
     ...authentication,
     logger: mesosLogger(base.log),

@@ -163,10 +163,10 @@ t.test('three pacers: leader killed -9 mid-deployment, next leader cut from ZooK
   second.proxy.heal();
   t.equal((await agreedLeader(live, 'the cut pacer back, as a standby')).address, third.address);
 
-  // 3. ZooKeeper restarted: a leader again, nothing lost, writes and launches work.
-  // Marked todo (issue 16, open): in 1 of 3 clean-clone CI runs on 2026-11-29 no leader was agreed
-  // within 120 s after the restart; the cause is not found yet. It still runs and reports.
-  await t.test('ZooKeeper restarted: a leader again, nothing lost', { todo: 'issue 16: re-election after a ZooKeeper restart failed once in CI' }, async (t) => {
+  // 3. ZooKeeper restarted: a leader again, nothing lost, writes and launches work. (This step once
+  // found no leader: every pacer's session hung in a handshake the restarting server never read;
+  // src/cluster/mesos/zk/zk-session.ts now expires a session lost for a whole timeout.)
+  await t.test('ZooKeeper restarted: a leader again, nothing lost', async (t) => {
     await zk.halt();
     await zk.resume();
     const after = await agreedLeader(live, 'a leader after ZooKeeper restarted');

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { ZkError } from '../../cluster/mesos/zk/zk-error';
 import { digestAcl, OPEN_ACL, ZK_CODES, ZkSession } from '../../cluster/mesos/zk/zk-session';
 import { describeZkUrl, parseZkUrl, type ZkUrl } from '../../cluster/mesos/zk/zk-url';
@@ -46,8 +47,8 @@ export interface ZkStoreOptions {
  * durable-replies.ts): nothing is launched, and nothing acknowledged, that a restart could forget.
  *
  * A write that fails for a transient reason (connection loss) is retried with backoff until it
- * succeeds; an expired session or refused credentials are fatal (`onFatal`). `load()` returns what
- * was stored when the store was opened.
+ * succeeds; an expired session, refused credentials, and a write that got no answer within
+ * `--zk_timeout` are fatal (`onFatal`). `load()` returns what was stored when the store was opened.
  */
 export class ZkStore implements Store, Durability {
   private pending: PendingWrite[] = [];
@@ -263,9 +264,17 @@ export class ZkStore implements Store, Durability {
     this.flushing = undefined;
   }
 
-  /** Writes `batch`, retrying transient failures with backoff (1 s … 10 s); false after a fatal error. */
+  /**
+   * Writes `batch`, retrying transient failures with backoff (1 s … 10 s); false after a fatal
+   * error. An attempt that failed after `--zk_timeout` (no answer in time: ZooKeeper, or the way to
+   * it, is silent or too slow) is fatal too: the leader must not keep scheduling on a store it
+   * cannot write — every cluster call and reply waits on these writes — so the store fails
+   * (`onFatal`: with `--zk` the leader abdicates, src/ha/start-ha.ts) and the next term opens a new
+   * session. A write failing fast (the connection closed and is being re-opened) is retried.
+   */
   private async writeRetrying(batch: readonly PendingWrite[]): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
+      const startedMs = performance.now();
       try {
         if (attempt > 0) await this.writer.resync(batch);
         await this.writer.write(batch);
@@ -274,6 +283,12 @@ export class ZkStore implements Store, Durability {
       } catch (err) {
         if (isFatal(err)) {
           this.fail(err as Error);
+          return false;
+        }
+        const tookMs = performance.now() - startedMs;
+        if (tookMs >= this.options.timeoutMs) {
+          // A ZkError: while a new leader opens the store, it gives up this term and joins again (start-ha.ts).
+          this.fail(new ZkError('CONNECTION_LOSS', `ZooKeeper store ${this.where}: a write got no answer within --zk_timeout (${this.options.timeoutMs} ms): ${(err as Error).message}`));
           return false;
         }
         if (this.options.fence !== undefined && !(await this.session.exists(this.options.fence).catch(() => true))) {

@@ -1,5 +1,6 @@
 import type { ApiDeps, ZookeeperFacts } from '../../api-deps';
 import { redactCredentials } from '../../../cluster/url-credentials';
+import { knownLeader } from '../../known-leader';
 
 /**
  * The Marathon API version pacer implements, reported as `/v2/info` `version`: Marathon 1.11 at
@@ -17,8 +18,11 @@ export const DEFAULT_HTTPS_PORT = 8443;
  * clients (DC/OS CLI, go-marathon, marathon-lb, Terraform providers) identify the service by it;
  * `version` is the Marathon API version pacer speaks ({@link MARATHON_API_VERSION}), and
  * `buildref` (Marathon's build commit) names pacer's own version and commit, e.g.
- * `pacer-0.1.0-0123456789ab`. Without `--zk` pacer is one node that is always the leader and has
- * no ZooKeeper; with `--zk` the leader answers (a standby forwards), `marathon_config.ha` is true
+ * `pacer-0.1.0-0123456789ab`. `elected` is whether this pacer leads and `leader` the leader it
+ * knows (`null` when none), as Marathon's `electionService.isLeader` / `leaderHostPort`. Without
+ * `--zk` pacer is one node that is always the leader and has no ZooKeeper; with `--zk` the leader
+ * answers (a standby forwards, as Marathon's does: through a standby too `elected` is the
+ * leader's `true`; a request that reached this route as leadership ended gets a standby's 503), `marathon_config.ha` is true
  * and `zookeeper_config` holds its ZooKeeper options. Options it does not have are `null`, as Marathon writes unset options; `http_config` has the
  * ports the listeners really got (`--https_port`, default 8443, when there is no TLS). HTTP callbacks (`event_subscriber`) were removed from
  * Marathon before 1.11 and are not reported. No fields of pacer's own: some client libraries
@@ -27,12 +31,13 @@ export const DEFAULT_HTTPS_PORT = 8443;
 export function infoJson(deps: ApiDeps): Record<string, unknown> {
   const { config } = deps;
   const { host, port } = splitHostPort(config.httpAddress);
+  const leader = knownLeader(deps);
   return {
     name: 'marathon',
     version: MARATHON_API_VERSION,
     buildref: `pacer-${config.build.version}-${config.build.commit}`,
-    elected: true,
-    leader: config.httpAddress,
+    elected: leader !== undefined && leader === config.httpAddress,
+    leader: leader ?? null,
     frameworkId: deps.frameworkId() ?? null,
     marathon_config: marathonConfig(deps, host),
     zookeeper_config: config.zookeeper === undefined ? ZOOKEEPER_CONFIG : zookeeperConfig(config.zookeeper),
@@ -67,6 +72,12 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   // Fact 93: credentials redacted (`zk://xxxxxxxx@host/mesos`), by the one rule of url-credentials.ts.
   out.master = redactCredentials(config.master);
   out.mesos_role = config.defaultRole;
+  // On Mesos, the FrameworkInfo it subscribes with (`failover_timeout` in seconds, as Marathon's flag).
+  if (config.mesosFramework !== undefined) {
+    out.framework_name = config.mesosFramework.name;
+    out.mesos_user = config.mesosFramework.user;
+    out.failover_timeout = config.mesosFramework.failoverTimeoutSeconds;
+  }
   out.new_group_enforce_role = config.newGroupEnforceRole;
   // The core's effective options, in Marathon's units (milliseconds for durations).
   const options = deps.scheduler.options();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Socket } from 'node:net';
 import * as zookeeper from 'node-zookeeper-client';
 import { ZkError } from './zk-error';
 import { describeZkUrl, type ZkUrl } from './zk-url';
@@ -81,19 +82,34 @@ const WATCH_TYPES: Readonly<Record<number, ZkWatchEvent['type']>> = {
  * `requestTimeoutMs` — and turns the library's errors into {@link ZkError}s: `SERVER` with the
  * KeeperException code (`serverCode`, see {@link ZK_CODES}), `AUTH_FAILED`, `SESSION_EXPIRED`,
  * `CONNECTION_LOSS`, `CLOSED`. An expired session stays dead (`onState('expired')`): open a new one.
+ *
+ * A session that stays disconnected for a whole session timeout is expired here, by the client,
+ * as Curator does (Marathon's client: its "session expired" after a connection loss longer than
+ * the negotiated timeout). The server would have expired it by then unless it was itself down,
+ * and the library can otherwise wait forever: node-zookeeper-client 1.1.3 clears its connect
+ * timer once the TCP connection is up and arms its read timer only once the handshake is
+ * answered, so a server that accepts the connection but never reads the handshake (seen with
+ * ZooKeeper 3.8 restarting: the request left unread in its receive queue) leaves the session
+ * "connecting" with no further event. Expiring it lets the owner open a new session, whose
+ * {@link ZkSession.open} is bounded by `connectTimeoutMs`.
  */
 export class ZkSession implements ZkReader {
   private closed = false;
   private expired = false;
+  /** Running while the session is disconnected: fires after a whole session timeout of it. */
+  private lossClock: NodeJS.Timeout | undefined;
   private readonly listeners: ((state: ZkSessionState) => void)[] = [];
 
   private constructor(private readonly client: zookeeper.Client, private readonly url: ZkUrl, private readonly options: ZkSessionOptions) {
-    client.on('disconnected', () => this.emit('disconnected'));
-    client.on('connected', () => this.emit('connected'));
-    client.on('expired', () => {
-      this.expired = true;
-      this.emit('expired');
+    client.on('disconnected', () => {
+      this.startLossClock();
+      this.emit('disconnected');
     });
+    client.on('connected', () => {
+      this.stopLossClock();
+      this.emit('connected');
+    });
+    client.on('expired', () => this.expire());
   }
 
   /**
@@ -206,6 +222,7 @@ export class ZkSession implements ZkReader {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopLossClock();
     this.client.close();
   }
 
@@ -213,10 +230,39 @@ export class ZkSession implements ZkReader {
     for (const listener of this.listeners) listener(state);
   }
 
+  /** The session is dead (the server said so, or it was lost for a whole timeout): reported once. */
+  private expire(): void {
+    this.stopLossClock();
+    if (this.expired || this.closed) return;
+    this.expired = true;
+    this.emit('expired');
+  }
+
+  /** Starts timing a disconnection (the library reports one per failed reconnection: the first counts). */
+  private startLossClock(): void {
+    if (this.lossClock !== undefined || this.closed || this.expired) return;
+    const timeoutMs = this.sessionTimeoutMs;
+    this.lossClock = setTimeout(() => {
+      this.lossClock = undefined;
+      this.expire();
+      if (!this.closed) {
+        this.closed = true;
+        this.client.close();
+      }
+      abandonSocket(this.client);
+    }, timeoutMs);
+    this.lossClock.unref();
+  }
+
+  private stopLossClock(): void {
+    clearTimeout(this.lossClock);
+    this.lossClock = undefined;
+  }
+
   /** One request, bounded by `requestTimeoutMs`, its error as a ZkError. */
   private call<T>(what: string, run: (done: (error: Error | zookeeper.Exception | null, value: T) => void) => void): Promise<T> {
-    if (this.closed) return Promise.reject(new ZkError('CLOSED', `ZooKeeper session to ${describeZkUrl(this.url)} is closed`));
     if (this.expired) return Promise.reject(new ZkError('SESSION_EXPIRED', `ZooKeeper session to ${describeZkUrl(this.url)} expired`));
+    if (this.closed) return Promise.reject(new ZkError('CLOSED', `ZooKeeper session to ${describeZkUrl(this.url)} is closed`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new ZkError('CONNECTION_LOSS', `${what}: no answer from ${describeZkUrl(this.url)} within ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
       run((error, value) => {
@@ -238,6 +284,19 @@ export const OPEN_ACL: readonly zookeeper.ACL[] = [new zookeeper.ACL(PERMS_ALL, 
 export function digestAcl(user: string, password: string): zookeeper.ACL[] {
   const digest = createHash('sha1').update(`${user}:${password}`).digest('base64');
   return [new zookeeper.ACL(PERMS_ALL, new zookeeper.Id('digest', `${user}:${digest}`))];
+}
+
+/**
+ * Destroys the library's socket of a session given up on (see {@link ZkSession}): a handshake the
+ * server never reads would otherwise keep it open for the life of the process. The library has
+ * no public call for it, so this reaches its connection manager, and does nothing if that is not
+ * shaped as in node-zookeeper-client 1.1.3 (the library then closes the socket itself whenever
+ * the server answers or goes).
+ */
+function abandonSocket(client: zookeeper.Client): void {
+  const manager = (client as unknown as { connectionManager?: { socket?: unknown } }).connectionManager;
+  const socket = manager?.socket;
+  if (socket instanceof Socket) socket.destroy();
 }
 
 function watcherOf(watch: ZkWatcher): (event: zookeeper.Event) => void {
