@@ -34,7 +34,11 @@ export interface SizeResult {
   readonly appsAccepted: number;
   readonly placed: number;
   readonly queueBuildMs: number;
+  /** CPU time (user + system, all threads of the process: GC helpers included) of the queue build. */
+  readonly queueCpuMs: number;
   readonly matchMs: number;
+  /** CPU time of the match, as `queueCpuMs`: steadier than wall time on a shared machine. */
+  readonly matchCpuMs: number;
   readonly placementsPerSec: number;
   readonly usPerPlacement: number;
   readonly batches: number;
@@ -71,7 +75,9 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   const scheduler = new Scheduler(
     {
       clock: { nowMs: () => 1_767_225_600_000 },
-      random: { next: seedrandom('bench-match') },
+      // Seeded, at the cost of production's Math.random (a few ns a draw): seedrandom's default
+      // ARC4 cost ~0.25 µs a draw, i.e. ~1 µs of every instance id's four draws.
+      random: { next: seedrandom.alea('bench-match') },
       timers: { schedule: (due, input) => loop.schedule(due, input), cancel: (id) => loop.cancel(id) },
       driver: cluster,
       store: options.store === 'memory' ? new MemoryStore() : NULL_STORE,
@@ -88,15 +94,18 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   const workload = benchWorkload(appCount, instances, shape.regions, shape.racks);
   const refused: string[] = [];
   const q0 = performance.now();
+  const qc0 = process.cpuUsage();
   for (const spec of workload) {
     const result = scheduler.handle({ type: 'putRunSpec', spec });
     if (result === undefined || !result.ok) refused.push(`${spec.id}: ${result?.ok === false ? result.message : 'no answer'}`);
   }
   const queueBuildMs = performance.now() - q0;
+  const queueCpuMs = cpuMsSince(qc0);
   const batchMs: number[] = [];
   let peakHeap = process.memoryUsage().heapUsed;
   let cycles = 0;
   const m0 = performance.now();
+  const mc0 = process.cpuUsage();
   for (;;) {
     const before = cluster.launchedTasks;
     const offers = cluster.offerAll();
@@ -110,6 +119,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
     if (cluster.launchedTasks === before || scheduler.queue().length === 0) break;
   }
   const matchMs = performance.now() - m0;
+  const matchCpuMs = cpuMsSince(mc0);
   const placed = cluster.launchedTasks;
   const problems: string[] = [];
   if (refused.length > 0) problems.push(`${instances} instances: ${refused.length} of ${appCount} apps refused (first: ${refused[0]})`);
@@ -120,11 +130,16 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   if (instanceEvents < 2 * placed) problems.push(`${instances} instances: ${instanceEvents} instance_changed_events for ${placed} placements (expected Scheduled and Provisioned for each)`);
   return {
     instances, apps: appCount, appsAccepted: appCount - refused.length, placed,
-    queueBuildMs: round(queueBuildMs), matchMs: round(matchMs),
+    queueBuildMs: round(queueBuildMs), queueCpuMs: round(queueCpuMs), matchMs: round(matchMs), matchCpuMs: round(matchCpuMs),
     placementsPerSec: Math.round(placed / (matchMs / 1000)), usPerPlacement: round((matchMs * 1000) / Math.max(1, placed)),
     batches: batchMs.length, batchP50Ms: round(quantile(batchMs, 0.5)), batchP99Ms: round(quantile(batchMs, 0.99)), cycles, events,
     instanceEvents, peakHeapMib: Math.round(peakHeap / 1048576), problems,
   };
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
 }
 
 function round(x: number): number {
@@ -141,7 +156,7 @@ function median(values: readonly number[]): number {
 }
 
 function row(r: SizeResult, spread: string): string {
-  return `${String(r.instances).padStart(9)} ${String(r.placed).padStart(9)} ${String(r.queueBuildMs).padStart(9)} ${String(r.matchMs).padStart(9)} ${String(r.placementsPerSec).padStart(13)} ${String(r.usPerPlacement).padStart(7)} ${String(r.batchP50Ms).padStart(7)} ${String(r.batchP99Ms).padStart(8)} ${String(r.peakHeapMib).padStart(9)}  ${spread}`;
+  return `${String(r.instances).padStart(9)} ${String(r.placed).padStart(9)} ${String(r.queueBuildMs).padStart(9)} ${String(r.queueCpuMs).padStart(9)} ${String(r.matchMs).padStart(9)} ${String(r.matchCpuMs).padStart(9)} ${String(r.placementsPerSec).padStart(13)} ${String(r.usPerPlacement).padStart(7)} ${String(r.batchP50Ms).padStart(7)} ${String(r.batchP99Ms).padStart(8)} ${String(r.peakHeapMib).padStart(9)}  ${spread}`;
 }
 
 function main(): number {
@@ -172,7 +187,7 @@ function main(): number {
       runs.set(n, [...(runs.get(n) ?? []), result]);
     }
   }
-  console.log('instances    placed  queue-ms  match-ms  placements/s  µs/pl.  p50-ms   p99-ms  heap-MiB  (match-ms of each run; queue-ms median)');
+  console.log('instances    placed  queue-ms  q-cpu-ms  match-ms  m-cpu-ms  placements/s  µs/pl.  p50-ms   p99-ms  heap-MiB  (match-ms of each run; queue-ms median)');
   const medians: (SizeResult & { queueBuildMedianMs: number })[] = [];
   for (const n of sizes) {
     const all = runs.get(n) ?? [];

@@ -114,31 +114,35 @@ function subscribe(port: number, count: number, query: string): Promise<Subscrib
       socket.on('error', () => undefined);
       socket.on('close', () => void closed++);
       socket.write(`GET /v2/events?${query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
-      let tail = '';
-      let headers = false;
-      socket.setEncoding('latin1');
-      socket.on('data', (chunk: string) => {
-        let text = tail + chunk;
-        if (!headers) {
-          const end = text.indexOf('\r\n\r\n');
-          if (end < 0) {
-            tail = text;
-            return;
-          }
-          headers = true;
+      // Counted in the bytes as they come (no string per chunk): a frame is `\ndata: `; one that
+      // straddles two chunks is found in the joint of the last 6 bytes and the next 6.
+      let tail = EMPTY;
+      let head: Buffer | undefined = EMPTY;
+      socket.on('data', (chunk: Buffer) => {
+        let data = chunk;
+        if (head !== undefined) {
+          head = Buffer.concat([head, chunk]);
+          const end = head.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          data = head.subarray(end + 4);
+          head = undefined;
           if (++connected === count) resolve(counts());
-          text = text.slice(end + 4);
         }
-        // Frames are `event: …\r\ndata: …\r\n\r\n` (chunked encoding adds its own CRLFs, never a blank line).
-        let at = text.indexOf('\ndata: ');
-        while (at >= 0) {
-          frames[n]++;
-          at = text.indexOf('\ndata: ', at + 7);
-        }
-        tail = text.slice(-6);
+        if (tail.length > 0) frames[n] += occurrences(Buffer.concat([tail, data.subarray(0, DATA_MARK.length - 1)]));
+        frames[n] += occurrences(data);
+        tail = Buffer.from(data.subarray(Math.max(0, data.length - (DATA_MARK.length - 1))));
       });
     }
   });
+}
+
+const EMPTY = Buffer.alloc(0);
+const DATA_MARK = Buffer.from('\ndata: ', 'latin1');
+
+function occurrences(buf: Buffer): number {
+  let n = 0;
+  for (let at = buf.indexOf(DATA_MARK); at >= 0; at = buf.indexOf(DATA_MARK, at + DATA_MARK.length)) n++;
+  return n;
 }
 
 function counts(): SubscriberCounts {

@@ -141,10 +141,28 @@ function checkKeyPair(tls: https.ServerOptions, config: PacerConfig): void {
   }
 }
 
+/**
+ * The port a listening server is bound to. `X-Marathon-Leader` reads it on every response and
+ * `server.address()` asks the socket (a system call: 5 % of the CPU of a `/ping` load), so it is
+ * kept per server while the server listens, and forgotten when it listens again.
+ */
 function boundPort(server: http.Server | undefined): number | undefined {
-  const bound = server?.address();
-  return typeof bound === 'object' && bound !== null ? (bound as AddressInfo).port : undefined;
+  if (server === undefined || !server.listening) return undefined;
+  const kept = boundPorts.get(server);
+  if (kept !== undefined) return kept;
+  const bound = server.address();
+  if (typeof bound !== 'object' || bound === null) return undefined;
+  const port = (bound as AddressInfo).port;
+  if (!watched.has(server)) {
+    watched.add(server);
+    server.on('listening', () => boundPorts.delete(server));
+  }
+  boundPorts.set(server, port);
+  return port;
 }
+
+const boundPorts = new WeakMap<http.Server, number>();
+const watched = new WeakSet<http.Server>();
 
 function listenOn(server: https.Server, host: string, port: number): Promise<void> {
   return new Promise((resolveListening, reject) => {

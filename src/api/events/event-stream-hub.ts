@@ -16,6 +16,12 @@ export const DEFAULT_EVENT_BUFFER_SIZE = 1024;
  */
 export const DEFAULT_EVENT_BUFFER_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Bytes of frames a group collects before they are written within the same turn: a burst of
+ * events is written in chunks of about this size, and no more than this waits unwritten per group.
+ */
+export const FLUSH_BYTES = 64 * 1024;
+
 /** Marathon's stream sends a heartbeat about every 10 s (fact 102). */
 export const DEFAULT_KEEP_ALIVE_MS = 10_000;
 
@@ -30,18 +36,77 @@ export interface EventStreamHubOptions {
   readonly bufferBytes?: number;
   /** Keep-alive period; default 10 s (fact 102); 0 turns keep-alives off. */
   readonly keepAliveMs?: number;
+  /**
+   * When the frames of the events published go to the sockets: `tick` (default) collects them and
+   * writes each subscriber's frames as one chunk once the current turn of the event loop is over
+   * (`setImmediate`), so a burst of events costs one write per subscriber instead of one per
+   * event and subscriber; `event` writes them at the end of each publish (tests that read the
+   * sinks at once).
+   */
+  readonly flush?: 'tick' | 'event';
+}
+
+/**
+ * Subscribers that receive the same frames: the same event-type filter and plan format, and no
+ * per-subscriber view (a subscriber under authorization is a group of its own). The frames of a
+ * turn are collected once per group and joined into one Buffer that every member is offered.
+ */
+class SubscriberGroup {
+  readonly members: Subscriber[] = [];
+  pending: Buffer[] = [];
+  pendingBytes = 0;
+
+  constructor(readonly key: string, private readonly first: Subscriber) {}
+
+  wants(eventType: string): boolean {
+    return this.first.wants(eventType);
+  }
+
+  get planFormat(): Subscriber['planFormat'] {
+    return this.first.planFormat;
+  }
+
+  get view(): Subscriber['view'] {
+    return this.first.view;
+  }
+
+  add(frame: Buffer): void {
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
+  }
+
+  /** The frames collected since the last take, as one Buffer (the frame itself when one), and how many. */
+  take(): { readonly chunk: Buffer; readonly frames: number } | undefined {
+    const pending = this.pending;
+    if (pending.length === 0) return undefined;
+    this.pending = [];
+    const bytes = this.pendingBytes;
+    this.pendingBytes = 0;
+    return { chunk: pending.length === 1 ? pending[0] : Buffer.concat(pending, bytes), frames: pending.length };
+  }
 }
 
 /**
  * The one fan-out of events to `/v2/events` clients. It listens once to the core's bus and is the
  * API's {@link EventPublisher}, so core and API events reach every subscriber in the order they
  * happened. Each event is serialized at most once per distinct rendering (the full and the light
- * plan of deployment events, {@link EventFrames}), and only if some subscriber wants it; the same
- * frame Buffer goes to every socket. An event published while a fan-out is under way (the
- * detach of a slow client) waits until that fan-out ends, so all clients see one order.
+ * plan of deployment events, {@link EventFrames}), and only if some subscriber wants it. Clients
+ * with the same filter and plan format form a {@link SubscriberGroup}: the frames of one turn of
+ * the event loop are collected once per group and joined into one Buffer, written to every
+ * member's socket (one write per client per turn, not per event: issue 13's fan-out of ≥ 1M
+ * deliveries/s). Memory stays bounded: a joined chunk is shared by the group's sockets, and each
+ * client's backlog is bounded in frames and bytes ({@link Subscriber}). An event published while
+ * a fan-out is under way (the detach of a slow client) waits until that fan-out ends, so all
+ * clients see one order.
  */
 export class EventStreamHub implements EventStream, EventPublisher {
   private subscribers: readonly Subscriber[] = [];
+  private readonly groups = new Map<string, SubscriberGroup>();
+  private readonly groupOf = new Map<Subscriber, SubscriberGroup>();
+  private flushScheduled: NodeJS.Immediate | undefined;
+  private readonly flushMode: 'tick' | 'event';
+  private viewGroups = 0;
+  private flushing = false;
   private readonly pending: WireEvent[] = [];
   private dispatching = false;
   private closed = false;
@@ -57,6 +122,7 @@ export class EventStreamHub implements EventStream, EventPublisher {
     this.bufferSize = opts.bufferSize ?? DEFAULT_EVENT_BUFFER_SIZE;
     this.bufferBytes = opts.bufferBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
     this.keepAliveMs = opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    this.flushMode = opts.flush ?? 'tick';
     this.unsubscribe = opts.subscribe((event) => this.dispatch(event));
   }
 
@@ -82,13 +148,24 @@ export class EventStreamHub implements EventStream, EventPublisher {
     const gone = (): void => this.drop(subscriber);
     sink.on('close', gone);
     sink.on('error', gone);
+    // Frames collected before it attached are not its own: they go out first.
+    this.flush();
     this.subscribers = [...this.subscribers, subscriber];
+    const key = subscriber.view !== undefined ? `view ${++this.viewGroups}` : `${subscriber.planFormat} ${JSON.stringify(client.eventTypes.length === 0 ? null : [...new Set(client.eventTypes)].sort())}`;
+    let group = this.groups.get(key);
+    if (group === undefined) {
+      group = new SubscriberGroup(key, subscriber);
+      this.groups.set(key, group);
+    }
+    group.members.push(subscriber);
+    this.groupOf.set(subscriber, group);
     this.startKeepAlive();
     this.dispatch(streamMembershipEvent('event_stream_attached', client.remoteAddress, this.clock.nowMs()));
   }
 
   /** Writes a keep-alive to every idle client (the timer calls this; not an event, never queued). */
   keepAlive(): void {
+    this.flush();
     for (const subscriber of this.subscribers) subscriber.keepAlive();
   }
 
@@ -98,6 +175,7 @@ export class EventStreamHub implements EventStream, EventPublisher {
     this.closed = true;
     this.unsubscribe();
     this.stopKeepAlive();
+    this.flush();
     const subscribers = this.subscribers;
     this.subscribers = [];
     for (const subscriber of subscribers) subscriber.end();
@@ -117,21 +195,60 @@ export class EventStreamHub implements EventStream, EventPublisher {
       this.pending.length = 0;
       this.dispatching = false;
     }
+    if (this.flushMode === 'event') this.flush();
+    else this.flushScheduled ??= setImmediate(() => this.flush());
   }
 
+  /** Collects the event's frame for every group that wants it (one serialization per rendering). */
   private fanOut(event: WireEvent): void {
-    const subscribers = this.subscribers;
-    if (subscribers.length === 0) return;
+    if (this.groups.size === 0) return;
     const frames = new EventFrames(event);
-    for (let i = 0; i < subscribers.length; i++) {
-      const subscriber = subscribers[i];
-      if (!subscriber.wants(event.eventType)) continue;
+    for (const group of this.groups.values()) {
+      if (!group.wants(event.eventType)) continue;
       // Under authorization: skipped, or a trimmed copy serialized for this subscriber alone.
-      const shown = subscriber.view === undefined ? event : subscriber.view(event);
+      const view = group.view;
+      const shown = view === undefined ? event : view(event);
       if (shown === undefined) continue;
-      const frame = shown === event ? frames.frame(subscriber.planFormat) : sseFrame(shown);
-      if (!subscriber.offer(frame)) this.drop(subscriber);
+      group.add(shown === event ? frames.frame(group.planFormat) : sseFrame(shown));
+      // A long burst in one turn is written as it grows: what waits unwritten stays bounded.
+      if (group.pendingBytes >= FLUSH_BYTES) this.flushGroup(group);
     }
+  }
+
+  /**
+   * Writes what every group collected: one chunk per group, offered to each member (the same
+   * Buffer to every socket). A member that cannot keep up is dropped, and the others hear of it
+   * in the same flush.
+   */
+  flush(): void {
+    if (this.flushScheduled !== undefined) {
+      clearImmediate(this.flushScheduled);
+      this.flushScheduled = undefined;
+    }
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      for (let more = true; more;) {
+        more = false;
+        for (const group of [...this.groups.values()]) if (this.flushGroup(group)) more = true;
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** Offers one group's collected frames to its members; true when one was dropped (its detach event waits). */
+  private flushGroup(group: SubscriberGroup): boolean {
+    const taken = group.take();
+    if (taken === undefined) return false;
+    let dropped = false;
+    for (const subscriber of [...group.members]) {
+      if (!subscriber.offer(taken.chunk, taken.frames)) {
+        this.drop(subscriber);
+        dropped = true;
+      }
+    }
+    return dropped;
   }
 
   /**
@@ -146,6 +263,12 @@ export class EventStreamHub implements EventStream, EventPublisher {
   private detach(subscriber: Subscriber): void {
     if (!this.subscribers.includes(subscriber)) return;
     this.subscribers = this.subscribers.filter((s) => s !== subscriber);
+    const group = this.groupOf.get(subscriber);
+    this.groupOf.delete(subscriber);
+    if (group !== undefined) {
+      group.members.splice(group.members.indexOf(subscriber), 1);
+      if (group.members.length === 0) this.groups.delete(group.key);
+    }
     if (this.subscribers.length === 0) this.stopKeepAlive();
     this.dispatch(streamMembershipEvent('event_stream_detached', subscriber.remoteAddress, this.clock.nowMs()));
   }

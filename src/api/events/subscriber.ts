@@ -37,6 +37,9 @@ export class Subscriber {
   private readonly bufferSize: number;
   private readonly bufferBytes: number;
   private queue: Buffer[] = [];
+  /** Frames in each queued chunk. */
+  private queueFrames: number[] = [];
+  private queuedFrames = 0;
   private queuedBytes = 0;
   private blocked = false;
   private broken = false;
@@ -66,17 +69,20 @@ export class Subscriber {
   }
 
   /**
-   * Writes `frame` now, or queues it behind earlier frames while the sink applies backpressure.
+   * Writes `chunk` (`frames` whole frames, one or several joined) now, or queues it behind earlier
+   * chunks while the sink applies backpressure.
    * Returns false when the subscriber can no longer keep up (backlog above the bound, or a sink
    * that threw): the caller must disconnect it.
    */
-  offer(frame: Buffer): boolean {
+  offer(chunk: Buffer, frames = 1): boolean {
     if (this.closed) return true;
     if (this.blocked) {
-      this.queue.push(frame);
-      this.queuedBytes += frame.length;
-    } else this.write(frame);
-    return !this.broken && this.queue.length <= this.bufferSize && this.queuedBytes <= this.bufferBytes;
+      this.queue.push(chunk);
+      this.queueFrames.push(frames);
+      this.queuedFrames += frames;
+      this.queuedBytes += chunk.length;
+    } else this.write(chunk);
+    return !this.broken && this.queuedFrames <= this.bufferSize && this.queuedBytes <= this.bufferBytes;
   }
 
   /** Writes the keep-alive to an idle connection; skipped while frames wait (they keep it alive). Never queued. */
@@ -86,7 +92,7 @@ export class Subscriber {
 
   /** Frames waiting for the sink to drain. */
   get backlog(): number {
-    return this.queue.length;
+    return this.queuedFrames;
   }
 
   /** Bytes of the frames waiting for the sink to drain. */
@@ -99,6 +105,8 @@ export class Subscriber {
     if (this.closed) return;
     this.closed = true;
     this.queue = [];
+    this.queueFrames = [];
+    this.queuedFrames = 0;
     this.queuedBytes = 0;
     this.sink.destroy();
   }
@@ -127,10 +135,12 @@ export class Subscriber {
     if (this.closed) return;
     let written = 0;
     while (written < this.queue.length && !this.blocked && !this.broken) {
-      const frame = this.queue[written++];
-      this.queuedBytes -= frame.length;
-      this.write(frame);
+      const chunk = this.queue[written];
+      this.queuedBytes -= chunk.length;
+      this.queuedFrames -= this.queueFrames[written++];
+      this.write(chunk);
     }
     this.queue.splice(0, written);
+    this.queueFrames.splice(0, written);
   }
 }

@@ -80,8 +80,7 @@ export class DeploymentManager {
     if (roleDetail !== undefined) return { ok: false, error: 'invalid', message: 'Object is not valid', details: [roleDetail] };
     const specDetails = plan.affectedRunSpecIds.flatMap((id) => runSpecViolations(target, id));
     if (specDetails.length > 0) return { ok: false, error: 'invalid', message: 'Object is not valid', details: specDetails };
-    const affected = new Set(plan.affectedRunSpecIds);
-    const conflicts = [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.some((id) => affected.has(id)));
+    const conflicts = this.holdingAny(plan.affectedRunSpecIds);
     if (conflicts.length > 0 && !force) {
       const ids = conflicts.map((d) => d.plan.id);
       return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${ids.join(', ')}`, deployments: ids };
@@ -143,6 +142,21 @@ export class DeploymentManager {
   /** Ids of the running deployments that hold this run spec. */
   holding(runSpecId: string): string[] {
     return [...this.running.values()].filter((d) => d.plan.affectedRunSpecIds.includes(runSpecId)).map((d) => d.plan.id);
+  }
+
+  /**
+   * The running deployments with an action on any of `runSpecIds`, in `running`'s order: found
+   * through the index rather than by reading every running deployment's plan (with 1,000
+   * deployments running, each new app paid for all of them).
+   */
+  private holdingAny(runSpecIds: readonly string[]): Deployment[] {
+    const seen = new Set<Deployment>();
+    for (const id of runSpecIds) for (const d of this.byRunSpec.get(id) ?? []) seen.add(d);
+    return this.inRunningOrder([...seen]);
+  }
+
+  private inRunningOrder(ds: Deployment[]): Deployment[] {
+    return ds.length < 2 ? ds : ds.sort((a, b) => (this.runningOrder.get(a) ?? 0) - (this.runningOrder.get(b) ?? 0));
   }
 
   /** Checks the running deployments whose current actions touch a changed run spec. */

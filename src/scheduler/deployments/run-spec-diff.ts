@@ -32,10 +32,17 @@ export function runSpecDiff(original: Group, target: Group): RunSpecDiff {
     const [before, after] = next;
     if (before === after) continue;
     if (before?.apps !== after?.apps || before?.pods !== after?.pods) {
-      for (const spec of runSpecsOf(before)) if (after === undefined || runSpecIn(after, spec.id) === undefined) removed.push(spec);
-      for (const spec of runSpecsOf(after)) {
-        const was = before === undefined ? undefined : runSpecIn(before, spec.id);
-        if (was !== spec) changed.push({ before: was, after: spec });
+      if (before !== undefined) {
+        before.apps.forEach((spec) => { if (after === undefined || runSpecIn(after, spec.id) === undefined) removed.push(spec); });
+        before.pods.forEach((spec) => { if (after === undefined || runSpecIn(after, spec.id) === undefined) removed.push(spec); });
+      }
+      if (after !== undefined) {
+        const note = (spec: RunSpec): void => {
+          const was = before === undefined ? undefined : runSpecIn(before, spec.id);
+          if (was !== spec) changed.push({ before: was, after: spec });
+        };
+        after.apps.forEach(note);
+        after.pods.forEach(note);
       }
     }
     for (const child of before?.groups.values() ?? []) if (after?.groups.has(child.id) !== true) pending.push([child, undefined]);
@@ -44,12 +51,6 @@ export function runSpecDiff(original: Group, target: Group): RunSpecDiff {
   removed.sort((a, b) => byId(a.id, b.id));
   changed.sort((a, b) => byId(a.after.id, b.after.id));
   return { removed, changed };
-}
-
-function* runSpecsOf(group: Group | undefined): Generator<RunSpec> {
-  if (group === undefined) return;
-  yield* group.apps.values();
-  yield* group.pods.values();
 }
 
 function runSpecIn(group: Group, id: string): RunSpec | undefined {

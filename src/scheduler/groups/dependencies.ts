@@ -124,7 +124,13 @@ function declaresDependencies(group: Group): boolean {
   if (group.dependencies.length > 0) return true;
   let apps = appsDeclaring.get(group.apps);
   if (apps === undefined) {
-    apps = [...group.apps.values()].some((a) => declaredDependencies(a).length > 0);
+    apps = false;
+    for (const a of group.apps.values()) {
+      if (a.dependencies.length > 0) {
+        apps = true;
+        break;
+      }
+    }
     appsDeclaring.set(group.apps, apps);
   }
   return apps || [...group.groups.values()].some(declaresDependencies);

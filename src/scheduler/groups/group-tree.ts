@@ -79,17 +79,24 @@ export function mapWith<V>(map: ReadonlyMap<string, V>, key: string, value: V): 
     return next;
   }
   // The map is already in order: insert at the place a binary search finds instead of sorting it
-  // all again (a group of n apps got an n log n sort for each app added to it).
-  const entries = [...map];
+  // all again (a group of n apps got an n log n sort for each app added to it), copying the
+  // entries straight into the new map (no [key, value] array per entry).
+  const keys = [...map.keys()];
   let lo = 0;
-  let hi = entries.length;
+  let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (comparePathIds(entries[mid][0], key) < 0) lo = mid + 1;
+    if (comparePathIds(keys[mid], key) < 0) lo = mid + 1;
     else hi = mid;
   }
-  entries.splice(lo, 0, [key, value]);
-  return new Map(entries);
+  const next = new Map<string, V>();
+  let i = 0;
+  map.forEach((v, k) => {
+    if (i++ === lo) next.set(key, value);
+    next.set(k, v);
+  });
+  if (lo === keys.length) next.set(key, value);
+  return next;
 }
 
 /** `map` without `key`. */

@@ -47,7 +47,14 @@ export function assignServicePorts(range: ServicePortRange, from: Group, to: Gro
   const pending = appsNeedingPorts(from, to);
   if (pending.length === 0) return { ok: true, root: to };
   const used = new Set<number>();
-  for (const tree of [from, to]) forEachApp(tree, (app) => { for (const p of servicePortsOf(app)) used.add(p); });
+  const seen = new Set<ReadonlyMap<string, AppSpec>>();
+  for (const tree of [from, to]) {
+    forEachAppsMap(tree, (apps) => {
+      if (seen.has(apps)) return;
+      seen.add(apps);
+      for (const p of portsOfApps(apps)) used.add(p);
+    });
+  }
   const free = freePorts(range, used);
   let root = to;
   for (const { app, previous } of pending) {
@@ -84,14 +91,32 @@ function appsNeedingPorts(from: Group, to: Group): { app: AppSpec; previous: App
   return out.sort((a, b) => comparePathIds(a.app.id, b.app.id));
 }
 
-/** Calls `fn` with every app of the tree. */
-function forEachApp(root: Group, fn: (app: AppSpec) => void): void {
+/** Calls `fn` with every group's map of apps in the tree. */
+function forEachAppsMap(root: Group, fn: (apps: ReadonlyMap<string, AppSpec>) => void): void {
   const pending: Group[] = [root];
   for (let group = pending.pop(); group !== undefined; group = pending.pop()) {
-    for (const app of group.apps.values()) fn(app);
+    fn(group.apps);
     for (const child of group.groups.values()) pending.push(child);
   }
 }
+
+/**
+ * The service ports of every app of a map of apps, computed once per map: maps are immutable and
+ * a root change copies only the maps it changed, so a map the target shares with the original root
+ * is read once, and one an earlier change already read (its target is this change's original) not at all.
+ */
+function portsOfApps(apps: ReadonlyMap<string, AppSpec>): readonly number[] {
+  let ports = portsByApps.get(apps);
+  if (ports === undefined) {
+    const list: number[] = [];
+    for (const app of apps.values()) for (const p of servicePortsOf(app)) list.push(p);
+    ports = list;
+    portsByApps.set(apps, ports);
+  }
+  return ports;
+}
+
+const portsByApps = new WeakMap<ReadonlyMap<string, AppSpec>, readonly number[]>();
 
 /**
  * `app` with its dynamic ports assigned (its previous version's ports in the range first, then

@@ -30,14 +30,26 @@ export function appTaskEnv(app: AppSpec, facts: EnvFacts): Record<string, string
     return env;
   }
   const env: Record<string, string> = { HOST: facts.hostname };
-  ports.forEach((port, i) => (env[`PORT${i}`] = String(port)));
+  for (let i = 0; i < ports.length; i++) env[portVar(i)] = String(ports[i]);
   env.PORT = String(ports[0]);
   env.PORTS = ports.join(',');
-  hostPortNames(app).forEach((name, i) => {
-    if (name !== undefined && ports[i] !== undefined) env[`PORT_${envName(name)}`] = String(ports[i]);
-  });
-  return { ...env, ...vars.vars };
+  const named = vars.portVarNames;
+  for (let i = 0; i < named.length; i++) {
+    const name = named[i];
+    if (name !== undefined && ports[i] !== undefined) env[name] = String(ports[i]);
+  }
+  // The app's variables over the task's, in place: a key already set keeps its place and takes the
+  // app's value, a new one goes last — what spreading both into a new object gives, one copy fewer
+  // (but for a variable named `__proto__`, which assignment would not define: then spread).
+  return vars.definesProto ? { ...env, ...vars.vars } : Object.assign(env, vars.vars);
 }
+
+/** `PORT0`, `PORT1`, …: the names of the first host ports' variables, made once. */
+function portVar(i: number): string {
+  return i < PORT_VARS.length ? PORT_VARS[i] : `PORT${i}`;
+}
+
+const PORT_VARS: readonly string[] = Array.from({ length: 16 }, (_, i) => `PORT${i}`);
 
 /** An app's variables that do not depend on the task (see {@link appVarsAndEnv}). */
 interface AppVars {
@@ -48,6 +60,10 @@ interface AppVars {
   readonly template: Readonly<Record<string, string>>;
   /** Whether the app's own `env` sets HOST. */
   readonly setsHost: boolean;
+  /** Whether `vars` has a variable named `__proto__` (see {@link appTaskEnv}). */
+  readonly definesProto: boolean;
+  /** `PORT_<NAME>` of each host port that has a name, aligned with the task's host ports. */
+  readonly portVarNames: readonly (string | undefined)[];
 }
 
 /**
@@ -61,7 +77,11 @@ function appVarsAndEnv(app: AppSpec, resources: ScalarResources): AppVars {
   const known = appVars.get(app);
   if (known !== undefined && known.resources === resources) return known;
   const vars = { ...runSpecVars(app), ...resourceVars('MARATHON_APP_RESOURCE', resources), ...app.env };
-  const computed: AppVars = { resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST') };
+  const computed: AppVars = {
+    resources, vars, template: { HOST: '', ...vars }, setsHost: Object.prototype.hasOwnProperty.call(vars, 'HOST'),
+    definesProto: Object.prototype.hasOwnProperty.call(vars, '__proto__'),
+    portVarNames: hostPortNames(app).map((name) => (name === undefined ? undefined : `PORT_${envName(name)}`)),
+  };
   appVars.set(app, computed);
   return computed;
 }

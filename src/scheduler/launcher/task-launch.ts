@@ -304,7 +304,19 @@ function launchPort(number: number, name: string | undefined, protocols: readonl
 }
 
 /** `"udp,tcp"` → `['udp', 'tcp']`; empty → `['tcp']` (Marathon's default protocol). */
-function protocolsOf(text: string): string[] {
-  const list = text.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
-  return list.length > 0 ? list : ['tcp'];
+function protocolsOf(text: string): readonly string[] {
+  let list = protocolLists.get(text);
+  if (list === undefined) {
+    const parsed = text.split(',').map((p) => p.trim().toLowerCase()).filter((p) => p !== '');
+    list = parsed.length > 0 ? parsed : ['tcp'];
+    if (protocolLists.size < PROTOCOL_LISTS_MAX) protocolLists.set(text, list);
+  }
+  return list;
 }
+
+/**
+ * Parsed protocol lists by their text: every launch of a port parsed `"tcp"` again. Launches share
+ * the lists (read-only, as the whole TaskLaunch is). Bounded: the texts come from run specs.
+ */
+const protocolLists = new Map<string, readonly string[]>();
+const PROTOCOL_LISTS_MAX = 1024;

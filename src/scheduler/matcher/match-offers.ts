@@ -76,9 +76,10 @@ export class OfferMatcher {
         const i = (start + k) % n;
         const rs = candidates[i];
         if (rs.scheduled.length === 0 || rs.failedOfferSeq === seq) continue;
+        const next = rs.scheduled.peek() as Instance;
         // A resident instance with a reservation relaunches only on it (resident-offers.ts).
-        if ((rs.scheduled.peek() as Instance).reservation !== undefined) continue;
-        const request = requestFor(rs, (rs.scheduled.peek() as Instance).role);
+        if (next.reservation !== undefined) continue;
+        const request = requestFor(rs, next.role);
         const reason = runFilters(this.plugins, request, ledger, rs.counts);
         if (reason !== undefined) {
           rs.failedOfferSeq = seq;

@@ -11,13 +11,16 @@ export class InstanceQueue {
   private head = 0;
   /** Removed instances still in `items` (skipped by peek/shift, dropped by compaction). */
   private readonly removed = new Set<Instance>();
+  /** `items.length - head - removed.size`, kept as a field: the matcher reads it for every candidate it visits. */
+  private count = 0;
 
   get length(): number {
-    return this.items.length - this.head - this.removed.size;
+    return this.count;
   }
 
   push(inst: Instance): void {
     this.items.push(inst);
+    this.count++;
   }
 
   /** The instance `shift` would return next, left in the queue. */
@@ -30,6 +33,7 @@ export class InstanceQueue {
     this.skipRemoved();
     if (this.head >= this.items.length) return undefined;
     const inst = this.items[this.head++];
+    this.count--;
     if (this.head > 1024 && this.head * 2 > this.items.length) this.compact();
     return inst;
   }
@@ -40,6 +44,7 @@ export class InstanceQueue {
    */
   remove(inst: Instance): void {
     if (this.removed.has(inst)) return;
+    this.count--;
     if (this.items[this.items.length - 1] === inst && this.items.length > this.head) {
       this.items.pop();
       return;

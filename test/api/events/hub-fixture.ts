@@ -41,7 +41,7 @@ export function makeHub(opts: Partial<Omit<EventStreamHubOptions, 'subscribe' | 
       return this.now;
     },
   };
-  const hub = new EventStreamHub({ subscribe: bus.subscribe, clock, keepAliveMs: 0, ...opts });
+  const hub = new EventStreamHub({ subscribe: bus.subscribe, clock, keepAliveMs: 0, flush: 'event', ...opts });
   const connect: HubFixture['connect'] = (client = {}) => {
     const sink = new FakeSink();
     hub.attach(sink, { remoteAddress: client.remoteAddress ?? '10.0.0.1', eventTypes: client.eventTypes ?? [] });

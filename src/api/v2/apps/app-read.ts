@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
-import { appJson, appsJson } from '../../render/app-json';
+import { appJson, appsJson, appsText } from '../../render/app-json';
 import { allRunSpecs } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
@@ -13,12 +13,17 @@ const LIST_DEFAULTS = ['counts', 'deployments'];
 /** Fact 38: a single app (and a group's apps, fact 39) always carries these. */
 const SHOW_DEFAULTS = ['counts', 'tasks', 'lastTaskFailure', 'deployments'];
 
-/** `GET /v2/apps` (facts 35–37): `{"apps":[…]}` filtered by `cmd`, `id` and `label`. */
-export function listApps(deps: ApiDeps, query: Query): { apps: Record<string, unknown>[] } {
+/**
+ * `GET /v2/apps` (facts 35–37): `{"apps":[…]}` filtered by `cmd`, `id` and `label`, and by
+ * `viewable` (authorization: the apps the caller may view; the list is answered as JSON text, which
+ * fastify's preSerialization hooks do not see, so the route filters here), as JSON text
+ * ({@link appsText}: the same bytes as serializing the objects, without building them).
+ */
+export function listAppsText(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string {
   const keep = appFilter(query);
   const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
-  const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s));
-  return { apps: appsJson(deps, apps, embed) };
+  const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s) && viewable(s.id));
+  return `{"apps":${appsText(deps, apps, embed)}}`;
 }
 
 /** `GET /v2/apps/{id}` (fact 38): `{"app":{…}}`; unknown → 404 with `details: []`. */

@@ -5,7 +5,7 @@ import type { Query } from '../../query';
 import { createApp } from './app-create';
 import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
-import { listApps, showApp, showGroupApps } from './app-read';
+import { listAppsText, showApp, showGroupApps } from './app-read';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
 import { appTasks, groupTasks, killAppTask, killAppTasks } from './app-tasks';
 import { updateApp, updateApps } from './app-update';
@@ -15,6 +15,8 @@ const GET_KINDS = new Set<AppTargetKind>(['groupApps', 'tasks', 'groupTasks', 'v
 const DELETE_KINDS = new Set<AppTargetKind>(['tasks', 'task']);
 const POST_KINDS = new Set<AppTargetKind>(['restart']);
 const NO_KINDS = new Set<AppTargetKind>();
+/** What fastify writes for a serialized object: text answers say the same. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * The `/v2/apps` routes (marathon-api-facts.md sections B–D). App ids contain slashes, so every
@@ -22,7 +24,10 @@ const NO_KINDS = new Set<AppTargetKind>();
  * sub-resource ({@link parseAppTarget}).
  */
 export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  app.get('/v2/apps', (request) => listApps(deps, request.query as Query));
+  app.get('/v2/apps', (request, reply) => {
+    const text = listAppsText(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
+    return reply.type(JSON_TYPE).send(text);
+  });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));
   app.patch('/v2/apps', (request, reply) => updateApps(deps, request, reply, true));

@@ -1,8 +1,9 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
-import { taskJson } from '../../render/task-json';
+import { taskJson, taskText } from '../../render/task-json';
 import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
+import type { Instance, Task } from '../../../scheduler/model/instance';
 
 /** The only `status` values `/v2/tasks` understands (fact 57); the rest are ignored. */
 const STATUS_CONDITIONS: Readonly<Record<string, Condition>> = { running: 'Running', staging: 'Staging' };
@@ -26,13 +27,40 @@ export function tasksStatusFilter(query: Query): ReadonlySet<Condition> {
  */
 export function listTasksJson(deps: ApiDeps, conditions: ReadonlySet<Condition>): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  forEachListedTask(deps, conditions, () => true, (instance, task, servicePorts) => out.push(taskJson(deps, instance, task, { servicePorts })));
+  return out;
+}
+
+/**
+ * {@link listTasksJson} as the JSON text of `{"tasks":[…]}` (the same bytes, from the per-task
+ * texts of {@link taskText}), keeping only the tasks of apps `viewable` says the caller may view
+ * (authorization: fastify's preSerialization hooks do not see a text answer).
+ */
+export function listTasksText(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): string {
+  const out: string[] = [];
+  let portsOf: readonly number[] | undefined;
+  let portsText = '';
+  forEachListedTask(deps, conditions, viewable, (instance, task, servicePorts) => {
+    if (servicePorts !== portsOf) {
+      portsOf = servicePorts;
+      portsText = JSON.stringify(servicePorts);
+    }
+    out.push(taskText(deps, instance, task, servicePorts, portsText));
+  });
+  return `{"tasks":[${out.join(',')}]}`;
+}
+
+/** The tasks `GET /v2/tasks` lists, in its order, with their app's service ports (one array per app). */
+function forEachListedTask(
+  deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean,
+  fn: (instance: Instance, task: Task, servicePorts: readonly number[]) => void,
+): void {
   for (const spec of deps.scheduler.runSpecs()) {
-    if (spec.kind !== 'app') continue;
-    const options = { servicePorts: servicePortsOf(spec) };
+    if (spec.kind !== 'app' || !viewable(spec.id)) continue;
+    const servicePorts = servicePortsOf(spec);
     for (const instance of deps.scheduler.instances(spec.id)) {
       if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
-      for (const task of instance.tasks) out.push(taskJson(deps, instance, task, options));
+      for (const task of instance.tasks) fn(instance, task, servicePorts);
     }
   }
-  return out;
 }

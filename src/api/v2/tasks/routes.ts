@@ -5,7 +5,7 @@ import { negotiate } from '../system/negotiate';
 import { sendDeploymentResult } from '../deployments/deployment-result';
 import { killFlagsOf } from './kill-flags';
 import { killTasks } from './kill-tasks';
-import { listTasksJson, tasksStatusFilter } from './list-tasks';
+import { listTasksText, tasksStatusFilter } from './list-tasks';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
 
@@ -18,7 +18,8 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
-    return reply.type('application/json').send({ tasks: listTasksJson(deps, tasksStatusFilter(req.query as Query)) });
+    const text = listTasksText(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
+    return reply.type('application/json; charset=utf-8').send(text);
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {

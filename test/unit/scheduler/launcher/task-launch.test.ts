@@ -121,3 +121,33 @@ t.test('a task without host ports: HOST is the agent\'s unless the app\'s env se
   t.same(Object.keys(own.env).filter((k) => k === 'HOST'), ['HOST']);
   t.equal(Object.keys(own.env)[0], 'HOST');
 });
+
+t.test('an app task\'s environment: exact keys in order, the app\'s own variables over Marathon\'s (also __proto__)', async (t) => {
+  const defs = [{ port: 10_000, protocol: 'tcp', name: 'http', labels: {} }, { port: 10_001, protocol: 'tcp', labels: {} }];
+  const resourceVars = { MARATHON_APP_RESOURCE_CPUS: '0.1', MARATHON_APP_RESOURCE_MEM: '32.0', MARATHON_APP_RESOURCE_DISK: '0.0', MARATHON_APP_RESOURCE_GPUS: '0' };
+  const table: [string, Record<string, string>, number[], [string, string][]][] = [
+    ['two ports, one named', {}, [31_000, 31_001], [
+      ['HOST', 'h1'], ['PORT0', '31000'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_HTTP', '31000'],
+      ['MARATHON_APP_ID', '/web'], ['MARATHON_APP_VERSION', '2026-01-01T00:00:00.000Z'], ['MARATHON_APP_LABELS', ''],
+    ]],
+    ['the app overrides HOST and PORT0 (they keep their place) and adds its own last', { PORT0: 'mine', HOST: 'me', EXTRA: 'x' }, [31_000, 31_001], [
+      ['HOST', 'me'], ['PORT0', 'mine'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_HTTP', '31000'],
+      ['MARATHON_APP_ID', '/web'], ['MARATHON_APP_VERSION', '2026-01-01T00:00:00.000Z'], ['MARATHON_APP_LABELS', ''], ['EXTRA', 'x'],
+    ]],
+    ['a variable named __proto__ is a variable', JSON.parse('{"__proto__": "p"}') as Record<string, string>, [31_000, 31_001], [
+      ['HOST', 'h1'], ['PORT0', '31000'], ['PORT1', '31001'], ['PORT', '31000'], ['PORTS', '31000,31001'], ['PORT_HTTP', '31000'],
+      ['MARATHON_APP_ID', '/web'], ['MARATHON_APP_VERSION', '2026-01-01T00:00:00.000Z'], ['MARATHON_APP_LABELS', ''], ['__proto__', 'p'],
+    ]],
+  ];
+  for (const [name, env, hostPorts, expected] of table) {
+    const app = makeApp({ id: '/web', version: '2026-01-01T00:00:00.000Z', hostPorts: [0, 0], portDefinitions: defs, labels: {}, env });
+    const withResources: [string, string][] = [];
+    for (const [k, v] of expected) {
+      if (k === 'MARATHON_APP_LABELS') withResources.push([k, v], ...Object.entries(resourceVars).filter(([r]) => !(r in env)));
+      else withResources.push([k, v]);
+    }
+    const got = appTask(app, hostPorts).env;
+    t.same(Object.entries(got), withResources, name);
+    t.equal(Object.getPrototypeOf(got), Object.prototype, `${name}: a plain object`);
+  }
+});
