@@ -65,14 +65,14 @@ interface Pacer {
   readonly url: string;
 }
 
-async function mesosPacer(t: Test, root: string, master: FakeMaster, zkTimeoutMs: number): Promise<Pacer> {
+async function mesosPacer(t: Test, root: string, master: FakeMaster, zkTimeoutMs: number, sessionTimeoutMs: number = SESSION.sessionTimeoutMs): Promise<Pacer> {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-ha-zk-timeout-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const proxy = await TcpProxy.start(ZK);
   t.teardown(() => proxy.close());
   const parsed = parseConfig([
     '--zk', `zk://${proxy.address}${root}`, '--cluster', 'mesos', '--master', master.url, '--port', '0', '--store', join(dir, 'pacer.db'),
-    '--zk_session_timeout', String(SESSION.sessionTimeoutMs), '--zk_timeout', String(zkTimeoutMs),
+    '--zk_session_timeout', String(sessionTimeoutMs), '--zk_timeout', String(zkTimeoutMs),
   ], {}, dir);
   if (parsed === 'help' || 'error' in parsed) throw new Error(`bad config: ${JSON.stringify(parsed)}`);
   const lines: string[] = [];
@@ -85,13 +85,14 @@ const cases = [
   {
     name: 'its store\'s write gets no answer within --zk_timeout: the leader abdicates',
     // 8 s: a loaded machine's ordinary writes stay well within it (with 2 s, one in a full-suite
-    // run timed out before the cut, and the leader abdicated too early for the test).
-    zkTimeoutMs: 8_000, cut: (p: Pacer): void => p.proxy.freezeConnection(1),
+    // run timed out before the cut, and the leader abdicated too early for the test); sessions of
+    // 16 s, so that the library's own expiry of the silenced store session comes after it.
+    zkTimeoutMs: 8_000, sessionTimeoutMs: 16_000, cut: (p: Pacer): void => p.proxy.freezeConnection(1),
     why: /a write got no answer within --zk_timeout \(8000 ms\)/,
   },
   {
     name: 'ZooKeeper goes silent: the lease runs out, the stopping store drops its write after --zk_timeout',
-    zkTimeoutMs: 10_000, cut: (p: Pacer): void => p.proxy.freeze(),
+    zkTimeoutMs: 6_000, sessionTimeoutMs: SESSION.sessionTimeoutMs, cut: (p: Pacer): void => p.proxy.freeze(),
     why: /no answer from ZooKeeper for \d+ ms: not leading until it answers again/,
   },
 ];
@@ -102,8 +103,8 @@ for (const c of cases) {
     const root = await scratchPath(t, admin);
     const master = await FakeMaster.start();
     t.teardown(() => master.close());
-    const first = await mesosPacer(t, root, master, c.zkTimeoutMs);
-    const second = await mesosPacer(t, root, master, c.zkTimeoutMs);
+    const first = await mesosPacer(t, root, master, c.zkTimeoutMs, c.sessionTimeoutMs);
+    const second = await mesosPacer(t, root, master, c.zkTimeoutMs, c.sessionTimeoutMs);
     await waitFor(() => first.running.leadership.serving() && second.running.leadership.leader() === first.running.address, 'the first pacer to lead');
     const firstStream = await master.waitForStream();
     await waitFor(async () => (JSON.parse((await call(`${first.url}/v2/info`)).text) as { frameworkId: string | null }).frameworkId !== null, 'the framework id');
