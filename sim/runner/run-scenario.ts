@@ -136,6 +136,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     schedule: (dueMs: number, event: SimEvent) => loop.schedule(dueMs, { to: 'sim', event }),
     cancel: (id: number) => loop.cancel(id),
     streams,
+    tracing: trace.enabled,
     // Records carry virtual time since the start of the run, whoever wrote them.
     trace: (record) => {
       if (trace.enabled) trace.append('t' in record ? { ...record, t: rel() } : { t: rel(), ...record });
