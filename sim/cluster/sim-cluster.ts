@@ -344,6 +344,11 @@ export class SimCluster implements ClusterDriver {
     return this.master.taskAgent(taskId);
   }
 
+  /** Tasks on the agents whose executor has not ended (the runner's livelock bound grows with it). */
+  taskCount(): number {
+    return this.s.tasks.size;
+  }
+
   /**
    * Tasks alive on their agents (non-terminal state, host not dead), launch order. Includes tasks
    * on partitioned agents; `state` is the state on the agent, which the framework may not know yet.

@@ -46,8 +46,15 @@ export interface RunOptions {
 /** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
 export type SimClusterView = Pick<SimCluster, 'agentInfos' | 'agentCapacity' | 'agentUsage' | 'agentStatus' | 'liveTasks'>;
 
-/** Loop steps allowed at one virtual instant before a run is declared livelocked. */
+/**
+ * Loop steps allowed at one virtual instant before a run is declared livelocked, plus
+ * {@link SAME_INSTANT_PER_TASK} per task the simulated cluster holds: a reconciliation answers
+ * every task twice (explicitly, then implicitly) at one instant, so a cluster of 100,000 tasks
+ * takes 200,000 steps there without anything being wrong.
+ */
 export const SAME_INSTANT_MAX = 100_000;
+/** Loop steps allowed at one instant per task in the cluster, over {@link SAME_INSTANT_MAX}. */
+export const SAME_INSTANT_PER_TASK = 4;
 
 /**
  * Loop entries of a run: an input for the core (`gen`: the core it was meant for — the core's own
@@ -260,10 +267,12 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let loopSteps = 0;
   let violations: string[] = [];
   let violationAtMs: number | undefined;
-  // A bound on every run: the virtual clock must move at least every SAME_INSTANT_MAX steps,
-  // or the core and the cluster are answering each other forever (a livelock).
+  // A bound on every run: the virtual clock must move at least every SAME_INSTANT_MAX steps (plus
+  // SAME_INSTANT_PER_TASK per task in the cluster, counted once the first bound is passed), or the
+  // core and the cluster are answering each other forever (a livelock).
   let instantMs = -1;
   let stepsAtInstant = 0;
+  let instantBound = SAME_INSTANT_MAX;
   return {
     get endMs() {
       return endMs;
@@ -306,11 +315,15 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       if (clock.now !== instantMs) {
         instantMs = clock.now;
         stepsAtInstant = 0;
-      } else if (++stepsAtInstant > SAME_INSTANT_MAX) {
-        violationAtMs = rel();
-        violations = [`livelock: ${SAME_INSTANT_MAX} loop steps at one virtual instant without time advancing`];
-        trace.append({ t: violationAtMs, k: 'violation', violations });
-        return false;
+        instantBound = SAME_INSTANT_MAX;
+      } else if (++stepsAtInstant > instantBound) {
+        if (instantBound === SAME_INSTANT_MAX) instantBound += SAME_INSTANT_PER_TASK * cluster.taskCount();
+        if (stepsAtInstant > instantBound) {
+          violationAtMs = rel();
+          violations = [`livelock: ${instantBound} loop steps at one virtual instant without time advancing`];
+          trace.append({ t: violationAtMs, k: 'violation', violations });
+          return false;
+        }
       }
       const item = entry.input;
       try {
