@@ -207,7 +207,9 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     instance: (id: string) => scheduler.instance(id),
     backoffUntilMs: (id: string) => scheduler.backoffUntilMs(id),
   };
-  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined);
+  // Events are kept for the expectations that count them, and only when some expectation does.
+  const countsEvents = scenario.timeline.some((step) => step.action.type === 'expect' && step.action.expectation.events.length > 0);
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined, countsEvents);
   if (options.invariants !== false) {
     checker = new InvariantChecker(
       scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
