@@ -275,6 +275,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let instantMs = -1;
   let stepsAtInstant = 0;
   let instantBound = SAME_INSTANT_MAX;
+  let boundRaised = false;
   return {
     get endMs() {
       return endMs;
@@ -318,11 +319,16 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         instantMs = clock.now;
         stepsAtInstant = 0;
         instantBound = SAME_INSTANT_MAX;
+        boundRaised = false;
       } else if (++stepsAtInstant > instantBound) {
-        if (instantBound === SAME_INSTANT_MAX) instantBound += SAME_INSTANT_PER_TASK * cluster.taskCount();
+        const tasks = cluster.taskCount();
+        if (!boundRaised) {
+          boundRaised = true;
+          instantBound = SAME_INSTANT_MAX + SAME_INSTANT_PER_TASK * tasks;
+        }
         if (stepsAtInstant > instantBound) {
           violationAtMs = rel();
-          violations = [`livelock: ${instantBound} loop steps at one virtual instant without time advancing`];
+          violations = [`livelock: ${instantBound} loop steps at one virtual instant without time advancing (${tasks} tasks in the cluster)`];
           trace.append({ t: violationAtMs, k: 'violation', violations });
           return false;
         }
