@@ -19,6 +19,11 @@ export interface SimContext {
   readonly streams: WorldStreams;
   /** Append one record to the canonical JSONL trace. Keep records small and key order fixed. */
   trace(record: Readonly<Record<string, unknown>>): void;
+  /**
+   * Whether {@link trace} keeps records (default true). When false, callers on hot paths may skip
+   * building them: a run with the trace off (bench:sim) builds no record it would throw away.
+   */
+  readonly tracing?: boolean;
 }
 
 /** One independent seeded stream per subsystem, so a new draw in one never shifts another. */

@@ -13,8 +13,12 @@ import type { SimContext } from '../sim-context';
 export class CoreOutbox implements MasterOutbox {
   /** A scheduler is subscribed and hears what the master says. */
   connected = true;
+  /** The run keeps trace records: build them only then. */
+  private readonly tracing: boolean;
 
-  constructor(private readonly ctx: SimContext) {}
+  constructor(private readonly ctx: SimContext) {
+    this.tracing = ctx.tracing !== false;
+  }
 
   /** The framework (re)subscribed: the scheduler hears `subscribed` with its framework id. */
   subscribed(frameworkId: string): void {
@@ -34,6 +38,10 @@ export class CoreOutbox implements MasterOutbox {
 
   /** Post a status update at `dueMs` (its uuid, if any, is the master's). */
   status(dueMs: number, status: TaskStatus): void {
+    if (!this.tracing) {
+      if (this.connected) this.ctx.toCore(dueMs, { type: 'status', status });
+      return;
+    }
     const now = this.ctx.nowMs();
     const rec: Record<string, unknown> = { t: now, k: 'cluster', in: 'status', task: status.taskId };
     if (dueMs !== now) rec.due = dueMs;
@@ -48,6 +56,10 @@ export class CoreOutbox implements MasterOutbox {
   /** Post one batch of offers (already in agentId order). */
   offers(offers: readonly Offer[]): void {
     const now = this.ctx.nowMs();
+    if (!this.tracing) {
+      if (this.connected) this.ctx.toCore(now, { type: 'offers', offers });
+      return;
+    }
     this.post({
       t: now,
       k: 'cluster',

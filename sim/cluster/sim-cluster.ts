@@ -61,12 +61,15 @@ export class SimCluster implements ClusterDriver {
   private readonly outbox: CoreOutbox;
   /** The framework id the master registered at the first subscription (none before). */
   private registeredFrameworkId: string | undefined;
+  /** The run keeps trace records: build the driver calls' records only then. */
+  private readonly tracing: boolean;
 
   constructor(
     private readonly ctx: SimContext,
     agents: readonly SimAgentSpec[],
     options: SimClusterOptions,
   ) {
+    this.tracing = ctx.tracing !== false;
     this.s = new ClusterState(ctx, options);
     this.ex = new ExecutorSim(this.s);
     let uuidSeq = 0;
@@ -136,24 +139,26 @@ export class SimCluster implements ClusterDriver {
    * consume exactly their `allocation` and start. The agent is then filtered for `refuseMs`.
    */
   accept(offerId: string, operations: readonly MasterAcceptOperation<SimLaunch>[], refuseMs: number): void {
-    const taskIds: string[] = [];
-    for (const op of operations) for (const t of operationTasks(op)) taskIds.push(t.taskId);
-    const agentId = this.master.offerAgentId(offerId) ?? (operations.length > 0 ? operationTasks(operations[0])[0]?.agentId : undefined);
-    const reservations = operations.filter(isReservationOperation).map((op) => `${op.kind} ${op.reservationId}`);
-    // Reservation operations are traced only when present, so traces without them stay as they were.
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'accept', offer: offerId, agent: agentId, tasks: taskIds, refuseMs, ...(reservations.length > 0 ? { reservations } : {}) });
+    if (this.tracing) {
+      const taskIds: string[] = [];
+      for (const op of operations) for (const t of operationTasks(op)) taskIds.push(t.taskId);
+      const agentId = this.master.offerAgentId(offerId) ?? (operations.length > 0 ? operationTasks(operations[0])[0]?.agentId : undefined);
+      const reservations = operations.filter(isReservationOperation).map((op) => `${op.kind} ${op.reservationId}`);
+      // Reservation operations are traced only when present, so traces without them stay as they were.
+      this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'accept', offer: offerId, agent: agentId, tasks: taskIds, refuseMs, ...(reservations.length > 0 ? { reservations } : {}) });
+    }
     this.master.accept(offerId, operations, refuseMs);
   }
 
   /** DECLINE (spec §2.4): filter each offer's agent for `refuseMs`; unknown ids are ignored. */
   decline(offerIds: readonly string[], refuseMs: number): void {
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'decline', offers: offerIds, refuseMs });
+    if (this.tracing) this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'decline', offers: offerIds, refuseMs });
     this.master.decline(offerIds, refuseMs);
   }
 
   /** KILL (spec §2.8, §7.6), by the master model (`Master.kill`). */
   kill(taskId: string, agentId: string | undefined, gracePeriodMs: number): void {
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'kill', task: taskId, agent: agentId, graceMs: gracePeriodMs });
+    if (this.tracing) this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'kill', task: taskId, agent: agentId, graceMs: gracePeriodMs });
     this.master.kill(taskId, agentId, gracePeriodMs);
   }
 
@@ -162,25 +167,25 @@ export class SimCluster implements ClusterDriver {
    * uuid of another task or agent is a violation.
    */
   acknowledge(agentId: string, taskId: string, uuid: string): void {
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'ack', task: taskId, uuid });
+    if (this.tracing) this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'ack', task: taskId, uuid });
     this.master.acknowledge(agentId, taskId, uuid);
   }
 
   /** RECONCILE (spec §7.2), answered by the master model now (`Master.reconcile`). */
   reconcile(tasks: readonly { taskId: string; agentId?: string }[]): void {
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'reconcile', tasks: tasks.map((t) => t.taskId) });
+    if (this.tracing) this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'reconcile', tasks: tasks.map((t) => t.taskId) });
     this.master.reconcile(tasks);
   }
 
   /** REVIVE (spec §2.6): un-suppress the roles (all when empty) and clear refuse filters. */
   revive(roles: readonly string[]): void {
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'revive', roles });
+    if (this.tracing) this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'revive', roles });
     this.master.revive(roles);
   }
 
   /** SUPPRESS (spec §2.7): no more offers for the roles (all when empty) until revived. */
   suppress(roles: readonly string[]): void {
-    this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'suppress', roles });
+    if (this.tracing) this.ctx.trace({ t: this.ctx.nowMs(), k: 'call', op: 'suppress', roles });
     this.master.suppress(roles);
   }
 
@@ -337,6 +342,11 @@ export class SimCluster implements ClusterDriver {
   /** The agent of a task the master still remembers. */
   taskAgent(taskId: string): string | undefined {
     return this.master.taskAgent(taskId);
+  }
+
+  /** Tasks on the agents whose executor has not ended (the runner's livelock bound grows with it). */
+  taskCount(): number {
+    return this.s.tasks.size;
   }
 
   /**

@@ -20,10 +20,18 @@ export class RunRecorder {
   /** Rejection counts per run spec already reported as decisions. */
   private readonly rejectionsSeen = new Map<string, Partial<Record<NoMatchReason, number>>>();
 
-  constructor(private readonly reader?: DecisionReader) {}
+  /**
+   * `keepEvents` (default true): keep every event in {@link events}, which only expectations with
+   * event counts read. A run without such an expectation passes false: a day of 10,000 instances
+   * emits a million events, and keeping them all made the heap (and every major GC) grow all day.
+   */
+  constructor(
+    private readonly reader?: DecisionReader,
+    private readonly keepEvents = true,
+  ) {}
 
   onEvent(atMs: number, event: MarathonEvent): void {
-    this.events.push({ atMs, event });
+    if (this.keepEvents) this.events.push({ atMs, event });
     this.eventCounts[event.eventType] = (this.eventCounts[event.eventType] ?? 0) + 1;
     const decision = this.reader?.read(event);
     if (decision !== undefined) this.decided({ atMs, decision });

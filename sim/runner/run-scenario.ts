@@ -46,8 +46,15 @@ export interface RunOptions {
 /** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
 export type SimClusterView = Pick<SimCluster, 'agentInfos' | 'agentCapacity' | 'agentUsage' | 'agentStatus' | 'liveTasks'>;
 
-/** Loop steps allowed at one virtual instant before a run is declared livelocked. */
+/**
+ * Loop steps allowed at one virtual instant before a run is declared livelocked, plus
+ * {@link SAME_INSTANT_PER_TASK} per task the simulated cluster holds: a reconciliation answers
+ * every task twice (explicitly, then implicitly) at one instant, so a cluster of 100,000 tasks
+ * takes 200,000 steps there without anything being wrong.
+ */
 export const SAME_INSTANT_MAX = 100_000;
+/** Loop steps allowed at one instant per task in the cluster, over {@link SAME_INSTANT_MAX}. */
+export const SAME_INSTANT_PER_TASK = 4;
 
 /**
  * Loop entries of a run: an input for the core (`gen`: the core it was meant for — the core's own
@@ -136,6 +143,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     schedule: (dueMs: number, event: SimEvent) => loop.schedule(dueMs, { to: 'sim', event }),
     cancel: (id: number) => loop.cancel(id),
     streams,
+    tracing: trace.enabled,
     // Records carry virtual time since the start of the run, whoever wrote them.
     trace: (record) => {
       if (trace.enabled) trace.append('t' in record ? { ...record, t: rel() } : { t: rel(), ...record });
@@ -199,7 +207,9 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     instance: (id: string) => scheduler.instance(id),
     backoffUntilMs: (id: string) => scheduler.backoffUntilMs(id),
   };
-  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined);
+  // Events are kept for the expectations that count them, and only when some expectation does.
+  const countsEvents = scenario.timeline.some((step) => step.action.type === 'expect' && step.action.expectation.events.length > 0);
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined, countsEvents);
   if (options.invariants !== false) {
     checker = new InvariantChecker(
       scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
@@ -259,10 +269,13 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let loopSteps = 0;
   let violations: string[] = [];
   let violationAtMs: number | undefined;
-  // A bound on every run: the virtual clock must move at least every SAME_INSTANT_MAX steps,
-  // or the core and the cluster are answering each other forever (a livelock).
+  // A bound on every run: the virtual clock must move at least every SAME_INSTANT_MAX steps (plus
+  // SAME_INSTANT_PER_TASK per task in the cluster, counted once the first bound is passed), or the
+  // core and the cluster are answering each other forever (a livelock).
   let instantMs = -1;
   let stepsAtInstant = 0;
+  let instantBound = SAME_INSTANT_MAX;
+  let boundRaised = false;
   return {
     get endMs() {
       return endMs;
@@ -305,11 +318,20 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       if (clock.now !== instantMs) {
         instantMs = clock.now;
         stepsAtInstant = 0;
-      } else if (++stepsAtInstant > SAME_INSTANT_MAX) {
-        violationAtMs = rel();
-        violations = [`livelock: ${SAME_INSTANT_MAX} loop steps at one virtual instant without time advancing`];
-        trace.append({ t: violationAtMs, k: 'violation', violations });
-        return false;
+        instantBound = SAME_INSTANT_MAX;
+        boundRaised = false;
+      } else if (++stepsAtInstant > instantBound) {
+        const tasks = cluster.taskCount();
+        if (!boundRaised) {
+          boundRaised = true;
+          instantBound = SAME_INSTANT_MAX + SAME_INSTANT_PER_TASK * tasks;
+        }
+        if (stepsAtInstant > instantBound) {
+          violationAtMs = rel();
+          violations = [`livelock: ${instantBound} loop steps at one virtual instant without time advancing (${tasks} tasks in the cluster)`];
+          trace.append({ t: violationAtMs, k: 'violation', violations });
+          return false;
+        }
       }
       const item = entry.input;
       try {

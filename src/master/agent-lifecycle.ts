@@ -20,7 +20,7 @@ export class AgentLifecycle<T extends MasterTaskLaunch> {
       phase: 'connected',
       dead: false,
       offerId: undefined,
-      filterTimer: undefined,
+      filteredUntilMs: undefined,
       pingTimer: undefined,
       removalTimer: undefined,
       tasks: new Set(),

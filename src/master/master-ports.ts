@@ -10,7 +10,8 @@ import type { MasterExecutor, MasterOperation, MasterTaskLaunch } from './master
  */
 export type MasterTimerEvent =
   | { readonly kind: 'offerCycle' }
-  | { readonly kind: 'filterExpired'; readonly agentId: string }
+  /** The refuse filters that run out at `dueMs` (one event for every agent filtered until then). */
+  | { readonly kind: 'filterExpired'; readonly dueMs: number }
   | { readonly kind: 'agentUnreachable'; readonly agentId: string }
   | { readonly kind: 'agentRemoved'; readonly agentId: string };
 

@@ -99,7 +99,8 @@ export interface MasterAgent {
   dead: boolean;
   /** The agent's outstanding offer. */
   offerId?: string;
-  filterTimer?: number;
+  /** The agent's refuse filter runs out then (absolute ms); undefined while it has none. */
+  filteredUntilMs?: number;
   pingTimer?: number;
   removalTimer?: number;
   /** Tasks the master remembers on this agent (non-terminal, or terminal and unacknowledged), launch order. */

@@ -68,11 +68,9 @@ export class Master<T extends MasterTaskLaunch> {
       case 'offerCycle':
         this.s.desk.runCycle();
         return;
-      case 'filterExpired': {
-        const agent = this.s.agents.get(event.agentId);
-        if (agent !== undefined) this.s.desk.filterExpired(agent);
+      case 'filterExpired':
+        this.s.desk.filtersExpired(event.dueMs);
         return;
-      }
       case 'agentUnreachable': {
         const agent = this.s.agents.get(event.agentId);
         if (agent !== undefined) this.lifecycle.markUnreachable(agent);

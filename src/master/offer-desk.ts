@@ -24,6 +24,11 @@ export interface OutstandingOffer {
  * a cycle is scheduled only while there are candidates. Cycles stay on the grid
  * `start + k × offerIntervalMs`, so skipping empty cycles changes nothing observable.
  *
+ * Refuse filters are grouped by the instant they run out: one timer per instant, not per agent.
+ * A batch of offers declined together (a thousand agents, every time the framework has nothing to
+ * launch) costs one timer, and a revive, which clears every filter, cancels a few timers instead
+ * of a thousand. The agents of an instant expire together, in the order they were filtered.
+ *
  * Suppression (mesos-v1-scheduler-api.md §2.6, §2.7): per role. A reserved pool is offered unless its role is
  * suppressed; the unreserved pool is offered while some role the framework has named (in revive,
  * suppress or an accepted launch) is unsuppressed — or, before it named any, unless it suppressed
@@ -34,6 +39,8 @@ export class OfferDesk {
   private readonly candidates = new Set<MasterAgent>();
   private readonly idle = new Set<MasterAgent>();
   private readonly filtered = new Set<MasterAgent>();
+  /** Filtered agents by the instant their filter runs out, each instant with its one timer. */
+  private readonly filterGroups = new Map<number, { readonly timer: number; readonly agents: Set<MasterAgent> }>();
   private readonly outstanding = new Map<string, OutstandingOffer>();
   private readonly roles = new RoleSuppression();
   private unreservedOffered = true;
@@ -105,21 +112,46 @@ export class OfferDesk {
   /** After an offer was used or declined: filter the agent for `refuseMs` (0: no filter). */
   refuse(agent: MasterAgent, refuseMs: number): void {
     const ms = refuseFilterMs(refuseMs);
-    if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
-    agent.filterTimer = undefined;
-    this.filtered.delete(agent);
+    this.clearFilter(agent);
     if (ms > 0) {
-      agent.filterTimer = this.ctx.schedule(this.ctx.nowMs() + ms, { kind: 'filterExpired', agentId: agent.agentId });
+      const untilMs = this.ctx.nowMs() + ms;
+      let group = this.filterGroups.get(untilMs);
+      if (group === undefined) {
+        group = { timer: this.ctx.schedule(untilMs, { kind: 'filterExpired', dueMs: untilMs }), agents: new Set() };
+        this.filterGroups.set(untilMs, group);
+      }
+      group.agents.add(agent);
+      agent.filteredUntilMs = untilMs;
       this.filtered.add(agent);
     }
     this.agentChanged(agent);
   }
 
-  /** The refuse filter on `agent` ran out. */
-  filterExpired(agent: MasterAgent): void {
-    agent.filterTimer = undefined;
+  /** The refuse filters that run out at `dueMs` ran out (their timer fired), in the order they were set. */
+  filtersExpired(dueMs: number): void {
+    const group = this.filterGroups.get(dueMs);
+    if (group === undefined) return;
+    this.filterGroups.delete(dueMs);
+    for (const agent of group.agents) {
+      agent.filteredUntilMs = undefined;
+      this.filtered.delete(agent);
+      this.agentChanged(agent);
+    }
+  }
+
+  /** Drop the agent's refuse filter, if any (its instant's timer goes when no agent is left in it). */
+  private clearFilter(agent: MasterAgent): void {
+    const untilMs = agent.filteredUntilMs;
+    if (untilMs === undefined) return;
+    agent.filteredUntilMs = undefined;
     this.filtered.delete(agent);
-    this.agentChanged(agent);
+    const group = this.filterGroups.get(untilMs);
+    if (group === undefined) return;
+    group.agents.delete(agent);
+    if (group.agents.size === 0) {
+      this.ctx.cancel(group.timer);
+      this.filterGroups.delete(untilMs);
+    }
   }
 
   /** Rescind the agent's outstanding offer, if any (posts `rescind`). */
@@ -167,7 +199,7 @@ export class OfferDesk {
 
   /** Something about the agent's eligibility changed (phase, offer, filter): re-sort it. */
   agentChanged(agent: MasterAgent): void {
-    const eligible = agent.phase === 'connected' && !agent.dead && agent.offerId === undefined && agent.filterTimer === undefined;
+    const eligible = agent.phase === 'connected' && !agent.dead && agent.offerId === undefined && agent.filteredUntilMs === undefined;
     if (!eligible) {
       this.candidates.delete(agent);
       this.idle.delete(agent);
@@ -181,9 +213,7 @@ export class OfferDesk {
   /** The agent is removed for good: drop its filter and forget it. */
   removeAgent(agent: MasterAgent): void {
     this.rescind(agent);
-    if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
-    agent.filterTimer = undefined;
-    this.filtered.delete(agent);
+    this.clearFilter(agent);
     this.candidates.delete(agent);
     this.idle.delete(agent);
   }
@@ -194,11 +224,7 @@ export class OfferDesk {
    * what was declined (mesos-v1-scheduler-api.md §7.3), and the agent now has more than that.
    */
   resourcesFreed(agent: MasterAgent): void {
-    if (agent.filterTimer !== undefined) {
-      this.ctx.cancel(agent.filterTimer);
-      agent.filterTimer = undefined;
-      this.filtered.delete(agent);
-    }
+    this.clearFilter(agent);
     this.idle.delete(agent);
     this.agentChanged(agent);
   }
@@ -211,11 +237,10 @@ export class OfferDesk {
   /** REVIVE: un-suppress `roles` (all when empty) and clear every refuse filter. */
   revive(roles: readonly string[]): void {
     this.roles.revive(roles);
-    for (const agent of [...this.filtered]) {
-      if (agent.filterTimer !== undefined) this.ctx.cancel(agent.filterTimer);
-      agent.filterTimer = undefined;
-    }
     const wasFiltered = [...this.filtered];
+    for (const group of this.filterGroups.values()) this.ctx.cancel(group.timer);
+    this.filterGroups.clear();
+    for (const agent of wasFiltered) agent.filteredUntilMs = undefined;
     this.filtered.clear();
     for (const agent of wasFiltered) this.agentChanged(agent);
     this.suppressionChanged();

@@ -1,3 +1,4 @@
+import type { TaskStatus } from '../scheduler/model/inputs';
 import type { TaskState } from '../scheduler/model/task-state';
 import { masterKnows, type MasterState } from './master-state';
 import type { MasterTask, MasterTaskLaunch } from './master-types';
@@ -41,13 +42,16 @@ export class Reconciler<T extends MasterTaskLaunch> {
   }
 
   private answerKnown(task: MasterTask): void {
-    this.s.answer(0, {
+    // Built field by field in the order a spread would give (no temporary objects): a
+    // reconciliation answers every task, twice.
+    const status: { -readonly [K in keyof TaskStatus]: TaskStatus[K] } = {
       taskId: task.taskId,
       agentId: task.agent.agentId,
       state: task.sentState ?? 'TASK_STAGING',
       reason: 'REASON_RECONCILIATION',
-      ...(task.sentHealthy === undefined ? {} : { healthy: task.sentHealthy }),
-      message: 'Reconciliation: latest task state',
-    });
+    };
+    if (task.sentHealthy !== undefined) status.healthy = task.sentHealthy;
+    status.message = 'Reconciliation: latest task state';
+    this.s.answer(0, status);
   }
 }

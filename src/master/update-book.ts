@@ -26,8 +26,10 @@ export class UpdateBook {
     }
     const uuid = this.newUuid();
     this.unacked.set(uuid, { uuid, taskId: status.taskId, agentId: status.agentId ?? '', state: status.state, postedAtMs: dueMs });
-    this.sent.set(uuid, { ...status, uuid });
-    this.outbox.status(dueMs, { ...status, uuid });
+    // One object for the book and the framework (nobody mutates a posted status).
+    const sent: TaskStatus = { ...status, uuid };
+    this.sent.set(uuid, sent);
+    this.outbox.status(dueMs, sent);
     return uuid;
   }
 

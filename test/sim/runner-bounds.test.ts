@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { DEFAULT_SIM_TIMINGS } from '../../sim/cluster/sim-models';
 import { cliMain } from '../../sim/runner/cli-main';
-import { runScenario, SAME_INSTANT_MAX } from '../../sim/runner/run-scenario';
+import { runScenario, SAME_INSTANT_MAX, SAME_INSTANT_PER_TASK } from '../../sim/runner/run-scenario';
 import type { Scenario, TimelineStep } from '../../sim/scenario/scenario';
 
 t.test('a run whose clock stands still for too many steps fails as a livelock instead of hanging', async (t) => {
@@ -22,6 +22,36 @@ t.test('a run whose clock stands still for too many steps fails as a livelock in
   t.match(r.violations, [/livelock: 100000 loop steps at one virtual instant/]);
   t.equal(r.violationAtMs, 1000, 'stopped at the instant that stood still');
 });
+
+// A reconciliation answers every task twice at one instant, so the bound grows with the cluster:
+// SAME_INSTANT_MAX plus SAME_INSTANT_PER_TASK per task. Two running tasks here: the same burst of
+// steps at one instant passes up to the raised bound and fails one step beyond it.
+for (const extra of [0, 1]) {
+  t.test(`the livelock bound grows with the tasks in the cluster (${extra === 0 ? 'at' : 'one past'} the bound)`, async (t) => {
+    const tasks = 2;
+    const bound = SAME_INSTANT_MAX + SAME_INSTANT_PER_TASK * tasks;
+    const notes: TimelineStep[] = Array.from({ length: bound + 1 + extra }, (_, i) => ({
+      atMs: 30_000, pointer: `/timeline/${i + 1}`, action: { type: 'note', text: 'same instant' },
+    }));
+    const scenario: Scenario = {
+      name: 'livelock-bound', seed: 1, durationMs: 60_000,
+      options: { taskKilling: false, defaultRole: '*', timings: DEFAULT_SIM_TIMINGS }, invariants: {},
+      agents: [{ agentId: 'a1', hostname: 'h1', attributes: [], resources: { cpus: 1, mem: 1024, disk: 0, gpus: 0, ports: [[31000, 31009]] }, reserved: [] }],
+      timeline: [
+        { atMs: 0, pointer: '/timeline/0', action: { type: 'app', definition: { id: '/a', cmd: 'serve', instances: tasks, cpus: 0.1, mem: 32 }, pointer: '/timeline/0/app', runSpecId: '/a', force: false } },
+        ...notes,
+      ],
+    };
+    const r = runScenario(scenario, { trace: false });
+    if (extra === 0) {
+      t.same(r.violations, [], `${bound + 1} steps at one instant (the first the clock had there) pass`);
+      t.same(r.finalCounts.map((c) => c.counts.Running), [tasks], 'both tasks ran');
+    } else {
+      t.match(r.violations, [new RegExp(`livelock: ${bound} loop steps at one virtual instant`)]);
+      t.equal(r.violationAtMs, 30_000);
+    }
+  });
+}
 
 t.test('the swarm command runs in-process: summary line, exit code, --dump', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-swarm-'));

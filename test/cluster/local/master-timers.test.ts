@@ -10,14 +10,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Node's largest setTimeout delay; a longer one fires after 1 ms (fake-timers copies that). */
 const NODE_MAX_TIMEOUT_MS = 2_147_483_647;
 
-/** A master timer event naming `name` (the agent of a refuse filter), to tell firings apart. */
+/** A master timer event naming `name` (the agent of a ping timeout), to tell firings apart. */
 function input(name: string): MasterTimerEvent {
-  return { kind: 'filterExpired', agentId: name };
+  return { kind: 'agentUnreachable', agentId: name };
 }
 
 /** The name of a fired event. */
 function nameOf(e: MasterTimerEvent): string {
-  return e.kind === 'offerCycle' ? e.kind : e.agentId;
+  return e.kind === 'offerCycle' ? e.kind : e.kind === 'filterExpired' ? `${e.kind}@${e.dueMs}` : e.agentId;
 }
 
 /** MasterTimers on a fake clock (setTimeout, clearTimeout and Date faked), recording what it posts. */
