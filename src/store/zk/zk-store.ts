@@ -277,7 +277,10 @@ export class ZkStore implements Store, Durability {
       const startedMs = performance.now();
       try {
         if (attempt > 0) await this.writer.resync(batch);
-        await this.writer.write(batch);
+        // The whole write within --zk_timeout: it may be several requests (a read, then the
+        // transactions), each bounded by it alone, so a silent connection could hold one write for
+        // twice the bound and more (seen in CI: 16 s with an 8 s --zk_timeout).
+        await withinTimeout(this.writer.write(batch), this.options.timeoutMs);
         if (attempt > 0) this.options.log?.(`ZooKeeper store ${this.where}: written after ${attempt} retries`);
         return true;
       } catch (err) {
@@ -335,4 +338,22 @@ export class ZkStore implements Store, Durability {
 
 function isFatal(err: unknown): boolean {
   return err instanceof ZkError && (err.kind === 'SESSION_EXPIRED' || err.kind === 'CLOSED' || err.kind === 'AUTH_FAILED' || err.serverCode === ZK_CODES.NOAUTH);
+}
+
+/**
+ * `work`, or a CONNECTION_LOSS ZkError once `timeoutMs` passed without it settling (`work` goes on
+ * in the background, its outcome ignored: a write of a store that failed is fenced off anyway).
+ */
+function withinTimeout(work: Promise<void>, timeoutMs: number): Promise<void> {
+  work.catch(() => undefined);
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ZkError('CONNECTION_LOSS', `no answer within ${timeoutMs} ms`)), timeoutMs);
+    work.then(() => {
+      clearTimeout(timer);
+      resolve();
+    }, (err: unknown) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
 }
