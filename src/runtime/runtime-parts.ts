@@ -124,15 +124,6 @@ function whatIfOf(base: RuntimeBase, scheduler: Scheduler): WhatIf {
   return new WhatIf({ scheduler, lastOffers: () => base.lastOffers.all(), nowMs: () => base.clock.nowMs() });
 }
 
-/** The core's options that come from the command line. */
-export function schedulerOptions(config: PacerConfig): Partial<SchedulerOptions> {
-  return {
-    defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
-    maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
-    maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,
-  };
-}
-
 /**
  * The core on real ports — the loop is its clock and timers — built (it recovers from `store`
  * while being built), its decisions logged, `inputs` (the input hook) observing the loop, then

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { defaultConfig } from '../../src/runtime/config';
-import { schedulerOptions } from '../../src/runtime/runtime-parts';
+import { schedulerOptionsOf } from '../../src/runtime/runtime-parts';
 import { localClusterOptions } from '../../src/runtime/start-local';
 import { silentLog } from '../../src/runtime/pacer-log';
 
@@ -8,7 +8,7 @@ import { silentLog } from '../../src/runtime/pacer-log';
 
 t.test('the offer flags become the core\'s options', async (t) => {
   const config = { ...defaultConfig('/tmp'), maxInstancesPerOffer: 50, declineOfferDurationMs: 3000, acceptRefuseDurationMs: 700 };
-  t.match(schedulerOptions(config), { maxInstancesPerOffer: 50, declineRefuseMs: 3000, acceptRefuseMs: 700 });
+  t.match(schedulerOptionsOf(config), { maxInstancesPerOffer: 50, declineRefuseMs: 3000, acceptRefuseMs: 700 });
 });
 
 t.test('--local_offer_interval becomes the local cluster\'s offer interval', async (t) => {
