@@ -12,7 +12,7 @@ import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
 import type { Scenario } from '../sim/scenario/scenario';
 import { quantile } from './lib/core-change-cost';
 import { LoadClient, type LoadResult, type LoadSpec, type SubscriberCounts } from './lib/load-client';
-import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 
 /**
  * bench:api — pacer's REST API over the simulated cluster, measured with autocannon over real
@@ -297,9 +297,4 @@ async function main(): Promise<number> {
   return finishRun('bench:api', 'bench/results/api.json', info, { ...r }, r.problems);
 }
 
-if (require.main === module) {
-  main().then((code) => { process.exitCode = code; }, (err: unknown) => {
-    console.error(`bench:api: ${(err as Error).stack ?? String(err)}`);
-    process.exitCode = 2;
-  });
-}
+runBenchMain('bench:api', module, main);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
-import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
 
 /**
@@ -207,11 +207,4 @@ async function main(): Promise<number> {
   return finishRun('bench:failover', 'bench/results/failover.json', info, { options, ...r }, r.problems);
 }
 
-if (require.main === module) {
-  main().then((code) => {
-    process.exitCode = code;
-  }, (err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBenchMain('bench:failover', module, main);

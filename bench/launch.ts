@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
 import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
+import { runBenchMain } from './lib/run-info';
 
 /**
  * bench:launch — the launch rate of the embedded default, end to end: a real pacer process
@@ -244,11 +245,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (require.main === module) {
-  main().then((code) => {
-    process.exitCode = code;
-  }, (err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  });
-}
+runBenchMain('bench:launch', module, main);

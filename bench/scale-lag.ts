@@ -13,7 +13,7 @@ import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
 import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
 import type { Scenario } from '../sim/scenario/scenario';
 import { quantile } from './lib/core-change-cost';
-import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 
 /**
  * bench:scale-lag — does one big change block pacer (issue 11 item 4)? pacer's `--cluster sim`
@@ -389,9 +389,4 @@ async function main(): Promise<number> {
   return finishRun('bench:scale-lag', 'bench/results/scale-lag.json', info, { ...r }, r.problems);
 }
 
-if (require.main === module) {
-  main().then((code) => { process.exitCode = code; }, (err: unknown) => {
-    console.error(`bench:scale-lag: ${(err as Error).stack ?? String(err)}`);
-    process.exitCode = 2;
-  });
-}
+runBenchMain('bench:scale-lag', module, main);

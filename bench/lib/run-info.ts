@@ -43,3 +43,17 @@ export function finishRun(name: string, path: string, info: RunInfo, figures: Re
   for (const p of problems) console.error(`  - ${p}`);
   return 1;
 }
+
+/**
+ * Runs a benchmark's `main` when its file is the process's entry: its result is the exit code
+ * (0 all work done, 1 not: {@link finishRun}); a crash prints its stack and exits 2.
+ */
+export function runBenchMain(name: string, entry: NodeJS.Module, main: () => Promise<number>): void {
+  if (require.main !== entry) return;
+  main().then((code) => {
+    process.exitCode = code;
+  }, (err: unknown) => {
+    console.error(`${name}: ${(err as Error).stack ?? String(err)}`);
+    process.exitCode = 2;
+  });
+}
