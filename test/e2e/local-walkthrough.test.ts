@@ -116,7 +116,8 @@ t.test('walk-through: deploy, health, scale, restart with re-adoption, delete', 
   const [task] = one.tasks;
   t.equal(task.state, 'TASK_RUNNING');
   t.equal(await body(`http://${task.host}:${task.ports[0]}/`), 'ok', 'the task answers on its host port');
-  t.ok(events.find('api_post_event', (d) => (d.appDefinition as JsonObject | undefined)?.id === APP_ID), 'api_post_event streamed');
+  // Streamed events may reach the client a turn after the API shows their effect: wait for them.
+  t.ok(await waitFor(() => events.find('api_post_event', (d) => (d.appDefinition as JsonObject | undefined)?.id === APP_ID), 'api_post_event on the stream'), 'api_post_event streamed');
   processes.record(first.running);
 
   // 4. Scale to 2.
@@ -124,7 +125,7 @@ t.test('walk-through: deploy, health, scale, restart with re-adoption, delete', 
   t.equal(scaled.status, 200, 'PUT {"instances":2} → 200');
   t.match(scaled.json, { deploymentId: /\S/, version: /\S/ });
   const two = await healthyAndSettled(first, 2, 'tasksHealthy 2');
-  t.ok(events.find('deployment_success', (d) => d.id === scaled.json.deploymentId), 'deployment_success streamed for the scale');
+  t.ok(await waitFor(() => events.find('deployment_success', (d) => d.id === scaled.json.deploymentId), 'deployment_success of the scale on the stream'), 'deployment_success streamed for the scale');
   t.ok(two.tasks.some((x) => x.id === task.id), 'the first task was kept');
   const taskIds = two.tasks.map((x) => x.id).sort();
   const pids = processes.record(first.running);
