@@ -137,6 +137,7 @@ const BOUNDS: ReadonlyArray<{ readonly flag: string; readonly ok: readonly strin
   { flag: '--zk_session_timeout', ok: ['1000', '600000'], refused: ['999', '600001'], where: 'docs/limits.md: 1,000 to 600,000 ms' },
   { flag: '--zk_timeout', ok: ['100', '600000'], refused: ['99', '600001'], where: 'docs/limits.md: 100 to 600,000 ms' },
   { flag: '--https_port', ok: ['0', '8444'], refused: ['65536'], where: 'README options table: 0 picks a free port' },
+  { flag: '--speed', ok: ['0.5', '50'], refused: ['0', '-1', 'fast'], where: 'docs/limits.md: any number above 0' },
 ];
 
 t.test('the bounds the documents state for flags are the parser\'s', async (t) => {
@@ -163,4 +164,50 @@ t.test('every flag has a PACER_* environment variable, and flags win (README "Op
   const both = configOf(parseConfig(['--port', '9001'], { PACER_PORT: '9002' }, CWD), 'flag and variable');
   t.equal(both.port, 9001, 'the flag wins over the variable');
   t.equal(configOf(parseConfig([], { PACER_PORT: '9002' }, CWD), 'variable').port, 9002, 'the variable alone is read');
+});
+
+/** The `## Flags` table of docs/limits.md: each row's flags and its range cell. */
+function limitsFlagRows(): { readonly flags: readonly string[]; readonly range: string; readonly line: number }[] {
+  const lines = readFileSync(join(REPO_ROOT, 'docs', 'limits.md'), 'utf8').split('\n');
+  const start = lines.findIndex((l) => l.trim() === '## Flags');
+  const rows: { flags: string[]; range: string; line: number }[] = [];
+  for (let i = start + 1; i < lines.length && !lines[i].startsWith('## '); i++) {
+    if (!lines[i].startsWith('| `--')) continue;
+    const cells = tableCells(lines[i]);
+    rows.push({ flags: [...cells[0].matchAll(/`(--[a-z_]+)`/g)].map((m) => m[1]), range: cells[1], line: i + 1 });
+  }
+  return rows;
+}
+
+/** Flags whose bound can only be tried together with another flag (the service port range must not be reversed). */
+const WITH: Readonly<Record<string, readonly string[]>> = {
+  '--local_port_min': ['--local_port_max', '65535'],
+  '--local_port_max': ['--local_port_min', '1'],
+};
+
+t.test('docs/limits.md "Flags": every numeric flag of the parser is listed, and each range is the parser\'s', async (t) => {
+  const rows = limitsFlagRows();
+  t.ok(rows.length >= 15, `the table was found (${rows.length} rows)`);
+  const listed = new Set(rows.flatMap((r) => r.flags));
+  // A flag is numeric when the parser refuses a word for it saying it expects a number.
+  const numeric = parserFlags().filter((flag) => {
+    const parsed = parseConfig([flag, 'word'], {}, CWD);
+    return parsed !== 'help' && 'error' in parsed && /expected (an integer|a number|a positive number)/.test(parsed.error);
+  });
+  t.ok(numeric.length >= 20, `the parser's numeric flags were found (${numeric.length})`);
+  for (const flag of numeric) t.ok(listed.has(flag), `${flag} takes a number: its range is in docs/limits.md "Flags"`);
+  for (const row of rows) {
+    const m = /^([\d,]+) – ([\d,]+)( ms| s| bytes| inputs|\b)/.exec(row.range);
+    if (m === null || row.range.includes('characters')) continue; // BEGIN-END, names and --speed: the BOUNDS above
+    const [low, high] = [Number(m[1].replace(/,/g, '')), Number(m[2].replace(/,/g, ''))];
+    for (const flag of row.flags) {
+      const extra = WITH[flag] ?? [];
+      const at = (v: number): Parsed => parseConfig([flag, String(v), ...extra], {}, CWD);
+      const accepted = (p: Parsed): boolean => p !== 'help' && !('error' in p);
+      t.ok(accepted(at(low)), `${flag} ${low} accepted (docs/limits.md:${row.line})`);
+      t.ok(accepted(at(high)), `${flag} ${high} accepted (docs/limits.md:${row.line})`);
+      t.notOk(accepted(at(high + 1)), `${flag} ${high + 1} refused (docs/limits.md:${row.line})`);
+      t.notOk(accepted(at(low - 1)), `${flag} ${low - 1} refused (docs/limits.md:${row.line})`);
+    }
+  }
 });
