@@ -47,6 +47,7 @@ import type { SetAsideRecord, Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
 import { onReadinessResult, onReadinessTimer, readinessResults } from './readiness/readiness-checks';
 import type { ReadinessCheckResult } from './model/readiness-check';
+import { WHOLE_ROOT_GROUP_ID } from './groups/changed-group-id';
 
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {
@@ -348,7 +349,7 @@ export class Scheduler {
       case 'setEnforceRole':
         return setGroupEnforceRole(this.ctx, cmd.groupId, cmd.enforceRole);
       case 'deploy':
-        return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true));
+        return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true, WHOLE_ROOT_GROUP_ID));
       case 'cancelDeployment':
         return deployResult(this.ctx.deployments.cancel(this.ctx, cmd.deploymentId, cmd.force === true));
       case 'killInstances':
