@@ -284,16 +284,21 @@ export class DeploymentManager {
       rs.restart = undefined;
       converge(ctx, rs);
     }
-    this.scaleCheck(ctx, d);
+    this.scaleCheck(ctx, d.plan.affectedRunSpecIds);
   }
 
   /**
-   * Marathon's scale check (`--scale_apps_interval`), run when a deployment stops early: a run
-   * spec of its plan that no other deployment holds, whose config matches the root but whose
-   * count does not (a later step never ran), is scaled to the root's count.
+   * Marathon's scale check (`--scale_apps_interval`): a run spec of `runSpecIds` that no running
+   * deployment holds, whose config matches the root's but whose count does not, is scaled to the
+   * root's count. Marathon runs it every 5 minutes over every app; pacer runs it where the run
+   * spec and the root can part without a deployment to join them again: when a deployment stops
+   * early (forced over, canceled with force: a later step never ran), over its plan's run specs,
+   * and after a restart over every recovered run spec (a store written before this check, or a
+   * deployment whose end was durable while its scale was not). Deterministic; nothing happens when
+   * the counts agree.
    */
-  private scaleCheck(ctx: DeploymentContext, d: Deployment): void {
-    for (const id of d.plan.affectedRunSpecIds) {
+  scaleCheck(ctx: DeploymentContext, runSpecIds: Iterable<string>): void {
+    for (const id of runSpecIds) {
       if (this.holding(id).length > 0) continue;
       const rs = ctx.state.runSpecs.get(id);
       const spec = findRunSpec(ctx.state.root, id);

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { makeApi, type ApiFixture } from '../api-fixture';
-import { makeApp } from '../../builders/run-spec-builders';
-import { versionAt } from '../../builders/run-spec-builders';
+import { makeApp, versionAt } from '../../builders/run-spec-builders';
 import { body, launchRunning } from './tasks-fixture';
 
 /*
@@ -17,7 +16,7 @@ interface Route {
   readonly name: string;
   /** The app's target after a forced kill-and-scale of 2 instances (the host form kills both running tasks). */
   readonly after: number;
-  readonly send: (fx: ApiFixture, taskId: string, force: boolean) => ReturnType<ApiFixture['app']['inject']>;
+  readonly send: (fx: ApiFixture, taskId: string, force: boolean) => Promise<{ readonly statusCode: number; readonly body: string }>;
 }
 
 const flags = (force: boolean): string => `scale=true${force ? '&force=true' : ''}`;
