@@ -90,6 +90,9 @@ export class Scheduler {
     if (opts.reconciliationIntervalMs > 0) {
       ports.timers.schedule(ports.clock.nowMs() + opts.reconciliationIntervalMs, { type: 'timer', timer: { kind: 'reconcile' } });
     }
+    if (opts.scaleAppsIntervalMs > 0) {
+      ports.timers.schedule(ports.clock.nowMs() + opts.scaleAppsIntervalMs, { type: 'timer', timer: { kind: 'scaleCheck' } });
+    }
   }
 
   /** Handle one input to completion. Commands return their result; other inputs return undefined. */
@@ -394,6 +397,10 @@ export class Scheduler {
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });
+        return;
+      case 'scaleCheck':
+        this.ctx.deployments.scaleCheck(this.ctx, this.ctx.state.runSpecs.keys());
+        this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.scaleAppsIntervalMs, { type: 'timer', timer });
         return;
     }
   }

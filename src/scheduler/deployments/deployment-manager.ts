@@ -290,16 +290,18 @@ export class DeploymentManager {
   /**
    * Marathon's scale check (`--scale_apps_interval`): a run spec of `runSpecIds` that no running
    * deployment holds, whose config matches the root's but whose count does not, is scaled to the
-   * root's count. Marathon runs it every 5 minutes over every app; pacer runs it where the run
-   * spec and the root can part without a deployment to join them again: when a deployment stops
-   * early (forced over, canceled with force: a later step never ran), over its plan's run specs,
-   * and after a restart over every recovered run spec (a store written before this check, or a
-   * deployment whose end was durable while its scale was not). Deterministic; nothing happens when
-   * the counts agree.
+   * root's count. It runs where the run spec and the root can part without a deployment to join
+   * them again — when a deployment stops early (forced over, canceled with force: a later step
+   * never ran), over its plan's run specs; after a restart, over every recovered run spec (a store
+   * written before this check, or a deployment whose end was durable while its scale was not) —
+   * and, as in Marathon, periodically over every run spec (`scaleAppsIntervalMs`, a `scaleCheck`
+   * timer), in case anything else ever parts them. Nothing happens when the counts agree; a held
+   * run spec is its deployment's (found through the index, so a check of every run spec costs one
+   * lookup each).
    */
   scaleCheck(ctx: DeploymentContext, runSpecIds: Iterable<string>): void {
-    for (const id of runSpecIds) {
-      if (this.holding(id).length > 0) continue;
+    for (const id of [...runSpecIds]) {
+      if (this.byRunSpec.has(id)) continue;
       const rs = ctx.state.runSpecs.get(id);
       const spec = findRunSpec(ctx.state.root, id);
       if (rs === undefined || spec === undefined || rs.deleting || rs.spec.instances === spec.instances) continue;
