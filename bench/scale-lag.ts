@@ -113,6 +113,11 @@ export interface PhaseFigures {
   readonly slowInputs: readonly SlowInput[];
   /** How many core inputs took more than {@link SLOW_INPUT_MS}. */
   readonly slowInputCount: number;
+  /**
+   * The most process CPU time in any one stretch: about what its longest stretch would have been
+   * had the process had a core to itself (an overestimate: GC helper threads' CPU counts too).
+   */
+  readonly stretchCpuMaxMs: number;
 }
 
 /** One core input that took long: its kind and size, wall and process CPU time. */
@@ -219,7 +224,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     const f = (x: Spent): string => `${Math.round(x.sumMs)} ms (longest ${r(x.maxMs)})`;
     log(`  ${name.padEnd(44)} answer ${String(figures.requestMs).padStart(7)} ms  done ${String(figures.doneMs).padStart(6)} ms (check ${figures.verifyMs} ms)  loop delay max ${String(figures.lagMaxMs).padStart(6)} ms p99 ${String(figures.lagP99Ms).padStart(6)} ms  /ping ×${figures.pings} p99 ${figures.pingP99Ms} ms max ${figures.pingMaxMs} ms`);
     log(`  ${''.padEnd(44)} time in pacer's core ${f(figures.pacer)} over ${figures.coreInputs} inputs (longest: ${figures.longestInput}); simulated cluster ${f(figures.cluster)}; GC ${f(figures.gc)}; process CPU ${figures.cpuMs} ms (${Math.round(figures.cpuShare * 100)}% of the wall time)`);
-    log(`  ${''.padEnd(44)} stretches > ${STRETCH_MS} ms by main cause: ${summarizeStretches(figures.stretches)}; ${figures.slowInputCount} inputs > ${SLOW_INPUT_MS} ms`);
+    log(`  ${''.padEnd(44)} stretches > ${STRETCH_MS} ms by main cause: ${summarizeStretches(figures.stretches)}; most CPU in one stretch ${figures.stretchCpuMaxMs} ms; ${figures.slowInputCount} inputs > ${SLOW_INPUT_MS} ms`);
     for (const s of [...figures.stretches].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5)) {
       log(`  ${''.padEnd(44)}   ${s.wallMs} ms: ${s.cause}; CPU ${s.cpuMs} ms, GC ${s.gcMs} ms, inputs ${s.inputMs} ms, cluster ${s.clusterMs} ms${s.longestInput === '' ? '' : `; longest input ${s.longestInputMs} ms ${s.longestInput}`}`);
     }
@@ -304,7 +309,7 @@ function simComposition(o: ScaleLagOptions): { session: RunSession; api: SimApi;
 /** Measures where the process's time goes between `reset` and `figures` (see {@link PhaseFigures}). */
 interface TimeSpent {
   reset(): void;
-  figures(): Pick<PhaseFigures, 'pacer' | 'cluster' | 'gc' | 'coreInputs' | 'longestInput' | 'stretches' | 'slowInputs' | 'slowInputCount'>;
+  figures(): Pick<PhaseFigures, 'pacer' | 'cluster' | 'gc' | 'coreInputs' | 'longestInput' | 'stretches' | 'slowInputs' | 'slowInputCount' | 'stretchCpuMaxMs'>;
   close(): void;
 }
 
@@ -430,6 +435,7 @@ function timeSpent(session: RunSession): TimeSpent {
       return {
         pacer: spent(acc.pacer), cluster: spent(acc.cluster), gc: spent(acc.gc), coreInputs: acc.inputs, longestInput: acc.longest,
         stretches: attributed, slowInputs: [...slow].sort((a, b) => b.ms - a.ms).slice(0, 20), slowInputCount: slow.length,
+        stretchCpuMaxMs: attributed.reduce((m, a) => Math.max(m, a.cpuMs), 0),
       };
     },
     close: () => {
