@@ -120,13 +120,14 @@ export interface PhaseFigures {
   readonly stretchCpuMaxMs: number;
 }
 
-/** One core input that took long: its kind and size, wall and process CPU time. */
+/**
+ * One core input that took long: its kind and size, and its wall time (its CPU time is in the
+ * stretch it blocked: reading the process's CPU time around every input costs about 10 µs a call,
+ * seconds over a run, so only the ticker reads it).
+ */
 export interface SlowInput {
   readonly label: string;
   readonly ms: number;
-  readonly cpuMs: number;
-  /** GC pause time inside it. */
-  readonly gcMs: number;
 }
 
 /** A gap between two turns of the ticker longer than this is a stretch to attribute. */
@@ -228,7 +229,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     for (const s of [...figures.stretches].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5)) {
       log(`  ${''.padEnd(44)}   ${s.wallMs} ms: ${s.cause}; CPU ${s.cpuMs} ms, GC ${s.gcMs} ms, inputs ${s.inputMs} ms, cluster ${s.clusterMs} ms${s.longestInput === '' ? '' : `; longest input ${s.longestInputMs} ms ${s.longestInput}`}`);
     }
-    for (const i of figures.slowInputs.slice(0, 3)) log(`  ${''.padEnd(44)}   slow input ${i.ms} ms (CPU ${i.cpuMs} ms, GC ≥ ${i.gcMs} ms): ${i.label}`);
+    for (const i of figures.slowInputs.slice(0, 3)) log(`  ${''.padEnd(44)}   slow input ${i.ms} ms: ${i.label}`);
   };
   try {
     const n = o.instances;
@@ -331,7 +332,6 @@ function timeSpent(session: RunSession): TimeSpent {
   let spans: Span[] = [];
   let slow: SlowInput[] = [];
   let stretches: { startMs: number; wallMs: number; cpuMs: number }[] = [];
-  let gcSinceStep = 0;
   const seen: { input?: SchedulerInput | undefined } = {};
   let acceptMs = 0;
   let events = 0;
@@ -351,17 +351,15 @@ function timeSpent(session: RunSession): TimeSpent {
     return (u.user + u.system) / 1000;
   };
   /** One core input (or command) done: counted, and kept as a span / listed when long. */
-  const inputDone = (label: string, t0: number, ms: number, cpuMs: number, gcMs: number): void => {
+  const inputDone = (label: string, t0: number, ms: number): void => {
     if (ms >= 2) spans.push({ startMs: t0, ms, label: `input:${label}` });
-    if (ms > SLOW_INPUT_MS) slow.push({ label, ms: Math.round(ms * 10) / 10, cpuMs: Math.round(cpuMs * 10) / 10, gcMs: Math.round(gcMs * 10) / 10 });
+    if (ms > SLOW_INPUT_MS) slow.push({ label, ms: Math.round(ms * 10) / 10 });
   };
   const step = session.step.bind(session);
   session.step = (untilMs: number): boolean => {
     seen.input = undefined;
     acceptMs = 0;
     events = 0;
-    gcSinceStep = 0;
-    const c0 = cpuNowMs();
     const t0 = performance.now();
     const stepped = step(untilMs);
     const ms = performance.now() - t0;
@@ -376,21 +374,19 @@ function timeSpent(session: RunSession): TimeSpent {
       add(acc.pacer, ms - acceptMs);
       if (acceptMs > 0) add(acc.cluster, acceptMs);
       const size = input.type === 'offers' ? `${input.offers.length} offers, ` : '';
-      // GC entries arrive later (the observer is asynchronous): gcSinceStep is what arrived by now.
-      inputDone(`${kind} (${size}${events} events, accept ${Math.round(acceptMs)} ms)`, t0, ms, ms > SLOW_INPUT_MS ? cpuNowMs() - c0 : 0, gcSinceStep);
+      inputDone(`${kind} (${size}${events} events, accept ${Math.round(acceptMs)} ms)`, t0, ms);
     }
     return stepped;
   };
   const submit = session.submit.bind(session);
   session.submit = (command) => {
     events = 0;
-    const c0 = cpuNowMs();
     const t0 = performance.now();
     const result = submit(command);
     const ms = performance.now() - t0;
     acc.inputs++;
     add(acc.pacer, ms);
-    inputDone(`command:${command.type} (${events} events)`, t0, ms, cpuNowMs() - c0, 0);
+    inputDone(`command:${command.type} (${events} events)`, t0, ms);
     return result;
   };
   const gcKinds: Record<number, string> = {
@@ -400,7 +396,6 @@ function timeSpent(session: RunSession): TimeSpent {
   const gc = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       add(acc.gc, e.duration);
-      gcSinceStep += e.duration;
       const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
       if (e.duration >= 2) spans.push({ startMs: e.startTime, ms: e.duration, label: `gc:${gcKinds[kind] ?? kind}` });
     }
