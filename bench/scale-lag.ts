@@ -35,7 +35,10 @@ import { attributeStretch, summarizeStretches, type AttributedStretch, type Span
  * runs pacer and the simulated cluster): the core's inputs (`pacer`: time in the core, minus the
  * simulated master's work on an ACCEPT, which runs inside the core's call), the simulated
  * cluster's own entries and ACCEPTs (`cluster`), each as a sum and its longest single stretch,
- * and garbage collection pauses (sum, longest). It checks that all the work was done (every
+ * and garbage collection pauses (sum, longest); the process's CPU time; and every stretch the
+ * loop was blocked for more than {@link STRETCH_MS}, with its main cause (the process waiting for a
+ * core, GC, an input, the simulated cluster: bench/lib/stall-attribution.ts) and the inputs of more
+ * than {@link SLOW_INPUT_MS}. It checks that all the work was done (every
  * answer 2xx, every instance created, queued or Running as the phase allows, every ping answered)
  * and exits 1 naming what is missing otherwise. Writes bench/results/scale-lag.json.
  *
