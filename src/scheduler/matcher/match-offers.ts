@@ -44,14 +44,14 @@ export class OfferMatcher {
         continue;
       }
       const resident = hasReservations(offer) ? residentOperations(ctx, offer, nowMs) : undefined;
-      const placed = batch.candidates.length === 0 ? NONE : this.matchOne(ctx, offer, batch, nowMs, budget);
-      budget -= placed.length;
-      if (placed.length === 0 && (resident === undefined || resident.ops.length === 0)) {
+      // The resident pass's operations first, then one or more per instance placed, in order.
+      const ops: OfferOperation[] = resident === undefined ? [] : resident.ops.slice();
+      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, nowMs, budget, ops);
+      budget -= placed;
+      if (ops.length === 0) {
         declined.push(offer.offerId);
         continue;
       }
-      const ops: OfferOperation[] = resident === undefined ? [] : [...resident.ops];
-      for (let i = 0; i < placed.length; i++) ops.push(...placed[i].ops);
       // Durable before the cluster sees the launch: the placed instances are written now, once.
       flushInstances(ctx);
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
@@ -61,13 +61,13 @@ export class OfferMatcher {
     return { placed: allowed - budget, rest };
   }
 
-  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number): Placed[] {
+  /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
+  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number, ops: OfferOperation[]): number {
     const seq = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
     const candidates = batch.candidates;
     const n = candidates.length;
-    const placed: Placed[] = [];
     let progress = true;
     while (progress && ledger.placed < max) {
       progress = false;
@@ -93,14 +93,15 @@ export class OfferMatcher {
           rs.rejections.recordUsed(nowMs);
         }
         const res = reserve(request, ledger);
-        placed.push({ inst, ops: rs.spec.resident ? firstResidentLaunch(ctx, rs, inst, offer, res) : [placeInstance(ctx, rs, inst, offer, res)] });
+        if (rs.spec.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
+        else ops.push(placeInstance(ctx, rs, inst, offer, res));
         progress = true;
         batch.cursor = (i + 1) % n;
         if (rs.scheduled.length === 0) batch.drained = true;
-        if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return placed;
+        if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return ledger.placed;
       }
     }
-    return placed;
+    return ledger.placed;
   }
 }
 
@@ -140,17 +141,10 @@ class Batch {
   }
 }
 
-const NONE: Placed[] = [];
-
 /** What one {@link OfferMatcher.match} call did: instances placed, offers left unexamined (the budget ran out). */
 export interface MatchOutcome {
   readonly placed: number;
   readonly rest: readonly Offer[];
-}
-
-interface Placed {
-  readonly inst: Instance;
-  readonly ops: readonly OfferOperation[];
 }
 
 function hasReservations(offer: Offer): boolean {
