@@ -63,7 +63,9 @@ export class InstanceQueue {
   }
 
   private skipRemoved(): void {
-    if (this.removed.size === 0) return;
+    // `count` against the stored length, not `removed.size`: the matcher peeks the queue of every
+    // candidate it visits, and the Set is one more object to load for what is nearly always "none".
+    if (this.count === this.items.length - this.head) return;
     while (this.head < this.items.length && this.removed.delete(this.items[this.head])) this.head++;
   }
 
