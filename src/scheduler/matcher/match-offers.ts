@@ -2,6 +2,8 @@ import type { LaunchContext } from '../launch-queue/launch-context';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer } from '../model/offer';
+import type { InstanceQueue } from '../state/instance-queue';
+import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { FilterPlugin } from './filter-plugin';
 import { OfferLedger } from './offer-ledger';
@@ -74,30 +76,35 @@ export class OfferMatcher {
       const start = batch.cursor;
       for (let k = 0; k < n && ledger.placed < max; k++) {
         const i = (start + k) % n;
-        const rs = candidates[i];
-        if (rs.scheduled.length === 0 || rs.failedOfferSeq === seq) continue;
-        const next = rs.scheduled.peek() as Instance;
+        const c = candidates[i];
+        if (c.failedSeq === seq || c.queue.length === 0) continue;
+        const next = c.queue.peek() as Instance;
+        const request = c.requestFor(next);
         // A resident instance with a reservation relaunches only on it (resident-offers.ts).
-        if (next.reservation !== undefined) continue;
-        const request = requestFor(rs, next.role);
+        if (request === undefined) continue;
+        const rs = c.rs;
         const reason = runFilters(this.plugins, request, ledger, rs.counts);
         if (reason !== undefined) {
-          rs.failedOfferSeq = seq;
-          if (rs.usedOfferSeq !== seq) rs.rejections.recordUnused(reason, offer, nowMs);
+          c.failedSeq = seq;
+          if (c.usedSeq !== seq) rs.rejections.recordUnused(reason, offer, nowMs);
           continue;
         }
-        const inst = rs.scheduled.shift() as Instance;
-        ctx.state.demandDirty.add(rs);
-        if (rs.usedOfferSeq !== seq) {
-          rs.usedOfferSeq = seq;
+        const inst = c.queue.shift() as Instance;
+        if (!c.demandMarked) {
+          // Its queue changed: the demand looks at it again after this input (once per batch is enough).
+          ctx.state.demandDirty.add(rs);
+          c.demandMarked = true;
+        }
+        if (c.usedSeq !== seq) {
+          c.usedSeq = seq;
           rs.rejections.recordUsed(nowMs);
         }
         const res = reserve(request, ledger);
-        if (rs.spec.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
+        if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
         else ops.push(placeInstance(ctx, rs, inst, offer, res));
         progress = true;
         batch.cursor = (i + 1) % n;
-        if (rs.scheduled.length === 0) batch.drained = true;
+        if (c.queue.length === 0) batch.drained = true;
         if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return ledger.placed;
       }
     }
@@ -105,16 +112,54 @@ export class OfferMatcher {
   }
 }
 
+/**
+ * One run spec that wants offers, as one matching cycle sees it: what the matcher reads on every
+ * visit, kept together in one small object made for the cycle (the run spec's own state is spread
+ * over a large heap; at a million instances every object a visit loads is a likely cache miss).
+ */
+class Candidate {
+  readonly queue: InstanceQueue;
+  /** Resident run specs place through the resident launch (reservations and volumes). */
+  readonly resident: boolean;
+  /** The offer (matcher sequence number) this candidate was refused by: skipped for the rest of it. */
+  failedSeq = 0;
+  /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
+  usedSeq = 0;
+  /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
+  demandMarked = false;
+  private head: Instance | undefined = undefined;
+  private headRequest: LaunchRequest | undefined = undefined;
+
+  constructor(readonly rs: RunSpecState) {
+    this.queue = rs.scheduled;
+    this.resident = rs.spec.resident;
+  }
+
+  /**
+   * The launch request to match `next`, the head of the queue, with; undefined for a resident
+   * instance with a reservation (it waits for the offer of its reservation). Remembered for the
+   * head it was computed for: an instance of a non-resident run spec keeps its role and has no
+   * reservation while it waits in the queue, so an instance that stays at the head over many
+   * offers (refused by each) is not loaded again for each of them.
+   */
+  requestFor(next: Instance): LaunchRequest | undefined {
+    if (next === this.head && !this.resident) return this.headRequest;
+    this.head = next;
+    this.headRequest = next.reservation !== undefined ? undefined : requestFor(this.rs, next.role);
+    return this.headRequest;
+  }
+}
+
 /** The candidates of one matching cycle, the fair cursor, and the smallest request among them. */
 class Batch {
-  candidates: RunSpecState[] = [];
+  candidates: Candidate[] = [];
   cursor = 0;
   drained = false;
   minCpusMilli = 0;
   minMemMilli = 0;
 
   constructor(ctx: LaunchContext, nowMs: number) {
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(rs);
+    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs));
     this.computeMinimum();
   }
 
@@ -123,7 +168,7 @@ class Batch {
     if (!this.drained) return;
     this.drained = false;
     const next = this.cursor < this.candidates.length ? this.candidates[this.cursor] : undefined;
-    this.candidates = this.candidates.filter((rs) => rs.scheduled.length > 0);
+    this.candidates = this.candidates.filter((c) => c.queue.length > 0);
     const at = next === undefined ? -1 : this.candidates.indexOf(next);
     this.cursor = at < 0 ? 0 : at;
     this.computeMinimum();
@@ -132,9 +177,9 @@ class Batch {
   private computeMinimum(): void {
     let cpus = Infinity;
     let mem = Infinity;
-    for (const rs of this.candidates) {
-      cpus = Math.min(cpus, rs.request.resources.cpusMilli);
-      mem = Math.min(mem, rs.request.resources.memMilli);
+    for (const c of this.candidates) {
+      cpus = Math.min(cpus, c.rs.request.resources.cpusMilli);
+      mem = Math.min(mem, c.rs.request.resources.memMilli);
     }
     this.minCpusMilli = cpus;
     this.minMemMilli = mem;
