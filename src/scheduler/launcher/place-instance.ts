@@ -78,7 +78,6 @@ function podTasks(inst: Instance, incarnation: number, spec: PodSpec, res: Reser
 
 /** The launch with a resident instance's persistent volumes on each of its tasks. */
 function withPersistentVolumes(op: LaunchOperation, persistentVolumes: readonly PersistentVolume[]): LaunchOperation {
-  // A new plain operation: spreading a lazily built app launch would not copy its task (task-launch.ts).
-  if (op.kind === 'launch') return { kind: 'launch', task: { ...op.task, persistentVolumes }, allocation: op.allocation };
+  if (op.kind === 'launch') return { ...op, task: { ...op.task, persistentVolumes } };
   return { ...op, tasks: op.tasks.map((t) => ({ ...t, persistentVolumes })) };
 }

@@ -8,7 +8,6 @@ import type {
   ResolvedAgentCheck, TaskLaunch,
 } from '../model/launch';
 import { networkModeOf } from '../model/networks';
-import type { AgentInfo } from '../model/agent';
 import type { Offer, OfferedPool } from '../model/offer';
 import type { PodContainer, PodSpec } from '../model/pod';
 import type { SecretEnv, Secrets } from '../model/secrets';
@@ -16,54 +15,17 @@ import { appTaskEnv, podTaskEnv } from './task-env';
 
 /** The facts of one placement every task of the instance shares. */
 interface Placement {
-  readonly instanceId: string;
-  /** The instance's role when it was placed (a later role change does not rewrite a launch). */
-  readonly role: string;
-  readonly agent: AgentInfo;
+  readonly inst: Instance;
+  readonly offer: Offer;
 }
 
 /**
  * The LAUNCH of an app instance's task: the task resolved against the app (command, environment,
  * image, volumes, networking with the task's host ports, discovery ports, agent-run health check
  * with its port) — all a driver needs, so that no driver reads the run spec.
- *
- * The TaskLaunch is built when `task` is first read (then kept): what it is built from is
- * captured now (the immutable app, task and agent; the instance's id and current role), so it is
- * the same launch whenever it is read. Building it is most of a placement's cost (the environment
- * alone is an object of a dozen variables), and who accepts the offer may not need it at all
- * (bench:match's cluster books the allocation only); every driver reads it once.
  */
 export function appLaunchOperation(app: AppSpec, inst: Instance, task: Task, offer: Offer, allocation: readonly OfferedPool[]): LaunchOperation {
-  return new AppLaunch(app, inst.instanceId, inst.role, offer.agent, task, allocation);
-}
-
-/**
- * An app's LAUNCH operation whose TaskLaunch is built on first read (see {@link appLaunchOperation}).
- * Its own enumerable properties are `kind` and `allocation`; `task` is a getter on the prototype,
- * so spreading the operation does not copy the task (build a new operation instead).
- */
-class AppLaunch {
-  readonly kind = 'launch' as const;
-  readonly allocation: readonly OfferedPool[];
-  readonly #app: AppSpec;
-  readonly #instanceId: string;
-  readonly #role: string;
-  readonly #agent: AgentInfo;
-  readonly #task: Task;
-  #built: TaskLaunch | undefined = undefined;
-
-  constructor(app: AppSpec, instanceId: string, role: string, agent: AgentInfo, task: Task, allocation: readonly OfferedPool[]) {
-    this.allocation = allocation;
-    this.#app = app;
-    this.#instanceId = instanceId;
-    this.#role = role;
-    this.#agent = agent;
-    this.#task = task;
-  }
-
-  get task(): TaskLaunch {
-    return (this.#built ??= appTaskLaunch(this.#app, { instanceId: this.#instanceId, role: this.#role, agent: this.#agent }, this.#task));
-  }
+  return { kind: 'launch', task: appTaskLaunch(app, { inst, offer }, task), allocation };
 }
 
 /**
@@ -75,7 +37,7 @@ export function podLaunchOperation(
   pod: PodSpec, inst: Instance, executorId: string, offer: Offer, allocation: readonly OfferedPool[],
 ): LaunchOperation {
   const hostPortsOf = (name: string): readonly number[] | undefined => inst.tasks.find((t) => t.containerName === name)?.hostPorts;
-  const tasks = inst.tasks.map((task) => podTaskLaunch(pod, { instanceId: inst.instanceId, role: inst.role, agent: offer.agent }, task, hostPortsOf));
+  const tasks = inst.tasks.map((task) => podTaskLaunch(pod, { inst, offer }, task, hostPortsOf));
   return {
     kind: 'launchGroup', executorId, executorResources: pod.executorResources, labels: pod.labels,
     networking: podNetworking(pod, hostPortsOf), tasks, allocation,
@@ -87,13 +49,13 @@ type Resolved = 'env' | 'secretEnv' | 'secretVolumes' | 'fetch' | 'volumes' | 'p
 function baseLaunch(p: Placement, task: Task, runSpec: AppSpec | PodSpec): Omit<TaskLaunch, Resolved> {
   return {
     taskId: task.taskId,
-    instanceId: p.instanceId,
+    instanceId: p.inst.instanceId,
     runSpecId: runSpec.id,
     runSpecVersion: runSpec.version,
     containerName: task.containerName,
-    agentId: p.agent.agentId,
-    hostname: p.agent.hostname,
-    role: p.role,
+    agentId: p.offer.agent.agentId,
+    hostname: p.offer.agent.hostname,
+    role: p.inst.role,
     resources: task.resources,
     hostPorts: task.hostPorts,
     killGracePeriodMs: gracePeriodMs(runSpec, task.containerName),
@@ -107,7 +69,7 @@ function appTaskLaunch(app: AppSpec, p: Placement, task: Task): TaskLaunch {
   // one object shape, built by assignment rather than by spreading.
   const launch = baseLaunch(p, task, app) as Mutable<TaskLaunch>;
   if (parts.command !== undefined) launch.command = parts.command;
-  launch.env = appTaskEnv(app, { hostname: p.agent.hostname, hostPorts, resources: task.resources });
+  launch.env = appTaskEnv(app, { hostname: p.offer.agent.hostname, hostPorts, resources: task.resources });
   launch.secretEnv = parts.secretEnv;
   launch.secretVolumes = parts.secretVolumes;
   if (app.user !== undefined) launch.user = app.user;
@@ -178,7 +140,7 @@ function podTaskLaunch(
   return {
     ...baseLaunch(p, task, pod),
     ...(exec !== undefined && 'shell' in exec && exec.shell !== '' ? { command: { shell: exec.shell } } : {}),
-    env: podTaskEnv(pod, container, { hostname: p.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
+    env: podTaskEnv(pod, container, { hostname: p.offer.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
     secretEnv: secretEnvOf([pod, container], pod.secrets),
     secretVolumes: pod.volumes.flatMap((v) => (v.kind === 'secret' ? [v.secret] : [])),
     ...(user === undefined ? {} : { user }),
