@@ -2,6 +2,8 @@ import type { AgentInfo } from '../model/agent';
 import { formatAttributeValue } from './format-attribute';
 
 const cache = new WeakMap<AgentInfo, ReadonlyMap<string, string>>();
+let lastAgent: AgentInfo | undefined;
+let lastValues: ReadonlyMap<string, string> = new Map();
 
 /**
  * The agent's attributes formatted for constraint matching (see {@link formatAttributeValue}),
@@ -16,6 +18,9 @@ const cache = new WeakMap<AgentInfo, ReadonlyMap<string, string>>();
  * disappear with the objects, so the cache never grows beyond the live agents.
  */
 export function agentAttributeValues(agent: AgentInfo): ReadonlyMap<string, string> {
+  // The matcher asks for one agent many times in a row (every constraint of every candidate of an
+  // offer): the last answer is kept beside the WeakMap, which costs a hash lookup per call.
+  if (agent === lastAgent) return lastValues;
   let values = cache.get(agent);
   if (values === undefined) {
     const built = new Map<string, string>();
@@ -25,5 +30,7 @@ export function agentAttributeValues(agent: AgentInfo): ReadonlyMap<string, stri
     values = built;
     cache.set(agent, values);
   }
+  lastAgent = agent;
+  lastValues = values;
   return values;
 }

@@ -2,6 +2,8 @@ import type { LaunchContext } from '../launch-queue/launch-context';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer } from '../model/offer';
+import type { InstanceQueue } from '../state/instance-queue';
+import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { FilterPlugin } from './filter-plugin';
 import { OfferLedger } from './offer-ledger';
@@ -44,14 +46,14 @@ export class OfferMatcher {
         continue;
       }
       const resident = hasReservations(offer) ? residentOperations(ctx, offer, nowMs) : undefined;
-      const placed = batch.candidates.length === 0 ? NONE : this.matchOne(ctx, offer, batch, nowMs, budget);
-      budget -= placed.length;
-      if (placed.length === 0 && (resident === undefined || resident.ops.length === 0)) {
+      // The resident pass's operations first, then one or more per instance placed, in order.
+      const ops: OfferOperation[] = resident === undefined ? [] : resident.ops.slice();
+      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, nowMs, budget, ops);
+      budget -= placed;
+      if (ops.length === 0) {
         declined.push(offer.offerId);
         continue;
       }
-      const ops: OfferOperation[] = resident === undefined ? [] : [...resident.ops];
-      for (let i = 0; i < placed.length; i++) ops.push(...placed[i].ops);
       // Durable before the cluster sees the launch: the placed instances are written now, once.
       flushInstances(ctx);
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
@@ -61,59 +63,104 @@ export class OfferMatcher {
     return { placed: allowed - budget, rest };
   }
 
-  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number): Placed[] {
+  /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
+  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number, ops: OfferOperation[]): number {
     const seq = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
     const candidates = batch.candidates;
     const n = candidates.length;
-    const placed: Placed[] = [];
     let progress = true;
     while (progress && ledger.placed < max) {
       progress = false;
       const start = batch.cursor;
       for (let k = 0; k < n && ledger.placed < max; k++) {
         const i = (start + k) % n;
-        const rs = candidates[i];
-        if (rs.scheduled.length === 0 || rs.failedOfferSeq === seq) continue;
-        const next = rs.scheduled.peek() as Instance;
+        const c = candidates[i];
+        if (c.failedSeq === seq || c.queue.length === 0) continue;
+        const request = c.headRequest();
         // A resident instance with a reservation relaunches only on it (resident-offers.ts).
-        if (next.reservation !== undefined) continue;
-        const request = requestFor(rs, next.role);
+        if (request === undefined) continue;
+        const rs = c.rs;
         const reason = runFilters(this.plugins, request, ledger, rs.counts);
         if (reason !== undefined) {
-          rs.failedOfferSeq = seq;
-          if (rs.usedOfferSeq !== seq) rs.rejections.recordUnused(reason, offer, nowMs);
+          c.failedSeq = seq;
+          if (c.usedSeq !== seq) rs.rejections.recordUnused(reason, offer, nowMs);
           continue;
         }
-        const inst = rs.scheduled.shift() as Instance;
-        ctx.state.demandDirty.add(rs);
-        if (rs.usedOfferSeq !== seq) {
-          rs.usedOfferSeq = seq;
+        const inst = c.queue.shift() as Instance;
+        if (!c.demandMarked) {
+          // Its queue changed: the demand looks at it again after this input (once per batch is enough).
+          ctx.state.demandDirty.add(rs);
+          c.demandMarked = true;
+        }
+        if (c.usedSeq !== seq) {
+          c.usedSeq = seq;
           rs.rejections.recordUsed(nowMs);
         }
         const res = reserve(request, ledger);
-        placed.push({ inst, ops: rs.spec.resident ? firstResidentLaunch(ctx, rs, inst, offer, res) : [placeInstance(ctx, rs, inst, offer, res)] });
+        if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
+        else ops.push(placeInstance(ctx, rs, inst, offer, res));
         progress = true;
         batch.cursor = (i + 1) % n;
-        if (rs.scheduled.length === 0) batch.drained = true;
-        if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return placed;
+        if (c.queue.length === 0) batch.drained = true;
+        if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return ledger.placed;
       }
     }
-    return placed;
+    return ledger.placed;
+  }
+}
+
+/**
+ * One run spec that wants offers, as one matching cycle sees it: what the matcher reads on every
+ * visit, kept together in one small object made for the cycle (the run spec's own state is spread
+ * over a large heap; at a million instances every object a visit loads is a likely cache miss).
+ */
+class Candidate {
+  readonly queue: InstanceQueue;
+  /** Resident run specs place through the resident launch (reservations and volumes). */
+  readonly resident: boolean;
+  /** The offer (matcher sequence number) this candidate was refused by: skipped for the rest of it. */
+  failedSeq = 0;
+  /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
+  usedSeq = 0;
+  /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
+  demandMarked = false;
+  private headVersion = -1;
+  private request: LaunchRequest | undefined = undefined;
+
+  constructor(readonly rs: RunSpecState) {
+    this.queue = rs.scheduled;
+    this.resident = rs.spec.resident;
+  }
+
+  /**
+   * The launch request to match the head of the (non-empty) queue with; undefined for a resident
+   * instance with a reservation (it waits for the offer of its reservation). Remembered while the
+   * queue does not change: an instance of a non-resident run spec keeps its role and has no
+   * reservation while it waits, so a head refused by offer after offer is not loaded again (at a
+   * million instances, the queue's array and the instance are cache misses on every visit).
+   */
+  headRequest(): LaunchRequest | undefined {
+    const version = this.queue.version;
+    if (version === this.headVersion && !this.resident) return this.request;
+    const next = this.queue.peek() as Instance;
+    this.headVersion = version;
+    this.request = next.reservation !== undefined ? undefined : requestFor(this.rs, next.role);
+    return this.request;
   }
 }
 
 /** The candidates of one matching cycle, the fair cursor, and the smallest request among them. */
 class Batch {
-  candidates: RunSpecState[] = [];
+  candidates: Candidate[] = [];
   cursor = 0;
   drained = false;
   minCpusMilli = 0;
   minMemMilli = 0;
 
   constructor(ctx: LaunchContext, nowMs: number) {
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(rs);
+    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs));
     this.computeMinimum();
   }
 
@@ -122,7 +169,7 @@ class Batch {
     if (!this.drained) return;
     this.drained = false;
     const next = this.cursor < this.candidates.length ? this.candidates[this.cursor] : undefined;
-    this.candidates = this.candidates.filter((rs) => rs.scheduled.length > 0);
+    this.candidates = this.candidates.filter((c) => c.queue.length > 0);
     const at = next === undefined ? -1 : this.candidates.indexOf(next);
     this.cursor = at < 0 ? 0 : at;
     this.computeMinimum();
@@ -131,26 +178,19 @@ class Batch {
   private computeMinimum(): void {
     let cpus = Infinity;
     let mem = Infinity;
-    for (const rs of this.candidates) {
-      cpus = Math.min(cpus, rs.request.resources.cpusMilli);
-      mem = Math.min(mem, rs.request.resources.memMilli);
+    for (const c of this.candidates) {
+      cpus = Math.min(cpus, c.rs.request.resources.cpusMilli);
+      mem = Math.min(mem, c.rs.request.resources.memMilli);
     }
     this.minCpusMilli = cpus;
     this.minMemMilli = mem;
   }
 }
 
-const NONE: Placed[] = [];
-
 /** What one {@link OfferMatcher.match} call did: instances placed, offers left unexamined (the budget ran out). */
 export interface MatchOutcome {
   readonly placed: number;
   readonly rest: readonly Offer[];
-}
-
-interface Placed {
-  readonly inst: Instance;
-  readonly ops: readonly OfferOperation[];
 }
 
 function hasReservations(offer: Offer): boolean {

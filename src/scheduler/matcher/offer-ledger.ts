@@ -18,11 +18,55 @@ export interface LedgerPool {
 export class OfferLedger {
   readonly pools: LedgerPool[];
   placed = 0;
+  /** Bumped by every change of the pools (reserve.ts), so that {@link usable} knows its sums are stale. */
+  version = 0;
+  // The sums of the pools one kind of request may draw from (see usable), for the last kind asked:
+  // the candidates of one offer mostly share one kind (role and role rules), so most filter runs
+  // read them instead of walking the pools again.
+  private sumVersion = -1;
+  private sumRole = '';
+  private sumUnreserved = false;
+  private sumReserved = false;
+  private readonly sums: UsableSums = { pools: 0, gpuPools: 0, cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: 0 };
 
   constructor(readonly offer: Offer) {
     // A resident instance's own reservation is for it alone (resident-offers.ts handles it).
     this.pools = [];
     for (const p of offer.pools) if (p.reservationId === undefined) this.pools.push(copyPool(p));
+  }
+
+  /**
+   * What the pools a request of `role` may draw from ({@link poolUsable}) hold together, now. The
+   * returned object is the ledger's own, overwritten by the next call for another kind of request
+   * or after a change: read it at once.
+   */
+  usable(role: string, acceptsUnreserved: boolean, acceptsReserved: boolean): Readonly<UsableSums> {
+    const s = this.sums;
+    if (this.sumVersion === this.version && this.sumRole === role && this.sumUnreserved === acceptsUnreserved && this.sumReserved === acceptsReserved) {
+      return s;
+    }
+    s.pools = 0;
+    s.gpuPools = 0;
+    s.cpusMilli = 0;
+    s.memMilli = 0;
+    s.diskMilli = 0;
+    s.gpus = 0;
+    s.ports = 0;
+    for (const pool of this.pools) {
+      if (!poolUsable(pool, role, acceptsUnreserved, acceptsReserved)) continue;
+      s.pools++;
+      if (pool.gpus > 0) s.gpuPools++;
+      s.cpusMilli += pool.cpusMilli;
+      s.memMilli += pool.memMilli;
+      s.diskMilli += pool.diskMilli;
+      s.gpus += pool.gpus;
+      for (const r of pool.ranges) s.ports += r[1] - r[0] + 1;
+    }
+    this.sumVersion = this.version;
+    this.sumRole = role;
+    this.sumUnreserved = acceptsUnreserved;
+    this.sumReserved = acceptsReserved;
+    return s;
   }
 
   /** True when even all pools together lack the cpus or the memory of the smallest request. */
@@ -35,6 +79,20 @@ export class OfferLedger {
     }
     return cpus < minCpusMilli || mem < minMemMilli;
   }
+}
+
+/** The totals of the pools one kind of request may draw from ({@link OfferLedger.usable}). */
+export interface UsableSums {
+  /** How many pools the request may draw from. */
+  pools: number;
+  /** How many of them offer GPUs. */
+  gpuPools: number;
+  cpusMilli: number;
+  memMilli: number;
+  diskMilli: number;
+  gpus: number;
+  /** Free ports in all of them. */
+  ports: number;
 }
 
 function copyPool(p: OfferedPool): LedgerPool {

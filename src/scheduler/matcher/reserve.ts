@@ -45,6 +45,7 @@ export function reserve(req: LaunchRequest, ledger: OfferLedger): Reservation {
     allocation.push({ reservedFor: pool.reservedFor, cpusMilli: c, memMilli: m, diskMilli: d, gpus: g, ports: ports[i] ?? NO_RANGES });
   }
   ledger.placed++;
+  ledger.version++;
   return { allocation, hostPorts };
 }
 

@@ -13,14 +13,24 @@ export class InstanceQueue {
   private readonly removed = new Set<Instance>();
   /** `items.length - head - removed.size`, kept as a field: the matcher reads it for every candidate it visits. */
   private count = 0;
+  private changes = 0;
 
   get length(): number {
     return this.count;
   }
 
+  /**
+   * Changes with every push, shift and remove: while it stays the same, `peek` returns the same
+   * instance (the matcher keeps what it derived from the head without reading the queue again).
+   */
+  get version(): number {
+    return this.changes;
+  }
+
   push(inst: Instance): void {
     this.items.push(inst);
     this.count++;
+    this.changes++;
   }
 
   /** The instance `shift` would return next, left in the queue. */
@@ -34,6 +44,7 @@ export class InstanceQueue {
     if (this.head >= this.items.length) return undefined;
     const inst = this.items[this.head++];
     this.count--;
+    this.changes++;
     if (this.head > 1024 && this.head * 2 > this.items.length) this.compact();
     return inst;
   }
@@ -45,6 +56,7 @@ export class InstanceQueue {
   remove(inst: Instance): void {
     if (this.removed.has(inst)) return;
     this.count--;
+    this.changes++;
     if (this.items[this.items.length - 1] === inst && this.items.length > this.head) {
       this.items.pop();
       return;
@@ -63,7 +75,9 @@ export class InstanceQueue {
   }
 
   private skipRemoved(): void {
-    if (this.removed.size === 0) return;
+    // `count` against the stored length, not `removed.size`: the matcher peeks the queue of every
+    // candidate it visits, and the Set is one more object to load for what is nearly always "none".
+    if (this.count === this.items.length - this.head) return;
     while (this.head < this.items.length && this.removed.delete(this.items[this.head])) this.head++;
   }
 

@@ -21,7 +21,5 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
     deleting: false,
     instanceRoles: new Map(),
     rejections: new RejectionStats(lastUnusedOffersMax),
-    failedOfferSeq: 0,
-    usedOfferSeq: 0,
   };
 }

@@ -59,7 +59,4 @@ export interface RunSpecState {
    * while any exist the run spec wants offers. Absent = 0.
    */
   releasing?: Set<string>;
-  /** Matching bookkeeping: the offer sequence number this run spec last failed on / last used. */
-  failedOfferSeq: number;
-  usedOfferSeq: number;
 }

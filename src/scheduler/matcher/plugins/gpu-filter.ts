@@ -1,5 +1,4 @@
 import type { FilterPlugin } from '../filter-plugin';
-import { poolUsable } from '../offer-ledger';
 
 /**
  * `--gpu_scheduling_behavior restricted` (Marathon's default): work that needs no GPU is kept off
@@ -9,11 +8,6 @@ export const gpuRestrictedFilter: FilterPlugin = {
   name: 'gpu-restricted',
   filter(req, ledger) {
     if (req.resources.gpus > 0) return undefined;
-    for (const pool of ledger.pools) {
-      if (pool.gpus > 0 && poolUsable(pool, req.role, req.acceptsUnreserved, req.acceptsReserved)) {
-        return 'DeclinedScarceResources';
-      }
-    }
-    return undefined;
+    return ledger.usable(req.role, req.acceptsUnreserved, req.acceptsReserved).gpuPools > 0 ? 'DeclinedScarceResources' : undefined;
   },
 };

@@ -9,12 +9,7 @@ export const portsFilter: FilterPlugin = {
   name: 'ports',
   filter(req, ledger) {
     if (req.hostPorts.length === 0) return undefined;
-    let free = 0;
-    for (const pool of ledger.pools) {
-      if (!poolUsable(pool, req.role, req.acceptsUnreserved, req.acceptsReserved)) continue;
-      for (const r of pool.ranges) free += r[1] - r[0] + 1;
-    }
-    if (free < req.hostPorts.length) return 'InsufficientPorts';
+    if (ledger.usable(req.role, req.acceptsUnreserved, req.acceptsReserved).ports < req.hostPorts.length) return 'InsufficientPorts';
     if (req.fixedPortCount === 0) return undefined;
     for (const port of req.hostPorts) {
       if (port !== 0 && findPool(ledger.pools, port, req.role, req.acceptsUnreserved, req.acceptsReserved) === undefined) {

@@ -1,5 +1,4 @@
 import type { FilterPlugin } from '../filter-plugin';
-import { poolUsable } from '../offer-ledger';
 
 /**
  * Roles: an offer allocated to another role is unusable, and so is an offer with no pool the
@@ -10,9 +9,6 @@ export const roleFilter: FilterPlugin = {
   filter(req, ledger) {
     const allocationRole = ledger.offer.allocationRole;
     if (allocationRole !== undefined && allocationRole !== req.role) return 'UnfulfilledRole';
-    for (const pool of ledger.pools) {
-      if (poolUsable(pool, req.role, req.acceptsUnreserved, req.acceptsReserved)) return undefined;
-    }
-    return 'UnfulfilledRole';
+    return ledger.usable(req.role, req.acceptsUnreserved, req.acceptsReserved).pools > 0 ? undefined : 'UnfulfilledRole';
   },
 };

@@ -61,3 +61,24 @@ t.test('an instance removed and queued again comes out once, at its new place', 
   t.strictSame(q.toArray(), [b, c, a]);
   t.strictSame([q.shift(), q.shift(), q.shift(), q.shift()], [b, c, a, undefined]);
 });
+
+t.test('version: changes with every push, shift and remove, not with peek (the matcher keeps the head while it stays)', async (t) => {
+  const q = new InstanceQueue();
+  const [a, b, c] = [inst(1), inst(2), inst(3)];
+  const steps: [string, () => void, boolean][] = [
+    ['push', () => q.push(a), true],
+    ['push another', () => { q.push(b); q.push(c); }, true],
+    ['peek', () => q.peek(), false],
+    ['length', () => q.length, false],
+    ['remove the head', () => q.remove(a), true],
+    ['remove it again (no-op)', () => q.remove(a), false],
+    ['peek past the removed head', () => t.equal(q.peek(), b), false],
+    ['shift', () => t.equal(q.shift(), b), true],
+    ['remove the last', () => q.remove(c), true],
+  ];
+  for (const [name, step, changes] of steps) {
+    const before = q.version;
+    step();
+    t.equal(q.version !== before, changes, `${name}: version ${changes ? 'changes' : 'stays'}`);
+  }
+});
