@@ -218,9 +218,9 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
   // What every core's events go to: the recorder, the invariants, the trace, outside listeners.
   const attach = (core: Scheduler): void => {
-    core.subscribe((event: MarathonEvent) => {
+    core.subscribe((event: MarathonEvent, instance) => {
       const t = rel();
-      recorder.onEvent(t, event);
+      recorder.onEvent(t, event, instance);
       checker?.onEvent(event, t);
       if (trace.enabled) trace.append({ t, k: 'event', e: wireEventJson(event, 'full') });
     });

@@ -21,14 +21,14 @@ export function onStatus(ctx: InstanceContext, status: TaskStatus): void {
   const inst = ctx.state.taskOwner(status.taskId);
   if (inst === undefined) onUnknownTask(ctx, status);
   else onKnownTask(ctx, inst, status);
-  if (status.uuid !== undefined && status.agentId !== undefined) ctx.driver.acknowledge(status.agentId, status.taskId, status.uuid);
+  if (status.uuid !== undefined && status.agentId !== undefined) ctx.effects.acknowledge(status.agentId, status.taskId, status.uuid);
 }
 
 function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
   const applied = applyTaskStatus(ctx, inst, task, status);
-  if (applied.stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, ctx.clock.nowMs()));
+  if (applied.stateChanged) ctx.effects.event(statusUpdateEvent(inst, task, ctx.clock.nowMs()));
   if (rs === undefined) return;
   runStatusHandlers(ctx, {
     ...applied, rs, inst, task, status, before: inst.condition, became: inst.condition, conditionChanged: false, relaunch: false,
@@ -45,12 +45,12 @@ function onUnknownTask(ctx: InstanceContext, status: TaskStatus): void {
     const instanceId = instanceIdOfTask(status.taskId);
     const entry = known ?? { instanceId, runSpecId: runSpecIdOfInstance(instanceId) };
     ctx.state.expungedTasks.set(status.taskId, entry);
-    if (shouldKillUnknown(ctx, entry, status)) ctx.driver.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
+    if (shouldKillUnknown(ctx, entry, status)) ctx.effects.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
     return;
   }
   if (known === undefined) return;
   ctx.state.expungedTasks.delete(status.taskId);
-  ctx.bus.emit({
+  ctx.effects.event({
     eventType: 'unknown_instance_terminated_event',
     timestamp: isoTime(ctx.clock.nowMs()),
     instanceId: known.instanceId,
