@@ -315,7 +315,8 @@ export class Scheduler {
         this.offers.onOffers(this.ctx, input.offers);
         return undefined;
       case 'status':
-        onStatus(this.ctx, input.status);
+        // The status handlers return their effects; they are carried out here, in order.
+        this.applier.applyAll(onStatus(this.ctx, input.status));
         return undefined;
       case 'timer':
         this.onTimer(input.timer);

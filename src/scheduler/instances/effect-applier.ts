@@ -26,8 +26,12 @@ export class EffectApplier {
 
   /** Carries out every pending effect, in order. */
   drain(): void {
-    const taken = this.effects.take();
-    for (let i = 0; i < taken.length; i++) this.apply(taken[i]);
+    this.applyAll(this.effects.take());
+  }
+
+  /** Carries out effects a tracker operation returned, in order. */
+  applyAll(effects: readonly InstanceEffect[]): void {
+    for (let i = 0; i < effects.length; i++) this.apply(effects[i]);
   }
 
   /** Carries out one effect on the real ports. */

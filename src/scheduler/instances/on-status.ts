@@ -8,6 +8,7 @@ import type { Instance, Task } from '../model/instance';
 import { isTerminalTaskState } from '../model/task-state';
 import { DEFAULT_KILL_GRACE_MS } from '../kill/kill-instance';
 import { applyTaskStatus } from './instance-tracker';
+import type { InstanceEffect } from './instance-effects';
 import { runStatusHandlers } from './status-handlers';
 
 /**
@@ -16,12 +17,17 @@ import { runStatusHandlers } from './status-handlers';
  * ordered list of status handlers reacts once (status-handlers.ts: the instance's condition,
  * unreachable strategy, health and readiness checks, relaunch with backoff or retirement, …).
  * Updates carrying a uuid are acknowledged after they were applied.
+ *
+ * Touches no port: returns what is to happen — every effect of the update (and any the input
+ * appended before it), in the order decided — for the caller to carry out (the facade's
+ * EffectApplier; issue 12, operations in, effects out).
  */
-export function onStatus(ctx: InstanceContext, status: TaskStatus): void {
+export function onStatus(ctx: InstanceContext, status: TaskStatus): readonly InstanceEffect[] {
   const inst = ctx.state.taskOwner(status.taskId);
   if (inst === undefined) onUnknownTask(ctx, status);
   else onKnownTask(ctx, inst, status);
   if (status.uuid !== undefined && status.agentId !== undefined) ctx.effects.acknowledge(status.agentId, status.taskId, status.uuid);
+  return ctx.effects.take();
 }
 
 function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {

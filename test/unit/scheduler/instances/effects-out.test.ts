@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { CoreContext } from '../../../../src/scheduler/core-context';
 import type { EffectApplier } from '../../../../src/scheduler/instances/effect-applier';
 import type { InstanceContext } from '../../../../src/scheduler/instances/instance-context';
@@ -56,12 +56,12 @@ function outside(h: Harness, from = 0): string {
  * effects the handling appended, after applying them (in order) and finishing the input as the
  * facade does.
  */
-function handleCutOff(h: Harness, status: TaskStatus): readonly InstanceEffect[] {
+function handleCutOff(t: Test, h: Harness, status: TaskStatus): readonly InstanceEffect[] {
   const core = inside(h);
   core.ctx.state.changeBudget = core.ctx.options.instancesPerInput;
-  onStatus(trackerOnly(core.ctx), status);
-  const effects = core.ctx.effects.take();
-  for (const effect of effects) core.applier.apply(effect);
+  const effects = onStatus(trackerOnly(core.ctx), status);
+  t.equal(core.ctx.effects.size, 0, 'every effect returned, none left behind');
+  core.applier.applyAll(effects);
   core.afterInput();
   h.advance(0);
   return effects;
@@ -136,7 +136,7 @@ t.test('a status update\'s handling touches no port and returns what the ordinar
     ordinary.h.handle({ type: 'status', status });
     let effects: readonly InstanceEffect[] = [];
     t.doesNotThrow(() => {
-      effects = handleCutOff(cutOff.h, { ...status, taskId: cutOff.taskId });
+      effects = handleCutOff(t, cutOff.h, { ...status, taskId: cutOff.taskId });
     }, `${c.name}: no port touched`);
     const kinds = new Set(effects.map((e) => e.kind));
     for (const kind of c.kinds) t.ok(kinds.has(kind), `${c.name}: returns a ${kind} effect`);
@@ -149,7 +149,7 @@ t.test('a status update\'s handling touches no port and returns what the ordinar
 t.test('an unknown task that is alive: a kill, returned', async (t) => {
   const h = new Harness();
   h.deploy(makeApp());
-  const effects = handleCutOff(h, { taskId: 'gone_app.instance-x._app.1', state: 'TASK_RUNNING', agentId: 'a9' });
+  const effects = handleCutOff(t, h, { taskId: 'gone_app.instance-x._app.1', state: 'TASK_RUNNING', agentId: 'a9' });
   t.same(effects.map((e) => e.kind), ['kill']);
   t.match(h.calls('kill'), [{ type: 'kill', taskId: 'gone_app.instance-x._app.1' }], 'and the applier sent it');
 });
