@@ -1,6 +1,6 @@
 import { request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
+import { constants as perfConstants, monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { defaultConfig } from '../src/runtime/config';
 import { schedulerOptionsOf } from '../src/runtime/runtime-parts';
 import type { SchedulerOptions } from '../src/scheduler/index';
@@ -14,6 +14,7 @@ import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
 import type { Scenario } from '../sim/scenario/scenario';
 import { quantile } from './lib/core-change-cost';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
+import { attributeStretch, summarizeStretches, type AttributedStretch, type Span } from './lib/stall-attribution';
 
 /**
  * bench:scale-lag — does one big change block pacer (issue 11 item 4)? pacer's `--cluster sim`
@@ -34,7 +35,10 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  * runs pacer and the simulated cluster): the core's inputs (`pacer`: time in the core, minus the
  * simulated master's work on an ACCEPT, which runs inside the core's call), the simulated
  * cluster's own entries and ACCEPTs (`cluster`), each as a sum and its longest single stretch,
- * and garbage collection pauses (sum, longest). It checks that all the work was done (every
+ * and garbage collection pauses (sum, longest); the process's CPU time; and every stretch the
+ * loop was blocked for more than {@link STRETCH_MS}, with its main cause (the process waiting for a
+ * core, GC, an input, the simulated cluster: bench/lib/stall-attribution.ts) and the inputs of more
+ * than {@link SLOW_INPUT_MS}. It checks that all the work was done (every
  * answer 2xx, every instance created, queued or Running as the phase allows, every ping answered)
  * and exits 1 naming what is missing otherwise. Writes bench/results/scale-lag.json.
  *
@@ -96,10 +100,43 @@ export interface PhaseFigures {
   readonly cluster: Spent;
   /** Garbage collection pauses of the process (both). */
   readonly gc: Spent;
+  /** CPU time of the whole process (all its threads, user + system) over the phase, and its share of the phase's wall time. */
+  readonly cpuMs: number;
+  readonly cpuShare: number;
   readonly coreInputs: number;
   /** The kind of the core's longest input (`offers`, `status`, `timer:continueOffers`, …). */
   readonly longestInput: string;
+  /**
+   * Every stretch of more than {@link STRETCH_MS} between two turns of a 5 ms ticker, with the
+   * process's CPU time over it, the GC pauses and core inputs in it, and its main cause
+   * (bench/lib/stall-attribution.ts).
+   */
+  readonly stretches: readonly AttributedStretch[];
+  /** Core inputs (commands included) that took more than {@link SLOW_INPUT_MS}, longest first (at most 20). */
+  readonly slowInputs: readonly SlowInput[];
+  /** How many core inputs took more than {@link SLOW_INPUT_MS}. */
+  readonly slowInputCount: number;
+  /**
+   * The most process CPU time in any one stretch: about what its longest stretch would have been
+   * had the process had a core to itself (an overestimate: GC helper threads' CPU counts too).
+   */
+  readonly stretchCpuMaxMs: number;
 }
+
+/**
+ * One core input that took long: its kind and size, and its wall time (its CPU time is in the
+ * stretch it blocked: reading the process's CPU time around every input costs about 10 µs a call,
+ * seconds over a run, so only the ticker reads it).
+ */
+export interface SlowInput {
+  readonly label: string;
+  readonly ms: number;
+}
+
+/** A gap between two turns of the ticker longer than this is a stretch to attribute. */
+export const STRETCH_MS = 50;
+/** An input longer than this is listed. */
+export const SLOW_INPUT_MS = 30;
 
 export interface ScaleLagResult {
   readonly options: ScaleLagOptions;
@@ -148,6 +185,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     })();
     lag.enable();
     spent.reset();
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const answer = await act();
     if (answer.status < 200 || answer.status >= 300) problems.push(`${name}: answered ${answer.status} ${answer.body.slice(0, 200)}`);
@@ -166,6 +204,9 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     await sleep(100);
     lag.disable();
     const where = spent.figures();
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const windowMs = performance.now() - t0;
     pinging = false;
     await pinger;
     if (!finished) problems.push(`${name}: not done within ${o.timeoutS} s`);
@@ -180,12 +221,18 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
       name, requestMs: r(answer.ms), doneMs: Math.round(doneMs), verifyMs: Math.round(verifyMs),
       lagMaxMs: r(lag.max / 1e6), lagP99Ms: r(lag.percentile(99) / 1e6), lagMeanMs: r(lag.mean / 1e6),
       pings: pings.length, pingP50Ms: r(quantile(pings, 0.5)), pingP99Ms: r(quantile(pings, 0.99)), pingMaxMs: r(pings.length === 0 ? 0 : Math.max(...pings)),
+      cpuMs: Math.round(cpuMs), cpuShare: Math.round((cpuMs / windowMs) * 100) / 100,
       ...where,
     };
     phases.push(figures);
     const f = (x: Spent): string => `${Math.round(x.sumMs)} ms (longest ${r(x.maxMs)})`;
     log(`  ${name.padEnd(44)} answer ${String(figures.requestMs).padStart(7)} ms  done ${String(figures.doneMs).padStart(6)} ms (check ${figures.verifyMs} ms)  loop delay max ${String(figures.lagMaxMs).padStart(6)} ms p99 ${String(figures.lagP99Ms).padStart(6)} ms  /ping ×${figures.pings} p99 ${figures.pingP99Ms} ms max ${figures.pingMaxMs} ms`);
-    log(`  ${''.padEnd(44)} time in pacer's core ${f(figures.pacer)} over ${figures.coreInputs} inputs (longest: ${figures.longestInput}); simulated cluster ${f(figures.cluster)}; GC ${f(figures.gc)}`);
+    log(`  ${''.padEnd(44)} time in pacer's core ${f(figures.pacer)} over ${figures.coreInputs} inputs (longest: ${figures.longestInput}); simulated cluster ${f(figures.cluster)}; GC ${f(figures.gc)}; process CPU ${figures.cpuMs} ms (${Math.round(figures.cpuShare * 100)}% of the wall time)`);
+    log(`  ${''.padEnd(44)} stretches > ${STRETCH_MS} ms by main cause: ${summarizeStretches(figures.stretches)}; most CPU in one stretch ${figures.stretchCpuMaxMs} ms; ${figures.slowInputCount} inputs > ${SLOW_INPUT_MS} ms`);
+    for (const s of [...figures.stretches].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5)) {
+      log(`  ${''.padEnd(44)}   ${s.wallMs} ms: ${s.cause}; CPU ${s.cpuMs} ms, GC ${s.gcMs} ms, inputs ${s.inputMs} ms, cluster ${s.clusterMs} ms${s.longestInput === '' ? '' : `; longest input ${s.longestInputMs} ms ${s.longestInput}`}`);
+    }
+    for (const i of figures.slowInputs.slice(0, 3)) log(`  ${''.padEnd(44)}   slow input ${i.ms} ms: ${i.label}`);
   };
   try {
     const n = o.instances;
@@ -266,15 +313,18 @@ function simComposition(o: ScaleLagOptions): { session: RunSession; api: SimApi;
 /** Measures where the process's time goes between `reset` and `figures` (see {@link PhaseFigures}). */
 interface TimeSpent {
   reset(): void;
-  figures(): Pick<PhaseFigures, 'pacer' | 'cluster' | 'gc' | 'coreInputs' | 'longestInput'>;
+  figures(): Pick<PhaseFigures, 'pacer' | 'cluster' | 'gc' | 'coreInputs' | 'longestInput' | 'stretches' | 'slowInputs' | 'slowInputCount' | 'stretchCpuMaxMs'>;
   close(): void;
 }
 
 /**
  * Times every step of the run (a core input, when the session saw one, else a simulated-cluster
- * entry) and the simulated master's ACCEPT inside the core's input; GC pauses by a
- * PerformanceObserver. The ACCEPT is timed by wrapping the cluster's method, which the run's
- * driver calls by name: bench-only instrumentation.
+ * entry), every API command (`session.submit`) and the simulated master's ACCEPT inside the core's
+ * input; GC pauses by a PerformanceObserver. The ACCEPT is timed by wrapping the cluster's method,
+ * which the run's driver calls by name: bench-only instrumentation. A ticker every 5 ms notes the
+ * stretches the loop was blocked for more than {@link STRETCH_MS}, with the process's CPU time over
+ * each; the inputs, cluster steps and GC pauses of more than 2 ms are kept as spans to attribute
+ * them (stall-attribution.ts).
  */
 function timeSpent(session: RunSession): TimeSpent {
   const acc = { pacer: [0, 0], cluster: [0, 0], gc: [0, 0], inputs: 0, longest: '' };
@@ -282,11 +332,16 @@ function timeSpent(session: RunSession): TimeSpent {
     a[0] += ms;
     a[1] = Math.max(a[1], ms);
   };
+  let spans: Span[] = [];
+  let slow: SlowInput[] = [];
+  let stretches: { startMs: number; wallMs: number; cpuMs: number }[] = [];
   const seen: { input?: SchedulerInput | undefined } = {};
   let acceptMs = 0;
+  let events = 0;
   session.onInput((_at, i) => {
     seen.input = i;
   });
+  session.onEvent(() => void events++);
   const cluster = session.cluster as unknown as { accept: (...args: unknown[]) => void };
   const accept = cluster.accept.bind(cluster);
   cluster.accept = (...args: unknown[]): void => {
@@ -294,28 +349,68 @@ function timeSpent(session: RunSession): TimeSpent {
     accept(...args);
     acceptMs += performance.now() - t0;
   };
+  const cpuNowMs = (): number => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  /** One core input (or command) done: counted, and kept as a span / listed when long. */
+  const inputDone = (label: string, t0: number, ms: number): void => {
+    if (ms >= 2) spans.push({ startMs: t0, ms, label: `input:${label}` });
+    if (ms > SLOW_INPUT_MS) slow.push({ label, ms: Math.round(ms * 10) / 10 });
+  };
   const step = session.step.bind(session);
   session.step = (untilMs: number): boolean => {
     seen.input = undefined;
     acceptMs = 0;
+    events = 0;
     const t0 = performance.now();
     const stepped = step(untilMs);
     const ms = performance.now() - t0;
     const input = seen.input as SchedulerInput | undefined;
     if (input === undefined) {
       add(acc.cluster, ms);
+      if (ms >= 2) spans.push({ startMs: t0, ms, label: 'cluster' });
     } else {
       acc.inputs++;
-      if (ms - acceptMs > acc.pacer[1]) acc.longest = input.type === 'timer' ? `timer:${input.timer.kind}` : input.type;
+      const kind = input.type === 'timer' ? `timer:${input.timer.kind}` : input.type;
+      if (ms - acceptMs > acc.pacer[1]) acc.longest = kind;
       add(acc.pacer, ms - acceptMs);
       if (acceptMs > 0) add(acc.cluster, acceptMs);
+      const size = input.type === 'offers' ? `${input.offers.length} offers, ` : '';
+      inputDone(`${kind} (${size}${events} events, accept ${Math.round(acceptMs)} ms)`, t0, ms);
     }
     return stepped;
   };
+  const submit = session.submit.bind(session);
+  session.submit = (command) => {
+    events = 0;
+    const t0 = performance.now();
+    const result = submit(command);
+    const ms = performance.now() - t0;
+    acc.inputs++;
+    add(acc.pacer, ms);
+    inputDone(`command:${command.type} (${events} events)`, t0, ms);
+    return result;
+  };
+  const gcKinds: Record<number, string> = {
+    [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+    [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+  };
   const gc = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) add(acc.gc, e.duration);
+    for (const e of list.getEntries()) {
+      add(acc.gc, e.duration);
+      const kind = (e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0;
+      if (e.duration >= 2) spans.push({ startMs: e.startTime, ms: e.duration, label: `gc:${gcKinds[kind] ?? kind}` });
+    }
   });
   gc.observe({ entryTypes: ['gc'] });
+  // The ticker: a gap between its turns of more than STRETCH_MS is a stretch the loop was blocked.
+  let last = { t: performance.now(), cpu: cpuNowMs() };
+  const ticker = setInterval(() => {
+    const now = { t: performance.now(), cpu: cpuNowMs() };
+    if (now.t - last.t > STRETCH_MS) stretches.push({ startMs: last.t, wallMs: now.t - last.t, cpuMs: now.cpu - last.cpu });
+    last = now;
+  }, 5);
   // Both to a tenth of a ms (one rounding, which keeps the longest within the sum: a sum rounded to
   // whole ms once fell below its longest stretch of 0.4 ms in the smoke test).
   const tenth = (ms: number): number => Math.round(ms * 10) / 10;
@@ -327,10 +422,35 @@ function timeSpent(session: RunSession): TimeSpent {
       acc.gc = [0, 0];
       acc.inputs = 0;
       acc.longest = '';
+      spans = [];
+      slow = [];
+      stretches = [];
+      last = { t: performance.now(), cpu: cpuNowMs() };
     },
-    figures: () => ({ pacer: spent(acc.pacer), cluster: spent(acc.cluster), gc: spent(acc.gc), coreInputs: acc.inputs, longestInput: acc.longest }),
-    close: () => gc.disconnect(),
+    figures: () => {
+      spans.sort((a, b) => a.startMs - b.startMs);
+      const attributed = stretches.map((s) => attributeStretch({ ...s, spans: spansIn(spans, s.startMs, s.startMs + s.wallMs) }));
+      return {
+        pacer: spent(acc.pacer), cluster: spent(acc.cluster), gc: spent(acc.gc), coreInputs: acc.inputs, longestInput: acc.longest,
+        stretches: attributed, slowInputs: [...slow].sort((a, b) => b.ms - a.ms).slice(0, 20), slowInputCount: slow.length,
+        stretchCpuMaxMs: attributed.reduce((m, a) => Math.max(m, a.cpuMs), 0),
+      };
+    },
+    close: () => {
+      clearInterval(ticker);
+      gc.disconnect();
+    },
   };
+}
+
+/** The spans (sorted by start) that overlap [from, to]. */
+function spansIn(sorted: readonly Span[], from: number, to: number): Span[] {
+  const out: Span[] = [];
+  for (const s of sorted) {
+    if (s.startMs >= to) break;
+    if (s.startMs + s.ms > from) out.push(s);
+  }
+  return out;
 }
 
 interface Answer {

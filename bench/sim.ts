@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { isTerminalCondition, type Condition } from '../src/scheduler/model/condition';
 import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
@@ -42,11 +43,25 @@ export interface SimBenchResult {
   runningAtEnd: number;
   /** Instances in a non-terminal condition at the end (none lost: equals `instances`). */
   liveAtEnd: number;
+  /**
+   * Loop steps and core events counted at every {@link CHECKPOINT_MS} of virtual time, after the
+   * first step at or past it (`"<virtual minutes>m <steps> <events>"`; the last, `"end …"`, at the
+   * end of the run). The simulator is deterministic,
+   * so two runs of one configuration must give the same list: where two lists first differ is
+   * where the runs diverged.
+   */
+  checkpoints: readonly string[];
+  /** The first 12 hex digits of the SHA-256 of {@link checkpoints}: equal for every run of one configuration. */
+  fingerprint: string;
   /** Why the run did not do all of its work; empty when it did. */
   problems: readonly string[];
 }
 
-function scenario(agents: number, instances: number, hours: number): Scenario {
+/** Virtual time between two {@link SimBenchResult.checkpoints}: 10 minutes, the core's reconciliation interval. */
+export const CHECKPOINT_MS = 600_000;
+
+/** The generated workload of one bench:sim configuration (exported for the determinism test). */
+export function simBenchScenario(agents: number, instances: number, hours: number): Scenario {
   const agentSpecs: SimAgentSpec[] = [];
   for (let n = 1; n <= agents; n++) {
     agentSpecs.push({
@@ -83,7 +98,7 @@ function scenario(agents: number, instances: number, hours: number): Scenario {
 
 /** Runs the generated workload for `hours` virtual hours; invariants optional. Never throws for a run that fell short: the reasons are in `problems`. */
 export function runSimBench(agents: number, instances: number, hours: number, invariants: boolean): SimBenchResult {
-  const session = createRunSession(scenario(agents, instances, hours), { invariants, trace: false });
+  const session = createRunSession(simBenchScenario(agents, instances, hours), { invariants, trace: false });
   let events = 0;
   const running = new Set<string>();
   let peakRunning = 0;
@@ -100,11 +115,20 @@ export function runSimBench(agents: number, instances: number, hours: number, in
   let peakHeap = 0;
   const t0 = performance.now();
   let steps = 0;
+  const startMs = session.nowMs();
+  const checkpoints: string[] = [];
+  let nextCheckpointMs = startMs + CHECKPOINT_MS;
   while (session.step(session.endMs)) {
     if ((++steps & 0xffff) === 0) peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+    // Counted after the first step at or past the checkpoint's instant.
+    while (session.nowMs() >= nextCheckpointMs) {
+      checkpoints.push(`${(nextCheckpointMs - startMs) / 60_000}m ${steps} ${events}`);
+      nextCheckpointMs += CHECKPOINT_MS;
+    }
   }
   const result = session.finish();
   const wallMs = performance.now() - t0;
+  checkpoints.push(`end ${result.loopSteps} ${events}`);
   const apps = Math.ceil(instances / 100);
   const live = result.finalCounts.reduce((n, c) => n + Object.entries(c.counts).filter(([k]) => !isTerminalCondition(k as Condition)).reduce((m, [, v]) => m + (v ?? 0), 0), 0);
   const problems: string[] = [];
@@ -117,7 +141,8 @@ export function runSimBench(agents: number, instances: number, hours: number, in
     virtualPerWall: Math.round((hours * 3_600_000) / wallMs), loopSteps: result.loopSteps,
     stepsPerSec: Math.round(result.loopSteps / (wallMs / 1000)), events, eventsPerSec: Math.round(events / (wallMs / 1000)),
     invariants, passed: result.passed, peakHeapMib: Math.round(Math.max(peakHeap, process.memoryUsage().heapUsed) / 1048576),
-    peakRunning, instancesEverRunning: everRunning.size, runningAtEnd: running.size, liveAtEnd: live, problems,
+    peakRunning, instancesEverRunning: everRunning.size, runningAtEnd: running.size, liveAtEnd: live,
+    checkpoints, fingerprint: createHash('sha256').update(checkpoints.join('\n')).digest('hex').slice(0, 12), problems,
   };
 }
 
@@ -133,12 +158,12 @@ function main(): number {
     : [{ agents: 1000, instances: 10_000, hours: 24 }, { agents: 10_000, instances: 100_000, hours: 1 }];
   const info = runInfo();
   console.log(`bench:sim  ${formatRunInfo(info)}; invariants ${invariants ? 'on' : 'off'}`);
-  console.log('agents  instances  v-hours  wall-ms   virtual/wall  loop-steps   steps/s    events     events/s  heap-MiB  peak-running  live-at-end');
+  console.log('agents  instances  v-hours  wall-ms   virtual/wall  loop-steps   steps/s    events     events/s  heap-MiB  peak-running  live-at-end  fingerprint');
   const results: SimBenchResult[] = [];
   for (const c of configs) {
     const r = runSimBench(c.agents, c.instances, c.hours, invariants);
     results.push(r);
-    console.log(`${String(r.agents).padStart(6)} ${String(r.instances).padStart(10)} ${String(r.virtualHours).padStart(8)} ${String(r.wallMs).padStart(8)} ${String(r.virtualPerWall).padStart(13)}x ${String(r.loopSteps).padStart(11)} ${String(r.stepsPerSec).padStart(9)} ${String(r.events).padStart(9)} ${String(r.eventsPerSec).padStart(11)} ${String(r.peakHeapMib).padStart(9)} ${String(r.peakRunning).padStart(13)} ${String(r.liveAtEnd).padStart(12)}`);
+    console.log(`${String(r.agents).padStart(6)} ${String(r.instances).padStart(10)} ${String(r.virtualHours).padStart(8)} ${String(r.wallMs).padStart(8)} ${String(r.virtualPerWall).padStart(13)}x ${String(r.loopSteps).padStart(11)} ${String(r.stepsPerSec).padStart(9)} ${String(r.events).padStart(9)} ${String(r.eventsPerSec).padStart(11)} ${String(r.peakHeapMib).padStart(9)} ${String(r.peakRunning).padStart(13)} ${String(r.liveAtEnd).padStart(12)}  ${r.fingerprint}`);
   }
   return finishRun('bench:sim', 'bench/results/sim.json', info, { invariants, results }, results.flatMap((r) => r.problems.map((p) => `${r.agents} agents / ${r.instances} instances / ${r.virtualHours} h: ${p}`)));
 }

@@ -274,6 +274,8 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   // SAME_INSTANT_PER_TASK per task in the cluster, counted once the first bound is passed), or the
   // core and the cluster are answering each other forever (a livelock).
   let instantMs = -1;
+  /** The run's loop step that first reached `instantMs` (the violation names it: where the instant began). */
+  let instantFirstStep = 0;
   let stepsAtInstant = 0;
   let instantBound = SAME_INSTANT_MAX;
   let boundRaised = false;
@@ -318,6 +320,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       loopSteps++;
       if (clock.now !== instantMs) {
         instantMs = clock.now;
+        instantFirstStep = loopSteps;
         stepsAtInstant = 0;
         instantBound = SAME_INSTANT_MAX;
         boundRaised = false;
@@ -329,7 +332,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
         }
         if (stepsAtInstant > instantBound) {
           violationAtMs = rel();
-          violations = [`livelock: ${instantBound} loop steps at one virtual instant without time advancing (${tasks} tasks in the cluster)`];
+          violations = [`livelock: ${instantBound} loop steps at one virtual instant without time advancing (${tasks} tasks in the cluster; the instant began at loop step ${instantFirstStep}, stopped at ${loopSteps})`];
           trace.append({ t: violationAtMs, k: 'violation', violations });
           return false;
         }

@@ -26,8 +26,16 @@ export class UpdateBook {
     }
     const uuid = this.newUuid();
     this.unacked.set(uuid, { uuid, taskId: status.taskId, agentId: status.agentId ?? '', state: status.state, postedAtMs: dueMs });
-    // One object for the book and the framework (nobody mutates a posted status).
-    const sent: TaskStatus = { ...status, uuid };
+    // One object for the book and the framework (nobody mutates a posted status), written field by
+    // field in the order `{ ...status, uuid }` gives: an object spread followed by another property
+    // is a slow path of this Node's V8 (µs per update, against a tenth of that field by field).
+    const sent: { -readonly [K in keyof TaskStatus]: TaskStatus[K] } = status.agentId === undefined
+      ? { taskId: status.taskId, state: status.state }
+      : { taskId: status.taskId, agentId: status.agentId, state: status.state };
+    if (status.reason !== undefined) sent.reason = status.reason;
+    if (status.healthy !== undefined) sent.healthy = status.healthy;
+    if (status.message !== undefined) sent.message = status.message;
+    sent.uuid = uuid;
     this.sent.set(uuid, sent);
     this.outbox.status(dueMs, sent);
     return uuid;

@@ -5,7 +5,7 @@ import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
-import { parseZkUrl } from '../cluster/mesos/zk/zk-url';
+import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url';
 import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
 import { agentPortsProblem, DEFAULT_FIRST_AGENT_PORT, DEFAULT_PORTS_PER_AGENT } from '../cluster/local/local-agent';
@@ -326,14 +326,16 @@ function masterUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
   return undefined;
 }
 
-/** Why `value` is not a ZooKeeper URL (parseZkUrl's message, credentials hidden), or undefined. */
+/**
+ * Why `value` is not a ZooKeeper URL pacer can use (parseZkUrl's message, or the client's limit:
+ * no IPv6 servers; credentials hidden), or undefined.
+ */
 function zkProblem(value: string): string | undefined {
   try {
-    parseZkUrl(value);
+    return unsupportedZkUrlProblem(parseZkUrl(value));
   } catch (err) {
     return (err as Error).message;
   }
-  return undefined;
 }
 
 function zkUrl(c: Mutable<PacerConfig>, value: string): string | undefined {

@@ -79,6 +79,8 @@ export class RealTimeLoop implements Timers, Clock {
   private wake: { readonly dueMs: number; readonly now: boolean; readonly cancel: () => void } | undefined;
   /** What closed the loop, if the core failed. */
   private failure: CoreFailure | undefined;
+  /** The id of the entry scheduled last (ids grow with scheduling order: HeapLoop's seq). */
+  private lastId = 0;
   /** Inputs handled so far (metrics, tests). */
   handled = 0;
 
@@ -108,13 +110,14 @@ export class RealTimeLoop implements Timers, Clock {
   /** Posts an input from outside (driver, probe): an entry due now, handled on a later turn. */
   post(input: SchedulerInput): void {
     if (this.closed) return;
-    this.heap.schedule(this.nowMs(), input);
+    this.lastId = this.heap.schedule(this.nowMs(), input);
     this.arm();
   }
 
   /** The Timers port: the core's timer input becomes an entry due at `dueMs`. */
   schedule(dueMs: number, input: TimerInput): number {
     const id = this.heap.schedule(dueMs, input);
+    this.lastId = id;
     this.arm();
     return id;
   }
@@ -129,14 +132,18 @@ export class RealTimeLoop implements Timers, Clock {
   }
 
   /**
-   * Handles an API command now, after every entry already due, and returns its result. Throws when
+   * Handles an API command now, after the entries that were already queued and due when it was
+   * called, and returns its result. Entries those queue in turn (a `continueChanges`,
+   * `continueOffers` or `continueReconcile` timer due at once, which re-arms itself until a big
+   * change is done) wait for the command: draining them too would run all of a 100,000-instance
+   * change in one call and block the process for seconds (issue 11 item 4). Throws when
    * the core is not attached, the loop is closed, or it is called from inside an input; throws the
    * {@link CoreFailure} when the core fails (after `onFailure`, which in production does not return).
    */
   submit(command: SchedulerInput): CommandResult {
     if (this.core === undefined) throw new Error('the scheduler is not started yet');
     if (this.busy) throw new Error('a command was submitted while an input was being handled (re-entrant loop)');
-    this.runDue(Number.POSITIVE_INFINITY);
+    this.runDue(Number.POSITIVE_INFINITY, this.lastId);
     if (this.failure !== undefined) throw this.failure;
     if (this.closed) throw new Error('the scheduler is shutting down');
     this.busy = true;
@@ -167,15 +174,18 @@ export class RealTimeLoop implements Timers, Clock {
     return this.lastMs;
   }
 
-  /** Handles the entries due by now, for at most `budgetMs` of wall time, then re-arms. */
-  private runDue(budgetMs: number): void {
+  /**
+   * Handles the entries due by now, for at most `budgetMs` of wall time, then re-arms; with
+   * `maxId`, only up to the first entry in loop order that was scheduled after the entry of that id.
+   */
+  private runDue(budgetMs: number, maxId = Number.POSITIVE_INFINITY): void {
     if (this.busy || this.closed || this.core === undefined) return;
     this.busy = true;
     const startedMs = this.wallMs();
     try {
       for (;;) {
         const atMs = this.tick();
-        const entry = this.heap.popDue(atMs);
+        const entry = this.heap.popDue(atMs, maxId);
         if (entry === undefined) break;
         this.handle(entry.input, atMs, false);
         if (this.wallMs() - startedMs >= budgetMs) break;

@@ -59,6 +59,10 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
     const record: SetAsideRecord = { kind: 'deployment', key: d.plan.id, reason: '' };
     lastResort(ctx, setAside, record, () => deployments.resume(ctx, d), () => deployments.cancel(ctx, d.plan.id, true));
   }
+  // Marathon's scale check after an election: a run spec no deployment holds reaches the root's count.
+  for (const rs of [...state.runSpecs.values()]) {
+    lastResort(ctx, setAside, runSpecRecord(rs), () => deployments.scaleCheck(ctx, [rs.spec.id]), () => forget(ctx, rs));
+  }
   for (const rs of [...state.runSpecs.values()]) {
     state.demandDirty.add(rs);
     state.changed.add(rs.spec.id);

@@ -25,6 +25,12 @@ export interface SchedulerOptions {
   readonly killRetryMs: number;
   /** `--reconciliation_interval` (600 s); 0 disables periodic reconciliation. */
   readonly reconciliationIntervalMs: number;
+  /**
+   * Marathon's `--scale_apps_interval` (300 s): how often every run spec no deployment holds is
+   * brought to the count the root holds (DeploymentManager.scaleCheck); 0 disables the periodic
+   * check (it still runs when a deployment stops early and after a restart).
+   */
+  readonly scaleAppsIntervalMs: number;
   /** `--gpu_scheduling_behavior restricted`: keep non-GPU work off GPU agents. */
   readonly gpuRestricted: boolean;
   /** How many recent unused offers per run spec `/v2/queue?embed=lastUnusedOffers` can show. */
@@ -82,6 +88,7 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   acceptRefuseMs: 0,
   killRetryMs: 10_000,
   reconciliationIntervalMs: 600_000,
+  scaleAppsIntervalMs: 300_000,
   gpuRestricted: true,
   lastUnusedOffersMax: 50,
   maxRunningDeployments: 100,

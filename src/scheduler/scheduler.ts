@@ -49,6 +49,7 @@ import type { SetAsideRecord, Store } from './ports/store';
 import { onExpungeTimer, onInactiveTimer } from './unreachable/unreachable';
 import { onReadinessResult, onReadinessTimer, readinessResults } from './readiness/readiness-checks';
 import type { ReadinessCheckResult } from './model/readiness-check';
+import { WHOLE_ROOT_GROUP_ID } from './groups/changed-group-id';
 
 /** A run spec waiting for offers, as `/v2/queue` shows it. */
 export interface QueueEntry {
@@ -98,6 +99,9 @@ export class Scheduler {
     this.afterInput();
     if (opts.reconciliationIntervalMs > 0) {
       world.timers.schedule(ports.clock.nowMs() + opts.reconciliationIntervalMs, { type: 'timer', timer: { kind: 'reconcile' } });
+    }
+    if (opts.scaleAppsIntervalMs > 0) {
+      ports.timers.schedule(ports.clock.nowMs() + opts.scaleAppsIntervalMs, { type: 'timer', timer: { kind: 'scaleCheck' } });
     }
   }
 
@@ -361,7 +365,7 @@ export class Scheduler {
       case 'setEnforceRole':
         return setGroupEnforceRole(this.ctx, cmd.groupId, cmd.enforceRole);
       case 'deploy':
-        return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true));
+        return deployResult(this.ctx.deployments.deploy(this.ctx, cmd.root, cmd.force === true, WHOLE_ROOT_GROUP_ID));
       case 'cancelDeployment':
         return deployResult(this.ctx.deployments.cancel(this.ctx, cmd.deploymentId, cmd.force === true));
       case 'killInstances':
@@ -406,6 +410,10 @@ export class Scheduler {
       case 'reconcile':
         this.reconcileAll();
         this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.reconciliationIntervalMs, { type: 'timer', timer });
+        return;
+      case 'scaleCheck':
+        this.ctx.deployments.scaleCheck(this.ctx, this.ctx.state.runSpecs.keys());
+        this.ctx.timers.schedule(this.ctx.clock.nowMs() + this.ctx.options.scaleAppsIntervalMs, { type: 'timer', timer });
         return;
     }
   }

@@ -96,6 +96,9 @@ t.test('bench:scale-lag creates, deletes and runs every instance through the API
   const up = r.phases[2];
   t.ok(up.coreInputs > 300 / 7 && up.pacer.sumMs > 0 && up.cluster.sumMs > 0, 'the scale-up took many core inputs; time in the core and in the simulated cluster reported');
   t.ok(up.pacer.maxMs <= up.pacer.sumMs && up.gc.maxMs <= up.gc.sumMs, 'a longest stretch is part of its sum');
+  t.ok(r.phases.every((p) => p.cpuMs > 0 && p.cpuShare > 0), 'the process\'s CPU time over every phase reported');
+  t.ok(r.phases.every((p) => Array.isArray(p.stretches) && p.slowInputCount >= p.slowInputs.length && p.stretchCpuMaxMs >= 0), 'blocked stretches and slow inputs reported for every phase');
+  t.ok(r.phases.every((p) => p.stretches.every((s) => s.wallMs > 50 && ['no CPU', 'GC', 'input', 'cluster', 'other'].includes(s.cause))), 'every stretch listed is longer than 50 ms and has a cause');
 });
 
 t.test('bench:scale-lag says what it did not do', { timeout: 300_000 }, async (t) => {

@@ -181,6 +181,36 @@ t.test('submit handles what is due first, then the command, and returns its resu
   t.equal(loop.submit(command('x')), refused, 'the core\'s result as it is');
 });
 
+t.test('submit drains what was queued and due before it, not what that queues in turn (a big change goes on after the command)', async (t) => {
+  // A core input that re-arms itself due at once (continueChanges, continueOffers, continueReconcile)
+  // `rounds` times: submit must not run the whole chain before the command.
+  const cases: { name: string; queued: string[]; rounds: number; before: string[] }[] = [
+    { name: 'nothing queued', queued: [], rounds: 0, before: [] },
+    { name: 'due posts, none re-arming', queued: ['a', 'b'], rounds: 0, before: ['a', 'b'] },
+    { name: 'a chain of 1,000 rounds: only its queued round runs first', queued: ['chain'], rounds: 1000, before: ['chain'] },
+    { name: 'a chain and a post queued behind it: both queued, both first', queued: ['chain', 'a'], rounds: 1000, before: ['chain', 'a'] },
+  ];
+  for (const c of cases) {
+    const clock = FakeTimers.install({ now: START_MS, toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'Date'] });
+    try {
+      const loop = new RealTimeLoop({ wallMs: () => clock.now });
+      const core = new RecordingCore(loop);
+      let left = c.rounds;
+      core.during.chain = () => {
+        if (left-- > 0) loop.schedule(loop.nowMs(), named('chain'));
+      };
+      loop.attach(core);
+      for (const q of c.queued) loop.post(named(q));
+      loop.submit(command('x'));
+      t.same(core.log, [...c.before, 'cmd:x'], `${c.name}: what was queued, then the command`);
+      clock.runAll();
+      t.equal(core.log.filter((n) => n === 'chain').length, c.rounds + (c.queued.includes('chain') ? 1 : 0), `${c.name}: the chain goes on to its end afterwards`);
+    } finally {
+      clock.uninstall();
+    }
+  }
+});
+
 t.test('submit before attach, after close, or from inside an input is refused', async (t) => {
   t.throws(() => new RealTimeLoop().submit(command('x')), { message: 'the scheduler is not started yet' });
   const { clock, loop, core } = attached(t);

@@ -21,6 +21,10 @@ t.test('a run whose clock stands still for too many steps fails as a livelock in
   t.equal(r.passed, false);
   t.match(r.violations, [/livelock: 100000 loop steps at one virtual instant/]);
   t.equal(r.violationAtMs, 1000, 'stopped at the instant that stood still');
+  // The message says where the instant began and where the run stopped: one step past the bound.
+  const [, began, stopped] = /the instant began at loop step (\d+), stopped at (\d+)\)$/.exec(r.violations[0]) ?? [];
+  t.equal(Number(stopped) - Number(began), SAME_INSTANT_MAX + 1, 'stopped one step past the bound, counted from the instant\'s first step');
+  t.equal(Number(stopped), r.loopSteps, 'at the run\'s last loop step');
 });
 
 // A reconciliation answers every task twice at one instant, so the bound grows with the cluster:

@@ -2,6 +2,7 @@ import type { CommandContext } from './command-context';
 import type { CommandResult, RootChange, RootChangePreview } from '../model/inputs';
 import { deployResult, refusedDeploy } from './deploy-result';
 import { rootAfter } from './root-after';
+import { rootChangeGroupId } from '../groups/changed-group-id';
 
 /**
  * A change of the root group named by its meaning (bulk app updates, group updates, reverts,
@@ -11,7 +12,7 @@ import { rootAfter } from './root-after';
 export function changeRoot(ctx: CommandContext, change: RootChange, force: boolean): CommandResult {
   const target = rootAfter(ctx, change);
   if (!target.ok) return target;
-  return deployResult(ctx.deployments.deploy(ctx, target.root, force));
+  return deployResult(ctx.deployments.deploy(ctx, target.root, force, rootChangeGroupId(change)));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CommandContext } from './command-context';
 import { findRunSpec } from '../groups/tree-query';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
+import { runSpecChangeGroupId } from '../groups/changed-group-id';
 import { versionAfter } from '../groups/version-after';
 
 /**
@@ -11,5 +12,5 @@ import { versionAfter } from '../groups/version-after';
 export function deleteRunSpecCommand(ctx: CommandContext, runSpecId: string, force: boolean): CommandResult {
   if (findRunSpec(ctx.state.root, runSpecId) === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const version = versionAfter(ctx.clock.nowMs(), ctx.state.root.version);
-  return deployChange(ctx, ctx.groups.withoutRunSpec(ctx.state.root, runSpecId, version), force, runSpecId);
+  return deployChange(ctx, ctx.groups.withoutRunSpec(ctx.state.root, runSpecId, version), force, runSpecChangeGroupId(runSpecId));
 }

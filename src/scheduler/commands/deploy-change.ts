@@ -2,12 +2,15 @@ import type { CommandContext } from './command-context';
 import type { GroupFailure, GroupResult } from '../groups/group-result';
 import type { CommandResult } from '../model/inputs';
 import { deployResult } from './deploy-result';
-import { parentOf } from '../groups/path-id';
 
-/** Deploys a changed root, or reports why the change was refused (namespace conflict, unknown id). */
-export function deployChange(ctx: CommandContext, change: GroupResult, force: boolean, runSpecId?: string): CommandResult {
+/**
+ * Deploys a changed root, or reports why the change was refused (namespace conflict, unknown id).
+ * `groupId`: the group the command addressed, named by its group change events
+ * (`groups/changed-group-id.ts`).
+ */
+export function deployChange(ctx: CommandContext, change: GroupResult, force: boolean, groupId: string): CommandResult {
   if (!change.ok) return refusedChange(change);
-  return deployResult(ctx.deployments.deploy(ctx, change.root, force, runSpecId === undefined ? undefined : parentOf(runSpecId)));
+  return deployResult(ctx.deployments.deploy(ctx, change.root, force, groupId));
 }
 
 /**

@@ -8,6 +8,7 @@ import { versionAfter } from '../groups/version-after';
 import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
+import { WHOLE_ROOT_GROUP_ID } from '../groups/changed-group-id';
 import { uuidFrom } from '../kernel/ids';
 
 type KillCommand = Extract<Command, { type: 'killInstances' }>;
@@ -37,7 +38,7 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
   // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
   const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
   const scaled = withInstances(current, Math.max(0, current.instances - victims.length), versionAfter(ctx.clock.nowMs(), ctx.state.root.version));
-  return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), true, rs.spec.id);
+  return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), true, WHOLE_ROOT_GROUP_ID);
 }
 
 /**
@@ -69,7 +70,7 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
     if (!next.ok) return { ok: false, error: 'invalid', message: next.message };
     root = next.root;
   }
-  return deployChange(ctx, { ok: true, root }, true);
+  return deployChange(ctx, { ok: true, root }, true, WHOLE_ROOT_GROUP_ID);
 }
 
 /**

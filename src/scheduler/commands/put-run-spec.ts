@@ -5,6 +5,7 @@ import { parseIsoTime } from '../kernel/iso-time';
 import type { CommandResult } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
 import { deployChange } from './deploy-change';
+import { runSpecChangeGroupId } from '../groups/changed-group-id';
 import { versionAfter } from '../groups/version-after';
 
 /**
@@ -26,5 +27,5 @@ export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): 
   const before = findRunSpec(root, spec.id);
   const version = versionAfter(Math.max(ctx.clock.nowMs(), parseIsoTime(spec.version) ?? 0), root.version);
   const stamped = stampVersions(before?.kind === spec.kind ? before : undefined, spec, version);
-  return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, version), force, spec.id);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, stamped, version), force, runSpecChangeGroupId(spec.id));
 }

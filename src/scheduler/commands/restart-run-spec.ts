@@ -3,6 +3,7 @@ import { findRunSpec } from '../groups/tree-query';
 import { stampVersions } from '../groups/versioning';
 import type { CommandResult } from '../model/inputs';
 import { deployChange } from './deploy-change';
+import { runSpecChangeGroupId } from '../groups/changed-group-id';
 import { versionAfter } from '../groups/version-after';
 
 /**
@@ -19,5 +20,5 @@ export function restartRunSpec(ctx: CommandContext, runSpecId: string, force: bo
   if (spec === undefined) return { ok: false, error: 'unknown-run-spec', message: `App '${runSpecId}' does not exist` };
   const version = versionAfter(ctx.clock.nowMs(), root.version, spec.version, spec.versionInfo.lastConfigChangeAt);
   const restarted = stampVersions(spec, spec, version, 'restart');
-  return deployChange(ctx, ctx.groups.withRunSpec(root, restarted, version), force, runSpecId);
+  return deployChange(ctx, ctx.groups.withRunSpec(root, restarted, version), force, runSpecChangeGroupId(runSpecId));
 }

@@ -3,6 +3,7 @@ import { setEnforceRole } from '../groups/set-enforce-role';
 import type { CommandResult } from '../model/inputs';
 import { deployResult } from './deploy-result';
 import { refusedChange } from './deploy-change';
+import { groupChangeGroupId } from '../groups/changed-group-id';
 
 /**
  * `PATCH /v2/groups/{id}` (spec 2.7 rule 4, fact 72): sets `enforceRole` of a top-level group;
@@ -16,5 +17,5 @@ export function setGroupEnforceRole(ctx: CommandContext, groupId: string, enforc
   const result = setEnforceRole(root, groupId, enforceRole ?? ctx.options.newGroupEnforceRole === 'top');
   if (!result.ok) return refusedChange(result);
   if (result.root === root) return { ok: true };
-  return deployResult(ctx.deployments.deploy(ctx, result.root, false));
+  return deployResult(ctx.deployments.deploy(ctx, result.root, false, groupChangeGroupId(groupId)));
 }

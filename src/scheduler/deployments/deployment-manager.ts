@@ -12,7 +12,7 @@ import { eventStepJson, fullPlan, lightPlanJson } from './plan-json';
 import type { FullPlan } from '../model/events';
 import { findRunSpec } from '../groups/tree-query';
 import { CYCLIC_DEPENDENCIES_MESSAGE } from '../groups/dependencies';
-import { parentOf } from '../groups/path-id';
+import { WHOLE_ROOT_GROUP_ID } from '../groups/changed-group-id';
 import { versionAfter } from '../groups/version-after';
 import { validateRole } from '../groups/role-rules';
 import { sameConfig } from '../model/same-config';
@@ -58,16 +58,19 @@ export class DeploymentManager {
   /** `planner` also plans dry runs (`?dryRun=true`), so they show the plan a change would get. */
   constructor(readonly planner: Planner) {}
 
-  /** `groupId`: the group the change was made to (group_change_success); derived when not given. */
-  deploy(ctx: DeploymentContext, target: Group, force: boolean, groupId?: string): DeployResult {
+  /**
+   * `groupId`: the group the command addressed, named by group_change_success and
+   * group_change_failed (fact 107; the rule: groups/changed-group-id.ts).
+   */
+  deploy(ctx: DeploymentContext, target: Group, force: boolean, groupId: string): DeployResult {
     const result = this.tryDeploy(ctx, target, force, groupId);
     if (!result.ok && result.error !== 'unknown-deployment') {
-      ctx.bus.emit({ eventType: 'group_change_failed', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? '/', version: target.version, reason: result.message });
+      ctx.bus.emit({ eventType: 'group_change_failed', timestamp: isoTime(ctx.clock.nowMs()), groupId, version: target.version, reason: result.message });
     }
     return result;
   }
 
-  private tryDeploy(ctx: DeploymentContext, requested: Group, force: boolean, groupId?: string): DeployResult {
+  private tryDeploy(ctx: DeploymentContext, requested: Group, force: boolean, groupId: string): DeployResult {
     const refused = this.refusedRoot(ctx, requested);
     if (refused !== undefined) return refused;
     const original = ctx.state.root;
@@ -97,7 +100,7 @@ export class DeploymentManager {
       if (spec !== undefined) ctx.state.history.record(spec);
     }
     ctx.state.history.recordRoot(target);
-    ctx.bus.emit({ eventType: 'group_change_success', timestamp: isoTime(ctx.clock.nowMs()), groupId: groupId ?? changedGroupId(plan), version: target.version });
+    ctx.bus.emit({ eventType: 'group_change_success', timestamp: isoTime(ctx.clock.nowMs()), groupId, version: target.version });
     const d: Deployment = { plan, original, target, stepIndex: -1, startedAtMs: ctx.clock.nowMs() };
     this.startRunning(d);
     this.advance(ctx, d);
@@ -210,7 +213,7 @@ export class DeploymentManager {
     if (d === undefined) return { ok: false, error: 'unknown-deployment', message: `DeploymentPlan ${deploymentId} does not exist` };
     this.stop(ctx, d, 'The deployment has been canceled');
     if (force) return { ok: true, deploymentId, version: ctx.state.root.version };
-    return this.deploy(ctx, revertedRoot(ctx, d), true);
+    return this.deploy(ctx, revertedRoot(ctx, d), true, WHOLE_ROOT_GROUP_ID);
   }
 
   /** Why each action of each running deployment's current step waits. */
@@ -281,17 +284,24 @@ export class DeploymentManager {
       rs.restart = undefined;
       converge(ctx, rs);
     }
-    this.scaleCheck(ctx, d);
+    this.scaleCheck(ctx, d.plan.affectedRunSpecIds);
   }
 
   /**
-   * Marathon's scale check (`--scale_apps_interval`), run when a deployment stops early: a run
-   * spec of its plan that no other deployment holds, whose config matches the root but whose
-   * count does not (a later step never ran), is scaled to the root's count.
+   * Marathon's scale check (`--scale_apps_interval`): a run spec of `runSpecIds` that no running
+   * deployment holds, whose config matches the root's but whose count does not, is scaled to the
+   * root's count. It runs where the run spec and the root can part without a deployment to join
+   * them again — when a deployment stops early (forced over, canceled with force: a later step
+   * never ran), over its plan's run specs; after a restart, over every recovered run spec (a store
+   * written before this check, or a deployment whose end was durable while its scale was not) —
+   * and, as in Marathon, periodically over every run spec (`scaleAppsIntervalMs`, a `scaleCheck`
+   * timer), in case anything else ever parts them. Nothing happens when the counts agree; a held
+   * run spec is its deployment's (found through the index, so a check of every run spec costs one
+   * lookup each).
    */
-  private scaleCheck(ctx: DeploymentContext, d: Deployment): void {
-    for (const id of d.plan.affectedRunSpecIds) {
-      if (this.holding(id).length > 0) continue;
+  scaleCheck(ctx: DeploymentContext, runSpecIds: Iterable<string>): void {
+    for (const id of [...runSpecIds]) {
+      if (this.byRunSpec.has(id)) continue;
       const rs = ctx.state.runSpecs.get(id);
       const spec = findRunSpec(ctx.state.root, id);
       if (rs === undefined || spec === undefined || rs.deleting || rs.spec.instances === spec.instances) continue;
@@ -340,12 +350,6 @@ function roleProblems(ctx: DeploymentContext, original: Group, target: Group, id
     if (detail !== undefined) errors.push(...detail.errors);
   }
   return errors.length === 0 ? undefined : { path: '/role', errors: [...new Set(errors)] };
-}
-
-/** group_change_success names the parent group of the changed run spec (fact 107), `/` for several. */
-function changedGroupId(plan: DeploymentPlan): string {
-  const parents = new Set(plan.affectedRunSpecIds.map(parentOf));
-  return parents.size === 1 ? [...parents][0] : '/';
 }
 
 /**

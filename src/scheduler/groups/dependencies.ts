@@ -1,6 +1,7 @@
 import type { RunSpec } from '../model/run-spec';
 import type { Group } from './group';
 import { comparePathIds, parentOf, resolvePathId } from './path-id';
+import { editedFrom } from './map-edits';
 import { allGroups, findGroup, findRunSpec } from './tree-query';
 
 /** Marathon's message for a root whose dependency graph has a cycle (fact 74, `state/RootGroup.scala`). */
@@ -122,25 +123,38 @@ function buildGraph(root: Group): ReadonlyMap<string, readonly string[]> {
  */
 function declaresDependencies(group: Group): boolean {
   if (group.dependencies.length > 0) return true;
-  let apps = appsDeclaring.get(group.apps);
-  if (apps === undefined) {
-    apps = false;
-    for (const a of group.apps.values()) {
-      if (a.dependencies.length > 0) {
-        apps = true;
+  return appsDeclare(group.apps) || [...group.groups.values()].some(declaresDependencies);
+}
+
+/**
+ * Whether an app of `apps` declares a dependency, once per map. A map made by one edit of a map
+ * where none does (map-edits.ts) is answered by the edited app alone: creating an app in a group
+ * of 10,000 reads one app, not 10,000.
+ */
+function appsDeclare(apps: ReadonlyMap<string, RunSpec>): boolean {
+  let declares = appsDeclaring.get(apps);
+  if (declares !== undefined) return declares;
+  const from = editedFrom(apps);
+  if (from !== undefined && appsDeclaring.get(from.parent) === false) {
+    declares = declaredDependencies(apps.get(from.key)).length > 0;
+  } else {
+    declares = false;
+    for (const a of apps.values()) {
+      if (declaredDependencies(a).length > 0) {
+        declares = true;
         break;
       }
     }
-    appsDeclaring.set(group.apps, apps);
   }
-  return apps || [...group.groups.values()].some(declaresDependencies);
+  appsDeclaring.set(apps, declares);
+  return declares;
 }
 
 const appsDeclaring = new WeakMap<ReadonlyMap<string, RunSpec>, boolean>();
 
 /** An app's own `dependencies`; pods have none (rule 8). */
-function declaredDependencies(spec: RunSpec): string[] {
-  return spec.kind === 'app' ? [...spec.dependencies] : [];
+function declaredDependencies(spec: RunSpec | undefined): readonly string[] {
+  return spec?.kind === 'app' ? spec.dependencies : [];
 }
 
 function runSpecIdsUnder(group: Group): readonly string[] {

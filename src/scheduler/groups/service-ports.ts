@@ -3,6 +3,7 @@ import { assert } from '../kernel/assert';
 import type { AppSpec } from '../model/app';
 import type { Group } from './group';
 import { mapWith, withGroupAt } from './group-tree';
+import { editedFrom, editedKeys } from './map-edits';
 import { comparePathIds, parentOf } from './path-id';
 import { stampVersions } from './versioning';
 
@@ -62,7 +63,9 @@ export function assignServicePorts(range: ServicePortRange, from: Group, to: Gro
     if (assigned === undefined) return { ok: false, message: `All ports in the range [${range.min}-${range.max}) are already in use` };
     root = withGroupAt(root, parentOf(app.id), (parent) => {
       assert(parent !== undefined, `the group of ${app.id} exists`);
-      return { ...parent, apps: mapWith(parent.apps, app.id, assigned) };
+      const apps = mapWith(parent.apps, app.id, assigned);
+      portsOfApps(apps); // known for the next change, as appsNeedingPorts keeps them
+      return { ...parent, apps };
     }, 'off');
   }
   return { ok: true, root };
@@ -72,8 +75,9 @@ export function assignServicePorts(range: ServicePortRange, from: Group, to: Gro
  * The apps of `to` that ask for a dynamic port (0) and are new or changed (not only scaled) since
  * `from`, with their previous version, in path id order. Subtrees and apps that `to` shares with
  * `from` (the same object: a root change copies only the path to what it changed, and stamping
- * versions copies groups, not their maps of apps) are unchanged and skipped unread, so a change
- * costs the size of the groups it touched, not of the tree.
+ * versions copies groups, not their maps of apps) are unchanged and skipped unread, and a map of
+ * apps made from `from`'s by a few edits is read at the edited keys only, so a change costs what it
+ * changed, not the size of its group or of the tree.
  */
 function appsNeedingPorts(from: Group, to: Group): { app: AppSpec; previous: AppSpec | undefined }[] {
   const out: { app: AppSpec; previous: AppSpec | undefined }[] = [];
@@ -81,14 +85,35 @@ function appsNeedingPorts(from: Group, to: Group): { app: AppSpec; previous: App
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     const [group, before] = next;
     if (group === before) continue;
-    if (group.apps !== before?.apps) for (const app of group.apps.values()) {
-      const previous = before?.apps.get(app.id);
-      if (previous === app || !servicePortsOf(app).includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
-      out.push({ app, previous });
+    if (group.apps !== before?.apps) {
+      for (const app of changedApps(before?.apps, group.apps)) {
+        const previous = before?.apps.get(app.id);
+        if (previous === app || !servicePortsOf(app).includes(0) || (previous !== undefined && sameConfig(previous, app))) continue;
+        out.push({ app, previous });
+      }
+      // Keeps the ports of the changed map known (one edit from the last ones: cheap), so that a
+      // later change that needs them works them out from these instead of reading every app.
+      portsOfApps(group.apps);
     }
     for (const child of group.groups.values()) pending.push([child, before?.groups.get(child.id)]);
   }
   return out.sort((a, b) => comparePathIds(a.app.id, b.app.id));
+}
+
+/**
+ * The apps of `apps` that may differ from `before`'s: those at the keys edited since `before` when
+ * `apps` is a known edit of it (groups/map-edits.ts: one app changed in a group of 10,000 reads
+ * one app), else every app.
+ */
+function changedApps(before: ReadonlyMap<string, AppSpec> | undefined, apps: ReadonlyMap<string, AppSpec>): Iterable<AppSpec> {
+  const keys = before === undefined ? undefined : editedKeys(before, apps);
+  if (keys === undefined) return apps.values();
+  const out: AppSpec[] = [];
+  for (const key of new Set(keys)) {
+    const app = apps.get(key);
+    if (app !== undefined) out.push(app);
+  }
+  return out;
 }
 
 /** Calls `fn` with every group's map of apps in the tree. */
@@ -108,12 +133,37 @@ function forEachAppsMap(root: Group, fn: (apps: ReadonlyMap<string, AppSpec>) =>
 function portsOfApps(apps: ReadonlyMap<string, AppSpec>): readonly number[] {
   let ports = portsByApps.get(apps);
   if (ports === undefined) {
-    const list: number[] = [];
-    for (const app of apps.values()) for (const p of servicePortsOf(app)) list.push(p);
-    ports = list;
+    ports = editedPorts(apps) ?? wholePorts(apps);
     portsByApps.set(apps, ports);
   }
   return ports;
+}
+
+function wholePorts(apps: ReadonlyMap<string, AppSpec>): number[] {
+  const list: number[] = [];
+  for (const app of apps.values()) for (const p of servicePortsOf(app)) list.push(p);
+  return list;
+}
+
+/**
+ * The ports of a map made by one edit (map-edits.ts) from a map whose ports are known: those, less
+ * the edited app's ports there, plus its ports here (the list is read as a multiset: two apps may
+ * name the same fixed port). Undefined when not known.
+ */
+function editedPorts(apps: ReadonlyMap<string, AppSpec>): number[] | undefined {
+  const from = editedFrom(apps);
+  const before = from === undefined ? undefined : portsByApps.get(from.parent);
+  if (from === undefined || before === undefined) return undefined;
+  const list = [...before];
+  const was = from.parent.get(from.key);
+  for (const p of was === undefined ? [] : servicePortsOf(was)) {
+    const at = list.indexOf(p);
+    if (at < 0) return undefined;
+    list.splice(at, 1);
+  }
+  const now = apps.get(from.key);
+  for (const p of now === undefined ? [] : servicePortsOf(now)) list.push(p);
+  return list;
 }
 
 const portsByApps = new WeakMap<ReadonlyMap<string, AppSpec>, readonly number[]>();

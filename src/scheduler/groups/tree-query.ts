@@ -1,12 +1,18 @@
 import type { RunSpec } from '../model/run-spec';
 import type { Group } from './group';
-import { comparePathIds, joinSegments, segments } from './path-id';
+import { ROOT_ID, comparePathIds, isPlainAbsolute, joinSegments, parentOf, segments } from './path-id';
 
 /* Read-only queries over the immutable group tree. */
 
 /** The group with this canonical id (`/` is the root itself), or undefined. O(depth). */
 export function findGroup(root: Group, id: string): Group | undefined {
   let g: Group | undefined = root;
+  if (isPlainAbsolute(id)) {
+    // Hot (every lookup of a run spec by id): each ancestor's id is a prefix of `id` up to a `/`.
+    if (id === ROOT_ID) return root;
+    for (let at = id.indexOf('/', 1); at > 0 && g !== undefined; at = id.indexOf('/', at + 1)) g = g.groups.get(id.slice(0, at));
+    return g?.groups.get(id);
+  }
   const parts = segments(id);
   for (let n = 1; n <= parts.length && g !== undefined; n++) g = g.groups.get(joinSegments(parts.slice(0, n)));
   return g;
@@ -14,6 +20,11 @@ export function findGroup(root: Group, id: string): Group | undefined {
 
 /** The app or pod with this canonical id, or undefined. O(depth). */
 export function findRunSpec(root: Group, id: string): RunSpec | undefined {
+  if (isPlainAbsolute(id)) {
+    if (id === ROOT_ID) return undefined;
+    const parent = findGroup(root, parentOf(id));
+    return parent?.apps.get(id) ?? parent?.pods.get(id);
+  }
   const parts = segments(id);
   if (parts.length === 0) return undefined;
   const parent = findGroup(root, joinSegments(parts.slice(0, -1)));

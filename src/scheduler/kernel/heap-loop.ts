@@ -45,10 +45,15 @@ export class HeapLoop<T> {
     return this.next()?.dueMs;
   }
 
-  /** Remove and return the next live entry whose due time is at most `untilMs`. */
-  popDue(untilMs: number): LoopEntry<T> | undefined {
+  /**
+   * Remove and return the next live entry whose due time is at most `untilMs` — and, when
+   * `maxSeq` is given, that was scheduled no later than the entry of that id: an entry scheduled
+   * after it stops the pop (and stays, first in line), so a caller can drain what was queued
+   * before some moment without also draining what handling it queues.
+   */
+  popDue(untilMs: number, maxSeq = Number.POSITIVE_INFINITY): LoopEntry<T> | undefined {
     const next = this.next();
-    if (next === undefined || next.dueMs > untilMs) return undefined;
+    if (next === undefined || next.dueMs > untilMs || next.seq > maxSeq) return undefined;
     if (next === this.heap[0]) this.popTop();
     else this.shiftFifo();
     this.live.delete(next.seq);

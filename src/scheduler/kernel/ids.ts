@@ -10,54 +10,60 @@ import type { Random } from '../ports/random';
  * - pod executor: `instance-<instanceId>` (`.<incarnation>` appended on relaunches)
  */
 export function uuidFrom(random: Random): string {
-  return String.fromCharCode.apply(null, writeUuid(random, 0));
+  writeUuid(random, UUID_CODES, 0);
+  return String.fromCharCode.apply(null, UUID_CODES);
 }
 
 /**
- * Writes the next uuid's 36 character codes into {@link codes} from index `at` and truncates it
- * there: four 32-bit draws, written big-endian as 16 bytes, with the RFC 4122 version-4 and
- * variant bits set. The ids are made from these codes in one `String.fromCharCode`, which gives
- * one flat string; a template literal of its 20 pieces left a tree of ~18 cons strings per id
- * (560 bytes per instance, half the heap of a million placed instances, copied by every GC).
+ * Writes the next uuid's 36 character codes into `codes` from index `at`: four 32-bit draws,
+ * written big-endian as 16 bytes, with the RFC 4122 version-4 and variant bits set. The ids are
+ * made from these codes in one `String.fromCharCode`, which gives one flat string; a template
+ * literal of its 20 pieces left a tree of ~18 cons strings per id (560 bytes per instance, half
+ * the heap of a million placed instances, copied by every GC). The arrays written are never
+ * resized (each has exactly the length of its ids), so writing an id costs no length change.
  */
-function writeUuid(random: Random, at: number): number[] {
+function writeUuid(random: Random, codes: number[], at: number): void {
   const a = (random.next() * 0x1_0000_0000) >>> 0;
   const b = (random.next() * 0x1_0000_0000) >>> 0;
   const c = (random.next() * 0x1_0000_0000) >>> 0;
   const d = (random.next() * 0x1_0000_0000) >>> 0;
-  let n = at;
-  n = hexByte(a >>> 24, n);
-  n = hexByte((a >>> 16) & 0xff, n);
-  n = hexByte((a >>> 8) & 0xff, n);
-  n = hexByte(a & 0xff, n);
+  let n = hexWord(codes, a, at);
   codes[n++] = DASH;
-  n = hexByte(b >>> 24, n);
-  n = hexByte((b >>> 16) & 0xff, n);
+  n = hexByte(codes, b >>> 24, n);
+  n = hexByte(codes, (b >>> 16) & 0xff, n);
   codes[n++] = DASH;
-  n = hexByte(((b >>> 8) & 0x0f) | 0x40, n);
-  n = hexByte(b & 0xff, n);
+  n = hexByte(codes, ((b >>> 8) & 0x0f) | 0x40, n);
+  n = hexByte(codes, b & 0xff, n);
   codes[n++] = DASH;
-  n = hexByte(((c >>> 24) & 0x3f) | 0x80, n);
-  n = hexByte((c >>> 16) & 0xff, n);
+  n = hexByte(codes, ((c >>> 24) & 0x3f) | 0x80, n);
+  n = hexByte(codes, (c >>> 16) & 0xff, n);
   codes[n++] = DASH;
-  n = hexByte((c >>> 8) & 0xff, n);
-  n = hexByte(c & 0xff, n);
-  n = hexByte(d >>> 24, n);
-  n = hexByte((d >>> 16) & 0xff, n);
-  n = hexByte((d >>> 8) & 0xff, n);
-  n = hexByte(d & 0xff, n);
-  codes.length = n;
-  return codes;
+  n = hexByte(codes, (c >>> 8) & 0xff, n);
+  n = hexByte(codes, c & 0xff, n);
+  hexWord(codes, d, n);
 }
 
-function hexByte(byte: number, at: number): number {
+function hexWord(codes: number[], word: number, at: number): number {
+  codes[at] = HEX_DIGIT[word >>> 28];
+  codes[at + 1] = HEX_DIGIT[(word >>> 24) & 0x0f];
+  codes[at + 2] = HEX_DIGIT[(word >>> 20) & 0x0f];
+  codes[at + 3] = HEX_DIGIT[(word >>> 16) & 0x0f];
+  codes[at + 4] = HEX_DIGIT[(word >>> 12) & 0x0f];
+  codes[at + 5] = HEX_DIGIT[(word >>> 8) & 0x0f];
+  codes[at + 6] = HEX_DIGIT[(word >>> 4) & 0x0f];
+  codes[at + 7] = HEX_DIGIT[word & 0x0f];
+  return at + 8;
+}
+
+function hexByte(codes: number[], byte: number, at: number): number {
   codes[at] = HEX_DIGIT[byte >>> 4];
   codes[at + 1] = HEX_DIGIT[byte & 0x0f];
   return at + 2;
 }
 
-/** Character codes of the id being written (reused: ids are written one at a time, synchronously). */
-const codes: number[] = [];
+const UUID_LENGTH = 36;
+/** Character codes of the uuid being written by {@link uuidFrom} (reused: ids are written one at a time, synchronously). */
+const UUID_CODES: number[] = new Array<number>(UUID_LENGTH).fill(0);
 const HEX_DIGIT: readonly number[] = Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
 const DASH = 0x2d;
 
@@ -70,15 +76,19 @@ export function safeRunSpecId(runSpecId: string): string {
 export function newInstanceId(runSpecId: string, random: Random): string {
   if (runSpecId !== lastRunSpecId) {
     lastRunSpecId = runSpecId;
-    lastPrefix = Array.from(`${safeRunSpecId(runSpecId)}.instance-`, (ch) => ch.charCodeAt(0));
+    const prefix = Array.from(`${safeRunSpecId(runSpecId)}.instance-`, (ch) => ch.charCodeAt(0));
+    lastPrefixLength = prefix.length;
+    lastCodes = [...prefix, ...UUID_CODES];
   }
-  for (let i = 0; i < lastPrefix.length; i++) codes[i] = lastPrefix[i];
-  return String.fromCharCode.apply(null, writeUuid(random, lastPrefix.length));
+  writeUuid(random, lastCodes, lastPrefixLength);
+  return String.fromCharCode.apply(null, lastCodes);
 }
 
-// Instances are created in runs for one run spec: remember the last prefix.
+// Instances are created in runs for one run spec: the last run spec's codes keep its prefix, and
+// only the uuid after it is written for each id.
 let lastRunSpecId = '';
-let lastPrefix: readonly number[] = [];
+let lastPrefixLength = 0;
+let lastCodes: number[] = [];
 
 /** Task id of an app instance's single task for the given launch incarnation (1, 2, …). */
 export function appTaskId(instanceId: string, incarnation: number): string {

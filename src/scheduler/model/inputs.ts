@@ -90,6 +90,8 @@ export type TimerKind =
   | { readonly kind: 'killRetry'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'readinessProbe'; readonly instanceId: string; readonly incarnation: number }
   | { readonly kind: 'reconcile' }
+  /** Marathon's periodic scale check (SchedulerOptions.scaleAppsIntervalMs; DeploymentManager.scaleCheck). */
+  | { readonly kind: 'scaleCheck' }
   | { readonly kind: 'continueChanges' }
   /** Match the offers an earlier input kept (SchedulerOptions.launchesPerInput; offers/offer-batches.ts). */
   | { readonly kind: 'continueOffers' }

@@ -39,7 +39,8 @@ export function syncFrameworkRoles(ctx: InstanceContext & Pick<CorePorts, 'drive
 
 /**
  * Marks the roles dirty when an accepted change touches a run spec's role: one that is new to the
- * framework, or one that changed or went away (the set may shrink). Cheap: only the plan's
+ * framework, or one other than the default role that changed or went away (the set may shrink;
+ * the default role is always in it). Cheap: only the plan's
  * affected run specs are looked at, so changes that keep every role cost no recomputation — a
  * new run spec with a role the framework already has included (the recomputation reads every
  * run spec of the tree).
@@ -49,7 +50,10 @@ export function noteRoleChanges(ctx: InstanceContext, plan: DeploymentPlan, orig
   for (const id of plan.affectedRunSpecIds) {
     const before = findRunSpec(original, id)?.role;
     const after = findRunSpec(target, id)?.role;
-    if ((before !== undefined && before !== after) || (after !== undefined && !known.includes(after))) {
+    // A role that changed or went away may leave the set, unless it is the default role, which
+    // is always in it: deleting an app of the default role costs no walk of every app.
+    const mayGo = before !== undefined && before !== after && before !== ctx.options.defaultRole;
+    if (mayGo || (after !== undefined && !known.includes(after))) {
       ctx.state.rolesDirty = true;
       return;
     }

@@ -48,12 +48,14 @@ t.test('GET /v2/info (fact 93)', async (t) => {
     local_port_max: info.marathon_config.local_port_max,
     max_instances_per_offer: info.marathon_config.max_instances_per_offer,
     reconciliation_interval: info.marathon_config.reconciliation_interval,
+    scale_apps_interval: info.marathon_config.scale_apps_interval,
   }, {
     decline_offer_duration: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
     local_port_min: 10_000,
     local_port_max: 20_000,
     max_instances_per_offer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer,
     reconciliation_interval: DEFAULT_SCHEDULER_OPTIONS.reconciliationIntervalMs,
+    scale_apps_interval: DEFAULT_SCHEDULER_OPTIONS.scaleAppsIntervalMs,
   }, 'the options the core runs with, in Marathon\'s units');
   t.same(Object.keys(info.zookeeper_config).sort(), [...ZK_KEYS].sort());
   t.ok(Object.values(info.zookeeper_config).every((v) => v === null), 'no ZooKeeper');

@@ -57,7 +57,7 @@ const UNSET_MARATHON_CONFIG_KEYS = [
   'leader_proxy_connection_timeout_ms', 'leader_proxy_read_timeout_ms', 'mesos_bridge_name', 'mesos_heartbeat_failure_threshold', 'mesos_heartbeat_interval',
   'mesos_leader_ui_url', 'mesos_user', 'min_revive_offers_interval', 'offer_matching_timeout',
   'on_elected_prepare_timeout', 'reconciliation_initial_delay', 'scale_apps_initial_delay',
-  'scale_apps_interval', 'store_cache', 'task_launch_confirm_timeout', 'task_launch_timeout',
+  'store_cache', 'task_launch_confirm_timeout', 'task_launch_timeout',
   'task_lost_expunge_initial_delay', 'task_lost_expunge_interval', 'task_reservation_timeout', 'webui_url',
   'maintenance_mode',
 ] as const;
@@ -86,6 +86,7 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   out.local_port_max = options.localPortMax;
   out.max_instances_per_offer = options.maxInstancesPerOffer;
   out.reconciliation_interval = options.reconciliationIntervalMs;
+  out.scale_apps_interval = options.scaleAppsIntervalMs;
   return out;
 }
 

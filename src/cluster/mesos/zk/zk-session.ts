@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Socket } from 'node:net';
 import * as zookeeper from 'node-zookeeper-client';
 import { ZkError } from './zk-error';
-import { describeZkUrl, type ZkUrl } from './zk-url';
+import { describeZkUrl, unsupportedZkUrlProblem, type ZkUrl } from './zk-url';
 
 /** What a watch reports: the znode it was set on and what happened to it. */
 export interface ZkWatchEvent {
@@ -118,10 +118,8 @@ export class ZkSession implements ZkReader {
    * or `UNREACHABLE` when no server accepted a session within `connectTimeoutMs`.
    */
   static open(url: ZkUrl, options: ZkSessionOptions): Promise<ZkSession> {
-    const ipv6 = url.servers.find((s) => s.host.includes(':'));
-    if (ipv6 !== undefined) {
-      return Promise.reject(new ZkError('BAD_URL', `${describeZkUrl(url)}: IPv6 server addresses are not supported; name the server by host name or IPv4`));
-    }
+    const unsupported = unsupportedZkUrlProblem(url);
+    if (unsupported !== undefined) return Promise.reject(new ZkError('BAD_URL', unsupported));
     const connection = url.servers.map((s) => `${s.host}:${s.port}`).join(',');
     const client = zookeeper.createClient(connection, { sessionTimeout: options.sessionTimeoutMs, spinDelay: 200, retries: 0 });
     if (url.digest !== undefined) client.addAuthInfo('digest', Buffer.from(`${url.digest.user}:${url.digest.password}`));

@@ -40,6 +40,17 @@ export function parseZkUrl(url: string): ZkUrl {
   return parsed;
 }
 
+/**
+ * Why pacer's ZooKeeper client cannot use `url`, or undefined: `node-zookeeper-client` cannot
+ * parse IPv6 server addresses (it splits `host:port` at the first `:`). Checked when a flag is
+ * read, so that such a URL stops start-up instead of failing every connection attempt, and again
+ * when a session opens.
+ */
+export function unsupportedZkUrlProblem(url: ZkUrl): string | undefined {
+  if (!url.servers.some((s) => s.host.includes(':'))) return undefined;
+  return `${describeZkUrl(url)}: IPv6 server addresses are not supported; name the server by host name or IPv4`;
+}
+
 /** The URL for logs and errors: servers and path, credentials replaced by the mask (`xxxxxxxx`, url-credentials.ts). */
 export function describeZkUrl(url: ZkUrl): string {
   const credentials = url.digest === undefined ? '' : `${CREDENTIALS_MASK}@`;

@@ -578,7 +578,7 @@ t.test('dependency order: a root deployed at once starts the dependent app only 
     step(['ScaleApplication', '/g/cache'], ['ScaleApplication', '/g/db']),
     step(['ScaleApplication', '/g/service']),
   ], 'dependencies first, independent apps in the first layer');
-  t.match(h.events('group_change_success'), [{ groupId: '/g', version: V2 }]);
+  t.match(h.events('group_change_success'), [{ groupId: '/', version: V2 }], 'a root replaced at once names / (fact 107)');
   t.equal(h.scheduler.runSpec('/g/service')?.instances, 0, 'started with 0 instances');
   t.same(h.instances('/g/service'), [], 'not started before its dependency');
   const first = h.offer(makeOffer());
@@ -600,40 +600,52 @@ t.test('dependency order: a root deployed at once starts the dependent app only 
   t.same(running(h), []);
 });
 
-// ── suspected bugs ───────────────────────────────────────────────────────────────────────────────
+// ── regressions of known core defects ────────────────────────────────────────────────────────────
 //
-// Regressions: each test below reproduced a bug found while writing this suite (the `why` says
-// what was wrong); all are fixed, and the assertions now hold.
+// Each test below reproduced a defect (the comment above it says what was wrong); all are fixed,
+// and the assertions hold. A change that brings one back fails here.
 
-const bug = (_why: string) => ({});
+// Was: action-status counted only instances whose runSpecVersion equalled the spec's version; a
+// scale moves the version, so an instance started before the scale counted as toReplace forever,
+// the ScaleApplication never ended and the app stayed locked. Instances are now counted by config
+// generation (`lastConfigChangeAt`, which a scale keeps), as Marathon's ScaleApplication counts
+// the app's launched instances whatever their version.
+const scales: readonly { readonly name: string; readonly from: number; readonly to: number }[] = [
+  { name: 'up by one', from: 1, to: 2 },
+  { name: 'up by two', from: 1, to: 3 },
+  { name: 'down by two', from: 3, to: 1 },
+  { name: 'down by one', from: 3, to: 2 },
+  { name: 'down to zero', from: 2, to: 0 },
+];
+for (const row of scales) {
+  t.test(`a scale of a running app completes once its count runs (${row.name}: ${row.from} → ${row.to})`, async (t) => {
+    const h = new Harness();
+    h.deploy(makeApp({ instances: row.from }));
+    t.same(h.conditions('/app'), Array(row.from).fill('Running'), 'deployed');
+    h.advance(1000);
+    const id = accepted(t, h.scale('/app', row.to));
+    const waiting = h.scheduler.deployments().flatMap((d) => d.actions.map((a) => a.waitingFor));
+    // Only the surplus of a scale-down is to go; an instance started before the scale is not.
+    t.same(waiting.map((w) => w.toReplace), [Math.max(0, row.from - row.to)], 'to replace: the surplus only');
+    h.run(h.offer(makeOffer()));
+    confirmKills(h, new Set());
+    t.same(h.conditions('/app'), Array(row.to).fill('Running'));
+    t.same(running(h), [], 'no deployment left');
+    t.match(h.events('deployment_success').at(-1), { id }, 'deployment_success');
+    t.match(h.scale('/app', row.to + 1), { ok: true }, '/app is not held any more');
+  });
+}
 
-t.test('a scale-up of a running app completes once the new instances run', async (t) => {
-  const todo = bug('action-status counts only instances whose runSpecVersion equals the spec version; a scale moves the version, so the instance started before it counts as toReplace forever and /app stays locked');
-  const h = new Harness();
-  h.deploy(makeApp());
-  h.advance(1000);
-  const id = accepted(t, h.scale('/app', 2));
-  h.run(h.offer(makeOffer()));
-  t.same(h.conditions('/app'), ['Running', 'Running']);
-  t.same(h.scheduler.deployments().map((d) => d.actions.map((a) => a.waitingFor.toReplace)), [], 'nothing to wait for', todo);
-  t.match(h.events('deployment_success').at(-1), { id }, 'deployment_success', todo);
-  t.match(h.scale('/app', 3), { ok: true }, '/app is not held any more', todo);
+t.test('a config change, unlike a scale, counts every instance of the old config as to replace', async (t) => {
+  const { h, old, deploymentId } = rolling({ minimumHealthCapacity: 1, maximumOverCapacity: 1 }, 2);
+  t.equal(old.length, 2);
+  t.same(running(h), [deploymentId]);
+  t.match(h.scheduler.deployments()[0]?.actions[0]?.waitingFor, { toReplace: 2 }, 'both v1 instances are to replace');
 });
 
-t.test('a scale-down of a running app completes once the surplus is killed', async (t) => {
-  const todo = bug('same cause: the surviving instance has the pre-scale version and is counted as toReplace, so the ScaleApplication never ends');
-  const h = new Harness();
-  h.deploy(makeApp({ instances: 3 }));
-  h.advance(1000);
-  const id = accepted(t, h.scale('/app', 1));
-  confirmKills(h, new Set());
-  t.same(h.conditions('/app'), ['Running']);
-  t.same(running(h), [], 'no deployment left', todo);
-  t.match(h.events('deployment_success').at(-1), { id }, 'deployment_success', todo);
-});
-
+// Was: applyStart reused the dying run spec's state and skipped emitHealthCheckChanges, so the
+// delete's remove_health_check_event was never followed by add_health_check_event.
 t.test('re-creating an app while its delete is under way announces its health checks again', async (t) => {
-  const todo = bug('applyStart reuses the dying run spec state and skips emitHealthCheckChanges, so the delete\'s remove_health_check_event is never followed by add_health_check_event');
   const h = new Harness();
   const hc = makeHealthCheck({ path: '/a' });
   const app = makeApp({ hostPorts: [0], healthChecks: [hc] });
@@ -641,49 +653,149 @@ t.test('re-creating an app while its delete is under way announces its health ch
   h.clearRecords();
   accepted(t, h.delete('/app'));
   t.match(h.events('remove_health_check_event'), [{ appId: '/app', healthCheck: hc }]);
+  t.same(h.events('add_health_check_event'), [], 'nothing added by the delete');
   accepted(t, h.put(app, { force: true }));
   // The re-created app is stamped after the delete's root version (versionAfter), not with its old one.
   const recreated = h.scheduler.runSpec('/app')?.version;
   t.ok(recreated !== undefined && recreated > app.version, 'the re-created app has a version after its old one');
-  t.match(h.events('add_health_check_event'), [{ appId: '/app', version: recreated, healthCheck: hc }], 'the checks come back with the app', todo);
+  t.match(h.events('add_health_check_event'), [{ appId: '/app', version: recreated, healthCheck: hc }], 'the checks come back with the app');
 });
 
-t.test('group_change_success of a zero-change put names the parent group of the app (fact 107)', async (t) => {
-  const todo = bug('changedGroupId derives the group from the plan\'s affected run specs, which a zero-step plan has none of, so it says "/"');
+// Was: the group of group_change_success was derived from the plan's affected run specs, which a
+// zero-change put has none of, so it said "/"; and a plan touching one group named that group
+// whatever the command addressed. Now each command names the group it addressed, as Marathon's
+// `GroupManager.updateRoot(id, …)` does (fact 107; src/scheduler/groups/changed-group-id.ts).
+interface GroupIdRow {
+  readonly name: string;
+  /** Runs before the records are cleared (a change to undo, a deployment to cancel). */
+  readonly before?: (h: Harness) => void;
+  readonly act: (h: Harness) => CommandResult | undefined;
+  readonly groupId: string;
+}
+const LATER = versionAt(120);
+const groupIdRows: readonly GroupIdRow[] = [
+  { name: 'a new app names its parent group', act: (h) => h.put(makeApp({ id: '/prod/api' })), groupId: '/prod' },
+  { name: 'an unchanged put (a plan without steps) names it too', act: (h) => h.put(makeApp({ id: '/prod/web' })), groupId: '/prod' },
+  { name: 'an update', act: (h) => h.put(makeApp({ id: '/prod/web', cmd: 'v2', version: LATER })), groupId: '/prod' },
+  { name: 'a top-level app names /', act: (h) => h.put(makeApp({ id: '/solo' })), groupId: '/' },
+  { name: 'a scale', act: (h) => h.scale('/prod/web', 2), groupId: '/prod' },
+  { name: 'a restart', act: (h) => h.handle({ type: 'restart', runSpecId: '/prod/web' }), groupId: '/prod' },
+  { name: 'a delete', act: (h) => h.delete('/prod/web'), groupId: '/prod' },
+  { name: 'a nested app names its own parent', act: (h) => h.put(makeApp({ id: '/prod/back/db' })), groupId: '/prod/back' },
+  { name: 'kill-and-scale of one app changes the root (Marathon TaskKiller.killAndScale)', act: (h) => h.kill('/prod/web', [h.instances('/prod/web')[0]?.instanceId ?? '?'], { scale: true }), groupId: '/' },
+  {
+    name: 'kill-and-scale across apps (POST /v2/tasks/delete?scale=true)',
+    act: (h) => h.handle({ type: 'killAndScale', targets: [{ runSpecId: '/prod/web', instanceIds: [h.instances('/prod/web')[0]?.instanceId ?? '?'] }] }),
+    groupId: '/',
+  },
+  { name: 'a bulk app update (PUT /v2/apps) changes the root', act: (h) => h.handle({ type: 'changeRoot', change: { kind: 'putRunSpecs', specs: [makeApp({ id: '/prod/web', instances: 2 })] } }), groupId: '/' },
+  { name: 'a group update names the group\'s parent', act: (h) => h.handle({ type: 'changeRoot', change: { kind: 'updateGroup', update: { id: '/prod/back', apps: [makeApp({ id: '/prod/back/db' })] } } }), groupId: '/prod' },
+  { name: 'a group scale', act: (h) => h.handle({ type: 'changeRoot', change: { kind: 'scaleGroup', groupId: '/prod', factor: 2 } }), groupId: '/' },
+  { name: 'a group removal', act: (h) => h.handle({ type: 'changeRoot', change: { kind: 'removeGroup', groupId: '/prod' } }), groupId: '/' },
+  { name: 'the root\'s removal', act: (h) => h.handle({ type: 'changeRoot', change: { kind: 'removeGroup', groupId: '/' } }), groupId: '/' },
+  {
+    name: 'a group revert',
+    before: (h) => h.put(makeApp({ id: '/prod/web', cmd: 'v2', version: LATER }), { force: true }),
+    act: (h) => h.handle({ type: 'changeRoot', change: { kind: 'revertGroup', groupId: '/prod', version: h.scheduler.versions('/prod/web').at(-1) ?? '?' }, force: true }),
+    groupId: '/',
+  },
+  { name: 'a root replaced at once', act: (h) => h.deployRoot(rootWith(h.scheduler.root(), LATER, makeApp({ id: '/prod/web', instances: 2, version: LATER }))), groupId: '/' },
+  {
+    name: 'the rollback of a canceled deployment changes the root',
+    before: (h) => h.put(makeApp({ id: '/prod/web', cpus: 100, version: LATER })),
+    act: (h) => h.cancelDeployment(running(h)[0] ?? '?'),
+    groupId: '/',
+  },
+];
+for (const row of groupIdRows) {
+  t.test(`group_change_success names the group the command addressed (fact 107): ${row.name}`, async (t) => {
+    const h = new Harness();
+    h.deploy(makeApp({ id: '/prod/web' }));
+    t.match(h.events('group_change_success'), [{ groupId: '/prod' }], 'the creation names /prod');
+    row.before?.(h);
+    h.clearRecords();
+    t.match(row.act(h), { ok: true });
+    t.match(h.events('group_change_success'), [{ groupId: row.groupId, version: h.scheduler.root().version }]);
+  });
+}
+
+t.test('group_change_failed of a refused change names the group the command addressed as well', async (t) => {
   const h = new Harness();
-  const app = makeApp({ id: '/prod/web' });
-  h.deploy(app);
-  t.match(h.events('group_change_success'), [{ groupId: '/prod' }], 'the creation names /prod');
-  h.clearRecords();
-  accepted(t, h.put(app));
-  t.match(h.events('group_change_success'), [{ groupId: '/prod', version: h.scheduler.root().version }], 'so does the unchanged put', todo);
+  h.put(makeApp({ id: '/prod/web', cpus: 100 }));
+  t.match(h.put(makeApp({ id: '/prod/web', cpus: 100, instances: 2, version: V2 })), { ok: false, error: 'locked' });
+  t.match(h.events('group_change_failed'), [{ groupId: '/prod', reason: /locked by one or more deployments/ }]);
 });
 
-t.test('kill-and-scale respects the lock of a running deployment of the app (Marathon: force defaults to false)', async (t) => {
-  const todo = bug('killInstances with scale kills first and then deploys with force=true, silently canceling e.g. a rolling restart and leaving the app half-upgraded');
-  const { h, old, deploymentId } = rolling({ minimumHealthCapacity: 1, maximumOverCapacity: 1 }, 3);
-  const result = h.kill('/app', [old[0].instanceId], { scale: true });
-  t.match(result, { ok: false, error: 'locked', deployments: [deploymentId] }, 'refused as locked', todo);
-  t.same(kills(h), [], 'nothing killed', todo);
-  t.same(running(h), [deploymentId], 'the rolling restart goes on', todo);
-  t.same(h.events('deployment_failed'), [], 'nothing canceled', todo);
-});
+// Was: kill-and-scale killed first and then deployed with force=true, silently canceling a running
+// deployment (a rolling restart left half-done). Marathon's `force` defaults to false for
+// `DELETE /v2/apps/{id}/tasks?scale=true` and `POST /v2/tasks/delete?scale=true`: a held app is
+// refused as locked (409 with the deployments, fact 48) before anything is killed; with force the
+// held deployment is canceled, as every forced change does. A kill without scale changes no
+// definition and is never locked.
+interface KillRow {
+  readonly name: string;
+  readonly act: (h: Harness, victim: string) => CommandResult | undefined;
+  readonly locked: boolean;
+  readonly canceled: boolean;
+}
+const killRows: readonly KillRow[] = [
+  { name: 'kill-and-scale of one app', act: (h, v) => h.kill('/app', [v], { scale: true }), locked: true, canceled: false },
+  { name: 'kill-and-scale across apps', act: (h, v) => h.handle({ type: 'killAndScale', targets: [{ runSpecId: '/app', instanceIds: [v] }] }), locked: true, canceled: false },
+  { name: 'forced kill-and-scale of one app', act: (h, v) => h.kill('/app', [v], { scale: true, force: true }), locked: false, canceled: true },
+  { name: 'forced kill-and-scale across apps', act: (h, v) => h.handle({ type: 'killAndScale', targets: [{ runSpecId: '/app', instanceIds: [v] }], force: true }), locked: false, canceled: true },
+  { name: 'a kill without scale', act: (h, v) => h.kill('/app', [v]), locked: false, canceled: false },
+  { name: 'a kill with wipe', act: (h, v) => h.kill('/app', [v], { wipe: true }), locked: false, canceled: false },
+];
+for (const row of killRows) {
+  t.test(`during a rolling restart: ${row.name} ${row.locked ? 'is refused as locked' : 'is accepted'}`, async (t) => {
+    const { h, old, deploymentId } = rolling({ minimumHealthCapacity: 1, maximumOverCapacity: 1 }, 3);
+    const victim = h.instances('/app').find((i) => i.tasks.some((task) => task.taskId === old[0].taskId))?.instanceId ?? '?';
+    const result = row.act(h, victim);
+    if (row.locked) {
+      t.match(result, { ok: false, error: 'locked', deployments: [deploymentId] }, 'refused as locked, naming the rolling restart');
+      t.same(kills(h), [], 'nothing killed');
+    } else {
+      t.match(result, { ok: true });
+      t.same(kills(h), [old[0].taskId], 'the instance is killed');
+    }
+    t.same(h.events('deployment_failed').map((e) => e.id), row.canceled ? [deploymentId] : [], row.canceled ? 'the rolling restart is canceled' : 'nothing canceled');
+    t.equal(running(h).includes(deploymentId), !row.canceled, row.canceled ? 'the restart is gone' : 'the rolling restart goes on');
+  });
+}
 
-t.test('after a forced stop, a run spec whose scale step never ran still reaches the count the root holds', async (t) => {
-  const todo = bug('the stopped deployment had only started /g/service (0 instances); the root says 2, no deployment is left and nothing (no periodic scale check, Marathon --scale_apps_interval) ever launches them');
-  const h = new Harness();
-  const db = makeApp({ id: '/g/db', cpus: 100, version: V2 });
-  const service = makeApp({ id: '/g/service', instances: 2, dependencies: ['/g/db'], version: V2 });
-  accepted(t, h.deployRoot(rootWith(h.scheduler.root(), V2, db, service)));
-  h.advance(1000);
-  accepted(t, h.put(makeApp({ id: '/g/db', cpus: 1, version: versionAt(120) }), { force: true }), 'db fixed by a forced change');
-  h.run(h.offer(makeOffer()));
-  t.same(running(h), []);
-  t.equal(h.scheduler.root().groups.get('/g')?.apps.get('/g/service')?.instances, 2, 'the root says 2');
-  h.advance(600_000);
-  t.equal(h.scheduler.runSpec('/g/service')?.instances, 2, 'the run spec agrees', todo);
-  t.equal(h.instances('/g/service').length, 2, 'and its instances are scheduled', todo);
-});
+// Was: a deployment stopped before its run spec's scale step ran (here by a forced change of its
+// dependency) left the run spec at 0 instances while the root says 2, with no deployment to get
+// there and nothing that checks: Marathon's periodic scale check (`--scale_apps_interval`) scales
+// such a run spec to the root's count. pacer checks when the deployment stops, the one moment the
+// run spec and the root can part without a deployment holding it.
+interface StopRow {
+  readonly name: string;
+  /** The dependency's cpus: 100 fits no offer, so the deployment waits on it. */
+  readonly dbCpus: number;
+  readonly stop: (h: Harness, deploymentId: string) => CommandResult;
+}
+const stops: readonly StopRow[] = [
+  { name: 'a forced change of its dependency', dbCpus: 100, stop: (h) => h.put(makeApp({ id: '/g/db', cpus: 1, version: versionAt(120) }), { force: true }) },
+  { name: 'a forced cancel (no rollback)', dbCpus: 100, stop: (h, id) => h.cancelDeployment(id, { force: true }) },
+];
+for (const row of stops) {
+  t.test(`after ${row.name}, a run spec whose scale step never ran still reaches the count the root holds`, async (t) => {
+    const h = new Harness();
+    const db = makeApp({ id: '/g/db', cpus: row.dbCpus, version: V2 });
+    const service = makeApp({ id: '/g/service', instances: 2, dependencies: ['/g/db'], version: V2 });
+    const id = accepted(t, h.deployRoot(rootWith(h.scheduler.root(), V2, db, service)));
+    t.equal(h.scheduler.runSpec('/g/service')?.instances, 0, 'started with 0 instances');
+    h.advance(1000);
+    t.match(row.stop(h, id), { ok: true });
+    t.match(h.events('deployment_failed'), [{ id }], 'the deployment stopped');
+    t.equal(h.scheduler.root().groups.get('/g')?.apps.get('/g/service')?.instances, 2, 'the root says 2');
+    t.equal(h.scheduler.runSpec('/g/service')?.instances, 2, 'the run spec agrees');
+    t.equal(h.instances('/g/service').length, 2, 'and its instances are scheduled');
+    h.run(h.offer(makeOffer()));
+    t.same(running(h), []);
+    t.same(h.conditions('/g/service'), ['Running', 'Running'], 'they run');
+  });
+}
 
 // ── versions and pod queries (spec section 1, rules 12 and 13) ───────────────────────────────────
 

@@ -111,3 +111,20 @@ t.test('HeapLoop: a burst of entries due now keeps posting order while it is con
   t.ok(out.slice(0, 9_000).every((v, i) => v === i), 'posting order');
   t.equal(out[9_000], -2, 'the later timer last');
 });
+
+t.test('popDue with maxSeq stops at the first entry in order scheduled after that id, and leaves it first', async (t) => {
+  const cases: { name: string; entries: [number, string][]; maxSeqOf: number; popped: string[]; next: string | undefined }[] = [
+    { name: 'no bound: everything due', entries: [[10, 'a'], [10, 'b'], [20, 'c']], maxSeqOf: Number.POSITIVE_INFINITY, popped: ['a', 'b', 'c'], next: undefined },
+    { name: 'bound at the second entry', entries: [[10, 'a'], [10, 'b'], [10, 'c']], maxSeqOf: 2, popped: ['a', 'b'], next: 'c' },
+    { name: 'a later-scheduled entry due earlier stops the pop before older ones', entries: [[20, 'old'], [10, 'new']], maxSeqOf: 1, popped: [], next: 'new' },
+    { name: 'bound before every entry', entries: [[10, 'a']], maxSeqOf: 0, popped: [], next: 'a' },
+  ];
+  for (const c of cases) {
+    const loop = new HeapLoop<string>();
+    for (const [due, name] of c.entries) loop.schedule(due, name);
+    const popped: string[] = [];
+    for (let e = loop.popDue(100, c.maxSeqOf); e !== undefined; e = loop.popDue(100, c.maxSeqOf)) popped.push(e.input);
+    t.same(popped, c.popped, `${c.name}: popped`);
+    t.equal(loop.popDue(100)?.input, c.next, `${c.name}: what stays comes next without the bound`);
+  }
+});

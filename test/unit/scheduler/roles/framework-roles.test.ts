@@ -117,3 +117,22 @@ t.test('after a restart the recovered roles are announced when they differ from 
   const h3 = new Harness({ stored: new Harness().store.load() });
   t.same(told(h3), [], 'nothing beyond the default role: no call');
 });
+
+t.test('deleting apps: the default role always stays; another role goes with its last app (no instances)', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ id: '/dev/a', role: 'dev', instances: 0 }));
+  h.put(makeApp({ id: '/dev/b', role: 'dev', instances: 0 }));
+  h.put(makeApp({ id: '/c', instances: 0 }));
+  h.put(makeApp({ id: '/d', instances: 0 }));
+  t.same(told(h), [['*', 'dev']]);
+  const cases: [string, string, string[][]][] = [
+    ['an app of the default role: no call, * stays', '/c', [['*', 'dev']]],
+    ['one of two apps of role dev: no call, dev is still in use', '/dev/a', [['*', 'dev']]],
+    ['the last app of role dev: the set shrinks to the default role', '/dev/b', [['*', 'dev'], ['*']]],
+    ['the last app of the default role: * stays', '/d', [['*', 'dev'], ['*']]],
+  ];
+  for (const [name, id, expected] of cases) {
+    t.match(h.scheduler.handle({ type: 'deleteRunSpec', runSpecId: id }), { ok: true }, `${name}: deleted`);
+    t.same(told(h), expected, name);
+  }
+});

@@ -78,6 +78,30 @@ t.test('instances of a run spec that no longer exists are forgotten; their tasks
   t.same(h2.calls('kill').map((k) => k.taskId), [task.taskId], 'a task of a forgotten instance is killed');
 });
 
+// Marathon's scale check runs after an election; a store can hold a run spec short of the root's
+// count with no deployment to get it there (written before pacer scaled such run specs when a
+// deployment stopped early, or a deployment's end durable while the scale was not).
+const scaleChecks: readonly { readonly name: string; readonly stored: number; readonly inRoot: number }[] = [
+  { name: 'a run spec at 0 that the root holds at 2 is scaled to 2', stored: 0, inRoot: 2 },
+  { name: 'a run spec at 3 that the root holds at 1 is scaled to 1', stored: 3, inRoot: 1 },
+  { name: 'a run spec whose count agrees is left as it is', stored: 2, inRoot: 2 },
+];
+for (const row of scaleChecks) {
+  t.test(`a restart runs the scale check: ${row.name}`, async (t) => {
+    const h1 = new Harness();
+    h1.deploy(makeApp({ instances: Math.max(row.stored, row.inRoot) }));
+    if (row.inRoot < row.stored) h1.handle({ type: 'scale', runSpecId: '/app', instances: row.inRoot });
+    const stored = h1.store.load();
+    // What the store would hold had the run spec never been brought to the root's count.
+    const runSpecs = stored.runSpecs.map((s) => (s.id === '/app' ? { ...s, instances: row.stored } : s));
+    const h2 = new Harness({ stored: { ...stored, runSpecs, deployments: [] }, startMs: h1.nowMs });
+    t.equal(h2.scheduler.root().apps.get('/app')?.instances, row.inRoot, 'the root is as stored');
+    t.equal(h2.scheduler.runSpec('/app')?.instances, row.inRoot, 'the run spec follows the root');
+    t.equal(h2.instances('/app').filter((i) => i.goal === 'Running').length, row.inRoot, 'and so do its instances');
+    t.same(h2.scheduler.deployments(), [], 'no deployment is needed');
+  });
+}
+
 t.test('an unreachable instance gets its deadlines armed again, counted from when it became unreachable', async (t) => {
   const h1 = new Harness();
   const app = makeApp({ unreachable: { kind: 'enabled', inactiveAfterMs: 60_000, expungeAfterMs: 120_000 } });
