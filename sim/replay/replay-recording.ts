@@ -56,7 +56,7 @@ export function replayRecording(recording: Recording, untilMs = Number.POSITIVE_
   const scheduler = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, recording.draws, recording.snapshot)), recording.options);
   recorder.attach(scheduler);
   const run = new RunRecorder(new DecisionReader(scheduler, { nowMs: () => nowMs }));
-  scheduler.subscribe((event) => run.onEvent(nowMs - epochMs, event));
+  scheduler.subscribe((event, instance) => run.onEvent(nowMs - epochMs, event, instance));
 
   const inputs = recording.lines.filter((l) => l.k === 'in');
   const replayed = inputs.filter((l) => l.t <= untilMs);

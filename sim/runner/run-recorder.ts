@@ -1,5 +1,6 @@
 import type { Condition } from '../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { InstanceAtEvent } from '../../src/scheduler/model/instance';
 import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
 import type { Scheduler } from '../../src/scheduler/index';
 import type { Decision, DecisionReader } from '../../src/runtime/decision-reader';
@@ -30,10 +31,10 @@ export class RunRecorder {
     private readonly keepEvents = true,
   ) {}
 
-  onEvent(atMs: number, event: MarathonEvent): void {
+  onEvent(atMs: number, event: MarathonEvent, instance?: InstanceAtEvent): void {
     if (this.keepEvents) this.events.push({ atMs, event });
     this.eventCounts[event.eventType] = (this.eventCounts[event.eventType] ?? 0) + 1;
-    const decision = this.reader?.read(event);
+    const decision = this.reader?.read(event, instance);
     if (decision !== undefined) this.decided({ atMs, decision });
   }
 

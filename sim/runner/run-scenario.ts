@@ -1,6 +1,7 @@
 import { createClock } from '@sinonjs/fake-timers';
 import { HeapLoop, isoTime, Scheduler, type SchedulerOptions } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
+import type { InstanceAtEvent } from '../../src/scheduler/model/instance';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { MemoryStore } from '../../src/store/memory-store';
@@ -78,7 +79,7 @@ export interface RunSession {
   /** Advance the clock to the next entry due by `untilMs` and handle it; false when none is due. Stops after a violation. */
   step(untilMs: number): boolean;
   /** Listen to the core's events (in addition to the trace). */
-  onEvent(listener: (atMs: number, event: MarathonEvent) => void): void;
+  onEvent(listener: (atMs: number, event: MarathonEvent, instance?: InstanceAtEvent) => void): void;
   /**
    * Observe every input the core takes off the loop (offers, status updates, timers, probe
    * results), before it is handled, with the virtual instant: the simulated run's input hook (a
@@ -215,17 +216,17 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
     );
   }
-  const listeners: ((atMs: number, event: MarathonEvent) => void)[] = [];
+  const listeners: ((atMs: number, event: MarathonEvent, instance?: InstanceAtEvent) => void)[] = [];
   // What every core's events go to: the recorder, the invariants, the trace, outside listeners.
   const attach = (core: Scheduler): void => {
-    core.subscribe((event: MarathonEvent) => {
+    core.subscribe((event: MarathonEvent, instance) => {
       const t = rel();
-      recorder.onEvent(t, event);
+      recorder.onEvent(t, event, instance);
       checker?.onEvent(event, t);
       if (trace.enabled) trace.append({ t, k: 'event', e: wireEventJson(event, 'full') });
     });
-    core.subscribe((event) => {
-      for (const l of listeners) l(rel(), event);
+    core.subscribe((event, instance) => {
+      for (const l of listeners) l(rel(), event, instance);
     });
   };
   attach(scheduler);

@@ -151,8 +151,8 @@ export function runFork(fork: ForkState, command: Command, options: ForkRunOptio
   let failure: string | undefined;
   const hostnames = new Map(fork.agents.map((a) => [a.info.agentId, a.info.hostname]));
   const after = (): number => nowMs - fork.atMs;
-  scheduler.subscribe((event: MarathonEvent) => {
-    const d = reader.read(event);
+  scheduler.subscribe((event: MarathonEvent, instance) => {
+    const d = reader.read(event, instance);
     if (d === undefined) return;
     if (d.kind === 'launch' && d.instanceId !== undefined && d.runSpecId !== undefined && d.agentId !== undefined) {
       launches.push({ instanceId: d.instanceId, runSpecId: d.runSpecId, agentId: d.agentId, hostname: hostnames.get(d.agentId) ?? d.agentId, afterMs: after() });

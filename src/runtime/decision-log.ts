@@ -1,4 +1,5 @@
 import type { MarathonEvent } from '../scheduler/model/events';
+import type { InstanceAtEvent } from '../scheduler/model/instance';
 import type { Clock } from '../scheduler/ports/clock';
 import { decisionFields } from './decision-line';
 import { DecisionReader, type Decision, type InstanceLookup } from './decision-reader';
@@ -9,7 +10,7 @@ const WARN_DECISIONS: ReadonlySet<Decision['kind']> = new Set<Decision['kind']>(
 
 /** What the decision log reads: the core's events and, after each input, the core itself. */
 export interface DecisionSource extends InstanceLookup {
-  subscribe(listener: (event: MarathonEvent) => void): () => void;
+  subscribe(listener: (event: MarathonEvent, instance?: InstanceAtEvent) => void): () => void;
 }
 
 /**
@@ -28,8 +29,8 @@ export class DecisionLog {
   constructor(source: DecisionSource, clock: Clock, log: PacerLog) {
     this.reader = new DecisionReader(source, clock);
     this.log = log.child({ component: 'scheduler' });
-    source.subscribe((event) => {
-      const decision = this.reader.read(event);
+    source.subscribe((event, instance) => {
+      const decision = this.reader.read(event, instance);
       if (decision !== undefined) this.write(decision);
     });
   }

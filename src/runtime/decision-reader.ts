@@ -1,6 +1,6 @@
 import { isTerminalCondition, type Condition } from '../scheduler/model/condition';
 import type { CurrentStepJson, InstanceChangedEvent, LightPlanJson, MarathonEvent } from '../scheduler/model/events';
-import type { Goal, KillReason } from '../scheduler/model/instance';
+import type { Goal, InstanceAtEvent, KillReason } from '../scheduler/model/instance';
 
 /** What a decision is about; the `decision` field of a JSON line. */
 export type DecisionKind =
@@ -89,10 +89,10 @@ export class DecisionReader {
    */
   constructor(private readonly lookup?: InstanceLookup, private readonly clock?: { nowMs(): number }) {}
 
-  read(event: MarathonEvent): Decision | undefined {
+  read(event: MarathonEvent, instance?: InstanceAtEvent): Decision | undefined {
     switch (event.eventType) {
       case 'instance_changed_event':
-        return this.instanceChanged(event);
+        return this.instanceChanged(event, instance);
       case 'unhealthy_instance_kill_event':
         this.killAnnounced.add(event.instanceId);
         return {
@@ -177,13 +177,22 @@ export class DecisionReader {
     return out;
   }
 
+  /** The instance's goal and kill reason as of the event: as the core delivered them, else the lookup's. */
+  private facts(id: string, instance: InstanceAtEvent | undefined): { readonly goal: Goal; readonly killReason?: KillReason } | undefined {
+    return instance ?? this.lookup?.instance(id);
+  }
+
   private forget(id: string): void {
     this.lastCondition.delete(id);
     this.killAnnounced.delete(id);
     this.watched.delete(id);
   }
 
-  private instanceChanged(event: InstanceChangedEvent): Decision | undefined {
+  /**
+   * `instance`: its goal and kill reason when the core decided the event; without it (a source
+   * that does not say) the lookup is asked, when needed.
+   */
+  private instanceChanged(event: InstanceChangedEvent, instance: InstanceAtEvent | undefined): Decision | undefined {
     const id = event.instanceId;
     const previous = this.lastCondition.get(id);
     const condition = event.condition;
@@ -193,10 +202,10 @@ export class DecisionReader {
       if (this.clock !== undefined) this.ended.add(event.runSpecId);
       const announced = this.killAnnounced.has(id);
       this.forget(id);
-      return this.about(event, 'ended', { tail: condition, reason: announced ? undefined : this.lookup?.instance(id)?.killReason });
+      return this.about(event, 'ended', { tail: condition, reason: announced ? undefined : this.facts(id, instance)?.killReason });
     }
     this.lastCondition.set(id, condition);
-    if (previous === condition) return this.goalChanged(event);
+    if (previous === condition) return this.goalChanged(event, instance);
     switch (condition) {
       case 'Provisioned':
         return this.about(event, 'launch', { lead: 'launch' });
@@ -209,23 +218,23 @@ export class DecisionReader {
       case 'UnreachableInactive':
         return this.about(event, 'inactive', { tail: 'unreachable inactive: replaced' });
       case 'Killing':
-        return this.killOrder(event);
+        return this.killOrder(event, instance);
       default:
         return undefined;
     }
   }
 
   /** The same condition again: the goal changed. A goal other than Running is the kill order. */
-  private goalChanged(event: InstanceChangedEvent): Decision | undefined {
-    const goal = this.lookup?.instance(event.instanceId)?.goal;
-    return goal === undefined || goal === 'Running' ? undefined : this.killOrder(event);
+  private goalChanged(event: InstanceChangedEvent, instance: InstanceAtEvent | undefined): Decision | undefined {
+    const goal = this.facts(event.instanceId, instance)?.goal;
+    return goal === undefined || goal === 'Running' ? undefined : this.killOrder(event, instance);
   }
 
   /** A kill, once per instance; an instance still waiting for an offer is dropped (and forgotten). */
-  private killOrder(event: InstanceChangedEvent): Decision | undefined {
+  private killOrder(event: InstanceChangedEvent, instance: InstanceAtEvent | undefined): Decision | undefined {
     const id = event.instanceId;
     if (this.killAnnounced.has(id)) return undefined;
-    const reason = this.lookup?.instance(id)?.killReason;
+    const reason = this.facts(id, instance)?.killReason;
     if (event.condition === 'Scheduled') {
       this.forget(id);
       return this.about(event, 'kill', { lead: 'drop unplaced', reason });

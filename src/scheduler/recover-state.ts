@@ -77,7 +77,7 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
  * started out of the core, so that the start goes on with the rest. Deterministic: the same
  * records fail the same way.
  */
-function lastResort(ctx: InstanceContext, setAside: SetAsideRecord[], record: SetAsideRecord, run: () => void, undo: () => void): void {
+function lastResort(ctx: DeploymentContext, setAside: SetAsideRecord[], record: SetAsideRecord, run: () => void, undo: () => void): void {
   try {
     run();
   } catch (err) {
@@ -104,7 +104,7 @@ function forget(ctx: InstanceContext, rs: RunSpecState): void {
 }
 
 /** Puts a stored instance back under its run spec, keeping the run spec's counters right. */
-function adopt(ctx: InstanceContext, inst: Instance): void {
+function adopt(ctx: DeploymentContext, inst: Instance): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   if (rs === undefined) {
     for (const task of inst.tasks) {

@@ -18,6 +18,8 @@ import type { Group } from './groups/group';
 import { converge } from './instances/converge';
 import { continueDeferred } from './instances/instance-lifecycle';
 import { flushInstances } from './instances/instance-tracker';
+import { EffectApplier } from './instances/effect-applier';
+import { InstanceEffects } from './instances/instance-effects';
 import { findRunSpec } from './groups/tree-query';
 import { EMPTY_ROOT_VERSION } from './groups/group-tree';
 import { EventBus, type EventListener } from './events/event-bus';
@@ -62,33 +64,41 @@ export interface QueueEntry {
 /**
  * The scheduler core's facade: a synchronous, deterministic state machine. Every input (command,
  * offers, status update, timer, probe result) is handled to completion by {@link handle}; effects
- * leave through the ports (driver calls, store writes, timers, probes) and the event bus.
+ * leave through the ports (driver calls, store writes, timers, probes) and the event bus, all
+ * through one {@link EffectApplier}: the instance tracker returns its effects as data
+ * (instances/instance-effects.ts) and the applier carries them out in the order they were decided.
  */
 export class Scheduler {
   private readonly ctx: CoreContext;
+  private readonly bus = new EventBus();
+  private readonly applier: EffectApplier;
   private readonly offers: OfferBatches;
   private readonly reconciliation = new TaskReconciliation();
   private readonly setAside: readonly SetAsideRecord[];
 
   constructor(ports: SchedulerPorts, options: Partial<SchedulerOptions> = {}, wiring: CoreWiring = defaultWiring(options)) {
     const opts = { ...DEFAULT_SCHEDULER_OPTIONS, ...options };
+    const bus = this.bus;
+    const effects = new InstanceEffects(() => bus.hasListeners);
+    this.applier = new EffectApplier(ports, bus, effects);
+    const world = this.applier.ports;
     this.ctx = {
-      ...ports,
+      ...world,
       options: opts,
       state: new SchedulerState(wiring.emptyRoot(EMPTY_ROOT_VERSION), opts.defaultRole),
-      bus: new EventBus(),
       health: new HealthTracker(),
-      demand: new OfferDemand(ports.driver, ports.clock),
+      effects,
+      demand: new OfferDemand(world.driver, world.clock),
       deployments: new DeploymentManager(wiring.planner),
       groups: wiring.groups,
     };
     this.offers = new OfferBatches(new OfferMatcher(buildFilterPipeline(opts)));
     this.ctx.state.changeBudget = opts.instancesPerInput;
     this.setAside = recoverState(this.ctx, ports.store.load(), this.ctx.deployments);
-    this.ctx.state.history.listener = historyToStore(ports.store);
+    this.ctx.state.history.listener = historyToStore(world.store);
     this.afterInput();
     if (opts.reconciliationIntervalMs > 0) {
-      ports.timers.schedule(ports.clock.nowMs() + opts.reconciliationIntervalMs, { type: 'timer', timer: { kind: 'reconcile' } });
+      world.timers.schedule(ports.clock.nowMs() + opts.reconciliationIntervalMs, { type: 'timer', timer: { kind: 'reconcile' } });
     }
     if (opts.scaleAppsIntervalMs > 0) {
       ports.timers.schedule(ports.clock.nowMs() + opts.scaleAppsIntervalMs, { type: 'timer', timer: { kind: 'scaleCheck' } });
@@ -106,7 +116,8 @@ export class Scheduler {
   /**
    * Once per input, in this order: deployments and rolling restarts react to what changed; offer
    * demand follows (revive/suppress), and the framework's roles when the roles in use changed;
-   * last, every instance the input changed is written, once (instances/instance-tracker.ts).
+   * last, every instance the input changed is written, once (instances/instance-tracker.ts), and
+   * every effect the tracker still holds is carried out.
    */
   private afterInput(): void {
     this.settle();
@@ -114,6 +125,7 @@ export class Scheduler {
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
     syncFrameworkRoles(this.ctx);
     flushInstances(this.ctx);
+    this.applier.drain();
   }
 
   /** The options this core runs with (defaults filled): `/v2/info` reports them. */
@@ -123,7 +135,7 @@ export class Scheduler {
 
   /** Subscribe to the event bus; returns the unsubscribe function. */
   subscribe(listener: EventListener): () => void {
-    return this.ctx.bus.subscribe(listener);
+    return this.bus.subscribe(listener);
   }
 
   /**
@@ -307,7 +319,8 @@ export class Scheduler {
         this.offers.onOffers(this.ctx, input.offers);
         return undefined;
       case 'status':
-        onStatus(this.ctx, input.status);
+        // The status handlers return their effects; they are carried out here, in order.
+        this.applier.applyAll(onStatus(this.ctx, input.status));
         return undefined;
       case 'timer':
         this.onTimer(input.timer);

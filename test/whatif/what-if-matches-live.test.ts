@@ -103,8 +103,8 @@ for (const change of CHANGES) {
     const result = session.submit(command);
     t.ok(result.ok, 'the live change is accepted');
     const deploymentId = result.ok ? result.deploymentId : undefined;
-    session.onEvent((_atMs, event) => {
-      const d = reader.read(event);
+    session.onEvent((_atMs, event, instance) => {
+      const d = reader.read(event, instance);
       if (d?.kind === 'launch' && d.agentId !== undefined && d.runSpecId !== undefined) launches.push({ runSpecId: d.runSpecId, agentId: d.agentId });
       if ((d?.kind === 'kill' || (d?.kind === 'ended' && d.reason !== undefined)) && d.instanceId !== undefined && !live.killed.includes(d.instanceId)) live.killed.push(d.instanceId);
       if (d?.kind === 'deployment-finished' && d.deploymentId === deploymentId) live.finishedAfterMs = session.nowMs() - startMs;

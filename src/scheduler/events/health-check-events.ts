@@ -15,11 +15,11 @@ export function emitHealthCheckChanges(ctx: InstanceContext, previous: RunSpec |
   const timestamp = isoTime(ctx.clock.nowMs());
   const appId = (next ?? previous)?.id ?? '';
   for (const check of before) {
-    if (!after.some((c) => sameValue(c, check))) ctx.bus.emit({ eventType: 'remove_health_check_event', timestamp, appId, healthCheck: check });
+    if (!after.some((c) => sameValue(c, check))) ctx.effects.event({ eventType: 'remove_health_check_event', timestamp, appId, healthCheck: check });
   }
   for (const check of after) {
     if (!before.some((c) => sameValue(c, check))) {
-      ctx.bus.emit({ eventType: 'add_health_check_event', timestamp, appId, version: next?.version ?? '', healthCheck: check });
+      ctx.effects.event({ eventType: 'add_health_check_event', timestamp, appId, version: next?.version ?? '', healthCheck: check });
     }
   }
 }

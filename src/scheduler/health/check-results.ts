@@ -40,7 +40,7 @@ export function recordFailure(
   state.lastFailureMs = nowMs;
   state.lastFailureCause = cause;
   if (publish) {
-    ctx.bus.emit({
+    ctx.effects.event({
       // Spec 6 names the field taskId; we put the task id in it (Marathon's code puts the instance id).
       eventType: 'failed_health_check_event', timestamp: isoTime(nowMs), appId: inst.runSpecId,
       taskId: inst.tasks[0]?.taskId ?? inst.instanceId, healthCheck: check,
@@ -55,7 +55,7 @@ function setAlive(ctx: InstanceContext, spec: RunSpec, inst: Instance, state: Ch
   if (state.alive === alive) return;
   state.alive = alive;
   if (!publish) return;
-  ctx.bus.emit({
+  ctx.effects.event({
     eventType: 'health_status_changed_event', timestamp: isoTime(ctx.clock.nowMs()), appId: inst.runSpecId,
     instanceId: inst.instanceId, version: inst.runSpecVersion, alive,
   });

@@ -1,9 +1,8 @@
-import type { EventBus } from '../events/event-bus';
 import { unhealthyKillDeferralEndedEvent } from '../events/unhealthy-kill-events';
 import type { HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { Clock } from '../ports/clock';
-import type { Timers } from '../ports/timers';
+import type { InstanceEffects, TimerHandle } from '../instances/instance-effects';
 import type { ReadinessCheckResult } from '../model/readiness-check';
 
 /**
@@ -26,13 +25,14 @@ export interface CheckState {
   lastSuccessMs?: number;
   lastFailureMs?: number;
   lastFailureCause?: string;
-  timerId?: number;
+  /** The next probe's timer (scheduler-run checks). */
+  timer?: TimerHandle;
 }
 
 /** Readiness of one instance: its last result, and the probe timer while it is not ready. */
 export interface ReadinessState {
   result: ReadinessCheckResult;
-  timerId?: number;
+  timer?: TimerHandle;
 }
 
 /** A probe in flight. */
@@ -80,23 +80,23 @@ export class HealthTracker {
    * timers and forgets its results, whether it counted for the floor, and a kill the floor held
    * back (announced as ended, `gone`).
    */
-  forget(ctx: { readonly bus: EventBus; readonly clock: Clock; readonly timers: Timers }, inst: Instance): void {
+  forget(ctx: { readonly effects: InstanceEffects; readonly clock: Clock }, inst: Instance): void {
     this.proven.delete(inst.instanceId);
     const deferred = this.deferredKills.get(inst.runSpecId);
     const kill = deferred?.get(inst.instanceId);
     if (deferred !== undefined && kill !== undefined) {
       deferred.delete(inst.instanceId);
       if (deferred.size === 0) this.deferredKills.delete(inst.runSpecId);
-      if (kill.announced) ctx.bus.emit(unhealthyKillDeferralEndedEvent(inst, 'gone', ctx.clock.nowMs()));
+      if (kill.announced) ctx.effects.event(unhealthyKillDeferralEndedEvent(inst, 'gone', ctx.clock.nowMs()));
     }
     const readiness = this.readiness.get(inst.instanceId);
     if (readiness !== undefined) {
-      if (readiness.timerId !== undefined) ctx.timers.cancel(readiness.timerId);
+      ctx.effects.clearTimer(readiness.timer);
       this.readiness.delete(inst.instanceId);
     }
     const states = this.checks.get(inst.instanceId);
     if (states === undefined) return;
-    for (const s of states) if (s?.timerId !== undefined) ctx.timers.cancel(s.timerId);
+    for (const s of states) ctx.effects.clearTimer(s?.timer);
     this.checks.delete(inst.instanceId);
   }
 }

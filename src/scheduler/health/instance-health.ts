@@ -19,7 +19,7 @@ export function refreshInstanceHealth(ctx: InstanceContext, spec: RunSpec, inst:
   // Stored with the instance: a restart (a failover) recovers the verdict instead of forgetting it,
   // so a resumed rolling restart does not take healthy old instances for unhealthy ones.
   setHealthy(ctx, inst, next);
-  ctx.bus.emit(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
+  ctx.effects.event(instanceHealthChangedEvent(inst, ctx.clock.nowMs()));
   const rs = next === true ? ctx.state.runSpecs.get(inst.runSpecId) : undefined;
   if (rs !== undefined) onInstanceHealthy(ctx, rs, inst);
 }

@@ -1,5 +1,6 @@
 import { healthCheckPort } from '../model/health-check-port';
 import type { InstanceContext } from '../instances/instance-context';
+import type { TimerHandle } from '../instances/instance-effects';
 import { isSchedulerRun, type HealthCheckSpec } from '../model/health-check';
 import type { Instance } from '../model/instance';
 import type { ProbeObservation } from '../ports/prober';
@@ -27,7 +28,7 @@ export function startHealthChecks(ctx: InstanceContext, rs: RunSpecState, inst: 
   const nowMs = ctx.clock.nowMs();
   const states = checks.map(({ check, containerName }, checkIndex): CheckState => ({
     check, ...(containerName === undefined ? {} : { containerName }), consecutiveFailures: 0, everHealthy: false,
-    ...(isSchedulerRun(check.protocol) ? { timerId: scheduleProbe(ctx, inst, checkIndex, nowMs) } : {}),
+    ...(isSchedulerRun(check.protocol) ? { timer: scheduleProbe(ctx, inst, checkIndex, nowMs) } : {}),
   }));
   ctx.health.checks.set(inst.instanceId, states);
 }
@@ -42,12 +43,12 @@ export function onProbeTimer(ctx: InstanceContext, instanceId: string, incarnati
   if (found === undefined) return;
   const { rs, inst, state, check } = found;
   const nowMs = ctx.clock.nowMs();
-  state.timerId = scheduleProbe(ctx, inst, checkIndex, nowMs + check.intervalMs);
+  state.timer = scheduleProbe(ctx, inst, checkIndex, nowMs + check.intervalMs);
   if (inst.condition !== 'Running') return;
   const probeId = ctx.health.nextProbeId++;
   ctx.health.pending.set(probeId, { instanceId, incarnation, checkIndex });
   const task = inst.tasks[0];
-  ctx.prober.probe({
+  ctx.effects.probe({
     probeId, instanceId, taskId: task.taskId, checkIndex,
     protocol: check.protocol as 'HTTP' | 'HTTPS' | 'TCP',
     host: inst.agent?.hostname ?? '',
@@ -98,8 +99,8 @@ function lookup(ctx: InstanceContext, instanceId: string, incarnation: number, c
   return check === undefined || !isSchedulerRun(check.protocol) ? undefined : { rs, inst, state, check };
 }
 
-function scheduleProbe(ctx: InstanceContext, inst: Instance, checkIndex: number, dueMs: number): number {
-  return ctx.timers.schedule(dueMs, {
+function scheduleProbe(ctx: InstanceContext, inst: Instance, checkIndex: number, dueMs: number): TimerHandle {
+  return ctx.effects.setTimer(dueMs, {
     type: 'timer', timer: { kind: 'healthProbe', instanceId: inst.instanceId, incarnation: inst.incarnation, checkIndex },
   });
 }

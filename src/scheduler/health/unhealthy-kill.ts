@@ -23,8 +23,8 @@ import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource }
 export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string, alreadyKilled: boolean): void {
   const [taskKill, instanceKill] = unhealthyKillEvents(inst, reason, ctx.clock.nowMs());
   recordTaskFailure(rs, inst, taskKill.taskId, 'TASK_KILLED', reason, ctx.clock.nowMs());
-  ctx.bus.emit(taskKill);
-  ctx.bus.emit(instanceKill);
+  ctx.effects.event(taskKill);
+  ctx.effects.event(instanceKill);
   if (alreadyKilled) setKillReason(ctx, inst, 'unhealthy');
   else killInstance(ctx, rs, inst, 'unhealthy', 'Running');
 }
@@ -126,7 +126,7 @@ function settleDueKills(ctx: InstanceContext, rs: RunSpecState): void {
       killUnhealthy(ctx, rs, inst, kill.reason, false);
     } else if (!kill.announced) {
       kill.announced = true;
-      ctx.bus.emit(unhealthyKillDeferredEvent(inst, kill.reason, { ...state, counted }, ctx.clock.nowMs()));
+      ctx.effects.event(unhealthyKillDeferredEvent(inst, kill.reason, { ...state, counted }, ctx.clock.nowMs()));
     }
   });
 }
@@ -138,7 +138,7 @@ export function isKillable(inst: Instance): boolean {
 
 function endDeferral(ctx: InstanceContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance, kill: DeferredKill, outcome: DeferralOutcome): void {
   forgetDeferral(ctx, runSpecId, due, inst);
-  if (kill.announced) ctx.bus.emit(unhealthyKillDeferralEndedEvent(inst, outcome, ctx.clock.nowMs()));
+  if (kill.announced) ctx.effects.event(unhealthyKillDeferralEndedEvent(inst, outcome, ctx.clock.nowMs()));
 }
 
 function forgetDeferral(ctx: InstanceContext, runSpecId: string, due: Map<string, DeferredKill>, inst: Instance): void {

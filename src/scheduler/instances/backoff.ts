@@ -12,16 +12,16 @@ export function recordLaunchFailure(ctx: InstanceContext, rs: RunSpecState): voi
   const configVersion = rs.spec.versionInfo.lastConfigChangeAt;
   const current = rs.backoff !== undefined && rs.backoff.configVersion === configVersion ? rs.backoff : undefined;
   const delayMs = current === undefined ? policy.initialMs : Math.min(Math.round(current.delayMs * policy.factor), policy.maxMs);
-  if (current?.timerId !== undefined) ctx.timers.cancel(current.timerId);
+  ctx.effects.clearTimer(current?.timer);
   const deadlineMs = nowMs + delayMs;
-  const timerId = ctx.timers.schedule(deadlineMs, { type: 'timer', timer: { kind: 'backoffExpired', runSpecId: rs.spec.id } });
-  rs.backoff = { delayMs, deadlineMs, configVersion, timerId };
+  const timer = ctx.effects.setTimer(deadlineMs, { type: 'timer', timer: { kind: 'backoffExpired', runSpecId: rs.spec.id } });
+  rs.backoff = { delayMs, deadlineMs, configVersion, timer };
   ctx.state.demandDirty.add(rs);
 }
 
 /** Forget the delay (DELETE /v2/queue/{id}/delay, or a new config version). */
 export function resetBackoff(ctx: InstanceContext, rs: RunSpecState): void {
-  if (rs.backoff?.timerId !== undefined) ctx.timers.cancel(rs.backoff.timerId);
+  ctx.effects.clearTimer(rs.backoff?.timer);
   rs.backoff = undefined;
   ctx.state.demandDirty.add(rs);
 }

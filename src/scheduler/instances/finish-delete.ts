@@ -11,7 +11,7 @@ export function finishDeleteIfDone(ctx: InstanceContext, rs: RunSpecState): void
   ctx.state.forgetRunSpec(rs);
   ctx.state.changed.add(rs.spec.id);
   ctx.state.demandDirty.add(rs);
-  if (rs.backoff?.timerId !== undefined) ctx.timers.cancel(rs.backoff.timerId);
-  ctx.store.deleteRunSpec(rs.spec.id);
-  ctx.bus.emit({ eventType: 'app_terminated_event', timestamp: isoTime(ctx.clock.nowMs()), appId: rs.spec.id });
+  ctx.effects.clearTimer(rs.backoff?.timer);
+  ctx.effects.deleteRunSpec(rs.spec.id);
+  ctx.effects.event({ eventType: 'app_terminated_event', timestamp: isoTime(ctx.clock.nowMs()), appId: rs.spec.id });
 }

@@ -36,7 +36,7 @@ export function takeChangeBudget(ctx: InstanceContext): boolean {
 /** Goes on with `rs` in a later input: a `continueChanges` timer due at once ({@link continueDeferred}). */
 export function deferChange(ctx: InstanceContext, rs: RunSpecState): void {
   ctx.state.deferred.add(rs);
-  ctx.state.deferredTimerId ??= ctx.timers.schedule(ctx.clock.nowMs(), { type: 'timer', timer: { kind: 'continueChanges' } });
+  ctx.state.deferredTimer ??= ctx.effects.setTimer(ctx.clock.nowMs(), { type: 'timer', timer: { kind: 'continueChanges' } });
 }
 
 /**
@@ -47,7 +47,7 @@ export function deferChange(ctx: InstanceContext, rs: RunSpecState): void {
  */
 export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) => void): void {
   const state = ctx.state;
-  state.deferredTimerId = undefined;
+  state.deferredTimer = undefined;
   const pending = [...state.deferred];
   state.deferred.clear();
   for (const rs of pending) if (state.runSpecs.get(rs.spec.id) === rs) goOn(rs);
@@ -94,8 +94,11 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
   for (let i = 0; i < count; i++) markChanged(ctx, created[i]);
-  if (ctx.bus.hasListeners) for (const inst of created) ctx.bus.emit(instanceChangedEvent(inst, nowMs));
+  if (ctx.effects.eventsWanted) for (const inst of created) ctx.effects.event(instanceChangedEvent(inst, nowMs), NEW_INSTANCE);
 }
+
+/** A new instance as its first event describes it: to run, no kill. */
+const NEW_INSTANCE = { goal: 'Running', killReason: undefined } as const;
 
 /**
  * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new
@@ -143,7 +146,7 @@ export function expungeInstance(ctx: InstanceContext, rs: RunSpecState, inst: In
   ctx.state.changed.add(inst.runSpecId);
   rs.instances.delete(inst.instanceId);
   countRole(ctx, rs, inst.role, -1);
-  ctx.store.deleteInstance(inst.instanceId);
+  ctx.effects.deleteInstance(inst.instanceId);
 }
 
 /** Takes a Scheduled instance out of the launch queue. */

@@ -3,7 +3,7 @@ import { instanceChangedEvent } from '../events/instance-events';
 import type { AgentInfo } from '../model/agent';
 import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
-import type { Goal, Instance, InstanceReservation, KillReason, Task } from '../model/instance';
+import type { Goal, Instance, InstanceAtEvent, InstanceReservation, KillReason, Task } from '../model/instance';
 import type { OfferedPool } from '../model/offer';
 import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
@@ -60,7 +60,7 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
     rs.runningCount += (condition === 'Running' ? 1 : 0) - (wasRunning ? 1 : 0);
     if (wasPlaced && !isPlaced(inst) && inst.agent !== undefined) rs.counts.remove(inst.agent);
   }
-  ctx.bus.emit(instanceChangedEvent(inst, inst.conditionSinceMs));
+  ctx.effects.event(instanceChangedEvent(inst, inst.conditionSinceMs), atEvent(inst));
 }
 
 /**
@@ -74,7 +74,12 @@ export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, 
   ctx.state.changed.add(inst.runSpecId);
   ctx.state.dirty.add(inst);
   rs.activeCount += (isActive(inst) ? 1 : 0) - (wasActive ? 1 : 0);
-  ctx.bus.emit(instanceChangedEvent(inst, ctx.clock.nowMs()));
+  ctx.effects.event(instanceChangedEvent(inst, ctx.clock.nowMs()), atEvent(inst));
+}
+
+/** The instance's goal and kill reason now, delivered with the event about this change. */
+export function atEvent(inst: Instance): InstanceAtEvent {
+  return { goal: inst.goal, killReason: inst.killReason };
 }
 
 /** The one way to change an instance's role: keeps the run spec's role counts right. */
@@ -262,5 +267,5 @@ export function flushInstances(ctx: InstanceContext): void {
   const live: Instance[] = [];
   for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
   state.dirty.clear();
-  if (live.length > 0) ctx.store.saveInstances(live);
+  if (live.length > 0) ctx.effects.saveInstances(live);
 }

@@ -8,6 +8,7 @@ import type { Instance, Task } from '../model/instance';
 import { isTerminalTaskState } from '../model/task-state';
 import { DEFAULT_KILL_GRACE_MS } from '../kill/kill-instance';
 import { applyTaskStatus } from './instance-tracker';
+import type { InstanceEffect } from './instance-effects';
 import { runStatusHandlers } from './status-handlers';
 
 /**
@@ -16,19 +17,24 @@ import { runStatusHandlers } from './status-handlers';
  * ordered list of status handlers reacts once (status-handlers.ts: the instance's condition,
  * unreachable strategy, health and readiness checks, relaunch with backoff or retirement, …).
  * Updates carrying a uuid are acknowledged after they were applied.
+ *
+ * Touches no port: returns what is to happen — every effect of the update (and any the input
+ * appended before it), in the order decided — for the caller to carry out (the facade's
+ * EffectApplier; issue 12, operations in, effects out).
  */
-export function onStatus(ctx: InstanceContext, status: TaskStatus): void {
+export function onStatus(ctx: InstanceContext, status: TaskStatus): readonly InstanceEffect[] {
   const inst = ctx.state.taskOwner(status.taskId);
   if (inst === undefined) onUnknownTask(ctx, status);
   else onKnownTask(ctx, inst, status);
-  if (status.uuid !== undefined && status.agentId !== undefined) ctx.driver.acknowledge(status.agentId, status.taskId, status.uuid);
+  if (status.uuid !== undefined && status.agentId !== undefined) ctx.effects.acknowledge(status.agentId, status.taskId, status.uuid);
+  return ctx.effects.take();
 }
 
 function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
   const applied = applyTaskStatus(ctx, inst, task, status);
-  if (applied.stateChanged) ctx.bus.emit(statusUpdateEvent(inst, task, ctx.clock.nowMs()));
+  if (applied.stateChanged) ctx.effects.event(statusUpdateEvent(inst, task, ctx.clock.nowMs()));
   if (rs === undefined) return;
   // Written field by field: V8 ran `{ ...applied, rs, … }` here at 4–50 µs a status (a spread
   // followed by more properties), half of bench:sim's CPU (measured by sim3, 2026-11-29).
@@ -48,12 +54,12 @@ function onUnknownTask(ctx: InstanceContext, status: TaskStatus): void {
     const instanceId = instanceIdOfTask(status.taskId);
     const entry = known ?? { instanceId, runSpecId: runSpecIdOfInstance(instanceId) };
     ctx.state.expungedTasks.set(status.taskId, entry);
-    if (shouldKillUnknown(ctx, entry, status)) ctx.driver.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
+    if (shouldKillUnknown(ctx, entry, status)) ctx.effects.kill(status.taskId, status.agentId, DEFAULT_KILL_GRACE_MS);
     return;
   }
   if (known === undefined) return;
   ctx.state.expungedTasks.delete(status.taskId);
-  ctx.bus.emit({
+  ctx.effects.event({
     eventType: 'unknown_instance_terminated_event',
     timestamp: isoTime(ctx.clock.nowMs()),
     instanceId: known.instanceId,

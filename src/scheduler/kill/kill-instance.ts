@@ -53,10 +53,10 @@ export function sendKills(ctx: InstanceContext, spec: RunSpec | undefined, inst:
     if (task.state !== undefined && isTerminalCondition(task.condition)) continue;
     const graceMs = gracePeriodMs(spec, task.containerName);
     maxGraceMs = Math.max(maxGraceMs, graceMs);
-    ctx.driver.kill(task.taskId, inst.agent?.agentId, graceMs);
+    ctx.effects.kill(task.taskId, inst.agent?.agentId, graceMs);
   }
   markKillRequested(ctx, inst);
-  ctx.timers.schedule(nowMs + maxGraceMs + ctx.options.killRetryMs, {
+  ctx.effects.setTimer(nowMs + maxGraceMs + ctx.options.killRetryMs, {
     type: 'timer',
     timer: { kind: 'killRetry', instanceId: inst.instanceId, incarnation: inst.incarnation },
   });

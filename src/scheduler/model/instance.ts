@@ -86,3 +86,16 @@ export interface InstanceReservation {
    */
   readonly unconfirmed?: true;
 }
+
+/**
+ * An instance's goal and kill reason as they were when the core decided an event about it. The
+ * core delivers it with each `instance_changed_event` (EventListener's second argument): the
+ * tracker's effects are carried out after the operation that decided them (issue 12, effects
+ * out), by which time the instance may have changed again or be gone, so a listener that wants to
+ * know why (the decision log, src/runtime/decision-reader.ts) reads it here, not from the live
+ * instance.
+ */
+export interface InstanceAtEvent {
+  readonly goal: Goal;
+  readonly killReason: KillReason | undefined;
+}

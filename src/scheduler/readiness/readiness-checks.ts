@@ -1,4 +1,5 @@
 import type { InstanceContext } from '../instances/instance-context';
+import type { TimerHandle } from '../instances/instance-effects';
 import type { Instance } from '../model/instance';
 import type { ReadinessCheckResult, ReadinessCheckSpec } from '../model/readiness-check';
 import type { ProbeObservation } from '../ports/prober';
@@ -22,7 +23,7 @@ export function startReadiness(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   if (task === undefined) return;
   ctx.health.readiness.set(inst.instanceId, {
     result: { name: check.name, taskId: task.taskId, ready: false, lastResponse: null },
-    timerId: schedule(ctx, inst, ctx.clock.nowMs()),
+    timer: schedule(ctx, inst, ctx.clock.nowMs()),
   });
 }
 
@@ -34,12 +35,12 @@ export function onReadinessTimer(ctx: InstanceContext, instanceId: string, incar
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
   const check = rs === undefined ? undefined : readinessCheckOf(rs);
   if (check === undefined) return;
-  state.timerId = schedule(ctx, inst, ctx.clock.nowMs() + check.intervalMs);
+  state.timer = schedule(ctx, inst, ctx.clock.nowMs() + check.intervalMs);
   if (inst.condition !== 'Running') return;
   const probeId = ctx.health.nextProbeId++;
   ctx.health.pendingReadiness.set(probeId, { instanceId, incarnation });
   const task = inst.tasks[0];
-  ctx.prober.probe({
+  ctx.effects.probe({
     probeId, instanceId, taskId: task.taskId, checkIndex: 0, protocol: check.protocol,
     host: inst.agent?.hostname ?? '', port: task.hostPorts[check.portIndex] ?? 0, path: check.path,
     timeoutMs: check.timeoutMs, purpose: 'readiness',
@@ -59,8 +60,8 @@ export function onReadinessResult(ctx: InstanceContext, obs: ProbeObservation): 
   const ready = obs.httpStatus !== undefined && check.httpStatusCodesForReady.includes(obs.httpStatus);
   state.result = { ...state.result, ready, lastResponse: lastResponse(check, obs) };
   if (!ready) return true;
-  if (state.timerId !== undefined) ctx.timers.cancel(state.timerId);
-  state.timerId = undefined;
+  ctx.effects.clearTimer(state.timer);
+  state.timer = undefined;
   markReady(ctx, inst);
   return true;
 }
@@ -91,6 +92,6 @@ function lastResponse(check: ReadinessCheckSpec, obs: ProbeObservation): Readine
   return { status: obs.httpStatus, contentType: obs.contentType ?? '', body: obs.body ?? '' };
 }
 
-function schedule(ctx: InstanceContext, inst: Instance, dueMs: number): number {
-  return ctx.timers.schedule(dueMs, { type: 'timer', timer: { kind: 'readinessProbe', instanceId: inst.instanceId, incarnation: inst.incarnation } });
+function schedule(ctx: InstanceContext, inst: Instance, dueMs: number): TimerHandle {
+  return ctx.effects.setTimer(dueMs, { type: 'timer', timer: { kind: 'readinessProbe', instanceId: inst.instanceId, incarnation: inst.incarnation } });
 }

@@ -1,4 +1,7 @@
-import type { InstanceContext } from '../instances/instance-context';
+import type { CorePorts, InstanceContext } from '../instances/instance-context';
+
+/** Reconciliation talks to the driver itself (through the applier's ports, instances/effect-applier.ts). */
+type ReconcileContext = InstanceContext & Pick<CorePorts, 'driver' | 'timers'>;
 
 /** One task to reconcile: its id and the agent it was launched on. */
 type KnownTask = { taskId: string; agentId?: string };
@@ -19,19 +22,19 @@ export class TaskReconciliation {
   private timerId: number | undefined;
 
   /** Starts (or restarts) a reconciliation of every known task. */
-  start(ctx: InstanceContext): void {
+  start(ctx: ReconcileContext): void {
     this.walk = ctx.state.launchedTasks();
     this.next = undefined;
     this.share(ctx);
   }
 
   /** The `continueReconcile` timer: the next share of the walk. */
-  onContinue(ctx: InstanceContext): void {
+  onContinue(ctx: ReconcileContext): void {
     this.timerId = undefined;
     if (this.walk !== undefined) this.share(ctx);
   }
 
-  private share(ctx: InstanceContext): void {
+  private share(ctx: ReconcileContext): void {
     const walk = this.walk as Iterator<KnownTask>;
     const tasks: KnownTask[] = [];
     let r = this.next ?? walk.next();

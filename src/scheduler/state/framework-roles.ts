@@ -1,4 +1,4 @@
-import type { InstanceContext } from '../instances/instance-context';
+import type { CorePorts, InstanceContext } from '../instances/instance-context';
 import type { DeploymentPlan } from '../model/deployment-plan';
 import type { Group } from '../groups/group';
 import { findRunSpec } from '../groups/tree-query';
@@ -27,7 +27,7 @@ export function rolesInUse(ctx: InstanceContext): string[] {
  * of spec section 3's role change). Nothing is computed on inputs that cannot change it, such as
  * ordinary status updates.
  */
-export function syncFrameworkRoles(ctx: InstanceContext): void {
+export function syncFrameworkRoles(ctx: InstanceContext & Pick<CorePorts, 'driver'>): void {
   const state = ctx.state;
   if (!state.rolesDirty) return;
   state.rolesDirty = false;

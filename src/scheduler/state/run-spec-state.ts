@@ -1,4 +1,5 @@
 import type { Instance } from '../model/instance';
+import type { TimerHandle } from '../instances/instance-effects';
 import type { InstanceQueue } from './instance-queue';
 import type { RestartBounds } from '../instances/restart-bounds';
 import type { RunSpec } from '../model/run-spec';
@@ -13,7 +14,8 @@ export interface BackoffState {
   deadlineMs: number;
   /** `versionInfo.lastConfigChangeAt` the delay belongs to: a new config version resets it. */
   configVersion: string;
-  timerId?: number;
+  /** The `backoffExpired` timer. */
+  timer?: TimerHandle;
 }
 
 /**

@@ -2,6 +2,7 @@ import { instanceIdOfTask, safeRunSpecId } from '../kernel/ids';
 import type { Group } from '../groups/group';
 import { VersionHistory } from '../groups/version-history';
 import type { Instance } from '../model/instance';
+import type { TimerHandle } from '../instances/instance-effects';
 import type { RunSpecState } from './run-spec-state';
 
 /**
@@ -41,7 +42,7 @@ export class SchedulerState {
   /** Run specs with instances left to create (`toCreate`) or to kill (`toKill`), in the order they were deferred. */
   readonly deferred = new Set<RunSpecState>();
   /** The `continueChanges` timer that goes on with them, while one is armed. */
-  deferredTimerId: number | undefined;
+  deferredTimer: TimerHandle | undefined;
   /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
   readonly history = new VersionHistory();
 

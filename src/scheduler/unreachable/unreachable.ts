@@ -37,8 +37,8 @@ export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst
     return;
   }
   if (since + policy.inactiveAfterMs <= nowMs) markInactive(ctx, rs, inst);
-  else ctx.timers.schedule(since + policy.inactiveAfterMs, timer('unreachableInactive', inst));
-  ctx.timers.schedule(since + policy.expungeAfterMs, timer('unreachableExpunge', inst));
+  else ctx.effects.setTimer(since + policy.inactiveAfterMs, timer('unreachableInactive', inst));
+  ctx.effects.setTimer(since + policy.expungeAfterMs, timer('unreachableExpunge', inst));
 }
 
 /** The inactive deadline passed: replace the instance if it is still unreachable. */

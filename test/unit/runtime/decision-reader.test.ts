@@ -203,3 +203,18 @@ t.test('sweep: an unreachable instance the core forgot without an event reads as
   t.strictSame(reader.sweep(), [], 'once');
   t.notOk(asked.includes(other), 'a running instance is not looked up');
 });
+
+t.test('an instance change delivered with its instance as decided reads that, not the live instance', async (t) => {
+  // The core carries out its effects after the operation that decided them (issue 12): by the
+  // time an event is read the instance may be gone (a Scheduled one dropped) or relaunched (its
+  // kill reason cleared). The facts the core delivers with the event are what the decision says.
+  const asked: string[] = [];
+  const reader = new DecisionReader({ instance: (id) => { asked.push(id); return undefined; } });
+  t.equal(reader.read(changed('Scheduled', null)), undefined);
+  const drop = reader.read(changed('Scheduled', null), { goal: 'Decommissioned', killReason: 'scale-down' });
+  t.equal(drop?.text, 'drop unplaced web.instance-705d41b3 of /web: scale-down (more instances than the target)');
+  reader.read(changed('Running'), { goal: 'Running', killReason: undefined });
+  const ended = reader.read(changed('Killed'), { goal: 'Running', killReason: 'user' });
+  t.equal(ended?.text, 'web.instance-705d41b3 of /web on agent-1 Killed: user (killed through the API)');
+  t.same(asked, [], 'the lookup is not asked');
+});

@@ -260,7 +260,7 @@ t.test('Scheduler.healthChecks: per-check states with firstSuccess set once, one
   const startMs = h.nowMs;
   t.match(h.scheduler.healthChecks(l.instanceId), [
     { check: { protocol: 'HTTP' }, consecutiveFailures: 0, everHealthy: false },
-    { check: { protocol: 'COMMAND' }, consecutiveFailures: 0, everHealthy: false, timerId: undefined },
+    { check: { protocol: 'COMMAND' }, consecutiveFailures: 0, everHealthy: false, timer: undefined },
   ], 'armed, no result yet; the agent-run check waits for the agent');
   t.equal(h.scheduler.healthChecks(l.instanceId)?.[0]?.alive, undefined);
   answer(h, { httpStatus: 200 });
