@@ -102,9 +102,11 @@ export function countRole(ctx: InstanceContext, rs: RunSpecState, role: string, 
   if (after > 0) rs.instanceRoles.set(role, after);
   else rs.instanceRoles.delete(role);
   // A role that gets its first instance here changes the framework's roles only when it is new to
-  // them (recomputing reads every run spec); one that loses its last instance here may be gone.
+  // them (recomputing reads every run spec); one that loses its last instance here may be gone,
+  // unless it is the default role, which is always in the set (so deleting an app of the default
+  // role, or scaling it to 0, walks no run spec).
   const gained = before === 0 && after > 0;
-  const lost = before > 0 && after <= 0;
+  const lost = before > 0 && after <= 0 && role !== ctx.options.defaultRole;
   if ((gained && !ctx.state.frameworkRoles.includes(role)) || lost) ctx.state.rolesDirty = true;
 }
 
