@@ -156,7 +156,7 @@ function port(app: { server: { address(): unknown } }): number {
 }
 
 /** The `--cluster sim` composition over a generated cluster of `o.agents` agents, not paced. */
-function simComposition(o: ApiBenchOptions): { session: RunSession; api: SimApi } {
+export function simComposition(o: ApiBenchOptions): { session: RunSession; api: SimApi } {
   const agents: SimAgentSpec[] = [];
   for (let n = 1; n <= o.agents; n++) {
     agents.push({
@@ -175,7 +175,7 @@ function simComposition(o: ApiBenchOptions): { session: RunSession; api: SimApi 
 }
 
 /** `count` apps of `instances` instances in one change of the root group (one deployment). */
-function deployApps(session: RunSession, prefix: string, count: number, instances: number, problems: string[]): void {
+export function deployApps(session: RunSession, prefix: string, count: number, instances: number, problems: string[]): void {
   const version = isoTime(session.nowMs());
   let root = session.scheduler.root();
   for (let k = 0; k < count; k++) {
@@ -196,7 +196,7 @@ function running(session: RunSession): number {
 }
 
 /** Steps the simulated cluster (virtual time, as fast as it goes) until `target` instances run, or 1 virtual hour. */
-function runUntilRunning(session: RunSession, target: number): boolean {
+export function runUntilRunning(session: RunSession, target: number): boolean {
   const limit = session.nowMs() + 3_600_000;
   for (;;) {
     const until = session.nowMs() + 10_000;
