@@ -48,3 +48,9 @@ export function embedSet(query: Query): Set<string> {
   }
   return out;
 }
+
+/** The query string of a URL (`''` without one), as asked: what a kept list answer is kept under (list-body-cache.ts). */
+export function queryOf(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}

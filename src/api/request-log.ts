@@ -1,23 +1,17 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * fastify's request logging, one record per request instead of two: when its answer is sent,
- * `method`, `path` (as asked, query included), `status`, `ms` (fastify's `elapsedTime`, rounded
- * to 0.1 ms) and `client` (the peer address), at `info` (`warn` for a 5xx, or when the answer
- * failed). Nothing of the headers or the body: credentials never reach the log. An event stream
- * (`/v2/events`) is logged when it ends.
+ * pacer's record of one request, written when its answer is sent (fastify's two records per
+ * request are not written: {@link RequestLifecycle} replaces them): `method`, `path` (as asked,
+ * query included), `status`, `ms` (fastify's `elapsedTime`, rounded to 0.1 ms) and `client` (the
+ * peer address), at `info` (`warn` for a 5xx, or when the answer failed). Nothing of the headers
+ * or the body: credentials never reach the log. An event stream (`/v2/events`) is logged when it ends.
  */
-export class RequestLogController extends LogController {
-  override incomingRequest(): void {
-    // One record per request: written when it completes.
-  }
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const ms = Math.round(reply.elapsedTime * 10) / 10;
-    const fields = { method: request.method, path: request.url, status: reply.statusCode, ms, client: request.ip };
-    const text = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms ${request.ip}`;
-    if (error !== null && error !== undefined) request.log.warn({ ...fields, err: error }, `${text}: ${error.message}`);
-    else if (reply.statusCode >= 500) request.log.warn(fields, text);
-    else request.log.info(fields, text);
-  }
+export function logRequestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+  const ms = Math.round(reply.elapsedTime * 10) / 10;
+  const fields = { method: request.method, path: request.url, status: reply.statusCode, ms, client: request.ip };
+  const text = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms ${request.ip}`;
+  if (error !== null && error !== undefined) request.log.warn({ ...fields, err: error }, `${text}: ${error.message}`);
+  else if (reply.statusCode >= 500) request.log.warn(fields, text);
+  else request.log.info(fields, text);
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { CoreFailure, coreFailureText, haltingHandler, isCoreFault, type CoreFailureHandler } from '../runtime/core-failure';
 import type { PacerLog } from '../runtime/pacer-log';
 import type { ApiDeps } from './api-deps';
@@ -19,7 +19,7 @@ import { eventsRoutes, type EventStream } from './events/routes';
 import { uiRoutes } from './ui/ui-routes';
 import { setAsideRoutes } from './pacer/set-aside-routes';
 import { recordingRoutes } from './pacer/recording-routes';
-import { RequestLogController } from './request-log';
+import { RequestLifecycle } from './request-lifecycle';
 import { capacityRoutes } from './whatif/capacity-routes';
 import { installWhatIf } from './whatif/install-what-if';
 
@@ -28,7 +28,7 @@ export interface ServerParts {
   readonly deps: ApiDeps;
   /** The SSE fan-out (`/v2/events`). */
   readonly stream: EventStream;
-  /** pacer's log: one record per request (request-log.ts), fastify's own records; absent = no log. */
+  /** pacer's log: one record per request (request-log.ts, written by request-lifecycle.ts), fastify's own records; absent = no log. */
   readonly log?: PacerLog;
   /**
    * The core failed while serving a request (runtime/core-failure.ts): a query that tripped an
@@ -47,13 +47,16 @@ export interface ServerParts {
 /**
  * Builds the REST API (never listens: `main.ts` does, tests use `inject`). Cross-cutting behaviour
  * lives here once: JSON parsing with Marathon's error bodies, the body limit, repeated slashes
- * collapsed (`/v2/apps//web`), Marathon's cache and leader headers, the error catalogue as the only
- * writer of error bodies, and 404 for unknown routes.
+ * collapsed (`/v2/apps//web`), Marathon's cache and leader headers (set by the request lifecycle,
+ * request-lifecycle.ts, which also feeds the HTTP metrics and the request log), the error catalogue
+ * as the only writer of error bodies, and 404 for unknown routes.
  */
 export function buildServer(parts: ServerParts): FastifyInstance {
   const { deps } = parts;
+  const lifecycle = new RequestLifecycle(marathonHeaders(deps), parts.log !== undefined);
   const app = Fastify({
-    ...(parts.log === undefined ? {} : { loggerInstance: parts.log.child({ component: 'api' }) as FastifyBaseLogger, logController: new RequestLogController() }),
+    ...(parts.log === undefined ? {} : { loggerInstance: parts.log.child({ component: 'api' }) as FastifyBaseLogger }),
+    logController: lifecycle,
     bodyLimit: deps.config.bodyLimitBytes,
     rewriteUrl: (req) => collapseSlashes(req.url ?? '/'),
     // Route params carry ids with `::` suffixes and dots; keep them whole.
@@ -61,7 +64,6 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     ...(parts.serverFactory === undefined ? {} : { serverFactory: parts.serverFactory }),
   });
   installJsonParser(app);
-  installHeaders(app, deps);
   installErrorHandling(app, deps, parts.onCoreFailure ?? haltingHandler((f) => void process.stderr.write(`${coreFailureText(f)}\n`)));
   parts.front?.(app);
   // Before every route: its hook must cover them all (the UI's too).
@@ -76,7 +78,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   deploymentsRoutes(app, routeDeps);
   tasksRoutes(app, routeDeps);
   queueRoutes(app, routeDeps);
-  systemRoutes(app, routeDeps);
+  systemRoutes(app, routeDeps, lifecycle);
   eventsRoutes(app, routeDeps, parts.stream);
   uiRoutes(app);
   setAsideRoutes(app, routeDeps);
@@ -87,6 +89,8 @@ export function buildServer(parts: ServerParts): FastifyInstance {
 
 /** `/v2/apps//web///x` → `/v2/apps/web/x`; the query string is left alone. */
 export function collapseSlashes(url: string): string {
+  // Almost every URL has no repeated slash: answered without a regular expression or a copy.
+  if (!url.includes('//')) return url;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
   const collapsed = path.replace(/\/{2,}/g, '/');
@@ -110,19 +114,29 @@ function installJsonParser(app: FastifyInstance): void {
   });
 }
 
-function installHeaders(app: FastifyInstance, deps: ApiDeps): void {
-  // Fact 12: every response is uncacheable and names the leader (read per response: the port is
-  // known only once the server listens; with HA the leader changes), when one is known.
-  app.addHook('onSend', (_req, reply, payload, done) => {
-    reply.header('Cache-Control', 'no-cache, no-store, must-revalidate');
-    reply.header('Pragma', 'no-cache');
-    reply.header('Expires', '0');
-    const leader = knownLeader(deps);
-    if (leader !== undefined) reply.header('X-Marathon-Leader', `${deps.config.leaderScheme ?? 'http'}://${leader}`);
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('X-XSS-Protection', '1; mode=block');
-    done(null, payload);
+/**
+ * Fact 12: every response is uncacheable and names the leader, when one is known. The leader is
+ * read per request (the port is known only once the server listens; with HA the leader changes);
+ * the headers' object is made once per leader. A hijacked answer (`/v2/events`) writes its own
+ * (sse-headers.ts); a standby's proxied answer carries the leader's.
+ */
+export function marathonHeaders(deps: Pick<ApiDeps, 'config' | 'leaderAddress'>): (reply: FastifyReply) => void {
+  const scheme = deps.config.leaderScheme ?? 'http';
+  const headersFor = (leader: string | undefined): Readonly<Record<string, string>> => ({
+    'cache-control': 'no-cache, no-store, must-revalidate', pragma: 'no-cache', expires: '0',
+    ...(leader === undefined ? {} : { 'x-marathon-leader': `${scheme}://${leader}` }),
+    'x-frame-options': 'DENY', 'x-xss-protection': '1; mode=block',
   });
+  let lastLeader: string | undefined;
+  let headers = headersFor(undefined);
+  return (reply) => {
+    const leader = knownLeader(deps);
+    if (leader !== lastLeader) {
+      lastLeader = leader;
+      headers = headersFor(leader);
+    }
+    void reply.headers(headers);
+  };
 }
 
 function installErrorHandling(app: FastifyInstance, deps: ApiDeps, onCoreFailure: CoreFailureHandler): void {

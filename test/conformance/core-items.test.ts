@@ -16,7 +16,8 @@ t.test(behaviour('issue 10.3: agent-run (MESOS_HTTP) health results reach tasks[
   p.server.harness.status(launched.taskId, 'TASK_RUNNING', { healthy: true });
   const task = (await p.call('GET', '/v2/apps/foo')).json.app.tasks[0];
   t.match(task?.healthCheckResults, [{ alive: true, consecutiveFailures: 0 }], 'the agent\'s result in healthCheckResults');
-  await waitUntil(() => client.parsed().events.length > 0, 'health_status_changed_event', 2000);
+  // The stream writes once per loop turn: wait (bounded, generously: the default patience) for the event.
+  await waitUntil(() => client.parsed().events.some((e) => e.event === 'health_status_changed_event'), 'health_status_changed_event');
   t.match(client.parsed().events, [{ data: { appId: '/foo', alive: true } }], 'health_status_changed_event');
 });
 

@@ -55,6 +55,15 @@ export function appsJson(deps: ApiDeps, apps: readonly AppSpec[], embed: Readonl
  * milliseconds (issue 13).
  */
 export function appsText(deps: ApiDeps, apps: readonly AppSpec[], embed: ReadonlySet<string>): string {
+  return `[${appsParts(deps, apps, embed).join(',')}]`;
+}
+
+/**
+ * The texts {@link appsText} joins, one per app, in order: with the list's own embeds (counts,
+ * deployments), each the same string object as last time while nothing it shows changed, which
+ * is what lets `GET /v2/apps` answer a kept encoding (list-body-cache.ts).
+ */
+export function appsParts(deps: ApiDeps, apps: readonly AppSpec[], embed: ReadonlySet<string>): string[] {
   const want = resolveAppEmbed(embed);
   const deployments = want.has('deployments') ? deploymentIdsByApp(deps) : undefined;
   const listDefaultsOnly = [...want].every((part) => part === 'counts' || part === 'deployments');
@@ -63,7 +72,7 @@ export function appsText(deps: ApiDeps, apps: readonly AppSpec[], embed: Readonl
     const spec = apps[i];
     out[i] = listDefaultsOnly ? countedAppText(deps, spec, want, deployments) : appText(deps, spec, want, deployments);
   }
-  return `[${out.join(',')}]`;
+  return out;
 }
 
 /** One app's JSON text: its kept definition text, then its embedded parts serialized now. */

@@ -67,7 +67,9 @@ export function taskText(deps: ApiDeps, instance: Instance, task: Task, serviceP
     taskTexts.set(task, kept);
   }
   const health = healthCheckResultsJson(deps, instance);
-  return kept.head + (health.length === 0 ? '[]' : JSON.stringify(health)) + kept.tail;
+  // Without health results, the kept text itself: the same string object while nothing changed
+  // (what the list's kept answer is checked against, list-body-cache.ts).
+  return health.length === 0 ? kept.plain : kept.head + JSON.stringify(health) + kept.tail;
 }
 
 /** A task's JSON text around its `healthCheckResults` value, and the inputs it was rendered from. */
@@ -86,6 +88,8 @@ interface KeptTaskText {
   readonly servicePortsText: string;
   readonly head: string;
   readonly tail: string;
+  /** The whole text with no health results (`[]`). */
+  readonly plain: string;
 }
 
 /** Kept per Task object: gone with the task. */
@@ -113,6 +117,7 @@ function renderTaskText(deps: ApiDeps, instance: Instance, task: Task, servicePo
     role: instance.role, runSpecVersion: instance.runSpecVersion, condition: task.condition, hostPorts: task.hostPorts,
     launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText,
     head: text.slice(0, at + HEALTH_MARK.length - 1), tail: text.slice(at + HEALTH_MARK.length),
+    plain: `${text.slice(0, at + HEALTH_MARK.length - 1)}[]${text.slice(at + HEALTH_MARK.length)}`,
   };
 }
 

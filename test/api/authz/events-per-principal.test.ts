@@ -44,6 +44,9 @@ t.test('each /v2/events subscriber receives only the events about what it may vi
   const admin = clients.get('admin')!.parsed().events;
   await waitUntil(() => clients.get('alice')!.parsed().events.some((e) => e.event === 'deployment_success'), 'alice sees her deployment');
   const alice = clients.get('alice')!.parsed().events;
+  // Each stream is written once per loop turn and its frames reach each socket on their own: wait
+  // for bob's too before reading what he saw (nobody's is only read for what must be absent).
+  await waitUntil(() => clients.get('bob')!.parsed().events.some((e) => e.event === 'deployment_success'), 'bob sees the deployment succeed');
   const bob = clients.get('bob')!.parsed().events;
   const nobody = clients.get('nobody')!.parsed().events;
 

@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
-import { appJson, appsJson, appsText } from '../../render/app-json';
+import { appJson, appsJson, appsParts } from '../../render/app-json';
 import { allRunSpecs } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
@@ -20,10 +20,19 @@ const SHOW_DEFAULTS = ['counts', 'tasks', 'lastTaskFailure', 'deployments'];
  * ({@link appsText}: the same bytes as serializing the objects, without building them).
  */
 export function listAppsText(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string {
+  return `${APPS_PREFIX}${listAppsParts(deps, query, viewable).join(',')}${APPS_SUFFIX}`;
+}
+
+/** What {@link listAppsText} joins the app texts with. */
+export const APPS_PREFIX = '{"apps":[';
+export const APPS_SUFFIX = ']}';
+
+/** The texts {@link listAppsText} joins, one per app ({@link appsParts}). */
+export function listAppsParts(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string[] {
   const keep = appFilter(query);
   const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
   const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s) && viewable(s.id));
-  return `{"apps":${appsText(deps, apps, embed)}}`;
+  return appsParts(deps, apps, embed);
 }
 
 /** `GET /v2/apps/{id}` (fact 38): `{"app":{…}}`; unknown → 404 with `details: []`. */

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { routeNotFound } from '../../errors';
-import type { Query } from '../../query';
+import { queryOf, type Query } from '../../query';
 import { createApp } from './app-create';
 import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
-import { listAppsText, showApp, showGroupApps } from './app-read';
+import { APPS_PREFIX, APPS_SUFFIX, listAppsParts, showApp, showGroupApps } from './app-read';
+import { ListBodyCache } from '../../render/list-body-cache';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
 import { appTasks, groupTasks, killAppTask, killAppTasks } from './app-tasks';
 import { updateApp, updateApps } from './app-update';
@@ -24,9 +25,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * sub-resource ({@link parseAppTarget}).
  */
 export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  // The encoded answer, kept per query while its app texts stay the same (list-body-cache.ts).
+  const bodies = new ListBodyCache();
   app.get('/v2/apps', (request, reply) => {
-    const text = listAppsText(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type(JSON_TYPE).send(text);
+    const parts = listAppsParts(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
+    return reply.type(JSON_TYPE).send(bodies.body(queryOf(request.url), APPS_PREFIX, parts, APPS_SUFFIX));
   });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));

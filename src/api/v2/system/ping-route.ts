@@ -15,6 +15,6 @@ export function pingRoute(app: FastifyInstance): void {
     const type = negotiate(req.headers.accept, PING_TYPES);
     if (type === undefined) return reply.code(204).send();
     if (type === 'application/json') return reply.type('application/json').send(JSON.stringify('pong'));
-    return reply.type(`${type}; charset=utf-8`).send('pong');
+    return reply.type(type === 'text/html' ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8').send('pong');
   });
 }

@@ -37,6 +37,19 @@ export function listTasksJson(deps: ApiDeps, conditions: ReadonlySet<Condition>)
  * (authorization: fastify's preSerialization hooks do not see a text answer).
  */
 export function listTasksText(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): string {
+  return `${TASKS_PREFIX}${listTasksParts(deps, conditions, viewable).join(',')}${TASKS_SUFFIX}`;
+}
+
+/** What {@link listTasksText} joins the task texts with. */
+export const TASKS_PREFIX = '{"tasks":[';
+export const TASKS_SUFFIX = ']}';
+
+/**
+ * The texts {@link listTasksText} joins, one per task, in order: each the same string object as
+ * last time while nothing it shows changed (task-json.ts taskText), which is what lets the route
+ * answer a kept encoding (list-body-cache.ts).
+ */
+export function listTasksParts(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): string[] {
   const out: string[] = [];
   let portsOf: readonly number[] | undefined;
   let portsText = '';
@@ -47,7 +60,7 @@ export function listTasksText(deps: ApiDeps, conditions: ReadonlySet<Condition>,
     }
     out.push(taskText(deps, instance, task, servicePorts, portsText));
   });
-  return `{"tasks":[${out.join(',')}]}`;
+  return out;
 }
 
 /** The tasks `GET /v2/tasks` lists, in its order, with their app's service ports (one array per app). */

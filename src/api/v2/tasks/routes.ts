@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
-import type { Query } from '../../query';
+import { queryOf, type Query } from '../../query';
 import { negotiate } from '../system/negotiate';
 import { sendDeploymentResult } from '../deployments/deployment-result';
 import { killFlagsOf } from './kill-flags';
 import { killTasks } from './kill-tasks';
-import { listTasksText, tasksStatusFilter } from './list-tasks';
+import { ListBodyCache } from '../../render/list-body-cache';
+import { listTasksParts, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
 
@@ -14,12 +15,14 @@ import { tasksPlainText } from './tasks-plain-text';
  * `Accept: text/plain`), `POST /v2/tasks/delete` kills tasks by id (facts 57, 58).
  */
 export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
+  // The encoded JSON answer, kept per query while its task texts stay the same (list-body-cache.ts).
+  const bodies = new ListBodyCache();
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
-    const text = listTasksText(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type('application/json; charset=utf-8').send(text);
+    const parts = listTasksParts(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
+    return reply.type('application/json; charset=utf-8').send(bodies.body(queryOf(req.url), TASKS_PREFIX, parts, TASKS_SUFFIX));
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {

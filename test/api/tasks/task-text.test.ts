@@ -1,0 +1,56 @@
+import t from 'tap';
+import type { ApiDeps } from '../../../src/api/api-deps';
+import { taskJson, taskText } from '../../../src/api/render/task-json';
+import type { AgentInfo } from '../../../src/scheduler/model/agent';
+import type { Condition } from '../../../src/scheduler/model/condition';
+import type { Instance, Task } from '../../../src/scheduler/model/instance';
+
+/**
+ * taskText (src/api/render/task-json.ts), kept per task: the same bytes as
+ * JSON.stringify(taskJson(…)) for every shape a task can have — active or terminal, started or
+ * not, with or without an agent, fault domain, ports, service ports, and strings JSON must escape.
+ */
+
+const deps = { scheduler: { healthChecks: () => undefined } } as unknown as ApiDeps;
+
+interface Case {
+  readonly name: string;
+  readonly condition: Condition;
+  readonly agent?: AgentInfo;
+  readonly hostPorts?: readonly number[];
+  readonly startedAtMs?: number;
+  readonly servicePorts?: readonly number[];
+  readonly appId?: string;
+  readonly role?: string;
+}
+
+const AGENT: AgentInfo = { agentId: 'agent-1', hostname: 'host-1.example', attributes: [] };
+const CASES: readonly Case[] = [
+  { name: 'running, started, ports and service ports', condition: 'Running', agent: AGENT, hostPorts: [31000, 31001], startedAtMs: 1_700_000_001_234, servicePorts: [10000, 10001] },
+  { name: 'staging, not started yet', condition: 'Staging', agent: AGENT, hostPorts: [31000] },
+  { name: 'killing (active)', condition: 'Killing', agent: AGENT, startedAtMs: 1_700_000_002_000 },
+  { name: 'finished (terminal: no ports, times, version)', condition: 'Finished', agent: AGENT, hostPorts: [31000], startedAtMs: 1_700_000_002_000 },
+  { name: 'failed', condition: 'Failed', agent: AGENT },
+  { name: 'unreachable inactive', condition: 'UnreachableInactive', agent: AGENT },
+  { name: 'scheduled, no agent', condition: 'Scheduled' },
+  { name: 'region and zone', condition: 'Running', agent: { ...AGENT, region: 'eu-1', zone: 'eu-1a' }, startedAtMs: 1_700_000_003_000 },
+  { name: 'zone only', condition: 'Running', agent: { ...AGENT, zone: 'z"1' } },
+  { name: 'strings to escape', condition: 'Running', agent: { ...AGENT, hostname: 'h\\o"st\u2028é' }, appId: '/we"ird\\app', role: 'sl"ave\n' },
+];
+
+t.test('taskText is JSON.stringify(taskJson) byte for byte, first and kept', async (t) => {
+  for (const c of CASES) {
+    const task = {
+      taskId: `${(c.appId ?? '/app').slice(1)}.instance-1._app.1`, condition: c.condition, hostPorts: c.hostPorts ?? [],
+      launchedAtMs: 1_700_000_000_123, ...(c.startedAtMs === undefined ? {} : { startedAtMs: c.startedAtMs }),
+    } as unknown as Task;
+    const instance = {
+      instanceId: 'app.instance-1', runSpecId: c.appId ?? '/app', runSpecVersion: '2026-01-01T00:00:00.000Z', role: c.role ?? '*',
+      condition: c.condition, tasks: [task], ...(c.agent === undefined ? {} : { agent: c.agent }),
+    } as unknown as Instance;
+    const servicePorts = c.servicePorts ?? [];
+    const expected = JSON.stringify(taskJson(deps, instance, task, { servicePorts }));
+    t.equal(taskText(deps, instance, task, servicePorts, JSON.stringify(servicePorts)), expected, `${c.name}: first`);
+    t.equal(taskText(deps, instance, task, servicePorts, JSON.stringify(servicePorts)), expected, `${c.name}: kept`);
+  }
+});
