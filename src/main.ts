@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { parseConfig, usage, type PacerConfig } from './runtime/config';
+import { givenFlags, parseConfig, usage, type PacerConfig } from './runtime/config';
+import { unusedFlagWarnings } from './runtime/unused-flags';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
@@ -33,6 +34,7 @@ async function main(): Promise<number> {
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
+  for (const line of unusedFlagWarnings(parsed.cluster, givenFlags(process.argv.slice(2), process.env))) log.child({ component: 'pacer' }).warn(line);
   const hooks = { log };
   if (parsed.zk !== undefined) {
     const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');

@@ -270,6 +270,25 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
 }
 
 /**
+ * The options `argv` and `env` set, by flag name (`--store`, not `--store=x` or `PACER_STORE`), in
+ * the order read: variables first, then flags. Read the same way as {@link parseConfig} (a
+ * value-taking flag consumes the next word); unknown words are skipped, since `parseConfig` has
+ * refused them already. Used to warn about options the chosen cluster does not use.
+ */
+export function givenFlags(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const given = OPTIONS.filter((o) => env[o.env] !== undefined).map((o) => o.flag);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    const spec = OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
+    if (spec === undefined) continue;
+    if (!arg.includes('=') && spec.boolean !== true) i++;
+    given.push(spec.flag);
+  }
+  return [...new Set(given)];
+}
+
+/**
  * The agents' range must split among `--local_agents`, and must not hold the API's own ports: a
  * task given one of them could not bind it.
  */

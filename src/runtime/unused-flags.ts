@@ -1,0 +1,43 @@
+import type { ClusterKind } from './config';
+
+/** Options that only the Mesos cluster reads (the README's options table says `--cluster mesos`). */
+const MESOS_ONLY = [
+  '--master', '--framework_name', '--mesos_user', '--failover_timeout',
+  '--mesos_authentication_principal', '--mesos_authentication_secret_file',
+];
+
+/** Options that only the local cluster reads (the table says "local cluster"). */
+const LOCAL_ONLY = ['--sandbox', '--local_agents', '--local_agent_ports', '--local_offer_interval'];
+
+/** Options that only `--cluster sim` reads (the table says "`--cluster sim` only"). */
+const SIM_ONLY = ['--workload', '--speed', '--seed'];
+
+/**
+ * What `--cluster sim` does not use besides the other clusters' own options: the core there is the
+ * workload's (its `options` and the core's defaults) and its state lives in memory, so the
+ * scheduler and store flags have no effect (README, "`npm start -- --cluster sim`").
+ */
+const SIM_IGNORES = [
+  '--store', '--store_sync', '--mesos_role', '--new_group_enforce_role', '--max_running_deployments',
+  '--local_port_min', '--local_port_max', '--gpu_scheduling_behavior', '--max_instances_per_offer',
+  '--decline_offer_duration', '--accept_refuse_duration', '--launches_per_input', '--launches_per_offer_batch',
+  '--instances_per_input', '--enable_features', '--unhealthy_kill_floor', '--record', '--record_ring',
+];
+
+const UNUSED: Readonly<Record<ClusterKind, ReadonlySet<string>>> = {
+  local: new Set([...MESOS_ONLY, ...SIM_ONLY]),
+  mesos: new Set([...LOCAL_ONLY, ...SIM_ONLY]),
+  sim: new Set([...MESOS_ONLY, ...LOCAL_ONLY, ...SIM_IGNORES]),
+};
+
+/**
+ * One warning (logged at start-up, main.ts) naming the given options the chosen cluster does not
+ * use, or none: pacer accepts them (a config shared between clusters stays valid) but a user who
+ * sets `--max_instances_per_offer` over `--cluster sim` should learn that it changed nothing.
+ */
+export function unusedFlagWarnings(cluster: ClusterKind, given: readonly string[]): string[] {
+  const unused = given.filter((flag) => UNUSED[cluster].has(flag));
+  if (unused.length === 0) return [];
+  const why = cluster === 'sim' ? ' (the workload\'s options set the simulated core; its state is in memory)' : '';
+  return [`--cluster ${cluster} does not use ${unused.join(', ')}: ignored${why}`];
+}
