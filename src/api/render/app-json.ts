@@ -4,7 +4,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed, type AppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats, type AppTaskCounts } from './app-task-stats';
-import { instancesTasksJson } from './task-json';
+import { instancesTasksJson, instancesTasksText } from './task-json';
 
 /**
  * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the app as Marathon's app writer writes it
@@ -75,10 +75,18 @@ export function appsParts(deps: ApiDeps, apps: readonly AppSpec[], embed: Readon
   return out;
 }
 
+/**
+ * `JSON.stringify(appJson(deps, spec, embed))` byte for byte (`GET /v2/apps/{id}`): the kept
+ * definition text, the embedded tasks from their kept texts, the other parts serialized now.
+ */
+export function singleAppText(deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<string>): string {
+  return appText(deps, spec, resolveAppEmbed(embed), undefined);
+}
+
 /** One app's JSON text: its kept definition text, then its embedded parts serialized now. */
 function appText(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): string {
   let text = appDefinitionHead(spec);
-  for (const [key, value] of appEmbedParts(deps, spec, want, deployments)) text += `,${JSON.stringify(key)}:${partText(value)}`;
+  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text')) text += `,${JSON.stringify(key)}:${partText(value)}`;
   return `${text}}`;
 }
 
@@ -148,8 +156,14 @@ function appDefinitionHead(spec: AppSpec): string {
   return head;
 }
 
+/** A part already written as JSON text (the embedded tasks, from their kept texts). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** A value as JSON.stringify writes it inside an object (the counts are small integers). */
 function partText(value: unknown): string {
+  if (value instanceof JsonText) return value.text;
   return typeof value === 'number' ? String(value) : JSON.stringify(value);
 }
 
@@ -160,6 +174,7 @@ function partText(value: unknown): string {
  */
 function appEmbedParts(
   deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined,
+  tasksAs: 'json' | 'text' = 'json',
 ): [string, unknown][] {
   const parts: [string, unknown][] = [];
   let instances: readonly Instance[] = [];
@@ -173,7 +188,7 @@ function appEmbedParts(
     parts.push(['deployments', ids.map((id) => ({ id }))]);
   }
   if (want.has('readiness')) parts.push(['readinessCheckResults', deps.scheduler.readiness(spec.id).map((r) => ({ ...r }))]);
-  if (want.has('tasks')) parts.push(['tasks', instancesTasksJson(deps, instances)]);
+  if (want.has('tasks')) parts.push(['tasks', tasksAs === 'text' ? new JsonText(instancesTasksText(deps, instances)) : instancesTasksJson(deps, instances)]);
   if (want.has('lastTaskFailure')) {
     const failure = deps.scheduler.lastTaskFailure(spec.id);
     if (failure !== undefined) parts.push(['lastTaskFailure', { ...failure }]);

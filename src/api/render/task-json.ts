@@ -129,6 +129,22 @@ export function appTasksJson(deps: ApiDeps, appId: string): Record<string, unkno
   return instancesTasksJson(deps, deps.scheduler.instances(appId));
 }
 
+/**
+ * `JSON.stringify(instancesTasksJson(deps, instances))` byte for byte, from the per-task texts of
+ * {@link taskText} (app-scoped: `servicePorts: []`): what keeps `GET /v2/apps/{id}` and
+ * `GET /v2/apps/{id}/tasks` of an app with 100,000 instances from building and serializing
+ * 100,000 objects on the loop at every call (issue 11: no request may stall everything).
+ */
+export function instancesTasksText(deps: ApiDeps, instances: readonly Instance[]): string {
+  const out: string[] = [];
+  for (const instance of instances) {
+    for (const task of instance.tasks) out.push(taskText(deps, instance, task, NO_SERVICE_PORTS, '[]'));
+  }
+  return `[${out.join(',')}]`;
+}
+
+const NO_SERVICE_PORTS: readonly number[] = [];
+
 /** The app-scoped task JSON of the launched tasks of `instances`, in the given order (see {@link appTasksJson}). */
 export function instancesTasksJson(deps: ApiDeps, instances: readonly Instance[]): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];

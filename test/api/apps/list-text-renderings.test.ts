@@ -2,6 +2,8 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { appsJson, appsText } from '../../../src/api/render/app-json';
 import { listTasksJson, listTasksText } from '../../../src/api/v2/tasks/list-tasks';
+import { showApp, showAppText } from '../../../src/api/v2/apps/app-read';
+import { appTasks, appTasksText } from '../../../src/api/v2/apps/app-tasks';
 import type { AppSpec } from '../../../src/scheduler/model/app';
 import { makeOffer } from '../../builders/cluster-builders';
 import type { ApiFixture } from '../api-fixture';
@@ -55,6 +57,22 @@ t.test('listTasksText is JSON.stringify({tasks: listTasksJson}) byte for byte, w
     }
   }
   t.equal(listTasksText(fx.deps, new Set(), (id) => id !== '/h'), JSON.stringify({ tasks: listTasksJson(fx.deps, new Set()).filter((x) => x.appId !== '/h') }), 'viewable');
+});
+
+t.test('showAppText and appTasksText are JSON.stringify(showApp / appTasks) byte for byte, for every embed, twice', async (t) => {
+  const fx = await mixedCluster(t);
+  for (const spec of appSpecs(fx)) {
+    for (const embed of [...EMBEDS, ['app.tasks'], ['tasks', 'counts']]) {
+      const query = { embed: [...embed] };
+      for (const round of ['first', 'kept']) {
+        t.equal(showAppText(fx.deps, spec.id, query), JSON.stringify(showApp(fx.deps, spec.id, query)), `${spec.id} embed ${embed.join(',') || '(none)'}, ${round}`);
+      }
+    }
+    t.equal(appTasksText(fx.deps, spec.id), JSON.stringify(appTasks(fx.deps, spec.id)), `${spec.id}/tasks`);
+  }
+  let unknown: unknown;
+  try { showAppText(fx.deps, '/nope', {}); } catch (err) { unknown = err; }
+  t.equal((unknown as { statusCode?: number } | undefined)?.statusCode, 404, 'an unknown app is still a 404');
 });
 
 /** What to do between two GETs, and what the second must show. */
@@ -120,5 +138,20 @@ t.test('the text answers keep the JSON content type', async (t) => {
     const res = await fx.app.inject({ method: 'GET', url });
     t.equal(res.headers['content-type'], 'application/json; charset=utf-8', url);
     t.equal(res.headers['content-length'], String(Buffer.byteLength(res.body)), `${url}: content-length`);
+  }
+});
+
+t.test('GET /v2/apps/{id} and its tasks show every change in the next GET', async (t) => {
+  for (const c of CHANGES) {
+    const fx = apiFor(t);
+    const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
+    const readiness = c.name.startsWith('readiness') ? { readinessChecks: [{ name: 'ready', path: '/ready', portName: 'http' }] } : {};
+    const launched = await running(t, fx, appBody({ id: '/a', instances: 2, portDefinitions: [{ port: 0, name: 'http' }], healthChecks: [check], ...readiness }));
+    const [show, tasks] = [await call(fx, 'GET', '/v2/apps/a?embed=app.taskStats&embed=app.readiness'), await call(fx, 'GET', '/v2/apps/a/tasks')];
+    await c.change(fx, launched.map((l) => l.taskId));
+    const [show2, tasks2] = [await call(fx, 'GET', '/v2/apps/a?embed=app.taskStats&embed=app.readiness'), await call(fx, 'GET', '/v2/apps/a/tasks')];
+    t.equal(show2.text, JSON.stringify(showApp(fx.deps, '/a', { embed: ['app.taskStats', 'app.readiness'] })), `${c.name}: /v2/apps/a is a fresh rendering`);
+    t.equal(tasks2.text, JSON.stringify(appTasks(fx.deps, '/a')), `${c.name}: /v2/apps/a/tasks is a fresh rendering`);
+    t.ok(show2.text !== show.text || tasks2.text !== tasks.text || c.url === '/v2/apps?embed=apps.taskStats', `${c.name}: something shows`);
   }
 });

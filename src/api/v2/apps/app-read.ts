@@ -1,7 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
-import { appJson, appsJson, appsParts } from '../../render/app-json';
+import { appJson, appsJson, appsParts, singleAppText } from '../../render/app-json';
 import { allRunSpecs } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
@@ -40,6 +40,17 @@ export function showApp(deps: ApiDeps, appId: string, query: Query): { app: Reco
   const app = findApp(deps, appId);
   if (app === undefined) throw notFound(notFoundText.app(appId));
   return { app: appJson(deps, app, new Set([...embedSet(query), ...SHOW_DEFAULTS])) };
+}
+
+/**
+ * {@link showApp} as JSON text, byte for byte (the route's answer): the embedded tasks come from
+ * their kept texts, so an app of 100,000 instances is not 100,000 objects built and serialized on
+ * the loop per GET.
+ */
+export function showAppText(deps: ApiDeps, appId: string, query: Query): string {
+  const app = findApp(deps, appId);
+  if (app === undefined) throw notFound(notFoundText.app(appId));
+  return `{"app":${singleAppText(deps, app, new Set([...embedSet(query), ...SHOW_DEFAULTS]))}}`;
 }
 
 /** `GET /v2/apps/{group}/*` (fact 39): `{"*":[…]}` with every app below the group; unknown group → 404. */

@@ -4,7 +4,7 @@ import { expectOk } from '../../command-result';
 import { notFound, notFoundBare, notFoundText } from '../../errors';
 import { queryOne, type Query } from '../../query';
 import { isActiveCondition } from '../../render/active-condition';
-import { appTasksJson, taskJson } from '../../render/task-json';
+import { appTasksJson, instancesTasksText, taskJson } from '../../render/task-json';
 import type { Instance } from '../../../scheduler/model/instance';
 import { instanceIdOfTask } from '../../../scheduler/index';
 import { appsBelow, findApp, findAppGroup } from './app-lookup';
@@ -15,6 +15,12 @@ import { type KillFlags, killFlagsOf } from '../tasks/kill-flags';
 export function appTasks(deps: ApiDeps, appId: string): { tasks: Record<string, unknown>[] } {
   if (findApp(deps, appId) === undefined) throw notFound(notFoundText.app(appId));
   return { tasks: appTasksJson(deps, appId) };
+}
+
+/** {@link appTasks} as JSON text, byte for byte (the route's answer; the tasks from their kept texts). */
+export function appTasksText(deps: ApiDeps, appId: string): string {
+  if (findApp(deps, appId) === undefined) throw notFound(notFoundText.app(appId));
+  return `{"tasks":${instancesTasksText(deps, deps.scheduler.instances(appId))}}`;
 }
 
 /** `GET /v2/apps/{group}/*\/tasks` (fact 53): the tasks of every app below the group. */

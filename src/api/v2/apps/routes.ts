@@ -5,10 +5,10 @@ import { queryOf, type Query } from '../../query';
 import { createApp } from './app-create';
 import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
-import { APPS_PREFIX, APPS_SUFFIX, listAppsParts, showApp, showGroupApps } from './app-read';
+import { APPS_PREFIX, APPS_SUFFIX, listAppsParts, showAppText, showGroupApps } from './app-read';
 import { ListBodyCache } from '../../render/list-body-cache';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
-import { appTasks, groupTasks, killAppTask, killAppTasks } from './app-tasks';
+import { appTasksText, groupTasks, killAppTask, killAppTasks } from './app-tasks';
 import { updateApp, updateApps } from './app-update';
 import { appVersion, appVersions } from './app-versions';
 
@@ -34,22 +34,24 @@ export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));
   app.patch('/v2/apps', (request, reply) => updateApps(deps, request, reply, true));
-  app.get('/v2/apps/*', (request) => get(deps, request, target(deps, request, GET_KINDS)));
+  app.get('/v2/apps/*', (request, reply) => get(deps, request, reply, target(deps, request, GET_KINDS)));
   app.put('/v2/apps/*', (request, reply) => updateApp(deps, request, reply, appIdOf(deps, request), false));
   app.patch('/v2/apps/*', (request, reply) => updateApp(deps, request, reply, appIdOf(deps, request), true));
   app.delete('/v2/apps/*', (request, reply) => remove(deps, request, reply, target(deps, request, DELETE_KINDS)));
   app.post('/v2/apps/*', (request, reply) => post(deps, request, reply, target(deps, request, POST_KINDS)));
 }
 
-function get(deps: ApiDeps, request: FastifyRequest, t: AppTarget): unknown {
+function get(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply, t: AppTarget): unknown {
   const query = request.query as Query;
   switch (t.kind) {
     case 'groupApps': return showGroupApps(deps, t.groupId, query);
-    case 'tasks': return appTasks(deps, t.appId);
+    // One app and its tasks are answered as JSON text (their tasks from kept texts; authorization
+    // checked the app before: appRead in authz/route-rules.ts, and nothing in them is filtered).
+    case 'tasks': return reply.type(JSON_TYPE).send(appTasksText(deps, t.appId));
     case 'groupTasks': return groupTasks(deps, t.groupId);
     case 'versions': return appVersions(deps, t.appId);
     case 'version': return appVersion(deps, t.appId, t.version);
-    default: return showApp(deps, appIdOfTarget(t), query);
+    default: return reply.type(JSON_TYPE).send(showAppText(deps, appIdOfTarget(t), query));
   }
 }
 
