@@ -40,12 +40,29 @@ function positiveInt(text: string | undefined, fallback: number): number {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
-/** Every `*.test.ts` under `test/`, repository-relative with `/`, sorted; restricted to `only` when given. */
+/**
+ * The files that take longest (CI, 2026-11-29: 30–145 s each, mostly waiting on processes,
+ * ZooKeeper restarts and sockets), started first so that the other files fill the cores around
+ * them instead of the suite ending on one of them alone. Only the order depends on this list: a
+ * stale entry changes nothing else.
+ */
+const SLOW_FIRST: readonly string[] = [
+  'test/ha/leader-election.test.ts', 'test/e2e/local-crash.test.ts', 'test/ha/ha-failover.test.ts',
+  'test/sim/swarm.test.ts', 'test/e2e/core-failure.test.ts', 'test/bench/smoke.test.ts',
+];
+
+/** Sorted by name, the {@link SLOW_FIRST} files ahead of the others. */
+function slowFirst(a: string, b: string): number {
+  const rank = (f: string): number => (SLOW_FIRST.includes(f) ? SLOW_FIRST.indexOf(f) : SLOW_FIRST.length);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Every `*.test.ts` under `test/`, repository-relative with `/`, slow ones first; restricted to `only` when given. */
 function testFiles(only: readonly string[]): string[] {
   const all = readdirSync(join(REPO_ROOT, 'test'), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => `test/${name.split('\\').join('/')}`)
-    .sort();
+    .sort(slowFirst);
   if (only.length === 0) return all;
   const wanted = only.map((arg) => relative(REPO_ROOT, join(process.cwd(), arg)).split('\\').join('/').replace(/\/$/, ''));
   return all.filter((file) => wanted.some((w) => file === w || file.startsWith(`${w}/`)));
