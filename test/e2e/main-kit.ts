@@ -32,10 +32,13 @@ function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 /**
  * Spawns `src/main.ts ...args` in the repository, without inherited PACER_* variables; its local
  * agents on this test process's own block of ports (test/harness/agent-ports.ts) unless `args` or
- * `env` name a range.
+ * `env` name a range or the cluster is `sim`.
  */
 export function spawnMain(t: Test, args: readonly string[], env: Record<string, string> = {}): MainProcess {
-  const ports = args.some((a) => a.startsWith('--local_agent_ports') || a.startsWith('--local-agent-ports')) || 'PACER_LOCAL_AGENT_PORTS' in env ? [] : agentPortsArgs();
+  // `--cluster sim` has no local agents (and warns about the flag): no range for it.
+  const sim = args.some((a, i) => a === '--cluster=sim' || (a === '--cluster' && args[i + 1] === 'sim'));
+  const named = args.some((a) => a.startsWith('--local_agent_ports') || a.startsWith('--local-agent-ports')) || 'PACER_LOCAL_AGENT_PORTS' in env;
+  const ports = sim || named ? [] : agentPortsArgs();
   const child = spawn(process.execPath, [...nodeArgsFor('src/main.ts'), ...ports, ...args], {
     cwd: REPO_ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'],
   });
