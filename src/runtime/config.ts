@@ -256,7 +256,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const spec = OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
+    const spec = optionOf(flag);
     if (spec === undefined) return { error: `unknown option ${flag}` };
     const value = inline ?? (spec.boolean === true ? 'true' : argv[++i]);
     if (value === undefined) return { error: `${flag}: missing value` };
@@ -267,6 +267,11 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     return { error: `--local_port_min ${config.localPortMin} is above --local_port_max ${config.localPortMax}: expected a range of service ports` };
   }
   return agentPortsConflict(config) ?? listenerProblem(config) ?? mesosAuthProblem(config) ?? haProblem(config) ?? config;
+}
+
+/** The option a command-line word names: `--flag_name` or its dashed spelling `--flag-name`. */
+function optionOf(flag: string): OptionSpec | undefined {
+  return OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
 }
 
 /**
@@ -280,7 +285,7 @@ export function givenFlags(argv: readonly string[], env: NodeJS.ProcessEnv): str
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    const spec = OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
+    const spec = optionOf(flag);
     if (spec === undefined) continue;
     if (!arg.includes('=') && spec.boolean !== true) i++;
     given.push(spec.flag);
