@@ -111,13 +111,18 @@ const CHANGES: readonly Change[] = [
   { name: 'a restart (new version on new tasks)', url: '/v2/tasks', change: async (fx) => { tick(fx); await call(fx, 'POST', '/v2/apps/a/restart?force=true'); runAll(fx); }, shows: (j) => (j.tasks as Json[]).map((x) => [x.id, x.version]) },
 ];
 
+/** App `/a` with two running, health-checked tasks (and a readiness check for the readiness change). */
+async function appForChange(t: Test, c: Change): Promise<{ fx: ApiFixture; ids: string[] }> {
+  const fx = apiFor(t);
+  const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
+  const readiness = c.name.startsWith('readiness') ? { readinessChecks: [{ name: 'ready', path: '/ready', portName: 'http' }] } : {};
+  const launched = await running(t, fx, appBody({ id: '/a', instances: 2, portDefinitions: [{ port: 0, name: 'http' }], healthChecks: [check], ...readiness }));
+  return { fx, ids: launched.map((l) => l.taskId) };
+}
+
 t.test('every change shows in the next GET (the kept renderings are never stale)', async (t) => {
   for (const c of CHANGES) {
-    const fx = apiFor(t);
-    const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
-    const readiness = c.name.startsWith('readiness') ? { readinessChecks: [{ name: 'ready', path: '/ready', portName: 'http' }] } : {};
-    const launched = await running(t, fx, appBody({ id: '/a', instances: 2, portDefinitions: [{ port: 0, name: 'http' }], healthChecks: [check], ...readiness }));
-    const ids = launched.map((l) => l.taskId);
+    const { fx, ids } = await appForChange(t, c);
     const before = await call(fx, 'GET', c.url);
     const again = await call(fx, 'GET', c.url);
     t.equal(again.text, before.text, `${c.name}: nothing changed, the same answer`);
@@ -143,12 +148,9 @@ t.test('the text answers keep the JSON content type', async (t) => {
 
 t.test('GET /v2/apps/{id} and its tasks show every change in the next GET', async (t) => {
   for (const c of CHANGES) {
-    const fx = apiFor(t);
-    const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
-    const readiness = c.name.startsWith('readiness') ? { readinessChecks: [{ name: 'ready', path: '/ready', portName: 'http' }] } : {};
-    const launched = await running(t, fx, appBody({ id: '/a', instances: 2, portDefinitions: [{ port: 0, name: 'http' }], healthChecks: [check], ...readiness }));
+    const { fx, ids } = await appForChange(t, c);
     const [show, tasks] = [await call(fx, 'GET', '/v2/apps/a?embed=app.taskStats&embed=app.readiness'), await call(fx, 'GET', '/v2/apps/a/tasks')];
-    await c.change(fx, launched.map((l) => l.taskId));
+    await c.change(fx, ids);
     const [show2, tasks2] = [await call(fx, 'GET', '/v2/apps/a?embed=app.taskStats&embed=app.readiness'), await call(fx, 'GET', '/v2/apps/a/tasks')];
     t.equal(show2.text, JSON.stringify(showApp(fx.deps, '/a', { embed: ['app.taskStats', 'app.readiness'] })), `${c.name}: /v2/apps/a is a fresh rendering`);
     t.equal(tasks2.text, JSON.stringify(appTasks(fx.deps, '/a')), `${c.name}: /v2/apps/a/tasks is a fresh rendering`);
