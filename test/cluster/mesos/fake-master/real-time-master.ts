@@ -24,7 +24,11 @@ export function roomyAgent(agentId = 'agent-1'): SimAgentSpec {
 export interface RealTimeMaster {
   readonly master: SimBackedMaster;
   readonly url: string;
-  /** While true, offers are not written to the framework (they stay outstanding until the next subscription rescinds them). */
+  /**
+   * While true, offers are not written to the framework (they stay outstanding until the next
+   * subscription rescinds them). Lift it before a framework subscribes again: an offer made after
+   * that subscription's rescind and dropped by the hold stays outstanding for good.
+   */
   holdOffers: boolean;
   close(): Promise<void>;
 }
