@@ -6,6 +6,7 @@ import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { FilterPlugin } from './filter-plugin';
+import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
 import { OfferLedger } from './offer-ledger';
 import { RequestFilters } from './pipeline';
@@ -55,7 +56,7 @@ export class OfferMatcher {
       }
       // The resident pass's operations first, then one or more per instance placed, in order.
       const ops: OfferOperation[] = resident === undefined ? [] : resident.ops.slice();
-      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, nowMs, budget, ops);
+      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, budget, ops);
       budget -= placed;
       if (ops.length === 0) {
         declined.push(offer.offerId);
@@ -66,12 +67,13 @@ export class OfferMatcher {
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
+    batch.recordRejections(nowMs);
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
     return { placed: allowed - budget, rest };
   }
 
   /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
-  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number, ops: OfferOperation[]): number {
+  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[]): number {
     const seq = ++batch.offerSeq;
     const usedMark = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
@@ -102,7 +104,7 @@ export class OfferMatcher {
         const reason = filters.run(ledger, c.counts);
         if (reason !== undefined) {
           failed[i] = seq;
-          if (c.usedSeq !== usedMark) c.rs.rejections.recordUnused(reason, offer, nowMs);
+          if (c.usedSeq !== usedMark) batch.rejected(c, reason, offer);
           continue;
         }
         const rs = c.rs;
@@ -115,7 +117,8 @@ export class OfferMatcher {
         }
         if (c.usedSeq !== usedMark) {
           c.usedSeq = usedMark;
-          rs.rejections.recordUsed(nowMs);
+          // Recorded with the refusals, at the end of the cycle.
+          c.usedOffers++;
         }
         const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
@@ -145,17 +148,22 @@ class Candidate {
   readonly counts: PlacementCounts;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
+  /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
+  usedOffers = 0;
   /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
   filters: RequestFilters | undefined = undefined;
   private headVersion = -1;
   private request: LaunchRequest | undefined = undefined;
+  /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
+  private readonly ownRequest: LaunchRequest;
 
-  constructor(readonly rs: RunSpecState) {
+  constructor(readonly rs: RunSpecState, readonly id: number) {
     this.queue = rs.scheduled;
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
+    this.ownRequest = rs.request;
   }
 
   /**
@@ -171,7 +179,7 @@ class Candidate {
     if (version === this.headVersion && !this.resident) return;
     const next = this.queue.peek() as Instance;
     this.headVersion = version;
-    const request = next.reservation !== undefined ? undefined : requestFor(this.rs, next.role);
+    const request = next.reservation !== undefined ? undefined : next.role === this.ownRequest.role ? this.ownRequest : requestFor(this.rs, next.role);
     if (request === this.request) return;
     this.request = request;
     this.filters = request === undefined ? undefined : batch.filtersFor(request);
@@ -198,9 +206,16 @@ class Batch {
   /** Offers matched so far in this cycle (the `failed` marks). */
   offerSeq = 0;
   private readonly shared = new Map<string, RequestFilters>();
+  /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
+  private readonly all: readonly Candidate[];
+  // The offers refused by a run spec that had not used them, in order (see rejected).
+  private readonly logWho: number[] = [];
+  private readonly logReason: NoMatchReason[] = [];
+  private readonly logOffer: Offer[] = [];
 
   constructor(ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[]) {
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs));
+    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs, this.candidates.length));
+    this.all = this.candidates;
     this.index();
     this.computeMinimum();
   }
@@ -214,6 +229,51 @@ class Batch {
       this.shared.set(key, filters);
     }
     return filters;
+  }
+
+  /**
+   * `offer` was not used by `c` for `reason`: kept in the cycle's log, recorded in the run spec's
+   * statistics by {@link recordRejections}. Appending to three arrays keeps a refusal from loading
+   * the run spec and its statistics (half a dozen objects scattered over the heap) on every visit;
+   * recording them run spec by run spec loads each once.
+   */
+  rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
+    this.logWho.push(c.id);
+    this.logReason.push(reason);
+    this.logOffer.push(offer);
+  }
+
+  /**
+   * Records the offers used and the logged refusals in the run specs' statistics
+   * ({@link RejectionStats.recordUsed}, {@link RejectionStats.recordUnusedMany}), each run spec's
+   * refusals in the order they happened, so the statistics end as if each had been recorded at once
+   * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
+   * Call once, at the end of the cycle.
+   */
+  recordRejections(nowMs: number): void {
+    for (const c of this.all) {
+      for (let k = 0; k < c.usedOffers; k++) c.rs.rejections.recordUsed(nowMs);
+      c.usedOffers = 0;
+    }
+    const who = this.logWho;
+    const total = who.length;
+    if (total === 0) return;
+    // A counting sort of the log by candidate, stable.
+    const start = new Int32Array(this.all.length + 1);
+    for (let k = 0; k < total; k++) start[who[k] + 1]++;
+    for (let c = 0; c < this.all.length; c++) start[c + 1] += start[c];
+    const order = new Int32Array(total);
+    for (let k = 0; k < total; k++) order[start[who[k]]++] = k;
+    // `start[c]` is now where candidate c's run ends (and c + 1's begins).
+    let from = 0;
+    for (let c = 0; c < this.all.length; c++) {
+      const to = start[c];
+      if (to > from) this.all[c].rs.rejections.recordUnusedMany(this.logReason, this.logOffer, order, from, to, nowMs);
+      from = to;
+    }
+    who.length = 0;
+    this.logReason.length = 0;
+    this.logOffer.length = 0;
   }
 
   /** Reads every queue again (after something other than the matcher may have changed them). */
