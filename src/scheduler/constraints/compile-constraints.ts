@@ -48,6 +48,12 @@ export interface CompiledConstraint {
 export interface CompiledConstraints {
   readonly constraints: readonly CompiledConstraint[];
   readonly fields: readonly CompiledField[];
+  /**
+   * True when no constraint reads the placement counters (only LIKE, UNLIKE, IS, CLUSTER with a
+   * value, or constraints that cannot be evaluated): whether they accept an agent then depends on
+   * the agent alone, so the matcher checks them once per offer instead of once per candidate.
+   */
+  readonly agentOnly: boolean;
 }
 
 const SCALAR_TEXT = /^[0-9]+(?:\.[0-9]+)?$/;
@@ -78,7 +84,22 @@ export function compileConstraints(constraints: readonly Constraint[]): Compiled
     if (source.operator === 'GROUP_BY') fields[fieldIndex].tracksGroups = true;
     compiled.push(compileOne(source, kind, fieldIndex));
   }
-  return { constraints: compiled, fields };
+  return { constraints: compiled, fields, agentOnly: compiled.every(readsOnlyTheAgent) };
+}
+
+/** Whether one constraint's verdict depends on the agent alone (see CompiledConstraints.agentOnly and constraintAccepts). */
+function readsOnlyTheAgent(c: CompiledConstraint): boolean {
+  if (!c.usable) return true;
+  switch (c.operator) {
+    case 'LIKE':
+    case 'UNLIKE':
+    case 'IS':
+      return true;
+    case 'CLUSTER':
+      return c.value !== undefined;
+    default:
+      return false;
+  }
 }
 
 function compileOne(source: Constraint, kind: FieldKind, fieldIndex: number): CompiledConstraint {

@@ -10,5 +10,11 @@ import type { OfferLedger } from './offer-ledger';
  */
 export interface FilterPlugin {
   readonly name: string;
+  /**
+   * False when the step can never refuse this request (no ports asked, no constraints, a GPU
+   * request for the scarce-GPU rule): the pipeline specialised for a request
+   * ({@link import('./pipeline').filtersFor}) leaves it out. Absent: it always applies.
+   */
+  appliesTo?(request: LaunchRequest): boolean;
   filter(request: LaunchRequest, ledger: OfferLedger, counts: PlacementCounts): NoMatchReason | undefined;
 }

@@ -6,12 +6,15 @@ import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { FilterPlugin } from './filter-plugin';
+import type { NoMatchReason } from '../model/no-match-reason';
+import type { PlacementCounts } from '../constraints/placement-counts';
 import { OfferLedger } from './offer-ledger';
-import { runFilters } from './pipeline';
+import { RequestFilters } from './pipeline';
+import { requestKey } from './request-key';
 import { reserve } from './reserve';
 import { placeInstance } from '../launcher/place-instance';
 import { flushInstances } from '../instances/instance-tracker';
-import { firstResidentLaunch, residentOperations } from '../launcher/resident-offers';
+import { firstResidentLaunch, residentOperations, type ResidentOutcome } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
 
 /**
@@ -36,7 +39,7 @@ export class OfferMatcher {
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
   match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
-    const batch = new Batch(ctx, nowMs);
+    const batch = new Batch(ctx, nowMs, this.plugins);
     const declined: string[] = [];
     const rest: Offer[] = [];
     const allowed = budget;
@@ -45,10 +48,15 @@ export class OfferMatcher {
         rest.push(offer);
         continue;
       }
-      const resident = hasReservations(offer) ? residentOperations(ctx, offer, nowMs) : undefined;
+      let resident: ResidentOutcome | undefined;
+      if (hasReservations(offer)) {
+        resident = residentOperations(ctx, offer, nowMs);
+        // It may have taken instances out of queues.
+        batch.resync();
+      }
       // The resident pass's operations first, then one or more per instance placed, in order.
       const ops: OfferOperation[] = resident === undefined ? [] : resident.ops.slice();
-      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, nowMs, budget, ops);
+      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, budget, ops);
       budget -= placed;
       if (ops.length === 0) {
         declined.push(offer.offerId);
@@ -59,16 +67,23 @@ export class OfferMatcher {
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
+    batch.recordRejections(nowMs);
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
     return { placed: allowed - budget, rest };
   }
 
   /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
-  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, nowMs: number, budget: number, ops: OfferOperation[]): number {
-    const seq = ++this.offerSeq;
+  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[]): number {
+    const seq = ++batch.offerSeq;
+    const usedMark = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
     const candidates = batch.candidates;
+    // What every visit reads, in typed arrays indexed like `candidates` (see Batch): a visit that
+    // skips a candidate loads no object.
+    const failed = batch.failed;
+    const left = batch.left;
+    const known = batch.known;
     const n = candidates.length;
     let progress = true;
     while (progress && ledger.placed < max) {
@@ -76,34 +91,42 @@ export class OfferMatcher {
       const start = batch.cursor;
       for (let k = 0; k < n && ledger.placed < max; k++) {
         const i = (start + k) % n;
+        if (failed[i] === seq || left[i] === 0) continue;
         const c = candidates[i];
-        if (c.failedSeq === seq || c.queue.length === 0) continue;
-        const request = c.headRequest();
+        if (known[i] === 0) {
+          c.refresh(batch);
+          // A resident run spec's head is looked at on every visit (its role and reservation vary).
+          if (!c.resident) known[i] = 1;
+        }
+        const filters = c.filters;
         // A resident instance with a reservation relaunches only on it (resident-offers.ts).
-        if (request === undefined) continue;
-        const rs = c.rs;
-        const reason = runFilters(this.plugins, request, ledger, rs.counts);
+        if (filters === undefined) continue;
+        const reason = filters.run(ledger, c.counts);
         if (reason !== undefined) {
-          c.failedSeq = seq;
-          if (c.usedSeq !== seq) rs.rejections.recordUnused(reason, offer, nowMs);
+          failed[i] = seq;
+          if (c.usedSeq !== usedMark) batch.rejected(c, reason, offer);
           continue;
         }
+        const rs = c.rs;
         const inst = c.queue.shift() as Instance;
+        known[i] = 0;
         if (!c.demandMarked) {
           // Its queue changed: the demand looks at it again after this input (once per batch is enough).
           ctx.state.demandDirty.add(rs);
           c.demandMarked = true;
         }
-        if (c.usedSeq !== seq) {
-          c.usedSeq = seq;
-          rs.rejections.recordUsed(nowMs);
+        if (c.usedSeq !== usedMark) {
+          c.usedSeq = usedMark;
+          // Recorded with the refusals, at the end of the cycle.
+          c.usedOffers++;
         }
-        const res = reserve(request, ledger);
+        const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
         else ops.push(placeInstance(ctx, rs, inst, offer, res));
+        left[i] = c.queue.length;
         progress = true;
         batch.cursor = (i + 1) % n;
-        if (c.queue.length === 0) batch.drained = true;
+        if (left[i] === 0) batch.drained = true;
         if (ledger.cannotHold(batch.minCpusMilli, batch.minMemMilli)) return ledger.placed;
       }
     }
@@ -112,56 +135,153 @@ export class OfferMatcher {
 }
 
 /**
- * One run spec that wants offers, as one matching cycle sees it: what the matcher reads on every
- * visit, kept together in one small object made for the cycle (the run spec's own state is spread
- * over a large heap; at a million instances every object a visit loads is a likely cache miss).
+ * One run spec that wants offers, as one matching cycle sees it: what the matcher reads when it
+ * filters it, kept together in one small object made for the cycle (the run spec's own state is
+ * spread over a large heap; at a million instances every object a visit loads is a likely cache
+ * miss).
  */
 class Candidate {
   readonly queue: InstanceQueue;
   /** Resident run specs place through the resident launch (reservations and volumes). */
   readonly resident: boolean;
-  /** The offer (matcher sequence number) this candidate was refused by: skipped for the rest of it. */
-  failedSeq = 0;
+  /** The run spec's placement counters (replaced only when its definition changes, never during a cycle). */
+  readonly counts: PlacementCounts;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
+  /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
+  usedOffers = 0;
   /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
+  /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
+  filters: RequestFilters | undefined = undefined;
   private headVersion = -1;
   private request: LaunchRequest | undefined = undefined;
+  /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
+  private readonly ownRequest: LaunchRequest;
 
-  constructor(readonly rs: RunSpecState) {
+  constructor(readonly rs: RunSpecState, readonly id: number) {
     this.queue = rs.scheduled;
     this.resident = rs.spec.resident;
+    this.counts = rs.counts;
+    this.ownRequest = rs.request;
   }
 
   /**
-   * The launch request to match the head of the (non-empty) queue with; undefined for a resident
-   * instance with a reservation (it waits for the offer of its reservation). Remembered while the
-   * queue does not change: an instance of a non-resident run spec keeps its role and has no
-   * reservation while it waits, so a head refused by offer after offer is not loaded again (at a
-   * million instances, the queue's array and the instance are cache misses on every visit).
+   * Looks at the head of the (non-empty) queue again: the launch request to match it with, and its
+   * filters; no filters for a resident instance with a reservation (it waits for the offer of its
+   * reservation). The request is remembered while the queue does not change: an instance of a
+   * non-resident run spec keeps its role and has no reservation while it waits, so a head refused
+   * by offer after offer is not loaded again (at a million instances, the queue's array and the
+   * instance are cache misses on every visit).
    */
-  headRequest(): LaunchRequest | undefined {
+  refresh(batch: Batch): void {
     const version = this.queue.version;
-    if (version === this.headVersion && !this.resident) return this.request;
+    if (version === this.headVersion && !this.resident) return;
     const next = this.queue.peek() as Instance;
     this.headVersion = version;
-    this.request = next.reservation !== undefined ? undefined : requestFor(this.rs, next.role);
-    return this.request;
+    const request = next.reservation !== undefined ? undefined : next.role === this.ownRequest.role ? this.ownRequest : requestFor(this.rs, next.role);
+    if (request === this.request) return;
+    this.request = request;
+    this.filters = request === undefined ? undefined : batch.filtersFor(request);
   }
 }
 
-/** The candidates of one matching cycle, the fair cursor, and the smallest request among them. */
+/**
+ * The candidates of one matching cycle, the fair cursor, and the smallest request among them.
+ * Beside `candidates`, what every visit reads is kept in typed arrays with the same indices, so
+ * that the round over a thousand candidates per offer does not load a thousand objects: `left`
+ * mirrors each queue's length (only the matcher shifts queues during a cycle; the resident pass,
+ * which may take instances out, is followed by {@link resync}), `failed` the offer (batch
+ * sequence number) that refused it, `known` whether its `filters` are those of its queue's head.
+ */
 class Batch {
   candidates: Candidate[] = [];
+  failed = new Int32Array(0);
+  left = new Int32Array(0);
+  known = new Uint8Array(0);
   cursor = 0;
   drained = false;
   minCpusMilli = 0;
   minMemMilli = 0;
+  /** Offers matched so far in this cycle (the `failed` marks). */
+  offerSeq = 0;
+  private readonly shared = new Map<string, RequestFilters>();
+  /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
+  private readonly all: readonly Candidate[];
+  // The offers refused by a run spec that had not used them, in order (see rejected).
+  private readonly logWho: number[] = [];
+  private readonly logReason: NoMatchReason[] = [];
+  private readonly logOffer: Offer[] = [];
 
-  constructor(ctx: LaunchContext, nowMs: number) {
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs));
+  constructor(ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[]) {
+    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs, this.candidates.length));
+    this.all = this.candidates;
+    this.index();
     this.computeMinimum();
+  }
+
+  /** The specialised filters for `request`, one object per kind of request ({@link requestKey}) in this cycle. */
+  filtersFor(request: LaunchRequest): RequestFilters {
+    const key = requestKey(request);
+    let filters = this.shared.get(key);
+    if (filters === undefined) {
+      filters = new RequestFilters(this.plugins, request);
+      this.shared.set(key, filters);
+    }
+    return filters;
+  }
+
+  /**
+   * `offer` was not used by `c` for `reason`: kept in the cycle's log, recorded in the run spec's
+   * statistics by {@link recordRejections}. Appending to three arrays keeps a refusal from loading
+   * the run spec and its statistics (half a dozen objects scattered over the heap) on every visit;
+   * recording them run spec by run spec loads each once.
+   */
+  rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
+    this.logWho.push(c.id);
+    this.logReason.push(reason);
+    this.logOffer.push(offer);
+  }
+
+  /**
+   * Records the offers used and the logged refusals in the run specs' statistics
+   * ({@link RejectionStats.recordUsed}, {@link RejectionStats.recordUnusedMany}), each run spec's
+   * refusals in the order they happened, so the statistics end as if each had been recorded at once
+   * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
+   * Call once, at the end of the cycle.
+   */
+  recordRejections(nowMs: number): void {
+    for (const c of this.all) {
+      for (let k = 0; k < c.usedOffers; k++) c.rs.rejections.recordUsed(nowMs);
+      c.usedOffers = 0;
+    }
+    const who = this.logWho;
+    const total = who.length;
+    if (total === 0) return;
+    // A counting sort of the log by candidate, stable.
+    const start = new Int32Array(this.all.length + 1);
+    for (let k = 0; k < total; k++) start[who[k] + 1]++;
+    for (let c = 0; c < this.all.length; c++) start[c + 1] += start[c];
+    const order = new Int32Array(total);
+    for (let k = 0; k < total; k++) order[start[who[k]]++] = k;
+    // `start[c]` is now where candidate c's run ends (and c + 1's begins).
+    let from = 0;
+    for (let c = 0; c < this.all.length; c++) {
+      const to = start[c];
+      if (to > from) this.all[c].rs.rejections.recordUnusedMany(this.logReason, this.logOffer, order, from, to, nowMs);
+      from = to;
+    }
+    who.length = 0;
+    this.logReason.length = 0;
+    this.logOffer.length = 0;
+  }
+
+  /** Reads every queue again (after something other than the matcher may have changed them). */
+  resync(): void {
+    for (let i = 0; i < this.candidates.length; i++) {
+      this.left[i] = this.candidates[i].queue.length;
+      this.known[i] = 0;
+    }
   }
 
   /** Forget candidates with nothing left to place (after an offer placed their last instance). */
@@ -169,10 +289,28 @@ class Batch {
     if (!this.drained) return;
     this.drained = false;
     const next = this.cursor < this.candidates.length ? this.candidates[this.cursor] : undefined;
-    this.candidates = this.candidates.filter((c) => c.queue.length > 0);
+    const kept: Candidate[] = [];
+    const known: number[] = [];
+    this.candidates.forEach((c, i) => {
+      if (c.queue.length === 0) return;
+      kept.push(c);
+      known.push(this.known[i]);
+    });
+    this.candidates = kept;
+    this.index();
+    this.known.set(known);
     const at = next === undefined ? -1 : this.candidates.indexOf(next);
     this.cursor = at < 0 ? 0 : at;
     this.computeMinimum();
+  }
+
+  /** New typed arrays for `candidates`: no marks, each queue's length, heads not looked at. */
+  private index(): void {
+    const n = this.candidates.length;
+    this.failed = new Int32Array(n);
+    this.left = new Int32Array(n);
+    this.known = new Uint8Array(n);
+    for (let i = 0; i < n; i++) this.left[i] = this.candidates[i].queue.length;
   }
 
   private computeMinimum(): void {

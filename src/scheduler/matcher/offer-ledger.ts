@@ -20,14 +20,11 @@ export class OfferLedger {
   placed = 0;
   /** Bumped by every change of the pools (reserve.ts), so that {@link usable} knows its sums are stale. */
   version = 0;
-  // The sums of the pools one kind of request may draw from (see usable), for the last kind asked:
-  // the candidates of one offer mostly share one kind (role and role rules), so most filter runs
-  // read them instead of walking the pools again.
-  private sumVersion = -1;
-  private sumRole = '';
-  private sumUnreserved = false;
-  private sumReserved = false;
-  private readonly sums: UsableSums = { pools: 0, gpuPools: 0, cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: 0 };
+  // The sums of the pools one kind of request may draw from (see usable), for the last few kinds
+  // asked: the candidates of one offer come in a few kinds (role and role rules), visited in
+  // turn, so most filter runs read a slot instead of walking the pools again.
+  private readonly slots: SumSlot[] = [];
+  private nextSlot = 0;
 
   constructor(readonly offer: Offer) {
     // A resident instance's own reservation is for it alone (resident-offers.ts handles it).
@@ -37,14 +34,35 @@ export class OfferLedger {
 
   /**
    * What the pools a request of `role` may draw from ({@link poolUsable}) hold together, now. The
-   * returned object is the ledger's own, overwritten by the next call for another kind of request
-   * or after a change: read it at once.
+   * returned object is the ledger's own, overwritten by a later call after a change (or once more
+   * than four other kinds were asked): read it at once.
    */
   usable(role: string, acceptsUnreserved: boolean, acceptsReserved: boolean): Readonly<UsableSums> {
-    const s = this.sums;
-    if (this.sumVersion === this.version && this.sumRole === role && this.sumUnreserved === acceptsUnreserved && this.sumReserved === acceptsReserved) {
-      return s;
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i];
+      if (slot.kindRole === role && slot.acceptsUnreserved === acceptsUnreserved && slot.acceptsReserved === acceptsReserved) {
+        if (slot.version !== this.version) this.sum(slot);
+        return slot.sums;
+      }
     }
+    let slot: SumSlot;
+    if (slots.length < SUM_SLOTS) {
+      slot = { kindRole: role, acceptsUnreserved, acceptsReserved, version: -1, sums: { pools: 0, gpuPools: 0, cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: 0 } };
+      slots.push(slot);
+    } else {
+      slot = slots[this.nextSlot];
+      this.nextSlot = (this.nextSlot + 1) % SUM_SLOTS;
+      slot.kindRole = role;
+      slot.acceptsUnreserved = acceptsUnreserved;
+      slot.acceptsReserved = acceptsReserved;
+    }
+    this.sum(slot);
+    return slot.sums;
+  }
+
+  private sum(slot: SumSlot): void {
+    const s = slot.sums;
     s.pools = 0;
     s.gpuPools = 0;
     s.cpusMilli = 0;
@@ -53,7 +71,7 @@ export class OfferLedger {
     s.gpus = 0;
     s.ports = 0;
     for (const pool of this.pools) {
-      if (!poolUsable(pool, role, acceptsUnreserved, acceptsReserved)) continue;
+      if (!poolUsable(pool, slot.kindRole, slot.acceptsUnreserved, slot.acceptsReserved)) continue;
       s.pools++;
       if (pool.gpus > 0) s.gpuPools++;
       s.cpusMilli += pool.cpusMilli;
@@ -62,11 +80,7 @@ export class OfferLedger {
       s.gpus += pool.gpus;
       for (const r of pool.ranges) s.ports += r[1] - r[0] + 1;
     }
-    this.sumVersion = this.version;
-    this.sumRole = role;
-    this.sumUnreserved = acceptsUnreserved;
-    this.sumReserved = acceptsReserved;
-    return s;
+    slot.version = this.version;
   }
 
   /** True when even all pools together lack the cpus or the memory of the smallest request. */
@@ -79,6 +93,18 @@ export class OfferLedger {
     }
     return cpus < minCpusMilli || mem < minMemMilli;
   }
+}
+
+/** How many kinds of request (role and role rules) one ledger keeps sums for. */
+const SUM_SLOTS = 4;
+
+/** The sums for one kind of request, valid while the ledger's version is `version`. */
+interface SumSlot {
+  kindRole: string;
+  acceptsUnreserved: boolean;
+  acceptsReserved: boolean;
+  version: number;
+  readonly sums: UsableSums;
 }
 
 /** The totals of the pools one kind of request may draw from ({@link OfferLedger.usable}). */

@@ -30,3 +30,47 @@ export function runFilters(
   }
   return undefined;
 }
+
+/**
+ * The pipeline specialised for one launch request: only the steps that can refuse it
+ * ({@link FilterPlugin.appliesTo}), in the pipeline's order, so that {@link run} gives exactly
+ * what {@link runFilters} gives. The constraint step of a request whose constraints read only the
+ * agent (`CompiledConstraints.agentOnly`) is evaluated once per offer (ledger) and remembered:
+ * the matcher asks it for candidate after candidate of the same offer.
+ */
+export class RequestFilters {
+  private readonly steps: readonly FilterPlugin[];
+  /** The constraint step when its verdict depends on the agent alone (then not among `steps`). */
+  private readonly perOffer: FilterPlugin | undefined;
+  private memoLedger: OfferLedger | undefined = undefined;
+  private memoReason: NoMatchReason | undefined = undefined;
+
+  constructor(plugins: readonly FilterPlugin[], readonly request: LaunchRequest) {
+    const steps: FilterPlugin[] = [];
+    let perOffer: FilterPlugin | undefined;
+    plugins.forEach((p, i) => {
+      if (p.appliesTo !== undefined && !p.appliesTo(request)) return;
+      // Only the last step can be set aside: its verdict is read after every other step accepted.
+      if (p === constraintFilter && i === plugins.length - 1 && request.constraints.agentOnly) perOffer = p;
+      else steps.push(p);
+    });
+    this.steps = steps;
+    this.perOffer = perOffer;
+  }
+
+  /** Why `ledger` cannot host one more instance of the request (the first step that refuses), or undefined. */
+  run(ledger: OfferLedger, counts: PlacementCounts): NoMatchReason | undefined {
+    const steps = this.steps;
+    for (let i = 0; i < steps.length; i++) {
+      const reason = steps[i].filter(this.request, ledger, counts);
+      if (reason !== undefined) return reason;
+    }
+    const last = this.perOffer;
+    if (last === undefined) return undefined;
+    if (this.memoLedger !== ledger) {
+      this.memoLedger = ledger;
+      this.memoReason = last.filter(this.request, ledger, counts);
+    }
+    return this.memoReason;
+  }
+}

@@ -53,6 +53,32 @@ export class RejectionStats {
     this.ringNext = (i + 1) % this.ringMax;
   }
 
+  /**
+   * As many {@link recordUnused} calls, in order, as there are entries `indices[from..to)`, each
+   * for `reasons[i]` and `offers[i]` (i an entry): the matcher records a cycle's refusals run spec
+   * by run spec. Of a run longer than the ring, only the last `ringMax` are written to it: the
+   * others would be overwritten within the run (the ring ends exactly as after the single calls).
+   */
+  recordUnusedMany(reasons: readonly NoMatchReason[], offers: readonly Offer[], indices: Int32Array, from: number, to: number, atMs: number): void {
+    const count = to - from;
+    if (count <= 0) return;
+    this.processedOffers += count;
+    this.unusedOffers += count;
+    this.lastUnusedOfferAtMs = atMs;
+    for (let k = from; k < to; k++) this.counts[REASON_INDEX[reasons[indices[k]]]]++;
+    if (this.ringMax === 0) return;
+    const skip = Math.max(0, count - this.ringMax);
+    let i = (this.ringNext + skip) % this.ringMax;
+    for (let k = from + skip; k < to; k++) {
+      const e = indices[k];
+      this.offers[i] = offers[e];
+      this.reasons[i] = REASON_INDEX[reasons[e]];
+      this.atMs[i] = atMs;
+      i = (i + 1) % this.ringMax;
+    }
+    this.ringNext = i;
+  }
+
   /** Rejection counts per reason (only reasons that occurred). */
   byReason(): Partial<Record<NoMatchReason, number>> {
     const out: Partial<Record<NoMatchReason, number>> = {};

@@ -98,3 +98,20 @@ t.test('CLUSTER keeps its value; an empty value counts as none', async (t) => {
   t.equal(none.value, undefined);
   t.same(withValue.source, { field: 'hostname', operator: 'CLUSTER', value: 'h1' });
 });
+
+t.test('agentOnly: true exactly when no constraint reads the placement counters', async (t) => {
+  const cases: { constraints: Constraint[]; agentOnly: boolean }[] = [
+    { constraints: [], agentOnly: true },
+    { constraints: [{ field: 'rack', operator: 'LIKE', value: 'r.*' }], agentOnly: true },
+    { constraints: [{ field: 'disks', operator: 'UNLIKE', value: '\\{hdd.*' }], agentOnly: true },
+    { constraints: [{ field: 'generation', operator: 'IS', value: '2' }], agentOnly: true },
+    { constraints: [{ field: '@region', operator: 'CLUSTER', value: 'eu' }], agentOnly: true },
+    { constraints: [{ field: 'rack', operator: 'MAX_PER' }], agentOnly: true },
+    { constraints: [{ field: '@region', operator: 'CLUSTER' }], agentOnly: false },
+    { constraints: [{ field: 'hostname', operator: 'UNIQUE' }], agentOnly: false },
+    { constraints: [{ field: '@zone', operator: 'GROUP_BY' }], agentOnly: false },
+    { constraints: [{ field: 'rack', operator: 'MAX_PER', value: '2' }], agentOnly: false },
+    { constraints: [{ field: 'rack', operator: 'LIKE', value: 'r.*' }, { field: 'hostname', operator: 'UNIQUE' }], agentOnly: false },
+  ];
+  for (const c of cases) t.equal(compileConstraints(c.constraints).agentOnly, c.agentOnly, JSON.stringify(c.constraints));
+});

@@ -7,6 +7,7 @@ import type { FilterPlugin } from '../filter-plugin';
  */
 export const constraintFilter: FilterPlugin = {
   name: 'constraints',
+  appliesTo: (req) => req.constraints.constraints.length > 0,
   filter(req, ledger, counts) {
     return constraintsAccept(req.constraints, counts, ledger.offer.agent) < 0 ? undefined : 'UnfulfilledConstraint';
   },

@@ -6,6 +6,7 @@ import type { FilterPlugin } from '../filter-plugin';
  */
 export const gpuRestrictedFilter: FilterPlugin = {
   name: 'gpu-restricted',
+  appliesTo: (req) => req.resources.gpus === 0,
   filter(req, ledger) {
     if (req.resources.gpus > 0) return undefined;
     return ledger.usable(req.role, req.acceptsUnreserved, req.acceptsReserved).gpuPools > 0 ? 'DeclinedScarceResources' : undefined;

@@ -7,6 +7,7 @@ import { poolUsable, type LedgerPool } from '../offer-ledger';
  */
 export const portsFilter: FilterPlugin = {
   name: 'ports',
+  appliesTo: (req) => req.hostPorts.length > 0,
   filter(req, ledger) {
     if (req.hostPorts.length === 0) return undefined;
     if (ledger.usable(req.role, req.acceptsUnreserved, req.acceptsReserved).ports < req.hostPorts.length) return 'InsufficientPorts';

@@ -163,3 +163,28 @@ t.test('offers without demand are declined; lastUnused is a bounded ring', async
   t.equal(stats?.unusedOffers, 3);
   t.same(stats?.lastUnused().map((u) => u.offer.offerId), ['x2', 'x3'], 'the two most recent, oldest first');
 });
+
+t.test('one batch of offers: every run spec records each offer it did not use, in order, whatever run specs share its filters', async (t) => {
+  const h = new Harness();
+  const like = [constraint('rack', 'LIKE', 'rack-1')];
+  h.put(makeApp({ id: '/a', instances: 2, constraints: like }));
+  h.put(makeApp({ id: '/b', instances: 2, constraints: like }));
+  h.put(makeApp({ id: '/big', cpus: 100 }));
+  h.put(makeApp({ id: '/one', instances: 1, constraints: [constraint('hostname', 'UNIQUE')] }));
+  const offers = ['rack-2', 'rack-1', 'rack-3'].map((rack, i) => makeOffer({ offerId: `o${i + 1}`, agent: { hostname: `h${i + 1}`, attributes: { rack } } }));
+  const launched = h.offer(...offers);
+  t.same(launched.map((l) => [l.runSpecId, l.hostname]), [['/one', 'h1'], ['/a', 'h2'], ['/b', 'h2'], ['/a', 'h2'], ['/b', 'h2']]);
+  const expected: Record<string, { processed: number; unused: [string, string][] }> = {
+    // Both placed their two instances on o2: o3 is not theirs to refuse.
+    '/a': { processed: 2, unused: [['o1', 'UnfulfilledConstraint']] },
+    '/b': { processed: 2, unused: [['o1', 'UnfulfilledConstraint']] },
+    '/big': { processed: 3, unused: [['o1', 'InsufficientCpus'], ['o2', 'InsufficientCpus'], ['o3', 'InsufficientCpus']] },
+    '/one': { processed: 1, unused: [] },
+  };
+  for (const [id, e] of Object.entries(expected)) {
+    const stats = h.scheduler.rejections(id);
+    t.equal(stats?.processedOffers, e.processed, `${id}: offers processed`);
+    t.equal(stats?.unusedOffers, e.unused.length, `${id}: offers unused`);
+    t.same(stats?.lastUnused().map((u) => [u.offer.offerId, u.reason]), e.unused, `${id}: the unused offers, oldest first`);
+  }
+});
