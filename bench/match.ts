@@ -3,7 +3,7 @@ import seedrandom from 'seedrandom';
 import { HeapLoop, Scheduler } from '../src/scheduler/index';
 import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { MemoryStore } from '../src/store/memory-store';
-import { BenchCluster, type BenchClusterShape } from './lib/bench-cluster';
+import { BenchCluster, TASK_CHECK_EVERY, type BenchClusterShape } from './lib/bench-cluster';
 import { benchWorkload } from './lib/bench-workload';
 import { quantile } from './lib/core-change-cost';
 import { NULL_STORE } from './lib/null-store';
@@ -127,6 +127,8 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
     const waiting = scheduler.queue().reduce((n, q) => n + q.scheduled, 0);
     problems.push(`${instances} instances: placed ${placed} (${waiting} still waiting in the launch queue after ${cycles} offer cycles)`);
   }
+  if (cluster.checkedTasks < Math.floor(placed / TASK_CHECK_EVERY)) problems.push(`${instances} instances: only ${cluster.checkedTasks} launched tasks read and checked`);
+  for (const p of cluster.taskProblems) problems.push(`${instances} instances: launched task wrong: ${p}`);
   if (instanceEvents < 2 * placed) problems.push(`${instances} instances: ${instanceEvents} instance_changed_events for ${placed} placements (expected Scheduled and Provisioned for each)`);
   return {
     instances, apps: appCount, appsAccepted: appCount - refused.length, placed,

@@ -1,5 +1,5 @@
 import type { AgentAttribute, AgentInfo } from '../../src/scheduler/model/agent';
-import type { LaunchOperation } from '../../src/scheduler/model/launch';
+import type { LaunchOperation, TaskLaunch } from '../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../src/scheduler/model/offer';
 import type { ClusterDriver } from '../../src/scheduler/ports/cluster-driver';
 
@@ -42,6 +42,10 @@ export class BenchCluster implements ClusterDriver {
   accepted = 0;
   launchedTasks = 0;
   declined = 0;
+  /** Launches whose resolved task was read and checked (one in {@link TASK_CHECK_EVERY}). */
+  checkedTasks = 0;
+  /** What was wrong with the checked tasks (the first few). */
+  readonly taskProblems: string[] = [];
 
   constructor(shape: BenchClusterShape) {
     for (let i = 0; i < shape.agents; i++) this.agents.push(makeAgent(i, shape));
@@ -66,6 +70,7 @@ export class BenchCluster implements ClusterDriver {
     this.accepted++;
     for (const op of operations) {
       this.launchedTasks += op.kind === 'launch' ? 1 : op.tasks.length;
+      if (op.kind === 'launch' && this.launchedTasks % TASK_CHECK_EVERY === 0) this.checkTask(agent, op.task, op.allocation);
       for (const a of op.allocation) book(agent, a);
     }
   }
@@ -75,12 +80,35 @@ export class BenchCluster implements ClusterDriver {
     this.declined += offerIds.length;
   }
 
+  /**
+   * A real driver reads every launch's resolved task (environment, ports, networking); this cluster
+   * books the allocation only, so the core's launcher builds no task it is not asked for. To show
+   * that what a driver would read is right, one launch in {@link TASK_CHECK_EVERY} is read: its
+   * agent, its host ports (taken from the offer: inside the allocation's port ranges) and the
+   * environment naming them.
+   */
+  private checkTask(agent: BenchAgent, task: TaskLaunch, allocation: readonly OfferedPool[]): void {
+    this.checkedTasks++;
+    const wrong: string[] = [];
+    if (task.agentId !== agent.info.agentId || task.hostname !== agent.info.hostname) wrong.push(`agent ${task.agentId}`);
+    if (task.env.HOST !== agent.info.hostname) wrong.push(`HOST=${task.env.HOST}`);
+    task.hostPorts.forEach((port, i) => {
+      if (!allocation.some((a) => a.ports.some(([b, e]) => port >= b && port <= e))) wrong.push(`host port ${port} not allocated`);
+      if (task.env[`PORT${i}`] !== String(port)) wrong.push(`PORT${i}=${task.env[`PORT${i}`]} for ${port}`);
+    });
+    if (task.env.MARATHON_APP_ID !== task.runSpecId) wrong.push(`MARATHON_APP_ID=${task.env.MARATHON_APP_ID}`);
+    if (wrong.length > 0 && this.taskProblems.length < 5) this.taskProblems.push(`${task.taskId}: ${wrong.join(', ')}`);
+  }
+
   kill(): void {}
   acknowledge(): void {}
   reconcile(): void {}
   revive(): void {}
   suppress(): void {}
 }
+
+/** One launch in this many has its resolved task read and checked ({@link BenchCluster.checkTask}). */
+export const TASK_CHECK_EVERY = 97;
 
 function makeAgent(i: number, shape: BenchClusterShape): BenchAgent {
   const region = i % shape.regions;

@@ -4,6 +4,7 @@ import type { SchedulerPorts, Scheduler, SchedulerOptions } from '../../schedule
 import type { SchedulerInput } from '../../scheduler/model/inputs';
 import type { Clock } from '../../scheduler/ports/clock';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
+import type { OfferOperation } from '../../scheduler/model/launch';
 import type { StoredState } from '../../scheduler/ports/store';
 import type { LoopObserver } from '../real-time-loop';
 import { LoadObservedStore } from './load-observed-store';
@@ -192,10 +193,19 @@ function freeRecordingPath(dir: string): string {
   return path;
 }
 
+/**
+ * An operation as a plain object: the core's app launches resolve their task on first read (a
+ * class with a getter, scheduler/launcher/task-launch.ts), which the codec refuses to encode; the
+ * record holds the same keys in the same order, the resolved task included.
+ */
+function plainOperation(op: OfferOperation): OfferOperation {
+  return op.kind === 'launch' ? { kind: 'launch', task: op.task, allocation: op.allocation } : op;
+}
+
 /** The driver, each call recorded (`op` = the method's name) before it is passed on. */
 function observedDriver(driver: ClusterDriver, call: (op: string, args: readonly unknown[]) => void): ClusterDriver {
   return {
-    accept: (offerId, operations, refuseMs) => { call('accept', [offerId, operations, refuseMs]); driver.accept(offerId, operations, refuseMs); },
+    accept: (offerId, operations, refuseMs) => { call('accept', [offerId, operations.map(plainOperation), refuseMs]); driver.accept(offerId, operations, refuseMs); },
     decline: (offerIds, refuseMs) => { call('decline', [offerIds, refuseMs]); driver.decline(offerIds, refuseMs); },
     kill: (taskId, agentId, gracePeriodMs) => { call('kill', [taskId, agentId ?? null, gracePeriodMs]); driver.kill(taskId, agentId, gracePeriodMs); },
     acknowledge: (agentId, taskId, uuid) => { call('acknowledge', [agentId, taskId, uuid]); driver.acknowledge(agentId, taskId, uuid); },

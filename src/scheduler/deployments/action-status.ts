@@ -41,6 +41,19 @@ export function actionDone(state: SchedulerState, action: DeploymentAction): boo
   return actionStatus(state, action).done;
 }
 
+/**
+ * Whether a change of this run spec can have made an action of a deployment's current step done:
+ * false while the run spec exists with fewer Running instances than its target, because then no
+ * action on it is done but a start ({@link actionDone}), and a start is done from its beginning
+ * (the deployment checks its step right after beginning it). During a scale-up every input changes
+ * the run specs it places instances of; this keeps the deployments from checking their plans after
+ * each of those inputs when none of them can have finished.
+ */
+export function mayHaveFinished(state: SchedulerState, runSpecId: string): boolean {
+  const rs = state.runSpecs.get(runSpecId);
+  return rs === undefined || rs.runningCount >= rs.spec.instances;
+}
+
 /** The status of `action` in the current state. */
 export function actionStatus(state: SchedulerState, action: DeploymentAction): ActionStatus {
   const rs = state.runSpecs.get(action.runSpecId);

@@ -3,7 +3,7 @@ import { uuidFrom } from '../kernel/ids';
 import { isoTime } from '../kernel/iso-time';
 import type { Group } from '../groups/group';
 import { converge } from '../instances/converge';
-import { actionDone, actionStatus, type ActionStatus } from './action-status';
+import { actionDone, actionStatus, mayHaveFinished, type ActionStatus } from './action-status';
 import { applyRestart, applyScale, applyStart } from './apply-actions';
 import { applyStop } from './apply-stop';
 import type { Deployment } from '../model/deployment';
@@ -163,8 +163,13 @@ export class DeploymentManager {
   }
 
   /** Checks the running deployments whose current actions touch a changed run spec. */
-  progress(ctx: DeploymentContext, changed: ReadonlySet<string>): void {
+  progress(ctx: DeploymentContext, changedRunSpecs: ReadonlySet<string>): void {
     if (this.running.size === 0) return;
+    // Only the changed run specs whose change can have finished an action (not one of a scale-up
+    // still short of its Running target): none, the common case during a big scale-up, is free.
+    const changed = new Set<string>();
+    for (const id of changedRunSpecs) if (mayHaveFinished(ctx.state, id)) changed.add(id);
+    if (changed.size === 0) return;
     const candidates: Deployment[] = [];
     if (changed.size >= this.running.size) {
       candidates.push(...this.running.values());

@@ -58,7 +58,8 @@ export class InstanceEffects {
 
   /** Announce `event` on the core's event bus (`instance`: its instance as decided, for an instance change). */
   event(event: MarathonEvent, instance?: InstanceAtEvent): void {
-    this.pending.push(instance === undefined ? { kind: 'event', event } : { kind: 'event', event, instance });
+    // One object shape for every event effect (the key is there when `instance` is undefined too).
+    this.pending.push({ kind: 'event', event, instance });
   }
 
   /** Kill a task (ClusterDriver.kill). */

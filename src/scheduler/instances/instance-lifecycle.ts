@@ -144,7 +144,7 @@ export function expungeInstance(ctx: InstanceContext, rs: RunSpecState, inst: In
   ctx.health.forget(ctx, inst);
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
   ctx.state.changed.add(inst.runSpecId);
-  rs.instances.delete(inst.instanceId);
+  ctx.state.removeInstance(rs, inst);
   countRole(ctx, rs, inst.role, -1);
   ctx.effects.deleteInstance(inst.instanceId);
 }

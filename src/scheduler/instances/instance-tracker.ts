@@ -77,10 +77,20 @@ export function setGoal(ctx: InstanceContext, rs: RunSpecState, inst: Instance, 
   ctx.effects.event(instanceChangedEvent(inst, ctx.clock.nowMs()), atEvent(inst));
 }
 
-/** The instance's goal and kill reason now, delivered with the event about this change. */
+/**
+ * The instance's goal and kill reason now, delivered with the event about this change. Without a
+ * kill reason (nearly every change: each placement is one) it is one of three shared, frozen
+ * objects, not a new one per event.
+ */
 export function atEvent(inst: Instance): InstanceAtEvent {
-  return { goal: inst.goal, killReason: inst.killReason };
+  return inst.killReason === undefined ? AT_EVENT_NO_KILL[inst.goal] : { goal: inst.goal, killReason: inst.killReason };
 }
+
+const AT_EVENT_NO_KILL: Readonly<Record<Goal, InstanceAtEvent>> = {
+  Running: Object.freeze({ goal: 'Running', killReason: undefined }),
+  Stopped: Object.freeze({ goal: 'Stopped', killReason: undefined }),
+  Decommissioned: Object.freeze({ goal: 'Decommissioned', killReason: undefined }),
+};
 
 /** The one way to change an instance's role: keeps the run spec's role counts right. */
 export function setInstanceRole(ctx: InstanceContext, rs: RunSpecState, inst: Instance, role: string): void {

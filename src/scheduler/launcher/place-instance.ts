@@ -78,6 +78,7 @@ function podTasks(inst: Instance, incarnation: number, spec: PodSpec, res: Reser
 
 /** The launch with a resident instance's persistent volumes on each of its tasks. */
 function withPersistentVolumes(op: LaunchOperation, persistentVolumes: readonly PersistentVolume[]): LaunchOperation {
-  if (op.kind === 'launch') return { ...op, task: { ...op.task, persistentVolumes } };
+  // Built key by key: an app's operation is a class whose resolved task is a getter (task-launch.ts).
+  if (op.kind === 'launch') return { kind: 'launch', task: { ...op.task, persistentVolumes }, allocation: op.allocation };
   return { ...op, tasks: op.tasks.map((t) => ({ ...t, persistentVolumes })) };
 }

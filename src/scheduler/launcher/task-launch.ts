@@ -8,24 +8,69 @@ import type {
   ResolvedAgentCheck, TaskLaunch,
 } from '../model/launch';
 import { networkModeOf } from '../model/networks';
+import type { AgentInfo } from '../model/agent';
 import type { Offer, OfferedPool } from '../model/offer';
 import type { PodContainer, PodSpec } from '../model/pod';
 import type { SecretEnv, Secrets } from '../model/secrets';
 import { appTaskEnv, podTaskEnv } from './task-env';
 
-/** The facts of one placement every task of the instance shares. */
+/** The facts of one placement every task of the instance shares, as they were when it was placed. */
 interface Placement {
-  readonly inst: Instance;
-  readonly offer: Offer;
+  readonly instanceId: string;
+  /** The instance's role at the placement (a later relaunch may give it another). */
+  readonly role: string;
+  readonly agent: AgentInfo;
 }
 
 /**
  * The LAUNCH of an app instance's task: the task resolved against the app (command, environment,
  * image, volumes, networking with the task's host ports, discovery ports, agent-run health check
  * with its port) — all a driver needs, so that no driver reads the run spec.
+ *
+ * The resolved task is built when it is first read ({@link AppLaunch}): the operation holds the
+ * facts of the placement (the app, the task, the agent, the instance's id and role then), all
+ * immutable, so what a driver reads is what building it at once would have given.
  */
 export function appLaunchOperation(app: AppSpec, inst: Instance, task: Task, offer: Offer, allocation: readonly OfferedPool[]): LaunchOperation {
-  return { kind: 'launch', task: appTaskLaunch(app, { inst, offer }, task), allocation };
+  return new AppLaunch(app, inst.instanceId, inst.role, offer.agent, task, allocation);
+}
+
+/**
+ * An app's LAUNCH whose `task` (the resolved {@link TaskLaunch}) is built on its first read and
+ * kept: a placement costs the few objects of its facts, and the environment, ports, networking
+ * and health check of a task are resolved only for a driver that reads them (every real driver
+ * does, once; bench:match's in-process cluster books the allocation and reads no task). The
+ * placement's facts are private fields, so the object's own properties are `kind` and
+ * `allocation`, and `toJSON` gives `{ kind, task, allocation }` as a plain operation's JSON.
+ * Immutable as seen from outside: every read of `task` returns the same object.
+ */
+class AppLaunch {
+  readonly kind = 'launch' as const;
+  readonly allocation: readonly OfferedPool[];
+  readonly #app: AppSpec;
+  readonly #instanceId: string;
+  readonly #role: string;
+  readonly #agent: AgentInfo;
+  readonly #task: Task;
+  #resolved: TaskLaunch | undefined = undefined;
+
+  constructor(app: AppSpec, instanceId: string, role: string, agent: AgentInfo, task: Task, allocation: readonly OfferedPool[]) {
+    this.allocation = allocation;
+    this.#app = app;
+    this.#instanceId = instanceId;
+    this.#role = role;
+    this.#agent = agent;
+    this.#task = task;
+  }
+
+  get task(): TaskLaunch {
+    this.#resolved ??= appTaskLaunch(this.#app, { instanceId: this.#instanceId, role: this.#role, agent: this.#agent }, this.#task);
+    return this.#resolved;
+  }
+
+  toJSON(): { kind: 'launch'; task: TaskLaunch; allocation: readonly OfferedPool[] } {
+    return { kind: this.kind, task: this.task, allocation: this.allocation };
+  }
 }
 
 /**
@@ -37,7 +82,8 @@ export function podLaunchOperation(
   pod: PodSpec, inst: Instance, executorId: string, offer: Offer, allocation: readonly OfferedPool[],
 ): LaunchOperation {
   const hostPortsOf = (name: string): readonly number[] | undefined => inst.tasks.find((t) => t.containerName === name)?.hostPorts;
-  const tasks = inst.tasks.map((task) => podTaskLaunch(pod, { inst, offer }, task, hostPortsOf));
+  const placement: Placement = { instanceId: inst.instanceId, role: inst.role, agent: offer.agent };
+  const tasks = inst.tasks.map((task) => podTaskLaunch(pod, placement, task, hostPortsOf));
   return {
     kind: 'launchGroup', executorId, executorResources: pod.executorResources, labels: pod.labels,
     networking: podNetworking(pod, hostPortsOf), tasks, allocation,
@@ -49,13 +95,13 @@ type Resolved = 'env' | 'secretEnv' | 'secretVolumes' | 'fetch' | 'volumes' | 'p
 function baseLaunch(p: Placement, task: Task, runSpec: AppSpec | PodSpec): Omit<TaskLaunch, Resolved> {
   return {
     taskId: task.taskId,
-    instanceId: p.inst.instanceId,
+    instanceId: p.instanceId,
     runSpecId: runSpec.id,
     runSpecVersion: runSpec.version,
     containerName: task.containerName,
-    agentId: p.offer.agent.agentId,
-    hostname: p.offer.agent.hostname,
-    role: p.inst.role,
+    agentId: p.agent.agentId,
+    hostname: p.agent.hostname,
+    role: p.role,
     resources: task.resources,
     hostPorts: task.hostPorts,
     killGracePeriodMs: gracePeriodMs(runSpec, task.containerName),
@@ -69,7 +115,7 @@ function appTaskLaunch(app: AppSpec, p: Placement, task: Task): TaskLaunch {
   // one object shape, built by assignment rather than by spreading.
   const launch = baseLaunch(p, task, app) as Mutable<TaskLaunch>;
   if (parts.command !== undefined) launch.command = parts.command;
-  launch.env = appTaskEnv(app, { hostname: p.offer.agent.hostname, hostPorts, resources: task.resources });
+  launch.env = appTaskEnv(app, { hostname: p.agent.hostname, hostPorts, resources: task.resources });
   launch.secretEnv = parts.secretEnv;
   launch.secretVolumes = parts.secretVolumes;
   if (app.user !== undefined) launch.user = app.user;
@@ -140,7 +186,7 @@ function podTaskLaunch(
   return {
     ...baseLaunch(p, task, pod),
     ...(exec !== undefined && 'shell' in exec && exec.shell !== '' ? { command: { shell: exec.shell } } : {}),
-    env: podTaskEnv(pod, container, { hostname: p.offer.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
+    env: podTaskEnv(pod, container, { hostname: p.agent.hostname, hostPorts: task.hostPorts, resources: task.resources }, hostPortsOf),
     secretEnv: secretEnvOf([pod, container], pod.secrets),
     secretVolumes: pod.volumes.flatMap((v) => (v.kind === 'secret' ? [v.secret] : [])),
     ...(user === undefined ? {} : { user }),

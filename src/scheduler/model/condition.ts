@@ -26,11 +26,22 @@ export const CONDITIONS: readonly Condition[] = [
   'Error', 'Unreachable', 'UnreachableInactive', 'Gone', 'Dropped', 'Unknown',
 ];
 
-const TERMINAL = new Set<Condition>(['Killed', 'Finished', 'Failed', 'Error', 'Gone', 'Dropped', 'Unknown']);
-
 /** A terminal condition: the instance's task(s) will not run again under this incarnation. */
 export function isTerminalCondition(condition: Condition): boolean {
-  return TERMINAL.has(condition);
+  // A switch over the constant strings rather than a Set look-up: asked several times for every
+  // change of every instance (setCondition, isActive, isPlaced).
+  switch (condition) {
+    case 'Killed':
+    case 'Finished':
+    case 'Failed':
+    case 'Error':
+    case 'Gone':
+    case 'Dropped':
+    case 'Unknown':
+      return true;
+    default:
+      return false;
+  }
 }
 
 /**

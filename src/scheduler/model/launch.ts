@@ -134,7 +134,9 @@ export interface ResolvedAgentCheck {
 
 /**
  * Operations of one ACCEPT call: a single task (apps) or a task group on one executor (pods,
- * launched atomically on one agent).
+ * launched atomically on one agent). The core's app launches resolve `task` when it is first read
+ * (a getter, launcher/task-launch.ts: a cluster that never reads it costs no environment): read
+ * `task`, or serialize the operation with JSON; an object spread of the operation drops it.
  */
 export type LaunchOperation =
   | { readonly kind: 'launch'; readonly task: TaskLaunch; readonly allocation: readonly OfferedPool[] }

@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Offer } from '../../../../src/scheduler/model/offer';
 import { makeOffer } from '../../../builders/cluster-builders';
+import { appLaunchOperation } from '../../../../src/scheduler/launcher/task-launch';
 import { appLaunchOn, podLaunchOn } from '../../../builders/launch-builders';
 import { makeApp, makeEndpoint, makeHealthCheck, makePod, makePortMapping } from '../../../builders/run-spec-builders';
 
@@ -150,4 +151,28 @@ t.test('an app task\'s environment: exact keys in order, the app\'s own variable
     t.same(Object.entries(got), withResources, name);
     t.equal(Object.getPrototypeOf(got), Object.prototype, `${name}: a plain object`);
   }
+});
+
+t.test('an app LAUNCH resolves its task on the first read, once, from the placement as it was; its JSON is a plain operation\'s', async (t) => {
+  const app = makeApp({ id: '/web', hostPorts: [0], role: 'prod' });
+  const op = appLaunchOn(offer, app, { taskId: 't1', instanceId: 'i1', hostPorts: [31_000], allocation: [] });
+  t.same(Object.keys(op), ['kind', 'allocation'], 'own fields: the kind and the allocation only (the placement is private)');
+  const task = op.task;
+  t.equal(op.task, task, 'every read returns the same object');
+  t.match(task, { taskId: 't1', instanceId: 'i1', agentId: 'a1', hostname: 'h1', role: 'prod', hostPorts: [31_000] });
+  t.match(task.env, { HOST: 'h1', PORT0: '31000', MARATHON_APP_ID: '/web' });
+  const json: unknown = JSON.parse(JSON.stringify(op));
+  t.same(json, JSON.parse(JSON.stringify({ kind: 'launch', task, allocation: [] })), 'JSON: { kind, task, allocation }, the task resolved');
+  t.same(Object.keys(json as object), ['kind', 'task', 'allocation']);
+});
+
+t.test('a LAUNCH read after its instance changed still has the placement\'s role and agent', async (t) => {
+  const app = makeApp({ id: '/web', role: 'prod' });
+  const inst = { instanceId: 'i2', role: 'prod' } as { instanceId: string; role: string };
+  const task = { taskId: 't2', condition: 'Provisioned', hostPorts: [], resources: app.resources, launchedAtMs: 0 } as const;
+  const op = appLaunchOperation(app, inst as never, task, offer, []);
+  inst.role = 'other';
+  if (op.kind !== 'launch') throw new Error('an app launch');
+  t.equal(op.task.role, 'prod', 'the role when it was placed');
+  t.equal(op.task.agentId, 'a1');
 });
