@@ -1,4 +1,4 @@
-import { comparePathIds } from './path-id';
+import { compareCodeUnits, comparePathIds, isPlainAbsolute } from './path-id';
 
 /*
  * A persistent map of the group tree (a group's apps, pods or subgroups): immutable, iterated in
@@ -19,6 +19,9 @@ import { comparePathIds } from './path-id';
 /** Entries per chunk at most (a chunk is one array of keys and values, interleaved). */
 export const MAX_CHUNK = 64;
 
+/** Lookups of one map after which it builds its hash index (at least; see `indexed`). */
+const INDEX_AFTER_LOOKUPS = 64;
+
 type Chunk = readonly unknown[];
 
 /** An immutable map from path ids to `V`, cheap to edit one key at a time (see above). */
@@ -33,18 +36,28 @@ export class PathMap<V> extends Map<string, V> {
    * out of order is still read correctly (lookups scan it) and edited as a JavaScript Map was.
    */
   private readonly ordered: boolean;
+  /** Whether every key is a plain absolute id (canonical ids are), so that searches compare code units. */
+  private readonly plain: boolean;
+  /**
+   * A hash index of the entries, built once this map has answered many lookups (a deployment of
+   * thousands of apps looks each one up several times in the same root): a lookup by search costs
+   * about 14 comparisons of ids in a map of 10,000. Never built for the few lookups of one change.
+   */
+  private index: Map<string, V> | undefined = undefined;
+  private lookups = 0;
 
-  private constructor(chunks: readonly Chunk[], firsts: readonly string[], count: number, ordered = true) {
+  private constructor(chunks: readonly Chunk[], firsts: readonly string[], count: number, ordered: boolean, plain: boolean) {
     super();
     this.chunks = chunks;
     this.firsts = firsts;
     this.count = count;
     this.ordered = ordered;
+    this.plain = plain;
   }
 
   /** The map with no entry. */
   static empty<V>(): PathMap<V> {
-    return new PathMap<V>([], [], 0);
+    return new PathMap<V>([], [], 0, true, true);
   }
 
   /** `map` itself when it is a PathMap, else its entries in its iteration order. */
@@ -54,8 +67,10 @@ export class PathMap<V> extends Map<string, V> {
     const firsts: string[] = [];
     let chunk: unknown[] = [];
     let ordered = true;
+    let plain = true;
     let last: string | undefined;
     map.forEach((v, k) => {
+      if (!isPlainAbsolute(k)) plain = false;
       if (last !== undefined && comparePathIds(last, k) >= 0) ordered = false;
       last = k;
       if (chunk.length === 2 * MAX_CHUNK) {
@@ -66,7 +81,7 @@ export class PathMap<V> extends Map<string, V> {
       chunk.push(k, v);
     });
     if (chunk.length > 0) chunks.push(chunk);
-    return new PathMap<V>(chunks, firsts, map.size, ordered);
+    return new PathMap<V>(chunks, firsts, map.size, ordered, plain);
   }
 
   override get size(): number {
@@ -74,16 +89,27 @@ export class PathMap<V> extends Map<string, V> {
   }
 
   override get(key: string): V | undefined {
+    if (this.index !== undefined || this.indexed()) return this.index?.get(key);
     const c = this.chunkOf(key);
     if (c < 0) return undefined;
     const chunk = this.chunks[c];
-    const at = indexIn(chunk, key);
+    const at = this.indexIn(chunk, key);
     return at >= 0 ? (chunk[at + 1] as V) : undefined;
   }
 
   override has(key: string): boolean {
+    if (this.index !== undefined || this.indexed()) return this.index?.has(key) === true;
     const c = this.chunkOf(key);
-    return c >= 0 && indexIn(this.chunks[c], key) >= 0;
+    return c >= 0 && this.indexIn(this.chunks[c], key) >= 0;
+  }
+
+  /** Counts a lookup; builds the hash index once lookups reach max(64, size / 8) (so its cost is at most 8 a lookup). */
+  private indexed(): boolean {
+    if (++this.lookups < Math.max(INDEX_AFTER_LOOKUPS, this.count >>> 3)) return false;
+    const index = new Map<string, V>();
+    this.forEach((v, k) => index.set(k, v));
+    this.index = index;
+    return true;
   }
 
   override forEach(fn: (value: V, key: string, map: Map<string, V>) => void, thisArg?: unknown): void {
@@ -128,14 +154,15 @@ export class PathMap<V> extends Map<string, V> {
     if (!this.ordered) return PathMap.from(withUnordered(this, key, value));
     const c = this.chunkOf(key);
     if (c >= 0) {
-      const at = indexIn(this.chunks[c], key);
+      const at = this.indexIn(this.chunks[c], key);
       if (at >= 0) {
         const chunk = this.chunks[c].slice();
         chunk[at + 1] = value;
-        return new PathMap<V>(replaced(this.chunks, c, chunk), this.firsts, this.count, this.ordered);
+        return new PathMap<V>(replaced(this.chunks, c, chunk), this.firsts, this.count, this.ordered, this.plain);
       }
     }
-    if (this.chunks.length === 0) return new PathMap<V>([[key, value]], [key], 1);
+    const plain = this.plain && isPlainAbsolute(key);
+    if (this.chunks.length === 0) return new PathMap<V>([[key, value]], [key], 1, true, plain);
     // The chunk to insert into: the last whose first key sorts before `key` (else the first).
     const target = Math.max(0, this.lastBefore(key));
     const old = this.chunks[target];
@@ -149,14 +176,14 @@ export class PathMap<V> extends Map<string, V> {
     const chunk = [...old.slice(0, 2 * lo), key, value, ...old.slice(2 * lo)];
     if (chunk.length <= 2 * MAX_CHUNK) {
       const firsts = lo === 0 ? replaced(this.firsts, target, key) : this.firsts;
-      return new PathMap<V>(replaced(this.chunks, target, chunk), firsts, this.count + 1);
+      return new PathMap<V>(replaced(this.chunks, target, chunk), firsts, this.count + 1, true, plain);
     }
     const half = 2 * Math.floor(chunk.length / 4);
     const left = chunk.slice(0, half);
     const right = chunk.slice(half);
     const chunks = [...this.chunks.slice(0, target), left, right, ...this.chunks.slice(target + 1)];
     const firsts = [...this.firsts.slice(0, target), left[0] as string, right[0] as string, ...this.firsts.slice(target + 1)];
-    return new PathMap<V>(chunks, firsts, this.count + 1);
+    return new PathMap<V>(chunks, firsts, this.count + 1, true, plain);
   }
 
   /** This map without `key` (itself when absent). */
@@ -164,21 +191,22 @@ export class PathMap<V> extends Map<string, V> {
     const c = this.chunkOf(key);
     if (c < 0) return this;
     const old = this.chunks[c];
-    const at = indexIn(old, key);
+    const at = this.indexIn(old, key);
     if (at < 0) return this;
     if (old.length === 2) {
       const chunks = [...this.chunks.slice(0, c), ...this.chunks.slice(c + 1)];
-      return new PathMap<V>(chunks, [...this.firsts.slice(0, c), ...this.firsts.slice(c + 1)], this.count - 1, this.ordered);
+      return new PathMap<V>(chunks, [...this.firsts.slice(0, c), ...this.firsts.slice(c + 1)], this.count - 1, this.ordered, this.plain);
     }
     const chunk = [...old.slice(0, at), ...old.slice(at + 2)];
     const firsts = at === 0 ? replaced(this.firsts, c, chunk[0] as string) : this.firsts;
-    return new PathMap<V>(replaced(this.chunks, c, chunk), firsts, this.count - 1, this.ordered);
+    return new PathMap<V>(replaced(this.chunks, c, chunk), firsts, this.count - 1, this.ordered, this.plain);
   }
 
   /** The chunk that holds `key` if any map entry does: the last whose first key sorts at or before it; -1 when none. */
   private chunkOf(key: string): number {
-    if (!this.ordered) {
-      for (let c = 0; c < this.chunks.length; c++) if (indexIn(this.chunks[c], key) >= 0) return c;
+    // Ids that are not plain (`//`, a trailing `/`) can compare equal to another id: scanned.
+    if (!this.ordered || !this.plain || !isPlainAbsolute(key)) {
+      for (let c = 0; c < this.chunks.length; c++) if (scanFor(this.chunks[c], key) >= 0) return c;
       return -1;
     }
     const firsts = this.firsts;
@@ -186,12 +214,28 @@ export class PathMap<V> extends Map<string, V> {
     let hi = firsts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const first = firsts[mid];
-      if (first === key) return mid;
-      if (comparePathIds(first, key) < 0) lo = mid + 1;
+      if (compareCodeUnits(firsts[mid], key) <= 0) lo = mid + 1;
       else hi = mid;
     }
     return lo - 1;
+  }
+
+  /**
+   * The index of `key` in a chunk (even: the value follows), or -1: a binary search of the chunk's
+   * keys when the map is in order and the ids plain, else a scan.
+   */
+  private indexIn(chunk: Chunk, key: string): number {
+    if (!this.ordered || !this.plain || !isPlainAbsolute(key)) return scanFor(chunk, key);
+    let lo = 0;
+    let hi = chunk.length / 2;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = chunk[2 * mid] as string;
+      if (k === key) return 2 * mid;
+      if (compareCodeUnits(k, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return -1;
   }
 
   /** The last chunk whose first key sorts strictly before `key`; -1 when none. */
@@ -235,8 +279,8 @@ function withUnordered<V>(map: ReadonlyMap<string, V>, key: string, value: V): M
   return next;
 }
 
-/** The index of `key` in a chunk (even: the value follows), or -1; a linear scan of at most {@link MAX_CHUNK} keys by identity first. */
-function indexIn(chunk: Chunk, key: string): number {
+/** The index of `key` in a chunk (even: the value follows), or -1, by a scan (a map out of order). */
+function scanFor(chunk: Chunk, key: string): number {
   for (let i = 0; i < chunk.length; i += 2) if (chunk[i] === key) return i;
   return -1;
 }

@@ -118,3 +118,40 @@ t.test('the writing methods of Map throw', (t) => {
   t.equal(map.get('/a'), 1);
   t.end();
 });
+
+t.test('many lookups of one map (its hash index) answer as the search did, before and after', (t) => {
+  let map: ReadonlyMap<string, number> = new Map();
+  const n = 20 * MAX_CHUNK;
+  for (const k of order(n, 101)) map = mapWith(map, id(k), k);
+  const absent = ['/g/app-x', id(n + 1), '/a', '/g', '/h/app-00001'];
+  // Three passes: the first ones search, the index is built during them, the last reads it.
+  for (let pass = 0; pass < 3; pass++) {
+    let wrong = 0;
+    for (let k = 0; k < n; k++) if (map.get(id(k)) !== k || !map.has(id(k))) wrong++;
+    for (const k of absent) if (map.get(k) !== undefined || map.has(k)) wrong++;
+    t.equal(wrong, 0, `pass ${pass}: every key found, no absent key found`);
+  }
+  const edited = mapWith(mapWithout(map, id(7)), id(n + 1), -1);
+  t.equal(edited.get(id(7)), undefined, 'an edit of an indexed map does not read its index');
+  t.equal(edited.get(id(n + 1)), -1);
+  t.equal(map.get(id(7)), 7, 'the indexed map itself is unchanged');
+  t.end();
+});
+
+t.test('ids that are not plain (`//`, a trailing `/`) are found by a scan', (t) => {
+  const steps: Step[] = [
+    { set: '/a/b', value: 1 }, { set: '/a//b', value: 2 }, { set: '/a/b/', value: 3 }, { set: '/a/c', value: 4 },
+    ...order(2 * MAX_CHUNK, 1).map((n) => ({ set: id(n), value: n })),
+  ];
+  let actual: ReadonlyMap<string, number> = new Map();
+  let expected = new Map<string, number>();
+  for (const step of steps) {
+    actual = 'del' in step ? mapWithout(actual, step.del) : mapWith(actual, step.set, step.value);
+    expected = modelApply(expected, step);
+  }
+  // (Their order among ids that compare equal is where the binary search put them, as with a
+  // Map; canonical ids are all plain, so the tree never holds two such ids.)
+  for (const k of ['/a/b', '/a//b', '/a/b/', '/a/c', id(3)]) t.equal(actual.get(k), expected.get(k), `get ${k}`);
+  t.equal(actual.size, expected.size, 'size');
+  t.end();
+});
