@@ -25,7 +25,8 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  * Phases: `GET /ping` (baseline: the hello-world's `GET /ping`); 1,000 apps × 100 instances
  * deployed and Running (one group deployment) → `GET /v2/apps` (1k apps), `GET /v2/tasks`
  * (100k tasks); 9,000 more apps of 1 instance → `GET /v2/apps` (10k apps); with those 10k apps
- * present, the core's own time for one app create and one delete (`submit`, median of 100), then
+ * present, the core's own time for one app create and one delete (`submit`, p50 and p99 of 100
+ * after a first, cold pair timed apart and 5 untimed), then
  * `POST /v2/apps` of new apps (0 instances: the change and its deployment, not launches, which
  * bench:launch measures) and `DELETE` of each; then `/v2/events` fan-out to 1,000 subscribers.
  *
@@ -76,7 +77,11 @@ export interface ApiBenchResult {
   readonly loads: readonly LoadFigure[];
   readonly pingRatio: number;
   readonly setupMs: { readonly firstApps: number; readonly moreApps: number };
-  readonly core: { readonly apps: number; readonly createP50Ms: number; readonly createP99Ms: number; readonly deleteP50Ms: number; readonly deleteP99Ms: number };
+  readonly core: {
+    readonly apps: number; readonly createP50Ms: number; readonly createP99Ms: number; readonly deleteP50Ms: number; readonly deleteP99Ms: number;
+    /** The process's first create and delete (code not compiled yet), not among the samples. */
+    readonly coldCreateMs: number; readonly coldDeleteMs: number;
+  };
   readonly sse: { readonly subscribers: number; readonly events: number; readonly deliveries: number; readonly seconds: number; readonly deliveriesPerSec: number; readonly rssBeforeMib: number; readonly rssPeakMib: number; readonly rssAfterMib: number; readonly counts: SubscriberCounts };
   readonly problems: readonly string[];
 }
@@ -134,7 +139,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
 
       const core = coreChangeTimes(api, appCount, o.coreSamples, problems);
-      log(`  core, ${appCount} apps present: create p50 ${core.createP50Ms} ms p99 ${core.createP99Ms} ms, delete p50 ${core.deleteP50Ms} ms p99 ${core.deleteP99Ms} ms`);
+      log(`  core, ${appCount} apps present: create p50 ${core.createP50Ms} ms p99 ${core.createP99Ms} ms, delete p50 ${core.deleteP50Ms} ms p99 ${core.deleteP99Ms} ms (the first, cold: create ${core.coldCreateMs} ms, delete ${core.coldDeleteMs} ms)`);
       const writeConnections = Math.min(o.connections, 8);
       await measure(`POST /v2/apps (${appCount} apps present)`, url, { type: 'create-apps', prefix: '/api-bench/new' }, writeConnections, o.creates);
       const created = session.scheduler.runSpecs().filter((s) => s.id.startsWith('/api-bench/new-')).length;
@@ -221,24 +226,44 @@ function runUntilIdle(session: RunSession): void {
   while (session.step(until)) { /* drain */ }
 }
 
-/** The core's own time for one create and one delete with `apps` apps present (through `submit`, as the routes call it). */
+/**
+ * The core's own time for one create and one delete with `apps` apps present (through `submit`, as
+ * the routes call it). The first pair is timed apart (`cold*`): it is the first putRunSpec and
+ * deleteRunSpec of the process (the set-up deploys whole roots), so it runs code V8 has not
+ * compiled yet — 10–50 ms once, which as the maximum of 100 samples was the whole p99. Then
+ * {@link CORE_WARM_UP_PAIRS} more pairs, untimed, and `samples` timed pairs.
+ */
 function coreChangeTimes(api: SimApi, apps: number, samples: number, problems: string[]): ApiBenchResult['core'] {
   const creates: number[] = [];
   const deletes: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const converted = appFromWire({ id: `/api-bench/core-${i}`, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances: 1 }, { defaultRole: '*', versionIso: isoTime(api.deps.clock.nowMs()) });
+  const pair = (id: string): [number, number] => {
+    const converted = appFromWire({ id, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances: 1 }, { defaultRole: '*', versionIso: isoTime(api.deps.clock.nowMs()) });
     if (!converted.ok) throw new Error('bench core app');
     let t0 = performance.now();
     const put = api.deps.submit({ type: 'putRunSpec', spec: converted.spec });
-    creates.push(performance.now() - t0);
+    const createMs = performance.now() - t0;
     t0 = performance.now();
     const del = api.deps.submit({ type: 'deleteRunSpec', runSpecId: converted.spec.id });
-    deletes.push(performance.now() - t0);
-    if (!put.ok || !del.ok) problems.push(`core change ${i} refused: ${JSON.stringify(put.ok ? del : put)}`);
+    const deleteMs = performance.now() - t0;
+    if (!put.ok || !del.ok) problems.push(`core change ${id} refused: ${JSON.stringify(put.ok ? del : put)}`);
+    return [createMs, deleteMs];
+  };
+  const [coldCreateMs, coldDeleteMs] = pair('/api-bench/core-cold');
+  for (let i = 0; i < CORE_WARM_UP_PAIRS; i++) pair(`/api-bench/core-warm-${i}`);
+  for (let i = 0; i < samples; i++) {
+    const [c, d] = pair(`/api-bench/core-${i}`);
+    creates.push(c);
+    deletes.push(d);
   }
   const r = (x: number): number => Math.round(x * 100) / 100;
-  return { apps, createP50Ms: r(quantile(creates, 0.5)), createP99Ms: r(quantile(creates, 0.99)), deleteP50Ms: r(quantile(deletes, 0.5)), deleteP99Ms: r(quantile(deletes, 0.99)) };
+  return {
+    apps, createP50Ms: r(quantile(creates, 0.5)), createP99Ms: r(quantile(creates, 0.99)), deleteP50Ms: r(quantile(deletes, 0.5)), deleteP99Ms: r(quantile(deletes, 0.99)),
+    coldCreateMs: r(coldCreateMs), coldDeleteMs: r(coldDeleteMs),
+  };
 }
+
+/** Untimed create/delete pairs after the cold one, before the timed ones. */
+const CORE_WARM_UP_PAIRS = 5;
 
 /**
  * `/v2/events` fan-out: `o.subscribers` connections (filtered to one event type) in the load

@@ -217,8 +217,9 @@ export function isPlainAbsolute(id: string): boolean {
  * {@link comparePathIds} of two plain absolute ids without splitting them (sorting the ids of a
  * large tree compared millions of split arrays): code units in order, with `/` below every other
  * code unit, which is the segment-by-segment order — a segment that ends first sorts first.
+ * Both must be plain ({@link isPlainAbsolute}); the group tree's maps search their keys with it.
  */
-function compareCodeUnits(a: string, b: string): number {
+export function compareCodeUnits(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);

@@ -65,8 +65,10 @@ export function exactDiff(actual: unknown, expected: unknown, at = '$'): string 
     return Object.is(actual, expected) ? undefined : `${at}: ${String(actual)} vs ${String(expected)}`;
   }
   const a = actual as object;
+  // A Map is a Map whatever its class: the group tree's maps are PathMaps (a Map subclass), and
+  // the codec reads every Map back as a plain Map.
+  if (expected instanceof Map && a instanceof Map) return entriesDiff([...(a as Map<unknown, unknown>)], [...expected], `${at}<map>`);
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(expected)) return `${at}: different prototypes`;
-  if (expected instanceof Map) return entriesDiff([...(a as Map<unknown, unknown>)], [...expected], `${at}<map>`);
   if (expected instanceof Set) return entriesDiff([...(a as Set<unknown>)], [...expected], `${at}<set>`);
   if (Array.isArray(expected)) return entriesDiff(a as unknown[], expected, at);
   return fieldsDiff(a as Record<string, unknown>, expected as Record<string, unknown>, at);
