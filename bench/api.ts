@@ -38,6 +38,12 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *   npm run bench:api                                   # the sizes above, 10 s per load, 10 connections
  *   npm run bench:api -- --seconds 5 --connections 50
  *   npm run bench:api -- --apps 100 --instances 10 --more-apps 900 --creates 200 --subscribers 100 --events 200
+ *   npm run bench:api -- --only ping --rounds 7 --seconds 5    # only `/ping`: 7 interleaved rounds, medians
+ *
+ * `--rounds N` (default 1) measures the baseline and pacer's `/ping` N times, alternately, both
+ * listening from the start (pacer's composition built first, so both are measured in the same
+ * process state) and warmed up by 2 s of load each, not counted, and reports each side's median req/s and server CPU per request: on a shared
+ * machine one round of each measures the load of the moment as much as the servers.
  */
 export interface ApiBenchOptions {
   /** Apps of `instances` instances each (the tasks of `GET /v2/tasks`). */
@@ -54,6 +60,10 @@ export interface ApiBenchOptions {
   readonly coreSamples: number;
   readonly subscribers: number;
   readonly events: number;
+  /** Alternate baseline / pacer `/ping` measurements (default 1: the baseline, then pacer). */
+  readonly pingRounds?: number;
+  /** `ping`: only the `/ping` phase (the baseline and pacer), nothing deployed. */
+  readonly only?: 'ping';
 }
 
 export const DEFAULT_API_BENCH_OPTIONS: ApiBenchOptions = {
@@ -75,7 +85,10 @@ export interface LoadFigure extends LoadResult {
 export interface ApiBenchResult {
   readonly options: ApiBenchOptions;
   readonly loads: readonly LoadFigure[];
+  /** pacer's `/ping` req/s ÷ the baseline's (medians of the rounds). */
   readonly pingRatio: number;
+  /** Server CPU per `/ping` answered, µs, median of the rounds: pacer and the baseline. */
+  readonly pingCpuUs: { readonly pacer: number; readonly baseline: number };
   readonly setupMs: { readonly firstApps: number; readonly moreApps: number };
   readonly core: {
     readonly apps: number; readonly createP50Ms: number; readonly createP99Ms: number; readonly deleteP50Ms: number; readonly deleteP99Ms: number;
@@ -87,6 +100,12 @@ export interface ApiBenchResult {
 }
 
 const MIB = 1024 * 1024;
+
+/** The SSE figures of a run that did not measure the fan-out (`--only ping`). */
+const NO_SSE: ApiBenchResult['sse'] = {
+  subscribers: 0, events: 0, deliveries: 0, seconds: 0, deliveriesPerSec: 0, rssBeforeMib: 0, rssPeakMib: 0, rssAfterMib: 0,
+  counts: { connected: 0, closed: 0, minFrames: 0, maxFrames: 0 },
+};
 
 /** Runs every phase; never throws for work left undone (the reasons are in `problems`). */
 export async function runApiBench(o: ApiBenchOptions, log: (line: string) => void = console.log): Promise<ApiBenchResult> {
@@ -109,15 +128,38 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
     // The baseline: a fastify hello-world on this process, measured the same way.
     const hello = Fastify({ logger: false });
     hello.get('/ping', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
+    const rounds = Math.max(1, o.pingRounds ?? 1);
+    const baselines: LoadFigure[] = [];
+    const pings: LoadFigure[] = [];
     await hello.listen({ host: '127.0.0.1', port: 0 });
-    const baseline = await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections);
-    await hello.close();
-
+    if (rounds === 1) {
+      baselines.push(await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections));
+      await hello.close();
+    }
     const { session, api } = simComposition(o);
     await api.app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${port(api.app)}`;
     try {
-      const ping = await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections);
+      if (rounds === 1) pings.push(await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections));
+      else {
+        try {
+          // Warm-up, not counted: both servers' code optimized before the first measured round.
+          for (const target of [`http://127.0.0.1:${port(hello)}`, url]) await client.load({ url: target, connections: o.connections, kind: { type: 'get', path: '/ping' }, durationS: 2 });
+          for (let k = 0; k < rounds; k++) {
+            baselines.push(await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections));
+            pings.push(await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections));
+          }
+        } finally {
+          await hello.close();
+        }
+      }
+      const median = (figures: readonly LoadFigure[], of: (f: LoadFigure) => number): number => quantile(figures.map(of), 0.5);
+      const pingRatio = Math.round((median(pings, (f) => f.reqPerSec) / Math.max(1, median(baselines, (f) => f.reqPerSec))) * 100) / 100;
+      const pingCpuUs = { pacer: median(pings, (f) => f.cpuUsPerRequest), baseline: median(baselines, (f) => f.cpuUsPerRequest) };
+      if (rounds > 1) log(`  /ping, median of ${rounds} rounds: ${median(pings, (f) => f.reqPerSec)} vs ${median(baselines, (f) => f.reqPerSec)} req/s (${pingRatio}×); server CPU ${pingCpuUs.pacer} vs ${pingCpuUs.baseline} µs per request`);
+      if (o.only === 'ping') {
+        return { options: o, loads, pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, core: { apps: 0, createP50Ms: 0, createP99Ms: 0, deleteP50Ms: 0, deleteP99Ms: 0 }, sse: NO_SSE, problems };
+      }
 
       const t0 = performance.now();
       deployApps(session, 'big', o.apps, o.instances, problems);
@@ -152,7 +194,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       const sse = await fanOut(api, client, port(api.app), o, problems);
       log(`  SSE: ${sse.events} events × ${sse.subscribers} subscribers = ${sse.deliveries} deliveries in ${sse.seconds.toFixed(2)} s: ${sse.deliveriesPerSec} deliveries/s; RSS ${sse.rssBeforeMib} → peak ${sse.rssPeakMib} → ${sse.rssAfterMib} MiB`);
       return {
-        options: o, loads, pingRatio: Math.round((ping.reqPerSec / Math.max(1, baseline.reqPerSec)) * 100) / 100,
+        options: o, loads, pingRatio, pingCpuUs,
         setupMs: { firstApps: Math.round(firstApps), moreApps: Math.round(moreApps) }, core, sse, problems,
       };
     } finally {
@@ -307,13 +349,19 @@ async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: Ap
 function parseArgs(argv: readonly string[]): ApiBenchOptions {
   const flags: Record<string, keyof ApiBenchOptions> = {
     '--apps': 'apps', '--instances': 'instances', '--more-apps': 'moreApps', '--agents': 'agents', '--seconds': 'seconds', '--connections': 'connections',
-    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events',
+    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events', '--rounds': 'pingRounds',
   };
-  const options: Record<string, number> = { ...DEFAULT_API_BENCH_OPTIONS };
+  const options: Record<string, number | string> = { ...DEFAULT_API_BENCH_OPTIONS };
+  const usage = `usage: bench:api [--only ping] ${Object.keys(flags).join(' N ')} N`;
   for (let i = 0; i < argv.length; i += 2) {
+    if (argv[i] === '--only') {
+      if (argv[i + 1] !== 'ping') throw new Error(usage);
+      options.only = 'ping';
+      continue;
+    }
     const key = flags[argv[i]];
     const value = Number(argv[i + 1]);
-    if (key === undefined || !Number.isFinite(value) || value < 0) throw new Error(`usage: bench:api ${Object.keys(flags).join(' N ')} N`);
+    if (key === undefined || !Number.isFinite(value) || value < 0) throw new Error(usage);
     options[key] = value;
   }
   return options as unknown as ApiBenchOptions;
@@ -324,11 +372,13 @@ async function main(): Promise<number> {
   const info = runInfo();
   console.log(`bench:api  ${formatRunInfo(info)}`);
   const r = await runApiBench(o);
-  const p99 = (name: string): number | undefined => r.loads.find((l) => l.name === name && l.connections === 1)?.latencyP99Ms;
-  const appCount = o.apps + o.moreApps;
-  const cpuOf = (name: string): number | undefined => r.loads.find((l) => l.name === name)?.cpuUsPerRequest;
-  console.log(`  /ping server CPU per request: ${cpuOf('pacer GET /ping')} µs vs ${cpuOf('baseline fastify GET /ping')} µs the baseline`);
-  console.log(`  /ping: ${r.pingRatio}× the baseline; GET /v2/apps (${appCount} apps) p99 ${p99(`GET /v2/apps (${appCount} apps)`)} ms alone; GET /v2/tasks p99 ${p99(`GET /v2/tasks (${o.apps * o.instances} tasks)`)} ms alone`);
+  console.log(`  /ping server CPU per request: ${r.pingCpuUs.pacer} µs vs ${r.pingCpuUs.baseline} µs the baseline${(o.pingRounds ?? 1) > 1 ? ` (medians of ${o.pingRounds} rounds)` : ''}`);
+  if (o.only === 'ping') console.log(`  /ping: ${r.pingRatio}× the baseline`);
+  else {
+    const p99 = (name: string): number | undefined => r.loads.find((l) => l.name === name && l.connections === 1)?.latencyP99Ms;
+    const appCount = o.apps + o.moreApps;
+    console.log(`  /ping: ${r.pingRatio}× the baseline; GET /v2/apps (${appCount} apps) p99 ${p99(`GET /v2/apps (${appCount} apps)`)} ms alone; GET /v2/tasks p99 ${p99(`GET /v2/tasks (${o.apps * o.instances} tasks)`)} ms alone`);
+  }
   return finishRun('bench:api', 'bench/results/api.json', info, { ...r }, r.problems);
 }
 

@@ -1,5 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { logRequestCompleted } from './request-log';
+
+/** Told once a request's answer is finished: the reply (status, headers) and its duration, ms. */
+export type CompletionListener = (reply: FastifyReply, elapsedMs: number) => void;
 
 /**
  * The API's per-request work at the two points fastify reaches for every request through its log
@@ -9,17 +13,25 @@ import { logRequestCompleted } from './request-log';
  *   so an error answer has them too: fastify's error handling drops only `content-type` and
  *   `content-length`), then whatever was added with {@link onArrival} (the HTTP metrics' count of
  *   requests in flight);
- * - `requestCompleted`, once an answer is finished (only while fastify listens for that: with a
- *   logger, or an `onResponse` hook — the HTTP metrics have one): pacer's request record
+ * - completion, once the answer is finished (the response's `finish`): pacer's request record
  *   ({@link logRequestCompleted}) when the server logs (`log`), one record per request instead of
- *   fastify's two.
- * Why not an `onRequest` or `onSend` hook: on this 2-core machine each kind of hook a request
- * passes costs a few µs (its runner and closures), which kept `GET /ping` under 0.8× a fastify
+ *   fastify's two, then whatever was added with {@link onCompletion} (the HTTP metrics). With a
+ *   logger fastify listens for the finish itself and calls `requestCompleted`; without one (and
+ *   without `onResponse` hooks, which pacer does not use) it does not, so then `incomingRequest`
+ *   adds one `finish` listener of its own, and only when something listens for completions.
+ * Why not `onRequest` / `onResponse` hooks: on this 2-core machine each kind of hook a request
+ * passes costs a few µs (its runner and closures; an `onResponse` hook also makes fastify add
+ * and remove two listeners per response), which kept `GET /ping` under 0.8× a fastify
  * hello-world (issue 13, bench:api; bench/README.md has the figures).
  */
 export class RequestLifecycle extends LogController {
   private readonly arrivals: ((request: FastifyRequest, reply: FastifyReply) => void)[] = [];
+  private readonly completions: CompletionListener[] = [];
 
+  /**
+   * `log`: the server has a logger (fastify then calls {@link requestCompleted} for every finished
+   * answer, with its `elapsedTime`), and one record per request is written.
+   */
   constructor(private readonly headers: (reply: FastifyReply) => void, private readonly log: boolean) {
     super();
   }
@@ -29,12 +41,33 @@ export class RequestLifecycle extends LogController {
     this.arrivals.push(fn);
   }
 
+  /** Adds what must see every answer once it is finished (after the request record). */
+  onCompletion(fn: CompletionListener): void {
+    this.completions.push(fn);
+  }
+
   override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
     this.headers(reply);
     for (let i = 0; i < this.arrivals.length; i++) this.arrivals[i](request, reply);
+    if (!this.log && this.completions.length > 0) {
+      const startMs = performance.now();
+      let finished = false;
+      // Once: light-my-request's responses (inject) emit `finish` twice.
+      reply.raw.on('finish', () => {
+        if (finished) return;
+        finished = true;
+        this.completed(reply, performance.now() - startMs);
+      });
+    }
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (this.log) logRequestCompleted(error, request, reply);
+    if (!this.log) return;
+    logRequestCompleted(error, request, reply);
+    this.completed(reply, reply.elapsedTime);
+  }
+
+  private completed(reply: FastifyReply, elapsedMs: number): void {
+    for (let i = 0; i < this.completions.length; i++) this.completions[i](reply, elapsedMs);
   }
 }

@@ -64,8 +64,17 @@ export class ApiListeners {
    */
   get leaderAddress(): string {
     const port = boundPort(this.primary) ?? (this.scheme === 'https' ? this.config.httpsPort : this.config.port);
-    return `${this.config.hostname ?? this.config.address}:${port}`;
+    // Read for every response (`X-Marathon-Leader`): the same string while the port is the same,
+    // so that the header's reader compares it by reference and no string is built per request.
+    if (port !== this.leaderPort) {
+      this.leaderPort = port;
+      this.leaderText = `${this.config.hostname ?? this.config.address}:${port}`;
+    }
+    return this.leaderText;
   }
+
+  private leaderPort: number | undefined;
+  private leaderText = '';
 
   /** `/v2/info` `http_config`: the ports bound, or the configured one for a listener that is off. */
   get ports(): { readonly http: number; readonly https: number } {

@@ -86,6 +86,16 @@ t.test('bench:api answers every request 2xx, creates and deletes every app, deli
   t.ok(r.pingRatio > 0 && r.core.createP50Ms > 0, 'figures reported');
 });
 
+t.test('bench:api --only ping --rounds 2 measures the baseline and pacer twice each, and nothing else', { timeout: 300_000 }, async (t) => {
+  const r = await runApiBench({
+    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30, pingRounds: 2, only: 'ping',
+  }, () => undefined);
+  t.strictSame(r.problems, [], 'it did all of its work');
+  t.strictSame(r.loads.map((l) => l.name), ['baseline fastify GET /ping', 'pacer GET /ping', 'baseline fastify GET /ping', 'pacer GET /ping'], 'alternate rounds, no other load');
+  t.ok(r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
+  t.ok(r.pingRatio > 0 && r.pingCpuUs.pacer > 0 && r.pingCpuUs.baseline > 0, 'medians reported');
+});
+
 t.test('bench:scale-lag creates, deletes and runs every instance through the API while pinging, and reports each phase', { timeout: 300_000 }, async (t) => {
   // Small bounds, so that offers are kept for later inputs and creations deferred, as at 100,000.
   const bounds = { launchesPerInput: 7, launchesPerOfferBatch: 40, instancesPerInput: 11 };

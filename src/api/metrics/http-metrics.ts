@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { RequestLifecycle } from '../request-lifecycle';
 import type { MetricsRegistry } from './metrics-registry';
 
@@ -6,9 +5,9 @@ import type { MetricsRegistry } from './metrics-registry';
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 
 /**
- * Measures every HTTP request of `app` (counted as it arrives by the server's `lifecycle`, before
- * authentication, and as it is answered by an `onResponse` hook on the root instance, which
- * applies to every route and to the not-found handler):
+ * Measures every HTTP request of the server whose `lifecycle` this is (counted as it arrives,
+ * before authentication, and once its answer is finished, on every route and the not-found
+ * handler alike; no fastify hook, request-lifecycle.ts says why):
  * - `marathon.http.requests.active.gauge`: requests in flight;
  * - `marathon.http.requests.duration.timer.seconds`: duration of every request (Marathon's name);
  * - per status class N: `marathon.http.responses.Nxx.rate.meter` (Marathon's), plus
@@ -16,7 +15,7 @@ const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
  * - `marathon.http.responses.size.histogram.bytes`: response sizes, when the length is known.
  * A request is counted once its response is finished, so a `/metrics` read does not include itself.
  */
-export function installHttpMetrics(app: FastifyInstance, lifecycle: RequestLifecycle, registry: MetricsRegistry): void {
+export function installHttpMetrics(lifecycle: RequestLifecycle, registry: MetricsRegistry): void {
   let inFlight = 0;
   registry.gauge('marathon.http.requests.active.gauge', 'HTTP requests in flight', () => inFlight);
   const duration = registry.timer('marathon.http.requests.duration.timer.seconds', 'Duration of HTTP requests, seconds');
@@ -28,9 +27,9 @@ export function installHttpMetrics(app: FastifyInstance, lifecycle: RequestLifec
     timer: registry.timer(`marathon.http.responses.${cls}.duration.timer.seconds`, `Duration of HTTP requests answered ${cls}, seconds`),
   }));
   lifecycle.onArrival(() => void inFlight++);
-  app.addHook('onResponse', (_req, reply, done) => {
+  lifecycle.onCompletion((reply, elapsedMs) => {
     inFlight--;
-    const seconds = reply.elapsedTime / 1000;
+    const seconds = elapsedMs / 1000;
     duration.update(seconds);
     const cls = byClass[statusClassIndex(reply.statusCode)];
     cls.meter.mark();
@@ -39,7 +38,6 @@ export function installHttpMetrics(app: FastifyInstance, lifecycle: RequestLifec
     const header = reply.getHeader('content-length');
     const length = typeof header === 'string' ? Number(header) : typeof header === 'number' ? header : NaN;
     if (Number.isFinite(length) && length >= 0) size.update(length);
-    done();
   });
 }
 

@@ -8,10 +8,10 @@ import { PROMETHEUS_CONTENT_TYPE, prometheusText } from '../../metrics/prometheu
 /**
  * `GET /metrics` (fact 98: the Dropwizard-shaped JSON snapshot) and `GET /metrics/prometheus`
  * (fact 99: the same metrics in the Prometheus text format; 404 "Prometheus reporter is disabled"
- * when `config.prometheus` is off). The HTTP request metrics are fed by every request (the server's `lifecycle` and a hook).
+ * when `config.prometheus` is off). The HTTP request metrics are fed by every request (the server's `lifecycle`).
  */
 export function metricsRoutes(app: FastifyInstance, deps: ApiDeps, lifecycle: RequestLifecycle): void {
-  const registry = createApiMetrics(app, lifecycle, deps);
+  const registry = createApiMetrics(lifecycle, deps);
   app.get('/metrics', (_req, reply) => reply.type('application/json').send(registry.snapshot()));
   app.get('/metrics/prometheus', (_req, reply) => {
     if (!deps.config.prometheus) throw notFound('Prometheus reporter is disabled');
