@@ -158,7 +158,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       const pingCpuUs = { pacer: median(pings, (f) => f.cpuUsPerRequest), baseline: median(baselines, (f) => f.cpuUsPerRequest) };
       if (rounds > 1) log(`  /ping, median of ${rounds} rounds: ${median(pings, (f) => f.reqPerSec)} vs ${median(baselines, (f) => f.reqPerSec)} req/s (${pingRatio}×); server CPU ${pingCpuUs.pacer} vs ${pingCpuUs.baseline} µs per request`);
       if (o.only === 'ping') {
-        return { options: o, loads, pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, core: { apps: 0, createP50Ms: 0, createP99Ms: 0, deleteP50Ms: 0, deleteP99Ms: 0 }, sse: NO_SSE, problems };
+        return { options: o, loads, pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, core: { apps: 0, createP50Ms: 0, createP99Ms: 0, deleteP50Ms: 0, deleteP99Ms: 0, coldCreateMs: 0, coldDeleteMs: 0 }, sse: NO_SSE, problems };
       }
 
       const t0 = performance.now();
