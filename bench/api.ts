@@ -24,8 +24,10 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *
  * Phases: `GET /ping` (baseline: the hello-world's `GET /ping`); 1,000 apps × 100 instances
  * deployed and Running (one group deployment) → `GET /v2/apps` (1k apps), `GET /v2/tasks`
- * (100k tasks); 9,000 more apps of 1 instance → `GET /v2/apps` (10k apps); with those 10k apps
- * present, the core's own time for one app create and one delete (`submit`, median of 100), then
+ * (100k tasks); 9,000 more apps of 1 instance → `GET /v2/apps` (10k apps), `GET /v2/tasks`; then
+ * `--list-changes` times one big app scaled up by one and one read of each list (what a read
+ * costs when one app changed: the kept answers encode again only that app's piece); with those
+ * 10k apps present, the core's own time for one app create and one delete (`submit`, median of 100), then
  * `POST /v2/apps` of new apps (0 instances: the change and its deployment, not launches, which
  * bench:launch measures) and `DELETE` of each; then `/v2/events` fan-out to 1,000 subscribers.
  *
@@ -37,6 +39,11 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *   npm run bench:api                                   # the sizes above, 10 s per load, 10 connections
  *   npm run bench:api -- --seconds 5 --connections 50
  *   npm run bench:api -- --apps 100 --instances 10 --more-apps 900 --creates 200 --subscribers 100 --events 200
+ *   npm run bench:api -- --only lists                   # only the list reads and their set-up
+ *
+ * Each list load also prints the answer's size, the first answer's time (the first read after a
+ * change renders what changed), the five slowest answers with their place in the order they were
+ * answered, and this process's GC pauses during the load: what a p99 of a few hundred answers is.
  */
 export interface ApiBenchOptions {
   /** Apps of `instances` instances each (the tasks of `GET /v2/tasks`). */
