@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { appFromWire } from '../src/marathon/convert/app-from-wire';
 import { defaultConfig } from '../src/runtime/config';
@@ -24,9 +24,11 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *
  * Phases: `GET /ping` (baseline: the hello-world's `GET /ping`); 1,000 apps × 100 instances
  * deployed and Running (one group deployment) → `GET /v2/apps` (1k apps), `GET /v2/tasks`
- * (100k tasks); 9,000 more apps of 1 instance → `GET /v2/apps` (10k apps); with those 10k apps
- * present, the core's own time for one app create and one delete (`submit`, p50 and p99 of 100
- * after a first, cold pair timed apart and 5 untimed), then
+ * (100k tasks); 9,000 more apps of 1 instance → `GET /v2/apps` (10k apps), `GET /v2/tasks`; then
+ * `--list-changes` times one big app scaled up by one and one read of each list (what a read
+ * costs when one app changed: the kept answers encode again only that app's piece); with those
+ * 10k apps present, the core's own time for one app create and one delete (`submit`, p50 and p99
+ * of 100 after a first, cold pair timed apart and 5 untimed), then
  * `POST /v2/apps` of new apps (0 instances: the change and its deployment, not launches, which
  * bench:launch measures) and `DELETE` of each; then `/v2/events` fan-out to 1,000 subscribers.
  *
@@ -38,12 +40,18 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *   npm run bench:api                                   # the sizes above, 10 s per load, 10 connections
  *   npm run bench:api -- --seconds 5 --connections 50
  *   npm run bench:api -- --apps 100 --instances 10 --more-apps 900 --creates 200 --subscribers 100 --events 200
+ *   npm run bench:api -- --only lists                   # only the list reads and their set-up
  *   npm run bench:api -- --only ping --rounds 7 --seconds 5    # only `/ping`: 7 interleaved rounds, medians
  *
  * `--rounds N` (default 1) measures the baseline and pacer's `/ping` N times, alternately, both
  * listening from the start (pacer's composition built first, so both are measured in the same
- * process state) and warmed up by 2 s of load each, not counted, and reports each side's median req/s and server CPU per request: on a shared
- * machine one round of each measures the load of the moment as much as the servers.
+ * process state) and warmed up by 2 s of load each, not counted, and reports each side's median
+ * req/s and server CPU per request: on a shared machine one round of each measures the load of the
+ * moment as much as the servers.
+ *
+ * Each list load also prints the answer's size, the first answer's time (the first read after a
+ * change renders what changed), the five slowest answers with their place in the order they were
+ * answered, and this process's GC pauses during the load: what a p99 of a few hundred answers is.
  */
 export interface ApiBenchOptions {
   /** Apps of `instances` instances each (the tasks of `GET /v2/tasks`). */
@@ -60,15 +68,19 @@ export interface ApiBenchOptions {
   readonly coreSamples: number;
   readonly subscribers: number;
   readonly events: number;
+  /** Apps changed one at a time (one instance more, then Running) each followed by one `GET /v2/apps` and one `GET /v2/tasks`. */
+  readonly listChanges?: number;
   /** Alternate baseline / pacer `/ping` measurements (default 1: the baseline, then pacer). */
   readonly pingRounds?: number;
-  /** `ping`: only the `/ping` phase (the baseline and pacer), nothing deployed. */
-  readonly only?: 'ping';
+  /** `lists`: only the list reads (`GET /v2/apps`, `GET /v2/tasks`), with their set-up; `ping`: only the `/ping` phase (the baseline and pacer), nothing deployed; `all` (default): every phase. */
+  readonly only?: 'all' | 'lists' | 'ping';
 }
 
 export const DEFAULT_API_BENCH_OPTIONS: ApiBenchOptions = {
-  apps: 1000, instances: 100, moreApps: 9000, agents: 1000, seconds: 10, connections: 10, creates: 2000, coreSamples: 100, subscribers: 1000, events: 2000,
+  apps: 1000, instances: 100, moreApps: 9000, agents: 1000, seconds: 10, connections: 10, creates: 2000, coreSamples: 100, subscribers: 1000, events: 2000, listChanges: 20, only: 'all',
 };
+
+const DEFAULT_LIST_CHANGES = 20;
 
 /** One measured load, with its ratio to the baseline where it has one. */
 export interface LoadFigure extends LoadResult {
@@ -80,32 +92,46 @@ export interface LoadFigure extends LoadResult {
    * include the time the server waited for a core.
    */
   readonly cpuUsPerRequest: number;
+  /** This process's GC pauses during the load: how many, the longest and their sum, ms. */
+  readonly gc: GcPauses;
+}
+
+/** GC pauses of this process over a stretch of time. */
+export interface GcPauses {
+  readonly count: number;
+  readonly maxMs: number;
+  readonly totalMs: number;
+}
+
+/** The answer times of list reads each right after one app changed (the renderings of one change). */
+export interface AfterChangeFigure {
+  readonly name: string;
+  readonly changes: number;
+  readonly p50Ms: number;
+  readonly maxMs: number;
+  /** CPU time of this process per read, µs (the change and its stepping excluded). */
+  readonly cpuUsPerRequest: number;
 }
 
 export interface ApiBenchResult {
   readonly options: ApiBenchOptions;
   readonly loads: readonly LoadFigure[];
-  /** pacer's `/ping` req/s ÷ the baseline's (medians of the rounds). */
-  readonly pingRatio: number;
-  /** Server CPU per `/ping` answered, µs, median of the rounds: pacer and the baseline. */
-  readonly pingCpuUs: { readonly pacer: number; readonly baseline: number };
+  readonly afterChange: readonly AfterChangeFigure[];
+  /** pacer's `/ping` req/s ÷ the baseline's (medians of the rounds); undefined with `--only lists`. */
+  readonly pingRatio?: number;
+  /** Server CPU per `/ping` answered, µs, median of the rounds: pacer and the baseline; undefined with `--only lists`. */
+  readonly pingCpuUs?: { readonly pacer: number; readonly baseline: number };
   readonly setupMs: { readonly firstApps: number; readonly moreApps: number };
-  readonly core: {
+  readonly core?: {
     readonly apps: number; readonly createP50Ms: number; readonly createP99Ms: number; readonly deleteP50Ms: number; readonly deleteP99Ms: number;
     /** The process's first create and delete (code not compiled yet), not among the samples. */
     readonly coldCreateMs: number; readonly coldDeleteMs: number;
   };
-  readonly sse: { readonly subscribers: number; readonly events: number; readonly deliveries: number; readonly seconds: number; readonly deliveriesPerSec: number; readonly rssBeforeMib: number; readonly rssPeakMib: number; readonly rssAfterMib: number; readonly counts: SubscriberCounts };
+  readonly sse?: { readonly subscribers: number; readonly events: number; readonly deliveries: number; readonly seconds: number; readonly deliveriesPerSec: number; readonly rssBeforeMib: number; readonly rssPeakMib: number; readonly rssAfterMib: number; readonly counts: SubscriberCounts };
   readonly problems: readonly string[];
 }
 
 const MIB = 1024 * 1024;
-
-/** The SSE figures of a run that did not measure the fan-out (`--only ping`). */
-const NO_SSE: ApiBenchResult['sse'] = {
-  subscribers: 0, events: 0, deliveries: 0, seconds: 0, deliveriesPerSec: 0, rssBeforeMib: 0, rssPeakMib: 0, rssAfterMib: 0,
-  counts: { connected: 0, closed: 0, minFrames: 0, maxFrames: 0 },
-};
 
 /** Runs every phase; never throws for work left undone (the reasons are in `problems`). */
 export async function runApiBench(o: ApiBenchOptions, log: (line: string) => void = console.log): Promise<ApiBenchResult> {
@@ -113,35 +139,45 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
   const loads: LoadFigure[] = [];
   const client = LoadClient.start();
   const measure = async (name: string, url: string, kind: LoadSpec['kind'], connections: number, amount?: number): Promise<LoadFigure> => {
+    const gc = gcPauses();
     const cpu0 = process.cpuUsage();
     const r = await client.load({ url, connections, kind, ...(amount !== undefined ? { amount } : { durationS: o.seconds }) });
     const cpu = process.cpuUsage(cpu0);
     if ('error' in r) throw new Error(`${name}: ${String((r as { error: unknown }).error)}`);
-    const figure = { name, connections, ...r, cpuUsPerRequest: Math.round((cpu.user + cpu.system) / Math.max(1, r.ok2xx)) };
+    const figure = { name, connections, ...r, cpuUsPerRequest: Math.round((cpu.user + cpu.system) / Math.max(1, r.ok2xx)), gc: gc.stop() };
     loads.push(figure);
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok2xx === 0) problems.push(`${name}: ${r.ok2xx} answered 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
     if (amount !== undefined && r.ok2xx !== amount) problems.push(`${name}: ${r.ok2xx} of ${amount} requests answered 2xx`);
     log(`  ${name.padEnd(34)} ${String(connections).padStart(3)} conn  ${String(r.reqPerSec).padStart(7)} req/s  p50 ${String(r.latencyP50Ms).padStart(6)} ms  p99 ${String(r.latencyP99Ms).padStart(6)} ms  max ${r.latencyMaxMs} ms  cpu ${figure.cpuUsPerRequest} µs/req  (${r.ok2xx} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors)`);
+    if (kind.type === 'get' && kind.path !== '/ping') {
+      const slow = r.slowest.map((x) => `#${x.at} ${x.ms}`).join(', ');
+      log(`  ${''.padEnd(34)} ${(r.responseBytes / MIB).toFixed(1)} MiB each; first ${r.firstMs} ms; slowest (#order ms): ${slow}; GC ${figure.gc.count} pauses, max ${figure.gc.maxMs} ms, total ${figure.gc.totalMs} ms`);
+    }
     return figure;
   };
   try {
+    const only = o.only ?? 'all';
+    const withPing = only !== 'lists';
     // The baseline: a fastify hello-world on this process, measured the same way.
     const hello = Fastify({ logger: false });
     hello.get('/ping', async (_req, reply) => reply.type('text/plain; charset=utf-8').send('pong'));
     const rounds = Math.max(1, o.pingRounds ?? 1);
     const baselines: LoadFigure[] = [];
     const pings: LoadFigure[] = [];
-    await hello.listen({ host: '127.0.0.1', port: 0 });
-    if (rounds === 1) {
-      baselines.push(await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections));
-      await hello.close();
+    if (withPing) {
+      await hello.listen({ host: '127.0.0.1', port: 0 });
+      if (rounds === 1) {
+        baselines.push(await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections));
+        await hello.close();
+      }
     }
+
     const { session, api } = simComposition(o);
     await api.app.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${port(api.app)}`;
     try {
-      if (rounds === 1) pings.push(await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections));
-      else {
+      if (withPing && rounds === 1) pings.push(await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections));
+      else if (withPing) {
         try {
           // Warm-up, not counted: both servers' code optimized before the first measured round.
           for (const target of [`http://127.0.0.1:${port(hello)}`, url]) await client.load({ url: target, connections: o.connections, kind: { type: 'get', path: '/ping' }, durationS: 2 });
@@ -154,12 +190,10 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
         }
       }
       const median = (figures: readonly LoadFigure[], of: (f: LoadFigure) => number): number => quantile(figures.map(of), 0.5);
-      const pingRatio = Math.round((median(pings, (f) => f.reqPerSec) / Math.max(1, median(baselines, (f) => f.reqPerSec))) * 100) / 100;
-      const pingCpuUs = { pacer: median(pings, (f) => f.cpuUsPerRequest), baseline: median(baselines, (f) => f.cpuUsPerRequest) };
-      if (rounds > 1) log(`  /ping, median of ${rounds} rounds: ${median(pings, (f) => f.reqPerSec)} vs ${median(baselines, (f) => f.reqPerSec)} req/s (${pingRatio}×); server CPU ${pingCpuUs.pacer} vs ${pingCpuUs.baseline} µs per request`);
-      if (o.only === 'ping') {
-        return { options: o, loads, pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, core: { apps: 0, createP50Ms: 0, createP99Ms: 0, deleteP50Ms: 0, deleteP99Ms: 0, coldCreateMs: 0, coldDeleteMs: 0 }, sse: NO_SSE, problems };
-      }
+      const pingRatio = withPing ? Math.round((median(pings, (f) => f.reqPerSec) / Math.max(1, median(baselines, (f) => f.reqPerSec))) * 100) / 100 : undefined;
+      const pingCpuUs = withPing ? { pacer: median(pings, (f) => f.cpuUsPerRequest), baseline: median(baselines, (f) => f.cpuUsPerRequest) } : undefined;
+      if (rounds > 1) log(`  /ping, median of ${rounds} rounds: ${median(pings, (f) => f.reqPerSec)} vs ${median(baselines, (f) => f.reqPerSec)} req/s (${pingRatio}×); server CPU ${pingCpuUs?.pacer} vs ${pingCpuUs?.baseline} µs per request`);
+      if (only === 'ping') return { options: o, loads, afterChange: [], pingRatio, pingCpuUs, setupMs: { firstApps: 0, moreApps: 0 }, problems };
 
       const t0 = performance.now();
       deployApps(session, 'big', o.apps, o.instances, problems);
@@ -179,6 +213,12 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       log(`  setup: ${o.moreApps} more apps Running in ${(moreApps / 1000).toFixed(1)} s (${appCount} apps)`);
       await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, 1);
       await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
+      await measure(`GET /v2/tasks (${total} tasks)`, url, { type: 'get', path: '/v2/tasks' }, 1);
+      const afterChange = await readsAfterChanges(session, client, url, o, total, problems);
+      for (const f of afterChange) log(`  ${f.name.padEnd(34)} after each of ${f.changes} one-app scale-ups: p50 ${f.p50Ms} ms, max ${f.maxMs} ms, cpu ${f.cpuUsPerRequest} µs/req`);
+      if (only === 'lists') {
+        return { options: o, loads, afterChange, setupMs: { firstApps: Math.round(firstApps), moreApps: Math.round(moreApps) }, problems };
+      }
 
       const core = coreChangeTimes(api, appCount, o.coreSamples, problems);
       log(`  core, ${appCount} apps present: create p50 ${core.createP50Ms} ms p99 ${core.createP99Ms} ms, delete p50 ${core.deleteP50Ms} ms p99 ${core.deleteP99Ms} ms (the first, cold: create ${core.coldCreateMs} ms, delete ${core.coldDeleteMs} ms)`);
@@ -194,7 +234,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       const sse = await fanOut(api, client, port(api.app), o, problems);
       log(`  SSE: ${sse.events} events × ${sse.subscribers} subscribers = ${sse.deliveries} deliveries in ${sse.seconds.toFixed(2)} s: ${sse.deliveriesPerSec} deliveries/s; RSS ${sse.rssBeforeMib} → peak ${sse.rssPeakMib} → ${sse.rssAfterMib} MiB`);
       return {
-        options: o, loads, pingRatio, pingCpuUs,
+        options: o, loads, afterChange, pingRatio, pingCpuUs,
         setupMs: { firstApps: Math.round(firstApps), moreApps: Math.round(moreApps) }, core, sse, problems,
       };
     } finally {
@@ -208,6 +248,56 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
 
 function port(app: { server: { address(): unknown } }): number {
   return (app.server.address() as AddressInfo).port;
+}
+
+/** Counts this process's GC pauses from now until `stop()`. */
+function gcPauses(): { stop(): GcPauses } {
+  const pauses: number[] = [];
+  const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) pauses.push(e.duration); });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop(): GcPauses {
+      for (const e of observer.takeRecords()) pauses.push(e.duration);
+      observer.disconnect();
+      const r = (x: number): number => Math.round(x * 10) / 10;
+      return { count: pauses.length, maxMs: r(Math.max(0, ...pauses)), totalMs: r(pauses.reduce((a, b) => a + b, 0)) };
+    },
+  };
+}
+
+/**
+ * `o.listChanges` times: one of the big apps scaled up by one instance (a new definition, its
+ * deployment, one new task, stepped until Running), then one `GET /v2/apps` and one `GET /v2/tasks`
+ * over HTTP: what a read costs when one app of the list changed since the last one.
+ */
+async function readsAfterChanges(session: RunSession, client: LoadClient, url: string, o: ApiBenchOptions, total: number, problems: string[]): Promise<AfterChangeFigure[]> {
+  const paths = ['/v2/apps', '/v2/tasks'];
+  const times: number[][] = paths.map(() => []);
+  const cpus = paths.map(() => 0);
+  let running = total;
+  for (let i = 0; i < (o.listChanges ?? DEFAULT_LIST_CHANGES) && o.apps > 0; i++) {
+    const id = `/big/app-${i % o.apps}`;
+    const spec = session.scheduler.runSpec(id);
+    if (spec === undefined) throw new Error(`bench: ${id} is missing`);
+    const converted = appFromWire({ id, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances: spec.instances + 1, portDefinitions: [] }, { defaultRole: '*', versionIso: isoTime(session.nowMs()) });
+    if (!converted.ok) throw new Error(`bench scale ${id}`);
+    const put = session.submit({ type: 'putRunSpec', spec: converted.spec });
+    if (!put.ok) problems.push(`the scale of ${id} was refused: ${JSON.stringify(put)}`);
+    running++;
+    if (!runUntilRunning(session, running)) problems.push(`the scale of ${id} did not get to Running`);
+    for (let k = 0; k < paths.length; k++) {
+      const cpu0 = process.cpuUsage();
+      const r = await client.load({ url, connections: 1, kind: { type: 'get', path: paths[k] }, amount: 1 });
+      const cpu = process.cpuUsage(cpu0);
+      if ('error' in r || r.ok2xx !== 1) problems.push(`${paths[k]} after change ${i}: not answered 2xx`);
+      else times[k].push(r.firstMs);
+      cpus[k] += cpu.user + cpu.system;
+    }
+  }
+  return paths.map((path, k) => ({
+    name: `GET ${path}`, changes: times[k].length, p50Ms: times[k].length === 0 ? 0 : quantile(times[k], 0.5), maxMs: Math.max(0, ...times[k]),
+    cpuUsPerRequest: Math.round(cpus[k] / Math.max(1, times[k].length)),
+  }));
 }
 
 /** The `--cluster sim` composition over a generated cluster of `o.agents` agents, not paced. */
@@ -275,7 +365,7 @@ function runUntilIdle(session: RunSession): void {
  * compiled yet — 10–50 ms once, which as the maximum of 100 samples was the whole p99. Then
  * {@link CORE_WARM_UP_PAIRS} more pairs, untimed, and `samples` timed pairs.
  */
-function coreChangeTimes(api: SimApi, apps: number, samples: number, problems: string[]): ApiBenchResult['core'] {
+function coreChangeTimes(api: SimApi, apps: number, samples: number, problems: string[]): NonNullable<ApiBenchResult['core']> {
   const creates: number[] = [];
   const deletes: number[] = [];
   const pair = (id: string): [number, number] => {
@@ -312,7 +402,7 @@ const CORE_WARM_UP_PAIRS = 5;
  * process; `o.events` events of about 400 bytes published through the hub in batches, yielding
  * between batches so the sockets drain; timed until every subscriber has counted every event.
  */
-async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: ApiBenchOptions, problems: string[]): Promise<ApiBenchResult['sse']> {
+async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: ApiBenchOptions, problems: string[]): Promise<NonNullable<ApiBenchResult['sse']>> {
   const rssBefore = process.memoryUsage().rss;
   await client.subscribe(serverPort, o.subscribers, 'event_type=status_update_event');
   if (api.hub.subscriberCount !== o.subscribers) problems.push(`${api.hub.subscriberCount} of ${o.subscribers} subscribers attached`);
@@ -349,19 +439,17 @@ async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: Ap
 function parseArgs(argv: readonly string[]): ApiBenchOptions {
   const flags: Record<string, keyof ApiBenchOptions> = {
     '--apps': 'apps', '--instances': 'instances', '--more-apps': 'moreApps', '--agents': 'agents', '--seconds': 'seconds', '--connections': 'connections',
-    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events', '--rounds': 'pingRounds',
+    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events', '--list-changes': 'listChanges', '--rounds': 'pingRounds',
   };
   const options: Record<string, number | string> = { ...DEFAULT_API_BENCH_OPTIONS };
-  const usage = `usage: bench:api [--only ping] ${Object.keys(flags).join(' N ')} N`;
   for (let i = 0; i < argv.length; i += 2) {
-    if (argv[i] === '--only') {
-      if (argv[i + 1] !== 'ping') throw new Error(usage);
-      options.only = 'ping';
+    if (argv[i] === '--only' && (argv[i + 1] === 'lists' || argv[i + 1] === 'ping' || argv[i + 1] === 'all')) {
+      options.only = argv[i + 1];
       continue;
     }
     const key = flags[argv[i]];
     const value = Number(argv[i + 1]);
-    if (key === undefined || !Number.isFinite(value) || value < 0) throw new Error(usage);
+    if (key === undefined || !Number.isFinite(value) || value < 0) throw new Error(`usage: bench:api [--only lists|ping|all] ${Object.keys(flags).join(' N ')} N`);
     options[key] = value;
   }
   return options as unknown as ApiBenchOptions;
@@ -372,13 +460,11 @@ async function main(): Promise<number> {
   const info = runInfo();
   console.log(`bench:api  ${formatRunInfo(info)}`);
   const r = await runApiBench(o);
-  console.log(`  /ping server CPU per request: ${r.pingCpuUs.pacer} µs vs ${r.pingCpuUs.baseline} µs the baseline${(o.pingRounds ?? 1) > 1 ? ` (medians of ${o.pingRounds} rounds)` : ''}`);
-  if (o.only === 'ping') console.log(`  /ping: ${r.pingRatio}× the baseline`);
-  else {
-    const p99 = (name: string): number | undefined => r.loads.find((l) => l.name === name && l.connections === 1)?.latencyP99Ms;
-    const appCount = o.apps + o.moreApps;
-    console.log(`  /ping: ${r.pingRatio}× the baseline; GET /v2/apps (${appCount} apps) p99 ${p99(`GET /v2/apps (${appCount} apps)`)} ms alone; GET /v2/tasks p99 ${p99(`GET /v2/tasks (${o.apps * o.instances} tasks)`)} ms alone`);
-  }
+  const p99 = (name: string): number | undefined => r.loads.find((l) => l.name === name && l.connections === 1)?.latencyP99Ms;
+  const appCount = o.apps + o.moreApps;
+  if (r.pingCpuUs !== undefined) console.log(`  /ping server CPU per request: ${r.pingCpuUs.pacer} µs vs ${r.pingCpuUs.baseline} µs the baseline${(o.pingRounds ?? 1) > 1 ? ` (medians of ${o.pingRounds} rounds)` : ''}; ${r.pingRatio}× the baseline`);
+  if (o.only === 'ping') return finishRun('bench:api', 'bench/results/api.json', info, { ...r }, r.problems);
+  console.log(`  GET /v2/apps (${appCount} apps) p99 ${p99(`GET /v2/apps (${appCount} apps)`)} ms alone; GET /v2/tasks p99 ${p99(`GET /v2/tasks (${o.apps * o.instances} tasks)`)} ms alone, first ${r.loads.find((l) => l.name.startsWith('GET /v2/tasks'))?.firstMs} ms`);
   return finishRun('bench:api', 'bench/results/api.json', info, { ...r }, r.problems);
 }
 

@@ -29,6 +29,12 @@ export interface LoadResult {
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly latencyMaxMs: number;
+  /** The first response's latency, ms: the first answer after a change renders what changed. */
+  readonly firstMs: number;
+  /** The slowest responses, slowest first, with their place in the order they were answered (0 = the first). */
+  readonly slowest: readonly { readonly at: number; readonly ms: number }[];
+  /** bytes of the last response (the answer's size). */
+  readonly responseBytes: number;
 }
 
 /** Frames received by the subscribers so far. */
@@ -93,8 +99,18 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         setupRequest: (req) => ({ ...req, body: JSON.stringify({ id: `${kind.prefix}-${next++}`, cmd: 'sleep 3600', cpus: 0.01, mem: 16, instances: 0 }) }),
       }]
       : [{ method: 'DELETE', setupRequest: (req) => ({ ...req, path: `/v2/apps${kind.prefix}-${next++}` }) }];
-  const r = await autocannon({ ...base, requests });
+  const times: number[] = [];
+  let responseBytes = 0;
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ ...base, requests }, (err, result) => (err === null || err === undefined ? resolve(result) : reject(err)));
+    instance.on('response', (_client, _status, bytes, ms) => {
+      times.push(ms);
+      responseBytes = bytes;
+    });
+  });
+  const slowest = times.map((ms, at) => ({ at, ms: Math.round(ms * 10) / 10 })).sort((a, b) => b.ms - a.ms).slice(0, 5);
   return {
+    firstMs: Math.round((times[0] ?? 0) * 10) / 10, slowest, responseBytes,
     requests: r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'], ok2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
     durationS: r.duration, reqPerSec: r.duration > 0 ? Math.round(r['2xx'] / r.duration) : 0,
     latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99, latencyMaxMs: r.latency.max,

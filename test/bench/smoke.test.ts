@@ -78,12 +78,13 @@ t.test('bench:launch says what it did not do', async (t) => {
 
 t.test('bench:api answers every request 2xx, creates and deletes every app, delivers every event', { timeout: 300_000 }, async (t) => {
   const r = await runApiBench({
-    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30,
+    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30, listChanges: 2,
   }, () => undefined);
   t.strictSame(r.problems, [], 'it did all of its work');
   t.ok(r.loads.length >= 9 && r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
-  t.equal(r.sse.deliveries, 300, 'every event reached every subscriber');
-  t.ok(r.pingRatio > 0 && r.core.createP50Ms > 0, 'figures reported');
+  t.equal(r.sse?.deliveries, 300, 'every event reached every subscriber');
+  t.ok((r.pingRatio ?? 0) > 0 && (r.core?.createP50Ms ?? 0) > 0, 'figures reported');
+  t.strictSame(r.afterChange.map((f) => [f.name, f.changes]), [['GET /v2/apps', 2], ['GET /v2/tasks', 2]], 'the reads after each one-app change answered');
 });
 
 t.test('bench:api --only ping --rounds 2 measures the baseline and pacer twice each, and nothing else', { timeout: 300_000 }, async (t) => {
@@ -93,7 +94,7 @@ t.test('bench:api --only ping --rounds 2 measures the baseline and pacer twice e
   t.strictSame(r.problems, [], 'it did all of its work');
   t.strictSame(r.loads.map((l) => l.name), ['baseline fastify GET /ping', 'pacer GET /ping', 'baseline fastify GET /ping', 'pacer GET /ping'], 'alternate rounds, no other load');
   t.ok(r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
-  t.ok(r.pingRatio > 0 && r.pingCpuUs.pacer > 0 && r.pingCpuUs.baseline > 0, 'medians reported');
+  t.ok((r.pingRatio ?? 0) > 0 && (r.pingCpuUs?.pacer ?? 0) > 0 && (r.pingCpuUs?.baseline ?? 0) > 0, 'medians reported');
 });
 
 t.test('bench:scale-lag creates, deletes and runs every instance through the API while pinging, and reports each phase', { timeout: 300_000 }, async (t) => {

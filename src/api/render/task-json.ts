@@ -66,10 +66,17 @@ export function taskText(deps: ApiDeps, instance: Instance, task: Task, serviceP
     kept = renderTaskText(deps, instance, task, servicePorts, servicePortsText);
     taskTexts.set(task, kept);
   }
-  const health = healthCheckResultsJson(deps, instance);
   // Without health results, the kept text itself: the same string object while nothing changed
-  // (what the list's kept answer is checked against, list-body-cache.ts).
-  return health.length === 0 ? kept.plain : kept.head + JSON.stringify(health) + kept.tail;
+  // (what the list's kept answer is checked against, list-body-cache.ts). Most instances have no
+  // check state at all: answered without building the (empty) results (100,000 tasks per list).
+  const states = deps.scheduler.healthChecks(instance.instanceId);
+  if (states === undefined || states.length === 0) return kept.plain;
+  const health = healthCheckResultsJson(deps, instance);
+  if (health.length === 0) return kept.plain;
+  // `"healthCheckResults":[]` occurs once in the text: no JSON string can contain it (a quote
+  // inside a string is escaped).
+  const at = kept.plain.indexOf(HEALTH_EMPTY) + HEALTH_EMPTY.length - 2;
+  return kept.plain.slice(0, at) + JSON.stringify(health) + kept.plain.slice(at + 2);
 }
 
 /** A task's JSON text around its `healthCheckResults` value, and the inputs it was rendered from. */
@@ -86,17 +93,15 @@ interface KeptTaskText {
   readonly launchedAtMs: number;
   readonly startedAtMs: number | undefined;
   readonly servicePortsText: string;
-  readonly head: string;
-  readonly tail: string;
-  /** The whole text with no health results (`[]`). */
+  /** The whole text with no health results (`[]`): one flat string per task, nothing else kept. */
   readonly plain: string;
 }
 
 /** Kept per Task object: gone with the task. */
 const taskTexts = new WeakMap<Task, KeptTaskText>();
 
-/** Where the health results go in the text rendered with a placeholder (no JSON string can contain it). */
-const HEALTH_MARK = '"healthCheckResults":0';
+/** Where the health results go in a kept text. */
+const HEALTH_EMPTY = '"healthCheckResults":[]';
 
 function sameTaskInputs(k: KeptTaskText, instance: Instance, task: Task, servicePortsText: string): boolean {
   const agent = instance.agent;
@@ -108,18 +113,16 @@ function sameTaskInputs(k: KeptTaskText, instance: Instance, task: Task, service
 
 function renderTaskText(deps: ApiDeps, instance: Instance, task: Task, servicePorts: readonly number[], servicePortsText: string): KeptTaskText {
   const json = taskJson(deps, instance, task, { servicePorts });
-  json.healthCheckResults = 0;
-  const text = JSON.stringify(json);
-  const at = text.indexOf(HEALTH_MARK);
+  json.healthCheckResults = NO_HEALTH;
   const agent = instance.agent;
   return {
     runSpecId: instance.runSpecId, hostname: agent?.hostname, agentId: agent?.agentId, region: agent?.region, zone: agent?.zone,
     role: instance.role, runSpecVersion: instance.runSpecVersion, condition: task.condition, hostPorts: task.hostPorts,
-    launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText,
-    head: text.slice(0, at + HEALTH_MARK.length - 1), tail: text.slice(at + HEALTH_MARK.length),
-    plain: `${text.slice(0, at + HEALTH_MARK.length - 1)}[]${text.slice(at + HEALTH_MARK.length)}`,
+    launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: JSON.stringify(json),
   };
 }
+
+const NO_HEALTH: readonly never[] = [];
 
 /**
  * The tasks of an app's instances that have been launched (instances still waiting for an offer

@@ -5,6 +5,7 @@ import { appJson, appsJson, appsParts, singleAppText } from '../../render/app-js
 import { allRunSpecs } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
+import type { ListPiece } from '../../render/list-body-cache';
 import { appsBelow, findApp, findAppGroup } from './app-lookup';
 
 /** Fact 35: the list always carries counts and deployments, whatever `embed` says. */
@@ -20,19 +21,25 @@ const SHOW_DEFAULTS = ['counts', 'tasks', 'lastTaskFailure', 'deployments'];
  * ({@link appsText}: the same bytes as serializing the objects, without building them).
  */
 export function listAppsText(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string {
-  return `${APPS_PREFIX}${listAppsParts(deps, query, viewable).join(',')}${APPS_SUFFIX}`;
+  return `${APPS_PREFIX}${listAppsPieces(deps, query, viewable).map((p) => p.parts[0]).join(',')}${APPS_SUFFIX}`;
 }
 
 /** What {@link listAppsText} joins the app texts with. */
 export const APPS_PREFIX = '{"apps":[';
 export const APPS_SUFFIX = ']}';
 
-/** The texts {@link listAppsText} joins, one per app ({@link appsParts}). */
-export function listAppsParts(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): string[] {
+/**
+ * The texts {@link listAppsText} joins, one piece per app ({@link appsParts}), named by the app's
+ * id: the route's kept answer encodes again only the apps whose text changed (list-body-cache.ts).
+ */
+export function listAppsPieces(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): ListPiece[] {
   const keep = appFilter(query);
   const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
   const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s) && viewable(s.id));
-  return appsParts(deps, apps, embed);
+  const texts = appsParts(deps, apps, embed);
+  const out = new Array<ListPiece>(apps.length);
+  for (let i = 0; i < apps.length; i++) out[i] = { key: apps[i].id, parts: [texts[i]] };
+  return out;
 }
 
 /** `GET /v2/apps/{id}` (fact 38): `{"app":{…}}`; unknown → 404 with `details: []`. */

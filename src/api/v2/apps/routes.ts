@@ -5,7 +5,7 @@ import { queryOf, type Query } from '../../query';
 import { createApp } from './app-create';
 import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
-import { APPS_PREFIX, APPS_SUFFIX, listAppsParts, showAppText, showGroupApps } from './app-read';
+import { APPS_PREFIX, APPS_SUFFIX, listAppsPieces, showAppText, showGroupApps } from './app-read';
 import { ListBodyCache } from '../../render/list-body-cache';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
 import { appTasksText, groupTasks, killAppTask, killAppTasks } from './app-tasks';
@@ -25,11 +25,11 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * sub-resource ({@link parseAppTarget}).
  */
 export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  // The encoded answer, kept per query while its app texts stay the same (list-body-cache.ts).
+  // The encoded answer, kept per query; only the apps whose text changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
   app.get('/v2/apps', (request, reply) => {
-    const parts = listAppsParts(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type(JSON_TYPE).send(bodies.body(queryOf(request.url), APPS_PREFIX, parts, APPS_SUFFIX));
+    const pieces = listAppsPieces(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
+    return reply.type(JSON_TYPE).send(bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
   });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));

@@ -1,6 +1,7 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
 import { taskJson, taskText } from '../../render/task-json';
+import type { ListPiece } from '../../render/list-body-cache';
 import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
 import type { Instance, Task } from '../../../scheduler/model/instance';
@@ -37,7 +38,7 @@ export function listTasksJson(deps: ApiDeps, conditions: ReadonlySet<Condition>)
  * (authorization: fastify's preSerialization hooks do not see a text answer).
  */
 export function listTasksText(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): string {
-  return `${TASKS_PREFIX}${listTasksParts(deps, conditions, viewable).join(',')}${TASKS_SUFFIX}`;
+  return `${TASKS_PREFIX}${listTasksPieces(deps, conditions, viewable).flatMap((p) => p.parts).join(',')}${TASKS_SUFFIX}`;
 }
 
 /** What {@link listTasksText} joins the task texts with. */
@@ -45,12 +46,13 @@ export const TASKS_PREFIX = '{"tasks":[';
 export const TASKS_SUFFIX = ']}';
 
 /**
- * The texts {@link listTasksText} joins, one per task, in order: each the same string object as
- * last time while nothing it shows changed (task-json.ts taskText), which is what lets the route
- * answer a kept encoding (list-body-cache.ts).
+ * The texts {@link listTasksText} joins, one piece per app (its tasks' texts, in order; apps
+ * without a listed task give no piece): each text the same string object as last time while
+ * nothing it shows changed (task-json.ts taskText), which is what lets the route answer a kept
+ * encoding and encode again only the apps whose tasks changed (list-body-cache.ts).
  */
-export function listTasksParts(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): string[] {
-  const out: string[] = [];
+export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): ListPiece[] {
+  const out: { readonly key: string; readonly parts: string[] }[] = [];
   let portsOf: readonly number[] | undefined;
   let portsText = '';
   forEachListedTask(deps, conditions, viewable, (instance, task, servicePorts) => {
@@ -58,7 +60,8 @@ export function listTasksParts(deps: ApiDeps, conditions: ReadonlySet<Condition>
       portsOf = servicePorts;
       portsText = JSON.stringify(servicePorts);
     }
-    out.push(taskText(deps, instance, task, servicePorts, portsText));
+    if (out.length === 0 || out[out.length - 1].key !== instance.runSpecId) out.push({ key: instance.runSpecId, parts: [] });
+    out[out.length - 1].parts.push(taskText(deps, instance, task, servicePorts, portsText));
   });
   return out;
 }

@@ -6,7 +6,7 @@ import { sendDeploymentResult } from '../deployments/deployment-result';
 import { killFlagsOf } from './kill-flags';
 import { killTasks } from './kill-tasks';
 import { ListBodyCache } from '../../render/list-body-cache';
-import { listTasksParts, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
+import { listTasksPieces, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
 
@@ -15,14 +15,14 @@ import { tasksPlainText } from './tasks-plain-text';
  * `Accept: text/plain`), `POST /v2/tasks/delete` kills tasks by id (facts 57, 58).
  */
 export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  // The encoded JSON answer, kept per query while its task texts stay the same (list-body-cache.ts).
+  // The encoded JSON answer, kept per query; only the apps whose task texts changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
-    const parts = listTasksParts(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type('application/json; charset=utf-8').send(bodies.body(queryOf(req.url), TASKS_PREFIX, parts, TASKS_SUFFIX));
+    const pieces = listTasksPieces(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
+    return reply.type('application/json; charset=utf-8').send(bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {
