@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Readable } from 'node:stream';
 import { REPO_ROOT } from '../harness/repo-path';
 
 /**
@@ -31,6 +32,8 @@ interface FileResult {
   readonly output: string;
   readonly stderr: string;
   readonly ms: number;
+  /** CPU seconds (user + sys) of the file's process and every descendant it waited for; NaN when unknown. */
+  readonly cpuS: number;
 }
 
 const running = new Set<ChildProcess>();
@@ -68,23 +71,40 @@ function testFiles(only: readonly string[]): string[] {
   return all.filter((file) => wanted.some((w) => file === w || file.startsWith(`${w}/`)));
 }
 
-/** Runs one compiled test file in its own process group; resolves with what it printed and whether it passed. */
+/**
+ * The shell that runs a test file's `node`: when node has ended it writes its `times` (the CPU its
+ * children used: node's own plus that of every process node waited for) to fd 3, then exits with
+ * node's status. A wrapper because Node gives a parent no rusage of a child.
+ */
+const CPU_WRAPPER = '"$@"; s=$?; times >&3; exit $s';
+
+/** CPU seconds of the children from a `times` output (its second line: user and sys). */
+function childrenCpuS(times: string): number {
+  const line = times.trim().split('\n')[1] ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return parts.length === 2 ? (parts[0] as number) + (parts[1] as number) : Number.NaN;
+}
+
+/** Runs one compiled test file in its own process group; resolves with what it printed, whether it passed and what it cost. */
 function runFile(file: string): Promise<FileResult> {
   const compiled = join(COMPILED_ROOT, file.replace(/\.ts$/, '.js'));
   const started = Date.now();
   if (!existsSync(compiled)) {
-    return Promise.resolve({ file, ok: false, output: `${compiled} is missing: run npm run build:tests\n`, stderr: '', ms: 0 });
+    return Promise.resolve({ file, ok: false, output: `${compiled} is missing: run npm run build:tests\n`, stderr: '', ms: 0, cpuS: Number.NaN });
   }
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', compiled], {
-      cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn('/bin/sh', ['-c', CPU_WRAPPER, 'sh', process.execPath, '--enable-source-maps', compiled], {
+      cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, TAP_TIMEOUT: String(TIMEOUT_S) },
     });
     running.add(child);
     let output = '';
     let stderr = '';
+    let times = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    const timesPipe = child.stdio[3] as Readable | null;
+    timesPipe?.setEncoding('utf8').on('data', (chunk: string) => { times += chunk; });
     const killer = setTimeout(() => {
       output += `\n# run-suite: still running ${TIMEOUT_S} s + ${KILL_GRACE_MS / 1000} s after it started; killed\n`;
       killGroup(child);
@@ -93,7 +113,7 @@ function runFile(file: string): Promise<FileResult> {
       clearTimeout(killer);
       running.delete(child);
       if (signal !== null) output += `\n# run-suite: ended by ${signal}\n`;
-      resolve({ file, ok: code === 0 && signal === null, output, stderr, ms: Date.now() - started });
+      resolve({ file, ok: code === 0 && signal === null, output, stderr, ms: Date.now() - started, cpuS: childrenCpuS(times) });
     });
   });
 }
@@ -116,8 +136,26 @@ function report(n: number, r: FileResult): void {
   const lines: string[] = [];
   if (!r.ok) lines.push(`# Subtest: ${r.file}`, indent(r.output + r.stderr));
   else if (r.stderr.trim() !== '') lines.push(`# stderr of ${r.file}:`, indent(r.stderr));
-  lines.push(`${r.ok ? 'ok' : 'not ok'} ${n} - ${r.file} # time=${r.ms}ms`);
+  lines.push(`${r.ok ? 'ok' : 'not ok'} ${n} - ${r.file} # time=${r.ms}ms cpu=${r.cpuS.toFixed(1)}s`);
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** How many of the costliest files {@link costSummary} lists. */
+const COSTLIEST_LISTED = 20;
+
+/**
+ * TAP comments: the CPU of all files together and the costliest files (CPU, then wall), so that a
+ * run shows where the suite's time goes (CI's 2 cores make CPU, not wall, the limit).
+ */
+function costSummary(results: readonly FileResult[]): string {
+  const cpuS = results.reduce((sum, r) => sum + (Number.isNaN(r.cpuS) ? 0 : r.cpuS), 0);
+  const wallS = results.reduce((sum, r) => sum + r.ms / 1000, 0);
+  const costliest = [...results].sort((a, b) => b.cpuS - a.cpuS || b.ms - a.ms).slice(0, COSTLIEST_LISTED);
+  return [
+    `# test files' CPU (user + sys, with the processes they waited for): ${cpuS.toFixed(1)} s; their wall times add up to ${wallS.toFixed(1)} s`,
+    `# the ${costliest.length} costliest files: CPU s, wall s, file`,
+    ...costliest.map((r) => `#   ${r.cpuS.toFixed(1).padStart(6)} ${(r.ms / 1000).toFixed(1).padStart(6)}  ${r.file}`),
+  ].join('\n') + '\n';
 }
 
 async function main(): Promise<void> {
@@ -130,12 +168,14 @@ async function main(): Promise<void> {
     return;
   }
   const failed: string[] = [];
+  const results: FileResult[] = [];
   let next = 0;
   let reported = 0;
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       const result = await runFile(files[next++] as string);
       report(++reported, result);
+      results.push(result);
       if (!result.ok) failed.push(result.file);
     }
   };
@@ -143,6 +183,7 @@ async function main(): Promise<void> {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stdout.write(`1..${files.length}\n# ${files.length} test files in ${seconds} s (${JOBS} at a time): ${files.length - failed.length} passed, ${failed.length} failed\n`);
   for (const file of failed) process.stdout.write(`# failed: ${file}\n`);
+  process.stdout.write(costSummary(results));
   process.exitCode = failed.length === 0 ? 0 : 1;
 }
 
