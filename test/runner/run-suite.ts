@@ -1,12 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Readable } from 'node:stream';
 import { REPO_ROOT } from '../harness/repo-path';
 
 /**
  * The runner of `npm test`: every `test/**\/*.test.ts` of the repository (new files are picked up
  * by that pattern, nothing to register), run from its compiled copy in `dist/tests/` (`npm run
- * build:tests`: test/runner/build-tests.mjs), JOBS files at a time, each in its own `node` process.
+ * build:tests`: test/runner/build-tests.mjs), JOBS processes at a time, each file in its own
+ * `node` process but the core's unit tests, several to a process ({@link batched}).
  * The files are node-tap tests and print TAP; this prints one TAP line per file and, for a file
  * that fails, everything it printed. Exit code 1 when any file fails.
  *
@@ -31,6 +33,8 @@ interface FileResult {
   readonly output: string;
   readonly stderr: string;
   readonly ms: number;
+  /** CPU seconds (user + sys) of the file's process and every descendant it waited for; NaN when unknown. */
+  readonly cpuS: number;
 }
 
 const running = new Set<ChildProcess>();
@@ -57,6 +61,32 @@ function slowFirst(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/**
+ * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: the core's
+ * unit tests, pure and in-process (no sockets, processes, files or globals; the lint rules' tests
+ * drive ESLint and stay alone). A process costs about 0.5 s of CPU before its first test (node,
+ * tap, coverage), more than most of these files take. A batch that fails runs its failed files
+ * again alone, so that the report names each (and says when one passes only alone).
+ */
+function batched(file: string): boolean {
+  return file.startsWith('test/unit/') && !file.startsWith('test/unit/lint/');
+}
+const BATCH_SIZE = 25;
+
+/** One job of the runner: a file alone, or a batch of files in one process. */
+type Job = { readonly file: string } | { readonly batch: readonly string[] };
+
+/** The jobs of `files` (in their order): the batchable ones in batches, ahead of the rest but after the slow ones. */
+function jobsOf(files: readonly string[]): Job[] {
+  const alone = files.filter((f) => !batched(f));
+  const together = files.filter(batched);
+  if (together.length < 2) return files.map((file) => ({ file }));
+  const batches: Job[] = [];
+  for (let i = 0; i < together.length; i += BATCH_SIZE) batches.push({ batch: together.slice(i, i + BATCH_SIZE) });
+  const slow = alone.filter((f) => SLOW_FIRST.includes(f));
+  return [...slow.map((file) => ({ file })), ...batches, ...alone.filter((f) => !SLOW_FIRST.includes(f)).map((file) => ({ file }))];
+}
+
 /** Every `*.test.ts` under `test/`, repository-relative with `/`, slow ones first; restricted to `only` when given. */
 function testFiles(only: readonly string[]): string[] {
   const all = readdirSync(join(REPO_ROOT, 'test'), { recursive: true, encoding: 'utf8' })
@@ -68,23 +98,48 @@ function testFiles(only: readonly string[]): string[] {
   return all.filter((file) => wanted.some((w) => file === w || file.startsWith(`${w}/`)));
 }
 
-/** Runs one compiled test file in its own process group; resolves with what it printed and whether it passed. */
+/**
+ * The shell that runs a test file's `node`: when node has ended it writes its `times` (the CPU its
+ * children used: node's own plus that of every process node waited for) to fd 3, then exits with
+ * node's status. A wrapper because Node gives a parent no rusage of a child.
+ */
+const CPU_WRAPPER = '"$@"; s=$?; times >&3; exit $s';
+
+/** CPU seconds of the children from a `times` output (its second line: user and sys). */
+function childrenCpuS(times: string): number {
+  const line = times.trim().split('\n')[1] ?? '';
+  const parts = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return parts.length === 2 ? (parts[0] as number) + (parts[1] as number) : Number.NaN;
+}
+
+const compiledOf = (file: string): string => join(COMPILED_ROOT, file.replace(/\.ts$/, '.js'));
+
+/** Runs one compiled test file in its own process group; resolves with what it printed, whether it passed and what it cost. */
 function runFile(file: string): Promise<FileResult> {
-  const compiled = join(COMPILED_ROOT, file.replace(/\.ts$/, '.js'));
-  const started = Date.now();
+  const compiled = compiledOf(file);
   if (!existsSync(compiled)) {
-    return Promise.resolve({ file, ok: false, output: `${compiled} is missing: run npm run build:tests\n`, stderr: '', ms: 0 });
+    return Promise.resolve({ file, ok: false, output: `${compiled} is missing: run npm run build:tests\n`, stderr: '', ms: 0, cpuS: Number.NaN });
   }
+  return runProcess(file, [compiled]);
+}
+
+/** Runs `node --enable-source-maps ...args` in its own process group, reported as `label`. */
+function runProcess(label: string, args: readonly string[]): Promise<FileResult> {
+  const file = label;
+  const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', compiled], {
-      cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawn('/bin/sh', ['-c', CPU_WRAPPER, 'sh', process.execPath, '--enable-source-maps', ...args], {
+      cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: { ...process.env, TAP_TIMEOUT: String(TIMEOUT_S) },
     });
     running.add(child);
     let output = '';
     let stderr = '';
+    let times = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    const timesPipe = child.stdio[3] as Readable | null;
+    timesPipe?.setEncoding('utf8').on('data', (chunk: string) => { times += chunk; });
     const killer = setTimeout(() => {
       output += `\n# run-suite: still running ${TIMEOUT_S} s + ${KILL_GRACE_MS / 1000} s after it started; killed\n`;
       killGroup(child);
@@ -93,9 +148,38 @@ function runFile(file: string): Promise<FileResult> {
       clearTimeout(killer);
       running.delete(child);
       if (signal !== null) output += `\n# run-suite: ended by ${signal}\n`;
-      resolve({ file, ok: code === 0 && signal === null, output, stderr, ms: Date.now() - started });
+      resolve({ file, ok: code === 0 && signal === null, output, stderr, ms: Date.now() - started, cpuS: childrenCpuS(times) });
     });
   });
+}
+
+/**
+ * Runs `files` in one process (test/runner/batch.ts); resolves with one result per file (its time
+ * from tap, its CPU unknown) and one for the batch (its CPU). A file that did not pass in the
+ * batch is run again alone: its result is that run's, and failed either way.
+ */
+async function runBatch(files: readonly string[]): Promise<{ batch: FileResult; files: FileResult[] }> {
+  const missing = files.filter((f) => !existsSync(compiledOf(f)));
+  if (missing.length > 0) return { batch: { file: `batch of ${files.length}`, ok: true, output: '', stderr: '', ms: 0, cpuS: 0 }, files: await Promise.all(files.map(runFile)) };
+  const label = `batch of ${files.length} (${files[0]} … ${files[files.length - 1]})`;
+  const batch = await runProcess(label, [join(COMPILED_ROOT, 'test', 'runner', 'batch.js'), ...files.flatMap((f) => [f, compiledOf(f)])]);
+  const results: FileResult[] = [];
+  for (const file of files) {
+    const line = new RegExp(`^(ok|not ok) \\d+ - ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?: # time=([\\d.]+)ms)?`, 'm').exec(batch.output);
+    if (line !== null && line[1] === 'ok') {
+      results.push({ file, ok: true, output: '', stderr: '', ms: Math.round(Number(line[2] ?? 0)), cpuS: Number.NaN });
+      continue;
+    }
+    const alone = await runFile(file);
+    results.push({
+      ...alone, ok: false,
+      output: `${line === null ? 'it did not report in its batch' : 'it failed in its batch'} (${label}: everything it printed follows), ${alone.ok ? 'and PASSED alone: a test of another file of the batch interferes with it' : 'and failed alone too'}\n`
+        + `--- alone:\n${alone.output}\n--- the batch:\n${batch.output}\n`,
+      stderr: `${alone.stderr}${batch.stderr}`,
+    });
+  }
+  // The batch's process failing is accounted for when one of its files failed; not otherwise.
+  return { batch: { ...batch, ok: batch.ok || results.some((r) => !r.ok) }, files: results };
 }
 
 function killGroup(child: ChildProcess): void {
@@ -116,8 +200,26 @@ function report(n: number, r: FileResult): void {
   const lines: string[] = [];
   if (!r.ok) lines.push(`# Subtest: ${r.file}`, indent(r.output + r.stderr));
   else if (r.stderr.trim() !== '') lines.push(`# stderr of ${r.file}:`, indent(r.stderr));
-  lines.push(`${r.ok ? 'ok' : 'not ok'} ${n} - ${r.file} # time=${r.ms}ms`);
+  lines.push(`${r.ok ? 'ok' : 'not ok'} ${n} - ${r.file} # time=${r.ms}ms ${Number.isNaN(r.cpuS) ? 'in a batch' : `cpu=${r.cpuS.toFixed(1)}s`}`);
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** How many of the costliest files {@link costSummary} lists. */
+const COSTLIEST_LISTED = 20;
+
+/**
+ * TAP comments: the CPU of all files together and the costliest files (CPU, then wall), so that a
+ * run shows where the suite's time goes (CI's 2 cores make CPU, not wall, the limit).
+ */
+function costSummary(results: readonly FileResult[]): string {
+  const cpuS = results.reduce((sum, r) => sum + (Number.isNaN(r.cpuS) ? 0 : r.cpuS), 0);
+  const wallS = results.reduce((sum, r) => sum + r.ms / 1000, 0);
+  const costliest = [...results].sort((a, b) => b.cpuS - a.cpuS || b.ms - a.ms).slice(0, COSTLIEST_LISTED);
+  return [
+    `# test files' CPU (user + sys, with the processes they waited for): ${cpuS.toFixed(1)} s; their wall times add up to ${wallS.toFixed(1)} s`,
+    `# the ${costliest.length} costliest files: CPU s, wall s, file`,
+    ...costliest.map((r) => `#   ${r.cpuS.toFixed(1).padStart(6)} ${(r.ms / 1000).toFixed(1).padStart(6)}  ${r.file}`),
+  ].join('\n') + '\n';
 }
 
 async function main(): Promise<void> {
@@ -130,19 +232,38 @@ async function main(): Promise<void> {
     return;
   }
   const failed: string[] = [];
+  const results: FileResult[] = [];
   let next = 0;
   let reported = 0;
+  const jobs = jobsOf(files);
+  const costs: FileResult[] = [];
   const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const result = await runFile(files[next++] as string);
-      report(++reported, result);
-      if (!result.ok) failed.push(result.file);
+    while (next < jobs.length) {
+      const job = jobs[next++] as Job;
+      const { batch, files: done } = 'file' in job ? { batch: undefined, files: [await runFile(job.file)] } : await runBatch(job.batch);
+      for (const result of done) {
+        report(++reported, result);
+        results.push(result);
+        if (!result.ok) failed.push(result.file);
+      }
+      if (batch !== undefined) {
+        process.stdout.write(`# ${batch.file}: ${(batch.ms / 1000).toFixed(1)} s, cpu=${batch.cpuS.toFixed(1)}s\n`);
+        if (!batch.ok) {
+          process.stdout.write(`# ${batch.file} failed though each of its files passed:\n${indent(batch.output + batch.stderr)}\n`);
+          failed.push(batch.file);
+        }
+        costs.push(batch);
+      } else {
+        costs.push(...done);
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(JOBS, files.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(JOBS, jobs.length) }, worker));
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  process.stdout.write(`1..${files.length}\n# ${files.length} test files in ${seconds} s (${JOBS} at a time): ${files.length - failed.length} passed, ${failed.length} failed\n`);
+  const failedFiles = failed.filter((f) => files.includes(f)).length;
+  process.stdout.write(`1..${files.length}\n# ${files.length} test files in ${seconds} s (${JOBS} processes at a time, ${jobs.length - jobs.filter((j) => 'file' in j).length} of them batches): ${files.length - failedFiles} passed, ${failedFiles} failed\n`);
   for (const file of failed) process.stdout.write(`# failed: ${file}\n`);
+  process.stdout.write(costSummary(costs));
   process.exitCode = failed.length === 0 ? 0 : 1;
 }
 

@@ -8,6 +8,7 @@ import type * as ServerModule from '../../../src/api/server';
 import type { ServerParts } from '../../../src/api/server';
 import { ApiAuthentication } from '../../../src/api/auth/api-authentication';
 import type { AuthOptions } from '../../../src/api/auth/auth-options';
+import { pollPauseMs } from '../../harness/wait';
 import { hashPassword } from '../../../src/api/auth/password-hash';
 
 /** scrypt at its lowest accepted cost: the format and the code path of production, in milliseconds. */
@@ -112,11 +113,16 @@ export function selfSignedCertificate(dir: string): { cert: string; key: string;
   return { cert, key, pem: readFileSync(cert) };
 }
 
-/** Resolves once the asynchronous `condition()` holds (checked every 20 ms); rejects naming `what` after `timeoutMs`. */
+/**
+ * Resolves once the asynchronous `condition()` holds (checked at 10 ms, then less often, up to every
+ * 100 ms: test/harness/wait.ts's pollPauseMs); rejects naming `what` after `timeoutMs`.
+ */
 export async function pollUntil(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let pauseMs: number | undefined;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    pauseMs = pollPauseMs(pauseMs);
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
 }

@@ -1,0 +1,65 @@
+import t from 'tap';
+
+/**
+ * Runs several compiled test files in this one process, for test/runner/run-suite.ts: each file's
+ * top-level tests become the subtests of one test named after the file (`ok N - test/unit/x.test.ts`
+ * in this process's TAP), run one file after the other in the order given.
+ *
+ * Why: a test process costs about 0.5 s of CPU before its first test runs (node, tap, the
+ * coverage of both), more than most of the core's unit tests take; the suite's ~100 files under
+ * test/unit/ paid it each. Only files that call nothing at their top level but `t.test` (the rule
+ * under test/unit/: pure, in-process tests, no sockets, processes, files or globals) may be
+ * batched: a file calling anything else of the root test fails its batch, naming itself.
+ *
+ * Arguments: pairs of the file's repository-relative name and its compiled path.
+ */
+
+type TestArgs = unknown[];
+type AnyTest = (...args: TestArgs) => Promise<unknown>;
+
+const root = t as unknown as Record<string, unknown>;
+const rootTest = t.test.bind(t);
+const args = process.argv.slice(2);
+
+/**
+ * Replaces `key` of the root test with `value` until the returned function is called (tap's
+ * methods are getters: defined over, then the original descriptor, or none, is put back).
+ */
+function shadow(key: string, value: unknown): () => void {
+  const own = Object.getOwnPropertyDescriptor(t, key);
+  Object.defineProperty(t, key, { value, configurable: true, writable: true });
+  return () => {
+    if (own === undefined) delete root[key];
+    else Object.defineProperty(t, key, own);
+  };
+}
+
+const OTHERS = ['teardown', 'before', 'after', 'beforeEach', 'afterEach', 'plan', 'end', 'comment', 'pass', 'fail', 'ok', 'equal', 'same'] as const;
+
+for (let i = 0; i + 1 < args.length; i += 2) {
+  const name = args[i] as string;
+  const compiled = args[i + 1] as string;
+  const queued: TestArgs[] = [];
+  const misuse: string[] = [];
+  const restore = [
+    shadow('test', (...testArgs: TestArgs): Promise<unknown> => {
+      queued.push(testArgs);
+      return Promise.resolve(undefined);
+    }),
+    ...OTHERS.map((k) => shadow(k, (): void => void misuse.push(`t.${k}`))),
+  ];
+  let loadError: unknown;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the files are named at run time
+    require(compiled);
+  } catch (err) {
+    loadError = err;
+  } finally {
+    for (const undo of restore) undo();
+  }
+  void rootTest(name, async (ft) => {
+    if (loadError !== undefined) throw loadError;
+    if (misuse.length > 0) ft.fail(`${name} calls ${misuse.join(', ')} on the root test at its top level: it cannot be batched (test/runner/run-suite.ts batched())`);
+    for (const testArgs of queued) await (ft.test as unknown as AnyTest).apply(ft, testArgs);
+  });
+}
