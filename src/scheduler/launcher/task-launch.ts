@@ -42,7 +42,9 @@ export function appLaunchOperation(app: AppSpec, inst: Instance, task: Task, off
  * does, once; bench:match's in-process cluster books the allocation and reads no task). The
  * placement's facts are private fields, so the object's own properties are `kind` and
  * `allocation`, and `toJSON` gives `{ kind, task, allocation }` as a plain operation's JSON.
- * Immutable as seen from outside: every read of `task` returns the same object.
+ * Immutable as seen from outside: every read of `task` returns the same object. A copy must name
+ * `task` (`{ kind, task: op.task, allocation }`): an object spread copies own properties only, so
+ * `{ ...op }` has no task.
  */
 class AppLaunch {
   readonly kind = 'launch' as const;
