@@ -61,6 +61,8 @@ export interface ApiBenchOptions {
   readonly moreApps: number;
   readonly agents: number;
   readonly seconds: number;
+  /** Each read load a fixed number of requests instead of `seconds` (the smoke test: a load runs at least 1 s otherwise). */
+  readonly requestsPerLoad?: number;
   readonly connections: number;
   /** Apps created (then deleted) through the API. */
   readonly creates: number;
@@ -141,13 +143,14 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
   const measure = async (name: string, url: string, kind: LoadSpec['kind'], connections: number, amount?: number): Promise<LoadFigure> => {
     const gc = gcPauses();
     const cpu0 = process.cpuUsage();
-    const r = await client.load({ url, connections, kind, ...(amount !== undefined ? { amount } : { durationS: o.seconds }) });
+    const n = amount ?? o.requestsPerLoad;
+    const r = await client.load({ url, connections, kind, ...(n !== undefined ? { amount: n } : { durationS: o.seconds }) });
     const cpu = process.cpuUsage(cpu0);
     if ('error' in r) throw new Error(`${name}: ${String((r as { error: unknown }).error)}`);
     const figure = { name, connections, ...r, cpuUsPerRequest: Math.round((cpu.user + cpu.system) / Math.max(1, r.ok2xx)), gc: gc.stop() };
     loads.push(figure);
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok2xx === 0) problems.push(`${name}: ${r.ok2xx} answered 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
-    if (amount !== undefined && r.ok2xx !== amount) problems.push(`${name}: ${r.ok2xx} of ${amount} requests answered 2xx`);
+    if (n !== undefined && r.ok2xx !== n) problems.push(`${name}: ${r.ok2xx} of ${n} requests answered 2xx`);
     log(`  ${name.padEnd(34)} ${String(connections).padStart(3)} conn  ${String(r.reqPerSec).padStart(7)} req/s  p50 ${String(r.latencyP50Ms).padStart(6)} ms  p99 ${String(r.latencyP99Ms).padStart(6)} ms  max ${r.latencyMaxMs} ms  cpu ${figure.cpuUsPerRequest} µs/req  (${r.ok2xx} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors)`);
     if (kind.type === 'get' && kind.path !== '/ping') {
       const slow = r.slowest.map((x) => `#${x.at} ${x.ms}`).join(', ');
@@ -180,7 +183,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       else if (withPing) {
         try {
           // Warm-up, not counted: both servers' code optimized before the first measured round.
-          for (const target of [`http://127.0.0.1:${port(hello)}`, url]) await client.load({ url: target, connections: o.connections, kind: { type: 'get', path: '/ping' }, durationS: 2 });
+          for (const target of [`http://127.0.0.1:${port(hello)}`, url]) await client.load({ url: target, connections: o.connections, kind: { type: 'get', path: '/ping' }, ...(o.requestsPerLoad !== undefined ? { amount: o.requestsPerLoad } : { durationS: 2 }) });
           for (let k = 0; k < rounds; k++) {
             baselines.push(await measure('baseline fastify GET /ping', `http://127.0.0.1:${port(hello)}`, { type: 'get', path: '/ping' }, o.connections));
             pings.push(await measure('pacer GET /ping', url, { type: 'get', path: '/ping' }, o.connections));
