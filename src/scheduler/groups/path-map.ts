@@ -166,13 +166,7 @@ export class PathMap<V> extends Map<string, V> {
     // The chunk to insert into: the last whose first key sorts before `key` (else the first).
     const target = Math.max(0, this.lastBefore(key));
     const old = this.chunks[target];
-    let lo = 0;
-    let hi = old.length / 2;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (comparePathIds(old[2 * mid] as string, key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstNotBefore(old.length / 2, (i) => old[2 * i] as string, key);
     const chunk = [...old.slice(0, 2 * lo), key, value, ...old.slice(2 * lo)];
     if (chunk.length <= 2 * MAX_CHUNK) {
       const firsts = lo === 0 ? replaced(this.firsts, target, key) : this.firsts;
@@ -241,14 +235,7 @@ export class PathMap<V> extends Map<string, V> {
   /** The last chunk whose first key sorts strictly before `key`; -1 when none. */
   private lastBefore(key: string): number {
     const firsts = this.firsts;
-    let lo = 0;
-    let hi = firsts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (comparePathIds(firsts[mid], key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+    return firstNotBefore(firsts.length, (i) => firsts[i], key) - 1;
   }
 }
 
@@ -256,6 +243,18 @@ export class PathMap<V> extends Map<string, V> {
  * `map` with `key` set, as a JavaScript Map was edited (the map is out of order, so this is the
  * rare path): replaced in place, or inserted where a binary search of the keys in their order puts it.
  */
+/** The first of `count` keys in path id order (`keyAt(i)`) that does not sort before `key`; `count` when none. */
+function firstNotBefore(count: number, keyAt: (i: number) => string, key: string): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (comparePathIds(keyAt(mid), key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function withUnordered<V>(map: ReadonlyMap<string, V>, key: string, value: V): Map<string, V> {
   const next = new Map<string, V>();
   if (map.has(key)) {
@@ -263,13 +262,7 @@ function withUnordered<V>(map: ReadonlyMap<string, V>, key: string, value: V): M
     return next;
   }
   const keys = [...map.keys()];
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (comparePathIds(keys[mid], key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstNotBefore(keys.length, (i) => keys[i], key);
   let i = 0;
   map.forEach((v, k) => {
     if (i++ === lo) next.set(key, value);
