@@ -32,8 +32,6 @@ import { requestFor } from './request-for-role';
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
-  private offerSeq = 0;
-
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
 
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
@@ -74,8 +72,8 @@ export class OfferMatcher {
 
   /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
   private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[]): number {
+    // Candidates live for one cycle, so the cycle's offer number marks both refusals and use.
     const seq = ++batch.offerSeq;
-    const usedMark = ++this.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
     const candidates = batch.candidates;
@@ -104,7 +102,7 @@ export class OfferMatcher {
         const reason = filters.run(ledger, c.counts);
         if (reason !== undefined) {
           failed[i] = seq;
-          if (c.usedSeq !== usedMark) batch.rejected(c, reason, offer);
+          if (c.usedSeq !== seq) batch.rejected(c, reason, offer);
           continue;
         }
         const rs = c.rs;
@@ -115,8 +113,8 @@ export class OfferMatcher {
           ctx.state.demandDirty.add(rs);
           c.demandMarked = true;
         }
-        if (c.usedSeq !== usedMark) {
-          c.usedSeq = usedMark;
+        if (c.usedSeq !== seq) {
+          c.usedSeq = seq;
           // Recorded with the refusals, at the end of the cycle.
           c.usedOffers++;
         }
@@ -203,7 +201,7 @@ class Batch {
   drained = false;
   minCpusMilli = 0;
   minMemMilli = 0;
-  /** Offers matched so far in this cycle (the `failed` marks). */
+  /** Offers matched so far in this cycle (the `failed` marks and candidates' `usedSeq`). */
   offerSeq = 0;
   private readonly shared = new Map<string, RequestFilters>();
   /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
