@@ -153,30 +153,45 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
   retarget(ctx, rs, inst, rs.spec);
 }
 
-/** Where a Scheduled instance is placed: the next incarnation, on `agent`, with its new tasks. */
-export interface Placement {
-  readonly incarnation: number;
-  readonly agent: AgentInfo;
-  /** What was taken from which pool of the offer; kept for resident run specs only. */
-  readonly allocation: readonly OfferedPool[] | undefined;
-  readonly tasks: Task[];
-}
-
 /**
  * Binds a Scheduled instance to an agent (the matcher's Commit step, launcher/place-instance.ts):
- * new incarnation and tasks, the run spec's current definition, counted for constraints, then
- * Provisioned. Written before the ACCEPT that launches it ({@link flushInstances}).
+ * the next incarnation, on `agent`, with its new tasks; the run spec's current definition, counted
+ * for constraints, then Provisioned. `allocation` is what was taken from which pool of the offer,
+ * kept for resident run specs only. Written before the ACCEPT that launches it
+ * ({@link flushInstances}).
+ *
+ * The common case, a Scheduled instance, is {@link setCondition}'s work without its general
+ * bookkeeping, which cannot change anything here: neither Scheduled nor Provisioned is terminal,
+ * UnreachableInactive or Running, so whether the instance is active depends on its (unchanged)
+ * goal alone, it counts as placed on both sides once its agent is set, and the run spec's
+ * active, running and placement counters stay as they are. A million placements go through
+ * here, so it is kept to the writes, the dirty and changed marks, and the event. Any other
+ * condition (a resident instance's relaunch) goes through {@link setCondition}.
  */
-export function place(ctx: InstanceContext, rs: RunSpecState, inst: Instance, placement: Placement): void {
-  inst.incarnation = placement.incarnation;
-  inst.agent = placement.agent;
-  inst.allocation = placement.allocation;
-  inst.runSpecVersion = rs.spec.version;
-  inst.configVersion = rs.spec.versionInfo.lastConfigChangeAt;
-  if (!rs.spec.resident) setInstanceRole(ctx, rs, inst, rs.spec.role);
-  inst.tasks = placement.tasks;
-  rs.counts.add(placement.agent);
-  setCondition(ctx, rs, inst, 'Provisioned');
+export function place(
+  ctx: InstanceContext, rs: RunSpecState, inst: Instance, incarnation: number, agent: AgentInfo,
+  allocation: readonly OfferedPool[] | undefined, tasks: Task[],
+): void {
+  const spec = rs.spec;
+  inst.incarnation = incarnation;
+  inst.agent = agent;
+  inst.allocation = allocation;
+  inst.runSpecVersion = spec.version;
+  inst.configVersion = spec.versionInfo.lastConfigChangeAt;
+  if (!spec.resident && inst.role !== spec.role) setInstanceRole(ctx, rs, inst, spec.role);
+  inst.tasks = tasks;
+  rs.counts.add(agent);
+  if (inst.condition !== 'Scheduled') {
+    setCondition(ctx, rs, inst, 'Provisioned');
+    return;
+  }
+  const nowMs = ctx.clock.nowMs();
+  inst.condition = 'Provisioned';
+  inst.conditionSinceMs = nowMs;
+  const state = ctx.state;
+  state.changed.add(inst.runSpecId);
+  state.dirty.add(inst);
+  ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));
 }
 
 /** Records the instance's reservation (resident run specs), or forgets it (`undefined`). */

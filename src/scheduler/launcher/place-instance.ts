@@ -2,7 +2,6 @@ import type { LaunchContext } from '../launch-queue/launch-context';
 import { appTaskId, podExecutorId, podTaskId } from '../kernel/ids';
 import type { Instance, Task } from '../model/instance';
 import type { LaunchOperation } from '../model/launch';
-import type { AppSpec } from '../model/app';
 import type { PodSpec } from '../model/pod';
 import type { Offer } from '../model/offer';
 import type { PersistentVolume } from '../model/reservation';
@@ -33,24 +32,25 @@ export function launchOperation(
   res: Reservation,
   volumes: readonly PersistentVolume[] | undefined,
 ): LaunchOperation {
-  const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
   const incarnation = inst.incarnation + 1;
-  const tasks = spec.kind === 'app' ? [appTask(inst, incarnation, spec, res, nowMs)] : podTasks(inst, incarnation, spec, res, nowMs);
   // Only reservations (resident run specs) need the allocation later; the driver gets it in the op.
   // A resident instance keeps the role of its reservations (fact 114); others take the spec's.
-  place(ctx, rs, inst, { incarnation, agent: offer.agent, allocation: spec.resident ? res.allocation : undefined, tasks });
-  const op = spec.kind === 'app'
-    ? appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation)
-    : podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
+  const allocation = spec.resident ? res.allocation : undefined;
+  let op: LaunchOperation;
+  if (spec.kind === 'app') {
+    // The task's id is built when first read (app-task.ts): nothing here reads the instance id's text.
+    const task = newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, ctx.clock.nowMs());
+    place(ctx, rs, inst, incarnation, offer.agent, allocation, [task]);
+    op = appLaunchOperation(spec, inst, task, offer, res.allocation);
+  } else {
+    place(ctx, rs, inst, incarnation, offer.agent, allocation, podTasks(inst, incarnation, spec, res, ctx.clock.nowMs()));
+    op = podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
+  }
   return volumes === undefined ? op : withPersistentVolumes(op, volumes);
 }
 
-function appTask(inst: Instance, incarnation: number, spec: AppSpec, res: Reservation, nowMs: number): Task {
-  return newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, nowMs);
-}
-
-/** Every field set, in one order: all tasks share one object shape. */
+/** Every field set, in one order: all pod tasks share one object shape. */
 function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: Task['resources'], nowMs: number): Task {
   return {
     taskId,
