@@ -190,7 +190,8 @@ export function place(
   inst.conditionSinceMs = nowMs;
   const state = ctx.state;
   state.changed.add(inst.runSpecId);
-  state.dirty.add(inst);
+  // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
+  state.dirty.addPlaced(inst);
   ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));
 }
 
@@ -291,8 +292,6 @@ export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task
 export function flushInstances(ctx: InstanceContext): void {
   const state = ctx.state;
   if (state.dirty.size === 0) return;
-  const live: Instance[] = [];
-  for (const inst of state.dirty) if (state.isCurrent(inst)) live.push(inst);
-  state.dirty.clear();
+  const live = state.dirty.take((inst) => state.isCurrent(inst));
   if (live.length > 0) ctx.effects.saveInstances(live);
 }
