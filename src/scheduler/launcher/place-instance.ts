@@ -39,7 +39,6 @@ export function launchOperation(
   const allocation = spec.resident ? res.allocation : undefined;
   let op: LaunchOperation;
   if (spec.kind === 'app') {
-    // The task's id is built when first read (app-task.ts): nothing here reads the instance id's text.
     const task = newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, ctx.clock.nowMs());
     place(ctx, rs, inst, incarnation, offer.agent, allocation, [task]);
     op = appLaunchOperation(spec, inst, task, offer, res.allocation);
