@@ -5,6 +5,7 @@ import type { Offer } from '../model/offer';
 import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
+import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
@@ -106,8 +107,16 @@ export class OfferMatcher {
           continue;
         }
         const rs = c.rs;
+        if (c.uniform && (c.queue.peek() as Instance).reservation !== undefined) {
+          // A reservation left from when the run spec was resident: it waits for its own offer
+          // (refresh gives it no filters), as it would have had its head been read earlier.
+          c.uniform = false;
+          c.refresh(batch);
+          continue;
+        }
         const inst = c.queue.shift() as Instance;
-        known[i] = 0;
+        // A uniform queue's next head takes the same filters: it is not read until it is placed.
+        if (!c.uniform) known[i] = 0;
         if (!c.demandMarked) {
           // Its queue changed: the demand looks at it again after this input (once per batch is enough).
           ctx.state.demandDirty.add(rs);
@@ -116,7 +125,7 @@ export class OfferMatcher {
         if (c.usedSeq !== seq) {
           c.usedSeq = seq;
           // Recorded with the refusals, at the end of the cycle.
-          c.usedOffers++;
+          if (c.usedOffers++ === 0) batch.used(c);
         }
         const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
@@ -144,6 +153,8 @@ class Candidate {
   readonly resident: boolean;
   /** The run spec's placement counters (replaced only when its definition changes, never during a cycle). */
   readonly counts: PlacementCounts;
+  /** The run spec's offer statistics. */
+  readonly stats: RejectionStats;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
   /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
@@ -152,6 +163,12 @@ class Candidate {
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
   filters: RequestFilters | undefined = undefined;
+  /**
+   * Every waiting instance takes the run spec's own request: the run spec is not resident and all
+   * its instances run under its role (`instanceRoles`), so no head needs reading to choose its
+   * filters (a new head is read when it is placed, where a left-over reservation is caught).
+   */
+  uniform: boolean;
   private headVersion = -1;
   private request: LaunchRequest | undefined = undefined;
   /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
@@ -161,7 +178,10 @@ class Candidate {
     this.queue = rs.scheduled;
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
+    this.stats = rs.rejections;
     this.ownRequest = rs.request;
+    const roles = rs.instanceRoles;
+    this.uniform = !this.resident && roles.size === 1 && roles.has(rs.request.role);
   }
 
   /**
@@ -170,9 +190,18 @@ class Candidate {
    * reservation). The request is remembered while the queue does not change: an instance of a
    * non-resident run spec keeps its role and has no reservation while it waits, so a head refused
    * by offer after offer is not loaded again (at a million instances, the queue's array and the
-   * instance are cache misses on every visit).
+   * instance are cache misses on every visit). A {@link uniform} candidate reads no head at all:
+   * its request is the run spec's own whatever the head (after each placement the next head would
+   * otherwise be loaded once here and once more when it is placed, by then evicted again).
    */
   refresh(batch: Batch): void {
+    if (this.uniform) {
+      if (this.request !== this.ownRequest) {
+        this.request = this.ownRequest;
+        this.filters = batch.filtersFor(this.ownRequest);
+      }
+      return;
+    }
     const version = this.queue.version;
     if (version === this.headVersion && !this.resident) return;
     const next = this.queue.peek() as Instance;
@@ -206,10 +235,13 @@ class Batch {
   private readonly shared = new Map<string, RequestFilters>();
   /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
   private readonly all: readonly Candidate[];
-  // The offers refused by a run spec that had not used them, in order (see rejected).
+  // The offers refused by a run spec that had not used them, in order (see rejected): who
+  // (`Candidate.id`), the reason's index, the offer.
   private readonly logWho: number[] = [];
-  private readonly logReason: NoMatchReason[] = [];
+  private readonly logReason: number[] = [];
   private readonly logOffer: Offer[] = [];
+  /** The candidates that used an offer in this cycle, in the order of their first use. */
+  private readonly usedList: Candidate[] = [];
 
   constructor(ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[]) {
     for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs, this.candidates.length));
@@ -232,46 +264,39 @@ class Batch {
   /**
    * `offer` was not used by `c` for `reason`: kept in the cycle's log, recorded in the run spec's
    * statistics by {@link recordRejections}. Appending to three arrays keeps a refusal from loading
-   * the run spec and its statistics (half a dozen objects scattered over the heap) on every visit;
-   * recording them run spec by run spec loads each once.
+   * the run spec's statistics (an object and its arrays scattered over the heap) on every visit.
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
     this.logWho.push(c.id);
-    this.logReason.push(reason);
+    this.logReason.push(reasonIndex(reason));
     this.logOffer.push(offer);
+  }
+
+  /** `c` used its first offer of the cycle (its uses are recorded by {@link recordRejections}). */
+  used(c: Candidate): void {
+    this.usedList.push(c);
   }
 
   /**
    * Records the offers used and the logged refusals in the run specs' statistics
-   * ({@link RejectionStats.recordUsed}, {@link RejectionStats.recordUnusedMany}), each run spec's
-   * refusals in the order they happened, so the statistics end as if each had been recorded at once
-   * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
-   * Call once, at the end of the cycle.
+   * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedIndex}), each run
+   * spec's refusals in the order they happened, so the statistics end as if each had been recorded
+   * at once (nothing reads them during an input: `/v2/queue` and the deployments' status are
+   * queries). Call once, at the end of the cycle.
    */
   recordRejections(nowMs: number): void {
-    for (const c of this.all) {
-      for (let k = 0; k < c.usedOffers; k++) c.rs.rejections.recordUsed(nowMs);
+    for (const c of this.usedList) {
+      c.stats.recordUsedMany(c.usedOffers, nowMs);
       c.usedOffers = 0;
     }
+    this.usedList.length = 0;
     const who = this.logWho;
-    const total = who.length;
-    if (total === 0) return;
-    // A counting sort of the log by candidate, stable.
-    const start = new Int32Array(this.all.length + 1);
-    for (let k = 0; k < total; k++) start[who[k] + 1]++;
-    for (let c = 0; c < this.all.length; c++) start[c + 1] += start[c];
-    const order = new Int32Array(total);
-    for (let k = 0; k < total; k++) order[start[who[k]]++] = k;
-    // `start[c]` is now where candidate c's run ends (and c + 1's begins).
-    let from = 0;
-    for (let c = 0; c < this.all.length; c++) {
-      const to = start[c];
-      if (to > from) this.all[c].rs.rejections.recordUnusedMany(this.logReason, this.logOffer, order, from, to, nowMs);
-      from = to;
-    }
+    const reasons = this.logReason;
+    const offers = this.logOffer;
+    for (let k = 0; k < who.length; k++) this.all[who[k]].stats.recordUnusedIndex(reasons[k], offers[k], nowMs);
     who.length = 0;
-    this.logReason.length = 0;
-    this.logOffer.length = 0;
+    reasons.length = 0;
+    offers.length = 0;
   }
 
   /** Reads every queue again (after something other than the matcher may have changed them). */
