@@ -33,12 +33,22 @@ import { requestFor } from './request-for-role';
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
+  /**
+   * Each run spec's candidate, kept from cycle to cycle while its request, counters and residency
+   * stay the same objects ({@link Candidate.fits}): a cycle places a couple of thousand instances
+   * among a thousand candidates, so making and reading them all again each cycle was a cost per
+   * placement. Weak: a deleted run spec's candidate goes with it.
+   */
+  private readonly candidates = new WeakMap<RunSpecState, Candidate>();
+  /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded there). */
+  private readonly shared = new Map<string, RequestFilters>();
+
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
 
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
   match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
-    const batch = new Batch(ctx, nowMs, this.plugins);
+    const batch = new Batch(ctx, nowMs, this.plugins, this.candidates, this.shared);
     const declined: string[] = [];
     const rest: Offer[] = [];
     const allowed = budget;
@@ -142,10 +152,11 @@ export class OfferMatcher {
 }
 
 /**
- * One run spec that wants offers, as one matching cycle sees it: what the matcher reads when it
- * filters it, kept together in one small object made for the cycle (the run spec's own state is
- * spread over a large heap; at a million instances every object a visit loads is a likely cache
- * miss).
+ * One run spec that wants offers, as the matching cycles see it: what the matcher reads when it
+ * filters it, kept together in one small object (the run spec's own state is spread over a large
+ * heap; at a million instances every object a visit loads is a likely cache miss). Made once per
+ * run spec request and counters ({@link fits}) and kept between cycles; {@link begin} resets what
+ * belongs to one cycle.
  */
 class Candidate {
   readonly queue: InstanceQueue;
@@ -155,6 +166,8 @@ class Candidate {
   readonly counts: PlacementCounts;
   /** The run spec's offer statistics. */
   readonly stats: RejectionStats;
+  /** Its index in the cycle's candidates, drained ones included (set by {@link begin}). */
+  id = 0;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
   /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
@@ -168,20 +181,33 @@ class Candidate {
    * its instances run under its role (`instanceRoles`), so no head needs reading to choose its
    * filters (a new head is read when it is placed, where a left-over reservation is caught).
    */
-  uniform: boolean;
+  uniform = false;
   private headVersion = -1;
   private request: LaunchRequest | undefined = undefined;
   /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
-  private readonly ownRequest: LaunchRequest;
+  readonly ownRequest: LaunchRequest;
 
-  constructor(readonly rs: RunSpecState, readonly id: number) {
+  constructor(readonly rs: RunSpecState) {
     this.queue = rs.scheduled;
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
     this.stats = rs.rejections;
     this.ownRequest = rs.request;
-    const roles = rs.instanceRoles;
-    this.uniform = !this.resident && roles.size === 1 && roles.has(rs.request.role);
+  }
+
+  /** Whether this candidate still describes `rs` (its request, counters and residency are the ones it read). */
+  fits(rs: RunSpecState): boolean {
+    return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec.resident === this.resident;
+  }
+
+  /** Starts a cycle as candidate number `id`: nothing used, not in the demand's dirty set, {@link uniform} read again. */
+  begin(id: number): void {
+    this.id = id;
+    this.usedSeq = 0;
+    this.usedOffers = 0;
+    this.demandMarked = false;
+    const roles = this.rs.instanceRoles;
+    this.uniform = !this.resident && roles.size === 1 && roles.has(this.ownRequest.role);
   }
 
   /**
@@ -232,7 +258,6 @@ class Batch {
   minMemMilli = 0;
   /** Offers matched so far in this cycle (the `failed` marks and candidates' `usedSeq`). */
   offerSeq = 0;
-  private readonly shared = new Map<string, RequestFilters>();
   /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
   private readonly all: readonly Candidate[];
   // The offers refused by a run spec that had not used them, in order (see rejected): who
@@ -243,8 +268,23 @@ class Batch {
   /** The candidates that used an offer in this cycle, in the order of their first use. */
   private readonly usedList: Candidate[] = [];
 
-  constructor(ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[]) {
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs, this.candidates.length));
+  constructor(
+    ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[],
+    kept: WeakMap<RunSpecState, Candidate>, private readonly shared: Map<string, RequestFilters>,
+  ) {
+    for (const rs of ctx.demand.wantingRunSpecs()) {
+      if (!ctx.demand.wantsOffers(rs, nowMs)) continue;
+      let c = kept.get(rs);
+      if (c === undefined || !c.fits(rs)) {
+        c = new Candidate(rs);
+        kept.set(rs, c);
+      }
+      c.begin(this.candidates.length);
+      this.candidates.push(c);
+    }
+    // The kinds of request of run specs gone or changed stay in the map until it is a few times
+    // larger than needed; then it starts over (a kept candidate keeps its filters, which stay right).
+    if (shared.size > 4 * this.candidates.length + 64) shared.clear();
     this.all = this.candidates;
     this.index();
     this.computeMinimum();
@@ -340,8 +380,8 @@ class Batch {
     let cpus = Infinity;
     let mem = Infinity;
     for (const c of this.candidates) {
-      cpus = Math.min(cpus, c.rs.request.resources.cpusMilli);
-      mem = Math.min(mem, c.rs.request.resources.memMilli);
+      cpus = Math.min(cpus, c.ownRequest.resources.cpusMilli);
+      mem = Math.min(mem, c.ownRequest.resources.memMilli);
     }
     this.minCpusMilli = cpus;
     this.minMemMilli = mem;
