@@ -135,7 +135,7 @@ export class OfferMatcher {
         if (c.usedSeq !== seq) {
           c.usedSeq = seq;
           // Recorded with the refusals, at the end of the cycle.
-          if (c.usedOffers++ === 0) batch.used(c);
+          if (c.usedOffers++ === 0 && c.refusedReasons.length === 0) batch.touched(c);
         }
         const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
@@ -166,12 +166,13 @@ class Candidate {
   readonly counts: PlacementCounts;
   /** The run spec's offer statistics. */
   readonly stats: RejectionStats;
-  /** Its index in the cycle's candidates, drained ones included (set by {@link begin}). */
-  id = 0;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
   /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
   usedOffers = 0;
+  /** The offers it refused in this cycle and why (reason indices), in order, not yet recorded (Batch.recordRejections). */
+  readonly refusedReasons: number[] = [];
+  readonly refusedOffers: Offer[] = [];
   /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
@@ -200,11 +201,12 @@ class Candidate {
     return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec.resident === this.resident;
   }
 
-  /** Starts a cycle as candidate number `id`: nothing used, not in the demand's dirty set, {@link uniform} read again. */
-  begin(id: number): void {
-    this.id = id;
+  /** Starts a cycle: nothing used or refused, not in the demand's dirty set, {@link uniform} read again. */
+  begin(): void {
     this.usedSeq = 0;
     this.usedOffers = 0;
+    this.refusedReasons.length = 0;
+    this.refusedOffers.length = 0;
     this.demandMarked = false;
     const roles = this.rs.instanceRoles;
     this.uniform = !this.resident && roles.size === 1 && roles.has(this.ownRequest.role);
@@ -258,15 +260,8 @@ class Batch {
   minMemMilli = 0;
   /** Offers matched so far in this cycle (the `failed` marks and candidates' `usedSeq`). */
   offerSeq = 0;
-  /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
-  private readonly all: readonly Candidate[];
-  // The offers refused by a run spec that had not used them, in order (see rejected): who
-  // (`Candidate.id`), the reason's index, the offer.
-  private readonly logWho: number[] = [];
-  private readonly logReason: number[] = [];
-  private readonly logOffer: Offer[] = [];
-  /** The candidates that used an offer in this cycle, in the order of their first use. */
-  private readonly usedList: Candidate[] = [];
+  /** The candidates that used or refused an offer in this cycle, in the order they first did. */
+  private readonly touchedList: Candidate[] = [];
 
   constructor(
     ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[],
@@ -279,13 +274,12 @@ class Batch {
         c = new Candidate(rs);
         kept.set(rs, c);
       }
-      c.begin(this.candidates.length);
+      c.begin();
       this.candidates.push(c);
     }
     // The kinds of request of run specs gone or changed stay in the map until it is a few times
     // larger than needed; then it starts over (a kept candidate keeps its filters, which stay right).
     if (shared.size > 4 * this.candidates.length + 64) shared.clear();
-    this.all = this.candidates;
     this.index();
     this.computeMinimum();
   }
@@ -302,41 +296,38 @@ class Batch {
   }
 
   /**
-   * `offer` was not used by `c` for `reason`: kept in the cycle's log, recorded in the run spec's
-   * statistics by {@link recordRejections}. Appending to three arrays keeps a refusal from loading
-   * the run spec's statistics (an object and its arrays scattered over the heap) on every visit.
+   * `offer` was not used by `c` for `reason`: kept on the candidate, recorded in the run spec's
+   * statistics by {@link recordRejections}. A refusal loads no statistics (an object and its arrays
+   * scattered over the heap); they are written once per run spec and cycle, in order.
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    this.logWho.push(c.id);
-    this.logReason.push(reasonIndex(reason));
-    this.logOffer.push(offer);
+    if (c.refusedReasons.length === 0 && c.usedOffers === 0) this.touchedList.push(c);
+    c.refusedReasons.push(reasonIndex(reason));
+    c.refusedOffers.push(offer);
   }
 
-  /** `c` used its first offer of the cycle (its uses are recorded by {@link recordRejections}). */
-  used(c: Candidate): void {
-    this.usedList.push(c);
+  /** `c` used its first offer of the cycle and refused none before (see {@link recordRejections}). */
+  touched(c: Candidate): void {
+    this.touchedList.push(c);
   }
 
   /**
-   * Records the offers used and the logged refusals in the run specs' statistics
-   * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedIndex}), each run
-   * spec's refusals in the order they happened, so the statistics end as if each had been recorded
-   * at once (nothing reads them during an input: `/v2/queue` and the deployments' status are
-   * queries). Call once, at the end of the cycle.
+   * Records the offers used and refused in the run specs' statistics
+   * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedRun}), each run spec's
+   * refusals in the order they happened, so the statistics end as if each had been recorded at once
+   * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
+   * Call once, at the end of the cycle.
    */
   recordRejections(nowMs: number): void {
-    for (const c of this.usedList) {
+    for (const c of this.touchedList) {
       c.stats.recordUsedMany(c.usedOffers, nowMs);
       c.usedOffers = 0;
+      if (c.refusedReasons.length === 0) continue;
+      c.stats.recordUnusedRun(c.refusedReasons, c.refusedOffers, nowMs);
+      c.refusedReasons.length = 0;
+      c.refusedOffers.length = 0;
     }
-    this.usedList.length = 0;
-    const who = this.logWho;
-    const reasons = this.logReason;
-    const offers = this.logOffer;
-    for (let k = 0; k < who.length; k++) this.all[who[k]].stats.recordUnusedIndex(reasons[k], offers[k], nowMs);
-    who.length = 0;
-    reasons.length = 0;
-    offers.length = 0;
+    this.touchedList.length = 0;
   }
 
   /** Reads every queue again (after something other than the matcher may have changed them). */

@@ -67,6 +67,33 @@ export class RejectionStats {
     this.ringNext = i + 1 === this.ringMax ? 0 : i + 1;
   }
 
+  /**
+   * As many {@link recordUnusedIndex} calls, in order, as there are entries in `reasons` (reason
+   * indices) and `offers`: the matcher records a cycle's refusals run spec by run spec. Of a run
+   * longer than the ring, only the last `ringMax` are written to it (the others would be
+   * overwritten within the run: the ring ends exactly as after the single calls).
+   */
+  recordUnusedRun(reasons: readonly number[], offers: readonly Offer[], atMs: number): void {
+    const count = reasons.length;
+    if (count === 0) return;
+    this.processedOffers += count;
+    this.unusedOffers += count;
+    this.lastUnusedOfferAtMs = atMs;
+    const counts = this.counts;
+    for (let k = 0; k < count; k++) counts[reasons[k]]++;
+    const max = this.ringMax;
+    if (max === 0) return;
+    const skip = count > max ? count - max : 0;
+    let i = (this.ringNext + skip) % max;
+    for (let k = skip; k < count; k++) {
+      this.offers[i] = offers[k];
+      this.reasons[i] = reasons[k];
+      this.atMs[i] = atMs;
+      i = i + 1 === max ? 0 : i + 1;
+    }
+    this.ringNext = i;
+  }
+
   /** Rejection counts per reason (only reasons that occurred). */
   byReason(): Partial<Record<NoMatchReason, number>> {
     const out: Partial<Record<NoMatchReason, number>> = {};

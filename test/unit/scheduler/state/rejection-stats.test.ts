@@ -44,6 +44,36 @@ t.test('recordUnusedIndex and recordUsedMany end exactly as recordUnused and rec
   }
 });
 
+t.test('recordUnusedRun ends exactly as the same recordUnused calls one by one', async (t) => {
+  const offers: Offer[] = [];
+  const reasons: NoMatchReason[] = [];
+  for (let k = 0; k < 80; k++) {
+    offers.push(makeOffer({ offerId: `o${k}` }));
+    reasons.push(NO_MATCH_REASONS[k % NO_MATCH_REASONS.length]);
+  }
+  for (const ringMax of [0, 1, 3, 7, 50]) {
+    for (const before of [0, 2, 9]) {
+      for (const count of [0, 1, 3, 7, 8, 20]) {
+        const one = new RejectionStats(ringMax);
+        const run = new RejectionStats(ringMax);
+        for (let k = 0; k < before; k++) {
+          one.recordUnused(reasons[79 - k], offers[79 - k], 5);
+          run.recordUnused(reasons[79 - k], offers[79 - k], 5);
+        }
+        const runReasons: number[] = [];
+        const runOffers: Offer[] = [];
+        for (let k = 0; k < count; k++) {
+          one.recordUnused(reasons[3 + 2 * k], offers[3 + 2 * k], 9);
+          runReasons.push(reasonIndex(reasons[3 + 2 * k]));
+          runOffers.push(offers[3 + 2 * k]);
+        }
+        run.recordUnusedRun(runReasons, runOffers, 9);
+        t.same(seen(run), seen(one), `ring ${ringMax}, ${before} before, ${count} at once`);
+      }
+    }
+  }
+});
+
 t.test('the ring keeps the last ringMax unused offers, oldest first', async (t) => {
   const s = new RejectionStats(3);
   for (let k = 0; k < 5; k++) s.recordUnused('InsufficientCpus', makeOffer({ offerId: `o${k}` }), k);
