@@ -201,15 +201,19 @@ class Candidate {
     return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec.resident === this.resident;
   }
 
-  /** Starts a cycle: nothing used or refused, not in the demand's dirty set, {@link uniform} read again. */
+  /** Starts a cycle: nothing used or refused, not in the demand's dirty set, {@link uniform} read again unless it holds. */
   begin(): void {
     this.usedSeq = 0;
     this.usedOffers = 0;
     this.refusedReasons.length = 0;
     this.refusedOffers.length = 0;
     this.demandMarked = false;
-    const roles = this.rs.instanceRoles;
-    this.uniform = !this.resident && roles.size === 1 && roles.has(this.ownRequest.role);
+    // Once uniform, it stays so while the request is this one: a non-resident run spec's instances
+    // take only its role, which changes only with a new request (then a new candidate).
+    if (!this.uniform && !this.resident) {
+      const roles = this.rs.instanceRoles;
+      this.uniform = roles.size === 1 && roles.has(this.ownRequest.role);
+    }
   }
 
   /**
