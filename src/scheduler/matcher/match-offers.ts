@@ -40,7 +40,7 @@ export class OfferMatcher {
    * placement. Weak: a deleted run spec's candidate goes with it.
    */
   private readonly candidates = new WeakMap<RunSpecState, Candidate>();
-  /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded there). */
+  /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded: {@link SHARED_FILTERS_PER_CANDIDATE}). */
   private readonly shared = new Map<string, RequestFilters>();
 
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
@@ -283,7 +283,7 @@ class Batch {
     }
     // The kinds of request of run specs gone or changed stay in the map until it is a few times
     // larger than needed; then it starts over (a kept candidate keeps its filters, which stay right).
-    if (shared.size > 4 * this.candidates.length + 64) shared.clear();
+    if (shared.size > SHARED_FILTERS_PER_CANDIDATE * this.candidates.length + SHARED_FILTERS_MIN) shared.clear();
     this.index();
     this.computeMinimum();
   }
@@ -382,6 +382,13 @@ class Batch {
     this.minMemMilli = mem;
   }
 }
+
+/**
+ * The specialised filters kept between cycles ({@link OfferMatcher}) are dropped once there are
+ * more kinds than this many per candidate of a cycle plus {@link SHARED_FILTERS_MIN} (docs/limits.md).
+ */
+export const SHARED_FILTERS_PER_CANDIDATE = 4;
+export const SHARED_FILTERS_MIN = 64;
 
 /** What one {@link OfferMatcher.match} call did: instances placed, offers left unexamined (the budget ran out). */
 export interface MatchOutcome {
