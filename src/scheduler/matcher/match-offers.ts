@@ -83,7 +83,7 @@ export class OfferMatcher {
 
   /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
   private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[]): number {
-    // Candidates live for one cycle, so the cycle's offer number marks both refusals and use.
+    // The cycle's offer number marks both refusals (`failed`, a new array per cycle) and use (`usedSeq`, reset by Candidate.begin).
     const seq = ++batch.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
