@@ -63,13 +63,17 @@ function slowFirst(a: string, b: string): number {
 
 /**
  * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: the core's
- * unit tests, pure and in-process (no sockets, processes, files or globals; the lint rules' tests
- * drive ESLint and stay alone). A process costs about 0.5 s of CPU before its first test (node,
- * tap, coverage), more than most of these files take. A batch that fails runs its failed files
- * again alone, so that the report names each (and says when one passes only alone).
+ * unit tests, pure and in-process (the lint rules' tests drive ESLint and stay alone), and the
+ * REST API's tests under test/api/ (each builds its own fastify over its own core, listens on port
+ * 0 of 127.0.0.1 when it listens at all, and writes only files of its own: nothing one file does
+ * is seen by another). A process costs about 0.5 s of CPU before its first test (node, tap,
+ * coverage), an API test's about 1.3 s (fastify and the whole of src/ loaded, and a coverage file
+ * of ~4.6 MB that c8 reads at the end), more than most of these files take. A batch that fails
+ * runs its failed files again alone, so that the report names each (and says when one passes only
+ * alone).
  */
 function batched(file: string): boolean {
-  return file.startsWith('test/unit/') && !file.startsWith('test/unit/lint/');
+  return (file.startsWith('test/unit/') && !file.startsWith('test/unit/lint/')) || file.startsWith('test/api/');
 }
 const BATCH_SIZE = 25;
 
@@ -120,17 +124,21 @@ function runFile(file: string): Promise<FileResult> {
   if (!existsSync(compiled)) {
     return Promise.resolve({ file, ok: false, output: `${compiled} is missing: run npm run build:tests\n`, stderr: '', ms: 0, cpuS: Number.NaN });
   }
-  return runProcess(file, [compiled]);
+  return runProcess(file, [compiled], 1);
 }
 
-/** Runs `node --enable-source-maps ...args` in its own process group, reported as `label`. */
-function runProcess(label: string, args: readonly string[]): Promise<FileResult> {
+/**
+ * Runs `node --enable-source-maps ...args` in its own process group, reported as `label`, with
+ * `files` test files' time: tap's timeout and the kill after it are {@link TIMEOUT_S} per file (a
+ * batch's files each have TIMEOUT_S of their own too: test/runner/batch.ts).
+ */
+function runProcess(label: string, args: readonly string[], files: number): Promise<FileResult> {
   const file = label;
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', CPU_WRAPPER, 'sh', process.execPath, '--enable-source-maps', ...args], {
       cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, TAP_TIMEOUT: String(TIMEOUT_S) },
+      env: { ...process.env, TAP_TIMEOUT: String(TIMEOUT_S * files), PACER_TEST_TIMEOUT_S: String(TIMEOUT_S) },
     });
     running.add(child);
     let output = '';
@@ -141,9 +149,9 @@ function runProcess(label: string, args: readonly string[]): Promise<FileResult>
     const timesPipe = child.stdio[3] as Readable | null;
     timesPipe?.setEncoding('utf8').on('data', (chunk: string) => { times += chunk; });
     const killer = setTimeout(() => {
-      output += `\n# run-suite: still running ${TIMEOUT_S} s + ${KILL_GRACE_MS / 1000} s after it started; killed\n`;
+      output += `\n# run-suite: still running ${TIMEOUT_S * files} s + ${KILL_GRACE_MS / 1000} s after it started; killed\n`;
       killGroup(child);
-    }, TIMEOUT_S * 1000 + KILL_GRACE_MS);
+    }, TIMEOUT_S * files * 1000 + KILL_GRACE_MS);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
       running.delete(child);
@@ -162,7 +170,7 @@ async function runBatch(files: readonly string[]): Promise<{ batch: FileResult; 
   const missing = files.filter((f) => !existsSync(compiledOf(f)));
   if (missing.length > 0) return { batch: { file: `batch of ${files.length}`, ok: true, output: '', stderr: '', ms: 0, cpuS: 0 }, files: await Promise.all(files.map(runFile)) };
   const label = `batch of ${files.length} (${files[0]} … ${files[files.length - 1]})`;
-  const batch = await runProcess(label, [join(COMPILED_ROOT, 'test', 'runner', 'batch.js'), ...files.flatMap((f) => [f, compiledOf(f)])]);
+  const batch = await runProcess(label, [join(COMPILED_ROOT, 'test', 'runner', 'batch.js'), ...files.flatMap((f) => [f, compiledOf(f)])], files.length);
   const results: FileResult[] = [];
   for (const file of files) {
     const line = new RegExp(`^(ok|not ok) \\d+ - ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?: # time=([\\d.]+)ms)?`, 'm').exec(batch.output);
