@@ -62,18 +62,33 @@ function slowFirst(a: string, b: string): number {
 }
 
 /**
- * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: the core's
- * unit tests, pure and in-process (the lint rules' tests drive ESLint and stay alone), and the
- * REST API's tests under test/api/ (each builds its own fastify over its own core, listens on port
- * 0 of 127.0.0.1 when it listens at all, and writes only files of its own: nothing one file does
- * is seen by another). A process costs about 0.5 s of CPU before its first test (node, tap,
- * coverage), an API test's about 1.3 s (fastify and the whole of src/ loaded, and a coverage file
- * of ~4.6 MB that c8 reads at the end), more than most of these files take. A batch that fails
- * runs its failed files again alone, so that the report names each (and says when one passes only
- * alone).
+ * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: those under
+ * {@link BATCHED_DIRS} but the {@link ALONE} ones. A process costs about 0.5 s of CPU before its
+ * first test (node, tap, coverage), one that loads fastify and most of src/ (the API's tests,
+ * conformance, the drivers over a core) about 1.3 s and a coverage file of ~4.6 MB that c8 reads at
+ * the end: more than most of these files take. A batch that fails runs its failed files again
+ * alone, so that the report names each (and says when one passes only alone).
+ *
+ * A batched file shares its process with the others of its batch, one file after the other: it
+ * must leave nothing behind that another could see (globals, environment, fixed ports, shared
+ * files, processes); the files of these directories listen on port 0 of 127.0.0.1, write in temp
+ * dirs of their own and stop what they start in their teardowns.
  */
+const BATCHED_DIRS: readonly string[] = [
+  'test/unit/', 'test/api/', 'test/conformance/', 'test/store/', 'test/cluster/', 'test/runtime/', 'test/whatif/',
+];
+/**
+ * Files of {@link BATCHED_DIRS} that run alone: the lint rules' tests (ESLint), a file calling the
+ * root test's assertions at its top level, and the files on a real ZooKeeper (started per file
+ * or shared by the whole run).
+ */
+const ALONE: readonly string[] = [
+  'test/unit/lint/', 'test/store/store-fixture-format.test.ts', 'test/store/zk/',
+  'test/cluster/mesos/zk/real-zookeeper.test.ts', 'test/cluster/mesos/driver/zk-failover.test.ts',
+];
 function batched(file: string): boolean {
-  return (file.startsWith('test/unit/') && !file.startsWith('test/unit/lint/')) || file.startsWith('test/api/');
+  const under = (prefix: string): boolean => file === prefix || file.startsWith(prefix);
+  return BATCHED_DIRS.some(under) && !ALONE.some(under);
 }
 const BATCH_SIZE = 25;
 
