@@ -143,9 +143,12 @@ function runFile(file: string): Promise<FileResult> {
 }
 
 /**
- * Runs `node --enable-source-maps ...args` in its own process group, reported as `label`, with
- * `files` test files' time: tap's timeout and the kill after it are {@link TIMEOUT_S} per file (a
- * batch's files each have TIMEOUT_S of their own too: test/runner/batch.ts).
+ * Runs `node --enable-source-maps ...args` in its own process group, reported as `label`: one
+ * test file, or a batch of `files` (test/runner/batch.ts). A file has {@link TIMEOUT_S}: tap's
+ * timeout, then the kill {@link KILL_GRACE_MS} later. In a batch each file has its own TIMEOUT_S
+ * (its test's timeout in batch.ts; the batch's tap timeout is their sum), and the kill comes when
+ * no file has ended for TIMEOUT_S + the grace (a file that hangs, or a process that does not exit
+ * after its last file), not after the whole batch's sum.
  */
 function runProcess(label: string, args: readonly string[], files: number): Promise<FileResult> {
   const file = label;
@@ -159,14 +162,20 @@ function runProcess(label: string, args: readonly string[], files: number): Prom
     let output = '';
     let stderr = '';
     let times = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
+    const killer = setTimeout(() => {
+      output += `\n# run-suite: still running ${TIMEOUT_S} s + ${KILL_GRACE_MS / 1000} s after it ${files > 1 ? 'started or a file of it ended' : 'started'}; killed\n`;
+      killGroup(child);
+    }, TIMEOUT_S * 1000 + KILL_GRACE_MS);
+    let scanned = 0;
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      // A batch's file ended (its line at the top level of the TAP): it has time again.
+      if (files > 1 && /^(?:not )?ok \d+ - /m.test(output.slice(scanned))) killer.refresh();
+      scanned = output.lastIndexOf('\n') + 1;
+    });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
     const timesPipe = child.stdio[3] as Readable | null;
     timesPipe?.setEncoding('utf8').on('data', (chunk: string) => { times += chunk; });
-    const killer = setTimeout(() => {
-      output += `\n# run-suite: still running ${TIMEOUT_S * files} s + ${KILL_GRACE_MS / 1000} s after it started; killed\n`;
-      killGroup(child);
-    }, TIMEOUT_S * files * 1000 + KILL_GRACE_MS);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
       running.delete(child);
