@@ -26,7 +26,8 @@ const root = t as unknown as Record<string, unknown>;
 const rootTest = t.test.bind(t);
 const args = process.argv.slice(2);
 const fileTimeoutS = Number(process.env.PACER_TEST_TIMEOUT_S);
-const fileOptions = Number.isFinite(fileTimeoutS) && fileTimeoutS > 0 ? { timeout: fileTimeoutS * 1000 } : {};
+/** A file's test options: a new object each time (tap deletes `timeout` from a test's options when it ends). */
+const fileOptions = (): { timeout?: number } => (Number.isFinite(fileTimeoutS) && fileTimeoutS > 0 ? { timeout: fileTimeoutS * 1000 } : {});
 
 /**
  * Replaces `key` of the root test with `value` until the returned function is called (tap's
@@ -67,7 +68,7 @@ for (let i = 0; i + 1 < args.length; i += 2) {
   } finally {
     for (const undo of restore) undo();
   }
-  void rootTest(name, fileOptions, async (ft) => {
+  void rootTest(name, fileOptions(), async (ft) => {
     for (const fn of teardowns) ft.teardown(fn);
     if (loadError !== undefined) throw loadError;
     if (misuse.length > 0) ft.fail(`${name} calls ${misuse.join(', ')} on the root test at its top level: it cannot be batched (test/runner/run-suite.ts batched())`);
