@@ -85,14 +85,20 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
 /**
  * `npm run build`: tsc (incremental) and the web UI, then the fingerprint of the inputs, so that
  * the next `npm start` knows the build is current. Returns the exit status.
+ *
+ * `check: false` (`npm run build -- --no-check`, for CI, whose typecheck stage has just checked
+ * every file this compiles, with the same options): tsc emits without type-checking
+ * (`--noCheck --isolatedModules`: each file on its own, about half the CPU), the same JavaScript
+ * and source maps byte for byte.
  */
-export function build(root) {
+export function build(root, { check = true } = {}) {
   // Taken before compiling: a file edited during the build makes the next start build again.
   const fingerprint = inputFingerprint(root);
   // tsc's incremental record does not notice deleted outputs: without the entry point, start over.
   if (!existsSync(join(root, OUTPUT))) rmSync(join(root, TS_BUILD_INFO), { force: true });
   const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', TS_BUILD_INFO], { cwd: root, stdio: 'inherit' });
+  const noCheck = check ? [] : ['--noCheck', '--isolatedModules'];
+  const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', TS_BUILD_INFO, ...noCheck], { cwd: root, stdio: 'inherit' });
   let status = run.status ?? 1;
   if (status === 0 && hasUi(root)) {
     // The web UI (esbuild, about a second): the same step as `npm run build:ui`.

@@ -7,9 +7,14 @@ import t from 'tap';
  *
  * Why: a test process costs about 0.5 s of CPU before its first test runs (node, tap, the
  * coverage of both), more than most of the core's unit tests take; the suite's ~100 files under
- * test/unit/ paid it each. Only files that call nothing at their top level but `t.test` (the rule
- * under test/unit/: pure, in-process tests, no sockets, processes, files or globals) may be
- * batched: a file calling anything else of the root test fails its batch, naming itself.
+ * test/unit/ paid it each (and the ~70 of test/api/ about 1.3 s: fastify and all of src/). Only
+ * files that call nothing of the root test at their top level but `t.test` and `t.teardown` (run
+ * when the file's test ends), and leave nothing behind that another file could see (globals,
+ * environment, fixed ports, shared files), may be batched: a file calling anything else of the
+ * root test fails its batch, naming itself.
+ *
+ * Each file has the time a file alone has (PACER_TEST_TIMEOUT_S, set by the runner: tap's timeout
+ * of its test, as TAP_TIMEOUT is of a file alone), so a batch ends no sooner than its files would.
  *
  * Arguments: pairs of the file's repository-relative name and its compiled path.
  */
@@ -20,6 +25,9 @@ type AnyTest = (...args: TestArgs) => Promise<unknown>;
 const root = t as unknown as Record<string, unknown>;
 const rootTest = t.test.bind(t);
 const args = process.argv.slice(2);
+const fileTimeoutS = Number(process.env.PACER_TEST_TIMEOUT_S);
+/** A file's test options: a new object each time (tap deletes `timeout` from a test's options when it ends). */
+const fileOptions = (): { timeout?: number } => (Number.isFinite(fileTimeoutS) && fileTimeoutS > 0 ? { timeout: fileTimeoutS * 1000 } : {});
 
 /**
  * Replaces `key` of the root test with `value` until the returned function is called (tap's
@@ -34,18 +42,21 @@ function shadow(key: string, value: unknown): () => void {
   };
 }
 
-const OTHERS = ['teardown', 'before', 'after', 'beforeEach', 'afterEach', 'plan', 'end', 'comment', 'pass', 'fail', 'ok', 'equal', 'same'] as const;
+const OTHERS = ['before', 'after', 'beforeEach', 'afterEach', 'plan', 'end', 'comment', 'pass', 'fail', 'ok', 'equal', 'same'] as const;
 
 for (let i = 0; i + 1 < args.length; i += 2) {
   const name = args[i] as string;
   const compiled = args[i + 1] as string;
   const queued: TestArgs[] = [];
+  const teardowns: (() => unknown)[] = [];
   const misuse: string[] = [];
   const restore = [
     shadow('test', (...testArgs: TestArgs): Promise<unknown> => {
       queued.push(testArgs);
       return Promise.resolve(undefined);
     }),
+    // A file's own clean-up (e.g. of a temp dir made at load time): run when the file's test ends, as alone when the process's root test does.
+    shadow('teardown', (fn: () => unknown): void => void teardowns.push(fn)),
     ...OTHERS.map((k) => shadow(k, (): void => void misuse.push(`t.${k}`))),
   ];
   let loadError: unknown;
@@ -57,7 +68,8 @@ for (let i = 0; i + 1 < args.length; i += 2) {
   } finally {
     for (const undo of restore) undo();
   }
-  void rootTest(name, async (ft) => {
+  void rootTest(name, fileOptions(), async (ft) => {
+    for (const fn of teardowns) ft.teardown(fn);
     if (loadError !== undefined) throw loadError;
     if (misuse.length > 0) ft.fail(`${name} calls ${misuse.join(', ')} on the root test at its top level: it cannot be batched (test/runner/run-suite.ts batched())`);
     for (const testArgs of queued) await (ft.test as unknown as AnyTest).apply(ft, testArgs);

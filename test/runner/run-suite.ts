@@ -62,14 +62,33 @@ function slowFirst(a: string, b: string): number {
 }
 
 /**
- * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: the core's
- * unit tests, pure and in-process (no sockets, processes, files or globals; the lint rules' tests
- * drive ESLint and stay alone). A process costs about 0.5 s of CPU before its first test (node,
- * tap, coverage), more than most of these files take. A batch that fails runs its failed files
- * again alone, so that the report names each (and says when one passes only alone).
+ * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: those under
+ * {@link BATCHED_DIRS} but the {@link ALONE} ones. A process costs about 0.5 s of CPU before its
+ * first test (node, tap, coverage), one that loads fastify and most of src/ (the API's tests,
+ * conformance, the drivers over a core) about 1.3 s and a coverage file of ~4.6 MB that c8 reads at
+ * the end: more than most of these files take. A batch that fails runs its failed files again
+ * alone, so that the report names each (and says when one passes only alone).
+ *
+ * A batched file shares its process with the others of its batch, one file after the other: it
+ * must leave nothing behind that another could see (globals, environment, fixed ports, shared
+ * files, processes); the files of these directories listen on port 0 of 127.0.0.1, write in temp
+ * dirs of their own and stop what they start in their teardowns.
  */
+const BATCHED_DIRS: readonly string[] = [
+  'test/unit/', 'test/api/', 'test/conformance/', 'test/store/', 'test/cluster/', 'test/runtime/', 'test/whatif/',
+];
+/**
+ * Files of {@link BATCHED_DIRS} that run alone: the lint rules' tests (ESLint), a file calling the
+ * root test's assertions at its top level, and the files on a real ZooKeeper (started per file
+ * or shared by the whole run).
+ */
+const ALONE: readonly string[] = [
+  'test/unit/lint/', 'test/store/store-fixture-format.test.ts', 'test/store/zk/',
+  'test/cluster/mesos/zk/real-zookeeper.test.ts', 'test/cluster/mesos/driver/zk-failover.test.ts',
+];
 function batched(file: string): boolean {
-  return file.startsWith('test/unit/') && !file.startsWith('test/unit/lint/');
+  const under = (prefix: string): boolean => file === prefix || file.startsWith(prefix);
+  return BATCHED_DIRS.some(under) && !ALONE.some(under);
 }
 const BATCH_SIZE = 25;
 
@@ -120,30 +139,43 @@ function runFile(file: string): Promise<FileResult> {
   if (!existsSync(compiled)) {
     return Promise.resolve({ file, ok: false, output: `${compiled} is missing: run npm run build:tests\n`, stderr: '', ms: 0, cpuS: Number.NaN });
   }
-  return runProcess(file, [compiled]);
+  return runProcess(file, [compiled], 1);
 }
 
-/** Runs `node --enable-source-maps ...args` in its own process group, reported as `label`. */
-function runProcess(label: string, args: readonly string[]): Promise<FileResult> {
+/**
+ * Runs `node --enable-source-maps ...args` in its own process group, reported as `label`: one
+ * test file, or a batch of `files` (test/runner/batch.ts). A file has {@link TIMEOUT_S}: tap's
+ * timeout, then the kill {@link KILL_GRACE_MS} later. In a batch each file has its own TIMEOUT_S
+ * (its test's timeout in batch.ts; the batch's tap timeout is their sum), and the kill comes when
+ * no file has ended for TIMEOUT_S + the grace (a file that hangs, or a process that does not exit
+ * after its last file), not after the whole batch's sum.
+ */
+function runProcess(label: string, args: readonly string[], files: number): Promise<FileResult> {
   const file = label;
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', CPU_WRAPPER, 'sh', process.execPath, '--enable-source-maps', ...args], {
       cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, TAP_TIMEOUT: String(TIMEOUT_S) },
+      env: { ...process.env, TAP_TIMEOUT: String(TIMEOUT_S * files), PACER_TEST_TIMEOUT_S: String(TIMEOUT_S) },
     });
     running.add(child);
     let output = '';
     let stderr = '';
     let times = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => { output += chunk; });
+    const killer = setTimeout(() => {
+      output += `\n# run-suite: still running ${TIMEOUT_S} s + ${KILL_GRACE_MS / 1000} s after it ${files > 1 ? 'started or a file of it ended' : 'started'}; killed\n`;
+      killGroup(child);
+    }, TIMEOUT_S * 1000 + KILL_GRACE_MS);
+    let scanned = 0;
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      // A batch's file ended (its line at the top level of the TAP): it has time again.
+      if (files > 1 && /^(?:not )?ok \d+ - /m.test(output.slice(scanned))) killer.refresh();
+      scanned = output.lastIndexOf('\n') + 1;
+    });
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
     const timesPipe = child.stdio[3] as Readable | null;
     timesPipe?.setEncoding('utf8').on('data', (chunk: string) => { times += chunk; });
-    const killer = setTimeout(() => {
-      output += `\n# run-suite: still running ${TIMEOUT_S} s + ${KILL_GRACE_MS / 1000} s after it started; killed\n`;
-      killGroup(child);
-    }, TIMEOUT_S * 1000 + KILL_GRACE_MS);
     child.on('close', (code, signal) => {
       clearTimeout(killer);
       running.delete(child);
@@ -162,7 +194,7 @@ async function runBatch(files: readonly string[]): Promise<{ batch: FileResult; 
   const missing = files.filter((f) => !existsSync(compiledOf(f)));
   if (missing.length > 0) return { batch: { file: `batch of ${files.length}`, ok: true, output: '', stderr: '', ms: 0, cpuS: 0 }, files: await Promise.all(files.map(runFile)) };
   const label = `batch of ${files.length} (${files[0]} … ${files[files.length - 1]})`;
-  const batch = await runProcess(label, [join(COMPILED_ROOT, 'test', 'runner', 'batch.js'), ...files.flatMap((f) => [f, compiledOf(f)])]);
+  const batch = await runProcess(label, [join(COMPILED_ROOT, 'test', 'runner', 'batch.js'), ...files.flatMap((f) => [f, compiledOf(f)])], files.length);
   const results: FileResult[] = [];
   for (const file of files) {
     const line = new RegExp(`^(ok|not ok) \\d+ - ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?: # time=([\\d.]+)ms)?`, 'm').exec(batch.output);

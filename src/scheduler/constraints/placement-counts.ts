@@ -19,12 +19,15 @@ import { readField } from './field-value';
  */
 export class PlacementCounts {
   private readonly slots: readonly FieldCounts[];
+  /** `slots[0]` (most run specs constrain one field): a check reads it without loading `slots`. */
+  private readonly first: FieldCounts | undefined;
   private readonly fields: readonly CompiledField[];
   private placed = 0;
 
   constructor(compiled: CompiledConstraints) {
     this.fields = compiled.fields;
     this.slots = compiled.fields.map((f) => new FieldCounts(f.tracksGroups));
+    this.first = this.slots.length > 0 ? this.slots[0] : undefined;
   }
 
   /** Number of placed instances counted. */
@@ -34,7 +37,7 @@ export class PlacementCounts {
 
   /** The counters of one field, by `CompiledConstraint.fieldIndex`. O(1), no allocation. */
   field(fieldIndex: number): FieldCounts {
-    return this.slots[fieldIndex];
+    return fieldIndex === 0 && this.first !== undefined ? this.first : this.slots[fieldIndex];
   }
 
   /** Counts an instance placed on `agent`. */

@@ -5,6 +5,7 @@ import type { Offer } from '../model/offer';
 import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
+import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
@@ -32,12 +33,22 @@ import { requestFor } from './request-for-role';
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
+  /**
+   * Each run spec's candidate, kept from cycle to cycle while its request, counters and residency
+   * stay the same objects ({@link Candidate.fits}): a cycle places a couple of thousand instances
+   * among a thousand candidates, so making and reading them all again each cycle was a cost per
+   * placement. Weak: a deleted run spec's candidate goes with it.
+   */
+  private readonly candidates = new WeakMap<RunSpecState, Candidate>();
+  /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded: {@link SHARED_FILTERS_PER_CANDIDATE}). */
+  private readonly shared = new Map<string, RequestFilters>();
+
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
 
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
   match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
-    const batch = new Batch(ctx, nowMs, this.plugins);
+    const batch = new Batch(ctx, nowMs, this.plugins, this.candidates, this.shared);
     const declined: string[] = [];
     const rest: Offer[] = [];
     const allowed = budget;
@@ -72,7 +83,7 @@ export class OfferMatcher {
 
   /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
   private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[]): number {
-    // Candidates live for one cycle, so the cycle's offer number marks both refusals and use.
+    // The cycle's offer number marks both refusals (`failed`, a new array per cycle) and use (`usedSeq`, reset by Candidate.begin).
     const seq = ++batch.offerSeq;
     const ledger = new OfferLedger(offer);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
@@ -106,8 +117,16 @@ export class OfferMatcher {
           continue;
         }
         const rs = c.rs;
+        if (c.uniform && (c.queue.peek() as Instance).reservation !== undefined) {
+          // A reservation left from when the run spec was resident: it waits for its own offer
+          // (refresh gives it no filters), as it would have had its head been read earlier.
+          c.uniform = false;
+          c.refresh(batch);
+          continue;
+        }
         const inst = c.queue.shift() as Instance;
-        known[i] = 0;
+        // A uniform queue's next head takes the same filters: it is not read until it is placed.
+        if (!c.uniform) known[i] = 0;
         if (!c.demandMarked) {
           // Its queue changed: the demand looks at it again after this input (once per batch is enough).
           ctx.state.demandDirty.add(rs);
@@ -116,7 +135,7 @@ export class OfferMatcher {
         if (c.usedSeq !== seq) {
           c.usedSeq = seq;
           // Recorded with the refusals, at the end of the cycle.
-          c.usedOffers++;
+          if (c.usedOffers++ === 0 && c.refusedReasons.length === 0) batch.touched(c);
         }
         const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
@@ -133,10 +152,11 @@ export class OfferMatcher {
 }
 
 /**
- * One run spec that wants offers, as one matching cycle sees it: what the matcher reads when it
- * filters it, kept together in one small object made for the cycle (the run spec's own state is
- * spread over a large heap; at a million instances every object a visit loads is a likely cache
- * miss).
+ * One run spec that wants offers, as the matching cycles see it: what the matcher reads when it
+ * filters it, kept together in one small object (the run spec's own state is spread over a large
+ * heap; at a million instances every object a visit loads is a likely cache miss). Made once per
+ * run spec request and counters ({@link fits}) and kept between cycles; {@link begin} resets what
+ * belongs to one cycle.
  */
 class Candidate {
   readonly queue: InstanceQueue;
@@ -144,24 +164,56 @@ class Candidate {
   readonly resident: boolean;
   /** The run spec's placement counters (replaced only when its definition changes, never during a cycle). */
   readonly counts: PlacementCounts;
+  /** The run spec's offer statistics. */
+  readonly stats: RejectionStats;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
   /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
   usedOffers = 0;
+  /** The offers it refused in this cycle and why (reason indices), in order, not yet recorded (Batch.recordRejections). */
+  readonly refusedReasons: number[] = [];
+  readonly refusedOffers: Offer[] = [];
   /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
   filters: RequestFilters | undefined = undefined;
+  /**
+   * Every waiting instance takes the run spec's own request: the run spec is not resident and all
+   * its instances run under its role (`instanceRoles`), so no head needs reading to choose its
+   * filters (a new head is read when it is placed, where a left-over reservation is caught).
+   */
+  uniform = false;
   private headVersion = -1;
   private request: LaunchRequest | undefined = undefined;
   /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
-  private readonly ownRequest: LaunchRequest;
+  readonly ownRequest: LaunchRequest;
 
-  constructor(readonly rs: RunSpecState, readonly id: number) {
+  constructor(readonly rs: RunSpecState) {
     this.queue = rs.scheduled;
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
+    this.stats = rs.rejections;
     this.ownRequest = rs.request;
+  }
+
+  /** Whether this candidate still describes `rs` (its request, counters and residency are the ones it read). */
+  fits(rs: RunSpecState): boolean {
+    return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec.resident === this.resident;
+  }
+
+  /** Starts a cycle: nothing used or refused, not in the demand's dirty set, {@link uniform} read again unless it holds. */
+  begin(): void {
+    this.usedSeq = 0;
+    this.usedOffers = 0;
+    this.refusedReasons.length = 0;
+    this.refusedOffers.length = 0;
+    this.demandMarked = false;
+    // Once uniform, it stays so while the request is this one: a non-resident run spec's instances
+    // take only its role, which changes only with a new request (then a new candidate).
+    if (!this.uniform && !this.resident) {
+      const roles = this.rs.instanceRoles;
+      this.uniform = roles.size === 1 && roles.has(this.ownRequest.role);
+    }
   }
 
   /**
@@ -170,9 +222,18 @@ class Candidate {
    * reservation). The request is remembered while the queue does not change: an instance of a
    * non-resident run spec keeps its role and has no reservation while it waits, so a head refused
    * by offer after offer is not loaded again (at a million instances, the queue's array and the
-   * instance are cache misses on every visit).
+   * instance are cache misses on every visit). A {@link uniform} candidate reads no head at all:
+   * its request is the run spec's own whatever the head (after each placement the next head would
+   * otherwise be loaded once here and once more when it is placed, by then evicted again).
    */
   refresh(batch: Batch): void {
+    if (this.uniform) {
+      if (this.request !== this.ownRequest) {
+        this.request = this.ownRequest;
+        this.filters = batch.filtersFor(this.ownRequest);
+      }
+      return;
+    }
     const version = this.queue.version;
     if (version === this.headVersion && !this.resident) return;
     const next = this.queue.peek() as Instance;
@@ -203,17 +264,26 @@ class Batch {
   minMemMilli = 0;
   /** Offers matched so far in this cycle (the `failed` marks and candidates' `usedSeq`). */
   offerSeq = 0;
-  private readonly shared = new Map<string, RequestFilters>();
-  /** Every candidate of the cycle, drained ones included, by `Candidate.id`. */
-  private readonly all: readonly Candidate[];
-  // The offers refused by a run spec that had not used them, in order (see rejected).
-  private readonly logWho: number[] = [];
-  private readonly logReason: NoMatchReason[] = [];
-  private readonly logOffer: Offer[] = [];
+  /** The candidates that used or refused an offer in this cycle, in the order they first did. */
+  private readonly touchedList: Candidate[] = [];
 
-  constructor(ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[]) {
-    for (const rs of ctx.demand.wantingRunSpecs()) if (ctx.demand.wantsOffers(rs, nowMs)) this.candidates.push(new Candidate(rs, this.candidates.length));
-    this.all = this.candidates;
+  constructor(
+    ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[],
+    kept: WeakMap<RunSpecState, Candidate>, private readonly shared: Map<string, RequestFilters>,
+  ) {
+    for (const rs of ctx.demand.wantingRunSpecs()) {
+      if (!ctx.demand.wantsOffers(rs, nowMs)) continue;
+      let c = kept.get(rs);
+      if (c === undefined || !c.fits(rs)) {
+        c = new Candidate(rs);
+        kept.set(rs, c);
+      }
+      c.begin();
+      this.candidates.push(c);
+    }
+    // The kinds of request of run specs gone or changed stay in the map until it is a few times
+    // larger than needed; then it starts over (a kept candidate keeps its filters, which stay right).
+    if (shared.size > SHARED_FILTERS_PER_CANDIDATE * this.candidates.length + SHARED_FILTERS_MIN) shared.clear();
     this.index();
     this.computeMinimum();
   }
@@ -230,48 +300,38 @@ class Batch {
   }
 
   /**
-   * `offer` was not used by `c` for `reason`: kept in the cycle's log, recorded in the run spec's
-   * statistics by {@link recordRejections}. Appending to three arrays keeps a refusal from loading
-   * the run spec and its statistics (half a dozen objects scattered over the heap) on every visit;
-   * recording them run spec by run spec loads each once.
+   * `offer` was not used by `c` for `reason`: kept on the candidate, recorded in the run spec's
+   * statistics by {@link recordRejections}. A refusal loads no statistics (an object and its arrays
+   * scattered over the heap); they are written once per run spec and cycle, in order.
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    this.logWho.push(c.id);
-    this.logReason.push(reason);
-    this.logOffer.push(offer);
+    if (c.refusedReasons.length === 0 && c.usedOffers === 0) this.touchedList.push(c);
+    c.refusedReasons.push(reasonIndex(reason));
+    c.refusedOffers.push(offer);
+  }
+
+  /** `c` used its first offer of the cycle and refused none before (see {@link recordRejections}). */
+  touched(c: Candidate): void {
+    this.touchedList.push(c);
   }
 
   /**
-   * Records the offers used and the logged refusals in the run specs' statistics
-   * ({@link RejectionStats.recordUsed}, {@link RejectionStats.recordUnusedMany}), each run spec's
+   * Records the offers used and refused in the run specs' statistics
+   * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedRun}), each run spec's
    * refusals in the order they happened, so the statistics end as if each had been recorded at once
    * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
    * Call once, at the end of the cycle.
    */
   recordRejections(nowMs: number): void {
-    for (const c of this.all) {
-      for (let k = 0; k < c.usedOffers; k++) c.rs.rejections.recordUsed(nowMs);
+    for (const c of this.touchedList) {
+      c.stats.recordUsedMany(c.usedOffers, nowMs);
       c.usedOffers = 0;
+      if (c.refusedReasons.length === 0) continue;
+      c.stats.recordUnusedRun(c.refusedReasons, c.refusedOffers, nowMs);
+      c.refusedReasons.length = 0;
+      c.refusedOffers.length = 0;
     }
-    const who = this.logWho;
-    const total = who.length;
-    if (total === 0) return;
-    // A counting sort of the log by candidate, stable.
-    const start = new Int32Array(this.all.length + 1);
-    for (let k = 0; k < total; k++) start[who[k] + 1]++;
-    for (let c = 0; c < this.all.length; c++) start[c + 1] += start[c];
-    const order = new Int32Array(total);
-    for (let k = 0; k < total; k++) order[start[who[k]]++] = k;
-    // `start[c]` is now where candidate c's run ends (and c + 1's begins).
-    let from = 0;
-    for (let c = 0; c < this.all.length; c++) {
-      const to = start[c];
-      if (to > from) this.all[c].rs.rejections.recordUnusedMany(this.logReason, this.logOffer, order, from, to, nowMs);
-      from = to;
-    }
-    who.length = 0;
-    this.logReason.length = 0;
-    this.logOffer.length = 0;
+    this.touchedList.length = 0;
   }
 
   /** Reads every queue again (after something other than the matcher may have changed them). */
@@ -315,13 +375,20 @@ class Batch {
     let cpus = Infinity;
     let mem = Infinity;
     for (const c of this.candidates) {
-      cpus = Math.min(cpus, c.rs.request.resources.cpusMilli);
-      mem = Math.min(mem, c.rs.request.resources.memMilli);
+      cpus = Math.min(cpus, c.ownRequest.resources.cpusMilli);
+      mem = Math.min(mem, c.ownRequest.resources.memMilli);
     }
     this.minCpusMilli = cpus;
     this.minMemMilli = mem;
   }
 }
+
+/**
+ * The specialised filters kept between cycles ({@link OfferMatcher}) are dropped once there are
+ * more kinds than this many per candidate of a cycle plus {@link SHARED_FILTERS_MIN} (docs/limits.md).
+ */
+export const SHARED_FILTERS_PER_CANDIDATE = 4;
+export const SHARED_FILTERS_MIN = 64;
 
 /** What one {@link OfferMatcher.match} call did: instances placed, offers left unexamined (the budget ran out). */
 export interface MatchOutcome {

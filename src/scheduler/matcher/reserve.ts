@@ -16,33 +16,44 @@ export interface Reservation {
  * The Reserve step: deducts one instance of `req` from the ledger. Scalars come from the role's
  * reserved pools first, then unreserved; fixed ports are taken where they are; dynamic ports are the
  * lowest free ones (deterministic, no draw). Only call after every filter accepted the offer.
- * Hot path: a few small arrays per call, no maps.
+ * Hot path: the allocation and its entries, and for host ports the pools' order and the ports
+ * taken; no maps.
  */
 export function reserve(req: LaunchRequest, ledger: OfferLedger): Reservation {
-  const pools = usablePools(ledger.pools, req);
-  const ports: (PortRange[] | undefined)[] = new Array(pools.length);
-  const hostPorts = req.hostPorts.length === 0 ? NO_PORTS : takePorts(pools, req, ports);
+  const all = ledger.pools;
+  let ports: (PortRange[] | undefined)[] | undefined;
+  let hostPorts = NO_PORTS;
+  if (req.hostPorts.length > 0) {
+    // Indexed like `all` (not like the usable pools) so that the scalar pass below needs no list.
+    ports = new Array<PortRange[] | undefined>(all.length);
+    hostPorts = takePorts(all, usablePools(all, req), req, ports);
+  }
   let cpus = req.resources.cpusMilli;
   let mem = req.resources.memMilli;
   let disk = req.resources.diskMilli;
   let gpus = req.resources.gpus;
   const allocation: OfferedPool[] = [];
-  for (let i = 0; i < pools.length; i++) {
-    const pool = pools[i];
-    const c = Math.min(cpus, pool.cpusMilli);
-    const m = Math.min(mem, pool.memMilli);
-    const d = Math.min(disk, pool.diskMilli);
-    const g = Math.min(gpus, pool.gpus);
-    if (c + m + d + g === 0 && ports[i] === undefined) continue;
-    pool.cpusMilli -= c;
-    pool.memMilli -= m;
-    pool.diskMilli -= d;
-    pool.gpus -= g;
-    cpus -= c;
-    mem -= m;
-    disk -= d;
-    gpus -= g;
-    allocation.push({ reservedFor: pool.reservedFor, cpusMilli: c, memMilli: m, diskMilli: d, gpus: g, ports: ports[i] ?? NO_RANGES });
+  // The role's reserved pools first, then the unreserved ones (usablePools' order), in two passes.
+  for (let pass = 0; pass < 2; pass++) {
+    for (let i = 0; i < all.length; i++) {
+      const pool = all[i];
+      if (pass === 0 ? pool.reservedFor === undefined || !poolUsable(pool, req.role, req.acceptsUnreserved, req.acceptsReserved) : pool.reservedFor !== undefined || !req.acceptsUnreserved) continue;
+      const taken = ports === undefined ? undefined : ports[i];
+      const c = Math.min(cpus, pool.cpusMilli);
+      const m = Math.min(mem, pool.memMilli);
+      const d = Math.min(disk, pool.diskMilli);
+      const g = Math.min(gpus, pool.gpus);
+      if (c + m + d + g === 0 && taken === undefined) continue;
+      pool.cpusMilli -= c;
+      pool.memMilli -= m;
+      pool.diskMilli -= d;
+      pool.gpus -= g;
+      cpus -= c;
+      mem -= m;
+      disk -= d;
+      gpus -= g;
+      allocation.push({ reservedFor: pool.reservedFor, cpusMilli: c, memMilli: m, diskMilli: d, gpus: g, ports: taken ?? NO_RANGES });
+    }
   }
   ledger.placed++;
   ledger.version++;
@@ -60,14 +71,15 @@ function usablePools(all: readonly LedgerPool[], req: LaunchRequest): LedgerPool
   return out;
 }
 
-function takePorts(pools: LedgerPool[], req: LaunchRequest, taken: (PortRange[] | undefined)[]): number[] {
+/** Takes the host ports from `pools` (the usable ones, in order); `taken` (indexed like `all`) gets the ports taken per pool. */
+function takePorts(all: readonly LedgerPool[], pools: LedgerPool[], req: LaunchRequest, taken: (PortRange[] | undefined)[]): number[] {
   const out = new Array<number>(req.hostPorts.length);
   for (let k = 0; k < req.hostPorts.length; k++) {
     const port = req.hostPorts[k];
     if (port === 0) continue;
     const i = pools.findIndex((p) => p.ranges.some((r) => port >= r[0] && port <= r[1]));
     assert(i >= 0, `reserve: fixed port ${port} vanished after filtering`);
-    take(pools, taken, i, port);
+    take(pools[i], taken, all.indexOf(pools[i]), port);
     out[k] = port;
   }
   for (let k = 0; k < req.hostPorts.length; k++) {
@@ -75,14 +87,14 @@ function takePorts(pools: LedgerPool[], req: LaunchRequest, taken: (PortRange[] 
     const i = pools.findIndex((p) => p.ranges.length > 0);
     assert(i >= 0, 'reserve: dynamic port vanished after filtering');
     const port = pools[i].ranges[0][0];
-    take(pools, taken, i, port);
+    take(pools[i], taken, all.indexOf(pools[i]), port);
     out[k] = port;
   }
   return out;
 }
 
-function take(pools: LedgerPool[], taken: (PortRange[] | undefined)[], i: number, port: number): void {
-  removePort(pools[i], port);
+function take(pool: LedgerPool, taken: (PortRange[] | undefined)[], i: number, port: number): void {
+  removePort(pool, port);
   (taken[i] ??= []).push([port, port]);
 }
 

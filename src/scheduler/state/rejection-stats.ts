@@ -35,46 +35,61 @@ export class RejectionStats {
   constructor(private readonly ringMax: number) {}
 
   recordUsed(atMs: number): void {
-    this.processedOffers++;
+    this.recordUsedMany(1, atMs);
+  }
+
+  /** As many {@link recordUsed} calls as `count` (the matcher counts a cycle's uses per run spec). */
+  recordUsedMany(count: number, atMs: number): void {
+    if (count <= 0) return;
+    this.processedOffers += count;
     this.lastUsedOfferAtMs = atMs;
   }
 
   recordUnused(reason: NoMatchReason, offer: Offer, atMs: number): void {
-    this.processedOffers++;
-    this.unusedOffers++;
-    this.lastUnusedOfferAtMs = atMs;
-    const r = REASON_INDEX[reason];
-    this.counts[r]++;
-    if (this.ringMax === 0) return;
-    const i = this.ringNext;
-    this.offers[i] = offer;
-    this.reasons[i] = r;
-    this.atMs[i] = atMs;
-    this.ringNext = (i + 1) % this.ringMax;
+    this.recordUnusedIndex(REASON_INDEX[reason], offer, atMs);
   }
 
   /**
-   * As many {@link recordUnused} calls, in order, as there are entries `indices[from..to)`, each
-   * for `reasons[i]` and `offers[i]` (i an entry): the matcher records a cycle's refusals run spec
-   * by run spec. Of a run longer than the ring, only the last `ringMax` are written to it: the
-   * others would be overwritten within the run (the ring ends exactly as after the single calls).
+   * {@link recordUnused} with the reason given by its index in {@link NO_MATCH_REASONS}
+   * ({@link reasonIndex}): the matcher logs a cycle's refusals as indices, so recording them looks
+   * up no reason text.
    */
-  recordUnusedMany(reasons: readonly NoMatchReason[], offers: readonly Offer[], indices: Int32Array, from: number, to: number, atMs: number): void {
-    const count = to - from;
-    if (count <= 0) return;
+  recordUnusedIndex(reason: number, offer: Offer, atMs: number): void {
+    this.processedOffers++;
+    this.unusedOffers++;
+    this.lastUnusedOfferAtMs = atMs;
+    this.counts[reason]++;
+    if (this.ringMax === 0) return;
+    const i = this.ringNext;
+    this.offers[i] = offer;
+    this.reasons[i] = reason;
+    this.atMs[i] = atMs;
+    this.ringNext = i + 1 === this.ringMax ? 0 : i + 1;
+  }
+
+  /**
+   * As many {@link recordUnusedIndex} calls, in order, as there are entries in `reasons` (reason
+   * indices) and `offers`: the matcher records a cycle's refusals run spec by run spec. Of a run
+   * longer than the ring, only the last `ringMax` are written to it (the others would be
+   * overwritten within the run: the ring ends exactly as after the single calls).
+   */
+  recordUnusedRun(reasons: readonly number[], offers: readonly Offer[], atMs: number): void {
+    const count = reasons.length;
+    if (count === 0) return;
     this.processedOffers += count;
     this.unusedOffers += count;
     this.lastUnusedOfferAtMs = atMs;
-    for (let k = from; k < to; k++) this.counts[REASON_INDEX[reasons[indices[k]]]]++;
-    if (this.ringMax === 0) return;
-    const skip = Math.max(0, count - this.ringMax);
-    let i = (this.ringNext + skip) % this.ringMax;
-    for (let k = from + skip; k < to; k++) {
-      const e = indices[k];
-      this.offers[i] = offers[e];
-      this.reasons[i] = REASON_INDEX[reasons[e]];
+    const counts = this.counts;
+    for (let k = 0; k < count; k++) counts[reasons[k]]++;
+    const max = this.ringMax;
+    if (max === 0) return;
+    const skip = count > max ? count - max : 0;
+    let i = (this.ringNext + skip) % max;
+    for (let k = skip; k < count; k++) {
+      this.offers[i] = offers[k];
+      this.reasons[i] = reasons[k];
       this.atMs[i] = atMs;
-      i = (i + 1) % this.ringMax;
+      i = i + 1 === max ? 0 : i + 1;
     }
     this.ringNext = i;
   }
@@ -102,3 +117,8 @@ export class RejectionStats {
 }
 
 const REASON_INDEX = Object.fromEntries(NO_MATCH_REASONS.map((r, i) => [r, i])) as Record<NoMatchReason, number>;
+
+/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link RejectionStats.recordUnusedIndex} takes). */
+export function reasonIndex(reason: NoMatchReason): number {
+  return REASON_INDEX[reason];
+}

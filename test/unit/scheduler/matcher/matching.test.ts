@@ -188,3 +188,35 @@ t.test('one batch of offers: every run spec records each offer it did not use, i
     t.same(stats?.lastUnused().map((u) => [u.offer.offerId, u.reason]), e.unused, `${id}: the unused offers, oldest first`);
   }
 });
+
+t.test('a run spec changed between offer cycles is matched with its new definition (the kept candidate is replaced)', async (t) => {
+  const h = new Harness();
+  h.put(makeApp({ id: '/dev/app', role: 'dev', acceptedResourceRoles: ['dev'], cpus: 1, instances: 2 }));
+  t.same(h.offer(makeOffer({ offerId: 'o1', cpus: 4 })), [], 'an unreserved offer does not suit acceptedResourceRoles [dev]');
+  t.same(h.scheduler.rejections('/dev/app')?.byReason(), { UnfulfilledRole: 1 });
+  // Its first deployment is still running (nothing placed): the change stops it (force).
+  const put = h.put(makeApp({ id: '/dev/app', role: 'dev', acceptedResourceRoles: ['*'], cpus: 0.5, instances: 2, version: '2026-01-02T00:00:00.000Z' }), { force: true });
+  t.equal(put.ok, true, 'the change is accepted');
+  const launched = h.offer(makeOffer({ offerId: 'o2', cpus: 4 }));
+  t.same(launched.map((l) => [l.role, l.resources.cpusMilli]), [['dev', 500], ['dev', 500]], 'both placed with the new request');
+  const [accept] = h.calls('accept');
+  t.same(accept.operations.map((o) => o.allocation.map((p) => [p.reservedFor ?? '*', p.cpusMilli])), [[['*', 500]], [['*', 500]]]);
+});
+
+t.test('offer statistics are recorded per run spec across cycles, used and unused, as one call per offer would', async (t) => {
+  const h = new Harness({ options: { lastUnusedOffersMax: 3 } });
+  h.put(makeApp({ id: '/big', cpus: 3, instances: 3 }));
+  h.put(makeApp({ id: '/small', cpus: 1, instances: 6 }));
+  // Cycle 1: o1 (4 cpus) takes one /big and one /small; o2 (1 cpu) is refused by /big, used by /small.
+  h.offer(makeOffer({ offerId: 'o1', cpus: 4 }), makeOffer({ offerId: 'o2', cpus: 1 }));
+  // Cycle 2: three small offers, each refused by /big.
+  h.offer(makeOffer({ offerId: 'o3', cpus: 1 }), makeOffer({ offerId: 'o4', cpus: 1 }), makeOffer({ offerId: 'o5', cpus: 1 }));
+  const big = h.scheduler.rejections('/big');
+  const small = h.scheduler.rejections('/small');
+  t.match(big, { processedOffers: 5, unusedOffers: 4 });
+  t.same(big?.byReason(), { InsufficientCpus: 4 });
+  t.same(big?.lastUnused().map((u) => u.offer.offerId), ['o3', 'o4', 'o5'], 'the ring of 3: the last three, oldest first');
+  t.match(small, { processedOffers: 5, unusedOffers: 0 });
+  t.same(h.conditions('/big').filter((c) => c === 'Scheduled').length, 2, '/big: one placed, two wait');
+  t.same(h.conditions('/small').filter((c) => c === 'Scheduled').length, 1, '/small: five placed, one waits');
+});
