@@ -27,6 +27,12 @@ export class SchedulerState {
    * every change of the input.
    */
   readonly dirty = new Set<Instance>();
+  /**
+   * Instances created during the current input, in creation order (`scheduleNewInstances`): written
+   * with the dirty set by the same flush, without an entry each in that Set (a scale-up creates up to
+   * `instancesPerInput` of them per input, a million in bench:match's queue build).
+   */
+  readonly created: Instance[] = [];
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;
