@@ -43,8 +43,25 @@ export class InstanceIndex {
     return this.positionOf(instanceId) !== undefined;
   }
 
-  /** Takes the instance out; false when it is not held. */
+  /**
+   * Takes the instance out; false when it is not held. The newest instance is taken off the end
+   * without a look-up (a delete or stop kills the newest first: taking a run spec's million
+   * Scheduled instances away so indexes none of them), except during an iteration, where an
+   * instance added after it must still be visited.
+   */
   delete(instanceId: string): boolean {
+    const list = this.list;
+    if (this.iterating === 0 && list.length > 0 && list[list.length - 1]?.instanceId === instanceId) {
+      list.pop();
+      this.positions.delete(instanceId);
+      // Holes are only in the indexed part, so the ones now at the end have no entry left either.
+      while (list.length > 0 && list[list.length - 1] === undefined) {
+        list.pop();
+        this.holes--;
+      }
+      if (this.indexed > list.length) this.indexed = list.length;
+      return true;
+    }
     const at = this.positionOf(instanceId);
     if (at === undefined) return false;
     this.list[at] = undefined;

@@ -13,7 +13,7 @@ function inst(n: number): Instance {
   return { instanceId: `web.instance-${n}` } as unknown as Instance;
 }
 
-type Op = { add: number } | { get: number } | { del: number } | { iterate: true } | { iterateDeleting: number[] } | { iterateAdding: number };
+type Op = { add: number } | { get: number } | { del: number } | { iterate: true } | { iterateDeleting: number[] } | { iterateAdding: number } | { iterateDeletingThenAdding: [number, number] };
 
 function apply(ops: readonly Op[]): { index: InstanceIndex; model: Map<string, Instance>; mismatches: string[] } {
   const index = new InstanceIndex();
@@ -52,6 +52,21 @@ function apply(ops: readonly Op[]): { index: InstanceIndex; model: Map<string, I
         return out;
       };
       if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration deleting`);
+    } else if ('iterateDeletingThenAdding' in op) {
+      // When the iteration reaches the deleted instance: delete it, then add another.
+      const [gone, added] = op.iterateDeletingThenAdding;
+      const seen = (source: InstanceIndex | Map<string, Instance>): string[] => {
+        const out: string[] = [];
+        for (const i of source.values()) {
+          out.push(i.instanceId);
+          if (i === of(gone)) {
+            source.delete(of(gone).instanceId);
+            source.set(of(added).instanceId, of(added));
+          }
+        }
+        return out;
+      };
+      if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration deleting then adding`);
     } else {
       const seen = (source: InstanceIndex | Map<string, Instance>): string[] => {
         const out: string[] = [];
@@ -84,6 +99,8 @@ t.test('answers as a Map: adds, look-ups (indexing as far as needed), deletes, i
       name: 'compaction after many deletes keeps order and look-ups',
       ops: [...range(0, 5000).map((n) => ({ add: n })), { get: 4000 }, ...range(0, 3000).map((n) => ({ del: n * 1 })), { get: 3999 }, { get: 4001 }, { get: 4999 }, { get: 2999 }, ...range(5000, 5100).map((n) => ({ add: n })), { get: 5050 }, { iterate: true }],
     },
+    { name: 'newest first, as a stop kills: taken off the end, across holes', ops: [...range(0, 10).map((n) => ({ add: n })), { get: 3 }, { del: 6 }, { del: 2 }, { del: 9 }, { del: 8 }, { del: 7 }, { get: 5 }, { add: 20 }, { get: 20 }, { get: 1 }, { iterate: true }, ...range(0, 10).reverse().map((n) => ({ del: n })), { del: 20 }, { iterate: true }, { add: 30 }, { get: 30 }] },
+    { name: 'the newest deleted during an iteration, then one added: the added one is visited', ops: [...range(0, 4).map((n) => ({ add: n })), { iterateDeletingThenAdding: [3, 11] }, { get: 11 }, { get: 3 }] },
     {
       name: 'no compaction under an iteration (deleting most of the instances from inside it)',
       ops: [...range(0, 3000).map((n) => ({ add: n })), { iterateDeleting: range(0, 2500) }, { get: 2600 }, { del: 2700 }, { iterate: true }],
