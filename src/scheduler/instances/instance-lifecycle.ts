@@ -54,15 +54,18 @@ export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) 
 }
 
 /**
- * Creates `count` new Scheduled instances of the run spec's current version, queues them, marks
- * them for the input's one write (instance-tracker.ts) and announces each. Every field of the record is set here, in one
+ * Creates `count` new Scheduled instances of the run spec's current version, queues them, lists
+ * them for the input's one write (the state's `created`, written by `flushInstances` without an
+ * entry each in the dirty Set) and announces each. Every field of the record is set here, in one
  * order, so all instances share one object shape (this runs a million times at scale).
  */
 export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, count: number): void {
   if (count <= 0) return;
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
-  const created: Instance[] = new Array<Instance>(count);
+  // Listed for the input's one write (instance-tracker.ts, flushInstances), in creation order.
+  const created = ctx.state.created;
+  const first = created.length;
   for (let i = 0; i < count; i++) {
     const inst: Instance = {
       instanceId: newInstanceId(spec.id, ctx.random),
@@ -87,14 +90,15 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
     };
     rs.instances.set(inst.instanceId, inst);
     rs.scheduled.push(inst);
-    created[i] = inst;
+    created.push(inst);
   }
   countRole(ctx, rs, spec.role, count);
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
-  for (let i = 0; i < count; i++) markChanged(ctx, created[i]);
-  if (ctx.effects.eventsWanted) for (const inst of created) ctx.effects.event(instanceChangedEvent(inst, nowMs), NEW_INSTANCE);
+  if (ctx.effects.eventsWanted) {
+    for (let i = first; i < created.length; i++) ctx.effects.event(instanceChangedEvent(created[i], nowMs), NEW_INSTANCE);
+  }
 }
 
 /** A new instance as its first event describes it: to run, no kill. */

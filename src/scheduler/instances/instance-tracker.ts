@@ -284,17 +284,35 @@ export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task
 }
 
 /**
- * Writes every instance changed since the last write (the state's dirty set) that still exists, in
- * one store call, and empties the set: an instance is written at most once per flush, with all the
- * changes of the input so far. Two places flush: the facade once at the end of every input, and the
- * matcher right before each ACCEPT, because the instances an offer launches must be durable before
- * the cluster sees the launch (the Store port's contract; with the ZooKeeper store the driver's
- * calls wait for the writes made before them, store/durable-driver.ts). Expunged instances are
- * deleted at once by `expungeInstance` and skipped here.
+ * Writes every instance created or changed since the last write (the state's `created` list and
+ * dirty set) that still exists, in one store call, and empties both: an instance is written at
+ * most once per flush, with all the changes of the input so far. The instances created come first,
+ * in creation order (the order a store first sees instances is the order it lists them at
+ * recovery); one created and then changed in the same flush is written once, there. Two places
+ * flush: the facade once at the end of every input, and the matcher right before each ACCEPT,
+ * because the instances an offer launches must be durable before the cluster sees the launch (the
+ * Store port's contract; with the ZooKeeper store the driver's calls wait for the writes made
+ * before them, store/durable-driver.ts). Expunged instances are deleted at once by
+ * `expungeInstance` and skipped here.
  */
 export function flushInstances(ctx: InstanceContext): void {
   const state = ctx.state;
-  if (state.dirty.size === 0) return;
-  const live = state.dirty.take((inst) => state.isCurrent(inst));
+  const created = state.created;
+  const dirty = state.dirty;
+  if (created.length === 0) {
+    // The match phase's case: the placed instances' list is handed over as it is.
+    if (dirty.size === 0) return;
+    const live = dirty.take((inst) => state.isCurrent(inst));
+    if (live.length > 0) ctx.effects.saveInstances(live);
+    return;
+  }
+  const live: Instance[] = [];
+  for (let i = 0; i < created.length; i++) {
+    const inst = created[i];
+    if (dirty.size > 0) dirty.delete(inst);
+    if (state.isCurrent(inst)) live.push(inst);
+  }
+  created.length = 0;
+  if (dirty.size > 0) for (const inst of dirty.take((i) => state.isCurrent(i))) live.push(inst);
   if (live.length > 0) ctx.effects.saveInstances(live);
 }

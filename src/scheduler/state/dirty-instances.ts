@@ -32,6 +32,20 @@ export class DirtyInstances {
     this.placed.push(inst);
   }
 
+  /**
+   * The instance is written by other means in this flush (the state's `created` list, which
+   * `flushInstances` writes first): it leaves both parts. The placed list is searched only when it
+   * has entries, which it never has while instances are created (the matcher flushes before every
+   * ACCEPT, so no placement is left unwritten when the input's later work creates instances).
+   */
+  delete(inst: Instance): void {
+    this.changed.delete(inst);
+    if (this.placed.length > 0) {
+      const at = this.placed.indexOf(inst);
+      if (at >= 0) this.placed.splice(at, 1);
+    }
+  }
+
   /** How many instances are to be written (an instance in both parts counts twice). */
   get size(): number {
     return this.changed.size + this.placed.length;

@@ -2,6 +2,7 @@ import { PlacementCounts } from '../constraints/placement-counts';
 import { compileLaunchRequest } from './launch-request';
 import { RejectionStats } from './rejection-stats';
 import type { RunSpec } from '../model/run-spec';
+import { InstanceIndex } from './instance-index';
 import { InstanceQueue } from './instance-queue';
 import type { RunSpecState } from './run-spec-state';
 
@@ -11,7 +12,7 @@ export function newRunSpecState(spec: RunSpec, lastUnusedOffersMax: number): Run
   return {
     spec,
     request,
-    instances: new Map(),
+    instances: new InstanceIndex(),
     scheduled: new InstanceQueue(),
     activeCount: 0,
     runningCount: 0,

@@ -1,5 +1,6 @@
 import type { Instance } from '../model/instance';
 import type { TimerHandle } from '../instances/instance-effects';
+import type { InstanceIndex } from './instance-index';
 import type { InstanceQueue } from './instance-queue';
 import type { RestartBounds } from '../instances/restart-bounds';
 import type { RunSpec } from '../model/run-spec';
@@ -26,7 +27,8 @@ export interface BackoffState {
 export interface RunSpecState {
   spec: RunSpec;
   request: LaunchRequest;
-  readonly instances: Map<string, Instance>;
+  /** Its instances by id, in creation order (the id index is built as look-ups need it). */
+  readonly instances: InstanceIndex;
   /** Instances waiting for an offer, FIFO. */
   readonly scheduled: InstanceQueue;
   activeCount: number;

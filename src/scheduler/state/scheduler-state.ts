@@ -11,8 +11,9 @@ import { DirtyInstances } from './dirty-instances';
  *
  * There is no global instance or task index: an instance id starts with its run spec's safe id
  * (`prod_web.instance-…`) and Marathon path segments cannot contain `_`, so the safe id names the
- * run spec unambiguously; a task id contains its instance id. Lookups go run spec → its own map,
- * which saves two million-entry map insertions per million instances on the hot path.
+ * run spec unambiguously; a task id contains its instance id. Lookups go run spec → its own index
+ * (state/instance-index.ts, whose id entries are made when a look-up first needs them), which saves
+ * two million-entry map insertions per million instances on the hot path.
  */
 export class SchedulerState {
   readonly runSpecs = new Map<string, RunSpecState>();
@@ -28,6 +29,12 @@ export class SchedulerState {
    * every change of the input.
    */
   readonly dirty = new DirtyInstances();
+  /**
+   * Instances created during the current input, in creation order (`scheduleNewInstances`): written
+   * with the dirty set by the same flush, without an entry each in that Set (a scale-up creates up to
+   * `instancesPerInput` of them per input, a million in bench:match's queue build).
+   */
+  readonly created: Instance[] = [];
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;
@@ -91,7 +98,7 @@ export class SchedulerState {
    * Whether this instance object is the one the state knows under its id (not expunged, not
    * replaced by a re-created run spec): `instance(inst.instanceId) === inst` for every instance
    * the state has held. An instance object enters the state as it is made (`scheduleNewInstances`,
-   * recovery's `adopt`: the only writers of a run spec's `instances` map) and leaves it only through
+   * recovery's `adopt`: the only writers of a run spec's `instances` index) and leaves it only through
    * {@link removeInstance} or {@link forgetRunSpec}, which remember it in a weak set; so this is
    * one look-up in that set (small: the instances removed and still referenced) rather than one
    * among a run spec's instances (hot: every changed instance, every input; at a million instances

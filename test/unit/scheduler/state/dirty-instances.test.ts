@@ -54,3 +54,15 @@ t.test('a list handed over by one flush is not touched by the next', async (t) =
   dirty.take(() => true);
   t.same(first.map((i) => i.instanceId), ['a']);
 });
+
+t.test('delete: an instance written by other means (the created list) leaves both parts', async (t) => {
+  const dirty = new DirtyInstances();
+  dirty.add(a);
+  dirty.add(b);
+  dirty.addPlaced(c);
+  dirty.addPlaced(d);
+  dirty.delete(a);
+  dirty.delete(d);
+  t.equal(dirty.size, 2);
+  t.same(dirty.take(() => true).map((i) => i.instanceId), ['b', 'c']);
+});

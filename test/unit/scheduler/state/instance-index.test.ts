@@ -1,0 +1,115 @@
+import t from 'tap';
+import type { Instance } from '../../../../src/scheduler/model/instance';
+import { InstanceIndex } from '../../../../src/scheduler/state/instance-index';
+
+/*
+ * InstanceIndex replaces a run spec's `Map<string, Instance>` without a map entry per instance
+ * added: these check it answers as that Map does (kept beside it as the model) for every mix of
+ * adds, look-ups, deletes and iterations, including changes during an iteration and the
+ * compaction after many deletes.
+ */
+
+function inst(n: number): Instance {
+  return { instanceId: `web.instance-${n}` } as unknown as Instance;
+}
+
+type Op = { add: number } | { get: number } | { del: number } | { iterate: true } | { iterateDeleting: number[] } | { iterateAdding: number } | { iterateDeletingThenAdding: [number, number] };
+
+function apply(ops: readonly Op[]): { index: InstanceIndex; model: Map<string, Instance>; mismatches: string[] } {
+  const index = new InstanceIndex();
+  const model = new Map<string, Instance>();
+  const made = new Map<number, Instance>();
+  const of = (n: number): Instance => {
+    let i = made.get(n);
+    if (i === undefined) {
+      i = inst(n);
+      made.set(n, i);
+    }
+    return i;
+  };
+  const mismatches: string[] = [];
+  const ids = (it: Iterable<Instance>): string[] => [...it].map((i) => i.instanceId);
+  ops.forEach((op, k) => {
+    if ('add' in op) {
+      index.set(of(op.add).instanceId, of(op.add));
+      model.set(of(op.add).instanceId, of(op.add));
+    } else if ('get' in op) {
+      const id = of(op.get).instanceId;
+      if (index.get(id) !== model.get(id) || index.has(id) !== model.has(id)) mismatches.push(`op ${k}: get ${id}`);
+    } else if ('del' in op) {
+      const id = of(op.del).instanceId;
+      if (index.delete(id) !== model.delete(id)) mismatches.push(`op ${k}: delete ${id}`);
+    } else if ('iterate' in op) {
+      if (ids(index.values()).join() !== ids(model.values()).join()) mismatches.push(`op ${k}: iteration`);
+    } else if ('iterateDeleting' in op) {
+      // Delete the given instances when the iteration reaches the first instance (as a delete or a stop does).
+      const seen = (source: InstanceIndex | Map<string, Instance>): string[] => {
+        const out: string[] = [];
+        for (const i of source.values()) {
+          if (out.length === 0) for (const d of op.iterateDeleting) source.delete(of(d).instanceId);
+          out.push(i.instanceId);
+        }
+        return out;
+      };
+      if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration deleting`);
+    } else if ('iterateDeletingThenAdding' in op) {
+      // When the iteration reaches the deleted instance: delete it, then add another.
+      const [gone, added] = op.iterateDeletingThenAdding;
+      const seen = (source: InstanceIndex | Map<string, Instance>): string[] => {
+        const out: string[] = [];
+        for (const i of source.values()) {
+          out.push(i.instanceId);
+          if (i === of(gone)) {
+            source.delete(of(gone).instanceId);
+            source.set(of(added).instanceId, of(added));
+          }
+        }
+        return out;
+      };
+      if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration deleting then adding`);
+    } else {
+      const seen = (source: InstanceIndex | Map<string, Instance>): string[] => {
+        const out: string[] = [];
+        for (const i of source.values()) {
+          if (out.length === 0) source.set(of(op.iterateAdding).instanceId, of(op.iterateAdding));
+          out.push(i.instanceId);
+        }
+        return out;
+      };
+      if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration adding`);
+    }
+    if (index.size !== model.size) mismatches.push(`op ${k}: size ${index.size} vs ${model.size}`);
+  });
+  if (ids(index.values()).join() !== ids(model.values()).join()) mismatches.push('final iteration');
+  return { index, model, mismatches };
+}
+
+const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+
+t.test('answers as a Map: adds, look-ups (indexing as far as needed), deletes, iterations', async (t) => {
+  const cases: { name: string; ops: Op[] }[] = [
+    { name: 'empty', ops: [{ get: 1 }, { del: 1 }, { iterate: true }] },
+    { name: 'adds then iteration, no look-up', ops: [...range(0, 10).map((n) => ({ add: n })), { iterate: true }] },
+    { name: 'look-up of the oldest, then of a later one, then of one not held', ops: [...range(0, 10).map((n) => ({ add: n })), { get: 0 }, { get: 7 }, { get: 99 }, { get: 3 }, { iterate: true }] },
+    { name: 'deletes in the middle, at both ends, twice, of one not held', ops: [...range(0, 10).map((n) => ({ add: n })), { del: 5 }, { del: 0 }, { del: 9 }, { del: 5 }, { del: 42 }, { get: 5 }, { get: 6 }, { iterate: true }] },
+    { name: 'adds after look-ups and deletes', ops: [...range(0, 5).map((n) => ({ add: n })), { get: 2 }, { del: 1 }, ...range(5, 9).map((n) => ({ add: n })), { get: 8 }, { get: 1 }, { iterate: true }] },
+    { name: 'deletes during an iteration: skipped when not yet reached', ops: [...range(0, 8).map((n) => ({ add: n })), { iterateDeleting: [3, 0, 7] }, { iterate: true }] },
+    { name: 'an add during an iteration is visited', ops: [...range(0, 4).map((n) => ({ add: n })), { get: 1 }, { iterateAdding: 10 }, { get: 10 }] },
+    {
+      name: 'compaction after many deletes keeps order and look-ups',
+      ops: [...range(0, 5000).map((n) => ({ add: n })), { get: 4000 }, ...range(0, 3000).map((n) => ({ del: n * 1 })), { get: 3999 }, { get: 4001 }, { get: 4999 }, { get: 2999 }, ...range(5000, 5100).map((n) => ({ add: n })), { get: 5050 }, { iterate: true }],
+    },
+    { name: 'newest first, as a stop kills: taken off the end, across holes', ops: [...range(0, 10).map((n) => ({ add: n })), { get: 3 }, { del: 6 }, { del: 2 }, { del: 9 }, { del: 8 }, { del: 7 }, { get: 5 }, { add: 20 }, { get: 20 }, { get: 1 }, { iterate: true }, ...range(0, 10).reverse().map((n) => ({ del: n })), { del: 20 }, { iterate: true }, { add: 30 }, { get: 30 }] },
+    { name: 'the newest deleted during an iteration, then one added: the added one is visited', ops: [...range(0, 4).map((n) => ({ add: n })), { iterateDeletingThenAdding: [3, 11] }, { get: 11 }, { get: 3 }] },
+    {
+      name: 'no compaction under an iteration (deleting most of the instances from inside it)',
+      ops: [...range(0, 3000).map((n) => ({ add: n })), { iterateDeleting: range(0, 2500) }, { get: 2600 }, { del: 2700 }, { iterate: true }],
+    },
+  ];
+  for (const c of cases) t.same(apply(c.ops).mismatches, [], c.name);
+});
+
+t.test('adding an instance under another id is a core failure', async (t) => {
+  const index = new InstanceIndex();
+  t.throws(() => index.set('web.instance-2', inst(1)), /added under/);
+});
