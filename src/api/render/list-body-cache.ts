@@ -149,6 +149,8 @@ function samePieces(kept: readonly KeptPiece[], pieces: readonly ListPiece[]): b
 }
 
 function sameParts(a: readonly string[], b: readonly string[]): boolean {
+  // The same array: a piece the route kept whole (list-tasks.ts), checked without reading its texts.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
