@@ -5,7 +5,7 @@ import { negotiate } from '../system/negotiate';
 import { sendDeploymentResult } from '../deployments/deployment-result';
 import { killFlagsOf } from './kill-flags';
 import { killTasks } from './kill-tasks';
-import { ListBodyCache } from '../../render/list-body-cache';
+import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { listTasksPieces, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
@@ -22,7 +22,7 @@ export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
     const pieces = listTasksPieces(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type('application/json; charset=utf-8').send(bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
+    return sendListBody(reply.type('application/json; charset=utf-8'), bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {
