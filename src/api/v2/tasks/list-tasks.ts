@@ -70,15 +70,14 @@ export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition
       if (kept.parts.length > 0) out.push({ key: spec.id, parts: kept.parts });
       continue;
     }
-    const servicePorts = servicePortsOf(spec);
-    const portsText = JSON.stringify(servicePorts);
+    const portsText = JSON.stringify(servicePortsOf(spec));
     const parts: string[] = [];
     let withHealth = spec.healthChecks.length > 0;
     for (const instance of deps.scheduler.instances(spec.id)) {
       if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
       if (instance.tasks.length === 0) continue;
       if (!withHealth && (deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
-      for (const task of instance.tasks) parts.push(taskText(deps, instance, task, servicePorts, portsText));
+      for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
     }
     if (parts.length > 0) out.push({ key: spec.id, parts });
     if (token === undefined || withHealth) {
