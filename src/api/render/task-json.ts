@@ -100,6 +100,12 @@ interface KeptTaskText {
 /** Kept per Task object: gone with the task. */
 const taskTexts = new WeakMap<Task, KeptTaskText>();
 
+/** Whether a text of the task is kept and still right for it as it is now (tests of the rendering ahead). */
+export function hasCurrentTaskText(instance: Instance, task: Task, servicePortsText: string): boolean {
+  const kept = taskTexts.get(task);
+  return kept !== undefined && sameTaskInputs(kept, instance, task, servicePortsText);
+}
+
 /** Where the health results go in a kept text. */
 const HEALTH_EMPTY = '"healthCheckResults":[]';
 

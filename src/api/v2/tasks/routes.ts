@@ -7,6 +7,7 @@ import { killFlagsOf } from './kill-flags';
 import { killTasks } from './kill-tasks';
 import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { listTasksPieces, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
+import { renderTaskTextsAhead } from '../../render/task-text-ahead';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
 
@@ -17,6 +18,9 @@ import { tasksPlainText } from './tasks-plain-text';
 export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // The encoded JSON answer, kept per query; only the apps whose task texts changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
+  // Task texts rendered as their statuses arrive, so the first read after a deployment does not render them all.
+  const stopRendering = renderTaskTextsAhead(deps);
+  app.addHook('onClose', async () => stopRendering());
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
