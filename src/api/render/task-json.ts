@@ -61,10 +61,11 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
  * {@link sameTaskInputs} and {@link plainTaskText} in step with what {@link taskJson} reads.
  */
 export function taskText(deps: ApiDeps, instance: Instance, task: Task, servicePortsText: string): string {
-  let kept = taskTexts.get(task);
+  const texts = taskTextsOf(task);
+  let kept = texts.get(task);
   if (kept === undefined || !sameTaskInputs(kept, instance, task, servicePortsText)) {
     kept = renderTaskText(instance, task, servicePortsText);
-    taskTexts.set(task, kept);
+    texts.set(task, kept);
   }
   // Without health results, the kept text itself: the same string object while nothing changed
   // (what the list's kept answer is checked against, list-body-cache.ts). Most instances have no
@@ -97,12 +98,28 @@ interface KeptTaskText {
   readonly plain: string;
 }
 
-/** Kept per Task object: gone with the task. */
-const taskTexts = new WeakMap<Task, KeptTaskText>();
+/**
+ * Kept per Task object (gone with the task), in {@link TASK_TEXT_SHARDS} weak maps chosen by a few
+ * characters of the task id: one weak map of 100,000 tasks grows by rehashing all of them at once
+ * (20–150 ms in one `set` at 43,691, 87,381 and 174,763 entries, measured), which fell inside one
+ * status update when texts are rendered ahead (task-text-ahead.ts: loop delay, issue 11).
+ */
+const taskTexts: readonly WeakMap<Task, KeptTaskText>[] = Array.from({ length: 128 }, () => new WeakMap<Task, KeptTaskText>());
+
+/** How many weak maps the kept task texts are spread over. */
+export const TASK_TEXT_SHARDS = taskTexts.length;
+
+/** The weak map of a task's kept text: four characters before the id's last seven (an app task id's instance UUID ends there). */
+function taskTextsOf(task: Task): WeakMap<Task, KeptTaskText> {
+  const id = task.taskId;
+  const n = id.length;
+  const h = n < 11 ? n : id.charCodeAt(n - 8) * 29791 + id.charCodeAt(n - 9) * 961 + id.charCodeAt(n - 10) * 31 + id.charCodeAt(n - 11);
+  return taskTexts[h & (TASK_TEXT_SHARDS - 1)];
+}
 
 /** Whether a text of the task is kept and still right for it as it is now (tests of the rendering ahead). */
 export function hasCurrentTaskText(instance: Instance, task: Task, servicePortsText: string): boolean {
-  const kept = taskTexts.get(task);
+  const kept = taskTextsOf(task).get(task);
   return kept !== undefined && sameTaskInputs(kept, instance, task, servicePortsText);
 }
 
