@@ -68,8 +68,8 @@ interface Entry {
  *
  * A kept answer is never stale: whatever changed gives a new part, hence a new segment. Bounded:
  * at most {@link LIST_BODY_CACHE_ENTRIES} answers and {@link LIST_BODY_CACHE_BYTES} bytes of
- * segments (segments shared by two answers of one key are counted in each), the least recently
- * answered dropped first; an answer bigger than the bound is not kept.
+ * segments (an answer replaces the last one of its key, whose segments it reuses), the least
+ * recently answered dropped first; an answer bigger than the bound is not kept.
  */
 export class ListBodyCache {
   private readonly entries = new Map<string, Entry>();

@@ -8,7 +8,7 @@ import { taskText } from './task-json';
  * Renders a task's JSON text ({@link taskText}, kept per task) as soon as the core reports a new
  * state for it (`status_update_event`), instead of at the next `GET /v2/tasks`: a deployment of
  * 100,000 tasks no longer leaves 100,000 renderings (0.5–1 s of CPU) to the first read after it,
- * which then checks the kept texts and encodes them (issue 13: ≤ 500 ms). About 3–5 µs per status
+ * which then checks the kept texts and encodes them (issue 13: ≤ 500 ms). About 5 µs per status
  * update, in the listener, while the core is delivering the update's events; the read still
  * checks every text it answers against the task as it is then (task-json.ts `sameTaskInputs`),
  * so a text rendered here can never be answered stale. Never throws into the core: a failure
