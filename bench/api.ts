@@ -52,6 +52,13 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  * Each list load also prints the answer's size, the first answer's time (the first read after a
  * change renders what changed), the five slowest answers with their place in the order they were
  * answered, and this process's GC pauses during the load: what a p99 of a few hundred answers is.
+ *
+ * What the reads include and what they do not: pacer renders a task's JSON text when the core
+ * reports its new state (src/api/render/task-text-ahead.ts, a listener of the core's events), so
+ * that rendering runs inside the set-up's stepping (the `setup` times), as it runs inside status
+ * updates in production; the first read after a deployment still checks every task's kept text,
+ * counts and renders what it shows of each app that changed, and encodes the new segments of the
+ * answer. App definitions are rendered at the first read that shows them.
  */
 export interface ApiBenchOptions {
   /** Apps of `instances` instances each (the tasks of `GET /v2/tasks`). */

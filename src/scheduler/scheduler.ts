@@ -164,6 +164,21 @@ export class Scheduler {
     return this.ctx.state.instance(instanceId);
   }
 
+  /**
+   * A token of the run spec's instances as they are now: a new object after every input in which
+   * any of them was created, removed or changed condition, goal or health (the run specs the
+   * tracker names in the state's `changed` set, which is what every such change already does), so
+   * a reader that kept something computed from the instances together with this token knows it
+   * is still right while the token is the same object — without reading the instances (the API's
+   * lists: `GET /v2/tasks` of 100,000 tasks and the counts of `GET /v2/apps` are O(apps) while
+   * nothing changed, issue 13). Undefined for a run spec none of whose instances changed since
+   * this core started (it has none). Fields the lists do not show (kill reason, unreachable
+   * time, check results within a health state) change it only when they come with one of those.
+   */
+  instancesToken(runSpecId: string): object | undefined {
+    return this.instanceTokens.get(runSpecId);
+  }
+
   /** Run specs with instances waiting for offers. */
   queue(): QueueEntry[] {
     const nowMs = this.ctx.clock.nowMs();
@@ -305,13 +320,25 @@ export class Scheduler {
         if (rs?.restart !== undefined) converge(this.ctx, rs);
       }
       this.ctx.deployments.progress(this.ctx, now);
+      this.renewTokens(now);
       now.clear();
     }
+    this.renewTokens(state.changed);
     state.changed.clear();
   }
 
   /** The other half of the changed-run-specs double buffer (see settle). */
   private settling = new Set<string>();
+
+  /** {@link instancesToken} per run spec (a run spec gone drops its token). */
+  private readonly instanceTokens = new Map<string, object>();
+
+  private renewTokens(ids: ReadonlySet<string>): void {
+    for (const id of ids) {
+      if (this.ctx.state.runSpecs.has(id)) this.instanceTokens.set(id, {});
+      else this.instanceTokens.delete(id);
+    }
+  }
 
   private dispatch(input: SchedulerInput): CommandResult | undefined {
     switch (input.type) {

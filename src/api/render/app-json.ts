@@ -96,7 +96,7 @@ function appText(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, depl
  * them (or the embed) differs: the counts are taken from the core's instances on every call.
  */
 function countedAppText(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): string {
-  const counts = want.has('counts') ? appTaskCounts(deps.scheduler.instances(spec.id)) : NO_COUNTS;
+  const counts = want.has('counts') ? keptAppTaskCounts(deps, spec) : NO_COUNTS;
   const ids = want.has('deployments') ? (deployments ?? deploymentIdsByApp(deps)).get(spec.id) : undefined;
   const idsKey = ids === undefined ? '' : JSON.stringify(ids);
   const embedKey = (want.has('counts') ? 1 : 0) + (want.has('deployments') ? 2 : 0);
@@ -109,6 +109,24 @@ function countedAppText(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed
   });
   return text;
 }
+
+/**
+ * {@link appTaskCounts} of the app's instances, kept per spec object with the core's token of
+ * its instances (`instancesToken`: a new one after any input that created, removed or changed one
+ * of them — condition, goal, health — which is everything the counts read): `GET /v2/apps` does not
+ * read 100,000 instances per request to learn that none changed (issue 13).
+ */
+function keptAppTaskCounts(deps: ApiDeps, spec: AppSpec): AppTaskCounts {
+  const token = deps.scheduler.instancesToken(spec.id);
+  const kept = keptCounts.get(spec);
+  if (kept !== undefined && token !== undefined && kept.token === token) return kept.counts;
+  const counts = appTaskCounts(deps.scheduler.instances(spec.id));
+  if (token !== undefined) keptCounts.set(spec, { token, counts });
+  return counts;
+}
+
+/** Per spec object (gone with it): its counts and the token of the instances they were taken from. */
+const keptCounts = new WeakMap<AppSpec, { readonly token: object; readonly counts: AppTaskCounts }>();
 
 const NO_COUNTS: AppTaskCounts = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0 };
 

@@ -51,20 +51,21 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
 }
 
 /**
- * `JSON.stringify(taskJson(deps, instance, task, {servicePorts}))`, byte for byte, for lists of
- * every task (`GET /v2/tasks`: 100,000 tasks within the 500 ms of issue 13). The task's text is
+ * `JSON.stringify(taskJson(deps, instance, task, {servicePorts}))`, byte for byte, where
+ * `servicePortsText` is `JSON.stringify(servicePorts)`, for lists of every task (`GET /v2/tasks`: 100,000 tasks within the 500 ms of issue 13). The task's text is
  * kept per Task object together with every input {@link taskJson} reads — the instance's app,
  * agent (host, agent id, region, zone), role and version, the task's condition, host ports, launch
  * and start times, and the service ports — and rendered again whenever any of them differs, so it
  * is never stale (instances and tasks are live objects the core changes in place). Health results
  * change with every probe and are not kept: they are read from the core on every call. Keep
- * {@link sameTaskInputs} in step with what {@link taskJson} reads.
+ * {@link sameTaskInputs} and {@link plainTaskText} in step with what {@link taskJson} reads.
  */
-export function taskText(deps: ApiDeps, instance: Instance, task: Task, servicePorts: readonly number[], servicePortsText: string): string {
-  let kept = taskTexts.get(task);
+export function taskText(deps: ApiDeps, instance: Instance, task: Task, servicePortsText: string): string {
+  const texts = taskTextsOf(task);
+  let kept = texts.get(task);
   if (kept === undefined || !sameTaskInputs(kept, instance, task, servicePortsText)) {
-    kept = renderTaskText(deps, instance, task, servicePorts, servicePortsText);
-    taskTexts.set(task, kept);
+    kept = renderTaskText(instance, task, servicePortsText);
+    texts.set(task, kept);
   }
   // Without health results, the kept text itself: the same string object while nothing changed
   // (what the list's kept answer is checked against, list-body-cache.ts). Most instances have no
@@ -97,8 +98,30 @@ interface KeptTaskText {
   readonly plain: string;
 }
 
-/** Kept per Task object: gone with the task. */
-const taskTexts = new WeakMap<Task, KeptTaskText>();
+/**
+ * Kept per Task object (gone with the task), in {@link TASK_TEXT_SHARDS} weak maps chosen by a few
+ * characters of the task id: one weak map of 100,000 tasks grows by rehashing all of them at once
+ * (20–150 ms in one `set` at 43,691, 87,381 and 174,763 entries, measured), which fell inside one
+ * status update when texts are rendered ahead (task-text-ahead.ts: loop delay, issue 11).
+ */
+const taskTexts: readonly WeakMap<Task, KeptTaskText>[] = Array.from({ length: 128 }, () => new WeakMap<Task, KeptTaskText>());
+
+/** How many weak maps the kept task texts are spread over. */
+export const TASK_TEXT_SHARDS = taskTexts.length;
+
+/** The weak map of a task's kept text: four characters before the id's last seven (an app task id's instance UUID ends there). */
+function taskTextsOf(task: Task): WeakMap<Task, KeptTaskText> {
+  const id = task.taskId;
+  const n = id.length;
+  const h = n < 11 ? n : id.charCodeAt(n - 8) * 29791 + id.charCodeAt(n - 9) * 961 + id.charCodeAt(n - 10) * 31 + id.charCodeAt(n - 11);
+  return taskTexts[h & (TASK_TEXT_SHARDS - 1)];
+}
+
+/** Whether a text of the task is kept and still right for it as it is now (tests of the rendering ahead). */
+export function hasCurrentTaskText(instance: Instance, task: Task, servicePortsText: string): boolean {
+  const kept = taskTextsOf(task).get(task);
+  return kept !== undefined && sameTaskInputs(kept, instance, task, servicePortsText);
+}
 
 /** Where the health results go in a kept text. */
 const HEALTH_EMPTY = '"healthCheckResults":[]';
@@ -111,18 +134,90 @@ function sameTaskInputs(k: KeptTaskText, instance: Instance, task: Task, service
     && k.startedAtMs === task.startedAtMs && k.servicePortsText === servicePortsText;
 }
 
-function renderTaskText(deps: ApiDeps, instance: Instance, task: Task, servicePorts: readonly number[], servicePortsText: string): KeptTaskText {
-  const json = taskJson(deps, instance, task, { servicePorts });
-  json.healthCheckResults = NO_HEALTH;
+function renderTaskText(instance: Instance, task: Task, servicePortsText: string): KeptTaskText {
   const agent = instance.agent;
   return {
     runSpecId: instance.runSpecId, hostname: agent?.hostname, agentId: agent?.agentId, region: agent?.region, zone: agent?.zone,
     role: instance.role, runSpecVersion: instance.runSpecVersion, condition: task.condition, hostPorts: task.hostPorts,
-    launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: JSON.stringify(json),
+    launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: plainTaskText(instance, task, servicePortsText),
   };
 }
 
-const NO_HEALTH: readonly never[] = [];
+/**
+ * `JSON.stringify(taskJson(…))` with `"healthCheckResults":[]`, written directly: the same keys in
+ * the same order, every string through `JSON.stringify` (the app id, role and version once per run
+ * of equal values, an agent's host and id once per agent), the times from a formatter kept per
+ * second. About three times cheaper than building the object and serializing it (the first
+ * `GET /v2/tasks` of 100,000 tasks renders every one; issue 13), and one flat string (a join), not a
+ * tree of concatenations the collector would walk for as long as the text is kept.
+ */
+function plainTaskText(instance: Instance, task: Task, servicePortsText: string): string {
+  const active = isActiveCondition(task.condition);
+  const agent = instance.agent;
+  const out: string[] = [
+    '{"appId":', jsonOf(instance.runSpecId), ',"id":', JSON.stringify(task.taskId), agentHead(agent),
+    ',"state":"', taskStateOf(task.condition), '","ports":', active && task.hostPorts.length > 0 ? JSON.stringify(task.hostPorts) : '[]',
+    ',"ipAddresses":[],"servicePorts":', servicePortsText, ',"healthCheckResults":[],"localVolumes":[],"role":', jsonOf(instance.role),
+  ];
+  if (active) {
+    out.push(',"stagedAt":"', isoText(task.launchedAtMs, 0), '"');
+    if (task.startedAtMs !== undefined) out.push(',"startedAt":"', isoText(task.startedAtMs, 1), '"');
+    out.push(',"version":', jsonOf(instance.runSpecVersion));
+  }
+  if (agent?.region !== undefined) out.push(',"region":', JSON.stringify(agent.region));
+  if (agent?.zone !== undefined) out.push(',"zone":', JSON.stringify(agent.zone));
+  out.push('}');
+  return out.join('');
+}
+
+/** `JSON.stringify(text)`, remembered for the last few texts (tasks come app by app: one app id, role and version for many). */
+function jsonOf(text: string): string {
+  for (let i = 0; i < JSON_SLOTS; i++) if (jsonKeys[i] === text) return jsonValues[i];
+  jsonNext = (jsonNext + 1) % JSON_SLOTS;
+  jsonKeys[jsonNext] = text;
+  jsonValues[jsonNext] = JSON.stringify(text);
+  return jsonValues[jsonNext];
+}
+
+const JSON_SLOTS = 4;
+const jsonKeys: (string | undefined)[] = new Array<string | undefined>(JSON_SLOTS).fill(undefined);
+const jsonValues: string[] = new Array<string>(JSON_SLOTS).fill('');
+let jsonNext = 0;
+
+/** `,"host":…,"slaveId":…` of an agent (null without one), kept per agent object. */
+function agentHead(agent: Instance['agent']): string {
+  if (agent === undefined) return ',"host":null,"slaveId":null';
+  const kept = agentHeads.get(agent);
+  if (kept !== undefined && kept.hostname === agent.hostname && kept.agentId === agent.agentId) return kept.text;
+  const text = `,"host":${JSON.stringify(agent.hostname)},"slaveId":${JSON.stringify(agent.agentId)}`;
+  agentHeads.set(agent, { hostname: agent.hostname, agentId: agent.agentId, text });
+  return text;
+}
+
+const agentHeads = new WeakMap<NonNullable<Instance['agent']>, { readonly hostname: string; readonly agentId: string; readonly text: string }>();
+
+/**
+ * `isoTime(ms)`, the date and time to the second formatted once per second (the tasks of a
+ * deployment are staged and start within a few seconds) and the milliseconds from a table; one
+ * second kept per field (`slot` 0: stagedAt, 1: startedAt), as a task's two times differ.
+ */
+function isoText(ms: number, slot: 0 | 1): string {
+  const second = Math.floor(ms / 1000);
+  if (!Number.isInteger(ms) || ms < 0) return isoTime(ms);
+  if (second !== isoSeconds[slot]) {
+    const whole = isoTime(second * 1000);
+    // `YYYY-MM-DDTHH:MM:SS.`; another shape (a year past 9999) is formatted whole every time.
+    if (whole.length !== 24) return isoTime(ms);
+    isoSeconds[slot] = second;
+    isoPrefixes[slot] = whole.slice(0, 20);
+  }
+  return isoPrefixes[slot] + MILLIS[ms - second * 1000];
+}
+
+const isoSeconds = [Number.NaN, Number.NaN];
+const isoPrefixes = ['', ''];
+const MILLIS: readonly string[] = Array.from({ length: 1000 }, (_, n) => `${String(n).padStart(3, '0')}Z`);
+
 
 /**
  * The tasks of an app's instances that have been launched (instances still waiting for an offer
@@ -141,12 +236,11 @@ export function appTasksJson(deps: ApiDeps, appId: string): Record<string, unkno
 export function instancesTasksText(deps: ApiDeps, instances: readonly Instance[]): string {
   const out: string[] = [];
   for (const instance of instances) {
-    for (const task of instance.tasks) out.push(taskText(deps, instance, task, NO_SERVICE_PORTS, '[]'));
+    for (const task of instance.tasks) out.push(taskText(deps, instance, task, '[]'));
   }
   return `[${out.join(',')}]`;
 }
 
-const NO_SERVICE_PORTS: readonly number[] = [];
 
 /** The app-scoped task JSON of the launched tasks of `instances`, in the given order (see {@link appTasksJson}). */
 export function instancesTasksJson(deps: ApiDeps, instances: readonly Instance[]): Record<string, unknown>[] {

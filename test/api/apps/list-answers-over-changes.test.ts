@@ -75,6 +75,20 @@ interface Change {
 }
 
 const check = { protocol: 'MESOS_HTTP', path: '/', portIndex: 0, gracePeriodSeconds: 0 };
+const HTTP_CHECK = { protocol: 'HTTP', path: '/health', portIndex: 0, gracePeriodSeconds: 0, intervalSeconds: 10, maxConsecutiveFailures: 0 };
+
+/**
+ * One probe interval later, every probe of the app's Running instances answered, the i-th with
+ * `statuses[i]` (the last status for the rest); instances not probed are left alone.
+ */
+function probeAll(fx: ApiFixture, appId: string, ...statuses: number[]): void {
+  tick(fx, 10_000);
+  let i = 0;
+  for (const inst of fx.deps.scheduler.instances(appId)) {
+    if (inst.condition !== 'Running' || fx.harness.prober.last(inst.instanceId) === undefined) continue;
+    fx.harness.probeInstance(inst.instanceId, { httpStatus: statuses[Math.min(i++, statuses.length - 1)] });
+  }
+}
 
 const CHANGES: readonly Change[] = [
   { name: 'create /a (health-checked, readiness)', run: async (t, fx) => {
@@ -97,6 +111,22 @@ const CHANGES: readonly Change[] = [
   { name: 'the scale-up launched', run: (_t, fx) => void runAll(fx) },
   { name: 'a definition change of /a', run: async (_t, fx) => { tick(fx); await call(fx, 'PUT', '/v2/apps/a?force=true', { cmd: 'sleep 7' }); } },
   { name: 'the new version running', run: (_t, fx) => { runAll(fx); tick(fx, 60_000); } },
+  // An app probed by the scheduler: after its first pass, a pass or a failure moves its results
+  // (lastSuccess, consecutiveFailures) without changing the instance's health.
+  { name: 'create /h (HTTP health check run by the scheduler) and run it', run: async (t, fx) => {
+    tick(fx);
+    await created(t, fx, appBody({ id: '/h', instances: 2, portDefinitions: [{ port: 0 }], healthChecks: [{ ...HTTP_CHECK }] }));
+    runAll(fx);
+  } },
+  { name: 'its first probes pass (healthy)', run: (_t, fx) => probeAll(fx, '/h', 200) },
+  { name: 'its next probes pass (only lastSuccess moves)', run: (_t, fx) => probeAll(fx, '/h', 200) },
+  { name: 'one probe fails, one passes', run: (_t, fx) => probeAll(fx, '/h', 500, 200) },
+  { name: 'a failure after the first (only consecutiveFailures and lastFailure move)', run: (_t, fx) => probeAll(fx, '/h', 500, 200) },
+  { name: 'its health check removed (new instances replace the checked ones)', run: async (_t, fx) => {
+    tick(fx);
+    await call(fx, 'PUT', '/v2/apps/h?force=true', { healthChecks: [] });
+  } },
+  { name: 'the replacements launched; an old instance still probed', run: (_t, fx) => { runAll(fx); probeAll(fx, '/h', 200); } },
   { name: 'scale /g/b down', run: async (_t, fx) => { tick(fx); await call(fx, 'PUT', '/v2/apps/g/b?force=true', { instances: 1 }); } },
   { name: 'delete /g/c', run: async (_t, fx) => { tick(fx); await call(fx, 'DELETE', '/v2/apps/g/c?force=true'); } },
   { name: 'its tasks killed', run: (_t, fx) => { for (const id of [...taskIds(fx, '/g/c'), ...taskIds(fx, '/g/b')]) fx.harness.status(id, 'TASK_KILLED'); } },

@@ -1,11 +1,18 @@
 import t from 'tap';
 import type { Test } from 'tap';
-import { ListBodyCache, type ListPiece } from '../../../src/api/render/list-body-cache';
+import Fastify from 'fastify';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ListBodyCache, sendListBody, type ListBody, type ListPiece } from '../../../src/api/render/list-body-cache';
+
+/** An answer's bytes as text. */
+const textOf = (body: ListBody): string => Buffer.concat(body.chunks).toString('utf8');
 
 /**
- * The kept encodings of the big lists (src/api/render/list-body-cache.ts): the same Buffer while
+ * The kept encodings of the big lists (src/api/render/list-body-cache.ts): the same answer while
  * the parts are the same, a new one as soon as any part, the prefix or the suffix differs, only
- * the pieces that changed encoded again, and bounded in answers and bytes.
+ * the segments whose pieces changed encoded again (the others answered as the same buffers), and
+ * bounded in answers and bytes; a big answer is written as its chunks with its content-length.
  */
 
 /** One piece per part, named by its text's id (the tests' parts are `{"id":…}`). */
@@ -37,17 +44,18 @@ const STEPS: readonly Step[] = [
   { key: '', parts: [], entriesAfter: 2 },
 ];
 
-t.test('the same Buffer exactly while nothing differs; its bytes are the joined text', async (t) => {
+t.test('the same answer exactly while nothing differs; its bytes are the joined text', async (t) => {
   const cache = new ListBodyCache();
-  const bodies: Buffer[] = [];
+  const bodies: ListBody[] = [];
   for (const [i, step] of STEPS.entries()) {
     const prefix = step.prefix ?? '{"tasks":[';
     const suffix = step.suffix ?? ']}';
     const body = cache.body(step.key, prefix, one(step.parts), suffix);
     bodies.push(body);
-    t.equal(body.toString('utf8'), `${prefix}${step.parts.join(',')}${suffix}`, `step ${i}: the bytes`);
-    if (step.sameAs !== undefined) t.equal(body, bodies[step.sameAs], `step ${i}: the kept Buffer`);
-    else for (const [j, earlier] of bodies.slice(0, -1).entries()) t.not(body, earlier, `step ${i}: not step ${j}'s Buffer`);
+    t.equal(textOf(body), `${prefix}${step.parts.join(',')}${suffix}`, `step ${i}: the bytes`);
+    t.equal(body.length, Buffer.byteLength(textOf(body)), `step ${i}: its length`);
+    if (step.sameAs !== undefined) t.equal(body, bodies[step.sameAs], `step ${i}: the kept answer`);
+    else for (const [j, earlier] of bodies.slice(0, -1).entries()) t.not(body, earlier, `step ${i}: not step ${j}'s answer`);
     t.equal(cache.size().entries, step.entriesAfter, `step ${i}: answers kept`);
   }
 });
@@ -58,17 +66,17 @@ t.test('bounded: the least recently answered go first; an answer over the byte b
   cache.body('y', '[', one(['2']), ']');
   t.equal(cache.body('x', '[', one(['1']), ']'), x, 'x answered again: now the most recent');
   cache.body('z', '[', one(['3']), ']');
-  t.strictSame(cache.size(), { entries: 2, bytes: 6 }, 'two answers of 3 bytes');
+  t.strictSame(cache.size(), { entries: 2, bytes: 4 }, 'two answers of one 2-byte segment (the text and its `,`)');
   t.equal(cache.body('x', '[', one(['1']), ']'), x, 'x kept, y dropped');
   const big = cache.body('big', '[', one(['9'.repeat(200)]), ']');
   t.equal(big.length, 202);
-  t.strictSame(cache.size(), { entries: 2, bytes: 6 }, 'the big answer is not kept and drops nothing');
+  t.strictSame(cache.size(), { entries: 2, bytes: 4 }, 'the big answer is not kept and drops nothing');
   cache.body('fill', '[', one(['8'.repeat(96)]), ']');
   t.ok(cache.size().bytes <= 100, `within the byte bound (${cache.size().bytes})`);
 });
 
 /** Counts the strings encoded (Buffer.from of a string) while `fn` runs, and their characters. */
-function encodings(t: Test, fn: () => Buffer): { body: Buffer; strings: number; chars: number } {
+function encodings(t: Test, fn: () => ListBody): { body: ListBody; strings: number; chars: number } {
   const from = Buffer.from.bind(Buffer) as (value: unknown, encoding?: BufferEncoding) => Buffer;
   let strings = 0;
   let chars = 0;
@@ -91,7 +99,7 @@ function encodings(t: Test, fn: () => Buffer): { body: Buffer; strings: number; 
 interface PieceStep {
   readonly name: string;
   readonly pieces: readonly ListPiece[];
-  /** The keys of the pieces that must be encoded afresh (the rest copied from the last answer). */
+  /** The keys of the pieces that must be encoded afresh (the rest answered as the last answer's segments). */
   readonly encoded: readonly string[];
   /** The last answer's Buffer itself is answered (nothing encoded, not even the prefix). */
   readonly kept?: boolean;
@@ -120,13 +128,89 @@ const PIECE_STEPS: readonly PieceStep[] = [
 ];
 
 t.test('only the pieces that changed are encoded again; the answer is always the whole joined text', async (t) => {
-  const cache = new ListBodyCache();
+  // One piece per segment (segments of 1 character at least), so that each piece is encoded alone.
+  const cache = new ListBodyCache(undefined, undefined, 1);
   for (const step of PIECE_STEPS) {
     const { body, strings, chars } = encodings(t, () => cache.body('', '{"tasks":[', step.pieces, ']}'));
-    t.equal(body.toString('utf8'), `{"tasks":[${step.pieces.flatMap((p) => p.parts).join(',')}]}`, `${step.name}: the bytes`);
+    t.equal(textOf(body), `{"tasks":[${step.pieces.flatMap((p) => p.parts).join(',')}]}`, `${step.name}: the bytes`);
     const fresh = step.pieces.filter((p) => step.encoded.includes(p.key));
-    const freshChars = fresh.reduce((n, p) => n + p.parts.join(',').length, 0);
+    // A segment is its parts joined with `,` and a `,` after them.
+    const freshChars = fresh.reduce((n, p) => n + p.parts.join(',').length + 1, 0);
     const ends = step.kept === true ? 0 : 2; // a new answer encodes its prefix and suffix
     t.strictSame({ strings, chars }, { strings: fresh.length + ends, chars: freshChars + (ends === 0 ? 0 : '{"tasks":[]}'.length) }, `${step.name}: encoded ${step.encoded.join(', ') || 'no piece'}`);
+  }
+});
+
+t.test('segments: one changed piece encodes its segment again, the other segments are the same buffers', async (t) => {
+  const cache = new ListBodyCache(undefined, undefined, 64);
+  // 40 apps of 3 texts of about 20 characters: about one segment per app.
+  const apps = Array.from({ length: 40 }, (_, k) => ({ key: `/app-${k}`, parts: [0, 1, 2].map((n) => text(`{"id":"app-${k}.${n}"}`)) }));
+  const first = cache.body('', '{"tasks":[', apps, ']}');
+  t.ok(first.chunks.length > 10, `written in ${first.chunks.length} chunks`);
+  t.equal(textOf(first), `{"tasks":[${apps.flatMap((p) => p.parts).join(',')}]}`, 'the bytes');
+  t.equal(first.length, textOf(first).length);
+  const changed = apps.map((p, k) => (k === 20 ? { key: p.key, parts: [...p.parts, text('{"id":"new"}')] } : p));
+  const { body, strings } = encodings(t, () => cache.body('', '{"tasks":[', changed, ']}'));
+  t.equal(textOf(body), `{"tasks":[${changed.flatMap((p) => p.parts).join(',')}]}`, 'after the change: the bytes');
+  t.equal(body.length, textOf(body).length, 'after the change: its length');
+  const reused = body.chunks.filter((c) => first.chunks.includes(c)).length;
+  t.ok(reused >= first.chunks.length - 4, `${reused} of ${first.chunks.length} chunks are the same buffers`);
+  // The changed segment's pieces, cut again by size where they no longer fit one segment: at most two.
+  t.ok(strings <= 4, `${strings} strings encoded: the changed segment's pieces (in at most two), the prefix and the suffix`);
+  const removed = changed.filter((_, k) => k !== 5);
+  t.equal(textOf(cache.body('', '{"tasks":[', removed, ']}')), `{"tasks":[${removed.flatMap((p) => p.parts).join(',')}]}`, 'an app removed: the bytes');
+});
+
+t.test('a big answer is written as its chunks with its content-length, through inject and over HTTP', async (t) => {
+  const parts = Array.from({ length: 5000 }, (_, k) => `{"id":"task-${k}","text":"${'x'.repeat(k % 50)}ü"}`);
+  const cache = new ListBodyCache(undefined, undefined, 4096);
+  const body = cache.body('', '{"tasks":[', [{ key: '/a', parts: parts.slice(0, 2500) }, { key: '/b', parts: parts.slice(2500) }], ']}');
+  const expected = `{"tasks":[${parts.join(',')}]}`;
+  t.ok(body.chunks.length > 2, `${body.chunks.length} chunks`);
+  const app = Fastify();
+  app.get('/list', (_req, reply) => sendListBody(reply.type('application/json; charset=utf-8'), body));
+  t.teardown(() => app.close());
+  const res = await app.inject({ method: 'GET', url: '/list' });
+  t.equal(res.body, expected, 'inject: the bytes');
+  t.equal(res.headers['content-length'], String(Buffer.byteLength(expected)), 'inject: content-length');
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const got = await new Promise<{ headers: Record<string, unknown>; text: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: (app.server.address() as AddressInfo).port, path: '/list' }, (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => resolve({ headers: r.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      r.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  t.equal(got.text, expected, 'HTTP: the bytes');
+  t.equal(got.headers['content-length'], String(Buffer.byteLength(expected)), 'HTTP: content-length');
+  t.equal(got.headers['transfer-encoding'], undefined, 'HTTP: not chunked');
+  t.equal(got.headers['content-type'], 'application/json; charset=utf-8', 'HTTP: content-type');
+});
+
+t.test('segments over random changes (adds, removes, changed texts, empty pieces): always the joined text', async (t) => {
+  let seed = 13;
+  const rand = (n: number): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed % n;
+  };
+  for (const segmentChars of [1, 30, 200, 100_000]) {
+    const cache = new ListBodyCache(undefined, undefined, segmentChars);
+    let pieces: ListPiece[] = Array.from({ length: 30 }, (_, k) => ({ key: `/a${k}`, parts: [text(`{"t":"${k}"}`)] }));
+    let next = 30;
+    let bad = 0;
+    for (let step = 0; step < 200; step++) {
+      const k = rand(pieces.length + 1);
+      const op = rand(4);
+      if (op === 0) pieces = [...pieces.slice(0, k), { key: `/a${next++}`, parts: rand(3) === 0 ? [] : [text(`{"t":"${next}"}`)] }, ...pieces.slice(k)];
+      else if (op === 1 && k < pieces.length) pieces = pieces.filter((_, i) => i !== k);
+      else if (op === 2 && k < pieces.length) pieces = pieces.map((p, i) => (i === k ? { key: p.key, parts: [...p.parts, text(`{"s":${step}}`)] } : p));
+      const body = cache.body('', '[', pieces, ']');
+      const expected = `[${pieces.flatMap((p) => p.parts).join(',')}]`;
+      if (textOf(body) !== expected || body.length !== Buffer.byteLength(expected)) bad++;
+    }
+    t.equal(bad, 0, `segments of ${segmentChars} characters: every answer right`);
   }
 });

@@ -36,6 +36,13 @@ const CASES: readonly Case[] = [
   { name: 'region and zone', condition: 'Running', agent: { ...AGENT, region: 'eu-1', zone: 'eu-1a' }, startedAtMs: 1_700_000_003_000 },
   { name: 'zone only', condition: 'Running', agent: { ...AGENT, zone: 'z"1' } },
   { name: 'strings to escape', condition: 'Running', agent: { ...AGENT, hostname: 'h\\o"st\u2028é' }, appId: '/we"ird\\app', role: 'sl"ave\n' },
+  { name: 'a lone surrogate in the host name', condition: 'Running', agent: { ...AGENT, hostname: 'h\ud800st' } },
+  { name: 'region only', condition: 'Staging', agent: { ...AGENT, region: 'r"1' } },
+  { name: 'started in another second, on a whole second', condition: 'Running', agent: AGENT, startedAtMs: 1_700_000_009_000 },
+  { name: 'launched and started in the same millisecond', condition: 'Starting', agent: AGENT, startedAtMs: 1_700_000_000_123 },
+  { name: 'started at a fraction of a millisecond', condition: 'Running', agent: AGENT, startedAtMs: 1_700_000_004_005.7 },
+  { name: 'started before 1970', condition: 'Running', agent: AGENT, startedAtMs: -1_234 },
+  { name: 'started after the year 9999', condition: 'Running', agent: AGENT, startedAtMs: 253_402_300_800_001 },
 ];
 
 t.test('taskText is JSON.stringify(taskJson) byte for byte, first and kept', async (t) => {
@@ -50,7 +57,7 @@ t.test('taskText is JSON.stringify(taskJson) byte for byte, first and kept', asy
     } as unknown as Instance;
     const servicePorts = c.servicePorts ?? [];
     const expected = JSON.stringify(taskJson(deps, instance, task, { servicePorts }));
-    t.equal(taskText(deps, instance, task, servicePorts, JSON.stringify(servicePorts)), expected, `${c.name}: first`);
-    t.equal(taskText(deps, instance, task, servicePorts, JSON.stringify(servicePorts)), expected, `${c.name}: kept`);
+    t.equal(taskText(deps, instance, task, JSON.stringify(servicePorts)), expected, `${c.name}: first`);
+    t.equal(taskText(deps, instance, task, JSON.stringify(servicePorts)), expected, `${c.name}: kept`);
   }
 });

@@ -6,7 +6,7 @@ import { createApp } from './app-create';
 import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
 import { APPS_PREFIX, APPS_SUFFIX, listAppsPieces, showAppText, showGroupApps } from './app-read';
-import { ListBodyCache } from '../../render/list-body-cache';
+import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
 import { appTasksText, groupTasks, killAppTask, killAppTasks } from './app-tasks';
 import { updateApp, updateApps } from './app-update';
@@ -29,7 +29,7 @@ export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   const bodies = new ListBodyCache();
   app.get('/v2/apps', (request, reply) => {
     const pieces = listAppsPieces(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type(JSON_TYPE).send(bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
+    return sendListBody(reply.type(JSON_TYPE), bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));
   });
   app.post('/v2/apps', (request, reply) => createApp(deps, request, reply));
   app.put('/v2/apps', (request, reply) => updateApps(deps, request, reply, false));

@@ -5,6 +5,7 @@ import type { ListPiece } from '../../render/list-body-cache';
 import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
 import type { Instance, Task } from '../../../scheduler/model/instance';
+import type { RunSpec } from '../../../scheduler/model/run-spec';
 
 /** The only `status` values `/v2/tasks` understands (fact 57); the rest are ignored. */
 const STATUS_CONDITIONS: Readonly<Record<string, Condition>> = { running: 'Running', staging: 'Staging' };
@@ -50,21 +51,56 @@ export const TASKS_SUFFIX = ']}';
  * without a listed task give no piece): each text the same string object as last time while
  * nothing it shows changed (task-json.ts taskText), which is what lets the route answer a kept
  * encoding and encode again only the apps whose tasks changed (list-body-cache.ts).
+ *
+ * An app's piece is itself kept ({@link keptAppTasks}) and answered again — the very same array,
+ * without reading the app's instances — while the app's spec object and the core's token of its
+ * instances (`instancesToken`) are the same, for an app with no health state on any instance (its
+ * results change with every probe, without a new token): so a list in which nothing changed
+ * costs O(apps), and one app's change costs that app's tasks (issue 13).
  */
 export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition>, viewable: (appId: string) => boolean): ListPiece[] {
-  const out: { readonly key: string; readonly parts: string[] }[] = [];
-  let portsOf: readonly number[] | undefined;
-  let portsText = '';
-  forEachListedTask(deps, conditions, viewable, (instance, task, servicePorts) => {
-    if (servicePorts !== portsOf) {
-      portsOf = servicePorts;
-      portsText = JSON.stringify(servicePorts);
+  const out: ListPiece[] = [];
+  const filterKey = conditions.size === 0 ? '' : [...conditions].sort().join(',');
+  for (const spec of deps.scheduler.runSpecs()) {
+    if (spec.kind !== 'app' || !viewable(spec.id)) continue;
+    const token = deps.scheduler.instancesToken(spec.id);
+    const byFilter = keptAppTasks.get(spec);
+    const kept = byFilter?.get(filterKey);
+    if (kept !== undefined && token !== undefined && kept.token === token) {
+      if (kept.parts.length > 0) out.push({ key: spec.id, parts: kept.parts });
+      continue;
     }
-    if (out.length === 0 || out[out.length - 1].key !== instance.runSpecId) out.push({ key: instance.runSpecId, parts: [] });
-    out[out.length - 1].parts.push(taskText(deps, instance, task, servicePorts, portsText));
-  });
+    const portsText = JSON.stringify(servicePortsOf(spec));
+    const parts: string[] = [];
+    let withHealth = spec.healthChecks.length > 0;
+    for (const instance of deps.scheduler.instances(spec.id)) {
+      if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
+      if (instance.tasks.length === 0) continue;
+      if (!withHealth && (deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
+      for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
+    }
+    if (parts.length > 0) out.push({ key: spec.id, parts });
+    if (token === undefined || withHealth) {
+      byFilter?.delete(filterKey);
+      continue;
+    }
+    if (byFilter === undefined) keptAppTasks.set(spec, new Map([[filterKey, { token, parts }]]));
+    else byFilter.set(filterKey, { token, parts });
+  }
   return out;
 }
+
+/** An app's task texts as one list listed them, and the core's token of its instances then. */
+interface KeptAppTasks {
+  readonly token: object;
+  readonly parts: string[];
+}
+
+/**
+ * Per app spec object (gone with it) and status filter (at most the four `status` selections):
+ * the app's piece of `GET /v2/tasks`, see {@link listTasksPieces}.
+ */
+const keptAppTasks = new WeakMap<RunSpec, Map<string, KeptAppTasks>>();
 
 /** The tasks `GET /v2/tasks` lists, in its order, with their app's service ports (one array per app). */
 function forEachListedTask(

@@ -5,8 +5,9 @@ import { negotiate } from '../system/negotiate';
 import { sendDeploymentResult } from '../deployments/deployment-result';
 import { killFlagsOf } from './kill-flags';
 import { killTasks } from './kill-tasks';
-import { ListBodyCache } from '../../render/list-body-cache';
+import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
 import { listTasksPieces, tasksStatusFilter, TASKS_PREFIX, TASKS_SUFFIX } from './list-tasks';
+import { renderTaskTextsAhead } from '../../render/task-text-ahead';
 import { taskIdsFromBody } from './task-ids-body';
 import { tasksPlainText } from './tasks-plain-text';
 
@@ -17,12 +18,15 @@ import { tasksPlainText } from './tasks-plain-text';
 export function tasksRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // The encoded JSON answer, kept per query; only the apps whose task texts changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
+  // Task texts rendered as their statuses arrive, so the first read after a deployment does not render them all.
+  const stopRendering = renderTaskTextsAhead(deps);
+  app.addHook('onClose', async () => stopRendering());
   app.get('/v2/tasks', (req, reply) => {
     if (negotiate(req.headers.accept, ['application/json', 'text/plain']) === 'text/plain') {
       return reply.type('text/plain; charset=utf-8').send(tasksPlainText(deps, (id) => req.access?.may('ViewRunSpec', id) ?? true));
     }
     const pieces = listTasksPieces(deps, tasksStatusFilter(req.query as Query), (id) => req.access?.may('ViewRunSpec', id) ?? true);
-    return reply.type('application/json; charset=utf-8').send(bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
+    return sendListBody(reply.type('application/json; charset=utf-8'), bodies.body(queryOf(req.url), TASKS_PREFIX, pieces, TASKS_SUFFIX));
   });
 
   app.post('/v2/tasks/delete', (req, reply) => {

@@ -1,0 +1,36 @@
+import t from 'tap';
+import { hasCurrentTaskText, taskJson, taskText } from '../../../src/api/render/task-json';
+import { servicePortsOf } from '../../../src/scheduler/index';
+import type { TaskState } from '../../../src/scheduler/model/task-state';
+import { makeOffer } from '../../builders/cluster-builders';
+import { apiFor, appBody, call, created } from '../apps/apps-kit';
+
+/**
+ * The API renders a task's text when the core reports its new state (render/task-text-ahead.ts),
+ * so that the first `GET /v2/tasks` after a deployment finds them kept: after each status update,
+ * with no read in between, every task of the app has a kept text that is right for it as it is
+ * now, and it is what the objects serialize to.
+ */
+t.test('a task\'s text is rendered when its status arrives, before any read', async (t) => {
+  const fx = apiFor(t);
+  await created(t, fx, appBody({ id: '/ahead', instances: 3, portDefinitions: [{ port: 0 }] }));
+  fx.harness.offer(makeOffer());
+  const ids = fx.deps.scheduler.instances('/ahead').flatMap((i) => i.tasks.map((task) => task.taskId));
+  t.equal(ids.length, 3, 'three tasks launched');
+  const states: readonly TaskState[] = ['TASK_STAGING', 'TASK_STARTING', 'TASK_RUNNING', 'TASK_KILLING'];
+  for (const state of states) {
+    for (const id of ids) fx.harness.status(id, state);
+    const spec = fx.deps.scheduler.runSpec('/ahead');
+    const portsText = JSON.stringify(spec?.kind === 'app' ? servicePortsOf(spec) : []);
+    for (const inst of fx.deps.scheduler.instances('/ahead')) {
+      for (const task of inst.tasks) {
+        t.ok(hasCurrentTaskText(inst, task, portsText), `${state}: ${task.taskId} kept before a read`);
+        t.equal(taskText(fx.deps, inst, task, portsText), JSON.stringify(taskJson(fx.deps, inst, task, { servicePorts: JSON.parse(portsText) as number[] })), `${state}: its text`);
+      }
+    }
+  }
+  const res = await call(fx, 'GET', '/v2/tasks');
+  t.equal(res.status, 200);
+  t.equal((res.json.tasks as unknown[]).length, 3, 'the list shows them');
+});
+
