@@ -2,6 +2,7 @@ import type { MesosDriverMetrics } from '../cluster/mesos/driver-metrics';
 import type { Clock } from '../scheduler/ports/clock';
 import type { Command, CommandResult } from '../scheduler/model/inputs';
 import type { Scheduler } from '../scheduler/index';
+import type { MarathonEvent } from '../scheduler/model/events';
 import type { WhatIf } from '../whatif/what-if';
 
 /** An event the API layer itself publishes (api_post_event, pod_*_event, …): Marathon's wire shape. */
@@ -124,6 +125,13 @@ export interface ApiDeps {
    * is known (`X-Marathon-Leader`). Absent: this pacer is the only one and always leads.
    */
   readonly leaderAddress?: () => string | undefined;
+  /**
+   * With HA: subscribes `listener` to the events of the core that leads now and of every core that
+   * leads later here (each term's core is a new object, and a standby has none, so
+   * `scheduler.subscribe` would throw or follow one term only); returns the unsubscribe function.
+   * Absent: this pacer is the only one, and `scheduler.subscribe` is the same.
+   */
+  readonly subscribeCore?: (listener: (event: MarathonEvent) => void) => () => void;
   /** With HA: milliseconds since this pacer was last elected (`/metrics`); absent = {@link uptimeMs}. */
   readonly leadershipMs?: () => number;
 }

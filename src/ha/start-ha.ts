@@ -18,6 +18,7 @@ import { mesosClusterFacts, startMesosDuties } from '../runtime/start-mesos';
 import { LeaderElection } from './leader-election';
 import { leaderProxy } from './leader-proxy';
 import { Leadership, type LeaderDuties } from './leadership';
+import type { MarathonEvent } from '../scheduler/model/events';
 import { TermEventStream } from './term-event-stream';
 
 /** Marathon's `--zk_connection_timeout` default (ms): opening a session. */
@@ -207,6 +208,31 @@ function noWhatIf(): never {
 }
 
 /**
+ * Subscribes `listener` to the core of the term running now, if any, and to every later term's
+ * core (each term's core is new; between terms there is none); returns the unsubscribe function,
+ * after which no term subscribes it again.
+ */
+function followTerms(leadership: Leadership, listener: (event: MarathonEvent) => void): () => void {
+  let unsubscribe: (() => void) | undefined = leadership.current()?.scheduler.subscribe(listener);
+  let stopped = false;
+  leadership.onTerm({
+    begun(duties) {
+      unsubscribe?.();
+      unsubscribe = stopped ? undefined : duties.scheduler.subscribe(listener);
+    },
+    ended() {
+      unsubscribe?.();
+      unsubscribe = undefined;
+    },
+  });
+  return () => {
+    stopped = true;
+    unsubscribe?.();
+    unsubscribe = undefined;
+  };
+}
+
+/**
  * The routes' deps, each reaching the current term's duties: a handler that runs after this
  * process stopped leading (its request passed the edge just before) gets the 503 of a standby
  * that knows no leader, never a stopped core.
@@ -229,6 +255,7 @@ function haDeps(config: PacerConfig, leadership: Leadership, events: TermEventSt
     frameworkId: () => leadership.current()?.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
     leadershipMs: () => leadership.termMs(),
+    subscribeCore: (listener) => followTerms(leadership, listener),
     leaderAddress: () => {
       if (leadership.serving()) return leadership.self;
       const leader = leadership.leader();

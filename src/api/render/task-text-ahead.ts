@@ -18,7 +18,9 @@ import { taskText } from './task-json';
  */
 export function renderTaskTextsAhead(deps: ApiDeps): () => void {
   const portsTexts = new WeakMap<RunSpec, string>();
-  return deps.scheduler.subscribe((event: MarathonEvent) => {
+  // With HA the leading core changes with each term and a standby has none (deps.subscribeCore).
+  const subscribe = deps.subscribeCore ?? ((listener: (event: MarathonEvent) => void) => deps.scheduler.subscribe(listener));
+  return subscribe((event: MarathonEvent) => {
     if (event.eventType !== 'status_update_event') return;
     try {
       const instance = deps.scheduler.instance(instanceIdOfTask(event.taskId));
