@@ -48,7 +48,10 @@ t.test('recordings of pacer on the fake Mesos master replay exactly', async (t) 
   await waitUntil(() => pacer.scheduler.instances('/web')[0]?.condition === 'Running' || undefined, PATIENCE_MS, 'the instance running');
   master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-2')] } });
   master.send({ type: 'RESCIND', rescind: { offerId: { value: 'O-2' } } });
-  await waitUntil(() => master.callsOf('ACKNOWLEDGE').length >= 2 || undefined, PATIENCE_MS, 'the updates acknowledged');
+  // A third update after the rescind on the same stream: once it is acknowledged, the rescind
+  // before it has been handled (and recorded); waiting for the first two alone raced the close.
+  master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_RUNNING') } });
+  await waitUntil(() => master.callsOf('ACKNOWLEDGE').length >= 3 || undefined, PATIENCE_MS, 'the updates acknowledged');
   await pacer.close();
 
   pacer = await startMesos({ ...config, recordDir: join(dir, 'rec-2') }, quiet);
