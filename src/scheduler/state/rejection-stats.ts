@@ -45,31 +45,27 @@ export class RejectionStats {
     this.lastUsedOfferAtMs = atMs;
   }
 
-  recordUnused(reason: NoMatchReason, offer: Offer, atMs: number): void {
-    this.recordUnusedIndex(REASON_INDEX[reason], offer, atMs);
-  }
-
   /**
-   * {@link recordUnused} with the reason given by its index in {@link NO_MATCH_REASONS}
-   * ({@link reasonIndex}): the matcher logs a cycle's refusals as indices, so recording them looks
-   * up no reason text.
+   * One offer the run spec could not use, and why. The matcher records a cycle's refusals with
+   * {@link recordUnusedRun}; this single call is what that run must end exactly as.
    */
-  recordUnusedIndex(reason: number, offer: Offer, atMs: number): void {
+  recordUnused(reason: NoMatchReason, offer: Offer, atMs: number): void {
+    const index = REASON_INDEX[reason];
     this.processedOffers++;
     this.unusedOffers++;
     this.lastUnusedOfferAtMs = atMs;
-    this.counts[reason]++;
+    this.counts[index]++;
     if (this.ringMax === 0) return;
     const i = this.ringNext;
     this.offers[i] = offer;
-    this.reasons[i] = reason;
+    this.reasons[i] = index;
     this.atMs[i] = atMs;
     this.ringNext = i + 1 === this.ringMax ? 0 : i + 1;
   }
 
   /**
-   * As many {@link recordUnusedIndex} calls, in order, as there are entries in `reasons` (reason
-   * indices) and `offers`: the matcher records a cycle's refusals run spec by run spec. Of a run
+   * As many {@link recordUnused} calls, in order, as there are entries in `reasons` (reason
+   * indices, {@link reasonIndex}) and `offers`: the matcher records a cycle's refusals run spec by run spec. Of a run
    * longer than the ring, only the last `ringMax` are written to it (the others would be
    * overwritten within the run: the ring ends exactly as after the single calls).
    */
@@ -118,7 +114,7 @@ export class RejectionStats {
 
 const REASON_INDEX = Object.fromEntries(NO_MATCH_REASONS.map((r, i) => [r, i])) as Record<NoMatchReason, number>;
 
-/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link RejectionStats.recordUnusedIndex} takes). */
+/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link RejectionStats.recordUnusedRun} takes). */
 export function reasonIndex(reason: NoMatchReason): number {
   return REASON_INDEX[reason];
 }
