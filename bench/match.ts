@@ -27,6 +27,7 @@ import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
  *   npm run bench:match -- --sizes 100000 --repeat 1   # one size, once
  *   npm run bench:match -- --store memory              # with the in-memory store (default: persistence off)
  *   npm run bench:match -- --agents 2 --sizes 300      # a cluster too small: fails, saying why
+ *   npm run bench:match -- --offer-batch-cap 2000      # pacer's default cap on placements per offer batch (default here: none)
  */
 /** Figures of one benchmark size. */
 export interface SizeResult {
@@ -64,6 +65,13 @@ export interface SizeOptions {
   readonly store: 'none' | 'memory';
   /** The cap on running deployments (default: the number of apps, so that every app is accepted). */
   readonly maxRunningDeployments?: number;
+  /**
+   * Most instances placed from one batch of offers (`SchedulerOptions.launchesPerOfferBatch`).
+   * Default: no cap, like the per-input cap the bench lifts too, so that the match measures
+   * matching: with pacer's default of 2,000 each batch of 500 offers places 2,000 and declines the
+   * rest, and the 1M run takes 37 offer cycles of 10,000 offers instead of one or two.
+   */
+  readonly launchesPerOfferBatch?: number;
 }
 
 /** Places `instances` instances of `apps` apps on a fresh cluster of `shape` through the real core. */
@@ -86,7 +94,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
     },
     // One batch of 500 offers is one input, as before the per-input bound (launchesPerInput, issue
     // 11 item 4), which only splits the same work over more inputs: bench:scale-lag measures it.
-    { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0, maxRunningDeployments: options.maxRunningDeployments ?? appCount, launchesPerInput: Number.MAX_SAFE_INTEGER },
+    { maxInstancesPerOffer: 1000, reconciliationIntervalMs: 0, maxRunningDeployments: options.maxRunningDeployments ?? appCount, launchesPerInput: Number.MAX_SAFE_INTEGER, launchesPerOfferBatch: options.launchesPerOfferBatch ?? Number.MAX_SAFE_INTEGER },
   );
   scheduler.subscribe((event) => {
     events++;
@@ -177,18 +185,20 @@ function main(): number {
   const apps = Number(arg('--apps') ?? APPS);
   const store = arg('--store') === 'memory' ? 'memory' : 'none';
   const maxRunningDeployments = arg('--max-deployments') === undefined ? undefined : Number(arg('--max-deployments'));
+  const launchesPerOfferBatch = arg('--offer-batch-cap') === undefined ? undefined : Number(arg('--offer-batch-cap'));
+  const sizeOptions: SizeOptions = { store, maxRunningDeployments, launchesPerOfferBatch };
   const warmup = argv.includes('--no-warmup') ? 0 : Math.min(10_000, sizes[0]);
   const info = runInfo();
   console.log(`bench:match  ${formatRunInfo(info)}`);
-  console.log(`${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${apps} apps (one deployment each), store ${store}; ${repeat} run(s) per size, medians${warmup > 0 ? `, after a warm-up run of ${warmup}` : ''}`);
+  console.log(`${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${apps} apps (one deployment each), store ${store}, ${launchesPerOfferBatch === undefined ? 'no cap on placements per offer batch' : `at most ${launchesPerOfferBatch} placements per offer batch`}; ${repeat} run(s) per size, medians${warmup > 0 ? `, after a warm-up run of ${warmup}` : ''}`);
   const gc = (globalThis as { gc?: () => void }).gc;
   const problems: string[] = [];
-  if (warmup > 0) problems.push(...runSize(warmup, shape, apps, { store, maxRunningDeployments }).problems.map((p) => `warm-up: ${p}`));
+  if (warmup > 0) problems.push(...runSize(warmup, shape, apps, sizeOptions).problems.map((p) => `warm-up: ${p}`));
   const runs = new Map<number, SizeResult[]>();
   for (let r = 0; r < repeat; r++) {
     for (const n of sizes) {
       gc?.();
-      const result = runSize(n, shape, apps, { store, maxRunningDeployments });
+      const result = runSize(n, shape, apps, sizeOptions);
       problems.push(...result.problems);
       runs.set(n, [...(runs.get(n) ?? []), result]);
     }
@@ -200,7 +210,7 @@ function main(): number {
     // The heap column is the largest of the runs' peaks (not the median run's): a peak is a bound.
     const m = { ...medianRun(all), queueBuildMedianMs: median(all.map((x) => x.queueBuildMs)), peakHeapMib: Math.max(...all.map((x) => x.peakHeapMib)) };
     medians.push(m);
-    console.log(row({ ...m, queueBuildMs: m.queueBuildMedianMs }, `(${all.map((x) => x.matchMs).join(' / ')})`));
+    console.log(row({ ...m, queueBuildMs: m.queueBuildMedianMs }, `(${all.map((x) => x.matchMs).join(' / ')}; ${m.cycles} offer cycles, ${m.batches} batches of ≤ ${OFFERS_PER_BATCH} offers)`));
   }
   const growth = medians.length > 1 ? Math.round((medians[medians.length - 1].usPerPlacement / medians[0].usPerPlacement) * 100) / 100 : undefined;
   if (growth !== undefined) console.log(`per-placement cost ${medians[0].instances} → ${medians[medians.length - 1].instances}: ×${growth}`);
