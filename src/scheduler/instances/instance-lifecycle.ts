@@ -1,5 +1,4 @@
 import type { InstanceContext } from './instance-context';
-import { instanceChangedEvent } from '../events/instance-events';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
@@ -56,8 +55,9 @@ export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) 
 /**
  * Creates `count` new Scheduled instances of the run spec's current version, queues them, lists
  * them for the input's one write (the state's `created`, written by `flushInstances` without an
- * entry each in the dirty Set) and announces each. Every field of the record is set here, in one
- * order, so all instances share one object shape (this runs a million times at scale).
+ * entry each in the dirty Set) and announces them (one `newInstances` effect for the batch: an
+ * `instance_changed_event` each). Every field of the record is set here, in one order, so all
+ * instances share one object shape (this runs a million times at scale).
  */
 export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, count: number): void {
   if (count <= 0) return;
@@ -65,7 +65,10 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   const spec = rs.spec;
   // Listed for the input's one write (instance-tracker.ts, flushInstances), in creation order.
   const created = ctx.state.created;
-  const first = created.length;
+  const announce = ctx.effects.eventsWanted;
+  // The batch the event effect announces (its own list: `created` is emptied by the flush, before
+  // the effects are carried out).
+  const fresh: Instance[] = [];
   for (let i = 0; i < count; i++) {
     const inst: Instance = {
       instanceId: newInstanceId(spec.id, ctx.random),
@@ -91,18 +94,14 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
     rs.instances.set(inst.instanceId, inst);
     rs.scheduled.push(inst);
     created.push(inst);
+    if (announce) fresh.push(inst);
   }
   countRole(ctx, rs, spec.role, count);
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
-  if (ctx.effects.eventsWanted) {
-    for (let i = first; i < created.length; i++) ctx.effects.event(instanceChangedEvent(created[i], nowMs), NEW_INSTANCE);
-  }
+  if (announce) ctx.effects.newInstances(fresh, spec.version, nowMs);
 }
-
-/** A new instance as its first event describes it: to run, no kill. */
-const NEW_INSTANCE = { goal: 'Running', killReason: undefined } as const;
 
 /**
  * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new
