@@ -1,4 +1,5 @@
 import type { InstanceContext } from './instance-context';
+import { appendAll } from '../kernel/append-all';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
@@ -63,14 +64,10 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   if (count <= 0) return;
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
-  // Listed for the input's one write (instance-tracker.ts, flushInstances), in creation order.
-  const created = ctx.state.created;
-  const announce = ctx.effects.eventsWanted;
-  // The batch the event effect announces (its own list: `created` is emptied by the flush, before
-  // the effects are carried out).
+  // The new instances in creation order: added below as one batch, then the list their event announces.
   const fresh: Instance[] = [];
   for (let i = 0; i < count; i++) {
-    const inst: Instance = {
+    fresh.push({
       instanceId: newInstanceId(spec.id, ctx.random),
       runSpecId: spec.id,
       kind: spec.kind,
@@ -90,17 +87,19 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
       unreachableSinceMs: undefined,
       killReason: undefined,
       killRequestedAtMs: undefined,
-    };
-    rs.instances.set(inst.instanceId, inst);
-    rs.scheduled.push(inst);
-    created.push(inst);
-    if (announce) fresh.push(inst);
+    });
   }
+  // Appended as a batch (kernel/append-all.ts): to the run spec's instances and queue, and to the
+  // input's one write (instance-tracker.ts, flushInstances), in creation order.
+  rs.instances.addAll(fresh);
+  rs.scheduled.pushAll(fresh);
+  appendAll(ctx.state.created, fresh);
   countRole(ctx, rs, spec.role, count);
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
-  if (announce) ctx.effects.newInstances(fresh, spec.version, nowMs);
+  // `fresh` is the effect's own list from here on: nothing changes it.
+  if (ctx.effects.eventsWanted) ctx.effects.newInstances(fresh, spec.version, nowMs);
 }
 
 /**
