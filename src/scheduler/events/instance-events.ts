@@ -35,6 +35,26 @@ export function instanceChangedEvent(instance: Instance, nowMs: number): Instanc
   };
 }
 
+/**
+ * `instance_changed_event` of an instance just created: Scheduled, not placed, at `runSpecVersion`.
+ * The same object, field for field and in the same order, as {@link instanceChangedEvent} of the
+ * instance as it was made; built from the facts of its creation because the event may be built
+ * after the instance changed again (the new instances' events are one effect per batch, built when
+ * the effects are carried out: instances/instance-effects.ts, `newInstances`).
+ */
+export function scheduledInstanceEvent(instanceId: string, runSpecId: string, runSpecVersion: string, nowMs: number): InstanceChangedEvent {
+  return {
+    eventType: 'instance_changed_event',
+    timestamp: isoTime(nowMs),
+    instanceId,
+    condition: 'Scheduled',
+    runSpecId,
+    agentId: null,
+    host: null,
+    runSpecVersion,
+  };
+}
+
 /** `instance_health_changed_event` for the instance's current health (null = unknown). */
 export function instanceHealthChangedEvent(instance: Instance, nowMs: number): InstanceHealthChangedEvent {
   return {

@@ -1,4 +1,6 @@
 import type { EventBus, EventSink } from '../events/event-bus';
+import { scheduledInstanceEvent } from '../events/instance-events';
+import type { InstanceAtEvent } from '../model/instance';
 import type { ClusterDriver } from '../ports/cluster-driver';
 import type { Prober } from '../ports/prober';
 import type { SchedulerPorts } from '../ports/scheduler-ports';
@@ -41,6 +43,14 @@ export class EffectApplier {
       case 'event':
         this.bus.emit(effect.event, effect.instance);
         return;
+      case 'newInstances': {
+        const { instances, runSpecVersion, nowMs } = effect;
+        for (let i = 0; i < instances.length; i++) {
+          const inst = instances[i];
+          this.bus.emit(scheduledInstanceEvent(inst.instanceId, inst.runSpecId, runSpecVersion, nowMs), NEW_INSTANCE);
+        }
+        return;
+      }
       case 'kill':
         driver.kill(effect.taskId, effect.agentId, effect.gracePeriodMs);
         return;
@@ -69,6 +79,9 @@ export class EffectApplier {
     }
   }
 }
+
+/** A new instance as its first event describes it: to run, no kill. */
+const NEW_INSTANCE: InstanceAtEvent = { goal: 'Running', killReason: undefined };
 
 /** `world`'s ports and `bus`, each call preceded by `drain` (the clock and randomness are reads). */
 function drainingPorts(world: SchedulerPorts, bus: EventBus, drain: () => void): CorePorts {

@@ -24,6 +24,7 @@ export interface TimerHandle {
 /** What the instance tracker asks of the world (see {@link InstanceEffects} for each). */
 export type InstanceEffect =
   | { readonly kind: 'event'; readonly event: MarathonEvent; readonly instance?: InstanceAtEvent }
+  | { readonly kind: 'newInstances'; readonly instances: readonly Instance[]; readonly runSpecVersion: string; readonly nowMs: number }
   | { readonly kind: 'kill'; readonly taskId: string; readonly agentId: string | undefined; readonly gracePeriodMs: number }
   | { readonly kind: 'acknowledge'; readonly agentId: string; readonly taskId: string; readonly uuid: string }
   | { readonly kind: 'setTimer'; readonly dueMs: number; readonly input: TimerInput; readonly handle: TimerHandle }
@@ -60,6 +61,18 @@ export class InstanceEffects {
   event(event: MarathonEvent, instance?: InstanceAtEvent): void {
     // One object shape for every event effect (the key is there when `instance` is undefined too).
     this.pending.push({ kind: 'event', event, instance });
+  }
+
+  /**
+   * Announce instances just created, Scheduled at `runSpecVersion`, at `nowMs`: one
+   * `instance_changed_event` each, in the order given, as if each had been an {@link event} with
+   * its goal Running and no kill reason (`scheduledInstanceEvent`). One effect for the batch instead
+   * of one per instance: a scale-up creates up to `instancesPerInput` instances per input, a
+   * million in bench:match's queue build, and each effect record was one more young object per
+   * instance. `instances` must not change afterwards (the caller hands over a list of its own).
+   */
+  newInstances(instances: readonly Instance[], runSpecVersion: string, nowMs: number): void {
+    this.pending.push({ kind: 'newInstances', instances, runSpecVersion, nowMs });
   }
 
   /** Kill a task (ClusterDriver.kill). */

@@ -1,5 +1,5 @@
 import type { InstanceContext } from './instance-context';
-import { instanceChangedEvent } from '../events/instance-events';
+import { appendAll } from '../kernel/append-all';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
@@ -56,18 +56,18 @@ export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) 
 /**
  * Creates `count` new Scheduled instances of the run spec's current version, queues them, lists
  * them for the input's one write (the state's `created`, written by `flushInstances` without an
- * entry each in the dirty Set) and announces each. Every field of the record is set here, in one
- * order, so all instances share one object shape (this runs a million times at scale).
+ * entry each in the dirty Set) and announces them (one `newInstances` effect for the batch: an
+ * `instance_changed_event` each). Every field of the record is set here, in one order, so all
+ * instances share one object shape (this runs a million times at scale).
  */
 export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, count: number): void {
   if (count <= 0) return;
   const nowMs = ctx.clock.nowMs();
   const spec = rs.spec;
-  // Listed for the input's one write (instance-tracker.ts, flushInstances), in creation order.
-  const created = ctx.state.created;
-  const first = created.length;
+  // The new instances in creation order: added below as one batch, then the list their event announces.
+  const fresh: Instance[] = [];
   for (let i = 0; i < count; i++) {
-    const inst: Instance = {
+    fresh.push({
       instanceId: newInstanceId(spec.id, ctx.random),
       runSpecId: spec.id,
       kind: spec.kind,
@@ -87,22 +87,20 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
       unreachableSinceMs: undefined,
       killReason: undefined,
       killRequestedAtMs: undefined,
-    };
-    rs.instances.set(inst.instanceId, inst);
-    rs.scheduled.push(inst);
-    created.push(inst);
+    });
   }
+  // Appended as a batch (kernel/append-all.ts): to the run spec's instances and queue, and to the
+  // input's one write (instance-tracker.ts, flushInstances), in creation order.
+  rs.instances.addAll(fresh);
+  rs.scheduled.pushAll(fresh);
+  appendAll(ctx.state.created, fresh);
   countRole(ctx, rs, spec.role, count);
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);
   ctx.state.demandDirty.add(rs);
-  if (ctx.effects.eventsWanted) {
-    for (let i = first; i < created.length; i++) ctx.effects.event(instanceChangedEvent(created[i], nowMs), NEW_INSTANCE);
-  }
+  // `fresh` is the effect's own list from here on: nothing changes it.
+  if (ctx.effects.eventsWanted) ctx.effects.newInstances(fresh, spec.version, nowMs);
 }
-
-/** A new instance as its first event describes it: to run, no kill. */
-const NEW_INSTANCE = { goal: 'Running', killReason: undefined } as const;
 
 /**
  * Puts a terminal instance whose goal is still Running back in the queue: same instance id, new

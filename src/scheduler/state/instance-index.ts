@@ -1,3 +1,4 @@
+import { appendAll } from '../kernel/append-all';
 import { assert } from '../kernel/assert';
 import type { Instance } from '../model/instance';
 
@@ -32,6 +33,14 @@ export class InstanceIndex {
   set(instanceId: string, inst: Instance): void {
     if (inst.instanceId !== instanceId) assert(false, `instance ${inst.instanceId} added under ${instanceId}`);
     this.list.push(inst);
+  }
+
+  /**
+   * Adds new instances after every other, in order (as {@link set} each, in one growth of the
+   * list: a scale-up adds them in batches). Their ids must not be held already.
+   */
+  addAll(instances: readonly Instance[]): void {
+    appendAll(this.list, instances);
   }
 
   get(instanceId: string): Instance | undefined {

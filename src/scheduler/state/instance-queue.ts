@@ -1,3 +1,4 @@
+import { appendAll } from '../kernel/append-all';
 import type { Instance } from '../model/instance';
 
 /**
@@ -31,6 +32,14 @@ export class InstanceQueue {
     this.items.push(inst);
     this.count++;
     this.changes++;
+  }
+
+  /** Queues instances at the end, in order (as {@link push} each, in one growth of the list). */
+  pushAll(instances: readonly Instance[]): void {
+    if (instances.length === 0) return;
+    appendAll(this.items, instances);
+    this.count += instances.length;
+    this.changes += instances.length;
   }
 
   /** The instance `shift` would return next, left in the queue. */

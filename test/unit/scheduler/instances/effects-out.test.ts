@@ -96,6 +96,11 @@ const cases: Case[] = [
     kinds: ['event', 'setTimer'],
   },
   {
+    name: 'unreachable and inactive at once: its replacement is created and announced (one newInstances effect)',
+    spec: makeApp({ unreachable: { kind: 'enabled', inactiveAfterMs: 0, expungeAfterMs: 20_000 } }), state: 'TASK_UNREACHABLE',
+    kinds: ['event', 'newInstances', 'setTimer'],
+  },
+  {
     name: 'reachable again: the replacement is killed', spec: unreachable, state: 'TASK_RUNNING',
     before: (h, taskId) => {
       h.status(taskId, 'TASK_UNREACHABLE');
@@ -143,7 +148,7 @@ t.test('a status update\'s handling touches no port and returns what the ordinar
     for (const kind of kinds) seen.add(kind);
     t.equal(outside(cutOff.h, from), outside(ordinary.h, from), `${c.name}: the applied effects are what the ordinary handling sent, in order`);
   }
-  t.ok(seen.has('kill') && seen.has('setTimer') && seen.has('clearTimer') && seen.has('deleteRunSpec'), 'the cases reach kills, timers and store writes');
+  t.ok(seen.has('kill') && seen.has('setTimer') && seen.has('clearTimer') && seen.has('deleteRunSpec') && seen.has('newInstances'), 'the cases reach kills, timers, store writes and new instances');
 });
 
 t.test('an unknown task that is alive: a kill, returned', async (t) => {

@@ -13,7 +13,7 @@ function inst(n: number): Instance {
   return { instanceId: `web.instance-${n}` } as unknown as Instance;
 }
 
-type Op = { add: number } | { get: number } | { del: number } | { iterate: true } | { iterateDeleting: number[] } | { iterateAdding: number } | { iterateDeletingThenAdding: [number, number] };
+type Op = { add: number } | { addAll: number[] } | { get: number } | { del: number } | { iterate: true } | { iterateDeleting: number[] } | { iterateAdding: number } | { iterateAddingAll: number[] } | { iterateDeletingThenAdding: [number, number] };
 
 function apply(ops: readonly Op[]): { index: InstanceIndex; model: Map<string, Instance>; mismatches: string[] } {
   const index = new InstanceIndex();
@@ -33,6 +33,9 @@ function apply(ops: readonly Op[]): { index: InstanceIndex; model: Map<string, I
     if ('add' in op) {
       index.set(of(op.add).instanceId, of(op.add));
       model.set(of(op.add).instanceId, of(op.add));
+    } else if ('addAll' in op) {
+      index.addAll(op.addAll.map(of));
+      for (const n of op.addAll) model.set(of(n).instanceId, of(n));
     } else if ('get' in op) {
       const id = of(op.get).instanceId;
       if (index.get(id) !== model.get(id) || index.has(id) !== model.has(id)) mismatches.push(`op ${k}: get ${id}`);
@@ -52,6 +55,20 @@ function apply(ops: readonly Op[]): { index: InstanceIndex; model: Map<string, I
         return out;
       };
       if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration deleting`);
+    } else if ('iterateAddingAll' in op) {
+      // A batch added when the iteration reaches the first instance (the index by addAll, the model one by one).
+      const seen = (source: InstanceIndex | Map<string, Instance>): string[] => {
+        const out: string[] = [];
+        for (const i of source.values()) {
+          if (out.length === 0) {
+            if (source instanceof InstanceIndex) source.addAll(op.iterateAddingAll.map(of));
+            else for (const n of op.iterateAddingAll) source.set(of(n).instanceId, of(n));
+          }
+          out.push(i.instanceId);
+        }
+        return out;
+      };
+      if (seen(index).join() !== seen(model).join()) mismatches.push(`op ${k}: iteration adding a batch`);
     } else if ('iterateDeletingThenAdding' in op) {
       // When the iteration reaches the deleted instance: delete it, then add another.
       const [gone, added] = op.iterateDeletingThenAdding;
@@ -100,6 +117,12 @@ t.test('answers as a Map: adds, look-ups (indexing as far as needed), deletes, i
       ops: [...range(0, 5000).map((n) => ({ add: n })), { get: 4000 }, ...range(0, 3000).map((n) => ({ del: n * 1 })), { get: 3999 }, { get: 4001 }, { get: 4999 }, { get: 2999 }, ...range(5000, 5100).map((n) => ({ add: n })), { get: 5050 }, { iterate: true }],
     },
     { name: 'newest first, as a stop kills: taken off the end, across holes', ops: [...range(0, 10).map((n) => ({ add: n })), { get: 3 }, { del: 6 }, { del: 2 }, { del: 9 }, { del: 8 }, { del: 7 }, { get: 5 }, { add: 20 }, { get: 20 }, { get: 1 }, { iterate: true }, ...range(0, 10).reverse().map((n) => ({ del: n })), { del: 20 }, { iterate: true }, { add: 30 }, { get: 30 }] },
+    { name: 'batches added (none, one, many) between look-ups and deletes', ops: [{ addAll: [] }, { addAll: [0] }, { get: 0 }, { addAll: range(1, 6) }, { get: 4 }, { del: 5 }, { addAll: range(6, 9) }, { get: 8 }, { get: 99 }, { del: 8 }, { addAll: [9] }, { iterate: true }] },
+    { name: 'a batch added during an iteration is visited', ops: [...range(0, 3).map((n) => ({ add: n })), { iterateAddingAll: range(10, 13) }, { get: 12 }, { addAll: range(13, 15) }, { iterate: true }] },
+    {
+      name: 'batches and single adds, compaction after many deletes',
+      ops: [{ addAll: range(0, 2500) }, ...range(2500, 2600).map((n) => ({ add: n })), { addAll: range(2600, 5000) }, { get: 4000 }, ...range(0, 3000).map((n) => ({ del: n })), { get: 4999 }, { addAll: range(5000, 5100) }, { get: 5050 }, { iterate: true }],
+    },
     { name: 'the newest deleted during an iteration, then one added: the added one is visited', ops: [...range(0, 4).map((n) => ({ add: n })), { iterateDeletingThenAdding: [3, 11] }, { get: 11 }, { get: 3 }] },
     {
       name: 'no compaction under an iteration (deleting most of the instances from inside it)',

@@ -82,3 +82,32 @@ t.test('version: changes with every push, shift and remove, not with peek (the m
     t.equal(q.version !== before, changes, `${name}: version ${changes ? 'changes' : 'stays'}`);
   }
 });
+
+t.test('pushAll queues a batch as pushes one by one would: order, length, version, removal, compaction', async (t) => {
+  // Each case: batches (or single instances) queued, then how many shifted, then which removed.
+  const cases: { name: string; batches: number[][]; shift: number; remove: number[] }[] = [
+    { name: 'an empty batch', batches: [[]], shift: 0, remove: [] },
+    { name: 'one batch', batches: [[1, 2, 3]], shift: 1, remove: [3] },
+    { name: 'batches and singles', batches: [[1], [2, 3, 4], [5], [], [6, 7]], shift: 2, remove: [4, 7] },
+    { name: 'big batches across compactions', batches: [Array.from({ length: 3000 }, (_, i) => i), Array.from({ length: 2000 }, (_, i) => 3000 + i)], shift: 2500, remove: [2600, 4999, 3000] },
+  ];
+  for (const c of cases) {
+    const made = new Map<number, Instance>();
+    const of = (n: number): Instance => made.get(n) ?? (made.set(n, inst(n)), made.get(n) as Instance);
+    const batched = new InstanceQueue();
+    const single = new InstanceQueue();
+    for (const b of c.batches) {
+      batched.pushAll(b.map(of));
+      for (const n of b) single.push(of(n));
+    }
+    t.equal(batched.version, single.version, `${c.name}: version`);
+    for (let n = 0; n < c.shift; n++) t.equal(batched.shift(), single.shift(), `${c.name}: shift ${n}`);
+    for (const n of c.remove) {
+      batched.remove(of(n));
+      single.remove(of(n));
+    }
+    t.equal(batched.length, single.length, `${c.name}: length`);
+    t.strictSame(batched.toArray(), single.toArray(), `${c.name}: what is left, in order`);
+    t.equal(batched.peek(), single.peek(), `${c.name}: peek`);
+  }
+});
