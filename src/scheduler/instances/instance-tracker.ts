@@ -306,13 +306,17 @@ export function flushInstances(ctx: InstanceContext): void {
     if (live.length > 0) ctx.effects.saveInstances(live);
     return;
   }
-  const live: Instance[] = [];
+  // The list itself is handed over (kept in order, the instances no longer current dropped in
+  // place): a new one takes its place in the state.
+  state.created = [];
+  const live = created;
+  let kept = 0;
   for (let i = 0; i < created.length; i++) {
     const inst = created[i];
     if (dirty.size > 0) dirty.delete(inst);
-    if (state.isCurrent(inst)) live.push(inst);
+    if (state.isCurrent(inst)) live[kept++] = inst;
   }
-  created.length = 0;
+  live.length = kept;
   if (dirty.size > 0) for (const inst of dirty.take((i) => state.isCurrent(i))) live.push(inst);
   if (live.length > 0) ctx.effects.saveInstances(live);
 }

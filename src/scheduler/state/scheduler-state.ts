@@ -32,9 +32,10 @@ export class SchedulerState {
   /**
    * Instances created during the current input, in creation order (`scheduleNewInstances`): written
    * with the dirty set by the same flush, without an entry each in that Set (a scale-up creates up to
-   * `instancesPerInput` of them per input, a million in bench:match's queue build).
+   * `instancesPerInput` of them per input, a million in bench:match's queue build). The flush
+   * hands the list itself to the store and puts a new one here.
    */
-  readonly created: Instance[] = [];
+  created: Instance[] = [];
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;
