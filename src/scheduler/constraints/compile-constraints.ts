@@ -42,6 +42,12 @@ export interface CompiledConstraint {
   readonly limit: number;
   /** IS: the value rounded to the thousandth when it is written as a plain decimal (`0.80` → `0.8`). */
   readonly isScalar: string | undefined;
+  /**
+   * True when the check reads the placement counters (a usable UNIQUE, GROUP_BY, MAX_PER, or
+   * CLUSTER without a value): it then reads the agent's value as an interned id (FieldCounts.idOn)
+   * rather than as text.
+   */
+  readonly counted: boolean;
 }
 
 /** A run spec's constraints, compiled once (per run spec version) and shared by every check. */
@@ -84,19 +90,22 @@ export function compileConstraints(constraints: readonly Constraint[]): Compiled
     if (source.operator === 'GROUP_BY') fields[fieldIndex].tracksGroups = true;
     compiled.push(compileOne(source, kind, fieldIndex));
   }
-  return { constraints: compiled, fields, agentOnly: compiled.every(readsOnlyTheAgent) };
+  return { constraints: compiled, fields, agentOnly: compiled.every((c) => !c.counted) };
 }
 
-/** Whether one constraint's verdict depends on the agent alone (see CompiledConstraints.agentOnly and constraintAccepts). */
-function readsOnlyTheAgent(c: CompiledConstraint): boolean {
-  if (!c.usable) return true;
-  switch (c.operator) {
-    case 'LIKE':
-    case 'UNLIKE':
-    case 'IS':
+/**
+ * Whether one constraint's verdict depends on the placement counters (CompiledConstraint.counted);
+ * the others depend on the agent alone (see CompiledConstraints.agentOnly and constraintAccepts).
+ */
+function readsCounts(operator: string, usable: boolean, value: string | undefined): boolean {
+  if (!usable) return false;
+  switch (operator) {
+    case 'UNIQUE':
+    case 'GROUP_BY':
+    case 'MAX_PER':
       return true;
     case 'CLUSTER':
-      return c.value !== undefined;
+      return value === undefined;
     default:
       return false;
   }
@@ -136,6 +145,7 @@ function compileOne(source: Constraint, kind: FieldKind, fieldIndex: number): Co
     default:
       usable = false;
   }
-  return { source, operator: source.operator, kind, field: source.field, fieldIndex, usable, value, regex, limit, isScalar };
+  const counted = readsCounts(source.operator, usable, value);
+  return { source, operator: source.operator, kind, field: source.field, fieldIndex, usable, value, regex, limit, isScalar, counted };
 }
 

@@ -1,22 +1,43 @@
 import { assert } from '../kernel/assert';
+import type { AgentInfo } from '../model/agent';
 import { CountBuckets } from './count-buckets';
+import { NO_VALUE, VALUE_IDS, type FieldValueIds, type ValueIds } from './value-ids';
 
 /**
  * Placed-instance counters for one constrained field of one run spec: how many placed instances
  * have each value, how many have no value, and (for CLUSTER without a value) the value the group
  * is anchored to. Optionally a group-size histogram for GROUP_BY.
  *
- * All reads are O(1) and allocate nothing. Updates are O(1) amortised.
+ * Values are counted by their interned id ({@link ValueIds}): the count of a value is a typed-array
+ * read, no string hashed (the matcher reads one run spec's counters after another for the same
+ * agent: with a map per run spec, each read was a few cache misses). The array covers the ids
+ * below max(1,024, 16 × values in use); a value with a larger id (a run spec with few instances in
+ * a large cluster) is counted in a map instead, so a run spec's counters take O(values it uses).
+ * When the registry starts over (a new epoch), the counters intern their values again on their
+ * next use, keeping the counts and the order values came into use.
+ *
+ * All reads are O(1) and allocate nothing (after a start-over, the first is O(values in use)).
+ * Updates are O(1) amortised.
  */
 export class FieldCounts {
-  private readonly counts = new Map<string, number>();
+  private field: FieldValueIds;
+  /** Counts by id for ids below its length; the others in `sparse`. */
+  private dense: Int32Array = EMPTY;
+  private sparse: Map<number, number> | undefined = undefined;
+  /** The values in use (count > 0): id → text, in the order they came into use (CLUSTER's anchor, start-overs). */
+  private inUse = new Map<number, string>();
   private noValueCount = 0;
   private totalCount = 0;
   private readonly groups: CountBuckets | undefined;
-  private anchor: string | undefined = undefined;
+  /** CLUSTER without a value: the anchor's id ({@link NO_VALUE}: an instance without a value), meaningful while `totalCount > 0`. */
+  private anchor = NO_VALUE;
 
-  /** `tracksGroups`: keep the histogram GROUP_BY needs (costs a little on every add/remove). */
-  constructor(tracksGroups: boolean) {
+  /**
+   * `fieldName`: the field's canonical name (CompiledField.name). `tracksGroups`: keep the
+   * histogram GROUP_BY needs (costs a little on every add/remove).
+   */
+  constructor(fieldName: string, tracksGroups: boolean, private readonly registry: ValueIds = VALUE_IDS) {
+    this.field = registry.field(fieldName);
     this.groups = tracksGroups ? new CountBuckets() : undefined;
   }
 
@@ -32,12 +53,26 @@ export class FieldCounts {
 
   /** Number of distinct values in use (not counting "no value"). */
   get distinctValues(): number {
-    return this.counts.size;
+    return this.inUse.size;
+  }
+
+  /** The id of `agent`'s value of this field ({@link NO_VALUE}: it lacks the field), for {@link countOfId} and {@link clusterId}. */
+  idOn(agent: AgentInfo): number {
+    if (this.field.epoch !== this.registry.epoch) this.renumber();
+    return this.registry.idOn(agent, this.field);
+  }
+
+  /** Placed instances whose agent has the value of id `id` (from {@link idOn}, not {@link NO_VALUE}). */
+  countOfId(id: number): number {
+    if (id < this.dense.length) return this.dense[id];
+    return this.sparse === undefined ? 0 : this.sparse.get(id) ?? 0;
   }
 
   /** Placed instances whose agent has `value` for this field. */
   countOf(value: string): number {
-    return this.counts.get(value) ?? 0;
+    if (this.field.epoch !== this.registry.epoch) this.renumber();
+    const id = this.field.ids.get(value);
+    return id === undefined ? 0 : this.countOfId(id);
   }
 
   /**
@@ -64,48 +99,118 @@ export class FieldCounts {
    * the anchor moves to the value continuously in use the longest, or to "no value".
    */
   get clusterValue(): string | undefined {
+    if (this.totalCount === 0 || this.anchor === NO_VALUE) return undefined;
+    if (this.field.epoch !== this.registry.epoch) this.renumber();
+    return this.inUse.get(this.anchor);
+  }
+
+  /** {@link clusterValue} as an id ({@link NO_VALUE}: no value), in the epoch of the last {@link idOn}; read it while {@link total} > 0. */
+  get clusterId(): number {
     return this.anchor;
   }
 
-  /** Counts one more placed instance with `value` (undefined: the agent lacks the field). */
-  add(value: string | undefined): void {
-    if (this.totalCount === 0) this.anchor = value;
+  /** Counts one more placed instance on `agent`. */
+  addAgent(agent: AgentInfo): void {
+    this.add(this.idOn(agent));
+  }
+
+  /** Counts one placed instance on `agent` fewer; it must have been added with the same agent. */
+  removeAgent(agent: AgentInfo): void {
+    this.remove(this.idOn(agent));
+  }
+
+  private add(id: number): void {
+    if (this.totalCount === 0) this.anchor = id;
     this.totalCount++;
-    if (value === undefined) {
+    if (id === NO_VALUE) {
       this.noValueCount++;
       this.groups?.moved(this.noValueCount - 1, this.noValueCount);
       return;
     }
-    const before = this.counts.get(value) ?? 0;
-    this.counts.set(value, before + 1);
+    const before = this.countOfId(id);
+    this.set(id, before + 1);
+    if (before === 0) this.inUse.set(id, this.field.texts[id]);
     this.groups?.moved(before, before + 1);
   }
 
-  /** Counts one placed instance with `value` fewer; it must have been added with the same value. */
-  remove(value: string | undefined): void {
+  private remove(id: number): void {
     let emptied: boolean;
-    if (value === undefined) {
+    if (id === NO_VALUE) {
       assert(this.noValueCount > 0, 'remove: an instance without a value was counted');
       this.noValueCount--;
       this.groups?.moved(this.noValueCount + 1, this.noValueCount);
       emptied = this.noValueCount === 0;
     } else {
-      const before = this.counts.get(value);
-      assert(before !== undefined && before > 0, `remove: an instance with value ${JSON.stringify(value)} was counted`);
-      if (before === 1) this.counts.delete(value);
-      else this.counts.set(value, before - 1);
+      const before = this.countOfId(id);
+      if (before <= 0) assert(false, `remove: an instance with value ${JSON.stringify(this.field.texts[id])} was counted`);
+      this.set(id, before - 1);
+      if (before === 1) this.inUse.delete(id);
       this.groups?.moved(before, before - 1);
       emptied = before === 1;
     }
     this.totalCount--;
 
-    if (this.totalCount === 0) {
-      this.anchor = undefined;
-    } else if (emptied && value === this.anchor) {
+    if (this.totalCount > 0 && emptied && id === this.anchor) {
       // Map iteration follows insertion order and emptied values are deleted, so the first key
       // is the value continuously in use the longest.
-      const first = this.counts.keys().next();
-      this.anchor = first.done === true ? undefined : first.value;
+      const first = this.inUse.keys().next();
+      this.anchor = first.done === true ? NO_VALUE : first.value;
+    }
+  }
+
+  private set(id: number, count: number): void {
+    if (id < this.dense.length) {
+      this.dense[id] = count;
+      return;
+    }
+    const limit = Math.max(DENSE_MIN, DENSE_PER_VALUE * (this.inUse.size + 1));
+    if (id < limit) {
+      this.grow(id, limit);
+      this.dense[id] = count;
+      return;
+    }
+    this.sparse ??= new Map();
+    if (count === 0) this.sparse.delete(id);
+    else this.sparse.set(id, count);
+  }
+
+  /** A larger array covering `id` (not beyond `limit` unless `id` needs it); the sparse counts it now covers move in. */
+  private grow(id: number, limit: number): void {
+    let length = Math.max(64, this.dense.length * 2);
+    while (length <= id) length *= 2;
+    length = Math.min(length, Math.max(limit, id + 1));
+    const next = new Int32Array(length);
+    next.set(this.dense);
+    this.dense = next;
+    const sparse = this.sparse;
+    if (sparse === undefined) return;
+    for (const [k, n] of sparse) {
+      if (k >= length) continue;
+      next[k] = n;
+      sparse.delete(k);
+    }
+  }
+
+  /** The registry started over: intern the values in use again (in the order they came into use) and move their counts. */
+  private renumber(): void {
+    const old = { dense: this.dense, sparse: this.sparse, inUse: this.inUse, anchor: this.anchor };
+    this.field = this.registry.field(this.field.name);
+    this.dense = EMPTY;
+    this.sparse = undefined;
+    this.inUse = new Map();
+    this.anchor = NO_VALUE;
+    for (const [oldId, text] of old.inUse) {
+      const id = this.registry.idOf(this.field, text);
+      const count = oldId < old.dense.length ? old.dense[oldId] : old.sparse?.get(oldId) ?? 0;
+      this.set(id, count);
+      this.inUse.set(id, text);
+      if (oldId === old.anchor) this.anchor = id;
     }
   }
 }
+
+const EMPTY = new Int32Array(0);
+/** Counter arrays cover at least this many ids… */
+const DENSE_MIN = 1024;
+/** …or this many per value in use (4 bytes each: 64 bytes per value, about a map entry's size). */
+const DENSE_PER_VALUE = 16;

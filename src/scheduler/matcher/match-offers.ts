@@ -9,6 +9,7 @@ import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
+import { VALUE_IDS } from '../constraints/value-ids';
 import { OfferLedger } from './offer-ledger';
 import { RequestFilters } from './pipeline';
 import { requestKey } from './request-key';
@@ -48,6 +49,8 @@ export class OfferMatcher {
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
   match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
+    // No check or count is half done here: the value registry may start over (its bound).
+    VALUE_IDS.startOverIfFull();
     const batch = new Batch(ctx, nowMs, this.plugins, this.candidates, this.shared);
     const declined: string[] = [];
     const rest: Offer[] = [];
