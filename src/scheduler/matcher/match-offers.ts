@@ -34,13 +34,6 @@ import { requestFor } from './request-for-role';
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
-  /**
-   * Each run spec's candidate, kept from cycle to cycle while its request, counters and residency
-   * stay the same objects ({@link Candidate.fits}): a cycle places a couple of thousand instances
-   * among a thousand candidates, so making and reading them all again each cycle was a cost per
-   * placement. Weak: a deleted run spec's candidate goes with it.
-   */
-  private readonly candidates = new WeakMap<RunSpecState, Candidate>();
   /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded: {@link SHARED_FILTERS_PER_CANDIDATE}). */
   private readonly shared = new Map<string, RequestFilters>();
 
@@ -51,7 +44,7 @@ export class OfferMatcher {
     const nowMs = ctx.clock.nowMs();
     // No check or count is half done here: the value registry may start over (its bound).
     VALUE_IDS.startOverIfFull();
-    const batch = new Batch(ctx, nowMs, this.plugins, this.candidates, this.shared);
+    const batch = new Batch(ctx, nowMs, this.plugins, this.shared);
     const declined: string[] = [];
     const rest: Offer[] = [];
     const allowed = budget;
@@ -270,16 +263,25 @@ class Batch {
   /** The candidates that used or refused an offer in this cycle, in the order they first did. */
   private readonly touchedList: Candidate[] = [];
 
+  /**
+   * Each run spec's candidate is kept from cycle to cycle on the demand's entry of the run spec
+   * (`WantingRunSpec.matcherState`: read without a lookup, gone when the run spec stops wanting
+   * offers) while its request, counters and residency stay the same objects
+   * ({@link Candidate.fits}): a cycle places a couple of thousand instances among a thousand
+   * candidates, so making and reading them all again each cycle was a cost per placement.
+   */
   constructor(
     ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[],
-    kept: WeakMap<RunSpecState, Candidate>, private readonly shared: Map<string, RequestFilters>,
+    private readonly shared: Map<string, RequestFilters>,
   ) {
-    for (const rs of ctx.demand.wantingRunSpecs()) {
+    for (const entry of ctx.demand.wantingEntries()) {
+      const rs = entry.rs;
       if (!ctx.demand.wantsOffers(rs, nowMs)) continue;
-      let c = kept.get(rs);
+      // Only this class puts anything there.
+      let c = entry.matcherState as Candidate | undefined;
       if (c === undefined || !c.fits(rs)) {
         c = new Candidate(rs);
-        kept.set(rs, c);
+        entry.matcherState = c;
       }
       c.begin();
       this.candidates.push(c);
