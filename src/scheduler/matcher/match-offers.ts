@@ -5,6 +5,7 @@ import type { Offer } from '../model/offer';
 import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
+import type { RunSpec } from '../model/run-spec';
 import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
@@ -183,18 +184,30 @@ class Candidate {
   private request: LaunchRequest | undefined = undefined;
   /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
   readonly ownRequest: LaunchRequest;
+  /** The definition it was made for: another one (even with the same residency) makes a new candidate. */
+  private readonly spec: RunSpec;
+  /** The own request's cpus and memory (Batch.computeMinimum reads them without loading the request). */
+  readonly cpusMilli: number;
+  readonly memMilli: number;
 
   constructor(readonly rs: RunSpecState) {
     this.queue = rs.scheduled;
+    this.spec = rs.spec;
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
     this.stats = rs.rejections;
     this.ownRequest = rs.request;
+    this.cpusMilli = rs.request.resources.cpusMilli;
+    this.memMilli = rs.request.resources.memMilli;
   }
 
-  /** Whether this candidate still describes `rs` (its request, counters and residency are the ones it read). */
+  /**
+   * Whether this candidate still describes `rs` (its request, counters and definition are the
+   * ones it read). The definition is compared by identity, which loads no more than `rs` itself
+   * (reading its residency loaded the definition: one more cache miss per run spec and cycle).
+   */
   fits(rs: RunSpecState): boolean {
-    return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec.resident === this.resident;
+    return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec === this.spec;
   }
 
   /** Starts a cycle: nothing used or refused, not in the demand's dirty set, {@link uniform} read again unless it holds. */
@@ -380,8 +393,8 @@ class Batch {
     let cpus = Infinity;
     let mem = Infinity;
     for (const c of this.candidates) {
-      cpus = Math.min(cpus, c.ownRequest.resources.cpusMilli);
-      mem = Math.min(mem, c.ownRequest.resources.memMilli);
+      cpus = Math.min(cpus, c.cpusMilli);
+      mem = Math.min(mem, c.memMilli);
     }
     this.minCpusMilli = cpus;
     this.minMemMilli = mem;
