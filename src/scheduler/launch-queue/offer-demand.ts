@@ -22,6 +22,8 @@ export class OfferDemand {
   private readonly wanting = new Map<RunSpecState, WantingRunSpec>();
   private readonly perRole = new Map<string, number>();
   private readonly suppressed = new Set<string>();
+  /** Entries the matcher took instances from since the last sync ({@link notePlaced}). */
+  private readonly placedFrom: WantingRunSpec[] = [];
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
 
@@ -34,6 +36,7 @@ export class OfferDemand {
 
   /** Re-examine the dirty run specs and issue the revive/suppress calls that follow. */
   sync(dirty: Set<RunSpecState>, live: (rs: RunSpecState) => boolean): void {
+    if (this.placedFrom.length > 0) this.notePlacements(dirty);
     if (dirty.size === 0) return;
     const nowMs = this.clock.nowMs();
     const revive: string[] = [];
@@ -76,6 +79,29 @@ export class OfferDemand {
       for (const r of suppress) this.suppressed.add(r);
       this.driver.suppress(suppress);
     }
+  }
+
+  /**
+   * The matcher placed instances of `entry`'s run spec, which is not resident, and some of its
+   * instances still wait: all a sync would find changed is its smaller count (it still wants offers,
+   * for the same role, and has no new work), so the next sync notes the count without examining the
+   * run spec again (a few map look-ups each, for every run spec that placed in every cycle). Should
+   * anything else mark it dirty in the meantime, or its count have grown, it is examined as usual.
+   */
+  notePlaced(entry: WantingRunSpec): void {
+    this.placedFrom.push(entry);
+  }
+
+  /** Notes the counts of the run specs the matcher placed from ({@link notePlaced}), or marks them dirty when they need a look. */
+  private notePlacements(dirty: Set<RunSpecState>): void {
+    for (const entry of this.placedFrom) {
+      const rs = entry.rs;
+      if (dirty.has(rs)) continue;
+      const scheduled = rs.scheduled.length + rs.toCreate;
+      if (scheduled > entry.scheduled || scheduled === 0) dirty.add(rs);
+      else entry.scheduled = scheduled;
+    }
+    this.placedFrom.length = 0;
   }
 
   /** Run specs that want offers, in the order they started wanting them (deterministic). */

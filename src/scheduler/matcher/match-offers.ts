@@ -1,4 +1,5 @@
 import type { LaunchContext } from '../launch-queue/launch-context';
+import type { WantingRunSpec } from '../launch-queue/offer-demand';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer } from '../model/offer';
@@ -73,7 +74,7 @@ export class OfferMatcher {
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
-    batch.recordRejections(nowMs);
+    batch.recordRejections(ctx, nowMs);
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
     return { placed: allowed - budget, rest };
   }
@@ -124,8 +125,9 @@ export class OfferMatcher {
         const inst = c.queue.shift() as Instance;
         // A uniform queue's next head takes the same filters: it is not read until it is placed.
         if (!c.uniform) known[i] = 0;
-        if (!c.demandMarked) {
-          // Its queue changed: the demand looks at it again after this input (once per batch is enough).
+        if (c.resident && !c.demandMarked) {
+          // Its queue changed, and with it the roles it wants: the demand looks at it again after
+          // this input (once per batch is enough). Others are told at the end of the cycle (recordRejections).
           ctx.state.demandDirty.add(rs);
           c.demandMarked = true;
         }
@@ -156,6 +158,7 @@ export class OfferMatcher {
  * belongs to one cycle.
  */
 class Candidate {
+  readonly rs: RunSpecState;
   readonly queue: InstanceQueue;
   /** Resident run specs place through the resident launch (reservations and volumes). */
   readonly resident: boolean;
@@ -170,7 +173,7 @@ class Candidate {
   /** The offers it refused in this cycle and why (reason indices), in order, not yet recorded (Batch.recordRejections). */
   readonly refusedReasons: number[] = [];
   readonly refusedOffers: Offer[] = [];
-  /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
+  /** A resident candidate: whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
   filters: RequestFilters | undefined = undefined;
@@ -190,7 +193,9 @@ class Candidate {
   readonly cpusMilli: number;
   readonly memMilli: number;
 
-  constructor(readonly rs: RunSpecState) {
+  constructor(readonly entry: WantingRunSpec) {
+    const rs = entry.rs;
+    this.rs = rs;
     this.queue = rs.scheduled;
     this.spec = rs.spec;
     this.resident = rs.spec.resident;
@@ -293,7 +298,7 @@ class Batch {
       // Only this class puts anything there.
       let c = entry.matcherState as Candidate | undefined;
       if (c === undefined || !c.fits(rs)) {
-        c = new Candidate(rs);
+        c = new Candidate(entry);
         entry.matcherState = c;
       }
       c.begin();
@@ -338,10 +343,17 @@ class Batch {
    * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedRun}), each run spec's
    * refusals in the order they happened, so the statistics end as if each had been recorded at once
    * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
-   * Call once, at the end of the cycle.
+   * Tells the offer demand of the non-resident run specs that placed: the count of one that still
+   * has instances waiting (`OfferDemand.notePlaced`), the others are marked dirty (drained:
+   * it may stop wanting offers). Call once, at the end of the cycle.
    */
-  recordRejections(nowMs: number): void {
+  recordRejections(ctx: LaunchContext, nowMs: number): void {
     for (const c of this.touchedList) {
+      if (c.usedOffers > 0 && !c.resident) {
+        // Its queue only shrank: the demand notes the smaller count, or looks again when it drained.
+        if (c.queue.length > 0) ctx.demand.notePlaced(c.entry);
+        else ctx.state.demandDirty.add(c.rs);
+      }
       c.stats.recordUsedMany(c.usedOffers, nowMs);
       c.usedOffers = 0;
       if (c.refusedReasons.length === 0) continue;
