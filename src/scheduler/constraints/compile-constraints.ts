@@ -11,6 +11,8 @@ export interface CompiledField {
   readonly kind: FieldKind;
   /** True when some GROUP_BY reads this field, so its counters must also keep a count histogram. */
   readonly tracksGroups: boolean;
+  /** True when some CLUSTER without a value reads this field, so its counters must also keep its anchor. */
+  readonly tracksAnchor: boolean;
 }
 
 /**
@@ -75,7 +77,7 @@ const SCALAR_TEXT = /^[0-9]+(?:\.[0-9]+)?$/;
  */
 export function compileConstraints(constraints: readonly Constraint[]): CompiledConstraints {
   const fieldIndexByName = new Map<string, number>();
-  const fields: { name: string; kind: FieldKind; tracksGroups: boolean }[] = [];
+  const fields: { name: string; kind: FieldKind; tracksGroups: boolean; tracksAnchor: boolean }[] = [];
   const compiled: CompiledConstraint[] = [];
 
   for (const source of constraints) {
@@ -85,10 +87,12 @@ export function compileConstraints(constraints: readonly Constraint[]): Compiled
     if (fieldIndex === undefined) {
       fieldIndex = fields.length;
       fieldIndexByName.set(name, fieldIndex);
-      fields.push({ name, kind, tracksGroups: false });
+      fields.push({ name, kind, tracksGroups: false, tracksAnchor: false });
     }
     if (source.operator === 'GROUP_BY') fields[fieldIndex].tracksGroups = true;
-    compiled.push(compileOne(source, kind, fieldIndex));
+    const one = compileOne(source, kind, fieldIndex);
+    if (one.operator === 'CLUSTER' && one.counted) fields[fieldIndex].tracksAnchor = true;
+    compiled.push(one);
   }
   return { constraints: compiled, fields, agentOnly: compiled.every((c) => !c.counted) };
 }

@@ -13,8 +13,11 @@ import { NO_VALUE, VALUE_IDS, type FieldValueIds, type ValueIds } from './value-
  * agent: with a map per run spec, each read was a few cache misses). The array covers the ids
  * below max(1,024, 16 × values in use); a value with a larger id (a run spec with few instances in
  * a large cluster) is counted in a map instead, so a run spec's counters take O(values it uses).
- * When the registry starts over (a new epoch), the counters intern their values again on their
- * next use, keeping the counts and the order values came into use.
+ * When the registry starts over (a new epoch), the counters intern their values again
+ * ({@link renumber}: at once for the core's run specs, see match-offers.ts; otherwise on their next
+ * use), reading the texts from the numbering they were counted in, and keep the counts. Only a
+ * field that CLUSTER reads without a value (`tracksAnchor`) keeps the order values came into use,
+ * by which its anchor moves.
  *
  * All reads are O(1) and allocate nothing (after a start-over, the first is O(values in use)).
  * Updates are O(1) amortised.
@@ -24,8 +27,9 @@ export class FieldCounts {
   /** Counts by id for ids below its length; the others in `sparse`. */
   private dense: Int32Array = EMPTY;
   private sparse: Map<number, number> | undefined = undefined;
-  /** The values in use (count > 0): id → text, in the order they came into use (CLUSTER's anchor, start-overs). */
-  private inUse = new Map<number, string>();
+  /** `tracksAnchor`: the ids in use (count > 0), in the order they came into use. */
+  private order: Set<number> | undefined;
+  private distinct = 0;
   private noValueCount = 0;
   private totalCount = 0;
   private readonly groups: CountBuckets | undefined;
@@ -34,11 +38,13 @@ export class FieldCounts {
 
   /**
    * `fieldName`: the field's canonical name (CompiledField.name). `tracksGroups`: keep the
-   * histogram GROUP_BY needs (costs a little on every add/remove).
+   * histogram GROUP_BY needs; `tracksAnchor`: keep what CLUSTER without a value needs (each costs
+   * a little on every add/remove).
    */
-  constructor(fieldName: string, tracksGroups: boolean, private readonly registry: ValueIds = VALUE_IDS) {
+  constructor(fieldName: string, tracksGroups: boolean, tracksAnchor: boolean, private readonly registry: ValueIds = VALUE_IDS) {
     this.field = registry.field(fieldName);
     this.groups = tracksGroups ? new CountBuckets() : undefined;
+    this.order = tracksAnchor ? new Set() : undefined;
   }
 
   /** Placed instances counted, with or without a value. */
@@ -53,7 +59,7 @@ export class FieldCounts {
 
   /** Number of distinct values in use (not counting "no value"). */
   get distinctValues(): number {
-    return this.inUse.size;
+    return this.distinct;
   }
 
   /** The id of `agent`'s value of this field ({@link NO_VALUE}: it lacks the field), for {@link countOfId} and {@link clusterId}. */
@@ -97,14 +103,19 @@ export class FieldCounts {
    * no value, or when nothing is placed; check {@link total}). Should every instance with the
    * anchor value go while others remain (possible only when instances predate the constraint),
    * the anchor moves to the value continuously in use the longest, or to "no value".
+   * Requires `tracksAnchor`.
    */
   get clusterValue(): string | undefined {
+    assert(this.order !== undefined, 'clusterValue needs tracksAnchor');
     if (this.totalCount === 0 || this.anchor === NO_VALUE) return undefined;
     if (this.field.epoch !== this.registry.epoch) this.renumber();
-    return this.inUse.get(this.anchor);
+    return this.field.texts[this.anchor];
   }
 
-  /** {@link clusterValue} as an id ({@link NO_VALUE}: no value), in the epoch of the last {@link idOn}; read it while {@link total} > 0. */
+  /**
+   * {@link clusterValue} as an id ({@link NO_VALUE}: no value), in the epoch of the last
+   * {@link idOn}; read it while {@link total} > 0. Requires `tracksAnchor` (not checked: the hot path).
+   */
   get clusterId(): number {
     return this.anchor;
   }
@@ -129,7 +140,10 @@ export class FieldCounts {
     }
     const before = this.countOfId(id);
     this.set(id, before + 1);
-    if (before === 0) this.inUse.set(id, this.field.texts[id]);
+    if (before === 0) {
+      this.distinct++;
+      this.order?.add(id);
+    }
     this.groups?.moved(before, before + 1);
   }
 
@@ -144,26 +158,30 @@ export class FieldCounts {
       const before = this.countOfId(id);
       if (before <= 0) assert(false, `remove: an instance with value ${JSON.stringify(this.field.texts[id])} was counted`);
       this.set(id, before - 1);
-      if (before === 1) this.inUse.delete(id);
+      if (before === 1) {
+        this.distinct--;
+        this.order?.delete(id);
+      }
       this.groups?.moved(before, before - 1);
       emptied = before === 1;
     }
     this.totalCount--;
 
-    if (this.totalCount > 0 && emptied && id === this.anchor) {
-      // Map iteration follows insertion order and emptied values are deleted, so the first key
+    if (this.order !== undefined && this.totalCount > 0 && emptied && id === this.anchor) {
+      // Set iteration follows insertion order and emptied values are deleted, so the first id
       // is the value continuously in use the longest.
-      const first = this.inUse.keys().next();
+      const first = this.order.values().next();
       this.anchor = first.done === true ? NO_VALUE : first.value;
     }
   }
 
+  /** Sets the count of `id`. */
   private set(id: number, count: number): void {
     if (id < this.dense.length) {
       this.dense[id] = count;
       return;
     }
-    const limit = Math.max(DENSE_MIN, DENSE_PER_VALUE * (this.inUse.size + 1));
+    const limit = Math.max(DENSE_MIN, DENSE_PER_VALUE * (this.distinct + 1));
     if (id < limit) {
       this.grow(id, limit);
       this.dense[id] = count;
@@ -191,20 +209,31 @@ export class FieldCounts {
     }
   }
 
-  /** The registry started over: intern the values in use again (in the order they came into use) and move their counts. */
-  private renumber(): void {
-    const old = { dense: this.dense, sparse: this.sparse, inUse: this.inUse, anchor: this.anchor };
-    this.field = this.registry.field(this.field.name);
+  /**
+   * Interns the values in use again when the registry started over since they were counted, and
+   * moves their counts (and their order, when kept); the texts come from the numbering they were
+   * counted in, which this object holds until then. O(1) when nothing started over.
+   */
+  renumber(): void {
+    if (this.field.epoch === this.registry.epoch) return;
+    const old = { field: this.field, dense: this.dense, sparse: this.sparse, order: this.order, anchor: this.anchor };
+    this.field = this.registry.field(old.field.name);
     this.dense = EMPTY;
     this.sparse = undefined;
-    this.inUse = new Map();
     this.anchor = NO_VALUE;
-    for (const [oldId, text] of old.inUse) {
-      const id = this.registry.idOf(this.field, text);
-      const count = oldId < old.dense.length ? old.dense[oldId] : old.sparse?.get(oldId) ?? 0;
+    const moved = new Map<number, number>();
+    const move = (oldId: number, count: number): void => {
+      const id = this.registry.idOf(this.field, old.field.texts[oldId]);
+      moved.set(oldId, id);
       this.set(id, count);
-      this.inUse.set(id, text);
-      if (oldId === old.anchor) this.anchor = id;
+    };
+    for (let oldId = 0; oldId < old.dense.length; oldId++) if (old.dense[oldId] > 0) move(oldId, old.dense[oldId]);
+    if (old.sparse !== undefined) for (const [oldId, count] of old.sparse) move(oldId, count);
+    if (old.anchor !== NO_VALUE) this.anchor = moved.get(old.anchor) ?? NO_VALUE;
+    if (old.order !== undefined) {
+      const order = new Set<number>();
+      for (const oldId of old.order) order.add(moved.get(oldId) as number);
+      this.order = order;
     }
   }
 }

@@ -25,7 +25,7 @@ export class PlacementCounts {
 
   /** `registry`: where field values are interned (the process-wide one; tests pass their own). */
   constructor(compiled: CompiledConstraints, registry: ValueIds = VALUE_IDS) {
-    this.slots = compiled.fields.map((f: CompiledField) => new FieldCounts(f.name, f.tracksGroups, registry));
+    this.slots = compiled.fields.map((f: CompiledField) => new FieldCounts(f.name, f.tracksGroups, f.tracksAnchor, registry));
     this.first = this.slots.length > 0 ? this.slots[0] : undefined;
   }
 
@@ -44,6 +44,11 @@ export class PlacementCounts {
     const slots = this.slots;
     for (let i = 0; i < slots.length; i++) slots[i].addAgent(agent);
     this.placed++;
+  }
+
+  /** Interns the counted values again if the registry started over since (see FieldCounts.renumber). */
+  renumber(): void {
+    for (const slot of this.slots) slot.renumber();
   }
 
   /** Uncounts an instance that had been placed on `agent` (and counted with `add`). */

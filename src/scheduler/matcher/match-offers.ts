@@ -44,8 +44,9 @@ export class OfferMatcher {
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
   match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
-    // No check or count is half done here: the value registry may start over (its bound).
-    VALUE_IDS.startOverIfFull();
+    // No check or count is half done here: the value registry may start over (its bound). Then
+    // every run spec's counters intern their values again at once, so none keeps the old numbering.
+    if (VALUE_IDS.startOverIfFull()) for (const rs of ctx.state.runSpecs.values()) rs.counts.renumber();
     const batch = new Batch(ctx, nowMs, this.plugins, this.shared);
     const declined: string[] = [];
     const rest: Offer[] = [];

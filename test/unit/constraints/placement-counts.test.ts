@@ -61,13 +61,14 @@ t.test('removing what was not added is a programmer error', async (t) => {
 });
 
 t.test('group statistics need tracksGroups', async (t) => {
-  const f = new FieldCounts('rack', false);
+  const f = new FieldCounts('rack', false, false);
   t.throws(() => f.groupCount, /assertion failed/);
   t.throws(() => f.minGroupCount, /assertion failed/);
+  t.throws(() => f.clusterValue, /assertion failed/, 'nor the anchor without tracksAnchor');
 });
 
 t.test('CLUSTER anchor: first placed value, recomputed when emptied', async (t) => {
-  const f = new FieldCounts('rack', false);
+  const f = new FieldCounts('rack', false, true);
   // An agent with rack `v` (none when undefined); a new object each time, as offers bring them.
   const add = (v: string | undefined): void => f.addAgent(makeAgent('h', v === undefined ? {} : { rack: v }));
   const remove = (v: string | undefined): void => f.removeAgent(makeAgent('h', v === undefined ? {} : { rack: v }));
