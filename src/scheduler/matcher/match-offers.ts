@@ -7,7 +7,7 @@ import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { RunSpec } from '../model/run-spec';
-import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
+import { PENDING_MAX, reasonIndex, USED_OFFER, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
@@ -75,7 +75,7 @@ export class OfferMatcher {
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
-    batch.recordRejections(ctx, nowMs);
+    batch.endCycle(ctx);
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
     return { placed: allowed - budget, rest };
   }
@@ -128,14 +128,13 @@ export class OfferMatcher {
         if (!c.uniform) known[i] = 0;
         if (c.resident && !c.demandMarked) {
           // Its queue changed, and with it the roles it wants: the demand looks at it again after
-          // this input (once per batch is enough). Others are told at the end of the cycle (recordRejections).
+          // this input (once per batch is enough). Others are told at the end of the cycle (Batch.endCycle).
           ctx.state.demandDirty.add(rs);
           c.demandMarked = true;
         }
         if (c.usedSeq !== seq) {
           c.usedSeq = seq;
-          // Recorded with the refusals, at the end of the cycle.
-          if (c.usedOffers++ === 0 && c.refusedReasons.length === 0) batch.touched(c);
+          batch.used(c);
         }
         const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
@@ -169,11 +168,12 @@ class Candidate {
   readonly stats: RejectionStats;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
-  /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
+  /** Offers it used in this cycle. */
   usedOffers = 0;
-  /** The offers it refused in this cycle and why (reason indices), in order, not yet recorded (Batch.recordRejections). */
-  readonly refusedReasons: number[] = [];
-  readonly refusedOffers: Offer[] = [];
+  /** The statistics' log (RejectionStats.pendingReasons, …): written without loading the statistics. */
+  readonly logReasons: number[];
+  readonly logOffers: (Offer | undefined)[];
+  readonly logAtMs: number[];
   /** A resident candidate: whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
@@ -202,6 +202,9 @@ class Candidate {
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
     this.stats = rs.rejections;
+    this.logReasons = this.stats.pendingReasons;
+    this.logOffers = this.stats.pendingOffers;
+    this.logAtMs = this.stats.pendingAtMs;
     this.ownRequest = rs.request;
     this.cpusMilli = rs.request.resources.cpusMilli;
     this.memMilli = rs.request.resources.memMilli;
@@ -220,8 +223,6 @@ class Candidate {
   begin(): void {
     this.usedSeq = 0;
     this.usedOffers = 0;
-    this.refusedReasons.length = 0;
-    this.refusedOffers.length = 0;
     this.demandMarked = false;
     // Once uniform, it stays so while the request is this one: a non-resident run spec's instances
     // take only its role, which changes only with a new request (then a new candidate).
@@ -279,8 +280,8 @@ class Batch {
   minMemMilli = 0;
   /** Offers matched so far in this cycle (the `failed` marks and candidates' `usedSeq`). */
   offerSeq = 0;
-  /** The candidates that used or refused an offer in this cycle, in the order they first did. */
-  private readonly touchedList: Candidate[] = [];
+  /** The candidates that used an offer in this cycle, in the order they first did. */
+  private readonly usedList: Candidate[] = [];
 
   /**
    * Each run spec's candidate is kept from cycle to cycle on the demand's entry of the run spec
@@ -290,7 +291,7 @@ class Batch {
    * candidates, so making and reading them all again each cycle was a cost per placement.
    */
   constructor(
-    ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[],
+    ctx: LaunchContext, private readonly nowMs: number, private readonly plugins: readonly FilterPlugin[],
     private readonly shared: Map<string, RequestFilters>,
   ) {
     for (const entry of ctx.demand.wantingEntries()) {
@@ -324,45 +325,39 @@ class Batch {
   }
 
   /**
-   * `offer` was not used by `c` for `reason`: kept on the candidate, recorded in the run spec's
-   * statistics by {@link recordRejections}. A refusal loads no statistics (an object and its arrays
-   * scattered over the heap); they are written once per run spec and cycle, in order.
+   * `offer` was not used by `c` for `reason`: appended to the run spec's statistics' log, which
+   * is folded in by its readers, or here once it is long (RejectionStats: a refusal loads none of
+   * the statistics' objects, scattered over the heap).
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    if (c.refusedReasons.length === 0 && c.usedOffers === 0) this.touchedList.push(c);
-    c.refusedReasons.push(reasonIndex(reason));
-    c.refusedOffers.push(offer);
+    c.logReasons.push(reasonIndex(reason));
+    c.logOffers.push(offer);
+    c.logAtMs.push(this.nowMs);
+    if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
   }
 
-  /** `c` used its first offer of the cycle and refused none before (see {@link recordRejections}). */
-  touched(c: Candidate): void {
-    this.touchedList.push(c);
+  /** `c` used an offer (its first use of this offer): logged as a refusal is ({@link rejected}). */
+  used(c: Candidate): void {
+    if (c.usedOffers++ === 0) this.usedList.push(c);
+    c.logReasons.push(USED_OFFER);
+    c.logOffers.push(undefined);
+    c.logAtMs.push(this.nowMs);
+    if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
   }
 
   /**
-   * Records the offers used and refused in the run specs' statistics
-   * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedRun}), each run spec's
-   * refusals in the order they happened, so the statistics end as if each had been recorded at once
-   * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
-   * Tells the offer demand of the non-resident run specs that placed: the count of one that still
-   * has instances waiting (`OfferDemand.notePlaced`), the others are marked dirty (drained:
-   * it may stop wanting offers). Call once, at the end of the cycle.
+   * Tells the offer demand of the non-resident run specs that placed in this cycle: the count of
+   * one that still has instances waiting (`OfferDemand.notePlaced`), the others are marked dirty
+   * (drained: it may stop wanting offers). Call once, at the end of the cycle.
    */
-  recordRejections(ctx: LaunchContext, nowMs: number): void {
-    for (const c of this.touchedList) {
-      if (c.usedOffers > 0 && !c.resident) {
-        // Its queue only shrank: the demand notes the smaller count, or looks again when it drained.
-        if (c.queue.length > 0) ctx.demand.notePlaced(c.entry);
-        else ctx.state.demandDirty.add(c.rs);
-      }
-      c.stats.recordUsedMany(c.usedOffers, nowMs);
+  endCycle(ctx: LaunchContext): void {
+    for (const c of this.usedList) {
       c.usedOffers = 0;
-      if (c.refusedReasons.length === 0) continue;
-      c.stats.recordUnusedRun(c.refusedReasons, c.refusedOffers, nowMs);
-      c.refusedReasons.length = 0;
-      c.refusedOffers.length = 0;
+      if (c.resident) continue;
+      if (c.queue.length > 0) ctx.demand.notePlaced(c.entry);
+      else ctx.state.demandDirty.add(c.rs);
     }
-    this.touchedList.length = 0;
+    this.usedList.length = 0;
   }
 
   /** Reads every queue again (after something other than the matcher may have changed them). */
