@@ -154,7 +154,7 @@ export class OfferMatcher {
  * One run spec that wants offers, as the matching cycles see it: what the matcher reads when it
  * filters it, kept together in one small object (the run spec's own state is spread over a large
  * heap; at a million instances every object a visit loads is a likely cache miss). Made once per
- * run spec request and counters ({@link fits}) and kept between cycles; {@link begin} resets what
+ * run spec definition, request and counters ({@link fits}) and kept between cycles; {@link begin} resets what
  * belongs to one cycle.
  */
 class Candidate {
@@ -286,7 +286,7 @@ class Batch {
   /**
    * Each run spec's candidate is kept from cycle to cycle on the demand's entry of the run spec
    * (`WantingRunSpec.matcherState`: read without a lookup, gone when the run spec stops wanting
-   * offers) while its request, counters and residency stay the same objects
+   * offers) while its request, counters and definition stay the same objects
    * ({@link Candidate.fits}): a cycle places a couple of thousand instances among a thousand
    * candidates, so making and reading them all again each cycle was a cost per placement.
    */
