@@ -11,6 +11,8 @@ export interface CompiledField {
   readonly kind: FieldKind;
   /** True when some GROUP_BY reads this field, so its counters must also keep a count histogram. */
   readonly tracksGroups: boolean;
+  /** True when some CLUSTER without a value reads this field, so its counters must also keep its anchor. */
+  readonly tracksAnchor: boolean;
 }
 
 /**
@@ -42,6 +44,12 @@ export interface CompiledConstraint {
   readonly limit: number;
   /** IS: the value rounded to the thousandth when it is written as a plain decimal (`0.80` → `0.8`). */
   readonly isScalar: string | undefined;
+  /**
+   * True when the check reads the placement counters (a usable UNIQUE, GROUP_BY, MAX_PER, or
+   * CLUSTER without a value): it then reads the agent's value as an interned id (FieldCounts.idOn)
+   * rather than as text.
+   */
+  readonly counted: boolean;
 }
 
 /** A run spec's constraints, compiled once (per run spec version) and shared by every check. */
@@ -69,7 +77,7 @@ const SCALAR_TEXT = /^[0-9]+(?:\.[0-9]+)?$/;
  */
 export function compileConstraints(constraints: readonly Constraint[]): CompiledConstraints {
   const fieldIndexByName = new Map<string, number>();
-  const fields: { name: string; kind: FieldKind; tracksGroups: boolean }[] = [];
+  const fields: { name: string; kind: FieldKind; tracksGroups: boolean; tracksAnchor: boolean }[] = [];
   const compiled: CompiledConstraint[] = [];
 
   for (const source of constraints) {
@@ -79,24 +87,29 @@ export function compileConstraints(constraints: readonly Constraint[]): Compiled
     if (fieldIndex === undefined) {
       fieldIndex = fields.length;
       fieldIndexByName.set(name, fieldIndex);
-      fields.push({ name, kind, tracksGroups: false });
+      fields.push({ name, kind, tracksGroups: false, tracksAnchor: false });
     }
     if (source.operator === 'GROUP_BY') fields[fieldIndex].tracksGroups = true;
-    compiled.push(compileOne(source, kind, fieldIndex));
+    const one = compileOne(source, kind, fieldIndex);
+    if (one.operator === 'CLUSTER' && one.counted) fields[fieldIndex].tracksAnchor = true;
+    compiled.push(one);
   }
-  return { constraints: compiled, fields, agentOnly: compiled.every(readsOnlyTheAgent) };
+  return { constraints: compiled, fields, agentOnly: compiled.every((c) => !c.counted) };
 }
 
-/** Whether one constraint's verdict depends on the agent alone (see CompiledConstraints.agentOnly and constraintAccepts). */
-function readsOnlyTheAgent(c: CompiledConstraint): boolean {
-  if (!c.usable) return true;
-  switch (c.operator) {
-    case 'LIKE':
-    case 'UNLIKE':
-    case 'IS':
+/**
+ * Whether one constraint's verdict depends on the placement counters (CompiledConstraint.counted);
+ * the others depend on the agent alone (see CompiledConstraints.agentOnly and constraintAccepts).
+ */
+function readsCounts(operator: string, usable: boolean, value: string | undefined): boolean {
+  if (!usable) return false;
+  switch (operator) {
+    case 'UNIQUE':
+    case 'GROUP_BY':
+    case 'MAX_PER':
       return true;
     case 'CLUSTER':
-      return c.value !== undefined;
+      return value === undefined;
     default:
       return false;
   }
@@ -136,6 +149,7 @@ function compileOne(source: Constraint, kind: FieldKind, fieldIndex: number): Co
     default:
       usable = false;
   }
-  return { source, operator: source.operator, kind, field: source.field, fieldIndex, usable, value, regex, limit, isScalar };
+  const counted = readsCounts(source.operator, usable, value);
+  return { source, operator: source.operator, kind, field: source.field, fieldIndex, usable, value, regex, limit, isScalar, counted };
 }
 

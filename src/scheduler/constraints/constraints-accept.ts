@@ -1,7 +1,9 @@
 import type { AgentInfo } from '../model/agent';
 import type { CompiledConstraint, CompiledConstraints } from './compile-constraints';
 import { readField } from './field-value';
+import type { FieldCounts } from './field-counts';
 import type { PlacementCounts } from './placement-counts';
+import { NO_VALUE } from './value-ids';
 
 /**
  * Whether a run spec's constraints let one more instance go to `agent`, given the instances
@@ -10,8 +12,9 @@ import type { PlacementCounts } from './placement-counts';
  * record `UnfulfilledConstraint` and say which one.
  *
  * Hot path: runs for every (offer, launch request) pair. O(number of constraints), each O(1)
- * (Map lookups and counters, a regex test for LIKE/UNLIKE); no allocation once the agent's
- * attributes are cached (see agentAttributeValues).
+ * (counters read by the agent's interned value id, a Map lookup, a regex test for LIKE/UNLIKE);
+ * no allocation once the agent's attributes and value ids are cached (agentAttributeValues,
+ * ValueIds.idOn).
  */
 export function constraintsAccept(compiled: CompiledConstraints, counts: PlacementCounts, agent: AgentInfo): number {
   const list = compiled.constraints;
@@ -41,6 +44,7 @@ export function constraintsAccept(compiled: CompiledConstraints, counts: Placeme
  *   (their formatted text never has trailing zeros).
  */
 function constraintAccepts(c: CompiledConstraint, counts: PlacementCounts, agent: AgentInfo): boolean {
+  if (c.counted) return countedAccepts(c, counts.field(c.fieldIndex), agent);
   const value = readField(agent, c.kind, c.field);
   if (value === undefined) return c.operator === 'UNLIKE';
   if (!c.usable) return false;
@@ -65,6 +69,33 @@ function constraintAccepts(c: CompiledConstraint, counts: PlacementCounts, agent
     }
     case 'IS':
       return value === c.value || (c.isScalar !== undefined && value === c.isScalar);
+    default:
+      return false;
+  }
+}
+
+/**
+ * {@link constraintAccepts} for a usable constraint that reads the counters
+ * (`CompiledConstraint.counted`), the same rules on the agent's value id: a typed-array read per
+ * check, no text looked up (FieldCounts).
+ */
+function countedAccepts(c: CompiledConstraint, f: FieldCounts, agent: AgentInfo): boolean {
+  const id = f.idOn(agent);
+  if (id === NO_VALUE) return false;
+  switch (c.operator) {
+    case 'UNIQUE':
+      return f.countOfId(id) === 0;
+    case 'CLUSTER':
+      return f.total === 0 || f.clusterId === id;
+    case 'GROUP_BY': {
+      const placed = f.countOfId(id);
+      if (placed === 0) return true;
+      return f.groupCount >= c.limit && placed === f.minGroupCount;
+    }
+    case 'MAX_PER': {
+      const placed = f.countOfId(id);
+      return placed === 0 || placed < c.limit;
+    }
     default:
       return false;
   }

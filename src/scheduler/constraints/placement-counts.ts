@@ -1,7 +1,7 @@
 import type { AgentInfo } from '../model/agent';
 import type { CompiledConstraints, CompiledField } from './compile-constraints';
 import { FieldCounts } from './field-counts';
-import { readField } from './field-value';
+import { VALUE_IDS, type ValueIds } from './value-ids';
 
 /**
  * The placed instances of one run spec, counted per constrained field value, kept up to date
@@ -21,13 +21,15 @@ export class PlacementCounts {
   private readonly slots: readonly FieldCounts[];
   /** `slots[0]` (most run specs constrain one field): a check reads it without loading `slots`. */
   private readonly first: FieldCounts | undefined;
-  private readonly fields: readonly CompiledField[];
+  /** Whether `first` is the only field. */
+  private readonly single: boolean;
   private placed = 0;
 
-  constructor(compiled: CompiledConstraints) {
-    this.fields = compiled.fields;
-    this.slots = compiled.fields.map((f) => new FieldCounts(f.tracksGroups));
+  /** `registry`: where field values are interned (the process-wide one; tests pass their own). */
+  constructor(compiled: CompiledConstraints, registry: ValueIds = VALUE_IDS) {
+    this.slots = compiled.fields.map((f: CompiledField) => new FieldCounts(f.name, f.tracksGroups, f.tracksAnchor, registry));
     this.first = this.slots.length > 0 ? this.slots[0] : undefined;
+    this.single = this.slots.length === 1;
   }
 
   /** Number of placed instances counted. */
@@ -40,21 +42,32 @@ export class PlacementCounts {
     return fieldIndex === 0 && this.first !== undefined ? this.first : this.slots[fieldIndex];
   }
 
-  /** Counts an instance placed on `agent`. */
+  /**
+   * Counts an instance placed on `agent`. With no or one constrained field (most run specs) the
+   * `slots` array is not loaded: every placement counts, and at a million instances each object
+   * read on the way is a likely cache miss.
+   */
   add(agent: AgentInfo): void {
-    for (let i = 0; i < this.fields.length; i++) {
-      const f = this.fields[i];
-      this.slots[i].add(readField(agent, f.kind, f.name));
-    }
     this.placed++;
+    const first = this.first;
+    if (first === undefined) return;
+    if (this.single) {
+      first.addAgent(agent);
+      return;
+    }
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) slots[i].addAgent(agent);
+  }
+
+  /** Interns the counted values again if the registry started over since (see FieldCounts.renumber). */
+  renumber(): void {
+    for (const slot of this.slots) slot.renumber();
   }
 
   /** Uncounts an instance that had been placed on `agent` (and counted with `add`). */
   remove(agent: AgentInfo): void {
-    for (let i = 0; i < this.fields.length; i++) {
-      const f = this.fields[i];
-      this.slots[i].remove(readField(agent, f.kind, f.name));
-    }
+    const slots = this.slots;
+    for (let i = 0; i < slots.length; i++) slots[i].removeAgent(agent);
     this.placed--;
   }
 }

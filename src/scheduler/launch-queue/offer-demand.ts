@@ -18,11 +18,12 @@ import { inBackoff } from '../instances/backoff';
  * the old role).
  */
 export class OfferDemand {
-  private readonly wanting = new Map<RunSpecState, readonly string[]>();
+  /** The run specs that want offers, in the order they started wanting them, each with what the demand keeps of it. */
+  private readonly wanting = new Map<RunSpecState, WantingRunSpec>();
   private readonly perRole = new Map<string, number>();
   private readonly suppressed = new Set<string>();
-  /** Scheduled (and still to create) count of each wanting run spec at the last sync, to notice new work. */
-  private readonly lastScheduled = new Map<RunSpecState, number>();
+  /** Entries the matcher took instances from since the last sync ({@link notePlaced}). */
+  private readonly placedFrom: WantingRunSpec[] = [];
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
 
@@ -35,34 +36,37 @@ export class OfferDemand {
 
   /** Re-examine the dirty run specs and issue the revive/suppress calls that follow. */
   sync(dirty: Set<RunSpecState>, live: (rs: RunSpecState) => boolean): void {
+    if (this.placedFrom.length > 0) this.notePlacements(dirty);
     if (dirty.size === 0) return;
     const nowMs = this.clock.nowMs();
     const revive: string[] = [];
     const maybeSuppress: string[] = [];
     for (const rs of dirty) {
-      const before = this.wanting.get(rs);
+      let entry = this.wanting.get(rs);
       const wants = live(rs) && this.wantsOffers(rs, nowMs);
-      const roles = wants ? wantedRoles(rs) : NO_ROLES;
-      if (before !== undefined && (!wants || !sameRoles(before, roles))) {
+      const roles = wants ? wantedRoles(rs, entry) : NO_ROLES;
+      if (entry !== undefined && (!wants || !sameRoles(entry.roles, roles))) {
         this.wanting.delete(rs);
-        for (const role of before) {
+        for (const role of entry.roles) {
           this.bump(role, -1);
           maybeSuppress.push(role);
         }
+        entry = undefined;
       }
+      if (!wants) continue;
       // Instances still to create count as work already seen: creating them in chunks is not new work.
       const scheduled = rs.scheduled.length + rs.toCreate;
-      if (wants && this.wanting.get(rs) === undefined) {
-        this.wanting.set(rs, roles);
+      if (entry === undefined) {
+        entry = { rs, roles, scheduled, matcherState: undefined };
+        this.wanting.set(rs, entry);
         for (const role of roles) {
           this.bump(role, 1);
           if (!revive.includes(role)) revive.push(role);
         }
-      } else if (wants && scheduled > (this.lastScheduled.get(rs) ?? 0)) {
+      } else if (scheduled > entry.scheduled) {
         for (const role of roles) if (!revive.includes(role)) revive.push(role);
       }
-      if (wants) this.lastScheduled.set(rs, scheduled);
-      else this.lastScheduled.delete(rs);
+      entry.scheduled = scheduled;
     }
     dirty.clear();
     if (revive.length > 0) {
@@ -77,9 +81,40 @@ export class OfferDemand {
     }
   }
 
+  /**
+   * The matcher placed instances of `entry`'s run spec, which is not resident, and some of its
+   * instances still wait: all a sync would find changed is its smaller count (it still wants offers,
+   * for the same role, and has no new work), so the next sync notes the count without examining the
+   * run spec again (a few map look-ups each, for every run spec that placed in every cycle). Should
+   * anything else mark it dirty in the meantime, or its count have grown, it is examined as usual.
+   */
+  notePlaced(entry: WantingRunSpec): void {
+    this.placedFrom.push(entry);
+  }
+
+  /** Notes the counts of the run specs the matcher placed from ({@link notePlaced}), or marks them dirty when they need a look. */
+  private notePlacements(dirty: Set<RunSpecState>): void {
+    for (const entry of this.placedFrom) {
+      const rs = entry.rs;
+      if (dirty.has(rs)) continue;
+      const scheduled = rs.scheduled.length + rs.toCreate;
+      if (scheduled > entry.scheduled || scheduled === 0) dirty.add(rs);
+      else entry.scheduled = scheduled;
+    }
+    this.placedFrom.length = 0;
+  }
+
   /** Run specs that want offers, in the order they started wanting them (deterministic). */
   wantingRunSpecs(): IterableIterator<RunSpecState> {
     return this.wanting.keys();
+  }
+
+  /**
+   * {@link wantingRunSpecs} with what the demand keeps of each: the matcher reads its own state
+   * for the run spec from the entry ({@link WantingRunSpec.matcherState}) rather than looking it up.
+   */
+  wantingEntries(): IterableIterator<WantingRunSpec> {
+    return this.wanting.values();
   }
 
   private bump(role: string, delta: number): void {
@@ -89,6 +124,21 @@ export class OfferDemand {
   }
 }
 
+/** What {@link OfferDemand} keeps of one run spec while it wants offers (dropped when it stops, or its roles change). */
+export interface WantingRunSpec {
+  readonly rs: RunSpecState;
+  /** The roles it wants offers for ({@link wantedRoles}). */
+  readonly roles: readonly string[];
+  /** Its scheduled (and still to create) instances at the last sync, to notice new work. */
+  scheduled: number;
+  /**
+   * The matcher's state for this run spec (match-offers.ts: its candidate), kept here so that a
+   * matching cycle reads it without a lookup per run spec; the demand never reads it. Gone with
+   * the entry.
+   */
+  matcherState: object | undefined;
+}
+
 const NO_ROLES: readonly string[] = [];
 
 /** One shared array per role name: the common case allocates nothing per sync. */
@@ -96,9 +146,10 @@ const SINGLE = new Map<string, readonly string[]>();
 
 /**
  * The roles `rs` wants offers for: its own; for a resident run spec, the roles of its waiting
- * instances (sorted), which may still be the old role of their reservations.
+ * instances (sorted), which may still be the old role of their reservations. `entry`: its entry
+ * while it wants offers, whose array is given back when it holds the same single role.
  */
-function wantedRoles(rs: RunSpecState): readonly string[] {
+function wantedRoles(rs: RunSpecState, entry: WantingRunSpec | undefined): readonly string[] {
   if (rs.spec.resident) {
     const roles = new Set<string>();
     for (const inst of rs.scheduled.toArray()) roles.add(inst.role);
@@ -106,10 +157,13 @@ function wantedRoles(rs: RunSpecState): readonly string[] {
     for (const id of rs.releasing ?? []) roles.add(rs.instances.get(id)?.reservation?.role ?? rs.spec.role);
     if (roles.size > 1 || !roles.has(rs.spec.role)) return [...roles].sort();
   }
-  let single = SINGLE.get(rs.spec.role);
+  const role = rs.spec.role;
+  // The roles it already wants offers for, when they are these (no lookup by name).
+  if (entry !== undefined && entry.roles.length === 1 && entry.roles[0] === role) return entry.roles;
+  let single = SINGLE.get(role);
   if (single === undefined) {
-    single = [rs.spec.role];
-    SINGLE.set(rs.spec.role, single);
+    single = [role];
+    SINGLE.set(role, single);
   }
   return single;
 }

@@ -1,14 +1,17 @@
 import type { LaunchContext } from '../launch-queue/launch-context';
+import type { WantingRunSpec } from '../launch-queue/offer-demand';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
 import type { Offer } from '../model/offer';
 import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
-import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
+import type { RunSpec } from '../model/run-spec';
+import { PENDING_MAX, reasonIndex, USED_OFFER, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
+import { VALUE_IDS } from '../constraints/value-ids';
 import { OfferLedger } from './offer-ledger';
 import { RequestFilters } from './pipeline';
 import { requestKey } from './request-key';
@@ -33,13 +36,6 @@ import { requestFor } from './request-for-role';
  * Cost: O(placements + rejections) filter runs; no scan of placed instances.
  */
 export class OfferMatcher {
-  /**
-   * Each run spec's candidate, kept from cycle to cycle while its request, counters and residency
-   * stay the same objects ({@link Candidate.fits}): a cycle places a couple of thousand instances
-   * among a thousand candidates, so making and reading them all again each cycle was a cost per
-   * placement. Weak: a deleted run spec's candidate goes with it.
-   */
-  private readonly candidates = new WeakMap<RunSpecState, Candidate>();
   /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded: {@link SHARED_FILTERS_PER_CANDIDATE}). */
   private readonly shared = new Map<string, RequestFilters>();
 
@@ -48,7 +44,10 @@ export class OfferMatcher {
   /** Matches `offers` placing at most `budget` instances; returns how many it placed and the offers it did not get to. */
   match(ctx: LaunchContext, offers: readonly Offer[], budget: number): MatchOutcome {
     const nowMs = ctx.clock.nowMs();
-    const batch = new Batch(ctx, nowMs, this.plugins, this.candidates, this.shared);
+    // No check or count is half done here: the value registry may start over (its bound). Then
+    // every run spec's counters intern their values again at once, so none keeps the old numbering.
+    if (VALUE_IDS.startOverIfFull()) for (const rs of ctx.state.runSpecs.values()) rs.counts.renumber();
+    const batch = new Batch(ctx, nowMs, this.plugins, this.shared);
     const declined: string[] = [];
     const rest: Offer[] = [];
     const allowed = budget;
@@ -76,7 +75,7 @@ export class OfferMatcher {
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
-    batch.recordRejections(nowMs);
+    batch.endCycle(ctx);
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
     return { placed: allowed - budget, rest };
   }
@@ -127,15 +126,15 @@ export class OfferMatcher {
         const inst = c.queue.shift() as Instance;
         // A uniform queue's next head takes the same filters: it is not read until it is placed.
         if (!c.uniform) known[i] = 0;
-        if (!c.demandMarked) {
-          // Its queue changed: the demand looks at it again after this input (once per batch is enough).
+        if (c.resident && !c.demandMarked) {
+          // Its queue changed, and with it the roles it wants: the demand looks at it again after
+          // this input (once per batch is enough). Others are told at the end of the cycle (Batch.endCycle).
           ctx.state.demandDirty.add(rs);
           c.demandMarked = true;
         }
         if (c.usedSeq !== seq) {
           c.usedSeq = seq;
-          // Recorded with the refusals, at the end of the cycle.
-          if (c.usedOffers++ === 0 && c.refusedReasons.length === 0) batch.touched(c);
+          batch.used(c);
         }
         const res = reserve(filters.request, ledger);
         if (c.resident) for (const op of firstResidentLaunch(ctx, rs, inst, offer, res)) ops.push(op);
@@ -155,10 +154,11 @@ export class OfferMatcher {
  * One run spec that wants offers, as the matching cycles see it: what the matcher reads when it
  * filters it, kept together in one small object (the run spec's own state is spread over a large
  * heap; at a million instances every object a visit loads is a likely cache miss). Made once per
- * run spec request and counters ({@link fits}) and kept between cycles; {@link begin} resets what
+ * run spec definition, request and counters ({@link fits}) and kept between cycles; {@link begin} resets what
  * belongs to one cycle.
  */
 class Candidate {
+  readonly rs: RunSpecState;
   readonly queue: InstanceQueue;
   /** Resident run specs place through the resident launch (reservations and volumes). */
   readonly resident: boolean;
@@ -168,12 +168,13 @@ class Candidate {
   readonly stats: RejectionStats;
   /** The offer it last placed on (an offer counts once as used, or once as unused, per run spec). */
   usedSeq = 0;
-  /** Offers it used in this cycle, not yet recorded in its statistics (Batch.recordRejections). */
+  /** Offers it used in this cycle. */
   usedOffers = 0;
-  /** The offers it refused in this cycle and why (reason indices), in order, not yet recorded (Batch.recordRejections). */
-  readonly refusedReasons: number[] = [];
-  readonly refusedOffers: Offer[] = [];
-  /** Whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
+  /** The statistics' log (RejectionStats.pendingReasons, …): written without loading the statistics. */
+  readonly logReasons: number[];
+  readonly logOffers: (Offer | undefined)[];
+  readonly logAtMs: number[];
+  /** A resident candidate: whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
   filters: RequestFilters | undefined = undefined;
@@ -187,26 +188,41 @@ class Candidate {
   private request: LaunchRequest | undefined = undefined;
   /** The run spec's own launch request (what requestFor gives for an instance of its role), read once. */
   readonly ownRequest: LaunchRequest;
+  /** The definition it was made for: another one (even with the same residency) makes a new candidate. */
+  private readonly spec: RunSpec;
+  /** The own request's cpus and memory (Batch.computeMinimum reads them without loading the request). */
+  readonly cpusMilli: number;
+  readonly memMilli: number;
 
-  constructor(readonly rs: RunSpecState) {
+  constructor(readonly entry: WantingRunSpec) {
+    const rs = entry.rs;
+    this.rs = rs;
     this.queue = rs.scheduled;
+    this.spec = rs.spec;
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
     this.stats = rs.rejections;
+    this.logReasons = this.stats.pendingReasons;
+    this.logOffers = this.stats.pendingOffers;
+    this.logAtMs = this.stats.pendingAtMs;
     this.ownRequest = rs.request;
+    this.cpusMilli = rs.request.resources.cpusMilli;
+    this.memMilli = rs.request.resources.memMilli;
   }
 
-  /** Whether this candidate still describes `rs` (its request, counters and residency are the ones it read). */
+  /**
+   * Whether this candidate still describes `rs` (its request, counters and definition are the
+   * ones it read). The definition is compared by identity, which loads no more than `rs` itself
+   * (reading its residency loaded the definition: one more cache miss per run spec and cycle).
+   */
   fits(rs: RunSpecState): boolean {
-    return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec.resident === this.resident;
+    return rs.request === this.ownRequest && rs.counts === this.counts && rs.spec === this.spec;
   }
 
   /** Starts a cycle: nothing used or refused, not in the demand's dirty set, {@link uniform} read again unless it holds. */
   begin(): void {
     this.usedSeq = 0;
     this.usedOffers = 0;
-    this.refusedReasons.length = 0;
-    this.refusedOffers.length = 0;
     this.demandMarked = false;
     // Once uniform, it stays so while the request is this one: a non-resident run spec's instances
     // take only its role, which changes only with a new request (then a new candidate).
@@ -264,19 +280,28 @@ class Batch {
   minMemMilli = 0;
   /** Offers matched so far in this cycle (the `failed` marks and candidates' `usedSeq`). */
   offerSeq = 0;
-  /** The candidates that used or refused an offer in this cycle, in the order they first did. */
-  private readonly touchedList: Candidate[] = [];
+  /** The candidates that used an offer in this cycle, in the order they first did. */
+  private readonly usedList: Candidate[] = [];
 
+  /**
+   * Each run spec's candidate is kept from cycle to cycle on the demand's entry of the run spec
+   * (`WantingRunSpec.matcherState`: read without a lookup, gone when the run spec stops wanting
+   * offers) while its request, counters and definition stay the same objects
+   * ({@link Candidate.fits}): a cycle places a couple of thousand instances among a thousand
+   * candidates, so making and reading them all again each cycle was a cost per placement.
+   */
   constructor(
-    ctx: LaunchContext, nowMs: number, private readonly plugins: readonly FilterPlugin[],
-    kept: WeakMap<RunSpecState, Candidate>, private readonly shared: Map<string, RequestFilters>,
+    ctx: LaunchContext, private readonly nowMs: number, private readonly plugins: readonly FilterPlugin[],
+    private readonly shared: Map<string, RequestFilters>,
   ) {
-    for (const rs of ctx.demand.wantingRunSpecs()) {
+    for (const entry of ctx.demand.wantingEntries()) {
+      const rs = entry.rs;
       if (!ctx.demand.wantsOffers(rs, nowMs)) continue;
-      let c = kept.get(rs);
+      // Only this class puts anything there.
+      let c = entry.matcherState as Candidate | undefined;
       if (c === undefined || !c.fits(rs)) {
-        c = new Candidate(rs);
-        kept.set(rs, c);
+        c = new Candidate(entry);
+        entry.matcherState = c;
       }
       c.begin();
       this.candidates.push(c);
@@ -300,38 +325,39 @@ class Batch {
   }
 
   /**
-   * `offer` was not used by `c` for `reason`: kept on the candidate, recorded in the run spec's
-   * statistics by {@link recordRejections}. A refusal loads no statistics (an object and its arrays
-   * scattered over the heap); they are written once per run spec and cycle, in order.
+   * `offer` was not used by `c` for `reason`: appended to the run spec's statistics' log, which
+   * is folded in by its readers, or here once it is long (RejectionStats: a refusal loads none of
+   * the statistics' objects, scattered over the heap).
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    if (c.refusedReasons.length === 0 && c.usedOffers === 0) this.touchedList.push(c);
-    c.refusedReasons.push(reasonIndex(reason));
-    c.refusedOffers.push(offer);
+    c.logReasons.push(reasonIndex(reason));
+    c.logOffers.push(offer);
+    c.logAtMs.push(this.nowMs);
+    if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
   }
 
-  /** `c` used its first offer of the cycle and refused none before (see {@link recordRejections}). */
-  touched(c: Candidate): void {
-    this.touchedList.push(c);
+  /** `c` used an offer (its first use of this offer): logged as a refusal is ({@link rejected}). */
+  used(c: Candidate): void {
+    if (c.usedOffers++ === 0) this.usedList.push(c);
+    c.logReasons.push(USED_OFFER);
+    c.logOffers.push(undefined);
+    c.logAtMs.push(this.nowMs);
+    if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
   }
 
   /**
-   * Records the offers used and refused in the run specs' statistics
-   * ({@link RejectionStats.recordUsedMany}, {@link RejectionStats.recordUnusedRun}), each run spec's
-   * refusals in the order they happened, so the statistics end as if each had been recorded at once
-   * (nothing reads them during an input: `/v2/queue` and the deployments' status are queries).
-   * Call once, at the end of the cycle.
+   * Tells the offer demand of the non-resident run specs that placed in this cycle: the count of
+   * one that still has instances waiting (`OfferDemand.notePlaced`), the others are marked dirty
+   * (drained: it may stop wanting offers). Call once, at the end of the cycle.
    */
-  recordRejections(nowMs: number): void {
-    for (const c of this.touchedList) {
-      c.stats.recordUsedMany(c.usedOffers, nowMs);
+  endCycle(ctx: LaunchContext): void {
+    for (const c of this.usedList) {
       c.usedOffers = 0;
-      if (c.refusedReasons.length === 0) continue;
-      c.stats.recordUnusedRun(c.refusedReasons, c.refusedOffers, nowMs);
-      c.refusedReasons.length = 0;
-      c.refusedOffers.length = 0;
+      if (c.resident) continue;
+      if (c.queue.length > 0) ctx.demand.notePlaced(c.entry);
+      else ctx.state.demandDirty.add(c.rs);
     }
-    this.touchedList.length = 0;
+    this.usedList.length = 0;
   }
 
   /** Reads every queue again (after something other than the matcher may have changed them). */
@@ -375,8 +401,8 @@ class Batch {
     let cpus = Infinity;
     let mem = Infinity;
     for (const c of this.candidates) {
-      cpus = Math.min(cpus, c.ownRequest.resources.cpusMilli);
-      mem = Math.min(mem, c.ownRequest.resources.memMilli);
+      cpus = Math.min(cpus, c.cpusMilli);
+      mem = Math.min(mem, c.memMilli);
     }
     this.minCpusMilli = cpus;
     this.minMemMilli = mem;

@@ -19,41 +19,97 @@ export interface UnusedOffer {
  * holds references to the offers as the matcher received them (immutable, shared by every run
  * spec that looked at them), so it costs one slot per entry and keeps at most `ringMax` offers of
  * this run spec alive.
+ *
+ * The matcher does not write the figures offer by offer: it appends what happened to a log
+ * ({@link pendingReasons}, {@link pendingOffers}, {@link pendingAtMs}), arrays it keeps references
+ * to, so that a cycle loads none of the statistics' objects (at a million instances each is a
+ * likely cache miss, for every run spec, in every cycle). The log is folded into the figures
+ * ({@link fold}) by every reader first, and by the matcher once it holds {@link PENDING_MAX}
+ * entries; the figures then end exactly as if each offer had been recorded at once
+ * ({@link recordUsed}, {@link recordUnused}).
  */
 export class RejectionStats {
-  processedOffers = 0;
-  unusedOffers = 0;
-  lastUsedOfferAtMs?: number;
-  lastUnusedOfferAtMs?: number;
+  private processed = 0;
+  private unused = 0;
+  private lastUsedAt: number | undefined = undefined;
+  private lastUnusedAt: number | undefined = undefined;
   private readonly counts = new Array<number>(NO_MATCH_REASONS.length).fill(0);
   // The ring of recent unused offers as parallel arrays: recording allocates nothing.
   private readonly offers: Offer[] = [];
   private readonly reasons: number[] = [];
   private readonly atMs: number[] = [];
   private ringNext = 0;
+  /** The log not folded in yet, in order: a reason index ({@link reasonIndex}), or {@link USED_OFFER} for an offer used. */
+  readonly pendingReasons: number[] = [];
+  /** The log's offers (undefined for an offer used), indexed like {@link pendingReasons}. */
+  readonly pendingOffers: (Offer | undefined)[] = [];
+  /** The log's times, indexed like {@link pendingReasons}. */
+  readonly pendingAtMs: number[] = [];
 
   constructor(private readonly ringMax: number) {}
 
+  /** Offers processed: used and unused. */
+  get processedOffers(): number {
+    this.fold();
+    return this.processed;
+  }
+
+  /** Offers the run spec could not use. */
+  get unusedOffers(): number {
+    this.fold();
+    return this.unused;
+  }
+
+  /** When it last used an offer. */
+  get lastUsedOfferAtMs(): number | undefined {
+    this.fold();
+    return this.lastUsedAt;
+  }
+
+  /** When it last could not use an offer. */
+  get lastUnusedOfferAtMs(): number | undefined {
+    this.fold();
+    return this.lastUnusedAt;
+  }
+
+  /** One offer the run spec used. */
   recordUsed(atMs: number): void {
-    this.recordUsedMany(1, atMs);
+    this.fold();
+    this.used(atMs);
   }
 
-  /** As many {@link recordUsed} calls as `count` (the matcher counts a cycle's uses per run spec). */
-  recordUsedMany(count: number, atMs: number): void {
-    if (count <= 0) return;
-    this.processedOffers += count;
-    this.lastUsedOfferAtMs = atMs;
-  }
-
-  /**
-   * One offer the run spec could not use, and why. The matcher records a cycle's refusals with
-   * {@link recordUnusedRun}; this single call is what that run must end exactly as.
-   */
+  /** One offer the run spec could not use, and why. */
   recordUnused(reason: NoMatchReason, offer: Offer, atMs: number): void {
-    const index = REASON_INDEX[reason];
-    this.processedOffers++;
-    this.unusedOffers++;
-    this.lastUnusedOfferAtMs = atMs;
+    this.fold();
+    this.unusedOne(REASON_INDEX[reason], offer, atMs);
+  }
+
+  /** Folds the log into the figures, in order, and empties it. */
+  fold(): void {
+    const reasons = this.pendingReasons;
+    const n = reasons.length;
+    if (n === 0) return;
+    const offers = this.pendingOffers;
+    const atMs = this.pendingAtMs;
+    for (let k = 0; k < n; k++) {
+      const r = reasons[k];
+      if (r === USED_OFFER) this.used(atMs[k]);
+      else this.unusedOne(r, offers[k] as Offer, atMs[k]);
+    }
+    reasons.length = 0;
+    offers.length = 0;
+    atMs.length = 0;
+  }
+
+  private used(atMs: number): void {
+    this.processed++;
+    this.lastUsedAt = atMs;
+  }
+
+  private unusedOne(index: number, offer: Offer, atMs: number): void {
+    this.processed++;
+    this.unused++;
+    this.lastUnusedAt = atMs;
     this.counts[index]++;
     if (this.ringMax === 0) return;
     const i = this.ringNext;
@@ -63,35 +119,9 @@ export class RejectionStats {
     this.ringNext = i + 1 === this.ringMax ? 0 : i + 1;
   }
 
-  /**
-   * As many {@link recordUnused} calls, in order, as there are entries in `reasons` (reason
-   * indices, {@link reasonIndex}) and `offers`: the matcher records a cycle's refusals run spec by run spec. Of a run
-   * longer than the ring, only the last `ringMax` are written to it (the others would be
-   * overwritten within the run: the ring ends exactly as after the single calls).
-   */
-  recordUnusedRun(reasons: readonly number[], offers: readonly Offer[], atMs: number): void {
-    const count = reasons.length;
-    if (count === 0) return;
-    this.processedOffers += count;
-    this.unusedOffers += count;
-    this.lastUnusedOfferAtMs = atMs;
-    const counts = this.counts;
-    for (let k = 0; k < count; k++) counts[reasons[k]]++;
-    const max = this.ringMax;
-    if (max === 0) return;
-    const skip = count > max ? count - max : 0;
-    let i = (this.ringNext + skip) % max;
-    for (let k = skip; k < count; k++) {
-      this.offers[i] = offers[k];
-      this.reasons[i] = reasons[k];
-      this.atMs[i] = atMs;
-      i = i + 1 === max ? 0 : i + 1;
-    }
-    this.ringNext = i;
-  }
-
   /** Rejection counts per reason (only reasons that occurred). */
   byReason(): Partial<Record<NoMatchReason, number>> {
+    this.fold();
     const out: Partial<Record<NoMatchReason, number>> = {};
     NO_MATCH_REASONS.forEach((r, i) => {
       if (this.counts[i] > 0) out[r] = this.counts[i];
@@ -101,6 +131,7 @@ export class RejectionStats {
 
   /** The last unused offers, oldest first. */
   lastUnused(): UnusedOffer[] {
+    this.fold();
     const n = this.offers.length;
     const out: UnusedOffer[] = [];
     const start = n < this.ringMax ? 0 : this.ringNext;
@@ -112,9 +143,18 @@ export class RejectionStats {
   }
 }
 
+/** The log's mark of an offer used ({@link RejectionStats.pendingReasons}). */
+export const USED_OFFER = -1;
+
+/**
+ * The matcher folds a run spec's log once it holds this many entries (docs/limits.md): the log
+ * keeps at most this many offers alive beside the ring, and a fold costs O(entries).
+ */
+export const PENDING_MAX = 64;
+
 const REASON_INDEX = Object.fromEntries(NO_MATCH_REASONS.map((r, i) => [r, i])) as Record<NoMatchReason, number>;
 
-/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link RejectionStats.recordUnusedRun} takes). */
+/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link RejectionStats.pendingReasons} holds). */
 export function reasonIndex(reason: NoMatchReason): number {
   return REASON_INDEX[reason];
 }

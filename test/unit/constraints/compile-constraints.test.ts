@@ -9,14 +9,18 @@ t.test('fields are deduplicated into slots; hostname and @hostname share one', a
     { field: '@hostname', operator: 'MAX_PER', value: '2' },
     { field: '@zone', operator: 'LIKE', value: 'eu-.*' },
     { field: 'rack', operator: 'MAX_PER', value: '5' },
+    { field: '@region', operator: 'CLUSTER', value: 'eu' },
+    { field: 'hostname', operator: 'CLUSTER' },
   ]);
   t.same(compiled.fields, [
-    { name: '@hostname', kind: 'hostname', tracksGroups: false },
-    { name: 'rack', kind: 'attribute', tracksGroups: true },
-    { name: '@zone', kind: 'zone', tracksGroups: false },
-  ]);
-  t.same(compiled.constraints.map((c) => c.fieldIndex), [0, 1, 0, 2, 1]);
-  t.same(compiled.constraints.map((c) => c.kind), ['hostname', 'attribute', 'hostname', 'zone', 'attribute']);
+    { name: '@hostname', kind: 'hostname', tracksGroups: false, tracksAnchor: true },
+    { name: 'rack', kind: 'attribute', tracksGroups: true, tracksAnchor: false },
+    { name: '@zone', kind: 'zone', tracksGroups: false, tracksAnchor: false },
+    { name: '@region', kind: 'region', tracksGroups: false, tracksAnchor: false },
+  ], 'only CLUSTER without a value keeps an anchor');
+  t.same(compiled.constraints.map((c) => c.fieldIndex), [0, 1, 0, 2, 1, 3, 0]);
+  t.same(compiled.constraints.map((c) => c.kind), ['hostname', 'attribute', 'hostname', 'zone', 'attribute', 'region', 'hostname']);
+  t.same(compiled.constraints.map((c) => c.counted), [true, true, true, false, true, false, true], 'the checks that read the counters');
   t.equal(compileConstraints([]).constraints.length, 0);
 });
 

@@ -61,36 +61,40 @@ t.test('removing what was not added is a programmer error', async (t) => {
 });
 
 t.test('group statistics need tracksGroups', async (t) => {
-  const f = new FieldCounts(false);
+  const f = new FieldCounts('rack', false, false);
   t.throws(() => f.groupCount, /assertion failed/);
   t.throws(() => f.minGroupCount, /assertion failed/);
+  t.throws(() => f.clusterValue, /assertion failed/, 'nor the anchor without tracksAnchor');
 });
 
 t.test('CLUSTER anchor: first placed value, recomputed when emptied', async (t) => {
-  const f = new FieldCounts(false);
+  const f = new FieldCounts('rack', false, true);
+  // An agent with rack `v` (none when undefined); a new object each time, as offers bring them.
+  const add = (v: string | undefined): void => f.addAgent(makeAgent('h', v === undefined ? {} : { rack: v }));
+  const remove = (v: string | undefined): void => f.removeAgent(makeAgent('h', v === undefined ? {} : { rack: v }));
   t.equal(f.clusterValue, undefined);
-  f.add('r1');
+  add('r1');
   t.equal(f.clusterValue, 'r1');
-  f.add('r1');
-  f.remove('r1');
+  add('r1');
+  remove('r1');
   t.equal(f.clusterValue, 'r1', 'still placed');
-  f.remove('r1');
+  remove('r1');
   t.same([f.total, f.clusterValue], [0, undefined], 'all gone');
-  f.add('r2');
+  add('r2');
   t.equal(f.clusterValue, 'r2', 'a new first instance anchors anew');
 
   // Mixed values (instances predating the constraint): the anchor moves on when emptied.
-  f.add('r3'); f.add('r4'); f.add(undefined);
-  f.remove('r2');
+  add('r3'); add('r4'); add(undefined);
+  remove('r2');
   t.equal(f.clusterValue, 'r3', 'the value in use longest');
-  f.remove('r3'); f.remove('r4');
+  remove('r3'); remove('r4');
   t.equal(f.clusterValue, undefined, 'only instances without a value remain');
   t.equal(f.total, 1);
-  f.add('r5');
-  f.remove(undefined);
+  add('r5');
+  remove(undefined);
   t.equal(f.clusterValue, 'r5', 'the no-value anchor moves to a value when emptied');
-  f.remove('r5');
-  f.add(undefined);
+  remove('r5');
+  add(undefined);
   t.same([f.total, f.clusterValue], [1, undefined], 'a first instance without a value anchors to no value');
 });
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { NO_MATCH_REASONS, type NoMatchReason } from '../../../../src/scheduler/model/no-match-reason';
 import type { Offer } from '../../../../src/scheduler/model/offer';
-import { reasonIndex, RejectionStats } from '../../../../src/scheduler/state/rejection-stats';
+import { reasonIndex, RejectionStats, USED_OFFER } from '../../../../src/scheduler/state/rejection-stats';
 import { makeOffer } from '../../../builders/cluster-builders';
 
 /** What a reader of the statistics sees. */
@@ -16,7 +16,7 @@ t.test('reasonIndex is the index in NO_MATCH_REASONS', async (t) => {
   NO_MATCH_REASONS.forEach((r, i) => t.equal(reasonIndex(r), i, r));
 });
 
-t.test('recordUnusedRun and recordUsedMany end exactly as the same recordUnused and recordUsed calls one by one', async (t) => {
+t.test('the log, folded at any point, ends exactly as the same recordUnused and recordUsed calls one by one', async (t) => {
   const offers: Offer[] = [];
   const reasons: NoMatchReason[] = [];
   for (let k = 0; k < 80; k++) {
@@ -25,25 +25,36 @@ t.test('recordUnusedRun and recordUsedMany end exactly as the same recordUnused 
   }
   for (const ringMax of [0, 1, 3, 7, 50]) {
     for (const before of [0, 2, 9]) {
-      for (const count of [0, 1, 3, 7, 8, 20]) {
-        const one = new RejectionStats(ringMax);
-        const run = new RejectionStats(ringMax);
-        for (let k = 0; k < before; k++) {
-          one.recordUnused(reasons[79 - k], offers[79 - k], 5);
-          run.recordUnused(reasons[79 - k], offers[79 - k], 5);
+      for (const count of [0, 1, 3, 7, 8, 20, 70]) {
+        for (const foldEvery of [1, 5, 64, Infinity]) {
+          const one = new RejectionStats(ringMax);
+          const log = new RejectionStats(ringMax);
+          for (let k = 0; k < before; k++) {
+            one.recordUnused(reasons[79 - k], offers[79 - k], 5);
+            log.recordUnused(reasons[79 - k], offers[79 - k], 5);
+          }
+          // Every third entry an offer used, at later and later times, as cycles go by.
+          for (let k = 0; k < count; k++) {
+            const atMs = 9 + Math.floor(k / 4);
+            if (k % 3 === 2) {
+              one.recordUsed(atMs);
+              log.pendingReasons.push(USED_OFFER);
+              log.pendingOffers.push(undefined);
+            } else {
+              one.recordUnused(reasons[k], offers[k], atMs);
+              log.pendingReasons.push(reasonIndex(reasons[k]));
+              log.pendingOffers.push(offers[k]);
+            }
+            log.pendingAtMs.push(atMs);
+            if ((k + 1) % foldEvery === 0) log.fold();
+          }
+          const name = `ring ${ringMax}, ${before} before, ${count} logged, folded every ${foldEvery}`;
+          t.same(seen(log), seen(one), name);
+          t.same([log.pendingReasons.length, log.pendingOffers.length, log.pendingAtMs.length], [0, 0, 0], `${name}: reading folded the log`);
+          one.recordUsed(99);
+          log.recordUsed(99);
+          t.same(seen(log), seen(one), `${name}, then one used`);
         }
-        const runReasons: number[] = [];
-        const runOffers: Offer[] = [];
-        for (let k = 0; k < count; k++) {
-          one.recordUnused(reasons[3 + 2 * k], offers[3 + 2 * k], 9);
-          runReasons.push(reasonIndex(reasons[3 + 2 * k]));
-          runOffers.push(offers[3 + 2 * k]);
-        }
-        run.recordUnusedRun(runReasons, runOffers, 9);
-        t.same(seen(run), seen(one), `ring ${ringMax}, ${before} before, ${count} at once`);
-        for (let k = 0; k < count; k++) one.recordUsed(11);
-        run.recordUsedMany(count, 11);
-        t.same(seen(run), seen(one), `ring ${ringMax}, ${before} before, ${count} at once, then ${count} used`);
       }
     }
   }
