@@ -58,9 +58,30 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
     return id;
   };
   const control = { holdOffers: false };
+  // A new subscription rescinds every offer outstanding (made to an earlier one) before anything
+  // reaches it: done by whichever comes first, the pump or a delivery. Done by the pump alone, an
+  // offer made after the subscription could reach the framework first and then be rescinded under
+  // its ACCEPT (the release of a retired reservation was lost so: resident-on-mesos, 1 in 12 runs
+  // under load).
+  const rescindOnNewStream = (m: SimBackedMaster): void => {
+    const stream = m.fake.streamId;
+    if (stream !== undefined && stream !== lastStream) {
+      lastStream = stream;
+      m.cluster.rescindOffers();
+    }
+  };
   const deliver = (input: SchedulerInput): void => {
     const m = ref.master;
     if (m === undefined || !m.fake.subscribed || (input.type === 'offers' && control.holdOffers)) return;
+    rescindOnNewStream(m);
+    if (input.type === 'offers') {
+      // An offer rescinded since it was made (a new subscription's rescind) is not sent.
+      const outstanding = new Set(m.cluster.outstandingOffers().map((o) => o.offerId));
+      const offers = input.offers.filter((o) => outstanding.has(o.offerId));
+      if (offers.length === 0) return;
+      m.deliver(offers.length === input.offers.length ? input : { ...input, offers });
+      return;
+    }
     m.deliver(input);
   };
   const m = await SimBackedMaster.start({
@@ -82,11 +103,7 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
   ref.master = m;
   m.cluster.start();
   const pump = setInterval(() => {
-    const stream = m.fake.streamId;
-    if (stream !== undefined && stream !== lastStream) {
-      lastStream = stream;
-      m.cluster.rescindOffers(); // offers made to an earlier subscription are gone
-    }
+    rescindOnNewStream(m); // offers made to an earlier subscription are gone
     m.processCalls();
   }, 5);
   return {
