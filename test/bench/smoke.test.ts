@@ -85,6 +85,10 @@ t.test('bench:api answers every request 2xx, creates and deletes every app, deli
   t.equal(r.sse?.deliveries, 300, 'every event reached every subscriber');
   t.ok((r.pingRatio ?? 0) > 0 && (r.core?.createP50Ms ?? 0) > 0, 'figures reported');
   t.strictSame(r.afterChange.map((f) => [f.name, f.changes]), [['GET /v2/apps', 2], ['GET /v2/tasks', 2]], 'the reads after each one-app change answered');
+  t.equal(r.targets.length, 7, 'every target judged: the two lists, /ping, the core, POST, DELETE, events');
+  t.ok(r.targets.every((x) => typeof x.met === 'boolean' && x.measured.length > 0), 'each with what it was judged on');
+  const apps = r.loads.find((l) => l.name === 'GET /v2/apps (15 apps)' && l.connections === 1);
+  t.equal(apps?.timesMs?.length, apps?.answers, 'a list load keeps every answer\'s time, the first included');
 });
 
 t.test('bench:api --only ping --rounds 2 measures the baseline and pacer twice each, and nothing else', { timeout: 300_000 }, async (t) => {
