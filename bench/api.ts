@@ -126,6 +126,8 @@ export interface AfterChangeFigure {
   readonly timesMs: readonly number[];
   /** CPU time of this process per read, µs (the change and its stepping excluded). */
   readonly cpuUsPerRequest: number;
+  /** CPU time of the load process (autocannon) per read, µs. */
+  readonly clientCpuUsPerRequest: number;
 }
 
 export interface ApiBenchResult {
@@ -178,7 +180,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
     log(`  ${name.padEnd(34)} ${String(connections).padStart(3)} conn  ${String(r.reqPerSec).padStart(7)} req/s  p50 ${String(r.latencyP50Ms).padStart(6)} ms  p99 ${String(r.p99Ms).padStart(6)} ms  max ${r.latencyMaxMs} ms  cpu ${figure.cpuUsPerRequest} µs/req  (${r.ok2xx} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors)`);
     if (lists) {
       const slow = r.slowest.map((x) => `#${x.at} ${x.ms}`).join(', ');
-      log(`  ${''.padEnd(34)} ${(r.responseBytes / MIB).toFixed(1)} MiB each; first ${r.firstMs} ms; slowest (#order ms): ${slow}; GC ${figure.gc.count} pauses, max ${figure.gc.maxMs} ms, total ${figure.gc.totalMs} ms`);
+      log(`  ${''.padEnd(34)} ${(r.responseBytes / MIB).toFixed(1)} MiB each; load process (autocannon) cpu ${r.clientCpuUsPerAnswer} µs/answer; first ${r.firstMs} ms; slowest (#order ms): ${slow}; GC ${figure.gc.count} pauses, max ${figure.gc.maxMs} ms, total ${figure.gc.totalMs} ms`);
     }
     return figure;
   };
@@ -242,7 +244,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
       await measure(`GET /v2/tasks (${total} tasks)`, url, { type: 'get', path: '/v2/tasks' }, 1);
       const afterChange = await readsAfterChanges(session, client, url, o, total, problems);
-      for (const f of afterChange) log(`  ${f.name.padEnd(34)} after each of ${f.changes} one-app scale-ups: p50 ${f.p50Ms} ms, max ${f.maxMs} ms, cpu ${f.cpuUsPerRequest} µs/req`);
+      for (const f of afterChange) log(`  ${f.name.padEnd(34)} after each of ${f.changes} one-app scale-ups: p50 ${f.p50Ms} ms, max ${f.maxMs} ms, cpu ${f.cpuUsPerRequest} µs/req, load process cpu ${f.clientCpuUsPerRequest} µs/req`);
       if (only === 'lists') {
         return { options: o, loads, afterChange, setupMs: { firstApps: Math.round(firstApps), moreApps: Math.round(moreApps) }, targets: checkTargets(o, loads, afterChange, undefined), problems };
       }
@@ -361,6 +363,7 @@ async function readsAfterChanges(session: RunSession, client: LoadClient, url: s
   const paths = ['/v2/apps', '/v2/tasks'];
   const times: number[][] = paths.map(() => []);
   const cpus = paths.map(() => 0);
+  const clientCpus = paths.map(() => 0);
   let running = total;
   for (let i = 0; i < (o.listChanges ?? DEFAULT_LIST_CHANGES) && o.apps > 0; i++) {
     const id = `/big/app-${i % o.apps}`;
@@ -377,13 +380,16 @@ async function readsAfterChanges(session: RunSession, client: LoadClient, url: s
       const r = await client.load({ url, connections: 1, kind: { type: 'get', path: paths[k] }, amount: 1 });
       const cpu = process.cpuUsage(cpu0);
       if ('error' in r || r.ok2xx !== 1) problems.push(`${paths[k]} after change ${i}: not answered 2xx`);
-      else times[k].push(r.firstMs);
+      else {
+        times[k].push(r.firstMs);
+        clientCpus[k] += r.clientCpuUsPerAnswer;
+      }
       cpus[k] += cpu.user + cpu.system;
     }
   }
   return paths.map((path, k) => ({
     name: `GET ${path}`, changes: times[k].length, p50Ms: times[k].length === 0 ? 0 : quantile([...times[k]], 0.5), maxMs: Math.max(0, ...times[k]), timesMs: times[k],
-    cpuUsPerRequest: Math.round(cpus[k] / Math.max(1, times[k].length)),
+    cpuUsPerRequest: Math.round(cpus[k] / Math.max(1, times[k].length)), clientCpuUsPerRequest: Math.round(clientCpus[k] / Math.max(1, times[k].length)),
   }));
 }
 

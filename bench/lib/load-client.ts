@@ -43,6 +43,11 @@ export interface LoadResult {
   readonly slowest: readonly { readonly at: number; readonly ms: number }[];
   /** bytes of the last response (the answer's size). */
   readonly responseBytes: number;
+  /**
+   * CPU time of the load process (autocannon: reading and parsing the answers) per answer, µs: a
+   * big answer's latency includes its client's work, on the same 2 cores as the server.
+   */
+  readonly clientCpuUsPerAnswer: number;
 }
 
 /** Frames received by the subscribers so far. */
@@ -109,6 +114,7 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       : [{ method: 'DELETE', setupRequest: (req) => ({ ...req, path: `/v2/apps${kind.prefix}-${next++}` }) }];
   const times: number[] = [];
   let responseBytes = 0;
+  const cpu0 = process.cpuUsage();
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ ...base, requests }, (err, result) => (err === null || err === undefined ? resolve(result) : reject(err)));
     instance.on('response', (_client, _status, bytes, ms) => {
@@ -116,10 +122,11 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       responseBytes = bytes;
     });
   });
+  const cpu = process.cpuUsage(cpu0);
   const sorted = [...times].sort((a, b) => a - b);
   const slowest = times.map((ms, at) => ({ at, ms: Math.round(ms * 10) / 10 })).sort((a, b) => b.ms - a.ms).slice(0, 5);
   return {
-    firstMs: Math.round((times[0] ?? 0) * 10) / 10, slowest, responseBytes,
+    firstMs: Math.round((times[0] ?? 0) * 10) / 10, slowest, responseBytes, clientCpuUsPerAnswer: Math.round((cpu.user + cpu.system) / Math.max(1, times.length)),
     answers: times.length, p99Ms: Math.round(nearestRank(sorted, 0.99) * 10) / 10, ...(spec.keepTimes === true ? { timesMs: times.map((ms) => Math.round(ms * 10) / 10) } : {}),
     requests: r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'], ok2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
     durationS: r.duration, reqPerSec: r.duration > 0 ? Math.round(r['2xx'] / r.duration) : 0,
