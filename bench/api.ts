@@ -41,6 +41,7 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *   npm run bench:api -- --seconds 5 --connections 50
  *   npm run bench:api -- --apps 100 --instances 10 --more-apps 900 --creates 200 --subscribers 100 --events 200
  *   npm run bench:api -- --only lists                   # only the list reads and their set-up
+ *   npm run bench:api -- --only lists --settle-ms 3000  # idle 3 s after each set-up before reading
  *   npm run bench:api -- --only ping --rounds 7 --seconds 5    # only `/ping`: 7 interleaved rounds, medians
  *
  * `--rounds N` (default 1) measures the baseline and pacer's `/ping` N times, alternately, both
@@ -85,6 +86,13 @@ export interface ApiBenchOptions {
   readonly listChanges?: number;
   /** Alternate baseline / pacer `/ping` measurements (default 1: the baseline, then pacer). */
   readonly pingRounds?: number;
+  /**
+   * Milliseconds the server stays idle after each deployment's set-up, before the first read
+   * (default 0: read at once). The set-up steps the simulated cluster synchronously for tens of
+   * seconds, so V8 runs none of its GC tasks until it ends; a real cluster's inputs come one per
+   * event-loop turn. A few seconds here show how much of the first reads' time is that debt.
+   */
+  readonly settleMs?: number;
   /** `lists`: only the list reads (`GET /v2/apps`, `GET /v2/tasks`), with their set-up; `ping`: only the `/ping` phase (the baseline and pacer), nothing deployed; `all` (default): every phase. */
   readonly only?: 'all' | 'lists' | 'ping';
 }
@@ -229,6 +237,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       if (!runUntilRunning(session, o.apps * o.instances)) problems.push(`only ${running(session)} of ${o.apps * o.instances} instances Running after the first deployment`);
       const firstApps = performance.now() - t0;
       log(`  setup: ${o.apps} apps × ${o.instances} instances Running in ${(firstApps / 1000).toFixed(1)} s`);
+      await settle(o, log);
       await measure(`GET /v2/apps (${o.apps} apps)`, url, { type: 'get', path: '/v2/apps' }, 1);
       await measure(`GET /v2/apps (${o.apps} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
       await measure(`GET /v2/tasks (${o.apps * o.instances} tasks)`, url, { type: 'get', path: '/v2/tasks' }, 1);
@@ -240,6 +249,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
       const moreApps = performance.now() - t1;
       const appCount = o.apps + o.moreApps;
       log(`  setup: ${o.moreApps} more apps Running in ${(moreApps / 1000).toFixed(1)} s (${appCount} apps)`);
+      await settle(o, log);
       await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, 1);
       await measure(`GET /v2/apps (${appCount} apps)`, url, { type: 'get', path: '/v2/apps' }, o.connections);
       await measure(`GET /v2/tasks (${total} tasks)`, url, { type: 'get', path: '/v2/tasks' }, 1);
@@ -333,6 +343,15 @@ export function checkTargets(
   }
   if (sse !== undefined) out.push({ target: '≥ 1,000,000 event deliveries per second', met: sse.deliveriesPerSec >= 1_000_000, measured: `${sse.deliveriesPerSec} per second, RSS ${sse.rssBeforeMib} → peak ${sse.rssPeakMib} MiB` });
   return out;
+}
+
+/** `--settle-ms`: the server idle (its event loop free) for that long, with the GC pauses in it. */
+async function settle(o: ApiBenchOptions, log: (line: string) => void): Promise<void> {
+  if ((o.settleMs ?? 0) <= 0) return;
+  const gc = gcPauses();
+  await new Promise((resolve) => setTimeout(resolve, o.settleMs));
+  const g = gc.stop();
+  log(`  settle: ${o.settleMs} ms idle before the reads; GC ${g.count} pauses, max ${g.maxMs} ms, total ${g.totalMs} ms`);
 }
 
 function port(app: { server: { address(): unknown } }): number {
@@ -532,7 +551,7 @@ async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: Ap
 function parseArgs(argv: readonly string[]): ApiBenchOptions {
   const flags: Record<string, keyof ApiBenchOptions> = {
     '--apps': 'apps', '--instances': 'instances', '--more-apps': 'moreApps', '--agents': 'agents', '--seconds': 'seconds', '--connections': 'connections',
-    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events', '--list-changes': 'listChanges', '--rounds': 'pingRounds',
+    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events', '--list-changes': 'listChanges', '--rounds': 'pingRounds', '--settle-ms': 'settleMs',
   };
   const options: Record<string, number | string> = { ...DEFAULT_API_BENCH_OPTIONS };
   for (let i = 0; i < argv.length; i += 2) {
