@@ -41,7 +41,7 @@ export function listAppsPieces(deps: ApiDeps, query: Query, viewable: (appId: st
 
 /**
  * Every app of the tree in path order ({@link allRunSpecs}), kept per root object: a root is
- * immutable (a change makes a new one), and sorting 10,000 path ids cost about 4 ms of every
+ * immutable (a change makes a new one), and sorting 10,000 path ids cost 2–6 ms of every
  * `GET /v2/apps` (issue 13). Kept weakly: gone with the root.
  */
 function appsOf(root: Group): readonly AppSpec[] {
