@@ -15,6 +15,8 @@ export interface LoadSpec {
   readonly durationS?: number;
   readonly amount?: number;
   readonly kind: { readonly type: 'get'; readonly path: string } | { readonly type: 'create-apps' | 'delete-apps'; readonly prefix: string };
+  /** Return every answer's time in {@link LoadResult.timesMs} (list loads: a few hundred answers). */
+  readonly keepTimes?: boolean;
 }
 
 /** What a load run did: every request must have been answered 2xx. */
@@ -29,12 +31,23 @@ export interface LoadResult {
   readonly latencyP50Ms: number;
   readonly latencyP99Ms: number;
   readonly latencyMaxMs: number;
+  /** Answers timed (one per response, the first included). */
+  readonly answers: number;
+  /** The p99 of every answer's time by nearest rank (the ⌈0.99·n⌉-th fastest; the maximum below 100 answers), ms, from the times themselves rather than autocannon's histogram. */
+  readonly p99Ms: number;
+  /** Every answer's time in the order answered, ms (with {@link LoadSpec.keepTimes}). */
+  readonly timesMs?: readonly number[];
   /** The first response's latency, ms: the first answer after a change renders what changed. */
   readonly firstMs: number;
   /** The slowest responses, slowest first, with their place in the order they were answered (0 = the first). */
   readonly slowest: readonly { readonly at: number; readonly ms: number }[];
   /** bytes of the last response (the answer's size). */
   readonly responseBytes: number;
+  /**
+   * CPU time of the load process (autocannon: reading and parsing the answers) per answer, µs: a
+   * big answer's latency includes its client's work, on the same 2 cores as the server.
+   */
+  readonly clientCpuUsPerAnswer: number;
 }
 
 /** Frames received by the subscribers so far. */
@@ -101,6 +114,7 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       : [{ method: 'DELETE', setupRequest: (req) => ({ ...req, path: `/v2/apps${kind.prefix}-${next++}` }) }];
   const times: number[] = [];
   let responseBytes = 0;
+  const cpu0 = process.cpuUsage();
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ ...base, requests }, (err, result) => (err === null || err === undefined ? resolve(result) : reject(err)));
     instance.on('response', (_client, _status, bytes, ms) => {
@@ -108,13 +122,22 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       responseBytes = bytes;
     });
   });
+  const cpu = process.cpuUsage(cpu0);
+  const sorted = [...times].sort((a, b) => a - b);
   const slowest = times.map((ms, at) => ({ at, ms: Math.round(ms * 10) / 10 })).sort((a, b) => b.ms - a.ms).slice(0, 5);
   return {
-    firstMs: Math.round((times[0] ?? 0) * 10) / 10, slowest, responseBytes,
+    firstMs: Math.round((times[0] ?? 0) * 10) / 10, slowest, responseBytes, clientCpuUsPerAnswer: Math.round((cpu.user + cpu.system) / Math.max(1, times.length)),
+    answers: times.length, p99Ms: Math.round(nearestRank(sorted, 0.99) * 10) / 10, ...(spec.keepTimes === true ? { timesMs: times.map((ms) => Math.round(ms * 10) / 10) } : {}),
     requests: r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'], ok2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
     durationS: r.duration, reqPerSec: r.duration > 0 ? Math.round(r['2xx'] / r.duration) : 0,
     latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99, latencyMaxMs: r.latency.max,
   };
+}
+
+/** The `q` quantile of ascending `sorted` by nearest rank (the ⌈q·n⌉-th value); 0 when empty. */
+export function nearestRank(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1];
 }
 
 /** Subscribers: each counts the SSE frames (`\r\n\r\n`-terminated) it reads. */

@@ -78,13 +78,17 @@ t.test('bench:launch says what it did not do', async (t) => {
 
 t.test('bench:api answers every request 2xx, creates and deletes every app, delivers every event', { timeout: 300_000 }, async (t) => {
   const r = await runApiBench({
-    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, requestsPerLoad: 200, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30, listChanges: 2,
+    apps: 5, instances: 4, moreApps: 10, agents: 4, seconds: 1, requestsPerLoad: 200, connections: 2, creates: 20, coreSamples: 5, subscribers: 10, events: 30, listChanges: 2, settleMs: 5,
   }, () => undefined);
   t.strictSame(r.problems, [], 'it did all of its work');
   t.ok(r.loads.length >= 9 && r.loads.every((l) => l.ok2xx > 0 && l.non2xx === 0 && l.errors === 0), 'every load answered 2xx');
   t.equal(r.sse?.deliveries, 300, 'every event reached every subscriber');
   t.ok((r.pingRatio ?? 0) > 0 && (r.core?.createP50Ms ?? 0) > 0, 'figures reported');
   t.strictSame(r.afterChange.map((f) => [f.name, f.changes]), [['GET /v2/apps', 2], ['GET /v2/tasks', 2]], 'the reads after each one-app change answered');
+  t.equal(r.targets.length, 7, 'every target judged: the two lists, /ping, the core, POST, DELETE, events');
+  t.ok(r.targets.every((x) => typeof x.met === 'boolean' && x.measured.length > 0), 'each with what it was judged on');
+  const apps = r.loads.find((l) => l.name === 'GET /v2/apps (15 apps)' && l.connections === 1);
+  t.equal(apps?.timesMs?.length, apps?.answers, 'a list load keeps every answer\'s time, the first included');
 });
 
 t.test('bench:api --only ping --rounds 2 measures the baseline and pacer twice each, and nothing else', { timeout: 300_000 }, async (t) => {

@@ -5,6 +5,7 @@ import { appDefinitionJson } from '../../marathon/render/app-definition-json';
 import { resolveAppEmbed, type AppEmbed } from './app-embed';
 import { appTaskCounts, appTaskStats, type AppTaskCounts } from './app-task-stats';
 import { instancesTasksJson, instancesTasksText } from './task-json';
+import type { ListPiece } from './list-body-cache';
 
 /**
  * Marathon's app JSON (`AppInfo`, facts 18, 35–38): the app as Marathon's app writer writes it
@@ -64,13 +65,23 @@ export function appsText(deps: ApiDeps, apps: readonly AppSpec[], embed: Readonl
  * is what lets `GET /v2/apps` answer a kept encoding (list-body-cache.ts).
  */
 export function appsParts(deps: ApiDeps, apps: readonly AppSpec[], embed: ReadonlySet<string>): string[] {
+  return appsPieces(deps, apps, embed).map((p) => p.parts[0]);
+}
+
+/**
+ * {@link appsParts} as list pieces named by app id, one part each: with the list's own embeds the
+ * very same piece object as last time while the app's text is the same (kept with it), so a list
+ * of 10,000 apps in which nothing changed allocates no piece per app and the kept answer is
+ * recognized by identity (list-body-cache.ts).
+ */
+export function appsPieces(deps: ApiDeps, apps: readonly AppSpec[], embed: ReadonlySet<string>): ListPiece[] {
   const want = resolveAppEmbed(embed);
   const deployments = want.has('deployments') ? deploymentIdsByApp(deps) : undefined;
   const listDefaultsOnly = [...want].every((part) => part === 'counts' || part === 'deployments');
-  const out = new Array<string>(apps.length);
+  const out = new Array<ListPiece>(apps.length);
   for (let i = 0; i < apps.length; i++) {
     const spec = apps[i];
-    out[i] = listDefaultsOnly ? countedAppText(deps, spec, want, deployments) : appText(deps, spec, want, deployments);
+    out[i] = listDefaultsOnly ? countedAppPiece(deps, spec, want, deployments) : { key: spec.id, parts: [appText(deps, spec, want, deployments)] };
   }
   return out;
 }
@@ -84,30 +95,33 @@ export function singleAppText(deps: ApiDeps, spec: AppSpec, embed: ReadonlySet<s
 }
 
 /** One app's JSON text: its kept definition text, then its embedded parts serialized now. */
-function appText(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): string {
+function appText(
+  deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined, counts?: AppTaskCounts,
+): string {
   let text = appDefinitionHead(spec);
-  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text')) text += `,${JSON.stringify(key)}:${partText(value)}`;
+  for (const [key, value] of appEmbedParts(deps, spec, want, deployments, 'text', counts)) text += `,${JSON.stringify(key)}:${partText(value)}`;
   return `${text}}`;
 }
 
 /**
- * {@link appText} for the list's own embeds (counts and deployments, any subset), kept per spec
- * object with the counts and deployment ids it was rendered from and rendered again when any of
- * them (or the embed) differs: the counts are taken from the core's instances on every call.
+ * {@link appText} for the list's own embeds (counts and deployments, any subset) as the app's list
+ * piece, kept per spec object with the counts and deployment ids it was rendered from and rendered
+ * again when any of them (or the embed) differs: the counts are the core's, kept per token of the
+ * app's instances ({@link keptAppTaskCounts}).
  */
-function countedAppText(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): string {
+function countedAppPiece(deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined): ListPiece {
   const counts = want.has('counts') ? keptAppTaskCounts(deps, spec) : NO_COUNTS;
   const ids = want.has('deployments') ? (deployments ?? deploymentIdsByApp(deps)).get(spec.id) : undefined;
   const idsKey = ids === undefined ? '' : JSON.stringify(ids);
   const embedKey = (want.has('counts') ? 1 : 0) + (want.has('deployments') ? 2 : 0);
   const kept = countedTexts.get(spec);
   if (kept !== undefined && kept.embedKey === embedKey && kept.idsKey === idsKey && kept.staged === counts.tasksStaged
-    && kept.running === counts.tasksRunning && kept.healthy === counts.tasksHealthy && kept.unhealthy === counts.tasksUnhealthy) return kept.text;
-  const text = appText(deps, spec, want, deployments);
+    && kept.running === counts.tasksRunning && kept.healthy === counts.tasksHealthy && kept.unhealthy === counts.tasksUnhealthy) return kept.piece;
+  const piece: ListPiece = { key: spec.id, parts: [appText(deps, spec, want, deployments, counts)] };
   countedTexts.set(spec, {
-    embedKey, idsKey, staged: counts.tasksStaged, running: counts.tasksRunning, healthy: counts.tasksHealthy, unhealthy: counts.tasksUnhealthy, text,
+    embedKey, idsKey, staged: counts.tasksStaged, running: counts.tasksRunning, healthy: counts.tasksHealthy, unhealthy: counts.tasksUnhealthy, piece,
   });
-  return text;
+  return piece;
 }
 
 /**
@@ -138,7 +152,8 @@ interface KeptAppText {
   readonly running: number;
   readonly healthy: number;
   readonly unhealthy: number;
-  readonly text: string;
+  /** `{key: spec.id, parts: [text]}`, the list piece answered while nothing above changed. */
+  readonly piece: ListPiece;
 }
 
 /** Kept per spec object: gone with the spec. */
@@ -160,6 +175,11 @@ export function deploymentIdsByApp(deps: ApiDeps): Map<string, string[]> {
 /** `JSON.stringify(appDefinitionJson(spec))`, once per spec object (specs are never mutated). */
 export function appDefinitionText(spec: AppSpec): string {
   return `${appDefinitionHead(spec)}}`;
+}
+
+/** Whether the spec's definition text is kept (tests of the rendering ahead, app-definition-ahead.ts). */
+export function hasAppDefinitionText(spec: AppSpec): boolean {
+  return definitionHeads.has(spec);
 }
 
 /** The definition's JSON without its closing brace, memoized per spec object. */
@@ -192,13 +212,13 @@ function partText(value: unknown): string {
  */
 function appEmbedParts(
   deps: ApiDeps, spec: AppSpec, want: ReadonlySet<AppEmbed>, deployments: ReadonlyMap<string, readonly string[]> | undefined,
-  tasksAs: 'json' | 'text' = 'json',
+  tasksAs: 'json' | 'text' = 'json', counts?: AppTaskCounts,
 ): [string, unknown][] {
   const parts: [string, unknown][] = [];
   let instances: readonly Instance[] = [];
-  if (want.has('counts') || want.has('taskStats') || want.has('tasks')) instances = deps.scheduler.instances(spec.id);
+  if ((want.has('counts') && counts === undefined) || want.has('taskStats') || want.has('tasks')) instances = deps.scheduler.instances(spec.id);
   if (want.has('counts')) {
-    const c = appTaskCounts(instances);
+    const c = counts ?? appTaskCounts(instances);
     parts.push(['tasksStaged', c.tasksStaged], ['tasksRunning', c.tasksRunning], ['tasksHealthy', c.tasksHealthy], ['tasksUnhealthy', c.tasksUnhealthy]);
   }
   if (want.has('deployments')) {

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
@@ -175,11 +176,38 @@ function encode(prefix: string, pieces: readonly ListPiece[], suffix: string, ol
   return { prefix, suffix, segments, body: { chunks: length <= segmentChars ? [Buffer.concat(chunks, length)] : chunks, length }, bytes };
 }
 
+/**
+ * The segment of `pieces`: every part followed by `,`, as UTF-8. Written part by part into one
+ * buffer of the parts' lengths (a part's UTF-8 is as long as its text when it is ASCII, which the
+ * lists nearly always are) rather than joined into one string and encoded: a third of the CPU
+ * (38 MB of task texts: 22–24 vs 74–78 ms warm, measured alone). Every part written whole with
+ * as many bytes as characters and the bytes all ASCII (`isAscii`, one vectorized pass) proves
+ * every part was ASCII; otherwise (a part with other characters, which may not even have fitted)
+ * the segment is joined and encoded as before: the same bytes either way.
+ */
 function segmentOf(pieces: readonly ListPiece[]): Segment {
+  let chars = 0;
+  for (const piece of pieces) for (const part of piece.parts) chars += part.length + 1;
+  const bytes = Buffer.allocUnsafe(chars);
+  let at = 0;
+  for (const piece of pieces) {
+    for (const part of piece.parts) {
+      if (bytes.write(part, at, 'utf8') !== part.length) return { pieces, bytes: joinedSegment(pieces) };
+      at += part.length;
+      bytes[at++] = COMMA;
+    }
+  }
+  return { pieces, bytes: isAscii(bytes) ? bytes : joinedSegment(pieces) };
+}
+
+const COMMA = 0x2c;
+
+/** {@link segmentOf}'s bytes by joining and encoding (any text). */
+function joinedSegment(pieces: readonly ListPiece[]): Buffer {
   const texts: string[] = [];
   for (const piece of pieces) for (const part of piece.parts) texts.push(part);
   texts.push('');
-  return { pieces, bytes: Buffer.from(texts.join(','), 'utf8') };
+  return Buffer.from(texts.join(','), 'utf8');
 }
 
 /**

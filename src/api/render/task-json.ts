@@ -17,67 +17,64 @@ export interface TaskJsonOptions {
 
 /**
  * Marathon's task object (fact 40) for one task of an instance: `appId, id, host, slaveId, state,
- * stagedAt, startedAt, version, ports, ipAddresses, servicePorts, healthCheckResults, localVolumes,
- * role`, plus `region`/`zone` when the agent has a fault domain. As in Marathon, `stagedAt`,
- * `version` and `ports` describe only active tasks: an inactive (terminal) task has `ports: []` and
- * no `stagedAt`/`startedAt`/`version`; `startedAt` appears once the task has run. `host`/`slaveId`
- * are `null` if the instance has no placement (never for a launched task).
+ * ports, ipAddresses, servicePorts, healthCheckResults, localVolumes, role`, then `stagedAt`,
+ * `startedAt`, `version` for an active task, then `region`/`zone` when the agent has a fault
+ * domain. As in Marathon, `stagedAt`, `version` and `ports` describe only active tasks: an
+ * inactive (terminal) task has `ports: []` and no `stagedAt`/`startedAt`/`version`; `startedAt`
+ * appears once the task has run. `host`/`slaveId` are `null` if the instance has no placement
+ * (never for a launched task). The container IPs are `[]` (the core does not learn them from the
+ * cluster; Marathon writes `[]` when it has none), `localVolumes` `[]` (pacer keeps no
+ * persistent-volume ids per task).
+ *
+ * The object of the task's text ({@link taskText}, the one writer of a task's JSON): the answers
+ * that carry objects (a kill's tasks, `embed=…tasks` through the object renderers) and the lists
+ * written as text cannot differ.
  */
 export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options: TaskJsonOptions = {}): Record<string, unknown> {
-  const active = isActiveCondition(task.condition);
-  const json: Record<string, unknown> = {
-    appId: instance.runSpecId,
-    id: task.taskId,
-    host: instance.agent?.hostname ?? null,
-    slaveId: instance.agent?.agentId ?? null,
-    state: taskStateOf(task.condition),
-    ports: active ? [...task.hostPorts] : [],
-    // The core does not learn container IPs from the cluster; Marathon writes [] when it has none.
-    ipAddresses: [],
-    servicePorts: [...(options.servicePorts ?? [])],
-    healthCheckResults: healthCheckResultsJson(deps, instance),
-    // pacer keeps no persistent-volume ids per task (resident run specs keep their allocation only).
-    localVolumes: [],
-    role: instance.role,
-  };
-  if (active) {
-    json.stagedAt = isoTime(task.launchedAtMs);
-    if (task.startedAtMs !== undefined) json.startedAt = isoTime(task.startedAtMs);
-    json.version = instance.runSpecVersion;
-  }
-  if (instance.agent?.region !== undefined) json.region = instance.agent.region;
-  if (instance.agent?.zone !== undefined) json.zone = instance.agent.zone;
-  return json;
+  return JSON.parse(taskText(deps, instance, task, JSON.stringify(options.servicePorts ?? []))) as Record<string, unknown>;
 }
 
 /**
- * `JSON.stringify(taskJson(deps, instance, task, {servicePorts}))`, byte for byte, where
- * `servicePortsText` is `JSON.stringify(servicePorts)`, for lists of every task (`GET /v2/tasks`: 100,000 tasks within the 500 ms of issue 13). The task's text is
+ * The JSON text of a task ({@link taskJson} describes its keys), where `servicePortsText` is
+ * `JSON.stringify` of the service ports to write, for lists of every task (`GET /v2/tasks`:
+ * 100,000 tasks within the 500 ms of issue 13). The task's text is
  * kept per Task object together with every input {@link taskJson} reads — the instance's app,
  * agent (host, agent id, region, zone), role and version, the task's condition, host ports, launch
  * and start times, and the service ports — and rendered again whenever any of them differs, so it
  * is never stale (instances and tasks are live objects the core changes in place). Health results
  * change with every probe and are not kept: they are read from the core on every call. Keep
- * {@link sameTaskInputs} and {@link plainTaskText} in step with what {@link taskJson} reads.
+ * {@link sameTaskInputs} in step with what {@link plainTaskText} reads.
  */
 export function taskText(deps: ApiDeps, instance: Instance, task: Task, servicePortsText: string): string {
+  const plain = plainTaskTextKept(instance, task, servicePortsText);
+  // Without health results, the kept text itself: the same string object while nothing changed
+  // (what the list's kept answer is checked against, list-body-cache.ts). Most instances have no
+  // check state at all: answered without building the (empty) results (100,000 tasks per list).
+  const states = deps.scheduler.healthChecks(instance.instanceId);
+  if (states === undefined || states.length === 0) return plain;
+  const health = healthCheckResultsJson(deps, instance);
+  if (health.length === 0) return plain;
+  // `"healthCheckResults":[]` occurs once in the text: no JSON string can contain it (a quote
+  // inside a string is escaped).
+  const at = plain.indexOf(HEALTH_EMPTY) + HEALTH_EMPTY.length - 2;
+  return plain.slice(0, at) + JSON.stringify(health) + plain.slice(at + 2);
+}
+
+/**
+ * {@link taskText} of a task whose instance has no health check state (the caller has just looked:
+ * `scheduler.healthChecks` empty or absent), without looking it up again: the kept text, rendered
+ * again when an input differs. `GET /v2/tasks` reads every instance's check state once to learn
+ * whether its app's piece may be kept (list-tasks.ts), and 100,000 second look-ups were a fifth of
+ * the first read after a deployment.
+ */
+export function plainTaskTextKept(instance: Instance, task: Task, servicePortsText: string): string {
   const texts = taskTextsOf(task);
   let kept = texts.get(task);
   if (kept === undefined || !sameTaskInputs(kept, instance, task, servicePortsText)) {
     kept = renderTaskText(instance, task, servicePortsText);
     texts.set(task, kept);
   }
-  // Without health results, the kept text itself: the same string object while nothing changed
-  // (what the list's kept answer is checked against, list-body-cache.ts). Most instances have no
-  // check state at all: answered without building the (empty) results (100,000 tasks per list).
-  const states = deps.scheduler.healthChecks(instance.instanceId);
-  if (states === undefined || states.length === 0) return kept.plain;
-  const health = healthCheckResultsJson(deps, instance);
-  if (health.length === 0) return kept.plain;
-  // `"healthCheckResults":[]` occurs once in the text: no JSON string can contain it (a quote
-  // inside a string is escaped).
-  const at = kept.plain.indexOf(HEALTH_EMPTY) + HEALTH_EMPTY.length - 2;
-  return kept.plain.slice(0, at) + JSON.stringify(health) + kept.plain.slice(at + 2);
+  return kept.plain;
 }
 
 /** A task's JSON text around its `healthCheckResults` value, and the inputs it was rendered from. */
@@ -144,8 +141,8 @@ function renderTaskText(instance: Instance, task: Task, servicePortsText: string
 }
 
 /**
- * `JSON.stringify(taskJson(…))` with `"healthCheckResults":[]`, written directly: the same keys in
- * the same order, every string through `JSON.stringify` (the app id, role and version once per run
+ * A task's JSON text with `"healthCheckResults":[]`, written directly (the keys in Marathon's order,
+ * see {@link taskJson}), every string through `JSON.stringify` (the app id, role and version once per run
  * of equal values, an agent's host and id once per agent), the times from a formatter kept per
  * second. About three times cheaper than building the object and serializing it (the first
  * `GET /v2/tasks` of 100,000 tasks renders every one; issue 13), and one flat string (a join), not a

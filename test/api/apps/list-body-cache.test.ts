@@ -75,26 +75,38 @@ t.test('bounded: the least recently answered go first; an answer over the byte b
   t.ok(cache.size().bytes <= 100, `within the byte bound (${cache.size().bytes})`);
 });
 
-/** Counts the strings encoded (Buffer.from of a string) while `fn` runs, and their characters. */
-function encodings(t: Test, fn: () => ListBody): { body: ListBody; strings: number; chars: number } {
+/**
+ * The strings encoded while `fn` runs: given to `Buffer.from` or written into a buffer
+ * (`buffer.write`), whole or joined with others.
+ */
+function encodings(t: Test, fn: () => ListBody): { body: ListBody; texts: string[] } {
   const from = Buffer.from.bind(Buffer) as (value: unknown, encoding?: BufferEncoding) => Buffer;
-  let strings = 0;
-  let chars = 0;
+  const write = Buffer.prototype.write;
+  const texts: string[] = [];
   const spy = (value: unknown, encoding?: BufferEncoding): Buffer => {
-    if (typeof value === 'string') {
-      strings++;
-      chars += value.length;
-    }
+    if (typeof value === 'string') texts.push(value);
     return from(value, encoding);
   };
-  (Buffer as unknown as { from: typeof spy }).from = spy;
-  t.teardown(() => void ((Buffer as unknown as { from: typeof from }).from = from));
-  try {
-    return { body: fn(), strings, chars };
-  } finally {
+  const restore = (): void => {
     (Buffer as unknown as { from: typeof from }).from = from;
+    Buffer.prototype.write = write;
+  };
+  (Buffer as unknown as { from: typeof spy }).from = spy;
+  Buffer.prototype.write = function (this: Buffer, ...args: unknown[]): number {
+    if (typeof args[0] === 'string') texts.push(args[0]);
+    return (write as (...a: unknown[]) => number).apply(this, args);
+  } as typeof write;
+  t.teardown(restore);
+  try {
+    return { body: fn(), texts };
+  } finally {
+    restore();
   }
 }
+
+/** The keys of the pieces any of whose parts was encoded (the tests' parts are unique texts). */
+const encodedKeys = (pieces: readonly ListPiece[], texts: readonly string[]): string[] =>
+  pieces.filter((p) => p.parts.some((part) => texts.some((x) => x.includes(part)))).map((p) => p.key);
 
 interface PieceStep {
   readonly name: string;
@@ -131,13 +143,12 @@ t.test('only the pieces that changed are encoded again; the answer is always the
   // One piece per segment (segments of 1 character at least), so that each piece is encoded alone.
   const cache = new ListBodyCache(undefined, undefined, 1);
   for (const step of PIECE_STEPS) {
-    const { body, strings, chars } = encodings(t, () => cache.body('', '{"tasks":[', step.pieces, ']}'));
+    const { body, texts } = encodings(t, () => cache.body('', '{"tasks":[', step.pieces, ']}'));
     t.equal(textOf(body), `{"tasks":[${step.pieces.flatMap((p) => p.parts).join(',')}]}`, `${step.name}: the bytes`);
-    const fresh = step.pieces.filter((p) => step.encoded.includes(p.key));
-    // A segment is its parts joined with `,` and a `,` after them.
-    const freshChars = fresh.reduce((n, p) => n + p.parts.join(',').length + 1, 0);
-    const ends = step.kept === true ? 0 : 2; // a new answer encodes its prefix and suffix
-    t.strictSame({ strings, chars }, { strings: fresh.length + ends, chars: freshChars + (ends === 0 ? 0 : '{"tasks":[]}'.length) }, `${step.name}: encoded ${step.encoded.join(', ') || 'no piece'}`);
+    t.strictSame(encodedKeys(step.pieces, texts), step.encoded, `${step.name}: encoded ${step.encoded.join(', ') || 'no piece'}`);
+    // A new answer encodes its prefix and suffix; the kept one nothing at all.
+    if (step.kept === true) t.strictSame(texts, [], `${step.name}: nothing encoded`);
+    else t.ok(texts.includes('{"tasks":[') && texts.includes(']}'), `${step.name}: its prefix and suffix encoded`);
   }
 });
 
@@ -150,13 +161,14 @@ t.test('segments: one changed piece encodes its segment again, the other segment
   t.equal(textOf(first), `{"tasks":[${apps.flatMap((p) => p.parts).join(',')}]}`, 'the bytes');
   t.equal(first.length, textOf(first).length);
   const changed = apps.map((p, k) => (k === 20 ? { key: p.key, parts: [...p.parts, text('{"id":"new"}')] } : p));
-  const { body, strings } = encodings(t, () => cache.body('', '{"tasks":[', changed, ']}'));
+  const { body, texts } = encodings(t, () => cache.body('', '{"tasks":[', changed, ']}'));
   t.equal(textOf(body), `{"tasks":[${changed.flatMap((p) => p.parts).join(',')}]}`, 'after the change: the bytes');
   t.equal(body.length, textOf(body).length, 'after the change: its length');
   const reused = body.chunks.filter((c) => first.chunks.includes(c)).length;
   t.ok(reused >= first.chunks.length - 4, `${reused} of ${first.chunks.length} chunks are the same buffers`);
   // The changed segment's pieces, cut again by size where they no longer fit one segment: at most two.
-  t.ok(strings <= 4, `${strings} strings encoded: the changed segment's pieces (in at most two), the prefix and the suffix`);
+  const encoded = encodedKeys(changed, texts);
+  t.ok(encoded.includes('/app-20') && encoded.length <= 4, `encoded ${encoded.join(', ')}: the changed segment's pieces (in at most two)`);
   const removed = changed.filter((_, k) => k !== 5);
   t.equal(textOf(cache.body('', '{"tasks":[', removed, ']}')), `{"tasks":[${removed.flatMap((p) => p.parts).join(',')}]}`, 'an app removed: the bytes');
 });
@@ -212,5 +224,29 @@ t.test('segments over random changes (adds, removes, changed texts, empty pieces
       if (textOf(body) !== expected || body.length !== Buffer.byteLength(expected)) bad++;
     }
     t.equal(bad, 0, `segments of ${segmentChars} characters: every answer right`);
+  }
+});
+
+/**
+ * Segments are written part by part as ASCII and checked; a part with other characters makes its
+ * segment encoded from the joined text: the same UTF-8 either way, whatever the characters and
+ * wherever they fall (two-byte, three-byte and surrogate-pair characters, a part whose bytes would
+ * not have fitted in its characters' room, the last part of a segment, a segment boundary).
+ */
+t.test('non-ASCII parts are encoded as UTF-8, wherever they fall', async (t) => {
+  const texts = ['{"id":"a"}', '{"zone":"éé"}', '{"z":"€"}', '{"e":"😀😀"}', '{"x":"ä"}'];
+  const cases: { name: string; parts: string[]; segmentChars: number }[] = [
+    { name: 'all ASCII, one segment', parts: [texts[0], texts[0]], segmentChars: 1024 },
+    ...texts.slice(1).map((x) => ({ name: `${x} among ASCII parts`, parts: [texts[0], x, texts[0]], segmentChars: 1024 })),
+    ...texts.slice(1).map((x) => ({ name: `${x} last`, parts: [texts[0], x], segmentChars: 1024 })),
+    { name: 'every part its own segment', parts: texts, segmentChars: 1 },
+    { name: 'two parts a segment', parts: [...texts, ...texts], segmentChars: 20 },
+  ];
+  for (const c of cases) {
+    const cache = new ListBodyCache(4, 1 << 20, c.segmentChars);
+    const body = cache.body('', '{"tasks":[', one(c.parts), ']}');
+    const expected = `{"tasks":[${c.parts.join(',')}]}`;
+    t.equal(textOf(body), expected, `${c.name}: the text`);
+    t.equal(body.length, Buffer.byteLength(expected), `${c.name}: its length in bytes`);
   }
 });

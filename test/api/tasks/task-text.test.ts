@@ -1,15 +1,45 @@
 import t from 'tap';
 import type { ApiDeps } from '../../../src/api/api-deps';
-import { taskJson, taskText } from '../../../src/api/render/task-json';
+import { taskJson, taskStateOf, taskText } from '../../../src/api/render/task-json';
+import { isActiveCondition } from '../../../src/api/render/active-condition';
+import { isoTime } from '../../../src/scheduler/index';
 import type { AgentInfo } from '../../../src/scheduler/model/agent';
 import type { Condition } from '../../../src/scheduler/model/condition';
 import type { Instance, Task } from '../../../src/scheduler/model/instance';
 
 /**
- * taskText (src/api/render/task-json.ts), kept per task: the same bytes as
- * JSON.stringify(taskJson(…)) for every shape a task can have — active or terminal, started or
- * not, with or without an agent, fault domain, ports, service ports, and strings JSON must escape.
+ * taskText (src/api/render/task-json.ts), kept per task, the one writer of a task's JSON: the same
+ * bytes as the object Marathon writes (fact 40, {@link marathonTaskJson} below: the keys in
+ * Marathon's order) serialized, for every shape a task can have — active or terminal, started or
+ * not, with or without an agent, fault domain, ports, service ports, and strings JSON must escape;
+ * and taskJson is that object.
  */
+
+/** The oracle: Marathon's task object (fact 40) built field by field, in Marathon's key order, without health results. */
+function marathonTaskJson(instance: Instance, task: Task, servicePorts: readonly number[]): Record<string, unknown> {
+  const active = isActiveCondition(task.condition);
+  const json: Record<string, unknown> = {
+    appId: instance.runSpecId,
+    id: task.taskId,
+    host: instance.agent?.hostname ?? null,
+    slaveId: instance.agent?.agentId ?? null,
+    state: taskStateOf(task.condition),
+    ports: active ? [...task.hostPorts] : [],
+    ipAddresses: [],
+    servicePorts: [...servicePorts],
+    healthCheckResults: [],
+    localVolumes: [],
+    role: instance.role,
+  };
+  if (active) {
+    json.stagedAt = isoTime(task.launchedAtMs);
+    if (task.startedAtMs !== undefined) json.startedAt = isoTime(task.startedAtMs);
+    json.version = instance.runSpecVersion;
+  }
+  if (instance.agent?.region !== undefined) json.region = instance.agent.region;
+  if (instance.agent?.zone !== undefined) json.zone = instance.agent.zone;
+  return json;
+}
 
 const deps = { scheduler: { healthChecks: () => undefined } } as unknown as ApiDeps;
 
@@ -45,7 +75,7 @@ const CASES: readonly Case[] = [
   { name: 'started after the year 9999', condition: 'Running', agent: AGENT, startedAtMs: 253_402_300_800_001 },
 ];
 
-t.test('taskText is JSON.stringify(taskJson) byte for byte, first and kept', async (t) => {
+t.test('taskText is Marathon\'s task object serialized byte for byte, first and kept; taskJson is that object', async (t) => {
   for (const c of CASES) {
     const task = {
       taskId: `${(c.appId ?? '/app').slice(1)}.instance-1._app.1`, condition: c.condition, hostPorts: c.hostPorts ?? [],
@@ -56,8 +86,9 @@ t.test('taskText is JSON.stringify(taskJson) byte for byte, first and kept', asy
       condition: c.condition, tasks: [task], ...(c.agent === undefined ? {} : { agent: c.agent }),
     } as unknown as Instance;
     const servicePorts = c.servicePorts ?? [];
-    const expected = JSON.stringify(taskJson(deps, instance, task, { servicePorts }));
+    const expected = JSON.stringify(marathonTaskJson(instance, task, servicePorts));
     t.equal(taskText(deps, instance, task, JSON.stringify(servicePorts)), expected, `${c.name}: first`);
     t.equal(taskText(deps, instance, task, JSON.stringify(servicePorts)), expected, `${c.name}: kept`);
+    t.equal(JSON.stringify(taskJson(deps, instance, task, { servicePorts })), expected, `${c.name}: the object, in the same key order`);
   }
 });

@@ -1,8 +1,8 @@
 import type { ApiDeps } from '../../api-deps';
 import { notFound, notFoundText } from '../../errors';
 import { embedSet, type Query } from '../../query';
-import { appJson, appsJson, appsParts, singleAppText } from '../../render/app-json';
-import { allRunSpecs } from '../../../scheduler/index';
+import { appJson, appsJson, appsPieces, singleAppText } from '../../render/app-json';
+import { allRunSpecs, type Group } from '../../../scheduler/index';
 import type { AppSpec } from '../../../scheduler/model/app';
 import { appFilter } from './app-filter';
 import type { ListPiece } from '../../render/list-body-cache';
@@ -29,18 +29,31 @@ export const APPS_PREFIX = '{"apps":[';
 export const APPS_SUFFIX = ']}';
 
 /**
- * The texts {@link listAppsText} joins, one piece per app ({@link appsParts}), named by the app's
+ * The texts {@link listAppsText} joins, one piece per app ({@link appsPieces}), named by the app's
  * id: the route's kept answer encodes again only the apps whose text changed (list-body-cache.ts).
  */
 export function listAppsPieces(deps: ApiDeps, query: Query, viewable: (appId: string) => boolean): ListPiece[] {
   const keep = appFilter(query);
   const embed = new Set([...embedSet(query), ...LIST_DEFAULTS]);
-  const apps = allRunSpecs(deps.scheduler.root()).filter((s): s is AppSpec => s.kind === 'app' && keep(s) && viewable(s.id));
-  const texts = appsParts(deps, apps, embed);
-  const out = new Array<ListPiece>(apps.length);
-  for (let i = 0; i < apps.length; i++) out[i] = { key: apps[i].id, parts: [texts[i]] };
-  return out;
+  const apps = appsOf(deps.scheduler.root()).filter((s) => keep(s) && viewable(s.id));
+  return appsPieces(deps, apps, embed);
 }
+
+/**
+ * Every app of the tree in path order ({@link allRunSpecs}), kept per root object: a root is
+ * immutable (a change makes a new one), and sorting 10,000 path ids cost 2–6 ms of every
+ * `GET /v2/apps` (issue 13). Kept weakly: gone with the root.
+ */
+function appsOf(root: Group): readonly AppSpec[] {
+  let apps = keptApps.get(root);
+  if (apps === undefined) {
+    apps = allRunSpecs(root).filter((s): s is AppSpec => s.kind === 'app');
+    keptApps.set(root, apps);
+  }
+  return apps;
+}
+
+const keptApps = new WeakMap<Group, readonly AppSpec[]>();
 
 /** `GET /v2/apps/{id}` (fact 38): `{"app":{…}}`; unknown → 404 with `details: []`. */
 export function showApp(deps: ApiDeps, appId: string, query: Query): { app: Record<string, unknown> } {

@@ -7,6 +7,7 @@ import { deleteApp, restartApp } from './app-delete';
 import { findApp } from './app-lookup';
 import { APPS_PREFIX, APPS_SUFFIX, listAppsPieces, showAppText, showGroupApps } from './app-read';
 import { ListBodyCache, sendListBody } from '../../render/list-body-cache';
+import { renderAppDefinitionsAhead } from '../../render/app-definition-ahead';
 import { type AppTarget, type AppTargetKind, parseAppTarget } from './app-target';
 import { appTasksText, groupTasks, killAppTask, killAppTasks } from './app-tasks';
 import { updateApp, updateApps } from './app-update';
@@ -27,6 +28,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function appsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // The encoded answer, kept per query; only the apps whose text changed are encoded again (list-body-cache.ts).
   const bodies = new ListBodyCache();
+  // App definitions rendered when their deployment starts, so the first read after it does not render them all.
+  const stopRendering = renderAppDefinitionsAhead(deps);
+  app.addHook('onClose', async () => stopRendering());
   app.get('/v2/apps', (request, reply) => {
     const pieces = listAppsPieces(deps, request.query as Query, (id) => request.access?.may('ViewRunSpec', id) ?? true);
     return sendListBody(reply.type(JSON_TYPE), bodies.body(queryOf(request.url), APPS_PREFIX, pieces, APPS_SUFFIX));

@@ -1,6 +1,6 @@
 import type { ApiDeps } from '../../api-deps';
 import { queryAll, type Query } from '../../query';
-import { taskJson, taskText } from '../../render/task-json';
+import { plainTaskTextKept, taskJson, taskText } from '../../render/task-json';
 import type { ListPiece } from '../../render/list-body-cache';
 import { servicePortsOf } from '../../../scheduler/index';
 import type { Condition } from '../../../scheduler/model/condition';
@@ -76,8 +76,13 @@ export function listTasksPieces(deps: ApiDeps, conditions: ReadonlySet<Condition
     for (const instance of deps.scheduler.instances(spec.id)) {
       if (conditions.size > 0 && !conditions.has(instance.condition)) continue;
       if (instance.tasks.length === 0) continue;
-      if (!withHealth && (deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) withHealth = true;
-      for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
+      // The check state looked up once per instance: none (most) gives the kept texts as they are.
+      if ((deps.scheduler.healthChecks(instance.instanceId)?.length ?? 0) > 0) {
+        withHealth = true;
+        for (const task of instance.tasks) parts.push(taskText(deps, instance, task, portsText));
+      } else {
+        for (const task of instance.tasks) parts.push(plainTaskTextKept(instance, task, portsText));
+      }
     }
     if (parts.length > 0) out.push({ key: spec.id, parts });
     if (token === undefined || withHealth) {
