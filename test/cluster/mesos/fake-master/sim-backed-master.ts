@@ -219,11 +219,14 @@ export class SimBackedMaster {
   private accept(call: Call): void {
     const accept = call.accept;
     const offerId = accept?.offerIds?.[0]?.value ?? '';
+    // An ACCEPT of an offer no longer outstanding (rescinded, or already used) applies nothing:
+    // its operations are not logged as applied.
+    const applies = this.cluster.outstandingOffers().some((o) => o.offerId === offerId);
     const ops: CoreOperation[] = [];
     for (const op of accept?.operations ?? []) {
       const translated = this.operationOf(offerId, op);
       ops.push(...translated);
-      for (const t of translated) this.operationLog.push(t.kind === 'launch' || t.kind === 'launchGroup' ? op.type ?? '' : `${op.type ?? ''} ${t.reservationId}`);
+      if (applies) for (const t of translated) this.operationLog.push(t.kind === 'launch' || t.kind === 'launchGroup' ? op.type ?? '' : `${op.type ?? ''} ${t.reservationId}`);
     }
     this.cluster.accept(offerId, ops, refuseMsOfFilters(accept?.filters?.refuseSeconds));
   }
