@@ -49,24 +49,15 @@ function constraintAccepts(c: CompiledConstraint, counts: PlacementCounts, agent
   if (value === undefined) return c.operator === 'UNLIKE';
   if (!c.usable) return false;
 
+  // The usable UNIQUE, GROUP_BY, MAX_PER and CLUSTER without a value read the counters
+  // (`counted`, above); what is left reads the agent's value alone.
   switch (c.operator) {
-    case 'UNIQUE':
-      return counts.field(c.fieldIndex).countOf(value) === 0;
-    case 'CLUSTER': {
-      if (c.value !== undefined) return value === c.value;
-      const f = counts.field(c.fieldIndex);
-      return f.total === 0 || f.clusterValue === value;
-    }
-    case 'GROUP_BY':
-      return groupByAccepts(c, counts, value);
+    case 'CLUSTER':
+      return value === c.value;
     case 'LIKE':
       return c.regex !== undefined && c.regex.test(value);
     case 'UNLIKE':
       return c.regex !== undefined && !c.regex.test(value);
-    case 'MAX_PER': {
-      const placed = counts.field(c.fieldIndex).countOf(value);
-      return placed === 0 || placed < c.limit;
-    }
     case 'IS':
       return value === c.value || (c.isScalar !== undefined && value === c.isScalar);
     default:
@@ -87,11 +78,8 @@ function countedAccepts(c: CompiledConstraint, f: FieldCounts, agent: AgentInfo)
       return f.countOfId(id) === 0;
     case 'CLUSTER':
       return f.total === 0 || f.clusterId === id;
-    case 'GROUP_BY': {
-      const placed = f.countOfId(id);
-      if (placed === 0) return true;
-      return f.groupCount >= c.limit && placed === f.minGroupCount;
-    }
+    case 'GROUP_BY':
+      return groupByAccepts(c, f, id);
     case 'MAX_PER': {
       const placed = f.countOfId(id);
       return placed === 0 || placed < c.limit;
@@ -121,9 +109,8 @@ function countedAccepts(c: CompiledConstraint, f: FieldCounts, agent: AgentInfo)
  * preemptively scale up", Oct 2020) that refuses values beyond N and lets a value fill up before
  * others are seen; we do not follow it, because it contradicts spec 2.8 and the documentation.
  */
-function groupByAccepts(c: CompiledConstraint, counts: PlacementCounts, value: string): boolean {
-  const f = counts.field(c.fieldIndex);
-  const placed = f.countOf(value);
+function groupByAccepts(c: CompiledConstraint, f: FieldCounts, id: number): boolean {
+  const placed = f.countOfId(id);
   if (placed === 0) return true;
   return f.groupCount >= c.limit && placed === f.minGroupCount;
 }
