@@ -33,11 +33,11 @@ export function reserve(req: LaunchRequest, ledger: OfferLedger): Reservation {
   let disk = req.resources.diskMilli;
   let gpus = req.resources.gpus;
   const allocation: OfferedPool[] = [];
-  // The role's reserved pools first, then the unreserved ones (usablePools' order), in two passes.
+  // The role's reserved pools first, then the unreserved ones (usablePools' order, usableInPass).
   for (let pass = 0; pass < 2; pass++) {
     for (let i = 0; i < all.length; i++) {
       const pool = all[i];
-      if (pass === 0 ? pool.reservedFor === undefined || !poolUsable(pool, req.role, req.acceptsUnreserved, req.acceptsReserved) : pool.reservedFor !== undefined || !req.acceptsUnreserved) continue;
+      if (!usableInPass(pool, req, pass)) continue;
       const taken = ports === undefined ? undefined : ports[i];
       const c = Math.min(cpus, pool.cpusMilli);
       const m = Math.min(mem, pool.memMilli);
@@ -66,9 +66,13 @@ const NO_RANGES: readonly PortRange[] = [];
 /** The pools the request may draw from, the role's reserved ones first. */
 function usablePools(all: readonly LedgerPool[], req: LaunchRequest): LedgerPool[] {
   const out: LedgerPool[] = [];
-  for (const p of all) if (p.reservedFor !== undefined && poolUsable(p, req.role, req.acceptsUnreserved, req.acceptsReserved)) out.push(p);
-  for (const p of all) if (p.reservedFor === undefined && req.acceptsUnreserved) out.push(p);
+  for (let pass = 0; pass < 2; pass++) for (const p of all) if (usableInPass(p, req, pass)) out.push(p);
   return out;
+}
+
+/** Whether `req` may draw from `pool` in pass 0 (the role's reserved pools) or pass 1 (the unreserved ones): the order of {@link usablePools}. */
+function usableInPass(pool: LedgerPool, req: LaunchRequest, pass: number): boolean {
+  return (pass === 0) === (pool.reservedFor !== undefined) && poolUsable(pool, req.role, req.acceptsUnreserved, req.acceptsReserved);
 }
 
 /** Takes the host ports from `pools` (the usable ones, in order); `taken` (indexed like `all`) gets the ports taken per pool. */
