@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../api-deps';
+import { subscribeToCore } from '../subscribe-to-core';
 import { findRunSpec } from '../../scheduler/index';
 import type { MarathonEvent } from '../../scheduler/model/events';
 import { appDefinitionText } from './app-json';
@@ -17,9 +18,7 @@ import { appDefinitionText } from './app-json';
  * Returns the unsubscribe function.
  */
 export function renderAppDefinitionsAhead(deps: ApiDeps): () => void {
-  // With HA the leading core changes with each term and a standby has none (deps.subscribeCore).
-  const subscribe = deps.subscribeCore ?? ((listener: (event: MarathonEvent) => void) => deps.scheduler.subscribe(listener));
-  return subscribe((event: MarathonEvent) => {
+  return subscribeToCore(deps, (event: MarathonEvent) => {
     if (event.eventType !== 'deployment_info') return;
     try {
       for (const step of event.plan.steps) {

@@ -1,4 +1,5 @@
 import type { ApiDeps } from '../api-deps';
+import { subscribeToCore } from '../subscribe-to-core';
 import { instanceIdOfTask, servicePortsOf } from '../../scheduler/index';
 import type { MarathonEvent } from '../../scheduler/model/events';
 import type { RunSpec } from '../../scheduler/model/run-spec';
@@ -18,9 +19,7 @@ import { taskText } from './task-json';
  */
 export function renderTaskTextsAhead(deps: ApiDeps): () => void {
   const portsTexts = new WeakMap<RunSpec, string>();
-  // With HA the leading core changes with each term and a standby has none (deps.subscribeCore).
-  const subscribe = deps.subscribeCore ?? ((listener: (event: MarathonEvent) => void) => deps.scheduler.subscribe(listener));
-  return subscribe((event: MarathonEvent) => {
+  return subscribeToCore(deps, (event: MarathonEvent) => {
     if (event.eventType !== 'status_update_event') return;
     try {
       const instance = deps.scheduler.instance(instanceIdOfTask(event.taskId));

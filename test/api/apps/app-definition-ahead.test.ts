@@ -1,4 +1,5 @@
 import t from 'tap';
+import { standbyDeps } from '../../builders/standby-deps';
 import type { ApiDeps } from '../../../src/api/api-deps';
 import { renderAppDefinitionsAhead } from '../../../src/api/render/app-definition-ahead';
 import { appDefinitionText, hasAppDefinitionText } from '../../../src/api/render/app-json';
@@ -47,21 +48,11 @@ t.test('an app\'s definition is rendered when its deployment starts, before any 
 });
 
 t.test('rendering ahead subscribes through subscribeCore when the deps have it (a standby has no core)', (t) => {
-  const listeners: ((event: MarathonEvent) => void)[] = [];
-  let unsubscribed = 0;
-  const deps = {
-    get scheduler(): never {
-      throw new Error('Could not determine the current leader');
-    },
-    subscribeCore: (listener: (event: MarathonEvent) => void) => {
-      listeners.push(listener);
-      return () => void unsubscribed++;
-    },
-  } as unknown as ApiDeps;
+  const { deps, listeners, unsubscribed } = standbyDeps();
   const stop = renderAppDefinitionsAhead(deps);
   t.equal(listeners.length, 1, 'subscribed once through subscribeCore');
   t.doesNotThrow(() => listeners[0]({ eventType: 'deployment_info', plan: { steps: [{ actions: [{ action: 'StartApplication', app: '/x' }] }] } } as unknown as MarathonEvent), 'an event it cannot read is left to the read');
   stop();
-  t.equal(unsubscribed, 1, 'the returned function unsubscribes');
+  t.equal(unsubscribed(), 1, 'the returned function unsubscribes');
   t.end();
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { ApiDeps } from '../../../src/api/api-deps';
+import { standbyDeps } from '../../builders/standby-deps';
 import { renderTaskTextsAhead } from '../../../src/api/render/task-text-ahead';
 import type { MarathonEvent } from '../../../src/scheduler/model/events';
 import { hasCurrentTaskText, taskJson, taskText } from '../../../src/api/render/task-json';
@@ -44,21 +44,11 @@ t.test('a task\'s text is rendered when its status arrives, before any read', as
  * follows the terms, never through `deps.scheduler` at set-up.
  */
 t.test('rendering ahead subscribes through subscribeCore when the deps have it (a standby has no core)', (t) => {
-  const listeners: ((event: MarathonEvent) => void)[] = [];
-  let unsubscribed = 0;
-  const deps = {
-    get scheduler(): never {
-      throw new Error('Could not determine the current leader');
-    },
-    subscribeCore: (listener: (event: MarathonEvent) => void) => {
-      listeners.push(listener);
-      return () => void unsubscribed++;
-    },
-  } as unknown as ApiDeps;
+  const { deps, listeners, unsubscribed } = standbyDeps();
   const stop = renderTaskTextsAhead(deps);
   t.equal(listeners.length, 1, 'subscribed once through subscribeCore');
   t.doesNotThrow(() => listeners[0]({ eventType: 'status_update_event', taskId: 'app.instance-1.1' } as unknown as MarathonEvent), 'an event while no core leads is left to the read');
   stop();
-  t.equal(unsubscribed, 1, 'the returned function unsubscribes');
+  t.equal(unsubscribed(), 1, 'the returned function unsubscribes');
   t.end();
 });
