@@ -104,14 +104,10 @@ export class OfferDemand {
     this.placedFrom.length = 0;
   }
 
-  /** Run specs that want offers, in the order they started wanting them (deterministic). */
-  wantingRunSpecs(): IterableIterator<RunSpecState> {
-    return this.wanting.keys();
-  }
-
   /**
-   * {@link wantingRunSpecs} with what the demand keeps of each: the matcher reads its own state
-   * for the run spec from the entry ({@link WantingRunSpec.matcherState}) rather than looking it up.
+   * The run specs that want offers, in the order they started wanting them (deterministic), with
+   * what the demand keeps of each: the matcher reads its own state for the run spec from the entry
+   * ({@link WantingRunSpec.matcherState}) rather than looking it up.
    */
   wantingEntries(): IterableIterator<WantingRunSpec> {
     return this.wanting.values();

@@ -330,17 +330,19 @@ class Batch {
    * the statistics' objects, scattered over the heap).
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    c.logReasons.push(reasonIndex(reason));
-    c.logOffers.push(offer);
-    c.logAtMs.push(this.nowMs);
-    if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
+    this.log(c, reasonIndex(reason), offer);
   }
 
   /** `c` used an offer (its first use of this offer): logged as a refusal is ({@link rejected}). */
   used(c: Candidate): void {
     if (c.usedOffers++ === 0) this.usedList.push(c);
-    c.logReasons.push(USED_OFFER);
-    c.logOffers.push(undefined);
+    this.log(c, USED_OFFER, undefined);
+  }
+
+  /** Appends one entry to `c`'s statistics' log, folding it in once it is {@link PENDING_MAX} long. */
+  private log(c: Candidate, reason: number, offer: Offer | undefined): void {
+    c.logReasons.push(reason);
+    c.logOffers.push(offer);
     c.logAtMs.push(this.nowMs);
     if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
   }

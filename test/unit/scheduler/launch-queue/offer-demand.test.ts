@@ -70,7 +70,7 @@ function bothWays(steps: readonly Step[]): { noted: string[]; dirty: string[] } 
           break;
         case 'sync':
           demand.sync(dirty, (rs) => live.has(rs));
-          log.push(`wanting ${[...demand.wantingRunSpecs()].map((rs) => rs.spec.id).join(',')}`);
+          log.push(`wanting ${[...demand.wantingEntries()].map((e) => e.rs.spec.id).join(',')}`);
           break;
       }
     }
