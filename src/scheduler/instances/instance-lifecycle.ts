@@ -1,10 +1,9 @@
 import type { InstanceContext } from './instance-context';
-import { appendAll } from '../kernel/append-all';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition } from '../model/condition';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
-import { NO_TASKS, clearPlacement, countRole, isActive, isPlaced, markChanged, setCondition } from './instance-tracker';
+import { NO_TASKS, clearPlacement, countRole, isActive, isPlaced, markChanged, markCreated, setCondition } from './instance-tracker';
 
 /**
  * Brings the run spec's instances still to create to `count`: creates as many now as this input's
@@ -55,8 +54,8 @@ export function continueDeferred(ctx: InstanceContext, goOn: (rs: RunSpecState) 
 
 /**
  * Creates `count` new Scheduled instances of the run spec's current version, queues them, lists
- * them for the input's one write (the state's `created`, written by `flushInstances` without an
- * entry each in the dirty Set) and announces them (one `newInstances` effect for the batch: an
+ * them for the input's one write (the write set's created list, state/dirty-instances.ts) and
+ * announces them (one `newInstances` effect for the batch: an
  * `instance_changed_event` each). Every field of the record is set here, in one order, so all
  * instances share one object shape (this runs a million times at scale).
  */
@@ -90,10 +89,10 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
     });
   }
   // Appended as a batch (kernel/append-all.ts): to the run spec's instances and queue, and to the
-  // input's one write (instance-tracker.ts, flushInstances), in creation order.
+  // input's write set (state/dirty-instances.ts), in creation order.
   rs.instances.addAll(fresh);
   rs.scheduled.pushAll(fresh);
-  appendAll(ctx.state.created, fresh);
+  markCreated(ctx, fresh);
   countRole(ctx, rs, spec.role, count);
   rs.activeCount += count;
   ctx.state.changed.add(spec.id);

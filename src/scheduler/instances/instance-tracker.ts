@@ -30,6 +30,14 @@ export function markChanged(ctx: InstanceContext, inst: Instance): void {
 }
 
 /**
+ * New instances, in creation order, are to be written with this input: first in its write, in
+ * this order (the order a store lists them at recovery). One list entry each, no Set entry.
+ */
+export function markCreated(ctx: InstanceContext, instances: readonly Instance[]): void {
+  ctx.state.dirty.addCreated(instances);
+}
+
+/**
  * An instance fills its run spec's target while its goal is Running and it is neither terminal nor
  * UnreachableInactive (an inactive unreachable instance has been replaced).
  */
@@ -284,39 +292,19 @@ export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task
 }
 
 /**
- * Writes every instance created or changed since the last write (the state's `created` list and
- * dirty set) that still exists, in one store call, and empties both: an instance is written at
- * most once per flush, with all the changes of the input so far. The instances created come first,
- * in creation order (the order a store first sees instances is the order it lists them at
- * recovery); one created and then changed in the same flush is written once, there. Two places
- * flush: the facade once at the end of every input, and the matcher right before each ACCEPT,
- * because the instances an offer launches must be durable before the cluster sees the launch (the
- * Store port's contract; with the ZooKeeper store the driver's calls wait for the writes made
- * before them, store/durable-driver.ts). Expunged instances are deleted at once by
+ * Writes every instance created or changed since the last write (the state's write set,
+ * state/dirty-instances.ts) that still exists, in one store call, and empties the set: an instance
+ * is written at most once per flush, with all the changes of the input so far, the created ones
+ * first in creation order (the order a store first sees instances is the order it lists them at
+ * recovery). Two places flush: the facade once at the end of every input, and the matcher right
+ * before each ACCEPT, because the instances an offer launches must be durable before the cluster
+ * sees the launch (the Store port's contract; with the ZooKeeper store the driver's calls wait for
+ * the writes made before them, store/durable-driver.ts). Expunged instances are deleted at once by
  * `expungeInstance` and skipped here.
  */
 export function flushInstances(ctx: InstanceContext): void {
   const state = ctx.state;
-  const created = state.created;
-  const dirty = state.dirty;
-  if (created.length === 0) {
-    // The match phase's case: the placed instances' list is handed over as it is.
-    if (dirty.size === 0) return;
-    const live = dirty.take((inst) => state.isCurrent(inst));
-    if (live.length > 0) ctx.effects.saveInstances(live);
-    return;
-  }
-  // The list itself is handed over (kept in order, the instances no longer current dropped in
-  // place): a new one takes its place in the state.
-  state.created = [];
-  const live = created;
-  let kept = 0;
-  for (let i = 0; i < created.length; i++) {
-    const inst = created[i];
-    if (dirty.size > 0) dirty.delete(inst);
-    if (state.isCurrent(inst)) live[kept++] = inst;
-  }
-  live.length = kept;
-  if (dirty.size > 0) for (const inst of dirty.take((i) => state.isCurrent(i))) live.push(inst);
+  if (state.dirty.size === 0) return;
+  const live = state.dirty.take((inst) => state.isCurrent(inst));
   if (live.length > 0) ctx.effects.saveInstances(live);
 }

@@ -23,19 +23,12 @@ export class SchedulerState {
   /** Run specs whose offer demand may have changed since the last revive/suppress sync. */
   readonly demandDirty = new Set<RunSpecState>();
   /**
-   * Instances created or changed since they were last written (the instance tracker's dirty set):
-   * written in one store call when the input is done, or earlier right before an ACCEPT
+   * Instances created or changed since they were last written (the input's write set, its one
+   * owner): written in one store call when the input is done, or earlier right before an ACCEPT
    * (instances/instance-tracker.ts, `flushInstances`), so each is written once per input with
-   * every change of the input.
+   * every change of the input, the created ones first in creation order.
    */
   readonly dirty = new DirtyInstances();
-  /**
-   * Instances created during the current input, in creation order (`scheduleNewInstances`): written
-   * with the dirty set by the same flush, without an entry each in that Set (a scale-up creates up to
-   * `instancesPerInput` of them per input, a million in bench:match's queue build). The flush
-   * hands the list itself to the store and puts a new one here.
-   */
-  created: Instance[] = [];
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;

@@ -10,8 +10,8 @@ import { makeApp } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
 
 /*
- * `flushInstances` writes the instances an input created (the state's `created` list, kept
- * without a dirty-Set entry each) and the instances it changed (the dirty set) in one store call:
+ * `flushInstances` writes the instances an input created (the write set's created list, kept
+ * without a Set entry each) and the instances it changed in one store call:
  * the created ones first, in creation order (a store lists instances in the order it first saw
  * them, so that order is recovery's order), each instance once, none that is gone.
  */
@@ -52,12 +52,12 @@ t.test('created and changed instances: one write, created first in creation orde
       byId.set(id, inst);
       rs.instances.set(inst.instanceId, inst);
     }
-    for (const id of c.created) state.created.push(byId.get(id) as Instance);
+    state.dirty.addCreated(c.created.map((id) => byId.get(id) as Instance));
     for (const id of c.dirty) state.dirty.add(byId.get(id) as Instance);
     for (const id of c.removed) state.removeInstance(rs, byId.get(id) as Instance);
     flushInstances(ctx);
     t.same(written(effects), c.want.map((ids) => ids.map((id) => `web.instance-${id}`)), c.name);
-    t.equal(state.created.length + state.dirty.size, 0, `${c.name}: nothing left to write`);
+    t.equal(state.dirty.size, 0, `${c.name}: nothing left to write`);
     flushInstances(ctx);
     t.same(written(effects), [], `${c.name}: a second flush writes nothing`);
   }

@@ -3,9 +3,10 @@ import type { Instance } from '../../../../src/scheduler/model/instance';
 import { DirtyInstances } from '../../../../src/scheduler/state/dirty-instances';
 
 /**
- * The instance tracker's dirty set (`state/dirty-instances.ts`): changed instances in a Set,
- * instances just placed out of the queue in a list. Whatever the mix, a flush writes each instance
- * once (the one-write-per-input rule), only those still current, and leaves nothing behind.
+ * The input's write set (`state/dirty-instances.ts`): the instances created, in a list; changed
+ * instances in a Set; instances just placed out of the queue in a list. Whatever the mix, a flush
+ * writes each instance once (the one-write-per-input rule), the created ones first, only those
+ * still current, and leaves nothing behind.
  */
 
 function instanceOf(id: string): Instance {
@@ -14,7 +15,7 @@ function instanceOf(id: string): Instance {
 
 const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(instanceOf);
 
-type Step = { readonly add?: Instance } | { readonly placed?: Instance };
+type Step = { readonly add?: Instance } | { readonly placed?: Instance } | { readonly created?: Instance[] };
 
 const cases: { name: string; steps: Step[]; removed?: Instance[]; taken: Instance[]; size: number }[] = [
   { name: 'nothing', steps: [], taken: [], size: 0 },
@@ -26,6 +27,11 @@ const cases: { name: string; steps: Step[]; removed?: Instance[]; taken: Instanc
   },
   { name: 'instances no longer current are left out (placed only)', steps: [{ placed: a }, { placed: b }, { placed: c }], removed: [b], taken: [a, c], size: 3 },
   { name: 'instances no longer current are left out (both)', steps: [{ add: d }, { placed: a }, { placed: b }], removed: [d, a], taken: [b], size: 3 },
+  { name: 'created only, in creation order', steps: [{ created: [c, a] }, { created: [b] }], taken: [c, a, b], size: 3 },
+  { name: 'created first, then the changed ones not created', steps: [{ add: d }, { created: [a, b] }, { add: b }], taken: [a, b, d], size: 4 },
+  { name: 'created, changed and placed: each once, at its first part', steps: [{ created: [a, b] }, { add: c }, { add: a }, { placed: b }, { placed: d }, { placed: c }], taken: [a, b, c, d], size: 7 },
+  { name: 'created and placed only: the placed ones not created follow', steps: [{ created: [a] }, { placed: a }, { placed: b }], taken: [a, b], size: 3 },
+  { name: 'created ones no longer current are left out', steps: [{ created: [a, b, c] }, { add: b }, { add: d }], removed: [b, d], taken: [a, c], size: 5 },
 ];
 
 for (const tc of cases) {
@@ -34,6 +40,7 @@ for (const tc of cases) {
     for (const step of tc.steps) {
       if ('add' in step && step.add !== undefined) dirty.add(step.add);
       if ('placed' in step && step.placed !== undefined) dirty.addPlaced(step.placed);
+      if ('created' in step && step.created !== undefined) dirty.addCreated(step.created);
     }
     t.equal(dirty.size, tc.size, 'size before the flush');
     const removed = new Set(tc.removed ?? []);
@@ -55,14 +62,12 @@ t.test('a list handed over by one flush is not touched by the next', async (t) =
   t.same(first.map((i) => i.instanceId), ['a']);
 });
 
-t.test('delete: an instance written by other means (the created list) leaves both parts', async (t) => {
+t.test('a created list handed over by one flush is not touched by the next', async (t) => {
   const dirty = new DirtyInstances();
-  dirty.add(a);
-  dirty.add(b);
-  dirty.addPlaced(c);
-  dirty.addPlaced(d);
-  dirty.delete(a);
-  dirty.delete(d);
-  t.equal(dirty.size, 2);
-  t.same(dirty.take(() => true).map((i) => i.instanceId), ['b', 'c']);
+  dirty.addCreated([a, b]);
+  const first = dirty.take(() => true);
+  dirty.addCreated([c]);
+  dirty.add(d);
+  t.same(dirty.take(() => true).map((i) => i.instanceId), ['c', 'd']);
+  t.same(first.map((i) => i.instanceId), ['a', 'b']);
 });
