@@ -6,7 +6,7 @@ import type { SchedulerInput } from '../src/scheduler/model/inputs';
 import { MemoryStore } from '../src/store/memory-store';
 import { BenchCluster, TASK_CHECK_EVERY, type BenchClusterShape } from './lib/bench-cluster';
 import { benchWorkload } from './lib/bench-workload';
-import { quantile } from './lib/core-change-cost';
+import { quantile } from './lib/quantile';
 import { NULL_STORE } from './lib/null-store';
 import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
 

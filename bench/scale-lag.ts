@@ -12,7 +12,7 @@ import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
 import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
 import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
 import type { Scenario } from '../sim/scenario/scenario';
-import { quantile } from './lib/core-change-cost';
+import { quantile } from './lib/quantile';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 import { attributeStretch, summarizeStretches, type AttributedStretch, type Span } from './lib/stall-attribution';
 

@@ -6,6 +6,7 @@ import type { SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { AppSpec } from '../../src/scheduler/model/app';
 import { BenchCluster } from './bench-cluster';
 import { NULL_STORE } from './null-store';
+import { quantile } from './quantile';
 
 /** The core's own cost of one app create and one app delete with `apps` apps present. */
 export interface CoreChangeCost {
@@ -71,12 +72,6 @@ function appSpec(k: number, nowMs: number): AppSpec {
   const result = appFromWire(definition, { defaultRole: '*', versionIso: new Date(nowMs).toISOString() });
   if (!result.ok) throw new Error(`bench app ${k}: ${JSON.stringify(result.errors)}`);
   return result.spec;
-}
-
-/** The q-quantile of `values` (sorted in place). */
-export function quantile(values: number[], q: number): number {
-  values.sort((a, b) => a - b);
-  return values.length === 0 ? 0 : values[Math.min(values.length - 1, Math.floor(q * values.length))];
 }
 
 function round(x: number): number {

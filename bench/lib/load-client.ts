@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import autocannon from 'autocannon';
+import { nearestRank } from './quantile';
 
 /**
  * The load side of bench:api, in its own process (so that the server measured keeps its core to
@@ -132,12 +133,6 @@ async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     durationS: r.duration, reqPerSec: r.duration > 0 ? Math.round(r['2xx'] / r.duration) : 0,
     latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99, latencyMaxMs: r.latency.max,
   };
-}
-
-/** The `q` quantile of ascending `sorted` by nearest rank (the ⌈q·n⌉-th value); 0 when empty. */
-export function nearestRank(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length))) - 1];
 }
 
 /** Subscribers: each counts the SSE frames (`\r\n\r\n`-terminated) it reads. */
