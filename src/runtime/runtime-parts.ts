@@ -169,7 +169,7 @@ function reportSetAside(scheduler: Scheduler, log: PacerLog): void {
   for (const r of scheduler.setAsideRecords()) {
     const what = r.version === undefined ? `${r.kind} ${r.key}` : `${r.kind} ${r.key} ${r.version}`;
     store.warn({ kind: r.kind, key: r.key, ...(r.version === undefined ? {} : { version: r.version }) },
-      `stored ${what} set aside, not loaded: ${r.reason} (kept in the store's set_aside table; GET /pacer/v1/set-aside)`);
+      `stored ${what} set aside, not loaded: ${r.reason} (kept in the store's set-aside records, never deleted; GET /pacer/v1/set-aside)`);
   }
 }
 

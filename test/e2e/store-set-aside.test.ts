@@ -23,7 +23,7 @@ t.test('npm start on a store with the issue\'s record: serves, reports it on std
   writeBadStore(storePath);
   const main = spawnMain(t, ['--port', '0', '--store', storePath, '--sandbox', join(dir, 'sandboxes')]);
   const port = await startupPort(main);
-  t.match(main.stderr(), /"level":40,.*"component":"store","kind":"runSpec","key":"\/big",.*"msg":"stored runSpec \/big set aside, not loaded: \$\.instances: 4294967296 is outside \[0, 100000\]/, 'a warning in the log');
+  t.match(main.stderr(), /"level":40,.*"component":"store","kind":"runSpec","key":"\/big",.*"msg":"stored runSpec \/big set aside, not loaded: \$\.instances: 4294967296 is outside \[0, 100000\][^"]* \(kept in the store's set-aside records, never deleted; GET \/pacer\/v1\/set-aside\)"/, 'a warning in the log');
   const base = `http://127.0.0.1:${port}`;
   const report = await (await fetch(`${base}/pacer/v1/set-aside`, { signal: AbortSignal.timeout(PATIENCE_MS) })).json() as { setAside: { kind: string; key: string }[] };
   t.ok(report.setAside.some((r) => r.kind === 'runSpec' && r.key === '/big'), JSON.stringify(report));
