@@ -17,7 +17,7 @@ const CHECK_VERSION = '2026-01-01T00:00:00.000Z';
 /**
  * One swarm seed as a scenario document (the YAML-shaped object `npm run sim` loads): a cluster
  * shape, a workload, fault rates and a timeline, every draw from seedrandom streams named
- * `${seed}/swarm-<part>` (run, cluster, workload, faults, commands), so the same seed always gives
+ * `${seed}/swarm-<part>` (run, cluster, workload, faults, commands, floor, failover), so the same seed always gives
  * the same document. About half the seeds are "light": small run specs and a final quiet period of
  * 7–9 minutes in which everything is put right; when {@link convergenceFeasibility} proves that a
  * correct scheduler must then reach every target, `invariants.convergeWithin` is set. No `expect`
