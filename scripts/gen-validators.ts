@@ -5,8 +5,8 @@
 // checks the same). Run through tsx: it imports the schemas' TypeScript modules, some of which
 // import the generated files, so these must load (after a bad merge: `git checkout src/generated`,
 // then run this again).
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { validatorModuleTexts } from '../src/validation/validator-modules';
 
 const args = process.argv.slice(2);
@@ -34,6 +34,7 @@ for (const { file, text } of validatorModuleTexts()) {
   if (check) {
     process.stderr.write(`${file} is stale: run npm run gen:validators\n`);
   } else {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     process.stdout.write(`wrote ${file}\n`);
   }
