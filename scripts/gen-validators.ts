@@ -2,9 +2,9 @@
 // (src/validation/validator-modules.ts lists them) into src/generated/, so that pacer does not
 // compile them at every start. `npm run gen:validators -- --check` writes nothing and exits 1 when
 // a committed file is not what would be generated (test/unit/validation/generated-validators.test.ts
-// checks the same). Run through tsx: it imports the schemas' TypeScript modules, some of which
-// import the generated files, so these must load (after a bad merge: `git checkout src/generated`,
-// then run this again).
+// checks the same). Run through tsx: it imports the schemas' TypeScript modules, none of which
+// loads a generated file, so it also runs when src/generated is missing or broken (after a merge
+// that conflicts there: generate again rather than merging the files).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { validatorModuleTexts } from '../src/validation/validator-modules';
