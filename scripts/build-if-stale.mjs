@@ -3,11 +3,11 @@
 // JavaScript, because it runs before anything is compiled.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-/** What tsc -p tsconfig.build.json compiles (its `include`), the web UI's sources, and the files that configure them. */
+/** What tsc -p tsconfig.build.json compiles (its `include`, and the JavaScript it copies), the web UI's sources, and the files that configure them. */
 export const INPUT_DIRS = ['src', 'sim', 'bench', 'ui'];
 export const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 /** Output directories of programs, not inputs of the build. */
@@ -38,14 +38,14 @@ function walk(root, dir, out) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!SKIPPED_DIRS.has(path)) walk(root, path, out);
-    } else if (/\.(c|m)?tsx?$|\.json$|\.css$|\.html$/.test(entry.name)) {
+    } else if (/\.(c|m)?[tj]sx?$|\.json$|\.css$|\.html$/.test(entry.name)) {
       out.push(path);
     }
   }
 }
 
 /**
- * The inputs of the build under `root` as one hash: every TypeScript and JSON file of the input
+ * The inputs of the build under `root` as one hash: every TypeScript, JavaScript and JSON file of the input
  * directories and the configuration files, each by path, size and modification time (an edit,
  * an added or a deleted file changes it).
  */
@@ -59,6 +59,23 @@ export function inputFingerprint(root) {
     hash.update(`${file}\t${s.size}\t${s.mtimeMs}\n`);
   }
   return hash.digest('hex');
+}
+
+/** What tsc compiles (tsconfig.build.json's `include`): plain JavaScript files in them are copied as they are. */
+const COMPILED_DIRS = ['src', 'sim', 'bench'];
+
+/**
+ * Copies the plain JavaScript modules of the compiled directories beside tsc's output
+ * (`src/generated/*.js`: ajv's validators, generated ahead of time by `npm run gen:validators`;
+ * tsc, without `allowJs`, reads only their `.d.ts`).
+ */
+function copyJavaScript(root) {
+  const files = [];
+  for (const dir of COMPILED_DIRS) walk(root, dir, files);
+  for (const file of files.filter((f) => f.endsWith('.js'))) {
+    mkdirSync(join(root, 'dist', dirname(file)), { recursive: true });
+    copyFileSync(join(root, file), join(root, 'dist', file));
+  }
 }
 
 /** True when `root`'s build output is missing or was built from other inputs. */
@@ -83,7 +100,8 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
 }
 
 /**
- * `npm run build`: tsc (incremental) and the web UI, then the fingerprint of the inputs, so that
+ * `npm run build`: tsc (incremental), the plain JavaScript modules copied beside its output, and
+ * the web UI, then the fingerprint of the inputs, so that
  * the next `npm start` knows the build is current. Returns the exit status.
  *
  * `check: false` (`npm run build -- --no-check`, for CI, whose typecheck stage has just checked
@@ -100,6 +118,7 @@ export function build(root, { check = true } = {}) {
   const noCheck = check ? [] : ['--noCheck', '--isolatedModules'];
   const run = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--incremental', '--tsBuildInfoFile', TS_BUILD_INFO, ...noCheck], { cwd: root, stdio: 'inherit' });
   let status = run.status ?? 1;
+  if (status === 0) copyJavaScript(root);
   if (status === 0 && hasUi(root)) {
     // The web UI (esbuild, about a second): the same step as `npm run build:ui`.
     const tsx = createRequire(join(root, 'package.json')).resolve('tsx/cli');

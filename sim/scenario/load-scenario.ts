@@ -1,27 +1,14 @@
-import Ajv2020 from 'ajv/dist/2020';
 import { LineCounter, parseDocument, type Document } from 'yaml';
+import { scenario as validate } from '../../src/generated/scenario-validator';
 import { convertScenario } from './convert-scenario';
 import { explainSchemaErrors } from './explain-schema-errors';
 import { lineOfPointer } from './line-of-pointer';
 import type { Problem } from './problem';
 import type { RawScenario } from './raw-scenario';
 import type { Scenario } from './scenario';
-import { EXPECTED_KEYWORD, scenarioSchema } from './scenario-schema';
 
 /** YAML aliases a file may expand (a guard against alias bombs). */
 const ALIAS_EXPANSIONS_MAX = 1000;
-
-const ajv = new Ajv2020({
-  allErrors: true,
-  verbose: true,
-  strict: true,
-  // `oneOf: [{required: [app]}, …]` on timeline steps names properties declared beside it.
-  strictRequired: false,
-  allowUnionTypes: true,
-  discriminator: true,
-});
-ajv.addKeyword(EXPECTED_KEYWORD);
-const validate = ajv.compile<RawScenario>(scenarioSchema);
 
 /** The result of {@link loadScenario}. */
 export type LoadScenarioResult =
@@ -41,7 +28,8 @@ function yamlProblems(fileName: string, document: Document, lineCounter: LineCou
 }
 
 /**
- * Loads a scenario file: parses the YAML text, validates it against {@link scenarioSchema}, then
+ * Loads a scenario file: parses the YAML text, validates it against `scenarioSchema`
+ * (scenario-schema.ts, compiled when pacer is built: src/validation/validator-modules.ts), then
  * converts it, checking the rules the schema cannot say. Pure: the caller reads the file.
  *
  * Either the whole scenario, or every error found, each as
@@ -68,6 +56,6 @@ export function loadScenario(fileName: string, text: string): LoadScenarioResult
     return { ok: false, errors: [`${fileName}: ${(error as Error).message}`] };
   }
   if (!validate(data)) return { ok: false, errors: format(explainSchemaErrors(validate.errors ?? [])) };
-  const converted = convertScenario(data, lineOf);
+  const converted = convertScenario(data as RawScenario, lineOf);
   return converted.ok ? { ok: true, scenario: converted.scenario, lineOf } : { ok: false, errors: format(converted.problems) };
 }

@@ -1,13 +1,14 @@
-import { TASK_STATES } from '../../scheduler/model/task-state';
 import type { HealthCheckSpec } from '../../scheduler/model/health-check';
-import { defined, type JsonSchema, recordCheck } from '../../store/records/record-schema';
+import { storedExecutor } from '../../generated/record-validators';
+import { defined, recordCheck } from '../../store/records/record-schema';
 import type { StoredPoolV1, StoredResourcesV1 } from '../../store/records/stored-instance';
 import type { ExecutorRecord, TaskRecord } from './executor-record';
 
 /**
  * How the local cluster's state file stores one executor (format 1 of `local-cluster.json` and its
  * journal): a plain type of its own, mapped by hand from and to the live {@link ExecutorRecord},
- * checked with ajv when the file is read (a record that fails is set aside, never fatal: issue 11).
+ * checked against `STORED_EXECUTOR_SCHEMA` (stored-executor-schema.ts) when the file is read (a
+ * record that fails is set aside, never fatal: issue 11).
  * The health check's definition is the run spec model's (stored as its JSON, checked as an object).
  */
 export interface StoredExecutorV1 {
@@ -81,28 +82,5 @@ function taskFromStored(t: StoredLocalTaskV1): TaskRecord {
   };
 }
 
-const NUMBER: JsonSchema = { type: 'number' };
-const STRING: JsonSchema = { type: 'string' };
-const RANGE: JsonSchema = { type: 'array', items: NUMBER, minItems: 2, maxItems: 2 };
-const closed = (required: string[], properties: Record<string, JsonSchema>): JsonSchema => ({ type: 'object', required, properties, additionalProperties: false });
-
-const TASK = closed(['taskId', 'runSpecId', 'instanceId', 'sandbox', 'hostPorts', 'resources', 'killGracePeriodMs', 'launchedAtMs', 'env', 'state'], {
-  taskId: STRING, runSpecId: STRING, instanceId: STRING, containerName: STRING, pid: { type: 'integer', minimum: 1 }, startTime: STRING,
-  sandbox: { type: 'string', minLength: 1 }, hostPorts: { type: 'array', items: NUMBER },
-  resources: closed(['cpusMilli', 'memMilli', 'diskMilli', 'gpus'], { cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER }),
-  killGracePeriodMs: NUMBER, launchedAtMs: NUMBER,
-  healthCheck: closed(['check'], { check: { type: 'object' }, port: NUMBER }),
-  env: { type: 'object', additionalProperties: STRING }, state: { enum: [...TASK_STATES] }, healthy: { type: 'boolean' },
-});
-
-/** Why a stored executor cannot be used, or undefined (closed schema: an unknown or missing field fails). */
-export const storedExecutorProblem = recordCheck('StoredExecutorV1', closed(['executorKey', 'executorId', 'agentId', 'group', 'allocation', 'tasks'], {
-  executorKey: STRING, executorId: STRING, agentId: STRING, group: { type: 'boolean' },
-  allocation: {
-    type: 'array',
-    items: closed(['cpusMilli', 'memMilli', 'diskMilli', 'gpus', 'ports'], {
-      reservedFor: STRING, cpusMilli: NUMBER, memMilli: NUMBER, diskMilli: NUMBER, gpus: NUMBER, ports: { type: 'array', items: RANGE },
-    }),
-  },
-  killDeadlineMs: NUMBER, tasks: { type: 'array', items: TASK },
-}));
+/** Why a stored executor cannot be used, or undefined (closed schema, `STORED_EXECUTOR_SCHEMA`: an unknown or missing field fails). */
+export const storedExecutorProblem = recordCheck('StoredExecutorV1', storedExecutor);

@@ -1,17 +1,16 @@
-import Ajv, { type ValidateFunction } from 'ajv';
 import type { ConvertError as ErrorDetail } from '../convert/convert-result';
+import { app, update, type Validator } from '../../generated/app-validators';
 import { marathonPath } from './app-error-path';
-import { APP_SCHEMA, APP_UPDATE_SCHEMA } from './app-schema';
 import { playJsonDetails } from './play-json-errors';
 
 /** Which contract a body is checked against: a full app (`id` required) or an AppUpdate. */
 export type AppShape = 'app' | 'update';
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
-const validators: Readonly<Record<AppShape, ValidateFunction>> = {
-  app: ajv.compile(APP_SCHEMA),
-  update: ajv.compile(APP_UPDATE_SCHEMA),
-};
+/**
+ * `APP_SCHEMA` and `APP_UPDATE_SCHEMA` (app-schema.ts), compiled when pacer is built, not at every
+ * start (`src/validation/validator-modules.ts`: every error, `verbose`, strict).
+ */
+const validators: Readonly<Record<AppShape, Validator>> = { app, update };
 
 /**
  * Checks the shape of an app definition against the app JSON Schema, the single contract for

@@ -1,8 +1,9 @@
 /**
  * The shape of a pod definition (body of `POST /v2/pods` and `PUT /v2/pods/{id}`) as a JSON Schema
- * (draft 7, compiled by ajv in pod-shape-errors.ts). It checks what Marathon's RAML reader checks
- * before any semantic rule: JSON types, required fields, numeric bounds, string lengths, name
- * patterns and enumerations (facts 4, 80; the pod, podContainer, resources, network, volumes,
+ * (draft 7; compiled by ajv when pacer is built, src/validation/validator-modules.ts, for
+ * pod-shape-errors.ts). It checks what Marathon's RAML reader checks before any semantic rule:
+ * JSON types, required fields, numeric bounds, string lengths, name patterns and enumerations
+ * (facts 4, 80; the pod, podContainer, resources, network, volumes,
  * healthCheck and artifact types of Marathon 1.11's RAML). Semantic rules (role, unique names,
  * endpoint references, network mode rules …) are the converter's (`podFromWire`).
  *

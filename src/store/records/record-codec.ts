@@ -5,10 +5,11 @@ import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import { RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
+import { storedDeployment, storedGroup, storedInstance, storedRunSpec } from '../../generated/record-validators';
 import { recordCheck } from './record-schema';
-import { groupFromStored, groupToStored, runSpecFromStored, runSpecToStored, STORED_GROUP_SCHEMA, STORED_RUN_SPEC_SCHEMA } from './spec-records';
-import { deploymentFromStored, deploymentToStored, STORED_DEPLOYMENT_SCHEMA, type StoredDeploymentV1 } from './stored-deployment';
-import { instanceFromStored, instanceToStored, STORED_INSTANCE_SCHEMA, type StoredInstanceV1 } from './stored-instance';
+import { groupFromStored, groupToStored, runSpecFromStored, runSpecToStored } from './spec-records';
+import { deploymentFromStored, deploymentToStored, type StoredDeploymentV1 } from './stored-deployment';
+import { instanceFromStored, instanceToStored, type StoredInstanceV1 } from './stored-instance';
 
 /** The core's value of each kind of stored record. */
 export interface RecordValues {
@@ -40,8 +41,10 @@ interface RecordFormat<K extends StoredRecordKind> {
 }
 
 const SINGLE: RecordKey = { key: '/' };
-const runSpecCheck = recordCheck('a stored run spec', STORED_RUN_SPEC_SCHEMA);
-const groupCheck = recordCheck('a stored group', STORED_GROUP_SCHEMA);
+// Each kind's schema (STORED_RUN_SPEC_SCHEMA, STORED_GROUP_SCHEMA, STORED_DEPLOYMENT_SCHEMA,
+// STORED_INSTANCE_SCHEMA) compiled when pacer is built (src/validation/validator-modules.ts).
+const runSpecCheck = recordCheck('a stored run spec', storedRunSpec);
+const groupCheck = recordCheck('a stored group', storedGroup);
 
 const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: RecordFormat<K> } = {
   root: { check: groupCheck, toStored: groupToStored, fromStored: groupFromStored, keyOf: () => SINGLE },
@@ -49,13 +52,13 @@ const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: Recor
   runSpec: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
   runSpecVersion: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }) },
   deployment: {
-    check: recordCheck('StoredDeploymentV1', STORED_DEPLOYMENT_SCHEMA),
+    check: recordCheck('StoredDeploymentV1', storedDeployment),
     toStored: (d) => deploymentToStored(d) as unknown as JsonValue,
     fromStored: (s: StoredDeploymentV1, reader) => deploymentFromStored(s, reader),
     keyOf: (d) => ({ key: d.plan.id }),
   },
   instance: {
-    check: recordCheck('StoredInstanceV1', STORED_INSTANCE_SCHEMA),
+    check: recordCheck('StoredInstanceV1', storedInstance),
     toStored: (i) => instanceToStored(i) as unknown as JsonValue,
     fromStored: (s: StoredInstanceV1) => ({ ok: true, value: instanceFromStored(s) }),
     keyOf: (i) => ({ key: i.instanceId }),

@@ -1,4 +1,4 @@
-import Ajv, { type ValidateFunction } from 'ajv';
+import type { Validator } from '../../generated/record-validators';
 
 /** A JSON Schema (draft-07, as ajv reads it) of a stored record. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -8,18 +8,17 @@ export function defined<K extends string, V>(key: K, value: V | undefined): { [P
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-/** One ajv for every stored-record schema (strict: a typo in a schema is an error when it compiles). */
-const ajv = new Ajv({ strict: true, allErrors: false, discriminator: true });
-
 /**
- * A check of one kind of stored record: undefined when `value` matches `schema`, else why not,
+ * A check of one kind of stored record: undefined when `value` passes `validate`, else why not,
  * naming the record type and the JSON pointer of the first problem
  * (`does not match StoredInstanceV1: /tasks/0 must have required property 'condition'`).
+ *
+ * `validate` is the kind's schema compiled when pacer is built (`src/generated/record-validators.ts`,
+ * one ajv of `strict`, `discriminator` and the first error only: see
+ * `src/validation/validator-modules.ts`): a schema that does not compile fails the generator
+ * (`npm run gen:validators`) and its test, never start-up nor a record of its kind.
  */
-export function recordCheck(typeName: string, schema: JsonSchema): (value: unknown) => string | undefined {
-  // Compiled now, not on first use: a schema that does not compile must fail at start-up (and in
-  // every test), never turn into a reason that sets every record of its kind aside.
-  const validate: ValidateFunction = ajv.compile(schema);
+export function recordCheck(typeName: string, validate: Validator): (value: unknown) => string | undefined {
   return (value) => {
     if (validate(value)) return undefined;
     const e = validate.errors?.[0];
