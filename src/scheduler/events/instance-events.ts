@@ -1,5 +1,7 @@
 import { isoTime } from '../kernel/iso-time';
 import type { InstanceChangedEvent, InstanceHealthChangedEvent, StatusUpdateEvent } from '../model/events';
+import type { AgentInfo } from '../model/agent';
+import type { Condition } from '../model/condition';
 import type { Instance, Task } from '../model/instance';
 
 const NO_IPS: readonly { ipAddress: string; protocol: 'IPv4' }[] = [];
@@ -23,34 +25,32 @@ export function statusUpdateEvent(instance: Instance, task: Task, nowMs: number)
 
 /** `instance_changed_event` for the instance's current condition. */
 export function instanceChangedEvent(instance: Instance, nowMs: number): InstanceChangedEvent {
-  return {
-    eventType: 'instance_changed_event',
-    timestamp: isoTime(nowMs),
-    instanceId: instance.instanceId,
-    condition: instance.condition,
-    runSpecId: instance.runSpecId,
-    agentId: instance.agent?.agentId ?? null,
-    host: instance.agent?.hostname ?? null,
-    runSpecVersion: instance.runSpecVersion,
-  };
+  return changedEvent(instance.instanceId, instance.condition, instance.runSpecId, instance.agent, instance.runSpecVersion, nowMs);
 }
 
 /**
- * `instance_changed_event` of an instance just created: Scheduled, not placed, at `runSpecVersion`.
- * The same object, field for field and in the same order, as {@link instanceChangedEvent} of the
- * instance as it was made; built from the facts of its creation because the event may be built
- * after the instance changed again (the new instances' events are one effect per batch, built when
- * the effects are carried out: instances/instance-effects.ts, `newInstances`).
+ * `instance_changed_event` of an instance just created: Scheduled, not placed, at `runSpecVersion`,
+ * as {@link instanceChangedEvent} of the instance as it was made; built from the facts of its
+ * creation because the event may be built after the instance changed again (the new instances'
+ * events are one effect per batch, built when the effects are carried out:
+ * instances/instance-effects.ts, `newInstances`).
  */
 export function scheduledInstanceEvent(instanceId: string, runSpecId: string, runSpecVersion: string, nowMs: number): InstanceChangedEvent {
+  return changedEvent(instanceId, 'Scheduled', runSpecId, undefined, runSpecVersion, nowMs);
+}
+
+/** The one writer of `instance_changed_event`: its keys in Marathon's order. */
+function changedEvent(
+  instanceId: string, condition: Condition, runSpecId: string, agent: AgentInfo | undefined, runSpecVersion: string, nowMs: number,
+): InstanceChangedEvent {
   return {
     eventType: 'instance_changed_event',
     timestamp: isoTime(nowMs),
     instanceId,
-    condition: 'Scheduled',
+    condition,
     runSpecId,
-    agentId: null,
-    host: null,
+    agentId: agent?.agentId ?? null,
+    host: agent?.hostname ?? null,
     runSpecVersion,
   };
 }

@@ -1,12 +1,12 @@
 import type { EventBus, EventSink } from '../events/event-bus';
 import { scheduledInstanceEvent } from '../events/instance-events';
-import type { InstanceAtEvent } from '../model/instance';
 import type { ClusterDriver } from '../ports/cluster-driver';
 import type { Prober } from '../ports/prober';
 import type { SchedulerPorts } from '../ports/scheduler-ports';
 import type { Store } from '../ports/store';
 import type { Timers } from '../ports/timers';
 import type { CorePorts } from './instance-context';
+import { NEW_INSTANCE_AT_EVENT } from './instance-tracker';
 import type { InstanceEffect, InstanceEffects } from './instance-effects';
 
 /**
@@ -47,7 +47,7 @@ export class EffectApplier {
         const { instances, runSpecVersion, nowMs } = effect;
         for (let i = 0; i < instances.length; i++) {
           const inst = instances[i];
-          this.bus.emit(scheduledInstanceEvent(inst.instanceId, inst.runSpecId, runSpecVersion, nowMs), NEW_INSTANCE);
+          this.bus.emit(scheduledInstanceEvent(inst.instanceId, inst.runSpecId, runSpecVersion, nowMs), NEW_INSTANCE_AT_EVENT);
         }
         return;
       }
@@ -79,9 +79,6 @@ export class EffectApplier {
     }
   }
 }
-
-/** A new instance as its first event describes it: to run, no kill. */
-const NEW_INSTANCE: InstanceAtEvent = { goal: 'Running', killReason: undefined };
 
 /** `world`'s ports and `bus`, each call preceded by `drain` (the clock and randomness are reads). */
 function drainingPorts(world: SchedulerPorts, bus: EventBus, drain: () => void): CorePorts {

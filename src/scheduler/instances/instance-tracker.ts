@@ -100,6 +100,9 @@ const AT_EVENT_NO_KILL: Readonly<Record<Goal, InstanceAtEvent>> = {
   Decommissioned: Object.freeze({ goal: 'Decommissioned', killReason: undefined }),
 };
 
+/** A new instance as its first event describes it: to run, no kill (what {@link atEvent} gives for it). */
+export const NEW_INSTANCE_AT_EVENT: InstanceAtEvent = AT_EVENT_NO_KILL.Running;
+
 /** The one way to change an instance's role: keeps the run spec's role counts right. */
 export function setInstanceRole(ctx: InstanceContext, rs: RunSpecState, inst: Instance, role: string): void {
   if (inst.role === role) return;
