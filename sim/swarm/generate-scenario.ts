@@ -1,21 +1,15 @@
-import type { ErrorObject } from 'ajv';
 import { scenario as validate } from '../../src/generated/scenario-validator';
 import { checkDefinitions } from '../runner/convert-definitions';
 import { convertScenario } from '../scenario/convert-scenario';
+import { explainSchemaErrors } from '../scenario/explain-schema-errors';
 import type { Scenario } from '../scenario/scenario';
 import { generateRawScenario } from './generate-raw-scenario';
-
-/** ajv's `errorsText` of `errors` (`data/a/b must be …, data/c …`), without an ajv instance. */
-function errorsText(errors: readonly ErrorObject[] | null | undefined): string {
-  return errors === null || errors === undefined || errors.length === 0
-    ? 'No errors'
-    : errors.map((e) => `data${e.instancePath} ${e.message ?? ''}`).join(', ');
-}
 
 /**
  * The scenario of one swarm seed, as the runner executes it: {@link generateRawScenario}'s
  * document, checked the way `npm run sim` checks a file — against the scenario schema (the
- * loader's validator, compiled when pacer is built: src/validation/validator-modules.ts), by the
+ * loader's validator, compiled when pacer is built, src/validation/validator-modules.ts, and its
+ * words for the problems), by the
  * loader's semantic conversion, and every app and pod definition by the API's converter — and
  * converted. A generated document that fails any check is a bug of the generator: it throws.
  * Deterministic: the same seed gives a deep-equal scenario (and `--dump` writes the same document
@@ -23,7 +17,7 @@ function errorsText(errors: readonly ErrorObject[] | null | undefined): string {
  */
 export function generateScenario(seed: number): Scenario {
   const raw = generateRawScenario(seed);
-  if (!validate(raw)) throw new Error(`swarm seed ${seed}: the generated scenario breaks the schema: ${errorsText(validate.errors)}`);
+  if (!validate(raw)) throw new Error(`swarm seed ${seed}: the generated scenario breaks the schema: ${explainSchemaErrors(validate.errors ?? []).map((p) => `${p.pointer} ${p.message}`).join('; ')}`);
   const converted = convertScenario(raw, () => undefined);
   if (!converted.ok) throw new Error(`swarm seed ${seed}: the generated scenario does not convert: ${JSON.stringify(converted.problems)}`);
   const definitionErrors = checkDefinitions(`swarm-${seed}`, converted.scenario);
