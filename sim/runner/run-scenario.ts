@@ -140,7 +140,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let generation = 0;
   const simCtx: SimContext = {
     nowMs: () => clock.now,
-    toCore: (dueMs: number, input: SchedulerInput) => void loop.schedule(dueMs, { to: 'core', input, gen: generation }),
+    toCore: (dueMs: number, input: SchedulerInput) => loop.post(dueMs, { to: 'core', input, gen: generation }),
     schedule: (dueMs: number, event: SimEvent) => loop.schedule(dueMs, { to: 'sim', event }),
     cancel: (id: number) => loop.cancel(id),
     streams,

@@ -117,7 +117,7 @@ export function runFork(fork: ForkState, command: Command, options: ForkRunOptio
   const loop = new HeapLoop<LoopItem>();
   const ctx: SimContext = {
     nowMs: () => nowMs,
-    toCore: (dueMs: number, input: SchedulerInput) => void loop.schedule(dueMs, { to: 'core', input }),
+    toCore: (dueMs: number, input: SchedulerInput) => loop.post(dueMs, { to: 'core', input }),
     schedule: (dueMs: number, event: SimEvent) => loop.schedule(dueMs, { to: 'sim', event }),
     cancel: (id: number) => loop.cancel(id),
     streams: createWorldStreams(fork.seed ?? 1),

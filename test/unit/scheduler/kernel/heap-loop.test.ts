@@ -18,17 +18,22 @@ interface Posted {
   readonly dueMs: number;
   readonly seq: number;
   cancelled: boolean;
+  /** Queued by `schedule` (cancellable), not by `post`. */
+  readonly cancellable: boolean;
 }
 
 // The loop's order is (dueMs, seq) whatever path an entry takes (heap, or the FIFO of entries due
 // at the instant being handled). Each case drives the loop as the runner does — handle the next
 // entry, which posts entries now, later or in the past, and cancels some — and checks every pop
-// against the smallest live entry of a plain list.
+// against the smallest live entry of a plain list. `postShare` of the entries are queued by `post`
+// (never cancelled, no id kept), the others by `schedule`.
 const cases = [
-  { name: 'mostly now (a reconciliation burst)', seed: 1, nowShare: 0.8, pastShare: 0, cancelShare: 0.05 },
-  { name: 'mostly later (timers)', seed: 2, nowShare: 0.1, pastShare: 0, cancelShare: 0.1 },
-  { name: 'past-due posts mixed in', seed: 3, nowShare: 0.5, pastShare: 0.1, cancelShare: 0.1 },
-  { name: 'many cancels', seed: 4, nowShare: 0.5, pastShare: 0.05, cancelShare: 0.5 },
+  { name: 'mostly now (a reconciliation burst)', seed: 1, nowShare: 0.8, pastShare: 0, cancelShare: 0.05, postShare: 0 },
+  { name: 'mostly later (timers)', seed: 2, nowShare: 0.1, pastShare: 0, cancelShare: 0.1, postShare: 0 },
+  { name: 'past-due posts mixed in', seed: 3, nowShare: 0.5, pastShare: 0.1, cancelShare: 0.1, postShare: 0 },
+  { name: 'many cancels', seed: 4, nowShare: 0.5, pastShare: 0.05, cancelShare: 0.5, postShare: 0 },
+  { name: 'half posted, half scheduled, cancels of the scheduled', seed: 5, nowShare: 0.6, pastShare: 0.05, cancelShare: 0.3, postShare: 0.5 },
+  { name: 'mostly posted (the cluster\'s news), a few timers', seed: 6, nowShare: 0.8, pastShare: 0.02, cancelShare: 0.2, postShare: 0.9 },
 ];
 
 for (const c of cases) {
@@ -36,9 +41,13 @@ for (const c of cases) {
     const rnd = xorshift(c.seed);
     const loop = new HeapLoop<Posted>();
     const all: Posted[] = [];
+    let seq = 0;
+    let idsWrong = 0;
     const post = (dueMs: number): void => {
-      const p: Posted = { dueMs, seq: 0, cancelled: false };
-      (p as { seq: number }).seq = loop.schedule(dueMs, p);
+      const p: Posted = { dueMs, seq: ++seq, cancelled: false, cancellable: rnd() >= c.postShare };
+      if (p.cancellable) {
+        if (loop.schedule(dueMs, p) !== p.seq) idsWrong++;
+      } else loop.post(dueMs, p);
       all.push(p);
     };
     for (let i = 0; i < 20; i++) post(Math.floor(rnd() * 50));
@@ -70,12 +79,13 @@ for (const c of cases) {
       }
       if (rnd() < c.cancelShare) {
         const victim = all[Math.floor(rnd() * all.length)];
-        loop.cancel(victim.seq); // a no-op for an entry already handled or cancelled
-        victim.cancelled = true;
+        loop.cancel(victim.seq); // a no-op for an entry already handled or cancelled, and for a posted one
+        if (victim.cancellable) victim.cancelled = true;
       }
       if (all.length > 2_000) all.splice(0, all.length, ...all.filter((p) => !p.cancelled));
     }
     t.equal(wrong, 0, 'every pop was the smallest live (dueMs, seq)');
+    t.equal(idsWrong, 0, 'a scheduled entry\'s id counts the posted ones before it');
     t.equal(sizeWrong, 0, 'size counts the live entries');
     t.equal(peekWrong, 0, 'peekDueMs is the due time of the next one');
     t.equal(popped, 5_000, 'the queue never ran dry');
