@@ -5,6 +5,7 @@ import { conditionOfTaskState, isTerminalCondition, type Condition } from '../mo
 import type { TaskStatus } from '../model/inputs';
 import type { Goal, Instance, InstanceAtEvent, InstanceReservation, KillReason, Task } from '../model/instance';
 import type { OfferedPool } from '../model/offer';
+import type { ScalarResources } from '../model/resources';
 import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 
@@ -166,7 +167,8 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
 
 /**
  * Binds a Scheduled instance to an agent (the matcher's Commit step, launcher/place-instance.ts):
- * the next incarnation, on `agent`, with its new tasks; the run spec's current definition, counted
+ * the next incarnation, on `agent`, with its new tasks (a pod's), or the facts of an app's one
+ * task, which the instance makes when its tasks are first read (model/instance.ts); the run spec's current definition, counted
  * for constraints, then Provisioned. `allocation` is what was taken from which pool of the offer,
  * kept for resident run specs only. Written before the ACCEPT that launches it
  * ({@link flushInstances}).
@@ -181,7 +183,7 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
  */
 export function place(
   ctx: InstanceContext, rs: RunSpecState, inst: Instance, incarnation: number, agent: AgentInfo,
-  allocation: readonly OfferedPool[] | undefined, tasks: Task[],
+  allocation: readonly OfferedPool[] | undefined, tasks: Task[] | AppLaunchFacts,
 ): void {
   const spec = rs.spec;
   inst.incarnation = incarnation;
@@ -193,7 +195,8 @@ export function place(
   const configVersion = spec.versionInfo.lastConfigChangeAt;
   if (inst.configVersion !== configVersion) inst.configVersion = configVersion;
   if (!spec.resident && inst.role !== spec.role) setInstanceRole(ctx, rs, inst, spec.role);
-  inst.tasks = tasks;
+  if (Array.isArray(tasks)) inst.tasks = tasks;
+  else inst.launchApp(tasks.hostPorts, tasks.resources, tasks.launchedAtMs);
   rs.counts.add(agent);
   if (inst.condition !== 'Scheduled') {
     setCondition(ctx, rs, inst, 'Provisioned');
@@ -207,6 +210,13 @@ export function place(
   // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
   state.dirty.addPlaced(inst);
   ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));
+}
+
+/** An app task's launch as {@link place} takes it: the Task is made from these when first read. */
+export interface AppLaunchFacts {
+  readonly hostPorts: readonly number[];
+  readonly resources: ScalarResources;
+  readonly launchedAtMs: number;
 }
 
 /** Records the instance's reservation (resident run specs), or forgets it (`undefined`). */

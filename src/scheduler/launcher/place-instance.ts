@@ -1,6 +1,6 @@
 import type { LaunchContext } from '../launch-queue/launch-context';
 import { appTaskId, podExecutorId, podTaskId } from '../kernel/ids';
-import type { Instance, Task } from '../model/instance';
+import { newTask, type Instance, type Task } from '../model/instance';
 import type { LaunchOperation } from '../model/launch';
 import type { PodSpec } from '../model/pod';
 import type { Offer } from '../model/offer';
@@ -39,31 +39,17 @@ export function launchOperation(
   const allocation = spec.resident ? res.allocation : undefined;
   let op: LaunchOperation;
   if (spec.kind === 'app') {
-    const task = newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, ctx.clock.nowMs());
-    place(ctx, rs, inst, incarnation, offer.agent, allocation, [task]);
+    const nowMs = ctx.clock.nowMs();
+    place(ctx, rs, inst, incarnation, offer.agent, allocation, { hostPorts: res.hostPorts, resources: spec.resources, launchedAtMs: nowMs });
+    // The operation's own Task, equal to the one the instance makes when its tasks are first read
+    // (model/instance.ts): it is dropped with the operation, so a placement keeps no Task.
+    const task = newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, nowMs);
     op = appLaunchOperation(spec, inst, task, offer, res.allocation);
   } else {
     place(ctx, rs, inst, incarnation, offer.agent, allocation, podTasks(inst, incarnation, spec, res, ctx.clock.nowMs()));
     op = podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
   }
   return volumes === undefined ? op : withPersistentVolumes(op, volumes);
-}
-
-/** Every field set, in one order: all pod tasks share one object shape. */
-function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: Task['resources'], nowMs: number): Task {
-  return {
-    taskId,
-    containerName,
-    state: undefined,
-    condition: 'Provisioned',
-    hostPorts,
-    resources,
-    healthy: undefined,
-    launchedAtMs: nowMs,
-    startedAtMs: undefined,
-    lastStatusMs: undefined,
-    message: undefined,
-  };
 }
 
 function podTasks(inst: Instance, incarnation: number, spec: PodSpec, res: Reservation, nowMs: number): Task[] {
