@@ -170,6 +170,15 @@ export class Instance {
     return this.#tasks ?? this.#makeAppTask();
   }
 
+  /**
+   * The tasks as {@link tasks} gives them, for a reader that only copies them (the store's
+   * record, the JSON): an app's task not made yet is made for this read and not kept, so that
+   * writing a placed instance to the store does not make the instance keep a Task.
+   */
+  peekTasks(): readonly Task[] {
+    return this.#tasks ?? this.#appTasks();
+  }
+
   /** Replaces the tasks (the instance tracker: a pod's launch, a placement cleared). */
   set tasks(tasks: Task[]) {
     this.#tasks = tasks;
@@ -194,17 +203,22 @@ export class Instance {
       instanceId: this.instanceId, runSpecId: this.runSpecId, kind: this.kind, runSpecVersion: this.runSpecVersion,
       configVersion: this.configVersion, incarnation: this.incarnation, goal: this.goal, condition: this.condition,
       conditionSinceMs: this.conditionSinceMs, role: this.role, agent: this.agent, allocation: this.allocation,
-      reservation: this.reservation, tasks: this.tasks, healthy: this.healthy, ready: this.ready, startedAtMs: this.startedAtMs,
+      reservation: this.reservation, tasks: this.peekTasks() as Task[], healthy: this.healthy, ready: this.ready, startedAtMs: this.startedAtMs,
       unreachableSinceMs: this.unreachableSinceMs, killReason: this.killReason, killRequestedAtMs: this.killRequestedAtMs,
     };
   }
 
   #makeAppTask(): Task[] {
-    const resources = this.#resources;
-    if (resources === undefined) assert(false, `instance ${this.instanceId} has neither tasks nor a launched app task`);
-    const tasks = [newTask(appTaskId(this.instanceId, this.incarnation), undefined, this.#hostPorts, resources, this.#launchedAtMs)];
+    const tasks = this.#appTasks();
     this.#tasks = tasks;
     return tasks;
+  }
+
+  /** The app task {@link launchApp} described, made now. */
+  #appTasks(): Task[] {
+    const resources = this.#resources;
+    if (resources === undefined) assert(false, `instance ${this.instanceId} has neither tasks nor a launched app task`);
+    return [newTask(appTaskId(this.instanceId, this.incarnation), undefined, this.#hostPorts, resources, this.#launchedAtMs)];
   }
 }
 

@@ -110,7 +110,8 @@ export function instanceToStored(instance: Instance): StoredInstanceV1 {
     ...defined('agent', i.agent === undefined ? undefined : agentToStored(i.agent)),
     ...defined('allocation', i.allocation?.map(poolCopy)),
     ...defined('reservation', i.reservation === undefined ? undefined : reservationCopy(i.reservation)),
-    tasks: i.tasks.map(taskToStored),
+    // Read without making the instance keep an app task it has not made yet (model/instance.ts).
+    tasks: i.peekTasks().map(taskToStored),
     ...defined('healthy', i.healthy), ...defined('ready', i.ready), ...defined('startedAtMs', i.startedAtMs),
     ...defined('unreachableSinceMs', i.unreachableSinceMs), ...defined('killReason', i.killReason),
     ...defined('killRequestedAtMs', i.killRequestedAtMs),

@@ -96,3 +96,16 @@ t.test('an instance with neither tasks nor a launched app task is a bug: reading
   const broken = Instance.from({ ...scheduled().toJSON(), tasks: undefined as unknown as Task[] });
   t.throws(() => broken.tasks, AssertionError);
 });
+
+t.test('peekTasks and the JSON read an app task without making the instance keep it; once made, they give the kept one', async (t) => {
+  const inst = scheduled();
+  launch(inst, [31_000], T0);
+  const peeked = inst.peekTasks();
+  t.strictSame(peeked, inst.toJSON().tasks, 'the JSON\'s tasks are what peekTasks gives');
+  t.not(inst.peekTasks()[0], peeked[0], 'not kept: each peek makes its own');
+  t.strictSame(inst.peekTasks(), peeked, 'but equal');
+  const kept = inst.tasks;
+  t.strictSame(kept, peeked, 'the task kept is the task peeked');
+  t.equal(inst.peekTasks(), kept, 'once made, peekTasks gives the kept list');
+  t.equal(inst.toJSON().tasks, kept, 'and so does the JSON');
+});
