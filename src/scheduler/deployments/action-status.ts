@@ -1,5 +1,6 @@
 import { isTerminalCondition } from '../model/condition';
 import type { NoMatchReason } from '../model/no-match-reason';
+import type { RunSpecState } from '../state/run-spec-state';
 import type { SchedulerState } from '../state/scheduler-state';
 import { isActive } from '../instances/instance-tracker';
 import { isHealthy, restartDone } from '../instances/converge-restart';
@@ -38,7 +39,10 @@ export interface ActionStatus {
 export function actionDone(state: SchedulerState, action: DeploymentAction): boolean {
   const rs = state.runSpecs.get(action.runSpecId);
   if (rs !== undefined && action.action !== 'StartApplication' && action.action !== 'StartPod' && rs.runningCount < rs.spec.instances) return false;
-  return actionStatus(state, action).done;
+  if (rs === undefined) return isStop(action);
+  // Only whether it is done: no waitingFor (nor the rejection counts it folds and copies) built.
+  const t = tally(rs);
+  return isDone(action, rs, t.healthyNew, t.existing);
 }
 
 /**
@@ -58,6 +62,31 @@ export function mayHaveFinished(state: SchedulerState, runSpecId: string): boole
 export function actionStatus(state: SchedulerState, action: DeploymentAction): ActionStatus {
   const rs = state.runSpecs.get(action.runSpecId);
   if (rs === undefined) return { action, done: isStop(action), waitingFor: NOTHING };
+  const { notHealthy, notReady, toReplace, healthyNew, existing } = tally(rs);
+  const waitingFor = { unplaced: rs.scheduled.length + rs.toCreate, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
+  return { action, done: isDone(action, rs, healthyNew, existing), waitingFor };
+}
+
+/** A run spec's instances counted for its actions' status. */
+interface Tally {
+  /** Active instances of the current config generation, placed, not running and healthy yet. */
+  notHealthy: number;
+  /** Active instances of the current generation, running and healthy, not ready yet. */
+  notReady: number;
+  /** Instances not terminal that are not active ones of the current generation. */
+  toReplace: number;
+  /** Active instances of the current generation that are running, healthy and ready. */
+  healthyNew: number;
+  /** Instances not terminal. */
+  existing: number;
+}
+
+/**
+ * Counts the run spec's instances into one shared {@link Tally} (the core is synchronous: each
+ * caller reads it before the next count; no object per count, and deployments count after
+ * every input that changed their run specs).
+ */
+function tally(rs: RunSpecState): Tally {
   // The current config generation (a scale-only version keeps lastConfigChangeAt).
   const generation = rs.spec.versionInfo.lastConfigChangeAt;
   let notHealthy = 0;
@@ -74,11 +103,18 @@ export function actionStatus(state: SchedulerState, action: DeploymentAction): A
       else notReady++;
     } else if (!isTerminalCondition(inst.condition)) toReplace++;
   }
-  const waitingFor = { unplaced: rs.scheduled.length + rs.toCreate, rejections: rs.rejections.byReason(), notHealthy, notReady, toReplace };
-  return { action, done: isDone(action, rs, healthyNew, existing), waitingFor };
+  const t = TALLY;
+  t.notHealthy = notHealthy;
+  t.notReady = notReady;
+  t.toReplace = toReplace;
+  t.healthyNew = healthyNew;
+  t.existing = existing;
+  return t;
 }
 
-function isDone(action: DeploymentAction, rs: NonNullable<ReturnType<SchedulerState['runSpecs']['get']>>, healthyNew: number, existing: number): boolean {
+const TALLY: Tally = { notHealthy: 0, notReady: 0, toReplace: 0, healthyNew: 0, existing: 0 };
+
+function isDone(action: DeploymentAction, rs: RunSpecState, healthyNew: number, existing: number): boolean {
   switch (action.action) {
     case 'StartApplication':
     case 'StartPod':

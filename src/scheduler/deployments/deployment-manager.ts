@@ -7,7 +7,7 @@ import { actionDone, actionStatus, mayHaveFinished, type ActionStatus } from './
 import { applyRestart, applyScale, applyStart } from './apply-actions';
 import { applyStop } from './apply-stop';
 import type { Deployment } from '../model/deployment';
-import type { DeploymentAction, DeploymentPlan } from '../model/deployment-plan';
+import type { DeploymentAction, DeploymentPlan, DeploymentStep } from '../model/deployment-plan';
 import { eventStepJson, fullPlan, lightPlanJson } from './plan-json';
 import type { FullPlan } from '../model/events';
 import { findRunSpec } from '../groups/tree-query';
@@ -54,6 +54,8 @@ export class DeploymentManager {
   private readonly byRunSpec = new Map<string, Set<Deployment>>();
   private readonly runningOrder = new WeakMap<Deployment, number>();
   private runningSeq = 0;
+  /** The action of each step that was not done when the step was last checked ({@link stepDone}). */
+  private readonly heldBy = new WeakMap<DeploymentStep, number>();
 
   /** `planner` also plans dry runs (`?dryRun=true`), so they show the plan a change would get. */
   constructor(readonly planner: Planner) {}
@@ -234,7 +236,7 @@ export class DeploymentManager {
     for (;;) {
       const step = d.plan.steps[d.stepIndex];
       if (step !== undefined) {
-        if (!step.actions.every((a) => actionDone(ctx.state, a))) return;
+        if (!this.stepDone(ctx, step)) return;
         for (const a of step.actions) this.finishAction(ctx, a);
         this.emitStep(ctx, d, 'deployment_step_success');
       }
@@ -250,6 +252,28 @@ export class DeploymentManager {
       ctx.store.saveDeployment(d);
       for (const a of next.actions) this.begin(ctx, d, a);
     }
+  }
+
+  /**
+   * Whether every action of the step is done: the answer asking them in order gives (actionDone
+   * only reads the state), but the action that held the step at its last check is asked first.
+   * It usually still holds it: a step waits for its slowest action, and it is checked after every
+   * input that changed one of its run specs. Asked in order, every done action before it read all
+   * of its run spec's instances each time (bench:sim's day, whose one deployment of 100 apps
+   * waits all day for its flaky apps: 6 % of the day's CPU, 2026-11-29).
+   */
+  private stepDone(ctx: DeploymentContext, step: DeploymentStep): boolean {
+    const actions = step.actions;
+    const held = this.heldBy.get(step);
+    if (held !== undefined && !actionDone(ctx.state, actions[held] as DeploymentAction)) return false;
+    for (let i = 0; i < actions.length; i++) {
+      if (i === held) continue;
+      if (!actionDone(ctx.state, actions[i] as DeploymentAction)) {
+        this.heldBy.set(step, i);
+        return false;
+      }
+    }
+    return true;
   }
 
   private begin(ctx: DeploymentContext, d: Deployment, a: DeploymentAction): void {

@@ -6,6 +6,7 @@ import { conditionOfTaskState } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
 import type { Instance, Task } from '../model/instance';
 import { isTerminalTaskState } from '../model/task-state';
+import { taskOfInstance } from '../state/task-owners';
 import { DEFAULT_KILL_GRACE_MS } from '../kill/kill-instance';
 import { applyTaskStatus } from './instance-tracker';
 import type { InstanceEffect } from './instance-effects';
@@ -32,7 +33,7 @@ export function onStatus(ctx: InstanceContext, status: TaskStatus): readonly Ins
 
 function onKnownTask(ctx: InstanceContext, inst: Instance, status: TaskStatus): void {
   const rs = ctx.state.runSpecs.get(inst.runSpecId);
-  const task = inst.tasks.find((t) => t.taskId === status.taskId) as Task;
+  const task = taskOfInstance(inst, status.taskId) as Task;
   const applied = applyTaskStatus(ctx, inst, task, status);
   if (applied.stateChanged) ctx.effects.event(statusUpdateEvent(inst, task, ctx.clock.nowMs()));
   if (rs === undefined) return;

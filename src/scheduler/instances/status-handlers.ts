@@ -193,6 +193,14 @@ function confirmReservation(ctx: InstanceContext, inst: Instance, status: TaskSt
 }
 
 function instanceCondition(inst: Instance): Condition {
-  const next = combineTaskConditions(inst.tasks.map((t) => (t.state === undefined ? 'Provisioned' : t.condition)));
+  const tasks = inst.tasks;
+  // An app's one task is its condition (combineTaskConditions of one): no list built for it, on
+  // every status update (a reconciliation answers for every task, twice).
+  const next = tasks.length === 1 ? taskCondition(tasks[0] as Task) : combineTaskConditions(tasks.map(taskCondition));
   return next === 'Unreachable' && inst.condition === 'UnreachableInactive' ? 'UnreachableInactive' : next;
+}
+
+/** A task's condition as its instance's condition counts it: Provisioned until its first status. */
+function taskCondition(task: Task): Condition {
+  return task.state === undefined ? 'Provisioned' : task.condition;
 }

@@ -80,17 +80,33 @@ export class InstanceIndex {
     return true;
   }
 
-  /** The instances held, in the order added (see the class comment for changes during the iteration). */
-  *values(): IterableIterator<Instance> {
+  /**
+   * The instances held, in the order added (see the class comment for changes during the
+   * iteration). The iterator hands out one result object, updated by each `next()`: read it
+   * before the next call, as `for … of`, spread and `Array.from` do (see {@link InstanceIterator}).
+   */
+  values(): IterableIterator<Instance> {
+    return new InstanceIterator(this);
+  }
+
+  /** @internal {@link InstanceIterator}'s: the slot at `i` of the list (undefined where deleted or past the end). */
+  slot(i: number): Instance | undefined {
+    return this.list[i];
+  }
+
+  /** @internal {@link InstanceIterator}'s: the length of the list, holes included. */
+  get slots(): number {
+    return this.list.length;
+  }
+
+  /** @internal {@link InstanceIterator}'s: an iteration starts (no compaction until it ends). */
+  iterationStarted(): void {
     this.iterating++;
-    try {
-      for (let i = 0; i < this.list.length; i++) {
-        const inst = this.list[i];
-        if (inst !== undefined) yield inst;
-      }
-    } finally {
-      this.iterating--;
-    }
+  }
+
+  /** @internal {@link InstanceIterator}'s: an iteration ended (ran out, or was left: `return()`). */
+  iterationEnded(): void {
+    this.iterating--;
   }
 
   private positionOf(instanceId: string): number | undefined {
@@ -132,3 +148,56 @@ export class InstanceIndex {
 
 /** Holes tolerated before a compaction (and at most half of the list). */
 const COMPACT_HOLES = 1024;
+
+/**
+ * The iterator of {@link InstanceIndex.values}, written out rather than as a generator: each
+ * step of a generator allocates its `{ value, done }` result, and deployments read every instance
+ * of a run spec after each input that changed it (deployments/action-status.ts; 535 MB of
+ * results in 6 virtual hours of bench:sim, a fifth of all it allocated, 2026-11-29). This one
+ * updates one result object per iteration; a consumer reads it before it asks for the next (every
+ * consumer in the code is a `for … of`, a spread or an `Array.from`, which do). Like the
+ * generator it replaces, it counts as iterating from its first `next()` until it runs out or is
+ * left (`return()`, which `for … of` calls on a `break`).
+ */
+class InstanceIterator implements IterableIterator<Instance> {
+  private at = 0;
+  private state: 'new' | 'iterating' | 'ended' = 'new';
+  private readonly result: { done: boolean; value: Instance | undefined } = { done: false, value: undefined };
+
+  constructor(private readonly index: InstanceIndex) {}
+
+  next(): IteratorResult<Instance> {
+    const result = this.result;
+    if (this.state !== 'iterating') {
+      if (this.state === 'ended') return result as IteratorResult<Instance>;
+      this.state = 'iterating';
+      this.index.iterationStarted();
+    }
+    const index = this.index;
+    while (this.at < index.slots) {
+      const inst = index.slot(this.at++);
+      if (inst !== undefined) {
+        result.value = inst;
+        return result as IteratorResult<Instance>;
+      }
+    }
+    return this.end();
+  }
+
+  return(): IteratorResult<Instance> {
+    return this.end();
+  }
+
+  [Symbol.iterator](): IterableIterator<Instance> {
+    return this;
+  }
+
+  private end(): IteratorResult<Instance> {
+    if (this.state === 'iterating') this.index.iterationEnded();
+    this.state = 'ended';
+    const result = this.result;
+    result.done = true;
+    result.value = undefined;
+    return result as IteratorResult<Instance>;
+  }
+}

@@ -5,6 +5,7 @@ import type { Instance } from '../model/instance';
 import type { TimerHandle } from '../instances/instance-effects';
 import type { RunSpecState } from './run-spec-state';
 import { DirtyInstances } from './dirty-instances';
+import { TaskOwners, taskOfInstance } from './task-owners';
 
 /**
  * The core's in-memory state. Maps are filled in input order, so iteration is deterministic.
@@ -13,7 +14,9 @@ import { DirtyInstances } from './dirty-instances';
  * (`prod_web.instance-…`) and Marathon path segments cannot contain `_`, so the safe id names the
  * run spec unambiguously; a task id contains its instance id. Lookups go run spec → its own index
  * (state/instance-index.ts, whose id entries are made when a look-up first needs them), which saves
- * two million-entry map insertions per million instances on the hot path.
+ * two million-entry map insertions per million instances on the hot path. A status update's
+ * look-up by task id ({@link taskOwner}) goes through that only once per task: its answer is then
+ * remembered by task id (state/task-owners.ts).
  */
 export class SchedulerState {
   readonly runSpecs = new Map<string, RunSpecState>();
@@ -51,6 +54,8 @@ export class SchedulerState {
   private anyRemoved = false;
   /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
   readonly history = new VersionHistory();
+  /** {@link taskOwner}'s answers by task id (a cache that checks each answer: see TaskOwners). */
+  private readonly owners = new TaskOwners((inst) => this.isCurrent(inst));
 
   constructor(public root: Group, defaultRole: string) {
     this.history.recordRoot(root);
@@ -66,7 +71,10 @@ export class SchedulerState {
   forgetRunSpec(rs: RunSpecState): void {
     this.runSpecs.delete(rs.spec.id);
     this.bySafeId.delete(safeRunSpecId(rs.spec.id));
-    for (const inst of rs.instances.values()) this.removed.add(inst);
+    for (const inst of rs.instances.values()) {
+      this.removed.add(inst);
+      this.owners.forget(inst);
+    }
     this.anyRemoved = true;
   }
 
@@ -74,6 +82,7 @@ export class SchedulerState {
   removeInstance(rs: RunSpecState, inst: Instance): void {
     rs.instances.delete(inst.instanceId);
     this.removed.add(inst);
+    this.owners.forget(inst);
     this.anyRemoved = true;
   }
 
@@ -103,12 +112,24 @@ export class SchedulerState {
     return !this.anyRemoved || !this.removed.has(inst);
   }
 
-  /** The instance whose current incarnation owns this task id (undefined for stale or unknown tasks). */
+  /**
+   * The instance whose current incarnation owns this task id (undefined for stale or unknown
+   * tasks). Every status update asks: the answer for a task id is remembered, and a task id
+   * looked up again is answered from that (checked: state/task-owners.ts) without cutting the
+   * instance id out of the task id and hashing it.
+   */
   taskOwner(taskId: string): Instance | undefined {
+    const known = this.owners.get(taskId);
+    if (known !== undefined) return known;
     const inst = this.instance(instanceIdOfTask(taskId));
-    if (inst === undefined) return undefined;
-    for (const task of inst.tasks) if (task.taskId === taskId) return inst;
-    return undefined;
+    if (inst === undefined || taskOfInstance(inst, taskId) === undefined) return undefined;
+    this.owners.remember(taskId, inst);
+    return inst;
+  }
+
+  /** How many task ids {@link taskOwner} remembers (for the tests of its bound). */
+  get rememberedTaskOwners(): number {
+    return this.owners.size;
   }
 
   /** Every launched task of every instance, in creation order. */

@@ -600,6 +600,38 @@ t.test('dependency order: a root deployed at once starts the dependent app only 
   t.same(running(h), []);
 });
 
+// A step is done when all of its actions are done at once. The executor asks the action that held
+// the step last time first (deployment-manager.ts `stepDone`); an action done before may have
+// become not done meanwhile, and then the step must still wait for it.
+t.test('a step waits for all of its actions at once: an action done earlier that is no longer done holds it again', async (t) => {
+  const h = new Harness();
+  const hc = makeHealthCheck({ gracePeriodMs: 0, intervalMs: 10_000, maxConsecutiveFailures: 0 });
+  const apps = ['/g/a', '/g/b', '/g/c'].map((id) => makeApp({ id, hostPorts: [0], healthChecks: [hc], version: V2 }));
+  const id = accepted(t, h.deployRoot(rootWith(h.scheduler.root(), V2, ...apps)));
+  const first = h.offer(makeOffer());
+  t.equal(first.length, 3, 'one instance of each app launched');
+  h.run(first);
+  const of = (runSpecId: string): TaskLaunch => first.find((l) => l.runSpecId === runSpecId) as TaskLaunch;
+  h.probeInstance(of('/g/a').instanceId, { httpStatus: 200 });
+  h.probeInstance(of('/g/c').instanceId, { httpStatus: 200 });
+  const doneOf = (): boolean[] => h.scheduler.deployments()[0]?.actions.map((a) => a.done) ?? [];
+  t.same(doneOf(), [true, false, true], 'a and c healthy, b not: b holds the step');
+  h.status(of('/g/a').taskId, 'TASK_FAILED');
+  t.same(doneOf(), [false, false, true], 'a failed: a and b hold it');
+  h.probeInstance(of('/g/b').instanceId, { httpStatus: 200 });
+  t.same(doneOf(), [false, true, true], 'b healthy now');
+  t.same(h.events('deployment_success'), [], 'but a is not: the step still waits');
+  t.same(running(h), [id]);
+  h.advance(600_000);
+  const again = h.offer(makeOffer());
+  t.same(again.map((l) => l.runSpecId), ['/g/a'], 'a relaunched');
+  h.run(again);
+  t.same(h.events('deployment_success'), [], 'a running, not healthy yet: still waiting');
+  h.probeInstance(again[0]?.instanceId ?? '', { httpStatus: 200 });
+  t.match(h.events('deployment_success'), [{ id }], 'all three healthy at once: done');
+  t.same(running(h), []);
+});
+
 // ── regressions of known core defects ────────────────────────────────────────────────────────────
 //
 // Each test below reproduced a defect (the comment above it says what was wrong); all are fixed,

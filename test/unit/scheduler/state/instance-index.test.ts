@@ -136,3 +136,102 @@ t.test('adding an instance under another id is a core failure', async (t) => {
   const index = new InstanceIndex();
   t.throws(() => index.set('web.instance-2', inst(1)), /added under/);
 });
+
+t.test('an iteration counts from its first step until it runs out or is left, whatever way it is left', async (t) => {
+  // While an iteration is in progress a delete of the newest instance leaves a hole (the list
+  // keeps its length); otherwise it is taken off the end. `slots` (the list's length) tells which.
+  const held = (n: number): InstanceIndex => {
+    const index = new InstanceIndex();
+    index.addAll(range(0, n).map(inst));
+    return index;
+  };
+  const deletingNewest = (index: InstanceIndex): 'popped' | 'hole' => {
+    const before = index.slots;
+    const newest = [...index.values()].at(-1) as Instance;
+    index.delete(newest.instanceId);
+    return index.slots < before ? 'popped' : 'hole';
+  };
+  const cases: { name: string; leave: (index: InstanceIndex) => void; after: 'popped' | 'hole' }[] = [
+    { name: 'never started', leave: (index) => void index.values(), after: 'popped' },
+    { name: 'run out', leave: (index) => void [...index.values()], after: 'popped' },
+    {
+      name: 'left by a break',
+      leave: (index) => {
+        for (const i of index.values()) if (i !== undefined) break;
+      },
+      after: 'popped',
+    },
+    {
+      name: 'left by a throw',
+      leave: (index) => {
+        try {
+          for (const i of index.values()) throw new Error(i.instanceId);
+        } catch {
+          // left
+        }
+      },
+      after: 'popped',
+    },
+    {
+      name: 'returned by hand after a step, then asked again',
+      leave: (index) => {
+        const it = index.values();
+        it.next();
+        it.return?.();
+        it.return?.();
+        it.next();
+      },
+      after: 'popped',
+    },
+    {
+      name: 'run out, then asked again (counted off once)',
+      leave: (index) => {
+        const it = index.values();
+        for (let r = it.next(); r.done !== true; r = it.next()) void r.value;
+        it.next();
+        it.return?.();
+      },
+      after: 'popped',
+    },
+    {
+      name: 'one step taken and left hanging (still in progress)',
+      leave: (index) => void index.values().next(),
+      after: 'hole',
+    },
+  ];
+  for (const c of cases) {
+    const index = held(5);
+    c.leave(index);
+    t.equal(deletingNewest(index), c.after, c.name);
+    t.equal(index.size, 4, `${c.name}: the newest is gone`);
+  }
+  // Two in progress at once, one left: the other still counts.
+  const index = held(5);
+  const outer = index.values();
+  outer.next();
+  for (const i of index.values()) if (i !== undefined) break;
+  t.equal(deletingNewest(index), 'hole', 'one of two iterations left: the other still in progress');
+  outer.return?.();
+  index.set(inst(9).instanceId, inst(9));
+  t.equal(deletingNewest(index), 'popped', 'both left (a newest added after the hole is taken off the end)');
+});
+
+t.test('every way the code reads values() sees each instance once, in order', async (t) => {
+  const index = new InstanceIndex();
+  const all = range(0, 6).map(inst);
+  index.addAll(all);
+  index.delete(all[2]?.instanceId ?? '');
+  const expected = [0, 1, 3, 4, 5].map((n) => `web.instance-${n}`);
+  const ids = (list: Iterable<Instance>): string[] => [...list].map((i) => i.instanceId);
+  t.same(ids([...index.values()]), expected, 'spread');
+  t.same(ids(Array.from(index.values())), expected, 'Array.from');
+  t.same(ids(Array.from(index.values(), (i) => i)), expected, 'Array.from with a map function');
+  const [a, b] = index.values();
+  t.same([a?.instanceId, b?.instanceId], expected.slice(0, 2), 'destructuring');
+  const outer: string[] = [];
+  for (const i of index.values()) for (const j of index.values()) if (j === i) outer.push(i.instanceId);
+  t.same(outer, expected, 'nested iterations');
+  const it = index.values();
+  const first = it.next();
+  t.same([first.done, first.value?.instanceId], [false, expected[0]], 'a step by hand');
+});
