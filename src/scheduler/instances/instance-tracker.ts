@@ -3,7 +3,8 @@ import { instanceChangedEvent } from '../events/instance-events';
 import type { AgentInfo } from '../model/agent';
 import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
-import type { Goal, Instance, InstanceAtEvent, InstanceReservation, KillReason, Task } from '../model/instance';
+import { newTask, type Goal, type Instance, type InstanceAtEvent, type InstanceReservation, type KillReason, type Task } from '../model/instance';
+import { appTaskId } from '../kernel/ids';
 import type { OfferedPool } from '../model/offer';
 import type { ScalarResources } from '../model/resources';
 import type { RunSpec } from '../model/run-spec';
@@ -60,6 +61,8 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
   const wasRunning = inst.condition === 'Running';
+  // An app task not made yet was launched at the condition's time, which is about to change.
+  inst.keepTasks();
   inst.condition = condition;
   inst.conditionSinceMs = ctx.clock.nowMs();
   ctx.state.changed.add(inst.runSpecId);
@@ -195,16 +198,20 @@ export function place(
   const configVersion = spec.versionInfo.lastConfigChangeAt;
   if (inst.configVersion !== configVersion) inst.configVersion = configVersion;
   if (!spec.resident && inst.role !== spec.role) setInstanceRole(ctx, rs, inst, spec.role);
-  if (Array.isArray(tasks)) inst.tasks = tasks;
-  else inst.launchApp(tasks.hostPorts, tasks.resources, tasks.launchedAtMs);
   rs.counts.add(agent);
+  const nowMs = ctx.clock.nowMs();
   if (inst.condition !== 'Scheduled') {
+    // Its condition's time may not change (setCondition leaves it when the condition stays): the
+    // app task is made now, with this launch's time, rather than from that time later.
+    inst.tasks = Array.isArray(tasks) ? tasks : [newTask(appTaskId(inst.instanceId, incarnation), undefined, tasks.hostPorts, tasks.resources, nowMs)];
     setCondition(ctx, rs, inst, 'Provisioned');
     return;
   }
-  const nowMs = ctx.clock.nowMs();
   inst.condition = 'Provisioned';
   inst.conditionSinceMs = nowMs;
+  // After the condition's time, which is the app task's launch time until the task is made.
+  if (Array.isArray(tasks)) inst.tasks = tasks;
+  else inst.launchApp(tasks.hostPorts, tasks.resources);
   const state = ctx.state;
   state.changed.add(spec.id);
   // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
@@ -216,7 +223,6 @@ export function place(
 export interface AppLaunchFacts {
   readonly hostPorts: readonly number[];
   readonly resources: ScalarResources;
-  readonly launchedAtMs: number;
 }
 
 /** Records the instance's reservation (resident run specs), or forgets it (`undefined`). */

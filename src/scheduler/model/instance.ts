@@ -85,9 +85,11 @@ export interface InstanceFields {
  * Task, its list and its id each left ~200 bytes per placement for the young-generation GC to
  * copy into the old one, about half of the match's time (bench/README.md, "What the object model
  * costs the match"). {@link launchApp} keeps the launch's facts (the host ports and resources;
- * the incarnation and time are fields already) in the instance's own fields, which the instance
- * had from its creation; {@link tasks} builds the Task from them on its first read and keeps it,
- * so every later read, and every write through the instance tracker, sees one Task, as before.
+ * the incarnation is a field already, and the launch time is {@link conditionSinceMs} until the
+ * Task is made) in the instance's own fields, which the instance had from its creation;
+ * {@link tasks} builds the Task from them on its first read and keeps it, so every later read,
+ * and every write through the instance tracker, sees one Task, as before. The tracker makes the
+ * Task ({@link keepTasks}) before it changes the condition's time.
  *
  * The launch's facts are private fields: an instance's own enumerable properties are exactly
  * {@link InstanceFields}' but `tasks` (a getter on the prototype), and {@link toJSON} gives the
@@ -96,7 +98,7 @@ export interface InstanceFields {
  * order, so all instances share one object shape (a million are made at scale).
  *
  * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
- * {@link launchApp} (the `pacer/instance-writes` lint rule).
+ * {@link launchApp} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
  */
 export class Instance {
   readonly instanceId: string;
@@ -128,7 +130,6 @@ export class Instance {
   /** The facts of an app's task not made yet ({@link launchApp}); meaningless while `#tasks` is set. */
   #hostPorts: readonly number[];
   #resources: ScalarResources | undefined;
-  #launchedAtMs: number;
 
   constructor(f: InstanceFields) {
     this.instanceId = f.instanceId;
@@ -153,8 +154,6 @@ export class Instance {
     this.#tasks = f.tasks;
     this.#hostPorts = NO_PORTS;
     this.#resources = undefined;
-    // A double from the start (NaN, not 0): the field keeps one representation for every instance.
-    this.#launchedAtMs = Number.NaN;
   }
 
   /** An instance of these fields (the store's records, recovery, tests). */
@@ -185,16 +184,22 @@ export class Instance {
   }
 
   /**
-   * The app instance was launched as incarnation {@link incarnation} (set before) at
-   * `launchedAtMs`, its one task with these host ports and resources: the Task, with the id
-   * {@link appTaskId} gives, is made when {@link tasks} is first read.
+   * The app instance was launched as incarnation {@link incarnation} at {@link conditionSinceMs}
+   * (both set before), its one task with these host ports and resources: the Task, with the id
+   * {@link appTaskId} gives and launched at that time, is made when {@link tasks} is first read,
+   * or by {@link keepTasks} before the condition's time changes. (No time of its own: a second
+   * double field would be one more boxed number per instance to write, in another cache line.)
    */
-  launchApp(hostPorts: readonly number[], resources: ScalarResources, launchedAtMs: number): void {
+  launchApp(hostPorts: readonly number[], resources: ScalarResources): void {
     this.#tasks = undefined;
     // Stores of what is usually there already are skipped: no write barrier into an old instance.
     if (this.#hostPorts !== hostPorts) this.#hostPorts = hostPorts;
     if (this.#resources !== resources) this.#resources = resources;
-    this.#launchedAtMs = launchedAtMs;
+  }
+
+  /** Makes and keeps the app task not made yet (the tracker, before {@link conditionSinceMs} changes). */
+  keepTasks(): void {
+    if (this.#tasks === undefined) this.#tasks = this.#appTasks();
   }
 
   /** The plain record: every field as {@link InstanceFields} has it, its tasks included. */
@@ -218,7 +223,7 @@ export class Instance {
   #appTasks(): Task[] {
     const resources = this.#resources;
     if (resources === undefined) assert(false, `instance ${this.instanceId} has neither tasks nor a launched app task`);
-    return [newTask(appTaskId(this.instanceId, this.incarnation), undefined, this.#hostPorts, resources, this.#launchedAtMs)];
+    return [newTask(appTaskId(this.instanceId, this.incarnation), undefined, this.#hostPorts, resources, this.conditionSinceMs)];
   }
 }
 

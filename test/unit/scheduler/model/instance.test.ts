@@ -19,10 +19,12 @@ function scheduled(o: Partial<InstanceFields> = {}): Instance {
   });
 }
 
-/** Launches `inst` as its next incarnation, as the tracker's place() does. */
+/** Launches `inst` as its next incarnation at `atMs`, as the tracker's place() does: the condition's time first. */
 function launch(inst: Instance, hostPorts: readonly number[], atMs: number): void {
   inst.incarnation++;
-  inst.launchApp(hostPorts, RESOURCES, atMs);
+  inst.condition = 'Provisioned';
+  inst.conditionSinceMs = atMs;
+  inst.launchApp(hostPorts, RESOURCES);
 }
 
 const madeCases: { name: string; hostPorts: readonly number[]; launches: number }[] = [
@@ -108,4 +110,20 @@ t.test('peekTasks and the JSON read an app task without making the instance keep
   t.strictSame(kept, peeked, 'the task kept is the task peeked');
   t.equal(inst.peekTasks(), kept, 'once made, peekTasks gives the kept list');
   t.equal(inst.toJSON().tasks, kept, 'and so does the JSON');
+});
+
+t.test('the task\'s launch time is the condition\'s time at the launch: keepTasks makes it before that time changes', async (t) => {
+  const kept = scheduled();
+  launch(kept, [], T0);
+  kept.keepTasks();
+  kept.condition = 'Running';
+  kept.conditionSinceMs = T0 + 9_000;
+  t.equal(kept.tasks[0].launchedAtMs, T0, 'made before the change: the launch time');
+  kept.keepTasks();
+  t.equal(kept.tasks[0], kept.tasks[0], 'keepTasks on a task made already changes nothing');
+  t.equal(kept.tasks[0].launchedAtMs, T0);
+  const late = scheduled();
+  launch(late, [], T0);
+  late.conditionSinceMs = T0 + 9_000;
+  t.equal(late.tasks[0].launchedAtMs, T0 + 9_000, 'made after the time changed without keepTasks: why the tracker calls it first');
 });
