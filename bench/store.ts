@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { Instance } from '../src/scheduler/model/instance';
+import { Instance } from '../src/scheduler/model/instance';
 import { SqliteStore, type StoreSynchronous } from '../src/store/sqlite/sqlite-store';
 
 /**
@@ -32,7 +32,7 @@ const DISTINCT_INSTANCES = 10_000;
 
 function benchInstance(n: number): Instance {
   const id = `bench_app-${n % 100}.instance-${String(n).padStart(8, '0')}`;
-  return {
+  return Instance.from({
     instanceId: id, runSpecId: `/bench/app-${n % 100}`, kind: 'app', runSpecVersion: '2026-01-01T00:00:00.000Z',
     configVersion: '2026-01-01T00:00:00.000Z', incarnation: 1, goal: 'Running', condition: 'Provisioned',
     conditionSinceMs: 1_767_225_600_000 + n, role: '*',
@@ -44,7 +44,7 @@ function benchInstance(n: number): Instance {
       taskId: `${id}._app.1`, condition: 'Provisioned', hostPorts: [31000 + (n % 2000)],
       resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 }, launchedAtMs: 1_767_225_600_000 + n,
     }],
-  };
+  });
 }
 
 /** Save batches of `batch` instances for about `seconds` on a fresh store in `dir`. */

@@ -7,7 +7,8 @@
 // ESLint here has no type information (type-aware linting of src, sim and bench doubled the lint's
 // CPU time), so the rule goes by field name, everywhere in src/, sim/ and bench/ (eslint.config.mjs)
 // but the drivers and the master model, which never receive instances and keep task records of
-// their own with Mesos's field names. Two kinds of writes are not instance writes whatever their
+// their own with Mesos's field names. A call of an Instance's writing methods, `launchApp` and
+// `keepTasks`, is a write as well. Two kinds of writes are not instance writes whatever their
 // names: `this.x = …`, and writes to a variable the code built itself from an object literal (a
 // renderer's JSON, a translated status; see builtHere).
 // test/unit/lint/instance-writes.test.ts proves where it fires.
@@ -22,7 +23,11 @@ export const INSTANCE_FIELDS = [
   'state', 'lastStatusMs', 'message',
 ];
 
+/** The methods of `Instance` that write its fields (src/scheduler/model/instance.ts). */
+export const INSTANCE_WRITERS = ['launchApp', 'keepTasks'];
+
 const fields = new Set(INSTANCE_FIELDS);
+const writers = new Set(INSTANCE_WRITERS);
 const OWNER = 'src/scheduler/instances/instance-tracker.ts';
 
 /**
@@ -69,6 +74,12 @@ export default {
       AssignmentExpression: (node) => check(node, node.left),
       UpdateExpression: (node) => check(node, node.argument),
       'UnaryExpression[operator="delete"]': (node) => check(node, node.argument),
+      CallExpression: (node) => {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || callee.computed || callee.object.type === 'ThisExpression') return;
+        if (callee.property.type !== 'Identifier' || !writers.has(callee.property.name)) return;
+        context.report({ node, messageId: 'write', data: { owner: OWNER, field: callee.property.name } });
+      },
       'MemberExpression[computed=false][property.name="dirty"]': (node) => {
         if (node.object.type !== 'ThisExpression') context.report({ node, messageId: 'dirty', data: { owner: OWNER } });
       },

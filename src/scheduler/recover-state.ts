@@ -9,7 +9,7 @@ import { countRole, isActive, isPlaced } from './instances/instance-tracker';
 import { converge } from './instances/converge';
 import { sendKills } from './kill/kill-instance';
 import { isTerminalCondition } from './model/condition';
-import type { Instance } from './model/instance';
+import { Instance } from './model/instance';
 import type { SetAsideRecord, StoredState } from './ports/store';
 import { soundStoredState } from './state/stored/sound-stored-state';
 import { onBecameUnreachable } from './unreachable/unreachable';
@@ -53,7 +53,9 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   state.root = stored.root;
   if (stored.frameworkId !== undefined) state.frameworkId = stored.frameworkId;
   for (const spec of stored.runSpecs) state.addRunSpec(newRunSpecState(spec, ctx.options.lastUnusedOffersMax));
-  for (const inst of stored.instances) adopt(ctx, inst);
+  // A record decoded from a recording or a what-if fork is the plain record an Instance's JSON
+  // holds (store/sqlite/codec.ts), not an Instance: it is made one here, the core's one way in.
+  for (const inst of stored.instances) adopt(ctx, inst instanceof Instance ? inst : Instance.from(inst));
   for (const rs of [...state.runSpecs.values()]) lastResort(ctx, setAside, runSpecRecord(rs), () => rearm(ctx, rs), () => forget(ctx, rs));
   for (const d of stored.deployments) {
     const record: SetAsideRecord = { kind: 'deployment', key: d.plan.id, reason: '' };

@@ -1,6 +1,6 @@
 import { appLaunchOperation, podLaunchOperation } from '../../src/scheduler/launcher/task-launch';
 import type { AppSpec } from '../../src/scheduler/model/app';
-import type { Instance, Task } from '../../src/scheduler/model/instance';
+import { Instance, type Task } from '../../src/scheduler/model/instance';
 import type { LaunchOperation, TaskLaunch } from '../../src/scheduler/model/launch';
 import type { Offer, OfferedPool } from '../../src/scheduler/model/offer';
 import type { PodSpec } from '../../src/scheduler/model/pod';
@@ -47,10 +47,10 @@ function newTask(taskId: string, containerName: string | undefined, hostPorts: r
 }
 
 function newInstance(instanceId: string, spec: AppSpec | PodSpec, offer: Offer): Instance {
-  return {
+  return Instance.from({
     instanceId, runSpecId: spec.id, kind: spec.kind, runSpecVersion: spec.version, configVersion: spec.versionInfo.lastConfigChangeAt,
     incarnation: 1, goal: 'Running', condition: 'Provisioned', conditionSinceMs: 0, role: spec.role, agent: offer.agent, tasks: [],
-  } as Instance;
+  });
 }
 
 /** The core's LAUNCH of one task of `app` on `offer`, with these host ports and allocation. */

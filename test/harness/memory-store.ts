@@ -1,6 +1,6 @@
 import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
-import type { Instance } from '../../src/scheduler/model/instance';
+import { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredState } from '../../src/scheduler/ports/store';
 
@@ -160,5 +160,5 @@ export class MemoryStore implements Store {
 }
 
 function snapshot(inst: Instance): Instance {
-  return { ...inst, tasks: inst.tasks.map((t) => ({ ...t })) };
+  return Instance.from({ ...inst, tasks: inst.tasks.map((t) => ({ ...t })) });
 }

@@ -2,7 +2,7 @@ import type { Test } from 'tap';
 import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
 import { emptyRoot, withRunSpec } from '../../src/scheduler/groups/root-group';
-import type { Instance } from '../../src/scheduler/model/instance';
+import { Instance, type InstanceFields } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Store, StoredState } from '../../src/scheduler/ports/store';
 import { makeApp, makePod, versionAt } from '../builders/run-spec-builders';
@@ -22,11 +22,11 @@ export interface StoreBackend {
   persisted(t: Test, write: (store: Store) => void): Promise<StoredState>;
 }
 
-export function instance(id: string, o: Partial<Instance> = {}): Instance {
-  return {
+export function instance(id: string, o: Partial<InstanceFields> = {}): Instance {
+  return Instance.from({
     instanceId: id, runSpecId: '/app', kind: 'app', runSpecVersion: versionAt(0), configVersion: versionAt(0), incarnation: 1,
     goal: 'Running', condition: 'Scheduled', conditionSinceMs: 0, role: '*', tasks: [], ...o,
-  };
+  });
 }
 
 export function rootAt(version: string, ...specs: RunSpec[]): Group {

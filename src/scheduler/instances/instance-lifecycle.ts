@@ -1,7 +1,7 @@
 import type { InstanceContext } from './instance-context';
 import { newInstanceId } from '../kernel/ids';
 import { isTerminalCondition } from '../model/condition';
-import type { Instance } from '../model/instance';
+import { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import { NO_TASKS, clearPlacement, countRole, isActive, isPlaced, markChanged, markCreated, setCondition } from './instance-tracker';
 
@@ -66,7 +66,7 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
   // The new instances in creation order: added below as one batch, then the list their event announces.
   const fresh: Instance[] = [];
   for (let i = 0; i < count; i++) {
-    fresh.push({
+    fresh.push(new Instance({
       instanceId: newInstanceId(spec.id, ctx.random),
       runSpecId: spec.id,
       kind: spec.kind,
@@ -86,7 +86,7 @@ export function scheduleNewInstances(ctx: InstanceContext, rs: RunSpecState, cou
       unreachableSinceMs: undefined,
       killReason: undefined,
       killRequestedAtMs: undefined,
-    });
+    }));
   }
   // Appended as a batch (kernel/append-all.ts): to the run spec's instances and queue, and to the
   // input's write set (state/dirty-instances.ts), in creation order.

@@ -3,8 +3,10 @@ import { instanceChangedEvent } from '../events/instance-events';
 import type { AgentInfo } from '../model/agent';
 import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
-import type { Goal, Instance, InstanceAtEvent, InstanceReservation, KillReason, Task } from '../model/instance';
+import { newTask, type Goal, type Instance, type InstanceAtEvent, type InstanceReservation, type KillReason, type Task } from '../model/instance';
+import { appTaskId } from '../kernel/ids';
 import type { OfferedPool } from '../model/offer';
+import type { ScalarResources } from '../model/resources';
 import type { RunSpec } from '../model/run-spec';
 import type { RunSpecState } from '../state/run-spec-state';
 
@@ -59,6 +61,8 @@ export function setCondition(ctx: InstanceContext, rs: RunSpecState | undefined,
   const wasActive = isActive(inst);
   const wasPlaced = isPlaced(inst);
   const wasRunning = inst.condition === 'Running';
+  // An app task not made yet was launched at the condition's time, which is about to change.
+  inst.keepTasks();
   inst.condition = condition;
   inst.conditionSinceMs = ctx.clock.nowMs();
   ctx.state.changed.add(inst.runSpecId);
@@ -166,7 +170,8 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
 
 /**
  * Binds a Scheduled instance to an agent (the matcher's Commit step, launcher/place-instance.ts):
- * the next incarnation, on `agent`, with its new tasks; the run spec's current definition, counted
+ * the next incarnation, on `agent`, with its new tasks (a pod's), or the facts of an app's one
+ * task, which the instance makes when its tasks are first read (model/instance.ts); the run spec's current definition, counted
  * for constraints, then Provisioned. `allocation` is what was taken from which pool of the offer,
  * kept for resident run specs only. Written before the ACCEPT that launches it
  * ({@link flushInstances}).
@@ -181,7 +186,7 @@ export function clearPlacement(ctx: InstanceContext, rs: RunSpecState, inst: Ins
  */
 export function place(
   ctx: InstanceContext, rs: RunSpecState, inst: Instance, incarnation: number, agent: AgentInfo,
-  allocation: readonly OfferedPool[] | undefined, tasks: Task[],
+  allocation: readonly OfferedPool[] | undefined, tasks: Task[] | AppLaunchFacts,
 ): void {
   const spec = rs.spec;
   inst.incarnation = incarnation;
@@ -193,20 +198,31 @@ export function place(
   const configVersion = spec.versionInfo.lastConfigChangeAt;
   if (inst.configVersion !== configVersion) inst.configVersion = configVersion;
   if (!spec.resident && inst.role !== spec.role) setInstanceRole(ctx, rs, inst, spec.role);
-  inst.tasks = tasks;
   rs.counts.add(agent);
+  const nowMs = ctx.clock.nowMs();
   if (inst.condition !== 'Scheduled') {
+    // Its condition's time may not change (setCondition leaves it when the condition stays): the
+    // app task is made now, with this launch's time, rather than from that time later.
+    inst.tasks = Array.isArray(tasks) ? tasks : [newTask(appTaskId(inst.instanceId, incarnation), undefined, tasks.hostPorts, tasks.resources, nowMs)];
     setCondition(ctx, rs, inst, 'Provisioned');
     return;
   }
-  const nowMs = ctx.clock.nowMs();
   inst.condition = 'Provisioned';
   inst.conditionSinceMs = nowMs;
+  // After the condition's time, which is the app task's launch time until the task is made.
+  if (Array.isArray(tasks)) inst.tasks = tasks;
+  else inst.launchApp(tasks.hostPorts, tasks.resources);
   const state = ctx.state;
   state.changed.add(spec.id);
   // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
   state.dirty.addPlaced(inst);
   ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));
+}
+
+/** An app task's launch as {@link place} takes it: the Task is made from these when first read. */
+export interface AppLaunchFacts {
+  readonly hostPorts: readonly number[];
+  readonly resources: ScalarResources;
 }
 
 /** Records the instance's reservation (resident run specs), or forgets it (`undefined`). */

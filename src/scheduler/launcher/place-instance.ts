@@ -1,6 +1,6 @@
 import type { LaunchContext } from '../launch-queue/launch-context';
-import { appTaskId, podExecutorId, podTaskId } from '../kernel/ids';
-import type { Instance, Task } from '../model/instance';
+import { podExecutorId, podTaskId } from '../kernel/ids';
+import { newTask, type Instance, type Task } from '../model/instance';
 import type { LaunchOperation } from '../model/launch';
 import type { PodSpec } from '../model/pod';
 import type { Offer } from '../model/offer';
@@ -8,7 +8,7 @@ import type { PersistentVolume } from '../model/reservation';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { place } from '../instances/instance-tracker';
-import { appLaunchOperation, podLaunchOperation } from './task-launch';
+import { placedAppLaunch, podLaunchOperation } from './task-launch';
 
 /**
  * The Commit step for one instance: binds a Scheduled instance to the offer's agent, creates its
@@ -39,31 +39,15 @@ export function launchOperation(
   const allocation = spec.resident ? res.allocation : undefined;
   let op: LaunchOperation;
   if (spec.kind === 'app') {
-    const task = newTask(appTaskId(inst.instanceId, incarnation), undefined, res.hostPorts, spec.resources, ctx.clock.nowMs());
-    place(ctx, rs, inst, incarnation, offer.agent, allocation, [task]);
-    op = appLaunchOperation(spec, inst, task, offer, res.allocation);
+    // Neither the instance nor the operation makes the task's Task or id now: the instance makes
+    // them when its tasks are first read (model/instance.ts), the operation when a driver reads it.
+    place(ctx, rs, inst, incarnation, offer.agent, allocation, { hostPorts: res.hostPorts, resources: spec.resources });
+    op = placedAppLaunch(spec, inst, incarnation, res.hostPorts, offer, res.allocation);
   } else {
     place(ctx, rs, inst, incarnation, offer.agent, allocation, podTasks(inst, incarnation, spec, res, ctx.clock.nowMs()));
     op = podLaunchOperation(spec, inst, podExecutorId(inst.instanceId, inst.incarnation), offer, res.allocation);
   }
   return volumes === undefined ? op : withPersistentVolumes(op, volumes);
-}
-
-/** Every field set, in one order: all pod tasks share one object shape. */
-function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: Task['resources'], nowMs: number): Task {
-  return {
-    taskId,
-    containerName,
-    state: undefined,
-    condition: 'Provisioned',
-    hostPorts,
-    resources,
-    healthy: undefined,
-    launchedAtMs: nowMs,
-    startedAtMs: undefined,
-    lastStatusMs: undefined,
-    message: undefined,
-  };
 }
 
 function podTasks(inst: Instance, incarnation: number, spec: PodSpec, res: Reservation, nowMs: number): Task[] {

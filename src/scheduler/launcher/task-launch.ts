@@ -1,6 +1,7 @@
 import { gracePeriodMs } from '../kill/kill-instance';
 import type { AppSpec } from '../model/app';
 import { healthCheckPort } from '../model/health-check-port';
+import { appTaskId } from '../kernel/ids';
 import { isSchedulerRun } from '../model/health-check';
 import type { Instance, Task } from '../model/instance';
 import type {
@@ -31,9 +32,23 @@ interface Placement {
  * facts of the placement (the app, the task, the agent, the instance's id and role then), all
  * immutable, so what a driver reads is what building it at once would have given.
  */
-export function appLaunchOperation(app: AppSpec, inst: Instance, task: Task, offer: Offer, allocation: readonly OfferedPool[]): LaunchOperation {
-  return new AppLaunch(app, inst.instanceId, inst.role, offer.agent, task, allocation);
+export function appLaunchOperation(app: AppSpec, inst: Instance, task: LaunchedTask, offer: Offer, allocation: readonly OfferedPool[]): LaunchOperation {
+  return new AppLaunch(app, inst.instanceId, inst.role, offer.agent, allocation, task.taskId, 0, task.hostPorts, task.resources);
 }
+
+/**
+ * The LAUNCH of the app instance just placed as `incarnation` (launcher/place-instance.ts): as
+ * {@link appLaunchOperation} of its task, whose id ({@link appTaskId}) is made only when the
+ * resolved task is read, so a placement makes no task id a driver does not read.
+ */
+export function placedAppLaunch(
+  app: AppSpec, inst: Instance, incarnation: number, hostPorts: readonly number[], offer: Offer, allocation: readonly OfferedPool[],
+): LaunchOperation {
+  return new AppLaunch(app, inst.instanceId, inst.role, offer.agent, allocation, undefined, incarnation, hostPorts, app.resources);
+}
+
+/** What a launch reads of its task. */
+type LaunchedTask = Pick<Task, 'taskId' | 'containerName' | 'hostPorts' | 'resources'>;
 
 /**
  * An app's LAUNCH whose `task` (the resolved {@link TaskLaunch}) is built on its first read and
@@ -53,20 +68,36 @@ class AppLaunch {
   readonly #instanceId: string;
   readonly #role: string;
   readonly #agent: AgentInfo;
-  readonly #task: Task;
+  /** The task's id; undefined: {@link appTaskId} of the instance and `#incarnation`, made when resolved. */
+  readonly #taskId: string | undefined;
+  readonly #incarnation: number;
+  readonly #hostPorts: readonly number[];
+  readonly #resources: Task['resources'];
   #resolved: TaskLaunch | undefined = undefined;
 
-  constructor(app: AppSpec, instanceId: string, role: string, agent: AgentInfo, task: Task, allocation: readonly OfferedPool[]) {
+  constructor(
+    app: AppSpec, instanceId: string, role: string, agent: AgentInfo, allocation: readonly OfferedPool[],
+    taskId: string | undefined, incarnation: number, hostPorts: readonly number[], resources: Task['resources'],
+  ) {
     this.allocation = allocation;
     this.#app = app;
     this.#instanceId = instanceId;
     this.#role = role;
     this.#agent = agent;
-    this.#task = task;
+    this.#taskId = taskId;
+    this.#incarnation = incarnation;
+    this.#hostPorts = hostPorts;
+    this.#resources = resources;
   }
 
   get task(): TaskLaunch {
-    this.#resolved ??= appTaskLaunch(this.#app, { instanceId: this.#instanceId, role: this.#role, agent: this.#agent }, this.#task);
+    if (this.#resolved === undefined) {
+      const task: LaunchedTask = {
+        taskId: this.#taskId ?? appTaskId(this.#instanceId, this.#incarnation), containerName: undefined,
+        hostPorts: this.#hostPorts, resources: this.#resources,
+      };
+      this.#resolved = appTaskLaunch(this.#app, { instanceId: this.#instanceId, role: this.#role, agent: this.#agent }, task);
+    }
     return this.#resolved;
   }
 
@@ -94,7 +125,7 @@ export function podLaunchOperation(
 
 type Resolved = 'env' | 'secretEnv' | 'secretVolumes' | 'fetch' | 'volumes' | 'ports' | 'labels';
 
-function baseLaunch(p: Placement, task: Task, runSpec: AppSpec | PodSpec): Omit<TaskLaunch, Resolved> {
+function baseLaunch(p: Placement, task: LaunchedTask, runSpec: AppSpec | PodSpec): Omit<TaskLaunch, Resolved> {
   return {
     taskId: task.taskId,
     instanceId: p.instanceId,
@@ -110,7 +141,7 @@ function baseLaunch(p: Placement, task: Task, runSpec: AppSpec | PodSpec): Omit<
   };
 }
 
-function appTaskLaunch(app: AppSpec, p: Placement, task: Task): TaskLaunch {
+function appTaskLaunch(app: AppSpec, p: Placement, task: LaunchedTask): TaskLaunch {
   const parts = appLaunchParts(app);
   const hostPorts = task.hostPorts;
   // The same keys in the same order as every other launch (baseLaunch's, then the resolved ones):

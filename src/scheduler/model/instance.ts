@@ -4,6 +4,8 @@ import type { OfferedPool } from './offer';
 import type { PersistentVolume } from './reservation';
 import type { ScalarResources } from './resources';
 import type { TaskState } from './task-state';
+import { appTaskId } from '../kernel/ids';
+import { assert } from '../kernel/assert';
 
 /**
  * What the scheduler wants of an instance: keep it running; stop it but keep its record
@@ -32,8 +34,11 @@ export interface Task {
   message?: string;
 }
 
-/** One scheduled copy of a run spec. An app instance has one task; a pod instance one per container. */
-export interface Instance {
+/**
+ * An instance's fields as plain data: what the store's records, recovery and tests build an
+ * {@link Instance} from ({@link Instance.from}) and what its JSON holds ({@link Instance.toJSON}).
+ */
+export interface InstanceFields {
   readonly instanceId: string;
   readonly runSpecId: string;
   readonly kind: 'app' | 'pod';
@@ -70,6 +75,175 @@ export interface Instance {
   unreachableSinceMs?: number;
   killReason?: KillReason;
   killRequestedAtMs?: number;
+}
+
+/**
+ * One scheduled copy of a run spec. An app instance has one task; a pod instance one per container.
+ *
+ * A class rather than a plain record for one reason: an app instance's Task is made when it is
+ * first read, not when the instance is placed. Placing a million instances (bench:match) with a
+ * Task, its list and its id each left ~200 bytes per placement for the young-generation GC to
+ * copy into the old one, about half of the match's time (bench/README.md, "What the object model
+ * costs the match"). {@link launchApp} keeps the launch's facts (the host ports and resources;
+ * the incarnation is a field already, and the launch time is {@link conditionSinceMs} until the
+ * Task is made) in the instance's own fields, which the instance had from its creation;
+ * {@link tasks} builds the Task from them on its first read and keeps it, so every later read,
+ * and every write through the instance tracker, sees one Task, as before. The tracker makes the
+ * Task ({@link keepTasks}) before it changes the condition's time.
+ *
+ * The launch's facts are private fields: an instance's own enumerable properties are exactly
+ * {@link InstanceFields}' but `tasks` (a getter on the prototype), and {@link toJSON} gives the
+ * plain record with its tasks. A copy must name `tasks` (`{ ...inst, tasks: inst.tasks }`): an
+ * object spread copies own properties only. Every field is set in the constructor, in one
+ * order, so all instances share one object shape (a million are made at scale).
+ *
+ * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
+ * {@link launchApp} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
+ */
+export class Instance {
+  readonly instanceId: string;
+  readonly runSpecId: string;
+  readonly kind: 'app' | 'pod';
+  runSpecVersion: string;
+  /** See {@link InstanceFields.configVersion}. */
+  configVersion: string;
+  /** Launch attempt number; task ids of apps carry it. Bumped on every relaunch. */
+  incarnation: number;
+  goal: Goal;
+  condition: Condition;
+  conditionSinceMs: number;
+  role: string;
+  /** Placement; undefined while Scheduled. */
+  agent: AgentInfo | undefined;
+  /** See {@link InstanceFields.allocation}. */
+  allocation: readonly OfferedPool[] | undefined;
+  /** See {@link InstanceFields.reservation}. */
+  reservation: InstanceReservation | undefined;
+  healthy: boolean | undefined;
+  ready: boolean | undefined;
+  startedAtMs: number | undefined;
+  unreachableSinceMs: number | undefined;
+  killReason: KillReason | undefined;
+  killRequestedAtMs: number | undefined;
+  /** The tasks once made; undefined while an app's launched task is still only its facts below. */
+  #tasks: Task[] | undefined;
+  /** The facts of an app's task not made yet ({@link launchApp}); meaningless while `#tasks` is set. */
+  #hostPorts: readonly number[];
+  #resources: ScalarResources | undefined;
+
+  constructor(f: InstanceFields) {
+    this.instanceId = f.instanceId;
+    this.runSpecId = f.runSpecId;
+    this.kind = f.kind;
+    this.runSpecVersion = f.runSpecVersion;
+    this.configVersion = f.configVersion;
+    this.incarnation = f.incarnation;
+    this.goal = f.goal;
+    this.condition = f.condition;
+    this.conditionSinceMs = f.conditionSinceMs;
+    this.role = f.role;
+    this.agent = f.agent;
+    this.allocation = f.allocation;
+    this.reservation = f.reservation;
+    this.healthy = f.healthy;
+    this.ready = f.ready;
+    this.startedAtMs = f.startedAtMs;
+    this.unreachableSinceMs = f.unreachableSinceMs;
+    this.killReason = f.killReason;
+    this.killRequestedAtMs = f.killRequestedAtMs;
+    this.#tasks = f.tasks;
+    this.#hostPorts = NO_PORTS;
+    this.#resources = undefined;
+  }
+
+  /** An instance of these fields (the store's records, recovery, tests). */
+  static from(f: InstanceFields): Instance {
+    return new Instance(f);
+  }
+
+  /**
+   * The instance's tasks: an app's launched task is made on the first read (from the facts
+   * {@link launchApp} kept) and the same Task is returned from then on.
+   */
+  get tasks(): Task[] {
+    return this.#tasks ?? this.#makeAppTask();
+  }
+
+  /**
+   * The tasks as {@link tasks} gives them, for a reader that only copies them (the store's
+   * record, the JSON): an app's task not made yet is made for this read and not kept, so that
+   * writing a placed instance to the store does not make the instance keep a Task.
+   */
+  peekTasks(): readonly Task[] {
+    return this.#tasks ?? this.#appTasks();
+  }
+
+  /** Replaces the tasks (the instance tracker: a pod's launch, a placement cleared). */
+  set tasks(tasks: Task[]) {
+    this.#tasks = tasks;
+  }
+
+  /**
+   * The app instance was launched as incarnation {@link incarnation} at {@link conditionSinceMs}
+   * (both set before), its one task with these host ports and resources: the Task, with the id
+   * {@link appTaskId} gives and launched at that time, is made when {@link tasks} is first read,
+   * or by {@link keepTasks} before the condition's time changes. (No time of its own: a second
+   * double field would be one more boxed number per instance to write, in another cache line.)
+   */
+  launchApp(hostPorts: readonly number[], resources: ScalarResources): void {
+    this.#tasks = undefined;
+    // Stores of what is usually there already are skipped: no write barrier into an old instance.
+    if (this.#hostPorts !== hostPorts) this.#hostPorts = hostPorts;
+    if (this.#resources !== resources) this.#resources = resources;
+  }
+
+  /** Makes and keeps the app task not made yet (the tracker, before {@link conditionSinceMs} changes). */
+  keepTasks(): void {
+    if (this.#tasks === undefined) this.#tasks = this.#appTasks();
+  }
+
+  /** The plain record: every field as {@link InstanceFields} has it, its tasks included. */
+  toJSON(): InstanceFields {
+    return {
+      instanceId: this.instanceId, runSpecId: this.runSpecId, kind: this.kind, runSpecVersion: this.runSpecVersion,
+      configVersion: this.configVersion, incarnation: this.incarnation, goal: this.goal, condition: this.condition,
+      conditionSinceMs: this.conditionSinceMs, role: this.role, agent: this.agent, allocation: this.allocation,
+      reservation: this.reservation, tasks: this.peekTasks() as Task[], healthy: this.healthy, ready: this.ready, startedAtMs: this.startedAtMs,
+      unreachableSinceMs: this.unreachableSinceMs, killReason: this.killReason, killRequestedAtMs: this.killRequestedAtMs,
+    };
+  }
+
+  #makeAppTask(): Task[] {
+    const tasks = this.#appTasks();
+    this.#tasks = tasks;
+    return tasks;
+  }
+
+  /** The app task {@link launchApp} described, made now. */
+  #appTasks(): Task[] {
+    const resources = this.#resources;
+    if (resources === undefined) assert(false, `instance ${this.instanceId} has neither tasks nor a launched app task`);
+    return [newTask(appTaskId(this.instanceId, this.incarnation), undefined, this.#hostPorts, resources, this.conditionSinceMs)];
+  }
+}
+
+const NO_PORTS: readonly number[] = [];
+
+/** A task just launched (no status yet, Provisioned). Every field set, in one order: all tasks share one object shape. */
+export function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: ScalarResources, nowMs: number): Task {
+  return {
+    taskId,
+    containerName,
+    state: undefined,
+    condition: 'Provisioned',
+    hostPorts,
+    resources,
+    healthy: undefined,
+    launchedAtMs: nowMs,
+    startedAtMs: undefined,
+    lastStatusMs: undefined,
+    message: undefined,
+  };
 }
 
 /** Where a resident instance's resources are reserved, and its volumes (see `Instance.reservation`). */

@@ -1,6 +1,6 @@
 import type { AgentAttribute, AgentInfo } from '../../scheduler/model/agent';
 import { CONDITIONS, type Condition } from '../../scheduler/model/condition';
-import type { Goal, Instance, InstanceReservation, KillReason, Task } from '../../scheduler/model/instance';
+import { Instance, type Goal, type InstanceReservation, type KillReason, type Task } from '../../scheduler/model/instance';
 import type { OfferedPool } from '../../scheduler/model/offer';
 import type { PersistentVolume } from '../../scheduler/model/reservation';
 import type { ScalarResources } from '../../scheduler/model/resources';
@@ -110,7 +110,8 @@ export function instanceToStored(instance: Instance): StoredInstanceV1 {
     ...defined('agent', i.agent === undefined ? undefined : agentToStored(i.agent)),
     ...defined('allocation', i.allocation?.map(poolCopy)),
     ...defined('reservation', i.reservation === undefined ? undefined : reservationCopy(i.reservation)),
-    tasks: i.tasks.map(taskToStored),
+    // Read without making the instance keep an app task it has not made yet (model/instance.ts).
+    tasks: i.peekTasks().map(taskToStored),
     ...defined('healthy', i.healthy), ...defined('ready', i.ready), ...defined('startedAtMs', i.startedAtMs),
     ...defined('unreachableSinceMs', i.unreachableSinceMs), ...defined('killReason', i.killReason),
     ...defined('killRequestedAtMs', i.killRequestedAtMs),
@@ -119,7 +120,7 @@ export function instanceToStored(instance: Instance): StoredInstanceV1 {
 
 /** The core's instance of a stored record that passed {@link STORED_INSTANCE_SCHEMA}. */
 export function instanceFromStored(s: StoredInstanceV1): Instance {
-  return {
+  return Instance.from({
     instanceId: s.instanceId, runSpecId: s.runSpecId, kind: s.kind, runSpecVersion: s.runSpecVersion, configVersion: s.configVersion,
     incarnation: s.incarnation, goal: s.goal, condition: s.condition, conditionSinceMs: s.conditionSinceMs, role: s.role,
     ...defined('agent', s.agent === undefined ? undefined : agentFromStored(s.agent)),
@@ -129,7 +130,7 @@ export function instanceFromStored(s: StoredInstanceV1): Instance {
     ...defined('healthy', s.healthy), ...defined('ready', s.ready), ...defined('startedAtMs', s.startedAtMs),
     ...defined('unreachableSinceMs', s.unreachableSinceMs), ...defined('killReason', s.killReason),
     ...defined('killRequestedAtMs', s.killRequestedAtMs),
-  };
+  });
 }
 
 function taskToStored(t: Task): StoredTaskV1 {

@@ -14,9 +14,12 @@
  * | a plain object that looks like a tag | `{"$obj": {…}}` (escaped) |
  *
  * `undefined` object fields are dropped (the core's optional fields are absent, not undefined, so
- * `decode(encode(x))` deep-equals `x`). Anything else that JSON would silently change — a class
- * instance (Date …), a function, a symbol, a bigint — is refused with an Error rather than stored
- * wrongly.
+ * `decode(encode(x))` deep-equals `x`). A class instance whose `toJSON()` gives a plain object (the
+ * core's Instance, model/instance.ts: its record with its tasks) is encoded as that object, and
+ * decodes to it: a plain record, which the core takes back as an instance at recovery
+ * (recover-state.ts). Anything else that JSON would silently change — another class instance
+ * (Date, whose `toJSON` gives a string …), a function, a symbol, a bigint — is refused with an
+ * Error rather than stored wrongly.
  */
 
 /** A JSON-representable value (what {@link toJsonTree} produces and JSON.parse returns). */
@@ -73,11 +76,25 @@ function encodeObject(value: object, at: string): JsonValue {
   if (Array.isArray(value)) return value.map((v: unknown, i) => encodeElement(v, `${at}[${i}]`));
   if (value instanceof Map) return { [MAP_TAG]: [...(value as Map<unknown, unknown>)].map(([k, v], i) => encodeEntry(k, v, at, i)) };
   if (value instanceof Set) return { [SET_TAG]: [...(value as Set<unknown>)].map((v, i) => toJsonTree(v, `${at}{${i}}`)) };
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) {
-    throw new Error(`codec: cannot encode an instance of ${value.constructor.name} at ${at}`);
+  if (!isPlain(value)) {
+    const plain = plainJsonOf(value);
+    if (plain === undefined) throw new Error(`codec: cannot encode an instance of ${value.constructor.name} at ${at}`);
+    return encodePlain(plain, at);
   }
   return encodePlain(value as Record<string, unknown>, at);
+}
+
+function isPlain(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** What a class instance's `toJSON()` gives, when that is a plain object; undefined otherwise. */
+function plainJsonOf(value: object): Record<string, unknown> | undefined {
+  const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON !== 'function') return undefined;
+  const json: unknown = toJSON.call(value);
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && isPlain(json) ? json as Record<string, unknown> : undefined;
 }
 
 /** An array element: JSON would turn `undefined` into null, so it is tagged. */

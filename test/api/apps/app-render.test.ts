@@ -1,7 +1,7 @@
 import t from 'tap';
 import { resolveAppEmbed } from '../../../src/api/render/app-embed';
 import { appTaskCounts, appTaskStats } from '../../../src/api/render/app-task-stats';
-import type { Instance } from '../../../src/scheduler/model/instance';
+import { Instance } from '../../../src/scheduler/model/instance';
 import type { TaskState } from '../../../src/scheduler/model/task-state';
 
 t.test('embed names with any accepted prefix resolve to the same parts (fact 36)', async (t) => {
@@ -22,7 +22,7 @@ let nextInstance = 0;
 
 /** An instance with one task in `state` (undefined: launched, no status yet), started at `startedAtMs`. */
 function instance(version: string, state: TaskState | undefined, o: { healthy?: boolean; startedAtMs?: number; scheduled?: boolean } = {}): Instance {
-  return {
+  return Instance.from({
     instanceId: `a.instance-${++nextInstance}`, runSpecId: '/a', kind: 'app', runSpecVersion: version, configVersion: version,
     incarnation: 1, goal: 'Running', condition: o.scheduled === true ? 'Scheduled' : state === 'TASK_RUNNING' ? 'Running' : 'Staging',
     conditionSinceMs: 0, role: '*', healthy: o.healthy,
@@ -30,7 +30,7 @@ function instance(version: string, state: TaskState | undefined, o: { healthy?: 
       taskId: 't', state, condition: 'Running', hostPorts: [], resources: { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 },
       launchedAtMs: 0, startedAtMs: o.startedAtMs,
     }],
-  } as Instance;
+  });
 }
 
 t.test('counts: launched without status or staging = staged; health only when known (fact 35)', async (t) => {

@@ -4,7 +4,7 @@ import { instanceState, type PodInstanceState } from '../../../src/api/render/po
 import { podInstanceJson } from '../../../src/api/render/pod-instance-json';
 import type { Condition } from '../../../src/scheduler/model/condition';
 import type { HealthCheckSpec } from '../../../src/scheduler/model/health-check';
-import type { Instance, Task } from '../../../src/scheduler/model/instance';
+import { Instance, type Task, type InstanceFields } from '../../../src/scheduler/model/instance';
 import type { PodContainer } from '../../../src/scheduler/model/pod';
 import type { TaskState } from '../../../src/scheduler/model/task-state';
 import { START_MS } from '../../harness/core-harness';
@@ -140,11 +140,11 @@ for (const c of healthCases) {
   });
 }
 
-function makeInstance(condition: Condition, over: Partial<Instance> = {}): Instance {
-  return {
+function makeInstance(condition: Condition, over: Partial<InstanceFields> = {}): Instance {
+  return Instance.from({
     instanceId: 'p.instance-1', runSpecId: '/p', kind: 'pod', runSpecVersion: T0, configVersion: T0, incarnation: 1,
     goal: 'Running', condition, conditionSinceMs: START_MS, role: '*', tasks: [], ...over,
-  };
+  });
 }
 
 const stateCases: readonly [Condition, PodInstanceState][] = [

@@ -2,7 +2,7 @@ import t from 'tap';
 import { makeApi } from '../api-fixture';
 import { appTasksJson, taskJson, taskStateOf } from '../../../src/api/render/task-json';
 import { CONDITIONS, type Condition } from '../../../src/scheduler/model/condition';
-import type { Instance, Task } from '../../../src/scheduler/model/instance';
+import { Instance, type Task, type InstanceFields } from '../../../src/scheduler/model/instance';
 import type { ProbeRequest } from '../../../src/scheduler/ports/prober';
 import { makeAgent, makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makeHealthCheck, makePod } from '../../builders/run-spec-builders';
@@ -13,12 +13,12 @@ function makeTask(o: Partial<Task> = {}): Task {
   return { taskId: 'web.instance-1._app.1', condition: 'Running', hostPorts: [31001], resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 }, launchedAtMs: START_MS, ...o };
 }
 
-function makeInstance(task: Task, o: Partial<Instance> = {}): Instance {
-  return {
+function makeInstance(task: Task, o: Partial<InstanceFields> = {}): Instance {
+  return Instance.from({
     instanceId: 'web.instance-1', runSpecId: '/web', kind: 'app', runSpecVersion: 'v1', configVersion: 'v1', incarnation: 1,
     goal: 'Running', condition: task.condition, conditionSinceMs: START_MS, role: 'dev', agent: makeAgent({ hostname: 'h9' }),
     tasks: [task], ...o,
-  };
+  });
 }
 
 t.test('taskStateOf: every condition has a Mesos state, staging for the Marathon-only ones', async (t) => {

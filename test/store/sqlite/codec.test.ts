@@ -53,7 +53,8 @@ t.test('everything a real core run stores round-trips, Map order included', asyn
     ...state.versions.map((s): [string, unknown] => [`version ${s.id} ${s.version}`, s]),
     ...state.rootVersions.map((g): [string, unknown] => [`root version ${g.version}`, g]),
     ...state.deployments.map((d): [string, unknown] => [`deployment ${d.plan.id} (with original and target roots)`, d]),
-    ...state.instances.map((i): [string, unknown] => [`instance ${i.instanceId} (${i.condition})`, i]),
+    // An instance is stored as its record (its toJSON): that is what decodes.
+    ...state.instances.map((i): [string, unknown] => [`instance ${i.instanceId} (${i.condition})`, i.toJSON()]),
   ];
   for (const [name, value] of objects) t.equal(exactDiff(roundTrip(value), value), undefined, name);
 });
@@ -65,6 +66,8 @@ t.test('values JSON would silently change are refused, naming where they are', a
     ['a bigint', [1n], /bigint at \$\[0\]/],
     ['a symbol', { s: Symbol('x') }, /symbol at \$\.s/],
     ['a class instance inside a Map', new Map([['k', new (class Thing {})()]]), /instance of Thing at \$<k>/],
+    ['a class whose toJSON gives an array', { v: new (class Listed { toJSON(): number[] { return [1]; } })() }, /instance of Listed at \$\.v/],
+    ['a class whose toJSON gives another class instance', { v: new (class Dated { toJSON(): Date { return new Date(0); } })() }, /instance of Dated at \$\.v/],
     ['undefined at the top', undefined, /undefined at \$/],
   ];
   for (const [name, value, message] of cases) t.throws(() => encode(value), { message }, name);
@@ -100,4 +103,18 @@ t.test('the comparator these tests rely on sees what strictSame would miss', asy
   ];
   for (const [name, a, b] of cases) t.not(exactDiff(a, b), undefined, name);
   t.equal(exactDiff({ a: 1, b: undefined }, { a: 1 }), undefined, 'an undefined field is an absent field');
+});
+
+t.test('a class instance whose toJSON gives a plain object (the core\'s Instance) is encoded as that object', async (t) => {
+  class Point {
+    readonly #secret = 7;
+    constructor(readonly x: number) {}
+    get doubled(): number {
+      return this.x * 2 + this.#secret * 0;
+    }
+    toJSON(): { x: number; doubled: number } {
+      return { x: this.x, doubled: this.doubled };
+    }
+  }
+  t.strictSame(decode(encode({ p: new Point(3) })), { p: { x: 3, doubled: 6 } }, 'its JSON, a plain record, with what its getters give');
 });

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, truncateSync, writeFileSync } fro
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import t, { type Test } from 'tap';
-import type { Instance } from '../../../src/scheduler/model/instance';
+import { Instance } from '../../../src/scheduler/model/instance';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { PACER_APPLICATION_ID, STORE_FORMAT_VERSION } from '../../../src/store/sqlite/store-format';
 import { makeApp } from '../../builders/run-spec-builders';
@@ -12,7 +12,7 @@ import { openStore, tempDir, tempStorePath, withRawDb } from './store-fixture';
 function writtenStore(t: Test): string {
   const path = tempStorePath(t);
   const store = SqliteStore.open(path);
-  const instances = Array.from({ length: 300 }, (_, i): Instance => ({
+  const instances = Array.from({ length: 300 }, (_, i): Instance => Instance.from({
     instanceId: `app.instance-${String(i).padStart(4, '0')}`, runSpecId: '/app', kind: 'app', runSpecVersion: 'v', configVersion: 'v',
     incarnation: 1, goal: 'Running', condition: 'Running', conditionSinceMs: i, role: '*', tasks: [],
   }));

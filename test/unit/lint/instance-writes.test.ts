@@ -29,6 +29,8 @@ const cases: { name: string; file: string; code: string; rules: string[] }[] = [
   { name: 'the store fixes a record up', file: 'src/store/x.ts', code: body("inst.goal = 'Stopped';"), rules: [RULE] },
   { name: 'the runtime', file: 'src/runtime/x.ts', code: body("inst.role = 'x';"), rules: [RULE] },
   { name: 'HA', file: 'src/ha/x.ts', code: body('inst.agent = undefined;'), rules: [RULE] },
+  { name: 'the launcher launches an app task itself', file: 'src/scheduler/launcher/x.ts', code: body('inst.launchApp([], { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 }, 0);'), rules: [RULE] },
+  { name: 'the tracker launches an app task', file: TRACKER, code: body('inst.launchApp([], { cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0 }, 0);'), rules: [] },
   { name: 'the tracker writes', file: TRACKER, code: body("inst.healthy = true;\n  inst.incarnation++;\n  ctx.state.dirty.add(inst);"), rules: [] },
   { name: 'reading is free', file: 'src/scheduler/health/x.ts', code: body('if (inst.healthy === true && inst.incarnation > 0) return;'), rules: [] },
   { name: 'run-spec state is not instance state', file: 'src/scheduler/instances/x.ts',

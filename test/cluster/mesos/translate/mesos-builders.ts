@@ -2,7 +2,7 @@ import { compileLaunchRequest } from '../../../../src/scheduler/state/launch-req
 import { OfferLedger } from '../../../../src/scheduler/matcher/offer-ledger';
 import { reserve } from '../../../../src/scheduler/matcher/reserve';
 import { appLaunchOperation, podLaunchOperation } from '../../../../src/scheduler/launcher/task-launch';
-import type { Instance, Task } from '../../../../src/scheduler/model/instance';
+import { Instance, type Task } from '../../../../src/scheduler/model/instance';
 import type { LaunchOperation } from '../../../../src/scheduler/model/launch';
 import type { Offer } from '../../../../src/scheduler/model/offer';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
@@ -107,10 +107,10 @@ export function coreLaunches(offer: Offer, specs: readonly RunSpec[]): LaunchOpe
   return specs.map((spec, n) => {
     const res = reserve(compileLaunchRequest(spec), ledger);
     const instanceId = `${spec.id.slice(1).replace(/\//g, '_')}.instance-${n + 1}`;
-    const inst: Instance = {
+    const inst: Instance = Instance.from({
       instanceId, runSpecId: spec.id, kind: spec.kind, runSpecVersion: spec.version, configVersion: spec.versionInfo.lastConfigChangeAt,
       incarnation: 1, goal: 'Running', condition: 'Provisioned', conditionSinceMs: 0, role: spec.role, agent: offer.agent, tasks: [],
-    };
+    });
     if (spec.kind === 'app') {
       inst.tasks = [task(`${instanceId}._app.1`, undefined, res.hostPorts, spec.resources)];
       return appLaunchOperation(spec, inst, inst.tasks[0], offer, res.allocation);

@@ -2,6 +2,9 @@ import t from 'tap';
 import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
+import type { InstanceContext } from '../../../../src/scheduler/instances/instance-context';
+import { setCondition } from '../../../../src/scheduler/instances/instance-tracker';
+import { Instance } from '../../../../src/scheduler/model/instance';
 
 const T0 = '2026-01-01T00:00:00.000Z';
 
@@ -297,4 +300,48 @@ t.test('re-creating a run spec while it is being deleted cancels the delete', as
   t.same(h.events('app_terminated_event'), []);
   t.ok(h.scheduler.runSpec('/app'));
   t.equal(h.instances('/app').filter((i) => i.condition === 'Scheduled').length, 1, 'the target is filled again');
+});
+
+t.test('an app task keeps its launch time whatever changes the condition before its task is read', async (t) => {
+  // The task is made when first read (model/instance.ts), from the condition's time at the launch:
+  // every change of the condition must make it first. Each way below changes the condition of a
+  // just-placed instance whose task nobody has read yet (the harness reads no task).
+  const cases: { name: string; change: (h: Harness, instanceId: string, taskId: string) => void }[] = [
+    { name: 'TASK_STAGING', change: (h, _i, taskId) => h.status(taskId, 'TASK_STAGING') },
+    { name: 'TASK_RUNNING', change: (h, _i, taskId) => h.status(taskId, 'TASK_RUNNING') },
+    { name: 'a kill, then TASK_KILLING', change: (h, instanceId, taskId) => { h.kill('/app', [instanceId]); h.status(taskId, 'TASK_KILLING'); } },
+  ];
+  for (const c of cases) {
+    const h = new Harness();
+    h.put(makeApp({ hostPorts: [0] }));
+    h.advance(1234);
+    const [l] = h.offer(makeOffer({ agent: { hostname: 'h1', agentId: 'a1' } }));
+    const launchedAtMs = h.nowMs;
+    const inst = h.instances('/app')[0];
+    h.advance(5000);
+    c.change(h, inst.instanceId, l.taskId);
+    t.not(inst.conditionSinceMs, launchedAtMs, `${c.name}: the condition's time moved`);
+    t.equal(inst.tasks[0].taskId, l.taskId, `${c.name}: the task launched`);
+    t.equal(inst.tasks[0].launchedAtMs, launchedAtMs, `${c.name}: launched at the placement, not at the change`);
+  }
+});
+
+t.test('setCondition makes an app task not made yet before it moves the condition\'s time (the launch time)', async (t) => {
+  // The status path reads the task before any change (the look-up of its instance does), so this
+  // calls the tracker directly, with only what setCondition touches.
+  const nowMs = { value: 1_000 };
+  const ctx = {
+    clock: { nowMs: () => nowMs.value },
+    state: { changed: new Set<string>(), dirty: { add: () => undefined } },
+    effects: { event: () => undefined },
+  } as unknown as InstanceContext;
+  const inst = Instance.from({
+    instanceId: 'app.instance-1', runSpecId: '/app', kind: 'app', runSpecVersion: 'v', configVersion: 'v', incarnation: 1,
+    goal: 'Running', condition: 'Provisioned', conditionSinceMs: 1_000, role: '*', tasks: [],
+  });
+  inst.launchApp([31_000], { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 });
+  nowMs.value = 6_000;
+  setCondition(ctx, undefined, inst, 'Running');
+  t.equal(inst.conditionSinceMs, 6_000);
+  t.equal(inst.tasks[0].launchedAtMs, 1_000, 'launched at 1,000, not at the change');
 });

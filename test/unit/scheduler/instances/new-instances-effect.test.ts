@@ -4,7 +4,7 @@ import { instanceChangedEvent } from '../../../../src/scheduler/events/instance-
 import { EffectApplier } from '../../../../src/scheduler/instances/effect-applier';
 import { InstanceEffects } from '../../../../src/scheduler/instances/instance-effects';
 import type { MarathonEvent } from '../../../../src/scheduler/model/events';
-import type { Instance, InstanceAtEvent } from '../../../../src/scheduler/model/instance';
+import { Instance, type InstanceAtEvent } from '../../../../src/scheduler/model/instance';
 import type { SchedulerPorts } from '../../../../src/scheduler/ports/scheduler-ports';
 
 /*
@@ -29,12 +29,12 @@ const PORTS = {
 } as unknown as SchedulerPorts;
 
 function made(n: number, version: string): Instance {
-  return {
+  return Instance.from({
     instanceId: `web.instance-${n}`, runSpecId: '/web', kind: 'app', runSpecVersion: version, configVersion: version,
     incarnation: 0, goal: 'Running', condition: 'Scheduled', conditionSinceMs: NOW_MS, role: '*', agent: undefined,
     allocation: undefined, tasks: [], healthy: undefined, ready: undefined, startedAtMs: undefined,
     unreachableSinceMs: undefined, killReason: undefined, killRequestedAtMs: undefined,
-  };
+  });
 }
 
 /** Changes to an instance after its creation was decided and before the effects are carried out. */

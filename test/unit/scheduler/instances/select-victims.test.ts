@@ -1,7 +1,7 @@
 import t from 'tap';
 import { selectVictims } from '../../../../src/scheduler/instances/select-victims';
 import type { Condition } from '../../../../src/scheduler/model/condition';
-import type { Instance } from '../../../../src/scheduler/model/instance';
+import { Instance } from '../../../../src/scheduler/model/instance';
 import type { KillSelection } from '../../../../src/scheduler/model/run-spec';
 
 /**
@@ -10,10 +10,10 @@ import type { KillSelection } from '../../../../src/scheduler/model/run-spec';
  * time (YOUNGEST_FIRST: the most recently started first); ties by instance id.
  */
 function inst(id: string, condition: Condition, startedAtMs: number, healthy?: boolean): Instance {
-  return {
+  return Instance.from({
     instanceId: id, runSpecId: '/a', kind: 'app', runSpecVersion: 'v', configVersion: 'v', incarnation: 1, goal: 'Running',
     condition, conditionSinceMs: startedAtMs, role: '*', tasks: [], startedAtMs, ...(healthy === undefined ? {} : { healthy }),
-  };
+  });
 }
 
 const ALL: readonly Instance[] = [

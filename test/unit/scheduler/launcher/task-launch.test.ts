@@ -1,7 +1,8 @@
 import t from 'tap';
 import type { Offer } from '../../../../src/scheduler/model/offer';
 import { makeOffer } from '../../../builders/cluster-builders';
-import { appLaunchOperation } from '../../../../src/scheduler/launcher/task-launch';
+import { appLaunchOperation, placedAppLaunch } from '../../../../src/scheduler/launcher/task-launch';
+import { appTaskId } from '../../../../src/scheduler/kernel/ids';
 import { appLaunchOn, podLaunchOn } from '../../../builders/launch-builders';
 import { makeApp, makeEndpoint, makeHealthCheck, makePod, makePortMapping } from '../../../builders/run-spec-builders';
 
@@ -175,4 +176,19 @@ t.test('a LAUNCH read after its instance changed still has the placement\'s role
   if (op.kind !== 'launch') throw new Error('an app launch');
   t.equal(op.task.role, 'prod', 'the role when it was placed');
   t.equal(op.task.agentId, 'a1');
+});
+
+t.test('a placed app\'s LAUNCH names its task by the instance and incarnation, and resolves as the LAUNCH of that task', async (t) => {
+  const app = makeApp({ id: '/web', hostPorts: [0], role: 'prod' });
+  const inst = { instanceId: 'web.instance-9', role: 'prod' } as { instanceId: string; role: string };
+  const cases: { incarnation: number; hostPorts: number[] }[] = [{ incarnation: 1, hostPorts: [31_000] }, { incarnation: 7, hostPorts: [31_009] }];
+  for (const c of cases) {
+    const placed = placedAppLaunch(app, inst as never, c.incarnation, c.hostPorts, offer, []);
+    const taskId = appTaskId(inst.instanceId, c.incarnation);
+    const asTask = appLaunchOperation(app, inst as never, { taskId, containerName: undefined, hostPorts: c.hostPorts, resources: app.resources }, offer, []);
+    if (placed.kind !== 'launch' || asTask.kind !== 'launch') throw new Error('app launches');
+    t.equal(placed.task.taskId, taskId, `incarnation ${c.incarnation}: ${taskId}`);
+    t.same(placed.task, asTask.task, `incarnation ${c.incarnation}: the same resolved task`);
+    t.equal(placed.task, placed.task, 'resolved once');
+  }
 });

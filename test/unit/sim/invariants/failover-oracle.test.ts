@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { MarathonEvent } from '../../../../src/scheduler/model/events';
-import type { Instance, Task } from '../../../../src/scheduler/model/instance';
+import { Instance, type Task, type InstanceFields } from '../../../../src/scheduler/model/instance';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 import type { LiveTask } from '../../../../sim/cluster/cluster-types';
 import { FailoverOracle, type FailoverView } from '../../../../sim/invariants/failover-oracle';
@@ -23,12 +23,12 @@ function view(specs: RunSpec[], instances: Instance[], deployments: string[] = [
   } as unknown as FailoverView;
 }
 
-function running(id: string, o: Partial<Instance> = {}): Instance {
+function running(id: string, o: Partial<InstanceFields> = {}): Instance {
   const task = { taskId: `${id}.t1` } as Task;
-  return {
+  return Instance.from({
     instanceId: id, runSpecId: '/web', kind: 'app', runSpecVersion: versionAt(0), configVersion: versionAt(0), incarnation: 1,
     goal: 'Running', condition: 'Running', conditionSinceMs: 0, role: '*', tasks: [task], agent: makeAgent({ agentId: 'a1' }), ...o,
-  };
+  });
 }
 
 const web = makeApp({ id: '/web', version: versionAt(0) });
