@@ -82,9 +82,9 @@ export interface InstanceFields {
  *
  * A class rather than a plain record for one reason: an app instance's Task is made when it is
  * first read, not when the instance is placed. Placing a million instances (bench:match) with a
- * Task, its list and its id each left ~200 bytes per placement for the young-generation GC to
- * copy into the old one, about half of the match's time (bench/README.md, "What the object model
- * costs the match"). {@link launchApp} keeps the launch's facts (the host ports and resources;
+ * Task, its list and its id each left ~150 bytes per placement for the young-generation GC to
+ * copy into the old one: without them the 1M match takes about 30 % less time and 160 MiB less
+ * heap (bench/README.md, "2026-11-29 evening: an app's Task made when first read"). {@link launchApp} keeps the launch's facts (the host ports and resources;
  * the incarnation is a field already, and the launch time is {@link conditionSinceMs} until the
  * Task is made) in the instance's own fields, which the instance had from its creation;
  * {@link tasks} builds the Task from them on its first read and keeps it, so every later read,
