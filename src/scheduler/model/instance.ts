@@ -166,7 +166,7 @@ export class Instance {
    * {@link launchApp} kept) and the same Task is returned from then on.
    */
   get tasks(): Task[] {
-    return this.#tasks ?? this.#makeAppTask();
+    return this.#tasks ?? Instance.#keep(this);
   }
 
   /**
@@ -175,7 +175,7 @@ export class Instance {
    * writing a placed instance to the store does not make the instance keep a Task.
    */
   peekTasks(): readonly Task[] {
-    return this.#tasks ?? this.#appTasks();
+    return this.#tasks ?? Instance.#appTasks(this);
   }
 
   /** Replaces the tasks (the instance tracker: a pod's launch, a placement cleared). */
@@ -199,7 +199,7 @@ export class Instance {
 
   /** Makes and keeps the app task not made yet (the tracker, before {@link conditionSinceMs} changes). */
   keepTasks(): void {
-    if (this.#tasks === undefined) this.#tasks = this.#appTasks();
+    if (this.#tasks === undefined) this.#tasks = Instance.#appTasks(this);
   }
 
   /** The plain record: every field as {@link InstanceFields} has it, its tasks included. */
@@ -213,17 +213,19 @@ export class Instance {
     };
   }
 
-  #makeAppTask(): Task[] {
-    const tasks = this.#appTasks();
-    this.#tasks = tasks;
+  // Static, not instance, private methods: an instance private method gives every instance a
+  // brand field to check, one more store per instance created.
+  static #keep(inst: Instance): Task[] {
+    const tasks = Instance.#appTasks(inst);
+    inst.#tasks = tasks;
     return tasks;
   }
 
   /** The app task {@link launchApp} described, made now. */
-  #appTasks(): Task[] {
-    const resources = this.#resources;
-    if (resources === undefined) assert(false, `instance ${this.instanceId} has neither tasks nor a launched app task`);
-    return [newTask(appTaskId(this.instanceId, this.incarnation), undefined, this.#hostPorts, resources, this.conditionSinceMs)];
+  static #appTasks(inst: Instance): Task[] {
+    const resources = inst.#resources;
+    if (resources === undefined) assert(false, `instance ${inst.instanceId} has neither tasks nor a launched app task`);
+    return [newTask(appTaskId(inst.instanceId, inst.incarnation), undefined, inst.#hostPorts, resources, inst.conditionSinceMs)];
   }
 }
 
