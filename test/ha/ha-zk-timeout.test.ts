@@ -86,11 +86,8 @@ const cases = [
     name: 'its store\'s write gets no answer within --zk_timeout: the leader abdicates',
     // 8 s: a loaded machine's ordinary writes stay well within it (with 2 s, one in a full-suite
     // run timed out before the cut, and the leader abdicated too early for the test); sessions of
-    // 20 s (the most .ci/zookeeper.sh's server grants: 20 ticks of 1 s), so that the library's own
-    // expiry of the silenced store session, counted from the cut, comes after it even when the
-    // write starts late: with 16 s, a clean-clone CI run under load answered the POST after 16.5 s,
-    // the session's expiry, and the leader stopped for that reason instead.
-    zkTimeoutMs: 8_000, sessionTimeoutMs: 20_000, cut: (p: Pacer): void => p.proxy.freezeConnection(1),
+    // 16 s, so that the library's own expiry of the silenced store session comes after it.
+    zkTimeoutMs: 8_000, sessionTimeoutMs: 16_000, cut: (p: Pacer): void => p.proxy.freezeConnection(1),
     why: /a write got no answer within --zk_timeout \(8000 ms\)/,
   },
   {
