@@ -124,7 +124,11 @@ for (const c of cases) {
     t.equal(answer.status, 503, 'the change is answered 503: it may not be durable, retry on the new leader');
     t.match(answer.text, /Could not determine the current leader/);
     t.ok(tookMs >= c.zkTimeoutMs - 50, `after --zk_timeout: ${Math.round(tookMs)} ms`);
-    await waitFor(() => first.lines.some((l) => c.why.test(l)) && first.lines, 'the leader to say why it stopped');
+    await waitFor(() => first.lines.some((l) => c.why.test(l)) && first.lines, 'the leader to say why it stopped').catch((e: unknown) => {
+      // What it said instead: the way it stopped (a full-suite run once stopped at the session's end).
+      t.comment(`the leader's lines:\n${first.lines.join('\n')}`);
+      throw e;
+    });
     t.equal(first.running.leadership.serving(), false, 'the old leader does not schedule');
 
     await waitFor(() => second.running.leadership.serving(), 'the standby to lead');

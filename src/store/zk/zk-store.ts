@@ -288,15 +288,19 @@ export class ZkStore implements Store, Durability {
           this.fail(err as Error);
           return false;
         }
-        const tookMs = performance.now() - startedMs;
-        if (tookMs >= this.options.timeoutMs) {
-          // A ZkError: while a new leader opens the store, it gives up this term and joins again (start-ha.ts).
-          this.fail(new ZkError('CONNECTION_LOSS', `ZooKeeper store ${this.where}: a write got no answer within --zk_timeout (${this.options.timeoutMs} ms): ${(err as Error).message}`));
-          return false;
-        }
-        if (this.options.fence !== undefined && !(await this.session.exists(this.options.fence).catch(() => true))) {
-          this.fail(new Error(`ZooKeeper store ${this.where}: ${this.options.fence} is gone (this pacer no longer leads); its writes are refused`));
-          return false;
+        if (this.timedOut(startedMs, err)) return false;
+        // The fence's check is part of the attempt, bounded by what is left of --zk_timeout: on a
+        // silent connection it would otherwise wait for the session's end, and the leader would
+        // keep its term that long.
+        if (this.options.fence !== undefined) {
+          const leftMs = Math.max(0, this.options.timeoutMs - (performance.now() - startedMs));
+          const held = await withinTimeout(this.session.exists(this.options.fence), leftMs).catch((e: unknown) => e);
+          if (held instanceof Error || typeof held !== 'boolean') {
+            if (this.timedOut(startedMs, held)) return false;
+          } else if (!held) {
+            this.fail(new Error(`ZooKeeper store ${this.where}: ${this.options.fence} is gone (this pacer no longer leads); its writes are refused`));
+            return false;
+          }
         }
         if (this.closed) return false;
         if (attempt === 0) this.options.log?.(`ZooKeeper store ${this.where}: a write failed (${(err as Error).message}); retrying`);
@@ -304,6 +308,18 @@ export class ZkStore implements Store, Durability {
         if (this.failed !== undefined) return false;
       }
     }
+  }
+
+  /**
+   * Whether the attempt begun at `startedMs` has had --zk_timeout: then the store fails (a
+   * ZkError: while a new leader opens the store, it gives up this term and joins again,
+   * start-ha.ts) and the write is not retried.
+   */
+  private timedOut(startedMs: number, err: unknown): boolean {
+    if (performance.now() - startedMs < this.options.timeoutMs) return false;
+    const why = err instanceof Error ? err.message : String(err);
+    this.fail(new ZkError('CONNECTION_LOSS', `ZooKeeper store ${this.where}: a write got no answer within --zk_timeout (${this.options.timeoutMs} ms): ${why}`));
+    return true;
   }
 
   private fail(error: Error): void {
@@ -344,13 +360,13 @@ function isFatal(err: unknown): boolean {
  * `work`, or a CONNECTION_LOSS ZkError once `timeoutMs` passed without it settling (`work` goes on
  * in the background, its outcome ignored: a write of a store that failed is fenced off anyway).
  */
-function withinTimeout(work: Promise<void>, timeoutMs: number): Promise<void> {
+function withinTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   work.catch(() => undefined);
-  return new Promise<void>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new ZkError('CONNECTION_LOSS', `no answer within ${timeoutMs} ms`)), timeoutMs);
-    work.then(() => {
+    work.then((value) => {
       clearTimeout(timer);
-      resolve();
+      resolve(value);
     }, (err: unknown) => {
       clearTimeout(timer);
       reject(err);
