@@ -294,10 +294,10 @@ export class ZkStore implements Store, Durability {
         // keep its term that long.
         if (this.options.fence !== undefined) {
           const leftMs = Math.max(0, this.options.timeoutMs - (performance.now() - startedMs));
-          const held = await withinTimeout(this.session.exists(this.options.fence), leftMs).catch((e: unknown) => e);
-          if (held instanceof Error || typeof held !== 'boolean') {
-            if (this.timedOut(startedMs, held)) return false;
-          } else if (!held) {
+          // undefined: no answer (an error, or none in time), so the fence may still be held.
+          const held = await withinTimeout(this.session.exists(this.options.fence), leftMs).catch(() => undefined);
+          if (held === undefined && this.timedOut(startedMs, err)) return false;
+          if (held === false) {
             this.fail(new Error(`ZooKeeper store ${this.where}: ${this.options.fence} is gone (this pacer no longer leads); its writes are refused`));
             return false;
           }
