@@ -7,8 +7,8 @@
 // ESLint here has no type information (type-aware linting of src, sim and bench doubled the lint's
 // CPU time), so the rule goes by field name, everywhere in src/, sim/ and bench/ (eslint.config.mjs)
 // but the drivers and the master model, which never receive instances and keep task records of
-// their own with Mesos's field names. A call of an Instance's writing methods, `launchApp` and
-// `keepTasks`, is a write as well. Two kinds of writes are not instance writes whatever their
+// their own with Mesos's field names. A call of an Instance's writing methods, `launchApp`,
+// `launchAppAt` and `keepTasks`, is a write as well. Two kinds of writes are not instance writes whatever their
 // names: `this.x = …`, and writes to a variable the code built itself from an object literal (a
 // renderer's JSON, a translated status; see builtHere).
 // test/unit/lint/instance-writes.test.ts proves where it fires.
@@ -24,7 +24,7 @@ export const INSTANCE_FIELDS = [
 ];
 
 /** The methods of `Instance` that write its fields (src/scheduler/model/instance.ts). */
-export const INSTANCE_WRITERS = ['launchApp', 'keepTasks'];
+export const INSTANCE_WRITERS = ['launchApp', 'launchAppAt', 'keepTasks'];
 
 const fields = new Set(INSTANCE_FIELDS);
 const writers = new Set(INSTANCE_WRITERS);

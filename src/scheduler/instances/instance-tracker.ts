@@ -3,8 +3,7 @@ import { instanceChangedEvent } from '../events/instance-events';
 import type { AgentInfo } from '../model/agent';
 import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
-import { newTask, type Goal, type Instance, type InstanceAtEvent, type InstanceReservation, type KillReason, type Task } from '../model/instance';
-import { appTaskId } from '../kernel/ids';
+import type { Goal, Instance, InstanceAtEvent, InstanceReservation, KillReason, Task } from '../model/instance';
 import type { OfferedPool } from '../model/offer';
 import type { ScalarResources } from '../model/resources';
 import type { RunSpec } from '../model/run-spec';
@@ -203,7 +202,8 @@ export function place(
   if (inst.condition !== 'Scheduled') {
     // Its condition's time may not change (setCondition leaves it when the condition stays): the
     // app task is made now, with this launch's time, rather than from that time later.
-    inst.tasks = Array.isArray(tasks) ? tasks : [newTask(appTaskId(inst.instanceId, incarnation), undefined, tasks.hostPorts, tasks.resources, nowMs)];
+    if (Array.isArray(tasks)) inst.tasks = tasks;
+    else inst.launchAppAt(tasks.hostPorts, tasks.resources, nowMs);
     setCondition(ctx, rs, inst, 'Provisioned');
     return;
   }

@@ -98,7 +98,7 @@ export interface InstanceFields {
  * order, so all instances share one object shape (a million are made at scale).
  *
  * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
- * {@link launchApp} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
+ * {@link launchApp}, {@link launchAppAt} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
  */
 export class Instance {
   readonly instanceId: string;
@@ -175,7 +175,7 @@ export class Instance {
    * writing a placed instance to the store does not make the instance keep a Task.
    */
   peekTasks(): readonly Task[] {
-    return this.#tasks ?? Instance.#appTasks(this);
+    return this.#tasks ?? Instance.#appTasks(this, this.conditionSinceMs);
   }
 
   /** Replaces the tasks (the instance tracker: a pod's launch, a placement cleared). */
@@ -197,9 +197,19 @@ export class Instance {
     if (this.#resources !== resources) this.#resources = resources;
   }
 
+  /**
+   * As {@link launchApp}, launched at `launchedAtMs`, and its Task made and kept now: for a launch
+   * whose condition's time may not change with it (the tracker's relaunch of an instance that is
+   * not Scheduled).
+   */
+  launchAppAt(hostPorts: readonly number[], resources: ScalarResources, launchedAtMs: number): void {
+    this.launchApp(hostPorts, resources);
+    this.#tasks = Instance.#appTasks(this, launchedAtMs);
+  }
+
   /** Makes and keeps the app task not made yet (the tracker, before {@link conditionSinceMs} changes). */
   keepTasks(): void {
-    if (this.#tasks === undefined) this.#tasks = Instance.#appTasks(this);
+    if (this.#tasks === undefined) this.#tasks = Instance.#appTasks(this, this.conditionSinceMs);
   }
 
   /** The plain record: every field as {@link InstanceFields} has it, its tasks included. */
@@ -216,16 +226,16 @@ export class Instance {
   // Static, not instance, private methods: an instance private method gives every instance a
   // brand field to check, one more store per instance created.
   static #keep(inst: Instance): Task[] {
-    const tasks = Instance.#appTasks(inst);
+    const tasks = Instance.#appTasks(inst, inst.conditionSinceMs);
     inst.#tasks = tasks;
     return tasks;
   }
 
-  /** The app task {@link launchApp} described, made now. */
-  static #appTasks(inst: Instance): Task[] {
+  /** The app task {@link launchApp} described, launched at `launchedAtMs`, made now. */
+  static #appTasks(inst: Instance, launchedAtMs: number): Task[] {
     const resources = inst.#resources;
     if (resources === undefined) assert(false, `instance ${inst.instanceId} has neither tasks nor a launched app task`);
-    return [newTask(appTaskId(inst.instanceId, inst.incarnation), undefined, inst.#hostPorts, resources, inst.conditionSinceMs)];
+    return [newTask(appTaskId(inst.instanceId, inst.incarnation), undefined, inst.#hostPorts, resources, launchedAtMs)];
   }
 }
 
