@@ -53,7 +53,8 @@ export class TaskOwners {
   /** Drops the entries of an instance's current tasks (it is being taken out of the state). */
   forget(inst: Instance): void {
     if (this.byTaskId.size === 0) return;
-    const tasks = inst.tasks;
+    // Read only: an instance taken out of the state does not make and keep a task for this.
+    const tasks = inst.peekTasks();
     for (let i = 0; i < tasks.length; i++) {
       const taskId = (tasks[i] as Task).taskId;
       if (this.byTaskId.get(taskId) === inst) this.byTaskId.delete(taskId);

@@ -120,16 +120,16 @@ export function instanceToStored(instance: Instance): StoredInstanceV1 {
 
 /** The core's instance of a stored record that passed {@link STORED_INSTANCE_SCHEMA}. */
 export function instanceFromStored(s: StoredInstanceV1): Instance {
+  // Every field passed, absent ones as undefined: an Instance has every field (model/instance.ts).
   return Instance.from({
     instanceId: s.instanceId, runSpecId: s.runSpecId, kind: s.kind, runSpecVersion: s.runSpecVersion, configVersion: s.configVersion,
     incarnation: s.incarnation, goal: s.goal, condition: s.condition, conditionSinceMs: s.conditionSinceMs, role: s.role,
-    ...defined('agent', s.agent === undefined ? undefined : agentFromStored(s.agent)),
-    ...defined('allocation', s.allocation?.map(poolCopy)),
-    ...defined('reservation', s.reservation === undefined ? undefined : reservationCopy(s.reservation)),
+    agent: s.agent === undefined ? undefined : agentFromStored(s.agent),
+    allocation: s.allocation?.map(poolCopy),
+    reservation: s.reservation === undefined ? undefined : reservationCopy(s.reservation),
     tasks: s.tasks.map(taskFromStored),
-    ...defined('healthy', s.healthy), ...defined('ready', s.ready), ...defined('startedAtMs', s.startedAtMs),
-    ...defined('unreachableSinceMs', s.unreachableSinceMs), ...defined('killReason', s.killReason),
-    ...defined('killRequestedAtMs', s.killRequestedAtMs),
+    healthy: s.healthy, ready: s.ready, startedAtMs: s.startedAtMs, unreachableSinceMs: s.unreachableSinceMs,
+    killReason: s.killReason, killRequestedAtMs: s.killRequestedAtMs,
   });
 }
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { emptyRoot, EMPTY_ROOT_VERSION } from '../../../../src/scheduler/groups/group-tree';
 import { appTaskId, podTaskId } from '../../../../src/scheduler/kernel/ids';
-import type { Instance, Task } from '../../../../src/scheduler/model/instance';
+import { Instance, type Task } from '../../../../src/scheduler/model/instance';
 import { newRunSpecState } from '../../../../src/scheduler/state/new-run-spec-state';
 import type { RunSpecState } from '../../../../src/scheduler/state/run-spec-state';
 import { SchedulerState } from '../../../../src/scheduler/state/scheduler-state';
@@ -21,7 +21,10 @@ function task(taskId: string): Task {
 }
 
 function instanceOf(runSpecId: string, instanceId: string, kind: 'app' | 'pod', taskIds: string[]): Instance {
-  return { instanceId, runSpecId, kind, goal: 'Running', condition: 'Running', incarnation: 1, tasks: taskIds.map(task) } as unknown as Instance;
+  return Instance.from({
+    instanceId, runSpecId, kind, runSpecVersion: 'v', configVersion: 'v', goal: 'Running', condition: 'Running', conditionSinceMs: 0,
+    role: '*', incarnation: 1, tasks: taskIds.map(task),
+  });
 }
 
 /** A copy of `s` that is a different string object (as a task id parsed from an update is). */
