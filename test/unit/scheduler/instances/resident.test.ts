@@ -140,3 +140,27 @@ t.test('a first launch that ended without word from an agent is placed afresh (i
     t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], `${c.name}: the orphan reservation on the first agent is released`);
   }
 });
+
+t.test('an instance with a reservation left from when its app was resident waits for that reservation', async (t) => {
+  // A store whose app is no longer resident but whose instance still holds its reservation (its
+  // task failed while the app was resident). The instance is the only one of a non-resident app
+  // whose instances all run under the app's role, the case where the matcher reads no queue head
+  // until it places it (matcher/match-offers.ts): it must still not be placed on a plain offer.
+  const before = new Harness({ options: { defaultRole: 'db' } });
+  before.put(resident());
+  const [first] = before.offer(makeOffer({ agent: agentA }));
+  before.run(first);
+  before.status(first.taskId, 'TASK_FAILED');
+  const stored = before.store.load();
+  const plain = makeApp({ id: '/db', role: 'db', instances: 1, cpus: 0.5, mem: 64 });
+  const h = new Harness({
+    options: { defaultRole: 'db' }, startMs: before.nowMs,
+    stored: { ...stored, runSpecs: stored.runSpecs.map((s) => (s.id === '/db' ? { ...plain, version: s.version, versionInfo: s.versionInfo } : s)) },
+  });
+  t.equal(h.scheduler.runSpec('/db')?.resident, false, 'the recovered app is not resident');
+  t.same(h.instances('/db').map((i) => [i.instanceId, i.condition, i.reservation?.agentId]), [[first.instanceId, 'Scheduled', agentA.agentId]], 'its instance waits with its reservation');
+  h.advance(600_000);
+  t.same(h.offer(makeOffer({ agent: agentB }), makeOffer({ agent: agentA })), [], 'not placed on offers without its reservation');
+  const again = h.offer(reservationOffer(agentA, first.instanceId));
+  t.same(again.map((l) => [l.instanceId, l.agentId]), [[first.instanceId, agentA.agentId]], 'relaunched on its reservation');
+});
