@@ -1,5 +1,5 @@
 import { gracePeriodMs } from '../../src/scheduler/index';
-import type { Instance } from '../../src/scheduler/model/instance';
+import type { InstanceFields } from '../../src/scheduler/model/instance';
 import type { OfferedPool } from '../../src/scheduler/model/offer';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import { isTerminalTaskState, type TaskState } from '../../src/scheduler/model/task-state';
@@ -16,7 +16,7 @@ const ADOPTED_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['TASK_STAGING
  * ports in one pool: the role's reserved pool when the agent has one (`hasPool`), else the
  * unreserved one — an approximation, since the live core keeps no allocation for other instances.
  */
-export function adoptedTasksOf(inst: Instance, spec: RunSpec | undefined, hasPool: (agentId: string, role: string) => boolean): AdoptedTasks | undefined {
+export function adoptedTasksOf(inst: InstanceFields, spec: RunSpec | undefined, hasPool: (agentId: string, role: string) => boolean): AdoptedTasks | undefined {
   const agent = inst.agent;
   if (agent === undefined || inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive' || inst.tasks.length === 0) return undefined;
   const states = inst.tasks.map((t) => t.state);
@@ -35,7 +35,7 @@ export function adoptedTasksOf(inst: Instance, spec: RunSpec | undefined, hasPoo
 }
 
 /** What the instance's tasks hold, in one pool. */
-export function usedPool(inst: Instance, reservedFor: string | undefined): OfferedPool {
+export function usedPool(inst: InstanceFields, reservedFor: string | undefined): OfferedPool {
   let cpusMilli = 0;
   let memMilli = 0;
   let diskMilli = 0;

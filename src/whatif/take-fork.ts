@@ -1,6 +1,6 @@
 import { decodeTree, encodeTree } from '../store/sqlite/codec';
 import { unionRanges } from '../master/port-ranges';
-import type { Instance } from '../scheduler/model/instance';
+import type { Instance, InstanceFields } from '../scheduler/model/instance';
 import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { StoredState } from '../scheduler/ports/store';
@@ -48,8 +48,8 @@ export function takeFork(scheduler: Scheduler, lastOffers: readonly LastOffer[],
  * resources the fork does not see; an instance's usage is booked to its role's reserved pool when
  * the agent has one, else to the unreserved pool.
  */
-export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly Instance[]): ForkAgent[] {
-  const onAgent = new Map<string, Instance[]>();
+export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly InstanceFields[]): ForkAgent[] {
+  const onAgent = new Map<string, InstanceFields[]>();
   const infos = new Map<string, AgentInfo>();
   for (const inst of instances) {
     if (inst.agent === undefined || isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') continue;
@@ -81,7 +81,7 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
 }
 
 /** `pools` with what `inst` holds added to the pool it was (most likely) taken from. */
-function addUsage(pools: readonly OfferedPool[], inst: Instance): OfferedPool[] {
+function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedPool[] {
   const uses = inst.allocation ?? [usedPool(inst, pools.some((p) => p.reservedFor === inst.role && p.reservationId === undefined) ? inst.role : undefined)];
   const out = pools.map((p) => ({ ...p }));
   for (const u of uses) {

@@ -1,6 +1,6 @@
 import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
-import { Instance } from '../../src/scheduler/model/instance';
+import { Instance, type InstanceFields } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { SetAsideRecord, Store, StoredState } from '../../src/scheduler/ports/store';
 
@@ -159,6 +159,8 @@ export class MemoryStore implements Store {
   }
 }
 
-function snapshot(inst: Instance): Instance {
-  return Instance.from({ ...inst, tasks: inst.tasks.map((t) => ({ ...t })) });
+function snapshot(inst: InstanceFields): Instance {
+  // From its plain record: a spread of an Instance would miss its tasks (a getter).
+  const json = inst instanceof Instance ? inst.toJSON() : inst;
+  return Instance.from({ ...json, tasks: json.tasks.map((t) => ({ ...t })) });
 }

@@ -3,6 +3,7 @@ import type { StoredRecordKind, StoredState } from '../../src/scheduler/ports/st
 import { encodeRecord, recordKeyOf, type RecordValues } from '../../src/store/records/record-codec';
 import type { JsonValue } from '../../src/store/sqlite/codec';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
+import { Instance } from '../../src/scheduler/model/instance';
 
 /**
  * A store's records as one JSON document (test/fixtures/store/format-N.json): the format version
@@ -40,7 +41,7 @@ export function dumpOf(state: StoredState, format: number): StoreDump {
   for (const s of state.versions) add('runSpecVersion', s);
   for (const r of state.rootVersions) add('rootVersion', r);
   for (const d of state.deployments) add('deployment', d);
-  for (const i of state.instances) add('instance', i);
+  for (const i of state.instances) add('instance', Instance.from(i));
   if (state.frameworkId !== undefined) add('frameworkId', state.frameworkId);
   return { format, records };
 }

@@ -1,6 +1,6 @@
 import type { Deployment } from '../model/deployment';
 import type { Group } from '../groups/group';
-import type { Instance } from '../model/instance';
+import type { Instance, InstanceFields } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
 
 /**
@@ -74,7 +74,12 @@ export interface StoredState {
   /** Stored versions of the root group, oldest first. */
   readonly rootVersions: readonly Group[];
   readonly deployments: readonly Deployment[];
-  readonly instances: readonly Instance[];
+  /**
+   * The stored instances as plain records: a store decodes them as such (and the in-memory stores
+   * hand back the live `Instance`s they were given); recovery makes an `Instance` of each record it
+   * adopts (recover-state.ts).
+   */
+  readonly instances: readonly InstanceFields[];
   readonly frameworkId?: string;
   /** Records the store could not decode; already set aside by the store (empty when absent). */
   readonly setAside?: readonly SetAsideRecord[];

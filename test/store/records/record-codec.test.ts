@@ -5,12 +5,13 @@ import { migrateRecordText } from '../../../src/store/records/record-migrations'
 import { STORE_FORMAT_VERSION } from '../../../src/store/records/store-format-version';
 import { populatedHarness } from '../sqlite/core-scenario';
 import { exactDiff } from '../sqlite/store-fixture';
+import { Instance } from '../../../src/scheduler/model/instance';
 
 const state = populatedHarness().store.load();
 const pod = state.instances.find((i) => i.kind === 'pod' && i.agent !== undefined);
 const deployment = state.deployments[0];
 if (pod === undefined || deployment === undefined) throw new Error('the scenario must leave a placed pod instance and a deployment');
-const instanceText = encodeRecord('instance', pod);
+const instanceText = encodeRecord('instance', Instance.from(pod));
 const deploymentText = encodeRecord('deployment', deployment);
 const app = state.runSpecs.find((s) => s.kind === 'app');
 if (app === undefined || state.root === undefined) throw new Error('the scenario must leave an app and a root');

@@ -4,6 +4,7 @@ import { decode, encode } from '../../../src/store/sqlite/codec';
 import { constraint, makeApp, makeContainer, makeEndpoint, makeHealthCheck, makePod } from '../../builders/run-spec-builders';
 import { populatedHarness } from './core-scenario';
 import { exactDiff } from './store-fixture';
+import { Instance } from '../../../src/scheduler/model/instance';
 
 const roundTrip = (x: unknown): unknown => decode(encode(x));
 
@@ -54,7 +55,7 @@ t.test('everything a real core run stores round-trips, Map order included', asyn
     ...state.rootVersions.map((g): [string, unknown] => [`root version ${g.version}`, g]),
     ...state.deployments.map((d): [string, unknown] => [`deployment ${d.plan.id} (with original and target roots)`, d]),
     // An instance is stored as its record (its toJSON): that is what decodes.
-    ...state.instances.map((i): [string, unknown] => [`instance ${i.instanceId} (${i.condition})`, i.toJSON()]),
+    ...state.instances.map((i): [string, unknown] => [`instance ${i.instanceId} (${i.condition})`, Instance.from(i).toJSON()]),
   ];
   for (const [name, value] of objects) t.equal(exactDiff(roundTrip(value), value), undefined, name);
 });

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import type { Test } from 'tap';
 import type { StoredState, Store } from '../../../src/scheduler/ports/store';
 import { SqliteStore, type SqliteStoreOptions } from '../../../src/store/sqlite/sqlite-store';
+import { Instance } from '../../../src/scheduler/model/instance';
 
 /** A fresh directory under the OS temp dir, removed when the test ends. */
 export function tempDir(t: Test): string {
@@ -49,7 +50,7 @@ export function copyState(state: StoredState, store: Store): void {
   for (const spec of state.versions) store.saveRunSpecVersion(spec);
   for (const root of state.rootVersions) store.saveRootVersion(root);
   for (const d of state.deployments) store.saveDeployment(d);
-  store.saveInstances(state.instances);
+  store.saveInstances(state.instances.map((i) => Instance.from(i)));
   if (state.frameworkId !== undefined) store.saveFrameworkId(state.frameworkId);
 }
 

@@ -1,7 +1,7 @@
 import type { Deployment } from '../../model/deployment';
 import type { Group } from '../../groups/group';
 import { allRunSpecs, findRunSpec } from '../../groups/tree-query';
-import type { Instance } from '../../model/instance';
+import type { InstanceFields } from '../../model/instance';
 import type { RunSpec } from '../../model/run-spec';
 import type { SetAsideRecord, StoredState } from '../../ports/store';
 import { deploymentProblem } from './deployment-check';
@@ -128,7 +128,7 @@ function managedIds(root: Group, deployments: readonly Deployment[]): Set<string
  * Why an instance cannot be adopted. Its kind may differ from its run spec's: an app's instances
  * still being killed stay under the id when a pod takes it (the core keeps them so).
  */
-function instanceOf(inst: Instance, dropped: ReadonlySet<string>): string | undefined {
+function instanceOf(inst: InstanceFields, dropped: ReadonlySet<string>): string | undefined {
   const problem = instanceProblem(inst);
   if (problem !== undefined) return problem;
   return dropped.has(inst.runSpecId) ? `its run spec ${inst.runSpecId} was set aside` : undefined;
