@@ -7,7 +7,7 @@ import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { RunSpec } from '../model/run-spec';
-import { PENDING_MAX, reasonIndex, USED_OFFER, type RejectionStats } from '../state/rejection-stats';
+import { PENDING_MAX, reasonIndex, USED_OFFER, type PendingLog, type RejectionStats } from '../state/rejection-stats';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
@@ -170,10 +170,8 @@ class Candidate {
   usedSeq = 0;
   /** Offers it used in this cycle. */
   usedOffers = 0;
-  /** The statistics' log (RejectionStats.pendingReasons, …): written without loading the statistics. */
-  readonly logReasons: number[];
-  readonly logOffers: (Offer | undefined)[];
-  readonly logAtMs: number[];
+  /** The statistics' log (RejectionStats.pending): written without loading the statistics. */
+  readonly log: PendingLog;
   /** A resident candidate: whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
@@ -202,9 +200,7 @@ class Candidate {
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
     this.stats = rs.rejections;
-    this.logReasons = this.stats.pendingReasons;
-    this.logOffers = this.stats.pendingOffers;
-    this.logAtMs = this.stats.pendingAtMs;
+    this.log = this.stats.pending;
     this.ownRequest = rs.request;
     this.cpusMilli = rs.request.resources.cpusMilli;
     this.memMilli = rs.request.resources.memMilli;
@@ -341,10 +337,7 @@ class Batch {
 
   /** Appends one entry to `c`'s statistics' log, folding it in once it is {@link PENDING_MAX} long. */
   private log(c: Candidate, reason: number, offer: Offer | undefined): void {
-    c.logReasons.push(reason);
-    c.logOffers.push(offer);
-    c.logAtMs.push(this.nowMs);
-    if (c.logReasons.length >= PENDING_MAX) c.stats.fold();
+    if (c.log.append(reason, offer, this.nowMs) >= PENDING_MAX) c.stats.fold();
   }
 
   /**

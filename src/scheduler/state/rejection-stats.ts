@@ -1,3 +1,4 @@
+import { assert } from '../kernel/assert';
 import { NO_MATCH_REASONS, type NoMatchReason } from '../model/no-match-reason';
 import type { Offer } from '../model/offer';
 
@@ -21,12 +22,11 @@ export interface UnusedOffer {
  * this run spec alive.
  *
  * The matcher does not write the figures offer by offer: it appends what happened to a log
- * ({@link pendingReasons}, {@link pendingOffers}, {@link pendingAtMs}), arrays it keeps references
- * to, so that a cycle loads none of the statistics' objects (at a million instances each is a
- * likely cache miss, for every run spec, in every cycle). The log is folded into the figures
- * ({@link fold}) by every reader first, and by the matcher once it holds {@link PENDING_MAX}
- * entries; the figures then end exactly as if each offer had been recorded at once
- * ({@link recordUsed}, {@link recordUnused}).
+ * ({@link pending}, a {@link PendingLog} it keeps a reference to), so that a cycle loads none of
+ * the statistics' objects (at a million instances each is a likely cache miss, for every run spec,
+ * in every cycle). The log is folded into the figures ({@link fold}) by every reader first, and by
+ * the matcher once it holds {@link PENDING_MAX} entries; the figures then end exactly as if each
+ * offer had been recorded at once ({@link recordUsed}, {@link recordUnused}).
  */
 export class RejectionStats {
   private processed = 0;
@@ -39,12 +39,8 @@ export class RejectionStats {
   private readonly reasons: number[] = [];
   private readonly atMs: number[] = [];
   private ringNext = 0;
-  /** The log not folded in yet, in order: a reason index ({@link reasonIndex}), or {@link USED_OFFER} for an offer used. */
-  readonly pendingReasons: number[] = [];
-  /** The log's offers (undefined for an offer used), indexed like {@link pendingReasons}. */
-  readonly pendingOffers: (Offer | undefined)[] = [];
-  /** The log's times, indexed like {@link pendingReasons}. */
-  readonly pendingAtMs: number[] = [];
+  /** The log not folded in yet (see the class comment). */
+  readonly pending = new PendingLog();
 
   constructor(private readonly ringMax: number) {}
 
@@ -86,19 +82,20 @@ export class RejectionStats {
 
   /** Folds the log into the figures, in order, and empties it. */
   fold(): void {
-    const reasons = this.pendingReasons;
-    const n = reasons.length;
+    const log = this.pending;
+    const n = log.count;
     if (n === 0) return;
-    const offers = this.pendingOffers;
-    const atMs = this.pendingAtMs;
+    const reasons = log.reasons;
+    const offers = log.offers;
+    const atMs = log.atMs;
     for (let k = 0; k < n; k++) {
       const r = reasons[k];
       if (r === USED_OFFER) this.used(atMs[k]);
       else this.unusedOne(r, offers[k] as Offer, atMs[k]);
+      // The log keeps no offer alive once folded.
+      offers[k] = undefined;
     }
-    reasons.length = 0;
-    offers.length = 0;
-    atMs.length = 0;
+    log.count = 0;
   }
 
   private used(atMs: number): void {
@@ -143,7 +140,7 @@ export class RejectionStats {
   }
 }
 
-/** The log's mark of an offer used ({@link RejectionStats.pendingReasons}). */
+/** The log's mark of an offer used ({@link PendingLog.reasons}). */
 export const USED_OFFER = -1;
 
 /**
@@ -151,6 +148,34 @@ export const USED_OFFER = -1;
  * keeps at most this many offers alive beside the ring, and a fold costs O(entries).
  */
 export const PENDING_MAX = 64;
+
+/**
+ * A run spec's offer log not folded into its figures yet ({@link RejectionStats.fold}): the first
+ * {@link count} entries of three arrays of {@link PENDING_MAX} made once, written in place. Arrays
+ * that grew by `push` and were emptied by `length = 0` gave up their storage at every fold and grew
+ * again from nothing, about 30 bytes of garbage per entry: two entries per placement in bench:match.
+ */
+export class PendingLog {
+  /** Entries written, at most {@link PENDING_MAX}. */
+  count = 0;
+  /** Each entry's reason index ({@link reasonIndex}), or {@link USED_OFFER} for an offer used. */
+  readonly reasons = new Int8Array(PENDING_MAX);
+  /** Each entry's offer (undefined for an offer used, and once folded). */
+  readonly offers: (Offer | undefined)[] = new Array<Offer | undefined>(PENDING_MAX).fill(undefined);
+  /** Each entry's time. */
+  readonly atMs = new Float64Array(PENDING_MAX);
+
+  /** Appends one entry; returns how many the log holds now (the caller folds it at {@link PENDING_MAX}, so it never holds more). */
+  append(reason: number, offer: Offer | undefined, atMs: number): number {
+    const n = this.count;
+    assert(n < PENDING_MAX, `a run spec's offer log holds ${n} entries: it is folded at ${PENDING_MAX}`);
+    this.reasons[n] = reason;
+    this.offers[n] = offer;
+    this.atMs[n] = atMs;
+    this.count = n + 1;
+    return n + 1;
+  }
+}
 
 const REASON_INDEX = Object.fromEntries(NO_MATCH_REASONS.map((r, i) => [r, i])) as Record<NoMatchReason, number>;
 
