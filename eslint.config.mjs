@@ -57,6 +57,13 @@ const coreOnly = {
     { selector: ':function[async=true]', message: 'The core is synchronous: no async.' },
     { selector: 'AwaitExpression', message: 'The core is synchronous: no await.' },
     { selector: 'NewExpression[callee.name="Promise"]', message: 'The core is synchronous: no promises.' },
+    // An argument is evaluated before the call: a message built from values (a template with
+    // values, a concatenation) is built at every call, a string of garbage per placement on hot
+    // paths. test/unit/lint/assert-messages.test.ts proves that the rule fires.
+    {
+      selector: 'CallExpression[callee.name="assert"][arguments.0.raw!="false"]:matches([arguments.1.type="TemplateLiteral"][arguments.1.expressions.length>0], [arguments.1.type="BinaryExpression"])',
+      message: 'The message is built at every call: write `if (!condition) assert(false, message)`.',
+    },
     ...wireJsonBans,
   ],
 };

@@ -41,7 +41,7 @@ const FORCEABLE = new Set(['app', 'pod', 'scale', 'delete', 'deploy']);
 
 export function convertAction(context: ConversionContext, pointer: string, step: RawStep): Action {
   const type = ACTION_TYPES.find((action) => step[action] !== undefined);
-  assert(type !== undefined, `the schema lets no step without an action through (${pointer})`);
+  if (type === undefined) assert(false, `the schema lets no step without an action through (${pointer})`);
   const at = childPointer(pointer, type);
   if (step.force !== undefined && !FORCEABLE.has(type)) {
     context.problem(childPointer(pointer, 'force'), `force applies to app, pod, scale, delete and deploy steps, not to ${type}`);

@@ -39,9 +39,9 @@ export class CountBuckets {
    * is new, `to === 0` means it is gone).
    */
   moved(from: number, to: number): void {
-    assert((to === from + 1 || to === from - 1) && from >= 0 && to >= 0, `group size moves by one (${from} → ${to})`);
+    if (!((to === from + 1 || to === from - 1) && from >= 0 && to >= 0)) assert(false, `group size moves by one (${from} → ${to})`);
     const source = from > 0 ? this.bySize.get(from) : undefined;
-    assert(from === 0 || source !== undefined, `a group of size ${from} exists`);
+    if (!(from === 0 || source !== undefined)) assert(false, `a group of size ${from} exists`);
 
     if (to > 0) {
       let target = this.bySize.get(to);

@@ -39,7 +39,7 @@ export interface ComputePlanOptions {
  * change touched are read ({@link runSpecDiff}): unchanged ones would get no action.
  */
 export function computePlan(original: Group, target: Group, opts: ComputePlanOptions): DeploymentPlan {
-  assert(opts.version === target.version, `plan version ${opts.version} must be the target root's version ${target.version}`);
+  if (opts.version !== target.version) assert(false, `plan version ${opts.version} must be the target root's version ${target.version}`);
   const diff = runSpecDiff(original, target);
   const stops = diff.removed.map((spec) => actionFor(spec, 'Stop'));
 

@@ -56,7 +56,7 @@ function longestPathLength(
         frame.longest = Math.max(frame.longest, length);
         continue;
       }
-      assert(!onPath.has(dependency), `dependency cycle through ${dependency} (validation rejects cycles before planning)`);
+      if (onPath.has(dependency)) assert(false, `dependency cycle through ${dependency} (validation rejects cycles before planning)`);
       onPath.add(dependency);
       stack.push({ id: dependency, dependencies: dependenciesOf(dependency), next: 0, longest: 0 });
       continue;

@@ -26,7 +26,7 @@ export type PlanChange = 'new' | 'scale' | 'restart' | 'none';
  */
 export function planChange(original: RunSpec | undefined, target: RunSpec): PlanChange {
   if (original === undefined) return 'new';
-  assert(original.kind === target.kind, `run spec ${target.id} cannot change from ${original.kind} to ${target.kind}`);
+  if (original.kind !== target.kind) assert(false, `run spec ${target.id} cannot change from ${original.kind} to ${target.kind}`);
   const configSame = sameConfig(original, target);
   const restarted = original.versionInfo.lastConfigChangeAt !== target.versionInfo.lastConfigChangeAt;
   const scaled = original.instances !== target.instances;

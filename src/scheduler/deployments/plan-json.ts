@@ -54,8 +54,8 @@ export function eventStepJson(step: DeploymentStep): CurrentStepJson {
  * was computed from (checked by version), which the wire renders (see {@link FullPlan}).
  */
 export function fullPlan(plan: DeploymentPlan, original: Group, target: Group): FullPlan {
-  assert(original.version === plan.originalVersion, `plan ${plan.id}: original root ${original.version} is not ${plan.originalVersion}`);
-  assert(target.version === plan.targetVersion, `plan ${plan.id}: target root ${target.version} is not ${plan.targetVersion}`);
+  if (original.version !== plan.originalVersion) assert(false, `plan ${plan.id}: original root ${original.version} is not ${plan.originalVersion}`);
+  if (target.version !== plan.targetVersion) assert(false, `plan ${plan.id}: target root ${target.version} is not ${plan.targetVersion}`);
   return { ...lightPlanJson(plan), original, target };
 }
 
@@ -76,8 +76,9 @@ export function deploymentStepInfoJson(
   currentStep: number,
   readinessOf: (runSpecId: string) => readonly unknown[] = () => [],
 ): DeploymentStepInfoJson {
-  assert(Number.isInteger(currentStep) && currentStep >= 0 && currentStep <= plan.steps.length,
-    `plan ${plan.id}: current step ${currentStep} is outside 0..${plan.steps.length}`);
+  if (!(Number.isInteger(currentStep) && currentStep >= 0 && currentStep <= plan.steps.length)) {
+    assert(false, `plan ${plan.id}: current step ${currentStep} is outside 0..${plan.steps.length}`);
+  }
   const affectedApps = new Set<string>();
   const affectedPods = new Set<string>();
   for (const step of plan.steps) {

@@ -48,7 +48,7 @@ export function withGroupAt(
   }
   const existing = parts.length === 0 ? root : path[parts.length - 1].groups.get(groupId);
   let child = fn(existing);
-  assert(child.id === groupId, `a group change must keep the id ${groupId} (got ${child.id})`);
+  if (child.id !== groupId) assert(false, `a group change must keep the id ${groupId} (got ${child.id})`);
   if (parts.length === 0) return child;
   for (let n = parts.length - 1; n >= 0; n--) {
     const parent = path[n];
@@ -100,8 +100,8 @@ export function mapWithout<V>(map: ReadonlyMap<string, V>, key: string): Readonl
  */
 export function normalizeGroup(group: Group): Group {
   const check = (childId: string, key: string): void => {
-    assert(childId === key, `group ${group.id}: child keyed ${key} has id ${childId}`);
-    assert(group.id !== childId && parentOf(childId) === group.id, `${childId} is not a direct child of ${group.id}`);
+    if (childId !== key) assert(false, `group ${group.id}: child keyed ${key} has id ${childId}`);
+    if (!(group.id !== childId && parentOf(childId) === group.id)) assert(false, `${childId} is not a direct child of ${group.id}`);
   };
   for (const [k, a] of group.apps) check(a.id, k);
   for (const [k, p] of group.pods) check(p.id, k);

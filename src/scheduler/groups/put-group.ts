@@ -18,7 +18,7 @@ import { isCanonical } from './path-id';
  * outside its parent is a programmer error (assert).
  */
 export function putGroup(root: Group, group: Group, options: ChangeOptions): GroupResult {
-  assert(isCanonical(group.id), `group id must be canonical: ${group.id}`);
+  if (!isCanonical(group.id)) assert(false, `group id must be canonical: ${group.id}`);
   const conflict = namespaceConflict(root, group.id, 'group') ?? treeConflict(group);
   if (conflict !== undefined) return conflict;
   const normalized = normalizeGroup(group);

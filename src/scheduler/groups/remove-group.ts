@@ -16,7 +16,7 @@ export function removeGroup(root: Group, groupId: string, options: RemoveOptions
   if (groupId === ROOT_ID) return { ok: true, root: emptyRoot(options.version) };
   if (findGroup(root, groupId) === undefined) return groupFailure('unknown-group', `Group '${groupId}' does not exist`);
   const next = withGroupAt(root, parentOf(groupId), (parent) => {
-    assert(parent !== undefined, `the parent of ${groupId} exists`);
+    if (parent === undefined) assert(false, `the parent of ${groupId} exists`);
     return { ...parent, groups: mapWithout(parent.groups, groupId) };
   }, 'off');
   return { ok: true, root: stampTree(next, options.version) };

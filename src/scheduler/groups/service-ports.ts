@@ -62,7 +62,7 @@ export function assignServicePorts(range: ServicePortRange, from: Group, to: Gro
     const assigned = assignedApp(app, previous, range, free);
     if (assigned === undefined) return { ok: false, message: `All ports in the range [${range.min}-${range.max}) are already in use` };
     root = withGroupAt(root, parentOf(app.id), (parent) => {
-      assert(parent !== undefined, `the group of ${app.id} exists`);
+      if (parent === undefined) assert(false, `the group of ${app.id} exists`);
       const apps = mapWith(parent.apps, app.id, assigned);
       portsOfApps(apps); // known for the next change, as appsNeedingPorts keeps them
       return { ...parent, apps };

@@ -18,14 +18,14 @@ import { findGroup } from './tree-query';
  * when `fn` makes two children of one group share an id.
  */
 export function updateGroup(root: Group, groupId: string, fn: (group: Group) => Group, options: ChangeOptions): GroupResult {
-  assert(isCanonical(groupId), `group id must be canonical: ${groupId}`);
+  if (!isCanonical(groupId)) assert(false, `group id must be canonical: ${groupId}`);
   const existing = findGroup(root, groupId);
   if (existing === undefined) {
     const conflict = namespaceConflict(root, groupId, 'group');
     if (conflict !== undefined) return conflict;
   }
   const updated = fn(existing ?? newGroup(groupId, options.version, options.newGroupEnforceRole));
-  assert(updated.id === groupId, `updateGroup must keep the id ${groupId} (got ${updated.id})`);
+  if (updated.id !== groupId) assert(false, `updateGroup must keep the id ${groupId} (got ${updated.id})`);
   const conflict = treeConflict(updated);
   if (conflict !== undefined) return conflict;
   const normalized = normalizeGroup(updated);

@@ -31,7 +31,7 @@ export class VersionHistory {
   listener?: HistoryListener;
 
   constructor(readonly maxVersions: number = DEFAULT_MAX_VERSIONS) {
-    assert(Number.isInteger(maxVersions) && maxVersions >= 1, `maxVersions must be a positive integer (got ${maxVersions})`);
+    if (!(Number.isInteger(maxVersions) && maxVersions >= 1)) assert(false, `maxVersions must be a positive integer (got ${maxVersions})`);
   }
 
   /** Stores `spec` under its id and `version`. */

@@ -17,7 +17,7 @@ import { ROOT_ID, isCanonical, parentOf } from './path-id';
  * Refused with `namespace-conflict` when the id or one of its ancestors is used by another kind.
  */
 export function withRunSpec(root: Group, spec: RunSpec, options: ChangeOptions): GroupResult {
-  assert(isCanonical(spec.id) && spec.id !== ROOT_ID, `run spec id must be canonical and not the root: ${spec.id}`);
+  if (!(isCanonical(spec.id) && spec.id !== ROOT_ID)) assert(false, `run spec id must be canonical and not the root: ${spec.id}`);
   const conflict = namespaceConflict(root, spec.id, spec.kind);
   if (conflict !== undefined) return conflict;
   const parentId = parentOf(spec.id);

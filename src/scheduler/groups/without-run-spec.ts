@@ -17,7 +17,7 @@ export function withoutRunSpec(root: Group, id: string, options: RemoveOptions):
   const spec = findRunSpec(root, id);
   if (spec === undefined) return groupFailure('unknown-run-spec', `Run spec '${id}' does not exist`);
   const next = withGroupAt(root, parentOf(id), (parent) => {
-    assert(parent !== undefined, `the parent of ${id} exists`);
+    if (parent === undefined) assert(false, `the parent of ${id} exists`);
     return spec.kind === 'app' ? { ...parent, apps: mapWithout(parent.apps, id) } : { ...parent, pods: mapWithout(parent.pods, id) };
   }, 'off');
   return { ok: true, root: stampTree(next, options.version) };

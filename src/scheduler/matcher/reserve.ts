@@ -88,7 +88,7 @@ function takePorts(all: readonly LedgerPool[], pools: LedgerPool[], req: LaunchR
     const port = req.hostPorts[k];
     if (port === 0) continue;
     const i = poolHolding(pools, port);
-    assert(i >= 0, `reserve: fixed port ${port} vanished after filtering`);
+    if (i < 0) assert(false, `reserve: fixed port ${port} vanished after filtering`);
     take(pools[i], taken, all.indexOf(pools[i]), port);
     out[k] = port;
   }

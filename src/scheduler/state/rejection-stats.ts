@@ -168,7 +168,7 @@ export class PendingLog {
   /** Appends one entry; returns how many the log holds now (the caller folds it at {@link PENDING_MAX}, so it never holds more). */
   append(reason: number, offer: Offer | undefined, atMs: number): number {
     const n = this.count;
-    assert(n < PENDING_MAX, `a run spec's offer log holds ${n} entries: it is folded at ${PENDING_MAX}`);
+    if (n >= PENDING_MAX) assert(false, `a run spec's offer log holds ${n} entries: it is folded at ${PENDING_MAX}`);
     this.reasons[n] = reason;
     this.offers[n] = offer;
     this.atMs[n] = atMs;
