@@ -8,6 +8,7 @@ import { BenchCluster, TASK_CHECK_EVERY, type BenchClusterShape } from './lib/be
 import { benchWorkload } from './lib/bench-workload';
 import { quantile } from './lib/quantile';
 import { NULL_STORE } from './lib/null-store';
+import { AllocSampler } from './lib/alloc-sampler';
 import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
 
 /**
@@ -50,6 +51,9 @@ export interface SizeResult {
   readonly events: number;
   readonly instanceEvents: number;
   readonly peakHeapMib: number;
+  /** With `--alloc`: bytes the queue build and the match allocated, garbage included (bench/lib/alloc-sampler.ts). */
+  readonly queueAllocBytes?: number;
+  readonly matchAllocBytes?: number;
   /** Why this run did not do all of its work; empty when it did. */
   readonly problems: readonly string[];
 }
@@ -72,6 +76,8 @@ export interface SizeOptions {
    * rest, and the 1M run takes 37 offer cycles of 10,000 offers instead of one or two.
    */
   readonly launchesPerOfferBatch?: number;
+  /** Counts what the queue build and the match allocate (`--alloc`; it slows both). */
+  readonly alloc?: AllocSampler;
 }
 
 /** Places `instances` instances of `apps` apps on a fresh cluster of `shape` through the real core. */
@@ -102,6 +108,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   });
   const workload = benchWorkload(appCount, instances, shape.regions, shape.racks);
   const refused: string[] = [];
+  options.alloc?.start();
   const q0 = performance.now();
   const qc0 = process.cpuUsage();
   for (const spec of workload) {
@@ -110,12 +117,14 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   }
   const queueBuildMs = performance.now() - q0;
   const queueCpuMs = cpuMsSince(qc0);
+  const queueAllocBytes = options.alloc?.stop();
   const batchMs: number[] = [];
   // V8's used heap size (what `process.memoryUsage().heapUsed` reports), read after every batch
   // inside the timed loop: process.memoryUsage() also reads the process's RSS and cost ~0.25 ms a
   // call at this heap size (~0.25 s of the 1M match phase in a CPU profile), this ~2 µs.
   let peakHeap = getHeapStatistics().used_heap_size;
   let cycles = 0;
+  options.alloc?.start();
   const m0 = performance.now();
   const mc0 = process.cpuUsage();
   for (;;) {
@@ -132,6 +141,7 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
   }
   const matchMs = performance.now() - m0;
   const matchCpuMs = cpuMsSince(mc0);
+  const matchAllocBytes = options.alloc?.stop();
   const placed = cluster.launchedTasks;
   const problems: string[] = [];
   if (refused.length > 0) problems.push(`${instances} instances: ${refused.length} of ${appCount} apps refused (first: ${refused[0]})`);
@@ -147,13 +157,21 @@ export function runSize(instances: number, shape: BenchClusterShape, apps: numbe
     queueBuildMs: round(queueBuildMs), queueCpuMs: round(queueCpuMs), matchMs: round(matchMs), matchCpuMs: round(matchCpuMs),
     placementsPerSec: Math.round(placed / (matchMs / 1000)), usPerPlacement: round((matchMs * 1000) / Math.max(1, placed)),
     batches: batchMs.length, batchP50Ms: round(quantile(batchMs, 0.5)), batchP99Ms: round(quantile(batchMs, 0.99)), cycles, events,
-    instanceEvents, peakHeapMib: Math.round(peakHeap / 1048576), problems,
+    instanceEvents, peakHeapMib: Math.round(peakHeap / 1048576), queueAllocBytes, matchAllocBytes, problems,
   };
 }
 
 function cpuMsSince(start: NodeJS.CpuUsage): number {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
+}
+
+function mib(bytes: number | undefined): string {
+  return ((bytes ?? 0) / 1048576).toFixed(1);
+}
+
+function perItem(bytes: number | undefined, count: number): number {
+  return Math.round((bytes ?? 0) / Math.max(1, count));
 }
 
 function round(x: number): number {
@@ -186,14 +204,16 @@ function main(): number {
   const store = arg('--store') === 'memory' ? 'memory' : 'none';
   const maxRunningDeployments = arg('--max-deployments') === undefined ? undefined : Number(arg('--max-deployments'));
   const launchesPerOfferBatch = arg('--offer-batch-cap') === undefined ? undefined : Number(arg('--offer-batch-cap'));
-  const sizeOptions: SizeOptions = { store, maxRunningDeployments, launchesPerOfferBatch };
+  // --alloc: count what each phase allocates (bench/lib/alloc-sampler.ts); the warm-up is not counted.
+  const alloc = argv.includes('--alloc') ? new AllocSampler() : undefined;
+  const sizeOptions: SizeOptions = { store, maxRunningDeployments, launchesPerOfferBatch, alloc };
   const warmup = argv.includes('--no-warmup') ? 0 : Math.min(10_000, sizes[0]);
   const info = runInfo();
   console.log(`bench:match  ${formatRunInfo(info)}`);
   console.log(`${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${apps} apps (one deployment each), store ${store}, ${launchesPerOfferBatch === undefined ? 'no cap on placements per offer batch' : `at most ${launchesPerOfferBatch} placements per offer batch`}; ${repeat} run(s) per size, medians${warmup > 0 ? `, after a warm-up run of ${warmup}` : ''}`);
   const gc = (globalThis as { gc?: () => void }).gc;
   const problems: string[] = [];
-  if (warmup > 0) problems.push(...runSize(warmup, shape, apps, sizeOptions).problems.map((p) => `warm-up: ${p}`));
+  if (warmup > 0) problems.push(...runSize(warmup, shape, apps, { ...sizeOptions, alloc: undefined }).problems.map((p) => `warm-up: ${p}`));
   const runs = new Map<number, SizeResult[]>();
   for (let r = 0; r < repeat; r++) {
     for (const n of sizes) {
@@ -211,6 +231,11 @@ function main(): number {
     const m = { ...medianRun(all), queueBuildMedianMs: median(all.map((x) => x.queueBuildMs)), peakHeapMib: Math.max(...all.map((x) => x.peakHeapMib)) };
     medians.push(m);
     console.log(row({ ...m, queueBuildMs: m.queueBuildMedianMs }, `(${all.map((x) => x.matchMs).join(' / ')}; ${m.cycles} offer cycles, ${m.batches} batches of ≤ ${OFFERS_PER_BATCH} offers)`));
+  }
+  if (alloc !== undefined) {
+    alloc.close();
+    console.log('allocated, garbage included (V8\'s sampling heap profiler; the times above ran with it, so they are slower): per size, the median run\'s');
+    for (const m of medians) console.log(`  ${String(m.instances).padStart(9)} instances: queue build ${mib(m.queueAllocBytes)} MiB (${perItem(m.queueAllocBytes, m.instances)} B per instance), match ${mib(m.matchAllocBytes)} MiB (${perItem(m.matchAllocBytes, m.placed)} B per placement)`);
   }
   const growth = medians.length > 1 ? Math.round((medians[medians.length - 1].usPerPlacement / medians[0].usPerPlacement) * 100) / 100 : undefined;
   if (growth !== undefined) console.log(`per-placement cost ${medians[0].instances} → ${medians[medians.length - 1].instances}: ×${growth}`);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import t from 'tap';
 import { runApiBench } from '../../bench/api';
 import { runSize, SHAPE } from '../../bench/match';
+import { AllocSampler } from '../../bench/lib/alloc-sampler';
 import { runSimBench } from '../../bench/sim';
 import { runLaunchBench } from '../../bench/launch';
 import { DEFAULT_SCALE_LAG_OPTIONS, runScaleLagBench } from '../../bench/scale-lag';
@@ -24,6 +25,20 @@ t.test('bench:match places every instance through the real core at a tiny size',
     t.ok(r.instanceEvents >= 600, `${store}: a Scheduled and a Provisioned event per instance`);
     t.ok(r.batches >= 1 && r.placementsPerSec > 0 && r.peakHeapMib > 0, `${store}: figures reported`);
   }
+});
+
+t.test('bench:match --alloc counts what the queue build and the match allocate', async (t) => {
+  const alloc = new AllocSampler(1024);
+  try {
+    const r = runSize(300, TINY, 20, { store: 'none', alloc });
+    t.strictSame(r.problems, [], 'it did all of its work');
+    // 300 instances cannot be made, nor placed, without allocating: each phase's count is at least a byte per instance.
+    t.ok((r.queueAllocBytes ?? 0) >= 300, `the queue build: ${r.queueAllocBytes} bytes`);
+    t.ok((r.matchAllocBytes ?? 0) >= 300, `the match: ${r.matchAllocBytes} bytes`);
+  } finally {
+    alloc.close();
+  }
+  t.equal(runSize(300, TINY, 20, { store: 'none' }).matchAllocBytes, undefined, 'without --alloc nothing is counted');
 });
 
 t.test('bench:what-if forks a tiny cluster, scales an app up in the fork and asks its capacity, and checks it', async (t) => {
