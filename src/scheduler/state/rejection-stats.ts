@@ -158,7 +158,7 @@ export const PENDING_MAX = 64;
 export class PendingLog {
   /** Entries written, at most {@link PENDING_MAX}. */
   count = 0;
-  /** Each entry's reason index ({@link reasonIndex}), or {@link USED_OFFER} for an offer used. */
+  /** Each entry's reason index ({@link reasonIndex}), or {@link USED_OFFER} for an offer used (the indices fit a byte: checked below). */
   readonly reasons = new Int8Array(PENDING_MAX);
   /** Each entry's offer (undefined for an offer used, and once folded). */
   readonly offers: (Offer | undefined)[] = new Array<Offer | undefined>(PENDING_MAX).fill(undefined);
@@ -183,3 +183,6 @@ const REASON_INDEX = Object.fromEntries(NO_MATCH_REASONS.map((r, i) => [r, i])) 
 export function reasonIndex(reason: NoMatchReason): number {
   return REASON_INDEX[reason];
 }
+
+// PendingLog.reasons holds reason indices in signed bytes.
+if (NO_MATCH_REASONS.length > 127) assert(false, 'the no-match reasons outgrew PendingLog.reasons (signed bytes)');
