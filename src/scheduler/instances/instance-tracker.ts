@@ -1,4 +1,5 @@
 import type { InstanceContext } from './instance-context';
+import { assert } from '../kernel/assert';
 import { instanceChangedEvent } from '../events/instance-events';
 import type { AgentInfo } from '../model/agent';
 import { conditionOfTaskState, isTerminalCondition, type Condition } from '../model/condition';
@@ -203,7 +204,7 @@ export function place(
     // Its condition's time may not change (setCondition leaves it when the condition stays): the
     // app task is made now, with this launch's time, rather than from that time later.
     if (Array.isArray(tasks)) inst.tasks = tasks;
-    else inst.launchAppAt(tasks.hostPorts, tasks.resources, nowMs);
+    else inst.launchAppAt(tasks.hostPorts, appResources(spec), nowMs);
     setCondition(ctx, rs, inst, 'Provisioned');
     return;
   }
@@ -211,7 +212,7 @@ export function place(
   inst.conditionSinceMs = nowMs;
   // After the condition's time, which is the app task's launch time until the task is made.
   if (Array.isArray(tasks)) inst.tasks = tasks;
-  else inst.launchApp(tasks.hostPorts, tasks.resources);
+  else inst.launchApp(tasks.hostPorts, appResources(spec));
   const state = ctx.state;
   state.changed.add(spec.id);
   // Placed out of the queue: not placed before since the last flush (see DirtyInstances.addPlaced).
@@ -219,10 +220,19 @@ export function place(
   ctx.effects.event(instanceChangedEvent(inst, nowMs), atEvent(inst));
 }
 
-/** An app task's launch as {@link place} takes it: the Task is made from these when first read. */
+/**
+ * An app task's launch as {@link place} takes it: its host ports (the matcher's Reservation is
+ * one, so a placement makes no object for them); its resources are the app's own. The Task is made
+ * from these when first read.
+ */
 export interface AppLaunchFacts {
   readonly hostPorts: readonly number[];
-  readonly resources: ScalarResources;
+}
+
+/** The resources of an app's task: the app's own (only an app's launch gives {@link place} facts rather than tasks). */
+function appResources(spec: RunSpec): ScalarResources {
+  if (spec.kind !== 'app') assert(false, `${spec.id}: a pod's instance launched as an app's`);
+  return spec.resources;
 }
 
 /** Records the instance's reservation (resident run specs), or forgets it (`undefined`). */

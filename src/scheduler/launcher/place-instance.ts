@@ -41,7 +41,7 @@ export function launchOperation(
   if (spec.kind === 'app') {
     // Neither the instance nor the operation makes the task's Task or id now: the instance makes
     // them when its tasks are first read (model/instance.ts), the operation when a driver reads it.
-    place(ctx, rs, inst, incarnation, offer.agent, allocation, { hostPorts: res.hostPorts, resources: spec.resources });
+    place(ctx, rs, inst, incarnation, offer.agent, allocation, res);
     op = placedAppLaunch(spec, inst, incarnation, res.hostPorts, offer, res.allocation);
   } else {
     place(ctx, rs, inst, incarnation, offer.agent, allocation, podTasks(inst, incarnation, spec, res, ctx.clock.nowMs()));
