@@ -3,6 +3,7 @@ import type { OfferedPool } from '../model/offer';
 import type { PortRange } from '../model/resources';
 import type { LaunchRequest } from '../state/launch-request';
 import { poolUsable, type LedgerPool, type OfferLedger } from './offer-ledger';
+import { findPool } from './plugins/ports-filter';
 
 /** What one instance took from an offer. */
 export interface Reservation {
@@ -87,9 +88,10 @@ function takePorts(all: readonly LedgerPool[], pools: LedgerPool[], req: LaunchR
   for (let k = 0; k < req.hostPorts.length; k++) {
     const port = req.hostPorts[k];
     if (port === 0) continue;
-    const i = poolHolding(pools, port);
-    if (i < 0) assert(false, `reserve: fixed port ${port} vanished after filtering`);
-    take(pools[i], taken, all.indexOf(pools[i]), port);
+    // The pool the ports filter found it in (one rule for where a fixed port is).
+    const pool = findPool(pools, port, req.role, req.acceptsUnreserved, req.acceptsReserved);
+    if (pool === undefined) assert(false, `reserve: fixed port ${port} vanished after filtering`);
+    take(pool, taken, all.indexOf(pool), port);
     out[k] = port;
   }
   for (let k = 0; k < req.hostPorts.length; k++) {
@@ -103,15 +105,7 @@ function takePorts(all: readonly LedgerPool[], pools: LedgerPool[], req: LaunchR
   return out;
 }
 
-/** The index of the first pool whose ranges hold `port`, or -1 (loops, not closures: this runs per port placed). */
-function poolHolding(pools: readonly LedgerPool[], port: number): number {
-  for (let i = 0; i < pools.length; i++) {
-    for (const r of pools[i].ranges) if (port >= r[0] && port <= r[1]) return i;
-  }
-  return -1;
-}
-
-/** The index of the first pool with any port left, or -1. */
+/** The index of the first pool with any port left, or -1 (a loop, not a closure: this runs per port placed). */
 function firstWithPorts(pools: readonly LedgerPool[]): number {
   for (let i = 0; i < pools.length; i++) if (pools[i].ranges.length > 0) return i;
   return -1;

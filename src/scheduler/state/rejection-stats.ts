@@ -179,7 +179,7 @@ export class PendingLog {
 
 const REASON_INDEX = Object.fromEntries(NO_MATCH_REASONS.map((r, i) => [r, i])) as Record<NoMatchReason, number>;
 
-/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link RejectionStats.pendingReasons} holds). */
+/** The index of `reason` in {@link NO_MATCH_REASONS} (what {@link PendingLog.reasons} holds). */
 export function reasonIndex(reason: NoMatchReason): number {
   return REASON_INDEX[reason];
 }
