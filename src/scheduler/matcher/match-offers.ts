@@ -7,7 +7,8 @@ import type { InstanceQueue } from '../state/instance-queue';
 import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { RunSpec } from '../model/run-spec';
-import { PENDING_MAX, reasonIndex, USED_OFFER, type PendingLog, type RejectionStats } from '../state/rejection-stats';
+import { reasonIndex, type RejectionStats } from '../state/rejection-stats';
+import { OfferUseLog, USED_OFFER } from './offer-use-log';
 import type { FilterPlugin } from './filter-plugin';
 import type { NoMatchReason } from '../model/no-match-reason';
 import type { PlacementCounts } from '../constraints/placement-counts';
@@ -38,6 +39,8 @@ import { requestFor } from './request-for-role';
 export class OfferMatcher {
   /** The specialised filters by request kind ({@link Batch.filtersFor}), kept between cycles (bounded: {@link SHARED_FILTERS_PER_CANDIDATE}). */
   private readonly shared = new Map<string, RequestFilters>();
+  /** What each call did with each offer, folded into the statistics before the call returns (offer-use-log.ts). */
+  private readonly log = new OfferUseLog();
 
   constructor(private readonly plugins: readonly FilterPlugin[]) {}
 
@@ -47,7 +50,7 @@ export class OfferMatcher {
     // No check or count is half done here: the value registry may start over (its bound). Then
     // every run spec's counters intern their values again at once, so none keeps the old numbering.
     if (VALUE_IDS.startOverIfFull()) for (const rs of ctx.state.runSpecs.values()) rs.counts.renumber();
-    const batch = new Batch(ctx, nowMs, this.plugins, this.shared);
+    const batch = new Batch(ctx, nowMs, this.plugins, this.shared, this.log);
     const declined: string[] = [];
     const rest: Offer[] = [];
     const allowed = budget;
@@ -75,6 +78,8 @@ export class OfferMatcher {
       ctx.driver.accept(offer.offerId, ops, ctx.options.acceptRefuseMs);
       batch.dropDrained();
     }
+    // Every reader of the statistics is outside this call: they read them exact.
+    this.log.fold(nowMs);
     batch.endCycle(ctx);
     if (declined.length > 0) ctx.driver.decline(declined, ctx.options.declineRefuseMs);
     return { placed: allowed - budget, rest };
@@ -170,8 +175,6 @@ class Candidate {
   usedSeq = 0;
   /** Offers it used in this cycle. */
   usedOffers = 0;
-  /** The statistics' log (RejectionStats.pending): written without loading the statistics. */
-  readonly log: PendingLog;
   /** A resident candidate: whether it is in the state's demandDirty set already (added at its first placement of the cycle). */
   demandMarked = false;
   /** The filters for the head of its queue (shared with the candidates whose requests are alike); undefined: skip it. */
@@ -200,7 +203,6 @@ class Candidate {
     this.resident = rs.spec.resident;
     this.counts = rs.counts;
     this.stats = rs.rejections;
-    this.log = this.stats.pending;
     this.ownRequest = rs.request;
     this.cpusMilli = rs.request.resources.cpusMilli;
     this.memMilli = rs.request.resources.memMilli;
@@ -288,7 +290,7 @@ class Batch {
    */
   constructor(
     ctx: LaunchContext, private readonly nowMs: number, private readonly plugins: readonly FilterPlugin[],
-    private readonly shared: Map<string, RequestFilters>,
+    private readonly shared: Map<string, RequestFilters>, private readonly offerLog: OfferUseLog,
   ) {
     for (const entry of ctx.demand.wantingEntries()) {
       const rs = entry.rs;
@@ -321,23 +323,18 @@ class Batch {
   }
 
   /**
-   * `offer` was not used by `c` for `reason`: appended to the run spec's statistics' log, which
-   * is folded in by its readers, or here once it is long (RejectionStats: a refusal loads none of
-   * the statistics' objects, scattered over the heap).
+   * `offer` was not used by `c` for `reason`: appended to the matcher's log, folded into the run
+   * spec's statistics before the call returns (offer-use-log.ts: a refusal loads none of the
+   * statistics' objects, scattered over the heap).
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
-    this.log(c, reasonIndex(reason), offer);
+    this.offerLog.append(c.stats, reasonIndex(reason), offer, this.nowMs);
   }
 
   /** `c` used an offer (its first use of this offer): logged as a refusal is ({@link rejected}). */
   used(c: Candidate): void {
     if (c.usedOffers++ === 0) this.usedList.push(c);
-    this.log(c, USED_OFFER, undefined);
-  }
-
-  /** Appends one entry to `c`'s statistics' log, folding it in once it is {@link PENDING_MAX} long. */
-  private log(c: Candidate, reason: number, offer: Offer | undefined): void {
-    if (c.log.append(reason, offer, this.nowMs) >= PENDING_MAX) c.stats.fold();
+    this.offerLog.append(c.stats, USED_OFFER, undefined, this.nowMs);
   }
 
   /**

@@ -13,7 +13,7 @@ import { DEFAULT_MAX_VERSIONS } from '../../../src/scheduler/groups/version-hist
 import { DEFAULT_SCHEDULER_OPTIONS, RESEND_REFUSE_MS } from '../../../src/scheduler/scheduler-options';
 import { DEFAULT_KILL_GRACE_MS } from '../../../src/scheduler/kill/kill-instance';
 import { MAX_VALUE_IDS } from '../../../src/scheduler/constraints/value-ids';
-import { PENDING_MAX } from '../../../src/scheduler/state/rejection-stats';
+import { OFFER_LOG_MAX } from '../../../src/scheduler/matcher/offer-use-log';
 import { SWEEP_MIN_ENTRIES } from '../../../src/scheduler/state/task-owners';
 import { SHARED_FILTERS_MIN, SHARED_FILTERS_PER_CANDIDATE } from '../../../src/scheduler/matcher/match-offers';
 import { INLINE_MAX_BYTES, NODE_MAX_BYTES } from '../../../src/store/zk/zk-layout';
@@ -78,7 +78,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `${n(DEFAULT_EVENT_BUFFER_SIZE)} events (Marathon's) or ${DEFAULT_EVENT_BUFFER_BYTES / MiB} MiB of them`,
     `up to ${SHARED_FILTERS_PER_CANDIDATE} per candidate of the cycle plus ${SHARED_FILTERS_MIN}`,
     `| ${n(MAX_VALUE_IDS)} fields and values together`,
-    `| ${PENDING_MAX} entries (and the offers they refer to)`,
+    `| ${n(OFFER_LOG_MAX)} entries (and the offers they refer to)`,
     `at most max(${n(SWEEP_MIN_ENTRIES)}, twice the entries still owned at the last sweep)`,
     `| 1 to ${MAX_FRAMEWORK_NAME_LENGTH} printable characters | \`MAX_FRAMEWORK_NAME_LENGTH\``,
     `| 1 to ${MAX_MESOS_USER_LENGTH} characters, no blanks`,
