@@ -23,7 +23,7 @@ export const OFFER_LOG_MAX = 4096;
  * into a log of its own per run spec, loaded that run spec's objects, scattered over a large heap,
  * at every refusal (at a million instances each is a likely cache miss); one log is written in
  * sequence, in memory the previous entry already loaded. With a log per run spec the appends
- * were 12 % of the 1M match (bench/README.md, 2026-11-30).
+ * were 12 % of the 1M match (bench/README.md, "2026-11-29 23:20–23:50 UTC").
  *
  * Made once per matcher and reused: its arrays are written in place and never grow.
  */
