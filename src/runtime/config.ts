@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from './pacer-log';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
+import { parseHttpCredentials } from '../api/auth/http-credentials';
 import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
@@ -182,7 +183,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
   { flag: '--master', env: 'PACER_MASTER', echo: 'url', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => masterUrl(c, v) },
   // Authentication and TLS of the API (Marathon's `HttpConf.scala`; files are pacer's own).
-  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', echo: 'secret', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => { c.httpCredentials = v; return v === '' ? 'expected user:password' : undefined; } },
+  { flag: '--http_credentials', env: 'PACER_HTTP_CREDENTIALS', echo: 'secret', help: 'user:password[,user2:password2]: HTTP basic auth for the API', apply: (c, v) => httpCredentials(c, v) },
   { flag: '--http_credentials_file', env: 'PACER_HTTP_CREDENTIALS_FILE', help: 'file of user:<scrypt hash> lines (npm run passwd -- USER); reloaded when changed', apply: (c, v, cwd) => { c.httpCredentialsFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
@@ -217,8 +218,11 @@ const OPTIONS: readonly OptionSpec[] = [
 
 /** The usage text, generated from the option table so it never drifts. */
 export function usage(): string {
-  const lines = OPTIONS.map((o) => `  ${`${o.flag}${o.boolean === true ? '' : ' VALUE'}`.padEnd(34)}${o.help}  [${o.env}]`);
-  return `usage: npm start -- [options]\n\n${lines.join('\n')}\n  --help                            this text`;
+  const names = OPTIONS.map((o) => `${o.flag}${o.boolean === true ? '' : ' VALUE'}`);
+  // The widest flag and two spaces: a long flag never runs into its text.
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  const lines = OPTIONS.map((o, i) => `  ${names[i].padEnd(width)}${o.help}  [${o.env}]`);
+  return `usage: npm start -- [options]\n\n${lines.join('\n')}\n  ${'--help'.padEnd(width)}this text`;
 }
 
 /** The defaults, relative to `cwd`. */
@@ -426,6 +430,14 @@ function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined
 /** `--log_level` / `--logging_level`: Marathon's level names, in any case. */
 function loggingLevel(c: Mutable<PacerConfig>, value: string): string | undefined {
   return oneOf(value.toLowerCase(), LOGGING_LEVELS, (k) => { c.loggingLevel = k as LoggingLevel; });
+}
+
+/** `--http_credentials`: checked here, with the other flags, so that a bad value stops pacer before it opens its store. */
+function httpCredentials(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const parsed = parseHttpCredentials(value);
+  if ('error' in parsed) return parsed.error;
+  c.httpCredentials = value;
+  return undefined;
 }
 
 function oneOf(value: string, allowed: readonly string[], set: (v: string) => void): string | undefined {

@@ -259,7 +259,9 @@ t.test('credentials given in --zk, --master or --http_credentials never appear i
     { argv: ['--master', 'ftp://ops:hunter2@m:5050'], error: '--master ftp://xxxxxxxx@m:5050: expected http://host:port, https://host:port or zk://host:port/path' },
     { argv: ['--master', 'zk://ops:hunter2@/mesos'], error: '--master zk://xxxxxxxx@/mesos: bad ZooKeeper URL zk://xxxxxxxx@/mesos: it names no ZooKeeper server' },
     { env: { PACER_MASTER: 'http://' }, error: 'PACER_MASTER=http://: expected http://host:port, https://host:port or zk://host:port/path' },
-    { argv: ['--http_credentials', ''], error: '--http_credentials (hidden): expected user:password' },
+    { argv: ['--http_credentials', ''], error: '--http_credentials (hidden): pair 1: expected user:password (a non-empty user without \':\' and a non-empty password)' },
+    { argv: ['--http_credentials', 'hunter2'], error: '--http_credentials (hidden): pair 1: expected user:password (a non-empty user without \':\' and a non-empty password)' },
+    { env: { PACER_HTTP_CREDENTIALS: 'admin:hunter2,:hunter3' }, error: 'PACER_HTTP_CREDENTIALS=(hidden): pair 2: expected user:password (a non-empty user without \':\' and a non-empty password)' },
   ];
   for (const c of cases) {
     const error = errorOf(parseConfig(c.argv ?? [], c.env ?? {}, CWD));

@@ -35,7 +35,7 @@ t.test('the new flags and their environment variables', async (tt) => {
   tt.match(fromEnv, { httpCredentials: 'x:y', disableHttp: true, httpAuthOpenPaths: [] });
   tt.equal(parsed(['--ssl_cert', 'c', '--ssl_key', 'k', '--disable_http=false']).disableHttp, false, 'a switch takes =false');
   tt.equal(parsed(['--disable_http', '--port', '9000', '--ssl_cert', 'c', '--ssl_key', 'k']).port, 9000, 'a switch takes no value');
-  tt.match(usage(), /--disable_http {20}serve HTTPS only/);
+  tt.match(usage(), /--disable_http {2,}serve HTTPS only/);
 });
 
 t.test('combinations that cannot work are refused with the flag named', async (tt) => {
@@ -46,6 +46,8 @@ t.test('combinations that cannot work are refused with the flag named', async (t
     [['--ssl_cert', 'c', '--ssl_key', 'k', '--port', '8443'], /--port and --https_port are both 8443/],
     [['--http_auth_open_paths', 'ping'], /expected route paths starting with \//],
     [['--http_credentials', ''], /expected user:password/],
+    [['--http_credentials', 'nocolon'], /--http_credentials \(hidden\): pair 1: expected user:password/],
+    [['--http_credentials', 'a:b,a:c'], /pair 2: user "a" is given twice/],
     [['--disable_http=maybe'], /expected true or false/],
     [['--https_port', '70000'], /expected an integer from 0 to 65535/],
     [['--mesos_authentication_secret_file', 's'], /--mesos_authentication_secret_file needs --mesos_authentication_principal/],

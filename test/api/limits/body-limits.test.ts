@@ -105,3 +105,29 @@ t.test('jsonDepthExceeds: strings and escapes are skipped, the count is exact', 
   ];
   for (const [text, limit, exceeds] of cases) t.equal(jsonDepthExceeds(text, limit), exceeds, `${text} within ${limit}`);
 });
+
+t.test('bodies that are not UTF-8: 400 "Invalid JSON", nothing stored; UTF-8 is stored exactly (issue 11.5)', async (t) => {
+  const bytesOf = (cmd: Buffer): Buffer => Buffer.concat([Buffer.from('{"id":"/a","cmd":"sleep '), cmd, Buffer.from('"}')]);
+  const notUtf8: [string, Buffer][] = [
+    ['a raw 0xff byte', Buffer.from([0xff])],
+    ['a continuation byte alone', Buffer.from([0x80])],
+    ['an overlong encoding of "/"', Buffer.from([0xc0, 0xaf])],
+    ['an encoded surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+    ['a sequence cut short', Buffer.from([0xe2, 0x82])],
+    ['latin-1 "é"', Buffer.from([0xe9])],
+  ];
+  for (const [name, bad] of notUtf8) {
+    const fx = apiFor(t);
+    const before = stateSnapshot(fx.harness.scheduler);
+    const res = await fx.app.inject({ method: 'POST', url: '/v2/apps', payload: bytesOf(bad), headers: { 'content-type': 'application/json' } });
+    t.equal(res.statusCode, 400, name);
+    t.same(JSON.parse(res.body), { message: 'Invalid JSON', details: 'The request body is not valid UTF-8' }, `${name}: the body`);
+    t.equal(stateSnapshot(fx.harness.scheduler), before, `${name}: nothing changed`);
+  }
+  const fx = apiFor(t);
+  const cmd = 'sleep ü € 🎉 日本';
+  const res = await fx.app.inject({ method: 'POST', url: '/v2/apps', payload: Buffer.from(JSON.stringify({ id: '/a', cmd }), 'utf8'), headers: { 'content-type': 'application/json' } });
+  t.equal(res.statusCode, 201, res.body.slice(0, 200));
+  const got = await fx.app.inject({ method: 'GET', url: '/v2/apps/a' });
+  t.equal((JSON.parse(got.body) as { app: { cmd: string } }).app.cmd, cmd, 'multi-byte characters stored as sent');
+});
