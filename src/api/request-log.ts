@@ -9,9 +9,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  */
 export function logRequestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
   const ms = Math.round(reply.elapsedTime * 10) / 10;
-  const fields = { method: request.method, path: request.url, status: reply.statusCode, ms, client: request.ip };
-  const text = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms ${request.ip}`;
+  // Never "undefined": the socket of a forwarded request may be gone by now (keepClientAddress).
+  const client = request.ip ?? keptClients.get(request) ?? '-';
+  const fields = { method: request.method, path: request.url, status: reply.statusCode, ms, client };
+  const text = `${request.method} ${request.url} ${reply.statusCode} ${ms} ms ${client}`;
   if (error !== null && error !== undefined) request.log.warn({ ...fields, err: error }, `${text}: ${error.message}`);
   else if (reply.statusCode >= 500) request.log.warn(fields, text);
   else request.log.info(fields, text);
+}
+
+const keptClients = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Remembers the client's address of a request whose socket may be gone before its record is
+ * written: a request a standby forwards to the leader, whose body is streamed out as it arrives
+ * (the raw request then lets go of its socket, and its record named no client). Read while the
+ * socket is there; only such requests pay for it.
+ */
+export function keepClientAddress(request: FastifyRequest): void {
+  const address = request.ip;
+  if (address !== undefined) keptClients.set(request, address);
 }

@@ -37,8 +37,11 @@ export interface LeaderElectionOptions {
    */
   readonly id: () => string;
   readonly session: ZkSessionOptions;
-  /** Lines worth an operator's attention (leadership gained and lost, session expiry). */
-  readonly log?: (line: string) => void;
+  /**
+   * Lines worth an operator's attention: leadership gained (`info`); leadership lost or suspended,
+   * a session expired, an election that failed (`warn`).
+   */
+  readonly log?: (line: string, level: ElectionLogLevel) => void;
   /** Wait before opening a new session after the last one expired or could not join (default 1000 ms). */
   readonly rejoinDelayMs?: number;
 }
@@ -133,7 +136,7 @@ export class LeaderElection implements ElectionSource {
       await session.delete(`${this.path}/${member}`).catch(ignoreCode(ZK_CODES.NONODE));
       this.member = await this.createMember(session);
     } catch (err) {
-      this.say(`abdication: ${(err as Error).message}; joining again with a new session`);
+      this.say(`abdication: ${(err as Error).message}; joining again with a new session`, 'warn');
       this.dropSession();
       return;
     }
@@ -210,7 +213,7 @@ export class LeaderElection implements ElectionSource {
       this.connected = true;
       void this.evaluate();
     } else {
-      this.say(`ZooKeeper session ${describeZkUrl(this.options.url)} expired; joining the election again with a new session`);
+      this.say(`ZooKeeper session ${describeZkUrl(this.options.url)} expired; joining the election again with a new session`, 'warn');
       this.dropSession();
     }
   }
@@ -234,7 +237,7 @@ export class LeaderElection implements ElectionSource {
     this.rejoinTimer = setTimeout(() => {
       this.rejoinTimer = undefined;
       this.join().catch((err: unknown) => {
-        this.say(`cannot join the election: ${(err as Error).message}; trying again`);
+        this.say(`cannot join the election: ${(err as Error).message}; trying again`, 'warn');
         this.scheduleRejoin();
       });
     }, this.options.rejoinDelayMs ?? 1000);
@@ -290,7 +293,7 @@ export class LeaderElection implements ElectionSource {
         return;
       }
       // Connection trouble: the session's own events (disconnected, expired) say what follows.
-      this.say(`election: ${(err as Error).message}`);
+      this.say(`election: ${(err as Error).message}`, 'warn');
     }
   }
 
@@ -331,7 +334,7 @@ export class LeaderElection implements ElectionSource {
     }
     if (!this.leaseLost && performance.now() - this.confirmedAtMs > this.leaseMs()) {
       this.leaseLost = true;
-      if (this.ownsLowest) this.say(`no answer from ZooKeeper for ${Math.round(performance.now() - this.confirmedAtMs)} ms: not leading until it answers again`);
+      if (this.ownsLowest) this.say(`no answer from ZooKeeper for ${Math.round(performance.now() - this.confirmedAtMs)} ms: not leading until it answers again`, 'warn');
       this.publish();
     }
   }
@@ -343,14 +346,17 @@ export class LeaderElection implements ElectionSource {
     if (elected === this.state.elected && leader === this.state.leader) return;
     const wasLeader = this.state.elected;
     this.state = { elected, leader };
-    if (wasLeader && !elected) this.say('not the leader any more');
+    if (wasLeader && !elected) this.say('not the leader any more', 'warn');
     for (const listener of this.listeners) listener(this.state);
   }
 
-  private say(line: string): void {
-    this.options.log?.(line);
+  private say(line: string, level: ElectionLogLevel = 'info'): void {
+    this.options.log?.(line, level);
   }
 }
+
+/** How much an election line matters (see {@link LeaderElectionOptions.log}). */
+export type ElectionLogLevel = 'info' | 'warn';
 
 /** A rejection handler that accepts one KeeperException code as success. */
 function ignoreCode(code: number): (err: unknown) => void {

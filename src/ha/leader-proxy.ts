@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { IncomingHttpHeaders } from 'node:http';
 import { badRequest, leaderProxyErrors, type ApiError } from '../api/errors';
+import { keepClientAddress } from '../api/request-log';
 import type { LeadershipView } from './leadership';
 
 /** Marathon's LeaderProxyFilter waits 10 × 250 ms for a consistent leadership before its 503. */
@@ -117,11 +118,15 @@ function knownLeader(leadership: LeadershipView): string | undefined {
 
 function forward(request: FastifyRequest, reply: FastifyReply, origin: string, via: string): void {
   const withBody = carriesBody(request);
+  // The client's address, read now: once a forwarded body has been streamed out, the raw request
+  // has let go of its socket (its request record named no client).
+  const client = request.ip;
+  keepClientAddress(request);
   // The body is streamed as it arrived: nothing here parses it, the leader does.
   if (withBody) request.body = request.raw;
   try {
     reply.from(`${origin}${request.raw.url ?? request.url}`, {
-      rewriteRequestHeaders: (req, headers) => requestHeaders(headers, via, req.socket.remoteAddress, withBody),
+      rewriteRequestHeaders: (_req, headers) => requestHeaders(headers, via, client, withBody),
       rewriteHeaders: (headers) => ({ ...headers, [VIA_HEADER]: via }),
       onError: (r, { error }) => void r.send(proxyError(error)),
     });

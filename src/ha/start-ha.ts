@@ -15,7 +15,7 @@ import { silentLog } from '../runtime/pacer-log';
 import { apiConfigOf, apiEdges, type RuntimeHooks } from '../runtime/runtime-parts';
 import { localClusterFacts, startLocalDuties } from '../runtime/start-local';
 import { mesosClusterFacts, startMesosDuties } from '../runtime/start-mesos';
-import { LeaderElection } from './leader-election';
+import { LeaderElection, type ElectionLogLevel } from './leader-election';
 import { leaderProxy } from './leader-proxy';
 import { Leadership, type LeaderDuties } from './leadership';
 import type { MarathonEvent } from '../scheduler/model/events';
@@ -31,8 +31,8 @@ export interface HaHooks extends RuntimeHooks {
    * then the local or Mesos cluster of `--cluster`: src/runtime/start-local.ts, start-mesos.ts).
    */
   readonly startDuties?: (config: PacerConfig, hooks: RuntimeHooks) => LeaderDuties | Promise<LeaderDuties>;
-  /** Where election news goes, one line each (default: the log, component `ha`). */
-  readonly electionLog?: (line: string) => void;
+  /** Where election news goes, one line each, with its level (default: the log, component `ha`). */
+  readonly electionLog?: (line: string, level?: ElectionLogLevel) => void;
   /** The duties could not start (store held by another process, corrupt), or the Mesos driver gave up. Default: log, close, exit code 1. */
   readonly onFatal?: (error: Error) => void;
   /** How long a standby's request waits for a leader before its 503 (default 2500 ms, Marathon's). */
@@ -70,7 +70,7 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
   const url = parseZkUrl(config.zk);
   const pacerLog = hooks.log ?? silentLog();
   const haLog = pacerLog.child({ component: 'ha' });
-  const log = hooks.electionLog ?? ((line: string): void => haLog.info(line));
+  const log = hooks.electionLog ?? ((line: string, level: ElectionLogLevel = 'info'): void => { haLog[level](line); });
   const { listeners, auth } = apiEdges(config, pacerLog);
   const election = new LeaderElection({
     url, id: () => listeners.leaderAddress, log, rejoinDelayMs: hooks.rejoinDelayMs ?? 1000,
@@ -78,7 +78,7 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
   });
   const pacer: { running?: RunningHaPacer } = {};
   const onFatal = hooks.onFatal ?? ((error: Error): void => {
-    log(`cannot lead: ${error.message}`);
+    log(`cannot lead: ${error.message}`, 'warn');
     process.exitCode = 1;
     void pacer.running?.close();
   });
@@ -97,7 +97,7 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
   const leadership = new Leadership(election, () => listeners.leaderAddress, () => startDuties(config, runtimeHooks), (error) => {
     // The ZooKeeper store could not be read (ZooKeeper went away meanwhile): another may lead.
     if (error instanceof ZkError) {
-      log(`cannot lead now: ${error.message}; joining the election again`);
+      log(`cannot lead now: ${error.message}; joining the election again`, 'warn');
       void leadership.abdicate();
     } else {
       onFatal(error);

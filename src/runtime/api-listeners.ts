@@ -86,7 +86,13 @@ export class ApiListeners {
   /** Starts listening (primary through fastify, so its lifecycle stays fastify's); what is bound. */
   async listen(app: FastifyInstance): Promise<ListenerAddress[]> {
     const primaryPort = this.scheme === 'https' ? this.config.httpsPort : this.config.port;
-    await app.listen({ host: this.config.address, port: primaryPort });
+    // fastify names the scheme from its own `https` option, which pacer does not use (it builds
+    // the server itself): an HTTPS-only start was logged as http://.
+    const scheme = this.scheme;
+    await app.listen({
+      host: this.config.address, port: primaryPort,
+      listenTextResolver: (address) => `Server listening at ${scheme === 'https' ? address.replace(/^http:/, 'https:') : address}`,
+    });
     const secondary = this.secondary;
     if (secondary !== undefined) {
       const primary = this.primary as http.Server;

@@ -28,6 +28,21 @@ async function pacerProcess(t: Test, root: string): Promise<{ main: MainProcess;
   return { main, url: `http://127.0.0.1:${port}` };
 }
 
+/** The request records in a pacer's JSON log (stderr is not a terminal: JSON lines). */
+function requestRecords(stderr: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      if (typeof record.method === 'string' && typeof record.path === 'string') out.push(record);
+    } catch {
+      // not a record
+    }
+  }
+  return out;
+}
+
 const leaderOf = async (url: string): Promise<string | undefined> => {
   const answer = await call(`${url}/v2/leader`);
   return answer.status === 200 ? (JSON.parse(answer.text) as { leader: string }).leader : undefined;
@@ -42,6 +57,15 @@ t.test('two pacer processes: the leader is killed -9, the other leads after its 
   const secondAddress = second.url.slice('http://'.length);
   await waitFor(async () => (await leaderOf(second.url)) === firstAddress, 'the second pacer to name the first as leader');
   t.match(first.main.stderr(), /elected leader/);
+
+  // A write through the standby is forwarded, body and all, and its request record names the client.
+  const forwarded = await call(`${second.url}/v2/apps`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ id: '/through-standby', cmd: 'sleep 10', cpus: 0.01, mem: 8 }),
+  });
+  t.equal(forwarded.status, 201, 'forwarded to the leader');
+  const record = await waitFor(() => requestRecords(second.main.stderr()).find((r) => r.method === 'POST' && r.path === '/v2/apps'), 'the standby\'s record of the forwarded POST');
+  t.match(record, { status: 201, client: '127.0.0.1' }, 'the client named (it was logged as undefined)');
+  t.notMatch(String(record.msg), /undefined/);
 
   first.main.child.kill('SIGKILL');
   await exitOf(first.main, 'the killed leader');

@@ -14,6 +14,7 @@ import { DEFAULT_SCHEDULER_OPTIONS, RESEND_REFUSE_MS } from '../../../src/schedu
 import { DEFAULT_KILL_GRACE_MS } from '../../../src/scheduler/kill/kill-instance';
 import { MAX_VALUE_IDS } from '../../../src/scheduler/constraints/value-ids';
 import { OFFER_LOG_MAX } from '../../../src/scheduler/matcher/offer-use-log';
+import { MIN_TOKEN_CHARS } from '../../../src/api/auth/tokens-file';
 import { SWEEP_MIN_ENTRIES } from '../../../src/scheduler/state/task-owners';
 import { SHARED_FILTERS_MIN, SHARED_FILTERS_PER_CANDIDATE } from '../../../src/scheduler/matcher/match-offers';
 import { INLINE_MAX_BYTES, NODE_MAX_BYTES } from '../../../src/store/zk/zk-layout';
@@ -92,6 +93,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `| ${WHAT_IF.capacityMs / 60_000} minutes (\`capacityMs\`)`,
   ],
   'README.md': [
+    `\`principal:token\` (a token of at least ${MIN_TOKEN_CHARS} characters)`,
     `(\`test/harness/wait.ts\`, ${PATIENCE_MS / 1000} s)`,
     `when no leader is known for ${NO_LEADER_WAIT_MS / 1000} s`,
     `Records above ${INLINE_MAX_BYTES / KiB} KiB are gzipped and above ${NODE_MAX_BYTES / KiB} KiB chunked`,
