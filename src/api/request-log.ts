@@ -24,9 +24,10 @@ const keptClients = new WeakMap<FastifyRequest, string>();
  * Remembers the client's address of a request whose socket may be gone before its record is
  * written: a request a standby forwards to the leader, whose body is streamed out as it arrives
  * (the raw request then lets go of its socket, and its record named no client). Read while the
- * socket is there; only such requests pay for it.
+ * socket is there; only such requests pay for it. Returns the address.
  */
-export function keepClientAddress(request: FastifyRequest): void {
+export function keepClientAddress(request: FastifyRequest): string | undefined {
   const address = request.ip;
   if (address !== undefined) keptClients.set(request, address);
+  return address;
 }

@@ -7,7 +7,7 @@ import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
-import { jsonBodyText, refusedJsonBody } from './json-body-limits';
+import { jsonBodyText } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
 import { groupsRoutes } from './v2/groups/routes';
@@ -100,11 +100,9 @@ export function collapseSlashes(url: string): string {
 function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   // Read as bytes: decoding them is where a body that is not UTF-8 is refused (jsonBodyText).
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : jsonBodyText(req.headers['content-type'], body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    const text = jsonBodyText(req.headers['content-type'], body);
     if (typeof text !== 'string') return done(text, undefined);
-    const refused = refusedJsonBody(req.headers['content-type'], text);
-    if (refused !== undefined) return done(refused, undefined);
     // No body (clients send the JSON content type on every call, DELETE and /restart too): the
     // route decides; only routes that need one answer fact 6's 400 (`emptyBody`).
     if (text.trim() === '') return done(null, undefined);

@@ -120,8 +120,7 @@ function forward(request: FastifyRequest, reply: FastifyReply, origin: string, v
   const withBody = carriesBody(request);
   // The client's address, read now: once a forwarded body has been streamed out, the raw request
   // has let go of its socket (its request record named no client).
-  const client = request.ip;
-  keepClientAddress(request);
+  const client = keepClientAddress(request);
   // The body is streamed as it arrived: nothing here parses it, the leader does.
   if (withBody) request.body = request.raw;
   try {
