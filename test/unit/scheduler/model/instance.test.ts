@@ -93,6 +93,18 @@ t.test('its JSON is the plain record with its tasks; its own properties hold no 
   t.equal(copy.tasks[0], inst.tasks[0], 'a copy names tasks');
 });
 
+t.test('the fields a placement touches come first in the layout, those it does not last', async (t) => {
+  // V8 lays an object's fields out in the order they are added, which Object.keys gives (the
+  // private launch facts sit between killReason and allocation). The order keeps what a placement
+  // reads and writes in the instance's first cache lines (model/instance.ts); a field added or
+  // moved belongs in the right part.
+  t.strictSame(Object.keys(scheduled()), [
+    'reservation', 'incarnation', 'agent', 'condition', 'conditionSinceMs', 'goal', 'killReason',
+    'allocation', 'runSpecVersion', 'configVersion', 'role', 'instanceId', 'runSpecId',
+    'kind', 'healthy', 'ready', 'startedAtMs', 'unreachableSinceMs', 'killRequestedAtMs',
+  ]);
+});
+
 t.test('an instance with neither tasks nor a launched app task is a bug: reading its tasks asserts', async (t) => {
   // Only reachable by handing the constructor no tasks, which its type forbids.
   const broken = Instance.from({ ...scheduled().toJSON(), tasks: undefined as unknown as Task[] });
