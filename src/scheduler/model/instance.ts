@@ -103,8 +103,9 @@ export interface InstanceFields {
  * not touch. Without pointer compression (Node's default build) an instance is 200 bytes, four
  * cache lines where it starts mid-line; the placed fields end at byte 152, so a placement, which
  * touches each of a million instances once, long after it was made, misses about one line fewer.
- * Side by side on a noisy machine the 1M match was faster in 21 of 31 runs, its medians of each
- * series 4–19 % lower (bench/README.md, "2026-11-30: an instance's placed fields first").
+ * Side by side on a noisy machine the 1M match was faster in 30 of 43 runs, by 10 % in the longest
+ * series' medians; at 100k instances no gain showed (bench/README.md, "2026-11-30: an
+ * instance's placed fields first").
  *
  * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
  * {@link launchApp}, {@link launchAppAt} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
