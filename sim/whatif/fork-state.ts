@@ -27,6 +27,9 @@ export interface ForkState {
   readonly options: Partial<SchedulerOptions>;
   /** How the simulated agents behave (launch and kill delays, offer interval); default the simulator's. */
   readonly timings?: SimTimings;
-  /** Seed of the fork's random streams (ids, delays); default 1. */
-  readonly seed?: number;
+  /**
+   * Seed of the fork's random streams (ids, delays); default 1. A live fork's is its own
+   * (take-fork.ts): one the live run drew from would give the fork the live instances' ids.
+   */
+  readonly seed?: number | string;
 }

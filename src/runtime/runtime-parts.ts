@@ -142,6 +142,7 @@ export function startScheduler(config: PacerConfig, base: RuntimeBase, driver: C
   base.recorder.attach(scheduler);
   const decisions = new DecisionLog(scheduler, base.loop, base.log);
   base.loop.observe(base.recorder);
+  base.lastOffers.readInstancesFrom((instanceId) => scheduler.instance(instanceId));
   base.loop.observe(base.lastOffers);
   if (inputs !== undefined) base.loop.observe(inputs);
   base.loop.observe({ afterInput: () => decisions.afterInput() });

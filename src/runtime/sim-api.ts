@@ -49,7 +49,7 @@ export function simApi(
   const onCoreFailure = edges.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
   const clock = { nowMs: () => session.nowMs() };
   const hub = new EventStreamHub({ subscribe: (listener) => session.scheduler.subscribe(listener), clock });
-  const lastOffers = new LastOffers();
+  const lastOffers = new LastOffers((instanceId) => session.scheduler.instance(instanceId));
   session.onInput((atMs, input) => lastOffers.beforeInput(atMs, input));
   const deps: ApiDeps = {
     scheduler: session.scheduler, clock, events: hub,

@@ -1,5 +1,4 @@
 import { decodeTree, encodeTree } from '../store/sqlite/codec';
-import { unionRanges } from '../master/port-ranges';
 import type { Instance, InstanceFields } from '../scheduler/model/instance';
 import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
@@ -7,7 +6,7 @@ import type { StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/index';
 import { isTerminalCondition } from '../scheduler/model/condition';
 import type { ForkAgent, ForkState } from '../../sim/whatif/fork-state';
-import { usedPool } from '../../sim/whatif/adopted-tasks';
+import { addUsage } from './add-usage';
 import type { LastOffer } from './last-offers';
 import { WhatIfRefused, type WhatIfLimits } from './what-if-limits';
 
@@ -36,7 +35,10 @@ export function takeFork(scheduler: Scheduler, lastOffers: readonly LastOffer[],
     deployments: scheduler.deployments().map((d) => d.deployment), instances,
   };
   const copy = decodeTree(encodeTree(stored)) as StoredState;
-  return { atMs: nowMs, stored: copy, agents: agentsOf(lastOffers, copy.instances), options: { ...scheduler.options() } };
+  // The fork's own seed: the live core's (a simulated cluster's is its scenario's, 1 by default)
+  // would draw the ids the live core drew, and every what-if one deployment id.
+  const seed = `what-if ${nowMs} ${root.version}`;
+  return { atMs: nowMs, stored: copy, agents: agentsOf(lastOffers, copy.instances), options: { ...scheduler.options() }, seed };
 }
 
 /**
@@ -44,15 +46,18 @@ export function takeFork(scheduler: Scheduler, lastOffers: readonly LastOffer[],
  * live instances on it launched before that offer hold: those held it already when the offer was
  * made. Instances launched from that offer or after consumed it, and are not added. An agent that
  * runs instances but was never offered (it has been full since this pacer started) is taken as
- * exactly full. Approximations (docs/what-if.md): instances that ended since the offer freed
- * resources the fork does not see; an instance's usage is booked to its role's reserved pool when
+ * exactly full. What tasks launched before the offer gave back when they ended is in the record
+ * already (last-offers.ts). An agent cut off (a task there reported unreachable since its offer)
+ * has nothing free: only what its reachable instances hold. Unreachable instances add nothing: the
+ * fork's agents do not run their tasks (adopted-tasks.ts), so their share would be free there.
+ * Approximations (docs/what-if.md): an instance's usage is booked to its role's reserved pool when
  * the agent has one, else to the unreserved pool.
  */
 export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly InstanceFields[]): ForkAgent[] {
   const onAgent = new Map<string, InstanceFields[]>();
   const infos = new Map<string, AgentInfo>();
   for (const inst of instances) {
-    if (inst.agent === undefined || isTerminalCondition(inst.condition) || inst.condition === 'Scheduled') continue;
+    if (inst.agent === undefined || isTerminalCondition(inst.condition) || inst.condition === 'Scheduled' || isUnreachable(inst.condition)) continue;
     const list = onAgent.get(inst.agent.agentId) ?? [];
     list.push(inst);
     onAgent.set(inst.agent.agentId, list);
@@ -62,7 +67,7 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
   const offered = new Set<string>();
   for (const offer of lastOffers) {
     offered.add(offer.agent.agentId);
-    let pools = offer.pools.map((p) => ({ ...p }));
+    let pools = offer.unreachable === true ? noPools() : offer.pools.map((p) => ({ ...p }));
     for (const inst of onAgent.get(offer.agent.agentId) ?? []) {
       const launchedAtMs = Math.min(...inst.tasks.map((t) => t.launchedAtMs));
       if (!(launchedAtMs < offer.atMs)) continue;
@@ -72,7 +77,7 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
   }
   for (const [agentId, list] of onAgent) {
     if (offered.has(agentId)) continue;
-    let pools: OfferedPool[] = [{ cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }];
+    let pools = noPools();
     for (const inst of list) pools = addUsage(pools, inst);
     agents.push({ info: infos.get(agentId) as AgentInfo, pools });
   }
@@ -80,21 +85,11 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
   return agents;
 }
 
-/** `pools` with what `inst` holds added to the pool it was (most likely) taken from. */
-function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedPool[] {
-  const uses = inst.allocation ?? [usedPool(inst, pools.some((p) => p.reservedFor === inst.role && p.reservationId === undefined) ? inst.role : undefined)];
-  const out = pools.map((p) => ({ ...p }));
-  for (const u of uses) {
-    const i = out.findIndex((p) => p.reservedFor === u.reservedFor && p.reservationId === u.reservationId);
-    if (i < 0) {
-      out.push({ ...u });
-      continue;
-    }
-    const p = out[i];
-    out[i] = {
-      ...p, cpusMilli: p.cpusMilli + u.cpusMilli, memMilli: p.memMilli + u.memMilli, diskMilli: p.diskMilli + u.diskMilli,
-      gpus: p.gpus + u.gpus, ports: unionRanges(p.ports, u.ports),
-    };
-  }
-  return out;
+function isUnreachable(condition: InstanceFields['condition']): boolean {
+  return condition === 'Unreachable' || condition === 'UnreachableInactive';
+}
+
+/** One unreserved pool with nothing in it: an agent's capacity before what runs there is added. */
+function noPools(): OfferedPool[] {
+  return [{ cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }];
 }

@@ -17,12 +17,13 @@ export interface WhatIfFixture extends ApiFixture {
 }
 
 /**
- * The REST API over the recording harness (api-fixture.ts) with `deps.whatIf`: the offers the
- * harness hands the core are seen by a {@link LastOffers}, as the runtime's loop observer sees them.
+ * The REST API over the recording harness (api-fixture.ts) with `deps.whatIf`: the offers and
+ * status updates the harness hands the core are seen by a {@link LastOffers} reading the core's
+ * instances, as the runtime's loop observer sees them.
  */
 export function whatIfApi(t: Test, opts: { limits?: Partial<WhatIfLimits>; auth?: ApiAuthentication } = {}): WhatIfFixture {
   const fx = makeApi(opts.auth === undefined ? {} : { auth: opts.auth });
-  const lastOffers = new LastOffers();
+  const lastOffers = new LastOffers((instanceId) => fx.harness.scheduler.instance(instanceId));
   const handle = fx.harness.handle.bind(fx.harness);
   fx.harness.handle = (input: SchedulerInput) => {
     lastOffers.beforeInput(fx.harness.nowMs, input);

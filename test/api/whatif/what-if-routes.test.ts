@@ -107,6 +107,15 @@ t.test('plain dryRun=true on an app write keeps the current behaviour: the write
   t.ok(fx.harness.scheduler.runSpec('/api') !== undefined, 'created');
 });
 
+t.test('plain dryRun=true on POST /v2/groups makes the group, as Marathon\'s group creation takes no dryRun (the README says so)', async (t) => {
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const res = await fx.app.inject({ method: 'POST', url: '/v2/groups?dryRun=true', payload: { id: '/g2', apps: [{ id: '/g2/a', cmd: 'sleep 100', instances: 1, cpus: 0.1, mem: 16 }] } });
+  t.equal(res.statusCode, 201, res.body);
+  t.match(body(res), { version: String, deploymentId: String });
+  t.ok(fx.harness.scheduler.runSpec('/g2/a') !== undefined, 'created');
+});
+
 t.test('bad simulate values are 400 and change nothing; a fork refused by the core is answered as the write would be', async (t) => {
   const fx = whatIfApi(t);
   seedWeb(fx);

@@ -1,0 +1,30 @@
+import { unionRanges } from '../master/port-ranges';
+import type { InstanceFields } from '../scheduler/model/instance';
+import type { OfferedPool } from '../scheduler/model/offer';
+import { usedPool } from '../../sim/whatif/adopted-tasks';
+
+/**
+ * `pools` with what `inst`'s tasks hold added to the pool they were (most likely) taken from: a
+ * resident instance's recorded allocation, else its tasks' resources and host ports in its role's
+ * reserved pool when the agent has one, else in the unreserved pool (the live core keeps no
+ * allocation for other instances). A what-if fork builds an agent's capacity this way from what
+ * its last offer left out (src/whatif/take-fork.ts, last-offers.ts). Returns new pools; `pools`
+ * is not changed.
+ */
+export function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedPool[] {
+  const uses = inst.allocation ?? [usedPool(inst, pools.some((p) => p.reservedFor === inst.role && p.reservationId === undefined) ? inst.role : undefined)];
+  const out = pools.map((p) => ({ ...p }));
+  for (const u of uses) {
+    const i = out.findIndex((p) => p.reservedFor === u.reservedFor && p.reservationId === u.reservationId);
+    if (i < 0) {
+      out.push({ ...u });
+      continue;
+    }
+    const p = out[i];
+    out[i] = {
+      ...p, cpusMilli: p.cpusMilli + u.cpusMilli, memMilli: p.memMilli + u.memMilli, diskMilli: p.diskMilli + u.diskMilli,
+      gpus: p.gpus + u.gpus, ports: unionRanges(p.ports, u.ports),
+    };
+  }
+  return out;
+}
