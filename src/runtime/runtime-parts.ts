@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { makeDirs } from './make-dirs';
 import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ApiConfig, ApiDeps, MesosFrameworkFacts, ZookeeperFacts } from '../api/api-deps';
@@ -68,7 +68,7 @@ export interface RuntimeHooks {
  * ports. `release()` closes `opened` too.
  */
 export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log)), opened?: RuntimeStore): RuntimeBase {
-  mkdirSync(dirname(config.storePath), { recursive: true });
+  makeDirs(dirname(config.storePath));
   let lock: StoreLock;
   try {
     lock = StoreLock.acquire(`${config.storePath}.lock`);

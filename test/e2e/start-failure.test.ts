@@ -47,6 +47,18 @@ t.test('the sandbox cannot be created: startLocal rejects naming the path, and c
   t.ok(storeClosed(config.storePath), 'the store was closed');
 });
 
+// Node's own recursive mkdir never returns for a path under /proc (procfs answers ENOENT for a
+// directory it cannot make; src/runtime/make-dirs.ts): `--record /proc/…` spun at 100 % CPU,
+// deaf to SIGTERM. It now fails the start like any other path that cannot be made.
+t.test('a recording directory under /proc cannot be made: startLocal rejects at once, naming it', { skip: existsSync('/proc/self') ? false : 'no /proc here' }, async (t) => {
+  const dir = tempDir(t);
+  const config = { ...e2eConfig(dir), recordDir: '/proc/pacer-cannot-be-here/rec' };
+  const err = await within(startLocal(config).then(() => undefined, (e: unknown) => e), 'startLocal');
+  t.type(err, Error, 'rejects');
+  t.match((err as Error).message, '/proc/pacer-cannot-be-here', 'the message names the path');
+  t.ok(storeClosed(config.storePath), 'the store was closed');
+});
+
 // One pacer per store: a second one on the same store is refused while the first runs (a lock file
 // next to the store); two schedulers would fight over the same processes and host ports.
 t.test('a second pacer on the same store while the first runs is refused', async (t) => {

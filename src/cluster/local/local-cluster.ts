@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { makeDirs } from '../../runtime/make-dirs';
 import { join } from 'node:path';
 import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { OfferOperation, TaskLaunch } from '../../scheduler/model/launch';
@@ -155,7 +155,7 @@ export class LocalCluster implements ClusterDriver {
    */
   start(): void {
     if (this.master !== undefined) return;
-    mkdirSync(this.options.sandboxRoot, { recursive: true });
+    makeDirs(this.options.sandboxRoot);
     const saved = this.state.load();
     const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
     this.framework = frameworkId;

@@ -1,4 +1,5 @@
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, renameSync, writeFileSync, writeSync, ftruncateSync } from 'node:fs';
+import { makeDirs } from '../../runtime/make-dirs';
 import { dirname } from 'node:path';
 import type { ExecutorRecord } from './executor-record';
 import { executorFromStored, executorToStored, storedExecutorProblem, type StoredExecutorV1 } from './stored-executor';
@@ -102,7 +103,7 @@ export class StateFile {
 
   /** Write a new snapshot of `state` (the next generation) and empty the journal. */
   save(state: Omit<LocalClusterState, 'generation'>): void {
-    mkdirSync(dirname(this.path), { recursive: true });
+    makeDirs(dirname(this.path));
     const generation = this.generation + 1;
     const text = `${JSON.stringify({ ...state, executors: state.executors.map(executorToStored), generation })}\n`;
     const tmp = `${this.path}.tmp`;

@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { rmSync, symlinkSync } from 'node:fs';
+import { makeDirs } from '../../runtime/make-dirs';
 import { join } from 'node:path';
 import type { PersistentVolume } from '../../scheduler/model/reservation';
 
@@ -14,7 +15,7 @@ export function volumeDir(sandboxRoot: string, agentId: string, persistenceId: s
 
 /** CREATE: make the volumes' directories (an existing one keeps its data). */
 export function createVolumeDirs(sandboxRoot: string, agentId: string, volumes: readonly PersistentVolume[]): void {
-  for (const v of volumes) mkdirSync(volumeDir(sandboxRoot, agentId, v.persistenceId), { recursive: true });
+  for (const v of volumes) makeDirs(volumeDir(sandboxRoot, agentId, v.persistenceId));
 }
 
 /** DESTROY: the volumes' data goes. */
@@ -28,14 +29,14 @@ export function destroyVolumeDirs(sandboxRoot: string, agentId: string, volumes:
  */
 export function mountVolumes(sandboxRoot: string, agentId: string, sandbox: string, volumes: readonly PersistentVolume[]): void {
   if (volumes.length === 0) return;
-  mkdirSync(sandbox, { recursive: true });
+  makeDirs(sandbox);
   for (const v of volumes) {
     const path = v.containerPath.replace(/^\/+/, '');
     if (path === '' || path.split('/').includes('..')) continue;
     const target = volumeDir(sandboxRoot, agentId, v.persistenceId);
-    mkdirSync(target, { recursive: true });
+    makeDirs(target);
     const link = join(sandbox, path);
-    mkdirSync(join(link, '..'), { recursive: true });
+    makeDirs(join(link, '..'));
     rmSync(link, { force: true });
     symlinkSync(target, link, 'dir');
   }

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, mkdirSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { makeDirs } from '../make-dirs';
 import { join } from 'node:path';
 import type { SchedulerPorts, Scheduler, SchedulerOptions } from '../../scheduler/index';
 import type { SchedulerInput } from '../../scheduler/model/inputs';
@@ -70,7 +71,7 @@ export class FlightRecorder implements LoopObserver {
 
   constructor(private readonly opts: FlightRecorderOptions) {
     if (opts.dir !== undefined) {
-      mkdirSync(opts.dir, { recursive: true });
+      makeDirs(opts.dir);
       this.path = freeRecordingPath(opts.dir);
       this.fd = openSync(this.path, 'wx');
     }
@@ -145,7 +146,7 @@ export class FlightRecorder implements LoopObserver {
     const start = JSON.parse(this.header[0]) as StartRecord;
     const head = this.dropped === 0 ? this.header.slice(1) : [];
     const lines = [JSON.stringify({ ...start, ring: { inputs, dropped: this.dropped } }), ...head, ...this.ring.flat()];
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     writeFileSync(path, `${lines.join('\n')}\n`);
     return { path, inputs, dropped: this.dropped, replayable: this.dropped === 0 };
   }
