@@ -43,7 +43,7 @@ t.test('refuses with the file system\'s error, and returns', async (t) => {
   ];
   for (const c of cases) {
     if (c.skip !== undefined) {
-      t.skip(c.name, { skip: c.skip });
+      t.comment(`${c.name}: not run, ${c.skip}`);
       continue;
     }
     t.throws(() => makeDirs(c.path), { code: c.code }, c.name);

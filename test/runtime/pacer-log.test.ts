@@ -97,6 +97,34 @@ t.test('the decision log: one record per decision the core\'s events and sweeps 
   t.equal(records().length, 4, 'a backoff is said once');
 });
 
+t.test('the decision log: the drops of unplaced instances of one input are one record per run spec (a scale-down from 100,000 made a line each)', async (t) => {
+  const { log, records } = captureLog('json');
+  const listeners: ((event: MarathonEvent) => void)[] = [];
+  const source = {
+    subscribe: (l: (event: MarathonEvent) => void) => { listeners.push(l); return () => undefined; },
+    instance: () => ({ goal: 'Decommissioned' as const, killReason: 'scale-down' as const }),
+  };
+  const decisions = new DecisionLog(source, { nowMs: () => 1000 }, log);
+  const dropped = (runSpecId: string, n: number): MarathonEvent => ({
+    eventType: 'instance_changed_event', timestamp: TS, instanceId: `${runSpecId.slice(1)}.instance-${String(n).padStart(8, '0')}-0000-0000-0000-000000000000`,
+    condition: 'Scheduled', runSpecId, agentId: null, host: null, runSpecVersion: TS,
+  } as unknown as MarathonEvent);
+  // Each instance's Scheduled event when it was made, then the same condition again when it is dropped.
+  const twice = (event: MarathonEvent): void => { for (let i = 0; i < 2; i++) for (const l of listeners) l(event); };
+  for (let n = 0; n < 5; n++) twice(dropped('/web', n));
+  twice(dropped('/api', 9));
+  t.same(records(), [], 'nothing before the input ends');
+  decisions.afterInput();
+  t.match(records(), [
+    { level: 30, component: 'scheduler', decision: 'kill', runSpecId: '/web', reason: 'scale-down', count: 5, msg: 'drop 5 unplaced instances of /web: scale-down (more instances than the target)' },
+    { level: 30, decision: 'kill', runSpecId: '/api', instanceId: /^api\.instance-/, msg: /^drop unplaced api\.instance-00000009 of \/api: scale-down/ },
+  ]);
+  t.equal(records().length, 2);
+  t.notOk('instanceId' in records()[0], 'the summary names no one instance');
+  decisions.afterInput();
+  t.equal(records().length, 2, 'said once');
+});
+
 t.test('the clusters\' own lines: component local and mesos; credentials in a URL never reach the log', async (t) => {
   const { log, records, lines } = captureLog('json');
   localClusterOptions(defaultConfig('/tmp'), log).log?.('killed 1 process(es) of /tmp/sandboxes that no task accounts for');
