@@ -2,7 +2,7 @@ import t from 'tap';
 import { failureOf } from '../../ui/src/api/client';
 import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
-import { appStatus, healthSummary } from '../../ui/src/model/app-status';
+import { appStatus, healthSummary, noInstancesText } from '../../ui/src/model/app-status';
 import { clusterLabel, isSimCluster } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
@@ -112,6 +112,15 @@ t.test('an app status says what Marathon UI said', async (t) => {
   for (const [name, a, q, status] of cases) t.equal(appStatus(a, q), status, name);
   t.same(healthSummary(app({ tasksRunning: 4, tasksHealthy: 2, tasksUnhealthy: 1, healthChecks: [{}] })), { healthy: 2, unhealthy: 1, unknown: 1, checked: true });
   t.same(healthSummary(app({ tasksRunning: 4 })), { healthy: 0, unhealthy: 0, unknown: 0, checked: false });
+});
+
+t.test('an app without instances is said to have none, not never to have launched any', async (t) => {
+  const cases: [number, string][] = [
+    [0, 'Suspended: 0 instances.'],
+    [1, 'No instances (1 wanted).'],
+    [3, 'No instances (3 wanted).'],
+  ];
+  for (const [wanted, text] of cases) t.equal(noInstancesText(wanted), text, `${wanted} wanted`);
 });
 
 t.test('events are summarized by what they are about and filtered by type and text', async (t) => {

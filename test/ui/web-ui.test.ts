@@ -170,6 +170,9 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     await page.getByRole('button', { name: 'Suspend…' }).click();
     await dialog.getByRole('button', { name: 'Suspend', exact: true }).click();
     t.equal((await settled(0)).instances, 0, 'suspend: 0 instances');
+    // It ran before: the page must not say that no instance was ever launched.
+    await page.locator('[data-testid="no-instances"]', { hasText: 'Suspended: 0 instances.' }).waitFor();
+    t.pass('the page says it is suspended with 0 instances');
 
     await page.getByRole('button', { name: 'Delete…' }).click();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
