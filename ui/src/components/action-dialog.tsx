@@ -45,7 +45,8 @@ export interface ActionDialogProps {
 }
 
 /**
- * Every change the UI makes goes through this confirmation: it says what will happen, runs the
+ * Every change the UI makes to something that exists goes through this confirmation (creating is
+ * the Create page's own button, create-view.tsx): it says what will happen, runs the
  * request on confirm, and on failure stays open showing Marathon's `message` and `details` (a
  * 409 lock offers to retry with `force=true`). Success closes it and re-reads every page's data.
  */
