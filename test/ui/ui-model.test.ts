@@ -1,8 +1,9 @@
 import t from 'tap';
 import { failureOf } from '../../ui/src/api/client';
-import type { App, HeldUnhealthyKills, QueueEntry } from '../../ui/src/api/wire';
+import type { App, HeldUnhealthyKills, Info, QueueEntry } from '../../ui/src/api/wire';
 import { floorSourceText, heldKillsHeadline } from '../../ui/src/model/held-kills-text';
-import { appStatus, healthSummary } from '../../ui/src/model/app-status';
+import { appStatus, healthSummary, noInstancesText } from '../../ui/src/model/app-status';
+import { clusterLabel, isSimCluster } from '../../ui/src/model/cluster';
 import { eventMatches, eventSummary } from '../../ui/src/model/event-summary';
 import { groupByAgent } from '../../ui/src/model/per-agent';
 import { reasonText } from '../../ui/src/model/reasons';
@@ -113,6 +114,15 @@ t.test('an app status says what Marathon UI said', async (t) => {
   t.same(healthSummary(app({ tasksRunning: 4 })), { healthy: 0, unhealthy: 0, unknown: 0, checked: false });
 });
 
+t.test('an app without instances is said to have none, not never to have launched any', async (t) => {
+  const cases: [number, string][] = [
+    [0, 'Suspended: 0 instances.'],
+    [1, 'No instances (1 wanted).'],
+    [3, 'No instances (3 wanted).'],
+  ];
+  for (const [wanted, text] of cases) t.equal(noInstancesText(wanted), text, `${wanted} wanted`);
+});
+
 t.test('events are summarized by what they are about and filtered by type and text', async (t) => {
   const status = { eventType: 'status_update_event', timestamp: 't', appId: '/web', taskId: 'web.1', taskStatus: 'TASK_RUNNING', host: 'agent-1', ports: [1] };
   t.equal(eventSummary(status), 'appId=/web taskId=web.1 host=agent-1 taskStatus=TASK_RUNNING');
@@ -154,5 +164,19 @@ t.test('held unhealthy kills (kill-storm floor) read as a headline and where the
   for (const [name, held, headline, source] of cases) {
     t.equal(heldKillsHeadline(held), headline, `${name}: headline`);
     t.equal(floorSourceText(held), source, `${name}: source`);
+  }
+});
+
+t.test("/v2/info's master names the cluster, and only the simulator's has the simulation page", async (t) => {
+  const cases: [string, string, boolean][] = [
+    ['sim://6 simulated agent(s), workload demo', 'simulated cluster', true],
+    ['local://1 agent(s) on this host', 'local cluster', false],
+    ['http://mesos.example:5050', 'Mesos http://mesos.example:5050', false],
+    ['zk://zk-1:2181,zk-2:2181/mesos', 'Mesos zk://zk-1:2181,zk-2:2181/mesos', false],
+  ];
+  for (const [master, label, sim] of cases) {
+    const info: Info = { name: 'marathon', version: '1.11.26', leader: '127.0.0.1:8080', frameworkId: null, marathon_config: { master, mesos_role: '*' } };
+    t.equal(clusterLabel(info), label, master);
+    t.equal(isSimCluster(info), sim, `${master}: ${sim ? '' : 'no '}simulation page`);
   }
 });

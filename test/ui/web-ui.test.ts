@@ -170,6 +170,9 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     await page.getByRole('button', { name: 'Suspend…' }).click();
     await dialog.getByRole('button', { name: 'Suspend', exact: true }).click();
     t.equal((await settled(0)).instances, 0, 'suspend: 0 instances');
+    // It ran before: the page must not say that no instance was ever launched.
+    await page.locator('[data-testid="no-instances"]', { hasText: 'Suspended: 0 instances.' }).waitFor();
+    t.pass('the page says it is suspended with 0 instances');
 
     await page.getByRole('button', { name: 'Delete…' }).click();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -246,13 +249,24 @@ t.test('the same UI over another cluster: no simulation page, nothing breaks', {
   page.setDefaultTimeout(WAIT_MS);
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => void pageErrors.push(err.message));
+  // A failed request (the 404 of an endpoint this cluster does not serve) is a console error in the browser.
+  const consoleErrors: string[] = [];
+  page.on('console', (msg) => void (msg.type() === 'error' && consoleErrors.push(msg.text())));
+  const simRequests: string[] = [];
+  page.on('request', (req) => void (new URL(req.url()).pathname.startsWith('/pacer/') && simRequests.push(req.url())));
   await page.goto(`${base}/ui/`);
   await page.locator('tr[data-id="/solo"]', { hasText: 'Waiting' }).waitFor();
   t.pass('the app waits for offers (nothing offers in manual time)');
   await page.locator('header .cluster', { hasText: 'local cluster' }).waitFor();
-  t.equal(await page.getByRole('link', { name: 'Simulation' }).count(), 0, 'no simulation tab: /pacer/v1/sim is not served');
+  t.equal(await page.getByRole('link', { name: 'Simulation' }).count(), 0, 'no simulation tab: /v2/info says the cluster is local');
   await page.goto(`${base}/ui/simulation`);
-  await page.getByRole('alert').filter({ hasText: '404' }).waitFor();
-  t.match(await page.getByRole('alert').innerText(), /URI not found: GET \/pacer\/v1\/sim/, "the simulation page shows the API's 404");
+  const note = page.locator('[data-testid="not-sim"]');
+  await note.waitFor();
+  t.equal(await note.innerText(), 'The simulation page is for pacer started with --cluster sim (this one: local cluster).', 'the simulation page says what it is for');
+  t.equal(await page.getByRole('alert').count(), 0, 'and shows no error');
+  await page.goto(`${base}/ui/`);
+  await page.locator('tr[data-id="/solo"]').waitFor();
+  t.same(simRequests, [], 'the UI never asked for /pacer/v1/sim');
+  t.same(consoleErrors, [], 'no error in the console');
   t.same(pageErrors, [], 'no script error in the page');
 });

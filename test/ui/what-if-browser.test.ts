@@ -45,3 +45,54 @@ t.test('the edit dialog shows the what-if answer for the edited app, and deploys
   t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2, 'the app is unchanged');
   t.same(pageErrors, [], 'no script error on the page');
 });
+
+/**
+ * The edit dialog shows one error, the latest request's: a refused deploy's 422 goes when a
+ * what-if starts (and the other way round), so a what-if that then succeeds shows its answer
+ * alone, and a failure shows once (a new user saw a stale 422 under a what-if's answer, and the
+ * same 422 twice).
+ */
+t.test('the edit dialog clears the previous error when a what-if or a deploy starts', { skip: chromiumSkip() }, async (t) => {
+  await buildUi();
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  await fx.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = fx.app.server.address() as AddressInfo;
+  const browser = await launchChromium({ width: 1280, height: 900 });
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(PATIENCE_MS);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  await page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
+  await page.getByRole('button', { name: 'Edit JSON…' }).click();
+  const dialog = page.getByRole('dialog');
+  const editor = dialog.locator('textarea.json');
+  await editor.waitFor();
+  const definition = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
+  const invalid = JSON.stringify({ ...definition, cpus: 'lots' });
+  const valid = JSON.stringify({ ...definition, instances: 3 });
+  const whatIf = dialog.locator('[data-testid="what-if-button"]');
+  const deploy = dialog.getByRole('button', { name: 'Deploy the change' });
+  // Each step: the definition, the button pressed, then how many error boxes and whether a what-if answer shows.
+  const steps: [string, string, 'deploy' | 'what-if', number, boolean][] = [
+    ['a refused deploy', invalid, 'deploy', 1, false],
+    ['a refused what-if after it', invalid, 'what-if', 1, false],
+    ['a refused deploy after a refused what-if', invalid, 'deploy', 1, false],
+    ['a what-if that succeeds after it', valid, 'what-if', 0, true],
+  ];
+  for (const [name, text, action, errors, answer] of steps) {
+    await editor.fill(text);
+    const answered = page.waitForResponse((res) => res.request().method() === 'PUT' && res.url().includes('dryRun=true') === (action === 'what-if'));
+    const button = action === 'deploy' ? deploy : whatIf;
+    await button.click();
+    t.equal((await answered).status(), answer ? 200 : 422, `${name}: the API answers ${answer ? 200 : 422}`);
+    // The request is over for the page once its button is enabled again, with its own label.
+    await button.filter({ hasText: action === 'deploy' ? 'Deploy the change' : 'What if?' }).and(page.locator(':enabled')).waitFor();
+    t.equal(await dialog.getByRole('alert').count(), errors, `${name}: ${errors} error box${errors === 1 ? '' : 'es'}`);
+    if (errors === 1) t.match(await dialog.getByRole('alert').innerText(), /^422 /, `${name}: the 422`);
+    t.equal(await dialog.locator('[data-testid="what-if"]').count(), answer ? 1 : 0, `${name}: ${answer ? 'the' : 'no'} what-if answer`);
+  }
+  t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2, 'nothing was deployed');
+  t.same(pageErrors, [], 'no script error on the page');
+});

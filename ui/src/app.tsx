@@ -1,6 +1,7 @@
 import { usePoll } from './api/use-poll';
 import type { Deployment, Info, QueueEntry } from './api/wire';
 import { Toasts } from './components/toasts';
+import { clusterLabel, isSimCluster } from './model/cluster';
 import { routeHref, type Route } from './model/route';
 import { Link, useRoute } from './router';
 import { AppView } from './views/app-view';
@@ -11,17 +12,16 @@ import { EventsView } from './views/events-view';
 import { GroupsView } from './views/groups-view';
 import { PodView } from './views/pod-view';
 import { QueueView } from './views/queue-view';
-import { SIM_PATH, SimulationView } from './views/simulation-view';
+import { SimulationView } from './views/simulation-view';
 
 /** The shell: the cluster pacer runs on, the navigation (with live counts), the page, the toasts. */
 export function App() {
   const route = useRoute();
   const info = usePoll<Info>('/v2/info', 30_000);
-  // Only `--cluster sim` serves the simulation endpoint; elsewhere it is a 404 and the tab is hidden.
-  const sim = usePoll<unknown>(SIM_PATH, 30_000);
   const deployments = usePoll<Deployment[]>('/v2/deployments');
   const queue = usePoll<{ queue: QueueEntry[] }>('/v2/queue');
-  const isSim = sim.data !== undefined;
+  // Only `--cluster sim` serves the simulation endpoint, and /v2/info says which cluster this is.
+  const isSim = info.data !== undefined && isSimCluster(info.data);
   const tabs: { route: Route; label: string; count?: number }[] = [
     { route: { page: 'apps' }, label: 'Applications' },
     { route: { page: 'groups' }, label: 'Groups' },
@@ -47,14 +47,15 @@ export function App() {
         </div>
       </header>
       <main>
-        <Page route={route} />
+        <Page route={route} info={info.data} />
       </main>
       <Toasts />
     </>
   );
 }
 
-function Page(props: { readonly route: Route }) {
+/** The page of `route`; `info` is `/v2/info`'s answer (undefined until the first one). */
+function Page(props: { readonly route: Route; readonly info: Info | undefined }) {
   const { route } = props;
   switch (route.page) {
     case 'apps':
@@ -72,7 +73,7 @@ function Page(props: { readonly route: Route }) {
     case 'events':
       return <EventsView />;
     case 'simulation':
-      return <SimulationView />;
+      return <SimulationView info={props.info} />;
     case 'create':
       return <CreateView />;
     case 'unknown':
@@ -88,12 +89,4 @@ function Page(props: { readonly route: Route }) {
 /** The tab a page belongs to (an app's page is under Applications). */
 function activeTab(route: Route): Route['page'] {
   return route.page === 'app' || route.page === 'pod' || route.page === 'create' ? 'apps' : route.page;
-}
-
-/** `local cluster`, `simulated cluster`, `Mesos http://…` from `/v2/info`'s master. */
-function clusterLabel(info: Info): string {
-  const master = info.marathon_config.master;
-  if (master.startsWith('sim://')) return 'simulated cluster';
-  if (master.startsWith('local')) return 'local cluster';
-  return `Mesos ${master}`;
 }

@@ -16,6 +16,11 @@ export class ApiFailure extends Error {
   }
 }
 
+/** `err` as an {@link ApiFailure}: itself when it is one, else a failure with no answer (status 0) of `what`. */
+export function asFailure(err: unknown, what: string): ApiFailure {
+  return err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, what);
+}
+
 /** What a successful request answered: the parsed body and the headers that matter. */
 export interface ApiAnswer<T> {
   readonly status: number;

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiFailure, type ApiAnswer } from '../api/client';
+import { asFailure, type ApiAnswer, type ApiFailure } from '../api/client';
 import { refreshAll } from '../api/use-poll';
 import { ErrorBox } from './error-box';
 import { Modal } from './modal';
@@ -8,6 +8,22 @@ import { notify } from './toasts';
 
 /** What an action dialog does when confirmed: one API request (`force` after a 409 and the user's OK). */
 export type ActionRun = (force: boolean) => Promise<ApiAnswer<unknown>>;
+
+/**
+ * A dialog's one error: the failure of the latest request started in it, if that one failed. A
+ * dialog whose body starts requests of its own (the edit dialog's what-if) shares it with
+ * {@link ActionDialog}, so that starting any request clears the previous error and an error shows once.
+ */
+export interface ErrorSlot {
+  readonly error: ApiFailure | undefined;
+  set(error: ApiFailure | undefined): void;
+}
+
+/** An {@link ErrorSlot} kept in the component's state. */
+export function useErrorSlot(): ErrorSlot {
+  const [error, set] = useState<ApiFailure | undefined>(undefined);
+  return { error, set };
+}
 
 export interface ActionDialogProps {
   readonly title: string;
@@ -21,19 +37,23 @@ export interface ActionDialogProps {
   /** Whether confirming is possible now (inputs valid). */
   readonly ready?: boolean;
   readonly run: ActionRun;
+  /** Where the dialog shows its error, when its body runs requests too (default: its own). */
+  readonly errorSlot?: ErrorSlot;
   /** After success, with the answer (default: a toast naming the deployment, if one started). */
   readonly onDone?: (answer: ApiAnswer<unknown>) => void;
   readonly onClose: () => void;
 }
 
 /**
- * Every change the UI makes goes through this confirmation: it says what will happen, runs the
+ * Every change the UI makes to something that exists goes through this confirmation (creating is
+ * the Create page's own button, create-view.tsx): it says what will happen, runs the
  * request on confirm, and on failure stays open showing Marathon's `message` and `details` (a
  * 409 lock offers to retry with `force=true`). Success closes it and re-reads every page's data.
  */
 export function ActionDialog(props: ActionDialogProps) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiFailure | undefined>(undefined);
+  const ownSlot = useErrorSlot();
+  const { error, set: setError } = props.errorSlot ?? ownSlot;
   const go = async (force: boolean): Promise<void> => {
     setBusy(true);
     setError(undefined);
@@ -44,7 +64,7 @@ export function ActionDialog(props: ActionDialogProps) {
       if (props.onDone !== undefined) props.onDone(answer);
       else notify(answer.deploymentId !== undefined ? `${props.title}: deployment ${answer.deploymentId} started` : `${props.title}: done`);
     } catch (err) {
-      setError(err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, props.title));
+      setError(asFailure(err, props.title));
     } finally {
       setBusy(false);
     }

@@ -16,6 +16,15 @@ export function appStatus(app: App, queued: QueueEntry | undefined): RunStatus {
   return 'Running';
 }
 
+/**
+ * What an app's page says when it lists no instance: `Suspended: 0 instances.` at 0 wanted (whether
+ * or not it ran before), else `No instances (3 wanted).`; never that none was launched, which an
+ * app suspended after running would belie.
+ */
+export function noInstancesText(wanted: number): string {
+  return wanted === 0 ? 'Suspended: 0 instances.' : `No instances (${wanted} wanted).`;
+}
+
 /** Health of an app's launched instances, Marathon's counts: healthy, unhealthy, and those with no result. */
 export interface HealthSummary {
   readonly healthy: number;

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, idPath, send } from '../api/client';
+import { asFailure, idPath, send } from '../api/client';
 import type { App, Task } from '../api/wire';
-import { ActionDialog } from '../components/action-dialog';
-import { ErrorBox } from '../components/error-box';
+import { ActionDialog, useErrorSlot } from '../components/action-dialog';
 import { WhatIfPanel } from '../components/what-if-panel';
 import type { WhatIfAnswer } from '../model/what-if-text';
 import { routeHref } from '../model/route';
@@ -75,20 +74,24 @@ const READ_ONLY_FIELDS = [
 function EditDialog(props: { readonly app: App; readonly onClose: () => void }) {
   const initial = Object.fromEntries(Object.entries(props.app).filter(([k]) => !READ_ONLY_FIELDS.includes(k)));
   const [text, setText] = useState(JSON.stringify(initial, null, 2));
-  const [whatIf, setWhatIf] = useState<{ readonly answer?: WhatIfAnswer; readonly error?: ApiFailure; readonly busy?: boolean }>({});
+  const [whatIf, setWhatIf] = useState<{ readonly answer?: WhatIfAnswer; readonly busy?: boolean }>({});
+  // One error for both requests: a what-if or a deploy clears the previous one's, so it never shows stale or twice.
+  const errorSlot = useErrorSlot();
   const path = `/v2/apps/${idPath(props.app.id)}`;
   // What-if (docs/what-if.md): the same PUT, simulated on a copy of the cluster for 30 minutes.
   const simulate = async (): Promise<void> => {
     setWhatIf({ busy: true });
+    errorSlot.set(undefined);
     try {
       setWhatIf({ answer: (await send<WhatIfAnswer>('PUT', `${path}?dryRun=true&simulate=${WHAT_IF_SPAN}`, text)).body });
     } catch (err) {
-      setWhatIf({ error: err instanceof ApiFailure ? err : new ApiFailure(0, String(err), undefined, 'what-if') });
+      setWhatIf({});
+      errorSlot.set(asFailure(err, 'what-if'));
     }
   };
   return (
     <ActionDialog title={`Edit ${props.app.id}`} confirmLabel="Deploy the change" forceable onClose={props.onClose}
-      run={(f) => send('PUT', `${path}${force(f)}`, text)}>
+      errorSlot={errorSlot} run={(f) => send('PUT', `${path}${force(f)}`, text)}>
       <p>The app's definition (PUT /v2/apps{props.app.id}): a change of anything but <code>instances</code> restarts its instances.</p>
       <textarea class="json" rows={20} value={text} spellcheck={false} onInput={(e) => {
         setText(e.currentTarget.value);
@@ -99,7 +102,6 @@ function EditDialog(props: { readonly app: App; readonly onClose: () => void }) 
           {whatIf.busy === true ? 'Simulating…' : 'What if? (simulate 30 min)'}
         </button>
       </p>
-      {whatIf.error !== undefined && <ErrorBox error={whatIf.error} />}
       {whatIf.answer !== undefined && <WhatIfPanel answer={whatIf.answer} />}
     </ActionDialog>
   );

@@ -5,7 +5,7 @@ import type { App, Deployment, QueueEntry, Task } from '../api/wire';
 import { Badge, fmtTime, Loaded } from '../components/misc';
 import { QueueDetails } from '../components/queue-details';
 import { ActionWaiting, actionsOf } from '../components/waiting';
-import { appStatus, healthSummary, queueById } from '../model/app-status';
+import { appStatus, healthSummary, noInstancesText, queueById } from '../model/app-status';
 import { groupByAgent } from '../model/per-agent';
 import { routeHref } from '../model/route';
 import { Link } from '../router';
@@ -78,7 +78,7 @@ function AppBody(props: { readonly app: App }) {
         </>
       )}
       <h2>Instances per agent</h2>
-      <TasksPerAgent tasks={app.tasks ?? []} currentVersion={current} onKill={(task) => setDialog({ kind: 'kill', task })} />
+      <TasksPerAgent tasks={app.tasks ?? []} wanted={app.instances} currentVersion={current} onKill={(task) => setDialog({ kind: 'kill', task })} />
       <h2>Versions</h2>
       <ul class="versions">
         {(versions.data?.versions ?? []).map((v) => (
@@ -89,8 +89,8 @@ function AppBody(props: { readonly app: App }) {
   );
 }
 
-function TasksPerAgent(props: { readonly tasks: readonly Task[]; readonly currentVersion: string; readonly onKill: (t: Task) => void }) {
-  if (props.tasks.length === 0) return <p class="muted">No instance has been launched.</p>;
+function TasksPerAgent(props: { readonly tasks: readonly Task[]; readonly wanted: number; readonly currentVersion: string; readonly onKill: (t: Task) => void }) {
+  if (props.tasks.length === 0) return <p class="muted" data-testid="no-instances">{noInstancesText(props.wanted)}</p>;
   return (
     <div class="agents">
       {groupByAgent(props.tasks, (t) => t.host).map((g) => (

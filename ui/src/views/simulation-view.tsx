@@ -1,17 +1,26 @@
 import { usePoll } from '../api/use-poll';
-import type { SimView } from '../api/wire';
+import type { Info, SimView } from '../api/wire';
 import { Badge, fmtDuration, fmtTime, Loaded, Meter } from '../components/misc';
+import { clusterLabel, isSimCluster } from '../model/cluster';
 
 /** The path of pacer's simulation endpoint (src/api/ui/sim-routes.ts). */
 export const SIM_PATH = '/pacer/v1/sim';
 
-/** `--cluster sim` only: the virtual clock, the simulated agents and the workload's faults. */
-export function SimulationView() {
-  const sim = usePoll<SimView>(SIM_PATH, 1000);
+/**
+ * `--cluster sim` only: the virtual clock, the simulated agents and the workload's faults. `info`
+ * (`/v2/info`, undefined until it answers) says whether the cluster is the simulator: only then is
+ * `/pacer/v1/sim` read (elsewhere it is an unknown route), else the page says what it is for.
+ */
+export function SimulationView(props: { readonly info: Info | undefined }) {
+  const { info } = props;
+  const onSim = info === undefined ? undefined : isSimCluster(info);
+  const sim = usePoll<SimView>(onSim === true ? SIM_PATH : undefined, 1000);
   return (
     <section>
       <div class="page-head"><h1>Simulation</h1></div>
-      <Loaded polled={sim} render={(s) => <SimBody sim={s} />} />
+      {info !== undefined && onSim === false
+        ? <p class="muted" data-testid="not-sim">The simulation page is for pacer started with <code>--cluster sim</code> (this one: {clusterLabel(info)}).</p>
+        : <Loaded polled={sim} render={(s) => <SimBody sim={s} />} />}
     </section>
   );
 }
