@@ -113,8 +113,11 @@ export interface ApiDeps {
   uptimeMs(): number;
   /** On Mesos: the driver's counts, read at every `/metrics` snapshot. */
   readonly mesosDriverMetrics?: () => MesosDriverMetrics;
-  /** The flight recorder's ring (local and Mesos clusters): `POST /pacer/v1/recording` writes it to a fresh directory. */
-  readonly recording?: { dump(): { readonly path: string; readonly inputs: number; readonly dropped: number; readonly replayable: boolean } };
+  /**
+   * The flight recorder's ring (local and Mesos clusters): `POST /pacer/v1/recording` writes it to
+   * a fresh directory; undefined when pacer keeps no ring (`--record_ring 0`).
+   */
+  readonly recording?: { dump(): { readonly path: string; readonly inputs: number; readonly dropped: number; readonly replayable: boolean } | undefined };
   /**
    * What-if questions on a fork of the live cluster (issue 18, docs/what-if.md): `?dryRun=true&simulate=…`
    * on app, pod and group writes, and `GET /v2/capacity`. Absent: they answer 422 (not available).

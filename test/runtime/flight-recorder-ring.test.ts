@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { buildServer } from '../../src/api/server';
 import { parseConfig } from '../../src/runtime/config';
-import { DEFAULT_RING_INPUTS, FlightRecorder } from '../../src/runtime/recording/flight-recorder';
+import { DEFAULT_RING_INPUTS, FlightRecorder, type RingDump } from '../../src/runtime/recording/flight-recorder';
 import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
@@ -40,6 +40,13 @@ function recordInputs(recorder: FlightRecorder, inputs: readonly SchedulerInput[
   }
 }
 
+/** The ring's dump; the recorders here keep a ring. */
+function dumped(recorder: FlightRecorder, dir: string): RingDump {
+  const dump = recorder.dump(dir);
+  if (dump === undefined) throw new Error('this recorder keeps no ring');
+  return dump;
+}
+
 const INPUTS: readonly SchedulerInput[] = [
   { type: 'putRunSpec', spec: makeApp({ id: '/a', instances: 2 }) },
   { type: 'scale', runSpecId: '/a', instances: 3 },
@@ -50,7 +57,7 @@ t.test('a ring that kept every input dumps a recording that replays; one that dr
   const dir = tmp(t);
   const whole = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 3 });
   recordInputs(whole, INPUTS);
-  const kept = whole.dump(join(dir, 'whole'));
+  const kept = dumped(whole, join(dir, 'whole'));
   t.match(kept, { inputs: 3, dropped: 0, replayable: true });
   const replay = replayRecording(readRecording('whole', readFileSync(kept.path, 'utf8')));
   t.equal(replay.identical, true, 'the whole ring replays exactly');
@@ -58,7 +65,7 @@ t.test('a ring that kept every input dumps a recording that replays; one that dr
 
   const small = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 2 });
   recordInputs(small, INPUTS);
-  const cut = small.dump(join(dir, 'cut'));
+  const cut = dumped(small, join(dir, 'cut'));
   t.match(cut, { inputs: 2, dropped: 1, replayable: false });
   const text = readFileSync(cut.path, 'utf8');
   t.equal(text.split('\n').filter((l) => l.includes('"k":"in"')).length, 2, 'only the last two inputs are kept');
@@ -67,7 +74,7 @@ t.test('a ring that kept every input dumps a recording that replays; one that dr
   try { readRecording('cut', text); } catch (err) { problem = err; }
   t.ok(problem instanceof RecordingProblem, 'replay refuses it');
   t.match((problem as Error).message, /1 earlier inputs had fallen out \(--record_ring\).*can be read but not replayed/, 'saying why');
-  t.throws(() => whole.dump(join(dir, 'whole')), /already holds a recording/, 'a dump never overwrites one');
+  t.throws(() => dumped(whole, join(dir, 'whole')), /already holds a recording/, 'a dump never overwrites one');
   const written = new Map<string, string>();
   let out = '';
   const io: CliIo = { readFile: (p) => readFileSync(p, 'utf8'), writeFile: (p, text) => void written.set(p, text), stdout: (text) => void (out += text), stderr: (text) => void (out += text) };
@@ -82,12 +89,13 @@ t.test('the ring is bounded by characters too, and --record_ring 0 keeps no inpu
   const dir = tmp(t);
   const bounded = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 100, ringChars: 1 });
   recordInputs(bounded, INPUTS);
-  const dump = bounded.dump(join(dir, 'chars'));
+  const dump = dumped(bounded, join(dir, 'chars'));
   t.match(dump, { inputs: 1, dropped: 2, replayable: false }, 'over its characters the ring keeps only the input handled last');
   t.match(readFileSync(dump.path, 'utf8'), /"k":"in","type":"putRunSpec".*"id":"\/b"/, 'that input, with its records');
   const none = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 0 });
   recordInputs(none, INPUTS);
-  t.match(none.dump(join(dir, 'none')), { inputs: 0, dropped: 3, replayable: false });
+  t.equal(none.dump(join(dir, 'none')), undefined, 'no ring: nothing to dump');
+  t.notOk(existsSync(join(dir, 'none')), 'and no directory made');
   t.end();
 });
 
@@ -121,6 +129,10 @@ t.test('POST /pacer/v1/recording: 404 without a recorder, the dump with one, 503
   const ok = await withRecorder.inject({ method: 'POST', url: '/pacer/v1/recording' });
   t.equal(ok.statusCode, 200);
   t.same(ok.json(), dump);
+  const off = buildServer({ deps: { ...without.deps, recording: { dump: () => undefined } }, stream: { close: () => undefined } });
+  const none = await off.inject({ method: 'POST', url: '/pacer/v1/recording' });
+  t.equal(none.statusCode, 409, '--record_ring 0');
+  t.match(none.json(), { message: /keeps no ring of recent inputs \(--record_ring 0\)/ });
   const failing = buildServer({ deps: { ...without.deps, recording: { dump: () => { throw new Error('ENOSPC: no space left on device'); } } }, stream: { close: () => undefined } });
   const refused = await failing.inject({ method: 'POST', url: '/pacer/v1/recording' });
   t.equal(refused.statusCode, 503);

@@ -137,8 +137,10 @@ export class FlightRecorder implements LoopObserver {
    * Writes the ring to `DIR/recording.jsonl` (DIR is created; an existing recording there is
    * refused). While no input has fallen out of the ring the dump is a whole recording that
    * replays; after that it starts with a `start` record saying how many fell out, and no snapshot.
+   * With `--record_ring 0` there is no ring: undefined, and nothing is made.
    */
-  dump(dir: string): RingDump {
+  dump(dir: string): RingDump | undefined {
+    if (this.opts.ringInputs === 0) return undefined;
     const path = join(dir, RECORDING_FILE);
     if (existsSync(path)) throw new Error(`${dir} already holds a recording`);
     this.flushDraws();
