@@ -45,6 +45,8 @@ export type InstanceLookup = (instanceId: string) => Instance | undefined;
 export class LastOffers {
   private readonly byAgent = new Map<string, LastOffer>();
   private instanceOf: InstanceLookup | undefined;
+  /** Records marked cut off: while none is, a running task's update needs no look-up. */
+  private cutOff = 0;
 
   constructor(instanceOf?: InstanceLookup) {
     this.instanceOf = instanceOf;
@@ -58,8 +60,9 @@ export class LastOffers {
   /** The loop observer hook: called before the core handles `input` at `atMs`. */
   beforeInput(atMs: number, input: SchedulerInput): void {
     if (input.type === 'offers') {
-      for (const offer of input.offers) this.byAgent.set(offer.agent.agentId, { agent: offer.agent, pools: offer.pools, atMs });
+      for (const offer of input.offers) this.put(offer.agent.agentId, { agent: offer.agent, pools: offer.pools, atMs });
     } else if (input.type === 'agentLost') {
+      if (this.byAgent.get(input.agentId)?.unreachable === true) this.cutOff--;
       this.byAgent.delete(input.agentId);
     } else if (input.type === 'status') {
       this.noteStatus(input.status);
@@ -75,19 +78,30 @@ export class LastOffers {
     return this.byAgent.size;
   }
 
+  /** Sets an agent's record, keeping the count of those cut off. */
+  private put(agentId: string, record: LastOffer): void {
+    const before = this.byAgent.get(agentId)?.unreachable === true;
+    const after = record.unreachable === true;
+    if (before !== after) this.cutOff += after ? 1 : -1;
+    this.byAgent.set(agentId, record);
+  }
+
   /** What a status update says about its task's agent (see the class comment). */
   private noteStatus(status: TaskStatus): void {
+    // Most updates are a task starting or running, and say nothing here: no look-up for them.
+    const state = status.state;
+    if (state !== 'TASK_UNREACHABLE' && !isTerminalTaskState(state) && !(state === 'TASK_RUNNING' && this.cutOff > 0)) return;
     const inst = this.instanceOf?.(instanceIdOfTask(status.taskId));
     const agentId = inst?.agent?.agentId;
     if (inst === undefined || agentId === undefined) return;
     const last = this.byAgent.get(agentId);
     if (last === undefined) return;
-    if (status.state === 'TASK_UNREACHABLE') {
-      if (last.unreachable !== true) this.byAgent.set(agentId, { ...last, unreachable: true });
+    if (state === 'TASK_UNREACHABLE') {
+      if (last.unreachable !== true) this.put(agentId, { ...last, unreachable: true });
       return;
     }
-    if (!isTerminalTaskState(status.state)) {
-      if (last.unreachable === true && status.state === 'TASK_RUNNING') this.byAgent.set(agentId, { agent: last.agent, pools: last.pools, atMs: last.atMs });
+    if (!isTerminalTaskState(state)) {
+      if (last.unreachable === true && state === 'TASK_RUNNING') this.put(agentId, { agent: last.agent, pools: last.pools, atMs: last.atMs });
       return;
     }
     const fields = inst.toJSON();
@@ -95,6 +109,6 @@ export class LastOffers {
     if (task === undefined || (task.state !== undefined && isTerminalTaskState(task.state)) || !(task.launchedAtMs < last.atMs)) return;
     // A pod's task gives back its own resources; a resident instance's recorded allocation is its one task's.
     const ended = fields.tasks.length === 1 ? fields : { ...fields, allocation: undefined, tasks: [task] };
-    this.byAgent.set(agentId, { ...last, pools: addUsage(last.pools, ended) });
+    this.put(agentId, { ...last, pools: addUsage(last.pools, ended) });
   }
 }
