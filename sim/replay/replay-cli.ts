@@ -20,7 +20,8 @@ byte for byte, and prints the first difference. Exits 0 when the recording is re
 it differs, 2 on bad input.
 
   --until TIME   stop at TIME since the start ("5m30s", "90s", ms) and print the state there:
-                 run specs, instances, deployments, launch queue
+                 run specs (target; the instances held, by condition), instances,
+                 deployments, launch queue
   --report FILE  the simulator's HTML report of the replay
   --trace FILE   write the replayed records (JSONL)`;
 
