@@ -20,11 +20,15 @@ listed), 2 when a scenario does not load or fails.
 
 /** `npm run sim -- hashes [--update]`, run from the repository root (`root`). */
 export function hashesCliMain(argv: readonly string[], io: CliIo, root = process.cwd()): number {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stderr(`${USAGE}\n`);
+    return 0;
+  }
   const update = argv.includes('--update');
   const unknown = argv.filter((a) => a !== '--update');
   if (unknown.length > 0) {
     io.stderr(`sim hashes: unexpected ${unknown.map((a) => JSON.stringify(a)).join(' ')}\n\n${USAGE}\n`);
-    return unknown.includes('--help') || unknown.includes('-h') ? 0 : 2;
+    return 2;
   }
   const actual: Record<string, string> = {};
   for (const file of findScenarioFiles(root)) {

@@ -1,9 +1,22 @@
 import type { Scheduler } from '../../src/scheduler/index';
+import type { Condition } from '../../src/scheduler/model/condition';
 import { formatMs } from '../runner/format-ms';
+
+/** Instances listed per run spec at most (the counts by condition cover them all). */
+export const INSTANCE_LINES_MAX = 20;
+
+/** `Running 2, Scheduled 1`: how many instances are in each condition, or `none`. */
+function byCondition(instances: readonly { readonly condition: Condition }[]): string {
+  const counts = new Map<Condition, number>();
+  for (const i of instances) counts.set(i.condition, (counts.get(i.condition) ?? 0) + 1);
+  return counts.size === 0 ? 'none' : [...counts].map(([condition, n]) => `${condition} ${n}`).join(', ');
+}
 
 /**
  * The replayed core's state at an instant, for incident analysis (`replay --until`): apps and
- * pods (target, version), instances (condition, agent, health), running deployments (step, what
+ * pods (the target instance count, the instances the core holds by condition — `target 1;
+ * instances 1: Scheduled 1` is one instance waiting for an offer —, version), instances
+ * (condition, agent, health; the first {@link INSTANCE_LINES_MAX}), running deployments (step, what
  * each action waits for) and the launch queue (waiting instances, backoff). `epochMs` makes
  * instants relative to the start of the recording.
  */
@@ -13,11 +26,12 @@ export function formatState(scheduler: Scheduler, epochMs: number): string[] {
   lines.push(`run specs (${specs.length}):`);
   for (const spec of specs) {
     const instances = scheduler.instances(spec.id);
-    lines.push(`  ${spec.id}  ${instances.length}/${spec.instances} instances  version ${spec.version}`);
-    for (const i of instances) {
+    lines.push(`  ${spec.id}  target ${spec.instances}; instances ${instances.length}: ${byCondition(instances)}  version ${spec.version}`);
+    for (const i of instances.slice(0, INSTANCE_LINES_MAX)) {
       const health = i.healthy === undefined ? '' : i.healthy ? '  healthy' : '  unhealthy';
       lines.push(`    ${i.instanceId}  ${i.condition}  on ${i.agent?.agentId ?? '(not placed)'}${health}`);
     }
+    if (instances.length > INSTANCE_LINES_MAX) lines.push(`    … ${instances.length - INSTANCE_LINES_MAX} more instances`);
   }
   const deployments = scheduler.deployments();
   lines.push(`deployments (${deployments.length}):`);

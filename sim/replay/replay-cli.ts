@@ -5,7 +5,7 @@ import { formatDecisions } from '../runner/format-decisions';
 import { formatMs } from '../runner/format-ms';
 import { finalCounts, finalUnplaced } from '../runner/run-recorder';
 import type { RunResult } from '../runner/run-result';
-import type { CliIo } from '../runner/cli-io';
+import { checkOutputs, writeOutput, type CliIo } from '../runner/cli-io';
 import { parseDurationMs } from '../scenario/parse-duration';
 import { readRecording, RecordingProblem } from './read-recording';
 import { replayRecording, type ReplayResult } from './replay-recording';
@@ -20,7 +20,8 @@ byte for byte, and prints the first difference. Exits 0 when the recording is re
 it differs, 2 on bad input.
 
   --until TIME   stop at TIME since the start ("5m30s", "90s", ms) and print the state there:
-                 run specs, instances, deployments, launch queue
+                 run specs (target; the instances held, by condition), instances,
+                 deployments, launch queue
   --report FILE  the simulator's HTML report of the replay
   --trace FILE   write the replayed records (JSONL)`;
 
@@ -57,7 +58,7 @@ function parseArgs(argv: readonly string[]): ReplayArgs | string {
   return { dir, untilMs, reportFile, traceFile };
 }
 
-/** `npm run sim -- replay …` without the process: 0 reproduced, 1 differs, 2 bad input. */
+/** `npm run sim -- replay …` without the process: 0 reproduced, 1 differs, 2 bad input (an output file that cannot be written among them). */
 export function replayCliMain(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
   if (typeof args === 'string') {
@@ -65,6 +66,7 @@ export function replayCliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`${USAGE}\n`);
     return args === '' ? 0 : 2;
   }
+  if (!checkOutputs(io, 'sim replay', [args.traceFile, args.reportFile])) return 2;
   const file = args.dir.endsWith('.jsonl') ? args.dir : join(args.dir, RECORDING_FILE);
   let result: ReplayResult;
   let epochMs: number;
@@ -77,9 +79,10 @@ export function replayCliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`sim replay: ${(err as Error).message}\n`);
     return 2;
   }
-  if (args.traceFile !== undefined) io.writeFile(args.traceFile, `${result.lines.join('\n')}\n`);
-  if (args.reportFile !== undefined) io.writeFile(args.reportFile, renderReport(reportScenario(args.dir, result), runResult(args.dir, result, epochMs), `npm run sim -- replay ${args.dir}`));
+  const written = (args.traceFile === undefined || writeOutput(io, 'sim replay', args.traceFile, () => `${result.lines.join('\n')}\n`))
+    && (args.reportFile === undefined || writeOutput(io, 'sim replay', args.reportFile, () => renderReport(reportScenario(args.dir, result), runResult(args.dir, result, epochMs), `npm run sim -- replay ${args.dir}`)));
   io.stdout(`${summary(args, result, epochMs).join('\n')}\n`);
+  if (!written) return 2;
   return result.identical && result.coreError === undefined ? 0 : 1;
 }
 

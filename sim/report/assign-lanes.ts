@@ -1,14 +1,11 @@
 import type { Row } from './row';
 
-/** The row key of instances waiting for an offer (no agent). */
-export const UNPLACED_ROW = '(unplaced)';
-
 /** Rows of the timeline, and where each instance is drawn. */
 export interface Lanes {
-  /** Every agent's rows in agent order (an agent without instances has one), then the unplaced rows. */
+  /** Every agent's rows in agent order (an agent without instances has one). */
   readonly rows: readonly Row[];
-  /** The row of an instance's stretch on an agent (or unplaced). */
-  rowOf(agentId: string | null, instanceId: string): string;
+  /** The row of an instance's stretch on an agent. */
+  rowOf(agentId: string, instanceId: string): string;
   /** Every row of an agent. */
   rowsOf(agentId: string): readonly string[];
 }
@@ -17,18 +14,18 @@ export interface Lanes {
  * Lays out the timeline: each agent gets as many lanes as it has instances at once (an instance
  * keeps its lane on that agent for as long as it is there; a lane is reused once the instance
  * before it left), so stretches never overlap. `agents` in the order to show them; agents only
- * the stretches name are appended.
+ * the stretches name are appended. (Instances waiting for an offer have no agent: fold-unplaced.ts.)
  */
-export function assignLanes(agents: readonly string[], stretches: readonly { instanceId: string; agentId: string | null; fromMs: number; toMs: number }[]): Lanes {
+export function assignLanes(agents: readonly string[], stretches: readonly { instanceId: string; agentId: string; fromMs: number; toMs: number }[]): Lanes {
   const spans = new Map<string, Map<string, { fromMs: number; toMs: number }>>();
   for (const s of stretches) {
-    const agent = s.agentId ?? UNPLACED_ROW;
+    const agent = s.agentId;
     let byInstance = spans.get(agent);
     if (byInstance === undefined) spans.set(agent, (byInstance = new Map()));
     const span = byInstance.get(s.instanceId);
     byInstance.set(s.instanceId, span === undefined ? { fromMs: s.fromMs, toMs: s.toMs } : { fromMs: Math.min(span.fromMs, s.fromMs), toMs: Math.max(span.toMs, s.toMs) });
   }
-  const order = [...agents, ...[...spans.keys()].filter((a) => a !== UNPLACED_ROW && !agents.includes(a)), ...(spans.has(UNPLACED_ROW) ? [UNPLACED_ROW] : [])];
+  const order = [...agents, ...[...spans.keys()].filter((a) => !agents.includes(a))];
   const rows: Row[] = [];
   const laneOf = new Map<string, string>();
   const rowsByAgent = new Map<string, string[]>();
@@ -43,11 +40,11 @@ export function assignLanes(agents: readonly string[], stretches: readonly { ins
     }
     const keys = Array.from({ length: Math.max(1, laneEnds.length) }, (_, lane) => `${agent}#${lane}`);
     rowsByAgent.set(agent, keys);
-    keys.forEach((key, lane) => rows.push({ key, agentId: agent === UNPLACED_ROW ? null : agent, label: lane === 0 ? agent : '' }));
+    keys.forEach((key, lane) => rows.push({ key, agentId: agent, label: lane === 0 ? agent : '', lane }));
   }
   return {
     rows,
-    rowOf: (agentId, instanceId) => laneOf.get(`${agentId ?? UNPLACED_ROW}\u0000${instanceId}`) ?? `${agentId ?? UNPLACED_ROW}#0`,
+    rowOf: (agentId, instanceId) => laneOf.get(`${agentId}\u0000${instanceId}`) ?? `${agentId}#0`,
     rowsOf: (agentId) => rowsByAgent.get(agentId) ?? [],
   };
 }

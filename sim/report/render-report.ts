@@ -1,3 +1,4 @@
+import { groupDecisions } from '../runner/format-decisions';
 import { formatMs } from '../runner/format-ms';
 import type { RunResult } from '../runner/run-result';
 import { bundledLibraries } from './bundled-libraries';
@@ -36,17 +37,26 @@ td:first-child { white-space: nowrap; font-variant-numeric: tabular-nums; text-a
 .legend { color: #555; font-size: 12px; } #expectations td:last-child { white-space: pre-line; } #report-error { color: #d62728; white-space: pre-wrap; }
 `;
 
+/** What the timeline leaves out when it has more rows than it draws. */
+function omittedNote(data: ReportData): string {
+  const o = data.omitted;
+  if (o === undefined) return '';
+  return `<p class="legend" id="omitted">The timeline draws at most ${o.max} rows (each agent's first lane before its others): ${o.rows} more rows, with ${o.instances} instances, are not drawn. The tables below list every decision.</p>`;
+}
+
 /**
  * The report of one run as one self-contained HTML page (no network: d3 and Observable Plot are
  * inlined, the data embedded as JSON): a timeline per agent of every instance coloured by
  * condition, with faults shaded and deployments, expectations and steps marked; running and live
  * instances per app over time; and tables of the scheduler's decisions (placements, kills with
  * their reasons, rejections with their reasons), of the instances left unplaced, of the
- * timeline's steps and of the expectations. The run must have kept its trace (`keepTrace`).
+ * timeline's steps and of the expectations (decisions of one instant, run spec and kind on one
+ * row). The run must have kept its trace (`keepTrace`).
  */
 export function renderReport(scenario: ReportScenario, result: RunResult, reproduce: string): string {
   const data: ReportData = reportData(scenario, result);
-  const decisions = table(['at', 'decision', ''], result.decisions.map(({ atMs, decision }) => [formatMs(atMs), decision.kind, decision.text]), 'decisions');
+  // Decisions of one instant, run spec and kind share a row: a scale-down of 100,000 unplaced instances is one.
+  const decisions = table(['at', 'decision', ''], groupDecisions(result.decisions).map(({ atMs, kind, text }) => [formatMs(atMs), kind, text]), 'decisions');
   const unplaced = result.unplaced.length === 0 ? '<p>None: every instance was placed.</p>' : table(
     ['run spec', 'unplaced', 'offer rejections the core recorded'],
     result.unplaced.map((u) => [u.runSpecId, String(u.count), Object.entries(u.rejections).map(([r, n]) => `${r} ${n}`).join(', ') || 'none']),
@@ -75,8 +85,9 @@ ${scenario.description === undefined ? '' : `<p>${escapeHtml(scenario.descriptio
 ${violations}
 <h2>Instances per agent</h2>
 <p class="legend">A row per agent (more rows when it runs several instances at once), each instance coloured by condition.
-Shaded red: the agent is partitioned; grey: the agent is lost; ×: an instance failed. Vertical lines: deployments (blue),
+Instances waiting for an offer share one row per app or pod, with how many wait. Shaded red: the agent is partitioned; grey: the agent is lost; ×: an instance failed. Vertical lines: deployments (blue),
 expectations (green passed, red failed), timeline steps (grey dotted). Hover for details.</p>
+${omittedNote(data)}
 <div id="timeline"></div>
 <h2>Instances per app</h2>
 <p class="legend">Running instances (solid) and live instances, in any condition that is not terminal (dashed).</p>

@@ -2,6 +2,7 @@
  * The report page's own script (plain browser JavaScript, run after d3 and Observable Plot):
  * reads the embedded data (`#report-data`) and draws the charts with Plot.
  * - `#timeline`: a row per agent lane; each instance's stretches coloured by condition (legend),
+ *   and a row per run spec of its unplaced instances, each stretch naming how many wait;
  *   faults shaded behind them (partitions, lost agents), crashes as ×, deployments, expectations
  *   and timeline steps as vertical rules. Every shape has a `<title>` (hover, and what the
  *   browser test reads); each mark's group has an `aria-description` naming what it draws.
@@ -46,22 +47,27 @@ export const REPORT_CLIENT = String.raw`
     var firsts = [];
     var seen = new Set();
     data.segments.forEach(function (s) {
-      var key = s.row + ' ' + s.instanceId;
+      // A row of unplaced instances names how many wait in each of its stretches.
+      var key = s.count === undefined ? s.row + ' ' + s.instanceId : s.row + ' ' + s.fromMs;
       if (!seen.has(key)) { seen.add(key); firsts.push(s); }
     });
+    var longest = d3.max(data.rows, function (r) { return r.label.length; }) || 0;
     var timeline = Plot.plot({
-      width: width, height: 70 + data.rows.length * 22, marginLeft: 110, marginTop: 30,
+      width: width, height: 70 + data.rows.length * 22, marginLeft: Math.max(110, Math.min(260, 10 + longest * 6.5)), marginTop: 30,
       x: x,
       y: { domain: data.rows.map(function (r) { return r.key; }), tickFormat: function (k) { return labels.get(k); }, label: null, padding: 0.2 },
       color: { type: 'ordinal', domain: CONDITIONS, range: COLORS, legend: true },
       marks: [
         Plot.barX(data.segments, {
           x1: seconds('fromMs'), x2: seconds('toMs'), y: 'row', fill: 'condition',
-          title: function (d) { return d.label + ' of ' + d.runSpecId + (d.agentId ? ' on ' + d.agentId : ' (unplaced)') + ': ' + d.condition + ' ' + fmt(d.fromMs) + '–' + fmt(d.toMs); },
+          title: function (d) {
+            if (d.count !== undefined) return d.count + ' instance' + (d.count === 1 ? '' : 's') + ' of ' + d.runSpecId + ' unplaced (' + d.condition + ') ' + fmt(d.fromMs) + '–' + fmt(d.toMs);
+            return d.label + ' of ' + d.runSpecId + (d.agentId ? ' on ' + d.agentId : ' (unplaced)') + ': ' + d.condition + ' ' + fmt(d.fromMs) + '–' + fmt(d.toMs);
+          },
           ariaDescription: 'instances',
         }),
         Plot.text(firsts, {
-          x: seconds('fromMs'), y: 'row', text: function (d) { return d.label.slice(-8); }, textAnchor: 'start', dx: 3, fontSize: 9, fill: 'white', ariaDescription: 'instance names',
+          x: seconds('fromMs'), y: 'row', text: function (d) { return d.count === undefined ? d.label.slice(-8) : String(d.count); }, textAnchor: 'start', dx: 3, fontSize: 9, fill: 'white', ariaDescription: 'instance names',
         }),
         // Faults over the instances, translucent, outlined, and named where they start.
         Plot.barX(data.faults, {

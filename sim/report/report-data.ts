@@ -1,14 +1,19 @@
 import { isTerminalCondition, type Condition } from '../../src/scheduler/model/condition';
 import type { InstanceChangedEvent, MarathonEvent } from '../../src/scheduler/model/events';
-import { shortInstanceId } from '../../src/runtime/decision-reader';
+import { shortInstanceId, type Decision } from '../../src/runtime/decision-reader';
 import type { RunResult } from '../runner/run-result';
 import type { Scenario, TimelineStep } from '../scenario/scenario';
 import { assignLanes } from './assign-lanes';
+import { capRows, TIMELINE_ROWS_MAX } from './cap-rows';
+import { foldUnplaced, UNPLACED_ROW } from './fold-unplaced';
 import type { Row } from './row';
 
 export type { Row } from './row';
 
-/** One stretch of an instance in one condition on one agent (none while unplaced), in virtual ms since the start. */
+/**
+ * One stretch of an instance in one condition on one agent (none while unplaced), in virtual ms
+ * since the start; or, in a row of unplaced instances, a stretch over which `count` of them wait.
+ */
 export interface Segment {
   readonly instanceId: string;
   readonly label: string;
@@ -17,6 +22,8 @@ export interface Segment {
   readonly condition: Condition;
   readonly fromMs: number;
   readonly toMs: number;
+  /** Rows of unplaced instances: how many of the run spec's instances wait over the stretch. */
+  readonly count?: number;
 }
 
 /** A fault over a stretch of time: an agent cut off (partition … heal) or lost (killAgent … end). */
@@ -67,6 +74,8 @@ export interface ReportData {
   readonly faults: readonly (Fault & { readonly row: string })[];
   readonly marks: readonly Mark[];
   readonly counts: readonly CountSample[];
+  /** Rows not drawn: the timeline shows at most {@link TIMELINE_ROWS_MAX}; how many more, with how many instances. */
+  readonly omitted?: { readonly rows: number; readonly instances: number; readonly max: number };
 }
 
 /** The records of a JSONL trace this report reads. */
@@ -87,8 +96,12 @@ interface Open {
  * instance's stretches per condition and agent from its `instance_changed_event`s, faults from the
  * timeline steps the trace records (partition … heal, killAgent), deployments from their events,
  * expectations from their records, crashes (instances ending Failed or Error), and the count of
- * running and live instances per run spec after every change. The one thing the trace lacks, when
- * the core forgot an unreachable instance, comes from the run's `expunged` decisions.
+ * running and live instances per run spec after every instant. What the trace does not tell —
+ * when the core forgot an unreachable instance, or dropped one still waiting for an offer (its
+ * `instance_changed_event` keeps the condition `Scheduled`, as Marathon's expunge event carries the
+ * last one) — comes from the run's `expunged` and `drop unplaced` decisions: the instance's row
+ * ends there. Instances waiting for an offer are folded into one row per run spec, and the
+ * timeline has at most {@link TIMELINE_ROWS_MAX} rows (`omitted` says how many more).
  */
 export function reportData(scenario: ReportScenario, result: RunResult): ReportData {
   const records = result.traceText.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as TraceRecord);
@@ -98,7 +111,7 @@ export function reportData(scenario: ReportScenario, result: RunResult): ReportD
   const crashes: { atMs: number; event: InstanceChangedEvent }[] = [];
   const marks: Mark[] = [];
   const counts: CountSample[] = [];
-  const alive = new Map<string, Map<string, Condition>>();
+  const alive = new Map<string, Alive>();
   const faults: Fault[] = [];
   const cutOff = new Map<string, number>();
   const agents = scenario.agents.map((a) => a.agentId);
@@ -109,8 +122,9 @@ export function reportData(scenario: ReportScenario, result: RunResult): ReportD
     agentId: o.event.agentId, condition: o.event.condition, fromMs: o.fromMs, toMs,
   });
 
-  // The core forgets unreachable instances without an event; the run's decisions say when.
-  const expunges = result.decisions.filter((d) => d.decision.kind === 'expunged');
+  // The core forgets unreachable instances without an event, and drops unplaced ones with an event
+  // that keeps their condition: the run's decisions say when.
+  const expunges = result.decisions.filter((d) => isGone(d.decision));
   let nextExpunge = 0;
   const expungeUntil = (beforeMs: number) => {
     for (; nextExpunge < expunges.length && expunges[nextExpunge].atMs < beforeMs; nextExpunge++) {
@@ -119,7 +133,7 @@ export function reportData(scenario: ReportScenario, result: RunResult): ReportD
       if (o === undefined) continue;
       close(o, atMs);
       open.delete(o.event.instanceId);
-      counts.push(countOf(alive, { ...o.event, condition: 'Gone' }, atMs));
+      pushCount(counts, countOf(alive, { ...o.event, condition: 'Gone' }, atMs));
     }
   };
   for (const r of records) {
@@ -136,7 +150,7 @@ export function reportData(scenario: ReportScenario, result: RunResult): ReportD
         } else {
           open.set(e.instanceId, { event: e, fromMs: r.t });
         }
-        counts.push(countOf(alive, e, r.t));
+        pushCount(counts, countOf(alive, e, r.t));
       } else if (e.eventType === 'deployment_info' && e.plan.steps.length > 0 && sameStep(e.plan.steps[0].actions, e.currentStep.actions)) {
         marks.push({ kind: 'deployment', atMs: r.t, label: `deployment ${e.plan.id.slice(0, 8)}: ${e.plan.steps.flatMap((s) => s.actions.map((a) => `${a.action} ${a.app ?? a.pod}`)).join(', ')}` });
       } else if (e.eventType === 'deployment_success' || e.eventType === 'deployment_failed') {
@@ -157,34 +171,66 @@ export function reportData(scenario: ReportScenario, result: RunResult): ReportD
   for (const o of open.values()) close(o, endMs);
   for (const [agentId, fromMs] of cutOff) faults.push({ kind: 'partition', agentId, fromMs, toMs: endMs, label: `partition ${agentId} (not healed)` });
 
-  const lanes = assignLanes(agents, segments);
-  const rowOf = (agentId: string | null, instanceId: string) => lanes.rowOf(agentId, instanceId);
+  const placed = segments.filter((seg): seg is Segment & { readonly agentId: string } => seg.agentId !== null);
+  const lanes = assignLanes(agents, placed);
+  const unplaced = foldUnplaced(segments.filter((seg) => seg.agentId === null));
+  const rowOf = (agentId: string | null, instanceId: string, runSpecId: string): string => (
+    agentId === null ? `${UNPLACED_ROW}#${runSpecId}` : lanes.rowOf(agentId, instanceId));
+  const rows = [...lanes.rows, ...unplaced.rows];
+  const drawn = capRows(rows);
+  const keys = new Set(drawn.map((r) => r.key));
+  const placedRows = placed.map((seg) => ({ ...seg, row: rowOf(seg.agentId, seg.instanceId, seg.runSpecId) }));
   for (const c of crashes) {
-    marks.push({ kind: 'crash', atMs: c.atMs, row: rowOf(c.event.agentId, c.event.instanceId), label: `${shortInstanceId(c.event.instanceId)} of ${c.event.runSpecId} ${c.event.condition}` });
+    const row = rowOf(c.event.agentId, c.event.instanceId, c.event.runSpecId);
+    if (keys.has(row)) marks.push({ kind: 'crash', atMs: c.atMs, row, label: `${shortInstanceId(c.event.instanceId)} of ${c.event.runSpecId} ${c.event.condition}` });
   }
+  const hidden = placedRows.filter((seg) => !keys.has(seg.row));
   return {
     name: scenario.name, seed: result.seed, passed: result.passed, durationMs: endMs, traceHash: result.traceHash,
-    rows: lanes.rows,
-    segments: segments.map((s) => ({ ...s, row: rowOf(s.agentId, s.instanceId) })),
-    faults: faults.flatMap((f) => lanes.rowsOf(f.agentId).map((row) => ({ ...f, row }))),
+    rows: drawn,
+    segments: [...placedRows.filter((seg) => keys.has(seg.row)), ...unplaced.summaries.filter((seg) => keys.has(seg.row))],
+    faults: faults.flatMap((f) => lanes.rowsOf(f.agentId).filter((row) => keys.has(row)).map((row) => ({ ...f, row }))),
     marks: marks.sort((a, b) => a.atMs - b.atMs),
     counts,
+    ...(drawn.length === rows.length ? {} : { omitted: { rows: rows.length - drawn.length, instances: new Set(hidden.map((seg) => seg.instanceId)).size, max: TIMELINE_ROWS_MAX } }),
   };
+}
+
+/** A decision after which an instance is no longer drawn: expunged, or dropped while it waited for an offer. */
+function isGone(decision: Decision): boolean {
+  return decision.kind === 'expunged' || (decision.kind === 'kill' && decision.condition === 'Scheduled');
+}
+
+/** Adds a sample, in place of the run spec's previous one at the same instant (only the last of an instant is drawn). */
+function pushCount(counts: CountSample[], sample: CountSample): void {
+  for (let i = counts.length - 1; i >= 0 && counts[i].atMs === sample.atMs; i--) {
+    if (counts[i].runSpecId === sample.runSpecId) {
+      counts.splice(i, 1);
+      break;
+    }
+  }
+  counts.push(sample);
 }
 
 function sameStep(a: readonly Readonly<Record<string, string>>[], b: readonly Readonly<Record<string, string>>[]): boolean {
   return a.length === b.length && a.every((x, i) => x.action === b[i].action && (x.app ?? x.pod) === (b[i].app ?? b[i].pod));
 }
 
+/** The live instances of one run spec (their conditions) and how many of them run. */
+interface Alive {
+  readonly byInstance: Map<string, Condition>;
+  running: number;
+}
+
 /** Updates the live instances of the event's run spec; the sample after the change. */
-function countOf(alive: Map<string, Map<string, Condition>>, e: InstanceChangedEvent, atMs: number): CountSample {
-  let byInstance = alive.get(e.runSpecId);
-  if (byInstance === undefined) alive.set(e.runSpecId, (byInstance = new Map()));
-  if (isTerminalCondition(e.condition)) byInstance.delete(e.instanceId);
-  else byInstance.set(e.instanceId, e.condition);
-  let running = 0;
-  for (const c of byInstance.values()) if (c === 'Running') running++;
-  return { runSpecId: e.runSpecId, atMs, running, alive: byInstance.size };
+function countOf(alive: Map<string, Alive>, e: InstanceChangedEvent, atMs: number): CountSample {
+  let of = alive.get(e.runSpecId);
+  if (of === undefined) alive.set(e.runSpecId, (of = { byInstance: new Map(), running: 0 }));
+  if (of.byInstance.get(e.instanceId) === 'Running') of.running--;
+  if (isTerminalCondition(e.condition)) of.byInstance.delete(e.instanceId);
+  else of.byInstance.set(e.instanceId, e.condition);
+  if (e.condition === 'Running') of.running++;
+  return { runSpecId: e.runSpecId, atMs, running: of.running, alive: of.byInstance.size };
 }
 
 /** What one timeline step adds: a fault (opened or closed), new agents, or a mark. */

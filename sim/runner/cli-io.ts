@@ -2,6 +2,41 @@
 export interface CliIo {
   readFile(path: string): string;
   writeFile(path: string, text: string): void;
+  /**
+   * Throws, saying why, when a file could not be written at `path` (its directory is missing, or
+   * `path` is a directory). The CLI asks before a run, so a bad `--trace` or `--report` path fails
+   * at once rather than after the run; without it only the write finds out.
+   */
+  checkOutput?(path: string): void;
   stdout(text: string): void;
   stderr(text: string): void;
+}
+
+/**
+ * Checks each output file of a command before it runs (`io.checkOutput`): false after printing
+ * `<who>: cannot write PATH: reason` for the first that cannot be written.
+ */
+export function checkOutputs(io: CliIo, who: string, paths: readonly (string | undefined)[]): boolean {
+  for (const path of paths) {
+    if (path === undefined) continue;
+    try {
+      io.checkOutput?.(path);
+    } catch (err) {
+      io.stderr(`${who}: cannot write ${path}: ${(err as Error).message}\n`);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Writes an output file; false after printing `<who>: cannot write PATH: reason` when it fails. */
+export function writeOutput(io: CliIo, who: string, path: string, text: () => string): boolean {
+  try {
+    io.writeFile(path, text());
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === undefined) throw err;
+    io.stderr(`${who}: cannot write ${path}: ${(err as Error).message}\n`);
+    return false;
+  }
 }

@@ -6,18 +6,21 @@ import { formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
-import type { CliIo } from './cli-io';
+import { checkOutputs, writeOutput, type CliIo } from './cli-io';
 
 export type { CliIo } from './cli-io';
 
 const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--report FILE] [--quiet]
        npm run sim -- swarm --seeds N [--from F] [--dump FILE]   (seeded swarm testing; see docs/swarm.md)
        npm run sim -- hashes [--update]   (every scenario's trace hash against scenarios/hashes.json)
-       npm run sim -- replay DIR [--until TIME] [--report FILE]   (a flight recording of npm start -- --record DIR)
+       npm run sim -- replay DIR [--until TIME] [--report FILE] [--trace FILE]   (a flight recording of npm start -- --record DIR)
+       npm run sim -- swarm|hashes|replay --help   (that command's options)
 
 Runs a scenario in virtual time against the scheduler core and the simulated cluster, prints a
 summary (timeline, the scheduler's decisions, expectations, final counts, unplaced instances and
-why, events, trace hash) and exits 0 only when every expectation holds and no invariant was violated.
+why, events, trace hash) and exits 0 only when every expectation holds and no invariant was
+violated; 1 when one failed, 2 on bad input (a file that cannot be read or written among it: the
+directory of --trace and --report is checked before the run).
 
   --seed N       override the scenario's seed
   --trace FILE   write the canonical JSONL trace to FILE
@@ -61,7 +64,10 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
   return { file, seed, traceFile, reportFile, quiet };
 }
 
-/** `npm run sim` without the process: returns the exit code (0 passed, 1 failed, 2 bad input). */
+/**
+ * `npm run sim` without the process: returns the exit code (0 passed, 1 failed, 2 bad input,
+ * an output file that cannot be written among them: checked before the run, and at the write).
+ */
 export function cliMain(argv: readonly string[], io: CliIo): number {
   if (argv[0] === 'swarm') return swarmCliMain(argv.slice(1), io);
   if (argv[0] === 'hashes') return hashesCliMain(argv.slice(1), io);
@@ -79,6 +85,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
     io.stderr(`sim: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;
   }
+  if (!checkOutputs(io, 'sim', [args.traceFile, args.reportFile])) return 2;
   const loaded = loadScenario(args.file, text);
   if (!loaded.ok) {
     io.stderr(`${loaded.errors.join('\n')}\n`);
@@ -91,11 +98,12 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   }
   // The report is read from the trace: keep it for either file.
   const result = runScenario(loaded.scenario, { seed: args.seed, keepTrace: args.traceFile !== undefined || args.reportFile !== undefined });
-  if (args.traceFile !== undefined) io.writeFile(args.traceFile, result.traceText);
   const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}`;
-  if (args.reportFile !== undefined) io.writeFile(args.reportFile, renderReport(loaded.scenario, result, reproduce));
+  const written = (args.traceFile === undefined || writeOutput(io, 'sim', args.traceFile, () => result.traceText))
+    && (args.reportFile === undefined || writeOutput(io, 'sim', args.reportFile, () => renderReport(loaded.scenario, result, reproduce)));
   if (args.quiet) io.stdout(`${result.passed ? 'PASSED' : 'FAILED'} ${args.file} seed ${result.seed} sha256 ${result.traceHash}\n`);
   else io.stdout(`${formatSummary(result, reproduce)}\n`);
+  if (!written) return 2;
   return result.passed ? 0 : 1;
 }
 

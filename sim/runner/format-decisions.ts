@@ -22,15 +22,33 @@ const GROUP_NAMES_MAX = 6;
  */
 export function formatDecisions(decisions: readonly TimedDecision[]): string[] {
   const shown = decisions.filter(({ decision }) => SUMMARY_KINDS.has(decision.kind) && !(decision.kind === 'ended' && decision.condition === 'Killed' && decision.reason === undefined));
-  const lines: string[] = [];
-  for (let i = 0; i < shown.length;) {
-    let j = i + 1;
-    while (j < shown.length && sameGroup(shown[i], shown[j])) j++;
-    lines.push(`  ${formatMs(shown[i].atMs).padStart(12)}  ${j - i === 1 ? shown[i].decision.text : groupText(shown.slice(i, j).map((d) => d.decision))}`);
-    i = j;
-  }
+  const lines = groupDecisions(shown).map((g) => `  ${formatMs(g.atMs).padStart(12)}  ${g.text}`);
   if (lines.length <= SUMMARY_DECISION_LINES_MAX) return lines;
   return [...lines.slice(0, SUMMARY_DECISION_LINES_MAX), `  … ${lines.length - SUMMARY_DECISION_LINES_MAX} more lines (all of them: --report FILE)`];
+}
+
+/** One line of decisions: a single one, or a group of one instant, run spec, kind and reason. */
+export interface DecisionLine {
+  readonly atMs: number;
+  readonly kind: DecisionKind;
+  readonly text: string;
+}
+
+/**
+ * Decisions in order, launches, kills, ends and runs of one run spec at one instant (for the same
+ * reason and condition) as one line (`launch /web ×3: web.instance-705d41b3 on agent-1, …`,
+ * naming the first few), every other decision as its own.
+ */
+export function groupDecisions(decisions: readonly TimedDecision[]): DecisionLine[] {
+  const lines: DecisionLine[] = [];
+  for (let i = 0; i < decisions.length;) {
+    let j = i + 1;
+    while (j < decisions.length && sameGroup(decisions[i], decisions[j])) j++;
+    const { atMs, decision } = decisions[i];
+    lines.push({ atMs, kind: decision.kind, text: j - i === 1 ? decision.text : groupText(decisions.slice(i, j).map((d) => d.decision)) });
+    i = j;
+  }
+  return lines;
 }
 
 const GROUPED: ReadonlySet<DecisionKind> = new Set<DecisionKind>(['launch', 'kill', 'ended', 'running']);
@@ -46,7 +64,8 @@ function groupText(group: readonly Decision[]): string {
   const first = group[0];
   const names = group.slice(0, GROUP_NAMES_MAX).map((d) => `${shortInstanceId(d.instanceId ?? '?')}${d.agentId === undefined ? '' : ` on ${d.agentId}`}`);
   const more = group.length > GROUP_NAMES_MAX ? `, … (+${group.length - GROUP_NAMES_MAX})` : '';
-  const verb = first.kind === 'ended' ? `${first.condition ?? 'ended'}` : first.kind;
+  // A kill of instances still waiting for an offer drops them, as a single line says.
+  const verb = first.kind === 'ended' ? `${first.condition ?? 'ended'}` : first.kind === 'kill' && first.condition === 'Scheduled' ? 'drop unplaced' : first.kind;
   const words = first.reason === undefined ? undefined : (KILL_REASON_WORDS as Readonly<Record<string, string>>)[first.reason];
   const why = first.reason === undefined ? '' : `; ${first.reason}${words === undefined ? '' : ` (${words})`}`;
   return `${verb} ${first.runSpecId ?? ''} ×${group.length}: ${names.join(', ')}${more}${why}`;

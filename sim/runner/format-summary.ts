@@ -12,7 +12,8 @@ import type { RunResult } from './run-result';
  */
 export function formatSummary(result: RunResult, reproduce: string, options: { readonly decisions?: boolean } = {}): string {
   const out: string[] = [];
-  out.push(`scenario ${result.name}  seed ${result.seed}  virtual ${formatMs(result.virtualMs)}  loop steps ${result.loopSteps}`);
+  const of = result.stopped === undefined ? '' : ` of ${formatMs(result.stopped.durationMs)} (stopped)`;
+  out.push(`scenario ${result.name}  seed ${result.seed}  virtual ${formatMs(result.virtualMs)}${of}  loop steps ${result.loopSteps}`);
   out.push('', 'timeline:');
   for (const s of result.steps) out.push(`  ${formatMs(s.atMs).padStart(12)}  ${s.text}`);
   const decisions = options.decisions === false ? [] : formatDecisions(result.decisions);
@@ -35,6 +36,27 @@ export function formatSummary(result: RunResult, reproduce: string, options: { r
     for (const v of result.violations) out.push(`  ${v}`);
   }
   if (result.traceHash !== '') out.push('', `trace: ${result.traceLines} lines, sha256 ${result.traceHash}`);
-  out.push(result.passed ? 'PASSED' : `FAILED  (reproduce: ${reproduce})`);
+  const verdict = verdictText(result);
+  out.push(verdict.startsWith('FAILED') ? `${verdict}  (reproduce: ${reproduce})` : verdict);
   return out.join('\n');
+}
+
+/**
+ * The run's verdict in words: `PASSED` or `FAILED`; for a run stopped before its duration, where
+ * it stopped and no verdict on the expectations it never checked (`stopped at 7m11.000s of
+ * 10m0.000s, before its expectations; no verdict`), or `FAILED` when one checked before the stop failed.
+ */
+export function verdictText(result: RunResult): string {
+  const stopped = result.stopped;
+  if (stopped === undefined) return result.passed ? 'PASSED' : 'FAILED';
+  const where = `stopped at ${formatMs(stopped.atMs)} of ${formatMs(stopped.durationMs)}`;
+  const failed = result.expectations.filter((e) => !e.passed).length;
+  if (failed > 0 || result.violations.length > 0) {
+    const what = failed > 0 ? `${failed} expectation${failed === 1 ? '' : 's'} failed` : 'an invariant was violated';
+    return `FAILED: ${what} before it was ${where}`;
+  }
+  const checked = result.expectations.length;
+  if (stopped.unchecked === 0) return `${where}; no verdict`;
+  const before = checked === 0 ? 'its expectations' : `${stopped.unchecked} of its ${checked + stopped.unchecked} expectations`;
+  return `${where}, before ${before}; no verdict`;
 }

@@ -34,12 +34,27 @@ export interface UnplacedRunSpec {
   readonly backoffUntilMs?: number;
 }
 
+/** Where a run was stopped from outside (Ctrl-C of `--cluster sim`) before its duration had passed. */
+export interface StoppedRun {
+  /** The virtual time reached (ms since the start). */
+  readonly atMs: number;
+  /** The scenario's duration (virtual ms). */
+  readonly durationMs: number;
+  /** Expectations of the timeline never checked: due after the stop. */
+  readonly unchecked: number;
+}
+
 /** The outcome of a scenario run. */
 export interface RunResult {
   readonly name: string;
   readonly seed: number;
-  /** True when every expectation held and no invariant was violated. */
+  /**
+   * True when every expectation held and no invariant was violated; false too for a run
+   * {@link stopped} before its duration, which has no verdict (see `verdictText`).
+   */
   readonly passed: boolean;
+  /** Set when the run was stopped before its duration: the expectations after it were never checked. */
+  readonly stopped?: StoppedRun;
   /** SHA-256 of the trace; empty when the run kept no trace (`trace: false`). */
   readonly traceHash: string;
   readonly traceLines: number;

@@ -15,7 +15,7 @@ import type { SimContext } from '../sim-context';
 import { createWorldStreams } from '../world';
 import { clusterBooks } from './cluster-books';
 import { handleCommand, outcome, performStep, type CommandDeps } from './perform-step';
-import type { RunResult, TimedDecision } from './run-result';
+import type { RunResult, StoppedRun, TimedDecision } from './run-result';
 import { summarizeInput } from './summarize-input';
 import { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
@@ -89,6 +89,14 @@ export interface RunSession {
   /** Listen to the run's decisions as they are read (only when the run reads them: {@link RunOptions.decisions}). */
   onDecision(listener: (decision: TimedDecision) => void): void;
   finish(): RunResult;
+  /**
+   * Ends the run where it is, before its duration (the caller stops it: Ctrl-C of `--cluster
+   * sim`): unlike {@link finish} the clock stays at the time reached, and the result says so
+   * (`stopped`, `passed` false: the expectations after the stop were never checked).
+   */
+  stop(): RunResult;
+  /** True while loop entries due by the end of the run remain unhandled and no violation stopped it. */
+  unfinished(): boolean;
   /**
    * The run's core, for queries (the REST API of `--cluster sim` reads through it): the leading
    * one — after a `schedulerFailover`, the one that took over (the dead one while none leads).
@@ -279,6 +287,29 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let stepsAtInstant = 0;
   let instantBound = SAME_INSTANT_MAX;
   let boundRaised = false;
+  /** The run's outcome at the current instant; `stopped` when it ends before its duration. */
+  const resultNow = (stopped?: StoppedRun): RunResult => {
+    trace.append({ t: rel(), k: 'end' });
+    return {
+      name: scenario.name,
+      seed,
+      passed: stopped === undefined && violations.length === 0 && recorder.expectations.every((e) => e.passed),
+      ...(stopped === undefined ? {} : { stopped }),
+      traceHash: trace.enabled ? trace.digest() : '',
+      traceLines: trace.lines,
+      traceText: trace.text(),
+      steps: recorder.steps,
+      expectations: recorder.expectations,
+      violations,
+      violationAtMs,
+      finalCounts: finalCounts(scheduler),
+      eventCounts: recorder.eventCounts,
+      decisions: recorder.decisions,
+      unplaced: finalUnplaced(scheduler, VIRTUAL_EPOCH_MS),
+      virtualMs: rel(),
+      loopSteps,
+    };
+  };
   return {
     get endMs() {
       return endMs;
@@ -374,25 +405,15 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     },
     finish(): RunResult {
       if (violationAtMs === undefined && clock.now < endMs) clock.tick(endMs - clock.now);
-      trace.append({ t: rel(), k: 'end' });
-      return {
-        name: scenario.name,
-        seed,
-        passed: violations.length === 0 && recorder.expectations.every((e) => e.passed),
-        traceHash: trace.enabled ? trace.digest() : '',
-        traceLines: trace.lines,
-        traceText: trace.text(),
-        steps: recorder.steps,
-        expectations: recorder.expectations,
-        violations,
-        violationAtMs,
-        finalCounts: finalCounts(scheduler),
-        eventCounts: recorder.eventCounts,
-        decisions: recorder.decisions,
-        unplaced: finalUnplaced(scheduler, VIRTUAL_EPOCH_MS),
-        virtualMs: rel(),
-        loopSteps,
-      };
+      return resultNow();
+    },
+    stop(): RunResult {
+      const expectations = scenario.timeline.filter((s) => s.action.type === 'expect').length;
+      return resultNow({ atMs: rel(), durationMs: scenario.durationMs, unchecked: Math.max(0, expectations - recorder.expectations.length) });
+    },
+    unfinished(): boolean {
+      const due = loop.peekDueMs();
+      return violationAtMs === undefined && due !== undefined && due <= endMs;
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { simRoutes } from '../api/ui/sim-routes';
 import type { Scheduler } from '../scheduler/index';
-import { formatSummary } from '../../sim/runner/format-summary';
+import { formatSummary, verdictText } from '../../sim/runner/format-summary';
 import { formatMs } from '../../sim/runner/format-ms';
 import type { RunResult } from '../../sim/runner/run-result';
 import { createRunSession, type RunSession } from '../../sim/runner/run-scenario';
@@ -27,7 +27,10 @@ export interface RunningSim {
   readonly scheduler: Scheduler;
   /** The paced run (virtual clock, loop, simulated cluster). */
   readonly session: RunSession;
-  /** The workload's verdict: settles when its duration has passed in virtual time, or at close() if sooner. */
+  /**
+   * The workload's verdict: settles when its duration has passed in virtual time, or at close() if
+   * sooner — then with `stopped` (the virtual time reached) and no verdict on what it never checked.
+   */
   readonly workload: Promise<RunResult>;
   /** Re-reads the API's credentials and tokens files (main.ts: on SIGHUP). */
   reloadAuth(): void;
@@ -88,11 +91,12 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const reproduce = reproduceCommand(config.workload, config.seed ?? scenario.seed);
   // The decisions were on the terminal already: the summary leaves them out.
   const report = (result: RunResult): void => void simLog.info(
-    { workload: result.name, seed: result.seed, passed: result.passed, summary: formatSummary(result, reproduce, { decisions: false }) },
-    `workload ${result.name} seed ${result.seed}: ${result.passed ? 'PASSED' : 'FAILED'}`,
+    { workload: result.name, seed: result.seed, ...verdictFields(result), summary: formatSummary(result, reproduce, { decisions: false }) },
+    `workload ${result.name} seed ${result.seed}: ${verdictText(result)}`,
   );
   const pacing = pace(session, config.speed, stop.signal, wake, report, simLog, onCoreFailure);
-  pacing.workload.then((result) => void (verdict = result), () => undefined);
+  // A stopped workload has no verdict to show (and the API is closing).
+  pacing.workload.then((result) => void (verdict = result.stopped === undefined ? result : undefined), () => undefined);
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
     stop.abort();
@@ -106,16 +110,24 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   };
 }
 
+/** The verdict's fields of the log record: `passed`, or where a stopped run stopped. */
+function verdictFields(result: RunResult): Record<string, unknown> {
+  if (result.stopped === undefined) return { passed: result.passed };
+  return { stoppedAt: formatMs(result.stopped.atMs), ...(result.expectations.some((e) => !e.passed) ? { passed: false } : {}) };
+}
+
 /**
  * Paces the workload to its duration, reports its verdict (`report`), then paces on with no end
- * until `signal` aborts. A violated invariant stops the run (the API keeps serving its state).
+ * until `signal` aborts. Stopped (`signal`) before its duration, the workload is reported as
+ * stopped at the virtual time reached, without a verdict on what it never checked. A violated
+ * invariant stops the run (the API keeps serving its state).
  */
 function pace(
   session: RunSession, speed: number, signal: AbortSignal, wake: EventTarget,
   report: (result: RunResult) => void, log: PacerLog, onCoreFailure: CoreFailureHandler,
 ): { readonly workload: Promise<RunResult>; readonly done: Promise<void> } {
   const workload = paceSession(session, VIRTUAL_EPOCH_MS, speed, signal, wake).then(() => {
-    const result = session.finish();
+    const result = signal.aborted && session.unfinished() ? session.stop() : session.finish();
     report(result);
     return result;
   });

@@ -96,7 +96,7 @@ t.test('a recording of the local cluster with real processes replays byte for by
   const report = join(dir, 'replay.html');
   const until = sim(['replay', second, '--until', String(killAt), '--report', report]);
   t.equal(until.code, 0, 'a replay stopped at the kill reproduces everything up to it');
-  t.match(until.out, /state at [\d.ms]+:\n {2}run specs \(1\):\n {4}\/rec {2}2\/2 instances/, 'the state at the kill: /rec with its two instances');
+  t.match(until.out, /state at [\d.ms]+:\n {2}run specs \(1\):\n {4}\/rec {2}target 2; instances 2: /, 'the state at the kill: /rec with its two instances');
   t.match(until.out, /launch queue \(/, 'and the launch queue');
   t.match(readFileSync(report, 'utf8'), /replay of .*rec-2/, 'the report of the replay');
 

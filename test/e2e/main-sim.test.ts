@@ -45,3 +45,21 @@ t.test('--cluster sim serves the API and paces a workload: decision records at t
   t.equal(absent.code, 1, 'a missing workload: cannot start, exit 1, as a bad one');
   t.notMatch(absent.stderr, /\n\s+at /, 'without a stack trace');
 });
+
+t.test('Ctrl-C before the workload\'s duration: reported stopped at the virtual time reached, with no verdict', async (t) => {
+  // At speed 1 demo.yaml's 10 virtual minutes take 10 wall minutes: SIGINT comes long before.
+  const main = spawnMain(t, ['--cluster', 'sim', '--port', '0', '--speed', '1']);
+  await startupPort(main);
+  // The deployments of the workload finish a few virtual seconds in: the clock has moved.
+  await waitFor(() => logRecords(main.stderr()).some((r) => r.component === 'scheduler' && r.at !== '0.000s'), 'a decision after 0s');
+  main.child.kill('SIGINT');
+  t.same(await exitOf(main, 'exit after SIGINT'), { code: 0, signal: null }, 'exits 0 on SIGINT');
+  const verdict = logRecords(main.stderr()).find((r) => r.component === 'sim');
+  const msg = /^workload demo seed 1: stopped at (\d[\dhms.]*s) of 10m0\.000s, before its expectations; no verdict$/.exec(String(verdict?.msg));
+  t.ok(msg, `stopped, no verdict: ${String(verdict?.msg)}`);
+  t.equal(verdict?.stoppedAt, msg?.[1], 'where it stopped, as a field too');
+  t.not(msg?.[1], '0.000s', 'the virtual time reached, not the start');
+  t.notOk(verdict !== undefined && 'passed' in verdict, 'no passed field');
+  t.match(verdict?.summary, `virtual ${msg?.[1]} of 10m0.000s (stopped)`, 'the summary at the virtual time reached');
+  t.notMatch(main.stderr(), /PASSED|FAILED/, 'no verdict anywhere');
+});

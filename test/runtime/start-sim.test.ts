@@ -4,6 +4,7 @@ import { EventSource } from 'eventsource';
 import t, { type Test } from 'tap';
 import { defaultConfig, type PacerConfig } from '../../src/runtime/config';
 import { startSim, type RunningSim } from '../../src/runtime/start-sim';
+import { formatMs } from '../../sim/runner/format-ms';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
 import { sleep, tempDir, waitFor, within } from '../e2e/e2e-kit';
 import { patientSignal } from '../harness/wait';
@@ -110,17 +111,38 @@ t.test('one record per decision, with the virtual time and the reader\'s fields,
   t.ok(records().every((r) => !('plan' in r)), 'no plan, no group tree');
 });
 
-t.test('close() stops pacing and serving, and reports a workload that had not ended', async (t) => {
-  const { pacer, base, summary } = await startOn(t, workloadYaml({ duration: '10h' }), 100);
-  await waitFor(() => pacer.session.nowMs() > VIRTUAL_EPOCH_MS, 'virtual time to move');
-  await within(pacer.close(), 'close');
-  const stoppedAtMs = pacer.session.nowMs();
-  await sleep(50);
-  t.equal(pacer.session.nowMs(), stoppedAtMs, 'virtual time stands still');
-  await t.rejects(fetch(`${base}/ping`, { signal: AbortSignal.timeout(2000) }), 'nothing listens any more');
-  t.match(summary(), /PASSED$/, 'the (expectation-free) workload was reported');
-  t.ok((await pacer.workload).passed);
-  await within(pacer.close(), 'a second close');
+t.test('close() stops pacing and serving; a workload stopped before its duration is reported stopped, at the virtual time reached, without a verdict', async (t) => {
+  const app = '\n  - { at: 0s, app: { id: /w, cmd: sleep 3600, instances: 1, cpus: 0.25, mem: 64 } }';
+  const late = '\n  - { at: 9h, expect: { instances: { /w: { Running: 1 } } } }';
+  const cases = [
+    { name: 'no expectation checked', timeline: `${app}${late}`, verdict: ', before its expectations; no verdict', passed: undefined },
+    { name: 'one of two checked, held', timeline: `${app}\n  - { at: 1s, expect: { instances: { /w: { total: 1 } } } }${late}`, verdict: ', before 1 of its 2 expectations; no verdict', passed: undefined },
+    { name: 'one checked, failed', timeline: `${app}\n  - { at: 1s, expect: { instances: { /w: { total: 5 } } } }${late}`, verdict: '', passed: false },
+    { name: 'no expectations at all', timeline: app, verdict: '; no verdict', passed: undefined },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async (t) => {
+      const { pacer, base, summary, records } = await startOn(t, workloadYaml({ duration: '10h', timeline: c.timeline }), 100);
+      await waitFor(() => pacer.session.nowMs() > VIRTUAL_EPOCH_MS + 2000, 'virtual time to pass the expectation at 1s');
+      await within(pacer.close(), 'close');
+      const reachedMs = pacer.session.nowMs() - VIRTUAL_EPOCH_MS;
+      await sleep(50);
+      t.equal(pacer.session.nowMs() - VIRTUAL_EPOCH_MS, reachedMs, 'virtual time stands still where it was stopped');
+      await t.rejects(fetch(`${base}/ping`, { signal: patientSignal() }), 'nothing listens any more');
+      const result = await pacer.workload;
+      t.match(result, { passed: false, virtualMs: reachedMs, stopped: { atMs: reachedMs, durationMs: 36_000_000 } });
+      const where = `stopped at ${formatMs(reachedMs)} of 10h0m0.000s`;
+      const msg = c.passed === false ? `workload api-test seed 7: FAILED: 1 expectation failed before it was ${where}` : `workload api-test seed 7: ${where}${c.verdict}`;
+      const record = records().find((r) => r.component === 'sim');
+      t.equal(record?.msg, msg, 'the log says where it stopped');
+      t.equal(record?.passed, c.passed, 'passed: false only for a failed check');
+      t.equal(record?.stoppedAt, formatMs(reachedMs));
+      t.match(summary(), `virtual ${formatMs(reachedMs)} of 10h0m0.000s (stopped)`, 'the summary\'s virtual time is the time reached');
+      t.notMatch(summary(), /\bPASSED\b/, 'never PASSED');
+      t.notMatch(summary(), /^ +9h0m0\.000s/m, 'the step after the stop is not in the summary');
+      await within(pacer.close(), 'a second close');
+    });
+  }
 });
 
 t.test('a bad workload fails startSim with the file, the field and what was expected', async (t) => {

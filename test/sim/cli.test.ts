@@ -6,6 +6,7 @@ import t from 'tap';
 import { nodeArgsFor } from '../harness/node-entry';
 import { REPO_ROOT } from '../harness/repo-path';
 import { runSimCli } from '../harness/run-sim-cli';
+import { cliMain } from '../../sim/runner/cli-main';
 import { PATIENCE_MS } from '../harness/wait';
 
 const sim = runSimCli;
@@ -92,8 +93,76 @@ t.test('usage errors exit 2 with the usage text', async (t) => {
   }
 });
 
+t.test('--help lists every command with the options its own usage shows, and README.md shows each option of each', async (t) => {
+  const top = sim(['--help']);
+  t.equal(top.code, 0);
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const commands = [
+    { args: [], synopsis: /^usage: (npm run sim -- <scenario\.yaml> .*)$/m, readme: /^npm run sim -- (?!swarm|hashes|replay)\S+\.yaml(.*)$/gm },
+    { args: ['swarm'], synopsis: /^usage: (npm run sim -- swarm .*)$/m, readme: /npm run sim -- swarm (.*)$/gm },
+    { args: ['hashes'], synopsis: /^usage: (npm run sim -- hashes .*)$/m, readme: /npm run sim -- hashes(.*)$/gm },
+    { args: ['replay'], synopsis: /^usage: (npm run sim -- replay .*)$/m, readme: /npm run sim -- replay (.*)$/gm },
+  ];
+  for (const c of commands) {
+    const own = sim([...c.args, '--help']);
+    t.equal(own.code, 0, `${c.args.join(' ')} --help exits 0`);
+    const synopsis = c.synopsis.exec(own.err)?.[1] ?? '';
+    t.ok(synopsis !== '', `${c.args.join(' ')} --help: its usage line`);
+    t.ok(top.err.includes(synopsis), `the top-level help shows ${synopsis}`);
+    const shown = [...readme.matchAll(c.readme)].map((m) => m[1]).join(' ');
+    for (const [option] of synopsis.matchAll(/--[a-z]+/g)) t.ok(shown.includes(option), `README.md shows ${synopsis.split(' ')[3]} ${option}`);
+  }
+  t.notMatch(sim(['hashes', '--help']).err, /unexpected/, 'hashes --help is not an error');
+});
+
+t.test('an output file that cannot be written: one line, exit 2, before anything runs (the scenario and replay, --trace and --report)', async (t) => {
+  const missingDir = join(dir, 'no-such-dir');
+  const cases: { args: string[]; path: string; who: string; reason: RegExp }[] = [
+    { args: ['scenarios/partition.yaml', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim', reason: /no such directory .*no-such-dir$/ },
+    { args: ['scenarios/partition.yaml', '--report'], path: join(missingDir, 'r.html'), who: 'sim', reason: /no such directory .*no-such-dir$/ },
+    { args: ['scenarios/partition.yaml', '--report'], path: dir, who: 'sim', reason: /it is a directory$/ },
+    { args: ['scenarios/partition.yaml', '--trace'], path: join(file('plain.txt', 'x'), 't.jsonl'), who: 'sim', reason: /plain\.txt is not a directory$/ },
+    { args: ['replay', 'docs/recordings/local-web', '--report'], path: join(missingDir, 'r.html'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
+    { args: ['replay', 'docs/recordings/local-web', '--trace'], path: join(missingDir, 't.jsonl'), who: 'sim replay', reason: /no such directory .*no-such-dir$/ },
+  ];
+  for (const c of cases) {
+    const r = sim([...c.args, c.path]);
+    const what = `${c.args.join(' ')} ${c.path}`;
+    t.equal(r.code, 2, what);
+    t.equal(r.err.split('\n').length, 2, `${what}: one line`);
+    t.ok(r.err.startsWith(`${c.who}: cannot write ${c.path}: `), what);
+    t.match(r.err.trim(), c.reason, what);
+    t.equal(r.out, '', `${what}: nothing ran`);
+  }
+});
+
+t.test('a write that fails after the run (no check up front): the summary, one line naming the file, exit 2', async (t) => {
+  const cases = [
+    { args: ['scenarios/partition.yaml', '--quiet', '--report', 'r.html'], who: 'sim', out: /^PASSED scenarios\/partition\.yaml/ },
+    { args: ['replay', 'docs/recordings/local-web', '--trace', 't.jsonl'], who: 'sim replay', out: /REPRODUCED/ },
+  ];
+  for (const c of cases) {
+    let out = '';
+    let err = '';
+    const code = cliMain(c.args, {
+      readFile: (p) => readFileSync(p, 'utf8'),
+      writeFile: (p) => { throw Object.assign(new Error(`EACCES: permission denied, open '${p}'`), { code: 'EACCES' }); },
+      stdout: (text) => void (out += text),
+      stderr: (text) => void (err += text),
+    });
+    t.equal(code, 2, c.args.join(' '));
+    t.equal(err, `${c.who}: cannot write ${c.args.at(-1) ?? ''}: EACCES: permission denied, open '${c.args.at(-1) ?? ''}'\n`);
+    t.match(out, c.out, 'the run\'s outcome is still printed');
+  }
+});
+
 t.test('the real command (sim/cli.ts) wires the process: exit code and output', async (t) => {
   const r = spawnSync(process.execPath, [...nodeArgsFor('sim/cli.ts'), 'scenarios/partition.yaml', '--quiet'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: PATIENCE_MS });
   t.equal(r.status, 0, r.stderr);
   t.match(r.stdout, /^PASSED scenarios\/partition\.yaml seed 7 sha256 [0-9a-f]{64}\n$/);
+  const bad = join(dir, 'no-such-dir', 't.jsonl');
+  const refused = spawnSync(process.execPath, [...nodeArgsFor('sim/cli.ts'), 'scenarios/partition.yaml', '--trace', bad], { cwd: REPO_ROOT, encoding: 'utf8', timeout: PATIENCE_MS });
+  t.equal(refused.status, 2, 'an output path in a missing directory: exit 2');
+  t.equal(refused.stderr, `sim: cannot write ${bad}: no such directory ${join(dir, 'no-such-dir')}\n`, 'one line, no stack trace');
+  t.equal(refused.stdout, '', 'checked before the run');
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,4 +65,29 @@ t.test('the HTML report of partition.yaml shows the partition and the replacemen
   const shot = process.env.PACER_UPDATE_SCREENSHOTS === '1' ? join(REPO, 'docs', 'report-partition.png') : join(dir, 'report-partition.png');
   await page.screenshot({ path: shot });
   t.comment(`screenshot: ${shot}`);
+});
+
+t.test('instances waiting for an offer are one row per app, with how many wait, ending where they were dropped', { skip, timeout: 180_000 }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-report-'));
+  const scenario = join(dir, 'drop.yaml');
+  writeFileSync(scenario, [
+    'name: drop', 'seed: 1', 'duration: 2m', 'cluster:', '  agents:', '    - { count: 1, resources: { cpus: 3, mem: 1024 } }', 'timeline:',
+    '  - { at: 0s, app: { id: /grp/cons, cmd: sleep 1000, instances: 2000, cpus: 1, mem: 64 } }',
+    '  - { at: 30s, force: true, scale: { id: /grp/cons, instances: 3 } }', '',
+  ].join('\n'));
+  const report = join(dir, 'drop.html');
+  const run = runSimCli([scenario, '--report', report]);
+  t.equal(run.code, 0, run.err);
+  const browser = await launchChromium();
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  await page.goto(pathToFileURL(report).href);
+  await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
+  t.equal(await page.getAttribute('body', 'data-rendered'), 'true', await page.locator('#report-error').textContent() ?? '');
+  const unplaced = (await page.locator('#timeline [aria-description="instances"] title').allTextContents()).filter((title) => title.includes('unplaced'));
+  t.strictSame(unplaced, ['1997 instances of /grp/cons unplaced (Scheduled) 0s–30s'], 'one stretch, ending at the drop');
+  t.ok((await page.locator('#timeline [aria-description="instance names"] text').allTextContents()).includes('1997'), 'naming how many wait');
+  // The chart's svg is the tallest (the legend has its own small ones): the agent's lanes and one row.
+  const height = await page.locator('#timeline svg').evaluateAll((svgs) => Math.max(...svgs.map((svg) => svg.getBoundingClientRect().height)));
+  t.ok(height > 100 && height < 400, `a few rows high (${height} px)`);
 });

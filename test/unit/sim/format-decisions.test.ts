@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Decision } from '../../../src/runtime/decision-reader';
-import { formatDecisions, formatUnplaced, SUMMARY_DECISION_LINES_MAX } from '../../../sim/runner/format-decisions';
+import { formatDecisions, formatUnplaced, groupDecisions, SUMMARY_DECISION_LINES_MAX } from '../../../sim/runner/format-decisions';
 import type { TimedDecision } from '../../../sim/runner/run-result';
 
 function at(atMs: number, decision: Partial<Decision> & Pick<Decision, 'kind'>): TimedDecision {
@@ -28,6 +28,14 @@ t.test('launches and kills of one run spec at one instant for one reason share a
     '        5.000s  kill by user',
     '        6.000s  web.instance-00000004 of /web Failed',
   ]);
+});
+
+t.test('unplaced instances dropped together read as a drop, with the kind, one line for the report\'s table too', async (t) => {
+  const drops = [1, 2, 3].map((n) => at(30_000, { kind: 'kill', runSpecId: '/web', instanceId: inst(n), condition: 'Scheduled', reason: 'scale-down' }));
+  const placed = at(30_000, { kind: 'kill', runSpecId: '/web', instanceId: inst(4), agentId: 'agent-1', condition: 'Running', reason: 'scale-down', text: 'kill web.instance-00000004 of /web on agent-1' });
+  const text = 'drop unplaced /web ×3: web.instance-00000001, web.instance-00000002, web.instance-00000003; scale-down (more instances than the target)';
+  t.strictSame(formatDecisions([...drops, placed]), [`       30.000s  ${text}`, '       30.000s  kill web.instance-00000004 of /web on agent-1']);
+  t.strictSame(groupDecisions([...drops, placed]), [{ atMs: 30_000, kind: 'kill', text }, { atMs: 30_000, kind: 'kill', text: placed.decision.text }]);
 });
 
 t.test('a long run is cut at the limit with a pointer to the report', async (t) => {
