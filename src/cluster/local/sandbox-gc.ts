@@ -26,11 +26,14 @@ export interface SandboxGcOptions {
 
 /**
  * Garbage collection of the sandboxes of finished tasks on the local cluster, as a Mesos agent
- * does for terminated executors (Mesos docs, configuration/agent.md: `--gc_delay`, default 1weeks,
- * is the maximum time a sandbox is kept after its executor terminated; the agent collects sooner
- * under disk pressure, `--disk_watch_interval` / `--gc_disk_headroom`). pacer follows the delay,
- * and in place of the disk watch keeps a count bound: at most `keep` finished sandboxes, the
- * oldest removed first (a bound that needs no statfs and holds on any file system).
+ * does for terminated executors. Followed: Mesos's src/slave/constants.hpp (`GC_DELAY =
+ * Weeks(1)`, `DISK_WATCH_INTERVAL = Minutes(1)`, `GC_DISK_HEADROOM = 0.1`) and src/slave/flags.cpp
+ * (`--gc_delay`: the longest a sandbox is kept after its executor terminated; every
+ * `--disk_watch_interval` the agent shortens that age as the disk fills beyond
+ * `--gc_disk_headroom`, GarbageCollector::prune). pacer keeps the delay (`delayMs`, default a week
+ * from the acknowledgement of the terminal update) and, in place of the disk watch, a count
+ * bound: at most `keep` finished sandboxes, the oldest removed first (needs no statfs, and holds
+ * on any file system).
  *
  * Finished sandboxes are kept oldest first, with the time their task ended; one timer is armed for
  * the oldest one's due time. Only a directory directly under the sandbox root is ever removed,
