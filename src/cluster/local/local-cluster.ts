@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { makeDirs } from '../../runtime/make-dirs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { OfferOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
@@ -450,7 +450,7 @@ export class LocalCluster implements ClusterDriver {
   /** Whether a task that has not ended (running, or recorded as live) has `sandbox`. */
   private isLiveSandbox(sandbox: string): boolean {
     for (const { record } of this.records.values()) {
-      if (record.sandbox === sandbox && !isTerminalTaskState(record.state)) return true;
+      if (!isTerminalTaskState(record.state) && resolve(record.sandbox) === resolve(sandbox)) return true;
     }
     return false;
   }
