@@ -44,6 +44,8 @@ export class SandboxGc {
   private finished = new Map<string, number>();
   private timer: number | undefined;
   private readonly root: string;
+  /** The latest end time added (the last entry's while the order holds): an append in order costs no sort. */
+  private lastEndedAtMs = -Infinity;
 
   constructor(sandboxRoot: string, private readonly options: SandboxGcOptions) {
     this.root = resolve(sandboxRoot);
@@ -95,17 +97,19 @@ export class SandboxGc {
     if (this.timer !== undefined) this.options.clock.cancel(this.timer);
     this.timer = undefined;
     this.finished.clear();
+    this.lastEndedAtMs = -Infinity;
   }
 
   private add(entries: readonly { sandbox: string; endedAtMs: number }[]): void {
     let sorted = true;
-    let last = [...this.finished.values()].at(-1) ?? -Infinity;
     for (const e of entries) {
-      this.finished.delete(e.sandbox);
+      // A sandbox finished again moves to its new place: deleted first, so that the order holds.
+      const again = this.finished.delete(e.sandbox);
       this.finished.set(e.sandbox, e.endedAtMs);
-      if (e.endedAtMs < last) sorted = false;
-      last = e.endedAtMs;
+      if (again || e.endedAtMs < this.lastEndedAtMs) sorted = false;
+      this.lastEndedAtMs = Math.max(this.lastEndedAtMs, e.endedAtMs);
     }
+    // Tasks end in time order, so this is rare (start-up leftovers by mtime, a clock step back).
     if (!sorted) this.finished = new Map([...this.finished].sort((a, b) => a[1] - b[1]));
     this.collect();
   }
