@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from './pacer-log';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
 import { parseHttpCredentials } from '../api/auth/http-credentials';
-import { DEFAULT_OFFER_INTERVAL_MS } from '../cluster/local/local-cluster-options';
+import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
 import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url';
@@ -64,6 +64,10 @@ export interface PacerConfig {
   readonly instancesPerInput: number;
   /** Local cluster: `--local_offer_interval` (ms), how often free resources are offered. */
   readonly localOfferIntervalMs: number;
+  /** Local cluster: `--local_sandbox_gc_delay` (ms), how long a finished task's sandbox is kept (a Mesos agent's `--gc_delay`). */
+  readonly localSandboxGcDelayMs: number;
+  /** Local cluster: `--local_sandbox_keep`, the most finished sandboxes kept (the oldest go first). */
+  readonly localSandboxKeep: number;
   readonly features: readonly string[];
   /** `--unhealthy_kill_floor`: share (0–1) of an app's instances unhealthy kills leave running; absent: its minimumHealthCapacity. */
   readonly unhealthyKillFloor?: number;
@@ -144,6 +148,9 @@ export const MAX_FAILOVER_TIMEOUT_S = 10 * 365 * 24 * 3600;
 
 /** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
 const MAX_FILTER_MS = 365 * 24 * 3600 * 1000;
+/** Bounds of `--local_sandbox_gc_delay` (a year) and `--local_sandbox_keep`. */
+const MAX_SANDBOX_GC_DELAY_MS = 365 * 24 * 3600 * 1000;
+const MAX_SANDBOX_KEEP = 1_000_000;
 
 /**
  * pacer's defaults of `--launches_per_input` and `--instances_per_input`, smaller than the core's
@@ -177,6 +184,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--launches_per_offer_batch', env: 'PACER_LAUNCHES_PER_OFFER_BATCH', help: `most instances placed from one batch of offers, over the inputs that match it; its offers left are declined to come back in 5 s (default ${DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.launchesPerOfferBatch = n; }) },
   { flag: '--instances_per_input', env: 'PACER_INSTANCES_PER_INPUT', help: `most instances one input of the core creates, kills for a delete or reconciles; the rest follow in the next inputs (default ${DEFAULT_INSTANCES_PER_INPUT})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.instancesPerInput = n; }) },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', help: `local cluster: ms between offers of free resources (default ${DEFAULT_OFFER_INTERVAL_MS})`, apply: (c, v) => intIn(v, 1, 60_000, (n) => { c.localOfferIntervalMs = n; }) },
+  { flag: '--local_sandbox_gc_delay', env: 'PACER_LOCAL_SANDBOX_GC_DELAY', help: `local cluster: ms a finished task's sandbox is kept, as a Mesos agent's --gc_delay (default ${DEFAULT_SANDBOX_GC_DELAY_MS}, one week; 0 to ${MAX_SANDBOX_GC_DELAY_MS}, a year)`, apply: (c, v) => intIn(v, 0, MAX_SANDBOX_GC_DELAY_MS, (n) => { c.localSandboxGcDelayMs = n; }) },
+  { flag: '--local_sandbox_keep', env: 'PACER_LOCAL_SANDBOX_KEEP', help: `local cluster: most finished sandboxes kept, the oldest removed first (default ${DEFAULT_SANDBOX_KEEP}; 0 to ${MAX_SANDBOX_KEEP})`, apply: (c, v) => intIn(v, 0, MAX_SANDBOX_KEEP, (n) => { c.localSandboxKeep = n; }) },
   { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', help: 'share (0 to 1) of an app\'s instances unhealthy kills leave running (default: its upgradeStrategy.minimumHealthCapacity; label PACER_UNHEALTHY_KILL_FLOOR wins)', apply: (c, v) => share(v, (n) => { c.unhealthyKillFloor = n; }) },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
@@ -234,6 +243,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
     acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
+    localSandboxGcDelayMs: DEFAULT_SANDBOX_GC_DELAY_MS, localSandboxKeep: DEFAULT_SANDBOX_KEEP,
     launchesPerInput: DEFAULT_LAUNCHES_PER_INPUT, launchesPerOfferBatch: DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch,
     instancesPerInput: DEFAULT_INSTANCES_PER_INPUT,
     bodyLimitBytes: 1024 * 1024,

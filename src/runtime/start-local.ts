@@ -31,6 +31,8 @@ export function localClusterOptions(config: PacerConfig, log: PacerLog): LocalCl
     agents: config.localAgents, sandboxRoot: config.sandboxRoot, taskKilling: config.features.includes('task_killing'),
     ...(config.localAgentPorts === undefined ? {} : { ports: config.localAgentPorts }),
     offerIntervalMs: config.localOfferIntervalMs,
+    sandboxGcDelayMs: config.localSandboxGcDelayMs,
+    sandboxKeep: config.localSandboxKeep,
     log: (line) => local.warn(line),
   };
 }

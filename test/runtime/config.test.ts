@@ -35,7 +35,7 @@ t.test('defaults: the embedded local cluster on 127.0.0.1:8080 with state under 
     bodyLimitBytes: 1024 * 1024, speed: 10,
   });
   // Offer handling as fast as Marathon's (issue 15 item 2): 5 per offer, accepted offers unfiltered, declines 120 s.
-  t.match(config, { maxInstancesPerOffer: 5, acceptRefuseDurationMs: 0, declineOfferDurationMs: 120_000, localOfferIntervalMs: 1000 });
+  t.match(config, { maxInstancesPerOffer: 5, acceptRefuseDurationMs: 0, declineOfferDurationMs: 120_000, localOfferIntervalMs: 1000, localSandboxGcDelayMs: 604_800_000, localSandboxKeep: 1000 });
   t.equal(config.seed, undefined, 'no seed override');
   t.equal(config.master, undefined, 'no master');
   t.equal(config.defaultNetworkName, undefined, 'no default network name');
@@ -66,6 +66,8 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', value: '0', expect: { declineOfferDurationMs: 0 } },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', value: '5000', expect: { acceptRefuseDurationMs: 5000 } },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', value: '20', expect: { localOfferIntervalMs: 20 } },
+  { flag: '--local_sandbox_gc_delay', env: 'PACER_LOCAL_SANDBOX_GC_DELAY', value: '0', expect: { localSandboxGcDelayMs: 0 } },
+  { flag: '--local_sandbox_keep', env: 'PACER_LOCAL_SANDBOX_KEEP', value: '5', expect: { localSandboxKeep: 5 } },
   { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', value: '0.5', expect: { unhealthyKillFloor: 0.5 } },
   { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', value: ' task_killing, ,gpu_resources ', expect: { features: ['task_killing', 'gpu_resources'] } },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', value: 'dcos', expect: { defaultNetworkName: 'dcos' } },
@@ -146,6 +148,11 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--store_sync', 'OFF'], error: '--store_sync OFF: expected one of NORMAL, FULL' },
   { argv: ['--log_format', 'yaml'], error: '--log_format yaml: expected one of text, json' },
   { argv: ['--local_agents', '0'], error: '--local_agents 0: expected an integer from 1 to 64' },
+  { argv: ['--local_sandbox_gc_delay', '-1'], error: '--local_sandbox_gc_delay -1: expected an integer from 0 to 31536000000' },
+  { argv: ['--local_sandbox_gc_delay', '31536000001'], error: '--local_sandbox_gc_delay 31536000001: expected an integer from 0 to 31536000000' },
+  { argv: ['--local_sandbox_gc_delay', '1week'], error: '--local_sandbox_gc_delay 1week: expected an integer from 0 to 31536000000' },
+  { env: { PACER_LOCAL_SANDBOX_KEEP: '1000001' }, error: 'PACER_LOCAL_SANDBOX_KEEP=1000001: expected an integer from 0 to 1000000' },
+  { argv: ['--local_sandbox_keep', '1.5'], error: '--local_sandbox_keep 1.5: expected an integer from 0 to 1000000' },
   { env: { PACER_LOCAL_AGENTS: '65' }, error: 'PACER_LOCAL_AGENTS=65: expected an integer from 1 to 64' },
   ...['31000', '31000-', '-31000', 'a-b', '31000-31999-32000', '31000:31999', '0-10', '65000-65536', '31999-31000', '1e3-2e3'].map((v) => (
     { argv: ['--local_agent_ports', v], error: `--local_agent_ports ${v}: expected BEGIN-END, two ports from 1 to 65535 with BEGIN not above END (such as 31000-31999)` })),

@@ -46,10 +46,21 @@ export interface LocalClusterOptions {
   readonly stateFile?: string;
   /** How often processes adopted after a restart are polled for exit (default 500 ms). */
   readonly exitPollMs?: number;
-  /** Where the cluster says what it did on its own (the start-up sweep of the sandboxes); silent when absent. */
+  /**
+   * How long a finished task's sandbox is kept after its terminal status was handed over (default
+   * one week, a Mesos agent's `--gc_delay`; `--local_sandbox_gc_delay`). See sandbox-gc.ts.
+   */
+  readonly sandboxGcDelayMs?: number;
+  /** At most this many finished sandboxes are kept, the oldest removed first (default 1000; `--local_sandbox_keep`). */
+  readonly sandboxKeep?: number;
+  /** Where the cluster says what it did on its own (the start-up sweep of the sandboxes, a sandbox it could not remove); silent when absent. */
   readonly log?: (line: string) => void;
 }
 
 export const DEFAULT_OFFER_INTERVAL_MS = 1000;
 export const DEFAULT_EXIT_POLL_MS = 500;
 export const DEFAULT_HOSTNAME = '127.0.0.1';
+/** Default `--local_sandbox_gc_delay`: one week, as a Mesos agent's `--gc_delay`. */
+export const DEFAULT_SANDBOX_GC_DELAY_MS = 7 * 24 * 3600 * 1000;
+/** Default `--local_sandbox_keep`: the most finished sandboxes kept. */
+export const DEFAULT_SANDBOX_KEEP = 1000;

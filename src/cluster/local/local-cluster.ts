@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { makeDirs } from '../../runtime/make-dirs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { OfferOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
@@ -9,12 +9,13 @@ import { Master } from '../../master/master';
 import type { AgentRuntime, MasterOutbox } from '../../master/master-ports';
 import { operationTasks, type MasterExecutor, type MasterOperation } from '../../master/master-types';
 import { resolveAgents, type LocalAgent } from './local-agent';
-import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, type LocalClusterOptions } from './local-cluster-options';
+import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP, type LocalClusterOptions } from './local-cluster-options';
 import { MasterTimers } from './master-timers';
 import { LocalExecutor, type ExecutorHooks, type ProcessCommand } from './local-executor';
 import { isGroupAlive, isProcessAlive, killProcessAndGroup } from './process-identity';
 import { runnableProblem } from './runnable-problem';
 import { sweepSandboxes, type SweepResult } from './sandbox-sweep';
+import { SandboxGc } from './sandbox-gc';
 import { sandboxOf } from './sandbox-of';
 import { createVolumeDirs, destroyVolumeDirs, mountVolumes } from './volume-dirs';
 import { StateFile, type ExecutorRecord, type TaskRecord } from './state-file';
@@ -95,6 +96,11 @@ const NEVER_MS = Number.MAX_SAFE_INTEGER;
  *   `Master.adoptExecutor` books their resources), polls them for exit, resumes their health
  *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4). So every process pacer
  *   ever started is either a task the cluster reports (and the core reconciles) or killed.
+ * - Sandboxes are bounded ({@link SandboxGc}, as a Mesos agent's `--gc_delay`): once a task's
+ *   terminal update is acknowledged and the cluster forgets it, its sandbox is removed
+ *   `sandboxGcDelayMs` later (default one week), and at most `sandboxKeep` finished sandboxes are
+ *   kept (default 1000, the oldest removed first). On start, the directories of the root that no
+ *   live recorded task holds are finished ones, aged from their mtime. `volumes/` is never touched.
  * - Real time: Date.now and timers (the master model's through {@link MasterTimers}), all cleared by
  *   `stop()` / `shutdown()`. Inputs are posted on a later turn of the event loop, never from
  *   inside a driver call ({@link StatusOutbox}).
@@ -111,6 +117,9 @@ export class LocalCluster implements ClusterDriver {
   private readonly launcher = new TaskLauncher(() => this.offerSoon());
   private master: Master<TaskLaunch> | undefined;
   private timers: MasterTimers | undefined;
+  /** The collector of finished sandboxes and its timer (while started). */
+  private gc: SandboxGc | undefined;
+  private gcTimers: MasterTimers<'collect'> | undefined;
   /** The spawns of the launches of the ACCEPT being handled, run once they are on record. */
   private spawns: (() => void)[] = [];
   private offerSoonPending: NodeJS.Immediate | undefined;
@@ -162,6 +171,7 @@ export class LocalCluster implements ClusterDriver {
     const executors = saved?.executors ?? [];
     const liveTasks = executors.flatMap((e) => e.tasks).filter((t) => !isTerminalTaskState(t.state));
     this.report(sweepSandboxes(this.options.sandboxRoot, liveTasks));
+    this.startGc(new Set(liveTasks.map((t) => t.sandbox)));
     this.launcher.warmUp();
     this.outbox.openUp();
     this.outbox.send({ type: 'subscribed', frameworkId });
@@ -180,6 +190,10 @@ export class LocalCluster implements ClusterDriver {
   stop(): void {
     this.timers?.clear();
     this.timers = undefined;
+    this.gc?.close();
+    this.gcTimers?.clear();
+    this.gc = undefined;
+    this.gcTimers = undefined;
     if (this.offerSoonPending !== undefined) clearImmediate(this.offerSoonPending);
     this.offerSoonPending = undefined;
     this.launcher.close();
@@ -283,7 +297,10 @@ export class LocalCluster implements ClusterDriver {
     const master = this.master;
     if (master === undefined) return;
     master.acknowledge(agentId, taskId, uuid);
-    if (!master.remembers(taskId)) this.records.delete(taskId);
+    if (master.remembers(taskId)) return;
+    const record = this.records.get(taskId)?.record;
+    this.records.delete(taskId);
+    if (record !== undefined && isTerminalTaskState(record.state)) this.gc?.finish(record.sandbox, Date.now());
   }
 
   /**
@@ -411,6 +428,31 @@ export class LocalCluster implements ClusterDriver {
     this.executors.delete(ex.record.executorKey);
     if (running !== undefined) this.master?.executorEnded(running.master);
     this.state.changed(ex.record.executorKey);
+  }
+
+  /**
+   * Start collecting finished sandboxes (sandbox-gc.ts) on a timer of its own: every directory of
+   * the root that no live recorded task (`live`) holds is left from before, and ages from its mtime.
+   */
+  private startGc(live: ReadonlySet<string>): void {
+    const timers = new MasterTimers<'collect'>(() => this.gc?.collect());
+    this.gcTimers = timers;
+    this.gc = new SandboxGc(this.options.sandboxRoot, {
+      delayMs: this.options.sandboxGcDelayMs ?? DEFAULT_SANDBOX_GC_DELAY_MS,
+      keep: this.options.sandboxKeep ?? DEFAULT_SANDBOX_KEEP,
+      clock: timers,
+      isLive: (sandbox) => this.isLiveSandbox(sandbox),
+      ...(this.options.log === undefined ? {} : { log: this.options.log }),
+    });
+    this.gc.adoptLeftovers(live);
+  }
+
+  /** Whether a task that has not ended (running, or recorded as live) has `sandbox`. */
+  private isLiveSandbox(sandbox: string): boolean {
+    for (const { record } of this.records.values()) {
+      if (!isTerminalTaskState(record.state) && resolve(record.sandbox) === resolve(sandbox)) return true;
+    }
+    return false;
   }
 
   /** What the start-up sweep did, for the operator. */

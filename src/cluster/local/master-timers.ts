@@ -1,4 +1,4 @@
-import type { MasterClock, MasterTimerEvent } from '../../master/master-ports';
+import type { MasterTimerEvent } from '../../master/master-ports';
 
 /** Node's setTimeout limit (about 24.8 days); longer waits are re-armed in steps. */
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -9,14 +9,15 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
  * refuse filter running out) is handed to `post` when due, on its own turn of Node's event loop.
  * Long waits (a 365-day refuse filter) are re-armed in steps below Node's 32-bit limit, which would
  * otherwise fire at once. Timers are unref'd (they never keep pacer alive); `clear()` cancels
- * everything (the cluster stops).
+ * everything (the cluster stops). The event type defaults to the master model's; the local
+ * cluster's sandbox collector runs on one of its own (`MasterTimers<'collect'>`, sandbox-gc.ts).
  */
-export class MasterTimers implements MasterClock {
+export class MasterTimers<E = MasterTimerEvent> {
   private readonly pending = new Map<number, NodeJS.Timeout>();
   private seq = 0;
 
   constructor(
-    private readonly post: (event: MasterTimerEvent) => void,
+    private readonly post: (event: E) => void,
     private readonly wallMs: () => number = Date.now,
   ) {}
 
@@ -24,7 +25,7 @@ export class MasterTimers implements MasterClock {
     return this.wallMs();
   }
 
-  schedule(dueMs: number, event: MasterTimerEvent): number {
+  schedule(dueMs: number, event: E): number {
     const id = ++this.seq;
     this.arm(id, dueMs, event);
     return id;
@@ -46,7 +47,7 @@ export class MasterTimers implements MasterClock {
     this.pending.clear();
   }
 
-  private arm(id: number, dueMs: number, event: MasterTimerEvent): void {
+  private arm(id: number, dueMs: number, event: E): void {
     const waitMs = Math.max(0, dueMs - this.wallMs());
     const timer = setTimeout(() => {
       if (waitMs > MAX_TIMEOUT_MS) {

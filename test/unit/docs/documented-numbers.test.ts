@@ -26,6 +26,7 @@ import {
 } from '../../../src/runtime/config';
 import { CORE_FAILURE_EXIT_CODE } from '../../../src/runtime/core-failure';
 import { DEFAULT_RING_INPUTS, RING_CHARS_MAX } from '../../../src/runtime/recording/flight-recorder';
+import { DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../../../src/cluster/local/local-cluster-options';
 import { DEFAULTS as MESOS } from '../../../src/cluster/mesos/mesos-cluster-options';
 import { NO_LEADER_WAIT_MS } from '../../../src/ha/leader-proxy';
 import { DEFAULT_WHAT_IF_LIMITS as WHAT_IF, isoDuration } from '../../../src/whatif/what-if-limits';
@@ -73,6 +74,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `Mesos's default ${RESEND_REFUSE_MS / 1000} s filter (\`RESEND_REFUSE_MS\`)`,
     `the core's own defaults, ${n(DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch)} and ${n(DEFAULT_SCHEDULER_OPTIONS.launchesPerInput)}`,
     `| ${DEFAULT_MAX_VERSIONS} (the oldest go first) | \`DEFAULT_MAX_VERSIONS\``,
+    `removed ${n(DEFAULT_SANDBOX_GC_DELAY_MS)} ms (one week) after the task's terminal update is acknowledged, and at most ${n(DEFAULT_SANDBOX_KEEP)} kept`,
     `plain up to ${INLINE_MAX_BYTES / KiB} KiB, gzipped up to ${NODE_MAX_BYTES / KiB} KiB, else gzipped in ${NODE_MAX_BYTES / KiB} KiB chunks`,
     `${LIST_BODY_CACHE_ENTRIES} per route (one per query string), ${LIST_BODY_CACHE_BYTES / MiB} MiB of segments per route`,
     `(${LIST_SEGMENT_CHARS / 1024} × 1,024 characters)`,
@@ -93,6 +95,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `| ${WHAT_IF.capacityMs / 60_000} minutes (\`capacityMs\`)`,
   ],
   'README.md': [
+    `sandboxes are kept a week, and at most ${n(DEFAULT_SANDBOX_KEEP)} of them (the oldest go first)`,
     `\`principal:token\` (a token of at least ${MIN_TOKEN_CHARS} characters)`,
     `(\`test/harness/wait.ts\`, ${PATIENCE_MS / 1000} s)`,
     `when no leader is known for ${NO_LEADER_WAIT_MS / 1000} s`,
