@@ -5,6 +5,7 @@ import type { OfferedPool } from '../scheduler/model/offer';
 import type { StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/index';
 import { isTerminalCondition } from '../scheduler/model/condition';
+import { isTerminalTaskState } from '../scheduler/model/task-state';
 import type { ForkAgent, ForkState } from '../../sim/whatif/fork-state';
 import { addUsage } from './add-usage';
 import type { LastOffer } from './last-offers';
@@ -70,15 +71,19 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
     let pools = offer.unreachable === true ? noPools() : offer.pools.map((p) => ({ ...p }));
     for (const inst of onAgent.get(offer.agent.agentId) ?? []) {
       const launchedAtMs = Math.min(...inst.tasks.map((t) => t.launchedAtMs));
-      if (!(launchedAtMs < offer.atMs)) continue;
-      pools = addUsage(pools, inst);
+      const held = stillHeld(inst);
+      if (!(launchedAtMs < offer.atMs) || held === undefined) continue;
+      pools = addUsage(pools, held);
     }
     agents.push({ info: offer.agent, pools });
   }
   for (const [agentId, list] of onAgent) {
     if (offered.has(agentId)) continue;
     let pools = noPools();
-    for (const inst of list) pools = addUsage(pools, inst);
+    for (const inst of list) {
+      const held = stillHeld(inst);
+      if (held !== undefined) pools = addUsage(pools, held);
+    }
     agents.push({ info: infos.get(agentId) as AgentInfo, pools });
   }
   agents.sort((a, b) => (a.info.agentId < b.info.agentId ? -1 : a.info.agentId > b.info.agentId ? 1 : 0));
@@ -92,4 +97,14 @@ function isUnreachable(condition: InstanceFields['condition']): boolean {
 /** One unreserved pool with nothing in it: an agent's capacity before what runs there is added. */
 function noPools(): OfferedPool[] {
   return [{ cpusMilli: 0, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }];
+}
+
+/**
+ * What of `inst` still holds resources: its tasks that have not ended (a pod's task that ended
+ * gave its share back to its agent's record already, last-offers.ts); undefined when none has.
+ */
+function stillHeld(inst: InstanceFields): InstanceFields | undefined {
+  const live = inst.tasks.filter((t) => t.state === undefined || !isTerminalTaskState(t.state));
+  if (live.length === inst.tasks.length) return inst;
+  return live.length === 0 ? undefined : { ...inst, allocation: undefined, tasks: live };
 }
