@@ -1,7 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { Test } from 'tap';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { PATIENCE_MS } from './wait';
 
 /** Debian's Chromium (`apt-get install chromium`; `.ci/run` installs it). Playwright's own browser downloads cannot work offline. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -44,4 +46,24 @@ export async function launchChromium(viewport = { width: 1400, height: 900 }): P
     rmSync(profile, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** A page of a fresh headless Chromium, and the script errors it has thrown so far. */
+export interface BrowserPage {
+  readonly page: Page;
+  readonly pageErrors: string[];
+}
+
+/**
+ * Starts {@link launchChromium} (stopped when `t` ends) and opens one page on it that waits up to
+ * {@link PATIENCE_MS} for what a test asks of it, collecting its uncaught script errors.
+ */
+export async function openBrowserPage(t: Test, viewport: { width: number; height: number }): Promise<BrowserPage> {
+  const browser = await launchChromium(viewport);
+  t.teardown(() => browser.close());
+  const page = await browser.context.newPage();
+  page.setDefaultTimeout(PATIENCE_MS);
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  return { page, pageErrors };
 }

@@ -2,9 +2,8 @@ import type { AddressInfo } from 'node:net';
 import t from 'tap';
 import { buildUi } from '../../ui/build';
 import { makeApi } from '../api/api-fixture';
-import { chromiumSkip, launchChromium } from '../harness/chromium';
+import { chromiumSkip, openBrowserPage } from '../harness/chromium';
 import { confirmKills, healthyApp, nextRound } from '../harness/health-storm';
-import { PATIENCE_MS } from '../harness/wait';
 
 /**
  * The queue page in headless Chromium shows the unhealthy kills a kill-storm floor holds back
@@ -21,12 +20,7 @@ t.test('the queue page shows held unhealthy kills, why, and in which order they 
   confirmKills(fx.harness);
   await fx.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = fx.app.server.address() as AddressInfo;
-  const browser = await launchChromium({ width: 1280, height: 800 });
-  t.teardown(() => browser.close());
-  const page = await browser.context.newPage();
-  page.setDefaultTimeout(PATIENCE_MS);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  const { page, pageErrors } = await openBrowserPage(t, { width: 1280, height: 800 });
   await page.goto(`http://127.0.0.1:${port}/ui/queue`);
 
   const card = page.locator('[data-testid="held-kills"] [data-held-id="/storm"]');

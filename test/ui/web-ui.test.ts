@@ -7,7 +7,7 @@ import { startSim } from '../../src/runtime/start-sim';
 import { buildUi } from '../../ui/build';
 import { makeApi } from '../api/api-fixture';
 import { tempDir, waitFor } from '../e2e/e2e-kit';
-import { chromiumSkip, launchChromium } from '../harness/chromium';
+import { chromiumSkip, openBrowserPage } from '../harness/chromium';
 import { repoPath } from '../harness/repo-path';
 import { PATIENCE_MS } from '../harness/wait';
 
@@ -40,12 +40,7 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
     });
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
-  const browser = await launchChromium({ width: 1280, height: 800 });
-  t.teardown(() => browser.close());
-  const page = await browser.context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  const { page, pageErrors } = await openBrowserPage(t, { width: 1280, height: 800 });
   const shoot = async (name: string): Promise<void> => {
     // The notes an action leaves in the corner fade after a few seconds; the pictures are taken without them.
     await page.waitForFunction('document.querySelector(".toast") === null');
@@ -243,12 +238,7 @@ t.test('the same UI over another cluster: no simulation page, nothing breaks', {
     body: JSON.stringify({ id: '/solo', cmd: 'sleep 3600', cpus: 0.1, mem: 32 }),
   });
   t.equal(created.status, 201);
-  const browser = await launchChromium();
-  t.teardown(() => browser.close());
-  const page = await browser.context.newPage();
-  page.setDefaultTimeout(WAIT_MS);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => void pageErrors.push(err.message));
+  const { page, pageErrors } = await openBrowserPage(t, { width: 1400, height: 900 });
   // A failed request (the 404 of an endpoint this cluster does not serve) is a console error in the browser.
   const consoleErrors: string[] = [];
   page.on('console', (msg) => void (msg.type() === 'error' && consoleErrors.push(msg.text())));

@@ -1,9 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { buildUi } from '../../ui/build';
-import { chromiumSkip, launchChromium } from '../harness/chromium';
-import { PATIENCE_MS } from '../harness/wait';
-import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
+import { chromiumSkip, openBrowserPage, type BrowserPage } from '../harness/chromium';
+import { seedWeb, whatIfApi, type WhatIfFixture } from '../api/whatif/what-if-fixture';
 
 /**
  * The app page's edit dialog in headless Chromium (issue 18): "What if?" sends the edited
@@ -11,20 +10,21 @@ import { seedWeb, whatIfApi } from '../api/whatif/what-if-fixture';
  * change would finish, where the new instances would land, what would wait and why — and nothing
  * is deployed. Over the API fixture with what-if (two agents, /web running 2 instances on agent-a).
  */
-t.test('the edit dialog shows the what-if answer for the edited app, and deploys nothing', { skip: chromiumSkip() }, async (t) => {
+/** The UI over the what-if API fixture (`seedWeb`), its page of /web with the Edit JSON dialog open. */
+async function openEditDialog(t: Test): Promise<BrowserPage & { readonly fx: WhatIfFixture }> {
   await buildUi();
   const fx = whatIfApi(t);
   seedWeb(fx);
   await fx.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = fx.app.server.address() as AddressInfo;
-  const browser = await launchChromium({ width: 1280, height: 900 });
-  t.teardown(() => browser.close());
-  const page = await browser.context.newPage();
-  page.setDefaultTimeout(PATIENCE_MS);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => void pageErrors.push(err.message));
-  await page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
-  await page.getByRole('button', { name: 'Edit JSON…' }).click();
+  const opened = await openBrowserPage(t, { width: 1280, height: 900 });
+  await opened.page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
+  await opened.page.getByRole('button', { name: 'Edit JSON…' }).click();
+  return { ...opened, fx };
+}
+
+t.test('the edit dialog shows the what-if answer for the edited app, and deploys nothing', { skip: chromiumSkip() }, async (t) => {
+  const { fx, page, pageErrors } = await openEditDialog(t);
   const editor = page.locator('textarea.json');
   await editor.waitFor();
   const definition = JSON.parse(await editor.inputValue()) as Record<string, unknown>;
@@ -53,19 +53,7 @@ t.test('the edit dialog shows the what-if answer for the edited app, and deploys
  * same 422 twice).
  */
 t.test('the edit dialog clears the previous error when a what-if or a deploy starts', { skip: chromiumSkip() }, async (t) => {
-  await buildUi();
-  const fx = whatIfApi(t);
-  seedWeb(fx);
-  await fx.app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = fx.app.server.address() as AddressInfo;
-  const browser = await launchChromium({ width: 1280, height: 900 });
-  t.teardown(() => browser.close());
-  const page = await browser.context.newPage();
-  page.setDefaultTimeout(PATIENCE_MS);
-  const pageErrors: string[] = [];
-  page.on('pageerror', (err) => void pageErrors.push(err.message));
-  await page.goto(`http://127.0.0.1:${port}/ui/apps/web`);
-  await page.getByRole('button', { name: 'Edit JSON…' }).click();
+  const { fx, page, pageErrors } = await openEditDialog(t);
   const dialog = page.getByRole('dialog');
   const editor = dialog.locator('textarea.json');
   await editor.waitFor();
