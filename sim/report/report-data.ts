@@ -1,6 +1,6 @@
 import { isTerminalCondition, type Condition } from '../../src/scheduler/model/condition';
 import type { InstanceChangedEvent, MarathonEvent } from '../../src/scheduler/model/events';
-import { shortInstanceId, type Decision } from '../../src/runtime/decision-reader';
+import { isUnplacedDrop, shortInstanceId, type Decision } from '../../src/runtime/decision-reader';
 import type { RunResult } from '../runner/run-result';
 import type { Scenario, TimelineStep } from '../scenario/scenario';
 import { assignLanes } from './assign-lanes';
@@ -198,7 +198,7 @@ export function reportData(scenario: ReportScenario, result: RunResult): ReportD
 
 /** A decision after which an instance is no longer drawn: expunged, or dropped while it waited for an offer. */
 function isGone(decision: Decision): boolean {
-  return decision.kind === 'expunged' || (decision.kind === 'kill' && decision.condition === 'Scheduled');
+  return decision.kind === 'expunged' || isUnplacedDrop(decision);
 }
 
 /** Adds a sample, in place of the run spec's previous one at the same instant (only the last of an instant is drawn). */

@@ -1,4 +1,4 @@
-import { KILL_REASON_WORDS, shortInstanceId, type Decision, type DecisionKind } from '../../src/runtime/decision-reader';
+import { isUnplacedDrop, KILL_REASON_WORDS, shortInstanceId, type Decision, type DecisionKind } from '../../src/runtime/decision-reader';
 import { formatMs } from './format-ms';
 import type { TimedDecision, UnplacedRunSpec } from './run-result';
 
@@ -65,7 +65,7 @@ function groupText(group: readonly Decision[]): string {
   const names = group.slice(0, GROUP_NAMES_MAX).map((d) => `${shortInstanceId(d.instanceId ?? '?')}${d.agentId === undefined ? '' : ` on ${d.agentId}`}`);
   const more = group.length > GROUP_NAMES_MAX ? `, … (+${group.length - GROUP_NAMES_MAX})` : '';
   // A kill of instances still waiting for an offer drops them, as a single line says.
-  const verb = first.kind === 'ended' ? `${first.condition ?? 'ended'}` : first.kind === 'kill' && first.condition === 'Scheduled' ? 'drop unplaced' : first.kind;
+  const verb = first.kind === 'ended' ? `${first.condition ?? 'ended'}` : isUnplacedDrop(first) ? 'drop unplaced' : first.kind;
   const words = first.reason === undefined ? undefined : (KILL_REASON_WORDS as Readonly<Record<string, string>>)[first.reason];
   const why = first.reason === undefined ? '' : `; ${first.reason}${words === undefined ? '' : ` (${words})`}`;
   return `${verb} ${first.runSpecId ?? ''} ×${group.length}: ${names.join(', ')}${more}${why}`;

@@ -1,8 +1,8 @@
 import type { MarathonEvent } from '../scheduler/model/events';
-import type { InstanceAtEvent, KillReason } from '../scheduler/model/instance';
+import type { InstanceAtEvent } from '../scheduler/model/instance';
 import type { Clock } from '../scheduler/ports/clock';
 import { decisionFields } from './decision-line';
-import { DecisionReader, KILL_REASON_WORDS, type Decision, type InstanceLookup } from './decision-reader';
+import { DecisionReader, isUnplacedDrop, killReasonText, type Decision, type InstanceLookup } from './decision-reader';
 import type { PacerLog } from './pacer-log';
 
 /** Decisions an operator should notice: logged at `warn`, the others at `info`. */
@@ -46,7 +46,7 @@ export class DecisionLog {
     for (const decision of this.reader.sweep()) this.write(decision);
     for (const { first, count } of this.drops.values()) {
       if (count === 1) logDecision(this.log, first);
-      else this.log.info({ ...decisionFields(withoutInstance(first)), count }, `drop ${count} unplaced instances of ${first.runSpecId}${dropReason(first)}`);
+      else this.log.info({ ...decisionFields(withoutInstance(first)), count }, `drop ${count} unplaced instances of ${first.runSpecId}${killReasonText(first.reason)}`);
     }
     this.drops.clear();
   }
@@ -70,18 +70,7 @@ export function logDecision(log: PacerLog, decision: Decision, extra: Readonly<R
   else log.info(fields, decision.text);
 }
 
-/** A kill of an instance still waiting for an offer (DecisionReader's `drop unplaced`). */
-function isUnplacedDrop(decision: Decision): boolean {
-  return decision.kind === 'kill' && decision.condition === 'Scheduled' && decision.agentId === undefined;
-}
-
 function withoutInstance(decision: Decision): Decision {
   const { instanceId: _instanceId, ...rest } = decision;
   return rest;
-}
-
-/** `: scale-down (more instances than the target)`, as a single drop's text ends. */
-function dropReason(decision: Decision): string {
-  const reason = decision.reason as KillReason | undefined;
-  return reason === undefined ? '' : `: ${reason} (${KILL_REASON_WORDS[reason]})`;
 }

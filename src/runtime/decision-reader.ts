@@ -247,13 +247,30 @@ export class DecisionReader {
   private about(event: InstanceChangedEvent, kind: DecisionKind, words: { lead?: string; tail?: string; reason?: KillReason }): Decision {
     const { lead, tail, reason } = words;
     const text = `${lead === undefined ? '' : `${lead} `}${shortInstanceId(event.instanceId)} of ${event.runSpecId}${onAgent(event.agentId)}`
-      + `${tail === undefined ? '' : ` ${tail}`}${reason === undefined ? '' : `: ${reason} (${KILL_REASON_WORDS[reason]})`}`;
+      + `${tail === undefined ? '' : ` ${tail}`}${killReasonText(reason)}`;
     return {
       kind, text, runSpecId: event.runSpecId, instanceId: event.instanceId, condition: event.condition,
       ...(event.agentId === null ? {} : { agentId: event.agentId }),
       ...(reason === undefined ? {} : { reason }),
     };
   }
+}
+
+/**
+ * Whether `decision` is the drop of an instance that never got an offer (`drop unplaced …`, from
+ * {@link DecisionReader}'s kill order of a Scheduled instance): its event keeps the condition
+ * Scheduled, as Marathon's expunge event carries the last one. The decision log, the simulator's
+ * summary and its report group or end instances by it.
+ */
+export function isUnplacedDrop(decision: Decision): boolean {
+  return decision.kind === 'kill' && decision.condition === 'Scheduled';
+}
+
+/** `: scale-down (more instances than the target)`, how a decision's text ends with its kill reason; '' without one. */
+export function killReasonText(reason: string | undefined): string {
+  if (reason === undefined) return '';
+  const words = (KILL_REASON_WORDS as Readonly<Record<string, string>>)[reason];
+  return words === undefined ? `: ${reason}` : `: ${reason} (${words})`;
 }
 
 function onAgent(agentId: string | null | undefined): string {
