@@ -1,4 +1,5 @@
 import { gracePeriodMs } from '../../src/scheduler/index';
+import { isUnreachableCondition } from '../../src/scheduler/model/condition';
 import type { InstanceFields } from '../../src/scheduler/model/instance';
 import type { OfferedPool } from '../../src/scheduler/model/offer';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
@@ -18,7 +19,7 @@ const ADOPTED_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['TASK_STAGING
  */
 export function adoptedTasksOf(inst: InstanceFields, spec: RunSpec | undefined, hasPool: (agentId: string, role: string) => boolean): AdoptedTasks | undefined {
   const agent = inst.agent;
-  if (agent === undefined || inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive' || inst.tasks.length === 0) return undefined;
+  if (agent === undefined || isUnreachableCondition(inst.condition) || inst.tasks.length === 0) return undefined;
   const states = inst.tasks.map((t) => t.state);
   if (states.some((s) => s === undefined || isTerminalTaskState(s))) return undefined;
   const state = leastAdvanced(states as TaskState[]);

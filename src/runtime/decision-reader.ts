@@ -1,4 +1,4 @@
-import { isTerminalCondition, type Condition } from '../scheduler/model/condition';
+import { isTerminalCondition, isUnreachableCondition, type Condition } from '../scheduler/model/condition';
 import type { CurrentStepJson, InstanceChangedEvent, LightPlanJson, MarathonEvent } from '../scheduler/model/events';
 import type { Goal, InstanceAtEvent, KillReason } from '../scheduler/model/instance';
 
@@ -210,7 +210,7 @@ export class DecisionReader {
       case 'Provisioned':
         return this.about(event, 'launch', { lead: 'launch' });
       case 'Running':
-        return previous === 'Unreachable' || previous === 'UnreachableInactive'
+        return previous !== undefined && isUnreachableCondition(previous)
           ? this.about(event, 'reachable', { tail: 'reachable again' })
           : this.about(event, 'running', { tail: 'running' });
       case 'Unreachable':

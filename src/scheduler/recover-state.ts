@@ -8,7 +8,7 @@ import { startReadiness } from './readiness/readiness-checks';
 import { countRole, isActive, isPlaced } from './instances/instance-tracker';
 import { converge } from './instances/converge';
 import { sendKills } from './kill/kill-instance';
-import { isTerminalCondition } from './model/condition';
+import { isTerminalCondition, isUnreachableCondition } from './model/condition';
 import { Instance } from './model/instance';
 import type { SetAsideRecord, StoredState } from './ports/store';
 import { soundStoredState } from './state/stored/sound-stored-state';
@@ -148,7 +148,7 @@ function rearm(ctx: InstanceContext, rs: RunSpecState): void {
       sendKills(ctx, rs.spec, inst);
       continue;
     }
-    if (inst.condition === 'Unreachable' || inst.condition === 'UnreachableInactive') onBecameUnreachable(ctx, rs, inst);
+    if (isUnreachableCondition(inst.condition)) onBecameUnreachable(ctx, rs, inst);
     else if (inst.condition === 'Running') {
       countRecoveredInstance(ctx, inst);
       startHealthChecks(ctx, rs, inst);

@@ -1,5 +1,5 @@
 import { unionRanges } from '../master/port-ranges';
-import type { InstanceFields } from '../scheduler/model/instance';
+import type { InstanceFields, Task } from '../scheduler/model/instance';
 import type { OfferedPool } from '../scheduler/model/offer';
 import { usedPool } from '../../sim/whatif/adopted-tasks';
 
@@ -11,7 +11,7 @@ import { usedPool } from '../../sim/whatif/adopted-tasks';
  * its last offer left out (src/whatif/take-fork.ts, last-offers.ts). Returns new pools; `pools`
  * is not changed.
  */
-export function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedPool[] {
+function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): OfferedPool[] {
   const uses = inst.allocation ?? [usedPool(inst, pools.some((p) => p.reservedFor === inst.role && p.reservationId === undefined) ? inst.role : undefined)];
   const out = pools.map((p) => ({ ...p }));
   for (const u of uses) {
@@ -27,4 +27,13 @@ export function addUsage(pools: readonly OfferedPool[], inst: InstanceFields): O
     };
   }
   return out;
+}
+
+/**
+ * As {@link addUsage}, for `tasks`, some of `inst`'s (a pod's task that ended, or those still
+ * running): a resident instance's recorded allocation is the whole instance's, so it is used only
+ * when `tasks` are all of them, else the tasks' own resources are.
+ */
+export function addTasksUsage(pools: readonly OfferedPool[], inst: InstanceFields, tasks: readonly Task[]): OfferedPool[] {
+  return addUsage(pools, tasks.length === inst.tasks.length ? inst : { ...inst, allocation: undefined, tasks: [...tasks] });
 }

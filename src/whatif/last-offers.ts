@@ -4,7 +4,7 @@ import type { SchedulerInput, TaskStatus } from '../scheduler/model/inputs';
 import type { OfferedPool } from '../scheduler/model/offer';
 import { isTerminalTaskState } from '../scheduler/model/task-state';
 import { instanceIdOfTask } from '../scheduler/index';
-import { addUsage } from './add-usage';
+import { addTasksUsage } from './add-usage';
 
 /** The last offer the core was given for one agent, and when, with what the agent got back since. */
 export interface LastOffer {
@@ -107,8 +107,6 @@ export class LastOffers {
     const fields = inst.toJSON();
     const task = fields.tasks.find((t) => t.taskId === status.taskId);
     if (task === undefined || (task.state !== undefined && isTerminalTaskState(task.state)) || !(task.launchedAtMs < last.atMs)) return;
-    // A pod's task gives back its own resources; a resident instance's recorded allocation is its one task's.
-    const ended = fields.tasks.length === 1 ? fields : { ...fields, allocation: undefined, tasks: [task] };
-    this.put(agentId, { ...last, pools: addUsage(last.pools, ended) });
+    this.put(agentId, { ...last, pools: addTasksUsage(last.pools, fields, [task]) });
   }
 }

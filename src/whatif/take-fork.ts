@@ -1,13 +1,13 @@
 import { decodeTree, encodeTree } from '../store/sqlite/codec';
-import type { Instance, InstanceFields } from '../scheduler/model/instance';
+import type { Instance, InstanceFields, Task } from '../scheduler/model/instance';
 import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { StoredState } from '../scheduler/ports/store';
 import type { Scheduler } from '../scheduler/index';
-import { isTerminalCondition } from '../scheduler/model/condition';
+import { isTerminalCondition, isUnreachableCondition } from '../scheduler/model/condition';
 import { isTerminalTaskState } from '../scheduler/model/task-state';
 import type { ForkAgent, ForkState } from '../../sim/whatif/fork-state';
-import { addUsage } from './add-usage';
+import { addTasksUsage } from './add-usage';
 import type { LastOffer } from './last-offers';
 import { WhatIfRefused, type WhatIfLimits } from './what-if-limits';
 
@@ -58,7 +58,7 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
   const onAgent = new Map<string, InstanceFields[]>();
   const infos = new Map<string, AgentInfo>();
   for (const inst of instances) {
-    if (inst.agent === undefined || isTerminalCondition(inst.condition) || inst.condition === 'Scheduled' || isUnreachable(inst.condition)) continue;
+    if (inst.agent === undefined || isTerminalCondition(inst.condition) || inst.condition === 'Scheduled' || isUnreachableCondition(inst.condition)) continue;
     const list = onAgent.get(inst.agent.agentId) ?? [];
     list.push(inst);
     onAgent.set(inst.agent.agentId, list);
@@ -71,9 +71,9 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
     let pools = offer.unreachable === true ? noPools() : offer.pools.map((p) => ({ ...p }));
     for (const inst of onAgent.get(offer.agent.agentId) ?? []) {
       const launchedAtMs = Math.min(...inst.tasks.map((t) => t.launchedAtMs));
-      const held = stillHeld(inst);
-      if (!(launchedAtMs < offer.atMs) || held === undefined) continue;
-      pools = addUsage(pools, held);
+      const held = heldTasks(inst);
+      if (!(launchedAtMs < offer.atMs) || held.length === 0) continue;
+      pools = addTasksUsage(pools, inst, held);
     }
     agents.push({ info: offer.agent, pools });
   }
@@ -81,17 +81,13 @@ export function agentsOf(lastOffers: readonly LastOffer[], instances: readonly I
     if (offered.has(agentId)) continue;
     let pools = noPools();
     for (const inst of list) {
-      const held = stillHeld(inst);
-      if (held !== undefined) pools = addUsage(pools, held);
+      const held = heldTasks(inst);
+      if (held.length > 0) pools = addTasksUsage(pools, inst, held);
     }
     agents.push({ info: infos.get(agentId) as AgentInfo, pools });
   }
   agents.sort((a, b) => (a.info.agentId < b.info.agentId ? -1 : a.info.agentId > b.info.agentId ? 1 : 0));
   return agents;
-}
-
-function isUnreachable(condition: InstanceFields['condition']): boolean {
-  return condition === 'Unreachable' || condition === 'UnreachableInactive';
 }
 
 /** One unreserved pool with nothing in it: an agent's capacity before what runs there is added. */
@@ -100,11 +96,9 @@ function noPools(): OfferedPool[] {
 }
 
 /**
- * What of `inst` still holds resources: its tasks that have not ended (a pod's task that ended
- * gave its share back to its agent's record already, last-offers.ts); undefined when none has.
+ * The tasks of `inst` that still hold resources: those that have not ended (a pod's task that
+ * ended gave its share back to its agent's record already, last-offers.ts).
  */
-function stillHeld(inst: InstanceFields): InstanceFields | undefined {
-  const live = inst.tasks.filter((t) => t.state === undefined || !isTerminalTaskState(t.state));
-  if (live.length === inst.tasks.length) return inst;
-  return live.length === 0 ? undefined : { ...inst, allocation: undefined, tasks: live };
+function heldTasks(inst: InstanceFields): readonly Task[] {
+  return inst.tasks.filter((t) => t.state === undefined || !isTerminalTaskState(t.state));
 }

@@ -1,6 +1,6 @@
 import { EXECUTOR_RESOURCES_DEFAULT } from '../../marathon/convert/pod-from-wire';
 import { milliOf } from '../../marathon/convert/resources-from-wire';
-import { isTerminalCondition } from '../../scheduler/model/condition';
+import { isTerminalCondition, isUnreachableCondition } from '../../scheduler/model/condition';
 import type { Instance } from '../../scheduler/model/instance';
 import { addResources } from '../../scheduler/model/resources';
 import type { PodSpec } from '../../scheduler/model/pod';
@@ -80,7 +80,7 @@ export function instanceState(
   if (c === 'Scheduled' || c === 'Provisioned') return { status: 'PENDING' };
   if (c === 'Staging' || c === 'Starting') return { status: 'STAGING' };
   if (c === 'Killing' || isTerminalCondition(c)) return { status: 'TERMINAL' };
-  if (c === 'Unreachable' || c === 'UnreachableInactive') return { status: 'DEGRADED', message: INSTANCE_UNREACHABLE_MESSAGE };
+  if (isUnreachableCondition(c)) return { status: 'DEGRADED', message: INSTANCE_UNREACHABLE_MESSAGE };
   return containers.some(hasFailingHealth) ? { status: 'DEGRADED', message: INSTANCE_UNHEALTHY_MESSAGE } : { status: 'STABLE' };
 }
 

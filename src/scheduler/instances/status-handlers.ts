@@ -1,5 +1,5 @@
 import type { InstanceContext } from './instance-context';
-import { combineTaskConditions, isTerminalCondition, type Condition } from '../model/condition';
+import { combineTaskConditions, isTerminalCondition, isUnreachableCondition, type Condition } from '../model/condition';
 import type { TaskStatus } from '../model/inputs';
 import type { Instance, Task } from '../model/instance';
 import { FAILURE_STATES } from '../model/task-failure';
@@ -45,7 +45,6 @@ export interface StatusHandler {
   readonly run: (ctx: InstanceContext, change: StatusChange) => void;
 }
 
-const isUnreachable = (c: Condition): boolean => c === 'Unreachable' || c === 'UnreachableInactive';
 const becameTerminal = (change: StatusChange): boolean => change.conditionChanged && isTerminalCondition(change.became);
 
 /**
@@ -139,7 +138,7 @@ export const STATUS_HANDLERS: readonly StatusHandler[] = [
   },
   {
     name: 'reachable',
-    when: (_ctx, c) => c.conditionChanged && isUnreachable(c.before) && !isUnreachable(c.became) && !isTerminalCondition(c.became),
+    when: (_ctx, c) => c.conditionChanged && isUnreachableCondition(c.before) && !isUnreachableCondition(c.became) && !isTerminalCondition(c.became),
     run: (ctx, c) => {
       clearUnreachable(ctx, c.inst);
       converge(ctx, c.rs);

@@ -54,6 +54,14 @@ const WONT_COME_BACK = new Set([
   'REASON_INVALID_OFFERS', 'REASON_RESOURCES_UNKNOWN', 'REASON_TASK_KILLED_DURING_LAUNCH',
 ]);
 
+/**
+ * An instance whose agent is cut off: it still counts (it may come back), but nothing of it runs
+ * where pacer can see it.
+ */
+export function isUnreachableCondition(condition: Condition): boolean {
+  return condition === 'Unreachable' || condition === 'UnreachableInactive';
+}
+
 /** The condition a task is in, given its state (and, for TASK_LOST, the reason). */
 export function conditionOfTaskState(state: TaskState, reason?: string): Condition {
   switch (state) {
