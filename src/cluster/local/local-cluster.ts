@@ -441,18 +441,17 @@ export class LocalCluster implements ClusterDriver {
       delayMs: this.options.sandboxGcDelayMs ?? DEFAULT_SANDBOX_GC_DELAY_MS,
       keep: this.options.sandboxKeep ?? DEFAULT_SANDBOX_KEEP,
       clock: timers,
-      isLive: (sandbox) => this.isLiveSandbox(sandbox),
+      liveSandboxes: () => this.liveSandboxes(),
       ...(this.options.log === undefined ? {} : { log: this.options.log }),
     });
     this.gc.adoptLeftovers(live);
   }
 
-  /** Whether a task that has not ended (running, or recorded as live) has `sandbox`. */
-  private isLiveSandbox(sandbox: string): boolean {
-    for (const { record } of this.records.values()) {
-      if (!isTerminalTaskState(record.state) && resolve(record.sandbox) === resolve(sandbox)) return true;
-    }
-    return false;
+  /** The sandboxes (absolute paths) of the tasks that have not ended: running, or recorded as live. */
+  private liveSandboxes(): Set<string> {
+    const live = new Set<string>();
+    for (const { record } of this.records.values()) if (!isTerminalTaskState(record.state)) live.add(resolve(record.sandbox));
+    return live;
   }
 
   /** What the start-up sweep did, for the operator. */

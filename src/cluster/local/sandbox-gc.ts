@@ -19,8 +19,8 @@ export interface SandboxGcOptions {
   /** At most this many finished sandboxes are kept; the oldest beyond it are removed at once. */
   readonly keep: number;
   readonly clock: GcClock;
-  /** Whether `sandbox` belongs to a task that runs or is recorded as live (never removed). */
-  readonly isLive: (sandbox: string) => boolean;
+  /** The sandboxes (absolute paths) of tasks that run or are recorded as live: never removed. Asked once per collection. */
+  readonly liveSandboxes: () => ReadonlySet<string>;
   readonly log?: (line: string) => void;
 }
 
@@ -82,11 +82,13 @@ export class SandboxGc {
     this.timer = undefined;
     const now = this.options.clock.nowMs();
     const excess = this.finished.size - this.options.keep;
+    let live: ReadonlySet<string> | undefined;
     let i = 0;
     for (const [sandbox, endedAtMs] of this.finished) {
       if (i >= excess && endedAtMs + this.options.delayMs > now) break;
       this.finished.delete(sandbox);
-      this.remove(sandbox);
+      live ??= this.options.liveSandboxes();
+      this.remove(sandbox, live);
       i++;
     }
     this.arm();
@@ -123,8 +125,8 @@ export class SandboxGc {
   }
 
   /** Remove one sandbox, if it is safe to: directly under the root, not `volumes/`, not live. */
-  private remove(sandbox: string): void {
-    if (!isSandboxPath(this.root, sandbox) || this.options.isLive(sandbox)) return;
+  private remove(sandbox: string, live: ReadonlySet<string>): void {
+    if (!isSandboxPath(this.root, sandbox) || live.has(sandbox)) return;
     try {
       rmSync(sandbox, { recursive: true, force: true });
     } catch (err) {

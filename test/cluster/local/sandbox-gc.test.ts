@@ -46,7 +46,7 @@ function setup(t: Test, keep = 1000, live: string[] = []): { root: string; clock
   mkdirSync(root);
   const clock = new FakeClock();
   const logs: string[] = [];
-  const gc = new SandboxGc(root, { delayMs: 7 * DAY, keep, clock, isLive: (s) => live.includes(s), log: (l) => logs.push(l) });
+  const gc = new SandboxGc(root, { delayMs: 7 * DAY, keep, clock, liveSandboxes: () => new Set(live), log: (l) => logs.push(l) });
   clock.gc = gc;
   const dir = (name: string): string => {
     const d = join(root, name);
