@@ -51,7 +51,7 @@ export function verdictText(result: RunResult): string {
   if (stopped === undefined) return result.passed ? 'PASSED' : 'FAILED';
   const where = `stopped at ${formatMs(stopped.atMs)} of ${formatMs(stopped.durationMs)}`;
   const failed = result.expectations.filter((e) => !e.passed).length;
-  if (failed > 0 || result.violations.length > 0) {
+  if (failedBeforeStop(result)) {
     const what = failed > 0 ? `${failed} expectation${failed === 1 ? '' : 's'} failed` : 'an invariant was violated';
     return `FAILED: ${what} before it was ${where}`;
   }
@@ -59,4 +59,9 @@ export function verdictText(result: RunResult): string {
   if (stopped.unchecked === 0) return `${where}; no verdict`;
   const before = checked === 0 ? 'its expectations' : `${stopped.unchecked} of its ${checked + stopped.unchecked} expectations`;
   return `${where}, before ${before}; no verdict`;
+}
+
+/** A run stopped before its duration that failed already: an expectation checked before the stop failed, or an invariant was violated. */
+export function failedBeforeStop(result: RunResult): boolean {
+  return result.expectations.some((e) => !e.passed) || result.violations.length > 0;
 }

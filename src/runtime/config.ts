@@ -146,10 +146,11 @@ export const MAX_MESOS_USER_LENGTH = 256;
 /** Longest `--failover_timeout`: ten years, in seconds (Marathon's default is one week). */
 export const MAX_FAILOVER_TIMEOUT_S = 10 * 365 * 24 * 3600;
 
+const YEAR_MS = 365 * 24 * 3600 * 1000;
 /** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
-const MAX_FILTER_MS = 365 * 24 * 3600 * 1000;
+const MAX_FILTER_MS = YEAR_MS;
 /** Bounds of `--local_sandbox_gc_delay` (a year) and `--local_sandbox_keep`. */
-const MAX_SANDBOX_GC_DELAY_MS = 365 * 24 * 3600 * 1000;
+const MAX_SANDBOX_GC_DELAY_MS = YEAR_MS;
 const MAX_SANDBOX_KEEP = 1_000_000;
 
 /**

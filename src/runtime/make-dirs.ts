@@ -13,28 +13,21 @@ import { dirname, resolve } from 'node:path';
 export function makeDirs(path: string): void {
   const missing: string[] = [];
   let dir = resolve(path);
-  while (!exists(dir)) {
+  let found = statSync(dir, { throwIfNoEntry: false });
+  while (found === undefined) {
     missing.push(dir);
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
+    found = statSync(dir, { throwIfNoEntry: false });
   }
   // The path itself exists: a directory is done; anything else gets mkdir's own EEXIST, as Node's does.
-  if (missing.length === 0 && !statSync(dir).isDirectory()) mkdirSync(dir);
+  if (missing.length === 0 && found?.isDirectory() !== true) mkdirSync(dir);
   for (let i = missing.length - 1; i >= 0; i--) {
     try {
       mkdirSync(missing[i]);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

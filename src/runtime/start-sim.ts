@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { simRoutes } from '../api/ui/sim-routes';
 import type { Scheduler } from '../scheduler/index';
-import { formatSummary, verdictText } from '../../sim/runner/format-summary';
+import { failedBeforeStop, formatSummary, verdictText } from '../../sim/runner/format-summary';
 import { formatMs } from '../../sim/runner/format-ms';
 import type { RunResult } from '../../sim/runner/run-result';
 import { createRunSession, type RunSession } from '../../sim/runner/run-scenario';
@@ -113,7 +113,7 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
 /** The verdict's fields of the log record: `passed`, or where a stopped run stopped. */
 function verdictFields(result: RunResult): Record<string, unknown> {
   if (result.stopped === undefined) return { passed: result.passed };
-  return { stoppedAt: formatMs(result.stopped.atMs), ...(result.expectations.some((e) => !e.passed) ? { passed: false } : {}) };
+  return { stoppedAt: formatMs(result.stopped.atMs), ...(failedBeforeStop(result) ? { passed: false } : {}) };
 }
 
 /**

@@ -13,12 +13,12 @@ export const SIM_PATH = '/pacer/v1/sim';
  */
 export function SimulationView(props: { readonly info: Info | undefined }) {
   const { info } = props;
-  const onSim = info === undefined ? undefined : isSimCluster(info);
-  const sim = usePoll<SimView>(onSim === true ? SIM_PATH : undefined, 1000);
+  const onSim = info !== undefined && isSimCluster(info);
+  const sim = usePoll<SimView>(onSim ? SIM_PATH : undefined, 1000);
   return (
     <section>
       <div class="page-head"><h1>Simulation</h1></div>
-      {info !== undefined && onSim === false
+      {info !== undefined && !onSim
         ? <p class="muted" data-testid="not-sim">The simulation page is for pacer started with <code>--cluster sim</code> (this one: {clusterLabel(info)}).</p>
         : <Loaded polled={sim} render={(s) => <SimBody sim={s} />} />}
     </section>
