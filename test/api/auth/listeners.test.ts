@@ -72,6 +72,7 @@ t.test('HTTP and HTTPS together: one route table, real ports in /v2/info, creden
     ca: cert.pem, method: 'POST', headers: { ...ADMIN, 'content-type': 'application/json' }, body: JSON.stringify({ id: '/web', cmd: 'sleep 100' }),
   });
   tt.equal(created.status, 201);
+  tt.equal(created.headers.location, `https://${new URL(url('https')).host}/web`, 'Location keeps the scheme the client came in on');
   const listed = await request(`${url('http')}/v2/apps`, { headers: ADMIN });
   tt.match(JSON.parse(listed.body), { apps: [{ id: '/web' }] }, 'the two listeners serve the same state');
 });

@@ -15,6 +15,20 @@ t.test('POST /v2/groups: 201 + Location + Marathon-Deployment-Id + {version, dep
   t.ok(findGroup(kit.deps.scheduler.root(), '/g'));
 });
 
+t.test('Location resolves the created id against the request\'s Host, for a group as for an app (facts 17, 65)', async (t) => {
+  const kit = groupKit(t);
+  const rows = [
+    { url: '/v2/groups', body: { id: '/loc' }, want: 'http://marathon.example:8080/loc' },
+    { url: '/v2/apps', body: { id: '/loc2', cmd: 'sleep 1' }, want: 'http://marathon.example:8080/loc2' },
+    { url: '/v2/groups/outer', body: { id: 'inner' }, want: 'http://marathon.example:8080/outer/inner' },
+  ];
+  for (const row of rows) {
+    const res = await kit.app.inject({ method: 'POST', url: row.url, payload: row.body, headers: { host: 'marathon.example:8080' } });
+    t.equal(res.statusCode, 201, row.url);
+    t.equal(res.headers.location, row.want, `${row.url} ${JSON.stringify(row.body)}`);
+  }
+});
+
 t.test('POST conflicts (fact 65): an existing group, an existing app → 409 with Marathon\'s text', async (t) => {
   const kit = groupKit(t);
   await kit.request('POST', '/v2/groups', { id: '/g', apps: [appBody('a')] });

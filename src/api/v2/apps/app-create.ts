@@ -8,7 +8,7 @@ import { checkAppShape, convertApp, requireBody, withCanonicalIds } from './app-
 import { canonicalAppId, findApp } from './app-lookup';
 import { publishApiPostEvent } from './api-post-event';
 import { DEPLOYMENT_ID_HEADER, submitDeployment } from '../deployments/deployment-result';
-import { appLocation } from './app-location';
+import { resourceLocation } from '../../resource-location';
 
 const ZERO_COUNTS = { tasksStaged: 0, tasksRunning: 0, tasksHealthy: 0, tasksUnhealthy: 0 };
 
@@ -38,7 +38,7 @@ export function createApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const json = { ...appDefinitionJson(answered, { versionInfo: false }), ...ZERO_COUNTS, deployments: [{ id: started.deploymentId }] };
   return reply
     .code(201)
-    .header('Location', appLocation(request.host, appId))
+    .header('Location', resourceLocation(request, appId))
     .header(DEPLOYMENT_ID_HEADER, started.deploymentId)
     .send(json);
 }

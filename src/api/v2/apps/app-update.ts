@@ -9,7 +9,7 @@ import { canonicalAppId, findApp } from './app-lookup';
 import { type AppUpdateMode, updatedAppSpec } from './app-update-spec';
 import { publishApiPostEvent } from './api-post-event';
 import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
-import { appLocation } from './app-location';
+import { resourceLocation } from '../../resource-location';
 import { isRecord } from '../../../marathon/convert/wire-object';
 import { MAX_APPS_PER_REQUEST, tooManyAppsMessage } from '../../../marathon/schemas/limits';
 
@@ -32,7 +32,7 @@ export function updateApp(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   const started = submitDeployment(deps, { type: 'putRunSpec', spec, force });
   publishApiPostEvent(deps, request, findApp(deps, appId) ?? spec);
   if (existing !== undefined) return sendDeploymentResult(reply, started);
-  return sendDeploymentResult(reply.header('Location', appLocation(request.host, appId)), started, 201);
+  return sendDeploymentResult(reply.header('Location', resourceLocation(request, appId)), started, 201);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../../api-deps';
 import { commandError, expectOk } from '../../command-result';
 import { conflict, notFound, notFoundText, objectNotValid } from '../../errors';
@@ -9,12 +9,15 @@ import { currentStepJson, isTopLevel, resolvePathId, validatePathId, NOT_TOP_LEV
 import { sendDeploymentResult, submitDeployment } from '../deployments/deployment-result';
 import { groupChangeOf } from './group-change';
 import { groupIdOf } from './group-path';
+import { resourceLocation } from '../../resource-location';
 
-/** One write request: the path after `/v2/groups/` (empty for the root), query and body. */
+/** One write request: the path after `/v2/groups/` (empty for the root), query, body and origin. */
 export interface GroupWrite {
   readonly rest: string;
   readonly query: Query;
   readonly body: unknown;
+  /** The request's scheme and `Host`, for a created group's `Location` ({@link resourceLocation}). */
+  readonly origin: Pick<FastifyRequest, 'protocol' | 'host'>;
 }
 
 /**
@@ -32,7 +35,7 @@ export function postGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): 
   const force = queryBool(req.query, 'force', false);
   const change = groupChangeOf(body, { deps, groupId, force });
   const result = submitDeployment(deps, { type: 'changeRoot', change, force });
-  reply.header('Location', `http://${deps.config.httpAddress}${groupId}`);
+  reply.header('Location', resourceLocation(req.origin, groupId));
   return sendDeploymentResult(reply, result, 201);
 }
 

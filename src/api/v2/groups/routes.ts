@@ -21,7 +21,7 @@ type WildcardRequest = FastifyRequest<{ Params: { '*'?: string } }>;
  * Pods are read-only here (spec section 1, rule 5): bodies cannot create or change them.
  */
 export function groupsRoutes(app: FastifyInstance, deps: ApiDeps): void {
-  const write = (req: WildcardRequest): GroupWrite => ({ rest: req.params['*'] ?? '', query: req.query as Query, body: req.body });
+  const write = (req: WildcardRequest): GroupWrite => ({ rest: req.params['*'] ?? '', query: req.query as Query, body: req.body, origin: req });
 
   for (const url of ['/v2/groups', '/v2/groups/*']) {
     app.get(url, async (req: WildcardRequest) => getGroups(deps, req.params['*'] ?? '', req.query as Query));
