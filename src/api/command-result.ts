@@ -26,7 +26,6 @@ export function commandError(result: Extract<CommandResult, { ok: false }>, maxR
     case 'too-many-deployments':
       return tooManyDeployments(maxRunningDeployments);
     case 'unknown-run-spec':
-    case 'unknown-instance':
     case 'unknown-deployment':
       return notFoundBare(result.message);
     case 'invalid':

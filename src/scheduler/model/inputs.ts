@@ -118,7 +118,7 @@ export type CommandResult =
     };
 
 export type CommandError =
-  | 'unknown-run-spec' | 'unknown-instance' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment'
+  | 'unknown-run-spec' | 'invalid' | 'locked' | 'too-many-deployments' | 'unknown-deployment'
   /** Marathon's IllegalArgumentException (422 with only a message), e.g. a revert to a version without the group. */
   | 'illegal-argument';
 

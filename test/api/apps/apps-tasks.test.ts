@@ -79,6 +79,19 @@ t.test('kill with ?scale=true → {version, deploymentId} and instances lowered 
   t.equal(((await call(fx, 'GET', '/v2/apps/foo')).json.app as Json).instances, 1);
 });
 
+t.test('a task still in its grace period killed and scaled again lowers instances once, by any route (fact 55)', async (t) => {
+  const fx = apiFor(t);
+  const [first, second] = await twoInstances(t, fx);
+  t.equal((await call(fx, 'DELETE', `/v2/apps/foo/tasks/${first.taskId}?scale=true`)).status, 200);
+  tick(fx);
+  const again = await call(fx, 'DELETE', `/v2/apps/foo/tasks/${first.taskId}?scale=true&force=true`);
+  t.equal(again.status, 200, again.text);
+  const viaTasks = await call(fx, 'POST', '/v2/tasks/delete?scale=true&force=true', { ids: [first.taskId] });
+  t.equal(viaTasks.status, 200, viaTasks.text);
+  t.equal(((await call(fx, 'GET', '/v2/apps/foo')).json.app as Json).instances, 1, 'lowered once');
+  t.notOk(fx.harness.calls('kill').some((c) => c.taskId === second.taskId), 'the healthy task is left alone');
+});
+
 t.test('scale and wipe together → 400 (fact 55)', async (t) => {
   const fx = apiFor(t);
   const [first] = await twoInstances(t, fx);

@@ -92,6 +92,53 @@ t.test('kill-and-scale never goes below zero and counts each instance once', asy
   t.equal(h.calls('kill').length, 1);
 });
 
+t.test('kill-and-scale lowers the target only by instances that fill it and are not being killed already (fact 55)', async (t) => {
+  type H = InstanceType<typeof Harness>;
+  type Launched = ReturnType<H['deploy']>;
+  // `named`: the launched instances the two commands name; every other one must keep running.
+  const rows: { name: string; before: (h: H, l: Launched) => void; again: (h: H, l: Launched) => unknown; instances: number; named: number[] }[] = [
+    {
+      name: 'the same task killed and scaled twice, still in its grace period',
+      before: (h, l) => h.kill('/app', [l[0].instanceId], { scale: true, force: true }),
+      again: (h, l) => h.kill('/app', [l[0].instanceId], { scale: true, force: true }),
+      instances: 2,
+      named: [0],
+    },
+    {
+      name: 'then through /v2/tasks/delete?scale=true',
+      before: (h, l) => h.kill('/app', [l[0].instanceId], { scale: true, force: true }),
+      again: (h, l) => h.handle({ type: 'killAndScale', targets: [{ runSpecId: '/app', instanceIds: [l[0].instanceId] }], force: true }),
+      instances: 2,
+      named: [0],
+    },
+    {
+      name: 'a task killed without scale and reported TASK_KILLING',
+      before: (h, l) => { h.kill('/app', [l[0].instanceId]); h.status(l[0].taskId, 'TASK_KILLING'); },
+      again: (h, l) => h.kill('/app', [l[0].instanceId], { scale: true }),
+      // Decommissioned now, and not counted: a replacement takes its place, as in Marathon.
+      instances: 3,
+      named: [0],
+    },
+    {
+      name: 'an instance forgotten since the API named it (its TASK_KILLED came first)',
+      before: (h, l) => { h.kill('/app', [l[0].instanceId], { scale: true }); h.status(l[0].taskId, 'TASK_KILLED'); },
+      again: (h, l) => h.kill('/app', [l[0].instanceId, l[1].instanceId], { scale: true, force: true }),
+      instances: 1,
+      named: [0, 1],
+    },
+  ];
+  for (const row of rows) {
+    const h = new Harness();
+    const launched = h.deploy(makeApp({ instances: 3 }));
+    row.before(h, launched);
+    h.advance(1000);
+    t.match(row.again(h, launched), { ok: true }, `${row.name}: answered`);
+    t.equal(h.scheduler.runSpec('/app')?.instances, row.instances, `${row.name}: instances`);
+    const spared = launched.filter((_, k) => !row.named.includes(k)).map((l) => h.scheduler.instance(l.instanceId)?.goal);
+    t.same(spared, spared.map(() => 'Running'), `${row.name}: no other instance is brought down with it`);
+  }
+});
+
 t.test('subscribed: framework id stored, every known task reconciled explicitly, then implicitly for strays', async (t) => {
   const h = new Harness();
   const launched = h.deploy(makeApp({ instances: 2 }));
