@@ -88,7 +88,12 @@ export class DeploymentManager {
     const conflicts = this.holdingAny(plan.affectedRunSpecIds);
     if (conflicts.length > 0 && !force) {
       const ids = conflicts.map((d) => d.plan.id);
-      return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${ids.join(', ')}`, deployments: ids };
+      const message = `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${ids.join(', ')}`;
+      // Marathon fails the refused plan itself too (fact 7: its scheduler publishes
+      // deployment_failed for a plan the deployment manager gave up for conflicts); the plan
+      // never runs, so no step event goes with it. deploy() adds group_change_failed after it.
+      ctx.bus.emit({ eventType: 'deployment_failed', timestamp: isoTime(ctx.clock.nowMs()), id: plan.id, plan: lightPlanJson(plan), reason: message });
+      return { ok: false, error: 'locked', message, deployments: ids };
     }
     if (this.running.size - conflicts.length >= ctx.options.maxRunningDeployments) {
       return { ok: false, error: 'too-many-deployments', message: `Max number of running deployments is sealed: ${ctx.options.maxRunningDeployments}` };

@@ -198,8 +198,13 @@ t.test('locking: a change to a run spec held by a running deployment is refused 
   });
   t.match(h.scale('/app', 3), { ok: false, error: 'locked', deployments: [first] }, 'scale');
   t.match(h.delete('/app', { force: false }), { ok: false, error: 'locked', deployments: [first] }, 'delete with force=false');
-  t.same(h.events().map((e) => e.eventType), ['group_change_failed', 'group_change_failed', 'group_change_failed'], 'one group_change_failed per refusal, nothing else');
-  t.ok(h.events().every((e) => e.eventType === 'group_change_failed' && /locked/.test(e.reason)), 'each refusal says why');
+  t.same(h.events().map((e) => e.eventType), ['deployment_failed', 'group_change_failed', 'deployment_failed', 'group_change_failed', 'deployment_failed', 'group_change_failed'],
+    'per refusal, the refused plan fails, then the group change (fact 7), nothing else');
+  t.ok(h.events().every((e) => (e.eventType === 'group_change_failed' || e.eventType === 'deployment_failed') && /locked/.test(e.reason ?? '')), 'each refusal says why');
+  const failed = h.events('deployment_failed');
+  t.equal(new Set(failed.map((e) => e.id)).size, 3, 'each refused plan has its own id');
+  t.notOk(failed.some((e) => e.id === first), 'none is the running deployment');
+  t.ok(failed.every((e) => e.plan.id === e.id && Array.isArray(e.plan.steps)), 'each carries its light plan');
   t.same(h.calls().filter((c) => c.type === 'kill'), []);
   t.equal(h.scheduler.runSpec('/app'), app, 'the run spec is untouched');
   t.equal(h.scheduler.root().apps.get('/app'), app, 'and so is the root');
