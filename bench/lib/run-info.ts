@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
+import { HelpRequested, UsageError } from './bench-args';
 
 /** Where and when a benchmark ran: every figure is printed and stored with it. */
 export interface RunInfo {
@@ -46,14 +47,22 @@ export function finishRun(name: string, path: string, info: RunInfo, figures: Re
 
 /**
  * Runs a benchmark's `main` when its file is the process's entry: its result is the exit code
- * (0 all work done, 1 not: {@link finishRun}); a crash prints its stack and exits 2.
+ * (0 all work done, 1 not: {@link finishRun}). A command line it cannot run ({@link UsageError})
+ * is one line and exit 2, `--help` ({@link HelpRequested}) prints the usage and exits 0, and a
+ * crash prints its stack and exits 2.
  */
-export function runBenchMain(name: string, entry: NodeJS.Module, main: () => Promise<number>): void {
+export function runBenchMain(name: string, entry: NodeJS.Module, main: () => Promise<number> | number): void {
   if (require.main !== entry) return;
-  main().then((code) => {
+  new Promise<number>((resolve) => resolve(main())).then((code) => {
     process.exitCode = code;
   }, (err: unknown) => {
-    console.error(`${name}: ${(err as Error).stack ?? String(err)}`);
+    if (err instanceof HelpRequested) {
+      console.log(err.message);
+      process.exitCode = 0;
+      return;
+    }
+    if (err instanceof UsageError) console.error(`${name}: ${err.message} (--help lists the options)`);
+    else console.error(`${name}: ${(err as Error).stack ?? String(err)}`);
     process.exitCode = 2;
   });
 }
