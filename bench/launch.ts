@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
 import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
 import { runBenchMain } from './lib/run-info';
+import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 
 /**
  * bench:launch — the launch rate of the embedded default, end to end: a real pacer process
@@ -219,18 +220,27 @@ export function machineLine(): string {
     + `${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
 }
 
+/** bench:launch's command line (bench/lib/bench-args.ts: every value checked before any work). */
+export const LAUNCH_USAGE: BenchUsage = {
+  name: 'bench:launch',
+  summary: 'The launch rate of the embedded default: a real pacer on the local cluster, N apps of M `sleep 3600` tasks created through the API, timed until every task is TASK_RUNNING.',
+  options: {
+    apps: { kind: 'int', help: 'apps to create', default: 10, min: 1, max: 1000 },
+    instances: { kind: 'int', help: 'tasks per app', default: 100, min: 1, max: 10_000 },
+    pacer: { kind: 'string', help: 'more flags for pacer, in one argument (e.g. "--max_instances_per_offer 5")' },
+    'cpu-prof': { kind: 'string', help: 'a directory: pacer writes a .cpuprofile into it' },
+    timeout: { kind: 'int', help: 'seconds to wait from the first POST (default: max(120, tasks / 5))', min: 1, max: 86_400 },
+  },
+};
+
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  const arg = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const apps = Number(arg('--apps') ?? 10);
-  const instances = Number(arg('--instances') ?? 100);
-  const pacerArgs = (arg('--pacer') ?? '').split(/\s+/).filter((a) => a !== '');
-  const profileDir = arg('--cpu-prof');
+  const args = readBenchArgs(LAUNCH_USAGE, process.argv.slice(2));
+  const apps = args.int('apps');
+  const instances = args.int('instances');
+  const pacerArgs = (args.text('pacer') ?? '').split(/\s+/).filter((a) => a !== '');
+  const profileDir = args.text('cpu-prof');
   const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`];
-  const timeoutMs = Number(arg('--timeout') ?? Math.max(120, (apps * instances) / 5)) * 1000;
+  const timeoutMs = (args.maybeInt('timeout') ?? Math.max(120, (apps * instances) / 5)) * 1000;
   console.log(`bench:launch  ${machineLine()}`);
   console.log(`${apps} apps × ${instances} \`sleep 3600\` tasks on the local cluster's default agent${pacerArgs.length > 0 ? `, pacer ${pacerArgs.join(' ')}` : ''}`);
   const r = await runLaunchBench({ apps, instances, pacerArgs, nodeArgs, timeoutMs });

@@ -9,7 +9,8 @@ import { benchWorkload } from './lib/bench-workload';
 import { quantile } from './lib/quantile';
 import { NULL_STORE } from './lib/null-store';
 import { AllocSampler } from './lib/alloc-sampler';
-import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { finishRun, formatRunInfo, runBenchMain, runInfo } from './lib/run-info';
+import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 
 /**
  * bench:match — offer matching through the real core (Scheduler.handle with `offers` inputs, the
@@ -191,26 +192,41 @@ function row(r: SizeResult, spread: string): string {
   return `${String(r.instances).padStart(9)} ${String(r.placed).padStart(9)} ${String(r.queueBuildMs).padStart(9)} ${String(r.queueCpuMs).padStart(9)} ${String(r.matchMs).padStart(9)} ${String(r.matchCpuMs).padStart(9)} ${String(r.placementsPerSec).padStart(13)} ${String(r.usPerPlacement).padStart(7)} ${String(r.batchP50Ms).padStart(7)} ${String(r.batchP99Ms).padStart(8)} ${String(r.peakHeapMib).padStart(9)}  ${spread}`;
 }
 
+/** bench:match's command line (bench/lib/bench-args.ts: every value checked before any work). */
+export const MATCH_USAGE: BenchUsage = {
+  name: 'bench:match',
+  summary: 'Offer matching through the real core: the queue build and the match of N instances of (by default) 1,000 apps on 10,000 agents.',
+  options: {
+    sizes: { kind: 'ints', help: 'instances per run, comma-separated', default: [10_000, 100_000, 1_000_000], min: 1, max: 10_000_000 },
+    repeat: { kind: 'int', help: 'runs per size (the figures are the medians)', default: 3, min: 1, max: 100 },
+    agents: { kind: 'int', help: 'agents in the cluster', default: SHAPE.agents, min: 1, max: 100_000 },
+    apps: { kind: 'int', help: 'apps (at most one per instance)', default: APPS, min: 1, max: 100_000 },
+    store: { kind: 'choice', help: 'the store the core writes to', default: 'none', choices: ['none', 'memory'] },
+    'max-deployments': { kind: 'int', help: 'cap on running deployments (default: the number of apps, so every app is accepted)', min: 1, max: 1_000_000 },
+    'offer-batch-cap': { kind: 'int', help: 'most placements per offer batch (default: no cap; pacer\'s own default is 2000)', min: 1, max: 10_000_000 },
+    'no-warmup': { kind: 'flag', help: 'no warm-up run of min(10000, first size) instances before the measured runs' },
+    alloc: { kind: 'flag', help: 'also count the bytes each phase allocates (slower; figures in bench/results/match-<store>-alloc.json)' },
+    results: { kind: 'string', help: 'where to write the figures (default bench/results/match-<store>.json, or …-alloc.json with --alloc)' },
+  },
+};
+
 function main(): number {
-  const argv = process.argv.slice(2);
-  const arg = (name: string): string | undefined => {
-    const i = argv.lastIndexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const sizes = (arg('--sizes') ?? '10000,100000,1000000').split(',').map(Number);
-  const repeat = Number(arg('--repeat') ?? 3);
-  const shape = arg('--agents') !== undefined ? { ...SHAPE, agents: Number(arg('--agents')) } : SHAPE;
-  const apps = Number(arg('--apps') ?? APPS);
-  const store = arg('--store') === 'memory' ? 'memory' : 'none';
-  const maxRunningDeployments = arg('--max-deployments') === undefined ? undefined : Number(arg('--max-deployments'));
-  const launchesPerOfferBatch = arg('--offer-batch-cap') === undefined ? undefined : Number(arg('--offer-batch-cap'));
+  const args = readBenchArgs(MATCH_USAGE, process.argv.slice(2));
+  const sizes = args.ints('sizes');
+  const repeat = args.int('repeat');
+  const shape = { ...SHAPE, agents: args.int('agents') };
+  const apps = args.int('apps');
+  const store = args.text('store') === 'memory' ? 'memory' : 'none';
+  const maxRunningDeployments = args.maybeInt('max-deployments');
+  const launchesPerOfferBatch = args.maybeInt('offer-batch-cap');
   // --alloc: count what each phase allocates (bench/lib/alloc-sampler.ts); the warm-up is not counted.
-  const alloc = argv.includes('--alloc') ? new AllocSampler() : undefined;
+  const alloc = args.flag('alloc') ? new AllocSampler() : undefined;
   const sizeOptions: SizeOptions = { store, maxRunningDeployments, launchesPerOfferBatch, alloc };
-  const warmup = argv.includes('--no-warmup') ? 0 : Math.min(10_000, sizes[0]);
+  const warmup = args.flag('no-warmup') ? 0 : Math.min(10_000, sizes[0]);
   const info = runInfo();
   console.log(`bench:match  ${formatRunInfo(info)}`);
-  console.log(`${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${apps} apps (one deployment each), store ${store}, ${launchesPerOfferBatch === undefined ? 'no cap on placements per offer batch' : `at most ${launchesPerOfferBatch} placements per offer batch`}; ${repeat} run(s) per size, medians${warmup > 0 ? `, after a warm-up run of ${warmup}` : ''}`);
+  const appsShown = sizes.every((n) => n >= apps) ? `${apps}` : sizes.map((n) => Math.min(apps, n)).join(' / ');
+  console.log(`${shape.agents} agents (${shape.regions} regions × ${shape.zonesPerRegion} zones, ${shape.racks} racks), ${appsShown} apps (one deployment each, at most one per instance), store ${store}, ${launchesPerOfferBatch === undefined ? 'no cap on placements per offer batch' : `at most ${launchesPerOfferBatch} placements per offer batch`}; ${repeat} run(s) per size, medians${warmup > 0 ? `, after a warm-up run of ${warmup}` : ''}`);
   const gc = (globalThis as { gc?: () => void }).gc;
   const problems: string[] = [];
   if (warmup > 0) problems.push(...runSize(warmup, shape, apps, { ...sizeOptions, alloc: undefined }).problems.map((p) => `warm-up: ${p}`));
@@ -239,7 +255,9 @@ function main(): number {
   }
   const growth = medians.length > 1 ? Math.round((medians[medians.length - 1].usPerPlacement / medians[0].usPerPlacement) * 100) / 100 : undefined;
   if (growth !== undefined) console.log(`per-placement cost ${medians[0].instances} → ${medians[medians.length - 1].instances}: ×${growth}`);
-  return finishRun('bench:match', `bench/results/match-${store}.json`, info, { shape, apps, store, repeat, warmup, medians, growth, runs: [...runs.values()].flat() }, problems);
+  // A run that counts allocations (or is profiled: `npm run profile:match`) is slower: its figures go to a file of their own.
+  const results = args.text('results') ?? `bench/results/match-${store}${alloc === undefined ? '' : '-alloc'}.json`;
+  return finishRun('bench:match', results, info, { shape, apps, store, repeat, warmup, medians, growth, runs: [...runs.values()].flat() }, problems);
 }
 
-if (require.main === module) process.exitCode = main();
+runBenchMain('bench:match', module, main);

@@ -5,7 +5,8 @@ import type { SimAgentSpec } from '../sim/cluster/sim-agent-spec';
 import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
 import { createRunSession } from '../sim/runner/run-scenario';
 import type { DefinitionRef, Scenario, TimelineStep } from '../sim/scenario/scenario';
-import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { finishRun, formatRunInfo, runBenchMain, runInfo } from './lib/run-info';
+import { type BenchUsage, UsageError, readBenchArgs } from './lib/bench-args';
 
 /**
  * bench:sim — simulator speed with the full scheduler logic: a generated scenario (agents in 4
@@ -146,15 +147,27 @@ export function runSimBench(agents: number, instances: number, hours: number, in
   };
 }
 
+/** bench:sim's command line (bench/lib/bench-args.ts: every value checked before any work). */
+export const SIM_USAGE: BenchUsage = {
+  name: 'bench:sim',
+  summary: 'Simulator speed with the full scheduler logic. Without --agents: 1,000 agents / 10,000 instances / 24 h, then 10,000 / 100,000 / 1 h. With --agents: one run of that many agents, --instances and --hours.',
+  options: {
+    agents: { kind: 'int', help: 'one custom run on this many agents (then --instances and --hours apply)', min: 1, max: 100_000 },
+    instances: { kind: 'int', help: 'instances of the custom run (apps of 100)', default: 1000, min: 1, max: 1_000_000 },
+    hours: { kind: 'number', help: 'virtual hours of the custom run', default: 1, min: 0.01, max: 24 * 365 },
+    invariants: { kind: 'flag', help: 'check the scheduler\'s invariants after every step (slower)' },
+  },
+};
+
 function main(): number {
-  const argv = process.argv.slice(2);
-  const arg = (name: string): number | undefined => {
-    const i = argv.lastIndexOf(name);
-    return i >= 0 ? Number(argv[i + 1]) : undefined;
-  };
-  const invariants = argv.includes('--invariants');
-  const configs = arg('--agents') !== undefined
-    ? [{ agents: arg('--agents') as number, instances: arg('--instances') ?? 1000, hours: arg('--hours') ?? 1 }]
+  const args = readBenchArgs(SIM_USAGE, process.argv.slice(2));
+  const agents = args.maybeInt('agents');
+  if (agents === undefined && (args.given('instances') || args.given('hours'))) {
+    throw new UsageError('--instances and --hours set a custom run, which needs --agents');
+  }
+  const invariants = args.flag('invariants');
+  const configs = agents !== undefined
+    ? [{ agents, instances: args.int('instances'), hours: args.int('hours') }]
     : [{ agents: 1000, instances: 10_000, hours: 24 }, { agents: 10_000, instances: 100_000, hours: 1 }];
   const info = runInfo();
   console.log(`bench:sim  ${formatRunInfo(info)}; invariants ${invariants ? 'on' : 'off'}`);
@@ -168,4 +181,4 @@ function main(): number {
   return finishRun('bench:sim', 'bench/results/sim.json', info, { invariants, results }, results.flatMap((r) => r.problems.map((p) => `${r.agents} agents / ${r.instances} instances / ${r.virtualHours} h: ${p}`)));
 }
 
-if (require.main === module) process.exitCode = main();
+runBenchMain('bench:sim', module, main);

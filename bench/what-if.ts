@@ -8,7 +8,8 @@ import type { Scenario, TimelineStep } from '../sim/scenario/scenario';
 import { isoTime } from '../src/scheduler/index';
 import { LastOffers } from '../src/whatif/last-offers';
 import { WhatIf } from '../src/whatif/what-if';
-import { finishRun, formatRunInfo, runInfo } from './lib/run-info';
+import { finishRun, formatRunInfo, runBenchMain, runInfo } from './lib/run-info';
+import { type BenchUsage, UsageError, readBenchArgs } from './lib/bench-args';
 
 /**
  * bench:what-if — the cost of a what-if (issue 18, docs/what-if.md) on a cluster of a given size:
@@ -86,11 +87,22 @@ export function measure(instances: number, problems: string[]): SizeFigures {
   };
 }
 
-function main(argv: readonly string[]): number {
-  const i = argv.indexOf('--sizes');
-  const sizes = i >= 0 ? (argv[i + 1] ?? '').split(',').map(Number) : [1000, 10_000];
+/** bench:what-if's command line (bench/lib/bench-args.ts: every value checked before any work). */
+export const WHAT_IF_USAGE: BenchUsage = {
+  name: 'bench:what-if',
+  summary: `The cost of a what-if: a simulated cluster runs N instances of ${APPS} apps to steady state, then a scale-up is simulated and a capacity question asked.`,
+  options: {
+    sizes: { kind: 'ints', help: `instances per run, comma-separated (multiples of ${APPS}: the apps are equal)`, default: [1000, 10_000], min: APPS, max: 1_000_000 },
+  },
+};
+
+function main(): number {
+  const args = readBenchArgs(WHAT_IF_USAGE, process.argv.slice(2));
+  const sizes = args.ints('sizes');
+  const uneven = sizes.filter((n) => n % APPS !== 0);
+  if (uneven.length > 0) throw new UsageError(`--sizes must be multiples of ${APPS} (got ${uneven.join(', ')})`);
   const info = runInfo();
-  console.log(formatRunInfo(info));
+  console.log(`bench:what-if  ${formatRunInfo(info)}`);
   const problems: string[] = [];
   const results: SizeFigures[] = [];
   for (const n of sizes) {
@@ -101,4 +113,4 @@ function main(argv: readonly string[]): number {
   return finishRun('bench:what-if', 'bench/results/what-if.json', info, { results }, problems);
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+runBenchMain('bench:what-if', module, main);

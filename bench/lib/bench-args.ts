@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
  * One option of a benchmark. Every value is checked when the command line is read, before any
  * work starts, so a bad value is a one-line usage error (exit 2), never a run that measures
  * something else and says "all work done" (bench/README.md, "Options").
- * - `int`: a whole number in `[min, max]`;
+ * - `int`: a whole number in `[min, max]` (without a default, `undefined` when not given:
+ *   {@link BenchArgs.maybeInt});
  * - `ints`: a comma-separated list of such numbers, at least one;
  * - `number`: a finite number in `[min, max]`;
  * - `choice`: one of `choices`;
@@ -12,7 +13,7 @@ import { parseArgs } from 'node:util';
  * - `flag`: present or not.
  */
 export type BenchOption =
-  | { readonly kind: 'int' | 'number'; readonly help: string; readonly default: number; readonly min: number; readonly max?: number }
+  | { readonly kind: 'int' | 'number'; readonly help: string; readonly default?: number; readonly min: number; readonly max?: number }
   | { readonly kind: 'ints'; readonly help: string; readonly default: readonly number[]; readonly min: number; readonly max?: number }
   | { readonly kind: 'choice'; readonly help: string; readonly default: string; readonly choices: readonly string[] }
   | { readonly kind: 'string'; readonly help: string; readonly default?: string }
@@ -39,7 +40,14 @@ export class BenchArgs {
   ) {}
 
   int(name: string): number {
-    return this.values.get(name) as number;
+    const value = this.values.get(name);
+    if (typeof value !== 'number') throw new Error(`--${name} has no default: read it with maybeInt`);
+    return value;
+  }
+
+  /** An `int` or `number` option without a default: undefined when it was not given. */
+  maybeInt(name: string): number | undefined {
+    return this.values.get(name) as number | undefined;
   }
 
   ints(name: string): readonly number[] {
@@ -161,6 +169,7 @@ function describe(o: BenchOption): string {
     case 'number':
     case 'ints': {
       const range = o.max === undefined ? `≥ ${o.min}` : `${o.min}–${o.max}`;
+      if (o.default === undefined) return `${o.help} (${range})`;
       const def = Array.isArray(o.default) ? o.default.join(',') : String(o.default);
       return `${o.help} (${range}; default ${def})`;
     }

@@ -8,6 +8,7 @@ const USAGE: BenchUsage = {
     sizes: { kind: 'ints', help: 'instances per run', default: [10, 100], min: 1 },
     repeat: { kind: 'int', help: 'runs per size', default: 3, min: 1, max: 100 },
     speed: { kind: 'number', help: 'virtual speed', default: 1, min: 0.1 },
+    cap: { kind: 'int', help: 'a cap, none by default', min: 1 },
     store: { kind: 'choice', help: 'the store', default: 'none', choices: ['none', 'memory'] },
     pacer: { kind: 'string', help: 'more flags for pacer' },
     'no-warmup': { kind: 'flag', help: 'no warm-up run' },
@@ -29,6 +30,9 @@ t.test('values of every kind, and defaults', async (t) => {
   t.equal(defaults.text('store'), 'none');
   t.equal(defaults.text('pacer'), undefined);
   t.equal(defaults.flag('no-warmup'), false);
+  t.equal(defaults.maybeInt('cap'), undefined, 'no default: undefined');
+  t.equal(readBenchArgs(USAGE, ['--cap', '7']).maybeInt('cap'), 7);
+  t.throws(() => defaults.int('cap'), /maybeInt/, 'int() of an option without a default is a programming error');
   t.notOk(defaults.given('sizes'));
   t.equal(readBenchArgs(USAGE, ['--repeat=4']).int('repeat'), 4, '--name=value');
 });
@@ -72,7 +76,7 @@ t.test('--help gives the usage: every option, its range and its default', async 
   t.ok(caught instanceof HelpRequested && caught.message === usageText(USAGE), 'HelpRequested with the usage text');
   const text = usageText(USAGE);
   t.match(text, /^usage: npm run bench:test -- \[options\]/);
-  for (const line of ['--sizes N,N,…', '(≥ 1; default 10,100)', '--repeat N', '(1–100; default 3)', '--store none|memory', '(default none)', '--no-warmup', '--help']) {
+  for (const line of ['--sizes N,N,…', '(≥ 1; default 10,100)', 'a cap, none by default (≥ 1)\n', '--repeat N', '(1–100; default 3)', '--store none|memory', '(default none)', '--no-warmup', '--help']) {
     t.ok(text.includes(line), line);
   }
   const column = text.split('\n').filter((l) => l.startsWith('  --')).map((l) => l.search(/\S/u) + l.trimStart().search(/\s{2}\S/u));

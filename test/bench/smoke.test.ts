@@ -69,6 +69,30 @@ t.test('bench:match and bench:sim exit non-zero, saying why, when they cannot pl
   }
 });
 
+t.test('every benchmark refuses a command line it cannot run in one line (exit 2) before any work, and answers --help (exit 0)', async (t) => {
+  const rows: [string, string[], RegExp][] = [
+    ['bench/match.ts', ['--sizes', '0'], /^bench:match: --sizes must be from 1 to \d+ \(got 0\) \(--help lists the options\)\n$/],
+    ['bench/match.ts', ['--sizes', '1000', '--repeat', '0'], /^bench:match: --repeat must be from 1 to 100 \(got 0\)/],
+    ['bench/match.ts', ['--store', 'sql'], /^bench:match: --store must be one of none, memory \(got 'sql'\)/],
+    ['bench/match.ts', ['--bogus'], /^bench:match: Unknown option '--bogus'/],
+    ['bench/sim.ts', ['--instances', '500', '--hours', '1'], /^bench:sim: --instances and --hours set a custom run, which needs --agents/],
+    ['bench/sim.ts', ['--agents', '100', '--instances', '0'], /^bench:sim: --instances must be from 1 to \d+ \(got 0\)/],
+    ['bench/what-if.ts', ['--sizes', '150'], /^bench:what-if: --sizes must be multiples of 100 \(got 150\)/],
+    ['bench/launch.ts', ['--apps', '0'], /^bench:launch: --apps must be from 1 to 1000 \(got 0\)/],
+  ];
+  for (const [entry, args, message] of rows) {
+    const run = spawnSync(process.execPath, [...nodeArgsFor(entry), ...args], { cwd: repoPath('.'), encoding: 'utf8', timeout: 300_000 });
+    t.equal(run.status, 2, `${entry} ${args.join(' ')}: exit 2`);
+    t.match(run.stderr, message, `${entry} ${args.join(' ')}: one line naming the option`);
+    t.equal(run.stdout, '', `${entry} ${args.join(' ')}: no work started`);
+  }
+  for (const entry of ['bench/match.ts', 'bench/sim.ts', 'bench/what-if.ts', 'bench/launch.ts']) {
+    const run = spawnSync(process.execPath, [...nodeArgsFor(entry), '--help'], { cwd: repoPath('.'), encoding: 'utf8', timeout: 300_000 });
+    t.equal(run.status, 0, `${entry} --help: exit 0`);
+    t.match(run.stdout, /^usage: npm run bench:[a-z-]+ -- \[options\]\n[\s\S]*\n {2}--help {2,}this text\n$/, `${entry} --help: the usage, nothing run`);
+  }
+});
+
 t.test('bench:sim runs the generated workload with invariants on, places everything and checks it', async (t) => {
   const r = runSimBench(12, 60, 0.25, true);
   t.strictSame(r.problems, [], 'it did all of its work');
