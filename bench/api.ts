@@ -50,6 +50,10 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  * req/s and server CPU per request: on a shared machine one round of each measures the load of the
  * moment as much as the servers.
  *
+ * A load's req/s is its answers 2xx over the time from its first request sent to its last answer
+ * received (bench/lib/load-client.ts, `AnswerWindow`): autocannon's own `duration` ends on its
+ * 1-second sampling tick, which for the fixed-count POST and DELETE loads could be most of it.
+ *
  * Each list load also prints the answer's size, the first answer's time (the first read after a
  * change renders what changed), the five slowest answers with their place in the order they were
  * answered, and this process's GC pauses during the load: what a p99 of a few hundred answers is.
