@@ -28,7 +28,7 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  * `--list-changes` times one big app scaled up by one and one read of each list (what a read
  * costs when one app changed: the kept answers encode again only that app's piece); with those
  * 10k apps present, the core's own time for one app create and one delete (`submit`, p50 and p99
- * of 100 after a first, cold pair timed apart and 5 untimed), then
+ * of `--core-samples` pairs, 1,000 by default, after a first, cold pair timed apart and 5 untimed), then
  * `POST /v2/apps` of new apps (0 instances: the change and its deployment, not launches, which
  * bench:launch measures) and `DELETE` of each; then `/v2/events` fan-out to 1,000 subscribers.
  *
