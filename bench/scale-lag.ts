@@ -13,6 +13,7 @@ import { DEFAULT_SIM_TIMINGS } from '../sim/cluster/sim-models';
 import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
 import type { Scenario } from '../sim/scenario/scenario';
 import { quantile } from './lib/quantile';
+import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 import { attributeStretch, summarizeStretches, type AttributedStretch, type Span } from './lib/stall-attribution';
 
@@ -49,6 +50,7 @@ import { attributeStretch, summarizeStretches, type AttributedStretch, type Span
  *   npm run bench:scale-lag                                   # 100,000 instances on 1,000 agents, speed 10
  *   npm run bench:scale-lag -- --instances 20000 --agents 200
  *   npm run bench:scale-lag -- --launches_per_input 2000 --instances_per_input 2000   # the core's own defaults
+ *   npm run bench:scale-lag -- --help                         # every option, its range and default
  */
 export interface ScaleLagOptions {
   readonly instances: number;
@@ -482,23 +484,33 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function parseArgs(argv: readonly string[]): ScaleLagOptions {
-  const flags: Record<string, keyof ScaleLagOptions> = {
-    '--instances': 'instances', '--agents': 'agents', '--speed': 'speed', '--ping-every': 'pingEveryMs', '--timeout': 'timeoutS',
-    '--launches_per_input': 'launchesPerInput', '--launches_per_offer_batch': 'launchesPerOfferBatch', '--instances_per_input': 'instancesPerInput',
+/** bench:scale-lag's command line: every option of {@link ScaleLagOptions}, the core's bounds by `npm start`'s flag names. */
+export const SCALE_LAG_USAGE: BenchUsage = {
+  name: 'bench:scale-lag',
+  summary: 'Event-loop delay and GET /ping while one app\'s instances are created, deleted and scaled up through pacer\'s API (--cluster sim, paced); writes bench/results/scale-lag.json.',
+  options: {
+    instances: { kind: 'int', help: 'instances of the app created, deleted and scaled up', default: DEFAULT_SCALE_LAG_OPTIONS.instances, min: 1 },
+    agents: { kind: 'int', help: 'simulated agents, 64 cpus each', default: DEFAULT_SCALE_LAG_OPTIONS.agents, min: 1 },
+    speed: { kind: 'number', help: 'virtual ms per wall ms, as npm start\'s --speed', default: DEFAULT_SCALE_LAG_OPTIONS.speed, min: 0.01 },
+    'ping-every': { kind: 'int', help: 'ms between one GET /ping\'s answer and the next ping', default: DEFAULT_SCALE_LAG_OPTIONS.pingEveryMs, min: 1 },
+    timeout: { kind: 'number', help: 'wall-clock seconds each phase may take', default: DEFAULT_SCALE_LAG_OPTIONS.timeoutS, min: 0.1 },
+    launches_per_input: { kind: 'int', help: 'the core\'s placements per input', default: DEFAULT_SCALE_LAG_OPTIONS.launchesPerInput, min: 1 },
+    launches_per_offer_batch: { kind: 'int', help: 'the core\'s placements per batch of offers', default: DEFAULT_SCALE_LAG_OPTIONS.launchesPerOfferBatch, min: 1 },
+    instances_per_input: { kind: 'int', help: 'the core\'s creations, kills or reconciled tasks per input', default: DEFAULT_SCALE_LAG_OPTIONS.instancesPerInput, min: 1 },
+  },
+};
+
+/** The options of a bench:scale-lag command line: a bad value throws a usage error (one line, exit 2), `--help` the usage (exit 0). */
+export function readScaleLagArgs(argv: readonly string[]): ScaleLagOptions {
+  const a = readBenchArgs(SCALE_LAG_USAGE, argv);
+  return {
+    instances: a.int('instances'), agents: a.int('agents'), speed: a.int('speed'), pingEveryMs: a.int('ping-every'), timeoutS: a.int('timeout'),
+    launchesPerInput: a.int('launches_per_input'), launchesPerOfferBatch: a.int('launches_per_offer_batch'), instancesPerInput: a.int('instances_per_input'),
   };
-  const options: Record<string, number> = { ...DEFAULT_SCALE_LAG_OPTIONS };
-  for (let i = 0; i < argv.length; i += 2) {
-    const key = flags[argv[i]];
-    const value = Number(argv[i + 1]);
-    if (key === undefined || !Number.isFinite(value) || value <= 0) throw new Error(`usage: bench:scale-lag ${Object.keys(flags).join(' N ')} N`);
-    options[key] = value;
-  }
-  return options as unknown as ScaleLagOptions;
 }
 
 async function main(): Promise<number> {
-  const o = parseArgs(process.argv.slice(2));
+  const o = readScaleLagArgs(process.argv.slice(2));
   const info = runInfo();
   console.log(`bench:scale-lag  ${formatRunInfo(info)}`);
   console.log(`${o.instances} instances, ${o.agents} simulated agents, speed ${o.speed}; GET /ping every ${o.pingEveryMs} ms`);
