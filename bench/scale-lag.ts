@@ -106,7 +106,7 @@ export interface PhaseFigures {
   readonly cpuMs: number;
   readonly cpuShare: number;
   readonly coreInputs: number;
-  /** The kind of the core's longest input (`offers`, `status`, `timer:continueOffers`, …). */
+  /** The kind of the core's longest input or API command (`offers`, `status`, `timer:continueOffers`, `command:putRunSpec`, …). */
   readonly longestInput: string;
   /**
    * Every stretch of more than {@link STRETCH_MS} between two turns of a 5 ms ticker, with the
@@ -229,7 +229,7 @@ export async function runScaleLagBench(o: ScaleLagOptions, log: (line: string) =
     phases.push(figures);
     const f = (x: Spent): string => `${Math.round(x.sumMs)} ms (longest ${r(x.maxMs)})`;
     log(`  ${name.padEnd(44)} answer ${String(figures.requestMs).padStart(7)} ms  done ${String(figures.doneMs).padStart(6)} ms (check ${figures.verifyMs} ms)  loop delay max ${String(figures.lagMaxMs).padStart(6)} ms p99 ${String(figures.lagP99Ms).padStart(6)} ms  /ping ×${figures.pings} p99 ${figures.pingP99Ms} ms max ${figures.pingMaxMs} ms`);
-    log(`  ${''.padEnd(44)} time in pacer's core ${f(figures.pacer)} over ${figures.coreInputs} inputs (longest: ${figures.longestInput}); simulated cluster ${f(figures.cluster)}; GC ${f(figures.gc)}; process CPU ${figures.cpuMs} ms (${Math.round(figures.cpuShare * 100)}% of the wall time)`);
+    log(`  ${''.padEnd(44)} time in pacer's core ${f(figures.pacer)} over ${figures.coreInputs} inputs and commands (longest: ${figures.longestInput === '' ? 'none' : figures.longestInput}); simulated cluster ${f(figures.cluster)}; GC ${f(figures.gc)}; process CPU ${figures.cpuMs} ms (${Math.round(figures.cpuShare * 100)}% of the wall time)`);
     log(`  ${''.padEnd(44)} stretches > ${STRETCH_MS} ms by main cause: ${summarizeStretches(figures.stretches)}; most CPU in one stretch ${figures.stretchCpuMaxMs} ms; ${figures.slowInputCount} inputs > ${SLOW_INPUT_MS} ms`);
     for (const s of [...figures.stretches].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5)) {
       log(`  ${''.padEnd(44)}   ${s.wallMs} ms: ${s.cause}; CPU ${s.cpuMs} ms, GC ${s.gcMs} ms, inputs ${s.inputMs} ms, cluster ${s.clusterMs} ms${s.longestInput === '' ? '' : `; longest input ${s.longestInputMs} ms ${s.longestInput}`}`);
@@ -313,7 +313,7 @@ function simComposition(o: ScaleLagOptions): { session: RunSession; api: SimApi;
 }
 
 /** Measures where the process's time goes between `reset` and `figures` (see {@link PhaseFigures}). */
-interface TimeSpent {
+export interface TimeSpent {
   reset(): void;
   figures(): Pick<PhaseFigures, 'pacer' | 'cluster' | 'gc' | 'coreInputs' | 'longestInput' | 'stretches' | 'slowInputs' | 'slowInputCount' | 'stretchCpuMaxMs'>;
   close(): void;
@@ -328,11 +328,17 @@ interface TimeSpent {
  * each; the inputs, cluster steps and GC pauses of more than 2 ms are kept as spans to attribute
  * them (stall-attribution.ts).
  */
-function timeSpent(session: RunSession): TimeSpent {
+export function timeSpent(session: RunSession): TimeSpent {
   const acc = { pacer: [0, 0], cluster: [0, 0], gc: [0, 0], inputs: 0, longest: '' };
   const add = (a: number[], ms: number): void => {
     a[0] += ms;
     a[1] = Math.max(a[1], ms);
+  };
+  /** One core input or command of `ms` in the core: counted, and named when it is the longest so far (the first always is). */
+  const inCore = (kind: string, ms: number): void => {
+    acc.inputs++;
+    if (acc.longest === '' || ms > acc.pacer[1]) acc.longest = kind;
+    add(acc.pacer, ms);
   };
   let spans: Span[] = [];
   let slow: SlowInput[] = [];
@@ -373,10 +379,8 @@ function timeSpent(session: RunSession): TimeSpent {
       add(acc.cluster, ms);
       if (ms >= 2) spans.push({ startMs: t0, ms, label: 'cluster' });
     } else {
-      acc.inputs++;
       const kind = input.type === 'timer' ? `timer:${input.timer.kind}` : input.type;
-      if (ms - acceptMs > acc.pacer[1]) acc.longest = kind;
-      add(acc.pacer, ms - acceptMs);
+      inCore(kind, ms - acceptMs);
       if (acceptMs > 0) add(acc.cluster, acceptMs);
       const size = input.type === 'offers' ? `${input.offers.length} offers, ` : '';
       inputDone(`${kind} (${size}${events} events, accept ${Math.round(acceptMs)} ms)`, t0, ms);
@@ -389,8 +393,7 @@ function timeSpent(session: RunSession): TimeSpent {
     const t0 = performance.now();
     const result = submit(command);
     const ms = performance.now() - t0;
-    acc.inputs++;
-    add(acc.pacer, ms);
+    inCore(`command:${command.type}`, ms);
     inputDone(`command:${command.type} (${events} events)`, t0, ms);
     return result;
   };
