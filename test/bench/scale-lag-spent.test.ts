@@ -56,3 +56,16 @@ t.test('an input longer than the command is named the longest', async (t) => {
   spent.reset();
   t.equal(spent.figures().longestInput, '', 'nothing since the reset, nothing named');
 });
+
+t.test('the ticker\'s longest gap agrees with the stretches it lists', async (t) => {
+  const session = fakeSession(1, 1);
+  const spent = timeSpent(session);
+  t.teardown(() => spent.close());
+  spent.reset();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  busy(70); // the loop blocked: one gap of more than 50 ms
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const f = spent.figures();
+  t.ok(f.tickerMaxGapMs > 50, `a gap of more than 50 ms (${f.tickerMaxGapMs} ms)`);
+  t.ok(f.stretches.length >= 1 && f.stretches.every((s) => s.wallMs <= f.tickerMaxGapMs), 'listed, none longer than the longest gap');
+});
