@@ -12,6 +12,7 @@ import { createRunSession, type RunSession } from '../sim/runner/run-scenario';
 import type { Scenario } from '../sim/scenario/scenario';
 import { nearestRank, quantile } from './lib/quantile';
 import { LoadClient, type LoadResult, type LoadSpec, type SubscriberCounts } from './lib/load-client';
+import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 
 /**
@@ -28,7 +29,7 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  * `--list-changes` times one big app scaled up by one and one read of each list (what a read
  * costs when one app changed: the kept answers encode again only that app's piece); with those
  * 10k apps present, the core's own time for one app create and one delete (`submit`, p50 and p99
- * of 100 after a first, cold pair timed apart and 5 untimed), then
+ * of `--core-samples` pairs, 1,000 by default, after a first, cold pair timed apart and 5 untimed), then
  * `POST /v2/apps` of new apps (0 instances: the change and its deployment, not launches, which
  * bench:launch measures) and `DELETE` of each; then `/v2/events` fan-out to 1,000 subscribers.
  *
@@ -43,12 +44,17 @@ import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info'
  *   npm run bench:api -- --only lists                   # only the list reads and their set-up
  *   npm run bench:api -- --only lists --settle-ms 3000  # idle 3 s after each set-up before reading
  *   npm run bench:api -- --only ping --rounds 7 --seconds 5    # only `/ping`: 7 interleaved rounds, medians
+ *   npm run bench:api -- --help                         # every option, its range and default
  *
  * `--rounds N` (default 1) measures the baseline and pacer's `/ping` N times, alternately, both
  * listening from the start (pacer's composition built first, so both are measured in the same
  * process state) and warmed up by 2 s of load each, not counted, and reports each side's median
  * req/s and server CPU per request: on a shared machine one round of each measures the load of the
  * moment as much as the servers.
+ *
+ * A load's req/s is its answers 2xx over the time from its first request sent to its last answer
+ * received (bench/lib/load-client.ts, `AnswerWindow`): autocannon's own `duration` ends on its
+ * 1-second sampling tick, which for the fixed-count POST and DELETE loads could be most of it.
  *
  * Each list load also prints the answer's size, the first answer's time (the first read after a
  * change renders what changed), the five slowest answers with their place in the order they were
@@ -263,7 +269,8 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
 
       const core = coreChangeTimes(api, appCount, o.coreSamples, problems);
       log(`  core, ${appCount} apps present, ${core.samples} pairs: create p50 ${core.createP50Ms} ms p99 ${core.createP99Ms} ms max ${core.createMaxMs} ms, delete p50 ${core.deleteP50Ms} ms p99 ${core.deleteP99Ms} ms max ${core.deleteMaxMs} ms (the first, cold: create ${core.coldCreateMs} ms, delete ${core.coldDeleteMs} ms)`);
-      const writeConnections = Math.min(o.connections, 8);
+      // Never more connections than requests: autocannon refuses a load with fewer requests than connections.
+      const writeConnections = Math.min(o.connections, 8, o.creates);
       await measure(`POST /v2/apps (${appCount} apps present)`, url, { type: 'create-apps', prefix: '/api-bench/new' }, writeConnections, o.creates);
       const created = session.scheduler.runSpecs().filter((s) => s.id.startsWith('/api-bench/new-')).length;
       if (created !== o.creates) problems.push(`${created} of ${o.creates} apps exist after the POSTs`);
@@ -553,27 +560,40 @@ async function fanOut(api: SimApi, client: LoadClient, serverPort: number, o: Ap
   };
 }
 
-function parseArgs(argv: readonly string[]): ApiBenchOptions {
-  const flags: Record<string, keyof ApiBenchOptions> = {
-    '--apps': 'apps', '--instances': 'instances', '--more-apps': 'moreApps', '--agents': 'agents', '--seconds': 'seconds', '--connections': 'connections',
-    '--creates': 'creates', '--core-samples': 'coreSamples', '--subscribers': 'subscribers', '--events': 'events', '--list-changes': 'listChanges', '--rounds': 'pingRounds', '--settle-ms': 'settleMs',
+/** bench:api's command line: every option of {@link ApiBenchOptions} but `requestsPerLoad` (the smoke test's). */
+export const API_BENCH_USAGE: BenchUsage = {
+  name: 'bench:api',
+  summary: 'pacer\'s REST API over the simulated cluster under autocannon, against a fastify hello-world; writes bench/results/api.json.',
+  options: {
+    apps: { kind: 'int', help: 'apps of --instances instances each, deployed first: the tasks of GET /v2/tasks', default: DEFAULT_API_BENCH_OPTIONS.apps, min: 1 },
+    instances: { kind: 'int', help: 'instances of each of those apps', default: DEFAULT_API_BENCH_OPTIONS.instances, min: 1 },
+    'more-apps': { kind: 'int', help: 'apps of 1 instance added before the large GET /v2/apps and the writes', default: DEFAULT_API_BENCH_OPTIONS.moreApps, min: 1 },
+    agents: { kind: 'int', help: 'simulated agents, 64 cpus each', default: DEFAULT_API_BENCH_OPTIONS.agents, min: 1 },
+    seconds: { kind: 'int', help: 'seconds of each timed load', default: DEFAULT_API_BENCH_OPTIONS.seconds, min: 1 },
+    connections: { kind: 'int', help: 'autocannon connections of each load; the list loads also run at 1, the writes at most 8', default: DEFAULT_API_BENCH_OPTIONS.connections, min: 1 },
+    creates: { kind: 'int', help: 'apps created by POST /v2/apps, then each deleted', default: DEFAULT_API_BENCH_OPTIONS.creates, min: 1 },
+    'core-samples': { kind: 'int', help: 'core create/delete pairs timed, after a cold pair and 5 untimed', default: DEFAULT_API_BENCH_OPTIONS.coreSamples, min: 1 },
+    subscribers: { kind: 'int', help: '/v2/events subscribers of the fan-out', default: DEFAULT_API_BENCH_OPTIONS.subscribers, min: 1 },
+    events: { kind: 'int', help: 'events published to them', default: DEFAULT_API_BENCH_OPTIONS.events, min: 1 },
+    'list-changes': { kind: 'int', help: 'one-app scale-ups, each followed by one GET /v2/apps and one GET /v2/tasks', default: DEFAULT_API_BENCH_OPTIONS.listChanges ?? DEFAULT_LIST_CHANGES, min: 0 },
+    rounds: { kind: 'int', help: 'alternate rounds of the hello-world\'s and pacer\'s /ping, medians reported', default: 1, min: 1 },
+    'settle-ms': { kind: 'int', help: 'ms the server stays idle after each set-up before its reads', default: 0, min: 0 },
+    only: { kind: 'choice', help: 'lists: only the list reads and their set-up; ping: only /ping', default: DEFAULT_API_BENCH_OPTIONS.only ?? 'all', choices: ['all', 'lists', 'ping'] },
+  },
+};
+
+/** The options of a bench:api command line: a bad value throws a usage error (one line, exit 2), `--help` the usage (exit 0). */
+export function readApiBenchArgs(argv: readonly string[]): ApiBenchOptions {
+  const a = readBenchArgs(API_BENCH_USAGE, argv);
+  return {
+    apps: a.int('apps'), instances: a.int('instances'), moreApps: a.int('more-apps'), agents: a.int('agents'), seconds: a.int('seconds'), connections: a.int('connections'),
+    creates: a.int('creates'), coreSamples: a.int('core-samples'), subscribers: a.int('subscribers'), events: a.int('events'), listChanges: a.int('list-changes'),
+    pingRounds: a.int('rounds'), settleMs: a.int('settle-ms'), only: a.text('only') as ApiBenchOptions['only'],
   };
-  const options: Record<string, number | string> = { ...DEFAULT_API_BENCH_OPTIONS };
-  for (let i = 0; i < argv.length; i += 2) {
-    if (argv[i] === '--only' && (argv[i + 1] === 'lists' || argv[i + 1] === 'ping' || argv[i + 1] === 'all')) {
-      options.only = argv[i + 1];
-      continue;
-    }
-    const key = flags[argv[i]];
-    const value = Number(argv[i + 1]);
-    if (key === undefined || !Number.isFinite(value) || value < 0) throw new Error(`usage: bench:api [--only lists|ping|all] ${Object.keys(flags).join(' N ')} N`);
-    options[key] = value;
-  }
-  return options as unknown as ApiBenchOptions;
 }
 
 async function main(): Promise<number> {
-  const o = parseArgs(process.argv.slice(2));
+  const o = readApiBenchArgs(process.argv.slice(2));
   const info = runInfo();
   console.log(`bench:api  ${formatRunInfo(info)}`);
   const r = await runApiBench(o);

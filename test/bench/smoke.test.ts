@@ -153,6 +153,8 @@ t.test('bench:scale-lag creates, deletes and runs every instance through the API
   t.ok(r.phases.every((p) => p.cpuMs > 0 && p.cpuShare > 0), 'the process\'s CPU time over every phase reported');
   t.ok(r.phases.every((p) => Array.isArray(p.stretches) && p.slowInputCount >= p.slowInputs.length && p.stretchCpuMaxMs >= 0), 'blocked stretches and slow inputs reported for every phase');
   t.ok(r.phases.every((p) => p.stretches.every((s) => s.wallMs > 50 && ['no CPU', 'GC', 'input', 'cluster', 'other'].includes(s.cause))), 'every stretch listed is longer than 50 ms and has a cause');
+  t.ok(r.phases.every((p) => (p.stretches.length > 0) === (p.tickerMaxGapMs > 50)), 'stretches are listed exactly when the ticker\'s longest gap is over 50 ms');
+  t.ok(r.phases.every((p) => p.longestInput !== ''), 'the longest core input or command is named in every phase');
 });
 
 t.test('bench:scale-lag says what it did not do', { timeout: 300_000 }, async (t) => {
