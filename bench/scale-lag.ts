@@ -523,7 +523,7 @@ export const SCALE_LAG_USAGE: BenchUsage = {
 export function readScaleLagArgs(argv: readonly string[]): ScaleLagOptions {
   const a = readBenchArgs(SCALE_LAG_USAGE, argv);
   return {
-    instances: a.int('instances'), agents: a.int('agents'), speed: a.int('speed'), pingEveryMs: a.int('ping-every'), timeoutS: a.int('timeout'),
+    instances: a.int('instances'), agents: a.int('agents'), speed: a.number('speed'), pingEveryMs: a.int('ping-every'), timeoutS: a.number('timeout'),
     launchesPerInput: a.int('launches_per_input'), launchesPerOfferBatch: a.int('launches_per_offer_batch'), instancesPerInput: a.int('instances_per_input'),
   };
 }

@@ -167,7 +167,7 @@ function main(): number {
   }
   const invariants = args.flag('invariants');
   const configs = agents !== undefined
-    ? [{ agents, instances: args.int('instances'), hours: args.int('hours') }]
+    ? [{ agents, instances: args.int('instances'), hours: args.number('hours') }]
     : [{ agents: 1000, instances: 10_000, hours: 24 }, { agents: 10_000, instances: 100_000, hours: 1 }];
   const info = runInfo();
   console.log(`bench:sim  ${formatRunInfo(info)}; invariants ${invariants ? 'on' : 'off'}`);

@@ -45,6 +45,11 @@ export class BenchArgs {
     return value;
   }
 
+  /** A `number` option (a finite number, not only a whole one). */
+  number(name: string): number {
+    return this.int(name);
+  }
+
   /** An `int` or `number` option without a default: undefined when it was not given. */
   maybeInt(name: string): number | undefined {
     return this.values.get(name) as number | undefined;

@@ -97,7 +97,8 @@ export function attributeStretch(f: StretchFacts): AttributedStretch {
   }
   const r = (x: number): number => Math.round(x * 10) / 10;
   return {
-    startMs: r(f.startMs), wallMs: r(f.wallMs), cpuMs: r(f.cpuMs), gcMs: r(gcMs), inputMs: r(inputMs), clusterMs: r(clusterMs),
+    // Up, not to nearest: a stretch is listed for being over the threshold, and 50.04 ms must not print as 50.
+    startMs: r(f.startMs), wallMs: Math.ceil(f.wallMs * 10) / 10, cpuMs: r(f.cpuMs), gcMs: r(gcMs), inputMs: r(inputMs), clusterMs: r(clusterMs),
     longestInput, longestInputMs: r(longestInputMs), cause,
   };
 }

@@ -19,7 +19,7 @@ t.test('values of every kind, and defaults', async (t) => {
   const args = readBenchArgs(USAGE, ['--sizes', '5,6', '--repeat', '2', '--speed', '0.5', '--store', 'memory', '--pacer', '--x 1', '--no-warmup']);
   t.same(args.ints('sizes'), [5, 6]);
   t.equal(args.int('repeat'), 2);
-  t.equal(args.int('speed'), 0.5);
+  t.equal(args.number('speed'), 0.5);
   t.equal(args.text('store'), 'memory');
   t.equal(args.text('pacer'), '--x 1');
   t.equal(args.flag('no-warmup'), true);

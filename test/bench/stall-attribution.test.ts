@@ -39,3 +39,8 @@ t.test('the summary counts stretches per cause, the most time first', async (t) 
     'no CPU ×1 (200 ms, longest 200), GC ×2 (130 ms, longest 70)',
   );
 });
+
+t.test('a stretch just over the threshold never prints as at it: its wall time is rounded up to 0.1 ms', async (t) => {
+  t.equal(attributeStretch({ startMs: 0, wallMs: 50.04, cpuMs: 50, spans: [] }).wallMs, 50.1);
+  t.equal(attributeStretch({ startMs: 0, wallMs: 62.3, cpuMs: 60, spans: [] }).wallMs, 62.3);
+});
