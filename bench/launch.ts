@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
-import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
+import { exitOf, type PacerProcess, startPacerProcess, stderrReason } from './lib/pacer-process';
 import { runBenchMain } from './lib/run-info';
 
 /**
@@ -82,7 +82,7 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     for (const a of answers) if (a.status < 200 || a.status > 299) problems.push(`${a.what} answered ${a.status}: ${a.body.slice(0, 200)}`);
     const deadline = t0 + o.timeoutMs;
     while (running.size < tasks && performance.now() < deadline && pacer.child.exitCode === null) await sleep(20);
-    if (pacer.child.exitCode !== null) problems.push(`pacer exited (${pacer.child.exitCode}): ${pacer.stderr().slice(-500)}`);
+    if (pacer.child.exitCode !== null) problems.push(`pacer exited (${exitOf(pacer.child)}): ${stderrReason(pacer.stderr())}`);
     if (running.size < tasks) problems.push(`only ${running.size} of ${tasks} tasks reached TASK_RUNNING within ${Math.round(o.timeoutMs / 1000)} s`);
     const times = [...running.values()].sort((a, b) => a - b);
     const last = times.at(-1) ?? performance.now();

@@ -50,8 +50,8 @@ export function startPacerProcess(options: PacerProcessOptions): PacerProcess {
       const m = STARTUP.exec(err);
       if (m?.[1] !== undefined) resolve(m[1]);
     });
-    void exited.then(() => reject(new Error(`pacer exited before serving: ${err.slice(-1000)}`)));
-    setTimeout(() => reject(new Error(`pacer did not start within ${options.startTimeoutMs / 1000} s: ${err.slice(-1000)}`)), options.startTimeoutMs).unref();
+    void exited.then(() => reject(new Error(`pacer exited before serving (${exitOf(child)}): ${stderrReason(err)}`)));
+    setTimeout(() => reject(new Error(`pacer did not start within ${options.startTimeoutMs / 1000} s: ${stderrReason(err)}`)), options.startTimeoutMs).unref();
   });
   address.catch(() => undefined);
   return {
@@ -64,4 +64,29 @@ export function startPacerProcess(options: PacerProcessOptions): PacerProcess {
       clearTimeout(timer);
     },
   };
+}
+
+/** How a child exited: `exit 1`, `SIGKILL`, or `running`. */
+export function exitOf(child: ChildProcess): string {
+  if (child.signalCode !== null) return child.signalCode;
+  return child.exitCode === null ? 'running' : `exit ${child.exitCode}`;
+}
+
+/** How many of pacer's last stderr lines {@link stderrReason} adds after its error line, and how much of each. */
+const TAIL_LINES = 3;
+const TAIL_LINE_CHARS = 200;
+
+/**
+ * Why pacer failed, from its stderr, for one problem line: its own error line first — the first
+ * line that starts with `pacer:` (`pacer: unknown option --bogus_flag`, `pacer: cannot start: …`,
+ * which main.ts writes before its usage text or after its log), or, without one, the first line
+ * that is not empty — then its last few other lines (each cut short), which tell what it was
+ * doing. The end of stderr alone would be the end of a usage text or an unrelated log record.
+ */
+export function stderrReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  if (lines.length === 0) return '(nothing on stderr)';
+  const cause = lines.find((l) => l.startsWith('pacer:')) ?? lines[0];
+  const tail = lines.filter((l) => l !== cause).slice(-TAIL_LINES).map((l) => l.trim()).map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
+  return tail.length === 0 ? cause : `${cause} (its last lines: ${tail.join(' | ')})`;
 }
