@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
+import { cleanUpOnSignals, type PacerProcess, runCleanup, startPacerProcess } from './lib/pacer-process';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
 
@@ -19,6 +19,8 @@ import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
  * It checks that it did all of its work: every failover ended with a 201 from a leader other
  * than the one killed, within `--timeout`, and at the end every app written survived every later
  * failover (`GET /v2/apps` lists them all). Target (issue 16): ≤ 5 s with a 3 s session timeout.
+ * Its pacers and its ZooKeeper are stopped and its temp directories removed at the end, also on
+ * failure, and also on SIGINT (Ctrl-C) or SIGTERM, after which it exits 130 or 143.
  *
  *   npm run bench:failover                       # 20 failovers
  *   npm run bench:failover -- --failovers 50 --session 3000
@@ -109,12 +111,38 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
   const phases: { electedMs?: number; loadedMs?: number }[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'pacer-bench-failover-'));
   let zk: BenchZooKeeper | undefined;
+  let zkStarting: Promise<unknown> | undefined;
+  /** The pacers that serve, by address (the leader being killed is taken out). */
   const pacers = new Map<string, PacerProcess>();
+  /** Every pacer started that has not exited yet, serving or not: what the clean-up stops. */
+  const started = new Set<PacerProcess>();
+  /** Set when the clean-up starts: nothing is started after it (a run interrupted by a signal goes on until the process exits). */
+  let closing = false;
+  // The same clean-up at the end, on a failure and on SIGINT/SIGTERM (cleanUpOnSignals), registered before the first await.
+  const cleanup = runCleanup(async () => {
+    closing = true;
+    await Promise.all([...started].map((p) => p.stop('SIGTERM')));
+    await zk?.stop();
+    await zkStarting; // a ZooKeeper still starting is stopped by its onSpawned or by the line above, and then throws
+    rmSync(dir, { recursive: true, force: true });
+  });
   try {
-    zk = o.zk === undefined ? await startBenchZooKeeper() : undefined;
+    if (o.zk === undefined) {
+      const starting = startBenchZooKeeper({
+        onSpawned: (z) => {
+          zk = z;
+          if (closing) void z.stop();
+        },
+      });
+      zkStarting = starting.catch(() => undefined);
+      await starting;
+    }
     const zkUrl = `zk://${o.zk ?? zk?.connect ?? ''}/pacer-bench-failover-${process.pid}-${Date.now()}`;
     const start = async (): Promise<void> => {
+      if (closing) throw new Error('stopped: no pacer is started during the clean-up');
       const p = startPacer(dir, zkUrl, o.sessionTimeoutMs);
+      started.add(p);
+      void p.exited.then(() => started.delete(p));
       try {
         pacers.set(await p.address, p);
       } catch (err) {
@@ -177,9 +205,7 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
   } catch (err) {
     problems.push((err as Error).message);
   } finally {
-    await Promise.all([...pacers.values()].map((p) => p.stop('SIGTERM')));
-    await zk?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
   const sorted = [...failoverMs].sort((a, b) => a - b);
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
@@ -199,6 +225,7 @@ async function main(): Promise<number> {
     failovers: Number(arg('--failovers') ?? 20), sessionTimeoutMs: Number(arg('--session') ?? 3000),
     timeoutMs: Number(arg('--timeout') ?? 60_000), ...(arg('--zk') === undefined ? {} : { zk: arg('--zk') as string }),
   };
+  cleanUpOnSignals('bench:failover');
   const info = runInfo();
   console.log(`bench:failover  ${formatRunInfo(info)}`);
   console.log(`${options.failovers} failovers of 3 pacers (local cluster, one host), --zk_session_timeout ${options.sessionTimeoutMs}; leader killed with SIGKILL, timed to the first 201 of POST /v2/apps`);

@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
-import { exitOf, type PacerProcess, startPacerProcess, stderrReason } from './lib/pacer-process';
+import { cleanUpOnSignals, exitOf, type PacerProcess, runCleanup, startPacerProcess, stderrReason } from './lib/pacer-process';
 import { runBenchMain } from './lib/run-info';
 
 /**
@@ -17,7 +17,8 @@ import { runBenchMain } from './lib/run-info';
  * `GET /v2/tasks`, one process per task in the sandboxes — and reports the reasons when not. The
  * tasks ask for the smallest resources Marathon accepts (0.001 cpus, 0 MiB, no ports) so that the
  * agent's capacity is not what limits. Every process it started (pacer and the tasks, found
- * through their sandbox marker) is killed at the end, also on failure.
+ * through their sandbox marker) is killed and its temp directory removed at the end, also on
+ * failure, and also on SIGINT (Ctrl-C) or SIGTERM, after which it exits 130 or 143.
  *
  *   npm run bench:launch                                     # 10 apps × 100 tasks
  *   npm run bench:launch -- --apps 2 --instances 500
@@ -68,6 +69,13 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
   const tasks = o.apps * o.instances;
   const pacer = startPacer(dir, sandboxRoot, o.pacerArgs, o.nodeArgs ?? []);
   let stream: IncomingMessage | undefined;
+  // The same clean-up at the end, on a failure and on SIGINT/SIGTERM (cleanUpOnSignals), registered before the first await.
+  const cleanup = runCleanup(async () => {
+    stream?.destroy();
+    await pacer.stop();
+    await killTasks(sandboxRoot);
+    rmSync(dir, { recursive: true, force: true });
+  });
   try {
     const address = await pacer.address;
     const running = new Map<string, number>();
@@ -106,10 +114,7 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     problems.push((err as Error).message);
     return { tasks, requests: 0, runningOnStream: 0, runningInApi: 0, processes: 0, createMs: 0, firstRunningMs: 0, allRunningMs: 0, tasksPerSec: 0, steadyTasksPerSec: 0, problems };
   } finally {
-    stream?.destroy();
-    await pacer.stop();
-    await killTasks(sandboxRoot);
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
@@ -220,6 +225,7 @@ export function machineLine(): string {
 }
 
 async function main(): Promise<number> {
+  cleanUpOnSignals('bench:launch');
   const argv = process.argv.slice(2);
   const arg = (name: string): string | undefined => {
     const i = argv.indexOf(name);
