@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cleanUpOnSignals, type PacerProcess, runCleanup, startPacerProcess } from './lib/pacer-process';
+import { nearestRank } from './lib/quantile';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
 
@@ -208,9 +209,8 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
     await cleanup();
   }
   const sorted = [...failoverMs].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return {
-    failoverMs, phases, minMs: sorted[0] ?? 0, medianMs: at(0.5), p90Ms: at(0.9), maxMs: sorted[sorted.length - 1] ?? 0,
+    failoverMs, phases, minMs: sorted[0] ?? 0, medianMs: nearestRank(sorted, 0.5), p90Ms: nearestRank(sorted, 0.9), maxMs: sorted[sorted.length - 1] ?? 0,
     completed: failoverMs.length, problems,
   };
 }

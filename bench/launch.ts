@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
 import { cleanUpOnSignals, exitOf, type PacerProcess, runCleanup, startPacerProcess, stderrReason } from './lib/pacer-process';
+import { nearestRank } from './lib/quantile';
 import { runBenchMain } from './lib/run-info';
 
 /**
@@ -101,13 +102,15 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     if (runningInApi !== tasks) problems.push(`GET /v2/tasks shows ${runningInApi} running tasks, expected ${tasks}`);
     const processes = taskProcesses(sandboxRoot).length;
     if (processes !== tasks) problems.push(`${processes} task processes run in the sandboxes, expected ${tasks}`);
-    const p10 = times[Math.floor(times.length * 0.1)] ?? last;
-    const p90 = times[Math.floor(times.length * 0.9)] ?? last;
+    // By nearest rank, as every quantile the benchmarks print; the rate is that of the tasks that reached TASK_RUNNING after p10, up to p90.
+    const p10 = nearestRank(times, 0.1);
+    const p90 = nearestRank(times, 0.9);
+    const between = times.filter((at) => at > p10 && at <= p90).length;
     return {
       tasks, requests: answers.length, runningOnStream: running.size, runningInApi, processes,
       createMs: round(createMs), firstRunningMs: round((times[0] ?? last) - t0), allRunningMs: round(last - t0),
       tasksPerSec: Math.round(running.size / ((last - t0) / 1000)),
-      steadyTasksPerSec: p90 > p10 ? Math.round((Math.floor(times.length * 0.9) - Math.floor(times.length * 0.1)) / ((p90 - p10) / 1000)) : 0,
+      steadyTasksPerSec: p90 > p10 ? Math.round(between / ((p90 - p10) / 1000)) : 0,
       problems,
     };
   } catch (err) {
