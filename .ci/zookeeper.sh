@@ -5,11 +5,15 @@
 # Usage:
 #   eval "$(.ci/zookeeper.sh)"        # install if needed, start, wait until it answers `ruok`
 #   .ci/zookeeper.sh install          # only install (.ci/run does it in the background, early)
-#   .ci/zookeeper.sh stop             # stop the server started above (needs PACER_ZK_PID)
+#   .ci/zookeeper.sh stop             # stop the server started above and remove its directory
+#                                     # (needs PACER_ZK_PID; PACER_ZK_DIR for the directory)
 #
 # stdout carries only shell assignments for the caller to eval:
 #   export PACER_TEST_ZK=127.0.0.1:2181     # host:port the tests connect to (unset = tests skip)
 #   export PACER_ZK_PID=<pid>          # the server's JVM, for `stop`
+#   export PACER_ZK_DIR=<dir>          # its data and log directory (mktemp), which `stop` removes
+# A server that was already running (see below) is used, not started: no PID, no directory, and
+# `stop` leaves it alone. A start that fails removes the directory it made.
 # Progress and errors go to stderr. Bounded: the start-up wait is at most PACER_ZK_WAIT_S (60) s.
 # Knobs: PACER_ZK_PORT (2181). The server binds 127.0.0.1 only, keeps its data in a fresh temp
 # directory, and runs with its admin HTTP server off (it would otherwise take port 8080).
@@ -67,23 +71,57 @@ CFG
   local deadline=$((SECONDS + wait_s))
   until answers_ruok; do
     if ! kill -0 "$pid" 2>/dev/null; then
-      log "ZooKeeper exited during start-up; its log:"; tail -n 30 "$dir/zookeeper.log" >&2; return 1
+      log "ZooKeeper exited during start-up; its log:"; tail -n 30 "$dir/zookeeper.log" >&2
+      rm -rf -- "$dir"; return 1
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then
-      log "ZooKeeper did not answer ruok within ${wait_s}s"; kill "$pid" 2>/dev/null || true; return 1
+      log "ZooKeeper did not answer ruok within ${wait_s}s; its log:"; tail -n 30 "$dir/zookeeper.log" >&2
+      stop_pid "$pid"; rm -rf -- "$dir"; return 1
     fi
     sleep 0.5
   done
   log "ZooKeeper is up (pid $pid)"
   echo "export PACER_TEST_ZK=127.0.0.1:$port"
   echo "export PACER_ZK_PID=$pid"
+  echo "export PACER_ZK_DIR=$dir"
+}
+
+# SIGTERM to the JVM, and wait (at most 10 s) until it is gone; then SIGKILL, at most 5 s more.
+# Answers 0 once the process is gone.
+stop_pid() {
+  local pid="$1"
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 20); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  kill -KILL "$pid" 2>/dev/null || true
+  for _ in $(seq 10); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.5; done
+  return 1
+}
+
+# Removes PACER_ZK_DIR if it is a directory this script made: named pacer-zk.XXXXXX, holding the
+# zoo.cfg written above (its dataDir inside it). Anything else named there is left alone.
+remove_dir() {
+  local dir="${PACER_ZK_DIR:-}"
+  [ -n "$dir" ] || return 0
+  case "$(basename -- "$dir")" in
+    pacer-zk.??????) ;;
+    *) log "PACER_ZK_DIR=$dir is not a directory this script made: left alone"; return 0 ;;
+  esac
+  if [ -d "$dir" ] && grep -qxF "dataDir=$dir/data" "$dir/zoo.cfg" 2>/dev/null; then
+    rm -rf -- "$dir"
+    log "removed $dir"
+  elif [ -e "$dir" ]; then
+    log "$dir has no zoo.cfg of this script: left alone"
+  fi
 }
 
 if [ "${1:-start}" = "stop" ]; then
   [ -n "${PACER_ZK_PID:-}" ] || { log "PACER_ZK_PID is not set: nothing to stop"; exit 0; }
-  kill "$PACER_ZK_PID" 2>/dev/null || true
-  for _ in $(seq 20); do kill -0 "$PACER_ZK_PID" 2>/dev/null || break; sleep 0.5; done
-  log "stopped ZooKeeper (pid $PACER_ZK_PID)"
+  if stop_pid "$PACER_ZK_PID"; then
+    log "stopped ZooKeeper (pid $PACER_ZK_PID)"
+    remove_dir
+  else
+    log "ZooKeeper (pid $PACER_ZK_PID) is still running after SIGKILL: ${PACER_ZK_DIR:-its directory} left in place"
+  fi
   exit 0
 fi
 

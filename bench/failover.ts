@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
+import { type BenchUsage, readBenchArgs, UsageError } from './lib/bench-args';
+import { cleanUpOnSignals, type PacerProcess, runCleanup, startPacerProcess } from './lib/pacer-process';
+import { nearestRank } from './lib/quantile';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
 import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
 
@@ -17,12 +19,16 @@ import { startBenchZooKeeper, type BenchZooKeeper } from './lib/zookeeper';
  * there are always three.
  *
  * It checks that it did all of its work: every failover ended with a 201 from a leader other
- * than the one killed, within `--timeout`, and at the end every app written survived every later
- * failover (`GET /v2/apps` lists them all). Target (issue 16): ≤ 5 s with a 3 s session timeout.
+ * than the one killed, within `--timeout` seconds, and at the end every app written survived every
+ * later failover (`GET /v2/apps` lists them all). Target (issue 16): ≤ 5 s with a 3 s session
+ * timeout. Its pacers and its ZooKeeper are stopped and its temp directories removed at the end,
+ * also on failure, and also on SIGINT (Ctrl-C) or SIGTERM, after which it exits 130 or 143.
  *
  *   npm run bench:failover                       # 20 failovers
  *   npm run bench:failover -- --failovers 50 --session 3000
  *   npm run bench:failover -- --zk 127.0.0.1:2181
+ *   npm run bench:failover -- --failovers 1      # the smallest run
+ *   npm run bench:failover -- --help
  */
 
 /** What to run. */
@@ -109,12 +115,38 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
   const phases: { electedMs?: number; loadedMs?: number }[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'pacer-bench-failover-'));
   let zk: BenchZooKeeper | undefined;
+  let zkStarting: Promise<unknown> | undefined;
+  /** The pacers that serve, by address (the leader being killed is taken out). */
   const pacers = new Map<string, PacerProcess>();
+  /** Every pacer started that has not exited yet, serving or not: what the clean-up stops. */
+  const started = new Set<PacerProcess>();
+  /** Set when the clean-up starts: nothing is started after it (a run interrupted by a signal goes on until the process exits). */
+  let closing = false;
+  // The same clean-up at the end, on a failure and on SIGINT/SIGTERM (cleanUpOnSignals), registered before the first await.
+  const cleanup = runCleanup(async () => {
+    closing = true;
+    await Promise.all([...started].map((p) => p.stop('SIGTERM')));
+    await zk?.stop();
+    await zkStarting; // a ZooKeeper still starting is stopped by its onSpawned or by the line above, and then throws
+    rmSync(dir, { recursive: true, force: true });
+  });
   try {
-    zk = o.zk === undefined ? await startBenchZooKeeper() : undefined;
+    if (o.zk === undefined) {
+      const starting = startBenchZooKeeper({
+        onSpawned: (z) => {
+          zk = z;
+          if (closing) void z.stop();
+        },
+      });
+      zkStarting = starting.catch(() => undefined);
+      await starting;
+    }
     const zkUrl = `zk://${o.zk ?? zk?.connect ?? ''}/pacer-bench-failover-${process.pid}-${Date.now()}`;
     const start = async (): Promise<void> => {
+      if (closing) throw new Error('stopped: no pacer is started during the clean-up');
       const p = startPacer(dir, zkUrl, o.sessionTimeoutMs);
+      started.add(p);
+      void p.exited.then(() => started.delete(p));
       try {
         pacers.set(await p.address, p);
       } catch (err) {
@@ -127,7 +159,7 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
     for (let n = 1; n <= o.failovers; n++) {
       const leader = await agreedLeader([...pacers.keys()], o.timeoutMs);
       if (leader === undefined) {
-        problems.push(`failover ${n}: the three pacers did not agree on a leader within ${o.timeoutMs} ms`);
+        problems.push(`failover ${n}: the three pacers did not agree on a leader within ${o.timeoutMs / 1000} s`);
         break;
       }
       const victim = pacers.get(leader) as PacerProcess;
@@ -154,7 +186,7 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       await victim.exited;
       if (accepted === undefined) {
         const tails = survivors.map((a) => `${a}${pacers.get(a)?.child.exitCode === null ? '' : ' (exited)'}: ${(pacers.get(a)?.stderr() ?? '').trim().split('\n').slice(-3).join(' | ')}`);
-        problems.push(`failover ${n}: no write accepted within ${o.timeoutMs} ms of the kill; the survivors' last log lines: ${tails.join(' ;; ')}`);
+        problems.push(`failover ${n}: no write accepted within ${o.timeoutMs / 1000} s of the kill; the survivors' last log lines: ${tails.join(' ;; ')}`);
         break;
       }
       failoverMs.push(Math.round(accepted));
@@ -177,31 +209,53 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
   } catch (err) {
     problems.push((err as Error).message);
   } finally {
-    await Promise.all([...pacers.values()].map((p) => p.stop('SIGTERM')));
-    await zk?.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
   const sorted = [...failoverMs].sort((a, b) => a - b);
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
   return {
-    failoverMs, phases, minMs: sorted[0] ?? 0, medianMs: at(0.5), p90Ms: at(0.9), maxMs: sorted[sorted.length - 1] ?? 0,
+    failoverMs, phases, minMs: sorted[0] ?? 0, medianMs: nearestRank(sorted, 0.5), p90Ms: nearestRank(sorted, 0.9), maxMs: sorted[sorted.length - 1] ?? 0,
     completed: failoverMs.length, problems,
   };
 }
 
+/** bench:failover's command line (`--timeout` in seconds, as bench:launch's and bench:scale-lag's). */
+export const FAILOVER_USAGE: BenchUsage = {
+  name: 'bench:failover',
+  summary: 'Three pacers on ZooKeeper: the leader killed -9 again and again, each time timed until a survivor accepts a write.',
+  options: {
+    failovers: { kind: 'int', help: 'leader kills, one after the other', default: 20, min: 1 },
+    session: { kind: 'int', help: "each pacer's --zk_session_timeout, ms", default: 3000, min: 1000, max: 600_000 },
+    timeout: { kind: 'number', help: 'seconds one failover may take (and the pacers to agree on a leader) before the run fails', default: 60, min: 1 },
+    zk: { kind: 'string', help: "host:port of a running ZooKeeper (several: host:port,host:port); without it one is started from Debian's zookeeper package for the run" },
+  },
+};
+
+/** `host:port` (a name, an IPv4 address or a bracketed IPv6 one), one or more, separated by commas. */
+const ZK_HOST_PORT = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/;
+
+function isHostPort(text: string): boolean {
+  const port = Number(ZK_HOST_PORT.exec(text)?.[1]);
+  return port >= 1 && port <= 65_535;
+}
+
+/** The options of a command line; a {@link UsageError} (one line, exit 2) for one it cannot run. */
+export function failoverOptions(argv: readonly string[]): FailoverBenchOptions {
+  const args = readBenchArgs(FAILOVER_USAGE, argv);
+  const zk = args.text('zk');
+  if (zk !== undefined && !zk.split(',').every(isHostPort)) {
+    throw new UsageError(`--zk must be host:port of a running ZooKeeper, or several separated by commas (got '${zk}')`);
+  }
+  return {
+    failovers: args.int('failovers'), sessionTimeoutMs: args.int('session'), timeoutMs: Math.round(args.int('timeout') * 1000), ...(zk === undefined ? {} : { zk }),
+  };
+}
+
 async function main(): Promise<number> {
-  const argv = process.argv.slice(2);
-  const arg = (name: string): string | undefined => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const options: FailoverBenchOptions = {
-    failovers: Number(arg('--failovers') ?? 20), sessionTimeoutMs: Number(arg('--session') ?? 3000),
-    timeoutMs: Number(arg('--timeout') ?? 60_000), ...(arg('--zk') === undefined ? {} : { zk: arg('--zk') as string }),
-  };
+  const options = failoverOptions(process.argv.slice(2));
+  cleanUpOnSignals('bench:failover');
   const info = runInfo();
   console.log(`bench:failover  ${formatRunInfo(info)}`);
-  console.log(`${options.failovers} failovers of 3 pacers (local cluster, one host), --zk_session_timeout ${options.sessionTimeoutMs}; leader killed with SIGKILL, timed to the first 201 of POST /v2/apps`);
+  console.log(`${options.failovers} failovers of 3 pacers (local cluster, one host), --zk_session_timeout ${options.sessionTimeoutMs}, --timeout ${options.timeoutMs / 1000} s; leader killed with SIGKILL, timed to the first 201 of POST /v2/apps`);
   const r = await runFailoverBench(options);
   console.log(`completed ${r.completed}: min ${r.minMs} ms, median ${r.medianMs} ms, p90 ${r.p90Ms} ms, max ${r.maxMs} ms; target ≤ 5000 ms ${r.maxMs <= 5000 && r.completed > 0 ? 'met by every failover' : `met by ${r.failoverMs.filter((ms) => ms <= 5000).length} of ${r.completed}`}`);
   return finishRun('bench:failover', 'bench/results/failover.json', info, { options, ...r }, r.problems);

@@ -4,7 +4,8 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
-import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
+import { cleanUpOnSignals, exitOf, type PacerProcess, runCleanup, startPacerProcess, stderrReason } from './lib/pacer-process';
+import { nearestRank } from './lib/quantile';
 import { runBenchMain } from './lib/run-info';
 import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 
@@ -18,7 +19,8 @@ import { type BenchUsage, readBenchArgs } from './lib/bench-args';
  * `GET /v2/tasks`, one process per task in the sandboxes — and reports the reasons when not. The
  * tasks ask for the smallest resources Marathon accepts (0.001 cpus, 0 MiB, no ports) so that the
  * agent's capacity is not what limits. Every process it started (pacer and the tasks, found
- * through their sandbox marker) is killed at the end, also on failure.
+ * through their sandbox marker) is killed and its temp directory removed at the end, also on
+ * failure, and also on SIGINT (Ctrl-C) or SIGTERM, after which it exits 130 or 143.
  *
  *   npm run bench:launch                                     # 10 apps × 100 tasks
  *   npm run bench:launch -- --apps 2 --instances 500
@@ -69,6 +71,13 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
   const tasks = o.apps * o.instances;
   const pacer = startPacer(dir, sandboxRoot, o.pacerArgs, o.nodeArgs ?? []);
   let stream: IncomingMessage | undefined;
+  // The same clean-up at the end, on a failure and on SIGINT/SIGTERM (cleanUpOnSignals), registered before the first await.
+  const cleanup = runCleanup(async () => {
+    stream?.destroy();
+    await pacer.stop();
+    await killTasks(sandboxRoot);
+    rmSync(dir, { recursive: true, force: true });
+  });
   try {
     const address = await pacer.address;
     const running = new Map<string, number>();
@@ -83,7 +92,7 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     for (const a of answers) if (a.status < 200 || a.status > 299) problems.push(`${a.what} answered ${a.status}: ${a.body.slice(0, 200)}`);
     const deadline = t0 + o.timeoutMs;
     while (running.size < tasks && performance.now() < deadline && pacer.child.exitCode === null) await sleep(20);
-    if (pacer.child.exitCode !== null) problems.push(`pacer exited (${pacer.child.exitCode}): ${pacer.stderr().slice(-500)}`);
+    if (pacer.child.exitCode !== null) problems.push(`pacer exited (${exitOf(pacer.child)}): ${stderrReason(pacer.stderr())}`);
     if (running.size < tasks) problems.push(`only ${running.size} of ${tasks} tasks reached TASK_RUNNING within ${Math.round(o.timeoutMs / 1000)} s`);
     const times = [...running.values()].sort((a, b) => a - b);
     const last = times.at(-1) ?? performance.now();
@@ -94,23 +103,22 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     if (runningInApi !== tasks) problems.push(`GET /v2/tasks shows ${runningInApi} running tasks, expected ${tasks}`);
     const processes = taskProcesses(sandboxRoot).length;
     if (processes !== tasks) problems.push(`${processes} task processes run in the sandboxes, expected ${tasks}`);
-    const p10 = times[Math.floor(times.length * 0.1)] ?? last;
-    const p90 = times[Math.floor(times.length * 0.9)] ?? last;
+    // By nearest rank, as every quantile the benchmarks print; the rate is that of the tasks that reached TASK_RUNNING after p10, up to p90.
+    const p10 = nearestRank(times, 0.1);
+    const p90 = nearestRank(times, 0.9);
+    const between = times.filter((at) => at > p10 && at <= p90).length;
     return {
       tasks, requests: answers.length, runningOnStream: running.size, runningInApi, processes,
       createMs: round(createMs), firstRunningMs: round((times[0] ?? last) - t0), allRunningMs: round(last - t0),
       tasksPerSec: Math.round(running.size / ((last - t0) / 1000)),
-      steadyTasksPerSec: p90 > p10 ? Math.round((Math.floor(times.length * 0.9) - Math.floor(times.length * 0.1)) / ((p90 - p10) / 1000)) : 0,
+      steadyTasksPerSec: p90 > p10 ? Math.round(between / ((p90 - p10) / 1000)) : 0,
       problems,
     };
   } catch (err) {
     problems.push((err as Error).message);
     return { tasks, requests: 0, runningOnStream: 0, runningInApi: 0, processes: 0, createMs: 0, firstRunningMs: 0, allRunningMs: 0, tasksPerSec: 0, steadyTasksPerSec: 0, problems };
   } finally {
-    stream?.destroy();
-    await pacer.stop();
-    await killTasks(sandboxRoot);
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
@@ -235,6 +243,7 @@ export const LAUNCH_USAGE: BenchUsage = {
 
 async function main(): Promise<number> {
   const args = readBenchArgs(LAUNCH_USAGE, process.argv.slice(2));
+  cleanUpOnSignals('bench:launch');
   const apps = args.int('apps');
   const instances = args.int('instances');
   const pacerArgs = (args.text('pacer') ?? '').split(/\s+/).filter((a) => a !== '');

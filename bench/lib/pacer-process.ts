@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/runtime/package-root';
 
@@ -50,8 +51,8 @@ export function startPacerProcess(options: PacerProcessOptions): PacerProcess {
       const m = STARTUP.exec(err);
       if (m?.[1] !== undefined) resolve(m[1]);
     });
-    void exited.then(() => reject(new Error(`pacer exited before serving: ${err.slice(-1000)}`)));
-    setTimeout(() => reject(new Error(`pacer did not start within ${options.startTimeoutMs / 1000} s: ${err.slice(-1000)}`)), options.startTimeoutMs).unref();
+    void exited.then(() => reject(new Error(`pacer exited before serving (${exitOf(child)}): ${stderrReason(err)}`)));
+    setTimeout(() => reject(new Error(`pacer did not start within ${options.startTimeoutMs / 1000} s: ${stderrReason(err)}`)), options.startTimeoutMs).unref();
   });
   address.catch(() => undefined);
   return {
@@ -64,4 +65,73 @@ export function startPacerProcess(options: PacerProcessOptions): PacerProcess {
       clearTimeout(timer);
     },
   };
+}
+
+/** How a child exited: `exit 1`, `SIGKILL`, or `running`. */
+export function exitOf(child: ChildProcess): string {
+  if (child.signalCode !== null) return child.signalCode;
+  return child.exitCode === null ? 'running' : `exit ${child.exitCode}`;
+}
+
+/** How many of pacer's last stderr lines {@link stderrReason} adds after its error line, and how much of each. */
+const TAIL_LINES = 3;
+const TAIL_LINE_CHARS = 200;
+
+/**
+ * Why pacer failed, from its stderr, for one problem line: its own error line first — the first
+ * line that starts with `pacer:` (`pacer: unknown option --bogus_flag`, `pacer: cannot start: …`,
+ * which main.ts writes before its usage text or after its log), or, without one, the first line
+ * that is not empty — then its last few other lines (each cut short), which tell what it was
+ * doing. The end of stderr alone would be the end of a usage text or an unrelated log record.
+ */
+export function stderrReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+  if (lines.length === 0) return '(nothing on stderr)';
+  const cause = lines.find((l) => l.startsWith('pacer:')) ?? lines[0];
+  const tail = lines.filter((l) => l !== cause).slice(-TAIL_LINES).map((l) => l.trim()).map((l) => (l.length > TAIL_LINE_CHARS ? `${l.slice(0, TAIL_LINE_CHARS)}…` : l));
+  return tail.length === 0 ? cause : `${cause} (its last lines: ${tail.join(' | ')})`;
+}
+
+/** The clean-ups of the runs in progress, for {@link cleanUpOnSignals}. */
+const activeCleanups = new Set<() => Promise<void>>();
+
+/**
+ * What a run must undo (stop the processes it started, remove its temp directories), made safe to
+ * call more than once: the first call runs `steps`, every later one gets the same promise. Until
+ * it has run, it is also what {@link cleanUpOnSignals} runs on SIGINT or SIGTERM, so a run cut
+ * short by Ctrl-C cleans up exactly as a run that failed. Register it as soon as there is
+ * something to undo, before the first `await`, and call it in the run's `finally`.
+ */
+export function runCleanup(steps: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  const cleanup = (): Promise<void> => {
+    done ??= steps().catch((err: unknown) => {
+      console.error(`clean-up failed: ${(err as Error).message}`);
+    }).finally(() => activeCleanups.delete(cleanup));
+    return done;
+  };
+  activeCleanups.add(cleanup);
+  return cleanup;
+}
+
+/**
+ * A benchmark's SIGINT and SIGTERM (Ctrl-C, `kill`): instead of dying at once, leaving pacer, its
+ * task processes, ZooKeeper and the temp directories behind, it says so on stderr, runs the
+ * clean-up of every run in progress ({@link runCleanup}; each is bounded: SIGKILL after 10 s) and
+ * exits 128 + the signal's number (130, 143). A signal that comes during the clean-up is
+ * ignored: the clean-up finishes. For a benchmark's `main`, not for tests that call its run.
+ */
+export function cleanUpOnSignals(name: string): void {
+  let first: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (first !== undefined) {
+      console.error(`${name}: ${signal} during the clean-up: it finishes first (bounded)`);
+      return;
+    }
+    first = signal;
+    console.error(`${name}: ${signal}: stopping what it started and removing its temp directories`);
+    void Promise.all([...activeCleanups].map((c) => c())).then(() => process.exit(128 + constants.signals[signal]));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

@@ -16,18 +16,25 @@ export interface BenchZooKeeper {
 /**
  * Starts a standalone ZooKeeper from Debian's package on 127.0.0.1 and a free port (tick 1 s, as
  * .ci/zookeeper.sh: sessions of 2 s to 20 s), its data in a fresh temp directory; resolves once
- * it answers `ruok` (at most `waitMs`). Throws when the package is not installed.
+ * it answers `ruok` (at most `waitMs`). Throws when the package is not installed. `onSpawned`
+ * gets the server as soon as its process and directory exist, before the wait for `ruok`, so
+ * that a benchmark interrupted meanwhile can stop it (its `stop` works at any time and more than
+ * once; a server stopped during the wait makes this throw).
  */
-export async function startBenchZooKeeper(waitMs = 60_000): Promise<BenchZooKeeper> {
+export async function startBenchZooKeeper(options: { readonly waitMs?: number; readonly onSpawned?: (zk: BenchZooKeeper) => void } = {}): Promise<BenchZooKeeper> {
+  const waitMs = options.waitMs ?? 60_000;
   if (!existsSync(JAR)) throw new Error(`no ${JAR}: install Debian's zookeeper package, or pass --zk host:port of a running ZooKeeper`);
-  const dir = mkdtempSync(join(tmpdir(), 'pacer-bench-zk-'));
   const port = await freePort();
+  // From here to the spawn and onSpawned nothing waits: the directory is never left without a stop that removes it.
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-bench-zk-'));
   writeFileSync(join(dir, 'zoo.cfg'), [
     'tickTime=1000', `dataDir=${join(dir, 'data')}`, `clientPort=${port}`, 'clientPortAddress=127.0.0.1', 'maxClientCnxns=0',
     'admin.enableServer=false', '4lw.commands.whitelist=ruok', '',
   ].join('\n'));
   const child = spawn('java', ['-Xmx256m', `-Dzookeeper.log.dir=${dir}`, '-cp', JAR, 'org.apache.zookeeper.server.ZooKeeperServerMain', join(dir, 'zoo.cfg')], { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // No java at all: 'error' (which would otherwise throw) and exitCode -2, no 'exit'; the wait below sees the exit code.
+  child.on('error', () => undefined);
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
@@ -37,15 +44,17 @@ export async function startBenchZooKeeper(waitMs = 60_000): Promise<BenchZooKeep
     }
     rmSync(dir, { recursive: true, force: true });
   };
+  const zk: BenchZooKeeper = { connect: `127.0.0.1:${port}`, stop };
+  options.onSpawned?.(zk);
   const deadline = Date.now() + waitMs;
   while (!(await answersRuok(port))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       await stop();
-      throw new Error(`ZooKeeper on 127.0.0.1:${port} did not answer ruok within ${waitMs} ms`);
+      throw new Error(`ZooKeeper on 127.0.0.1:${port} did not answer ruok within ${waitMs} ms${child.exitCode !== null || child.signalCode !== null ? ' (it exited)' : ''}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { connect: `127.0.0.1:${port}`, stop };
+  return zk;
 }
 
 /** A TCP port free on 127.0.0.1 now (for a throw-away server; also used by test/harness/zookeeper-server.ts). */
