@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -12,6 +12,7 @@ import { PATIENCE_MS } from '../harness/wait';
 const sim = runSimCli;
 
 const dir = mkdtempSync(join(tmpdir(), 'pacer-cli-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string): string => {
   const p = join(dir, name);
   writeFileSync(p, text);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,7 @@ const skip = chromiumSkip();
 
 t.test('the HTML report of partition.yaml shows the partition and the replacement instance', { skip, timeout: 180_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-report-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const report = join(dir, 'partition.html');
   // Relative, as a user types it (the report shows the replay command); tap runs tests in the repository.
   const run = runSimCli(['scenarios/partition.yaml', '--report', report]);
@@ -69,6 +70,7 @@ t.test('the HTML report of partition.yaml shows the partition and the replacemen
 
 t.test('instances waiting for an offer are one row per app, with how many wait, ending where they were dropped', { skip, timeout: 180_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-report-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const scenario = join(dir, 'drop.yaml');
   writeFileSync(scenario, [
     'name: drop', 'seed: 1', 'duration: 2m', 'cluster:', '  agents:', '    - { count: 1, resources: { cpus: 3, mem: 1024 } }', 'timeline:',

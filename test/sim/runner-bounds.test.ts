@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -59,6 +59,7 @@ for (const extra of [0, 1]) {
 
 t.test('the swarm command runs in-process: summary line, exit code, --dump', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-swarm-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const io = (out: string[]) => ({
     readFile: (p: string) => readFileSync(p, 'utf8'),
     writeFile: (p: string, text: string) => writeFileSync(p, text),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -30,6 +30,7 @@ function withoutLines(s: Scenario): Scenario {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'pacer-swarm-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 t.test(`bounded swarm: seeds 0–${SWARM_SEEDS - 1} keep every invariant`, async (t) => {
   const result = runSwarm({ seeds: SWARM_SEEDS, from: 0, wallClockMs: () => performance.now() });
