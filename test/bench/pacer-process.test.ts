@@ -1,5 +1,6 @@
 import t from 'tap';
-import { runCleanup, startPacerProcess, stderrReason } from '../../bench/lib/pacer-process';
+import { startPacerProcess, stderrReason } from '../../bench/lib/pacer-process';
+import { runCleanup } from '../../bench/lib/run-cleanup';
 import { within } from '../harness/wait';
 
 // How a benchmark says why pacer did not start (bench/lib/pacer-process.ts): pacer's own error
