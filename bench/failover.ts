@@ -247,7 +247,7 @@ export function failoverOptions(argv: readonly string[]): FailoverBenchOptions {
     throw new UsageError(`--zk must be host:port of a running ZooKeeper, or several separated by commas (got '${zk}')`);
   }
   return {
-    failovers: args.int('failovers'), sessionTimeoutMs: args.int('session'), timeoutMs: Math.round(args.int('timeout') * 1000), ...(zk === undefined ? {} : { zk }),
+    failovers: args.int('failovers'), sessionTimeoutMs: args.int('session'), timeoutMs: Math.round(args.number('timeout') * 1000), ...(zk === undefined ? {} : { zk }),
   };
 }
 
