@@ -10,6 +10,7 @@ import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
 import { WHOLE_ROOT_GROUP_ID } from '../groups/changed-group-id';
+import type { GroupResult } from '../groups/group-result';
 import { uuidFrom } from '../kernel/ids';
 
 type KillCommand = Extract<Command, { type: 'killInstances' }>;
@@ -26,33 +27,17 @@ type KillAndScaleCommand = Extract<Command, { type: 'killAndScale' }>;
 export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandResult {
   const found = victimsOf(ctx, cmd.runSpecId, cmd.instanceIds);
   if (!('rs' in found)) return found;
+  if (cmd.scale) return killAndLower(ctx, [found], cmd.force === true);
   const { rs, victims } = found;
-  if (cmd.scale && victims.length === 0) return nothingToScale(ctx);
-  const lockedBy = cmd.scale && cmd.force !== true ? ctx.deployments.holding(rs.spec.id) : [];
-  if (lockedBy.length > 0) {
-    return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
-  }
-  const goal = cmd.scale || cmd.wipe ? 'Decommissioned' : 'Running';
-  // Counted before the kills, which change the victims' goals.
-  const lowered = victims.filter(lowersTarget).length;
+  const goal = cmd.wipe ? 'Decommissioned' : 'Running';
   for (const inst of victims) killInstance(ctx, rs, inst, 'user', goal);
-  if (!cmd.scale) {
-    converge(ctx, rs);
-    return { ok: true };
-  }
-  if (lowered === 0) return nothingToScale(ctx);
-  // Kill-and-scale: the victims are already going; a scale-only deployment records the new count.
-  const current = findRunSpec(ctx.state.root, rs.spec.id) ?? rs.spec;
-  const scaled = withInstances(current, Math.max(0, current.instances - lowered), versionAfter(ctx.clock.nowMs(), ctx.state.root.version));
-  return deployChange(ctx, ctx.groups.withRunSpec(ctx.state.root, scaled, scaled.version), true, WHOLE_ROOT_GROUP_ID);
+  converge(ctx, rs);
+  return { ok: true };
 }
 
 /**
  * Kill-and-scale across run specs as one deployment (Marathon's `/v2/tasks/delete?scale=true`,
- * fact 58): every id is checked first and every lock (unless `force`), so a refused command kills
- * nothing; then the victims are killed, and one root with every target lowered by its number of
- * victims is deployed as a single scale-only plan. Nothing to kill: nothing changes
- * ({@link nothingToScale}).
+ * fact 58), as {@link killAndLower} does it.
  */
 export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): CommandResult {
   const plan: Victims[] = [];
@@ -61,26 +46,47 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
     if (!('rs' in found)) return found;
     plan.push(found);
   }
+  return killAndLower(ctx, plan, cmd.force === true);
+}
+
+/**
+ * Kills the victims and lowers each run spec's target by its victims that count
+ * ({@link lowersTarget}), as one scale-only deployment of one new root. The new root is made
+ * first: a refused command kills nothing. Unless `force`, a run spec a running deployment holds
+ * refuses it (fact 48), and as Marathon does for any change refused so (fact 7), the deployment
+ * manager is given the new root to refuse: it reports the refused plan failed
+ * (`deployment_failed`) and the change (`group_change_failed`). Nothing to kill, or nothing that
+ * lowers a target: nothing changes ({@link nothingToScale}).
+ */
+function killAndLower(ctx: CommandContext, plan: readonly Victims[], force: boolean): CommandResult {
   if (plan.every(({ victims }) => victims.length === 0)) return nothingToScale(ctx);
-  // Counted before the kills, which change the victims' goals.
-  const lowered = plan.map(({ victims }) => victims.filter(lowersTarget).length);
-  const lockedBy = cmd.force === true ? [] : [...new Set(plan.flatMap(({ rs }) => ctx.deployments.holding(rs.spec.id)))];
+  const lowered = loweredRoot(ctx, plan);
+  if (!lowered.ok) return { ok: false, error: 'invalid', message: lowered.message };
+  const lockedBy = force ? [] : [...new Set(plan.flatMap(({ rs }) => ctx.deployments.holding(rs.spec.id)))];
   if (lockedBy.length > 0) {
+    if (lowered.root !== ctx.state.root) return deployChange(ctx, lowered, false, WHOLE_ROOT_GROUP_ID);
     return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
   }
+  for (const { rs, victims } of plan) for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
+  if (lowered.root === ctx.state.root) return nothingToScale(ctx);
+  // The victims are already going; the scale-only deployment records the new counts.
+  return deployChange(ctx, lowered, true, WHOLE_ROOT_GROUP_ID);
+}
+
+/** The root with each run spec's target lowered by its victims that count, at one new version (the root itself when none counts). */
+function loweredRoot(ctx: CommandContext, plan: readonly Victims[]): GroupResult {
   let root = ctx.state.root;
   const version = versionAfter(ctx.clock.nowMs(), root.version);
-  for (const [i, { rs, victims }] of plan.entries()) {
-    for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
-    if (lowered[i] === 0) continue;
+  for (const { rs, victims } of plan) {
+    const count = victims.filter(lowersTarget).length;
+    if (count === 0) continue;
     const current = findRunSpec(root, rs.spec.id) ?? rs.spec;
-    const scaled = withInstances(current, Math.max(0, current.instances - lowered[i]), version);
+    const scaled = withInstances(current, Math.max(0, current.instances - count), version);
     const next = ctx.groups.withRunSpec(root, scaled, scaled.version);
-    if (!next.ok) return { ok: false, error: 'invalid', message: next.message };
+    if (!next.ok) return next;
     root = next.root;
   }
-  if (root === ctx.state.root) return nothingToScale(ctx);
-  return deployChange(ctx, { ok: true, root }, true, WHOLE_ROOT_GROUP_ID);
+  return { ok: true, root };
 }
 
 /**

@@ -7,7 +7,8 @@ import { body, launchRunning } from './tasks-fixture';
  * Kill-and-scale under a lock, through every route that does it (facts 48, 55, 56, 58): Marathon's
  * `force` defaults to false, so while a deployment holds the app the request is refused with 409
  * and the locking deployments, and nothing is killed; with `force=true` the held deployment is
- * canceled and the kill-and-scale goes through. (pacer once killed first and deployed with force,
+ * canceled and the kill-and-scale goes through. The refused plan is reported failed
+ * (`deployment_failed`, then `group_change_failed`), as for any change refused for a lock (fact 7). (pacer once killed first and deployed with force,
  * silently canceling e.g. a rolling restart; test/unit/scheduler/deployments/executor.test.ts has
  * the core's side.)
  */
@@ -56,7 +57,11 @@ for (const route of routes) {
     t.match(body(res), { message: /App is locked by one or more deployments\. Override with the option '\?force=true'/, deployments: [{ id: restartId }] });
     t.same(fx.harness.calls('kill'), [], 'nothing killed');
     t.same(runningIds(fx), [restartId], 'the rolling restart goes on');
-    t.same(fx.harness.events('deployment_failed'), [], 'nothing canceled');
+    const failed = fx.harness.events('deployment_failed');
+    t.notOk(failed.some((e) => e.id === restartId), 'nothing canceled');
+    // As Marathon does for a change refused so (fact 7): the refused plan fails, then the change.
+    t.match(failed, [{ reason: /locked/, plan: { steps: [{ actions: [{ action: 'ScaleApplication', app: '/web' }] }] } }], 'the refused kill-and-scale plan is reported failed');
+    t.match(fx.harness.events('group_change_failed'), [{ groupId: '/', reason: /locked/ }]);
     t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2, 'the target is unchanged');
   });
 
