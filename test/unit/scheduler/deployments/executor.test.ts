@@ -795,7 +795,10 @@ for (const row of killRows) {
       t.match(result, { ok: true });
       t.same(kills(h), [old[0].taskId], 'the instance is killed');
     }
-    t.same(h.events('deployment_failed').map((e) => e.id), row.canceled ? [deploymentId] : [], row.canceled ? 'the rolling restart is canceled' : 'nothing canceled');
+    const failed = h.events('deployment_failed').map((e) => e.id);
+    t.equal(failed.includes(deploymentId), row.canceled, row.canceled ? 'the rolling restart is canceled' : 'nothing canceled');
+    // A refused kill-and-scale fails its own plan, as any change refused for a lock (fact 7).
+    t.equal(failed.filter((id) => id !== deploymentId).length, row.locked ? 1 : 0, row.locked ? 'the refused plan is reported failed' : 'no other plan fails');
     t.equal(running(h).includes(deploymentId), !row.canceled, row.canceled ? 'the restart is gone' : 'the rolling restart goes on');
   });
 }
