@@ -1,9 +1,8 @@
 import type { ApiDeps } from '../api-deps';
 import { isoTime, type CheckState } from '../../scheduler/index';
-import type { Condition } from '../../scheduler/model/condition';
+import { type Condition, isActiveCondition } from '../../scheduler/model/condition';
 import type { Instance, Task } from '../../scheduler/model/instance';
 import type { TaskState } from '../../scheduler/model/task-state';
-import { isActiveCondition } from './active-condition';
 
 /** Options of {@link taskJson}. */
 export interface TaskJsonOptions {

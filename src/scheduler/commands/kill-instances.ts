@@ -1,6 +1,6 @@
 import type { CommandContext } from './command-context';
 import { converge } from '../instances/converge';
-import { isActive } from '../instances/instance-tracker';
+import { isActiveCondition } from '../model/condition';
 import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
@@ -50,7 +50,7 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
 }
 
 /**
- * Kills the victims and lowers each run spec's target by its victims that count
+ * Kills the active victims and lowers each run spec's target by those that count
  * ({@link lowersTarget}), as one scale-only deployment of one new root. The new root is made
  * first: a refused command kills nothing. Unless `force`, a run spec a running deployment holds
  * refuses it (fact 48), and as Marathon does for any change refused so (fact 7), the deployment
@@ -58,7 +58,10 @@ export function killAndScale(ctx: CommandContext, cmd: KillAndScaleCommand): Com
  * (`deployment_failed`) and the change (`group_change_failed`). Nothing to kill, or nothing that
  * lowers a target: nothing changes ({@link nothingToScale}).
  */
-function killAndLower(ctx: CommandContext, plan: readonly Victims[], force: boolean): CommandResult {
+function killAndLower(ctx: CommandContext, named: readonly Victims[], force: boolean): CommandResult {
+  // Only an active instance has a task to kill (as the API's kill routes pick them): one waiting
+  // to relaunch (Scheduled, named by the id of its ended task) is left as it is.
+  const plan = named.map(({ rs, victims }) => ({ rs, victims: victims.filter((i) => isActiveCondition(i.condition)) }));
   if (plan.every(({ victims }) => victims.length === 0)) return nothingToScale(ctx);
   const lowered = loweredRoot(ctx, plan);
   if (!lowered.ok) return { ok: false, error: 'invalid', message: lowered.message };
@@ -90,14 +93,17 @@ function loweredRoot(ctx: CommandContext, plan: readonly Victims[]): GroupResult
 }
 
 /**
- * Whether killing this instance with `scale` lowers its run spec's target: only an instance that
- * fills it (active: goal Running, not terminal, not replaced as unreachable) and is not being
- * killed already counts. Marathon's kill-and-scale counts `isActive && !isKilling` the same way
- * (TaskKiller, fact 55), so a second kill-and-scale of a task still in its grace period, or one
- * named twice, does not lower `instances` again and bring healthy instances down with it.
+ * Whether killing this instance with `scale` lowers its run spec's target. Marathon counts a
+ * victim that is active and not being killed (`isActive && !isKilling`, TaskKiller, fact 55): a
+ * Scheduled instance, waiting to relaunch, does not count. pacer counts one such victim only while
+ * its goal is still Running as well, a deliberate step past Marathon: an instance already being
+ * killed by pacer (a kill-and-scale or a scale-down, its goal Decommissioned) stays Running on a
+ * cluster that sends no TASK_KILLING (the local cluster, a Mesos agent without the capability)
+ * until its grace period ends, and a second kill-and-scale of it must not lower `instances` again
+ * and bring healthy instances down with it.
  */
 function lowersTarget(inst: Instance): boolean {
-  return isActive(inst) && inst.condition !== 'Killing';
+  return inst.goal === 'Running' && isActiveCondition(inst.condition) && inst.condition !== 'Killing';
 }
 
 /**

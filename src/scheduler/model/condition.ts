@@ -106,3 +106,15 @@ export function combineTaskConditions(conditions: readonly Condition[]): Conditi
   }
   return conditions[0];
 }
+
+/** Conditions Marathon counts as active (its `Condition.Active` set: a task exists or is starting). */
+const ACTIVE: ReadonlySet<Condition> = new Set<Condition>(['Provisioned', 'Staging', 'Starting', 'Running', 'Killing', 'Unreachable']);
+
+/**
+ * Whether a task in `condition` is active in Marathon's sense: the task JSON then carries
+ * `stagedAt`/`version`/`ports` (fact 40), the kill endpoints have a task to kill, and a
+ * kill-and-scale may count it (commands/kill-instances.ts). A Scheduled instance is not active.
+ */
+export function isActiveCondition(condition: Condition): boolean {
+  return ACTIVE.has(condition);
+}

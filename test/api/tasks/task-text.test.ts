@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { ApiDeps } from '../../../src/api/api-deps';
 import { taskJson, taskStateOf, taskText } from '../../../src/api/render/task-json';
-import { isActiveCondition } from '../../../src/api/render/active-condition';
+import { isActiveCondition } from '../../../src/scheduler/model/condition';
 import { isoTime } from '../../../src/scheduler/index';
 import type { AgentInfo } from '../../../src/scheduler/model/agent';
 import type { Condition } from '../../../src/scheduler/model/condition';

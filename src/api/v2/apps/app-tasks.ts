@@ -3,7 +3,7 @@ import type { ApiDeps } from '../../api-deps';
 import { expectOk } from '../../command-result';
 import { notFound, notFoundBare, notFoundText } from '../../errors';
 import { queryOne, type Query } from '../../query';
-import { isActiveCondition } from '../../render/active-condition';
+import { isActiveCondition } from '../../../scheduler/model/condition';
 import { appTasksJson, instancesTasksText, taskJson } from '../../render/task-json';
 import type { Instance } from '../../../scheduler/model/instance';
 import { instanceIdOfTask } from '../../../scheduler/index';

@@ -120,6 +120,13 @@ t.test('kill-and-scale lowers the target only by instances that fill it and are 
       named: [0],
     },
     {
+      name: 'an instance waiting to relaunch, named by the id of its failed task (not active: left as it is)',
+      before: (h, l) => h.status(l[0].taskId, 'TASK_FAILED'),
+      again: (h, l) => h.handle({ type: 'killAndScale', targets: [{ runSpecId: '/app', instanceIds: [l[0].instanceId] }], force: true }),
+      instances: 3,
+      named: [],
+    },
+    {
       name: 'an instance forgotten since the API named it (its TASK_KILLED came first)',
       before: (h, l) => { h.kill('/app', [l[0].instanceId], { scale: true }); h.status(l[0].taskId, 'TASK_KILLED'); },
       again: (h, l) => h.kill('/app', [l[0].instanceId, l[1].instanceId], { scale: true, force: true }),

@@ -64,14 +64,18 @@ t.test('a lost kill is retried after grace + kill retry timeout while the task i
   t.equal(h.calls('kill').length, 2, 'no retry once terminal');
 });
 
-t.test('a kill of an instance not yet launched sends nothing', async (t) => {
+t.test('a kill of an instance not yet launched sends nothing; a kill-and-scale of one changes nothing (it is not active, fact 55)', async (t) => {
   const h = new Harness();
   h.put(makeApp({ instances: 2, cpus: 100 }));
   const [a] = h.instances('/app');
-  t.match(h.kill('/app', [a.instanceId], { scale: true }), { ok: false, error: 'locked' }, 'the creation still holds /app (409 unless forced)');
-  h.kill('/app', [a.instanceId], { scale: true, force: true });
-  t.same(h.calls('kill'), []);
-  t.equal(h.instances('/app').length, 1);
+  const root = h.scheduler.root();
+  t.match(h.kill('/app', [a.instanceId], { scale: true }), { ok: true, version: root.version }, 'nothing to kill: no deployment, so no lock to meet');
+  t.match(h.kill('/app', [a.instanceId], { scale: true, force: true }), { ok: true, version: root.version });
+  t.equal(h.scheduler.root(), root, 'the target is unchanged');
+  t.equal(h.instances('/app').length, 2, 'it still waits for an offer');
+  h.kill('/app', [a.instanceId], { wipe: true });
+  t.same(h.calls('kill'), [], 'no task to kill');
+  t.equal(h.instances('/app').filter((i) => i.instanceId === a.instanceId).length, 0, 'a plain kill with wipe forgets it');
 });
 
 t.test('pod: killing any task ends the whole instance', async (t) => {
