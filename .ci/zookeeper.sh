@@ -76,7 +76,7 @@ CFG
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then
       log "ZooKeeper did not answer ruok within ${wait_s}s; its log:"; tail -n 30 "$dir/zookeeper.log" >&2
-      stop_pid "$pid"; rm -rf -- "$dir"; return 1
+      stop_pid "$pid" || true; rm -rf -- "$dir"; return 1
     fi
     sleep 0.5
   done

@@ -193,7 +193,7 @@ export async function runApiBench(o: ApiBenchOptions, log: (line: string) => voi
     loads.push(figure);
     if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.ok2xx === 0) problems.push(`${name}: ${r.ok2xx} answered 2xx, ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
     if (n !== undefined && r.ok2xx !== n) problems.push(`${name}: ${r.ok2xx} of ${n} requests answered 2xx`);
-    log(`  ${name.padEnd(34)} ${String(connections).padStart(3)} conn  ${String(r.reqPerSec).padStart(7)} req/s  p50 ${String(r.latencyP50Ms).padStart(6)} ms  p99 ${String(r.p99Ms).padStart(6)} ms  max ${r.latencyMaxMs} ms  cpu ${figure.cpuUsPerRequest} µs/req  (${r.ok2xx} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors)`);
+    log(`  ${name.padEnd(34)} ${String(connections).padStart(3)} conn  ${String(r.reqPerSec).padStart(7)} req/s  p50 ${String(r.p50Ms).padStart(6)} ms  p99 ${String(r.p99Ms).padStart(6)} ms  max ${r.latencyMaxMs} ms  cpu ${figure.cpuUsPerRequest} µs/req  (${r.ok2xx} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors)`);
     if (lists) {
       const slow = r.slowest.map((x) => `#${x.at} ${x.ms}`).join(', ');
       log(`  ${''.padEnd(34)} ${(r.responseBytes / MIB).toFixed(1)} MiB each; load process (autocannon) cpu ${r.clientCpuUsPerAnswer} µs/answer; first ${r.firstMs} ms; slowest (#order ms): ${slow}; GC ${figure.gc.count} pauses, max ${figure.gc.maxMs} ms, total ${figure.gc.totalMs} ms`);

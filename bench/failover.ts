@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchUsage, readBenchArgs, UsageError } from './lib/bench-args';
-import { type PacerProcess, startPacerProcess } from './lib/pacer-process';
+import { hasExited, type PacerProcess, startPacerProcess, stderrReason } from './lib/pacer-process';
 import { cleanUpOnSignals, runCleanup } from './lib/run-cleanup';
 import { nearestRank } from './lib/quantile';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
@@ -186,7 +186,7 @@ export async function runFailoverBench(o: FailoverBenchOptions): Promise<Failove
       }
       await victim.exited;
       if (accepted === undefined) {
-        const tails = survivors.map((a) => `${a}${pacers.get(a)?.child.exitCode === null ? '' : ' (exited)'}: ${(pacers.get(a)?.stderr() ?? '').trim().split('\n').slice(-3).join(' | ')}`);
+        const tails = survivors.map((a) => `${a}${pacers.get(a) !== undefined && hasExited((pacers.get(a) as PacerProcess).child) ? ' (exited)' : ''}: ${stderrReason(pacers.get(a)?.stderr() ?? '')}`);
         problems.push(`failover ${n}: no write accepted within ${o.timeoutMs / 1000} s of the kill; the survivors' last log lines: ${tails.join(' ;; ')}`);
         break;
       }
@@ -226,7 +226,7 @@ export const FAILOVER_USAGE: BenchUsage = {
   options: {
     failovers: { kind: 'int', help: 'leader kills, one after the other', default: 20, min: 1 },
     session: { kind: 'int', help: "each pacer's --zk_session_timeout, ms", default: 3000, min: 1000, max: 600_000 },
-    timeout: { kind: 'number', help: 'seconds one failover may take (and the pacers to agree on a leader) before the run fails', default: 60, min: 1 },
+    timeout: { kind: 'number', help: 'seconds one failover may take (and the pacers to agree on a leader) before the run fails', default: 60, min: 1, max: 3600 },
     zk: { kind: 'string', help: "host:port of a running ZooKeeper (several: host:port,host:port); without it one is started from Debian's zookeeper package for the run" },
   },
 };

@@ -4,7 +4,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostProcesses } from '../src/cluster/local/sandbox-processes';
-import { exitOf, type PacerProcess, startPacerProcess, stderrReason } from './lib/pacer-process';
+import { exitOf, hasExited, type PacerProcess, startPacerProcess, stderrReason } from './lib/pacer-process';
 import { cleanUpOnSignals, runCleanup } from './lib/run-cleanup';
 import { nearestRank } from './lib/quantile';
 import { runBenchMain } from './lib/run-info';
@@ -92,8 +92,8 @@ export async function runLaunchBench(o: LaunchBenchOptions): Promise<LaunchBench
     const createMs = performance.now() - t0;
     for (const a of answers) if (a.status < 200 || a.status > 299) problems.push(`${a.what} answered ${a.status}: ${a.body.slice(0, 200)}`);
     const deadline = t0 + o.timeoutMs;
-    while (running.size < tasks && performance.now() < deadline && pacer.child.exitCode === null) await sleep(20);
-    if (pacer.child.exitCode !== null) problems.push(`pacer exited (${exitOf(pacer.child)}): ${stderrReason(pacer.stderr())}`);
+    while (running.size < tasks && performance.now() < deadline && !hasExited(pacer.child)) await sleep(20);
+    if (hasExited(pacer.child)) problems.push(`pacer exited (${exitOf(pacer.child)}): ${stderrReason(pacer.stderr())}`);
     if (running.size < tasks) problems.push(`only ${running.size} of ${tasks} tasks reached TASK_RUNNING within ${Math.round(o.timeoutMs / 1000)} s`);
     const times = [...running.values()].sort((a, b) => a - b);
     const last = times.at(-1) ?? performance.now();
@@ -202,7 +202,11 @@ async function killTasks(sandboxRoot: string): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const left = hostProcesses(sandboxRoot).filter((p) => p.sandbox !== undefined);
-    if (left.length === 0 || Date.now() > deadline) return;
+    if (left.length === 0) return;
+    if (Date.now() > deadline) {
+      console.error(`bench:launch: ${left.length} task processes outlived 10 s of SIGKILL; pids ${left.map((p) => p.pid).join(' ')}`);
+      return;
+    }
     for (const p of left) {
       try {
         process.kill(p.pgrp === p.pid ? -p.pid : p.pid, 'SIGKILL');
@@ -250,7 +254,7 @@ async function main(): Promise<number> {
   const pacerArgs = (args.text('pacer') ?? '').split(/\s+/).filter((a) => a !== '');
   const profileDir = args.text('cpu-prof');
   const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`];
-  const timeoutMs = (args.maybeInt('timeout') ?? Math.max(120, (apps * instances) / 5)) * 1000;
+  const timeoutMs = (args.maybeNumber('timeout') ?? Math.max(120, (apps * instances) / 5)) * 1000;
   console.log(`bench:launch  ${machineLine()}`);
   console.log(`${apps} apps × ${instances} \`sleep 3600\` tasks on the local cluster's default agent${pacerArgs.length > 0 ? `, pacer ${pacerArgs.join(' ')}` : ''}`);
   const r = await runLaunchBench({ apps, instances, pacerArgs, nodeArgs, timeoutMs });

@@ -217,8 +217,8 @@ function main(): number {
   const shape = { ...SHAPE, agents: args.int('agents') };
   const apps = args.int('apps');
   const store = args.text('store') === 'memory' ? 'memory' : 'none';
-  const maxRunningDeployments = args.maybeInt('max-deployments');
-  const launchesPerOfferBatch = args.maybeInt('offer-batch-cap');
+  const maxRunningDeployments = args.maybeNumber('max-deployments');
+  const launchesPerOfferBatch = args.maybeNumber('offer-batch-cap');
   // --alloc: count what each phase allocates (bench/lib/alloc-sampler.ts); the warm-up is not counted.
   const alloc = args.flag('alloc') ? new AllocSampler() : undefined;
   const sizeOptions: SizeOptions = { store, maxRunningDeployments, launchesPerOfferBatch, alloc };

@@ -15,7 +15,7 @@ import type { Scenario } from '../sim/scenario/scenario';
 import { quantile } from './lib/quantile';
 import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 import { finishRun, formatRunInfo, runInfo, runBenchMain } from './lib/run-info';
-import { attributeStretch, summarizeStretches, type AttributedStretch, type Span } from './lib/stall-attribution';
+import { attributeStretch, stretchMs, summarizeStretches, type AttributedStretch, type Span } from './lib/stall-attribution';
 
 /**
  * bench:scale-lag — does one big change block pacer (issue 11 item 4)? pacer's `--cluster sim`
@@ -453,7 +453,7 @@ export function timeSpent(session: RunSession): TimeSpent {
       const attributed = stretches.map((s) => attributeStretch({ ...s, spans: spansIn(spans, s.startMs, s.startMs + s.wallMs) }));
       return {
         pacer: spent(acc.pacer), cluster: spent(acc.cluster), gc: spent(acc.gc), coreInputs: acc.inputs, longestInput: acc.longest,
-        stretches: attributed, tickerMaxGapMs: Math.ceil(maxGap * 10) / 10, slowInputs: [...slow].sort((a, b) => b.ms - a.ms).slice(0, 20), slowInputCount: slow.length,
+        stretches: attributed, tickerMaxGapMs: stretchMs(maxGap), slowInputs: [...slow].sort((a, b) => b.ms - a.ms).slice(0, 20), slowInputCount: slow.length,
         stretchCpuMaxMs: attributed.reduce((m, a) => Math.max(m, a.cpuMs), 0),
       };
     },

@@ -161,7 +161,7 @@ export const SIM_USAGE: BenchUsage = {
 
 function main(): number {
   const args = readBenchArgs(SIM_USAGE, process.argv.slice(2));
-  const agents = args.maybeInt('agents');
+  const agents = args.maybeNumber('agents');
   if (agents === undefined && (args.given('instances') || args.given('hours'))) {
     throw new UsageError('--instances and --hours set a custom run, which needs --agents');
   }

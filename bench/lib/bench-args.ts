@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
  * work starts, so a bad value is a one-line usage error (exit 2), never a run that measures
  * something else and says "all work done" (bench/README.md, "Options").
  * - `int`: a whole number in `[min, max]` (without a default, `undefined` when not given:
- *   {@link BenchArgs.maybeInt});
+ *   {@link BenchArgs.maybeNumber});
  * - `ints`: a comma-separated list of such numbers, at least one;
  * - `number`: a finite number in `[min, max]`;
  * - `choice`: one of `choices`;
@@ -41,7 +41,7 @@ export class BenchArgs {
 
   int(name: string): number {
     const value = this.values.get(name);
-    if (typeof value !== 'number') throw new Error(`--${name} has no default: read it with maybeInt`);
+    if (typeof value !== 'number') throw new Error(`--${name} has no default: read it with maybeNumber (undefined when not given)`);
     return value;
   }
 
@@ -51,7 +51,7 @@ export class BenchArgs {
   }
 
   /** An `int` or `number` option without a default: undefined when it was not given. */
-  maybeInt(name: string): number | undefined {
+  maybeNumber(name: string): number | undefined {
     return this.values.get(name) as number | undefined;
   }
 

@@ -41,6 +41,8 @@ export interface LoadResult {
   readonly latencyMaxMs: number;
   /** Answers timed (one per response, the first included). */
   readonly answers: number;
+  /** The median of every answer's time by nearest rank, ms, from the times themselves (as {@link p99Ms}). */
+  readonly p50Ms: number;
   /** The p99 of every answer's time by nearest rank (the ⌈0.99·n⌉-th fastest; the maximum below 100 answers), ms, from the times themselves rather than autocannon's histogram. */
   readonly p99Ms: number;
   /** Every answer's time in the order answered, ms (with {@link LoadSpec.keepTimes}). */
@@ -167,9 +169,9 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const slowest = times.map((ms, at) => ({ at, ms: Math.round(ms * 10) / 10 })).sort((a, b) => b.ms - a.ms).slice(0, 5);
   return {
     firstMs: Math.round((times[0] ?? 0) * 10) / 10, slowest, responseBytes, clientCpuUsPerAnswer: Math.round((cpu.user + cpu.system) / Math.max(1, times.length)),
-    answers: times.length, p99Ms: Math.round(nearestRank(sorted, 0.99) * 10) / 10, ...(spec.keepTimes === true ? { timesMs: times.map((ms) => Math.round(ms * 10) / 10) } : {}),
+    answers: times.length, p50Ms: Math.round(nearestRank(sorted, 0.5) * 10) / 10, p99Ms: Math.round(nearestRank(sorted, 0.99) * 10) / 10, ...(spec.keepTimes === true ? { timesMs: times.map((ms) => Math.round(ms * 10) / 10) } : {}),
     requests: r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'], ok2xx: r['2xx'], non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
-    durationS: Math.round(span.seconds() * 1000) / 1000, reqPerSec: ratePerSecond(r['2xx'], span.seconds()),
+    durationS: Math.round(span.seconds() * 1e6) / 1e6, reqPerSec: ratePerSecond(r['2xx'], span.seconds()),
     latencyP50Ms: r.latency.p50, latencyP99Ms: r.latency.p99, latencyMaxMs: r.latency.max,
   };
 }

@@ -66,6 +66,11 @@ export function startPacerProcess(options: PacerProcessOptions): PacerProcess {
   };
 }
 
+/** Whether a child has ended, by an exit or a signal (an OOM kill leaves `exitCode` null). */
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
 /** How a child exited: `exit 1`, `SIGKILL`, or `running`. */
 export function exitOf(child: ChildProcess): string {
   if (child.signalCode !== null) return child.signalCode;

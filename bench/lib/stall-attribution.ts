@@ -58,6 +58,15 @@ function overlap(s: Span, from: number, to: number): number {
 }
 
 /**
+ * A stretch's wall time as printed, rounded up to 0.1 ms, not to nearest: a stretch is listed for
+ * being over the threshold, and 50.04 ms must not print as 50. The ticker's longest gap is printed
+ * the same way, so a stretch is listed exactly when that gap is over the threshold.
+ */
+export function stretchMs(ms: number): number {
+  return Math.ceil(ms * 10) / 10;
+}
+
+/**
  * Attributes a stretch: `no CPU` when the process got less than {@link MIN_CPU_SHARE} of the wall
  * time on a CPU; otherwise the largest of GC (the pauses' overlap), the core's inputs outside GC,
  * the simulated cluster outside GC, and the rest (`other`: HTTP, pings, the pacer's own bookkeeping).
@@ -97,8 +106,7 @@ export function attributeStretch(f: StretchFacts): AttributedStretch {
   }
   const r = (x: number): number => Math.round(x * 10) / 10;
   return {
-    // Up, not to nearest: a stretch is listed for being over the threshold, and 50.04 ms must not print as 50.
-    startMs: r(f.startMs), wallMs: Math.ceil(f.wallMs * 10) / 10, cpuMs: r(f.cpuMs), gcMs: r(gcMs), inputMs: r(inputMs), clusterMs: r(clusterMs),
+    startMs: r(f.startMs), wallMs: stretchMs(f.wallMs), cpuMs: r(f.cpuMs), gcMs: r(gcMs), inputMs: r(inputMs), clusterMs: r(clusterMs),
     longestInput, longestInputMs: r(longestInputMs), cause,
   };
 }

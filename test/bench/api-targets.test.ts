@@ -7,7 +7,7 @@ function load(name: string, timesMs: number[]): LoadFigure {
   return {
     name, connections: 1, requests: timesMs.length, ok2xx: timesMs.length, non2xx: 0, errors: 0, timeouts: 0, durationS: 10, reqPerSec: timesMs.length / 10,
     latencyP50Ms: sorted[Math.floor(sorted.length / 2)], latencyP99Ms: sorted[sorted.length - 1], latencyMaxMs: sorted[sorted.length - 1],
-    answers: timesMs.length, p99Ms: sorted[sorted.length - 1], timesMs, firstMs: timesMs[0], slowest: [], responseBytes: 1, clientCpuUsPerAnswer: 1, cpuUsPerRequest: 1, gc: { count: 0, maxMs: 0, totalMs: 0 },
+    answers: timesMs.length, p50Ms: sorted[Math.floor(sorted.length / 2)], p99Ms: sorted[sorted.length - 1], timesMs, firstMs: timesMs[0], slowest: [], responseBytes: 1, clientCpuUsPerAnswer: 1, cpuUsPerRequest: 1, gc: { count: 0, maxMs: 0, totalMs: 0 },
   };
 }
 

@@ -30,9 +30,9 @@ t.test('values of every kind, and defaults', async (t) => {
   t.equal(defaults.text('store'), 'none');
   t.equal(defaults.text('pacer'), undefined);
   t.equal(defaults.flag('no-warmup'), false);
-  t.equal(defaults.maybeInt('cap'), undefined, 'no default: undefined');
-  t.equal(readBenchArgs(USAGE, ['--cap', '7']).maybeInt('cap'), 7);
-  t.throws(() => defaults.int('cap'), /maybeInt/, 'int() of an option without a default is a programming error');
+  t.equal(defaults.maybeNumber('cap'), undefined, 'no default: undefined');
+  t.equal(readBenchArgs(USAGE, ['--cap', '7']).maybeNumber('cap'), 7);
+  t.throws(() => defaults.int('cap'), /maybeNumber/, 'int() of an option without a default is a programming error');
   t.notOk(defaults.given('sizes'));
   t.equal(readBenchArgs(USAGE, ['--repeat=4']).int('repeat'), 4, '--name=value');
 });

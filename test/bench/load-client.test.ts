@@ -27,8 +27,9 @@ t.test('a fixed-count load of 200 quick requests is rated over its own time, not
   await runLoad({ url, connections: 2, amount: 200, kind: { type: 'get', path: '/ping' } }); // warm-up: both sides' code compiled
   const r = await runLoad({ url, connections: 2, amount: 200, kind: { type: 'get', path: '/ping' } });
   t.equal(r.ok2xx, 200, 'every request answered 2xx');
-  t.ok(r.durationS > 0 && r.durationS < 0.8, `the load's own time, not a whole second (${r.durationS} s)`);
-  t.ok(Math.abs(r.reqPerSec - 200 / r.durationS) <= 0.02 * r.reqPerSec, 'the rate is the answers over that time (durationS is rounded to the ms)');
-  // autocannon's duration (≥ 1 s here) gave at most 200 per second for this load.
-  t.ok(r.reqPerSec > 250, `above 200 per second (${r.reqPerSec})`);
+  // autocannon's own duration for this load is a whole tick, at least 1 s; the load itself takes a
+  // small part of that (85 ms on a loaded 2-core machine), so a time under a second is its own.
+  t.ok(r.durationS > 0 && r.durationS < 1, `the load's own time, not a whole tick (${r.durationS} s)`);
+  t.ok(Math.abs(r.reqPerSec - ratePerSecond(200, r.durationS)) <= 1, 'the rate is the answers over that time (durationS is rounded to the µs)');
+  t.ok(r.reqPerSec > 200, `above the 200 per second a one-second tick allows (${r.reqPerSec})`);
 });

@@ -1,6 +1,5 @@
 import t from 'tap';
 import { startPacerProcess, stderrReason } from '../../bench/lib/pacer-process';
-import { runCleanup } from '../../bench/lib/run-cleanup';
 import { within } from '../harness/wait';
 
 // How a benchmark says why pacer did not start (bench/lib/pacer-process.ts): pacer's own error
@@ -40,19 +39,7 @@ t.test('long lines of the tail are cut short', async (t) => {
 
 t.test('a pacer that refuses its flags: the reason is its error line', { timeout: 180_000 }, async (t) => {
   const pacer = startPacerProcess({ args: ['--port', '0', '--bogus_flag', '1'], startTimeoutMs: 120_000 });
+  t.teardown(() => pacer.stop('SIGKILL')); // should it ever start after all
   const err = await within(pacer.address.then(() => undefined, (e: unknown) => e as Error), 'pacer\'s exit', 150_000);
   t.match(err?.message, /^pacer exited before serving \(exit 2\): pacer: unknown option --bogus_flag \(its last lines: /);
-});
-
-t.test('a run\'s clean-up runs once, however often it is called', async (t) => {
-  let runs = 0;
-  const cleanup = runCleanup(async () => {
-    runs++;
-    await new Promise((resolve) => setImmediate(resolve));
-  });
-  await Promise.all([cleanup(), cleanup()]);
-  await cleanup();
-  t.equal(runs, 1);
-  const failing = runCleanup(() => Promise.reject(new Error('x')));
-  await t.resolves(failing(), 'a failed clean-up is reported, not thrown');
 });

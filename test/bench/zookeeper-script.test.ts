@@ -27,9 +27,10 @@ function alive(pid: number): boolean {
 
 t.test('.ci/zookeeper.sh stop stops its ZooKeeper and removes the directory it made, and no other', { skip: ZOOKEEPER_MISSING, timeout: 300_000 }, async (t) => {
   const root = mkdtempSync(join(tmpdir(), 'pacer-zk-script-test-'));
-  let pid: number | undefined;
+  // Every JVM a start made, stopped at the end whatever failed.
+  const pids: number[] = [];
   t.teardown(() => {
-    if (pid !== undefined && alive(pid)) process.kill(pid, 'SIGKILL');
+    for (const p of pids) if (Number.isInteger(p) && p > 0 && alive(p)) process.kill(p, 'SIGKILL');
     rmSync(root, { recursive: true, force: true });
   });
   // A directory of an earlier run, and one named like the script's but not made by it.
@@ -45,7 +46,8 @@ t.test('.ci/zookeeper.sh stop stops its ZooKeeper and removes the directory it m
   t.equal(start.status, 0, `started: ${start.stderr}`);
   const exported = new Map([...start.stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
   t.equal(exported.get('PACER_TEST_ZK'), `127.0.0.1:${env.PACER_ZK_PORT}`);
-  pid = Number(exported.get('PACER_ZK_PID'));
+  const pid = Number(exported.get('PACER_ZK_PID'));
+  pids.push(pid);
   const dir = exported.get('PACER_ZK_DIR') ?? '';
   t.ok(alive(pid), 'its JVM runs');
   t.match(dir, new RegExp(`^${root}/pacer-zk\\.[A-Za-z0-9]{6}$`), 'the directory it made is exported');
@@ -53,7 +55,7 @@ t.test('.ci/zookeeper.sh stop stops its ZooKeeper and removes the directory it m
 
   const stranded = script(['stop'], { PACER_ZK_PID: '', PACER_ZK_DIR: stranger });
   t.equal(stranded.status, 0, 'stop without a PID: nothing to stop');
-  t.ok(existsSync(stranger), 'and nothing removed');
+  t.ok(existsSync(join(stranger, 'keep')), 'and nothing removed');
 
   const stop = script(['stop'], { PACER_ZK_PID: String(pid), PACER_ZK_DIR: dir });
   t.equal(stop.status, 0, stop.stderr);
@@ -63,8 +65,10 @@ t.test('.ci/zookeeper.sh stop stops its ZooKeeper and removes the directory it m
 
   // Named like the script's, but without its zoo.cfg: left alone even when PACER_ZK_DIR names it.
   const again = script([], { ...env, TMPDIR: root });
+  t.equal(again.status, 0, `started again: ${again.stderr}`);
   const againPid = Number(/^export PACER_ZK_PID=(\d+)$/m.exec(again.stdout)?.[1]);
-  pid = againPid;
+  pids.push(againPid);
+  t.ok(Number.isInteger(againPid) && alive(againPid), 'its second JVM runs');
   const againDir = /^export PACER_ZK_DIR=(.*)$/m.exec(again.stdout)?.[1] ?? '';
   const refused = script(['stop'], { PACER_ZK_PID: String(againPid), PACER_ZK_DIR: stranger });
   t.equal(refused.status, 0);
