@@ -340,8 +340,10 @@ export interface TimeSpent {
  * stretches the loop was blocked for more than {@link STRETCH_MS}, with the process's CPU time over
  * each; the inputs, cluster steps and GC pauses of more than 2 ms are kept as spans to attribute
  * them (stall-attribution.ts).
+ * `nowMs` times the inputs, commands and ACCEPTs (a test gives a clock of its own); the ticker
+ * and GC spans keep the real clock, which measures the loop itself.
  */
-export function timeSpent(session: RunSession): TimeSpent {
+export function timeSpent(session: RunSession, nowMs: () => number = () => performance.now()): TimeSpent {
   const acc = { pacer: [0, 0], cluster: [0, 0], gc: [0, 0], inputs: 0, longest: '' };
   const add = (a: number[], ms: number): void => {
     a[0] += ms;
@@ -366,9 +368,9 @@ export function timeSpent(session: RunSession): TimeSpent {
   const cluster = session.cluster as unknown as { accept: (...args: unknown[]) => void };
   const accept = cluster.accept.bind(cluster);
   cluster.accept = (...args: unknown[]): void => {
-    const t0 = performance.now();
+    const t0 = nowMs();
     accept(...args);
-    acceptMs += performance.now() - t0;
+    acceptMs += nowMs() - t0;
   };
   const cpuNowMs = (): number => {
     const u = process.cpuUsage();
@@ -384,9 +386,9 @@ export function timeSpent(session: RunSession): TimeSpent {
     seen.input = undefined;
     acceptMs = 0;
     events = 0;
-    const t0 = performance.now();
+    const t0 = nowMs();
     const stepped = step(untilMs);
-    const ms = performance.now() - t0;
+    const ms = nowMs() - t0;
     const input = seen.input as SchedulerInput | undefined;
     if (input === undefined) {
       add(acc.cluster, ms);
@@ -403,9 +405,9 @@ export function timeSpent(session: RunSession): TimeSpent {
   const submit = session.submit.bind(session);
   session.submit = (command) => {
     events = 0;
-    const t0 = performance.now();
+    const t0 = nowMs();
     const result = submit(command);
-    const ms = performance.now() - t0;
+    const ms = nowMs() - t0;
     inCore(`command:${command.type}`, ms);
     inputDone(`command:${command.type} (${events} events)`, t0, ms);
     return result;
