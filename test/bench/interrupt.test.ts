@@ -8,8 +8,9 @@ import { repoPath } from '../harness/repo-path';
 import { waitFor, within } from '../harness/wait';
 import { ZOOKEEPER_MISSING } from '../harness/zookeeper-server';
 
-// Ctrl-C (SIGINT to the process group, as a terminal sends it) or SIGTERM (to the benchmark
-// alone, as `kill` sends it) during bench:launch and bench:failover: each must stop every process
+// Ctrl-C (SIGINT to the process group, as a terminal sends it, which reaches pacer and ZooKeeper
+// too) or SIGTERM (to the benchmark alone, as `kill` sends it: only its clean-up can stop what it
+// started) during bench:launch and bench:failover: each must stop every process
 // it started — pacer, its task processes (in sessions of their own, so a terminal's SIGINT does
 // not reach them), ZooKeeper — and remove its temp directories, then exit 130 or 143. Each run
 // gets a TMPDIR of its own, so that everything it made is named by one path: afterwards no
@@ -108,6 +109,15 @@ t.test('Ctrl-C while bench:launch waits for its tasks: pacer and every task proc
   await expectCleanExit(t, bench, root, 130);
 });
 
+t.test('SIGTERM to bench:launch alone while its tasks run: its clean-up stops pacer and every task process (none got the signal), exit 143', { skip: NO_PROC, timeout: 300_000 }, async (t) => {
+  const root = scratch(t);
+  const bench = startBench('bench/launch.ts', ['--apps', '5', '--instances', '3', '--timeout', '600', '--pacer', '--max_running_deployments 1'], root);
+  await waitFor(() => taskProcessCount(root) >= 1 || bench.child.exitCode !== null, 'a task process of bench:launch', 180_000);
+  t.equal(bench.child.exitCode, null, `the run is in progress: ${bench.output()}`);
+  process.kill(bench.child.pid as number, 'SIGTERM');
+  await expectCleanExit(t, bench, root, 143);
+});
+
 t.test('SIGTERM to bench:launch alone while pacer starts: pacer stopped, the temp directory removed, exit 143', { skip: NO_PROC, timeout: 300_000 }, async (t) => {
   const root = scratch(t);
   const bench = startBench('bench/launch.ts', ['--apps', '1', '--instances', '3'], root);
@@ -129,12 +139,12 @@ t.test('SIGTERM to bench:failover while its ZooKeeper starts: the JVM stopped, b
   await expectCleanExit(t, bench, root, 143);
 });
 
-t.test('Ctrl-C while bench:failover runs its pacers: pacers and ZooKeeper stopped, both temp directories removed, exit 130', { skip: NO_ZK, timeout: 300_000 }, async (t) => {
+t.test('SIGTERM to bench:failover alone while it runs its pacers: its clean-up stops the pacers and ZooKeeper (none got the signal), both temp directories removed, exit 143', { skip: NO_ZK, timeout: 300_000 }, async (t) => {
   const root = scratch(t);
   const bench = startBench('bench/failover.ts', ['--failovers', '20'], root);
   // A pacer process names the failover directory (its --store and --sandbox): ZooKeeper is up by then.
   await waitFor(() => processesNaming(join(root, 'pacer-bench-failover-')).some((p) => p.includes('--zk_session_timeout')) || bench.child.exitCode !== null, 'a pacer of bench:failover', 180_000);
   t.equal(bench.child.exitCode, null, `the run is in progress: ${bench.output()}`);
-  process.kill(-(bench.child.pid as number), 'SIGINT');
-  await expectCleanExit(t, bench, root, 130);
+  process.kill(bench.child.pid as number, 'SIGTERM');
+  await expectCleanExit(t, bench, root, 143);
 });
