@@ -9,6 +9,7 @@ import { versionAfter } from '../groups/version-after';
 import { withInstances } from '../groups/versioning';
 import { findRunSpec } from '../groups/tree-query';
 import { deployChange } from './deploy-change';
+import { lockedMessage } from '../deployments/deployment-manager';
 import { WHOLE_ROOT_GROUP_ID } from '../groups/changed-group-id';
 import type { GroupResult } from '../groups/group-result';
 import { uuidFrom } from '../kernel/ids';
@@ -68,7 +69,7 @@ function killAndLower(ctx: CommandContext, named: readonly Victims[], force: boo
   const lockedBy = force ? [] : [...new Set(plan.flatMap(({ rs }) => ctx.deployments.holding(rs.spec.id)))];
   if (lockedBy.length > 0) {
     if (lowered.root !== ctx.state.root) return deployChange(ctx, lowered, false, WHOLE_ROOT_GROUP_ID);
-    return { ok: false, error: 'locked', message: `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${lockedBy.join(', ')}`, deployments: lockedBy };
+    return { ok: false, error: 'locked', message: lockedMessage(lockedBy), deployments: lockedBy };
   }
   for (const { rs, victims } of plan) for (const inst of victims) killInstance(ctx, rs, inst, 'user', 'Decommissioned');
   if (lowered.root === ctx.state.root) return nothingToScale(ctx);

@@ -88,7 +88,7 @@ export class DeploymentManager {
     const conflicts = this.holdingAny(plan.affectedRunSpecIds);
     if (conflicts.length > 0 && !force) {
       const ids = conflicts.map((d) => d.plan.id);
-      const message = `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${ids.join(', ')}`;
+      const message = lockedMessage(ids);
       // Marathon fails the refused plan itself too (fact 7: its scheduler publishes
       // deployment_failed for a plan the deployment manager gave up for conflicts); the plan
       // never runs, so no step event goes with it. deploy() adds group_change_failed after it.
@@ -411,4 +411,13 @@ function revertedRoot(ctx: DeploymentContext, d: Deployment): Group {
 function runSpecViolations(target: Group, runSpecId: string): ValidationDetail[] {
   const spec = findRunSpec(target, runSpecId);
   return spec === undefined ? [] : [...singleInstanceViolations(spec), ...floorLabelViolations(spec)];
+}
+
+/**
+ * The core's reason for a change refused because running deployments hold its run specs (fact 7;
+ * the API answers 409 with Marathon's own text, src/api/errors.ts), naming them: the one text of
+ * the refusal, its `deployment_failed` and its `group_change_failed`.
+ */
+export function lockedMessage(deploymentIds: readonly string[]): string {
+  return `App is locked by one or more deployments. Override with the option '?force=true'. Locking deployments: ${deploymentIds.join(', ')}`;
 }
