@@ -21,7 +21,8 @@ t.test('a command line it cannot run is a usage error naming the option', async 
     [['--failovers', '0'], /--failovers must be at least 1/],
     [['--failovers', 'many'], /--failovers must be a whole number/],
     [['--session', '500'], /--session must be from 1000 to 600000/],
-    [['--timeout', '0'], /--timeout must be at least 1/],
+    [['--timeout', '0'], /--timeout must be from 1 to 3600 \(got 0\)/],
+    [['--timeout', '60000'], /--timeout must be from 1 to 3600 \(got 60000\)/], // an old command line in ms: refused, not 16 h
     [['--timeout', '60000', '--timeout', '1'], /--timeout is given more than once/],
     [['--zk', '127.0.0.1'], /--zk must be host:port/],
     [['--zk', '127.0.0.1:0'], /--zk must be host:port/],
