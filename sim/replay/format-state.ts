@@ -1,16 +1,10 @@
 import type { Scheduler } from '../../src/scheduler/index';
-import type { Condition } from '../../src/scheduler/model/condition';
 import { formatMs } from '../runner/format-ms';
+import { conditionCounts, conditionCountsText } from '../runner/run-recorder';
 
 /** Instances listed per run spec at most (the counts by condition cover them all). */
 export const INSTANCE_LINES_MAX = 20;
 
-/** `Running 2, Scheduled 1`: how many instances are in each condition, or `none`. */
-function byCondition(instances: readonly { readonly condition: Condition }[]): string {
-  const counts = new Map<Condition, number>();
-  for (const i of instances) counts.set(i.condition, (counts.get(i.condition) ?? 0) + 1);
-  return counts.size === 0 ? 'none' : [...counts].map(([condition, n]) => `${condition} ${n}`).join(', ');
-}
 
 /**
  * The replayed core's state at an instant, for incident analysis (`replay --until`): apps and
@@ -26,7 +20,7 @@ export function formatState(scheduler: Scheduler, epochMs: number): string[] {
   lines.push(`run specs (${specs.length}):`);
   for (const spec of specs) {
     const instances = scheduler.instances(spec.id);
-    lines.push(`  ${spec.id}  target ${spec.instances}; instances ${instances.length}: ${byCondition(instances)}  version ${spec.version}`);
+    lines.push(`  ${spec.id}  target ${spec.instances}; instances ${instances.length}: ${conditionCountsText(conditionCounts(instances)) || 'none'}  version ${spec.version}`);
     for (const i of instances.slice(0, INSTANCE_LINES_MAX)) {
       const health = i.healthy === undefined ? '' : i.healthy ? '  healthy' : '  unhealthy';
       lines.push(`    ${i.instanceId}  ${i.condition}  on ${i.agent?.agentId ?? '(not placed)'}${health}`);

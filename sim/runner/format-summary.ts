@@ -1,6 +1,7 @@
 import { formatDecisions, formatUnplaced } from './format-decisions';
 import { formatMs } from './format-ms';
 import type { RunResult } from './run-result';
+import { conditionCountsText } from './run-recorder';
 
 /**
  * The readable summary of a run: what happened (timeline), what the scheduler decided (launches,
@@ -25,8 +26,7 @@ export function formatSummary(result: RunResult, reproduce: string, options: { r
   }
   out.push('', 'final instances:');
   for (const c of result.finalCounts) {
-    const counts = Object.entries(c.counts).map(([k, v]) => `${k} ${v}`).join(', ');
-    out.push(`  ${c.runSpecId.padEnd(24)} target ${String(c.target).padStart(4)}  ${counts || '(none)'}`);
+    out.push(`  ${c.runSpecId.padEnd(24)} target ${String(c.target).padStart(4)}  ${conditionCountsText(c.counts) || '(none)'}`);
   }
   if (result.unplaced.length > 0) out.push('', 'unplaced at the end:', ...formatUnplaced(result.unplaced));
   out.push('', 'events:');

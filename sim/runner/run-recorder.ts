@@ -80,11 +80,19 @@ export class RunRecorder {
 
 /** Instance counts by condition per run spec at the end of the run. */
 export function finalCounts(scheduler: Scheduler): RunResult['finalCounts'] {
-  return scheduler.runSpecs().map((spec) => {
-    const counts: Partial<Record<Condition, number>> = {};
-    for (const inst of scheduler.instances(spec.id)) counts[inst.condition] = (counts[inst.condition] ?? 0) + 1;
-    return { runSpecId: spec.id, target: spec.instances, counts };
-  });
+  return scheduler.runSpecs().map((spec) => ({ runSpecId: spec.id, target: spec.instances, counts: conditionCounts(scheduler.instances(spec.id)) }));
+}
+
+/** How many of `instances` are in each condition, in the order the conditions first appear. */
+export function conditionCounts(instances: readonly { readonly condition: Condition }[]): Partial<Record<Condition, number>> {
+  const counts: Partial<Record<Condition, number>> = {};
+  for (const inst of instances) counts[inst.condition] = (counts[inst.condition] ?? 0) + 1;
+  return counts;
+}
+
+/** `Running 2, Scheduled 1` ({@link conditionCounts}); '' for none. */
+export function conditionCountsText(counts: Partial<Record<Condition, number>>): string {
+  return Object.entries(counts).map(([condition, n]) => `${condition} ${n}`).join(', ');
 }
 
 /**
