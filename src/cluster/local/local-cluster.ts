@@ -300,7 +300,7 @@ export class LocalCluster implements ClusterDriver {
     if (master.remembers(taskId)) return;
     const record = this.records.get(taskId)?.record;
     this.records.delete(taskId);
-    if (record !== undefined && isTerminalTaskState(record.state)) this.gc?.finish(record.sandbox, Date.now());
+    if (record !== undefined && isTerminalTaskState(record.state)) this.gc?.finish(record.sandbox);
   }
 
   /**

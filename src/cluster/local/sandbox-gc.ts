@@ -56,8 +56,8 @@ export class SandboxGc {
     return this.finished.size;
   }
 
-  /** The task of `sandbox` ended at `endedAtMs` (its terminal status handed over): collect it in time. */
-  finish(sandbox: string, endedAtMs: number): void {
+  /** The task of `sandbox` ended at `endedAtMs` (its terminal status handed over; now by default): collect it in time. */
+  finish(sandbox: string, endedAtMs: number = this.options.clock.nowMs()): void {
     this.add([{ sandbox: resolve(sandbox), endedAtMs }]);
   }
 
