@@ -104,9 +104,9 @@ export class LastOffers {
       if (last.unreachable === true && state === 'TASK_RUNNING') this.put(agentId, { agent: last.agent, pools: last.pools, atMs: last.atMs });
       return;
     }
-    const fields = inst.toJSON();
-    const task = fields.tasks.find((t) => t.taskId === status.taskId);
+    const task = inst.peekTasks().find((t) => t.taskId === status.taskId);
     if (task === undefined || (task.state !== undefined && isTerminalTaskState(task.state)) || !(task.launchedAtMs < last.atMs)) return;
-    this.put(agentId, { ...last, pools: addTasksUsage(last.pools, fields, [task]) });
+    // The plain record only for a task that gives something back (a status update's path).
+    this.put(agentId, { ...last, pools: addTasksUsage(last.pools, inst.toJSON(), [task]) });
   }
 }
