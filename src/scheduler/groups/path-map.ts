@@ -41,7 +41,9 @@ export class PathMap<V> extends Map<string, V> {
   /**
    * A hash index of the entries, built once this map has answered many lookups (a deployment of
    * thousands of apps looks each one up several times in the same root): a lookup by search costs
-   * about 14 comparisons of ids in a map of 10,000. Never built for the few lookups of one change.
+   * about 14 comparisons of ids in a map of 10,000. Never built for the few lookups of one change;
+   * the count and the index pass on to the map an edit makes ({@link handOn}), so a run of changes
+   * to one large group builds it once.
    */
   private index: Map<string, V> | undefined = undefined;
   private lookups = 0;
@@ -158,7 +160,7 @@ export class PathMap<V> extends Map<string, V> {
       if (at >= 0) {
         const chunk = this.chunks[c].slice();
         chunk[at + 1] = value;
-        return new PathMap<V>(replaced(this.chunks, c, chunk), this.firsts, this.count, this.ordered, this.plain);
+        return this.handOn(new PathMap<V>(replaced(this.chunks, c, chunk), this.firsts, this.count, this.ordered, this.plain), key, value);
       }
     }
     const plain = this.plain && isPlainAbsolute(key);
@@ -170,14 +172,14 @@ export class PathMap<V> extends Map<string, V> {
     const chunk = [...old.slice(0, 2 * lo), key, value, ...old.slice(2 * lo)];
     if (chunk.length <= 2 * MAX_CHUNK) {
       const firsts = lo === 0 ? replaced(this.firsts, target, key) : this.firsts;
-      return new PathMap<V>(replaced(this.chunks, target, chunk), firsts, this.count + 1, true, plain);
+      return this.handOn(new PathMap<V>(replaced(this.chunks, target, chunk), firsts, this.count + 1, true, plain), key, value);
     }
     const half = 2 * Math.floor(chunk.length / 4);
     const left = chunk.slice(0, half);
     const right = chunk.slice(half);
     const chunks = [...this.chunks.slice(0, target), left, right, ...this.chunks.slice(target + 1)];
     const firsts = [...this.firsts.slice(0, target), left[0] as string, right[0] as string, ...this.firsts.slice(target + 1)];
-    return new PathMap<V>(chunks, firsts, this.count + 1, true, plain);
+    return this.handOn(new PathMap<V>(chunks, firsts, this.count + 1, true, plain), key, value);
   }
 
   /** This map without `key` (itself when absent). */
@@ -189,11 +191,32 @@ export class PathMap<V> extends Map<string, V> {
     if (at < 0) return this;
     if (old.length === 2) {
       const chunks = [...this.chunks.slice(0, c), ...this.chunks.slice(c + 1)];
-      return new PathMap<V>(chunks, [...this.firsts.slice(0, c), ...this.firsts.slice(c + 1)], this.count - 1, this.ordered, this.plain);
+      return this.handOn(new PathMap<V>(chunks, [...this.firsts.slice(0, c), ...this.firsts.slice(c + 1)], this.count - 1, this.ordered, this.plain), key, REMOVED);
     }
     const chunk = [...old.slice(0, at), ...old.slice(at + 2)];
     const firsts = at === 0 ? replaced(this.firsts, c, chunk[0] as string) : this.firsts;
-    return new PathMap<V>(replaced(this.chunks, c, chunk), firsts, this.count - 1, this.ordered, this.plain);
+    return this.handOn(new PathMap<V>(replaced(this.chunks, c, chunk), firsts, this.count - 1, this.ordered, this.plain), key, REMOVED);
+  }
+
+  /**
+   * `next`, this map edited at `key` (set to `value`, or removed), given this map's count of
+   * lookups and its hash index, edited the same way: the index moves to the newer map, which is
+   * the one read from now on (a deployment reads the root it made, not the one before). Without
+   * this every change made a map that started its count from nothing and searched by comparing
+   * ids: the root's group of 8,000 apps answered each of a change's some 18 lookups with about
+   * 13 comparisons of ids, ~2 µs a lookup. This map answers by search again (and builds an index
+   * of its own if it is read that much): the index is a cache, not a part of the map's value.
+   */
+  private handOn(next: PathMap<V>, key: string, value: V | typeof REMOVED): PathMap<V> {
+    next.lookups = this.lookups;
+    const index = this.index;
+    if (index === undefined) return next;
+    this.index = undefined;
+    this.lookups = 0;
+    if (value === REMOVED) index.delete(key);
+    else index.set(key, value);
+    next.index = index;
+    return next;
   }
 
   /** The chunk that holds `key` if any map entry does: the last whose first key sorts at or before it; -1 when none. */
@@ -283,6 +306,9 @@ function replaced<T>(items: readonly T[], at: number, item: T): T[] {
   copy[at] = item;
   return copy;
 }
+
+/** {@link PathMap.handOn}'s mark of a removed key. */
+const REMOVED: unique symbol = Symbol('removed');
 
 const KEYS = 0;
 const VALUES = 1;

@@ -138,6 +138,40 @@ t.test('many lookups of one map (its hash index) answer as the search did, befor
   t.end();
 });
 
+t.test('the hash index passes on to the map an edit makes: every version, branches included, answers as the model', (t) => {
+  // Versions are edited in a seeded order that branches (an older version edited again, as a
+  // rollback does), and each is read many times, so that indexes are built, handed on to the
+  // edit, and built again by a version that lost its own.
+  const n = 10 * MAX_CHUNK;
+  let seed = 7;
+  const next = (m: number): number => (seed = (seed * 1103515245 + 12345) % 2147483648) % m;
+  const versions: { map: ReadonlyMap<string, number>; model: Map<string, number> }[] = [];
+  let map: ReadonlyMap<string, number> = new Map();
+  for (const k of order(n, 37)) map = mapWith(map, id(k), k);
+  versions.push({ map, model: new Map([...map]) });
+  const wrongIn = (v: { map: ReadonlyMap<string, number>; model: Map<string, number> }): number => {
+    let wrong = 0;
+    for (let k = 0; k <= n + 40; k++) {
+      const want = v.model.get(id(k));
+      if (v.map.get(id(k)) !== want || v.map.has(id(k)) !== (want !== undefined)) wrong++;
+    }
+    return wrong;
+  };
+  let wrong = 0;
+  for (let step = 0; step < 60; step++) {
+    const from = versions[step % 5 === 4 ? next(versions.length) : versions.length - 1];
+    const k = next(n + 40);
+    const edit: Step = next(3) === 0 ? { del: id(k) } : { set: id(k), value: -step - 1 };
+    const edited = 'del' in edit ? mapWithout(from.map, edit.del) : mapWith(from.map, edit.set, edit.value);
+    versions.push({ map: edited, model: modelApply(from.model, edit) });
+    // Two versions read in full each step: the new one and one chosen at random.
+    wrong += wrongIn(versions[versions.length - 1]) + wrongIn(versions[next(versions.length)]);
+  }
+  for (const v of versions) wrong += wrongIn(v);
+  t.equal(wrong, 0, 'every lookup in every version as the model answers');
+  t.end();
+});
+
 t.test('ids that are not plain (`//`, a trailing `/`) are found by a scan', (t) => {
   const steps: Step[] = [
     { set: '/a/b', value: 1 }, { set: '/a//b', value: 2 }, { set: '/a/b/', value: 3 }, { set: '/a/c', value: 4 },
