@@ -276,12 +276,14 @@ export function markStarted(ctx: InstanceContext, inst: Instance): void {
 }
 
 /**
- * Unreachable since now, unless already counting from an earlier moment of this episode; returns
- * since when.
+ * Unreachable since `reportedSinceMs` (when the cluster says it marked the agent unreachable; a
+ * time after now counts as now) or else since now, unless already counting from an earlier moment
+ * of this episode; returns since when.
  */
-export function markUnreachable(ctx: InstanceContext, inst: Instance): number {
+export function markUnreachable(ctx: InstanceContext, inst: Instance, reportedSinceMs?: number): number {
   if (inst.unreachableSinceMs !== undefined) return inst.unreachableSinceMs;
-  inst.unreachableSinceMs = ctx.clock.nowMs();
+  const nowMs = ctx.clock.nowMs();
+  inst.unreachableSinceMs = reportedSinceMs === undefined ? nowMs : Math.min(nowMs, reportedSinceMs);
   ctx.state.dirty.add(inst);
   return inst.unreachableSinceMs;
 }

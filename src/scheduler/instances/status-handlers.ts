@@ -95,7 +95,7 @@ export const STATUS_HANDLERS: readonly StatusHandler[] = [
   {
     name: 'unreachable',
     when: (_ctx, c) => c.conditionChanged && c.became === 'Unreachable',
-    run: (ctx, c) => onBecameUnreachable(ctx, c.rs, c.inst),
+    run: (ctx, c) => onBecameUnreachable(ctx, c.rs, c.inst, c.status.unreachableSinceMs),
   },
   {
     name: 'checks end',

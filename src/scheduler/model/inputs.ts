@@ -17,6 +17,13 @@ export interface TaskStatus {
   readonly healthy?: boolean;
   /** Present when the update must be acknowledged. */
   readonly uuid?: string;
+  /**
+   * When the cluster marked the task's agent unreachable (epoch ms, the cluster's clock), if it
+   * says: the unreachable strategy counts from it rather than from the update's arrival, which can
+   * be much later (an update the master made while pacer was disconnected is lost; reconciliation
+   * reports it afterwards).
+   */
+  readonly unreachableSinceMs?: number;
 }
 
 /**

@@ -17,9 +17,11 @@ import { cannotAnswerKill } from '../kill/kill-instance';
  * immediately. `disabled` (resident run specs) waits forever. An instance already asked to be
  * killed (not to run again) and not resident is instead forgotten at once, by the kill rule
  * ({@link cannotAnswerKill}).
- * Marathon checks these deadlines on its reconciliation timer; pacer sets exact timers.
+ * Marathon checks these deadlines on its reconciliation timer; pacer sets exact timers. Both count
+ * from when the cluster marked the agent unreachable when the update says (`reportedSinceMs`,
+ * Mesos's `unreachable_time`; never later than now), else from now.
  */
-export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
+export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reportedSinceMs?: number): void {
   if (cannotAnswerKill(rs.spec, inst)) {
     // Asked to be killed, now unable to answer: forgotten by the kill rule, as a restarted core
     // re-applying the kill would forget it. A delete may have been waiting for it only.
@@ -29,7 +31,7 @@ export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst
     return;
   }
   const nowMs = ctx.clock.nowMs();
-  const since = markUnreachable(ctx, inst);
+  const since = markUnreachable(ctx, inst, reportedSinceMs);
   const policy = rs.spec.unreachable;
   if (policy.kind === 'disabled') return;
   if (policy.expungeAfterMs <= policy.inactiveAfterMs && since + policy.expungeAfterMs <= nowMs) {

@@ -24,14 +24,15 @@ interface PoolSum {
  *
  * - Pools: resources are grouped by reservation role (§4.2, both the pre-refinement `role` /
  *   `reservation` and the post-refinement `reservations` stack). Unreserved (`*`) resources form
- *   the pool without `reservedFor`; static and dynamic reservations for one role share that role's
- *   pool. The unreserved pool comes first, then reserved pools in order of first appearance.
+ *   the pool without `reservedFor`; a role's static reservations form that role's pool. The
+ *   unreserved pool comes first, then reserved pools in order of first appearance.
  * - Resident instances: a dynamic reservation labelled by this framework (`frameworkId`; the
  *   labels Marathon uses, reservation-labels.ts) is a pool of its own with `reservationId` (the
  *   instance id from the labels); the persistent volumes on it (`disk.persistence`) are its
  *   `volumes` (persistence id, `disk.volume.container_path`, size) and their disk counts in the
- *   pool's `diskMilli`, as the core's model counts a reservation's disk. Reservations of other
- *   frameworks, or without labels, stay in their role's pool (their volumes are left out).
+ *   pool's `diskMilli`, as the core's model counts a reservation's disk. Dynamic reservations of
+ *   other frameworks, or without these labels, are left out (never launched on, as in Marathon);
+ *   static reservations form their role's pool.
  * - Quantities: `cpus`, `mem`, `disk` as integer milli-units (Mesos keeps three decimals, §4.1);
  *   `gpus` whole (Mesos only offers whole GPUs); `ports` as inclusive ranges sorted by begin.
  *   Other resource names are ignored. Resources the core cannot use (revocable, shared,

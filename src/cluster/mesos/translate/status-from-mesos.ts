@@ -31,7 +31,8 @@ export const TASK_STATE_FROM_MESOS: Readonly<Record<MesosTaskState, TaskState>> 
  * A Mesos `TaskStatus` (§3.5) as the core's status input. Optional fields are copied only when
  * present — presence, not truthiness, since several zero values are real (§9 traps):
  * `reason` (the Mesos name, e.g. `REASON_AGENT_REMOVED`), `message`, `healthy` (absent = no
- * verdict yet, §7.5), `agentId`. `uuid` is set only for a non-empty uuid, as base64
+ * verdict yet, §7.5), `agentId`; `unreachable_time` (ns, the master's clock, §7.4) as
+ * `unreachableSinceMs`, which the unreachable strategy counts from. `uuid` is set only for a non-empty uuid, as base64
  * (uuid-bytes.ts): it is what tells the core to acknowledge (§7.1: never ACK an update without
  * one). Turn it back into bytes with `uuidToBytes` for the ACKNOWLEDGE call.
  */
@@ -45,5 +46,6 @@ export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
   if (status.message !== undefined) out.message = status.message;
   if (status.healthy !== undefined) out.healthy = status.healthy;
   if (status.uuid !== undefined && status.uuid.byteLength > 0) out.uuid = uuidFromBytes(status.uuid);
+  if (status.unreachableTime !== undefined) out.unreachableSinceMs = Math.floor(status.unreachableTime.nanoseconds / 1_000_000);
   return out;
 }

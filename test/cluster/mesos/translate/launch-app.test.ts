@@ -41,14 +41,14 @@ t.test('a LAUNCH with one command TaskInfo: ids, name, resources copied from the
 t.test('reserved resources keep their reservation exactly as offered, in both formats', async (t) => {
   const cases = [
     {
-      name: 'pre-refinement dynamic reservation first, then unreserved',
+      name: 'pre-refinement static reservation first, then unreserved',
       resources: [
-        scalarResource('cpus', 1, { role: 'web', reservation: { principal: 'ops', labels: { labels: [{ key: 'k', value: 'v' }] } }, allocationRole: 'web' }),
+        scalarResource('cpus', 1, { role: 'web', allocationRole: 'web' }),
         ...resourceSet({ cpus: 4, mem: 4096, ports: [[31000, 31010]] }, { role: '*', allocationRole: 'web' }),
         portsResource([[20000, 20000]], { role: 'web', allocationRole: 'web' }),
       ],
       want: [
-        { name: 'cpus', type: 'SCALAR', scalar: { value: 1 }, role: 'web', reservation: { principal: 'ops', labels: { labels: [{ key: 'k', value: 'v' }] } }, allocationInfo: { role: 'web' } },
+        { name: 'cpus', type: 'SCALAR', scalar: { value: 1 }, role: 'web', allocationInfo: { role: 'web' } },
         { name: 'ports', type: 'RANGES', ranges: { range: [{ begin: 20000, end: 20000 }] }, role: 'web', allocationInfo: { role: 'web' } },
         { name: 'cpus', type: 'SCALAR', scalar: { value: 0.5 }, role: '*', allocationInfo: { role: 'web' } },
         { name: 'mem', type: 'SCALAR', scalar: { value: 64 }, role: '*', allocationInfo: { role: 'web' } },
@@ -59,15 +59,15 @@ t.test('reserved resources keep their reservation exactly as offered, in both fo
       name: 'post-refinement stacks copied, no role added; one role pool split over two offered resources',
       resources: [
         scalarResource('cpus', 0.4, { reservations: [{ type: 'STATIC', role: 'web' }], allocationRole: 'web' }),
-        scalarResource('cpus', 2, { reservations: [{ type: 'DYNAMIC', role: 'web', principal: 'p' }], allocationRole: 'web' }),
-        scalarResource('mem', 1024, { reservations: [{ type: 'DYNAMIC', role: 'web', principal: 'p' }], allocationRole: 'web' }),
-        portsResource([[20000, 20005]], { reservations: [{ type: 'DYNAMIC', role: 'web' }], allocationRole: 'web' }),
+        scalarResource('cpus', 2, { reservations: [{ type: 'STATIC', role: 'web' }], allocationRole: 'web' }),
+        scalarResource('mem', 1024, { reservations: [{ type: 'STATIC', role: 'web' }], allocationRole: 'web' }),
+        portsResource([[20000, 20005]], { reservations: [{ type: 'STATIC', role: 'web' }], allocationRole: 'web' }),
       ],
       want: [
         { name: 'cpus', type: 'SCALAR', scalar: { value: 0.4 }, reservations: [{ type: 'STATIC', role: 'web' }], allocationInfo: { role: 'web' } },
-        { name: 'cpus', type: 'SCALAR', scalar: { value: 1.1 }, reservations: [{ type: 'DYNAMIC', role: 'web', principal: 'p' }], allocationInfo: { role: 'web' } },
-        { name: 'mem', type: 'SCALAR', scalar: { value: 64 }, reservations: [{ type: 'DYNAMIC', role: 'web', principal: 'p' }], allocationInfo: { role: 'web' } },
-        { name: 'ports', type: 'RANGES', ranges: { range: [{ begin: 20000, end: 20001 }] }, reservations: [{ type: 'DYNAMIC', role: 'web' }], allocationInfo: { role: 'web' } },
+        { name: 'cpus', type: 'SCALAR', scalar: { value: 1.1 }, reservations: [{ type: 'STATIC', role: 'web' }], allocationInfo: { role: 'web' } },
+        { name: 'mem', type: 'SCALAR', scalar: { value: 64 }, reservations: [{ type: 'STATIC', role: 'web' }], allocationInfo: { role: 'web' } },
+        { name: 'ports', type: 'RANGES', ranges: { range: [{ begin: 20000, end: 20001 }] }, reservations: [{ type: 'STATIC', role: 'web' }], allocationInfo: { role: 'web' } },
       ],
     },
   ];

@@ -73,7 +73,7 @@ t.test('pod environment: endpoints of every container, container id and variable
 
 t.test('the allocation is split between executor and tasks, reserved pools first', async (t) => {
   const resources = [
-    ...resourceSet({ cpus: 0.5, mem: 100, disk: 8 }, { role: 'shop', reservation: { principal: 'ops' }, allocationRole: 'shop' }),
+    ...resourceSet({ cpus: 0.5, mem: 100, disk: 8 }, { role: 'shop', allocationRole: 'shop' }),
     ...resourceSet({ cpus: 4, mem: 4096, disk: 1000, ports: [[31000, 31010]] }, { role: '*', allocationRole: 'shop' }),
   ];
   const spec = makePod({ role: 'shop', containers: [{ name: 'a', cpus: 0.5, mem: 100, disk: 1, endpoints: [makeEndpoint({ name: 'e', hostPort: 0 })] }, { name: 'b', cpus: 0.2, mem: 16 }] });
@@ -86,7 +86,7 @@ t.test('the allocation is split between executor and tasks, reserved pools first
   const all = [...(executor?.resources ?? []), ...tasks.flatMap((task) => task.resources ?? [])];
   t.strictSame([sumMilli(all, 'cpus'), sumMilli(all, 'mem'), sumMilli(all, 'disk')], [800, 148_000, 11_000], 'executor + tasks = the pod instance');
   t.ok(all.every((r) => r.allocationInfo?.role === 'shop'));
-  t.ok(all.filter(reserved).every((r) => r.reservation?.principal === 'ops'), 'the dynamic reservation is copied');
+  t.ok(all.filter(reserved).every((r) => r.reservation === undefined && r.role === 'shop'), 'the static reservation is copied as offered');
 });
 
 t.test('pod health checks: endpoint ports, Mesos meaning of consecutive failures', async (t) => {

@@ -27,7 +27,7 @@ t.test('unreserved resources in the pre-refinement format: one pool in milli-uni
 t.test('pools by reservation role, in both reservation formats', async (t) => {
   const cases: { name: string; resources: MesosOffer['resources']; want: unknown[] }[] = [
     {
-      name: 'pre-refinement: static and dynamic reservations of one role share its pool',
+      name: 'pre-refinement: a role\'s static reservations form its pool (an unlabelled dynamic one is left out)',
       resources: [
         ...resourceSet({ cpus: 2, mem: 512 }, { role: '*' }),
         ...resourceSet({ cpus: 1, mem: 256, ports: [[31000, 31000]] }, { role: 'web' }),
@@ -35,11 +35,11 @@ t.test('pools by reservation role, in both reservation formats', async (t) => {
       ],
       want: [
         { cpusMilli: 2000, memMilli: 512_000, diskMilli: 0, gpus: 0, ports: [] },
-        { reservedFor: 'web', cpusMilli: 1500, memMilli: 256_000, diskMilli: 0, gpus: 0, ports: [[31000, 31000]] },
+        { reservedFor: 'web', cpusMilli: 1000, memMilli: 256_000, diskMilli: 0, gpus: 0, ports: [[31000, 31000]] },
       ],
     },
     {
-      name: 'post-refinement: empty stack = unreserved, last entry = current role',
+      name: 'post-refinement: empty stack = unreserved, a STATIC entry = its role (a refined dynamic one of no known framework is left out)',
       resources: [
         ...resourceSet({ cpus: 2, mem: 512 }, { reservations: [] }),
         scalarResource('cpus', 1, { reservations: [{ type: 'STATIC', role: 'eng' }] }),
@@ -48,12 +48,11 @@ t.test('pools by reservation role, in both reservation formats', async (t) => {
       want: [
         { cpusMilli: 2000, memMilli: 512_000, diskMilli: 0, gpus: 0, ports: [] },
         { reservedFor: 'eng', cpusMilli: 1000, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] },
-        { reservedFor: 'eng/web', cpusMilli: 3000, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] },
       ],
     },
     {
       name: 'a protobuf default role "*" next to a stack does not hide the reservation',
-      resources: [scalarResource('cpus', 1, { role: '*', reservations: [{ type: 'DYNAMIC', role: 'db' }] })],
+      resources: [scalarResource('cpus', 1, { role: '*', reservations: [{ type: 'STATIC', role: 'db' }] })],
       want: [{ reservedFor: 'db', cpusMilli: 1000, memMilli: 0, diskMilli: 0, gpus: 0, ports: [] }],
     },
     {
@@ -140,4 +139,45 @@ t.test('the offer recorded from a real master', async (t) => {
     pools: [{ cpusMilli: 2000, memMilli: 4_096_000, diskMilli: 10_000_000, gpus: 0, ports: [[31000, 32000]] }],
     allocationRole: '*',
   });
+});
+
+t.test('dynamic reservations that are not this framework\'s are left out of the pools (Marathon launches only on reservations it made)', async (t) => {
+  const own = { labels: [{ key: 'marathon_framework_id', value: 'F1' }, { key: 'marathon_task_id', value: 'db.instance-1' }] };
+  const foreign = { labels: [{ key: 'marathon_framework_id', value: 'F2' }, { key: 'marathon_task_id', value: 'db.instance-9' }] };
+  const unreserved = resourceSet({ cpus: 1, mem: 64 }, { role: '*' });
+  const cases: { name: string; resources: Resource[]; want: unknown[] }[] = [
+    {
+      name: 'pre-refinement: another framework\'s labelled reservation',
+      resources: [...unreserved, ...resourceSet({ cpus: 2, mem: 512, ports: [[32000, 32010]] }, { role: 'web', reservation: { principal: 'other', labels: foreign } })],
+      want: [{ cpusMilli: 1000, memMilli: 64_000, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+    {
+      name: 'pre-refinement: an operator\'s reservation without labels',
+      resources: [...unreserved, ...resourceSet({ cpus: 2, mem: 512 }, { role: 'web', reservation: { principal: 'ops' } })],
+      want: [{ cpusMilli: 1000, memMilli: 64_000, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+    {
+      name: 'post-refinement: another framework\'s DYNAMIC reservation',
+      resources: [...resourceSet({ cpus: 1, mem: 64 }, { reservations: [] }), ...resourceSet({ cpus: 2, mem: 512 }, { reservations: [{ type: 'DYNAMIC', role: 'web', principal: 'other', labels: foreign }] })],
+      want: [{ cpusMilli: 1000, memMilli: 64_000, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+    {
+      name: 'a static reservation of the same role is still its role\'s pool',
+      resources: [
+        ...resourceSet({ cpus: 0.5, mem: 128 }, { role: 'web' }),
+        ...resourceSet({ cpus: 2, mem: 512 }, { role: 'web', reservation: { principal: 'other', labels: foreign } }),
+        scalarResource('cpus', 0.25, { reservations: [{ type: 'STATIC', role: 'web' }] }),
+      ],
+      want: [{ reservedFor: 'web', cpusMilli: 750, memMilli: 128_000, diskMilli: 0, gpus: 0, ports: [] }],
+    },
+    {
+      name: 'this framework\'s own labelled reservation is the pool of its instance',
+      resources: [...unreserved, ...resourceSet({ cpus: 2, mem: 512 }, { role: 'web', reservation: { principal: 'pacer', labels: own } })],
+      want: [
+        { cpusMilli: 1000, memMilli: 64_000, diskMilli: 0, gpus: 0, ports: [] },
+        { reservedFor: 'web', reservationId: 'db.instance-1', volumes: [], cpusMilli: 2000, memMilli: 512_000, diskMilli: 0, gpus: 0, ports: [] },
+      ],
+    },
+  ];
+  for (const c of cases) t.same(offerFromMesos(makeMesosOffer({ resources: c.resources }), 'F1').pools, c.want, c.name);
 });

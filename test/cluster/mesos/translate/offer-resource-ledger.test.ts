@@ -50,3 +50,16 @@ t.test('split: executor first, ports with the pool that holds them', async (t) =
   t.throws(() => splitAllocation(allocation, [{ resources: scalars({ cpus: 2 }), hostPorts: [] }]), /lacks 700 cpusMilli/);
   t.throws(() => splitAllocation(allocation, [{ resources: scalars({}), hostPorts: [9] }]), /host port 9 is not in the allocation/);
 });
+
+t.test('ledger: a role\'s pool never draws on dynamic reservations that are not this framework\'s', async (t) => {
+  const foreign = { principal: 'other', labels: { labels: [{ key: 'marathon_framework_id', value: 'F2' }, { key: 'marathon_task_id', value: 'x' }] } };
+  const cases: { name: string; offered: ReturnType<typeof scalarResource>[] }[] = [
+    { name: 'pre-refinement, labelled by another framework', offered: [scalarResource('cpus', 0.5, { role: 'web' }), scalarResource('cpus', 2, { role: 'web', reservation: foreign })] },
+    { name: 'pre-refinement, no labels', offered: [scalarResource('cpus', 0.5, { role: 'web' }), scalarResource('cpus', 2, { role: 'web', reservation: { principal: 'ops' } })] },
+    { name: 'post-refinement DYNAMIC', offered: [scalarResource('cpus', 0.5, { reservations: [{ type: 'STATIC', role: 'web' }] }), scalarResource('cpus', 2, { reservations: [{ type: 'DYNAMIC', role: 'web', ...foreign }] })] },
+  ];
+  for (const c of cases) {
+    const ledger = new OfferResourceLedger(makeMesosOffer({ resources: c.offered }), 'F1');
+    t.throws(() => ledger.take([pool({ reservedFor: 'web', cpusMilli: 1000 })]), /0\.5 cpus missing for role web/, c.name);
+  }
+});

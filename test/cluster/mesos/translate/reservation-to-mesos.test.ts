@@ -133,9 +133,9 @@ t.test('offers: this framework\'s labelled reservations and volumes are pools of
       want: [{ cpusMilli: 3900, memMilli: 4_032_000, diskMilli: 9_890_000, gpus: 0, ports: [[31001, 32000]] }, { reservedFor: ROLE, reservationId: ID, volumes: [VOLUME], ...AMOUNTS }],
     },
     {
-      name: 'another framework\'s reservation: the role\'s pool, its volume left out',
+      name: 'another framework\'s reservation and its volume are left out (never launched on)',
       offer: reservedOffer(PRE), frameworkId: 'OTHER',
-      want: [{ cpusMilli: 3900, memMilli: 4_032_000, diskMilli: 9_890_000, gpus: 0, ports: [[31001, 32000]] }, { reservedFor: ROLE, cpusMilli: 100, memMilli: 64_000, diskMilli: 10_000, gpus: 0, ports: [[31000, 31000]] }],
+      want: [{ cpusMilli: 3900, memMilli: 4_032_000, diskMilli: 9_890_000, gpus: 0, ports: [[31001, 32000]] }],
     },
   ];
   for (const row of rows) t.strictSame(offerFromMesos(row.offer, row.frameworkId).pools, row.want, row.name);

@@ -260,3 +260,27 @@ t.test('an instance asked to be killed that then becomes unreachable is forgotte
   t.equal(scaled.scheduler.instance(victim.instanceId), undefined, 'a scale-down victim that becomes unreachable is forgotten');
   t.equal(scaled.instances('/app').length, 1, 'and not replaced');
 });
+
+t.test('the strategy counts from the master\'s unreachable time when the update carries it (TaskStatus.unreachable_time, Marathon Task.isUnreachableExpired)', async (t) => {
+  // {60 s, 300 s}; the update arrives `ago` ms after the master marked the agent unreachable
+  // (pacer was disconnected: the master's TASK_UNREACHABLE was dropped, reconciliation reports it).
+  const cases: { name: string; ago: number | undefined; condition: string; inactiveInMs?: number; expunged: boolean }[] = [
+    { name: 'no unreachable time: counted from arrival', ago: undefined, condition: 'Unreachable', inactiveInMs: 60_000, expunged: false },
+    { name: 'unreachable 20 s ago: inactive in 40 s', ago: 20_000, condition: 'Unreachable', inactiveInMs: 40_000, expunged: false },
+    { name: 'unreachable 90 s ago: inactive (replaced) at once', ago: 90_000, condition: 'UnreachableInactive', expunged: false },
+    { name: 'unreachable 400 s ago: expunged at once', ago: 400_000, condition: 'expunged', expunged: true },
+    { name: 'a master clock ahead of pacer\'s: counted from arrival', ago: -30_000, condition: 'Unreachable', inactiveInMs: 60_000, expunged: false },
+  ];
+  for (const c of cases) {
+    const { h, l, inst } = deployOne({ unreachable: SLOW });
+    const now = h.nowMs;
+    h.status(l.taskId, 'TASK_UNREACHABLE', c.ago === undefined ? {} : { unreachableSinceMs: now - c.ago });
+    const kept = h.scheduler.instance(inst.instanceId);
+    t.equal(kept === undefined ? 'expunged' : inst.condition, c.condition, `${c.name}: condition`);
+    t.equal(kept === undefined, c.expunged, `${c.name}: expunged`);
+    if (c.inactiveInMs !== undefined) {
+      t.same(h.timers('unreachableInactive').map((x) => x.dueMs - now), [c.inactiveInMs], `${c.name}: inactive timer`);
+    }
+    if (c.condition !== 'Unreachable') t.equal(h.scheduler.queue()[0]?.scheduled, 1, `${c.name}: a replacement waits for an offer`);
+  }
+});
