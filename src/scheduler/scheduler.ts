@@ -115,7 +115,8 @@ export class Scheduler {
 
   /**
    * Once per input, in this order: deployments and rolling restarts react to what changed; offer
-   * demand follows (revive/suppress), and the framework's roles when the roles in use changed;
+   * demand follows (revive/suppress), and the framework's roles when the roles in use changed,
+   * with its roles that nothing wants suppressed (at start, and after a change of the roles);
    * last, every instance the input changed is written, once (instances/instance-tracker.ts), and
    * every effect the tracker still holds is carried out.
    */
@@ -124,6 +125,7 @@ export class Scheduler {
     const runSpecs = this.ctx.state.runSpecs;
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
     syncFrameworkRoles(this.ctx);
+    this.ctx.demand.suppressIdle(this.ctx.state.frameworkRoles);
     flushInstances(this.ctx);
     this.applier.drain();
   }

@@ -11,7 +11,8 @@ import { inBackoff } from '../instances/backoff';
  * Revive whenever a run spec starts wanting offers or gets more instances to place than at the
  * last look (a scale-up, a relaunch): a revive clears the refuse filters of earlier declines, so
  * the new work sees every agent again, as Marathon revives for each newly scheduled instance.
- * Suppress a role when nothing of it wants offers.
+ * Suppress a role when nothing of it wants offers: when its last run spec stops wanting them, and
+ * at start and whenever the framework's roles change ({@link suppressIdle}).
  *
  * A run spec wants offers for its role; a resident one also for the roles its waiting instances
  * kept from their reservations (fact 114: after a forced role change old instances relaunch under
@@ -24,6 +25,8 @@ export class OfferDemand {
   private readonly suppressed = new Set<string>();
   /** Entries the matcher took instances from since the last sync ({@link notePlaced}). */
   private readonly placedFrom: WantingRunSpec[] = [];
+  /** The framework's roles at {@link suppressIdle}'s last look (the state replaces the array when the set changes). */
+  private idleLookedAt: readonly string[] | undefined = undefined;
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
 
@@ -79,6 +82,26 @@ export class OfferDemand {
       for (const r of suppress) this.suppressed.add(r);
       this.driver.suppress(suppress);
     }
+  }
+
+  /**
+   * Suppresses each of the framework's `roles` (state/framework-roles.ts, sorted) that nothing
+   * wants offers for and that is not suppressed already: a framework starts, and a role is added
+   * to it, unsuppressed, and {@link sync} suppresses a role only when its last run spec stops
+   * wanting offers. Without this a pacer started with every instance running (or a new role whose
+   * app has no instances to place) kept receiving offers and declining them, until some run spec
+   * first wanted offers and then stopped (found against a Mesos master: no SUPPRESS in 40 s after
+   * a restart). Marathon suppresses the roles without scheduled instances from its first look at
+   * the instances on (ReviveOffersStreamLogic). Looks again only when the set of roles changed
+   * (another array); call it after {@link sync}, so that the demand is current.
+   */
+  suppressIdle(roles: readonly string[]): void {
+    if (roles === this.idleLookedAt) return;
+    this.idleLookedAt = roles;
+    const idle = roles.filter((r) => (this.perRole.get(r) ?? 0) === 0 && !this.suppressed.has(r));
+    if (idle.length === 0) return;
+    for (const r of idle) this.suppressed.add(r);
+    this.driver.suppress(idle);
   }
 
   /**
