@@ -101,14 +101,18 @@ export function validatePathId(id: string, options: { readonly allowRoot?: boole
 }
 
 /**
- * Marathon's `childOf(path.parent)` rule for ids before {@link resolvePathId} canonicalizes them:
- * an absolute id with a `.` or `..` segment is not a child of its parent as written
- * (`/a/../b` → `Identifier is not child of '/a/..'`). Empty for relative ids and for ids whose
- * last segment is the dot (the reserved-keyword rule reports those).
+ * Marathon's rules for the `.` and `..` segments of an id, for callers that check it before
+ * {@link resolvePathId} canonicalizes it (which would hide them): an id whose last segment is `.`
+ * or `..` ends in a reserved keyword ({@link RESERVED_ID_MESSAGE}: `/a/b/..` is refused, not
+ * taken for `/a`), and an absolute id with a `.` or `..` segment elsewhere is not a child of its
+ * parent as written (`/a/../b` → `Identifier is not child of '/a/..'`). Empty otherwise, and for
+ * relative ids that do not end in a dot segment (`../db` names a sibling).
  */
 export function dotSegmentProblems(id: string): string[] {
   const parts = segments(id);
-  if (!isAbsolute(id) || RESERVED_LAST.includes(parts[parts.length - 1] ?? '')) return [];
+  const last = parts[parts.length - 1];
+  if (last === '.' || last === '..') return [RESERVED_ID_MESSAGE];
+  if (!isAbsolute(id) || RESERVED_LAST.includes(last ?? '')) return [];
   return parts.some((p) => p === '.' || p === '..') ? [notChildMessage(joinSegments(parts.slice(0, -1)))] : [];
 }
 

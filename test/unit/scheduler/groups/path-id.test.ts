@@ -1,7 +1,7 @@
 import t from 'tap';
 import {
   EMPTY_PATH_MESSAGE, ID_TOO_DEEP_MESSAGE, ID_TOO_LONG_MESSAGE, MAX_ID_LENGTH, MAX_ID_SEGMENTS, PATH_ID_PATTERN, PATH_PATTERN_MESSAGE, RESERVED_ID_MESSAGE, ROOT_ID, ancestorsOf, comparePathIds, isAbsolute,
-  isAncestor, isCanonical, isTopLevel, joinSegments, parentOf, resolvePathId, segments, topLevelOf, validatePathId,
+  isAncestor, isCanonical, isTopLevel, joinSegments, parentOf, resolvePathId, segments, topLevelOf, validatePathId, dotSegmentProblems,
 } from '../../../../src/scheduler/groups/path-id';
 import { PATH_ID } from '../../../../src/marathon/schemas/app-schema-parts';
 
@@ -49,6 +49,23 @@ t.test('validatePathId: Marathon segment rules', async (t) => {
   ];
   for (const [id, errors] of cases) t.same(validatePathId(id), errors, JSON.stringify(id));
   t.same(validatePathId('/', { allowRoot: true }), [], 'the root is a valid group id when allowed');
+});
+
+t.test('dotSegmentProblems: the dot rules checked before an id is resolved', async (t) => {
+  const cases: [string, string[]][] = [
+    ['/a/../b', ["Identifier is not child of '/a/..'"]],
+    ['/a/./b', ["Identifier is not child of '/a/.'"]],
+    // Resolution would make these /a, /x/y and /r: the reserved-keyword rule must see them first.
+    ['/a/b/..', [RESERVED_ID_MESSAGE]],
+    ['/x/y/z/.', [RESERVED_ID_MESSAGE]],
+    ['r/s/..', [RESERVED_ID_MESSAGE]],
+    ['/a/..', [RESERVED_ID_MESSAGE]],
+    ['/a/b', []],
+    ['../sibling', []],
+    ['a/../b', []],
+    ['/app/restart', []],
+  ];
+  for (const [id, errors] of cases) t.same(dotSegmentProblems(id), errors, JSON.stringify(id));
 });
 
 t.test('PATH_ID_PATTERN: the one id pattern of the shape schemas agrees with the core\'s segment rule', async (t) => {
