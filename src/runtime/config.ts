@@ -163,6 +163,13 @@ const MAX_SANDBOX_KEEP = 1_000_000;
 export const DEFAULT_LAUNCHES_PER_INPUT = 250;
 export const DEFAULT_INSTANCES_PER_INPUT = 500;
 
+/**
+ * The names `--enable_features` takes: Marathon 1.11's (`Features.availableFeatures`: vips,
+ * task_killing, external_volumes, secrets, gpu_resources). pacer acts on task_killing and
+ * gpu_resources; the others are accepted, as Marathon's, and change nothing here.
+ */
+export const MARATHON_FEATURES: readonly string[] = ['vips', 'task_killing', 'external_volumes', 'secrets', 'gpu_resources'];
+
 const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
   { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
@@ -188,7 +195,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--local_sandbox_gc_delay', env: 'PACER_LOCAL_SANDBOX_GC_DELAY', help: `local cluster: ms a finished task's sandbox is kept, as a Mesos agent's --gc_delay (default ${DEFAULT_SANDBOX_GC_DELAY_MS}, one week; 0 to ${MAX_SANDBOX_GC_DELAY_MS}, a year)`, apply: (c, v) => intIn(v, 0, MAX_SANDBOX_GC_DELAY_MS, (n) => { c.localSandboxGcDelayMs = n; }) },
   { flag: '--local_sandbox_keep', env: 'PACER_LOCAL_SANDBOX_KEEP', help: `local cluster: most finished sandboxes kept, the oldest removed first (default ${DEFAULT_SANDBOX_KEEP}; 0 to ${MAX_SANDBOX_KEEP})`, apply: (c, v) => intIn(v, 0, MAX_SANDBOX_KEEP, (n) => { c.localSandboxKeep = n; }) },
   { flag: '--unhealthy_kill_floor', env: 'PACER_UNHEALTHY_KILL_FLOOR', help: 'share (0 to 1) of an app\'s instances unhealthy kills leave running (default: its upgradeStrategy.minimumHealthCapacity; label PACER_UNHEALTHY_KILL_FLOOR wins)', apply: (c, v) => share(v, (n) => { c.unhealthyKillFloor = n; }) },
-  { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: 'comma list, e.g. task_killing', apply: (c, v) => { c.features = v.split(',').map((f) => f.trim()).filter((f) => f !== ''); return undefined; } },
+  { flag: '--enable_features', env: 'PACER_ENABLE_FEATURES', help: `comma list of ${MARATHON_FEATURES.join(', ')}`, apply: (c, v) => features(c, v) },
   { flag: '--default_network_name', env: 'PACER_DEFAULT_NETWORK_NAME', help: 'name given to container networks declared without one', apply: (c, v) => { c.defaultNetworkName = v; return undefined; } },
   { flag: '--http_max_body', env: 'PACER_HTTP_MAX_BODY', help: 'largest request body in bytes (default 1048576)', apply: (c, v) => intIn(v, 1024, 1 << 30, (n) => { c.bodyLimitBytes = n; }) },
   { flag: '--master', env: 'PACER_MASTER', echo: 'url', help: 'mesos: http://host:5050 or zk://host:2181/mesos', apply: (c, v) => masterUrl(c, v) },
@@ -436,6 +443,20 @@ function bool(value: string, set: (b: boolean) => void): string | undefined {
 function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined {
   if (value === 'undefined') return "'--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted.";
   return oneOf(value, ['restricted', 'unrestricted'], (k) => { c.gpuSchedulingBehavior = k as GpuSchedulingBehavior; });
+}
+
+
+/**
+ * `--enable_features`: a comma list of {@link MARATHON_FEATURES}. A name not among them fails
+ * start-up, as in Marathon (its configuration refuses "Unknown features specified"): a misspelt
+ * `task_kiling` must not leave TASK_KILLING off without a word.
+ */
+function features(c: Mutable<PacerConfig>, value: string): string | undefined {
+  const names = value.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  const unknown = names.filter((f) => !MARATHON_FEATURES.includes(f));
+  if (unknown.length > 0) return `unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; expected a comma list of ${MARATHON_FEATURES.join(', ')}`;
+  c.features = names;
+  return undefined;
 }
 
 /** `--log_level` / `--logging_level`: Marathon's level names, in any case. */

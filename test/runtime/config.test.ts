@@ -126,6 +126,7 @@ t.test('values: inline values may contain "=", paths are absolute, store_sync is
   const relative = configOf(parseConfig(['--store', 'x/p.db', '--sandbox', 'sb', '--workload', 'w.yaml'], {}, CWD));
   for (const field of ['storePath', 'sandboxRoot', 'workload'] as const) t.ok(relative[field].startsWith('/'), `${field} is made absolute`);
   t.match(configOf(parseConfig(['--enable_features', ''], {}, CWD)), { features: [] }, 'an empty feature list');
+  t.match(configOf(parseConfig(['--enable_features', 'vips,external_volumes,secrets'], {}, CWD)), { features: ['vips', 'external_volumes', 'secrets'] }, "Marathon's other features are accepted");
   t.match(configOf(parseConfig(['--address='], {}, CWD)), { address: '' }, 'an empty inline value is a value');
 });
 
@@ -138,6 +139,8 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--port'], error: '--port: missing value' },
   { argv: ['--local-agents'], error: '--local-agents: missing value' },
   { argv: ['--cluster', 'k8s'], error: '--cluster k8s: expected one of local, sim, mesos' },
+  { argv: ['--enable_features', 'task_kiling'], error: '--enable_features task_kiling: unknown feature task_kiling; expected a comma list of vips, task_killing, external_volumes, secrets, gpu_resources' },
+  { env: { PACER_ENABLE_FEATURES: 'task_killing,foo, bar' }, error: 'PACER_ENABLE_FEATURES=task_killing,foo, bar: unknown features foo, bar; expected a comma list of vips, task_killing, external_volumes, secrets, gpu_resources' },
   { argv: ['--cluster=LOCAL'], error: '--cluster LOCAL: expected one of local, sim, mesos' },
   { env: { PACER_CLUSTER: 'k8s' }, error: 'PACER_CLUSTER=k8s: expected one of local, sim, mesos' },
   { argv: ['--port', '65536'], error: '--port 65536: expected an integer from 0 to 65535' },
