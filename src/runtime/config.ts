@@ -50,6 +50,13 @@ export interface PacerConfig {
   readonly localPortMax: number;
   /** `--gpu_scheduling_behavior`: `restricted` keeps work without GPUs off agents that have GPUs. */
   readonly gpuSchedulingBehavior: GpuSchedulingBehavior;
+  /**
+   * `--[disable_]maintenance_mode` (Marathon's toggle, on by default): offers of agents in their
+   * maintenance window (Mesos `Offer.unavailability`) launch nothing and are declined.
+   */
+  readonly maintenanceMode: boolean;
+  /** `--draining_seconds` (Marathon's default 0): how many seconds before its window starts an agent's offers stop being used. */
+  readonly drainingSeconds: number;
   /** Offer handling: `--max_instances_per_offer`, `--decline_offer_duration`, `--accept_refuse_duration` (ms). */
   readonly maxInstancesPerOffer: number;
   readonly declineOfferDurationMs: number;
@@ -149,6 +156,8 @@ export const MAX_FAILOVER_TIMEOUT_S = 10 * 365 * 24 * 3600;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 /** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
 const MAX_FILTER_MS = YEAR_MS;
+/** Longest `--draining_seconds`: ten years (Marathon takes any Long; its default is 0). */
+export const MAX_DRAINING_S = 10 * 365 * 24 * 3600;
 /** Bounds of `--local_sandbox_gc_delay` (a year) and `--local_sandbox_keep`. */
 const MAX_SANDBOX_GC_DELAY_MS = YEAR_MS;
 const MAX_SANDBOX_KEEP = 1_000_000;
@@ -188,6 +197,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', help: `most instances launched on one offer (default ${DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer})`, apply: (c, v) => intIn(v, 1, 1_000_000, (n) => { c.maxInstancesPerOffer = n; }) },
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', help: `ms an agent whose offer was declined is not offered again (default ${DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.declineOfferDurationMs = n; }) },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', help: `ms the unused rest of an accepted offer is refused (default ${DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs})`, apply: (c, v) => intIn(v, 0, MAX_FILTER_MS, (n) => { c.acceptRefuseDurationMs = n; }) },
+  { flag: '--disable_maintenance_mode', env: 'PACER_DISABLE_MAINTENANCE_MODE', boolean: true, help: 'mesos: a switch: use offers of agents in a maintenance window too (Marathon\'s flag; default: maintenance mode on, such offers launch nothing and are declined)', apply: (c, v) => bool(v, (b) => { c.maintenanceMode = !b; }) },
+  { flag: '--maintenance_mode', env: 'PACER_MAINTENANCE_MODE', boolean: true, help: 'mesos: a switch: maintenance mode on (the default; Marathon\'s other spelling of the toggle)', apply: (c, v) => bool(v, (b) => { c.maintenanceMode = b; }) },
+  { flag: '--draining_seconds', env: 'PACER_DRAINING_SECONDS', help: `mesos: seconds before an agent's maintenance window starts that its offers stop being used (default 0; 0 to ${MAX_DRAINING_S}; no effect with --disable_maintenance_mode)`, apply: (c, v) => intIn(v, 0, MAX_DRAINING_S, (n) => { c.drainingSeconds = n; }) },
   { flag: '--launches_per_input', env: 'PACER_LAUNCHES_PER_INPUT', help: `most instances one input of the core places; offers it did not get to are matched by the next inputs (default ${DEFAULT_LAUNCHES_PER_INPUT})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.launchesPerInput = n; }) },
   { flag: '--launches_per_offer_batch', env: 'PACER_LAUNCHES_PER_OFFER_BATCH', help: `most instances placed from one batch of offers, over the inputs that match it; its offers left are declined to come back in 5 s (default ${DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.launchesPerOfferBatch = n; }) },
   { flag: '--instances_per_input', env: 'PACER_INSTANCES_PER_INPUT', help: `most instances one input of the core creates, kills for a delete or reconciles; the rest follow in the next inputs (default ${DEFAULT_INSTANCES_PER_INPUT})`, apply: (c, v) => intIn(v, 1, MAX_INSTANCES, (n) => { c.instancesPerInput = n; }) },
@@ -250,7 +262,9 @@ export function defaultConfig(cwd: string): PacerConfig {
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,
-    acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs, localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
+    acceptRefuseDurationMs: DEFAULT_SCHEDULER_OPTIONS.acceptRefuseMs,
+    maintenanceMode: DEFAULT_SCHEDULER_OPTIONS.maintenanceMode, drainingSeconds: DEFAULT_SCHEDULER_OPTIONS.drainingMs / 1000,
+    localOfferIntervalMs: DEFAULT_OFFER_INTERVAL_MS,
     localSandboxGcDelayMs: DEFAULT_SANDBOX_GC_DELAY_MS, localSandboxKeep: DEFAULT_SANDBOX_KEEP,
     launchesPerInput: DEFAULT_LAUNCHES_PER_INPUT, launchesPerOfferBatch: DEFAULT_SCHEDULER_OPTIONS.launchesPerOfferBatch,
     instancesPerInput: DEFAULT_INSTANCES_PER_INPUT,

@@ -157,6 +157,7 @@ export function schedulerOptionsOf(config: PacerConfig): Partial<SchedulerOption
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     maxRunningDeployments: config.maxRunningDeployments, taskKilling: config.features.includes('task_killing'),
     gpuRestricted: config.gpuSchedulingBehavior === 'restricted',
+    maintenanceMode: config.maintenanceMode, drainingMs: config.drainingSeconds * 1000,
     ...(config.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: config.unhealthyKillFloor }),
     localPortMin: config.localPortMin, localPortMax: config.localPortMax,
     maxInstancesPerOffer: config.maxInstancesPerOffer, declineRefuseMs: config.declineOfferDurationMs, acceptRefuseMs: config.acceptRefuseDurationMs,

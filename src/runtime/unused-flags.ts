@@ -4,6 +4,8 @@ import type { ClusterKind } from './config';
 const MESOS_ONLY = [
   '--master', '--framework_name', '--mesos_user', '--failover_timeout',
   '--mesos_authentication_principal', '--mesos_authentication_secret_file',
+  // Only Mesos offers carry maintenance windows (the local and simulated agents have none).
+  '--disable_maintenance_mode', '--maintenance_mode', '--draining_seconds',
 ];
 
 /** Options that only the local cluster reads (the table says "local cluster"). */

@@ -33,6 +33,14 @@ export interface SchedulerOptions {
   readonly scaleAppsIntervalMs: number;
   /** `--gpu_scheduling_behavior restricted`: keep non-GPU work off GPU agents. */
   readonly gpuRestricted: boolean;
+  /**
+   * `--[disable_]maintenance_mode` (Marathon 1.11: on by default; MarathonConf.scala
+   * `maintenanceMode`): an offer from an agent in its maintenance window, or whose window starts
+   * within {@link drainingMs}, launches nothing (matcher/maintenance.ts).
+   */
+  readonly maintenanceMode: boolean;
+  /** `--draining_seconds` (Marathon default 0), in ms: how long before its window an agent's offers stop being used. */
+  readonly drainingMs: number;
   /** How many recent unused offers per run spec `/v2/queue?embed=lastUnusedOffers` can show. */
   readonly lastUnusedOffersMax: number;
   /** `--max_running_deployments` (Marathon default 100): beyond it changes are refused, even forced. */
@@ -90,6 +98,8 @@ export const DEFAULT_SCHEDULER_OPTIONS: SchedulerOptions = {
   reconciliationIntervalMs: 600_000,
   scaleAppsIntervalMs: 300_000,
   gpuRestricted: true,
+  maintenanceMode: true,
+  drainingMs: 0,
   lastUnusedOffersMax: 50,
   maxRunningDeployments: 100,
   newGroupEnforceRole: 'off',

@@ -65,6 +65,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--max_instances_per_offer', env: 'PACER_MAX_INSTANCES_PER_OFFER', value: '50', expect: { maxInstancesPerOffer: 50 } },
   { flag: '--decline_offer_duration', env: 'PACER_DECLINE_OFFER_DURATION', value: '0', expect: { declineOfferDurationMs: 0 } },
   { flag: '--accept_refuse_duration', env: 'PACER_ACCEPT_REFUSE_DURATION', value: '5000', expect: { acceptRefuseDurationMs: 5000 } },
+  { flag: '--draining_seconds', env: 'PACER_DRAINING_SECONDS', value: '300', expect: { drainingSeconds: 300 } },
   { flag: '--local_offer_interval', env: 'PACER_LOCAL_OFFER_INTERVAL', value: '20', expect: { localOfferIntervalMs: 20 } },
   { flag: '--local_sandbox_gc_delay', env: 'PACER_LOCAL_SANDBOX_GC_DELAY', value: '0', expect: { localSandboxGcDelayMs: 0 } },
   { flag: '--local_sandbox_keep', env: 'PACER_LOCAL_SANDBOX_KEEP', value: '5', expect: { localSandboxKeep: 5 } },
@@ -168,6 +169,11 @@ const ERROR_TABLE: readonly { argv?: string[]; env?: Record<string, string>; err
   { argv: ['--max_running_deployments', '0'], error: '--max_running_deployments 0: expected an integer from 1 to 100000' },
   { argv: ['--max_instances_per_offer', '0'], error: '--max_instances_per_offer 0: expected an integer from 1 to 1000000' },
   { argv: ['--decline_offer_duration', '-1'], error: '--decline_offer_duration -1: expected an integer from 0 to 31536000000' },
+  { argv: ['--draining_seconds', '-1'], error: '--draining_seconds -1: expected an integer from 0 to 315360000' },
+  { argv: ['--draining_seconds', '315360001'], error: '--draining_seconds 315360001: expected an integer from 0 to 315360000' },
+  { env: { PACER_DRAINING_SECONDS: '1.5' }, error: 'PACER_DRAINING_SECONDS=1.5: expected an integer from 0 to 315360000' },
+  { argv: ['--disable_maintenance_mode=yes'], error: '--disable_maintenance_mode yes: expected true or false' },
+  { env: { PACER_MAINTENANCE_MODE: '' }, error: 'PACER_MAINTENANCE_MODE=: expected true or false' },
   { env: { PACER_ACCEPT_REFUSE_DURATION: '1.5' }, error: 'PACER_ACCEPT_REFUSE_DURATION=1.5: expected an integer from 0 to 31536000000' },
   { argv: ['--local_offer_interval', '0'], error: '--local_offer_interval 0: expected an integer from 1 to 60000' },
   { argv: ['--http_max_body', '1023'], error: '--http_max_body 1023: expected an integer from 1024 to 1073741824' },
@@ -208,6 +214,28 @@ t.test('--gpu_scheduling_behavior reaches the core as gpuRestricted (restricted 
   t.match(schedulerOptionsOf(configOf(parseConfig([], {}, CWD))), { gpuRestricted: true });
   t.match(schedulerOptionsOf(configOf(parseConfig(['--gpu_scheduling_behavior', 'unrestricted'], {}, CWD))), { gpuRestricted: false });
   t.match(schedulerOptionsOf(configOf(parseConfig([], { PACER_GPU_SCHEDULING_BEHAVIOR: 'restricted' }, CWD))), { gpuRestricted: true });
+});
+
+t.test('maintenance mode: on by default with no draining, as in Marathon; --disable_maintenance_mode, --maintenance_mode and --draining_seconds reach the core', async (t) => {
+  const cases: { name: string; argv?: string[]; env?: Record<string, string>; want: { maintenanceMode: boolean; drainingMs: number } }[] = [
+    { name: 'defaults', want: { maintenanceMode: true, drainingMs: 0 } },
+    { name: '--disable_maintenance_mode (a switch)', argv: ['--disable_maintenance_mode'], want: { maintenanceMode: false, drainingMs: 0 } },
+    { name: 'the dashed spelling', argv: ['--disable-maintenance-mode'], want: { maintenanceMode: false, drainingMs: 0 } },
+    { name: '--disable_maintenance_mode=false', argv: ['--disable_maintenance_mode=false'], want: { maintenanceMode: true, drainingMs: 0 } },
+    { name: 'PACER_DISABLE_MAINTENANCE_MODE=true', env: { PACER_DISABLE_MAINTENANCE_MODE: 'true' }, want: { maintenanceMode: false, drainingMs: 0 } },
+    { name: '--maintenance_mode after --disable_maintenance_mode: the last wins', argv: ['--disable_maintenance_mode', '--maintenance_mode'], want: { maintenanceMode: true, drainingMs: 0 } },
+    { name: 'the flag wins over the variable', argv: ['--maintenance_mode'], env: { PACER_DISABLE_MAINTENANCE_MODE: 'true' }, want: { maintenanceMode: true, drainingMs: 0 } },
+    { name: '--draining_seconds 300', argv: ['--draining_seconds', '300'], want: { maintenanceMode: true, drainingMs: 300_000 } },
+    { name: 'PACER_DRAINING_SECONDS=0', env: { PACER_DRAINING_SECONDS: '0' }, want: { maintenanceMode: true, drainingMs: 0 } },
+  ];
+  for (const c of cases) {
+    const options = schedulerOptionsOf(configOf(parseConfig(c.argv ?? [], c.env ?? {}, CWD)));
+    t.same({ maintenanceMode: options.maintenanceMode, drainingMs: options.drainingMs }, c.want, c.name);
+  }
+  const text = usage();
+  for (const [flag, env] of [['--disable_maintenance_mode', 'PACER_DISABLE_MAINTENANCE_MODE'], ['--maintenance_mode', 'PACER_MAINTENANCE_MODE']]) {
+    t.match(text, new RegExp(`^  ${flag} +.*\\[${env}\\]$`, 'm'), `${flag} is documented as a switch with ${env}`);
+  }
 });
 
 t.test('--unhealthy_kill_floor: a share from 0 to 1, read as the label is; absent by default; handed to the core', async (t) => {

@@ -20,6 +20,9 @@ t.test('unusedFlagWarnings names what the chosen cluster does not use, in one li
     ['local', ['--master', '--workload'], /^--cluster local does not use --master, --workload: ignored$/],
     ['mesos', ['--master', '--store', '--framework_name', '--record'], undefined],
     ['mesos', ['--local_agents', '--sandbox', '--seed'], /^--cluster mesos does not use --local_agents, --sandbox, --seed: ignored$/],
+    ['mesos', ['--disable_maintenance_mode', '--maintenance_mode', '--draining_seconds'], undefined],
+    ['local', ['--disable_maintenance_mode', '--draining_seconds'], /^--cluster local does not use --disable_maintenance_mode, --draining_seconds: ignored$/],
+    ['sim', ['--maintenance_mode'], /^--cluster sim does not use --maintenance_mode: ignored/],
     ['sim', ['--workload', '--speed', '--seed', '--port', '--http_credentials', '--http_max_body', '--default_network_name'], undefined],
     ['sim', ['--max_instances_per_offer', '--store', '--mesos_role'], /^--cluster sim does not use --max_instances_per_offer, --store, --mesos_role: ignored \(the workload's options/],
   ];

@@ -17,6 +17,8 @@ import { launchOperation } from './place-instance';
  */
 export interface ResidentOutcome {
   readonly ops: OfferOperation[];
+  /** Run specs with an instance that would have relaunched on its reservation here, left waiting: the agent is in maintenance. */
+  readonly leftForMaintenance: Set<RunSpecState>;
 }
 
 /**
@@ -31,9 +33,17 @@ export interface ResidentOutcome {
  * - its instance has its reservation on another agent (an earlier first launch whose RESERVE was
  *   not known to have happened, placed afresh since): this one is an orphan, released too;
  * - otherwise (its instance is starting or in backoff) the pool is left alone.
+ *
+ * With `maintenance` (the agent is in or about to enter its maintenance window:
+ * matcher/maintenance.ts) a waiting instance does not relaunch: it keeps its reservation and
+ * waits for an offer of it after the window, and its run spec is named in `leftForMaintenance`
+ * (Marathon checks the window in the ResourceMatcher its launch on a reservation goes through, and
+ * destroys nothing for it: core/launcher/impl/InstanceOpFactoryImpl.scala `maybeLaunchOnReservation`).
+ * Releasing reservations nobody wants goes on as usual (Marathon's OfferMatcherReconciler does
+ * not look at the window).
  */
-export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: number): ResidentOutcome {
-  const out: ResidentOutcome = { ops: [] };
+export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: number, maintenance = false): ResidentOutcome {
+  const out: ResidentOutcome = { ops: [], leftForMaintenance: new Set() };
   for (const pool of offer.pools) {
     const id = pool.reservationId;
     if (id === undefined || pool.reservedFor === undefined) continue;
@@ -57,6 +67,10 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
       continue;
     }
     if (inst.condition !== 'Scheduled' || !ctx.demand.wantsOffers(rs, nowMs)) continue;
+    if (maintenance) {
+      out.leftForMaintenance.add(rs);
+      continue;
+    }
     removeScheduled(ctx, rs, inst);
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
     setReservation(ctx, inst, { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] });

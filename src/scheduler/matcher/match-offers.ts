@@ -21,6 +21,7 @@ import { placeInstance } from '../launcher/place-instance';
 import { flushInstances } from '../instances/instance-tracker';
 import { firstResidentLaunch, residentOperations, type ResidentOutcome } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
+import { agentInMaintenance } from './maintenance';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
@@ -59,15 +60,20 @@ export class OfferMatcher {
         rest.push(offer);
         continue;
       }
+      // Maintenance mode: an agent in (or about to enter) its window launches nothing (maintenance.ts).
+      const maintenance = agentInMaintenance(offer, nowMs, ctx.options);
       let resident: ResidentOutcome | undefined;
       if (hasReservations(offer)) {
-        resident = residentOperations(ctx, offer, nowMs);
+        resident = residentOperations(ctx, offer, nowMs, maintenance);
         // It may have taken instances out of queues.
         batch.resync();
+        // A resident instance left waiting on its reservation here: the offer is refused for its run spec, once.
+        for (const rs of resident.leftForMaintenance) batch.rejectedRunSpec(rs, 'AgentMaintenance', offer);
       }
       // The resident pass's operations first, then one or more per instance placed, in order.
       const ops: OfferOperation[] = resident === undefined ? [] : resident.ops.slice();
-      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, budget, ops);
+      const counted = resident === undefined || resident.leftForMaintenance.size === 0 ? undefined : resident.leftForMaintenance;
+      const placed = batch.candidates.length === 0 ? 0 : this.matchOne(ctx, offer, batch, budget, ops, maintenance, counted);
       budget -= placed;
       if (ops.length === 0) {
         declined.push(offer.offerId);
@@ -85,11 +91,19 @@ export class OfferMatcher {
     return { placed: allowed - budget, rest };
   }
 
-  /** Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how many it placed. */
-  private matchOne(ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[]): number {
+  /**
+   * Places what fits of the candidates on `offer`, appending their operations to `ops`; returns how
+   * many it placed. `maintenance`: the maintenance rule's verdict on the offer (the ledger carries
+   * it to the maintenance filter). `counted`: run specs whose refusal of this offer is recorded
+   * already (by the resident pass), not recorded again.
+   */
+  private matchOne(
+    ctx: LaunchContext, offer: Offer, batch: Batch, budget: number, ops: OfferOperation[],
+    maintenance: boolean, counted: ReadonlySet<RunSpecState> | undefined,
+  ): number {
     // The cycle's offer number marks both refusals (`failed`, a new array per cycle) and use (`usedSeq`, reset by Candidate.begin).
     const seq = ++batch.offerSeq;
-    const ledger = new OfferLedger(offer);
+    const ledger = new OfferLedger(offer, maintenance);
     const max = Math.min(ctx.options.maxInstancesPerOffer, budget);
     const candidates = batch.candidates;
     // What every visit reads, in typed arrays indexed like `candidates` (see Batch): a visit that
@@ -117,7 +131,7 @@ export class OfferMatcher {
         const reason = filters.run(ledger, c.counts);
         if (reason !== undefined) {
           failed[i] = seq;
-          if (c.usedSeq !== seq) batch.rejected(c, reason, offer);
+          if (c.usedSeq !== seq && (counted === undefined || !counted.has(c.rs))) batch.rejected(c, reason, offer);
           continue;
         }
         const rs = c.rs;
@@ -329,6 +343,11 @@ class Batch {
    */
   rejected(c: Candidate, reason: NoMatchReason, offer: Offer): void {
     this.offerLog.append(c.stats, reasonIndex(reason), offer, this.nowMs);
+  }
+
+  /** As {@link rejected}, for a run spec the resident pass refused the offer for (it may have no candidate). */
+  rejectedRunSpec(rs: RunSpecState, reason: NoMatchReason, offer: Offer): void {
+    this.offerLog.append(rs.rejections, reasonIndex(reason), offer, this.nowMs);
   }
 
   /** `c` used an offer (its first use of this offer): logged as a refusal is ({@link rejected}). */

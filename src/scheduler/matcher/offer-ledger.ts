@@ -26,7 +26,11 @@ export class OfferLedger {
   private readonly slots: SumSlot[] = [];
   private nextSlot = 0;
 
-  constructor(readonly offer: Offer) {
+  /**
+   * @param agentInMaintenance the maintenance rule's verdict on the offer (matcher/maintenance.ts),
+   *   which the maintenance filter reports (plugins/maintenance-filter.ts).
+   */
+  constructor(readonly offer: Offer, readonly agentInMaintenance = false) {
     // A resident instance's own reservation is for it alone (resident-offers.ts handles it).
     this.pools = [];
     for (const p of offer.pools) if (p.reservationId === undefined) this.pools.push(copyPool(p));

@@ -5,16 +5,19 @@ import type { LaunchRequest } from '../state/launch-request';
 import type { OfferLedger } from './offer-ledger';
 import { constraintFilter } from './plugins/constraint-filter';
 import { gpuRestrictedFilter } from './plugins/gpu-filter';
+import { maintenanceFilter } from './plugins/maintenance-filter';
 import { portsFilter } from './plugins/ports-filter';
 import { roleFilter } from './plugins/role-filter';
 import { scalarFilter } from './plugins/scalar-filter';
 
 /**
- * The Filter stage, cheapest first (architecture §4): roles → scarce GPUs → scalars → ports →
- * constraints. Built once per scheduler.
+ * The Filter stage, cheapest first (architecture §4): maintenance → roles → scarce GPUs → scalars →
+ * ports → constraints. Built once per scheduler; the maintenance and GPU steps only in their modes.
  */
-export function buildFilterPipeline(options: { gpuRestricted: boolean }): readonly FilterPlugin[] {
-  const plugins: FilterPlugin[] = [roleFilter];
+export function buildFilterPipeline(options: { gpuRestricted: boolean; maintenanceMode?: boolean }): readonly FilterPlugin[] {
+  const plugins: FilterPlugin[] = [];
+  if (options.maintenanceMode === true) plugins.push(maintenanceFilter);
+  plugins.push(roleFilter);
   if (options.gpuRestricted) plugins.push(gpuRestrictedFilter);
   plugins.push(scalarFilter, portsFilter, constraintFilter);
   return plugins;

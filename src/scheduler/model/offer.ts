@@ -23,12 +23,25 @@ export interface OfferedPool {
 }
 
 /**
+ * A planned maintenance window of an offer's agent (Mesos `Offer.unavailability`), in ms since the
+ * epoch on the master's clock: it starts at `startMs` and lasts `durationMs`, or forever when
+ * `durationMs` is undefined.
+ */
+export interface Unavailability {
+  readonly startMs: number;
+  readonly durationMs?: number;
+}
+
+/**
  * A resource offer. `allocationRole` is the role the offer was allocated to (Mesos MULTI_ROLE);
  * when set, only run specs of that role can use it. The simulator leaves it unset.
+ * `unavailability` is the agent's maintenance window, when the master has scheduled one (only
+ * the Mesos cluster sets it; the matcher's maintenance rule reads it: matcher/maintenance.ts).
  */
 export interface Offer {
   readonly offerId: string;
   readonly agent: AgentInfo;
   readonly pools: readonly OfferedPool[];
   readonly allocationRole?: string;
+  readonly unavailability?: Unavailability;
 }

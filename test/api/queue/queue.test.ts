@@ -137,6 +137,31 @@ t.test('declined offers show in processedOffersSummary and lastUnusedOffers', as
   t.equal(after.processedOffersSummary.lastUsedOfferAt, iso(START_MS + 2000));
 });
 
+t.test('offers of agents in a maintenance window count as AgentMaintenance in processedOffersSummary and lastUnusedOffers', async (t) => {
+  const window = { startMs: START_MS - 60_000, durationMs: 3_600_000 };
+  const cases: { name: string; options: { maintenanceMode?: boolean; drainingMs?: number }; unavailability: typeof window; maintenance: number; launched: number }[] = [
+    { name: 'two agents in a window, one without (the trial)', options: {}, unavailability: window, maintenance: 2, launched: 2 },
+    { name: 'windows starting within the draining seconds', options: { drainingMs: 300_000 }, unavailability: { startMs: START_MS + 200_000, durationMs: 3_600_000 }, maintenance: 2, launched: 2 },
+    { name: 'maintenance mode off', options: { maintenanceMode: false }, unavailability: window, maintenance: 0, launched: 4 },
+  ];
+  for (const c of cases) {
+    const fx = makeApi({ options: c.options });
+    fx.harness.put(makeApp({ id: '/web', instances: 5, cpus: 1 }));
+    const inWindow = (id: string) => ({ ...makeOffer({ offerId: id, cpus: 1, agent: { hostname: id } }), unavailability: c.unavailability });
+    fx.harness.offer(inWindow('m1'), inWindow('m2'), makeOffer({ offerId: 'free', cpus: 2, agent: { hostname: 'free' } }));
+    const [entry] = (await getQueue(fx, '?embed=lastUnusedOffers')).queue;
+    await fx.app.close();
+    t.equal(entry.count, 5 - c.launched, `${c.name}: ${c.launched} launched`);
+    const summary = entry.processedOffersSummary;
+    t.equal(summary.unusedOffersCount, c.maintenance, `${c.name}: unused offers`);
+    const step = (list: typeof summary.rejectSummaryLaunchAttempt) => list.find((s) => s.reason === 'AgentMaintenance');
+    t.same(step(summary.rejectSummaryLaunchAttempt), { reason: 'AgentMaintenance', declined: c.maintenance, processed: 3 }, `${c.name}: rejectSummaryLaunchAttempt`);
+    t.same(step(summary.rejectSummaryLastOffers), { reason: 'AgentMaintenance', declined: c.maintenance, processed: c.maintenance }, `${c.name}: rejectSummaryLastOffers`);
+    const unused = (entry.lastUnusedOffers ?? []) as { offer: { id: string }; reason: string[] }[];
+    t.same(unused.map((u) => [u.offer.id, u.reason]), c.maintenance === 0 ? [] : [['m1', ['AgentMaintenance']], ['m2', ['AgentMaintenance']]], `${c.name}: lastUnusedOffers`);
+  }
+});
+
 function failingApp(fx: ApiFixture): void {
   fx.harness.put(makeApp({ id: '/flaky', backoff: { initialMs: 60_000, factor: 2, maxMs: 300_000 } }));
   const [launched] = fx.harness.offer(makeOffer());

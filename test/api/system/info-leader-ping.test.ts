@@ -61,6 +61,21 @@ t.test('GET /v2/info (fact 93)', async (t) => {
   t.ok(Object.values(info.zookeeper_config).every((v) => v === null), 'no ZooKeeper');
 });
 
+t.test('marathon_config.maintenance_mode: the --[disable_]maintenance_mode toggle the core runs with, as Marathon reports it', async (t) => {
+  const cases: { name: string; options: { maintenanceMode?: boolean; drainingMs?: number }; want: boolean }[] = [
+    { name: 'on by default', options: {}, want: true },
+    { name: 'off with --disable_maintenance_mode', options: { maintenanceMode: false }, want: false },
+    { name: 'on, with draining seconds (not a key of its own)', options: { maintenanceMode: true, drainingMs: 300_000 }, want: true },
+  ];
+  for (const c of cases) {
+    const fx = makeApi({ options: c.options });
+    const info = JSON.parse((await fx.app.inject({ method: 'GET', url: '/v2/info' })).body) as Record<string, Record<string, unknown>>;
+    await fx.app.close();
+    t.equal(info.marathon_config.maintenance_mode, c.want, c.name);
+    t.notOk('draining_seconds' in info.marathon_config, `${c.name}: no draining_seconds key (fact 93 has none)`);
+  }
+});
+
 t.test('frameworkId is null before subscription', async (t) => {
   const fx = makeApi();
   t.teardown(() => fx.app.close());

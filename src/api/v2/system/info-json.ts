@@ -59,7 +59,6 @@ const UNSET_MARATHON_CONFIG_KEYS = [
   'on_elected_prepare_timeout', 'reconciliation_initial_delay', 'scale_apps_initial_delay',
   'store_cache', 'task_launch_confirm_timeout', 'task_launch_timeout',
   'task_lost_expunge_initial_delay', 'task_lost_expunge_interval', 'task_reservation_timeout', 'webui_url',
-  'maintenance_mode',
 ] as const;
 
 function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
@@ -85,6 +84,9 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
   out.local_port_min = options.localPortMin;
   out.local_port_max = options.localPortMax;
   out.max_instances_per_offer = options.maxInstancesPerOffer;
+  // `--[disable_]maintenance_mode` as Marathon reports it (InfoResource.scala: the toggle's value;
+  // `--draining_seconds` is not among fact 93's keys).
+  out.maintenance_mode = options.maintenanceMode;
   out.reconciliation_interval = options.reconciliationIntervalMs;
   out.scale_apps_interval = options.scaleAppsIntervalMs;
   return out;

@@ -1,8 +1,8 @@
 import type { AgentAttribute, AgentInfo } from '../../../scheduler/model/agent';
-import type { Offer, OfferedPool } from '../../../scheduler/model/offer';
+import type { Offer, OfferedPool, Unavailability } from '../../../scheduler/model/offer';
 import type { PersistentVolume } from '../../../scheduler/model/reservation';
 import { toMilli, type PortRange } from '../../../scheduler/model/resources';
-import type { Offer as MesosOffer, Resource } from '../codec/mesos-model';
+import type { Offer as MesosOffer, Resource, Unavailability as MesosUnavailability } from '../codec/mesos-model';
 import { agentAttributeFromMesos, rangesOf } from './agent-attribute-from-mesos';
 import { ownReservationId } from './reservation-labels';
 import { isCoreUsable, reservationRole } from './reservation-role';
@@ -41,6 +41,10 @@ interface PoolSum {
  * - `allocationRole` from `allocation_info.role` (MULTI_ROLE), the offer's or else its resources'.
  * - Agent: id, hostname, attributes typed for constraints (§4.4), region/zone from the fault
  *   domain (§4.5; absent when the agent has none).
+ * - `unavailability` (§3.2, field 9): the agent's maintenance window, `start` (TimeInfo) and
+ *   `duration` (DurationInfo), nanoseconds to whole milliseconds rounded down (Marathon's
+ *   `Timestamp.toTimestamp` and `toDuration` truncate the same way after 1970); no `duration`: the window
+ *   lasts forever (no `durationMs`). The matcher's maintenance rule reads it (matcher/maintenance.ts).
  */
 export function offerFromMesos(offer: MesosOffer, frameworkId?: string): Offer {
   const allocationRole = offer.allocationInfo?.role ?? offer.resources?.find((r) => r.allocationInfo?.role !== undefined)?.allocationInfo?.role;
@@ -50,7 +54,18 @@ export function offerFromMesos(offer: MesosOffer, frameworkId?: string): Offer {
     pools: poolsOf(offer.resources ?? [], frameworkId),
   };
   if (allocationRole !== undefined) result.allocationRole = allocationRole;
+  if (offer.unavailability !== undefined) result.unavailability = unavailabilityOf(offer.unavailability);
   return result;
+}
+
+function unavailabilityOf(window: MesosUnavailability): Unavailability {
+  const startMs = nanosToMs(window.start.nanoseconds);
+  return window.duration === undefined ? { startMs } : { startMs, durationMs: nanosToMs(window.duration.nanoseconds) };
+}
+
+/** Nanoseconds (int64, read as a number) to whole milliseconds, rounded down. */
+function nanosToMs(nanoseconds: number): number {
+  return Math.floor(nanoseconds / 1_000_000);
 }
 
 function agentOf(offer: MesosOffer): AgentInfo {

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
+import { decodeEvent, encodeEvent } from '../../../../src/cluster/mesos/codec/mesos-codec';
 import type { Attribute, Offer as MesosOffer, Resource } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { formatAttributeValue } from '../../../../src/scheduler/constraints/format-attribute';
 import { makeMesosOffer, portsResource, recordedEvent, resourceSet, scalarResource } from './mesos-builders';
@@ -181,3 +182,40 @@ t.test('dynamic reservations that are not this framework\'s are left out of the 
   ];
   for (const c of cases) t.same(offerFromMesos(makeMesosOffer({ resources: c.resources }), 'F1').pools, c.want, c.name);
 });
+
+t.test('unavailability: the agent\'s maintenance window in ms, from protobuf and JSON (int64 as numbers or strings)', async (t) => {
+  // 2026-01-01T00:00:00.123456789Z: nanoseconds to whole ms, rounded down.
+  const startNs = 1_767_225_600_123_456_789;
+  const cases: { name: string; unavailability?: MesosOffer['unavailability']; json?: string; want: unknown }[] = [
+    { name: 'start and duration', unavailability: { start: { nanoseconds: startNs }, duration: { nanoseconds: 3_600_000_999_999 } }, want: { startMs: 1_767_225_600_123, durationMs: 3_600_000 } },
+    { name: 'no duration: forever', unavailability: { start: { nanoseconds: startNs } }, want: { startMs: 1_767_225_600_123 } },
+    { name: 'a zero duration is a duration', unavailability: { start: { nanoseconds: 0 }, duration: { nanoseconds: 0 } }, want: { startMs: 0, durationMs: 0 } },
+    { name: 'no window', want: undefined },
+    // Mesos writes int64 as JSON numbers and reads numeric strings too (spec §1.2).
+    { name: 'JSON text, int64 as strings', json: '{"start":{"nanoseconds":"1767225600000000000"},"duration":{"nanoseconds":"60000000000"}}', want: { startMs: 1_767_225_600_000, durationMs: 60_000 } },
+    { name: 'JSON text, int64 as numbers, no duration', json: '{"start":{"nanoseconds":1767225600000000000}}', want: { startMs: 1_767_225_600_000 } },
+  ];
+  for (const c of cases) {
+    const mesosOffer = makeMesosOffer();
+    if (c.unavailability !== undefined) mesosOffer.unavailability = c.unavailability;
+    const event = { type: 'OFFERS' as const, offers: { offers: [mesosOffer] } };
+    const bodies: [string, Uint8Array, 'protobuf' | 'json'][] = c.json === undefined
+      ? [['protobuf', encodeEvent(event, 'protobuf'), 'protobuf'], ['json', encodeEvent(event, 'json'), 'json']]
+      : [['json text', jsonOffersEvent(mesosOffer, c.json), 'json']];
+    for (const [form, body, format] of bodies) {
+      const decoded = decodeEvent(body, format).offers?.offers?.[0];
+      if (decoded === undefined) throw new Error('no offer decoded');
+      const offer = offerFromMesos(decoded);
+      t.same(offer.unavailability, c.want, `${c.name} (${form})`);
+      if (c.want === undefined) t.notOk('unavailability' in offer, `${c.name} (${form}): no key`);
+    }
+  }
+});
+
+/** An OFFERS event as Mesos's JSON, the offer's `unavailability` given as JSON text. */
+function jsonOffersEvent(offer: MesosOffer, unavailabilityJson: string): Uint8Array {
+  const base = new TextDecoder().decode(encodeEvent({ type: 'OFFERS', offers: { offers: [offer] } }, 'json'));
+  const text = base.replace('"hostname":', `"unavailability":${unavailabilityJson},"hostname":`);
+  if (text === base) throw new Error('the offer JSON has no hostname to insert before');
+  return new TextEncoder().encode(text);
+}
