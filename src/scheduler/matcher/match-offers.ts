@@ -21,7 +21,7 @@ import { placeInstance } from '../launcher/place-instance';
 import { flushInstances } from '../instances/instance-tracker';
 import { firstResidentLaunch, residentOperations, type ResidentOutcome } from '../launcher/resident-offers';
 import { requestFor } from './request-for-role';
-import { agentInMaintenance } from './maintenance';
+import { agentInMaintenance, MAINTENANCE_REASON } from './maintenance';
 
 /**
  * One matching cycle over a batch of offers (architecture §4). The run specs that want offers are
@@ -68,7 +68,7 @@ export class OfferMatcher {
         // It may have taken instances out of queues.
         batch.resync();
         // A resident instance left waiting on its reservation here: the offer is refused for its run spec, once.
-        for (const rs of resident.leftForMaintenance) batch.rejectedRunSpec(rs, 'AgentMaintenance', offer);
+        for (const rs of resident.leftForMaintenance) batch.rejectedRunSpec(rs, MAINTENANCE_REASON, offer);
       }
       // The resident pass's operations first, then one or more per instance placed, in order.
       const ops: OfferOperation[] = resident === undefined ? [] : resident.ops.slice();

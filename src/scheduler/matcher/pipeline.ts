@@ -11,13 +11,15 @@ import { roleFilter } from './plugins/role-filter';
 import { scalarFilter } from './plugins/scalar-filter';
 
 /**
- * The Filter stage, cheapest first (architecture §4): maintenance → roles → scarce GPUs → scalars →
- * ports → constraints. Built once per scheduler; the maintenance and GPU steps only in their modes.
+ * The Filter stage, cheapest first (architecture §4): roles → maintenance → scarce GPUs → scalars →
+ * ports → constraints (the maintenance step after the role's: the reason it reports ranks after
+ * UnfulfilledRole in Marathon's funnel). Built once per scheduler; the maintenance and GPU steps
+ * only in their modes.
  */
 export function buildFilterPipeline(options: { gpuRestricted: boolean; maintenanceMode?: boolean }): readonly FilterPlugin[] {
   const plugins: FilterPlugin[] = [];
-  if (options.maintenanceMode === true) plugins.push(maintenanceFilter);
   plugins.push(roleFilter);
+  if (options.maintenanceMode === true) plugins.push(maintenanceFilter);
   if (options.gpuRestricted) plugins.push(gpuRestrictedFilter);
   plugins.push(scalarFilter, portsFilter, constraintFilter);
   return plugins;

@@ -137,7 +137,7 @@ t.test('declined offers show in processedOffersSummary and lastUnusedOffers', as
   t.equal(after.processedOffersSummary.lastUsedOfferAt, iso(START_MS + 2000));
 });
 
-t.test('offers of agents in a maintenance window count as AgentMaintenance in processedOffersSummary and lastUnusedOffers', async (t) => {
+t.test('offers of agents in a maintenance window count as UnfulfilledConstraint (as Marathon counts them) in processedOffersSummary and lastUnusedOffers', async (t) => {
   const window = { startMs: START_MS - 60_000, durationMs: 3_600_000 };
   const cases: { name: string; options: { maintenanceMode?: boolean; drainingMs?: number }; unavailability: typeof window; maintenance: number; launched: number }[] = [
     { name: 'two agents in a window, one without (the trial)', options: {}, unavailability: window, maintenance: 2, launched: 2 },
@@ -154,11 +154,11 @@ t.test('offers of agents in a maintenance window count as AgentMaintenance in pr
     t.equal(entry.count, 5 - c.launched, `${c.name}: ${c.launched} launched`);
     const summary = entry.processedOffersSummary;
     t.equal(summary.unusedOffersCount, c.maintenance, `${c.name}: unused offers`);
-    const step = (list: typeof summary.rejectSummaryLaunchAttempt) => list.find((s) => s.reason === 'AgentMaintenance');
-    t.same(step(summary.rejectSummaryLaunchAttempt), { reason: 'AgentMaintenance', declined: c.maintenance, processed: 3 }, `${c.name}: rejectSummaryLaunchAttempt`);
-    t.same(step(summary.rejectSummaryLastOffers), { reason: 'AgentMaintenance', declined: c.maintenance, processed: c.maintenance }, `${c.name}: rejectSummaryLastOffers`);
+    const step = (list: typeof summary.rejectSummaryLaunchAttempt) => list.find((s) => s.reason === 'UnfulfilledConstraint');
+    t.same(step(summary.rejectSummaryLaunchAttempt), { reason: 'UnfulfilledConstraint', declined: c.maintenance, processed: 3 }, `${c.name}: rejectSummaryLaunchAttempt`);
+    t.same(step(summary.rejectSummaryLastOffers), { reason: 'UnfulfilledConstraint', declined: c.maintenance, processed: c.maintenance }, `${c.name}: rejectSummaryLastOffers`);
     const unused = (entry.lastUnusedOffers ?? []) as { offer: { id: string }; reason: string[] }[];
-    t.same(unused.map((u) => [u.offer.id, u.reason]), c.maintenance === 0 ? [] : [['m1', ['AgentMaintenance']], ['m2', ['AgentMaintenance']]], `${c.name}: lastUnusedOffers`);
+    t.same(unused.map((u) => [u.offer.id, u.reason]), c.maintenance === 0 ? [] : [['m1', ['UnfulfilledConstraint']], ['m2', ['UnfulfilledConstraint']]], `${c.name}: lastUnusedOffers`);
   }
 });
 

@@ -10,7 +10,8 @@ import { Harness, START_MS } from '../../../harness/core-harness';
  * Maintenance mode (Marathon's `--[disable_]maintenance_mode`, on by default, and
  * `--draining_seconds`): an offer of an agent whose maintenance window has started, or starts
  * within the draining time, and has not ended, launches nothing; each waiting run spec records
- * AgentMaintenance for it and the offer is declined as unused offers are.
+ * it (as Marathon counts it, UnfulfilledConstraint; UnfulfilledRole when the role refuses it first)
+ * and the offer is declined as unused offers are.
  */
 
 const MINUTE = 60_000;
@@ -51,10 +52,25 @@ t.test('one offer, one waiting app: the window decides whether it launches', asy
       continue;
     }
     t.same(launched, [], `${c.name}: nothing launched`);
-    t.same(stats?.byReason(), { AgentMaintenance: 1 }, `${c.name}: AgentMaintenance recorded`);
-    t.same(stats?.lastUnused(), [{ offer, reason: 'AgentMaintenance', atMs: START_MS }], `${c.name}: the offer among the last unused`);
+    t.same(stats?.byReason(), { UnfulfilledConstraint: 1 }, `${c.name}: recorded as Marathon counts it (UnfulfilledConstraint)`);
+    t.same(stats?.lastUnused(), [{ offer, reason: 'UnfulfilledConstraint', atMs: START_MS }], `${c.name}: the offer among the last unused`);
     t.same(h.calls('decline'), [{ type: 'decline', offerIds: [offer.offerId], refuseMs: 120_000 }], `${c.name}: declined with the refuse filter`);
     t.equal(h.scheduler.queue()[0]?.scheduled, 1, `${c.name}: the instance still waits`);
+  }
+});
+
+t.test("Marathon's funnel: an offer in maintenance that the role refuses counts as UnfulfilledRole, any other as UnfulfilledConstraint", async (t) => {
+  const window = { startMs: START_MS - MINUTE, durationMs: HOUR };
+  const cases: { name: string; app: NonNullable<Parameters<typeof makeApp>[0]> & { id: string }; reason: string }[] = [
+    { name: 'role refuses it (the offer is allocated to another role)', app: { id: '/dev/web', role: 'dev', acceptedResourceRoles: ['dev'] }, reason: 'UnfulfilledRole' },
+    { name: 'too few cpus as well', app: { id: '/web', cpus: 100 }, reason: 'UnfulfilledConstraint' },
+    { name: 'a constraint it also fails', app: { id: '/web', constraints: [{ field: 'hostname', operator: 'LIKE', value: 'nomatch' }] }, reason: 'UnfulfilledConstraint' },
+  ];
+  for (const c of cases) {
+    const h = new Harness();
+    h.put(makeApp(c.app));
+    h.offer(offerWith(window));
+    t.same(h.scheduler.rejections(c.app.id)?.byReason(), { [c.reason]: 1 }, c.name);
   }
 });
 
@@ -66,7 +82,7 @@ t.test('the trial: two agents in a window and one without, in one event: both in
   const free = offerWith(undefined, 'free');
   const launched = h.offer(offerWith(window, 'm1'), offerWith(window, 'm2'), free);
   t.same(launched.map((l) => l.agentId), [free.agent.agentId, free.agent.agentId, free.agent.agentId], 'every instance on the free agent');
-  for (const id of ['/web', '/api']) t.same(h.scheduler.rejections(id)?.byReason(), { AgentMaintenance: 2 }, `${id}: each agent in maintenance counted once`);
+  for (const id of ['/web', '/api']) t.same(h.scheduler.rejections(id)?.byReason(), { UnfulfilledConstraint: 2 }, `${id}: each agent in maintenance counted once`);
   t.same(h.calls('decline'), [{ type: 'decline', offerIds: ['o-m1', 'o-m2'], refuseMs: 120_000 }], 'the offers in maintenance are declined');
 });
 
@@ -89,7 +105,7 @@ t.test('resident instances: the reservation on an agent in maintenance is kept; 
   t.same(h.offer(reservationOffer('in-window')), [], 'no relaunch on the reservation while the agent is in maintenance');
   t.equal(h.calls('accept').length, acceptsBefore, 'no ACCEPT: the reservation is neither used nor released');
   t.same(h.calls('decline').at(-1), { type: 'decline', offerIds: ['in-window'], refuseMs: 120_000 }, 'the offer is declined');
-  t.same(h.scheduler.rejections('/db')?.byReason(), { AgentMaintenance: 1 }, 'AgentMaintenance recorded once');
+  t.same(h.scheduler.rejections('/db')?.byReason(), { UnfulfilledConstraint: 1 }, 'recorded once, as UnfulfilledConstraint');
   t.same(h.instances('/db').map((i) => [i.condition, i.reservation?.agentId]), [['Scheduled', agent.agentId]], 'the instance waits with its reservation');
   h.advanceTo(window.startMs + window.durationMs + 1);
   const again = h.offer(reservationOffer('after-window'));
