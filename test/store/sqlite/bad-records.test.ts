@@ -138,6 +138,14 @@ const CASES: readonly Case[] = [
     running: ALL,
   },
   {
+    // It was loaded and run (its tasks launched) while the API, which reads the root, answered
+    // 404 for it: nothing could scale or delete it.
+    name: 'a run spec record that neither the root nor a running deployment names',
+    damage: (db) => db.prepare("INSERT INTO run_specs (id, body) SELECT '/ghost/web', replace(body, '\"/prod/web\"', '\"/ghost/web\"') FROM run_specs WHERE id = '/prod/web'").run(),
+    setAside: ['runSpec /ghost/web'],
+    running: ALL,
+  },
+  {
     name: 'a run spec version and a root version that do not decode',
     damage: (db) => {
       db.prepare('UPDATE run_spec_versions SET body = ? WHERE run_spec_id = ?').run('nope', '/prod/db');
