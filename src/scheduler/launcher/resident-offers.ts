@@ -45,8 +45,8 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     }
     if (inst.goal !== 'Running') {
       out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
-      rs.releasing?.delete(id);
       expungeInstance(ctx, rs, inst);
+      rs.releasing?.delete(id);
       ctx.state.demandDirty.add(rs);
       finishDeleteIfDone(ctx, rs);
       continue;

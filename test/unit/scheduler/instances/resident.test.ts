@@ -164,3 +164,40 @@ t.test('an instance with a reservation left from when its app was resident waits
   const again = h.offer(reservationOffer(agentA, first.instanceId));
   t.same(again.map((l) => [l.instanceId, l.agentId]), [[first.instanceId, agentA.agentId]], 'relaunched on its reservation');
 });
+
+t.test('a retired resident instance killed again leaves the launch queue as it is (no core failure at the next offer)', async (t) => {
+  // Found by an outside-in fuzzer on the local cluster: a resident instance waiting for its
+  // reservation, deleted (retired: out of the queue, kept to release its reservation), was taken
+  // out of the queue a second time — when expunged at its release, killed again by a forced second
+  // delete, or by the restarted core resuming the delete: its count went to -1, and the next offer
+  // failed the core ("Cannot read properties of undefined (reading 'reservation')" in the
+  // matcher), at every start when the delete was resumed.
+  const cases = [
+    { name: 'one delete (expunged at its release)', again: (before: Harness) => before },
+    {
+      name: 'a forced second delete',
+      again: (before: Harness) => {
+        before.delete('/db', { force: true });
+        return before;
+      },
+    },
+    {
+      name: 'the delete resumed after a restart',
+      again: (before: Harness) => new Harness({ options: { defaultRole: 'db' }, stored: before.store.load() }),
+    },
+  ];
+  for (const c of cases) {
+    const before = new Harness({ options: { defaultRole: 'db' } });
+    before.put(resident());
+    const [task] = before.offer(makeOffer({ agent: agentA }));
+    before.run(task);
+    before.status(task.taskId, 'TASK_FAILED');
+    t.equal(before.instances('/db')[0]?.condition, 'Scheduled', `${c.name}: waiting for its reservation`);
+    before.delete('/db');
+    const h = c.again(before);
+    t.doesNotThrow(() => h.offer(makeOffer({ agent: agentB })), `${c.name}: an offer without its reservation`);
+    t.doesNotThrow(() => h.offer(reservationOffer(agentA, task.instanceId)), `${c.name}: the offer of its reservation`);
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], `${c.name}: destroy then unreserve`);
+    t.equal(h.instances('/db').length, 0, `${c.name}: forgotten`);
+  }
+});
