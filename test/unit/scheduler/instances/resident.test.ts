@@ -201,3 +201,22 @@ t.test('a retired resident instance killed again leaves the launch queue as it i
     t.equal(h.instances('/db').length, 0, `${c.name}: forgotten`);
   }
 });
+
+t.test('instances still waiting for their first launch take the role of the definition that makes them resident', async (t) => {
+  // Found by an outside-in fuzzer over --cluster sim ("accept: reserve for role "*": only a named
+  // role can hold a reservation"): an app of role * with instances still waiting for an offer,
+  // changed into a resident app of role db, kept them at role *, as if they held reservations of
+  // that role (fact 114 is about instances that have one). Their first launch then reserved for
+  // role *, which no master allows; on the local cluster and Mesos it never launched.
+  const h = new Harness({ options: { defaultRole: '*' } });
+  // In group /db: its group role db and the default role * are both allowed.
+  t.ok(h.put(makeApp({ id: '/db/app', role: '*', instances: 2, cpus: 0.5, mem: 64, constraints: [{ field: 'hostname', operator: 'LIKE', value: 'nomatch' }] })).ok, 'created, role *');
+  h.offer(makeOffer({ agent: agentA }));
+  t.same(h.instances('/db/app').map((i) => [i.condition, i.role]), [['Scheduled', '*'], ['Scheduled', '*']], 'waiting, of role *');
+  t.ok(h.put({ ...resident(2), id: '/db/app' }, { force: true }).ok, 'made resident, role db');
+  t.same(h.instances('/db/app').map((i) => [i.condition, i.role]), [['Scheduled', 'db'], ['Scheduled', 'db']], 'of role db now');
+  h.advance(600_000);
+  const launched = h.offer(makeOffer({ agent: agentA, cpus: 4 }));
+  t.equal(launched.length, 2, 'both launch');
+  t.same(accepts(h).at(-1)?.reservations.filter((r) => r.kind === 'reserve').map((r) => r.role), ['db', 'db'], 'reserving for role db');
+});
