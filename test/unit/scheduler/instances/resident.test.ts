@@ -220,3 +220,30 @@ t.test('instances still waiting for their first launch take the role of the defi
   t.equal(launched.length, 2, 'both launch');
   t.same(accepts(h).at(-1)?.reservations.filter((r) => r.kind === 'reserve').map((r) => r.role), ['db', 'db'], 'reserving for role db');
 });
+
+t.test('a relaunch on a reservation that lacks the ports the definition now needs does not launch', async (t) => {
+  // Found by an outside-in fuzzer over --cluster sim ("agent over-committed in pool fz: port 31006
+  // outside the agent's ranges"): a resident app given ports after its reservation was made was
+  // relaunched on that reservation anyway, its host ports taken from ports the reservation does
+  // not hold (a fixed port outside it) or left out (null: no $PORT0). It waits for a reservation
+  // that holds them instead (Marathon relaunches a resident instance only on a reservation that
+  // matches it).
+  const cases = [
+    { name: 'two dynamic ports', portDefinitions: [{ port: 0, protocol: 'tcp', name: 'a' }, { port: 0, protocol: 'tcp', name: 'b' }], requirePorts: false },
+    { name: 'a fixed port', portDefinitions: [{ port: 31006, protocol: 'tcp', name: 'a' }], requirePorts: true },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [task] = h.offer(makeOffer({ agent: agentA }));
+    h.run(task);
+    t.ok(h.put({ ...resident(), portDefinitions: c.portDefinitions, requirePorts: c.requirePorts, hostPorts: c.portDefinitions.map((d) => d.port) } as never, { force: true }).ok, `${c.name}: the definition takes ports`);
+    h.status(task.taskId, 'TASK_KILLED');
+    h.advance(600_000);
+    const before = accepts(h).length;
+    const again = h.offer(reservationOffer(agentA, task.instanceId));
+    t.same(again, [], `${c.name}: no launch on a reservation without those ports`);
+    t.notOk(accepts(h).slice(before).some((a) => a.operations.length > 0), `${c.name}: no LAUNCH in an ACCEPT`);
+    t.same(h.instances('/db').map((i) => i.condition), ['Scheduled'], `${c.name}: it waits`);
+  }
+});
