@@ -29,4 +29,25 @@ export function jsonBodyText(contentType: string | undefined, body: Buffer): str
   return text;
 }
 
+/**
+ * Where a parsed JSON body has an object key `__proto__` (a JSON pointer to the object holding it:
+ * `/labels`, `/apps/0/env`, `/` for the body itself), or undefined. `JSON.parse` makes such a key an
+ * own property, but every object copy after the parser (`out[key] = value`) sets the copy's
+ * prototype instead: the key was silently lost (a label, a whole `env`), or read as fields the client
+ * never sent. Such a body is refused (docs/limits.md, Requests). `text` is the body's text: only a
+ * text that names the key, or has an escape that could spell it, is walked (without recursion).
+ */
+export function protoKeyAt(text: string, value: unknown): string | undefined {
+  if (!text.includes(PROTO) && !text.includes('\\u')) return undefined;
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [node, at] = next;
+    if (node === null || typeof node !== 'object') continue;
+    if (!Array.isArray(node) && Object.prototype.hasOwnProperty.call(node, PROTO)) return at === '' ? '/' : at;
+    for (const [key, child] of Object.entries(node)) pending.push([child, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+  }
+  return undefined;
+}
+
+const PROTO = '__proto__';
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -7,7 +7,7 @@ import type { ApiAuthentication } from './auth/api-authentication';
 import { authenticationPlugin } from './auth/authentication-plugin';
 import { installAuthorization } from './authz/install-authorization';
 import { ApiError, bodyTooLarge, emptyBody, internal, malformedJson, routeNotFound, unsupportedMediaType } from './errors';
-import { jsonBodyText } from './json-body-limits';
+import { jsonBodyText, protoKeyAt } from './json-body-limits';
 import { appsRoutes } from './v2/apps/routes';
 import { podsRoutes } from './v2/pods/routes';
 import { groupsRoutes } from './v2/groups/routes';
@@ -106,11 +106,15 @@ function installJsonParser(app: FastifyInstance): void {
     // No body (clients send the JSON content type on every call, DELETE and /restart too): the
     // route decides; only routes that need one answer fact 6's 400 (`emptyBody`).
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (err) {
-      done(malformedJson((err as Error).message), undefined);
+      return done(malformedJson((err as Error).message), undefined);
     }
+    const protoAt = protoKeyAt(text, parsed);
+    if (protoAt !== undefined) return done(malformedJson(`The object key "__proto__" is not allowed (at ${protoAt})`), undefined);
+    done(null, parsed);
   });
 }
 

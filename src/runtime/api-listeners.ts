@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createSecureContext } from 'node:tls';
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { PacerConfig } from './config';
@@ -43,11 +44,12 @@ export class ApiListeners {
   /** For `buildServer`: creates the servers around fastify's handler. */
   readonly serverFactory: FastifyServerFactory = (handler) => {
     const tls = this.tls;
+    const served = refusingInMarathonShape(handler);
     if (tls !== undefined && this.config.disableHttp) {
-      this.primary = https.createServer(tls, handler);
+      this.primary = answeringWhatNodeRefuses(https.createServer({ ...tls, requireHostHeader: false }, served));
     } else {
-      this.primary = http.createServer(handler);
-      if (tls !== undefined) this.secondary = https.createServer(tls, handler);
+      this.primary = answeringWhatNodeRefuses(http.createServer({ requireHostHeader: false }, served));
+      if (tls !== undefined) this.secondary = answeringWhatNodeRefuses(https.createServer({ ...tls, requireHostHeader: false }, served));
     }
     return this.primary;
   };
@@ -188,4 +190,40 @@ function listenOn(server: https.Server, host: string, port: number): Promise<voi
       resolveListening();
     });
   });
+}
+
+/**
+ * Node's HTTP server answers a few bad requests itself, before any route: an HTTP/1.1 request
+ * without `Host` (`400`), an `Expect` other than `100-continue` (`417`), both with an empty body,
+ * and `CONNECT` (its connection closed, no answer). Here they get a 4xx with Marathon's
+ * `{"message"}` like every other refusal (src/api/errors.ts): Node's own Host check is off
+ * (`requireHostHeader: false`) and done by {@link refusingInMarathonShape}, the other two are
+ * answered by listeners on the server.
+ */
+function answeringWhatNodeRefuses<S extends http.Server>(server: S): S {
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    refuse(res, 417, `Expect: ${String(req.headers.expect).slice(0, 200)} is not supported (only 100-continue)`);
+  });
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    const body = JSON.stringify({ message: `Method ${req.method ?? 'CONNECT'} is not allowed` });
+    socket.on('error', () => socket.destroy());
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  return server;
+}
+
+/** An HTTP/1.1 request without `Host` (RFC 9112 section 3.2) is refused here, as Node would, but with a body. */
+function refusingInMarathonShape(handler: http.RequestListener): http.RequestListener {
+  return (req, res) => {
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+      refuse(res, 400, 'HTTP/1.1 requests must have a Host header');
+      return;
+    }
+    handler(req, res);
+  };
+}
+
+function refuse(res: http.ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+  res.end(JSON.stringify({ message }));
 }

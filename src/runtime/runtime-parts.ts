@@ -24,7 +24,7 @@ import type { RuntimeStore } from './runtime-store';
 import type { LeaderDuties } from '../ha/leadership';
 import { StoreLock } from './store-lock';
 import { FlightRecorder } from './recording/flight-recorder';
-import { ringDumpDir } from './recording/ring-dump-dir';
+import { dumpRingKeeping } from './recording/ring-dump-dir';
 import { LastOffers } from '../whatif/last-offers';
 import { WhatIf } from '../whatif/what-if';
 
@@ -114,7 +114,7 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
 export function dutiesExtras(config: PacerConfig, base: RuntimeBase, scheduler: Scheduler): Pick<LeaderDuties, 'durability' | 'recording' | 'whatIf'> {
   return {
     ...(base.store.durability === undefined ? {} : { durability: base.store.durability }),
-    recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
+    recording: { dump: () => dumpRingKeeping(config.storePath, (dir) => base.recorder.dump(dir)) },
     whatIf: whatIfOf(base, scheduler),
   };
 }
@@ -209,7 +209,7 @@ export function buildApi(config: PacerConfig, base: RuntimeBase, scheduler: Sche
     config: apiConfigOf(config, cluster, listeners),
     frameworkId: () => cluster.frameworkId(),
     uptimeMs: () => Date.now() - startedAtMs,
-    recording: { dump: () => base.recorder.dump(ringDumpDir(config.storePath)) },
+    recording: { dump: () => dumpRingKeeping(config.storePath, (dir) => base.recorder.dump(dir)) },
     whatIf: whatIfOf(base, scheduler),
     ...(cluster.driverMetrics === undefined ? {} : { mesosDriverMetrics: cluster.driverMetrics }),
   };

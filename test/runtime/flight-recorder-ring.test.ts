@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { buildServer } from '../../src/api/server';
-import { parseConfig } from '../../src/runtime/config';
+import { parseConfig, type PacerConfig } from '../../src/runtime/config';
+import { dutiesExtras, type RuntimeBase } from '../../src/runtime/runtime-parts';
+import { RING_DUMPS_KEPT } from '../../src/runtime/recording/ring-dump-dir';
 import { DEFAULT_RING_INPUTS, FlightRecorder, type RingDump } from '../../src/runtime/recording/flight-recorder';
 import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
 import { Scheduler } from '../../src/scheduler/scheduler';
@@ -137,4 +139,42 @@ t.test('POST /pacer/v1/recording: 404 without a recorder, the dump with one, 503
   const refused = await failing.inject({ method: 'POST', url: '/pacer/v1/recording' });
   t.equal(refused.statusCode, 503);
   t.match(refused.json(), { message: /cannot write the recording: ENOSPC/ });
+});
+
+t.test('POST /pacer/v1/recording keeps at most RING_DUMPS_KEPT dumps: the oldest are removed, nothing else is', (t) => {
+  // Each dump is a fresh directory of up to 64 Mi characters: before, every POST added one (a
+  // client filled the disk, 64 MB a call); now the oldest ring dumps beyond the bound go.
+  const dir = tmp(t);
+  const storePath = join(dir, 'pacer.db');
+  const recorder = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 10 });
+  recordInputs(recorder, INPUTS);
+  const config = { ...(parseConfig([], {}, dir) as PacerConfig), storePath };
+  const base = { store: {}, recorder, lastOffers: { all: () => [] }, clock: { nowMs: () => 0 } } as unknown as RuntimeBase;
+  const { recording } = dutiesExtras(config, base, {} as Scheduler);
+  const recordings = join(dir, 'recordings');
+  mkdirSync(join(recordings, 'mine'), { recursive: true });
+  writeFileSync(join(recordings, 'ring-notes.txt'), 'an operator file');
+  const paths: string[] = [];
+  for (let i = 0; i < RING_DUMPS_KEPT + 3; i++) {
+    const dump = recording?.dump();
+    if (dump === undefined) throw new Error('no dump');
+    paths.push(dump.path);
+    t.ok(existsSync(dump.path), `dump ${i}: the answered file exists`);
+  }
+  const rings = readdirSync(recordings).filter((name) => name.startsWith('ring-2'));
+  t.equal(rings.length, RING_DUMPS_KEPT, 'at most RING_DUMPS_KEPT ring dumps are kept');
+  t.same(paths.slice(-RING_DUMPS_KEPT).map((p) => existsSync(p)), Array(RING_DUMPS_KEPT).fill(true), 'the newest are kept');
+  t.same(paths.slice(0, 3).map((p) => existsSync(p)), [false, false, false], 'the oldest are removed');
+  t.ok(existsSync(join(recordings, 'mine')) && existsSync(join(recordings, 'ring-notes.txt')), 'what is not a ring dump is left alone');
+  t.end();
+});
+
+t.test('a recorder without a ring (--record_ring 0) writes and removes nothing', (t) => {
+  const dir = tmp(t);
+  const config = { ...(parseConfig([], {}, dir) as PacerConfig), storePath: join(dir, 'pacer.db') };
+  const recorder = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 0 });
+  const base = { store: {}, recorder, lastOffers: { all: () => [] }, clock: { nowMs: () => 0 } } as unknown as RuntimeBase;
+  t.equal(dutiesExtras(config, base, {} as Scheduler).recording?.dump(), undefined);
+  t.notOk(existsSync(join(dir, 'recordings')), 'no recordings directory made');
+  t.end();
 });

@@ -150,8 +150,14 @@ export function expungeInstance(ctx: InstanceContext, rs: RunSpecState, inst: In
   ctx.effects.deleteInstance(inst.instanceId);
 }
 
-/** Takes a Scheduled instance out of the launch queue. */
+/**
+ * Takes a Scheduled instance out of the launch queue. A retired resident instance (in `releasing`:
+ * Scheduled, but out of the queue since {@link retireInstance}, or never queued when a restart
+ * adopted it so) is left alone: taking it out again, when it was killed again or expunged at its
+ * release, made the queue's count -1, and the matcher failed the core at the next offer.
+ */
 export function removeScheduled(ctx: InstanceContext, rs: RunSpecState, inst: Instance): void {
+  if (rs.releasing?.has(inst.instanceId) === true) return;
   rs.scheduled.remove(inst);
   ctx.state.demandDirty.add(rs);
 }

@@ -137,13 +137,15 @@ export function countRole(ctx: InstanceContext, rs: RunSpecState, role: string, 
 
 /**
  * The instance will run `spec` (the run spec's current definition) when it next launches: its
- * version, config generation and — unless resident, whose instances keep the role of their
- * reservations (fact 114, spec section 3) — its role.
+ * version, config generation and — unless it holds a reservation of a resident run spec, whose
+ * role it keeps (fact 114, spec section 3) — its role. One without a reservation yet (waiting
+ * for its first launch, perhaps from before the run spec became resident) takes the spec's role:
+ * keeping the old one made its first launch reserve for that role (`*`, which no master allows).
  */
 export function retarget(ctx: InstanceContext, rs: RunSpecState, inst: Instance, spec: RunSpec): void {
   inst.runSpecVersion = spec.version;
   inst.configVersion = spec.versionInfo.lastConfigChangeAt;
-  if (!spec.resident) setInstanceRole(ctx, rs, inst, spec.role);
+  if (!spec.resident || inst.reservation === undefined) setInstanceRole(ctx, rs, inst, spec.role);
   ctx.state.dirty.add(inst);
 }
 

@@ -55,8 +55,8 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     }
     if (inst.goal !== 'Running') {
       out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
-      rs.releasing?.delete(id);
       expungeInstance(ctx, rs, inst);
+      rs.releasing?.delete(id);
       ctx.state.demandDirty.add(rs);
       finishDeleteIfDone(ctx, rs);
       continue;
@@ -71,6 +71,9 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
       out.leftForMaintenance.add(rs);
       continue;
     }
+    // A definition that needs ports the reservation does not hold (given ports after it was
+    // made) waits for one that holds them: launching took ports outside it, or none.
+    if (!holdsPorts(pool, rs.request.hostPorts)) continue;
     removeScheduled(ctx, rs, inst);
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
     setReservation(ctx, inst, { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] });
@@ -107,6 +110,17 @@ function releaseOperations(offer: Offer, pool: OfferedPool, role: string, reserv
 }
 
 /** A relaunch takes the whole reservation; its ports are the host ports, in order (as first assigned). */
+/** Whether `pool` holds every fixed port of `wanted` and enough other ports for its dynamic ones (`0`). */
+function holdsPorts(pool: OfferedPool, wanted: readonly number[]): boolean {
+  if (wanted.length === 0) return true;
+  const inPool = (p: number): boolean => pool.ports.some(([begin, end]) => p >= begin && p <= end);
+  const fixed = wanted.filter((p) => p !== 0);
+  if (!fixed.every(inPool)) return false;
+  let size = 0;
+  for (const [begin, end] of pool.ports) size += end - begin + 1;
+  return size - fixed.length >= wanted.length - fixed.length;
+}
+
 function onReservation(rs: RunSpecState, pool: OfferedPool): Reservation {
   const ports: number[] = [];
   for (const [begin, end] of pool.ports) for (let p = begin; p <= end; p++) ports.push(p);

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { PACER_APPLICATION_ID, STORE_FORMAT_VERSION } from './store-format';
+import { PACER_APPLICATION_ID, STORE_FORMAT_VERSION, STORE_TABLES } from './store-format';
 import { OLDEST_MIGRATABLE_VERSION } from './store-migrations';
 
 /**
@@ -14,6 +14,7 @@ interface FileMarkers {
   readonly applicationId: number;
   readonly formatVersion: number;
   readonly schemaObjects: number;
+  readonly tables: ReadonlySet<string>;
 }
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
@@ -41,7 +42,14 @@ export function inspectStoreFile(path: string): StoreFileState {
 }
 
 function decide(path: string, markers: FileMarkers): StoreFileState {
-  if (markers.applicationId === PACER_APPLICATION_ID) return checkVersion(path, markers.formatVersion);
+  if (markers.applicationId === PACER_APPLICATION_ID) {
+    const state = checkVersion(path, markers.formatVersion);
+    // Every format version has had these tables: one missing stopped start-up later with "no such
+    // table", naming neither the file nor what to do.
+    const missing = STORE_TABLES.filter((table) => !markers.tables.has(table));
+    if (missing.length > 0) throw corrupt(path, `it has no table ${missing.join(', ')}`);
+    return state;
+  }
   if (markers.applicationId === 0 && markers.formatVersion === 0 && markers.schemaObjects === 0) return 'new';
   throw new Error(
     `store ${path} is a SQLite database but not a pacer store (application_id ${markers.applicationId}, ` +
@@ -91,6 +99,7 @@ function readMarkers(path: string): FileMarkers {
       applicationId: db.pragma('application_id', { simple: true }) as number,
       formatVersion: db.pragma('user_version', { simple: true }) as number,
       schemaObjects: (db.prepare('SELECT count(*) AS n FROM sqlite_schema').get() as { n: number }).n,
+      tables: new Set((db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name)),
     };
   } catch (err) {
     if (err instanceof Database.SqliteError) throw corrupt(path, `${err.code}: ${err.message}`);

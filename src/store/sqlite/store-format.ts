@@ -60,6 +60,9 @@ const SCHEMA_V1 = `
   ) WITHOUT ROWID;
 `;
 
+/** The tables {@link initialiseStore} makes: a pacer store without one of them is refused (inspect-store-file.ts). */
+export const STORE_TABLES: readonly string[] = ['root', 'framework', 'run_specs', 'run_spec_versions', 'root_versions', 'deployments', 'instances'];
+
 /**
  * Create the tables and stamp the markers, in one transaction, on a database that has none
  * (checked by `inspectStoreFile` before the file was opened for writing).

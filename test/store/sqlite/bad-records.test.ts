@@ -75,6 +75,13 @@ interface Case {
 const ALL = ['/batch/big', '/prod/db', '/prod/web'];
 const firstInstance = (db: Database.Database): string => (db.prepare("SELECT id FROM instances ORDER BY id LIMIT 1").get() as { id: string }).id;
 
+/** The stored root (Marathon's group JSON) with /prod depending on /batch and /batch on /prod. */
+function cyclicRoot(root: Record<string, unknown>): Record<string, unknown> {
+  const groups = root.groups as Record<string, unknown>[];
+  for (const g of groups) g.dependencies = [g.id === '/prod' ? '/batch' : '/prod'];
+  return root;
+}
+
 const CASES: readonly Case[] = [
   {
     name: 'a run spec row that is not JSON (the root\'s copy runs instead)',
@@ -121,6 +128,22 @@ const CASES: readonly Case[] = [
     },
     setAside: ['root /', 'rootVersion *', 'deployment *', 'runSpec /batch/big', 'runSpec /prod/db', 'runSpec /prod/web', 'instance *'],
     running: [],
+  },
+  {
+    // Every change after such a start was refused ("Dependency graph has cyclic dependencies.",
+    // new unrelated apps too): the root loaded as sound, and every root change is checked whole.
+    name: 'a root whose groups depend on each other (the newest root version replaces it)',
+    damage: (db) => db.prepare('UPDATE root SET body = ?').run(JSON.stringify(cyclicRoot(bodyOf(db, 'SELECT body FROM root')))),
+    setAside: ['root /'],
+    running: ALL,
+  },
+  {
+    // It was loaded and run (its tasks launched) while the API, which reads the root, answered
+    // 404 for it: nothing could scale or delete it.
+    name: 'a run spec record that neither the root nor a running deployment names',
+    damage: (db) => db.prepare("INSERT INTO run_specs (id, body) SELECT '/ghost/web', replace(body, '\"/prod/web\"', '\"/ghost/web\"') FROM run_specs WHERE id = '/prod/web'").run(),
+    setAside: ['runSpec /ghost/web'],
+    running: ALL,
   },
   {
     name: 'a run spec version and a root version that do not decode',
@@ -226,6 +249,15 @@ t.test('bad records are set aside and the rest runs', async (t) => {
     t.same(again.scheduler.runSpecs().map((s) => s.id).sort(), c.running, `${c.name}: and runs the same`);
     again.store.close();
   }
+});
+
+t.test('after a start on a root with a dependency cycle, changes are accepted again', async (t) => {
+  const path = storeCopy(t, healthyStore(tempDir(t)));
+  withRawDb(path, (db) => db.prepare('UPDATE root SET body = ?').run(JSON.stringify(cyclicRoot(bodyOf(db, 'SELECT body FROM root')))));
+  const core = coreOn(path);
+  core.scheduler.handle({ type: 'putRunSpec', spec: makeApp({ id: '/other/app', instances: 0, version: versionAt(5) }) });
+  t.ok(core.scheduler.runSpec('/other/app') !== undefined, 'a new app in another group is created');
+  core.store.close();
 });
 
 t.test('issue 11: instances 4294967296 made the store unstartable ("Invalid array length"); now that app is set aside', async (t) => {

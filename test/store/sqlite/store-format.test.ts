@@ -111,6 +111,19 @@ t.test('a store with a damaged page is refused and left as it is', async (t) => 
   refusedUnchanged(t, path, /is corrupt or unreadable/, 'damaged page');
 });
 
+t.test('a pacer store that lost one of its tables is refused naming the file and the table, and left as it is', async (t) => {
+  // It passed every check of the file and stopped start-up later with "no such table: instances",
+  // which named neither the file nor what to do.
+  for (const table of ['instances', 'run_specs', 'root', 'framework', 'deployments', 'root_versions', 'run_spec_versions']) {
+    const path = writtenStore(t);
+    withRawDb(path, (db) => db.exec(`DROP TABLE ${table}`));
+    refusedUnchanged(t, path, new RegExp(`^store ${escape(path)} is corrupt or unreadable \\(it has no table ${table}\\); refusing .*Restore it from a backup`), `without ${table}`);
+  }
+  const path = writtenStore(t);
+  withRawDb(path, (db) => db.exec('CREATE TABLE notes (body TEXT)'));
+  t.doesNotThrow(() => SqliteStore.open(path).close(), 'a table of its own beside them is no reason to refuse it');
+});
+
 t.test('a path that is a directory is refused', async (t) => {
   const dir = join(tempDir(t), 'store.db');
   mkdirSync(dir);

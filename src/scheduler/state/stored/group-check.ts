@@ -1,3 +1,5 @@
+import { dependencyCycle } from '../../groups/dependencies';
+import type { Group } from '../../groups/group';
 import { isCanonical, parentOf } from '../../groups/path-id';
 import { runSpecProblem } from './run-spec-check';
 import { arrayOf, bool, isPlainObject, str } from './checks';
@@ -8,8 +10,10 @@ const MAX_WALK_DEPTH = 1_000;
 /**
  * What is wrong with a root group (or a stored root version) read back from the store, or
  * undefined when the core can use it: every group has its fields, children are keyed by their
- * ids and sit below their parent, and every app and pod in the tree passes {@link runSpecProblem}.
- * The walk is iterative: any tree, however deep, is judged without exhausting the stack.
+ * ids and sit below their parent, every app and pod in the tree passes {@link runSpecProblem}, and
+ * its dependencies have no cycle (every root change is refused whole while its root has one:
+ * "Dependency graph has cyclic dependencies.", for new unrelated apps too). The walk is iterative:
+ * any tree, however deep, is judged without exhausting the stack.
  */
 export function rootProblem(value: unknown, at = '$'): string | undefined {
   const stack: { group: unknown; at: string; parent?: string; depth: number }[] = [{ group: value, at, depth: 0 }];
@@ -23,7 +27,8 @@ export function rootProblem(value: unknown, at = '$'): string | undefined {
       stack.push({ group: child, at: `${next.at}.groups<${String(id)}>`, parent: group.id as string, depth: next.depth + 1 });
     }
   }
-  return undefined;
+  const cycle = dependencyCycle(value as Group);
+  return cycle === undefined ? undefined : `${at}: dependency cycle ${cycle.join(' -> ')}`;
 }
 
 function groupFieldsProblem(group: unknown, at: string, parent: string | undefined): string | undefined {

@@ -28,9 +28,9 @@ export interface SoundStoredState {
  * - Run spec versions, root versions, deployments and instances that fail their checks
  *   (`stored/*-check.ts`) are set aside one by one.
  * - An unsound or missing root (while other records exist) is replaced by the newest sound root
- *   version, else an empty root; then running deployments towards another root, and run specs
- *   that are neither in that root nor in a kept deployment, are set aside too (nothing would
- *   ever manage them).
+ *   version, else an empty root; then running deployments towards another root are set aside too.
+ * - Run specs that are neither in the root nor in a kept deployment are set aside (nothing would
+ *   ever manage them: the API reads the root, and answered 404 for one the core ran).
  * - An unsound run spec is set aside; when the root holds a sound copy of it, that copy runs
  *   instead (the root is the authority on definitions).
  * - Instances of a run spec that was set aside (and not replaced) are set aside with it; their
@@ -50,7 +50,7 @@ export function soundStoredState(stored: StoredState, emptyRoot: Group): SoundSt
     (reason) => aside({ kind: 'deployment', key: String(d.plan?.id), reason }),
   ));
   const lost = new Set((stored.setAside ?? []).filter((r) => r.kind === 'runSpec').map((r) => r.key));
-  const runSpecs = soundRunSpecs(stored.runSpecs, lost, root, replaced ? deployments : undefined, aside);
+  const runSpecs = soundRunSpecs(stored.runSpecs, lost, root, deployments, replaced, aside);
   const instances = stored.instances.filter((inst) => checked(instanceOf(inst, runSpecs.dropped), (reason) => aside({ kind: 'instance', key: String(inst.instanceId), reason })));
   return {
     state: { ...stored, ...(root === undefined ? {} : { root }), versions, rootVersions, deployments, runSpecs: runSpecs.running, instances },
@@ -83,13 +83,14 @@ function soundRoot(
  * by the store: `lost`) when the root has one. `dropped`: set aside with nothing to run instead.
  */
 function soundRunSpecs(
-  stored: readonly RunSpec[], lost: ReadonlySet<string>, root: Group | undefined, keptDeployments: readonly Deployment[] | undefined,
+  stored: readonly RunSpec[], lost: ReadonlySet<string>, root: Group | undefined, keptDeployments: readonly Deployment[], replaced: boolean,
   aside: (r: SetAsideRecord) => false,
 ): { running: RunSpec[]; fromRoot: RunSpec[]; dropped: Set<string> } {
   const running: RunSpec[] = [];
   const fromRoot: RunSpec[] = [];
   const dropped = new Set<string>();
-  const managed = keptDeployments === undefined || root === undefined ? undefined : managedIds(root, keptDeployments);
+  const managed = root === undefined ? undefined : managedIds(root, keptDeployments);
+  const unmanaged = replaced ? 'not in the root it fell back to' : 'neither the root nor a running deployment names it';
   for (const id of lost) {
     const copy = root === undefined || managed?.has(id) === false ? undefined : findRunSpec(root, id);
     if (copy === undefined) dropped.add(id);
@@ -100,7 +101,7 @@ function soundRunSpecs(
   }
   for (const spec of stored) {
     const id = String(spec.id);
-    const problem = runSpecProblem(spec) ?? (managed === undefined || managed.has(id) ? undefined : 'not in the root it fell back to');
+    const problem = runSpecProblem(spec) ?? (managed === undefined || managed.has(id) ? undefined : unmanaged);
     if (problem === undefined) {
       running.push(spec);
       continue;

@@ -164,3 +164,86 @@ t.test('an instance with a reservation left from when its app was resident waits
   const again = h.offer(reservationOffer(agentA, first.instanceId));
   t.same(again.map((l) => [l.instanceId, l.agentId]), [[first.instanceId, agentA.agentId]], 'relaunched on its reservation');
 });
+
+t.test('a retired resident instance killed again leaves the launch queue as it is (no core failure at the next offer)', async (t) => {
+  // Found by an outside-in fuzzer on the local cluster: a resident instance waiting for its
+  // reservation, deleted (retired: out of the queue, kept to release its reservation), was taken
+  // out of the queue a second time — when expunged at its release, killed again by a forced second
+  // delete, or by the restarted core resuming the delete: its count went to -1, and the next offer
+  // failed the core ("Cannot read properties of undefined (reading 'reservation')" in the
+  // matcher), at every start when the delete was resumed.
+  const cases = [
+    { name: 'one delete (expunged at its release)', again: (before: Harness) => before },
+    {
+      name: 'a forced second delete',
+      again: (before: Harness) => {
+        before.delete('/db', { force: true });
+        return before;
+      },
+    },
+    {
+      name: 'the delete resumed after a restart',
+      again: (before: Harness) => new Harness({ options: { defaultRole: 'db' }, stored: before.store.load() }),
+    },
+  ];
+  for (const c of cases) {
+    const before = new Harness({ options: { defaultRole: 'db' } });
+    before.put(resident());
+    const [task] = before.offer(makeOffer({ agent: agentA }));
+    before.run(task);
+    before.status(task.taskId, 'TASK_FAILED');
+    t.equal(before.instances('/db')[0]?.condition, 'Scheduled', `${c.name}: waiting for its reservation`);
+    before.delete('/db');
+    const h = c.again(before);
+    t.doesNotThrow(() => h.offer(makeOffer({ agent: agentB })), `${c.name}: an offer without its reservation`);
+    t.doesNotThrow(() => h.offer(reservationOffer(agentA, task.instanceId)), `${c.name}: the offer of its reservation`);
+    t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], `${c.name}: destroy then unreserve`);
+    t.equal(h.instances('/db').length, 0, `${c.name}: forgotten`);
+  }
+});
+
+t.test('instances still waiting for their first launch take the role of the definition that makes them resident', async (t) => {
+  // Found by an outside-in fuzzer over --cluster sim ("accept: reserve for role "*": only a named
+  // role can hold a reservation"): an app of role * with instances still waiting for an offer,
+  // changed into a resident app of role db, kept them at role *, as if they held reservations of
+  // that role (fact 114 is about instances that have one). Their first launch then reserved for
+  // role *, which no master allows; on the local cluster and Mesos it never launched.
+  const h = new Harness({ options: { defaultRole: '*' } });
+  // In group /db: its group role db and the default role * are both allowed.
+  t.ok(h.put(makeApp({ id: '/db/app', role: '*', instances: 2, cpus: 0.5, mem: 64, constraints: [{ field: 'hostname', operator: 'LIKE', value: 'nomatch' }] })).ok, 'created, role *');
+  h.offer(makeOffer({ agent: agentA }));
+  t.same(h.instances('/db/app').map((i) => [i.condition, i.role]), [['Scheduled', '*'], ['Scheduled', '*']], 'waiting, of role *');
+  t.ok(h.put({ ...resident(2), id: '/db/app' }, { force: true }).ok, 'made resident, role db');
+  t.same(h.instances('/db/app').map((i) => [i.condition, i.role]), [['Scheduled', 'db'], ['Scheduled', 'db']], 'of role db now');
+  h.advance(600_000);
+  const launched = h.offer(makeOffer({ agent: agentA, cpus: 4 }));
+  t.equal(launched.length, 2, 'both launch');
+  t.same(accepts(h).at(-1)?.reservations.filter((r) => r.kind === 'reserve').map((r) => r.role), ['db', 'db'], 'reserving for role db');
+});
+
+t.test('a relaunch on a reservation that lacks the ports the definition now needs does not launch', async (t) => {
+  // Found by an outside-in fuzzer over --cluster sim ("agent over-committed in pool fz: port 31006
+  // outside the agent's ranges"): a resident app given ports after its reservation was made was
+  // relaunched on that reservation anyway, its host ports taken from ports the reservation does
+  // not hold (a fixed port outside it) or left out (null: no $PORT0). It waits for a reservation
+  // that holds them instead (Marathon relaunches a resident instance only on a reservation that
+  // matches it).
+  const cases = [
+    { name: 'two dynamic ports', portDefinitions: [{ port: 0, protocol: 'tcp', name: 'a' }, { port: 0, protocol: 'tcp', name: 'b' }], requirePorts: false },
+    { name: 'a fixed port', portDefinitions: [{ port: 31006, protocol: 'tcp', name: 'a' }], requirePorts: true },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [task] = h.offer(makeOffer({ agent: agentA }));
+    h.run(task);
+    t.ok(h.put({ ...resident(), portDefinitions: c.portDefinitions, requirePorts: c.requirePorts, hostPorts: c.portDefinitions.map((d) => d.port) } as never, { force: true }).ok, `${c.name}: the definition takes ports`);
+    h.status(task.taskId, 'TASK_KILLED');
+    h.advance(600_000);
+    const before = accepts(h).length;
+    const again = h.offer(reservationOffer(agentA, task.instanceId));
+    t.same(again, [], `${c.name}: no launch on a reservation without those ports`);
+    t.notOk(accepts(h).slice(before).some((a) => a.operations.length > 0), `${c.name}: no LAUNCH in an ACCEPT`);
+    t.same(h.instances('/db').map((i) => i.condition), ['Scheduled'], `${c.name}: it waits`);
+  }
+});
