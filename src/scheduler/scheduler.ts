@@ -116,7 +116,7 @@ export class Scheduler {
   /**
    * Once per input, in this order: deployments and rolling restarts react to what changed; offer
    * demand follows (revive/suppress), and the framework's roles when the roles in use changed,
-   * with its roles that nothing wants suppressed (at start, and after a change of the roles);
+   * with its roles that nothing wants suppressed (once offers came, and after a change of the roles);
    * last, every instance the input changed is written, once (instances/instance-tracker.ts), and
    * every effect the tracker still holds is carried out.
    */
@@ -345,6 +345,7 @@ export class Scheduler {
   private dispatch(input: SchedulerInput): CommandResult | undefined {
     switch (input.type) {
       case 'offers':
+        this.ctx.demand.noteOffers();
         this.offers.onOffers(this.ctx, input.offers);
         return undefined;
       case 'status':

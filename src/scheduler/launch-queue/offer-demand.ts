@@ -12,7 +12,7 @@ import { inBackoff } from '../instances/backoff';
  * last look (a scale-up, a relaunch): a revive clears the refuse filters of earlier declines, so
  * the new work sees every agent again, as Marathon revives for each newly scheduled instance.
  * Suppress a role when nothing of it wants offers: when its last run spec stops wanting them, and
- * at start and whenever the framework's roles change ({@link suppressIdle}).
+ * once the first offers came and whenever the framework's roles change ({@link suppressIdle}).
  *
  * A run spec wants offers for its role; a resident one also for the roles its waiting instances
  * kept from their reservations (fact 114: after a forced role change old instances relaunch under
@@ -27,6 +27,8 @@ export class OfferDemand {
   private readonly placedFrom: WantingRunSpec[] = [];
   /** The framework's roles at {@link suppressIdle}'s last look (the state replaces the array when the set changes). */
   private idleLookedAt: readonly string[] | undefined = undefined;
+  /** Whether offers came since this core started ({@link noteOffers}). */
+  private offersSeen = false;
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
 
@@ -92,16 +94,23 @@ export class OfferDemand {
    * app has no instances to place) kept receiving offers and declining them, until some run spec
    * first wanted offers and then stopped (found against a Mesos master: no SUPPRESS in 40 s after
    * a restart). Marathon suppresses the roles without scheduled instances from its first look at
-   * the instances on (ReviveOffersStreamLogic). Looks again only when the set of roles changed
-   * (another array); call it after {@link sync}, so that the demand is current.
+   * the instances on (ReviveOffersStreamLogic); pacer waits for the first offers since it started
+   * ({@link noteOffers}), so that what-if and `/v2/capacity`, which answer from the last offers
+   * seen, know the cluster's agents from the start. Looks again only when the set of roles
+   * changed (another array); call it after {@link sync}, so that the demand is current.
    */
   suppressIdle(roles: readonly string[]): void {
-    if (roles === this.idleLookedAt) return;
+    if (!this.offersSeen || roles === this.idleLookedAt) return;
     this.idleLookedAt = roles;
     const idle = roles.filter((r) => (this.perRole.get(r) ?? 0) === 0 && !this.suppressed.has(r));
     if (idle.length === 0) return;
     for (const r of idle) this.suppressed.add(r);
     this.driver.suppress(idle);
+  }
+
+  /** Offers came (the core's `offers` input): from now on {@link suppressIdle} suppresses idle roles. */
+  noteOffers(): void {
+    this.offersSeen = true;
   }
 
   /**

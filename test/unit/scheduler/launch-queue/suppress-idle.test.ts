@@ -4,8 +4,8 @@ import { makeApp } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
 
 /*
- * The framework's roles that nothing wants offers for are suppressed from the start, and when the
- * set of roles changes, not only when a role's last waiting run spec is placed
+ * The framework's roles that nothing wants offers for are suppressed once the first offers came,
+ * and when the set of roles changes, not only when a role's last waiting run spec is placed
  * (launch-queue/offer-demand.ts, suppressIdle). Found against a Mesos master: a pacer restarted
  * with every instance running sent no SUPPRESS and kept declining offers. Each row starts a core
  * (from the store another core left, when `restartWith` says so), makes its changes, and lists
@@ -26,17 +26,32 @@ function demandCalls(h: Harness): Calls {
   return h.calls().filter((c) => c.type === 'revive' || c.type === 'suppress') as Calls;
 }
 
+/** The first offers since the core started (a small one: nothing the rows' apps want fits it unless they say so). */
+function firstOffers(h: Harness): Harness {
+  h.offer(makeOffer({ offerId: 'first' }));
+  return h;
+}
+
 const rows: { name: string; start: () => Harness; then?: (h: Harness) => void; calls: Calls }[] = [
   {
-    name: 'an empty pacer suppresses its default role at start',
+    name: 'nothing is suppressed before the first offers came (what-if and /v2/capacity learn the agents from them)',
     start: () => new Harness(),
+    then: (h) => {
+      h.advance(60_000);
+      h.put(makeApp({ id: '/dev/idle', role: 'dev', instances: 0 }));
+    },
+    calls: [],
+  },
+  {
+    name: 'an empty pacer suppresses its default role once the first offers came',
+    start: () => firstOffers(new Harness()),
     calls: [{ type: 'suppress', roles: ['*'] }],
   },
   {
-    name: 'a pacer restarted with every instance running suppresses at start',
+    name: 'a pacer restarted with every instance running suppresses at its first offers',
     start: () => {
       const before = storeAfter((h) => h.put(makeApp({ id: '/web', instances: 2 })), true);
-      return new Harness({ stored: before.store.load(), startMs: before.nowMs });
+      return firstOffers(new Harness({ stored: before.store.load(), startMs: before.nowMs }));
     },
     calls: [{ type: 'suppress', roles: ['*'] }],
   },
@@ -44,25 +59,25 @@ const rows: { name: string; start: () => Harness; then?: (h: Harness) => void; c
     name: 'a pacer restarted with an instance waiting does not suppress the role it waits for',
     start: () => {
       const before = storeAfter((h) => h.put(makeApp({ id: '/big', cpus: 100 })), true);
-      return new Harness({ stored: before.store.load(), startMs: before.nowMs });
+      return firstOffers(new Harness({ stored: before.store.load(), startMs: before.nowMs }));
     },
     calls: [{ type: 'revive', roles: ['*'] }],
   },
   {
     name: 'a new role whose app has nothing to place is suppressed when it joins the framework',
-    start: () => new Harness(),
+    start: () => firstOffers(new Harness()),
     then: (h) => h.put(makeApp({ id: '/dev/idle', role: 'dev', instances: 0 })),
     calls: [{ type: 'suppress', roles: ['*'] }, { type: 'suppress', roles: ['dev'] }],
   },
   {
     name: 'a new role whose app waits is revived, not suppressed',
-    start: () => new Harness(),
+    start: () => firstOffers(new Harness()),
     then: (h) => h.put(makeApp({ id: '/dev/a', role: 'dev' })),
     calls: [{ type: 'suppress', roles: ['*'] }, { type: 'revive', roles: ['dev'] }],
   },
   {
     name: 'a role suppressed already is not suppressed again when the roles change',
-    start: () => new Harness(),
+    start: () => firstOffers(new Harness()),
     then: (h) => {
       h.put(makeApp({ id: '/dev/idle', role: 'dev', instances: 0 }));
       h.put(makeApp({ id: '/ops/idle', role: 'ops', instances: 0 }));
@@ -71,7 +86,7 @@ const rows: { name: string; start: () => Harness; then?: (h: Harness) => void; c
   },
   {
     name: 'inputs that do not change the roles suppress nothing more',
-    start: () => new Harness(),
+    start: () => firstOffers(new Harness()),
     then: (h) => {
       h.advance(60_000);
       h.offer(makeOffer());
