@@ -98,6 +98,9 @@ const NEVER_MS = Number.MAX_SAFE_INTEGER;
  *   `Master.adoptExecutor` books their resources), polls them for exit, resumes their health
  *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4). So every process pacer
  *   ever started is either a task the cluster reports (and the core reconciles) or killed.
+ *   The master model's dynamic reservations and persistent volumes (resident instances) are
+ *   recorded there too, in the turn they change, and restored before the first offer, so they
+ *   outlive the process as a Mesos agent's outlive a master failover.
  * - Sandboxes are bounded ({@link SandboxGc}, as a Mesos agent's `--gc_delay`): once a task's
  *   terminal update is acknowledged and the cluster forgets it, its sandbox is removed
  *   `sandboxGcDelayMs` later (default one week), and at most `sandboxKeep` finished sandboxes are
