@@ -11,6 +11,15 @@ import { normalizeRanges, subtractRanges, unionRanges } from './port-ranges';
  */
 export type PoolAmounts = OfferedPool;
 
+/** A dynamic reservation as the ledger books it (see {@link AgentLedger.reservations}). */
+export interface DynamicReservation {
+  readonly role: string;
+  readonly reservationId: string;
+  /** Its amounts, in the offer's units (`reservedFor` and `reservationId` set). */
+  readonly capacity: PoolAmounts;
+  readonly volumes: readonly PersistentVolume[];
+}
+
 interface PoolBook {
   readonly reservedFor?: string;
   /** A dynamic reservation of one resident instance (its labels); undefined for static pools. */
@@ -97,6 +106,16 @@ export class AgentLedger {
     if (b === undefined) return undefined;
     const inUse = b.cpusMilli > 0 || b.memMilli > 0 || b.diskMilli > 0 || b.gpus > 0 || b.ports.length > 0;
     return { capacity: b.capacity, volumes: b.volumes, inUse };
+  }
+
+  /** Every dynamic reservation of the agent (role, id, capacity, volumes), in the order they were made. */
+  reservations(): readonly DynamicReservation[] {
+    const out: DynamicReservation[] = [];
+    for (const b of this.books) {
+      if (b.reservationId === undefined || b.reservedFor === undefined) continue;
+      out.push({ role: b.reservedFor, reservationId: b.reservationId, capacity: b.capacity, volumes: b.volumes });
+    }
+    return out;
   }
 
   /** Total resources per pool. */

@@ -62,6 +62,11 @@ export interface AgentRuntime<T extends MasterTaskLaunch> {
   volumesCreated?(agentId: string, volumes: readonly PersistentVolume[]): void;
   /** Persistent volumes were destroyed (DESTROY): their data goes. Optional. */
   volumesDestroyed?(agentId: string, volumes: readonly PersistentVolume[]): void;
+  /**
+   * A dynamic reservation of the agent changed (RESERVE, CREATE, DESTROY or UNRESERVE applied):
+   * read it back with `Master.reservation` (undefined once unreserved), e.g. to record it. Optional.
+   */
+  reservationChanged?(agentId: string, role: string, reservationId: string): void;
   /** The master removed the agent for good: forget its executors. Optional. */
   agentRemoved?(agentId: string): void;
 }

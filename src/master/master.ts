@@ -11,10 +11,26 @@ import {
   type AgentPhase, type MasterAcceptOperation, type MasterAgent, type MasterAgentSpec, type MasterExecutor, type MasterTask, type MasterTaskLaunch,
   type UnackedUpdate,
 } from './master-types';
-import { unionRanges } from './port-ranges';
+import { containsRanges, unionRanges } from './port-ranges';
+import type { PersistentVolume } from '../scheduler/model/reservation';
 import { Reconciler } from './reconciler';
 
 export type { MasterOptions } from './master-state';
+
+/**
+ * A dynamic reservation of a resident instance on one agent, as the master books it: what a
+ * cluster records to restore it after a restart of its own ({@link Master.restoreReservation}).
+ */
+export interface MasterReservation {
+  readonly agentId: string;
+  readonly role: string;
+  /** The instance it belongs to (Marathon's reservation labels). */
+  readonly reservationId: string;
+  /** The reserved amounts, in the offer's units; `reservedFor` is the role. */
+  readonly amounts: OfferedPool;
+  /** Persistent volumes on its disk (persistence id, container path, size). */
+  readonly volumes: readonly PersistentVolume[];
+}
 
 /** An executor found running again after a restart of its cluster, as `Master.adoptExecutor` takes it. */
 export interface AdoptedExecutor {
@@ -184,6 +200,12 @@ export class Master<T extends MasterTaskLaunch> {
       this.s.problem(`accept ${offerId}: ${problem}`);
       return;
     }
+    this.bookReservation(agent, op);
+    this.s.runtime.reservationChanged?.(agent.agentId, op.role, op.reservationId);
+  }
+
+  /** Book one checked reservation operation in the agent's ledger. */
+  private bookReservation(agent: MasterAgent, op: ReservationOperation): void {
     const volumes = agent.ledger.reservation(op.role, op.reservationId)?.volumes ?? [];
     switch (op.kind) {
       case 'reserve':
@@ -334,13 +356,50 @@ export class Master<T extends MasterTaskLaunch> {
   }
 
   /**
+   * Put back a dynamic reservation that a restart of the cluster interrupted (its state file kept
+   * it), as a Mesos agent keeps its checkpointed reservations across a master failover: its
+   * amounts leave the agent's unreserved pool and its volumes are on it again, so it is offered
+   * to its role from the next round. Call it after `addAgent` and before `adoptExecutor` and
+   * `start`. Answers why it cannot be restored (an unknown agent, a reservation already booked,
+   * amounts the unreserved pool no longer holds: the agent's resources were changed), or undefined.
+   * Nothing is told to the runtime: the volumes' data is already there.
+   */
+  restoreReservation(r: MasterReservation): string | undefined {
+    const agent = this.s.agents.get(r.agentId);
+    if (agent === undefined || agent.phase === 'removed') return `agent ${r.agentId} is not registered`;
+    if (agent.ledger.reservation(r.role, r.reservationId) !== undefined) return `reservation ${r.reservationId} of role ${r.role} is already booked on agent ${r.agentId}`;
+    const free = agent.ledger.available().find((p) => p.reservedFor === undefined);
+    const a = r.amounts;
+    const fits = free !== undefined && a.cpusMilli <= free.cpusMilli && a.memMilli <= free.memMilli && a.diskMilli <= free.diskMilli && a.gpus <= free.gpus
+      && containsRanges(free.ports, a.ports);
+    if (!fits) return `agent ${r.agentId} has no longer the unreserved resources of reservation ${r.reservationId} (role ${r.role})`;
+    this.s.desk.knowRoles([r.role]);
+    agent.ledger.reserve(r.role, r.reservationId, { cpusMilli: a.cpusMilli, memMilli: a.memMilli, diskMilli: a.diskMilli, gpus: a.gpus, ports: a.ports });
+    agent.ledger.setVolumes(r.role, r.reservationId, r.volumes);
+    return undefined;
+  }
+
+  /** The dynamic reservation `reservationId` of `role` on the agent as booked, or undefined (none, or unreserved). */
+  reservation(agentId: string, role: string, reservationId: string): MasterReservation | undefined {
+    const booked = this.s.agents.get(agentId)?.ledger.reservation(role, reservationId);
+    if (booked === undefined) return undefined;
+    return { agentId, role, reservationId, amounts: booked.capacity, volumes: booked.volumes };
+  }
+
+  /** Every dynamic reservation of the agents not removed, agent by agent (agentId order), each in the order made. */
+  reservations(): readonly MasterReservation[] {
+    return this.agentIds().flatMap((agentId) => this.mustAgent(agentId).ledger.reservations()
+      .map((r) => ({ agentId, role: r.role, reservationId: r.reservationId, amounts: r.capacity, volumes: r.volumes })));
+  }
+
+  /**
    * Take over an executor that survived a restart of its cluster: book its allocation (the pools
-   * the agent still has; the rest counts against nothing) and remember its non-terminal tasks
+   * the agent still has, a restored dynamic reservation included; the rest counts against nothing) and remember its non-terminal tasks
    * with what the framework was last told (their recorded state and health).
    */
   adoptExecutor(adopted: AdoptedExecutor): MasterExecutor {
     const agent = this.mustAgent(adopted.agentId);
-    const allocation = adopted.allocation.filter((p) => agent.ledger.hasPool(p.reservedFor));
+    const allocation = adopted.allocation.filter((p) => agent.ledger.hasPool(p.reservedFor, p.reservationId));
     agent.ledger.consume(allocation);
     const live = adopted.tasks.filter((t) => !isTerminalTaskState(t.state));
     const executor = this.book(agent, adopted.executorId, adopted.group, allocation, live.map((t) => t.taskId));

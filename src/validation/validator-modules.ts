@@ -5,7 +5,7 @@ import type AjvCore from 'ajv/dist/core';
 import standaloneCode from 'ajv/dist/standalone';
 import { scenarioSchema, EXPECTED_KEYWORD } from '../../sim/scenario/scenario-schema';
 import { closedSchema } from '../../sim/scenario/closed-schema';
-import { STORED_EXECUTOR_SCHEMA } from '../cluster/local/stored-executor-schema';
+import { STORED_EXECUTOR_SCHEMA, STORED_RESERVATION_SCHEMA } from '../cluster/local/stored-executor-schema';
 import { APP_SCHEMA, APP_UPDATE_SCHEMA } from '../marathon/schemas/app-schema';
 import { ENUM_CASELESS_KEYWORD } from '../marathon/schemas/enum-caseless-keyword';
 import { POD_SCHEMA } from '../marathon/schemas/pod-schema';
@@ -74,6 +74,7 @@ export const VALIDATOR_MODULES: readonly ValidatorModule[] = [
       storedDeployment: STORED_DEPLOYMENT_SCHEMA,
       storedInstance: STORED_INSTANCE_SCHEMA,
       storedExecutor: STORED_EXECUTOR_SCHEMA,
+      storedReservation: STORED_RESERVATION_SCHEMA,
     },
   },
   {

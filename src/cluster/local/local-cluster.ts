@@ -5,7 +5,9 @@ import type { ClusterInput } from '../../scheduler/model/inputs';
 import type { OfferOperation, TaskLaunch } from '../../scheduler/model/launch';
 import { isTerminalTaskState, type TaskState } from '../../scheduler/model/task-state';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
-import { Master } from '../../master/master';
+import { Master, type MasterReservation } from '../../master/master';
+import type { AgentInfo } from '../../scheduler/model/agent';
+import type { OfferedPool } from '../../scheduler/model/offer';
 import type { AgentRuntime, MasterOutbox } from '../../master/master-ports';
 import { operationTasks, type MasterExecutor, type MasterOperation } from '../../master/master-types';
 import { resolveAgents, type LocalAgent } from './local-agent';
@@ -96,6 +98,9 @@ const NEVER_MS = Number.MAX_SAFE_INTEGER;
  *   `Master.adoptExecutor` books their resources), polls them for exit, resumes their health
  *   checks and kills, and reports the vanished ones TASK_GONE once (§7.4). So every process pacer
  *   ever started is either a task the cluster reports (and the core reconciles) or killed.
+ *   The master model's dynamic reservations and persistent volumes (resident instances) are
+ *   recorded there too, in the turn they change, and restored before the first offer, so they
+ *   outlive the process as a Mesos agent's outlive a master failover.
  * - Sandboxes are bounded ({@link SandboxGc}, as a Mesos agent's `--gc_delay`): once a task's
  *   terminal update is acknowledged and the cluster forgets it, its sandbox is removed
  *   `sandboxGcDelayMs` later (default one week), and at most `sandboxKeep` finished sandboxes are
@@ -133,6 +138,8 @@ export class LocalCluster implements ClusterDriver {
       frameworkId: () => this.framework,
       executor: (key) => this.executors.get(key)?.executor.record,
       executors: () => [...this.executors.values()].map((ex) => ex.executor.record),
+      reservation: (agentId, role, reservationId) => this.master?.reservation(agentId, role, reservationId),
+      reservations: () => this.master?.reservations() ?? [],
     });
     this.outbox = new StatusOutbox(post);
     this.hooks = {
@@ -146,6 +153,7 @@ export class LocalCluster implements ClusterDriver {
       kill: (taskId, graceMs) => this.records.get(taskId)?.executor.kill(graceMs),
       volumesCreated: (agentId, volumes) => createVolumeDirs(this.options.sandboxRoot, agentId, volumes),
       volumesDestroyed: (agentId, volumes) => destroyVolumeDirs(this.options.sandboxRoot, agentId, volumes),
+      reservationChanged: (agentId, role, reservationId) => this.state.reservationChanged({ agentId, role, reservationId }),
     };
     const interval = options.offerIntervalMs ?? DEFAULT_OFFER_INTERVAL_MS;
     if (!(interval > 0)) throw new RangeError(`offerIntervalMs must be positive, got ${interval}`);
@@ -159,8 +167,8 @@ export class LocalCluster implements ClusterDriver {
   /**
    * Subscribe: post `subscribed` with the framework id (created on the first start), sweep the
    * sandboxes (find the processes of tasks recorded without a pid, kill the processes no task
-   * accounts for), re-adopt the tasks recorded in the state file, and begin offering (a first
-   * round now).
+   * accounts for), restore the dynamic reservations and volumes recorded in the state file into
+   * the master model, re-adopt the tasks recorded there, and begin offering (a first round now).
    */
   start(): void {
     if (this.master !== undefined) return;
@@ -175,7 +183,7 @@ export class LocalCluster implements ClusterDriver {
     this.launcher.warmUp();
     this.outbox.openUp();
     this.outbox.send({ type: 'subscribed', frameworkId });
-    const master = this.newMaster(`${frameworkId}-${randomUUID().slice(0, 8)}`, executors);
+    const master = this.newMaster(`${frameworkId}-${randomUUID().slice(0, 8)}`, executors, saved?.reservations ?? []);
     this.master = master;
     const adopted = executors.map((record) => this.register(record, master.adoptExecutor(record)));
     for (const ex of adopted) ex.adopt();
@@ -213,6 +221,7 @@ export class LocalCluster implements ClusterDriver {
   async shutdown(): Promise<void> {
     await this.launcher.kill();
     const processes = [...this.executors.values()].flatMap((ex) => ex.executor.forceKill());
+    const reservations = this.master?.reservations() ?? [];
     for (const p of hostProcesses(this.options.sandboxRoot)) {
       if (p.sandbox === undefined) continue;
       killProcessAndGroup(p.pid);
@@ -220,7 +229,7 @@ export class LocalCluster implements ClusterDriver {
     }
     this.forgetAll();
     this.stop();
-    if (this.framework !== undefined) this.state.clear(this.framework);
+    if (this.framework !== undefined) this.state.clear(this.framework, reservations);
     this.state.close();
     const deadline = Date.now() + SHUTDOWN_WAIT_MS;
     const running = (): boolean => processes.some((p) => isProcessAlive(p.pid, p.startTime) || isGroupAlive(p.pid));
@@ -328,11 +337,16 @@ export class LocalCluster implements ClusterDriver {
   // ---------------------------------------------------------------- internals
 
   /**
-   * The master model on real time, with this host's agents registered — and, for executors
-   * recorded on an agent no longer configured (a restart with a changed agent list), that agent
-   * with no resources, so that its tasks are still reported and can be killed.
+   * The master model on real time, with this host's agents registered and the recorded dynamic
+   * reservations restored on them (`Master.restoreReservation`, before any offer: a resident
+   * instance finds its reservation and volumes offered again, as after a Mesos master failover).
+   * An agent no longer configured (a restart with a changed agent list) is registered still: with
+   * the resources of its recorded reservations, so that they are offered and can be released and
+   * their volumes destroyed, and with nothing more, so that its recorded tasks are still reported
+   * and can be killed. A reservation that cannot be restored (the agent's resources shrank) is set
+   * aside with why (StateFile.setAside); its volume's directory is left as it is.
    */
-  private newMaster(offerIdPrefix: string, recorded: readonly ExecutorRecord[]): Master<TaskLaunch> {
+  private newMaster(offerIdPrefix: string, recorded: readonly ExecutorRecord[], reservations: readonly MasterReservation[]): Master<TaskLaunch> {
     const outbox: MasterOutbox = {
       offers: (offers) => this.outbox.send({ type: 'offers', offers }),
       rescind: (offerId) => this.outbox.send({ type: 'rescind', offerId }),
@@ -349,8 +363,20 @@ export class LocalCluster implements ClusterDriver {
       newUuid: () => randomUUID(),
     });
     for (const agent of this.agents) master.addAgent({ info: agent.info, pools: [{ ...agent.capacity, ports: agent.ports }] });
+    const formerAgent = (agentId: string): AgentInfo => ({ agentId, hostname: this.agents[0].info.hostname, attributes: [] });
+    const formerPools = new Map<string, OfferedPool[]>();
+    for (const r of reservations) {
+      if (this.agents.some((a) => a.info.agentId === r.agentId)) continue;
+      const { reservedFor: _role, reservationId: _id, volumes: _volumes, ...amounts } = r.amounts;
+      formerPools.set(r.agentId, [...formerPools.get(r.agentId) ?? [], amounts]);
+    }
+    for (const [agentId, pools] of formerPools) master.addAgent({ info: formerAgent(agentId), pools });
+    for (const r of reservations) {
+      const problem = master.restoreReservation(r);
+      if (problem !== undefined) this.state.setAsideReservation(r, `not restored: ${problem}`);
+    }
     for (const record of recorded) {
-      if (master.agent(record.agentId) === undefined) master.addAgent({ info: { agentId: record.agentId, hostname: this.agents[0].info.hostname, attributes: [] }, pools: [] });
+      if (master.agent(record.agentId) === undefined) master.addAgent({ info: formerAgent(record.agentId), pools: [] });
     }
     return master;
   }

@@ -3,6 +3,8 @@ import { makeDirs } from '../../runtime/make-dirs';
 import { dirname } from 'node:path';
 import type { ExecutorRecord } from './executor-record';
 import { executorFromStored, executorToStored, storedExecutorProblem, type StoredExecutorV1 } from './stored-executor';
+import type { MasterReservation } from '../../master/master';
+import { reservationFromStored, reservationKey, reservationToStored, storedReservationProblem, type StoredLocalReservationV1 } from './stored-reservation';
 
 export type { ExecutorRecord, TaskRecord } from './executor-record';
 
@@ -11,20 +13,40 @@ export interface LocalClusterState {
   readonly version: 1;
   readonly frameworkId: string;
   readonly executors: ExecutorRecord[];
+  /**
+   * The master model's dynamic reservations with their volumes (`StoredLocalReservationV1`), in
+   * the order made. Absent in a file written before they were recorded: none.
+   */
+  readonly reservations?: readonly MasterReservation[];
   /** The snapshot's generation: only journal entries of the same generation apply to it (absent = 0). */
   readonly generation?: number;
 }
 
-/** One journal line: an executor written whole, or removed. */
-type JournalEntry = { readonly g: number; readonly put: unknown } | { readonly g: number; readonly del: string };
+/**
+ * One journal line: an executor written whole (`put`) or removed (`del`, its key), or a dynamic
+ * reservation written whole (`rput`) or unreserved (`rdel`, its {@link reservationKey}).
+ */
+type JournalEntry =
+  | { readonly g: number; readonly put: unknown }
+  | { readonly g: number; readonly del: string }
+  | { readonly g: number; readonly rput: unknown }
+  | { readonly g: number; readonly rdel: string };
+
+/** Reservations changed since the last write: their current records, and the keys of those unreserved. */
+export interface ReservationChanges {
+  readonly put: readonly MasterReservation[];
+  readonly del: readonly string[];
+}
+
+const NO_RESERVATION_CHANGES: ReservationChanges = { put: [], del: [] };
 
 /** A journal smaller than this is never compacted (a few hundred executor records). */
 const MIN_COMPACT_BYTES = 1 << 20;
 
 /**
- * The durable state of the local cluster: a snapshot file (`path`, JSON: the framework id and
- * every live executor) plus an append-only journal (`path.journal`, one JSON line per changed or
- * removed executor). Why both: the cluster must record a task *before* it spawns it (issue 11:
+ * The durable state of the local cluster: a snapshot file (`path`, JSON: the framework id,
+ * every live executor and the master model's dynamic reservations) plus an append-only journal
+ * (`path.journal`, one JSON line per changed or removed executor or reservation). Why both: the cluster must record a task *before* it spawns it (issue 11:
  * a process started in the last milliseconds before a `kill -9` must never be unknown to the next
  * start), so a launch writes twice (the intent, then the pid); rewriting the whole file each time
  * would cost O(all tasks) per launch. An append costs O(the change); the journal is folded into a
@@ -71,19 +93,29 @@ export class StateFile {
     if (parsed === null || parsed.version !== 1 || typeof parsed.frameworkId !== 'string' || !Array.isArray(parsed.executors)) {
       throw new Error(`${this.path} is not a local cluster state file (version 1)`);
     }
+    const storedReservations: unknown = (parsed as { reservations?: unknown }).reservations;
     const generation = parsed.generation ?? 0;
     const executors = new Map<string, ExecutorRecord>();
     const put = (stored: unknown): void => {
       const record = this.usable(stored);
       if (record !== undefined) executors.set(record.executorKey, record);
     };
+    const reservations = new Map<string, MasterReservation>();
+    const reserve = (stored: unknown): void => {
+      const r = this.usableReservation(stored);
+      if (r !== undefined) reservations.set(reservationKey(r), r);
+    };
     for (const e of parsed.executors as unknown[]) put(e);
+    if (Array.isArray(storedReservations)) for (const r of storedReservations as unknown[]) reserve(r);
+    else if (storedReservations !== undefined) this.setAside('reservations', 'the snapshot\'s reservations', 'not a list', storedReservations);
     for (const entry of journalEntries(readOrUndefined(this.journalPath) ?? '', generation)) {
       if ('put' in entry) put(entry.put);
-      else executors.delete(entry.del);
+      else if ('del' in entry) executors.delete(entry.del);
+      else if ('rput' in entry) reserve(entry.rput);
+      else reservations.delete(entry.rdel);
     }
     this.generation = generation;
-    return { version: 1, frameworkId: parsed.frameworkId, executors: [...executors.values()], generation };
+    return { version: 1, frameworkId: parsed.frameworkId, executors: [...executors.values()], reservations: [...reservations.values()], generation };
   }
 
   /**
@@ -96,16 +128,37 @@ export class StateFile {
     const problem = storedExecutorProblem(stored);
     if (problem === undefined) return executorFromStored(stored as StoredExecutorV1);
     const key = typeof stored === 'object' && stored !== null ? String((stored as { executorKey?: unknown }).executorKey) : String(stored);
-    appendFileSync(this.setAsidePath, `${JSON.stringify({ reason: problem, setAsideAt: new Date().toISOString(), record: stored })}\n`);
-    this.log(`local cluster: stored executor ${key} set aside, not loaded: ${problem} (kept in ${this.setAsidePath})`);
+    this.setAside('executor', key, problem, stored);
     return undefined;
+  }
+
+  /**
+   * The live reservation of a stored one, or undefined when it fails its schema
+   * (stored-reservation.ts): then it is set aside as an executor is, and not restored — its
+   * resources stay unreserved and its volume's directory stays on disk, untouched.
+   */
+  private usableReservation(stored: unknown): MasterReservation | undefined {
+    const problem = storedReservationProblem(stored);
+    if (problem === undefined) return reservationFromStored(stored as StoredLocalReservationV1);
+    const s = typeof stored === 'object' && stored !== null ? stored as Partial<Record<'agentId' | 'role' | 'reservationId', unknown>> : {};
+    this.setAside('reservation', `${String(s.reservationId)} (agent ${String(s.agentId)}, role ${String(s.role)})`, problem, stored);
+    return undefined;
+  }
+
+  /**
+   * Keep a record that cannot be used: append it as stored to {@link setAsidePath} with why (JSON
+   * lines: reason, time, the record, and its kind when not an executor), and report it.
+   */
+  setAside(kind: 'executor' | 'reservation' | 'reservations', key: string, reason: string, stored: unknown): void {
+    appendFileSync(this.setAsidePath, `${JSON.stringify({ ...(kind === 'executor' ? {} : { kind }), reason, setAsideAt: new Date().toISOString(), record: stored })}\n`);
+    this.log(`local cluster: stored ${kind === 'reservations' ? 'reservation list' : kind} ${key} set aside, not loaded: ${reason} (kept in ${this.setAsidePath})`);
   }
 
   /** Write a new snapshot of `state` (the next generation) and empty the journal. */
   save(state: Omit<LocalClusterState, 'generation'>): void {
     makeDirs(dirname(this.path));
     const generation = this.generation + 1;
-    const text = `${JSON.stringify({ ...state, executors: state.executors.map(executorToStored), generation })}\n`;
+    const text = `${JSON.stringify({ ...state, executors: state.executors.map(executorToStored), reservations: (state.reservations ?? []).map(reservationToStored), generation })}\n`;
     const tmp = `${this.path}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, this.path);
@@ -117,13 +170,17 @@ export class StateFile {
   }
 
   /**
-   * Append the current record of each executor in `put` and the removal of each key in `del`, in
-   * one write. Answers whether the journal has outgrown its snapshot: the caller should `save`.
+   * Append the current record of each executor in `put` and the removal of each key in `del`, and
+   * the changed and unreserved reservations of `reservations`, in one write. Answers whether the
+   * journal has outgrown its snapshot: the caller should `save`.
    */
-  append(put: readonly ExecutorRecord[], del: readonly string[]): boolean {
-    if (put.length === 0 && del.length === 0) return false;
+  append(put: readonly ExecutorRecord[], del: readonly string[], reservations: ReservationChanges = NO_RESERVATION_CHANGES): boolean {
+    if (put.length === 0 && del.length === 0 && reservations.put.length === 0 && reservations.del.length === 0) return false;
     const g = this.generation;
     let text = '';
+    // Reservations first: a launch of the same turn on a new reservation finds it on load.
+    for (const r of reservations.put) text += `${JSON.stringify({ g, rput: reservationToStored(r) })}\n`;
+    for (const key of reservations.del) text += `${JSON.stringify({ g, rdel: key })}\n`;
     for (const record of put) text += `${JSON.stringify({ g, put: executorToStored(record) })}\n`;
     for (const key of del) text += `${JSON.stringify({ g, del: key })}\n`;
     this.journalFd ??= openSync(this.journalPath, 'a');
@@ -153,7 +210,7 @@ function journalEntries(text: string, generation: number): JournalEntry[] {
   const out: JournalEntry[] = [];
   for (const line of text.split('\n')) {
     if (line === '') continue;
-    let entry: Partial<{ g: number; put: unknown; del: string }>;
+    let entry: Partial<{ g: number; put: unknown; del: string; rput: unknown; rdel: string }>;
     try {
       entry = JSON.parse(line) as typeof entry;
     } catch {
@@ -165,6 +222,10 @@ function journalEntries(text: string, generation: number): JournalEntry[] {
       if (entry.g === generation) out.push({ g: generation, put: entry.put });
     } else if (typeof entry.del === 'string') {
       if (entry.g === generation) out.push({ g: generation, del: entry.del });
+    } else if (typeof entry.rput === 'object' && entry.rput !== null) {
+      if (entry.g === generation) out.push({ g: generation, rput: entry.rput });
+    } else if (typeof entry.rdel === 'string') {
+      if (entry.g === generation) out.push({ g: generation, rdel: entry.rdel });
     } else {
       break;
     }

@@ -1,11 +1,21 @@
+import type { MasterReservation } from '../../master/master';
 import type { ExecutorRecord, LocalClusterState, StateFile } from './state-file';
+import { reservationKey, reservationToStored } from './stored-reservation';
 
-/** What the writer records: the framework id (undefined before the first start) and the live executors by key. */
+/**
+ * What the writer records: the framework id (undefined before the first start), the live
+ * executors by key, and the master model's dynamic reservations.
+ */
 export interface RecordedState {
   frameworkId(): string | undefined;
   executor(key: string): ExecutorRecord | undefined;
   executors(): ExecutorRecord[];
+  /** The reservation as booked now, or undefined once unreserved. */
+  reservation(agentId: string, role: string, reservationId: string): MasterReservation | undefined;
+  reservations(): readonly MasterReservation[];
 }
+
+type ReservationRef = Pick<MasterReservation, 'agentId' | 'role' | 'reservationId'>;
 
 /**
  * When the local cluster's state reaches its {@link StateFile}: changed executors are appended to
@@ -15,6 +25,8 @@ export interface RecordedState {
  */
 export class StateWriter {
   private readonly dirty = new Set<string>();
+  /** Reservations changed since the last write, by {@link reservationKey}. */
+  private readonly dirtyReservations = new Map<string, ReservationRef>();
   private queued = false;
 
   constructor(private readonly file: StateFile, private readonly state: RecordedState) {}
@@ -32,6 +44,20 @@ export class StateWriter {
    */
   changed(key: string): void {
     this.dirty.add(key);
+    this.queue();
+  }
+
+  /**
+   * Record a dynamic reservation (its current record, or its removal once unreserved) at the end
+   * of the current synchronous turn, with the executors of that turn: a RESERVE, CREATE, DESTROY
+   * or UNRESERVE of an ACCEPT is written in the same append as the launch that follows it.
+   */
+  reservationChanged(ref: ReservationRef): void {
+    this.dirtyReservations.set(reservationKey(ref), { agentId: ref.agentId, role: ref.role, reservationId: ref.reservationId });
+    this.queue();
+  }
+
+  private queue(): void {
     if (this.queued) return;
     this.queued = true;
     queueMicrotask(() => {
@@ -47,7 +73,14 @@ export class StateWriter {
   /** Append the marked executors now (a queued write becomes moot); a new snapshot when the journal has grown. */
   flush(): void {
     this.queued = false;
-    if (this.state.frameworkId() === undefined || this.dirty.size === 0) return;
+    if (this.state.frameworkId() === undefined || (this.dirty.size === 0 && this.dirtyReservations.size === 0)) return;
+    const reservations = { put: [] as MasterReservation[], del: [] as string[] };
+    for (const [key, ref] of this.dirtyReservations) {
+      const r = this.state.reservation(ref.agentId, ref.role, ref.reservationId);
+      if (r === undefined) reservations.del.push(key);
+      else reservations.put.push(r);
+    }
+    this.dirtyReservations.clear();
     const put: ExecutorRecord[] = [];
     const del: string[] = [];
     for (const key of this.dirty) {
@@ -56,23 +89,33 @@ export class StateWriter {
       else put.push(record);
     }
     this.dirty.clear();
-    if (this.file.append(put, del)) this.snapshot();
+    if (this.file.append(put, del, reservations)) this.snapshot();
   }
 
   /** Write a whole new snapshot now (what is marked or queued is in it). */
   snapshot(): void {
     this.queued = false;
     this.dirty.clear();
+    this.dirtyReservations.clear();
     const frameworkId = this.state.frameworkId();
     if (frameworkId === undefined) return;
-    this.file.save({ version: 1, frameworkId, executors: this.state.executors() });
+    this.file.save({ version: 1, frameworkId, executors: this.state.executors(), reservations: this.state.reservations() });
   }
 
-  /** Nothing is recorded any more: an empty snapshot (shutdown, every task killed). */
-  clear(frameworkId: string): void {
+  /**
+   * No executor is recorded any more: a snapshot without executors (shutdown, every task killed).
+   * The reservations given stay recorded: they are the agents', not the processes'.
+   */
+  clear(frameworkId: string, reservations: readonly MasterReservation[]): void {
     this.queued = false;
     this.dirty.clear();
-    this.file.save({ version: 1, frameworkId, executors: [] });
+    this.dirtyReservations.clear();
+    this.file.save({ version: 1, frameworkId, executors: [], reservations });
+  }
+
+  /** Keep a recorded reservation that could not be restored, with why (see StateFile.setAside). */
+  setAsideReservation(r: MasterReservation, reason: string): void {
+    this.file.setAside('reservation', `${r.reservationId} (agent ${r.agentId}, role ${r.role})`, reason, reservationToStored(r));
   }
 
   /** Close the journal. */

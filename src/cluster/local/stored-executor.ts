@@ -1,4 +1,5 @@
 import type { HealthCheckSpec } from '../../scheduler/model/health-check';
+import type { OfferedPool } from '../../scheduler/model/offer';
 import { storedExecutor } from '../../generated/record-validators';
 import { defined, recordCheck } from '../../store/records/record-schema';
 import type { StoredPoolV1, StoredResourcesV1 } from '../../store/records/stored-instance';
@@ -44,7 +45,7 @@ export interface StoredLocalTaskV1 {
 export function executorToStored(e: ExecutorRecord): StoredExecutorV1 {
   return {
     executorKey: e.executorKey, executorId: e.executorId, agentId: e.agentId, group: e.group,
-    allocation: e.allocation.map((p) => ({ ...defined('reservedFor', p.reservedFor), cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus, ports: p.ports.map(([b, x]) => [b, x] as const) })),
+    allocation: e.allocation.map(poolCopy),
     ...defined('killDeadlineMs', e.killDeadlineMs),
     tasks: e.tasks.map(taskToStored),
   };
@@ -54,9 +55,18 @@ export function executorToStored(e: ExecutorRecord): StoredExecutorV1 {
 export function executorFromStored(s: StoredExecutorV1): ExecutorRecord {
   return {
     executorKey: s.executorKey, executorId: s.executorId, agentId: s.agentId, group: s.group,
-    allocation: s.allocation.map((p) => ({ ...defined('reservedFor', p.reservedFor), cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus, ports: p.ports.map(([b, x]) => [b, x] as const) })),
+    allocation: s.allocation.map(poolCopy),
     ...defined('killDeadlineMs', s.killDeadlineMs),
     tasks: s.tasks.map(taskFromStored),
+  };
+}
+
+/** A pool of an executor's allocation, copied (with its dynamic reservation's id and volumes, when on one). */
+function poolCopy(p: OfferedPool | StoredPoolV1): OfferedPool {
+  return {
+    ...defined('reservedFor', p.reservedFor), ...defined('reservationId', p.reservationId),
+    ...defined('volumes', p.volumes?.map((v) => ({ persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli }))),
+    cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus, ports: p.ports.map(([b, x]) => [b, x] as const),
   };
 }
 

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { StateFile, type ExecutorRecord } from '../../../src/cluster/local/state-file';
+import { executorToStored } from '../../../src/cluster/local/stored-executor';
+import type { MasterReservation } from '../../../src/master/master';
 
 /** A small executor record; `pid` set when given. */
 function executor(key: string, pid?: number, pad = ''): ExecutorRecord {
@@ -119,4 +121,103 @@ t.test('an executor record that fails its schema is set aside (kept with why, re
   ]);
   const kept = readFileSync(`${file.path}.set-aside`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { record: { executorKey: string } });
   t.same(kept.map((k) => k.record.executorKey), ['bad-snapshot', 'bad-journal'], 'kept as stored');
+});
+
+/** A dynamic reservation of the master model with one volume (`volumes` = 0: none). */
+function reservation(id: string, volumes = 1): MasterReservation {
+  return {
+    agentId: 'agent-1', role: 'db', reservationId: id,
+    amounts: { reservedFor: 'db', reservationId: id, cpusMilli: 100, memMilli: 16_000, diskMilli: 10_000, gpus: 0, ports: [[31_000, 31_001]] },
+    volumes: Array.from({ length: volumes }, (_, i) => ({ persistenceId: `${id}#vol${i}`, containerPath: `data${i}`, diskMilli: 10_000 })),
+  };
+}
+
+/** The stored form of a reservation, as the file holds it. */
+const storedForm = (id: string): Record<string, unknown> => ({
+  v: 1, agentId: 'agent-1', role: 'db', reservationId: id,
+  resources: { cpusMilli: 100, memMilli: 16_000, diskMilli: 10_000, gpus: 0 }, ports: [[31_000, 31_001]],
+  volumes: [{ persistenceId: `${id}#vol0`, containerPath: 'data0', diskMilli: 10_000 }],
+});
+
+t.test('dynamic reservations with their volumes are recorded and read back (StoredLocalReservationV1)', async (t) => {
+  const cases: {
+    readonly name: string;
+    /** Writes the file (snapshot, journal) by the StateFile or by hand. */
+    readonly write: (file: StateFile) => void;
+    readonly reservations: readonly MasterReservation[];
+    /** Warnings expected, in order. */
+    readonly warnings?: readonly RegExp[];
+  }[] = [
+    {
+      name: 'in the snapshot',
+      write: (file) => file.save({ version: 1, frameworkId: 'fw', executors: [], reservations: [reservation('a'), reservation('b', 0)] }),
+      reservations: [reservation('a'), reservation('b', 0)],
+    },
+    {
+      name: 'changed and unreserved through the journal, in order',
+      write: (file) => {
+        file.save({ version: 1, frameworkId: 'fw', executors: [], reservations: [reservation('a', 0), reservation('b')] });
+        file.append([], [], { put: [reservation('a'), reservation('c')], del: [] });
+        file.append([], [], { put: [], del: ['agent-1 role:db#b'] });
+      },
+      reservations: [reservation('a'), reservation('c')],
+    },
+    {
+      name: 'an old file without the field: no reservation, its executors as before',
+      write: (file) => writeFileSync(file.path, JSON.stringify({ version: 1, frameworkId: 'fw', executors: [executorToStored(executor('a', 7))], generation: 1 })),
+      reservations: [],
+    },
+    {
+      name: 'a corrupt entry (snapshot or journal) is set aside with a warning, the rest loads',
+      write: (file) => {
+        writeFileSync(file.path, JSON.stringify({
+          version: 1, frameworkId: 'fw', executors: [], generation: 1,
+          reservations: [storedForm('a'), { ...storedForm('bad-role'), role: '*' }, { ...storedForm('bad-version'), v: 2 }],
+        }));
+        writeFileSync(file.journalPath, [
+          { g: 1, rput: { ...storedForm('bad-port'), ports: [[70_000, 70_001]] } },
+          { g: 1, rput: { ...storedForm('bad-field'), labels: {} } },
+          { g: 1, rput: storedForm('c') },
+        ].map((l) => `${JSON.stringify(l)}\n`).join(''));
+      },
+      reservations: [reservation('a'), reservation('c')],
+      warnings: [
+        /^local cluster: stored reservation bad-role \(agent agent-1, role \*\) set aside, not loaded: does not match StoredLocalReservationV1: \/role must NOT be valid/,
+        /^local cluster: stored reservation bad-version .* \/v must be equal to constant/,
+        /^local cluster: stored reservation bad-port .* \/ports\/0\/0 must be <= 65535/,
+        /^local cluster: stored reservation bad-field .* must NOT have additional properties/,
+      ],
+    },
+    {
+      name: 'a reservation list that is not a list is set aside whole',
+      write: (file) => writeFileSync(file.path, JSON.stringify({ version: 1, frameworkId: 'fw', executors: [], reservations: { a: 1 } })),
+      reservations: [],
+      warnings: [/^local cluster: stored reservation list the snapshot's reservations set aside, not loaded: not a list/],
+    },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, async (t) => {
+      const file = fresh(t);
+      c.write(file);
+      file.close();
+      const warnings: string[] = [];
+      const loaded = new StateFile(file.path, (line) => warnings.push(line)).load();
+      t.same(loaded?.reservations, c.reservations);
+      t.equal(warnings.length, c.warnings?.length ?? 0, warnings.join('\n'));
+      t.match(warnings, c.warnings ?? []);
+      if (c.warnings !== undefined) {
+        const kept = readFileSync(`${file.path}.set-aside`, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string });
+        t.ok(kept.every((k) => k.kind === 'reservation' || k.kind === 'reservations'), 'kept as stored, with their kind');
+      }
+      if (c.name.startsWith('an old file')) t.same(loaded?.executors, [executor('a', 7)]);
+    });
+  }
+});
+
+t.test('an executor on a dynamic reservation keeps its reservation id and volumes', async (t) => {
+  const file = fresh(t);
+  const onReservation: ExecutorRecord = { ...executor('a', 7), allocation: [{ ...reservation('r').amounts, volumes: reservation('r').volumes }] };
+  file.save({ version: 1, frameworkId: 'fw', executors: [onReservation] });
+  file.close();
+  t.same(new StateFile(file.path).load()?.executors, [onReservation]);
 });

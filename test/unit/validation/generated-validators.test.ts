@@ -153,13 +153,22 @@ const recordsOf = (...kinds: string[]) => storeRecords.filter((r) => kinds.inclu
 /** A stored executor of the local cluster with every optional field (StoredExecutorV1). */
 const EXECUTOR: Json = {
   executorKey: 'k1', executorId: 'e1', agentId: 'a1', group: true,
-  allocation: [{ reservedFor: 'web', cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0, ports: [[31000, 31001]] }],
+  allocation: [
+    { reservedFor: 'web', cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0, ports: [[31000, 31001]] },
+    { reservedFor: 'db', reservationId: 'i1', volumes: [{ persistenceId: 'i1#vol0', containerPath: 'data', diskMilli: 1000 }], cpusMilli: 100, memMilli: 0, diskMilli: 1000, gpus: 0, ports: [] },
+  ],
   killDeadlineMs: 5000,
   tasks: [{
     taskId: 't1', runSpecId: '/web', instanceId: 'i1', containerName: 'c', pid: 42, startTime: '123', sandbox: '/tmp/sb/t1',
     hostPorts: [31000], resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 0, gpus: 0 }, killGracePeriodMs: 3000,
     launchedAtMs: 1, healthCheck: { check: { protocol: 'MESOS_HTTP' }, port: 31000 }, env: { A: 'b' }, state: 'TASK_RUNNING', healthy: true,
   }],
+};
+
+/** A dynamic reservation of the local cluster's state file (StoredLocalReservationV1). */
+const RESERVATION: Json = {
+  v: 1, agentId: 'a1', role: 'db', reservationId: 'i1', resources: { cpusMilli: 100, memMilli: 32_000, diskMilli: 1000, gpus: 0 },
+  ports: [[31000, 31001]], volumes: [{ persistenceId: 'i1#vol0', containerPath: 'data', diskMilli: 1000 }],
 };
 
 function scenarioFiles(dir: string): string[] {
@@ -184,6 +193,7 @@ const INPUTS: Readonly<Record<string, Readonly<Record<string, readonly Json[]>>>
     storedDeployment: withVariants(recordsOf('deployment'), 600, 6),
     storedInstance: withVariants(recordsOf('instance'), 1500, 7),
     storedExecutor: withVariants([EXECUTOR], 600, 8),
+    storedReservation: withVariants([RESERVATION], 600, 12),
   },
   'src/generated/scenario-definition-validators': {
     app: withVariants(apps.map(withoutNulls), 2000, 9),

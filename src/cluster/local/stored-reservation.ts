@@ -1,0 +1,55 @@
+import { storedReservation } from '../../generated/record-validators';
+import type { MasterReservation } from '../../master/master';
+import { recordCheck } from '../../store/records/record-schema';
+import type { StoredResourcesV1, StoredVolumeV1 } from '../../store/records/stored-instance';
+
+/**
+ * How the local cluster's state file stores one dynamic reservation of the master model (a
+ * resident instance's, made by RESERVE and changed by CREATE and DESTROY), so that a restart puts
+ * it back before the first offer (`Master.restoreReservation`): a plain type of its own, mapped by
+ * hand from and to the live {@link MasterReservation}, checked against `STORED_RESERVATION_SCHEMA`
+ * (stored-executor-schema.ts) when the file is read. `v` is this shape's version (1); a record of
+ * another version fails the schema and is set aside, never fatal.
+ */
+export interface StoredLocalReservationV1 {
+  readonly v: 1;
+  readonly agentId: string;
+  readonly role: string;
+  /** The instance it belongs to (Marathon's reservation labels name it). */
+  readonly reservationId: string;
+  /** The reserved scalars, in milli-units (`gpus` a count). */
+  readonly resources: StoredResourcesV1;
+  /** The reserved ports, as inclusive ranges. */
+  readonly ports: readonly (readonly [number, number])[];
+  /** Persistent volumes on its disk: persistence id, container path, size in milli-MiB. */
+  readonly volumes: readonly StoredVolumeV1[];
+}
+
+/** The key of a reservation in the state file's journal: its agent and pool (`role:<role>#<reservation id>`). */
+export function reservationKey(r: { readonly agentId: string; readonly role: string; readonly reservationId: string }): string {
+  return `${r.agentId} role:${r.role}#${r.reservationId}`;
+}
+
+/** The stored form of `r` (a fresh copy). */
+export function reservationToStored(r: MasterReservation): StoredLocalReservationV1 {
+  const a = r.amounts;
+  return {
+    v: 1, agentId: r.agentId, role: r.role, reservationId: r.reservationId,
+    resources: { cpusMilli: a.cpusMilli, memMilli: a.memMilli, diskMilli: a.diskMilli, gpus: a.gpus },
+    ports: a.ports.map(([b, e]) => [b, e] as const),
+    volumes: r.volumes.map((v) => ({ persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli })),
+  };
+}
+
+/** The live reservation of a stored one that passed {@link storedReservationProblem}. */
+export function reservationFromStored(s: StoredLocalReservationV1): MasterReservation {
+  const r = s.resources;
+  return {
+    agentId: s.agentId, role: s.role, reservationId: s.reservationId,
+    amounts: { reservedFor: s.role, reservationId: s.reservationId, cpusMilli: r.cpusMilli, memMilli: r.memMilli, diskMilli: r.diskMilli, gpus: r.gpus, ports: s.ports.map(([b, e]) => [b, e] as const) },
+    volumes: s.volumes.map((v) => ({ persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli })),
+  };
+}
+
+/** Why a stored reservation cannot be used, or undefined (closed, bounded schema: `STORED_RESERVATION_SCHEMA`). */
+export const storedReservationProblem = recordCheck('StoredLocalReservationV1', storedReservation);
