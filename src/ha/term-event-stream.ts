@@ -1,5 +1,5 @@
 import type { ApiEvent, EventPublisher } from '../api/api-deps';
-import { EventStreamHub } from '../api/events/event-stream-hub';
+import { EventStreamHub, MAX_EVENT_SUBSCRIBERS } from '../api/events/event-stream-hub';
 import type { EventStream, StreamClient } from '../api/events/event-stream';
 import type { SubscriberSink } from '../api/events/subscriber-sink';
 import type { Clock } from '../scheduler/ports/clock';
@@ -33,6 +33,16 @@ export class TermEventStream implements EventStream, EventPublisher, TermListene
   /** Clients attached now (0 between terms). */
   get subscriberCount(): number {
     return this.hub?.subscriberCount ?? 0;
+  }
+
+  /** The term's hub is full (its bound); false between terms (a late client's stream is ended at once). */
+  isFull(): boolean {
+    return this.hub?.isFull() === true;
+  }
+
+  /** The bound of the hubs this stream makes. */
+  get subscriberLimit(): number {
+    return MAX_EVENT_SUBSCRIBERS;
   }
 
   attach(sink: SubscriberSink, client: StreamClient): void {

@@ -25,6 +25,14 @@ export const FLUSH_BYTES = 64 * 1024;
 /** Marathon's stream sends a heartbeat about every 10 s (fact 102). */
 export const DEFAULT_KEEP_ALIVE_MS = 10_000;
 
+/**
+ * `/v2/events` clients attached at once, at most (docs/limits.md): one more is refused with 429
+ * rather than attached. Pacer's own bound (Marathon has none but its server's): an idle client
+ * costs about 130 KB of the process (3,000 took about 390 MB in an outside trial), so 4,096 stay
+ * within about half a GiB, four times bench:api's fan-out to 1,000.
+ */
+export const MAX_EVENT_SUBSCRIBERS = 4096;
+
 export interface EventStreamHubOptions {
   /** Subscribes to the core's bus (`scheduler.subscribe`); returns the unsubscribe function. */
   readonly subscribe: (listener: (event: WireEvent) => void) => () => void;
@@ -36,6 +44,8 @@ export interface EventStreamHubOptions {
   readonly bufferBytes?: number;
   /** Keep-alive period; default 10 s (fact 102); 0 turns keep-alives off. */
   readonly keepAliveMs?: number;
+  /** Clients attached at most; default {@link MAX_EVENT_SUBSCRIBERS}. */
+  readonly maxSubscribers?: number;
   /**
    * When the frames of the events published go to the sockets: `tick` (default) collects them and
    * writes each subscriber's frames as one chunk once the current turn of the event loop is over
@@ -116,12 +126,14 @@ export class EventStreamHub implements EventStream, EventPublisher {
   private readonly bufferSize: number;
   private readonly bufferBytes: number;
   private readonly keepAliveMs: number;
+  private readonly maxSubscribers: number;
 
   constructor(opts: EventStreamHubOptions) {
     this.clock = opts.clock;
     this.bufferSize = opts.bufferSize ?? DEFAULT_EVENT_BUFFER_SIZE;
     this.bufferBytes = opts.bufferBytes ?? DEFAULT_EVENT_BUFFER_BYTES;
     this.keepAliveMs = opts.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+    this.maxSubscribers = opts.maxSubscribers ?? MAX_EVENT_SUBSCRIBERS;
     this.flushMode = opts.flush ?? 'tick';
     this.unsubscribe = opts.subscribe((event) => this.dispatch(event));
   }
@@ -129,6 +141,16 @@ export class EventStreamHub implements EventStream, EventPublisher {
   /** Number of attached clients. */
   get subscriberCount(): number {
     return this.subscribers.length;
+  }
+
+  /** Whether as many clients are attached as the bound allows ({@link MAX_EVENT_SUBSCRIBERS}): another is refused. */
+  isFull(): boolean {
+    return this.subscribers.length >= this.maxSubscribers;
+  }
+
+  /** The most clients attached at once. */
+  get subscriberLimit(): number {
+    return this.maxSubscribers;
   }
 
   /** Publishes an API-originated event (api_post_event, pod_*_event, …) to the stream. */

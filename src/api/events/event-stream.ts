@@ -26,4 +26,8 @@ export interface StreamClient {
 export interface EventStream {
   close(): void;
   attach?(sink: SubscriberSink, client: StreamClient): void;
+  /** Whether the stream holds as many clients as it may (event-stream-hub.ts, MAX_EVENT_SUBSCRIBERS); absent = never. */
+  isFull?(): boolean;
+  /** That bound, for the refusal's message. */
+  readonly subscriberLimit?: number;
 }

@@ -8,6 +8,7 @@ import { clientAddress } from './client-address';
 import type { EventStream, StreamClient } from './event-stream';
 import { responseSink } from './response-sink';
 import { sseHeaders } from './sse-headers';
+import { MAX_EVENT_SUBSCRIBERS } from './event-stream-hub';
 
 export type { EventStream, StreamClient } from './event-stream';
 
@@ -35,6 +36,7 @@ export function eventsRoutes(app: FastifyInstance, deps: ApiDeps, stream: EventS
     exposeHeadRoute: false,
     handler: (request: FastifyRequest, reply: FastifyReply) => {
       if (!acceptsEventStream(request.headers.accept)) throw notAnEventStreamRequest();
+      if (stream.isFull?.() === true) throw tooManySubscribers(stream.subscriberLimit ?? MAX_EVENT_SUBSCRIBERS);
       const client = streamClientOf(request);
       reply.hijack();
       // Gone before it attached: its `close` has passed, so it would never be detached.
@@ -55,6 +57,14 @@ function streamClientOf(request: FastifyRequest): StreamClient {
     // Undefined on a server built without the authorization hook (bench/sse-memory.ts): no view.
     ...(request.access === null || request.access === undefined ? {} : { view: eventViewOf(request.access) }),
   };
+}
+
+/**
+ * The stream holds as many clients as it may (MAX_EVENT_SUBSCRIBERS, docs/limits.md): a 429 the
+ * client may retry, not a 5xx (nothing is wrong with pacer), before anything is streamed.
+ */
+function tooManySubscribers(limit: number): ApiError {
+  return new ApiError(429, { message: `/v2/events has as many subscribers as it takes (${limit}); try again later` });
 }
 
 /**

@@ -19,7 +19,7 @@ const CORE_TYPES: readonly EventType[] = [
 ];
 const STREAM_TYPES = ['event_stream_attached', 'event_stream_detached', 'api_post_event', ...CORE_TYPES];
 
-async function serve(t: Test, opts: { bufferSize?: number; keepAliveMs?: number } = {}): Promise<SseServer> {
+async function serve(t: Test, opts: { bufferSize?: number; keepAliveMs?: number; maxSubscribers?: number } = {}): Promise<SseServer> {
   const server = await startSseServer(opts);
   t.teardown(() => server.app.close());
   return server;
@@ -157,4 +157,21 @@ t.test('a server built without an attachable stream does not serve /v2/events', 
   t.teardown(() => app.close());
   const res = await app.inject({ method: 'GET', url: '/v2/events', headers: { accept: 'text/event-stream' } });
   t.equal(res.statusCode, 404);
+});
+
+t.test('a client past the bound on subscribers gets 429 naming it, and attaches once one left (docs/limits.md)', async (t) => {
+  const server = await serve(t, { maxSubscribers: 2 });
+  const first = await open(t, server);
+  await open(t, server);
+  t.equal(server.hub.subscriberCount, 2);
+  const refused = await fetch(`${server.baseUrl}/v2/events`, { headers: { accept: 'text/event-stream' } });
+  t.equal(refused.status, 429, 'the third is refused, not streamed');
+  t.match(refused.headers.get('content-type'), /^application\/json/);
+  t.same(await refused.json(), { message: '/v2/events has as many subscribers as it takes (2); try again later' });
+  t.equal(server.hub.subscriberCount, 2, 'nothing attached for it');
+  first.close();
+  await waitUntil(() => server.hub.subscriberCount === 1, 'the first client detached');
+  const again = await open(t, server);
+  t.equal(again.statusCode, 200, 'a place is free again');
+  t.equal(server.hub.subscriberCount, 2);
 });

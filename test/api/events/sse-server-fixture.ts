@@ -23,7 +23,7 @@ export interface SseServer {
  * The caller closes `app` (which closes the hub) in `t.teardown`. `auth`: behind authentication
  * (and `--authorization_file`).
  */
-export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number; auth?: ApiAuthentication } = {}): Promise<SseServer> {
+export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication } = {}): Promise<SseServer> {
   const harness = new Harness();
   const clock = { nowMs: () => harness.nowMs };
   const { auth, ...hubOptions } = opts;
