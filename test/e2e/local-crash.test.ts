@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import seedrandom from 'seedrandom';
 import t from 'tap';
-import { killProcessAndGroup } from '../../src/cluster/local/process-identity';
 import { sandboxOf } from '../../src/cluster/local/sandbox-of';
 import { hostProcesses } from '../../src/cluster/local/sandbox-processes';
 import { tempDir, waitFor, within } from './e2e-kit';
 import { nodeArgsFor } from '../harness/node-entry';
-import { agentPortsArgs } from '../harness/agent-ports';
-import { REPO_ROOT } from '../harness/repo-path';
+import { callPacer, killerOf, startPacerChild } from './pacer-child';
 
 /*
  * The crash test of issue 11: a write load on the local cluster with real `sleep` processes,
@@ -27,32 +25,7 @@ import { REPO_ROOT } from '../harness/repo-path';
 const CYCLES = Number(process.env.PACER_CRASH_CYCLES ?? 12);
 /** The load's seed (PACER_CRASH_SEED replays a run's load; the kill moments still vary with the machine). */
 const SEED = Number(process.env.PACER_CRASH_SEED ?? Date.now() % 100_000);
-const REPO = REPO_ROOT;
-const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 const MAX_APPS = 24;
-
-/** A pacer process, its address once it serves, its exit. */
-interface Pacer {
-  readonly child: ChildProcess;
-  readonly base: string;
-  readonly exited: Promise<void>;
-  stderr(): string;
-}
-
-async function startPacer(entry: readonly string[], dir: string, started: ChildProcess[]): Promise<Pacer> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
-  const child = spawn(process.execPath, [...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'), ...agentPortsArgs()], {
-    cwd: REPO, env, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  started.push(child);
-  let err = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { err += chunk; });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const address = await waitFor(() => STARTUP.exec(err)?.[1] ?? (child.exitCode !== null && 'exited'), 'pacer to serve', 60_000);
-  if (address === 'exited') throw new Error(`pacer exited: ${err}`);
-  return { child, base: `http://${address}`, exited, stderr: () => err };
-}
 
 /** What the test knows of one app: its acknowledged instances, or that a change to it is unanswered. */
 interface AppTruth {
@@ -61,18 +34,9 @@ interface AppTruth {
   pending?: number | 'deleted';
 }
 
-async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}${path}`, {
-    method, signal: AbortSignal.timeout(30_000),
-    ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
-}
-
 /** Every app pacer has: id → instances. */
 async function appsOf(base: string): Promise<Map<string, number>> {
-  const { json } = await call(base, 'GET', '/v2/apps');
+  const { json } = await callPacer(base, 'GET', '/v2/apps');
   return new Map((json.apps as { id: string; instances: number }[]).map((a) => [a.id, a.instances]));
 }
 
@@ -96,15 +60,15 @@ async function writeLoad(base: string, truth: Map<string, AppTruth>, rng: () => 
         id = `/crash/app-${next.app++}`;
         target = 1 + Math.floor(rng() * 3);
         truth.set(id, { instances: 'deleted', pending: target });
-        request = call(base, 'POST', '/v2/apps', { id, cmd: 'sleep 3600', cpus: 0.001, mem: 0, instances: target, portDefinitions: [] });
+        request = callPacer(base, 'POST', '/v2/apps', { id, cmd: 'sleep 3600', cpus: 0.001, mem: 0, instances: target, portDefinitions: [] });
       } else {
         id = apps[Math.floor(rng() * apps.length)];
         const entry = truth.get(id) as AppTruth;
         target = roll < 0.85 ? Math.floor(rng() * 4) : 'deleted';
         entry.pending = target;
         request = target === 'deleted'
-          ? call(base, 'DELETE', `/v2/apps${id}?force=true`)
-          : call(base, 'PUT', `/v2/apps${id}?force=true`, { instances: target });
+          ? callPacer(base, 'DELETE', `/v2/apps${id}?force=true`)
+          : callPacer(base, 'PUT', `/v2/apps${id}?force=true`, { instances: target });
       }
       let status: number;
       try {
@@ -141,20 +105,20 @@ function checkAcknowledged(apps: ReadonlyMap<string, number>, truth: Map<string,
 
 /** Every app at its instance count with every task running and no deployment left; answers the tasks by id. */
 async function converged(base: string): Promise<Map<string, string> | false> {
-  const deployments = await call(base, 'GET', '/v2/deployments');
+  const deployments = await callPacer(base, 'GET', '/v2/deployments');
   if ((deployments.json as unknown as unknown[]).length > 0) return false;
-  const { json } = await call(base, 'GET', '/v2/apps');
+  const { json } = await callPacer(base, 'GET', '/v2/apps');
   for (const app of json.apps as { instances: number; tasksRunning: number; tasksStaged: number }[]) {
     if (app.tasksRunning !== app.instances || app.tasksStaged !== 0) return false;
   }
-  const tasks = (await call(base, 'GET', '/v2/tasks')).json.tasks as { id: string; appId: string; state: string }[];
+  const tasks = (await callPacer(base, 'GET', '/v2/tasks')).json.tasks as { id: string; appId: string; state: string }[];
   if (tasks.some((task) => task.state !== 'TASK_RUNNING')) return false;
   return new Map(tasks.map((task) => [task.id, task.appId]));
 }
 
 /** What keeps pacer from having converged, per app (for the failure message). */
 async function unconverged(base: string): Promise<string[]> {
-  const { json } = await call(base, 'GET', '/v2/apps?embed=apps.deployments');
+  const { json } = await callPacer(base, 'GET', '/v2/apps?embed=apps.deployments');
   return (json.apps as { id: string; instances: number; tasksRunning: number; tasksStaged: number; deployments: unknown[] }[])
     .filter((a) => a.tasksRunning !== a.instances || a.tasksStaged !== 0 || a.deployments.length > 0)
     .map((a) => `${a.id}: ${a.tasksRunning}/${a.instances} running, ${a.tasksStaged} staged, ${a.deployments.length} deployments`);
@@ -164,14 +128,7 @@ t.test(`kill -9 of pacer under a write load of real processes, ${CYCLES} times (
   const dir = tempDir(t, 'pacer-crash-');
   const sandboxRoot = join(dir, 'sandboxes');
   const started: ChildProcess[] = [];
-  const killEverything = async (): Promise<void> => {
-    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await waitFor(() => {
-      const left = hostProcesses(sandboxRoot).filter((p) => p.sandbox !== undefined);
-      for (const p of left) killProcessAndGroup(p.pid);
-      return left.length === 0;
-    }, 'every task process to be gone', 30_000);
-  };
+  const killEverything = killerOf(started, sandboxRoot);
   t.teardown(killEverything);
   const rng = seedrandom(String(SEED));
   const entry = nodeArgsFor('src/main.ts');
@@ -181,7 +138,7 @@ t.test(`kill -9 of pacer under a write load of real processes, ${CYCLES} times (
   const t0 = Date.now();
   let writes = 0;
   for (let cycle = 0; cycle < CYCLES; cycle++) {
-    const pacer = await startPacer(entry, dir, started);
+    const pacer = await startPacerChild(entry, dir, started);
     const lost = checkAcknowledged(await appsOf(pacer.base), truth);
     t.same(lost, [], `restart ${cycle}: every acknowledged change is there`);
     const killAfterMs = 300 + Math.floor(rng() * 1200);
@@ -195,7 +152,7 @@ t.test(`kill -9 of pacer under a write load of real processes, ${CYCLES} times (
   }
   t.comment(`${CYCLES} kills, ${writes} acknowledged writes, ${next.app} apps created, ${Math.round((Date.now() - t0) / 1000)} s`);
 
-  const pacer = await startPacer(entry, dir, started);
+  const pacer = await startPacerChild(entry, dir, started);
   t.same(checkAcknowledged(await appsOf(pacer.base), truth), [], 'after the last restart: every acknowledged change is there');
   const tasks = await waitFor(() => converged(pacer.base), 'pacer to converge (every instance running, no deployment)', 50_000).catch(async (err: Error) => {
     throw new Error(`${err.message}; not converged: ${(await unconverged(pacer.base)).join('; ')}\n${pacer.stderr()}`);

@@ -1,15 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { killProcessAndGroup } from '../../src/cluster/local/process-identity';
-import { hostProcesses } from '../../src/cluster/local/sandbox-processes';
 import { volumeDir } from '../../src/cluster/local/volume-dirs';
 import { persistenceIdOf } from '../../src/scheduler/model/reservation';
 import { tempDir, waitFor, within } from './e2e-kit';
 import { nodeArgsFor } from '../harness/node-entry';
-import { agentPortsArgs } from '../harness/agent-ports';
-import { REPO_ROOT } from '../harness/repo-path';
+import { callPacer, killerOf, startPacerChild, type PacerChild } from './pacer-child';
 
 /*
  * A resident app on the default (local) cluster keeps its dynamic reservation and persistent
@@ -20,45 +17,13 @@ import { REPO_ROOT } from '../harness/repo-path';
  * condition with a bound; every process the test started is killed at the end, also on failure.
  */
 
-const STARTUP = /Marathon API on http:\/\/(127\.0\.0\.1:\d+) /;
 const APP = '/res/db';
-
-interface Pacer {
-  readonly child: ChildProcess;
-  readonly base: string;
-  readonly exited: Promise<void>;
-  stderr(): string;
-}
-
-async function startPacer(entry: readonly string[], dir: string, started: ChildProcess[]): Promise<Pacer> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
-  const child = spawn(process.execPath, [...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'), ...agentPortsArgs()], {
-    cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  started.push(child);
-  let err = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => { err += chunk; });
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const address = await waitFor(() => STARTUP.exec(err)?.[1] ?? (child.exitCode !== null && 'exited'), 'pacer to serve', 60_000);
-  if (address === 'exited') throw new Error(`pacer exited: ${err}`);
-  return { child, base: `http://${address}`, exited, stderr: () => err };
-}
-
-async function call(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${base}${path}`, {
-    method, signal: AbortSignal.timeout(30_000),
-    ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, json: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
-}
 
 interface TaskView { readonly id: string; readonly state: string; readonly slaveId: string }
 
 /** The app's one running task, once there is exactly one (and it is not `other`). */
 async function runningTask(base: string, other?: string): Promise<TaskView | undefined> {
-  const { status, json } = await call(base, 'GET', `/v2/apps${APP}/tasks`);
+  const { status, json } = await callPacer(base, 'GET', `/v2/apps${APP}/tasks`);
   if (status !== 200) return undefined;
   const tasks = json.tasks as TaskView[];
   return tasks.length === 1 && tasks[0].state === 'TASK_RUNNING' && tasks[0].id !== other ? tasks[0] : undefined;
@@ -68,24 +33,17 @@ t.test('a resident app keeps its reservation and volume across SIGKILL restarts 
   const dir = tempDir(t, 'pacer-resident-');
   const sandboxRoot = join(dir, 'sandboxes');
   const started: ChildProcess[] = [];
-  const killEverything = async (): Promise<void> => {
-    for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await waitFor(() => {
-      const left = hostProcesses(sandboxRoot).filter((p) => p.sandbox !== undefined);
-      for (const p of left) killProcessAndGroup(p.pid);
-      return left.length === 0;
-    }, 'every task process to be gone', 30_000);
-  };
+  const killEverything = killerOf(started, sandboxRoot);
   t.teardown(killEverything);
   const entry = nodeArgsFor('src/main.ts');
-  const restart = async (pacer: Pacer): Promise<Pacer> => {
+  const restart = async (pacer: PacerChild): Promise<PacerChild> => {
     pacer.child.kill('SIGKILL');
     await within(pacer.exited, 'the killed pacer to exit', 30_000);
-    return startPacer(entry, dir, started);
+    return startPacerChild(entry, dir, started);
   };
 
-  let pacer = await startPacer(entry, dir, started);
-  const created = await call(pacer.base, 'POST', '/v2/apps', {
+  let pacer = await startPacerChild(entry, dir, started);
+  const created = await callPacer(pacer.base, 'POST', '/v2/apps', {
     id: APP, cmd: 'echo hi >> data/x; sleep 600', cpus: 0.01, mem: 2, instances: 1, role: 'res',
     container: { type: 'MESOS', volumes: [{ containerPath: 'data', mode: 'RW', persistent: { size: 1 } }] },
     residency: { taskLostBehavior: 'WAIT_FOREVER' }, upgradeStrategy: { minimumHealthCapacity: 0, maximumOverCapacity: 0 },
@@ -101,7 +59,7 @@ t.test('a resident app keeps its reservation and volume across SIGKILL restarts 
   const adopted = await waitFor(() => runningTask(pacer.base), 'the task to be running after the restart', 60_000);
   t.equal(adopted.id, first.id, 'the same task, adopted');
 
-  const killed = await call(pacer.base, 'DELETE', `/v2/apps${APP}/tasks/${encodeURIComponent(first.id)}`);
+  const killed = await callPacer(pacer.base, 'DELETE', `/v2/apps${APP}/tasks/${encodeURIComponent(first.id)}`);
   t.equal(killed.status, 200, 'task kill accepted');
   const relaunched = await waitFor(() => runningTask(pacer.base, first.id), 'the task to be relaunched on its reservation', 60_000).catch((err: Error) => {
     throw new Error(`${err.message}; pacer's last log: ${pacer.stderr().slice(-2000)}`);
@@ -113,13 +71,13 @@ t.test('a resident app keeps its reservation and volume across SIGKILL restarts 
 
   pacer = await restart(pacer);
   await waitFor(() => runningTask(pacer.base), 'the task to be running after the second restart', 60_000);
-  const deleted = await call(pacer.base, 'DELETE', `/v2/apps${APP}`);
+  const deleted = await callPacer(pacer.base, 'DELETE', `/v2/apps${APP}`);
   t.equal(deleted.status, 200, 'delete accepted');
   await waitFor(() => deploymentsDone(pacer.base), 'the stop deployment to finish', 60_000).catch(async (err: Error) => {
     const left = await fetch(`${pacer.base}/v2/deployments`).then((r) => r.text());
     throw new Error(`${err.message}: ${left}`);
   });
-  t.equal((await call(pacer.base, 'GET', `/v2/apps${APP}`)).status, 404, 'the app is gone');
+  t.equal((await callPacer(pacer.base, 'GET', `/v2/apps${APP}`)).status, 404, 'the app is gone');
   await waitFor(() => !existsSync(volume), 'the volume directory to be removed', 30_000);
   t.notOk(existsSync(volume), 'the volume directory is removed');
   pacer.child.kill('SIGTERM');
