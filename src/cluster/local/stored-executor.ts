@@ -1,8 +1,7 @@
 import type { HealthCheckSpec } from '../../scheduler/model/health-check';
-import type { OfferedPool } from '../../scheduler/model/offer';
 import { storedExecutor } from '../../generated/record-validators';
 import { defined, recordCheck } from '../../store/records/record-schema';
-import type { StoredPoolV1, StoredResourcesV1 } from '../../store/records/stored-instance';
+import { poolCopy, type StoredPoolV1, type StoredResourcesV1 } from '../../store/records/stored-instance';
 import type { ExecutorRecord, TaskRecord } from './executor-record';
 
 /**
@@ -58,15 +57,6 @@ export function executorFromStored(s: StoredExecutorV1): ExecutorRecord {
     allocation: s.allocation.map(poolCopy),
     ...defined('killDeadlineMs', s.killDeadlineMs),
     tasks: s.tasks.map(taskFromStored),
-  };
-}
-
-/** A pool of an executor's allocation, copied (with its dynamic reservation's id and volumes, when on one). */
-function poolCopy(p: OfferedPool | StoredPoolV1): OfferedPool {
-  return {
-    ...defined('reservedFor', p.reservedFor), ...defined('reservationId', p.reservationId),
-    ...defined('volumes', p.volumes?.map((v) => ({ persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli }))),
-    cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus, ports: p.ports.map(([b, x]) => [b, x] as const),
   };
 }
 

@@ -1,7 +1,7 @@
 import { storedReservation } from '../../generated/record-validators';
 import type { MasterReservation } from '../../master/master';
 import { recordCheck } from '../../store/records/record-schema';
-import type { StoredResourcesV1, StoredVolumeV1 } from '../../store/records/stored-instance';
+import { resourcesCopy, volumeCopy, type StoredResourcesV1, type StoredVolumeV1 } from '../../store/records/stored-instance';
 
 /**
  * How the local cluster's state file stores one dynamic reservation of the master model (a
@@ -35,9 +35,9 @@ export function reservationToStored(r: MasterReservation): StoredLocalReservatio
   const a = r.amounts;
   return {
     v: 1, agentId: r.agentId, role: r.role, reservationId: r.reservationId,
-    resources: { cpusMilli: a.cpusMilli, memMilli: a.memMilli, diskMilli: a.diskMilli, gpus: a.gpus },
+    resources: resourcesCopy(a),
     ports: a.ports.map(([b, e]) => [b, e] as const),
-    volumes: r.volumes.map((v) => ({ persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli })),
+    volumes: r.volumes.map(volumeCopy),
   };
 }
 
@@ -46,8 +46,8 @@ export function reservationFromStored(s: StoredLocalReservationV1): MasterReserv
   const r = s.resources;
   return {
     agentId: s.agentId, role: s.role, reservationId: s.reservationId,
-    amounts: { reservedFor: s.role, reservationId: s.reservationId, cpusMilli: r.cpusMilli, memMilli: r.memMilli, diskMilli: r.diskMilli, gpus: r.gpus, ports: s.ports.map(([b, e]) => [b, e] as const) },
-    volumes: s.volumes.map((v) => ({ persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli })),
+    amounts: { reservedFor: s.role, reservationId: s.reservationId, ...resourcesCopy(r), ports: s.ports.map(([b, e]) => [b, e] as const) },
+    volumes: s.volumes.map(volumeCopy),
   };
 }
 

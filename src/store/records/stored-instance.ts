@@ -151,7 +151,8 @@ function taskFromStored(t: StoredTaskV1): Task {
   };
 }
 
-function resourcesCopy(r: StoredResourcesV1 | ScalarResources): ScalarResources {
+/** Scalar resources, copied (from the stored form or to it: the shapes are the same). */
+export function resourcesCopy(r: StoredResourcesV1 | ScalarResources): ScalarResources {
   return { cpusMilli: r.cpusMilli, memMilli: r.memMilli, diskMilli: r.diskMilli, gpus: r.gpus };
 }
 
@@ -178,7 +179,8 @@ function attributeCopy(a: AgentAttribute | StoredAttributeV1): AgentAttribute {
   }
 }
 
-function poolCopy(p: OfferedPool | StoredPoolV1): OfferedPool {
+/** An offered pool, copied (with its dynamic reservation's id and volumes, when on one). */
+export function poolCopy(p: OfferedPool | StoredPoolV1): OfferedPool {
   return {
     ...defined('reservedFor', p.reservedFor), ...defined('reservationId', p.reservationId), ...defined('volumes', p.volumes?.map(volumeCopy)),
     cpusMilli: p.cpusMilli, memMilli: p.memMilli, diskMilli: p.diskMilli, gpus: p.gpus,
@@ -190,7 +192,8 @@ function reservationCopy(r: InstanceReservation | StoredReservationV1): Instance
   return { agentId: r.agentId, role: r.role, volumes: r.volumes.map(volumeCopy) };
 }
 
-function volumeCopy(v: PersistentVolume | StoredVolumeV1): PersistentVolume {
+/** A persistent volume, copied. */
+export function volumeCopy(v: PersistentVolume | StoredVolumeV1): PersistentVolume {
   return { persistenceId: v.persistenceId, containerPath: v.containerPath, diskMilli: v.diskMilli };
 }
 
