@@ -12,24 +12,18 @@ import {
   type UnackedUpdate,
 } from './master-types';
 import { containsRanges, unionRanges } from './port-ranges';
-import type { PersistentVolume } from '../scheduler/model/reservation';
+import type { DynamicReservation } from './agent-ledger';
 import { Reconciler } from './reconciler';
 
 export type { MasterOptions } from './master-state';
 
 /**
- * A dynamic reservation of a resident instance on one agent, as the master books it: what a
- * cluster records to restore it after a restart of its own ({@link Master.restoreReservation}).
+ * A dynamic reservation of a resident instance on one agent, as the agent's ledger books it
+ * ({@link DynamicReservation}), with the agent: what a cluster records to restore it after a
+ * restart of its own ({@link Master.restoreReservation}).
  */
-export interface MasterReservation {
+export interface MasterReservation extends DynamicReservation {
   readonly agentId: string;
-  readonly role: string;
-  /** The instance it belongs to (Marathon's reservation labels). */
-  readonly reservationId: string;
-  /** The reserved amounts, in the offer's units; `reservedFor` is the role. */
-  readonly amounts: OfferedPool;
-  /** Persistent volumes on its disk (persistence id, container path, size). */
-  readonly volumes: readonly PersistentVolume[];
 }
 
 /** An executor found running again after a restart of its cluster, as `Master.adoptExecutor` takes it. */
@@ -369,7 +363,7 @@ export class Master<T extends MasterTaskLaunch> {
     if (agent === undefined || agent.phase === 'removed') return `agent ${r.agentId} is not registered`;
     if (agent.ledger.reservation(r.role, r.reservationId) !== undefined) return `reservation ${r.reservationId} of role ${r.role} is already booked on agent ${r.agentId}`;
     const free = agent.ledger.available().find((p) => p.reservedFor === undefined);
-    const a = r.amounts;
+    const a = r.capacity;
     const fits = free !== undefined && a.cpusMilli <= free.cpusMilli && a.memMilli <= free.memMilli && a.diskMilli <= free.diskMilli && a.gpus <= free.gpus
       && containsRanges(free.ports, a.ports);
     if (!fits) return `agent ${r.agentId} has no longer the unreserved resources of reservation ${r.reservationId} (role ${r.role})`;
@@ -383,13 +377,12 @@ export class Master<T extends MasterTaskLaunch> {
   reservation(agentId: string, role: string, reservationId: string): MasterReservation | undefined {
     const booked = this.s.agents.get(agentId)?.ledger.reservation(role, reservationId);
     if (booked === undefined) return undefined;
-    return { agentId, role, reservationId, amounts: booked.capacity, volumes: booked.volumes };
+    return { agentId, role, reservationId, capacity: booked.capacity, volumes: booked.volumes };
   }
 
   /** Every dynamic reservation of the agents not removed, agent by agent (agentId order), each in the order made. */
   reservations(): readonly MasterReservation[] {
-    return this.agentIds().flatMap((agentId) => this.mustAgent(agentId).ledger.reservations()
-      .map((r) => ({ agentId, role: r.role, reservationId: r.reservationId, amounts: r.capacity, volumes: r.volumes })));
+    return this.agentIds().flatMap((agentId) => this.mustAgent(agentId).ledger.reservations().map((r) => ({ agentId, ...r })));
   }
 
   /**

@@ -367,7 +367,7 @@ export class LocalCluster implements ClusterDriver {
     const formerPools = new Map<string, OfferedPool[]>();
     for (const r of reservations) {
       if (this.agents.some((a) => a.info.agentId === r.agentId)) continue;
-      const { reservedFor: _role, reservationId: _id, volumes: _volumes, ...amounts } = r.amounts;
+      const { reservedFor: _role, reservationId: _id, volumes: _volumes, ...amounts } = r.capacity;
       formerPools.set(r.agentId, [...formerPools.get(r.agentId) ?? [], amounts]);
     }
     for (const [agentId, pools] of formerPools) master.addAgent({ info: formerAgent(agentId), pools });

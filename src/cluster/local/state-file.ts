@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { ExecutorRecord } from './executor-record';
 import { executorFromStored, executorToStored, storedExecutorProblem, type StoredExecutorV1 } from './stored-executor';
 import type { MasterReservation } from '../../master/master';
-import { reservationFromStored, reservationKey, reservationToStored, storedReservationProblem, type StoredLocalReservationV1 } from './stored-reservation';
+import { reservationFromStored, reservationKey, reservationLabel, reservationToStored, storedReservationProblem, type StoredLocalReservationV1 } from './stored-reservation';
 
 export type { ExecutorRecord, TaskRecord } from './executor-record';
 
@@ -140,8 +140,7 @@ export class StateFile {
   private usableReservation(stored: unknown): MasterReservation | undefined {
     const problem = storedReservationProblem(stored);
     if (problem === undefined) return reservationFromStored(stored as StoredLocalReservationV1);
-    const s = typeof stored === 'object' && stored !== null ? stored as Partial<Record<'agentId' | 'role' | 'reservationId', unknown>> : {};
-    this.setAside('reservation', `${String(s.reservationId)} (agent ${String(s.agentId)}, role ${String(s.role)})`, problem, stored);
+    this.setAside('reservation', reservationLabel(typeof stored === 'object' && stored !== null ? stored : {}), problem, stored);
     return undefined;
   }
 

@@ -1,6 +1,6 @@
 import type { MasterReservation } from '../../master/master';
 import type { ExecutorRecord, LocalClusterState, StateFile } from './state-file';
-import { reservationKey, reservationToStored } from './stored-reservation';
+import { reservationKey, reservationLabel, reservationToStored } from './stored-reservation';
 
 /**
  * What the writer records: the framework id (undefined before the first start), the live
@@ -115,7 +115,7 @@ export class StateWriter {
 
   /** Keep a recorded reservation that could not be restored, with why (see StateFile.setAside). */
   setAsideReservation(r: MasterReservation, reason: string): void {
-    this.file.setAside('reservation', `${r.reservationId} (agent ${r.agentId}, role ${r.role})`, reason, reservationToStored(r));
+    this.file.setAside('reservation', reservationLabel(r), reason, reservationToStored(r));
   }
 
   /** Close the journal. */

@@ -30,9 +30,14 @@ export function reservationKey(r: { readonly agentId: string; readonly role: str
   return `${r.agentId} role:${r.role}#${r.reservationId}`;
 }
 
+/** How a reservation is named where one is set aside: `<reservation id> (agent <id>, role <role>)`; the parts may be missing (a damaged record). */
+export function reservationLabel(r: { readonly agentId?: unknown; readonly role?: unknown; readonly reservationId?: unknown }): string {
+  return `${String(r.reservationId)} (agent ${String(r.agentId)}, role ${String(r.role)})`;
+}
+
 /** The stored form of `r` (a fresh copy). */
 export function reservationToStored(r: MasterReservation): StoredLocalReservationV1 {
-  const a = r.amounts;
+  const a = r.capacity;
   return {
     v: 1, agentId: r.agentId, role: r.role, reservationId: r.reservationId,
     resources: resourcesCopy(a),
@@ -46,7 +51,7 @@ export function reservationFromStored(s: StoredLocalReservationV1): MasterReserv
   const r = s.resources;
   return {
     agentId: s.agentId, role: s.role, reservationId: s.reservationId,
-    amounts: { reservedFor: s.role, reservationId: s.reservationId, ...resourcesCopy(r), ports: s.ports.map(([b, e]) => [b, e] as const) },
+    capacity: { reservedFor: s.role, reservationId: s.reservationId, ...resourcesCopy(r), ports: s.ports.map(([b, e]) => [b, e] as const) },
     volumes: s.volumes.map(volumeCopy),
   };
 }

@@ -127,7 +127,7 @@ t.test('an executor record that fails its schema is set aside (kept with why, re
 function reservation(id: string, volumes = 1): MasterReservation {
   return {
     agentId: 'agent-1', role: 'db', reservationId: id,
-    amounts: { reservedFor: 'db', reservationId: id, cpusMilli: 100, memMilli: 16_000, diskMilli: 10_000, gpus: 0, ports: [[31_000, 31_001]] },
+    capacity: { reservedFor: 'db', reservationId: id, cpusMilli: 100, memMilli: 16_000, diskMilli: 10_000, gpus: 0, ports: [[31_000, 31_001]] },
     volumes: Array.from({ length: volumes }, (_, i) => ({ persistenceId: `${id}#vol${i}`, containerPath: `data${i}`, diskMilli: 10_000 })),
   };
 }
@@ -216,7 +216,7 @@ t.test('dynamic reservations with their volumes are recorded and read back (Stor
 
 t.test('an executor on a dynamic reservation keeps its reservation id and volumes', async (t) => {
   const file = fresh(t);
-  const onReservation: ExecutorRecord = { ...executor('a', 7), allocation: [{ ...reservation('r').amounts, volumes: reservation('r').volumes }] };
+  const onReservation: ExecutorRecord = { ...executor('a', 7), allocation: [{ ...reservation('r').capacity, volumes: reservation('r').volumes }] };
   file.save({ version: 1, frameworkId: 'fw', executors: [onReservation] });
   file.close();
   t.same(new StateFile(file.path).load()?.executors, [onReservation]);
