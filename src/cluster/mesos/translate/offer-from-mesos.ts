@@ -4,6 +4,7 @@ import type { PersistentVolume } from '../../../scheduler/model/reservation';
 import { toMilli, type PortRange } from '../../../scheduler/model/resources';
 import type { Offer as MesosOffer, Resource, Unavailability as MesosUnavailability } from '../codec/mesos-model';
 import { agentAttributeFromMesos, rangesOf } from './agent-attribute-from-mesos';
+import { nanosToMs } from './nanos-to-ms';
 import { ownReservationId } from './reservation-labels';
 import { isCoreUsable, reservationRole } from './reservation-role';
 
@@ -61,11 +62,6 @@ export function offerFromMesos(offer: MesosOffer, frameworkId?: string): Offer {
 function unavailabilityOf(window: MesosUnavailability): Unavailability {
   const startMs = nanosToMs(window.start.nanoseconds);
   return window.duration === undefined ? { startMs } : { startMs, durationMs: nanosToMs(window.duration.nanoseconds) };
-}
-
-/** Nanoseconds (int64, read as a number) to whole milliseconds, rounded down. */
-function nanosToMs(nanoseconds: number): number {
-  return Math.floor(nanoseconds / 1_000_000);
 }
 
 function agentOf(offer: MesosOffer): AgentInfo {

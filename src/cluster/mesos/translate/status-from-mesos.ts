@@ -2,6 +2,7 @@ import type { TaskStatus } from '../../../scheduler/model/inputs';
 import type { TaskState } from '../../../scheduler/model/task-state';
 import type { TaskState as MesosTaskState, TaskStatus as MesosTaskStatus } from '../codec/mesos-model';
 import { uuidFromBytes } from './uuid-bytes';
+import { nanosToMs } from './nanos-to-ms';
 
 /**
  * Mesos task state → core task state. The core models the full Mesos set
@@ -46,6 +47,6 @@ export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
   if (status.message !== undefined) out.message = status.message;
   if (status.healthy !== undefined) out.healthy = status.healthy;
   if (status.uuid !== undefined && status.uuid.byteLength > 0) out.uuid = uuidFromBytes(status.uuid);
-  if (status.unreachableTime !== undefined) out.unreachableSinceMs = Math.floor(status.unreachableTime.nanoseconds / 1_000_000);
+  if (status.unreachableTime !== undefined) out.unreachableSinceMs = nanosToMs(status.unreachableTime.nanoseconds);
   return out;
 }
