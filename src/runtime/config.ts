@@ -157,7 +157,7 @@ const YEAR_MS = 365 * 24 * 3600 * 1000;
 /** Mesos caps a refuse filter at 365 days (mesos-v1-scheduler-api.md §2.3). */
 const MAX_FILTER_MS = YEAR_MS;
 /** Longest `--draining_seconds`: ten years (Marathon takes any Long; its default is 0). */
-export const MAX_DRAINING_S = 10 * 365 * 24 * 3600;
+export const MAX_DRAINING_S = MAX_FAILOVER_TIMEOUT_S;
 /** Bounds of `--local_sandbox_gc_delay` (a year) and `--local_sandbox_keep`. */
 const MAX_SANDBOX_GC_DELAY_MS = YEAR_MS;
 const MAX_SANDBOX_KEEP = 1_000_000;
@@ -458,7 +458,6 @@ function gpuBehavior(c: Mutable<PacerConfig>, value: string): string | undefined
   if (value === 'undefined') return "'--gpu_scheduling_behavior undefined' has been removed. Please set either restricted or unrestricted.";
   return oneOf(value, ['restricted', 'unrestricted'], (k) => { c.gpuSchedulingBehavior = k as GpuSchedulingBehavior; });
 }
-
 
 /**
  * `--enable_features`: a comma list of {@link MARATHON_FEATURES}. A name not among them fails

@@ -109,18 +109,20 @@ function releaseOperations(offer: Offer, pool: OfferedPool, role: string, reserv
   return volumes.length > 0 ? [{ kind: 'destroy', agentId, reservationId, role, volumes }, unreserve] : [unreserve];
 }
 
-/** A relaunch takes the whole reservation; its ports are the host ports, in order (as first assigned). */
-/** Whether `pool` holds every fixed port of `wanted` and enough other ports for its dynamic ones (`0`). */
+/**
+ * Whether `pool` holds every fixed port of `wanted` and enough others for its dynamic ones (`0`):
+ * with the fixed ones in it, that is as many ports in all as `wanted` has.
+ */
 function holdsPorts(pool: OfferedPool, wanted: readonly number[]): boolean {
   if (wanted.length === 0) return true;
   const inPool = (p: number): boolean => pool.ports.some(([begin, end]) => p >= begin && p <= end);
-  const fixed = wanted.filter((p) => p !== 0);
-  if (!fixed.every(inPool)) return false;
+  if (!wanted.every((p) => p === 0 || inPool(p))) return false;
   let size = 0;
   for (const [begin, end] of pool.ports) size += end - begin + 1;
-  return size - fixed.length >= wanted.length - fixed.length;
+  return size >= wanted.length;
 }
 
+/** A relaunch takes the whole reservation; its ports are the host ports, in order (as first assigned). */
 function onReservation(rs: RunSpecState, pool: OfferedPool): Reservation {
   const ports: number[] = [];
   for (const [begin, end] of pool.ports) for (let p = begin; p <= end; p++) ports.push(p);

@@ -17,8 +17,7 @@ import { scalarFilter } from './plugins/scalar-filter';
  * only in their modes.
  */
 export function buildFilterPipeline(options: { gpuRestricted: boolean; maintenanceMode?: boolean }): readonly FilterPlugin[] {
-  const plugins: FilterPlugin[] = [];
-  plugins.push(roleFilter);
+  const plugins: FilterPlugin[] = [roleFilter];
   if (options.maintenanceMode === true) plugins.push(maintenanceFilter);
   if (options.gpuRestricted) plugins.push(gpuRestrictedFilter);
   plugins.push(scalarFilter, portsFilter, constraintFilter);
