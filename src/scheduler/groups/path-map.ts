@@ -43,7 +43,8 @@ export class PathMap<V> extends Map<string, V> {
    * thousands of apps looks each one up several times in the same root): a lookup by search costs
    * about 14 comparisons of ids in a map of 10,000. Never built for the few lookups of one change;
    * the count and the index pass on to the map an edit makes ({@link handOn}), so a run of changes
-   * to one large group builds it once.
+   * to one large group builds it rarely: again only after a second edit of one version, which
+   * finds the index taken by the first.
    */
   private index: Map<string, V> | undefined = undefined;
   private lookups = 0;
