@@ -1,3 +1,5 @@
+import { MALFORMED_AUTHORIZATION_MESSAGE } from './auth/authorization-header';
+
 /**
  * The one error catalogue of the REST API (marathon-api-facts.md section A). Handlers never build
  * error bodies themselves: they throw an {@link ApiError} made by one of the factories below, and
@@ -120,6 +122,14 @@ export function badRequest(message: string): ApiError {
  */
 export function notAuthenticated(): ApiError {
   return new ApiError(401, { message: 'Invalid username or password.' });
+}
+
+/**
+ * An `Authorization` header outside RFC 7235's grammar (`auth/authorization-header.ts`) → 401 that
+ * says what is wrong with it, never quoting it (it may hold a password).
+ */
+export function malformedAuthorization(): ApiError {
+  return new ApiError(401, { message: MALFORMED_AUTHORIZATION_MESSAGE });
 }
 
 /**

@@ -3,8 +3,9 @@ import fastifyBasicAuth from '@fastify/basic-auth';
 import fastifyBearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { notAuthenticated } from '../errors';
+import { type ApiError, malformedAuthorization, notAuthenticated } from '../errors';
 import type { ApiAuthentication } from './api-authentication';
+import { readAuthorization } from './authorization-header';
 import './principal';
 
 /** Options of {@link authenticationPlugin}. */
@@ -21,11 +22,15 @@ type Check = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) 
  * route registered after this plugin (the API, `/v2/events`, the UI, unknown paths' 404) gets it
  * and no route can be forgotten. Credentials are read by fastify's plugins: `@fastify/basic-auth`
  * (HTTP basic) and `@fastify/bearer-auth` (tokens), either accepted (`@fastify/auth`, relation
- * `or`). The caller becomes `request.principal`. Routes whose path is in `openPaths` (`/ping` by
- * default; Marathon guards it too) are served to anyone. A failure is Marathon's 401: the body
- * of its RAML `secured` trait (`docs/docs/rest-api/public/api/traits.raml`) and
- * `WWW-Authenticate: Basic realm="<--http_realm>"` (plus a Bearer challenge with tokens).
- * Register it before any route.
+ * `or`). The header is read first by {@link readAuthorization} (RFC 7235: the scheme in any case,
+ * one or more spaces, one token68) and, when it holds Basic or Bearer credentials, rewritten to
+ * the one spelling both plugins parse (`Basic <token>`, `Bearer <token>`), so that its syntax has
+ * one reader and the plugins only decode and verify. The caller becomes `request.principal`.
+ * Routes whose path is in `openPaths` (`/ping` by default; Marathon guards it too) are served to
+ * anyone. A failure is Marathon's 401: the body of its RAML `secured` trait
+ * (`docs/docs/rest-api/public/api/traits.raml`) — or, for a header outside the grammar,
+ * {@link malformedAuthorization}'s message — and `WWW-Authenticate: Basic realm="<--http_realm>"`
+ * (plus a Bearer challenge with tokens). Register it before any route.
  */
 async function authentication(app: FastifyInstance, options: AuthenticationPluginOptions): Promise<void> {
   app.decorateRequest('principal', null);
@@ -61,12 +66,18 @@ async function authentication(app: FastifyInstance, options: AuthenticationPlugi
   app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url;
     if (route !== undefined && auth.openPaths.has(route)) return done();
-    check.call(app, request, reply, (err?: Error | null) => {
-      if (err === undefined || err === null) return done();
+    const refuse = (error: ApiError): void => {
       request.principal = null;
       const challenges = auth.challenges();
       void reply.header('WWW-Authenticate', challenges.length === 1 ? challenges[0] : challenges);
-      done(notAuthenticated());
+      done(error);
+    };
+    const header = readAuthorization(request.headers.authorization);
+    if (header.kind === 'malformed') return refuse(malformedAuthorization());
+    if (header.kind === 'credentials') request.raw.headers.authorization = `${header.scheme === 'basic' ? 'Basic' : 'Bearer'} ${header.token}`;
+    check.call(app, request, reply, (err?: Error | null) => {
+      if (err === undefined || err === null) return done();
+      refuse(notAuthenticated());
     });
   });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TOKEN68_SOURCE } from './authorization-header';
 
 /** One bearer token of a tokens file: its principal and the SHA-256 of the token. */
 export interface TokenEntry {
@@ -10,11 +11,15 @@ export interface TokenEntry {
 export const MIN_TOKEN_CHARS = 16;
 
 const HASHED = /^sha256:([0-9a-f]{64})$/i;
+/** What `Authorization: Bearer <token>` can carry (RFC 6750 §2.1 b64token): any other token could never be presented. */
+const PRESENTABLE = new RegExp(`^${TOKEN68_SOURCE}$`);
 
 /**
  * Reads a tokens file: one `principal:token` per line (a principal may have several tokens, for
  * rotation); the token may be given as `sha256:<64 hex digits>` — the SHA-256 of the token, so the
- * file need not hold the token itself (`printf %s TOKEN | sha256sum`). Blank lines and lines
+ * file need not hold the token itself (`printf %s TOKEN | sha256sum`). A plain token must be one
+ * an `Authorization: Bearer` header can carry (RFC 6750's b64token: letters, digits, `-._~+/`,
+ * then `=` only at the end; `authorization-header.ts`). Blank lines and lines
  * starting with `#` are ignored. Only digests are kept in memory. Errors name the line, never its
  * content.
  */
@@ -29,6 +34,7 @@ export function parseTokensFile(text: string): TokenEntry[] | { error: string } 
     if (principal === '' || token === '') return { error: `line ${i + 1}: expected principal:token or principal:sha256:<hex>` };
     const hashed = HASHED.exec(token);
     if (hashed === null && token.length < MIN_TOKEN_CHARS) return { error: `line ${i + 1}: the token of ${JSON.stringify(principal)} is shorter than ${MIN_TOKEN_CHARS} characters` };
+    if (hashed === null && !PRESENTABLE.test(token)) return { error: `line ${i + 1}: the token of ${JSON.stringify(principal)} has characters a bearer token cannot carry (letters, digits, -._~+/, then = only at the end)` };
     const sha256 = hashed === null ? tokenDigest(token) : Buffer.from(hashed[1], 'hex');
     if (entries.some((e) => e.sha256.equals(sha256))) return { error: `line ${i + 1}: the token of ${JSON.stringify(principal)} is also given on an earlier line` };
     entries.push({ principal, sha256 });

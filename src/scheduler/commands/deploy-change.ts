@@ -16,7 +16,8 @@ export function deployChange(ctx: CommandContext, change: GroupResult, force: bo
 /**
  * A refused tree change as a command result: an unknown id is `unknown-run-spec` (404); a revert
  * to a version without the group is `illegal-argument`; a group scale past `MAX_INSTANCES` is
- * `invalid` at `/scaleBy`; anything else (an id shared by a group, an app or a pod; a group that is
+ * `invalid` at `/scaleBy`; a new parent group ending in a reserved keyword is `invalid` at `/id`
+ * (as Marathon reports the reserved last segment); anything else (an id shared by a group, an app or a pod; a group that is
  * not top-level) is a validation failure, `invalid` with the message at `/` (fact 76: Marathon
  * answers 422 "Object is not valid", not 409).
  */
@@ -25,6 +26,9 @@ export function refusedChange(failure: GroupFailure): Extract<CommandResult, { o
     return { ok: false, error: 'unknown-run-spec', message: failure.message };
   }
   if (failure.error === 'unavailable-version') return { ok: false, error: 'illegal-argument', message: failure.message };
+  if (failure.error === 'reserved-group') {
+    return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/id', errors: [failure.message] }] };
+  }
   if (failure.error === 'too-many-instances') {
     return { ok: false, error: 'invalid', message: 'Object is not valid', details: [{ path: '/scaleBy', errors: [failure.message] }] };
   }

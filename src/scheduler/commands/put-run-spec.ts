@@ -4,7 +4,8 @@ import { stampVersions } from '../groups/versioning';
 import { parseIsoTime } from '../kernel/iso-time';
 import type { CommandResult } from '../model/inputs';
 import type { RunSpec } from '../model/run-spec';
-import { deployChange } from './deploy-change';
+import { deployChange, refusedChange } from './deploy-change';
+import { reservedNewGroup } from '../groups/reserved-new-group';
 import { runSpecChangeGroupId } from '../groups/changed-group-id';
 import { versionAfter } from '../groups/version-after';
 
@@ -20,10 +21,13 @@ import { versionAfter } from '../groups/version-after';
  * strictly after the current root's, so no root history entry is overwritten, two changes in one
  * millisecond included. The run spec is stamped against the stored one by Marathon's rules
  * ({@link stampVersions}: a scale-only change keeps `lastConfigChangeAt`; an unchanged definition
- * is kept as stored, version included, fact 46).
+ * is kept as stored, version included, fact 46). Refused (`invalid` at `/id`) when it would create
+ * a parent group whose id ends in a reserved keyword ({@link reservedNewGroup}).
  */
 export function putRunSpec(ctx: CommandContext, spec: RunSpec, force: boolean): CommandResult {
   const root = ctx.state.root;
+  const reserved = reservedNewGroup(root, spec.id);
+  if (reserved !== undefined) return refusedChange(reserved);
   const before = findRunSpec(root, spec.id);
   const version = versionAfter(Math.max(ctx.clock.nowMs(), parseIsoTime(spec.version) ?? 0), root.version);
   const stamped = stampVersions(before?.kind === spec.kind ? before : undefined, spec, version);

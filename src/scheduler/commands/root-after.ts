@@ -6,6 +6,7 @@ import type { GroupResult } from '../groups/group-result';
 import { removeGroup } from '../groups/remove-group';
 import { revertGroup } from '../groups/revert-group';
 import { scaleGroup } from '../groups/scale-group';
+import { reservedNewGroup } from '../groups/reserved-new-group';
 import { findRunSpec } from '../groups/tree-query';
 import { stampVersions } from '../groups/versioning';
 import type { CommandResult, RootChange } from '../model/inputs';
@@ -54,11 +55,14 @@ function edit(ctx: CommandContext, root: Group, change: RootChange, options: Cha
 
 /**
  * Each run spec put in order, stamped against the one stored under its id in the root built so
- * far (so a later element of a bulk request sees an earlier one, as Marathon applies them).
+ * far (so a later element of a bulk request sees an earlier one, as Marathon applies them); none
+ * may create a parent group whose id ends in a reserved keyword ({@link reservedNewGroup}).
  */
 function putRunSpecs(ctx: CommandContext, root: Group, specs: readonly RunSpec[], version: string): GroupResult {
   let next = root;
   for (const spec of specs) {
+    const reserved = reservedNewGroup(next, spec.id);
+    if (reserved !== undefined) return reserved;
     const previous = findRunSpec(next, spec.id);
     const stamped = stampVersions(previous?.kind === spec.kind ? previous : undefined, spec, version);
     const result = ctx.groups.withRunSpec(next, stamped, version);

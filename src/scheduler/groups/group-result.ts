@@ -8,6 +8,8 @@ export type GroupError =
   | 'unknown-run-spec'
   /** The id is already used by something of another kind (groups, apps and pods share one namespace). */
   | 'namespace-conflict'
+  /** A change would create a parent group whose id ends in a reserved keyword (`reserved-new-group.ts`). */
+  | 'reserved-group'
   /** `enforceRole` on a group that is not top-level (`Path needs to be top-level`). */
   | 'not-top-level'
   /** A group scale (`scaleBy`) would take an app past `MAX_INSTANCES` (docs/limits.md). */

@@ -3,6 +3,7 @@ import type { ChangeOptions } from './change-options';
 import type { Group } from './group';
 import type { GroupResult } from './group-result';
 import { newGroup } from './group-tree';
+import { reservedNewGroup } from './reserved-new-group';
 import { findRunSpec } from './tree-query';
 import { updateGroup } from './update-group';
 import { stampVersions } from './versioning';
@@ -30,9 +31,13 @@ export interface GroupUpdate {
  * updated the same way, recursively; unlisted ones are removed with everything in them); fields
  * left out keep their values; pods are never changed by the update itself. Every app is stamped
  * against the app of the same id in `root` ({@link stampVersions}: an unchanged app keeps its
- * version and is not restarted). Refused with `namespace-conflict` when ids clash (fact 76).
+ * version and is not restarted). Refused with `namespace-conflict` when ids clash (fact 76), and
+ * with `reserved-group` when a missing parent of the group would end in a reserved keyword
+ * ({@link reservedNewGroup}).
  */
 export function applyGroupUpdate(root: Group, update: GroupUpdate, options: ChangeOptions): GroupResult {
+  const reserved = reservedNewGroup(root, update.id);
+  if (reserved !== undefined) return reserved;
   const stamp = (app: AppSpec): AppSpec => {
     const previous = findRunSpec(root, app.id);
     return stampVersions(previous?.kind === 'app' ? previous : undefined, app, options.version) as AppSpec;

@@ -5,7 +5,9 @@
  * - A segment is lowercase letters, digits, `-` and `.`: dot-separated labels, each starting and
  *   ending with a letter or digit (`web`, `a-b`, `v1.2`), or exactly `.` / `..` (resolved by
  *   {@link resolvePathId}).
- * - The last segment must not be `restart`, `tasks`, `versions`, `.` or `..`.
+ * - The last segment must not be `restart`, `tasks`, `versions`, `.` or `..` (Marathon checks only
+ *   the last; a change that would create a missing parent group ending in one is refused by the
+ *   core, `reserved-new-group.ts`).
  * - An absolute id must not hold `.` or `..` segments: Marathon's `PathId.childOf(path.parent)`
  *   rejects `/a/../b` (`Identifier is not child of '/a/..'`) instead of silently meaning `/b`.
  *   Relative ids may use them: `../db` climbs from the base group (group bodies, dependencies).
@@ -54,6 +56,26 @@ const RESERVED_LAST: readonly string[] = ['restart', 'tasks', 'versions', '.', '
 export const PATH_PATTERN_MESSAGE = `must fully match regular expression '${SEGMENT_SOURCE}'`;
 /** Marathon's message for a reserved last segment. */
 export const RESERVED_ID_MESSAGE = `must not end with any of the following reserved keywords: ${RESERVED_LAST.join(', ')}`;
+/**
+ * Whether `segment` is one of Marathon's reserved keywords (`restart`, `tasks`, `versions`, `.`,
+ * `..`): the one list behind {@link RESERVED_ID_MESSAGE} and {@link reservedGroupMessage}.
+ */
+export function isReservedSegment(segment: string): boolean {
+  return RESERVED_LAST.includes(segment);
+}
+
+/** The reserved keywords a canonical id can hold (`.` and `..` are resolved away). */
+const RESERVED_WORDS = RESERVED_LAST.filter((k) => k !== '.' && k !== '..');
+
+/**
+ * pacer's message for an id whose missing parent group would end in a reserved keyword
+ * (`groups/reserved-new-group.ts`): Marathon checks only an id's last segment, so `/q/tasks/a`
+ * made a group `/q/tasks` that its own API refuses to update and, for `versions`, cannot show.
+ */
+export function reservedGroupMessage(groupId: string): string {
+  return `must not create a group whose id ends in a reserved keyword (${RESERVED_WORDS.join(', ')}): '${groupId}'`;
+}
+
 /** Marathon's message for an id with no segment (`/` where a run spec or group id is needed). */
 export const EMPTY_PATH_MESSAGE = 'Path must contain at least one path element';
 

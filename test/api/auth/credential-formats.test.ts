@@ -77,6 +77,10 @@ t.test('tokens file: principal:token or principal:sha256:<hex>; short tokens ref
     ['ops:short', 'line 1: the token of "ops" is shorter than 16 characters'],
     ['justatokenwithoutprincipal', 'line 1: expected principal:token or principal:sha256:<hex>'],
     [`a:${token}\nb:${token}`, 'line 2: the token of "b" is also given on an earlier line'],
+    // A token an Authorization: Bearer header could never carry (RFC 6750 b64token).
+    ['ops:a-long-enough-token with a space', 'line 1: the token of "ops" has characters a bearer token cannot carry (letters, digits, -._~+/, then = only at the end)'],
+    ['ops:a-long-enough-token-with!', 'line 1: the token of "ops" has characters a bearer token cannot carry (letters, digits, -._~+/, then = only at the end)'],
+    ['ops:a-long-enough=token-within', 'line 1: the token of "ops" has characters a bearer token cannot carry (letters, digits, -._~+/, then = only at the end)'],
   ];
   for (const [text, error] of cases) tt.same(parseTokensFile(text), { error }, error);
 

@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { makeApi } from '../api-fixture';
 import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
+import { MALFORMED_AUTHORIZATION_MESSAGE } from '../../../src/api/auth/authorization-header';
 import { basic, bearer, concreteUrl, openAuth, serverWithRouteTable, tempDir, writeCredentials, writeTokens, type RouteEntry } from './auth-kit';
 
 const TOKEN = 'tok-0123456789abcdef-ops';
@@ -31,15 +32,18 @@ function checkedRoutes(routes: readonly RouteEntry[]): RouteEntry[] {
   return routes.filter((r) => r.method !== 'HEAD' && r.method !== 'OPTIONS');
 }
 
-const WRONG: ReadonlyArray<readonly [string, Record<string, string>]> = [
-  ['no credentials', {}],
-  ['a wrong password', { authorization: basic('admin', 'nope') }],
-  ['a wrong password of a file user', { authorization: basic('alice', 'flag-pass') }],
-  ['an unknown user', { authorization: basic('mallory', 'flag-pass') }],
-  ['a wrong token', { authorization: bearer('tok-0123456789abcdef-opX') }],
-  ['a token sent as basic', { authorization: basic('ops', TOKEN) }],
-  ['a malformed header', { authorization: 'Basic %%%' }],
-  ['another scheme', { authorization: 'Digest username="admin"' }],
+const INVALID = { message: 'Invalid username or password.' };
+const MALFORMED = { message: MALFORMED_AUTHORIZATION_MESSAGE };
+
+const WRONG: ReadonlyArray<readonly [string, Record<string, string>, { message: string }]> = [
+  ['no credentials', {}, INVALID],
+  ['a wrong password', { authorization: basic('admin', 'nope') }, INVALID],
+  ['a wrong password of a file user', { authorization: basic('alice', 'flag-pass') }, INVALID],
+  ['an unknown user', { authorization: basic('mallory', 'flag-pass') }, INVALID],
+  ['a wrong token', { authorization: bearer('tok-0123456789abcdef-opX') }, INVALID],
+  ['a token sent as basic', { authorization: basic('ops', TOKEN) }, INVALID],
+  ['a malformed header', { authorization: 'Basic %%%' }, MALFORMED],
+  ['another scheme', { authorization: 'Digest username="admin"' }, INVALID],
 ];
 
 t.test('the route table is fastify\'s and holds the API (so the loop below cannot pass on nothing)', async (tt) => {
@@ -51,15 +55,15 @@ t.test('the route table is fastify\'s and holds the API (so the loop below canno
   tt.ok(checkedRoutes(routes).length >= 30, `${checkedRoutes(routes).length} routes`);
 });
 
-t.test('every route but /ping answers Marathon\'s 401 to a caller without valid credentials', async (tt) => {
+t.test('every route but /ping answers Marathon\'s 401 to a caller without valid credentials (a malformed header: a 401 that says so)', async (tt) => {
   const { app, harness, routes } = await securedApi(tt);
   for (const route of checkedRoutes(routes)) {
     if (route.url === '/ping') continue;
-    for (const [what, headers] of WRONG) {
+    for (const [what, headers, body] of WRONG) {
       const res = await app.inject({ method: route.method as 'GET', url: concreteUrl(route.url), headers: { accept: 'text/event-stream, application/json', ...headers } });
       const where = `${route.method} ${route.url} with ${what}`;
       tt.equal(res.statusCode, 401, where);
-      tt.same(res.json(), { message: 'Invalid username or password.' }, where);
+      tt.same(res.json(), body, where);
       tt.same(res.headers['www-authenticate'], ['Basic realm="Mesosphere"', 'Bearer realm="Mesosphere"'], where);
     }
   }

@@ -20,7 +20,8 @@ export type AppTargetKind = AppTarget['kind'];
  * `prod/web/versions`, `prod/web/versions/<ts>`, `prod/web/restart`. Only the sub-resources in
  * `allowed` (those of the request's method) are recognised; anything else names an app, as in
  * Marathon, where `GET /v2/apps/x/restart` asks for the app `/x/restart`. `isApp` lets an existing
- * app whose id ends like a sub-resource path (`/a/versions/b`) keep its URL.
+ * app whose id ends like a sub-resource path (`/a/versions/b`, stored before such ids were refused:
+ * `scheduler/groups/reserved-new-group.ts`) keep its URL.
  */
 export function parseAppTarget(rest: string, allowed: ReadonlySet<AppTargetKind>, isApp: (id: string) => boolean): AppTarget {
   const parts = segments(rest);

@@ -15,8 +15,9 @@ export type GroupGetTarget =
  * Reads the path after `/v2/groups/` of a GET (Marathon's GroupsResource path matchers, fact 69):
  * `prod/apps` and `apps` → the apps below `/prod` and `/`; `prod/versions` and `versions` → the
  * versions; `prod/versions/<ts>` and `versions/<ts>` → one version; anything else → the group.
- * `versions` is reserved as an id's last segment, so no group is hidden by the forms; a group
- * whose last segment is `apps` is, as in Marathon.
+ * `versions` is reserved as an id's last segment and no change creates a group ending in it
+ * (`scheduler/groups/reserved-new-group.ts`), so no group is hidden by the forms (but one stored
+ * before that rule); a group whose last segment is `apps` is, as in Marathon.
  */
 export function groupGetTarget(rest: string): GroupGetTarget {
   const path = rest.replace(/^\/+|\/+$/g, '');
