@@ -5,11 +5,18 @@ import type { RunSpec } from '../../src/scheduler/model/run-spec';
  * An independent model of launch backoff, fed only with what an observer sees: instance events
  * and the runner's own commands. A failure is an instance that went terminal and was put back in
  * the queue (Scheduled again) within the same step, unless the runner itself killed it without
- * scale or wipe. Delay: initial, then ×factor per further failure (rounded), capped; a new
- * config version or resetDelay starts over. A launch before the deadline is a violation.
+ * scale or wipe, or it is resident and was killed and is queued again under another version of
+ * its run spec (replaced in place by a new config: the core kills it and relaunches it on its
+ * reservation, as Marathon does, and a replacement is no launch failure). Not for other run specs:
+ * their instances killed as unhealthy are queued again under the current version too, and those
+ * are failures (skipping one would shorten the oracle's chain of delays: false alarms). Delay: initial,
+ * then ×factor per further failure (rounded), capped; a new config version or resetDelay starts
+ * over. A launch before the deadline is a violation.
  */
 export class BackoffOracle {
   private readonly lastCondition = new Map<string, string>();
+  /** The run spec version of each instance's last event. */
+  private readonly lastVersion = new Map<string, string>();
   private readonly terminalThisStep = new Set<string>();
   private readonly userKilled = new Set<string>();
   private readonly delays = new Map<string, { delayMs: number; deadlineMs: number; config: string }>();
@@ -31,7 +38,9 @@ export class BackoffOracle {
   onEvent(event: MarathonEvent, nowMs: number, specOf: (id: string) => RunSpec | undefined): void {
     if (event.eventType !== 'instance_changed_event') return;
     const previous = this.lastCondition.get(event.instanceId);
+    const previousVersion = this.lastVersion.get(event.instanceId);
     this.lastCondition.set(event.instanceId, event.condition);
+    this.lastVersion.set(event.instanceId, event.runSpecVersion);
     if (TERMINAL.has(event.condition)) {
       this.terminalThisStep.add(event.instanceId);
       return;
@@ -41,7 +50,9 @@ export class BackoffOracle {
     if (event.condition !== 'Scheduled' || previous === undefined || !TERMINAL.has(previous) || !this.terminalThisStep.has(event.instanceId)) return;
     if (this.userKilled.delete(event.instanceId)) return;
     const spec = specOf(event.runSpecId);
-    if (spec !== undefined) this.fail(spec, nowMs);
+    if (spec === undefined) return;
+    if (spec.resident && previous === 'Killed' && previousVersion !== event.runSpecVersion) return;
+    this.fail(spec, nowMs);
   }
 
   /** Call at the end of every loop step. */

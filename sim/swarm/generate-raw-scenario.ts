@@ -5,6 +5,7 @@ import type { RawScenario, RawTimings } from '../scenario/raw-scenario';
 import { convergenceFeasibility } from './convergence-feasibility';
 import { generateCluster } from './swarm-cluster';
 import { SwarmDraw } from './swarm-draw';
+import { drawResidency } from './swarm-residency';
 import { type FaultRates, generateTimeline } from './swarm-timeline';
 import { generateRunSpecs, type WorkloadSetting } from './swarm-workload';
 
@@ -17,7 +18,7 @@ const CHECK_VERSION = '2026-01-01T00:00:00.000Z';
 /**
  * One swarm seed as a scenario document (the YAML-shaped object `npm run sim` loads): a cluster
  * shape, a workload, fault rates and a timeline, every draw from seedrandom streams named
- * `${seed}/swarm-<part>` (run, cluster, workload, faults, commands, floor, failover), so the same seed always gives
+ * `${seed}/swarm-<part>` (run, cluster, workload, faults, commands, floor, failover, resident), so the same seed always gives
  * the same document. About half the seeds are "light": small run specs and a final quiet period of
  * 7–9 minutes in which everything is put right; when {@link convergenceFeasibility} proves that a
  * correct scheduler must then reach every target, `invariants.convergeWithin` is set. No `expect`
@@ -60,6 +61,9 @@ export function generateRawScenario(seed: number): RawScenario {
   const failoversPerHour = failover.pick([0, 0, 2, 6]);
   const workload = new SwarmDraw(seed, 'workload');
   const specs = generateRunSpecs(workload, setting);
+  // Its own stream too: seeds without resident apps keep every other draw.
+  const residencyDraw = new SwarmDraw(seed, 'resident');
+  const resident = drawResidency(residencyDraw, specs, light, defaultRole);
   const timeline = generateTimeline({
     faults: new SwarmDraw(seed, 'faults'),
     commands: new SwarmDraw(seed, 'commands'),
@@ -71,6 +75,7 @@ export function generateRawScenario(seed: number): RawScenario {
     durationMs,
     ...(quietMs === undefined ? {} : { quietFromMs: durationMs - quietMs }),
     ...(failoversPerHour === 0 ? {} : { failovers: { draw: failover, perHour: failoversPerHour } }),
+    ...(resident.size === 0 ? {} : { residency: { draw: residencyDraw, apps: resident } }),
   });
 
   let convergence = 'not checked (no quiet period at the end)';
@@ -97,7 +102,8 @@ export function generateRawScenario(seed: number): RawScenario {
       + ` (${specs.filter((s) => s.kind === 'pod').length} pods), ${light ? 'light' : 'heavy'} workload. Fault rates: `
       + `${rates.partitionsPerHour} partitions/h, ${rates.agentLossesPerHour} agent losses/h, crashing run specs ${rates.crashingSpecs}, `
       + `unhealthy run specs ${rates.unhealthySpecs}, ${rates.commandsPerHour} commands/h`
-      + `${failoversPerHour === 0 ? '' : `, ${failoversPerHour} scheduler failovers/h`}. Convergence ${convergence}.`,
+      + `${failoversPerHour === 0 ? '' : `, ${failoversPerHour} scheduler failovers/h`}`
+      + `${resident.size === 0 ? '' : `. Resident apps: ${[...resident.keys()].join(', ')}`}. Convergence ${convergence}.`,
     seed,
     duration: formatDurationMs(durationMs),
     options,

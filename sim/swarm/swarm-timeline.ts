@@ -4,6 +4,7 @@ import { formatDurationMs } from '../scenario/format-duration';
 import { NEEDS_SCHEDULER } from '../scenario/scenario';
 import type { SwarmCluster } from './swarm-cluster';
 import type { SwarmDraw } from './swarm-draw';
+import { residentDefinition, type SwarmResidency } from './swarm-residency';
 import { defineRunSpec, type SwarmRunSpec, type WireDefinition, type WorkloadSetting } from './swarm-workload';
 
 /** Per-seed fault rates (per virtual hour, or per run spec). */
@@ -34,6 +35,11 @@ export interface TimelineInput {
    * every other draw: how many per virtual hour, and the draw.
    */
   readonly failovers?: { readonly draw: SwarmDraw; readonly perHour: number };
+  /**
+   * Resident apps (swarm-residency.ts), drawn from their own stream so that seeds without them
+   * keep every other draw: each of their definitions is made resident with `draw`.
+   */
+  readonly residency?: { readonly draw: SwarmDraw; readonly apps: ReadonlyMap<string, SwarmResidency> };
 }
 
 /** The generated timeline and what the run looks like when the quiet period begins. */
@@ -267,7 +273,9 @@ function commandSteps(
 
   const current = new Map<string, { kind: 'app' | 'pod'; definition: WireDefinition }>();
   const put = (atMs: number, spec: SwarmRunSpec) => {
-    const definition = defineRunSpec(input.workload, spec, input.setting);
+    const drawn = defineRunSpec(input.workload, spec, input.setting);
+    const residency = input.residency?.apps.get(spec.id);
+    const definition = residency === undefined || input.residency === undefined ? drawn : residentDefinition(input.residency.draw, drawn, residency);
     current.set(spec.id, { kind: spec.kind, definition });
     // The swarm's operator forces its changes (as a client does after a 409): a deployment that
     // can never finish (an unsatisfiable constraint) must not block the fixes that follow.

@@ -64,6 +64,8 @@ t.test('the generator draws what the issue lists', async (t) => {
     '"killAgent":"', '"addAgents":{', '"kind":"flaky"', '"kind":"failingDuring"', '"kind":"exitAfter"', '"kind":"failToStart"',
     // scheduler failovers (issue 16)
     '"schedulerFailover":{"downtime":',
+    // resident apps (a persistent volume) of heavy seeds, from their own stream
+    '"persistent":{"size":',
     // the convergence oracle, on some seeds only
     '"convergeWithin":"4m"',
   ];

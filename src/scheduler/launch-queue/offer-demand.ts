@@ -32,10 +32,23 @@ export class OfferDemand {
 
   constructor(private readonly driver: ClusterDriver, private readonly clock: Clock) {}
 
-  /** True when the run spec may be matched against offers now. */
+  /**
+   * True when the run spec wants offers now: to launch ({@link mayLaunch}), or to release the
+   * reservation of a resident instance that waits for it (in backoff too: a release is no launch).
+   */
   wantsOffers(rs: RunSpecState, nowMs: number): boolean {
     // Resident instances waiting to release their reservation need the offer that holds it.
     if (rs.releasing !== undefined && rs.releasing.size > 0) return true;
+    return this.mayLaunch(rs, nowMs);
+  }
+
+  /**
+   * True when the run spec may launch instances now: it has scheduled instances, is not being
+   * deleted and is out of backoff. What the matcher and the resident pass ask before launching;
+   * {@link wantsOffers} is also true while a reservation waits to be released, which is no leave
+   * to launch (a failed resident instance relaunched at once, before its backoff deadline).
+   */
+  mayLaunch(rs: RunSpecState, nowMs: number): boolean {
     return rs.scheduled.length > 0 && !rs.deleting && !inBackoff(rs, nowMs);
   }
 

@@ -4,6 +4,7 @@ import type { OfferOperation } from '../model/launch';
 import type { Offer, OfferedPool } from '../model/offer';
 import { persistenceIdOf, persistentVolumesOf, type PersistentVolume, type ReservationOperation } from '../model/reservation';
 import type { PortRange } from '../model/resources';
+import type { LaunchRequest } from '../state/launch-request';
 import type { RunSpecState } from '../state/run-spec-state';
 import type { Reservation } from '../matcher/reserve';
 import { expungeInstance, removeScheduled } from '../instances/instance-lifecycle';
@@ -66,14 +67,15 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
       out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
       continue;
     }
-    if (inst.condition !== 'Scheduled' || !ctx.demand.wantsOffers(rs, nowMs)) continue;
+    if (inst.condition !== 'Scheduled' || !ctx.demand.mayLaunch(rs, nowMs)) continue;
     if (maintenance) {
       out.leftForMaintenance.add(rs);
       continue;
     }
-    // A definition that needs ports the reservation does not hold (given ports after it was
-    // made) waits for one that holds them: launching took ports outside it, or none.
-    if (!holdsPorts(pool, rs.request.hostPorts)) continue;
+    // A definition that needs resources or ports the reservation does not hold (given more after
+    // it was made) waits for one that holds them: launching took ports outside it, or none, and
+    // the master refuses an allocation smaller than the task (TASK_ERROR, again at every offer).
+    if (!holdsRequest(pool, rs.request)) continue;
     removeScheduled(ctx, rs, inst);
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
     setReservation(ctx, inst, { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] });
@@ -110,10 +112,14 @@ function releaseOperations(offer: Offer, pool: OfferedPool, role: string, reserv
 }
 
 /**
- * Whether `pool` holds every fixed port of `wanted` and enough others for its dynamic ones (`0`):
- * with the fixed ones in it, that is as many ports in all as `wanted` has.
+ * Whether `pool` holds what one instance of `request` needs: its cpus, mem, disk (its volumes'
+ * included) and gpus, every fixed port of its host ports and enough others for its dynamic ones
+ * (`0`): with the fixed ones in it, that is as many ports in all as it has host ports.
  */
-function holdsPorts(pool: OfferedPool, wanted: readonly number[]): boolean {
+function holdsRequest(pool: OfferedPool, request: LaunchRequest): boolean {
+  const r = request.resources;
+  if (r.cpusMilli > pool.cpusMilli || r.memMilli > pool.memMilli || r.diskMilli > pool.diskMilli || r.gpus > pool.gpus) return false;
+  const wanted = request.hostPorts;
   if (wanted.length === 0) return true;
   const inPool = (p: number): boolean => pool.ports.some(([begin, end]) => p >= begin && p <= end);
   if (!wanted.every((p) => p === 0 || inPool(p))) return false;

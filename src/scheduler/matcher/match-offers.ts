@@ -308,7 +308,8 @@ class Batch {
   ) {
     for (const entry of ctx.demand.wantingEntries()) {
       const rs = entry.rs;
-      if (!ctx.demand.wantsOffers(rs, nowMs)) continue;
+      // Wanting offers only to release a reservation is no leave to launch (in backoff, deleting).
+      if (!ctx.demand.mayLaunch(rs, nowMs)) continue;
       // Only this class puts anything there.
       let c = entry.matcherState as Candidate | undefined;
       if (c === undefined || !c.fits(rs)) {

@@ -247,3 +247,70 @@ t.test('a relaunch on a reservation that lacks the ports the definition now need
     t.same(h.instances('/db').map((i) => i.condition), ['Scheduled'], `${c.name}: it waits`);
   }
 });
+
+t.test('a relaunch on a reservation that lacks the cpus, mem or disk the definition now needs does not launch', async (t) => {
+  // Found by the swarm once it drew resident apps (docs/swarm.md): a resident app given more cpus
+  // (or mem, or disk) than its reservations hold was relaunched on them all the same, with the
+  // whole (smaller) reservation as its allocation; the master refused it (TASK_ERROR: "allocation
+  // has cpusMilli 50, the tasks need 1000") and the instance failed again at every offer of its
+  // reservation. It waits for a reservation that holds its resources instead, as for its ports.
+  const cases = [
+    { name: 'more cpus', change: { cpusMilli: 1000 } },
+    { name: 'more mem', change: { memMilli: 128_000 } },
+    { name: 'more disk', change: { diskMilli: 10_000 } },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [task] = h.offer(makeOffer({ agent: agentA }));
+    h.run(task);
+    const spec = resident();
+    t.ok(h.put({ ...spec, resources: { ...spec.resources, ...c.change } }, { force: true }).ok, `${c.name}: the definition grows`);
+    h.status(task.taskId, 'TASK_KILLED');
+    h.advance(600_000);
+    const before = accepts(h).length;
+    t.same(h.offer(reservationOffer(agentA, task.instanceId)), [], `${c.name}: no launch on a reservation too small for it`);
+    t.notOk(accepts(h).slice(before).some((a) => a.operations.length > 0), `${c.name}: no LAUNCH in an ACCEPT`);
+    t.same(h.instances('/db').map((i) => i.condition), ['Scheduled'], `${c.name}: it waits`);
+  }
+});
+
+t.test('a resident instance in backoff does not relaunch because another instance waits to release its reservation', async (t) => {
+  // Found by the swarm once it drew resident apps (docs/swarm.md): "launch of /web before its
+  // backoff deadline". Offers are wanted while a retired instance waits to release its
+  // reservation, whatever the backoff; the resident pass and the matcher took that as leave to
+  // launch, so a failed instance relaunched at once on its reservation.
+  const h = new Harness({ options: { defaultRole: 'db' } });
+  h.put(makeApp({ ...resident(2), backoff: { initialMs: 60_000, factor: 1, maxMs: 60_000 } }));
+  const tasks = h.offer(makeOffer({ agent: agentA, cpus: 4 }));
+  t.equal(tasks.length, 2, 'both launched');
+  for (const task of tasks) h.run(task);
+  h.scale('/db', 1);
+  const retired = h.instances('/db').find((i) => i.goal !== 'Running');
+  const kept = h.instances('/db').find((i) => i.goal === 'Running');
+  if (retired === undefined || kept === undefined) throw new Error('scale-down retired no instance');
+  const taskOf = (id: string) => tasks.find((x) => x.instanceId === id) as (typeof tasks)[number];
+  h.status(taskOf(retired.instanceId).taskId, 'TASK_KILLED');
+  h.status(taskOf(kept.instanceId).taskId, 'TASK_FAILED');
+  h.advance(1000);
+  t.same(h.offer(reservationOffer(agentA, kept.instanceId)), [], 'no relaunch within the backoff');
+  t.equal(h.instances('/db').find((i) => i.instanceId === kept.instanceId)?.condition, 'Scheduled', 'it waits');
+  h.advance(60_000);
+  t.equal(h.offer(reservationOffer(agentA, kept.instanceId)).length, 1, 'relaunched once the backoff is over');
+});
+
+t.test('a new resident instance in backoff is not placed because another instance waits to release its reservation', async (t) => {
+  // The matcher's side of the test above: its first launch (RESERVE, LAUNCH) waits for the backoff too.
+  const h = new Harness({ options: { defaultRole: 'db' } });
+  h.put(makeApp({ ...resident(2), backoff: { initialMs: 60_000, factor: 1, maxMs: 60_000 } }));
+  const [kept, refused] = h.offer(makeOffer({ agent: agentA, cpus: 4 }));
+  h.run(kept);
+  // Refused by the master (no uuid): its reservation may not exist, so it is placed afresh, after its backoff.
+  h.status(refused.taskId, 'TASK_ERROR', { uuid: undefined });
+  t.ok(h.kill('/db', [kept.instanceId], { scale: true, force: true }).ok, 'the other one is killed and scaled away');
+  h.status(kept.taskId, 'TASK_KILLED');
+  h.advance(1000);
+  t.same(h.offer(makeOffer({ agent: agentB, cpus: 4 })), [], 'no first launch within the backoff');
+  h.advance(60_000);
+  t.equal(h.offer(makeOffer({ agent: agentB, cpus: 4 })).length, 1, 'placed once the backoff is over');
+});

@@ -72,3 +72,26 @@ t.test('a goal change re-announcing Scheduled is not a second failure (found by 
   o.endStep();
   t.equal(o.checkLaunch(spec, 2000), undefined, 'one failure: the initial delay of 1 s');
 });
+
+t.test('a resident instance killed and queued again under a new version (replaced in place) is no failure', async (t) => {
+  // Found by the swarm once it drew resident apps: a resident instance replaced in place by a new
+  // config is killed and relaunched on its reservation at once; the oracle took it for a failure.
+  const residentSpec = { ...spec, resident: true };
+  const residentOf = (): typeof residentSpec => residentSpec;
+  const next = '2026-01-01T00:00:10.000Z';
+  const cases = [
+    { name: 'resident, new version', specOf: residentOf, version: next, counted: false },
+    { name: 'resident, same version (an unhealthy kill)', specOf: residentOf, version: spec.version, counted: true },
+    { name: 'not resident, new version (an unhealthy kill queued under the current version)', specOf, version: next, counted: true },
+  ];
+  for (const c of cases) {
+    const o = new BackoffOracle();
+    started(o, 'i1');
+    o.onEvent(changed('i1', 'Killed'), 10_000, c.specOf);
+    o.onEvent({ ...changed('i1', 'Scheduled'), runSpecVersion: c.version }, 10_000, c.specOf);
+    o.endStep();
+    const late = o.checkLaunch(spec, 10_500);
+    if (c.counted) t.match(late, /before its backoff deadline/, `${c.name}: a failure`);
+    else t.equal(late, undefined, `${c.name}: no delay`);
+  }
+});
