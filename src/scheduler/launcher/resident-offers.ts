@@ -1,3 +1,4 @@
+import { constraintsAccept } from '../constraints/constraints-accept';
 import type { LaunchContext } from '../launch-queue/launch-context';
 import type { Instance } from '../model/instance';
 import type { OfferOperation } from '../model/launch';
@@ -28,7 +29,9 @@ export interface ResidentOutcome {
  * labels, as Marathon's `TaskLabels.instanceIdForResource` reads `marathon_task_id`;
  * mesosphere/marathon src/main/scala/mesosphere/marathon/core/launcher/impl/TaskLabels.scala):
  * - its instance waits to relaunch (Scheduled, goal Running): LAUNCH on the reservation and its
- *   volumes, on this agent only (Marathon waits for its reservation; it never places it elsewhere);
+ *   volumes, on this agent only (Marathon waits for its reservation; it never places it elsewhere),
+ *   once its backoff is over, when the reservation holds the definition's resources and ports and
+ *   the definition's constraints accept this agent (otherwise it waits);
  * - its instance is done (releasing) or unknown: DESTROY its volumes and UNRESERVE it, then the
  *   instance is forgotten (Marathon's unknown reservations are released the same way);
  * - its instance has its reservation on another agent (an earlier first launch whose RESERVE was
@@ -76,6 +79,10 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     // it was made) waits for one that holds them: launching took ports outside it, or none, and
     // the master refuses an allocation smaller than the task (TASK_ERROR, again at every offer).
     if (!holdsRequest(pool, rs.request)) continue;
+    // Constraints are checked as for any launch, the instance itself not counted (it is not
+    // placed): one brought by a config change that this agent fails makes it wait here, as
+    // Marathon's launch on a reservation does (InstanceOpFactoryImpl `maybeLaunchOnReservation`).
+    if (constraintsAccept(rs.request.constraints, rs.counts, offer.agent) >= 0) continue;
     removeScheduled(ctx, rs, inst);
     // The offer shows the reservation: it is this instance's, here (confirmed, or found again).
     setReservation(ctx, inst, { agentId: offer.agent.agentId, role: pool.reservedFor, volumes: pool.volumes ?? [] });

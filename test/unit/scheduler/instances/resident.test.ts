@@ -314,3 +314,29 @@ t.test('a new resident instance in backoff is not placed because another instanc
   h.advance(60_000);
   t.equal(h.offer(makeOffer({ agent: agentB, cpus: 4 })).length, 1, 'placed once the backoff is over');
 });
+
+t.test('a relaunch on a reservation whose agent the definition\'s constraints now refuse does not launch', async (t) => {
+  // Found by the swarm once it drew resident apps (docs/swarm.md, seeds 128, 243, 267, 325, 350,
+  // 362, 394): a config change brought constraints the reservation's agent does not meet, and the
+  // instance was relaunched there all the same. Marathon checks the constraints of a launch on a
+  // reservation, leaving the instance itself out of the counts (core/launcher/impl/
+  // InstanceOpFactoryImpl.scala `maybeLaunchOnReservation`, `instancesToConsiderForConstraints`):
+  // it waits. A constraint the agent meets, UNIQUE hostname included, still relaunches.
+  const cases = [
+    { name: 'LIKE another hostname', constraints: [{ field: 'hostname', operator: 'LIKE' as const, value: 'b' }], launches: 0 },
+    { name: 'UNLIKE its hostname', constraints: [{ field: 'hostname', operator: 'UNLIKE' as const, value: 'a' }], launches: 0 },
+    { name: 'LIKE its hostname', constraints: [{ field: 'hostname', operator: 'LIKE' as const, value: 'a' }], launches: 1 },
+    { name: 'UNIQUE hostname (itself not counted)', constraints: [{ field: 'hostname', operator: 'UNIQUE' as const }], launches: 1 },
+  ];
+  for (const c of cases) {
+    const h = new Harness({ options: { defaultRole: 'db' } });
+    h.put(resident());
+    const [task] = h.offer(makeOffer({ agent: agentA }));
+    h.run(task);
+    t.ok(h.put({ ...resident(), constraints: c.constraints } as never, { force: true }).ok, `${c.name}: the definition takes the constraint`);
+    h.status(task.taskId, 'TASK_KILLED');
+    h.advance(600_000);
+    t.equal(h.offer(reservationOffer(agentA, task.instanceId)).length, c.launches, `${c.name}: ${c.launches === 0 ? 'no launch' : 'relaunched'}`);
+    t.same(h.instances('/db').map((i) => i.condition), [c.launches === 0 ? 'Scheduled' : 'Provisioned'], `${c.name}: ${c.launches === 0 ? 'it waits' : 'it starts'}`);
+  }
+});
