@@ -49,14 +49,23 @@ function agentsJson(session: RunSession): SimAgentJson[] {
       attributes: Object.fromEntries(info.attributes.map((a) => [a.name, formatAttributeValue(a)])),
       phase: status?.phase ?? 'removed', dead: status?.dead ?? false,
       tasks: tasksPerAgent.get(info.agentId) ?? 0,
-      pools: cluster.agentCapacity(info.agentId).map((cap) => poolJson(cap, used.find((u) => u.reservedFor === cap.reservedFor))),
+      pools: poolsJson(cluster.agentCapacity(info.agentId), used),
     };
   });
+}
+
+/**
+ * Each pool of an agent's capacity with its usage: the used pool of the same role and reservation
+ * id (a resident instance's reservation is a pool of its own, beside its role's static one).
+ */
+export function poolsJson(capacity: readonly OfferedPool[], used: readonly OfferedPool[]): SimPoolJson[] {
+  return capacity.map((cap) => poolJson(cap, used.find((u) => u.reservedFor === cap.reservedFor && u.reservationId === cap.reservationId)));
 }
 
 function poolJson(cap: OfferedPool, used: OfferedPool | undefined): SimPoolJson {
   return {
     role: cap.reservedFor ?? '*',
+    ...(cap.reservationId !== undefined ? { reservationId: cap.reservationId } : {}),
     cpus: { used: (used?.cpusMilli ?? 0) / 1000, total: cap.cpusMilli / 1000 },
     mem: { used: (used?.memMilli ?? 0) / 1000, total: cap.memMilli / 1000 },
     disk: { used: (used?.diskMilli ?? 0) / 1000, total: cap.diskMilli / 1000 },

@@ -36,9 +36,13 @@ export interface SimAmountJson {
   readonly total: number;
 }
 
-/** An agent's unreserved pool (`role: "*"`) or its static reservation for one role. */
+/**
+ * An agent's unreserved pool (`role: "*"`), its static reservation for one role, or a resident
+ * instance's dynamic reservation (`reservationId`, the instance's id).
+ */
 export interface SimPoolJson {
   readonly role: string;
+  readonly reservationId?: string;
   readonly cpus: SimAmountJson;
   /** MiB. */
   readonly mem: SimAmountJson;
@@ -113,7 +117,7 @@ export const SIM_VIEW_SCHEMA = {
             type: 'array',
             items: {
               type: 'object', additionalProperties: false, required: ['role', 'cpus', 'mem', 'disk', 'gpus', 'ports'],
-              properties: { role: { type: 'string' }, cpus: amount, mem: amount, disk: amount, gpus: amount, ports: amount },
+              properties: { role: { type: 'string' }, reservationId: { type: 'string' }, cpus: amount, mem: amount, disk: amount, gpus: amount, ports: amount },
             },
           },
         },
