@@ -96,7 +96,7 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
   ],
   'README.md': [
     `sandboxes are kept a week, and at most ${n(DEFAULT_SANDBOX_KEEP)} of them (the oldest go first)`,
-    `\`principal:token\` (a token of at least ${MIN_TOKEN_CHARS} characters)`,
+    `\`principal:token\` (a token of at least ${MIN_TOKEN_CHARS} characters, `,
     `(\`test/harness/wait.ts\`, ${PATIENCE_MS / 1000} s)`,
     `when no leader is known for ${NO_LEADER_WAIT_MS / 1000} s`,
     `Records above ${INLINE_MAX_BYTES / KiB} KiB are gzipped and above ${NODE_MAX_BYTES / KiB} KiB chunked`,
