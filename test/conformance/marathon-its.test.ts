@@ -954,6 +954,21 @@ const ROWS: Row[] = [
     },
   },
   {
+    source: `${IT}MesosAppIntegrationTest.scala:479`, test: 'delete pod instances (the restarted instance should have incremented the incarnation)',
+    expect: 'a pod container\'s containerId is a task id with an incarnation: <instance>.task1.1 on the first launch, <instance>.task1.2 after DELETE ::instances/{id} relaunches it',
+    run: async (t, p) => {
+      await p.call('POST', '/v2/pods', pod('/pinc'));
+      settle(p);
+      const [before] = (await p.call('GET', '/v2/pods/pinc::status')).json.instances;
+      t.equal(before.containers[0].containerId, `${before.id}.task1.1`);
+      t.equal((await p.call('DELETE', `/v2/pods/pinc::instances/${before.id}`)).status, 200);
+      settle(p);
+      const [after] = (await p.call('GET', '/v2/pods/pinc::status')).json.instances;
+      t.equal(after.id, before.id);
+      t.equal(after.containers[0].containerId, `${before.id}.task1.2`);
+    },
+  },
+  {
     source: `${IT}MesosAppIntegrationTest.scala:505`, test: 'wipe simple pod instance',
     expect: 'DELETE ::instances/{id}?wipe=true → 200; once the kill is confirmed the id is unknown to ::status and a new instance runs',
     run: async (t, p) => {
