@@ -983,6 +983,22 @@ const ROWS: Row[] = [
     },
   },
   {
+    source: `${IT}MesosAppIntegrationTest.scala:522`, test: 'wipe simple pod instance (pod instance is erased from marathon\'s knowledge)',
+    expect: 'DELETE ::instances/{id}?wipe=true → 200, and at once (no TASK_KILLED answered yet) ::status no longer lists the instance; its task is killed; a new instance runs',
+    run: async (t, p) => {
+      await p.call('POST', '/v2/pods', pod('/pw'));
+      settle(p);
+      const [inst] = (await p.call('GET', '/v2/pods/pw::status')).json.instances;
+      t.equal((await p.call('DELETE', `/v2/pods/pw::instances/${inst.id}?wipe=true`)).status, 200);
+      t.notOk((await p.call('GET', '/v2/pods/pw::status')).json.instances.some((i: { id: string }) => i.id === inst.id));
+      t.same(p.server.harness.calls('kill').map((k) => k.taskId), [inst.containers[0].containerId]);
+      settle(p);
+      const after = (await p.call('GET', '/v2/pods/pw::status')).json.instances;
+      t.equal(after.length, 1);
+      t.not(after[0].id, inst.id);
+    },
+  },
+  {
     source: `${IT}MesosAppIntegrationTest.scala:538`, test: 'deploy a simple pod with unique constraint and then',
     expect: 'a pod with hostname UNIQUE scaled to 2 on one agent (force=true → 200): its queue entry (under "pod") counts UnfulfilledConstraint declines ≥ 1; 1 instance runs',
     run: async (t, p) => {
