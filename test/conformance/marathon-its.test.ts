@@ -1458,6 +1458,23 @@ const ROWS: Row[] = [
     },
   },
   {
+    source: `${RT}TasksResourceTest.scala:109`, test: 'try to kill pod instances',
+    expect: 'POST /v2/tasks/delete {ids: [a pod container\'s task id]} → 200 {tasks: []}; nothing is killed (only app tasks are killed there: TasksResource.scala:127-133); with scale=true nothing is killed either',
+    run: async (t, p) => {
+      await p.call('POST', '/v2/pods', pod('/pod'));
+      settle(p);
+      const [inst] = (await p.call('GET', '/v2/pods/pod::status')).json.instances;
+      const killsBefore = p.server.harness.calls('kill').length;
+      const res = await p.call('POST', '/v2/tasks/delete', { ids: [inst.containers[0].containerId] });
+      t.equal(res.status, 200);
+      t.same(res.json, { tasks: [] });
+      const scaled = await p.call('POST', '/v2/tasks/delete?scale=true', { ids: [inst.containers[0].containerId] });
+      t.equal(scaled.status, 200);
+      t.equal(p.server.harness.calls('kill').length, killsBefore, 'no kill');
+      t.equal((await p.call('GET', '/v2/pods/pod')).json.scaling.instances, 1, 'the pod is not scaled');
+    },
+  },
+  {
     source: `${RT}TasksResourceTest.scala:136`, test: 'killTasks with force',
     expect: 'POST /v2/tasks/delete?scale=true&force=true → 200 with the deployment header and exactly {deploymentId, version}',
     run: async (t, p) => {
