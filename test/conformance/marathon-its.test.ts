@@ -1301,12 +1301,17 @@ const ROWS: Row[] = [
   },
   {
     source: `${RT}GroupsResourceTest.scala:525`, test: 'Fail a batch update when apps are modified and enforceRole is changed for an unrelated group',
-    expect: 'PUT /v2/groups/ adding an app in one group and flipping enforceRole of another → 422 saying enforceRole cannot change',
+    expect: 'POST /v2/groups (as the test: createWithPath, id "/", which exists) and PUT /v2/groups/ adding an app in one group and flipping enforceRole of another → 422 saying enforceRole cannot change: the body is validated before the group\'s existence is checked (GroupsResource.scala:158-175)',
     run: async (t, p) => {
       await p.call('POST', '/v2/groups', { id: '/dev', enforceRole: false });
-      const res = await p.call('PUT', '/v2/groups/', { id: '/', groups: [{ id: 'unrelated', apps: [{ id: 'goodnight', cmd: 'sleep 1', instances: 0 }] }, { id: '/dev', enforceRole: true }] });
-      t.equal(res.status, 422);
-      t.match(res.text, /enforceRole/);
+      const body = { id: '/', groups: [{ id: 'unrelated', apps: [{ id: 'goodnight', cmd: 'sleep 1', instances: 0 }] }, { id: '/dev', enforceRole: true }] };
+      for (const method of ['POST', 'PUT']) {
+        const res = await p.call(method, method === 'POST' ? '/v2/groups' : '/v2/groups/', body);
+        t.equal(res.status, 422, method);
+        t.match(res.text, /enforceRole cannot be modified/, method);
+      }
+      const valid = await p.call('POST', '/v2/groups', { id: '/dev' });
+      t.equal(valid.status, 409, 'a valid body for an existing group is still the 409');
     },
   },
   {
