@@ -21,6 +21,7 @@ export const MARATHON = {
   appValidation: 'src/main/scala/mesosphere/marathon/api/v2/validation/AppValidation.scala',
   appWriter: 'src/main/scala/mesosphere/marathon/raml/AppConversion.scala',
   appRaml: 'docs/docs/rest-api/public/api/v2/types/app.raml',
+  pods: 'src/main/scala/mesosphere/marathon/api/v2/PodsResource.scala',
   tasks: 'src/main/scala/mesosphere/marathon/api/v2/TasksResource.scala',
   taskWriter: 'src/main/scala/mesosphere/marathon/raml/TaskConversion.scala',
   groups: 'src/main/scala/mesosphere/marathon/api/v2/GroupsResource.scala',

@@ -954,6 +954,21 @@ const ROWS: Row[] = [
     },
   },
   {
+    source: `${IT}MesosAppIntegrationTest.scala:479`, test: 'delete pod instances (the restarted instance should have incremented the incarnation)',
+    expect: 'a pod container\'s containerId is a task id with an incarnation: <instance>.task1.1 on the first launch, <instance>.task1.2 after DELETE ::instances/{id} relaunches it',
+    run: async (t, p) => {
+      await p.call('POST', '/v2/pods', pod('/pinc'));
+      settle(p);
+      const [before] = (await p.call('GET', '/v2/pods/pinc::status')).json.instances;
+      t.equal(before.containers[0].containerId, `${before.id}.task1.1`);
+      t.equal((await p.call('DELETE', `/v2/pods/pinc::instances/${before.id}`)).status, 200);
+      settle(p);
+      const [after] = (await p.call('GET', '/v2/pods/pinc::status')).json.instances;
+      t.equal(after.id, before.id);
+      t.equal(after.containers[0].containerId, `${before.id}.task1.2`);
+    },
+  },
+  {
     source: `${IT}MesosAppIntegrationTest.scala:505`, test: 'wipe simple pod instance',
     expect: 'DELETE ::instances/{id}?wipe=true → 200; once the kill is confirmed the id is unknown to ::status and a new instance runs',
     run: async (t, p) => {
@@ -965,6 +980,22 @@ const ROWS: Row[] = [
       const after = (await p.call('GET', '/v2/pods/pw::status')).json.instances;
       t.equal(after.length, 1);
       t.not(after[0].id, id);
+    },
+  },
+  {
+    source: `${IT}MesosAppIntegrationTest.scala:522`, test: 'wipe simple pod instance (pod instance is erased from marathon\'s knowledge)',
+    expect: 'DELETE ::instances/{id}?wipe=true → 200, and at once (no TASK_KILLED answered yet) ::status no longer lists the instance; its task is killed; a new instance runs',
+    run: async (t, p) => {
+      await p.call('POST', '/v2/pods', pod('/pw'));
+      settle(p);
+      const [inst] = (await p.call('GET', '/v2/pods/pw::status')).json.instances;
+      t.equal((await p.call('DELETE', `/v2/pods/pw::instances/${inst.id}?wipe=true`)).status, 200);
+      t.notOk((await p.call('GET', '/v2/pods/pw::status')).json.instances.some((i: { id: string }) => i.id === inst.id));
+      t.same(p.server.harness.calls('kill').map((k) => k.taskId), [inst.containers[0].containerId]);
+      settle(p);
+      const after = (await p.call('GET', '/v2/pods/pw::status')).json.instances;
+      t.equal(after.length, 1);
+      t.not(after[0].id, inst.id);
     },
   },
   {
@@ -1270,12 +1301,17 @@ const ROWS: Row[] = [
   },
   {
     source: `${RT}GroupsResourceTest.scala:525`, test: 'Fail a batch update when apps are modified and enforceRole is changed for an unrelated group',
-    expect: 'PUT /v2/groups/ adding an app in one group and flipping enforceRole of another → 422 saying enforceRole cannot change',
+    expect: 'POST /v2/groups (as the test: createWithPath, id "/", which exists) and PUT /v2/groups/ adding an app in one group and flipping enforceRole of another → 422 saying enforceRole cannot change: the body is validated before the group\'s existence is checked (GroupsResource.scala:158-175)',
     run: async (t, p) => {
       await p.call('POST', '/v2/groups', { id: '/dev', enforceRole: false });
-      const res = await p.call('PUT', '/v2/groups/', { id: '/', groups: [{ id: 'unrelated', apps: [{ id: 'goodnight', cmd: 'sleep 1', instances: 0 }] }, { id: '/dev', enforceRole: true }] });
-      t.equal(res.status, 422);
-      t.match(res.text, /enforceRole/);
+      const body = { id: '/', groups: [{ id: 'unrelated', apps: [{ id: 'goodnight', cmd: 'sleep 1', instances: 0 }] }, { id: '/dev', enforceRole: true }] };
+      for (const method of ['POST', 'PUT']) {
+        const res = await p.call(method, method === 'POST' ? '/v2/groups' : '/v2/groups/', body);
+        t.equal(res.status, 422, method);
+        t.match(res.text, /enforceRole cannot be modified/, method);
+      }
+      const valid = await p.call('POST', '/v2/groups', { id: '/dev' });
+      t.equal(valid.status, 409, 'a valid body for an existing group is still the 409');
     },
   },
   {
@@ -1424,6 +1460,23 @@ const ROWS: Row[] = [
       t.equal(res.status, 200);
       t.same(Object.keys(res.json), ['tasks']);
       t.same(p.server.harness.calls('kill').slice(killsBefore).map((k) => k.taskId).sort(), [...ids].sort());
+    },
+  },
+  {
+    source: `${RT}TasksResourceTest.scala:109`, test: 'try to kill pod instances',
+    expect: 'POST /v2/tasks/delete {ids: [a pod container\'s task id]} → 200 {tasks: []}; nothing is killed (only app tasks are killed there: TasksResource.scala:127-133); with scale=true nothing is killed either',
+    run: async (t, p) => {
+      await p.call('POST', '/v2/pods', pod('/pod'));
+      settle(p);
+      const [inst] = (await p.call('GET', '/v2/pods/pod::status')).json.instances;
+      const killsBefore = p.server.harness.calls('kill').length;
+      const res = await p.call('POST', '/v2/tasks/delete', { ids: [inst.containers[0].containerId] });
+      t.equal(res.status, 200);
+      t.same(res.json, { tasks: [] });
+      const scaled = await p.call('POST', '/v2/tasks/delete?scale=true', { ids: [inst.containers[0].containerId] });
+      t.equal(scaled.status, 200);
+      t.equal(p.server.harness.calls('kill').length, killsBefore, 'no kill');
+      t.equal((await p.call('GET', '/v2/pods/pod')).json.scaling.instances, 1, 'the pod is not scaled');
     },
   },
   {

@@ -1,6 +1,8 @@
 import type { CommandContext } from './command-context';
 import { converge } from '../instances/converge';
-import { isActiveCondition } from '../model/condition';
+import { isActiveCondition, isTerminalCondition } from '../model/condition';
+import { expungeInstance } from '../instances/instance-lifecycle';
+import { setCondition } from '../instances/instance-tracker';
 import { killInstance } from '../kill/kill-instance';
 import type { Command, CommandResult } from '../model/inputs';
 import type { Instance } from '../model/instance';
@@ -31,9 +33,31 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
   if (cmd.scale) return killAndLower(ctx, [found], cmd.force === true);
   const { rs, victims } = found;
   const goal = cmd.wipe ? 'Decommissioned' : 'Running';
-  for (const inst of victims) killInstance(ctx, rs, inst, 'user', goal);
+  for (const inst of victims) {
+    killInstance(ctx, rs, inst, 'user', goal);
+    if (cmd.wipe) forceExpunge(ctx, rs, inst);
+  }
   converge(ctx, rs);
   return { ok: true };
+}
+
+/**
+ * `wipe`: the instance is forgotten now, its kill sent, not when the kill is answered — as
+ * Marathon's TaskKiller (api/TaskKiller.scala:44-52) sets the goal Decommissioned, force-expunges
+ * the instance (InstanceUpdater.forceExpunge: condition Killed, then deleted) and answers once it
+ * is deleted, which does not wait for the agent. So the 200 of a wipe arrives with the instance
+ * already gone from every listing (MesosAppIntegrationTest.scala:522-526), its replacement is
+ * queued at once, and a kill the agent never answers holds nothing up. Its tasks are remembered
+ * as expunged: one that reports again is killed as unknown (also when the implicit
+ * reconciliation finds it), and its end is reported with `unknown_instance_terminated_event`.
+ * An instance with a reservation (resident) is not forced out: it stays, goal Decommissioned,
+ * until its kill is answered and its reservation released (launcher/resident-offers.ts), as
+ * before; one already forgotten by the kill (Scheduled, or unreachable) is left as it is.
+ */
+function forceExpunge(ctx: CommandContext, rs: RunSpecState, inst: Instance): void {
+  if (rs.instances.get(inst.instanceId) !== inst || inst.reservation !== undefined) return;
+  if (!isTerminalCondition(inst.condition)) setCondition(ctx, rs, inst, 'Killed');
+  expungeInstance(ctx, rs, inst);
 }
 
 /**

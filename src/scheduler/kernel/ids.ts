@@ -6,7 +6,9 @@ import type { Random } from '../ports/random';
  *
  * - instance: `<safeRunSpecId>.instance-<uuid>` (e.g. `prod_web.instance-3f1c…`)
  * - app task: `<instanceId>._app.<incarnation>`
- * - pod task: `<instanceId>.<containerName>` (`.<incarnation>` appended on relaunches)
+ * - pod task: `<instanceId>.<containerName>.<incarnation>` (pacer before 2026-12 wrote
+ *   `<instanceId>.<containerName>` for the first launch; such stored ids are still recognised,
+ *   see {@link instanceIdOfTask})
  * - pod executor: `instance-<instanceId>` (`.<incarnation>` appended on relaunches)
  */
 export function uuidFrom(random: Random): string {
@@ -99,9 +101,18 @@ export function appTaskId(instanceId: string, incarnation: number): string {
 
 const APP_SUFFIXES: readonly string[] = Array.from({ length: 64 }, (_, i) => `._app.${i}`);
 
-/** Task id of a pod container's task within an instance; relaunches (incarnation > 1) append the incarnation. */
+/**
+ * Task id of a pod container's task for one launch incarnation (1, 2, …):
+ * `<instanceId>.<containerName>.<incarnation>`, the first launch included, as Marathon 1.11 makes
+ * it (core/task/Task.scala: `Task.Id(instanceId, container)` is a `TaskIdWithIncarnation` with
+ * incarnation 1; MesosAppIntegrationTest.scala:479 parses both launches' ids as such). Older
+ * pacer versions wrote the first launch without `.1`; nothing rebuilds a stored task's id from
+ * this function (tasks keep the id they were launched with, and ids are looked up through
+ * {@link instanceIdOfTask}), so those ids stay valid after an upgrade, as Marathon still parses
+ * its own older `EphemeralTaskId` form.
+ */
 export function podTaskId(instanceId: string, containerName: string, incarnation: number): string {
-  return incarnation <= 1 ? `${instanceId}.${containerName}` : `${instanceId}.${containerName}.${incarnation}`;
+  return `${instanceId}.${containerName}.${incarnation}`;
 }
 
 /**

@@ -125,12 +125,15 @@ t.test('DELETE /v2/apps/{id}/tasks?host=*&scale=true kills all and scales to zer
   t.strictSame(fx.harness.calls('kill').map((c) => c.taskId).sort(), launched.map((l) => l.taskId).sort());
 });
 
-t.test('wipe=true forgets the instance: its replacement is a new instance (fact 56)', async (t) => {
+t.test('wipe=true forgets the instance before the 200 (api/TaskKiller.scala:44-52 force-expunges it): its replacement is a new instance (fact 56)', async (t) => {
   const fx = apiFor(t);
   const [first] = await twoInstances(t, fx);
   const instanceId = first.taskId.replace(/\._app\.\d+$/, '');
   const res = await call(fx, 'DELETE', `/v2/apps/foo/tasks/${first.taskId}?wipe=true`);
   t.equal(res.status, 200, res.text);
+  const listed = ((await call(fx, 'GET', '/v2/apps/foo/tasks')).json.tasks as { id: string }[]).map((x) => x.id);
+  t.notOk(listed.includes(first.taskId), 'not listed once the 200 has arrived, before any TASK_KILLED');
+  t.notOk(fx.harness.instances('/foo').some((i) => i.instanceId === instanceId));
   fx.harness.status(first.taskId, 'TASK_KILLED');
   const instanceIds = fx.harness.instances('/foo').map((i) => i.instanceId);
   t.notOk(instanceIds.includes(instanceId), 'the wiped instance is gone');

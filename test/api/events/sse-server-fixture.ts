@@ -4,6 +4,7 @@ import type { ApiDeps } from '../../../src/api/api-deps';
 import type { ApiAuthentication } from '../../../src/api/auth/api-authentication';
 import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
 import { buildServer } from '../../../src/api/server';
+import type { StoredState } from '../../../src/scheduler/ports/store';
 import { Harness } from '../../harness/core-harness';
 import { TEST_API_CONFIG } from '../api-fixture';
 
@@ -21,12 +22,12 @@ export interface SseServer {
  * The whole API listening on 127.0.0.1 (port 0) with a real {@link EventStreamHub} over a real core
  * in manual time: the hub is both the stream and the API's event publisher, as in production.
  * The caller closes `app` (which closes the hub) in `t.teardown`. `auth`: behind authentication
- * (and `--authorization_file`).
+ * (and `--authorization_file`). `stored`: the core starts on this stored state (as after a restart).
  */
-export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication } = {}): Promise<SseServer> {
-  const harness = new Harness();
+export async function startSseServer(opts: { bufferSize?: number; keepAliveMs?: number; maxSubscribers?: number; auth?: ApiAuthentication; stored?: StoredState } = {}): Promise<SseServer> {
+  const { auth, stored, ...hubOptions } = opts;
+  const harness = new Harness(stored === undefined ? {} : { stored });
   const clock = { nowMs: () => harness.nowMs };
-  const { auth, ...hubOptions } = opts;
   const hub = new EventStreamHub({ subscribe: (listener) => harness.scheduler.subscribe(listener), clock, ...hubOptions });
   const deps: ApiDeps = {
     scheduler: harness.scheduler,

@@ -106,17 +106,24 @@ t.test('scale while the app is being deployed → 409 unless force', async (t) =
   t.equal(fx.harness.scheduler.runSpec('/web')?.instances, 2);
 });
 
-t.test('wipe=true expunges the instance; a new instance replaces it', async (t) => {
+t.test('wipe=true expunges the instance before the 200, as Marathon force-expunges it (api/TaskKiller.scala:44-52); a new instance replaces it', async (t) => {
   const { fx, taskIds } = deployed(1);
   t.teardown(() => fx.app.close());
   const before = fx.harness.instances('/web')[0].instanceId;
   const res = await kill(fx, { ids: [taskIds[0]] }, '?wipe=true');
   t.equal(res.statusCode, 200);
   t.equal(body<{ tasks: TaskWire[] }>(res).tasks.length, 1);
-  fx.harness.status(taskIds[0], 'TASK_KILLED');
-  const ids = fx.harness.instances('/web').map((i) => i.instanceId);
-  t.notOk(ids.includes(before), 'the killed instance is gone');
+  t.same(fx.harness.calls('kill').map((c) => c.taskId), [taskIds[0]], 'the task is killed');
+  let ids = fx.harness.instances('/web').map((i) => i.instanceId);
+  t.notOk(ids.includes(before), 'the wiped instance is gone when the 200 arrives, before any TASK_KILLED');
   t.equal(ids.length, 1, 'a replacement was scheduled');
+  const listed = await fx.app.inject({ method: 'GET', url: '/v2/tasks' });
+  t.notOk(body<{ tasks: TaskWire[] }>(listed).tasks.some((x) => x.id === taskIds[0]), 'GET /v2/tasks no longer lists its task');
+  fx.harness.status(taskIds[0], 'TASK_KILLED');
+  ids = fx.harness.instances('/web').map((i) => i.instanceId);
+  t.notOk(ids.includes(before));
+  t.equal(ids.length, 1, 'the late TASK_KILLED changes nothing');
+  t.match(fx.harness.events('unknown_instance_terminated_event'), [{ instanceId: before, runSpecId: '/web', condition: 'Killed' }], 'it is reported as an unknown instance\'s task');
 });
 
 t.test('errors', async (t) => {

@@ -24,16 +24,20 @@ export interface GroupWrite {
  * `POST /v2/groups[/{id}]` (fact 65): creates the group the body's `id` names (relative to the
  * URL's group) with its apps and subgroups → 201 + `Location` + `Marathon-Deployment-Id` +
  * `{version, deploymentId}`. An existing group → 409 `Group /g is already created. Use PUT to
- * change this group.`; an app at that path → 409 `An app with the path /g already exists.`
+ * change this group.`; an app at that path → 409 `An app with the path /g already exists.` —
+ * both only for a valid body: the body's 422s come first.
  */
 export function postGroup(deps: ApiDeps, req: GroupWrite, reply: FastifyReply): FastifyReply {
   const body = readGroupUpdate(req.body);
   const groupId = targetGroupId(req.rest, body);
+  const force = queryBool(req.query, 'force', false);
+  // The body is validated before the group's existence is checked, as Marathon's createWithPath
+  // does (GroupsResource.scala:158-175): an invalid body for an existing group is its 422, not
+  // the 409 (GroupsResourceTest.scala:525).
+  const change = groupChangeOf(body, { deps, groupId, force });
   const root = deps.scheduler.root();
   if (findGroup(root, groupId) !== undefined) throw conflict(`Group ${groupId} is already created. Use PUT to change this group.`);
   if (findRunSpec(root, groupId)?.kind === 'app') throw conflict(`An app with the path ${groupId} already exists.`);
-  const force = queryBool(req.query, 'force', false);
-  const change = groupChangeOf(body, { deps, groupId, force });
   const result = submitDeployment(deps, { type: 'changeRoot', change, force });
   reply.header('Location', resourceLocation(req.origin, groupId));
   return sendDeploymentResult(reply, result, 201);

@@ -6,12 +6,13 @@ import { type Query, queryBool } from '../../query';
 import { podDefinitionJson } from '../../../marathon/render/pod-definition-json';
 import type { PodSpec } from '../../../scheduler/model/pod';
 import { DEPLOYMENT_ID_HEADER } from '../deployments/deployment-result';
+import { resourceLocation } from '../../resource-location';
 import { publishPodEvent } from './pod-events';
 import { existingPod, podSpecFromRequest } from './pod-spec-from-request';
 
 /**
- * `POST /v2/pods` (fact 78): 201 with `Location`, `Marathon-Deployment-Id` and the pod with its
- * defaults as body. An existing pod id → 409 (fact 80). `pod_created_event` on success.
+ * `POST /v2/pods` (fact 78): 201 with `Location` (`http://<host>/<pod id>`, as for an app:
+ * {@link resourceLocation}), `Marathon-Deployment-Id` and the pod with its defaults as body. An existing pod id → 409 (fact 80). `pod_created_event` on success.
  */
 export function createPod(deps: ApiDeps, request: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const force = queryBool(request.query as Query, 'force', false);
@@ -19,7 +20,8 @@ export function createPod(deps: ApiDeps, request: FastifyRequest, reply: Fastify
   if (existingPod(deps, spec.id) !== undefined) throw conflict(`A pod with id [${spec.id}] already exists.`);
   const ok = expectOk(deps.submit({ type: 'putRunSpec', spec, force }), deps.config.maxRunningDeployments);
   publishPodEvent(deps, 'pod_created_event', request);
-  withDeployment(reply, ok).code(201).header('Location', `/v2/pods${spec.id}`);
+  // Marathon: `Response.created(new URI(podDef.id))`, resolved as an app's is (PodsResource.create).
+  withDeployment(reply, ok).code(201).header('Location', resourceLocation(request, spec.id));
   return podDefinitionJson(stored(deps, spec));
 }
 

@@ -15,9 +15,13 @@ export type KillOutcome =
   | { readonly kind: 'deployment'; readonly result: DeploymentResultJson };
 
 /**
- * Kills the instances the task ids name (fact 58). A malformed id fails the whole request with
- * 400 before anything is killed; well-formed ids that match no instance are skipped. An id names
- * its instance whatever incarnation it carries (Marathon resolves task ids to instance ids).
+ * Kills the app instances the task ids name (fact 58). A malformed id fails the whole request with
+ * 400 before anything is killed; well-formed ids that match no instance are skipped, and so are
+ * ids of pod containers' tasks: Marathon kills only app tasks here (api/v2/TasksResource.scala
+ * killTasks keeps the run specs that are apps, `groupManager.app`; TasksResourceTest.scala:109
+ * "try to kill pod instances": 200, nothing killed), and a pod's instances are killed through
+ * `DELETE /v2/pods/{id}::instances`. An id names its instance whatever incarnation it carries
+ * (Marathon resolves task ids to instance ids).
  * Without `scale` the answer is the killed tasks as they were before the kill; with `scale` one
  * kill-and-scale per affected run spec, the answer being the deployment.
  */
@@ -33,7 +37,7 @@ function instancesByRunSpec(deps: ApiDeps, ids: readonly string[]): Map<string, 
   const out = new Map<string, Instance[]>();
   for (const id of ids) {
     const instance = deps.scheduler.instance(instanceIdOfTask(id));
-    if (instance === undefined) continue;
+    if (instance === undefined || instance.kind !== 'app') continue;
     const list = out.get(instance.runSpecId) ?? [];
     if (!list.includes(instance)) list.push(instance);
     out.set(instance.runSpecId, list);

@@ -24,7 +24,8 @@ export function taskIdsFromBody(body: unknown): string[] {
 
 /**
  * Whether a string has the shape of a Marathon task id: a run spec part and an id part separated
- * by `.` or `_` (`prod_web.instance-<uuid>._app.1`, `web.<uuid>`, pod `…instance-<uuid>.<container>`).
+ * by `.` or `_` (`prod_web.instance-<uuid>._app.1`, `web.<uuid>`, pod `…instance-<uuid>.<container>.1`,
+ * or `….<container>` as older pacer versions and Marathon's `EphemeralTaskId` wrote it).
  * Anything else is the "Invalid task id" 400 of fact 58; a well-formed id that matches no
  * instance is skipped silently.
  */

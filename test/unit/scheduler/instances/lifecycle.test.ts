@@ -201,12 +201,18 @@ t.test('kill command: relaunch, wipe, or kill-and-scale', async (t) => {
     t.same(h.conditions('/app'), ['Scheduled']);
     t.equal(h.instances('/app')[0].instanceId, l.instanceId);
   });
-  t.test('wipe forgets it and a new instance replaces it', async (t) => {
+  t.test('wipe forgets it at once (Marathon force-expunges it, api/TaskKiller.scala:44-52) and a new instance replaces it', async (t) => {
     const h = new Harness();
     const [l] = h.deploy(makeApp());
     h.kill('/app', [l.instanceId], { wipe: true });
-    t.equal(h.instances('/app').length, 2, 'the replacement is scheduled at once');
-    h.status(l.taskId, 'TASK_KILLED');
+    t.same(h.calls('kill').map((k) => k.taskId), [l.taskId], 'its task is killed');
+    const now = h.instances('/app');
+    t.equal(now.length, 1, 'forgotten before the kill is answered');
+    t.not(now[0].instanceId, l.instanceId, 'the replacement is scheduled at once');
+    t.same(h.events('instance_changed_event').filter((e) => e.instanceId === l.instanceId).map((e) => e.condition).slice(-2),
+      ['Running', 'Killed'], 'its goal change, then Killed as it is forgotten (InstanceUpdater.forceExpunge)');
+    h.status(l.taskId, 'TASK_RUNNING');
+    t.same(h.calls('kill').map((k) => k.taskId), [l.taskId, l.taskId], 'a wiped task that reports running (a lost kill) is killed again as unknown');
     const ids = h.instances('/app').map((i) => i.instanceId);
     t.equal(ids.length, 1);
     t.not(ids[0], l.instanceId);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import seedrandom from 'seedrandom';
-import { appTaskId, instanceIdOfTask, newInstanceId, safeRunSpecId, uuidFrom } from '../../../../src/scheduler/kernel/ids';
+import { appTaskId, instanceIdOfTask, newInstanceId, podTaskId, safeRunSpecId, uuidFrom } from '../../../../src/scheduler/kernel/ids';
 import type { Random } from '../../../../src/scheduler/ports/random';
 
 /** The ids' formula written out plainly: what `uuidFrom` and `newInstanceId` must produce. */
@@ -42,4 +42,18 @@ t.test('newInstanceId: <safe run spec id>.instance-<uuid>, for run specs created
   }
   t.equal(safeRunSpecId('/prod/web'), 'prod_web');
   t.equal(safeRunSpecId('//deep/x/y.z'), 'deep_x_y.z');
+});
+
+t.test('pod task ids: <instance>.<container>.<incarnation> from the first launch (Marathon core/task/Task.scala TaskIdWithIncarnation); every form parses back to its instance', async (t) => {
+  const inst = 'prod_db.instance-c5fea1d0-5a7e-4968-89d1-0f77e1fe702a';
+  t.equal(podTaskId(inst, 'db', 1), `${inst}.db.1`);
+  t.equal(podTaskId(inst, 'db', 2), `${inst}.db.2`);
+  const parsed: [string, string][] = [
+    [`${inst}.db.1`, inst],
+    [`${inst}.db.12`, inst],
+    [`${inst}.db`, inst], // as pacer stored a first launch before (and Marathon's EphemeralTaskId)
+    [`${inst}._app.1`, inst],
+    [`${inst}.with-dash.3`, inst],
+  ];
+  for (const [taskId, want] of parsed) t.equal(instanceIdOfTask(taskId), want, taskId);
 });

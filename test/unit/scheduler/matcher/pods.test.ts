@@ -49,8 +49,8 @@ t.test('a pod instance is one LAUNCH_GROUP on one agent with its executor', asyn
   t.equal(op.executorId, `instance-${inst.instanceId}`);
   t.same(op.executorResources, { cpusMilli: 100, memMilli: 32_000, diskMilli: 10_000, gpus: 0 });
   t.same(op.tasks.map((x) => [x.taskId, x.containerName, x.agentId, x.hostPorts]), [
-    [`${inst.instanceId}.web`, 'web', 'agent-h1', [31000, 9000]],
-    [`${inst.instanceId}.side`, 'side', 'agent-h1', [31001]],
+    [`${inst.instanceId}.web.1`, 'web', 'agent-h1', [31000, 9000]],
+    [`${inst.instanceId}.side.1`, 'side', 'agent-h1', [31001]],
   ], 'per-container tasks; endpoint ports in order; containerPort-only endpoints take no host port');
   t.same(op.tasks.map((x) => x.resources), [
     { cpusMilli: 500, memMilli: 64_000, diskMilli: 0, gpus: 0 },
