@@ -7,7 +7,7 @@ import type { LaunchOperation, OfferOperation } from '../../scheduler/model/laun
 import { isReservationOperation } from '../../scheduler/model/reservation';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { encodeCall } from './codec/mesos-codec';
-import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer } from './codec/mesos-model';
+import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer, TaskStatus as MesosTaskStatus } from './codec/mesos-model';
 import { MEDIA_TYPES } from './codec/media-type';
 import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
 import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
@@ -446,9 +446,7 @@ export class MesosCluster implements ClusterDriver {
         this.post({ type: 'rescind', offerId: event.rescind.offerId.value });
         return;
       case 'UPDATE':
-        if (event.update === undefined) return;
-        countUpdate(this.metrics, event.update.status.state);
-        this.post({ type: 'status', status: statusFromMesos(event.update.status) });
+        if (event.update !== undefined) this.onUpdate(event.update.status);
         return;
       case 'FAILURE':
         // Only agent_id: the agent was removed or is unreachable; with executor_id: an executor
@@ -463,6 +461,14 @@ export class MesosCluster implements ClusterDriver {
       default:
         this.log.info(`ignoring a ${event.type} event`);
     }
+  }
+
+  /** A status update for the core; one in a state pacer does not know (read as TASK_ERROR, status-from-mesos.ts) is logged too. */
+  private onUpdate(mesosStatus: MesosTaskStatus): void {
+    const status = statusFromMesos(mesosStatus);
+    countUpdate(this.metrics, status.state);
+    if (status.state !== mesosStatus.state) this.log.warn(`task ${status.taskId}: ${status.message ?? ''}`);
+    this.post({ type: 'status', status });
   }
 
   /**
