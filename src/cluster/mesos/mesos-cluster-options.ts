@@ -37,7 +37,9 @@ export interface MesosClusterOptions {
   readonly taskKilling?: boolean;
   /** GPU_RESOURCES capability (the `gpu_resources` feature). */
   readonly gpus?: boolean;
+  /** FrameworkInfo.hostname (Marathon's `--hostname`; runtime/start-mesos.ts gives this machine's name by default). */
   readonly hostname?: string;
+  /** FrameworkInfo.webui_url (Marathon's `--webui_url`, else derived from the hostname and the API's port). */
   readonly webuiUrl?: string;
   /** FrameworkInfo.principal (Marathon's `--mesos_authentication_principal`); defaults to `credentials.principal`. */
   readonly principal?: string;
