@@ -70,8 +70,11 @@ const STDERR_LOGGER: MesosLogger = {
  * `start` refuses to register a NEW framework id while instances exist (Marathon 1.7's rule: their
  * tasks would be orphaned and relaunched).
  *
- * Calls go one at a time in order on a keep-alive connection separate from the stream, with the
- * `Mesos-Stream-Id` (§1.5). While disconnected, KILL and ACKNOWLEDGE are held (bounded) and sent
+ * Calls go on keep-alive connections separate from the stream, with the `Mesos-Stream-Id` (§1.5),
+ * up to `maxConcurrentCalls` at once, each with the call timeout: one the master never answers
+ * holds up only the calls that must stay in order behind it — those about the same task or offer,
+ * and the role calls (REVIVE, SUPPRESS, UPDATE_FRAMEWORK) — which are sent each once the one
+ * before was answered (transport/call-outbox.ts, call-order-keys.ts). While disconnected, KILL and ACKNOWLEDGE are held (bounded) and sent
  * after resubscribing; ACCEPT is dropped and its tasks reported TASK_DROPPED
  * (REASON_INVALID_OFFERS, as Mesos reports an ACCEPT of a dead offer, §3.4, §7.3); DECLINE and
  * RECONCILE are dropped (offers die with the subscription; the core reconciles on `subscribed`).
@@ -110,7 +113,8 @@ export class MesosCluster implements ClusterDriver {
   private readonly roleBook: RoleBook;
   private readonly outbox: CallOutbox;
   private readonly backoff: ExponentialBackoff;
-  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
+  /** Keep-alive connections for calls, as many as calls may be in flight (the outbox's bound), so none queues in the agent. */
+  private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   private readonly log: MesosLogger;
   private readonly format;
   /** ERROR events of unknown meaning since the last healthy subscription. */
@@ -126,7 +130,9 @@ export class MesosCluster implements ClusterDriver {
   constructor(private readonly options: MesosClusterOptions, private readonly post: (input: ClusterInput) => void) {
     this.format = options.format ?? DEFAULTS.format;
     this.roleBook = new RoleBook(options.defaultRole ?? DEFAULTS.defaultRole);
-    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls);
+    const maxInFlight = options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls;
+    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls, maxInFlight);
+    this.agents = { http: new http.Agent({ keepAlive: true, maxSockets: maxInFlight }), https: new https.Agent({ keepAlive: true, maxSockets: maxInFlight }) };
     this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
     this.log = options.logger ?? STDERR_LOGGER;
     this.unanswered = new UnansweredCallRetry(options.callRetryInitialMs ?? DEFAULTS.callRetryInitialMs, options.maxCallRetries ?? DEFAULTS.maxCallRetries, (again) => {
