@@ -12,6 +12,7 @@ import { MEDIA_TYPES } from './codec/media-type';
 import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
 import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
+import { AgentTasks } from './agent-tasks';
 import { RoleBook } from './role-book';
 import { UnansweredCallRetry } from './unanswered-call-retry';
 import { frameworkInfo } from './translate/framework-info';
@@ -110,6 +111,8 @@ export class MesosCluster implements ClusterDriver {
   private deferredTimer: NodeJS.Immediate | undefined;
   private deferred: ClusterInput[] = [];
   private readonly offers = new Map<string, MesosOffer>();
+  /** Tasks per agent, to reconcile them when a FAILURE reports their agent lost. */
+  private readonly agentTasks = new AgentTasks();
   private readonly roleBook: RoleBook;
   private readonly outbox: CallOutbox;
   private readonly backoff: ExponentialBackoff;
@@ -199,6 +202,7 @@ export class MesosCluster implements ClusterDriver {
     this.deferredTimer = undefined;
     this.outbox.clear();
     this.offers.clear();
+    this.agentTasks.clear();
     this.deferred = [];
     this.agents.http.destroy();
     this.agents.https.destroy();
@@ -227,6 +231,7 @@ export class MesosCluster implements ClusterDriver {
     }
     this.offers.delete(offerId);
     countLaunches(this.metrics, launches);
+    for (const task of launchedTasks(launches)) this.agentTasks.add(task.taskId, task.agentId);
     this.send({ call, dropped: () => this.dropLaunches(launches, `offer ${offerId} was not accepted by the master`) });
   }
 
@@ -457,9 +462,7 @@ export class MesosCluster implements ClusterDriver {
       case 'FAILURE':
         // Only agent_id: the agent was removed or is unreachable; with executor_id: an executor
         // ended, which the tasks' own updates report (§3.8).
-        if (event.failure?.agentId !== undefined && event.failure.executorId === undefined) {
-          this.post({ type: 'agentLost', agentId: event.failure.agentId.value });
-        }
+        if (event.failure?.agentId !== undefined && event.failure.executorId === undefined) this.onAgentLost(event.failure.agentId.value);
         return;
       case 'HEARTBEAT':
         this.metrics.lastHeartbeatAtMs = Date.now();
@@ -469,10 +472,28 @@ export class MesosCluster implements ClusterDriver {
     }
   }
 
+  /**
+   * A FAILURE naming only an agent: it was marked unreachable or removed. Its tasks' updates may
+   * not come — after a master failover the new master never knew them and sends only this event
+   * (§7.2, §7.4) — so the tasks pacer knows there are reconciled at once, with the agent id (the
+   * master answers TASK_UNREACHABLE, TASK_GONE…), instead of at the next periodic reconciliation.
+   * Marathon 1.11 only logs it (MarathonScheduler.slaveLost); this does better with no change to
+   * the core, which also learns the agent is lost (its kept offers of the agent are void).
+   */
+  private onAgentLost(agentId: string): void {
+    const tasks = this.agentTasks.take(agentId);
+    if (tasks.length > 0) {
+      this.log.info(`agent ${agentId} lost (FAILURE): reconciling its ${tasks.length} task(s)`);
+      this.reconcile(tasks.map((taskId) => ({ taskId, agentId })));
+    }
+    this.post({ type: 'agentLost', agentId });
+  }
+
   /** A status update for the core; one in a state pacer does not know (read as TASK_ERROR, status-from-mesos.ts) is logged too. */
   private onUpdate(mesosStatus: MesosTaskStatus): void {
     const status = statusFromMesos(mesosStatus);
     countUpdate(this.metrics, status.state);
+    this.agentTasks.updated(status.taskId, status.agentId, status.state);
     if (status.state !== mesosStatus.state) this.log.warn(`task ${status.taskId}: ${status.message ?? ''}`);
     this.post({ type: 'status', status });
   }
@@ -679,11 +700,9 @@ export class MesosCluster implements ClusterDriver {
    * them elsewhere. Posted on a later turn, never from inside a driver call.
    */
   private dropLaunches(operations: readonly LaunchOperation[], message: string, state: 'TASK_DROPPED' | 'TASK_ERROR' = 'TASK_DROPPED', reason = 'REASON_INVALID_OFFERS'): void {
-    for (const op of operations) {
-      const tasks = op.kind === 'launch' ? [op.task] : op.tasks;
-      for (const task of tasks) {
-        this.postLater({ type: 'status', status: { taskId: task.taskId, agentId: task.agentId, state, reason, message } });
-      }
+    for (const task of launchedTasks(operations)) {
+      this.agentTasks.updated(task.taskId, task.agentId, state);
+      this.postLater({ type: 'status', status: { taskId: task.taskId, agentId: task.agentId, state, reason, message } });
     }
   }
 
@@ -697,4 +716,9 @@ export class MesosCluster implements ClusterDriver {
       for (const i of inputs) this.post(i);
     });
   }
+}
+
+/** The tasks of launch operations, with the agent each is launched on. */
+function launchedTasks(operations: readonly LaunchOperation[]): { readonly taskId: string; readonly agentId: string }[] {
+  return operations.flatMap((op) => (op.kind === 'launch' ? [op.task] : op.tasks));
 }
