@@ -232,7 +232,7 @@ export class MesosCluster implements ClusterDriver {
     this.offers.delete(offerId);
     countLaunches(this.metrics, launches);
     for (const task of launchedTasks(launches)) this.agentTasks.add(task.taskId, task.agentId);
-    this.send({ call, dropped: () => this.dropLaunches(launches, `offer ${offerId} was not accepted by the master`) });
+    this.send({ call, dropped: () => this.dropLaunches(launches, `the ACCEPT of offer ${offerId} did not take effect (the offer died before it was sent, or the master refused it)`) });
   }
 
   /** The framework's principal (`--mesos_authentication_principal` or the credentials'), if any. */
@@ -451,10 +451,7 @@ export class MesosCluster implements ClusterDriver {
         this.onOffers(event.offers?.offers ?? []);
         return;
       case 'RESCIND':
-        if (event.rescind === undefined) return;
-        this.metrics.offersRescinded++;
-        this.offers.delete(event.rescind.offerId.value);
-        this.post({ type: 'rescind', offerId: event.rescind.offerId.value });
+        if (event.rescind !== undefined) this.onRescind(event.rescind.offerId.value);
         return;
       case 'UPDATE':
         if (event.update !== undefined) this.onUpdate(event.update.status);
@@ -470,6 +467,23 @@ export class MesosCluster implements ClusterDriver {
       default:
         this.log.info(`ignoring a ${event.type} event`);
     }
+  }
+
+  /**
+   * A RESCIND (§3.4): the offer is gone. An ACCEPT of it still queued unsent (behind calls it must
+   * follow, or with every place in flight taken) is taken back and its launches reported
+   * TASK_DROPPED (REASON_INVALID_OFFERS, as a master failover drops them) on a later turn, so the
+   * core places them again on another offer; sent, the master would answer it the same way, but
+   * with updates that carry no uuid and are lost if the subscription drops (§7.1). An ACCEPT
+   * already in flight is the master's to answer: its TASK_DROPPED (or TASK_LOST) updates reach the
+   * core as any update. Either way each launch is reported dropped once.
+   */
+  private onRescind(offerId: string): void {
+    this.metrics.offersRescinded++;
+    this.offers.delete(offerId);
+    const withdrawn = this.outbox.withdraw((call) => call.type === 'ACCEPT' && (call.accept?.offerIds ?? []).some((id) => id.value === offerId));
+    if (withdrawn > 0) this.log.info(`offer ${offerId} was rescinded before its ACCEPT was sent: its launches are reported dropped`);
+    this.post({ type: 'rescind', offerId });
   }
 
   /**

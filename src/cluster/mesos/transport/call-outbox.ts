@@ -86,6 +86,19 @@ export class CallOutbox {
     this.trimHeld();
   }
 
+  /**
+   * Takes back the queued calls `matches` picks, not yet sent, calling their `dropped` (a rescinded
+   * offer's ACCEPT: its launches are reported dropped); how many. Calls in flight are not touched.
+   */
+  withdraw(matches: (call: Call) => boolean): number {
+    const withdrawn = this.queue.filter((item) => matches(item.call));
+    if (withdrawn.length === 0) return 0;
+    this.queue = this.queue.filter((item) => !withdrawn.includes(item));
+    for (const item of withdrawn) item.dropped?.();
+    this.pump(); // calls that waited behind them may go now
+    return withdrawn.length;
+  }
+
   /** Stopped: forget everything without callbacks. */
   clear(): void {
     this.sender = undefined;
