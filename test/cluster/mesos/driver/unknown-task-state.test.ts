@@ -3,7 +3,13 @@ import { encodeEvent } from '../../../../src/cluster/mesos/codec/mesos-codec';
 import type { Event, MesosFormat } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { EVENT_TYPE } from '../../../../src/cluster/mesos/proto/mesos-root';
 import { encodeRecord } from '../../../../src/cluster/mesos/recordio/encode-record';
-import { taskStatus } from '../fake-master/sample-events';
+import { makeApp } from '../../../builders/run-spec-builders';
+import { MemoryStore } from '../../../harness/memory-store';
+import { PATIENCE_MS, sleep } from '../../../harness/wait';
+import { FakeMaster } from '../fake-master/fake-master';
+import { sampleOffer, taskStatus } from '../fake-master/sample-events';
+import { waitUntil } from '../fake-master/wait-until';
+import { startCorePacer } from './core-fixture';
 import { makeDriver } from './driver-fixture';
 
 /**
@@ -43,3 +49,27 @@ for (const [format, raw] of [['protobuf', '99'], ['json', 'TASK_FROM_THE_FUTURE'
     t.same(ack.call.acknowledge?.uuid, status.uuid, 'acknowledged with the uuid bytes it came with');
   });
 }
+
+t.test('with the core: the update is acknowledged and the instance replaced, as after a TASK_ERROR', async (t) => {
+  const master = await FakeMaster.start();
+  t.teardown(() => master.close());
+  const store = new MemoryStore();
+  const pacer = startCorePacer(t, master, store, { driver: { logger: { info: () => undefined, warn: () => undefined } } });
+  const frameworkId = await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id');
+  pacer.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1, cpus: 0.1, mem: 32 }) });
+  master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1')] } });
+  const taskId = (await master.waitForCall('ACCEPT')).call.accept?.operations?.[0]?.launch?.taskInfos?.[0]?.taskId.value ?? '';
+  master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_RUNNING') } });
+  await master.waitForCall('ACKNOWLEDGE');
+  const status = taskStatus(taskId, 'TASK_RUNNING');
+  master.sendRaw(futureStateUpdate({ type: 'UPDATE', update: { status } }, 'protobuf'));
+  const ack = await master.waitForCall('ACKNOWLEDGE', 2);
+  t.same(ack.call.acknowledge?.uuid, status.uuid, 'acknowledged: the agent stops resending it');
+  for (let n = 2; master.callsOf('ACCEPT').length < 2 && n < 200; n++) {
+    master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, `O-${n}`)] } });
+    await sleep(200);
+  }
+  t.equal(master.callsOf('ACCEPT').length, 2, 'replaced on a later offer');
+  t.equal(pacer.core.instances('/web').length, 1, 'one instance');
+  t.equal(master.callsOf('SUBSCRIBE').length, 1, 'never resubscribed');
+});
