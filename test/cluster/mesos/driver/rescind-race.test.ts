@@ -7,7 +7,7 @@ import { PATIENCE_MS, sleep } from '../../../harness/wait';
 import { FakeMaster } from '../fake-master/fake-master';
 import { sampleOffer, taskStatus } from '../fake-master/sample-events';
 import { waitUntil } from '../fake-master/wait-until';
-import { startCorePacer, type CorePacer } from './core-fixture';
+import { startCorePacer, type CorePacer, type CorePacerSetup } from './core-fixture';
 
 /**
  * A RESCIND racing the ACCEPT of the same offer (spec §3.4, §7.3): the instance must end up
@@ -17,11 +17,12 @@ import { startCorePacer, type CorePacer } from './core-fixture';
 const quiet = { info: () => undefined, warn: () => undefined };
 const offerOf = (call: Call): string | undefined => call.accept?.offerIds?.[0]?.value;
 
-async function withApp(t: Test, driver: Parameters<typeof startCorePacer>[3] extends infer S ? S : never): Promise<{ master: FakeMaster; pacer: CorePacer; frameworkId: string }> {
+async function withApp(t: Test, setup: CorePacerSetup, hangWhen: ((call: Call) => boolean)[] = []): Promise<{ master: FakeMaster; pacer: CorePacer; frameworkId: string }> {
   const master = await FakeMaster.start();
   t.teardown(() => master.close());
+  master.hangWhen.push(...hangWhen); // before pacer starts: its first calls follow SUBSCRIBED at once
   const store = new MemoryStore();
-  return { master, pacer: startCorePacer(t, master, store, driver), frameworkId: await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id') };
+  return { master, pacer: startCorePacer(t, master, store, setup), frameworkId: await waitUntil(() => store.frameworkId, PATIENCE_MS, 'the framework id') };
 }
 
 /** Offers fresh offers, one at a time, until the core accepts one (its launch delay may decline the first). */
@@ -40,9 +41,8 @@ t.test('an ACCEPT still queued when its offer is rescinded is not sent; its inst
   // One call in flight at a time and an unanswered RECONCILE: the ACCEPT of O-1 stays queued.
   const { master, pacer, frameworkId } = await withApp(t, {
     driver: { logger: quiet, maxConcurrentCalls: 1, callTimeoutMs: 10 * PATIENCE_MS },
-  });
-  master.hangWhen.push((call) => call.type === 'RECONCILE');
-  await master.waitForCall('RECONCILE');
+  }, [(call) => call.type === 'RECONCILE']);
+  t.equal((await master.waitForCall('RECONCILE')).status, 0, 'the first RECONCILE hangs');
   t.match(pacer.loop.submit({ type: 'putRunSpec', spec: makeApp({ id: '/web', instances: 1, cpus: 0.1, mem: 32 }) }), { ok: true });
   master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1')] } });
   const first = await waitUntil(() => pacer.core.instances('/web')[0]?.tasks[0]?.taskId, PATIENCE_MS, 'the launch on O-1');
