@@ -125,8 +125,13 @@ export interface PacerConfig {
   readonly zkTimeoutMs: number;
   /** `--zk_session_timeout` (ms; Marathon's default 10000): how soon a silent leader loses its session. */
   readonly zkSessionTimeoutMs: number;
-  /** `--hostname`: the host this pacer advertises to the others (default: `--address`). */
+  /**
+   * `--hostname`: the host this pacer advertises to the others (default: `--address`) and, on
+   * Mesos, FrameworkInfo.hostname (default: this machine's name, as Marathon's `--hostname`).
+   */
   readonly hostname?: string;
+  /** `--webui_url`: FrameworkInfo.webui_url, the link the Mesos master's UI shows (default: derived, start-mesos.ts `frameworkAddressOf`). */
+  readonly webuiUrl?: string;
 }
 
 /** One option: its flag, environment variable, and how it is read into the config. */
@@ -150,6 +155,8 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 export const MAX_FRAMEWORK_NAME_LENGTH = 256;
 /** Longest `--mesos_user` (Linux user names are at most 32 characters; a directory service may allow more). */
 export const MAX_MESOS_USER_LENGTH = 256;
+/** Longest `--webui_url` (Mesos sets none; a URL this long is a mistake). */
+export const MAX_WEBUI_URL_LENGTH = 2048;
 /** Longest `--failover_timeout`: ten years, in seconds (Marathon's default is one week). */
 export const MAX_FAILOVER_TIMEOUT_S = 10 * 365 * 24 * 3600;
 
@@ -226,6 +233,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--framework_name', env: 'PACER_FRAMEWORK_NAME', help: `mesos: the framework's name (FrameworkInfo.name; default ${MESOS_DEFAULTS.frameworkName}, at most ${MAX_FRAMEWORK_NAME_LENGTH} characters)`, apply: (c, v) => frameworkName(c, v) },
   { flag: '--mesos_user', env: 'PACER_MESOS_USER', help: `mesos: the Unix user tasks run as (FrameworkInfo.user; default the user running pacer, at most ${MAX_MESOS_USER_LENGTH} characters)`, apply: (c, v) => mesosUser(c, v) },
   { flag: '--failover_timeout', env: 'PACER_FAILOVER_TIMEOUT', help: `mesos: seconds the master keeps the tasks of a disconnected pacer (FrameworkInfo.failover_timeout; default ${MESOS_DEFAULTS.failoverTimeoutSeconds}, one week; 0 to ${MAX_FAILOVER_TIMEOUT_S})`, apply: (c, v) => intIn(v, 0, MAX_FAILOVER_TIMEOUT_S, (n) => { c.failoverTimeoutSeconds = n; }) },
+  { flag: '--webui_url', env: 'PACER_WEBUI_URL', help: 'mesos: the web UI URL the master shows (FrameworkInfo.webui_url; default http(s)://<--hostname>:<port>)', apply: (c, v) => webuiUrl(c, v) },
   { flag: '--mesos_authentication_principal', env: 'PACER_MESOS_AUTHENTICATION_PRINCIPAL', help: 'mesos: principal of the framework (FrameworkInfo.principal, basic auth)', apply: (c, v) => { c.mesosAuthenticationPrincipal = v; return v === '' ? 'expected a principal' : undefined; } },
   { flag: '--mesos_authentication_secret_file', env: 'PACER_MESOS_AUTHENTICATION_SECRET_FILE', help: 'mesos: file holding the principal\'s secret (one trailing newline ignored)', apply: (c, v, cwd) => { c.mesosAuthenticationSecretFile = resolve(cwd, v); return undefined; } },
   { flag: '--record', env: 'PACER_RECORD', help: 'flight recorder: write every input of the core to DIR/recording.jsonl (npm run sim -- replay DIR)', apply: (c, v, cwd) => { c.recordDir = resolve(cwd, v); return undefined; } },
@@ -234,7 +242,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--zk', env: 'PACER_ZK', echo: 'url', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there and keep the state there (<path>/state)', apply: (c, v) => zkUrl(c, v) },
   { flag: '--zk_timeout', env: 'PACER_ZK_TIMEOUT', help: 'ms one ZooKeeper operation, and connecting, may take (default 10000)', apply: (c, v) => intIn(v, 100, 600_000, (n) => { c.zkTimeoutMs = n; }) },
   { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
-  { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
+  { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address); mesos: FrameworkInfo.hostname (default: this machine\'s name)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
   { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--workload', env: 'PACER_WORKLOAD', help: 'sim: scenario file (default scenarios/demo.yaml)', apply: (c, v, cwd) => { c.workload = resolve(cwd, v); return undefined; } },
   { flag: '--speed', env: 'PACER_SPEED', help: 'sim: virtual ms per wall-clock ms (default 10)', apply: (c, v) => positive(v, (n) => { c.speed = n; }) },
@@ -434,6 +442,21 @@ function frameworkName(c: Mutable<PacerConfig>, value: string): string | undefin
     return `expected a name of 1 to ${MAX_FRAMEWORK_NAME_LENGTH} printable characters`;
   }
   c.frameworkName = value;
+  return undefined;
+}
+
+/** `--webui_url`: an absolute http(s) URL, bounded. */
+function webuiUrl(c: Mutable<PacerConfig>, value: string): string | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || value.length > MAX_WEBUI_URL_LENGTH) {
+    return `expected an http:// or https:// URL of at most ${MAX_WEBUI_URL_LENGTH} characters`;
+  }
+  c.webuiUrl = value;
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import type { MesosFrameworkFacts } from '../api/api-deps';
 import { redactCredentials } from '../cluster/url-credentials';
 import { detectorForMaster } from '../cluster/mesos/detector-for-master';
@@ -79,6 +79,22 @@ export function mesosFrameworkOf(config: PacerConfig): MesosFrameworkFacts {
 }
 
 /**
+ * FrameworkInfo.hostname and webui_url, as Marathon 1.11 sets them (MarathonSchedulerDriver.scala):
+ * the hostname is `--hostname`, else this machine's name (Marathon's default,
+ * `InetAddress.getLocalHost.getHostName`); the web UI URL is `--webui_url`, else
+ * `https://<hostname>:<--https_port>` when pacer serves HTTPS (`--ssl_cert`; Marathon: a keystore),
+ * else `http://<hostname>:<--port>`. pacer's own addition: with the port 0 (chosen when the API
+ * listens, after SUBSCRIBE) there is no URL to derive and none is sent.
+ */
+export function frameworkAddressOf(config: PacerConfig): { hostname: string; webuiUrl?: string } {
+  const host = config.hostname ?? hostname();
+  if (config.webuiUrl !== undefined) return { hostname: host, webuiUrl: config.webuiUrl };
+  const [scheme, port] = config.sslCert !== undefined ? ['https', config.httpsPort] : ['http', config.port];
+  if (port === 0) return { hostname: host };
+  return { hostname: host, webuiUrl: `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}` };
+}
+
+/**
  * What only the leader runs with `--zk --cluster mesos` (src/ha): the store (locked), the loop,
  * the core recovered from the store (with the framework id it holds), and the driver subscribed
  * to the leading master. `stop()` closes the loop first — no input reaches the core, the core
@@ -117,6 +133,7 @@ function openMesos(
   const framework = mesosFrameworkOf(config);
   const cluster = new MesosCluster({
     detector, defaultRole: config.defaultRole, frameworkName: framework.name, user: framework.user, failoverTimeoutSeconds: framework.failoverTimeoutSeconds,
+    ...frameworkAddressOf(config),
     taskKilling: config.features.includes('task_killing'),
     gpus: config.features.includes('gpu_resources'),
     ...authentication,

@@ -2,7 +2,7 @@ import type { ClusterKind } from './config';
 
 /** Options that only the Mesos cluster reads (the README's options table says `--cluster mesos`). */
 const MESOS_ONLY = [
-  '--master', '--framework_name', '--mesos_user', '--failover_timeout',
+  '--master', '--framework_name', '--mesos_user', '--failover_timeout', '--webui_url',
   '--mesos_authentication_principal', '--mesos_authentication_secret_file',
   // Only Mesos offers carry maintenance windows (the local and simulated agents have none).
   '--disable_maintenance_mode', '--maintenance_mode', '--draining_seconds',

@@ -78,6 +78,7 @@ const DESCRIBED: Readonly<Record<string, { readonly cell: string; readonly check
   '--log_format': { cell: 'by terminal', check: (c) => c.logFormat === undefined },
   '--mesos_user': { cell: 'the user running pacer', check: (c) => c.mesosUser === undefined },
   '--hostname': { cell: '`--address`', check: (c) => c.hostname === undefined },
+  '--webui_url': { cell: 'derived', check: (c) => c.webuiUrl === undefined },
 };
 
 t.test('every flag of the README options table is a flag of the parser, and every parser flag is in the table', async (t) => {
@@ -134,6 +135,7 @@ const BOUNDS: ReadonlyArray<{ readonly flag: string; readonly ok: readonly strin
   { flag: '--framework_name', ok: ['m', 'x'.repeat(256)], refused: ['', 'x'.repeat(257), 'a\tb'], where: 'README, docs/limits.md: at most 256 printable characters' },
   { flag: '--mesos_user', ok: ['u', 'x'.repeat(256)], refused: ['', 'x'.repeat(257), 'a b', 'a/b', 'a:b'], where: 'docs/limits.md: 1 to 256 characters, no blanks, / or :' },
   { flag: '--failover_timeout', ok: ['0', '315360000'], refused: ['-1', '315360001'], where: 'README, docs/limits.md: 0 to ten years (315,360,000 s)' },
+  { flag: '--webui_url', ok: ['http://h', `https://${'h'.repeat(2040)}`], refused: ['', 'h:8080', 'ftp://h', `http://${'h'.repeat(2042)}`], where: 'README, docs/limits.md: an http(s) URL of at most 2,048 characters' },
   { flag: '--local_agent_ports', ok: ['1-1000', '65000-65535'], refused: ['0-100', '65000-65536', '2000-1000', '31000'], where: 'README options table: BEGIN-END within 1–65535' },
   { flag: '--draining_seconds', ok: ['0', '315360000'], refused: ['-1', '315360001', '1.5'], where: 'README, docs/limits.md: 0 to ten years (315,360,000 s)' },
   { flag: '--zk_session_timeout', ok: ['1000', '600000'], refused: ['999', '600001'], where: 'docs/limits.md: 1,000 to 600,000 ms' },

@@ -35,7 +35,7 @@ export interface MesosDriverMetrics {
   suppresses: number;
   /** Status updates received, all states. */
   updates: number;
-  /** Status updates per task state (`marathon.mesos.task-updates.<task-state>`). */
+  /** Status updates per task state as handed to the core (`marathon.mesos.task-updates.<task-state>`; a state pacer does not know counts as TASK_ERROR). */
   updatesByState: Partial<Record<TaskState, number>>;
   /** Calls that got no answer or an error answer (network fault, timeout, 4xx, 5xx). */
   failedCalls: number;

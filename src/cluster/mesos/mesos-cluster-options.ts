@@ -37,7 +37,9 @@ export interface MesosClusterOptions {
   readonly taskKilling?: boolean;
   /** GPU_RESOURCES capability (the `gpu_resources` feature). */
   readonly gpus?: boolean;
+  /** FrameworkInfo.hostname (Marathon's `--hostname`; runtime/start-mesos.ts gives this machine's name by default). */
   readonly hostname?: string;
+  /** FrameworkInfo.webui_url (Marathon's `--webui_url`, else derived from the hostname and the API's port). */
   readonly webuiUrl?: string;
   /** FrameworkInfo.principal (Marathon's `--mesos_authentication_principal`); defaults to `credentials.principal`. */
   readonly principal?: string;
@@ -59,6 +61,12 @@ export interface MesosClusterOptions {
   readonly callTimeoutMs?: number;
   /** 307 redirects followed in a row before backing off (default 3, §1.9). */
   readonly maxRedirects?: number;
+  /**
+   * Calls in flight at once (default 8), each on its own keep-alive connection: a call the master
+   * never answers holds up only the calls ordered behind it (same task, offer, or the role calls),
+   * not the others, until its timeout.
+   */
+  readonly maxConcurrentCalls?: number;
   /** KILL/ACKNOWLEDGE calls held while disconnected (default 10000; the oldest are dropped beyond). */
   readonly maxHeldCalls?: number;
   /** ERROR events of unknown meaning in a row before the driver gives up (default 5). */
@@ -90,6 +98,7 @@ export const DEFAULTS = {
   callTimeoutMs: 75_000,
   maxRedirects: 3,
   maxHeldCalls: 10_000,
+  maxConcurrentCalls: 8,
   maxConsecutiveErrors: 5,
   maxCallRetries: 3,
   callRetryInitialMs: 1000,

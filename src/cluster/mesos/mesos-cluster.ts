@@ -7,11 +7,12 @@ import type { LaunchOperation, OfferOperation } from '../../scheduler/model/laun
 import { isReservationOperation } from '../../scheduler/model/reservation';
 import type { ClusterDriver } from '../../scheduler/ports/cluster-driver';
 import { encodeCall } from './codec/mesos-codec';
-import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer } from './codec/mesos-model';
+import type { Call, Event, EventSubscribed, FrameworkInfo, Offer as MesosOffer, TaskStatus as MesosTaskStatus } from './codec/mesos-model';
 import { MEDIA_TYPES } from './codec/media-type';
 import { countLaunches, countUpdate, newDriverMetrics, type MesosDriverMetrics } from './driver-metrics';
 import { masterRefusal, rolesNamed, type MasterRefusal } from './master-refusal';
 import { DEFAULTS, type MesosClusterOptions, type MesosLogger, type RecoveredFramework } from './mesos-cluster-options';
+import { AgentTasks } from './agent-tasks';
 import { RoleBook } from './role-book';
 import { UnansweredCallRetry } from './unanswered-call-retry';
 import { frameworkInfo } from './translate/framework-info';
@@ -70,8 +71,11 @@ const STDERR_LOGGER: MesosLogger = {
  * `start` refuses to register a NEW framework id while instances exist (Marathon 1.7's rule: their
  * tasks would be orphaned and relaunched).
  *
- * Calls go one at a time in order on a keep-alive connection separate from the stream, with the
- * `Mesos-Stream-Id` (§1.5). While disconnected, KILL and ACKNOWLEDGE are held (bounded) and sent
+ * Calls go on keep-alive connections separate from the stream, with the `Mesos-Stream-Id` (§1.5),
+ * up to `maxConcurrentCalls` at once, each with the call timeout: one the master never answers
+ * holds up only the calls that must stay in order behind it — those about the same task or offer,
+ * and the role calls (REVIVE, SUPPRESS, UPDATE_FRAMEWORK) — which are sent each once the one
+ * before was answered (transport/call-outbox.ts, call-order-keys.ts). While disconnected, KILL and ACKNOWLEDGE are held (bounded) and sent
  * after resubscribing; ACCEPT is dropped and its tasks reported TASK_DROPPED
  * (REASON_INVALID_OFFERS, as Mesos reports an ACCEPT of a dead offer, §3.4, §7.3); DECLINE and
  * RECONCILE are dropped (offers die with the subscription; the core reconciles on `subscribed`).
@@ -107,10 +111,13 @@ export class MesosCluster implements ClusterDriver {
   private deferredTimer: NodeJS.Immediate | undefined;
   private deferred: ClusterInput[] = [];
   private readonly offers = new Map<string, MesosOffer>();
+  /** Tasks per agent, to reconcile them when a FAILURE reports their agent lost. */
+  private readonly agentTasks = new AgentTasks();
   private readonly roleBook: RoleBook;
   private readonly outbox: CallOutbox;
   private readonly backoff: ExponentialBackoff;
-  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 1 }), https: new https.Agent({ keepAlive: true, maxSockets: 1 }) };
+  /** Keep-alive connections for calls, as many as calls may be in flight (the outbox's bound), so none queues in the agent. */
+  private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   private readonly log: MesosLogger;
   private readonly format;
   /** ERROR events of unknown meaning since the last healthy subscription. */
@@ -126,7 +133,9 @@ export class MesosCluster implements ClusterDriver {
   constructor(private readonly options: MesosClusterOptions, private readonly post: (input: ClusterInput) => void) {
     this.format = options.format ?? DEFAULTS.format;
     this.roleBook = new RoleBook(options.defaultRole ?? DEFAULTS.defaultRole);
-    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls);
+    const maxInFlight = options.maxConcurrentCalls ?? DEFAULTS.maxConcurrentCalls;
+    this.outbox = new CallOutbox(options.maxHeldCalls ?? DEFAULTS.maxHeldCalls, maxInFlight);
+    this.agents = { http: new http.Agent({ keepAlive: true, maxSockets: maxInFlight }), https: new https.Agent({ keepAlive: true, maxSockets: maxInFlight }) };
     this.backoff = new ExponentialBackoff(options.backoffInitialMs ?? DEFAULTS.backoffInitialMs, options.backoffMaxMs ?? DEFAULTS.backoffMaxMs);
     this.log = options.logger ?? STDERR_LOGGER;
     this.unanswered = new UnansweredCallRetry(options.callRetryInitialMs ?? DEFAULTS.callRetryInitialMs, options.maxCallRetries ?? DEFAULTS.maxCallRetries, (again) => {
@@ -193,6 +202,7 @@ export class MesosCluster implements ClusterDriver {
     this.deferredTimer = undefined;
     this.outbox.clear();
     this.offers.clear();
+    this.agentTasks.clear();
     this.deferred = [];
     this.agents.http.destroy();
     this.agents.https.destroy();
@@ -221,7 +231,8 @@ export class MesosCluster implements ClusterDriver {
     }
     this.offers.delete(offerId);
     countLaunches(this.metrics, launches);
-    this.send({ call, dropped: () => this.dropLaunches(launches, `offer ${offerId} was not accepted by the master`) });
+    for (const task of launchedTasks(launches)) this.agentTasks.add(task.taskId, task.agentId);
+    this.send({ call, dropped: () => this.dropLaunches(launches, `the ACCEPT of offer ${offerId} did not take effect (the offer died before it was sent, or the master refused it)`) });
   }
 
   /** The framework's principal (`--mesos_authentication_principal` or the credentials'), if any. */
@@ -440,22 +451,15 @@ export class MesosCluster implements ClusterDriver {
         this.onOffers(event.offers?.offers ?? []);
         return;
       case 'RESCIND':
-        if (event.rescind === undefined) return;
-        this.metrics.offersRescinded++;
-        this.offers.delete(event.rescind.offerId.value);
-        this.post({ type: 'rescind', offerId: event.rescind.offerId.value });
+        if (event.rescind !== undefined) this.onRescind(event.rescind.offerId.value);
         return;
       case 'UPDATE':
-        if (event.update === undefined) return;
-        countUpdate(this.metrics, event.update.status.state);
-        this.post({ type: 'status', status: statusFromMesos(event.update.status) });
+        if (event.update !== undefined) this.onUpdate(event.update.status);
         return;
       case 'FAILURE':
         // Only agent_id: the agent was removed or is unreachable; with executor_id: an executor
         // ended, which the tasks' own updates report (§3.8).
-        if (event.failure?.agentId !== undefined && event.failure.executorId === undefined) {
-          this.post({ type: 'agentLost', agentId: event.failure.agentId.value });
-        }
+        if (event.failure?.agentId !== undefined && event.failure.executorId === undefined) this.onAgentLost(event.failure.agentId.value);
         return;
       case 'HEARTBEAT':
         this.metrics.lastHeartbeatAtMs = Date.now();
@@ -463,6 +467,49 @@ export class MesosCluster implements ClusterDriver {
       default:
         this.log.info(`ignoring a ${event.type} event`);
     }
+  }
+
+  /**
+   * A RESCIND (§3.4): the offer is gone. An ACCEPT of it still queued unsent (behind calls it must
+   * follow, or with every place in flight taken) is taken back and its launches reported
+   * TASK_DROPPED (REASON_INVALID_OFFERS, as a master failover drops them) on a later turn, so the
+   * core places them again on another offer; sent, the master would answer it the same way, but
+   * with updates that carry no uuid and are lost if the subscription drops (§7.1). An ACCEPT
+   * already in flight is the master's to answer: its TASK_DROPPED (or TASK_LOST) updates reach the
+   * core as any update. Either way each launch is reported dropped once.
+   */
+  private onRescind(offerId: string): void {
+    this.metrics.offersRescinded++;
+    this.offers.delete(offerId);
+    const withdrawn = this.outbox.withdraw((call) => call.type === 'ACCEPT' && (call.accept?.offerIds ?? []).some((id) => id.value === offerId));
+    if (withdrawn > 0) this.log.info(`offer ${offerId} was rescinded before its ACCEPT was sent: its launches are reported dropped`);
+    this.post({ type: 'rescind', offerId });
+  }
+
+  /**
+   * A FAILURE naming only an agent: it was marked unreachable or removed. Its tasks' updates may
+   * not come — after a master failover the new master never knew them and sends only this event
+   * (§7.2, §7.4) — so the tasks pacer knows there are reconciled at once, with the agent id (the
+   * master answers TASK_UNREACHABLE, TASK_GONE…), instead of at the next periodic reconciliation.
+   * Marathon 1.11 only logs it (MarathonScheduler.slaveLost); this does better with no change to
+   * the core, which also learns the agent is lost (its kept offers of the agent are void).
+   */
+  private onAgentLost(agentId: string): void {
+    const tasks = this.agentTasks.take(agentId);
+    if (tasks.length > 0) {
+      this.log.info(`agent ${agentId} lost (FAILURE): reconciling its ${tasks.length} task(s)`);
+      this.reconcile(tasks.map((taskId) => ({ taskId, agentId })));
+    }
+    this.post({ type: 'agentLost', agentId });
+  }
+
+  /** A status update for the core; one in a state pacer does not know (read as TASK_ERROR, status-from-mesos.ts) is logged too. */
+  private onUpdate(mesosStatus: MesosTaskStatus): void {
+    const status = statusFromMesos(mesosStatus);
+    countUpdate(this.metrics, status.state);
+    this.agentTasks.updated(status.taskId, status.agentId, status.state);
+    if (status.state !== mesosStatus.state) this.log.warn(`task ${status.taskId}: ${status.message ?? ''}`);
+    this.post({ type: 'status', status });
   }
 
   /**
@@ -667,11 +714,9 @@ export class MesosCluster implements ClusterDriver {
    * them elsewhere. Posted on a later turn, never from inside a driver call.
    */
   private dropLaunches(operations: readonly LaunchOperation[], message: string, state: 'TASK_DROPPED' | 'TASK_ERROR' = 'TASK_DROPPED', reason = 'REASON_INVALID_OFFERS'): void {
-    for (const op of operations) {
-      const tasks = op.kind === 'launch' ? [op.task] : op.tasks;
-      for (const task of tasks) {
-        this.postLater({ type: 'status', status: { taskId: task.taskId, agentId: task.agentId, state, reason, message } });
-      }
+    for (const task of launchedTasks(operations)) {
+      this.agentTasks.updated(task.taskId, task.agentId, state);
+      this.postLater({ type: 'status', status: { taskId: task.taskId, agentId: task.agentId, state, reason, message } });
     }
   }
 
@@ -685,4 +730,9 @@ export class MesosCluster implements ClusterDriver {
       for (const i of inputs) this.post(i);
     });
   }
+}
+
+/** The tasks of launch operations, with the agent each is launched on. */
+function launchedTasks(operations: readonly LaunchOperation[]): { readonly taskId: string; readonly agentId: string }[] {
+  return operations.flatMap((op) => (op.kind === 'launch' ? [op.task] : op.tasks));
 }

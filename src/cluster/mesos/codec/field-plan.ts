@@ -16,6 +16,19 @@ export interface FieldPlan {
   readonly messageType?: Type;
   /** For `enum` fields. */
   readonly enumType?: Enum;
+  /** A value this subset does not declare is kept as `UNRECOGNIZED:<number or name>` (`keepsUnrecognized` below). */
+  readonly keepsUnrecognized?: boolean;
+}
+
+/**
+ * Whether a required field of this enum keeps a value this subset does not declare, as
+ * `UNRECOGNIZED:<number or name>`, instead of failing the whole message: true for the enums
+ * proto/mesos-root.ts opens (TaskState: a state a newer Mesos added must not cost the event
+ * stream). Other unknown enum values are dropped (proto2), and a required field then fails.
+ */
+function keepsUnrecognized(field: Field, enumType: Enum): boolean {
+  const features = enumType.getOption('features') as { enum_type?: string } | undefined;
+  return field.required && features?.enum_type === 'OPEN';
 }
 
 const plansByType = new WeakMap<Type, readonly FieldPlan[]>();
@@ -53,7 +66,9 @@ function planOf(field: Field): FieldPlan {
   };
   if (field.map) throw new Error(`map field ${field.fullName} is not supported by the Mesos codec`);
   if (field.resolvedType instanceof Type) return { ...base, kind: 'message', messageType: field.resolvedType };
-  if (field.resolvedType instanceof Enum) return { ...base, kind: 'enum', enumType: field.resolvedType };
+  if (field.resolvedType instanceof Enum) {
+    return { ...base, kind: 'enum', enumType: field.resolvedType, ...(keepsUnrecognized(field, field.resolvedType) ? { keepsUnrecognized: true } : {}) };
+  }
   const kind = SCALAR_KINDS[field.type];
   if (kind === undefined) throw new Error(`field ${field.fullName} has unsupported type ${field.type}`);
   return { ...base, kind };

@@ -6,7 +6,8 @@
  * - field names are the proto field names in camelCase (protobufjs `toObject` style):
  *   `framework_id` → `frameworkId` (mesos-v1-scheduler-api.md §8 gives the wire names);
  * - enums are their string names (`'TASK_RUNNING'`); a value this model does not know is dropped
- *   from an optional field (proto2 semantics, §1.2), an unknown `Event.type` reads `'UNKNOWN'`;
+ *   from an optional field (proto2 semantics, §1.2), an unknown `Event.type` reads `'UNKNOWN'`, an
+ *   unknown `TaskStatus.state` reads `'UNRECOGNIZED:<number or name>'` (`Unrecognized`);
  * - 64-bit integers are `number` (nanosecond timestamps ≈1.7e18 lose their low digits: never use
  *   them as exact keys, §1.2);
  * - `bytes` are `Uint8Array` (`TaskStatus.uuid` must be echoed unchanged in ACKNOWLEDGE, §2.10);
@@ -492,6 +493,13 @@ export interface OfferOperation {
  */
 export type { TaskState };
 
+/**
+ * A value of a required enum field that this subset does not declare (a newer Mesos added it):
+ * `UNRECOGNIZED:` and the value as the wire had it — its number in protobuf, its name in JSON.
+ * Only fields listed in codec/field-plan.ts carry it; the encoder refuses it.
+ */
+export type Unrecognized = `UNRECOGNIZED:${string}`;
+
 /** `mesos.v1.TaskStatus.Source` (§6.2). */
 export type TaskStatusSource = 'SOURCE_MASTER' | 'SOURCE_AGENT' | 'SOURCE_EXECUTOR';
 
@@ -550,7 +558,8 @@ export interface TaskResourceLimitation { resources?: Resource[] }
  */
 export interface TaskStatus {
   taskId: TaskID;
-  state: TaskState;
+  /** An `Unrecognized` state is one a newer Mesos added (status-from-mesos.ts reads it as Marathon does). */
+  state: TaskState | Unrecognized;
   data?: Uint8Array;
   message?: string;
   agentId?: AgentID;

@@ -2,6 +2,9 @@ import type { Enum, Type } from 'protobufjs';
 import { fieldPlans, type FieldKind, type FieldPlan } from './field-plan';
 import { MesosCodecError } from './mesos-codec-error';
 
+/** How a kept unrecognized enum value starts (field-plan.ts `keepsUnrecognized`; mesos-model.ts `Unrecognized`). */
+export const UNRECOGNIZED_PREFIX = 'UNRECOGNIZED:';
+
 /** The non-message, non-enum field kinds. */
 export type ScalarKind = Exclude<FieldKind, 'message' | 'enum'>;
 
@@ -38,7 +41,10 @@ function readValue(plan: FieldPlan, raw: unknown, reader: ValueReader, path: str
     if (!isPlainObject(raw)) throw new MesosCodecError(`expected a ${plan.messageType?.name} message`, path);
     return readMessage(plan.messageType as Type, raw, reader, path, depth + 1);
   }
-  if (plan.kind === 'enum') return reader.readEnum(raw, plan.enumType as Enum, path);
+  if (plan.kind === 'enum') {
+    const name = reader.readEnum(raw, plan.enumType as Enum, path);
+    return name === undefined && plan.keepsUnrecognized === true ? `${UNRECOGNIZED_PREFIX}${String(raw)}` : name;
+  }
   return reader.readScalar(plan.kind, raw, path);
 }
 
@@ -55,7 +61,8 @@ function readField(plan: FieldPlan, raw: unknown, reader: ValueReader, path: str
  * Converts a wire-shaped message (snake_case keys) into the model (camelCase keys), field by
  * field as the type declares them. Only own, non-null properties count as present, so protobufjs
  * prototype defaults are never materialized (spec §4.2: an echoed `role: "*"` can break an
- * ACCEPT). Unknown keys are ignored and unknown enum values dropped (forward compatible, §1.2);
+ * ACCEPT). Unknown keys are ignored and unknown enum values dropped (forward compatible, §1.2) —
+ * but kept as `UNRECOGNIZED:<raw>` in the few required fields that say so (field-plan.ts);
  * empty repeated fields are omitted; a missing required field throws MesosCodecError.
  */
 export function readMessage(type: Type, source: Record<string, unknown>, reader: ValueReader, path: string, depth = 0): ModelMessage {

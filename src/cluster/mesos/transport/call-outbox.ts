@@ -1,4 +1,5 @@
 import type { Call } from '../codec/mesos-model';
+import { callOrderKeys } from './call-order-keys';
 
 /** A call waiting to be sent. */
 export interface OutgoingCall {
@@ -14,25 +15,40 @@ export interface OutgoingCall {
 const HELD_TYPES: ReadonlySet<string> = new Set(['KILL', 'ACKNOWLEDGE']);
 
 /**
- * The driver's outgoing calls, sent one at a time in order while subscribed (§1.10: two requests
- * on different sockets have no ordering guarantee, and e.g. UPDATE_FRAMEWORK must precede the
- * REVIVE of a new role). While disconnected:
+ * The driver's outgoing calls. While subscribed, up to `maxInFlight` are in flight at once, each
+ * on its own connection with its own timeout, so one the master never answers holds up only the
+ * calls that must stay behind it: calls sharing an order key (call-order-keys.ts: the roles, an
+ * offer, a task) are sent in the order queued, each once the one before was answered (§1.10: two
+ * requests on different sockets have no ordering guarantee — e.g. UPDATE_FRAMEWORK must precede
+ * the REVIVE of a new role). A call waits only for earlier calls it shares a key with, and for a
+ * free place; calls without a shared key may overtake one another. While disconnected:
  * - KILL and ACKNOWLEDGE are held (at most `maxHeld`, the oldest dropped beyond) and sent after
  *   the next SUBSCRIBED: they name a task and agent, not an offer or a stream;
  * - everything else is dropped: ACCEPT/DECLINE name offers, which die with the subscription (§1.8,
  *   `dropped` is called so launches can be reported dropped); RECONCILE is re-run by the core on
  *   `subscribed`; REVIVE/SUPPRESS/UPDATE_FRAMEWORK state is restated in the next SUBSCRIBE.
+ * Calls in flight when the subscription is lost finish (or time out) on their own and keep their
+ * place and keys until then.
  */
 export class CallOutbox {
   private queue: OutgoingCall[] = [];
   private sender: ((item: OutgoingCall) => Promise<void>) | undefined;
-  private busy = false;
+  private inFlight = 0;
+  /** Order keys of the calls in flight, with how many hold each. */
+  private readonly inFlightKeys = new Map<string, number>();
+  private readonly keysOf = new WeakMap<OutgoingCall, readonly string[]>();
+  private pumping = false;
+  private pumpAgain = false;
   /** Held calls dropped because `maxHeld` was exceeded (for logs and tests). */
   overflowed = 0;
 
-  constructor(private readonly maxHeld: number) {}
+  /**
+   * @param maxHeld calls held while disconnected
+   * @param maxInFlight calls sent and not yet answered, at most (default 1: one at a time)
+   */
+  constructor(private readonly maxHeld: number, private readonly maxInFlight = 1) {}
 
-  /** Calls waiting (held or queued). */
+  /** Calls waiting (held or queued), not counting those in flight. */
   get size(): number {
     return this.queue.length;
   }
@@ -57,6 +73,10 @@ export class CallOutbox {
   /** Disconnected: keep what may be held, drop the rest (calling `dropped`). */
   close(): void {
     this.sender = undefined;
+    this.dropUnheld();
+  }
+
+  private dropUnheld(): void {
     const kept: OutgoingCall[] = [];
     for (const item of this.queue) {
       if (HELD_TYPES.has(item.call.type)) kept.push(item);
@@ -64,6 +84,19 @@ export class CallOutbox {
     }
     this.queue = kept;
     this.trimHeld();
+  }
+
+  /**
+   * Takes back the queued calls `matches` picks, not yet sent, calling their `dropped` (a rescinded
+   * offer's ACCEPT: its launches are reported dropped); how many. Calls in flight are not touched.
+   */
+  withdraw(matches: (call: Call) => boolean): number {
+    const withdrawn = this.queue.filter((item) => matches(item.call));
+    if (withdrawn.length === 0) return 0;
+    this.queue = this.queue.filter((item) => !withdrawn.includes(item));
+    for (const item of withdrawn) item.dropped?.();
+    this.pump(); // calls that waited behind them may go now
+    return withdrawn.length;
   }
 
   /** Stopped: forget everything without callbacks. */
@@ -79,14 +112,66 @@ export class CallOutbox {
     this.overflowed += excess;
   }
 
+  private orderKeys(item: OutgoingCall): readonly string[] {
+    let keys = this.keysOf.get(item);
+    if (keys === undefined) {
+      keys = callOrderKeys(item.call);
+      this.keysOf.set(item, keys);
+    }
+    return keys;
+  }
+
+  /**
+   * Sends every queued call that may go now, in queue order: a call goes when a place is free and
+   * no call in flight, nor an earlier call still waiting, shares a key with it.
+   */
   private pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.pumpOnce();
+      } while (this.pumpAgain);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private pumpOnce(): void {
     const sender = this.sender;
-    if (this.busy || sender === undefined) return;
-    const item = this.queue.shift();
-    if (item === undefined) return;
-    this.busy = true;
+    if (sender === undefined || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    const queue = this.queue;
+    this.queue = [];
+    const blocked = new Set(this.inFlightKeys.keys());
+    const waiting: OutgoingCall[] = [];
+    let next = 0;
+    for (; next < queue.length && this.inFlight < this.maxInFlight && this.sender === sender; next++) {
+      const item = queue[next] as OutgoingCall;
+      const keys = this.orderKeys(item);
+      const mustWait = keys.some((key) => blocked.has(key));
+      for (const key of keys) blocked.add(key);
+      if (mustWait) waiting.push(item);
+      else this.start(item, keys, sender);
+    }
+    // Calls queued while sending (a sender that drops synchronously) go after the ones scanned.
+    this.queue = [...waiting, ...queue.slice(next), ...this.queue];
+    if (this.sender === undefined) this.dropUnheld(); // closed while sending: as close() would have
+  }
+
+  private start(item: OutgoingCall, keys: readonly string[], sender: (item: OutgoingCall) => Promise<void>): void {
+    this.inFlight++;
+    for (const key of keys) this.inFlightKeys.set(key, (this.inFlightKeys.get(key) ?? 0) + 1);
     void sender(item).then(() => {
-      this.busy = false;
+      this.inFlight--;
+      for (const key of keys) {
+        const holders = (this.inFlightKeys.get(key) ?? 1) - 1;
+        if (holders > 0) this.inFlightKeys.set(key, holders);
+        else this.inFlightKeys.delete(key);
+      }
       this.pump();
     });
   }

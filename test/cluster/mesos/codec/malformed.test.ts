@@ -12,6 +12,7 @@ const concat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.con
 
 const update = (status: object): object => ({ type: 'UPDATE', update: { status } });
 const minimalStatus = { task_id: { value: 't1' }, state: 'TASK_RUNNING' };
+const rawOffer = { id: { value: 'o1' }, framework_id: { value: 'f1' }, agent_id: { value: 'a1' }, hostname: 'h1' };
 
 t.test('malformed protobuf events are MesosCodecErrors', async (t) => {
   const offers = readSample('pb/events/003-OFFERS.bin');
@@ -21,7 +22,11 @@ t.test('malformed protobuf events are MesosCodecErrors', async (t) => {
     { name: 'a length beyond the end', body: new Uint8Array([0x2a, 0x10, 0x0a]), match: /malformed protobuf/ },
     // Event{type: UPDATE, update{status{task_id{"t1"}}}}: protobufjs would write a default `state`, so by hand.
     { name: 'a missing required field', body: new Uint8Array([0x08, 0x04, 0x2a, 0x08, 0x0a, 0x06, 0x0a, 0x04, 0x0a, 0x02, 0x74, 0x31]), match: /missing required 'state'/ },
-    { name: 'an unknown value in a required enum', body: rawEvent({ type: 4, update: { status: { task_id: { value: 't1' }, state: 77 } } }), match: /missing required 'state'/ },
+    {
+      name: 'an unknown value in a required enum (but TaskState)',
+      body: rawEvent({ type: 2, offers: { offers: [{ ...rawOffer, resources: [{ name: 'cpus', type: 77 }] }] } }),
+      match: /missing required 'type'/,
+    },
   ];
   for (const { name, body, match } of cases) {
     t.throws(() => decodeEvent(body, 'protobuf'), match, name);
@@ -46,6 +51,11 @@ t.test('protobuf decoding is forward compatible', async (t) => {
     { type: 'UPDATE', update: { status: { taskId: { value: 't1' }, state: 'TASK_RUNNING' } } },
     'unknown values of optional enums are dropped',
   );
+  t.strictSame(
+    decodeEvent(rawEvent({ type: 4, update: { status: { task_id: { value: 't1' }, state: 77 } } }), 'protobuf'),
+    { type: 'UPDATE', update: { status: { taskId: { value: 't1' }, state: 'UNRECOGNIZED:77' } } },
+    'a TaskState a newer Mesos added is kept as UNRECOGNIZED:<number> (TaskStatus.state is required: dropped, the update would be malformed)',
+  );
 });
 
 t.test('malformed JSON events are MesosCodecErrors', async (t) => {
@@ -65,7 +75,11 @@ t.test('malformed JSON events are MesosCodecErrors', async (t) => {
     { name: 'unpadded base64 bytes', body: json(update({ ...minimalStatus, uuid: 'rcBL+HIlQ4qkLPO+p+wBJw' })), match: /padded base64/ },
     { name: 'a missing required field', body: json(update({ state: 'TASK_RUNNING' })), match: /Event\.update\.status: missing required field 'task_id'/ },
     { name: 'camelCase keys are unknown keys', body: json({ type: 'SUBSCRIBED', subscribed: { frameworkId: { value: 'f' } } }), match: /missing required field 'framework_id'/ },
-    { name: 'an unknown value in a required enum', body: json(update({ ...minimalStatus, state: 'TASK_NEW' })), match: /missing required field 'state'/ },
+    {
+      name: 'an unknown value in a required enum (but TaskState)',
+      body: json({ type: 'OFFERS', offers: { offers: [{ ...rawOffer, resources: [{ name: 'cpus', type: 'TENSOR' }] }] } }),
+      match: /resources\[0\]: missing required field 'type'/,
+    },
   ];
   for (const { name, body, match } of cases) {
     t.throws(() => decodeEvent(body, 'json'), match, name);
@@ -86,6 +100,11 @@ t.test('JSON decoding is liberal where Mesos is (spec §1.2) and forward compati
     { name: 'unknown keys are ignored', body: { type: 'HEARTBEAT', heartbeat: {}, extra: [1] }, want: { type: 'HEARTBEAT' } },
     { name: 'an unknown event type reads UNKNOWN', body: { type: 'NEW_EVENT' }, want: { type: 'UNKNOWN' } },
     { name: 'no type reads UNKNOWN', body: {}, want: { type: 'UNKNOWN' } },
+    {
+      name: 'a TaskState a newer Mesos added is kept as UNRECOGNIZED:<name>',
+      body: update({ ...minimalStatus, state: 'TASK_NEW' }),
+      want: { type: 'UPDATE', update: { status: { taskId: { value: 't1' }, state: 'UNRECOGNIZED:TASK_NEW' } } },
+    },
     {
       name: 'unknown optional enum values are dropped, null is absent',
       body: update({ ...minimalStatus, reason: 'REASON_NEW', source: null, healthy: null }),

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
-import { MAX_FAILOVER_TIMEOUT_S, MAX_FRAMEWORK_NAME_LENGTH, MAX_MESOS_USER_LENGTH, parseConfig, type PacerConfig } from '../../../../src/runtime/config';
-import { startMesos } from '../../../../src/runtime/start-mesos';
+import { MAX_FAILOVER_TIMEOUT_S, MAX_FRAMEWORK_NAME_LENGTH, MAX_MESOS_USER_LENGTH, MAX_WEBUI_URL_LENGTH, parseConfig, type PacerConfig } from '../../../../src/runtime/config';
+import { frameworkAddressOf, startMesos } from '../../../../src/runtime/start-mesos';
 import { FakeMaster } from '../fake-master/fake-master';
 import { patientSignal } from '../../../harness/wait';
 import { FAST } from './driver-fixture';
@@ -31,23 +31,30 @@ interface Case {
   readonly name: string;
   readonly args: readonly string[];
   readonly env?: NodeJS.ProcessEnv;
-  readonly want: { readonly name: string; readonly user: string; readonly failoverTimeout: number; readonly roles: readonly string[] };
+  readonly want: {
+    readonly name: string; readonly user: string; readonly failoverTimeout: number; readonly roles: readonly string[];
+    readonly hostname: string; readonly webuiUrl: string | undefined;
+  };
 }
 
 const cases: readonly Case[] = [
   {
     name: 'defaults: Marathon\'s name, the user running pacer, one week, role *',
-    args: [], want: { name: 'marathon', user: userInfo().username, failoverTimeout: 604_800, roles: ['*'] },
+    // The API's port is 0 here (chosen when it listens, after SUBSCRIBE): no web UI URL to derive.
+    args: [], want: { name: 'marathon', user: userInfo().username, failoverTimeout: 604_800, roles: ['*'], hostname: hostname(), webuiUrl: undefined },
   },
   {
     name: 'flags',
-    args: ['--framework_name', 'pacer-prod', '--mesos_user', 'nobody', '--failover_timeout', '3600', '--mesos_role', 'web'],
-    want: { name: 'pacer-prod', user: 'nobody', failoverTimeout: 3600, roles: ['web'] },
+    args: [
+      '--framework_name', 'pacer-prod', '--mesos_user', 'nobody', '--failover_timeout', '3600', '--mesos_role', 'web',
+      '--hostname', 'pacer-1.example', '--webui_url', 'https://pacer.example/ui',
+    ],
+    want: { name: 'pacer-prod', user: 'nobody', failoverTimeout: 3600, roles: ['web'], hostname: 'pacer-1.example', webuiUrl: 'https://pacer.example/ui' },
   },
   {
     name: 'environment variables, and a failover timeout of 0 (tasks die with the subscription)',
-    args: [], env: { PACER_FRAMEWORK_NAME: 'from env', PACER_MESOS_USER: 'svc-pacer', PACER_FAILOVER_TIMEOUT: '0' },
-    want: { name: 'from env', user: 'svc-pacer', failoverTimeout: 0, roles: ['*'] },
+    args: [], env: { PACER_FRAMEWORK_NAME: 'from env', PACER_MESOS_USER: 'svc-pacer', PACER_FAILOVER_TIMEOUT: '0', PACER_HOSTNAME: 'h.example', PACER_WEBUI_URL: 'http://h.example:8080' },
+    want: { name: 'from env', user: 'svc-pacer', failoverTimeout: 0, roles: ['*'], hostname: 'h.example', webuiUrl: 'http://h.example:8080' },
   },
 ];
 
@@ -64,7 +71,9 @@ for (const c of cases) {
     t.equal(info?.failoverTimeout, c.want.failoverTimeout, 'FrameworkInfo.failover_timeout (seconds)');
     t.same(info?.roles, c.want.roles, 'FrameworkInfo.roles');
     t.equal(info?.role, undefined, 'never the deprecated role');
-    const answer = await fetch(`http://${pacer.address}/v2/info`, { signal: patientSignal() });
+    t.equal(info?.hostname, c.want.hostname, 'FrameworkInfo.hostname: --hostname, else the machine\'s name (Marathon\'s default)');
+    t.equal(info?.webuiUrl, c.want.webuiUrl, 'FrameworkInfo.webui_url');
+    const answer = await fetch(`http://${pacer.listening[0]?.address ?? pacer.address}/v2/info`, { signal: patientSignal() });
     const reported = (await answer.json() as { marathon_config: Record<string, unknown> }).marathon_config;
     t.match(reported, { framework_name: c.want.name, mesos_user: c.want.user, failover_timeout: c.want.failoverTimeout, mesos_role: c.want.roles[0] }, '/v2/info reports them');
   });
@@ -84,7 +93,24 @@ t.test('a pacer that fails over resubscribes with the same FrameworkInfo fields 
   t.teardown(() => second.close());
   const again = (await master.waitForCall('SUBSCRIBE', 2)).call;
   t.equal(again.frameworkId?.value, frameworkId, 'the same framework id');
-  t.match(again.subscribe?.frameworkInfo, { id: { value: frameworkId }, name: 'pacer-ha', user: 'nobody', failoverTimeout: 120 });
+  t.match(again.subscribe?.frameworkInfo, { id: { value: frameworkId }, name: 'pacer-ha', user: 'nobody', failoverTimeout: 120, hostname: hostname() });
+});
+
+t.test('the web UI URL without --webui_url is derived as Marathon derives it', async (t) => {
+  const cases: readonly { readonly args: readonly string[]; readonly want: { hostname: string; webuiUrl?: string } }[] = [
+    { args: ['--port', '8080'], want: { hostname: hostname(), webuiUrl: `http://${hostname()}:8080` } },
+    { args: ['--port', '9000', '--hostname', 'pacer.example'], want: { hostname: 'pacer.example', webuiUrl: 'http://pacer.example:9000' } },
+    { args: ['--hostname', 'pacer.example', '--ssl_cert', 'c.pem', '--ssl_key', 'k.pem'], want: { hostname: 'pacer.example', webuiUrl: 'https://pacer.example:8443' } },
+    { args: ['--hostname', 'pacer.example', '--ssl_cert', 'c.pem', '--ssl_key', 'k.pem', '--https_port', '0'], want: { hostname: 'pacer.example' } },
+    { args: ['--hostname', '::1', '--port', '8080'], want: { hostname: '::1', webuiUrl: 'http://[::1]:8080' } },
+    { args: ['--port', '0'], want: { hostname: hostname() } },
+    { args: ['--port', '0', '--webui_url', 'http://lb.example/pacer'], want: { hostname: hostname(), webuiUrl: 'http://lb.example/pacer' } },
+  ];
+  for (const c of cases) {
+    const parsed = parseConfig(['--cluster', 'mesos', '--master', 'http://127.0.0.1:5050', ...c.args], {}, tmpdir());
+    if (parsed === 'help' || 'error' in parsed) throw new Error(`bad config: ${JSON.stringify(parsed)}`);
+    t.same(frameworkAddressOf(parsed), c.want, c.args.join(' '));
+  }
 });
 
 const refused: readonly { readonly args: readonly string[]; readonly message: RegExp }[] = [
@@ -100,6 +126,10 @@ const refused: readonly { readonly args: readonly string[]; readonly message: Re
   { args: ['--failover_timeout', '1.5'], message: /--failover_timeout/ },
   { args: ['--failover_timeout', 'week'], message: /--failover_timeout/ },
   { args: ['--failover_timeout', String(MAX_FAILOVER_TIMEOUT_S + 1)], message: /--failover_timeout/ },
+  { args: ['--webui_url', 'pacer.example:8080'], message: /--webui_url pacer\.example:8080: expected an http:\/\/ or https:\/\/ URL/ },
+  { args: ['--webui_url', 'ftp://pacer.example/'], message: /--webui_url/ },
+  { args: ['--webui_url', ''], message: /--webui_url/ },
+  { args: ['--webui_url', `http://${'h'.repeat(MAX_WEBUI_URL_LENGTH)}`], message: /--webui_url/ },
 ];
 
 t.test('values outside the bounds are refused at start, naming the flag', async (t) => {

@@ -13,7 +13,7 @@ interface FakeExecutor {
   shutdownTimer?: NodeJS.Timeout;
 }
 
-const TERMINAL: ReadonlySet<TaskState> = new Set<TaskState>([
+const TERMINAL: ReadonlySet<string> = new Set<TaskState>([
   'TASK_FINISHED', 'TASK_FAILED', 'TASK_KILLED', 'TASK_LOST', 'TASK_ERROR', 'TASK_DROPPED', 'TASK_GONE', 'TASK_GONE_BY_OPERATOR',
 ]);
 

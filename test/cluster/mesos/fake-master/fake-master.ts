@@ -61,7 +61,8 @@ interface OpenStream {
  * Content-Type) and records every call with its `Mesos-Stream-Id`.
  *
  * Scripting: `subscribeAnswers` / `callAnswers` queues answer the next requests with a status
- * (307 + Location to another fake master, 4xx, 5xx); `send` writes an event on the open stream,
+ * (307 + Location to another fake master, 4xx, 5xx); `hangWhen` leaves chosen calls unanswered
+ * until `releaseHung`; `send` writes an event on the open stream,
  * `sendRaw` any bytes (garbage frames), `cutStream` destroys the connection, `endStream` ends the
  * body (as after TEARDOWN). One stream at a time: a new SUBSCRIBE sends the old stream
  * `ERROR "Framework failed over"` and ends it, as a real master does (§1.8).
@@ -80,6 +81,13 @@ export class FakeMaster {
   readonly callAnswers: ScriptedAnswer[] = [];
   /** Answers for the next ACCEPT requests only, in order (before `callAnswers`). */
   readonly acceptAnswers: ScriptedAnswer[] = [];
+  /**
+   * Calls to leave unanswered: the next call a predicate matches (each predicate is used once) is
+   * recorded with status 0 and its connection kept open without an answer — a master that took the
+   * request and hangs — until `releaseHung` answers it.
+   */
+  readonly hangWhen: ((call: Call) => boolean)[] = [];
+  private readonly hung: { readonly call: Call; readonly res: http.ServerResponse }[] = [];
   /**
    * Refusals for the next accepted SUBSCRIBEs, in order: 200, then one ERROR event with this
    * message instead of SUBSCRIBED, then the stream ends (how a master refuses a subscription, §1.3).
@@ -181,9 +189,17 @@ export class FakeMaster {
     stream?.res.end();
   }
 
+  /** Answers every hung call as the master normally would (202, or 200 for UPDATE_FRAMEWORK); how many there were. */
+  releaseHung(): number {
+    const hung = this.hung.splice(0);
+    for (const { call, res } of hung) answer(res, { status: call.type === 'UPDATE_FRAMEWORK' ? 200 : 202 });
+    return hung.length;
+  }
+
   /** Stops listening and drops every connection. */
   async close(): Promise<void> {
     this.stream = undefined;
+    this.hung.length = 0;
     this.executors.clear();
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -227,6 +243,13 @@ export class FakeMaster {
       });
     };
     if (call.type === 'SUBSCRIBE') return this.onSubscribe(call, req, res, record);
+    const hangAt = this.hangWhen.findIndex((matches) => matches(call));
+    if (hangAt >= 0) {
+      this.hangWhen.splice(hangAt, 1);
+      record(0);
+      this.hung.push({ call, res });
+      return;
+    }
     const scripted = (call.type === 'ACCEPT' ? this.acceptAnswers.shift() : undefined) ?? this.callAnswers.shift();
     const reply = scripted ?? this.checkStreamId(streamId) ?? { status: call.type === 'UPDATE_FRAMEWORK' ? 200 : 202 };
     record(reply.status);

@@ -35,6 +35,11 @@ t.test('optional fields: copied when present, absent otherwise (presence, not tr
       want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_GONE', message: 'Reconciliation: Task is unknown to the agent', reason: 'REASON_RECONCILIATION' },
     },
     {
+      name: 'a state a newer Mesos added: TASK_ERROR, as Marathon reads it, the state named in the message, the uuid kept',
+      status: { ...makeMesosStatus('TASK_RUNNING', { agentId: { value: 'S1' }, uuid }), state: 'UNRECOGNIZED:15' },
+      want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_ERROR', message: 'unknown Mesos task state 15, read as TASK_ERROR', uuid: 'rcBL+HIlQ4qkLPO+p+wBJw==' },
+    },
+    {
       name: 'an unreachable task: the master\'s unreachable time, ns to ms',
       status: makeMesosStatus('TASK_UNREACHABLE', { agentId: { value: 'S1' }, reason: 'REASON_AGENT_REMOVED', source: 'SOURCE_MASTER', unreachableTime: { nanoseconds: 1_795_336_562_781_999_999 } }),
       want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED', unreachableSinceMs: 1_795_336_562_781 },

@@ -1,0 +1,58 @@
+import t from 'tap';
+import type { Call } from '../../../../src/cluster/mesos/codec/mesos-model';
+import { uuidFromBytes } from '../../../../src/cluster/mesos/translate/uuid-bytes';
+import { PATIENCE_MS } from '../../../harness/wait';
+import { sampleOffer } from '../fake-master/sample-events';
+import { makeDriver } from './driver-fixture';
+
+/**
+ * A master that takes a call's connection but never answers it must not hold up unrelated calls
+ * until the call timeout (the operator's trial: KILL, ACKNOWLEDGE, ACCEPT waited 75 s behind one
+ * such call). The call timeout here is far beyond the tests' patience, so a call that waits behind
+ * the hung one is never seen within the bound below.
+ */
+const NEVER_TIMES_OUT = { callTimeoutMs: 10 * PATIENCE_MS };
+
+const killOf = (taskId: string) => (call: Call): boolean => call.type === 'KILL' && call.kill?.taskId.value === taskId;
+
+t.test('an unanswered KILL does not hold up calls about other tasks, offers or roles', async (t) => {
+  const f = await makeDriver(t, { options: NEVER_TIMES_OUT });
+  const { frameworkId } = await f.waitInput('subscribed');
+  f.master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'o1')] } });
+  await f.waitInput('offers');
+  f.master.hangWhen.push(killOf('t1'));
+  f.driver.kill('t1', 'agent-S0', 0);
+  await f.master.waitForCall('KILL');
+  f.driver.kill('t2', 'agent-S0', 0);
+  f.driver.acknowledge('agent-S0', 't3', uuidFromBytes(new Uint8Array(16).fill(7)));
+  f.driver.reconcile([]);
+  f.driver.revive([]);
+  f.driver.decline(['o1'], 0);
+  await f.master.waitForCall('KILL', 2);
+  await f.master.waitForCall('DECLINE');
+  await f.master.waitForCall('ACKNOWLEDGE');
+  await f.master.waitForCall('RECONCILE');
+  await f.master.waitForCall('REVIVE');
+  t.same(f.master.callsOf('KILL').map((c) => [c.call.kill?.taskId.value, c.status]), [['t1', 0], ['t2', 202]], 't1 still hangs; t2 went past it');
+  t.equal(f.master.releaseHung(), 1);
+});
+
+t.test('calls naming the same task, or the roles, keep their order behind an unanswered one', async (t) => {
+  const f = await makeDriver(t, { options: NEVER_TIMES_OUT });
+  await f.waitInput('subscribed');
+  f.master.hangWhen.push(killOf('t1'), (call) => call.type === 'SUPPRESS');
+  f.driver.kill('t1', 'agent-S0', 0);
+  f.driver.suppress([]);
+  await f.master.waitForCall('KILL');
+  await f.master.waitForCall('SUPPRESS');
+  f.driver.acknowledge('agent-S0', 't1', uuidFromBytes(new Uint8Array(16).fill(1)));
+  f.driver.revive([]);
+  f.driver.kill('t2', 'agent-S0', 0);
+  await f.master.waitForCall('KILL', 2);
+  t.same(f.master.callsOf('ACKNOWLEDGE'), [], 'the ACKNOWLEDGE of t1 waits for the answer to the KILL of t1');
+  t.same(f.master.callsOf('REVIVE'), [], 'the REVIVE waits for the answer to the SUPPRESS (§1.10: no order across sockets otherwise)');
+  t.equal(f.master.releaseHung(), 2);
+  await f.master.waitForCall('ACKNOWLEDGE');
+  await f.master.waitForCall('REVIVE');
+  t.same(f.master.calls.slice(-2).map((c) => c.call.type).sort(), ['ACKNOWLEDGE', 'REVIVE'], 'both sent once answered');
+});
