@@ -63,6 +63,8 @@ export interface ApiConfig {
   readonly zookeeper?: ZookeeperFacts;
   /** On Mesos: the framework pacer registers as; absent (other clusters), `/v2/info` reports those keys as null. */
   readonly mesosFramework?: MesosFrameworkFacts;
+  /** `--webui_url` as given (`/v2/info` `webui_url`; null when not given, as Marathon reports its flag). */
+  readonly webuiUrl?: string;
 }
 
 /** The FrameworkInfo pacer subscribes with, as `/v2/info` `marathon_config` reports it (Marathon's keys). */

@@ -222,6 +222,7 @@ export function apiConfigOf(config: PacerConfig, cluster: Pick<ClusterFacts, 'ki
   return withListenerFacts({
     ...(zookeeper === undefined ? {} : { zookeeper }),
     ...(cluster.mesosFramework === undefined ? {} : { mesosFramework: cluster.mesosFramework }),
+    ...(config.webuiUrl === undefined ? {} : { webuiUrl: config.webuiUrl }),
     defaultRole: config.defaultRole, newGroupEnforceRole: config.newGroupEnforceRole,
     ...(config.defaultNetworkName !== undefined ? { defaultNetworkName: config.defaultNetworkName } : {}),
     bodyLimitBytes: config.bodyLimitBytes, build: pacerBuild(),

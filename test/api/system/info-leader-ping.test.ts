@@ -158,3 +158,17 @@ t.test('GET / → 302 /ui/ (fact 97)', async (t) => {
   t.equal(res.statusCode, 302);
   t.equal(res.headers.location, '/ui/');
 });
+
+t.test('marathon_config.webui_url: --webui_url as given, null without it (Marathon reports its flag, not the URL its driver derives)', async (t) => {
+  const cases: { name: string; webuiUrl?: string; want: string | null }[] = [
+    { name: 'not given', want: null },
+    { name: 'given', webuiUrl: 'https://pacer.example.com/ui', want: 'https://pacer.example.com/ui' },
+  ];
+  for (const c of cases) {
+    const fx = makeApi({ config: c.webuiUrl === undefined ? {} : { webuiUrl: c.webuiUrl } });
+    const res = await fx.app.inject({ method: 'GET', url: '/v2/info' });
+    const info = JSON.parse(res.body) as { marathon_config: Record<string, unknown> };
+    t.equal(info.marathon_config.webui_url, c.want, c.name);
+    await fx.app.close();
+  }
+});

@@ -58,7 +58,7 @@ const UNSET_MARATHON_CONFIG_KEYS = [
   'mesos_leader_ui_url', 'mesos_user', 'min_revive_offers_interval', 'offer_matching_timeout',
   'on_elected_prepare_timeout', 'reconciliation_initial_delay', 'scale_apps_initial_delay',
   'store_cache', 'task_launch_confirm_timeout', 'task_launch_timeout',
-  'task_lost_expunge_initial_delay', 'task_lost_expunge_interval', 'task_reservation_timeout', 'webui_url',
+  'task_lost_expunge_initial_delay', 'task_lost_expunge_interval', 'task_reservation_timeout',
 ] as const;
 
 function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
@@ -77,6 +77,9 @@ function marathonConfig(deps: ApiDeps, host: string): Record<string, unknown> {
     out.mesos_user = config.mesosFramework.user;
     out.failover_timeout = config.mesosFramework.failoverTimeoutSeconds;
   }
+  // Marathon reports its `--webui_url` flag as given (InfoResource.scala: `config.webuiUrl.toOption`),
+  // not the URL its driver derives without it.
+  out.webui_url = config.webuiUrl ?? null;
   out.new_group_enforce_role = config.newGroupEnforceRole;
   // The core's effective options, in Marathon's units (milliseconds for durations).
   const options = deps.scheduler.options();
