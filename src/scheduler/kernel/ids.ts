@@ -6,7 +6,7 @@ import type { Random } from '../ports/random';
  *
  * - instance: `<safeRunSpecId>.instance-<uuid>` (e.g. `prod_web.instance-3f1c…`)
  * - app task: `<instanceId>._app.<incarnation>`
- * - pod task: `<instanceId>.<containerName>.<incarnation>` (pacer before 2026-12 wrote
+ * - pod task: `<instanceId>.<containerName>.<incarnation>` (pacer before 2026-11-30 wrote
  *   `<instanceId>.<containerName>` for the first launch; such stored ids are still recognised,
  *   see {@link instanceIdOfTask})
  * - pod executor: `instance-<instanceId>` (`.<incarnation>` appended on relaunches)
