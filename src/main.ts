@@ -3,6 +3,7 @@ import { givenFlags, hiddenArgv, parseConfig, usage, type PacerConfig } from './
 import { unusedFlagWarnings } from './runtime/unused-flags';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
+import { secretFileWarnings } from './runtime/secret-file-warnings';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
 import { redactCredentials } from './cluster/url-credentials';
 
@@ -77,6 +78,7 @@ async function serve(
 ): Promise<number> {
   const life = log.child({ component: 'pacer' });
   for (const line of exposureWarnings(config)) life.warn(line);
+  for (const line of secretFileWarnings(config)) life.warn(line);
   let running: Running;
   try {
     running = await start();
