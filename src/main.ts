@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-import { givenFlags, parseConfig, usage, type PacerConfig } from './runtime/config';
+import { givenFlags, hiddenArgv, parseConfig, usage, type PacerConfig } from './runtime/config';
 import { unusedFlagWarnings } from './runtime/unused-flags';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
+import { secretFileWarnings } from './runtime/secret-file-warnings';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
 import { redactCredentials } from './cluster/url-credentials';
 
@@ -14,6 +15,9 @@ import { redactCredentials } from './cluster/url-credentials';
  * `--cluster mesos --master …` schedules on a Mesos master through the v1 scheduler HTTP API.
  */
 async function main(): Promise<number> {
+  // First: a command line is readable by every user of the host (ps, /proc/<pid>/cmdline).
+  const hidden = hiddenArgv(process.argv.slice(2));
+  if (hidden.hidden.length > 0) process.title = [...process.argv.slice(0, 2), ...hidden.argv].join(' ');
   const parsed = parseConfig(process.argv.slice(2), process.env, process.cwd());
   if (parsed === 'help') {
     process.stdout.write(`${usage()}\n`);
@@ -35,6 +39,10 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
   for (const line of unusedFlagWarnings(parsed.cluster, givenFlags(process.argv.slice(2), process.env))) log.child({ component: 'pacer' }).warn(line);
+  for (const flag of hidden.hidden) {
+    const instead = flag === '--http_credentials' ? 'PACER_HTTP_CREDENTIALS or --http_credentials_file' : `PACER_${flag.slice(2).toUpperCase()}`;
+    log.child({ component: 'pacer' }).warn(`${flag} was given on the command line, where every user of this host could read its credentials (ps) until pacer hid them from its process title at start: give them in ${instead} instead`);
+  }
   const hooks = { log };
   if (parsed.zk !== undefined) {
     const { describeZkUrl, parseZkUrl } = await import('./cluster/mesos/zk/zk-url.js');
@@ -70,6 +78,7 @@ async function serve(
 ): Promise<number> {
   const life = log.child({ component: 'pacer' });
   for (const line of exposureWarnings(config)) life.warn(line);
+  for (const line of secretFileWarnings(config)) life.warn(line);
   let running: Running;
   try {
     running = await start();

@@ -318,6 +318,36 @@ function optionOf(flag: string): OptionSpec | undefined {
   return OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
 }
 
+/** What stands in, in the process title, for the value of a flag whose whole value is secret. */
+export const HIDDEN_VALUE = '(hidden)';
+
+/**
+ * `argv` with the values of secret flags hidden, for the process title: a `secret` option's value
+ * (`--http_credentials`) becomes {@link HIDDEN_VALUE}, a `url` option's credentials
+ * (`--zk`, `--master`) the mask of url-credentials.ts; `hidden` names the flags that had
+ * something hidden. Read as {@link parseConfig} reads the words (`--flag value`, `--flag=value`).
+ * Why: a command line is readable by every user of the host (`ps`, `/proc/<pid>/cmdline`).
+ */
+export function hiddenArgv(argv: readonly string[]): { argv: string[]; hidden: string[] } {
+  const out = [...argv];
+  const hidden = new Set<string>();
+  for (let i = 0; i < out.length; i++) {
+    const arg = out[i];
+    const eq = arg.indexOf('=');
+    const spec = optionOf(eq < 0 ? arg : arg.slice(0, eq));
+    if (spec === undefined || spec.boolean === true) continue;
+    const at = eq < 0 ? i + 1 : i;
+    if (eq < 0) i++;
+    if (at >= out.length || spec.echo === undefined) continue;
+    const value = eq < 0 ? out[at] : arg.slice(eq + 1);
+    const shown = spec.echo === 'secret' ? HIDDEN_VALUE : redactUrlValue(value);
+    if (shown === value) continue;
+    out[at] = eq < 0 ? shown : `${arg.slice(0, eq)}=${shown}`;
+    hidden.add(spec.flag);
+  }
+  return { argv: out, hidden: [...hidden] };
+}
+
 /**
  * The options `argv` and `env` set, by flag name (`--store`, not `--store=x` or `PACER_STORE`), in
  * the order read: variables first, then flags. Read the same way as {@link parseConfig} (a

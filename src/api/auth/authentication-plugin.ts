@@ -30,7 +30,9 @@ type Check = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) 
  * anyone. A failure is Marathon's 401: the body of its RAML `secured` trait
  * (`docs/docs/rest-api/public/api/traits.raml`) — or, for a header outside the grammar,
  * {@link malformedAuthorization}'s message — and `WWW-Authenticate: Basic realm="<--http_realm>"`
- * (plus a Bearer challenge with tokens). Register it before any route.
+ * (plus a Bearer challenge with tokens); a refused request that announces a body also gets
+ * `Connection: close`, so that an unauthenticated client cannot hold the connection by sending
+ * the body slowly. Register it before any route.
  */
 async function authentication(app: FastifyInstance, options: AuthenticationPluginOptions): Promise<void> {
   app.decorateRequest('principal', null);
@@ -70,6 +72,9 @@ async function authentication(app: FastifyInstance, options: AuthenticationPlugi
       request.principal = null;
       const challenges = auth.challenges();
       void reply.header('WWW-Authenticate', challenges.length === 1 ? challenges[0] : challenges);
+      // A body is never read for a caller refused here; keeping the connection would make Node
+      // drain it for as long as the caller sends (up to `requestTimeout`, 5 minutes): close it.
+      if (hasBody(request)) void reply.header('connection', 'close');
       done(error);
     };
     const header = readAuthorization(request.headers.authorization);
@@ -80,6 +85,12 @@ async function authentication(app: FastifyInstance, options: AuthenticationPlugi
       refuse(notAuthenticated());
     });
   });
+}
+
+/** Whether the request announces a body (RFC 9112 §6.3: `Transfer-Encoding`, or a `Content-Length` other than 0). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /** {@link authentication} as a fastify plugin whose hook and decorator reach the root context. */
