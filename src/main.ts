@@ -4,6 +4,7 @@ import { unusedFlagWarnings } from './runtime/unused-flags';
 import type { ListenerAddress } from './runtime/api-listeners';
 import { exposureWarnings } from './runtime/exposure-warnings';
 import { secretFileWarnings } from './runtime/secret-file-warnings';
+import { processTitle } from './runtime/process-title';
 import { createPacerLog, type PacerLog } from './runtime/pacer-log';
 import { redactCredentials } from './cluster/url-credentials';
 
@@ -17,7 +18,7 @@ import { redactCredentials } from './cluster/url-credentials';
 async function main(): Promise<number> {
   // First: a command line is readable by every user of the host (ps, /proc/<pid>/cmdline).
   const hidden = hiddenArgv(process.argv.slice(2));
-  if (hidden.hidden.length > 0) process.title = [...process.argv.slice(0, 2), ...hidden.argv].join(' ');
+  if (hidden.hidden.length > 0) process.title = processTitle(process.argv0, process.argv[1] ?? '', hidden.argv, process.cwd());
   const parsed = parseConfig(process.argv.slice(2), process.env, process.cwd());
   if (parsed === 'help') {
     process.stdout.write(`${usage()}\n`);
@@ -108,3 +109,4 @@ main().then((code) => {
   process.stderr.write(`pacer: ${redactCredentials((e as Error).stack ?? String(e))}\n`);
   process.exitCode = 1;
 });
+

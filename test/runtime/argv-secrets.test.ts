@@ -1,6 +1,7 @@
 import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import { hiddenArgv } from '../../src/runtime/config';
+import { processTitle } from '../../src/runtime/process-title';
 import { spawnMain, startupPort } from '../e2e/main-kit';
 import { waitFor } from '../harness/wait';
 
@@ -33,4 +34,14 @@ t.test('main: --http_credentials is not in /proc/<pid>/cmdline once started, and
   await waitFor(() => /--http_credentials was given on the command line/.test(main.stderr()), 'the warning', 30_000);
   tt.notMatch(main.stderr() + main.stdout(), /argv-secret-pw/);
   main.child.kill('SIGINT');
+});
+
+t.test('processTitle: the program and script as a command line names them, so Linux does not cut the title', async (tt) => {
+  const cases = [
+    { name: 'script under the working directory', argv0: 'node', script: '/home/op/pacer/dist/src/main.js', cwd: '/home/op/pacer', want: 'node dist/src/main.js --http_credentials (hidden)' },
+    { name: 'script elsewhere: its absolute path is shorter', argv0: 'node', script: '/opt/pacer/dist/src/main.js', cwd: '/home/op/a/b/c', want: 'node /opt/pacer/dist/src/main.js --http_credentials (hidden)' },
+  ];
+  for (const c of cases) tt.equal(processTitle(c.argv0, c.script, ['--http_credentials', '(hidden)'], c.cwd), c.want, c.name);
+  const typed = 'node dist/src/main.js --http_credentials bob:s3cretpass';
+  tt.ok(processTitle('node', '/home/op/pacer/dist/src/main.js', ['--http_credentials', '(hidden)'], '/home/op/pacer').length <= typed.length, 'no longer than the command line it replaces');
 });
