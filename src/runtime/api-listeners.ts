@@ -18,6 +18,15 @@ export interface ListenerAddress {
 const CLOSE_GRACE_MS = 5_000;
 
 /**
+ * Connections open at once on one listener, at most: one more is closed as soon as it is accepted
+ * (Node's `server.maxConnections`), before it is read. Without a bound, clients that open
+ * connections and send nothing (each held up to Node's 60 s `headersTimeout`) could take every
+ * file descriptor pacer has, and its store and local tasks would fail to open files. Above
+ * `/v2/events`' 4,096 subscribers (`MAX_EVENT_SUBSCRIBERS`), with room for the API's own clients.
+ */
+export const MAX_API_CONNECTIONS = 10_000;
+
+/**
  * The API's listeners, as Marathon's `HttpModule.scala` builds its Jetty connectors: HTTP on
  * `--port` unless `--disable_http`, HTTPS (HTTP/1.1 over TLS, PEM `--ssl_cert`/`--ssl_key`) on
  * `--https_port` when the PEM files are given, both on `--address`. One fastify instance serves
@@ -31,7 +40,8 @@ export class ApiListeners {
   private secondary: https.Server | undefined;
   private readonly tls: https.ServerOptions | undefined;
 
-  constructor(private readonly config: PacerConfig) {
+  /** `maxConnections`: {@link MAX_API_CONNECTIONS} (tests give fewer). */
+  constructor(private readonly config: PacerConfig, private readonly maxConnections = MAX_API_CONNECTIONS) {
     this.tls = config.sslCert === undefined || config.sslKey === undefined ? undefined : {
       cert: readPem(config.sslCert, '--ssl_cert'),
       key: readPem(config.sslKey, '--ssl_key'),
@@ -51,6 +61,8 @@ export class ApiListeners {
       this.primary = answeringWhatNodeRefuses(http.createServer({ requireHostHeader: false }, served));
       if (tls !== undefined) this.secondary = answeringWhatNodeRefuses(https.createServer({ ...tls, requireHostHeader: false }, served));
     }
+    this.primary.maxConnections = this.maxConnections;
+    if (this.secondary !== undefined) this.secondary.maxConnections = this.maxConnections;
     return this.primary;
   };
 

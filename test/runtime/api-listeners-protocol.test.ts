@@ -74,3 +74,38 @@ t.test('what is fine stays fine: HTTP/1.0 without Host, Expect: 100-continue', a
   const raw = await exchange(port, `POST /v2/apps HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
   t.match(raw, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /, '100 Continue, then the app is created');
 });
+
+t.test('connections beyond the bound are closed when accepted; once one closes, a new one is served', async (t) => {
+  const config: PacerConfig = { ...defaultConfig(process.cwd()), address: '127.0.0.1', port: 0 };
+  const listeners = new ApiListeners(config, 3);
+  const api = makeApi();
+  const app = buildServer({ deps: api.deps, stream: { close: () => undefined }, serverFactory: listeners.serverFactory });
+  const port = Number((await listeners.listen(app))[0].address.split(':').pop());
+  t.teardown(async () => {
+    await Promise.all([app.close(), listeners.close()]);
+    await api.app.close();
+  });
+  // Three idle connections (a client that sends nothing) take the three places.
+  const idle = await Promise.all([0, 1, 2].map(() => new Promise<ReturnType<typeof connect>>((resolve) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.on('error', () => undefined);
+  })));
+  // Their handshakes completed first, so the server accepts them before the next one (the
+  // listen backlog is first in, first out).
+  const refused = await exchange(port, 'GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  t.equal(refused, '', 'the fourth connection is closed without an answer');
+  idle[0].destroy();
+  const served = await waitAnswer(port);
+  t.match(served, /^HTTP\/1\.1 200/, 'a place freed: a new connection is served');
+  for (const s of idle) s.destroy();
+});
+
+/** Retries a /ping until it is answered (the server notices a closed connection a moment later); bounded. */
+async function waitAnswer(port: number): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const answer = await exchange(port, 'GET /ping HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    if (answer !== '') return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return '';
+}
