@@ -197,8 +197,8 @@ function sumPools(pools: readonly PoolAmountsLike[]): WorkingPool {
   return sum;
 }
 
-/** What `need` lacks in `have`, or undefined when it fits. */
-function shortfall(have: PoolAmountsLike, need: PoolAmountsLike): string | undefined {
+/** What `need` lacks in `have` (scalars, ports), or undefined when it fits. */
+export function shortfall(have: PoolAmountsLike, need: PoolAmountsLike): string | undefined {
   for (const f of SCALARS) if (need[f] > have[f] || need[f] < 0) return `${f} ${need[f]} exceeds the ${have[f]} left`;
   if (!containsRanges(have.ports, need.ports)) return `ports ${JSON.stringify(need.ports)} not offered`;
   return undefined;

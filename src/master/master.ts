@@ -2,7 +2,7 @@ import type { AgentInfo } from '../scheduler/model/agent';
 import type { OfferedPool } from '../scheduler/model/offer';
 import { isReservationOperation, type ReservationOperation } from '../scheduler/model/reservation';
 import { isTerminalTaskState, type TaskState } from '../scheduler/model/task-state';
-import { AcceptCheck } from './accept-check';
+import { AcceptCheck, shortfall } from './accept-check';
 import { AgentLifecycle } from './agent-lifecycle';
 import type { AgentRuntime, MasterClock, MasterOutbox, MasterTimerEvent } from './master-ports';
 import { masterKnows, MasterState, type MasterOptions } from './master-state';
@@ -11,7 +11,7 @@ import {
   type AgentPhase, type MasterAcceptOperation, type MasterAgent, type MasterAgentSpec, type MasterExecutor, type MasterTask, type MasterTaskLaunch,
   type UnackedUpdate,
 } from './master-types';
-import { containsRanges, unionRanges } from './port-ranges';
+import { unionRanges } from './port-ranges';
 import type { DynamicReservation } from './agent-ledger';
 import { Reconciler } from './reconciler';
 
@@ -364,9 +364,7 @@ export class Master<T extends MasterTaskLaunch> {
     if (agent.ledger.reservation(r.role, r.reservationId) !== undefined) return `reservation ${r.reservationId} of role ${r.role} is already booked on agent ${r.agentId}`;
     const free = agent.ledger.available().find((p) => p.reservedFor === undefined);
     const a = r.capacity;
-    const fits = free !== undefined && a.cpusMilli <= free.cpusMilli && a.memMilli <= free.memMilli && a.diskMilli <= free.diskMilli && a.gpus <= free.gpus
-      && containsRanges(free.ports, a.ports);
-    if (!fits) return `agent ${r.agentId} has no longer the unreserved resources of reservation ${r.reservationId} (role ${r.role})`;
+    if (free === undefined || shortfall(free, a) !== undefined) return `agent ${r.agentId} has no longer the unreserved resources of reservation ${r.reservationId} (role ${r.role})`;
     this.s.desk.knowRoles([r.role]);
     agent.ledger.reserve(r.role, r.reservationId, { cpusMilli: a.cpusMilli, memMilli: a.memMilli, diskMilli: a.diskMilli, gpus: a.gpus, ports: a.ports });
     agent.ledger.setVolumes(r.role, r.reservationId, r.volumes);
