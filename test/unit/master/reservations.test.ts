@@ -96,3 +96,27 @@ t.test('a volume in use cannot be destroyed (its reservation is not offered whil
   h.master.accept(h.lastOffer('a').offerId, [destroy], 0);
   t.match(h.problems.at(-1), /destroy: reservation i1 of role web is not offered/);
 });
+
+t.test('a recorded reservation is restored only while the agent\'s unreserved pool holds it', async (t) => {
+  const capacity = { ...AMOUNT, reservedFor: 'web', reservationId: 'i1' };
+  const cases = [
+    { name: 'it fits', capacity, problem: undefined },
+    { name: 'more cpus than the agent has', capacity: { ...capacity, cpusMilli: 5000 }, problem: /no longer the unreserved resources of reservation i1/ },
+    { name: 'a port outside the agent\'s ranges', capacity: { ...capacity, ports: [[2000, 2000]] as [number, number][] }, problem: /no longer the unreserved resources/ },
+    { name: 'a negative amount', capacity: { ...capacity, memMilli: -1 }, problem: /no longer the unreserved resources/ },
+  ];
+  for (const c of cases) {
+    const h = new MasterHarness();
+    h.master.addAgent(agentSpec('a', { ports: [[1000, 1009]] }));
+    const problem = h.master.restoreReservation({ agentId: 'a', role: 'web', reservationId: 'i1', capacity: c.capacity, volumes: [VOLUME] });
+    if (c.problem === undefined) {
+      t.equal(problem, undefined, `${c.name}: restored`);
+      t.match(h.master.reservation('a', 'web', 'i1'), { reservationId: 'i1', volumes: [VOLUME] }, `${c.name}: booked with its volume`);
+    } else {
+      t.match(problem, c.problem, `${c.name}: not restored, and why`);
+      t.equal(h.master.reservation('a', 'web', 'i1'), undefined, `${c.name}: nothing booked`);
+    }
+  }
+  const h = new MasterHarness();
+  t.match(h.master.restoreReservation({ agentId: 'gone', role: 'web', reservationId: 'i1', capacity, volumes: [] }), /agent gone is not registered/, 'an unknown agent');
+});
