@@ -90,6 +90,15 @@ export function locked(deploymentIds: readonly string[]): ApiError {
   });
 }
 
+/**
+ * `/v2/events` holds as many clients as it may (`MAX_EVENT_SUBSCRIBERS`, docs/limits.md) → 429,
+ * which the client may retry: not a 5xx (nothing is wrong with pacer), and before anything is
+ * streamed. pacer's own bound: Marathon has none but its server's.
+ */
+export function tooManySubscribers(limit: number): ApiError {
+  return new ApiError(429, { message: `/v2/events has as many subscribers as it takes (${limit}); try again later` });
+}
+
 /** Fact 8: the cap on running deployments → 403 (the missing space in "oneusing" is Marathon's). */
 export function tooManyDeployments(max: number): ApiError {
   return new ApiError(403, {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiDeps } from '../api-deps';
-import { ApiError } from '../errors';
+import { ApiError, tooManySubscribers } from '../errors';
 import { queryAll, type Query } from '../query';
 import { eventViewOf } from '../authz/event-view';
 import { acceptsEventStream } from './accepts-event-stream';
@@ -57,14 +57,6 @@ function streamClientOf(request: FastifyRequest): StreamClient {
     // Undefined on a server built without the authorization hook (bench/sse-memory.ts): no view.
     ...(request.access === null || request.access === undefined ? {} : { view: eventViewOf(request.access) }),
   };
-}
-
-/**
- * The stream holds as many clients as it may (MAX_EVENT_SUBSCRIBERS, docs/limits.md): a 429 the
- * client may retry, not a 5xx (nothing is wrong with pacer), before anything is streamed.
- */
-function tooManySubscribers(limit: number): ApiError {
-  return new ApiError(429, { message: `/v2/events has as many subscribers as it takes (${limit}); try again later` });
 }
 
 /**
