@@ -109,4 +109,3 @@ main().then((code) => {
   process.stderr.write(`pacer: ${redactCredentials((e as Error).stack ?? String(e))}\n`);
   process.exitCode = 1;
 });
-

@@ -296,13 +296,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv, cwd
     const problem = o.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${o.env}=${echoed(o, value)}: ${problem}` };
   }
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--help' || arg === '-h') return 'help';
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const spec = optionOf(flag);
+  for (const { flag, spec, value, inline } of optionWords(argv)) {
+    if (!inline && (flag === '--help' || flag === '-h')) return 'help';
     if (spec === undefined) return { error: `unknown option ${flag}` };
-    const value = inline ?? (spec.boolean === true ? 'true' : argv[++i]);
     if (value === undefined) return { error: `${flag}: missing value` };
     const problem = spec.apply(config, value, cwd);
     if (problem !== undefined) return { error: `${flag} ${echoed(spec, value)}: ${problem}` };
@@ -318,6 +314,39 @@ function optionOf(flag: string): OptionSpec | undefined {
   return OPTIONS.find((o) => o.flag === flag || o.flag.replace(/_/g, '-') === flag);
 }
 
+/** One option of the command line, as {@link optionWords} reads it. */
+interface OptionWord {
+  /** As written: `--store`, its dashed spelling, `--help`, or a word no option has. */
+  readonly flag: string;
+  /** The option it names; undefined for a word no option has. */
+  readonly spec: OptionSpec | undefined;
+  /** Its value: after `=`, `'true'` for a boolean given without one, else the next word (undefined at the end, and for an unknown word). */
+  readonly value: string | undefined;
+  /** Where the value is in `argv` (the word itself when `inline`), or -1 (a boolean's implied value, an unknown word). */
+  readonly valueAt: number;
+  /** Given as `--flag=value`. */
+  readonly inline: boolean;
+}
+
+/**
+ * The command line's words as options, the one reading of them ({@link parseConfig},
+ * {@link givenFlags}, {@link hiddenArgv}): `--flag=value`, or `--flag value` (the next word is the
+ * value, unless the option is a boolean); a word no option has takes no value.
+ */
+function optionWords(argv: readonly string[]): OptionWord[] {
+  const out: OptionWord[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf('=');
+    const flag = eq < 0 ? arg : arg.slice(0, eq);
+    const spec = optionOf(flag);
+    if (eq >= 0) out.push({ flag, spec, value: arg.slice(eq + 1), valueAt: i, inline: true });
+    else if (spec === undefined || spec.boolean === true) out.push({ flag, spec, value: spec === undefined ? undefined : 'true', valueAt: -1, inline: false });
+    else out.push({ flag, spec, value: argv[i + 1], valueAt: ++i, inline: false });
+  }
+  return out;
+}
+
 /** What stands in, in the process title, for the value of a flag whose whole value is secret. */
 export const HIDDEN_VALUE = '(hidden)';
 
@@ -331,18 +360,11 @@ export const HIDDEN_VALUE = '(hidden)';
 export function hiddenArgv(argv: readonly string[]): { argv: string[]; hidden: string[] } {
   const out = [...argv];
   const hidden = new Set<string>();
-  for (let i = 0; i < out.length; i++) {
-    const arg = out[i];
-    const eq = arg.indexOf('=');
-    const spec = optionOf(eq < 0 ? arg : arg.slice(0, eq));
-    if (spec === undefined || spec.boolean === true) continue;
-    const at = eq < 0 ? i + 1 : i;
-    if (eq < 0) i++;
-    if (at >= out.length || spec.echo === undefined) continue;
-    const value = eq < 0 ? out[at] : arg.slice(eq + 1);
+  for (const { flag, spec, value, valueAt, inline } of optionWords(argv)) {
+    if (spec?.echo === undefined || value === undefined || valueAt < 0) continue;
     const shown = spec.echo === 'secret' ? HIDDEN_VALUE : redactUrlValue(value);
     if (shown === value) continue;
-    out[at] = eq < 0 ? shown : `${arg.slice(0, eq)}=${shown}`;
+    out[valueAt] = inline ? `${flag}=${shown}` : shown;
     hidden.add(spec.flag);
   }
   return { argv: out, hidden: [...hidden] };
@@ -356,14 +378,7 @@ export function hiddenArgv(argv: readonly string[]): { argv: string[]; hidden: s
  */
 export function givenFlags(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   const given = OPTIONS.filter((o) => env[o.env] !== undefined).map((o) => o.flag);
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const flag = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    const spec = optionOf(flag);
-    if (spec === undefined) continue;
-    if (!arg.includes('=') && spec.boolean !== true) i++;
-    given.push(spec.flag);
-  }
+  for (const { spec } of optionWords(argv)) if (spec !== undefined) given.push(spec.flag);
   return [...new Set(given)];
 }
 
