@@ -1,7 +1,7 @@
 import type { SimAgentJson, SimFaultJson, SimPoolJson, SimViewJson, SimWorkloadJson } from '../api/ui/sim-view';
 import { formatAttributeValue, isoTime } from '../scheduler/index';
 import type { OfferedPool } from '../scheduler/model/offer';
-import type { PortRange } from '../scheduler/model/resources';
+import { countPorts } from '../master/port-ranges';
 import type { RunResult } from '../../sim/runner/run-result';
 import type { RunSession } from '../../sim/runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../../sim/runner/virtual-epoch';
@@ -70,14 +70,8 @@ function poolJson(cap: OfferedPool, used: OfferedPool | undefined): SimPoolJson 
     mem: { used: (used?.memMilli ?? 0) / 1000, total: cap.memMilli / 1000 },
     disk: { used: (used?.diskMilli ?? 0) / 1000, total: cap.diskMilli / 1000 },
     gpus: { used: used?.gpus ?? 0, total: cap.gpus },
-    ports: { used: portCount(used?.ports ?? []), total: portCount(cap.ports) },
+    ports: { used: countPorts(used?.ports ?? []), total: countPorts(cap.ports) },
   };
-}
-
-function portCount(ranges: readonly PortRange[]): number {
-  let n = 0;
-  for (const [begin, end] of ranges) n += end - begin + 1;
-  return n;
 }
 
 function faultsJson(scenario: Scenario, elapsedMs: number): SimFaultJson[] {
