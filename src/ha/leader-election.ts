@@ -282,11 +282,9 @@ export class LeaderElection implements ElectionSource {
       const lowest = leaderZnode(children, LATCH_PREFIX);
       const leaderId = lowest === undefined ? undefined : (await session.getData(`${this.path}/${lowest}`)).toString('utf8');
       if (generation !== this.generation) return;
-      const wasLeader = this.state.elected;
       this.ownsLowest = lowest !== undefined && lowest === this.member;
       this.leaderId = leaderId;
       this.publish();
-      if (this.state.elected && !wasLeader) this.say(`elected leader (${this.path}/${lowest ?? ''})`);
     } catch (err) {
       if (err instanceof ZkError && err.kind === 'SERVER' && err.serverCode === ZK_CODES.NONODE) {
         this.again = true; // the lowest went between the two reads
@@ -339,7 +337,11 @@ export class LeaderElection implements ElectionSource {
     }
   }
 
-  /** Recomputes the state; tells the listeners (synchronously) when it changed. */
+  /**
+   * Recomputes the state; tells the listeners (synchronously) when it changed. Both news lines are
+   * said here, whichever path changed the state: leadership also comes back through the lease (the
+   * first answer after a reconnection of the same session), not only through the members' read.
+   */
   private publish(): void {
     const elected = this.ownsLowest && this.connected && !this.leaseLost && !this.closed;
     const leader = this.closed ? undefined : this.leaderId;
@@ -347,6 +349,7 @@ export class LeaderElection implements ElectionSource {
     const wasLeader = this.state.elected;
     this.state = { elected, leader };
     if (wasLeader && !elected) this.say('not the leader any more', 'warn');
+    if (!wasLeader && elected) this.say(`elected leader (${this.memberPath() ?? this.path})`);
     for (const listener of this.listeners) listener(this.state);
   }
 

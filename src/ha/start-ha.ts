@@ -17,6 +17,7 @@ import { localClusterFacts, startLocalDuties } from '../runtime/start-local';
 import { mesosClusterFacts, startMesosDuties } from '../runtime/start-mesos';
 import { LeaderElection, type ElectionLogLevel } from './leader-election';
 import { leaderProxy } from './leader-proxy';
+import { waitForStoreLock } from './store-lock-wait';
 import { Leadership, type LeaderDuties } from './leadership';
 import type { MarathonEvent } from '../scheduler/model/events';
 import { TermEventStream } from './term-event-stream';
@@ -82,13 +83,16 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
     process.exitCode = 1;
     void pacer.running?.close();
   });
-  const leading: { leadership?: Leadership } = {};
-  const startDuties = hooks.startDuties ?? ((c: PacerConfig, h: RuntimeHooks): Promise<LeaderDuties> => zkDuties(c, h, {
-    url, election, log, onFatal, abdicate: (store) => {
-      const current = leading.leadership?.current();
-      if (current !== undefined && current.durability === store.durability) void leading.leadership?.abdicate();
-    },
-  }));
+  const leading: { leadership?: Leadership; starts: number } = { starts: 0 };
+  const startDuties = hooks.startDuties ?? ((c: PacerConfig, h: RuntimeHooks): Promise<LeaderDuties> => {
+    const start = ++leading.starts;
+    return zkDuties(c, h, {
+      url, election, log, onFatal, superseded: () => leading.starts !== start, abdicate: (store) => {
+        const current = leading.leadership?.current();
+        if (current !== undefined && current.durability === store.durability) void leading.leadership?.abdicate();
+      },
+    });
+  });
   const runtimeHooks: RuntimeHooks = {
     log: pacerLog,
     ...(hooks.onCoreFailure === undefined ? {} : { onCoreFailure: hooks.onCoreFailure }),
@@ -149,20 +153,24 @@ export async function startHa(config: PacerConfig, hooks: HaHooks = {}): Promise
 interface ZkDutiesParts {
   readonly url: ZkUrl;
   readonly election: LeaderElection;
-  readonly log: (line: string) => void;
+  readonly log: (line: string, level?: ElectionLogLevel) => void;
   readonly onFatal: (error: Error) => void;
+  /** Another start of the duties began since this one: this one's term is over. */
+  readonly superseded: () => boolean;
   /** The term's store failed for good (session expired, fenced off): stop leading if it still is this term's. */
   readonly abdicate: (store: ZkStore) => void;
 }
 
 /**
- * The default leader duties with `--zk`: the ZooKeeper store under `<zk path>/state`, opened (every
- * record read) when this pacer is elected — so a new leader starts from exactly what the last one
- * made durable — fenced by this pacer's election znode (no write lands once it is gone), then the
- * local or Mesos cluster over it.
+ * The default leader duties with `--zk`: once no live process holds the lock next to `--store`
+ * (store-lock-wait.ts: a paused former leader on this host still does), the ZooKeeper store under
+ * `<zk path>/state`, opened (every record read) when this pacer is elected — so a new leader
+ * starts from exactly what the last one made durable — fenced by this pacer's election znode (no
+ * write lands once it is gone), then the local or Mesos cluster over it.
  */
 async function zkDuties(config: PacerConfig, hooks: RuntimeHooks, parts: ZkDutiesParts): Promise<LeaderDuties> {
   const fence = parts.election.memberPath();
+  await waitForStoreLock(`${config.storePath}.lock`, () => !parts.superseded() && parts.election.current.elected && parts.election.memberPath() === fence, parts.log);
   const started = Date.now();
   const holder: { store?: ZkStore } = {};
   const store = await ZkStore.open(stateUrlOf(parts.url), {

@@ -41,6 +41,17 @@ export class StoreLock {
     throw new Error(`${path}: cannot take the store lock`);
   }
 
+  /**
+   * The pid of the live process that holds the lock at `path` (possibly this one), or undefined
+   * when the lock is free or stale (names a process that is gone, or no process): what
+   * {@link acquire} would be refused by now. A leader elected with `--zk` waits on it rather than
+   * fail (src/ha/store-lock-wait.ts).
+   */
+  static liveHolder(path: string): number | undefined {
+    const owner = ownerOf(path);
+    return typeof owner === 'number' && alive(owner) ? owner : undefined;
+  }
+
   release(): void {
     try {
       unlinkSync(this.path);
