@@ -62,7 +62,8 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Open (or create) the store at `path`. A missing or empty file is initialised; a pacer store of
+   * Open (or create) the store at `path`. A missing or empty file is initialised (an empty one
+   * beside a write-ahead log that is not empty is refused: inspect-store-file.ts); a pacer store of
    * this format version opens as it is, one of an older version is migrated first (in one
    * transaction). Throws an Error naming the path — leaving the file
    * untouched — when it is not a SQLite database, fails `PRAGMA quick_check`, is another program's
