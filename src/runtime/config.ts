@@ -6,6 +6,7 @@ import { parseHttpCredentials } from '../api/auth/http-credentials';
 import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
 import { DEFAULT_RING_INPUTS } from './recording/flight-recorder';
+import { DEFAULT_STORE_MIN_FREE_BYTES } from '../store/sqlite/store-write-guard';
 import { parseZkUrl, unsupportedZkUrlProblem } from '../cluster/mesos/zk/zk-url';
 import { DEFAULTS as MESOS_DEFAULTS } from '../cluster/mesos/mesos-cluster-options';
 import { redactUrlValue } from '../cluster/url-credentials';
@@ -27,6 +28,8 @@ export interface PacerConfig {
   /** The embedded store file (SQLite). */
   readonly storePath: string;
   readonly storeSynchronous: 'NORMAL' | 'FULL';
+  /** `--store_min_free` (MiB on the flag): API changes are refused (503) while the store's file system has less free (0: not checked). */
+  readonly storeMinFreeBytes: number;
   /** Local cluster: sandbox directory and agent count. */
   readonly sandboxRoot: string;
   readonly localAgents: number;
@@ -186,12 +189,18 @@ export const DEFAULT_INSTANCES_PER_INPUT = 500;
  */
 export const MARATHON_FEATURES: readonly string[] = ['vips', 'task_killing', 'external_volumes', 'secrets', 'gpu_resources'];
 
+const MIB = 1024 * 1024;
+
+/** Largest `--store_min_free`, in MiB (1 TiB). */
+const MAX_STORE_MIN_FREE_MIB = 1024 * 1024;
+
 const OPTIONS: readonly OptionSpec[] = [
   { flag: '--cluster', env: 'PACER_CLUSTER', help: 'local (default) | sim | mesos', apply: (c, v) => oneOf(v, ['local', 'sim', 'mesos'], (k) => { c.cluster = k as ClusterKind; }) },
   { flag: '--address', env: 'PACER_ADDRESS', help: 'address the API listens on (default 127.0.0.1)', apply: (c, v) => { c.address = v; return undefined; } },
   { flag: '--port', env: 'PACER_PORT', help: 'API port (default 8080; 0 picks a free one)', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
   { flag: '--store', env: 'PACER_STORE', help: 'embedded store file (default .pacer/pacer.db)', apply: (c, v, cwd) => { c.storePath = resolve(cwd, v); return undefined; } },
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', help: 'NORMAL (default; survives kill -9) | FULL (also power loss)', apply: (c, v) => oneOf(v.toUpperCase(), ['NORMAL', 'FULL'], (k) => { c.storeSynchronous = k as 'NORMAL' | 'FULL'; }) },
+  { flag: '--store_min_free', env: 'PACER_STORE_MIN_FREE', help: `MiB the store's file system must keep free for API changes to be taken; below it they are answered 503 (default ${DEFAULT_STORE_MIN_FREE_BYTES / MIB}; 0 to ${MAX_STORE_MIN_FREE_MIB}; 0: not checked)`, apply: (c, v) => intIn(v, 0, MAX_STORE_MIN_FREE_MIB, (n) => { c.storeMinFreeBytes = n * MIB; }) },
   { flag: '--sandbox', env: 'PACER_SANDBOX', help: 'local cluster: task sandboxes (default .pacer/sandboxes)', apply: (c, v, cwd) => { c.sandboxRoot = resolve(cwd, v); return undefined; } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', help: 'local cluster: number of agents sharing this host (default 1)', apply: (c, v) => intIn(v, 1, 64, (n) => { c.localAgents = n; }) },
   { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', help: `local cluster: BEGIN-END, host ports the agents offer, split evenly among them (default ${DEFAULT_FIRST_AGENT_PORT} upward, ${DEFAULT_PORTS_PER_AGENT} per agent); two pacers on one host need ranges that do not overlap`, apply: (c, v) => portRange(v, (r) => { c.localAgentPorts = r; }) },
@@ -266,7 +275,7 @@ export function usage(): string {
 export function defaultConfig(cwd: string): PacerConfig {
   return {
     cluster: 'local', address: '127.0.0.1', port: 8080,
-    storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
+    storePath: resolve(cwd, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL', storeMinFreeBytes: DEFAULT_STORE_MIN_FREE_BYTES,
     sandboxRoot: resolve(cwd, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', frameworkName: MESOS_DEFAULTS.frameworkName, failoverTimeoutSeconds: MESOS_DEFAULTS.failoverTimeoutSeconds, newGroupEnforceRole: 'off', maxRunningDeployments: 100, localPortMin: 10_000, localPortMax: 20_000, gpuSchedulingBehavior: 'restricted', features: [],
     maxInstancesPerOffer: DEFAULT_SCHEDULER_OPTIONS.maxInstancesPerOffer, declineOfferDurationMs: DEFAULT_SCHEDULER_OPTIONS.declineRefuseMs,

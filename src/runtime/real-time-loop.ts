@@ -28,6 +28,12 @@ export interface RealTimeLoopOptions {
   /** Each command runs inside it (one store transaction: SqliteStore.atomically). Default: as is. */
   readonly atomically?: Atomically;
   /**
+   * Called as each command is submitted, before anything is handled: it may throw to refuse the
+   * command (the error reaches the caller of `submit`; the core never sees the command). The
+   * runtime refuses changes here while the store cannot keep them (runtime/store-write-refusal.ts).
+   */
+  readonly beforeCommand?: () => void;
+  /**
    * The core threw (runtime/core-failure.ts). Default: the {@link CoreFailure} is thrown to whoever
    * drove the loop (the caller of `submit`, or Node's event loop: an uncaught exception).
    */
@@ -67,6 +73,7 @@ export class RealTimeLoop implements Timers, Clock {
   private readonly heap = new HeapLoop<SchedulerInput>();
   private readonly observers: LoopObserver[] = [];
   private readonly atomically: Atomically;
+  private readonly beforeCommand: (() => void) | undefined;
   private readonly onFailure: CoreFailureHandler | undefined;
   private readonly wallMs: () => number;
   private readonly sliceMs: number;
@@ -86,6 +93,7 @@ export class RealTimeLoop implements Timers, Clock {
 
   constructor(options: RealTimeLoopOptions = {}) {
     this.atomically = options.atomically ?? ((fn) => fn());
+    this.beforeCommand = options.beforeCommand;
     this.onFailure = options.onFailure;
     this.wallMs = options.wallMs ?? Date.now;
     this.sliceMs = options.sliceMs ?? 10;
@@ -137,12 +145,14 @@ export class RealTimeLoop implements Timers, Clock {
    * `continueOffers` or `continueReconcile` timer due at once, which re-arms itself until a big
    * change is done) wait for the command: draining them too would run all of a 100,000-instance
    * change in one call and block the process for seconds (issue 11 item 4). Throws when
-   * the core is not attached, the loop is closed, or it is called from inside an input; throws the
-   * {@link CoreFailure} when the core fails (after `onFailure`, which in production does not return).
+   * the core is not attached, the loop is closed, or it is called from inside an input; throws what
+   * `beforeCommand` throws (nothing handled); throws the {@link CoreFailure} when the core fails
+   * (after `onFailure`, which in production does not return).
    */
   submit(command: SchedulerInput): CommandResult {
     if (this.core === undefined) throw new Error('the scheduler is not started yet');
     if (this.busy) throw new Error('a command was submitted while an input was being handled (re-entrant loop)');
+    this.beforeCommand?.();
     this.runDue(Number.POSITIVE_INFINITY, this.lastId);
     if (this.failure !== undefined) throw this.failure;
     if (this.closed) throw new Error('the scheduler is shutting down');

@@ -23,6 +23,8 @@ import type { PacerLog } from './pacer-log';
 import type { RuntimeStore } from './runtime-store';
 import type { LeaderDuties } from '../ha/leadership';
 import { StoreLock } from './store-lock';
+import { refuseChangesWhileUnwritable } from './store-write-refusal';
+import type { FreeBytes } from '../store/sqlite/store-write-guard';
 import { FlightRecorder } from './recording/flight-recorder';
 import { dumpRingKeeping } from './recording/ring-dump-dir';
 import { LastOffers } from '../whatif/last-offers';
@@ -59,6 +61,8 @@ export interface RuntimeHooks {
    * (a flight recorder is one observer; docs/architecture.md, "One loop").
    */
   readonly inputs?: LoopObserver;
+  /** How the SQLite store measures its file system's free space (`--store_min_free`); tests fake a full disk with it. Default `statfs`. */
+  readonly storeFreeBytes?: FreeBytes;
 }
 
 /**
@@ -67,7 +71,7 @@ export interface RuntimeHooks {
  * lock next to `--store` is taken either way, since it also guards this host's sandboxes and
  * ports. `release()` closes `opened` too.
  */
-export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log)), opened?: RuntimeStore): RuntimeBase {
+export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: CoreFailureHandler = haltingHandler(reportCoreFailure(log)), opened?: RuntimeStore, storeFreeBytes?: FreeBytes): RuntimeBase {
   makeDirs(dirname(config.storePath));
   let lock: StoreLock;
   try {
@@ -78,7 +82,10 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
   }
   let store: RuntimeStore;
   try {
-    store = opened ?? SqliteStore.open(config.storePath, { synchronous: config.storeSynchronous });
+    store = opened ?? SqliteStore.open(config.storePath, {
+      synchronous: config.storeSynchronous, minFreeBytes: config.storeMinFreeBytes,
+      ...(storeFreeBytes === undefined ? {} : { freeBytes: storeFreeBytes }),
+    });
   } catch (err) {
     lock.release();
     throw err;
@@ -94,7 +101,7 @@ export function openRuntime(config: PacerConfig, log: PacerLog, onCoreFailure: C
     lock.release();
     throw err;
   }
-  const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), onFailure: onCoreFailure });
+  const loop = new RealTimeLoop({ atomically: (fn) => store.atomically(fn), beforeCommand: refuseChangesWhileUnwritable(store, log), onFailure: onCoreFailure });
   return {
     store, loop, clock: loop, log, onCoreFailure, recorder, lastOffers: new LastOffers(),
     release: () => {

@@ -13,4 +13,10 @@ export interface RuntimeStore extends Store {
   /** Releases the store; a store that writes behind first writes what is queued (bounded). */
   close(): void;
   readonly durability?: Durability;
+  /**
+   * Why an API change must not be taken now, or undefined (the SQLite store: its file removed,
+   * replaced, not writable, or too little free space; src/store/sqlite/store-write-guard.ts).
+   * Absent: always taken.
+   */
+  writeRefusal?(): string | undefined;
 }

@@ -98,7 +98,7 @@ export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, 
 
 /** Store → loop → driver → scheduler (which recovers from the store); undone on failure. */
 function openLocal(config: PacerConfig, hooks: RuntimeHooks, store?: RuntimeStore): { base: RuntimeBase; cluster: LocalCluster; scheduler: Scheduler; abandon: () => void } {
-  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, store);
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, store, hooks.storeFreeBytes);
   const cluster = new LocalCluster(localClusterOptions(config, base.log), (input) => base.loop.post(input));
   const abandon = (): void => {
     cluster.stop();

@@ -126,7 +126,7 @@ function openMesos(
     opened?.close();
     throw err;
   }
-  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, opened);
+  const base = openRuntime(config, hooks.log ?? silentLog(), hooks.onCoreFailure, opened, hooks.storeFreeBytes);
   const recovered = { frameworkId: undefined as string | undefined };
   const store = recordingFrameworkId(base.store, recovered);
   const onFatal = fatal(base.log);

@@ -1,4 +1,4 @@
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /**
  * One pacer per store: a lock file next to the store holding the owner's pid, created exclusively.
@@ -13,7 +13,11 @@ import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 export class StoreLock {
   private constructor(private readonly path: string) {}
 
-  /** Takes the lock, or throws naming the live pid that holds it. */
+  /**
+   * Takes the lock, or throws naming the live pid that holds it, or — when the lock cannot be
+   * written (a full disk, a directory pacer may not write) — naming the lock and the system's error,
+   * leaving no file behind.
+   */
   static acquire(path: string): StoreLock {
     const lock = StoreLock.tryAcquire(path);
     if (typeof lock === 'number') {
@@ -67,7 +71,13 @@ export class StoreLock {
  */
 function create(path: string): boolean {
   const mine = `${path}.${process.pid}`;
-  writeFileSync(mine, String(process.pid));
+  try {
+    writeFileSync(mine, String(process.pid));
+  } catch (err) {
+    // A full disk (ENOSPC) left an empty file here at every attempt, and the message named no file.
+    rmSync(mine, { force: true });
+    throw new Error(`cannot write the store lock ${path}: ${(err as Error).message}`);
+  }
   try {
     linkSync(mine, path);
     return true;

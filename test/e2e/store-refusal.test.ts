@@ -63,6 +63,20 @@ const CASES: readonly { name: string; make: (t: Test, dir: string, path: string)
     },
     message: /is corrupt or unreadable .*refusing to open it \(it was not modified\)/,
   },
+  {
+    // The disk trial (2026-11-30): such a store was taken for a new, empty one — started with no
+    // apps, and its log overwritten — where the records it held are in the log.
+    name: 'a store file cut to zero bytes beside a write-ahead log that is not empty',
+    make: async (t, dir, path) => {
+      const pacer = await startPacer(t, e2eConfig(dir));
+      t.equal((await pacer.request('POST', '/v2/apps', { id: '/kept', cmd: 'sleep 1000', cpus: 0.1, mem: 16, instances: 0 })).status, 201);
+      const wal = readFileSync(`${path}-wal`); // the log as a crash would leave it
+      await pacer.close(); // checkpoints and removes the log: put it back, and cut the file
+      writeFileSync(`${path}-wal`, wal);
+      writeFileSync(path, '');
+    },
+    message: /is empty but its write-ahead log .*-wal holds \d+ bytes .*refusing to open it \(it was not modified\)\. Restore both from a backup/,
+  },
 ];
 
 for (const c of CASES) {

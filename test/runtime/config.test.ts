@@ -29,7 +29,7 @@ t.test('defaults: the embedded local cluster on 127.0.0.1:8080 with state under 
   t.same(config, defaultConfig(CWD), 'no flags and no environment give exactly the defaults');
   t.match(config, {
     cluster: 'local', address: '127.0.0.1', port: 8080,
-    storePath: resolve(CWD, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL',
+    storePath: resolve(CWD, '.pacer', 'pacer.db'), storeSynchronous: 'NORMAL', storeMinFreeBytes: 64 * 1024 * 1024,
     sandboxRoot: resolve(CWD, '.pacer', 'sandboxes'), localAgents: 1,
     defaultRole: '*', newGroupEnforceRole: 'off', maxRunningDeployments: 100, gpuSchedulingBehavior: 'restricted', features: [],
     bodyLimitBytes: 1024 * 1024, speed: 10,
@@ -55,6 +55,7 @@ const OPTION_TABLE: readonly { flag: string; env: string; value: string; expect:
   { flag: '--port', env: 'PACER_PORT', value: '0', expect: { port: 0 } },
   { flag: '--store', env: 'PACER_STORE', value: '/var/lib/pacer/p.db', expect: { storePath: '/var/lib/pacer/p.db' } },
   { flag: '--store_sync', env: 'PACER_STORE_SYNC', value: 'full', expect: { storeSynchronous: 'FULL' } },
+  { flag: '--store_min_free', env: 'PACER_STORE_MIN_FREE', value: '2', expect: { storeMinFreeBytes: 2 * 1024 * 1024 } },
   { flag: '--sandbox', env: 'PACER_SANDBOX', value: '/srv/sandboxes', expect: { sandboxRoot: '/srv/sandboxes' } },
   { flag: '--local_agents', env: 'PACER_LOCAL_AGENTS', value: '3', expect: { localAgents: 3 } },
   { flag: '--local_agent_ports', env: 'PACER_LOCAL_AGENT_PORTS', value: '41000-41099', expect: { localAgentPorts: [41000, 41099] } },

@@ -139,6 +139,7 @@ const BOUNDS: ReadonlyArray<{ readonly flag: string; readonly ok: readonly strin
   { flag: '--local_agent_ports', ok: ['1-1000', '65000-65535'], refused: ['0-100', '65000-65536', '2000-1000', '31000'], where: 'README options table: BEGIN-END within 1–65535' },
   { flag: '--draining_seconds', ok: ['0', '315360000'], refused: ['-1', '315360001', '1.5'], where: 'README, docs/limits.md: 0 to ten years (315,360,000 s)' },
   { flag: '--zk_session_timeout', ok: ['1000', '600000'], refused: ['999', '600001'], where: 'docs/limits.md: 1,000 to 600,000 ms' },
+  { flag: '--store_min_free', ok: ['0', '1048576'], refused: ['-1', '1048577', '1.5'], where: 'README options table, docs/limits.md: 0 to 1,048,576 MiB' },
   { flag: '--zk_timeout', ok: ['100', '600000'], refused: ['99', '600001'], where: 'docs/limits.md: 100 to 600,000 ms' },
   { flag: '--https_port', ok: ['0', '8444'], refused: ['65536'], where: 'README options table: 0 picks a free port' },
   { flag: '--speed', ok: ['0.5', '50'], refused: ['0', '-1', 'fast'], where: 'docs/limits.md: any number above 0' },

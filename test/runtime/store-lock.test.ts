@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -37,4 +37,14 @@ t.test('the store lock: one holder; a lock of a process that is gone, or of none
     t.notOk(existsSync(path), `${c.name}: released`);
   }
   t.same(readdirSync(dir).filter((f) => !/^store-1\.db\.lock$/.test(f)), [], 'no file of the taking left behind');
+});
+
+t.test('a lock that cannot be written (a full disk) is refused naming the lock, and leaves no file behind', { skip: existsSync('/dev/full') ? false : 'no /dev/full here' }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-lock-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 'pacer.db.lock');
+  // The lock is first written to <lock>.<pid>: pointed at /dev/full, that write fails with a real ENOSPC, as on a full disk.
+  symlinkSync('/dev/full', `${path}.${process.pid}`);
+  t.throws(() => StoreLock.acquire(path), { message: `cannot write the store lock ${path}: ENOSPC: no space left on device, write` });
+  t.same(readdirSync(dir), [], 'nothing left where the lock was being written');
 });

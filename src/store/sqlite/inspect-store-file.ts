@@ -25,8 +25,9 @@ const NOT_MODIFIED = 'refusing to open it (it was not modified)';
  *
  * Every check runs on a read-only connection (or plain reads of the header), so a refused file is
  * never modified: not a SQLite database, failing `PRAGMA quick_check`, another program's database,
- * or a newer format version all throw an Error naming the path and what to do. A missing file,
- * an empty file and an empty SQLite database are `new` (to be initialised); our format at our
+ * or a newer format version all throw an Error naming the path and what to do, as does an empty
+ * file beside a write-ahead log that is not empty. A missing file, an empty file and an empty
+ * SQLite database are `new` (to be initialised); our format at our
  * version is `current`.
  */
 export function inspectStoreFile(path: string): StoreFileState {
@@ -72,7 +73,10 @@ function removeFiles(files: readonly string[]): void {
 function checkHeader(path: string): void {
   const stat = statSync(path);
   if (!stat.isFile()) throw new Error(`store ${path} is not a regular file; ${NOT_MODIFIED}. Point the store at a file path.`);
-  if (stat.size === 0) return;
+  if (stat.size === 0) {
+    checkNoOrphanLog(path);
+    return;
+  }
   const head = Buffer.alloc(SQLITE_MAGIC.length);
   const fd = openSync(path, 'r');
   let read: number;
@@ -87,6 +91,21 @@ function checkHeader(path: string): void {
         'Point the store at another path, or move the file away if it is not needed.',
     );
   }
+}
+
+/**
+ * An empty store file is a new store — unless a write-ahead log that is not empty lies beside it:
+ * then the file was cut short (truncated, or copied without its log) and its records are in the
+ * log. Initialising it would start pacer with nothing and overwrite that log.
+ */
+function checkNoOrphanLog(path: string): void {
+  const wal = `${path}-wal`;
+  const size = statSync(wal, { throwIfNoEntry: false })?.size ?? 0;
+  if (size === 0) return;
+  throw new Error(
+    `store ${path} is empty but its write-ahead log ${wal} holds ${size} bytes (the file was cut short, or copied without its log); ${NOT_MODIFIED}. ` +
+      'Restore both from a backup, or move both away to start with an empty store (all state in them is lost).',
+  );
 }
 
 function readMarkers(path: string): FileMarkers {

@@ -1,3 +1,5 @@
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
@@ -11,6 +13,7 @@ import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
 import { initialiseStore } from './store-format';
 import { migrateStore } from './store-migrations';
 import { prepareStatements, type StoreStatements } from './store-statements';
+import { type FreeBytes, StoreWriteGuard } from './store-write-guard';
 
 /** How hard a commit is pushed to disk before a write returns (SQLite's `PRAGMA synchronous`). */
 export type StoreSynchronous = 'NORMAL' | 'FULL';
@@ -23,6 +26,13 @@ export interface SqliteStoreOptions {
    * also survive a power loss, at the cost of one fsync per write.
    */
   readonly synchronous?: StoreSynchronous;
+  /**
+   * Space the file system must keep free for {@link SqliteStore.writeRefusal} to let a change
+   * through (`--store_min_free`; default 0: free space is not checked, only the file).
+   */
+  readonly minFreeBytes?: number;
+  /** How free space is measured (tests replace it; default `statfs`). */
+  readonly freeBytes?: FreeBytes;
 }
 
 /**
@@ -44,6 +54,7 @@ export class SqliteStore implements Store {
     readonly path: string,
     private readonly db: Database.Database,
     private readonly sql: StoreStatements,
+    private readonly guard: StoreWriteGuard,
   ) {
     this.saveInstancesTx = db.transaction((instances: readonly Instance[]) => {
       for (const inst of instances) sql.saveInstance.run(inst.instanceId, encodeRecord('instance', inst));
@@ -51,20 +62,25 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Open (or create) the store at `path`. A missing or empty file is initialised; a pacer store of
+   * Open (or create) the store at `path`. A missing or empty file is initialised (an empty one
+   * beside a write-ahead log that is not empty is refused: inspect-store-file.ts); a pacer store of
    * this format version opens as it is, one of an older version is migrated first (in one
    * transaction). Throws an Error naming the path — leaving the file
    * untouched — when it is not a SQLite database, fails `PRAGMA quick_check`, is another program's
-   * database, or has a newer format version.
+   * database, or has a newer format version; and, before looking at it, when the file or its
+   * directory is not writable (SQLite would open a read-only file read-only without a word, and
+   * the first write — a status update — would stop pacer).
    */
   static open(path: string, options: SqliteStoreOptions = {}): SqliteStore {
+    checkWritable(path);
     const state = inspectStoreFile(path);
     const db = new Database(path);
     try {
       setPragmas(db, path, options.synchronous ?? 'NORMAL');
       if (state === 'new') initialiseStore(db);
       else if (state !== 'current') migrateStore(db, state.migrateFrom);
-      return new SqliteStore(path, db, prepareStatements(db));
+      const guard = new StoreWriteGuard(path, options.minFreeBytes ?? 0, options.freeBytes);
+      return new SqliteStore(path, db, prepareStatements(db), guard);
     } catch (err) {
       db.close();
       throw err;
@@ -80,6 +96,15 @@ export class SqliteStore implements Store {
    */
   atomically<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  /**
+   * Why a change must not be taken now (the file removed or replaced, not writable, too little free
+   * space: store-write-guard.ts), or undefined. Asked before each API command, which is refused
+   * with 503 while there is a reason, before the core sees it.
+   */
+  writeRefusal(): string | undefined {
+    return this.guard.refusal();
   }
 
   saveRoot(root: Group): void {
@@ -181,6 +206,23 @@ export class SqliteStore implements Store {
   /** Close the file (checkpointing the WAL into it). The store cannot be used afterwards. */
   close(): void {
     this.db.close();
+  }
+}
+
+/** Throws, naming the path, when pacer could not write the store file (or create it, and its WAL, in its directory). */
+function checkWritable(path: string): void {
+  for (const target of existsSync(path) ? [path, dirname(path)] : [dirname(path)]) {
+    try {
+      accessSync(target, constants.W_OK);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      if (code === 'ENOENT') throw new Error(`store ${path}: its directory ${target} does not exist`);
+      const what = target === path ? 'is not writable' : `is in a directory that is not writable (${target})`;
+      throw new Error(
+        `store ${path} ${what}: ${code}; refusing to open it (it was not modified). ` +
+          'Let the user running pacer write the file and its directory, or point --store at another path.',
+      );
+    }
   }
 }
 
