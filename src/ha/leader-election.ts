@@ -26,6 +26,8 @@ export interface ElectionSource {
   /** Gives up leadership and joins again at the end of the line (DELETE /v2/leader). */
   abdicate(): Promise<void>;
   close(): void;
+  /** Checks now, not only on a timer, that ZooKeeper answered recently enough to lead (absent: nothing to check). */
+  checkLeaseNow?(): void;
 }
 
 export interface LeaderElectionOptions {
@@ -330,6 +332,22 @@ export class LeaderElection implements ElectionSource {
         if (!exists) void this.evaluate();
       }, () => undefined);
     }
+    this.lapseIfSilent();
+  }
+
+  /**
+   * Checks the lease now rather than at its timer's next tick. After the process stalled (stopped
+   * with SIGSTOP, a long GC, swapping) Node may run an I/O callback — a request — before the
+   * lease's timer, and that request would find this process still elected although ZooKeeper may
+   * have expired its session and elected another. leadership.ts `serving` calls it at every read.
+   */
+  checkLeaseNow(): void {
+    if (this.session === undefined || this.closed) return;
+    this.lapseIfSilent();
+  }
+
+  /** No answer from ZooKeeper for longer than the lease: stop leading until it answers again. */
+  private lapseIfSilent(): void {
     if (!this.leaseLost && performance.now() - this.confirmedAtMs > this.leaseMs()) {
       this.leaseLost = true;
       if (this.ownsLowest) this.say(`no answer from ZooKeeper for ${Math.round(performance.now() - this.confirmedAtMs)} ms: not leading until it answers again`, 'warn');

@@ -100,7 +100,9 @@ export class Leadership implements LeadershipView {
     this.changes.push(listener);
   }
 
+  /** Whether it serves now; the lease is checked first (a stalled process must not serve on a lapsed one: leader-election.ts `checkLeaseNow`). */
   serving(): boolean {
+    this.election.checkLeaseNow?.();
     return this.duties !== undefined;
   }
 

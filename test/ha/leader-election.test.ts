@@ -5,6 +5,8 @@ import { LATCH_PREFIX, LeaderElection, leaderPathOf, type ElectionState } from '
 import { TcpProxy } from '../harness/tcp-proxy';
 import { startZooKeeper, ZOOKEEPER_MISSING } from '../harness/zookeeper-server';
 import { waitFor, within } from '../harness/wait';
+import { Leadership } from '../../src/ha/leadership';
+import type { Scheduler } from '../../src/scheduler/index';
 import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK as skip, ZK } from './zk-scratch';
 
 /**
@@ -171,4 +173,26 @@ t.test('leadership regained on the same session after its lease lapsed is logged
   }
   t.same(lines.filter((l) => l.startsWith('elected leader') || l === 'not the leader any more').map((l) => l.split(' (')[0]),
     ['elected leader', 'not the leader any more', 'elected leader'], `every change of leadership is logged: ${lines.join(' | ')}`);
+});
+
+t.test('a leader whose process stalled past its lease stops serving at the first read, before its lease timer runs', { skip }, async (t) => {
+  // kill -STOP, a long GC or swapping: when the process runs again, Node may handle a request (an
+  // I/O callback) before the lease's timer. Leadership.serving (what the API's edge asks for every
+  // request) checks the lease first; before, it found this process serving until the timer ran.
+  const admin = await adminSession(t);
+  const root = await scratchPath(t, admin);
+  const c = await contender(t, root, 'stall:1');
+  const stopped: string[] = [];
+  const duties = { scheduler: {} as Scheduler, submit: () => ({ ok: true as const }), frameworkId: () => undefined, stop: () => void stopped.push('stopped') };
+  const leadership = new Leadership(c.election, () => 'stall:1', () => duties, (e) => t.fail(e.message));
+  leadership.begin();
+  await waitFor(() => leadership.serving(), 'it leads and serves');
+  // A synchronous stall: no timer and no ZooKeeper answer can run until it ends. Two thirds of the
+  // session timeout is the lease; half a second more is past it whatever the probes' timing was.
+  const until = performance.now() + (SESSION.sessionTimeoutMs * 2) / 3 + 500;
+  while (performance.now() < until) { /* stalled */ }
+  t.equal(leadership.serving(), false, 'the first read after the stall finds the lease lapsed: not serving');
+  t.same(stopped, ['stopped'], 'its duties were stopped in that read, before anything else ran');
+  await waitFor(() => leadership.serving(), 'it serves again once ZooKeeper answers (the same session, or a new znode)');
+  leadership.stop();
 });
