@@ -175,3 +175,23 @@ t.test('a client past the bound on subscribers gets 429 naming it, and attaches 
   t.equal(again.statusCode, 200, 'a place is free again');
   t.equal(server.hub.subscriberCount, 2);
 });
+
+t.test('frames carry no id: and a client reconnecting with Last-Event-ID is replayed nothing (Marathon keeps no event history)', async (t) => {
+  const server = await serve(t);
+  const first = await open(t, server);
+  await waitUntil(() => server.hub.subscriberCount === 1, 'the first client attached');
+  server.harness.deploy(makeApp({ id: '/web', instances: 1 }));
+  await waitUntil(() => first.parsed().events.some((e) => e.event === 'deployment_success'), 'the deployment events');
+  t.notMatch(first.text, /(^|\r\n)id:/, 'no frame names an id a client could resume from');
+  first.close();
+  await waitUntil(() => server.hub.subscriberCount === 0, 'the first client detached');
+  const again = await RawSseClient.open(server.baseUrl, '/v2/events', { Accept: 'text/event-stream', 'Last-Event-ID': '3' });
+  t.teardown(() => again.close());
+  t.equal(again.statusCode, 200, 'the header is ignored, not refused');
+  await waitUntil(() => again.parsed().events.length > 0, 'the attached event');
+  server.harness.deploy(makeApp({ id: '/other', instances: 1 }));
+  await waitUntil(() => again.parsed().events.some((e) => e.event === 'deployment_success'), 'the new deployment');
+  const types = typesOf(again.parsed().events);
+  t.equal(types[0], 'event_stream_attached', 'the stream starts with the attach, not with what was missed');
+  t.equal(types.filter((x) => x === 'deployment_success').length, 1, 'only the deployment made after the reconnect');
+});

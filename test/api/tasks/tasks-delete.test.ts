@@ -2,6 +2,7 @@ import t from 'tap';
 import { makeApi, type ApiFixture } from '../api-fixture';
 import { makeApp } from '../../builders/run-spec-builders';
 import { body, launchRunning, type TaskWire } from './tasks-fixture';
+import { isTerminalTaskState } from '../../../src/scheduler/model/task-state';
 
 function kill(fx: ApiFixture, payload: unknown, query = '') {
   return fx.app.inject({
@@ -119,7 +120,12 @@ t.test('wipe=true expunges the instance before the 200, as Marathon force-expung
   t.equal(ids.length, 1, 'a replacement was scheduled');
   const listed = await fx.app.inject({ method: 'GET', url: '/v2/tasks' });
   t.notOk(body<{ tasks: TaskWire[] }>(listed).tasks.some((x) => x.id === taskIds[0]), 'GET /v2/tasks no longer lists its task');
+  // What an event consumer sees (README, Kill): the instance ends by instance_changed_event Killed
+  // alone, as Marathon's force expunge (InstanceUpdater.forceExpunge) publishes no task event.
+  t.match(fx.harness.events('instance_changed_event').filter((e) => e.instanceId === before).at(-1), { condition: 'Killed' }, 'instance_changed_event Killed');
+  t.same(fx.harness.events('status_update_event').filter((e) => e.taskId === taskIds[0] && isTerminalTaskState(e.taskStatus)).map((e) => e.taskStatus), [], 'no terminal status_update_event for the wiped task');
   fx.harness.status(taskIds[0], 'TASK_KILLED');
+  t.same(fx.harness.events('status_update_event').filter((e) => e.taskId === taskIds[0] && isTerminalTaskState(e.taskStatus)).map((e) => e.taskStatus), [], 'not even when its TASK_KILLED arrives');
   ids = fx.harness.instances('/web').map((i) => i.instanceId);
   t.notOk(ids.includes(before));
   t.equal(ids.length, 1, 'the late TASK_KILLED changes nothing');

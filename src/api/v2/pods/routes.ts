@@ -14,12 +14,15 @@ import { createPod, deletePod, replacePod } from './pod-write-handlers';
  */
 export function podsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // Fact 77: the capability probe "are pods supported" → 200 with an empty body.
-  app.head('/v2/pods', (_request, reply) => void reply.code(200).send());
-  app.get('/v2/pods', { exposeHeadRoute: false }, (_request, reply) => void reply.send(listPods(deps)));
-  app.post('/v2/pods', (request, reply) => void reply.send(createPod(deps, request, reply)));
-  app.get('/v2/pods/*', { exposeHeadRoute: false }, (request, reply) => void reply.send(read(deps, request)));
-  app.put('/v2/pods/*', (request, reply) => void reply.send(write(deps, request, reply)));
-  app.delete('/v2/pods/*', (request, reply) => void reply.send(remove(deps, request, reply)));
+  // Each handler returns the reply it sent (fastify's rule for handlers that call send): the write
+  // routes run inside the what-if wrapper's async function, and one that resolved to nothing while
+  // the reply waited for the store (`--zk`, runtime/durable-replies.ts) was sent a second time.
+  app.head('/v2/pods', (_request, reply) => reply.code(200).send());
+  app.get('/v2/pods', { exposeHeadRoute: false }, (_request, reply) => reply.send(listPods(deps)));
+  app.post('/v2/pods', (request, reply) => reply.send(createPod(deps, request, reply)));
+  app.get('/v2/pods/*', { exposeHeadRoute: false }, (request, reply) => reply.send(read(deps, request)));
+  app.put('/v2/pods/*', (request, reply) => reply.send(write(deps, request, reply)));
+  app.delete('/v2/pods/*', (request, reply) => reply.send(remove(deps, request, reply)));
 }
 
 function targetOf(request: FastifyRequest): PodTarget {
