@@ -38,7 +38,12 @@ export function installWhatIf(app: FastifyInstance, deps: ApiDeps): ApiDeps {
     const handler = route.handler as RouteHandlerMethod;
     route.handler = async function whatIf(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
       const query = request.query as Record<string, string | string[] | undefined>;
-      if (query.simulate === undefined) return handler.call(this, request, reply);
+      // A handler that sent its reply and returned nothing means "sent" only outside an async
+      // function: wrapped in this one, fastify would take the resolved undefined for an empty
+      // answer and send again while the first reply still waits for the store (under --zk,
+      // runtime/durable-replies.ts), crashing the process (ERR_HTTP_HEADERS_SENT). So nothing
+      // returned stands for the reply, as it does for a route that is not wrapped.
+      if (query.simulate === undefined) return (handler.call(this, request, reply) as unknown) ?? reply;
       const durationMs = simulateMs(query, deps);
       delete query.dryRun;
       let returned: unknown;
@@ -49,7 +54,7 @@ export function installWhatIf(app: FastifyInstance, deps: ApiDeps): ApiDeps {
         throw err;
       }
       // The handler answered without submitting anything (nothing to change): its own answer.
-      return returned;
+      return returned ?? reply;
     };
   });
   // deps with its own submit; its getters stay getters (with --zk, `scheduler` is the current
