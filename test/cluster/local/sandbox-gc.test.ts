@@ -163,3 +163,18 @@ t.test('close cancels the timer', (t) => {
   t.equal(clock.timers.size, 0);
   t.end();
 });
+
+t.test('one timer is armed however many tasks finish (each finish used to leave the last one armed)', (t) => {
+  const { clock, gc, dir } = setup(t);
+  for (let i = 0; i < 50; i++) {
+    gc.finish(dir(`app.${i}`), clock.now);
+    clock.now += 1000;
+  }
+  t.equal(gc.size, 50);
+  t.equal(clock.timers.size, 1, 'only the timer of the oldest sandbox waits');
+  t.same([...clock.timers.values()], [clock.now - 50 * 1000 + 7 * DAY], 'due when the oldest is');
+  clock.advance(7 * DAY);
+  t.equal(gc.size, 0, 'all collected');
+  t.equal(clock.timers.size, 0, 'and nothing left armed');
+  t.end();
+});
