@@ -172,6 +172,7 @@ t.test('one timer is armed however many tasks finish (each finish used to leave 
   }
   t.equal(gc.size, 50);
   t.equal(clock.timers.size, 1, 'only the timer of the oldest sandbox waits');
+  t.same([...clock.timers.keys()], [1], 'armed once: a later sandbox does not re-arm it');
   t.same([...clock.timers.values()], [clock.now - 50 * 1000 + 7 * DAY], 'due when the oldest is');
   clock.advance(7 * DAY);
   t.equal(gc.size, 0, 'all collected');
