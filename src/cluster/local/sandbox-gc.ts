@@ -125,17 +125,20 @@ export class SandboxGc {
   }
 
   /**
-   * Arms the timer for the oldest finished sandbox's due time, unless it is armed for that time
-   * already (a task that ends appends a later sandbox: the oldest stays). A finish used to forget
-   * the armed timer and arm one more: every task that ended left a timer armed for a week (4,518
-   * after the soak trial's 14 cycles on 2026-11-30); and re-arming for each finish, with a delay
-   * in ms of its own each time, left Node one empty timer list per finish for as long (Node
-   * keeps the lists of cancelled unref'd timers until their time comes).
+   * Arms the timer for the oldest finished sandbox's due time, unless it is armed for that time or
+   * sooner already: a task that ends appends a later sandbox (the oldest stays), and one past the
+   * count bound removes the oldest (the next is due later); a timer that fires early sweeps
+   * nothing and is armed again for the oldest then. A finish used to forget the armed timer and
+   * arm one more: every task that ended left a timer armed for a week (4,518 after the soak
+   * trial's 14 cycles on 2026-11-30); and re-arming for each finish, with a delay in ms of its
+   * own each time, left Node one empty timer list per finish for as long (Node keeps the list of
+   * a cancelled unref'd timer until its time comes).
    */
   private arm(): void {
     const oldest = this.finished.values().next();
     const dueMs = oldest.done === true ? undefined : oldest.value + this.options.delayMs;
-    if (this.timer !== undefined && dueMs === this.armedDueMs) return;
+    const armedSoonEnough = this.armedDueMs !== undefined && (dueMs === undefined || this.armedDueMs <= dueMs);
+    if (this.timer !== undefined && armedSoonEnough) return;
     if (this.timer !== undefined) this.options.clock.cancel(this.timer);
     this.timer = undefined;
     this.armedDueMs = dueMs;
