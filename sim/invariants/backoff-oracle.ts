@@ -55,6 +55,23 @@ export class BackoffOracle {
     this.fail(spec, nowMs);
   }
 
+  /** Entries held for instances and run specs (the checker sweeps when it doubled). */
+  get size(): number {
+    return this.lastCondition.size + this.lastVersion.size + this.userKilled.size + this.delays.size;
+  }
+
+  /**
+   * Forgets the instances and run specs the core no longer holds: an expunged instance never
+   * comes back (a relaunch keeps its id while the core holds it), and a run spec created again
+   * starts its backoff over with a new config version anyway.
+   */
+  forgetGone(gone: GoneCheck): void {
+    for (const id of this.lastCondition.keys()) if (gone.instance(id)) this.lastCondition.delete(id);
+    for (const id of this.lastVersion.keys()) if (gone.instance(id)) this.lastVersion.delete(id);
+    for (const id of this.userKilled) if (gone.instance(id)) this.userKilled.delete(id);
+    for (const id of this.delays.keys()) if (gone.runSpec(id)) this.delays.delete(id);
+  }
+
   /** Call at the end of every loop step. */
   endStep(): void {
     this.terminalThisStep.clear();
@@ -75,6 +92,12 @@ export class BackoffOracle {
       : Math.min(spec.backoff.maxMs, Math.round(prev.delayMs * spec.backoff.factor));
     this.delays.set(spec.id, { delayMs, deadlineMs: nowMs + delayMs, config });
   }
+}
+
+/** Whether the leading core no longer holds an instance or a run spec (the oracles' sweeps). */
+export interface GoneCheck {
+  instance(instanceId: string): boolean;
+  runSpec(runSpecId: string): boolean;
 }
 
 const TERMINAL = new Set(['Killed', 'Finished', 'Failed', 'Error', 'Gone', 'Dropped', 'Unknown']);

@@ -2,6 +2,7 @@ import { floorCapacity, unhealthyKillFloor } from '../../src/scheduler/index';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { Instance } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
+import type { GoneCheck } from './backoff-oracle';
 
 /** What the oracle reads of the core after a step (a subset of the Scheduler facade). */
 export interface FloorView {
@@ -45,6 +46,17 @@ export class FloorOracle {
         return;
       default:
     }
+  }
+
+  /** Entries held for instances (the checker sweeps when it doubled). */
+  get size(): number {
+    return this.proven.size + this.lastCondition.size;
+  }
+
+  /** Forgets the instances the core no longer holds (an expunged instance never comes back). */
+  forgetGone(gone: GoneCheck): void {
+    for (const id of this.proven) if (gone.instance(id)) this.proven.delete(id);
+    for (const id of this.lastCondition.keys()) if (gone.instance(id)) this.lastCondition.delete(id);
   }
 
   /** After every step: the apps whose counting instances a kill of this step took below the floor. */

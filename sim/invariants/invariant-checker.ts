@@ -55,6 +55,8 @@ export class InvariantChecker {
 
   /** Restarts (by deployment id) whose healthy count has reached the minimum once. */
   private readonly reachedMinimum = new Set<string>();
+  /** Entries the oracles held after the last {@link sweepGone}. */
+  private keptAfterSweep = 0;
 
   /** A driver accept went out: check pod atomicity and backoff now, resources and constraints at step end. */
   onAccept(operations: readonly OfferOperation[], nowMs: number): void {
@@ -132,7 +134,30 @@ export class InvariantChecker {
       this.lastConvergenceCheckMs = nowMs;
       found.push(...this.convergence(nowMs));
     }
+    this.sweepGone();
     return found;
+  }
+
+  /** Entries the oracles hold by instance, run spec or deployment (tests: the sweep bounds it). */
+  get remembered(): number {
+    return this.backoff.size + this.floor.size + this.reachedMinimum.size;
+  }
+
+  /**
+   * Once the oracles' entries doubled since the last sweep (plus {@link SWEEP_MIN_ENTRIES}),
+   * forgets those of instances and run specs the leading core no longer holds and of restarts
+   * whose deployment ended: a run served on for days (`--cluster sim`) creates and deletes
+   * without end. Each sweep is paid for by as many insertions as it keeps.
+   */
+  private sweepGone(): void {
+    if (this.remembered <= 2 * this.keptAfterSweep + SWEEP_MIN_ENTRIES) return;
+    const core = this.scheduler;
+    const gone = { instance: (id: string) => core.instance(id) === undefined, runSpec: (id: string) => core.runSpec(id) === undefined };
+    this.backoff.forgetGone(gone);
+    this.floor.forgetGone(gone);
+    const running = new Set(core.deployments().map((d) => d.deployment.plan.id));
+    for (const key of this.reachedMinimum) if (!running.has(key.slice(0, key.indexOf(' ')))) this.reachedMinimum.delete(key);
+    this.keptAfterSweep = this.remembered;
   }
 
   /**
@@ -189,3 +214,6 @@ export class InvariantChecker {
 }
 
 const TERMINAL = new Set(['Killed', 'Finished', 'Failed', 'Error', 'Gone', 'Dropped', 'Unknown']);
+
+/** Entries below which the oracles are never swept. */
+const SWEEP_MIN_ENTRIES = 1024;

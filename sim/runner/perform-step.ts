@@ -29,12 +29,12 @@ export function performStep(step: TimelineStep, deps: StepDeps): void {
   if (a.type === 'expect') {
     const outcome = evaluateExpectation(a.expectation, observe(deps.scheduler, deps.cluster, deps.recorder, deps.nowMs));
     deps.recorder.expectations.push({ atMs: deps.nowMs, line: step.line, passed: outcome.passed, lines: outcome.lines });
-    deps.recorder.steps.push({ atMs: deps.nowMs, text: `expect: ${outcome.passed ? 'passed' : 'FAILED'}` });
+    deps.recorder.step(deps.nowMs, `expect: ${outcome.passed ? 'passed' : 'FAILED'}`);
     deps.trace.append({ t: deps.nowMs, k: 'expect', passed: outcome.passed });
     return;
   }
   if (a.type !== 'note') deps.checker?.disturbed(deps.nowMs);
-  deps.recorder.steps.push({ atMs: deps.nowMs, text: act(a, deps) });
+  deps.recorder.step(deps.nowMs, act(a, deps));
 }
 
 function act(a: Exclude<Action, { type: 'expect' }>, deps: StepDeps): string {

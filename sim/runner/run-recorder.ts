@@ -18,21 +18,43 @@ export class RunRecorder {
   readonly expectations: ExpectOutcome[] = [];
   readonly decisions: TimedDecision[] = [];
   private readonly decisionListeners: ((decision: TimedDecision) => void)[] = [];
-  /** Rejection counts per run spec already reported as decisions. */
+  /** Rejection counts per run spec already reported as decisions (run specs the core no longer holds are swept out). */
   private readonly rejectionsSeen = new Map<string, Partial<Record<NoMatchReason, number>>>();
+  /** {@link rejectionsSeen}'s size after its last sweep. */
+  private rejectionsKept = 0;
+  /** False once the run's result is taken ({@link stopKeeping}): what follows is only told to listeners. */
+  private keeping = true;
 
   /**
    * `keepEvents` (default true): keep every event in {@link events}, which only expectations with
    * event counts read. A run without such an expectation passes false: a day of 10,000 instances
    * emits a million events, and keeping them all made the heap (and every major GC) grow all day.
+   * `keepDecisions` (default true): keep every decision in {@link decisions} (the summary's and
+   * the report's); false tells them to the listeners only (`--cluster sim` logs them as they come).
    */
   constructor(
     private readonly reader?: DecisionReader,
     private readonly keepEvents = true,
+    private readonly keepDecisions = true,
   ) {}
 
+  /**
+   * The run's result was taken (finish or stop): from now on nothing more is kept — no event,
+   * step or decision (listeners still hear the decisions). A served `--cluster sim` runs on
+   * without end after its workload; kept, these lists grew with every command and decision
+   * for as long as it ran (the soak trial of 2026-11-30: about 1,100 decisions a churn cycle).
+   */
+  stopKeeping(): void {
+    this.keeping = false;
+  }
+
+  /** Records one line of the run's timeline (the summary's `timeline:`), while the run's result is still to come. */
+  step(atMs: number, text: string): void {
+    if (this.keeping) this.steps.push({ atMs, text });
+  }
+
   onEvent(atMs: number, event: MarathonEvent, instance?: InstanceAtEvent): void {
-    if (this.keepEvents) this.events.push({ atMs, event });
+    if (this.keepEvents && this.keeping) this.events.push({ atMs, event });
     this.eventCounts[event.eventType] = (this.eventCounts[event.eventType] ?? 0) + 1;
     const decision = this.reader?.read(event, instance);
     if (decision !== undefined) this.decided({ atMs, decision });
@@ -50,7 +72,7 @@ export class RunRecorder {
   }
 
   private decided(timed: TimedDecision): void {
-    this.decisions.push(timed);
+    if (this.keepDecisions && this.keeping) this.decisions.push(timed);
     for (const listener of this.decisionListeners) listener(timed);
   }
 
@@ -75,6 +97,23 @@ export class RunRecorder {
       };
       this.decided({ atMs, decision });
     }
+    this.sweepRejectionsSeen(scheduler);
+  }
+
+  /**
+   * Forgets the counts seen of run specs the core no longer holds (deleted: one created again
+   * under the id starts with fresh statistics), once the map doubled since the last sweep (plus
+   * 64), so a sweep costs at most as much as the insertions that led to it.
+   */
+  private sweepRejectionsSeen(scheduler: Scheduler): void {
+    if (this.rejectionsSeen.size <= 2 * this.rejectionsKept + 64) return;
+    for (const id of this.rejectionsSeen.keys()) if (scheduler.runSpec(id) === undefined) this.rejectionsSeen.delete(id);
+    this.rejectionsKept = this.rejectionsSeen.size;
+  }
+
+  /** How many run specs' rejection counts are remembered (tests: the sweep bounds it). */
+  get rejectionsRemembered(): number {
+    return this.rejectionsSeen.size;
   }
 }
 

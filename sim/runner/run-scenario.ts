@@ -37,6 +37,11 @@ export interface RunOptions {
   /** Read the core's events as decisions for the summary and the report (default: when the trace is recorded). */
   readonly decisions?: boolean;
   /**
+   * Keep the decisions read in the result (default true); false only tells them to
+   * {@link RunSession.onDecision}'s listeners (`--cluster sim` logs them and leaves them out of its summary).
+   */
+  readonly keepDecisions?: boolean;
+  /**
    * Core options over those the scenario sets, for the core alone: the invariants still check
    * the scenario's. Tests use it to run the core without a protection the invariants expect
    * (`{ unhealthyKillFloor: 0 }`) and show that the invariant catches its absence.
@@ -118,6 +123,12 @@ export interface RunSession {
    * a `finish()` afterwards would move the clock to the new end.
    */
   extendTo(endMs: number): void;
+  /**
+   * What the run remembers per instance, run spec or deployment beyond the core: the invariant
+   * oracles' entries and the run specs whose offer rejections were reported. Bounded by the
+   * sweeps (tests read it: a session served on for days must not grow with its churn).
+   */
+  retained(): { readonly oracleEntries: number; readonly rejectionCounts: number };
   /** The invariant violations that stopped the run (empty while it runs). */
   violations(): readonly string[];
 }
@@ -218,7 +229,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   };
   // Events are kept for the expectations that count them, and only when some expectation does.
   const countsEvents = scenario.timeline.some((step) => step.action.type === 'expect' && step.action.expectation.events.length > 0);
-  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined, countsEvents);
+  const recorder = new RunRecorder((options.decisions ?? trace.enabled) ? new DecisionReader(lookup, { nowMs: () => clock.now }) : undefined, countsEvents, options.keepDecisions ?? true);
   if (options.invariants !== false) {
     checker = new InvariantChecker(
       scheduler, clusterBooks(cluster), scenario.invariants.convergeWithinMs, scenario.invariants.upgradeBounds === true, scenario.options.unhealthyKillFloor,
@@ -253,7 +264,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     cluster.disconnect();
     trace.append({ t: rel(), k: 'failover', phase: 'down', downtimeMs });
     loop.schedule(clock.now + downtimeMs, { to: 'takeover' });
-    recorder.steps.push({ atMs: rel(), text: `scheduler failover: the leader dies, a standby takes over in ${downtimeMs / 1000}s` });
+    recorder.step(rel(), `scheduler failover: the leader dies, a standby takes over in ${downtimeMs / 1000}s`);
   };
   /** A standby takes over: a new core from the store, resubscribed with the stored framework id. */
   const takeover = (): void => {
@@ -269,7 +280,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       runSpecs: scheduler.runSpecs().length, instances, deployments: scheduler.deployments().length,
     });
     checker?.coreReplaced(scheduler, rel(), clock.now);
-    recorder.steps.push({ atMs: rel(), text: `scheduler takeover: ${scheduler.runSpecs().length} run spec(s), ${instances} instance(s), ${scheduler.deployments().length} deployment(s) recovered` });
+    recorder.step(rel(), `scheduler takeover: ${scheduler.runSpecs().length} run spec(s), ${instances} instance(s), ${scheduler.deployments().length} deployment(s) recovered`);
     cluster.subscribe(frameworkId);
   };
 
@@ -288,8 +299,10 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   let instantBound = SAME_INSTANT_MAX;
   let boundRaised = false;
   /** The run's outcome at the current instant; `stopped` when it ends before its duration. */
+  // Taking the result ends what the recorder keeps: a served run goes on after it (extendTo).
   const resultNow = (stopped?: StoppedRun): RunResult => {
     trace.append({ t: rel(), k: 'end' });
+    recorder.stopKeeping();
     return {
       name: scenario.name,
       seed,
@@ -323,9 +336,10 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     extendTo: (untilMs) => {
       endMs = Math.max(endMs, untilMs);
     },
+    retained: () => ({ oracleEntries: checker?.remembered ?? 0, rejectionCounts: recorder.rejectionsRemembered }),
     submit(command: Command): CommandResult {
       if (down) {
-        recorder.steps.push({ atMs: rel(), text: `api ${command.type}: refused (no scheduler leads: a failover is under way)` });
+        recorder.step(rel(), `api ${command.type}: refused (no scheduler leads: a failover is under way)`);
         return { ok: false, error: 'locked', message: 'No scheduler leads: a scheduler failover is under way; try again after the takeover' };
       }
       const result = submitCommand(command, { scheduler, trace, checker, recorder, nowMs: rel() });
@@ -427,6 +441,6 @@ interface SubmitDeps extends CommandDeps {
 function submitCommand(command: Command, deps: SubmitDeps): CommandResult {
   deps.checker?.disturbed(deps.nowMs);
   const result = handleCommand(deps, command, 'api') ?? { ok: true };
-  deps.recorder.steps.push({ atMs: deps.nowMs, text: `api ${command.type}: ${outcome(result)}` });
+  deps.recorder.step(deps.nowMs, `api ${command.type}: ${outcome(result)}`);
   return result;
 }

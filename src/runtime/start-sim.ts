@@ -69,8 +69,9 @@ export async function startSim(config: PacerConfig, hooks: StartSimHooks = {}): 
   const onCoreFailure = hooks.onCoreFailure ?? haltingHandler(reportCoreFailure(log));
   const { listeners, auth } = apiEdges(config, log);
   // No trace: a run steered through the API is not replayable, and it runs on after finish(),
-  // which takes the trace's digest once. Its decisions are logged as they are read.
-  const session = createRunSession(scenario, { seed: config.seed, trace: false, decisions: true });
+  // which takes the trace's digest once. Its decisions are logged as they are read, not kept (the
+  // summary leaves them out); after finish() the session keeps no steps either.
+  const session = createRunSession(scenario, { seed: config.seed, trace: false, decisions: true, keepDecisions: false });
   const decisions = log.child({ component: 'scheduler' });
   session.onDecision(({ atMs, decision }) => logDecision(decisions, decision, { at: formatMs(atMs) }));
   const simLog = log.child({ component: 'sim' });

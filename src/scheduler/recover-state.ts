@@ -50,6 +50,8 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   for (const root of stored.rootVersions) state.history.recordRoot(root);
   for (const spec of stored.versions) state.history.record(spec);
   state.history.listener = listener;
+  // A store written before deleted apps' versions went with their last root: they go now.
+  for (const { runSpecId, version } of state.history.dropUnheldApps(stored.root)) ctx.store.deleteRunSpecVersion(runSpecId, version);
   state.root = stored.root;
   if (stored.frameworkId !== undefined) state.frameworkId = stored.frameworkId;
   for (const spec of stored.runSpecs) state.addRunSpec(newRunSpecState(spec, ctx.options.lastUnusedOffersMax));

@@ -43,6 +43,8 @@ export class SandboxGc {
   /** Finished sandboxes (absolute paths) → end time, in end-time order. */
   private finished = new Map<string, number>();
   private timer: number | undefined;
+  /** The due time the timer is armed for. */
+  private armedDueMs: number | undefined;
   private readonly root: string;
   /** The latest end time added (the last entry's while the order holds): an append in order costs no sort. */
   private lastEndedAtMs = -Infinity;
@@ -77,27 +79,17 @@ export class SandboxGc {
     this.add(found);
   }
 
-  /** Remove every sandbox due (ended `delayMs` ago) or beyond the count bound; arm the timer for the next. */
+  /** The timer fired: remove every sandbox due (ended `delayMs` ago) or beyond the count bound; arm the timer for the next. */
   collect(): void {
     this.timer = undefined;
-    const now = this.options.clock.nowMs();
-    const excess = this.finished.size - this.options.keep;
-    let live: ReadonlySet<string> | undefined;
-    let i = 0;
-    for (const [sandbox, endedAtMs] of this.finished) {
-      if (i >= excess && endedAtMs + this.options.delayMs > now) break;
-      this.finished.delete(sandbox);
-      live ??= this.options.liveSandboxes();
-      this.remove(sandbox, live);
-      i++;
-    }
-    this.arm();
+    this.sweep();
   }
 
   /** Cancel the timer (the cluster stops); the list is dropped, the next start finds the leftovers again. */
   close(): void {
     if (this.timer !== undefined) this.options.clock.cancel(this.timer);
     this.timer = undefined;
+    this.armedDueMs = undefined;
     this.finished.clear();
     this.lastEndedAtMs = -Infinity;
   }
@@ -113,15 +105,44 @@ export class SandboxGc {
     }
     // Tasks end in time order, so this is rare (start-up leftovers by mtime, a clock step back).
     if (!sorted) this.finished = new Map([...this.finished].sort((a, b) => a[1] - b[1]));
-    this.collect();
+    this.sweep();
   }
 
+  /** Remove every sandbox due or beyond the count bound; keep the timer armed for the oldest left. */
+  private sweep(): void {
+    const now = this.options.clock.nowMs();
+    const excess = this.finished.size - this.options.keep;
+    let live: ReadonlySet<string> | undefined;
+    let i = 0;
+    for (const [sandbox, endedAtMs] of this.finished) {
+      if (i >= excess && endedAtMs + this.options.delayMs > now) break;
+      this.finished.delete(sandbox);
+      live ??= this.options.liveSandboxes();
+      this.remove(sandbox, live);
+      i++;
+    }
+    this.arm();
+  }
+
+  /**
+   * Arms the timer for the oldest finished sandbox's due time, unless it is armed for that time or
+   * sooner already: a task that ends appends a later sandbox (the oldest stays), and one past the
+   * count bound removes the oldest (the next is due later); a timer that fires early sweeps
+   * nothing and is armed again for the oldest then. A finish used to forget the armed timer and
+   * arm one more: every task that ended left a timer armed for a week (4,518 after the soak
+   * trial's 14 cycles on 2026-11-30); and re-arming for each finish, with a delay in ms of its
+   * own each time, left Node one empty timer list per finish for as long (Node keeps the list of
+   * a cancelled unref'd timer until its time comes).
+   */
   private arm(): void {
+    const oldest = this.finished.values().next();
+    const dueMs = oldest.done === true ? undefined : oldest.value + this.options.delayMs;
+    const armedSoonEnough = this.armedDueMs !== undefined && (dueMs === undefined || this.armedDueMs <= dueMs);
+    if (this.timer !== undefined && armedSoonEnough) return;
     if (this.timer !== undefined) this.options.clock.cancel(this.timer);
     this.timer = undefined;
-    const oldest = this.finished.values().next();
-    if (oldest.done === true) return;
-    this.timer = this.options.clock.schedule(oldest.value + this.options.delayMs, 'collect');
+    this.armedDueMs = dueMs;
+    if (dueMs !== undefined) this.timer = this.options.clock.schedule(dueMs, 'collect');
   }
 
   /** Remove one sandbox, if it is safe to: directly under the root, not `volumes/`, not live. */

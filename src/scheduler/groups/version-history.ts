@@ -1,6 +1,8 @@
 import { assert } from '../kernel/assert';
 import type { RunSpec } from '../model/run-spec';
 import type { Group } from './group';
+import { editedKeys } from './map-edits';
+import { findRunSpec } from './tree-query';
 
 /** `--zk_max_versions`: versions kept per run spec and of the root (Marathon default 50). */
 export const DEFAULT_MAX_VERSIONS = 50;
@@ -18,15 +20,35 @@ export interface RunSpecVersion {
  *
  * History belongs to the id, not to one life of the run spec: deleting a run spec keeps its
  * versions, and a run spec created again under the same id continues the same history, even with
- * another definition (spec section 1, rule 12 for pods; Marathon's `deleteCurrent` keeps app
- * versions the same way). Recording a version that is already stored replaces it and makes it
- * the newest.
+ * another definition. For a pod that is for good (spec section 1, rule 12: history is tied
+ * permanently to the pod id; the spec wins over Marathon, whose GcActor deletes pods too). An
+ * app's versions go once no kept root version holds the app any more: it was deleted and the
+ * roots that held it fell out of the bounded root history. Marathon keeps a deleted app's
+ * versions (`deleteCurrent`) and its GcActor deletes them once no root in use refers to the app
+ * (the current root and those of running deployments); pacer counts every kept root version as
+ * in use, which keeps them at least as long. Without it every distinct app id ever created kept
+ * its versions in memory and in the store (the soak trial of 2026-11-30). Recording a version
+ * that is already stored replaces it and makes it the newest.
  *
  * Mutable, owned by the core's state; deterministic (insertion order only, no clock).
  */
 export class VersionHistory {
   private readonly specs = new Map<string, Map<string, RunSpec>>();
   private readonly roots = new Map<string, Group>();
+  /** Each kept root version's place in the order roots were recorded. */
+  private readonly rootSeq = new Map<string, number>();
+  private nextSeq = 0;
+  /** The root recorded last (the root in force). */
+  private newest: Group | undefined;
+  /**
+   * Apps that the root recorded at `seq` no longer held though the one before did, in `seq` order:
+   * once no kept root is older than `seq`, none holds the app unless it came back (then it is
+   * in {@link newest}, or left again: {@link leftAt} names the later leave).
+   */
+  private readonly leaving: { readonly id: string; readonly seq: number }[] = [];
+  private leavingHead = 0;
+  /** The latest leave of each app in {@link leaving}. */
+  private readonly leftAt = new Map<string, number>();
   /** Told about every version stored and evicted (the durable store); unset while recovering. */
   listener?: HistoryListener;
 
@@ -73,12 +95,32 @@ export class VersionHistory {
     return (this.specs.get(id)?.size ?? 0) > 0;
   }
 
-  /** Stores `root` under its version. */
+  /**
+   * Stores `root` under its version; an app that no kept root holds any more once older roots fall
+   * out loses its versions (told to the listener after the root's own changes). What left is read
+   * from the previous root by the keys its maps were edited at (map-edits.ts), so a change costs
+   * the groups walked, not every app (a whole walk cost 8 ms a change with 10,000 apps).
+   */
   recordRoot(root: Group): void {
+    const seq = this.nextSeq++;
+    if (this.newest !== undefined) {
+      const left: string[] = [];
+      removedApps(this.newest, root, left);
+      for (const id of left) {
+        this.leftAt.set(id, seq);
+        this.leaving.push({ id, seq });
+      }
+    }
+    this.newest = root;
     const evicted = keep(this.roots, root.version, root, this.maxVersions);
-    if (this.listener === undefined) return;
-    this.listener.savedRootVersion(root);
-    for (const version of evicted) this.listener.evictedRootVersion(version);
+    this.rootSeq.delete(root.version);
+    this.rootSeq.set(root.version, seq);
+    for (const version of evicted) this.rootSeq.delete(version);
+    if (this.listener !== undefined) {
+      this.listener.savedRootVersion(root);
+      for (const version of evicted) this.listener.evictedRootVersion(version);
+    }
+    this.dropLeft();
   }
 
   /**
@@ -86,7 +128,68 @@ export class VersionHistory {
    * durable (the empty root a starting core begins with, replaced by the recovered one).
    */
   forgetRoot(version: string): void {
+    const root = this.roots.get(version);
     this.roots.delete(version);
+    this.rootSeq.delete(version);
+    if (root !== undefined && root === this.newest) this.newest = undefined;
+  }
+
+  /**
+   * Drops the versions of every app that no kept root version holds nor `current` (the root in
+   * force, which a store may hold without its root version) and returns them, for the caller to
+   * delete from the store (the listener is not told: recovery calls it once, after loading,
+   * before a listener is set): a store written before apps' versions went with their last root.
+   * Pods keep theirs (spec rule 12).
+   */
+  dropUnheldApps(current: Group): { readonly runSpecId: string; readonly version: string }[] {
+    const dropped: { runSpecId: string; version: string }[] = [];
+    for (const [id, versions] of this.specs) {
+      const newest = [...versions.values()].pop();
+      if (newest?.kind !== 'app' || this.held(id, current)) continue;
+      this.specs.delete(id);
+      for (const version of versions.keys()) dropped.push({ runSpecId: id, version });
+    }
+    return dropped;
+  }
+
+  /** How many ids have stored versions (tests: deleted apps' go with their last root). */
+  get idsWithVersions(): number {
+    return this.specs.size;
+  }
+
+  /** Whether `current` or a kept root version holds app `id` (O(kept roots × depth)). */
+  private held(id: string, current: Group | undefined): boolean {
+    if (current !== undefined && findRunSpec(current, id) !== undefined) return true;
+    for (const root of this.roots.values()) if (findRunSpec(root, id) !== undefined) return true;
+    return false;
+  }
+
+  /** Drops the apps whose leave is older than every kept root, unless they came back. */
+  private dropLeft(): void {
+    const oldest = this.rootSeq.values().next();
+    const oldestSeq = oldest.done === true ? this.nextSeq : oldest.value;
+    while (this.leavingHead < this.leaving.length) {
+      const { id, seq } = this.leaving[this.leavingHead] as { id: string; seq: number };
+      if (seq > oldestSeq) break;
+      this.leavingHead++;
+      if (this.leftAt.get(id) !== seq) continue;
+      this.leftAt.delete(id);
+      if (this.newest !== undefined && findRunSpec(this.newest, id) !== undefined) continue;
+      this.dropApp(id);
+    }
+    if (this.leavingHead > 1024 && this.leavingHead * 2 > this.leaving.length) {
+      this.leaving.splice(0, this.leavingHead);
+      this.leavingHead = 0;
+    }
+  }
+
+  /** Drops every version of app `id`, telling the listener. */
+  private dropApp(id: string): void {
+    const versions = this.specs.get(id);
+    if (versions === undefined) return;
+    this.specs.delete(id);
+    if (this.listener === undefined) return;
+    for (const version of versions.keys()) this.listener.evictedRunSpecVersion(id, version);
   }
 
   /** The stored root versions, newest first. */
@@ -119,4 +222,27 @@ function keep<V>(versions: Map<string, V>, version: string, value: V, max: numbe
     evicted.push(oldest);
   }
   return evicted;
+}
+
+/**
+ * Adds to `out` the apps `prev` holds and `next` does not (a key may come twice). A group map
+ * made from the other by edits is read at its edited keys only; one whose ancestry is not known
+ * (read from the store) entry by entry; a group gone, every app below it.
+ */
+function removedApps(prev: Group, next: Group | undefined, out: string[]): void {
+  if (prev === next) return;
+  if (next === undefined) {
+    for (const id of prev.apps.keys()) out.push(id);
+    for (const child of prev.groups.values()) removedApps(child, undefined, out);
+    return;
+  }
+  if (prev.apps !== next.apps) {
+    const keys = editedKeys(prev.apps, next.apps);
+    if (keys === undefined) {
+      for (const id of prev.apps.keys()) if (!next.apps.has(id)) out.push(id);
+    } else {
+      for (const id of keys) if (prev.apps.has(id) && !next.apps.has(id)) out.push(id);
+    }
+  }
+  if (prev.groups !== next.groups) for (const [id, child] of prev.groups) removedApps(child, next.groups.get(id), out);
 }

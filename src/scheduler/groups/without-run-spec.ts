@@ -11,7 +11,7 @@ import { findRunSpec } from './tree-query';
  * Removes an app or pod (Marathon's `RootGroup.removeApp` / `removePod`); its group stays, even when
  * it becomes empty. The new root and every group in it carry `options.version`. Refused with
  * `unknown-run-spec` when nothing has this id. History of the id is kept elsewhere
- * (`VersionHistory`) and survives.
+ * (`VersionHistory`) and survives (an app's while a kept root version holds it, a pod's for good).
  */
 export function withoutRunSpec(root: Group, id: string, options: RemoveOptions): GroupResult {
   const spec = findRunSpec(root, id);

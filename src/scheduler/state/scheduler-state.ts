@@ -52,7 +52,7 @@ export class SchedulerState {
   private readonly removed = new WeakSet<Instance>();
   /** Whether any instance was ever put in {@link removed} (until then every instance is current without a look-up). */
   private anyRemoved = false;
-  /** Stored versions of every run spec and of the root (bounded; survives delete and re-create). */
+  /** Stored versions of every run spec and of the root (bounded; survives delete and re-create: a pod's for good, an app's while a kept root version holds it). */
   readonly history = new VersionHistory();
   /** {@link taskOwner}'s answers by task id (a cache that checks each answer: see TaskOwners). */
   private readonly owners = new TaskOwners((inst) => this.isCurrent(inst));

@@ -163,3 +163,36 @@ t.test('close cancels the timer', (t) => {
   t.equal(clock.timers.size, 0);
   t.end();
 });
+
+t.test('one timer is armed however many tasks finish (each finish used to leave the last one armed)', (t) => {
+  const { clock, gc, dir } = setup(t);
+  for (let i = 0; i < 50; i++) {
+    gc.finish(dir(`app.${i}`), clock.now);
+    clock.now += 1000;
+  }
+  t.equal(gc.size, 50);
+  t.equal(clock.timers.size, 1, 'only the timer of the oldest sandbox waits');
+  t.same([...clock.timers.keys()], [1], 'armed once: a later sandbox does not re-arm it');
+  t.same([...clock.timers.values()], [clock.now - 50 * 1000 + 7 * DAY], 'due when the oldest is');
+  clock.advance(7 * DAY);
+  t.equal(gc.size, 0, 'all collected');
+  t.equal(clock.timers.size, 0, 'and nothing left armed');
+  t.end();
+});
+
+t.test('past the count bound, each finish removes the oldest without arming the timer again', (t) => {
+  const { clock, gc, dir } = setup(t, 10);
+  for (let i = 0; i < 50; i++) {
+    gc.finish(dir(`app.${i}`), clock.now);
+    clock.now += 1000;
+  }
+  t.equal(gc.size, 10, 'the count bound holds');
+  t.same([...clock.timers.keys()], [1], 'the first timer still waits: it fires early, sweeps nothing and is armed again');
+  clock.advance(7 * DAY - 50 * 1000);
+  t.equal(gc.size, 10, 'the early firing removed nothing');
+  t.equal(clock.timers.size, 1, 'and armed the timer for the oldest left');
+  clock.advance(50 * 1000);
+  t.equal(gc.size, 0, 'all collected when due');
+  t.equal(clock.timers.size, 0);
+  t.end();
+});

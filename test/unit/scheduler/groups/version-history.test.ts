@@ -4,6 +4,7 @@ import type { Group } from '../../../../src/scheduler/groups/group';
 import type { GroupResult } from '../../../../src/scheduler/groups/group-result';
 import { allRunSpecs, emptyRoot, findRunSpec, withRunSpec, withoutRunSpec } from '../../../../src/scheduler/groups/root-group';
 import { DEFAULT_MAX_VERSIONS, VersionHistory } from '../../../../src/scheduler/groups/version-history';
+import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 
 function ok(r: GroupResult): Group {
   if (!r.ok) throw new Error(`${r.error}: ${r.message}`);
@@ -70,4 +71,80 @@ t.test('the bound must be a positive integer', async (t) => {
   t.throws(() => new VersionHistory(0), /positive integer/);
   t.throws(() => new VersionHistory(1.5), /positive integer/);
   t.doesNotThrow(() => new VersionHistory(1));
+});
+
+/** A listener that records what the durable store would be told to delete. */
+function evictions(h: VersionHistory): string[] {
+  const out: string[] = [];
+  h.listener = {
+    savedRunSpecVersion: () => undefined,
+    evictedRunSpecVersion: (id, version) => void out.push(`${id}@${version}`),
+    savedRootVersion: () => undefined,
+    evictedRootVersion: () => undefined,
+  };
+  return out;
+}
+
+t.test("a deleted app's versions go once no kept root version holds it (Marathon's GcActor); a pod's stay (rule 12)", async (t) => {
+  const h = new VersionHistory(3);
+  const told = evictions(h);
+  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
+  let root = emptyRoot(versionAt(0));
+  root = ok(withRunSpec(root, makeApp({ id: '/g/a', version: versionAt(1) }), opts(1)));
+  root = ok(withRunSpec(root, makePod({ id: '/g/p', version: versionAt(1) }), opts(1)));
+  h.recordAll(root, allRunSpecs(root));
+  root = ok(withRunSpec(root, makeApp({ id: '/g/a', instances: 2, version: versionAt(2) }), opts(2)));
+  h.recordAll(root, [findRunSpec(root, '/g/a') as RunSpec]);
+  root = ok(withoutRunSpec(ok(withoutRunSpec(root, '/g/a', opts(3))), '/g/p', opts(3)));
+  h.recordRoot(root);
+  t.same(h.list('/g/a'), [versionAt(2), versionAt(1)], 'kept after delete while kept roots hold the app');
+  root = { ...root, version: versionAt(4) };
+  h.recordRoot(root);
+  t.same(h.list('/g/a'), [versionAt(2), versionAt(1)], 'the root of version 2 still holds it');
+  t.same(told, []);
+  root = { ...root, version: versionAt(5) };
+  h.recordRoot(root);
+  t.same(h.rootVersions(), [versionAt(5), versionAt(4), versionAt(3)], 'no kept root holds /g/a any more');
+  t.same(h.list('/g/a'), [], 'its versions are gone');
+  t.notOk(h.has('/g/a'));
+  t.same(told, [`/g/a@${versionAt(1)}`, `/g/a@${versionAt(2)}`], 'and the store is told to delete each');
+  t.same(h.list('/g/p'), [versionAt(1)], "the pod's history stays with its id");
+});
+
+t.test('creating and deleting distinct apps without end keeps a bounded history', async (t) => {
+  const h = new VersionHistory(5);
+  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
+  let root = emptyRoot(versionAt(0));
+  let n = 1;
+  const sizes: number[] = [];
+  for (let round = 0; round < 200; round++) {
+    const ids = [0, 1, 2].map((i) => `/r${round}/app${i}`);
+    for (const id of ids) root = ok(withRunSpec(root, makeApp({ id, version: versionAt(n) }), opts(n)));
+    h.recordAll(root, ids.map((id) => findRunSpec(root, id) as RunSpec));
+    n++;
+    for (const id of ids) root = ok(withoutRunSpec(root, id, opts(n)));
+    h.recordRoot(root);
+    n++;
+    sizes.push(h.idsWithVersions);
+  }
+  // 5 kept roots span 2.5 rounds of 3 apps each.
+  t.ok(Math.max(...sizes) <= 9, `ids with versions stay bounded (${Math.max(...sizes)} at most, 600 created)`);
+});
+
+t.test('recovery drops the versions of apps no kept root and not the current root holds', async (t) => {
+  const h = new VersionHistory(3);
+  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
+  const withApp = ok(withRunSpec(emptyRoot(versionAt(0)), makeApp({ id: '/live', version: versionAt(1) }), opts(1)));
+  // As an older store holds them: the versions of /gone, whose roots are long gone, and /live,
+  // whose root the store holds as the current root only.
+  h.recordRoot(emptyRoot(versionAt(2)));
+  h.record(makeApp({ id: '/gone', version: versionAt(1) }));
+  h.record(findRunSpec(withApp, '/live') as RunSpec);
+  h.record(makePod({ id: '/pod', version: versionAt(1) }));
+  const told = evictions(h);
+  t.same(h.dropUnheldApps(withApp), [{ runSpecId: '/gone', version: versionAt(1) }], 'returned for the caller to delete from the store');
+  t.same(told, [], 'the listener is not told');
+  t.notOk(h.has('/gone'));
+  t.same(h.list('/live'), [versionAt(1)], 'an app of the current root keeps its versions');
+  t.same(h.list('/pod'), [versionAt(1)], 'a pod keeps its history');
 });
