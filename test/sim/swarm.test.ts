@@ -19,8 +19,12 @@ import { runSwarm } from '../../sim/swarm/run-swarm';
  * `npm run sim` replays identically, and a planted scheduler bug is caught.
  */
 
-/** Seeds of the bounded swarm. About 10 s on 2 cores (measured: see docs/swarm.md). */
-const SWARM_SEEDS = 100;
+/**
+ * Seeds of the bounded swarm: about 6 s of one core without coverage, some 2.5 times that under
+ * c8 (docs/swarm.md). 50 since the swarm draws resident apps, which tripled a seed's cost: 100
+ * took 37 s of CPU under `.ci/run`, whose 10 minutes it shares with the whole suite.
+ */
+const SWARM_SEEDS = 50;
 
 const sim = runSimCli;
 
