@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { resolveAgents } from '../../../src/cluster/local/local-agent';
+import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import { makeApp } from '../../builders/run-spec-builders';
 import { appLaunch, makeFixture, sleep } from './local-fixture';
 
@@ -97,11 +100,14 @@ t.test('an offer id is valid once: a second accept drops its tasks, an unknown d
 t.test('accepted resources leave the offers; the leftover filter ends when the task frees them', async (t) => {
   const f = makeFixture(t);
   const offer = await f.startAndOffer();
-  const { op, task } = appLaunch(offer, makeApp({ cmd: 'sleep 0.3', cpus: 1, mem: 100, disk: 10, hostPorts: [0, 0] }));
+  // It ends when told (a `go` file), not after a fixed sleep that a loaded machine could outlast
+  // before the check that nothing was offered while it ran.
+  const { op, task } = appLaunch(offer, makeApp({ cmd: 'while [ ! -e go ]; do sleep 0.05; done', cpus: 1, mem: 100, disk: 10, hostPorts: [0, 0] }));
   let seen = f.offers().length;
   f.cluster.accept(offer.offerId, [op], 60_000);
   await f.waitStatus(task.taskId, 'TASK_RUNNING');
   t.equal(f.offers().length, seen, 'the leftovers are filtered');
+  writeFileSync(join(sandboxOf(f.options.sandboxRoot, task.taskId), 'go'), '1');
   const next = await f.nextOffer(seen);
   t.ok(f.states(task.taskId).includes('TASK_FINISHED'), 'offered again only once the task ended');
   t.same(next.pools, offer.pools, 'everything is free again');

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { isGroupAlive, isProcessAlive } from '../../../src/cluster/local/process-identity';
+import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import { StateFile, type LocalClusterState } from '../../../src/cluster/local/state-file';
 import { makeApp, makePod } from '../../builders/run-spec-builders';
 import { nodeArgsFor } from '../../harness/node-entry';
@@ -77,8 +78,11 @@ t.test('a task that died while pacer was away is reported TASK_GONE once', async
 
 t.test('an adopted task that exits is noticed by polling', async (t) => {
   const f = makeFixture(t);
-  const { taskId } = await launchReady(f, 'echo > ready; sleep 0.5');
+  // It exits when told (a `go` file), after the restart: a fixed `sleep 0.5` ended before the new
+  // driver adopted it on a loaded machine (then TASK_GONE, and this test waited 60 s for TASK_FAILED).
+  const { taskId } = await launchReady(f, 'echo > ready; while [ ! -e go ]; do sleep 0.05; done');
   restart(f);
+  writeFileSync(join(sandboxOf(f.options.sandboxRoot, taskId), 'go'), '1');
   const failed = await f.waitStatus(taskId, 'TASK_FAILED');
   t.match(failed.message, /exit status is unknown/);
 });
