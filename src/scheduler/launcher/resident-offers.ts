@@ -12,6 +12,7 @@ import { expungeInstance, removeScheduled } from '../instances/instance-lifecycl
 import { finishDeleteIfDone } from '../instances/finish-delete';
 import { setReservation } from '../instances/instance-tracker';
 import { launchOperation } from './place-instance';
+import { scalarShortfall } from '../matcher/plugins/scalar-filter';
 
 /**
  * What the resident pass did with one offer: operations for the ACCEPT (the instances it relaunches
@@ -124,8 +125,7 @@ function releaseOperations(offer: Offer, pool: OfferedPool, role: string, reserv
  * (`0`): with the fixed ones in it, that is as many ports in all as it has host ports.
  */
 function holdsRequest(pool: OfferedPool, request: LaunchRequest): boolean {
-  const r = request.resources;
-  if (r.cpusMilli > pool.cpusMilli || r.memMilli > pool.memMilli || r.diskMilli > pool.diskMilli || r.gpus > pool.gpus) return false;
+  if (scalarShortfall(pool, request.resources) !== undefined) return false;
   const wanted = request.hostPorts;
   if (wanted.length === 0) return true;
   const inPool = (p: number): boolean => pool.ports.some(([begin, end]) => p >= begin && p <= end);
