@@ -1,7 +1,7 @@
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
 import { isReservationOperation } from '../../src/scheduler/model/reservation';
-import { type Scheduler, restartBounds } from '../../src/scheduler/index';
+import { type Scheduler, restartBounds, SweepThreshold } from '../../src/scheduler/index';
 import { BackoffOracle } from './backoff-oracle';
 import { constraintsHold } from './constraints-hold';
 import { FloorOracle } from './floor-oracle';
@@ -55,8 +55,8 @@ export class InvariantChecker {
 
   /** Restarts (by deployment id) whose healthy count has reached the minimum once. */
   private readonly reachedMinimum = new Set<string>();
-  /** Entries the oracles held after the last {@link sweepGone}. */
-  private keptAfterSweep = 0;
+  /** When the oracles' entries are swept next ({@link sweepGone}). */
+  private readonly sweeps = new SweepThreshold(SWEEP_MIN_ENTRIES);
 
   /** A driver accept went out: check pod atomicity and backoff now, resources and constraints at step end. */
   onAccept(operations: readonly OfferOperation[], nowMs: number): void {
@@ -144,20 +144,20 @@ export class InvariantChecker {
   }
 
   /**
-   * Once the oracles' entries doubled since the last sweep (plus {@link SWEEP_MIN_ENTRIES}),
+   * Once the oracles' entries doubled since the last sweep (at least {@link SWEEP_MIN_ENTRIES}),
    * forgets those of instances and run specs the leading core no longer holds and of restarts
    * whose deployment ended: a run served on for days (`--cluster sim`) creates and deletes
    * without end. Each sweep is paid for by as many insertions as it keeps.
    */
   private sweepGone(): void {
-    if (this.remembered <= 2 * this.keptAfterSweep + SWEEP_MIN_ENTRIES) return;
+    if (!this.sweeps.due(this.remembered)) return;
     const core = this.scheduler;
     const gone = { instance: (id: string) => core.instance(id) === undefined, runSpec: (id: string) => core.runSpec(id) === undefined };
     this.backoff.forgetGone(gone);
     this.floor.forgetGone(gone);
     const running = new Set(core.deployments().map((d) => d.deployment.plan.id));
     for (const key of this.reachedMinimum) if (!running.has(key.slice(0, key.indexOf(' ')))) this.reachedMinimum.delete(key);
-    this.keptAfterSweep = this.remembered;
+    this.sweeps.swept(this.remembered);
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Condition } from '../../src/scheduler/model/condition';
 import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { InstanceAtEvent } from '../../src/scheduler/model/instance';
 import type { NoMatchReason } from '../../src/scheduler/model/no-match-reason';
-import type { Scheduler } from '../../src/scheduler/index';
+import { type Scheduler, SweepThreshold } from '../../src/scheduler/index';
 import type { Decision, DecisionReader } from '../../src/runtime/decision-reader';
 import type { ExpectOutcome, RunResult, StepRecord, TimedDecision } from './run-result';
 
@@ -20,8 +20,8 @@ export class RunRecorder {
   private readonly decisionListeners: ((decision: TimedDecision) => void)[] = [];
   /** Rejection counts per run spec already reported as decisions (run specs the core no longer holds are swept out). */
   private readonly rejectionsSeen = new Map<string, Partial<Record<NoMatchReason, number>>>();
-  /** {@link rejectionsSeen}'s size after its last sweep. */
-  private rejectionsKept = 0;
+  /** When {@link rejectionsSeen} is swept next. */
+  private readonly rejectionSweeps = new SweepThreshold(REJECTIONS_SWEEP_MIN);
   /** False once the run's result is taken ({@link stopKeeping}): what follows is only told to listeners. */
   private keeping = true;
 
@@ -102,13 +102,13 @@ export class RunRecorder {
 
   /**
    * Forgets the counts seen of run specs the core no longer holds (deleted: one created again
-   * under the id starts with fresh statistics), once the map doubled since the last sweep (plus
-   * 64), so a sweep costs at most as much as the insertions that led to it.
+   * under the id starts with fresh statistics), once the map doubled since the last sweep (at
+   * least {@link REJECTIONS_SWEEP_MIN}), so a sweep costs at most as much as the insertions that led to it.
    */
   private sweepRejectionsSeen(scheduler: Scheduler): void {
-    if (this.rejectionsSeen.size <= 2 * this.rejectionsKept + 64) return;
+    if (!this.rejectionSweeps.due(this.rejectionsSeen.size)) return;
     for (const id of this.rejectionsSeen.keys()) if (scheduler.runSpec(id) === undefined) this.rejectionsSeen.delete(id);
-    this.rejectionsKept = this.rejectionsSeen.size;
+    this.rejectionSweeps.swept(this.rejectionsSeen.size);
   }
 
   /** How many run specs' rejection counts are remembered (tests: the sweep bounds it). */
@@ -148,3 +148,6 @@ export function finalUnplaced(scheduler: Scheduler, epochMs: number): RunResult[
     ...(entry.backoffUntilMs === undefined ? {} : { backoffUntilMs: entry.backoffUntilMs - epochMs }),
   }));
 }
+
+/** Run specs below which the reported rejections are never swept. */
+const REJECTIONS_SWEEP_MIN = 64;

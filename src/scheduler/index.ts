@@ -21,6 +21,7 @@ export { AssertionError, assert } from './kernel/assert';
 export { HeapLoop } from './kernel/heap-loop';
 export { instanceIdOfTask, safeRunSpecId } from './kernel/ids';
 export { isoTime } from './kernel/iso-time';
+export { SweepThreshold } from './kernel/sweep-threshold';
 
 // The root group and its rules (path ids, roles, dependencies, service ports): reading the tree
 // and checking a request. Only the core edits the root (issue 12, R2): the API submits a

@@ -1,4 +1,5 @@
 import type { Instance, Task } from '../model/instance';
+import { SweepThreshold } from '../kernel/sweep-threshold';
 
 /**
  * The instances that owned task ids when they were last looked up, by task id: the fast path of
@@ -18,14 +19,14 @@ import type { Instance, Task } from '../model/instance';
  * scale-up of a million instances makes none, see InstanceIndex), one per task that reported.
  * Stale ones (an old incarnation's task, never reported again) are dropped when looked up, when
  * their instance is taken out of the state ({@link forget}), and by a sweep before the map
- * outgrows twice what the last sweep kept (the tasks then current): it holds at most
- * max({@link SWEEP_MIN_ENTRIES}, 2 × that) entries (docs/limits.md), and each sweep is paid for
- * by at least half as many insertions as it visits.
+ * outgrows twice what the last sweep kept (the tasks then current; kernel/sweep-threshold.ts):
+ * it holds at most max({@link SWEEP_MIN_ENTRIES}, 2 × that) entries (docs/limits.md), and each
+ * sweep is paid for by at least half as many insertions as it visits.
  */
 export class TaskOwners {
   private readonly byTaskId = new Map<string, Instance>();
-  /** Entries at which the next insertion sweeps first. */
-  private sweepAt = SWEEP_MIN_ENTRIES;
+  /** When the next insertion sweeps first. */
+  private readonly sweeps = new SweepThreshold(SWEEP_MIN_ENTRIES);
 
   /** `isCurrent`: whether the state still holds this instance object (SchedulerState.isCurrent). */
   constructor(private readonly isCurrent: (inst: Instance) => boolean) {}
@@ -46,7 +47,7 @@ export class TaskOwners {
 
   /** Remembers that `inst` owns `taskId` (found by the slow look-up). */
   remember(taskId: string, inst: Instance): void {
-    if (this.byTaskId.size >= this.sweepAt) this.sweep();
+    if (this.sweeps.due(this.byTaskId.size)) this.sweep();
     this.byTaskId.set(taskId, inst);
   }
 
@@ -68,7 +69,7 @@ export class TaskOwners {
   /** Drops every stale entry (insertion order kept: deterministic), then allows twice what is left. */
   private sweep(): void {
     for (const [taskId, inst] of this.byTaskId) if (!this.owns(inst, taskId)) this.byTaskId.delete(taskId);
-    this.sweepAt = Math.max(SWEEP_MIN_ENTRIES, 2 * this.byTaskId.size);
+    this.sweeps.swept(this.byTaskId.size);
   }
 }
 
