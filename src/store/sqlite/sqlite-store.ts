@@ -1,5 +1,3 @@
-import { accessSync, constants, existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
@@ -13,7 +11,7 @@ import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
 import { initialiseStore } from './store-format';
 import { migrateStore } from './store-migrations';
 import { prepareStatements, type StoreStatements } from './store-statements';
-import { type FreeBytes, StoreWriteGuard } from './store-write-guard';
+import { checkWritable, type FreeBytes, StoreWriteGuard } from './store-write-guard';
 
 /** How hard a commit is pushed to disk before a write returns (SQLite's `PRAGMA synchronous`). */
 export type StoreSynchronous = 'NORMAL' | 'FULL';
@@ -206,23 +204,6 @@ export class SqliteStore implements Store {
   /** Close the file (checkpointing the WAL into it). The store cannot be used afterwards. */
   close(): void {
     this.db.close();
-  }
-}
-
-/** Throws, naming the path, when pacer could not write the store file (or create it, and its WAL, in its directory). */
-function checkWritable(path: string): void {
-  for (const target of existsSync(path) ? [path, dirname(path)] : [dirname(path)]) {
-    try {
-      accessSync(target, constants.W_OK);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      if (code === 'ENOENT') throw new Error(`store ${path}: its directory ${target} does not exist`);
-      const what = target === path ? 'is not writable' : `is in a directory that is not writable (${target})`;
-      throw new Error(
-        `store ${path} ${what}: ${code}; refusing to open it (it was not modified). ` +
-          'Let the user running pacer write the file and its directory, or point --store at another path.',
-      );
-    }
   }
 }
 

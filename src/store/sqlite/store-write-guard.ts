@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync, statfsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** Bytes free to an unprivileged writer on the file system holding `dir` (`statfs`'s `bavail`). */
@@ -56,10 +56,9 @@ export class StoreWriteGuard {
     if (now.dev !== this.identity.dev || now.ino !== this.identity.ino) {
       return `the store file ${this.path} was replaced by another file while pacer ran; changes are refused, as they would go to the file it replaced (restart pacer to use the new file)`;
     }
-    try {
-      accessSync(this.path, constants.W_OK);
-    } catch (err) {
-      return `the store file ${this.path} is not writable (${codeOf(err)}); changes are refused until it is (reads still work, nothing accepted before is lost)`;
+    const denied = writeDenied(this.path);
+    if (denied !== undefined) {
+      return `the store file ${this.path} is not writable (${denied}); changes are refused until it is (reads still work, nothing accepted before is lost)`;
     }
     if (this.minFreeBytes <= 0) return undefined;
     let free: number;
@@ -81,8 +80,33 @@ function statOrUndefined(path: string): { readonly dev: number; readonly ino: nu
   }
 }
 
-function codeOf(err: unknown): string {
-  return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+/**
+ * Throws, naming the path, when pacer could not write the store file (or create it, and its WAL,
+ * in its directory): asked when the store opens (SQLite would open a read-only file read-only
+ * without a word, and the first write would stop pacer), as {@link StoreWriteGuard} asks before
+ * each change.
+ */
+export function checkWritable(path: string): void {
+  for (const target of existsSync(path) ? [path, dirname(path)] : [dirname(path)]) {
+    const denied = writeDenied(target);
+    if (denied === undefined) continue;
+    if (denied === 'ENOENT') throw new Error(`store ${path}: its directory ${target} does not exist`);
+    const what = target === path ? 'is not writable' : `is in a directory that is not writable (${target})`;
+    throw new Error(
+      `store ${path} ${what}: ${denied}; refusing to open it (it was not modified). ` +
+        'Let the user running pacer write the file and its directory, or point --store at another path.',
+    );
+  }
+}
+
+/** The system's code (`EACCES`, `EROFS`, `ENOENT`, …) when this process may not write `target` (`access(W_OK)`), else undefined. */
+function writeDenied(target: string): string | undefined {
+  try {
+    accessSync(target, constants.W_OK);
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  }
 }
 
 function mib(bytes: number): string {
