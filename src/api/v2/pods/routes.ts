@@ -14,9 +14,9 @@ import { createPod, deletePod, replacePod } from './pod-write-handlers';
  */
 export function podsRoutes(app: FastifyInstance, deps: ApiDeps): void {
   // Fact 77: the capability probe "are pods supported" → 200 with an empty body.
-  // Each handler returns the reply it sent (fastify's rule for handlers that call send): the write
-  // routes run inside the what-if wrapper's async function, and one that resolved to nothing while
-  // the reply waited for the store (`--zk`, runtime/durable-replies.ts) was sent a second time.
+  // Each handler returns the reply it sent, as the app and group routes do (fastify's rule for
+  // handlers that call send; the what-if wrapper, which makes write handlers async, also reads a
+  // handler that returned nothing as sent: whatif/install-what-if.ts).
   app.head('/v2/pods', (_request, reply) => reply.code(200).send());
   app.get('/v2/pods', { exposeHeadRoute: false }, (_request, reply) => reply.send(listPods(deps)));
   app.post('/v2/pods', (request, reply) => reply.send(createPod(deps, request, reply)));
