@@ -91,6 +91,20 @@ async function taskIds(p: Pacer, id: string): Promise<string[]> {
   return (res.json.tasks as { id: string }[]).map((x) => x.id).sort();
 }
 
+/**
+ * The rollback ITs' sequence: app `id` updated to an unplaceable cpus (with `more` fields), the
+ * update's deployment deleted (200), and the rollback it starts succeeds.
+ */
+async function rollBackUnplaceableUpdate(t: Test, p: Pacer, id: string, more: Record<string, unknown> = {}): Promise<void> {
+  const upd = await p.call('PUT', `/v2/apps${id}`, { cpus: 1000, cmd: 'na', ...more });
+  t.equal(upd.status, 200);
+  settle(p);
+  const canceled = await p.call('DELETE', `/v2/deployments/${depId(upd)}`);
+  t.equal(canceled.status, 200);
+  settle(p);
+  t.ok(deploymentSucceeded(p, depId(canceled)));
+}
+
 function pod(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     id,
@@ -414,13 +428,7 @@ const ROWS: Row[] = [
     expect: 'an update to an unplaceable cpus (upgradeStrategy 0/0) rolled back with DELETE /v2/deployments/{id} → 200; the rollback succeeds and both old tasks run',
     run: async (t, p) => {
       await runningApp(t, p, '/it/y', { instances: 2, backoffFactor: 1, upgradeStrategy: { maximumOverCapacity: 0, minimumHealthCapacity: 0 } });
-      const upd = await p.call('PUT', '/v2/apps/it/y', { cpus: 1000, cmd: 'na', instances: 1 });
-      t.equal(upd.status, 200);
-      settle(p);
-      const canceled = await p.call('DELETE', `/v2/deployments/${depId(upd)}`);
-      t.equal(canceled.status, 200);
-      settle(p);
-      t.ok(deploymentSucceeded(p, depId(canceled)));
+      await rollBackUnplaceableUpdate(t, p, '/it/y', { instances: 1 });
       t.equal((await taskIds(p, '/it/y')).length, 2);
     },
   },
@@ -429,13 +437,7 @@ const ROWS: Row[] = [
     expect: 'the same with the default upgrade strategy: the rollback succeeds with one task running',
     run: async (t, p) => {
       await runningApp(t, p, '/it/y', { backoffFactor: 1 });
-      const upd = await p.call('PUT', '/v2/apps/it/y', { cpus: 1000, cmd: 'na' });
-      t.equal(upd.status, 200);
-      settle(p);
-      const canceled = await p.call('DELETE', `/v2/deployments/${depId(upd)}`);
-      t.equal(canceled.status, 200);
-      settle(p);
-      t.ok(deploymentSucceeded(p, depId(canceled)));
+      await rollBackUnplaceableUpdate(t, p, '/it/y');
       t.equal((await taskIds(p, '/it/y')).length, 1);
     },
   },
