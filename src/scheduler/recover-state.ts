@@ -50,11 +50,15 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   state.history.forgetRoot(state.root.version);
   for (const root of stored.rootVersions) state.history.recordRoot(root);
   for (const spec of stored.versions) state.history.record(spec);
-  state.history.listener = listener;
   // The root refers to its run specs' versions in the store (format 4): one the store lacks (a root
   // an older pacer wrote, kept whole by the migration) is stored now, before the next root write
-  // refers to it.
-  for (const spec of allRunSpecs(stored.root)) if (state.history.get(spec.id, spec.version) === undefined) state.history.record(spec);
+  // refers to it. (The listener is unset while recovering; the store is told here.)
+  for (const spec of allRunSpecs(stored.root)) {
+    if (state.history.get(spec.id, spec.version) !== undefined) continue;
+    state.history.record(spec);
+    ctx.store.saveRunSpecVersion(spec);
+  }
+  state.history.listener = listener;
   // A store written before deleted apps' versions went with their last root: they go now.
   for (const { runSpecId, version } of state.history.dropUnheldApps(stored.root)) ctx.store.deleteRunSpecVersion(runSpecId, version);
   state.root = stored.root;
