@@ -9,6 +9,7 @@ import { countRole, isActive, isPlaced } from './instances/instance-tracker';
 import { converge } from './instances/converge';
 import { sendKills } from './kill/kill-instance';
 import { isTerminalCondition, isUnreachableCondition } from './model/condition';
+import { allRunSpecs } from './groups/tree-query';
 import { Instance } from './model/instance';
 import type { SetAsideRecord, StoredState } from './ports/store';
 import { soundStoredState } from './state/stored/sound-stored-state';
@@ -49,6 +50,14 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   state.history.forgetRoot(state.root.version);
   for (const root of stored.rootVersions) state.history.recordRoot(root);
   for (const spec of stored.versions) state.history.record(spec);
+  // The root refers to its run specs' versions in the store (format 4): one the store lacks (a root
+  // an older pacer wrote, kept whole by the migration) is stored now, before the next root write
+  // refers to it. (The listener is unset while recovering; the store is told here.)
+  for (const spec of allRunSpecs(stored.root)) {
+    if (state.history.get(spec.id, spec.version) !== undefined) continue;
+    state.history.record(spec);
+    ctx.store.saveRunSpecVersion(spec);
+  }
   state.history.listener = listener;
   // A store written before deleted apps' versions went with their last root: they go now.
   for (const { runSpecId, version } of state.history.dropUnheldApps(stored.root)) ctx.store.deleteRunSpecVersion(runSpecId, version);

@@ -108,11 +108,14 @@ export class RecordMemoryStore implements Store {
       return out;
     };
     const frameworkIds = all('frameworkId');
+    const runSpecs = all('runSpec');
+    // Run spec versions before the roots: a root refers to its apps' and pods' versions (format 4).
+    const versions = all('runSpecVersion');
     const roots = all('root');
     return {
       ...(roots.length === 0 ? {} : { root: roots[0] }),
-      runSpecs: all('runSpec'),
-      versions: all('runSpecVersion'),
+      runSpecs,
+      versions,
       rootVersions: all('rootVersion'),
       deployments: all('deployment'),
       instances: all('instance'),

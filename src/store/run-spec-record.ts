@@ -18,10 +18,13 @@ import type { RunSpec, VersionInfo } from '../scheduler/model/run-spec';
  * | ---------- | ----------------------------------------------------------------------------- |
  * | a run spec | `{"kind": "app", "app": <app JSON>}` or `{"kind": "pod", "pod": <pod JSON>}`   |
  * | a group    | Marathon's group JSON: `{id, apps, pods, groups, dependencies, version, enforceRole}` with the apps and pods as their JSON, children in the tree's order |
+ * | a root (store format 4) | the same, each app and pod as a reference `{id, version}` to its run spec version record |
  *
- * The pair: {@link runSpecToRecord} / {@link runSpecFromRecord} and {@link groupToRecord} /
- * {@link RunSpecRecordReader.group}. Reading is memoized per record text within one reader, so the
- * same app held by many stored root versions is converted once and shared (as the core shares it).
+ * The pairs: {@link runSpecToRecord} / {@link runSpecFromRecord}, {@link groupToRecord} and
+ * {@link groupToReferenceRecord} / {@link RunSpecRecordReader.group}. Reading is memoized per record
+ * text within one reader, so the same app held by many stored groups is converted once and shared
+ * (as the core shares it); a reference is resolved from the run spec versions the reader was given
+ * ({@link RunSpecRecordReader.keepVersion}).
  */
 
 /** A run spec's stored record. */
@@ -47,6 +50,46 @@ export function groupToRecord(group: Group): Record<string, unknown> {
   };
 }
 
+/**
+ * The record of a root or root version (store format 4): the group tree with each app and pod as
+ * a reference `{id, version}` to its run spec version record, which the version history keeps as
+ * long as a kept root version holds it (src/scheduler/groups/version-history.ts). So a change
+ * writes the root's shape, not every definition again: Marathon's `StoredGroup` stores its apps
+ * the same way, as id → version references to its app repository.
+ */
+export function groupToReferenceRecord(group: Group): Record<string, unknown> {
+  return {
+    id: group.id,
+    apps: [...group.apps.values()].map(referenceTo),
+    pods: [...group.pods.values()].map(referenceTo),
+    groups: [...group.groups.values()].map(groupToReferenceRecord),
+    dependencies: [...group.dependencies],
+    version: group.version,
+    enforceRole: group.enforceRole,
+  };
+}
+
+function referenceTo(spec: RunSpec): RunSpecReference {
+  return { id: spec.id, version: spec.version };
+}
+
+/** A stored group's app or pod held by reference: its run spec version record's id and version. */
+export interface RunSpecReference {
+  readonly id: string;
+  readonly version: string;
+}
+
+/**
+ * Whether a stored group's app or pod entry is a reference: exactly `id` and `version`, two
+ * strings. Marathon's JSON of an app or pod, as {@link runSpecToRecord} renders it, always holds
+ * more (every default is filled), so it is never taken for one.
+ */
+export function isReference(entry: unknown): entry is RunSpecReference {
+  if (!isObject(entry) || typeof entry.id !== 'string' || typeof entry.version !== 'string') return false;
+  for (const key in entry) if (key !== 'id' && key !== 'version') return false;
+  return true;
+}
+
 /** A record read back, or why it cannot be. */
 export type RecordResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: string };
 
@@ -61,6 +104,39 @@ export function runSpecFromRecord(record: unknown): RecordResult<RunSpec> {
  */
 export class RunSpecRecordReader {
   private readonly converted = new Map<string, RecordResult<RunSpec>>();
+  /** The run spec versions references resolve to, by {@link versionKey}, with their Marathon JSON's text. */
+  private readonly versions = new Map<string, { readonly spec: RunSpec; readonly text: string }>();
+  /** The run specs being run, by {@link versionKey}: what a reference resolves to when its version record is missing. */
+  private readonly running = new Map<string, RunSpec>();
+
+  /**
+   * Makes `spec`, read from the run spec version record `record` (the one stored under its id and
+   * version), what references to its id and version resolve to. A store's load gives the reader
+   * every run spec version before the roots (records/record-codec.ts).
+   */
+  keepVersion(spec: RunSpec, record: unknown): void {
+    const json = isObject(record) ? record[spec.kind] : undefined;
+    this.versions.set(versionKey(spec.kind, spec.id, spec.version), { spec, text: JSON.stringify(json) });
+  }
+
+  /**
+   * Makes `spec`, read from a run spec record (one the core runs), what a reference to its id and
+   * version resolves to when no run spec version record holds it: the same id and version are the
+   * same definition. So one version record that does not decode does not take the root with it
+   * while the run spec it names still runs (the root held it whole before store format 4).
+   */
+  keepRunning(spec: RunSpec): void {
+    this.running.set(versionKey(spec.kind, spec.id, spec.version), spec);
+  }
+
+  /**
+   * The text of the Marathon JSON of the kept run spec version `id` at `version`, or undefined when
+   * none was kept (record-migrations.ts: an app held whole becomes a reference only when the version
+   * record holds exactly its JSON).
+   */
+  keptVersionText(kind: 'app' | 'pod', id: string, version: string): string | undefined {
+    return this.versions.get(versionKey(kind, id, version))?.text;
+  }
 
   /**
    * The run spec of a record written by {@link runSpecToRecord}: the Marathon JSON converted with
@@ -74,7 +150,12 @@ export class RunSpecRecordReader {
     return fail('is not a run spec record (kind is neither app nor pod)');
   }
 
-  /** The group of a record written by {@link groupToRecord}, or the first reason it cannot be read. */
+  /**
+   * The group of a record written by {@link groupToRecord} or {@link groupToReferenceRecord} (its
+   * apps and pods held whole or by reference, in any mix: a migrated root keeps whole the ones
+   * whose version record was missing), or the first reason it cannot be read, such as a reference
+   * to a version no kept run spec version record holds.
+   */
   group(record: unknown, at = ''): RecordResult<Group> {
     if (!isObject(record) || typeof record.id !== 'string') return fail(`group${at}: is not a group record`);
     const where = `group ${record.id}`;
@@ -86,12 +167,12 @@ export class RunSpecRecordReader {
     const pods = new Map<string, PodSpec>();
     const groups = new Map<string, Group>();
     for (const json of record.apps) {
-      const app = this.json('app', json);
+      const app = this.entry('app', json);
       if (!app.ok) return fail(`${where}: ${app.reason}`);
       apps.set(app.value.id, app.value as AppSpec);
     }
     for (const json of record.pods) {
-      const pod = this.json('pod', json);
+      const pod = this.entry('pod', json);
       if (!pod.ok) return fail(`${where}: ${pod.reason}`);
       pods.set(pod.value.id, pod.value as PodSpec);
     }
@@ -101,6 +182,14 @@ export class RunSpecRecordReader {
       groups.set(group.value.id, group.value);
     }
     return { ok: true, value: { id: record.id, apps, pods, groups, dependencies: [...record.dependencies], enforceRole: record.enforceRole, version: record.version } };
+  }
+
+  /** An app or pod of a group record: resolved when it is a reference, converted when held whole. */
+  private entry(kind: 'app' | 'pod', json: unknown): RecordResult<RunSpec> {
+    if (!isReference(json)) return this.json(kind, json);
+    const key = versionKey(kind, json.id, json.version);
+    const spec = this.versions.get(key)?.spec ?? this.running.get(key);
+    return spec === undefined ? fail(`${kind} ${json.id} refers to version ${json.version}, which no stored ${kind} version holds`) : { ok: true, value: spec };
   }
 
   private json(kind: 'app' | 'pod', json: unknown): RecordResult<RunSpec> {
@@ -130,6 +219,10 @@ function convertStored(kind: 'app' | 'pod', json: Readonly<Record<string, unknow
   const result: ConvertResult<RunSpec> = kind === 'app' ? appFromWire(json, ctx) : podFromWire(json, ctx);
   if (!result.ok) return fail(`${kind} ${id}: ${result.errors.map((e) => `${e.path}: ${e.errors.join(', ')}`).join('; ')}`);
   return { ok: true, value: { ...result.spec, versionInfo } };
+}
+
+function versionKey(kind: 'app' | 'pod', id: string, version: string): string {
+  return `${kind}\n${id}\n${version}`;
 }
 
 function versionInfoOf(value: unknown, version: string): VersionInfo | undefined {

@@ -2,6 +2,7 @@ import type { Test } from 'tap';
 import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
 import { emptyRoot, withRunSpec } from '../../src/scheduler/groups/root-group';
+import { allRunSpecs } from '../../src/scheduler/groups/tree-query';
 import { Instance, type InstanceFields } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
 import type { Store, StoredState } from '../../src/scheduler/ports/store';
@@ -93,11 +94,32 @@ export function storeConformance(t: Test, backend: StoreBackend): void {
       for (const r of [r2, r1, emptyRoot(versionAt(0))]) store.saveRootVersion(r);
       store.deleteRootVersion(versionAt(0));
       store.deleteRootVersion(versionAt(7));
+      // A root refers to its run specs' versions (the core stores them: version-history.ts).
+      for (const r of [r1, r2]) for (const spec of allRunSpecs(r)) store.saveRunSpecVersion(spec);
     });
     t.equal(exactDiff(s.root, r2), undefined, 'the last saved root, Maps and all');
     t.same(s.rootVersions.map((g) => g.version), [versionAt(1), versionAt(2)]);
     t.equal(exactDiff(s.rootVersions[0], r1), undefined);
+    t.equal(s.setAside, undefined);
   });
+
+  if (backend.copies) {
+    t.test(`${backend.name}: a root or root version referring to a run spec version that is not stored is set aside, naming it; the rest loads`, async (t) => {
+      const r1 = rootAt(versionAt(1), makeApp({ id: '/x/a', version: versionAt(1) }));
+      const r2 = rootAt(versionAt(2), makeApp({ id: '/x/a', version: versionAt(1) }), makePod({ id: '/y/p', version: versionAt(2) }));
+      const s = await persisted(t, (store) => {
+        store.saveRoot(r2);
+        for (const r of [r1, r2]) store.saveRootVersion(r);
+        store.saveRunSpecVersion(makeApp({ id: '/x/a', version: versionAt(1) }));
+        store.saveRunSpecVersion(makeApp({ id: '/y/p', version: versionAt(2) })); // an app: not the pod the roots refer to
+      });
+      const reason = `group /y: pod /y/p refers to version ${versionAt(2)}, which no stored pod version holds`;
+      t.same(s.setAside, [{ kind: 'root', key: '/', reason }, { kind: 'rootVersion', key: versionAt(2), reason }]);
+      t.equal(s.root, undefined);
+      t.same(s.rootVersions.map((g) => g.version), [versionAt(1)]);
+      t.equal(exactDiff(s.rootVersions[0], r1), undefined, 'the root version whose references resolve');
+    });
+  }
 
   t.test(`${backend.name}: deployments: keyed by plan id, a step advance overwrites, delete removes`, async (t) => {
     const s = await persisted(t, (store) => {

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import t from 'tap';
+import { decodeRecord } from '../../src/store/records/record-codec';
 import { migrateRecordText } from '../../src/store/records/record-migrations';
 import { STORE_FORMAT_VERSION } from '../../src/store/records/store-format-version';
+import { RunSpecRecordReader } from '../../src/store/run-spec-record';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { Harness } from '../harness/core-harness';
 import { repoPath } from '../harness/repo-path';
@@ -40,13 +42,33 @@ for (const file of fixtures) {
   });
 }
 
+t.test('format 3 → 4: with the run spec versions read first, every root of format-3.json refers to its apps and pods as in format-4.json; the rest is unchanged', async (t) => {
+  // format-4.json is format-3.json migrated (the same core run): each fixture is the one before it, migrated.
+  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
+  const [three, four] = [read('format-3.json'), read('format-4.json')];
+  t.same(four.records.map(name), three.records.map(name), 'the same records');
+  const reader = new RunSpecRecordReader();
+  const versionsFirst = [...three.records].sort((a, b) => Number(b.kind === 'runSpecVersion') - Number(a.kind === 'runSpecVersion'));
+  for (const r of versionsFirst) {
+    const migrated = migrateRecordText(r.kind, recordText(r), 3, reader);
+    const want = four.records.find((w) => name(w) === name(r));
+    t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
+    t.equal(migrateRecordText(r.kind, migrated, 3, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+    if (r.kind === 'runSpecVersion') t.ok(decodeRecord(r.kind, migrated, r, reader).ok, 'the version is read (the roots refer to it)');
+  }
+  t.ok(four.records.filter((r) => r.kind === 'root' || r.kind === 'rootVersion').every((r) => !recordText(r).includes('"cmd"')), 'no root holds an app whole');
+  // Without its version record, an app stays whole: nothing is lost.
+  const root = three.records.find((r) => r.kind === 'root');
+  t.equal(migrateRecordText('root', root === undefined ? '' : recordText(root), 3), root === undefined ? '' : recordText(root), 'a root whose versions were not read keeps its apps whole');
+});
+
 t.test('format 2 → 3: every record of format-2.json migrates, one record at a time, to its record in format-3.json', async (t) => {
   // Both fixtures were made by make-format-fixture.ts from the same core run, so the migrated
   // format 2 store must be the format 3 store exactly (run specs and groups as Marathon's JSON).
   const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
   const [two, three] = [read('format-2.json'), read('format-3.json')];
   // (format-3.json also holds an instance with a resident reservation, which format 2 could not.)
-  const name = (r: StoreDump['records'][number]): string => `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`;
+  // Migrated this way, without the run spec versions read first, a root keeps its apps whole (format 3's record).
   const threeByName = new Map(three.records.map((r) => [name(r), r]));
   t.ok(two.records.length >= 20, `${two.records.length} records`);
   two.records.forEach((r) => {
@@ -56,3 +78,7 @@ t.test('format 2 → 3: every record of format-2.json migrates, one record at a 
     t.equal(migrateRecordText(r.kind, migrated, 2), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
   });
 });
+
+function name(r: StoreDump['records'][number]): string {
+  return `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`;
+}

@@ -7,7 +7,7 @@ import { RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import { storedDeployment, storedGroup, storedInstance, storedRunSpec } from '../../generated/record-validators';
 import { recordCheck } from './record-schema';
-import { groupFromStored, groupToStored, runSpecFromStored, runSpecToStored } from './spec-records';
+import { groupFromStored, rootToStored, runSpecFromStored, runSpecToStored } from './spec-records';
 import { deploymentFromStored, deploymentToStored, type StoredDeploymentV1 } from './stored-deployment';
 import { instanceFromStored, instanceToStored, type StoredInstanceV1 } from './stored-instance';
 
@@ -47,8 +47,8 @@ const runSpecCheck = recordCheck('a stored run spec', storedRunSpec);
 const groupCheck = recordCheck('a stored group', storedGroup);
 
 const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: RecordFormat<K> } = {
-  root: { check: groupCheck, toStored: groupToStored, fromStored: groupFromStored, keyOf: () => SINGLE },
-  rootVersion: { check: groupCheck, toStored: groupToStored, fromStored: groupFromStored, keyOf: (g) => ({ key: g.version }) },
+  root: { check: groupCheck, toStored: rootToStored, fromStored: groupFromStored, keyOf: () => SINGLE },
+  rootVersion: { check: groupCheck, toStored: rootToStored, fromStored: groupFromStored, keyOf: (g) => ({ key: g.version }) },
   runSpec: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
   runSpecVersion: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }) },
   deployment: {
@@ -87,7 +87,11 @@ export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordV
  * fails the kind's schema (ajv), the converter refuses a run spec or group in it, it is not the
  * record `at` names (a run spec stored under another id, …), or mapping it fails. Never throws
  * (issue 11: a bad record is set aside, never fatal). Pass one `reader` for a whole load: equal
- * apps and pods (one app held by many root versions) are then converted once and shared.
+ * apps and pods are then converted once and shared, and a run spec version that decodes is kept
+ * in it, for the roots and root versions that refer to it (store format 4; failing that, a run
+ * spec of that id and version): a store decodes every run spec and run spec version before them,
+ * and a root referring to a version it did not decode (missing, or set aside) does not decode
+ * either (its reason names the version).
  */
 export function decodeRecord<K extends StoredRecordKind>(
   kind: K, text: unknown, at: RecordKey, reader: RunSpecRecordReader = new RunSpecRecordReader(),
@@ -105,6 +109,8 @@ export function decodeRecord<K extends StoredRecordKind>(
     const value = read.value;
     const key = format.keyOf(value as never);
     if (key.key !== at.key || key.version !== at.version) return { ok: false, reason: 'is not the record its key names' };
+    if (kind === 'runSpecVersion') reader.keepVersion(value as RunSpec, tree);
+    if (kind === 'runSpec') reader.keepRunning(value as RunSpec);
     return { ok: true, value };
   } catch (err) {
     return { ok: false, reason: `does not decode (${(err as Error).message})` };

@@ -2,6 +2,7 @@ import { AGENT_PROTOCOL_ALIASES } from '../../scheduler/model/health-check';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import { RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
+import { rootsByReference } from './root-reference-migration';
 import { runSpecsToMarathonJson } from './run-spec-migration';
 import { STORE_FORMAT_VERSION } from './store-format-version';
 
@@ -19,7 +20,8 @@ export interface RecordMigration {
   readonly why: string;
   /**
    * The record in the next format (may return `record` itself when this kind did not change).
-   * `reader` is shared by every record of one migration run (equal apps are converted once).
+   * `reader` is shared by every record of one migration run (equal apps are converted once); the
+   * backend migrates and decodes the run spec versions into it before the roots (3 → 4 reads them).
    */
   readonly migrate: (kind: StoredRecordKind, record: JsonValue, reader: RunSpecRecordReader) => JsonValue;
 }
@@ -35,6 +37,11 @@ export const RECORD_MIGRATIONS: readonly RecordMigration[] = [
     from: 2,
     why: "run specs and groups are stored as Marathon's JSON rendered from the typed model (issue 12, R1), no longer as the codec's tree of the core's objects",
     migrate: (kind, record, reader) => runSpecsToMarathonJson(kind, record, reader),
+  },
+  {
+    from: 3,
+    why: 'roots and root versions hold each app and pod as a reference (id and version) to its run spec version record, no longer whole',
+    migrate: (kind, record, reader) => rootsByReference(kind, record, reader),
   },
 ];
 

@@ -1,6 +1,6 @@
 import type { Group } from '../../scheduler/index';
 import type { RunSpec } from '../../scheduler/model/run-spec';
-import { groupToRecord, type RecordResult, type RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
+import { groupToRecord, groupToReferenceRecord, type RecordResult, type RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import type { JsonSchema } from './record-schema';
 
@@ -23,9 +23,18 @@ export function runSpecFromStored(tree: JsonValue, reader: RunSpecRecordReader):
   return reader.runSpec(tree);
 }
 
-/** The stored record of a group (the root, a root version, a deployment's original and target). */
+/** The stored record of a group held whole (a deployment's original and target). */
 export function groupToStored(group: Group): JsonValue {
   return groupToRecord(group) as unknown as JsonValue;
+}
+
+/**
+ * The stored record of the root or a root version (store format 4): its apps and pods as
+ * references to their run spec version records, resolved on load by the reader, which the store
+ * gives every run spec version record first (record-codec.ts).
+ */
+export function rootToStored(root: Group): JsonValue {
+  return groupToReferenceRecord(root) as unknown as JsonValue;
 }
 
 /** The group of a stored record that passed {@link STORED_GROUP_SCHEMA}, or the first reason it cannot be read. */

@@ -7,11 +7,13 @@
  * - 2: health check protocols with Marathon's `MESOS_*` names (record-migrations.ts upgrades 1).
  * - 3: run specs and groups as Marathon's JSON rendered from the typed model (../run-spec-record.ts;
  *   record-migrations.ts upgrades 2, run-spec-migration.ts).
+ * - 4: roots and root versions hold their apps and pods as references (id and version) to the run
+ *   spec version records (record-migrations.ts upgrades 3, root-reference-migration.ts).
  *
  * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
  * only together with a bump here and a migration from the previous version.
  */
-export const STORE_FORMAT_VERSION = 3;
+export const STORE_FORMAT_VERSION = 4;
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
 export const OLDEST_MIGRATABLE_VERSION = 1;

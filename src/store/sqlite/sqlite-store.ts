@@ -188,11 +188,14 @@ export class SqliteStore implements Store {
     const root = this.sql.loadRoot.get();
     const framework = this.sql.loadFrameworkId.get() as { framework_id: unknown } | undefined;
     const frameworkIds = framework === undefined ? [] : take('frameworkId', framework.framework_id, '/');
+    const runSpecs = this.sql.loadRunSpecs.all().flatMap((r) => take('runSpec', r.body, r.id));
+    // Run spec versions before the roots: a root refers to its apps' and pods' versions (format 4).
+    const versions = this.sql.loadVersions.all().flatMap((r) => take('runSpecVersion', r.body, r.run_spec_id, r.version));
     const roots = root === undefined ? [] : take('root', root.body, '/');
     return {
       ...(roots.length === 0 ? {} : { root: roots[0] }),
-      runSpecs: this.sql.loadRunSpecs.all().flatMap((r) => take('runSpec', r.body, r.id)),
-      versions: this.sql.loadVersions.all().flatMap((r) => take('runSpecVersion', r.body, r.run_spec_id, r.version)),
+      runSpecs,
+      versions,
       rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take('rootVersion', r.body, r.version)),
       deployments: this.sql.loadDeployments.all().flatMap((r) => take('deployment', r.body, r.id)),
       instances: this.sql.loadInstances.all().flatMap((r) => take('instance', r.body, r.id)),

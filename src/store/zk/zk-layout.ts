@@ -2,8 +2,11 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import type { RecordKey } from '../records/record-codec';
 
-/** Every kind of record, in the order `load()` reads them. */
-export const RECORD_KINDS: readonly StoredRecordKind[] = ['frameworkId', 'root', 'runSpec', 'runSpecVersion', 'rootVersion', 'deployment', 'instance'];
+/**
+ * Every kind of record, in the order `load()` reads, migrates and decodes them (zk-open.ts): run
+ * spec versions before the roots and root versions that refer to them (store format 4).
+ */
+export const RECORD_KINDS: readonly StoredRecordKind[] = ['frameworkId', 'runSpec', 'runSpecVersion', 'root', 'rootVersion', 'deployment', 'instance'];
 
 /**
  * Where the ZooKeeper store keeps what, under the `--zk` URL's path (docs/architecture.md,

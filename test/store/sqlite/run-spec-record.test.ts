@@ -13,7 +13,7 @@ import { Scheduler } from '../../../src/scheduler/scheduler';
 import { decode } from '../../../src/store/sqlite/codec';
 import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { STORE_FORMAT_VERSION } from '../../../src/store/sqlite/store-format';
-import { groupToRecord, runSpecFromRecord, runSpecToRecord } from '../../../src/store/run-spec-record';
+import { groupToReferenceRecord, runSpecFromRecord, runSpecToRecord } from '../../../src/store/run-spec-record';
 import { makeApp, makeHealthCheck, makePod } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
 import { RecordingDriver } from '../../harness/recording-driver';
@@ -79,7 +79,7 @@ t.test('a format 2 store keeps loading: migrated in place, every run spec render
   tt.same(summaryOf(again), expected, 'and the migrated file loads the same');
 });
 
-t.test('a version 1 store is migrated through 2 to 3: agent-run protocols get Marathon\'s MESOS_* names', async (tt) => {
+t.test('a version 1 store is migrated through 2 and 3 to 4: agent-run protocols get Marathon\'s MESOS_* names', async (tt) => {
   const path = fixtureCopy(tt);
   // What a version 1 pacer wrote: the AGENT_* names; and a label whose text only looks like one.
   const trap = '"protocol":"AGENT_TCP"';
@@ -113,8 +113,11 @@ t.test('run specs and groups are stored as Marathon\'s JSON, not as the core\'s 
     const body = (sql: string): unknown => decode((db.prepare(sql).get() as { body: string }).body);
     tt.same(body('SELECT body FROM run_specs'), { kind: 'app', app: appDefinitionJson(app) });
     tt.same(body('SELECT body FROM run_spec_versions'), { kind: 'pod', pod: podDefinitionJson(pod) });
-    tt.same(body('SELECT body FROM root'), groupToRecord(root));
+    // Since format 4 the root holds its apps and pods by reference (id and version), not whole.
+    tt.same(body('SELECT body FROM root'), groupToReferenceRecord(root));
     tt.match(body('SELECT body FROM root'), { id: '/', apps: [], groups: [{ id: '/batch' }, { id: '/prod' }], version: String });
+    const prod = (body('SELECT body FROM root') as { groups: { apps: unknown[] }[] }).groups[1];
+    tt.same(prod.apps, [{ id: '/prod/web', version: root.groups.get('/prod')?.apps.get('/prod/web')?.version }]);
   });
 });
 

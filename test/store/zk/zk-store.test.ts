@@ -13,7 +13,7 @@ import { ZkStore } from '../../../src/store/zk/zk-store';
 import { makeApp, makeHealthCheck, versionAt } from '../../builders/run-spec-builders';
 import { Harness } from '../../harness/core-harness';
 import { repoPath } from '../../harness/repo-path';
-import { rootAt, storeConformance } from '../store-conformance';
+import { deployment, rootAt, storeConformance } from '../store-conformance';
 import { dumpOf, recordText, type StoreDump } from '../store-dump';
 import { freshUrl, openZk, skip, ZK_OPTIONS, zooKeeperOf } from './zk-fixture';
 
@@ -52,31 +52,38 @@ t.test('the checked-in fixture of the current format loads with every record int
   t.same(new Harness({ stored: loaded }).scheduler.setAsideRecords(), [], 'the core recovers every record');
 });
 
-t.test('a root group of 10,000 apps (far beyond 1 MiB) stores and loads: compressed, chunked, old chunks removed', { skip }, async (t) => {
+t.test('a root group of 10,000 apps stores and loads; a record far beyond 1 MiB is compressed, chunked, its old chunks removed', { skip }, async (t) => {
   const server = await zookeeper();
   const url = freshUrl(server);
   // A token per app keeps the JSON from compressing below one znode (7.7 MB of JSON, 0.8 MB gzipped).
   const token = (i: number): string => createHash('sha512').update(`token-${i}`).digest('hex');
   const apps = Array.from({ length: 10_000 }, (_, i) => makeApp({ id: `/g${i % 100}/app-${String(i).padStart(5, '0')}`, version: versionAt(1), env: { TOKEN: token(i) } }));
   const root = rootAt(versionAt(1), ...apps);
+  // Since format 4 a root refers to its apps' versions (a small record); a deployment still holds
+  // its roots whole: the big record here.
+  const big = { ...deployment('big', 0), target: root };
   const store = await ZkStore.open(url, ZK_OPTIONS);
   store.saveRoot(root);
   store.saveRootVersion(root);
+  store.saveDeployment(big);
   for (const app of apps) store.saveRunSpec(app);
+  for (const app of apps) store.saveRunSpecVersion(app);
   await store.whenDurable();
   const session = await ZkSession.open(parseZkUrl(url), { sessionTimeoutMs: 10_000, connectTimeoutMs: ZK_OPTIONS.timeoutMs, requestTimeoutMs: ZK_OPTIONS.timeoutMs });
   t.teardown(() => session.close());
   const base = parseZkUrl(url).path;
   const chunks = await session.getChildren(`${base}/chunks`);
-  t.ok(chunks.length >= 2, `the root and its version are chunked (${chunks.length} chunks)`);
-  store.saveRoot(rootAt(versionAt(2)));
+  t.ok(chunks.length >= 2, `the deployment is chunked (${chunks.length} chunks)`);
+  store.saveDeployment({ ...big, target: rootAt(versionAt(2)) });
   await store.closeAsync();
-  t.equal((await session.getChildren(`${base}/chunks`)).length, chunks.length / 2, "the replaced root's chunks are removed");
+  t.equal((await session.getChildren(`${base}/chunks`)).length, 0, "the replaced deployment's chunks are removed");
   const loaded = (await openZk(t, url)).load();
+  t.equal(loaded.setAside, undefined);
   t.equal(loaded.runSpecs.length, 10_000);
+  t.equal(loaded.versions.length, 10_000);
   t.equal(loaded.rootVersions.length, 1);
   t.equal(loaded.rootVersions[0].groups.size, 100, 'the big root version is whole');
-  t.equal(loaded.root?.version, versionAt(2));
+  t.equal(loaded.root?.groups.get('/g7')?.apps.get('/g7/app-00007'), loaded.versions.find((v) => v.id === '/g7/app-00007'), 'its apps are the stored versions');
 });
 
 t.test('digest credentials: the znodes are readable only with them', { skip }, async (t) => {
@@ -131,7 +138,7 @@ t.test('a format 1 store is migrated (AGENT_* protocols), written back, and stam
   t.notOk(raw.includes('AGENT_HTTP'), 'the migrated record was written back');
 });
 
-t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to format 3 and written back', { skip }, async (t) => {
+t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference) and written back', { skip }, async (t) => {
   const server = await zookeeper();
   const read = (format: number): StoreDump => JSON.parse(readFileSync(repoPath(`test/fixtures/store/format-${format}.json`), 'utf8')) as StoreDump;
   const [two, current] = [read(2), read(STORE_FORMAT_VERSION)];
