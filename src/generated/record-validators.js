@@ -493,7 +493,7 @@ return errors === 0;
 }
 
 exports.storedInstance = validate13;
-const schema14 = {"type":"object","required":["instanceId","runSpecId","kind","runSpecVersion","configVersion","incarnation","goal","condition","conditionSinceMs","role","tasks"],"properties":{"instanceId":{"type":"string"},"runSpecId":{"type":"string"},"kind":{"enum":["app","pod"]},"runSpecVersion":{"type":"string"},"configVersion":{"type":"string"},"incarnation":{"type":"number"},"goal":{"enum":["Running","Stopped","Decommissioned"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"conditionSinceMs":{"type":"number"},"role":{"type":"string"},"agent":{"type":"object","required":["agentId","hostname","attributes"],"properties":{"agentId":{"type":"string"},"hostname":{"type":"string"},"region":{"type":"string"},"zone":{"type":"string"},"attributes":{"type":"array","items":{"type":"object","required":["type"],"properties":{"type":{"enum":["text","scalar","ranges","set"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"type":"object","required":["name","type","text"],"properties":{"name":{"type":"string"},"type":{"const":"text"},"text":{"type":"string"}},"additionalProperties":false},{"type":"object","required":["name","type","scalar"],"properties":{"name":{"type":"string"},"type":{"const":"scalar"},"scalar":{"type":"number"}},"additionalProperties":false},{"type":"object","required":["name","type","ranges"],"properties":{"name":{"type":"string"},"type":{"const":"ranges"},"ranges":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false},{"type":"object","required":["name","type","set"],"properties":{"name":{"type":"string"},"type":{"const":"set"},"set":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}]}}},"additionalProperties":false},"allocation":{"type":"array","items":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus","ports"],"properties":{"reservedFor":{"type":"string"},"reservationId":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}},"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"},"ports":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false}},"reservation":{"type":"object","required":["agentId","role","volumes"],"properties":{"agentId":{"type":"string"},"role":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}}},"additionalProperties":false},"tasks":{"type":"array","items":{"type":"object","required":["taskId","condition","hostPorts","resources","launchedAtMs"],"properties":{"taskId":{"type":"string"},"containerName":{"type":"string"},"state":{"enum":["TASK_STAGING","TASK_STARTING","TASK_RUNNING","TASK_KILLING","TASK_FINISHED","TASK_FAILED","TASK_KILLED","TASK_ERROR","TASK_LOST","TASK_DROPPED","TASK_UNREACHABLE","TASK_GONE","TASK_GONE_BY_OPERATOR","TASK_UNKNOWN"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"hostPorts":{"type":"array","items":{"type":"number"}},"resources":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus"],"properties":{"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"}},"additionalProperties":false},"healthy":{"type":"boolean"},"launchedAtMs":{"type":"number"},"startedAtMs":{"type":"number"},"lastStatusMs":{"type":"number"},"message":{"type":"string"}},"additionalProperties":false}},"healthy":{"type":"boolean"},"ready":{"type":"boolean"},"startedAtMs":{"type":"number"},"unreachableSinceMs":{"type":"number"},"killReason":{"enum":["scale-down","user","unhealthy","replaced","deleted","pod-sibling","unknown"]},"killRequestedAtMs":{"type":"number"}},"additionalProperties":false};
+const schema14 = {"type":"object","required":["instanceId","runSpecId","kind","runSpecVersion","configVersion","incarnation","goal","condition","conditionSinceMs","role","tasks"],"properties":{"instanceId":{"type":"string"},"runSpecId":{"type":"string"},"kind":{"enum":["app","pod"]},"runSpecVersion":{"type":"string"},"configVersion":{"type":"string"},"incarnation":{"type":"number"},"goal":{"enum":["Running","Stopped","Decommissioned"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"conditionSinceMs":{"type":"number"},"role":{"type":"string"},"agent":{"type":"object","required":["agentId","hostname","attributes"],"properties":{"agentId":{"type":"string"},"hostname":{"type":"string"},"region":{"type":"string"},"zone":{"type":"string"},"attributes":{"type":"array","items":{"type":"object","required":["type"],"properties":{"type":{"enum":["text","scalar","ranges","set"]}},"discriminator":{"propertyName":"type"},"oneOf":[{"type":"object","required":["name","type","text"],"properties":{"name":{"type":"string"},"type":{"const":"text"},"text":{"type":"string"}},"additionalProperties":false},{"type":"object","required":["name","type","scalar"],"properties":{"name":{"type":"string"},"type":{"const":"scalar"},"scalar":{"type":"number"}},"additionalProperties":false},{"type":"object","required":["name","type","ranges"],"properties":{"name":{"type":"string"},"type":{"const":"ranges"},"ranges":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false},{"type":"object","required":["name","type","set"],"properties":{"name":{"type":"string"},"type":{"const":"set"},"set":{"type":"array","items":{"type":"string"}}},"additionalProperties":false}]}}},"additionalProperties":false},"allocation":{"type":"array","items":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus","ports"],"properties":{"reservedFor":{"type":"string"},"reservationId":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}},"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"},"ports":{"type":"array","items":{"type":"array","items":{"type":"number"},"minItems":2,"maxItems":2}}},"additionalProperties":false}},"reservation":{"type":"object","required":["agentId","role","volumes"],"properties":{"agentId":{"type":"string"},"role":{"type":"string"},"volumes":{"type":"array","items":{"type":"object","required":["persistenceId","containerPath","diskMilli"],"properties":{"persistenceId":{"type":"string"},"containerPath":{"type":"string"},"diskMilli":{"type":"number"}},"additionalProperties":false}}},"additionalProperties":false},"tasks":{"type":"array","items":{"type":"object","required":["taskId","condition","hostPorts","resources","launchedAtMs"],"properties":{"taskId":{"type":"string"},"containerName":{"type":"string"},"state":{"enum":["TASK_STAGING","TASK_STARTING","TASK_RUNNING","TASK_KILLING","TASK_FINISHED","TASK_FAILED","TASK_KILLED","TASK_ERROR","TASK_LOST","TASK_DROPPED","TASK_UNREACHABLE","TASK_GONE","TASK_GONE_BY_OPERATOR","TASK_UNKNOWN"]},"condition":{"enum":["Scheduled","Provisioned","Staging","Starting","Running","Killing","Killed","Finished","Failed","Error","Unreachable","UnreachableInactive","Gone","Dropped","Unknown"]},"hostPorts":{"type":"array","items":{"type":"number"}},"resources":{"type":"object","required":["cpusMilli","memMilli","diskMilli","gpus"],"properties":{"cpusMilli":{"type":"number"},"memMilli":{"type":"number"},"diskMilli":{"type":"number"},"gpus":{"type":"number"}},"additionalProperties":false},"healthy":{"type":"boolean"},"launchedAtMs":{"type":"number"},"startedAtMs":{"type":"number"},"lastStatusMs":{"type":"number"},"message":{"type":"string"},"ipAddresses":{"type":"array","items":{"type":"object","required":["ipAddress","protocol"],"properties":{"ipAddress":{"type":"string"},"protocol":{"enum":["IPv4","IPv6"]}},"additionalProperties":false}}},"additionalProperties":false}},"healthy":{"type":"boolean"},"ready":{"type":"boolean"},"startedAtMs":{"type":"number"},"unreachableSinceMs":{"type":"number"},"killReason":{"enum":["scale-down","user","unhealthy","replaced","deleted","pod-sibling","unknown"]},"killRequestedAtMs":{"type":"number"}},"additionalProperties":false};
 const func2 = Object.prototype.hasOwnProperty;
 
 function validate13(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -1813,6 +1813,84 @@ var valid26 = _errs160 === errors;
 else {
 var valid26 = true;
 }
+if(valid26){
+if(data58.ipAddresses !== undefined){
+let data75 = data58.ipAddresses;
+const _errs162 = errors;
+if(errors === _errs162){
+if(Array.isArray(data75)){
+var valid29 = true;
+const len11 = data75.length;
+for(let i11=0; i11<len11; i11++){
+let data76 = data75[i11];
+const _errs164 = errors;
+if(errors === _errs164){
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+let missing13;
+if(((data76.ipAddress === undefined) && (missing13 = "ipAddress")) || ((data76.protocol === undefined) && (missing13 = "protocol"))){
+validate13.errors = [{instancePath:instancePath+"/tasks/" + i9+"/ipAddresses/" + i11,schemaPath:"#/properties/tasks/items/properties/ipAddresses/items/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
+return false;
+}
+else {
+const _errs166 = errors;
+for(const key12 in data76){
+if(!((key12 === "ipAddress") || (key12 === "protocol"))){
+validate13.errors = [{instancePath:instancePath+"/tasks/" + i9+"/ipAddresses/" + i11,schemaPath:"#/properties/tasks/items/properties/ipAddresses/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs166 === errors){
+if(data76.ipAddress !== undefined){
+const _errs167 = errors;
+if(typeof data76.ipAddress !== "string"){
+validate13.errors = [{instancePath:instancePath+"/tasks/" + i9+"/ipAddresses/" + i11+"/ipAddress",schemaPath:"#/properties/tasks/items/properties/ipAddresses/items/properties/ipAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid30 = _errs167 === errors;
+}
+else {
+var valid30 = true;
+}
+if(valid30){
+if(data76.protocol !== undefined){
+let data78 = data76.protocol;
+const _errs169 = errors;
+if(!((data78 === "IPv4") || (data78 === "IPv6"))){
+validate13.errors = [{instancePath:instancePath+"/tasks/" + i9+"/ipAddresses/" + i11+"/protocol",schemaPath:"#/properties/tasks/items/properties/ipAddresses/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema14.properties.tasks.items.properties.ipAddresses.items.properties.protocol.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid30 = _errs169 === errors;
+}
+else {
+var valid30 = true;
+}
+}
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/tasks/" + i9+"/ipAddresses/" + i11,schemaPath:"#/properties/tasks/items/properties/ipAddresses/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid29 = _errs164 === errors;
+if(!valid29){
+break;
+}
+}
+}
+else {
+validate13.errors = [{instancePath:instancePath+"/tasks/" + i9+"/ipAddresses",schemaPath:"#/properties/tasks/items/properties/ipAddresses/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid26 = _errs162 === errors;
+}
+else {
+var valid26 = true;
+}
+}
 }
 }
 }
@@ -1849,60 +1927,9 @@ var valid0 = true;
 }
 if(valid0){
 if(data.healthy !== undefined){
-const _errs162 = errors;
+const _errs170 = errors;
 if(typeof data.healthy !== "boolean"){
 validate13.errors = [{instancePath:instancePath+"/healthy",schemaPath:"#/properties/healthy/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs162 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.ready !== undefined){
-const _errs164 = errors;
-if(typeof data.ready !== "boolean"){
-validate13.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/properties/ready/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs164 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.startedAtMs !== undefined){
-let data77 = data.startedAtMs;
-const _errs166 = errors;
-if(!((typeof data77 == "number") && (isFinite(data77)))){
-validate13.errors = [{instancePath:instancePath+"/startedAtMs",schemaPath:"#/properties/startedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-var valid0 = _errs166 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.unreachableSinceMs !== undefined){
-let data78 = data.unreachableSinceMs;
-const _errs168 = errors;
-if(!((typeof data78 == "number") && (isFinite(data78)))){
-validate13.errors = [{instancePath:instancePath+"/unreachableSinceMs",schemaPath:"#/properties/unreachableSinceMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
-return false;
-}
-var valid0 = _errs168 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.killReason !== undefined){
-let data79 = data.killReason;
-const _errs170 = errors;
-if(!(((((((data79 === "scale-down") || (data79 === "user")) || (data79 === "unhealthy")) || (data79 === "replaced")) || (data79 === "deleted")) || (data79 === "pod-sibling")) || (data79 === "unknown"))){
-validate13.errors = [{instancePath:instancePath+"/killReason",schemaPath:"#/properties/killReason/enum",keyword:"enum",params:{allowedValues: schema14.properties.killReason.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs170 === errors;
@@ -1911,14 +1938,65 @@ else {
 var valid0 = true;
 }
 if(valid0){
+if(data.ready !== undefined){
+const _errs172 = errors;
+if(typeof data.ready !== "boolean"){
+validate13.errors = [{instancePath:instancePath+"/ready",schemaPath:"#/properties/ready/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs172 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.startedAtMs !== undefined){
+let data81 = data.startedAtMs;
+const _errs174 = errors;
+if(!((typeof data81 == "number") && (isFinite(data81)))){
+validate13.errors = [{instancePath:instancePath+"/startedAtMs",schemaPath:"#/properties/startedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs174 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.unreachableSinceMs !== undefined){
+let data82 = data.unreachableSinceMs;
+const _errs176 = errors;
+if(!((typeof data82 == "number") && (isFinite(data82)))){
+validate13.errors = [{instancePath:instancePath+"/unreachableSinceMs",schemaPath:"#/properties/unreachableSinceMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid0 = _errs176 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.killReason !== undefined){
+let data83 = data.killReason;
+const _errs178 = errors;
+if(!(((((((data83 === "scale-down") || (data83 === "user")) || (data83 === "unhealthy")) || (data83 === "replaced")) || (data83 === "deleted")) || (data83 === "pod-sibling")) || (data83 === "unknown"))){
+validate13.errors = [{instancePath:instancePath+"/killReason",schemaPath:"#/properties/killReason/enum",keyword:"enum",params:{allowedValues: schema14.properties.killReason.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs178 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
 if(data.killRequestedAtMs !== undefined){
-let data80 = data.killRequestedAtMs;
-const _errs171 = errors;
-if(!((typeof data80 == "number") && (isFinite(data80)))){
+let data84 = data.killRequestedAtMs;
+const _errs179 = errors;
+if(!((typeof data84 == "number") && (isFinite(data84)))){
 validate13.errors = [{instancePath:instancePath+"/killRequestedAtMs",schemaPath:"#/properties/killRequestedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid0 = _errs171 === errors;
+var valid0 = _errs179 === errors;
 }
 else {
 var valid0 = true;

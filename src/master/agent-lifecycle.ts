@@ -16,6 +16,7 @@ export class AgentLifecycle<T extends MasterTaskLaunch> {
     const agent: MasterAgent = {
       agentId: spec.info.agentId,
       info: spec.info,
+      ipAddresses: spec.ipAddresses,
       ledger: new AgentLedger(spec.pools),
       phase: 'connected',
       dead: false,

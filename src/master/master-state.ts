@@ -83,6 +83,8 @@ export class MasterState<T extends MasterTaskLaunch> {
     if (reason !== undefined) status.reason = reason;
     if (healthy !== undefined) status.healthy = healthy;
     if (message !== undefined) status.message = message;
+    // An executor's update (reliable) carries the container's addresses, as a Mesos agent adds them.
+    if (reliable && task.agent.ipAddresses !== undefined) status.ipAddresses = task.agent.ipAddresses;
     const uuid = this.updates.post(this.clock.nowMs(), status, reliable);
     task.sentState = state;
     if (healthy !== undefined) task.sentHealthy = healthy;

@@ -1,4 +1,5 @@
 import type { AgentInfo } from '../scheduler/model/agent';
+import type { IpAddress } from '../scheduler/model/ip-address';
 import type { OfferedPool } from '../scheduler/model/offer';
 import type { ScalarResources } from '../scheduler/model/resources';
 import type { ReservationOperation } from '../scheduler/model/reservation';
@@ -78,6 +79,12 @@ export type AgentPhase = 'connected' | 'disconnected' | 'unreachable' | 'removed
 export interface MasterAgentSpec {
   readonly info: AgentInfo;
   readonly pools: readonly OfferedPool[];
+  /**
+   * The addresses a task on this agent's host network has, which the agent reports with each
+   * update of its executors (Mesos fills `container_status.network_infos` with the agent's IP for
+   * such a task). None when undefined (the simulated cluster's agents).
+   */
+  readonly ipAddresses?: readonly IpAddress[];
 }
 
 /** A status update an agent could not deliver while disconnected; forwarded in order on reconnect. */
@@ -93,6 +100,8 @@ export interface HeldUpdate {
 export interface MasterAgent {
   readonly agentId: string;
   readonly info: AgentInfo;
+  /** {@link MasterAgentSpec.ipAddresses}. */
+  readonly ipAddresses: readonly IpAddress[] | undefined;
   readonly ledger: AgentLedger;
   phase: AgentPhase;
   /** The host is gone for good (it will not come back; after the ping timeout it is removed). */

@@ -82,3 +82,13 @@ t.test('format 2 → 3: every record of format-2.json migrates, one record at a 
 function name(r: StoreDump['records'][number]): string {
   return `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`;
 }
+
+t.test('format 4 → 5: every record of format-4.json stays as it is; format-5.json adds a task with container addresses', async (t) => {
+  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
+  const [four, five] = [read('format-4.json'), read('format-5.json')];
+  const reader = new RunSpecRecordReader();
+  for (const r of four.records) t.equal(migrateRecordText(r.kind, recordText(r), 4, reader), recordText(r), `${r.kind} ${r.key}`);
+  const added = five.records.filter((r) => !four.records.some((f) => f.kind === r.kind && f.key === r.key && f.version === r.version));
+  t.same(added.map((r) => r.key), ['prod_web.instance-481aba00-39a2-49df-87cc-c050c36b5240-addressed'], 'one instance more');
+  t.match(recordText(added[0]), /"ipAddresses":\[\{"ipAddress":"10\.1\.2\.3","protocol":"IPv4"\},\{"ipAddress":"fd00::7","protocol":"IPv6"\}\]/);
+});

@@ -27,8 +27,8 @@ export function isVisibleInStatus(inst: Instance): boolean {
  * The `instances[]` entry of a pod status (spec `::status`, fact 81). `spec` is the pod version
  * the instance runs (its containers give endpoints and resources). `resources` sums the default
  * executor's overhead and the resources the containers hold (fact 81: the default executor
- * resources, not the pod's `executorResources`). `networks` and `localVolumes` are empty: the
- * core keeps no per-instance IP addresses or volume ids.
+ * resources, not the pod's `executorResources`). `networks` holds the addresses its
+ * tasks reported ({@link networksJson}); `localVolumes` is empty: the core keeps no volume ids.
  */
 export function podInstanceStatusJson(podId: string, inst: Instance, spec: PodSpec | undefined): Record<string, unknown> {
   const views: ContainerView[] = inst.tasks.map((task) => ({
@@ -48,7 +48,7 @@ export function podInstanceStatusJson(podId: string, inst: Instance, spec: PodSp
   return {
     ...json,
     resources: resourcesJson(instanceResources(views)),
-    networks: [],
+    networks: networksJson(inst),
     containers,
     specReference: `/v2/pods${podId}::versions/${inst.runSpecVersion}`,
     localVolumes: [],
@@ -56,6 +56,20 @@ export function podInstanceStatusJson(podId: string, inst: Instance, spec: PodSp
     lastChanged: since,
     role: inst.role,
   };
+}
+
+/**
+ * `networks` of a pod instance: one entry with every distinct address its tasks reported when they
+ * first ran, in task order, or none. Marathon groups the addresses by the name of the Mesos network
+ * they are on; pacer keeps the addresses without it, so the entry has no `name`, as Marathon's
+ * entry for addresses on an unnamed network (the host's) has none.
+ */
+function networksJson(inst: Instance): Record<string, unknown>[] {
+  const addresses: string[] = [];
+  for (const task of inst.tasks) {
+    for (const ip of task.ipAddresses ?? []) if (!addresses.includes(ip.ipAddress)) addresses.push(ip.ipAddress);
+  }
+  return addresses.length === 0 ? [] : [{ addresses }];
 }
 
 function instanceResources(views: readonly ContainerView[]): ReturnType<typeof milliOf> {

@@ -21,9 +21,9 @@ export interface TaskJsonOptions {
  * domain. As in Marathon, `stagedAt`, `version` and `ports` describe only active tasks: an
  * inactive (terminal) task has `ports: []` and no `stagedAt`/`startedAt`/`version`; `startedAt`
  * appears once the task has run. `host`/`slaveId` are `null` if the instance has no placement
- * (never for a launched task). The container IPs are `[]` (the core does not learn them from the
- * cluster; Marathon writes `[]` when it has none), `localVolumes` `[]` (pacer keeps no
- * persistent-volume ids per task).
+ * (never for a launched task). `ipAddresses` are the container's, as the cluster reported them
+ * when the task first ran (`[]` before, or when it gave none, as Marathon writes it);
+ * `localVolumes` `[]` (pacer keeps no persistent-volume ids per task).
  *
  * The object of the task's text ({@link taskText}, the one writer of a task's JSON): the answers
  * that carry objects (a kill's tasks, `embed=…tasks` through the object renderers) and the lists
@@ -38,8 +38,8 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
  * `JSON.stringify` of the service ports to write, for lists of every task (`GET /v2/tasks`:
  * 100,000 tasks within the 500 ms of issue 13). The task's text is
  * kept per Task object together with every input {@link taskJson} reads — the instance's app,
- * agent (host, agent id, region, zone), role and version, the task's condition, host ports, launch
- * and start times, and the service ports — and rendered again whenever any of them differs, so it
+ * agent (host, agent id, region, zone), role and version, the task's condition, host ports, IP
+ * addresses, launch and start times, and the service ports — and rendered again whenever any of them differs, so it
  * is never stale (instances and tasks are live objects the core changes in place). Health results
  * change with every probe and are not kept: they are read from the core on every call. Keep
  * {@link sameTaskInputs} in step with what {@link plainTaskText} reads.
@@ -87,6 +87,7 @@ interface KeptTaskText {
   readonly runSpecVersion: string;
   readonly condition: Task['condition'];
   readonly hostPorts: readonly number[];
+  readonly ipAddresses: Task['ipAddresses'];
   readonly launchedAtMs: number;
   readonly startedAtMs: number | undefined;
   readonly servicePortsText: string;
@@ -126,7 +127,7 @@ function sameTaskInputs(k: KeptTaskText, instance: Instance, task: Task, service
   const agent = instance.agent;
   return k.runSpecId === instance.runSpecId && k.hostname === agent?.hostname && k.agentId === agent?.agentId
     && k.region === agent?.region && k.zone === agent?.zone && k.role === instance.role && k.runSpecVersion === instance.runSpecVersion
-    && k.condition === task.condition && k.hostPorts === task.hostPorts && k.launchedAtMs === task.launchedAtMs
+    && k.condition === task.condition && k.hostPorts === task.hostPorts && k.ipAddresses === task.ipAddresses && k.launchedAtMs === task.launchedAtMs
     && k.startedAtMs === task.startedAtMs && k.servicePortsText === servicePortsText;
 }
 
@@ -135,7 +136,7 @@ function renderTaskText(instance: Instance, task: Task, servicePortsText: string
   return {
     runSpecId: instance.runSpecId, hostname: agent?.hostname, agentId: agent?.agentId, region: agent?.region, zone: agent?.zone,
     role: instance.role, runSpecVersion: instance.runSpecVersion, condition: task.condition, hostPorts: task.hostPorts,
-    launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: plainTaskText(instance, task, servicePortsText),
+    ipAddresses: task.ipAddresses, launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: plainTaskText(instance, task, servicePortsText),
   };
 }
 
@@ -153,7 +154,7 @@ function plainTaskText(instance: Instance, task: Task, servicePortsText: string)
   const out: string[] = [
     '{"appId":', jsonOf(instance.runSpecId), ',"id":', JSON.stringify(task.taskId), agentHead(agent),
     ',"state":"', taskStateOf(task.condition), '","ports":', active && task.hostPorts.length > 0 ? JSON.stringify(task.hostPorts) : '[]',
-    ',"ipAddresses":[],"servicePorts":', servicePortsText, ',"healthCheckResults":[],"localVolumes":[],"role":', jsonOf(instance.role),
+    ',"ipAddresses":', task.ipAddresses === undefined ? '[]' : ipAddressesText(task.ipAddresses), ',"servicePorts":', servicePortsText, ',"healthCheckResults":[],"localVolumes":[],"role":', jsonOf(instance.role),
   ];
   if (active) {
     out.push(',"stagedAt":"', isoText(task.launchedAtMs, 0), '"');
@@ -294,4 +295,9 @@ function healthEntry(instanceId: string, s: Readonly<CheckState>): Record<string
   if (s.lastFailureMs !== undefined) entry.lastFailure = isoTime(s.lastFailureMs);
   if (s.lastFailureCause !== undefined) entry.lastFailureCause = s.lastFailureCause;
   return entry;
+}
+
+/** A task's `ipAddresses` (fact 40): `{"ipAddress","protocol"}` each, in Marathon's key order. */
+function ipAddressesText(ips: NonNullable<Task['ipAddresses']>): string {
+  return JSON.stringify(ips.map((ip) => ({ ipAddress: ip.ipAddress, protocol: ip.protocol })));
 }

@@ -1,5 +1,7 @@
+import { isIP } from 'node:net';
 import { availableParallelism, totalmem } from 'node:os';
 import type { AgentInfo } from '../../scheduler/model/agent';
+import type { IpAddress } from '../../scheduler/model/ip-address';
 import { toMilli, type PortRange, type ScalarResources } from '../../scheduler/model/resources';
 import { DEFAULT_HOSTNAME, type LocalAgentOptions } from './local-cluster-options';
 import { rangesOverlap } from '../../master/port-ranges';
@@ -68,6 +70,18 @@ function defaultAgents(count: number, ports: PortRange = defaultAgentPorts(count
     diskMib: DEFAULT_DISK_MIB,
     ports: [first + i * share, i === count - 1 ? last : first + (i + 1) * share - 1] as const,
   }));
+}
+
+/**
+ * The address of a task on a local agent, which the agent reports with its executors' updates as
+ * a Mesos agent reports its own IP for a task on the host network: the agent's hostname when that
+ * is an IP address, else 127.0.0.1 (every local agent's tasks run on this host, which its loopback
+ * address reaches whatever the agent is named).
+ */
+export function hostNetworkAddresses(hostname: string): readonly IpAddress[] {
+  const version = isIP(hostname);
+  if (version === 0) return [{ ipAddress: '127.0.0.1', protocol: 'IPv4' }];
+  return [{ ipAddress: hostname, protocol: version === 6 ? 'IPv6' : 'IPv4' }];
 }
 
 function resolveAgent(o: LocalAgentOptions, index: number): LocalAgent {

@@ -9,8 +9,8 @@ import { Master, type MasterReservation } from '../../master/master';
 import type { AgentInfo } from '../../scheduler/model/agent';
 import type { OfferedPool } from '../../scheduler/model/offer';
 import type { AgentRuntime, MasterOutbox } from '../../master/master-ports';
-import { operationTasks, type MasterExecutor, type MasterOperation } from '../../master/master-types';
-import { resolveAgents, type LocalAgent } from './local-agent';
+import { operationTasks, type MasterAgentSpec, type MasterExecutor, type MasterOperation } from '../../master/master-types';
+import { hostNetworkAddresses, resolveAgents, type LocalAgent } from './local-agent';
 import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP, type LocalClusterOptions } from './local-cluster-options';
 import { MasterTimers } from './master-timers';
 import { LocalExecutor, type ExecutorHooks, type ProcessCommand } from './local-executor';
@@ -362,21 +362,25 @@ export class LocalCluster implements ClusterDriver {
       offerId: (n) => `${offerIdPrefix}-O${n}`,
       newUuid: () => randomUUID(),
     });
-    for (const agent of this.agents) master.addAgent({ info: agent.info, pools: [{ ...agent.capacity, ports: agent.ports }] });
+    for (const agent of this.agents) {
+      master.addAgent({ info: agent.info, pools: [{ ...agent.capacity, ports: agent.ports }], ipAddresses: hostNetworkAddresses(agent.info.hostname) });
+    }
     const formerAgent = (agentId: string): AgentInfo => ({ agentId, hostname: this.agents[0].info.hostname, attributes: [] });
+    const former = (agentId: string, pools: OfferedPool[]): MasterAgentSpec =>
+      ({ info: formerAgent(agentId), pools, ipAddresses: hostNetworkAddresses(this.agents[0].info.hostname) });
     const formerPools = new Map<string, OfferedPool[]>();
     for (const r of reservations) {
       if (this.agents.some((a) => a.info.agentId === r.agentId)) continue;
       const { reservedFor: _role, reservationId: _id, volumes: _volumes, ...amounts } = r.capacity;
       formerPools.set(r.agentId, [...formerPools.get(r.agentId) ?? [], amounts]);
     }
-    for (const [agentId, pools] of formerPools) master.addAgent({ info: formerAgent(agentId), pools });
+    for (const [agentId, pools] of formerPools) master.addAgent(former(agentId, pools));
     for (const r of reservations) {
       const problem = master.restoreReservation(r);
       if (problem !== undefined) this.state.setAsideReservation(r, `not restored: ${problem}`);
     }
     for (const record of recorded) {
-      if (master.agent(record.agentId) === undefined) master.addAgent({ info: formerAgent(record.agentId), pools: [] });
+      if (master.agent(record.agentId) === undefined) master.addAgent(former(record.agentId, []));
     }
     return master;
   }

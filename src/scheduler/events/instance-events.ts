@@ -3,8 +3,9 @@ import type { InstanceChangedEvent, InstanceHealthChangedEvent, StatusUpdateEven
 import type { AgentInfo } from '../model/agent';
 import type { Condition } from '../model/condition';
 import type { Instance, Task } from '../model/instance';
+import type { IpAddress } from '../model/ip-address';
 
-const NO_IPS: readonly { ipAddress: string; protocol: 'IPv4' }[] = [];
+const NO_IPS: readonly IpAddress[] = [];
 
 /** `status_update_event` for a task whose state changed (fact 107: published right before the instance change). */
 export function statusUpdateEvent(instance: Instance, task: Task, nowMs: number): StatusUpdateEvent {
@@ -17,7 +18,7 @@ export function statusUpdateEvent(instance: Instance, task: Task, nowMs: number)
     message: task.message ?? '',
     appId: instance.runSpecId,
     host: instance.agent?.hostname ?? '',
-    ipAddresses: NO_IPS,
+    ipAddresses: task.ipAddresses ?? NO_IPS,
     ports: task.hostPorts,
     version: instance.runSpecVersion,
   };

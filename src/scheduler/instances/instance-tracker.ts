@@ -305,8 +305,8 @@ export interface TaskChange {
 }
 
 /**
- * Applies a status update to the task it reports on: state, condition, time, message, start, and
- * the agent-run health verdict. The task's state and verdict are stored with the instance
+ * Applies a status update to the task it reports on: state, condition, time, message, start (with
+ * the container's IP addresses), and the agent-run health verdict. The task's state and verdict are stored with the instance
  * (recovery restores the verdict), so a change of either marks the instance changed. The
  * instance's own condition follows in the first status handler (instances/status-handlers.ts).
  */
@@ -317,7 +317,12 @@ export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task
   task.condition = conditionOfTaskState(status.state, status.reason);
   task.lastStatusMs = nowMs;
   if (status.message !== undefined) task.message = status.message;
-  if (status.state === 'TASK_RUNNING') task.startedAtMs ??= nowMs;
+  if (status.state === 'TASK_RUNNING' && task.startedAtMs === undefined) {
+    task.startedAtMs = nowMs;
+    // The addresses of the update that first reports it running, as Marathon takes them (its
+    // NetworkInfo.update, on the task's first Running): a later update does not change them.
+    if (status.ipAddresses !== undefined && status.ipAddresses.length > 0) task.ipAddresses = status.ipAddresses;
+  }
   const healthChanged = status.healthy !== undefined && status.healthy !== task.healthy;
   if (status.healthy !== undefined) task.healthy = status.healthy;
   if (stateChanged || healthChanged) ctx.state.dirty.add(inst);

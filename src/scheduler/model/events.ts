@@ -2,6 +2,7 @@ import type { HealthCheckSpec } from './health-check';
 import type { Group } from '../groups/group';
 import type { Condition } from './condition';
 import type { TaskState } from './task-state';
+import type { IpAddress } from './ip-address';
 
 /**
  * Events on the bus, with Marathon's wire names exactly (spec section 6,
@@ -43,7 +44,7 @@ export interface StatusUpdateEvent extends Base {
   readonly message: string;
   readonly appId: string;
   readonly host: string;
-  readonly ipAddresses: readonly { ipAddress: string; protocol: 'IPv4' | 'IPv6' }[];
+  readonly ipAddresses: readonly IpAddress[];
   readonly ports: readonly number[];
   readonly version: string;
 }

@@ -5,6 +5,7 @@ import type { Group } from '../groups/group';
 import type { GroupUpdate } from '../groups/group-update';
 import type { DeploymentPlan } from './deployment-plan';
 import type { TaskState } from './task-state';
+import type { IpAddress } from './ip-address';
 
 /** A task status update from the cluster (Mesos TaskStatus, translated). */
 export interface TaskStatus {
@@ -24,6 +25,11 @@ export interface TaskStatus {
    * reports it afterwards).
    */
   readonly unreachableSinceMs?: number;
+  /**
+   * The container's IP addresses (Mesos `container_status.network_infos[].ip_addresses`), when the
+   * update carries them; at most `MAX_TASK_IP_ADDRESSES` (model/ip-address.ts).
+   */
+  readonly ipAddresses?: readonly IpAddress[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AgentInfo } from './agent';
+import type { IpAddress } from './ip-address';
 import type { Condition } from './condition';
 import type { OfferedPool } from './offer';
 import type { PersistentVolume } from './reservation';
@@ -32,6 +33,12 @@ export interface Task {
   lastStatusMs?: number;
   /** Mesos status message of the last update (status_update_event.message). */
   message?: string;
+  /**
+   * The container's IP addresses, from the update that first reported the task running (as
+   * Marathon's NetworkInfo.update: they are not expected to change while it runs); undefined
+   * when that update gave none.
+   */
+  ipAddresses?: readonly IpAddress[];
 }
 
 /**
@@ -265,6 +272,7 @@ export function newTask(taskId: string, containerName: string | undefined, hostP
     startedAtMs: undefined,
     lastStatusMs: undefined,
     message: undefined,
+    ipAddresses: undefined,
   };
 }
 

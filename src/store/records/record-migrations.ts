@@ -43,6 +43,11 @@ export const RECORD_MIGRATIONS: readonly RecordMigration[] = [
     why: 'roots and root versions hold each app and pod as a reference (id and version) to its run spec version record, no longer whole',
     migrate: (kind, record, reader) => rootsByReference(kind, record, reader),
   },
+  {
+    from: 4,
+    why: "a task may hold its container's IP addresses (`ipAddresses`, from the status update that first reported it running); records of format 4 have none and stay as they are",
+    migrate: (_kind, record) => record,
+  },
 ];
 
 /**

@@ -9,11 +9,14 @@
  *   record-migrations.ts upgrades 2, run-spec-migration.ts).
  * - 4: roots and root versions hold their apps and pods as references (id and version) to the run
  *   spec version records (record-migrations.ts upgrades 3, root-reference-migration.ts).
+ * - 5: a stored task may hold its container's `ipAddresses` (stored-instance.ts); no record of
+ *   format 4 changes (record-migrations.ts upgrades 4 as it is), but a pacer of format 4 would
+ *   refuse such a task, so the store says it is newer.
  *
  * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
  * only together with a bump here and a migration from the previous version.
  */
-export const STORE_FORMAT_VERSION = 4;
+export const STORE_FORMAT_VERSION = 5;
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
 export const OLDEST_MIGRATABLE_VERSION = 1;

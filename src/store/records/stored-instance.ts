@@ -49,6 +49,14 @@ export interface StoredTaskV1 {
   readonly startedAtMs?: number;
   readonly lastStatusMs?: number;
   readonly message?: string;
+  /** The container's IP addresses when the task first ran (since format 5). */
+  readonly ipAddresses?: readonly StoredIpAddressV1[];
+}
+
+/** One IP address of a task's container. */
+export interface StoredIpAddressV1 {
+  readonly ipAddress: string;
+  readonly protocol: 'IPv4' | 'IPv6';
 }
 
 /** Scalar resources in milli-units, as the core counts them. */
@@ -138,7 +146,7 @@ function taskToStored(t: Task): StoredTaskV1 {
     taskId: t.taskId, ...defined('containerName', t.containerName), ...defined('state', t.state), condition: t.condition,
     hostPorts: [...t.hostPorts], resources: resourcesCopy(t.resources), ...defined('healthy', t.healthy),
     launchedAtMs: t.launchedAtMs, ...defined('startedAtMs', t.startedAtMs), ...defined('lastStatusMs', t.lastStatusMs),
-    ...defined('message', t.message),
+    ...defined('message', t.message), ...defined('ipAddresses', t.ipAddresses?.map(ipAddressCopy)),
   };
 }
 
@@ -147,8 +155,12 @@ function taskFromStored(t: StoredTaskV1): Task {
     taskId: t.taskId, ...defined('containerName', t.containerName), ...defined('state', t.state), condition: t.condition,
     hostPorts: [...t.hostPorts], resources: resourcesCopy(t.resources), ...defined('healthy', t.healthy),
     launchedAtMs: t.launchedAtMs, ...defined('startedAtMs', t.startedAtMs), ...defined('lastStatusMs', t.lastStatusMs),
-    ...defined('message', t.message),
+    ...defined('message', t.message), ...defined('ipAddresses', t.ipAddresses?.map(ipAddressCopy)),
   };
+}
+
+function ipAddressCopy(ip: StoredIpAddressV1): StoredIpAddressV1 {
+  return { ipAddress: ip.ipAddress, protocol: ip.protocol };
 }
 
 /** Scalar resources, copied (from the stored form or to it: the shapes are the same). */
@@ -220,6 +232,7 @@ const TASK = closed(['taskId', 'condition', 'hostPorts', 'resources', 'launchedA
   taskId: STRING, containerName: STRING, state: { enum: [...TASK_STATES] }, condition: { enum: [...CONDITIONS] },
   hostPorts: { type: 'array', items: NUMBER }, resources: RESOURCES, healthy: BOOLEAN, launchedAtMs: NUMBER,
   startedAtMs: NUMBER, lastStatusMs: NUMBER, message: STRING,
+  ipAddresses: { type: 'array', items: closed(['ipAddress', 'protocol'], { ipAddress: STRING, protocol: { enum: ['IPv4', 'IPv6'] } }) },
 });
 
 /** Every kill reason and goal (`satisfies Record<…>`: a member added to the core's type must be added here). */

@@ -20,6 +20,7 @@ t.test('an app task runs with Marathon\'s environment and reports STARTING then 
   const running = await f.waitStatus(task.taskId, 'TASK_RUNNING');
   t.equal(running.agentId, 'agent-1');
   t.ok(running.uuid, 'executor updates carry a uuid');
+  t.strictSame(running.ipAddresses, [{ ipAddress: '127.0.0.1', protocol: 'IPv4' }], 'the agent\'s address, as a Mesos agent gives a host-network task\'s');
   t.same(f.states(task.taskId), ['TASK_STARTING', 'TASK_RUNNING']);
   const [p0, p1] = task.hostPorts;
   t.equal((await f.sandboxFile(task.taskId, 'out')).trim(), String(p0), 'PORT0 is the first host port');

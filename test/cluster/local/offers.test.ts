@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { resolveAgents } from '../../../src/cluster/local/local-agent';
+import { hostNetworkAddresses, resolveAgents } from '../../../src/cluster/local/local-agent';
 import { sandboxOf } from '../../../src/cluster/local/sandbox-of';
 import { makeApp } from '../../builders/run-spec-builders';
 import { appLaunch, makeFixture, sleep } from './local-fixture';
@@ -163,4 +163,15 @@ t.test('a count of agents splits the given port range (--local_agent_ports) even
   }
   const list = [{ agentId: 'x', cpus: 1, memMib: 1, diskMib: 1, ports: [23000, 23001] as const }];
   t.same(resolveAgents(list, [40100, 40199])[0].ports, [[23000, 23001]], 'a list of agents brings its own ranges');
+});
+
+t.test('hostNetworkAddresses: the agent\'s hostname when it is an IP address, else the loopback address', async (t) => {
+  const cases: { hostname: string; want: unknown }[] = [
+    { hostname: '127.0.0.1', want: [{ ipAddress: '127.0.0.1', protocol: 'IPv4' }] },
+    { hostname: '10.2.3.4', want: [{ ipAddress: '10.2.3.4', protocol: 'IPv4' }] },
+    { hostname: '::1', want: [{ ipAddress: '::1', protocol: 'IPv6' }] },
+    { hostname: 'localhost', want: [{ ipAddress: '127.0.0.1', protocol: 'IPv4' }] },
+    { hostname: 'node-7.example', want: [{ ipAddress: '127.0.0.1', protocol: 'IPv4' }] },
+  ];
+  for (const c of cases) t.strictSame(hostNetworkAddresses(c.hostname), c.want, c.hostname);
 });

@@ -33,6 +33,14 @@ t.test('a record stored and read back is the core object again, as a fresh copy'
   t.equal(d.ok ? exactDiff(d.value, deployment) : d.reason, undefined, 'the same deployment');
 });
 
+t.test('a task\'s container addresses are stored and read back', async (t) => {
+  const withIps = Instance.from(pod);
+  withIps.tasks[0].ipAddresses = [{ ipAddress: '10.1.2.3', protocol: 'IPv4' }, { ipAddress: 'fd00::7', protocol: 'IPv6' }];
+  const decoded = decodeRecord('instance', encodeRecord('instance', withIps), { key: pod.instanceId });
+  t.equal(decoded.ok ? exactDiff(decoded.value, withIps) : decoded.reason, undefined, 'the same instance, addresses included');
+  t.strictSame(decoded.ok ? decoded.value.tasks[0].ipAddresses : undefined, withIps.tasks[0].ipAddresses);
+});
+
 const refused: readonly { name: string; kind: StoredRecordKind; text: unknown; at: RecordKey; reason: string | RegExp }[] = [
   { name: 'not JSON', kind: 'instance', text: '{"instanceId":', at: { key: pod.instanceId }, reason: /^does not decode \(/ },
   {
@@ -53,6 +61,11 @@ const refused: readonly { name: string; kind: StoredRecordKind; text: unknown; a
     name: 'an attribute of an unknown type', kind: 'instance', at: { key: pod.instanceId },
     text: edit(instanceText, (r) => { (r.agent as { attributes: unknown[] }).attributes.push({ name: 'x', type: 'blob' }); }),
     reason: /^does not match StoredInstanceV1: \/agent\/attributes\/\d+\/type must be equal to one of the allowed values$/,
+  },
+  {
+    name: 'a container address of an unknown protocol', kind: 'instance', at: { key: pod.instanceId },
+    text: edit(instanceText, (r) => { (r.tasks as Record<string, unknown>[])[0].ipAddresses = [{ ipAddress: '10.0.0.1', protocol: 'IPX' }]; }),
+    reason: 'does not match StoredInstanceV1: /tasks/0/ipAddresses/0/protocol must be equal to one of the allowed values',
   },
   { name: 'stored under another id', kind: 'instance', text: instanceText, at: { key: 'other' }, reason: 'is not the record its key names' },
   {

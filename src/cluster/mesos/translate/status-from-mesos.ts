@@ -1,6 +1,7 @@
 import type { TaskStatus } from '../../../scheduler/model/inputs';
 import type { TaskState } from '../../../scheduler/model/task-state';
-import type { TaskState as MesosTaskState, TaskStatus as MesosTaskStatus, Unrecognized } from '../codec/mesos-model';
+import type { ContainerStatus, TaskState as MesosTaskState, TaskStatus as MesosTaskStatus, Unrecognized } from '../codec/mesos-model';
+import { type IpAddress, MAX_IP_ADDRESS_CHARS, MAX_TASK_IP_ADDRESSES } from '../../../scheduler/model/ip-address';
 import { UNRECOGNIZED_PREFIX } from '../codec/read-message';
 import { uuidFromBytes } from './uuid-bytes';
 import { nanosToMs } from './nanos-to-ms';
@@ -51,7 +52,8 @@ function coreStateOf(state: MesosTaskState | Unrecognized): { state: TaskState; 
  * `unreachableSinceMs`, which the unreachable strategy counts from. `uuid` is set only for a non-empty uuid, as base64
  * (uuid-bytes.ts): it is what tells the core to acknowledge (§7.1: never ACK an update without
  * one). Turn it back into bytes with `uuidToBytes` for the ACKNOWLEDGE call. A state pacer does not
- * know becomes TASK_ERROR, its message saying which it was (`coreStateOf`).
+ * know becomes TASK_ERROR, its message saying which it was (`coreStateOf`). The container's IP
+ * addresses are copied when it has any (`ipAddressesOf`).
  */
 export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
   const { state, note } = coreStateOf(status.state);
@@ -63,5 +65,26 @@ export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
   if (status.healthy !== undefined) out.healthy = status.healthy;
   if (status.uuid !== undefined && status.uuid.byteLength > 0) out.uuid = uuidFromBytes(status.uuid);
   if (status.unreachableTime !== undefined) out.unreachableSinceMs = nanosToMs(status.unreachableTime.nanoseconds);
+  const ips = ipAddressesOf(status.containerStatus);
+  if (ips.length > 0) out.ipAddresses = ips;
+  return out;
+}
+
+/**
+ * The container's addresses: every `network_infos[].ip_addresses[]` entry that names an address,
+ * in order, as Marathon resolves them (NetworkInfo.resolveIpAddresses; `protocol` absent is the
+ * proto's default, IPv4). Bounded (model/ip-address.ts): the first {@link MAX_TASK_IP_ADDRESSES},
+ * and no address longer than {@link MAX_IP_ADDRESS_CHARS} (none is, that is an IP address).
+ */
+function ipAddressesOf(container: ContainerStatus | undefined): IpAddress[] {
+  const out: IpAddress[] = [];
+  for (const network of container?.networkInfos ?? []) {
+    for (const ip of network.ipAddresses ?? []) {
+      const address = ip.ipAddress;
+      if (address === undefined || address === '' || address.length > MAX_IP_ADDRESS_CHARS) continue;
+      out.push({ ipAddress: address, protocol: ip.protocol === 'IPv6' ? 'IPv6' : 'IPv4' });
+      if (out.length === MAX_TASK_IP_ADDRESSES) return out;
+    }
+  }
   return out;
 }

@@ -15,6 +15,7 @@ const TASK: Check = fields({
   startedAtMs: optional(nonNegative),
   lastStatusMs: optional(nonNegative),
   message: optional(str),
+  ipAddresses: optional(arrayOf(fields({ ipAddress: str, protocol: oneOf(['IPv4', 'IPv6']) }))),
 });
 
 const INSTANCE: Check = fields({

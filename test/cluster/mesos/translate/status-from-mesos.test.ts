@@ -54,6 +54,22 @@ t.test('optional fields: copied when present, absent otherwise (presence, not tr
   for (const c of cases) t.strictSame(statusFromMesos(c.status), c.want, c.name);
 });
 
+t.test('container addresses: every network\'s, in order, the proto\'s default protocol, bounded', async (t) => {
+  const ip = (ipAddress?: string, protocol?: 'IPv4' | 'IPv6') => ({ ...(ipAddress === undefined ? {} : { ipAddress }), ...(protocol === undefined ? {} : { protocol }) });
+  const many = Array.from({ length: 20 }, (_, i) => ip(`10.0.0.${i}`));
+  const cases: { name: string; networkInfos: { ipAddresses?: { ipAddress?: string; protocol?: 'IPv4' | 'IPv6' }[] }[]; want: unknown }[] = [
+    { name: 'none', networkInfos: [], want: undefined },
+    { name: 'a network without addresses', networkInfos: [{}], want: undefined },
+    { name: 'two networks', networkInfos: [{ ipAddresses: [ip('10.1.2.3')] }, { ipAddresses: [ip('fd00::1', 'IPv6'), ip('10.9.9.9', 'IPv4')] }], want: [{ ipAddress: '10.1.2.3', protocol: 'IPv4' }, { ipAddress: 'fd00::1', protocol: 'IPv6' }, { ipAddress: '10.9.9.9', protocol: 'IPv4' }] },
+    { name: 'an entry without an address is skipped', networkInfos: [{ ipAddresses: [ip(undefined, 'IPv4'), ip(''), ip('10.0.0.1')] }], want: [{ ipAddress: '10.0.0.1', protocol: 'IPv4' }] },
+    { name: 'an address longer than 64 characters is dropped', networkInfos: [{ ipAddresses: [ip('1'.repeat(65)), ip('10.0.0.2')] }], want: [{ ipAddress: '10.0.0.2', protocol: 'IPv4' }] },
+    { name: 'the first 16 of 20', networkInfos: [{ ipAddresses: many.slice(0, 10) }, { ipAddresses: many.slice(10) }], want: many.slice(0, 16).map((a) => ({ ipAddress: a.ipAddress, protocol: 'IPv4' })) },
+  ];
+  for (const c of cases) {
+    t.strictSame(statusFromMesos(makeMesosStatus('TASK_RUNNING', { containerStatus: { networkInfos: c.networkInfos } })).ipAddresses, c.want, c.name);
+  }
+});
+
 t.test('uuid: base64 in the core, the same bytes back for ACKNOWLEDGE', async (t) => {
   const samples = [new Uint8Array(0), Uint8Array.from([0]), Uint8Array.from([255, 254]), Uint8Array.from(Array.from({ length: 16 }, (_, i) => i * 17))];
   for (const bytes of samples) {
@@ -79,8 +95,13 @@ t.test('every update recorded from a real master', async (t) => {
     if (status.message !== undefined) want.message = status.message;
     if (status.healthy !== undefined) want.healthy = status.healthy;
     if (uuid !== undefined) want.uuid = uuid;
+    const ips = (status.containerStatus?.networkInfos ?? []).flatMap((n) => n.ipAddresses ?? []);
+    if (ips.length > 0) want.ipAddresses = ips.map((ip) => ({ ipAddress: ip.ipAddress, protocol: ip.protocol ?? 'IPv4' }));
     t.strictSame(converted, want, `${file}: ${status.taskId.value} ${status.state}`);
   }
+  const withIps = recordedUpdates.filter((u) => statusFromMesos(u.raw as unknown as MesosTaskStatus).ipAddresses !== undefined);
+  t.ok(withIps.length > 0, `the real master's updates give container addresses (${withIps.length} of ${recordedUpdates.length})`);
+  t.strictSame(statusFromMesos(withIps[0].raw as unknown as MesosTaskStatus).ipAddresses, [{ ipAddress: '127.0.0.1', protocol: 'IPv4' }], 'the recorded agent\'s address');
   const sources = recordedUpdates.map((u) => [u.raw.source, typeof u.raw.uuid === 'string']);
   t.ok(sources.every(([source, hasUuid]) => hasUuid === (source !== 'SOURCE_MASTER')), 'executor updates carry a uuid, master updates none');
 });

@@ -42,7 +42,7 @@ t.test('an app task is made on its first read, from the launch\'s facts', async 
     t.strictSame(task, {
       taskId: appTaskId(inst.instanceId, c.launches), containerName: undefined, state: undefined, condition: 'Provisioned',
       hostPorts: c.hostPorts, resources: RESOURCES, healthy: undefined, launchedAtMs: T0 + c.launches, startedAtMs: undefined,
-      lastStatusMs: undefined, message: undefined,
+      lastStatusMs: undefined, message: undefined, ipAddresses: undefined,
     }, `${c.name}: the Task a placement made before`);
     t.equal(inst.tasks[0], task, `${c.name}: every later read returns the same Task`);
   }
