@@ -1,3 +1,4 @@
+import { residentReservations } from './resident-reservations';
 import type { FastifyInstance } from 'fastify';
 import { LocalCluster, type LocalClusterOptions } from '../cluster/local/local-cluster';
 import type { Scheduler } from '../scheduler/index';
@@ -55,7 +56,7 @@ export async function startLocal(config: PacerConfig, hooks: RuntimeHooks = {}):
     throw err;
   }
   try {
-    startCluster(config, cluster);
+    startCluster(config, cluster, scheduler);
   } catch (err) {
     api.auth?.close();
     abandon();
@@ -81,7 +82,7 @@ export function localClusterFacts(config: PacerConfig, cluster?: LocalCluster): 
 export function startLocalDuties(config: PacerConfig, hooks: RuntimeHooks = {}, store?: RuntimeStore): LeaderDuties {
   const { base, cluster, scheduler, abandon } = openLocal(config, hooks, store);
   try {
-    startCluster(config, cluster);
+    startCluster(config, cluster, scheduler);
   } catch (err) {
     abandon();
     throw err;
@@ -112,9 +113,10 @@ function openLocal(config: PacerConfig, hooks: RuntimeHooks, store?: RuntimeStor
   }
 }
 
-function startCluster(config: PacerConfig, cluster: LocalCluster): void {
+/** Start the local cluster; a state file from before reservations were recorded takes the scheduler's (resident-reservations.ts). */
+function startCluster(config: PacerConfig, cluster: LocalCluster, scheduler: Scheduler): void {
   try {
-    cluster.start();
+    cluster.start(() => residentReservations(scheduler));
   } catch (err) {
     throw new Error(`cannot start the local cluster in ${config.sandboxRoot}: ${(err as Error).message}`);
   }

@@ -10,6 +10,7 @@ import type { AgentInfo } from '../../scheduler/model/agent';
 import type { OfferedPool } from '../../scheduler/model/offer';
 import type { AgentRuntime, MasterOutbox } from '../../master/master-ports';
 import { operationTasks, type MasterAgentSpec, type MasterExecutor, type MasterOperation } from '../../master/master-types';
+import { fillLegacyReservations } from './legacy-reservations';
 import { hostNetworkAddresses, resolveAgents, type LocalAgent } from './local-agent';
 import { DEFAULT_EXIT_POLL_MS, DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP, type LocalClusterOptions } from './local-cluster-options';
 import { MasterTimers } from './master-timers';
@@ -169,21 +170,29 @@ export class LocalCluster implements ClusterDriver {
    * sandboxes (find the processes of tasks recorded without a pid, kill the processes no task
    * accounts for), restore the dynamic reservations and volumes recorded in the state file into
    * the master model, re-adopt the tasks recorded there, and begin offering (a first round now).
+   * A state file written before reservations were recorded (an upgrade from a pacer before
+   * 2026-11-30) has them filled in from `recovered`, the reservations the scheduler's recovered
+   * resident instances hold (fillLegacyReservations); any other file's own are restored, and
+   * `recovered` is not read.
    */
-  start(): void {
+  start(recovered: () => readonly MasterReservation[] = () => []): void {
     if (this.master !== undefined) return;
     makeDirs(this.options.sandboxRoot);
     const saved = this.state.load();
     const frameworkId = saved?.frameworkId ?? `local-${randomUUID()}`;
     this.framework = frameworkId;
-    const executors = saved?.executors ?? [];
+    const legacy = saved !== undefined && saved.reservations === undefined ? fillLegacyReservations(recovered(), saved.executors) : undefined;
+    if (legacy !== undefined && legacy.reservations.length > 0) {
+      this.options.log?.(`local cluster: ${this.options.stateFile ?? join(this.options.sandboxRoot, 'local-cluster.json')} was written before reservations were recorded; restoring the ${legacy.reservations.length} reservation(s) the store's resident instances hold: ${legacy.reservations.map((r) => r.reservationId).join(', ')}`);
+    }
+    const executors = legacy?.executors ?? saved?.executors ?? [];
     const liveTasks = executors.flatMap((e) => e.tasks).filter((t) => !isTerminalTaskState(t.state));
     this.report(sweepSandboxes(this.options.sandboxRoot, liveTasks));
     this.startGc(new Set(liveTasks.map((t) => t.sandbox)));
     this.launcher.warmUp();
     this.outbox.openUp();
     this.outbox.send({ type: 'subscribed', frameworkId });
-    const master = this.newMaster(`${frameworkId}-${randomUUID().slice(0, 8)}`, executors, saved?.reservations ?? []);
+    const master = this.newMaster(`${frameworkId}-${randomUUID().slice(0, 8)}`, executors, legacy?.reservations ?? saved?.reservations ?? []);
     this.master = master;
     const adopted = executors.map((record) => this.register(record, master.adoptExecutor(record)));
     for (const ex of adopted) ex.adopt();

@@ -15,7 +15,9 @@ export interface LocalClusterState {
   readonly executors: ExecutorRecord[];
   /**
    * The master model's dynamic reservations with their volumes (`StoredLocalReservationV1`), in
-   * the order made. Absent in a file written before they were recorded: none.
+   * the order made. Absent (as loaded too) in a file written by a pacer before they were recorded
+   * (2026-11-30): that pacer kept them in memory only, so this file cannot say which there are
+   * (LocalCluster.start takes them from the scheduler's recovered instances then).
    */
   readonly reservations?: readonly MasterReservation[];
   /** The snapshot's generation: only journal entries of the same generation apply to it (absent = 0). */
@@ -108,14 +110,17 @@ export class StateFile {
     for (const e of parsed.executors as unknown[]) put(e);
     if (Array.isArray(storedReservations)) for (const r of storedReservations as unknown[]) reserve(r);
     else if (storedReservations !== undefined) this.setAside('reservations', 'the snapshot\'s reservations', 'not a list', storedReservations);
+    let recorded = storedReservations !== undefined;
     for (const entry of journalEntries(readOrUndefined(this.journalPath) ?? '', generation)) {
       if ('put' in entry) put(entry.put);
       else if ('del' in entry) executors.delete(entry.del);
       else if ('rput' in entry) reserve(entry.rput);
       else reservations.delete(entry.rdel);
+      if ('rput' in entry || 'rdel' in entry) recorded = true;
     }
     this.generation = generation;
-    return { version: 1, frameworkId: parsed.frameworkId, executors: [...executors.values()], reservations: [...reservations.values()], generation };
+    const state = { version: 1 as const, frameworkId: parsed.frameworkId, executors: [...executors.values()], generation };
+    return recorded ? { ...state, reservations: [...reservations.values()] } : state;
   }
 
   /**

@@ -144,7 +144,7 @@ t.test('dynamic reservations with their volumes are recorded and read back (Stor
     readonly name: string;
     /** Writes the file (snapshot, journal) by the StateFile or by hand. */
     readonly write: (file: StateFile) => void;
-    readonly reservations: readonly MasterReservation[];
+    readonly reservations: readonly MasterReservation[] | undefined;
     /** Warnings expected, in order. */
     readonly warnings?: readonly RegExp[];
   }[] = [
@@ -163,9 +163,18 @@ t.test('dynamic reservations with their volumes are recorded and read back (Stor
       reservations: [reservation('a'), reservation('c')],
     },
     {
-      name: 'an old file without the field: no reservation, its executors as before',
+      name: 'an old file without the field: reservations unknown (LocalCluster.start takes the store\'s), its executors as before',
       write: (file) => writeFileSync(file.path, JSON.stringify({ version: 1, frameworkId: 'fw', executors: [executorToStored(executor('a', 7))], generation: 1 })),
-      reservations: [],
+      reservations: undefined,
+    },
+    {
+      name: 'a file without the field whose journal records a reservation: recorded',
+      write: (file) => {
+        writeFileSync(file.path, JSON.stringify({ version: 1, frameworkId: 'fw', executors: [], generation: 1 }));
+        file.load();
+        file.append([], [], { put: [reservation('a')], del: [] });
+      },
+      reservations: [reservation('a')],
     },
     {
       name: 'a corrupt entry (snapshot or journal) is set aside with a warning, the rest loads',
