@@ -21,7 +21,8 @@ import { offerFromMesos } from './translate/offer-from-mesos';
 import {
   acceptCall, acknowledgeCall, declineCall, killCall, reconcileCall, reviveCall, subscribeCall, suppressCall, updateFrameworkCall,
 } from './translate/scheduler-calls';
-import { statusFromMesos } from './translate/status-from-mesos';
+import { statusFromMesos, unknownTaskState } from './translate/status-from-mesos';
+import { uuidFromBytes } from './translate/uuid-bytes';
 import { CallOutbox, type OutgoingCall } from './transport/call-outbox';
 import { callAnswerVerdict } from './transport/call-answer-verdict';
 import { ExponentialBackoff } from './transport/exponential-backoff';
@@ -37,6 +38,8 @@ export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped'
 
 /** Explicit reconciliation is split into calls of at most this many tasks (§7.2: no paging). */
 const RECONCILE_BATCH = 1000;
+/** Distinct unknown task states warned about, at most (the values come from the master). */
+const MAX_WARNED_STATES = 16;
 
 const STDERR_LOGGER: MesosLogger = {
   info: (message) => process.stderr.write(`[mesos] ${message}\n`),
@@ -111,6 +114,8 @@ export class MesosCluster implements ClusterDriver {
   private deferredTimer: NodeJS.Immediate | undefined;
   private deferred: ClusterInput[] = [];
   private readonly offers = new Map<string, MesosOffer>();
+  /** Task states pacer does not know that it warned about (`onUnknownState`). */
+  private readonly warnedStates = new Set<string>();
   /** Tasks per agent, to reconcile them when a FAILURE reports their agent lost. */
   private readonly agentTasks = new AgentTasks();
   private readonly roleBook: RoleBook;
@@ -503,13 +508,40 @@ export class MesosCluster implements ClusterDriver {
     this.post({ type: 'agentLost', agentId });
   }
 
-  /** A status update for the core; one in a state pacer does not know (read as TASK_ERROR, status-from-mesos.ts) is logged too. */
+  /** A status update for the core, unless its state is one pacer does not know (`onUnknownState`). */
   private onUpdate(mesosStatus: MesosTaskStatus): void {
+    const unknown = unknownTaskState(mesosStatus);
+    if (unknown !== undefined) {
+      this.onUnknownState(mesosStatus, unknown);
+      return;
+    }
     const status = statusFromMesos(mesosStatus);
     countUpdate(this.metrics, status.state);
     this.agentTasks.updated(status.taskId, status.agentId, status.state);
-    if (status.state !== mesosStatus.state) this.log.warn(`task ${status.taskId}: ${status.message ?? ''}`);
     this.post({ type: 'status', status });
+  }
+
+  /**
+   * An UPDATE whose TaskState this pacer's protobuf does not declare (a newer Mesos; it gates new
+   * states behind framework capabilities, so this should not happen). Whether the task still runs
+   * is unknown, so pacer neither replaces nor kills it: the core is not told, the task keeps its
+   * last known state, and its next known update, or the periodic reconciliation, settles it. The
+   * update is acknowledged when it has a uuid, or the agent would resend it and hold the task's
+   * later updates back behind it (§7.1). One warning per unknown state (at most
+   * `MAX_WARNED_STATES` of them), since the agent or reconciliation may repeat it for every task.
+   * Marathon 1.11 never sees such an update at all: its libmesos driver cannot decode a TaskStatus
+   * whose required state it does not know, and its TaskCondition has no case for one (followed
+   * here, but acknowledging, which Marathon cannot).
+   */
+  private onUnknownState(mesosStatus: MesosTaskStatus, state: string): void {
+    this.metrics.updates++;
+    const taskId = mesosStatus.taskId.value;
+    if (!this.warnedStates.has(state) && this.warnedStates.size < MAX_WARNED_STATES) {
+      this.warnedStates.add(state);
+      this.log.warn(`unknown Mesos task state ${state} in an update of task ${taskId} (a newer Mesos?): acknowledged and ignored; the task keeps its last known state until a known update or reconciliation (said once per state)`);
+    }
+    const uuid = mesosStatus.uuid;
+    if (uuid !== undefined && uuid.byteLength > 0 && mesosStatus.agentId !== undefined) this.acknowledge(mesosStatus.agentId.value, taskId, uuidFromBytes(uuid));
   }
 
   /**
