@@ -23,7 +23,7 @@ import {
 } from './translate/scheduler-calls';
 import { statusFromMesos, unknownTaskState } from './translate/status-from-mesos';
 import { uuidFromBytes } from './translate/uuid-bytes';
-import { CallOutbox, type OutgoingCall } from './transport/call-outbox';
+import { CallOutbox, heldAcrossDisconnect, type OutgoingCall } from './transport/call-outbox';
 import { callAnswerVerdict } from './transport/call-answer-verdict';
 import { ExponentialBackoff } from './transport/exponential-backoff';
 import { leaderFromLocation } from './transport/leader-url';
@@ -121,6 +121,12 @@ export class MesosCluster implements ClusterDriver {
   private readonly roleBook: RoleBook;
   private readonly outbox: CallOutbox;
   private readonly backoff: ExponentialBackoff;
+  /**
+   * Aborts the calls in flight on the current subscription when it is lost: the master they went to
+   * may be gone or partitioned, and each would otherwise keep its place and order keys in the outbox
+   * until its timeout, holding up the next subscription's calls (dropConnection).
+   */
+  private callsAbort = new AbortController();
   /** Keep-alive connections for calls, as many as calls may be in flight (the outbox's bound), so none queues in the agent. */
   private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   private readonly log: MesosLogger;
@@ -206,6 +212,7 @@ export class MesosCluster implements ClusterDriver {
     if (this.deferredTimer !== undefined) clearImmediate(this.deferredTimer);
     this.deferredTimer = undefined;
     this.outbox.clear();
+    this.callsAbort.abort();
     this.offers.clear();
     this.agentTasks.clear();
     this.deferred = [];
@@ -391,6 +398,8 @@ export class MesosCluster implements ClusterDriver {
   /** Closes the stream, forgets offers and the stream id, holds or drops queued calls. */
   private dropConnection(): void {
     this.generation++;
+    this.callsAbort.abort();
+    this.callsAbort = new AbortController();
     this.subscription?.close();
     this.subscription = undefined;
     this.streamId = undefined;
@@ -701,7 +710,7 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     const answer = await postCall({
-      baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents,
+      baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents, signal: this.callsAbort.signal,
       ...(this.authorization === undefined ? {} : { authorization: this.authorization }),
       timeoutMs: this.options.callTimeoutMs ?? DEFAULTS.callTimeoutMs,
     });
@@ -710,6 +719,15 @@ export class MesosCluster implements ClusterDriver {
     if (verdict.kind === 'ok') return;
     this.metrics.failedCalls++;
     const what = `${item.call.type} to ${baseUrl}: ${verdict.message}`;
+    if (answer.kind === 'failed' && answer.aborted === true) {
+      // Given up when its subscription was lost; the master may or may not have handled it. A KILL
+      // or ACKNOWLEDGE is harmless twice: held for (or sent on) the next subscription. An ACCEPT is
+      // left to reconciliation, never reported dropped (it may have launched); the rest is
+      // restated by the next SUBSCRIBE or the core's reconciliation on `subscribed`.
+      if (heldAcrossDisconnect(item.call)) this.outbox.enqueue(item);
+      this.log.info(`${what}${heldAcrossDisconnect(item.call) ? '; sent again on the next subscription' : ''}`);
+      return;
+    }
     if (item.call.type === 'UPDATE_FRAMEWORK' && answer.kind === 'answered' && (answer.status === 400 || answer.status === 403)) {
       const refusal = masterRefusal(answer.body);
       if (this.leaveRefusedRoles(refusal, answer.body)) {

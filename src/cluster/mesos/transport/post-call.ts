@@ -5,7 +5,7 @@ import { SCHEDULER_PATH } from './leader-url';
 /** How a non-SUBSCRIBE call went: an HTTP answer, or a network fault (never thrown). */
 export type CallAnswer =
   | { readonly kind: 'answered'; readonly status: number; readonly location?: string; readonly body: string }
-  | { readonly kind: 'failed'; readonly reason: string };
+  | { readonly kind: 'failed'; readonly reason: string; readonly aborted?: true };
 
 /** One request to `/api/v1/scheduler` (everything but SUBSCRIBE). */
 export interface CallRequest {
@@ -22,6 +22,8 @@ export interface CallRequest {
   readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   /** `Authorization` (HTTP basic with the framework's principal and secret, §1.1), when it authenticates. */
   readonly authorization?: string;
+  /** Gives the call up at once when aborted (its subscription was lost): it then fails as `aborted`. */
+  readonly signal?: AbortSignal;
 }
 
 /** Error bodies are short plain text (§1.6); longer ones are cut for logs. */
@@ -30,8 +32,8 @@ const MAX_BODY_CHARS = 2000;
 /**
  * POSTs one call and resolves with the master's answer: status, `Location` (for 307) and the
  * body as text (error bodies are plain text, §1.6; 202 bodies are empty). Network faults
- * (refused, reset, timeout) resolve as `failed`: the promise never rejects, so a fault cannot
- * escape as an exception.
+ * (refused, reset, timeout) and an abort through `signal` resolve as `failed` (an abort marked
+ * `aborted`): the promise never rejects, so a fault cannot escape as an exception.
  */
 export function postCall(req: CallRequest): Promise<CallAnswer> {
   return new Promise((resolve) => {
@@ -70,6 +72,16 @@ export function postCall(req: CallRequest): Promise<CallAnswer> {
       request.destroy();
     });
     request.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
+    const abort = (): void => {
+      settle({ kind: 'failed', reason: 'given up: its subscription was lost', aborted: true });
+      request.destroy();
+    };
+    if (req.signal?.aborted === true) {
+      abort();
+      return;
+    }
+    req.signal?.addEventListener('abort', abort, { once: true });
+    request.on('close', () => req.signal?.removeEventListener('abort', abort));
     request.end(req.body);
   });
 }

@@ -56,3 +56,24 @@ t.test('calls naming the same task, or the roles, keep their order behind an una
   await f.master.waitForCall('REVIVE');
   t.same(f.master.calls.slice(-2).map((c) => c.call.type).sort(), ['ACKNOWLEDGE', 'REVIVE'], 'both sent once answered');
 });
+
+t.test('calls left unanswered on a subscription that was lost do not hold up the next one', async (t) => {
+  const f = await makeDriver(t, { options: { ...NEVER_TIMES_OUT, maxConcurrentCalls: 3 } });
+  await f.waitInput('subscribed');
+  f.master.hangWhen.push(killOf('t1'), killOf('t2'), (call) => call.type === 'SUPPRESS');
+  f.driver.kill('t1', 'agent-S0', 0);
+  f.driver.kill('t2', 'agent-S0', 0);
+  f.driver.suppress([]);
+  await f.master.waitForCall('KILL', 2);
+  await f.master.waitForCall('SUPPRESS');
+  f.master.cutStream(); // every place is taken by a call the master never answers
+  await f.waitInput('subscribed', 2);
+  f.driver.revive([]);
+  f.driver.reconcile([]);
+  await f.master.waitForCall('REVIVE'); // behind the SUPPRESS of the old subscription before
+  await f.master.waitForCall('RECONCILE'); // behind no free place before
+  const kills = await Promise.all([f.master.waitForCall('KILL', 3), f.master.waitForCall('KILL', 4)]);
+  t.same(kills.map((k) => k.call.kill?.taskId.value).sort(), ['t1', 't2'], 'the KILLs whose answers were lost are sent again on the new subscription (harmless twice)');
+  t.same(kills.map((k) => k.streamId), [f.master.streamId, f.master.streamId], 'with the new stream id');
+  t.equal(f.master.releaseHung(), 3, 'the old calls were never answered');
+});
