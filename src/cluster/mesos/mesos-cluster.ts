@@ -244,7 +244,26 @@ export class MesosCluster implements ClusterDriver {
     this.offers.delete(offerId);
     countLaunches(this.metrics, launches);
     for (const task of launchedTasks(launches)) this.agentTasks.add(task.taskId, task.agentId);
-    this.send({ call, dropped: () => this.dropLaunches(launches, `the ACCEPT of offer ${offerId} did not take effect (the offer died before it was sent, or the master refused it)`) });
+    this.send({
+      call,
+      dropped: () => this.dropLaunches(launches, `the ACCEPT of offer ${offerId} did not take effect (the offer died before it was sent, or the master refused it)`),
+      unanswered: (what) => this.reconcileUnanswered(launches, what),
+    });
+  }
+
+  /**
+   * An ACCEPT that got no answer (its call timeout passed, or the connection failed): the master
+   * may or may not have launched its tasks, so it is never sent again (its offer may have been
+   * used) nor reported dropped (they may run); its tasks are reconciled at once, with their agent,
+   * and the master's answers settle them (TASK_STAGING or later if launched; TASK_GONE, §7.2, if
+   * not: the core places the instance again), instead of at the next periodic reconciliation.
+   * Marathon 1.11 has no answer to wait for (libmesos sends ACCEPT as a message); a launch it never
+   * hears of stays Provisioned until its `--task_launch_confirm_timeout` (OverdueInstancesActor).
+   */
+  private reconcileUnanswered(launches: readonly LaunchOperation[], what: string): void {
+    const tasks = launchedTasks(launches);
+    this.log.warn(`${what}; reconciling its ${tasks.length} task(s): it may or may not have launched them`);
+    if (tasks.length > 0) this.reconcile(tasks);
   }
 
   /** The framework's principal (`--mesos_authentication_principal` or the credentials'), if any. */
@@ -741,6 +760,10 @@ export class MesosCluster implements ClusterDriver {
       }
     }
     if (verdict.kind === 'unknown' && this.retryCall(item, gen, what)) return;
+    if (verdict.kind === 'unknown' && item.unanswered !== undefined && gen === this.generation) {
+      item.unanswered(what);
+      return;
+    }
     if (verdict.kind === 'resubscribe' && gen === this.generation) {
       this.lost(what);
       this.outbox.enqueue(item); // held (KILL, ACKNOWLEDGE) for the next subscription, or dropped

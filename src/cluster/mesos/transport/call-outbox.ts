@@ -9,6 +9,12 @@ export interface OutgoingCall {
    * with the subscription: its tasks must be reported dropped to the core.
    */
   readonly dropped?: () => void;
+  /**
+   * The call got no answer on a subscription still current (timeout, network fault) and is not
+   * sent again: the master may or may not have handled it (an ACCEPT: its tasks are reconciled).
+   * `what` says what happened, for the log.
+   */
+  readonly unanswered?: (what: string) => void;
 }
 
 /** Calls worth holding across a disconnect: they do not depend on the subscription (§1.8). */
