@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { userInfo } from 'node:os';
@@ -39,7 +40,7 @@ export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped'
 /** Explicit reconciliation is split into calls of at most this many tasks (§7.2: no paging). */
 const RECONCILE_BATCH = 1000;
 /** Distinct unknown task states warned about, at most (the values come from the master). */
-const MAX_WARNED_STATES = 16;
+export const MAX_WARNED_STATES = 16;
 
 const STDERR_LOGGER: MesosLogger = {
   info: (message) => process.stderr.write(`[mesos] ${message}\n`),
@@ -126,7 +127,7 @@ export class MesosCluster implements ClusterDriver {
    * may be gone or partitioned, and each would otherwise keep its place and order keys in the outbox
    * until its timeout, holding up the next subscription's calls (dropConnection).
    */
-  private callsAbort = new AbortController();
+  private callsAbort = callsAbortController();
   /** Keep-alive connections for calls, as many as calls may be in flight (the outbox's bound), so none queues in the agent. */
   private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   private readonly log: MesosLogger;
@@ -418,7 +419,7 @@ export class MesosCluster implements ClusterDriver {
   private dropConnection(): void {
     this.generation++;
     this.callsAbort.abort();
-    this.callsAbort = new AbortController();
+    this.callsAbort = callsAbortController();
     this.subscription?.close();
     this.subscription = undefined;
     this.streamId = undefined;
@@ -803,6 +804,13 @@ export class MesosCluster implements ClusterDriver {
       for (const i of inputs) this.post(i);
     });
   }
+}
+
+/** The abort of one subscription's calls: each call in flight listens to it (up to `maxConcurrentCalls`, which may exceed Node's warning threshold). */
+function callsAbortController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /** The tasks of launch operations, with the agent each is launched on. */

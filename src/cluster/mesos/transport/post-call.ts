@@ -16,7 +16,7 @@ export interface CallRequest {
   readonly contentType: string;
   /** The subscription's `Mesos-Stream-Id` (§1.5: required on every non-SUBSCRIBE call). */
   readonly streamId: string;
-  /** Give up after this long without an answer (§1.7 suggests ≈75 s). */
+  /** Give up when the whole answer has not come within this long (§1.7 suggests ≈75 s). */
   readonly timeoutMs: number;
   /** Keep-alive agents for calls, never the streaming socket (§1.3 item 5). */
   readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
@@ -38,9 +38,11 @@ const MAX_BODY_CHARS = 2000;
 export function postCall(req: CallRequest): Promise<CallAnswer> {
   return new Promise((resolve) => {
     let settled = false;
+    const deadline: { timer?: NodeJS.Timeout } = {};
     const settle = (answer: CallAnswer): void => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline.timer);
       resolve(answer);
     };
     const url = new URL(`${req.baseUrl}${SCHEDULER_PATH}`);
@@ -67,10 +69,12 @@ export function postCall(req: CallRequest): Promise<CallAnswer> {
         body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_BODY_CHARS),
       }));
     });
-    request.setTimeout(req.timeoutMs, () => {
+    // A deadline for the whole call, not the socket's idle timeout: a master that drips its answer
+    // (or its headers) would otherwise hold the call, its place and its order keys for ever.
+    deadline.timer = setTimeout(() => {
       settle({ kind: 'failed', reason: `no answer within ${req.timeoutMs} ms` });
       request.destroy();
-    });
+    }, req.timeoutMs);
     request.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
     const abort = (): void => {
       settle({ kind: 'failed', reason: 'given up: its subscription was lost', aborted: true });
