@@ -85,7 +85,10 @@ const STDERR_LOGGER: MesosLogger = {
  * RECONCILE are dropped (offers die with the subscription; the core reconciles on `subscribed`).
  * A call that got no answer at all (network fault, timeout: the master may or may not have
  * processed it) is sent again after a backoff when repeating it is harmless (KILL, ACKNOWLEDGE,
- * RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK), at most `maxCallRetries` times.
+ * RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK), at most `maxCallRetries` times; an ACCEPT never
+ * is (its offer may have been used): its tasks are reconciled at once (`reconcileUnanswered`).
+ * Calls still in flight when the subscription is lost are given up at once (`callsAbort`), KILL
+ * and ACKNOWLEDGE among them held for the next subscription, so none holds up its calls.
  * Resident instances: an ACCEPT carries their RESERVE, CREATE, DESTROY and UNRESERVE operations
  * with the framework's principal and Marathon's reservation labels (translate/
  * reservation-to-mesos.ts), and offers are read with this framework's labelled reservations and
