@@ -81,23 +81,17 @@ t.test('calls left unanswered on a subscription that was lost do not hold up the
   t.equal(f.master.releaseHung(), 3, 'the old calls were never answered');
 });
 
-t.test('an ACCEPT the master never answers holds up no other call; after its timeout its tasks are reconciled, never re-sent nor reported dropped', async (t) => {
+t.test('an ACCEPT the master never answers is neither re-sent nor reported dropped: after its timeout its tasks are reconciled', async (t) => {
   // A call timeout short enough to pass within the test: a call to the fake master that timed out
   // spuriously on a loaded machine would be retried, so nothing below depends on its length.
   const f = await makeDriver(t, { options: { callTimeoutMs: 1000 } });
   const { frameworkId } = await f.waitInput('subscribed');
-  f.master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1'), sampleOffer(frameworkId, 'O-2')] } });
+  f.master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1')] } });
   await f.waitInput('offers');
   const launch = coreAppLaunch(offerFromMesos(sampleOffer(frameworkId, 'O-1')), makeApp({ id: '/web', cpus: 0.1, mem: 32 }));
   f.master.hangWhen.push((call) => call.type === 'ACCEPT');
   f.driver.accept('O-1', [launch], 0);
   await f.master.waitForCall('ACCEPT');
-  f.driver.kill('other', 'agent-S0', 0);
-  f.driver.decline(['O-2'], 0);
-  f.driver.acknowledge('agent-S0', 'other', uuidFromBytes(new Uint8Array(16).fill(3)));
-  await f.master.waitForCall('KILL');
-  await f.master.waitForCall('DECLINE');
-  await f.master.waitForCall('ACKNOWLEDGE');
   const reconcile = await f.master.waitForCall('RECONCILE');
   t.same(reconcile.call.reconcile?.tasks, [{ taskId: { value: launch.task.taskId }, agentId: { value: 'agent-S0' } }], 'the launched task, with its agent: the master says whether it was launched');
   t.equal(f.master.callsOf('ACCEPT').length, 1, 'never sent again (its offer may have been used)');
