@@ -40,6 +40,29 @@ t.test('an unanswered KILL does not hold up calls about other tasks, offers or r
   t.equal(f.master.releaseHung(), 1);
 });
 
+t.test('an unanswered ACCEPT does not hold up calls about other tasks, offers or roles', async (t) => {
+  const f = await makeDriver(t, { options: NEVER_TIMES_OUT });
+  const { frameworkId } = await f.waitInput('subscribed');
+  f.master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-1'), sampleOffer(frameworkId, 'O-2')] } });
+  await f.waitInput('offers');
+  const launch = coreAppLaunch(offerFromMesos(sampleOffer(frameworkId, 'O-1')), makeApp({ id: '/web', cpus: 0.1, mem: 32 }));
+  f.master.hangWhen.push((call) => call.type === 'ACCEPT');
+  f.driver.accept('O-1', [launch], 0);
+  await f.master.waitForCall('ACCEPT');
+  f.driver.kill('t2', 'agent-S0', 0);
+  f.driver.decline(['O-2'], 0);
+  f.driver.acknowledge('agent-S0', 't3', uuidFromBytes(new Uint8Array(16).fill(3)));
+  f.driver.reconcile([]);
+  f.driver.suppress([]);
+  await f.master.waitForCall('KILL');
+  await f.master.waitForCall('DECLINE');
+  await f.master.waitForCall('ACKNOWLEDGE');
+  await f.master.waitForCall('RECONCILE');
+  await f.master.waitForCall('SUPPRESS');
+  t.same(f.master.callsOf('ACCEPT').map((c) => c.status), [0], 'the ACCEPT still hangs');
+  t.equal(f.master.releaseHung(), 1);
+});
+
 t.test('calls naming the same task, or the roles, keep their order behind an unanswered one', async (t) => {
   const f = await makeDriver(t, { options: NEVER_TIMES_OUT });
   await f.waitInput('subscribed');
