@@ -33,9 +33,9 @@ export interface MesosDriverMetrics {
   revives: number;
   /** SUPPRESS calls (`marathon.mesos.calls.suppress`). */
   suppresses: number;
-  /** Status updates received, all states. */
+  /** Status updates received, all states (those pacer does not know too). */
   updates: number;
-  /** Status updates per task state as handed to the core (`marathon.mesos.task-updates.<task-state>`; a state pacer does not know counts as TASK_ERROR). */
+  /** Status updates per task state (`marathon.mesos.task-updates.<task-state>`; one in a state pacer does not know counts only in `updates`). */
   updatesByState: Partial<Record<TaskState, number>>;
   /** Calls that got no answer or an error answer (network fault, timeout, 4xx, 5xx). */
   failedCalls: number;

@@ -57,14 +57,15 @@ export interface MesosClusterOptions {
   readonly heartbeatFailureThreshold?: number;
   /** How long to wait for SUBSCRIBED (and the 200) before retrying (default 75 s, §1.7). */
   readonly subscribeTimeoutMs?: number;
-  /** Timeout of every other call (default 75 s, §1.7). */
+  /** Timeout of every other call, for its whole answer (default 75 s, §1.7; transport/post-call.ts). */
   readonly callTimeoutMs?: number;
   /** 307 redirects followed in a row before backing off (default 3, §1.9). */
   readonly maxRedirects?: number;
   /**
    * Calls in flight at once (default 8), each on its own keep-alive connection: a call the master
    * never answers holds up only the calls ordered behind it (same task, offer, or the role calls),
-   * not the others, until its timeout.
+   * not the others, until its timeout (or until the subscription is lost: calls in flight are
+   * then given up at once).
    */
   readonly maxConcurrentCalls?: number;
   /** KILL/ACKNOWLEDGE calls held while disconnected (default 10000; the oldest are dropped beyond). */

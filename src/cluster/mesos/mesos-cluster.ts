@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { userInfo } from 'node:os';
@@ -21,8 +22,9 @@ import { offerFromMesos } from './translate/offer-from-mesos';
 import {
   acceptCall, acknowledgeCall, declineCall, killCall, reconcileCall, reviveCall, subscribeCall, suppressCall, updateFrameworkCall,
 } from './translate/scheduler-calls';
-import { statusFromMesos } from './translate/status-from-mesos';
-import { CallOutbox, type OutgoingCall } from './transport/call-outbox';
+import { statusFromMesos, unknownTaskState } from './translate/status-from-mesos';
+import { uuidFromBytes } from './translate/uuid-bytes';
+import { CallOutbox, heldAcrossDisconnect, type OutgoingCall } from './transport/call-outbox';
 import { callAnswerVerdict } from './transport/call-answer-verdict';
 import { ExponentialBackoff } from './transport/exponential-backoff';
 import { leaderFromLocation } from './transport/leader-url';
@@ -37,6 +39,8 @@ export type MesosClusterState = 'idle' | 'connecting' | 'subscribed' | 'stopped'
 
 /** Explicit reconciliation is split into calls of at most this many tasks (§7.2: no paging). */
 const RECONCILE_BATCH = 1000;
+/** Distinct unknown task states warned about, at most (the values come from the master). */
+export const MAX_WARNED_STATES = 16;
 
 const STDERR_LOGGER: MesosLogger = {
   info: (message) => process.stderr.write(`[mesos] ${message}\n`),
@@ -81,7 +85,10 @@ const STDERR_LOGGER: MesosLogger = {
  * RECONCILE are dropped (offers die with the subscription; the core reconciles on `subscribed`).
  * A call that got no answer at all (network fault, timeout: the master may or may not have
  * processed it) is sent again after a backoff when repeating it is harmless (KILL, ACKNOWLEDGE,
- * RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK), at most `maxCallRetries` times.
+ * RECONCILE, REVIVE, SUPPRESS, UPDATE_FRAMEWORK), at most `maxCallRetries` times; an ACCEPT never
+ * is (its offer may have been used): its tasks are reconciled at once (`reconcileUnanswered`).
+ * Calls still in flight when the subscription is lost are given up at once (`callsAbort`), KILL
+ * and ACKNOWLEDGE among them held for the next subscription, so none holds up its calls.
  * Resident instances: an ACCEPT carries their RESERVE, CREATE, DESTROY and UNRESERVE operations
  * with the framework's principal and Marathon's reservation labels (translate/
  * reservation-to-mesos.ts), and offers are read with this framework's labelled reservations and
@@ -111,11 +118,19 @@ export class MesosCluster implements ClusterDriver {
   private deferredTimer: NodeJS.Immediate | undefined;
   private deferred: ClusterInput[] = [];
   private readonly offers = new Map<string, MesosOffer>();
+  /** Task states pacer does not know that it warned about (`onUnknownState`). */
+  private readonly warnedStates = new Set<string>();
   /** Tasks per agent, to reconcile them when a FAILURE reports their agent lost. */
   private readonly agentTasks = new AgentTasks();
   private readonly roleBook: RoleBook;
   private readonly outbox: CallOutbox;
   private readonly backoff: ExponentialBackoff;
+  /**
+   * Aborts the calls in flight on the current subscription when it is lost: the master they went to
+   * may be gone or partitioned, and each would otherwise keep its place and order keys in the outbox
+   * until its timeout, holding up the next subscription's calls (dropConnection).
+   */
+  private callsAbort = callsAbortController();
   /** Keep-alive connections for calls, as many as calls may be in flight (the outbox's bound), so none queues in the agent. */
   private readonly agents: { readonly http: http.Agent; readonly https: https.Agent };
   private readonly log: MesosLogger;
@@ -201,6 +216,7 @@ export class MesosCluster implements ClusterDriver {
     if (this.deferredTimer !== undefined) clearImmediate(this.deferredTimer);
     this.deferredTimer = undefined;
     this.outbox.clear();
+    this.callsAbort.abort();
     this.offers.clear();
     this.agentTasks.clear();
     this.deferred = [];
@@ -232,7 +248,26 @@ export class MesosCluster implements ClusterDriver {
     this.offers.delete(offerId);
     countLaunches(this.metrics, launches);
     for (const task of launchedTasks(launches)) this.agentTasks.add(task.taskId, task.agentId);
-    this.send({ call, dropped: () => this.dropLaunches(launches, `the ACCEPT of offer ${offerId} did not take effect (the offer died before it was sent, or the master refused it)`) });
+    this.send({
+      call,
+      dropped: () => this.dropLaunches(launches, `the ACCEPT of offer ${offerId} did not take effect (the offer died before it was sent, or the master refused it)`),
+      unanswered: (what) => this.reconcileUnanswered(launches, what),
+    });
+  }
+
+  /**
+   * An ACCEPT that got no answer (its call timeout passed, or the connection failed): the master
+   * may or may not have launched its tasks, so it is never sent again (its offer may have been
+   * used) nor reported dropped (they may run); its tasks are reconciled at once, with their agent,
+   * and the master's answers settle them (TASK_STAGING or later if launched; TASK_GONE, §7.2, if
+   * not: the core places the instance again), instead of at the next periodic reconciliation.
+   * Marathon 1.11 has no answer to wait for (libmesos sends ACCEPT as a message); a launch it never
+   * hears of stays Provisioned until its `--task_launch_confirm_timeout` (OverdueInstancesActor).
+   */
+  private reconcileUnanswered(launches: readonly LaunchOperation[], what: string): void {
+    const tasks = launchedTasks(launches);
+    this.log.warn(`${what}; reconciling its ${tasks.length} task(s): it may or may not have launched them`);
+    if (tasks.length > 0) this.reconcile(tasks);
   }
 
   /** The framework's principal (`--mesos_authentication_principal` or the credentials'), if any. */
@@ -386,6 +421,8 @@ export class MesosCluster implements ClusterDriver {
   /** Closes the stream, forgets offers and the stream id, holds or drops queued calls. */
   private dropConnection(): void {
     this.generation++;
+    this.callsAbort.abort();
+    this.callsAbort = callsAbortController();
     this.subscription?.close();
     this.subscription = undefined;
     this.streamId = undefined;
@@ -503,13 +540,40 @@ export class MesosCluster implements ClusterDriver {
     this.post({ type: 'agentLost', agentId });
   }
 
-  /** A status update for the core; one in a state pacer does not know (read as TASK_ERROR, status-from-mesos.ts) is logged too. */
+  /** A status update for the core, unless its state is one pacer does not know (`onUnknownState`). */
   private onUpdate(mesosStatus: MesosTaskStatus): void {
+    const unknown = unknownTaskState(mesosStatus);
+    if (unknown !== undefined) {
+      this.onUnknownState(mesosStatus, unknown);
+      return;
+    }
     const status = statusFromMesos(mesosStatus);
     countUpdate(this.metrics, status.state);
     this.agentTasks.updated(status.taskId, status.agentId, status.state);
-    if (status.state !== mesosStatus.state) this.log.warn(`task ${status.taskId}: ${status.message ?? ''}`);
     this.post({ type: 'status', status });
+  }
+
+  /**
+   * An UPDATE whose TaskState this pacer's protobuf does not declare (a newer Mesos; it gates new
+   * states behind framework capabilities, so this should not happen). Whether the task still runs
+   * is unknown, so pacer neither replaces nor kills it: the core is not told, the task keeps its
+   * last known state, and its next known update, or the periodic reconciliation, settles it. The
+   * update is acknowledged when it has a uuid, or the agent would resend it and hold the task's
+   * later updates back behind it (§7.1). One warning per unknown state (at most
+   * `MAX_WARNED_STATES` of them), since the agent or reconciliation may repeat it for every task.
+   * Marathon 1.11 never sees such an update at all: its libmesos driver cannot decode a TaskStatus
+   * whose required state it does not know, and its TaskCondition has no case for one (followed
+   * here, but acknowledging, which Marathon cannot).
+   */
+  private onUnknownState(mesosStatus: MesosTaskStatus, state: string): void {
+    this.metrics.updates++;
+    const taskId = mesosStatus.taskId.value;
+    if (!this.warnedStates.has(state) && this.warnedStates.size < MAX_WARNED_STATES) {
+      this.warnedStates.add(state);
+      this.log.warn(`unknown Mesos task state ${state} in an update of task ${taskId} (a newer Mesos?): acknowledged and ignored; the task keeps its last known state until a known update or reconciliation (said once per state)`);
+    }
+    const uuid = mesosStatus.uuid;
+    if (uuid !== undefined && uuid.byteLength > 0 && mesosStatus.agentId !== undefined) this.acknowledge(mesosStatus.agentId.value, taskId, uuidFromBytes(uuid));
   }
 
   /**
@@ -669,7 +733,7 @@ export class MesosCluster implements ClusterDriver {
       return;
     }
     const answer = await postCall({
-      baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents,
+      baseUrl, body, contentType: MEDIA_TYPES[this.format], streamId, agents: this.agents, signal: this.callsAbort.signal,
       ...(this.authorization === undefined ? {} : { authorization: this.authorization }),
       timeoutMs: this.options.callTimeoutMs ?? DEFAULTS.callTimeoutMs,
     });
@@ -678,6 +742,15 @@ export class MesosCluster implements ClusterDriver {
     if (verdict.kind === 'ok') return;
     this.metrics.failedCalls++;
     const what = `${item.call.type} to ${baseUrl}: ${verdict.message}`;
+    if (answer.kind === 'failed' && answer.aborted === true) {
+      // Given up when its subscription was lost; the master may or may not have handled it. A KILL
+      // or ACKNOWLEDGE is harmless twice: held for (or sent on) the next subscription. An ACCEPT is
+      // left to reconciliation, never reported dropped (it may have launched); the rest is
+      // restated by the next SUBSCRIBE or the core's reconciliation on `subscribed`.
+      if (heldAcrossDisconnect(item.call)) this.outbox.enqueue(item);
+      this.log.info(`${what}${heldAcrossDisconnect(item.call) ? '; sent again on the next subscription' : ''}`);
+      return;
+    }
     if (item.call.type === 'UPDATE_FRAMEWORK' && answer.kind === 'answered' && (answer.status === 400 || answer.status === 403)) {
       const refusal = masterRefusal(answer.body);
       if (this.leaveRefusedRoles(refusal, answer.body)) {
@@ -691,6 +764,10 @@ export class MesosCluster implements ClusterDriver {
       }
     }
     if (verdict.kind === 'unknown' && this.retryCall(item, gen, what)) return;
+    if (verdict.kind === 'unknown' && item.unanswered !== undefined && gen === this.generation) {
+      item.unanswered(what);
+      return;
+    }
     if (verdict.kind === 'resubscribe' && gen === this.generation) {
       this.lost(what);
       this.outbox.enqueue(item); // held (KILL, ACKNOWLEDGE) for the next subscription, or dropped
@@ -730,6 +807,13 @@ export class MesosCluster implements ClusterDriver {
       for (const i of inputs) this.post(i);
     });
   }
+}
+
+/** The abort of one subscription's calls: each call in flight listens to it (up to `maxConcurrentCalls`, which may exceed Node's warning threshold). */
+function callsAbortController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /** The tasks of launch operations, with the agent each is launched on. */

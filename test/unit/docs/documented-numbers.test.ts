@@ -28,6 +28,7 @@ import { CORE_FAILURE_EXIT_CODE } from '../../../src/runtime/core-failure';
 import { DEFAULT_RING_INPUTS, RING_CHARS_MAX } from '../../../src/runtime/recording/flight-recorder';
 import { DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../../../src/cluster/local/local-cluster-options';
 import { DEFAULTS as MESOS } from '../../../src/cluster/mesos/mesos-cluster-options';
+import { MAX_WARNED_STATES } from '../../../src/cluster/mesos/mesos-cluster';
 import { NO_LEADER_WAIT_MS } from '../../../src/ha/leader-proxy';
 import { DEFAULT_WHAT_IF_LIMITS as WHAT_IF, isoDuration } from '../../../src/whatif/what-if-limits';
 import { SAME_INSTANT_MAX, SAME_INSTANT_PER_TASK } from '../../../sim/runner/run-scenario';
@@ -86,6 +87,11 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `| 1 to ${MAX_FRAMEWORK_NAME_LENGTH} printable characters | \`MAX_FRAMEWORK_NAME_LENGTH\``,
     `| 1 to ${MAX_MESOS_USER_LENGTH} characters, no blanks`,
     `| 0 to ${n(MAX_FAILOVER_TIMEOUT_S)} s (ten years; default ${n(MESOS.failoverTimeoutSeconds)}, one week)`,
+    `| ${MESOS.callTimeoutMs / 1000} s, then given up as unanswered`,
+    `| ${MESOS.maxConcurrentCalls}; more wait their turn in the outbox | \`maxConcurrentCalls\``,
+    `| ${n(MESOS.maxHeldCalls)}; the oldest are dropped beyond | \`maxHeldCalls\``,
+    `| ${MESOS.maxCallRetries}, after ${MESOS.callRetryInitialMs / 1000} s, ${(2 * MESOS.callRetryInitialMs) / 1000} s, ${(4 * MESOS.callRetryInitialMs) / 1000} s |`,
+    `| ${MAX_WARNED_STATES} distinct states; later ones are acknowledged without a warning | \`MAX_WARNED_STATES\``,
     `at most \`${isoDuration(WHAT_IF.maxSimulateMs)}\` (\`maxSimulateMs\`)`,
     `| ${n(WHAT_IF.maxInstances)} (\`maxInstances\`) | \`422\` \`the cluster holds more than ${WHAT_IF.maxInstances} instances`,
     `| ${n(WHAT_IF.maxAgents)} (\`maxAgents\`)`,

@@ -558,7 +558,7 @@ export interface TaskResourceLimitation { resources?: Resource[] }
  */
 export interface TaskStatus {
   taskId: TaskID;
-  /** An `Unrecognized` state is one a newer Mesos added (status-from-mesos.ts reads it as Marathon does). */
+  /** An `Unrecognized` state is one a newer Mesos added (the driver acknowledges such an update and keeps it from the core: mesos-cluster.ts `onUnknownState`). */
   state: TaskState | Unrecognized;
   data?: Uint8Array;
   message?: string;

@@ -1,6 +1,6 @@
 import type { TaskStatus } from '../../../scheduler/model/inputs';
 import type { TaskState } from '../../../scheduler/model/task-state';
-import type { ContainerStatus, TaskState as MesosTaskState, TaskStatus as MesosTaskStatus, Unrecognized } from '../codec/mesos-model';
+import type { ContainerStatus, TaskState as MesosTaskState, TaskStatus as MesosTaskStatus } from '../codec/mesos-model';
 import { type IpAddress, MAX_IP_ADDRESS_CHARS, MAX_TASK_IP_ADDRESSES } from '../../../scheduler/model/ip-address';
 import { UNRECOGNIZED_PREFIX } from '../codec/read-message';
 import { uuidFromBytes } from './uuid-bytes';
@@ -31,17 +31,13 @@ export const TASK_STATE_FROM_MESOS: Readonly<Record<MesosTaskState, TaskState>> 
 };
 
 /**
- * The core state of a Mesos state, and what to say about it. A state this pacer's protobuf does
- * not declare (a newer Mesos added it) is read as TASK_ERROR: Marathon 1.11's TaskCondition maps
- * every state it does not match to Condition.Error (mesosphere/marathon
- * core/task/TaskCondition.scala, `case _ => Error`), terminal, so the instance is replaced as after
- * any failed task; should the task still run, its next update names a task the core no longer
- * owns, and a live one is killed. The update keeps its uuid, so it is acknowledged and the agent
- * forwards the task's later updates; its message names the state for the operator.
+ * The state as a newer Mesos named it, when this pacer's protobuf does not declare it (the codec
+ * keeps such a value as `UNRECOGNIZED:<number or name>`); undefined for a known state. Such an
+ * update tells nothing pacer can act on: the driver acknowledges it and does not hand it to the
+ * core, so the task keeps its last known state (mesos-cluster.ts `onUnknownState`).
  */
-function coreStateOf(state: MesosTaskState | Unrecognized): { state: TaskState; note?: string } {
-  if (!state.startsWith(UNRECOGNIZED_PREFIX)) return { state: TASK_STATE_FROM_MESOS[state as MesosTaskState] };
-  return { state: 'TASK_ERROR', note: `unknown Mesos task state ${state.slice(UNRECOGNIZED_PREFIX.length)}, read as TASK_ERROR` };
+export function unknownTaskState(status: MesosTaskStatus): string | undefined {
+  return status.state.startsWith(UNRECOGNIZED_PREFIX) ? status.state.slice(UNRECOGNIZED_PREFIX.length) : undefined;
 }
 
 /**
@@ -51,17 +47,18 @@ function coreStateOf(state: MesosTaskState | Unrecognized): { state: TaskState; 
  * verdict yet, §7.5), `agentId`; `unreachable_time` (ns, the master's clock, §7.4) as
  * `unreachableSinceMs`, which the unreachable strategy counts from. `uuid` is set only for a non-empty uuid, as base64
  * (uuid-bytes.ts): it is what tells the core to acknowledge (§7.1: never ACK an update without
- * one). Turn it back into bytes with `uuidToBytes` for the ACKNOWLEDGE call. A state pacer does not
- * know becomes TASK_ERROR, its message saying which it was (`coreStateOf`). The container's IP
- * addresses are copied when it has any (`ipAddressesOf`).
+ * one). Turn it back into bytes with `uuidToBytes` for the ACKNOWLEDGE call. Throws on a state pacer
+ * does not know (`unknownTaskState`: the caller keeps such an update from the core). The
+ * container's IP addresses are copied when it has any (`ipAddressesOf`).
  */
 export function statusFromMesos(status: MesosTaskStatus): TaskStatus {
-  const { state, note } = coreStateOf(status.state);
+  const unknown = unknownTaskState(status);
+  if (unknown !== undefined) throw new Error(`task ${status.taskId.value}: unknown Mesos task state ${unknown}`);
+  const state = TASK_STATE_FROM_MESOS[status.state as MesosTaskState];
   const out: { -readonly [K in keyof TaskStatus]: TaskStatus[K] } = { taskId: status.taskId.value, state };
   if (status.agentId !== undefined) out.agentId = status.agentId.value;
   if (status.reason !== undefined) out.reason = status.reason;
-  if (note !== undefined) out.message = status.message === undefined ? note : `${note}: ${status.message}`;
-  else if (status.message !== undefined) out.message = status.message;
+  if (status.message !== undefined) out.message = status.message;
   if (status.healthy !== undefined) out.healthy = status.healthy;
   if (status.uuid !== undefined && status.uuid.byteLength > 0) out.uuid = uuidFromBytes(status.uuid);
   if (status.unreachableTime !== undefined) out.unreachableSinceMs = nanosToMs(status.unreachableTime.nanoseconds);

@@ -9,10 +9,21 @@ export interface OutgoingCall {
    * with the subscription: its tasks must be reported dropped to the core.
    */
   readonly dropped?: () => void;
+  /**
+   * The call got no answer on a subscription still current (timeout, network fault) and is not
+   * sent again: the master may or may not have handled it (an ACCEPT: its tasks are reconciled).
+   * `what` says what happened, for the log.
+   */
+  readonly unanswered?: (what: string) => void;
 }
 
 /** Calls worth holding across a disconnect: they do not depend on the subscription (§1.8). */
 const HELD_TYPES: ReadonlySet<string> = new Set(['KILL', 'ACKNOWLEDGE']);
+
+/** Whether a call is held across a disconnect and sent on the next subscription (KILL, ACKNOWLEDGE). */
+export function heldAcrossDisconnect(call: Call): boolean {
+  return HELD_TYPES.has(call.type);
+}
 
 /**
  * The driver's outgoing calls. While subscribed, up to `maxInFlight` are in flight at once, each
@@ -27,8 +38,9 @@ const HELD_TYPES: ReadonlySet<string> = new Set(['KILL', 'ACKNOWLEDGE']);
  * - everything else is dropped: ACCEPT/DECLINE name offers, which die with the subscription (§1.8,
  *   `dropped` is called so launches can be reported dropped); RECONCILE is re-run by the core on
  *   `subscribed`; REVIVE/SUPPRESS/UPDATE_FRAMEWORK state is restated in the next SUBSCRIBE.
- * Calls in flight when the subscription is lost finish (or time out) on their own and keep their
- * place and keys until then.
+ * Calls in flight when the subscription is lost keep their place and keys until their sender
+ * resolves; the driver gives them up at once then (mesos-cluster.ts), so none holds up the next
+ * subscription's calls.
  */
 export class CallOutbox {
   private queue: OutgoingCall[] = [];

@@ -29,28 +29,30 @@ function futureStateUpdate(event: Event, format: MesosFormat): Uint8Array {
 }
 
 for (const [format, raw] of [['protobuf', '99'], ['json', 'TASK_FROM_THE_FUTURE']] as const) {
-  t.test(`${format}: an UPDATE with a TaskState pacer does not know keeps the stream and is read as Marathon reads it`, async (t) => {
+  t.test(`${format}: an UPDATE with a TaskState pacer does not know keeps the stream, is acknowledged and not handed to the core`, async (t) => {
     const f = await makeDriver(t, { options: { format } });
     await f.waitInput('subscribed');
     const status = taskStatus('app.instance-1._app.1', 'TASK_RUNNING', { message: 'from a newer agent' });
+    const again = taskStatus('app.instance-1._app.1', 'TASK_RUNNING');
     f.master.sendRaw(futureStateUpdate({ type: 'UPDATE', update: { status } }, format));
+    f.master.sendRaw(futureStateUpdate({ type: 'UPDATE', update: { status: again } }, format));
     f.master.send({ type: 'UPDATE', update: { status: taskStatus('app.instance-2._app.1', 'TASK_RUNNING') } });
-    await f.waitInput('status', 2);
-    const [unknown, next] = f.inputsOf('status').map((i) => i.status);
-    t.equal(unknown?.taskId, 'app.instance-1._app.1');
-    t.equal(unknown?.state, 'TASK_ERROR', "Marathon's TaskCondition reads a state it does not know as Error");
-    t.match(unknown?.message, new RegExp(`unknown Mesos task state ${raw}.*from a newer agent`), 'the message names the state');
-    t.ok(unknown?.uuid !== undefined, 'its uuid is kept, so the core acknowledges it and the agent stops resending it');
-    t.equal(next?.taskId, 'app.instance-2._app.1', 'the stream carried on');
+    await f.waitInput('status');
+    t.same(f.inputsOf('status').map((i) => i.status.taskId), ['app.instance-2._app.1'], 'only the known state reaches the core: the task keeps its last known state');
+    const acks = [await f.master.waitForCall('ACKNOWLEDGE'), await f.master.waitForCall('ACKNOWLEDGE', 2)];
+    t.same(acks.map((a) => [a.call.acknowledge?.taskId.value, a.call.acknowledge?.agentId.value]), [['app.instance-1._app.1', 'agent-S0'], ['app.instance-1._app.1', 'agent-S0']]);
+    t.same(acks.map((a) => a.call.acknowledge?.uuid), [status.uuid, again.uuid], 'the driver acknowledges each with its uuid, so the agent stops resending it and forwards later updates');
+    const warnings = f.logs.filter((l) => l.startsWith('WARN') && l.includes('task state'));
+    t.equal(warnings.length, 1, 'one warning per unknown state, not one per update');
+    t.match(warnings[0], new RegExp(`unknown Mesos task state ${raw}.*app\\.instance-1\\._app\\.1`), 'it names the state and the task');
     t.equal(f.master.callsOf('SUBSCRIBE').length, 1, 'no resubscription');
     t.equal(f.driver.metrics.reconnects, 0);
-    f.driver.acknowledge('agent-S0', unknown!.taskId, unknown!.uuid!);
-    const ack = await f.master.waitForCall('ACKNOWLEDGE');
-    t.same(ack.call.acknowledge?.uuid, status.uuid, 'acknowledged with the uuid bytes it came with');
+    t.equal(f.driver.metrics.updates, 3, 'counted as updates received');
+    t.same(f.driver.metrics.updatesByState, { TASK_RUNNING: 1 }, 'but under no state');
   });
 }
 
-t.test('with the core: the update is acknowledged and the instance replaced, as after a TASK_ERROR', async (t) => {
+t.test('with the core: the instance keeps its last known state, then follows the next known one', async (t) => {
   const master = await FakeMaster.start();
   t.teardown(() => master.close());
   const store = new MemoryStore();
@@ -65,11 +67,16 @@ t.test('with the core: the update is acknowledged and the instance replaced, as 
   master.sendRaw(futureStateUpdate({ type: 'UPDATE', update: { status } }, 'protobuf'));
   const ack = await master.waitForCall('ACKNOWLEDGE', 2);
   t.same(ack.call.acknowledge?.uuid, status.uuid, 'acknowledged: the agent stops resending it');
-  for (let n = 2; master.callsOf('ACCEPT').length < 2 && n < 200; n++) {
+  master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, 'O-2')] } });
+  await master.waitForCall('DECLINE');
+  t.equal(master.callsOf('ACCEPT').length, 1, 'an offer after it launches nothing: the instance is not replaced');
+  t.same(pacer.core.instances('/web').map((i) => i.condition), ['Running'], 'still Running, its last known state');
+  master.send({ type: 'UPDATE', update: { status: taskStatus(taskId, 'TASK_FAILED') } });
+  await master.waitForCall('ACKNOWLEDGE', 3);
+  for (let n = 3; master.callsOf('ACCEPT').length < 2 && n < 200; n++) {
     master.send({ type: 'OFFERS', offers: { offers: [sampleOffer(frameworkId, `O-${n}`)] } });
     await sleep(200);
   }
-  t.equal(master.callsOf('ACCEPT').length, 2, 'replaced on a later offer');
-  t.equal(pacer.core.instances('/web').length, 1, 'one instance');
+  t.equal(master.callsOf('ACCEPT').length, 2, 'a known terminal state is followed as always: replaced on a later offer');
   t.equal(master.callsOf('SUBSCRIBE').length, 1, 'never resubscribed');
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { statusFromMesos, TASK_STATE_FROM_MESOS } from '../../../../src/cluster/mesos/translate/status-from-mesos';
+import { statusFromMesos, TASK_STATE_FROM_MESOS, unknownTaskState } from '../../../../src/cluster/mesos/translate/status-from-mesos';
 import { uuidFromBytes, uuidToBytes } from '../../../../src/cluster/mesos/translate/uuid-bytes';
 import type { TaskState as MesosTaskState, TaskStatus as MesosTaskStatus } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { isTerminalTaskState, TASK_STATES } from '../../../../src/scheduler/model/task-state';
@@ -35,11 +35,6 @@ t.test('optional fields: copied when present, absent otherwise (presence, not tr
       want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_GONE', message: 'Reconciliation: Task is unknown to the agent', reason: 'REASON_RECONCILIATION' },
     },
     {
-      name: 'a state a newer Mesos added: TASK_ERROR, as Marathon reads it, the state named in the message, the uuid kept',
-      status: { ...makeMesosStatus('TASK_RUNNING', { agentId: { value: 'S1' }, uuid }), state: 'UNRECOGNIZED:15' },
-      want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_ERROR', message: 'unknown Mesos task state 15, read as TASK_ERROR', uuid: 'rcBL+HIlQ4qkLPO+p+wBJw==' },
-    },
-    {
       name: 'an unreachable task: the master\'s unreachable time, ns to ms',
       status: makeMesosStatus('TASK_UNREACHABLE', { agentId: { value: 'S1' }, reason: 'REASON_AGENT_REMOVED', source: 'SOURCE_MASTER', unreachableTime: { nanoseconds: 1_795_336_562_781_999_999 } }),
       want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED', unreachableSinceMs: 1_795_336_562_781 },
@@ -68,6 +63,14 @@ t.test('container addresses: every network\'s, in order, the proto\'s default pr
   for (const c of cases) {
     t.strictSame(statusFromMesos(makeMesosStatus('TASK_RUNNING', { containerStatus: { networkInfos: c.networkInfos } })).ipAddresses, c.want, c.name);
   }
+});
+
+t.test('a state a newer Mesos added: named by unknownTaskState, never turned into a core state', async (t) => {
+  const future = { ...makeMesosStatus('TASK_RUNNING', { agentId: { value: 'S1' } }), state: 'UNRECOGNIZED:15' } as MesosTaskStatus;
+  t.equal(unknownTaskState(future), '15');
+  t.equal(unknownTaskState({ ...future, state: 'UNRECOGNIZED:TASK_NEW' } as MesosTaskStatus), 'TASK_NEW');
+  t.throws(() => statusFromMesos(future), /unknown Mesos task state 15/, 'statusFromMesos refuses it: the driver keeps it from the core');
+  for (const state of ALL_MESOS_STATES) t.equal(unknownTaskState(makeMesosStatus(state)), undefined, state);
 });
 
 t.test('uuid: base64 in the core, the same bytes back for ACKNOWLEDGE', async (t) => {
