@@ -104,6 +104,13 @@ export class VersionHistory {
   recordRoot(root: Group): void {
     const seq = this.nextSeq++;
     if (this.newest !== undefined) {
+      // Every version a kept root holds is stored (the store's roots refer to them, store format
+      // 4): one that changed without being recorded (a deployment records the run specs its plan
+      // acts on, and a change of version alone, such as a scale to the count it had, gets no
+      // action) is recorded now, before the root.
+      const changed: RunSpec[] = [];
+      changedRunSpecs(this.newest, root, changed);
+      for (const spec of changed) if (this.get(spec.id, spec.version) === undefined) this.record(spec);
       const left: string[] = [];
       removedApps(this.newest, root, left);
       for (const id of left) {
@@ -229,6 +236,31 @@ function keep<V>(versions: Map<string, V>, version: string, value: V, max: numbe
  * made from the other by edits is read at its edited keys only; one whose ancestry is not known
  * (read from the store) entry by entry; a group gone, every app below it.
  */
+/**
+ * The apps and pods of `next` that are not the very objects `prev` holds under their ids (new, or
+ * changed), read by the keys their maps were edited at (map-edits.ts) where that is known, as
+ * {@link removedApps} reads what left; a key may be given twice.
+ */
+function changedRunSpecs(prev: Group | undefined, next: Group, out: RunSpec[]): void {
+  if (prev === next) return;
+  changedIn(prev?.apps, next.apps, out);
+  changedIn(prev?.pods, next.pods, out);
+  if (prev === undefined || prev.groups !== next.groups) for (const [id, child] of next.groups) changedRunSpecs(prev?.groups.get(id), child, out);
+}
+
+function changedIn(prev: ReadonlyMap<string, RunSpec> | undefined, next: ReadonlyMap<string, RunSpec>, out: RunSpec[]): void {
+  if (prev === next) return;
+  const keys = prev === undefined ? undefined : editedKeys(prev, next);
+  if (keys === undefined) {
+    for (const [id, spec] of next) if (prev?.get(id) !== spec) out.push(spec);
+    return;
+  }
+  for (const id of keys) {
+    const spec = next.get(id);
+    if (spec !== undefined && prev?.get(id) !== spec) out.push(spec);
+  }
+}
+
 function removedApps(prev: Group, next: Group | undefined, out: string[]): void {
   if (prev === next) return;
   if (next === undefined) {

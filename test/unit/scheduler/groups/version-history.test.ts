@@ -148,3 +148,30 @@ t.test('recovery drops the versions of apps no kept root and not the current roo
   t.same(h.list('/live'), [versionAt(1)], 'an app of the current root keeps its versions');
   t.same(h.list('/pod'), [versionAt(1)], 'a pod keeps its history');
 });
+
+t.test('every version a recorded root holds is stored, also one no deployment action recorded (the store\'s roots refer to them)', async (t) => {
+  const h = new VersionHistory();
+  const saved: string[] = [];
+  h.listener = {
+    savedRunSpecVersion: (spec) => saved.push(`${spec.id}@${spec.version}`),
+    evictedRunSpecVersion: () => undefined,
+    savedRootVersion: (root) => saved.push(`root@${root.version}`),
+    evictedRootVersion: () => undefined,
+  };
+  const v1 = makeApp({ id: '/g/a', instances: 1, version: versionAt(1) });
+  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
+  const first = ok(withRunSpec(emptyRoot(versionAt(0)), v1, opts(1)));
+  h.record(v1);
+  h.recordRoot(first);
+  // A scale to the count it had: a new version of the app in the root, no action to record it (swarm seed 3 lost its root at failover).
+  const v2 = { ...v1, version: versionAt(2) };
+  const pod = makePod({ id: '/p', version: versionAt(2) });
+  const second = ok(withRunSpec(ok(withRunSpec(first, v2, opts(2))), pod, opts(2)));
+  h.recordRoot(second);
+  t.equal(h.get('/g/a', versionAt(2)), v2, 'the app\'s new version');
+  t.equal(h.get('/p', versionAt(2)), pod, 'a pod the root gained');
+  t.same(saved, [`/g/a@${versionAt(1)}`, `root@${versionAt(1)}`, `/p@${versionAt(2)}`, `/g/a@${versionAt(2)}`, `root@${versionAt(2)}`], 'each stored before the root that refers to it, once (the root group\'s own first)');
+  h.recordRoot(second);
+  t.equal(saved.length, 6, 'a root recorded again stores no version again');
+  for (const spec of allRunSpecs(second)) t.equal(h.get(spec.id, spec.version), spec, `${spec.id} is in the history`);
+});
