@@ -26,6 +26,8 @@ export interface SeedOutcome {
   /** Virtual time the run reached (its duration, or the time of the violation). */
   readonly virtualMs: number;
   readonly loopSteps: number;
+  /** The run's events by type, when it reached its end (passed or not); absent after a crash or a livelock. */
+  readonly eventCounts?: Readonly<Record<string, number>>;
 }
 
 /** A failing seed with the command that replays it. */
@@ -115,10 +117,10 @@ export function runSeed(seed: number): SeedOutcome & { readonly atMs?: number } 
     }
     const result = session.finish();
     reachedMs = result.virtualMs;
-    if (result.violations.length === 0) return { seed, violations: [], virtualMs: result.virtualMs, loopSteps: result.loopSteps };
+    if (result.violations.length === 0) return { seed, violations: [], virtualMs: result.virtualMs, loopSteps: result.loopSteps, eventCounts: result.eventCounts };
     const atMs = result.violationAtMs ?? result.virtualMs;
     return {
-      seed, atMs, virtualMs: result.virtualMs, loopSteps: result.loopSteps,
+      seed, atMs, virtualMs: result.virtualMs, loopSteps: result.loopSteps, eventCounts: result.eventCounts,
       violations: result.violations.map((v) => `at ${formatDurationMs(atMs)}: ${v}`),
     };
   } catch (error) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { killProcessAndGroup } from '../../src/cluster/local/process-identity';
 import { hostProcesses } from '../../src/cluster/local/sandbox-processes';
 import { waitFor } from './e2e-kit';
+import { KILLED_UNCOVERED } from './main-kit';
 import { agentPortsArgs } from '../harness/agent-ports';
 import { REPO_ROOT } from '../harness/repo-path';
 
@@ -21,14 +22,21 @@ export interface PacerChild {
   stderr(): string;
 }
 
+/** How {@link startPacerChild} starts a pacer. */
+export interface PacerChildOptions {
+  /** False for a pacer that the test ends with SIGKILL whatever happens: see {@link KILLED_UNCOVERED}. Default true. */
+  readonly coverage?: boolean;
+}
+
 /**
  * Starts `node <entry>` on `dir`'s store and sandboxes (port 0, this run's agent ports, no
  * `PACER_*` variable of the test's environment) and waits until it serves; the child is added to
  * `started` first, so that {@link killerOf} ends it whatever happens.
  */
-export async function startPacerChild(entry: readonly string[], dir: string, started: ChildProcess[]): Promise<PacerChild> {
+export async function startPacerChild(entry: readonly string[], dir: string, started: ChildProcess[], options: PacerChildOptions = {}): Promise<PacerChild> {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('PACER_')) env[k] = v;
+  if (options.coverage === false) Object.assign(env, KILLED_UNCOVERED);
   const child = spawn(process.execPath, [...entry, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'), ...agentPortsArgs()], {
     cwd: REPO_ROOT, env, stdio: ['ignore', 'ignore', 'pipe'],
   });

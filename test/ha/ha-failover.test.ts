@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
-import { exitOf, spawnMain, type MainProcess } from '../e2e/main-kit';
+import { exitOf, KILLED_UNCOVERED, spawnMain, type MainProcess } from '../e2e/main-kit';
 import { startZooKeeper, ZOOKEEPER_MISSING as skip, type RestartableZooKeeper } from '../harness/zookeeper-server';
 import { TcpProxy } from '../harness/tcp-proxy';
 import { waitFor } from '../harness/wait';
@@ -48,7 +48,8 @@ async function startPacer(t: Test, zk: RestartableZooKeeper, dir: string): Promi
   const main = spawnMain(t, [
     '--zk', `zk://${proxy.address}/pacer`, '--port', '0', '--store', join(dir, 'pacer.db'), '--sandbox', join(dir, 'sandboxes'),
     '--zk_session_timeout', String(SESSION_TIMEOUT_MS), '--zk_timeout', '10000',
-  ]);
+    // Each ends with SIGKILL (the test's or the teardown's): it writes no coverage, so it collects none.
+  ], KILLED_UNCOVERED);
   const port = await waitFor(() => STARTED.exec(main.stderr())?.[1] ?? (main.child.exitCode !== null && 'exited'), 'a pacer\'s startup line');
   if (port === 'exited') throw new Error(`pacer exited: ${main.stderr()}`);
   return { main, url: `http://127.0.0.1:${port}`, address: `127.0.0.1:${port}`, proxy };

@@ -5,6 +5,7 @@ import t from 'tap';
 import { openStream } from '../api/auth/tls-client';
 import { selfSignedCertificate } from '../api/auth/auth-kit';
 import { waitFor } from '../harness/wait';
+import { KILLED_UNCOVERED } from '../e2e/main-kit';
 import { agreedLeader, ask, leaderNamedBy, spawnPacer } from './ha-process-kit';
 import { adminSession, scratchPath, SESSION, SKIP_WITHOUT_ZK, ZK } from './zk-scratch';
 
@@ -30,12 +31,13 @@ t.test('HTTPS only: a standby forwards to the leader over HTTPS when it trusts t
     '--zk', `zk://${ZK}${root}`, '--zk_session_timeout', String(SESSION.sessionTimeoutMs),
     '--ssl_cert', made.cert, '--ssl_key', made.key, '--disable_http', '--https_port', '0',
   ];
-  const trusting = { NODE_EXTRA_CA_CERTS: made.cert };
+  // The three end with the teardown's SIGKILL: they write no coverage, so they collect none.
+  const trusting = { NODE_EXTRA_CA_CERTS: made.cert, ...KILLED_UNCOVERED };
   const leader = await spawnPacer(t, args, trusting);
   t.match(leader.url, /^https:\/\//, 'HTTPS only');
   await waitFor(async () => (await leaderNamedBy(leader, ca)) === leader.address, 'the first pacer to lead');
   const standby = await spawnPacer(t, args, trusting);
-  const distrustful = await spawnPacer(t, args);
+  const distrustful = await spawnPacer(t, args, KILLED_UNCOVERED);
   t.equal((await agreedLeader([leader, standby], 'the trusting standby to name the first', ca)).address, leader.address);
 
   const listed = await ask(standby, '/v2/apps', { ca });

@@ -9,6 +9,14 @@ import { PATIENCE_MS, waitFor } from './wait';
 const JAR = '/usr/share/java/zookeeper.jar';
 const MAIN_CLASS = 'org.apache.zookeeper.server.ZooKeeperServerMain';
 
+/**
+ * The JVM of a test's ZooKeeper: a small heap, the client (C1) JIT only and the serial collector.
+ * A test's server lives for seconds to a minute and serves little: C2's compilations and G1's
+ * threads cost about half of its CPU (zk-store.test.ts under c8: its JVM 8.4 -> 4.1 s of CPU),
+ * on CI's 2 cores that the other test files need; ZooKeeper's behaviour is the same.
+ */
+const JVM_OPTIONS: readonly string[] = ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+
 /** Why real-ZooKeeper tests cannot run here (the package is absent), or false. */
 export const ZOOKEEPER_MISSING: string | false = existsSync(JAR) && existsSync('/usr/bin/java')
   ? false
@@ -44,7 +52,7 @@ export async function startZooKeeper(): Promise<RestartableZooKeeper> {
   ].join('\n'));
   let current: { child: ChildProcess; exited: () => boolean } | undefined;
   const launch = async (): Promise<void> => {
-    const child = spawn('java', ['-Xmx256m', '-Dzookeeper.log.dir=' + dir, '-cp', JAR, MAIN_CLASS, join(dir, 'zoo.cfg')], { stdio: 'ignore' });
+    const child = spawn('java', [...JVM_OPTIONS, '-Dzookeeper.log.dir=' + dir, '-cp', JAR, MAIN_CLASS, join(dir, 'zoo.cfg')], { stdio: 'ignore' });
     let exited = false;
     child.once('exit', () => { exited = true; });
     current = { child, exited: () => exited };
