@@ -46,6 +46,9 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   const state = ctx.state;
   const listener = state.history.listener;
   state.history.listener = undefined;
+  // The stored deployments' roots refer to their apps' and pods' versions (store format 6): held
+  // while the history is rebuilt, so its cap does not drop one of them, until they resume below.
+  for (const d of stored.deployments) for (const root of [d.original, d.target]) state.history.holdRoot(root);
   // The empty root the core started with was never stored: the recovered history replaces it.
   state.history.forgetRoot(state.root.version);
   for (const root of stored.rootVersions) state.history.recordRoot(root);
@@ -72,6 +75,8 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
     const record: SetAsideRecord = { kind: 'deployment', key: d.plan.id, reason: '' };
     lastResort(ctx, setAside, record, () => deployments.resume(ctx, d), () => deployments.cancel(ctx, d.plan.id, true));
   }
+  // Running again, each holds its roots itself (deployment-manager.ts); the hold above ends.
+  for (const d of stored.deployments) for (const root of [d.original, d.target]) state.history.releaseRoot(root);
   // Marathon's scale check after an election: a run spec no deployment holds reaches the root's count.
   for (const rs of [...state.runSpecs.values()]) {
     lastResort(ctx, setAside, runSpecRecord(rs), () => deployments.scaleCheck(ctx, [rs.spec.id]), () => forget(ctx, rs));

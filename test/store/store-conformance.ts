@@ -123,6 +123,8 @@ export function storeConformance(t: Test, backend: StoreBackend): void {
 
   t.test(`${backend.name}: deployments: keyed by plan id, a step advance overwrites, delete removes`, async (t) => {
     const s = await persisted(t, (store) => {
+      // The run spec version the target refers to (store format 6), as the core stores it first.
+      store.saveRunSpecVersion(makeApp({ id: '/g/a', version: versionAt(1) }));
       store.saveDeployment(deployment('d2', 0));
       store.saveDeployment(deployment('d1', 0));
       store.saveDeployment(deployment('d2', 1));
@@ -166,6 +168,15 @@ export function storeConformance(t: Test, backend: StoreBackend): void {
   });
 
   if (backend.copies) {
+    t.test(`${backend.name}: a deployment whose roots refer to a run spec version that is not stored is set aside, naming it; the rest loads`, async (t) => {
+      const s = await persisted(t, (store) => {
+        store.saveDeployment(deployment('d1', 0));
+        store.saveDeployment({ ...deployment('d2', 0), target: emptyRoot(versionAt(1)) });
+      });
+      t.same(s.setAside, [{ kind: 'deployment', key: 'd1', reason: `target: group /g: app /g/a refers to version ${versionAt(1)}, which no stored app version holds` }]);
+      t.same(s.deployments.map((d) => d.plan.id), ['d2']);
+    });
+
     t.test(`${backend.name}: the store copies what it is given: later mutations by the core are not stored`, async (t) => {
       const live = instance('i1', { tasks: [{ taskId: 't', condition: 'Staging', hostPorts: [], resources: { cpusMilli: 1, memMilli: 1, diskMilli: 0, gpus: 0 }, launchedAtMs: 1 }] });
       const s = await persisted(t, (store) => {

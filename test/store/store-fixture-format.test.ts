@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import t from 'tap';
 import { decodeRecord } from '../../src/store/records/record-codec';
-import { migrateRecordText } from '../../src/store/records/record-migrations';
+import { migrateRecordText, RECORD_MIGRATIONS } from '../../src/store/records/record-migrations';
 import { STORE_FORMAT_VERSION } from '../../src/store/records/store-format-version';
 import { RunSpecRecordReader } from '../../src/store/run-spec-record';
+import type { JsonValue } from '../../src/store/sqlite/codec';
+import type { StoredRecordKind } from '../../src/scheduler/ports/store';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { Harness } from '../harness/core-harness';
 import { repoPath } from '../harness/repo-path';
@@ -50,16 +52,16 @@ t.test('format 3 → 4: with the run spec versions read first, every root of for
   const reader = new RunSpecRecordReader();
   const versionsFirst = [...three.records].sort((a, b) => Number(b.kind === 'runSpecVersion') - Number(a.kind === 'runSpecVersion'));
   for (const r of versionsFirst) {
-    const migrated = migrateRecordText(r.kind, recordText(r), 3, reader);
+    const migrated = migrateStep(r.kind, recordText(r), 3, reader);
     const want = four.records.find((w) => name(w) === name(r));
     t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
-    t.equal(migrateRecordText(r.kind, migrated, 3, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+    t.equal(migrateStep(r.kind, migrated, 3, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
     if (r.kind === 'runSpecVersion') t.ok(decodeRecord(r.kind, migrated, r, reader).ok, 'the version is read (the roots refer to it)');
   }
   t.ok(four.records.filter((r) => r.kind === 'root' || r.kind === 'rootVersion').every((r) => !recordText(r).includes('"cmd"')), 'no root holds an app whole');
   // Without its version record, an app stays whole: nothing is lost.
   const root = three.records.find((r) => r.kind === 'root');
-  t.equal(migrateRecordText('root', root === undefined ? '' : recordText(root), 3), root === undefined ? '' : recordText(root), 'a root whose versions were not read keeps its apps whole');
+  t.equal(migrateStep('root', root === undefined ? '' : recordText(root), 3), root === undefined ? '' : recordText(root), 'a root whose versions were not read keeps its apps whole');
 });
 
 t.test('format 2 → 3: every record of format-2.json migrates, one record at a time, to its record in format-3.json', async (t) => {
@@ -83,12 +85,47 @@ function name(r: StoreDump['records'][number]): string {
   return `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`;
 }
 
+/**
+ * The text of a record after the one migration from format `from` to `from + 1` (migrateRecordText
+ * runs every migration up to the current format; each fixture is the one before it, migrated once).
+ */
+function migrateStep(kind: StoredRecordKind, text: string, from: number, reader = new RunSpecRecordReader()): string {
+  const step = RECORD_MIGRATIONS.find((m) => m.from === from);
+  if (step === undefined) throw new Error(`no migration from format ${from}`);
+  return kind === 'frameworkId' ? text : JSON.stringify(step.migrate(kind, JSON.parse(text) as JsonValue, reader));
+}
+
 t.test('format 4 → 5: every record of format-4.json stays as it is; format-5.json adds a task with container addresses', async (t) => {
   const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
   const [four, five] = [read('format-4.json'), read('format-5.json')];
   const reader = new RunSpecRecordReader();
-  for (const r of four.records) t.equal(migrateRecordText(r.kind, recordText(r), 4, reader), recordText(r), `${r.kind} ${r.key}`);
+  for (const r of four.records) t.equal(migrateStep(r.kind, recordText(r), 4, reader), recordText(r), `${r.kind} ${r.key}`);
   const added = five.records.filter((r) => !four.records.some((f) => f.kind === r.kind && f.key === r.key && f.version === r.version));
   t.same(added.map((r) => r.key), ['prod_web.instance-481aba00-39a2-49df-87cc-c050c36b5240-addressed'], 'one instance more');
   t.match(recordText(added[0]), /"ipAddresses":\[\{"ipAddress":"10\.1\.2\.3","protocol":"IPv4"\},\{"ipAddress":"fd00::7","protocol":"IPv6"\}\]/);
+});
+
+t.test('format 5 → 6: with the run spec versions read first, both roots of every deployment of format-5.json refer to their apps and pods as in format-6.json; the rest is unchanged', async (t) => {
+  // format-6.json is format-5.json migrated (the same core run).
+  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
+  const [five, six] = [read('format-5.json'), read('format-6.json')];
+  t.same(six.records.map(name), five.records.map(name), 'the same records');
+  const reader = new RunSpecRecordReader();
+  const versionsFirst = [...five.records].sort((a, b) => Number(b.kind === 'runSpecVersion') - Number(a.kind === 'runSpecVersion'));
+  for (const r of versionsFirst) {
+    const migrated = migrateStep(r.kind, recordText(r), 5, reader);
+    const want = six.records.find((w) => name(w) === name(r));
+    t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
+    t.equal(migrateStep(r.kind, migrated, 5, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+    t.equal(migrateRecordText(r.kind, recordText(r), 5, reader), migrated, 'migrateRecordText from 5 is this one step');
+    if (r.kind === 'runSpecVersion') t.ok(decodeRecord(r.kind, migrated, r, reader).ok, 'the version is read (the deployments refer to it)');
+    if (r.kind !== 'deployment') t.equal(migrated, recordText(r), 'only deployments change');
+  }
+  const deployments = six.records.filter((r) => r.kind === 'deployment');
+  t.equal(deployments.length, 2, 'two running deployments');
+  t.ok(deployments.every((r) => !recordText(r).includes('"cmd"') && !recordText(r).includes('"args"')), 'no deployment holds an app whole');
+  // Without the version records read first, a deployment's apps stay whole: nothing is lost.
+  const d = five.records.find((r) => r.kind === 'deployment');
+  const text = d === undefined ? '' : recordText(d);
+  t.equal(migrateStep('deployment', text, 5), text, 'a deployment whose versions were not read keeps its apps whole');
 });

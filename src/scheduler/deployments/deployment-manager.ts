@@ -109,7 +109,7 @@ export class DeploymentManager {
     ctx.state.history.recordRoot(target);
     ctx.bus.emit({ eventType: 'group_change_success', timestamp: isoTime(ctx.clock.nowMs()), groupId, version: target.version });
     const d: Deployment = { plan, original, target, stepIndex: -1, startedAtMs: ctx.clock.nowMs() };
-    this.startRunning(d);
+    this.startRunning(ctx, d);
     this.advance(ctx, d);
     return { ok: true, deploymentId: plan.id, version: target.version };
   }
@@ -144,7 +144,7 @@ export class DeploymentManager {
    * no longer exists, and hold the deployment forever.
    */
   resume(ctx: DeploymentContext, d: Deployment): void {
-    this.startRunning(d);
+    this.startRunning(ctx, d);
     for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) this.begin(ctx, d, a);
     this.advance(ctx, d);
   }
@@ -192,7 +192,14 @@ export class DeploymentManager {
     }
   }
 
-  private startRunning(d: Deployment): void {
+  /**
+   * Puts `d` among the running deployments. Its two roots are held in the version history while
+   * it runs: its stored record refers to their apps' and pods' versions (store format 6), so a
+   * restart in the middle of a long deployment finds them however many changes came since.
+   */
+  private startRunning(ctx: DeploymentContext, d: Deployment): void {
+    ctx.state.history.holdRoot(d.original);
+    ctx.state.history.holdRoot(d.target);
     this.running.set(d.plan.id, d);
     this.runningOrder.set(d, this.runningSeq++);
     for (const step of d.plan.steps) {
@@ -204,7 +211,11 @@ export class DeploymentManager {
     }
   }
 
-  private stopRunning(d: Deployment): void {
+  private stopRunning(ctx: DeploymentContext, d: Deployment): void {
+    if (this.running.get(d.plan.id) === d) {
+      ctx.state.history.releaseRoot(d.original);
+      ctx.state.history.releaseRoot(d.target);
+    }
     this.running.delete(d.plan.id);
     for (const step of d.plan.steps) {
       for (const a of step.actions) {
@@ -248,7 +259,7 @@ export class DeploymentManager {
       d.stepIndex++;
       const next = d.plan.steps[d.stepIndex];
       if (next === undefined) {
-        this.stopRunning(d);
+        this.stopRunning(ctx, d);
         ctx.store.deleteDeployment(d.plan.id);
         ctx.bus.emit({ eventType: 'deployment_success', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan) });
         return;
@@ -308,7 +319,7 @@ export class DeploymentManager {
   }
 
   private stop(ctx: DeploymentContext, d: Deployment, reason: string): void {
-    this.stopRunning(d);
+    this.stopRunning(ctx, d);
     ctx.store.deleteDeployment(d.plan.id);
     this.emitStep(ctx, d, 'deployment_step_failure');
     ctx.bus.emit({ eventType: 'deployment_failed', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan), reason });

@@ -28,7 +28,9 @@ export interface RunSpecVersion {
  * (the current root and those of running deployments); pacer counts every kept root version as
  * in use, which keeps them at least as long. Without it every distinct app id ever created kept
  * its versions in memory and in the store (the soak trial of 2026-11-30). Recording a version
- * that is already stored replaces it and makes it the newest.
+ * that is already stored replaces it and makes it the newest. The roots of running deployments
+ * are in use too ({@link VersionHistory.holdRoot}): the versions they hold stay, beyond the cap
+ * if need be, until the deployment ends (its stored record refers to them: store format 6).
  *
  * Mutable, owned by the core's state; deterministic (insertion order only, no clock).
  */
@@ -49,6 +51,17 @@ export class VersionHistory {
   private leavingHead = 0;
   /** The latest leave of each app in {@link leaving}. */
   private readonly leftAt = new Map<string, number>();
+  /**
+   * The roots running deployments go between (their original and target), each with how many
+   * holds it has: every app and pod version one of them holds is kept, whatever the cap and
+   * however long ago the app left the root, since a deployment's stored record refers to them
+   * (store format 6). Marathon's GcActor likewise keeps what the roots of running deployments use.
+   */
+  private readonly heldRoots = new Map<Group, number>();
+  /** Run spec ids left above the cap because a held root holds an old version of theirs. */
+  private readonly overCap = new Set<string>();
+  /** Apps whose versions {@link dropLeft} would have dropped but a held root holds. */
+  private readonly leftButHeld = new Set<string>();
   /** Told about every version stored and evicted (the durable store); unset while recovering. */
   listener?: HistoryListener;
 
@@ -63,10 +76,83 @@ export class VersionHistory {
       versions = new Map();
       this.specs.set(spec.id, versions);
     }
-    const evicted = keep(versions, spec.version, spec, this.maxVersions);
+    versions.delete(spec.version);
+    versions.set(spec.version, spec);
+    const evicted = this.trim(spec.id, versions);
     if (this.listener === undefined) return;
     this.listener.savedRunSpecVersion(spec);
     for (const version of evicted) this.listener.evictedRunSpecVersion(spec.id, version);
+  }
+
+  /**
+   * Keeps every version of every app and pod `root` holds until as many {@link releaseRoot} calls
+   * (the deployment manager holds a running deployment's original and target). What the hold
+   * kept beyond the cap, or after its app left every kept root, goes when the last hold ends.
+   */
+  holdRoot(root: Group): void {
+    this.heldRoots.set(root, (this.heldRoots.get(root) ?? 0) + 1);
+  }
+
+  /** Ends one {@link holdRoot} of `root`; the versions no other hold keeps then go (the listener is told). */
+  releaseRoot(root: Group): void {
+    const holds = this.heldRoots.get(root);
+    if (holds === undefined) return;
+    if (holds > 1) {
+      this.heldRoots.set(root, holds - 1);
+      return;
+    }
+    this.heldRoots.delete(root);
+    for (const id of [...this.overCap]) {
+      const versions = this.specs.get(id);
+      if (versions === undefined) {
+        this.overCap.delete(id);
+        continue;
+      }
+      const evicted = this.trim(id, versions);
+      if (this.listener !== undefined) for (const version of evicted) this.listener.evictedRunSpecVersion(id, version);
+    }
+    for (const id of [...this.leftButHeld]) {
+      if (this.heldByDeployment(id)) continue;
+      this.leftButHeld.delete(id);
+      if (!this.held(id, this.newest)) this.dropApp(id);
+    }
+  }
+
+  /**
+   * Evicts the versions of `id` older than its `maxVersions` newest, except the ones a held root
+   * holds: those are kept on top of the cap (then `id` is remembered in {@link overCap} until a
+   * release trims it again), so a hold never costs a kept root version its app's version.
+   * Returns the evicted, oldest first; the newest (the one just recorded) never goes.
+   */
+  private trim(id: string, versions: Map<string, RunSpec>): string[] {
+    const evicted: string[] = [];
+    const over = versions.size - this.maxVersions;
+    let kept = false;
+    if (over > 0) {
+      for (const version of [...versions.keys()].slice(0, over)) {
+        if (this.heldRoots.size > 0 && this.heldVersion(id, version)) {
+          kept = true;
+          continue;
+        }
+        versions.delete(version);
+        evicted.push(version);
+      }
+    }
+    if (kept) this.overCap.add(id);
+    else this.overCap.delete(id);
+    return evicted;
+  }
+
+  /** Whether a held root holds run spec `id` at `version`. */
+  private heldVersion(id: string, version: string): boolean {
+    for (const root of this.heldRoots.keys()) if (findRunSpec(root, id)?.version === version) return true;
+    return false;
+  }
+
+  /** Whether a held root holds run spec `id` (any version). */
+  private heldByDeployment(id: string): boolean {
+    for (const root of this.heldRoots.keys()) if (findRunSpec(root, id) !== undefined) return true;
+    return false;
   }
 
   /** Stores every run spec of `root` and the root itself (what one deployment writes). */
@@ -143,7 +229,7 @@ export class VersionHistory {
 
   /**
    * Drops the versions of every app that no kept root version holds nor `current` (the root in
-   * force, which a store may hold without its root version) and returns them, for the caller to
+   * force, which a store may hold without its root version) nor a held root and returns them, for the caller to
    * delete from the store (the listener is not told: recovery calls it once, after loading,
    * before a listener is set): a store written before apps' versions went with their last root.
    * Pods keep theirs (spec rule 12).
@@ -153,6 +239,11 @@ export class VersionHistory {
     for (const [id, versions] of this.specs) {
       const newest = [...versions.values()].pop();
       if (newest?.kind !== 'app' || this.held(id, current)) continue;
+      if (this.heldRoots.size > 0 && this.heldByDeployment(id)) {
+        // A stored deployment's root still refers to it: it goes when the deployment ends.
+        this.leftButHeld.add(id);
+        continue;
+      }
       this.specs.delete(id);
       for (const version of versions.keys()) dropped.push({ runSpecId: id, version });
     }
@@ -182,6 +273,10 @@ export class VersionHistory {
       if (this.leftAt.get(id) !== seq) continue;
       this.leftAt.delete(id);
       if (this.newest !== undefined && findRunSpec(this.newest, id) !== undefined) continue;
+      if (this.heldRoots.size > 0 && this.heldByDeployment(id)) {
+        this.leftButHeld.add(id);
+        continue;
+      }
       this.dropApp(id);
     }
     if (this.leavingHead > 1024 && this.leavingHead * 2 > this.leaving.length) {

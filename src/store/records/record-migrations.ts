@@ -2,7 +2,7 @@ import { AGENT_PROTOCOL_ALIASES } from '../../scheduler/model/health-check';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import { RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
-import { rootsByReference } from './root-reference-migration';
+import { deploymentRootsByReference, rootsByReference } from './root-reference-migration';
 import { runSpecsToMarathonJson } from './run-spec-migration';
 import { STORE_FORMAT_VERSION } from './store-format-version';
 
@@ -21,7 +21,8 @@ export interface RecordMigration {
   /**
    * The record in the next format (may return `record` itself when this kind did not change).
    * `reader` is shared by every record of one migration run (equal apps are converted once); the
-   * backend migrates and decodes the run spec versions into it before the roots (3 → 4 reads them).
+   * backend migrates and decodes the run spec versions into it before the roots and the
+   * deployments (3 → 4 and 5 → 6 read them).
    */
   readonly migrate: (kind: StoredRecordKind, record: JsonValue, reader: RunSpecRecordReader) => JsonValue;
 }
@@ -47,6 +48,11 @@ export const RECORD_MIGRATIONS: readonly RecordMigration[] = [
     from: 4,
     why: "a task may hold its container's IP addresses (`ipAddresses`, from the status update that first reported it running); records of format 4 have none and stay as they are",
     migrate: (_kind, record) => record,
+  },
+  {
+    from: 5,
+    why: "a deployment's original and target roots hold each app and pod as a reference (id and version) to its run spec version record, as the root has since format 4, no longer whole",
+    migrate: (kind, record, reader) => deploymentRootsByReference(kind, record, reader),
   },
 ];
 

@@ -1,6 +1,6 @@
 import type { Group } from '../../scheduler/index';
 import type { RunSpec } from '../../scheduler/model/run-spec';
-import { groupToRecord, groupToReferenceRecord, type RecordResult, type RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
+import { groupToReferenceRecord, type RecordResult, type RunSpecRecordReader, runSpecToRecord } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import type { JsonSchema } from './record-schema';
 
@@ -8,7 +8,7 @@ import type { JsonSchema } from './record-schema';
  * How run specs and groups are stored — the one place the store's records meet them. Since store
  * format 3 (issue 12, R1) they are Marathon's JSON rendered from the typed model and read back
  * through the converter, by the one pair in ../run-spec-record.ts ({@link runSpecToRecord} /
- * `RunSpecRecordReader.runSpec`, {@link groupToRecord} / `RunSpecRecordReader.group`); this file only
+ * `RunSpecRecordReader.runSpec`, {@link groupToReferenceRecord} / `RunSpecRecordReader.group`); this file only
  * adapts that pair to the record codec (record-codec.ts) and says what the record schema checks.
  *
  * Everything else the store keeps (instances, deployments around their groups, the framework id)
@@ -23,15 +23,11 @@ export function runSpecFromStored(tree: JsonValue, reader: RunSpecRecordReader):
   return reader.runSpec(tree);
 }
 
-/** The stored record of a group held whole (a deployment's original and target). */
-export function groupToStored(group: Group): JsonValue {
-  return groupToRecord(group) as unknown as JsonValue;
-}
-
 /**
- * The stored record of the root or a root version (store format 4): its apps and pods as
- * references to their run spec version records, resolved on load by the reader, which the store
- * gives every run spec version record first (record-codec.ts).
+ * The stored record of the root or a root version (store format 4) and of a deployment's original
+ * and target roots (format 6): its apps and pods as references to their run spec version records,
+ * resolved on load by the reader, which the store gives every run spec version record first
+ * (record-codec.ts).
  */
 export function rootToStored(root: Group): JsonValue {
   return groupToReferenceRecord(root) as unknown as JsonValue;

@@ -12,11 +12,14 @@
  * - 5: a stored task may hold its container's `ipAddresses` (stored-instance.ts); no record of
  *   format 4 changes (record-migrations.ts upgrades 4 as it is), but a pacer of format 4 would
  *   refuse such a task, so the store says it is newer.
+ * - 6: a deployment's original and target roots hold their apps and pods as references too, as
+ *   the root does since 4 (record-migrations.ts upgrades 5, root-reference-migration.ts); the
+ *   version history keeps what a running deployment's roots refer to (version-history.ts).
  *
  * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
  * only together with a bump here and a migration from the previous version.
  */
-export const STORE_FORMAT_VERSION = 5;
+export const STORE_FORMAT_VERSION = 6;
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
 export const OLDEST_MIGRATABLE_VERSION = 1;

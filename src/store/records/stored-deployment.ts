@@ -3,12 +3,32 @@ import type { DeploymentActionName, DeploymentPlan } from '../../scheduler/model
 import type { RecordResult, RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
 import type { JsonSchema } from './record-schema';
-import { groupFromStored, groupToStored, STORED_GROUP_SCHEMA } from './spec-records';
+import { groupFromStored, rootToStored, STORED_GROUP_SCHEMA } from './spec-records';
 
 /**
  * How a running deployment is stored (store format 3): its plan as an explicit record, the two
  * roots it goes between as stored groups (spec-records.ts), and how far it got. Mapped by hand
  * from and to the core's {@link Deployment}; a change of shape needs a new format version.
+ *
+ * Since format 6 the two roots are written as the root and its versions are since format 4
+ * (`rootToStored`: each app and pod a reference `{id, version}` to its run spec version record),
+ * so the record costs ~60 bytes per app and pod of each root, whatever their definitions' size
+ * (it held both roots whole: 9.5 MB of JSON with 1,000 apps of 4 KB labels, written at the start
+ * and at each step). The JSON shape is unchanged (a group's apps may be whole or references: a
+ * migrated record keeps whole what had no exact version record), hence still `V1`.
+ *
+ * Why references to run spec versions and not, as Marathon's `StoredPlan`, to root versions
+ * (`originalVersion`/`targetVersion`): a deployment's original is not always a stored root
+ * version (the empty root a fresh core starts from is never stored; a store an older pacer wrote
+ * may hold the root without its version), so root references would need this form as a fallback
+ * anyway, plus loading the root versions before the deployments and keeping root versions beyond
+ * `--zk_max_versions`. Run spec versions are what every root already refers to, and the same
+ * reader resolves them. They must outlive the deployment's changes: the version history keeps
+ * every version a running deployment's roots hold, beyond its cap and after the app left the
+ * root (`VersionHistory.holdRoot`, held by the deployment manager while it runs and by recovery).
+ * One that is missing all the same makes the record fail to load, with a reason naming it
+ * (`original: group /: app /a refers to version …, which no stored app version holds`): the
+ * deployment is set aside and the rest starts.
  */
 export interface StoredDeploymentV1 {
   readonly plan: StoredDeploymentPlanV1;
@@ -37,7 +57,7 @@ export interface StoredDeploymentActionV1 {
 /** The stored record of `deployment`. */
 export function deploymentToStored(d: Deployment): StoredDeploymentV1 {
   return {
-    plan: planCopy(d.plan), original: groupToStored(d.original), target: groupToStored(d.target),
+    plan: planCopy(d.plan), original: rootToStored(d.original), target: rootToStored(d.target),
     stepIndex: d.stepIndex, startedAtMs: d.startedAtMs,
   };
 }

@@ -6,6 +6,7 @@ import { STORE_FORMAT_VERSION } from '../../../src/store/records/store-format-ve
 import { populatedHarness } from '../sqlite/core-scenario';
 import { exactDiff } from '../sqlite/store-fixture';
 import { Instance } from '../../../src/scheduler/model/instance';
+import { RunSpecRecordReader } from '../../../src/store/run-spec-record';
 
 const state = populatedHarness().store.load();
 const pod = state.instances.find((i) => i.kind === 'pod' && i.agent !== undefined);
@@ -29,8 +30,12 @@ t.test('a record stored and read back is the core object again, as a fresh copy'
   if (!decoded.ok) return;
   t.equal(exactDiff(decoded.value, pod), undefined, 'the same instance');
   t.not(decoded.value.tasks, pod.tasks, 'not the same arrays');
-  const d = decodeRecord('deployment', deploymentText, { key: deployment.plan.id });
+  // A deployment's roots refer to the run spec versions (store format 6): a load reads those first.
+  const reader = new RunSpecRecordReader();
+  for (const v of state.versions) decodeRecord('runSpecVersion', encodeRecord('runSpecVersion', v), { key: v.id, version: v.version }, reader);
+  const d = decodeRecord('deployment', deploymentText, { key: deployment.plan.id }, reader);
   t.equal(d.ok ? exactDiff(d.value, deployment) : d.reason, undefined, 'the same deployment');
+  t.notOk(deploymentText.includes('"cmd"') || deploymentText.includes('"args"'), 'which holds no app whole');
 });
 
 t.test('a task\'s container addresses are stored and read back', async (t) => {

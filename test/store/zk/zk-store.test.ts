@@ -59,13 +59,14 @@ t.test('a root group of 10,000 apps stores and loads; a record far beyond 1 MiB 
   const token = (i: number): string => createHash('sha512').update(`token-${i}`).digest('hex');
   const apps = Array.from({ length: 10_000 }, (_, i) => makeApp({ id: `/g${i % 100}/app-${String(i).padStart(5, '0')}`, version: versionAt(1), env: { TOKEN: token(i) } }));
   const root = rootAt(versionAt(1), ...apps);
-  // Since format 4 a root refers to its apps' versions (a small record); a deployment still holds
-  // its roots whole: the big record here.
-  const big = { ...deployment('big', 0), target: root };
+  // Since format 4 a root refers to its apps' versions, and since format 6 a deployment refers to
+  // them too (small records): the big record here is one app with 10,000 tokens in its env.
+  const big = makeApp({ id: '/big/app', version: versionAt(1), env: Object.fromEntries(apps.map((_, i) => [`TOKEN_${i}`, token(i)])) });
   const store = await ZkStore.open(url, ZK_OPTIONS);
   store.saveRoot(root);
   store.saveRootVersion(root);
-  store.saveDeployment(big);
+  store.saveDeployment({ ...deployment('big', 0), target: root });
+  store.saveRunSpecVersion(big);
   for (const app of apps) store.saveRunSpec(app);
   for (const app of apps) store.saveRunSpecVersion(app);
   await store.whenDurable();
@@ -73,14 +74,15 @@ t.test('a root group of 10,000 apps stores and loads; a record far beyond 1 MiB 
   t.teardown(() => session.close());
   const base = parseZkUrl(url).path;
   const chunks = await session.getChildren(`${base}/chunks`);
-  t.ok(chunks.length >= 2, `the deployment is chunked (${chunks.length} chunks)`);
-  store.saveDeployment({ ...big, target: rootAt(versionAt(2)) });
+  t.ok(chunks.length >= 2, `the big app's version is chunked (${chunks.length} chunks)`);
+  store.saveRunSpecVersion({ ...big, env: {} });
   await store.closeAsync();
-  t.equal((await session.getChildren(`${base}/chunks`)).length, 0, "the replaced deployment's chunks are removed");
+  t.equal((await session.getChildren(`${base}/chunks`)).length, 0, "the replaced record's chunks are removed");
   const loaded = (await openZk(t, url)).load();
   t.equal(loaded.setAside, undefined);
   t.equal(loaded.runSpecs.length, 10_000);
-  t.equal(loaded.versions.length, 10_000);
+  t.equal(loaded.versions.length, 10_001);
+  t.equal(loaded.deployments[0]?.target.groups.get('/g7')?.apps.get('/g7/app-00007'), loaded.versions.find((v) => v.id === '/g7/app-00007'), "the deployment's target refers to the stored versions");
   t.equal(loaded.rootVersions.length, 1);
   t.equal(loaded.rootVersions[0].groups.size, 100, 'the big root version is whole');
   t.equal(loaded.root?.groups.get('/g7')?.apps.get('/g7/app-00007'), loaded.versions.find((v) => v.id === '/g7/app-00007'), 'its apps are the stored versions');
@@ -138,7 +140,7 @@ t.test('a format 1 store is migrated (AGENT_* protocols), written back, and stam
   t.notOk(raw.includes('AGENT_HTTP'), 'the migrated record was written back');
 });
 
-t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference) and written back', { skip }, async (t) => {
+t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference, then 6: deployments by reference) and written back', { skip }, async (t) => {
   const server = await zookeeper();
   const read = (format: number): StoreDump => JSON.parse(readFileSync(repoPath(`test/fixtures/store/format-${format}.json`), 'utf8')) as StoreDump;
   const [two, current] = [read(2), read(STORE_FORMAT_VERSION)];

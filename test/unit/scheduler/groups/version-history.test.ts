@@ -175,3 +175,46 @@ t.test('every version a recorded root holds is stored, also one no deployment ac
   t.equal(saved.length, 6, 'a root recorded again stores no version again');
   for (const spec of allRunSpecs(second)) t.equal(h.get(spec.id, spec.version), spec, `${spec.id} is in the history`);
 });
+
+t.test("a held root (a running deployment's original or target) keeps every version it holds, beyond the cap and after its app left, until released", async (t) => {
+  const h = new VersionHistory(3);
+  const told = evictions(h);
+  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
+  let root = emptyRoot(versionAt(0));
+  root = ok(withRunSpec(root, makeApp({ id: '/g/a', version: versionAt(1) }), opts(1)));
+  root = ok(withRunSpec(root, makeApp({ id: '/g/gone', version: versionAt(1) }), opts(1)));
+  h.recordAll(root, allRunSpecs(root));
+  const held = root;
+  h.holdRoot(held);
+  h.holdRoot(held);
+  // /g/a gets 5 newer versions (the cap is 3) and /g/gone leaves; 5 root changes drop every kept root that held it.
+  root = ok(withoutRunSpec(root, '/g/gone', opts(2)));
+  h.recordRoot(root);
+  for (let n = 3; n < 8; n++) {
+    root = ok(withRunSpec(root, makeApp({ id: '/g/a', instances: n, version: versionAt(n) }), opts(n)));
+    h.recordAll(root, [findRunSpec(root, '/g/a') as RunSpec]);
+  }
+  t.same(h.list('/g/a'), [versionAt(7), versionAt(6), versionAt(5), versionAt(1)], 'the held version stays on top of the 3 newest');
+  t.same(h.list('/g/gone'), [versionAt(1)], 'the app that left keeps the version the held root holds');
+  t.same(told, [3, 4].map((n) => `/g/a@${versionAt(n)}`), 'only unheld versions were evicted');
+  h.releaseRoot(held);
+  t.same(h.list('/g/a'), [versionAt(7), versionAt(6), versionAt(5), versionAt(1)], 'still held once');
+  h.releaseRoot(held);
+  t.same(h.list('/g/a'), [versionAt(7), versionAt(6), versionAt(5)], 'released: back to the cap…');
+  t.same(h.list('/g/gone'), [], '…and the app that left goes');
+  t.same(told.slice(2), [`/g/a@${versionAt(1)}`, `/g/gone@${versionAt(1)}`], 'the store is told');
+  h.releaseRoot(held);
+  t.same(told.length, 4, 'a release without a hold changes nothing');
+});
+
+t.test('with every older version held, the version just recorded is never the one evicted', async (t) => {
+  const h = new VersionHistory(1);
+  const first = makeApp({ id: '/a', version: versionAt(1) });
+  const root = ok(withRunSpec(emptyRoot(versionAt(0)), first, { version: versionAt(1), newGroupEnforceRole: 'off' }));
+  h.recordAll(root, [first]);
+  h.holdRoot(root);
+  h.record(makeApp({ id: '/a', instances: 2, version: versionAt(2) }));
+  t.same(h.list('/a'), [versionAt(2), versionAt(1)]);
+  h.releaseRoot(root);
+  t.same(h.list('/a'), [versionAt(2)]);
+});
