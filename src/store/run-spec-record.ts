@@ -104,8 +104,8 @@ export function runSpecFromRecord(record: unknown): RecordResult<RunSpec> {
  */
 export class RunSpecRecordReader {
   private readonly converted = new Map<string, RecordResult<RunSpec>>();
-  /** The run spec versions references resolve to, by {@link versionKey}, with their Marathon JSON's text. */
-  private readonly versions = new Map<string, { readonly spec: RunSpec; readonly text: string }>();
+  /** The run spec versions references resolve to, by {@link versionKey}, with the Marathon JSON they were read from. */
+  private readonly versions = new Map<string, { readonly spec: RunSpec; readonly json: unknown }>();
   /** The run specs being run, by {@link versionKey}: what a reference resolves to when its version record is missing. */
   private readonly running = new Map<string, RunSpec>();
 
@@ -116,7 +116,7 @@ export class RunSpecRecordReader {
    */
   keepVersion(spec: RunSpec, record: unknown): void {
     const json = isObject(record) ? record[spec.kind] : undefined;
-    this.versions.set(versionKey(spec.kind, spec.id, spec.version), { spec, text: JSON.stringify(json) });
+    this.versions.set(versionKey(spec.kind, spec.id, spec.version), { spec, json });
   }
 
   /**
@@ -132,10 +132,12 @@ export class RunSpecRecordReader {
   /**
    * The text of the Marathon JSON of the kept run spec version `id` at `version`, or undefined when
    * none was kept (record-migrations.ts: an app held whole becomes a reference only when the version
-   * record holds exactly its JSON).
+   * record holds exactly its JSON). Rendered on demand: only a migration asks, and a load keeps
+   * every version of every app (no text of each kept for nothing).
    */
   keptVersionText(kind: 'app' | 'pod', id: string, version: string): string | undefined {
-    return this.versions.get(versionKey(kind, id, version))?.text;
+    const kept = this.versions.get(versionKey(kind, id, version));
+    return kept === undefined ? undefined : JSON.stringify(kept.json);
   }
 
   /**
