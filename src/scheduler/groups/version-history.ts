@@ -327,11 +327,6 @@ function keep<V>(versions: Map<string, V>, version: string, value: V, max: numbe
 }
 
 /**
- * Adds to `out` the apps `prev` holds and `next` does not (a key may come twice). A group map
- * made from the other by edits is read at its edited keys only; one whose ancestry is not known
- * (read from the store) entry by entry; a group gone, every app below it.
- */
-/**
  * The apps and pods of `next` that are not the very objects `prev` holds under their ids (new, or
  * changed), read by the keys their maps were edited at (map-edits.ts) where that is known, as
  * {@link removedApps} reads what left; a key may be given twice.
@@ -356,6 +351,11 @@ function changedIn(prev: ReadonlyMap<string, RunSpec> | undefined, next: Readonl
   }
 }
 
+/**
+ * Adds to `out` the apps `prev` holds and `next` does not (a key may come twice). A group map
+ * made from the other by edits is read at its edited keys only; one whose ancestry is not known
+ * (read from the store) entry by entry; a group gone, every app below it.
+ */
 function removedApps(prev: Group, next: Group | undefined, out: string[]): void {
   if (prev === next) return;
   if (next === undefined) {
