@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { decodeRecord } from '../../src/store/records/record-codec';
 import { migrateRecordText, RECORD_MIGRATIONS } from '../../src/store/records/record-migrations';
 import { STORE_FORMAT_VERSION } from '../../src/store/records/store-format-version';
@@ -46,18 +46,8 @@ for (const file of fixtures) {
 
 t.test('format 3 → 4: with the run spec versions read first, every root of format-3.json refers to its apps and pods as in format-4.json; the rest is unchanged', async (t) => {
   // format-4.json is format-3.json migrated (the same core run): each fixture is the one before it, migrated.
-  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
-  const [three, four] = [read('format-3.json'), read('format-4.json')];
-  t.same(four.records.map(name), three.records.map(name), 'the same records');
-  const reader = new RunSpecRecordReader();
-  const versionsFirst = [...three.records].sort((a, b) => Number(b.kind === 'runSpecVersion') - Number(a.kind === 'runSpecVersion'));
-  for (const r of versionsFirst) {
-    const migrated = migrateStep(r.kind, recordText(r), 3, reader);
-    const want = four.records.find((w) => name(w) === name(r));
-    t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
-    t.equal(migrateStep(r.kind, migrated, 3, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
-    if (r.kind === 'runSpecVersion') t.ok(decodeRecord(r.kind, migrated, r, reader).ok, 'the version is read (the roots refer to it)');
-  }
+  const [three, four] = [readFixture(3), readFixture(4)];
+  checkStepVersionsFirst(t, three, four, 'roots', () => undefined);
   t.ok(four.records.filter((r) => r.kind === 'root' || r.kind === 'rootVersion').every((r) => !recordText(r).includes('"cmd"')), 'no root holds an app whole');
   // Without its version record, an app stays whole: nothing is lost.
   const root = three.records.find((r) => r.kind === 'root');
@@ -67,8 +57,7 @@ t.test('format 3 → 4: with the run spec versions read first, every root of for
 t.test('format 2 → 3: every record of format-2.json migrates, one record at a time, to its record in format-3.json', async (t) => {
   // Both fixtures were made by make-format-fixture.ts from the same core run, so the migrated
   // format 2 store must be the format 3 store exactly (run specs and groups as Marathon's JSON).
-  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
-  const [two, three] = [read('format-2.json'), read('format-3.json')];
+  const [two, three] = [readFixture(2), readFixture(3)];
   // (format-3.json also holds an instance with a resident reservation, which format 2 could not.)
   // Migrated this way, without the run spec versions read first, a root keeps its apps whole (format 3's record).
   const threeByName = new Map(three.records.map((r) => [name(r), r]));
@@ -80,6 +69,35 @@ t.test('format 2 → 3: every record of format-2.json migrates, one record at a 
     t.equal(migrateRecordText(r.kind, migrated, 2), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
   });
 });
+
+/** The checked-in store of format `format` (test/fixtures/store/format-N.json). */
+function readFixture(format: number): StoreDump {
+  return JSON.parse(readFileSync(`${dir}/format-${format}.json`, 'utf8')) as StoreDump;
+}
+
+/**
+ * The migration step from `from`'s format, record by record with the run spec versions first (as
+ * a backend migrates, so that references can be made): each record of `from` becomes its record of
+ * `to` (fixture N + 1 is fixture N migrated), migrating it again changes nothing (ZooKeeper reruns an
+ * interrupted migration), and each version is read into the reader the `referrers` resolve from;
+ * `each` adds a step's own checks of every record.
+ */
+function checkStepVersionsFirst(
+  t: Test, from: StoreDump, to: StoreDump, referrers: string,
+  each: (r: StoreDump['records'][number], migrated: string, reader: RunSpecRecordReader) => void,
+): void {
+  t.same(to.records.map(name), from.records.map(name), 'the same records');
+  const reader = new RunSpecRecordReader();
+  const versionsFirst = [...from.records].sort((a, b) => Number(b.kind === 'runSpecVersion') - Number(a.kind === 'runSpecVersion'));
+  for (const r of versionsFirst) {
+    const migrated = migrateStep(r.kind, recordText(r), from.format, reader);
+    const want = to.records.find((w) => name(w) === name(r));
+    t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
+    t.equal(migrateStep(r.kind, migrated, from.format, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+    if (r.kind === 'runSpecVersion') t.ok(decodeRecord(r.kind, migrated, r, reader).ok, `the version is read (the ${referrers} refer to it)`);
+    each(r, migrated, reader);
+  }
+}
 
 function name(r: StoreDump['records'][number]): string {
   return `${r.kind} ${r.key}${r.version === undefined ? '' : ` ${r.version}`}`;
@@ -96,8 +114,7 @@ function migrateStep(kind: StoredRecordKind, text: string, from: number, reader 
 }
 
 t.test('format 4 → 5: every record of format-4.json stays as it is; format-5.json adds a task with container addresses', async (t) => {
-  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
-  const [four, five] = [read('format-4.json'), read('format-5.json')];
+  const [four, five] = [readFixture(4), readFixture(5)];
   const reader = new RunSpecRecordReader();
   for (const r of four.records) t.equal(migrateStep(r.kind, recordText(r), 4, reader), recordText(r), `${r.kind} ${r.key}`);
   const added = five.records.filter((r) => !four.records.some((f) => f.kind === r.kind && f.key === r.key && f.version === r.version));
@@ -107,20 +124,11 @@ t.test('format 4 → 5: every record of format-4.json stays as it is; format-5.j
 
 t.test('format 5 → 6: with the run spec versions read first, both roots of every deployment of format-5.json refer to their apps and pods as in format-6.json; the rest is unchanged', async (t) => {
   // format-6.json is format-5.json migrated (the same core run).
-  const read = (file: string): StoreDump => JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as StoreDump;
-  const [five, six] = [read('format-5.json'), read('format-6.json')];
-  t.same(six.records.map(name), five.records.map(name), 'the same records');
-  const reader = new RunSpecRecordReader();
-  const versionsFirst = [...five.records].sort((a, b) => Number(b.kind === 'runSpecVersion') - Number(a.kind === 'runSpecVersion'));
-  for (const r of versionsFirst) {
-    const migrated = migrateStep(r.kind, recordText(r), 5, reader);
-    const want = six.records.find((w) => name(w) === name(r));
-    t.equal(migrated, want === undefined ? '(missing)' : recordText(want), name(r));
-    t.equal(migrateStep(r.kind, migrated, 5, reader), migrated, 'and migrating it again changes nothing (ZooKeeper reruns an interrupted migration)');
+  const [five, six] = [readFixture(5), readFixture(6)];
+  checkStepVersionsFirst(t, five, six, 'deployments', (r, migrated, reader) => {
     t.equal(migrateRecordText(r.kind, recordText(r), 5, reader), migrated, 'migrateRecordText from 5 is this one step');
-    if (r.kind === 'runSpecVersion') t.ok(decodeRecord(r.kind, migrated, r, reader).ok, 'the version is read (the deployments refer to it)');
     if (r.kind !== 'deployment') t.equal(migrated, recordText(r), 'only deployments change');
-  }
+  });
   const deployments = six.records.filter((r) => r.kind === 'deployment');
   t.equal(deployments.length, 2, 'two running deployments');
   t.ok(deployments.every((r) => !recordText(r).includes('"cmd"') && !recordText(r).includes('"args"')), 'no deployment holds an app whole');
