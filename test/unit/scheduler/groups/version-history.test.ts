@@ -6,6 +6,11 @@ import { allRunSpecs, emptyRoot, findRunSpec, withRunSpec, withoutRunSpec } from
 import { DEFAULT_MAX_VERSIONS, VersionHistory } from '../../../../src/scheduler/groups/version-history';
 import type { RunSpec } from '../../../../src/scheduler/model/run-spec';
 
+/** The change options of a root edit made at `versionAt(n)`. */
+function opts(n: number): { readonly version: string; readonly newGroupEnforceRole: 'off' } {
+  return { version: versionAt(n), newGroupEnforceRole: 'off' };
+}
+
 function ok(r: GroupResult): Group {
   if (!r.ok) throw new Error(`${r.error}: ${r.message}`);
   return r.root;
@@ -39,7 +44,6 @@ t.test('recording a stored version again replaces it and makes it the newest', a
 
 t.test('pod history is tied to the pod id and survives delete and re-create (spec rule 12)', async (t) => {
   const h = new VersionHistory();
-  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   let root = emptyRoot(versionAt(0));
   const first = makePod({ id: '/g/p', version: versionAt(1) });
   root = ok(withRunSpec(root, first, opts(1)));
@@ -88,7 +92,6 @@ function evictions(h: VersionHistory): string[] {
 t.test("a deleted app's versions go once no kept root version holds it (Marathon's GcActor); a pod's stay (rule 12)", async (t) => {
   const h = new VersionHistory(3);
   const told = evictions(h);
-  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   let root = emptyRoot(versionAt(0));
   root = ok(withRunSpec(root, makeApp({ id: '/g/a', version: versionAt(1) }), opts(1)));
   root = ok(withRunSpec(root, makePod({ id: '/g/p', version: versionAt(1) }), opts(1)));
@@ -113,7 +116,6 @@ t.test("a deleted app's versions go once no kept root version holds it (Marathon
 
 t.test('creating and deleting distinct apps without end keeps a bounded history', async (t) => {
   const h = new VersionHistory(5);
-  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   let root = emptyRoot(versionAt(0));
   let n = 1;
   const sizes: number[] = [];
@@ -133,7 +135,6 @@ t.test('creating and deleting distinct apps without end keeps a bounded history'
 
 t.test('recovery drops the versions of apps no kept root and not the current root holds', async (t) => {
   const h = new VersionHistory(3);
-  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   const withApp = ok(withRunSpec(emptyRoot(versionAt(0)), makeApp({ id: '/live', version: versionAt(1) }), opts(1)));
   // As an older store holds them: the versions of /gone, whose roots are long gone, and /live,
   // whose root the store holds as the current root only.
@@ -159,7 +160,6 @@ t.test('every version a recorded root holds is stored, also one no deployment ac
     evictedRootVersion: () => undefined,
   };
   const v1 = makeApp({ id: '/g/a', instances: 1, version: versionAt(1) });
-  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   const first = ok(withRunSpec(emptyRoot(versionAt(0)), v1, opts(1)));
   h.record(v1);
   h.recordRoot(first);
@@ -179,7 +179,6 @@ t.test('every version a recorded root holds is stored, also one no deployment ac
 t.test("a held root (a running deployment's original or target) keeps every version it holds, beyond the cap and after its app left, until released", async (t) => {
   const h = new VersionHistory(3);
   const told = evictions(h);
-  const opts = (n: number) => ({ version: versionAt(n), newGroupEnforceRole: 'off' as const });
   let root = emptyRoot(versionAt(0));
   root = ok(withRunSpec(root, makeApp({ id: '/g/a', version: versionAt(1) }), opts(1)));
   root = ok(withRunSpec(root, makeApp({ id: '/g/gone', version: versionAt(1) }), opts(1)));
