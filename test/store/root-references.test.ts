@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs';
-import seedrandom from 'seedrandom';
 import t, { type Test } from 'tap';
 import { allRunSpecs } from '../../src/scheduler/groups/tree-query';
-import { HeapLoop } from '../../src/scheduler/kernel/heap-loop';
-import type { SchedulerInput } from '../../src/scheduler/model/inputs';
-import { Scheduler } from '../../src/scheduler/scheduler';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { makeApp, makePod, versionAt } from '../builders/run-spec-builders';
 import { Harness, START_MS } from '../harness/core-harness';
-import { RecordingDriver } from '../harness/recording-driver';
 import { repoPath } from '../harness/repo-path';
-import { tempStorePath, withRawDb } from './sqlite/store-fixture';
+import { tempStorePath, withRawDb, schedulerOnStore } from './sqlite/store-fixture';
 import { bytesPerChange } from './store-bytes';
 import { dumpOf, recordText, type StoreDump, writeDumpToSqlite } from './store-dump';
 import { makeOffer } from '../builders/cluster-builders';
@@ -69,16 +64,7 @@ t.test('a format 3 store missing a version its root holds: migrated with that ap
     const root = (db.prepare('SELECT body FROM root').get() as { body: string }).body;
     t.match(root, /"id":"\/prod\/web","args"/, 'the root keeps /prod/web whole (its version record is missing)');
   });
-  const rng = seedrandom('root-references');
-  const loop = new HeapLoop<SchedulerInput>();
-  const scheduler = new Scheduler({
-    clock: { nowMs: () => START_MS + 60_000 },
-    random: { next: () => rng() },
-    timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
-    driver: new RecordingDriver(),
-    store,
-    prober: { probe: () => undefined },
-  });
+  const { scheduler } = schedulerOnStore(store, 'root-references', () => START_MS + 60_000);
   t.same(scheduler.setAsideRecords(), []);
   const count = (): number => withRawDb(path, (db) => (db.prepare("SELECT count(*) AS n FROM run_spec_versions WHERE run_spec_id = '/prod/web' AND version = ?").get(web.version) as { n: number }).n);
   t.equal(count(), 1, 'the start stored the version the root holds');

@@ -2,16 +2,14 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import seedrandom from 'seedrandom';
 import t from 'tap';
-import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
-import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
 import type { SetAsideRecord } from '../../../src/scheduler/ports/store';
-import { Scheduler } from '../../../src/scheduler/scheduler';
+import type { Scheduler } from '../../../src/scheduler/scheduler';
 import { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
-import { RecordingDriver, launchedTasks } from '../../harness/recording-driver';
-import { storeCopy, tempDir, withRawDb } from './store-fixture';
+import { launchedTasks, type RecordingDriver } from '../../harness/recording-driver';
+import { storeCopy, tempDir, withRawDb, schedulerOnStore } from './store-fixture';
 
 /**
  * Issue 11: no stored record, however bad, may stop pacer from starting. Bad records are written
@@ -24,17 +22,7 @@ let starts = 0;
 /** A real core whose Store port is the SQLite store at `path` (each start draws other ids, as a new process would). */
 function coreOn(path: string): { scheduler: Scheduler; store: SqliteStore; driver: RecordingDriver } {
   const store = SqliteStore.open(path);
-  const loop = new HeapLoop<SchedulerInput>();
-  const driver = new RecordingDriver();
-  const rng = seedrandom(`bad-records-${++starts}`);
-  const scheduler = new Scheduler({
-    clock: { nowMs: () => START_MS + 60_000 },
-    random: { next: () => rng() },
-    timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
-    driver,
-    store,
-    prober: { probe: () => undefined },
-  });
+  const { scheduler, driver } = schedulerOnStore(store, `bad-records-${++starts}`, () => START_MS + 60_000);
   return { scheduler, store, driver };
 }
 

@@ -1,29 +1,15 @@
-import seedrandom from 'seedrandom';
 import t from 'tap';
-import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
-import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
-import { Scheduler } from '../../../src/scheduler/scheduler';
+import type { Scheduler } from '../../../src/scheduler/scheduler';
 import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { makeOffer } from '../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
-import { RecordingDriver, launchedTasks } from '../../harness/recording-driver';
-import { exactDiff, openStore, tempStorePath } from './store-fixture';
+import { launchedTasks, type RecordingDriver } from '../../harness/recording-driver';
+import { exactDiff, openStore, tempStorePath, schedulerOnStore } from './store-fixture';
 
 /** A real core whose Store port is the SQLite store (no MemoryStore in between). */
 function coreOn(store: SqliteStore): { scheduler: Scheduler; driver: RecordingDriver } {
-  const loop = new HeapLoop<SchedulerInput>();
-  const driver = new RecordingDriver();
-  const rng = seedrandom('restart');
-  const scheduler = new Scheduler({
-    clock: { nowMs: () => START_MS },
-    random: { next: () => rng() },
-    timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
-    driver,
-    store,
-    prober: { probe: () => undefined },
-  });
-  return { scheduler, driver };
+  return schedulerOnStore(store, 'restart', () => START_MS);
 }
 
 function runAll(scheduler: Scheduler, driver: RecordingDriver, from: number): void {

@@ -1,25 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import seedrandom from 'seedrandom';
 import t, { type Test } from 'tap';
 import { appDefinitionJson } from '../../../src/marathon/render/app-definition-json';
 import { podDefinitionJson } from '../../../src/marathon/render/pod-definition-json';
-import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
 import type { AppSpec } from '../../../src/scheduler/model/app';
-import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
 import type { RunSpec } from '../../../src/scheduler/model/run-spec';
 import type { StoredState } from '../../../src/scheduler/ports/store';
-import { Scheduler } from '../../../src/scheduler/scheduler';
+import type { Scheduler } from '../../../src/scheduler/scheduler';
 import { decode } from '../../../src/store/sqlite/codec';
 import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { STORE_FORMAT_VERSION } from '../../../src/store/sqlite/store-format';
 import { groupToReferenceRecord, runSpecFromRecord, runSpecToRecord } from '../../../src/store/run-spec-record';
 import { makeApp, makeHealthCheck, makePod } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
-import { RecordingDriver } from '../../harness/recording-driver';
 import { repoPath } from '../../harness/repo-path';
 import { populatedHarness } from './core-scenario';
-import { copyState, exactDiff, openStore, storeCopy, tempDir, withRawDb } from './store-fixture';
+import { copyState, exactDiff, openStore, storeCopy, tempDir, withRawDb, schedulerOnStore } from './store-fixture';
 
 /**
  * Run specs and groups are stored as Marathon's JSON rendered from the model and read back
@@ -50,16 +46,7 @@ function summaryOf(loaded: StoredState): Record<string, unknown> {
 }
 
 function coreOn(store: SqliteStore): Scheduler {
-  const loop = new HeapLoop<SchedulerInput>();
-  const rng = seedrandom('run-spec-record');
-  return new Scheduler({
-    clock: { nowMs: () => START_MS + 3_600_000 },
-    random: { next: () => rng() },
-    timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
-    driver: new RecordingDriver(),
-    store,
-    prober: { probe: () => undefined },
-  });
+  return schedulerOnStore(store, 'run-spec-record', () => START_MS + 3_600_000).scheduler;
 }
 
 t.test('a format 2 store keeps loading: migrated in place, every run spec rendered as that pacer rendered it', async (tt) => {

@@ -2,10 +2,15 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import seedrandom from 'seedrandom';
 import type { Test } from 'tap';
 import type { StoredState, Store } from '../../../src/scheduler/ports/store';
 import { SqliteStore, type SqliteStoreOptions } from '../../../src/store/sqlite/sqlite-store';
 import { Instance } from '../../../src/scheduler/model/instance';
+import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
+import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
+import { Scheduler } from '../../../src/scheduler/scheduler';
+import { RecordingDriver } from '../../harness/recording-driver';
 
 /** A fresh directory under the OS temp dir, removed when the test ends. */
 export function tempDir(t: Test): string {
@@ -94,4 +99,22 @@ function fieldsDiff(actual: Record<string, unknown>, expected: Record<string, un
     if (d !== undefined) return d;
   }
   return undefined;
+}
+
+/**
+ * A core started on `store` (it recovers what the store holds), with a recording driver, timers on
+ * a heap loop nobody runs, no probes, and ids drawn from `seed`; `nowMs` is its clock.
+ */
+export function schedulerOnStore(store: Store, seed: string, nowMs: () => number, driver = new RecordingDriver()): { readonly scheduler: Scheduler; readonly driver: RecordingDriver } {
+  const loop = new HeapLoop<SchedulerInput>();
+  const rng = seedrandom(seed);
+  const scheduler = new Scheduler({
+    clock: { nowMs },
+    random: { next: () => rng() },
+    timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
+    driver,
+    store,
+    prober: { probe: () => undefined },
+  });
+  return { scheduler, driver };
 }

@@ -1,14 +1,11 @@
-import seedrandom from 'seedrandom';
 import t from 'tap';
-import { HeapLoop } from '../../../src/scheduler/kernel/heap-loop';
 import { emptyRoot } from '../../../src/scheduler/groups/root-group';
 import type { SchedulerInput } from '../../../src/scheduler/model/inputs';
-import { Scheduler } from '../../../src/scheduler/scheduler';
+import type { Scheduler } from '../../../src/scheduler/scheduler';
 import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { makeApp, makePod, versionAt } from '../../builders/run-spec-builders';
 import { START_MS } from '../../harness/core-harness';
-import { RecordingDriver } from '../../harness/recording-driver';
-import { openStore, tempStorePath, withRawDb } from './store-fixture';
+import { openStore, tempStorePath, withRawDb, schedulerOnStore } from './store-fixture';
 
 /**
  * An operator who creates and deletes uniquely named apps for weeks (CI jobs, one app per
@@ -17,17 +14,8 @@ import { openStore, tempStorePath, withRawDb } from './store-fixture';
  */
 
 function coreOn(store: SqliteStore): Scheduler {
-  const loop = new HeapLoop<SchedulerInput>();
-  const rng = seedrandom('version-churn');
   let now = START_MS;
-  return new Scheduler({
-    clock: { nowMs: () => (now += 1000) },
-    random: { next: () => rng() },
-    timers: { schedule: (dueMs, input) => loop.schedule(dueMs, input), cancel: (id) => loop.cancel(id) },
-    driver: new RecordingDriver(),
-    store,
-    prober: { probe: () => undefined },
-  });
+  return schedulerOnStore(store, 'version-churn', () => (now += 1000)).scheduler;
 }
 
 const rows = (path: string, table: string): number => withRawDb(path, (db) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n);
