@@ -3,6 +3,7 @@ import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import { Harness, START_MS } from '../../../harness/core-harness';
 import { withRunSpec as putInTree } from '../../../../src/scheduler/groups/with-run-spec';
+import { findRunSpec } from '../../../../src/scheduler/groups/tree-query';
 import { residentRoleChangeMessage } from '../../../../src/scheduler/groups/role-rules';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -51,6 +52,20 @@ t.test('scale command writes a new version stamped by the clock, for apps and po
   t.match(pod, { instances: 3, version: new Date(START_MS + 42_001).toISOString() });
   t.equal(h.store.runSpecs.get('/pod')?.instances, 3);
   t.same(h.conditions('/pod'), ['Scheduled', 'Scheduled', 'Scheduled']);
+});
+
+t.test('a scale command to the count a run spec has keeps its version, as an unchanged PUT does (fact 46)', async (t) => {
+  for (const [name, spec] of [['app', makeApp({ instances: 2 })], ['pod', makePod({ instances: 2 })]] as const) {
+    const h = new Harness();
+    h.put(spec);
+    h.advance(42_000);
+    const before = h.scheduler.runSpec(spec.id);
+    t.match(h.scale(spec.id, 2, { force: true }), { ok: true }, `${name}: accepted`);
+    const after = h.scheduler.runSpec(spec.id);
+    t.equal(after, before, `${name}: the stored run spec is kept, version and versionInfo included`);
+    t.equal(findRunSpec(h.scheduler.root(), spec.id)?.version, before?.version, `${name}: the root names the version the core runs`);
+    t.equal(h.store.runSpecs.get(spec.id)?.version, before?.version, `${name}: the store holds that version`);
+  }
 });
 
 t.test('scale to zero kills everything but keeps the run spec', async (t) => {
