@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { BoundedText } from './bounded-text';
 import { SCHEDULER_PATH } from './leader-url';
 
 /** How a non-SUBSCRIBE call went: an HTTP answer, or a network fault (never thrown). */
@@ -26,12 +27,10 @@ export interface CallRequest {
   readonly signal?: AbortSignal;
 }
 
-/** Error bodies are short plain text (§1.6); longer ones are cut for logs. */
-const MAX_BODY_CHARS = 2000;
-
 /**
  * POSTs one call and resolves with the master's answer: status, `Location` (for 307) and the
- * body as text (error bodies are plain text, §1.6; 202 bodies are empty). Network faults
+ * body as text (error bodies are plain text, §1.6; 202 bodies are empty; at most
+ * `MAX_ANSWER_BODY_BYTES` of it kept, {@link BoundedText}). Network faults
  * (refused, reset, timeout) and an abort through `signal` resolve as `failed` (an abort marked
  * `aborted`): the promise never rejects, so a fault cannot escape as an exception.
  */
@@ -59,14 +58,14 @@ export function postCall(req: CallRequest): Promise<CallAnswer> {
         ...(req.authorization === undefined ? {} : { Authorization: req.authorization }),
       },
     }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const body = new BoundedText();
+      res.on('data', (chunk: Buffer) => body.push(chunk));
       res.on('error', (err) => settle({ kind: 'failed', reason: err.message }));
       res.on('end', () => settle({
         kind: 'answered',
         status: res.statusCode ?? 0,
         ...(typeof res.headers.location === 'string' ? { location: res.headers.location } : {}),
-        body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_BODY_CHARS),
+        body: body.text(),
       }));
     });
     // A deadline for the whole call, not the socket's idle timeout: a master that drips its answer

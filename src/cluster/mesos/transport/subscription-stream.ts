@@ -4,6 +4,7 @@ import { decodeEvent } from '../codec/mesos-codec';
 import type { Event, MesosFormat } from '../codec/mesos-model';
 import { formatOfMediaType, MEDIA_TYPES } from '../codec/media-type';
 import { RecordIoParser } from '../recordio/record-io-parser';
+import { BoundedText } from './bounded-text';
 import { SCHEDULER_PATH } from './leader-url';
 
 /**
@@ -38,8 +39,6 @@ export interface SubscriptionRequest {
 export interface Subscription {
   close(): void;
 }
-
-const MAX_ERROR_BODY_CHARS = 2000;
 
 /**
  * Opens the streaming SUBSCRIBE (mesos-v1-scheduler-api.md §1.3) on a dedicated connection (no
@@ -111,9 +110,10 @@ function locationOf(res: http.IncomingMessage): string | undefined {
   return typeof location === 'string' ? location : undefined;
 }
 
+/** The body of a refused SUBSCRIBE as text, at most `MAX_ANSWER_BODY_BYTES` of it kept ({@link BoundedText}). */
 function collectText(res: http.IncomingMessage, done: (body: string) => void): void {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('error', () => done(Buffer.concat(chunks).toString('utf8').slice(0, MAX_ERROR_BODY_CHARS)));
-  res.on('end', () => done(Buffer.concat(chunks).toString('utf8').slice(0, MAX_ERROR_BODY_CHARS)));
+  const body = new BoundedText();
+  res.on('data', (chunk: Buffer) => body.push(chunk));
+  res.on('error', () => done(body.text()));
+  res.on('end', () => done(body.text()));
 }

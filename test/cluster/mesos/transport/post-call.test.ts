@@ -56,3 +56,14 @@ t.test('an aborted call is given up at once, marked aborted', async (t) => {
   before.abort();
   t.same(await within(postCall(request(t, silent, { timeoutMs: 60_000, signal: before.signal })), 'the call aborted before'), { kind: 'failed', reason: 'given up: its subscription was lost', aborted: true });
 });
+
+t.test('a huge answer body is read to its end but only its first characters are kept (bounded-text.ts)', async (t) => {
+  const mib = Buffer.alloc(1 << 20, 'z');
+  const baseUrl = await startMaster(t, (res) => {
+    res.writeHead(400, { 'Content-Type': 'text/plain' });
+    for (let i = 0; i < 32; i++) res.write(mib);
+    res.end();
+  });
+  const answer = await within(postCall(request(t, baseUrl, { timeoutMs: 60_000 })), 'the call with a 32 MiB answer');
+  t.same(answer, { kind: 'answered', status: 400, body: 'z'.repeat(2000) });
+});
