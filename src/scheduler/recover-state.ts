@@ -139,7 +139,7 @@ function adopt(ctx: DeploymentContext, inst: Instance): void {
     // Its reservation and volumes still wait for DESTROY + UNRESERVE (instance-lifecycle.ts
     // `retireInstance`): the stored instance is the record of what to release, so a restart
     // releases it as the process before it would have.
-    (rs.releasing ??= new Set()).add(inst.instanceId);
+    (rs.releasing ??= new Map()).set(inst.instanceId, inst.reservation?.role ?? inst.role);
     return;
   }
   if (inst.condition === 'Scheduled') rs.scheduled.push(inst);

@@ -5,6 +5,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import { addResources } from '../../scheduler/model/resources';
 import type { PodSpec } from '../../scheduler/model/pod';
 import { isoTime } from '../../scheduler/index';
+import { localVolumesJson } from './local-volumes-json';
 import { type ContainerView, containerResourcesInUse, podContainerStatusJson, resourcesJson } from './pod-container-status-json';
 
 /** Status of one pod instance (fact 81). */
@@ -28,7 +29,8 @@ export function isVisibleInStatus(inst: Instance): boolean {
  * the instance runs (its containers give endpoints and resources). `resources` sums the default
  * executor's overhead and the resources the containers hold (fact 81: the default executor
  * resources, not the pod's `executorResources`). `networks` holds the addresses its
- * tasks reported ({@link networksJson}); `localVolumes` is empty: the core keeps no volume ids.
+ * tasks reported ({@link networksJson}); `localVolumes` the persistent volumes of its reservation
+ * ({@link localVolumesJson}).
  */
 export function podInstanceStatusJson(podId: string, inst: Instance, spec: PodSpec | undefined): Record<string, unknown> {
   const views: ContainerView[] = inst.tasks.map((task) => ({
@@ -51,7 +53,7 @@ export function podInstanceStatusJson(podId: string, inst: Instance, spec: PodSp
     networks: networksJson(inst),
     containers,
     specReference: `/v2/pods${podId}::versions/${inst.runSpecVersion}`,
-    localVolumes: [],
+    localVolumes: localVolumesJson(inst),
     lastUpdated: since,
     lastChanged: since,
     role: inst.role,

@@ -3,6 +3,7 @@ import { isoTime, type CheckState } from '../../scheduler/index';
 import { type Condition, isActiveCondition } from '../../scheduler/model/condition';
 import type { Instance, Task } from '../../scheduler/model/instance';
 import type { TaskState } from '../../scheduler/model/task-state';
+import { localVolumesJson } from './local-volumes-json';
 
 /** Options of {@link taskJson}. */
 export interface TaskJsonOptions {
@@ -23,7 +24,8 @@ export interface TaskJsonOptions {
  * appears once the task has run. `host`/`slaveId` are `null` if the instance has no placement
  * (never for a launched task). `ipAddresses` are the container's, as the cluster reported them
  * when the task first ran (`[]` before, or when it gave none, as Marathon writes it);
- * `localVolumes` `[]` (pacer keeps no persistent-volume ids per task).
+ * `localVolumes` the persistent volumes of the instance's reservation (`[]` without one:
+ * {@link localVolumesJson}).
  *
  * The object of the task's text ({@link taskText}, the one writer of a task's JSON): the answers
  * that carry objects (a kill's tasks, `embed=…tasks` through the object renderers) and the lists
@@ -38,8 +40,8 @@ export function taskJson(deps: ApiDeps, instance: Instance, task: Task, options:
  * `JSON.stringify` of the service ports to write, for lists of every task (`GET /v2/tasks`:
  * 100,000 tasks within the 500 ms of issue 13). The task's text is
  * kept per Task object together with every input {@link taskJson} reads — the instance's app,
- * agent (host, agent id, region, zone), role and version, the task's condition, host ports, IP
- * addresses, launch and start times, and the service ports — and rendered again whenever any of them differs, so it
+ * agent (host, agent id, region, zone), role, version and reservation (its volumes), the task's
+ * condition, host ports, IP addresses, launch and start times, and the service ports — and rendered again whenever any of them differs, so it
  * is never stale (instances and tasks are live objects the core changes in place). Health results
  * change with every probe and are not kept: they are read from the core on every call. Keep
  * {@link sameTaskInputs} in step with what {@link plainTaskText} reads.
@@ -85,6 +87,8 @@ interface KeptTaskText {
   readonly zone: string | undefined;
   readonly role: string;
   readonly runSpecVersion: string;
+  /** The instance's reservation object (replaced whole when it changes: `setReservation`), for `localVolumes`. */
+  readonly reservation: Instance['reservation'];
   readonly condition: Task['condition'];
   readonly hostPorts: readonly number[];
   readonly ipAddresses: Task['ipAddresses'];
@@ -127,7 +131,7 @@ function sameTaskInputs(k: KeptTaskText, instance: Instance, task: Task, service
   const agent = instance.agent;
   return k.runSpecId === instance.runSpecId && k.hostname === agent?.hostname && k.agentId === agent?.agentId
     && k.region === agent?.region && k.zone === agent?.zone && k.role === instance.role && k.runSpecVersion === instance.runSpecVersion
-    && k.condition === task.condition && k.hostPorts === task.hostPorts && k.ipAddresses === task.ipAddresses && k.launchedAtMs === task.launchedAtMs
+    && k.reservation === instance.reservation && k.condition === task.condition && k.hostPorts === task.hostPorts && k.ipAddresses === task.ipAddresses && k.launchedAtMs === task.launchedAtMs
     && k.startedAtMs === task.startedAtMs && k.servicePortsText === servicePortsText;
 }
 
@@ -135,7 +139,7 @@ function renderTaskText(instance: Instance, task: Task, servicePortsText: string
   const agent = instance.agent;
   return {
     runSpecId: instance.runSpecId, hostname: agent?.hostname, agentId: agent?.agentId, region: agent?.region, zone: agent?.zone,
-    role: instance.role, runSpecVersion: instance.runSpecVersion, condition: task.condition, hostPorts: task.hostPorts,
+    role: instance.role, runSpecVersion: instance.runSpecVersion, reservation: instance.reservation, condition: task.condition, hostPorts: task.hostPorts,
     ipAddresses: task.ipAddresses, launchedAtMs: task.launchedAtMs, startedAtMs: task.startedAtMs, servicePortsText, plain: plainTaskText(instance, task, servicePortsText),
   };
 }
@@ -154,7 +158,8 @@ function plainTaskText(instance: Instance, task: Task, servicePortsText: string)
   const out: string[] = [
     '{"appId":', jsonOf(instance.runSpecId), ',"id":', JSON.stringify(task.taskId), agentHead(agent),
     ',"state":"', taskStateOf(task.condition), '","ports":', active && task.hostPorts.length > 0 ? JSON.stringify(task.hostPorts) : '[]',
-    ',"ipAddresses":', task.ipAddresses === undefined ? '[]' : ipAddressesText(task.ipAddresses), ',"servicePorts":', servicePortsText, ',"healthCheckResults":[],"localVolumes":[],"role":', jsonOf(instance.role),
+    ',"ipAddresses":', task.ipAddresses === undefined ? '[]' : ipAddressesText(task.ipAddresses), ',"servicePorts":', servicePortsText, ',"healthCheckResults":[],"localVolumes":',
+    instance.reservation === undefined ? '[]' : JSON.stringify(localVolumesJson(instance)), ',"role":', jsonOf(instance.role),
   ];
   if (active) {
     out.push(',"stagedAt":"', isoText(task.launchedAtMs, 0), '"');

@@ -50,12 +50,29 @@ export function killInstances(ctx: CommandContext, cmd: KillCommand): CommandRes
  * queued at once, and a kill the agent never answers holds nothing up. Its tasks are remembered
  * as expunged: one that reports again is killed as unknown (also when the implicit
  * reconciliation finds it), and its end is reported with `unknown_instance_terminated_event`.
- * An instance with a reservation (resident) is not forced out: it stays, goal Decommissioned,
- * until its kill is answered and its reservation released (launcher/resident-offers.ts), as
- * before; one already forgotten by the kill (Scheduled, or unreachable) is left as it is.
+ * One already forgotten by the kill (Scheduled, or unreachable) is left as it is.
+ *
+ * A resident instance is forced out the same way: Marathon 1.11's TaskKiller force-expunges every
+ * instance it found, reservation or not (InstanceUpdateOpResolver's ForceExpunge does not look at
+ * it), and its reservation and volumes are left on the agent until an offer carries them, when
+ * OfferMatcherReconciler destroys and unreserves them as an unknown instance's
+ * (core/matcher/reconcile/impl/OfferMatcherReconciler.scala `spurious`). pacer releases them at
+ * that offer too (launcher/resident-offers.ts, the unknown branch), and, a step past Marathon,
+ * keeps wanting offers of the reservation's role until then (`RunSpecState.releasing`), so a
+ * replacement placed before the wiped task ends does not leave it unoffered behind a SUPPRESS.
+ * Only a confirmed reservation is waited for: an unconfirmed one (its RESERVE not yet known to
+ * have happened) may not exist, and waiting for it would want offers for ever; if it exists it
+ * is released as unknown at whichever offer carries it.
  */
 function forceExpunge(ctx: CommandContext, rs: RunSpecState, inst: Instance): void {
-  if (rs.instances.get(inst.instanceId) !== inst || inst.reservation !== undefined) return;
+  if (rs.instances.get(inst.instanceId) !== inst) return;
+  const reservation = inst.reservation;
+  if (reservation !== undefined && reservation.unconfirmed !== true) {
+    (rs.releasing ??= new Map()).set(inst.instanceId, reservation.role);
+    ctx.state.demandDirty.add(rs);
+  } else {
+    rs.releasing?.delete(inst.instanceId);
+  }
   if (!isTerminalCondition(inst.condition)) setCondition(ctx, rs, inst, 'Killed');
   expungeInstance(ctx, rs, inst);
 }

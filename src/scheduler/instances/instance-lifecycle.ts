@@ -126,7 +126,7 @@ export function retireInstance(ctx: InstanceContext, rs: RunSpecState, inst: Ins
     return;
   }
   if (inst.condition === 'Scheduled') removeScheduled(ctx, rs, inst);
-  (rs.releasing ??= new Set()).add(inst.instanceId);
+  (rs.releasing ??= new Map()).set(inst.instanceId, inst.reservation.role);
   ctx.state.demandDirty.add(rs);
   markChanged(ctx, inst);
 }

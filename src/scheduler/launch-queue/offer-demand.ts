@@ -195,7 +195,7 @@ function wantedRoles(rs: RunSpecState, entry: WantingRunSpec | undefined): reado
     const roles = new Set<string>();
     for (const inst of rs.scheduled.toArray()) roles.add(inst.role);
     // Instances releasing their reservation want the offers of its role.
-    for (const id of rs.releasing ?? []) roles.add(rs.instances.get(id)?.reservation?.role ?? rs.spec.role);
+    for (const role of rs.releasing?.values() ?? []) roles.add(role);
     if (roles.size > 1 || !roles.has(rs.spec.role)) return [...roles].sort();
   }
   const role = rs.spec.role;

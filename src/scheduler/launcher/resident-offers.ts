@@ -34,7 +34,9 @@ export interface ResidentOutcome {
  *   once its backoff is over, when the reservation holds the definition's resources and ports and
  *   the definition's constraints accept this agent (otherwise it waits);
  * - its instance is done (releasing) or unknown: DESTROY its volumes and UNRESERVE it, then the
- *   instance is forgotten (Marathon's unknown reservations are released the same way);
+ *   instance is forgotten (Marathon's unknown reservations are released the same way:
+ *   OfferMatcherReconciler); an instance killed with wipe is unknown already, its reservation
+ *   waiting in the run spec's `releasing` until this offer;
  * - its instance has its reservation on another agent (an earlier first launch whose RESERVE was
  *   not known to have happened, placed afresh since): this one is an orphan, released too;
  * - otherwise (its instance is starting or in backoff) the pool is left alone.
@@ -56,6 +58,11 @@ export function residentOperations(ctx: LaunchContext, offer: Offer, nowMs: numb
     const inst = rs?.instances.get(id);
     if (rs === undefined || inst === undefined) {
       out.ops.push(...releaseOperations(offer, pool, pool.reservedFor, id));
+      // A wiped instance's reservation (forgotten with its instance, waiting here) is released.
+      if (rs?.releasing?.delete(id) === true) {
+        ctx.state.demandDirty.add(rs);
+        finishDeleteIfDone(ctx, rs);
+      }
       continue;
     }
     if (inst.goal !== 'Running') {

@@ -58,9 +58,14 @@ export interface RunSpecState {
   /** The newest task failure of its instances (`lastTaskFailure`); in memory only. */
   lastTaskFailure?: TaskFailure;
   /**
-   * Resident instances that are done (scaled down, deleted, killed with wipe) but whose
-   * reservation and volumes are not released yet (DESTROY + UNRESERVE wait for an offer of them):
-   * while any exist the run spec wants offers. Absent = 0.
+   * Reservations of this run spec's resident instances that wait to be released (DESTROY +
+   * UNRESERVE wait for an offer of them), by reservation id (the instance's id) to the
+   * reservation's role: those of instances that are done (scaled down, deleted; still held, goal
+   * not Running, until the release) and those of instances killed with wipe (forgotten at once,
+   * as Marathon force-expunges them: commands/kill-instances.ts). While any exist the run spec
+   * wants offers of their roles, and a delete does not finish. In memory only: a restart gets
+   * back the retired instances' from the store, and releases a wiped one's as unknown when it is
+   * first offered. Absent = none.
    */
-  releasing?: Set<string>;
+  releasing?: Map<string, string>;
 }

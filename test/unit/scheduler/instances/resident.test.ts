@@ -340,3 +340,61 @@ t.test('a relaunch on a reservation whose agent the definition\'s constraints no
     t.same(h.instances('/db').map((i) => i.condition), [c.launches === 0 ? 'Scheduled' : 'Provisioned'], `${c.name}: ${c.launches === 0 ? 'it waits' : 'it starts'}`);
   }
 });
+
+t.test('wipe=true of a resident instance forgets it at once, as Marathon does; its reservation is released when next offered', async (t) => {
+  // Marathon 1.11's TaskKiller sets the goal Decommissioned and force-expunges every found instance,
+  // resident or not (api/TaskKiller.scala `kill`, InstanceUpdater.forceExpunge); the reservation left
+  // behind is released by OfferMatcherReconciler when an offer carries it (its instance unknown).
+  const h = new Harness({ options: { defaultRole: 'db' } });
+  h.put(resident());
+  const [task] = h.offer(makeOffer({ agent: agentA }));
+  h.run(task);
+  h.clearRecords();
+  t.same(h.kill('/db', [task.instanceId], { wipe: true }), { ok: true });
+  t.notOk(h.instances('/db').some((i) => i.instanceId === task.instanceId), 'forgotten when the command returns');
+  t.equal(h.instances('/db').length, 1, 'a replacement (a new instance) is queued');
+  t.same(h.calls('kill').map((k) => k.type === 'kill' && k.taskId), [task.taskId], 'its task is killed');
+  const changes = h.events('instance_changed_event').filter((e) => e.instanceId === task.instanceId).map((e) => e.condition);
+  t.same(changes, ['Running', 'Killed'], 'the goal change, then Killed (the force expunge), as for an instance without a reservation');
+  // The replacement is placed elsewhere before the wiped task's kill is answered: nothing else wants
+  // offers of the role, but the reservation left behind does.
+  const [replacement] = h.offer(makeOffer({ agent: agentB }));
+  t.not(replacement?.instanceId, task.instanceId, 'the replacement is a new instance');
+  h.run(replacement);
+  h.clearRecords();
+  h.status(task.taskId, 'TASK_KILLED');
+  t.same(h.events('unknown_instance_terminated_event').map((e) => e.instanceId), [task.instanceId], 'its late TASK_KILLED is an unknown instance\'s');
+  t.same(h.events('status_update_event').filter((e) => e.taskId === task.taskId), [], 'no status_update_event for the wiped task');
+  const lastDemand = (): string | undefined => h.calls().filter((c) => (c.type === 'revive' || c.type === 'suppress') && c.roles.includes('db')).at(-1)?.type;
+  t.not(lastDemand(), 'suppress', 'offers of its role are still wanted: its reservation waits to be released');
+  h.offer(reservationOffer(agentA, task.instanceId));
+  t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], 'destroy then unreserve when offered');
+  h.offer(makeOffer({ agent: agentA }));
+  t.equal(lastDemand(), 'suppress', 'then nothing wants offers of the role');
+});
+
+t.test('a wiped resident instance whose task had ended: forgotten at once, its reservation released when offered', async (t) => {
+  const h = new Harness({ options: { defaultRole: 'db' } });
+  h.put(resident());
+  const [task] = h.offer(makeOffer({ agent: agentA }));
+  h.run(task);
+  h.status(task.taskId, 'TASK_FAILED');
+  t.same(h.conditions('/db'), ['Scheduled'], 'waits to relaunch on its reservation');
+  h.kill('/db', [task.instanceId], { wipe: true });
+  t.notOk(h.instances('/db').some((i) => i.instanceId === task.instanceId), 'forgotten at once');
+  h.offer(reservationOffer(agentA, task.instanceId));
+  t.same(accepts(h).at(-1)?.reservations.map((r) => r.kind), ['destroy', 'unreserve'], 'its reservation is released, not relaunched on');
+});
+
+t.test('a pacer restarted after a wipe releases the reservation left behind when it is offered (nothing knows it: unknown)', async (t) => {
+  const before = new Harness({ options: { defaultRole: 'db' } });
+  before.put(resident());
+  const [task] = before.offer(makeOffer({ agent: agentA }));
+  before.run(task);
+  before.kill('/db', [task.instanceId], { wipe: true });
+  before.status(task.taskId, 'TASK_KILLED');
+  const h = new Harness({ options: { defaultRole: 'db' }, stored: before.store.load() });
+  t.notOk(h.instances('/db').some((i) => i.instanceId === task.instanceId), 'the wiped instance is not recovered');
+  h.offer(reservationOffer(agentA, task.instanceId));
+  t.same(accepts(h).at(-1)?.reservations.filter((r) => r.reservationId === task.instanceId).map((r) => r.kind), ['destroy', 'unreserve'], 'released at the first offer of it');
+});
