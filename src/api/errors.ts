@@ -134,6 +134,25 @@ export function notAuthenticated(): ApiError {
 }
 
 /**
+ * A client source that made `failures` failed logins within `windowMs` (`auth/login-guard.ts`) → 429
+ * until its window ends, answered before its credentials are checked. pacer's own: Marathon does not
+ * limit failed logins.
+ */
+export function tooManyFailedLogins(failures: number, windowMs: number, retryAfterS: number): ApiError {
+  return new ApiError(429, {
+    message: `Too many failed logins from this address (${failures} within ${windowMs / 1000} s); try again in ${retryAfterS} s`,
+  });
+}
+
+/**
+ * As many password checks as pacer runs and queues at once are under way (`auth/scrypt-gate.ts`)
+ * → 503: nothing is wrong with the caller's credentials, which were not checked; try again shortly.
+ */
+export function loginsBusy(): ApiError {
+  return new ApiError(503, { message: 'Too many logins are being checked at once; try again in a second' });
+}
+
+/**
  * An `Authorization` header outside RFC 7235's grammar (`auth/authorization-header.ts`) → 401 that
  * says what is wrong with it, never quoting it (it may hold a password).
  */

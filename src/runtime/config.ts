@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LOG_FORMATS, LOGGING_LEVELS, type LogFormat, type LoggingLevel } from './pacer-log';
 import { DEFAULT_REALM } from '../api/auth/auth-options';
+import { DEFAULT_LOGIN_FAILURE_WINDOW_MS, DEFAULT_LOGIN_FAILURES } from '../api/auth/login-guard';
+import { DEFAULT_SCRYPT_RUNS, MAX_SCRYPT_WAITING } from '../api/auth/scrypt-gate';
 import { parseHttpCredentials } from '../api/auth/http-credentials';
 import { DEFAULT_OFFER_INTERVAL_MS, DEFAULT_SANDBOX_GC_DELAY_MS, DEFAULT_SANDBOX_KEEP } from '../cluster/local/local-cluster-options';
 import { DEFAULT_SCHEDULER_OPTIONS, parseFloorCapacity } from '../scheduler/index';
@@ -102,6 +104,12 @@ export interface PacerConfig {
   readonly httpRealm: string;
   /** `--http_auth_open_paths`: routes served without credentials (default `/ping`). */
   readonly httpAuthOpenPaths: readonly string[];
+  /** `--http_auth_failures`: failed logins a client address may make per window before it is answered 429 (0: not limited). */
+  readonly httpAuthFailures: number;
+  /** `--http_auth_failure_window`: ms those failures are counted in, from the first. */
+  readonly httpAuthFailureWindowMs: number;
+  /** `--http_auth_scrypt_runs`: password checks (scrypt) run at once. */
+  readonly httpAuthScryptRuns: number;
   /** `--authorization_file`: who may do what where (src/api/authz), reloaded when changed. */
   readonly authorizationFile?: string;
   /** `--ssl_cert` / `--ssl_key`: PEM files; both set = HTTPS on `httpsPort`. */
@@ -233,6 +241,9 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--http_tokens_file', env: 'PACER_HTTP_TOKENS_FILE', help: 'file of principal:token lines for bearer tokens; reloaded when changed', apply: (c, v, cwd) => { c.httpTokensFile = resolve(cwd, v); return undefined; } },
   { flag: '--http_realm', env: 'PACER_HTTP_REALM', help: 'realm of the 401 challenge (default Mesosphere)', apply: (c, v) => { c.httpRealm = v; return undefined; } },
   { flag: '--http_auth_open_paths', env: 'PACER_HTTP_AUTH_OPEN_PATHS', help: 'comma list of routes served without credentials (default /ping; empty: none)', apply: (c, v) => openPaths(c, v) },
+  { flag: '--http_auth_failures', env: 'PACER_HTTP_AUTH_FAILURES', help: `failed logins a client address may make within --http_auth_failure_window; its next attempts there are answered 429 without a check (default ${DEFAULT_LOGIN_FAILURES}; 0 to 1000000; 0: not limited)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.httpAuthFailures = n; }) },
+  { flag: '--http_auth_failure_window', env: 'PACER_HTTP_AUTH_FAILURE_WINDOW', help: `ms failed logins are counted in, from an address's first (default ${DEFAULT_LOGIN_FAILURE_WINDOW_MS}; 1000 to 3600000)`, apply: (c, v) => intIn(v, 1000, 3_600_000, (n) => { c.httpAuthFailureWindowMs = n; }) },
+  { flag: '--http_auth_scrypt_runs', env: 'PACER_HTTP_AUTH_SCRYPT_RUNS', help: `password checks of the credentials file (scrypt, ~0.1 s of a core each) run at once; ${MAX_SCRYPT_WAITING} more wait, beyond them 503 (default ${DEFAULT_SCRYPT_RUNS}; 1 to 64)`, apply: (c, v) => intIn(v, 1, 64, (n) => { c.httpAuthScryptRuns = n; }) },
   { flag: '--authorization_file', env: 'PACER_AUTHORIZATION_FILE', help: 'policy file (YAML or JSON): which principals may view, create, update, delete what under which group paths; reloaded when changed', apply: (c, v, cwd) => { c.authorizationFile = resolve(cwd, v); return undefined; } },
   { flag: '--ssl_cert', env: 'PACER_SSL_CERT', help: 'PEM certificate (chain) for HTTPS; needs --ssl_key', apply: (c, v, cwd) => { c.sslCert = resolve(cwd, v); return undefined; } },
   { flag: '--ssl_key', env: 'PACER_SSL_KEY', help: 'PEM private key for HTTPS; needs --ssl_cert', apply: (c, v, cwd) => { c.sslKey = resolve(cwd, v); return undefined; } },
@@ -287,6 +298,7 @@ export function defaultConfig(cwd: string): PacerConfig {
     instancesPerInput: DEFAULT_INSTANCES_PER_INPUT,
     bodyLimitBytes: 1024 * 1024,
     httpRealm: DEFAULT_REALM, httpAuthOpenPaths: ['/ping'], httpsPort: 8443, disableHttp: false,
+    httpAuthFailures: DEFAULT_LOGIN_FAILURES, httpAuthFailureWindowMs: DEFAULT_LOGIN_FAILURE_WINDOW_MS, httpAuthScryptRuns: DEFAULT_SCRYPT_RUNS,
     workload: resolve(repoRoot(), 'scenarios', 'demo.yaml'), speed: 10, loggingLevel: 'info',
     recordRingInputs: DEFAULT_RING_INPUTS,
     zkSessionTimeoutMs: 10_000, zkTimeoutMs: 10_000,

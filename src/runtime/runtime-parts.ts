@@ -246,6 +246,7 @@ export function apiEdges(config: PacerConfig, log: PacerLog): { listeners: ApiLi
     ...(config.httpCredentialsFile === undefined ? {} : { credentialsFile: config.httpCredentialsFile }),
     ...(config.httpTokensFile === undefined ? {} : { tokensFile: config.httpTokensFile }),
     realm: config.httpRealm, openPaths: config.httpAuthOpenPaths,
+    loginFailures: config.httpAuthFailures, loginFailureWindowMs: config.httpAuthFailureWindowMs, scryptRuns: config.httpAuthScryptRuns,
     ...(config.authorizationFile === undefined ? {} : { authorizationFile: config.authorizationFile }),
   }, authLog(log));
   auth?.watch();

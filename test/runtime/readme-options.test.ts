@@ -141,6 +141,9 @@ const BOUNDS: ReadonlyArray<{ readonly flag: string; readonly ok: readonly strin
   { flag: '--zk_session_timeout', ok: ['1000', '600000'], refused: ['999', '600001'], where: 'docs/limits.md: 1,000 to 600,000 ms' },
   { flag: '--store_min_free', ok: ['0', '1048576'], refused: ['-1', '1048577', '1.5'], where: 'README options table, docs/limits.md: 0 to 1,048,576 MiB' },
   { flag: '--zk_timeout', ok: ['100', '600000'], refused: ['99', '600001'], where: 'docs/limits.md: 100 to 600,000 ms' },
+  { flag: '--http_auth_failures', ok: ['0', '1000000'], refused: ['-1', '1000001', '1.5'], where: 'README options table, docs/limits.md: 0 to 1,000,000' },
+  { flag: '--http_auth_failure_window', ok: ['1000', '3600000'], refused: ['999', '3600001'], where: 'README options table, docs/limits.md: 1,000 to 3,600,000 ms' },
+  { flag: '--http_auth_scrypt_runs', ok: ['1', '64'], refused: ['0', '65'], where: 'README options table, docs/limits.md: 1 to 64' },
   { flag: '--https_port', ok: ['0', '8444'], refused: ['65536'], where: 'README options table: 0 picks a free port' },
   { flag: '--speed', ok: ['0.5', '50'], refused: ['0', '-1', 'fast'], where: 'docs/limits.md: any number above 0' },
 ];

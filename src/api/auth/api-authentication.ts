@@ -1,6 +1,8 @@
 import type { ScryptHash } from './password-hash';
 import { authConfigured, type AuthOptions } from './auth-options';
 import { BasicVerifier } from './basic-verifier';
+import { DEFAULT_LOGIN_FAILURE_WINDOW_MS, DEFAULT_LOGIN_FAILURES, LoginGuard } from './login-guard';
+import { DEFAULT_SCRYPT_RUNS, ScryptGate } from './scrypt-gate';
 import { parseCredentialsFile } from './credentials-file';
 import { parseHttpCredentials, type PlainCredential } from './http-credentials';
 import { ReloadableFile } from './reloadable-file';
@@ -17,7 +19,9 @@ export const DEFAULT_WATCH_INTERVAL_MS = 1000;
  * The files are reloaded on `reload()` (SIGHUP) and when they change on disk (`watch`); the
  * `--http_credentials` pairs are fixed for the process, as Marathon's are. `open` returns
  * undefined when nothing is configured: the API is then open to whoever reaches it, as
- * Marathon is without `--http_credentials`.
+ * Marathon is without `--http_credentials`. Failed logins are counted per client source by
+ * `guard` (`--http_auth_failures` per `--http_auth_failure_window`; pacer's own, Marathon has
+ * none) and scrypt runs are bounded by the basic verifier's gate (`--http_auth_scrypt_runs`).
  */
 export class ApiAuthentication {
   /** Basic credentials, when any are configured. */
@@ -28,12 +32,20 @@ export class ApiAuthentication {
   readonly openPaths: ReadonlySet<string>;
   /** What each principal may do (`--authorization_file`); undefined = everything, as without it. */
   readonly authorization: ApiAuthorization | undefined;
+  /** Failed logins per client source; undefined with `--http_auth_failures 0` (not limited). */
+  readonly guard: LoginGuard | undefined;
+  /** The guard's numbers, for its 429's message. */
+  readonly loginLimit: { readonly failures: number; readonly windowMs: number };
   private readonly files: readonly { reload(): unknown; watch(intervalMs: number): void; close(): void }[];
 
   private constructor(options: AuthOptions, files: { credentials?: ReloadableFile<Map<string, ScryptHash>>; tokens?: ReloadableFile<TokenEntry[]>; authorization?: ApiAuthorization }, plain: readonly PlainCredential[]) {
     this.realm = options.realm;
     this.openPaths = new Set(options.openPaths);
-    this.basic = plain.length > 0 || files.credentials !== undefined ? new BasicVerifier(plain, files.credentials) : undefined;
+    const gate = new ScryptGate(options.scryptRuns ?? DEFAULT_SCRYPT_RUNS);
+    this.basic = plain.length > 0 || files.credentials !== undefined ? new BasicVerifier(plain, files.credentials, gate) : undefined;
+    this.loginLimit = { failures: options.loginFailures ?? DEFAULT_LOGIN_FAILURES, windowMs: options.loginFailureWindowMs ?? DEFAULT_LOGIN_FAILURE_WINDOW_MS };
+    const nowMs = options.nowMs ?? (() => performance.now());
+    this.guard = this.loginLimit.failures === 0 ? undefined : new LoginGuard({ ...this.loginLimit, nowMs });
     this.tokens = files.tokens === undefined ? undefined : new TokenVerifier(files.tokens);
     this.authorization = files.authorization;
     this.files = [files.credentials, files.tokens, files.authorization].filter((f) => f !== undefined);

@@ -12,6 +12,14 @@ export interface AuthOptions {
   readonly openPaths: readonly string[];
   /** `--authorization_file`: who may do what where (src/api/authz); needs a credential source. */
   readonly authorizationFile?: string;
+  /** `--http_auth_failures`: failed logins a client source may make per window before 429 (0: not limited; default 10). */
+  readonly loginFailures?: number;
+  /** `--http_auth_failure_window`: ms those failures are counted in (default 60,000). */
+  readonly loginFailureWindowMs?: number;
+  /** `--http_auth_scrypt_runs`: scrypt verifications at once (default 1). */
+  readonly scryptRuns?: number;
+  /** The failure windows' clock, monotonic ms (default `performance.now`; tests pass their own). */
+  readonly nowMs?: () => number;
 }
 
 /** Marathon's `--http_realm` default (`HttpConf.scala` httpCredentialsRealm). */

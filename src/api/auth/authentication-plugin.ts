@@ -3,9 +3,10 @@ import fastifyBasicAuth from '@fastify/basic-auth';
 import fastifyBearerAuth from '@fastify/bearer-auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { type ApiError, malformedAuthorization, notAuthenticated } from '../errors';
+import { type ApiError, loginsBusy, malformedAuthorization, notAuthenticated, tooManyFailedLogins } from '../errors';
 import type { ApiAuthentication } from './api-authentication';
 import { readAuthorization } from './authorization-header';
+import { loginSource } from './login-guard';
 import './principal';
 
 /** Options of {@link authenticationPlugin}. */
@@ -32,19 +33,33 @@ type Check = (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) 
  * {@link malformedAuthorization}'s message — and `WWW-Authenticate: Basic realm="<--http_realm>"`
  * (plus a Bearer challenge with tokens); a refused request that announces a body also gets
  * `Connection: close`, so that an unauthenticated client cannot hold the connection by sending
- * the body slowly. Register it before any route.
+ * the body slowly.
+ *
+ * Failed logins (Basic or Bearer credentials refused) are counted per client source by
+ * `auth.guard` (`login-guard.ts`); a source over its limit gets 429 with `Retry-After` for any
+ * request carrying credentials, answered from the headers alone: no scrypt run, and no check that
+ * could tell a right password from a wrong one (a remembered password included: answering it would
+ * let a source test guesses against it at the speed of the network). Requests without credentials
+ * still get the 401 challenge, and open paths stay open. The source is the connection's peer
+ * address (pacer takes no `X-Forwarded-For`, which any caller can write): behind a proxy, or
+ * forwarded by a standby, every caller shares the proxy's. A password check the scrypt gate had no
+ * room for is 503 with `Retry-After: 1`, not counted as a failure. Register it before any route.
  */
 async function authentication(app: FastifyInstance, options: AuthenticationPluginOptions): Promise<void> {
   app.decorateRequest('principal', null);
   const auth = options.auth;
   if (auth === undefined) return;
   const checks: Check[] = [];
+  // Requests whose password check found the scrypt gate full (answered 503, not 401).
+  const busy = new WeakSet<FastifyRequest>();
   const basic = auth.basic;
   if (basic !== undefined) {
     await app.register(fastifyBasicAuth, {
       authenticate: false, // the challenge is written below, once, for every failure
       validate: async (user, password, request) => {
-        if (!(await basic.verify(user, password))) throw notAuthenticated();
+        const verdict = await basic.verify(user, password);
+        if (verdict === 'busy') busy.add(request);
+        if (verdict !== true) throw notAuthenticated();
         request.principal = { name: user, scheme: 'basic' };
       },
     });
@@ -68,20 +83,36 @@ async function authentication(app: FastifyInstance, options: AuthenticationPlugi
   app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url;
     if (route !== undefined && auth.openPaths.has(route)) return done();
-    const refuse = (error: ApiError): void => {
+    const end = (error: ApiError): void => {
       request.principal = null;
-      const challenges = auth.challenges();
-      void reply.header('WWW-Authenticate', challenges.length === 1 ? challenges[0] : challenges);
       // A body is never read for a caller refused here; keeping the connection would make Node
       // drain it for as long as the caller sends (up to `requestTimeout`, 5 minutes): close it.
       if (hasBody(request)) void reply.header('connection', 'close');
       done(error);
     };
+    const refuse = (error: ApiError): void => {
+      const challenges = auth.challenges();
+      void reply.header('WWW-Authenticate', challenges.length === 1 ? challenges[0] : challenges);
+      end(error);
+    };
     const header = readAuthorization(request.headers.authorization);
     if (header.kind === 'malformed') return refuse(malformedAuthorization());
+    const guard = header.kind === 'credentials' ? auth.guard : undefined;
+    const source = guard === undefined ? '' : loginSource(request.socket.remoteAddress ?? '');
+    const waitMs = guard?.retryAfterMs(source);
+    if (waitMs !== undefined) {
+      const retryAfterS = Math.ceil(waitMs / 1000);
+      void reply.header('retry-after', String(retryAfterS));
+      return end(tooManyFailedLogins(auth.loginLimit.failures, auth.loginLimit.windowMs, retryAfterS));
+    }
     if (header.kind === 'credentials') request.raw.headers.authorization = `${header.scheme === 'basic' ? 'Basic' : 'Bearer'} ${header.token}`;
     check.call(app, request, reply, (err?: Error | null) => {
       if (err === undefined || err === null) return done();
+      if (busy.has(request)) {
+        void reply.header('retry-after', '1');
+        return end(loginsBusy());
+      }
+      guard?.recordFailure(source);
       refuse(notAuthenticated());
     });
   });

@@ -284,10 +284,16 @@ export function markStarted(ctx: InstanceContext, inst: Instance): void {
  */
 export function markUnreachable(ctx: InstanceContext, inst: Instance, reportedSinceMs?: number): number {
   if (inst.unreachableSinceMs !== undefined) return inst.unreachableSinceMs;
-  const nowMs = ctx.clock.nowMs();
-  inst.unreachableSinceMs = reportedSinceMs === undefined ? nowMs : Math.min(nowMs, reportedSinceMs);
+  inst.unreachableSinceMs = unreachableSince(ctx, inst, reportedSinceMs);
   ctx.state.dirty.add(inst);
   return inst.unreachableSinceMs;
+}
+
+/** Since when {@link markUnreachable} counts `inst` unreachable (or would, were it marked now); changes nothing. */
+export function unreachableSince(ctx: InstanceContext, inst: Instance, reportedSinceMs?: number): number {
+  if (inst.unreachableSinceMs !== undefined) return inst.unreachableSinceMs;
+  const nowMs = ctx.clock.nowMs();
+  return reportedSinceMs === undefined ? nowMs : Math.min(nowMs, reportedSinceMs);
 }
 
 /** Reachable again: the unreachable episode is over. */

@@ -17,7 +17,7 @@ import { startHealthChecks } from '../health/scheduler-health';
 import { killUnhealthy } from '../health/unhealthy-kill';
 import { sendKills } from '../kill/kill-instance';
 import { startReadiness } from '../readiness/readiness-checks';
-import { onBecameUnreachable } from '../unreachable/unreachable';
+import { onBecameUnreachable, unreachableConditionOf } from '../unreachable/unreachable';
 
 /**
  * One status update of a known task of a run spec the core runs, as the handlers see it: what the
@@ -54,8 +54,10 @@ const becameTerminal = (change: StatusChange): boolean => change.conditionChange
  *
  *  1. reservation   a first launch's reservation is confirmed (or forgotten: placed afresh)
  *  2. task failure  the run spec's `lastTaskFailure`
- *  3. condition     the instance's condition from its tasks (`instance_changed_event`)
- *  4. unreachable   became Unreachable: the unreachable strategy (replace, expunge; timers)
+ *  3. condition     the instance's condition from its tasks (`instance_changed_event`); one becoming
+ *                   unreachable past its inactive deadline is UnreachableInactive at once
+ *  4. unreachable   became Unreachable (or UnreachableInactive): the unreachable strategy (replace,
+ *                   expunge; timers)
  *  5. checks end    became terminal: its health and readiness check state is forgotten (a held
  *                   unhealthy kill of it ends)
  *  6. agent kill    terminal, killed by the agent for an agent-run health check: unhealthy kill events
@@ -88,13 +90,14 @@ export const STATUS_HANDLERS: readonly StatusHandler[] = [
     when: () => true,
     run: (ctx, c) => {
       c.became = instanceCondition(c.inst);
+      if (c.became === 'Unreachable') c.became = unreachableConditionOf(ctx, c.rs, c.inst, c.status.unreachableSinceMs);
       c.conditionChanged = c.became !== c.before;
       if (c.conditionChanged) setCondition(ctx, c.rs, c.inst, c.became);
     },
   },
   {
     name: 'unreachable',
-    when: (_ctx, c) => c.conditionChanged && c.became === 'Unreachable',
+    when: (_ctx, c) => c.conditionChanged && isUnreachableCondition(c.became) && !isUnreachableCondition(c.before),
     run: (ctx, c) => onBecameUnreachable(ctx, c.rs, c.inst, c.status.unreachableSinceMs),
   },
   {
@@ -195,8 +198,7 @@ function instanceCondition(inst: Instance): Condition {
   const tasks = inst.tasks;
   // An app's one task is its condition (combineTaskConditions of one): no list built for it, on
   // every status update (a reconciliation answers for every task, twice).
-  const next = tasks.length === 1 ? taskCondition(tasks[0] as Task) : combineTaskConditions(tasks.map(taskCondition));
-  return next === 'Unreachable' && inst.condition === 'UnreachableInactive' ? 'UnreachableInactive' : next;
+  return tasks.length === 1 ? taskCondition(tasks[0] as Task) : combineTaskConditions(tasks.map(taskCondition));
 }
 
 /** A task's condition as its instance's condition counts it: Provisioned until its first status. */

@@ -2,7 +2,7 @@ import type { InstanceContext } from '../instances/instance-context';
 import type { Instance } from '../model/instance';
 import type { RunSpecState } from '../state/run-spec-state';
 import { expungeInstance } from '../instances/instance-lifecycle';
-import { markUnreachable, setCondition } from '../instances/instance-tracker';
+import { markUnreachable, setCondition, unreachableSince } from '../instances/instance-tracker';
 import { converge } from '../instances/converge';
 import { finishDeleteIfDone } from '../instances/finish-delete';
 import { cannotAnswerKill } from '../kill/kill-instance';
@@ -19,7 +19,9 @@ import { cannotAnswerKill } from '../kill/kill-instance';
  * ({@link cannotAnswerKill}).
  * Marathon checks these deadlines on its reconciliation timer; pacer sets exact timers. Both count
  * from when the cluster marked the agent unreachable when the update says (`reportedSinceMs`,
- * Mesos's `unreachable_time`; never later than now), else from now.
+ * Mesos's `unreachable_time`; never later than now), else from now. An instance whose inactive
+ * deadline has passed already as it becomes unreachable took UnreachableInactive at once
+ * ({@link unreachableConditionOf}); here it is replaced (or expunged).
  */
 export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reportedSinceMs?: number): void {
   if (cannotAnswerKill(rs.spec, inst)) {
@@ -41,6 +43,26 @@ export function onBecameUnreachable(ctx: InstanceContext, rs: RunSpecState, inst
   if (since + policy.inactiveAfterMs <= nowMs) markInactive(ctx, rs, inst);
   else ctx.effects.setTimer(since + policy.inactiveAfterMs, timer('unreachableInactive', inst));
   ctx.effects.setTimer(since + policy.expungeAfterMs, timer('unreachableExpunge', inst));
+}
+
+/**
+ * The condition an instance takes when its tasks make it unreachable (the status handlers'
+ * `condition`, before {@link onBecameUnreachable} runs): UnreachableInactive when it was already,
+ * or when it becomes unreachable after its inactive deadline (`inactiveAfterMs` counted from
+ * `reportedSinceMs` as above: `{0, 0}`, or an update that arrives late), else Unreachable. So such
+ * an instance gets one `instance_changed_event`, UnreachableInactive, as in Marathon 1.11, where
+ * `Instance.conditionFromTasks` gives the instance UnreachableInactive as soon as a task's
+ * unreachable time is `inactiveAfter` old (`Task.isUnreachableExpired`; `InstanceUpdater` then
+ * expunges it with that one event when `expungeAfter` has passed too). pacer reported Unreachable,
+ * then UnreachableInactive, in the same instant.
+ */
+export function unreachableConditionOf(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reportedSinceMs?: number): 'Unreachable' | 'UnreachableInactive' {
+  if (inst.condition === 'UnreachableInactive') return 'UnreachableInactive';
+  if (inst.condition === 'Unreachable') return 'Unreachable'; // its inactive timer decides
+  const policy = rs.spec.unreachable;
+  if (policy.kind === 'disabled') return 'Unreachable';
+  const nowMs = ctx.clock.nowMs();
+  return unreachableSince(ctx, inst, reportedSinceMs) + policy.inactiveAfterMs <= nowMs ? 'UnreachableInactive' : 'Unreachable';
 }
 
 /** The inactive deadline passed: replace the instance if it is still unreachable. */

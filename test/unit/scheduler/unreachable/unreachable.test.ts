@@ -18,9 +18,11 @@ function deployOne(o: AppOverrides = {}) {
 t.test('{0, 0} (app default): replaced and expunged at once', async (t) => {
   const { h, l, inst } = deployOne();
   h.status(l.taskId, 'TASK_UNREACHABLE');
+  // One instance_changed_event, UnreachableInactive, as Marathon 1.11 publishes: its
+  // Instance.conditionFromTasks makes the instance UnreachableInactive as it becomes unreachable
+  // when the inactive timeout (0 s) has passed, and InstanceUpdater expunges it with that event.
   t.same(h.events().map((e) => [e.eventType, 'condition' in e ? e.condition : 'taskStatus' in e ? e.taskStatus : '', 'instanceId' in e ? e.instanceId === inst.instanceId : '']), [
     ['status_update_event', 'TASK_UNREACHABLE', ''],
-    ['instance_changed_event', 'Unreachable', true],
     ['instance_changed_event', 'UnreachableInactive', true],
     ['instance_changed_event', 'Scheduled', false],
   ]);
@@ -264,12 +266,15 @@ t.test('an instance asked to be killed that then becomes unreachable is forgotte
 t.test('the strategy counts from the master\'s unreachable time when the update carries it (TaskStatus.unreachable_time, Marathon Task.isUnreachableExpired)', async (t) => {
   // {60 s, 300 s}; the update arrives `ago` ms after the master marked the agent unreachable
   // (pacer was disconnected: the master's TASK_UNREACHABLE was dropped, reconciliation reports it).
-  const cases: { name: string; ago: number | undefined; condition: string; inactiveInMs?: number; expunged: boolean }[] = [
-    { name: 'no unreachable time: counted from arrival', ago: undefined, condition: 'Unreachable', inactiveInMs: 60_000, expunged: false },
-    { name: 'unreachable 20 s ago: inactive in 40 s', ago: 20_000, condition: 'Unreachable', inactiveInMs: 40_000, expunged: false },
-    { name: 'unreachable 90 s ago: inactive (replaced) at once', ago: 90_000, condition: 'UnreachableInactive', expunged: false },
-    { name: 'unreachable 400 s ago: expunged at once', ago: 400_000, condition: 'expunged', expunged: true },
-    { name: 'a master clock ahead of pacer\'s: counted from arrival', ago: -30_000, condition: 'Unreachable', inactiveInMs: 60_000, expunged: false },
+  // `events`: the instance's conditions in its instance_changed_events: one only when the
+  // inactive deadline has passed already (Marathon's conditionFromTasks).
+  const cases: { name: string; ago: number | undefined; condition: string; events: string[]; inactiveInMs?: number; expunged: boolean }[] = [
+    { name: 'no unreachable time: counted from arrival', ago: undefined, condition: 'Unreachable', events: ['Unreachable'], inactiveInMs: 60_000, expunged: false },
+    { name: 'unreachable 20 s ago: inactive in 40 s', ago: 20_000, condition: 'Unreachable', events: ['Unreachable'], inactiveInMs: 40_000, expunged: false },
+    { name: 'unreachable 60 s ago: inactive (replaced) at once', ago: 60_000, condition: 'UnreachableInactive', events: ['UnreachableInactive'], expunged: false },
+    { name: 'unreachable 90 s ago: inactive (replaced) at once', ago: 90_000, condition: 'UnreachableInactive', events: ['UnreachableInactive'], expunged: false },
+    { name: 'unreachable 400 s ago: expunged at once', ago: 400_000, condition: 'expunged', events: ['UnreachableInactive'], expunged: true },
+    { name: 'a master clock ahead of pacer\'s: counted from arrival', ago: -30_000, condition: 'Unreachable', events: ['Unreachable'], inactiveInMs: 60_000, expunged: false },
   ];
   for (const c of cases) {
     const { h, l, inst } = deployOne({ unreachable: SLOW });
@@ -277,6 +282,7 @@ t.test('the strategy counts from the master\'s unreachable time when the update 
     h.status(l.taskId, 'TASK_UNREACHABLE', c.ago === undefined ? {} : { unreachableSinceMs: now - c.ago });
     const kept = h.scheduler.instance(inst.instanceId);
     t.equal(kept === undefined ? 'expunged' : inst.condition, c.condition, `${c.name}: condition`);
+    t.same(h.events().filter((e) => e.eventType === 'instance_changed_event' && e.instanceId === inst.instanceId).map((e) => ('condition' in e ? e.condition : '')), c.events, `${c.name}: events`);
     t.equal(kept === undefined, c.expunged, `${c.name}: expunged`);
     if (c.inactiveInMs !== undefined) {
       t.same(h.timers('unreachableInactive').map((x) => x.dueMs - now), [c.inactiveInMs], `${c.name}: inactive timer`);

@@ -1,0 +1,138 @@
+import t, { type Test } from 'tap';
+import { join } from 'node:path';
+import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
+import { buildServer } from '../../../src/api/server';
+import type { AuthOptions } from '../../../src/api/auth/auth-options';
+import { ApiListeners } from '../../../src/runtime/api-listeners';
+import { defaultConfig, type PacerConfig } from '../../../src/runtime/config';
+import { withListenerFacts } from '../../../src/runtime/runtime-parts';
+import { makeApi, TEST_API_CONFIG } from '../api-fixture';
+import { basic, bearer, openAuth, tempDir, writeCredentials, writeTokens } from './auth-kit';
+
+/**
+ * Failed logins are limited per client address (README, "Who may call"; docs/limits.md): beyond
+ * `--http_auth_failures` within `--http_auth_failure_window` an address gets 429 with
+ * `Retry-After`, answered before any check (no scrypt run); scrypt runs are bounded by a gate
+ * (503 beyond it). The guard's clock is the test's: nothing here waits for the wall clock.
+ */
+
+const TOKEN = 'ops-token-0123456789';
+
+async function setUp(tt: Test, options: Partial<AuthOptions> = {}): Promise<{ api: ReturnType<typeof makeApi>; auth: ReturnType<typeof openAuth>; clock: { nowMs: number } }> {
+  const dir = tempDir(tt);
+  const clock = { nowMs: 5_000 };
+  const auth = openAuth({
+    credentialsFile: await writeCredentials(join(dir, 'credentials'), { alice: 'alice-pw' }),
+    tokensFile: writeTokens(join(dir, 'tokens'), { ops: TOKEN }),
+    loginFailures: 3, loginFailureWindowMs: 10_000, nowMs: () => clock.nowMs, ...options,
+  });
+  const api = makeApi({ auth });
+  tt.teardown(async () => { auth.close(); await api.app.close(); });
+  return { api, auth, clock };
+}
+
+function scryptRuns(auth: ReturnType<typeof openAuth>): number {
+  return auth.basic?.gate.started ?? Number.NaN;
+}
+
+t.test('after N failed logins an address gets 429 with Retry-After, without a scrypt run, until its window ends', async (tt) => {
+  const { api, auth, clock } = await setUp(tt);
+  const get = (authorization: string | undefined, remoteAddress = '192.0.2.1') =>
+    api.app.inject({ url: '/v2/apps', remoteAddress, headers: authorization === undefined ? {} : { authorization } });
+  // Each wrong guess kind counts: a wrong password, an unknown user, a wrong token.
+  for (const authorization of [basic('alice', 'guess-1'), basic('mallory', 'guess-2'), bearer('wrong-token-0123456789')]) {
+    tt.equal((await get(authorization)).statusCode, 401, authorization);
+  }
+  tt.equal(scryptRuns(auth), 2, 'the two Basic guesses each ran scrypt');
+  const limited = await get(basic('alice', 'guess-4'));
+  tt.equal(limited.statusCode, 429);
+  tt.equal(limited.headers['retry-after'], '10');
+  tt.same(limited.json(), { message: 'Too many failed logins from this address (3 within 10 s); try again in 10 s' });
+  tt.equal(limited.headers['www-authenticate'], undefined, 'not a challenge: credentials are not what is wrong');
+  tt.equal(scryptRuns(auth), 2, 'the refused attempt ran no scrypt');
+  // The right password and a valid token are refused too: any answer that checked them would tell
+  // a right guess from a wrong one.
+  for (const authorization of [basic('alice', 'alice-pw'), bearer(TOKEN)]) tt.equal((await get(authorization)).statusCode, 429, authorization);
+  tt.equal((await get(undefined)).statusCode, 401, 'no credentials: still the challenge');
+  tt.equal((await api.app.inject({ url: '/ping', remoteAddress: '192.0.2.1' })).statusCode, 200, 'open paths stay open');
+  tt.equal((await get(basic('alice', 'alice-pw'), '192.0.2.2')).statusCode, 200, 'another address is not affected');
+  tt.equal((await get(basic('alice', 'guess'), '::ffff:192.0.2.1')).statusCode, 429, 'the IPv4-mapped form of the address is the same address');
+
+  clock.nowMs += 9_001;
+  const last = await get(basic('alice', 'alice-pw'));
+  tt.equal(last.statusCode, 429);
+  tt.equal(last.headers['retry-after'], '1', 'Retry-After counts down, rounded up');
+  clock.nowMs += 999;
+  const runs = scryptRuns(auth);
+  tt.equal((await get(basic('alice', 'alice-pw'))).statusCode, 200, 'the window ended: the right password is served');
+  tt.equal((await get(basic('alice', 'alice-pw'))).statusCode, 200);
+  tt.equal(scryptRuns(auth), runs, 'a password verified on another address is remembered: no scrypt run');
+  tt.equal((await get(basic('alice', 'wrong'))).statusCode, 401, 'a new window: the first failure is a 401 again');
+});
+
+t.test('successes do not count, and refused attempts do not lengthen the window', async (tt) => {
+  const { api, clock } = await setUp(tt);
+  const status = async (authorization: string): Promise<number> => (await api.app.inject({ url: '/v2/apps', headers: { authorization } })).statusCode;
+  const answers: number[] = [];
+  for (const authorization of [basic('alice', 'x'), basic('alice', 'alice-pw'), basic('alice', 'x'), bearer(TOKEN), basic('alice', 'alice-pw'), basic('alice', 'x'), basic('alice', 'alice-pw')]) {
+    answers.push(await status(authorization));
+  }
+  tt.same(answers, [401, 200, 401, 200, 200, 401, 429], 'the third failure, not the sixth attempt, reaches the limit');
+  clock.nowMs += 5_000;
+  for (let i = 0; i < 20; i++) await status(basic('alice', 'x'));
+  clock.nowMs += 5_000;
+  tt.equal(await status(basic('alice', 'alice-pw')), 200, 'the window still ends 10 s after its first failure');
+});
+
+t.test('--http_auth_failures 0: failed logins are not limited', async (tt) => {
+  const { api, auth } = await setUp(tt, { loginFailures: 0 });
+  tt.equal(auth.guard, undefined);
+  for (let i = 0; i < 5; i++) tt.equal((await api.app.inject({ url: '/v2/apps', headers: { authorization: basic('alice', 'x') } })).statusCode, 401);
+});
+
+t.test('password checks beyond the scrypt gate\'s runs and queue are answered 503 at once, not counted as failures', async (tt) => {
+  const { api, auth } = await setUp(tt, { loginFailures: 1 });
+  const gate = auth.basic?.gate;
+  if (gate === undefined) throw new Error('no basic verifier');
+  // Occupy the one run and the 32 places of the queue with work the test ends.
+  let release: () => void = () => undefined;
+  const holding = new Promise<void>((resolve) => { release = resolve; });
+  const held = Array.from({ length: 33 }, () => gate.run(() => holding));
+  await Promise.resolve();
+  tt.same(gate.load, { running: 1, waiting: 32 });
+  const busy = await api.app.inject({ url: '/v2/apps', headers: { authorization: basic('alice', 'alice-pw') } });
+  tt.equal(busy.statusCode, 503);
+  tt.equal(busy.headers['retry-after'], '1');
+  tt.same(busy.json(), { message: 'Too many logins are being checked at once; try again in a second' });
+  tt.equal((await api.app.inject({ url: '/v2/apps', headers: { authorization: bearer(TOKEN) } })).statusCode, 200, 'a token needs no scrypt run: served');
+  release();
+  await Promise.all(held);
+  tt.equal((await api.app.inject({ url: '/v2/apps', headers: { authorization: basic('alice', 'alice-pw') } })).statusCode, 200, 'the 503 was not counted as a failure (the limit here is 1)');
+});
+
+t.test('a real HTTP client gets the 429 with Retry-After and the JSON message', async (tt) => {
+  const config: PacerConfig = { ...defaultConfig(process.cwd()), address: '127.0.0.1', port: 0 };
+  const listeners = new ApiListeners(config);
+  const api = makeApi();
+  const hub = new EventStreamHub({ subscribe: (listener) => api.harness.scheduler.subscribe(listener), clock: api.deps.clock });
+  const dir = tempDir(tt);
+  const auth = openAuth({ credentialsFile: await writeCredentials(join(dir, 'credentials'), { alice: 'alice-pw' }), loginFailures: 2, loginFailureWindowMs: 60_000 });
+  const app = buildServer({ deps: { ...api.deps, events: hub, config: withListenerFacts(TEST_API_CONFIG, listeners) }, stream: hub, auth, serverFactory: listeners.serverFactory });
+  const listening = await listeners.listen(app);
+  tt.teardown(async () => {
+    auth.close();
+    await Promise.all([app.close(), listeners.close()]);
+    await api.app.close();
+  });
+  const url = `http://${listening[0].address}/v2/apps`;
+  const statuses: number[] = [];
+  for (let i = 0; i < 2; i++) statuses.push((await fetch(url, { headers: { authorization: basic('alice', `guess-${i}`) } })).status);
+  tt.same(statuses, [401, 401]);
+  const limited = await fetch(url, { method: 'POST', headers: { authorization: basic('alice', 'alice-pw'), 'content-type': 'application/json' }, body: '{"id":"/x","cmd":"sleep 1"}' });
+  tt.equal(limited.status, 429);
+  const retryAfterS = Number(limited.headers.get('retry-after'));
+  tt.ok(Number.isInteger(retryAfterS) && retryAfterS >= 1 && retryAfterS <= 60, `Retry-After ${retryAfterS}: whole seconds left of the 60 s window`);
+  tt.match(limited.headers.get('content-type'), /^application\/json/);
+  tt.match(await limited.json(), { message: /^Too many failed logins from this address \(2 within 60 s\); try again in \d+ s$/ });
+  tt.equal(auth.basic?.gate.started, 2, 'the refused request ran no scrypt');
+});
