@@ -1,7 +1,7 @@
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { StoredState } from '../../src/scheduler/ports/store';
 import type { SchedulerOptions } from '../../src/scheduler/index';
-import { fromTree, RECORDING_FORMAT, type StartRecord } from '../../src/runtime/recording/recording-format';
+import { fromTree, READABLE_RECORDING_FORMATS, RECORDING_FORMAT, snapshotState, type StartRecord } from '../../src/runtime/recording/recording-format';
 
 /** One record of a recording, parsed, with its line number (1-based) in the file. */
 export interface RecordedLine {
@@ -47,22 +47,35 @@ export function readRecording(name: string, text: string): Recording {
     lines.push({ line: i + 1, text: raw[i], t: record.t, k: record.k, record });
   }
   const start = lines[0]?.record as Partial<StartRecord> | undefined;
-  if (start?.k !== 'start' || start.recording !== RECORDING_FORMAT) {
+  if (start?.k !== 'start' || start.recording === undefined || !READABLE_RECORDING_FORMATS.has(start.recording)) {
     throw new RecordingProblem(`${name}:1: expected the start record of a pacer recording (${RECORDING_FORMAT})`);
   }
   if (start.ring !== undefined && start.ring.dropped > 0) {
     throw new RecordingProblem(`${name}: a ring dump from which ${start.ring.dropped} earlier inputs had fallen out (--record_ring): `
       + 'the start-up snapshot no longer describes its first input, so it can be read but not replayed; record with --record DIR to replay');
   }
+  if (start.ring?.snapshotDroppedChars !== undefined) {
+    throw new RecordingProblem(`${name}: a ring dump without its start-up snapshot (${start.ring.snapshotDroppedChars} characters, more than the ring keeps): `
+      + 'it can be read but not replayed; record with --record DIR to replay');
+  }
   const snapshot = lines[1];
   if (snapshot?.k !== 'snapshot') throw new RecordingProblem(`${name}:2: expected the snapshot record`);
   return {
     start: start as StartRecord,
     options: fromTree<Partial<SchedulerOptions>>(start.options),
-    snapshot: fromTree<StoredState>(snapshot.record.state),
+    snapshot: snapshotOf(name, snapshot),
     lines,
     draws: lines.filter((l) => l.k === 'draws').flatMap((l) => l.record.v as number[]),
   };
+}
+
+/** The stored state of the snapshot record (its references to versions resolved), or a {@link RecordingProblem}. */
+function snapshotOf(name: string, snapshot: RecordedLine): StoredState {
+  try {
+    return snapshotState(snapshot.record.state);
+  } catch (err) {
+    throw new RecordingProblem(`${name}:${snapshot.line}: ${(err as Error).message}`);
+  }
 }
 
 /** The input an `in` record holds. */

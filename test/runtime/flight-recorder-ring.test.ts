@@ -10,10 +10,13 @@ import { DEFAULT_RING_INPUTS, FlightRecorder, type RingDump } from '../../src/ru
 import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
+import type { StoredState } from '../../src/scheduler/ports/store';
+import { emptyRoot } from '../../src/scheduler/groups/group-tree';
+import { rootWith } from '../builders/group-builders';
 import { readRecording, RecordingProblem } from '../../sim/replay/read-recording';
 import { replayRecording } from '../../sim/replay/replay-recording';
 import { replayPorts } from '../../sim/replay/replay-ports';
-import { makeApp } from '../builders/run-spec-builders';
+import { makeApp, versionAt } from '../builders/run-spec-builders';
 import { makeApi } from '../api/api-fixture';
 import { cliMain, type CliIo } from '../../sim/runner/cli-main';
 
@@ -29,10 +32,10 @@ function tmp(t: Test): string {
   return dir;
 }
 
-/** A core recorded by `recorder` on ports that do nothing, fed `inputs` one second apart. */
-function recordInputs(recorder: FlightRecorder, inputs: readonly SchedulerInput[]): void {
+/** A core recorded by `recorder` on ports that do nothing (its store holding `stored`), fed `inputs` one second apart. */
+function recordInputs(recorder: FlightRecorder, inputs: readonly SchedulerInput[], stored: StoredState = { runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }): void {
   let nowMs = 1_000_000;
-  const core = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, Array.from({ length: 1000 }, (_, i) => (i * 0.618) % 1), { runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] })));
+  const core = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, Array.from({ length: 1000 }, (_, i) => (i * 0.618) % 1), stored)));
   recorder.attach(core);
   for (const input of inputs) {
     nowMs += 1000;
@@ -98,6 +101,25 @@ t.test('the ring is bounded by characters too, and --record_ring 0 keeps no inpu
   recordInputs(none, INPUTS);
   t.equal(none.dump(join(dir, 'none')), undefined, 'no ring: nothing to dump');
   t.notOk(existsSync(join(dir, 'none')), 'and no directory made');
+  t.end();
+});
+
+t.test('a snapshot larger than the ring keeps is written to --record DIR only; a dump of the ring says so and replay refuses it', (t) => {
+  const dir = tmp(t);
+  const app = makeApp({ id: '/a', instances: 1, version: versionAt(1), labels: { big: 'x'.repeat(4096) } });
+  const stored: StoredState = { root: rootWith(emptyRoot(versionAt(0)), versionAt(1), app), runSpecs: [app], versions: [app], rootVersions: [], deployments: [], instances: [] };
+  const recorder = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 100, ringChars: 3000, dir: join(dir, 'file') });
+  recordInputs(recorder, [{ type: 'scale', runSpecId: '/a', instances: 2 }], stored);
+  recorder.close();
+  const dump = dumped(recorder, join(dir, 'ring'));
+  t.match(dump, { inputs: 1, dropped: 0, replayable: false }, 'the input is kept, the snapshot is not');
+  const text = readFileSync(dump.path, 'utf8');
+  t.notOk(text.includes('"k":"snapshot"'), 'no snapshot in the dump');
+  t.match(text, /"ring":\{"inputs":1,"dropped":0,"snapshotDroppedChars":\d{4,}\}/, 'its start record says how large the snapshot was');
+  t.throws(() => readRecording('ring', text), /without its start-up snapshot \(\d+ characters, more than the ring keeps\)/, 'replay refuses it, saying why');
+  const file = readFileSync(join(dir, 'file', RECORDING_FILE), 'utf8');
+  t.equal(file.split('\n').filter((l) => l.startsWith('{"t":0,"k":"snapshot"')).length, 1, '--record DIR has the snapshot');
+  t.equal(replayRecording(readRecording('file', file)).identical, true, 'and replays');
   t.end();
 });
 

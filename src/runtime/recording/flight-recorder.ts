@@ -10,7 +10,7 @@ import type { StoredState } from '../../scheduler/ports/store';
 import type { LoopObserver } from '../real-time-loop';
 import { LoadObservedStore } from './load-observed-store';
 import {
-  callRecord, eventRecord, inputRecord, RECORDING_FILE, snapshotRecord, startRecord, type RecordedCluster, type StartRecord,
+  callRecord, eventRecord, inputRecord, RECORDING_FILE, snapshotLine, startRecord, type RecordedCluster, type StartRecord,
 } from './recording-format';
 
 /** Default of `--record_ring`: inputs the always-on ring keeps (with everything the core did for them). */
@@ -36,7 +36,7 @@ export interface FlightRecorderOptions {
 export interface RingDump {
   readonly path: string;
   readonly inputs: number;
-  /** Inputs that had fallen out of the ring: non-zero means the dump cannot be replayed. */
+  /** Inputs that had fallen out of the ring: non-zero means the dump cannot be replayed (nor can it when the snapshot was larger than the ring keeps). */
   readonly dropped: number;
   readonly replayable: boolean;
 }
@@ -61,6 +61,8 @@ export class FlightRecorder implements LoopObserver {
   private dropped = 0;
   /** Characters of the records in the ring (the header is not counted: it is kept whole). */
   private ringChars = 0;
+  /** Characters of the snapshot when it was larger than the ring keeps (then not in the header). */
+  private snapshotDroppedChars: number | undefined;
   private draws: number[] = [];
   private fd: number | undefined;
   private building = true;
@@ -147,10 +149,11 @@ export class FlightRecorder implements LoopObserver {
     const inputs = this.ring.length;
     const start = JSON.parse(this.header[0]) as StartRecord;
     const head = this.dropped === 0 ? this.header.slice(1) : [];
-    const lines = [JSON.stringify({ ...start, ring: { inputs, dropped: this.dropped } }), ...head, ...this.ring.flat()];
+    const snapshot = this.snapshotDroppedChars === undefined ? {} : { snapshotDroppedChars: this.snapshotDroppedChars };
+    const lines = [JSON.stringify({ ...start, ring: { inputs, dropped: this.dropped, ...snapshot } }), ...head, ...this.ring.flat()];
     makeDirs(dir);
     writeFileSync(path, `${lines.join('\n')}\n`);
-    return { path, inputs, dropped: this.dropped, replayable: this.dropped === 0 };
+    return { path, inputs, dropped: this.dropped, replayable: this.dropped === 0 && this.snapshotDroppedChars === undefined };
   }
 
   /** Ends the file (an `end` record) and closes it; the ring stays readable. Idempotent. */
@@ -166,9 +169,21 @@ export class FlightRecorder implements LoopObserver {
     return (this.clock?.nowMs() ?? this.epochMs) - this.epochMs;
   }
 
+  /**
+   * The start record and the snapshot. The ring keeps the snapshot only within its character
+   * bound (`ringChars`, 64 Mi by default), as it keeps its inputs: a larger one is written to
+   * `--record DIR` alone, and a dump of the ring then says the snapshot was dropped (replay refuses
+   * it, as a ring that dropped inputs).
+   */
   private started(state: StoredState): void {
     this.write({ ...startRecord(this.opts.cluster, this.epochMs, this.opts.options) });
-    this.write(snapshotRecord(state));
+    const line = snapshotLine(state);
+    if (line.length <= (this.opts.ringChars ?? RING_CHARS_MAX)) {
+      this.writeLine(line);
+      return;
+    }
+    this.snapshotDroppedChars = line.length;
+    if (this.fd !== undefined) writeSync(this.fd, `${line}\n`);
   }
 
   private flushDraws(): void {
@@ -179,7 +194,10 @@ export class FlightRecorder implements LoopObserver {
   }
 
   private write(record: Readonly<Record<string, unknown>>): void {
-    const line = JSON.stringify(record);
+    this.writeLine(JSON.stringify(record));
+  }
+
+  private writeLine(line: string): void {
     this.current.push(line);
     if (this.current !== this.header && this.ring.at(-1) === this.current) this.ringChars += line.length;
     if (this.fd !== undefined) writeSync(this.fd, `${line}\n`);

@@ -2,6 +2,8 @@ import type { MarathonEvent } from '../../scheduler/model/events';
 import type { SchedulerInput } from '../../scheduler/model/inputs';
 import { isoTime, type SchedulerOptions } from '../../scheduler/index';
 import type { StoredState } from '../../scheduler/ports/store';
+import type { Group } from '../../scheduler/index';
+import type { RunSpec } from '../../scheduler/model/run-spec';
 import { wireEventJson } from '../../api/events/wire-event-json';
 import { decode, encode, type JsonValue } from '../../store/sqlite/codec';
 
@@ -23,7 +25,14 @@ import { decode, encode, type JsonValue } from '../../store/sqlite/codec';
  * Values the store's codec tags (Maps of a root group, Infinity) are written in the codec's JSON
  * form (src/store/sqlite/codec.ts), so a recorded input decodes to the value the core handled.
  */
-export const RECORDING_FORMAT = 'pacer-recording/1';
+export const RECORDING_FORMAT = 'pacer-recording/2';
+
+/**
+ * The formats replay reads: `/1` held every run spec of the snapshot whole wherever it occurs (the
+ * root and each root version held every app again: 178 MB for 3,001 apps with 4 KB labels and 16
+ * root versions); `/2` writes each run spec once ({@link snapshotLine}).
+ */
+export const READABLE_RECORDING_FORMATS: ReadonlySet<string> = new Set(['pacer-recording/1', RECORDING_FORMAT]);
 
 /** The file of a recording inside its directory. */
 export const RECORDING_FILE = 'recording.jsonl';
@@ -40,8 +49,11 @@ export interface StartRecord {
   readonly epoch: string;
   readonly epochMs: number;
   readonly options: JsonValue;
-  /** Ring dumps only: inputs kept, and how many older ones fell out of the ring (then the snapshot is gone). */
-  readonly ring?: { readonly inputs: number; readonly dropped: number };
+  /**
+   * Ring dumps only: inputs kept, and how many older ones fell out of the ring (then the snapshot is
+   * gone); `snapshotDroppedChars` when the snapshot was larger than the ring keeps (not in the dump).
+   */
+  readonly ring?: { readonly inputs: number; readonly dropped: number; readonly snapshotDroppedChars?: number };
 }
 
 /** A value as the store's codec writes it, as a JSON tree (embedded in a record). */
@@ -58,8 +70,74 @@ export function startRecord(cluster: RecordedCluster, epochMs: number, options: 
   return { t: 0, k: 'start', recording: RECORDING_FORMAT, cluster, epoch: isoTime(epochMs), epochMs, options: toTree(options) };
 }
 
-export function snapshotRecord(state: StoredState): Record<string, unknown> {
-  return { t: 0, k: 'snapshot', state: toTree(state) };
+/** The key under which a snapshot's group (or `runSpecs`) entry refers to `versions[n]` (`{"$version": n}`). */
+const VERSION_REF = '$version';
+
+/**
+ * The `snapshot` record's line (format `/2`): what the core loaded, each run spec written once.
+ * The store hands the same run spec object to every place that holds one version of it (a root
+ * and its versions refer to their apps' stored versions since store format 4), so an app or pod of
+ * the root, of a root version, or of `runSpecs` that IS (by identity) an entry of `versions` is
+ * written as `{"$version": <index in versions>}`; anything else is written whole. The line is
+ * written from the codec's text directly (no tree parsed back and written again): for 3,001 apps
+ * of 4 KB labels the snapshot went from 178 MB and ~5 s of a blocked event loop to the size of the
+ * versions (bench/README.md has no figure of it; the 2026-11-30 session note does).
+ */
+export function snapshotLine(state: StoredState): string {
+  const index = new Map<RunSpec, number>();
+  state.versions.forEach((spec, i) => index.set(spec, i));
+  const ref = <T extends RunSpec>(spec: T): T | { readonly [VERSION_REF]: number } => {
+    const at = index.get(spec);
+    return at === undefined ? spec : { [VERSION_REF]: at };
+  };
+  const shared = {
+    ...state,
+    ...(state.root === undefined ? {} : { root: groupRefs(state.root, ref) }),
+    runSpecs: state.runSpecs.map(ref),
+    rootVersions: state.rootVersions.map((g) => groupRefs(g, ref)),
+  };
+  return `{"t":0,"k":"snapshot","state":${encode(shared)}}`;
+}
+
+/** `group` with each app and pod passed through `ref`, its subgroups likewise (a plain copy for the codec). */
+function groupRefs(group: Group, ref: <T extends RunSpec>(spec: T) => unknown): unknown {
+  return {
+    ...group,
+    apps: new Map([...group.apps].map(([id, app]) => [id, ref(app)])),
+    pods: new Map([...group.pods].map(([id, pod]) => [id, ref(pod)])),
+    groups: new Map([...group.groups].map(([id, g]) => [id, groupRefs(g, ref)])),
+  };
+}
+
+/**
+ * The stored state of a snapshot record's `state` ({@link snapshotLine}; format `/1` held no
+ * references, and reads the same way). Throws when a reference names no version.
+ */
+export function snapshotState(tree: unknown): StoredState {
+  const state = fromTree<StoredState>(tree);
+  const versions = state.versions;
+  const resolve = <T>(value: T): T => {
+    if (typeof value !== 'object' || value === null || !(VERSION_REF in value)) return value;
+    const keys = Object.keys(value);
+    const at = (value as Record<string, unknown>)[VERSION_REF];
+    if (keys.length !== 1 || typeof at !== 'number' || versions[at] === undefined) throw new Error(`snapshot: a reference to no stored version (${JSON.stringify(value)})`);
+    return versions[at] as T;
+  };
+  return {
+    ...state,
+    ...(state.root === undefined ? {} : { root: groupResolved(state.root, resolve) }),
+    runSpecs: state.runSpecs.map(resolve),
+    rootVersions: state.rootVersions.map((g) => groupResolved(g, resolve)),
+  };
+}
+
+function groupResolved(group: Group, resolve: <T>(value: T) => T): Group {
+  return {
+    ...group,
+    apps: new Map([...group.apps].map(([id, app]) => [id, resolve(app)])),
+    pods: new Map([...group.pods].map(([id, pod]) => [id, resolve(pod)])),
+    groups: new Map([...group.groups].map(([id, g]) => [id, groupResolved(g, resolve)])),
+  };
 }
 
 export function inputRecord(t: number, input: SchedulerInput): Record<string, unknown> {

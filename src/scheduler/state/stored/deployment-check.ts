@@ -1,4 +1,5 @@
 import { rootProblem } from './group-check';
+import { runSpecProblem, type RunSpecCheck } from './run-spec-check';
 import { arrayOf, fields, isPlainObject, nonNegative, num, oneOf, str } from './checks';
 
 const ACTION = fields({
@@ -17,15 +18,16 @@ const PLAN = fields({
 
 /**
  * What is wrong with a running deployment read back from the store, or undefined when it can
- * resume: its plan, a step index within the plan, and sound original and target roots.
+ * resume: its plan, a step index within the plan, and sound original and target roots (their apps
+ * and pods judged by `check`, as {@link rootProblem}'s).
  */
-export function deploymentProblem(value: unknown, at = '$'): string | undefined {
+export function deploymentProblem(value: unknown, at = '$', check: RunSpecCheck = runSpecProblem): string | undefined {
   if (!isPlainObject(value)) return `${at}: expected an object`;
   const plan = PLAN(value.plan, `${at}.plan`);
   if (plan !== undefined) return plan;
   const steps = (value.plan as { steps: unknown[] }).steps.length;
   return num(0, steps, true)(value.stepIndex, `${at}.stepIndex`)
     ?? nonNegative(value.startedAtMs, `${at}.startedAtMs`)
-    ?? rootProblem(value.original, `${at}.original`)
-    ?? rootProblem(value.target, `${at}.target`);
+    ?? rootProblem(value.original, `${at}.original`, check)
+    ?? rootProblem(value.target, `${at}.target`, check);
 }

@@ -1,7 +1,7 @@
 import { dependencyCycle } from '../../groups/dependencies';
 import type { Group } from '../../groups/group';
 import { isCanonical, parentOf } from '../../groups/path-id';
-import { runSpecProblem } from './run-spec-check';
+import { runSpecProblem, type RunSpecCheck } from './run-spec-check';
 import { arrayOf, bool, isPlainObject, str } from './checks';
 
 /** Deeper than any group tree ids allow (`MAX_ID_SEGMENTS`); a bound for the walk, not a rule. */
@@ -13,14 +13,15 @@ const MAX_WALK_DEPTH = 1_000;
  * ids and sit below their parent, every app and pod in the tree passes {@link runSpecProblem}, and
  * its dependencies have no cycle (every root change is refused whole while its root has one:
  * "Dependency graph has cyclic dependencies.", for new unrelated apps too). The walk is iterative:
- * any tree, however deep, is judged without exhausting the stack.
+ * any tree, however deep, is judged without exhausting the stack. `check` judges each app and pod
+ * (recovery passes one that remembers what it found sound: `rememberingRunSpecCheck`).
  */
-export function rootProblem(value: unknown, at = '$'): string | undefined {
+export function rootProblem(value: unknown, at = '$', check: RunSpecCheck = runSpecProblem): string | undefined {
   const stack: { group: unknown; at: string; parent?: string; depth: number }[] = [{ group: value, at, depth: 0 }];
   while (stack.length > 0) {
     const next = stack.pop() as { group: unknown; at: string; parent?: string; depth: number };
     if (next.depth > MAX_WALK_DEPTH) return `${next.at}: nested deeper than ${MAX_WALK_DEPTH}`;
-    const problem = groupFieldsProblem(next.group, next.at, next.parent);
+    const problem = groupFieldsProblem(next.group, next.at, next.parent, check);
     if (problem !== undefined) return problem;
     const group = next.group as Record<string, unknown>;
     for (const [id, child] of group.groups as Map<unknown, unknown>) {
@@ -31,7 +32,7 @@ export function rootProblem(value: unknown, at = '$'): string | undefined {
   return cycle === undefined ? undefined : `${at}: dependency cycle ${cycle.join(' -> ')}`;
 }
 
-function groupFieldsProblem(group: unknown, at: string, parent: string | undefined): string | undefined {
+function groupFieldsProblem(group: unknown, at: string, parent: string | undefined, check: RunSpecCheck): string | undefined {
   if (!isPlainObject(group)) return `${at}: expected a group`;
   const id = group.id;
   if (typeof id !== 'string' || !isCanonical(id)) return `${at}.id: expected a canonical group id`;
@@ -46,7 +47,7 @@ function groupFieldsProblem(group: unknown, at: string, parent: string | undefin
       if (!isPlainObject(child) || child.id !== childId) return `${at}.${key}<${String(childId)}>: keyed by another id`;
       if (key === 'groups') continue;
       if (parentOf(String(childId)) !== id) return `${at}.${key}<${String(childId)}>: not a child of ${id}`;
-      const problem = runSpecProblem(child, `${at}.${key}<${String(childId)}>`, key === 'apps' ? 'app' : 'pod');
+      const problem = check(child, `${at}.${key}<${String(childId)}>`, key === 'apps' ? 'app' : 'pod');
       if (problem !== undefined) return problem;
     }
   }

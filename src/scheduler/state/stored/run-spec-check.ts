@@ -91,3 +91,28 @@ export function runSpecProblem(value: unknown, at = '$', kind?: 'app' | 'pod'): 
   if (kind !== undefined && value.kind !== kind) return `${at}.kind: expected ${kind}`;
   return all(COMMON, value.kind === 'app' ? APP : POD)(value, at);
 }
+
+/** A run spec check: {@link runSpecProblem}'s signature. */
+export type RunSpecCheck = (value: unknown, at?: string, kind?: 'app' | 'pod') => string | undefined;
+
+/**
+ * {@link runSpecProblem} remembering the run spec objects it found sound, so that an object met
+ * again is not judged again: a store hands the same object to every place that holds one version
+ * (a root and each of its kept versions refer to their apps' stored versions since store format
+ * 4), and judging it once per root version made recovery O(root versions × apps) — about 5 s of a
+ * blocked event loop for 3,001 apps and 16 root versions on a loaded machine, long enough for a
+ * `--zk` leader to lose its lease (the 2026-11-30 session note). The result is the same as
+ * {@link runSpecProblem}'s for every input (the check reads only the object, which nothing
+ * changes while recovery judges it); only problems are computed again, with their own path.
+ */
+export function rememberingRunSpecCheck(): RunSpecCheck {
+  const sound = new WeakSet<object>();
+  return (value, at = '$', kind) => {
+    if (typeof value === 'object' && value !== null && sound.has(value)) {
+      return kind === undefined || (value as { kind?: unknown }).kind === kind ? undefined : runSpecProblem(value, at, kind);
+    }
+    const problem = runSpecProblem(value, at, kind);
+    if (problem === undefined && typeof value === 'object' && value !== null) sound.add(value);
+    return problem;
+  };
+}

@@ -7,7 +7,7 @@ import type { SetAsideRecord, StoredState } from '../../ports/store';
 import { deploymentProblem } from './deployment-check';
 import { rootProblem } from './group-check';
 import { instanceProblem } from './instance-check';
-import { runSpecProblem } from './run-spec-check';
+import { rememberingRunSpecCheck, type RunSpecCheck } from './run-spec-check';
 
 /** What recovery can load from a store, and what it must set aside or write back first. */
 export interface SoundStoredState {
@@ -37,20 +37,22 @@ export interface SoundStoredState {
  *   tasks are then unknown to the core, which kills them when they report, as any unknown task.
  */
 export function soundStoredState(stored: StoredState, emptyRoot: Group): SoundStoredState {
+  // One run spec object is judged once, however many roots hold it (rememberingRunSpecCheck).
+  const runSpecProblem = rememberingRunSpecCheck();
   const setAside: SetAsideRecord[] = [];
   const aside = (record: SetAsideRecord): false => {
     setAside.push(record);
     return false;
   };
   const versions = stored.versions.filter((v) => checked(runSpecProblem(v), (reason) => aside({ kind: 'runSpecVersion', key: String(v.id), version: String(v.version), reason })));
-  const rootVersions = stored.rootVersions.filter((r) => checked(rootProblem(r), (reason) => aside({ kind: 'rootVersion', key: String(r.version), reason })));
-  const { root, replaced } = soundRoot(stored, rootVersions, emptyRoot, aside);
+  const rootVersions = stored.rootVersions.filter((r) => checked(rootProblem(r, '$', runSpecProblem), (reason) => aside({ kind: 'rootVersion', key: String(r.version), reason })));
+  const { root, replaced } = soundRoot(stored, rootVersions, emptyRoot, aside, runSpecProblem);
   const deployments = stored.deployments.filter((d) => checked(
-    deploymentProblem(d) ?? (replaced && d.target.version !== root?.version ? 'its target is not the root it fell back to' : undefined),
+    deploymentProblem(d, '$', runSpecProblem) ?? (replaced && d.target.version !== root?.version ? 'its target is not the root it fell back to' : undefined),
     (reason) => aside({ kind: 'deployment', key: String(d.plan?.id), reason }),
   ));
   const lost = new Set((stored.setAside ?? []).filter((r) => r.kind === 'runSpec').map((r) => r.key));
-  const runSpecs = soundRunSpecs(stored.runSpecs, lost, root, deployments, replaced, aside);
+  const runSpecs = soundRunSpecs(stored.runSpecs, lost, root, deployments, replaced, aside, runSpecProblem);
   const instances = stored.instances.filter((inst) => checked(instanceOf(inst, runSpecs.dropped), (reason) => aside({ kind: 'instance', key: String(inst.instanceId), reason })));
   return {
     state: { ...stored, ...(root === undefined ? {} : { root }), versions, rootVersions, deployments, runSpecs: runSpecs.running, instances },
@@ -66,9 +68,9 @@ function checked(problem: string | undefined, report: (reason: string) => false)
 }
 
 function soundRoot(
-  stored: StoredState, rootVersions: readonly Group[], emptyRoot: Group, aside: (r: SetAsideRecord) => false,
+  stored: StoredState, rootVersions: readonly Group[], emptyRoot: Group, aside: (r: SetAsideRecord) => false, runSpecProblem: RunSpecCheck,
 ): { root?: Group; replaced: boolean } {
-  const problem = stored.root === undefined ? undefined : rootProblem(stored.root);
+  const problem = stored.root === undefined ? undefined : rootProblem(stored.root, '$', runSpecProblem);
   if (stored.root !== undefined && problem === undefined) return { root: stored.root, replaced: false };
   const holdsAnything = stored.runSpecs.length + stored.instances.length + stored.deployments.length + stored.rootVersions.length > 0;
   if (stored.root === undefined && !holdsAnything) return { replaced: false };
@@ -84,7 +86,7 @@ function soundRoot(
  */
 function soundRunSpecs(
   stored: readonly RunSpec[], lost: ReadonlySet<string>, root: Group | undefined, keptDeployments: readonly Deployment[], replaced: boolean,
-  aside: (r: SetAsideRecord) => false,
+  aside: (r: SetAsideRecord) => false, runSpecProblem: RunSpecCheck,
 ): { running: RunSpec[]; fromRoot: RunSpec[]; dropped: Set<string> } {
   const running: RunSpec[] = [];
   const fromRoot: RunSpec[] = [];

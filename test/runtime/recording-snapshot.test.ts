@@ -1,0 +1,60 @@
+import t from 'tap';
+import { emptyRoot } from '../../src/scheduler/groups/group-tree';
+import type { StoredState } from '../../src/scheduler/ports/store';
+import { snapshotLine, snapshotState, toTree } from '../../src/runtime/recording/recording-format';
+import { rootWith } from '../builders/group-builders';
+import { makeApp, makePod, versionAt } from '../builders/run-spec-builders';
+
+/**
+ * The flight recorder's snapshot (format 2): each run spec written once — the root's, the root
+ * versions' and `runSpecs`' entries that are (by identity) stored versions become references —
+ * and read back to the same stored state; a format 1 snapshot (everything whole) reads the same.
+ */
+
+const LABEL = 'x'.repeat(4096);
+const a1 = makeApp({ id: '/g/a', version: versionAt(1), labels: { big: LABEL } });
+const a2 = makeApp({ id: '/g/a', version: versionAt(2), instances: 3, labels: { big: LABEL } });
+const pod = makePod({ id: '/g/p', version: versionAt(2) });
+// Not a stored version (an old store's root may hold an app whole): written whole.
+const loose = makeApp({ id: '/h/loose', version: versionAt(2), labels: { other: 'y'.repeat(100) } });
+const root1 = rootWith(emptyRoot(versionAt(0)), versionAt(1), a1);
+const root2 = rootWith(emptyRoot(versionAt(0)), versionAt(2), a2, pod, loose);
+
+const STATE: StoredState = {
+  root: root2,
+  runSpecs: [a2, pod, loose],
+  versions: [a1, a2, pod],
+  rootVersions: [root1, root2],
+  deployments: [],
+  instances: [],
+  frameworkId: 'fw-1',
+};
+
+t.test('each stored version is written once; the state reads back the same', async (t) => {
+  const line = snapshotLine(STATE);
+  const record = JSON.parse(line) as { t: number; k: string; state: unknown };
+  t.match(record, { t: 0, k: 'snapshot' });
+  t.equal(line.split(LABEL).length - 1, 2, 'the 4 KB label twice: once in each of the two versions that hold it');
+  t.equal(line.split('y'.repeat(100)).length - 1, 3, 'an app that is no stored version is written whole wherever it is (root, root version, runSpecs)');
+  const back = snapshotState(record.state);
+  t.same(back, STATE, 'the stored state, deep-equal');
+  t.equal(back.root?.groups.get('/g')?.apps.get('/g/a'), back.versions[1], 'a reference reads back as the version object itself');
+  t.equal(back.runSpecs[0], back.versions[1]);
+});
+
+t.test('format 1 (every run spec whole) reads the same; a reference to no version is refused', async (t) => {
+  t.same(snapshotState(toTree(STATE)), STATE);
+  const tree = JSON.parse(snapshotLine({ ...STATE, versions: [a1, a2, pod] })) as { state: { versions: unknown[] } };
+  tree.state.versions.pop();
+  t.throws(() => snapshotState(tree.state), /a reference to no stored version/);
+});
+
+t.test('size: the root versions no longer repeat every app', async (t) => {
+  const apps = Array.from({ length: 50 }, (_, i) => makeApp({ id: `/big/a${i}`, version: versionAt(3), labels: { big: LABEL } }));
+  const roots = Array.from({ length: 10 }, (_, v) => rootWith(emptyRoot(versionAt(0)), versionAt(4 + v), ...apps));
+  const state: StoredState = { root: roots[9], runSpecs: apps, versions: apps, rootVersions: roots, deployments: [], instances: [] };
+  const whole = JSON.stringify(toTree(state)).length;
+  const line = snapshotLine(state).length;
+  t.ok(line < 260 * 1024, `50 apps of 4 KB once each: ${line} characters`);
+  t.ok(whole > 12 * line, `format 1 wrote them 12 times: ${whole} characters`);
+});
