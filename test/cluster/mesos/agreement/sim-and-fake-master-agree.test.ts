@@ -14,7 +14,11 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * time in lockstep. So we compare
  * - per app, the multiset of agents instances were placed on, and of agents of killed instances
  *   (what the issue asks for), and
- * - the whole decision log: every placement and kill with its instance id, agent and virtual time.
+ * - the whole decision log: every placement (a failed instance's relaunch included) and kill with
+ *   its instance id, agent and virtual time, and
+ * - every event the core emitted (task statuses, instance conditions, deployment steps...), in
+ *   order, at the same virtual times: what a pod's task group reported over the wire, task by
+ *   task, is what the simulated cluster reported to the core directly.
  * Per-zone distributions are implied by the per-agent multisets, so they are not compared
  * separately. Every scenario's own expectations must hold in both runs.
  *
@@ -23,7 +27,11 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * max-per: MAX_PER with a forced scale-down (kills) and scale-up; group-by-spreading: GROUP_BY
  * that depends on the 120 s decline filters and a later zone; resident: a resident app reserves,
  * creates its volume, relaunches on its own reservation and releases it (RESERVE, CREATE, DESTROY,
- * UNRESERVE over the wire with Marathon's reservation labels, read back from the offers).
+ * UNRESERVE over the wire with Marathon's reservation labels, read back from the offers);
+ * atomic-pod: a pod's task group as one LAUNCH_GROUP (default executor, endpoints on host ports,
+ * a fixed port and the executor's overhead deciding the agents), its containers crashing
+ * (TASK_FAILED, siblings killed) and each instance relaunched whole; pod-redeploy: a pod's rolling
+ * restart, old instances killed whole (KILL of each task of the group) and replaced.
  */
 const SCENARIOS: readonly { readonly file: string; readonly kills: boolean }[] = [
   { file: 'constraints/unique.yaml', kills: false },
@@ -31,7 +39,17 @@ const SCENARIOS: readonly { readonly file: string; readonly kills: boolean }[] =
   { file: 'group-by-spreading.yaml', kills: false },
   { file: 'resident/restart-keeps-volume.yaml', kills: true },
   { file: 'resident/agent-back-keeps-reservation.yaml', kills: false },
+  { file: 'pods/atomic-pod.yaml', kills: false },
+  { file: 'deployments/pod-redeploy.yaml', kills: true },
 ];
+
+/** The first index where two event streams differ, with a few events around it from each; undefined when they are equal. */
+function firstDifference(actual: readonly string[], expected: readonly string[]): { index: number; actual: string[]; expected: string[] } | undefined {
+  let i = 0;
+  while (i < actual.length && i < expected.length && actual[i] === expected[i]) i++;
+  if (i === actual.length && i === expected.length) return undefined;
+  return { index: i, actual: actual.slice(Math.max(0, i - 2), i + 3), expected: expected.slice(Math.max(0, i - 2), i + 3) };
+}
 
 for (const { file, kills } of SCENARIOS) {
   t.test(`${file}: the simulator and the fake master place and kill alike`, async (t) => {
@@ -51,5 +69,6 @@ for (const { file, kills } of SCENARIOS) {
     t.equal(Object.keys(killed).length > 0, kills, kills ? 'the scenario kills placed instances' : 'the scenario kills none');
     t.same(fake.log.agentsByRunSpec('killed'), killed, 'per app: the same agents for the killed instances');
     t.same(fake.log.decisions, sim.log.decisions, 'the same decisions, instance by instance, at the same virtual times');
+    t.same(firstDifference(fake.log.events, sim.log.events), undefined, 'the same events from the core, in the same order at the same virtual times');
   });
 }
