@@ -22,7 +22,13 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * Per-zone distributions are implied by the per-agent multisets, so they are not compared
  * separately. Every scenario's own expectations must hold in both runs.
  *
- * Scenarios: no agent-run health checks (the sim-backed master does not translate them back).
+ * Health checks: an agent-run check (MESOS_HTTP...) goes over the wire in TaskInfo.health_check
+ * and the sim-backed master runs what it reads there, its results coming back as Mesos executors
+ * send them (TASK_RUNNING with `healthy`, TASK_KILLED after a kill for failing checks);
+ * scheduler-run checks (HTTP, HTTPS, TCP) are pacer's own probes in both runs, answered by the
+ * simulated tasks (SimProber), not Mesos's business.
+ *
+ * Scenarios:
  * unique: UNIQUE on hostname, zone, text and set attributes, plus an agent added later;
  * max-per: MAX_PER with a forced scale-down (kills) and scale-up; group-by-spreading: GROUP_BY
  * that depends on the 120 s decline filters and a later zone; resident: a resident app reserves,
@@ -31,7 +37,10 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * atomic-pod: a pod's task group as one LAUNCH_GROUP (default executor, endpoints on host ports,
  * a fixed port and the executor's overhead deciding the agents), its containers crashing
  * (TASK_FAILED, siblings killed) and each instance relaunched whole; pod-redeploy: a pod's rolling
- * restart, old instances killed whole (KILL of each task of the group) and replaced.
+ * restart, old instances killed whole (KILL of each task of the group) and replaced;
+ * health-kill-storm: health endpoints failing for a minute, an agent-run MESOS_HTTP check with
+ * maxConsecutiveFailures 0 (the executor kills at the first failure) beside scheduler-run checks
+ * that kill under backoff, with `unhealthyKillFloor: 0`.
  */
 const SCENARIOS: readonly { readonly file: string; readonly kills: boolean }[] = [
   { file: 'constraints/unique.yaml', kills: false },
@@ -41,6 +50,7 @@ const SCENARIOS: readonly { readonly file: string; readonly kills: boolean }[] =
   { file: 'resident/agent-back-keeps-reservation.yaml', kills: false },
   { file: 'pods/atomic-pod.yaml', kills: false },
   { file: 'deployments/pod-redeploy.yaml', kills: true },
+  { file: 'health-kill-storm.yaml', kills: true },
 ];
 
 /** The first index where two event streams differ, with a few events around it from each; undefined when they are equal. */

@@ -17,6 +17,7 @@ import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import type { WorldStreams } from '../../../../sim/sim-context';
 import { refuseMsOfFilters } from '../../../../src/master/refuse-filter';
+import { agentCheckOfMesos } from './agent-check-of-mesos';
 import { FakeMaster } from './fake-master';
 import { makeTaskLaunch } from '../../../builders/launch-builders';
 
@@ -71,8 +72,11 @@ export const BARRIER_PREFIX = 'barrier-';
  * on them (`marathon_framework_id`, `marathon_task_id`), each volume a disk resource with
  * `disk.persistence` and `disk.volume`. The operations read back are in {@link operationLog}.
  *
- * Limits: agent-run health checks are not translated back; an ACCEPT with them is recorded in
- * {@link problems}.
+ * Agent-run health checks: a task's `health_check` is read back from the wire alone
+ * ({@link agentCheckOfMesos}) and run by the simulated executor, whose results go out as Mesos
+ * executors send them (§7.5): UPDATE TASK_RUNNING with `healthy` and
+ * REASON_TASK_HEALTH_CHECK_STATUS_UPDATED, and TASK_KILLED with `healthy: false` after a kill for
+ * failing checks. A check no executor could run is recorded in {@link problems}.
  */
 export class SimBackedMaster {
   /** Barrier markers seen, in order. */
@@ -304,7 +308,8 @@ export class SimBackedMaster {
       this.problems.push(`task ${taskId}: no MARATHON_APP_ID of a known run spec in its environment`);
       return undefined;
     }
-    if (info.healthCheck !== undefined) this.problems.push(`task ${taskId}: agent-run health checks are not simulated`);
+    const healthCheck = info.healthCheck === undefined ? undefined : agentCheckOfMesos(info.healthCheck);
+    if (typeof healthCheck === 'string') this.problems.push(`task ${taskId}: ${healthCheck}`);
     const resources = info.resources ?? [];
     const pools = this.poolsOf(resources, taskId);
     const volumes = pools.flatMap((p) => p.volumes ?? []);
@@ -322,6 +327,7 @@ export class SimBackedMaster {
       hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
       killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
       ...(volumes.length === 0 ? {} : { persistentVolumes: volumes }),
+      ...(healthCheck === undefined || typeof healthCheck === 'string' ? {} : { healthCheck }),
     });
     return { kind: 'launch', task, allocation };
   }
