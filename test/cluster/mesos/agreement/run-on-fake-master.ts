@@ -36,6 +36,8 @@ const POLL_MS = 1;
 export interface FakeMasterRun {
   readonly log: PlacementLog;
   readonly expectations: readonly ExpectOutcome[];
+  /** The agents the master reported lost (FAILURE), in order. */
+  readonly lostAgents: readonly string[];
   /** Calls or inputs the sim-backed master could not translate. */
   readonly problems: readonly string[];
   /** Loop entries handled (each one round trip over the wire at least). */
@@ -162,12 +164,12 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
       if (entry.dueMs > nowMs) nowMs = entry.dueMs;
       const item = entry.input;
       if (item.to === 'core') loop.post(item.input);
-      else if (item.to === 'sim') master.cluster.onEvent(item.event);
+      else if (item.to === 'sim') master.onClusterEvent(item.event);
       else if (item.to === 'wire') master.deliver(item.input);
       else performStep(item.step, { scheduler, cluster: master.cluster, recorder, trace, checker: undefined, scenario, nowMs: rel() });
       await settle();
     }
-    return { log, expectations: recorder.expectations, problems: [...master.problems], entries };
+    return { log, expectations: recorder.expectations, lostAgents: [...master.lostAgents], problems: [...master.problems], entries };
   } finally {
     driver.stop();
     await master.close();
