@@ -63,7 +63,14 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * agent-loss: an agent's host dies (unreachable, replaced per unreachable strategy, then removed:
  * the difference above); partition: an agent cut off, its task unreachable, replaced, and killed
  * as surplus when the agent comes back (TASK_RUNNING, REASON_AGENT_REREGISTERED);
- * unreachable-expunge: an unreachable instance expunged, its task coming back unknown and killed.
+ * unreachable-expunge: an unreachable instance expunged, its task coming back unknown and killed;
+ * unreachable-disabled: an unreachable instance kept for a 10-minute partition and back Running;
+ * pod-unreachable-expunge-livelock: a pod's two tasks reported unreachable one by one, the
+ * instance expunged at the first, the second killed as unknown (KILL of an unreachable task);
+ * rolling-upgrade: two rolling restarts gated by agent-run MESOS_HTTP health (TASK_RUNNING
+ * healthy over the wire); grace-task-killing: kill grace periods in KILL's kill policy,
+ * TASK_KILLING, and SIGKILL at the end of a short grace; reserved-resources: static
+ * reservations for a role and acceptedResourceRoles, read from the offers' reservations.
  */
 interface AgreementCase {
   readonly file: string;
@@ -95,6 +102,11 @@ const SCENARIOS: readonly AgreementCase[] = [
   },
   { file: 'partition.yaml', kills: true, lostAgents: ['agent-1'] },
   { file: 'unreachable-expunge.yaml', kills: false, lostAgents: ['agent-1'] },
+  { file: 'faults/unreachable-disabled.yaml', kills: false, lostAgents: ['agent-1'] },
+  { file: 'regressions/pod-unreachable-expunge-livelock.yaml', kills: false, lostAgents: ['agent-1'] },
+  { file: 'deployments/rolling-upgrade.yaml', kills: true },
+  { file: 'kill/grace-task-killing.yaml', kills: true },
+  { file: 'roles/reserved-resources.yaml', kills: true },
 ];
 
 /** The first index where two event streams differ, with a few events around it from each; undefined when they are equal. */
