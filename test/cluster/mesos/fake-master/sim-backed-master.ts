@@ -200,6 +200,8 @@ export class SimBackedMaster {
    *   the condition Gone to the core; the agreement test names the difference. A later
    *   reconciliation answer about such a task stays the model's TASK_UNKNOWN, where a real master
    *   answers TASK_GONE_BY_OPERATOR for an agent marked gone (§7.2); no scenario run here asks.
+   * Messages stay the model's (mostly none), where a real master writes free text ("health check
+   * timed out" on TASK_UNREACHABLE, "Unreachable agent re-reregistered" when it comes back).
    */
   private asMasterReportsIt(status: MesosTaskStatus): MesosTaskStatus {
     if (status.source !== 'SOURCE_MASTER') return status;
