@@ -322,7 +322,9 @@ export function applyTaskStatus(ctx: InstanceContext, inst: Instance, task: Task
   task.state = status.state;
   task.condition = conditionOfTaskState(status.state, status.reason);
   task.lastStatusMs = nowMs;
-  if (status.message !== undefined) task.message = status.message;
+  // The update's own message, none when it has none (Marathon's status_update_event takes the
+  // published status's message or ""): never an earlier update's.
+  task.message = status.message;
   if (status.state === 'TASK_RUNNING' && task.startedAtMs === undefined) {
     task.startedAtMs = nowMs;
     // The addresses of the update that first reports it running, as Marathon takes them (its

@@ -31,7 +31,7 @@ export interface Task {
   readonly launchedAtMs: number;
   startedAtMs?: number;
   lastStatusMs?: number;
-  /** Mesos status message of the last update (status_update_event.message). */
+  /** Mesos status message of the last update, undefined when it had none (status_update_event.message). */
   message?: string;
   /**
    * The container's IP addresses, from the update that first reported the task running (as

@@ -1,10 +1,11 @@
 import { MesosCluster } from '../../../../src/cluster/mesos/mesos-cluster';
 import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-master-detector';
 import { HeapLoop } from '../../../../src/scheduler/kernel/heap-loop';
-import type { SchedulerInput, TimerInput } from '../../../../src/scheduler/model/inputs';
+import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
 import { MemoryStore } from '../../../../src/store/memory-store';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
+import { SimProber } from '../../../../sim/cluster/sim-prober';
 import { performStep } from '../../../../sim/runner/perform-step';
 import type { ExpectOutcome } from '../../../../sim/runner/run-result';
 import { RunRecorder } from '../../../../sim/runner/run-recorder';
@@ -14,20 +15,29 @@ import type { Scenario, TimelineStep } from '../../../../sim/scenario/scenario';
 import { createWorldStreams } from '../../../../sim/world';
 import { BARRIER_PREFIX, SimBackedMaster } from '../fake-master/sim-backed-master';
 import { waitUntil } from '../fake-master/wait-until';
-import { PATIENCE_MS } from '../../../harness/wait';
+import { PATIENCE_MS, waitFor } from '../../../harness/wait';
 import { PlacementLog } from './placement-log';
 
-/** Entries of the lockstep loop: a core timer, a cluster event, an event for the wire, a timeline step. */
+/** Entries of the lockstep loop: a core timer or probe answer, a cluster event, an event for the wire, a timeline step. */
 type Item =
-  | { readonly to: 'core'; readonly input: TimerInput }
+  | { readonly to: 'core'; readonly input: SchedulerInput }
   | { readonly to: 'sim'; readonly event: SimEvent }
   | { readonly to: 'wire'; readonly input: SchedulerInput }
   | { readonly to: 'step'; readonly step: TimelineStep };
+
+/**
+ * How often the lockstep loop looks whether the wire is quiet. Every entry that moves something
+ * over the wire waits for it (one or two HTTP round trips on 127.0.0.1, well under a millisecond
+ * each), so the pause between looks is most of a scenario's cost: 1 ms, not the harness's 5.
+ */
+const POLL_MS = 1;
 
 /** What a run against the fake master produced. */
 export interface FakeMasterRun {
   readonly log: PlacementLog;
   readonly expectations: readonly ExpectOutcome[];
+  /** The agents the master reported lost (FAILURE), in order. */
+  readonly lostAgents: readonly string[];
   /** Calls or inputs the sim-backed master could not translate. */
   readonly problems: readonly string[];
   /** Loop entries handled (each one round trip over the wire at least). */
@@ -43,8 +53,9 @@ export interface FakeMasterRun {
  * framework and the timeline steps; the core's clock is the loop's virtual clock. After each
  * entry the run waits until the wire is quiet: (1) the driver has posted to the core one input
  * for every event the master wrote, then (2) a barrier RECONCILE sent through the driver reached
- * the master (calls go one at a time, in order), so every call the core made is applied to the
- * cluster before virtual time moves on. Timeline steps run through the simulator's own
+ * the master (the driver runs with one call in flight, so calls arrive in order), so every call
+ * the core made is applied to the cluster before virtual time moves on. The barrier is skipped
+ * when neither the core called the driver nor the master wrote an event since the last one. Timeline steps run through the simulator's own
  * `performStep`, so commands and expectations are the same code as in the simulator.
  */
 export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun> {
@@ -67,14 +78,31 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
     defaultRole: scenario.options.defaultRole,
     runSpecOf: (id) => core?.runSpec(id),
   });
+  // Scheduler-run health checks (HTTP, HTTPS, TCP) are pacer's own probes, not Mesos's: as in the
+  // simulator they are answered by the simulated cluster's tasks (sim/cluster/sim-prober.ts), the
+  // answer going to the core at its virtual time, not over the wire.
+  const prober = new SimProber({
+    nowMs: () => nowMs,
+    toCore: (dueMs, input) => void heap.post(dueMs, { to: 'core', input }),
+    schedule: (dueMs, event) => heap.schedule(dueMs, { to: 'sim', event }),
+    cancel: (id) => heap.cancel(id),
+    streams,
+    trace: () => undefined,
+  }, master.cluster);
   // Lockstep: the driver's inputs reach the core at once (the driver posts them from its own
   // turns, never from inside a call the core made), so `settle` knows the core has seen them.
   const loop = { post: (input: SchedulerInput): void => void core?.handle(input) };
   let posted = 0;
+  let coreCalls = 0;
   const driver = new MesosCluster({
     detector: new StaticMasterDetector(master.url),
     logger: { info: () => undefined, warn: () => undefined },
     backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: PATIENCE_MS, callTimeoutMs: PATIENCE_MS, user: 'pacer-test',
+    // One call in flight at a time, so calls reach the master in the order the core made them and
+    // the barrier RECONCILE arrives after every call before it. With the default 8, unrelated
+    // calls race on their own connections (§1.10) and a KILL could land after the barrier, to be
+    // applied only at a later virtual time.
+    maxConcurrentCalls: 1,
     defaultRole: scenario.options.defaultRole,
     taskKilling: scenario.options.taskKilling,
   }, (input) => {
@@ -87,14 +115,15 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
         clock: { nowMs: () => nowMs },
         random: streams.ids,
         timers: { schedule: (dueMs, input) => heap.schedule(dueMs, { to: 'core', input }), cancel: (id) => heap.cancel(id) },
-        driver,
+        driver: countingCalls(driver, () => void coreCalls++),
         store: new MemoryStore(),
-        prober: { probe: () => undefined },
+        prober,
       },
       {
         defaultRole: scenario.options.defaultRole,
         taskKilling: scenario.options.taskKilling,
         ...(scenario.options.maxInstancesPerOffer === undefined ? {} : { maxInstancesPerOffer: scenario.options.maxInstancesPerOffer }),
+        ...(scenario.options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: scenario.options.unhealthyKillFloor }),
       },
     );
     const scheduler = core;
@@ -105,14 +134,22 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
     driver.start({ instanceCount: 0 });
     await waitUntil(() => posted >= 1, PATIENCE_MS, 'the subscribed input');
     let barrier = 0;
+    let settledCalls = -1;
+    let settledInputs = -1;
     const settle = async (): Promise<void> => {
-      await waitUntil(() => posted - 1 >= master.inputsSent, PATIENCE_MS, `the core to receive ${master.inputsSent} events`);
+      await waitFor(() => posted - 1 >= master.inputsSent, `the core to receive ${master.inputsSent} events`, PATIENCE_MS, POLL_MS);
+      // Nothing can be on its way to the master when neither the core called the driver nor the
+      // master wrote an event (the driver calls on the core's behalf, or in answer to an event)
+      // since the last barrier: skip the round trip (most probe answers and timers change nothing).
+      if (coreCalls === settledCalls && master.inputsSent === settledInputs) return;
+      settledCalls = coreCalls;
+      settledInputs = master.inputsSent;
       const id = `${BARRIER_PREFIX}${++barrier}`;
       driver.reconcile([{ taskId: id }]);
-      await waitUntil(() => {
+      await waitFor(() => {
         master.processCalls();
         return master.barriers.includes(id);
-      }, PATIENCE_MS, `barrier ${id}`);
+      }, `barrier ${id}`, PATIENCE_MS, POLL_MS);
     };
     await settle();
 
@@ -127,14 +164,28 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
       if (entry.dueMs > nowMs) nowMs = entry.dueMs;
       const item = entry.input;
       if (item.to === 'core') loop.post(item.input);
-      else if (item.to === 'sim') master.cluster.onEvent(item.event);
+      else if (item.to === 'sim') master.onClusterEvent(item.event);
       else if (item.to === 'wire') master.deliver(item.input);
       else performStep(item.step, { scheduler, cluster: master.cluster, recorder, trace, checker: undefined, scenario, nowMs: rel() });
       await settle();
     }
-    return { log, expectations: recorder.expectations, problems: [...master.problems], entries };
+    return { log, expectations: recorder.expectations, lostAgents: [...master.lostAgents], problems: [...master.problems], entries };
   } finally {
     driver.stop();
     await master.close();
   }
+}
+
+/** `driver` as the core sees it, calling `onCall` before each of its methods the core calls. */
+function countingCalls<T extends object>(driver: T, onCall: () => void): T {
+  return new Proxy(driver, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        onCall();
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }

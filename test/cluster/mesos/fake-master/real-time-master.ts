@@ -87,7 +87,7 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
   const m = await SimBackedMaster.start({
     nowMs: () => Date.now(),
     toFramework: (dueMs, input) => void later(dueMs, () => deliver(input)),
-    schedule: (dueMs, event) => later(dueMs, () => ref.master?.cluster.onEvent(event)),
+    schedule: (dueMs, event) => later(dueMs, () => ref.master?.onClusterEvent(event)),
     cancel: (id) => {
       clearTimeout(timers.get(id));
       timers.delete(id);

@@ -17,6 +17,7 @@ import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import type { WorldStreams } from '../../../../sim/sim-context';
 import { refuseMsOfFilters } from '../../../../src/master/refuse-filter';
+import { agentCheckOfMesos } from './agent-check-of-mesos';
 import { FakeMaster } from './fake-master';
 import { makeTaskLaunch } from '../../../builders/launch-builders';
 
@@ -58,7 +59,10 @@ export const BARRIER_PREFIX = 'barrier-';
  * Direction cluster → framework: every input the simulated cluster posts (offers, status updates,
  * rescinds, agent losses) is queued in the caller's world with `toFramework`; {@link deliver} then
  * writes it as a Mesos event (OFFERS with the agent's id, hostname, attributes, fault domain and
- * resources; UPDATE with the uuid bytes for reliable updates; RESCIND; FAILURE).
+ * resources; UPDATE with the uuid bytes for reliable updates; RESCIND; FAILURE), as a real master
+ * reports agent faults (§7.4): an agent marked unreachable gets `unreachable_time` on its tasks'
+ * TASK_UNREACHABLE and a FAILURE ({@link onClusterEvent}); the model's removal of a dead agent is
+ * reported as an operator marking it gone, TASK_GONE_BY_OPERATOR without FAILURE (`asMasterReportsIt`).
  * Direction framework → cluster: {@link processCalls} reads the calls the fake master recorded,
  * in arrival order, and applies them to the cluster (ACCEPT of LAUNCH, LAUNCH_GROUP, RESERVE,
  * CREATE, DESTROY and UNRESERVE operations, DECLINE, KILL, ACKNOWLEDGE, RECONCILE, REVIVE,
@@ -71,8 +75,11 @@ export const BARRIER_PREFIX = 'barrier-';
  * on them (`marathon_framework_id`, `marathon_task_id`), each volume a disk resource with
  * `disk.persistence` and `disk.volume`. The operations read back are in {@link operationLog}.
  *
- * Limits: agent-run health checks are not translated back; an ACCEPT with them is recorded in
- * {@link problems}.
+ * Agent-run health checks: a task's `health_check` is read back from the wire alone
+ * ({@link agentCheckOfMesos}) and run by the simulated executor, whose results go out as Mesos
+ * executors send them (§7.5): UPDATE TASK_RUNNING with `healthy` and
+ * REASON_TASK_HEALTH_CHECK_STATUS_UPDATED, and TASK_KILLED with `healthy: false` after a kill for
+ * failing checks. A check no executor could run is recorded in {@link problems}.
  */
 export class SimBackedMaster {
   /** Barrier markers seen, in order. */
@@ -81,12 +88,22 @@ export class SimBackedMaster {
   readonly problems: string[] = [];
   /** Events written that the driver turns into one input for the core each. */
   inputsSent = 0;
+  /** The agent of every FAILURE written (an agent marked unreachable), in order. */
+  readonly lostAgents: string[] = [];
   /** Every operation of every ACCEPT applied, in order, as `TYPE` or `TYPE <reservation id>` (RESERVE, CREATE, DESTROY, UNRESERVE). */
   readonly operationLog: string[] = [];
   private processed = 0;
   private subscribes = 0;
 
-  private constructor(readonly fake: FakeMaster, readonly cluster: SimCluster, private readonly options: SimBackedMasterOptions) {}
+  /** When each agent was last marked unreachable (virtual epoch ms): the `unreachable_time` of its tasks' TASK_UNREACHABLE. */
+  private readonly unreachableSinceMs = new Map<string, number>();
+
+  private constructor(
+    readonly fake: FakeMaster,
+    readonly cluster: SimCluster,
+    private readonly world: MasterWorld,
+    private readonly options: SimBackedMasterOptions,
+  ) {}
 
   /** Starts the fake master on 127.0.0.1 with the scenario's agents registered (not offered until `cluster.start()`). */
   static async start(world: MasterWorld, agents: readonly SimAgentSpec[], options: SimBackedMasterOptions): Promise<SimBackedMaster> {
@@ -101,11 +118,26 @@ export class SimBackedMaster {
       streams: world.streams,
       trace: () => undefined,
     }, agents, options);
-    return new SimBackedMaster(fake, cluster, options);
+    return new SimBackedMaster(fake, cluster, world, options);
   }
 
   get url(): string {
     return this.fake.url;
+  }
+
+  /**
+   * Hands one of the cluster's own events to it. When it is the ping timeout that marks an agent
+   * unreachable, the master also tells the framework the agent is lost, as a real master does
+   * (master.cpp `_markUnreachable` → `__removeSlave`: TASK_UNREACHABLE for each task, its offers
+   * rescinded, then `sendSlaveLost`, a FAILURE naming the agent, §3.8, §7.4): queued after the
+   * TASK_UNREACHABLE updates the cluster queued for this instant.
+   */
+  onClusterEvent(event: SimEvent): void {
+    this.cluster.onEvent(event);
+    if (event.kind !== 'agentUnreachable' || this.cluster.agentStatus(event.agentId)?.phase !== 'unreachable') return;
+    const nowMs = this.world.nowMs();
+    this.unreachableSinceMs.set(event.agentId, nowMs);
+    this.world.toFramework(nowMs, { type: 'agentLost', agentId: event.agentId });
   }
 
   /** Writes one input of the simulated cluster as a Mesos event on the open stream. */
@@ -116,12 +148,18 @@ export class SimBackedMaster {
         this.emit({ type: 'OFFERS', offers: { offers: input.offers.map((o) => mesosOfferOf(frameworkId, o)) } });
         return;
       case 'status':
-        this.emit({ type: 'UPDATE', update: { status: mesosStatusOf(input.status) } });
+        this.emit({ type: 'UPDATE', update: { status: this.asMasterReportsIt(mesosStatusOf(input.status)) } });
         return;
       case 'rescind':
         this.emit({ type: 'RESCIND', rescind: { offerId: { value: input.offerId } } });
         return;
       case 'agentLost':
+        // The model's removal of a dead agent ends with `agentLost`; a real master has no timed
+        // removal of an unreachable agent, and marking one gone sends no FAILURE (master.cpp
+        // `markGone` returns before `__removeSlave` for an agent that is not registered). The
+        // FAILURE of the marking itself was sent by `onClusterEvent`.
+        if (this.cluster.agentStatus(input.agentId)?.phase === 'removed') return;
+        this.lostAgents.push(input.agentId);
         this.emit({ type: 'FAILURE', failure: { agentId: { value: input.agentId } } });
         return;
       default:
@@ -148,6 +186,43 @@ export class SimBackedMaster {
 
   async close(): Promise<void> {
     await this.fake.close();
+  }
+
+  /**
+   * A status of the master model as a real master writes it (§7.4, master.cpp):
+   * - TASK_UNREACHABLE from the master (no uuid) carries `unreachable_time`, when its agent was
+   *   marked unreachable (`__removeSlave` sets it on each update; reconciliation answers too, §7.2);
+   * - the model's removal of a dead, unreachable agent reports its tasks TASK_GONE
+   *   (REASON_AGENT_REMOVED). A real master never removes an unreachable agent by itself with an
+   *   update (the registry forgets it after `--registry_max_agent_age`, silently); the one way its
+   *   tasks are reported gone is an operator marking the agent gone (`markGone`):
+   *   TASK_GONE_BY_OPERATOR, REASON_AGENT_REMOVED_BY_OPERATOR. So that is what is sent. Both are
+   *   the condition Gone to the core; the agreement test names the difference. A later
+   *   reconciliation answer about such a task stays the model's TASK_UNKNOWN, where a real master
+   *   answers TASK_GONE_BY_OPERATOR for an agent marked gone (§7.2); no scenario run here asks.
+   * Messages stay the model's (mostly none), where a real master writes free text ("health check
+   * timed out" on TASK_UNREACHABLE, "Unreachable agent re-reregistered" when it comes back).
+   */
+  private asMasterReportsIt(status: MesosTaskStatus): MesosTaskStatus {
+    if (status.source !== 'SOURCE_MASTER') return status;
+    const agentId = status.agentId?.value;
+    if (status.state === 'TASK_UNREACHABLE' && agentId !== undefined) {
+      const sinceMs = this.unreachableSinceMs.get(agentId);
+      if (sinceMs === undefined) {
+        this.problems.push(`TASK_UNREACHABLE of ${status.taskId.value} on ${agentId}, which was never marked unreachable`);
+        return status;
+      }
+      // The middle of the virtual millisecond it was marked in: beyond 2^53 ns a double holds a
+      // time only to within 256 ns, so a whole millisecond can arrive as the double just below it
+      // and be truncated to the millisecond before (nanos-to-ms.ts); a real master's clock is
+      // rarely on a whole millisecond.
+      return { ...status, unreachableTime: { nanoseconds: sinceMs * 1_000_000 + 500_000 } };
+    }
+    if (status.state === 'TASK_GONE' && status.reason === 'REASON_AGENT_REMOVED' && agentId !== undefined
+      && this.cluster.agentStatus(agentId)?.phase === 'removed') {
+      return { ...status, state: 'TASK_GONE_BY_OPERATOR', reason: 'REASON_AGENT_REMOVED_BY_OPERATOR' };
+    }
+    return status;
   }
 
   private emit(event: Event): void {
@@ -304,7 +379,8 @@ export class SimBackedMaster {
       this.problems.push(`task ${taskId}: no MARATHON_APP_ID of a known run spec in its environment`);
       return undefined;
     }
-    if (info.healthCheck !== undefined) this.problems.push(`task ${taskId}: agent-run health checks are not simulated`);
+    const healthCheck = info.healthCheck === undefined ? undefined : agentCheckOfMesos(info.healthCheck);
+    if (typeof healthCheck === 'string') this.problems.push(`task ${taskId}: ${healthCheck}`);
     const resources = info.resources ?? [];
     const pools = this.poolsOf(resources, taskId);
     const volumes = pools.flatMap((p) => p.volumes ?? []);
@@ -322,6 +398,7 @@ export class SimBackedMaster {
       hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
       killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
       ...(volumes.length === 0 ? {} : { persistentVolumes: volumes }),
+      ...(healthCheck === undefined || typeof healthCheck === 'string' ? {} : { healthCheck }),
     });
     return { kind: 'launch', task, allocation };
   }

@@ -63,6 +63,25 @@ t.test('status_update_event: exact fields', async (t) => {
   t.same(Object.keys(e).sort(), ['appId', 'eventType', 'host', 'ipAddresses', 'message', 'ports', 'slaveId', 'taskId', 'taskStatus', 'timestamp', 'version']);
 });
 
+t.test('status_update_event: the message is the update\'s own, "" when it has none (not an earlier update\'s)', async (t) => {
+  // Marathon takes `message` from the status being published (`if (status.hasMessage)
+  // status.getMessage else ""`, MesosStatusUpdateEvent): a reconciliation answer carries a
+  // message, the executor's next update may carry none.
+  const h = new Harness();
+  h.put(makeApp());
+  const [l] = h.offer(makeOffer());
+  h.status(l.taskId, 'TASK_STAGING', { message: 'staging on agent' });
+  h.status(l.taskId, 'TASK_STARTING');
+  h.status(l.taskId, 'TASK_RUNNING', { reason: 'REASON_RECONCILIATION', message: 'Reconciliation: latest task state' });
+  h.status(l.taskId, 'TASK_KILLED');
+  t.same(h.events('status_update_event').map((e) => [e.taskStatus, e.message]), [
+    ['TASK_STAGING', 'staging on agent'],
+    ['TASK_STARTING', ''],
+    ['TASK_RUNNING', 'Reconciliation: latest task state'],
+    ['TASK_KILLED', ''],
+  ]);
+});
+
 t.test('subscribers receive events in emission order; unsubscribe stops delivery', async (t) => {
   const h = new Harness();
   const got: string[] = [];
