@@ -1,10 +1,10 @@
 import type { ACL } from 'node-zookeeper-client';
 import { ZkError } from '../../cluster/mesos/zk/zk-error';
 import { ZK_CODES, type ZkSession } from '../../cluster/mesos/zk/zk-session';
-import type { SetAsideRecord, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
-import { decodeRecord, type RecordKey, type RecordValues } from '../records/record-codec';
+import type { StoredRecordKind, StoredState } from '../../scheduler/ports/store';
+import type { RecordKey } from '../records/record-codec';
+import { loadRecords } from '../records/load-records';
 import { migrateRecordText } from '../records/record-migrations';
-import { RunSpecRecordReader } from '../run-spec-record';
 import { OLDEST_MIGRATABLE_VERSION, STORE_FORMAT_VERSION } from '../records/store-format-version';
 import { formatMarker, formatOfMarker, type ZkLayout } from './zk-layout';
 import type { ReadRecord } from './zk-record-reader';
@@ -16,38 +16,39 @@ import type { ReadRecord } from './zk-record-reader';
 
 /** Decoded records, and the records an older format's migration changed (to be written back). */
 export interface Decoded {
-  readonly state: StoredState & { setAside?: SetAsideRecord[] };
+  readonly state: StoredState;
   readonly migrated: readonly { kind: StoredRecordKind; at: RecordKey; text: string }[];
 }
 
+/**
+ * The records read, each migrated from `format` as it is decoded, through the load of every
+ * backend (records/load-records.ts: kind by kind in the one load order, so a root's or a
+ * deployment's migration and decoding find the run spec versions decoded before it). The records
+ * that fail are only reported (`state.setAside`): the store sets them aside once open.
+ */
 export function decodeAll(records: readonly ReadRecord[], format: number): Decoded {
-  const setAside: SetAsideRecord[] = [];
   const migrated: { kind: StoredRecordKind; at: RecordKey; text: string }[] = [];
-  const values: { [K in StoredRecordKind]: RecordValues[K][] } = {
-    root: [], rootVersion: [], runSpec: [], runSpecVersion: [], deployment: [], instance: [], frameworkId: [],
-  };
-  const reader = new RunSpecRecordReader();
+  const byKind = new Map<StoredRecordKind, ReadRecord[]>();
   for (const r of records) {
-    if (r.text === undefined) {
-      setAside.push({ kind: r.kind, ...r.at, reason: r.problem ?? 'does not decode' });
-      continue;
-    }
-    const text = migrateRecordText(r.kind, r.text, format, reader);
-    if (text !== r.text) migrated.push({ kind: r.kind, at: r.at, text });
-    const decoded = decodeRecord(r.kind, text, r.at, reader);
-    if (decoded.ok) (values[r.kind] as unknown[]).push(decoded.value);
-    else setAside.push({ kind: r.kind, ...r.at, reason: decoded.reason });
+    const same = byKind.get(r.kind);
+    if (same === undefined) byKind.set(r.kind, [r]);
+    else same.push(r);
   }
-  return {
-    migrated,
-    state: {
-      ...(values.root.length === 0 ? {} : { root: values.root[0] }),
-      runSpecs: values.runSpec, versions: values.runSpecVersion, rootVersions: values.rootVersion,
-      deployments: values.deployment, instances: values.instance,
-      ...(values.frameworkId.length === 0 ? {} : { frameworkId: values.frameworkId[0] }),
-      ...(setAside.length === 0 ? {} : { setAside }),
+  const state = loadRecords({
+    records: function* (kind, reader) {
+      for (const r of byKind.get(kind) ?? []) {
+        if (r.text === undefined) {
+          yield { at: r.at, problem: r.problem ?? 'does not decode' };
+          continue;
+        }
+        const text = migrateRecordText(kind, r.text, format, reader);
+        if (text !== r.text) migrated.push({ kind, at: r.at, text });
+        yield { at: r.at, text };
+      }
     },
-  };
+    setAside: () => undefined,
+  });
+  return { migrated, state };
 }
 
 /**

@@ -36,6 +36,13 @@ t.test('the Store port table', { skip }, async (t) => {
       await first.closeAsync();
       return (await openZk(t, url)).load();
     },
+    storedDump: async (t, dump) => {
+      const url = freshUrl(server);
+      const writer = await ZkStore.open(url, ZK_OPTIONS);
+      for (const r of dump.records) writer.putRecordText(r.kind, r, recordText(r));
+      await writer.closeAsync();
+      return (await openZk(t, url)).load();
+    },
   });
 });
 
