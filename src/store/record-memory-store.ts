@@ -2,6 +2,7 @@ import type { Group } from '../scheduler/index';
 import type { Deployment } from '../scheduler/model/deployment';
 import type { Instance } from '../scheduler/model/instance';
 import type { RunSpec } from '../scheduler/model/run-spec';
+import type { TaskFailure } from '../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../scheduler/ports/store';
 import { encodeRecord, type RecordKey, type RecordValues } from './records/record-codec';
 import { loadRecords } from './records/load-records';
@@ -72,6 +73,14 @@ export class RecordMemoryStore implements Store {
 
   saveFrameworkId(frameworkId: string): void {
     this.put('frameworkId', frameworkId, '/');
+  }
+
+  saveTaskFailure(failure: TaskFailure): void {
+    this.put('taskFailure', failure, failure.appId);
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.drop('taskFailure', runSpecId);
   }
 
   setAside(record: SetAsideRecord): void {

@@ -5,6 +5,7 @@ import { emptyRoot, withRunSpec } from '../../src/scheduler/groups/root-group';
 import { allRunSpecs } from '../../src/scheduler/groups/tree-query';
 import { Instance, type InstanceFields } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
+import type { TaskFailure } from '../../src/scheduler/model/task-failure';
 import type { Store, StoredRecordKind, StoredState } from '../../src/scheduler/ports/store';
 import type { RecordKey } from '../../src/store/records/record-codec';
 import { RECORD_LOAD_ORDER } from '../../src/store/records/record-load-order';
@@ -161,6 +162,23 @@ export function storeConformance(t: Test, backend: StoreBackend): void {
       store.saveFrameworkId('fw-2');
     });
     t.equal(s.frameworkId, 'fw-2');
+  });
+
+  t.test(`${backend.name}: task failures: keyed by run spec id, the last saved wins, delete removes; sorted by id`, async (t) => {
+    const failure = (appId: string, taskId: string): TaskFailure => ({
+      appId, taskId, state: 'TASK_FAILED', message: 'exited 1', host: 'h1', version: versionAt(0), timestamp: versionAt(1), slaveId: 'agent-1',
+    });
+    // A task without an agent: no `slaveId`.
+    const lost: TaskFailure = { appId: '/b', taskId: 't4', state: 'TASK_LOST', message: '', host: '', version: versionAt(0), timestamp: versionAt(2) };
+    const s = await persisted(t, (store) => {
+      store.saveTaskFailure(failure('/b', 't1'));
+      store.saveTaskFailure(failure('/a', 't2'));
+      store.saveTaskFailure(failure('/c', 't3'));
+      store.saveTaskFailure(lost);
+      store.deleteTaskFailure('/c');
+      store.deleteTaskFailure('/never-stored');
+    });
+    t.equal(exactDiff(s.taskFailures, [failure('/a', 't2'), lost]), undefined);
   });
 
   t.test(`${backend.name}: a record set aside is no longer loaded; a record saved again under its key afterwards is`, async (t) => {

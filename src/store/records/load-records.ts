@@ -33,7 +33,7 @@ export interface RecordSource {
 export function loadRecords(source: RecordSource, reader: RunSpecRecordReader = new RunSpecRecordReader()): StoredState {
   const setAside: SetAsideRecord[] = [];
   const values: { [K in StoredRecordKind]: RecordValues[K][] } = {
-    root: [], rootVersion: [], runSpec: [], runSpecVersion: [], deployment: [], instance: [], frameworkId: [],
+    root: [], rootVersion: [], runSpec: [], runSpecVersion: [], deployment: [], instance: [], frameworkId: [], taskFailure: [],
   };
   const fail = (kind: StoredRecordKind, at: RecordKey, reason: string): void => {
     const record: SetAsideRecord = { kind, ...at, reason };
@@ -59,6 +59,7 @@ export function loadRecords(source: RecordSource, reader: RunSpecRecordReader = 
     deployments: values.deployment,
     instances: values.instance,
     ...(values.frameworkId.length === 0 ? {} : { frameworkId: values.frameworkId[0] }),
+    ...(values.taskFailure.length === 0 ? {} : { taskFailures: values.taskFailure }),
     ...(setAside.length === 0 ? {} : { setAside }),
   };
 }

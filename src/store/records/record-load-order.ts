@@ -11,7 +11,7 @@ import type { StoredRecordKind } from '../../scheduler/ports/store';
  * (record-codec.ts). Changing the order changes no stored byte; only this list says it.
  */
 export const RECORD_LOAD_ORDER = [
-  'frameworkId', 'runSpec', 'runSpecVersion', 'root', 'rootVersion', 'deployment', 'instance',
+  'frameworkId', 'runSpec', 'runSpecVersion', 'root', 'rootVersion', 'deployment', 'instance', 'taskFailure',
 ] as const satisfies readonly StoredRecordKind[];
 
 /** A compile error here means a kind of record that {@link RECORD_LOAD_ORDER} does not name. */

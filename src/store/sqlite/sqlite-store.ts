@@ -3,6 +3,7 @@ import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
+import type { TaskFailure } from '../../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredState } from '../../scheduler/ports/store';
 import { encodeRecord } from '../records/record-codec';
 import { loadRecords } from '../records/load-records';
@@ -153,6 +154,14 @@ export class SqliteStore implements Store {
 
   saveFrameworkId(frameworkId: string): void {
     this.sql.saveFrameworkId.run(frameworkId);
+  }
+
+  saveTaskFailure(failure: TaskFailure): void {
+    this.sql.saveTaskFailure.run(failure.appId, encodeRecord('taskFailure', failure));
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.sql.deleteTaskFailure.run(runSpecId);
   }
 
   /** Moves the record to the `set_aside` table, with `reason` and the time (set-aside.ts). */

@@ -21,6 +21,8 @@ export interface StoreStatements {
   readonly deleteDeployment: Database.Statement<[string]>;
   readonly saveInstance: Database.Statement<[string, string]>;
   readonly deleteInstance: Database.Statement<[string]>;
+  readonly saveTaskFailure: Database.Statement<[string, string]>;
+  readonly deleteTaskFailure: Database.Statement<[string]>;
   readonly load: { readonly [K in StoredRecordKind]: Database.Statement<[], Record<string, unknown>> };
 }
 
@@ -53,6 +55,8 @@ export function prepareStatements(db: Database.Database): StoreStatements {
     deleteDeployment: remove('deployments'),
     saveInstance: upsert('instances'),
     deleteInstance: remove('instances'),
+    saveTaskFailure: upsert('task_failures'),
+    deleteTaskFailure: remove('task_failures'),
     load,
   };
 }

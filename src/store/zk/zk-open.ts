@@ -54,7 +54,8 @@ export function decodeAll(records: readonly ReadRecord[], format: number): Decod
 /**
  * The format of the store at `layout` after making sure it is one: a missing or empty path is
  * initialised (its znodes and the marker, in one `multi`); a path holding other znodes, another
- * program's data, a newer or an unknown format is refused, with nothing written.
+ * program's data, a newer or an unknown format is refused, with nothing written; an older format
+ * gets the znodes of the kinds added since.
  */
 export async function prepare(session: ZkSession, layout: ZkLayout, acl: readonly ACL[], where: string): Promise<number> {
   await ensurePath(session, layout.base, acl);
@@ -76,6 +77,15 @@ export async function prepare(session: ZkSession, layout: ZkLayout, acl: readonl
   if (format === undefined) throw new Error(`${where}: ${layout.format} is not a pacer store marker; refusing to use it (nothing was written)`);
   if (format > STORE_FORMAT_VERSION) throw new Error(`${where} has store format version ${format}, this pacer understands up to ${STORE_FORMAT_VERSION}; refusing to use it (nothing was written)`);
   if (format < OLDEST_MIGRATABLE_VERSION) throw new Error(`${where} has store format version ${format}, which no pacer wrote; refusing to use it (nothing was written)`);
+  // An older format lacks the znodes of the kinds added since (format 7: `taskFailure`); made
+  // before the records are read. Idempotent, as the rest of a migration.
+  if (format < STORE_FORMAT_VERSION) {
+    for (const path of layout.containers()) {
+      await session.create(path, Buffer.alloc(0), 'persistent', acl).catch((e: unknown) => {
+        if (!(e instanceof ZkError && e.serverCode === ZK_CODES.NODEEXISTS)) throw e;
+      });
+    }
+  }
   return format;
 }
 
