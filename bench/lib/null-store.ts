@@ -6,6 +6,7 @@ export const NULL_STORE: Store = {
   saveRunSpecVersion: () => undefined, deleteRunSpecVersion: () => undefined,
   saveRootVersion: () => undefined, deleteRootVersion: () => undefined,
   saveDeployment: () => undefined, deleteDeployment: () => undefined, saveInstances: () => undefined,
-  deleteInstance: () => undefined, saveFrameworkId: () => undefined, setAside: () => undefined,
+  deleteInstance: () => undefined, saveFrameworkId: () => undefined, saveTaskFailure: () => undefined,
+  deleteTaskFailure: () => undefined, setAside: () => undefined,
   load: () => ({ runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }),
 };

@@ -12,6 +12,7 @@ import { isTerminalCondition, isUnreachableCondition } from './model/condition';
 import { allRunSpecs } from './groups/tree-query';
 import { Instance } from './model/instance';
 import type { SetAsideRecord, StoredState } from './ports/store';
+import type { TaskFailure } from './model/task-failure';
 import { soundStoredState } from './state/stored/sound-stored-state';
 import { onBecameUnreachable } from './unreachable/unreachable';
 import { newRunSpecState } from './state/new-run-spec-state';
@@ -21,7 +22,7 @@ import type { RunSpecState } from './state/run-spec-state';
  * Rebuilds the core's state from what the store kept, after a restart (issue 5, durable state):
  * the root group and its history (only what was stored: the empty root the core was built with
  * is forgotten), the run specs being run with their instances (placement
- * counters, launch queue and active counts recomputed), the framework id, and the running
+ * counters, launch queue and active counts recomputed), their last task failures, the framework id, and the running
  * deployments, which resume from their current step. Timers are armed again for what was in
  * flight: unreachable deadlines (from the recorded `unreachableSinceMs`), scheduler-run health
  * checks, and kills that had not been confirmed (sent again). Launch backoff starts over, as in
@@ -71,6 +72,7 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
   // holds (store/sqlite/codec.ts), not an Instance: it is made one here, the core's one way in.
   for (const inst of stored.instances) adopt(ctx, inst instanceof Instance ? inst : Instance.from(inst));
   for (const rs of [...state.runSpecs.values()]) lastResort(ctx, setAside, runSpecRecord(rs), () => rearm(ctx, rs), () => forget(ctx, rs));
+  recoverTaskFailures(ctx, stored.taskFailures ?? [], setAside);
   for (const d of stored.deployments) {
     const record: SetAsideRecord = { kind: 'deployment', key: d.plan.id, reason: '' };
     lastResort(ctx, setAside, record, () => deployments.resume(ctx, d), () => deployments.cancel(ctx, d.plan.id, true));
@@ -119,6 +121,30 @@ function forget(ctx: InstanceContext, rs: RunSpecState): void {
   ctx.state.forgetRunSpec(rs);
   ctx.state.demandDirty.delete(rs);
   ctx.state.changed.delete(rs.spec.id);
+}
+
+/**
+ * Each run spec's stored last task failure (store format 7) becomes its `lastTaskFailure` again.
+ * One whose run spec was set aside at this start is set aside with it (kept for an operator, as
+ * its instances are); one whose run spec is not stored (deleted before its failure was: the two
+ * deletes are not one transaction outside a command) is deleted, as Marathon deletes an app's
+ * failure when the app terminates.
+ */
+function recoverTaskFailures(ctx: DeploymentContext, failures: readonly TaskFailure[], setAside: SetAsideRecord[]): void {
+  for (const failure of failures) {
+    const rs = ctx.state.runSpecs.get(failure.appId);
+    if (rs !== undefined) {
+      rs.lastTaskFailure = failure;
+      continue;
+    }
+    if (setAside.some((r) => r.kind === 'runSpec' && r.key === failure.appId)) {
+      const record: SetAsideRecord = { kind: 'taskFailure', key: failure.appId, reason: `its app or pod ${failure.appId} was set aside` };
+      ctx.store.setAside(record);
+      setAside.push(record);
+    } else {
+      ctx.store.deleteTaskFailure(failure.appId);
+    }
+  }
 }
 
 /** Puts a stored instance back under its run spec, keeping the run spec's counters right. */

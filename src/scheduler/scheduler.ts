@@ -18,6 +18,7 @@ import type { Group } from './groups/group';
 import { converge } from './instances/converge';
 import { continueDeferred } from './instances/instance-lifecycle';
 import { flushInstances } from './instances/instance-tracker';
+import { flushTaskFailures } from './instances/record-task-failure';
 import { EffectApplier } from './instances/effect-applier';
 import { InstanceEffects } from './instances/instance-effects';
 import { findRunSpec } from './groups/tree-query';
@@ -117,7 +118,8 @@ export class Scheduler {
    * Once per input, in this order: deployments and rolling restarts react to what changed; offer
    * demand follows (revive/suppress), and the framework's roles when the roles in use changed,
    * with its roles that nothing wants suppressed (once offers came, and after a change of the roles);
-   * last, every instance the input changed is written, once (instances/instance-tracker.ts), and
+   * last, each run spec's new last task failure is written, once (instances/record-task-failure.ts),
+   * then every instance the input changed, once (instances/instance-tracker.ts), and
    * every effect the tracker still holds is carried out.
    */
   private afterInput(): void {
@@ -126,6 +128,7 @@ export class Scheduler {
     this.ctx.demand.sync(this.ctx.state.demandDirty, (rs) => runSpecs.get(rs.spec.id) === rs);
     syncFrameworkRoles(this.ctx);
     this.ctx.demand.suppressIdle(this.ctx.state.frameworkRoles);
+    flushTaskFailures(this.ctx);
     flushInstances(this.ctx);
     this.applier.drain();
   }

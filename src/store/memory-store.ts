@@ -2,6 +2,7 @@ import type { Deployment } from '../scheduler/model/deployment';
 import type { Group } from '../scheduler/index';
 import type { Instance } from '../scheduler/model/instance';
 import type { RunSpec } from '../scheduler/model/run-spec';
+import type { TaskFailure } from '../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredState } from '../scheduler/ports/store';
 
 /**
@@ -14,6 +15,7 @@ export class MemoryStore implements Store {
   private readonly versions = new Map<string, RunSpec>();
   private readonly deployments = new Map<string, Deployment>();
   private readonly rootVersions = new Map<string, Group>();
+  private readonly taskFailures = new Map<string, TaskFailure>();
   private root?: Group;
   private frameworkId?: string;
   /** Records set aside by the core, with what they held, in the order they were set aside. */
@@ -47,6 +49,7 @@ export class MemoryStore implements Store {
       case 'rootVersion': return from(this.rootVersions, record.key);
       case 'deployment': return from(this.deployments, record.key);
       case 'instance': return from(this.instances, record.key);
+      case 'taskFailure': return from(this.taskFailures, record.key);
     }
   }
 
@@ -110,6 +113,16 @@ export class MemoryStore implements Store {
     this.frameworkId = frameworkId;
   }
 
+  saveTaskFailure(failure: TaskFailure): void {
+    this.writes++;
+    this.taskFailures.set(failure.appId, failure);
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.writes++;
+    this.taskFailures.delete(runSpecId);
+  }
+
   load(): StoredState {
     return {
       root: this.root,
@@ -119,6 +132,7 @@ export class MemoryStore implements Store {
       deployments: sortedValues(this.deployments),
       instances: sortedValues(this.instances),
       frameworkId: this.frameworkId,
+      ...(this.taskFailures.size === 0 ? {} : { taskFailures: sortedValues(this.taskFailures) }),
     };
   }
 }

@@ -2,9 +2,10 @@ import type { Group } from '../scheduler/index';
 import type { Deployment } from '../scheduler/model/deployment';
 import type { Instance } from '../scheduler/model/instance';
 import type { RunSpec } from '../scheduler/model/run-spec';
+import type { TaskFailure } from '../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../scheduler/ports/store';
-import { decodeRecord, encodeRecord, type RecordValues } from './records/record-codec';
-import { RunSpecRecordReader } from './run-spec-record';
+import { encodeRecord, type RecordKey, type RecordValues } from './records/record-codec';
+import { loadRecords } from './records/load-records';
 
 type Kind = StoredRecordKind;
 
@@ -74,6 +75,14 @@ export class RecordMemoryStore implements Store {
     this.put('frameworkId', frameworkId, '/');
   }
 
+  saveTaskFailure(failure: TaskFailure): void {
+    this.put('taskFailure', failure, failure.appId);
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.drop('taskFailure', runSpecId);
+  }
+
   setAside(record: SetAsideRecord): void {
     this.writes++;
     const slot = slotOf(record.key, record.version);
@@ -83,45 +92,27 @@ export class RecordMemoryStore implements Store {
   }
 
   /**
-   * Everything stored, decoded into fresh objects as SqliteStore.load decodes its rows: arrays in
-   * key order (versions by run spec id, then version), one reader for the whole load, a record
-   * that does not decode or is not the one its key names set aside and reported in `setAside`.
+   * Everything stored, decoded into fresh objects as SqliteStore.load decodes its rows
+   * (records/load-records.ts: kind by kind in the one load order of every backend, one reader for
+   * the whole load, a record that does not decode or is not the one its key names set aside and
+   * reported in `setAside`), each kind's records in key order (versions by run spec id, then version).
    */
   load(): StoredState {
-    const setAside: SetAsideRecord[] = [];
-    const reader = new RunSpecRecordReader();
-    const all = <K extends Kind>(kind: K): RecordValues[K][] => {
-      const rows = [...(this.texts.get(kind)?.values() ?? [])]
-        .sort((a, b) => compare(a.key, b.key) || compare(a.version ?? '', b.version ?? ''));
-      const out: RecordValues[K][] = [];
-      for (const row of rows) {
-        const at = { key: row.key, ...(row.version === undefined ? {} : { version: row.version }) };
-        const decoded = decodeRecord(kind, row.text, at, reader);
-        if (decoded.ok) {
-          out.push(decoded.value);
-          continue;
-        }
-        const record: SetAsideRecord = { kind, ...at, reason: decoded.reason };
-        this.setAside(record);
-        setAside.push(record);
-      }
-      return out;
-    };
-    const frameworkIds = all('frameworkId');
-    const runSpecs = all('runSpec');
-    // Run spec versions before the roots: a root refers to its apps' and pods' versions (format 4).
-    const versions = all('runSpecVersion');
-    const roots = all('root');
-    return {
-      ...(roots.length === 0 ? {} : { root: roots[0] }),
-      runSpecs,
-      versions,
-      rootVersions: all('rootVersion'),
-      deployments: all('deployment'),
-      instances: all('instance'),
-      ...(frameworkIds.length === 0 ? {} : { frameworkId: frameworkIds[0] }),
-      ...(setAside.length === 0 ? {} : { setAside }),
-    };
+    return loadRecords({
+      records: (kind) => [...(this.texts.get(kind)?.values() ?? [])]
+        .sort((a, b) => compare(a.key, b.key) || compare(a.version ?? '', b.version ?? ''))
+        .map((row) => ({ at: { key: row.key, ...(row.version === undefined ? {} : { version: row.version }) }, text: row.text })),
+      setAside: (record) => this.setAside(record),
+    });
+  }
+
+  /**
+   * Keeps `text` as the stored text of a record as it is, unchecked (tests that write a fixture or
+   * a damaged record exactly as stored, as `ZkStore.putRecordText` does).
+   */
+  putRecordText(kind: Kind, at: RecordKey, text: string): void {
+    this.writes++;
+    this.slots(kind).set(slotOf(at.key, at.version), { key: at.key, ...(at.version === undefined ? {} : { version: at.version }), text });
   }
 
   /** The stored text of one record (tests: what a restart would read), or undefined. */
@@ -130,13 +121,16 @@ export class RecordMemoryStore implements Store {
   }
 
   private put<K extends Kind>(kind: K, value: RecordValues[K], key: string, version?: string): void {
-    this.writes++;
+    this.putRecordText(kind, { key, ...(version === undefined ? {} : { version }) }, encodeRecord(kind, value));
+  }
+
+  private slots(kind: Kind): Map<string, { readonly key: string; readonly version?: string; readonly text: string }> {
     let byKey = this.texts.get(kind);
     if (byKey === undefined) {
       byKey = new Map();
       this.texts.set(kind, byKey);
     }
-    byKey.set(slotOf(key, version), { key, ...(version === undefined ? {} : { version }), text: encodeRecord(kind, value) });
+    return byKey;
   }
 
   private drop(kind: Kind, key: string, version?: string): void {

@@ -12,6 +12,7 @@ import { POD_SCHEMA } from '../marathon/schemas/pod-schema';
 import { STORED_GROUP_SCHEMA, STORED_RUN_SPEC_SCHEMA } from '../store/records/spec-records';
 import { STORED_DEPLOYMENT_SCHEMA } from '../store/records/stored-deployment';
 import { STORED_INSTANCE_SCHEMA } from '../store/records/stored-instance';
+import { STORED_TASK_FAILURE_SCHEMA } from '../store/records/stored-task-failure';
 
 /** A JSON Schema object, as ajv compiles it. */
 export type SchemaObject = Readonly<Record<string, unknown>>;
@@ -73,6 +74,7 @@ export const VALIDATOR_MODULES: readonly ValidatorModule[] = [
       storedGroup: STORED_GROUP_SCHEMA,
       storedDeployment: STORED_DEPLOYMENT_SCHEMA,
       storedInstance: STORED_INSTANCE_SCHEMA,
+      storedTaskFailure: STORED_TASK_FAILURE_SCHEMA,
       storedExecutor: STORED_EXECUTOR_SCHEMA,
       storedReservation: STORED_RESERVATION_SCHEMA,
     },

@@ -2,6 +2,7 @@ import type { Deployment } from '../../src/scheduler/model/deployment';
 import type { Group } from '../../src/scheduler/groups/group';
 import { Instance, type InstanceFields } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
+import type { TaskFailure } from '../../src/scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredState } from '../../src/scheduler/ports/store';
 
 /** A store write, as recorded (instances are snapshotted at write time). */
@@ -18,6 +19,8 @@ export type StoreWrite =
   | { readonly type: 'deleteRootVersion'; readonly version: string }
   | { readonly type: 'saveDeployment'; readonly deployment: Deployment }
   | { readonly type: 'deleteDeployment'; readonly deploymentId: string }
+  | { readonly type: 'saveTaskFailure'; readonly failure: TaskFailure }
+  | { readonly type: 'deleteTaskFailure'; readonly runSpecId: string }
   | { readonly type: 'setAside'; readonly record: SetAsideRecord };
 
 /**
@@ -30,6 +33,7 @@ export class MemoryStore implements Store {
   readonly versions = new Map<string, RunSpec>();
   readonly deployments = new Map<string, Deployment>();
   readonly rootVersions = new Map<string, Group>();
+  readonly taskFailures = new Map<string, TaskFailure>();
   root?: Group;
   frameworkId?: string;
   readonly writes: StoreWrite[] = [];
@@ -60,6 +64,17 @@ export class MemoryStore implements Store {
   saveFrameworkId(frameworkId: string): void {
     this.frameworkId = frameworkId;
     this.record({ type: 'saveFrameworkId', frameworkId });
+  }
+
+  saveTaskFailure(failure: TaskFailure): void {
+    const snap = { ...failure };
+    this.taskFailures.set(failure.appId, snap);
+    this.record({ type: 'saveTaskFailure', failure: snap });
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.taskFailures.delete(runSpecId);
+    this.record({ type: 'deleteTaskFailure', runSpecId });
   }
 
   saveRoot(root: Group): void {
@@ -100,7 +115,10 @@ export class MemoryStore implements Store {
 
   /** Forgets the record (a test looks at the recorded `setAside` write for what was set aside). */
   setAside(record: SetAsideRecord): void {
-    const maps = { runSpec: this.runSpecs, runSpecVersion: this.versions, rootVersion: this.rootVersions, deployment: this.deployments, instance: this.instances };
+    const maps = {
+      runSpec: this.runSpecs, runSpecVersion: this.versions, rootVersion: this.rootVersions, deployment: this.deployments, instance: this.instances,
+      taskFailure: this.taskFailures,
+    };
     if (record.kind === 'root') this.root = undefined;
     else if (record.kind === 'frameworkId') this.frameworkId = undefined;
     else maps[record.kind].delete(record.kind === 'runSpecVersion' ? `${record.key} ${record.version ?? ''}` : record.key);
@@ -125,6 +143,8 @@ export class MemoryStore implements Store {
       case 'deleteRootVersion': return this.deleteRootVersion(write.version);
       case 'saveDeployment': return this.saveDeployment(write.deployment);
       case 'deleteDeployment': return this.deleteDeployment(write.deploymentId);
+      case 'saveTaskFailure': return this.saveTaskFailure(write.failure);
+      case 'deleteTaskFailure': return this.deleteTaskFailure(write.runSpecId);
       case 'setAside': return this.setAside(write.record);
     }
   }
@@ -138,6 +158,7 @@ export class MemoryStore implements Store {
     for (const root of state.rootVersions) this.rootVersions.set(root.version, root);
     for (const d of state.deployments) this.deployments.set(d.plan.id, { ...d });
     for (const inst of state.instances) this.instances.set(inst.instanceId, snapshot(inst));
+    for (const f of state.taskFailures ?? []) this.taskFailures.set(f.appId, { ...f });
   }
 
   load(): StoredState {
@@ -150,6 +171,7 @@ export class MemoryStore implements Store {
       deployments: sorted(this.deployments),
       instances: sorted(this.instances),
       frameworkId: this.frameworkId,
+      ...(this.taskFailures.size === 0 ? {} : { taskFailures: sorted(this.taskFailures) }),
     };
   }
 

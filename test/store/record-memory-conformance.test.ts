@@ -1,6 +1,7 @@
 import t from 'tap';
 import { RecordMemoryStore } from '../../src/store/record-memory-store';
 import { storeConformance } from './store-conformance';
+import { recordText } from './store-dump';
 
 // The simulator's store for runs that restart their core (schedulerFailover): each record kept as
 // the text the durable stores write, read back as they read it — so it meets the contract of a
@@ -10,6 +11,11 @@ storeConformance(t, {
   persisted: (_t, write) => {
     const store = new RecordMemoryStore();
     write(store);
+    return Promise.resolve(store.load());
+  },
+  storedDump: (_t, dump) => {
+    const store = new RecordMemoryStore();
+    for (const r of dump.records) store.putRecordText(r.kind, r, recordText(r));
     return Promise.resolve(store.load());
   },
 });

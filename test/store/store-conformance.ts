@@ -5,7 +5,12 @@ import { emptyRoot, withRunSpec } from '../../src/scheduler/groups/root-group';
 import { allRunSpecs } from '../../src/scheduler/groups/tree-query';
 import { Instance, type InstanceFields } from '../../src/scheduler/model/instance';
 import type { RunSpec } from '../../src/scheduler/model/run-spec';
-import type { Store, StoredState } from '../../src/scheduler/ports/store';
+import type { TaskFailure } from '../../src/scheduler/model/task-failure';
+import type { Store, StoredRecordKind, StoredState } from '../../src/scheduler/ports/store';
+import type { RecordKey } from '../../src/store/records/record-codec';
+import { RECORD_LOAD_ORDER } from '../../src/store/records/record-load-order';
+import { STORE_FORMAT_VERSION } from '../../src/store/records/store-format-version';
+import type { StoreDump } from './store-dump';
 import { makeApp, makePod, versionAt } from '../builders/run-spec-builders';
 import { populatedHarness } from './sqlite/core-scenario';
 import { copyState, exactDiff } from './sqlite/store-fixture';
@@ -21,6 +26,11 @@ export interface StoreBackend {
   /** Durable stores copy what they are given; the memory store keeps the core's own objects. */
   readonly copies: boolean;
   persisted(t: Test, write: (store: Store) => void): Promise<StoredState>;
+  /**
+   * Writes the dump's records exactly as stored, unchecked, into a fresh store (in the order
+   * given) and returns what a store opened there loads. Backends that keep texts (not the memory store).
+   */
+  storedDump?(t: Test, dump: StoreDump): Promise<StoredState>;
 }
 
 export function instance(id: string, o: Partial<InstanceFields> = {}): Instance {
@@ -154,6 +164,23 @@ export function storeConformance(t: Test, backend: StoreBackend): void {
     t.equal(s.frameworkId, 'fw-2');
   });
 
+  t.test(`${backend.name}: task failures: keyed by run spec id, the last saved wins, delete removes; sorted by id`, async (t) => {
+    const failure = (appId: string, taskId: string): TaskFailure => ({
+      appId, taskId, state: 'TASK_FAILED', message: 'exited 1', host: 'h1', version: versionAt(0), timestamp: versionAt(1), slaveId: 'agent-1',
+    });
+    // A task without an agent: no `slaveId`.
+    const lost: TaskFailure = { appId: '/b', taskId: 't4', state: 'TASK_LOST', message: '', host: '', version: versionAt(0), timestamp: versionAt(2) };
+    const s = await persisted(t, (store) => {
+      store.saveTaskFailure(failure('/b', 't1'));
+      store.saveTaskFailure(failure('/a', 't2'));
+      store.saveTaskFailure(failure('/c', 't3'));
+      store.saveTaskFailure(lost);
+      store.deleteTaskFailure('/c');
+      store.deleteTaskFailure('/never-stored');
+    });
+    t.equal(exactDiff(s.taskFailures, [failure('/a', 't2'), lost]), undefined);
+  });
+
   t.test(`${backend.name}: a record set aside is no longer loaded; a record saved again under its key afterwards is`, async (t) => {
     const s = await persisted(t, (store) => {
       store.saveInstances([instance('i1'), instance('i2')]);
@@ -186,6 +213,17 @@ export function storeConformance(t: Test, backend: StoreBackend): void {
       });
       t.equal(s.instances[0].condition, 'Scheduled');
       t.equal(s.instances[0].tasks[0].condition, 'Staging');
+    });
+  }
+
+  if (backend.storedDump !== undefined) {
+    const storedDump = backend.storedDump.bind(backend);
+    t.test(`${backend.name}: kinds load in the one shared order, RECORD_LOAD_ORDER: a bad record of each kind, written last kind first, is set aside in that order`, async (t) => {
+      const keyOf = (kind: StoredRecordKind): RecordKey =>
+        kind === 'root' || kind === 'frameworkId' ? { key: '/' } : kind === 'rootVersion' ? { key: versionAt(0) } : kind === 'runSpecVersion' ? { key: '/a', version: versionAt(0) } : { key: '/a' };
+      const records = [...RECORD_LOAD_ORDER].reverse().map((kind) => ({ kind, ...keyOf(kind), record: kind === 'frameworkId' ? '' : {} }));
+      const s = await storedDump(t, { format: STORE_FORMAT_VERSION, records });
+      t.same(s.setAside?.map((r) => r.kind), RECORD_LOAD_ORDER);
     });
   }
 

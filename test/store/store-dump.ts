@@ -43,6 +43,7 @@ export function dumpOf(state: StoredState, format: number): StoreDump {
   for (const d of state.deployments) add('deployment', d);
   for (const i of state.instances) add('instance', Instance.from(i));
   if (state.frameworkId !== undefined) add('frameworkId', state.frameworkId);
+  for (const f of state.taskFailures ?? []) add('taskFailure', f);
   return { format, records };
 }
 
@@ -55,6 +56,7 @@ const INSERTS: Readonly<Record<StoredRecordKind, (r: DumpRecord) => [string, unk
   rootVersion: (r) => ['INSERT INTO root_versions (version, body) VALUES (?, ?)', [r.key, recordText(r)]],
   deployment: (r) => ['INSERT INTO deployments (id, body) VALUES (?, ?)', [r.key, recordText(r)]],
   instance: (r) => ['INSERT INTO instances (id, body) VALUES (?, ?)', [r.key, recordText(r)]],
+  taskFailure: (r) => ['INSERT INTO task_failures (id, body) VALUES (?, ?)', [r.key, recordText(r)]],
 };
 
 /** A new SQLite store file at `path` holding exactly the dump's records, stamped with the dump's format. */

@@ -9,7 +9,7 @@ import type { StoredRecordKind } from '../../src/scheduler/ports/store';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
 import { Harness } from '../harness/core-harness';
 import { repoPath } from '../harness/repo-path';
-import { tempStorePath } from './sqlite/store-fixture';
+import { tempStorePath, withRawDb } from './sqlite/store-fixture';
 import { dumpOf, recordText, type StoreDump, writeDumpToSqlite } from './store-dump';
 
 /**
@@ -35,12 +35,13 @@ for (const file of fixtures) {
     const loaded = store.load();
     t.equal(loaded.setAside, undefined, 'no record set aside');
     const count = loaded.runSpecs.length + loaded.versions.length + loaded.rootVersions.length + loaded.deployments.length +
-      loaded.instances.length + (loaded.root === undefined ? 0 : 1) + (loaded.frameworkId === undefined ? 0 : 1);
+      loaded.instances.length + (loaded.root === undefined ? 0 : 1) + (loaded.frameworkId === undefined ? 0 : 1) + (loaded.taskFailures ?? []).length;
     t.equal(count, dump.records.length, `all ${dump.records.length} records loaded`);
     if (dump.format === STORE_FORMAT_VERSION) t.same(dumpOf(loaded, dump.format), dump, 'each record stored again is the fixture, exactly');
     const h = new Harness({ stored: loaded });
     t.same(h.scheduler.setAsideRecords(), [], 'the core recovers every record');
     t.same(h.scheduler.runSpecs().map((s) => s.id).sort(), loaded.runSpecs.map((s) => s.id).sort(), 'and runs every run spec');
+    for (const f of loaded.taskFailures ?? []) t.same(h.scheduler.lastTaskFailure(f.appId), f, `with the last task failure of ${f.appId}`);
   });
 }
 
@@ -136,4 +137,23 @@ t.test('format 5 → 6: with the run spec versions read first, both roots of eve
   const d = five.records.find((r) => r.kind === 'deployment');
   const text = d === undefined ? '' : recordText(d);
   t.equal(migrateStep('deployment', text, 5), text, 'a deployment whose versions were not read keeps its apps whole');
+});
+
+t.test('format 6 → 7: every record of format-6.json stays as it is; format-7.json adds the last task failure of an app', async (t) => {
+  const [six, seven] = [readFixture(6), readFixture(7)];
+  const reader = new RunSpecRecordReader();
+  for (const r of six.records) t.equal(migrateStep(r.kind, recordText(r), 6, reader), recordText(r), name(r));
+  const added = seven.records.filter((r) => !six.records.some((f) => name(f) === name(r)));
+  t.same(added.map(name), ['taskFailure /prod/web'], 'one task failure more');
+  t.same(seven.records.slice(0, six.records.length), six.records, 'the rest as format 6 holds it');
+  // An older SQLite file gets the new kind's table from the migration (it lacks it before).
+  const path = tempStorePath(t);
+  writeDumpToSqlite(six, path);
+  withRawDb(path, (db) => db.exec('DROP TABLE task_failures'));
+  const store = SqliteStore.open(path);
+  t.teardown(() => store.close());
+  t.equal(store.load().setAside, undefined, 'format 6 migrates, nothing set aside');
+  const failure = { appId: '/prod/web', taskId: 't1', state: 'TASK_FAILED' as const, message: 'm', host: 'h', version: 'v', timestamp: 'ts' };
+  store.saveTaskFailure(failure);
+  t.same(store.load().taskFailures, [failure], 'and keeps task failures');
 });

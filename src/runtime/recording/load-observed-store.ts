@@ -2,6 +2,7 @@ import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
+import type { TaskFailure } from '../../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredState } from '../../scheduler/ports/store';
 
 /**
@@ -29,5 +30,7 @@ export class LoadObservedStore implements Store {
   saveInstances(instances: readonly Instance[]): void { this.inner.saveInstances(instances); }
   deleteInstance(instanceId: string): void { this.inner.deleteInstance(instanceId); }
   saveFrameworkId(frameworkId: string): void { this.inner.saveFrameworkId(frameworkId); }
+  saveTaskFailure(failure: TaskFailure): void { this.inner.saveTaskFailure(failure); }
+  deleteTaskFailure(runSpecId: string): void { this.inner.deleteTaskFailure(runSpecId); }
   setAside(record: SetAsideRecord): void { this.inner.setAside(record); }
 }

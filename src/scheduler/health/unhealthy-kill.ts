@@ -22,7 +22,7 @@ import { floorCapacity, killsWithinFloor, unhealthyKillFloor, type FloorSource }
  */
 export function killUnhealthy(ctx: InstanceContext, rs: RunSpecState, inst: Instance, reason: string, alreadyKilled: boolean): void {
   const [taskKill, instanceKill] = unhealthyKillEvents(inst, reason, ctx.clock.nowMs());
-  recordTaskFailure(rs, inst, taskKill.taskId, 'TASK_KILLED', reason, ctx.clock.nowMs());
+  recordTaskFailure(ctx, rs, inst, taskKill.taskId, 'TASK_KILLED', reason, ctx.clock.nowMs());
   ctx.effects.event(taskKill);
   ctx.effects.event(instanceKill);
   if (alreadyKilled) setKillReason(ctx, inst, 'unhealthy');

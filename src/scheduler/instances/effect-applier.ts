@@ -76,6 +76,12 @@ export class EffectApplier {
       case 'deleteRunSpec':
         store.deleteRunSpec(effect.runSpecId);
         return;
+      case 'saveTaskFailure':
+        store.saveTaskFailure(effect.failure);
+        return;
+      case 'deleteTaskFailure':
+        store.deleteTaskFailure(effect.runSpecId);
+        return;
     }
   }
 }
@@ -113,6 +119,8 @@ function drainingPorts(world: SchedulerPorts, bus: EventBus, drain: () => void):
     saveInstances: (instances) => { drain(); store.saveInstances(instances); },
     deleteInstance: (instanceId) => { drain(); store.deleteInstance(instanceId); },
     saveFrameworkId: (frameworkId) => { drain(); store.saveFrameworkId(frameworkId); },
+    saveTaskFailure: (failure) => { drain(); store.saveTaskFailure(failure); },
+    deleteTaskFailure: (runSpecId) => { drain(); store.deleteTaskFailure(runSpecId); },
     setAside: (record) => { drain(); store.setAside(record); },
     load: () => { drain(); return store.load(); },
   };

@@ -7,7 +7,7 @@ import type { RunSpecState } from '../state/run-spec-state';
  * be released (`RunSpecState.releasing`: a wiped instance's is held there after the instance is
  * forgotten, and forgetting the run spec would stop wanting the offer that releases it): forgets
  * the run spec and emits `app_terminated_event` (Marathon emits it for apps and pods alike once
- * fully stopped).
+ * fully stopped), and deletes its stored record and its last task failure.
  */
 export function finishDeleteIfDone(ctx: InstanceContext, rs: RunSpecState): void {
   if (!rs.deleting || rs.instances.size > 0 || (rs.releasing?.size ?? 0) > 0 || ctx.state.runSpecs.get(rs.spec.id) !== rs) return;
@@ -16,5 +16,7 @@ export function finishDeleteIfDone(ctx: InstanceContext, rs: RunSpecState): void
   ctx.state.demandDirty.add(rs);
   ctx.effects.clearTimer(rs.backoff?.timer);
   ctx.effects.deleteRunSpec(rs.spec.id);
+  // Marathon's HistoryActor deletes the app's TaskFailure on app_terminated_event.
+  ctx.effects.deleteTaskFailure(rs.spec.id);
   ctx.effects.event({ eventType: 'app_terminated_event', timestamp: isoTime(ctx.clock.nowMs()), appId: rs.spec.id });
 }

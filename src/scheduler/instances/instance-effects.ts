@@ -1,6 +1,7 @@
 import type { MarathonEvent } from '../model/events';
 import type { TimerInput } from '../model/inputs';
 import type { Instance, InstanceAtEvent } from '../model/instance';
+import type { TaskFailure } from '../model/task-failure';
 import type { ProbeRequest } from '../ports/prober';
 
 /*
@@ -32,7 +33,9 @@ export type InstanceEffect =
   | { readonly kind: 'probe'; readonly request: ProbeRequest }
   | { readonly kind: 'saveInstances'; readonly instances: readonly Instance[] }
   | { readonly kind: 'deleteInstance'; readonly instanceId: string }
-  | { readonly kind: 'deleteRunSpec'; readonly runSpecId: string };
+  | { readonly kind: 'deleteRunSpec'; readonly runSpecId: string }
+  | { readonly kind: 'saveTaskFailure'; readonly failure: TaskFailure }
+  | { readonly kind: 'deleteTaskFailure'; readonly runSpecId: string };
 
 const NO_EFFECTS: readonly InstanceEffect[] = Object.freeze([]);
 
@@ -115,6 +118,16 @@ export class InstanceEffects {
   /** Delete a run spec that is no longer run (Store.deleteRunSpec). */
   deleteRunSpec(runSpecId: string): void {
     this.pending.push({ kind: 'deleteRunSpec', runSpecId });
+  }
+
+  /** Write a run spec's last task failure (Store.saveTaskFailure; at most once per run spec per input, `flushTaskFailures`). */
+  saveTaskFailure(failure: TaskFailure): void {
+    this.pending.push({ kind: 'saveTaskFailure', failure });
+  }
+
+  /** Delete a deleted run spec's last task failure (Store.deleteTaskFailure). */
+  deleteTaskFailure(runSpecId: string): void {
+    this.pending.push({ kind: 'deleteTaskFailure', runSpecId });
   }
 
   /** Hands over every effect appended so far, in order, and starts a new list. */

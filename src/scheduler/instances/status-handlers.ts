@@ -83,7 +83,7 @@ export const STATUS_HANDLERS: readonly StatusHandler[] = [
   {
     name: 'task failure',
     when: (_ctx, c) => c.stateChanged && FAILURE_STATES.has(c.status.state),
-    run: (ctx, c) => recordTaskFailure(c.rs, c.inst, c.task.taskId, c.status.state, c.task.message ?? '', ctx.clock.nowMs()),
+    run: (ctx, c) => recordTaskFailure(ctx, c.rs, c.inst, c.task.taskId, c.status.state, c.task.message ?? '', ctx.clock.nowMs()),
   },
   {
     name: 'condition',

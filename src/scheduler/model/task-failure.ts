@@ -24,3 +24,29 @@ export interface TaskFailure {
 export const FAILURE_STATES: ReadonlySet<TaskState> = new Set<TaskState>([
   'TASK_FAILED', 'TASK_ERROR', 'TASK_LOST', 'TASK_DROPPED', 'TASK_GONE', 'TASK_GONE_BY_OPERATOR', 'TASK_UNKNOWN',
 ]);
+
+/**
+ * Bounds of a stored task failure's texts, in characters (its `state` is one of the task states; store format 7: the record's schema,
+ * src/store/records/stored-task-failure.ts, refuses more; docs/limits.md). `message` and `host`
+ * are cut to theirs when the failure is recorded (a status message is free text from the agent);
+ * a failure whose ids or times exceed theirs is kept in memory only, never stored.
+ */
+export const TASK_FAILURE_BOUNDS = {
+  appId: 1_024, taskId: 1_024, slaveId: 1_024, host: 1_024, message: 4_096, version: 64, timestamp: 64,
+} as const satisfies { readonly [K in Exclude<keyof TaskFailure, 'state'>]-?: number };
+
+/** `text` cut to `maxChars` UTF-16 code units, never inside a surrogate pair. */
+export function cutText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const end = text.charCodeAt(maxChars - 1) >= 0xd800 && text.charCodeAt(maxChars - 1) <= 0xdbff ? maxChars - 1 : maxChars;
+  return text.slice(0, end);
+}
+
+/** Whether every field of `failure` is within {@link TASK_FAILURE_BOUNDS} (checked before it is stored). */
+export function taskFailureFits(failure: TaskFailure): boolean {
+  for (const field of Object.keys(TASK_FAILURE_BOUNDS) as (keyof typeof TASK_FAILURE_BOUNDS)[]) {
+    const value = failure[field];
+    if (value !== undefined && value.length > TASK_FAILURE_BOUNDS[field]) return false;
+  }
+  return true;
+}

@@ -2,6 +2,7 @@ import type { Deployment } from '../model/deployment';
 import type { Group } from '../groups/group';
 import type { Instance, InstanceFields } from '../model/instance';
 import type { RunSpec } from '../model/run-spec';
+import type { TaskFailure } from '../model/task-failure';
 
 /**
  * Durable state port. Writes are synchronous (the embedded store, better-sqlite3, is synchronous):
@@ -12,7 +13,8 @@ import type { RunSpec } from '../model/run-spec';
  * What is kept (issue 5, durable state): the root group as of the last accepted change, the run
  * specs the core is currently running (during a deployment these differ from the root: a run spec
  * being stopped is still run), every stored version of every run spec (bounded by the core), running
- * deployments, instances, and the framework id. Objects are passed live; the store must copy or
+ * deployments, instances, the framework id, and each run spec's last task failure (store format 7).
+ * Objects are passed live; the store must copy or
  * encode them before returning (the core mutates instances in place later).
  */
 export interface Store {
@@ -38,6 +40,14 @@ export interface Store {
   deleteInstance(instanceId: string): void;
   saveFrameworkId(frameworkId: string): void;
   /**
+   * A run spec's last task failure (`lastTaskFailure`; Marathon's TaskFailureRepository keeps it
+   * per app), keyed by its `appId`: it replaces the one stored before. The core writes at most one
+   * per run spec per input, and only one within TASK_FAILURE_BOUNDS.
+   */
+  saveTaskFailure(failure: TaskFailure): void;
+  /** The run spec was deleted (Marathon deletes it on `app_terminated_event`); nothing stored is ignored. */
+  deleteTaskFailure(runSpecId: string): void;
+  /**
    * Moves a record the core cannot load out of the way (issue 11: no stored record may stop
    * pacer from starting): it is no longer loaded, but kept with `reason` for an operator to look
    * at; never deleted silently. A record that is not there (already moved) is ignored.
@@ -51,12 +61,13 @@ export interface Store {
 }
 
 /** The kinds of records the store keeps, as {@link StoredState} names them. */
-export type StoredRecordKind = 'root' | 'runSpec' | 'runSpecVersion' | 'rootVersion' | 'deployment' | 'instance' | 'frameworkId';
+export type StoredRecordKind = 'root' | 'runSpec' | 'runSpecVersion' | 'rootVersion' | 'deployment' | 'instance' | 'frameworkId' | 'taskFailure';
 
 /**
  * A stored record that could not be loaded and was set aside, and why. `key` is what the record is
  * stored under: the run spec, deployment or instance id; the run spec id of a run spec version
- * (with `version`); the version of a root version; `/` for the root and the framework id.
+ * (with `version`); the version of a root version; `/` for the root and the framework id; the
+ * run spec id of a task failure.
  */
 export interface SetAsideRecord {
   readonly kind: StoredRecordKind;
@@ -81,6 +92,8 @@ export interface StoredState {
    */
   readonly instances: readonly InstanceFields[];
   readonly frameworkId?: string;
+  /** The last task failure of run specs, by run spec id ascending (absent when none: store format 7). */
+  readonly taskFailures?: readonly TaskFailure[];
   /** Records the store could not decode; already set aside by the store (empty when absent). */
   readonly setAside?: readonly SetAsideRecord[];
 }

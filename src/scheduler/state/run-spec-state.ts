@@ -55,7 +55,7 @@ export interface RunSpecState {
   readonly rejections: RejectionStats;
   /** How many of its instances run (or will run) under each role; roles with none are absent. */
   readonly instanceRoles: Map<string, number>;
-  /** The newest task failure of its instances (`lastTaskFailure`); in memory only. */
+  /** The newest task failure of its instances (`lastTaskFailure`); stored (store format 7), recovered on start. */
   lastTaskFailure?: TaskFailure;
   /**
    * Reservations of this run spec's resident instances that wait to be released (DESTROY +

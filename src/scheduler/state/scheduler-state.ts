@@ -32,6 +32,8 @@ export class SchedulerState {
    * every change of the input, the created ones first in creation order.
    */
   readonly dirty = new DirtyInstances();
+  /** Run specs whose `lastTaskFailure` changed during the current input: written once each when it is done (instances/record-task-failure.ts). */
+  readonly failuresToWrite = new Set<RunSpecState>();
   /** Run specs whose instances changed during the current input (deployments check only those). */
   changed = new Set<string>();
   frameworkId?: string;

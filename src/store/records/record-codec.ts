@@ -5,11 +5,13 @@ import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import { RunSpecRecordReader } from '../run-spec-record';
 import type { JsonValue } from '../sqlite/codec';
-import { storedDeployment, storedGroup, storedInstance, storedRunSpec } from '../../generated/record-validators';
+import type { TaskFailure } from '../../scheduler/model/task-failure';
+import { storedDeployment, storedGroup, storedInstance, storedRunSpec, storedTaskFailure } from '../../generated/record-validators';
 import { recordCheck } from './record-schema';
 import { groupFromStored, rootToStored, runSpecFromStored, runSpecToStored } from './spec-records';
 import { deploymentFromStored, deploymentToStored, type StoredDeploymentV1 } from './stored-deployment';
 import { instanceFromStored, instanceToStored, type StoredInstanceV1 } from './stored-instance';
+import { taskFailureFromStored, taskFailureToStored, type StoredTaskFailureV1 } from './stored-task-failure';
 
 /** The core's value of each kind of stored record. */
 export interface RecordValues {
@@ -20,9 +22,10 @@ export interface RecordValues {
   readonly deployment: Deployment;
   readonly instance: Instance;
   readonly frameworkId: string;
+  readonly taskFailure: TaskFailure;
 }
 
-/** What a record is stored under: its key (run spec, deployment or instance id; a root version; `/`) and, for a run spec version, its version. */
+/** What a record is stored under: its key (run spec, deployment or instance id; a root version; `/`; a task failure's run spec id) and, for a run spec version, its version. */
 export interface RecordKey {
   readonly key: string;
   readonly version?: string;
@@ -42,7 +45,7 @@ interface RecordFormat<K extends StoredRecordKind> {
 
 const SINGLE: RecordKey = { key: '/' };
 // Each kind's schema (STORED_RUN_SPEC_SCHEMA, STORED_GROUP_SCHEMA, STORED_DEPLOYMENT_SCHEMA,
-// STORED_INSTANCE_SCHEMA) compiled when pacer is built (src/validation/validator-modules.ts).
+// STORED_INSTANCE_SCHEMA, STORED_TASK_FAILURE_SCHEMA) compiled when pacer is built (src/validation/validator-modules.ts).
 const runSpecCheck = recordCheck('a stored run spec', storedRunSpec);
 const groupCheck = recordCheck('a stored group', storedGroup);
 
@@ -62,6 +65,12 @@ const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: Recor
     toStored: (i) => instanceToStored(i) as unknown as JsonValue,
     fromStored: (s: StoredInstanceV1) => ({ ok: true, value: instanceFromStored(s) }),
     keyOf: (i) => ({ key: i.instanceId }),
+  },
+  taskFailure: {
+    check: recordCheck('StoredTaskFailureV1', storedTaskFailure),
+    toStored: (f) => taskFailureToStored(f) as unknown as JsonValue,
+    fromStored: (s: StoredTaskFailureV1) => ({ ok: true, value: taskFailureFromStored(s) }),
+    keyOf: (f) => ({ key: f.appId }),
   },
 };
 

@@ -54,6 +54,11 @@ export const RECORD_MIGRATIONS: readonly RecordMigration[] = [
     why: "a deployment's original and target roots hold each app and pod as a reference (id and version) to its run spec version record, as the root has since format 4, no longer whole",
     migrate: (kind, record, reader) => deploymentRootsByReference(kind, record, reader),
   },
+  {
+    from: 6,
+    why: "a new kind of record, each run spec's last task failure (`taskFailure`, Marathon's TaskFailureRepository); records of format 6 stay as they are (the backend makes the new kind's table or znode)",
+    migrate: (_kind, record) => record,
+  },
 ];
 
 /**

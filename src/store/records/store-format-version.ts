@@ -15,11 +15,15 @@
  * - 6: a deployment's original and target roots hold their apps and pods as references too, as
  *   the root does since 4 (record-migrations.ts upgrades 5, root-reference-migration.ts); the
  *   version history keeps what a running deployment's roots refer to (version-history.ts).
+ * - 7: a new kind of record, `taskFailure`: each run spec's last task failure (stored-task-failure.ts);
+ *   no record of format 6 changes (record-migrations.ts upgrades 6 as it is; the SQLite store makes
+ *   its `task_failures` table, the ZooKeeper store its `taskFailure` znode), but a pacer of format 6
+ *   knows no such kind, so the store says it is newer.
  *
  * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
  * only together with a bump here and a migration from the previous version.
  */
-export const STORE_FORMAT_VERSION = 6;
+export const STORE_FORMAT_VERSION = 7;
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
 export const OLDEST_MIGRATABLE_VERSION = 1;

@@ -47,7 +47,9 @@ function decide(path: string, markers: FileMarkers): StoreFileState {
     const state = checkVersion(path, markers.formatVersion);
     // Every format version has had these tables: one missing stopped start-up later with "no such
     // table", naming neither the file nor what to do.
-    const missing = STORE_TABLES.filter((table) => !markers.tables.has(table));
+    // A file of format 7 or later has `task_failures` too (an older one gets it from the migration).
+    const tables = markers.formatVersion >= 7 ? [...STORE_TABLES, 'task_failures'] : STORE_TABLES;
+    const missing = tables.filter((table) => !markers.tables.has(table));
     if (missing.length > 0) throw corrupt(path, `it has no table ${missing.join(', ')}`);
     return state;
   }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SetAsideRecord, StoredRecordKind } from '../../scheduler/ports/store';
+import { KIND_TABLES } from './kind-tables';
 
 /**
  * Where records that could not be loaded go (issue 11): out of the tables pacer loads, into
@@ -19,40 +20,21 @@ const CREATE_SET_ASIDE = `
     set_aside_at TEXT NOT NULL
   )`;
 
-/** The table and row of each kind of record, and the column that holds its value. */
-interface Place {
-  readonly table: string;
-  readonly where: string;
-  readonly params: (record: SetAsideRecord) => unknown[];
-  readonly column: string;
-}
-
-const byId = (table: string): Place => ({ table, where: 'id = ?', params: (r) => [r.key], column: 'body' });
-
-const PLACES: Readonly<Record<StoredRecordKind, Place>> = {
-  root: { table: 'root', where: 'id = 1', params: () => [], column: 'body' },
-  frameworkId: { table: 'framework', where: 'id = 1', params: () => [], column: 'framework_id' },
-  runSpec: byId('run_specs'),
-  runSpecVersion: { table: 'run_spec_versions', where: 'run_spec_id = ? AND version = ?', params: (r) => [r.key, r.version ?? ''], column: 'body' },
-  rootVersion: { table: 'root_versions', where: 'version = ?', params: (r) => [r.key], column: 'body' },
-  deployment: byId('deployments'),
-  instance: byId('instances'),
-};
-
 /**
- * Moves the row `record` names into `set_aside` (one transaction: the row is either moved or left
+ * Moves the row `record` names (its kind's table: kind-tables.ts) into `set_aside` (one transaction: the row is either moved or left
  * where it was). A row that is not there is ignored.
  */
 export function moveAside(db: Database.Database, record: SetAsideRecord, atIso: string): void {
-  const place = PLACES[record.kind];
+  const { table, keys, body, row: keyValues } = KIND_TABLES[record.kind];
+  const where = keys.map((k) => `${k} = ?`).join(' AND ');
   db.exec(CREATE_SET_ASIDE);
   db.transaction(() => {
-    const params = place.params(record);
-    const row = db.prepare(`SELECT ${place.column} AS value FROM ${place.table} WHERE ${place.where}`).get(...params) as { value: unknown } | undefined;
+    const params = keyValues(record);
+    const row = db.prepare(`SELECT ${body} AS value FROM ${table} WHERE ${where}`).get(...params) as { value: unknown } | undefined;
     if (row === undefined) return;
     db.prepare('INSERT INTO set_aside (kind, key, version, body, reason, set_aside_at) VALUES (?, ?, ?, ?, ?, ?)')
       .run(record.kind, record.key, record.version ?? null, row.value, record.reason, atIso);
-    db.prepare(`DELETE FROM ${place.table} WHERE ${place.where}`).run(...params);
+    db.prepare(`DELETE FROM ${table} WHERE ${where}`).run(...params);
   })();
 }
 

@@ -3,9 +3,11 @@ import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
-import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
-import { decodeRecord, encodeRecord, type RecordValues } from '../records/record-codec';
-import { RunSpecRecordReader } from '../run-spec-record';
+import type { TaskFailure } from '../../scheduler/model/task-failure';
+import type { SetAsideRecord, Store, StoredState } from '../../scheduler/ports/store';
+import { encodeRecord } from '../records/record-codec';
+import { loadRecords } from '../records/load-records';
+import { KIND_TABLES } from './kind-tables';
 import { inspectStoreFile } from './inspect-store-file';
 import { moveAside, type SetAsideRow, setAsideRows } from './set-aside';
 import { initialiseStore } from './store-format';
@@ -154,6 +156,14 @@ export class SqliteStore implements Store {
     this.sql.saveFrameworkId.run(frameworkId);
   }
 
+  saveTaskFailure(failure: TaskFailure): void {
+    this.sql.saveTaskFailure.run(failure.appId, encodeRecord('taskFailure', failure));
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.sql.deleteTaskFailure.run(runSpecId);
+  }
+
   /** Moves the record to the `set_aside` table, with `reason` and the time (set-aside.ts). */
   setAside(record: SetAsideRecord): void {
     moveAside(this.db, record, new Date().toISOString());
@@ -165,43 +175,21 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Everything stored, decoded into fresh objects (records/record-codec.ts: each record's text is
-   * parsed, checked against its kind's schema and mapped to the core's model; run specs and groups
-   * are read back through the converter by one reader for the whole load, ../run-spec-record.ts). Arrays are in key
+   * Everything stored, decoded into fresh objects by records/load-records.ts, kind by kind in the
+   * one load order of every backend (records/record-load-order.ts; records/record-codec.ts: each
+   * record's text is parsed, checked against its kind's schema and mapped to the core's model; run
+   * specs and groups are read back through the converter by one reader for the whole load,
+   * ../run-spec-record.ts). Arrays are in key
    * order (ids ascending; versions by run spec id, then version, and root versions by version —
    * versions are ISO timestamps, so oldest first). A row that fails, or whose record is not the one
    * its key names (a run spec stored under another id, …), is set aside and reported in `setAside`;
    * it never stops the load. Whether a decoded record makes sense is the core's to judge.
    */
   load(): StoredState {
-    const setAside: SetAsideRecord[] = [];
-    const reader = new RunSpecRecordReader();
-    const take = <K extends StoredRecordKind>(kind: K, body: unknown, key: string, version?: string): RecordValues[K][] => {
-      const at = { key: String(key), ...(version === undefined ? {} : { version: String(version) }) };
-      const decoded = decodeRecord(kind, body, at, reader);
-      if (decoded.ok) return [decoded.value];
-      const record: SetAsideRecord = { kind, ...at, reason: decoded.reason };
-      this.setAside(record);
-      setAside.push(record);
-      return [];
-    };
-    const root = this.sql.loadRoot.get();
-    const framework = this.sql.loadFrameworkId.get() as { framework_id: unknown } | undefined;
-    const frameworkIds = framework === undefined ? [] : take('frameworkId', framework.framework_id, '/');
-    const runSpecs = this.sql.loadRunSpecs.all().flatMap((r) => take('runSpec', r.body, r.id));
-    // Run spec versions before the roots: a root refers to its apps' and pods' versions (format 4).
-    const versions = this.sql.loadVersions.all().flatMap((r) => take('runSpecVersion', r.body, r.run_spec_id, r.version));
-    const roots = root === undefined ? [] : take('root', root.body, '/');
-    return {
-      ...(roots.length === 0 ? {} : { root: roots[0] }),
-      runSpecs,
-      versions,
-      rootVersions: this.sql.loadRootVersions.all().flatMap((r) => take('rootVersion', r.body, r.version)),
-      deployments: this.sql.loadDeployments.all().flatMap((r) => take('deployment', r.body, r.id)),
-      instances: this.sql.loadInstances.all().flatMap((r) => take('instance', r.body, r.id)),
-      ...(frameworkIds.length === 0 ? {} : { frameworkId: frameworkIds[0] }),
-      ...(setAside.length === 0 ? {} : { setAside }),
-    };
+    return loadRecords({
+      records: (kind) => this.sql.load[kind].all().map((row) => ({ at: KIND_TABLES[kind].at(row), text: row[KIND_TABLES[kind].body] })),
+      setAside: (record) => this.setAside(record),
+    });
   }
 
   /** Close the file (checkpointing the WAL into it). The store cannot be used afterwards. */

@@ -17,8 +17,8 @@ export { STORE_FORMAT_VERSION } from '../records/store-format-version';
  * item 13), whereas a SQLite transaction moves the file to the new version whole or not at all.
  *
  * The tables hold Marathon's persisted categories (marathon-reference.md section 2, "Persistence in
- * ZooKeeper": apps/pods, group, instance, deployment, framework-id) plus the root group's stored
- * versions, keyed by what the port keys them by; the root group and the framework id are single
+ * ZooKeeper": apps/pods, group, instance, deployment, framework-id, taskFailures) plus the root
+ * group's stored versions, keyed by what the port keys them by; the root group and the framework id are single
  * rows. Every body column holds a record's JSON text as `records/record-codec.ts` writes it (the
  * record types and the format version: `records/`, docs/architecture.md "Store format"). There
  * is no node-size limit to hit (Marathon's 1 MB ZooKeeper nodes, section 5, item 5).
@@ -60,7 +60,19 @@ const SCHEMA_V1 = `
   ) WITHOUT ROWID;
 `;
 
-/** The tables {@link initialiseStore} makes: a pacer store without one of them is refused (inspect-store-file.ts). */
+/** The table of store format 7 (each run spec's last task failure, by run spec id); a migration from an older format makes it. */
+export const TASK_FAILURES_TABLE = `
+  CREATE TABLE IF NOT EXISTS task_failures (
+    id TEXT PRIMARY KEY NOT NULL,
+    body TEXT NOT NULL
+  ) WITHOUT ROWID;
+`;
+
+/**
+ * The tables every format of the store has: a pacer store without one of them is refused
+ * (inspect-store-file.ts). `task_failures` (format 7) is not among them: the migration of an older
+ * file makes it.
+ */
 export const STORE_TABLES: readonly string[] = ['root', 'framework', 'run_specs', 'run_spec_versions', 'root_versions', 'deployments', 'instances'];
 
 /**
@@ -70,6 +82,7 @@ export const STORE_TABLES: readonly string[] = ['root', 'framework', 'run_specs'
 export function initialiseStore(db: Database.Database): void {
   db.transaction(() => {
     db.exec(SCHEMA_V1);
+    db.exec(TASK_FAILURES_TABLE);
     db.pragma(`application_id = ${PACER_APPLICATION_ID}`);
     db.pragma(`user_version = ${STORE_FORMAT_VERSION}`);
   })();

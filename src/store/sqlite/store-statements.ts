@@ -1,21 +1,12 @@
 import type Database from 'better-sqlite3';
-
-/** A stored row: its key columns and the record's JSON text (records/record-codec.ts). */
-export interface BodyRow {
-  readonly id: string;
-  readonly body: string;
-}
-
-export interface VersionRow {
-  readonly run_spec_id: string;
-  readonly version: string;
-  readonly body: string;
-}
+import type { StoredRecordKind } from '../../scheduler/ports/store';
+import { KIND_TABLES } from './kind-tables';
 
 /**
  * Every statement the store runs, prepared once when it opens (saveInstances is on the launch hot
- * path: preparing per call would cost more than the insert). `load*` statements return rows in
- * key order (SQLite's BINARY collation: UTF-8 byte order, which is code point order).
+ * path: preparing per call would cost more than the insert). `load` holds one statement per kind
+ * of record (kind-tables.ts), returning its rows in key order (SQLite's BINARY collation: UTF-8
+ * byte order, which is code point order).
  */
 export interface StoreStatements {
   readonly saveRoot: Database.Statement<[string]>;
@@ -30,13 +21,9 @@ export interface StoreStatements {
   readonly deleteDeployment: Database.Statement<[string]>;
   readonly saveInstance: Database.Statement<[string, string]>;
   readonly deleteInstance: Database.Statement<[string]>;
-  readonly loadRoot: Database.Statement<[], { body: string }>;
-  readonly loadFrameworkId: Database.Statement<[], { framework_id: string }>;
-  readonly loadRunSpecs: Database.Statement<[], BodyRow>;
-  readonly loadVersions: Database.Statement<[], VersionRow>;
-  readonly loadRootVersions: Database.Statement<[], { body: string; version: string }>;
-  readonly loadDeployments: Database.Statement<[], BodyRow>;
-  readonly loadInstances: Database.Statement<[], BodyRow>;
+  readonly saveTaskFailure: Database.Statement<[string, string]>;
+  readonly deleteTaskFailure: Database.Statement<[string]>;
+  readonly load: { readonly [K in StoredRecordKind]: Database.Statement<[], Record<string, unknown>> };
 }
 
 /** Prepare {@link StoreStatements} on a database whose tables exist (store-format.ts). */
@@ -44,7 +31,10 @@ export function prepareStatements(db: Database.Database): StoreStatements {
   const upsert = (table: string): Database.Statement<[string, string]> =>
     db.prepare(`INSERT INTO ${table} (id, body) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body`);
   const remove = (table: string): Database.Statement<[string]> => db.prepare(`DELETE FROM ${table} WHERE id = ?`);
-  const all = (table: string): Database.Statement<[], BodyRow> => db.prepare(`SELECT id, body FROM ${table} ORDER BY id`);
+  const load = {} as Record<StoredRecordKind, Database.Statement<[], Record<string, unknown>>>;
+  for (const [kind, { table, keys, body }] of Object.entries(KIND_TABLES) as [StoredRecordKind, (typeof KIND_TABLES)[StoredRecordKind]][]) {
+    load[kind] = db.prepare(`SELECT ${keys.join(', ')}, ${body} FROM ${table} ORDER BY ${keys.join(', ')}`);
+  }
   return {
     saveRoot: db.prepare('INSERT INTO root (id, body) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET body = excluded.body'),
     saveFrameworkId: db.prepare(
@@ -65,12 +55,8 @@ export function prepareStatements(db: Database.Database): StoreStatements {
     deleteDeployment: remove('deployments'),
     saveInstance: upsert('instances'),
     deleteInstance: remove('instances'),
-    loadRoot: db.prepare('SELECT body FROM root WHERE id = 1'),
-    loadFrameworkId: db.prepare('SELECT framework_id FROM framework WHERE id = 1'),
-    loadRunSpecs: all('run_specs'),
-    loadVersions: db.prepare('SELECT run_spec_id, version, body FROM run_spec_versions ORDER BY run_spec_id, version'),
-    loadRootVersions: db.prepare('SELECT version, body FROM root_versions ORDER BY version'),
-    loadDeployments: all('deployments'),
-    loadInstances: all('instances'),
+    saveTaskFailure: upsert('task_failures'),
+    deleteTaskFailure: remove('task_failures'),
+    load,
   };
 }

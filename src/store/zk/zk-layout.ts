@@ -1,12 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import type { RecordKey } from '../records/record-codec';
-
-/**
- * Every kind of record, in the order `load()` reads, migrates and decodes them (zk-open.ts): run
- * spec versions before the roots and root versions that refer to them (store format 4).
- */
-export const RECORD_KINDS: readonly StoredRecordKind[] = ['frameworkId', 'runSpec', 'runSpecVersion', 'root', 'rootVersion', 'deployment', 'instance'];
+import { RECORD_LOAD_ORDER } from '../records/record-load-order';
 
 /**
  * Where the ZooKeeper store keeps what, under the `--zk` URL's path (docs/architecture.md,
@@ -42,7 +37,7 @@ export class ZkLayout {
 
   /** Every container znode, parents first. */
   containers(): string[] {
-    return [...RECORD_KINDS.map((k) => this.kind(k)), this.chunks, this.setAside];
+    return [...RECORD_LOAD_ORDER.map((k) => this.kind(k)), this.chunks, this.setAside];
   }
 }
 

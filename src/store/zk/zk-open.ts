@@ -1,10 +1,10 @@
 import type { ACL } from 'node-zookeeper-client';
 import { ZkError } from '../../cluster/mesos/zk/zk-error';
 import { ZK_CODES, type ZkSession } from '../../cluster/mesos/zk/zk-session';
-import type { SetAsideRecord, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
-import { decodeRecord, type RecordKey, type RecordValues } from '../records/record-codec';
+import type { StoredRecordKind, StoredState } from '../../scheduler/ports/store';
+import type { RecordKey } from '../records/record-codec';
+import { loadRecords } from '../records/load-records';
 import { migrateRecordText } from '../records/record-migrations';
-import { RunSpecRecordReader } from '../run-spec-record';
 import { OLDEST_MIGRATABLE_VERSION, STORE_FORMAT_VERSION } from '../records/store-format-version';
 import { formatMarker, formatOfMarker, type ZkLayout } from './zk-layout';
 import type { ReadRecord } from './zk-record-reader';
@@ -16,44 +16,46 @@ import type { ReadRecord } from './zk-record-reader';
 
 /** Decoded records, and the records an older format's migration changed (to be written back). */
 export interface Decoded {
-  readonly state: StoredState & { setAside?: SetAsideRecord[] };
+  readonly state: StoredState;
   readonly migrated: readonly { kind: StoredRecordKind; at: RecordKey; text: string }[];
 }
 
+/**
+ * The records read, each migrated from `format` as it is decoded, through the load of every
+ * backend (records/load-records.ts: kind by kind in the one load order, so a root's or a
+ * deployment's migration and decoding find the run spec versions decoded before it). The records
+ * that fail are only reported (`state.setAside`): the store sets them aside once open.
+ */
 export function decodeAll(records: readonly ReadRecord[], format: number): Decoded {
-  const setAside: SetAsideRecord[] = [];
   const migrated: { kind: StoredRecordKind; at: RecordKey; text: string }[] = [];
-  const values: { [K in StoredRecordKind]: RecordValues[K][] } = {
-    root: [], rootVersion: [], runSpec: [], runSpecVersion: [], deployment: [], instance: [], frameworkId: [],
-  };
-  const reader = new RunSpecRecordReader();
+  const byKind = new Map<StoredRecordKind, ReadRecord[]>();
   for (const r of records) {
-    if (r.text === undefined) {
-      setAside.push({ kind: r.kind, ...r.at, reason: r.problem ?? 'does not decode' });
-      continue;
-    }
-    const text = migrateRecordText(r.kind, r.text, format, reader);
-    if (text !== r.text) migrated.push({ kind: r.kind, at: r.at, text });
-    const decoded = decodeRecord(r.kind, text, r.at, reader);
-    if (decoded.ok) (values[r.kind] as unknown[]).push(decoded.value);
-    else setAside.push({ kind: r.kind, ...r.at, reason: decoded.reason });
+    const same = byKind.get(r.kind);
+    if (same === undefined) byKind.set(r.kind, [r]);
+    else same.push(r);
   }
-  return {
-    migrated,
-    state: {
-      ...(values.root.length === 0 ? {} : { root: values.root[0] }),
-      runSpecs: values.runSpec, versions: values.runSpecVersion, rootVersions: values.rootVersion,
-      deployments: values.deployment, instances: values.instance,
-      ...(values.frameworkId.length === 0 ? {} : { frameworkId: values.frameworkId[0] }),
-      ...(setAside.length === 0 ? {} : { setAside }),
+  const state = loadRecords({
+    records: function* (kind, reader) {
+      for (const r of byKind.get(kind) ?? []) {
+        if (r.text === undefined) {
+          yield { at: r.at, problem: r.problem ?? 'does not decode' };
+          continue;
+        }
+        const text = migrateRecordText(kind, r.text, format, reader);
+        if (text !== r.text) migrated.push({ kind, at: r.at, text });
+        yield { at: r.at, text };
+      }
     },
-  };
+    setAside: () => undefined,
+  });
+  return { migrated, state };
 }
 
 /**
  * The format of the store at `layout` after making sure it is one: a missing or empty path is
  * initialised (its znodes and the marker, in one `multi`); a path holding other znodes, another
- * program's data, a newer or an unknown format is refused, with nothing written.
+ * program's data, a newer or an unknown format is refused, with nothing written; an older format
+ * gets the znodes of the kinds added since.
  */
 export async function prepare(session: ZkSession, layout: ZkLayout, acl: readonly ACL[], where: string): Promise<number> {
   await ensurePath(session, layout.base, acl);
@@ -75,6 +77,15 @@ export async function prepare(session: ZkSession, layout: ZkLayout, acl: readonl
   if (format === undefined) throw new Error(`${where}: ${layout.format} is not a pacer store marker; refusing to use it (nothing was written)`);
   if (format > STORE_FORMAT_VERSION) throw new Error(`${where} has store format version ${format}, this pacer understands up to ${STORE_FORMAT_VERSION}; refusing to use it (nothing was written)`);
   if (format < OLDEST_MIGRATABLE_VERSION) throw new Error(`${where} has store format version ${format}, which no pacer wrote; refusing to use it (nothing was written)`);
+  // An older format lacks the znodes of the kinds added since (format 7: `taskFailure`); made
+  // before the records are read. Idempotent, as the rest of a migration.
+  if (format < STORE_FORMAT_VERSION) {
+    for (const path of layout.containers()) {
+      await session.create(path, Buffer.alloc(0), 'persistent', acl).catch((e: unknown) => {
+        if (!(e instanceof ZkError && e.serverCode === ZK_CODES.NODEEXISTS)) throw e;
+      });
+    }
+  }
   return format;
 }
 

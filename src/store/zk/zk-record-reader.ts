@@ -2,7 +2,8 @@ import { ZkError } from '../../cluster/mesos/zk/zk-error';
 import { ZK_CODES, type ZkSession } from '../../cluster/mesos/zk/zk-session';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import type { RecordKey } from '../records/record-codec';
-import { chunksOf, decodePayload, keyOfNodeName, RECORD_KINDS, type ZkLayout } from './zk-layout';
+import { RECORD_LOAD_ORDER } from '../records/record-load-order';
+import { chunksOf, decodePayload, keyOfNodeName, type ZkLayout } from './zk-layout';
 
 /** One record as read from ZooKeeper: its text, or why it could not be read. */
 export interface ReadRecord {
@@ -21,11 +22,12 @@ const READ_CONCURRENCY = 256;
  * Reads every record znode under `layout` (each kind's children, their data, the chunks of
  * chunked ones). A znode whose data this store never writes, or whose chunks are missing, is
  * returned with a `problem` (to be set aside), never thrown; a znode name the store never writes
- * is skipped. Sorted by key, then version (the Store port's order).
+ * is skipped. Kind by kind in the one load order (records/record-load-order.ts), each kind's sorted
+ * by key, then version (the Store port's order).
  */
 export async function readRecords(session: ZkSession, layout: ZkLayout): Promise<ReadRecord[]> {
   const out: ReadRecord[] = [];
-  for (const kind of RECORD_KINDS) {
+  for (const kind of RECORD_LOAD_ORDER) {
     const names = (await session.getChildren(layout.kind(kind))).sort();
     const records = await mapLimit(names, READ_CONCURRENCY, (name) => readOne(session, layout, kind, name));
     out.push(...records.filter((r): r is ReadRecord => r !== undefined).sort(byKey));

@@ -6,6 +6,7 @@ import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
+import type { TaskFailure } from '../../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
 import { encodeRecord, recordKeyOf, type RecordKey, type RecordValues } from '../records/record-codec';
 import type { Durability } from '../durable-driver';
@@ -156,6 +157,14 @@ export class ZkStore implements Store, Durability {
   saveFrameworkId(frameworkId: string): void {
     this.put('frameworkId', frameworkId);
   }
+  saveTaskFailure(failure: TaskFailure): void {
+    this.put('taskFailure', failure);
+  }
+
+  deleteTaskFailure(runSpecId: string): void {
+    this.enqueue({ type: 'delete', kind: 'taskFailure', at: { key: runSpecId } });
+  }
+
 
   /** Moves the record to `set-aside/` with `reason` and the time (zk-writer.ts). */
   setAside(record: SetAsideRecord): void {

@@ -4,6 +4,7 @@ import { SqliteStore } from '../../../src/store/sqlite/sqlite-store';
 import { copyState, exactDiff, openStore, tempStorePath } from './store-fixture';
 import { populatedHarness } from './core-scenario';
 import { instance, storeConformance } from '../store-conformance';
+import { writeDumpToSqlite } from '../store-dump';
 
 /** Open, write, close, reopen: what `load()` returns from the file alone. */
 function persisted(t: Test, write: (store: SqliteStore) => void): ReturnType<SqliteStore['load']> {
@@ -17,6 +18,11 @@ function persisted(t: Test, write: (store: SqliteStore) => void): ReturnType<Sql
 storeConformance(t, {
   name: 'SQLite', copies: true,
   persisted: (t, write) => Promise.resolve(persisted(t, write)),
+  storedDump: (t, dump) => {
+    const path = tempStorePath(t);
+    writeDumpToSqlite(dump, path);
+    return Promise.resolve(openStore(t, path).load());
+  },
 });
 
 t.test('a new store is empty, creates its file and loads nothing', async (t) => {

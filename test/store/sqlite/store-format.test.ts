@@ -114,7 +114,7 @@ t.test('a store with a damaged page is refused and left as it is', async (t) => 
 t.test('a pacer store that lost one of its tables is refused naming the file and the table, and left as it is', async (t) => {
   // It passed every check of the file and stopped start-up later with "no such table: instances",
   // which named neither the file nor what to do.
-  for (const table of ['instances', 'run_specs', 'root', 'framework', 'deployments', 'root_versions', 'run_spec_versions']) {
+  for (const table of ['instances', 'run_specs', 'root', 'framework', 'deployments', 'root_versions', 'run_spec_versions', 'task_failures']) {
     const path = writtenStore(t);
     withRawDb(path, (db) => db.exec(`DROP TABLE ${table}`));
     refusedUnchanged(t, path, new RegExp(`^store ${escape(path)} is corrupt or unreadable \\(it has no table ${table}\\); refusing .*Restore it from a backup`), `without ${table}`);

@@ -36,6 +36,13 @@ t.test('the Store port table', { skip }, async (t) => {
       await first.closeAsync();
       return (await openZk(t, url)).load();
     },
+    storedDump: async (t, dump) => {
+      const url = freshUrl(server);
+      const writer = await ZkStore.open(url, ZK_OPTIONS);
+      for (const r of dump.records) writer.putRecordText(r.kind, r, recordText(r));
+      await writer.closeAsync();
+      return (await openZk(t, url)).load();
+    },
   });
 });
 
@@ -140,7 +147,7 @@ t.test('a format 1 store is migrated (AGENT_* protocols), written back, and stam
   t.notOk(raw.includes('AGENT_HTTP'), 'the migrated record was written back');
 });
 
-t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference, then 6: deployments by reference) and written back', { skip }, async (t) => {
+t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated record by record to the current format (3, then 4: roots by reference, then 6: deployments by reference, then 7: a taskFailure znode) and written back', { skip }, async (t) => {
   const server = await zookeeper();
   const read = (format: number): StoreDump => JSON.parse(readFileSync(repoPath(`test/fixtures/store/format-${format}.json`), 'utf8')) as StoreDump;
   const [two, current] = [read(2), read(STORE_FORMAT_VERSION)];
@@ -152,7 +159,10 @@ t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated
   t.teardown(() => admin.close());
   const base = parseZkUrl(url).path;
   await admin.setData(`${base}/format`, formatMarker(2));
-  const loaded = (await openZk(t, url)).load();
+  // A store of format 6 or older has no znode of the kinds added since (format 7: taskFailure).
+  await admin.delete(`${base}/taskFailure`);
+  const reopened = await openZk(t, url);
+  const loaded = reopened.load();
   t.equal(loaded.setAside, undefined, 'no record set aside');
   // Both fixtures come from the same core run; format 3's also holds a resident reservation, which format 2 could not.
   const inTwo = new Set(two.records.map((r) => `${r.kind} ${r.key} ${r.version}`));
@@ -162,6 +172,10 @@ t.test('a format 2 store (run specs and groups as the codec\'s tree) is migrated
   t.same(JSON.parse((await admin.getData(`${base}/format`)).toString()), { store: 'pacer', format: STORE_FORMAT_VERSION });
   const root = current.records.find((r) => r.kind === 'root');
   t.equal((await admin.getData(`${base}/root/${nodeName({ key: '/' })}`)).subarray(1).toString(), root === undefined ? '' : recordText(root), 'the migrated root was written back');
+  t.same(await admin.getChildren(`${base}/taskFailure`), [], "format 7's taskFailure znode is made");
+  reopened.saveTaskFailure({ appId: '/prod/web', taskId: 't1', state: 'TASK_FAILED', message: '', host: 'h', version: 'v', timestamp: 'ts' });
+  await reopened.whenDurable();
+  t.same(await admin.getChildren(`${base}/taskFailure`), [nodeName({ key: '/prod/web' })], 'and holds task failures');
 });
 
 t.test('records that cannot be loaded are set aside (kept under set-aside/), the rest loads', { skip }, async (t) => {

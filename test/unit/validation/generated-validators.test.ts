@@ -146,7 +146,7 @@ const pods = [
 ];
 
 interface StoreFixture { readonly records: readonly { readonly kind: string; readonly record: Json }[] }
-const storeRecords = ['format-2.json', 'format-3.json']
+const storeRecords = ['format-2.json', 'format-3.json', 'format-7.json']
   .flatMap((f) => (JSON.parse(readFileSync(repoPath('test', 'fixtures', 'store', f), 'utf8')) as StoreFixture).records);
 const recordsOf = (...kinds: string[]) => storeRecords.filter((r) => kinds.includes(r.kind)).map((r) => r.record);
 
@@ -194,6 +194,7 @@ const INPUTS: Readonly<Record<string, Readonly<Record<string, readonly Json[]>>>
     storedInstance: withVariants(recordsOf('instance'), 1500, 7),
     storedExecutor: withVariants([EXECUTOR], 600, 8),
     storedReservation: withVariants([RESERVATION], 600, 12),
+    storedTaskFailure: withVariants([...recordsOf('taskFailure'), { appId: '/a', taskId: 't', state: 'TASK_LOST', message: '', host: '', version: 'v', timestamp: 't' }], 600, 13),
   },
   'src/generated/scenario-definition-validators': {
     app: withVariants(apps.map(withoutNulls), 2000, 9),

@@ -4,6 +4,12 @@ import type { TaskState } from '../../../../src/scheduler/model/task-state';
 import { makeOffer } from '../../../builders/cluster-builders';
 import { makeApp, makeHealthCheck, makePod } from '../../../builders/run-spec-builders';
 import { Harness } from '../../../harness/core-harness';
+import type { InstanceContext } from '../../../../src/scheduler/instances/instance-context';
+import { InstanceEffects } from '../../../../src/scheduler/instances/instance-effects';
+import { flushTaskFailures, recordTaskFailure } from '../../../../src/scheduler/instances/record-task-failure';
+import { Instance } from '../../../../src/scheduler/model/instance';
+import { newRunSpecState } from '../../../../src/scheduler/state/new-run-spec-state';
+import type { RunSpecState } from '../../../../src/scheduler/state/run-spec-state';
 
 /** One running instance of `/app` on agent a1 / host h1. */
 function running(spec: RunSpec = makeApp()) {
@@ -68,4 +74,24 @@ t.test('pods record failures too; the record goes with the run spec', async (t) 
   t.equal(h.scheduler.runSpec('/app'), undefined, 'deleted');
   t.equal(h.scheduler.lastTaskFailure('/app'), undefined, 'and its failure forgotten');
   t.equal(h.scheduler.lastTaskFailure('/unknown'), undefined);
+});
+
+t.test('failures within one input are written once per run spec, the newest; none for a run spec gone by the end of the input', async (t) => {
+  const rs = (id: string): RunSpecState => newRunSpecState(makeApp({ id }), 10);
+  const [a, b, gone] = [rs('/a'), rs('/b'), rs('/gone')];
+  const effects = new InstanceEffects();
+  const ctx = { state: { runSpecs: new Map([['/a', a], ['/b', b]]), failuresToWrite: new Set<RunSpecState>() }, effects } as unknown as InstanceContext;
+  const inst = (runSpecId: string): Instance => Instance.from({
+    instanceId: `${runSpecId}.i`, runSpecId, kind: 'app', runSpecVersion: 'v', configVersion: 'v', incarnation: 1,
+    goal: 'Running', condition: 'Running', conditionSinceMs: 0, role: '*', tasks: [],
+  });
+  // As a kill-floor timer that lets several held unhealthy kills go in one input.
+  for (const task of ['t1', 't2', 't3']) recordTaskFailure(ctx, a, inst('/a'), task, 'TASK_KILLED', 'unhealthy', 1_000);
+  recordTaskFailure(ctx, b, inst('/b'), 't4', 'TASK_FAILED', 'x'.repeat(5_000), 1_000);
+  recordTaskFailure(ctx, gone, inst('/gone'), 't5', 'TASK_FAILED', '', 1_000);
+  flushTaskFailures(ctx);
+  const writes = effects.take().flatMap((e) => (e.kind === 'saveTaskFailure' ? [e.failure] : []));
+  t.same(writes.map((f) => [f.appId, f.taskId, f.message.length]), [['/a', 't3', 9], ['/b', 't4', 4_096]]);
+  flushTaskFailures(ctx);
+  t.same(effects.take(), [], 'nothing more until the next failure');
 });
