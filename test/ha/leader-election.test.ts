@@ -22,9 +22,9 @@ interface Contender {
   readonly history: { state: ElectionState; atMs: number }[];
 }
 
-async function contender(t: Test, root: string, id: string, zk = ZK): Promise<Contender> {
+async function contender(t: Test, root: string, id: string, zk = ZK, session = SESSION): Promise<Contender> {
   const history: { state: ElectionState; atMs: number }[] = [];
-  const election = new LeaderElection({ url: parseZkUrl(`zk://${zk}${root}`), id: () => id, session: SESSION, rejoinDelayMs: 200 });
+  const election = new LeaderElection({ url: parseZkUrl(`zk://${zk}${root}`), id: () => id, session, rejoinDelayMs: 200 });
   election.onChange((state) => history.push({ state, atMs: Date.now() }));
   t.teardown(() => election.close());
   await election.join();
@@ -185,18 +185,20 @@ t.test('leadership regained on the same session after its lease lapsed is logged
 /**
  * A synchronous stall of a leader (a long GC, a long start of its duties, `kill -STOP`): no timer
  * and no ZooKeeper answer can run until it ends. The stall lasts until this session has been
- * silent for `silentMs` (the lease's measure), and starts right after an answer, so that it is
- * itself that long, give or take a twelfth of the session timeout.
+ * silent for `silentShare` of its timeout (the lease's measure), and starts right after an answer
+ * (less than a sixteenth of the timeout after its sending), so that it is itself about that long.
  */
 const STALLS = [
   {
     name: 'past its lease, not its session: it stops serving at the first read, keeps its duties (same term), and serves again once ZooKeeper answers',
-    // Midway between the lease (2/3) and the teardown bound (0.9) of the session timeout.
-    silentMs: SESSION.sessionTimeoutMs * 0.78, tornDown: false,
+    // 3/4: past the lease (2/3) and, after a stall of at least 3/4 - 1/16, still past it; the
+    // probe sent after the stall has 0.15 of the timeout (0.9 s) to be answered before the
+    // teardown bound (0.9), hence a 6 s session rather than 4.
+    session: { ...SESSION, sessionTimeoutMs: 6_000 }, silentShare: 0.75, tornDown: false,
   },
   {
     name: 'past its session timeout: its duties stop at the first read, before its lease timer runs, and a new term starts once ZooKeeper answers',
-    silentMs: SESSION.sessionTimeoutMs + 500, tornDown: true,
+    session: SESSION, silentShare: 1.125, tornDown: true,
   },
 ];
 
@@ -210,20 +212,21 @@ for (const stall of STALLS) {
     // the loop again past the lease, for ever).
     const admin = await adminSession(t);
     const root = await scratchPath(t, admin);
-    const c = await contender(t, root, 'stall:1');
+    const c = await contender(t, root, 'stall:1', ZK, stall.session);
+    const timeoutMs = stall.session.sessionTimeoutMs;
     const stopped: string[] = [];
     let starts = 0;
     const duties = { scheduler: {} as Scheduler, submit: () => ({ ok: true as const }), frameworkId: () => undefined, stop: () => void stopped.push('stopped') };
     const leadership = new Leadership(c.election, () => 'stall:1', () => { starts++; return duties; }, (e) => t.fail(e.message));
     leadership.begin();
     await waitFor(() => leadership.serving(), 'it leads and serves');
-    await waitFor(() => c.election.silentForMs() < SESSION.sessionTimeoutMs / 12, 'a fresh answer from ZooKeeper', undefined, 5);
+    await waitFor(() => c.election.silentForMs() < timeoutMs / 16, 'a fresh answer from ZooKeeper', undefined, 5);
     const stalledAtMs = performance.now();
-    while (c.election.silentForMs() < stall.silentMs) { /* stalled */ }
+    while (c.election.silentForMs() < timeoutMs * stall.silentShare) { /* stalled */ }
     const stalledMs = performance.now() - stalledAtMs;
     t.equal(leadership.serving(), false, `the first read after the stall (${Math.round(stalledMs)} ms) finds the lease lapsed: not serving`);
     if (!stall.tornDown) {
-      t.ok(stalledMs > (SESSION.sessionTimeoutMs * 2) / 3, 'the stall outlasted the lease');
+      t.ok(stalledMs > (timeoutMs * 2) / 3, 'the stall outlasted the lease');
       t.same(stopped, [], 'its duties were kept');
       t.equal(c.election.current.elected, true, 'still elected: its session cannot have expired');
       await waitFor(() => leadership.serving(), 'it serves again once ZooKeeper answers');
