@@ -4,16 +4,36 @@ import { ZkError } from '../cluster/mesos/zk/zk-error';
 import { digestAcl, OPEN_ACL, ZK_CODES, ZkSession, type ZkSessionOptions, type ZkSessionState } from '../cluster/mesos/zk/zk-session';
 import { describeZkUrl, type ZkUrl } from '../cluster/mesos/zk/zk-url';
 
+/**
+ * The lease: the share of the session timeout after which a leader that heard nothing from
+ * ZooKeeper stops serving requests (its state turns {@link ElectionState.stale}).
+ */
+export const LEASE_SHARE = 2 / 3;
+/**
+ * The teardown bound: the share of the session timeout after which a leader that heard nothing
+ * from ZooKeeper stops leading (its duties end). The server expires the session only after a
+ * whole timeout without hearing from it; the tenth left is the margin for the latency of this
+ * process's timers and the rate of its clock.
+ */
+export const TEARDOWN_SHARE = 0.9;
+
 /** The label of pacer's election znodes: `<zk path>/leader/latch-<10-digit sequence>`. */
 export const LATCH_PREFIX = 'latch-';
 
 /** What this process knows of the election. */
 export interface ElectionState {
   /**
-   * This process leads: its znode is the lowest, its session is connected, and ZooKeeper answered
-   * it recently enough that the session cannot have expired (see {@link LeaderElection}).
+   * This process leads (its duties run): its znode is the lowest, its session is connected, and
+   * ZooKeeper answered it recently enough that the session cannot have expired (see
+   * {@link LeaderElection}: less than {@link TEARDOWN_SHARE} of the session timeout ago).
    */
   readonly elected: boolean;
+  /**
+   * Elected, but its lease lapsed: no answer for {@link LEASE_SHARE} of the session timeout. It
+   * keeps its duties (no other process can lead yet) and serves no request until ZooKeeper answers
+   * again. Absent: false (an election without a lease, such as a test's).
+   */
+  readonly stale?: boolean;
   /** The `host:port` the lowest znode carries (possibly this process's own), undefined when none is known. */
   readonly leader: string | undefined;
 }
@@ -63,12 +83,23 @@ export function leaderPathOf(url: ZkUrl): string {
  *
  * Leadership is given up at once, never late: {@link ElectionState.elected} turns false
  * synchronously when the session reports a disconnection (the library's socket closed), when it
- * expires, on abdication and on close — and also when no request of this session has been
- * answered for two thirds of the session timeout. The last rule covers what the library does not
- * detect (it has no read timeout: a server or network that goes silent leaves the socket open).
- * The server expires a session only after a whole timeout without hearing from it, and every
- * answered request proves it heard us no earlier than we sent it, so a leader stops before
- * another contender can have been elected. An expired session is replaced: the process joins
+ * expires, on abdication and on close. Silence is the case the library does not detect (it has
+ * no read timeout: a server or network that goes silent leaves the socket open), and a process
+ * that stalls (a long GC, a long synchronous start of its duties) looks the same from inside. The
+ * server expires a session only after a whole timeout without hearing from it, and every answered
+ * request proves it heard us no earlier than we sent it (`confirmedAtMs`): until `confirmedAtMs`
+ * + the session timeout this session's znode stays, and no other contender can be elected. So,
+ * measured from `confirmedAtMs`, the lease has two tiers:
+ * - past {@link LEASE_SHARE} (2/3): `stale` — the leader serves no request (the session may be
+ *   nearing its end) but keeps its duties, and probes at once; the first answer on the same
+ *   session makes it fresh again, without restarting anything. Restarting the duties reloads the
+ *   whole state from ZooKeeper, which for a large state blocks the loop past the lease again: a
+ *   leader that lapsed at the end of each start never served;
+ * - past {@link TEARDOWN_SHARE} (0.9): `elected` turns false, the duties stop (a one-shot timer
+ *   fires at that bound while stale, besides the periodic check); an answer on the same session
+ *   afterwards elects it again (a new term, from the store).
+ * Both are checked on a timer (every sixth of the timeout, when the probe is sent) and by
+ * {@link checkLeaseNow} before every request. An expired session is replaced: the process joins
  * again, at the end of the line, with a new session.
  */
 export class LeaderElection implements ElectionSource {
@@ -83,8 +114,13 @@ export class LeaderElection implements ElectionSource {
   private leaderId: string | undefined;
   /** performance.now() at which the last answered request was sent. */
   private confirmedAtMs = 0;
+  /** Silent past the lease ({@link LEASE_SHARE}): not serving. */
+  private stale = false;
+  /** Silent past the teardown bound ({@link TEARDOWN_SHARE}): not leading. */
   private leaseLost = false;
   private lease: NodeJS.Timeout | undefined;
+  /** While stale: fires at the teardown bound. */
+  private teardown: NodeJS.Timeout | undefined;
   private rejoinTimer: NodeJS.Timeout | undefined;
   private evaluating = false;
   private again = false;
@@ -150,6 +186,7 @@ export class LeaderElection implements ElectionSource {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.lease);
+    clearTimeout(this.teardown);
     clearTimeout(this.rejoinTimer);
     this.ownsLowest = false;
     this.publish();
@@ -177,6 +214,7 @@ export class LeaderElection implements ElectionSource {
       this.member = member;
       this.connected = true;
       this.confirmedAtMs = sentAtMs;
+      this.stale = false;
       this.leaseLost = false;
     } catch (err) {
       session.close();
@@ -230,6 +268,7 @@ export class LeaderElection implements ElectionSource {
     this.ownsLowest = false;
     this.leaderId = undefined;
     clearInterval(this.lease);
+    clearTimeout(this.teardown);
     this.publish();
     this.scheduleRejoin();
   }
@@ -300,15 +339,28 @@ export class LeaderElection implements ElectionSource {
   /** An answer to a request sent at `sentAtMs`: the server heard this session no earlier. */
   private confirm(sentAtMs: number): void {
     if (sentAtMs > this.confirmedAtMs) this.confirmedAtMs = sentAtMs;
-    if (this.leaseLost && performance.now() - this.confirmedAtMs <= this.leaseMs()) {
+    const silentMs = performance.now() - this.confirmedAtMs;
+    if (this.stale && silentMs <= this.leaseMs()) {
+      if (!this.leaseLost && this.state.stale === true) this.say(`ZooKeeper answered again (the same session): serving again`);
+      this.stale = false;
       this.leaseLost = false;
+      clearTimeout(this.teardown);
       this.publish();
     }
   }
 
-  /** Two thirds of the negotiated session timeout: beyond it without an answer, this session may be expiring. */
+  /** {@link LEASE_SHARE} of the negotiated session timeout: beyond it without an answer, this session may be nearing its end. */
   private leaseMs(): number {
-    return ((this.session?.sessionTimeoutMs ?? this.options.session.sessionTimeoutMs) * 2) / 3;
+    return this.sessionTimeoutMs() * LEASE_SHARE;
+  }
+
+  /** {@link TEARDOWN_SHARE} of the negotiated session timeout: beyond it without an answer, leadership ends. */
+  private teardownMs(): number {
+    return this.sessionTimeoutMs() * TEARDOWN_SHARE;
+  }
+
+  private sessionTimeoutMs(): number {
+    return this.session?.sessionTimeoutMs ?? this.options.session.sessionTimeoutMs;
   }
 
   /** Probes the session every sixth of its timeout and checks the lease as often. */
@@ -323,16 +375,24 @@ export class LeaderElection implements ElectionSource {
 
   private checkLease(session: ZkSession): void {
     if (session !== this.session || this.closed) return;
-    const member = this.member;
-    if (member !== undefined) {
-      const sentAtMs = performance.now();
-      session.exists(`${this.path}/${member}`).then((exists) => {
-        if (session !== this.session) return;
-        this.confirm(sentAtMs);
-        if (!exists) void this.evaluate();
-      }, () => undefined);
-    }
     this.lapseIfSilent();
+    this.probe(session);
+  }
+
+  /**
+   * Asks whether this process's znode exists: an answer confirms the session (and a missing znode
+   * makes the election read again). Errors need nothing here: the session's own events (expired,
+   * disconnected) say what follows.
+   */
+  private probe(session: ZkSession): void {
+    const member = this.member;
+    if (member === undefined) return;
+    const sentAtMs = performance.now();
+    session.exists(`${this.path}/${member}`).then((exists) => {
+      if (session !== this.session) return;
+      this.confirm(sentAtMs);
+      if (!exists) void this.evaluate();
+    }, () => undefined);
   }
 
   /**
@@ -343,16 +403,66 @@ export class LeaderElection implements ElectionSource {
    */
   checkLeaseNow(): void {
     if (this.session === undefined || this.closed) return;
-    this.lapseIfSilent();
+    // Lapsed just now: ask at once rather than at the timer's next tick, so that a leader that
+    // only stalled serves again after one round trip.
+    if (this.lapseIfSilent()) this.probe(this.session);
   }
 
-  /** No answer from ZooKeeper for longer than the lease: stop leading until it answers again. */
-  private lapseIfSilent(): void {
-    if (!this.leaseLost && performance.now() - this.confirmedAtMs > this.leaseMs()) {
+  /**
+   * Milliseconds since the send of the last request of this session that ZooKeeper answered: the
+   * silence the lease is measured by (the server heard this session no earlier than that send).
+   * For diagnostics and tests.
+   */
+  silentForMs(): number {
+    return performance.now() - this.confirmedAtMs;
+  }
+
+  /**
+   * No answer from ZooKeeper for longer than the lease: stop serving (and time the teardown bound);
+   * for longer than the teardown bound: stop leading. Both until it answers again. Answers whether
+   * the lease lapsed (either tier) in this call: the caller may probe at once.
+   * Decided here, synchronously, whoever calls: a decision deferred past the I/O phase would not
+   * spare a stalled leader its staleness (the answers read there are to probes sent before the
+   * stall, and the silence counts from their sending), and would let cluster inputs read in that
+   * phase reach duties past the teardown bound.
+   */
+  private lapseIfSilent(): boolean {
+    const silentMs = performance.now() - this.confirmedAtMs;
+    if (!this.leaseLost && silentMs > this.teardownMs()) {
       this.leaseLost = true;
-      if (this.ownsLowest) this.say(`no answer from ZooKeeper for ${Math.round(performance.now() - this.confirmedAtMs)} ms: not leading until it answers again`, 'warn');
+      this.stale = true;
+      clearTimeout(this.teardown);
+      if (this.ownsLowest) this.say(`no answer from ZooKeeper for ${Math.round(silentMs)} ms: not leading until it answers again`, 'warn');
       this.publish();
+      return true;
     }
+    if (!this.stale && silentMs > this.leaseMs()) {
+      this.stale = true;
+      const leftMs = Math.round(this.teardownMs() - silentMs);
+      if (this.state.elected) {
+        this.say(`no answer from ZooKeeper for ${Math.round(silentMs)} ms: not serving requests until it answers again (still leading: not leading any more in ${leftMs} ms without an answer)`, 'warn');
+      }
+      this.armTeardown();
+      this.publish();
+      return true;
+    }
+    return false;
+  }
+
+  /** While stale: checks again at the teardown bound (later if an answer moved it meanwhile). */
+  private armTeardown(): void {
+    clearTimeout(this.teardown);
+    const session = this.session;
+    if (session === undefined) return;
+    // +1: a timer may fire a fraction of a millisecond before performance.now() reaches its time.
+    const dueMs = Math.max(0, this.confirmedAtMs + this.teardownMs() - performance.now()) + 1;
+    this.teardown = setTimeout(() => {
+      this.teardown = undefined;
+      if (session !== this.session || this.closed) return;
+      this.lapseIfSilent();
+      if (this.stale && !this.leaseLost) this.armTeardown();
+    }, dueMs);
+    this.teardown.unref();
   }
 
   /**
@@ -362,10 +472,11 @@ export class LeaderElection implements ElectionSource {
    */
   private publish(): void {
     const elected = this.ownsLowest && this.connected && !this.leaseLost && !this.closed;
+    const stale = elected && this.stale;
     const leader = this.closed ? undefined : this.leaderId;
-    if (elected === this.state.elected && leader === this.state.leader) return;
+    if (elected === this.state.elected && leader === this.state.leader && stale === (this.state.stale ?? false)) return;
     const wasLeader = this.state.elected;
-    this.state = { elected, leader };
+    this.state = { elected, leader, stale };
     if (wasLeader && !elected) this.say('not the leader any more', 'warn');
     if (!wasLeader && elected) this.say(`elected leader (${this.memberPath() ?? this.path})`);
     for (const listener of this.listeners) listener(this.state);

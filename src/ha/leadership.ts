@@ -60,6 +60,18 @@ export interface TermListener {
  * as when no leader is known), and duties that arrive after the term ended are stopped at once,
  * never served. When the duties cannot start (a store another process holds, a corrupt one),
  * `onStartFailure` decides (the composition ends pacer, as Marathon exits).
+ *
+ * A stale election (its lease lapsed, its session cannot have expired: leader-election.ts) keeps
+ * the term: the duties run on and the process serves no request until the lease is fresh again,
+ * with no restart. The core meanwhile handles cluster inputs (offers, status updates) and may
+ * launch or kill. That is safe: until the teardown bound, ZooKeeper still holds this session and
+ * its znode, the lowest, so no other process can have been elected and this one's decisions are
+ * still the only ones; past the bound the election ends the term as any loss does. The store's
+ * writes stay fenced as in any term (every `multi` checks this process's znode: zk-store.ts), and
+ * every cluster call waits for the writes made before it (durable-driver.ts). So an input handled
+ * after the session did expire (a stall past the whole timeout, whose I/O callbacks Node may run
+ * before the lease's timer: as before the stale tier) has no write land, and no call that follows
+ * a write reaches the cluster.
  */
 export class Leadership implements LeadershipView {
   private duties: LeaderDuties | undefined;
@@ -100,10 +112,13 @@ export class Leadership implements LeadershipView {
     this.changes.push(listener);
   }
 
-  /** Whether it serves now; the lease is checked first (a stalled process must not serve on a lapsed one: leader-election.ts `checkLeaseNow`). */
+  /**
+   * Whether it serves now: its duties run and its lease is fresh. The lease is checked first (a
+   * stalled process must not serve on a lapsed one: leader-election.ts `checkLeaseNow`).
+   */
   serving(): boolean {
     this.election.checkLeaseNow?.();
-    return this.duties !== undefined;
+    return this.duties !== undefined && this.election.current.stale !== true;
   }
 
   leader(): string | undefined {

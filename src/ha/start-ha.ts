@@ -61,8 +61,10 @@ export interface RunningHaPacer {
  * election under `<path>/leader` advertising `--hostname`:port; while it leads it runs the
  * scheduler (`startDuties`: store, loop, core, cluster driver) and serves the API itself; while
  * it does not, its API edge (leader-proxy.ts) answers `/ping` and forwards everything else to
- * the leader. Leadership lost (session lost or silent, abdication through `DELETE /v2/leader`)
- * stops the duties synchronously; elected again, they start again from the store. Fails (nothing
+ * the leader. Leadership lost (session lost, or silent for 0.9 of its timeout, abdication through
+ * `DELETE /v2/leader`) stops the duties synchronously; elected again, they start again from the
+ * store. A lease that only lapsed (silent for two thirds of the timeout: a stall) stops serving
+ * requests, not the duties (leader-election.ts). Fails (nothing
  * left open) when the flags' files cannot be used, the port is taken, or ZooKeeper cannot be
  * reached within 10 s.
  */

@@ -61,6 +61,29 @@ t.test('the duties follow the election: started when elected, stopped in the sam
   t.equal(leadership.serving(), false, 'stopped for good: no term after stop()');
 });
 
+t.test('a stale lease: the term goes on (no stop, no new start), nothing is served until it is fresh again', async (t) => {
+  const election = new FakeElection();
+  const events: string[] = [];
+  const leadership = new Leadership(election, () => 'me:1', dutiesInto(events), (e) => void events.push(`fatal ${e.message}`));
+  leadership.onTerm({ begun: () => void events.push('term begun'), ended: () => void events.push('term ended') });
+  leadership.begin();
+  election.set({ elected: true, leader: 'me:1' });
+  t.equal(leadership.serving(), true);
+  const woken = leadership.nextChange(60_000).then(() => 'woken');
+  election.set({ elected: true, leader: 'me:1', stale: true });
+  t.equal(leadership.serving(), false, 'stale: not serving');
+  t.ok(leadership.current() !== undefined, 'the duties run on');
+  t.equal(await woken, 'woken', 'a request waiting at the edge is told of the change');
+  const fresh = leadership.nextChange(60_000).then(() => 'woken');
+  election.set({ elected: true, leader: 'me:1', stale: false });
+  t.equal(await fresh, 'woken', 'and again when the lease is fresh');
+  t.equal(leadership.serving(), true, 'fresh again: serving');
+  t.same(events, ['start 1', 'term begun'], 'one term throughout');
+  election.set({ elected: true, leader: 'me:1', stale: true });
+  election.set({ elected: false, leader: 'me:1' });
+  t.same(events, ['start 1', 'term begun', 'stop 1', 'term ended'], 'a stale lease that ends (the teardown bound) stops the term as any loss does');
+});
+
 t.test('duties that cannot start are reported, and nothing serves', async (t) => {
   const election = new FakeElection();
   const failures: string[] = [];
