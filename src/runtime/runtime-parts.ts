@@ -253,7 +253,7 @@ export function apiEdges(config: PacerConfig, log: PacerLog): { listeners: ApiLi
   return { listeners, auth };
 }
 
-/** The credential files' reload lines, as records of component `auth`. */
+/** The authentication's lines (credential files' reloads, blocked client addresses), as records of component `auth`. */
 function authLog(log: PacerLog): (line: string, level?: 'warn') => void {
   const auth = log.child({ component: 'auth' });
   return (line, level) => {

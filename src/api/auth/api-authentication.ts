@@ -10,6 +10,9 @@ import { ApiAuthorization } from '../authz/api-authorization';
 import { TokenVerifier } from './token-verifier';
 import { parseTokensFile, type TokenEntry } from './tokens-file';
 
+/** Where the authentication's lines go (component `auth` of pacer's log): the files' reloads, blocked addresses. */
+export type AuthLog = (line: string, level?: 'warn') => void;
+
 /** How often the credential files' metadata is polled for changes. */
 export const DEFAULT_WATCH_INTERVAL_MS = 1000;
 
@@ -21,7 +24,8 @@ export const DEFAULT_WATCH_INTERVAL_MS = 1000;
  * undefined when nothing is configured: the API is then open to whoever reaches it, as
  * Marathon is without `--http_credentials`. Failed logins are counted per client source by
  * `guard` (`--http_auth_failures` per `--http_auth_failure_window`; pacer's own, Marathon has
- * none) and scrypt runs are bounded by the basic verifier's gate (`--http_auth_scrypt_runs`).
+ * none; an address reaching the limit is one `warn` line, once per window) and scrypt runs are
+ * bounded by the basic verifier's gate (`--http_auth_scrypt_runs`).
  */
 export class ApiAuthentication {
   /** Basic credentials, when any are configured. */
@@ -38,14 +42,18 @@ export class ApiAuthentication {
   readonly loginLimit: { readonly failures: number; readonly windowMs: number };
   private readonly files: readonly { reload(): unknown; watch(intervalMs: number): void; close(): void }[];
 
-  private constructor(options: AuthOptions, files: { credentials?: ReloadableFile<Map<string, ScryptHash>>; tokens?: ReloadableFile<TokenEntry[]>; authorization?: ApiAuthorization }, plain: readonly PlainCredential[]) {
+  private constructor(options: AuthOptions, files: { credentials?: ReloadableFile<Map<string, ScryptHash>>; tokens?: ReloadableFile<TokenEntry[]>; authorization?: ApiAuthorization }, plain: readonly PlainCredential[], log: AuthLog) {
     this.realm = options.realm;
     this.openPaths = new Set(options.openPaths);
     const gate = new ScryptGate(options.scryptRuns ?? DEFAULT_SCRYPT_RUNS);
     this.basic = plain.length > 0 || files.credentials !== undefined ? new BasicVerifier(plain, files.credentials, gate) : undefined;
     this.loginLimit = { failures: options.loginFailures ?? DEFAULT_LOGIN_FAILURES, windowMs: options.loginFailureWindowMs ?? DEFAULT_LOGIN_FAILURE_WINDOW_MS };
     const nowMs = options.nowMs ?? (() => performance.now());
-    this.guard = this.loginLimit.failures === 0 ? undefined : new LoginGuard({ ...this.loginLimit, nowMs });
+    const { failures, windowMs } = this.loginLimit;
+    // One warn line per blocked address and window (the 429s themselves are only in the request
+    // log). It names the address and the limit; never a user name or a credential.
+    const onBlocked = (source: string, leftMs: number): void => log(`client address ${source} reached ${failures} failed logins within ${windowMs / 1000} s: its requests with credentials are answered 429 for the next ${Math.ceil(leftMs / 1000)} s`, 'warn');
+    this.guard = failures === 0 ? undefined : new LoginGuard({ failures, windowMs, nowMs, onBlocked });
     this.tokens = files.tokens === undefined ? undefined : new TokenVerifier(files.tokens);
     this.authorization = files.authorization;
     this.files = [files.credentials, files.tokens, files.authorization].filter((f) => f !== undefined);
@@ -55,7 +63,7 @@ export class ApiAuthentication {
    * Reads the configuration; undefined when no credential source is configured. Throws an Error
    * naming the flag or file when one cannot be used (pacer then refuses to start).
    */
-  static open(options: AuthOptions, log: (line: string, level?: 'warn') => void): ApiAuthentication | undefined {
+  static open(options: AuthOptions, log: AuthLog): ApiAuthentication | undefined {
     if (!authConfigured(options)) {
       if (options.authorizationFile !== undefined) throw new Error('--authorization_file needs authenticated callers: set --http_credentials, --http_credentials_file or --http_tokens_file');
       return undefined;
@@ -69,7 +77,7 @@ export class ApiAuthentication {
       path: options.tokensFile, what: 'tokens file', parse: parseTokensFile, count: (entries) => entries.length, log,
     });
     const authorization = options.authorizationFile === undefined ? undefined : new ApiAuthorization(options.authorizationFile, log);
-    return new ApiAuthentication(options, { credentials, tokens, authorization }, plain);
+    return new ApiAuthentication(options, { credentials, tokens, authorization }, plain, log);
   }
 
   /** Re-reads the credentials, tokens and authorization files (SIGHUP); a file that fails keeps its previous content. */

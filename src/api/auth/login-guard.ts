@@ -20,6 +20,12 @@ export interface LoginGuardOptions {
   readonly nowMs: () => number;
   /** Sources kept at once (default {@link MAX_LOGIN_GUARD_SOURCES}). */
   readonly maxSources?: number;
+  /**
+   * Told once per window, when `source`'s failures reach `failures` (its next attempts are refused
+   * for `leftMs`): the guard's log line. Not told again for the failures of requests that were
+   * already being checked as it happened.
+   */
+  readonly onBlocked?: (source: string, leftMs: number) => void;
 }
 
 interface Window {
@@ -40,6 +46,11 @@ interface Window {
  * and when `maxSources` live windows are kept the oldest is dropped (that source's count is
  * forgotten: a flood from more sources than that within one window is bounded by the scrypt gate,
  * `scrypt-gate.ts`, not here). Every call is O(1) (amortised: each entry is dropped once).
+ *
+ * When a source reaches the limit, `onBlocked` is told once for that window (the failures of
+ * requests already under way as it happened push the count past the limit, not to it again): so
+ * its log line comes at most once per source per window, and never more often than one per
+ * `failures` failed logins.
  *
  * Counting per user name instead was not done: it would let anyone lock a named user (`admin`) out
  * from every address by failing on purpose.
@@ -66,18 +77,30 @@ export class LoginGuard {
     const window = this.windows.get(source);
     if (window !== undefined && nowMs < window.startMs + this.options.windowMs) {
       window.failures++;
+      this.blockedNow(source, window, nowMs);
       return;
     }
     // A new window: to the end of the order, after dropping the windows that ended.
     if (window !== undefined) this.windows.delete(source);
     this.dropEnded(nowMs);
     if (this.windows.size >= this.maxSources) this.dropFirst();
-    this.windows.set(source, { startMs: nowMs, failures: 1 });
+    const started = { startMs: nowMs, failures: 1 };
+    this.windows.set(source, started);
+    this.blockedNow(source, started, nowMs);
   }
 
   /** Sources kept now (tests, docs/limits.md's bound). */
   get size(): number {
     return this.windows.size;
+  }
+
+  /**
+   * Tells `onBlocked` when this failure is the one that reached the limit (exactly once per window).
+   * What is left is `windowMs` less the time elapsed, so a new window's is exactly `windowMs` on a
+   * fractional clock (`performance.now`).
+   */
+  private blockedNow(source: string, window: Window, nowMs: number): void {
+    if (window.failures === this.options.failures) this.options.onBlocked?.(source, this.options.windowMs - (nowMs - window.startMs));
   }
 
   private dropEnded(nowMs: number): void {

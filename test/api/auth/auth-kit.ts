@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Test } from 'tap';
 import type * as ServerModule from '../../../src/api/server';
 import type { ServerParts } from '../../../src/api/server';
-import { ApiAuthentication } from '../../../src/api/auth/api-authentication';
+import { ApiAuthentication, type AuthLog } from '../../../src/api/auth/api-authentication';
 import type { AuthOptions } from '../../../src/api/auth/auth-options';
 import { pollPauseMs } from '../../harness/wait';
 import { hashPassword } from '../../../src/api/auth/password-hash';
@@ -50,9 +50,10 @@ export function bearer(token: string): string {
   return `Bearer ${token}`;
 }
 
-/** An ApiAuthentication for tests; log lines are collected in `log`. */
-export function openAuth(options: Partial<AuthOptions>, log: string[] = []): ApiAuthentication {
-  const auth = ApiAuthentication.open({ realm: 'Mesosphere', openPaths: ['/ping'], ...options }, (line) => void log.push(line));
+/** An ApiAuthentication for tests; log lines are collected in `log` (or given to it, with their level). */
+export function openAuth(options: Partial<AuthOptions>, log: string[] | AuthLog = []): ApiAuthentication {
+  const sink: AuthLog = typeof log === 'function' ? log : (line) => void log.push(line);
+  const auth = ApiAuthentication.open({ realm: 'Mesosphere', openPaths: ['/ping'], ...options }, sink);
   if (auth === undefined) throw new Error('nothing configured');
   return auth;
 }

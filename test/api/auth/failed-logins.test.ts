@@ -2,10 +2,12 @@ import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
 import { buildServer } from '../../../src/api/server';
+import type { AuthLog } from '../../../src/api/auth/api-authentication';
 import type { AuthOptions } from '../../../src/api/auth/auth-options';
 import { ApiListeners } from '../../../src/runtime/api-listeners';
 import { defaultConfig, type PacerConfig } from '../../../src/runtime/config';
-import { withListenerFacts } from '../../../src/runtime/runtime-parts';
+import { apiEdges, withListenerFacts } from '../../../src/runtime/runtime-parts';
+import { captureLog } from '../../harness/log-capture';
 import { makeApi, TEST_API_CONFIG } from '../api-fixture';
 import { basic, bearer, openAuth, tempDir, writeCredentials, writeTokens } from './auth-kit';
 
@@ -18,14 +20,15 @@ import { basic, bearer, openAuth, tempDir, writeCredentials, writeTokens } from 
 
 const TOKEN = 'ops-token-0123456789';
 
-async function setUp(tt: Test, options: Partial<AuthOptions> = {}): Promise<{ api: ReturnType<typeof makeApi>; auth: ReturnType<typeof openAuth>; clock: { nowMs: number } }> {
+async function setUp(tt: Test, options: Partial<AuthOptions> & { log?: AuthLog } = {}): Promise<{ api: ReturnType<typeof makeApi>; auth: ReturnType<typeof openAuth>; clock: { nowMs: number } }> {
   const dir = tempDir(tt);
   const clock = { nowMs: 5_000 };
+  const { log, ...rest } = options;
   const auth = openAuth({
     credentialsFile: await writeCredentials(join(dir, 'credentials'), { alice: 'alice-pw' }),
     tokensFile: writeTokens(join(dir, 'tokens'), { ops: TOKEN }),
-    loginFailures: 3, loginFailureWindowMs: 10_000, nowMs: () => clock.nowMs, ...options,
-  });
+    loginFailures: 3, loginFailureWindowMs: 10_000, nowMs: () => clock.nowMs, ...rest,
+  }, log);
   const api = makeApi({ auth });
   tt.teardown(async () => { auth.close(); await api.app.close(); });
   return { api, auth, clock };
@@ -68,6 +71,39 @@ t.test('after N failed logins an address gets 429 with Retry-After, without a sc
   tt.equal((await get(basic('alice', 'alice-pw'))).statusCode, 200);
   tt.equal(scryptRuns(auth), runs, 'a password verified on another address is remembered: no scrypt run');
   tt.equal((await get(basic('alice', 'wrong'))).statusCode, 401, 'a new window: the first failure is a 401 again');
+});
+
+t.test('an address that reaches the limit is one warn line of the auth log, once per window, without user names or passwords', async (tt) => {
+  const lines: string[] = [];
+  const { api, clock } = await setUp(tt, { log: (line, level) => void lines.push(`${level ?? 'info'}: ${line}`) });
+  const status = async (authorization: string, remoteAddress = '192.0.2.1'): Promise<number> =>
+    (await api.app.inject({ url: '/v2/apps', remoteAddress, headers: { authorization } })).statusCode;
+  const guesses = [basic('alice', 'guess-secret-1'), basic('mallory', 'guess-secret-2'), bearer('wrong-token-secret-0123')];
+  // More guesses arrive together with them: those already being checked as the limit is reached
+  // fail too (401), the later ones are refused (429); either way the address is blocked once.
+  const answers = await Promise.all([...guesses, basic('alice', 'guess-secret-3'), basic('alice', 'guess-secret-4')].map((a) => status(a)));
+  tt.ok(answers.every((s) => s === 401 || s === 429), `${answers.join(' ')}`);
+  for (let i = 0; i < 5; i++) tt.equal(await status(basic('alice', 'alice-pw')), 429);
+  tt.equal(await status(basic('alice', 'wrong'), '2001:db8:1:2::7'), 401, 'another address, below the limit');
+  tt.same(lines, ['warn: client address 192.0.2.1 reached 3 failed logins within 10 s: its requests with credentials are answered 429 for the next 10 s']);
+  clock.nowMs += 10_000;
+  for (let i = 0; i < 3; i++) tt.equal(await status(basic('alice', 'guess')), 401);
+  for (let i = 0; i < 3; i++) tt.equal(await status(bearer('wrong-token-secret-0123'), '2001:db8:1:2::8'), 401);
+  tt.equal(lines.length, 3, 'a new window of the address, and the IPv6 /64, each one more line');
+  tt.match(lines[1], /^warn: client address 192\.0\.2\.1 reached 3 failed logins within 10 s/);
+  tt.match(lines[2], /^warn: client address 2001:db8:1:2::\/64 reached 3 failed logins within 10 s/, 'an IPv6 address by its /64, as it is counted');
+  tt.notMatch(lines.join('\n'), /alice|mallory|secret|guess|Basic|Bearer/, 'no user name, password or token');
+});
+
+t.test('pacer\'s own log: the blocked address is a warn record of component auth', async (tt) => {
+  const captured = captureLog('json', 'info');
+  const config: PacerConfig = { ...defaultConfig(process.cwd()), httpCredentials: 'admin:admin-pw', httpAuthFailures: 1 };
+  const { auth } = apiEdges(config, captured.log);
+  tt.teardown(() => auth?.close());
+  auth?.guard?.recordFailure('192.0.2.9');
+  auth?.guard?.recordFailure('192.0.2.9');
+  tt.match(captured.records(), [{ level: 40, component: 'auth', msg: /^client address 192\.0\.2\.9 reached 1 failed logins within 60 s: .* 429 for the next 60 s$/ }]);
+  tt.equal(captured.records().length, 1);
 });
 
 t.test('successes do not count, and refused attempts do not lengthen the window', async (tt) => {

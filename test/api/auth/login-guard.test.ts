@@ -58,6 +58,29 @@ t.test('a repeated failure in a live window does not move its source to the back
   tt.equal(guard.size, 2);
 });
 
+t.test('onBlocked is told once per source and window, when its failures reach the limit', async (tt) => {
+  const blocked: string[] = [];
+  const clock = { nowMs: 1_000 };
+  const guard = new LoginGuard({ failures: 2, windowMs: 10_000, nowMs: () => clock.nowMs, onBlocked: (source, leftMs) => void blocked.push(`${source} ${leftMs}`) });
+  guard.recordFailure('192.0.2.1');
+  tt.same(blocked, [], 'one failure of two: not blocked');
+  clock.nowMs += 4_000;
+  guard.recordFailure('192.0.2.1');
+  tt.same(blocked, ['192.0.2.1 6000'], 'the second failure blocks it for what is left of its window');
+  // Requests already being checked as it was blocked fail too: the count passes the limit, no new line.
+  for (let i = 0; i < 50; i++) guard.recordFailure('192.0.2.1');
+  guard.recordFailure('192.0.2.2');
+  tt.same(blocked, ['192.0.2.1 6000'], 'once per window, and not for a source below the limit');
+  clock.nowMs += 6_000;
+  guard.recordFailure('192.0.2.1');
+  guard.recordFailure('192.0.2.1');
+  tt.same(blocked, ['192.0.2.1 6000', '192.0.2.1 10000'], 'a new window: told again when it reaches the limit again');
+  const once: string[] = [];
+  const strict = new LoginGuard({ failures: 1, windowMs: 1_000, nowMs: () => clock.nowMs, onBlocked: (source) => void once.push(source) });
+  for (let i = 0; i < 3; i++) strict.recordFailure('a');
+  tt.same(once, ['a'], 'a limit of 1: told at the first failure, once');
+});
+
 t.test('loginSource: IPv4 as it is, IPv4-mapped as IPv4, IPv6 by its /64', async (tt) => {
   const cases: ReadonlyArray<readonly [string, string]> = [
     ['192.0.2.7', '192.0.2.7'],
