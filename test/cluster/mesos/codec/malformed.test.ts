@@ -113,7 +113,7 @@ t.test('JSON decoding is liberal where Mesos is (spec §1.2) and forward compati
     {
       name: 'integers as numeric strings, doubles as strings',
       body: update({ ...minimalStatus, unreachable_time: { nanoseconds: '1795336562780774000' }, timestamp: '1795336562.5' }),
-      want: { type: 'UPDATE', update: { status: { ...{ taskId: { value: 't1' }, state: 'TASK_RUNNING' }, timestamp: 1795336562.5, unreachableTime: { nanoseconds: 1795336562780774000 } } } },
+      want: { type: 'UPDATE', update: { status: { ...{ taskId: { value: 't1' }, state: 'TASK_RUNNING' }, timestamp: 1795336562.5, unreachableTime: { nanoseconds: 1795336562780774000n } } } },
     },
     {
       name: 'infinite doubles',

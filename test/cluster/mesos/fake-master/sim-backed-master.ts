@@ -9,6 +9,7 @@ import { instanceIdOfTask } from '../../../../src/scheduler/kernel/ids';
 import type {
   Attribute, Call, Event, ExecutorInfo, Offer as MesosOffer, OfferOperation, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
+import { nanosToMs } from '../../../../src/cluster/mesos/translate/nanos-to-ms';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
 import { reservationLabels } from '../../../../src/cluster/mesos/translate/reservation-labels';
 import { reservationRole } from '../../../../src/cluster/mesos/translate/reservation-role';
@@ -242,7 +243,7 @@ export class SimBackedMaster {
       case 'KILL': {
         const graceNs = call.kill?.killPolicy?.gracePeriod?.nanoseconds;
         // §7.6: no kill policy on the call = the task's own (3 s default).
-        c.kill(call.kill?.taskId.value ?? '', call.kill?.agentId?.value, graceNs === undefined ? 3000 : Math.round(graceNs / 1e6));
+        c.kill(call.kill?.taskId.value ?? '', call.kill?.agentId?.value, graceNs === undefined ? 3000 : nanosToMs(graceNs));
         return;
       }
       case 'ACKNOWLEDGE': {
@@ -396,7 +397,7 @@ export class SimBackedMaster {
       role: resources.map(reservationRole).find((r) => r !== undefined) ?? this.options.defaultRole,
       resources: scalarSum(allocation),
       hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
-      killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
+      killGracePeriodMs: graceNs === undefined ? 3000 : nanosToMs(graceNs),
       ...(volumes.length === 0 ? {} : { persistentVolumes: volumes }),
       ...(healthCheck === undefined || typeof healthCheck === 'string' ? {} : { healthCheck }),
     });
