@@ -213,11 +213,9 @@ export class SimBackedMaster {
         this.problems.push(`TASK_UNREACHABLE of ${status.taskId.value} on ${agentId}, which was never marked unreachable`);
         return status;
       }
-      // The middle of the virtual millisecond it was marked in: beyond 2^53 ns a double holds a
-      // time only to within 256 ns, so a whole millisecond can arrive as the double just below it
-      // and be truncated to the millisecond before (nanos-to-ms.ts); a real master's clock is
-      // rarely on a whole millisecond.
-      return { ...status, unreachableTime: { nanoseconds: sinceMs * 1_000_000 + 500_000 } };
+      // The virtual millisecond it was marked in, exactly (the codec carries int64 exactly, so a
+      // whole millisecond is read back as itself: nanos-to-ms.ts).
+      return { ...status, unreachableTime: { nanoseconds: BigInt(sinceMs) * 1_000_000n } };
     }
     if (status.state === 'TASK_GONE' && status.reason === 'REASON_AGENT_REMOVED' && agentId !== undefined
       && this.cluster.agentStatus(agentId)?.phase === 'removed') {
