@@ -91,6 +91,8 @@ export class SimBackedMaster {
   inputsSent = 0;
   /** The agent of every FAILURE written (an agent marked unreachable), in order. */
   readonly lostAgents: string[] = [];
+  /** Every task status written in an UPDATE, in order, as written. */
+  readonly statusesSent: MesosTaskStatus[] = [];
   /** Every operation of every ACCEPT applied, in order, as `TYPE` or `TYPE <reservation id>` (RESERVE, CREATE, DESTROY, UNRESERVE). */
   readonly operationLog: string[] = [];
   private processed = 0;
@@ -148,9 +150,12 @@ export class SimBackedMaster {
       case 'offers':
         this.emit({ type: 'OFFERS', offers: { offers: input.offers.map((o) => mesosOfferOf(frameworkId, o)) } });
         return;
-      case 'status':
-        this.emit({ type: 'UPDATE', update: { status: this.asMasterReportsIt(mesosStatusOf(input.status)) } });
+      case 'status': {
+        const status = this.asMasterReportsIt(mesosStatusOf(input.status));
+        this.statusesSent.push(status);
+        this.emit({ type: 'UPDATE', update: { status } });
         return;
+      }
       case 'rescind':
         this.emit({ type: 'RESCIND', rescind: { offerId: { value: input.offerId } } });
         return;
@@ -198,9 +203,12 @@ export class SimBackedMaster {
    *   update (the registry forgets it after `--registry_max_agent_age`, silently); the one way its
    *   tasks are reported gone is an operator marking the agent gone (`markGone`):
    *   TASK_GONE_BY_OPERATOR, REASON_AGENT_REMOVED_BY_OPERATOR. So that is what is sent. Both are
-   *   the condition Gone to the core; the agreement test names the difference. A later
-   *   reconciliation answer about such a task stays the model's TASK_UNKNOWN, where a real master
-   *   answers TASK_GONE_BY_OPERATOR for an agent marked gone (§7.2); no scenario run here asks.
+   *   the condition Gone to the core; the agreement test names the difference;
+   * - for the same reason, an explicit reconciliation answer about a task the master does not know
+   *   on such a removed agent is TASK_GONE_BY_OPERATOR (REASON_RECONCILIATION), as a real master
+   *   answers for an agent marked gone (§7.2, master.cpp `reconcile`), not the model's TASK_UNKNOWN
+   *   (what a real master answers once its registry has forgotten the agent, or for an agent it
+   *   never knew). Implicit reconciliation answers only tasks the master knows, so it never asks.
    * Messages stay the model's (mostly none), where a real master writes free text ("health check
    * timed out" on TASK_UNREACHABLE, "Unreachable agent re-reregistered" when it comes back).
    */
@@ -220,6 +228,10 @@ export class SimBackedMaster {
     if (status.state === 'TASK_GONE' && status.reason === 'REASON_AGENT_REMOVED' && agentId !== undefined
       && this.cluster.agentStatus(agentId)?.phase === 'removed') {
       return { ...status, state: 'TASK_GONE_BY_OPERATOR', reason: 'REASON_AGENT_REMOVED_BY_OPERATOR' };
+    }
+    if (status.state === 'TASK_UNKNOWN' && status.reason === 'REASON_RECONCILIATION' && agentId !== undefined
+      && this.cluster.agentStatus(agentId)?.phase === 'removed') {
+      return { ...status, state: 'TASK_GONE_BY_OPERATOR' };
     }
     return status;
   }
