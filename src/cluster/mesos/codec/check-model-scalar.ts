@@ -1,3 +1,4 @@
+import { isInt64 } from './int64';
 import { MesosCodecError } from './mesos-codec-error';
 import type { ScalarKind } from './read-message';
 
@@ -6,15 +7,18 @@ function fail(what: string, path: string): never {
 }
 
 /**
- * Checks that a model value fits its scalar kind before it is written: integers must be integral,
+ * Checks that a model value fits its scalar kind before it is written: integers must be integral
+ * (an int64 may also be a `bigint` within 64 bits),
  * doubles must not be NaN (±Infinity is allowed: `limits` may be infinite, spec §5.1), bytes must
  * be a `Uint8Array`.
  */
 export function checkModelScalar(kind: ScalarKind, value: unknown, path: string): void {
   switch (kind) {
     case 'int':
-    case 'long':
       if (typeof value !== 'number' || !Number.isInteger(value)) fail('an integer', path);
+      return;
+    case 'long':
+      if (!isInt64(value)) fail('an integer', path);
       return;
     case 'double':
       if (typeof value !== 'number' || Number.isNaN(value)) fail('a number', path);

@@ -1,5 +1,6 @@
 import type { Enum } from 'protobufjs';
 import { decodeBase64 } from './base64';
+import { int64Of, type Int64 } from './int64';
 import { MesosCodecError } from './mesos-codec-error';
 import type { ModelScalar, ScalarKind, ValueReader } from './read-message';
 
@@ -11,6 +12,17 @@ const DOUBLE_WORDS: Readonly<Record<string, number>> = { Infinity: Infinity, '-I
 function readInteger(raw: unknown, path: string): number {
   if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
   if (typeof raw === 'string' && INTEGER_TEXT.test(raw)) return Number(raw);
+  throw new MesosCodecError('expected an integer', path);
+}
+
+/**
+ * 64-bit integers, exactly (int64.ts): a JSON number or a numeric string. The codec quotes integer
+ * literals of 16+ digits before `JSON.parse` (json-long-integers.ts), so a `TimeInfo` arrives here
+ * as its digits, not as the nearest double.
+ */
+function readLong(raw: unknown, path: string): Int64 {
+  if (typeof raw === 'number' && Number.isInteger(raw)) return int64Of(BigInt(raw), path);
+  if (typeof raw === 'string' && INTEGER_TEXT.test(raw)) return int64Of(BigInt(raw), path);
   throw new MesosCodecError('expected an integer', path);
 }
 
@@ -33,7 +45,7 @@ function readTyped<T>(raw: unknown, type: 'string' | 'boolean', path: string): T
 /**
  * Leaf values of Mesos's own JSON (stout's converter, not the proto3 mapping; spec §1.2): enums are
  * name strings (a number is an error, an unknown name is dropped), int64 are numbers (numeric
- * strings accepted), bytes are padded standard base64.
+ * strings accepted; read exactly), bytes are padded standard base64.
  */
 export const JSON_VALUE_READER: ValueReader = {
   readEnum(raw: unknown, enumType: Enum, path: string): string | undefined {
@@ -43,8 +55,9 @@ export const JSON_VALUE_READER: ValueReader = {
   readScalar(kind: ScalarKind, raw: unknown, path: string): ModelScalar {
     switch (kind) {
       case 'int':
-      case 'long':
         return readInteger(raw, path);
+      case 'long':
+        return readLong(raw, path);
       case 'double':
         return readDouble(raw, path);
       case 'bytes':

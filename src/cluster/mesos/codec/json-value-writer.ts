@@ -6,7 +6,8 @@ import type { ScalarKind } from './read-message';
 import type { ValueWriter } from './write-message';
 
 /**
- * Leaf values of Mesos's JSON (spec §1.2): enums as names, 64-bit integers as JSON numbers, bytes
+ * Leaf values of Mesos's JSON (spec §1.2): enums as names, 64-bit integers as JSON numbers (a bigint
+ * stays a bigint here and is written exactly by `jsonTextWithLongs`), bytes
  * as padded standard base64, infinite doubles as the strings "Infinity" / "-Infinity".
  */
 export const JSON_VALUE_WRITER: ValueWriter = {

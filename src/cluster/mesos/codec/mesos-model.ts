@@ -8,8 +8,8 @@
  * - enums are their string names (`'TASK_RUNNING'`); a value this model does not know is dropped
  *   from an optional field (proto2 semantics, §1.2), an unknown `Event.type` reads `'UNKNOWN'`, an
  *   unknown `TaskStatus.state` reads `'UNRECOGNIZED:<number or name>'` (`Unrecognized`);
- * - 64-bit integers are `number` (nanosecond timestamps ≈1.7e18 lose their low digits: never use
- *   them as exact keys, §1.2);
+ * - 64-bit integers are exact {@link Int64}: a `number` when safe (|v| ≤ 2^53 − 1), else a
+ *   `bigint` (nanosecond timestamps ≈1.8e18 are bigints, in both wire formats);
  * - `bytes` are `Uint8Array` (`TaskStatus.uuid` must be echoed unchanged in ACKNOWLEDGE, §2.10);
  * - an absent field is `undefined` — presence matters: TASK_STARTING, SOURCE_MASTER and
  *   REASON_COMMAND_EXECUTOR_FAILED are the zero values (§6, §9 "traps");
@@ -21,6 +21,7 @@
  */
 
 import type { TaskState } from '../../../scheduler/model/task-state';
+import type { Int64 } from './int64';
 
 /** The two body encodings of the scheduler endpoint (§1.2): `application/x-protobuf` or `application/json`. */
 export type MesosFormat = 'protobuf' | 'json';
@@ -45,10 +46,10 @@ export interface ResourceProviderID { value: string }
 /** `mesos.v1.ContainerID`; nested containers (task-group members) carry their executor's id as `parent`. */
 export interface ContainerID { value: string; parent?: ContainerID }
 
-/** `mesos.v1.TimeInfo`: nanoseconds since the epoch (master clock). */
-export interface TimeInfo { nanoseconds: number }
-/** `mesos.v1.DurationInfo`: a duration in nanoseconds. */
-export interface DurationInfo { nanoseconds: number }
+/** `mesos.v1.TimeInfo`: nanoseconds since the epoch (master clock), exact (a bigint beyond 2^53, int64.ts). */
+export interface TimeInfo { nanoseconds: Int64 }
+/** `mesos.v1.DurationInfo`: a duration in nanoseconds, exact (int64.ts). */
+export interface DurationInfo { nanoseconds: Int64 }
 
 /** `mesos.v1.Label`. */
 export interface Label { key: string; value?: string }
@@ -145,8 +146,8 @@ export interface FrameworkInfo {
 export type ValueType = 'SCALAR' | 'RANGES' | 'SET' | 'TEXT';
 /** `mesos.v1.Value.Scalar` (three decimal digits of precision in Mesos, §4.1). */
 export interface Scalar { value: number }
-/** `mesos.v1.Value.Range`: inclusive bounds. */
-export interface Range { begin: number; end: number }
+/** `mesos.v1.Value.Range`: inclusive bounds (uint64, exact: int64.ts). */
+export interface Range { begin: Int64; end: Int64 }
 /** `mesos.v1.Value.Ranges`. */
 export interface Ranges { range?: Range[] }
 /** `mesos.v1.Value.Set`. */

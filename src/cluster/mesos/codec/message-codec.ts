@@ -1,4 +1,5 @@
 import type { Type } from 'protobufjs';
+import { jsonTextWithLongs, quoteLongIntegers } from './json-long-integers';
 import { JSON_VALUE_READER } from './json-value-reader';
 import { JSON_VALUE_WRITER } from './json-value-writer';
 import { MesosCodecError } from './mesos-codec-error';
@@ -26,7 +27,7 @@ function parseProtobuf(type: Type, body: Uint8Array): Record<string, unknown> {
 function parseJson(type: Type, body: Uint8Array): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(utf8Decoder.decode(body));
+    parsed = JSON.parse(quoteLongIntegers(utf8Decoder.decode(body)));
   } catch (error) {
     throw new MesosCodecError(`malformed JSON ${type.fullName.slice(1)}: ${errorText(error)}`);
   }
@@ -57,5 +58,5 @@ export function encodeMessage(type: Type, model: object, format: MesosFormat): U
     const bytes = type.encode(writeMessage(type, source, PROTOBUF_VALUE_WRITER, type.name)).finish();
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
-  return utf8Encoder.encode(JSON.stringify(writeMessage(type, source, JSON_VALUE_WRITER, type.name)));
+  return utf8Encoder.encode(jsonTextWithLongs(writeMessage(type, source, JSON_VALUE_WRITER, type.name)));
 }

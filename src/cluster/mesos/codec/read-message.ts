@@ -8,8 +8,8 @@ export const UNRECOGNIZED_PREFIX = 'UNRECOGNIZED:';
 /** The non-message, non-enum field kinds. */
 export type ScalarKind = Exclude<FieldKind, 'message' | 'enum'>;
 
-/** A model scalar: `number` (all integers and doubles), `boolean`, `string` or `Uint8Array`. */
-export type ModelScalar = number | boolean | string | Uint8Array;
+/** A model scalar: `number` (integers and doubles), `bigint` (an int64 beyond 2^53, int64.ts), `boolean`, `string` or `Uint8Array`. */
+export type ModelScalar = number | bigint | boolean | string | Uint8Array;
 
 /** A message in model form (camelCase keys); the typed views are in mesos-model.ts. */
 export type ModelMessage = { [modelName: string]: unknown };

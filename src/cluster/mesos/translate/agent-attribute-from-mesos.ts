@@ -1,6 +1,6 @@
 import type { AgentAttribute } from '../../../scheduler/model/agent';
 import type { PortRange } from '../../../scheduler/model/resources';
-import type { Attribute } from '../codec/mesos-model';
+import type { Attribute, Range } from '../codec/mesos-model';
 
 /**
  * A Mesos agent attribute (mesos-v1-scheduler-api.md §4.4) as the core's typed attribute. The
@@ -26,7 +26,11 @@ export function agentAttributeFromMesos(attr: Attribute): AgentAttribute | undef
   }
 }
 
-/** Mesos ranges as the core's inclusive `[begin, end]` pairs, in the order given. */
-export function rangesOf(ranges: readonly { begin: number; end: number }[] | undefined): PortRange[] {
-  return (ranges ?? []).map((r) => [r.begin, r.end] as const);
+/**
+ * Mesos ranges as the core's inclusive `[begin, end]` pairs, in the order given. Bounds are uint64
+ * (exact in the model, codec/int64.ts) and become numbers: ports and attribute ranges are far below
+ * 2^53, where the conversion is exact.
+ */
+export function rangesOf(ranges: readonly Range[] | undefined): PortRange[] {
+  return (ranges ?? []).map((r) => [Number(r.begin), Number(r.end)] as const);
 }

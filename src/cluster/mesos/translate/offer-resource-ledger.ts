@@ -2,6 +2,7 @@ import type { OfferedPool } from '../../../scheduler/model/offer';
 import type { PersistentVolume } from '../../../scheduler/model/reservation';
 import { fromMilli, toMilli, type PortRange } from '../../../scheduler/model/resources';
 import type { AllocationInfo, Offer as MesosOffer, Resource } from '../codec/mesos-model';
+import { rangesOf } from './agent-attribute-from-mesos';
 import { ownReservationId } from './reservation-labels';
 import { isCoreUsable, reservationRole } from './reservation-role';
 
@@ -101,7 +102,7 @@ export class OfferResourceLedger {
       reservationId: ownReservationId(source, this.frameworkId),
       persistenceId: source.disk?.persistence?.id,
       leftMilli: source.type === 'SCALAR' ? toMilli(source.scalar?.value ?? 0) : 0,
-      leftRanges: source.type === 'RANGES' ? (source.ranges?.range ?? []).map((r) => [r.begin, r.end] as [number, number]) : [],
+      leftRanges: source.type === 'RANGES' ? rangesOf(source.ranges?.range).map(([b, e]) => [b, e] as [number, number]) : [],
     };
   }
 

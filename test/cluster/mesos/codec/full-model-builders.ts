@@ -236,7 +236,7 @@ export function fullOffer(): Full<Offer> {
       { name: 'rack', type: 'TEXT', text: { value: 'r1' }, scalar: { value: 1 }, ranges: { range: [{ begin: 1, end: 2 }] }, set: { item: ['x'] } },
     ],
     url: { scheme: 'http', address: { hostname: 'agent-1', ip: '10.0.0.2', port: 5051 }, path: '/slave(1)', query: [{ key: 'a', value: 'b' }], fragment: 'f' },
-    unavailability: { start: { nanoseconds: 1_795_336_562_780_774_000 }, duration: { nanoseconds: 3_600_000_000_000 } },
+    unavailability: { start: { nanoseconds: 1_795_336_562_780_774_000n }, duration: { nanoseconds: 3_600_000_000_000 } },
     allocationInfo: { role: 'apps' },
     domain: { faultDomain: { region: { name: 'eu' }, zone: { name: 'eu-1a' } } },
   };
@@ -270,7 +270,7 @@ export function fullStatus(): Full<TaskStatus> {
       // ContainerID nests itself; a two-level chain is as full as it gets.
       containerId: { value: 'c2', parent: { value: 'c1' } } as Full<ContainerID>,
     },
-    unreachableTime: { nanoseconds: 1_795_336_562_000_000_000 },
+    unreachableTime: { nanoseconds: 1_795_336_562_000_000_000n },
     limitation: { resources: [fullResource()] },
   };
 }

@@ -70,6 +70,9 @@ t.test('malformed JSON events are MesosCodecErrors', async (t) => {
     { name: 'a string for a bool', body: json(update({ ...minimalStatus, healthy: 'true' })), match: /status\.healthy: expected a boolean/ },
     { name: 'a fraction for an integer', body: json({ type: 'FAILURE', failure: { status: 1.5 } }), match: /failure\.status: expected an integer/ },
     { name: 'text for a double', body: json(update({ ...minimalStatus, timestamp: 'yesterday' })), match: /status\.timestamp: expected a number/ },
+    { name: 'an int64 beyond 64 bits (number)', body: json('{"type":"UPDATE","update":{"status":{"task_id":{"value":"t1"},"state":"TASK_RUNNING","unreachable_time":{"nanoseconds":18446744073709551616}}}}'), match: /unreachable_time\.nanoseconds: expected a 64-bit integer/ },
+    { name: 'an int64 beyond 64 bits (string)', body: json(update({ ...minimalStatus, unreachable_time: { nanoseconds: '-9223372036854775809' } })), match: /unreachable_time\.nanoseconds: expected a 64-bit integer/ },
+    { name: 'a fraction for an int64', body: json(update({ ...minimalStatus, unreachable_time: { nanoseconds: 1.5 } })), match: /unreachable_time\.nanoseconds: expected an integer/ },
     { name: 'an object for a repeated field', body: json({ type: 'OFFERS', offers: { offers: {} } }), match: /offers\.offers: expected an array/ },
     { name: 'bad base64 bytes', body: json(update({ ...minimalStatus, uuid: 'not base64!' })), match: /status\.uuid: expected standard padded base64/ },
     { name: 'unpadded base64 bytes', body: json(update({ ...minimalStatus, uuid: 'rcBL+HIlQ4qkLPO+p+wBJw' })), match: /padded base64/ },
@@ -113,7 +116,7 @@ t.test('JSON decoding is liberal where Mesos is (spec §1.2) and forward compati
     {
       name: 'integers as numeric strings, doubles as strings',
       body: update({ ...minimalStatus, unreachable_time: { nanoseconds: '1795336562780774000' }, timestamp: '1795336562.5' }),
-      want: { type: 'UPDATE', update: { status: { ...{ taskId: { value: 't1' }, state: 'TASK_RUNNING' }, timestamp: 1795336562.5, unreachableTime: { nanoseconds: 1795336562780774000 } } } },
+      want: { type: 'UPDATE', update: { status: { ...{ taskId: { value: 't1' }, state: 'TASK_RUNNING' }, timestamp: 1795336562.5, unreachableTime: { nanoseconds: 1795336562780774000n } } } },
     },
     {
       name: 'infinite doubles',

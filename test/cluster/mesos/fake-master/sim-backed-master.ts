@@ -9,6 +9,7 @@ import { instanceIdOfTask } from '../../../../src/scheduler/kernel/ids';
 import type {
   Attribute, Call, Event, ExecutorInfo, Offer as MesosOffer, OfferOperation, Resource, TaskInfo, TaskStatus as MesosTaskStatus, TaskStatusReason,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
+import { nanosToMs } from '../../../../src/cluster/mesos/translate/nanos-to-ms';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
 import { reservationLabels } from '../../../../src/cluster/mesos/translate/reservation-labels';
 import { reservationRole } from '../../../../src/cluster/mesos/translate/reservation-role';
@@ -90,6 +91,8 @@ export class SimBackedMaster {
   inputsSent = 0;
   /** The agent of every FAILURE written (an agent marked unreachable), in order. */
   readonly lostAgents: string[] = [];
+  /** Every task status written in an UPDATE, in order, as written. */
+  readonly statusesSent: MesosTaskStatus[] = [];
   /** Every operation of every ACCEPT applied, in order, as `TYPE` or `TYPE <reservation id>` (RESERVE, CREATE, DESTROY, UNRESERVE). */
   readonly operationLog: string[] = [];
   private processed = 0;
@@ -147,9 +150,12 @@ export class SimBackedMaster {
       case 'offers':
         this.emit({ type: 'OFFERS', offers: { offers: input.offers.map((o) => mesosOfferOf(frameworkId, o)) } });
         return;
-      case 'status':
-        this.emit({ type: 'UPDATE', update: { status: this.asMasterReportsIt(mesosStatusOf(input.status)) } });
+      case 'status': {
+        const status = this.asMasterReportsIt(mesosStatusOf(input.status));
+        this.statusesSent.push(status);
+        this.emit({ type: 'UPDATE', update: { status } });
         return;
+      }
       case 'rescind':
         this.emit({ type: 'RESCIND', rescind: { offerId: { value: input.offerId } } });
         return;
@@ -197,9 +203,12 @@ export class SimBackedMaster {
    *   update (the registry forgets it after `--registry_max_agent_age`, silently); the one way its
    *   tasks are reported gone is an operator marking the agent gone (`markGone`):
    *   TASK_GONE_BY_OPERATOR, REASON_AGENT_REMOVED_BY_OPERATOR. So that is what is sent. Both are
-   *   the condition Gone to the core; the agreement test names the difference. A later
-   *   reconciliation answer about such a task stays the model's TASK_UNKNOWN, where a real master
-   *   answers TASK_GONE_BY_OPERATOR for an agent marked gone (§7.2); no scenario run here asks.
+   *   the condition Gone to the core; the agreement test names the difference;
+   * - for the same reason, an explicit reconciliation answer about a task the master does not know
+   *   on such a removed agent is TASK_GONE_BY_OPERATOR (REASON_RECONCILIATION), as a real master
+   *   answers for an agent marked gone (§7.2, master.cpp `reconcile`), not the model's TASK_UNKNOWN
+   *   (what a real master answers once its registry has forgotten the agent, or for an agent it
+   *   never knew). Implicit reconciliation answers only tasks the master knows, so it never asks.
    * Messages stay the model's (mostly none), where a real master writes free text ("health check
    * timed out" on TASK_UNREACHABLE, "Unreachable agent re-reregistered" when it comes back).
    */
@@ -212,15 +221,17 @@ export class SimBackedMaster {
         this.problems.push(`TASK_UNREACHABLE of ${status.taskId.value} on ${agentId}, which was never marked unreachable`);
         return status;
       }
-      // The middle of the virtual millisecond it was marked in: beyond 2^53 ns a double holds a
-      // time only to within 256 ns, so a whole millisecond can arrive as the double just below it
-      // and be truncated to the millisecond before (nanos-to-ms.ts); a real master's clock is
-      // rarely on a whole millisecond.
-      return { ...status, unreachableTime: { nanoseconds: sinceMs * 1_000_000 + 500_000 } };
+      // The virtual millisecond it was marked in, exactly (the codec carries int64 exactly, so a
+      // whole millisecond is read back as itself: nanos-to-ms.ts).
+      return { ...status, unreachableTime: { nanoseconds: BigInt(sinceMs) * 1_000_000n } };
     }
     if (status.state === 'TASK_GONE' && status.reason === 'REASON_AGENT_REMOVED' && agentId !== undefined
       && this.cluster.agentStatus(agentId)?.phase === 'removed') {
       return { ...status, state: 'TASK_GONE_BY_OPERATOR', reason: 'REASON_AGENT_REMOVED_BY_OPERATOR' };
+    }
+    if (status.state === 'TASK_UNKNOWN' && status.reason === 'REASON_RECONCILIATION' && agentId !== undefined
+      && this.cluster.agentStatus(agentId)?.phase === 'removed') {
+      return { ...status, state: 'TASK_GONE_BY_OPERATOR' };
     }
     return status;
   }
@@ -242,7 +253,7 @@ export class SimBackedMaster {
       case 'KILL': {
         const graceNs = call.kill?.killPolicy?.gracePeriod?.nanoseconds;
         // §7.6: no kill policy on the call = the task's own (3 s default).
-        c.kill(call.kill?.taskId.value ?? '', call.kill?.agentId?.value, graceNs === undefined ? 3000 : Math.round(graceNs / 1e6));
+        c.kill(call.kill?.taskId.value ?? '', call.kill?.agentId?.value, graceNs === undefined ? 3000 : nanosToMs(graceNs));
         return;
       }
       case 'ACKNOWLEDGE': {
@@ -396,7 +407,7 @@ export class SimBackedMaster {
       role: resources.map(reservationRole).find((r) => r !== undefined) ?? this.options.defaultRole,
       resources: scalarSum(allocation),
       hostPorts: allocation.flatMap((p) => p.ports.flatMap(([b, e]) => Array.from({ length: e - b + 1 }, (_, i) => b + i))),
-      killGracePeriodMs: graceNs === undefined ? 3000 : Math.round(graceNs / 1e6),
+      killGracePeriodMs: graceNs === undefined ? 3000 : nanosToMs(graceNs),
       ...(volumes.length === 0 ? {} : { persistentVolumes: volumes }),
       ...(healthCheck === undefined || typeof healthCheck === 'string' ? {} : { healthCheck }),
     });

@@ -12,6 +12,7 @@ import type {
   AllocationInfo, Attribute, Offer as MesosOffer, ReservationInfo, Resource, TaskState, TaskStatus,
 } from '../../../../src/cluster/mesos/codec/mesos-model';
 import { listSamples, readSampleJson } from '../codec/sample-files';
+import { int64Of } from '../../../../src/cluster/mesos/codec/int64';
 
 /** Reservation shape of a built resource. */
 export interface ResourceOverrides {
@@ -148,7 +149,7 @@ export function portsOf(resources: readonly Resource[] | undefined): number[] {
   const out: number[] = [];
   for (const r of resources ?? []) {
     if (r.name !== 'ports') continue;
-    for (const range of r.ranges?.range ?? []) for (let p = range.begin; p <= range.end; p++) out.push(p);
+    for (const range of r.ranges?.range ?? []) for (let p = Number(range.begin); p <= Number(range.end); p++) out.push(p);
   }
   return out;
 }
@@ -156,10 +157,10 @@ export function portsOf(resources: readonly Resource[] | undefined): number[] {
 /** Numeric fields the recorded JSON (proto3 mapping) writes as strings: 64-bit integers. */
 const INT64_KEYS = new Set(['begin', 'end', 'nanoseconds']);
 
-/** snake_case keys → camelCase, 64-bit integer strings → numbers: the recorded JSON as mesos-model.ts data. */
+/** snake_case keys → camelCase, 64-bit integer strings → exact Int64 (as the codec reads them): the recorded JSON as mesos-model.ts data. */
 export function camelCased(value: unknown, key = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => camelCased(v, key));
-  if (typeof value === 'string' && INT64_KEYS.has(key) && /^\d+$/.test(value)) return Number(value);
+  if (typeof value === 'string' && INT64_KEYS.has(key) && /^\d+$/.test(value)) return int64Of(BigInt(value), key);
   if (typeof value !== 'object' || value === null) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => {
     const camel = k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());

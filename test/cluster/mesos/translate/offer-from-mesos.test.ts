@@ -185,7 +185,7 @@ t.test('dynamic reservations that are not this framework\'s are left out of the 
 
 t.test('unavailability: the agent\'s maintenance window in ms, from protobuf and JSON (int64 as numbers or strings)', async (t) => {
   // 2026-01-01T00:00:00.123456789Z: nanoseconds to whole ms, rounded down.
-  const startNs = 1_767_225_600_123_456_789;
+  const startNs = 1_767_225_600_123_456_789n;
   const cases: { name: string; unavailability?: MesosOffer['unavailability']; json?: string; want: unknown }[] = [
     { name: 'start and duration', unavailability: { start: { nanoseconds: startNs }, duration: { nanoseconds: 3_600_000_999_999 } }, want: { startMs: 1_767_225_600_123, durationMs: 3_600_000 } },
     { name: 'no duration: forever', unavailability: { start: { nanoseconds: startNs } }, want: { startMs: 1_767_225_600_123 } },

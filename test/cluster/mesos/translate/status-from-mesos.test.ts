@@ -36,7 +36,7 @@ t.test('optional fields: copied when present, absent otherwise (presence, not tr
     },
     {
       name: 'an unreachable task: the master\'s unreachable time, ns to ms',
-      status: makeMesosStatus('TASK_UNREACHABLE', { agentId: { value: 'S1' }, reason: 'REASON_AGENT_REMOVED', source: 'SOURCE_MASTER', unreachableTime: { nanoseconds: 1_795_336_562_781_999_999 } }),
+      status: makeMesosStatus('TASK_UNREACHABLE', { agentId: { value: 'S1' }, reason: 'REASON_AGENT_REMOVED', source: 'SOURCE_MASTER', unreachableTime: { nanoseconds: 1_795_336_562_781_999_999n } }),
       want: { taskId: 'web.instance-1._app.1', agentId: 'S1', state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED', unreachableSinceMs: 1_795_336_562_781 },
     },
     {

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t, { type Test } from 'tap';
+import { defaultConfig } from '../../../../src/runtime/config';
+import { startMesos, type RunningMesosPacer } from '../../../../src/runtime/start-mesos';
+import { QUICK_TIMINGS, roomyAgent, startRealTimeMaster, type RealTimeMaster } from '../fake-master/real-time-master';
+import { waitUntil } from '../fake-master/wait-until';
+import { FAST } from './driver-fixture';
+import { call, WAIT_MS } from './mesos-pacer-fixture';
+
+/**
+ * A task on an agent an operator marked gone while pacer was away: when pacer subscribes again it
+ * reconciles the task with its agent, and a real master answers TASK_GONE_BY_OPERATOR
+ * (REASON_RECONCILIATION; spec §7.2: task unknown, agent marked gone). That is terminal — the
+ * condition Gone, as Marathon maps it — so pacer forgets the task and launches a replacement
+ * instance on a live agent.
+ */
+
+async function pacerAt(t: Test, rt: RealTimeMaster, dir: string): Promise<RunningMesosPacer> {
+  const pacer = await startMesos({ ...defaultConfig(dir), cluster: 'mesos', port: 0, master: rt.url }, {
+    driver: { ...FAST, logger: { info: () => undefined, warn: () => undefined } },
+  });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await pacer.close();
+  };
+  t.teardown(close);
+  await waitUntil(() => pacer.cluster.frameworkId !== undefined && rt.master.fake.subscribed, WAIT_MS, 'the subscription');
+  return { ...pacer, close } as RunningMesosPacer;
+}
+
+function runningTasks(pacer: RunningMesosPacer): { taskId: string; agentId: string }[] {
+  return pacer.scheduler.instances('/web').filter((i) => i.condition === 'Running')
+    .flatMap((i) => i.tasks.map((task) => ({ taskId: task.taskId, agentId: i.agent?.agentId ?? '' })));
+}
+
+t.test('reconciled TASK_GONE_BY_OPERATOR after the agent was marked gone: the task is forgotten and its instance replaced', async (t) => {
+  // Dead agents are marked unreachable after 200 ms and removed (the fake master: marked gone) at once.
+  const rt = await startRealTimeMaster([roomyAgent('agent-1'), roomyAgent('agent-2')], { timings: { ...QUICK_TIMINGS, agentPingTimeoutMs: 200, agentRemovalMs: 0 } });
+  t.teardown(() => rt.close());
+  const dir = mkdtempSync(join(tmpdir(), 'pacer-gone-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+  let pacer = await pacerAt(t, rt, dir);
+  t.equal((await call(pacer, 'POST', '/v2/apps', { id: '/web', cmd: 'sleep 1000', cpus: 0.1, mem: 32, instances: 1 })).status, 201);
+  const [before] = await waitUntil(() => (runningTasks(pacer).length === 1 ? runningTasks(pacer) : undefined), WAIT_MS, 'the instance to run');
+  await pacer.close();
+
+  // While pacer is away its agent dies and is marked gone: the update saying so reaches nobody.
+  rt.master.cluster.killAgent(before.agentId);
+  await waitUntil(() => rt.master.cluster.agentStatus(before.agentId)?.phase === 'removed', WAIT_MS, 'the agent to be marked gone');
+  const sentBefore = rt.master.statusesSent.length;
+
+  pacer = await pacerAt(t, rt, dir);
+  const answer = await waitUntil(() => rt.master.statusesSent.slice(sentBefore).find((s) => s.taskId.value === before.taskId), WAIT_MS, 'the reconciliation answer');
+  t.strictSame({ state: answer.state, reason: answer.reason, source: answer.source, agentId: answer.agentId?.value, uuid: answer.uuid },
+    { state: 'TASK_GONE_BY_OPERATOR', reason: 'REASON_RECONCILIATION', source: 'SOURCE_MASTER', agentId: before.agentId, uuid: undefined },
+    'explicit reconciliation of a task on an agent marked gone is answered TASK_GONE_BY_OPERATOR, as a real master does');
+  const [after] = await waitUntil(() => {
+    const tasks = runningTasks(pacer);
+    return tasks.length === 1 && tasks[0].taskId !== before.taskId ? tasks : undefined;
+  }, WAIT_MS, 'a replacement to run');
+  t.not(after.agentId, before.agentId, 'the replacement runs on the live agent');
+  t.notOk(pacer.scheduler.instances('/web').some((i) => i.tasks.some((task) => task.taskId === before.taskId)), 'the gone task is forgotten');
+  t.same(rt.master.problems, [], 'the fake master understood every call');
+});
