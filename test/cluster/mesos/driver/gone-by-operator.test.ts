@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t, { type Test } from 'tap';
-import { defaultConfig } from '../../../../src/runtime/config';
-import { startMesos, type RunningMesosPacer } from '../../../../src/runtime/start-mesos';
-import { QUICK_TIMINGS, roomyAgent, startRealTimeMaster, type RealTimeMaster } from '../fake-master/real-time-master';
+import t from 'tap';
+import type { RunningMesosPacer } from '../../../../src/runtime/start-mesos';
+import { QUICK_TIMINGS, roomyAgent, startRealTimeMaster } from '../fake-master/real-time-master';
 import { waitUntil } from '../fake-master/wait-until';
-import { FAST } from './driver-fixture';
-import { call, WAIT_MS } from './mesos-pacer-fixture';
+import { call, pacerAt, WAIT_MS } from './mesos-pacer-fixture';
 
 /**
  * A task on an agent an operator marked gone while pacer was away: when pacer subscribes again it
@@ -16,21 +14,6 @@ import { call, WAIT_MS } from './mesos-pacer-fixture';
  * condition Gone, as Marathon maps it — so pacer forgets the task and launches a replacement
  * instance on a live agent.
  */
-
-async function pacerAt(t: Test, rt: RealTimeMaster, dir: string): Promise<RunningMesosPacer> {
-  const pacer = await startMesos({ ...defaultConfig(dir), cluster: 'mesos', port: 0, master: rt.url }, {
-    driver: { ...FAST, logger: { info: () => undefined, warn: () => undefined } },
-  });
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    await pacer.close();
-  };
-  t.teardown(close);
-  await waitUntil(() => pacer.cluster.frameworkId !== undefined && rt.master.fake.subscribed, WAIT_MS, 'the subscription');
-  return { ...pacer, close } as RunningMesosPacer;
-}
 
 function runningTasks(pacer: RunningMesosPacer): { taskId: string; agentId: string }[] {
   return pacer.scheduler.instances('/web').filter((i) => i.condition === 'Running')

@@ -2,12 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { defaultConfig } from '../../../../src/runtime/config';
-import { startMesos, type RunningMesosPacer } from '../../../../src/runtime/start-mesos';
+import type { RunningMesosPacer } from '../../../../src/runtime/start-mesos';
 import { startRealTimeMaster, roomyAgent, type RealTimeMaster } from '../fake-master/real-time-master';
 import { waitUntil } from '../fake-master/wait-until';
-import { FAST } from './driver-fixture';
-import { call, WAIT_MS } from './mesos-pacer-fixture';
+import { call, pacerAt, WAIT_MS } from './mesos-pacer-fixture';
 
 /**
  * Issue 15, resident apps and pods on Mesos, end to end: a whole pacer (`startMesos`, SQLite store)
@@ -16,22 +14,6 @@ import { call, WAIT_MS } from './mesos-pacer-fixture';
  */
 
 const ROLE = 'db';
-
-/** Starts (or restarts, on the same data directory) a pacer subscribed to `rt`. */
-async function pacerAt(t: Test, rt: RealTimeMaster, dir: string): Promise<RunningMesosPacer> {
-  const pacer = await startMesos({ ...defaultConfig(dir), cluster: 'mesos', port: 0, master: rt.url, defaultRole: ROLE }, {
-    driver: { ...FAST, logger: { info: () => undefined, warn: () => undefined } },
-  });
-  let closed = false;
-  const close = async (): Promise<void> => {
-    if (closed) return;
-    closed = true;
-    await pacer.close();
-  };
-  t.teardown(close);
-  await waitUntil(() => pacer.cluster.frameworkId !== undefined && rt.master.fake.subscribed, WAIT_MS, 'the subscription');
-  return { ...pacer, close } as RunningMesosPacer;
-}
 
 async function setUp(t: Test): Promise<{ rt: RealTimeMaster; dir: string }> {
   const rt = await startRealTimeMaster([roomyAgent()], { defaultRole: ROLE });
@@ -76,7 +58,7 @@ const RESIDENT_APP = {
 
 t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its reservation, delete releases it — across a restart of pacer', async (t) => {
   const { rt, dir } = await setUp(t);
-  let pacer = await pacerAt(t, rt, dir);
+  let pacer = await pacerAt(t, rt, dir, { defaultRole: ROLE });
   t.equal((await call(pacer, 'POST', '/v2/apps', RESIDENT_APP)).status, 201);
   await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the resident instance to run');
   const instanceId = pacer.scheduler.instances('/db')[0].instanceId;
@@ -96,7 +78,7 @@ t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its r
 
   // Restart pacer, then delete the app: the reservation is released after the restart.
   await pacer.close();
-  pacer = await pacerAt(t, rt, dir);
+  pacer = await pacerAt(t, rt, dir, { defaultRole: ROLE });
   await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the instance recovered as running');
   t.equal((await call(pacer, 'DELETE', '/v2/apps/db')).status, 200);
   await waitUntil(() => reservations(rt).length === 0, WAIT_MS, 'the reservation to be released');
@@ -107,7 +89,7 @@ t.test('a resident app: RESERVE+CREATE+LAUNCH, a killed task relaunches on its r
 
 t.test('scale-down retires a resident instance; a restart before its reservation is offered still releases it', async (t) => {
   const { rt, dir } = await setUp(t);
-  let pacer = await pacerAt(t, rt, dir);
+  let pacer = await pacerAt(t, rt, dir, { defaultRole: ROLE });
   t.equal((await call(pacer, 'POST', '/v2/apps', { ...RESIDENT_APP, instances: 2 })).status, 201);
   await waitUntil(() => pacer.scheduler.instances('/db').filter((i) => i.condition === 'Running').length === 2, WAIT_MS, 'two resident instances to run');
   t.equal(reservations(rt).length, 2, 'two reservations');
@@ -124,7 +106,7 @@ t.test('scale-down retires a resident instance; a restart before its reservation
   // lifted only after the restart, an offer made between the subscription (which rescinds the
   // held ones) and this line was dropped and stayed outstanding for good (1 in 3 runs under load).
   rt.holdOffers = false;
-  pacer = await pacerAt(t, rt, dir);
+  pacer = await pacerAt(t, rt, dir, { defaultRole: ROLE });
   await waitUntil(() => !reservations(rt).includes(retired), WAIT_MS, 'the retired reservation to be released after the restart');
   t.strictSame(ops(rt).slice(-2), [`DESTROY ${retired}`, `UNRESERVE ${retired}`], 'DESTROY, then UNRESERVE of the retired instance');
   await waitUntil(() => pacer.scheduler.instances('/db').length === 1, WAIT_MS, 'the retired instance to be forgotten');
@@ -134,7 +116,7 @@ t.test('scale-down retires a resident instance; a restart before its reservation
 
 t.test('a resident pod: RESERVE+CREATE+LAUNCH_GROUP with the volume on the executor; a relaunch on the same reservation; delete releases it', async (t) => {
   const { rt, dir } = await setUp(t);
-  const pacer = await pacerAt(t, rt, dir);
+  const pacer = await pacerAt(t, rt, dir, { defaultRole: ROLE });
   const pod = {
     id: '/pdb',
     scaling: { kind: 'fixed', instances: 1 },
@@ -169,7 +151,7 @@ t.test('a first launch whose ACCEPT the master refused does not wait forever for
   const dir = mkdtempSync(join(tmpdir(), 'pacer-resident-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   rt.master.fake.acceptAnswers.push({ status: 400, body: 'scripted refusal of the first ACCEPT' });
-  const pacer = await pacerAt(t, rt, dir);
+  const pacer = await pacerAt(t, rt, dir, { defaultRole: ROLE });
   t.equal((await call(pacer, 'POST', '/v2/apps', RESIDENT_APP)).status, 201);
   await waitUntil(() => running(pacer, '/db'), WAIT_MS, 'the resident instance to run after all');
   const accepts = rt.master.fake.callsOf('ACCEPT');
