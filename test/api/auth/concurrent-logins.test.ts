@@ -3,12 +3,8 @@ import { join } from 'node:path';
 import { BasicVerifier } from '../../../src/api/auth/basic-verifier';
 import { hashPassword, parsePasswordHash, type ScryptHash } from '../../../src/api/auth/password-hash';
 import { ScryptGate } from '../../../src/api/auth/scrypt-gate';
-import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
-import { buildServer } from '../../../src/api/server';
-import { ApiListeners } from '../../../src/runtime/api-listeners';
-import { defaultConfig, type PacerConfig } from '../../../src/runtime/config';
-import { withListenerFacts } from '../../../src/runtime/runtime-parts';
-import { makeApi, TEST_API_CONFIG } from '../api-fixture';
+import { makeApi } from '../api-fixture';
+import { serveWithAuth } from './served-api';
 import { basic, FAST_SCRYPT, openAuth, pollUntil, tempDir, writeCredentials } from './auth-kit';
 
 /**
@@ -112,19 +108,9 @@ t.test('the API: N requests at once with the same credentials, one scrypt run, n
 });
 
 t.test('a real HTTP client opening many connections at once with the right password: one scrypt run', async (tt) => {
-  const config: PacerConfig = { ...defaultConfig(process.cwd()), address: '127.0.0.1', port: 0 };
-  const listeners = new ApiListeners(config);
-  const api = makeApi();
-  const hub = new EventStreamHub({ subscribe: (listener) => api.harness.scheduler.subscribe(listener), clock: api.deps.clock });
   const auth = openAuth({ credentialsFile: await writeCredentials(join(tempDir(tt), 'credentials'), { alice: 'alice-pw' }) });
-  const app = buildServer({ deps: { ...api.deps, events: hub, config: withListenerFacts(TEST_API_CONFIG, listeners) }, stream: hub, auth, serverFactory: listeners.serverFactory });
-  const listening = await listeners.listen(app);
-  tt.teardown(async () => {
-    auth.close();
-    await Promise.all([app.close(), listeners.close()]);
-    await api.app.close();
-  });
-  const url = `http://${listening[0].address}/v2/apps`;
+  const address = await serveWithAuth(tt, auth);
+  const url = `http://${address}/v2/apps`;
   // Requests in flight at once each take a connection of their own.
   const { answers, runs } = await burst(auth, 20, async () => {
     const res = await fetch(url, { headers: { authorization: basic('alice', 'alice-pw') } });

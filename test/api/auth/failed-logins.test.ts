@@ -1,14 +1,12 @@
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
-import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
-import { buildServer } from '../../../src/api/server';
 import type { AuthLog } from '../../../src/api/auth/api-authentication';
 import type { AuthOptions } from '../../../src/api/auth/auth-options';
-import { ApiListeners } from '../../../src/runtime/api-listeners';
 import { defaultConfig, type PacerConfig } from '../../../src/runtime/config';
-import { apiEdges, withListenerFacts } from '../../../src/runtime/runtime-parts';
+import { apiEdges } from '../../../src/runtime/runtime-parts';
 import { captureLog } from '../../harness/log-capture';
-import { makeApi, TEST_API_CONFIG } from '../api-fixture';
+import { makeApi } from '../api-fixture';
+import { serveWithAuth } from './served-api';
 import { basic, bearer, openAuth, tempDir, writeCredentials, writeTokens } from './auth-kit';
 
 /**
@@ -147,20 +145,10 @@ t.test('password checks beyond the scrypt gate\'s runs and queue are answered 50
 });
 
 t.test('a real HTTP client gets the 429 with Retry-After and the JSON message', async (tt) => {
-  const config: PacerConfig = { ...defaultConfig(process.cwd()), address: '127.0.0.1', port: 0 };
-  const listeners = new ApiListeners(config);
-  const api = makeApi();
-  const hub = new EventStreamHub({ subscribe: (listener) => api.harness.scheduler.subscribe(listener), clock: api.deps.clock });
   const dir = tempDir(tt);
   const auth = openAuth({ credentialsFile: await writeCredentials(join(dir, 'credentials'), { alice: 'alice-pw' }), loginFailures: 2, loginFailureWindowMs: 60_000 });
-  const app = buildServer({ deps: { ...api.deps, events: hub, config: withListenerFacts(TEST_API_CONFIG, listeners) }, stream: hub, auth, serverFactory: listeners.serverFactory });
-  const listening = await listeners.listen(app);
-  tt.teardown(async () => {
-    auth.close();
-    await Promise.all([app.close(), listeners.close()]);
-    await api.app.close();
-  });
-  const url = `http://${listening[0].address}/v2/apps`;
+  const address = await serveWithAuth(tt, auth);
+  const url = `http://${address}/v2/apps`;
   const statuses: number[] = [];
   for (let i = 0; i < 2; i++) statuses.push((await fetch(url, { headers: { authorization: basic('alice', `guess-${i}`) } })).status);
   tt.same(statuses, [401, 401]);

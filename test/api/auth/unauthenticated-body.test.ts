@@ -1,11 +1,6 @@
 import t, { type Test } from 'tap';
 import { connect } from 'node:net';
-import { EventStreamHub } from '../../../src/api/events/event-stream-hub';
-import { buildServer } from '../../../src/api/server';
-import { ApiListeners } from '../../../src/runtime/api-listeners';
-import { defaultConfig, type PacerConfig } from '../../../src/runtime/config';
-import { withListenerFacts } from '../../../src/runtime/runtime-parts';
-import { makeApi, TEST_API_CONFIG } from '../api-fixture';
+import { serveWithAuth } from './served-api';
 import { basic, openAuth } from './auth-kit';
 
 /**
@@ -15,19 +10,9 @@ import { basic, openAuth } from './auth-kit';
  * `requestTimeout`, 5 minutes).
  */
 async function serve(tt: Test): Promise<number> {
-  const config: PacerConfig = { ...defaultConfig(process.cwd()), address: '127.0.0.1', port: 0 };
-  const listeners = new ApiListeners(config);
-  const api = makeApi();
-  const hub = new EventStreamHub({ subscribe: (listener) => api.harness.scheduler.subscribe(listener), clock: api.deps.clock });
   const auth = openAuth({ httpCredentials: 'admin:s3cret' });
-  const app = buildServer({ deps: { ...api.deps, events: hub, config: withListenerFacts(TEST_API_CONFIG, listeners) }, stream: hub, auth, serverFactory: listeners.serverFactory });
-  const listening = await listeners.listen(app);
-  tt.teardown(async () => {
-    auth.close();
-    await Promise.all([app.close(), listeners.close()]);
-    await api.app.close();
-  });
-  return Number(listening[0].address.split(':')[1]);
+  const address = await serveWithAuth(tt, auth);
+  return Number(address.split(':')[1]);
 }
 
 /** Generous: the connection closes within milliseconds; without the fix it stays 5 minutes. */
