@@ -25,15 +25,16 @@ t.test('jsonTextWithLongs: JSON.stringify\'s text, bigints as exact numbers', as
 });
 
 t.test('int64 and uint64 extremes round-trip exactly in both formats (bigint beyond 2^53, number within)', async (t) => {
-  const int64s: (number | bigint)[] = [-(2n ** 63n), -(2 ** 53 - 1), 0, 2 ** 53 - 1, 2n ** 53n, 1_796_062_583_058_000_000n, 2n ** 63n - 1n];
+  const int64s: (number | bigint)[] = [-(2n ** 63n), -(2 ** 53 - 1), -(2 ** 32), -1, 0, 2 ** 32 - 1, 2 ** 32, 2 ** 52 + 1, 2 ** 53 - 1, 2n ** 53n, 1_796_062_583_058_000_000n, 2n ** 63n - 1n];
   for (const format of ['protobuf', 'json'] as const) {
     for (const nanoseconds of int64s) {
       const event: Event = { type: 'UPDATE', update: { status: { taskId: { value: 't1' }, state: 'TASK_RUNNING', unreachableTime: { nanoseconds } } } };
       t.equal(decodeEvent(encodeEvent(event, format), format).update?.status.unreachableTime?.nanoseconds, nanoseconds, `${format}: int64 ${nanoseconds}`);
     }
-    const range = { begin: 0, end: 2n ** 64n - 1n };
-    const offer = { id: { value: 'o1' }, frameworkId: { value: 'f1' }, agentId: { value: 'a1' }, hostname: 'h1', resources: [{ name: 'ports', type: 'RANGES' as const, ranges: { range: [range] } }] };
-    const decoded = decodeEvent(encodeEvent({ type: 'OFFERS', offers: { offers: [offer] } }, format), format).offers?.offers?.[0]?.resources?.[0]?.ranges?.range?.[0];
-    t.strictSame(decoded, range, `${format}: uint64 2^64 − 1`);
+    for (const range of [{ begin: 31_000, end: 32_000 }, { begin: 0, end: 2 ** 53 - 1 }, { begin: 0, end: 2n ** 64n - 1n }]) {
+      const offer = { id: { value: 'o1' }, frameworkId: { value: 'f1' }, agentId: { value: 'a1' }, hostname: 'h1', resources: [{ name: 'ports', type: 'RANGES' as const, ranges: { range: [range] } }] };
+      const decoded = decodeEvent(encodeEvent({ type: 'OFFERS', offers: { offers: [offer] } }, format), format).offers?.offers?.[0]?.resources?.[0]?.ranges?.range?.[0];
+      t.strictSame(decoded, range, `${format}: uint64 range ${range.begin}–${range.end}`);
+    }
   }
 });
