@@ -4,6 +4,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import type { PodSpec } from '../../scheduler/model/pod';
 import { podDefinitionJson } from '../../marathon/render/pod-definition-json';
 import { isVisibleInStatus, podInstanceStatusJson } from './pod-instance-status-json';
+import { terminationHistoryJson } from './termination-history-json';
 
 /** Status of a whole pod (fact 81). */
 export type PodState = 'STABLE' | 'DEGRADED' | 'TERMINAL';
@@ -13,7 +14,8 @@ export type PodState = 'STABLE' | 'DEGRADED' | 'TERMINAL';
  * no such pod can be queried. Fields: `id`, `spec` (the pod as queries report it: while a
  * redeployment runs, the previous version, spec rule 13), `status`, `statusSince` (the latest
  * instance change, or now without instances), `instances` (placed instances only),
- * `terminationHistory` (always `[]`: the core keeps no task failure record), `lastUpdated` (now)
+ * `terminationHistory` (the pod's last task failure while an instance still holds its task, as
+ * Marathon: termination-history-json.ts), `lastUpdated` (now)
  * and `lastChanged` (= `statusSince`).
  *
  * `status`: TERMINAL while the pod is being deleted (it is gone from the root but its deletion
@@ -25,7 +27,8 @@ export function podStatusJson(deps: ApiDeps, podId: string): Record<string, unkn
   if (found === undefined || found.kind !== 'pod') return undefined;
   const spec: PodSpec = found;
   const nowMs = deps.clock.nowMs();
-  const visible = deps.scheduler.instances(podId).filter(isVisibleInStatus);
+  const all = deps.scheduler.instances(podId);
+  const visible = all.filter(isVisibleInStatus);
   const instances = visible.map((inst) => podInstanceStatusJson(podId, inst, specOf(deps, spec, inst)));
   const sinceMs = visible.length === 0 ? nowMs : Math.max(...visible.map((i) => i.conditionSinceMs));
   const deleting = findRunSpec(deps.scheduler.root(), podId) === undefined;
@@ -37,7 +40,7 @@ export function podStatusJson(deps: ApiDeps, podId: string): Record<string, unkn
     status,
     statusSince: isoTime(sinceMs),
     instances,
-    terminationHistory: [],
+    terminationHistory: terminationHistoryJson(deps.scheduler.lastTaskFailure(podId), all),
     lastUpdated: isoTime(nowMs),
     lastChanged: isoTime(sinceMs),
   };
