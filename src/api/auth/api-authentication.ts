@@ -1,4 +1,5 @@
 import type { ScryptHash } from './password-hash';
+import { BlockedLog } from './blocked-log';
 import { authConfigured, type AuthOptions } from './auth-options';
 import { BasicVerifier } from './basic-verifier';
 import { DEFAULT_LOGIN_FAILURE_WINDOW_MS, DEFAULT_LOGIN_FAILURES, LoginGuard } from './login-guard';
@@ -50,9 +51,11 @@ export class ApiAuthentication {
     this.loginLimit = { failures: options.loginFailures ?? DEFAULT_LOGIN_FAILURES, windowMs: options.loginFailureWindowMs ?? DEFAULT_LOGIN_FAILURE_WINDOW_MS };
     const nowMs = options.nowMs ?? (() => performance.now());
     const { failures, windowMs } = this.loginLimit;
-    // One warn line per blocked address and window (the 429s themselves are only in the request
-    // log). It names the address and the limit; never a user name or a credential.
-    const onBlocked = (source: string, leftMs: number): void => log(`client address ${source} reached ${failures} failed logins within ${windowMs / 1000} s: its requests with credentials are answered 429 for the next ${Math.ceil(leftMs / 1000)} s`, 'warn');
+    // One warn line per blocked address and window, at most MAX_NAMED_BLOCKED_SOURCES addresses
+    // named per window (blocked-log.ts; the 429s themselves are only in the request log). It names
+    // the address and the limit; never a user name or a credential.
+    const blockedLog = new BlockedLog({ failures, windowMs, nowMs, warn: (line) => log(line, 'warn') });
+    const onBlocked = (source: string, leftMs: number): void => blockedLog.blocked(source, leftMs);
     this.guard = failures === 0 ? undefined : new LoginGuard({ failures, windowMs, nowMs, onBlocked });
     this.tokens = files.tokens === undefined ? undefined : new TokenVerifier(files.tokens);
     this.authorization = files.authorization;

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { makeOffer } from '../../builders/cluster-builders';
-import { containerBody, createPod, podApi, podBody, send, T0, type J } from './pod-api-builders';
+import { containerBody, createPod, list, podApi, podBody, send, T0, type J } from './pod-api-builders';
 import { lastKnownState } from '../../../src/api/render/termination-history-json';
 
 // Marathon's rule (AppInfoBaseData.podStatus, 1.11): `terminationHistory` holds the pod's last task
@@ -10,7 +10,7 @@ import { lastKnownState } from '../../../src/api/render/termination-history-json
 const TWO = podBody({ containers: [containerBody({ name: 'web' }), containerBody({ name: 'side' })] });
 /** Launched, no status update yet (the builders' `launch` runs the tasks at once). */
 const placed = (api: ReturnType<typeof podApi>) => api.harness.offer(makeOffer());
-const history = async (api: ReturnType<typeof podApi>): Promise<J[]> => (await send(api.app, 'GET', '/v2/pods/p::status')).json.terminationHistory as J[];
+const history = async (api: ReturnType<typeof podApi>): Promise<J[]> => list((await send(api.app, 'GET', '/v2/pods/p::status')).json.terminationHistory);
 
 t.test('a failed container is the history while its instance kills the other; the relaunch empties it', async (t) => {
   const api = podApi(t);
