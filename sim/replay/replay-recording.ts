@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DecisionReader } from '../../src/runtime/decision-reader';
 import { FlightRecorder } from '../../src/runtime/recording/flight-recorder';
+import { recordedPlanFormat } from '../../src/runtime/recording/recording-format';
 import { Scheduler } from '../../src/scheduler/index';
 import { RunRecorder } from '../runner/run-recorder';
 import { recordedInput, type RecordedLine, type Recording } from './read-recording';
@@ -52,7 +53,10 @@ export interface ReplayResult {
 export function replayRecording(recording: Recording, untilMs = Number.POSITIVE_INFINITY): ReplayResult {
   const epochMs = recording.start.epochMs;
   let nowMs = epochMs;
-  const recorder = new FlightRecorder({ cluster: recording.start.cluster, options: recording.options, ringInputs: Number.POSITIVE_INFINITY });
+  const recorder = new FlightRecorder({
+    cluster: recording.start.cluster, options: recording.options, ringInputs: Number.POSITIVE_INFINITY,
+    eventPlans: recordedPlanFormat(recording.start.recording),
+  });
   const scheduler = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, recording.draws, recording.snapshot)), recording.options);
   recorder.attach(scheduler);
   const run = new RunRecorder(new DecisionReader(scheduler, { nowMs: () => nowMs }));

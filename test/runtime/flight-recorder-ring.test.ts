@@ -6,16 +6,16 @@ import { buildServer } from '../../src/api/server';
 import { parseConfig, type PacerConfig } from '../../src/runtime/config';
 import { dutiesExtras, type RuntimeBase } from '../../src/runtime/runtime-parts';
 import { RING_DUMPS_KEPT } from '../../src/runtime/recording/ring-dump-dir';
-import { DEFAULT_RING_INPUTS, FlightRecorder, type RingDump } from '../../src/runtime/recording/flight-recorder';
+import { DEFAULT_RING_INPUTS, FlightRecorder } from '../../src/runtime/recording/flight-recorder';
 import { RECORDING_FILE } from '../../src/runtime/recording/recording-format';
-import { Scheduler } from '../../src/scheduler/scheduler';
+import type { Scheduler } from '../../src/scheduler/scheduler';
 import type { SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { StoredState } from '../../src/scheduler/ports/store';
 import { emptyRoot } from '../../src/scheduler/groups/group-tree';
 import { rootWith } from '../builders/group-builders';
 import { readRecording, RecordingProblem } from '../../sim/replay/read-recording';
 import { replayRecording } from '../../sim/replay/replay-recording';
-import { replayPorts } from '../../sim/replay/replay-ports';
+import { dumped, recordInputs } from './recorder-fixture';
 import { makeApp, versionAt } from '../builders/run-spec-builders';
 import { makeApi } from '../api/api-fixture';
 import { cliMain, type CliIo } from '../../sim/runner/cli-main';
@@ -30,26 +30,6 @@ function tmp(t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-ring-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** A core recorded by `recorder` on ports that do nothing (its store holding `stored`), fed `inputs` one second apart. */
-function recordInputs(recorder: FlightRecorder, inputs: readonly SchedulerInput[], stored: StoredState = { runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }): void {
-  let nowMs = 1_000_000;
-  const core = new Scheduler(recorder.wrap(replayPorts({ nowMs: () => nowMs }, Array.from({ length: 1000 }, (_, i) => (i * 0.618) % 1), stored)));
-  recorder.attach(core);
-  for (const input of inputs) {
-    nowMs += 1000;
-    recorder.beforeInput(nowMs, input);
-    core.handle(input);
-    recorder.afterInput();
-  }
-}
-
-/** The ring's dump; the recorders here keep a ring. */
-function dumped(recorder: FlightRecorder, dir: string): RingDump {
-  const dump = recorder.dump(dir);
-  if (dump === undefined) throw new Error('this recorder keeps no ring');
-  return dump;
 }
 
 const INPUTS: readonly SchedulerInput[] = [

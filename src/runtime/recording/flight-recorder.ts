@@ -9,8 +9,9 @@ import type { OfferOperation } from '../../scheduler/model/launch';
 import type { StoredState } from '../../scheduler/ports/store';
 import type { LoopObserver } from '../real-time-loop';
 import { LoadObservedStore } from './load-observed-store';
+import type { PlanFormat } from '../../api/events/wire-event-json';
 import {
-  callRecord, eventRecord, inputRecord, RECORDING_FILE, snapshotLine, startRecord, type RecordedCluster, type StartRecord,
+  callRecord, eventRecord, inputRecord, RECORDING_FILE, RECORDING_FORMAT, recordedPlanFormat, snapshotLine, startRecord, type RecordedCluster, type StartRecord,
 } from './recording-format';
 
 /** Default of `--record_ring`: inputs the always-on ring keeps (with everything the core did for them). */
@@ -30,6 +31,11 @@ export interface FlightRecorderOptions {
   readonly ringChars?: number;
   /** `--record DIR`: every record is also written to `DIR/recording.jsonl` as it happens. */
   readonly dir?: string;
+  /**
+   * How deployment events' plans are written (default: as {@link RECORDING_FORMAT} writes them,
+   * light; replay passes the format of the recording it replays: recording-format.ts).
+   */
+  readonly eventPlans?: PlanFormat;
 }
 
 /** What {@link FlightRecorder.dump} wrote. */
@@ -103,7 +109,8 @@ export class FlightRecorder implements LoopObserver {
   /** The core is built: its events are recorded from now on, and its clock is the loop's. */
   attach(scheduler: Scheduler): void {
     this.building = false;
-    scheduler.subscribe((event) => this.write(eventRecord(this.now(), event)));
+    const plans = this.opts.eventPlans ?? recordedPlanFormat(RECORDING_FORMAT);
+    scheduler.subscribe((event) => this.write(eventRecord(this.now(), event, plans)));
   }
 
   beforeInput(atMs: number, input: SchedulerInput): void {

@@ -4,7 +4,7 @@ import { isoTime, type SchedulerOptions } from '../../scheduler/index';
 import type { StoredState } from '../../scheduler/ports/store';
 import type { Group } from '../../scheduler/index';
 import type { RunSpec } from '../../scheduler/model/run-spec';
-import { wireEventJson } from '../../api/events/wire-event-json';
+import { wireEventJson, type PlanFormat } from '../../api/events/wire-event-json';
 import { decode, encode, type JsonValue } from '../../store/sqlite/codec';
 
 /**
@@ -19,20 +19,34 @@ import { decode, encode, type JsonValue } from '../../store/sqlite/codec';
  * | `in`       | `type`, `input`: one input the core handled, at `t`                     |
  * | `draws`    | `v`: the random numbers the core drew since the previous record of ids  |
  * | `call`     | `op`, `args`: a call of the core on a port (driver, prober, timers)     |
- * | `event`    | `e`: an event of the core, as `/v2/events` writes it (the sim's record) |
+ * | `event`    | `e`: an event of the core, as `/v2/events?plan-format=light` writes it (`/1` and `/2`: the default full plans, as the sim's record) |
  * | `end`      | the recording stopped                                                   |
  *
  * Values the store's codec tags (Maps of a root group, Infinity) are written in the codec's JSON
  * form (src/store/sqlite/codec.ts), so a recorded input decodes to the value the core handled.
  */
-export const RECORDING_FORMAT = 'pacer-recording/2';
+export const RECORDING_FORMAT = 'pacer-recording/3';
 
 /**
  * The formats replay reads: `/1` held every run spec of the snapshot whole wherever it occurs (the
  * root and each root version held every app again: 178 MB for 3,001 apps with 4 KB labels and 16
- * root versions); `/2` writes each run spec once ({@link snapshotLine}).
+ * root versions); `/2` writes each run spec once ({@link snapshotLine}); `/3` writes the deployment
+ * events' plans light ({@link recordedPlanFormat}).
  */
-export const READABLE_RECORDING_FORMATS: ReadonlySet<string> = new Set(['pacer-recording/1', RECORDING_FORMAT]);
+export const READABLE_RECORDING_FORMATS: ReadonlySet<string> = new Set(['pacer-recording/1', 'pacer-recording/2', RECORDING_FORMAT]);
+
+/**
+ * How a recording of `format` writes the plans of its deployment events. `/3` and later: light
+ * (`{id, steps, version}`). Full plans carry both roots with every app definition, so each
+ * deployment event of a change among 1,000 apps was about 1.5 MB; the always-on recorder encoded
+ * every one of them, which was two thirds of the time an app creation took with 1,000 apps present
+ * (2026-11-30), and a few such inputs filled the ring's 64 Mi characters. The roots are the core's
+ * state, which replay rebuilds, so the light plan still tells whether a replay did the same. `/1`
+ * and `/2` wrote them full; replay writes each recording's events as it was written.
+ */
+export function recordedPlanFormat(format: string): PlanFormat {
+  return format === 'pacer-recording/1' || format === 'pacer-recording/2' ? 'full' : 'light';
+}
 
 /** The file of a recording inside its directory. */
 export const RECORDING_FILE = 'recording.jsonl';
@@ -148,7 +162,7 @@ export function callRecord(t: number, op: string, args: readonly unknown[]): Rec
   return { t, k: 'call', op, args: toTree(args) };
 }
 
-/** The simulator's event record (sim/runner/run-scenario.ts). */
-export function eventRecord(t: number, event: MarathonEvent): Record<string, unknown> {
-  return { t, k: 'event', e: wireEventJson(event, 'full') };
+/** An event's record: the simulator's (sim/runner/run-scenario.ts, full plans) and a recording's ({@link recordedPlanFormat}). */
+export function eventRecord(t: number, event: MarathonEvent, plans: PlanFormat = 'full'): Record<string, unknown> {
+  return { t, k: 'event', e: wireEventJson(event, plans) };
 }
