@@ -55,7 +55,7 @@ export function readRecording(name: string, text: string): Recording {
       + 'the start-up snapshot no longer describes its first input, so it can be read but not replayed; record with --record DIR to replay');
   }
   if (start.ring?.snapshotDroppedChars !== undefined) {
-    throw new RecordingProblem(`${name}: a ring dump without its start-up snapshot (${start.ring.snapshotDroppedChars} characters, more than the ring keeps): `
+    throw new RecordingProblem(`${name}: a ring dump without its start-up snapshot (at least ${start.ring.snapshotDroppedChars} characters, more than the ring keeps): `
       + 'it can be read but not replayed; record with --record DIR to replay');
   }
   const snapshot = lines[1];

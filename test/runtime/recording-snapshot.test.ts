@@ -6,8 +6,9 @@ import { rootWith } from '../builders/group-builders';
 import { makeApp, makePod, versionAt } from '../builders/run-spec-builders';
 
 /**
- * The flight recorder's snapshot (format 2): each run spec written once — the root's, the root
- * versions' and `runSpecs`' entries that are (by identity) stored versions become references —
+ * The flight recorder's snapshot (format 2, and 3 for deployments): each run spec written once —
+ * the root's, the root versions', the running deployments' roots' and `runSpecs`' entries that are
+ * (by identity) stored versions become references —
  * and read back to the same stored state; a format 1 snapshot (everything whole) reads the same.
  */
 
@@ -25,7 +26,10 @@ const STATE: StoredState = {
   runSpecs: [a2, pod, loose],
   versions: [a1, a2, pod],
   rootVersions: [root1, root2],
-  deployments: [],
+  deployments: [{
+    plan: { id: 'd1', originalVersion: versionAt(1), targetVersion: versionAt(2), steps: [{ actions: [{ action: 'ScaleApplication', runSpecId: '/g/a', kind: 'app' }] }], affectedRunSpecIds: ['/g/a'] },
+    original: root1, target: root2, stepIndex: 0, startedAtMs: 5,
+  }],
   instances: [],
   frameworkId: 'fw-1',
 };
@@ -35,14 +39,15 @@ t.test('each stored version is written once; the state reads back the same', asy
   const record = JSON.parse(line) as { t: number; k: string; state: unknown };
   t.match(record, { t: 0, k: 'snapshot' });
   t.equal(line.split(LABEL).length - 1, 2, 'the 4 KB label twice: once in each of the two versions that hold it');
-  t.equal(line.split('y'.repeat(100)).length - 1, 3, 'an app that is no stored version is written whole wherever it is (root, root version, runSpecs)');
+  t.equal(line.split('y'.repeat(100)).length - 1, 4, 'an app that is no stored version is written whole wherever it is (root, root version, the deployment target, runSpecs)');
   const back = snapshotState(record.state);
   t.same(back, STATE, 'the stored state, deep-equal');
+  t.equal(back.deployments[0]?.target.groups.get('/g')?.apps.get('/g/a'), back.versions[1], "a deployment's roots refer to the versions too");
   t.equal(back.root?.groups.get('/g')?.apps.get('/g/a'), back.versions[1], 'a reference reads back as the version object itself');
   t.equal(back.runSpecs[0], back.versions[1]);
 });
 
-t.test('format 1 (every run spec whole) reads the same; a reference to no version is refused', async (t) => {
+t.test('formats 1 and 2 (every run spec whole, deployments whole) read the same; a reference to no version is refused', async (t) => {
   t.same(snapshotState(toTree(STATE)), STATE);
   const tree = JSON.parse(snapshotLine({ ...STATE, versions: [a1, a2, pod] })) as { state: { versions: unknown[] } };
   tree.state.versions.pop();
@@ -57,4 +62,19 @@ t.test('size: the root versions no longer repeat every app', async (t) => {
   const line = snapshotLine(state).length;
   t.ok(line < 260 * 1024, `50 apps of 4 KB once each: ${line} characters`);
   t.ok(whole > 12 * line, `format 1 wrote them 12 times: ${whole} characters`);
+});
+
+t.test("size: running deployments' roots no longer repeat every app (the snapshot had outgrown V8's longest string)", async (t) => {
+  const apps = Array.from({ length: 50 }, (_, i) => makeApp({ id: `/big/a${i}`, version: versionAt(3), labels: { big: LABEL } }));
+  const roots = Array.from({ length: 11 }, (_, v) => rootWith(emptyRoot(versionAt(0)), versionAt(4 + v), ...apps));
+  const deployments = roots.slice(1).map((target, i) => ({
+    plan: { id: `d${i}`, originalVersion: roots[i].version, targetVersion: target.version, steps: [], affectedRunSpecIds: [] },
+    original: roots[i], target, stepIndex: 0, startedAtMs: 5,
+  }));
+  const state: StoredState = { root: roots[10], runSpecs: apps, versions: apps, rootVersions: [], deployments, instances: [] };
+  const line = snapshotLine(state);
+  const whole = JSON.stringify(toTree(state)).length;
+  t.ok(line.length < 300 * 1024, `10 deployments among 50 apps of 4 KB, each app once: ${line.length} characters`);
+  t.ok(whole > 12 * line.length, `formats 1 and 2 wrote each app 21 times: ${whole} characters`);
+  t.same(snapshotState((JSON.parse(line) as { state: unknown }).state), state);
 });

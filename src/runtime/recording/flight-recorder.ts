@@ -11,7 +11,7 @@ import type { LoopObserver } from '../real-time-loop';
 import { LoadObservedStore } from './load-observed-store';
 import type { PlanFormat } from '../../api/events/wire-event-json';
 import {
-  callRecord, eventRecord, inputRecord, RECORDING_FILE, RECORDING_FORMAT, recordedPlanFormat, snapshotLine, startRecord, type RecordedCluster, type StartRecord,
+  callRecord, eventRecord, inputRecord, RECORDING_FILE, RECORDING_FORMAT, recordedPlanFormat, snapshotPieces, startRecord, type RecordedCluster, type StartRecord,
 } from './recording-format';
 
 /** Default of `--record_ring`: inputs the always-on ring keeps (with everything the core did for them). */
@@ -180,17 +180,34 @@ export class FlightRecorder implements LoopObserver {
    * The start record and the snapshot. The ring keeps the snapshot only within its character
    * bound (`ringChars`, 64 Mi by default), as it keeps its inputs: a larger one is written to
    * `--record DIR` alone, and a dump of the ring then says the snapshot was dropped (replay refuses
-   * it, as a ring that dropped inputs).
+   * it, as a ring that dropped inputs). The snapshot is made in pieces (`snapshotPieces`): without
+   * `--record` the encoding stops once it is larger than the ring keeps, and no piece larger than
+   * one stored record is ever one string. A snapshot that cannot be made at all is dropped the same
+   * way: the recorder must never stop pacer from starting.
    */
   private started(state: StoredState): void {
     this.write({ ...startRecord(this.opts.cluster, this.epochMs, this.opts.options) });
-    const line = snapshotLine(state);
-    if (line.length <= (this.opts.ringChars ?? RING_CHARS_MAX)) {
-      this.writeLine(line);
+    const maxChars = this.opts.ringChars ?? RING_CHARS_MAX;
+    let kept: string[] | undefined = [];
+    let chars = 0;
+    try {
+      for (const piece of snapshotPieces(state)) {
+        chars += piece.length;
+        if (this.fd !== undefined) writeSync(this.fd, piece);
+        if (kept !== undefined && chars > maxChars) kept = undefined;
+        kept?.push(piece);
+        if (kept === undefined && this.fd === undefined) break;
+      }
+    } catch {
+      kept = undefined;
+    }
+    if (this.fd !== undefined) writeSync(this.fd, '\n');
+    if (kept === undefined) {
+      this.snapshotDroppedChars = chars;
       return;
     }
-    this.snapshotDroppedChars = line.length;
-    if (this.fd !== undefined) writeSync(this.fd, `${line}\n`);
+    // The header (not the ring, not the file again: written above).
+    this.current.push(kept.join(''));
   }
 
   private flushDraws(): void {

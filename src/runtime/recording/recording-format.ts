@@ -65,7 +65,8 @@ export interface StartRecord {
   readonly options: JsonValue;
   /**
    * Ring dumps only: inputs kept, and how many older ones fell out of the ring (then the snapshot is
-   * gone); `snapshotDroppedChars` when the snapshot was larger than the ring keeps (not in the dump).
+   * gone); `snapshotDroppedChars` when the snapshot was larger than the ring keeps (not in the dump):
+   * at least that many characters (the recorder stops encoding it there).
    */
   readonly ring?: { readonly inputs: number; readonly dropped: number; readonly snapshotDroppedChars?: number };
 }
@@ -88,29 +89,60 @@ export function startRecord(cluster: RecordedCluster, epochMs: number, options: 
 const VERSION_REF = '$version';
 
 /**
- * The `snapshot` record's line (format `/2`): what the core loaded, each run spec written once.
- * The store hands the same run spec object to every place that holds one version of it (a root
- * and its versions refer to their apps' stored versions since store format 4), so an app or pod of
- * the root, of a root version, or of `runSpecs` that IS (by identity) an entry of `versions` is
- * written as `{"$version": <index in versions>}`; anything else is written whole. The line is
- * written from the codec's text directly (no tree parsed back and written again): for 3,001 apps
- * of 4 KB labels the snapshot went from 178 MB and ~5 s of a blocked event loop to the size of the
- * versions (bench/README.md has no figure of it; the 2026-11-30 session note does).
+ * The `snapshot` record's line: {@link snapshotPieces} joined (tests, and what a recording holds).
  */
 export function snapshotLine(state: StoredState): string {
+  return [...snapshotPieces(state)].join('');
+}
+
+/**
+ * The `snapshot` record's line in pieces, whose concatenation is the line: what the core loaded,
+ * each run spec written once. The store hands the same run spec object to every place that holds
+ * one version of it (a root, its versions and, since store format 6, a running deployment's two
+ * roots refer to their apps' stored versions), so an app or pod of the root, of a root version, of
+ * a deployment's roots (format `/3`), or of `runSpecs` that IS (by identity) an entry of `versions`
+ * is written as `{"$version": <index in versions>}`; anything else is written whole.
+ *
+ * In pieces (one per top-level field, and one per version, root version, deployment and instance)
+ * so that the flight recorder can stop as soon as the snapshot is larger than it keeps, and write a
+ * large one to `--record DIR` without one string of it all: 585 running deployments among 1,085
+ * apps, their roots' apps written whole, made a snapshot longer than V8's longest string (2^29
+ * characters), and pacer could not start on that store (2026-11-30). Each piece is written from the
+ * codec's text directly (no tree parsed back and written again).
+ */
+export function* snapshotPieces(state: StoredState): Generator<string> {
   const index = new Map<RunSpec, number>();
   state.versions.forEach((spec, i) => index.set(spec, i));
   const ref = <T extends RunSpec>(spec: T): T | { readonly [VERSION_REF]: number } => {
     const at = index.get(spec);
     return at === undefined ? spec : { [VERSION_REF]: at };
   };
-  const shared = {
-    ...state,
-    ...(state.root === undefined ? {} : { root: groupRefs(state.root, ref) }),
-    runSpecs: state.runSpecs.map(ref),
-    rootVersions: state.rootVersions.map((g) => groupRefs(g, ref)),
-  };
-  return `{"t":0,"k":"snapshot","state":${encode(shared)}}`;
+  yield '{"t":0,"k":"snapshot","state":{';
+  let first = true;
+  for (const [key, value] of Object.entries(state) as [keyof StoredState, unknown][]) {
+    if (value === undefined) continue;
+    yield `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    switch (key) {
+      case 'root': yield encode(groupRefs(value as Group, ref)); break;
+      case 'runSpecs': yield encode((value as readonly RunSpec[]).map(ref)); break;
+      case 'versions': yield* arrayPieces(value as readonly RunSpec[], (v) => encode(v)); break;
+      case 'rootVersions': yield* arrayPieces(value as readonly Group[], (g) => encode(groupRefs(g, ref))); break;
+      case 'deployments':
+        yield* arrayPieces(value as StoredState['deployments'], (d) => encode({ ...d, original: groupRefs(d.original, ref), target: groupRefs(d.target, ref) }));
+        break;
+      case 'instances': yield* arrayPieces(value as readonly unknown[], (i) => encode(i)); break;
+      default: yield encode(value);
+    }
+  }
+  yield '}}';
+}
+
+/** A JSON array written element by element. */
+function* arrayPieces<T>(items: readonly T[], piece: (item: T) => string): Generator<string> {
+  yield '[';
+  for (let i = 0; i < items.length; i++) yield i === 0 ? piece(items[i]) : `,${piece(items[i])}`;
+  yield ']';
 }
 
 /** `group` with each app and pod passed through `ref`, its subgroups likewise (a plain copy for the codec). */
@@ -142,6 +174,7 @@ export function snapshotState(tree: unknown): StoredState {
     ...(state.root === undefined ? {} : { root: groupResolved(state.root, resolve) }),
     runSpecs: state.runSpecs.map(resolve),
     rootVersions: state.rootVersions.map((g) => groupResolved(g, resolve)),
+    deployments: state.deployments.map((d) => ({ ...d, original: groupResolved(d.original, resolve), target: groupResolved(d.target, resolve) })),
   };
 }
 
