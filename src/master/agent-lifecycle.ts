@@ -105,11 +105,14 @@ export class AgentLifecycle<T extends MasterTaskLaunch> {
     agent.pingTimer = undefined;
     if (agent.phase !== 'disconnected') return;
     agent.phase = 'unreachable';
+    agent.unreachableSinceMs = this.s.clock.nowMs();
     agent.held = [];
     agent.pendingKills.clear();
     for (const task of [...agent.tasks]) {
       if (task.sentState !== undefined && isTerminalTaskState(task.sentState)) continue;
-      this.s.answer(0, { taskId: task.taskId, agentId: agent.agentId, state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED' });
+      this.s.answer(0, {
+        taskId: task.taskId, agentId: agent.agentId, state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED', unreachableSinceMs: agent.unreachableSinceMs,
+      });
       task.sentState = 'TASK_UNREACHABLE';
     }
     if (agent.dead) this.scheduleRemoval(agent);

@@ -112,6 +112,12 @@ export interface MasterAgent {
   filteredUntilMs?: number;
   pingTimer?: number;
   removalTimer?: number;
+  /**
+   * When the master last marked the agent unreachable (absolute ms): the `unreachable_time` of
+   * every TASK_UNREACHABLE about its tasks, reconciliation answers included (§7.2, §7.4). Read
+   * only while the agent is `unreachable`.
+   */
+  unreachableSinceMs?: number;
   /** Tasks the master remembers on this agent (non-terminal, or terminal and unacknowledged), launch order. */
   readonly tasks: Set<MasterTask>;
   held: HeldUpdate[];

@@ -14,8 +14,10 @@ export class Reconciler<T extends MasterTaskLaunch> {
   /**
    * Explicit reconciliation of one task: a task the master knows → the latest state sent to the
    * framework (TASK_STAGING before the first) with its latest `healthy`; otherwise by the given
-   * agent: registered → TASK_GONE, unreachable → TASK_UNREACHABLE, unknown, removed or not given
-   * → TASK_UNKNOWN.
+   * agent: registered → TASK_GONE, unreachable → TASK_UNREACHABLE with when the agent was marked
+   * unreachable (master.cpp answers with its `unreachable_time`, so a scheduler that missed the
+   * marking — one that took over after a failover — counts its unreachable strategy from then),
+   * unknown, removed or not given → TASK_UNKNOWN.
    */
   explicit(taskId: string, agentId: string | undefined): void {
     const task = this.s.tasks.get(taskId);
@@ -27,12 +29,14 @@ export class Reconciler<T extends MasterTaskLaunch> {
     let state: TaskState = 'TASK_UNKNOWN';
     if (agent !== undefined && (agent.phase === 'connected' || agent.phase === 'disconnected')) state = 'TASK_GONE';
     else if (agent !== undefined && agent.phase === 'unreachable') state = 'TASK_UNREACHABLE';
+    const sinceMs = state === 'TASK_UNREACHABLE' ? agent?.unreachableSinceMs : undefined;
     this.s.answer(0, {
       taskId,
       ...(agentId === undefined ? {} : { agentId }),
       state,
       reason: 'REASON_RECONCILIATION',
       message: 'Reconciliation: task unknown to the master',
+      ...(sinceMs === undefined ? {} : { unreachableSinceMs: sinceMs }),
     });
   }
 

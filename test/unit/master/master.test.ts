@@ -183,6 +183,29 @@ t.test('adoptExecutor books what survived a restart and remembers its live tasks
   t.same(h.master.agentUsage('a')[0]?.cpusMilli, 0, 'released when it ends');
 });
 
+t.test('TASK_UNREACHABLE carries when the agent was marked unreachable, in reconciliation answers too (§7.2, §7.4)', async (t) => {
+  const h = twoAgents();
+  h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10)))], 0);
+  h.report('t1', 'TASK_RUNNING');
+  h.master.disconnectAgent('a');
+  h.runUntil(h.now + 75_000);
+  const markedMs = h.now;
+  t.match(h.statuses('t1').pop(), { state: 'TASK_UNREACHABLE', reason: 'REASON_AGENT_REMOVED', unreachableSinceMs: markedMs }, 'the marking');
+  // A scheduler that reconciles later (one that took over after a failover, having missed the
+  // marking) learns when the agent was marked, not only that it is unreachable: its unreachable
+  // strategy counts from then (master.cpp answers with the agent's `unreachable_time`).
+  h.runUntil(markedMs + 15_000);
+  h.master.reconcile([{ taskId: 't1', agentId: 'a' }]);
+  t.match(h.statuses('t1').pop(), { state: 'TASK_UNREACHABLE', reason: 'REASON_RECONCILIATION', unreachableSinceMs: markedMs }, 'the reconciliation answer');
+  h.master.reconcile([{ taskId: 'unknown-task', agentId: 'a' }]);
+  t.match(h.statuses('unknown-task').pop(), { state: 'TASK_UNREACHABLE', unreachableSinceMs: markedMs }, 'a task the master does not know, on that agent');
+  h.master.reconnectAgent('a');
+  t.equal(h.statuses('t1').pop()?.unreachableSinceMs, undefined, 'back: reregistered, no unreachable time');
+  h.master.disconnectAgent('a');
+  h.runUntil(h.now + 75_000);
+  t.match(h.statuses('t1').pop(), { state: 'TASK_UNREACHABLE', unreachableSinceMs: h.now }, 'marked again: the new time');
+});
+
 t.test('a partitioned agent: held updates, remembered kills, unreachable, reregistration (§7.4)', async (t) => {
   const h = twoAgents();
   h.master.accept('O1', [launchOf(masterTask('t1', 'a', masterScalars(1, 10))), launchOf(masterTask('t2', 'a', masterScalars(1, 10)))], 0);

@@ -4,6 +4,7 @@ import { HeapLoop } from '../../../../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
 import { MemoryStore } from '../../../../src/store/memory-store';
+import { RecordMemoryStore } from '../../../../src/store/record-memory-store';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import { SimProber } from '../../../../sim/cluster/sim-prober';
 import { performStep } from '../../../../sim/runner/perform-step';
@@ -18,12 +19,13 @@ import { waitUntil } from '../fake-master/wait-until';
 import { PATIENCE_MS, waitFor } from '../../../harness/wait';
 import { PlacementLog } from './placement-log';
 
-/** Entries of the lockstep loop: a core timer or probe answer, a cluster event, an event for the wire, a timeline step. */
+/** Entries of the lockstep loop: a core timer or probe answer, a cluster event, an event for the wire, a timeline step, a failover's takeover. */
 type Item =
-  | { readonly to: 'core'; readonly input: SchedulerInput }
+  | { readonly to: 'core'; readonly input: SchedulerInput; readonly gen: number }
   | { readonly to: 'sim'; readonly event: SimEvent }
-  | { readonly to: 'wire'; readonly input: SchedulerInput }
-  | { readonly to: 'step'; readonly step: TimelineStep };
+  | { readonly to: 'wire'; readonly input: SchedulerInput; readonly gen: number }
+  | { readonly to: 'step'; readonly step: TimelineStep }
+  | { readonly to: 'takeover' };
 
 /**
  * How often the lockstep loop looks whether the wire is quiet. Every entry that moves something
@@ -42,6 +44,8 @@ export interface FakeMasterRun {
   readonly problems: readonly string[];
   /** Loop entries handled (each one round trip over the wire at least). */
   readonly entries: number;
+  /** Per accepted SUBSCRIBE, in order: the framework id it named (`FrameworkInfo.id`), or `(none)` for a new framework. */
+  readonly subscriptions: readonly string[];
 }
 
 /**
@@ -57,6 +61,14 @@ export interface FakeMasterRun {
  * the core made is applied to the cluster before virtual time moves on. The barrier is skipped
  * when neither the core called the driver nor the master wrote an event since the last one. Timeline steps run through the simulator's own
  * `performStep`, so commands and expectations are the same code as in the simulator.
+ *
+ * A `schedulerFailover` step is the leader's process dying, as a real master sees it: the driver
+ * stops (its subscription closes), the master deactivates the framework and keeps its tasks
+ * (`SimBackedMaster.frameworkDisconnected`), and what was on its way to the dead core is lost
+ * (entries carry the core generation they were meant for, as in sim/runner/run-scenario.ts).
+ * After the downtime a new core is built from the same store (records kept as stored text, as the
+ * simulator keeps them for a run with a failover) with a new driver, which re-SUBSCRIBEs with the
+ * framework id the core recovered; the core reconciles on `subscribed`.
  */
 export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun> {
   let nowMs = VIRTUAL_EPOCH_MS;
@@ -65,10 +77,14 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
   const streams = createWorldStreams(scenario.seed);
   const log = new PlacementLog();
   const recorder = new RunRecorder();
+  // The core an entry is meant for (as in the simulator's runner): bumped when a core dies, so its
+  // own timers, the probe answers on their way to it and the events on their way over its stream
+  // are lost with it.
+  let generation = 0;
   let core: Scheduler | undefined;
   const master = await SimBackedMaster.start({
     nowMs: () => nowMs,
-    toFramework: (dueMs, input) => void heap.schedule(dueMs, { to: 'wire', input }),
+    toFramework: (dueMs, input) => void heap.schedule(dueMs, { to: 'wire', input, gen: generation }),
     schedule: (dueMs, event) => heap.schedule(dueMs, { to: 'sim', event }),
     cancel: (id) => heap.cancel(id),
     streams,
@@ -83,40 +99,59 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
   // answer going to the core at its virtual time, not over the wire.
   const prober = new SimProber({
     nowMs: () => nowMs,
-    toCore: (dueMs, input) => void heap.post(dueMs, { to: 'core', input }),
+    toCore: (dueMs, input) => void heap.post(dueMs, { to: 'core', input, gen: generation }),
     schedule: (dueMs, event) => heap.schedule(dueMs, { to: 'sim', event }),
     cancel: (id) => heap.cancel(id),
     streams,
     trace: () => undefined,
   }, master.cluster);
+  // A run that restarts its core keeps what production keeps, as the simulator does: each record's
+  // stored text, read back by the core that takes over (with the framework id it recovers).
+  const failovers = scenario.timeline.some((step) => step.action.type === 'schedulerFailover');
+  const store = failovers ? new RecordMemoryStore() : new MemoryStore();
+  const recovered = { frameworkId: undefined as string | undefined };
+  const load = store.load.bind(store);
+  store.load = () => {
+    const state = load();
+    recovered.frameworkId = state.frameworkId;
+    return state;
+  };
   // Lockstep: the driver's inputs reach the core at once (the driver posts them from its own
   // turns, never from inside a call the core made), so `settle` knows the core has seen them.
-  const loop = { post: (input: SchedulerInput): void => void core?.handle(input) };
+  // Every SUBSCRIBED is posted (`subscribed`) without being one of the events `deliver` wrote.
   let posted = 0;
+  let subscribedInputs = 0;
   let coreCalls = 0;
-  const driver = new MesosCluster({
-    detector: new StaticMasterDetector(master.url),
-    logger: { info: () => undefined, warn: () => undefined },
-    backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: PATIENCE_MS, callTimeoutMs: PATIENCE_MS, user: 'pacer-test',
-    // One call in flight at a time, so calls reach the master in the order the core made them and
-    // the barrier RECONCILE arrives after every call before it. With the default 8, unrelated
-    // calls race on their own connections (§1.10) and a KILL could land after the barrier, to be
-    // applied only at a later virtual time.
-    maxConcurrentCalls: 1,
-    defaultRole: scenario.options.defaultRole,
-    taskKilling: scenario.options.taskKilling,
-  }, (input) => {
-    posted++;
-    loop.post(input);
-  });
-  try {
-    core = new Scheduler(
+  let driver: MesosCluster | undefined;
+  const drivers: MesosCluster[] = [];
+  /** The process of a (new) leader: a core built from the store and a driver subscribing with the framework id it recovers. */
+  const startLeader = async (): Promise<Scheduler> => {
+    const gen = generation;
+    const mesos = new MesosCluster({
+      detector: new StaticMasterDetector(master.url),
+      logger: { info: () => undefined, warn: () => undefined },
+      backoffInitialMs: 20, backoffMaxMs: 80, subscribeTimeoutMs: PATIENCE_MS, callTimeoutMs: PATIENCE_MS, user: 'pacer-test',
+      // One call in flight at a time, so calls reach the master in the order the core made them and
+      // the barrier RECONCILE arrives after every call before it. With the default 8, unrelated
+      // calls race on their own connections (§1.10) and a KILL could land after the barrier, to be
+      // applied only at a later virtual time.
+      maxConcurrentCalls: 1,
+      defaultRole: scenario.options.defaultRole,
+      taskKilling: scenario.options.taskKilling,
+    }, (input) => {
+      posted++;
+      if (input.type === 'subscribed') subscribedInputs++;
+      if (gen === generation) core?.handle(input);
+    });
+    drivers.push(mesos);
+    driver = mesos;
+    const scheduler = new Scheduler(
       {
         clock: { nowMs: () => nowMs },
         random: streams.ids,
-        timers: { schedule: (dueMs, input) => heap.schedule(dueMs, { to: 'core', input }), cancel: (id) => heap.cancel(id) },
-        driver: countingCalls(driver, () => void coreCalls++),
-        store: new MemoryStore(),
+        timers: { schedule: (dueMs, input) => heap.schedule(dueMs, { to: 'core', input, gen }), cancel: (id) => heap.cancel(id) },
+        driver: countingCalls(mesos, () => void coreCalls++),
+        store,
         prober,
       },
       {
@@ -126,22 +161,28 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
         ...(scenario.options.unhealthyKillFloor === undefined ? {} : { unhealthyKillFloor: scenario.options.unhealthyKillFloor }),
       },
     );
-    const scheduler = core;
+    core = scheduler;
     scheduler.subscribe((event) => {
       log.onEvent(rel(), event);
       recorder.onEvent(rel(), event);
     });
-    driver.start({ instanceCount: 0 });
-    await waitUntil(() => posted >= 1, PATIENCE_MS, 'the subscribed input');
+    const before = subscribedInputs;
+    mesos.start({ ...recovered, instanceCount: instanceCount(scheduler) });
+    await waitUntil(() => subscribedInputs > before, PATIENCE_MS, 'the subscribed input');
+    return scheduler;
+  };
+  try {
+    let scheduler = await startLeader();
     let barrier = 0;
     let settledCalls = -1;
     let settledInputs = -1;
     const settle = async (): Promise<void> => {
-      await waitFor(() => posted - 1 >= master.inputsSent, `the core to receive ${master.inputsSent} events`, PATIENCE_MS, POLL_MS);
+      await waitFor(() => posted - subscribedInputs >= master.inputsSent, `the core to receive ${master.inputsSent} events`, PATIENCE_MS, POLL_MS);
       // Nothing can be on its way to the master when neither the core called the driver nor the
       // master wrote an event (the driver calls on the core's behalf, or in answer to an event)
       // since the last barrier: skip the round trip (most probe answers and timers change nothing).
-      if (coreCalls === settledCalls && master.inputsSent === settledInputs) return;
+      // Nor while no leader is subscribed (between a failover and its takeover).
+      if (driver === undefined || (coreCalls === settledCalls && master.inputsSent === settledInputs)) return;
       settledCalls = coreCalls;
       settledInputs = master.inputsSent;
       const id = `${BARRIER_PREFIX}${++barrier}`;
@@ -153,6 +194,21 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
     };
     await settle();
 
+    /**
+     * The leader dies (the simulator's `schedulerFailover`): its process ends, the driver's
+     * connections with it; the master sees the subscription close and deactivates the framework,
+     * keeping its tasks (§1.8). What only that core held in memory is gone.
+     */
+    const failover = async (downtimeMs: number): Promise<void> => {
+      generation++;
+      driver?.stop();
+      driver = undefined;
+      await waitFor(() => !master.fake.subscribed, 'the master to see the subscription close', PATIENCE_MS, POLL_MS);
+      master.frameworkDisconnected();
+      recorder.step(rel(), `scheduler failover: the leader dies, a standby takes over in ${downtimeMs / 1000}s`);
+      heap.schedule(nowMs + downtimeMs, { to: 'takeover' });
+    };
+
     // As in the simulator: the timeline first, then the first offer cycle (same loop order at t=0).
     for (const step of scenario.timeline) heap.schedule(VIRTUAL_EPOCH_MS + step.atMs, { to: 'step', step });
     master.cluster.start();
@@ -163,17 +219,29 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
       entries++;
       if (entry.dueMs > nowMs) nowMs = entry.dueMs;
       const item = entry.input;
-      if (item.to === 'core') loop.post(item.input);
-      else if (item.to === 'sim') master.onClusterEvent(item.event);
-      else if (item.to === 'wire') master.deliver(item.input);
+      if (item.to === 'core') {
+        if (item.gen === generation) core?.handle(item.input);
+      } else if (item.to === 'sim') master.onClusterEvent(item.event);
+      else if (item.to === 'wire') {
+        if (item.gen === generation) master.deliver(item.input);
+      } else if (item.to === 'takeover') scheduler = await startLeader();
+      else if (item.step.action.type === 'schedulerFailover') await failover(item.step.action.downtimeMs);
       else performStep(item.step, { scheduler, cluster: master.cluster, recorder, trace, checker: undefined, scenario, nowMs: rel() });
       await settle();
     }
-    return { log, expectations: recorder.expectations, lostAgents: [...master.lostAgents], problems: [...master.problems], entries };
+    const subscriptions = master.fake.callsOf('SUBSCRIBE').filter((c) => c.status === 200).map((c) => c.call.subscribe?.frameworkInfo.id?.value ?? '(none)');
+    return { log, expectations: recorder.expectations, lostAgents: [...master.lostAgents], problems: [...master.problems], entries, subscriptions };
   } finally {
-    driver.stop();
+    for (const d of drivers) d.stop();
     await master.close();
   }
+}
+
+/** Instances the recovered core knows (the driver's refuse-a-new-framework-id rule, as start-mesos.ts counts them). */
+function instanceCount(scheduler: Scheduler): number {
+  let count = 0;
+  for (const rs of scheduler.runSpecs()) count += scheduler.instances(rs.id).length;
+  return count;
 }
 
 /** `driver` as the core sees it, calling `onCall` before each of its methods the core calls. */

@@ -1,4 +1,8 @@
+import { readdirSync } from 'node:fs';
+import { sep } from 'node:path';
 import t from 'tap';
+import { SIM_FRAMEWORK_ID } from '../../../../sim/cluster/sim-cluster';
+import { repoPath } from '../../../harness/repo-path';
 import { loadScenarioFile } from './load-scenario-file';
 import { runInSimulator } from './run-in-simulator';
 import { runOnFakeMaster } from './run-on-fake-master';
@@ -46,6 +50,15 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * compared, and each renaming must happen), and an expectation counting TASK_GONE updates fails
  * against the fake master.
  *
+ * Scheduler failover (`schedulerFailover`): on the fake master it is what a real master sees
+ * (run-on-fake-master.ts): the leader's driver stops, its connection closes, and the master
+ * deactivates the framework and keeps its tasks (§1.8); what the master would tell it meanwhile
+ * (a FAILURE, a TASK_UNREACHABLE) goes to no one, and what was on its way to the dead core (its
+ * timers, probe answers, events in flight) is lost, as in the simulator. After the downtime a new
+ * core built from the same store and a new driver re-SUBSCRIBE with the framework id; the master
+ * reactivates the framework, the agents resend their unacknowledged updates, and the new core
+ * reconciles. No difference is inherent there: the runs agree event for event.
+ *
  * Scenarios:
  * unique: UNIQUE on hostname, zone, text and set attributes, plus an agent added later;
  * max-per: MAX_PER with a forced scale-down (kills) and scale-up; group-by-spreading: GROUP_BY
@@ -70,7 +83,10 @@ import { runOnFakeMaster } from './run-on-fake-master';
  * rolling-upgrade: two rolling restarts gated by agent-run MESOS_HTTP health (TASK_RUNNING
  * healthy over the wire); grace-task-killing: kill grace periods in KILL's kill policy,
  * TASK_KILLING, and SIGKILL at the end of a short grace; reserved-resources: static
- * reservations for a role and acceptedResourceRoles, read from the offers' reservations.
+ * reservations for a role and acceptedResourceRoles, read from the offers' reservations;
+ * then every other scenario of scenarios/ (flaky and kill-storm-floor health checks, backoff,
+ * the other constraint operators, deployments, regressions, the demo, and both failovers), so that
+ * each of the 34 runs both ways.
  */
 interface AgreementCase {
   readonly file: string;
@@ -82,6 +98,8 @@ interface AgreementCase {
   readonly renamedStates?: Readonly<Record<string, string>>;
   /** `<atMs> <line>` of every expectation line that fails against the fake master because of them. */
   readonly failingOnMaster?: readonly string[];
+  /** `schedulerFailover` steps: each one a new core and driver re-SUBSCRIBing with the framework id. */
+  readonly failovers?: number;
 }
 
 const SCENARIOS: readonly AgreementCase[] = [
@@ -107,6 +125,26 @@ const SCENARIOS: readonly AgreementCase[] = [
   { file: 'deployments/rolling-upgrade.yaml', kills: true },
   { file: 'kill/grace-task-killing.yaml', kills: true },
   { file: 'roles/reserved-resources.yaml', kills: true },
+  { file: 'faults/flaky-health.yaml', kills: true },
+  { file: 'health-kill-storm-floor.yaml', kills: true },
+  { file: 'backoff/crash-loop.yaml', kills: false },
+  { file: 'constraints/cluster.yaml', kills: false },
+  { file: 'constraints/is.yaml', kills: false },
+  { file: 'constraints/like-unlike.yaml', kills: false },
+  { file: 'regressions/filter-after-free.yaml', kills: true },
+  { file: 'regressions/no-revive-on-scale.yaml', kills: false },
+  { file: 'regressions/constraint-change-during-rolling-restart.yaml', kills: true },
+  { file: 'regressions/kill-unreachable-livelock.yaml', kills: false, lostAgents: ['agent-1'] },
+  { file: 'deployments/dependency-order.yaml', kills: false },
+  { file: 'deployments/force-conflict.yaml', kills: true },
+  { file: 'deployments/role-change.yaml', kills: true },
+  { file: 'deployments/rollback.yaml', kills: true },
+  { file: 'deployments/stuck-deployment.yaml', kills: false },
+  { file: 'demo.yaml', kills: true, lostAgents: ['agent-2'] },
+  { file: 'scheduler-failover.yaml', kills: true, failovers: 1 },
+  // agent-1 is marked unreachable while no scheduler is subscribed: the master's FAILURE (like its
+  // TASK_UNREACHABLE) goes to no one, as the simulator's dead core hears nothing either.
+  { file: 'faults/failover-while-partitioned.yaml', kills: true, failovers: 1, lostAgents: [] },
 ];
 
 /** The first index where two event streams differ, with a few events around it from each; undefined when they are equal. */
@@ -143,6 +181,8 @@ for (const c of SCENARIOS) {
     t.ok(sim.result.passed, 'the scenario passes in the simulator');
     t.same(fake.problems, [], 'the sim-backed master understood every call');
     t.same(fake.lostAgents, c.lostAgents ?? [], 'the master reported each agent marked unreachable lost (FAILURE)');
+    const resubscriptions: string[] = Array.from({ length: c.failovers ?? 0 }, () => SIM_FRAMEWORK_ID);
+    t.same(fake.subscriptions, ['(none)', ...resubscriptions], 'one SUBSCRIBE of a new framework, then one with its id per failover');
     t.equal(fake.expectations.length, sim.result.expectations.length, 'every expect step ran against the fake master');
     const failing = fake.expectations.flatMap((e) => e.lines.filter((l) => l.startsWith('FAIL')).map((l) => `${e.atMs} ${l}`));
     t.same(failing, c.failingOnMaster ?? [], 'against the fake master every expectation holds but those the named differences explain');
@@ -160,3 +200,9 @@ for (const c of SCENARIOS) {
     t.same(firstDifference(fakeEvents.events, sim.log.events), undefined, 'the same events from the core, in the same order at the same virtual times');
   });
 }
+
+t.test('every scenario of scenarios/ runs both ways (the README says all of them do)', async (t) => {
+  const files = readdirSync(repoPath('scenarios'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.yaml')).map((f) => f.split(sep).join('/')).sort();
+  t.same(SCENARIOS.map((c) => c.file).sort(), files);
+});

@@ -13,7 +13,7 @@ import { nanosToMs } from '../../../../src/cluster/mesos/translate/nanos-to-ms';
 import { offerFromMesos } from '../../../../src/cluster/mesos/translate/offer-from-mesos';
 import { reservationLabels } from '../../../../src/cluster/mesos/translate/reservation-labels';
 import { reservationRole } from '../../../../src/cluster/mesos/translate/reservation-role';
-import { SimCluster, type SimClusterOptions } from '../../../../sim/cluster/sim-cluster';
+import { SIM_FRAMEWORK_ID, SimCluster, type SimClusterOptions } from '../../../../sim/cluster/sim-cluster';
 import type { SimAgentSpec } from '../../../../sim/cluster/sim-agent-spec';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import type { WorldStreams } from '../../../../sim/sim-context';
@@ -97,9 +97,10 @@ export class SimBackedMaster {
   readonly operationLog: string[] = [];
   private processed = 0;
   private subscribes = 0;
-
-  /** When each agent was last marked unreachable (virtual epoch ms): the `unreachable_time` of its tasks' TASK_UNREACHABLE. */
-  private readonly unreachableSinceMs = new Map<string, number>();
+  /** The framework's subscription is open: false from {@link frameworkDisconnected} to its next SUBSCRIBE. */
+  private frameworkConnected = true;
+  /** Violations of the simulated cluster already copied into {@link problems}. */
+  private violationsSeen = 0;
 
   private constructor(
     readonly fake: FakeMaster,
@@ -113,6 +114,8 @@ export class SimBackedMaster {
     const fake = await FakeMaster.start();
     // Heartbeats are not simulated: a long interval keeps the driver's watchdog quiet for a test's length.
     fake.behaviour.heartbeatIntervalSeconds = 3600;
+    // The framework id the simulated master registers, so the cluster checks a re-SUBSCRIBE's id.
+    fake.behaviour.newFrameworkId = () => SIM_FRAMEWORK_ID;
     const cluster = new SimCluster({
       nowMs: () => world.nowMs(),
       toCore: (dueMs, input) => world.toFramework(dueMs, input),
@@ -138,9 +141,20 @@ export class SimBackedMaster {
   onClusterEvent(event: SimEvent): void {
     this.cluster.onEvent(event);
     if (event.kind !== 'agentUnreachable' || this.cluster.agentStatus(event.agentId)?.phase !== 'unreachable') return;
-    const nowMs = this.world.nowMs();
-    this.unreachableSinceMs.set(event.agentId, nowMs);
-    this.world.toFramework(nowMs, { type: 'agentLost', agentId: event.agentId });
+    // A disconnected framework is told nothing (master.cpp `Framework::send` drops the message).
+    if (this.frameworkConnected) this.world.toFramework(this.world.nowMs(), { type: 'agentLost', agentId: event.agentId });
+  }
+
+  /**
+   * The framework's subscription closed (its scheduler died): as a real master does when the
+   * connection of an HTTP framework closes (master.cpp `exited` → `_exited`, §1.8), the framework
+   * is deactivated — no offers, outstanding ones discarded, nothing sent to it — and its tasks
+   * keep running until it subscribes again with its id (within its failover timeout): the
+   * simulated cluster's own `disconnect`, which the simulator's `schedulerFailover` calls.
+   */
+  frameworkDisconnected(): void {
+    this.frameworkConnected = false;
+    this.cluster.disconnect();
   }
 
   /** Writes one input of the simulated cluster as a Mesos event on the open stream. */
@@ -158,6 +172,9 @@ export class SimBackedMaster {
       }
       case 'rescind':
         this.emit({ type: 'RESCIND', rescind: { offerId: { value: input.offerId } } });
+        return;
+      case 'subscribed':
+        // The cluster's answer to a SUBSCRIBE (`failedOver`): the fake master wrote SUBSCRIBED itself.
         return;
       case 'agentLost':
         // The model's removal of a dead agent ends with `agentLost`; a real master has no timed
@@ -179,7 +196,12 @@ export class SimBackedMaster {
     while (this.processed < calls.length) {
       const received = calls[this.processed++];
       if (received.call.type === 'SUBSCRIBE') {
-        if (received.status === 200 && ++this.subscribes > 1) this.resubscribed(received.call);
+        if (received.status !== 200) continue;
+        // The first subscription registers the framework with the simulated master (as the
+        // simulator's runner subscribes its cluster), so a failed-over scheduler can come back.
+        if (++this.subscribes === 1) this.cluster.subscribe();
+        else if (!this.frameworkConnected) this.failedOver(received.call);
+        else this.resubscribed(received.call);
         continue;
       }
       if (received.status >= 300) {
@@ -188,6 +210,7 @@ export class SimBackedMaster {
       }
       this.apply(received.call);
     }
+    this.copyViolations();
   }
 
   async close(): Promise<void> {
@@ -197,7 +220,8 @@ export class SimBackedMaster {
   /**
    * A status of the master model as a real master writes it (§7.4, master.cpp):
    * - TASK_UNREACHABLE from the master (no uuid) carries `unreachable_time`, when its agent was
-   *   marked unreachable (`__removeSlave` sets it on each update; reconciliation answers too, §7.2);
+   *   marked unreachable (`__removeSlave` sets it on each update; reconciliation answers too, §7.2):
+   *   the master model's `unreachableSinceMs`, which {@link mesosStatusOf} writes; one without it is a problem;
    * - the model's removal of a dead, unreachable agent reports its tasks TASK_GONE
    *   (REASON_AGENT_REMOVED). A real master never removes an unreachable agent by itself with an
    *   update (the registry forgets it after `--registry_max_agent_age`, silently); the one way its
@@ -215,15 +239,9 @@ export class SimBackedMaster {
   private asMasterReportsIt(status: MesosTaskStatus): MesosTaskStatus {
     if (status.source !== 'SOURCE_MASTER') return status;
     const agentId = status.agentId?.value;
-    if (status.state === 'TASK_UNREACHABLE' && agentId !== undefined) {
-      const sinceMs = this.unreachableSinceMs.get(agentId);
-      if (sinceMs === undefined) {
-        this.problems.push(`TASK_UNREACHABLE of ${status.taskId.value} on ${agentId}, which was never marked unreachable`);
-        return status;
-      }
-      // The virtual millisecond it was marked in, exactly (the codec carries int64 exactly, so a
-      // whole millisecond is read back as itself: nanos-to-ms.ts).
-      return { ...status, unreachableTime: { nanoseconds: BigInt(sinceMs) * 1_000_000n } };
+    if (status.state === 'TASK_UNREACHABLE' && status.unreachableTime === undefined) {
+      this.problems.push(`TASK_UNREACHABLE of ${status.taskId.value} on ${agentId ?? '?'} without the time its agent was marked unreachable`);
+      return status;
     }
     if (status.state === 'TASK_GONE' && status.reason === 'REASON_AGENT_REMOVED' && agentId !== undefined
       && this.cluster.agentStatus(agentId)?.phase === 'removed') {
@@ -290,6 +308,26 @@ export class SimBackedMaster {
     const revived = roles.filter((r) => !suppressed.includes(r));
     if (revived.length > 0) this.cluster.revive(revived);
     if (suppressed.length > 0) this.cluster.suppress(suppressed);
+  }
+
+  /**
+   * A new scheduler subscribes with the framework id after the old one's connection closed
+   * (§1.8, master.cpp `failoverFramework`): the framework is active again with the tasks it kept,
+   * the agents resend their unacknowledged updates (the simulated cluster's `subscribe`, whose
+   * check of the id is the master's: another id would be a new framework, its tasks orphaned —
+   * recorded in {@link problems}), and the SUBSCRIBE's suppressed roles stay suppressed.
+   */
+  private failedOver(call: Call): void {
+    this.frameworkConnected = true;
+    this.cluster.subscribe(call.subscribe?.frameworkInfo.id?.value ?? '(none)');
+    this.cluster.updateFrameworkRoles(call.subscribe?.frameworkInfo.roles ?? []);
+    const suppressed = call.subscribe?.suppressedRoles ?? [];
+    if (suppressed.length > 0) this.cluster.suppress(suppressed);
+  }
+
+  /** The simulated cluster's violations (a refused subscription, an operation it cannot apply) as problems, once each. */
+  private copyViolations(): void {
+    while (this.violationsSeen < this.cluster.violations.length) this.problems.push(this.cluster.violations[this.violationsSeen++]);
   }
 
   private reconcile(call: Call): void {
@@ -522,6 +560,9 @@ function mesosStatusOf(status: CoreTaskStatus): MesosTaskStatus {
     ...(status.reason === undefined ? {} : { reason: status.reason as TaskStatusReason }),
     ...(status.message === undefined ? {} : { message: status.message }),
     ...(status.healthy === undefined ? {} : { healthy: status.healthy }),
+    // The virtual millisecond the master model marked the agent in, exactly (the codec carries
+    // int64 exactly, so a whole millisecond is read back as itself: nanos-to-ms.ts).
+    ...(status.unreachableSinceMs === undefined ? {} : { unreachableTime: { nanoseconds: BigInt(status.unreachableSinceMs) * 1_000_000n } }),
     source: status.uuid === undefined ? 'SOURCE_MASTER' : 'SOURCE_EXECUTOR',
     ...(status.uuid === undefined ? {} : { uuid: new TextEncoder().encode(status.uuid) }),
   };
