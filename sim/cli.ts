@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { checkOutputPath } from './runner/check-output-path';
 import { cliMain } from './runner/cli-main';
+import { readBoundedText } from './runner/read-bounded-text';
 
 process.exitCode = cliMain(process.argv.slice(2), {
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: readBoundedText,
   writeFile: (path, text) => writeFileSync(path, text),
   checkOutput: checkOutputPath,
   stdout: (text) => process.stdout.write(text),

@@ -7,7 +7,7 @@ import { finalCounts, finalUnplaced } from '../runner/run-recorder';
 import type { RunResult } from '../runner/run-result';
 import { checkOutputs, writeOutput, type CliIo } from '../runner/cli-io';
 import { parseDurationMs } from '../scenario/parse-duration';
-import { readRecording, RecordingProblem } from './read-recording';
+import { readRecording, RECORDING_MAX_BYTES, RecordingProblem } from './read-recording';
 import { replayRecording, type ReplayResult } from './replay-recording';
 import { formatState } from './format-state';
 
@@ -71,7 +71,7 @@ export function replayCliMain(argv: readonly string[], io: CliIo): number {
   let result: ReplayResult;
   let epochMs: number;
   try {
-    const recording = readRecording(file, io.readFile(file));
+    const recording = readRecording(file, io.readFile(file, RECORDING_MAX_BYTES));
     epochMs = recording.start.epochMs;
     result = replayRecording(recording, args.untilMs);
   } catch (err) {

@@ -1,6 +1,7 @@
 /** What the command line touches of the host, injected so the CLI runs in-process in tests. */
 export interface CliIo {
-  readFile(path: string): string;
+  /** Reads a text file; `maxBytes`, when given, is its bound (a larger file, or one that is no regular file, throws before it is read). */
+  readFile(path: string, maxBytes?: number): string;
   writeFile(path: string, text: string): void;
   /**
    * Throws, saying why, when a file could not be written at `path` (its directory is missing, or

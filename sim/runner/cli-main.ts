@@ -1,4 +1,5 @@
 import { loadScenario } from '../scenario/load-scenario';
+import { SCENARIO_FILE_MAX_BYTES } from '../scenario/scenario-limits';
 import { hashesCliMain } from '../golden/hashes-cli';
 import { swarmCliMain } from '../swarm/cli';
 import { checkDefinitions } from './convert-definitions';
@@ -80,7 +81,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   }
   let text: string;
   try {
-    text = io.readFile(args.file);
+    text = io.readFile(args.file, SCENARIO_FILE_MAX_BYTES);
   } catch (e) {
     io.stderr(`sim: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;

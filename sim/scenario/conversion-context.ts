@@ -31,6 +31,8 @@ export class ConversionContext {
   private readonly clashingGroups = new Set<string>();
   /** The highest agent number used so far per id prefix. */
   readonly agentNumbers = new Map<string, number>();
+  /** Agents made so far by the cluster's groups and `addAgents` steps (bounded by SCENARIO_AGENTS_MAX). */
+  agentsMade = 0;
 
   /** @param runSpecIds absolute ids of every app and pod the file creates. */
   constructor(readonly runSpecIds: readonly string[]) {}

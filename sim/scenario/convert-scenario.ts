@@ -6,6 +6,8 @@ import { expandAgentGroup } from './expand-agent-group';
 import { formatDurationMs } from './format-duration';
 import { childPointer, type Problem } from './problem';
 import type { RawScenario, RawTimings } from './raw-scenario';
+import { SCENARIO_DURATION_MAX_MS } from './scenario-limits';
+import { MAX_INSTANCES } from '../../src/scheduler/model/run-spec-limits';
 import { NEEDS_SCHEDULER, type Scenario, type TimelineStep } from './scenario';
 
 function timings(context: ConversionContext, pointer: string, raw: RawTimings): SimTimings {
@@ -30,6 +32,38 @@ function timings(context: ConversionContext, pointer: string, raw: RawTimings): 
   };
 }
 
+/** The instances a definition asks for (Marathon's default: 1). */
+function asked(definition: Readonly<Record<string, unknown>>): number {
+  const scaling = definition.scaling as { instances?: unknown } | undefined;
+  const n = definition.instances ?? scaling?.instances ?? 1;
+  return typeof n === 'number' ? n : 0;
+}
+
+/**
+ * Bounds the instances of a run: those asked by every app, pod, scale and deploy step together
+ * at most MAX_INSTANCES (an upper bound of what exists at once; 100 apps of 100,000 would hold
+ * ten million instances in memory). Reported at the step that passes it.
+ */
+function checkInstancesAsked(context: ConversionContext, raw: RawScenario): void {
+  let total = 0;
+  for (const [index, step] of raw.timeline.entries()) {
+    const at = childPointer('/timeline', index);
+    const parts: [string, number][] = [];
+    if (step.app !== undefined) parts.push([childPointer(at, 'app', 'instances'), asked(step.app)]);
+    if (step.pod !== undefined) parts.push([childPointer(at, 'pod', 'scaling', 'instances'), asked(step.pod)]);
+    if (step.scale !== undefined) parts.push([childPointer(at, 'scale', 'instances'), step.scale.instances]);
+    for (const [i, app] of (step.deploy?.apps ?? []).entries()) parts.push([childPointer(at, 'deploy', 'apps', i, 'instances'), asked(app)]);
+    for (const [i, pod] of (step.deploy?.pods ?? []).entries()) parts.push([childPointer(at, 'deploy', 'pods', i, 'scaling', 'instances'), asked(pod)]);
+    for (const [pointer, n] of parts) {
+      total += n;
+      if (total > MAX_INSTANCES) {
+        context.problem(pointer, `expected at most ${MAX_INSTANCES} instances asked by all the file's app, pod, scale and deploy steps together, these make ${total}`);
+        return;
+      }
+    }
+  }
+}
+
 /**
  * The semantic half of loading: converts a document the schema accepted into a {@link Scenario},
  * checking what the schema cannot say: durations in whole milliseconds, steps in time order and
@@ -47,6 +81,10 @@ export function convertScenario(
   });
   const context = new ConversionContext([...new Set(runSpecIds)]);
   const durationMs = context.durationMs('/duration', raw.duration);
+  if (durationMs > SCENARIO_DURATION_MAX_MS) {
+    context.problem('/duration', `expected at most ${formatDurationMs(SCENARIO_DURATION_MAX_MS)} of virtual time, got ${formatDurationMs(durationMs)}`);
+  }
+  checkInstancesAsked(context, raw);
   const options = raw.options ?? {};
   const convergeWithinMs = context.optionalDurationMs('/invariants/convergeWithin', raw.invariants?.convergeWithin);
   const agents: SimAgentSpec[] = raw.cluster.agents.flatMap((group, index) =>

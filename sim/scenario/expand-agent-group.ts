@@ -3,6 +3,7 @@ import type { PortRange } from '../../src/scheduler/model/resources';
 import type { SimAgentSpec, SimResources } from '../cluster/sim-agent-spec';
 import type { ConversionContext } from './conversion-context';
 import { parseRanges } from './parse-ranges';
+import { SCENARIO_AGENTS_MAX } from './scenario-limits';
 import { childPointer } from './problem';
 import type { RawAgentGroup, RawRanges, RawResources } from './raw-scenario';
 
@@ -79,6 +80,11 @@ function attributeMakers(context: ConversionContext, pointer: string, group: Raw
  */
 export function expandAgentGroup(context: ConversionContext, pointer: string, group: RawAgentGroup): SimAgentSpec[] {
   const count = group.count ?? 1;
+  context.agentsMade += count;
+  if (context.agentsMade > SCENARIO_AGENTS_MAX) {
+    context.problem(pointer, `expected at most ${SCENARIO_AGENTS_MAX} agents in all (the cluster and every addAgents step), this group makes ${context.agentsMade}`);
+    return [];
+  }
   const idPrefix = group.idPrefix ?? 'agent';
   const hostnamePrefix = group.hostnamePrefix ?? idPrefix;
   const highest = context.agentNumbers.get(idPrefix) ?? 0;

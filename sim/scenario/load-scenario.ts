@@ -1,6 +1,8 @@
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { scenario as validate } from '../../src/generated/scenario-validator';
+import { deepNestingOffset, documentBoundProblems } from './check-document-bounds';
 import { convertScenario } from './convert-scenario';
+import { SCENARIO_DEPTH_MAX } from './scenario-limits';
 import { explainSchemaErrors } from './explain-schema-errors';
 import { lineOfPointer } from './line-of-pointer';
 import type { Problem } from './problem';
@@ -20,6 +22,14 @@ export type LoadScenarioResult =
   }
   | { readonly ok: false; readonly errors: string[] };
 
+/** Quoted values longer than this are cut in messages (a value may be 32,768 characters, or more when it is refused for its length). */
+const QUOTED_MAX = 100;
+
+/** Cuts every long JSON-quoted value of a message: `"1111…" (20002 characters)`. */
+function clipQuoted(message: string): string {
+  return message.replace(/"((?:[^"\\]|\\.){101,})"/g, (_whole, inner: string) => `"${inner.slice(0, QUOTED_MAX)}…" (${inner.length} characters)`);
+}
+
 function yamlProblems(fileName: string, document: Document, lineCounter: LineCounter): string[] {
   return [...document.errors, ...document.warnings].map((error) => {
     const { line, col } = lineCounter.linePos(error.pos[0]);
@@ -38,6 +48,13 @@ function yamlProblems(fileName: string, document: Document, lineCounter: LineCou
  */
 export function loadScenario(fileName: string, text: string): LoadScenarioResult {
   const lineCounter = new LineCounter();
+  const deepAt = deepNestingOffset(text);
+  if (deepAt !== undefined) {
+    const before = text.slice(0, deepAt);
+    const line = before.split('\n').length;
+    const col = deepAt - before.lastIndexOf('\n');
+    return { ok: false, errors: [`${fileName}: line ${line}, column ${col}: nesting deeper than ${SCENARIO_DEPTH_MAX} levels`] };
+  }
   const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
   const syntax = yamlProblems(fileName, document, lineCounter);
   if (syntax.length > 0) return { ok: false, errors: syntax };
@@ -47,7 +64,10 @@ export function loadScenario(fileName: string, text: string): LoadScenarioResult
     .map((problem, index) => ({ problem, index, line: lineOf(problem.pointer) }))
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || a.index - b.index)
     .map(({ problem, line }) =>
-      `${fileName}: ${problem.pointer === '' ? '/' : problem.pointer}: ${problem.message}${line === undefined ? '' : ` (line ${line})`}`);
+      `${fileName}: ${problem.pointer === '' ? '/' : problem.pointer}: ${clipQuoted(problem.message)}${line === undefined ? '' : ` (line ${line})`}`);
+
+  const bounds = documentBoundProblems(document);
+  if (bounds.length > 0) return { ok: false, errors: format(bounds) };
 
   let data: unknown;
   try {

@@ -5,6 +5,8 @@ import { COMPARISON_EXPECTED, COMPARISON_PATTERN } from './parse-comparison';
 import { DURATION_EXPECTED, DURATION_PATTERN } from './parse-duration';
 import { RANGES_PATTERN } from './parse-ranges';
 import { ACTION_TYPES } from './scenario';
+import { MAX_INSTANCES } from '../../src/scheduler/model/run-spec-limits';
+import { MAX_RESOURCE } from '../../src/marathon/schemas/limits';
 
 /**
  * Annotation keyword: what a value must look like, in plain words. The loader words errors for the
@@ -62,6 +64,9 @@ const ports = ranges(65_535, 'port ranges such as "31000-32000,33000-33100" or [
 const nonEmptyString = { type: 'string', minLength: 1 };
 const wholeNumber = { type: 'integer', minimum: 0 };
 const positiveWholeNumber = { type: 'integer', minimum: 1 };
+/** An agent's resource: the API's bound on a definition's (a resource × 1000 stays an exact milli-unit). */
+const resource = { type: 'number', minimum: 0, maximum: MAX_RESOURCE };
+const instanceCount = { type: 'integer', minimum: 0, maximum: MAX_INSTANCES };
 const NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
 const name = { type: 'string', pattern: NAME_PATTERN, [EXPECTED_KEYWORD]: 'a name of letters, digits, ".", "_" and "-"' };
 
@@ -74,10 +79,10 @@ function resources(required: readonly string[]): Schema {
     additionalProperties: false,
     required,
     properties: {
-      cpus: { type: 'number', minimum: 0 },
-      mem: { type: 'number', minimum: 0 },
-      disk: { type: 'number', minimum: 0 },
-      gpus: wholeNumber,
+      cpus: resource,
+      mem: resource,
+      disk: resource,
+      gpus: { ...wholeNumber, maximum: MAX_RESOURCE },
       ports,
     },
   };
@@ -261,14 +266,14 @@ const actions: Readonly<Record<(typeof ACTION_TYPES)[number], Schema>> = {
     type: 'object',
     additionalProperties: false,
     required: ['id', 'instances'],
-    properties: { id: runSpecId, instances: wholeNumber },
+    properties: { id: runSpecId, instances: instanceCount },
   },
   delete: runSpecId,
   kill: {
     type: 'object',
     additionalProperties: false,
     required: ['id'],
-    properties: { id: runSpecId, count: positiveWholeNumber, agent: agentId, scale: { type: 'boolean' }, wipe: { type: 'boolean' } },
+    properties: { id: runSpecId, count: { ...positiveWholeNumber, maximum: MAX_INSTANCES }, agent: agentId, scale: { type: 'boolean' }, wipe: { type: 'boolean' } },
   },
   partition: agentId,
   heal: agentId,
@@ -358,7 +363,7 @@ export const scenarioSchema: Readonly<Schema> = {
       properties: {
         taskKilling: { type: 'boolean' },
         defaultRole: nonEmptyString,
-        maxInstancesPerOffer: positiveWholeNumber,
+        maxInstancesPerOffer: { ...positiveWholeNumber, maximum: 1_000_000 },
         unhealthyKillFloor: { type: 'number', minimum: 0, maximum: 1, [EXPECTED_KEYWORD]: 'a number from 0 to 1' },
         timings,
       },

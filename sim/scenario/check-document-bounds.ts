@@ -1,0 +1,90 @@
+import { isAlias, isMap, isScalar, isSeq, Parser, type CST, type Document, type Node } from 'yaml';
+import { MAX_ITEMS, MAX_KEY_LENGTH, MAX_STRING_LENGTH } from '../../src/marathon/schemas/limits';
+import { childPointer, type Problem } from './problem';
+import { SCENARIO_DEPTH_MAX, SCENARIO_NODES_MAX, SCENARIO_STEPS_MAX } from './scenario-limits';
+
+/**
+ * The offset of the first list or map nested deeper than {@link SCENARIO_DEPTH_MAX} in a YAML
+ * text, or undefined. Walks the syntax tree of yaml's own parser (which keeps a stack, not the
+ * call stack) without recursion, so it runs before the composer, whose recursion overflowed the
+ * stack at a few hundred levels ("Maximum call stack size exceeded").
+ */
+export function deepNestingOffset(text: string): number | undefined {
+  const pending: { token: CST.Token | undefined; depth: number }[] = [];
+  for (const token of new Parser().parse(text)) pending.push({ token, depth: 0 });
+  while (pending.length > 0) {
+    const { token, depth } = pending.pop() as { token: CST.Token | undefined; depth: number };
+    if (token === undefined) continue;
+    if (token.type === 'document') {
+      pending.push({ token: token.value, depth });
+    } else if (token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection') {
+      if (depth + 1 > SCENARIO_DEPTH_MAX) return token.type === 'flow-collection' ? token.start.offset : token.offset;
+      for (const item of token.items) {
+        if ('key' in item) pending.push({ token: item.key ?? undefined, depth: depth + 1 });
+        pending.push({ token: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The bounds of a composed scenario document that its schema does not say, checked on the YAML
+ * nodes before they become data (docs/limits.md, "Scenario files"): strings up to
+ * MAX_STRING_LENGTH, keys up to MAX_KEY_LENGTH and never `__proto__` (which a plain object takes
+ * for its prototype, or drops), lists and maps of up to MAX_ITEMS entries (the timeline up to
+ * {@link SCENARIO_STEPS_MAX}), and at most {@link SCENARIO_NODES_MAX} nodes with aliases expanded.
+ * Iterative: the depth is bounded already, but the walk needs no stack either way.
+ */
+export function documentBoundProblems(document: Document): Problem[] {
+  const problems: Problem[] = [];
+  const expanded = new Map<Node, number>();
+  /** Post-order: a node is visited again (`done`) once its children are counted. */
+  const pending: { node: unknown; pointer: string; done: boolean }[] = [{ node: document.contents, pointer: '', done: false }];
+  while (pending.length > 0 && problems.length === 0) {
+    const entry = pending.pop() as { node: unknown; pointer: string; done: boolean };
+    const { node, pointer } = entry;
+    if (isScalar(node)) {
+      if (typeof node.value === 'string' && node.value.length > MAX_STRING_LENGTH) {
+        problems.push({ pointer, message: `expected at most ${MAX_STRING_LENGTH} characters, got ${node.value.length}` });
+      }
+      expanded.set(node, 1);
+    } else if (isAlias(node)) {
+      const source = node.resolve(document);
+      expanded.set(node, source === undefined ? 1 : expanded.get(source) ?? 1);
+    } else if (isMap(node) || isSeq(node)) {
+      if (entry.done) {
+        let size = 1;
+        for (const item of node.items) {
+          const value = isMap(node) ? (item as { value: unknown }).value : item;
+          size += 1 + (expanded.get(value as Node) ?? 0);
+        }
+        expanded.set(node, size);
+        continue;
+      }
+      const itemsMax = pointer === '/timeline' ? SCENARIO_STEPS_MAX : MAX_ITEMS;
+      if (node.items.length > itemsMax) {
+        problems.push({ pointer, message: isSeq(node) ? `expected a list of at most ${itemsMax} items, got a list of ${node.items.length} items` : `expected at most ${itemsMax} entries, got ${node.items.length}` });
+        break;
+      }
+      pending.push({ node, pointer, done: true });
+      // Pushed last to first, so popped in document order: an anchor is counted before its aliases.
+      [...node.items.entries()].reverse().forEach(([index, item]) => {
+        if (isSeq(node)) {
+          pending.push({ node: item, pointer: childPointer(pointer, index), done: false });
+          return;
+        }
+        const pair = item as { key: unknown; value: unknown };
+        const key = isScalar(pair.key) ? String(pair.key.value) : '';
+        if (key === '__proto__') problems.push({ pointer, message: 'the key "__proto__" is not allowed' });
+        else if (key.length > MAX_KEY_LENGTH) problems.push({ pointer, message: `expected keys of at most ${MAX_KEY_LENGTH} characters, got one of ${key.length}` });
+        pending.push({ node: pair.value, pointer: childPointer(pointer, key), done: false });
+      });
+    }
+  }
+  const total = expanded.get(document.contents as Node) ?? 0;
+  if (problems.length === 0 && total > SCENARIO_NODES_MAX) {
+    problems.push({ pointer: '', message: `expected at most ${SCENARIO_NODES_MAX} values with the YAML aliases expanded, got ${total}` });
+  }
+  return problems;
+}

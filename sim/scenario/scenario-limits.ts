@@ -1,0 +1,27 @@
+/**
+ * The bounds of scenario files (docs/limits.md, "Scenario files"): "a limit on everything", so no
+ * file can make `npm run sim` run for hours or take all memory without being refused up front.
+ * Each is checked before the value is used; the API's own maxima (MAX_INSTANCES, MAX_RESOURCE,
+ * MAX_STRING_LENGTH, MAX_KEY_LENGTH, MAX_ITEMS) apply to the file's own fields too.
+ */
+
+/** Bytes of a scenario file; a larger one is refused before it is read (the largest in scenarios/ and of the swarm are ~20 KB). */
+export const SCENARIO_FILE_MAX_BYTES = 1024 * 1024;
+
+/** Nesting of lists and maps in a scenario file (checked on the YAML's syntax tree, before anything recurses over it). */
+export const SCENARIO_DEPTH_MAX = 64;
+
+/** Virtual time of a run, ms (24 h, as a what-if's `simulate`; the scenarios of the repository run minutes). */
+export const SCENARIO_DURATION_MAX_MS = 24 * 3_600_000;
+
+/** Agents of a run: the cluster's and every `addAgents` step's together. */
+export const SCENARIO_AGENTS_MAX = 10_000;
+
+/** Steps of a timeline. */
+export const SCENARIO_STEPS_MAX = 10_000;
+
+/**
+ * Nodes of the document once its YAML aliases are expanded (each alias counts the nodes it
+ * stands for): aliases let a 1 MiB file stand for a gigabyte of data otherwise.
+ */
+export const SCENARIO_NODES_MAX = 1_000_000;
