@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { hashPassword } from './password-hash';
+import { PASSWORD_MAX_BYTES, readPipedPassword } from './piped-password';
 
 /**
  * `npm run --silent passwd -- USER`: prints one credentials-file line, `USER:$scrypt$…`, for
@@ -17,6 +18,10 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const password = process.stdin.isTTY ? await promptTwice() : await readPiped();
   if (password === undefined) return 1;
+  if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) {
+    process.stderr.write(`passwd: the password is longer than ${PASSWORD_MAX_BYTES} bytes\n`);
+    return 1;
+  }
   if (password === '') {
     process.stderr.write('passwd: the password is empty\n');
     return 1;
@@ -46,10 +51,11 @@ function askSilently(prompt: string): Promise<string> {
   });
 }
 
-async function readPiped(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+async function readPiped(): Promise<string | undefined> {
+  const read = await readPipedPassword(process.stdin as AsyncIterable<Buffer>);
+  if (read.ok) return read.password;
+  process.stderr.write(`passwd: ${read.error}\n`);
+  return undefined;
 }
 
 main(process.argv.slice(2)).then((code) => {
