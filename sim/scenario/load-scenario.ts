@@ -42,11 +42,24 @@ function yamlProblems(fileName: string, document: Document, lineCounter: LineCou
  * (scenario-schema.ts, compiled when pacer is built: src/validation/validator-modules.ts), then
  * converts it, checking the rules the schema cannot say. Pure: the caller reads the file.
  *
- * Either the whole scenario, or every error found, each as
+ * Either the whole scenario, or the errors found (the first {@link SCENARIO_ERRORS_MAX}, then how many more), each as
  * `file: /json/pointer: what was expected (line N)`. YAML syntax errors come alone (nothing else
  * can be checked); schema errors come before semantic checks run (those need a well-formed document).
  */
 export function loadScenario(fileName: string, text: string): LoadScenarioResult {
+  const loaded = loadUncapped(fileName, text);
+  return loaded.ok ? loaded : { ok: false, errors: cappedErrors(fileName, loaded.errors) };
+}
+
+/** Errors printed for one file at most (docs/limits.md): a 1 MiB file of broken lines gave one line each. */
+export const SCENARIO_ERRORS_MAX = 20;
+
+function cappedErrors(fileName: string, errors: string[]): string[] {
+  if (errors.length <= SCENARIO_ERRORS_MAX) return errors;
+  return [...errors.slice(0, SCENARIO_ERRORS_MAX), `${fileName}: … and ${errors.length - SCENARIO_ERRORS_MAX} more problems`];
+}
+
+function loadUncapped(fileName: string, text: string): LoadScenarioResult {
   const lineCounter = new LineCounter();
   const deepAt = deepNestingOffset(text);
   if (deepAt !== undefined) {

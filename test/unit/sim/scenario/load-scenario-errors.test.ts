@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadScenario } from '../../../../sim/scenario/load-scenario';
+import { loadScenario, SCENARIO_ERRORS_MAX } from '../../../../sim/scenario/load-scenario';
 
 /** A valid scenario; each case replaces one part of it. */
 function scenario(parts: { head?: string; cluster?: string; timeline?: string } = {}): string {
@@ -378,4 +378,13 @@ t.test('all problems of a file come at once, in line order', async (t) => {
     '/timeline/2/at',
     '/timeline/2/expect/healthy/~1web',
   ]);
+});
+
+t.test(`at most ${SCENARIO_ERRORS_MAX} problems are printed, then how many more`, async (t) => {
+  const steps = Array.from({ length: 50 }, (_, i) => `  - at: ${i + 1}s\n    partition: nobody${i}`).join('\n');
+  const result = loadScenario(F, scenario({ timeline: steps }));
+  t.equal(result.ok, false);
+  if (result.ok) return;
+  t.equal(result.errors.length, SCENARIO_ERRORS_MAX + 1, result.errors.join('\n'));
+  t.equal(result.errors.at(-1), `${F}: … and 30 more problems`);
 });
