@@ -47,7 +47,10 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
     const a = argv[i];
     if (a === '--seed') {
       const v = argv[++i];
-      if (v === undefined || !/^\d+$/.test(v)) return `--seed: expected a non-negative integer, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+      // At most 2^53 - 1, as a scenario's own `seed`: a larger one would be rounded, and two seeds would run the same.
+      if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
+        return `--seed: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+      }
       seed = Number(v);
     } else if (a === '--trace') {
       traceFile = argv[++i];

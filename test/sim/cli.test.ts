@@ -86,6 +86,14 @@ t.test('bad input fails with the file, the field path and what was expected; not
   }
 });
 
+t.test('--seed beyond 2^53 - 1 is refused: it would be rounded, and two seeds would run the same', async (t) => {
+  for (const seed of ['9007199254740992', '99999999999999999999']) {
+    const r = sim([join(dir, 'missing.yaml'), '--seed', seed]);
+    t.equal(r.code, 2, seed);
+    t.match(r.err, /--seed: expected an integer from 0 to 9007199254740991/);
+  }
+});
+
 t.test('usage errors exit 2 with the usage text', async (t) => {
   for (const args of [[], ['--seed', 'x', 'f.yaml'], ['--bogus'], [join(dir, 'missing.yaml')]]) {
     const r = sim(args);
