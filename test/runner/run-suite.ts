@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { REPO_ROOT } from '../harness/repo-path';
@@ -18,12 +18,16 @@ import { REPO_ROOT } from '../harness/repo-path';
  * (`c8 node …run-suite.js`), not tap's. `npx tap test/x.test.ts` still runs one file from source.
  *
  * Arguments: repository-relative test files or directories to run instead of all (e.g.
- * `npm test -- test/e2e`). Environment: PACER_TEST_JOBS (4: most files spend their time waiting on processes and sockets, so four share two cores well), PACER_TEST_TIMEOUT_S (300, per file).
+ * `npm test -- test/e2e`). Environment: PACER_TEST_JOBS (4: most files spend their time waiting on processes and sockets, so four share two cores well), PACER_TEST_TIMEOUT_S (300, per file),
+ * PACER_TEST_COSTS (a file name: each file's wall and CPU time is appended to it as one JSON line,
+ * a batched file's from its batch's process, test/runner/batch.ts; for finding where the time goes).
  */
 
 const COMPILED_ROOT = join(__dirname, '..', '..');
 const JOBS = positiveInt(process.env.PACER_TEST_JOBS, 4);
 const TIMEOUT_S = positiveInt(process.env.PACER_TEST_TIMEOUT_S, 300);
+/** Where each file's costs are appended as JSON lines, when set. */
+const COSTS_FILE = process.env.PACER_TEST_COSTS;
 /** After tap's own timeout (TAP_TIMEOUT) has had its chance to report, the process group is killed. */
 const KILL_GRACE_MS = 30_000;
 
@@ -283,6 +287,12 @@ async function main(): Promise<void> {
         report(++reported, result);
         results.push(result);
         if (!result.ok) failed.push(result.file);
+      }
+      if (COSTS_FILE !== undefined) {
+        const alone = batch === undefined ? done : done.filter((r) => !Number.isNaN(r.cpuS));
+        const lines = alone.map((r) => ({ file: r.file, in: 'alone', ms: r.ms, cpuS: r.cpuS }));
+        if (batch !== undefined) lines.push({ file: batch.file, in: 'batch process', ms: batch.ms, cpuS: batch.cpuS });
+        appendFileSync(COSTS_FILE, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
       }
       if (batch !== undefined) {
         process.stdout.write(`# ${batch.file}: ${(batch.ms / 1000).toFixed(1)} s, cpu=${batch.cpuS.toFixed(1)}s\n`);
