@@ -68,11 +68,11 @@ function slowFirst(a: string, b: string): number {
 
 /**
  * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: those under
- * {@link BATCHED_DIRS} but the {@link ALONE} ones. A process costs about 0.5 s of CPU before its
- * first test (node, tap, coverage), one that loads fastify and most of src/ (the API's tests,
- * conformance, the drivers over a core) about 1.3 s and a coverage file of ~4.6 MB that c8 reads at
- * the end: more than most of these files take. A batch that fails runs its failed files again
- * alone, so that the report names each (and says when one passes only alone).
+ * {@link BATCHED_DIRS} but the {@link ALONE} ones, and the {@link BATCHED_FILES}. A process costs
+ * about 0.5 s of CPU before its first test (node, tap, coverage), one that loads fastify and most
+ * of src/ (the API's tests, conformance, the drivers over a core) about 1.3 s and a coverage file
+ * of ~4.6 MB that c8 reads at the end: more than most of these files take. A batch that fails runs
+ * its failed files again alone, so that the report names each (and says when one passes only alone).
  *
  * A batched file shares its process with the others of its batch, one file after the other: it
  * must leave nothing behind that another could see (globals, environment, fixed ports, shared
@@ -81,6 +81,17 @@ function slowFirst(a: string, b: string): number {
  */
 const BATCHED_DIRS: readonly string[] = [
   'test/unit/', 'test/api/', 'test/conformance/', 'test/store/', 'test/cluster/', 'test/runtime/', 'test/whatif/',
+];
+/**
+ * Files of the other directories that are batched too: in-process only (no process, socket,
+ * browser, signal handler or environment change; a temp dir of their own at most). Alone, these
+ * 13 took 19.8 s of CPU under coverage, most of it their processes' start; in one batch 7.7–8.1 s.
+ */
+const BATCHED_FILES: readonly string[] = [
+  'test/bench/api-scale-lag-args.test.ts', 'test/bench/api-targets.test.ts', 'test/bench/bench-args.test.ts',
+  'test/bench/bench-cluster.test.ts', 'test/bench/quantile.test.ts', 'test/bench/run-cleanup.test.ts',
+  'test/bench/scale-lag-spent.test.ts', 'test/bench/stall-attribution.test.ts', 'test/sim/docs-scenario-examples.test.ts',
+  'test/sim/runner-bounds.test.ts', 'test/sim/scheduler-failover.test.ts', 'test/ui/ui-model.test.ts', 'test/ui/what-if-text.test.ts',
 ];
 /**
  * Files of {@link BATCHED_DIRS} that run alone: a file calling the root test's assertions at its
@@ -95,7 +106,7 @@ const ALONE: readonly string[] = [
 ];
 function batched(file: string): boolean {
   const under = (prefix: string): boolean => file === prefix || file.startsWith(prefix);
-  return BATCHED_DIRS.some(under) && !ALONE.some(under);
+  return (BATCHED_DIRS.some(under) || BATCHED_FILES.includes(file)) && !ALONE.some(under);
 }
 /**
  * 50: each batch process costs about 4 s of CPU under c8 that its files would not (node, tap, all
