@@ -94,15 +94,13 @@ const BATCHED_FILES: readonly string[] = [
   'test/sim/runner-bounds.test.ts', 'test/sim/scheduler-failover.test.ts', 'test/ui/ui-model.test.ts', 'test/ui/what-if-text.test.ts',
 ];
 /**
- * Files of {@link BATCHED_DIRS} that run alone: a file calling the root test's assertions at its
- * top level, and the files on a real ZooKeeper (started per file or shared by the whole run). The
- * lint rules' tests (test/unit/lint/, ESLint in-process without type information) are batched:
- * alone, each paid a process and ESLint's loading, 13.1 s of CPU for the four under coverage; in
- * their batch of 50 they add 2.7–3.6 s to it.
+ * Files of {@link BATCHED_DIRS} that run alone: the files on a real ZooKeeper (started per file or
+ * shared by the whole run). The lint rules' tests (test/unit/lint/, ESLint in-process without type
+ * information) are batched: alone, each paid a process and ESLint's loading, 13.1 s of CPU for the
+ * four under coverage; in their batch of 50 they add 2.7–3.6 s to it.
  */
 const ALONE: readonly string[] = [
-  'test/store/store-fixture-format.test.ts', 'test/store/zk/',
-  'test/cluster/mesos/zk/real-zookeeper.test.ts', 'test/cluster/mesos/driver/zk-failover.test.ts',
+  'test/store/zk/', 'test/cluster/mesos/zk/real-zookeeper.test.ts', 'test/cluster/mesos/driver/zk-failover.test.ts',
 ];
 function batched(file: string): boolean {
   const under = (prefix: string): boolean => file === prefix || file.startsWith(prefix);
