@@ -67,3 +67,28 @@ export async function openBrowserPage(t: Test, viewport: { width: number; height
   page.on('pageerror', (err) => void pageErrors.push(err.message));
   return { page, pageErrors };
 }
+
+/**
+ * One headless Chromium for a whole test file, launched when a test first asks for a page and
+ * stopped when the file ends (`file`: the file's root test): each launch costs about 1.2 s of CPU,
+ * which a file with several browser tests paid per test. The function answers a new page of
+ * `viewport` for test `t`, closed when `t` ends, collecting its uncaught script errors, as
+ * {@link openBrowserPage} does. The pages share the browser's profile: cookies and storage are per
+ * origin, so tests on servers of their own (each on its own port, or a file: URL each) see none
+ * of each other's.
+ */
+export function browserOfFile(file: Test): (t: Test, viewport: { width: number; height: number }) => Promise<BrowserPage> {
+  let browser: Promise<HeadlessChromium> | undefined;
+  file.teardown(async () => {
+    if (browser !== undefined) await browser.then((b) => b.close(), () => undefined);
+  });
+  return async (t, viewport) => {
+    const page = await (await (browser ??= launchChromium(viewport))).context.newPage();
+    t.teardown(() => page.close());
+    await page.setViewportSize(viewport);
+    page.setDefaultTimeout(PATIENCE_MS);
+    const pageErrors: string[] = [];
+    page.on('pageerror', (err) => void pageErrors.push(err.message));
+    return { page, pageErrors };
+  };
+}

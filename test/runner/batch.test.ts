@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -30,7 +30,7 @@ t.test('a batch reports each file as its own test, in order, and goes on after a
     ...['first', 'second', 'misuse', 'hang', 'last'].flatMap(fixture),
   ], {
     cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PACER_BATCH_FIXTURE_DIR: dir, PACER_TEST_TIMEOUT_S: String(fileTimeoutS), TAP_TIMEOUT: String(PATIENCE_MS / 1000) },
+    env: { ...process.env, PACER_BATCH_FIXTURE_DIR: dir, PACER_TEST_TIMEOUT_S: String(fileTimeoutS), TAP_TIMEOUT: String(PATIENCE_MS / 1000), PACER_TEST_COSTS: join(dir, 'costs.jsonl') },
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
@@ -45,4 +45,7 @@ t.test('a batch reports each file as its own test, in order, and goes on after a
   t.match(out, /^ {8}not ok 2 - the planted failure$/m, "the second file's failure is inside its own test");
   t.match(out, /fixture\/misuse calls t\.ok on the root test at its top level: it cannot be batched/, 'the misuse is named');
   t.match(out, /^ {8}not ok 1 - timeout!\n {10}---\n {10}expired: fixture\/hang$/m, "the hanging file ends on its own limit (its file's test expired, not the process's)");
+  const costs = readFileSync(join(dir, 'costs.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { file: string; in: string; ms: number; cpuS: number });
+  t.same(costs.map((c) => c.file), ['fixture/first', 'fixture/second', 'fixture/misuse', 'fixture/hang', 'fixture/last'], 'PACER_TEST_COSTS: one line per file, in order');
+  t.ok(costs.every((c) => c.in === 'batch' && c.ms >= 0 && c.cpuS >= 0), 'each with its wall and CPU time');
 });

@@ -1,3 +1,4 @@
+import { appendFileSync, readFileSync } from 'node:fs';
 import t from 'tap';
 
 /**
@@ -16,7 +17,9 @@ import t from 'tap';
  * Each file has the time a file alone has (PACER_TEST_TIMEOUT_S, set by the runner: tap's timeout
  * of its test, as TAP_TIMEOUT is of a file alone), so a batch ends no sooner than its files would.
  *
- * Arguments: pairs of the file's repository-relative name and its compiled path.
+ * Arguments: pairs of the file's repository-relative name and its compiled path. With
+ * PACER_TEST_COSTS set (a file name; test/runner/run-suite.ts), each file's CPU is appended to that
+ * file as one JSON line: its loading and its tests, this process's and its waited-for children's.
  */
 
 type TestArgs = unknown[];
@@ -42,6 +45,21 @@ function shadow(key: string, value: unknown): () => void {
   };
 }
 
+const costsFile = process.env.PACER_TEST_COSTS;
+/** This process's CPU seconds plus those of the children it waited for (/proc on Linux; its own only elsewhere). */
+function cpuS(): number {
+  const { user, system } = process.cpuUsage();
+  let children = 0;
+  try {
+    // Fields 16 and 17 of /proc/self/stat (after the parenthesised command name): cutime, cstime in clock ticks (100 a second).
+    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    children = (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    // not Linux: this process's CPU only
+  }
+  return (user + system) / 1e6 + children;
+}
+
 const OTHERS = ['before', 'after', 'beforeEach', 'afterEach', 'plan', 'end', 'comment', 'pass', 'fail', 'ok', 'equal', 'same'] as const;
 
 for (let i = 0; i + 1 < args.length; i += 2) {
@@ -60,6 +78,7 @@ for (let i = 0; i + 1 < args.length; i += 2) {
     ...OTHERS.map((k) => shadow(k, (): void => void misuse.push(`t.${k}`))),
   ];
   let loadError: unknown;
+  const loadStartS = costsFile === undefined ? 0 : cpuS();
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the files are named at run time
     require(compiled);
@@ -68,7 +87,14 @@ for (let i = 0; i + 1 < args.length; i += 2) {
   } finally {
     for (const undo of restore) undo();
   }
+  const loadS = costsFile === undefined ? 0 : cpuS() - loadStartS;
   void rootTest(name, fileOptions(), async (ft) => {
+    if (costsFile !== undefined) {
+      const startS = cpuS();
+      const startMs = Date.now();
+      // Registered first, so run last: after the file's own teardowns (tap runs a test's teardowns last-registered first).
+      ft.teardown(() => appendFileSync(costsFile, `${JSON.stringify({ file: name, in: 'batch', ms: Date.now() - startMs, cpuS: +(loadS + cpuS() - startS).toFixed(2) })}\n`));
+    }
     for (const fn of teardowns) ft.teardown(fn);
     if (loadError !== undefined) throw loadError;
     if (misuse.length > 0) ft.fail(`${name} calls ${misuse.join(', ')} on the root test at its top level: it cannot be batched (test/runner/run-suite.ts batched())`);

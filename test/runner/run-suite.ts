@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { REPO_ROOT } from '../harness/repo-path';
@@ -18,12 +18,16 @@ import { REPO_ROOT } from '../harness/repo-path';
  * (`c8 node …run-suite.js`), not tap's. `npx tap test/x.test.ts` still runs one file from source.
  *
  * Arguments: repository-relative test files or directories to run instead of all (e.g.
- * `npm test -- test/e2e`). Environment: PACER_TEST_JOBS (4: most files spend their time waiting on processes and sockets, so four share two cores well), PACER_TEST_TIMEOUT_S (300, per file).
+ * `npm test -- test/e2e`). Environment: PACER_TEST_JOBS (4: most files spend their time waiting on processes and sockets, so four share two cores well), PACER_TEST_TIMEOUT_S (300, per file),
+ * PACER_TEST_COSTS (a file name: each file's wall and CPU time is appended to it as one JSON line,
+ * a batched file's from its batch's process, test/runner/batch.ts; for finding where the time goes).
  */
 
 const COMPILED_ROOT = join(__dirname, '..', '..');
 const JOBS = positiveInt(process.env.PACER_TEST_JOBS, 4);
 const TIMEOUT_S = positiveInt(process.env.PACER_TEST_TIMEOUT_S, 300);
+/** Where each file's costs are appended as JSON lines, when set. */
+const COSTS_FILE = process.env.PACER_TEST_COSTS;
 /** After tap's own timeout (TAP_TIMEOUT) has had its chance to report, the process group is killed. */
 const KILL_GRACE_MS = 30_000;
 
@@ -45,14 +49,15 @@ function positiveInt(text: string | undefined, fallback: number): number {
 }
 
 /**
- * The files that take longest (CI, 2026-11-29: 30–145 s each, mostly waiting on processes,
- * ZooKeeper restarts and sockets), started first so that the other files fill the cores around
- * them instead of the suite ending on one of them alone. Only the order depends on this list: a
- * stale entry changes nothing else.
+ * The files run alone that take longest (CI at d849424, 2026-11-30: 28–170 s of wall time each,
+ * mostly waiting on processes, ZooKeeper restarts, sockets and a browser), longest first, started
+ * ahead of everything so that the other files fill the cores around them instead of the suite
+ * ending on one of them alone (web-ui and zk-store, late by name, were that run's last two files
+ * to end). Only the order depends on this list: a stale entry changes nothing else.
  */
 const SLOW_FIRST: readonly string[] = [
-  'test/ha/leader-election.test.ts', 'test/e2e/local-crash.test.ts', 'test/ha/ha-failover.test.ts',
-  'test/sim/swarm.test.ts', 'test/e2e/core-failure.test.ts', 'test/bench/smoke.test.ts',
+  'test/ha/leader-election.test.ts', 'test/ha/ha-failover.test.ts', 'test/e2e/local-crash.test.ts', 'test/bench/smoke.test.ts',
+  'test/ui/web-ui.test.ts', 'test/store/zk/zk-store.test.ts', 'test/sim/swarm.test.ts',
 ];
 
 /** Sorted by name, the {@link SLOW_FIRST} files ahead of the others. */
@@ -63,11 +68,11 @@ function slowFirst(a: string, b: string): number {
 
 /**
  * Files run several to a process (test/runner/batch.ts), {@link BATCH_SIZE} at a time: those under
- * {@link BATCHED_DIRS} but the {@link ALONE} ones. A process costs about 0.5 s of CPU before its
- * first test (node, tap, coverage), one that loads fastify and most of src/ (the API's tests,
- * conformance, the drivers over a core) about 1.3 s and a coverage file of ~4.6 MB that c8 reads at
- * the end: more than most of these files take. A batch that fails runs its failed files again
- * alone, so that the report names each (and says when one passes only alone).
+ * {@link BATCHED_DIRS} but the {@link ALONE} ones, and the {@link BATCHED_FILES}. A process costs
+ * about 0.5 s of CPU before its first test (node, tap, coverage), one that loads fastify and most
+ * of src/ (the API's tests, conformance, the drivers over a core) about 1.3 s and a coverage file
+ * of ~4.6 MB that c8 reads at the end: more than most of these files take. A batch that fails runs
+ * its failed files again alone, so that the report names each (and says when one passes only alone).
  *
  * A batched file shares its process with the others of its batch, one file after the other: it
  * must leave nothing behind that another could see (globals, environment, fixed ports, shared
@@ -78,17 +83,28 @@ const BATCHED_DIRS: readonly string[] = [
   'test/unit/', 'test/api/', 'test/conformance/', 'test/store/', 'test/cluster/', 'test/runtime/', 'test/whatif/',
 ];
 /**
- * Files of {@link BATCHED_DIRS} that run alone: the lint rules' tests (ESLint), a file calling the
- * root test's assertions at its top level, and the files on a real ZooKeeper (started per file
- * or shared by the whole run).
+ * Files of the other directories that are batched too: in-process only (no process, socket,
+ * browser, signal handler or environment change; a temp dir of their own at most). Alone, these
+ * 13 took 19.8 s of CPU under coverage, most of it their processes' start; in one batch 7.7–8.1 s.
+ */
+const BATCHED_FILES: readonly string[] = [
+  'test/bench/api-scale-lag-args.test.ts', 'test/bench/api-targets.test.ts', 'test/bench/bench-args.test.ts',
+  'test/bench/bench-cluster.test.ts', 'test/bench/quantile.test.ts', 'test/bench/run-cleanup.test.ts',
+  'test/bench/scale-lag-spent.test.ts', 'test/bench/stall-attribution.test.ts', 'test/sim/docs-scenario-examples.test.ts',
+  'test/sim/runner-bounds.test.ts', 'test/sim/scheduler-failover.test.ts', 'test/ui/ui-model.test.ts', 'test/ui/what-if-text.test.ts',
+];
+/**
+ * Files of {@link BATCHED_DIRS} that run alone: the files on a real ZooKeeper (started per file or
+ * shared by the whole run). The lint rules' tests (test/unit/lint/, ESLint in-process without type
+ * information) are batched: alone, each paid a process and ESLint's loading, 13.1 s of CPU for the
+ * four under coverage; in their batch of 50 they add 2.7–3.6 s to it.
  */
 const ALONE: readonly string[] = [
-  'test/unit/lint/', 'test/store/store-fixture-format.test.ts', 'test/store/zk/',
-  'test/cluster/mesos/zk/real-zookeeper.test.ts', 'test/cluster/mesos/driver/zk-failover.test.ts',
+  'test/store/zk/', 'test/cluster/mesos/zk/real-zookeeper.test.ts', 'test/cluster/mesos/driver/zk-failover.test.ts',
 ];
 function batched(file: string): boolean {
   const under = (prefix: string): boolean => file === prefix || file.startsWith(prefix);
-  return BATCHED_DIRS.some(under) && !ALONE.some(under);
+  return (BATCHED_DIRS.some(under) || BATCHED_FILES.includes(file)) && !ALONE.some(under);
 }
 /**
  * 50: each batch process costs about 4 s of CPU under c8 that its files would not (node, tap, all
@@ -283,6 +299,12 @@ async function main(): Promise<void> {
         report(++reported, result);
         results.push(result);
         if (!result.ok) failed.push(result.file);
+      }
+      if (COSTS_FILE !== undefined) {
+        const alone = batch === undefined ? done : done.filter((r) => !Number.isNaN(r.cpuS));
+        const lines = alone.map((r) => ({ file: r.file, in: 'alone', ms: r.ms, cpuS: r.cpuS }));
+        if (batch !== undefined) lines.push({ file: batch.file, in: 'batch process', ms: batch.ms, cpuS: batch.cpuS });
+        appendFileSync(COSTS_FILE, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
       }
       if (batch !== undefined) {
         process.stdout.write(`# ${batch.file}: ${(batch.ms / 1000).toFixed(1)} s, cpu=${batch.cpuS.toFixed(1)}s\n`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import t from 'tap';
-import { chromiumSkip, launchChromium } from '../harness/chromium';
+import { browserOfFile, chromiumSkip } from '../harness/chromium';
 import { runSimCli } from '../harness/run-sim-cli';
 import { REPO_ROOT } from '../harness/repo-path';
 
@@ -17,6 +17,8 @@ import { REPO_ROOT } from '../harness/repo-path';
 
 const REPO = REPO_ROOT;
 const skip = chromiumSkip();
+/** Both tests' pages are on one Chromium (a launch costs about 1.2 s of CPU), each page the test's own. */
+const openPage = browserOfFile(t);
 
 t.test('the HTML report of partition.yaml shows the partition and the replacement instance', { skip, timeout: 180_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'pacer-report-'));
@@ -29,20 +31,18 @@ t.test('the HTML report of partition.yaml shows the partition and the replacemen
   const replacement = /^ +4m15\.000s {2}launch (web\.instance-[0-9a-f]{8}) of \/web on agent-4$/m.exec(run.out)?.[1];
   if (replacement === undefined) throw new Error(`no replacement in the summary:\n${run.out}`);
 
-  const browser = await launchChromium();
-  t.teardown(() => browser.close());
+  const { page } = await openPage(t, { width: 1280, height: 1000 });
   const outside: string[] = [];
-  await browser.context.route('**/*', (route) => {
+  // On the page, before it loads anything: every request it makes is routed here.
+  await page.route('**/*', (route) => {
     const url = route.request().url();
     if (url.startsWith('file:')) return route.continue();
     outside.push(url);
     return route.abort();
   });
-  const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => void errors.push(String(err)));
   page.on('console', (msg) => void (msg.type() === 'error' && errors.push(msg.text())));
-  await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(pathToFileURL(report).href);
   await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
   t.equal(await page.getAttribute('body', 'data-rendered'), 'true', await page.locator('#report-error').textContent() ?? '');
@@ -80,9 +80,7 @@ t.test('instances waiting for an offer are one row per app, with how many wait, 
   const report = join(dir, 'drop.html');
   const run = runSimCli([scenario, '--report', report]);
   t.equal(run.code, 0, run.err);
-  const browser = await launchChromium();
-  t.teardown(() => browser.close());
-  const page = await browser.context.newPage();
+  const { page } = await openPage(t, { width: 1400, height: 900 });
   await page.goto(pathToFileURL(report).href);
   await page.waitForSelector('body[data-rendered]', { timeout: 60_000 });
   t.equal(await page.getAttribute('body', 'data-rendered'), 'true', await page.locator('#report-error').textContent() ?? '');

@@ -7,7 +7,7 @@ import { startSim } from '../../src/runtime/start-sim';
 import { buildUi } from '../../ui/build';
 import { makeApi } from '../api/api-fixture';
 import { tempDir, waitFor } from '../e2e/e2e-kit';
-import { chromiumSkip, openBrowserPage } from '../harness/chromium';
+import { browserOfFile, chromiumSkip } from '../harness/chromium';
 import { repoPath } from '../harness/repo-path';
 import { PATIENCE_MS } from '../harness/wait';
 
@@ -23,10 +23,15 @@ import { PATIENCE_MS } from '../harness/wait';
 const SHOTS_TO_DOCS = process.env.PACER_UI_SCREENSHOTS === '1';
 /** Long enough for a loaded 2-core machine; every wait is on a condition, never a fixed sleep. */
 const WAIT_MS = PATIENCE_MS;
+/** Both tests' pages are on one Chromium (a launch costs about 1.2 s of CPU), each page the test's own. */
+const openBrowserPage = browserOfFile(t);
+/** The UI is bundled once for both tests (the bundle is the same). */
+let uiBuilt: Promise<unknown> | undefined;
+const buildUiOnce = (): Promise<unknown> => (uiBuilt ??= buildUi());
 
 t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSkip() }, async (t) => {
   const startedAt = Date.now();
-  await buildUi();
+  await buildUiOnce();
   const shots = SHOTS_TO_DOCS ? repoPath('docs') : tempDir(t, 'pacer-ui-shots-');
   mkdirSync(shots, { recursive: true });
   const config: PacerConfig = { ...defaultConfig(process.cwd()), cluster: 'sim', port: 0, workload: 'scenarios/demo.yaml', speed: 20 };
@@ -227,7 +232,7 @@ t.test('the web UI in headless Chromium over --cluster sim', { skip: chromiumSki
 });
 
 t.test('the same UI over another cluster: no simulation page, nothing breaks', { skip: chromiumSkip() }, async (t) => {
-  await buildUi();
+  await buildUiOnce();
   // The REST API over the in-process core (manual time), as a local cluster describes itself, on a real socket.
   const { app } = makeApi({ config: { clusterKind: 'local', master: 'local://1 agent(s) on this host' } });
   t.teardown(() => app.close());
