@@ -89,7 +89,8 @@ export function readRecording(name: string, text: string): Recording {
       + 'the start-up snapshot no longer describes its first input, so it can be read but not replayed; record with --record DIR to replay');
   }
   if (start.ring?.snapshotDroppedChars !== undefined) {
-    throw new RecordingProblem(`${name}: a ring dump without its start-up snapshot (at least ${start.ring.snapshotDroppedChars} characters, more than the ring keeps): `
+    const why = start.ring.snapshotError === undefined ? `at least ${start.ring.snapshotDroppedChars} characters, more than the ring keeps` : `it could not be encoded: ${start.ring.snapshotError}`;
+    throw new RecordingProblem(`${name}: a ring dump without its start-up snapshot (${why}): `
       + 'it can be read but not replayed; record with --record DIR to replay');
   }
   const snapshot = lines[1];

@@ -96,7 +96,9 @@ t.test('without --record, a snapshot larger than the ring keeps is not encoded t
   const broken = { ...stored, frameworkId: (() => 'not a value') as unknown as string };
   const failing = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 100 });
   t.doesNotThrow(() => failing.wrap(replayPorts({ nowMs: () => 0 }, [], broken)).store.load(), 'the store still loads');
-  t.match(readFileSync(dumped(failing, join(tmp(t), 'broken')).path, 'utf8'), /"snapshotDroppedChars":\d+/, 'the dump says the snapshot was dropped');
+  const brokenText = readFileSync(dumped(failing, join(tmp(t), 'broken')).path, 'utf8');
+  t.match(brokenText, /"snapshotDroppedChars":\d+,"snapshotError":"codec: cannot encode a function at \$"/, 'the dump says the snapshot was dropped, and why');
+  t.throws(() => readRecording('broken', brokenText), /without its start-up snapshot \(it could not be encoded: codec: cannot encode a function/, 'replay says why it refuses');
   t.end();
 });
 

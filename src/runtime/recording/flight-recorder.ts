@@ -69,6 +69,8 @@ export class FlightRecorder implements LoopObserver {
   private ringChars = 0;
   /** Characters of the snapshot when it was larger than the ring keeps (then not in the header). */
   private snapshotDroppedChars: number | undefined;
+  /** Why the snapshot could not be made, when it could not (then it is dropped as a large one is). */
+  private snapshotError: string | undefined;
   private draws: number[] = [];
   private fd: number | undefined;
   private building = true;
@@ -156,7 +158,10 @@ export class FlightRecorder implements LoopObserver {
     const inputs = this.ring.length;
     const start = JSON.parse(this.header[0]) as StartRecord;
     const head = this.dropped === 0 ? this.header.slice(1) : [];
-    const snapshot = this.snapshotDroppedChars === undefined ? {} : { snapshotDroppedChars: this.snapshotDroppedChars };
+    const snapshot = {
+      ...(this.snapshotDroppedChars === undefined ? {} : { snapshotDroppedChars: this.snapshotDroppedChars }),
+      ...(this.snapshotError === undefined ? {} : { snapshotError: this.snapshotError }),
+    };
     const lines = [JSON.stringify({ ...start, ring: { inputs, dropped: this.dropped, ...snapshot } }), ...head, ...this.ring.flat()];
     makeDirs(dir);
     writeFileSync(path, `${lines.join('\n')}\n`);
@@ -198,8 +203,9 @@ export class FlightRecorder implements LoopObserver {
         kept?.push(piece);
         if (kept === undefined && this.fd === undefined) break;
       }
-    } catch {
+    } catch (err) {
       kept = undefined;
+      this.snapshotError = (err as Error).message.slice(0, 200);
     }
     if (this.fd !== undefined) writeSync(this.fd, '\n');
     if (kept === undefined) {

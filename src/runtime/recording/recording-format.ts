@@ -66,9 +66,10 @@ export interface StartRecord {
   /**
    * Ring dumps only: inputs kept, and how many older ones fell out of the ring (then the snapshot is
    * gone); `snapshotDroppedChars` when the snapshot was larger than the ring keeps (not in the dump):
-   * at least that many characters (the recorder stops encoding it there).
+   * at least that many characters (the recorder stops encoding it there), with `snapshotError`
+   * when it could not be encoded at all.
    */
-  readonly ring?: { readonly inputs: number; readonly dropped: number; readonly snapshotDroppedChars?: number };
+  readonly ring?: { readonly inputs: number; readonly dropped: number; readonly snapshotDroppedChars?: number; readonly snapshotError?: string };
 }
 
 /** A value as the store's codec writes it, as a JSON tree (embedded in a record). */
