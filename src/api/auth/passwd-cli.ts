@@ -2,7 +2,7 @@
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { hashPassword } from './password-hash';
-import { PASSWORD_MAX_BYTES, readPipedPassword } from './piped-password';
+import { passwordTooLong, readPipedPassword } from './piped-password';
 
 /**
  * `npm run --silent passwd -- USER`: prints one credentials-file line, `USER:$scrypt$…`, for
@@ -18,8 +18,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const password = process.stdin.isTTY ? await promptTwice() : await readPiped();
   if (password === undefined) return 1;
-  if (Buffer.byteLength(password) > PASSWORD_MAX_BYTES) {
-    process.stderr.write(`passwd: the password is longer than ${PASSWORD_MAX_BYTES} bytes\n`);
+  const tooLong = passwordTooLong(password);
+  if (tooLong !== undefined) {
+    process.stderr.write(`passwd: ${tooLong}\n`);
     return 1;
   }
   if (password === '') {

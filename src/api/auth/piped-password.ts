@@ -5,6 +5,15 @@
  */
 export const PASSWORD_MAX_BYTES = 4096;
 
+/** Why `password` is refused for its length (typed or piped), or undefined. */
+export function passwordTooLong(password: string, maxBytes: number = PASSWORD_MAX_BYTES): string | undefined {
+  return Buffer.byteLength(password) > maxBytes ? tooLongMessage(maxBytes) : undefined;
+}
+
+function tooLongMessage(maxBytes: number): string {
+  return `the password is longer than ${maxBytes} bytes`;
+}
+
 /** A piped password, or why it was refused. */
 export type PipedPassword = { readonly ok: true; readonly password: string } | { readonly ok: false; readonly error: string };
 
@@ -19,9 +28,9 @@ export async function readPipedPassword(input: AsyncIterable<Buffer | string>, m
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     chunks.push(buffer);
     bytes += buffer.length;
-    if (bytes > maxBytes + 2) return { ok: false, error: `the password is longer than ${maxBytes} bytes` };
+    if (bytes > maxBytes + 2) return { ok: false, error: tooLongMessage(maxBytes) };
   }
   const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-  if (Buffer.byteLength(password) > maxBytes) return { ok: false, error: `the password is longer than ${maxBytes} bytes` };
-  return { ok: true, password };
+  const tooLong = passwordTooLong(password, maxBytes);
+  return tooLong === undefined ? { ok: true, password } : { ok: false, error: tooLong };
 }
