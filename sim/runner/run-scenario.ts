@@ -4,8 +4,6 @@ import type { MarathonEvent } from '../../src/scheduler/model/events';
 import type { InstanceAtEvent } from '../../src/scheduler/model/instance';
 import type { Command, CommandResult, SchedulerInput } from '../../src/scheduler/model/inputs';
 import type { OfferOperation } from '../../src/scheduler/model/launch';
-import { MemoryStore } from '../../src/store/memory-store';
-import { RecordMemoryStore } from '../../src/store/record-memory-store';
 import { SimCluster } from '../cluster/sim-cluster';
 import { SimProber } from '../cluster/sim-prober';
 import type { SimEvent } from '../cluster/sim-event';
@@ -16,6 +14,7 @@ import { createWorldStreams } from '../world';
 import { clusterBooks } from './cluster-books';
 import { handleCommand, outcome, performStep, type CommandDeps } from './perform-step';
 import type { RunResult, StoppedRun, TimedDecision } from './run-result';
+import { runStore } from './run-store';
 import { summarizeInput } from './summarize-input';
 import { Trace } from './trace';
 import { VIRTUAL_EPOCH_MS } from './virtual-epoch';
@@ -183,18 +182,7 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
     revive: cluster.revive.bind(cluster),
     suppress: cluster.suppress.bind(cluster),
   };
-  // A run that restarts its core keeps what production keeps: each record's stored text.
-  const failovers = scenario.timeline.some((step) => step.action.type === 'schedulerFailover');
-  const store = failovers ? new RecordMemoryStore() : new MemoryStore();
-  // The framework id a core recovers (it loads once, while it is built), as start-mesos.ts notes it
-  // for the driver's SUBSCRIBE.
-  const recovered = { frameworkId: undefined as string | undefined };
-  const load = store.load.bind(store);
-  store.load = () => {
-    const state = load();
-    recovered.frameworkId = state.frameworkId;
-    return state;
-  };
+  const { store, recovered, failovers } = runStore(scenario);
   const prober = new SimProber(simCtx, cluster);
   const coreOptions: Partial<SchedulerOptions> = {
     defaultRole: scenario.options.defaultRole,

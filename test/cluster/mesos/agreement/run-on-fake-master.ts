@@ -3,13 +3,12 @@ import { StaticMasterDetector } from '../../../../src/cluster/mesos/static-maste
 import { HeapLoop } from '../../../../src/scheduler/kernel/heap-loop';
 import type { SchedulerInput } from '../../../../src/scheduler/model/inputs';
 import { Scheduler } from '../../../../src/scheduler/scheduler';
-import { MemoryStore } from '../../../../src/store/memory-store';
-import { RecordMemoryStore } from '../../../../src/store/record-memory-store';
 import type { SimEvent } from '../../../../sim/cluster/sim-event';
 import { SimProber } from '../../../../sim/cluster/sim-prober';
 import { performStep } from '../../../../sim/runner/perform-step';
 import type { ExpectOutcome } from '../../../../sim/runner/run-result';
 import { RunRecorder } from '../../../../sim/runner/run-recorder';
+import { runStore } from '../../../../sim/runner/run-store';
 import { Trace } from '../../../../sim/runner/trace';
 import { VIRTUAL_EPOCH_MS } from '../../../../sim/runner/virtual-epoch';
 import type { Scenario, TimelineStep } from '../../../../sim/scenario/scenario';
@@ -105,17 +104,8 @@ export async function runOnFakeMaster(scenario: Scenario): Promise<FakeMasterRun
     streams,
     trace: () => undefined,
   }, master.cluster);
-  // A run that restarts its core keeps what production keeps, as the simulator does: each record's
-  // stored text, read back by the core that takes over (with the framework id it recovers).
-  const failovers = scenario.timeline.some((step) => step.action.type === 'schedulerFailover');
-  const store = failovers ? new RecordMemoryStore() : new MemoryStore();
-  const recovered = { frameworkId: undefined as string | undefined };
-  const load = store.load.bind(store);
-  store.load = () => {
-    const state = load();
-    recovered.frameworkId = state.frameworkId;
-    return state;
-  };
+  // The simulator's store: a run that restarts its core keeps each record's stored text.
+  const { store, recovered } = runStore(scenario);
   // Lockstep: the driver's inputs reach the core at once (the driver posts them from its own
   // turns, never from inside a call the core made), so `settle` knows the core has seen them.
   // Every SUBSCRIBED is posted (`subscribed`) without being one of the events `deliver` wrote.
