@@ -125,12 +125,12 @@ export function* snapshotPieces(state: StoredState): Generator<string> {
     yield `${first ? '' : ','}${JSON.stringify(key)}:`;
     first = false;
     switch (key) {
-      case 'root': yield encode(groupRefs(value as Group, ref)); break;
+      case 'root': yield encode(groupMapped(value as Group, ref)); break;
       case 'runSpecs': yield encode((value as readonly RunSpec[]).map(ref)); break;
       case 'versions': yield* arrayPieces(value as readonly RunSpec[], (v) => encode(v)); break;
-      case 'rootVersions': yield* arrayPieces(value as readonly Group[], (g) => encode(groupRefs(g, ref))); break;
+      case 'rootVersions': yield* arrayPieces(value as readonly Group[], (g) => encode(groupMapped(g, ref))); break;
       case 'deployments':
-        yield* arrayPieces(value as StoredState['deployments'], (d) => encode({ ...d, original: groupRefs(d.original, ref), target: groupRefs(d.target, ref) }));
+        yield* arrayPieces(value as StoredState['deployments'], (d) => encode({ ...d, original: groupMapped(d.original, ref), target: groupMapped(d.target, ref) }));
         break;
       case 'instances': yield* arrayPieces(value as readonly unknown[], (i) => encode(i)); break;
       default: yield encode(value);
@@ -146,13 +146,17 @@ function* arrayPieces<T>(items: readonly T[], piece: (item: T) => string): Gener
   yield ']';
 }
 
-/** `group` with each app and pod passed through `ref`, its subgroups likewise (a plain copy for the codec). */
-function groupRefs(group: Group, ref: <T extends RunSpec>(spec: T) => unknown): unknown {
+/**
+ * `group` with each app and pod, its subgroups' likewise, passed through `each` (a plain copy): the
+ * snapshot's references one way (`ref`: its entries are then references, typed as the group
+ * only for the codec), and back (`resolve`).
+ */
+function groupMapped(group: Group, each: (spec: RunSpec) => unknown): Group {
   return {
     ...group,
-    apps: new Map([...group.apps].map(([id, app]) => [id, ref(app)])),
-    pods: new Map([...group.pods].map(([id, pod]) => [id, ref(pod)])),
-    groups: new Map([...group.groups].map(([id, g]) => [id, groupRefs(g, ref)])),
+    apps: new Map([...group.apps].map(([id, app]) => [id, each(app) as typeof app])),
+    pods: new Map([...group.pods].map(([id, pod]) => [id, each(pod) as typeof pod])),
+    groups: new Map([...group.groups].map(([id, g]) => [id, groupMapped(g, each)])),
   };
 }
 
@@ -172,19 +176,10 @@ export function snapshotState(tree: unknown): StoredState {
   };
   return {
     ...state,
-    ...(state.root === undefined ? {} : { root: groupResolved(state.root, resolve) }),
+    ...(state.root === undefined ? {} : { root: groupMapped(state.root, resolve) }),
     runSpecs: state.runSpecs.map(resolve),
-    rootVersions: state.rootVersions.map((g) => groupResolved(g, resolve)),
-    deployments: state.deployments.map((d) => ({ ...d, original: groupResolved(d.original, resolve), target: groupResolved(d.target, resolve) })),
-  };
-}
-
-function groupResolved(group: Group, resolve: <T>(value: T) => T): Group {
-  return {
-    ...group,
-    apps: new Map([...group.apps].map(([id, app]) => [id, resolve(app)])),
-    pods: new Map([...group.pods].map(([id, pod]) => [id, resolve(pod)])),
-    groups: new Map([...group.groups].map(([id, g]) => [id, groupResolved(g, resolve)])),
+    rootVersions: state.rootVersions.map((g) => groupMapped(g, resolve)),
+    deployments: state.deployments.map((d) => ({ ...d, original: groupMapped(d.original, resolve), target: groupMapped(d.target, resolve) })),
   };
 }
 
