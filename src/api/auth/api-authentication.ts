@@ -25,7 +25,8 @@ export const DEFAULT_WATCH_INTERVAL_MS = 1000;
  * undefined when nothing is configured: the API is then open to whoever reaches it, as
  * Marathon is without `--http_credentials`. Failed logins are counted per client source by
  * `guard` (`--http_auth_failures` per `--http_auth_failure_window`; pacer's own, Marathon has
- * none; an address reaching the limit is one `warn` line, once per window) and scrypt runs are
+ * none; an address reaching the limit is one `warn` line, once per window, at most
+ * MAX_NAMED_BLOCKED_SOURCES addresses named per window: blocked-log.ts) and scrypt runs are
  * bounded by the basic verifier's gate (`--http_auth_scrypt_runs`).
  */
 export class ApiAuthentication {
@@ -54,9 +55,8 @@ export class ApiAuthentication {
     // One warn line per blocked address and window, at most MAX_NAMED_BLOCKED_SOURCES addresses
     // named per window (blocked-log.ts; the 429s themselves are only in the request log). It names
     // the address and the limit; never a user name or a credential.
-    const blockedLog = new BlockedLog({ failures, windowMs, nowMs, warn: (line) => log(line, 'warn') });
-    const onBlocked = (source: string, leftMs: number): void => blockedLog.blocked(source, leftMs);
-    this.guard = failures === 0 ? undefined : new LoginGuard({ failures, windowMs, nowMs, onBlocked });
+    const blockedLog = failures === 0 ? undefined : new BlockedLog({ failures, windowMs, nowMs, warn: (line) => log(line, 'warn') });
+    this.guard = blockedLog === undefined ? undefined : new LoginGuard({ failures, windowMs, nowMs, onBlocked: (source, leftMs) => blockedLog.blocked(source, leftMs) });
     this.tokens = files.tokens === undefined ? undefined : new TokenVerifier(files.tokens);
     this.authorization = files.authorization;
     this.files = [files.credentials, files.tokens, files.authorization].filter((f) => f !== undefined);
