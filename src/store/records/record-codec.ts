@@ -9,6 +9,7 @@ import type { TaskFailure } from '../../scheduler/model/task-failure';
 import { storedDeployment, storedGroup, storedInstance, storedRunSpec, storedTaskFailure } from '../../generated/record-validators';
 import { recordCheck } from './record-schema';
 import { groupFromStored, rootToStored, runSpecFromStored, runSpecToStored } from './spec-records';
+import { deploymentText, rootText } from './root-text';
 import { deploymentFromStored, deploymentToStored, type StoredDeploymentV1 } from './stored-deployment';
 import { instanceFromStored, instanceToStored, type StoredInstanceV1 } from './stored-instance';
 import { taskFailureFromStored, taskFailureToStored, type StoredTaskFailureV1 } from './stored-task-failure';
@@ -83,10 +84,13 @@ export function recordKeyOf<K extends StoredRecordKind>(kind: K, value: RecordVa
 /**
  * The stored text of `value`: its explicit record (a fresh copy, so the core may keep mutating its
  * own object) as JSON; the framework id as itself. Run specs and groups are rendered as
- * Marathon's JSON (spec-records.ts, ../run-spec-record.ts).
+ * Marathon's JSON (spec-records.ts, ../run-spec-record.ts). Roots and deployments are encoded
+ * through root-text.ts, which encodes each of the last few roots once.
  */
 export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordValues[K]): string {
   if (kind === 'frameworkId') return value as string;
+  if (kind === 'root' || kind === 'rootVersion') return rootText(value as Group);
+  if (kind === 'deployment') return deploymentText(value as Deployment);
   const format = FORMATS[kind as Exclude<K, 'frameworkId'>] as RecordFormat<StoredRecordKind>;
   return JSON.stringify(format.toStored(value as never));
 }

@@ -57,7 +57,7 @@ export interface StoredDeploymentActionV1 {
 /** The stored record of `deployment`. */
 export function deploymentToStored(d: Deployment): StoredDeploymentV1 {
   return {
-    plan: planCopy(d.plan), original: rootToStored(d.original), target: rootToStored(d.target),
+    plan: planToStored(d.plan), original: rootToStored(d.original), target: rootToStored(d.target),
     stepIndex: d.stepIndex, startedAtMs: d.startedAtMs,
   };
 }
@@ -70,11 +70,12 @@ export function deploymentFromStored(s: StoredDeploymentV1, reader: RunSpecRecor
   if (!target.ok) return { ok: false, reason: `target: ${target.reason}` };
   return {
     ok: true,
-    value: { plan: planCopy(s.plan), original: original.value, target: target.value, stepIndex: s.stepIndex, startedAtMs: s.startedAtMs },
+    value: { plan: planToStored(s.plan), original: original.value, target: target.value, stepIndex: s.stepIndex, startedAtMs: s.startedAtMs },
   };
 }
 
-function planCopy(p: DeploymentPlan | StoredDeploymentPlanV1): DeploymentPlan {
+/** A fresh copy of a plan, as stored and as the core holds it (the same explicit fields). */
+export function planToStored(p: DeploymentPlan | StoredDeploymentPlanV1): DeploymentPlan {
   return {
     id: p.id, originalVersion: p.originalVersion, targetVersion: p.targetVersion,
     steps: p.steps.map((step) => ({ actions: step.actions.map((a) => ({ action: a.action, runSpecId: a.runSpecId, kind: a.kind })) })),

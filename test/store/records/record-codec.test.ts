@@ -7,6 +7,9 @@ import { populatedHarness } from '../sqlite/core-scenario';
 import { exactDiff } from '../sqlite/store-fixture';
 import { Instance } from '../../../src/scheduler/model/instance';
 import { RunSpecRecordReader } from '../../../src/store/run-spec-record';
+import { rootToStored } from '../../../src/store/records/spec-records';
+import { deploymentToStored } from '../../../src/store/records/stored-deployment';
+import type { Group } from '../../../src/scheduler/index';
 
 const state = populatedHarness().store.load();
 const pod = state.instances.find((i) => i.kind === 'pod' && i.agent !== undefined);
@@ -115,4 +118,23 @@ t.test('migration 1 → 2 renames AGENT_* protocols wherever a protocol member i
   t.equal(migrateRecordText('frameworkId', 'AGENT_HTTP', 1), 'AGENT_HTTP', 'the framework id never migrates');
   const proto = JSON.stringify({ healthChecks: [{ protocol: 'toString' }] });
   t.equal(migrateRecordText('runSpec', proto, 1), proto, "an object's own names only (not Object.prototype's)");
+});
+
+t.test('roots and deployments are encoded as JSON.stringify of their records, byte for byte, the cached roots too', async (t) => {
+  const root = state.root;
+  if (root === undefined) return t.fail('the scenario must leave a root');
+  const plain = (value: unknown): string => JSON.stringify(value);
+  const rootPlain = plain(rootToStored(root));
+  const deploymentPlain = plain(deploymentToStored(deployment));
+  // Twice each: the first encodes, the second is the kept text of the same object.
+  for (const round of ['first', 'again']) {
+    t.equal(encodeRecord('root', root), rootPlain, `root (${round})`);
+    t.equal(encodeRecord('rootVersion', root), rootPlain, `root version (${round})`);
+    t.equal(encodeRecord('deployment', deployment), deploymentPlain, `deployment (${round})`);
+  }
+  // Another object with the same content (no identity shared) gives the same text; a changed copy its own.
+  const copy: Group = { ...root, version: '2031-01-01T00:00:00.000Z' };
+  t.equal(encodeRecord('root', copy), plain(rootToStored(copy)), 'a new root is encoded anew');
+  for (const n of [1, 2, 3, 4, 5]) encodeRecord('root', { ...root, version: `2031-01-0${n}T00:00:00.000Z` });
+  t.equal(encodeRecord('deployment', deployment), deploymentPlain, 'a deployment whose roots are no longer kept is encoded anew, the same');
 });
