@@ -84,7 +84,7 @@ return errors === 0;
 }
 
 exports.storedDeployment = validate12;
-const schema13 = {"type":"object","required":["plan","original","target","stepIndex","startedAtMs"],"additionalProperties":false,"properties":{"plan":{"type":"object","required":["id","originalVersion","targetVersion","steps","affectedRunSpecIds"],"additionalProperties":false,"properties":{"id":{"type":"string"},"originalVersion":{"type":"string"},"targetVersion":{"type":"string"},"steps":{"type":"array","items":{"type":"object","required":["actions"],"additionalProperties":false,"properties":{"actions":{"type":"array","items":{"type":"object","required":["action","runSpecId","kind"],"additionalProperties":false,"properties":{"action":{"enum":["StartApplication","StopApplication","ScaleApplication","RestartApplication","StartPod","StopPod","ScalePod","RestartPod"]},"runSpecId":{"type":"string"},"kind":{"enum":["app","pod"]}}}}}}},"affectedRunSpecIds":{"type":"array","items":{"type":"string"}}}},"original":{"type":"object","required":["id","version"],"properties":{"id":{"type":"string"},"version":{"type":"string"}}},"target":{"type":"object","required":["id","version"],"properties":{"id":{"type":"string"},"version":{"type":"string"}}},"stepIndex":{"type":"integer","minimum":0},"startedAtMs":{"type":"number"}}};
+const schema13 = {"type":"object","required":["plan","original","target","stepIndex","startedAtMs"],"additionalProperties":false,"properties":{"plan":{"type":"object","required":["id","originalVersion","targetVersion","steps","affectedRunSpecIds"],"additionalProperties":false,"properties":{"id":{"type":"string"},"originalVersion":{"type":"string"},"targetVersion":{"type":"string"},"steps":{"type":"array","items":{"type":"object","required":["actions"],"additionalProperties":false,"properties":{"actions":{"type":"array","items":{"type":"object","required":["action","runSpecId","kind"],"additionalProperties":false,"properties":{"action":{"enum":["StartApplication","StopApplication","ScaleApplication","RestartApplication","StartPod","StopPod","ScalePod","RestartPod"]},"runSpecId":{"type":"string"},"kind":{"enum":["app","pod"]}}}}}}},"affectedRunSpecIds":{"type":"array","items":{"type":"string"}}}},"original":{"anyOf":[{"type":"object","required":["rootVersion"],"additionalProperties":false,"properties":{"rootVersion":{"type":"string"}}},{"type":"object","required":["id","version"],"properties":{"id":{"type":"string"},"version":{"type":"string"}}}]},"target":{"anyOf":[{"type":"object","required":["rootVersion"],"additionalProperties":false,"properties":{"rootVersion":{"type":"string"}}},{"type":"object","required":["id","version"],"properties":{"id":{"type":"string"},"version":{"type":"string"}}}]},"stepIndex":{"type":"integer","minimum":0},"startedAtMs":{"type":"number"}}};
 
 function validate12(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -350,43 +350,155 @@ if(valid0){
 if(data.original !== undefined){
 let data13 = data.original;
 const _errs29 = errors;
-if(errors === _errs29){
+const _errs30 = errors;
+let valid7 = false;
+const _errs31 = errors;
+if(errors === _errs31){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 let missing4;
-if(((data13.id === undefined) && (missing4 = "id")) || ((data13.version === undefined) && (missing4 = "version"))){
-validate12.errors = [{instancePath:instancePath+"/original",schemaPath:"#/properties/original/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
-return false;
+if((data13.rootVersion === undefined) && (missing4 = "rootVersion")){
+const err0 = {instancePath:instancePath+"/original",schemaPath:"#/properties/original/anyOf/0/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+const _errs33 = errors;
+for(const key4 in data13){
+if(!(key4 === "rootVersion")){
+const err1 = {instancePath:instancePath+"/original",schemaPath:"#/properties/original/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+break;
+}
+}
+if(_errs33 === errors){
+if(data13.rootVersion !== undefined){
+if(typeof data13.rootVersion !== "string"){
+const err2 = {instancePath:instancePath+"/original/rootVersion",schemaPath:"#/properties/original/anyOf/0/properties/rootVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/original",schemaPath:"#/properties/original/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+var _valid0 = _errs31 === errors;
+valid7 = valid7 || _valid0;
+if(!valid7){
+const _errs36 = errors;
+if(errors === _errs36){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing5;
+if(((data13.id === undefined) && (missing5 = "id")) || ((data13.version === undefined) && (missing5 = "version"))){
+const err4 = {instancePath:instancePath+"/original",schemaPath:"#/properties/original/anyOf/1/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
 }
 else {
 if(data13.id !== undefined){
-const _errs31 = errors;
+const _errs38 = errors;
 if(typeof data13.id !== "string"){
-validate12.errors = [{instancePath:instancePath+"/original/id",schemaPath:"#/properties/original/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid7 = _errs31 === errors;
+const err5 = {instancePath:instancePath+"/original/id",schemaPath:"#/properties/original/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
 }
 else {
-var valid7 = true;
+vErrors.push(err5);
 }
-if(valid7){
+errors++;
+}
+var valid9 = _errs38 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
 if(data13.version !== undefined){
-const _errs33 = errors;
+const _errs40 = errors;
 if(typeof data13.version !== "string"){
-validate12.errors = [{instancePath:instancePath+"/original/version",schemaPath:"#/properties/original/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid7 = _errs33 === errors;
-}
-else {
-var valid7 = true;
-}
-}
-}
+const err6 = {instancePath:instancePath+"/original/version",schemaPath:"#/properties/original/anyOf/1/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
 }
 else {
-validate12.errors = [{instancePath:instancePath+"/original",schemaPath:"#/properties/original/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+vErrors.push(err6);
+}
+errors++;
+}
+var valid9 = _errs40 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/original",schemaPath:"#/properties/original/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid0 = _errs36 === errors;
+valid7 = valid7 || _valid0;
+}
+if(!valid7){
+const err8 = {instancePath:instancePath+"/original",schemaPath:"#/properties/original/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+validate12.errors = vErrors;
 return false;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs29 === errors;
@@ -396,82 +508,194 @@ var valid0 = true;
 }
 if(valid0){
 if(data.target !== undefined){
-let data16 = data.target;
-const _errs35 = errors;
-if(errors === _errs35){
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-let missing5;
-if(((data16.id === undefined) && (missing5 = "id")) || ((data16.version === undefined) && (missing5 = "version"))){
-validate12.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"}];
+let data17 = data.target;
+const _errs42 = errors;
+const _errs43 = errors;
+let valid10 = false;
+const _errs44 = errors;
+if(errors === _errs44){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let missing6;
+if((data17.rootVersion === undefined) && (missing6 = "rootVersion")){
+const err9 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/anyOf/0/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+const _errs46 = errors;
+for(const key5 in data17){
+if(!(key5 === "rootVersion")){
+const err10 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/anyOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+break;
+}
+}
+if(_errs46 === errors){
+if(data17.rootVersion !== undefined){
+if(typeof data17.rootVersion !== "string"){
+const err11 = {instancePath:instancePath+"/target/rootVersion",schemaPath:"#/properties/target/anyOf/0/properties/rootVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var _valid1 = _errs44 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
+const _errs49 = errors;
+if(errors === _errs49){
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+let missing7;
+if(((data17.id === undefined) && (missing7 = "id")) || ((data17.version === undefined) && (missing7 = "version"))){
+const err13 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/anyOf/1/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+if(data17.id !== undefined){
+const _errs51 = errors;
+if(typeof data17.id !== "string"){
+const err14 = {instancePath:instancePath+"/target/id",schemaPath:"#/properties/target/anyOf/1/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+var valid12 = _errs51 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data17.version !== undefined){
+const _errs53 = errors;
+if(typeof data17.version !== "string"){
+const err15 = {instancePath:instancePath+"/target/version",schemaPath:"#/properties/target/anyOf/1/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+var valid12 = _errs53 === errors;
+}
+else {
+var valid12 = true;
+}
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/anyOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+var _valid1 = _errs49 === errors;
+valid10 = valid10 || _valid1;
+}
+if(!valid10){
+const err17 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+validate12.errors = vErrors;
 return false;
 }
 else {
-if(data16.id !== undefined){
-const _errs37 = errors;
-if(typeof data16.id !== "string"){
-validate12.errors = [{instancePath:instancePath+"/target/id",schemaPath:"#/properties/target/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid8 = _errs37 === errors;
+errors = _errs43;
+if(vErrors !== null){
+if(_errs43){
+vErrors.length = _errs43;
 }
 else {
-var valid8 = true;
-}
-if(valid8){
-if(data16.version !== undefined){
-const _errs39 = errors;
-if(typeof data16.version !== "string"){
-validate12.errors = [{instancePath:instancePath+"/target/version",schemaPath:"#/properties/target/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid8 = _errs39 === errors;
-}
-else {
-var valid8 = true;
+vErrors = null;
 }
 }
 }
-}
-else {
-validate12.errors = [{instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs35 === errors;
+var valid0 = _errs42 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.stepIndex !== undefined){
-let data19 = data.stepIndex;
-const _errs41 = errors;
-if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+let data21 = data.stepIndex;
+const _errs55 = errors;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
 validate12.errors = [{instancePath:instancePath+"/stepIndex",schemaPath:"#/properties/stepIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs41){
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 < 0 || isNaN(data19)){
+if(errors === _errs55){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
 validate12.errors = [{instancePath:instancePath+"/stepIndex",schemaPath:"#/properties/stepIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-var valid0 = _errs41 === errors;
+var valid0 = _errs55 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.startedAtMs !== undefined){
-let data20 = data.startedAtMs;
-const _errs43 = errors;
-if(!((typeof data20 == "number") && (isFinite(data20)))){
+let data22 = data.startedAtMs;
+const _errs57 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
 validate12.errors = [{instancePath:instancePath+"/startedAtMs",schemaPath:"#/properties/startedAtMs/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
-var valid0 = _errs43 === errors;
+var valid0 = _errs57 === errors;
 }
 else {
 var valid0 = true;

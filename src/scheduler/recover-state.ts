@@ -63,6 +63,10 @@ export function recoverState(ctx: DeploymentContext, loaded: StoredState, deploy
     ctx.store.saveRunSpecVersion(spec);
   }
   state.history.listener = listener;
+  // Root versions the cap evicted while the history was rebuilt (the listener unset): ones a
+  // deployment held beyond it before that deployment ended (store format 8), or a lowered cap.
+  const keptRoots = new Set(state.history.rootVersions());
+  for (const root of stored.rootVersions) if (!keptRoots.has(root.version)) ctx.store.deleteRootVersion(root.version);
   // A store written before deleted apps' versions went with their last root: they go now.
   for (const { runSpecId, version } of state.history.dropUnheldApps(stored.root)) ctx.store.deleteRunSpecVersion(runSpecId, version);
   state.root = stored.root;

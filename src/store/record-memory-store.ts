@@ -6,6 +6,7 @@ import type { TaskFailure } from '../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../scheduler/ports/store';
 import { encodeRecord, type RecordKey, type RecordValues } from './records/record-codec';
 import { loadRecords } from './records/load-records';
+import { StoredRootVersions } from './records/stored-root-versions';
 
 type Kind = StoredRecordKind;
 
@@ -26,6 +27,8 @@ export class RecordMemoryStore implements Store {
   /** Records set aside, with the text they held, in the order they were set aside. */
   readonly setAsideRecords: { readonly record: SetAsideRecord; readonly text: string | undefined }[] = [];
   writes = 0;
+  /** The root versions stored, by object: what a deployment's record may refer to (store format 8). */
+  private readonly rootVersions = new StoredRootVersions();
 
   saveRoot(root: Group): void {
     this.put('root', root, '/');
@@ -49,14 +52,16 @@ export class RecordMemoryStore implements Store {
 
   saveRootVersion(root: Group): void {
     this.put('rootVersion', root, root.version);
+    this.rootVersions.saved(root);
   }
 
   deleteRootVersion(version: string): void {
+    this.rootVersions.deleted(version);
     this.drop('rootVersion', version);
   }
 
   saveDeployment(deployment: Deployment): void {
-    this.put('deployment', deployment, deployment.plan.id);
+    this.putRecordText('deployment', { key: deployment.plan.id }, encodeRecord('deployment', deployment, this.rootVersions));
   }
 
   deleteDeployment(deploymentId: string): void {
@@ -84,6 +89,7 @@ export class RecordMemoryStore implements Store {
   }
 
   setAside(record: SetAsideRecord): void {
+    if (record.kind === 'rootVersion') this.rootVersions.deleted(record.key);
     this.writes++;
     const slot = slotOf(record.key, record.version);
     const text = this.texts.get(record.kind)?.get(slot)?.text;
@@ -98,12 +104,14 @@ export class RecordMemoryStore implements Store {
    * reported in `setAside`), each kind's records in key order (versions by run spec id, then version).
    */
   load(): StoredState {
-    return loadRecords({
+    const state = loadRecords({
       records: (kind) => [...(this.texts.get(kind)?.values() ?? [])]
         .sort((a, b) => compare(a.key, b.key) || compare(a.version ?? '', b.version ?? ''))
         .map((row) => ({ at: { key: row.key, ...(row.version === undefined ? {} : { version: row.version }) }, text: row.text })),
       setAside: (record) => this.setAside(record),
     });
+    this.rootVersions.loaded(state.rootVersions);
+    return state;
   }
 
   /**

@@ -108,6 +108,22 @@ export class RunSpecRecordReader {
   private readonly versions = new Map<string, { readonly spec: RunSpec; readonly json: unknown }>();
   /** The run specs being run, by {@link versionKey}: what a reference resolves to when its version record is missing. */
   private readonly running = new Map<string, RunSpec>();
+  /** The root versions decoded so far, by version: what a deployment's reference to one resolves to (store format 8). */
+  private readonly rootVersions = new Map<string, Group>();
+
+  /**
+   * Makes `root`, decoded from the root version record stored under its version, what a
+   * deployment's reference to that version resolves to. A store's load decodes every root version
+   * before the deployments (records/record-load-order.ts).
+   */
+  keepRootVersion(root: Group): void {
+    this.rootVersions.set(root.version, root);
+  }
+
+  /** The root version `version` kept by {@link keepRootVersion}, or undefined. */
+  rootVersion(version: string): Group | undefined {
+    return this.rootVersions.get(version);
+  }
 
   /**
    * Makes `spec`, read from the run spec version record `record` (the one stored under its id and

@@ -108,7 +108,8 @@ function longDeployment(t: Test): { h: Harness; deploymentId: string; heldB: str
   }
   const running = h.scheduler.deployments().map((d) => d.deployment.plan.id);
   t.same(running, [deploymentId], 'the deployment of /long/a still runs after 62 root changes');
-  t.equal(h.store.rootVersions.size, 50, 'the root history is full: no kept root version holds /keep/gone or that version of /keep/b');
+  // The 50 newest, and the deployment's original and target (store format 8: its record may refer to them by version).
+  t.equal(h.store.rootVersions.size, 52, 'the root history is full, and keeps the two roots the deployment holds beyond its cap');
   return { h, deploymentId, heldB, gone };
 }
 
@@ -118,7 +119,7 @@ t.test('a deployment running through more than 50 root changes keeps the version
   t.ok(h.store.versions.has(`/keep/gone ${gone}`), 'the deleted /keep/gone keeps the version both roots hold');
   const { store, dump } = restartThroughSqlite(t, h);
   const record = dump.records.find((r) => r.kind === 'deployment');
-  t.ok(record !== undefined && recordText(record).length < 2_000, `the deployment's record refers to its apps (${record === undefined ? 0 : recordText(record).length} bytes; /keep/b alone is 2 KB)`);
+  t.ok(record !== undefined && recordText(record).length < 2_000, `the deployment's record refers to its roots (${record === undefined ? 0 : recordText(record).length} bytes; /keep/b alone is 2 KB)`);
   const loaded = store.load();
   t.equal(loaded.setAside, undefined, 'every record loads');
   const h2 = new Harness({ stored: loaded, startMs: h.nowMs });
@@ -138,7 +139,13 @@ t.test("a deployment whose record refers to a version the store lacks is set asi
   const { h, gone } = longDeployment(t);
   const { store } = restartThroughSqlite(t, h, (r) => r.kind === 'runSpecVersion' && r.key === '/keep/gone');
   const loaded = store.load();
-  t.match(loaded.setAside, [{ kind: 'deployment', reason: `original: group /keep: app /keep/gone refers to version ${gone}, which no stored app version holds` }]);
+  // The two root versions the deployment holds beyond the cap refer to that version too (format 8 keeps them), and the
+  // deployment's record refers to them.
+  const reason = `group /keep: app /keep/gone refers to version ${gone}, which no stored app version holds`;
+  const [original] = loaded.setAside ?? [];
+  t.match(loaded.setAside, [
+    { kind: 'rootVersion', reason }, { kind: 'rootVersion', reason }, { kind: 'deployment', reason: `original: refers to root version ${original?.key}, which is not stored` },
+  ]);
   const h2 = new Harness({ stored: loaded, startMs: h.nowMs });
   t.same(h2.scheduler.deployments(), [], 'no deployment runs');
   t.same(h2.scheduler.runSpecs().map((s) => s.id).sort(), ['/keep/b', '/long/a'], 'every run spec runs');

@@ -3,6 +3,7 @@ import type { StoredRecordKind, StoredState } from '../../src/scheduler/ports/st
 import { encodeRecord, recordKeyOf, type RecordValues } from '../../src/store/records/record-codec';
 import type { JsonValue } from '../../src/store/sqlite/codec';
 import { SqliteStore } from '../../src/store/sqlite/sqlite-store';
+import { StoredRootVersions } from '../../src/store/records/stored-root-versions';
 import { Instance } from '../../src/scheduler/model/instance';
 
 /**
@@ -32,8 +33,11 @@ export function recordText(r: DumpRecord): string {
 /** The dump of `state` in the current format, records in load() order. */
 export function dumpOf(state: StoredState, format: number): StoreDump {
   const records: DumpRecord[] = [];
+  // As a store that loaded `state` writes a deployment: each root by version where it is one of these root versions (format 8).
+  const rootVersions = new StoredRootVersions();
+  rootVersions.loaded(state.rootVersions);
   const add = <K extends StoredRecordKind>(kind: K, value: RecordValues[K]): void => {
-    const text = encodeRecord(kind, value);
+    const text = encodeRecord(kind, value, rootVersions);
     records.push({ kind, ...recordKeyOf(kind, value), record: kind === 'frameworkId' ? text : JSON.parse(text) as JsonValue });
   };
   if (state.root !== undefined) add('root', state.root);

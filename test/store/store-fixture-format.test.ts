@@ -160,3 +160,23 @@ t.test('format 6 → 7: every record of format-6.json stays as it is; format-7.j
   store.saveTaskFailure(failure);
   t.same(store.load().taskFailures, [failure], 'and keeps task failures');
 });
+
+t.test('format 7 → 8: every record of format-7.json stays as it is; in format-8.json a deployment refers to each root the fixture holds as that very root version', async (t) => {
+  const [seven, eight] = [readFixture(7), readFixture(8)];
+  const reader = new RunSpecRecordReader();
+  for (const r of seven.records) t.equal(migrateStep(r.kind, recordText(r), 7, reader), recordText(r), name(r));
+  t.same(eight.records.map(name), seven.records.map(name), 'the same records');
+  t.same(eight.records.filter((r) => r.kind !== 'deployment'), seven.records.filter((r) => r.kind !== 'deployment'), 'all but the deployments as format 7 holds them');
+  const roots = (dump: StoreDump): unknown[] => dump.records.filter((r) => r.kind === 'deployment').flatMap((r) => {
+    const { original, target } = r.record as { original: unknown; target: unknown };
+    return [original, target];
+  });
+  const rootVersionText = new Map(seven.records.filter((r) => r.kind === 'rootVersion').map((r) => [r.key, recordText(r)]));
+  const expected = roots(seven).map((g) => {
+    const { version } = g as { version: string };
+    return rootVersionText.get(version) === JSON.stringify(g) ? { rootVersion: version } : g;
+  });
+  t.same(roots(eight), expected, 'each root by reference exactly where the root version of its version holds it');
+  t.ok(roots(eight).some((g) => 'rootVersion' in (g as object)) && roots(eight).some((g) => 'apps' in (g as object)),
+    'both forms are in the fixture (one original differs from the root version of the same version, written by an older pacer)');
+});

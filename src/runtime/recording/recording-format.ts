@@ -25,15 +25,16 @@ import { decode, encode, type JsonValue } from '../../store/sqlite/codec';
  * Values the store's codec tags (Maps of a root group, Infinity) are written in the codec's JSON
  * form (src/store/sqlite/codec.ts), so a recorded input decodes to the value the core handled.
  */
-export const RECORDING_FORMAT = 'pacer-recording/3';
+export const RECORDING_FORMAT = 'pacer-recording/4';
 
 /**
  * The formats replay reads: `/1` held every run spec of the snapshot whole wherever it occurs (the
  * root and each root version held every app again: 178 MB for 3,001 apps with 4 KB labels and 16
  * root versions); `/2` writes each run spec once ({@link snapshotLine}); `/3` writes the deployment
- * events' plans light ({@link recordedPlanFormat}).
+ * events' plans light ({@link recordedPlanFormat}); `/4` writes a deployment's root that is one of
+ * the snapshot's root versions as a reference to it (store format 8 loads them so).
  */
-export const READABLE_RECORDING_FORMATS: ReadonlySet<string> = new Set(['pacer-recording/1', 'pacer-recording/2', RECORDING_FORMAT]);
+export const READABLE_RECORDING_FORMATS: ReadonlySet<string> = new Set(['pacer-recording/1', 'pacer-recording/2', 'pacer-recording/3', RECORDING_FORMAT]);
 
 /**
  * How a recording of `format` writes the plans of its deployment events. `/3` and later: light
@@ -88,6 +89,8 @@ export function startRecord(cluster: RecordedCluster, epochMs: number, options: 
 
 /** The key under which a snapshot's group (or `runSpecs`) entry refers to `versions[n]` (`{"$version": n}`). */
 const VERSION_REF = '$version';
+/** The key under which a snapshot's deployment root refers to `rootVersions[n]` (`{"$rootVersion": n}`, format `/4`). */
+const ROOT_VERSION_REF = '$rootVersion';
 
 /**
  * The `snapshot` record's line: {@link snapshotPieces} joined (tests, and what a recording holds).
@@ -102,7 +105,11 @@ export function snapshotLine(state: StoredState): string {
  * one version of it (a root, its versions and, since store format 6, a running deployment's two
  * roots refer to their apps' stored versions), so an app or pod of the root, of a root version, of
  * a deployment's roots (format `/3`), or of `runSpecs` that IS (by identity) an entry of `versions`
- * is written as `{"$version": <index in versions>}`; anything else is written whole.
+ * is written as `{"$version": <index in versions>}`; anything else is written whole. A running
+ * deployment's original or target that IS one of the root versions (store format 8 refers to them
+ * so, and its load hands the same object to both) is written as `{"$rootVersion": <index>}`
+ * (format `/4`): with 585 deployments waiting among 1,085 apps, writing each root again for its
+ * deployments was most of the snapshot and of the start-up's time.
  *
  * In pieces (one per top-level field, and one per version, root version, deployment and instance)
  * so that the flight recorder can stop as soon as the snapshot is larger than it keeps, and write a
@@ -129,9 +136,16 @@ export function* snapshotPieces(state: StoredState): Generator<string> {
       case 'runSpecs': yield encode((value as readonly RunSpec[]).map(ref)); break;
       case 'versions': yield* arrayPieces(value as readonly RunSpec[], (v) => encode(v)); break;
       case 'rootVersions': yield* arrayPieces(value as readonly Group[], (g) => encode(groupMapped(g, ref))); break;
-      case 'deployments':
-        yield* arrayPieces(value as StoredState['deployments'], (d) => encode({ ...d, original: groupMapped(d.original, ref), target: groupMapped(d.target, ref) }));
+      case 'deployments': {
+        const rootIndex = new Map<Group, number>();
+        state.rootVersions.forEach((root, i) => rootIndex.set(root, i));
+        const root = (g: Group): unknown => {
+          const at = rootIndex.get(g);
+          return at === undefined ? groupMapped(g, ref) : { [ROOT_VERSION_REF]: at };
+        };
+        yield* arrayPieces(value as StoredState['deployments'], (d) => encode({ ...d, original: root(d.original), target: root(d.target) }));
         break;
+      }
       case 'instances': yield* arrayPieces(value as readonly unknown[], (i) => encode(i)); break;
       default: yield encode(value);
     }
@@ -174,12 +188,20 @@ export function snapshotState(tree: unknown): StoredState {
     if (keys.length !== 1 || typeof at !== 'number' || versions[at] === undefined) throw new Error(`snapshot: a reference to no stored version (${JSON.stringify(value)})`);
     return versions[at] as T;
   };
+  const rootVersions = state.rootVersions.map((g) => groupMapped(g, resolve));
+  const root = (g: Group): Group => {
+    if (!(ROOT_VERSION_REF in g)) return groupMapped(g, resolve);
+    const at = (g as unknown as Record<string, unknown>)[ROOT_VERSION_REF];
+    const found = typeof at === 'number' && Object.keys(g).length === 1 ? rootVersions[at] : undefined;
+    if (found === undefined) throw new Error(`snapshot: a reference to no root version (${JSON.stringify(g)})`);
+    return found;
+  };
   return {
     ...state,
     ...(state.root === undefined ? {} : { root: groupMapped(state.root, resolve) }),
     runSpecs: state.runSpecs.map(resolve),
-    rootVersions: state.rootVersions.map((g) => groupMapped(g, resolve)),
-    deployments: state.deployments.map((d) => ({ ...d, original: groupMapped(d.original, resolve), target: groupMapped(d.target, resolve) })),
+    rootVersions,
+    deployments: state.deployments.map((d) => ({ ...d, original: root(d.original), target: root(d.target) })),
   };
 }
 

@@ -259,8 +259,10 @@ export class DeploymentManager {
       d.stepIndex++;
       const next = d.plan.steps[d.stepIndex];
       if (next === undefined) {
-        this.stopRunning(ctx, d);
+        // The record first: it refers to what the release may evict (a crash between the two writes
+        // must not leave a record whose root or run spec versions are gone).
         ctx.store.deleteDeployment(d.plan.id);
+        this.stopRunning(ctx, d);
         ctx.bus.emit({ eventType: 'deployment_success', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan) });
         return;
       }
@@ -319,8 +321,8 @@ export class DeploymentManager {
   }
 
   private stop(ctx: DeploymentContext, d: Deployment, reason: string): void {
-    this.stopRunning(ctx, d);
     ctx.store.deleteDeployment(d.plan.id);
+    this.stopRunning(ctx, d);
     this.emitStep(ctx, d, 'deployment_step_failure');
     ctx.bus.emit({ eventType: 'deployment_failed', timestamp: isoTime(ctx.clock.nowMs()), id: d.plan.id, plan: lightPlanJson(d.plan), reason });
     for (const a of d.plan.steps[d.stepIndex]?.actions ?? []) {

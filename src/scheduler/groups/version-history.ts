@@ -30,7 +30,10 @@ export interface RunSpecVersion {
  * its versions in memory and in the store (the soak trial of 2026-11-30). Recording a version
  * that is already stored replaces it and makes it the newest. The roots of running deployments
  * are in use too ({@link VersionHistory.holdRoot}): the versions they hold stay, beyond the cap
- * if need be, until the deployment ends (its stored record refers to them: store format 6).
+ * if need be, until the deployment ends (its stored record refers to them: store format 6), and
+ * so do those roots' own root versions (the record refers to them by version: store format 8), as
+ * Marathon's GC keeps the root versions its deployment plans name. So the kept root versions are at
+ * most `maxVersions` plus two per running deployment.
  *
  * Mutable, owned by the core's state; deterministic (insertion order only, no clock).
  */
@@ -85,9 +88,10 @@ export class VersionHistory {
   }
 
   /**
-   * Keeps every version of every app and pod `root` holds until as many {@link releaseRoot} calls
-   * (the deployment manager holds a running deployment's original and target). What the hold
-   * kept beyond the cap, or after its app left every kept root, goes when the last hold ends.
+   * Keeps every version of every app and pod `root` holds, and the root version of `root`'s
+   * version, until as many {@link releaseRoot} calls (the deployment manager holds a running
+   * deployment's original and target). What the hold kept beyond the cap, or after its app left
+   * every kept root, goes when the last hold ends.
    */
   holdRoot(root: Group): void {
     this.heldRoots.set(root, (this.heldRoots.get(root) ?? 0) + 1);
@@ -102,6 +106,7 @@ export class VersionHistory {
       return;
     }
     this.heldRoots.delete(root);
+    this.trimRoots();
     for (const id of [...this.overCap]) {
       const versions = this.specs.get(id);
       if (versions === undefined) {
@@ -141,6 +146,26 @@ export class VersionHistory {
     if (kept) this.overCap.add(id);
     else this.overCap.delete(id);
     return evicted;
+  }
+
+  /**
+   * Evicts the root versions a hold kept beyond the cap and no hold keeps now, oldest first,
+   * telling the listener, and drops the apps only they still held.
+   */
+  private trimRoots(): void {
+    const evicted = evictBeyond(this.roots, this.maxVersions, this.heldRootVersions());
+    if (evicted.length === 0) return;
+    for (const version of evicted) this.rootSeq.delete(version);
+    if (this.listener !== undefined) for (const version of evicted) this.listener.evictedRootVersion(version);
+    this.dropLeft();
+  }
+
+  /** The versions of the held roots, or undefined when none is held. */
+  private heldRootVersions(): ReadonlySet<string> | undefined {
+    if (this.heldRoots.size === 0) return undefined;
+    const versions = new Set<string>();
+    for (const root of this.heldRoots.keys()) versions.add(root.version);
+    return versions;
   }
 
   /** Whether a held root holds run spec `id` at `version`. */
@@ -205,7 +230,7 @@ export class VersionHistory {
       }
     }
     this.newest = root;
-    const evicted = keep(this.roots, root.version, root, this.maxVersions);
+    const evicted = keepRoot(this.roots, root, this.maxVersions, this.heldRootVersions());
     this.rootSeq.delete(root.version);
     this.rootSeq.set(root.version, seq);
     for (const version of evicted) this.rootSeq.delete(version);
@@ -313,15 +338,29 @@ export interface HistoryListener {
   evictedRootVersion(version: string): void;
 }
 
-/** Stores `value` as the newest entry; returns the versions evicted beyond `max`, oldest first. */
-function keep<V>(versions: Map<string, V>, version: string, value: V, max: number): string[] {
-  versions.delete(version);
-  versions.set(version, value);
+/**
+ * Stores `root` as the newest root version; returns the versions evicted beyond `max`, oldest
+ * first. A version in `held` (a running deployment's original or target) is not evicted: it stays
+ * on top of the cap until its hold ends (`trimRoots`). The newest never goes.
+ */
+function keepRoot(roots: Map<string, Group>, root: Group, max: number, held: ReadonlySet<string> | undefined): string[] {
+  roots.delete(root.version);
+  roots.set(root.version, root);
+  return evictBeyond(roots, max, held);
+}
+
+/**
+ * Evicts from `roots` every version older than its `max` newest that is not in `held`; returns
+ * them, oldest first. The newest `max` (the just recorded among them: `max` ≥ 1) always stay.
+ */
+function evictBeyond(roots: Map<string, Group>, max: number, held: ReadonlySet<string> | undefined): string[] {
   const evicted: string[] = [];
-  for (const oldest of versions.keys()) {
-    if (versions.size <= max) break;
-    versions.delete(oldest);
-    evicted.push(oldest);
+  let older = roots.size - max;
+  for (const version of roots.keys()) {
+    if (older-- <= 0) break;
+    if (held?.has(version) === true) continue;
+    roots.delete(version);
+    evicted.push(version);
   }
   return evicted;
 }

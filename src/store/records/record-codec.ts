@@ -10,6 +10,7 @@ import { storedDeployment, storedGroup, storedInstance, storedRunSpec, storedTas
 import { recordCheck } from './record-schema';
 import { groupFromStored, rootToStored, runSpecFromStored, runSpecToStored } from './spec-records';
 import { deploymentText, rootText } from './root-text';
+import type { StoredRootVersions } from './stored-root-versions';
 import { deploymentFromStored, deploymentToStored, type StoredDeploymentV1 } from './stored-deployment';
 import { instanceFromStored, instanceToStored, type StoredInstanceV1 } from './stored-instance';
 import { taskFailureFromStored, taskFailureToStored, type StoredTaskFailureV1 } from './stored-task-failure';
@@ -85,12 +86,14 @@ export function recordKeyOf<K extends StoredRecordKind>(kind: K, value: RecordVa
  * The stored text of `value`: its explicit record (a fresh copy, so the core may keep mutating its
  * own object) as JSON; the framework id as itself. Run specs and groups are rendered as
  * Marathon's JSON (spec-records.ts, ../run-spec-record.ts). Roots and deployments are encoded
- * through root-text.ts, which encodes each of the last few roots once.
+ * through root-text.ts, which encodes each of the last few roots once. A deployment refers to
+ * each of its roots by version where `rootVersions` (the store's) holds that very root (format 8,
+ * stored-deployment.ts); without it both roots are held whole.
  */
-export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordValues[K]): string {
+export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordValues[K], rootVersions?: StoredRootVersions): string {
   if (kind === 'frameworkId') return value as string;
   if (kind === 'root' || kind === 'rootVersion') return rootText(value as Group);
-  if (kind === 'deployment') return deploymentText(value as Deployment);
+  if (kind === 'deployment') return deploymentText(value as Deployment, rootVersions);
   const format = FORMATS[kind as Exclude<K, 'frameworkId'>] as RecordFormat<StoredRecordKind>;
   return JSON.stringify(format.toStored(value as never));
 }
@@ -124,6 +127,7 @@ export function decodeRecord<K extends StoredRecordKind>(
     if (key.key !== at.key || key.version !== at.version) return { ok: false, reason: 'is not the record its key names' };
     if (kind === 'runSpecVersion') reader.keepVersion(value as RunSpec, tree);
     if (kind === 'runSpec') reader.keepRunning(value as RunSpec);
+    if (kind === 'rootVersion') reader.keepRootVersion(value as Group);
     return { ok: true, value };
   } catch (err) {
     return { ok: false, reason: `does not decode (${(err as Error).message})` };

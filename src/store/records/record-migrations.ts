@@ -59,6 +59,11 @@ export const RECORD_MIGRATIONS: readonly RecordMigration[] = [
     why: "a new kind of record, each run spec's last task failure (`taskFailure`, Marathon's TaskFailureRepository); records of format 6 stay as they are (the backend makes the new kind's table or znode)",
     migrate: (_kind, record) => record,
   },
+  {
+    from: 7,
+    why: "a deployment may refer to its original and target roots by root version (`{\"rootVersion\": …}`), as Marathon's plan does; records of format 7 stay as they are (their roots held whole remain valid)",
+    migrate: (_kind, record) => record,
+  },
 ];
 
 /**

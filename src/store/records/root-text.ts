@@ -1,7 +1,8 @@
 import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
 import { rootToStored } from './spec-records';
-import { planToStored } from './stored-deployment';
+import { planToStored, rootVersionReference } from './stored-deployment';
+import type { StoredRootVersions } from './stored-root-versions';
 
 /** How many roots' texts are kept: a change's new root and the one before it, with room for a deployment's step. */
 const KEPT_ROOTS = 4;
@@ -28,11 +29,16 @@ export function rootText(root: Group): string {
 }
 
 /**
- * The stored record text of a deployment: byte for byte `JSON.stringify(deploymentToStored(d))`
- * (the same keys in the same order; record-codec.test.ts checks it), with its two roots' texts
- * from {@link rootText}.
+ * The stored record text of a deployment: byte for byte `JSON.stringify(deploymentToStored(d, rootVersions))`
+ * (the same keys in the same order; record-codec.test.ts checks it), each root a reference to its
+ * root version where `rootVersions` holds that very root, else its text from {@link rootText}.
  */
-export function deploymentText(d: Deployment): string {
-  return `{"plan":${JSON.stringify(planToStored(d.plan))},"original":${rootText(d.original)},"target":${rootText(d.target)}`
+export function deploymentText(d: Deployment, rootVersions?: StoredRootVersions): string {
+  return `{"plan":${JSON.stringify(planToStored(d.plan))},"original":${deploymentRootText(d.original, rootVersions)}`
+    + `,"target":${deploymentRootText(d.target, rootVersions)}`
     + `,"stepIndex":${JSON.stringify(d.stepIndex)},"startedAtMs":${JSON.stringify(d.startedAtMs)}}`;
+}
+
+function deploymentRootText(root: Group, rootVersions: StoredRootVersions | undefined): string {
+  return rootVersions?.holds(root) === true ? JSON.stringify(rootVersionReference(root.version)) : rootText(root);
 }

@@ -19,11 +19,16 @@
  *   no record of format 6 changes (record-migrations.ts upgrades 6 as it is; the SQLite store makes
  *   its `task_failures` table, the ZooKeeper store its `taskFailure` znode), but a pacer of format 6
  *   knows no such kind, so the store says it is newer.
+ * - 8: a deployment's original and target may each be a reference to its root version
+ *   (`{"rootVersion": …}`, stored-deployment.ts) where the store holds that very root, as
+ *   Marathon's plan refers to its root versions; the version history keeps such root versions
+ *   while the deployment runs. No record of format 7 changes (record-migrations.ts upgrades 7 as it
+ *   is: a root held whole stays valid), but a pacer of format 7 would refuse such a reference.
  *
  * Change any stored record type (stored-instance.ts, stored-deployment.ts, spec-records.ts, …)
  * only together with a bump here and a migration from the previous version.
  */
-export const STORE_FORMAT_VERSION = 7;
+export const STORE_FORMAT_VERSION = 8;
 
 /** The lowest format version a migration starts from (version 1 is the first pacer wrote). */
 export const OLDEST_MIGRATABLE_VERSION = 1;

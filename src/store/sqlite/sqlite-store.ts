@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
+import { StoredRootVersions } from '../records/stored-root-versions';
 import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { TaskFailure } from '../../scheduler/model/task-failure';
@@ -48,6 +49,12 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements Store {
   private readonly saveInstancesTx: (instances: readonly Instance[]) => void;
+  /**
+   * The root versions stored, by object: what a deployment's record may refer to (store format 8).
+   * A root version saved in a transaction that rolls back stays in it; that happens only when a
+   * write fails or the core throws, and either stops pacer (README, "Storage faults").
+   */
+  private readonly rootVersions = new StoredRootVersions();
 
   private constructor(
     /** The file this store writes (for error messages). */
@@ -129,14 +136,16 @@ export class SqliteStore implements Store {
 
   saveRootVersion(root: Group): void {
     this.sql.saveRootVersion.run(root.version, encodeRecord('rootVersion', root));
+    this.rootVersions.saved(root);
   }
 
   deleteRootVersion(version: string): void {
+    this.rootVersions.deleted(version);
     this.sql.deleteRootVersion.run(version);
   }
 
   saveDeployment(deployment: Deployment): void {
-    this.sql.saveDeployment.run(deployment.plan.id, encodeRecord('deployment', deployment));
+    this.sql.saveDeployment.run(deployment.plan.id, encodeRecord('deployment', deployment, this.rootVersions));
   }
 
   deleteDeployment(deploymentId: string): void {
@@ -166,6 +175,7 @@ export class SqliteStore implements Store {
 
   /** Moves the record to the `set_aside` table, with `reason` and the time (set-aside.ts). */
   setAside(record: SetAsideRecord): void {
+    if (record.kind === 'rootVersion') this.rootVersions.deleted(record.key);
     moveAside(this.db, record, new Date().toISOString());
   }
 
@@ -186,10 +196,12 @@ export class SqliteStore implements Store {
    * it never stops the load. Whether a decoded record makes sense is the core's to judge.
    */
   load(): StoredState {
-    return loadRecords({
+    const state = loadRecords({
       records: (kind) => this.sql.load[kind].all().map((row) => ({ at: KIND_TABLES[kind].at(row), text: row[KIND_TABLES[kind].body] })),
       setAside: (record) => this.setAside(record),
     });
+    this.rootVersions.loaded(state.rootVersions);
+    return state;
   }
 
   /** Close the file (checkpointing the WAL into it). The store cannot be used afterwards. */

@@ -8,6 +8,7 @@ import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { TaskFailure } from '../../scheduler/model/task-failure';
 import type { SetAsideRecord, Store, StoredRecordKind, StoredState } from '../../scheduler/ports/store';
+import { StoredRootVersions } from '../records/stored-root-versions';
 import { encodeRecord, recordKeyOf, type RecordKey, type RecordValues } from '../records/record-codec';
 import type { Durability } from '../durable-driver';
 import { STORE_FORMAT_VERSION } from '../records/store-format-version';
@@ -61,6 +62,8 @@ export class ZkStore implements Store, Durability {
   private failed: Error | undefined;
   private closed = false;
   private closing = false;
+  /** The root versions stored, by object: what a deployment's record may refer to (store format 8). */
+  private readonly rootVersions = new StoredRootVersions();
 
   private constructor(
     private readonly session: ZkSession,
@@ -71,6 +74,7 @@ export class ZkStore implements Store, Durability {
     /** Where the store is, credentials hidden (logs, errors). */
     readonly where: string,
   ) {
+    this.rootVersions.loaded(loaded.rootVersions);
     session.onState((state) => {
       if (state === 'expired') this.fail(new Error(`the ZooKeeper session to ${where} expired: pacer cannot write its state any more`));
     });
@@ -132,9 +136,11 @@ export class ZkStore implements Store, Durability {
 
   saveRootVersion(root: Group): void {
     this.put('rootVersion', root);
+    this.rootVersions.saved(root);
   }
 
   deleteRootVersion(version: string): void {
+    this.rootVersions.deleted(version);
     this.enqueue({ type: 'delete', kind: 'rootVersion', at: { key: version } });
   }
 
@@ -168,6 +174,7 @@ export class ZkStore implements Store, Durability {
 
   /** Moves the record to `set-aside/` with `reason` and the time (zk-writer.ts). */
   setAside(record: SetAsideRecord): void {
+    if (record.kind === 'rootVersion') this.rootVersions.deleted(record.key);
     this.enqueue({ type: 'setAside', record, atIso: new Date().toISOString() });
   }
 
@@ -238,7 +245,7 @@ export class ZkStore implements Store, Durability {
   }
 
   private put<K extends StoredRecordKind>(kind: K, value: RecordValues[K]): void {
-    this.enqueue({ type: 'put', kind, at: recordKeyOf(kind, value), text: encodeRecord(kind, value) });
+    this.enqueue({ type: 'put', kind, at: recordKeyOf(kind, value), text: encodeRecord(kind, value, this.rootVersions) });
   }
 
   /** Queues a write; a put or delete replaces a queued one of the same record (unless a set-aside of it came between). */

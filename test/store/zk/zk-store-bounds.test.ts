@@ -27,7 +27,7 @@ function storeWith(exists: () => Promise<boolean>, options: Partial<ZkStoreOptio
   const fatal: Error[] = [];
   const store = new (ZkStore as unknown as StoreCtor)(session, new ZkLayout('/pacer'), writer, {
     sessionTimeoutMs: 60_000, timeoutMs: 300, fence: '/pacer/leader/me', onFatal: (e) => void fatal.push(e), ...options,
-  }, {}, 'zk://127.0.0.1:1/pacer');
+  }, { runSpecs: [], versions: [], rootVersions: [], deployments: [], instances: [] }, 'zk://127.0.0.1:1/pacer');
   return { store, fatal, writes: () => writes };
 }
 

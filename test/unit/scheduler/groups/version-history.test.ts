@@ -196,12 +196,15 @@ t.test("a held root (a running deployment's original or target) keeps every vers
   t.same(h.list('/g/a'), [versionAt(7), versionAt(6), versionAt(5), versionAt(1)], 'the held version stays on top of the 3 newest');
   t.same(h.list('/g/gone'), [versionAt(1)], 'the app that left keeps the version the held root holds');
   t.same(told, [3, 4].map((n) => `/g/a@${versionAt(n)}`), 'only unheld versions were evicted');
+  t.same(h.rootVersions(), [7, 6, 5, 1].map(versionAt), "the held root's own root version stays on top of the 3 newest (store format 8 refers to it)");
   h.releaseRoot(held);
   t.same(h.list('/g/a'), [versionAt(7), versionAt(6), versionAt(5), versionAt(1)], 'still held once');
   h.releaseRoot(held);
   t.same(h.list('/g/a'), [versionAt(7), versionAt(6), versionAt(5)], 'released: back to the cap…');
+  t.same(h.rootVersions(), [7, 6, 5].map(versionAt), '…the root versions too…');
   t.same(h.list('/g/gone'), [], '…and the app that left goes');
-  t.same(told.slice(2), [`/g/a@${versionAt(1)}`, `/g/gone@${versionAt(1)}`], 'the store is told');
+  // The held root's own root version goes first (store format 8: it refers to those versions), and with it the app that left.
+  t.same(told.slice(2), [`/g/gone@${versionAt(1)}`, `/g/a@${versionAt(1)}`], 'the store is told');
   h.releaseRoot(held);
   t.same(told.length, 4, 'a release without a hold changes nothing');
 });
