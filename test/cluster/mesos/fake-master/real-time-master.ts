@@ -36,11 +36,27 @@ export interface RealTimeMaster {
 /**
  * A {@link SimBackedMaster} in wall-clock time for end-to-end tests of a whole pacer (which may be
  * stopped and started again against it): the simulated cluster's events run on timers, its
- * messages for the framework are written as events when due (dropped while no framework is
- * subscribed, as a real master's offers die with the subscription; outstanding offers are
- * rescinded when a framework subscribes again), and the calls received are applied every few
- * milliseconds. The master model (src/master) decides everything a master decides: offers,
- * ACCEPT checks, reservations and persistent volumes.
+ * messages for the framework are written as events when due, on the subscription that was open
+ * when the master model said them (dropped when there was none, or when it has closed or been
+ * replaced since, as a real master's offers and updates die with the subscription; outstanding
+ * offers are rescinded when a framework subscribes again), and the calls received are applied
+ * every few milliseconds. The master model (src/master) decides everything a master decides:
+ * offers, ACCEPT checks, reservations and persistent volumes.
+ *
+ * Why a message is bound to the subscription of the moment it is said (master.cpp, apache/mesos):
+ * a real master decides when it makes an update. `markGone` of an unreachable agent builds each
+ * task's TASK_GONE_BY_OPERATOR and forwards it only if the framework is connected ("Dropping
+ * update ... for disconnected framework" otherwise); `Framework::send` writes on the framework's
+ * HTTP connection of that moment. The framework turns disconnected when the master processes the
+ * close of that connection (`exited` → `_exited` → `disconnect`), and nothing said while it is
+ * disconnected is kept for its next SUBSCRIBE: master-generated updates carry no uuid and are
+ * not retried (mesos-v1-scheduler-api.md §1.8, §7.1); the framework learns by reconciling. Here a
+ * message waits on a timer between the model saying it and its delivery, so without this binding
+ * one said while no framework was subscribed could reach a subscription opened meanwhile. The
+ * other side of the same rule: a subscription whose close the fake master has not processed yet
+ * is still the framework's connection, as it is for a real master, so what is said then is
+ * written on it (and recorded in `statusesSent` with its stream id) even though its scheduler is
+ * gone.
  */
 export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { readonly defaultRole?: string; readonly timings?: SimTimings } = {}): Promise<RealTimeMaster> {
   const timers = new Map<number, NodeJS.Timeout>();
@@ -70,10 +86,12 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
       m.cluster.rescindOffers();
     }
   };
-  const deliver = (input: SchedulerInput): void => {
+  const deliver = (input: SchedulerInput, saidOnStream: string | undefined): void => {
     const m = ref.master;
     if (m === undefined || !m.fake.subscribed || (input.type === 'offers' && control.holdOffers)) return;
     rescindOnNewStream(m);
+    // Said while no framework was subscribed, or to a subscription gone since: lost with it.
+    if (m.fake.streamId !== saidOnStream) return;
     if (input.type === 'offers') {
       // An offer rescinded since it was made (a new subscription's rescind) is not sent.
       const outstanding = new Set(m.cluster.outstandingOffers().map((o) => o.offerId));
@@ -86,7 +104,10 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
   };
   const m = await SimBackedMaster.start({
     nowMs: () => Date.now(),
-    toFramework: (dueMs, input) => void later(dueMs, () => deliver(input)),
+    toFramework: (dueMs, input) => {
+      const saidOnStream = ref.master?.fake.streamId;
+      later(dueMs, () => deliver(input, saidOnStream));
+    },
     schedule: (dueMs, event) => later(dueMs, () => ref.master?.onClusterEvent(event)),
     cancel: (id) => {
       clearTimeout(timers.get(id));

@@ -48,6 +48,12 @@ export interface SimBackedMasterOptions extends SimClusterOptions {
   readonly runSpecOf: (runSpecId: string) => RunSpec | undefined;
 }
 
+/** A task status the master wrote, and the subscription (its `Mesos-Stream-Id`) it was written on. */
+export interface SentStatus {
+  readonly streamId: string;
+  readonly status: MesosTaskStatus;
+}
+
 /** RECONCILE of a task id with this prefix is a barrier marker, consumed by the master. */
 export const BARRIER_PREFIX = 'barrier-';
 
@@ -91,8 +97,12 @@ export class SimBackedMaster {
   inputsSent = 0;
   /** The agent of every FAILURE written (an agent marked unreachable), in order. */
   readonly lostAgents: string[] = [];
-  /** Every task status written in an UPDATE, in order, as written. */
-  readonly statusesSent: MesosTaskStatus[] = [];
+  /**
+   * Every task status written in an UPDATE, in order, as written, with the `Mesos-Stream-Id` of
+   * the subscription it was written on: a status said while a scheduler's connection was closing
+   * (before the fake master processed its close) is on that connection, not on the next one.
+   */
+  readonly statusesSent: SentStatus[] = [];
   /** Every operation of every ACCEPT applied, in order, as `TYPE` or `TYPE <reservation id>` (RESERVE, CREATE, DESTROY, UNRESERVE). */
   readonly operationLog: string[] = [];
   private processed = 0;
@@ -166,7 +176,7 @@ export class SimBackedMaster {
         return;
       case 'status': {
         const status = this.asMasterReportsIt(mesosStatusOf(input.status));
-        this.statusesSent.push(status);
+        this.statusesSent.push({ streamId: this.fake.streamId ?? '', status });
         this.emit({ type: 'UPDATE', update: { status } });
         return;
       }
