@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { CliIo } from '../runner/cli-io';
 import { checkDefinitions } from '../runner/convert-definitions';
+import { boundLine } from '../runner/format-summary';
 import { runScenario } from '../runner/run-scenario';
 import { loadScenario } from '../scenario/load-scenario';
 import {
@@ -13,7 +14,7 @@ const USAGE = `usage: npm run sim -- hashes [--update]
 
 Runs every scenario under scenarios/ at its own seed and compares each trace's SHA-256 with the
 committed ${GOLDEN_HASHES_FILE}. Exits 0 when all match, 1 when one differs (each difference is
-listed), 2 when a scenario does not load or fails.
+listed), 2 when a scenario does not load, fails, or is stopped by the bound on a run's loop steps.
 
   --update   write the current hashes to ${GOLDEN_HASHES_FILE} (review the diff before committing:
              every changed line is a change of the scheduler's behaviour)`;
@@ -40,7 +41,7 @@ export function hashesCliMain(argv: readonly string[], io: CliIo, root = process
     }
     const result = runScenario(loaded.scenario);
     if (!result.passed) {
-      io.stderr(`${file}: FAILED (npm run sim -- ${file})\n`);
+      io.stderr(`${boundLine(file, result) ?? `${file}: FAILED (npm run sim -- ${file})`}\n`);
       return 2;
     }
     actual[file] = result.traceHash;

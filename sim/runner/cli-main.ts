@@ -1,9 +1,9 @@
 import { loadScenario } from '../scenario/load-scenario';
-import { SCENARIO_FILE_MAX_BYTES } from '../scenario/scenario-limits';
+import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX, SCENARIO_FILE_MAX_BYTES } from '../scenario/scenario-limits';
 import { hashesCliMain } from '../golden/hashes-cli';
 import { swarmCliMain } from '../swarm/cli';
 import { checkDefinitions } from './convert-definitions';
-import { formatSummary } from './format-summary';
+import { boundLine, formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
@@ -11,7 +11,7 @@ import { checkOutputs, writeOutput, type CliIo } from './cli-io';
 
 export type { CliIo } from './cli-io';
 
-const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--trace FILE] [--report FILE] [--quiet]
+const USAGE = `usage: npm run sim -- <scenario.yaml> [--seed N] [--max-steps N] [--trace FILE] [--report FILE] [--quiet]
        npm run sim -- swarm --seeds N [--from F] [--dump FILE]   (seeded swarm testing; see docs/swarm.md)
        npm run sim -- hashes [--update]   (every scenario's trace hash against scenarios/hashes.json)
        npm run sim -- replay DIR [--until TIME] [--report FILE] [--trace FILE]   (a flight recording of npm start -- --record DIR)
@@ -24,6 +24,8 @@ violated; 1 when one failed, 2 on bad input (a file that cannot be read or writt
 directory of --trace and --report is checked before the run).
 
   --seed N       override the scenario's seed
+  --max-steps N  the run's bound on loop steps (default ${RUN_LOOP_STEPS_DEFAULT}, at most
+                 ${RUN_LOOP_STEPS_MAX}): a run with work left after N steps stops there, exit 2
   --trace FILE   write the canonical JSONL trace to FILE
   --report FILE  write a self-contained HTML report to FILE (timeline per agent, faults,
                  deployments, expectations, instances per app, every decision; opens offline)
@@ -32,6 +34,7 @@ directory of --trace and --report is checked before the run).
 interface CliArgs {
   file: string;
   seed?: number;
+  maxLoopSteps?: number;
   traceFile?: string;
   reportFile?: string;
   quiet: boolean;
@@ -40,6 +43,7 @@ interface CliArgs {
 function parseArgs(argv: readonly string[]): CliArgs | string {
   let file: string | undefined;
   let seed: number | undefined;
+  let maxLoopSteps: number | undefined;
   let traceFile: string | undefined;
   let reportFile: string | undefined;
   let quiet = false;
@@ -52,6 +56,12 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
         return `--seed: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
       }
       seed = Number(v);
+    } else if (a === '--max-steps') {
+      const v = argv[++i];
+      if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > RUN_LOOP_STEPS_MAX) {
+        return `--max-steps: expected an integer from 1 to ${RUN_LOOP_STEPS_MAX}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
+      }
+      maxLoopSteps = Number(v);
     } else if (a === '--trace') {
       traceFile = argv[++i];
       if (traceFile === undefined) return '--trace: expected a file name';
@@ -65,12 +75,13 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
     else return `unexpected argument ${JSON.stringify(a)} (one scenario file at a time)`;
   }
   if (file === undefined) return 'missing the scenario file';
-  return { file, seed, traceFile, reportFile, quiet };
+  return { file, seed, maxLoopSteps, traceFile, reportFile, quiet };
 }
 
 /**
  * `npm run sim` without the process: returns the exit code (0 passed, 1 failed, 2 bad input,
- * an output file that cannot be written among them: checked before the run, and at the write).
+ * an output file that cannot be written among them: checked before the run, and at the write;
+ * and a run stopped by its bound on loop steps, `--max-steps`: one line says where).
  */
 export function cliMain(argv: readonly string[], io: CliIo): number {
   if (argv[0] === 'swarm') return swarmCliMain(argv.slice(1), io);
@@ -101,13 +112,17 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
     return 2;
   }
   // The report is read from the trace: keep it for either file.
-  const result = runScenario(loaded.scenario, { seed: args.seed, keepTrace: args.traceFile !== undefined || args.reportFile !== undefined });
-  const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}`;
+  const result = runScenario(loaded.scenario, {
+    seed: args.seed, keepTrace: args.traceFile !== undefined || args.reportFile !== undefined, maxLoopSteps: args.maxLoopSteps,
+  });
+  const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}${args.maxLoopSteps === undefined ? '' : ` --max-steps ${args.maxLoopSteps}`}`;
   const written = (args.traceFile === undefined || writeOutput(io, 'sim', args.traceFile, () => result.traceText))
     && (args.reportFile === undefined || writeOutput(io, 'sim', args.reportFile, () => renderReport(loaded.scenario, result, reproduce)));
   if (args.quiet) io.stdout(`${result.passed ? 'PASSED' : 'FAILED'} ${args.file} seed ${result.seed} sha256 ${result.traceHash}\n`);
   else io.stdout(`${formatSummary(result, reproduce)}\n`);
-  if (!written) return 2;
+  const bound = boundLine(args.file, result);
+  if (bound !== undefined) io.stderr(`${bound}\n`);
+  if (!written || bound !== undefined) return 2;
   return result.passed ? 0 : 1;
 }
 

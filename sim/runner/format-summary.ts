@@ -2,6 +2,7 @@ import { formatDecisions, formatUnplaced } from './format-decisions';
 import { formatMs } from './format-ms';
 import type { RunResult } from './run-result';
 import { conditionCountsText } from './run-recorder';
+import { RUN_LOOP_STEPS_MAX } from '../scenario/scenario-limits';
 
 /**
  * The readable summary of a run: what happened (timeline), what the scheduler decided (launches,
@@ -49,7 +50,8 @@ export function formatSummary(result: RunResult, reproduce: string, options: { r
 export function verdictText(result: RunResult): string {
   const stopped = result.stopped;
   if (stopped === undefined) return result.passed ? 'PASSED' : 'FAILED';
-  const where = `stopped at ${formatMs(stopped.atMs)} of ${formatMs(stopped.durationMs)}`;
+  const by = stopped.maxLoopSteps === undefined ? '' : ` by its bound of ${stopped.maxLoopSteps} loop steps`;
+  const where = `stopped${by} at ${formatMs(stopped.atMs)} of ${formatMs(stopped.durationMs)}`;
   const failed = result.expectations.filter((e) => !e.passed).length;
   if (failedBeforeStop(result)) {
     const what = failed > 0 ? `${failed} expectation${failed === 1 ? '' : 's'} failed` : 'an invariant was violated';
@@ -64,4 +66,16 @@ export function verdictText(result: RunResult): string {
 /** A run stopped before its duration that failed already: an expectation checked before the stop failed, or an invariant was violated. */
 export function failedBeforeStop(result: RunResult): boolean {
   return result.expectations.some((e) => !e.passed) || result.violations.length > 0;
+}
+
+/**
+ * The one line for a run its bound on loop steps stopped (undefined for any other run): the bound,
+ * how far the run got, how to raise it. `npm run sim` prints it on stderr and exits 2.
+ */
+export function boundLine(file: string, result: RunResult): string | undefined {
+  const stopped = result.stopped;
+  if (stopped?.maxLoopSteps === undefined) return undefined;
+  return `${file}: stopped by the bound on a run's work, ${stopped.maxLoopSteps} loop steps (--max-steps), `
+    + `at virtual time ${formatMs(stopped.atMs)} of ${formatMs(stopped.durationMs)}; `
+    + `raise it with --max-steps N (at most ${RUN_LOOP_STEPS_MAX}) or shorten the scenario (docs/limits.md, "Scenario files")`;
 }

@@ -34,7 +34,10 @@ export interface UnplacedRunSpec {
   readonly backoffUntilMs?: number;
 }
 
-/** Where a run was stopped from outside (Ctrl-C of `--cluster sim`) before its duration had passed. */
+/**
+ * Where a run was stopped before its duration had passed: from outside (Ctrl-C of `--cluster
+ * sim`), or by its bound on loop steps ({@link StoppedRun.maxLoopSteps}).
+ */
 export interface StoppedRun {
   /** The virtual time reached (ms since the start). */
   readonly atMs: number;
@@ -42,6 +45,8 @@ export interface StoppedRun {
   readonly durationMs: number;
   /** Expectations of the timeline never checked: due after the stop. */
   readonly unchecked: number;
+  /** Set when the run's bound on loop steps stopped it (`RunOptions.maxLoopSteps`): the bound. */
+  readonly maxLoopSteps?: number;
 }
 
 /** The outcome of a scenario run. */

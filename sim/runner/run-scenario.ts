@@ -22,6 +22,7 @@ import { finalCounts, finalUnplaced, RunRecorder } from './run-recorder';
 import { DecisionReader } from '../../src/runtime/decision-reader';
 import { CoreFailure } from '../../src/runtime/core-failure';
 import { wireEventJson } from '../../src/api/events/wire-event-json';
+import { RUN_LOOP_STEPS_DEFAULT } from '../scenario/scenario-limits';
 
 /** Options of one run. */
 export interface RunOptions {
@@ -46,6 +47,13 @@ export interface RunOptions {
    * (`{ unhealthyKillFloor: 0 }`) and show that the invariant catches its absence.
    */
   readonly coreOptions?: Partial<SchedulerOptions>;
+  /**
+   * The most loop steps {@link runScenario} takes (default {@link RUN_LOOP_STEPS_DEFAULT}): a run
+   * with entries still due after that many is stopped there ({@link RunSession.stop} with the
+   * bound; `stopped.maxLoopSteps` in the result). Counted, so the stop is where it is on every
+   * machine. A session driven by its caller (`--cluster sim`, the benchmarks) is not bounded by it.
+   */
+  readonly maxLoopSteps?: number;
 }
 
 /** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
@@ -97,8 +105,10 @@ export interface RunSession {
    * Ends the run where it is, before its duration (the caller stops it: Ctrl-C of `--cluster
    * sim`): unlike {@link finish} the clock stays at the time reached, and the result says so
    * (`stopped`, `passed` false: the expectations after the stop were never checked).
+   * `maxLoopSteps`: the run's bound on loop steps stopped it (traced as a `stopped` record, and
+   * in `stopped.maxLoopSteps`).
    */
-  stop(): RunResult;
+  stop(maxLoopSteps?: number): RunResult;
   /** True while loop entries due by the end of the run remain unhandled and no violation stopped it. */
   unfinished(): boolean;
   /**
@@ -140,8 +150,11 @@ export interface RunSession {
  */
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const session = createRunSession(scenario, options);
-  while (session.step(session.endMs)) {
-    // every step handled inside session.step
+  const maxLoopSteps = options.maxLoopSteps ?? RUN_LOOP_STEPS_DEFAULT;
+  for (let steps = 0; session.unfinished(); steps++) {
+    // The bound on the run's work: stopped before the first step past it, where that is on every machine.
+    if (steps >= maxLoopSteps) return session.stop(maxLoopSteps);
+    session.step(session.endMs);
   }
   return session.finish();
 }
@@ -409,9 +422,13 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
       if (violationAtMs === undefined && clock.now < endMs) clock.tick(endMs - clock.now);
       return resultNow();
     },
-    stop(): RunResult {
+    stop(maxLoopSteps?: number): RunResult {
       const expectations = scenario.timeline.filter((s) => s.action.type === 'expect').length;
-      return resultNow({ atMs: rel(), durationMs: scenario.durationMs, unchecked: Math.max(0, expectations - recorder.expectations.length) });
+      if (maxLoopSteps !== undefined) trace.append({ t: rel(), k: 'stopped', loopSteps, maxLoopSteps });
+      return resultNow({
+        atMs: rel(), durationMs: scenario.durationMs, unchecked: Math.max(0, expectations - recorder.expectations.length),
+        ...(maxLoopSteps === undefined ? {} : { maxLoopSteps }),
+      });
     },
     unfinished(): boolean {
       const due = loop.peekDueMs();

@@ -25,3 +25,18 @@ export const SCENARIO_STEPS_MAX = 10_000;
  * stands for): aliases let a 1 MiB file stand for a gigabyte of data otherwise.
  */
 export const SCENARIO_NODES_MAX = 1_000_000;
+
+/**
+ * Loop steps of one run by default (`npm run sim`, `hashes`, the swarm): the bound on a run's
+ * overall work, which the bounds above leave open (10,000 agents, 100,000 instances with health
+ * checks every second and 24 h are each within bounds, and together days of work). A step is one
+ * entry of the run's loop (an input for the core, an event of the simulated cluster, a timeline
+ * step), each bounded in turn by the core's per-input limits. Counted, not timed, so a run stops
+ * at the same step on every machine: same file and seed, same trace, same stop. The committed
+ * scenarios take at most a few thousand steps, the swarm's runs at most a few hundred thousand,
+ * bench:sim's day of 1,000 agents and 10,000 instances about 3.7 million (docs/limits.md).
+ */
+export const RUN_LOOP_STEPS_DEFAULT = 10_000_000;
+
+/** The most `--max-steps` may allow: 100 × the default. */
+export const RUN_LOOP_STEPS_MAX = 1_000_000_000;

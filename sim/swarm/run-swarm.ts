@@ -1,4 +1,5 @@
 import { formatDurationMs } from '../scenario/format-duration';
+import { RUN_LOOP_STEPS_DEFAULT } from '../scenario/scenario-limits';
 import { createRunSession } from '../runner/run-scenario';
 import { VIRTUAL_EPOCH_MS } from '../runner/virtual-epoch';
 import { generateScenario } from './generate-scenario';
@@ -51,12 +52,13 @@ export interface SwarmResult {
 
 /**
  * Limits on one run (put a limit on everything): a run whose virtual clock stands still for this
- * many loop steps, or that takes this many steps in all, is a livelock — a failure, not a hang.
- * A busy instant of a generated run (an offer cycle over 40 agents, a partition healing) takes a
- * few hundred steps; whole runs take a few thousand to a few hundred thousand.
+ * many loop steps, or that takes {@link RUN_LOOP_STEPS_DEFAULT} steps in all (`npm run sim`'s own
+ * bound, so that the dump of any seed the swarm ran stops at the same step there), is a livelock
+ * — a failure, not a hang. A busy instant of a generated run (an offer cycle over 40 agents, a
+ * partition healing) takes a few hundred steps; whole runs take a few thousand to a few hundred thousand.
  */
 const SAME_INSTANT_STEPS_MAX = 100_000;
-const LOOP_STEPS_MAX = 20_000_000;
+const LOOP_STEPS_MAX = RUN_LOOP_STEPS_DEFAULT;
 
 /** The command that replays one seed of the swarm. */
 export function replayCommand(seed: number): string {
@@ -105,10 +107,10 @@ export function runSeed(seed: number): SeedOutcome & { readonly atMs?: number } 
         instantMs = dueMs ?? -1;
         stepsThisInstant = 0;
       }
-      if (stepsThisInstant >= SAME_INSTANT_STEPS_MAX || steps >= LOOP_STEPS_MAX) {
+      if (stepsThisInstant >= SAME_INSTANT_STEPS_MAX || (steps >= LOOP_STEPS_MAX && session.unfinished())) {
         const atMs = instantMs - VIRTUAL_EPOCH_MS;
         const what = steps >= LOOP_STEPS_MAX
-          ? `livelock: ${LOOP_STEPS_MAX} loop steps in one run`
+          ? `livelock: ${LOOP_STEPS_MAX} loop steps in one run (the bound on a run's work, npm run sim's default --max-steps)`
           : `livelock: ${SAME_INSTANT_STEPS_MAX} loop steps at one virtual instant without time advancing`;
         return { seed, atMs, violations: [`at ${formatDurationMs(atMs)}: ${what}`], virtualMs: atMs, loopSteps: steps };
       }

@@ -32,6 +32,7 @@ import { MAX_WARNED_STATES } from '../../../src/cluster/mesos/mesos-cluster';
 import { NO_LEADER_WAIT_MS } from '../../../src/ha/leader-proxy';
 import { DEFAULT_WHAT_IF_LIMITS as WHAT_IF, isoDuration } from '../../../src/whatif/what-if-limits';
 import { SAME_INSTANT_MAX, SAME_INSTANT_PER_TASK } from '../../../sim/runner/run-scenario';
+import { RUN_LOOP_STEPS_DEFAULT, RUN_LOOP_STEPS_MAX } from '../../../sim/scenario/scenario-limits';
 
 /**
  * The numbers README.md and docs/*.md state about bounds, defaults and timings are claims about
@@ -99,6 +100,9 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `| ${n(WHAT_IF.maxSteps)} (\`maxSteps\`)`,
     `| ${n(WHAT_IF.maxCapacityInstances)} (\`maxCapacityInstances\`)`,
     `| ${WHAT_IF.capacityMs / 60_000} minutes (\`capacityMs\`)`,
+    `| ${n(RUN_LOOP_STEPS_DEFAULT)} by default; \`--max-steps N\` sets it, 1 – ${n(RUN_LOOP_STEPS_MAX)} |`,
+    `stopped by the bound on a run's work, ${RUN_LOOP_STEPS_DEFAULT} loop steps (--max-steps)`,
+    `(at most ${RUN_LOOP_STEPS_MAX})`,
   ],
   'README.md': [
     `sandboxes are kept a week, and at most ${n(DEFAULT_SANDBOX_KEEP)} of them (the oldest go first)`,
@@ -122,6 +126,10 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
     `(\`maxRunningDeployments\`, ${DEFAULT_SCHEDULER_OPTIONS.maxRunningDeployments})`,
     `(\`--scale_apps_interval\`, ${DEFAULT_SCHEDULER_OPTIONS.scaleAppsIntervalMs / 1000} s)`,
     `after a restart and every ${DEFAULT_SCHEDULER_OPTIONS.scaleAppsIntervalMs / 1000} s`,
+    `a run's work: ${RUN_LOOP_STEPS_DEFAULT / 1e6} million loop steps by default`,
+  ],
+  'docs/scenario-format.md': [
+    `(${RUN_LOOP_STEPS_DEFAULT / 1e6} million loop steps unless \`--max-steps\` says otherwise;`,
   ],
   'docs/mesos.md': [
     `a heartbeat timeout of ${MESOS.heartbeatFailureThreshold} missed ${MESOS.heartbeatIntervalSeconds} s heartbeats, reconnect backoff ${MESOS.backoffInitialMs / 1000} s doubling to ${MESOS.backoffMaxMs / 1000} s, ${MESOS.callTimeoutMs / 1000} s call timeout`,
@@ -137,6 +145,8 @@ const CLAIMS: Readonly<Record<string, readonly string[]>> = {
   ],
   'docs/swarm.md': [
     `${SAME_INSTANT_MAX.toLocaleString('en-US').replace(/,/g, ' ')} steps plus ${SAME_INSTANT_PER_TASK} per task in the cluster`,
+    `or that takes ${RUN_LOOP_STEPS_DEFAULT / 1e6} million steps (\`npm run sim\`'s bound on a run's work)`,
+    `the dump of a seed the swarm stopped at ${RUN_LOOP_STEPS_DEFAULT / 1e6} million steps stops there`,
   ],
 };
 
