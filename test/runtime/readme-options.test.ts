@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { defaultConfig, parseConfig, usage, type PacerConfig } from '../../src/runtime/config';
+import { defaultConfig, parseConfig, usage, type ClusterKind, type PacerConfig } from '../../src/runtime/config';
+import { unusedFlagWarnings } from '../../src/runtime/unused-flags';
 import { REPO_ROOT } from '../harness/repo-path';
 
 /**
@@ -218,4 +219,21 @@ t.test('docs/limits.md "Flags": every numeric flag of the parser is listed, and 
       t.notOk(accepted(at(low - 1)), `${flag} ${low - 1} refused (docs/limits.md:${row.line})`);
     }
   }
+});
+
+t.test('a flag the table gives to one cluster ("local cluster:", "`--cluster mesos`:") is named by the others\' start-up warning (README "Options")', async (t) => {
+  const others: Readonly<Record<string, readonly ClusterKind[]>> = { 'local cluster:': ['mesos', 'sim'], '`--cluster mesos`:': ['local', 'sim'] };
+  let checked = 0;
+  for (const row of optionRows()) {
+    const text = tableCells(row.text)[2];
+    const prefix = Object.keys(others).find((p) => text.startsWith(p));
+    if (prefix === undefined) continue;
+    for (const flag of row.flags) {
+      for (const cluster of others[prefix]) {
+        checked++;
+        t.ok(unusedFlagWarnings(cluster, [flag]).length > 0, `${flag} (README line ${row.line}: "${prefix}") is named in --cluster ${cluster}'s warning`);
+      }
+    }
+  }
+  t.ok(checked >= 20, `the table's one-cluster rows were found (${checked} checks)`);
 });
