@@ -89,6 +89,8 @@ export interface ForkRunOptions {
   readonly budget: ForkBudget;
   /**
    * Stop early when true (asked after every entry): default, when the change's deployment ended.
+   * A change that started none (a kill without `scale`) runs the whole duration: its kills,
+   * replacements and their launches come over the following entries, not in the command's own.
    * Capacity questions stop when the queue no longer moves.
    */
   readonly done?: (view: ForkView) => boolean;
@@ -175,7 +177,7 @@ export function runFork(fork: ForkState, command: Command, options: ForkRunOptio
     deployment = scheduler.runningPlans().some((p) => p.id === deploymentId) ? 'running' : 'finished';
     if (deployment === 'finished') finishedAfterMs = 0;
   }
-  const done = options.done ?? ((v: ForkView) => v.deployment !== 'running');
+  const done = options.done ?? ((v: ForkView) => v.deployment === 'finished' || v.deployment === 'failed');
   const endMs = fork.atMs + options.durationMs;
   let steps = 0;
   let stoppedBy: ForkOutcome['stoppedBy'];

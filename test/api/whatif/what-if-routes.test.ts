@@ -236,3 +236,19 @@ t.test('the kill of a task can be simulated too (DELETE /v2/apps/{id}/tasks/{tas
   t.equal(a.launched.length, 0, 'and not replaced (scale=true)');
   t.same(liveMarks(fx), before, 'nothing live changed');
 });
+
+t.test('a kill without scale starts no deployment: the fork still runs, showing the kill and the replacement', async (t) => {
+  // It stopped before its first step ("none" is not "running"): killed [], launched [], simulatedMs 0.
+  const fx = whatIfApi(t);
+  seedWeb(fx);
+  const taskId = fx.harness.instances('/web')[0].tasks[0].taskId;
+  const before = liveMarks(fx);
+  const res = await fx.app.inject({ method: 'DELETE', url: `/v2/apps/web/tasks/${taskId}?dryRun=true&simulate=PT1M` });
+  t.equal(res.statusCode, 200, res.body);
+  const a = body<Answer & { simulatedMs: number }>(res);
+  t.equal(a.deployment, 'none');
+  t.equal(a.killed.length, 1, 'that instance would be killed');
+  t.equal(a.launched.length, 1, 'and replaced');
+  t.equal(a.simulatedMs, 60_000, 'with no deployment to end it, the fork runs the whole simulate');
+  t.same(liveMarks(fx), before, 'nothing live changed');
+});
