@@ -260,7 +260,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { flag: '--record_ring', env: 'PACER_RECORD_RING', help: `inputs the always-on ring keeps for POST /pacer/v1/recording (default ${DEFAULT_RING_INPUTS}; 0: none)`, apply: (c, v) => intIn(v, 0, 1_000_000, (n) => { c.recordRingInputs = n; }) },
   // High availability (Marathon's `ZookeeperConf.scala` and `--hostname`; src/ha).
   { flag: '--zk', env: 'PACER_ZK', echo: 'url', help: 'zk://[user:pass@]host:port[,host:port]/path: elect one leader among pacers there and keep the state there (<path>/state)', apply: (c, v) => zkUrl(c, v) },
-  { flag: '--zk_timeout', env: 'PACER_ZK_TIMEOUT', help: 'ms one ZooKeeper operation, and connecting, may take (default 10000)', apply: (c, v) => intIn(v, 100, 600_000, (n) => { c.zkTimeoutMs = n; }) },
+  { flag: '--zk_timeout', env: 'PACER_ZK_TIMEOUT', help: 'ms one ZooKeeper operation, and connecting the store, may take (default 10000; joining the leader election at start waits a fixed 10 s)', apply: (c, v) => intIn(v, 100, 600_000, (n) => { c.zkTimeoutMs = n; }) },
   { flag: '--zk_session_timeout', env: 'PACER_ZK_SESSION_TIMEOUT', help: 'ZooKeeper session timeout in ms (default 10000)', apply: (c, v) => intIn(v, 1000, 600_000, (n) => { c.zkSessionTimeoutMs = n; }) },
   { flag: '--hostname', env: 'PACER_HOSTNAME', help: 'host advertised to the other pacers and in X-Marathon-Leader (default: --address); mesos: FrameworkInfo.hostname (default: this machine\'s name)', apply: (c, v) => { c.hostname = v; return v === '' || /[\s/]/.test(v) ? 'expected a host name or address' : undefined; } },
   { flag: '--http_port', env: 'PACER_HTTP_PORT', help: 'Marathon\'s name for --port', apply: (c, v) => intIn(v, 0, 65535, (n) => { c.port = n; }) },
