@@ -9,6 +9,7 @@ import { Instance } from '../../../src/scheduler/model/instance';
 import { RunSpecRecordReader } from '../../../src/store/run-spec-record';
 import { rootToStored } from '../../../src/store/records/spec-records';
 import { deploymentToStored } from '../../../src/store/records/stored-deployment';
+import { StoredRootVersions } from '../../../src/store/records/stored-root-versions';
 import type { Group } from '../../../src/scheduler/index';
 
 const state = populatedHarness().store.load();
@@ -137,4 +138,12 @@ t.test('roots and deployments are encoded as JSON.stringify of their records, by
   t.equal(encodeRecord('root', copy), plain(rootToStored(copy)), 'a new root is encoded anew');
   for (const n of [1, 2, 3, 4, 5]) encodeRecord('root', { ...root, version: `2031-01-0${n}T00:00:00.000Z` });
   t.equal(encodeRecord('deployment', deployment), deploymentPlain, 'a deployment whose roots are no longer kept is encoded anew, the same');
+  // With the store's root versions (format 8): a root the store holds as that very object is a reference.
+  const stored = new StoredRootVersions();
+  stored.saved(deployment.original);
+  const byReference = encodeRecord('deployment', deployment, stored);
+  t.equal(byReference, plain(deploymentToStored(deployment, stored)), 'by reference, byte for byte as the record');
+  t.match(JSON.parse(byReference), { original: { rootVersion: deployment.original.version }, target: { id: '/' } }, 'the held original by version, the target whole');
+  stored.saved({ ...deployment.original });
+  t.match(JSON.parse(encodeRecord('deployment', deployment, stored)), { original: { id: '/' } }, 'another object of the same version is not taken for it');
 });
