@@ -66,13 +66,19 @@ t.test('size: the root versions no longer repeat every app', async (t) => {
   t.ok(whole > 12 * line, `format 1 wrote them 12 times: ${whole} characters`);
 });
 
-t.test("size: running deployments' roots no longer repeat every app (the snapshot had outgrown V8's longest string)", async (t) => {
+/** 50 apps of 4 KB labels in 11 successive roots, and the 10 deployments between them (each from one root to the next). */
+function deploymentChain(): { apps: ReturnType<typeof makeApp>[]; roots: ReturnType<typeof rootWith>[]; deployments: StoredState['deployments'][number][] } {
   const apps = Array.from({ length: 50 }, (_, i) => makeApp({ id: `/big/a${i}`, version: versionAt(3), labels: { big: LABEL } }));
   const roots = Array.from({ length: 11 }, (_, v) => rootWith(emptyRoot(versionAt(0)), versionAt(4 + v), ...apps));
   const deployments = roots.slice(1).map((target, i) => ({
     plan: { id: `d${i}`, originalVersion: roots[i].version, targetVersion: target.version, steps: [], affectedRunSpecIds: [] },
     original: roots[i], target, stepIndex: 0, startedAtMs: 5,
   }));
+  return { apps, roots, deployments };
+}
+
+t.test("size: running deployments' roots no longer repeat every app (the snapshot had outgrown V8's longest string)", async (t) => {
+  const { apps, roots, deployments } = deploymentChain();
   const state: StoredState = { root: roots[10], runSpecs: apps, versions: apps, rootVersions: [], deployments, instances: [] };
   const line = snapshotLine(state);
   const whole = JSON.stringify(toTree(state)).length;
@@ -94,12 +100,7 @@ t.test('format /4: a deployment root that is not a root version object is writte
 });
 
 t.test("size: deployments whose roots are root versions write no root again", async (t) => {
-  const apps = Array.from({ length: 50 }, (_, i) => makeApp({ id: `/big/a${i}`, version: versionAt(3), labels: { big: LABEL } }));
-  const roots = Array.from({ length: 11 }, (_, v) => rootWith(emptyRoot(versionAt(0)), versionAt(4 + v), ...apps));
-  const deployments = roots.slice(1).map((target, i) => ({
-    plan: { id: `d${i}`, originalVersion: roots[i].version, targetVersion: target.version, steps: [], affectedRunSpecIds: [] },
-    original: roots[i], target, stepIndex: 0, startedAtMs: 5,
-  }));
+  const { apps, roots, deployments } = deploymentChain();
   const withRoots = snapshotLine({ root: roots[10], runSpecs: apps, versions: apps, rootVersions: roots, deployments, instances: [] }).length;
   const withoutDeployments = snapshotLine({ root: roots[10], runSpecs: apps, versions: apps, rootVersions: roots, deployments: [], instances: [] }).length;
   t.ok(withRoots - withoutDeployments < 10 * 400, `10 deployments add ${withRoots - withoutDeployments} characters (their plans and references, not 20 roots of 50 apps)`);
