@@ -154,3 +154,17 @@ t.test('the framework\'s connection closes: offers stop; on its next SUBSCRIBE t
   t.ok(rt.master.cluster.outstandingOffers().length > 0, 'offers resume');
   t.same(rt.master.problems, []);
 });
+
+t.test('a SUBSCRIBE with the framework id while its old connection is still open: a failover too, the agents resend the unacknowledged updates', async (t) => {
+  const { rt, clock } = await masterWithTask(t);
+  const first = await subscribeRaw(rt.url);
+  t.teardown(() => first.destroy());
+  clock.tick(5); // the SUBSCRIBE is applied
+  const second = await subscribeRaw(rt.url, SIM_FRAMEWORK_ID);
+  t.teardown(() => second.destroy());
+  const secondStream = rt.master.fake.streamId;
+  clock.tick(10);
+  const resent = rt.master.statusesSent.filter((s) => s.streamId === secondStream && s.status.taskId.value === 't1');
+  t.same(resent.map((s) => [s.status.state, s.status.source]), [['TASK_RUNNING', 'SOURCE_EXECUTOR']], 'the latest unacknowledged update of t1 is resent on the new subscription');
+  t.same(rt.master.problems, []);
+});
