@@ -25,8 +25,8 @@ export interface RealTimeMaster {
   readonly master: SimBackedMaster;
   readonly url: string;
   /**
-   * While true, offers are not written to the framework (they stay outstanding until the next
-   * subscription rescinds them). Lift it before a framework subscribes again: an offer made after
+   * While true, offers are not written to the framework (they stay outstanding until its
+   * connection closes or the next subscription rescinds them). Lift it before a framework subscribes again: an offer made after
    * that subscription's rescind and dropped by the hold stays outstanding for good.
    */
   holdOffers: boolean;
@@ -61,8 +61,8 @@ export interface RealTimeMaster {
  * When the framework's connection closes, the master model is told the framework disconnected
  * ({@link SimBackedMaster.frameworkDisconnected}), as a real master does when it processes the
  * close (master.cpp `exited` → `_exited` → `disconnect` → `deactivate(framework, rescind)`): no
- * more offers, the outstanding ones withdrawn, the failover timeout started (the model's is
- * unbounded, like pacer's week). Updates the agents send meanwhile reach no one (master.cpp
+ * more offers, the outstanding ones withdrawn, the failover timeout started (the model has
+ * none: the framework's tasks keep running however long it is away). Updates the agents send meanwhile reach no one (master.cpp
  * `statusUpdate` drops an update "for a disconnected framework"); the agent keeps it
  * unacknowledged. The next SUBSCRIBE with the framework id reactivates the framework
  * (`failoverFramework` → `_failoverFramework`) and the master broadcasts the framework to its
