@@ -109,6 +109,13 @@ export class FakeMaster {
   credentials: { readonly principal: string; readonly secret: string } | undefined;
   /** Requests answered 401. */
   unauthorized = 0;
+  /**
+   * Called when the connection of the open subscription closes from the framework's side (its
+   * scheduler stopped or died) — not when a new SUBSCRIBE replaces it, nor on `cutStream`,
+   * `endStream` or `close`: what a real master sees as the framework disconnecting
+   * (master.cpp `exited` → `_exited`).
+   */
+  onStreamClosed: (() => void) | undefined;
   private stream: OpenStream | undefined;
   private readonly sockets = new Set<Socket>();
 
@@ -304,7 +311,11 @@ export class FakeMaster {
     res.writeHead(200, { 'Mesos-Stream-Id': streamId, 'Content-Type': MEDIA_TYPES[format] });
     res.flushHeaders();
     this.stream = { streamId, format, res, frameworkId };
-    res.on('close', () => { if (this.stream?.res === res) this.stream = undefined; });
+    res.on('close', () => {
+      if (this.stream?.res !== res) return;
+      this.stream = undefined;
+      this.onStreamClosed?.();
+    });
     const refusal = this.subscribeErrors.shift();
     if (refusal !== undefined) {
       this.send({ type: 'ERROR', error: { message: refusal } });

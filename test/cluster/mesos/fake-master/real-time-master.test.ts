@@ -4,6 +4,8 @@ import FakeTimers from '@sinonjs/fake-timers';
 import t from 'tap';
 import type { Test } from 'tap';
 import { launchOp, taskLaunch } from '../../../unit/sim/cluster/harness';
+import { decodeCall, encodeCall } from '../../../../src/cluster/mesos/codec/mesos-codec';
+import { SIM_FRAMEWORK_ID } from '../../../../sim/cluster/sim-cluster';
 import { readSample } from '../codec/sample-files';
 import { QUICK_TIMINGS, roomyAgent, startRealTimeMaster, type RealTimeMaster } from './real-time-master';
 
@@ -19,9 +21,13 @@ import { QUICK_TIMINGS, roomyAgent, startRealTimeMaster, type RealTimeMaster } f
 
 type FakeClock = ReturnType<typeof FakeTimers.install>;
 
-/** A raw SUBSCRIBE (the recorded protobuf sample) held open; resolves once the master answered 200. */
-async function subscribeRaw(url: string): Promise<http.ClientRequest> {
-  const body = readSample('pb/calls/01-SUBSCRIBE.bin');
+/**
+ * A raw SUBSCRIBE (the recorded protobuf sample, without a framework id) held open; resolves once
+ * the master answered 200. With `frameworkId`, the sample's call subscribing again with that id (§1.8).
+ */
+async function subscribeRaw(url: string, frameworkId?: string): Promise<http.ClientRequest> {
+  const sample = readSample('pb/calls/01-SUBSCRIBE.bin');
+  const body = frameworkId === undefined ? sample : resubscribeCall(sample, frameworkId);
   const req = http.request(`${url}/api/v1/scheduler`, {
     method: 'POST', agent: false,
     headers: { 'Content-Type': 'application/x-protobuf', Accept: 'application/x-protobuf', 'Content-Length': String(body.byteLength) },
@@ -32,6 +38,15 @@ async function subscribeRaw(url: string): Promise<http.ClientRequest> {
   if (res.statusCode !== 200) throw new Error(`SUBSCRIBE answered ${res.statusCode ?? '?'}`);
   res.resume();
   return req;
+}
+
+/** The sample SUBSCRIBE with the framework id in both places (§1.8). */
+function resubscribeCall(sample: Uint8Array, frameworkId: string): Uint8Array {
+  const call = decodeCall(sample, 'protobuf');
+  const subscribe = call.subscribe;
+  if (subscribe === undefined) throw new Error('the sample is not a SUBSCRIBE');
+  const id = { value: frameworkId };
+  return encodeCall({ ...call, frameworkId: id, subscribe: { ...subscribe, frameworkInfo: { ...subscribe.frameworkInfo, id } } }, 'protobuf');
 }
 
 /** A real-time master on faked timers whose agent-1 runs task t1, launched straight into the simulated cluster. */
@@ -97,7 +112,7 @@ t.test('an agent marked gone while the old subscription is still open (its close
     ['t1', 'TASK_GONE_BY_OPERATOR', 'REASON_AGENT_REMOVED_BY_OPERATOR', firstStream],
   ], 'the marking unreachable, then gone, written on the connection the master still has');
 
-  const second = await subscribeRaw(rt.url);
+  const second = await subscribeRaw(rt.url, SIM_FRAMEWORK_ID);
   t.teardown(() => second.destroy());
   const secondStream = rt.master.fake.streamId;
   t.not(secondStream, firstStream, 'the new subscription replaces the old one');
@@ -105,5 +120,51 @@ t.test('an agent marked gone while the old subscription is still open (its close
   clock.tick(10);
   t.same(written(rt).filter((w) => w[3] === secondStream), [['t1', 'TASK_GONE_BY_OPERATOR', 'REASON_RECONCILIATION', secondStream]],
     'the new subscription hears only the reconciliation answer: nothing said before it is resent');
+  t.same(rt.master.problems, []);
+});
+
+/** Waits (bounded, on the real event loop: only timers are faked) for the master to see something. */
+async function untilSeen(what: string, seen: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !seen(); i++) await new Promise((resolve) => setImmediate(resolve));
+  if (!seen()) throw new Error(`never saw ${what}`);
+}
+
+t.test('the framework\'s connection closes: offers stop; on its next SUBSCRIBE the agents resend the unacknowledged updates', async (t) => {
+  const { rt, clock } = await masterWithTask(t);
+  const unacked = rt.master.cluster.unacknowledged().filter((u) => u.taskId === 't1');
+  t.ok(unacked.length > 0, 't1\'s updates are unacknowledged (said before anyone subscribed)');
+  const first = await subscribeRaw(rt.url);
+  clock.tick(5); // the SUBSCRIBE is applied
+  const firstStream = rt.master.fake.streamId;
+  first.destroy(); // the scheduler dies
+  await untilSeen('the close of the subscription', () => !rt.master.fake.subscribed);
+  t.same(rt.master.cluster.outstandingOffers(), [], 'the disconnected framework\'s offers are withdrawn');
+  clock.tick(500);
+  t.same(rt.master.cluster.outstandingOffers(), [], 'and no new ones are made while it is away');
+
+  const second = await subscribeRaw(rt.url, SIM_FRAMEWORK_ID);
+  t.teardown(() => second.destroy());
+  const secondStream = rt.master.fake.streamId;
+  t.not(secondStream, firstStream);
+  clock.tick(10);
+  const resent = rt.master.statusesSent.filter((s) => s.streamId === secondStream && s.status.taskId.value === 't1');
+  t.same(resent.map((s) => [s.status.state, s.status.source]), [['TASK_RUNNING', 'SOURCE_EXECUTOR']], 'the latest unacknowledged update of t1 is resent on the new subscription');
+  t.ok(resent[0]?.status.uuid !== undefined && resent[0].status.uuid.byteLength > 0, 'with its uuid, to be acknowledged');
+  clock.tick(200); // the next offer round
+  t.ok(rt.master.cluster.outstandingOffers().length > 0, 'offers resume');
+  t.same(rt.master.problems, []);
+});
+
+t.test('a SUBSCRIBE with the framework id while its old connection is still open: a failover too, the agents resend the unacknowledged updates', async (t) => {
+  const { rt, clock } = await masterWithTask(t);
+  const first = await subscribeRaw(rt.url);
+  t.teardown(() => first.destroy());
+  clock.tick(5); // the SUBSCRIBE is applied
+  const second = await subscribeRaw(rt.url, SIM_FRAMEWORK_ID);
+  t.teardown(() => second.destroy());
+  const secondStream = rt.master.fake.streamId;
+  clock.tick(10);
+  const resent = rt.master.statusesSent.filter((s) => s.streamId === secondStream && s.status.taskId.value === 't1');
+  t.same(resent.map((s) => [s.status.state, s.status.source]), [['TASK_RUNNING', 'SOURCE_EXECUTOR']], 'the latest unacknowledged update of t1 is resent on the new subscription');
   t.same(rt.master.problems, []);
 });

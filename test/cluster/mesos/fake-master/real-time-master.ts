@@ -25,8 +25,8 @@ export interface RealTimeMaster {
   readonly master: SimBackedMaster;
   readonly url: string;
   /**
-   * While true, offers are not written to the framework (they stay outstanding until the next
-   * subscription rescinds them). Lift it before a framework subscribes again: an offer made after
+   * While true, offers are not written to the framework (they stay outstanding until its
+   * connection closes or the next subscription rescinds them). Lift it before a framework subscribes again: an offer made after
    * that subscription's rescind and dropped by the hold stays outstanding for good.
    */
   holdOffers: boolean;
@@ -57,6 +57,19 @@ export interface RealTimeMaster {
  * is still the framework's connection, as it is for a real master, so what is said then is
  * written on it (and recorded in `statusesSent` with its stream id) even though its scheduler is
  * gone.
+ *
+ * When the framework's connection closes, the master model is told the framework disconnected
+ * ({@link SimBackedMaster.frameworkDisconnected}), as a real master does when it processes the
+ * close (master.cpp `exited` → `_exited` → `disconnect` → `deactivate(framework, rescind)`): no
+ * more offers, the outstanding ones withdrawn, the failover timeout started (the model has
+ * none: the framework's tasks keep running however long it is away). Updates the agents send meanwhile reach no one (master.cpp
+ * `statusUpdate` drops an update "for a disconnected framework"); the agent keeps it
+ * unacknowledged. The next SUBSCRIBE with the framework id reactivates the framework
+ * (`failoverFramework` → `_failoverFramework`) and the master broadcasts the framework to its
+ * agents (`sendFrameworkUpdates`, an `UpdateFrameworkMessage` each), on which every agent resends
+ * its pending unacknowledged updates at once (slave.cpp `updateFramework` →
+ * `taskStatusUpdateManager->resume()`) rather than at its next retry (10 s, doubling up to 10 min,
+ * src/slave/constants.hpp): the model's `frameworkSubscribed` → `UpdateBook.retryLatest`.
  */
 export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { readonly defaultRole?: string; readonly timings?: SimTimings } = {}): Promise<RealTimeMaster> {
   const timers = new Map<number, NodeJS.Timeout>();
@@ -122,6 +135,13 @@ export async function startRealTimeMaster(agents: readonly SimAgentSpec[], o: { 
     runSpecOf: (id) => makeApp({ id }),
   });
   ref.master = m;
+  // The framework's connection closed (its scheduler stopped or died): the master model hears it
+  // after the calls that arrived before the close, as a real master processes them in order.
+  m.fake.onStreamClosed = () => {
+    if (closed) return;
+    m.processCalls();
+    m.frameworkDisconnected();
+  };
   m.cluster.start();
   const pump = setInterval(() => {
     rescindOnNewStream(m); // offers made to an earlier subscription are gone

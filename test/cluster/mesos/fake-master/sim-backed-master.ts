@@ -310,8 +310,16 @@ export class SimBackedMaster {
    * A framework subscribing again (a restarted scheduler, §1.8) states its roles and which of
    * them are suppressed afresh, as a real master takes them from SUBSCRIBE: the others are revived.
    * The first subscription changes nothing (the cluster starts with the framework's roles).
+   *
+   * Its old connection still open, this is a failover all the same: a real master fails over every
+   * SUBSCRIBE of a framework it knows, connected or not (master.cpp `_subscribe`: "Always failover
+   * the old framework connection", MESOS-4712), then broadcasts the framework to its agents
+   * (`sendFrameworkUpdates`), which resend their pending unacknowledged updates at once (slave.cpp
+   * `updateFramework` → `taskStatusUpdateManager->resume()`): the simulated cluster's `subscribe`
+   * (its id checked as in {@link failedOver}).
    */
   private resubscribed(call: Call): void {
+    this.cluster.subscribe(call.subscribe?.frameworkInfo.id?.value);
     const roles = call.subscribe?.frameworkInfo.roles ?? [];
     const suppressed = call.subscribe?.suppressedRoles ?? [];
     this.cluster.updateFrameworkRoles(roles);
