@@ -60,3 +60,12 @@ t.test('a format /2 recording (full plans) still replays; read as /3 it would no
   t.notOk(misread.identical, 'the same events under /3 differ: the check can fail');
   t.match(misread.difference?.recorded, /"original"/);
 });
+
+t.test('a format /3 recording (light plans, deployments\' roots written out) still replays', async (t) => {
+  const recorder = new FlightRecorder({ cluster: 'local', options: {}, ringInputs: 10 });
+  recordInputs(recorder, INPUTS);
+  const text = readFileSync(dumped(recorder, join(tmp(t), 'ring')).path, 'utf8');
+  const three = text.replace(`"recording":"${RECORDING_FORMAT}"`, '"recording":"pacer-recording/3"');
+  t.not(three, text, 'the start record names format /3');
+  t.ok(replayRecording(readRecording('three', three)).identical, '/3 replays');
+});
