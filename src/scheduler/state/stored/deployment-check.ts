@@ -1,4 +1,4 @@
-import { rootProblem } from './group-check';
+import { rootProblem, type RootCheck } from './group-check';
 import { runSpecProblem, type RunSpecCheck } from './run-spec-check';
 import { arrayOf, fields, isPlainObject, nonNegative, num, oneOf, str } from './checks';
 
@@ -19,15 +19,18 @@ const PLAN = fields({
 /**
  * What is wrong with a running deployment read back from the store, or undefined when it can
  * resume: its plan, a step index within the plan, and sound original and target roots (their apps
- * and pods judged by `check`, as {@link rootProblem}'s).
+ * and pods judged by `check`, as {@link rootProblem}'s; the roots by `roots`, which recovery makes
+ * remember the root objects it found sound: `rememberingRootCheck`).
  */
-export function deploymentProblem(value: unknown, at = '$', check: RunSpecCheck = runSpecProblem): string | undefined {
+export function deploymentProblem(
+  value: unknown, at = '$', check: RunSpecCheck = runSpecProblem, roots: RootCheck = (root, where) => rootProblem(root, where, check),
+): string | undefined {
   if (!isPlainObject(value)) return `${at}: expected an object`;
   const plan = PLAN(value.plan, `${at}.plan`);
   if (plan !== undefined) return plan;
   const steps = (value.plan as { steps: unknown[] }).steps.length;
   return num(0, steps, true)(value.stepIndex, `${at}.stepIndex`)
     ?? nonNegative(value.startedAtMs, `${at}.startedAtMs`)
-    ?? rootProblem(value.original, `${at}.original`, check)
-    ?? rootProblem(value.target, `${at}.target`, check);
+    ?? roots(value.original, `${at}.original`)
+    ?? roots(value.target, `${at}.target`);
 }

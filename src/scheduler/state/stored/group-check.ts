@@ -32,6 +32,28 @@ export function rootProblem(value: unknown, at = '$', check: RunSpecCheck = runS
   return cycle === undefined ? undefined : `${at}: dependency cycle ${cycle.join(' -> ')}`;
 }
 
+/** Judges a stored root or root version: {@link rootProblem}'s contract. */
+export type RootCheck = (value: unknown, at?: string) => string | undefined;
+
+/**
+ * {@link rootProblem} remembering the root objects it found sound, as `rememberingRunSpecCheck`
+ * does for run specs: since store format 8 a running deployment's original and target are the
+ * very root version objects the store loaded (a deployment's record refers to them by version),
+ * and judging each again for its deployments was a tenth of a start's CPU with 585 deployments
+ * waiting among 1,085 apps (2026-11-30). The result is the same as {@link rootProblem}'s for every
+ * input (nothing changes the objects while recovery judges them); only problems are computed
+ * again, with their own path.
+ */
+export function rememberingRootCheck(check: RunSpecCheck): RootCheck {
+  const sound = new WeakSet<object>();
+  return (value, at = '$') => {
+    if (typeof value === 'object' && value !== null && sound.has(value)) return undefined;
+    const problem = rootProblem(value, at, check);
+    if (problem === undefined && typeof value === 'object' && value !== null) sound.add(value);
+    return problem;
+  };
+}
+
 function groupFieldsProblem(group: unknown, at: string, parent: string | undefined, check: RunSpecCheck): string | undefined {
   if (!isPlainObject(group)) return `${at}: expected a group`;
   const id = group.id;

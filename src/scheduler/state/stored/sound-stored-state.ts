@@ -5,7 +5,7 @@ import type { InstanceFields } from '../../model/instance';
 import type { RunSpec } from '../../model/run-spec';
 import type { SetAsideRecord, StoredState } from '../../ports/store';
 import { deploymentProblem } from './deployment-check';
-import { rootProblem } from './group-check';
+import { rememberingRootCheck, type RootCheck } from './group-check';
 import { instanceProblem } from './instance-check';
 import { rememberingRunSpecCheck, type RunSpecCheck } from './run-spec-check';
 
@@ -39,16 +39,18 @@ export interface SoundStoredState {
 export function soundStoredState(stored: StoredState, emptyRoot: Group): SoundStoredState {
   // One run spec object is judged once, however many roots hold it (rememberingRunSpecCheck).
   const runSpecProblem = rememberingRunSpecCheck();
+  // And one root object once, however many deployments go from or to it (store format 8).
+  const rootCheck = rememberingRootCheck(runSpecProblem);
   const setAside: SetAsideRecord[] = [];
   const aside = (record: SetAsideRecord): false => {
     setAside.push(record);
     return false;
   };
   const versions = stored.versions.filter((v) => checked(runSpecProblem(v), (reason) => aside({ kind: 'runSpecVersion', key: String(v.id), version: String(v.version), reason })));
-  const rootVersions = stored.rootVersions.filter((r) => checked(rootProblem(r, '$', runSpecProblem), (reason) => aside({ kind: 'rootVersion', key: String(r.version), reason })));
-  const { root, replaced } = soundRoot(stored, rootVersions, emptyRoot, aside, runSpecProblem);
+  const rootVersions = stored.rootVersions.filter((r) => checked(rootCheck(r, '$'), (reason) => aside({ kind: 'rootVersion', key: String(r.version), reason })));
+  const { root, replaced } = soundRoot(stored, rootVersions, emptyRoot, aside, rootCheck);
   const deployments = stored.deployments.filter((d) => checked(
-    deploymentProblem(d, '$', runSpecProblem) ?? (replaced && d.target.version !== root?.version ? 'its target is not the root it fell back to' : undefined),
+    deploymentProblem(d, '$', runSpecProblem, rootCheck) ?? (replaced && d.target.version !== root?.version ? 'its target is not the root it fell back to' : undefined),
     (reason) => aside({ kind: 'deployment', key: String(d.plan?.id), reason }),
   ));
   const lost = new Set((stored.setAside ?? []).filter((r) => r.kind === 'runSpec').map((r) => r.key));
@@ -68,9 +70,9 @@ function checked(problem: string | undefined, report: (reason: string) => false)
 }
 
 function soundRoot(
-  stored: StoredState, rootVersions: readonly Group[], emptyRoot: Group, aside: (r: SetAsideRecord) => false, runSpecProblem: RunSpecCheck,
+  stored: StoredState, rootVersions: readonly Group[], emptyRoot: Group, aside: (r: SetAsideRecord) => false, rootCheck: RootCheck,
 ): { root?: Group; replaced: boolean } {
-  const problem = stored.root === undefined ? undefined : rootProblem(stored.root, '$', runSpecProblem);
+  const problem = stored.root === undefined ? undefined : rootCheck(stored.root, '$');
   if (stored.root !== undefined && problem === undefined) return { root: stored.root, replaced: false };
   const holdsAnything = stored.runSpecs.length + stored.instances.length + stored.deployments.length + stored.rootVersions.length > 0;
   if (stored.root === undefined && !holdsAnything) return { replaced: false };
@@ -120,10 +122,17 @@ function soundRunSpecs(
   return { running, fromRoot, dropped };
 }
 
-/** Ids of the run specs the root or a running deployment (either end) names. */
+/** Ids of the run specs the root or a running deployment (either end) names; each root object read once. */
 function managedIds(root: Group, deployments: readonly Deployment[]): Set<string> {
   const ids = new Set(allRunSpecs(root).map((s) => s.id));
-  for (const d of deployments) for (const g of [d.original, d.target]) for (const s of allRunSpecs(g)) ids.add(s.id);
+  const read = new Set<Group>([root]);
+  for (const d of deployments) {
+    for (const g of [d.original, d.target]) {
+      if (read.has(g)) continue;
+      read.add(g);
+      for (const s of allRunSpecs(g)) ids.add(s.id);
+    }
+  }
   return ids;
 }
 

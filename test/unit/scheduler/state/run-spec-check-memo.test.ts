@@ -1,6 +1,7 @@
 import t from 'tap';
 import { rememberingRunSpecCheck, runSpecProblem } from '../../../../src/scheduler/state/stored/run-spec-check';
-import { rootProblem } from '../../../../src/scheduler/state/stored/group-check';
+import { rememberingRootCheck, rootProblem } from '../../../../src/scheduler/state/stored/group-check';
+import { deploymentProblem } from '../../../../src/scheduler/state/stored/deployment-check';
 import { emptyRoot } from '../../../../src/scheduler/groups/group-tree';
 import { rootWith } from '../../../builders/group-builders';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
@@ -63,4 +64,27 @@ t.test('an object found sound is not read again; a root version that holds it ju
   once(plain.proxy, '$', 'app');
   once(plain.proxy, '$', 'app');
   t.equal(plain.reads() - after, 2, 'two more roots: two reads of its kind, no judgement');
+});
+
+t.test('rememberingRootCheck: a root object found sound is judged once however many deployments hold it; a problem keeps its own path', async (t) => {
+  const app = makeApp({ id: '/g/a', version: versionAt(1) });
+  const root = rootWith(emptyRoot(versionAt(0)), versionAt(1), app);
+  let calls = 0;
+  const spy = (value: unknown, at?: string, kind?: 'app' | 'pod'): string | undefined => { calls++; return runSpecProblem(value, at, kind); };
+  const check = rememberingRootCheck(spy);
+  t.equal(check(root, '$'), undefined);
+  t.equal(calls, 1, 'its app judged once');
+  // The same object as a deployment's original and target (store format 8 loads them so).
+  const deployment = {
+    plan: { id: 'd1', originalVersion: root.version, targetVersion: root.version, steps: [], affectedRunSpecIds: [] },
+    original: root, target: root, stepIndex: 0, startedAtMs: 0,
+  };
+  t.equal(deploymentProblem(deployment, '$', spy, check), undefined);
+  t.equal(calls, 1, 'not judged again for the deployment');
+  t.equal(deploymentProblem(deployment, '$', spy), undefined, 'without the memo, the same verdict');
+  t.equal(calls, 3, 'judged again for each end');
+  const bad = rootWith(emptyRoot(versionAt(0)), versionAt(2), { ...app, instances: -1 });
+  const first = check(bad, '$');
+  t.ok(first !== undefined && first.startsWith('$.'), `an unsound root: ${first ?? ''}`);
+  t.equal(deploymentProblem({ ...deployment, original: bad }, '$', spy, check), rootProblem(bad, '$.original', spy), 'judged again, its problem at its own path');
 });
