@@ -4,12 +4,11 @@ import type { Instance } from '../../scheduler/model/instance';
 import type { RunSpec } from '../../scheduler/model/run-spec';
 import type { StoredRecordKind } from '../../scheduler/ports/store';
 import { RunSpecRecordReader } from '../run-spec-record';
-import type { JsonValue } from '../sqlite/codec';
 import type { TaskFailure } from '../../scheduler/model/task-failure';
 import { storedDeployment, storedGroup, storedInstance, storedRunSpec, storedTaskFailure } from '../../generated/record-validators';
 import { recordCheck } from './record-schema';
-import { groupFromStored, rootToStored, runSpecFromStored, runSpecToStored } from './spec-records';
-import { deploymentText, rootText } from './root-text';
+import { groupFromStored, runSpecFromStored, runSpecToStored } from './spec-records';
+import { rootText } from './root-text';
 import type { StoredRootVersions } from './stored-root-versions';
 import { deploymentFromStored, deploymentToStored, type StoredDeploymentV1 } from './stored-deployment';
 import { instanceFromStored, instanceToStored, type StoredInstanceV1 } from './stored-instance';
@@ -39,7 +38,8 @@ export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly o
 /** How each kind is checked, mapped and keyed (record texts are JSON, except the framework id: its own text). */
 interface RecordFormat<K extends StoredRecordKind> {
   readonly check: (value: unknown) => string | undefined;
-  readonly toStored: (value: RecordValues[K]) => JsonValue;
+  /** The record's text; `rootVersions`: the store's root versions, which a deployment may refer to (format 8). */
+  readonly encode: (value: RecordValues[K], rootVersions: StoredRootVersions | undefined) => string;
   /** The core's value, or why not (run specs and groups: the converter's reasons, run-spec-record.ts). */
   readonly fromStored: (stored: never, reader: RunSpecRecordReader) => Decoded<RecordValues[K]>;
   readonly keyOf: (value: RecordValues[K]) => RecordKey;
@@ -52,25 +52,28 @@ const runSpecCheck = recordCheck('a stored run spec', storedRunSpec);
 const groupCheck = recordCheck('a stored group', storedGroup);
 
 const FORMATS: { readonly [K in Exclude<StoredRecordKind, 'frameworkId'>]: RecordFormat<K> } = {
-  root: { check: groupCheck, toStored: rootToStored, fromStored: groupFromStored, keyOf: () => SINGLE },
-  rootVersion: { check: groupCheck, toStored: rootToStored, fromStored: groupFromStored, keyOf: (g) => ({ key: g.version }) },
-  runSpec: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
-  runSpecVersion: { check: runSpecCheck, toStored: runSpecToStored, fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }) },
+  // A change writes its new root as the root and as a root version: root-text.ts encodes it once.
+  root: { check: groupCheck, encode: rootText, fromStored: groupFromStored, keyOf: () => SINGLE },
+  rootVersion: { check: groupCheck, encode: rootText, fromStored: groupFromStored, keyOf: (g) => ({ key: g.version }) },
+  runSpec: { check: runSpecCheck, encode: (s) => JSON.stringify(runSpecToStored(s)), fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id }) },
+  runSpecVersion: {
+    check: runSpecCheck, encode: (s) => JSON.stringify(runSpecToStored(s)), fromStored: runSpecFromStored, keyOf: (s) => ({ key: s.id, version: s.version }),
+  },
   deployment: {
     check: recordCheck('StoredDeploymentV1', storedDeployment),
-    toStored: (d) => deploymentToStored(d) as unknown as JsonValue,
+    encode: (d, rootVersions) => JSON.stringify(deploymentToStored(d, rootVersions)),
     fromStored: (s: StoredDeploymentV1, reader) => deploymentFromStored(s, reader),
     keyOf: (d) => ({ key: d.plan.id }),
   },
   instance: {
     check: recordCheck('StoredInstanceV1', storedInstance),
-    toStored: (i) => instanceToStored(i) as unknown as JsonValue,
+    encode: (i) => JSON.stringify(instanceToStored(i)),
     fromStored: (s: StoredInstanceV1) => ({ ok: true, value: instanceFromStored(s) }),
     keyOf: (i) => ({ key: i.instanceId }),
   },
   taskFailure: {
     check: recordCheck('StoredTaskFailureV1', storedTaskFailure),
-    toStored: (f) => taskFailureToStored(f) as unknown as JsonValue,
+    encode: (f) => JSON.stringify(taskFailureToStored(f)),
     fromStored: (s: StoredTaskFailureV1) => ({ ok: true, value: taskFailureFromStored(s) }),
     keyOf: (f) => ({ key: f.appId }),
   },
@@ -85,17 +88,14 @@ export function recordKeyOf<K extends StoredRecordKind>(kind: K, value: RecordVa
 /**
  * The stored text of `value`: its explicit record (a fresh copy, so the core may keep mutating its
  * own object) as JSON; the framework id as itself. Run specs and groups are rendered as
- * Marathon's JSON (spec-records.ts, ../run-spec-record.ts). Roots and deployments are encoded
- * through root-text.ts, which encodes each of the last few roots once. A deployment refers to
- * each of its roots by version where `rootVersions` (the store's) holds that very root (format 8,
+ * Marathon's JSON (spec-records.ts, ../run-spec-record.ts). A deployment refers to each of its
+ * roots by version where `rootVersions` (the store's) holds that very root (format 8,
  * stored-deployment.ts); without it both roots are held whole.
  */
 export function encodeRecord<K extends StoredRecordKind>(kind: K, value: RecordValues[K], rootVersions?: StoredRootVersions): string {
   if (kind === 'frameworkId') return value as string;
-  if (kind === 'root' || kind === 'rootVersion') return rootText(value as Group);
-  if (kind === 'deployment') return deploymentText(value as Deployment, rootVersions);
   const format = FORMATS[kind as Exclude<K, 'frameworkId'>] as RecordFormat<StoredRecordKind>;
-  return JSON.stringify(format.toStored(value as never));
+  return format.encode(value as never, rootVersions);
 }
 
 /**

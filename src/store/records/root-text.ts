@@ -1,20 +1,16 @@
-import type { Deployment } from '../../scheduler/model/deployment';
 import type { Group } from '../../scheduler/index';
 import { rootToStored } from './spec-records';
-import { planToStored, rootVersionReference } from './stored-deployment';
-import type { StoredRootVersions } from './stored-root-versions';
 
-/** How many roots' texts are kept: a change's new root and the one before it, with room for a deployment's step. */
+/** How many roots' texts are kept: a change's new root and the few before it. */
 const KEPT_ROOTS = 4;
 
 /**
  * The stored texts of the last few roots encoded, by identity. A root is immutable (every change
- * builds a new one: scheduler/groups/group.ts), so its text never changes. One change writes the
- * same new root up to three times (the root, its root version, its deployment's target) and the
- * root before it once more (the deployment's original, the previous change's root): with 1,285
- * apps and 585 deployments waiting, encoding them again was half of an app creation's store time
- * (CPU profile, 2026-11-30). Bounded at {@link KEPT_ROOTS} entries, so it holds a few roots' texts
- * at most (~90 KB each at that size), never every root a deployment refers to.
+ * builds a new one: scheduler/groups/group.ts), so its text never changes. One change writes its
+ * new root twice, as the root and as its root version (a deployment refers to it by version since
+ * store format 8; it held it whole before, and encoding it again for it was half of an app
+ * creation's store time with 1,285 apps and 585 deployments waiting, 2026-11-30). Bounded at
+ * {@link KEPT_ROOTS} entries, so it holds a few roots' texts at most (~90 KB each at that size).
  */
 const recent: { root: Group; text: string }[] = [];
 
@@ -26,19 +22,4 @@ export function rootText(root: Group): string {
   recent.push({ root, text });
   if (recent.length > KEPT_ROOTS) recent.shift();
   return text;
-}
-
-/**
- * The stored record text of a deployment: byte for byte `JSON.stringify(deploymentToStored(d, rootVersions))`
- * (the same keys in the same order; record-codec.test.ts checks it), each root a reference to its
- * root version where `rootVersions` holds that very root, else its text from {@link rootText}.
- */
-export function deploymentText(d: Deployment, rootVersions?: StoredRootVersions): string {
-  return `{"plan":${JSON.stringify(planToStored(d.plan))},"original":${deploymentRootText(d.original, rootVersions)}`
-    + `,"target":${deploymentRootText(d.target, rootVersions)}`
-    + `,"stepIndex":${JSON.stringify(d.stepIndex)},"startedAtMs":${JSON.stringify(d.startedAtMs)}}`;
-}
-
-function deploymentRootText(root: Group, rootVersions: StoredRootVersions | undefined): string {
-  return rootVersions?.holds(root) === true ? JSON.stringify(rootVersionReference(root.version)) : rootText(root);
 }

@@ -78,7 +78,7 @@ export function deploymentFromStored(s: StoredDeploymentV1, reader: RunSpecRecor
 }
 
 /** The stored form of a deployment's root that is the root version `version` (format 8). */
-export function rootVersionReference(version: string): { readonly rootVersion: string } {
+function rootVersionReference(version: string): { readonly rootVersion: string } {
   return { rootVersion: version };
 }
 
@@ -92,7 +92,7 @@ function rootFromStored(stored: JsonValue, reader: RunSpecRecordReader): RecordR
 }
 
 /** A fresh copy of a plan, as stored and as the core holds it (the same explicit fields). */
-export function planToStored(p: DeploymentPlan | StoredDeploymentPlanV1): DeploymentPlan {
+function planToStored(p: DeploymentPlan | StoredDeploymentPlanV1): DeploymentPlan {
   return {
     id: p.id, originalVersion: p.originalVersion, targetVersion: p.targetVersion,
     steps: p.steps.map((step) => ({ actions: step.actions.map((a) => ({ action: a.action, runSpecId: a.runSpecId, kind: a.kind })) })),
