@@ -86,6 +86,8 @@ export type RunItem =
  */
 export interface RunSession {
   readonly endMs: number;
+  /** Loop entries handled so far (what `RunResult.loopSteps` reports, and `--max-steps` bounds). */
+  readonly loopSteps: number;
   /** Due time (absolute virtual ms) of the next loop entry, or undefined when none remains. */
   nextDueMs(): number | undefined;
   /** Advance the clock to the next entry due by `untilMs` and handle it; false when none is due. Stops after a violation. */
@@ -151,9 +153,9 @@ export interface RunSession {
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const session = createRunSession(scenario, options);
   const maxLoopSteps = options.maxLoopSteps ?? RUN_LOOP_STEPS_DEFAULT;
-  for (let steps = 0; session.unfinished(); steps++) {
+  while (session.unfinished()) {
     // The bound on the run's work: stopped before the first step past it, where that is on every machine.
-    if (steps >= maxLoopSteps) return session.stop(maxLoopSteps);
+    if (session.loopSteps >= maxLoopSteps) return session.stop(maxLoopSteps);
     session.step(session.endMs);
   }
   return session.finish();
@@ -327,6 +329,9 @@ export function createRunSession(scenario: Scenario, options: RunOptions = {}): 
   return {
     get endMs() {
       return endMs;
+    },
+    get loopSteps() {
+      return loopSteps;
     },
     get scheduler() {
       return scheduler;
