@@ -50,18 +50,14 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--seed') {
-      const v = argv[++i];
       // At most 2^53 - 1, as a scenario's own `seed`: a larger one would be rounded, and two seeds would run the same.
-      if (v === undefined || !/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
-        return `--seed: expected an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
-      }
-      seed = Number(v);
+      const n = integerIn('--seed', argv[++i], 0, Number.MAX_SAFE_INTEGER);
+      if (typeof n === 'string') return n;
+      seed = n;
     } else if (a === '--max-steps') {
-      const v = argv[++i];
-      if (v === undefined || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > RUN_LOOP_STEPS_MAX) {
-        return `--max-steps: expected an integer from 1 to ${RUN_LOOP_STEPS_MAX}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
-      }
-      maxLoopSteps = Number(v);
+      const n = integerIn('--max-steps', argv[++i], 1, RUN_LOOP_STEPS_MAX);
+      if (typeof n === 'string') return n;
+      maxLoopSteps = n;
     } else if (a === '--trace') {
       traceFile = argv[++i];
       if (traceFile === undefined) return '--trace: expected a file name';
@@ -76,6 +72,12 @@ function parseArgs(argv: readonly string[]): CliArgs | string {
   }
   if (file === undefined) return 'missing the scenario file';
   return { file, seed, maxLoopSteps, traceFile, reportFile, quiet };
+}
+
+/** The integer `v` of option `flag` when it is one from `min` to `max` (digits only), else the message refusing it. */
+function integerIn(flag: string, v: string | undefined, min: number, max: number): number | string {
+  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  return n >= min && n <= max ? n : `${flag}: expected an integer from ${min} to ${max}, got ${v === undefined ? 'nothing' : JSON.stringify(v)}`;
 }
 
 /**

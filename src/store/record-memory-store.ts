@@ -61,7 +61,7 @@ export class RecordMemoryStore implements Store {
   }
 
   saveDeployment(deployment: Deployment): void {
-    this.putRecordText('deployment', { key: deployment.plan.id }, encodeRecord('deployment', deployment, this.rootVersions));
+    this.put('deployment', deployment, deployment.plan.id);
   }
 
   deleteDeployment(deploymentId: string): void {
@@ -129,7 +129,7 @@ export class RecordMemoryStore implements Store {
   }
 
   private put<K extends Kind>(kind: K, value: RecordValues[K], key: string, version?: string): void {
-    this.putRecordText(kind, { key, ...(version === undefined ? {} : { version }) }, encodeRecord(kind, value));
+    this.putRecordText(kind, { key, ...(version === undefined ? {} : { version }) }, encodeRecord(kind, value, this.rootVersions));
   }
 
   private slots(kind: Kind): Map<string, { readonly key: string; readonly version?: string; readonly text: string }> {
