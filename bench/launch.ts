@@ -8,6 +8,7 @@ import { exitOf, hasExited, type PacerProcess, startPacerProcess, stderrReason }
 import { cleanUpOnSignals, runCleanup } from './lib/run-cleanup';
 import { nearestRank } from './lib/quantile';
 import { runBenchMain } from './lib/run-info';
+import { formatMachineProbe, type MachineProbe, probeMachine } from './lib/machine-probe';
 import { type BenchUsage, readBenchArgs } from './lib/bench-args';
 
 /**
@@ -226,11 +227,11 @@ function round(x: number): number {
   return Math.round(x * 10) / 10;
 }
 
-/** The machine, Node.js version and date, for the figures. */
-export function machineLine(): string {
+/** The machine, Node.js version and date, for the figures, with what a process spawn costs here (machine-probe.ts). */
+export function machineLine(probe: MachineProbe): string {
   const cpu = cpus();
   return `${new Date().toISOString()}  node ${process.version}  ${cpu.length} × ${cpu[0]?.model ?? 'unknown cpu'}, `
-    + `${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+    + `${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${formatMachineProbe(probe)}`;
 }
 
 /** bench:launch's command line (bench/lib/bench-args.ts: every value checked before any work). */
@@ -255,12 +256,13 @@ async function main(): Promise<number> {
   const profileDir = args.text('cpu-prof');
   const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`];
   const timeoutMs = (args.maybeNumber('timeout') ?? Math.max(120, (apps * instances) / 5)) * 1000;
-  console.log(`bench:launch  ${machineLine()}`);
+  const probe = probeMachine();
+  console.log(`bench:launch  ${machineLine(probe)}`);
   console.log(`${apps} apps × ${instances} \`sleep 3600\` tasks on the local cluster's default agent${pacerArgs.length > 0 ? `, pacer ${pacerArgs.join(' ')}` : ''}`);
   const r = await runLaunchBench({ apps, instances, pacerArgs, nodeArgs, timeoutMs });
   console.log('tasks  requests  create-ms  first-running-ms  all-running-ms  tasks/s  steady-tasks/s');
   console.log(`${String(r.tasks).padStart(5)} ${String(r.requests).padStart(9)} ${String(r.createMs).padStart(10)} ${String(r.firstRunningMs).padStart(17)} ${String(r.allRunningMs).padStart(15)} ${String(r.tasksPerSec).padStart(8)} ${String(r.steadyTasksPerSec).padStart(15)}`);
-  writeFileSync('bench/results/launch.json', `${JSON.stringify({ machine: machineLine(), node: process.version, apps, instances, pacerArgs, result: r }, null, 2)}\n`);
+  writeFileSync('bench/results/launch.json', `${JSON.stringify({ machine: machineLine(probe), probe, node: process.version, apps, instances, pacerArgs, result: r }, null, 2)}\n`);
   if (r.problems.length > 0) {
     console.log(`FAILED: the benchmark did not do all of its work:\n- ${r.problems.join('\n- ')}`);
     return 1;

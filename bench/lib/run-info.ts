@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { HelpRequested, UsageError } from './bench-args';
+import { formatMachineProbe, type MachineProbe, probeMachine } from './machine-probe';
 
 /** Where and when a benchmark ran: every figure is printed and stored with it. */
 export interface RunInfo {
@@ -12,20 +13,26 @@ export interface RunInfo {
   readonly date: string;
   /** 1, 5 and 15 minute load averages when the run started (other work on a shared machine). */
   readonly loadAvg: readonly number[];
+  /** What the machine charges for a first touch of a page and a process spawn ({@link probeMachine}). */
+  readonly machine: MachineProbe;
 }
 
-/** The machine, Node.js version, date and load average, now. */
+/** The machine, Node.js version, date and load average, now, and the machine's probe (~0.1 s). */
 export function runInfo(): RunInfo {
   const cpu = cpus();
   return {
     cpuModel: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, memGib: Math.round(totalmem() / 2 ** 30),
-    node: process.version, date: new Date().toISOString(), loadAvg: loadavg().map((l) => Math.round(l * 100) / 100),
+    node: process.version, date: new Date().toISOString(), loadAvg: loadAverage(), machine: probeMachine(),
   };
 }
 
 /** One line for a benchmark's header. */
 export function formatRunInfo(info: RunInfo): string {
-  return `${info.cpuModel}, ${info.cores} cores, ${info.memGib} GiB; node ${info.node}; ${info.date}; load average ${info.loadAvg.join(' ')}`;
+  return `${info.cpuModel}, ${info.cores} cores, ${info.memGib} GiB; node ${info.node}; ${info.date}; load average ${info.loadAvg.join(' ')}; ${formatMachineProbe(info.machine)}`;
+}
+
+function loadAverage(): number[] {
+  return loadavg().map((l) => Math.round(l * 100) / 100);
 }
 
 /**
@@ -35,7 +42,7 @@ export function formatRunInfo(info: RunInfo): string {
  */
 export function finishRun(name: string, path: string, info: RunInfo, figures: Record<string, unknown>, problems: readonly string[]): number {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify({ benchmark: name, info, ...figures, loadAvgAtEnd: runInfo().loadAvg, problems }, null, 2)}\n`);
+  writeFileSync(path, `${JSON.stringify({ benchmark: name, info, ...figures, loadAvgAtEnd: loadAverage(), problems }, null, 2)}\n`);
   if (problems.length === 0) {
     console.log(`${name}: all work done and checked; figures in ${path}`);
     return 0;
