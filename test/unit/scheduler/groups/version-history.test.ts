@@ -1,4 +1,5 @@
 import t from 'tap';
+import seedrandom from 'seedrandom';
 import { makeApp, makePod, versionAt } from '../../../builders/run-spec-builders';
 import type { Group } from '../../../../src/scheduler/groups/group';
 import type { GroupResult } from '../../../../src/scheduler/groups/group-result';
@@ -219,4 +220,109 @@ t.test('with every older version held, the version just recorded is never the on
   t.same(h.list('/a'), [versionAt(2), versionAt(1)]);
   h.releaseRoot(root);
   t.same(h.list('/a'), [versionAt(2)]);
+});
+
+/**
+ * The rule of root versions, written plainly as before the held ones were set aside: after each
+ * record or last release, every version older than the `max` newest (held ones counted) that no
+ * hold keeps is evicted, oldest first. VersionHistory must keep and evict exactly the same.
+ */
+class PlainRootRule {
+  readonly order: string[] = [];
+  readonly holds = new Map<string, number>();
+  readonly evicted: string[] = [];
+  constructor(private readonly max: number) {}
+  record(version: string): void {
+    const at = this.order.indexOf(version);
+    if (at >= 0) this.order.splice(at, 1);
+    this.order.push(version);
+    this.evict();
+  }
+  hold(version: string): void {
+    this.holds.set(version, (this.holds.get(version) ?? 0) + 1);
+  }
+  release(version: string): void {
+    const n = this.holds.get(version);
+    if (n === undefined) return;
+    if (n > 1) {
+      this.holds.set(version, n - 1);
+      return;
+    }
+    this.holds.delete(version);
+    this.evict();
+  }
+  private evict(): void {
+    let older = this.order.length - this.max;
+    for (const version of [...this.order]) {
+      if (older-- <= 0) break;
+      if (this.holds.has(version)) continue;
+      this.order.splice(this.order.indexOf(version), 1);
+      this.evicted.push(version);
+    }
+  }
+}
+
+t.test('root versions kept and evicted under random records, holds and releases: the same as the plain rule', async (t) => {
+  const cases: readonly [string, number, number][] = [['cap 1', 1, 11], ['cap 3', 3, 12], ['cap 5', 5, 13], ['cap 50', 50, 14]];
+  for (const [name, max, seed] of cases) {
+    const rng = seedrandom(`roots-${seed}`);
+    const h = new VersionHistory(max);
+    const evicted: string[] = [];
+    h.listener = { savedRunSpecVersion: () => undefined, evictedRunSpecVersion: () => undefined, savedRootVersion: () => undefined, evictedRootVersion: (v) => void evicted.push(v) };
+    const plain = new PlainRootRule(max);
+    const roots = new Map<string, Group>();
+    let next = 1;
+    let mismatches = 0;
+    let mostKept = 0;
+    for (let step = 0; step < 3000; step++) {
+      const r = rng();
+      const kept = plain.order;
+      if (r < 0.45 || kept.length === 0) {
+        const root = emptyRoot(versionAt(next++));
+        roots.set(root.version, root);
+        h.recordRoot(root);
+        plain.record(root.version);
+      } else if (r < 0.5) {
+        // The root in force recorded again (a recovery records it), or an older kept one.
+        const version = kept[Math.floor(rng() * kept.length)];
+        h.recordRoot(roots.get(version) as Group);
+        plain.record(version);
+      } else if (r < 0.8) {
+        const version = kept[Math.floor(rng() * kept.length)];
+        h.holdRoot(roots.get(version) as Group);
+        plain.hold(version);
+      } else {
+        const held = [...plain.holds.keys()];
+        if (held.length === 0) continue;
+        const version = held[Math.floor(rng() * held.length)];
+        h.releaseRoot(roots.get(version) as Group);
+        plain.release(version);
+      }
+      if (JSON.stringify(h.rootVersions()) !== JSON.stringify([...plain.order].reverse())) mismatches++;
+      mostKept = Math.max(mostKept, plain.order.length);
+    }
+    t.equal(mismatches, 0, `${name}: the kept root versions, newest first, after every step`);
+    t.same(evicted, plain.evicted, `${name}: the listener told of the same evictions in the same order (${evicted.length})`);
+    t.ok(mostKept > max && evicted.length > 100, `${name}: holds kept more root versions than the cap (${mostKept} at most) and many were evicted (${evicted.length})`);
+  }
+});
+
+t.test('5,000 held roots beyond the cap: later records keep exactly what the plain rule keeps', async (t) => {
+  // The case the set-aside roots are for: each later record evicts one unheld version without
+  // reading the 5,000 held ones again (its cost: bench/README.md, "2026-12-01").
+  const h = new VersionHistory(50);
+  const plain = new PlainRootRule(50);
+  for (let n = 1; n <= 5000; n++) {
+    const root = emptyRoot(versionAt(n));
+    h.recordRoot(root);
+    h.holdRoot(root);
+    plain.record(root.version);
+    plain.hold(root.version);
+  }
+  for (let n = 5001; n <= 5200; n++) {
+    h.recordRoot(emptyRoot(versionAt(n)));
+    plain.record(versionAt(n));
+  }
+  t.equal(h.rootVersions().length, 5050, '5,000 held and the 50 newest');
+  t.same(h.rootVersions(), [...plain.order].reverse());
 });
