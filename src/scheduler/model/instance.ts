@@ -98,21 +98,23 @@ export interface InstanceFields {
  * and every write through the instance tracker, sees one Task, as before. The tracker makes the
  * Task ({@link keepTasks}) before it changes the condition's time.
  *
- * The launch's facts are private fields: an instance's own enumerable properties are exactly
- * {@link InstanceFields}' but `tasks` (a getter on the prototype), and {@link toJSON} gives the
- * plain record with its tasks. A copy must name `tasks` (`{ ...inst, tasks: inst.tasks }`): an
- * object spread copies own properties only. Every field is set in the constructor, in one
- * order, so all instances share one object shape (a million are made at scale).
+ * The launch's facts are private fields, and so is the record of the six fields most instances
+ * never set ({@link InstanceRareFields}: `killReason`, `allocation`, `healthy`, `ready`,
+ * `unreachableSinceMs`, `killRequestedAtMs`, getters and setters on the prototype here): an
+ * instance's own enumerable properties are {@link InstanceFields}' but `tasks` and those six, and
+ * {@link toJSON} gives the plain record with all of them. A copy must name them (`{ ...inst, tasks:
+ * inst.tasks }` has no `killReason`): an object spread copies own properties only; copy through
+ * `toJSON()` instead. Every field is set in the constructor, in one order, so all instances share
+ * one object shape (a million are made at scale).
  *
- * The fields are declared in the order V8 lays them out, and that order is chosen: first the 16
+ * The fields are declared in the order V8 lays them out, and that order is chosen: first those
  * that a placement out of the launch queue reads or writes (the matcher's look at `reservation`,
- * the tracker's `place`, the launch's facts, the `instance_changed_event`), then the 6 it does
- * not touch. Without pointer compression (Node's default build) an instance is 200 bytes, four
- * cache lines where it starts mid-line; the placed fields end at byte 152, so a placement, which
- * touches each of a million instances once, long after it was made, misses about one line fewer.
- * Side by side on a noisy machine the 1M match was faster in 30 of 43 runs, by 10 % in the longest
- * series' medians; at 100k instances no gain showed (bench/README.md, "2026-11-30: an
- * instance's placed fields first").
+ * the tracker's `place`, the launch's facts, the `instance_changed_event`), then the rest. Without
+ * pointer compression (Node's default build) an instance is 160 bytes (200 before the six rare
+ * fields moved apart, 2026-12-01), three cache lines where it starts mid-line; so a placement,
+ * which touches each of a million instances once, long after it was made, misses fewer lines
+ * (bench/README.md, "2026-11-30: an instance's placed fields first"), and a big scale-up keeps 40
+ * bytes less per instance.
  *
  * Only the instance tracker (instances/instance-tracker.ts) writes an instance's fields or calls
  * {@link launchApp}, {@link launchAppAt} or {@link keepTasks} (the `pacer/instance-writes` lint rule).
@@ -127,14 +129,13 @@ export class Instance {
   condition: Condition;
   conditionSinceMs: number;
   goal: Goal;
-  killReason: KillReason | undefined;
+  /** The fields most instances never set ({@link InstanceRareFields}), made by the first write of one. */
+  #rare: InstanceRareFields | undefined;
   /** The tasks once made; undefined while an app's launched task is still only its facts below. */
   #tasks: Task[] | undefined;
   /** The facts of an app's task not made yet ({@link launchApp}); meaningless while `#tasks` is set. */
   #hostPorts: readonly number[];
   #resources: ScalarResources | undefined;
-  /** See {@link InstanceFields.allocation}. */
-  allocation: readonly OfferedPool[] | undefined;
   runSpecVersion: string;
   /** See {@link InstanceFields.configVersion}. */
   configVersion: string;
@@ -142,11 +143,7 @@ export class Instance {
   readonly instanceId: string;
   readonly runSpecId: string;
   readonly kind: 'app' | 'pod';
-  healthy: boolean | undefined;
-  ready: boolean | undefined;
   startedAtMs: number | undefined;
-  unreachableSinceMs: number | undefined;
-  killRequestedAtMs: number | undefined;
 
   constructor(f: InstanceFields) {
     this.reservation = f.reservation;
@@ -155,22 +152,76 @@ export class Instance {
     this.condition = f.condition;
     this.conditionSinceMs = f.conditionSinceMs;
     this.goal = f.goal;
-    this.killReason = f.killReason;
+    this.#rare = InstanceRareFields.of(f);
     this.#tasks = f.tasks;
     this.#hostPorts = NO_PORTS;
     this.#resources = undefined;
-    this.allocation = f.allocation;
     this.runSpecVersion = f.runSpecVersion;
     this.configVersion = f.configVersion;
     this.role = f.role;
     this.instanceId = f.instanceId;
     this.runSpecId = f.runSpecId;
     this.kind = f.kind;
-    this.healthy = f.healthy;
-    this.ready = f.ready;
     this.startedAtMs = f.startedAtMs;
-    this.unreachableSinceMs = f.unreachableSinceMs;
-    this.killRequestedAtMs = f.killRequestedAtMs;
+  }
+
+  /** See {@link InstanceFields.killReason}. */
+  get killReason(): KillReason | undefined {
+    return this.#rare?.killReason;
+  }
+
+  set killReason(value: KillReason | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('killReason', value);
+  }
+
+  /** See {@link InstanceFields.allocation}. */
+  get allocation(): readonly OfferedPool[] | undefined {
+    return this.#rare?.allocation;
+  }
+
+  set allocation(value: readonly OfferedPool[] | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('allocation', value);
+  }
+
+  /** See {@link InstanceFields.healthy}. */
+  get healthy(): boolean | undefined {
+    return this.#rare?.healthy;
+  }
+
+  set healthy(value: boolean | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('healthy', value);
+  }
+
+  /** See {@link InstanceFields.ready}. */
+  get ready(): boolean | undefined {
+    return this.#rare?.ready;
+  }
+
+  set ready(value: boolean | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('ready', value);
+  }
+
+  /** See {@link InstanceFields.unreachableSinceMs}. */
+  get unreachableSinceMs(): number | undefined {
+    return this.#rare?.unreachableSinceMs;
+  }
+
+  set unreachableSinceMs(value: number | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('unreachableSinceMs', value);
+  }
+
+  /** See {@link InstanceFields.killRequestedAtMs}. */
+  get killRequestedAtMs(): number | undefined {
+    return this.#rare?.killRequestedAtMs;
+  }
+
+  set killRequestedAtMs(value: number | undefined) {
+    if (value !== undefined || this.#rare !== undefined) Instance.#rareOf(this).put('killRequestedAtMs', value);
+  }
+
+  // Static, as the private methods below: an instance private method would give every instance a brand field.
+  static #rareOf(inst: Instance): InstanceRareFields {
+    return (inst.#rare ??= new InstanceRareFields());
   }
 
   /** An instance of these fields (the store's records, recovery, tests). */
@@ -257,6 +308,47 @@ export class Instance {
 }
 
 const NO_PORTS: readonly number[] = [];
+
+/**
+ * The six fields of an instance that most instances never set: a kill's reason and time, the
+ * allocation of a resident instance, health and readiness (apps with checks), the time it became
+ * unreachable. Kept apart, made at the first write of one of them, so that the million
+ * Scheduled instances of a big scale-up are 48 bytes (six pointers) smaller each: 200 → 160
+ * bytes with the one pointer here. The 1M queue build of bench:match keeps ~300 MB, and on a
+ * machine where a first touch of a page is slow that memory is most of its time
+ * (bench/README.md, "2026-12-01"). Every field is set in the constructor, in one order (one shape).
+ */
+class InstanceRareFields {
+  killReason: KillReason | undefined;
+  allocation: readonly OfferedPool[] | undefined;
+  healthy: boolean | undefined;
+  ready: boolean | undefined;
+  unreachableSinceMs: number | undefined;
+  killRequestedAtMs: number | undefined;
+
+  constructor(f: Partial<Pick<InstanceFields, RareField>> = {}) {
+    this.killReason = f.killReason;
+    this.allocation = f.allocation;
+    this.healthy = f.healthy;
+    this.ready = f.ready;
+    this.unreachableSinceMs = f.unreachableSinceMs;
+    this.killRequestedAtMs = f.killRequestedAtMs;
+  }
+
+  /** The rare fields `f` sets, or undefined when it sets none of them. */
+  static of(f: InstanceFields): InstanceRareFields | undefined {
+    if (f.killReason === undefined && f.allocation === undefined && f.healthy === undefined && f.ready === undefined
+      && f.unreachableSinceMs === undefined && f.killRequestedAtMs === undefined) return undefined;
+    return new InstanceRareFields(f);
+  }
+
+  /** Sets one field (for the instance's setters, which the instance tracker calls). */
+  put<K extends RareField>(field: K, value: InstanceRareFields[K]): void {
+    (this as InstanceRareFields)[field] = value;
+  }
+}
+
+type RareField = 'killReason' | 'allocation' | 'healthy' | 'ready' | 'unreachableSinceMs' | 'killRequestedAtMs';
 
 /** A task just launched (no status yet, Provisioned). Every field set, in one order: all tasks share one object shape. */
 export function newTask(taskId: string, containerName: string | undefined, hostPorts: readonly number[], resources: ScalarResources, nowMs: number): Task {

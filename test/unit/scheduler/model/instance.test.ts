@@ -2,6 +2,7 @@ import t from 'tap';
 import { Instance, type InstanceFields, type Task } from '../../../../src/scheduler/model/instance';
 import { appTaskId } from '../../../../src/scheduler/kernel/ids';
 import { AssertionError } from '../../../../src/scheduler/kernel/assert';
+import type { OfferedPool } from '../../../../src/scheduler/model/offer';
 
 /**
  * The Instance class (model/instance.ts): an app's launched Task is made on its first read from
@@ -95,14 +96,38 @@ t.test('its JSON is the plain record with its tasks; its own properties hold no 
 
 t.test('the fields a placement touches come first in the layout, those it does not last', async (t) => {
   // V8 lays an object's fields out in the order they are added, which Object.keys gives (the
-  // private launch facts sit between killReason and allocation). The order keeps what a placement
-  // reads and writes in the instance's first cache lines (model/instance.ts); a field added or
-  // moved belongs in the right part.
+  // private fields — the rare ones' record and the launch facts — sit between goal and
+  // runSpecVersion). The order keeps what a placement reads and writes in the instance's first
+  // cache lines (model/instance.ts); a field added or moved belongs in the right part.
   t.strictSame(Object.keys(scheduled()), [
-    'reservation', 'incarnation', 'agent', 'condition', 'conditionSinceMs', 'goal', 'killReason',
-    'allocation', 'runSpecVersion', 'configVersion', 'role', 'instanceId', 'runSpecId',
-    'kind', 'healthy', 'ready', 'startedAtMs', 'unreachableSinceMs', 'killRequestedAtMs',
+    'reservation', 'incarnation', 'agent', 'condition', 'conditionSinceMs', 'goal', 'runSpecVersion',
+    'configVersion', 'role', 'instanceId', 'runSpecId', 'kind', 'startedAtMs',
   ]);
+});
+
+t.test('the six fields most instances never set live in a record made at the first write of one', async (t) => {
+  type Rare = 'killReason' | 'allocation' | 'healthy' | 'ready' | 'unreachableSinceMs' | 'killRequestedAtMs';
+  const pool = { role: '*', resources: RESOURCES } as unknown as OfferedPool;
+  const cases: readonly [Rare, unknown][] = [
+    ['killReason', 'scale-down'], ['allocation', [pool]], ['healthy', false], ['ready', true],
+    ['unreachableSinceMs', T0 + 7], ['killRequestedAtMs', T0 + 9],
+  ];
+  for (const [field, value] of cases) {
+    const inst = scheduled();
+    const fields = inst as unknown as Record<Rare, unknown>;
+    t.equal(fields[field], undefined, `${field}: undefined at first`);
+    fields[field] = value;
+    t.equal(fields[field], value, `${field}: written and read back`);
+    for (const [other] of cases) if (other !== field) t.equal(fields[other], undefined, `${field}: ${other} still undefined`);
+    t.same((JSON.parse(JSON.stringify(inst)) as Record<string, unknown>)[field], value, `${field}: in the JSON`);
+    t.equal((Instance.from(inst.toJSON()) as unknown as Record<Rare, unknown>)[field], value, `${field}: through the plain record`);
+    fields[field] = undefined;
+    t.equal(fields[field], undefined, `${field}: cleared`);
+  }
+  const fromRecord = Instance.from({ ...scheduled().toJSON(), healthy: true, killReason: 'user' });
+  t.equal(fromRecord.healthy, true, 'a record with rare fields gives them');
+  t.equal(fromRecord.killReason, 'user');
+  t.equal(fromRecord.ready, undefined);
 });
 
 t.test('an instance with neither tasks nor a launched app task is a bug: reading its tasks asserts', async (t) => {
