@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { checkOutputPath } from './runner/check-output-path';
 import { cliMain } from './runner/cli-main';
 import { readBoundedText } from './runner/read-bounded-text';
@@ -10,4 +11,5 @@ process.exitCode = cliMain(process.argv.slice(2), {
   checkOutput: checkOutputPath,
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  wallMs: () => performance.now(),
 });

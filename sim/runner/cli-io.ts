@@ -11,6 +11,11 @@ export interface CliIo {
   checkOutput?(path: string): void;
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * A wall clock in ms (the process's `performance.now()`): with it a long run prints where it is
+   * on stderr every {@link PROGRESS_EVERY_MS} ({@link progressPrinter}); without it (tests) nothing.
+   */
+  wallMs?(): number;
 }
 
 /**

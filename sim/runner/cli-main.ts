@@ -5,6 +5,7 @@ import { swarmCliMain } from '../swarm/cli';
 import { checkDefinitions } from './convert-definitions';
 import { boundLine, formatSummary } from './format-summary';
 import { runScenario } from './run-scenario';
+import { progressPrinter } from './progress-printer';
 import { renderReport } from '../report/render-report';
 import { replayCliMain } from '../replay/replay-cli';
 import { checkOutputs, writeOutput, type CliIo } from './cli-io';
@@ -29,7 +30,7 @@ directory of --trace and --report is checked before the run).
   --trace FILE   write the canonical JSONL trace to FILE
   --report FILE  write a self-contained HTML report to FILE (timeline per agent, faults,
                  deployments, expectations, instances per app, every decision; opens offline)
-  --quiet        print only the verdict line`;
+  --quiet        print only the verdict line (and no progress lines on stderr during a long run)`;
 
 interface CliArgs {
   file: string;
@@ -116,6 +117,7 @@ export function cliMain(argv: readonly string[], io: CliIo): number {
   // The report is read from the trace: keep it for either file.
   const result = runScenario(loaded.scenario, {
     seed: args.seed, keepTrace: args.traceFile !== undefined || args.reportFile !== undefined, maxLoopSteps: args.maxLoopSteps,
+    onProgress: args.quiet ? undefined : progressPrinter(io, args.file),
   });
   const reproduce = `npm run sim -- ${args.file} --seed ${result.seed}${args.maxLoopSteps === undefined ? '' : ` --max-steps ${args.maxLoopSteps}`}`;
   const written = (args.traceFile === undefined || writeOutput(io, 'sim', args.traceFile, () => result.traceText))

@@ -54,7 +54,26 @@ export interface RunOptions {
    * machine. A session driven by its caller (`--cluster sim`, the benchmarks) is not bounded by it.
    */
   readonly maxLoopSteps?: number;
+  /**
+   * Told every {@link RUN_PROGRESS_STEPS} loop steps of {@link runScenario} where the run is (the
+   * CLI prints a line now and then during a long run); it changes nothing of the run.
+   */
+  readonly onProgress?: (progress: RunProgress) => void;
+  /** Loop steps between two calls of {@link onProgress} (default {@link RUN_PROGRESS_STEPS}; tests use fewer). */
+  readonly progressSteps?: number;
 }
+
+/** Where a run is: its loop steps so far and its virtual time of its duration. */
+export interface RunProgress {
+  readonly loopSteps: number;
+  readonly maxLoopSteps: number;
+  /** Virtual time since the run's start. */
+  readonly atMs: number;
+  readonly durationMs: number;
+}
+
+/** How often {@link RunOptions.onProgress} is told, in loop steps (~0.5–10 s of a run, by cluster size). */
+export const RUN_PROGRESS_STEPS = 100_000;
 
 /** What a run lets outsiders read of its simulated cluster: agents, their resources and live tasks. */
 export type SimClusterView = Pick<SimCluster, 'agentInfos' | 'agentCapacity' | 'agentUsage' | 'agentStatus' | 'liveTasks'>;
@@ -153,10 +172,17 @@ export interface RunSession {
 export function runScenario(scenario: Scenario, options: RunOptions = {}): RunResult {
   const session = createRunSession(scenario, options);
   const maxLoopSteps = options.maxLoopSteps ?? RUN_LOOP_STEPS_DEFAULT;
+  const onProgress = options.onProgress;
+  const progressSteps = options.progressSteps ?? RUN_PROGRESS_STEPS;
+  let nextProgress = progressSteps;
   while (session.unfinished()) {
     // The bound on the run's work: stopped before the first step past it, where that is on every machine.
     if (session.loopSteps >= maxLoopSteps) return session.stop(maxLoopSteps);
     session.step(session.endMs);
+    if (onProgress !== undefined && session.loopSteps >= nextProgress) {
+      nextProgress = session.loopSteps + progressSteps;
+      onProgress({ loopSteps: session.loopSteps, maxLoopSteps, atMs: session.nowMs() - VIRTUAL_EPOCH_MS, durationMs: scenario.durationMs });
+    }
   }
   return session.finish();
 }
