@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.app = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object"},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}},"required":["id"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -1106,8 +1106,17 @@ errors++;
 }
 if(data11.linuxInfo !== undefined){
 let data38 = data11.linuxInfo;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err90 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.type,parentSchema:schema11.properties.container.properties.linuxInfo,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.ipcInfo !== undefined){
+let data39 = data38.ipcInfo;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.shmSize !== undefined){
+let data40 = data39.shmSize;
+const _errs85 = errors;
+let valid25 = true;
+const _errs86 = errors;
+if(!((typeof data40 == "number") && (isFinite(data40)))){
+const err90 = {};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1116,12 +1125,21 @@ vErrors.push(err90);
 }
 errors++;
 }
+var _valid0 = _errs86 === errors;
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
 }
-if(data11.volumes !== undefined){
-let data39 = data11.volumes;
-if(Array.isArray(data39)){
-if(data39.length > 1000){
-const err91 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes,data:data39};
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs88 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1000000000 || isNaN(data40)){
+const err91 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1130,12 +1148,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-const len7 = data39.length;
-for(let i7=0; i7<len7; i7++){
-let data40 = data39[i7];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.containerPath === undefined){
-const err92 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema11.properties.container.properties.volumes.items.required,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+}
+else {
+const err92 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1144,11 +1159,11 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(data40.containerPath !== undefined){
-let data41 = data40.containerPath;
-if(typeof data41 === "string"){
-if(func2(data41) > 32768){
-const err93 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+var _valid0 = _errs88 === errors;
+valid25 = _valid0;
+}
+if(!valid25){
+const err93 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data40};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1157,8 +1172,12 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(func2(data41) < 1){
-const err94 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+}
+}
+}
+else {
+const err94 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.linuxInfo.type,parentSchema:schema11.properties.container.properties.linuxInfo,data:data38};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1168,8 +1187,11 @@ vErrors.push(err94);
 errors++;
 }
 }
-else {
-const err95 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+if(data11.volumes !== undefined){
+let data41 = data11.volumes;
+if(Array.isArray(data41)){
+if(data41.length > 1000){
+const err95 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes,data:data41};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1178,12 +1200,12 @@ vErrors.push(err95);
 }
 errors++;
 }
-}
-if(data40.hostPath !== undefined){
-let data42 = data40.hostPath;
-if(typeof data42 === "string"){
-if(func2(data42) > 32768){
-const err96 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+const len7 = data41.length;
+for(let i7=0; i7<len7; i7++){
+let data42 = data41[i7];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.containerPath === undefined){
+const err96 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema11.properties.container.properties.volumes.items.required,parentSchema:schema11.properties.container.properties.volumes.items,data:data42};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1192,8 +1214,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(func2(data42) < 1){
-const err97 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+if(data42.containerPath !== undefined){
+let data43 = data42.containerPath;
+if(typeof data43 === "string"){
+if(func2(data43) > 32768){
+const err97 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data43};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1202,9 +1227,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-else {
-const err98 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+if(func2(data43) < 1){
+const err98 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data43};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1214,10 +1238,8 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data40.mode !== undefined){
-let data43 = data40.mode;
-if(typeof data43 !== "string"){
-const err99 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data43};
+else {
+const err99 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.containerPath,data:data43};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1226,8 +1248,12 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(!((data43 === "RO") || (data43 === "RW"))){
-const err100 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+if(data42.hostPath !== undefined){
+let data44 = data42.hostPath;
+if(typeof data44 === "string"){
+if(func2(data44) > 32768){
+const err100 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data44};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1236,12 +1262,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data40.persistent !== undefined){
-let data44 = data40.persistent;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.size === undefined){
-const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(func2(data44) < 1){
+const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data44};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1250,10 +1272,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(data44.type !== undefined){
-let data45 = data44.type;
-if(typeof data45 !== "string"){
-const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+}
+else {
+const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.hostPath,data:data44};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1262,8 +1283,11 @@ vErrors.push(err102);
 }
 errors++;
 }
-if(!(((data45 === "root") || (data45 === "path")) || (data45 === "mount"))){
-const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+}
+if(data42.mode !== undefined){
+let data45 = data42.mode;
+if(typeof data45 !== "string"){
+const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data45};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1272,11 +1296,8 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-if(data44.size !== undefined){
-let data46 = data44.size;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(!((data45 === "RO") || (data45 === "RW"))){
+const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.mode,data:data45};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1285,9 +1306,12 @@ vErrors.push(err104);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 1000000000 || isNaN(data46)){
-const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+if(data42.persistent !== undefined){
+let data46 = data42.persistent;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.size === undefined){
+const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data46};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1296,8 +1320,10 @@ vErrors.push(err105);
 }
 errors++;
 }
-if(data46 < 0 || isNaN(data46)){
-const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(data46.type !== undefined){
+let data47 = data46.type;
+if(typeof data47 !== "string"){
+const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data47};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1306,12 +1332,8 @@ vErrors.push(err106);
 }
 errors++;
 }
-}
-}
-if(data44.maxSize !== undefined){
-let data47 = data44.maxSize;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if(!(((data47 === "root") || (data47 === "path")) || (data47 === "mount"))){
+const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data47};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1320,9 +1342,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1000000000 || isNaN(data47)){
-const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+if(data46.size !== undefined){
+let data48 = data46.size;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data48};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1331,8 +1355,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data47 < 0 || isNaN(data47)){
-const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 1000000000 || isNaN(data48)){
+const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data48};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1341,13 +1366,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-}
-if(data44.profileName !== undefined){
-let data48 = data44.profileName;
-if(typeof data48 === "string"){
-if(func2(data48) > 32768){
-const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(data48 < 0 || isNaN(data48)){
+const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data48};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1357,8 +1377,11 @@ vErrors.push(err110);
 errors++;
 }
 }
-else {
-const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+}
+if(data46.maxSize !== undefined){
+let data49 = data46.maxSize;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data49};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1367,12 +1390,9 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-if(data44.constraints !== undefined){
-let data49 = data44.constraints;
-if(Array.isArray(data49)){
-if(data49.length > 1000){
-const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 1000000000 || isNaN(data49)){
+const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data49};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1381,12 +1401,8 @@ vErrors.push(err112);
 }
 errors++;
 }
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-if(Array.isArray(data50)){
-if(data50.length > 3){
-const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(data49 < 0 || isNaN(data49)){
+const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data49};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1395,8 +1411,13 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data50.length < 2){
-const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+}
+}
+if(data46.profileName !== undefined){
+let data50 = data46.profileName;
+if(typeof data50 === "string"){
+if(func2(data50) > 32768){
+const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data50};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1405,12 +1426,9 @@ vErrors.push(err114);
 }
 errors++;
 }
-const len9 = data50.length;
-for(let i9=0; i9<len9; i9++){
-let data51 = data50[i9];
-if(typeof data51 === "string"){
-if(func2(data51) > 32768){
-const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+}
+else {
+const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data50};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1420,8 +1438,11 @@ vErrors.push(err115);
 errors++;
 }
 }
-else {
-const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if(data46.constraints !== undefined){
+let data51 = data46.constraints;
+if(Array.isArray(data51)){
+if(data51.length > 1000){
+const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data51};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1430,10 +1451,12 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+const len8 = data51.length;
+for(let i8=0; i8<len8; i8++){
+let data52 = data51[i8];
+if(Array.isArray(data52)){
+if(data52.length > 3){
+const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data52};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1442,10 +1465,8 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if(data52.length < 2){
+const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data52};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1454,10 +1475,12 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data44};
+const len9 = data52.length;
+for(let i9=0; i9<len9; i9++){
+let data53 = data52[i9];
+if(typeof data53 === "string"){
+if(func2(data53) > 32768){
+const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data53};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1467,10 +1490,8 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data40.external !== undefined){
-let data52 = data40.external;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external,data:data52};
+else {
+const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data53};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1480,11 +1501,9 @@ vErrors.push(err120);
 errors++;
 }
 }
-if(data40.secret !== undefined){
-let data53 = data40.secret;
-if(typeof data53 === "string"){
-if(func2(data53) > 32768){
-const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data53};
+}
+else {
+const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data52};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1494,8 +1513,9 @@ vErrors.push(err121);
 errors++;
 }
 }
+}
 else {
-const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data53};
+const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data51};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1507,7 +1527,7 @@ errors++;
 }
 }
 else {
-const err123 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.type,parentSchema:schema11.properties.container.properties.volumes.items,data:data40};
+const err123 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.persistent,data:data46};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1517,9 +1537,10 @@ vErrors.push(err123);
 errors++;
 }
 }
-}
-else {
-const err124 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.type,parentSchema:schema11.properties.container.properties.volumes,data:data39};
+if(data42.external !== undefined){
+let data54 = data42.external;
+if(!(data54 && typeof data54 == "object" && !Array.isArray(data54))){
+const err124 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.external,data:data54};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1529,11 +1550,11 @@ vErrors.push(err124);
 errors++;
 }
 }
-if(data11.portMappings !== undefined){
-let data54 = data11.portMappings;
-if(Array.isArray(data54)){
-if(data54.length > 1000){
-const err125 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings,data:data54};
+if(data42.secret !== undefined){
+let data55 = data42.secret;
+if(typeof data55 === "string"){
+if(func2(data55) > 32768){
+const err125 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data55};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1542,14 +1563,9 @@ vErrors.push(err125);
 }
 errors++;
 }
-const len10 = data54.length;
-for(let i10=0; i10<len10; i10++){
-let data55 = data54[i10];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.containerPort !== undefined){
-let data56 = data55.containerPort;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err126 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+else {
+const err126 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema11.properties.container.properties.volumes.items.properties.secret,data:data55};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1558,9 +1574,10 @@ vErrors.push(err126);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 65535 || isNaN(data56)){
-const err127 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.volumes.items.type,parentSchema:schema11.properties.container.properties.volumes.items,data:data42};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1569,8 +1586,10 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err128 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.volumes.type,parentSchema:schema11.properties.container.properties.volumes,data:data41};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1580,11 +1599,11 @@ vErrors.push(err128);
 errors++;
 }
 }
-}
-if(data55.hostPort !== undefined){
-let data57 = data55.hostPort;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err129 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+if(data11.portMappings !== undefined){
+let data56 = data11.portMappings;
+if(Array.isArray(data56)){
+if(data56.length > 1000){
+const err129 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings,data:data56};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1593,9 +1612,14 @@ vErrors.push(err129);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 65535 || isNaN(data57)){
-const err130 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+const len10 = data56.length;
+for(let i10=0; i10<len10; i10++){
+let data57 = data56[i10];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.containerPort !== undefined){
+let data58 = data57.containerPort;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+const err130 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data58};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1604,8 +1628,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-if(data57 < 0 || isNaN(data57)){
-const err131 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 65535 || isNaN(data58)){
+const err131 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data58};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1614,12 +1639,8 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-if(data55.servicePort !== undefined){
-let data58 = data55.servicePort;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err132 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+if(data58 < 0 || isNaN(data58)){
+const err132 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.containerPort,data:data58};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1628,9 +1649,12 @@ vErrors.push(err132);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 65535 || isNaN(data58)){
-const err133 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+}
+}
+if(data57.hostPort !== undefined){
+let data59 = data57.hostPort;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err133 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data59};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1639,8 +1663,9 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(data58 < 0 || isNaN(data58)){
-const err134 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 65535 || isNaN(data59)){
+const err134 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data59};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1649,13 +1674,8 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-}
-if(data55.labels !== undefined){
-let data59 = data55.labels;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(Object.keys(data59).length > 1000){
-const err135 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(data59 < 0 || isNaN(data59)){
+const err135 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.hostPort,data:data59};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1664,11 +1684,12 @@ vErrors.push(err135);
 }
 errors++;
 }
-for(const key2 in data59){
-const _errs123 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 1024){
-const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key2,propertyName:key2};
+}
+}
+if(data57.servicePort !== undefined){
+let data60 = data57.servicePort;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data60};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1677,10 +1698,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-var valid34 = _errs123 === errors;
-if(!valid34){
-const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 65535 || isNaN(data60)){
+const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data60};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1689,12 +1709,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-for(const key3 in data59){
-let data60 = data59[key3];
-if(typeof data60 === "string"){
-if(func2(data60) > 32768){
-const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+if(data60 < 0 || isNaN(data60)){
+const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.container.properties.portMappings.items.properties.servicePort,data:data60};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1704,8 +1720,12 @@ vErrors.push(err138);
 errors++;
 }
 }
-else {
-const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+}
+if(data57.labels !== undefined){
+let data61 = data57.labels;
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(Object.keys(data61).length > 1000){
+const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data61};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1714,10 +1734,11 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-else {
-const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data59};
+for(const key2 in data61){
+const _errs132 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 1024){
+const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1727,11 +1748,9 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data55.name !== undefined){
-let data61 = data55.name;
-if(typeof data61 === "string"){
-if(func2(data61) > 32768){
-const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+var valid37 = _errs132 === errors;
+if(!valid37){
+const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema11.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data61};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1740,8 +1759,12 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(func2(data61) < 1){
-const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+for(const key3 in data61){
+let data62 = data61[key3];
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data62};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1750,8 +1773,9 @@ vErrors.push(err142);
 }
 errors++;
 }
-if(!pattern1.test(data61)){
-const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+else {
+const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data62};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1761,8 +1785,9 @@ vErrors.push(err143);
 errors++;
 }
 }
+}
 else {
-const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data61};
+const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.labels,data:data61};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1772,10 +1797,11 @@ vErrors.push(err144);
 errors++;
 }
 }
-if(data55.protocol !== undefined){
-let data62 = data55.protocol;
-if(typeof data62 !== "string"){
-const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+if(data57.name !== undefined){
+let data63 = data57.name;
+if(typeof data63 === "string"){
+if(func2(data63) > 32768){
+const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1784,8 +1810,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(!(((data62 === "tcp") || (data62 === "udp")) || (data62 === "udp,tcp"))){
-const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+if(func2(data63) < 1){
+const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1794,12 +1820,8 @@ vErrors.push(err146);
 }
 errors++;
 }
-}
-if(data55.networkNames !== undefined){
-let data63 = data55.networkNames;
-if(Array.isArray(data63)){
-if(data63.length > 1000){
-const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+if(!pattern1.test(data63)){
+const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1808,12 +1830,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-const len11 = data63.length;
-for(let i11=0; i11<len11; i11++){
-let data64 = data63[i11];
-if(typeof data64 === "string"){
-if(func2(data64) > 63){
-const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+else {
+const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1822,8 +1841,11 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(func2(data64) < 1){
-const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+if(data57.protocol !== undefined){
+let data64 = data57.protocol;
+if(typeof data64 !== "string"){
+const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data64};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1832,8 +1854,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(!pattern1.test(data64)){
-const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+if(!(((data64 === "tcp") || (data64 === "udp")) || (data64 === "udp,tcp"))){
+const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema11.properties.container.properties.portMappings.items.properties.protocol,data:data64};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1843,8 +1865,11 @@ vErrors.push(err150);
 errors++;
 }
 }
-else {
-const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+if(data57.networkNames !== undefined){
+let data65 = data57.networkNames;
+if(Array.isArray(data65)){
+if(data65.length > 1000){
+const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data65};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1853,10 +1878,12 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+const len11 = data65.length;
+for(let i11=0; i11<len11; i11++){
+let data66 = data65[i11];
+if(typeof data66 === "string"){
+if(func2(data66) > 63){
+const err152 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1865,10 +1892,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-}
-else {
-const err153 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.type,parentSchema:schema11.properties.container.properties.portMappings.items,data:data55};
+if(func2(data66) < 1){
+const err153 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1877,10 +1902,8 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-else {
-const err154 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.type,parentSchema:schema11.properties.container.properties.portMappings,data:data54};
+if(!pattern1.test(data66)){
+const err154 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1890,9 +1913,8 @@ vErrors.push(err154);
 errors++;
 }
 }
-}
 else {
-const err155 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.type,parentSchema:schema11.properties.container,data:data11};
+const err155 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1902,11 +1924,9 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data.cpus !== undefined){
-let data65 = data.cpus;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000000 || isNaN(data65)){
-const err156 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.cpus,data:data65};
+}
+else {
+const err156 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema11.properties.container.properties.portMappings.items.properties.networkNames,data:data65};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1915,8 +1935,10 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(data65 < 0.001 || isNaN(data65)){
-const err157 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema11.properties.cpus,data:data65};
+}
+}
+else {
+const err157 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.properties.portMappings.items.type,parentSchema:schema11.properties.container.properties.portMappings.items,data:data57};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1926,8 +1948,9 @@ vErrors.push(err157);
 errors++;
 }
 }
+}
 else {
-const err158 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.cpus.type,parentSchema:schema11.properties.cpus,data:data65};
+const err158 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.container.properties.portMappings.type,parentSchema:schema11.properties.container.properties.portMappings,data:data56};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1937,11 +1960,9 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data.dependencies !== undefined){
-let data66 = data.dependencies;
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err159 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.dependencies,data:data66};
+}
+else {
+const err159 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.container.type,parentSchema:schema11.properties.container,data:data11};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1950,12 +1971,12 @@ vErrors.push(err159);
 }
 errors++;
 }
-const len12 = data66.length;
-for(let i12=0; i12<len12; i12++){
-let data67 = data66[i12];
-if(typeof data67 === "string"){
-if(func2(data67) > 128){
-const err160 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema11.properties.dependencies.items,data:data67};
+}
+if(data.cpus !== undefined){
+let data67 = data.cpus;
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 1000000000 || isNaN(data67)){
+const err160 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.cpus,data:data67};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1964,8 +1985,8 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(func2(data67) < 1){
-const err161 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.dependencies.items,data:data67};
+if(data67 < 0.001 || isNaN(data67)){
+const err161 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema11.properties.cpus,data:data67};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1974,8 +1995,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(!pattern0.test(data67)){
-const err162 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema11.properties.dependencies.items,data:data67};
+}
+else {
+const err162 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.cpus.type,parentSchema:schema11.properties.cpus,data:data67};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -1985,8 +2007,11 @@ vErrors.push(err162);
 errors++;
 }
 }
-else {
-const err163 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.dependencies.items.type,parentSchema:schema11.properties.dependencies.items,data:data67};
+if(data.dependencies !== undefined){
+let data68 = data.dependencies;
+if(Array.isArray(data68)){
+if(data68.length > 1000){
+const err163 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.dependencies,data:data68};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -1995,10 +2020,12 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-}
-else {
-const err164 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.dependencies.type,parentSchema:schema11.properties.dependencies,data:data66};
+const len12 = data68.length;
+for(let i12=0; i12<len12; i12++){
+let data69 = data68[i12];
+if(typeof data69 === "string"){
+if(func2(data69) > 128){
+const err164 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema11.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2007,12 +2034,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-if(data.disk !== undefined){
-let data68 = data.disk;
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 1000000000 || isNaN(data68)){
-const err165 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.disk,data:data68};
+if(func2(data69) < 1){
+const err165 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2021,8 +2044,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(data68 < 0 || isNaN(data68)){
-const err166 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.disk,data:data68};
+if(!pattern0.test(data69)){
+const err166 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema11.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2033,7 +2056,7 @@ errors++;
 }
 }
 else {
-const err167 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.disk.type,parentSchema:schema11.properties.disk,data:data68};
+const err167 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.dependencies.items.type,parentSchema:schema11.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2043,11 +2066,9 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data.env !== undefined){
-let data69 = data.env;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(Object.keys(data69).length > 1000){
-const err168 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.env,data:data69};
+}
+else {
+const err168 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.dependencies.type,parentSchema:schema11.properties.dependencies,data:data68};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2056,11 +2077,12 @@ vErrors.push(err168);
 }
 errors++;
 }
-for(const key4 in data69){
-const _errs145 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err169 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.env.propertyNames,data:key4,propertyName:key4};
+}
+if(data.disk !== undefined){
+let data70 = data.disk;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 1000000000 || isNaN(data70)){
+const err169 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.disk,data:data70};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2069,10 +2091,8 @@ vErrors.push(err169);
 }
 errors++;
 }
-}
-var valid40 = _errs145 === errors;
-if(!valid40){
-const err170 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.env.propertyNames,parentSchema:schema11.properties.env,data:data69};
+if(data70 < 0 || isNaN(data70)){
+const err170 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.disk,data:data70};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2082,13 +2102,8 @@ vErrors.push(err170);
 errors++;
 }
 }
-for(const key5 in data69){
-let data70 = data69[key5];
-const _errs148 = errors;
-let valid42 = true;
-const _errs149 = errors;
-if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
-const err171 = {};
+else {
+const err171 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.disk.type,parentSchema:schema11.properties.disk,data:data70};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2097,22 +2112,12 @@ vErrors.push(err171);
 }
 errors++;
 }
-var _valid0 = _errs149 === errors;
-errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
 }
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs151 = errors;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.secret === undefined){
-const err172 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.env.additionalProperties.then.required,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+if(data.env !== undefined){
+let data71 = data.env;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(Object.keys(data71).length > 1000){
+const err172 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.env,data:data71};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2121,11 +2126,11 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(data70.secret !== undefined){
-let data71 = data70.secret;
-if(typeof data71 === "string"){
-if(func2(data71) > 32768){
-const err173 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data71};
+for(const key4 in data71){
+const _errs154 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err173 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.env.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2135,8 +2140,9 @@ vErrors.push(err173);
 errors++;
 }
 }
-else {
-const err174 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data71};
+var valid43 = _errs154 === errors;
+if(!valid43){
+const err174 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.env.propertyNames,parentSchema:schema11.properties.env,data:data71};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2146,9 +2152,13 @@ vErrors.push(err174);
 errors++;
 }
 }
-}
-else {
-const err175 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.additionalProperties.then.type,parentSchema:schema11.properties.env.additionalProperties.then,data:data70};
+for(const key5 in data71){
+let data72 = data71[key5];
+const _errs157 = errors;
+let valid45 = true;
+const _errs158 = errors;
+if(!(data72 && typeof data72 == "object" && !Array.isArray(data72))){
+const err175 = {};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2157,15 +2167,22 @@ vErrors.push(err175);
 }
 errors++;
 }
-var _valid0 = _errs151 === errors;
-valid42 = _valid0;
-ifClause0 = "then";
+var _valid1 = _errs158 === errors;
+errors = _errs157;
+if(vErrors !== null){
+if(_errs157){
+vErrors.length = _errs157;
 }
 else {
-const _errs155 = errors;
-if(typeof data70 === "string"){
-if(func2(data70) > 32768){
-const err176 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.else,data:data70};
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs160 = errors;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.secret === undefined){
+const err176 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.env.additionalProperties.then.required,parentSchema:schema11.properties.env.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2174,9 +2191,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-else {
-const err177 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.else.type,parentSchema:schema11.properties.env.additionalProperties.else,data:data70};
+if(data72.secret !== undefined){
+let data73 = data72.secret;
+if(typeof data73 === "string"){
+if(func2(data73) > 32768){
+const err177 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data73};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2185,12 +2204,9 @@ vErrors.push(err177);
 }
 errors++;
 }
-var _valid0 = _errs155 === errors;
-valid42 = _valid0;
-ifClause0 = "else";
 }
-if(!valid42){
-const err178 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.env.additionalProperties.if,parentSchema:schema11.properties.env.additionalProperties,data:data70};
+else {
+const err178 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema11.properties.env.additionalProperties.then.properties.secret,data:data73};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2202,7 +2218,7 @@ errors++;
 }
 }
 else {
-const err179 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.type,parentSchema:schema11.properties.env,data:data69};
+const err179 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.additionalProperties.then.type,parentSchema:schema11.properties.env.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2211,12 +2227,15 @@ vErrors.push(err179);
 }
 errors++;
 }
+var _valid1 = _errs160 === errors;
+valid45 = _valid1;
+ifClause0 = "then";
 }
-if(data.executor !== undefined){
-let data72 = data.executor;
+else {
+const _errs164 = errors;
 if(typeof data72 === "string"){
 if(func2(data72) > 32768){
-const err180 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.executor,data:data72};
+const err180 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.env.additionalProperties.else,data:data72};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2227,7 +2246,7 @@ errors++;
 }
 }
 else {
-const err181 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.executor.type,parentSchema:schema11.properties.executor,data:data72};
+const err181 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.env.additionalProperties.else.type,parentSchema:schema11.properties.env.additionalProperties.else,data:data72};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2236,15 +2255,12 @@ vErrors.push(err181);
 }
 errors++;
 }
+var _valid1 = _errs164 === errors;
+valid45 = _valid1;
+ifClause0 = "else";
 }
-if(data.executorResources !== undefined){
-let data73 = data.executorResources;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.cpus !== undefined){
-let data74 = data73.cpus;
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 > 1000000000 || isNaN(data74)){
-const err182 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+if(!valid45){
+const err182 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.env.additionalProperties.if,parentSchema:schema11.properties.env.additionalProperties,data:data72};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2253,8 +2269,10 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data74 < 0.1 || isNaN(data74)){
-const err183 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+}
+}
+else {
+const err183 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.env.type,parentSchema:schema11.properties.env,data:data71};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2264,8 +2282,11 @@ vErrors.push(err183);
 errors++;
 }
 }
-else {
-const err184 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data74};
+if(data.executor !== undefined){
+let data74 = data.executor;
+if(typeof data74 === "string"){
+if(func2(data74) > 32768){
+const err184 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.executor,data:data74};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2275,11 +2296,8 @@ vErrors.push(err184);
 errors++;
 }
 }
-if(data73.mem !== undefined){
-let data75 = data73.mem;
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 1000000000 || isNaN(data75)){
-const err185 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+else {
+const err185 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.executor.type,parentSchema:schema11.properties.executor,data:data74};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2288,8 +2306,15 @@ vErrors.push(err185);
 }
 errors++;
 }
-if(data75 < 32 || isNaN(data75)){
-const err186 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+}
+if(data.executorResources !== undefined){
+let data75 = data.executorResources;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.cpus !== undefined){
+let data76 = data75.cpus;
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 > 1000000000 || isNaN(data76)){
+const err186 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data76};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2298,9 +2323,8 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-else {
-const err187 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data75};
+if(data76 < 0.1 || isNaN(data76)){
+const err187 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data76};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2310,11 +2334,8 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data73.disk !== undefined){
-let data76 = data73.disk;
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 1000000000 || isNaN(data76)){
-const err188 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+else {
+const err188 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data76};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2323,8 +2344,12 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(data76 < 10 || isNaN(data76)){
-const err189 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+}
+if(data75.mem !== undefined){
+let data77 = data75.mem;
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 > 1000000000 || isNaN(data77)){
+const err189 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data77};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2333,9 +2358,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-else {
-const err190 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data76};
+if(data77 < 32 || isNaN(data77)){
+const err190 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data77};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2345,9 +2369,8 @@ vErrors.push(err190);
 errors++;
 }
 }
-}
 else {
-const err191 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data73};
+const err191 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data77};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2357,11 +2380,11 @@ vErrors.push(err191);
 errors++;
 }
 }
-if(data.fetch !== undefined){
-let data77 = data.fetch;
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err192 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.fetch,data:data77};
+if(data75.disk !== undefined){
+let data78 = data75.disk;
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 1000000000 || isNaN(data78)){
+const err192 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data78};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2370,12 +2393,8 @@ vErrors.push(err192);
 }
 errors++;
 }
-const len13 = data77.length;
-for(let i13=0; i13<len13; i13++){
-let data78 = data77[i13];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.uri === undefined){
-const err193 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.fetch.items.required,parentSchema:schema11.properties.fetch.items,data:data78};
+if(data78 < 10 || isNaN(data78)){
+const err193 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data78};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2384,11 +2403,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(data78.uri !== undefined){
-let data79 = data78.uri;
-if(typeof data79 === "string"){
-if(func2(data79) > 1024){
-const err194 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+}
+else {
+const err194 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data78};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2397,8 +2414,10 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(func2(data79) < 1){
-const err195 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data75};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2408,8 +2427,11 @@ vErrors.push(err195);
 errors++;
 }
 }
-else {
-const err196 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.uri.type,parentSchema:schema11.properties.fetch.items.properties.uri,data:data79};
+if(data.fetch !== undefined){
+let data79 = data.fetch;
+if(Array.isArray(data79)){
+if(data79.length > 1000){
+const err196 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.fetch,data:data79};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2418,11 +2440,12 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-if(data78.extract !== undefined){
-let data80 = data78.extract;
-if(typeof data80 !== "boolean"){
-const err197 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.extract.type,parentSchema:schema11.properties.fetch.items.properties.extract,data:data80};
+const len13 = data79.length;
+for(let i13=0; i13<len13; i13++){
+let data80 = data79[i13];
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.uri === undefined){
+const err197 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.fetch.items.required,parentSchema:schema11.properties.fetch.items,data:data80};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2431,11 +2454,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-if(data78.executable !== undefined){
-let data81 = data78.executable;
-if(typeof data81 !== "boolean"){
-const err198 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.executable.type,parentSchema:schema11.properties.fetch.items.properties.executable,data:data81};
+if(data80.uri !== undefined){
+let data81 = data80.uri;
+if(typeof data81 === "string"){
+if(func2(data81) > 1024){
+const err198 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.uri,data:data81};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2444,11 +2467,8 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-if(data78.cache !== undefined){
-let data82 = data78.cache;
-if(typeof data82 !== "boolean"){
-const err199 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.cache.type,parentSchema:schema11.properties.fetch.items.properties.cache,data:data82};
+if(func2(data81) < 1){
+const err199 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.uri,data:data81};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2458,11 +2478,8 @@ vErrors.push(err199);
 errors++;
 }
 }
-if(data78.destPath !== undefined){
-let data83 = data78.destPath;
-if(typeof data83 === "string"){
-if(func2(data83) > 1024){
-const err200 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+else {
+const err200 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.uri.type,parentSchema:schema11.properties.fetch.items.properties.uri,data:data81};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2471,8 +2488,11 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(func2(data83) < 1){
-const err201 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+}
+if(data80.extract !== undefined){
+let data82 = data80.extract;
+if(typeof data82 !== "boolean"){
+const err201 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.extract.type,parentSchema:schema11.properties.fetch.items.properties.extract,data:data82};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2482,8 +2502,10 @@ vErrors.push(err201);
 errors++;
 }
 }
-else {
-const err202 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.destPath.type,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data83};
+if(data80.executable !== undefined){
+let data83 = data80.executable;
+if(typeof data83 !== "boolean"){
+const err202 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.executable.type,parentSchema:schema11.properties.fetch.items.properties.executable,data:data83};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2493,9 +2515,10 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.fetch.items.type,parentSchema:schema11.properties.fetch.items,data:data78};
+if(data80.cache !== undefined){
+let data84 = data80.cache;
+if(typeof data84 !== "boolean"){
+const err203 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.fetch.items.properties.cache.type,parentSchema:schema11.properties.fetch.items.properties.cache,data:data84};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2505,9 +2528,11 @@ vErrors.push(err203);
 errors++;
 }
 }
-}
-else {
-const err204 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.fetch.type,parentSchema:schema11.properties.fetch,data:data77};
+if(data80.destPath !== undefined){
+let data85 = data80.destPath;
+if(typeof data85 === "string"){
+if(func2(data85) > 1024){
+const err204 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data85};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2516,12 +2541,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-if(data.healthChecks !== undefined){
-let data84 = data.healthChecks;
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err205 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.healthChecks,data:data84};
+if(func2(data85) < 1){
+const err205 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data85};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2530,15 +2551,9 @@ vErrors.push(err205);
 }
 errors++;
 }
-const len14 = data84.length;
-for(let i14=0; i14<len14; i14++){
-let data85 = data84[i14];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.command !== undefined){
-let data86 = data85.command;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.value === undefined){
-const err206 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema11.properties.healthChecks.items.properties.command.required,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+}
+else {
+const err206 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.fetch.items.properties.destPath.type,parentSchema:schema11.properties.fetch.items.properties.destPath,data:data85};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2547,11 +2562,10 @@ vErrors.push(err206);
 }
 errors++;
 }
-if(data86.value !== undefined){
-let data87 = data86.value;
-if(typeof data87 === "string"){
-if(func2(data87) > 32768){
-const err207 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data87};
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.fetch.items.type,parentSchema:schema11.properties.fetch.items,data:data80};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2561,8 +2575,9 @@ vErrors.push(err207);
 errors++;
 }
 }
+}
 else {
-const err208 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data87};
+const err208 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.fetch.type,parentSchema:schema11.properties.fetch,data:data79};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2572,9 +2587,11 @@ vErrors.push(err208);
 errors++;
 }
 }
-}
-else {
-const err209 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.properties.command.type,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data86};
+if(data.healthChecks !== undefined){
+let data86 = data.healthChecks;
+if(Array.isArray(data86)){
+if(data86.length > 1000){
+const err209 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.healthChecks,data:data86};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2583,11 +2600,15 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-if(data85.gracePeriodSeconds !== undefined){
-let data88 = data85.gracePeriodSeconds;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err210 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+const len14 = data86.length;
+for(let i14=0; i14<len14; i14++){
+let data87 = data86[i14];
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.command !== undefined){
+let data88 = data87.command;
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+if(data88.value === undefined){
+const err210 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema11.properties.healthChecks.items.properties.command.required,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data88};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2596,9 +2617,11 @@ vErrors.push(err210);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 > 2147483647 || isNaN(data88)){
-const err211 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+if(data88.value !== undefined){
+let data89 = data88.value;
+if(typeof data89 === "string"){
+if(func2(data89) > 32768){
+const err211 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data89};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2607,8 +2630,9 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data88 < 0 || isNaN(data88)){
-const err212 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+else {
+const err212 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema11.properties.healthChecks.items.properties.command.properties.value,data:data89};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2619,10 +2643,8 @@ errors++;
 }
 }
 }
-if(data85.intervalSeconds !== undefined){
-let data89 = data85.intervalSeconds;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err213 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+else {
+const err213 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.properties.command.type,parentSchema:schema11.properties.healthChecks.items.properties.command,data:data88};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2631,9 +2653,11 @@ vErrors.push(err213);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 > 2147483647 || isNaN(data89)){
-const err214 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+}
+if(data87.gracePeriodSeconds !== undefined){
+let data90 = data87.gracePeriodSeconds;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const err214 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data90};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2642,8 +2666,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-if(data89 < 0 || isNaN(data89)){
-const err215 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 > 2147483647 || isNaN(data90)){
+const err215 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data90};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2652,12 +2677,8 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-if(data85.maxConsecutiveFailures !== undefined){
-let data90 = data85.maxConsecutiveFailures;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
-const err216 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if(data90 < 0 || isNaN(data90)){
+const err216 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.gracePeriodSeconds,data:data90};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2666,9 +2687,12 @@ vErrors.push(err216);
 }
 errors++;
 }
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 > 2147483647 || isNaN(data90)){
-const err217 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+}
+}
+if(data87.intervalSeconds !== undefined){
+let data91 = data87.intervalSeconds;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+const err217 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data91};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2677,8 +2701,9 @@ vErrors.push(err217);
 }
 errors++;
 }
-if(data90 < 0 || isNaN(data90)){
-const err218 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 > 2147483647 || isNaN(data91)){
+const err218 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data91};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2687,12 +2712,8 @@ vErrors.push(err218);
 }
 errors++;
 }
-}
-}
-if(data85.timeoutSeconds !== undefined){
-let data91 = data85.timeoutSeconds;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
-const err219 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if(data91 < 0 || isNaN(data91)){
+const err219 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.intervalSeconds,data:data91};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2701,9 +2722,12 @@ vErrors.push(err219);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 2147483647 || isNaN(data91)){
-const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+}
+}
+if(data87.maxConsecutiveFailures !== undefined){
+let data92 = data87.maxConsecutiveFailures;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data92};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2712,8 +2736,9 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(data91 < 0 || isNaN(data91)){
-const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 2147483647 || isNaN(data92)){
+const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data92};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2722,12 +2747,8 @@ vErrors.push(err221);
 }
 errors++;
 }
-}
-}
-if(data85.delaySeconds !== undefined){
-let data92 = data85.delaySeconds;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+if(data92 < 0 || isNaN(data92)){
+const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data92};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2736,9 +2757,12 @@ vErrors.push(err222);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+}
+}
+if(data87.timeoutSeconds !== undefined){
+let data93 = data87.timeoutSeconds;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2747,8 +2771,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data92};
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 > 2147483647 || isNaN(data93)){
+const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2757,12 +2782,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-}
-}
-if(data85.ignoreHttp1xx !== undefined){
-let data93 = data85.ignoreHttp1xx;
-if(typeof data93 !== "boolean"){
-const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx,data:data93};
+if(data93 < 0 || isNaN(data93)){
+const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.timeoutSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2772,11 +2793,11 @@ vErrors.push(err225);
 errors++;
 }
 }
-if(data85.path !== undefined){
-let data94 = data85.path;
-if(typeof data94 === "string"){
-if(func2(data94) > 32768){
-const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data94};
+}
+if(data87.delaySeconds !== undefined){
+let data94 = data87.delaySeconds;
+if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
+const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data94};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2785,9 +2806,9 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-else {
-const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.path.type,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data94};
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 > 2147483647 || isNaN(data94)){
+const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data94};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2796,11 +2817,8 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-if(data85.port !== undefined){
-let data95 = data85.port;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.port.type,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+if(data94 < 0 || isNaN(data94)){
+const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.delaySeconds,data:data94};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -2809,9 +2827,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 > 65535 || isNaN(data95)){
-const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+}
+}
+if(data87.ignoreHttp1xx !== undefined){
+let data95 = data87.ignoreHttp1xx;
+if(typeof data95 !== "boolean"){
+const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema11.properties.healthChecks.items.properties.ignoreHttp1xx,data:data95};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -2820,8 +2841,12 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data95 < 0 || isNaN(data95)){
-const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data95};
+}
+if(data87.path !== undefined){
+let data96 = data87.path;
+if(typeof data96 === "string"){
+if(func2(data96) > 32768){
+const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data96};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2831,11 +2856,8 @@ vErrors.push(err230);
 errors++;
 }
 }
-}
-if(data85.portIndex !== undefined){
-let data96 = data85.portIndex;
-if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
-const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+else {
+const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.path.type,parentSchema:schema11.properties.healthChecks.items.properties.path,data:data96};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2844,9 +2866,11 @@ vErrors.push(err231);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 65535 || isNaN(data96)){
-const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+}
+if(data87.port !== undefined){
+let data97 = data87.port;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.port.type,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data97};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2855,8 +2879,9 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data96};
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 > 65535 || isNaN(data97)){
+const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data97};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2865,13 +2890,8 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-if(data85.protocol !== undefined){
-let data97 = data85.protocol;
-if(typeof data97 === "string"){
-if(func2(data97) > 32768){
-const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data97};
+if(data97 < 0 || isNaN(data97)){
+const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.port,data:data97};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2881,8 +2901,11 @@ vErrors.push(err234);
 errors++;
 }
 }
-else {
-const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.protocol.type,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data97};
+}
+if(data87.portIndex !== undefined){
+let data98 = data87.portIndex;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data98};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2891,11 +2914,9 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-if(data85.ipProtocol !== undefined){
-let data98 = data85.ipProtocol;
-if(typeof data98 !== "string"){
-const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data98};
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 65535 || isNaN(data98)){
+const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data98};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2904,8 +2925,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(!((data98 === "IPv4") || (data98 === "IPv6"))){
-const err237 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data98};
+if(data98 < 0 || isNaN(data98)){
+const err237 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.healthChecks.items.properties.portIndex,data:data98};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -2916,8 +2937,11 @@ errors++;
 }
 }
 }
-else {
-const err238 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.type,parentSchema:schema11.properties.healthChecks.items,data:data85};
+if(data87.protocol !== undefined){
+let data99 = data87.protocol;
+if(typeof data99 === "string"){
+if(func2(data99) > 32768){
+const err238 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data99};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -2927,9 +2951,8 @@ vErrors.push(err238);
 errors++;
 }
 }
-}
 else {
-const err239 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.healthChecks.type,parentSchema:schema11.properties.healthChecks,data:data84};
+const err239 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.protocol.type,parentSchema:schema11.properties.healthChecks.items.properties.protocol,data:data99};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -2939,16 +2962,10 @@ vErrors.push(err239);
 errors++;
 }
 }
-if(data.check !== undefined){
-let data99 = data.check;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.http !== undefined){
-let data100 = data99.http;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.portIndex !== undefined){
-let data101 = data100.portIndex;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err240 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.portIndex.type,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+if(data87.ipProtocol !== undefined){
+let data100 = data87.ipProtocol;
+if(typeof data100 !== "string"){
+const err240 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data100};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -2957,9 +2974,8 @@ vErrors.push(err240);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 65535 || isNaN(data101)){
-const err241 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+if(!((data100 === "IPv4") || (data100 === "IPv6"))){
+const err241 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema11.properties.healthChecks.items.properties.ipProtocol,data:data100};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -2968,8 +2984,10 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err242 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data101};
+}
+}
+else {
+const err242 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.healthChecks.items.type,parentSchema:schema11.properties.healthChecks.items,data:data87};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -2980,10 +2998,8 @@ errors++;
 }
 }
 }
-if(data100.port !== undefined){
-let data102 = data100.port;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err243 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.port.type,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+else {
+const err243 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.healthChecks.type,parentSchema:schema11.properties.healthChecks,data:data86};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -2992,9 +3008,17 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 65535 || isNaN(data102)){
-const err244 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+}
+if(data.check !== undefined){
+let data101 = data.check;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.http !== undefined){
+let data102 = data101.http;
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.portIndex !== undefined){
+let data103 = data102.portIndex;
+if(!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))){
+const err244 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.portIndex.type,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data103};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3003,8 +3027,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err245 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.port,data:data102};
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 > 65535 || isNaN(data103)){
+const err245 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data103};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3013,13 +3038,8 @@ vErrors.push(err245);
 }
 errors++;
 }
-}
-}
-if(data100.path !== undefined){
-let data103 = data100.path;
-if(typeof data103 === "string"){
-if(func2(data103) > 1024){
-const err246 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+if(data103 < 0 || isNaN(data103)){
+const err246 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.portIndex,data:data103};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3028,8 +3048,12 @@ vErrors.push(err246);
 }
 errors++;
 }
-if(func2(data103) < 1){
-const err247 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+}
+}
+if(data102.port !== undefined){
+let data104 = data102.port;
+if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
+const err247 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.http.properties.port.type,parentSchema:schema11.properties.check.properties.http.properties.port,data:data104};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3038,9 +3062,9 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-else {
-const err248 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.path.type,parentSchema:schema11.properties.check.properties.http.properties.path,data:data103};
+if((typeof data104 == "number") && (isFinite(data104))){
+if(data104 > 65535 || isNaN(data104)){
+const err248 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.http.properties.port,data:data104};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3049,11 +3073,8 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-if(data100.scheme !== undefined){
-let data104 = data100.scheme;
-if(typeof data104 !== "string"){
-const err249 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.scheme.type,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data104};
+if(data104 < 0 || isNaN(data104)){
+const err249 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.http.properties.port,data:data104};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3062,8 +3083,13 @@ vErrors.push(err249);
 }
 errors++;
 }
-if(!((data104 === "HTTP") || (data104 === "HTTPS"))){
-const err250 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema11.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.check.properties.http.properties.scheme.enum,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data104};
+}
+}
+if(data102.path !== undefined){
+let data105 = data102.path;
+if(typeof data105 === "string"){
+if(func2(data105) > 1024){
+const err250 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.check.properties.http.properties.path,data:data105};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3072,10 +3098,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-}
-}
-else {
-const err251 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.http.type,parentSchema:schema11.properties.check.properties.http,data:data100};
+if(func2(data105) < 1){
+const err251 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.check.properties.http.properties.path,data:data105};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3085,13 +3109,8 @@ vErrors.push(err251);
 errors++;
 }
 }
-if(data99.tcp !== undefined){
-let data105 = data99.tcp;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.portIndex !== undefined){
-let data106 = data105.portIndex;
-if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
-const err252 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+else {
+const err252 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.path.type,parentSchema:schema11.properties.check.properties.http.properties.path,data:data105};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3100,9 +3119,11 @@ vErrors.push(err252);
 }
 errors++;
 }
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 > 65535 || isNaN(data106)){
-const err253 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+if(data102.scheme !== undefined){
+let data106 = data102.scheme;
+if(typeof data106 !== "string"){
+const err253 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.check.properties.http.properties.scheme.type,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data106};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3111,8 +3132,8 @@ vErrors.push(err253);
 }
 errors++;
 }
-if(data106 < 0 || isNaN(data106)){
-const err254 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data106};
+if(!((data106 === "HTTP") || (data106 === "HTTPS"))){
+const err254 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema11.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.check.properties.http.properties.scheme.enum,parentSchema:schema11.properties.check.properties.http.properties.scheme,data:data106};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3123,10 +3144,8 @@ errors++;
 }
 }
 }
-if(data105.port !== undefined){
-let data107 = data105.port;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err255 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.port.type,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+else {
+const err255 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.http.type,parentSchema:schema11.properties.check.properties.http,data:data102};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3135,9 +3154,14 @@ vErrors.push(err255);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 > 65535 || isNaN(data107)){
-const err256 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+}
+if(data101.tcp !== undefined){
+let data107 = data101.tcp;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.portIndex !== undefined){
+let data108 = data107.portIndex;
+if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
+const err256 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data108};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3146,8 +3170,9 @@ vErrors.push(err256);
 }
 errors++;
 }
-if(data107 < 0 || isNaN(data107)){
-const err257 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data107};
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 > 65535 || isNaN(data108)){
+const err257 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data108};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3156,11 +3181,8 @@ vErrors.push(err257);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err258 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.tcp.type,parentSchema:schema11.properties.check.properties.tcp,data:data105};
+if(data108 < 0 || isNaN(data108)){
+const err258 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.portIndex,data:data108};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3170,11 +3192,11 @@ vErrors.push(err258);
 errors++;
 }
 }
-if(data99.exec !== undefined){
-let data108 = data99.exec;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.command === undefined){
-const err259 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.check.properties.exec.required,parentSchema:schema11.properties.check.properties.exec,data:data108};
+}
+if(data107.port !== undefined){
+let data109 = data107.port;
+if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
+const err259 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.tcp.properties.port.type,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data109};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3183,10 +3205,9 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data108.command !== undefined){
-let data109 = data108.command;
-if(!(data109 && typeof data109 == "object" && !Array.isArray(data109))){
-const err260 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.check.properties.exec.properties.command,data:data109};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 > 65535 || isNaN(data109)){
+const err260 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data109};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3195,10 +3216,8 @@ vErrors.push(err260);
 }
 errors++;
 }
-}
-}
-else {
-const err261 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.type,parentSchema:schema11.properties.check.properties.exec,data:data108};
+if(data109 < 0 || isNaN(data109)){
+const err261 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.tcp.properties.port,data:data109};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3208,10 +3227,10 @@ vErrors.push(err261);
 errors++;
 }
 }
-if(data99.intervalSeconds !== undefined){
-let data110 = data99.intervalSeconds;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err262 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.intervalSeconds.type,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+}
+}
+else {
+const err262 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.tcp.type,parentSchema:schema11.properties.check.properties.tcp,data:data107};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3220,9 +3239,12 @@ vErrors.push(err262);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 > 2147483647 || isNaN(data110)){
-const err263 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+}
+if(data101.exec !== undefined){
+let data110 = data101.exec;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+if(data110.command === undefined){
+const err263 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.check.properties.exec.required,parentSchema:schema11.properties.check.properties.exec,data:data110};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3231,8 +3253,10 @@ vErrors.push(err263);
 }
 errors++;
 }
-if(data110 < 0 || isNaN(data110)){
-const err264 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data110};
+if(data110.command !== undefined){
+let data111 = data110.command;
+if(!(data111 && typeof data111 == "object" && !Array.isArray(data111))){
+const err264 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.check.properties.exec.properties.command,data:data111};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3243,10 +3267,8 @@ errors++;
 }
 }
 }
-if(data99.timeoutSeconds !== undefined){
-let data111 = data99.timeoutSeconds;
-if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
-const err265 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.timeoutSeconds.type,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+else {
+const err265 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.properties.exec.type,parentSchema:schema11.properties.check.properties.exec,data:data110};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3255,9 +3277,11 @@ vErrors.push(err265);
 }
 errors++;
 }
-if((typeof data111 == "number") && (isFinite(data111))){
-if(data111 > 2147483647 || isNaN(data111)){
-const err266 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+}
+if(data101.intervalSeconds !== undefined){
+let data112 = data101.intervalSeconds;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err266 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.intervalSeconds.type,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data112};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3266,8 +3290,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-if(data111 < 0 || isNaN(data111)){
-const err267 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data111};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 > 2147483647 || isNaN(data112)){
+const err267 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data112};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3276,12 +3301,8 @@ vErrors.push(err267);
 }
 errors++;
 }
-}
-}
-if(data99.delaySeconds !== undefined){
-let data112 = data99.delaySeconds;
-if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-const err268 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.delaySeconds.type,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+if(data112 < 0 || isNaN(data112)){
+const err268 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.intervalSeconds,data:data112};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3290,9 +3311,12 @@ vErrors.push(err268);
 }
 errors++;
 }
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 2147483647 || isNaN(data112)){
-const err269 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+}
+}
+if(data101.timeoutSeconds !== undefined){
+let data113 = data101.timeoutSeconds;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err269 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.timeoutSeconds.type,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3301,8 +3325,9 @@ vErrors.push(err269);
 }
 errors++;
 }
-if(data112 < 0 || isNaN(data112)){
-const err270 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.delaySeconds,data:data112};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err270 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3311,11 +3336,8 @@ vErrors.push(err270);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err271 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.type,parentSchema:schema11.properties.check,data:data99};
+if(data113 < 0 || isNaN(data113)){
+const err271 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3325,10 +3347,11 @@ vErrors.push(err271);
 errors++;
 }
 }
-if(data.instances !== undefined){
-let data113 = data.instances;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err272 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.instances.type,parentSchema:schema11.properties.instances,data:data113};
+}
+if(data101.delaySeconds !== undefined){
+let data114 = data101.delaySeconds;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err272 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.check.properties.delaySeconds.type,parentSchema:schema11.properties.check.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3337,9 +3360,9 @@ vErrors.push(err272);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err273 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.instances,data:data113};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 2147483647 || isNaN(data114)){
+const err273 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.check.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3348,8 +3371,8 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err274 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.instances,data:data113};
+if(data114 < 0 || isNaN(data114)){
+const err274 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.check.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3360,11 +3383,9 @@ errors++;
 }
 }
 }
-if(data.labels !== undefined){
-let data114 = data.labels;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(Object.keys(data114).length > 1000){
-const err275 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.labels,data:data114};
+}
+else {
+const err275 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.check.type,parentSchema:schema11.properties.check,data:data101};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3373,11 +3394,11 @@ vErrors.push(err275);
 }
 errors++;
 }
-for(const key6 in data114){
-const _errs243 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err276 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.labels.propertyNames,data:key6,propertyName:key6};
+}
+if(data.instances !== undefined){
+let data115 = data.instances;
+if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
+const err276 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.instances.type,parentSchema:schema11.properties.instances,data:data115};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3386,10 +3407,9 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-var valid56 = _errs243 === errors;
-if(!valid56){
-const err277 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.labels.propertyNames,parentSchema:schema11.properties.labels,data:data114};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 > 100000 || isNaN(data115)){
+const err277 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.instances,data:data115};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3398,12 +3418,8 @@ vErrors.push(err277);
 }
 errors++;
 }
-}
-for(const key7 in data114){
-let data115 = data114[key7];
-if(typeof data115 === "string"){
-if(func2(data115) > 32768){
-const err278 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.labels.additionalProperties,data:data115};
+if(data115 < 0 || isNaN(data115)){
+const err278 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.instances,data:data115};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3413,8 +3429,12 @@ vErrors.push(err278);
 errors++;
 }
 }
-else {
-const err279 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.labels.additionalProperties.type,parentSchema:schema11.properties.labels.additionalProperties,data:data115};
+}
+if(data.labels !== undefined){
+let data116 = data.labels;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(Object.keys(data116).length > 1000){
+const err279 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.labels,data:data116};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3423,10 +3443,11 @@ vErrors.push(err279);
 }
 errors++;
 }
-}
-}
-else {
-const err280 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.labels.type,parentSchema:schema11.properties.labels,data:data114};
+for(const key6 in data116){
+const _errs252 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err280 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.labels.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3436,10 +3457,9 @@ vErrors.push(err280);
 errors++;
 }
 }
-if(data.maxLaunchDelaySeconds !== undefined){
-let data116 = data.maxLaunchDelaySeconds;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err281 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.maxLaunchDelaySeconds.type,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+var valid59 = _errs252 === errors;
+if(!valid59){
+const err281 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.labels.propertyNames,parentSchema:schema11.properties.labels,data:data116};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3448,9 +3468,12 @@ vErrors.push(err281);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 2147483647 || isNaN(data116)){
-const err282 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+}
+for(const key7 in data116){
+let data117 = data116[key7];
+if(typeof data117 === "string"){
+if(func2(data117) > 32768){
+const err282 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.labels.additionalProperties,data:data117};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3459,8 +3482,9 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data116 < 0 || isNaN(data116)){
-const err283 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data116};
+}
+else {
+const err283 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.labels.additionalProperties.type,parentSchema:schema11.properties.labels.additionalProperties,data:data117};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3471,11 +3495,8 @@ errors++;
 }
 }
 }
-if(data.mem !== undefined){
-let data117 = data.mem;
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err284 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.mem,data:data117};
+else {
+const err284 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.labels.type,parentSchema:schema11.properties.labels,data:data116};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3484,8 +3505,11 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(data117 < 0 || isNaN(data117)){
-const err285 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.mem,data:data117};
+}
+if(data.maxLaunchDelaySeconds !== undefined){
+let data118 = data.maxLaunchDelaySeconds;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err285 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.maxLaunchDelaySeconds.type,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data118};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3494,9 +3518,9 @@ vErrors.push(err285);
 }
 errors++;
 }
-}
-else {
-const err286 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.mem.type,parentSchema:schema11.properties.mem,data:data117};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 2147483647 || isNaN(data118)){
+const err286 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data118};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3505,11 +3529,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-}
-if(data.gpus !== undefined){
-let data118 = data.gpus;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err287 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.gpus.type,parentSchema:schema11.properties.gpus,data:data118};
+if(data118 < 0 || isNaN(data118)){
+const err287 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.maxLaunchDelaySeconds,data:data118};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3518,9 +3539,13 @@ vErrors.push(err287);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err288 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.gpus,data:data118};
+}
+}
+if(data.mem !== undefined){
+let data119 = data.mem;
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 > 1000000000 || isNaN(data119)){
+const err288 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.mem,data:data119};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3529,8 +3554,8 @@ vErrors.push(err288);
 }
 errors++;
 }
-if(data118 < 0 || isNaN(data118)){
-const err289 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.gpus,data:data118};
+if(data119 < 0 || isNaN(data119)){
+const err289 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.mem,data:data119};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3540,11 +3565,8 @@ vErrors.push(err289);
 errors++;
 }
 }
-}
-if(data.ipAddress !== undefined){
-let data119 = data.ipAddress;
-if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
-const err290 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.ipAddress.type,parentSchema:schema11.properties.ipAddress,data:data119};
+else {
+const err290 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.mem.type,parentSchema:schema11.properties.mem,data:data119};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3554,11 +3576,10 @@ vErrors.push(err290);
 errors++;
 }
 }
-if(data.networks !== undefined){
-let data120 = data.networks;
-if(Array.isArray(data120)){
-if(data120.length > 1000){
-const err291 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data120};
+if(data.gpus !== undefined){
+let data120 = data.gpus;
+if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
+const err291 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.gpus.type,parentSchema:schema11.properties.gpus,data:data120};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3567,15 +3588,9 @@ vErrors.push(err291);
 }
 errors++;
 }
-const len15 = data120.length;
-for(let i15=0; i15<len15; i15++){
-let data121 = data120[i15];
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-if(data121.name !== undefined){
-let data122 = data121.name;
-if(typeof data122 === "string"){
-if(func2(data122) > 63){
-const err292 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 > 1000000000 || isNaN(data120)){
+const err292 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.gpus,data:data120};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3584,8 +3599,8 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(func2(data122) < 1){
-const err293 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+if(data120 < 0 || isNaN(data120)){
+const err293 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.gpus,data:data120};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3594,8 +3609,12 @@ vErrors.push(err293);
 }
 errors++;
 }
-if(!pattern6.test(data122)){
-const err294 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+}
+}
+if(data.ipAddress !== undefined){
+let data121 = data.ipAddress;
+if(!(data121 && typeof data121 == "object" && !Array.isArray(data121))){
+const err294 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.ipAddress.type,parentSchema:schema11.properties.ipAddress,data:data121};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3605,8 +3624,11 @@ vErrors.push(err294);
 errors++;
 }
 }
-else {
-const err295 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data122};
+if(data.networks !== undefined){
+let data122 = data.networks;
+if(Array.isArray(data122)){
+if(data122.length > 1000){
+const err295 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data122};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3615,12 +3637,15 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-if(data121.mode !== undefined){
-let data123 = data121.mode;
-if(typeof data123 === "string"){
-if(func2(data123) > 32768){
-const err296 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data123};
+const len15 = data122.length;
+for(let i15=0; i15<len15; i15++){
+let data123 = data122[i15];
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.name !== undefined){
+let data124 = data123.name;
+if(typeof data124 === "string"){
+if(func2(data124) > 63){
+const err296 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3629,9 +3654,8 @@ vErrors.push(err296);
 }
 errors++;
 }
-}
-else {
-const err297 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data123};
+if(func2(data124) < 1){
+const err297 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3640,12 +3664,8 @@ vErrors.push(err297);
 }
 errors++;
 }
-}
-if(data121.labels !== undefined){
-let data124 = data121.labels;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-if(Object.keys(data124).length > 1000){
-const err298 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if(!pattern6.test(data124)){
+const err298 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3654,11 +3674,9 @@ vErrors.push(err298);
 }
 errors++;
 }
-for(const key8 in data124){
-const _errs265 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err299 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key8,propertyName:key8};
+}
+else {
+const err299 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3668,9 +3686,11 @@ vErrors.push(err299);
 errors++;
 }
 }
-var valid61 = _errs265 === errors;
-if(!valid61){
-const err300 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+if(data123.mode !== undefined){
+let data125 = data123.mode;
+if(typeof data125 === "string"){
+if(func2(data125) > 32768){
+const err300 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data125};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -3680,11 +3700,8 @@ vErrors.push(err300);
 errors++;
 }
 }
-for(const key9 in data124){
-let data125 = data124[key9];
-if(typeof data125 === "string"){
-if(func2(data125) > 32768){
-const err301 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data125};
+else {
+const err301 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data125};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -3694,8 +3711,11 @@ vErrors.push(err301);
 errors++;
 }
 }
-else {
-const err302 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data125};
+if(data123.labels !== undefined){
+let data126 = data123.labels;
+if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
+if(Object.keys(data126).length > 1000){
+const err302 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data126};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -3704,10 +3724,11 @@ vErrors.push(err302);
 }
 errors++;
 }
-}
-}
-else {
-const err303 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data124};
+for(const key8 in data126){
+const _errs274 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err303 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -3717,9 +3738,9 @@ vErrors.push(err303);
 errors++;
 }
 }
-}
-else {
-const err304 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data121};
+var valid64 = _errs274 === errors;
+if(!valid64){
+const err304 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data126};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -3729,9 +3750,11 @@ vErrors.push(err304);
 errors++;
 }
 }
-}
-else {
-const err305 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data120};
+for(const key9 in data126){
+let data127 = data126[key9];
+if(typeof data127 === "string"){
+if(func2(data127) > 32768){
+const err305 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data127};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -3741,11 +3764,8 @@ vErrors.push(err305);
 errors++;
 }
 }
-if(data.ports !== undefined){
-let data126 = data.ports;
-if(Array.isArray(data126)){
-if(data126.length > 1000){
-const err306 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.ports,data:data126};
+else {
+const err306 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data127};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -3754,11 +3774,10 @@ vErrors.push(err306);
 }
 errors++;
 }
-const len16 = data126.length;
-for(let i16=0; i16<len16; i16++){
-let data127 = data126[i16];
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err307 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.ports.items.type,parentSchema:schema11.properties.ports.items,data:data127};
+}
+}
+else {
+const err307 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data126};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -3767,9 +3786,10 @@ vErrors.push(err307);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 65535 || isNaN(data127)){
-const err308 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.ports.items,data:data127};
+}
+}
+else {
+const err308 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data123};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -3778,8 +3798,10 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(data127 < 0 || isNaN(data127)){
-const err309 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.ports.items,data:data127};
+}
+}
+else {
+const err309 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data122};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -3789,10 +3811,11 @@ vErrors.push(err309);
 errors++;
 }
 }
-}
-}
-else {
-const err310 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ports.type,parentSchema:schema11.properties.ports,data:data126};
+if(data.ports !== undefined){
+let data128 = data.ports;
+if(Array.isArray(data128)){
+if(data128.length > 1000){
+const err310 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.ports,data:data128};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -3801,12 +3824,11 @@ vErrors.push(err310);
 }
 errors++;
 }
-}
-if(data.portDefinitions !== undefined){
-let data128 = data.portDefinitions;
-if(Array.isArray(data128)){
-if(data128.length > 1000){
-const err311 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.portDefinitions,data:data128};
+const len16 = data128.length;
+for(let i16=0; i16<len16; i16++){
+let data129 = data128[i16];
+if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
+const err311 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.ports.items.type,parentSchema:schema11.properties.ports.items,data:data129};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -3815,14 +3837,9 @@ vErrors.push(err311);
 }
 errors++;
 }
-const len17 = data128.length;
-for(let i17=0; i17<len17; i17++){
-let data129 = data128[i17];
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-if(data129.port !== undefined){
-let data130 = data129.port;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err312 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.portDefinitions.items.properties.port.type,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 > 65535 || isNaN(data129)){
+const err312 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.ports.items,data:data129};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -3831,9 +3848,8 @@ vErrors.push(err312);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 > 65535 || isNaN(data130)){
-const err313 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+if(data129 < 0 || isNaN(data129)){
+const err313 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.ports.items,data:data129};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -3842,8 +3858,11 @@ vErrors.push(err313);
 }
 errors++;
 }
-if(data130 < 0 || isNaN(data130)){
-const err314 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data130};
+}
+}
+}
+else {
+const err314 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.ports.type,parentSchema:schema11.properties.ports,data:data128};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -3853,12 +3872,11 @@ vErrors.push(err314);
 errors++;
 }
 }
-}
-if(data129.labels !== undefined){
-let data131 = data129.labels;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(Object.keys(data131).length > 1000){
-const err315 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+if(data.portDefinitions !== undefined){
+let data130 = data.portDefinitions;
+if(Array.isArray(data130)){
+if(data130.length > 1000){
+const err315 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.portDefinitions,data:data130};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -3867,11 +3885,14 @@ vErrors.push(err315);
 }
 errors++;
 }
-for(const key10 in data131){
-const _errs281 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err316 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+const len17 = data130.length;
+for(let i17=0; i17<len17; i17++){
+let data131 = data130[i17];
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.port !== undefined){
+let data132 = data131.port;
+if(!(((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132))) && (isFinite(data132)))){
+const err316 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.portDefinitions.items.properties.port.type,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data132};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -3880,10 +3901,9 @@ vErrors.push(err316);
 }
 errors++;
 }
-}
-var valid68 = _errs281 === errors;
-if(!valid68){
-const err317 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+if((typeof data132 == "number") && (isFinite(data132))){
+if(data132 > 65535 || isNaN(data132)){
+const err317 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data132};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -3892,12 +3912,8 @@ vErrors.push(err317);
 }
 errors++;
 }
-}
-for(const key11 in data131){
-let data132 = data131[key11];
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err318 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+if(data132 < 0 || isNaN(data132)){
+const err318 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.portDefinitions.items.properties.port,data:data132};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -3907,8 +3923,12 @@ vErrors.push(err318);
 errors++;
 }
 }
-else {
-const err319 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+}
+if(data131.labels !== undefined){
+let data133 = data131.labels;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(Object.keys(data133).length > 1000){
+const err319 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data133};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -3917,10 +3937,11 @@ vErrors.push(err319);
 }
 errors++;
 }
-}
-}
-else {
-const err320 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.properties.labels.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data131};
+for(const key10 in data133){
+const _errs290 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err320 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -3930,11 +3951,9 @@ vErrors.push(err320);
 errors++;
 }
 }
-if(data129.name !== undefined){
-let data133 = data129.name;
-if(typeof data133 === "string"){
-if(func2(data133) > 32768){
-const err321 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+var valid71 = _errs290 === errors;
+if(!valid71){
+const err321 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data133};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -3943,8 +3962,12 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(func2(data133) < 1){
-const err322 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+for(const key11 in data133){
+let data134 = data133[key11];
+if(typeof data134 === "string"){
+if(func2(data134) > 32768){
+const err322 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data134};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -3953,8 +3976,9 @@ vErrors.push(err322);
 }
 errors++;
 }
-if(!pattern1.test(data133)){
-const err323 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+}
+else {
+const err323 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels.additionalProperties,data:data134};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -3964,8 +3988,9 @@ vErrors.push(err323);
 errors++;
 }
 }
+}
 else {
-const err324 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.name.type,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data133};
+const err324 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.properties.labels.type,parentSchema:schema11.properties.portDefinitions.items.properties.labels,data:data133};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -3975,10 +4000,11 @@ vErrors.push(err324);
 errors++;
 }
 }
-if(data129.protocol !== undefined){
-let data134 = data129.protocol;
-if(typeof data134 !== "string"){
-const err325 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data134};
+if(data131.name !== undefined){
+let data135 = data131.name;
+if(typeof data135 === "string"){
+if(func2(data135) > 32768){
+const err325 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -3987,8 +4013,8 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(!(((data134 === "tcp") || (data134 === "udp")) || (data134 === "udp,tcp"))){
-const err326 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data134};
+if(func2(data135) < 1){
+const err326 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -3997,10 +4023,8 @@ vErrors.push(err326);
 }
 errors++;
 }
-}
-}
-else {
-const err327 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.type,parentSchema:schema11.properties.portDefinitions.items,data:data129};
+if(!pattern1.test(data135)){
+const err327 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4010,9 +4034,8 @@ vErrors.push(err327);
 errors++;
 }
 }
-}
 else {
-const err328 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.portDefinitions.type,parentSchema:schema11.properties.portDefinitions,data:data128};
+const err328 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.name.type,parentSchema:schema11.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4022,11 +4045,10 @@ vErrors.push(err328);
 errors++;
 }
 }
-if(data.readinessChecks !== undefined){
-let data135 = data.readinessChecks;
-if(Array.isArray(data135)){
-if(data135.length > 1000){
-const err329 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks,data:data135};
+if(data131.protocol !== undefined){
+let data136 = data131.protocol;
+if(typeof data136 !== "string"){
+const err329 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data136};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4035,15 +4057,8 @@ vErrors.push(err329);
 }
 errors++;
 }
-const len18 = data135.length;
-for(let i18=0; i18<len18; i18++){
-let data136 = data135[i18];
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.name !== undefined){
-let data137 = data136.name;
-if(typeof data137 === "string"){
-if(func2(data137) > 32768){
-const err330 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+if(!(((data136 === "tcp") || (data136 === "udp")) || (data136 === "udp,tcp"))){
+const err330 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema11.properties.portDefinitions.items.properties.protocol,data:data136};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4052,8 +4067,10 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(func2(data137) < 1){
-const err331 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+}
+}
+else {
+const err331 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.portDefinitions.items.type,parentSchema:schema11.properties.portDefinitions.items,data:data131};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4063,8 +4080,9 @@ vErrors.push(err331);
 errors++;
 }
 }
+}
 else {
-const err332 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.name.type,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data137};
+const err332 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.portDefinitions.type,parentSchema:schema11.properties.portDefinitions,data:data130};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4074,10 +4092,11 @@ vErrors.push(err332);
 errors++;
 }
 }
-if(data136.protocol !== undefined){
-let data138 = data136.protocol;
-if(typeof data138 !== "string"){
-const err333 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data138};
+if(data.readinessChecks !== undefined){
+let data137 = data.readinessChecks;
+if(Array.isArray(data137)){
+if(data137.length > 1000){
+const err333 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks,data:data137};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4086,8 +4105,15 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(!((data138 === "HTTP") || (data138 === "HTTPS"))){
-const err334 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data138};
+const len18 = data137.length;
+for(let i18=0; i18<len18; i18++){
+let data138 = data137[i18];
+if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
+if(data138.name !== undefined){
+let data139 = data138.name;
+if(typeof data139 === "string"){
+if(func2(data139) > 32768){
+const err334 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data139};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4096,12 +4122,8 @@ vErrors.push(err334);
 }
 errors++;
 }
-}
-if(data136.path !== undefined){
-let data139 = data136.path;
-if(typeof data139 === "string"){
-if(func2(data139) > 1024){
-const err335 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+if(func2(data139) < 1){
+const err335 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data139};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4110,8 +4132,9 @@ vErrors.push(err335);
 }
 errors++;
 }
-if(func2(data139) < 1){
-const err336 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+}
+else {
+const err336 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.name.type,parentSchema:schema11.properties.readinessChecks.items.properties.name,data:data139};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4121,8 +4144,10 @@ vErrors.push(err336);
 errors++;
 }
 }
-else {
-const err337 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.path.type,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data139};
+if(data138.protocol !== undefined){
+let data140 = data138.protocol;
+if(typeof data140 !== "string"){
+const err337 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data140};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4131,12 +4156,8 @@ vErrors.push(err337);
 }
 errors++;
 }
-}
-if(data136.portName !== undefined){
-let data140 = data136.portName;
-if(typeof data140 === "string"){
-if(func2(data140) > 32768){
-const err338 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if(!((data140 === "HTTP") || (data140 === "HTTPS"))){
+const err338 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema11.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema11.properties.readinessChecks.items.properties.protocol,data:data140};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4145,8 +4166,12 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(func2(data140) < 1){
-const err339 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+}
+if(data138.path !== undefined){
+let data141 = data138.path;
+if(typeof data141 === "string"){
+if(func2(data141) > 1024){
+const err339 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data141};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4155,8 +4180,8 @@ vErrors.push(err339);
 }
 errors++;
 }
-if(!pattern1.test(data140)){
-const err340 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+if(func2(data141) < 1){
+const err340 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data141};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4167,7 +4192,7 @@ errors++;
 }
 }
 else {
-const err341 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.portName.type,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data140};
+const err341 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.path.type,parentSchema:schema11.properties.readinessChecks.items.properties.path,data:data141};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4177,10 +4202,11 @@ vErrors.push(err341);
 errors++;
 }
 }
-if(data136.intervalSeconds !== undefined){
-let data141 = data136.intervalSeconds;
-if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
-const err342 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(data138.portName !== undefined){
+let data142 = data138.portName;
+if(typeof data142 === "string"){
+if(func2(data142) > 32768){
+const err342 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4189,9 +4215,8 @@ vErrors.push(err342);
 }
 errors++;
 }
-if((typeof data141 == "number") && (isFinite(data141))){
-if(data141 > 2147483647 || isNaN(data141)){
-const err343 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(func2(data142) < 1){
+const err343 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4200,8 +4225,8 @@ vErrors.push(err343);
 }
 errors++;
 }
-if(data141 < 0 || isNaN(data141)){
-const err344 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(!pattern1.test(data142)){
+const err344 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4211,11 +4236,8 @@ vErrors.push(err344);
 errors++;
 }
 }
-}
-if(data136.timeoutSeconds !== undefined){
-let data142 = data136.timeoutSeconds;
-if(!(((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142))) && (isFinite(data142)))){
-const err345 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+else {
+const err345 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.readinessChecks.items.properties.portName.type,parentSchema:schema11.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4224,9 +4246,11 @@ vErrors.push(err345);
 }
 errors++;
 }
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 > 2147483647 || isNaN(data142)){
-const err346 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+if(data138.intervalSeconds !== undefined){
+let data143 = data138.intervalSeconds;
+if(!(((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143))) && (isFinite(data143)))){
+const err346 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data143};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4235,8 +4259,9 @@ vErrors.push(err346);
 }
 errors++;
 }
-if(data142 < 1 || isNaN(data142)){
-const err347 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+if((typeof data143 == "number") && (isFinite(data143))){
+if(data143 > 2147483647 || isNaN(data143)){
+const err347 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data143};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4245,13 +4270,8 @@ vErrors.push(err347);
 }
 errors++;
 }
-}
-}
-if(data136.httpStatusCodesForReady !== undefined){
-let data143 = data136.httpStatusCodesForReady;
-if(Array.isArray(data143)){
-if(data143.length > 1000){
-const err348 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(data143 < 0 || isNaN(data143)){
+const err348 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.readinessChecks.items.properties.intervalSeconds,data:data143};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4260,8 +4280,12 @@ vErrors.push(err348);
 }
 errors++;
 }
-if(data143.length < 1){
-const err349 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+}
+}
+if(data138.timeoutSeconds !== undefined){
+let data144 = data138.timeoutSeconds;
+if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
+const err349 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data144};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4270,11 +4294,9 @@ vErrors.push(err349);
 }
 errors++;
 }
-const len19 = data143.length;
-for(let i19=0; i19<len19; i19++){
-let data144 = data143[i19];
-if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
-const err350 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+if((typeof data144 == "number") && (isFinite(data144))){
+if(data144 > 2147483647 || isNaN(data144)){
+const err350 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data144};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4283,9 +4305,8 @@ vErrors.push(err350);
 }
 errors++;
 }
-if((typeof data144 == "number") && (isFinite(data144))){
-if(data144 > 999 || isNaN(data144)){
-const err351 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+if(data144 < 1 || isNaN(data144)){
+const err351 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.timeoutSeconds,data:data144};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4294,8 +4315,13 @@ vErrors.push(err351);
 }
 errors++;
 }
-if(data144 < 100 || isNaN(data144)){
-const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+}
+}
+if(data138.httpStatusCodesForReady !== undefined){
+let data145 = data138.httpStatusCodesForReady;
+if(Array.isArray(data145)){
+if(data145.length > 1000){
+const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data145};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4304,11 +4330,8 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(data145.length < 1){
+const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data145};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4317,11 +4340,11 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-if(data136.preserveLastResponse !== undefined){
-let data145 = data136.preserveLastResponse;
-if(typeof data145 !== "boolean"){
-const err354 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema11.properties.readinessChecks.items.properties.preserveLastResponse,data:data145};
+const len19 = data145.length;
+for(let i19=0; i19<len19; i19++){
+let data146 = data145[i19];
+if(!(((typeof data146 == "number") && (!(data146 % 1) && !isNaN(data146))) && (isFinite(data146)))){
+const err354 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data146};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4330,10 +4353,9 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
-}
-else {
-const err355 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.readinessChecks.items.type,parentSchema:schema11.properties.readinessChecks.items,data:data136};
+if((typeof data146 == "number") && (isFinite(data146))){
+if(data146 > 999 || isNaN(data146)){
+const err355 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data146};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4342,10 +4364,8 @@ vErrors.push(err355);
 }
 errors++;
 }
-}
-}
-else {
-const err356 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.type,parentSchema:schema11.properties.readinessChecks,data:data135};
+if(data146 < 100 || isNaN(data146)){
+const err356 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data146};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4355,13 +4375,10 @@ vErrors.push(err356);
 errors++;
 }
 }
-if(data.residency !== undefined){
-let data146 = data.residency;
-if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
-if(data146.relaunchEscalationTimeoutSeconds !== undefined){
-let data147 = data146.relaunchEscalationTimeoutSeconds;
-if(!(((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147))) && (isFinite(data147)))){
-const err357 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+}
+else {
+const err357 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema11.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data145};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4370,9 +4387,11 @@ vErrors.push(err357);
 }
 errors++;
 }
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 > 2147483647 || isNaN(data147)){
-const err358 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+if(data138.preserveLastResponse !== undefined){
+let data147 = data138.preserveLastResponse;
+if(typeof data147 !== "boolean"){
+const err358 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema11.properties.readinessChecks.items.properties.preserveLastResponse,data:data147};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -4381,8 +4400,10 @@ vErrors.push(err358);
 }
 errors++;
 }
-if(data147 < 0 || isNaN(data147)){
-const err359 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+}
+else {
+const err359 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.readinessChecks.items.type,parentSchema:schema11.properties.readinessChecks.items,data:data138};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -4393,10 +4414,8 @@ errors++;
 }
 }
 }
-if(data146.taskLostBehavior !== undefined){
-let data148 = data146.taskLostBehavior;
-if(typeof data148 !== "string"){
-const err360 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.residency.properties.taskLostBehavior.type,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data148};
+else {
+const err360 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.readinessChecks.type,parentSchema:schema11.properties.readinessChecks,data:data137};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -4405,8 +4424,14 @@ vErrors.push(err360);
 }
 errors++;
 }
-if(!((data148 === "WAIT_FOREVER") || (data148 === "RELAUNCH_AFTER_TIMEOUT"))){
-const err361 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema11.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data148};
+}
+if(data.residency !== undefined){
+let data148 = data.residency;
+if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
+if(data148.relaunchEscalationTimeoutSeconds !== undefined){
+let data149 = data148.relaunchEscalationTimeoutSeconds;
+if(!(((typeof data149 == "number") && (!(data149 % 1) && !isNaN(data149))) && (isFinite(data149)))){
+const err361 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data149};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -4415,10 +4440,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-}
-else {
-const err362 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.residency.type,parentSchema:schema11.properties.residency,data:data146};
+if((typeof data149 == "number") && (isFinite(data149))){
+if(data149 > 2147483647 || isNaN(data149)){
+const err362 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data149};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -4427,17 +4451,8 @@ vErrors.push(err362);
 }
 errors++;
 }
-}
-if(data.resourceLimits !== undefined){
-let data149 = data.resourceLimits;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-if(data149.cpus !== undefined){
-let data150 = data149.cpus;
-const _errs320 = errors;
-let valid77 = true;
-const _errs321 = errors;
-if(typeof data150 !== "string"){
-const err363 = {};
+if(data149 < 0 || isNaN(data149)){
+const err363 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data149};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -4446,21 +4461,12 @@ vErrors.push(err363);
 }
 errors++;
 }
-var _valid1 = _errs321 === errors;
-errors = _errs320;
-if(vErrors !== null){
-if(_errs320){
-vErrors.length = _errs320;
-}
-else {
-vErrors = null;
 }
 }
-let ifClause1;
-if(_valid1){
-const _errs323 = errors;
-if(!(data150 === "unlimited")){
-const err364 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema11.properties.resourceLimits.properties.cpus.then,data:data150};
+if(data148.taskLostBehavior !== undefined){
+let data150 = data148.taskLostBehavior;
+if(typeof data150 !== "string"){
+const err364 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.residency.properties.taskLostBehavior.type,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data150};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -4469,15 +4475,8 @@ vErrors.push(err364);
 }
 errors++;
 }
-var _valid1 = _errs323 === errors;
-valid77 = _valid1;
-ifClause1 = "then";
-}
-else {
-const _errs324 = errors;
-if((typeof data150 == "number") && (isFinite(data150))){
-if(data150 > 1000000000 || isNaN(data150)){
-const err365 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+if(!((data150 === "WAIT_FOREVER") || (data150 === "RELAUNCH_AFTER_TIMEOUT"))){
+const err365 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema11.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema11.properties.residency.properties.taskLostBehavior,data:data150};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -4486,8 +4485,10 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data150 < 0 || isNaN(data150)){
-const err366 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+}
+}
+else {
+const err366 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.residency.type,parentSchema:schema11.properties.residency,data:data148};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -4497,8 +4498,16 @@ vErrors.push(err366);
 errors++;
 }
 }
-else {
-const err367 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data150};
+if(data.resourceLimits !== undefined){
+let data151 = data.resourceLimits;
+if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
+if(data151.cpus !== undefined){
+let data152 = data151.cpus;
+const _errs329 = errors;
+let valid80 = true;
+const _errs330 = errors;
+if(typeof data152 !== "string"){
+const err367 = {};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -4507,12 +4516,21 @@ vErrors.push(err367);
 }
 errors++;
 }
-var _valid1 = _errs324 === errors;
-valid77 = _valid1;
-ifClause1 = "else";
+var _valid2 = _errs330 === errors;
+errors = _errs329;
+if(vErrors !== null){
+if(_errs329){
+vErrors.length = _errs329;
 }
-if(!valid77){
-const err368 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.resourceLimits.properties.cpus,data:data150};
+else {
+vErrors = null;
+}
+}
+let ifClause1;
+if(_valid2){
+const _errs332 = errors;
+if(!(data152 === "unlimited")){
+const err368 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema11.properties.resourceLimits.properties.cpus.then,data:data152};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -4521,14 +4539,15 @@ vErrors.push(err368);
 }
 errors++;
 }
+var _valid2 = _errs332 === errors;
+valid80 = _valid2;
+ifClause1 = "then";
 }
-if(data149.mem !== undefined){
-let data151 = data149.mem;
-const _errs327 = errors;
-let valid78 = true;
-const _errs328 = errors;
-if(typeof data151 !== "string"){
-const err369 = {};
+else {
+const _errs333 = errors;
+if((typeof data152 == "number") && (isFinite(data152))){
+if(data152 > 1000000000 || isNaN(data152)){
+const err369 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data152};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -4537,21 +4556,8 @@ vErrors.push(err369);
 }
 errors++;
 }
-var _valid2 = _errs328 === errors;
-errors = _errs327;
-if(vErrors !== null){
-if(_errs327){
-vErrors.length = _errs327;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause2;
-if(_valid2){
-const _errs330 = errors;
-if(!(data151 === "unlimited")){
-const err370 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema11.properties.resourceLimits.properties.mem.then,data:data151};
+if(data152 < 0 || isNaN(data152)){
+const err370 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data152};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -4560,15 +4566,9 @@ vErrors.push(err370);
 }
 errors++;
 }
-var _valid2 = _errs330 === errors;
-valid78 = _valid2;
-ifClause2 = "then";
 }
 else {
-const _errs331 = errors;
-if((typeof data151 == "number") && (isFinite(data151))){
-if(data151 > 1000000000 || isNaN(data151)){
-const err371 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+const err371 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema11.properties.resourceLimits.properties.cpus.else,data:data152};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -4577,8 +4577,12 @@ vErrors.push(err371);
 }
 errors++;
 }
-if(data151 < 0 || isNaN(data151)){
-const err372 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+var _valid2 = _errs333 === errors;
+valid80 = _valid2;
+ifClause1 = "else";
+}
+if(!valid80){
+const err372 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.resourceLimits.properties.cpus,data:data152};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -4588,8 +4592,13 @@ vErrors.push(err372);
 errors++;
 }
 }
-else {
-const err373 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.mem.else.type,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data151};
+if(data151.mem !== undefined){
+let data153 = data151.mem;
+const _errs336 = errors;
+let valid81 = true;
+const _errs337 = errors;
+if(typeof data153 !== "string"){
+const err373 = {};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -4598,12 +4607,21 @@ vErrors.push(err373);
 }
 errors++;
 }
-var _valid2 = _errs331 === errors;
-valid78 = _valid2;
-ifClause2 = "else";
+var _valid3 = _errs337 === errors;
+errors = _errs336;
+if(vErrors !== null){
+if(_errs336){
+vErrors.length = _errs336;
 }
-if(!valid78){
-const err374 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.resourceLimits.properties.mem,data:data151};
+else {
+vErrors = null;
+}
+}
+let ifClause2;
+if(_valid3){
+const _errs339 = errors;
+if(!(data153 === "unlimited")){
+const err374 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema11.properties.resourceLimits.properties.mem.then,data:data153};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -4612,10 +4630,15 @@ vErrors.push(err374);
 }
 errors++;
 }
-}
+var _valid3 = _errs339 === errors;
+valid81 = _valid3;
+ifClause2 = "then";
 }
 else {
-const err375 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.resourceLimits.type,parentSchema:schema11.properties.resourceLimits,data:data149};
+const _errs340 = errors;
+if((typeof data153 == "number") && (isFinite(data153))){
+if(data153 > 1000000000 || isNaN(data153)){
+const err375 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data153};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -4624,11 +4647,8 @@ vErrors.push(err375);
 }
 errors++;
 }
-}
-if(data.requirePorts !== undefined){
-let data152 = data.requirePorts;
-if(typeof data152 !== "boolean"){
-const err376 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.requirePorts.type,parentSchema:schema11.properties.requirePorts,data:data152};
+if(data153 < 0 || isNaN(data153)){
+const err376 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data153};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -4638,11 +4658,8 @@ vErrors.push(err376);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data153 = data.secrets;
-if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
-if(Object.keys(data153).length > 1000){
-const err377 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data153};
+else {
+const err377 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.resourceLimits.properties.mem.else.type,parentSchema:schema11.properties.resourceLimits.properties.mem.else,data:data153};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -4651,11 +4668,12 @@ vErrors.push(err377);
 }
 errors++;
 }
-for(const key12 in data153){
-const _errs337 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err378 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
+var _valid3 = _errs340 === errors;
+valid81 = _valid3;
+ifClause2 = "else";
+}
+if(!valid81){
+const err378 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.resourceLimits.properties.mem,data:data153};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -4665,9 +4683,9 @@ vErrors.push(err378);
 errors++;
 }
 }
-var valid79 = _errs337 === errors;
-if(!valid79){
-const err379 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data153};
+}
+else {
+const err379 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.resourceLimits.type,parentSchema:schema11.properties.resourceLimits,data:data151};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -4677,11 +4695,10 @@ vErrors.push(err379);
 errors++;
 }
 }
-for(const key13 in data153){
-let data154 = data153[key13];
-if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
-if(data154.source === undefined){
-const err380 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+if(data.requirePorts !== undefined){
+let data154 = data.requirePorts;
+if(typeof data154 !== "boolean"){
+const err380 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.requirePorts.type,parentSchema:schema11.properties.requirePorts,data:data154};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -4690,11 +4707,12 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(data154.source !== undefined){
-let data155 = data154.source;
-if(typeof data155 === "string"){
-if(func2(data155) > 32768){
-const err381 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+}
+if(data.secrets !== undefined){
+let data155 = data.secrets;
+if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
+if(Object.keys(data155).length > 1000){
+const err381 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data155};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -4703,8 +4721,11 @@ vErrors.push(err381);
 }
 errors++;
 }
-if(func2(data155) < 1){
-const err382 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+for(const key12 in data155){
+const _errs346 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err382 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -4714,8 +4735,9 @@ vErrors.push(err382);
 errors++;
 }
 }
-else {
-const err383 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data155};
+var valid82 = _errs346 === errors;
+if(!valid82){
+const err383 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data155};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -4725,9 +4747,11 @@ vErrors.push(err383);
 errors++;
 }
 }
-}
-else {
-const err384 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data154};
+for(const key13 in data155){
+let data156 = data155[key13];
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(data156.source === undefined){
+const err384 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data156};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -4736,10 +4760,11 @@ vErrors.push(err384);
 }
 errors++;
 }
-}
-}
-else {
-const err385 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data153};
+if(data156.source !== undefined){
+let data157 = data156.source;
+if(typeof data157 === "string"){
+if(func2(data157) > 32768){
+const err385 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data157};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -4748,11 +4773,8 @@ vErrors.push(err385);
 }
 errors++;
 }
-}
-if(data.taskKillGracePeriodSeconds !== undefined){
-let data156 = data.taskKillGracePeriodSeconds;
-if(!(((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156))) && (isFinite(data156)))){
-const err386 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.taskKillGracePeriodSeconds.type,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+if(func2(data157) < 1){
+const err386 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data157};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -4761,9 +4783,9 @@ vErrors.push(err386);
 }
 errors++;
 }
-if((typeof data156 == "number") && (isFinite(data156))){
-if(data156 > 2147483647 || isNaN(data156)){
-const err387 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+}
+else {
+const err387 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data157};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -4772,8 +4794,10 @@ vErrors.push(err387);
 }
 errors++;
 }
-if(data156 < 0 || isNaN(data156)){
-const err388 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data156};
+}
+}
+else {
+const err388 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data156};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -4784,14 +4808,8 @@ errors++;
 }
 }
 }
-if(data.upgradeStrategy !== undefined){
-let data157 = data.upgradeStrategy;
-if(data157 && typeof data157 == "object" && !Array.isArray(data157)){
-if(data157.minimumHealthCapacity !== undefined){
-let data158 = data157.minimumHealthCapacity;
-if((typeof data158 == "number") && (isFinite(data158))){
-if(data158 > 1 || isNaN(data158)){
-const err389 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+else {
+const err389 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data155};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -4800,8 +4818,11 @@ vErrors.push(err389);
 }
 errors++;
 }
-if(data158 < 0 || isNaN(data158)){
-const err390 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+}
+if(data.taskKillGracePeriodSeconds !== undefined){
+let data158 = data.taskKillGracePeriodSeconds;
+if(!(((typeof data158 == "number") && (!(data158 % 1) && !isNaN(data158))) && (isFinite(data158)))){
+const err390 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.taskKillGracePeriodSeconds.type,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data158};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -4810,9 +4831,9 @@ vErrors.push(err390);
 }
 errors++;
 }
-}
-else {
-const err391 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+if((typeof data158 == "number") && (isFinite(data158))){
+if(data158 > 2147483647 || isNaN(data158)){
+const err391 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data158};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -4821,12 +4842,8 @@ vErrors.push(err391);
 }
 errors++;
 }
-}
-if(data157.maximumOverCapacity !== undefined){
-let data159 = data157.maximumOverCapacity;
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 > 1 || isNaN(data159)){
-const err392 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(data158 < 0 || isNaN(data158)){
+const err392 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.taskKillGracePeriodSeconds,data:data158};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -4835,8 +4852,16 @@ vErrors.push(err392);
 }
 errors++;
 }
-if(data159 < 0 || isNaN(data159)){
-const err393 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+}
+}
+if(data.upgradeStrategy !== undefined){
+let data159 = data.upgradeStrategy;
+if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
+if(data159.minimumHealthCapacity !== undefined){
+let data160 = data159.minimumHealthCapacity;
+if((typeof data160 == "number") && (isFinite(data160))){
+if(data160 > 1 || isNaN(data160)){
+const err393 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data160};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -4845,9 +4870,8 @@ vErrors.push(err393);
 }
 errors++;
 }
-}
-else {
-const err394 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(data160 < 0 || isNaN(data160)){
+const err394 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data160};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -4857,9 +4881,8 @@ vErrors.push(err394);
 errors++;
 }
 }
-}
 else {
-const err395 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data157};
+const err395 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data160};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -4869,11 +4892,11 @@ vErrors.push(err395);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data160 = data.uris;
-if(Array.isArray(data160)){
-if(data160.length > 1000){
-const err396 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data160};
+if(data159.maximumOverCapacity !== undefined){
+let data161 = data159.maximumOverCapacity;
+if((typeof data161 == "number") && (isFinite(data161))){
+if(data161 > 1 || isNaN(data161)){
+const err396 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data161};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -4882,12 +4905,8 @@ vErrors.push(err396);
 }
 errors++;
 }
-const len20 = data160.length;
-for(let i20=0; i20<len20; i20++){
-let data161 = data160[i20];
-if(typeof data161 === "string"){
-if(func2(data161) > 1024){
-const err397 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data161};
+if(data161 < 0 || isNaN(data161)){
+const err397 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data161};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -4896,8 +4915,9 @@ vErrors.push(err397);
 }
 errors++;
 }
-if(func2(data161) < 1){
-const err398 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data161};
+}
+else {
+const err398 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema11.properties.upgradeStrategy.properties.maximumOverCapacity,data:data161};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -4907,8 +4927,9 @@ vErrors.push(err398);
 errors++;
 }
 }
+}
 else {
-const err399 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data161};
+const err399 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.upgradeStrategy.type,parentSchema:schema11.properties.upgradeStrategy,data:data159};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -4918,9 +4939,11 @@ vErrors.push(err399);
 errors++;
 }
 }
-}
-else {
-const err400 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data160};
+if(data.uris !== undefined){
+let data162 = data.uris;
+if(Array.isArray(data162)){
+if(data162.length > 1000){
+const err400 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.uris,data:data162};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -4929,12 +4952,12 @@ vErrors.push(err400);
 }
 errors++;
 }
-}
-if(data.user !== undefined){
-let data162 = data.user;
-if(typeof data162 === "string"){
-if(func2(data162) > 32768){
-const err401 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data162};
+const len20 = data162.length;
+for(let i20=0; i20<len20; i20++){
+let data163 = data162[i20];
+if(typeof data163 === "string"){
+if(func2(data163) > 1024){
+const err401 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.uris.items,data:data163};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -4943,9 +4966,8 @@ vErrors.push(err401);
 }
 errors++;
 }
-}
-else {
-const err402 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data162};
+if(func2(data163) < 1){
+const err402 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.uris.items,data:data163};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -4955,11 +4977,8 @@ vErrors.push(err402);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data163 = data.version;
-if(typeof data163 === "string"){
-if(func2(data163) > 32768){
-const err403 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data163};
+else {
+const err403 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.uris.items.type,parentSchema:schema11.properties.uris.items,data:data163};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -4969,8 +4988,9 @@ vErrors.push(err403);
 errors++;
 }
 }
+}
 else {
-const err404 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data163};
+const err404 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.uris.type,parentSchema:schema11.properties.uris,data:data162};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -4980,14 +5000,11 @@ vErrors.push(err404);
 errors++;
 }
 }
-if(data.versionInfo !== undefined){
-let data164 = data.versionInfo;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.lastScalingAt !== undefined){
-let data165 = data164.lastScalingAt;
-if(typeof data165 === "string"){
-if(func2(data165) > 32768){
-const err405 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data165};
+if(data.user !== undefined){
+let data164 = data.user;
+if(typeof data164 === "string"){
+if(func2(data164) > 32768){
+const err405 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.user,data:data164};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -4998,7 +5015,7 @@ errors++;
 }
 }
 else {
-const err406 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data165};
+const err406 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.user.type,parentSchema:schema11.properties.user,data:data164};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -5008,11 +5025,11 @@ vErrors.push(err406);
 errors++;
 }
 }
-if(data164.lastConfigChangeAt !== undefined){
-let data166 = data164.lastConfigChangeAt;
-if(typeof data166 === "string"){
-if(func2(data166) > 32768){
-const err407 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+if(data.version !== undefined){
+let data165 = data.version;
+if(typeof data165 === "string"){
+if(func2(data165) > 32768){
+const err407 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.version,data:data165};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -5023,7 +5040,7 @@ errors++;
 }
 }
 else {
-const err408 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+const err408 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.version.type,parentSchema:schema11.properties.version,data:data165};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -5033,9 +5050,14 @@ vErrors.push(err408);
 errors++;
 }
 }
-}
-else {
-const err409 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data164};
+if(data.versionInfo !== undefined){
+let data166 = data.versionInfo;
+if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
+if(data166.lastScalingAt !== undefined){
+let data167 = data166.lastScalingAt;
+if(typeof data167 === "string"){
+if(func2(data167) > 32768){
+const err409 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data167};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -5045,11 +5067,8 @@ vErrors.push(err409);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data167 = data.killSelection;
-if(typeof data167 === "string"){
-if(func2(data167) > 32768){
-const err410 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data167};
+else {
+const err410 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema11.properties.versionInfo.properties.lastScalingAt,data:data167};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -5059,8 +5078,11 @@ vErrors.push(err410);
 errors++;
 }
 }
-else {
-const err411 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data167};
+if(data166.lastConfigChangeAt !== undefined){
+let data168 = data166.lastConfigChangeAt;
+if(typeof data168 === "string"){
+if(func2(data168) > 32768){
+const err411 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data168};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -5070,13 +5092,8 @@ vErrors.push(err411);
 errors++;
 }
 }
-if(data.unreachableStrategy !== undefined){
-let data168 = data.unreachableStrategy;
-const _errs368 = errors;
-let valid86 = true;
-const _errs369 = errors;
-if(typeof data168 !== "string"){
-const err412 = {};
+else {
+const err412 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema11.properties.versionInfo.properties.lastConfigChangeAt,data:data168};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -5085,21 +5102,10 @@ vErrors.push(err412);
 }
 errors++;
 }
-var _valid3 = _errs369 === errors;
-errors = _errs368;
-if(vErrors !== null){
-if(_errs368){
-vErrors.length = _errs368;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause3;
-if(_valid3){
-const _errs371 = errors;
-if(!(data168 === "disabled")){
-const err413 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data168};
+const err413 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.versionInfo.type,parentSchema:schema11.properties.versionInfo,data:data166};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -5108,17 +5114,12 @@ vErrors.push(err413);
 }
 errors++;
 }
-var _valid3 = _errs371 === errors;
-valid86 = _valid3;
-ifClause3 = "then";
 }
-else {
-const _errs372 = errors;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.inactiveAfterSeconds !== undefined){
-let data169 = data168.inactiveAfterSeconds;
-if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
-const err414 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(data.killSelection !== undefined){
+let data169 = data.killSelection;
+if(typeof data169 === "string"){
+if(func2(data169) > 32768){
+const err414 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.killSelection,data:data169};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -5127,9 +5128,9 @@ vErrors.push(err414);
 }
 errors++;
 }
-if((typeof data169 == "number") && (isFinite(data169))){
-if(data169 > 2147483647 || isNaN(data169)){
-const err415 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+}
+else {
+const err415 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.killSelection.type,parentSchema:schema11.properties.killSelection,data:data169};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -5138,8 +5139,14 @@ vErrors.push(err415);
 }
 errors++;
 }
-if(data169 < 0 || isNaN(data169)){
-const err416 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+}
+if(data.unreachableStrategy !== undefined){
+let data170 = data.unreachableStrategy;
+const _errs377 = errors;
+let valid89 = true;
+const _errs378 = errors;
+if(typeof data170 !== "string"){
+const err416 = {};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -5148,12 +5155,21 @@ vErrors.push(err416);
 }
 errors++;
 }
+var _valid4 = _errs378 === errors;
+errors = _errs377;
+if(vErrors !== null){
+if(_errs377){
+vErrors.length = _errs377;
+}
+else {
+vErrors = null;
 }
 }
-if(data168.expungeAfterSeconds !== undefined){
-let data170 = data168.expungeAfterSeconds;
-if(!(((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170))) && (isFinite(data170)))){
-const err417 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+let ifClause3;
+if(_valid4){
+const _errs380 = errors;
+if(!(data170 === "disabled")){
+const err417 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema11.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.unreachableStrategy.then.enum,parentSchema:schema11.properties.unreachableStrategy.then,data:data170};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -5162,9 +5178,17 @@ vErrors.push(err417);
 }
 errors++;
 }
-if((typeof data170 == "number") && (isFinite(data170))){
-if(data170 > 2147483647 || isNaN(data170)){
-const err418 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+var _valid4 = _errs380 === errors;
+valid89 = _valid4;
+ifClause3 = "then";
+}
+else {
+const _errs381 = errors;
+if(data170 && typeof data170 == "object" && !Array.isArray(data170)){
+if(data170.inactiveAfterSeconds !== undefined){
+let data171 = data170.inactiveAfterSeconds;
+if(!(((typeof data171 == "number") && (!(data171 % 1) && !isNaN(data171))) && (isFinite(data171)))){
+const err418 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data171};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -5173,8 +5197,9 @@ vErrors.push(err418);
 }
 errors++;
 }
-if(data170 < 0 || isNaN(data170)){
-const err419 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+if((typeof data171 == "number") && (isFinite(data171))){
+if(data171 > 2147483647 || isNaN(data171)){
+const err419 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data171};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -5183,11 +5208,8 @@ vErrors.push(err419);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err420 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data168};
+if(data171 < 0 || isNaN(data171)){
+const err420 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data171};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -5196,12 +5218,12 @@ vErrors.push(err420);
 }
 errors++;
 }
-var _valid3 = _errs372 === errors;
-valid86 = _valid3;
-ifClause3 = "else";
 }
-if(!valid86){
-const err421 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data168};
+}
+if(data170.expungeAfterSeconds !== undefined){
+let data172 = data170.expungeAfterSeconds;
+if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
+const err421 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data172};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -5210,11 +5232,9 @@ vErrors.push(err421);
 }
 errors++;
 }
-}
-if(data.tty !== undefined){
-let data171 = data.tty;
-if(typeof data171 !== "boolean"){
-const err422 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data171};
+if((typeof data172 == "number") && (isFinite(data172))){
+if(data172 > 2147483647 || isNaN(data172)){
+const err422 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data172};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -5223,12 +5243,8 @@ vErrors.push(err422);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data172 = data.role;
-if(typeof data172 === "string"){
-if(func2(data172) > 32768){
-const err423 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data172};
+if(data172 < 0 || isNaN(data172)){
+const err423 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data172};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -5237,8 +5253,11 @@ vErrors.push(err423);
 }
 errors++;
 }
-if(func2(data172) < 1){
-const err424 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data172};
+}
+}
+}
+else {
+const err424 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.unreachableStrategy.else.type,parentSchema:schema11.properties.unreachableStrategy.else,data:data170};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -5247,9 +5266,12 @@ vErrors.push(err424);
 }
 errors++;
 }
+var _valid4 = _errs381 === errors;
+valid89 = _valid4;
+ifClause3 = "else";
 }
-else {
-const err425 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data172};
+if(!valid89){
+const err425 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.unreachableStrategy.if,parentSchema:schema11.properties.unreachableStrategy,data:data170};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -5259,9 +5281,10 @@ vErrors.push(err425);
 errors++;
 }
 }
-}
-else {
-const err426 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data.tty !== undefined){
+let data173 = data.tty;
+if(typeof data173 !== "boolean"){
+const err426 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema11.properties.tty.type,parentSchema:schema11.properties.tty,data:data173};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -5270,12 +5293,59 @@ vErrors.push(err426);
 }
 errors++;
 }
+}
+if(data.role !== undefined){
+let data174 = data.role;
+if(typeof data174 === "string"){
+if(func2(data174) > 32768){
+const err427 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data174};
+if(vErrors === null){
+vErrors = [err427];
+}
+else {
+vErrors.push(err427);
+}
+errors++;
+}
+if(func2(data174) < 1){
+const err428 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data174};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+}
+else {
+const err429 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data174};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
+}
+errors++;
+}
+}
+}
+else {
+const err430 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err430];
+}
+else {
+vErrors.push(err430);
+}
+errors++;
+}
 validate10.errors = vErrors;
 return errors === 0;
 }
 
 exports.update = validate11;
-const schema12 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object"},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}}};
+const schema12 = {"type":"object","properties":{"id":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"acceptedResourceRoles":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"args":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":1000},"backoffFactor":{"type":"number","minimum":1,"maximum":1000},"backoffSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"cmd":{"type":"string","maxLength":32768,"minLength":1},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000},"container":{"type":"object","properties":{"type":{"type":"string","enum":["MESOS","DOCKER"]},"docker":{"type":"object","properties":{"image":{"type":"string","maxLength":32768,"minLength":1},"forcePullImage":{"type":"boolean"},"privileged":{"type":"boolean"},"network":{"type":"string","enum":["BRIDGE","HOST","NONE","USER"]},"parameters":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string","maxLength":32768,"minLength":1},"value":{"type":"string","maxLength":32768}},"required":["key","value"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000},"credential":{"type":"object","properties":{"principal":{"type":"string","maxLength":32768},"secret":{"type":"string","maxLength":32768}},"required":["principal"]},"pullConfig":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]}},"required":["image"]},"linuxInfo":{"type":"object","additionalProperties":true,"properties":{"ipcInfo":{"additionalProperties":true,"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}}}}},"volumes":{"type":"array","items":{"type":"object","properties":{"containerPath":{"type":"string","maxLength":32768,"minLength":1},"hostPath":{"type":"string","maxLength":32768,"minLength":1},"mode":{"type":"string","enum":["RO","RW"]},"persistent":{"type":"object","properties":{"type":{"type":"string","enum":["root","path","mount"]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":"integer","minimum":0,"maximum":1000000000},"profileName":{"type":"string","maxLength":32768},"constraints":{"type":"array","items":{"type":"array","items":{"type":"string","maxLength":32768},"maxItems":3,"minItems":2},"maxItems":1000}},"required":["size"]},"external":{"type":"object"},"secret":{"type":"string","maxLength":32768}},"required":["containerPath"]},"maxItems":1000},"portMappings":{"type":"array","items":{"type":"object","properties":{"containerPort":{"type":"integer","minimum":0,"maximum":65535},"hostPort":{"type":"integer","minimum":0,"maximum":65535},"servicePort":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]},"networkNames":{"type":"array","items":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"maxItems":1000}}},"maxItems":1000}}},"cpus":{"type":"number","minimum":0.001,"maximum":1000000000},"dependencies":{"type":"array","items":{"type":"string","maxLength":128,"minLength":1,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"maxItems":1000},"disk":{"type":"number","minimum":0,"maximum":1000000000},"env":{"type":"object","additionalProperties":{"if":{"type":"object"},"then":{"type":"object","properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"else":{"type":"string","maxLength":32768}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"executor":{"type":"string","maxLength":32768},"executorResources":{"type":"object","properties":{"cpus":{"type":"number","minimum":0.1,"maximum":1000000000},"mem":{"type":"number","minimum":32,"maximum":1000000000},"disk":{"type":"number","minimum":10,"maximum":1000000000}}},"fetch":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":"boolean"},"executable":{"type":"boolean"},"cache":{"type":"boolean"},"destPath":{"type":"string","maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"healthChecks":{"type":"array","items":{"type":"object","properties":{"command":{"type":"object","properties":{"value":{"type":"string","maxLength":32768}},"required":["value"]},"gracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"ignoreHttp1xx":{"type":"boolean"},"path":{"type":"string","maxLength":32768},"port":{"type":"integer","minimum":0,"maximum":65535},"portIndex":{"type":"integer","minimum":0,"maximum":65535},"protocol":{"type":"string","maxLength":32768},"ipProtocol":{"type":"string","enum":["IPv4","IPv6"]}}},"maxItems":1000},"check":{"type":"object","properties":{"http":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535},"path":{"type":"string","maxLength":1024,"minLength":1},"scheme":{"type":"string","enum":["HTTP","HTTPS"]}}},"tcp":{"type":"object","properties":{"portIndex":{"type":"integer","minimum":0,"maximum":65535},"port":{"type":"integer","minimum":0,"maximum":65535}}},"exec":{"type":"object","properties":{"command":{"type":"object"}},"required":["command"]},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"delaySeconds":{"type":"integer","minimum":0,"maximum":2147483647}}},"instances":{"type":"integer","minimum":0,"maximum":100000},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"maxLaunchDelaySeconds":{"type":"integer","minimum":0,"maximum":2147483647},"mem":{"type":"number","minimum":0,"maximum":1000000000},"gpus":{"type":"integer","minimum":0,"maximum":1000000000},"ipAddress":{"type":"object"},"networks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":63,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},"mode":{"type":"string","maxLength":32768},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"ports":{"type":"array","items":{"type":"integer","minimum":0,"maximum":65535},"maxItems":1000},"portDefinitions":{"type":"array","items":{"type":"object","properties":{"port":{"type":"integer","minimum":0,"maximum":65535},"labels":{"type":"object","additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"name":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"protocol":{"type":"string","enum":["tcp","udp","udp,tcp"]}}},"maxItems":1000},"readinessChecks":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"protocol":{"type":"string","enum":["HTTP","HTTPS"]},"path":{"type":"string","maxLength":1024,"minLength":1},"portName":{"type":"string","maxLength":32768,"minLength":1,"pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},"intervalSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":"integer","minimum":1,"maximum":2147483647},"httpStatusCodesForReady":{"type":"array","items":{"type":"integer","minimum":100,"maximum":999},"maxItems":1000,"minItems":1},"preserveLastResponse":{"type":"boolean"}}},"maxItems":1000},"residency":{"type":"object","properties":{"relaunchEscalationTimeoutSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"taskLostBehavior":{"type":"string","enum":["WAIT_FOREVER","RELAUNCH_AFTER_TIMEOUT"]}}},"resourceLimits":{"type":"object","properties":{"cpus":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"string"},"then":{"enum":["unlimited"]},"else":{"type":"number","minimum":0,"maximum":1000000000}}}},"requirePorts":{"type":"boolean"},"secrets":{"type":"object","additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768,"minLength":1}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"taskKillGracePeriodSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"upgradeStrategy":{"type":"object","properties":{"minimumHealthCapacity":{"type":"number","minimum":0,"maximum":1},"maximumOverCapacity":{"type":"number","minimum":0,"maximum":1}}},"uris":{"type":"array","items":{"type":"string","maxLength":1024,"minLength":1},"maxItems":1000},"user":{"type":"string","maxLength":32768},"version":{"type":"string","maxLength":32768},"versionInfo":{"type":"object","properties":{"lastScalingAt":{"type":"string","maxLength":32768},"lastConfigChangeAt":{"type":"string","maxLength":32768}}},"killSelection":{"type":"string","maxLength":32768},"unreachableStrategy":{"if":{"type":"string"},"then":{"enum":["disabled"]},"else":{"type":"object","properties":{"inactiveAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":"integer","minimum":0,"maximum":2147483647}}}},"tty":{"type":"boolean"},"role":{"type":"string","maxLength":32768,"minLength":1}}};
 
 function validate11(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6364,8 +6434,17 @@ errors++;
 }
 if(data11.linuxInfo !== undefined){
 let data38 = data11.linuxInfo;
-if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
-const err89 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.linuxInfo.type,parentSchema:schema12.properties.container.properties.linuxInfo,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(data38.ipcInfo !== undefined){
+let data39 = data38.ipcInfo;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.shmSize !== undefined){
+let data40 = data39.shmSize;
+const _errs85 = errors;
+let valid25 = true;
+const _errs86 = errors;
+if(!((typeof data40 == "number") && (isFinite(data40)))){
+const err89 = {};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6374,12 +6453,21 @@ vErrors.push(err89);
 }
 errors++;
 }
+var _valid0 = _errs86 === errors;
+errors = _errs85;
+if(vErrors !== null){
+if(_errs85){
+vErrors.length = _errs85;
 }
-if(data11.volumes !== undefined){
-let data39 = data11.volumes;
-if(Array.isArray(data39)){
-if(data39.length > 1000){
-const err90 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes,data:data39};
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs88 = errors;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 > 1000000000 || isNaN(data40)){
+const err90 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6388,12 +6476,9 @@ vErrors.push(err90);
 }
 errors++;
 }
-const len7 = data39.length;
-for(let i7=0; i7<len7; i7++){
-let data40 = data39[i7];
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(data40.containerPath === undefined){
-const err91 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema12.properties.container.properties.volumes.items.required,parentSchema:schema12.properties.container.properties.volumes.items,data:data40};
+}
+else {
+const err91 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data40};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6402,11 +6487,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data40.containerPath !== undefined){
-let data41 = data40.containerPath;
-if(typeof data41 === "string"){
-if(func2(data41) > 32768){
-const err92 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+var _valid0 = _errs88 === errors;
+valid25 = _valid0;
+}
+if(!valid25){
+const err92 = {instancePath:instancePath+"/container/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/container/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema12.properties.container.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data40};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6415,8 +6500,12 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(func2(data41) < 1){
-const err93 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+}
+}
+}
+}
+else {
+const err93 = {instancePath:instancePath+"/container/linuxInfo",schemaPath:"#/properties/container/properties/linuxInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.linuxInfo.type,parentSchema:schema12.properties.container.properties.linuxInfo,data:data38};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -6426,8 +6515,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data41};
+if(data11.volumes !== undefined){
+let data41 = data11.volumes;
+if(Array.isArray(data41)){
+if(data41.length > 1000){
+const err94 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes,data:data41};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -6436,12 +6528,12 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data40.hostPath !== undefined){
-let data42 = data40.hostPath;
-if(typeof data42 === "string"){
-if(func2(data42) > 32768){
-const err95 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+const len7 = data41.length;
+for(let i7=0; i7<len7; i7++){
+let data42 = data41[i7];
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.containerPath === undefined){
+const err95 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/required",keyword:"required",params:{missingProperty: "containerPath"},message:"must have required property '"+"containerPath"+"'",schema:schema12.properties.container.properties.volumes.items.required,parentSchema:schema12.properties.container.properties.volumes.items,data:data42};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -6450,8 +6542,11 @@ vErrors.push(err95);
 }
 errors++;
 }
-if(func2(data42) < 1){
-const err96 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+if(data42.containerPath !== undefined){
+let data43 = data42.containerPath;
+if(typeof data43 === "string"){
+if(func2(data43) > 32768){
+const err96 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data43};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -6460,9 +6555,8 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-else {
-const err97 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data42};
+if(func2(data43) < 1){
+const err97 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data43};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -6472,10 +6566,8 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data40.mode !== undefined){
-let data43 = data40.mode;
-if(typeof data43 !== "string"){
-const err98 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data43};
+else {
+const err98 = {instancePath:instancePath+"/container/volumes/" + i7+"/containerPath",schemaPath:"#/properties/container/properties/volumes/items/properties/containerPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.containerPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.containerPath,data:data43};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6484,8 +6576,12 @@ vErrors.push(err98);
 }
 errors++;
 }
-if(!((data43 === "RO") || (data43 === "RW"))){
-const err99 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data43};
+}
+if(data42.hostPath !== undefined){
+let data44 = data42.hostPath;
+if(typeof data44 === "string"){
+if(func2(data44) > 32768){
+const err99 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data44};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -6494,12 +6590,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-if(data40.persistent !== undefined){
-let data44 = data40.persistent;
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.size === undefined){
-const err100 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema12.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data44};
+if(func2(data44) < 1){
+const err100 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data44};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -6508,10 +6600,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data44.type !== undefined){
-let data45 = data44.type;
-if(typeof data45 !== "string"){
-const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+}
+else {
+const err101 = {instancePath:instancePath+"/container/volumes/" + i7+"/hostPath",schemaPath:"#/properties/container/properties/volumes/items/properties/hostPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.hostPath.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.hostPath,data:data44};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -6520,8 +6611,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(!(((data45 === "root") || (data45 === "path")) || (data45 === "mount"))){
-const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data45};
+}
+if(data42.mode !== undefined){
+let data45 = data42.mode;
+if(typeof data45 !== "string"){
+const err102 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.mode.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data45};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -6530,11 +6624,8 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data44.size !== undefined){
-let data46 = data44.size;
-if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
-const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(!((data45 === "RO") || (data45 === "RW"))){
+const err103 = {instancePath:instancePath+"/container/volumes/" + i7+"/mode",schemaPath:"#/properties/container/properties/volumes/items/properties/mode/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.mode.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.mode,data:data45};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -6543,9 +6634,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-if((typeof data46 == "number") && (isFinite(data46))){
-if(data46 > 1000000000 || isNaN(data46)){
-const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+}
+if(data42.persistent !== undefined){
+let data46 = data42.persistent;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+if(data46.size === undefined){
+const err104 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema12.properties.container.properties.volumes.items.properties.persistent.required,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data46};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -6554,8 +6648,10 @@ vErrors.push(err104);
 }
 errors++;
 }
-if(data46 < 0 || isNaN(data46)){
-const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data46};
+if(data46.type !== undefined){
+let data47 = data46.type;
+if(typeof data47 !== "string"){
+const err105 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data47};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -6564,12 +6660,8 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-if(data44.maxSize !== undefined){
-let data47 = data44.maxSize;
-if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
-const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if(!(((data47 === "root") || (data47 === "path")) || (data47 === "mount"))){
+const err106 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/type",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.type,data:data47};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -6578,9 +6670,11 @@ vErrors.push(err106);
 }
 errors++;
 }
-if((typeof data47 == "number") && (isFinite(data47))){
-if(data47 > 1000000000 || isNaN(data47)){
-const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+}
+if(data46.size !== undefined){
+let data48 = data46.size;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err107 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data48};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -6589,8 +6683,9 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data47 < 0 || isNaN(data47)){
-const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data47};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 > 1000000000 || isNaN(data48)){
+const err108 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data48};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -6599,13 +6694,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-}
-if(data44.profileName !== undefined){
-let data48 = data44.profileName;
-if(typeof data48 === "string"){
-if(func2(data48) > 32768){
-const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+if(data48 < 0 || isNaN(data48)){
+const err109 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/size",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.size,data:data48};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -6615,8 +6705,11 @@ vErrors.push(err109);
 errors++;
 }
 }
-else {
-const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data48};
+}
+if(data46.maxSize !== undefined){
+let data49 = data46.maxSize;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err110 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data49};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -6625,12 +6718,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-if(data44.constraints !== undefined){
-let data49 = data44.constraints;
-if(Array.isArray(data49)){
-if(data49.length > 1000){
-const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 > 1000000000 || isNaN(data49)){
+const err111 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data49};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -6639,12 +6729,8 @@ vErrors.push(err111);
 }
 errors++;
 }
-const len8 = data49.length;
-for(let i8=0; i8<len8; i8++){
-let data50 = data49[i8];
-if(Array.isArray(data50)){
-if(data50.length > 3){
-const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+if(data49 < 0 || isNaN(data49)){
+const err112 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/maxSize",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.maxSize,data:data49};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -6653,8 +6739,13 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data50.length < 2){
-const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+}
+}
+if(data46.profileName !== undefined){
+let data50 = data46.profileName;
+if(typeof data50 === "string"){
+if(func2(data50) > 32768){
+const err113 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data50};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -6663,12 +6754,9 @@ vErrors.push(err113);
 }
 errors++;
 }
-const len9 = data50.length;
-for(let i9=0; i9<len9; i9++){
-let data51 = data50[i9];
-if(typeof data51 === "string"){
-if(func2(data51) > 32768){
-const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+}
+else {
+const err114 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/profileName",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.profileName,data:data50};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -6678,8 +6766,11 @@ vErrors.push(err114);
 errors++;
 }
 }
-else {
-const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data51};
+if(data46.constraints !== undefined){
+let data51 = data46.constraints;
+if(Array.isArray(data51)){
+if(data51.length > 1000){
+const err115 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data51};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -6688,10 +6779,12 @@ vErrors.push(err115);
 }
 errors++;
 }
-}
-}
-else {
-const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data50};
+const len8 = data51.length;
+for(let i8=0; i8<len8; i8++){
+let data52 = data51[i8];
+if(Array.isArray(data52)){
+if(data52.length > 3){
+const err116 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data52};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -6700,10 +6793,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data49};
+if(data52.length < 2){
+const err117 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data52};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -6712,10 +6803,12 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-else {
-const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data44};
+const len9 = data52.length;
+for(let i9=0; i9<len9; i9++){
+let data53 = data52[i9];
+if(typeof data53 === "string"){
+if(func2(data53) > 32768){
+const err118 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data53};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -6725,10 +6818,8 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data40.external !== undefined){
-let data52 = data40.external;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external,data:data52};
+else {
+const err119 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8+"/" + i9,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.items,data:data53};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -6738,11 +6829,9 @@ vErrors.push(err119);
 errors++;
 }
 }
-if(data40.secret !== undefined){
-let data53 = data40.secret;
-if(typeof data53 === "string"){
-if(func2(data53) > 32768){
-const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data53};
+}
+else {
+const err120 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints/" + i8,schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.items,data:data52};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -6752,8 +6841,9 @@ vErrors.push(err120);
 errors++;
 }
 }
+}
 else {
-const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data53};
+const err121 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent/constraints",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/properties/constraints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent.properties.constraints,data:data51};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -6765,7 +6855,7 @@ errors++;
 }
 }
 else {
-const err122 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.type,parentSchema:schema12.properties.container.properties.volumes.items,data:data40};
+const err122 = {instancePath:instancePath+"/container/volumes/" + i7+"/persistent",schemaPath:"#/properties/container/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.persistent.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.persistent,data:data46};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -6775,9 +6865,10 @@ vErrors.push(err122);
 errors++;
 }
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.type,parentSchema:schema12.properties.container.properties.volumes,data:data39};
+if(data42.external !== undefined){
+let data54 = data42.external;
+if(!(data54 && typeof data54 == "object" && !Array.isArray(data54))){
+const err123 = {instancePath:instancePath+"/container/volumes/" + i7+"/external",schemaPath:"#/properties/container/properties/volumes/items/properties/external/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.properties.external.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.external,data:data54};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -6787,11 +6878,11 @@ vErrors.push(err123);
 errors++;
 }
 }
-if(data11.portMappings !== undefined){
-let data54 = data11.portMappings;
-if(Array.isArray(data54)){
-if(data54.length > 1000){
-const err124 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings,data:data54};
+if(data42.secret !== undefined){
+let data55 = data42.secret;
+if(typeof data55 === "string"){
+if(func2(data55) > 32768){
+const err124 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data55};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -6800,14 +6891,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-const len10 = data54.length;
-for(let i10=0; i10<len10; i10++){
-let data55 = data54[i10];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.containerPort !== undefined){
-let data56 = data55.containerPort;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err125 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+else {
+const err125 = {instancePath:instancePath+"/container/volumes/" + i7+"/secret",schemaPath:"#/properties/container/properties/volumes/items/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.volumes.items.properties.secret.type,parentSchema:schema12.properties.container.properties.volumes.items.properties.secret,data:data55};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -6816,9 +6902,10 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 65535 || isNaN(data56)){
-const err126 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err126 = {instancePath:instancePath+"/container/volumes/" + i7,schemaPath:"#/properties/container/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.volumes.items.type,parentSchema:schema12.properties.container.properties.volumes.items,data:data42};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -6827,8 +6914,10 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err127 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data56};
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/container/volumes",schemaPath:"#/properties/container/properties/volumes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.volumes.type,parentSchema:schema12.properties.container.properties.volumes,data:data41};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -6838,11 +6927,11 @@ vErrors.push(err127);
 errors++;
 }
 }
-}
-if(data55.hostPort !== undefined){
-let data57 = data55.hostPort;
-if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
-const err128 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+if(data11.portMappings !== undefined){
+let data56 = data11.portMappings;
+if(Array.isArray(data56)){
+if(data56.length > 1000){
+const err128 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings,data:data56};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -6851,9 +6940,14 @@ vErrors.push(err128);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 65535 || isNaN(data57)){
-const err129 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+const len10 = data56.length;
+for(let i10=0; i10<len10; i10++){
+let data57 = data56[i10];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.containerPort !== undefined){
+let data58 = data57.containerPort;
+if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
+const err129 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.containerPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data58};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -6862,8 +6956,9 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(data57 < 0 || isNaN(data57)){
-const err130 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data57};
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 65535 || isNaN(data58)){
+const err130 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data58};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -6872,12 +6967,8 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-}
-if(data55.servicePort !== undefined){
-let data58 = data55.servicePort;
-if(!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))){
-const err131 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+if(data58 < 0 || isNaN(data58)){
+const err131 = {instancePath:instancePath+"/container/portMappings/" + i10+"/containerPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.containerPort,data:data58};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -6886,9 +6977,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 65535 || isNaN(data58)){
-const err132 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+}
+}
+if(data57.hostPort !== undefined){
+let data59 = data57.hostPort;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err132 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.hostPort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data59};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -6897,8 +6991,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-if(data58 < 0 || isNaN(data58)){
-const err133 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data58};
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 65535 || isNaN(data59)){
+const err133 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data59};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -6907,13 +7002,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-}
-if(data55.labels !== undefined){
-let data59 = data55.labels;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(Object.keys(data59).length > 1000){
-const err134 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if(data59 < 0 || isNaN(data59)){
+const err134 = {instancePath:instancePath+"/container/portMappings/" + i10+"/hostPort",schemaPath:"#/properties/container/properties/portMappings/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.hostPort,data:data59};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -6922,11 +7012,12 @@ vErrors.push(err134);
 }
 errors++;
 }
-for(const key2 in data59){
-const _errs123 = errors;
-if(typeof key2 === "string"){
-if(func2(key2) > 1024){
-const err135 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key2,propertyName:key2};
+}
+}
+if(data57.servicePort !== undefined){
+let data60 = data57.servicePort;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err135 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.container.properties.portMappings.items.properties.servicePort.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data60};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -6935,10 +7026,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-var valid34 = _errs123 === errors;
-if(!valid34){
-const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data59};
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 65535 || isNaN(data60)){
+const err136 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data60};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -6947,12 +7037,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-for(const key3 in data59){
-let data60 = data59[key3];
-if(typeof data60 === "string"){
-if(func2(data60) > 32768){
-const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+if(data60 < 0 || isNaN(data60)){
+const err137 = {instancePath:instancePath+"/container/portMappings/" + i10+"/servicePort",schemaPath:"#/properties/container/properties/portMappings/items/properties/servicePort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.container.properties.portMappings.items.properties.servicePort,data:data60};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -6962,8 +7048,12 @@ vErrors.push(err137);
 errors++;
 }
 }
-else {
-const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data60};
+}
+if(data57.labels !== undefined){
+let data61 = data57.labels;
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(Object.keys(data61).length > 1000){
+const err138 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data61};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -6972,10 +7062,11 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-}
-else {
-const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data59};
+for(const key2 in data61){
+const _errs132 = errors;
+if(typeof key2 === "string"){
+if(func2(key2) > 1024){
+const err139 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -6985,11 +7076,9 @@ vErrors.push(err139);
 errors++;
 }
 }
-if(data55.name !== undefined){
-let data61 = data55.name;
-if(typeof data61 === "string"){
-if(func2(data61) > 32768){
-const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+var valid37 = _errs132 === errors;
+if(!valid37){
+const err140 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema12.properties.container.properties.portMappings.items.properties.labels.propertyNames,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data61};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -6998,8 +7087,12 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(func2(data61) < 1){
-const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+for(const key3 in data61){
+let data62 = data61[key3];
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err141 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data62};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -7008,8 +7101,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-if(!pattern1.test(data61)){
-const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+}
+else {
+const err142 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels.additionalProperties,data:data62};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -7019,8 +7113,9 @@ vErrors.push(err142);
 errors++;
 }
 }
+}
 else {
-const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data61};
+const err143 = {instancePath:instancePath+"/container/portMappings/" + i10+"/labels",schemaPath:"#/properties/container/properties/portMappings/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.properties.labels.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.labels,data:data61};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -7030,10 +7125,11 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data55.protocol !== undefined){
-let data62 = data55.protocol;
-if(typeof data62 !== "string"){
-const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+if(data57.name !== undefined){
+let data63 = data57.name;
+if(typeof data63 === "string"){
+if(func2(data63) > 32768){
+const err144 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -7042,8 +7138,8 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(!(((data62 === "tcp") || (data62 === "udp")) || (data62 === "udp,tcp"))){
-const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data62};
+if(func2(data63) < 1){
+const err145 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7052,12 +7148,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-if(data55.networkNames !== undefined){
-let data63 = data55.networkNames;
-if(Array.isArray(data63)){
-if(data63.length > 1000){
-const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+if(!pattern1.test(data63)){
+const err146 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -7066,12 +7158,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-const len11 = data63.length;
-for(let i11=0; i11<len11; i11++){
-let data64 = data63[i11];
-if(typeof data64 === "string"){
-if(func2(data64) > 63){
-const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+else {
+const err147 = {instancePath:instancePath+"/container/portMappings/" + i10+"/name",schemaPath:"#/properties/container/properties/portMappings/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.name.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.name,data:data63};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -7080,8 +7169,11 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(func2(data64) < 1){
-const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+}
+if(data57.protocol !== undefined){
+let data64 = data57.protocol;
+if(typeof data64 !== "string"){
+const err148 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data64};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -7090,8 +7182,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(!pattern1.test(data64)){
-const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+if(!(((data64 === "tcp") || (data64 === "udp")) || (data64 === "udp,tcp"))){
+const err149 = {instancePath:instancePath+"/container/portMappings/" + i10+"/protocol",schemaPath:"#/properties/container/properties/portMappings/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.container.properties.portMappings.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.container.properties.portMappings.items.properties.protocol.enum,parentSchema:schema12.properties.container.properties.portMappings.items.properties.protocol,data:data64};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -7101,8 +7193,11 @@ vErrors.push(err149);
 errors++;
 }
 }
-else {
-const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data64};
+if(data57.networkNames !== undefined){
+let data65 = data57.networkNames;
+if(Array.isArray(data65)){
+if(data65.length > 1000){
+const err150 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data65};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -7111,10 +7206,12 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-else {
-const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data63};
+const len11 = data65.length;
+for(let i11=0; i11<len11; i11++){
+let data66 = data65[i11];
+if(typeof data66 === "string"){
+if(func2(data66) > 63){
+const err151 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -7123,10 +7220,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-}
-}
-else {
-const err152 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.type,parentSchema:schema12.properties.container.properties.portMappings.items,data:data55};
+if(func2(data66) < 1){
+const err152 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -7135,10 +7230,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-}
-else {
-const err153 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.type,parentSchema:schema12.properties.container.properties.portMappings,data:data54};
+if(!pattern1.test(data66)){
+const err153 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -7148,9 +7241,8 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
 else {
-const err154 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.type,parentSchema:schema12.properties.container,data:data11};
+const err154 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames/" + i11,schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames.items,data:data66};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -7160,11 +7252,9 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data.cpus !== undefined){
-let data65 = data.cpus;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000000 || isNaN(data65)){
-const err155 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.cpus,data:data65};
+}
+else {
+const err155 = {instancePath:instancePath+"/container/portMappings/" + i10+"/networkNames",schemaPath:"#/properties/container/properties/portMappings/items/properties/networkNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.items.properties.networkNames.type,parentSchema:schema12.properties.container.properties.portMappings.items.properties.networkNames,data:data65};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -7173,8 +7263,10 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data65 < 0.001 || isNaN(data65)){
-const err156 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema12.properties.cpus,data:data65};
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/container/portMappings/" + i10,schemaPath:"#/properties/container/properties/portMappings/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.properties.portMappings.items.type,parentSchema:schema12.properties.container.properties.portMappings.items,data:data57};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -7184,8 +7276,9 @@ vErrors.push(err156);
 errors++;
 }
 }
+}
 else {
-const err157 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.cpus.type,parentSchema:schema12.properties.cpus,data:data65};
+const err157 = {instancePath:instancePath+"/container/portMappings",schemaPath:"#/properties/container/properties/portMappings/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.container.properties.portMappings.type,parentSchema:schema12.properties.container.properties.portMappings,data:data56};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -7195,11 +7288,9 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data.dependencies !== undefined){
-let data66 = data.dependencies;
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err158 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.dependencies,data:data66};
+}
+else {
+const err158 = {instancePath:instancePath+"/container",schemaPath:"#/properties/container/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.container.type,parentSchema:schema12.properties.container,data:data11};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -7208,12 +7299,12 @@ vErrors.push(err158);
 }
 errors++;
 }
-const len12 = data66.length;
-for(let i12=0; i12<len12; i12++){
-let data67 = data66[i12];
-if(typeof data67 === "string"){
-if(func2(data67) > 128){
-const err159 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema12.properties.dependencies.items,data:data67};
+}
+if(data.cpus !== undefined){
+let data67 = data.cpus;
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 1000000000 || isNaN(data67)){
+const err159 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.cpus,data:data67};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -7222,8 +7313,8 @@ vErrors.push(err159);
 }
 errors++;
 }
-if(func2(data67) < 1){
-const err160 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.dependencies.items,data:data67};
+if(data67 < 0.001 || isNaN(data67)){
+const err160 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.001},message:"must be >= 0.001",schema:0.001,parentSchema:schema12.properties.cpus,data:data67};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -7232,8 +7323,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(!pattern0.test(data67)){
-const err161 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema12.properties.dependencies.items,data:data67};
+}
+else {
+const err161 = {instancePath:instancePath+"/cpus",schemaPath:"#/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.cpus.type,parentSchema:schema12.properties.cpus,data:data67};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -7243,8 +7335,11 @@ vErrors.push(err161);
 errors++;
 }
 }
-else {
-const err162 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.dependencies.items.type,parentSchema:schema12.properties.dependencies.items,data:data67};
+if(data.dependencies !== undefined){
+let data68 = data.dependencies;
+if(Array.isArray(data68)){
+if(data68.length > 1000){
+const err162 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.dependencies,data:data68};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -7253,10 +7348,12 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-}
-else {
-const err163 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.dependencies.type,parentSchema:schema12.properties.dependencies,data:data66};
+const len12 = data68.length;
+for(let i12=0; i12<len12; i12++){
+let data69 = data68[i12];
+if(typeof data69 === "string"){
+if(func2(data69) > 128){
+const err163 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema12.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -7265,12 +7362,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-if(data.disk !== undefined){
-let data68 = data.disk;
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 1000000000 || isNaN(data68)){
-const err164 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.disk,data:data68};
+if(func2(data69) < 1){
+const err164 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -7279,8 +7372,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(data68 < 0 || isNaN(data68)){
-const err165 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.disk,data:data68};
+if(!pattern0.test(data69)){
+const err165 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/pattern",keyword:"pattern",params:{pattern: "^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},message:"must match pattern \""+"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"+"\"",schema:"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$",parentSchema:schema12.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -7291,7 +7384,7 @@ errors++;
 }
 }
 else {
-const err166 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.disk.type,parentSchema:schema12.properties.disk,data:data68};
+const err166 = {instancePath:instancePath+"/dependencies/" + i12,schemaPath:"#/properties/dependencies/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.dependencies.items.type,parentSchema:schema12.properties.dependencies.items,data:data69};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -7301,11 +7394,9 @@ vErrors.push(err166);
 errors++;
 }
 }
-if(data.env !== undefined){
-let data69 = data.env;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(Object.keys(data69).length > 1000){
-const err167 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.env,data:data69};
+}
+else {
+const err167 = {instancePath:instancePath+"/dependencies",schemaPath:"#/properties/dependencies/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.dependencies.type,parentSchema:schema12.properties.dependencies,data:data68};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -7314,11 +7405,12 @@ vErrors.push(err167);
 }
 errors++;
 }
-for(const key4 in data69){
-const _errs145 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err168 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.env.propertyNames,data:key4,propertyName:key4};
+}
+if(data.disk !== undefined){
+let data70 = data.disk;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 1000000000 || isNaN(data70)){
+const err168 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.disk,data:data70};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -7327,10 +7419,8 @@ vErrors.push(err168);
 }
 errors++;
 }
-}
-var valid40 = _errs145 === errors;
-if(!valid40){
-const err169 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema12.properties.env.propertyNames,parentSchema:schema12.properties.env,data:data69};
+if(data70 < 0 || isNaN(data70)){
+const err169 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.disk,data:data70};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -7340,13 +7430,8 @@ vErrors.push(err169);
 errors++;
 }
 }
-for(const key5 in data69){
-let data70 = data69[key5];
-const _errs148 = errors;
-let valid42 = true;
-const _errs149 = errors;
-if(!(data70 && typeof data70 == "object" && !Array.isArray(data70))){
-const err170 = {};
+else {
+const err170 = {instancePath:instancePath+"/disk",schemaPath:"#/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.disk.type,parentSchema:schema12.properties.disk,data:data70};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -7355,22 +7440,12 @@ vErrors.push(err170);
 }
 errors++;
 }
-var _valid0 = _errs149 === errors;
-errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
 }
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid0){
-const _errs151 = errors;
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.secret === undefined){
-const err171 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.env.additionalProperties.then.required,parentSchema:schema12.properties.env.additionalProperties.then,data:data70};
+if(data.env !== undefined){
+let data71 = data.env;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(Object.keys(data71).length > 1000){
+const err171 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.env,data:data71};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -7379,11 +7454,11 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(data70.secret !== undefined){
-let data71 = data70.secret;
-if(typeof data71 === "string"){
-if(func2(data71) > 32768){
-const err172 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data71};
+for(const key4 in data71){
+const _errs154 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err172 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.env.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -7393,8 +7468,9 @@ vErrors.push(err172);
 errors++;
 }
 }
-else {
-const err173 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data71};
+var valid43 = _errs154 === errors;
+if(!valid43){
+const err173 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema12.properties.env.propertyNames,parentSchema:schema12.properties.env,data:data71};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -7404,9 +7480,13 @@ vErrors.push(err173);
 errors++;
 }
 }
-}
-else {
-const err174 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.additionalProperties.then.type,parentSchema:schema12.properties.env.additionalProperties.then,data:data70};
+for(const key5 in data71){
+let data72 = data71[key5];
+const _errs157 = errors;
+let valid45 = true;
+const _errs158 = errors;
+if(!(data72 && typeof data72 == "object" && !Array.isArray(data72))){
+const err174 = {};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -7415,15 +7495,22 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid0 = _errs151 === errors;
-valid42 = _valid0;
-ifClause0 = "then";
+var _valid1 = _errs158 === errors;
+errors = _errs157;
+if(vErrors !== null){
+if(_errs157){
+vErrors.length = _errs157;
 }
 else {
-const _errs155 = errors;
-if(typeof data70 === "string"){
-if(func2(data70) > 32768){
-const err175 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.else,data:data70};
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid1){
+const _errs160 = errors;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.secret === undefined){
+const err175 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema12.properties.env.additionalProperties.then.required,parentSchema:schema12.properties.env.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -7432,9 +7519,11 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-else {
-const err176 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.else.type,parentSchema:schema12.properties.env.additionalProperties.else,data:data70};
+if(data72.secret !== undefined){
+let data73 = data72.secret;
+if(typeof data73 === "string"){
+if(func2(data73) > 32768){
+const err176 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data73};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -7443,12 +7532,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-var _valid0 = _errs155 === errors;
-valid42 = _valid0;
-ifClause0 = "else";
 }
-if(!valid42){
-const err177 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema12.properties.env.additionalProperties.if,parentSchema:schema12.properties.env.additionalProperties,data:data70};
+else {
+const err177 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/env/additionalProperties/then/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.then.properties.secret.type,parentSchema:schema12.properties.env.additionalProperties.then.properties.secret,data:data73};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -7460,7 +7546,7 @@ errors++;
 }
 }
 else {
-const err178 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.type,parentSchema:schema12.properties.env,data:data69};
+const err178 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.additionalProperties.then.type,parentSchema:schema12.properties.env.additionalProperties.then,data:data72};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -7469,12 +7555,15 @@ vErrors.push(err178);
 }
 errors++;
 }
+var _valid1 = _errs160 === errors;
+valid45 = _valid1;
+ifClause0 = "then";
 }
-if(data.executor !== undefined){
-let data72 = data.executor;
+else {
+const _errs164 = errors;
 if(typeof data72 === "string"){
 if(func2(data72) > 32768){
-const err179 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.executor,data:data72};
+const err179 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.env.additionalProperties.else,data:data72};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -7485,7 +7574,7 @@ errors++;
 }
 }
 else {
-const err180 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.executor.type,parentSchema:schema12.properties.executor,data:data72};
+const err180 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/else/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.env.additionalProperties.else.type,parentSchema:schema12.properties.env.additionalProperties.else,data:data72};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -7494,15 +7583,12 @@ vErrors.push(err180);
 }
 errors++;
 }
+var _valid1 = _errs164 === errors;
+valid45 = _valid1;
+ifClause0 = "else";
 }
-if(data.executorResources !== undefined){
-let data73 = data.executorResources;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.cpus !== undefined){
-let data74 = data73.cpus;
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 > 1000000000 || isNaN(data74)){
-const err181 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.cpus,data:data74};
+if(!valid45){
+const err181 = {instancePath:instancePath+"/env/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/env/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema12.properties.env.additionalProperties.if,parentSchema:schema12.properties.env.additionalProperties,data:data72};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -7511,8 +7597,10 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(data74 < 0.1 || isNaN(data74)){
-const err182 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema12.properties.executorResources.properties.cpus,data:data74};
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/env",schemaPath:"#/properties/env/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.env.type,parentSchema:schema12.properties.env,data:data71};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -7522,8 +7610,11 @@ vErrors.push(err182);
 errors++;
 }
 }
-else {
-const err183 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.cpus.type,parentSchema:schema12.properties.executorResources.properties.cpus,data:data74};
+if(data.executor !== undefined){
+let data74 = data.executor;
+if(typeof data74 === "string"){
+if(func2(data74) > 32768){
+const err183 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.executor,data:data74};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -7533,11 +7624,8 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data73.mem !== undefined){
-let data75 = data73.mem;
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 > 1000000000 || isNaN(data75)){
-const err184 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.mem,data:data75};
+else {
+const err184 = {instancePath:instancePath+"/executor",schemaPath:"#/properties/executor/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.executor.type,parentSchema:schema12.properties.executor,data:data74};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -7546,8 +7634,15 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(data75 < 32 || isNaN(data75)){
-const err185 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema12.properties.executorResources.properties.mem,data:data75};
+}
+if(data.executorResources !== undefined){
+let data75 = data.executorResources;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(data75.cpus !== undefined){
+let data76 = data75.cpus;
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 > 1000000000 || isNaN(data76)){
+const err185 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.cpus,data:data76};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -7556,9 +7651,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-else {
-const err186 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.mem.type,parentSchema:schema12.properties.executorResources.properties.mem,data:data75};
+if(data76 < 0.1 || isNaN(data76)){
+const err186 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema12.properties.executorResources.properties.cpus,data:data76};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -7568,11 +7662,8 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data73.disk !== undefined){
-let data76 = data73.disk;
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 > 1000000000 || isNaN(data76)){
-const err187 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.disk,data:data76};
+else {
+const err187 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.cpus.type,parentSchema:schema12.properties.executorResources.properties.cpus,data:data76};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -7581,8 +7672,12 @@ vErrors.push(err187);
 }
 errors++;
 }
-if(data76 < 10 || isNaN(data76)){
-const err188 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema12.properties.executorResources.properties.disk,data:data76};
+}
+if(data75.mem !== undefined){
+let data77 = data75.mem;
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 > 1000000000 || isNaN(data77)){
+const err188 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.mem,data:data77};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -7591,9 +7686,8 @@ vErrors.push(err188);
 }
 errors++;
 }
-}
-else {
-const err189 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.disk.type,parentSchema:schema12.properties.executorResources.properties.disk,data:data76};
+if(data77 < 32 || isNaN(data77)){
+const err189 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema12.properties.executorResources.properties.mem,data:data77};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -7603,9 +7697,8 @@ vErrors.push(err189);
 errors++;
 }
 }
-}
 else {
-const err190 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.executorResources.type,parentSchema:schema12.properties.executorResources,data:data73};
+const err190 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.mem.type,parentSchema:schema12.properties.executorResources.properties.mem,data:data77};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -7615,11 +7708,11 @@ vErrors.push(err190);
 errors++;
 }
 }
-if(data.fetch !== undefined){
-let data77 = data.fetch;
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err191 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.fetch,data:data77};
+if(data75.disk !== undefined){
+let data78 = data75.disk;
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 1000000000 || isNaN(data78)){
+const err191 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.executorResources.properties.disk,data:data78};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -7628,12 +7721,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-const len13 = data77.length;
-for(let i13=0; i13<len13; i13++){
-let data78 = data77[i13];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.uri === undefined){
-const err192 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema12.properties.fetch.items.required,parentSchema:schema12.properties.fetch.items,data:data78};
+if(data78 < 10 || isNaN(data78)){
+const err192 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema12.properties.executorResources.properties.disk,data:data78};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -7642,11 +7731,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-if(data78.uri !== undefined){
-let data79 = data78.uri;
-if(typeof data79 === "string"){
-if(func2(data79) > 1024){
-const err193 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.uri,data:data79};
+}
+else {
+const err193 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.executorResources.properties.disk.type,parentSchema:schema12.properties.executorResources.properties.disk,data:data78};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -7655,8 +7742,10 @@ vErrors.push(err193);
 }
 errors++;
 }
-if(func2(data79) < 1){
-const err194 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.uri,data:data79};
+}
+}
+else {
+const err194 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.executorResources.type,parentSchema:schema12.properties.executorResources,data:data75};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -7666,8 +7755,11 @@ vErrors.push(err194);
 errors++;
 }
 }
-else {
-const err195 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.uri.type,parentSchema:schema12.properties.fetch.items.properties.uri,data:data79};
+if(data.fetch !== undefined){
+let data79 = data.fetch;
+if(Array.isArray(data79)){
+if(data79.length > 1000){
+const err195 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.fetch,data:data79};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -7676,11 +7768,12 @@ vErrors.push(err195);
 }
 errors++;
 }
-}
-if(data78.extract !== undefined){
-let data80 = data78.extract;
-if(typeof data80 !== "boolean"){
-const err196 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.extract.type,parentSchema:schema12.properties.fetch.items.properties.extract,data:data80};
+const len13 = data79.length;
+for(let i13=0; i13<len13; i13++){
+let data80 = data79[i13];
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.uri === undefined){
+const err196 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema12.properties.fetch.items.required,parentSchema:schema12.properties.fetch.items,data:data80};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -7689,11 +7782,11 @@ vErrors.push(err196);
 }
 errors++;
 }
-}
-if(data78.executable !== undefined){
-let data81 = data78.executable;
-if(typeof data81 !== "boolean"){
-const err197 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.executable.type,parentSchema:schema12.properties.fetch.items.properties.executable,data:data81};
+if(data80.uri !== undefined){
+let data81 = data80.uri;
+if(typeof data81 === "string"){
+if(func2(data81) > 1024){
+const err197 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.uri,data:data81};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -7702,11 +7795,8 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-if(data78.cache !== undefined){
-let data82 = data78.cache;
-if(typeof data82 !== "boolean"){
-const err198 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.cache.type,parentSchema:schema12.properties.fetch.items.properties.cache,data:data82};
+if(func2(data81) < 1){
+const err198 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.uri,data:data81};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -7716,11 +7806,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data78.destPath !== undefined){
-let data83 = data78.destPath;
-if(typeof data83 === "string"){
-if(func2(data83) > 1024){
-const err199 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data83};
+else {
+const err199 = {instancePath:instancePath+"/fetch/" + i13+"/uri",schemaPath:"#/properties/fetch/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.uri.type,parentSchema:schema12.properties.fetch.items.properties.uri,data:data81};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -7729,8 +7816,11 @@ vErrors.push(err199);
 }
 errors++;
 }
-if(func2(data83) < 1){
-const err200 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data83};
+}
+if(data80.extract !== undefined){
+let data82 = data80.extract;
+if(typeof data82 !== "boolean"){
+const err200 = {instancePath:instancePath+"/fetch/" + i13+"/extract",schemaPath:"#/properties/fetch/items/properties/extract/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.extract.type,parentSchema:schema12.properties.fetch.items.properties.extract,data:data82};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -7740,8 +7830,10 @@ vErrors.push(err200);
 errors++;
 }
 }
-else {
-const err201 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.destPath.type,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data83};
+if(data80.executable !== undefined){
+let data83 = data80.executable;
+if(typeof data83 !== "boolean"){
+const err201 = {instancePath:instancePath+"/fetch/" + i13+"/executable",schemaPath:"#/properties/fetch/items/properties/executable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.executable.type,parentSchema:schema12.properties.fetch.items.properties.executable,data:data83};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -7751,9 +7843,10 @@ vErrors.push(err201);
 errors++;
 }
 }
-}
-else {
-const err202 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.fetch.items.type,parentSchema:schema12.properties.fetch.items,data:data78};
+if(data80.cache !== undefined){
+let data84 = data80.cache;
+if(typeof data84 !== "boolean"){
+const err202 = {instancePath:instancePath+"/fetch/" + i13+"/cache",schemaPath:"#/properties/fetch/items/properties/cache/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.fetch.items.properties.cache.type,parentSchema:schema12.properties.fetch.items.properties.cache,data:data84};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -7763,9 +7856,11 @@ vErrors.push(err202);
 errors++;
 }
 }
-}
-else {
-const err203 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.fetch.type,parentSchema:schema12.properties.fetch,data:data77};
+if(data80.destPath !== undefined){
+let data85 = data80.destPath;
+if(typeof data85 === "string"){
+if(func2(data85) > 1024){
+const err203 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data85};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -7774,12 +7869,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-if(data.healthChecks !== undefined){
-let data84 = data.healthChecks;
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err204 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.healthChecks,data:data84};
+if(func2(data85) < 1){
+const err204 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data85};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -7788,15 +7879,9 @@ vErrors.push(err204);
 }
 errors++;
 }
-const len14 = data84.length;
-for(let i14=0; i14<len14; i14++){
-let data85 = data84[i14];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.command !== undefined){
-let data86 = data85.command;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.value === undefined){
-const err205 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema12.properties.healthChecks.items.properties.command.required,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data86};
+}
+else {
+const err205 = {instancePath:instancePath+"/fetch/" + i13+"/destPath",schemaPath:"#/properties/fetch/items/properties/destPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.fetch.items.properties.destPath.type,parentSchema:schema12.properties.fetch.items.properties.destPath,data:data85};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -7805,11 +7890,10 @@ vErrors.push(err205);
 }
 errors++;
 }
-if(data86.value !== undefined){
-let data87 = data86.value;
-if(typeof data87 === "string"){
-if(func2(data87) > 32768){
-const err206 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data87};
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/fetch/" + i13,schemaPath:"#/properties/fetch/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.fetch.items.type,parentSchema:schema12.properties.fetch.items,data:data80};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -7819,8 +7903,9 @@ vErrors.push(err206);
 errors++;
 }
 }
+}
 else {
-const err207 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data87};
+const err207 = {instancePath:instancePath+"/fetch",schemaPath:"#/properties/fetch/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.fetch.type,parentSchema:schema12.properties.fetch,data:data79};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -7830,9 +7915,11 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
-else {
-const err208 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.properties.command.type,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data86};
+if(data.healthChecks !== undefined){
+let data86 = data.healthChecks;
+if(Array.isArray(data86)){
+if(data86.length > 1000){
+const err208 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.healthChecks,data:data86};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -7841,11 +7928,15 @@ vErrors.push(err208);
 }
 errors++;
 }
-}
-if(data85.gracePeriodSeconds !== undefined){
-let data88 = data85.gracePeriodSeconds;
-if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
-const err209 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+const len14 = data86.length;
+for(let i14=0; i14<len14; i14++){
+let data87 = data86[i14];
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.command !== undefined){
+let data88 = data87.command;
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+if(data88.value === undefined){
+const err209 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema12.properties.healthChecks.items.properties.command.required,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data88};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -7854,9 +7945,11 @@ vErrors.push(err209);
 }
 errors++;
 }
-if((typeof data88 == "number") && (isFinite(data88))){
-if(data88 > 2147483647 || isNaN(data88)){
-const err210 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+if(data88.value !== undefined){
+let data89 = data88.value;
+if(typeof data89 === "string"){
+if(func2(data89) > 32768){
+const err210 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data89};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -7865,8 +7958,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-if(data88 < 0 || isNaN(data88)){
-const err211 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data88};
+}
+else {
+const err211 = {instancePath:instancePath+"/healthChecks/" + i14+"/command/value",schemaPath:"#/properties/healthChecks/items/properties/command/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.command.properties.value.type,parentSchema:schema12.properties.healthChecks.items.properties.command.properties.value,data:data89};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -7877,10 +7971,8 @@ errors++;
 }
 }
 }
-if(data85.intervalSeconds !== undefined){
-let data89 = data85.intervalSeconds;
-if(!(((typeof data89 == "number") && (!(data89 % 1) && !isNaN(data89))) && (isFinite(data89)))){
-const err212 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+else {
+const err212 = {instancePath:instancePath+"/healthChecks/" + i14+"/command",schemaPath:"#/properties/healthChecks/items/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.properties.command.type,parentSchema:schema12.properties.healthChecks.items.properties.command,data:data88};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -7889,9 +7981,11 @@ vErrors.push(err212);
 }
 errors++;
 }
-if((typeof data89 == "number") && (isFinite(data89))){
-if(data89 > 2147483647 || isNaN(data89)){
-const err213 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+}
+if(data87.gracePeriodSeconds !== undefined){
+let data90 = data87.gracePeriodSeconds;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const err213 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data90};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -7900,8 +7994,9 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(data89 < 0 || isNaN(data89)){
-const err214 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data89};
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 > 2147483647 || isNaN(data90)){
+const err214 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data90};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -7910,12 +8005,8 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-}
-if(data85.maxConsecutiveFailures !== undefined){
-let data90 = data85.maxConsecutiveFailures;
-if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
-const err215 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if(data90 < 0 || isNaN(data90)){
+const err215 = {instancePath:instancePath+"/healthChecks/" + i14+"/gracePeriodSeconds",schemaPath:"#/properties/healthChecks/items/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.gracePeriodSeconds,data:data90};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -7924,9 +8015,12 @@ vErrors.push(err215);
 }
 errors++;
 }
-if((typeof data90 == "number") && (isFinite(data90))){
-if(data90 > 2147483647 || isNaN(data90)){
-const err216 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+}
+}
+if(data87.intervalSeconds !== undefined){
+let data91 = data87.intervalSeconds;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+const err216 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data91};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -7935,8 +8029,9 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(data90 < 0 || isNaN(data90)){
-const err217 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data90};
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 > 2147483647 || isNaN(data91)){
+const err217 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data91};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -7945,12 +8040,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-}
-}
-if(data85.timeoutSeconds !== undefined){
-let data91 = data85.timeoutSeconds;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
-const err218 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if(data91 < 0 || isNaN(data91)){
+const err218 = {instancePath:instancePath+"/healthChecks/" + i14+"/intervalSeconds",schemaPath:"#/properties/healthChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.intervalSeconds,data:data91};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -7959,9 +8050,12 @@ vErrors.push(err218);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 2147483647 || isNaN(data91)){
-const err219 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+}
+}
+if(data87.maxConsecutiveFailures !== undefined){
+let data92 = data87.maxConsecutiveFailures;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+const err219 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures.type,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data92};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -7970,8 +8064,9 @@ vErrors.push(err219);
 }
 errors++;
 }
-if(data91 < 0 || isNaN(data91)){
-const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data91};
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 2147483647 || isNaN(data92)){
+const err220 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data92};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -7980,12 +8075,8 @@ vErrors.push(err220);
 }
 errors++;
 }
-}
-}
-if(data85.delaySeconds !== undefined){
-let data92 = data85.delaySeconds;
-if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
-const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data92};
+if(data92 < 0 || isNaN(data92)){
+const err221 = {instancePath:instancePath+"/healthChecks/" + i14+"/maxConsecutiveFailures",schemaPath:"#/properties/healthChecks/items/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.maxConsecutiveFailures,data:data92};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -7994,9 +8085,12 @@ vErrors.push(err221);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data92};
+}
+}
+if(data87.timeoutSeconds !== undefined){
+let data93 = data87.timeoutSeconds;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err222 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -8005,8 +8099,9 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data92};
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 > 2147483647 || isNaN(data93)){
+const err223 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -8015,12 +8110,8 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-}
-if(data85.ignoreHttp1xx !== undefined){
-let data93 = data85.ignoreHttp1xx;
-if(typeof data93 !== "boolean"){
-const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx,data:data93};
+if(data93 < 0 || isNaN(data93)){
+const err224 = {instancePath:instancePath+"/healthChecks/" + i14+"/timeoutSeconds",schemaPath:"#/properties/healthChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.timeoutSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -8030,11 +8121,11 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data85.path !== undefined){
-let data94 = data85.path;
-if(typeof data94 === "string"){
-if(func2(data94) > 32768){
-const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data94};
+}
+if(data87.delaySeconds !== undefined){
+let data94 = data87.delaySeconds;
+if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
+const err225 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.delaySeconds.type,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data94};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -8043,9 +8134,9 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-else {
-const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.path.type,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data94};
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 > 2147483647 || isNaN(data94)){
+const err226 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data94};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -8054,11 +8145,8 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-if(data85.port !== undefined){
-let data95 = data85.port;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.port.type,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data95};
+if(data94 < 0 || isNaN(data94)){
+const err227 = {instancePath:instancePath+"/healthChecks/" + i14+"/delaySeconds",schemaPath:"#/properties/healthChecks/items/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.delaySeconds,data:data94};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -8067,9 +8155,12 @@ vErrors.push(err227);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 > 65535 || isNaN(data95)){
-const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data95};
+}
+}
+if(data87.ignoreHttp1xx !== undefined){
+let data95 = data87.ignoreHttp1xx;
+if(typeof data95 !== "boolean"){
+const err228 = {instancePath:instancePath+"/healthChecks/" + i14+"/ignoreHttp1xx",schemaPath:"#/properties/healthChecks/items/properties/ignoreHttp1xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx.type,parentSchema:schema12.properties.healthChecks.items.properties.ignoreHttp1xx,data:data95};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -8078,8 +8169,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(data95 < 0 || isNaN(data95)){
-const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data95};
+}
+if(data87.path !== undefined){
+let data96 = data87.path;
+if(typeof data96 === "string"){
+if(func2(data96) > 32768){
+const err229 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data96};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -8089,11 +8184,8 @@ vErrors.push(err229);
 errors++;
 }
 }
-}
-if(data85.portIndex !== undefined){
-let data96 = data85.portIndex;
-if(!(((typeof data96 == "number") && (!(data96 % 1) && !isNaN(data96))) && (isFinite(data96)))){
-const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data96};
+else {
+const err230 = {instancePath:instancePath+"/healthChecks/" + i14+"/path",schemaPath:"#/properties/healthChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.path.type,parentSchema:schema12.properties.healthChecks.items.properties.path,data:data96};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -8102,9 +8194,11 @@ vErrors.push(err230);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 65535 || isNaN(data96)){
-const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data96};
+}
+if(data87.port !== undefined){
+let data97 = data87.port;
+if(!(((typeof data97 == "number") && (!(data97 % 1) && !isNaN(data97))) && (isFinite(data97)))){
+const err231 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.port.type,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data97};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -8113,8 +8207,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data96};
+if((typeof data97 == "number") && (isFinite(data97))){
+if(data97 > 65535 || isNaN(data97)){
+const err232 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data97};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -8123,13 +8218,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-}
-if(data85.protocol !== undefined){
-let data97 = data85.protocol;
-if(typeof data97 === "string"){
-if(func2(data97) > 32768){
-const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data97};
+if(data97 < 0 || isNaN(data97)){
+const err233 = {instancePath:instancePath+"/healthChecks/" + i14+"/port",schemaPath:"#/properties/healthChecks/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.port,data:data97};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -8139,8 +8229,11 @@ vErrors.push(err233);
 errors++;
 }
 }
-else {
-const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.protocol.type,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data97};
+}
+if(data87.portIndex !== undefined){
+let data98 = data87.portIndex;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+const err234 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.healthChecks.items.properties.portIndex.type,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data98};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -8149,11 +8242,9 @@ vErrors.push(err234);
 }
 errors++;
 }
-}
-if(data85.ipProtocol !== undefined){
-let data98 = data85.ipProtocol;
-if(typeof data98 !== "string"){
-const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data98};
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 65535 || isNaN(data98)){
+const err235 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data98};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -8162,8 +8253,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-if(!((data98 === "IPv4") || (data98 === "IPv6"))){
-const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data98};
+if(data98 < 0 || isNaN(data98)){
+const err236 = {instancePath:instancePath+"/healthChecks/" + i14+"/portIndex",schemaPath:"#/properties/healthChecks/items/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.healthChecks.items.properties.portIndex,data:data98};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -8174,8 +8265,11 @@ errors++;
 }
 }
 }
-else {
-const err237 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.type,parentSchema:schema12.properties.healthChecks.items,data:data85};
+if(data87.protocol !== undefined){
+let data99 = data87.protocol;
+if(typeof data99 === "string"){
+if(func2(data99) > 32768){
+const err237 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data99};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -8185,9 +8279,8 @@ vErrors.push(err237);
 errors++;
 }
 }
-}
 else {
-const err238 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.healthChecks.type,parentSchema:schema12.properties.healthChecks,data:data84};
+const err238 = {instancePath:instancePath+"/healthChecks/" + i14+"/protocol",schemaPath:"#/properties/healthChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.protocol.type,parentSchema:schema12.properties.healthChecks.items.properties.protocol,data:data99};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -8197,16 +8290,10 @@ vErrors.push(err238);
 errors++;
 }
 }
-if(data.check !== undefined){
-let data99 = data.check;
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.http !== undefined){
-let data100 = data99.http;
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.portIndex !== undefined){
-let data101 = data100.portIndex;
-if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
-const err239 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.portIndex.type,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data101};
+if(data87.ipProtocol !== undefined){
+let data100 = data87.ipProtocol;
+if(typeof data100 !== "string"){
+const err239 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.healthChecks.items.properties.ipProtocol.type,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data100};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -8215,9 +8302,8 @@ vErrors.push(err239);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 65535 || isNaN(data101)){
-const err240 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data101};
+if(!((data100 === "IPv4") || (data100 === "IPv6"))){
+const err240 = {instancePath:instancePath+"/healthChecks/" + i14+"/ipProtocol",schemaPath:"#/properties/healthChecks/items/properties/ipProtocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.healthChecks.items.properties.ipProtocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.healthChecks.items.properties.ipProtocol.enum,parentSchema:schema12.properties.healthChecks.items.properties.ipProtocol,data:data100};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -8226,8 +8312,10 @@ vErrors.push(err240);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err241 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data101};
+}
+}
+else {
+const err241 = {instancePath:instancePath+"/healthChecks/" + i14,schemaPath:"#/properties/healthChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.healthChecks.items.type,parentSchema:schema12.properties.healthChecks.items,data:data87};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -8238,10 +8326,8 @@ errors++;
 }
 }
 }
-if(data100.port !== undefined){
-let data102 = data100.port;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err242 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.port.type,parentSchema:schema12.properties.check.properties.http.properties.port,data:data102};
+else {
+const err242 = {instancePath:instancePath+"/healthChecks",schemaPath:"#/properties/healthChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.healthChecks.type,parentSchema:schema12.properties.healthChecks,data:data86};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -8250,9 +8336,17 @@ vErrors.push(err242);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 65535 || isNaN(data102)){
-const err243 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.port,data:data102};
+}
+if(data.check !== undefined){
+let data101 = data.check;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.http !== undefined){
+let data102 = data101.http;
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.portIndex !== undefined){
+let data103 = data102.portIndex;
+if(!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))){
+const err243 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.portIndex.type,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data103};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -8261,8 +8355,9 @@ vErrors.push(err243);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err244 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.port,data:data102};
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 > 65535 || isNaN(data103)){
+const err244 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data103};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -8271,13 +8366,8 @@ vErrors.push(err244);
 }
 errors++;
 }
-}
-}
-if(data100.path !== undefined){
-let data103 = data100.path;
-if(typeof data103 === "string"){
-if(func2(data103) > 1024){
-const err245 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.check.properties.http.properties.path,data:data103};
+if(data103 < 0 || isNaN(data103)){
+const err245 = {instancePath:instancePath+"/check/http/portIndex",schemaPath:"#/properties/check/properties/http/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.portIndex,data:data103};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -8286,8 +8376,12 @@ vErrors.push(err245);
 }
 errors++;
 }
-if(func2(data103) < 1){
-const err246 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.check.properties.http.properties.path,data:data103};
+}
+}
+if(data102.port !== undefined){
+let data104 = data102.port;
+if(!(((typeof data104 == "number") && (!(data104 % 1) && !isNaN(data104))) && (isFinite(data104)))){
+const err246 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.http.properties.port.type,parentSchema:schema12.properties.check.properties.http.properties.port,data:data104};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -8296,9 +8390,9 @@ vErrors.push(err246);
 }
 errors++;
 }
-}
-else {
-const err247 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.path.type,parentSchema:schema12.properties.check.properties.http.properties.path,data:data103};
+if((typeof data104 == "number") && (isFinite(data104))){
+if(data104 > 65535 || isNaN(data104)){
+const err247 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.http.properties.port,data:data104};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -8307,11 +8401,8 @@ vErrors.push(err247);
 }
 errors++;
 }
-}
-if(data100.scheme !== undefined){
-let data104 = data100.scheme;
-if(typeof data104 !== "string"){
-const err248 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.scheme.type,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data104};
+if(data104 < 0 || isNaN(data104)){
+const err248 = {instancePath:instancePath+"/check/http/port",schemaPath:"#/properties/check/properties/http/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.http.properties.port,data:data104};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -8320,8 +8411,13 @@ vErrors.push(err248);
 }
 errors++;
 }
-if(!((data104 === "HTTP") || (data104 === "HTTPS"))){
-const err249 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema12.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.check.properties.http.properties.scheme.enum,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data104};
+}
+}
+if(data102.path !== undefined){
+let data105 = data102.path;
+if(typeof data105 === "string"){
+if(func2(data105) > 1024){
+const err249 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.check.properties.http.properties.path,data:data105};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -8330,10 +8426,8 @@ vErrors.push(err249);
 }
 errors++;
 }
-}
-}
-else {
-const err250 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.http.type,parentSchema:schema12.properties.check.properties.http,data:data100};
+if(func2(data105) < 1){
+const err250 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.check.properties.http.properties.path,data:data105};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -8343,13 +8437,8 @@ vErrors.push(err250);
 errors++;
 }
 }
-if(data99.tcp !== undefined){
-let data105 = data99.tcp;
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.portIndex !== undefined){
-let data106 = data105.portIndex;
-if(!(((typeof data106 == "number") && (!(data106 % 1) && !isNaN(data106))) && (isFinite(data106)))){
-const err251 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data106};
+else {
+const err251 = {instancePath:instancePath+"/check/http/path",schemaPath:"#/properties/check/properties/http/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.path.type,parentSchema:schema12.properties.check.properties.http.properties.path,data:data105};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -8358,9 +8447,11 @@ vErrors.push(err251);
 }
 errors++;
 }
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 > 65535 || isNaN(data106)){
-const err252 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data106};
+}
+if(data102.scheme !== undefined){
+let data106 = data102.scheme;
+if(typeof data106 !== "string"){
+const err252 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.check.properties.http.properties.scheme.type,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data106};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -8369,8 +8460,8 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(data106 < 0 || isNaN(data106)){
-const err253 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data106};
+if(!((data106 === "HTTP") || (data106 === "HTTPS"))){
+const err253 = {instancePath:instancePath+"/check/http/scheme",schemaPath:"#/properties/check/properties/http/properties/scheme/enum",keyword:"enum",params:{allowedValues: schema12.properties.check.properties.http.properties.scheme.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.check.properties.http.properties.scheme.enum,parentSchema:schema12.properties.check.properties.http.properties.scheme,data:data106};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -8381,10 +8472,8 @@ errors++;
 }
 }
 }
-if(data105.port !== undefined){
-let data107 = data105.port;
-if(!(((typeof data107 == "number") && (!(data107 % 1) && !isNaN(data107))) && (isFinite(data107)))){
-const err254 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.port.type,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data107};
+else {
+const err254 = {instancePath:instancePath+"/check/http",schemaPath:"#/properties/check/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.http.type,parentSchema:schema12.properties.check.properties.http,data:data102};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -8393,9 +8482,14 @@ vErrors.push(err254);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 > 65535 || isNaN(data107)){
-const err255 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data107};
+}
+if(data101.tcp !== undefined){
+let data107 = data101.tcp;
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.portIndex !== undefined){
+let data108 = data107.portIndex;
+if(!(((typeof data108 == "number") && (!(data108 % 1) && !isNaN(data108))) && (isFinite(data108)))){
+const err255 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.portIndex.type,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data108};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -8404,8 +8498,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-if(data107 < 0 || isNaN(data107)){
-const err256 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data107};
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 > 65535 || isNaN(data108)){
+const err256 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data108};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -8414,11 +8509,8 @@ vErrors.push(err256);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err257 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.tcp.type,parentSchema:schema12.properties.check.properties.tcp,data:data105};
+if(data108 < 0 || isNaN(data108)){
+const err257 = {instancePath:instancePath+"/check/tcp/portIndex",schemaPath:"#/properties/check/properties/tcp/properties/portIndex/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.portIndex,data:data108};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -8428,11 +8520,11 @@ vErrors.push(err257);
 errors++;
 }
 }
-if(data99.exec !== undefined){
-let data108 = data99.exec;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-if(data108.command === undefined){
-const err258 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema12.properties.check.properties.exec.required,parentSchema:schema12.properties.check.properties.exec,data:data108};
+}
+if(data107.port !== undefined){
+let data109 = data107.port;
+if(!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))){
+const err258 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.tcp.properties.port.type,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data109};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -8441,10 +8533,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-if(data108.command !== undefined){
-let data109 = data108.command;
-if(!(data109 && typeof data109 == "object" && !Array.isArray(data109))){
-const err259 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.properties.command.type,parentSchema:schema12.properties.check.properties.exec.properties.command,data:data109};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 > 65535 || isNaN(data109)){
+const err259 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data109};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -8453,10 +8544,8 @@ vErrors.push(err259);
 }
 errors++;
 }
-}
-}
-else {
-const err260 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.type,parentSchema:schema12.properties.check.properties.exec,data:data108};
+if(data109 < 0 || isNaN(data109)){
+const err260 = {instancePath:instancePath+"/check/tcp/port",schemaPath:"#/properties/check/properties/tcp/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.tcp.properties.port,data:data109};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -8466,10 +8555,10 @@ vErrors.push(err260);
 errors++;
 }
 }
-if(data99.intervalSeconds !== undefined){
-let data110 = data99.intervalSeconds;
-if(!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))){
-const err261 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.intervalSeconds.type,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data110};
+}
+}
+else {
+const err261 = {instancePath:instancePath+"/check/tcp",schemaPath:"#/properties/check/properties/tcp/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.tcp.type,parentSchema:schema12.properties.check.properties.tcp,data:data107};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -8478,9 +8567,12 @@ vErrors.push(err261);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 > 2147483647 || isNaN(data110)){
-const err262 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data110};
+}
+if(data101.exec !== undefined){
+let data110 = data101.exec;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
+if(data110.command === undefined){
+const err262 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema12.properties.check.properties.exec.required,parentSchema:schema12.properties.check.properties.exec,data:data110};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -8489,8 +8581,10 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(data110 < 0 || isNaN(data110)){
-const err263 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data110};
+if(data110.command !== undefined){
+let data111 = data110.command;
+if(!(data111 && typeof data111 == "object" && !Array.isArray(data111))){
+const err263 = {instancePath:instancePath+"/check/exec/command",schemaPath:"#/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.properties.command.type,parentSchema:schema12.properties.check.properties.exec.properties.command,data:data111};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -8501,10 +8595,8 @@ errors++;
 }
 }
 }
-if(data99.timeoutSeconds !== undefined){
-let data111 = data99.timeoutSeconds;
-if(!(((typeof data111 == "number") && (!(data111 % 1) && !isNaN(data111))) && (isFinite(data111)))){
-const err264 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.timeoutSeconds.type,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data111};
+else {
+const err264 = {instancePath:instancePath+"/check/exec",schemaPath:"#/properties/check/properties/exec/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.properties.exec.type,parentSchema:schema12.properties.check.properties.exec,data:data110};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -8513,9 +8605,11 @@ vErrors.push(err264);
 }
 errors++;
 }
-if((typeof data111 == "number") && (isFinite(data111))){
-if(data111 > 2147483647 || isNaN(data111)){
-const err265 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data111};
+}
+if(data101.intervalSeconds !== undefined){
+let data112 = data101.intervalSeconds;
+if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
+const err265 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.intervalSeconds.type,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data112};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -8524,8 +8618,9 @@ vErrors.push(err265);
 }
 errors++;
 }
-if(data111 < 0 || isNaN(data111)){
-const err266 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data111};
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 > 2147483647 || isNaN(data112)){
+const err266 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data112};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -8534,12 +8629,8 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-}
-if(data99.delaySeconds !== undefined){
-let data112 = data99.delaySeconds;
-if(!(((typeof data112 == "number") && (!(data112 % 1) && !isNaN(data112))) && (isFinite(data112)))){
-const err267 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.delaySeconds.type,parentSchema:schema12.properties.check.properties.delaySeconds,data:data112};
+if(data112 < 0 || isNaN(data112)){
+const err267 = {instancePath:instancePath+"/check/intervalSeconds",schemaPath:"#/properties/check/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.intervalSeconds,data:data112};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -8548,9 +8639,12 @@ vErrors.push(err267);
 }
 errors++;
 }
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 2147483647 || isNaN(data112)){
-const err268 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.delaySeconds,data:data112};
+}
+}
+if(data101.timeoutSeconds !== undefined){
+let data113 = data101.timeoutSeconds;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err268 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.timeoutSeconds.type,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -8559,8 +8653,9 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data112 < 0 || isNaN(data112)){
-const err269 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.delaySeconds,data:data112};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err269 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -8569,11 +8664,8 @@ vErrors.push(err269);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err270 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.type,parentSchema:schema12.properties.check,data:data99};
+if(data113 < 0 || isNaN(data113)){
+const err270 = {instancePath:instancePath+"/check/timeoutSeconds",schemaPath:"#/properties/check/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.timeoutSeconds,data:data113};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -8583,10 +8675,11 @@ vErrors.push(err270);
 errors++;
 }
 }
-if(data.instances !== undefined){
-let data113 = data.instances;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err271 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.instances.type,parentSchema:schema12.properties.instances,data:data113};
+}
+if(data101.delaySeconds !== undefined){
+let data114 = data101.delaySeconds;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err271 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.check.properties.delaySeconds.type,parentSchema:schema12.properties.check.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -8595,9 +8688,9 @@ vErrors.push(err271);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err272 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.instances,data:data113};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 2147483647 || isNaN(data114)){
+const err272 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.check.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -8606,8 +8699,8 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err273 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.instances,data:data113};
+if(data114 < 0 || isNaN(data114)){
+const err273 = {instancePath:instancePath+"/check/delaySeconds",schemaPath:"#/properties/check/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.check.properties.delaySeconds,data:data114};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -8618,11 +8711,9 @@ errors++;
 }
 }
 }
-if(data.labels !== undefined){
-let data114 = data.labels;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(Object.keys(data114).length > 1000){
-const err274 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.labels,data:data114};
+}
+else {
+const err274 = {instancePath:instancePath+"/check",schemaPath:"#/properties/check/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.check.type,parentSchema:schema12.properties.check,data:data101};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -8631,11 +8722,11 @@ vErrors.push(err274);
 }
 errors++;
 }
-for(const key6 in data114){
-const _errs243 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err275 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.labels.propertyNames,data:key6,propertyName:key6};
+}
+if(data.instances !== undefined){
+let data115 = data.instances;
+if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
+const err275 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.instances.type,parentSchema:schema12.properties.instances,data:data115};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -8644,10 +8735,9 @@ vErrors.push(err275);
 }
 errors++;
 }
-}
-var valid56 = _errs243 === errors;
-if(!valid56){
-const err276 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema12.properties.labels.propertyNames,parentSchema:schema12.properties.labels,data:data114};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 > 100000 || isNaN(data115)){
+const err276 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema12.properties.instances,data:data115};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -8656,12 +8746,8 @@ vErrors.push(err276);
 }
 errors++;
 }
-}
-for(const key7 in data114){
-let data115 = data114[key7];
-if(typeof data115 === "string"){
-if(func2(data115) > 32768){
-const err277 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.labels.additionalProperties,data:data115};
+if(data115 < 0 || isNaN(data115)){
+const err277 = {instancePath:instancePath+"/instances",schemaPath:"#/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.instances,data:data115};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -8671,8 +8757,12 @@ vErrors.push(err277);
 errors++;
 }
 }
-else {
-const err278 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.labels.additionalProperties.type,parentSchema:schema12.properties.labels.additionalProperties,data:data115};
+}
+if(data.labels !== undefined){
+let data116 = data.labels;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(Object.keys(data116).length > 1000){
+const err278 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.labels,data:data116};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -8681,10 +8771,11 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
-}
-else {
-const err279 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.labels.type,parentSchema:schema12.properties.labels,data:data114};
+for(const key6 in data116){
+const _errs252 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err279 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.labels.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -8694,10 +8785,9 @@ vErrors.push(err279);
 errors++;
 }
 }
-if(data.maxLaunchDelaySeconds !== undefined){
-let data116 = data.maxLaunchDelaySeconds;
-if(!(((typeof data116 == "number") && (!(data116 % 1) && !isNaN(data116))) && (isFinite(data116)))){
-const err280 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.maxLaunchDelaySeconds.type,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data116};
+var valid59 = _errs252 === errors;
+if(!valid59){
+const err280 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema12.properties.labels.propertyNames,parentSchema:schema12.properties.labels,data:data116};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -8706,9 +8796,12 @@ vErrors.push(err280);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 2147483647 || isNaN(data116)){
-const err281 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data116};
+}
+for(const key7 in data116){
+let data117 = data116[key7];
+if(typeof data117 === "string"){
+if(func2(data117) > 32768){
+const err281 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.labels.additionalProperties,data:data117};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -8717,8 +8810,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-if(data116 < 0 || isNaN(data116)){
-const err282 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data116};
+}
+else {
+const err282 = {instancePath:instancePath+"/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.labels.additionalProperties.type,parentSchema:schema12.properties.labels.additionalProperties,data:data117};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -8729,11 +8823,8 @@ errors++;
 }
 }
 }
-if(data.mem !== undefined){
-let data117 = data.mem;
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err283 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.mem,data:data117};
+else {
+const err283 = {instancePath:instancePath+"/labels",schemaPath:"#/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.labels.type,parentSchema:schema12.properties.labels,data:data116};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -8742,8 +8833,11 @@ vErrors.push(err283);
 }
 errors++;
 }
-if(data117 < 0 || isNaN(data117)){
-const err284 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.mem,data:data117};
+}
+if(data.maxLaunchDelaySeconds !== undefined){
+let data118 = data.maxLaunchDelaySeconds;
+if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
+const err284 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.maxLaunchDelaySeconds.type,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data118};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -8752,9 +8846,9 @@ vErrors.push(err284);
 }
 errors++;
 }
-}
-else {
-const err285 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.mem.type,parentSchema:schema12.properties.mem,data:data117};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 2147483647 || isNaN(data118)){
+const err285 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data118};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -8763,11 +8857,8 @@ vErrors.push(err285);
 }
 errors++;
 }
-}
-if(data.gpus !== undefined){
-let data118 = data.gpus;
-if(!(((typeof data118 == "number") && (!(data118 % 1) && !isNaN(data118))) && (isFinite(data118)))){
-const err286 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.gpus.type,parentSchema:schema12.properties.gpus,data:data118};
+if(data118 < 0 || isNaN(data118)){
+const err286 = {instancePath:instancePath+"/maxLaunchDelaySeconds",schemaPath:"#/properties/maxLaunchDelaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.maxLaunchDelaySeconds,data:data118};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -8776,9 +8867,13 @@ vErrors.push(err286);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err287 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.gpus,data:data118};
+}
+}
+if(data.mem !== undefined){
+let data119 = data.mem;
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 > 1000000000 || isNaN(data119)){
+const err287 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.mem,data:data119};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -8787,8 +8882,8 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(data118 < 0 || isNaN(data118)){
-const err288 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.gpus,data:data118};
+if(data119 < 0 || isNaN(data119)){
+const err288 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.mem,data:data119};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -8798,11 +8893,8 @@ vErrors.push(err288);
 errors++;
 }
 }
-}
-if(data.ipAddress !== undefined){
-let data119 = data.ipAddress;
-if(!(data119 && typeof data119 == "object" && !Array.isArray(data119))){
-const err289 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.ipAddress.type,parentSchema:schema12.properties.ipAddress,data:data119};
+else {
+const err289 = {instancePath:instancePath+"/mem",schemaPath:"#/properties/mem/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.mem.type,parentSchema:schema12.properties.mem,data:data119};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -8812,11 +8904,10 @@ vErrors.push(err289);
 errors++;
 }
 }
-if(data.networks !== undefined){
-let data120 = data.networks;
-if(Array.isArray(data120)){
-if(data120.length > 1000){
-const err290 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.networks,data:data120};
+if(data.gpus !== undefined){
+let data120 = data.gpus;
+if(!(((typeof data120 == "number") && (!(data120 % 1) && !isNaN(data120))) && (isFinite(data120)))){
+const err290 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.gpus.type,parentSchema:schema12.properties.gpus,data:data120};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -8825,15 +8916,9 @@ vErrors.push(err290);
 }
 errors++;
 }
-const len15 = data120.length;
-for(let i15=0; i15<len15; i15++){
-let data121 = data120[i15];
-if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
-if(data121.name !== undefined){
-let data122 = data121.name;
-if(typeof data122 === "string"){
-if(func2(data122) > 63){
-const err291 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+if((typeof data120 == "number") && (isFinite(data120))){
+if(data120 > 1000000000 || isNaN(data120)){
+const err291 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.gpus,data:data120};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -8842,8 +8927,8 @@ vErrors.push(err291);
 }
 errors++;
 }
-if(func2(data122) < 1){
-const err292 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+if(data120 < 0 || isNaN(data120)){
+const err292 = {instancePath:instancePath+"/gpus",schemaPath:"#/properties/gpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.gpus,data:data120};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -8852,8 +8937,12 @@ vErrors.push(err292);
 }
 errors++;
 }
-if(!pattern6.test(data122)){
-const err293 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+}
+}
+if(data.ipAddress !== undefined){
+let data121 = data.ipAddress;
+if(!(data121 && typeof data121 == "object" && !Array.isArray(data121))){
+const err293 = {instancePath:instancePath+"/ipAddress",schemaPath:"#/properties/ipAddress/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.ipAddress.type,parentSchema:schema12.properties.ipAddress,data:data121};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -8863,8 +8952,11 @@ vErrors.push(err293);
 errors++;
 }
 }
-else {
-const err294 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.name.type,parentSchema:schema12.properties.networks.items.properties.name,data:data122};
+if(data.networks !== undefined){
+let data122 = data.networks;
+if(Array.isArray(data122)){
+if(data122.length > 1000){
+const err294 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.networks,data:data122};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -8873,12 +8965,15 @@ vErrors.push(err294);
 }
 errors++;
 }
-}
-if(data121.mode !== undefined){
-let data123 = data121.mode;
-if(typeof data123 === "string"){
-if(func2(data123) > 32768){
-const err295 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.mode,data:data123};
+const len15 = data122.length;
+for(let i15=0; i15<len15; i15++){
+let data123 = data122[i15];
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.name !== undefined){
+let data124 = data123.name;
+if(typeof data124 === "string"){
+if(func2(data124) > 63){
+const err295 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema12.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -8887,9 +8982,8 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-else {
-const err296 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.mode.type,parentSchema:schema12.properties.networks.items.properties.mode,data:data123};
+if(func2(data124) < 1){
+const err296 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -8898,12 +8992,8 @@ vErrors.push(err296);
 }
 errors++;
 }
-}
-if(data121.labels !== undefined){
-let data124 = data121.labels;
-if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
-if(Object.keys(data124).length > 1000){
-const err297 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.networks.items.properties.labels,data:data124};
+if(!pattern6.test(data124)){
+const err297 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema12.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -8912,11 +9002,9 @@ vErrors.push(err297);
 }
 errors++;
 }
-for(const key8 in data124){
-const _errs265 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err298 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.networks.items.properties.labels.propertyNames,data:key8,propertyName:key8};
+}
+else {
+const err298 = {instancePath:instancePath+"/networks/" + i15+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.name.type,parentSchema:schema12.properties.networks.items.properties.name,data:data124};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -8926,9 +9014,11 @@ vErrors.push(err298);
 errors++;
 }
 }
-var valid61 = _errs265 === errors;
-if(!valid61){
-const err299 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema12.properties.networks.items.properties.labels.propertyNames,parentSchema:schema12.properties.networks.items.properties.labels,data:data124};
+if(data123.mode !== undefined){
+let data125 = data123.mode;
+if(typeof data125 === "string"){
+if(func2(data125) > 32768){
+const err299 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.mode,data:data125};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -8938,11 +9028,8 @@ vErrors.push(err299);
 errors++;
 }
 }
-for(const key9 in data124){
-let data125 = data124[key9];
-if(typeof data125 === "string"){
-if(func2(data125) > 32768){
-const err300 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data125};
+else {
+const err300 = {instancePath:instancePath+"/networks/" + i15+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.mode.type,parentSchema:schema12.properties.networks.items.properties.mode,data:data125};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -8952,8 +9039,11 @@ vErrors.push(err300);
 errors++;
 }
 }
-else {
-const err301 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data125};
+if(data123.labels !== undefined){
+let data126 = data123.labels;
+if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
+if(Object.keys(data126).length > 1000){
+const err301 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.networks.items.properties.labels,data:data126};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -8962,10 +9052,11 @@ vErrors.push(err301);
 }
 errors++;
 }
-}
-}
-else {
-const err302 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.properties.labels.type,parentSchema:schema12.properties.networks.items.properties.labels,data:data124};
+for(const key8 in data126){
+const _errs274 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err302 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.networks.items.properties.labels.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -8975,9 +9066,9 @@ vErrors.push(err302);
 errors++;
 }
 }
-}
-else {
-const err303 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.type,parentSchema:schema12.properties.networks.items,data:data121};
+var valid64 = _errs274 === errors;
+if(!valid64){
+const err303 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema12.properties.networks.items.properties.labels.propertyNames,parentSchema:schema12.properties.networks.items.properties.labels,data:data126};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -8987,9 +9078,11 @@ vErrors.push(err303);
 errors++;
 }
 }
-}
-else {
-const err304 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.networks.type,parentSchema:schema12.properties.networks,data:data120};
+for(const key9 in data126){
+let data127 = data126[key9];
+if(typeof data127 === "string"){
+if(func2(data127) > 32768){
+const err304 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data127};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -8999,11 +9092,8 @@ vErrors.push(err304);
 errors++;
 }
 }
-if(data.ports !== undefined){
-let data126 = data.ports;
-if(Array.isArray(data126)){
-if(data126.length > 1000){
-const err305 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.ports,data:data126};
+else {
+const err305 = {instancePath:instancePath+"/networks/" + i15+"/labels/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.networks.items.properties.labels.additionalProperties,data:data127};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -9012,11 +9102,10 @@ vErrors.push(err305);
 }
 errors++;
 }
-const len16 = data126.length;
-for(let i16=0; i16<len16; i16++){
-let data127 = data126[i16];
-if(!(((typeof data127 == "number") && (!(data127 % 1) && !isNaN(data127))) && (isFinite(data127)))){
-const err306 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.ports.items.type,parentSchema:schema12.properties.ports.items,data:data127};
+}
+}
+else {
+const err306 = {instancePath:instancePath+"/networks/" + i15+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.properties.labels.type,parentSchema:schema12.properties.networks.items.properties.labels,data:data126};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -9025,9 +9114,10 @@ vErrors.push(err306);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 65535 || isNaN(data127)){
-const err307 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.ports.items,data:data127};
+}
+}
+else {
+const err307 = {instancePath:instancePath+"/networks/" + i15,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.networks.items.type,parentSchema:schema12.properties.networks.items,data:data123};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -9036,8 +9126,10 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(data127 < 0 || isNaN(data127)){
-const err308 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.ports.items,data:data127};
+}
+}
+else {
+const err308 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.networks.type,parentSchema:schema12.properties.networks,data:data122};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -9047,10 +9139,11 @@ vErrors.push(err308);
 errors++;
 }
 }
-}
-}
-else {
-const err309 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.ports.type,parentSchema:schema12.properties.ports,data:data126};
+if(data.ports !== undefined){
+let data128 = data.ports;
+if(Array.isArray(data128)){
+if(data128.length > 1000){
+const err309 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.ports,data:data128};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -9059,12 +9152,11 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-if(data.portDefinitions !== undefined){
-let data128 = data.portDefinitions;
-if(Array.isArray(data128)){
-if(data128.length > 1000){
-const err310 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.portDefinitions,data:data128};
+const len16 = data128.length;
+for(let i16=0; i16<len16; i16++){
+let data129 = data128[i16];
+if(!(((typeof data129 == "number") && (!(data129 % 1) && !isNaN(data129))) && (isFinite(data129)))){
+const err310 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.ports.items.type,parentSchema:schema12.properties.ports.items,data:data129};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -9073,14 +9165,9 @@ vErrors.push(err310);
 }
 errors++;
 }
-const len17 = data128.length;
-for(let i17=0; i17<len17; i17++){
-let data129 = data128[i17];
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-if(data129.port !== undefined){
-let data130 = data129.port;
-if(!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))){
-const err311 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.portDefinitions.items.properties.port.type,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data130};
+if((typeof data129 == "number") && (isFinite(data129))){
+if(data129 > 65535 || isNaN(data129)){
+const err311 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.ports.items,data:data129};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -9089,9 +9176,8 @@ vErrors.push(err311);
 }
 errors++;
 }
-if((typeof data130 == "number") && (isFinite(data130))){
-if(data130 > 65535 || isNaN(data130)){
-const err312 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data130};
+if(data129 < 0 || isNaN(data129)){
+const err312 = {instancePath:instancePath+"/ports/" + i16,schemaPath:"#/properties/ports/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.ports.items,data:data129};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -9100,8 +9186,11 @@ vErrors.push(err312);
 }
 errors++;
 }
-if(data130 < 0 || isNaN(data130)){
-const err313 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data130};
+}
+}
+}
+else {
+const err313 = {instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.ports.type,parentSchema:schema12.properties.ports,data:data128};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -9111,12 +9200,11 @@ vErrors.push(err313);
 errors++;
 }
 }
-}
-if(data129.labels !== undefined){
-let data131 = data129.labels;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-if(Object.keys(data131).length > 1000){
-const err314 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data131};
+if(data.portDefinitions !== undefined){
+let data130 = data.portDefinitions;
+if(Array.isArray(data130)){
+if(data130.length > 1000){
+const err314 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.portDefinitions,data:data130};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -9125,11 +9213,14 @@ vErrors.push(err314);
 }
 errors++;
 }
-for(const key10 in data131){
-const _errs281 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err315 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+const len17 = data130.length;
+for(let i17=0; i17<len17; i17++){
+let data131 = data130[i17];
+if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
+if(data131.port !== undefined){
+let data132 = data131.port;
+if(!(((typeof data132 == "number") && (!(data132 % 1) && !isNaN(data132))) && (isFinite(data132)))){
+const err315 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.portDefinitions.items.properties.port.type,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data132};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -9138,10 +9229,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-}
-var valid68 = _errs281 === errors;
-if(!valid68){
-const err316 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data131};
+if((typeof data132 == "number") && (isFinite(data132))){
+if(data132 > 65535 || isNaN(data132)){
+const err316 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data132};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -9150,12 +9240,8 @@ vErrors.push(err316);
 }
 errors++;
 }
-}
-for(const key11 in data131){
-let data132 = data131[key11];
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err317 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+if(data132 < 0 || isNaN(data132)){
+const err317 = {instancePath:instancePath+"/portDefinitions/" + i17+"/port",schemaPath:"#/properties/portDefinitions/items/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.portDefinitions.items.properties.port,data:data132};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -9165,8 +9251,12 @@ vErrors.push(err317);
 errors++;
 }
 }
-else {
-const err318 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data132};
+}
+if(data131.labels !== undefined){
+let data133 = data131.labels;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(Object.keys(data133).length > 1000){
+const err318 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data133};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -9175,10 +9265,11 @@ vErrors.push(err318);
 }
 errors++;
 }
-}
-}
-else {
-const err319 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.properties.labels.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data131};
+for(const key10 in data133){
+const _errs290 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err319 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -9188,11 +9279,9 @@ vErrors.push(err319);
 errors++;
 }
 }
-if(data129.name !== undefined){
-let data133 = data129.name;
-if(typeof data133 === "string"){
-if(func2(data133) > 32768){
-const err320 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+var valid71 = _errs290 === errors;
+if(!valid71){
+const err320 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema12.properties.portDefinitions.items.properties.labels.propertyNames,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data133};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -9201,8 +9290,12 @@ vErrors.push(err320);
 }
 errors++;
 }
-if(func2(data133) < 1){
-const err321 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+}
+for(const key11 in data133){
+let data134 = data133[key11];
+if(typeof data134 === "string"){
+if(func2(data134) > 32768){
+const err321 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data134};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -9211,8 +9304,9 @@ vErrors.push(err321);
 }
 errors++;
 }
-if(!pattern1.test(data133)){
-const err322 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+}
+else {
+const err322 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/portDefinitions/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels.additionalProperties,data:data134};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -9222,8 +9316,9 @@ vErrors.push(err322);
 errors++;
 }
 }
+}
 else {
-const err323 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.name.type,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data133};
+const err323 = {instancePath:instancePath+"/portDefinitions/" + i17+"/labels",schemaPath:"#/properties/portDefinitions/items/properties/labels/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.properties.labels.type,parentSchema:schema12.properties.portDefinitions.items.properties.labels,data:data133};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -9233,10 +9328,11 @@ vErrors.push(err323);
 errors++;
 }
 }
-if(data129.protocol !== undefined){
-let data134 = data129.protocol;
-if(typeof data134 !== "string"){
-const err324 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data134};
+if(data131.name !== undefined){
+let data135 = data131.name;
+if(typeof data135 === "string"){
+if(func2(data135) > 32768){
+const err324 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -9245,8 +9341,8 @@ vErrors.push(err324);
 }
 errors++;
 }
-if(!(((data134 === "tcp") || (data134 === "udp")) || (data134 === "udp,tcp"))){
-const err325 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data134};
+if(func2(data135) < 1){
+const err325 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -9255,10 +9351,8 @@ vErrors.push(err325);
 }
 errors++;
 }
-}
-}
-else {
-const err326 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.type,parentSchema:schema12.properties.portDefinitions.items,data:data129};
+if(!pattern1.test(data135)){
+const err326 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -9268,9 +9362,8 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
 else {
-const err327 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.portDefinitions.type,parentSchema:schema12.properties.portDefinitions,data:data128};
+const err327 = {instancePath:instancePath+"/portDefinitions/" + i17+"/name",schemaPath:"#/properties/portDefinitions/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.name.type,parentSchema:schema12.properties.portDefinitions.items.properties.name,data:data135};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -9280,11 +9373,10 @@ vErrors.push(err327);
 errors++;
 }
 }
-if(data.readinessChecks !== undefined){
-let data135 = data.readinessChecks;
-if(Array.isArray(data135)){
-if(data135.length > 1000){
-const err328 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks,data:data135};
+if(data131.protocol !== undefined){
+let data136 = data131.protocol;
+if(typeof data136 !== "string"){
+const err328 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.portDefinitions.items.properties.protocol.type,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data136};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -9293,15 +9385,8 @@ vErrors.push(err328);
 }
 errors++;
 }
-const len18 = data135.length;
-for(let i18=0; i18<len18; i18++){
-let data136 = data135[i18];
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.name !== undefined){
-let data137 = data136.name;
-if(typeof data137 === "string"){
-if(func2(data137) > 32768){
-const err329 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data137};
+if(!(((data136 === "tcp") || (data136 === "udp")) || (data136 === "udp,tcp"))){
+const err329 = {instancePath:instancePath+"/portDefinitions/" + i17+"/protocol",schemaPath:"#/properties/portDefinitions/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.portDefinitions.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.portDefinitions.items.properties.protocol.enum,parentSchema:schema12.properties.portDefinitions.items.properties.protocol,data:data136};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -9310,8 +9395,10 @@ vErrors.push(err329);
 }
 errors++;
 }
-if(func2(data137) < 1){
-const err330 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data137};
+}
+}
+else {
+const err330 = {instancePath:instancePath+"/portDefinitions/" + i17,schemaPath:"#/properties/portDefinitions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.portDefinitions.items.type,parentSchema:schema12.properties.portDefinitions.items,data:data131};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -9321,8 +9408,9 @@ vErrors.push(err330);
 errors++;
 }
 }
+}
 else {
-const err331 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.name.type,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data137};
+const err331 = {instancePath:instancePath+"/portDefinitions",schemaPath:"#/properties/portDefinitions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.portDefinitions.type,parentSchema:schema12.properties.portDefinitions,data:data130};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -9332,10 +9420,11 @@ vErrors.push(err331);
 errors++;
 }
 }
-if(data136.protocol !== undefined){
-let data138 = data136.protocol;
-if(typeof data138 !== "string"){
-const err332 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data138};
+if(data.readinessChecks !== undefined){
+let data137 = data.readinessChecks;
+if(Array.isArray(data137)){
+if(data137.length > 1000){
+const err332 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks,data:data137};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -9344,8 +9433,15 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(!((data138 === "HTTP") || (data138 === "HTTPS"))){
-const err333 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data138};
+const len18 = data137.length;
+for(let i18=0; i18<len18; i18++){
+let data138 = data137[i18];
+if(data138 && typeof data138 == "object" && !Array.isArray(data138)){
+if(data138.name !== undefined){
+let data139 = data138.name;
+if(typeof data139 === "string"){
+if(func2(data139) > 32768){
+const err333 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data139};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -9354,12 +9450,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-}
-if(data136.path !== undefined){
-let data139 = data136.path;
-if(typeof data139 === "string"){
-if(func2(data139) > 1024){
-const err334 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data139};
+if(func2(data139) < 1){
+const err334 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data139};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -9368,8 +9460,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(func2(data139) < 1){
-const err335 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data139};
+}
+else {
+const err335 = {instancePath:instancePath+"/readinessChecks/" + i18+"/name",schemaPath:"#/properties/readinessChecks/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.name.type,parentSchema:schema12.properties.readinessChecks.items.properties.name,data:data139};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -9379,8 +9472,10 @@ vErrors.push(err335);
 errors++;
 }
 }
-else {
-const err336 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.path.type,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data139};
+if(data138.protocol !== undefined){
+let data140 = data138.protocol;
+if(typeof data140 !== "string"){
+const err336 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.protocol.type,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data140};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -9389,12 +9484,8 @@ vErrors.push(err336);
 }
 errors++;
 }
-}
-if(data136.portName !== undefined){
-let data140 = data136.portName;
-if(typeof data140 === "string"){
-if(func2(data140) > 32768){
-const err337 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+if(!((data140 === "HTTP") || (data140 === "HTTPS"))){
+const err337 = {instancePath:instancePath+"/readinessChecks/" + i18+"/protocol",schemaPath:"#/properties/readinessChecks/items/properties/protocol/enum",keyword:"enum",params:{allowedValues: schema12.properties.readinessChecks.items.properties.protocol.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.readinessChecks.items.properties.protocol.enum,parentSchema:schema12.properties.readinessChecks.items.properties.protocol,data:data140};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -9403,8 +9494,12 @@ vErrors.push(err337);
 }
 errors++;
 }
-if(func2(data140) < 1){
-const err338 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+}
+if(data138.path !== undefined){
+let data141 = data138.path;
+if(typeof data141 === "string"){
+if(func2(data141) > 1024){
+const err338 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data141};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -9413,8 +9508,8 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(!pattern1.test(data140)){
-const err339 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+if(func2(data141) < 1){
+const err339 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data141};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -9425,7 +9520,7 @@ errors++;
 }
 }
 else {
-const err340 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.portName.type,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data140};
+const err340 = {instancePath:instancePath+"/readinessChecks/" + i18+"/path",schemaPath:"#/properties/readinessChecks/items/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.path.type,parentSchema:schema12.properties.readinessChecks.items.properties.path,data:data141};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -9435,10 +9530,11 @@ vErrors.push(err340);
 errors++;
 }
 }
-if(data136.intervalSeconds !== undefined){
-let data141 = data136.intervalSeconds;
-if(!(((typeof data141 == "number") && (!(data141 % 1) && !isNaN(data141))) && (isFinite(data141)))){
-const err341 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(data138.portName !== undefined){
+let data142 = data138.portName;
+if(typeof data142 === "string"){
+if(func2(data142) > 32768){
+const err341 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -9447,9 +9543,8 @@ vErrors.push(err341);
 }
 errors++;
 }
-if((typeof data141 == "number") && (isFinite(data141))){
-if(data141 > 2147483647 || isNaN(data141)){
-const err342 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(func2(data142) < 1){
+const err342 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -9458,8 +9553,8 @@ vErrors.push(err342);
 }
 errors++;
 }
-if(data141 < 0 || isNaN(data141)){
-const err343 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data141};
+if(!pattern1.test(data142)){
+const err343 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -9469,11 +9564,8 @@ vErrors.push(err343);
 errors++;
 }
 }
-}
-if(data136.timeoutSeconds !== undefined){
-let data142 = data136.timeoutSeconds;
-if(!(((typeof data142 == "number") && (!(data142 % 1) && !isNaN(data142))) && (isFinite(data142)))){
-const err344 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+else {
+const err344 = {instancePath:instancePath+"/readinessChecks/" + i18+"/portName",schemaPath:"#/properties/readinessChecks/items/properties/portName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.readinessChecks.items.properties.portName.type,parentSchema:schema12.properties.readinessChecks.items.properties.portName,data:data142};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -9482,9 +9574,11 @@ vErrors.push(err344);
 }
 errors++;
 }
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 > 2147483647 || isNaN(data142)){
-const err345 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+}
+if(data138.intervalSeconds !== undefined){
+let data143 = data138.intervalSeconds;
+if(!(((typeof data143 == "number") && (!(data143 % 1) && !isNaN(data143))) && (isFinite(data143)))){
+const err345 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.intervalSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data143};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -9493,8 +9587,9 @@ vErrors.push(err345);
 }
 errors++;
 }
-if(data142 < 1 || isNaN(data142)){
-const err346 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data142};
+if((typeof data143 == "number") && (isFinite(data143))){
+if(data143 > 2147483647 || isNaN(data143)){
+const err346 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data143};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -9503,13 +9598,8 @@ vErrors.push(err346);
 }
 errors++;
 }
-}
-}
-if(data136.httpStatusCodesForReady !== undefined){
-let data143 = data136.httpStatusCodesForReady;
-if(Array.isArray(data143)){
-if(data143.length > 1000){
-const err347 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(data143 < 0 || isNaN(data143)){
+const err347 = {instancePath:instancePath+"/readinessChecks/" + i18+"/intervalSeconds",schemaPath:"#/properties/readinessChecks/items/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.readinessChecks.items.properties.intervalSeconds,data:data143};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -9518,8 +9608,12 @@ vErrors.push(err347);
 }
 errors++;
 }
-if(data143.length < 1){
-const err348 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+}
+}
+if(data138.timeoutSeconds !== undefined){
+let data144 = data138.timeoutSeconds;
+if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
+const err348 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.timeoutSeconds.type,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data144};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -9528,11 +9622,9 @@ vErrors.push(err348);
 }
 errors++;
 }
-const len19 = data143.length;
-for(let i19=0; i19<len19; i19++){
-let data144 = data143[i19];
-if(!(((typeof data144 == "number") && (!(data144 % 1) && !isNaN(data144))) && (isFinite(data144)))){
-const err349 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+if((typeof data144 == "number") && (isFinite(data144))){
+if(data144 > 2147483647 || isNaN(data144)){
+const err349 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data144};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -9541,9 +9633,8 @@ vErrors.push(err349);
 }
 errors++;
 }
-if((typeof data144 == "number") && (isFinite(data144))){
-if(data144 > 999 || isNaN(data144)){
-const err350 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+if(data144 < 1 || isNaN(data144)){
+const err350 = {instancePath:instancePath+"/readinessChecks/" + i18+"/timeoutSeconds",schemaPath:"#/properties/readinessChecks/items/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.timeoutSeconds,data:data144};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -9552,8 +9643,13 @@ vErrors.push(err350);
 }
 errors++;
 }
-if(data144 < 100 || isNaN(data144)){
-const err351 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data144};
+}
+}
+if(data138.httpStatusCodesForReady !== undefined){
+let data145 = data138.httpStatusCodesForReady;
+if(Array.isArray(data145)){
+if(data145.length > 1000){
+const err351 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data145};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -9562,11 +9658,8 @@ vErrors.push(err351);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data143};
+if(data145.length < 1){
+const err352 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data145};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -9575,11 +9668,11 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-if(data136.preserveLastResponse !== undefined){
-let data145 = data136.preserveLastResponse;
-if(typeof data145 !== "boolean"){
-const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema12.properties.readinessChecks.items.properties.preserveLastResponse,data:data145};
+const len19 = data145.length;
+for(let i19=0; i19<len19; i19++){
+let data146 = data145[i19];
+if(!(((typeof data146 == "number") && (!(data146 % 1) && !isNaN(data146))) && (isFinite(data146)))){
+const err353 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data146};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -9588,10 +9681,9 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-}
-else {
-const err354 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.readinessChecks.items.type,parentSchema:schema12.properties.readinessChecks.items,data:data136};
+if((typeof data146 == "number") && (isFinite(data146))){
+if(data146 > 999 || isNaN(data146)){
+const err354 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 999},message:"must be <= 999",schema:999,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data146};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -9600,10 +9692,8 @@ vErrors.push(err354);
 }
 errors++;
 }
-}
-}
-else {
-const err355 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.type,parentSchema:schema12.properties.readinessChecks,data:data135};
+if(data146 < 100 || isNaN(data146)){
+const err355 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady/" + i19,schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.items,data:data146};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -9613,13 +9703,10 @@ vErrors.push(err355);
 errors++;
 }
 }
-if(data.residency !== undefined){
-let data146 = data.residency;
-if(data146 && typeof data146 == "object" && !Array.isArray(data146)){
-if(data146.relaunchEscalationTimeoutSeconds !== undefined){
-let data147 = data146.relaunchEscalationTimeoutSeconds;
-if(!(((typeof data147 == "number") && (!(data147 % 1) && !isNaN(data147))) && (isFinite(data147)))){
-const err356 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+}
+else {
+const err356 = {instancePath:instancePath+"/readinessChecks/" + i18+"/httpStatusCodesForReady",schemaPath:"#/properties/readinessChecks/items/properties/httpStatusCodesForReady/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady.type,parentSchema:schema12.properties.readinessChecks.items.properties.httpStatusCodesForReady,data:data145};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -9628,9 +9715,11 @@ vErrors.push(err356);
 }
 errors++;
 }
-if((typeof data147 == "number") && (isFinite(data147))){
-if(data147 > 2147483647 || isNaN(data147)){
-const err357 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+if(data138.preserveLastResponse !== undefined){
+let data147 = data138.preserveLastResponse;
+if(typeof data147 !== "boolean"){
+const err357 = {instancePath:instancePath+"/readinessChecks/" + i18+"/preserveLastResponse",schemaPath:"#/properties/readinessChecks/items/properties/preserveLastResponse/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.readinessChecks.items.properties.preserveLastResponse.type,parentSchema:schema12.properties.readinessChecks.items.properties.preserveLastResponse,data:data147};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -9639,8 +9728,10 @@ vErrors.push(err357);
 }
 errors++;
 }
-if(data147 < 0 || isNaN(data147)){
-const err358 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data147};
+}
+}
+else {
+const err358 = {instancePath:instancePath+"/readinessChecks/" + i18,schemaPath:"#/properties/readinessChecks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.readinessChecks.items.type,parentSchema:schema12.properties.readinessChecks.items,data:data138};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -9651,10 +9742,8 @@ errors++;
 }
 }
 }
-if(data146.taskLostBehavior !== undefined){
-let data148 = data146.taskLostBehavior;
-if(typeof data148 !== "string"){
-const err359 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.residency.properties.taskLostBehavior.type,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data148};
+else {
+const err359 = {instancePath:instancePath+"/readinessChecks",schemaPath:"#/properties/readinessChecks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.readinessChecks.type,parentSchema:schema12.properties.readinessChecks,data:data137};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -9663,8 +9752,14 @@ vErrors.push(err359);
 }
 errors++;
 }
-if(!((data148 === "WAIT_FOREVER") || (data148 === "RELAUNCH_AFTER_TIMEOUT"))){
-const err360 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema12.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data148};
+}
+if(data.residency !== undefined){
+let data148 = data.residency;
+if(data148 && typeof data148 == "object" && !Array.isArray(data148)){
+if(data148.relaunchEscalationTimeoutSeconds !== undefined){
+let data149 = data148.relaunchEscalationTimeoutSeconds;
+if(!(((typeof data149 == "number") && (!(data149 % 1) && !isNaN(data149))) && (isFinite(data149)))){
+const err360 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds.type,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data149};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -9673,10 +9768,9 @@ vErrors.push(err360);
 }
 errors++;
 }
-}
-}
-else {
-const err361 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.residency.type,parentSchema:schema12.properties.residency,data:data146};
+if((typeof data149 == "number") && (isFinite(data149))){
+if(data149 > 2147483647 || isNaN(data149)){
+const err361 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data149};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -9685,17 +9779,8 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-if(data.resourceLimits !== undefined){
-let data149 = data.resourceLimits;
-if(data149 && typeof data149 == "object" && !Array.isArray(data149)){
-if(data149.cpus !== undefined){
-let data150 = data149.cpus;
-const _errs320 = errors;
-let valid77 = true;
-const _errs321 = errors;
-if(typeof data150 !== "string"){
-const err362 = {};
+if(data149 < 0 || isNaN(data149)){
+const err362 = {instancePath:instancePath+"/residency/relaunchEscalationTimeoutSeconds",schemaPath:"#/properties/residency/properties/relaunchEscalationTimeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.residency.properties.relaunchEscalationTimeoutSeconds,data:data149};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -9704,21 +9789,12 @@ vErrors.push(err362);
 }
 errors++;
 }
-var _valid1 = _errs321 === errors;
-errors = _errs320;
-if(vErrors !== null){
-if(_errs320){
-vErrors.length = _errs320;
-}
-else {
-vErrors = null;
 }
 }
-let ifClause1;
-if(_valid1){
-const _errs323 = errors;
-if(!(data150 === "unlimited")){
-const err363 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema12.properties.resourceLimits.properties.cpus.then,data:data150};
+if(data148.taskLostBehavior !== undefined){
+let data150 = data148.taskLostBehavior;
+if(typeof data150 !== "string"){
+const err363 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.residency.properties.taskLostBehavior.type,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data150};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -9727,15 +9803,8 @@ vErrors.push(err363);
 }
 errors++;
 }
-var _valid1 = _errs323 === errors;
-valid77 = _valid1;
-ifClause1 = "then";
-}
-else {
-const _errs324 = errors;
-if((typeof data150 == "number") && (isFinite(data150))){
-if(data150 > 1000000000 || isNaN(data150)){
-const err364 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data150};
+if(!((data150 === "WAIT_FOREVER") || (data150 === "RELAUNCH_AFTER_TIMEOUT"))){
+const err364 = {instancePath:instancePath+"/residency/taskLostBehavior",schemaPath:"#/properties/residency/properties/taskLostBehavior/enum",keyword:"enum",params:{allowedValues: schema12.properties.residency.properties.taskLostBehavior.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.residency.properties.taskLostBehavior.enum,parentSchema:schema12.properties.residency.properties.taskLostBehavior,data:data150};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -9744,8 +9813,10 @@ vErrors.push(err364);
 }
 errors++;
 }
-if(data150 < 0 || isNaN(data150)){
-const err365 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data150};
+}
+}
+else {
+const err365 = {instancePath:instancePath+"/residency",schemaPath:"#/properties/residency/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.residency.type,parentSchema:schema12.properties.residency,data:data148};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -9755,8 +9826,16 @@ vErrors.push(err365);
 errors++;
 }
 }
-else {
-const err366 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data150};
+if(data.resourceLimits !== undefined){
+let data151 = data.resourceLimits;
+if(data151 && typeof data151 == "object" && !Array.isArray(data151)){
+if(data151.cpus !== undefined){
+let data152 = data151.cpus;
+const _errs329 = errors;
+let valid80 = true;
+const _errs330 = errors;
+if(typeof data152 !== "string"){
+const err366 = {};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -9765,12 +9844,21 @@ vErrors.push(err366);
 }
 errors++;
 }
-var _valid1 = _errs324 === errors;
-valid77 = _valid1;
-ifClause1 = "else";
+var _valid2 = _errs330 === errors;
+errors = _errs329;
+if(vErrors !== null){
+if(_errs329){
+vErrors.length = _errs329;
 }
-if(!valid77){
-const err367 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema12.properties.resourceLimits.properties.cpus.if,parentSchema:schema12.properties.resourceLimits.properties.cpus,data:data150};
+else {
+vErrors = null;
+}
+}
+let ifClause1;
+if(_valid2){
+const _errs332 = errors;
+if(!(data152 === "unlimited")){
+const err367 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.cpus.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.cpus.then.enum,parentSchema:schema12.properties.resourceLimits.properties.cpus.then,data:data152};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -9779,14 +9867,15 @@ vErrors.push(err367);
 }
 errors++;
 }
+var _valid2 = _errs332 === errors;
+valid80 = _valid2;
+ifClause1 = "then";
 }
-if(data149.mem !== undefined){
-let data151 = data149.mem;
-const _errs327 = errors;
-let valid78 = true;
-const _errs328 = errors;
-if(typeof data151 !== "string"){
-const err368 = {};
+else {
+const _errs333 = errors;
+if((typeof data152 == "number") && (isFinite(data152))){
+if(data152 > 1000000000 || isNaN(data152)){
+const err368 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data152};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -9795,21 +9884,8 @@ vErrors.push(err368);
 }
 errors++;
 }
-var _valid2 = _errs328 === errors;
-errors = _errs327;
-if(vErrors !== null){
-if(_errs327){
-vErrors.length = _errs327;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause2;
-if(_valid2){
-const _errs330 = errors;
-if(!(data151 === "unlimited")){
-const err369 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema12.properties.resourceLimits.properties.mem.then,data:data151};
+if(data152 < 0 || isNaN(data152)){
+const err369 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data152};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -9818,15 +9894,9 @@ vErrors.push(err369);
 }
 errors++;
 }
-var _valid2 = _errs330 === errors;
-valid78 = _valid2;
-ifClause2 = "then";
 }
 else {
-const _errs331 = errors;
-if((typeof data151 == "number") && (isFinite(data151))){
-if(data151 > 1000000000 || isNaN(data151)){
-const err370 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data151};
+const err370 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.cpus.else.type,parentSchema:schema12.properties.resourceLimits.properties.cpus.else,data:data152};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -9835,8 +9905,12 @@ vErrors.push(err370);
 }
 errors++;
 }
-if(data151 < 0 || isNaN(data151)){
-const err371 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data151};
+var _valid2 = _errs333 === errors;
+valid80 = _valid2;
+ifClause1 = "else";
+}
+if(!valid80){
+const err371 = {instancePath:instancePath+"/resourceLimits/cpus",schemaPath:"#/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema12.properties.resourceLimits.properties.cpus.if,parentSchema:schema12.properties.resourceLimits.properties.cpus,data:data152};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -9846,8 +9920,13 @@ vErrors.push(err371);
 errors++;
 }
 }
-else {
-const err372 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.mem.else.type,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data151};
+if(data151.mem !== undefined){
+let data153 = data151.mem;
+const _errs336 = errors;
+let valid81 = true;
+const _errs337 = errors;
+if(typeof data153 !== "string"){
+const err372 = {};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -9856,12 +9935,21 @@ vErrors.push(err372);
 }
 errors++;
 }
-var _valid2 = _errs331 === errors;
-valid78 = _valid2;
-ifClause2 = "else";
+var _valid3 = _errs337 === errors;
+errors = _errs336;
+if(vErrors !== null){
+if(_errs336){
+vErrors.length = _errs336;
 }
-if(!valid78){
-const err373 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema12.properties.resourceLimits.properties.mem.if,parentSchema:schema12.properties.resourceLimits.properties.mem,data:data151};
+else {
+vErrors = null;
+}
+}
+let ifClause2;
+if(_valid3){
+const _errs339 = errors;
+if(!(data153 === "unlimited")){
+const err373 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.resourceLimits.properties.mem.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.resourceLimits.properties.mem.then.enum,parentSchema:schema12.properties.resourceLimits.properties.mem.then,data:data153};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -9870,10 +9958,15 @@ vErrors.push(err373);
 }
 errors++;
 }
-}
+var _valid3 = _errs339 === errors;
+valid81 = _valid3;
+ifClause2 = "then";
 }
 else {
-const err374 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.resourceLimits.type,parentSchema:schema12.properties.resourceLimits,data:data149};
+const _errs340 = errors;
+if((typeof data153 == "number") && (isFinite(data153))){
+if(data153 > 1000000000 || isNaN(data153)){
+const err374 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data153};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -9882,11 +9975,8 @@ vErrors.push(err374);
 }
 errors++;
 }
-}
-if(data.requirePorts !== undefined){
-let data152 = data.requirePorts;
-if(typeof data152 !== "boolean"){
-const err375 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.requirePorts.type,parentSchema:schema12.properties.requirePorts,data:data152};
+if(data153 < 0 || isNaN(data153)){
+const err375 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data153};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -9896,11 +9986,8 @@ vErrors.push(err375);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data153 = data.secrets;
-if(data153 && typeof data153 == "object" && !Array.isArray(data153)){
-if(Object.keys(data153).length > 1000){
-const err376 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.secrets,data:data153};
+else {
+const err376 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/else/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.resourceLimits.properties.mem.else.type,parentSchema:schema12.properties.resourceLimits.properties.mem.else,data:data153};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -9909,11 +9996,12 @@ vErrors.push(err376);
 }
 errors++;
 }
-for(const key12 in data153){
-const _errs337 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err377 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.secrets.propertyNames,data:key12,propertyName:key12};
+var _valid3 = _errs340 === errors;
+valid81 = _valid3;
+ifClause2 = "else";
+}
+if(!valid81){
+const err377 = {instancePath:instancePath+"/resourceLimits/mem",schemaPath:"#/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema12.properties.resourceLimits.properties.mem.if,parentSchema:schema12.properties.resourceLimits.properties.mem,data:data153};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -9923,9 +10011,9 @@ vErrors.push(err377);
 errors++;
 }
 }
-var valid79 = _errs337 === errors;
-if(!valid79){
-const err378 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema12.properties.secrets.propertyNames,parentSchema:schema12.properties.secrets,data:data153};
+}
+else {
+const err378 = {instancePath:instancePath+"/resourceLimits",schemaPath:"#/properties/resourceLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.resourceLimits.type,parentSchema:schema12.properties.resourceLimits,data:data151};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -9935,11 +10023,10 @@ vErrors.push(err378);
 errors++;
 }
 }
-for(const key13 in data153){
-let data154 = data153[key13];
-if(data154 && typeof data154 == "object" && !Array.isArray(data154)){
-if(data154.source === undefined){
-const err379 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema12.properties.secrets.additionalProperties.required,parentSchema:schema12.properties.secrets.additionalProperties,data:data154};
+if(data.requirePorts !== undefined){
+let data154 = data.requirePorts;
+if(typeof data154 !== "boolean"){
+const err379 = {instancePath:instancePath+"/requirePorts",schemaPath:"#/properties/requirePorts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.requirePorts.type,parentSchema:schema12.properties.requirePorts,data:data154};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -9948,11 +10035,12 @@ vErrors.push(err379);
 }
 errors++;
 }
-if(data154.source !== undefined){
-let data155 = data154.source;
-if(typeof data155 === "string"){
-if(func2(data155) > 32768){
-const err380 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data155};
+}
+if(data.secrets !== undefined){
+let data155 = data.secrets;
+if(data155 && typeof data155 == "object" && !Array.isArray(data155)){
+if(Object.keys(data155).length > 1000){
+const err380 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema12.properties.secrets,data:data155};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -9961,8 +10049,11 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(func2(data155) < 1){
-const err381 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data155};
+for(const key12 in data155){
+const _errs346 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err381 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.secrets.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -9972,8 +10063,9 @@ vErrors.push(err381);
 errors++;
 }
 }
-else {
-const err382 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data155};
+var valid82 = _errs346 === errors;
+if(!valid82){
+const err382 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema12.properties.secrets.propertyNames,parentSchema:schema12.properties.secrets,data:data155};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -9983,9 +10075,11 @@ vErrors.push(err382);
 errors++;
 }
 }
-}
-else {
-const err383 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.additionalProperties.type,parentSchema:schema12.properties.secrets.additionalProperties,data:data154};
+for(const key13 in data155){
+let data156 = data155[key13];
+if(data156 && typeof data156 == "object" && !Array.isArray(data156)){
+if(data156.source === undefined){
+const err383 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema12.properties.secrets.additionalProperties.required,parentSchema:schema12.properties.secrets.additionalProperties,data:data156};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -9994,10 +10088,11 @@ vErrors.push(err383);
 }
 errors++;
 }
-}
-}
-else {
-const err384 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.type,parentSchema:schema12.properties.secrets,data:data153};
+if(data156.source !== undefined){
+let data157 = data156.source;
+if(typeof data157 === "string"){
+if(func2(data157) > 32768){
+const err384 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data157};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -10006,11 +10101,8 @@ vErrors.push(err384);
 }
 errors++;
 }
-}
-if(data.taskKillGracePeriodSeconds !== undefined){
-let data156 = data.taskKillGracePeriodSeconds;
-if(!(((typeof data156 == "number") && (!(data156 % 1) && !isNaN(data156))) && (isFinite(data156)))){
-const err385 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.taskKillGracePeriodSeconds.type,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data156};
+if(func2(data157) < 1){
+const err385 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data157};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -10019,9 +10111,9 @@ vErrors.push(err385);
 }
 errors++;
 }
-if((typeof data156 == "number") && (isFinite(data156))){
-if(data156 > 2147483647 || isNaN(data156)){
-const err386 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data156};
+}
+else {
+const err386 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema12.properties.secrets.additionalProperties.properties.source,data:data157};
 if(vErrors === null){
 vErrors = [err386];
 }
@@ -10030,8 +10122,10 @@ vErrors.push(err386);
 }
 errors++;
 }
-if(data156 < 0 || isNaN(data156)){
-const err387 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data156};
+}
+}
+else {
+const err387 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.additionalProperties.type,parentSchema:schema12.properties.secrets.additionalProperties,data:data156};
 if(vErrors === null){
 vErrors = [err387];
 }
@@ -10042,14 +10136,8 @@ errors++;
 }
 }
 }
-if(data.upgradeStrategy !== undefined){
-let data157 = data.upgradeStrategy;
-if(data157 && typeof data157 == "object" && !Array.isArray(data157)){
-if(data157.minimumHealthCapacity !== undefined){
-let data158 = data157.minimumHealthCapacity;
-if((typeof data158 == "number") && (isFinite(data158))){
-if(data158 > 1 || isNaN(data158)){
-const err388 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+else {
+const err388 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.secrets.type,parentSchema:schema12.properties.secrets,data:data155};
 if(vErrors === null){
 vErrors = [err388];
 }
@@ -10058,8 +10146,11 @@ vErrors.push(err388);
 }
 errors++;
 }
-if(data158 < 0 || isNaN(data158)){
-const err389 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+}
+if(data.taskKillGracePeriodSeconds !== undefined){
+let data158 = data.taskKillGracePeriodSeconds;
+if(!(((typeof data158 == "number") && (!(data158 % 1) && !isNaN(data158))) && (isFinite(data158)))){
+const err389 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.taskKillGracePeriodSeconds.type,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data158};
 if(vErrors === null){
 vErrors = [err389];
 }
@@ -10068,9 +10159,9 @@ vErrors.push(err389);
 }
 errors++;
 }
-}
-else {
-const err390 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data158};
+if((typeof data158 == "number") && (isFinite(data158))){
+if(data158 > 2147483647 || isNaN(data158)){
+const err390 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data158};
 if(vErrors === null){
 vErrors = [err390];
 }
@@ -10079,12 +10170,8 @@ vErrors.push(err390);
 }
 errors++;
 }
-}
-if(data157.maximumOverCapacity !== undefined){
-let data159 = data157.maximumOverCapacity;
-if((typeof data159 == "number") && (isFinite(data159))){
-if(data159 > 1 || isNaN(data159)){
-const err391 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(data158 < 0 || isNaN(data158)){
+const err391 = {instancePath:instancePath+"/taskKillGracePeriodSeconds",schemaPath:"#/properties/taskKillGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.taskKillGracePeriodSeconds,data:data158};
 if(vErrors === null){
 vErrors = [err391];
 }
@@ -10093,8 +10180,16 @@ vErrors.push(err391);
 }
 errors++;
 }
-if(data159 < 0 || isNaN(data159)){
-const err392 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+}
+}
+if(data.upgradeStrategy !== undefined){
+let data159 = data.upgradeStrategy;
+if(data159 && typeof data159 == "object" && !Array.isArray(data159)){
+if(data159.minimumHealthCapacity !== undefined){
+let data160 = data159.minimumHealthCapacity;
+if((typeof data160 == "number") && (isFinite(data160))){
+if(data160 > 1 || isNaN(data160)){
+const err392 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data160};
 if(vErrors === null){
 vErrors = [err392];
 }
@@ -10103,9 +10198,8 @@ vErrors.push(err392);
 }
 errors++;
 }
-}
-else {
-const err393 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data159};
+if(data160 < 0 || isNaN(data160)){
+const err393 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data160};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -10115,9 +10209,8 @@ vErrors.push(err393);
 errors++;
 }
 }
-}
 else {
-const err394 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.upgradeStrategy.type,parentSchema:schema12.properties.upgradeStrategy,data:data157};
+const err394 = {instancePath:instancePath+"/upgradeStrategy/minimumHealthCapacity",schemaPath:"#/properties/upgradeStrategy/properties/minimumHealthCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.minimumHealthCapacity,data:data160};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -10127,11 +10220,11 @@ vErrors.push(err394);
 errors++;
 }
 }
-if(data.uris !== undefined){
-let data160 = data.uris;
-if(Array.isArray(data160)){
-if(data160.length > 1000){
-const err395 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.uris,data:data160};
+if(data159.maximumOverCapacity !== undefined){
+let data161 = data159.maximumOverCapacity;
+if((typeof data161 == "number") && (isFinite(data161))){
+if(data161 > 1 || isNaN(data161)){
+const err395 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data161};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -10140,12 +10233,8 @@ vErrors.push(err395);
 }
 errors++;
 }
-const len20 = data160.length;
-for(let i20=0; i20<len20; i20++){
-let data161 = data160[i20];
-if(typeof data161 === "string"){
-if(func2(data161) > 1024){
-const err396 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.uris.items,data:data161};
+if(data161 < 0 || isNaN(data161)){
+const err396 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data161};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -10154,8 +10243,9 @@ vErrors.push(err396);
 }
 errors++;
 }
-if(func2(data161) < 1){
-const err397 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.uris.items,data:data161};
+}
+else {
+const err397 = {instancePath:instancePath+"/upgradeStrategy/maximumOverCapacity",schemaPath:"#/properties/upgradeStrategy/properties/maximumOverCapacity/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity.type,parentSchema:schema12.properties.upgradeStrategy.properties.maximumOverCapacity,data:data161};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -10165,8 +10255,9 @@ vErrors.push(err397);
 errors++;
 }
 }
+}
 else {
-const err398 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.uris.items.type,parentSchema:schema12.properties.uris.items,data:data161};
+const err398 = {instancePath:instancePath+"/upgradeStrategy",schemaPath:"#/properties/upgradeStrategy/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.upgradeStrategy.type,parentSchema:schema12.properties.upgradeStrategy,data:data159};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -10176,9 +10267,11 @@ vErrors.push(err398);
 errors++;
 }
 }
-}
-else {
-const err399 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.uris.type,parentSchema:schema12.properties.uris,data:data160};
+if(data.uris !== undefined){
+let data162 = data.uris;
+if(Array.isArray(data162)){
+if(data162.length > 1000){
+const err399 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema12.properties.uris,data:data162};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -10187,12 +10280,12 @@ vErrors.push(err399);
 }
 errors++;
 }
-}
-if(data.user !== undefined){
-let data162 = data.user;
-if(typeof data162 === "string"){
-if(func2(data162) > 32768){
-const err400 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.user,data:data162};
+const len20 = data162.length;
+for(let i20=0; i20<len20; i20++){
+let data163 = data162[i20];
+if(typeof data163 === "string"){
+if(func2(data163) > 1024){
+const err400 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema12.properties.uris.items,data:data163};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -10201,9 +10294,8 @@ vErrors.push(err400);
 }
 errors++;
 }
-}
-else {
-const err401 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.user.type,parentSchema:schema12.properties.user,data:data162};
+if(func2(data163) < 1){
+const err401 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.uris.items,data:data163};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -10213,11 +10305,8 @@ vErrors.push(err401);
 errors++;
 }
 }
-if(data.version !== undefined){
-let data163 = data.version;
-if(typeof data163 === "string"){
-if(func2(data163) > 32768){
-const err402 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.version,data:data163};
+else {
+const err402 = {instancePath:instancePath+"/uris/" + i20,schemaPath:"#/properties/uris/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.uris.items.type,parentSchema:schema12.properties.uris.items,data:data163};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -10227,8 +10316,9 @@ vErrors.push(err402);
 errors++;
 }
 }
+}
 else {
-const err403 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.version.type,parentSchema:schema12.properties.version,data:data163};
+const err403 = {instancePath:instancePath+"/uris",schemaPath:"#/properties/uris/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema12.properties.uris.type,parentSchema:schema12.properties.uris,data:data162};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -10238,14 +10328,11 @@ vErrors.push(err403);
 errors++;
 }
 }
-if(data.versionInfo !== undefined){
-let data164 = data.versionInfo;
-if(data164 && typeof data164 == "object" && !Array.isArray(data164)){
-if(data164.lastScalingAt !== undefined){
-let data165 = data164.lastScalingAt;
-if(typeof data165 === "string"){
-if(func2(data165) > 32768){
-const err404 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data165};
+if(data.user !== undefined){
+let data164 = data.user;
+if(typeof data164 === "string"){
+if(func2(data164) > 32768){
+const err404 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.user,data:data164};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -10256,7 +10343,7 @@ errors++;
 }
 }
 else {
-const err405 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data165};
+const err405 = {instancePath:instancePath+"/user",schemaPath:"#/properties/user/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.user.type,parentSchema:schema12.properties.user,data:data164};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -10266,11 +10353,11 @@ vErrors.push(err405);
 errors++;
 }
 }
-if(data164.lastConfigChangeAt !== undefined){
-let data166 = data164.lastConfigChangeAt;
-if(typeof data166 === "string"){
-if(func2(data166) > 32768){
-const err406 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+if(data.version !== undefined){
+let data165 = data.version;
+if(typeof data165 === "string"){
+if(func2(data165) > 32768){
+const err406 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.version,data:data165};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -10281,7 +10368,7 @@ errors++;
 }
 }
 else {
-const err407 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data166};
+const err407 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.version.type,parentSchema:schema12.properties.version,data:data165};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -10291,9 +10378,14 @@ vErrors.push(err407);
 errors++;
 }
 }
-}
-else {
-const err408 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.versionInfo.type,parentSchema:schema12.properties.versionInfo,data:data164};
+if(data.versionInfo !== undefined){
+let data166 = data.versionInfo;
+if(data166 && typeof data166 == "object" && !Array.isArray(data166)){
+if(data166.lastScalingAt !== undefined){
+let data167 = data166.lastScalingAt;
+if(typeof data167 === "string"){
+if(func2(data167) > 32768){
+const err408 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data167};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -10303,11 +10395,8 @@ vErrors.push(err408);
 errors++;
 }
 }
-if(data.killSelection !== undefined){
-let data167 = data.killSelection;
-if(typeof data167 === "string"){
-if(func2(data167) > 32768){
-const err409 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.killSelection,data:data167};
+else {
+const err409 = {instancePath:instancePath+"/versionInfo/lastScalingAt",schemaPath:"#/properties/versionInfo/properties/lastScalingAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastScalingAt.type,parentSchema:schema12.properties.versionInfo.properties.lastScalingAt,data:data167};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -10317,8 +10406,11 @@ vErrors.push(err409);
 errors++;
 }
 }
-else {
-const err410 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.killSelection.type,parentSchema:schema12.properties.killSelection,data:data167};
+if(data166.lastConfigChangeAt !== undefined){
+let data168 = data166.lastConfigChangeAt;
+if(typeof data168 === "string"){
+if(func2(data168) > 32768){
+const err410 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data168};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -10328,13 +10420,8 @@ vErrors.push(err410);
 errors++;
 }
 }
-if(data.unreachableStrategy !== undefined){
-let data168 = data.unreachableStrategy;
-const _errs368 = errors;
-let valid86 = true;
-const _errs369 = errors;
-if(typeof data168 !== "string"){
-const err411 = {};
+else {
+const err411 = {instancePath:instancePath+"/versionInfo/lastConfigChangeAt",schemaPath:"#/properties/versionInfo/properties/lastConfigChangeAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.versionInfo.properties.lastConfigChangeAt.type,parentSchema:schema12.properties.versionInfo.properties.lastConfigChangeAt,data:data168};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -10343,21 +10430,10 @@ vErrors.push(err411);
 }
 errors++;
 }
-var _valid3 = _errs369 === errors;
-errors = _errs368;
-if(vErrors !== null){
-if(_errs368){
-vErrors.length = _errs368;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause3;
-if(_valid3){
-const _errs371 = errors;
-if(!(data168 === "disabled")){
-const err412 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.unreachableStrategy.then.enum,parentSchema:schema12.properties.unreachableStrategy.then,data:data168};
+const err412 = {instancePath:instancePath+"/versionInfo",schemaPath:"#/properties/versionInfo/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.versionInfo.type,parentSchema:schema12.properties.versionInfo,data:data166};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -10366,17 +10442,12 @@ vErrors.push(err412);
 }
 errors++;
 }
-var _valid3 = _errs371 === errors;
-valid86 = _valid3;
-ifClause3 = "then";
 }
-else {
-const _errs372 = errors;
-if(data168 && typeof data168 == "object" && !Array.isArray(data168)){
-if(data168.inactiveAfterSeconds !== undefined){
-let data169 = data168.inactiveAfterSeconds;
-if(!(((typeof data169 == "number") && (!(data169 % 1) && !isNaN(data169))) && (isFinite(data169)))){
-const err413 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+if(data.killSelection !== undefined){
+let data169 = data.killSelection;
+if(typeof data169 === "string"){
+if(func2(data169) > 32768){
+const err413 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.killSelection,data:data169};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -10385,9 +10456,9 @@ vErrors.push(err413);
 }
 errors++;
 }
-if((typeof data169 == "number") && (isFinite(data169))){
-if(data169 > 2147483647 || isNaN(data169)){
-const err414 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+}
+else {
+const err414 = {instancePath:instancePath+"/killSelection",schemaPath:"#/properties/killSelection/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.killSelection.type,parentSchema:schema12.properties.killSelection,data:data169};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -10396,8 +10467,14 @@ vErrors.push(err414);
 }
 errors++;
 }
-if(data169 < 0 || isNaN(data169)){
-const err415 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data169};
+}
+if(data.unreachableStrategy !== undefined){
+let data170 = data.unreachableStrategy;
+const _errs377 = errors;
+let valid89 = true;
+const _errs378 = errors;
+if(typeof data170 !== "string"){
+const err415 = {};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -10406,12 +10483,21 @@ vErrors.push(err415);
 }
 errors++;
 }
+var _valid4 = _errs378 === errors;
+errors = _errs377;
+if(vErrors !== null){
+if(_errs377){
+vErrors.length = _errs377;
+}
+else {
+vErrors = null;
 }
 }
-if(data168.expungeAfterSeconds !== undefined){
-let data170 = data168.expungeAfterSeconds;
-if(!(((typeof data170 == "number") && (!(data170 % 1) && !isNaN(data170))) && (isFinite(data170)))){
-const err416 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+let ifClause3;
+if(_valid4){
+const _errs380 = errors;
+if(!(data170 === "disabled")){
+const err416 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/then/enum",keyword:"enum",params:{allowedValues: schema12.properties.unreachableStrategy.then.enum},message:"must be equal to one of the allowed values",schema:schema12.properties.unreachableStrategy.then.enum,parentSchema:schema12.properties.unreachableStrategy.then,data:data170};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -10420,9 +10506,17 @@ vErrors.push(err416);
 }
 errors++;
 }
-if((typeof data170 == "number") && (isFinite(data170))){
-if(data170 > 2147483647 || isNaN(data170)){
-const err417 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+var _valid4 = _errs380 === errors;
+valid89 = _valid4;
+ifClause3 = "then";
+}
+else {
+const _errs381 = errors;
+if(data170 && typeof data170 == "object" && !Array.isArray(data170)){
+if(data170.inactiveAfterSeconds !== undefined){
+let data171 = data170.inactiveAfterSeconds;
+if(!(((typeof data171 == "number") && (!(data171 % 1) && !isNaN(data171))) && (isFinite(data171)))){
+const err417 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data171};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -10431,8 +10525,9 @@ vErrors.push(err417);
 }
 errors++;
 }
-if(data170 < 0 || isNaN(data170)){
-const err418 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data170};
+if((typeof data171 == "number") && (isFinite(data171))){
+if(data171 > 2147483647 || isNaN(data171)){
+const err418 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data171};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -10441,11 +10536,8 @@ vErrors.push(err418);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err419 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.unreachableStrategy.else.type,parentSchema:schema12.properties.unreachableStrategy.else,data:data168};
+if(data171 < 0 || isNaN(data171)){
+const err419 = {instancePath:instancePath+"/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.inactiveAfterSeconds,data:data171};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -10454,12 +10546,12 @@ vErrors.push(err419);
 }
 errors++;
 }
-var _valid3 = _errs372 === errors;
-valid86 = _valid3;
-ifClause3 = "else";
 }
-if(!valid86){
-const err420 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema12.properties.unreachableStrategy.if,parentSchema:schema12.properties.unreachableStrategy,data:data168};
+}
+if(data170.expungeAfterSeconds !== undefined){
+let data172 = data170.expungeAfterSeconds;
+if(!(((typeof data172 == "number") && (!(data172 % 1) && !isNaN(data172))) && (isFinite(data172)))){
+const err420 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds.type,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data172};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -10468,11 +10560,9 @@ vErrors.push(err420);
 }
 errors++;
 }
-}
-if(data.tty !== undefined){
-let data171 = data.tty;
-if(typeof data171 !== "boolean"){
-const err421 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.tty.type,parentSchema:schema12.properties.tty,data:data171};
+if((typeof data172 == "number") && (isFinite(data172))){
+if(data172 > 2147483647 || isNaN(data172)){
+const err421 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data172};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -10481,12 +10571,8 @@ vErrors.push(err421);
 }
 errors++;
 }
-}
-if(data.role !== undefined){
-let data172 = data.role;
-if(typeof data172 === "string"){
-if(func2(data172) > 32768){
-const err422 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data172};
+if(data172 < 0 || isNaN(data172)){
+const err422 = {instancePath:instancePath+"/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/unreachableStrategy/else/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema12.properties.unreachableStrategy.else.properties.expungeAfterSeconds,data:data172};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -10495,8 +10581,11 @@ vErrors.push(err422);
 }
 errors++;
 }
-if(func2(data172) < 1){
-const err423 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data172};
+}
+}
+}
+else {
+const err423 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/else/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.properties.unreachableStrategy.else.type,parentSchema:schema12.properties.unreachableStrategy.else,data:data170};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -10505,9 +10594,12 @@ vErrors.push(err423);
 }
 errors++;
 }
+var _valid4 = _errs381 === errors;
+valid89 = _valid4;
+ifClause3 = "else";
 }
-else {
-const err424 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data172};
+if(!valid89){
+const err424 = {instancePath:instancePath+"/unreachableStrategy",schemaPath:"#/properties/unreachableStrategy/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema12.properties.unreachableStrategy.if,parentSchema:schema12.properties.unreachableStrategy,data:data170};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -10517,14 +10609,62 @@ vErrors.push(err424);
 errors++;
 }
 }
-}
-else {
-const err425 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(data.tty !== undefined){
+let data173 = data.tty;
+if(typeof data173 !== "boolean"){
+const err425 = {instancePath:instancePath+"/tty",schemaPath:"#/properties/tty/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema12.properties.tty.type,parentSchema:schema12.properties.tty,data:data173};
 if(vErrors === null){
 vErrors = [err425];
 }
 else {
 vErrors.push(err425);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data174 = data.role;
+if(typeof data174 === "string"){
+if(func2(data174) > 32768){
+const err426 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema12.properties.role,data:data174};
+if(vErrors === null){
+vErrors = [err426];
+}
+else {
+vErrors.push(err426);
+}
+errors++;
+}
+if(func2(data174) < 1){
+const err427 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema12.properties.role,data:data174};
+if(vErrors === null){
+vErrors = [err427];
+}
+else {
+vErrors.push(err427);
+}
+errors++;
+}
+}
+else {
+const err428 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema12.properties.role.type,parentSchema:schema12.properties.role,data:data174};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+}
+}
+else {
+const err429 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema12.type,parentSchema:schema12,data};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
 }
 errors++;
 }

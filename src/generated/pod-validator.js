@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.pod = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -652,10 +652,10 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data9.endpoints !== undefined){
-let data20 = data9.endpoints;
-if((!(Array.isArray(data20))) && (data20 !== null)){
-const err53 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.type,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data20};
+if(data9.resourceLimits !== undefined){
+let data20 = data9.resourceLimits;
+if((!(data20 && typeof data20 == "object" && !Array.isArray(data20))) && (data20 !== null)){
+const err53 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits",schemaPath:"#/properties/containers/items/properties/resourceLimits/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.resourceLimits.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.resourceLimits.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits,data:data20};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -664,9 +664,14 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(Array.isArray(data20)){
-if(data20.length > 1000){
-const err54 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data20};
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.cpus !== undefined){
+let data21 = data20.cpus;
+const _errs48 = errors;
+let valid13 = true;
+const _errs49 = errors;
+if(!((typeof data21 == "number") && (isFinite(data21)))){
+const err54 = {};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -675,12 +680,21 @@ vErrors.push(err54);
 }
 errors++;
 }
-const len1 = data20.length;
-for(let i1=0; i1<len1; i1++){
-let data21 = data20[i1];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.name === undefined){
-const err55 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.endpoints.items.required,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data21};
+var _valid0 = _errs49 === errors;
+errors = _errs48;
+if(vErrors !== null){
+if(_errs48){
+vErrors.length = _errs48;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs51 = errors;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 > 1000000000 || isNaN(data21)){
+const err55 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -689,11 +703,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data21.name !== undefined){
-let data22 = data21.name;
-if(typeof data22 === "string"){
-if(func2(data22) > 63){
-const err56 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+}
+else {
+const err56 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -702,8 +714,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(func2(data22) < 1){
-const err57 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+var _valid0 = _errs51 === errors;
+valid13 = _valid0;
+}
+if(!valid13){
+const err57 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus,data:data21};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -712,8 +727,14 @@ vErrors.push(err57);
 }
 errors++;
 }
-if(!pattern1.test(data22)){
-const err58 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+}
+if(data20.mem !== undefined){
+let data22 = data20.mem;
+const _errs54 = errors;
+let valid14 = true;
+const _errs55 = errors;
+if(!((typeof data22 == "number") && (isFinite(data22)))){
+const err58 = {};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -722,9 +743,21 @@ vErrors.push(err58);
 }
 errors++;
 }
+var _valid1 = _errs55 === errors;
+errors = _errs54;
+if(vErrors !== null){
+if(_errs54){
+vErrors.length = _errs54;
 }
 else {
-const err59 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data22};
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs57 = errors;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 > 1000000000 || isNaN(data22)){
+const err59 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -734,10 +767,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data21.containerPort !== undefined){
-let data23 = data21.containerPort;
-if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err60 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+else {
+const err60 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -746,9 +777,11 @@ vErrors.push(err60);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 65535 || isNaN(data23)){
-const err61 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+var _valid1 = _errs57 === errors;
+valid14 = _valid1;
+}
+if(!valid14){
+const err61 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem,data:data22};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -757,8 +790,13 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data23 < 0 || isNaN(data23)){
-const err62 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data23};
+}
+}
+}
+if(data9.endpoints !== undefined){
+let data23 = data9.endpoints;
+if((!(Array.isArray(data23))) && (data23 !== null)){
+const err62 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.type,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -767,12 +805,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-if(data21.hostPort !== undefined){
-let data24 = data21.hostPort;
-if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err63 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+if(Array.isArray(data23)){
+if(data23.length > 1000){
+const err63 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -781,9 +816,12 @@ vErrors.push(err63);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 65535 || isNaN(data24)){
-const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.name === undefined){
+const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.endpoints.items.required,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -792,8 +830,11 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data24 < 0 || isNaN(data24)){
-const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data24};
+if(data24.name !== undefined){
+let data25 = data24.name;
+if(typeof data25 === "string"){
+if(func2(data25) > 63){
+const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -802,12 +843,8 @@ vErrors.push(err65);
 }
 errors++;
 }
-}
-}
-if(data21.protocol !== undefined){
-let data25 = data21.protocol;
-if((!(Array.isArray(data25))) && (data25 !== null)){
-const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+if(func2(data25) < 1){
+const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -816,9 +853,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(Array.isArray(data25)){
-if(data25.length > 1000){
-const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+if(!pattern1.test(data25)){
+const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -827,8 +863,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data25.length < 1){
-const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data25};
+}
+else {
+const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -837,12 +874,11 @@ vErrors.push(err68);
 }
 errors++;
 }
-const len2 = data25.length;
-for(let i2=0; i2<len2; i2++){
-let data26 = data25[i2];
-if(typeof data26 === "string"){
-if(func2(data26) > 32768){
-const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data26};
+}
+if(data24.containerPort !== undefined){
+let data26 = data24.containerPort;
+if((!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))) && (data26 !== null)){
+const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -851,9 +887,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-else {
-const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data26};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 65535 || isNaN(data26)){
+const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -862,13 +898,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-}
-}
-if(data21.labels !== undefined){
-let data27 = data21.labels;
-if((!(data27 && typeof data27 == "object" && !Array.isArray(data27))) && (data27 !== null)){
-const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+if(data26 < 0 || isNaN(data26)){
+const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -877,9 +908,12 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(Object.keys(data27).length > 1000){
-const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+}
+}
+if(data24.hostPort !== undefined){
+let data27 = data24.hostPort;
+if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
+const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -888,11 +922,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-for(const key4 in data27){
-const _errs61 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key4,propertyName:key4};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 65535 || isNaN(data27)){
+const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -901,10 +933,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-var valid17 = _errs61 === errors;
-if(!valid17){
-const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data27};
+if(data27 < 0 || isNaN(data27)){
+const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -914,11 +944,11 @@ vErrors.push(err74);
 errors++;
 }
 }
-for(const key5 in data27){
-let data28 = data27[key5];
-if(typeof data28 === "string"){
-if(func2(data28) > 32768){
-const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data28};
+}
+if(data24.protocol !== undefined){
+let data28 = data24.protocol;
+if((!(Array.isArray(data28))) && (data28 !== null)){
+const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -927,9 +957,9 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-else {
-const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data28};
+if(Array.isArray(data28)){
+if(data28.length > 1000){
+const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -938,12 +968,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-}
-}
-}
-}
-else {
-const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.endpoints.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data21};
+if(data28.length < 1){
+const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -952,13 +978,12 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-}
-}
-if(data9.image !== undefined){
-let data29 = data9.image;
-if((!(data29 && typeof data29 == "object" && !Array.isArray(data29))) && (data29 !== null)){
-const err78 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.type,parentSchema:schema11.properties.containers.items.properties.image,data:data29};
+const len2 = data28.length;
+for(let i2=0; i2<len2; i2++){
+let data29 = data28[i2];
+if(typeof data29 === "string"){
+if(func2(data29) > 32768){
+const err78 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -967,9 +992,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.kind === undefined){
-const err79 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data29};
+}
+else {
+const err79 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -978,8 +1003,13 @@ vErrors.push(err79);
 }
 errors++;
 }
-if(data29.id === undefined){
-const err80 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data29};
+}
+}
+}
+if(data24.labels !== undefined){
+let data30 = data24.labels;
+if((!(data30 && typeof data30 == "object" && !Array.isArray(data30))) && (data30 !== null)){
+const err80 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -988,11 +1018,9 @@ vErrors.push(err80);
 }
 errors++;
 }
-if(data29.kind !== undefined){
-let data30 = data29.kind;
-if(typeof data30 === "string"){
-if(func2(data30) > 32768){
-const err81 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data30};
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(Object.keys(data30).length > 1000){
+const err81 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1001,9 +1029,11 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-else {
-const err82 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data30};
+for(const key4 in data30){
+const _errs75 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err82 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1013,11 +1043,9 @@ vErrors.push(err82);
 errors++;
 }
 }
-if(data29.id !== undefined){
-let data31 = data29.id;
-if(typeof data31 === "string"){
-if(func2(data31) > 1024){
-const err83 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data31};
+var valid20 = _errs75 === errors;
+if(!valid20){
+const err83 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1026,8 +1054,12 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(func2(data31) < 1){
-const err84 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data31};
+}
+for(const key5 in data30){
+let data31 = data30[key5];
+if(typeof data31 === "string"){
+if(func2(data31) > 32768){
+const err84 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1038,7 +1070,7 @@ errors++;
 }
 }
 else {
-const err85 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.id.type,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data31};
+const err85 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1048,10 +1080,11 @@ vErrors.push(err85);
 errors++;
 }
 }
-if(data29.forcePull !== undefined){
-let data32 = data29.forcePull;
-if((typeof data32 !== "boolean") && (data32 !== null)){
-const err86 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema11.properties.containers.items.properties.image.properties.forcePull,data:data32};
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.endpoints.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1061,10 +1094,12 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data29.pullConfig !== undefined){
-let data33 = data29.pullConfig;
-if((!(data33 && typeof data33 == "object" && !Array.isArray(data33))) && (data33 !== null)){
-const err87 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+}
+}
+if(data9.image !== undefined){
+let data32 = data9.image;
+if((!(data32 && typeof data32 == "object" && !Array.isArray(data32))) && (data32 !== null)){
+const err87 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.type,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1073,9 +1108,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.secret === undefined){
-const err88 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data33};
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.kind === undefined){
+const err88 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1084,11 +1119,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data33.secret !== undefined){
-let data34 = data33.secret;
-if(typeof data34 === "string"){
-if(func2(data34) > 32768){
-const err89 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data34};
+if(data32.id === undefined){
+const err89 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1097,9 +1129,11 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data34};
+if(data32.kind !== undefined){
+let data33 = data32.kind;
+if(typeof data33 === "string"){
+if(func2(data33) > 32768){
+const err90 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1109,12 +1143,8 @@ vErrors.push(err90);
 errors++;
 }
 }
-}
-}
-if(data29.labels !== undefined){
-let data35 = data29.labels;
-if((!(data35 && typeof data35 == "object" && !Array.isArray(data35))) && (data35 !== null)){
-const err91 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data35};
+else {
+const err91 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1123,9 +1153,12 @@ vErrors.push(err91);
 }
 errors++;
 }
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-if(Object.keys(data35).length > 1000){
-const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data35};
+}
+if(data32.id !== undefined){
+let data34 = data32.id;
+if(typeof data34 === "string"){
+if(func2(data34) > 1024){
+const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1134,11 +1167,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-for(const key6 in data35){
-const _errs79 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,data:key6,propertyName:key6};
+if(func2(data34) < 1){
+const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1148,9 +1178,8 @@ vErrors.push(err93);
 errors++;
 }
 }
-var valid21 = _errs79 === errors;
-if(!valid21){
-const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data35};
+else {
+const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.id.type,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1160,11 +1189,10 @@ vErrors.push(err94);
 errors++;
 }
 }
-for(const key7 in data35){
-let data36 = data35[key7];
-if(typeof data36 === "string"){
-if(func2(data36) > 32768){
-const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data36};
+if(data32.forcePull !== undefined){
+let data35 = data32.forcePull;
+if((typeof data35 !== "boolean") && (data35 !== null)){
+const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema11.properties.containers.items.properties.image.properties.forcePull,data:data35};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1174,8 +1202,10 @@ vErrors.push(err95);
 errors++;
 }
 }
-else {
-const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data36};
+if(data32.pullConfig !== undefined){
+let data36 = data32.pullConfig;
+if((!(data36 && typeof data36 == "object" && !Array.isArray(data36))) && (data36 !== null)){
+const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1184,15 +1214,9 @@ vErrors.push(err96);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-if(data9.environment !== undefined){
-let data37 = data9.environment;
-if((!(data37 && typeof data37 == "object" && !Array.isArray(data37))) && (data37 !== null)){
-const err97 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.environment.type,parentSchema:schema11.properties.containers.items.properties.environment,data:data37};
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.secret === undefined){
+const err97 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1201,9 +1225,11 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(Object.keys(data37).length > 1000){
-const err98 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.environment,data:data37};
+if(data36.secret !== undefined){
+let data37 = data36.secret;
+if(typeof data37 === "string"){
+if(func2(data37) > 32768){
+const err98 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1212,11 +1238,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-for(const key8 in data37){
-const _errs85 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err99 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.environment.propertyNames,data:key8,propertyName:key8};
+}
+else {
+const err99 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1226,9 +1250,12 @@ vErrors.push(err99);
 errors++;
 }
 }
-var valid23 = _errs85 === errors;
-if(!valid23){
-const err100 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.containers.items.properties.environment.propertyNames,parentSchema:schema11.properties.containers.items.properties.environment,data:data37};
+}
+}
+if(data32.labels !== undefined){
+let data38 = data32.labels;
+if((!(data38 && typeof data38 == "object" && !Array.isArray(data38))) && (data38 !== null)){
+const err100 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1237,11 +1264,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-for(const key9 in data37){
-let data38 = data37[key9];
-if((typeof data38 !== "string") && (!(data38 && typeof data38 == "object" && !Array.isArray(data38)))){
-const err101 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema11.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(Object.keys(data38).length > 1000){
+const err101 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1250,9 +1275,11 @@ vErrors.push(err101);
 }
 errors++;
 }
-if(typeof data38 === "string"){
-if(func2(data38) > 32768){
-const err102 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data38};
+for(const key6 in data38){
+const _errs93 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err102 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1262,9 +1289,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.secret === undefined){
-const err103 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data38};
+var valid24 = _errs93 === errors;
+if(!valid24){
+const err103 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1273,11 +1300,12 @@ vErrors.push(err103);
 }
 errors++;
 }
-if(data38.secret !== undefined){
-let data39 = data38.secret;
+}
+for(const key7 in data38){
+let data39 = data38[key7];
 if(typeof data39 === "string"){
 if(func2(data39) > 32768){
-const err104 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data39};
+const err104 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1288,7 +1316,7 @@ errors++;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data39};
+const err105 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1302,10 +1330,10 @@ errors++;
 }
 }
 }
-if(data9.user !== undefined){
-let data40 = data9.user;
-if((typeof data40 !== "string") && (data40 !== null)){
-const err106 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.user.type,parentSchema:schema11.properties.containers.items.properties.user,data:data40};
+if(data9.environment !== undefined){
+let data40 = data9.environment;
+if((!(data40 && typeof data40 == "object" && !Array.isArray(data40))) && (data40 !== null)){
+const err106 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.environment.type,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1314,9 +1342,9 @@ vErrors.push(err106);
 }
 errors++;
 }
-if(typeof data40 === "string"){
-if(func2(data40) > 32768){
-const err107 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.user,data:data40};
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(Object.keys(data40).length > 1000){
+const err107 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1325,12 +1353,11 @@ vErrors.push(err107);
 }
 errors++;
 }
-}
-}
-if(data9.healthCheck !== undefined){
-let data41 = data9.healthCheck;
-if((!(data41 && typeof data41 == "object" && !Array.isArray(data41))) && (data41 !== null)){
-const err108 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.type,parentSchema:schema11.properties.containers.items.properties.healthCheck,data:data41};
+for(const key8 in data40){
+const _errs99 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err108 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.environment.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1339,11 +1366,10 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.http !== undefined){
-let data42 = data41.http;
-if((!(data42 && typeof data42 == "object" && !Array.isArray(data42))) && (data42 !== null)){
-const err109 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+}
+var valid26 = _errs99 === errors;
+if(!valid26){
+const err109 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.containers.items.properties.environment.propertyNames,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1352,9 +1378,11 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-if(data42.endpoint === undefined){
-const err110 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data42};
+}
+for(const key9 in data40){
+let data41 = data40[key9];
+if((typeof data41 !== "string") && (!(data41 && typeof data41 == "object" && !Array.isArray(data41)))){
+const err110 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema11.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1363,11 +1391,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(data42.endpoint !== undefined){
-let data43 = data42.endpoint;
-if(typeof data43 === "string"){
-if(func2(data43) > 63){
-const err111 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+if(typeof data41 === "string"){
+if(func2(data41) > 32768){
+const err111 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1376,8 +1402,10 @@ vErrors.push(err111);
 }
 errors++;
 }
-if(func2(data43) < 1){
-const err112 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+}
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.secret === undefined){
+const err112 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1386,8 +1414,11 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(!pattern1.test(data43)){
-const err113 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+if(data41.secret !== undefined){
+let data42 = data41.secret;
+if(typeof data42 === "string"){
+if(func2(data42) > 32768){
+const err113 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1398,7 +1429,7 @@ errors++;
 }
 }
 else {
-const err114 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data43};
+const err114 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1408,10 +1439,14 @@ vErrors.push(err114);
 errors++;
 }
 }
-if(data42.path !== undefined){
-let data44 = data42.path;
-if((typeof data44 !== "string") && (data44 !== null)){
-const err115 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+}
+}
+}
+}
+if(data9.user !== undefined){
+let data43 = data9.user;
+if((typeof data43 !== "string") && (data43 !== null)){
+const err115 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.user.type,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1420,9 +1455,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(typeof data44 === "string"){
-if(func2(data44) > 1024){
-const err116 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+if(typeof data43 === "string"){
+if(func2(data43) > 32768){
+const err116 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1431,8 +1466,12 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(func2(data44) < 1){
-const err117 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data44};
+}
+}
+if(data9.healthCheck !== undefined){
+let data44 = data9.healthCheck;
+if((!(data44 && typeof data44 == "object" && !Array.isArray(data44))) && (data44 !== null)){
+const err117 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.type,parentSchema:schema11.properties.containers.items.properties.healthCheck,data:data44};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1441,12 +1480,11 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-}
-if(data42.scheme !== undefined){
-let data45 = data42.scheme;
-if((typeof data45 !== "string") && (data45 !== null)){
-const err118 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.http !== undefined){
+let data45 = data44.http;
+if((!(data45 && typeof data45 == "object" && !Array.isArray(data45))) && (data45 !== null)){
+const err118 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1455,9 +1493,9 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(typeof data45 === "string"){
-if(func2(data45) > 32768){
-const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.endpoint === undefined){
+const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1466,8 +1504,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(!["http","https"].includes(data45.toLowerCase())){
-const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data45};
+if(data45.endpoint !== undefined){
+let data46 = data45.endpoint;
+if(typeof data46 === "string"){
+if(func2(data46) > 63){
+const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1476,14 +1517,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data41.tcp !== undefined){
-let data46 = data41.tcp;
-if((!(data46 && typeof data46 == "object" && !Array.isArray(data46))) && (data46 !== null)){
-const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+if(func2(data46) < 1){
+const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1492,9 +1527,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.endpoint === undefined){
-const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data46};
+if(!pattern1.test(data46)){
+const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1503,11 +1537,9 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data46.endpoint !== undefined){
-let data47 = data46.endpoint;
-if(typeof data47 === "string"){
-if(func2(data47) > 63){
-const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+}
+else {
+const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1516,8 +1548,11 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(func2(data47) < 1){
-const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+}
+if(data45.path !== undefined){
+let data47 = data45.path;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1526,8 +1561,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(!pattern1.test(data47)){
-const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(typeof data47 === "string"){
+if(func2(data47) > 1024){
+const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1536,9 +1572,8 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-else {
-const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data47};
+if(func2(data47) < 1){
+const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1549,11 +1584,10 @@ errors++;
 }
 }
 }
-}
-if(data41.exec !== undefined){
-let data48 = data41.exec;
-if((!(data48 && typeof data48 == "object" && !Array.isArray(data48))) && (data48 !== null)){
-const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+if(data45.scheme !== undefined){
+let data48 = data45.scheme;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1562,9 +1596,9 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.command === undefined){
-const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data48};
+if(typeof data48 === "string"){
+if(func2(data48) > 32768){
+const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1573,11 +1607,8 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data48.command !== undefined){
-let data49 = data48.command;
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.shell === undefined){
-const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+if(!["http","https"].includes(data48.toLowerCase())){
+const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1586,11 +1617,14 @@ vErrors.push(err129);
 }
 errors++;
 }
-if(data49.shell !== undefined){
-let data50 = data49.shell;
-if(typeof data50 === "string"){
-if(func2(data50) > 32768){
-const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data50};
+}
+}
+}
+}
+if(data44.tcp !== undefined){
+let data49 = data44.tcp;
+if((!(data49 && typeof data49 == "object" && !Array.isArray(data49))) && (data49 !== null)){
+const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1599,9 +1633,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-}
-else {
-const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data50};
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.endpoint === undefined){
+const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1610,10 +1644,11 @@ vErrors.push(err131);
 }
 errors++;
 }
-}
-}
-else {
-const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data49};
+if(data49.endpoint !== undefined){
+let data50 = data49.endpoint;
+if(typeof data50 === "string"){
+if(func2(data50) > 63){
+const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1622,13 +1657,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-}
-if(data41.gracePeriodSeconds !== undefined){
-let data51 = data41.gracePeriodSeconds;
-if((!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))) && (data51 !== null)){
-const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(func2(data50) < 1){
+const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1637,9 +1667,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 > 2147483647 || isNaN(data51)){
-const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+if(!pattern1.test(data50)){
+const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1648,8 +1677,9 @@ vErrors.push(err134);
 }
 errors++;
 }
-if(data51 < 0 || isNaN(data51)){
-const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data51};
+}
+else {
+const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1660,10 +1690,11 @@ errors++;
 }
 }
 }
-if(data41.intervalSeconds !== undefined){
-let data52 = data41.intervalSeconds;
-if((!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))) && (data52 !== null)){
-const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+}
+if(data44.exec !== undefined){
+let data51 = data44.exec;
+if((!(data51 && typeof data51 == "object" && !Array.isArray(data51))) && (data51 !== null)){
+const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1672,9 +1703,9 @@ vErrors.push(err136);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 > 2147483647 || isNaN(data52)){
-const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.command === undefined){
+const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1683,8 +1714,11 @@ vErrors.push(err137);
 }
 errors++;
 }
-if(data52 < 0 || isNaN(data52)){
-const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data52};
+if(data51.command !== undefined){
+let data52 = data51.command;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.shell === undefined){
+const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1693,12 +1727,11 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-}
-if(data41.maxConsecutiveFailures !== undefined){
-let data53 = data41.maxConsecutiveFailures;
-if((!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))) && (data53 !== null)){
-const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+if(data52.shell !== undefined){
+let data53 = data52.shell;
+if(typeof data53 === "string"){
+if(func2(data53) > 32768){
+const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1707,9 +1740,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 > 2147483647 || isNaN(data53)){
-const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+}
+else {
+const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1718,8 +1751,10 @@ vErrors.push(err140);
 }
 errors++;
 }
-if(data53 < 0 || isNaN(data53)){
-const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data53};
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1730,10 +1765,11 @@ errors++;
 }
 }
 }
-if(data41.timeoutSeconds !== undefined){
-let data54 = data41.timeoutSeconds;
+}
+if(data44.gracePeriodSeconds !== undefined){
+let data54 = data44.gracePeriodSeconds;
 if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
-const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1744,7 +1780,7 @@ errors++;
 }
 if((typeof data54 == "number") && (isFinite(data54))){
 if(data54 > 2147483647 || isNaN(data54)){
-const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1754,7 +1790,7 @@ vErrors.push(err143);
 errors++;
 }
 if(data54 < 0 || isNaN(data54)){
-const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data54};
+const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1765,10 +1801,10 @@ errors++;
 }
 }
 }
-if(data41.delaySeconds !== undefined){
-let data55 = data41.delaySeconds;
+if(data44.intervalSeconds !== undefined){
+let data55 = data44.intervalSeconds;
 if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
-const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1779,7 +1815,7 @@ errors++;
 }
 if((typeof data55 == "number") && (isFinite(data55))){
 if(data55 > 2147483647 || isNaN(data55)){
-const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1789,7 +1825,7 @@ vErrors.push(err146);
 errors++;
 }
 if(data55 < 0 || isNaN(data55)){
-const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data55};
+const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1800,12 +1836,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data9.volumeMounts !== undefined){
-let data56 = data9.volumeMounts;
-if((!(Array.isArray(data56))) && (data56 !== null)){
-const err148 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data56};
+if(data44.maxConsecutiveFailures !== undefined){
+let data56 = data44.maxConsecutiveFailures;
+if((!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))) && (data56 !== null)){
+const err148 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1814,9 +1848,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(Array.isArray(data56)){
-if(data56.length > 1000){
-const err149 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data56};
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 2147483647 || isNaN(data56)){
+const err149 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1825,12 +1859,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-const len3 = data56.length;
-for(let i3=0; i3<len3; i3++){
-let data57 = data56[i3];
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.name === undefined){
-const err150 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data57};
+if(data56 < 0 || isNaN(data56)){
+const err150 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1839,8 +1869,12 @@ vErrors.push(err150);
 }
 errors++;
 }
-if(data57.mountPath === undefined){
-const err151 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data57};
+}
+}
+if(data44.timeoutSeconds !== undefined){
+let data57 = data44.timeoutSeconds;
+if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
+const err151 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1849,11 +1883,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data57.name !== undefined){
-let data58 = data57.name;
-if(typeof data58 === "string"){
-if(func2(data58) > 63){
-const err152 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 2147483647 || isNaN(data57)){
+const err152 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1862,8 +1894,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(func2(data58) < 1){
-const err153 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if(data57 < 0 || isNaN(data57)){
+const err153 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1872,8 +1904,12 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(!pattern1.test(data58)){
-const err154 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+}
+}
+if(data44.delaySeconds !== undefined){
+let data58 = data44.delaySeconds;
+if((!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))) && (data58 !== null)){
+const err154 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1882,9 +1918,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-else {
-const err155 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data58};
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 2147483647 || isNaN(data58)){
+const err155 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1893,12 +1929,8 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-if(data57.mountPath !== undefined){
-let data59 = data57.mountPath;
-if(typeof data59 === "string"){
-if(func2(data59) > 1024){
-const err156 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+if(data58 < 0 || isNaN(data58)){
+const err156 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -1907,8 +1939,14 @@ vErrors.push(err156);
 }
 errors++;
 }
-if(func2(data59) < 1){
-const err157 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+}
+}
+}
+}
+if(data9.check !== undefined){
+let data59 = data9.check;
+if((!(data59 && typeof data59 == "object" && !Array.isArray(data59))) && (data59 !== null)){
+const err157 = {instancePath:instancePath+"/containers/" + i0+"/check",schemaPath:"#/properties/containers/items/properties/check/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.type,parentSchema:schema11.properties.containers.items.properties.check,data:data59};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -1917,9 +1955,14 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-else {
-const err158 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data59};
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.intervalSeconds !== undefined){
+let data60 = data59.intervalSeconds;
+const _errs141 = errors;
+let valid35 = true;
+const _errs142 = errors;
+if(!((typeof data60 == "number") && (isFinite(data60)))){
+const err158 = {};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1928,11 +1971,21 @@ vErrors.push(err158);
 }
 errors++;
 }
+var _valid2 = _errs142 === errors;
+errors = _errs141;
+if(vErrors !== null){
+if(_errs141){
+vErrors.length = _errs141;
 }
-if(data57.readOnly !== undefined){
-let data60 = data57.readOnly;
-if((typeof data60 !== "boolean") && (data60 !== null)){
-const err159 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data60};
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs144 = errors;
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 2147483647 || isNaN(data60)){
+const err159 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data60};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1942,9 +1995,8 @@ vErrors.push(err159);
 errors++;
 }
 }
-}
 else {
-const err160 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data57};
+const err160 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data60};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -1953,13 +2005,11 @@ vErrors.push(err160);
 }
 errors++;
 }
+var _valid2 = _errs144 === errors;
+valid35 = _valid2;
 }
-}
-}
-if(data9.artifacts !== undefined){
-let data61 = data9.artifacts;
-if((!(Array.isArray(data61))) && (data61 !== null)){
-const err161 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data61};
+if(!valid35){
+const err161 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data60};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -1968,9 +2018,14 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(Array.isArray(data61)){
-if(data61.length > 1000){
-const err162 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data61};
+}
+if(data59.timeoutSeconds !== undefined){
+let data61 = data59.timeoutSeconds;
+const _errs147 = errors;
+let valid36 = true;
+const _errs148 = errors;
+if(!((typeof data61 == "number") && (isFinite(data61)))){
+const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -1979,12 +2034,21 @@ vErrors.push(err162);
 }
 errors++;
 }
-const len4 = data61.length;
-for(let i4=0; i4<len4; i4++){
-let data62 = data61[i4];
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-if(data62.uri === undefined){
-const err163 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data62};
+var _valid3 = _errs148 === errors;
+errors = _errs147;
+if(vErrors !== null){
+if(_errs147){
+vErrors.length = _errs147;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid3){
+const _errs150 = errors;
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 > 2147483647 || isNaN(data61)){
+const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data61};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -1993,11 +2057,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(data62.uri !== undefined){
-let data63 = data62.uri;
-if(typeof data63 === "string"){
-if(func2(data63) > 1024){
-const err164 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+}
+else {
+const err164 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data61};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2006,8 +2068,11 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(func2(data63) < 1){
-const err165 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+var _valid3 = _errs150 === errors;
+valid36 = _valid3;
+}
+if(!valid36){
+const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data61};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2017,8 +2082,13 @@ vErrors.push(err165);
 errors++;
 }
 }
-else {
-const err166 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data63};
+if(data59.delaySeconds !== undefined){
+let data62 = data59.delaySeconds;
+const _errs153 = errors;
+let valid37 = true;
+const _errs154 = errors;
+if(!((typeof data62 == "number") && (isFinite(data62)))){
+const err166 = {};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2027,11 +2097,21 @@ vErrors.push(err166);
 }
 errors++;
 }
+var _valid4 = _errs154 === errors;
+errors = _errs153;
+if(vErrors !== null){
+if(_errs153){
+vErrors.length = _errs153;
 }
-if(data62.extract !== undefined){
-let data64 = data62.extract;
-if((typeof data64 !== "boolean") && (data64 !== null)){
-const err167 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data64};
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs156 = errors;
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 > 2147483647 || isNaN(data62)){
+const err167 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data62};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2041,10 +2121,8 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data62.executable !== undefined){
-let data65 = data62.executable;
-if((typeof data65 !== "boolean") && (data65 !== null)){
-const err168 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data65};
+else {
+const err168 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data62};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2053,11 +2131,11 @@ vErrors.push(err168);
 }
 errors++;
 }
+var _valid4 = _errs156 === errors;
+valid37 = _valid4;
 }
-if(data62.cache !== undefined){
-let data66 = data62.cache;
-if((typeof data66 !== "boolean") && (data66 !== null)){
-const err169 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data66};
+if(!valid37){
+const err169 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data62};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2067,10 +2145,12 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data62.destPath !== undefined){
-let data67 = data62.destPath;
-if((typeof data67 !== "string") && (data67 !== null)){
-const err170 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+}
+}
+if(data9.linuxInfo !== undefined){
+let data63 = data9.linuxInfo;
+if((!(data63 && typeof data63 == "object" && !Array.isArray(data63))) && (data63 !== null)){
+const err170 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data63};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2079,9 +2159,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(typeof data67 === "string"){
-if(func2(data67) > 1024){
-const err171 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.ipcInfo !== undefined){
+let data64 = data63.ipcInfo;
+if((!(data64 && typeof data64 == "object" && !Array.isArray(data64))) && (data64 !== null)){
+const err171 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data64};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2090,8 +2172,14 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(func2(data67) < 1){
-const err172 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data67};
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.shmSize !== undefined){
+let data65 = data64.shmSize;
+const _errs165 = errors;
+let valid40 = true;
+const _errs166 = errors;
+if(!((typeof data65 == "number") && (isFinite(data65)))){
+const err172 = {};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2100,11 +2188,21 @@ vErrors.push(err172);
 }
 errors++;
 }
-}
-}
+var _valid5 = _errs166 === errors;
+errors = _errs165;
+if(vErrors !== null){
+if(_errs165){
+vErrors.length = _errs165;
 }
 else {
-const err173 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data62};
+vErrors = null;
+}
+}
+if(_valid5){
+const _errs168 = errors;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 1000000000 || isNaN(data65)){
+const err173 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data65};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2114,12 +2212,8 @@ vErrors.push(err173);
 errors++;
 }
 }
-}
-}
-if(data9.labels !== undefined){
-let data68 = data9.labels;
-if((!(data68 && typeof data68 == "object" && !Array.isArray(data68))) && (data68 !== null)){
-const err174 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data68};
+else {
+const err174 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data65};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2128,9 +2222,11 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(Object.keys(data68).length > 1000){
-const err175 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data68};
+var _valid5 = _errs168 === errors;
+valid40 = _valid5;
+}
+if(!valid40){
+const err175 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data65};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2139,11 +2235,15 @@ vErrors.push(err175);
 }
 errors++;
 }
-for(const key10 in data68){
-const _errs149 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err176 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+}
+}
+}
+}
+}
+if(data9.volumeMounts !== undefined){
+let data66 = data9.volumeMounts;
+if((!(Array.isArray(data66))) && (data66 !== null)){
+const err176 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data66};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2152,10 +2252,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-}
-var valid37 = _errs149 === errors;
-if(!valid37){
-const err177 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data68};
+if(Array.isArray(data66)){
+if(data66.length > 1000){
+const err177 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data66};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2164,12 +2263,12 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-for(const key11 in data68){
-let data69 = data68[key11];
-if(typeof data69 === "string"){
-if(func2(data69) > 32768){
-const err178 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data69};
+const len3 = data66.length;
+for(let i3=0; i3<len3; i3++){
+let data67 = data66[i3];
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.name === undefined){
+const err178 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data67};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2178,9 +2277,8 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-else {
-const err179 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data69};
+if(data67.mountPath === undefined){
+const err179 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data67};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2189,13 +2287,11 @@ vErrors.push(err179);
 }
 errors++;
 }
-}
-}
-}
-if(data9.lifecycle !== undefined){
-let data70 = data9.lifecycle;
-if((!(data70 && typeof data70 == "object" && !Array.isArray(data70))) && (data70 !== null)){
-const err180 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data70};
+if(data67.name !== undefined){
+let data68 = data67.name;
+if(typeof data68 === "string"){
+if(func2(data68) > 63){
+const err180 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2204,11 +2300,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
-if(data70.killGracePeriodSeconds !== undefined){
-let data71 = data70.killGracePeriodSeconds;
-if((!((typeof data71 == "number") && (isFinite(data71)))) && (data71 !== null)){
-const err181 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+if(func2(data68) < 1){
+const err181 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2217,9 +2310,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 > 2147483647 || isNaN(data71)){
-const err182 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+if(!pattern1.test(data68)){
+const err182 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2228,8 +2320,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-if(data71 < 0 || isNaN(data71)){
-const err183 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data71};
+}
+else {
+const err183 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2239,12 +2332,11 @@ vErrors.push(err183);
 errors++;
 }
 }
-}
-}
-}
-}
-else {
-const err184 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
+if(data67.mountPath !== undefined){
+let data69 = data67.mountPath;
+if(typeof data69 === "string"){
+if(func2(data69) > 1024){
+const err184 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data69};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2253,10 +2345,8 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-}
-else {
-const err185 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
+if(func2(data69) < 1){
+const err185 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data69};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2266,10 +2356,8 @@ vErrors.push(err185);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data72 = data.secrets;
-if((!(data72 && typeof data72 == "object" && !Array.isArray(data72))) && (data72 !== null)){
-const err186 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data72};
+else {
+const err186 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data69};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2278,9 +2366,11 @@ vErrors.push(err186);
 }
 errors++;
 }
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(Object.keys(data72).length > 1000){
-const err187 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data72};
+}
+if(data67.readOnly !== undefined){
+let data70 = data67.readOnly;
+if((typeof data70 !== "boolean") && (data70 !== null)){
+const err187 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data70};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2289,11 +2379,10 @@ vErrors.push(err187);
 }
 errors++;
 }
-for(const key12 in data72){
-const _errs159 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err188 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
+}
+}
+else {
+const err188 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data67};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2303,9 +2392,12 @@ vErrors.push(err188);
 errors++;
 }
 }
-var valid40 = _errs159 === errors;
-if(!valid40){
-const err189 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data72};
+}
+}
+if(data9.artifacts !== undefined){
+let data71 = data9.artifacts;
+if((!(Array.isArray(data71))) && (data71 !== null)){
+const err189 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data71};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2314,12 +2406,9 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-for(const key13 in data72){
-let data73 = data72[key13];
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.source === undefined){
-const err190 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data73};
+if(Array.isArray(data71)){
+if(data71.length > 1000){
+const err190 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data71};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2328,11 +2417,12 @@ vErrors.push(err190);
 }
 errors++;
 }
-if(data73.source !== undefined){
-let data74 = data73.source;
-if(typeof data74 === "string"){
-if(func2(data74) > 32768){
-const err191 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data74};
+const len4 = data71.length;
+for(let i4=0; i4<len4; i4++){
+let data72 = data71[i4];
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.uri === undefined){
+const err191 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data72};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2341,9 +2431,11 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-else {
-const err192 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data74};
+if(data72.uri !== undefined){
+let data73 = data72.uri;
+if(typeof data73 === "string"){
+if(func2(data73) > 1024){
+const err192 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data73};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2352,10 +2444,8 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-}
-else {
-const err193 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data73};
+if(func2(data73) < 1){
+const err193 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data73};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2365,12 +2455,8 @@ vErrors.push(err193);
 errors++;
 }
 }
-}
-}
-if(data.volumes !== undefined){
-let data75 = data.volumes;
-if((!(Array.isArray(data75))) && (data75 !== null)){
-const err194 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data75};
+else {
+const err194 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data73};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2379,9 +2465,11 @@ vErrors.push(err194);
 }
 errors++;
 }
-if(Array.isArray(data75)){
-if(data75.length > 1000){
-const err195 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data75};
+}
+if(data72.extract !== undefined){
+let data74 = data72.extract;
+if((typeof data74 !== "boolean") && (data74 !== null)){
+const err195 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data74};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2390,12 +2478,11 @@ vErrors.push(err195);
 }
 errors++;
 }
-const len5 = data75.length;
-for(let i5=0; i5<len5; i5++){
-let data76 = data75[i5];
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-if(data76.name === undefined){
-const err196 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data76};
+}
+if(data72.executable !== undefined){
+let data75 = data72.executable;
+if((typeof data75 !== "boolean") && (data75 !== null)){
+const err196 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data75};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2404,11 +2491,11 @@ vErrors.push(err196);
 }
 errors++;
 }
-if(data76.name !== undefined){
-let data77 = data76.name;
-if(typeof data77 === "string"){
-if(func2(data77) > 32768){
-const err197 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data77};
+}
+if(data72.cache !== undefined){
+let data76 = data72.cache;
+if((typeof data76 !== "boolean") && (data76 !== null)){
+const err197 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data76};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2417,8 +2504,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-if(func2(data77) < 1){
-const err198 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data77};
+}
+if(data72.destPath !== undefined){
+let data77 = data72.destPath;
+if((typeof data77 !== "string") && (data77 !== null)){
+const err198 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data77};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2427,9 +2517,9 @@ vErrors.push(err198);
 }
 errors++;
 }
-}
-else {
-const err199 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data77};
+if(typeof data77 === "string"){
+if(func2(data77) > 1024){
+const err199 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data77};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2438,11 +2528,8 @@ vErrors.push(err199);
 }
 errors++;
 }
-}
-if(data76.host !== undefined){
-let data78 = data76.host;
-if((typeof data78 !== "string") && (data78 !== null)){
-const err200 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data78};
+if(func2(data77) < 1){
+const err200 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data77};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2451,9 +2538,11 @@ vErrors.push(err200);
 }
 errors++;
 }
-if(typeof data78 === "string"){
-if(func2(data78) > 32768){
-const err201 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data78};
+}
+}
+}
+else {
+const err201 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data72};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2464,10 +2553,11 @@ errors++;
 }
 }
 }
-if(data76.persistent !== undefined){
-let data79 = data76.persistent;
-if((!(data79 && typeof data79 == "object" && !Array.isArray(data79))) && (data79 !== null)){
-const err202 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data79};
+}
+if(data9.labels !== undefined){
+let data78 = data9.labels;
+if((!(data78 && typeof data78 == "object" && !Array.isArray(data78))) && (data78 !== null)){
+const err202 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data78};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2476,9 +2566,9 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.size === undefined){
-const err203 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data79};
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+if(Object.keys(data78).length > 1000){
+const err203 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data78};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2487,10 +2577,11 @@ vErrors.push(err203);
 }
 errors++;
 }
-if(data79.type !== undefined){
-let data80 = data79.type;
-if((typeof data80 !== "string") && (data80 !== null)){
-const err204 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data80};
+for(const key10 in data78){
+const _errs196 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err204 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2499,8 +2590,10 @@ vErrors.push(err204);
 }
 errors++;
 }
-if(!((((data80 === "root") || (data80 === "path")) || (data80 === "mount")) || (data80 === null))){
-const err205 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data80};
+}
+var valid47 = _errs196 === errors;
+if(!valid47){
+const err205 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data78};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2509,9 +2602,12 @@ vErrors.push(err205);
 }
 errors++;
 }
-if(typeof data80 === "string"){
-if(func2(data80) > 32768){
-const err206 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data80};
+}
+for(const key11 in data78){
+let data79 = data78[key11];
+if(typeof data79 === "string"){
+if(func2(data79) > 32768){
+const err206 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data79};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2521,11 +2617,8 @@ vErrors.push(err206);
 errors++;
 }
 }
-}
-if(data79.size !== undefined){
-let data81 = data79.size;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
-const err207 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data81};
+else {
+const err207 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data79};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2534,9 +2627,13 @@ vErrors.push(err207);
 }
 errors++;
 }
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 > 1000000000 || isNaN(data81)){
-const err208 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data81};
+}
+}
+}
+if(data9.lifecycle !== undefined){
+let data80 = data9.lifecycle;
+if((!(data80 && typeof data80 == "object" && !Array.isArray(data80))) && (data80 !== null)){
+const err208 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data80};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2545,8 +2642,11 @@ vErrors.push(err208);
 }
 errors++;
 }
-if(data81 < 0 || isNaN(data81)){
-const err209 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data81};
+if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+if(data80.killGracePeriodSeconds !== undefined){
+let data81 = data80.killGracePeriodSeconds;
+if((!((typeof data81 == "number") && (isFinite(data81)))) && (data81 !== null)){
+const err209 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data81};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2555,12 +2655,9 @@ vErrors.push(err209);
 }
 errors++;
 }
-}
-}
-if(data79.maxSize !== undefined){
-let data82 = data79.maxSize;
-if((!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))) && (data82 !== null)){
-const err210 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 > 2147483647 || isNaN(data81)){
+const err210 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data81};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2569,9 +2666,8 @@ vErrors.push(err210);
 }
 errors++;
 }
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 > 1000000000 || isNaN(data82)){
-const err211 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+if(data81 < 0 || isNaN(data81)){
+const err211 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data81};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2580,8 +2676,13 @@ vErrors.push(err211);
 }
 errors++;
 }
-if(data82 < 0 || isNaN(data82)){
-const err212 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data82};
+}
+}
+}
+}
+}
+else {
+const err212 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2592,10 +2693,8 @@ errors++;
 }
 }
 }
-if(data79.profileName !== undefined){
-let data83 = data79.profileName;
-if((typeof data83 !== "string") && (data83 !== null)){
-const err213 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data83};
+else {
+const err213 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2604,9 +2703,11 @@ vErrors.push(err213);
 }
 errors++;
 }
-if(typeof data83 === "string"){
-if(func2(data83) > 32768){
-const err214 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data83};
+}
+if(data.secrets !== undefined){
+let data82 = data.secrets;
+if((!(data82 && typeof data82 == "object" && !Array.isArray(data82))) && (data82 !== null)){
+const err214 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data82};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2615,13 +2716,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-else {
-const err215 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data76};
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
+if(Object.keys(data82).length > 1000){
+const err215 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data82};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2630,13 +2727,11 @@ vErrors.push(err215);
 }
 errors++;
 }
-}
-}
-}
-if(data.networks !== undefined){
-let data84 = data.networks;
-if((!(Array.isArray(data84))) && (data84 !== null)){
-const err216 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data84};
+for(const key12 in data82){
+const _errs206 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err216 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2645,9 +2740,10 @@ vErrors.push(err216);
 }
 errors++;
 }
-if(Array.isArray(data84)){
-if(data84.length > 1000){
-const err217 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data84};
+}
+var valid50 = _errs206 === errors;
+if(!valid50){
+const err217 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data82};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2656,14 +2752,12 @@ vErrors.push(err217);
 }
 errors++;
 }
-const len6 = data84.length;
-for(let i6=0; i6<len6; i6++){
-let data85 = data84[i6];
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-if(data85.mode !== undefined){
-let data86 = data85.mode;
-if((typeof data86 !== "string") && (data86 !== null)){
-const err218 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data86};
+}
+for(const key13 in data82){
+let data83 = data82[key13];
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.source === undefined){
+const err218 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data83};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2672,9 +2766,11 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(typeof data86 === "string"){
-if(func2(data86) > 32768){
-const err219 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data86};
+if(data83.source !== undefined){
+let data84 = data83.source;
+if(typeof data84 === "string"){
+if(func2(data84) > 32768){
+const err219 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data84};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2684,11 +2780,8 @@ vErrors.push(err219);
 errors++;
 }
 }
-}
-if(data85.name !== undefined){
-let data87 = data85.name;
-if((typeof data87 !== "string") && (data87 !== null)){
-const err220 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+else {
+const err220 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data84};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2697,9 +2790,10 @@ vErrors.push(err220);
 }
 errors++;
 }
-if(typeof data87 === "string"){
-if(func2(data87) > 63){
-const err221 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+}
+}
+else {
+const err221 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data83};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2708,8 +2802,13 @@ vErrors.push(err221);
 }
 errors++;
 }
-if(func2(data87) < 1){
-const err222 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+}
+}
+}
+if(data.volumes !== undefined){
+let data85 = data.volumes;
+if((!(Array.isArray(data85))) && (data85 !== null)){
+const err222 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data85};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2718,8 +2817,9 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(!pattern6.test(data87)){
-const err223 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data87};
+if(Array.isArray(data85)){
+if(data85.length > 1000){
+const err223 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data85};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2728,12 +2828,12 @@ vErrors.push(err223);
 }
 errors++;
 }
-}
-}
-if(data85.labels !== undefined){
-let data88 = data85.labels;
-if((!(data88 && typeof data88 == "object" && !Array.isArray(data88))) && (data88 !== null)){
-const err224 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data88};
+const len5 = data85.length;
+for(let i5=0; i5<len5; i5++){
+let data86 = data85[i5];
+if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
+if(data86.name === undefined){
+const err224 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data86};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2742,9 +2842,11 @@ vErrors.push(err224);
 }
 errors++;
 }
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-if(Object.keys(data88).length > 1000){
-const err225 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data88};
+if(data86.name !== undefined){
+let data87 = data86.name;
+if(typeof data87 === "string"){
+if(func2(data87) > 32768){
+const err225 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data87};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2753,11 +2855,8 @@ vErrors.push(err225);
 }
 errors++;
 }
-for(const key14 in data88){
-const _errs193 = errors;
-if(typeof key14 === "string"){
-if(func2(key14) > 1024){
-const err226 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key14,propertyName:key14};
+if(func2(data87) < 1){
+const err226 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data87};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2767,9 +2866,8 @@ vErrors.push(err226);
 errors++;
 }
 }
-var valid50 = _errs193 === errors;
-if(!valid50){
-const err227 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data88};
+else {
+const err227 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data87};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2779,11 +2877,10 @@ vErrors.push(err227);
 errors++;
 }
 }
-for(const key15 in data88){
-let data89 = data88[key15];
-if(typeof data89 === "string"){
-if(func2(data89) > 32768){
-const err228 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data89};
+if(data86.host !== undefined){
+let data88 = data86.host;
+if((typeof data88 !== "string") && (data88 !== null)){
+const err228 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data88};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -2792,9 +2889,9 @@ vErrors.push(err228);
 }
 errors++;
 }
-}
-else {
-const err229 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data89};
+if(typeof data88 === "string"){
+if(func2(data88) > 32768){
+const err229 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data88};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -2805,10 +2902,10 @@ errors++;
 }
 }
 }
-}
-}
-else {
-const err230 = {instancePath:instancePath+"/networks/" + i6,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data85};
+if(data86.persistent !== undefined){
+let data89 = data86.persistent;
+if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
+const err230 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data89};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2817,13 +2914,9 @@ vErrors.push(err230);
 }
 errors++;
 }
-}
-}
-}
-if(data.scaling !== undefined){
-let data90 = data.scaling;
-if((!(data90 && typeof data90 == "object" && !Array.isArray(data90))) && (data90 !== null)){
-const err231 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data90};
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.size === undefined){
+const err231 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data89};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2832,11 +2925,10 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
-if(data90.kind !== undefined){
-let data91 = data90.kind;
-if((typeof data91 !== "string") && (data91 !== null)){
-const err232 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data91};
+if(data89.type !== undefined){
+let data90 = data89.type;
+if((typeof data90 !== "string") && (data90 !== null)){
+const err232 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data90};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2845,9 +2937,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(typeof data91 === "string"){
-if(func2(data91) > 32768){
-const err233 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data91};
+if(!((((data90 === "root") || (data90 === "path")) || (data90 === "mount")) || (data90 === null))){
+const err233 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data90};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2856,8 +2947,9 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(!["fixed"].includes(data91.toLowerCase())){
-const err234 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data91};
+if(typeof data90 === "string"){
+if(func2(data90) > 32768){
+const err234 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data90};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2868,10 +2960,10 @@ errors++;
 }
 }
 }
-if(data90.instances !== undefined){
-let data92 = data90.instances;
-if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
-const err235 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data92};
+if(data89.size !== undefined){
+let data91 = data89.size;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+const err235 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data91};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2880,9 +2972,9 @@ vErrors.push(err235);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 100000 || isNaN(data92)){
-const err236 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data92};
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 > 1000000000 || isNaN(data91)){
+const err236 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data91};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2891,8 +2983,8 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err237 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data92};
+if(data91 < 0 || isNaN(data91)){
+const err237 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data91};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -2903,10 +2995,10 @@ errors++;
 }
 }
 }
-if(data90.maxInstances !== undefined){
-let data93 = data90.maxInstances;
-if((!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))) && (data93 !== null)){
-const err238 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data93};
+if(data89.maxSize !== undefined){
+let data92 = data89.maxSize;
+if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
+const err238 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data92};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -2915,9 +3007,9 @@ vErrors.push(err238);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 > 100000 || isNaN(data93)){
-const err239 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data93};
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 1000000000 || isNaN(data92)){
+const err239 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data92};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -2926,8 +3018,8 @@ vErrors.push(err239);
 }
 errors++;
 }
-if(data93 < 0 || isNaN(data93)){
-const err240 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data93};
+if(data92 < 0 || isNaN(data92)){
+const err240 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data92};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -2938,12 +3030,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data.scheduling !== undefined){
-let data94 = data.scheduling;
-if((!(data94 && typeof data94 == "object" && !Array.isArray(data94))) && (data94 !== null)){
-const err241 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data94};
+if(data89.profileName !== undefined){
+let data93 = data89.profileName;
+if((typeof data93 !== "string") && (data93 !== null)){
+const err241 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data93};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -2952,11 +3042,9 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.backoff !== undefined){
-let data95 = data94.backoff;
-if((!(data95 && typeof data95 == "object" && !Array.isArray(data95))) && (data95 !== null)){
-const err242 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data95};
+if(typeof data93 === "string"){
+if(func2(data93) > 32768){
+const err242 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data93};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -2965,11 +3053,13 @@ vErrors.push(err242);
 }
 errors++;
 }
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.backoff !== undefined){
-let data96 = data95.backoff;
-if((!((typeof data96 == "number") && (isFinite(data96)))) && (data96 !== null)){
-const err243 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+}
+}
+}
+}
+}
+else {
+const err243 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data86};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -2978,9 +3068,13 @@ vErrors.push(err243);
 }
 errors++;
 }
-if((typeof data96 == "number") && (isFinite(data96))){
-if(data96 > 2147483647 || isNaN(data96)){
-const err244 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+}
+}
+}
+if(data.networks !== undefined){
+let data94 = data.networks;
+if((!(Array.isArray(data94))) && (data94 !== null)){
+const err244 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data94};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -2989,8 +3083,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(data96 < 0 || isNaN(data96)){
-const err245 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data96};
+if(Array.isArray(data94)){
+if(data94.length > 1000){
+const err245 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data94};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -2999,12 +3094,14 @@ vErrors.push(err245);
 }
 errors++;
 }
-}
-}
-if(data95.backoffFactor !== undefined){
-let data97 = data95.backoffFactor;
-if((!((typeof data97 == "number") && (isFinite(data97)))) && (data97 !== null)){
-const err246 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+const len6 = data94.length;
+for(let i6=0; i6<len6; i6++){
+let data95 = data94[i6];
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(data95.mode !== undefined){
+let data96 = data95.mode;
+if((typeof data96 !== "string") && (data96 !== null)){
+const err246 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data96};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3013,9 +3110,9 @@ vErrors.push(err246);
 }
 errors++;
 }
-if((typeof data97 == "number") && (isFinite(data97))){
-if(data97 > 1000 || isNaN(data97)){
-const err247 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+if(typeof data96 === "string"){
+if(func2(data96) > 32768){
+const err247 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data96};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3024,8 +3121,12 @@ vErrors.push(err247);
 }
 errors++;
 }
-if(data97 < 0 || isNaN(data97)){
-const err248 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data97};
+}
+}
+if(data95.name !== undefined){
+let data97 = data95.name;
+if((typeof data97 !== "string") && (data97 !== null)){
+const err248 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data97};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3034,12 +3135,9 @@ vErrors.push(err248);
 }
 errors++;
 }
-}
-}
-if(data95.maxLaunchDelay !== undefined){
-let data98 = data95.maxLaunchDelay;
-if((!((typeof data98 == "number") && (isFinite(data98)))) && (data98 !== null)){
-const err249 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(typeof data97 === "string"){
+if(func2(data97) > 63){
+const err249 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data97};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3048,9 +3146,8 @@ vErrors.push(err249);
 }
 errors++;
 }
-if((typeof data98 == "number") && (isFinite(data98))){
-if(data98 > 2147483647 || isNaN(data98)){
-const err250 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(func2(data97) < 1){
+const err250 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data97};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3059,8 +3156,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-if(data98 < 0 || isNaN(data98)){
-const err251 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data98};
+if(!pattern6.test(data97)){
+const err251 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data97};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3071,12 +3168,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data94.upgrade !== undefined){
-let data99 = data94.upgrade;
-if((!(data99 && typeof data99 == "object" && !Array.isArray(data99))) && (data99 !== null)){
-const err252 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data99};
+if(data95.labels !== undefined){
+let data98 = data95.labels;
+if((!(data98 && typeof data98 == "object" && !Array.isArray(data98))) && (data98 !== null)){
+const err252 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data98};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3085,11 +3180,9 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.minimumHealthCapacity !== undefined){
-let data100 = data99.minimumHealthCapacity;
-if((!((typeof data100 == "number") && (isFinite(data100)))) && (data100 !== null)){
-const err253 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
+if(Object.keys(data98).length > 1000){
+const err253 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data98};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3098,9 +3191,11 @@ vErrors.push(err253);
 }
 errors++;
 }
-if((typeof data100 == "number") && (isFinite(data100))){
-if(data100 > 1 || isNaN(data100)){
-const err254 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+for(const key14 in data98){
+const _errs240 = errors;
+if(typeof key14 === "string"){
+if(func2(key14) > 1024){
+const err254 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3109,8 +3204,10 @@ vErrors.push(err254);
 }
 errors++;
 }
-if(data100 < 0 || isNaN(data100)){
-const err255 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data100};
+}
+var valid60 = _errs240 === errors;
+if(!valid60){
+const err255 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data98};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3120,11 +3217,11 @@ vErrors.push(err255);
 errors++;
 }
 }
-}
-if(data99.maximumOverCapacity !== undefined){
-let data101 = data99.maximumOverCapacity;
-if((!((typeof data101 == "number") && (isFinite(data101)))) && (data101 !== null)){
-const err256 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+for(const key15 in data98){
+let data99 = data98[key15];
+if(typeof data99 === "string"){
+if(func2(data99) > 32768){
+const err256 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data99};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3133,9 +3230,9 @@ vErrors.push(err256);
 }
 errors++;
 }
-if((typeof data101 == "number") && (isFinite(data101))){
-if(data101 > 1 || isNaN(data101)){
-const err257 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+}
+else {
+const err257 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data99};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3144,8 +3241,12 @@ vErrors.push(err257);
 }
 errors++;
 }
-if(data101 < 0 || isNaN(data101)){
-const err258 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data101};
+}
+}
+}
+}
+else {
+const err258 = {instancePath:instancePath+"/networks/" + i6,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data95};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3157,11 +3258,10 @@ errors++;
 }
 }
 }
-}
-if(data94.placement !== undefined){
-let data102 = data94.placement;
-if((!(data102 && typeof data102 == "object" && !Array.isArray(data102))) && (data102 !== null)){
-const err259 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data102};
+if(data.scaling !== undefined){
+let data100 = data.scaling;
+if((!(data100 && typeof data100 == "object" && !Array.isArray(data100))) && (data100 !== null)){
+const err259 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data100};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3170,11 +3270,11 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-if(data102.constraints !== undefined){
-let data103 = data102.constraints;
-if((!(Array.isArray(data103))) && (data103 !== null)){
-const err260 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data103};
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.kind !== undefined){
+let data101 = data100.kind;
+if((typeof data101 !== "string") && (data101 !== null)){
+const err260 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data101};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3183,9 +3283,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(Array.isArray(data103)){
-if(data103.length > 1000){
-const err261 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data103};
+if(typeof data101 === "string"){
+if(func2(data101) > 32768){
+const err261 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data101};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3194,11 +3294,8 @@ vErrors.push(err261);
 }
 errors++;
 }
-const len7 = data103.length;
-for(let i7=0; i7<len7; i7++){
-let data104 = data103[i7];
-if(!data104 || typeof data104 != "object"){
-const err262 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(!["fixed"].includes(data101.toLowerCase())){
+const err262 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data101};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3207,9 +3304,12 @@ vErrors.push(err262);
 }
 errors++;
 }
-if(Array.isArray(data104)){
-if(data104.length > 3){
-const err263 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+}
+}
+if(data100.instances !== undefined){
+let data102 = data100.instances;
+if((!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))) && (data102 !== null)){
+const err263 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data102};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3218,8 +3318,9 @@ vErrors.push(err263);
 }
 errors++;
 }
-if(data104.length < 2){
-const err264 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 > 100000 || isNaN(data102)){
+const err264 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data102};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3228,12 +3329,8 @@ vErrors.push(err264);
 }
 errors++;
 }
-const len8 = data104.length;
-for(let i8=0; i8<len8; i8++){
-let data105 = data104[i8];
-if(typeof data105 === "string"){
-if(func2(data105) > 32768){
-const err265 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data105};
+if(data102 < 0 || isNaN(data102)){
+const err265 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data102};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3243,8 +3340,11 @@ vErrors.push(err265);
 errors++;
 }
 }
-else {
-const err266 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data105};
+}
+if(data100.maxInstances !== undefined){
+let data103 = data100.maxInstances;
+if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
+const err266 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data103};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3253,11 +3353,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-}
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.fieldName === undefined){
-const err267 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 > 100000 || isNaN(data103)){
+const err267 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data103};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3266,8 +3364,8 @@ vErrors.push(err267);
 }
 errors++;
 }
-if(data104.operator === undefined){
-const err268 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data104};
+if(data103 < 0 || isNaN(data103)){
+const err268 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data103};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3276,11 +3374,14 @@ vErrors.push(err268);
 }
 errors++;
 }
-if(data104.fieldName !== undefined){
-let data106 = data104.fieldName;
-if(typeof data106 === "string"){
-if(func2(data106) > 32768){
-const err269 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data106};
+}
+}
+}
+}
+if(data.scheduling !== undefined){
+let data104 = data.scheduling;
+if((!(data104 && typeof data104 == "object" && !Array.isArray(data104))) && (data104 !== null)){
+const err269 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data104};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3289,9 +3390,11 @@ vErrors.push(err269);
 }
 errors++;
 }
-}
-else {
-const err270 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data106};
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
+if(data104.backoff !== undefined){
+let data105 = data104.backoff;
+if((!(data105 && typeof data105 == "object" && !Array.isArray(data105))) && (data105 !== null)){
+const err270 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data105};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3300,12 +3403,11 @@ vErrors.push(err270);
 }
 errors++;
 }
-}
-if(data104.operator !== undefined){
-let data107 = data104.operator;
-if(typeof data107 === "string"){
-if(func2(data107) > 32768){
-const err271 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data107};
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(data105.backoff !== undefined){
+let data106 = data105.backoff;
+if((!((typeof data106 == "number") && (isFinite(data106)))) && (data106 !== null)){
+const err271 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data106};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3314,9 +3416,9 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-else {
-const err272 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data107};
+if((typeof data106 == "number") && (isFinite(data106))){
+if(data106 > 2147483647 || isNaN(data106)){
+const err272 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data106};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3325,11 +3427,8 @@ vErrors.push(err272);
 }
 errors++;
 }
-}
-if(data104.value !== undefined){
-let data108 = data104.value;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err273 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data108};
+if(data106 < 0 || isNaN(data106)){
+const err273 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data106};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3338,9 +3437,12 @@ vErrors.push(err273);
 }
 errors++;
 }
-if(typeof data108 === "string"){
-if(func2(data108) > 32768){
-const err274 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data108};
+}
+}
+if(data105.backoffFactor !== undefined){
+let data107 = data105.backoffFactor;
+if((!((typeof data107 == "number") && (isFinite(data107)))) && (data107 !== null)){
+const err274 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data107};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3349,16 +3451,9 @@ vErrors.push(err274);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-if(data102.acceptedResourceRoles !== undefined){
-let data109 = data102.acceptedResourceRoles;
-if((!(Array.isArray(data109))) && (data109 !== null)){
-const err275 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data109};
+if((typeof data107 == "number") && (isFinite(data107))){
+if(data107 > 1000 || isNaN(data107)){
+const err275 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data107};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3367,9 +3462,8 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(Array.isArray(data109)){
-if(data109.length > 1000){
-const err276 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data109};
+if(data107 < 0 || isNaN(data107)){
+const err276 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data107};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3378,12 +3472,12 @@ vErrors.push(err276);
 }
 errors++;
 }
-const len9 = data109.length;
-for(let i9=0; i9<len9; i9++){
-let data110 = data109[i9];
-if(typeof data110 === "string"){
-if(func2(data110) > 32768){
-const err277 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data110};
+}
+}
+if(data105.maxLaunchDelay !== undefined){
+let data108 = data105.maxLaunchDelay;
+if((!((typeof data108 == "number") && (isFinite(data108)))) && (data108 !== null)){
+const err277 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data108};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3392,9 +3486,9 @@ vErrors.push(err277);
 }
 errors++;
 }
-}
-else {
-const err278 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data110};
+if((typeof data108 == "number") && (isFinite(data108))){
+if(data108 > 2147483647 || isNaN(data108)){
+const err278 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data108};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3403,15 +3497,8 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-if(data94.killSelection !== undefined){
-let data111 = data94.killSelection;
-if((typeof data111 !== "string") && (data111 !== null)){
-const err279 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data111};
+if(data108 < 0 || isNaN(data108)){
+const err279 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data108};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3420,9 +3507,14 @@ vErrors.push(err279);
 }
 errors++;
 }
-if(typeof data111 === "string"){
-if(func2(data111) > 32768){
-const err280 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data111};
+}
+}
+}
+}
+if(data104.upgrade !== undefined){
+let data109 = data104.upgrade;
+if((!(data109 && typeof data109 == "object" && !Array.isArray(data109))) && (data109 !== null)){
+const err280 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data109};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3431,8 +3523,11 @@ vErrors.push(err280);
 }
 errors++;
 }
-if(!["youngest_first","oldest_first"].includes(data111.toLowerCase())){
-const err281 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data111};
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(data109.minimumHealthCapacity !== undefined){
+let data110 = data109.minimumHealthCapacity;
+if((!((typeof data110 == "number") && (isFinite(data110)))) && (data110 !== null)){
+const err281 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data110};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3441,12 +3536,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-}
-}
-if(data94.unreachableStrategy !== undefined){
-let data112 = data94.unreachableStrategy;
-if(((typeof data112 !== "string") && (!(data112 && typeof data112 == "object" && !Array.isArray(data112)))) && (data112 !== null)){
-const err282 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data112};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 1 || isNaN(data110)){
+const err282 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data110};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3455,11 +3547,8 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.inactiveAfterSeconds !== undefined){
-let data113 = data112.inactiveAfterSeconds;
-if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
-const err283 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+if(data110 < 0 || isNaN(data110)){
+const err283 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data110};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3468,9 +3557,12 @@ vErrors.push(err283);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 2147483647 || isNaN(data113)){
-const err284 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+}
+}
+if(data109.maximumOverCapacity !== undefined){
+let data111 = data109.maximumOverCapacity;
+if((!((typeof data111 == "number") && (isFinite(data111)))) && (data111 !== null)){
+const err284 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data111};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3479,8 +3571,9 @@ vErrors.push(err284);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err285 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data113};
+if((typeof data111 == "number") && (isFinite(data111))){
+if(data111 > 1 || isNaN(data111)){
+const err285 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data111};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3489,12 +3582,8 @@ vErrors.push(err285);
 }
 errors++;
 }
-}
-}
-if(data112.expungeAfterSeconds !== undefined){
-let data114 = data112.expungeAfterSeconds;
-if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
-const err286 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if(data111 < 0 || isNaN(data111)){
+const err286 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data111};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3503,9 +3592,14 @@ vErrors.push(err286);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 > 2147483647 || isNaN(data114)){
-const err287 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+}
+}
+}
+}
+if(data104.placement !== undefined){
+let data112 = data104.placement;
+if((!(data112 && typeof data112 == "object" && !Array.isArray(data112))) && (data112 !== null)){
+const err287 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data112};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3514,13 +3608,357 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(data114 < 0 || isNaN(data114)){
-const err288 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data114};
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.constraints !== undefined){
+let data113 = data112.constraints;
+if((!(Array.isArray(data113))) && (data113 !== null)){
+const err288 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data113};
 if(vErrors === null){
 vErrors = [err288];
 }
 else {
 vErrors.push(err288);
+}
+errors++;
+}
+if(Array.isArray(data113)){
+if(data113.length > 1000){
+const err289 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data113};
+if(vErrors === null){
+vErrors = [err289];
+}
+else {
+vErrors.push(err289);
+}
+errors++;
+}
+const len7 = data113.length;
+for(let i7=0; i7<len7; i7++){
+let data114 = data113[i7];
+if(!data114 || typeof data114 != "object"){
+const err290 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+if(vErrors === null){
+vErrors = [err290];
+}
+else {
+vErrors.push(err290);
+}
+errors++;
+}
+if(Array.isArray(data114)){
+if(data114.length > 3){
+const err291 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+if(vErrors === null){
+vErrors = [err291];
+}
+else {
+vErrors.push(err291);
+}
+errors++;
+}
+if(data114.length < 2){
+const err292 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+if(vErrors === null){
+vErrors = [err292];
+}
+else {
+vErrors.push(err292);
+}
+errors++;
+}
+const len8 = data114.length;
+for(let i8=0; i8<len8; i8++){
+let data115 = data114[i8];
+if(typeof data115 === "string"){
+if(func2(data115) > 32768){
+const err293 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data115};
+if(vErrors === null){
+vErrors = [err293];
+}
+else {
+vErrors.push(err293);
+}
+errors++;
+}
+}
+else {
+const err294 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data115};
+if(vErrors === null){
+vErrors = [err294];
+}
+else {
+vErrors.push(err294);
+}
+errors++;
+}
+}
+}
+if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+if(data114.fieldName === undefined){
+const err295 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+if(vErrors === null){
+vErrors = [err295];
+}
+else {
+vErrors.push(err295);
+}
+errors++;
+}
+if(data114.operator === undefined){
+const err296 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+if(vErrors === null){
+vErrors = [err296];
+}
+else {
+vErrors.push(err296);
+}
+errors++;
+}
+if(data114.fieldName !== undefined){
+let data116 = data114.fieldName;
+if(typeof data116 === "string"){
+if(func2(data116) > 32768){
+const err297 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data116};
+if(vErrors === null){
+vErrors = [err297];
+}
+else {
+vErrors.push(err297);
+}
+errors++;
+}
+}
+else {
+const err298 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data116};
+if(vErrors === null){
+vErrors = [err298];
+}
+else {
+vErrors.push(err298);
+}
+errors++;
+}
+}
+if(data114.operator !== undefined){
+let data117 = data114.operator;
+if(typeof data117 === "string"){
+if(func2(data117) > 32768){
+const err299 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data117};
+if(vErrors === null){
+vErrors = [err299];
+}
+else {
+vErrors.push(err299);
+}
+errors++;
+}
+}
+else {
+const err300 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data117};
+if(vErrors === null){
+vErrors = [err300];
+}
+else {
+vErrors.push(err300);
+}
+errors++;
+}
+}
+if(data114.value !== undefined){
+let data118 = data114.value;
+if((typeof data118 !== "string") && (data118 !== null)){
+const err301 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data118};
+if(vErrors === null){
+vErrors = [err301];
+}
+else {
+vErrors.push(err301);
+}
+errors++;
+}
+if(typeof data118 === "string"){
+if(func2(data118) > 32768){
+const err302 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data118};
+if(vErrors === null){
+vErrors = [err302];
+}
+else {
+vErrors.push(err302);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data112.acceptedResourceRoles !== undefined){
+let data119 = data112.acceptedResourceRoles;
+if((!(Array.isArray(data119))) && (data119 !== null)){
+const err303 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data119};
+if(vErrors === null){
+vErrors = [err303];
+}
+else {
+vErrors.push(err303);
+}
+errors++;
+}
+if(Array.isArray(data119)){
+if(data119.length > 1000){
+const err304 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data119};
+if(vErrors === null){
+vErrors = [err304];
+}
+else {
+vErrors.push(err304);
+}
+errors++;
+}
+const len9 = data119.length;
+for(let i9=0; i9<len9; i9++){
+let data120 = data119[i9];
+if(typeof data120 === "string"){
+if(func2(data120) > 32768){
+const err305 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data120};
+if(vErrors === null){
+vErrors = [err305];
+}
+else {
+vErrors.push(err305);
+}
+errors++;
+}
+}
+else {
+const err306 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data120};
+if(vErrors === null){
+vErrors = [err306];
+}
+else {
+vErrors.push(err306);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data104.killSelection !== undefined){
+let data121 = data104.killSelection;
+if((typeof data121 !== "string") && (data121 !== null)){
+const err307 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data121};
+if(vErrors === null){
+vErrors = [err307];
+}
+else {
+vErrors.push(err307);
+}
+errors++;
+}
+if(typeof data121 === "string"){
+if(func2(data121) > 32768){
+const err308 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data121};
+if(vErrors === null){
+vErrors = [err308];
+}
+else {
+vErrors.push(err308);
+}
+errors++;
+}
+if(!["youngest_first","oldest_first"].includes(data121.toLowerCase())){
+const err309 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data121};
+if(vErrors === null){
+vErrors = [err309];
+}
+else {
+vErrors.push(err309);
+}
+errors++;
+}
+}
+}
+if(data104.unreachableStrategy !== undefined){
+let data122 = data104.unreachableStrategy;
+if(((typeof data122 !== "string") && (!(data122 && typeof data122 == "object" && !Array.isArray(data122)))) && (data122 !== null)){
+const err310 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data122};
+if(vErrors === null){
+vErrors = [err310];
+}
+else {
+vErrors.push(err310);
+}
+errors++;
+}
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
+if(data122.inactiveAfterSeconds !== undefined){
+let data123 = data122.inactiveAfterSeconds;
+if((!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))) && (data123 !== null)){
+const err311 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data123};
+if(vErrors === null){
+vErrors = [err311];
+}
+else {
+vErrors.push(err311);
+}
+errors++;
+}
+if((typeof data123 == "number") && (isFinite(data123))){
+if(data123 > 2147483647 || isNaN(data123)){
+const err312 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data123};
+if(vErrors === null){
+vErrors = [err312];
+}
+else {
+vErrors.push(err312);
+}
+errors++;
+}
+if(data123 < 0 || isNaN(data123)){
+const err313 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data123};
+if(vErrors === null){
+vErrors = [err313];
+}
+else {
+vErrors.push(err313);
+}
+errors++;
+}
+}
+}
+if(data122.expungeAfterSeconds !== undefined){
+let data124 = data122.expungeAfterSeconds;
+if((!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))) && (data124 !== null)){
+const err314 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data124};
+if(vErrors === null){
+vErrors = [err314];
+}
+else {
+vErrors.push(err314);
+}
+errors++;
+}
+if((typeof data124 == "number") && (isFinite(data124))){
+if(data124 > 2147483647 || isNaN(data124)){
+const err315 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data124};
+if(vErrors === null){
+vErrors = [err315];
+}
+else {
+vErrors.push(err315);
+}
+errors++;
+}
+if(data124 < 0 || isNaN(data124)){
+const err316 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data124};
+if(vErrors === null){
+vErrors = [err316];
+}
+else {
+vErrors.push(err316);
 }
 errors++;
 }
@@ -3531,155 +3969,248 @@ errors++;
 }
 }
 if(data.executorResources !== undefined){
-let data115 = data.executorResources;
-if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
-const err289 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data115};
+let data125 = data.executorResources;
+if((!(data125 && typeof data125 == "object" && !Array.isArray(data125))) && (data125 !== null)){
+const err317 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data125};
 if(vErrors === null){
-vErrors = [err289];
+vErrors = [err317];
 }
 else {
-vErrors.push(err289);
+vErrors.push(err317);
 }
 errors++;
 }
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.cpus !== undefined){
-let data116 = data115.cpus;
-if((!((typeof data116 == "number") && (isFinite(data116)))) && (data116 !== null)){
-const err290 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data116};
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+if(data125.cpus !== undefined){
+let data126 = data125.cpus;
+if((!((typeof data126 == "number") && (isFinite(data126)))) && (data126 !== null)){
+const err318 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data126};
 if(vErrors === null){
-vErrors = [err290];
+vErrors = [err318];
 }
 else {
-vErrors.push(err290);
+vErrors.push(err318);
 }
 errors++;
 }
-if((typeof data116 == "number") && (isFinite(data116))){
-if(data116 > 1000000000 || isNaN(data116)){
-const err291 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data116};
+if((typeof data126 == "number") && (isFinite(data126))){
+if(data126 > 1000000000 || isNaN(data126)){
+const err319 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data126};
 if(vErrors === null){
-vErrors = [err291];
+vErrors = [err319];
 }
 else {
-vErrors.push(err291);
+vErrors.push(err319);
 }
 errors++;
 }
-if(data116 < 0.1 || isNaN(data116)){
-const err292 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data116};
+if(data126 < 0.1 || isNaN(data126)){
+const err320 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data126};
 if(vErrors === null){
-vErrors = [err292];
+vErrors = [err320];
 }
 else {
-vErrors.push(err292);
-}
-errors++;
-}
-}
-}
-if(data115.mem !== undefined){
-let data117 = data115.mem;
-if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
-const err293 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data117};
-if(vErrors === null){
-vErrors = [err293];
-}
-else {
-vErrors.push(err293);
-}
-errors++;
-}
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 1000000000 || isNaN(data117)){
-const err294 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data117};
-if(vErrors === null){
-vErrors = [err294];
-}
-else {
-vErrors.push(err294);
-}
-errors++;
-}
-if(data117 < 32 || isNaN(data117)){
-const err295 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data117};
-if(vErrors === null){
-vErrors = [err295];
-}
-else {
-vErrors.push(err295);
+vErrors.push(err320);
 }
 errors++;
 }
 }
 }
-if(data115.disk !== undefined){
-let data118 = data115.disk;
-if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
-const err296 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data118};
+if(data125.mem !== undefined){
+let data127 = data125.mem;
+if((!((typeof data127 == "number") && (isFinite(data127)))) && (data127 !== null)){
+const err321 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data127};
 if(vErrors === null){
-vErrors = [err296];
+vErrors = [err321];
 }
 else {
-vErrors.push(err296);
+vErrors.push(err321);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000000000 || isNaN(data118)){
-const err297 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data118};
+if((typeof data127 == "number") && (isFinite(data127))){
+if(data127 > 1000000000 || isNaN(data127)){
+const err322 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data127};
 if(vErrors === null){
-vErrors = [err297];
+vErrors = [err322];
 }
 else {
-vErrors.push(err297);
+vErrors.push(err322);
 }
 errors++;
 }
-if(data118 < 10 || isNaN(data118)){
-const err298 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data118};
+if(data127 < 32 || isNaN(data127)){
+const err323 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data127};
 if(vErrors === null){
-vErrors = [err298];
+vErrors = [err323];
 }
 else {
-vErrors.push(err298);
+vErrors.push(err323);
 }
 errors++;
+}
+}
+}
+if(data125.disk !== undefined){
+let data128 = data125.disk;
+if((!((typeof data128 == "number") && (isFinite(data128)))) && (data128 !== null)){
+const err324 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data128};
+if(vErrors === null){
+vErrors = [err324];
+}
+else {
+vErrors.push(err324);
+}
+errors++;
+}
+if((typeof data128 == "number") && (isFinite(data128))){
+if(data128 > 1000000000 || isNaN(data128)){
+const err325 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data128};
+if(vErrors === null){
+vErrors = [err325];
+}
+else {
+vErrors.push(err325);
+}
+errors++;
+}
+if(data128 < 10 || isNaN(data128)){
+const err326 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data128};
+if(vErrors === null){
+vErrors = [err326];
+}
+else {
+vErrors.push(err326);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.linuxInfo !== undefined){
+let data129 = data.linuxInfo;
+if((!(data129 && typeof data129 == "object" && !Array.isArray(data129))) && (data129 !== null)){
+const err327 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data129};
+if(vErrors === null){
+vErrors = [err327];
+}
+else {
+vErrors.push(err327);
+}
+errors++;
+}
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+if(data129.ipcInfo !== undefined){
+let data130 = data129.ipcInfo;
+if((!(data130 && typeof data130 == "object" && !Array.isArray(data130))) && (data130 !== null)){
+const err328 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data130};
+if(vErrors === null){
+vErrors = [err328];
+}
+else {
+vErrors.push(err328);
+}
+errors++;
+}
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.shmSize !== undefined){
+let data131 = data130.shmSize;
+const _errs309 = errors;
+let valid78 = true;
+const _errs310 = errors;
+if(!((typeof data131 == "number") && (isFinite(data131)))){
+const err329 = {};
+if(vErrors === null){
+vErrors = [err329];
+}
+else {
+vErrors.push(err329);
+}
+errors++;
+}
+var _valid6 = _errs310 === errors;
+errors = _errs309;
+if(vErrors !== null){
+if(_errs309){
+vErrors.length = _errs309;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs312 = errors;
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 > 1000000000 || isNaN(data131)){
+const err330 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data131};
+if(vErrors === null){
+vErrors = [err330];
+}
+else {
+vErrors.push(err330);
+}
+errors++;
+}
+}
+else {
+const err331 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data131};
+if(vErrors === null){
+vErrors = [err331];
+}
+else {
+vErrors.push(err331);
+}
+errors++;
+}
+var _valid6 = _errs312 === errors;
+valid78 = _valid6;
+}
+if(!valid78){
+const err332 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data131};
+if(vErrors === null){
+vErrors = [err332];
+}
+else {
+vErrors.push(err332);
+}
+errors++;
+}
 }
 }
 }
 }
 }
 if(data.role !== undefined){
-let data119 = data.role;
-if((typeof data119 !== "string") && (data119 !== null)){
-const err299 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data119};
+let data132 = data.role;
+if((typeof data132 !== "string") && (data132 !== null)){
+const err333 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data132};
 if(vErrors === null){
-vErrors = [err299];
+vErrors = [err333];
 }
 else {
-vErrors.push(err299);
+vErrors.push(err333);
 }
 errors++;
 }
-if(typeof data119 === "string"){
-if(func2(data119) > 32768){
-const err300 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data119};
+if(typeof data132 === "string"){
+if(func2(data132) > 32768){
+const err334 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data132};
 if(vErrors === null){
-vErrors = [err300];
+vErrors = [err334];
 }
 else {
-vErrors.push(err300);
+vErrors.push(err334);
 }
 errors++;
 }
-if(func2(data119) < 1){
-const err301 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data119};
+if(func2(data132) < 1){
+const err335 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data132};
 if(vErrors === null){
-vErrors = [err301];
+vErrors = [err335];
 }
 else {
-vErrors.push(err301);
+vErrors.push(err335);
 }
 errors++;
 }
@@ -3687,12 +4218,12 @@ errors++;
 }
 }
 else {
-const err302 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+const err336 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
 if(vErrors === null){
-vErrors = [err302];
+vErrors = [err336];
 }
 else {
-vErrors.push(err302);
+vErrors.push(err336);
 }
 errors++;
 }

@@ -202,7 +202,12 @@ export const DOCKER = obj({
 export const CONTAINER = obj({
   type: oneOfStrings(['MESOS', 'DOCKER']),
   docker: DOCKER,
-  linuxInfo: { type: 'object' },
+  // Its one number, `ipcInfo.shmSize` (MB), bounded as a resource; the rest is the converter's (left
+  // open, as a scenario file's closed schema must not refuse `seccomp` or `ipcInfo.mode`).
+  linuxInfo: {
+    type: 'object', additionalProperties: true,
+    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: { if: { type: 'number' }, then: { type: 'number', maximum: MAX_RESOURCE } } } } },
+  },
   volumes: arr(VOLUME),
   portMappings: arr(PORT_MAPPING),
 });

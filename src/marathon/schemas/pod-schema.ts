@@ -114,6 +114,26 @@ const IMAGE = object({
 
 const TIMING_SECONDS = seconds();
 
+/**
+ * A number at most `maximum`, anything else left to the converter (its types, `unlimited`, minima
+ * and messages): for values pods keep and echo only (`resourceLimits`, `check`, `linuxInfo`),
+ * which are numbers of a definition all the same (docs/limits.md, "Numbers").
+ */
+const atMost = (maximum: number): Schema => ({ if: { type: 'number' }, then: { type: 'number', maximum } });
+
+/**
+ * `LinuxInfo` (pod and container): its one number, `ipcInfo.shmSize` (MB), bounded as a resource;
+ * left open (`additionalProperties`), so that a scenario file's closed schema (sim/scenario/closed-schema.ts)
+ * does not refuse the fields the converter reads (`seccomp`, `ipcInfo.mode`).
+ */
+const LINUX_INFO = { ...object({ ipcInfo: { ...object({ shmSize: atMost(MAX_RESOURCE) }), additionalProperties: true } }), additionalProperties: true };
+
+/** A container's Mesos `check`: its timings bounded as the health check's; its shape (left open) is the converter's. */
+const CHECK = {
+  ...object({ intervalSeconds: atMost(MAX_SECONDS), timeoutSeconds: atMost(MAX_SECONDS), delaySeconds: atMost(MAX_SECONDS) }),
+  additionalProperties: true,
+};
+
 const HEALTH_CHECK = object({
   http: object({
     endpoint: NAME,
@@ -147,11 +167,14 @@ const CONTAINER = object({
   name: NAME,
   exec: object({ command: SHELL_COMMAND, overrideEntrypoint: boolean }, ['command']),
   resources: RESOURCES,
+  resourceLimits: object({ cpus: atMost(MAX_RESOURCE), mem: atMost(MAX_RESOURCE) }),
   endpoints: array(ENDPOINT),
   image: IMAGE,
   environment: ENV_MAP,
   user: string(),
   healthCheck: HEALTH_CHECK,
+  check: CHECK,
+  linuxInfo: LINUX_INFO,
   volumeMounts: array(VOLUME_MOUNT),
   artifacts: array(ARTIFACT),
   labels: STRING_MAP,
@@ -229,5 +252,6 @@ export const POD_SCHEMA: Schema = object({
   }),
   scheduling: SCHEDULING,
   executorResources: EXECUTOR_RESOURCES,
+  linuxInfo: LINUX_INFO,
   role: string({ minLength: 1 }),
 }, ['id', 'containers']);
