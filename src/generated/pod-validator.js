@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.pod = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -1956,13 +1956,10 @@ vErrors.push(err157);
 errors++;
 }
 if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(data59.intervalSeconds !== undefined){
-let data60 = data59.intervalSeconds;
-const _errs141 = errors;
-let valid35 = true;
-const _errs142 = errors;
-if(!((typeof data60 == "number") && (isFinite(data60)))){
-const err158 = {};
+if(data59.exec !== undefined){
+let data60 = data59.exec;
+if((!(data60 && typeof data60 == "object" && !Array.isArray(data60))) && (data60 !== null)){
+const err158 = {instancePath:instancePath+"/containers/" + i0+"/check/exec",schemaPath:"#/properties/containers/items/properties/check/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec,data:data60};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -1971,21 +1968,14 @@ vErrors.push(err158);
 }
 errors++;
 }
-var _valid2 = _errs142 === errors;
-errors = _errs141;
-if(vErrors !== null){
-if(_errs141){
-vErrors.length = _errs141;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
+if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
+if(data60.command !== undefined){
+let data61 = data60.command;
 const _errs144 = errors;
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 > 2147483647 || isNaN(data60)){
-const err159 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data60};
+let valid36 = true;
+const _errs145 = errors;
+if(typeof data61 !== "string"){
+const err159 = {};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -1994,9 +1984,22 @@ vErrors.push(err159);
 }
 errors++;
 }
+var _valid2 = _errs145 === errors;
+errors = _errs144;
+if(vErrors !== null){
+if(_errs144){
+vErrors.length = _errs144;
 }
 else {
-const err160 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data60};
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid2){
+const _errs147 = errors;
+if(typeof data61 === "string"){
+if(func2(data61) > 32768){
+const err160 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2005,11 +2008,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-var _valid2 = _errs144 === errors;
-valid35 = _valid2;
 }
-if(!valid35){
-const err161 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data60};
+else {
+const err161 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2018,13 +2019,16 @@ vErrors.push(err161);
 }
 errors++;
 }
+var _valid2 = _errs147 === errors;
+valid36 = _valid2;
+ifClause0 = "then";
 }
-if(data59.timeoutSeconds !== undefined){
-let data61 = data59.timeoutSeconds;
-const _errs147 = errors;
-let valid36 = true;
-const _errs148 = errors;
-if(!((typeof data61 == "number") && (isFinite(data61)))){
+else {
+const _errs149 = errors;
+const _errs150 = errors;
+let valid37 = true;
+const _errs151 = errors;
+if(!(Array.isArray(data61))){
 const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
@@ -2034,21 +2038,22 @@ vErrors.push(err162);
 }
 errors++;
 }
-var _valid3 = _errs148 === errors;
-errors = _errs147;
+var _valid3 = _errs151 === errors;
+errors = _errs150;
 if(vErrors !== null){
-if(_errs147){
-vErrors.length = _errs147;
+if(_errs150){
+vErrors.length = _errs150;
 }
 else {
 vErrors = null;
 }
 }
+let ifClause1;
 if(_valid3){
-const _errs150 = errors;
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 > 2147483647 || isNaN(data61)){
-const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data61};
+const _errs153 = errors;
+if(Array.isArray(data61)){
+if(data61.length > 1000){
+const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2057,9 +2062,14 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-else {
-const err164 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data61};
+const len3 = data61.length;
+for(let i3=0; i3<len3; i3++){
+let data62 = data61[i3];
+const _errs156 = errors;
+let valid40 = true;
+const _errs157 = errors;
+if(typeof data62 !== "string"){
+const err164 = {};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2068,11 +2078,22 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid3 = _errs150 === errors;
-valid36 = _valid3;
+var _valid4 = _errs157 === errors;
+errors = _errs156;
+if(vErrors !== null){
+if(_errs156){
+vErrors.length = _errs156;
 }
-if(!valid36){
-const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data61};
+else {
+vErrors = null;
+}
+}
+let ifClause2;
+if(_valid4){
+const _errs159 = errors;
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2082,13 +2103,8 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data59.delaySeconds !== undefined){
-let data62 = data59.delaySeconds;
-const _errs153 = errors;
-let valid37 = true;
-const _errs154 = errors;
-if(!((typeof data62 == "number") && (isFinite(data62)))){
-const err166 = {};
+else {
+const err166 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2097,21 +2113,17 @@ vErrors.push(err166);
 }
 errors++;
 }
-var _valid4 = _errs154 === errors;
-errors = _errs153;
-if(vErrors !== null){
-if(_errs153){
-vErrors.length = _errs153;
+var _valid4 = _errs159 === errors;
+valid40 = _valid4;
+ifClause2 = "then";
 }
 else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs156 = errors;
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 > 2147483647 || isNaN(data62)){
-const err167 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data62};
+const _errs161 = errors;
+const _errs162 = errors;
+let valid41 = true;
+const _errs163 = errors;
+if(!(Array.isArray(data62))){
+const err167 = {};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2120,9 +2132,22 @@ vErrors.push(err167);
 }
 errors++;
 }
+var _valid5 = _errs163 === errors;
+errors = _errs162;
+if(vErrors !== null){
+if(_errs162){
+vErrors.length = _errs162;
 }
 else {
-const err168 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data62};
+vErrors = null;
+}
+}
+let ifClause3;
+if(_valid5){
+const _errs165 = errors;
+if(Array.isArray(data62)){
+if(data62.length > 1000){
+const err168 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2131,11 +2156,14 @@ vErrors.push(err168);
 }
 errors++;
 }
-var _valid4 = _errs156 === errors;
-valid37 = _valid4;
-}
-if(!valid37){
-const err169 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data62};
+const len4 = data62.length;
+for(let i4=0; i4<len4; i4++){
+let data63 = data62[i4];
+const _errs168 = errors;
+let valid44 = true;
+const _errs169 = errors;
+if(typeof data63 !== "string"){
+const err169 = {};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2144,13 +2172,22 @@ vErrors.push(err169);
 }
 errors++;
 }
+var _valid6 = _errs169 === errors;
+errors = _errs168;
+if(vErrors !== null){
+if(_errs168){
+vErrors.length = _errs168;
+}
+else {
+vErrors = null;
 }
 }
-}
-if(data9.linuxInfo !== undefined){
-let data63 = data9.linuxInfo;
-if((!(data63 && typeof data63 == "object" && !Array.isArray(data63))) && (data63 !== null)){
-const err170 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data63};
+let ifClause4;
+if(_valid6){
+const _errs171 = errors;
+if(typeof data63 === "string"){
+if(func2(data63) > 32768){
+const err170 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2159,11 +2196,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(data63.ipcInfo !== undefined){
-let data64 = data63.ipcInfo;
-if((!(data64 && typeof data64 == "object" && !Array.isArray(data64))) && (data64 !== null)){
-const err171 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data64};
+}
+else {
+const err171 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2172,13 +2207,16 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.shmSize !== undefined){
-let data65 = data64.shmSize;
-const _errs165 = errors;
-let valid40 = true;
-const _errs166 = errors;
-if(!((typeof data65 == "number") && (isFinite(data65)))){
+var _valid6 = _errs171 === errors;
+valid44 = _valid6;
+ifClause4 = "then";
+}
+else {
+const _errs173 = errors;
+const _errs174 = errors;
+let valid45 = true;
+const _errs175 = errors;
+if(!(Array.isArray(data63))){
 const err172 = {};
 if(vErrors === null){
 vErrors = [err172];
@@ -2188,21 +2226,22 @@ vErrors.push(err172);
 }
 errors++;
 }
-var _valid5 = _errs166 === errors;
-errors = _errs165;
+var _valid7 = _errs175 === errors;
+errors = _errs174;
 if(vErrors !== null){
-if(_errs165){
-vErrors.length = _errs165;
+if(_errs174){
+vErrors.length = _errs174;
 }
 else {
 vErrors = null;
 }
 }
-if(_valid5){
-const _errs168 = errors;
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000000 || isNaN(data65)){
-const err173 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data65};
+let ifClause5;
+if(_valid7){
+const _errs177 = errors;
+if(Array.isArray(data63)){
+if(data63.length > 1000){
+const err173 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2213,7 +2252,7 @@ errors++;
 }
 }
 else {
-const err174 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data65};
+const err174 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2222,11 +2261,17 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid5 = _errs168 === errors;
-valid40 = _valid5;
+var _valid7 = _errs177 === errors;
+valid45 = _valid7;
+ifClause5 = "then";
 }
-if(!valid40){
-const err175 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data65};
+else {
+const _errs179 = errors;
+const _errs180 = errors;
+let valid46 = true;
+const _errs181 = errors;
+if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
+const err175 = {};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2235,15 +2280,21 @@ vErrors.push(err175);
 }
 errors++;
 }
+var _valid8 = _errs181 === errors;
+errors = _errs180;
+if(vErrors !== null){
+if(_errs180){
+vErrors.length = _errs180;
+}
+else {
+vErrors = null;
 }
 }
-}
-}
-}
-if(data9.volumeMounts !== undefined){
-let data66 = data9.volumeMounts;
-if((!(Array.isArray(data66))) && (data66 !== null)){
-const err176 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data66};
+if(_valid8){
+const _errs183 = errors;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(Object.keys(data63).length > 1000){
+const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2252,9 +2303,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err177 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data66};
+for(const key10 in data63){
+const _errs185 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err177 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2263,12 +2316,10 @@ vErrors.push(err177);
 }
 errors++;
 }
-const len3 = data66.length;
-for(let i3=0; i3<len3; i3++){
-let data67 = data66[i3];
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(data67.name === undefined){
-const err178 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data67};
+}
+var valid47 = _errs185 === errors;
+if(!valid47){
+const err178 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2277,8 +2328,10 @@ vErrors.push(err178);
 }
 errors++;
 }
-if(data67.mountPath === undefined){
-const err179 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data67};
+}
+}
+else {
+const err179 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2287,11 +2340,11 @@ vErrors.push(err179);
 }
 errors++;
 }
-if(data67.name !== undefined){
-let data68 = data67.name;
-if(typeof data68 === "string"){
-if(func2(data68) > 63){
-const err180 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
+var _valid8 = _errs183 === errors;
+valid46 = _valid8;
+}
+if(!valid46){
+const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else,data:data63};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2300,8 +2353,12 @@ vErrors.push(err180);
 }
 errors++;
 }
-if(func2(data68) < 1){
-const err181 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
+var _valid7 = _errs179 === errors;
+valid45 = _valid7;
+ifClause5 = "else";
+}
+if(!valid45){
+const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause5},message:"must match \""+ifClause5+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else,data:data63};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2310,8 +2367,12 @@ vErrors.push(err181);
 }
 errors++;
 }
-if(!pattern1.test(data68)){
-const err182 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
+var _valid6 = _errs173 === errors;
+valid44 = _valid6;
+ifClause4 = "else";
+}
+if(!valid44){
+const err182 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause4},message:"must match \""+ifClause4+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items,data:data63};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2321,8 +2382,9 @@ vErrors.push(err182);
 errors++;
 }
 }
+}
 else {
-const err183 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data68};
+const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2331,12 +2393,17 @@ vErrors.push(err183);
 }
 errors++;
 }
+var _valid5 = _errs165 === errors;
+valid41 = _valid5;
+ifClause3 = "then";
 }
-if(data67.mountPath !== undefined){
-let data69 = data67.mountPath;
-if(typeof data69 === "string"){
-if(func2(data69) > 1024){
-const err184 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data69};
+else {
+const _errs187 = errors;
+const _errs188 = errors;
+let valid48 = true;
+const _errs189 = errors;
+if(!(data62 && typeof data62 == "object" && !Array.isArray(data62))){
+const err184 = {};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2345,8 +2412,21 @@ vErrors.push(err184);
 }
 errors++;
 }
-if(func2(data69) < 1){
-const err185 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data69};
+var _valid9 = _errs189 === errors;
+errors = _errs188;
+if(vErrors !== null){
+if(_errs188){
+vErrors.length = _errs188;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs191 = errors;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(Object.keys(data62).length > 1000){
+const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2355,9 +2435,11 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-else {
-const err186 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data69};
+for(const key11 in data62){
+const _errs193 = errors;
+if(typeof key11 === "string"){
+if(func2(key11) > 1024){
+const err186 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2367,10 +2449,9 @@ vErrors.push(err186);
 errors++;
 }
 }
-if(data67.readOnly !== undefined){
-let data70 = data67.readOnly;
-if((typeof data70 !== "boolean") && (data70 !== null)){
-const err187 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data70};
+var valid49 = _errs193 === errors;
+if(!valid49){
+const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2380,9 +2461,13 @@ vErrors.push(err187);
 errors++;
 }
 }
-}
-else {
-const err188 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i3,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data67};
+for(const key12 in data62){
+let data64 = data62[key12];
+const _errs196 = errors;
+let valid51 = true;
+const _errs197 = errors;
+if(typeof data64 !== "string"){
+const err188 = {};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2391,13 +2476,22 @@ vErrors.push(err188);
 }
 errors++;
 }
+var _valid10 = _errs197 === errors;
+errors = _errs196;
+if(vErrors !== null){
+if(_errs196){
+vErrors.length = _errs196;
+}
+else {
+vErrors = null;
 }
 }
-}
-if(data9.artifacts !== undefined){
-let data71 = data9.artifacts;
-if((!(Array.isArray(data71))) && (data71 !== null)){
-const err189 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data71};
+let ifClause6;
+if(_valid10){
+const _errs199 = errors;
+if(typeof data64 === "string"){
+if(func2(data64) > 32768){
+const err189 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2406,9 +2500,9 @@ vErrors.push(err189);
 }
 errors++;
 }
-if(Array.isArray(data71)){
-if(data71.length > 1000){
-const err190 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data71};
+}
+else {
+const err190 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2417,12 +2511,17 @@ vErrors.push(err190);
 }
 errors++;
 }
-const len4 = data71.length;
-for(let i4=0; i4<len4; i4++){
-let data72 = data71[i4];
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(data72.uri === undefined){
-const err191 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data72};
+var _valid10 = _errs199 === errors;
+valid51 = _valid10;
+ifClause6 = "then";
+}
+else {
+const _errs201 = errors;
+const _errs202 = errors;
+let valid52 = true;
+const _errs203 = errors;
+if(!(Array.isArray(data64))){
+const err191 = {};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2431,11 +2530,22 @@ vErrors.push(err191);
 }
 errors++;
 }
-if(data72.uri !== undefined){
-let data73 = data72.uri;
-if(typeof data73 === "string"){
-if(func2(data73) > 1024){
-const err192 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data73};
+var _valid11 = _errs203 === errors;
+errors = _errs202;
+if(vErrors !== null){
+if(_errs202){
+vErrors.length = _errs202;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause7;
+if(_valid11){
+const _errs205 = errors;
+if(Array.isArray(data64)){
+if(data64.length > 1000){
+const err192 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2444,8 +2554,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-if(func2(data73) < 1){
-const err193 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data73};
+}
+else {
+const err193 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2454,9 +2565,17 @@ vErrors.push(err193);
 }
 errors++;
 }
+var _valid11 = _errs205 === errors;
+valid52 = _valid11;
+ifClause7 = "then";
 }
 else {
-const err194 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data73};
+const _errs207 = errors;
+const _errs208 = errors;
+let valid53 = true;
+const _errs209 = errors;
+if(!(data64 && typeof data64 == "object" && !Array.isArray(data64))){
+const err194 = {};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2465,11 +2584,21 @@ vErrors.push(err194);
 }
 errors++;
 }
+var _valid12 = _errs209 === errors;
+errors = _errs208;
+if(vErrors !== null){
+if(_errs208){
+vErrors.length = _errs208;
 }
-if(data72.extract !== undefined){
-let data74 = data72.extract;
-if((typeof data74 !== "boolean") && (data74 !== null)){
-const err195 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data74};
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs211 = errors;
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(Object.keys(data64).length > 1000){
+const err195 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2478,11 +2607,11 @@ vErrors.push(err195);
 }
 errors++;
 }
-}
-if(data72.executable !== undefined){
-let data75 = data72.executable;
-if((typeof data75 !== "boolean") && (data75 !== null)){
-const err196 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data75};
+for(const key13 in data64){
+const _errs213 = errors;
+if(typeof key13 === "string"){
+if(func2(key13) > 1024){
+const err196 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2492,10 +2621,9 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data72.cache !== undefined){
-let data76 = data72.cache;
-if((typeof data76 !== "boolean") && (data76 !== null)){
-const err197 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data76};
+var valid54 = _errs213 === errors;
+if(!valid54){
+const err197 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2505,10 +2633,9 @@ vErrors.push(err197);
 errors++;
 }
 }
-if(data72.destPath !== undefined){
-let data77 = data72.destPath;
-if((typeof data77 !== "string") && (data77 !== null)){
-const err198 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data77};
+}
+else {
+const err198 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2517,9 +2644,11 @@ vErrors.push(err198);
 }
 errors++;
 }
-if(typeof data77 === "string"){
-if(func2(data77) > 1024){
-const err199 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data77};
+var _valid12 = _errs211 === errors;
+valid53 = _valid12;
+}
+if(!valid53){
+const err199 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else,data:data64};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2528,8 +2657,12 @@ vErrors.push(err199);
 }
 errors++;
 }
-if(func2(data77) < 1){
-const err200 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data77};
+var _valid11 = _errs207 === errors;
+valid52 = _valid11;
+ifClause7 = "else";
+}
+if(!valid52){
+const err200 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause7},message:"must match \""+ifClause7+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else,data:data64};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2538,11 +2671,12 @@ vErrors.push(err200);
 }
 errors++;
 }
+var _valid10 = _errs201 === errors;
+valid51 = _valid10;
+ifClause6 = "else";
 }
-}
-}
-else {
-const err201 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i4,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data72};
+if(!valid51){
+const err201 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause6},message:"must match \""+ifClause6+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties,data:data64};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2553,11 +2687,8 @@ errors++;
 }
 }
 }
-}
-if(data9.labels !== undefined){
-let data78 = data9.labels;
-if((!(data78 && typeof data78 == "object" && !Array.isArray(data78))) && (data78 !== null)){
-const err202 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data78};
+else {
+const err202 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2566,9 +2697,11 @@ vErrors.push(err202);
 }
 errors++;
 }
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(Object.keys(data78).length > 1000){
-const err203 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data78};
+var _valid9 = _errs191 === errors;
+valid48 = _valid9;
+}
+if(!valid48){
+const err203 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else,data:data62};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2577,11 +2710,12 @@ vErrors.push(err203);
 }
 errors++;
 }
-for(const key10 in data78){
-const _errs196 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err204 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key10,propertyName:key10};
+var _valid5 = _errs187 === errors;
+valid41 = _valid5;
+ifClause3 = "else";
+}
+if(!valid41){
+const err204 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else,data:data62};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2590,10 +2724,12 @@ vErrors.push(err204);
 }
 errors++;
 }
+var _valid4 = _errs161 === errors;
+valid40 = _valid4;
+ifClause2 = "else";
 }
-var valid47 = _errs196 === errors;
-if(!valid47){
-const err205 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data78};
+if(!valid40){
+const err205 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items,data:data62};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2603,11 +2739,9 @@ vErrors.push(err205);
 errors++;
 }
 }
-for(const key11 in data78){
-let data79 = data78[key11];
-if(typeof data79 === "string"){
-if(func2(data79) > 32768){
-const err206 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data79};
+}
+else {
+const err206 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2616,9 +2750,17 @@ vErrors.push(err206);
 }
 errors++;
 }
+var _valid3 = _errs153 === errors;
+valid37 = _valid3;
+ifClause1 = "then";
 }
 else {
-const err207 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data79};
+const _errs215 = errors;
+const _errs216 = errors;
+let valid55 = true;
+const _errs217 = errors;
+if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
+const err207 = {};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2627,13 +2769,21 @@ vErrors.push(err207);
 }
 errors++;
 }
+var _valid13 = _errs217 === errors;
+errors = _errs216;
+if(vErrors !== null){
+if(_errs216){
+vErrors.length = _errs216;
+}
+else {
+vErrors = null;
 }
 }
-}
-if(data9.lifecycle !== undefined){
-let data80 = data9.lifecycle;
-if((!(data80 && typeof data80 == "object" && !Array.isArray(data80))) && (data80 !== null)){
-const err208 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data80};
+if(_valid13){
+const _errs219 = errors;
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(Object.keys(data61).length > 1000){
+const err208 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2642,11 +2792,11 @@ vErrors.push(err208);
 }
 errors++;
 }
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-if(data80.killGracePeriodSeconds !== undefined){
-let data81 = data80.killGracePeriodSeconds;
-if((!((typeof data81 == "number") && (isFinite(data81)))) && (data81 !== null)){
-const err209 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data81};
+for(const key14 in data61){
+const _errs221 = errors;
+if(typeof key14 === "string"){
+if(func2(key14) > 1024){
+const err209 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2655,9 +2805,10 @@ vErrors.push(err209);
 }
 errors++;
 }
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 > 2147483647 || isNaN(data81)){
-const err210 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data81};
+}
+var valid56 = _errs221 === errors;
+if(!valid56){
+const err210 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2666,8 +2817,14 @@ vErrors.push(err210);
 }
 errors++;
 }
-if(data81 < 0 || isNaN(data81)){
-const err211 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data81};
+}
+for(const key15 in data61){
+let data65 = data61[key15];
+const _errs224 = errors;
+let valid58 = true;
+const _errs225 = errors;
+if(typeof data65 !== "string"){
+const err211 = {};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2676,13 +2833,22 @@ vErrors.push(err211);
 }
 errors++;
 }
-}
-}
-}
-}
+var _valid14 = _errs225 === errors;
+errors = _errs224;
+if(vErrors !== null){
+if(_errs224){
+vErrors.length = _errs224;
 }
 else {
-const err212 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
+vErrors = null;
+}
+}
+let ifClause8;
+if(_valid14){
+const _errs227 = errors;
+if(typeof data65 === "string"){
+if(func2(data65) > 32768){
+const err212 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2692,9 +2858,8 @@ vErrors.push(err212);
 errors++;
 }
 }
-}
 else {
-const err213 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
+const err213 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2703,11 +2868,17 @@ vErrors.push(err213);
 }
 errors++;
 }
+var _valid14 = _errs227 === errors;
+valid58 = _valid14;
+ifClause8 = "then";
 }
-if(data.secrets !== undefined){
-let data82 = data.secrets;
-if((!(data82 && typeof data82 == "object" && !Array.isArray(data82))) && (data82 !== null)){
-const err214 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data82};
+else {
+const _errs229 = errors;
+const _errs230 = errors;
+let valid59 = true;
+const _errs231 = errors;
+if(!(Array.isArray(data65))){
+const err214 = {};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2716,9 +2887,22 @@ vErrors.push(err214);
 }
 errors++;
 }
-if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-if(Object.keys(data82).length > 1000){
-const err215 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data82};
+var _valid15 = _errs231 === errors;
+errors = _errs230;
+if(vErrors !== null){
+if(_errs230){
+vErrors.length = _errs230;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause9;
+if(_valid15){
+const _errs233 = errors;
+if(Array.isArray(data65)){
+if(data65.length > 1000){
+const err215 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2727,11 +2911,14 @@ vErrors.push(err215);
 }
 errors++;
 }
-for(const key12 in data82){
-const _errs206 = errors;
-if(typeof key12 === "string"){
-if(func2(key12) > 1024){
-const err216 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
+const len5 = data65.length;
+for(let i5=0; i5<len5; i5++){
+let data66 = data65[i5];
+const _errs236 = errors;
+let valid62 = true;
+const _errs237 = errors;
+if(typeof data66 !== "string"){
+const err216 = {};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2740,10 +2927,22 @@ vErrors.push(err216);
 }
 errors++;
 }
+var _valid16 = _errs237 === errors;
+errors = _errs236;
+if(vErrors !== null){
+if(_errs236){
+vErrors.length = _errs236;
 }
-var valid50 = _errs206 === errors;
-if(!valid50){
-const err217 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data82};
+else {
+vErrors = null;
+}
+}
+let ifClause10;
+if(_valid16){
+const _errs239 = errors;
+if(typeof data66 === "string"){
+if(func2(data66) > 32768){
+const err217 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2753,11 +2952,8 @@ vErrors.push(err217);
 errors++;
 }
 }
-for(const key13 in data82){
-let data83 = data82[key13];
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-if(data83.source === undefined){
-const err218 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data83};
+else {
+const err218 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2766,11 +2962,17 @@ vErrors.push(err218);
 }
 errors++;
 }
-if(data83.source !== undefined){
-let data84 = data83.source;
-if(typeof data84 === "string"){
-if(func2(data84) > 32768){
-const err219 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data84};
+var _valid16 = _errs239 === errors;
+valid62 = _valid16;
+ifClause10 = "then";
+}
+else {
+const _errs241 = errors;
+const _errs242 = errors;
+let valid63 = true;
+const _errs243 = errors;
+if(!(Array.isArray(data66))){
+const err219 = {};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2779,9 +2981,22 @@ vErrors.push(err219);
 }
 errors++;
 }
+var _valid17 = _errs243 === errors;
+errors = _errs242;
+if(vErrors !== null){
+if(_errs242){
+vErrors.length = _errs242;
 }
 else {
-const err220 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data84};
+vErrors = null;
+}
+}
+let ifClause11;
+if(_valid17){
+const _errs245 = errors;
+if(Array.isArray(data66)){
+if(data66.length > 1000){
+const err220 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2791,9 +3006,8 @@ vErrors.push(err220);
 errors++;
 }
 }
-}
 else {
-const err221 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data83};
+const err221 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2802,13 +3016,17 @@ vErrors.push(err221);
 }
 errors++;
 }
+var _valid17 = _errs245 === errors;
+valid63 = _valid17;
+ifClause11 = "then";
 }
-}
-}
-if(data.volumes !== undefined){
-let data85 = data.volumes;
-if((!(Array.isArray(data85))) && (data85 !== null)){
-const err222 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data85};
+else {
+const _errs247 = errors;
+const _errs248 = errors;
+let valid64 = true;
+const _errs249 = errors;
+if(!(data66 && typeof data66 == "object" && !Array.isArray(data66))){
+const err222 = {};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2817,9 +3035,21 @@ vErrors.push(err222);
 }
 errors++;
 }
-if(Array.isArray(data85)){
-if(data85.length > 1000){
-const err223 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data85};
+var _valid18 = _errs249 === errors;
+errors = _errs248;
+if(vErrors !== null){
+if(_errs248){
+vErrors.length = _errs248;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs251 = errors;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+if(Object.keys(data66).length > 1000){
+const err223 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2828,12 +3058,11 @@ vErrors.push(err223);
 }
 errors++;
 }
-const len5 = data85.length;
-for(let i5=0; i5<len5; i5++){
-let data86 = data85[i5];
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-if(data86.name === undefined){
-const err224 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data86};
+for(const key16 in data66){
+const _errs253 = errors;
+if(typeof key16 === "string"){
+if(func2(key16) > 1024){
+const err224 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,data:key16,propertyName:key16};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2842,11 +3071,10 @@ vErrors.push(err224);
 }
 errors++;
 }
-if(data86.name !== undefined){
-let data87 = data86.name;
-if(typeof data87 === "string"){
-if(func2(data87) > 32768){
-const err225 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data87};
+}
+var valid65 = _errs253 === errors;
+if(!valid65){
+const err225 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2855,8 +3083,10 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(func2(data87) < 1){
-const err226 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data87};
+}
+}
+else {
+const err226 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -2865,9 +3095,11 @@ vErrors.push(err226);
 }
 errors++;
 }
+var _valid18 = _errs251 === errors;
+valid64 = _valid18;
 }
-else {
-const err227 = {instancePath:instancePath+"/volumes/" + i5+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data87};
+if(!valid64){
+const err227 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else,data:data66};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -2876,11 +3108,12 @@ vErrors.push(err227);
 }
 errors++;
 }
+var _valid17 = _errs247 === errors;
+valid63 = _valid17;
+ifClause11 = "else";
 }
-if(data86.host !== undefined){
-let data88 = data86.host;
-if((typeof data88 !== "string") && (data88 !== null)){
-const err228 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data88};
+if(!valid63){
+const err228 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause11},message:"must match \""+ifClause11+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else,data:data66};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -2889,9 +3122,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if(typeof data88 === "string"){
-if(func2(data88) > 32768){
-const err229 = {instancePath:instancePath+"/volumes/" + i5+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data88};
+var _valid16 = _errs241 === errors;
+valid62 = _valid16;
+ifClause10 = "else";
+}
+if(!valid62){
+const err229 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause10},message:"must match \""+ifClause10+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items,data:data66};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -2902,10 +3138,8 @@ errors++;
 }
 }
 }
-if(data86.persistent !== undefined){
-let data89 = data86.persistent;
-if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
-const err230 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data89};
+else {
+const err230 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -2914,9 +3148,17 @@ vErrors.push(err230);
 }
 errors++;
 }
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-if(data89.size === undefined){
-const err231 = {instancePath:instancePath+"/volumes/" + i5+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data89};
+var _valid15 = _errs233 === errors;
+valid59 = _valid15;
+ifClause9 = "then";
+}
+else {
+const _errs255 = errors;
+const _errs256 = errors;
+let valid66 = true;
+const _errs257 = errors;
+if(!(data65 && typeof data65 == "object" && !Array.isArray(data65))){
+const err231 = {};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -2925,10 +3167,21 @@ vErrors.push(err231);
 }
 errors++;
 }
-if(data89.type !== undefined){
-let data90 = data89.type;
-if((typeof data90 !== "string") && (data90 !== null)){
-const err232 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data90};
+var _valid19 = _errs257 === errors;
+errors = _errs256;
+if(vErrors !== null){
+if(_errs256){
+vErrors.length = _errs256;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid19){
+const _errs259 = errors;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(Object.keys(data65).length > 1000){
+const err232 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -2937,8 +3190,11 @@ vErrors.push(err232);
 }
 errors++;
 }
-if(!((((data90 === "root") || (data90 === "path")) || (data90 === "mount")) || (data90 === null))){
-const err233 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data90};
+for(const key17 in data65){
+const _errs261 = errors;
+if(typeof key17 === "string"){
+if(func2(key17) > 1024){
+const err233 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,data:key17,propertyName:key17};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -2947,9 +3203,10 @@ vErrors.push(err233);
 }
 errors++;
 }
-if(typeof data90 === "string"){
-if(func2(data90) > 32768){
-const err234 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data90};
+}
+var valid67 = _errs261 === errors;
+if(!valid67){
+const err234 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -2959,11 +3216,13 @@ vErrors.push(err234);
 errors++;
 }
 }
-}
-if(data89.size !== undefined){
-let data91 = data89.size;
-if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
-const err235 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data91};
+for(const key18 in data65){
+let data67 = data65[key18];
+const _errs264 = errors;
+let valid69 = true;
+const _errs265 = errors;
+if(typeof data67 !== "string"){
+const err235 = {};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -2972,9 +3231,22 @@ vErrors.push(err235);
 }
 errors++;
 }
-if((typeof data91 == "number") && (isFinite(data91))){
-if(data91 > 1000000000 || isNaN(data91)){
-const err236 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data91};
+var _valid20 = _errs265 === errors;
+errors = _errs264;
+if(vErrors !== null){
+if(_errs264){
+vErrors.length = _errs264;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause12;
+if(_valid20){
+const _errs267 = errors;
+if(typeof data67 === "string"){
+if(func2(data67) > 32768){
+const err236 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -2983,8 +3255,9 @@ vErrors.push(err236);
 }
 errors++;
 }
-if(data91 < 0 || isNaN(data91)){
-const err237 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data91};
+}
+else {
+const err237 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -2993,12 +3266,17 @@ vErrors.push(err237);
 }
 errors++;
 }
+var _valid20 = _errs267 === errors;
+valid69 = _valid20;
+ifClause12 = "then";
 }
-}
-if(data89.maxSize !== undefined){
-let data92 = data89.maxSize;
-if((!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))) && (data92 !== null)){
-const err238 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data92};
+else {
+const _errs269 = errors;
+const _errs270 = errors;
+let valid70 = true;
+const _errs271 = errors;
+if(!(Array.isArray(data67))){
+const err238 = {};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3007,9 +3285,22 @@ vErrors.push(err238);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 1000000000 || isNaN(data92)){
-const err239 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data92};
+var _valid21 = _errs271 === errors;
+errors = _errs270;
+if(vErrors !== null){
+if(_errs270){
+vErrors.length = _errs270;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause13;
+if(_valid21){
+const _errs273 = errors;
+if(Array.isArray(data67)){
+if(data67.length > 1000){
+const err239 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3018,8 +3309,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err240 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data92};
+}
+else {
+const err240 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3028,12 +3320,17 @@ vErrors.push(err240);
 }
 errors++;
 }
+var _valid21 = _errs273 === errors;
+valid70 = _valid21;
+ifClause13 = "then";
 }
-}
-if(data89.profileName !== undefined){
-let data93 = data89.profileName;
-if((typeof data93 !== "string") && (data93 !== null)){
-const err241 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data93};
+else {
+const _errs275 = errors;
+const _errs276 = errors;
+let valid71 = true;
+const _errs277 = errors;
+if(!(data67 && typeof data67 == "object" && !Array.isArray(data67))){
+const err241 = {};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3042,9 +3339,21 @@ vErrors.push(err241);
 }
 errors++;
 }
-if(typeof data93 === "string"){
-if(func2(data93) > 32768){
-const err242 = {instancePath:instancePath+"/volumes/" + i5+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data93};
+var _valid22 = _errs277 === errors;
+errors = _errs276;
+if(vErrors !== null){
+if(_errs276){
+vErrors.length = _errs276;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid22){
+const _errs279 = errors;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(Object.keys(data67).length > 1000){
+const err242 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3053,13 +3362,11 @@ vErrors.push(err242);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-else {
-const err243 = {instancePath:instancePath+"/volumes/" + i5,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data86};
+for(const key19 in data67){
+const _errs281 = errors;
+if(typeof key19 === "string"){
+if(func2(key19) > 1024){
+const err243 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,data:key19,propertyName:key19};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3069,12 +3376,9 @@ vErrors.push(err243);
 errors++;
 }
 }
-}
-}
-if(data.networks !== undefined){
-let data94 = data.networks;
-if((!(Array.isArray(data94))) && (data94 !== null)){
-const err244 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data94};
+var valid72 = _errs281 === errors;
+if(!valid72){
+const err244 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key19},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3083,9 +3387,10 @@ vErrors.push(err244);
 }
 errors++;
 }
-if(Array.isArray(data94)){
-if(data94.length > 1000){
-const err245 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data94};
+}
+}
+else {
+const err245 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3094,14 +3399,11 @@ vErrors.push(err245);
 }
 errors++;
 }
-const len6 = data94.length;
-for(let i6=0; i6<len6; i6++){
-let data95 = data94[i6];
-if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
-if(data95.mode !== undefined){
-let data96 = data95.mode;
-if((typeof data96 !== "string") && (data96 !== null)){
-const err246 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data96};
+var _valid22 = _errs279 === errors;
+valid71 = _valid22;
+}
+if(!valid71){
+const err246 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else,data:data67};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3110,9 +3412,12 @@ vErrors.push(err246);
 }
 errors++;
 }
-if(typeof data96 === "string"){
-if(func2(data96) > 32768){
-const err247 = {instancePath:instancePath+"/networks/" + i6+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data96};
+var _valid21 = _errs275 === errors;
+valid70 = _valid21;
+ifClause13 = "else";
+}
+if(!valid70){
+const err247 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause13},message:"must match \""+ifClause13+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else,data:data67};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3121,12 +3426,12 @@ vErrors.push(err247);
 }
 errors++;
 }
+var _valid20 = _errs269 === errors;
+valid69 = _valid20;
+ifClause12 = "else";
 }
-}
-if(data95.name !== undefined){
-let data97 = data95.name;
-if((typeof data97 !== "string") && (data97 !== null)){
-const err248 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data97};
+if(!valid69){
+const err248 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause12},message:"must match \""+ifClause12+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties,data:data67};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3135,9 +3440,10 @@ vErrors.push(err248);
 }
 errors++;
 }
-if(typeof data97 === "string"){
-if(func2(data97) > 63){
-const err249 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data97};
+}
+}
+else {
+const err249 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3146,8 +3452,11 @@ vErrors.push(err249);
 }
 errors++;
 }
-if(func2(data97) < 1){
-const err250 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data97};
+var _valid19 = _errs259 === errors;
+valid66 = _valid19;
+}
+if(!valid66){
+const err250 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else,data:data65};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3156,8 +3465,12 @@ vErrors.push(err250);
 }
 errors++;
 }
-if(!pattern6.test(data97)){
-const err251 = {instancePath:instancePath+"/networks/" + i6+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data97};
+var _valid15 = _errs255 === errors;
+valid59 = _valid15;
+ifClause9 = "else";
+}
+if(!valid59){
+const err251 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause9},message:"must match \""+ifClause9+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else,data:data65};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3166,12 +3479,12 @@ vErrors.push(err251);
 }
 errors++;
 }
+var _valid14 = _errs229 === errors;
+valid58 = _valid14;
+ifClause8 = "else";
 }
-}
-if(data95.labels !== undefined){
-let data98 = data95.labels;
-if((!(data98 && typeof data98 == "object" && !Array.isArray(data98))) && (data98 !== null)){
-const err252 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data98};
+if(!valid58){
+const err252 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause8},message:"must match \""+ifClause8+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties,data:data65};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3180,9 +3493,10 @@ vErrors.push(err252);
 }
 errors++;
 }
-if(data98 && typeof data98 == "object" && !Array.isArray(data98)){
-if(Object.keys(data98).length > 1000){
-const err253 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data98};
+}
+}
+else {
+const err253 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3191,11 +3505,11 @@ vErrors.push(err253);
 }
 errors++;
 }
-for(const key14 in data98){
-const _errs240 = errors;
-if(typeof key14 === "string"){
-if(func2(key14) > 1024){
-const err254 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key14,propertyName:key14};
+var _valid13 = _errs219 === errors;
+valid55 = _valid13;
+}
+if(!valid55){
+const err254 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else,data:data61};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3204,10 +3518,12 @@ vErrors.push(err254);
 }
 errors++;
 }
+var _valid3 = _errs215 === errors;
+valid37 = _valid3;
+ifClause1 = "else";
 }
-var valid60 = _errs240 === errors;
-if(!valid60){
-const err255 = {instancePath:instancePath+"/networks/" + i6+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data98};
+if(!valid37){
+const err255 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else,data:data61};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3216,12 +3532,12 @@ vErrors.push(err255);
 }
 errors++;
 }
+var _valid2 = _errs149 === errors;
+valid36 = _valid2;
+ifClause0 = "else";
 }
-for(const key15 in data98){
-let data99 = data98[key15];
-if(typeof data99 === "string"){
-if(func2(data99) > 32768){
-const err256 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data99};
+if(!valid36){
+const err256 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3231,8 +3547,15 @@ vErrors.push(err256);
 errors++;
 }
 }
-else {
-const err257 = {instancePath:instancePath+"/networks/" + i6+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data99};
+}
+}
+if(data59.intervalSeconds !== undefined){
+let data68 = data59.intervalSeconds;
+const _errs284 = errors;
+let valid73 = true;
+const _errs285 = errors;
+if(!((typeof data68 == "number") && (isFinite(data68)))){
+const err257 = {};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3241,12 +3564,21 @@ vErrors.push(err257);
 }
 errors++;
 }
-}
-}
-}
+var _valid23 = _errs285 === errors;
+errors = _errs284;
+if(vErrors !== null){
+if(_errs284){
+vErrors.length = _errs284;
 }
 else {
-const err258 = {instancePath:instancePath+"/networks/" + i6,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data95};
+vErrors = null;
+}
+}
+if(_valid23){
+const _errs287 = errors;
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 > 2147483647 || isNaN(data68)){
+const err258 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3256,12 +3588,8 @@ vErrors.push(err258);
 errors++;
 }
 }
-}
-}
-if(data.scaling !== undefined){
-let data100 = data.scaling;
-if((!(data100 && typeof data100 == "object" && !Array.isArray(data100))) && (data100 !== null)){
-const err259 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data100};
+else {
+const err259 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3270,11 +3598,11 @@ vErrors.push(err259);
 }
 errors++;
 }
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.kind !== undefined){
-let data101 = data100.kind;
-if((typeof data101 !== "string") && (data101 !== null)){
-const err260 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data101};
+var _valid23 = _errs287 === errors;
+valid73 = _valid23;
+}
+if(!valid73){
+const err260 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data68};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3283,9 +3611,14 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(typeof data101 === "string"){
-if(func2(data101) > 32768){
-const err261 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data101};
+}
+if(data59.timeoutSeconds !== undefined){
+let data69 = data59.timeoutSeconds;
+const _errs290 = errors;
+let valid74 = true;
+const _errs291 = errors;
+if(!((typeof data69 == "number") && (isFinite(data69)))){
+const err261 = {};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3294,8 +3627,21 @@ vErrors.push(err261);
 }
 errors++;
 }
-if(!["fixed"].includes(data101.toLowerCase())){
-const err262 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data101};
+var _valid24 = _errs291 === errors;
+errors = _errs290;
+if(vErrors !== null){
+if(_errs290){
+vErrors.length = _errs290;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid24){
+const _errs293 = errors;
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 > 2147483647 || isNaN(data69)){
+const err262 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3305,11 +3651,8 @@ vErrors.push(err262);
 errors++;
 }
 }
-}
-if(data100.instances !== undefined){
-let data102 = data100.instances;
-if((!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))) && (data102 !== null)){
-const err263 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data102};
+else {
+const err263 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3318,9 +3661,11 @@ vErrors.push(err263);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 100000 || isNaN(data102)){
-const err264 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data102};
+var _valid24 = _errs293 === errors;
+valid74 = _valid24;
+}
+if(!valid74){
+const err264 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data69};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3329,8 +3674,14 @@ vErrors.push(err264);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err265 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data102};
+}
+if(data59.delaySeconds !== undefined){
+let data70 = data59.delaySeconds;
+const _errs296 = errors;
+let valid75 = true;
+const _errs297 = errors;
+if(!((typeof data70 == "number") && (isFinite(data70)))){
+const err265 = {};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3339,12 +3690,21 @@ vErrors.push(err265);
 }
 errors++;
 }
+var _valid25 = _errs297 === errors;
+errors = _errs296;
+if(vErrors !== null){
+if(_errs296){
+vErrors.length = _errs296;
+}
+else {
+vErrors = null;
 }
 }
-if(data100.maxInstances !== undefined){
-let data103 = data100.maxInstances;
-if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
-const err266 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data103};
+if(_valid25){
+const _errs299 = errors;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 2147483647 || isNaN(data70)){
+const err266 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3353,9 +3713,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-if((typeof data103 == "number") && (isFinite(data103))){
-if(data103 > 100000 || isNaN(data103)){
-const err267 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data103};
+}
+else {
+const err267 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3364,8 +3724,11 @@ vErrors.push(err267);
 }
 errors++;
 }
-if(data103 < 0 || isNaN(data103)){
-const err268 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data103};
+var _valid25 = _errs299 === errors;
+valid75 = _valid25;
+}
+if(!valid75){
+const err268 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data70};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3377,11 +3740,10 @@ errors++;
 }
 }
 }
-}
-if(data.scheduling !== undefined){
-let data104 = data.scheduling;
-if((!(data104 && typeof data104 == "object" && !Array.isArray(data104))) && (data104 !== null)){
-const err269 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data104};
+if(data9.linuxInfo !== undefined){
+let data71 = data9.linuxInfo;
+if((!(data71 && typeof data71 == "object" && !Array.isArray(data71))) && (data71 !== null)){
+const err269 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data71};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3390,11 +3752,11 @@ vErrors.push(err269);
 }
 errors++;
 }
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.backoff !== undefined){
-let data105 = data104.backoff;
-if((!(data105 && typeof data105 == "object" && !Array.isArray(data105))) && (data105 !== null)){
-const err270 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data105};
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.ipcInfo !== undefined){
+let data72 = data71.ipcInfo;
+if((!(data72 && typeof data72 == "object" && !Array.isArray(data72))) && (data72 !== null)){
+const err270 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data72};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3403,11 +3765,14 @@ vErrors.push(err270);
 }
 errors++;
 }
-if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
-if(data105.backoff !== undefined){
-let data106 = data105.backoff;
-if((!((typeof data106 == "number") && (isFinite(data106)))) && (data106 !== null)){
-const err271 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data106};
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+if(data72.shmSize !== undefined){
+let data73 = data72.shmSize;
+const _errs308 = errors;
+let valid78 = true;
+const _errs309 = errors;
+if(!((typeof data73 == "number") && (isFinite(data73)))){
+const err271 = {};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3416,9 +3781,21 @@ vErrors.push(err271);
 }
 errors++;
 }
-if((typeof data106 == "number") && (isFinite(data106))){
-if(data106 > 2147483647 || isNaN(data106)){
-const err272 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data106};
+var _valid26 = _errs309 === errors;
+errors = _errs308;
+if(vErrors !== null){
+if(_errs308){
+vErrors.length = _errs308;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid26){
+const _errs311 = errors;
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 > 1000000000 || isNaN(data73)){
+const err272 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3427,8 +3804,9 @@ vErrors.push(err272);
 }
 errors++;
 }
-if(data106 < 0 || isNaN(data106)){
-const err273 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data106};
+}
+else {
+const err273 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3437,12 +3815,11 @@ vErrors.push(err273);
 }
 errors++;
 }
+var _valid26 = _errs311 === errors;
+valid78 = _valid26;
 }
-}
-if(data105.backoffFactor !== undefined){
-let data107 = data105.backoffFactor;
-if((!((typeof data107 == "number") && (isFinite(data107)))) && (data107 !== null)){
-const err274 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data107};
+if(!valid78){
+const err274 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data73};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3451,9 +3828,16 @@ vErrors.push(err274);
 }
 errors++;
 }
-if((typeof data107 == "number") && (isFinite(data107))){
-if(data107 > 1000 || isNaN(data107)){
-const err275 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data107};
+}
+}
+}
+if(data71.seccomp !== undefined){
+let data74 = data71.seccomp;
+const _errs314 = errors;
+let valid79 = true;
+const _errs315 = errors;
+if(typeof data74 !== "string"){
+const err275 = {};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3462,8 +3846,22 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(data107 < 0 || isNaN(data107)){
-const err276 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data107};
+var _valid27 = _errs315 === errors;
+errors = _errs314;
+if(vErrors !== null){
+if(_errs314){
+vErrors.length = _errs314;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause14;
+if(_valid27){
+const _errs317 = errors;
+if(typeof data74 === "string"){
+if(func2(data74) > 32768){
+const err276 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3473,11 +3871,8 @@ vErrors.push(err276);
 errors++;
 }
 }
-}
-if(data105.maxLaunchDelay !== undefined){
-let data108 = data105.maxLaunchDelay;
-if((!((typeof data108 == "number") && (isFinite(data108)))) && (data108 !== null)){
-const err277 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data108};
+else {
+const err277 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3486,9 +3881,17 @@ vErrors.push(err277);
 }
 errors++;
 }
-if((typeof data108 == "number") && (isFinite(data108))){
-if(data108 > 2147483647 || isNaN(data108)){
-const err278 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data108};
+var _valid27 = _errs317 === errors;
+valid79 = _valid27;
+ifClause14 = "then";
+}
+else {
+const _errs319 = errors;
+const _errs320 = errors;
+let valid80 = true;
+const _errs321 = errors;
+if(!(Array.isArray(data74))){
+const err278 = {};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3497,8 +3900,22 @@ vErrors.push(err278);
 }
 errors++;
 }
-if(data108 < 0 || isNaN(data108)){
-const err279 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data108};
+var _valid28 = _errs321 === errors;
+errors = _errs320;
+if(vErrors !== null){
+if(_errs320){
+vErrors.length = _errs320;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause15;
+if(_valid28){
+const _errs323 = errors;
+if(Array.isArray(data74)){
+if(data74.length > 1000){
+const err279 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3507,14 +3924,14 @@ vErrors.push(err279);
 }
 errors++;
 }
-}
-}
-}
-}
-if(data104.upgrade !== undefined){
-let data109 = data104.upgrade;
-if((!(data109 && typeof data109 == "object" && !Array.isArray(data109))) && (data109 !== null)){
-const err280 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data109};
+const len6 = data74.length;
+for(let i6=0; i6<len6; i6++){
+let data75 = data74[i6];
+const _errs326 = errors;
+let valid83 = true;
+const _errs327 = errors;
+if(typeof data75 !== "string"){
+const err280 = {};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3523,11 +3940,22 @@ vErrors.push(err280);
 }
 errors++;
 }
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-if(data109.minimumHealthCapacity !== undefined){
-let data110 = data109.minimumHealthCapacity;
-if((!((typeof data110 == "number") && (isFinite(data110)))) && (data110 !== null)){
-const err281 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data110};
+var _valid29 = _errs327 === errors;
+errors = _errs326;
+if(vErrors !== null){
+if(_errs326){
+vErrors.length = _errs326;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause16;
+if(_valid29){
+const _errs329 = errors;
+if(typeof data75 === "string"){
+if(func2(data75) > 32768){
+const err281 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3536,9 +3964,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-if((typeof data110 == "number") && (isFinite(data110))){
-if(data110 > 1 || isNaN(data110)){
-const err282 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data110};
+}
+else {
+const err282 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3547,8 +3975,17 @@ vErrors.push(err282);
 }
 errors++;
 }
-if(data110 < 0 || isNaN(data110)){
-const err283 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data110};
+var _valid29 = _errs329 === errors;
+valid83 = _valid29;
+ifClause16 = "then";
+}
+else {
+const _errs331 = errors;
+const _errs332 = errors;
+let valid84 = true;
+const _errs333 = errors;
+if(!(Array.isArray(data75))){
+const err283 = {};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3557,12 +3994,22 @@ vErrors.push(err283);
 }
 errors++;
 }
+var _valid30 = _errs333 === errors;
+errors = _errs332;
+if(vErrors !== null){
+if(_errs332){
+vErrors.length = _errs332;
+}
+else {
+vErrors = null;
 }
 }
-if(data109.maximumOverCapacity !== undefined){
-let data111 = data109.maximumOverCapacity;
-if((!((typeof data111 == "number") && (isFinite(data111)))) && (data111 !== null)){
-const err284 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data111};
+let ifClause17;
+if(_valid30){
+const _errs335 = errors;
+if(Array.isArray(data75)){
+if(data75.length > 1000){
+const err284 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3571,9 +4018,9 @@ vErrors.push(err284);
 }
 errors++;
 }
-if((typeof data111 == "number") && (isFinite(data111))){
-if(data111 > 1 || isNaN(data111)){
-const err285 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data111};
+}
+else {
+const err285 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3582,8 +4029,17 @@ vErrors.push(err285);
 }
 errors++;
 }
-if(data111 < 0 || isNaN(data111)){
-const err286 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data111};
+var _valid30 = _errs335 === errors;
+valid84 = _valid30;
+ifClause17 = "then";
+}
+else {
+const _errs337 = errors;
+const _errs338 = errors;
+let valid85 = true;
+const _errs339 = errors;
+if(!(data75 && typeof data75 == "object" && !Array.isArray(data75))){
+const err286 = {};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -3592,14 +4048,21 @@ vErrors.push(err286);
 }
 errors++;
 }
+var _valid31 = _errs339 === errors;
+errors = _errs338;
+if(vErrors !== null){
+if(_errs338){
+vErrors.length = _errs338;
+}
+else {
+vErrors = null;
 }
 }
-}
-}
-if(data104.placement !== undefined){
-let data112 = data104.placement;
-if((!(data112 && typeof data112 == "object" && !Array.isArray(data112))) && (data112 !== null)){
-const err287 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data112};
+if(_valid31){
+const _errs341 = errors;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+if(Object.keys(data75).length > 1000){
+const err287 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -3608,11 +4071,11 @@ vErrors.push(err287);
 }
 errors++;
 }
-if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
-if(data112.constraints !== undefined){
-let data113 = data112.constraints;
-if((!(Array.isArray(data113))) && (data113 !== null)){
-const err288 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data113};
+for(const key20 in data75){
+const _errs343 = errors;
+if(typeof key20 === "string"){
+if(func2(key20) > 1024){
+const err288 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key20,propertyName:key20};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -3621,9 +4084,10 @@ vErrors.push(err288);
 }
 errors++;
 }
-if(Array.isArray(data113)){
-if(data113.length > 1000){
-const err289 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data113};
+}
+var valid86 = _errs343 === errors;
+if(!valid86){
+const err289 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -3632,11 +4096,10 @@ vErrors.push(err289);
 }
 errors++;
 }
-const len7 = data113.length;
-for(let i7=0; i7<len7; i7++){
-let data114 = data113[i7];
-if(!data114 || typeof data114 != "object"){
-const err290 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+}
+}
+else {
+const err290 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -3645,9 +4108,11 @@ vErrors.push(err290);
 }
 errors++;
 }
-if(Array.isArray(data114)){
-if(data114.length > 3){
-const err291 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+var _valid31 = _errs341 === errors;
+valid85 = _valid31;
+}
+if(!valid85){
+const err291 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data75};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -3656,8 +4121,12 @@ vErrors.push(err291);
 }
 errors++;
 }
-if(data114.length < 2){
-const err292 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+var _valid30 = _errs337 === errors;
+valid84 = _valid30;
+ifClause17 = "else";
+}
+if(!valid84){
+const err292 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause17},message:"must match \""+ifClause17+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data75};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -3666,12 +4135,12 @@ vErrors.push(err292);
 }
 errors++;
 }
-const len8 = data114.length;
-for(let i8=0; i8<len8; i8++){
-let data115 = data114[i8];
-if(typeof data115 === "string"){
-if(func2(data115) > 32768){
-const err293 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data115};
+var _valid29 = _errs331 === errors;
+valid83 = _valid29;
+ifClause16 = "else";
+}
+if(!valid83){
+const err293 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause16},message:"must match \""+ifClause16+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items,data:data75};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -3681,8 +4150,9 @@ vErrors.push(err293);
 errors++;
 }
 }
+}
 else {
-const err294 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data115};
+const err294 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -3691,11 +4161,17 @@ vErrors.push(err294);
 }
 errors++;
 }
+var _valid28 = _errs323 === errors;
+valid80 = _valid28;
+ifClause15 = "then";
 }
-}
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-if(data114.fieldName === undefined){
-const err295 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+else {
+const _errs345 = errors;
+const _errs346 = errors;
+let valid87 = true;
+const _errs347 = errors;
+if(!(data74 && typeof data74 == "object" && !Array.isArray(data74))){
+const err295 = {};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -3704,8 +4180,21 @@ vErrors.push(err295);
 }
 errors++;
 }
-if(data114.operator === undefined){
-const err296 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data114};
+var _valid32 = _errs347 === errors;
+errors = _errs346;
+if(vErrors !== null){
+if(_errs346){
+vErrors.length = _errs346;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid32){
+const _errs349 = errors;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(Object.keys(data74).length > 1000){
+const err296 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -3714,11 +4203,11 @@ vErrors.push(err296);
 }
 errors++;
 }
-if(data114.fieldName !== undefined){
-let data116 = data114.fieldName;
-if(typeof data116 === "string"){
-if(func2(data116) > 32768){
-const err297 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data116};
+for(const key21 in data74){
+const _errs351 = errors;
+if(typeof key21 === "string"){
+if(func2(key21) > 1024){
+const err297 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key21,propertyName:key21};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -3728,8 +4217,9 @@ vErrors.push(err297);
 errors++;
 }
 }
-else {
-const err298 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data116};
+var valid88 = _errs351 === errors;
+if(!valid88){
+const err298 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key21},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -3739,11 +4229,13 @@ vErrors.push(err298);
 errors++;
 }
 }
-if(data114.operator !== undefined){
-let data117 = data114.operator;
-if(typeof data117 === "string"){
-if(func2(data117) > 32768){
-const err299 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data117};
+for(const key22 in data74){
+let data76 = data74[key22];
+const _errs354 = errors;
+let valid90 = true;
+const _errs355 = errors;
+if(typeof data76 !== "string"){
+const err299 = {};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -3752,9 +4244,22 @@ vErrors.push(err299);
 }
 errors++;
 }
+var _valid33 = _errs355 === errors;
+errors = _errs354;
+if(vErrors !== null){
+if(_errs354){
+vErrors.length = _errs354;
 }
 else {
-const err300 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data117};
+vErrors = null;
+}
+}
+let ifClause18;
+if(_valid33){
+const _errs357 = errors;
+if(typeof data76 === "string"){
+if(func2(data76) > 32768){
+const err300 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -3764,10 +4269,8 @@ vErrors.push(err300);
 errors++;
 }
 }
-if(data114.value !== undefined){
-let data118 = data114.value;
-if((typeof data118 !== "string") && (data118 !== null)){
-const err301 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data118};
+else {
+const err301 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -3776,9 +4279,17 @@ vErrors.push(err301);
 }
 errors++;
 }
-if(typeof data118 === "string"){
-if(func2(data118) > 32768){
-const err302 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i7+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data118};
+var _valid33 = _errs357 === errors;
+valid90 = _valid33;
+ifClause18 = "then";
+}
+else {
+const _errs359 = errors;
+const _errs360 = errors;
+let valid91 = true;
+const _errs361 = errors;
+if(!(Array.isArray(data76))){
+const err302 = {};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -3787,16 +4298,22 @@ vErrors.push(err302);
 }
 errors++;
 }
+var _valid34 = _errs361 === errors;
+errors = _errs360;
+if(vErrors !== null){
+if(_errs360){
+vErrors.length = _errs360;
+}
+else {
+vErrors = null;
 }
 }
-}
-}
-}
-}
-if(data112.acceptedResourceRoles !== undefined){
-let data119 = data112.acceptedResourceRoles;
-if((!(Array.isArray(data119))) && (data119 !== null)){
-const err303 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data119};
+let ifClause19;
+if(_valid34){
+const _errs363 = errors;
+if(Array.isArray(data76)){
+if(data76.length > 1000){
+const err303 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -3805,9 +4322,9 @@ vErrors.push(err303);
 }
 errors++;
 }
-if(Array.isArray(data119)){
-if(data119.length > 1000){
-const err304 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data119};
+}
+else {
+const err304 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -3816,12 +4333,17 @@ vErrors.push(err304);
 }
 errors++;
 }
-const len9 = data119.length;
-for(let i9=0; i9<len9; i9++){
-let data120 = data119[i9];
-if(typeof data120 === "string"){
-if(func2(data120) > 32768){
-const err305 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data120};
+var _valid34 = _errs363 === errors;
+valid91 = _valid34;
+ifClause19 = "then";
+}
+else {
+const _errs365 = errors;
+const _errs366 = errors;
+let valid92 = true;
+const _errs367 = errors;
+if(!(data76 && typeof data76 == "object" && !Array.isArray(data76))){
+const err305 = {};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -3830,9 +4352,21 @@ vErrors.push(err305);
 }
 errors++;
 }
+var _valid35 = _errs367 === errors;
+errors = _errs366;
+if(vErrors !== null){
+if(_errs366){
+vErrors.length = _errs366;
 }
 else {
-const err306 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data120};
+vErrors = null;
+}
+}
+if(_valid35){
+const _errs369 = errors;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(Object.keys(data76).length > 1000){
+const err306 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -3841,15 +4375,11 @@ vErrors.push(err306);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-if(data104.killSelection !== undefined){
-let data121 = data104.killSelection;
-if((typeof data121 !== "string") && (data121 !== null)){
-const err307 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data121};
+for(const key23 in data76){
+const _errs371 = errors;
+if(typeof key23 === "string"){
+if(func2(key23) > 1024){
+const err307 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key23,propertyName:key23};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -3858,9 +4388,10 @@ vErrors.push(err307);
 }
 errors++;
 }
-if(typeof data121 === "string"){
-if(func2(data121) > 32768){
-const err308 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data121};
+}
+var valid93 = _errs371 === errors;
+if(!valid93){
+const err308 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key23},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -3869,8 +4400,10 @@ vErrors.push(err308);
 }
 errors++;
 }
-if(!["youngest_first","oldest_first"].includes(data121.toLowerCase())){
-const err309 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data121};
+}
+}
+else {
+const err309 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -3879,12 +4412,11 @@ vErrors.push(err309);
 }
 errors++;
 }
+var _valid35 = _errs369 === errors;
+valid92 = _valid35;
 }
-}
-if(data104.unreachableStrategy !== undefined){
-let data122 = data104.unreachableStrategy;
-if(((typeof data122 !== "string") && (!(data122 && typeof data122 == "object" && !Array.isArray(data122)))) && (data122 !== null)){
-const err310 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data122};
+if(!valid92){
+const err310 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data76};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -3893,11 +4425,12 @@ vErrors.push(err310);
 }
 errors++;
 }
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-if(data122.inactiveAfterSeconds !== undefined){
-let data123 = data122.inactiveAfterSeconds;
-if((!(((typeof data123 == "number") && (!(data123 % 1) && !isNaN(data123))) && (isFinite(data123)))) && (data123 !== null)){
-const err311 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data123};
+var _valid34 = _errs365 === errors;
+valid91 = _valid34;
+ifClause19 = "else";
+}
+if(!valid91){
+const err311 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause19},message:"must match \""+ifClause19+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data76};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -3906,9 +4439,12 @@ vErrors.push(err311);
 }
 errors++;
 }
-if((typeof data123 == "number") && (isFinite(data123))){
-if(data123 > 2147483647 || isNaN(data123)){
-const err312 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data123};
+var _valid33 = _errs359 === errors;
+valid90 = _valid33;
+ifClause18 = "else";
+}
+if(!valid90){
+const err312 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause18},message:"must match \""+ifClause18+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data76};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -3917,8 +4453,10 @@ vErrors.push(err312);
 }
 errors++;
 }
-if(data123 < 0 || isNaN(data123)){
-const err313 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data123};
+}
+}
+else {
+const err313 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -3927,12 +4465,11 @@ vErrors.push(err313);
 }
 errors++;
 }
+var _valid32 = _errs349 === errors;
+valid87 = _valid32;
 }
-}
-if(data122.expungeAfterSeconds !== undefined){
-let data124 = data122.expungeAfterSeconds;
-if((!(((typeof data124 == "number") && (!(data124 % 1) && !isNaN(data124))) && (isFinite(data124)))) && (data124 !== null)){
-const err314 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data124};
+if(!valid87){
+const err314 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else,data:data74};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -3941,9 +4478,12 @@ vErrors.push(err314);
 }
 errors++;
 }
-if((typeof data124 == "number") && (isFinite(data124))){
-if(data124 > 2147483647 || isNaN(data124)){
-const err315 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data124};
+var _valid28 = _errs345 === errors;
+valid80 = _valid28;
+ifClause15 = "else";
+}
+if(!valid80){
+const err315 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause15},message:"must match \""+ifClause15+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else,data:data74};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -3952,8 +4492,12 @@ vErrors.push(err315);
 }
 errors++;
 }
-if(data124 < 0 || isNaN(data124)){
-const err316 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data124};
+var _valid27 = _errs319 === errors;
+valid79 = _valid27;
+ifClause14 = "else";
+}
+if(!valid79){
+const err316 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause14},message:"must match \""+ifClause14+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data74};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -3965,13 +4509,10 @@ errors++;
 }
 }
 }
-}
-}
-}
-if(data.executorResources !== undefined){
-let data125 = data.executorResources;
-if((!(data125 && typeof data125 == "object" && !Array.isArray(data125))) && (data125 !== null)){
-const err317 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data125};
+if(data9.volumeMounts !== undefined){
+let data77 = data9.volumeMounts;
+if((!(Array.isArray(data77))) && (data77 !== null)){
+const err317 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -3980,11 +4521,9 @@ vErrors.push(err317);
 }
 errors++;
 }
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-if(data125.cpus !== undefined){
-let data126 = data125.cpus;
-if((!((typeof data126 == "number") && (isFinite(data126)))) && (data126 !== null)){
-const err318 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data126};
+if(Array.isArray(data77)){
+if(data77.length > 1000){
+const err318 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -3993,9 +4532,12 @@ vErrors.push(err318);
 }
 errors++;
 }
-if((typeof data126 == "number") && (isFinite(data126))){
-if(data126 > 1000000000 || isNaN(data126)){
-const err319 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data126};
+const len7 = data77.length;
+for(let i7=0; i7<len7; i7++){
+let data78 = data77[i7];
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+if(data78.name === undefined){
+const err319 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4004,8 +4546,8 @@ vErrors.push(err319);
 }
 errors++;
 }
-if(data126 < 0.1 || isNaN(data126)){
-const err320 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data126};
+if(data78.mountPath === undefined){
+const err320 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4014,12 +4556,11 @@ vErrors.push(err320);
 }
 errors++;
 }
-}
-}
-if(data125.mem !== undefined){
-let data127 = data125.mem;
-if((!((typeof data127 == "number") && (isFinite(data127)))) && (data127 !== null)){
-const err321 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data127};
+if(data78.name !== undefined){
+let data79 = data78.name;
+if(typeof data79 === "string"){
+if(func2(data79) > 63){
+const err321 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4028,9 +4569,8 @@ vErrors.push(err321);
 }
 errors++;
 }
-if((typeof data127 == "number") && (isFinite(data127))){
-if(data127 > 1000000000 || isNaN(data127)){
-const err322 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data127};
+if(func2(data79) < 1){
+const err322 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4039,8 +4579,8 @@ vErrors.push(err322);
 }
 errors++;
 }
-if(data127 < 32 || isNaN(data127)){
-const err323 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data127};
+if(!pattern1.test(data79)){
+const err323 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4050,11 +4590,8 @@ vErrors.push(err323);
 errors++;
 }
 }
-}
-if(data125.disk !== undefined){
-let data128 = data125.disk;
-if((!((typeof data128 == "number") && (isFinite(data128)))) && (data128 !== null)){
-const err324 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data128};
+else {
+const err324 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4063,9 +4600,12 @@ vErrors.push(err324);
 }
 errors++;
 }
-if((typeof data128 == "number") && (isFinite(data128))){
-if(data128 > 1000000000 || isNaN(data128)){
-const err325 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data128};
+}
+if(data78.mountPath !== undefined){
+let data80 = data78.mountPath;
+if(typeof data80 === "string"){
+if(func2(data80) > 1024){
+const err325 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4074,8 +4614,8 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(data128 < 10 || isNaN(data128)){
-const err326 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data128};
+if(func2(data80) < 1){
+const err326 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4085,13 +4625,8 @@ vErrors.push(err326);
 errors++;
 }
 }
-}
-}
-}
-if(data.linuxInfo !== undefined){
-let data129 = data.linuxInfo;
-if((!(data129 && typeof data129 == "object" && !Array.isArray(data129))) && (data129 !== null)){
-const err327 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data129};
+else {
+const err327 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4100,11 +4635,11 @@ vErrors.push(err327);
 }
 errors++;
 }
-if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
-if(data129.ipcInfo !== undefined){
-let data130 = data129.ipcInfo;
-if((!(data130 && typeof data130 == "object" && !Array.isArray(data130))) && (data130 !== null)){
-const err328 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data130};
+}
+if(data78.readOnly !== undefined){
+let data81 = data78.readOnly;
+if((typeof data81 !== "boolean") && (data81 !== null)){
+const err328 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data81};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4113,14 +4648,10 @@ vErrors.push(err328);
 }
 errors++;
 }
-if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
-if(data130.shmSize !== undefined){
-let data131 = data130.shmSize;
-const _errs309 = errors;
-let valid78 = true;
-const _errs310 = errors;
-if(!((typeof data131 == "number") && (isFinite(data131)))){
-const err329 = {};
+}
+}
+else {
+const err329 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4129,21 +4660,13 @@ vErrors.push(err329);
 }
 errors++;
 }
-var _valid6 = _errs310 === errors;
-errors = _errs309;
-if(vErrors !== null){
-if(_errs309){
-vErrors.length = _errs309;
-}
-else {
-vErrors = null;
 }
 }
-if(_valid6){
-const _errs312 = errors;
-if((typeof data131 == "number") && (isFinite(data131))){
-if(data131 > 1000000000 || isNaN(data131)){
-const err330 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data131};
+}
+if(data9.artifacts !== undefined){
+let data82 = data9.artifacts;
+if((!(Array.isArray(data82))) && (data82 !== null)){
+const err330 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4152,9 +4675,9 @@ vErrors.push(err330);
 }
 errors++;
 }
-}
-else {
-const err331 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data131};
+if(Array.isArray(data82)){
+if(data82.length > 1000){
+const err331 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4163,11 +4686,12 @@ vErrors.push(err331);
 }
 errors++;
 }
-var _valid6 = _errs312 === errors;
-valid78 = _valid6;
-}
-if(!valid78){
-const err332 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data131};
+const len8 = data82.length;
+for(let i8=0; i8<len8; i8++){
+let data83 = data82[i8];
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.uri === undefined){
+const err332 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4176,15 +4700,11 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-if(data.role !== undefined){
-let data132 = data.role;
-if((typeof data132 !== "string") && (data132 !== null)){
-const err333 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data132};
+if(data83.uri !== undefined){
+let data84 = data83.uri;
+if(typeof data84 === "string"){
+if(func2(data84) > 1024){
+const err333 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4193,9 +4713,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err334 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data132};
+if(func2(data84) < 1){
+const err334 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4204,8 +4723,9 @@ vErrors.push(err334);
 }
 errors++;
 }
-if(func2(data132) < 1){
-const err335 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data132};
+}
+else {
+const err335 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4215,15 +4735,2440 @@ vErrors.push(err335);
 errors++;
 }
 }
-}
-}
-else {
-const err336 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(data83.extract !== undefined){
+let data85 = data83.extract;
+if((typeof data85 !== "boolean") && (data85 !== null)){
+const err336 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data85};
 if(vErrors === null){
 vErrors = [err336];
 }
 else {
 vErrors.push(err336);
+}
+errors++;
+}
+}
+if(data83.executable !== undefined){
+let data86 = data83.executable;
+if((typeof data86 !== "boolean") && (data86 !== null)){
+const err337 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data86};
+if(vErrors === null){
+vErrors = [err337];
+}
+else {
+vErrors.push(err337);
+}
+errors++;
+}
+}
+if(data83.cache !== undefined){
+let data87 = data83.cache;
+if((typeof data87 !== "boolean") && (data87 !== null)){
+const err338 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data87};
+if(vErrors === null){
+vErrors = [err338];
+}
+else {
+vErrors.push(err338);
+}
+errors++;
+}
+}
+if(data83.destPath !== undefined){
+let data88 = data83.destPath;
+if((typeof data88 !== "string") && (data88 !== null)){
+const err339 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if(vErrors === null){
+vErrors = [err339];
+}
+else {
+vErrors.push(err339);
+}
+errors++;
+}
+if(typeof data88 === "string"){
+if(func2(data88) > 1024){
+const err340 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if(vErrors === null){
+vErrors = [err340];
+}
+else {
+vErrors.push(err340);
+}
+errors++;
+}
+if(func2(data88) < 1){
+const err341 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if(vErrors === null){
+vErrors = [err341];
+}
+else {
+vErrors.push(err341);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err342 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
+if(vErrors === null){
+vErrors = [err342];
+}
+else {
+vErrors.push(err342);
+}
+errors++;
+}
+}
+}
+}
+if(data9.labels !== undefined){
+let data89 = data9.labels;
+if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
+const err343 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if(vErrors === null){
+vErrors = [err343];
+}
+else {
+vErrors.push(err343);
+}
+errors++;
+}
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(Object.keys(data89).length > 1000){
+const err344 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if(vErrors === null){
+vErrors = [err344];
+}
+else {
+vErrors.push(err344);
+}
+errors++;
+}
+for(const key24 in data89){
+const _errs399 = errors;
+if(typeof key24 === "string"){
+if(func2(key24) > 1024){
+const err345 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key24,propertyName:key24};
+if(vErrors === null){
+vErrors = [err345];
+}
+else {
+vErrors.push(err345);
+}
+errors++;
+}
+}
+var valid100 = _errs399 === errors;
+if(!valid100){
+const err346 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key24},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if(vErrors === null){
+vErrors = [err346];
+}
+else {
+vErrors.push(err346);
+}
+errors++;
+}
+}
+for(const key25 in data89){
+let data90 = data89[key25];
+if(typeof data90 === "string"){
+if(func2(data90) > 32768){
+const err347 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
+if(vErrors === null){
+vErrors = [err347];
+}
+else {
+vErrors.push(err347);
+}
+errors++;
+}
+}
+else {
+const err348 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
+if(vErrors === null){
+vErrors = [err348];
+}
+else {
+vErrors.push(err348);
+}
+errors++;
+}
+}
+}
+}
+if(data9.lifecycle !== undefined){
+let data91 = data9.lifecycle;
+if((!(data91 && typeof data91 == "object" && !Array.isArray(data91))) && (data91 !== null)){
+const err349 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data91};
+if(vErrors === null){
+vErrors = [err349];
+}
+else {
+vErrors.push(err349);
+}
+errors++;
+}
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(data91.killGracePeriodSeconds !== undefined){
+let data92 = data91.killGracePeriodSeconds;
+if((!((typeof data92 == "number") && (isFinite(data92)))) && (data92 !== null)){
+const err350 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+if(vErrors === null){
+vErrors = [err350];
+}
+else {
+vErrors.push(err350);
+}
+errors++;
+}
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 2147483647 || isNaN(data92)){
+const err351 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+if(vErrors === null){
+vErrors = [err351];
+}
+else {
+vErrors.push(err351);
+}
+errors++;
+}
+if(data92 < 0 || isNaN(data92)){
+const err352 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+if(vErrors === null){
+vErrors = [err352];
+}
+else {
+vErrors.push(err352);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err353 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
+if(vErrors === null){
+vErrors = [err353];
+}
+else {
+vErrors.push(err353);
+}
+errors++;
+}
+}
+}
+else {
+const err354 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
+if(vErrors === null){
+vErrors = [err354];
+}
+else {
+vErrors.push(err354);
+}
+errors++;
+}
+}
+if(data.secrets !== undefined){
+let data93 = data.secrets;
+if((!(data93 && typeof data93 == "object" && !Array.isArray(data93))) && (data93 !== null)){
+const err355 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data93};
+if(vErrors === null){
+vErrors = [err355];
+}
+else {
+vErrors.push(err355);
+}
+errors++;
+}
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(Object.keys(data93).length > 1000){
+const err356 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data93};
+if(vErrors === null){
+vErrors = [err356];
+}
+else {
+vErrors.push(err356);
+}
+errors++;
+}
+for(const key26 in data93){
+const _errs409 = errors;
+if(typeof key26 === "string"){
+if(func2(key26) > 1024){
+const err357 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key26,propertyName:key26};
+if(vErrors === null){
+vErrors = [err357];
+}
+else {
+vErrors.push(err357);
+}
+errors++;
+}
+}
+var valid103 = _errs409 === errors;
+if(!valid103){
+const err358 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data93};
+if(vErrors === null){
+vErrors = [err358];
+}
+else {
+vErrors.push(err358);
+}
+errors++;
+}
+}
+for(const key27 in data93){
+let data94 = data93[key27];
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.source === undefined){
+const err359 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
+if(vErrors === null){
+vErrors = [err359];
+}
+else {
+vErrors.push(err359);
+}
+errors++;
+}
+if(data94.source !== undefined){
+let data95 = data94.source;
+if(typeof data95 === "string"){
+if(func2(data95) > 32768){
+const err360 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
+if(vErrors === null){
+vErrors = [err360];
+}
+else {
+vErrors.push(err360);
+}
+errors++;
+}
+}
+else {
+const err361 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
+if(vErrors === null){
+vErrors = [err361];
+}
+else {
+vErrors.push(err361);
+}
+errors++;
+}
+}
+}
+else {
+const err362 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
+if(vErrors === null){
+vErrors = [err362];
+}
+else {
+vErrors.push(err362);
+}
+errors++;
+}
+}
+}
+}
+if(data.volumes !== undefined){
+let data96 = data.volumes;
+if((!(Array.isArray(data96))) && (data96 !== null)){
+const err363 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data96};
+if(vErrors === null){
+vErrors = [err363];
+}
+else {
+vErrors.push(err363);
+}
+errors++;
+}
+if(Array.isArray(data96)){
+if(data96.length > 1000){
+const err364 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data96};
+if(vErrors === null){
+vErrors = [err364];
+}
+else {
+vErrors.push(err364);
+}
+errors++;
+}
+const len9 = data96.length;
+for(let i9=0; i9<len9; i9++){
+let data97 = data96[i9];
+if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
+if(data97.name === undefined){
+const err365 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data97};
+if(vErrors === null){
+vErrors = [err365];
+}
+else {
+vErrors.push(err365);
+}
+errors++;
+}
+if(data97.name !== undefined){
+let data98 = data97.name;
+if(typeof data98 === "string"){
+if(func2(data98) > 32768){
+const err366 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
+if(vErrors === null){
+vErrors = [err366];
+}
+else {
+vErrors.push(err366);
+}
+errors++;
+}
+if(func2(data98) < 1){
+const err367 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
+if(vErrors === null){
+vErrors = [err367];
+}
+else {
+vErrors.push(err367);
+}
+errors++;
+}
+}
+else {
+const err368 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
+if(vErrors === null){
+vErrors = [err368];
+}
+else {
+vErrors.push(err368);
+}
+errors++;
+}
+}
+if(data97.host !== undefined){
+let data99 = data97.host;
+if((typeof data99 !== "string") && (data99 !== null)){
+const err369 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
+if(vErrors === null){
+vErrors = [err369];
+}
+else {
+vErrors.push(err369);
+}
+errors++;
+}
+if(typeof data99 === "string"){
+if(func2(data99) > 32768){
+const err370 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
+if(vErrors === null){
+vErrors = [err370];
+}
+else {
+vErrors.push(err370);
+}
+errors++;
+}
+}
+}
+if(data97.persistent !== undefined){
+let data100 = data97.persistent;
+if((!(data100 && typeof data100 == "object" && !Array.isArray(data100))) && (data100 !== null)){
+const err371 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
+if(vErrors === null){
+vErrors = [err371];
+}
+else {
+vErrors.push(err371);
+}
+errors++;
+}
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.size === undefined){
+const err372 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
+if(vErrors === null){
+vErrors = [err372];
+}
+else {
+vErrors.push(err372);
+}
+errors++;
+}
+if(data100.type !== undefined){
+let data101 = data100.type;
+if((typeof data101 !== "string") && (data101 !== null)){
+const err373 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
+if(vErrors === null){
+vErrors = [err373];
+}
+else {
+vErrors.push(err373);
+}
+errors++;
+}
+if(!((((data101 === "root") || (data101 === "path")) || (data101 === "mount")) || (data101 === null))){
+const err374 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
+if(vErrors === null){
+vErrors = [err374];
+}
+else {
+vErrors.push(err374);
+}
+errors++;
+}
+if(typeof data101 === "string"){
+if(func2(data101) > 32768){
+const err375 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
+if(vErrors === null){
+vErrors = [err375];
+}
+else {
+vErrors.push(err375);
+}
+errors++;
+}
+}
+}
+if(data100.size !== undefined){
+let data102 = data100.size;
+if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
+const err376 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
+if(vErrors === null){
+vErrors = [err376];
+}
+else {
+vErrors.push(err376);
+}
+errors++;
+}
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 > 1000000000 || isNaN(data102)){
+const err377 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
+if(vErrors === null){
+vErrors = [err377];
+}
+else {
+vErrors.push(err377);
+}
+errors++;
+}
+if(data102 < 0 || isNaN(data102)){
+const err378 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
+if(vErrors === null){
+vErrors = [err378];
+}
+else {
+vErrors.push(err378);
+}
+errors++;
+}
+}
+}
+if(data100.maxSize !== undefined){
+let data103 = data100.maxSize;
+if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
+const err379 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(vErrors === null){
+vErrors = [err379];
+}
+else {
+vErrors.push(err379);
+}
+errors++;
+}
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 > 1000000000 || isNaN(data103)){
+const err380 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(vErrors === null){
+vErrors = [err380];
+}
+else {
+vErrors.push(err380);
+}
+errors++;
+}
+if(data103 < 0 || isNaN(data103)){
+const err381 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(vErrors === null){
+vErrors = [err381];
+}
+else {
+vErrors.push(err381);
+}
+errors++;
+}
+}
+}
+if(data100.profileName !== undefined){
+let data104 = data100.profileName;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err382 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
+if(vErrors === null){
+vErrors = [err382];
+}
+else {
+vErrors.push(err382);
+}
+errors++;
+}
+if(typeof data104 === "string"){
+if(func2(data104) > 32768){
+const err383 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
+if(vErrors === null){
+vErrors = [err383];
+}
+else {
+vErrors.push(err383);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err384 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data97};
+if(vErrors === null){
+vErrors = [err384];
+}
+else {
+vErrors.push(err384);
+}
+errors++;
+}
+}
+}
+}
+if(data.networks !== undefined){
+let data105 = data.networks;
+if((!(Array.isArray(data105))) && (data105 !== null)){
+const err385 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data105};
+if(vErrors === null){
+vErrors = [err385];
+}
+else {
+vErrors.push(err385);
+}
+errors++;
+}
+if(Array.isArray(data105)){
+if(data105.length > 1000){
+const err386 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data105};
+if(vErrors === null){
+vErrors = [err386];
+}
+else {
+vErrors.push(err386);
+}
+errors++;
+}
+const len10 = data105.length;
+for(let i10=0; i10<len10; i10++){
+let data106 = data105[i10];
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+if(data106.mode !== undefined){
+let data107 = data106.mode;
+if((typeof data107 !== "string") && (data107 !== null)){
+const err387 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
+if(vErrors === null){
+vErrors = [err387];
+}
+else {
+vErrors.push(err387);
+}
+errors++;
+}
+if(typeof data107 === "string"){
+if(func2(data107) > 32768){
+const err388 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
+if(vErrors === null){
+vErrors = [err388];
+}
+else {
+vErrors.push(err388);
+}
+errors++;
+}
+}
+}
+if(data106.name !== undefined){
+let data108 = data106.name;
+if((typeof data108 !== "string") && (data108 !== null)){
+const err389 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
+if(vErrors === null){
+vErrors = [err389];
+}
+else {
+vErrors.push(err389);
+}
+errors++;
+}
+if(typeof data108 === "string"){
+if(func2(data108) > 63){
+const err390 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
+if(vErrors === null){
+vErrors = [err390];
+}
+else {
+vErrors.push(err390);
+}
+errors++;
+}
+if(func2(data108) < 1){
+const err391 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
+if(vErrors === null){
+vErrors = [err391];
+}
+else {
+vErrors.push(err391);
+}
+errors++;
+}
+if(!pattern6.test(data108)){
+const err392 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data108};
+if(vErrors === null){
+vErrors = [err392];
+}
+else {
+vErrors.push(err392);
+}
+errors++;
+}
+}
+}
+if(data106.labels !== undefined){
+let data109 = data106.labels;
+if((!(data109 && typeof data109 == "object" && !Array.isArray(data109))) && (data109 !== null)){
+const err393 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
+if(vErrors === null){
+vErrors = [err393];
+}
+else {
+vErrors.push(err393);
+}
+errors++;
+}
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(Object.keys(data109).length > 1000){
+const err394 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
+if(vErrors === null){
+vErrors = [err394];
+}
+else {
+vErrors.push(err394);
+}
+errors++;
+}
+for(const key28 in data109){
+const _errs443 = errors;
+if(typeof key28 === "string"){
+if(func2(key28) > 1024){
+const err395 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key28,propertyName:key28};
+if(vErrors === null){
+vErrors = [err395];
+}
+else {
+vErrors.push(err395);
+}
+errors++;
+}
+}
+var valid113 = _errs443 === errors;
+if(!valid113){
+const err396 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
+if(vErrors === null){
+vErrors = [err396];
+}
+else {
+vErrors.push(err396);
+}
+errors++;
+}
+}
+for(const key29 in data109){
+let data110 = data109[key29];
+if(typeof data110 === "string"){
+if(func2(data110) > 32768){
+const err397 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
+if(vErrors === null){
+vErrors = [err397];
+}
+else {
+vErrors.push(err397);
+}
+errors++;
+}
+}
+else {
+const err398 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
+if(vErrors === null){
+vErrors = [err398];
+}
+else {
+vErrors.push(err398);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err399 = {instancePath:instancePath+"/networks/" + i10,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data106};
+if(vErrors === null){
+vErrors = [err399];
+}
+else {
+vErrors.push(err399);
+}
+errors++;
+}
+}
+}
+}
+if(data.scaling !== undefined){
+let data111 = data.scaling;
+if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
+const err400 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data111};
+if(vErrors === null){
+vErrors = [err400];
+}
+else {
+vErrors.push(err400);
+}
+errors++;
+}
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.kind !== undefined){
+let data112 = data111.kind;
+if((typeof data112 !== "string") && (data112 !== null)){
+const err401 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
+if(vErrors === null){
+vErrors = [err401];
+}
+else {
+vErrors.push(err401);
+}
+errors++;
+}
+if(typeof data112 === "string"){
+if(func2(data112) > 32768){
+const err402 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
+if(vErrors === null){
+vErrors = [err402];
+}
+else {
+vErrors.push(err402);
+}
+errors++;
+}
+if(!["fixed"].includes(data112.toLowerCase())){
+const err403 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
+if(vErrors === null){
+vErrors = [err403];
+}
+else {
+vErrors.push(err403);
+}
+errors++;
+}
+}
+}
+if(data111.instances !== undefined){
+let data113 = data111.instances;
+if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
+const err404 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
+if(vErrors === null){
+vErrors = [err404];
+}
+else {
+vErrors.push(err404);
+}
+errors++;
+}
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 100000 || isNaN(data113)){
+const err405 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
+if(vErrors === null){
+vErrors = [err405];
+}
+else {
+vErrors.push(err405);
+}
+errors++;
+}
+if(data113 < 0 || isNaN(data113)){
+const err406 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
+if(vErrors === null){
+vErrors = [err406];
+}
+else {
+vErrors.push(err406);
+}
+errors++;
+}
+}
+}
+if(data111.maxInstances !== undefined){
+let data114 = data111.maxInstances;
+if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
+const err407 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
+if(vErrors === null){
+vErrors = [err407];
+}
+else {
+vErrors.push(err407);
+}
+errors++;
+}
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 100000 || isNaN(data114)){
+const err408 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
+if(vErrors === null){
+vErrors = [err408];
+}
+else {
+vErrors.push(err408);
+}
+errors++;
+}
+if(data114 < 0 || isNaN(data114)){
+const err409 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
+if(vErrors === null){
+vErrors = [err409];
+}
+else {
+vErrors.push(err409);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.scheduling !== undefined){
+let data115 = data.scheduling;
+if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
+const err410 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data115};
+if(vErrors === null){
+vErrors = [err410];
+}
+else {
+vErrors.push(err410);
+}
+errors++;
+}
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+if(data115.backoff !== undefined){
+let data116 = data115.backoff;
+if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
+const err411 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data116};
+if(vErrors === null){
+vErrors = [err411];
+}
+else {
+vErrors.push(err411);
+}
+errors++;
+}
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.backoff !== undefined){
+let data117 = data116.backoff;
+if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
+const err412 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
+if(vErrors === null){
+vErrors = [err412];
+}
+else {
+vErrors.push(err412);
+}
+errors++;
+}
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 2147483647 || isNaN(data117)){
+const err413 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
+if(vErrors === null){
+vErrors = [err413];
+}
+else {
+vErrors.push(err413);
+}
+errors++;
+}
+if(data117 < 0 || isNaN(data117)){
+const err414 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
+if(vErrors === null){
+vErrors = [err414];
+}
+else {
+vErrors.push(err414);
+}
+errors++;
+}
+}
+}
+if(data116.backoffFactor !== undefined){
+let data118 = data116.backoffFactor;
+if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
+const err415 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
+if(vErrors === null){
+vErrors = [err415];
+}
+else {
+vErrors.push(err415);
+}
+errors++;
+}
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 1000 || isNaN(data118)){
+const err416 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
+if(vErrors === null){
+vErrors = [err416];
+}
+else {
+vErrors.push(err416);
+}
+errors++;
+}
+if(data118 < 0 || isNaN(data118)){
+const err417 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
+if(vErrors === null){
+vErrors = [err417];
+}
+else {
+vErrors.push(err417);
+}
+errors++;
+}
+}
+}
+if(data116.maxLaunchDelay !== undefined){
+let data119 = data116.maxLaunchDelay;
+if((!((typeof data119 == "number") && (isFinite(data119)))) && (data119 !== null)){
+const err418 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
+if(vErrors === null){
+vErrors = [err418];
+}
+else {
+vErrors.push(err418);
+}
+errors++;
+}
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 > 2147483647 || isNaN(data119)){
+const err419 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
+if(vErrors === null){
+vErrors = [err419];
+}
+else {
+vErrors.push(err419);
+}
+errors++;
+}
+if(data119 < 0 || isNaN(data119)){
+const err420 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
+if(vErrors === null){
+vErrors = [err420];
+}
+else {
+vErrors.push(err420);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data115.upgrade !== undefined){
+let data120 = data115.upgrade;
+if((!(data120 && typeof data120 == "object" && !Array.isArray(data120))) && (data120 !== null)){
+const err421 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data120};
+if(vErrors === null){
+vErrors = [err421];
+}
+else {
+vErrors.push(err421);
+}
+errors++;
+}
+if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+if(data120.minimumHealthCapacity !== undefined){
+let data121 = data120.minimumHealthCapacity;
+if((!((typeof data121 == "number") && (isFinite(data121)))) && (data121 !== null)){
+const err422 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(vErrors === null){
+vErrors = [err422];
+}
+else {
+vErrors.push(err422);
+}
+errors++;
+}
+if((typeof data121 == "number") && (isFinite(data121))){
+if(data121 > 1 || isNaN(data121)){
+const err423 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(vErrors === null){
+vErrors = [err423];
+}
+else {
+vErrors.push(err423);
+}
+errors++;
+}
+if(data121 < 0 || isNaN(data121)){
+const err424 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(vErrors === null){
+vErrors = [err424];
+}
+else {
+vErrors.push(err424);
+}
+errors++;
+}
+}
+}
+if(data120.maximumOverCapacity !== undefined){
+let data122 = data120.maximumOverCapacity;
+if((!((typeof data122 == "number") && (isFinite(data122)))) && (data122 !== null)){
+const err425 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(vErrors === null){
+vErrors = [err425];
+}
+else {
+vErrors.push(err425);
+}
+errors++;
+}
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 > 1 || isNaN(data122)){
+const err426 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(vErrors === null){
+vErrors = [err426];
+}
+else {
+vErrors.push(err426);
+}
+errors++;
+}
+if(data122 < 0 || isNaN(data122)){
+const err427 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(vErrors === null){
+vErrors = [err427];
+}
+else {
+vErrors.push(err427);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data115.placement !== undefined){
+let data123 = data115.placement;
+if((!(data123 && typeof data123 == "object" && !Array.isArray(data123))) && (data123 !== null)){
+const err428 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data123};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.constraints !== undefined){
+let data124 = data123.constraints;
+if((!(Array.isArray(data124))) && (data124 !== null)){
+const err429 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
+}
+errors++;
+}
+if(Array.isArray(data124)){
+if(data124.length > 1000){
+const err430 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
+if(vErrors === null){
+vErrors = [err430];
+}
+else {
+vErrors.push(err430);
+}
+errors++;
+}
+const len11 = data124.length;
+for(let i11=0; i11<len11; i11++){
+let data125 = data124[i11];
+if(!data125 || typeof data125 != "object"){
+const err431 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+if(vErrors === null){
+vErrors = [err431];
+}
+else {
+vErrors.push(err431);
+}
+errors++;
+}
+if(Array.isArray(data125)){
+if(data125.length > 3){
+const err432 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+if(vErrors === null){
+vErrors = [err432];
+}
+else {
+vErrors.push(err432);
+}
+errors++;
+}
+if(data125.length < 2){
+const err433 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+if(vErrors === null){
+vErrors = [err433];
+}
+else {
+vErrors.push(err433);
+}
+errors++;
+}
+const len12 = data125.length;
+for(let i12=0; i12<len12; i12++){
+let data126 = data125[i12];
+if(typeof data126 === "string"){
+if(func2(data126) > 32768){
+const err434 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
+if(vErrors === null){
+vErrors = [err434];
+}
+else {
+vErrors.push(err434);
+}
+errors++;
+}
+}
+else {
+const err435 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
+if(vErrors === null){
+vErrors = [err435];
+}
+else {
+vErrors.push(err435);
+}
+errors++;
+}
+}
+}
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+if(data125.fieldName === undefined){
+const err436 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+if(vErrors === null){
+vErrors = [err436];
+}
+else {
+vErrors.push(err436);
+}
+errors++;
+}
+if(data125.operator === undefined){
+const err437 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+if(vErrors === null){
+vErrors = [err437];
+}
+else {
+vErrors.push(err437);
+}
+errors++;
+}
+if(data125.fieldName !== undefined){
+let data127 = data125.fieldName;
+if(typeof data127 === "string"){
+if(func2(data127) > 32768){
+const err438 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
+if(vErrors === null){
+vErrors = [err438];
+}
+else {
+vErrors.push(err438);
+}
+errors++;
+}
+}
+else {
+const err439 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
+if(vErrors === null){
+vErrors = [err439];
+}
+else {
+vErrors.push(err439);
+}
+errors++;
+}
+}
+if(data125.operator !== undefined){
+let data128 = data125.operator;
+if(typeof data128 === "string"){
+if(func2(data128) > 32768){
+const err440 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
+if(vErrors === null){
+vErrors = [err440];
+}
+else {
+vErrors.push(err440);
+}
+errors++;
+}
+}
+else {
+const err441 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
+if(vErrors === null){
+vErrors = [err441];
+}
+else {
+vErrors.push(err441);
+}
+errors++;
+}
+}
+if(data125.value !== undefined){
+let data129 = data125.value;
+if((typeof data129 !== "string") && (data129 !== null)){
+const err442 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
+if(vErrors === null){
+vErrors = [err442];
+}
+else {
+vErrors.push(err442);
+}
+errors++;
+}
+if(typeof data129 === "string"){
+if(func2(data129) > 32768){
+const err443 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
+if(vErrors === null){
+vErrors = [err443];
+}
+else {
+vErrors.push(err443);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data123.acceptedResourceRoles !== undefined){
+let data130 = data123.acceptedResourceRoles;
+if((!(Array.isArray(data130))) && (data130 !== null)){
+const err444 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
+if(vErrors === null){
+vErrors = [err444];
+}
+else {
+vErrors.push(err444);
+}
+errors++;
+}
+if(Array.isArray(data130)){
+if(data130.length > 1000){
+const err445 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
+if(vErrors === null){
+vErrors = [err445];
+}
+else {
+vErrors.push(err445);
+}
+errors++;
+}
+const len13 = data130.length;
+for(let i13=0; i13<len13; i13++){
+let data131 = data130[i13];
+if(typeof data131 === "string"){
+if(func2(data131) > 32768){
+const err446 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
+if(vErrors === null){
+vErrors = [err446];
+}
+else {
+vErrors.push(err446);
+}
+errors++;
+}
+}
+else {
+const err447 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
+if(vErrors === null){
+vErrors = [err447];
+}
+else {
+vErrors.push(err447);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+if(data115.killSelection !== undefined){
+let data132 = data115.killSelection;
+if((typeof data132 !== "string") && (data132 !== null)){
+const err448 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
+if(vErrors === null){
+vErrors = [err448];
+}
+else {
+vErrors.push(err448);
+}
+errors++;
+}
+if(typeof data132 === "string"){
+if(func2(data132) > 32768){
+const err449 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
+if(vErrors === null){
+vErrors = [err449];
+}
+else {
+vErrors.push(err449);
+}
+errors++;
+}
+if(!["youngest_first","oldest_first"].includes(data132.toLowerCase())){
+const err450 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
+if(vErrors === null){
+vErrors = [err450];
+}
+else {
+vErrors.push(err450);
+}
+errors++;
+}
+}
+}
+if(data115.unreachableStrategy !== undefined){
+let data133 = data115.unreachableStrategy;
+if(((typeof data133 !== "string") && (!(data133 && typeof data133 == "object" && !Array.isArray(data133)))) && (data133 !== null)){
+const err451 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data133};
+if(vErrors === null){
+vErrors = [err451];
+}
+else {
+vErrors.push(err451);
+}
+errors++;
+}
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(data133.inactiveAfterSeconds !== undefined){
+let data134 = data133.inactiveAfterSeconds;
+if((!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))) && (data134 !== null)){
+const err452 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+if(vErrors === null){
+vErrors = [err452];
+}
+else {
+vErrors.push(err452);
+}
+errors++;
+}
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 > 2147483647 || isNaN(data134)){
+const err453 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+if(vErrors === null){
+vErrors = [err453];
+}
+else {
+vErrors.push(err453);
+}
+errors++;
+}
+if(data134 < 0 || isNaN(data134)){
+const err454 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+if(vErrors === null){
+vErrors = [err454];
+}
+else {
+vErrors.push(err454);
+}
+errors++;
+}
+}
+}
+if(data133.expungeAfterSeconds !== undefined){
+let data135 = data133.expungeAfterSeconds;
+if((!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))) && (data135 !== null)){
+const err455 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(vErrors === null){
+vErrors = [err455];
+}
+else {
+vErrors.push(err455);
+}
+errors++;
+}
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 2147483647 || isNaN(data135)){
+const err456 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(vErrors === null){
+vErrors = [err456];
+}
+else {
+vErrors.push(err456);
+}
+errors++;
+}
+if(data135 < 0 || isNaN(data135)){
+const err457 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(vErrors === null){
+vErrors = [err457];
+}
+else {
+vErrors.push(err457);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+if(data.executorResources !== undefined){
+let data136 = data.executorResources;
+if((!(data136 && typeof data136 == "object" && !Array.isArray(data136))) && (data136 !== null)){
+const err458 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data136};
+if(vErrors === null){
+vErrors = [err458];
+}
+else {
+vErrors.push(err458);
+}
+errors++;
+}
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+if(data136.cpus !== undefined){
+let data137 = data136.cpus;
+if((!((typeof data137 == "number") && (isFinite(data137)))) && (data137 !== null)){
+const err459 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
+if(vErrors === null){
+vErrors = [err459];
+}
+else {
+vErrors.push(err459);
+}
+errors++;
+}
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 > 1000000000 || isNaN(data137)){
+const err460 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
+if(vErrors === null){
+vErrors = [err460];
+}
+else {
+vErrors.push(err460);
+}
+errors++;
+}
+if(data137 < 0.1 || isNaN(data137)){
+const err461 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
+if(vErrors === null){
+vErrors = [err461];
+}
+else {
+vErrors.push(err461);
+}
+errors++;
+}
+}
+}
+if(data136.mem !== undefined){
+let data138 = data136.mem;
+if((!((typeof data138 == "number") && (isFinite(data138)))) && (data138 !== null)){
+const err462 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
+if(vErrors === null){
+vErrors = [err462];
+}
+else {
+vErrors.push(err462);
+}
+errors++;
+}
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 1000000000 || isNaN(data138)){
+const err463 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
+if(vErrors === null){
+vErrors = [err463];
+}
+else {
+vErrors.push(err463);
+}
+errors++;
+}
+if(data138 < 32 || isNaN(data138)){
+const err464 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
+if(vErrors === null){
+vErrors = [err464];
+}
+else {
+vErrors.push(err464);
+}
+errors++;
+}
+}
+}
+if(data136.disk !== undefined){
+let data139 = data136.disk;
+if((!((typeof data139 == "number") && (isFinite(data139)))) && (data139 !== null)){
+const err465 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(vErrors === null){
+vErrors = [err465];
+}
+else {
+vErrors.push(err465);
+}
+errors++;
+}
+if((typeof data139 == "number") && (isFinite(data139))){
+if(data139 > 1000000000 || isNaN(data139)){
+const err466 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(vErrors === null){
+vErrors = [err466];
+}
+else {
+vErrors.push(err466);
+}
+errors++;
+}
+if(data139 < 10 || isNaN(data139)){
+const err467 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(vErrors === null){
+vErrors = [err467];
+}
+else {
+vErrors.push(err467);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.linuxInfo !== undefined){
+let data140 = data.linuxInfo;
+if((!(data140 && typeof data140 == "object" && !Array.isArray(data140))) && (data140 !== null)){
+const err468 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data140};
+if(vErrors === null){
+vErrors = [err468];
+}
+else {
+vErrors.push(err468);
+}
+errors++;
+}
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+if(data140.ipcInfo !== undefined){
+let data141 = data140.ipcInfo;
+if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
+const err469 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data141};
+if(vErrors === null){
+vErrors = [err469];
+}
+else {
+vErrors.push(err469);
+}
+errors++;
+}
+if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
+if(data141.shmSize !== undefined){
+let data142 = data141.shmSize;
+const _errs512 = errors;
+let valid131 = true;
+const _errs513 = errors;
+if(!((typeof data142 == "number") && (isFinite(data142)))){
+const err470 = {};
+if(vErrors === null){
+vErrors = [err470];
+}
+else {
+vErrors.push(err470);
+}
+errors++;
+}
+var _valid36 = _errs513 === errors;
+errors = _errs512;
+if(vErrors !== null){
+if(_errs512){
+vErrors.length = _errs512;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid36){
+const _errs515 = errors;
+if((typeof data142 == "number") && (isFinite(data142))){
+if(data142 > 1000000000 || isNaN(data142)){
+const err471 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
+if(vErrors === null){
+vErrors = [err471];
+}
+else {
+vErrors.push(err471);
+}
+errors++;
+}
+}
+else {
+const err472 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
+if(vErrors === null){
+vErrors = [err472];
+}
+else {
+vErrors.push(err472);
+}
+errors++;
+}
+var _valid36 = _errs515 === errors;
+valid131 = _valid36;
+}
+if(!valid131){
+const err473 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data142};
+if(vErrors === null){
+vErrors = [err473];
+}
+else {
+vErrors.push(err473);
+}
+errors++;
+}
+}
+}
+}
+if(data140.seccomp !== undefined){
+let data143 = data140.seccomp;
+const _errs518 = errors;
+let valid132 = true;
+const _errs519 = errors;
+if(typeof data143 !== "string"){
+const err474 = {};
+if(vErrors === null){
+vErrors = [err474];
+}
+else {
+vErrors.push(err474);
+}
+errors++;
+}
+var _valid37 = _errs519 === errors;
+errors = _errs518;
+if(vErrors !== null){
+if(_errs518){
+vErrors.length = _errs518;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause20;
+if(_valid37){
+const _errs521 = errors;
+if(typeof data143 === "string"){
+if(func2(data143) > 32768){
+const err475 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
+if(vErrors === null){
+vErrors = [err475];
+}
+else {
+vErrors.push(err475);
+}
+errors++;
+}
+}
+else {
+const err476 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
+if(vErrors === null){
+vErrors = [err476];
+}
+else {
+vErrors.push(err476);
+}
+errors++;
+}
+var _valid37 = _errs521 === errors;
+valid132 = _valid37;
+ifClause20 = "then";
+}
+else {
+const _errs523 = errors;
+const _errs524 = errors;
+let valid133 = true;
+const _errs525 = errors;
+if(!(Array.isArray(data143))){
+const err477 = {};
+if(vErrors === null){
+vErrors = [err477];
+}
+else {
+vErrors.push(err477);
+}
+errors++;
+}
+var _valid38 = _errs525 === errors;
+errors = _errs524;
+if(vErrors !== null){
+if(_errs524){
+vErrors.length = _errs524;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause21;
+if(_valid38){
+const _errs527 = errors;
+if(Array.isArray(data143)){
+if(data143.length > 1000){
+const err478 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
+if(vErrors === null){
+vErrors = [err478];
+}
+else {
+vErrors.push(err478);
+}
+errors++;
+}
+const len14 = data143.length;
+for(let i14=0; i14<len14; i14++){
+let data144 = data143[i14];
+const _errs530 = errors;
+let valid136 = true;
+const _errs531 = errors;
+if(typeof data144 !== "string"){
+const err479 = {};
+if(vErrors === null){
+vErrors = [err479];
+}
+else {
+vErrors.push(err479);
+}
+errors++;
+}
+var _valid39 = _errs531 === errors;
+errors = _errs530;
+if(vErrors !== null){
+if(_errs530){
+vErrors.length = _errs530;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause22;
+if(_valid39){
+const _errs533 = errors;
+if(typeof data144 === "string"){
+if(func2(data144) > 32768){
+const err480 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
+if(vErrors === null){
+vErrors = [err480];
+}
+else {
+vErrors.push(err480);
+}
+errors++;
+}
+}
+else {
+const err481 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
+if(vErrors === null){
+vErrors = [err481];
+}
+else {
+vErrors.push(err481);
+}
+errors++;
+}
+var _valid39 = _errs533 === errors;
+valid136 = _valid39;
+ifClause22 = "then";
+}
+else {
+const _errs535 = errors;
+const _errs536 = errors;
+let valid137 = true;
+const _errs537 = errors;
+if(!(Array.isArray(data144))){
+const err482 = {};
+if(vErrors === null){
+vErrors = [err482];
+}
+else {
+vErrors.push(err482);
+}
+errors++;
+}
+var _valid40 = _errs537 === errors;
+errors = _errs536;
+if(vErrors !== null){
+if(_errs536){
+vErrors.length = _errs536;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause23;
+if(_valid40){
+const _errs539 = errors;
+if(Array.isArray(data144)){
+if(data144.length > 1000){
+const err483 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
+if(vErrors === null){
+vErrors = [err483];
+}
+else {
+vErrors.push(err483);
+}
+errors++;
+}
+}
+else {
+const err484 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
+if(vErrors === null){
+vErrors = [err484];
+}
+else {
+vErrors.push(err484);
+}
+errors++;
+}
+var _valid40 = _errs539 === errors;
+valid137 = _valid40;
+ifClause23 = "then";
+}
+else {
+const _errs541 = errors;
+const _errs542 = errors;
+let valid138 = true;
+const _errs543 = errors;
+if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
+const err485 = {};
+if(vErrors === null){
+vErrors = [err485];
+}
+else {
+vErrors.push(err485);
+}
+errors++;
+}
+var _valid41 = _errs543 === errors;
+errors = _errs542;
+if(vErrors !== null){
+if(_errs542){
+vErrors.length = _errs542;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid41){
+const _errs545 = errors;
+if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
+if(Object.keys(data144).length > 1000){
+const err486 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
+if(vErrors === null){
+vErrors = [err486];
+}
+else {
+vErrors.push(err486);
+}
+errors++;
+}
+for(const key30 in data144){
+const _errs547 = errors;
+if(typeof key30 === "string"){
+if(func2(key30) > 1024){
+const err487 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key30,propertyName:key30};
+if(vErrors === null){
+vErrors = [err487];
+}
+else {
+vErrors.push(err487);
+}
+errors++;
+}
+}
+var valid139 = _errs547 === errors;
+if(!valid139){
+const err488 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key30},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
+if(vErrors === null){
+vErrors = [err488];
+}
+else {
+vErrors.push(err488);
+}
+errors++;
+}
+}
+}
+else {
+const err489 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
+if(vErrors === null){
+vErrors = [err489];
+}
+else {
+vErrors.push(err489);
+}
+errors++;
+}
+var _valid41 = _errs545 === errors;
+valid138 = _valid41;
+}
+if(!valid138){
+const err490 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data144};
+if(vErrors === null){
+vErrors = [err490];
+}
+else {
+vErrors.push(err490);
+}
+errors++;
+}
+var _valid40 = _errs541 === errors;
+valid137 = _valid40;
+ifClause23 = "else";
+}
+if(!valid137){
+const err491 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause23},message:"must match \""+ifClause23+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data144};
+if(vErrors === null){
+vErrors = [err491];
+}
+else {
+vErrors.push(err491);
+}
+errors++;
+}
+var _valid39 = _errs535 === errors;
+valid136 = _valid39;
+ifClause22 = "else";
+}
+if(!valid136){
+const err492 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause22},message:"must match \""+ifClause22+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items,data:data144};
+if(vErrors === null){
+vErrors = [err492];
+}
+else {
+vErrors.push(err492);
+}
+errors++;
+}
+}
+}
+else {
+const err493 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
+if(vErrors === null){
+vErrors = [err493];
+}
+else {
+vErrors.push(err493);
+}
+errors++;
+}
+var _valid38 = _errs527 === errors;
+valid133 = _valid38;
+ifClause21 = "then";
+}
+else {
+const _errs549 = errors;
+const _errs550 = errors;
+let valid140 = true;
+const _errs551 = errors;
+if(!(data143 && typeof data143 == "object" && !Array.isArray(data143))){
+const err494 = {};
+if(vErrors === null){
+vErrors = [err494];
+}
+else {
+vErrors.push(err494);
+}
+errors++;
+}
+var _valid42 = _errs551 === errors;
+errors = _errs550;
+if(vErrors !== null){
+if(_errs550){
+vErrors.length = _errs550;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid42){
+const _errs553 = errors;
+if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
+if(Object.keys(data143).length > 1000){
+const err495 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
+if(vErrors === null){
+vErrors = [err495];
+}
+else {
+vErrors.push(err495);
+}
+errors++;
+}
+for(const key31 in data143){
+const _errs555 = errors;
+if(typeof key31 === "string"){
+if(func2(key31) > 1024){
+const err496 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key31,propertyName:key31};
+if(vErrors === null){
+vErrors = [err496];
+}
+else {
+vErrors.push(err496);
+}
+errors++;
+}
+}
+var valid141 = _errs555 === errors;
+if(!valid141){
+const err497 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key31},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
+if(vErrors === null){
+vErrors = [err497];
+}
+else {
+vErrors.push(err497);
+}
+errors++;
+}
+}
+for(const key32 in data143){
+let data145 = data143[key32];
+const _errs558 = errors;
+let valid143 = true;
+const _errs559 = errors;
+if(typeof data145 !== "string"){
+const err498 = {};
+if(vErrors === null){
+vErrors = [err498];
+}
+else {
+vErrors.push(err498);
+}
+errors++;
+}
+var _valid43 = _errs559 === errors;
+errors = _errs558;
+if(vErrors !== null){
+if(_errs558){
+vErrors.length = _errs558;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause24;
+if(_valid43){
+const _errs561 = errors;
+if(typeof data145 === "string"){
+if(func2(data145) > 32768){
+const err499 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
+if(vErrors === null){
+vErrors = [err499];
+}
+else {
+vErrors.push(err499);
+}
+errors++;
+}
+}
+else {
+const err500 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
+if(vErrors === null){
+vErrors = [err500];
+}
+else {
+vErrors.push(err500);
+}
+errors++;
+}
+var _valid43 = _errs561 === errors;
+valid143 = _valid43;
+ifClause24 = "then";
+}
+else {
+const _errs563 = errors;
+const _errs564 = errors;
+let valid144 = true;
+const _errs565 = errors;
+if(!(Array.isArray(data145))){
+const err501 = {};
+if(vErrors === null){
+vErrors = [err501];
+}
+else {
+vErrors.push(err501);
+}
+errors++;
+}
+var _valid44 = _errs565 === errors;
+errors = _errs564;
+if(vErrors !== null){
+if(_errs564){
+vErrors.length = _errs564;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause25;
+if(_valid44){
+const _errs567 = errors;
+if(Array.isArray(data145)){
+if(data145.length > 1000){
+const err502 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
+if(vErrors === null){
+vErrors = [err502];
+}
+else {
+vErrors.push(err502);
+}
+errors++;
+}
+}
+else {
+const err503 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
+if(vErrors === null){
+vErrors = [err503];
+}
+else {
+vErrors.push(err503);
+}
+errors++;
+}
+var _valid44 = _errs567 === errors;
+valid144 = _valid44;
+ifClause25 = "then";
+}
+else {
+const _errs569 = errors;
+const _errs570 = errors;
+let valid145 = true;
+const _errs571 = errors;
+if(!(data145 && typeof data145 == "object" && !Array.isArray(data145))){
+const err504 = {};
+if(vErrors === null){
+vErrors = [err504];
+}
+else {
+vErrors.push(err504);
+}
+errors++;
+}
+var _valid45 = _errs571 === errors;
+errors = _errs570;
+if(vErrors !== null){
+if(_errs570){
+vErrors.length = _errs570;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid45){
+const _errs573 = errors;
+if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
+if(Object.keys(data145).length > 1000){
+const err505 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
+if(vErrors === null){
+vErrors = [err505];
+}
+else {
+vErrors.push(err505);
+}
+errors++;
+}
+for(const key33 in data145){
+const _errs575 = errors;
+if(typeof key33 === "string"){
+if(func2(key33) > 1024){
+const err506 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key33,propertyName:key33};
+if(vErrors === null){
+vErrors = [err506];
+}
+else {
+vErrors.push(err506);
+}
+errors++;
+}
+}
+var valid146 = _errs575 === errors;
+if(!valid146){
+const err507 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key33},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
+if(vErrors === null){
+vErrors = [err507];
+}
+else {
+vErrors.push(err507);
+}
+errors++;
+}
+}
+}
+else {
+const err508 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
+if(vErrors === null){
+vErrors = [err508];
+}
+else {
+vErrors.push(err508);
+}
+errors++;
+}
+var _valid45 = _errs573 === errors;
+valid145 = _valid45;
+}
+if(!valid145){
+const err509 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data145};
+if(vErrors === null){
+vErrors = [err509];
+}
+else {
+vErrors.push(err509);
+}
+errors++;
+}
+var _valid44 = _errs569 === errors;
+valid144 = _valid44;
+ifClause25 = "else";
+}
+if(!valid144){
+const err510 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause25},message:"must match \""+ifClause25+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data145};
+if(vErrors === null){
+vErrors = [err510];
+}
+else {
+vErrors.push(err510);
+}
+errors++;
+}
+var _valid43 = _errs563 === errors;
+valid143 = _valid43;
+ifClause24 = "else";
+}
+if(!valid143){
+const err511 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause24},message:"must match \""+ifClause24+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data145};
+if(vErrors === null){
+vErrors = [err511];
+}
+else {
+vErrors.push(err511);
+}
+errors++;
+}
+}
+}
+else {
+const err512 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
+if(vErrors === null){
+vErrors = [err512];
+}
+else {
+vErrors.push(err512);
+}
+errors++;
+}
+var _valid42 = _errs553 === errors;
+valid140 = _valid42;
+}
+if(!valid140){
+const err513 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else,data:data143};
+if(vErrors === null){
+vErrors = [err513];
+}
+else {
+vErrors.push(err513);
+}
+errors++;
+}
+var _valid38 = _errs549 === errors;
+valid133 = _valid38;
+ifClause21 = "else";
+}
+if(!valid133){
+const err514 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause21},message:"must match \""+ifClause21+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else,data:data143};
+if(vErrors === null){
+vErrors = [err514];
+}
+else {
+vErrors.push(err514);
+}
+errors++;
+}
+var _valid37 = _errs523 === errors;
+valid132 = _valid37;
+ifClause20 = "else";
+}
+if(!valid132){
+const err515 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause20},message:"must match \""+ifClause20+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp,data:data143};
+if(vErrors === null){
+vErrors = [err515];
+}
+else {
+vErrors.push(err515);
+}
+errors++;
+}
+}
+}
+}
+if(data.role !== undefined){
+let data146 = data.role;
+if((typeof data146 !== "string") && (data146 !== null)){
+const err516 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data146};
+if(vErrors === null){
+vErrors = [err516];
+}
+else {
+vErrors.push(err516);
+}
+errors++;
+}
+if(typeof data146 === "string"){
+if(func2(data146) > 32768){
+const err517 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data146};
+if(vErrors === null){
+vErrors = [err517];
+}
+else {
+vErrors.push(err517);
+}
+errors++;
+}
+if(func2(data146) < 1){
+const err518 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data146};
+if(vErrors === null){
+vErrors = [err518];
+}
+else {
+vErrors.push(err518);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err519 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err519];
+}
+else {
+vErrors.push(err519);
 }
 errors++;
 }

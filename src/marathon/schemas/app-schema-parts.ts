@@ -43,6 +43,31 @@ export function keyed(values: SchemaNode): SchemaNode {
   return { type: 'object', additionalProperties: values, maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH } };
 }
 
+/**
+ * Any JSON value with its strings, lists and maps bounded as every other part of a definition
+ * (docs/limits.md, "Sizes"), `depth` levels down; its types and the rest are the converter's. For
+ * the parts Marathon's RAML shapes but these schemas leave to the converter (a Mesos command, an
+ * external volume's options, seccomp). No `properties`: a scenario file's closed schema leaves it open.
+ */
+export function boundedJson(depth: number): SchemaNode {
+  const inner = depth > 1 ? boundedJson(depth - 1) : {};
+  return {
+    if: { type: 'string' }, then: { type: 'string', maxLength: MAX_STRING_LENGTH },
+    else: {
+      if: { type: 'array' }, then: { type: 'array', maxItems: MAX_ITEMS, items: inner },
+      else: {
+        if: { type: 'object' },
+        then: { type: 'object', maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH }, additionalProperties: inner },
+      },
+    },
+  };
+}
+
+/** A number at most `maximum`; any other type is the converter's to judge. */
+export function atMost(maximum: number): SchemaNode {
+  return { if: { type: 'number' }, then: { type: 'number', maximum } };
+}
+
 /** A duration in whole seconds: `minimum` up to {@link MAX_SECONDS}. */
 export function seconds(minimum = 0): SchemaNode {
   return int(minimum, MAX_SECONDS);
@@ -169,7 +194,7 @@ const HTTP_SCHEME = oneOfStrings(['HTTP', 'HTTPS']);
 export const CHECK = obj({
   http: obj({ portIndex: ANY_PORT, port: ANY_PORT, path: URI, scheme: HTTP_SCHEME }),
   tcp: obj({ portIndex: ANY_PORT, port: ANY_PORT }),
-  exec: obj({ command: { type: 'object' } }, ['command']),
+  exec: obj({ command: { ...boundedJson(3), type: 'object' } }, ['command']),
   intervalSeconds: seconds(), timeoutSeconds: seconds(), delaySeconds: seconds(),
 });
 
@@ -182,7 +207,8 @@ export const VOLUME = obj({
     type: oneOfStrings(['root', 'path', 'mount']), size: wholeResource(), maxSize: wholeResource(),
     profileName: str(), constraints: arr(CONSTRAINT),
   }, ['size']),
-  external: { type: 'object' },
+  // DVDI (`options` a map of strings) or CSI (`options` with a capability and maps): bounded here, judged by the converter.
+  external: { type: 'object', additionalProperties: true, properties: { size: atMost(MAX_RESOURCE), options: boundedJson(4) } },
   secret: str(),
 }, ['containerPath']);
 
@@ -206,7 +232,7 @@ export const CONTAINER = obj({
   // open, as a scenario file's closed schema must not refuse `seccomp` or `ipcInfo.mode`).
   linuxInfo: {
     type: 'object', additionalProperties: true,
-    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: { if: { type: 'number' }, then: { type: 'number', maximum: MAX_RESOURCE } } } } },
+    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: atMost(MAX_RESOURCE) } }, seccomp: boundedJson(2) },
   },
   volumes: arr(VOLUME),
   portMappings: arr(PORT_MAPPING),

@@ -21,6 +21,7 @@ import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';
+import { atMost, boundedJson } from './app-schema-parts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -115,22 +116,24 @@ const IMAGE = object({
 const TIMING_SECONDS = seconds();
 
 /**
- * A number at most `maximum`, anything else left to the converter (its types, `unlimited`, minima
- * and messages): for values pods keep and echo only (`resourceLimits`, `check`, `linuxInfo`),
- * which are numbers of a definition all the same (docs/limits.md, "Numbers").
+ * `LinuxInfo` (pod and container): its one number, `ipcInfo.shmSize` (MB), bounded as a resource, and
+ * `seccomp`'s strings; left open (`additionalProperties`), so that a scenario file's closed schema
+ * (sim/scenario/closed-schema.ts) does not refuse the fields the converter reads (`ipcInfo.mode`).
  */
-const atMost = (maximum: number): Schema => ({ if: { type: 'number' }, then: { type: 'number', maximum } });
+const LINUX_INFO = {
+  ...object({ ipcInfo: { ...object({ shmSize: atMost(MAX_RESOURCE) }), additionalProperties: true }, seccomp: boundedJson(2) }),
+  additionalProperties: true,
+};
 
 /**
- * `LinuxInfo` (pod and container): its one number, `ipcInfo.shmSize` (MB), bounded as a resource;
- * left open (`additionalProperties`), so that a scenario file's closed schema (sim/scenario/closed-schema.ts)
- * does not refuse the fields the converter reads (`seccomp`, `ipcInfo.mode`).
+ * A container's Mesos `check`: its timings bounded as the health check's and its command's strings
+ * and lists as every definition's (`boundedJson`); its shape (left open) is the converter's.
  */
-const LINUX_INFO = { ...object({ ipcInfo: { ...object({ shmSize: atMost(MAX_RESOURCE) }), additionalProperties: true } }), additionalProperties: true };
-
-/** A container's Mesos `check`: its timings bounded as the health check's; its shape (left open) is the converter's. */
 const CHECK = {
-  ...object({ intervalSeconds: atMost(MAX_SECONDS), timeoutSeconds: atMost(MAX_SECONDS), delaySeconds: atMost(MAX_SECONDS) }),
+  ...object({
+    exec: { ...object({ command: boundedJson(3) }), additionalProperties: true },
+    intervalSeconds: atMost(MAX_SECONDS), timeoutSeconds: atMost(MAX_SECONDS), delaySeconds: atMost(MAX_SECONDS),
+  }),
   additionalProperties: true,
 };
 

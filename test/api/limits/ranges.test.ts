@@ -61,6 +61,7 @@ const rows: Row[] = [
   { name: 'pod container check delay', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ check: { exec: { command: { shell: 'true' } }, delaySeconds: 1e300 } })] }), path: '/containers/0/check/delaySeconds', key: 'error.max' },
   { name: 'pod container shmSize', method: 'POST', url: '/v2/pods', body: podBody({ containers: [containerBody({ linuxInfo: { ipcInfo: { mode: 'PRIVATE', shmSize: 1e300 } } })] }), path: '/containers/0/linuxInfo/ipcInfo/shmSize', key: 'error.max' },
   { name: 'pod shmSize', method: 'POST', url: '/v2/pods', body: podBody({ linuxInfo: { ipcInfo: { mode: 'PRIVATE', shmSize: MAX_RESOURCE + 1 } } }), path: '/linuxInfo/ipcInfo/shmSize', key: 'error.max' },
+  { name: 'external volume size', method: 'POST', url: '/v2/apps', body: app({ container: { type: 'MESOS', volumes: [{ containerPath: '/d', mode: 'RW', external: { name: 'v', provider: 'dvdi', size: 1e300 } }] } }), path: '/container/volumes(0)/external/size', key: 'error.max' },
   { name: 'app container shmSize', method: 'POST', url: '/v2/apps', body: app({ container: { type: 'MESOS', linuxInfo: { ipcInfo: { mode: 'PRIVATE', shmSize: 1e300 } } } }), path: '/container/linuxInfo/ipcInfo/shmSize', key: 'error.max' },
 ];
 
