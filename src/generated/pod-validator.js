@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.pod = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -703,9 +703,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
+if(data21 < 0 || isNaN(data21)){
+const err56 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -714,16 +713,27 @@ vErrors.push(err56);
 }
 errors++;
 }
-var _valid0 = _errs51 === errors;
-valid13 = _valid0;
 }
-if(!valid13){
-const err57 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus,data:data21};
+else {
+const err57 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.then,data:data21};
 if(vErrors === null){
 vErrors = [err57];
 }
 else {
 vErrors.push(err57);
+}
+errors++;
+}
+var _valid0 = _errs51 === errors;
+valid13 = _valid0;
+}
+if(!valid13){
+const err58 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/cpus",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/cpus/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.cpus,data:data21};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
 }
 errors++;
 }
@@ -734,12 +744,12 @@ const _errs54 = errors;
 let valid14 = true;
 const _errs55 = errors;
 if(!((typeof data22 == "number") && (isFinite(data22)))){
-const err58 = {};
+const err59 = {};
 if(vErrors === null){
-vErrors = [err58];
+vErrors = [err59];
 }
 else {
-vErrors.push(err58);
+vErrors.push(err59);
 }
 errors++;
 }
@@ -757,18 +767,7 @@ if(_valid1){
 const _errs57 = errors;
 if((typeof data22 == "number") && (isFinite(data22))){
 if(data22 > 1000000000 || isNaN(data22)){
-const err59 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
+const err60 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -777,11 +776,8 @@ vErrors.push(err60);
 }
 errors++;
 }
-var _valid1 = _errs57 === errors;
-valid14 = _valid1;
-}
-if(!valid14){
-const err61 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem,data:data22};
+if(data22 < 0 || isNaN(data22)){
+const err61 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -791,12 +787,8 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-}
-if(data9.endpoints !== undefined){
-let data23 = data9.endpoints;
-if((!(Array.isArray(data23))) && (data23 !== null)){
-const err62 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.type,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
+else {
+const err62 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then.type,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.then,data:data22};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -805,9 +797,11 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(Array.isArray(data23)){
-if(data23.length > 1000){
-const err63 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
+var _valid1 = _errs57 === errors;
+valid14 = _valid1;
+}
+if(!valid14){
+const err63 = {instancePath:instancePath+"/containers/" + i0+"/resourceLimits/mem",schemaPath:"#/properties/containers/items/properties/resourceLimits/properties/mem/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.resourceLimits.properties.mem.if,parentSchema:schema11.properties.containers.items.properties.resourceLimits.properties.mem,data:data22};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -816,12 +810,13 @@ vErrors.push(err63);
 }
 errors++;
 }
-const len1 = data23.length;
-for(let i1=0; i1<len1; i1++){
-let data24 = data23[i1];
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-if(data24.name === undefined){
-const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.endpoints.items.required,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
+}
+}
+}
+if(data9.endpoints !== undefined){
+let data23 = data9.endpoints;
+if((!(Array.isArray(data23))) && (data23 !== null)){
+const err64 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.type,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -830,11 +825,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-if(data24.name !== undefined){
-let data25 = data24.name;
-if(typeof data25 === "string"){
-if(func2(data25) > 63){
-const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
+if(Array.isArray(data23)){
+if(data23.length > 1000){
+const err65 = {instancePath:instancePath+"/containers/" + i0+"/endpoints",schemaPath:"#/properties/containers/items/properties/endpoints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints,data:data23};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -843,8 +836,12 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(func2(data25) < 1){
-const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
+const len1 = data23.length;
+for(let i1=0; i1<len1; i1++){
+let data24 = data23[i1];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.name === undefined){
+const err66 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.endpoints.items.required,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -853,8 +850,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(!pattern1.test(data25)){
-const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
+if(data24.name !== undefined){
+let data25 = data24.name;
+if(typeof data25 === "string"){
+if(func2(data25) > 63){
+const err67 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -863,9 +863,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-else {
-const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
+if(func2(data25) < 1){
+const err68 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -874,11 +873,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-if(data24.containerPort !== undefined){
-let data26 = data24.containerPort;
-if((!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))) && (data26 !== null)){
-const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
+if(!pattern1.test(data25)){
+const err69 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -887,9 +883,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 65535 || isNaN(data26)){
-const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
+}
+else {
+const err70 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/name",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.name,data:data25};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -898,8 +894,11 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data26 < 0 || isNaN(data26)){
-const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
+}
+if(data24.containerPort !== undefined){
+let data26 = data24.containerPort;
+if((!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))) && (data26 !== null)){
+const err71 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -908,12 +907,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-if(data24.hostPort !== undefined){
-let data27 = data24.hostPort;
-if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
-const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
+if((typeof data26 == "number") && (isFinite(data26))){
+if(data26 > 65535 || isNaN(data26)){
+const err72 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -922,9 +918,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 65535 || isNaN(data27)){
-const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
+if(data26 < 0 || isNaN(data26)){
+const err73 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/containerPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/containerPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.containerPort,data:data26};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -933,8 +928,12 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data27 < 0 || isNaN(data27)){
-const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
+}
+}
+if(data24.hostPort !== undefined){
+let data27 = data24.hostPort;
+if((!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))) && (data27 !== null)){
+const err74 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -943,12 +942,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-}
-}
-if(data24.protocol !== undefined){
-let data28 = data24.protocol;
-if((!(Array.isArray(data28))) && (data28 !== null)){
-const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 65535 || isNaN(data27)){
+const err75 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -957,9 +953,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(Array.isArray(data28)){
-if(data28.length > 1000){
-const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
+if(data27 < 0 || isNaN(data27)){
+const err76 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/hostPort",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/hostPort/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.hostPort,data:data27};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -968,8 +963,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data28.length < 1){
-const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
+}
+}
+if(data24.protocol !== undefined){
+let data28 = data24.protocol;
+if((!(Array.isArray(data28))) && (data28 !== null)){
+const err77 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -978,12 +977,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-const len2 = data28.length;
-for(let i2=0; i2<len2; i2++){
-let data29 = data28[i2];
-if(typeof data29 === "string"){
-if(func2(data29) > 32768){
-const err78 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
+if(Array.isArray(data28)){
+if(data28.length > 1000){
+const err78 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -992,14 +988,38 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-else {
-const err79 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
+if(data28.length < 1){
+const err79 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol,data:data28};
 if(vErrors === null){
 vErrors = [err79];
 }
 else {
 vErrors.push(err79);
+}
+errors++;
+}
+const len2 = data28.length;
+for(let i2=0; i2<len2; i2++){
+let data29 = data28[i2];
+if(typeof data29 === "string"){
+if(func2(data29) > 32768){
+const err80 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/protocol/" + i2,schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/protocol/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.protocol.items,data:data29};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
 }
 errors++;
 }
@@ -1009,31 +1029,7 @@ errors++;
 if(data24.labels !== undefined){
 let data30 = data24.labels;
 if((!(data30 && typeof data30 == "object" && !Array.isArray(data30))) && (data30 !== null)){
-const err80 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(Object.keys(data30).length > 1000){
-const err81 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-for(const key4 in data30){
-const _errs75 = errors;
-if(typeof key4 === "string"){
-if(func2(key4) > 1024){
-const err82 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key4,propertyName:key4};
+const err82 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.endpoints.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1042,10 +1038,9 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-var valid20 = _errs75 === errors;
-if(!valid20){
-const err83 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(Object.keys(data30).length > 1000){
+const err83 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1054,12 +1049,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-}
-for(const key5 in data30){
-let data31 = data30[key5];
-if(typeof data31 === "string"){
-if(func2(data31) > 32768){
-const err84 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
+for(const key4 in data30){
+const _errs75 = errors;
+if(typeof key4 === "string"){
+if(func2(key4) > 1024){
+const err84 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1069,8 +1063,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-else {
-const err85 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
+var valid20 = _errs75 === errors;
+if(!valid20){
+const err85 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels",schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels,data:data30};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1080,11 +1075,11 @@ vErrors.push(err85);
 errors++;
 }
 }
-}
-}
-}
-else {
-const err86 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.endpoints.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
+for(const key5 in data30){
+let data31 = data30[key5];
+if(typeof data31 === "string"){
+if(func2(data31) > 32768){
+const err86 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1094,12 +1089,8 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-}
-if(data9.image !== undefined){
-let data32 = data9.image;
-if((!(data32 && typeof data32 == "object" && !Array.isArray(data32))) && (data32 !== null)){
-const err87 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.type,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
+else {
+const err87 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1+"/labels/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/endpoints/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items.properties.labels.additionalProperties,data:data31};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1108,9 +1099,12 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-if(data32.kind === undefined){
-const err88 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
+}
+}
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/containers/" + i0+"/endpoints/" + i1,schemaPath:"#/properties/containers/items/properties/endpoints/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.endpoints.items.type,parentSchema:schema11.properties.containers.items.properties.endpoints.items,data:data24};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1119,8 +1113,13 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data32.id === undefined){
-const err89 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
+}
+}
+}
+if(data9.image !== undefined){
+let data32 = data9.image;
+if((!(data32 && typeof data32 == "object" && !Array.isArray(data32))) && (data32 !== null)){
+const err89 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.type,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1129,11 +1128,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data32.kind !== undefined){
-let data33 = data32.kind;
-if(typeof data33 === "string"){
-if(func2(data33) > 32768){
-const err90 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.kind === undefined){
+const err90 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1142,9 +1139,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-else {
-const err91 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
+if(data32.id === undefined){
+const err91 = {instancePath:instancePath+"/containers/" + i0+"/image",schemaPath:"#/properties/containers/items/properties/image/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema11.properties.containers.items.properties.image.required,parentSchema:schema11.properties.containers.items.properties.image,data:data32};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1153,12 +1149,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-if(data32.id !== undefined){
-let data34 = data32.id;
-if(typeof data34 === "string"){
-if(func2(data34) > 1024){
-const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
+if(data32.kind !== undefined){
+let data33 = data32.kind;
+if(typeof data33 === "string"){
+if(func2(data33) > 32768){
+const err92 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1167,8 +1162,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-if(func2(data34) < 1){
-const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
+}
+else {
+const err93 = {instancePath:instancePath+"/containers/" + i0+"/image/kind",schemaPath:"#/properties/containers/items/properties/image/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.kind.type,parentSchema:schema11.properties.containers.items.properties.image.properties.kind,data:data33};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1178,8 +1174,11 @@ vErrors.push(err93);
 errors++;
 }
 }
-else {
-const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.id.type,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
+if(data32.id !== undefined){
+let data34 = data32.id;
+if(typeof data34 === "string"){
+if(func2(data34) > 1024){
+const err94 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1188,11 +1187,8 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data32.forcePull !== undefined){
-let data35 = data32.forcePull;
-if((typeof data35 !== "boolean") && (data35 !== null)){
-const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema11.properties.containers.items.properties.image.properties.forcePull,data:data35};
+if(func2(data34) < 1){
+const err95 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1202,10 +1198,8 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data32.pullConfig !== undefined){
-let data36 = data32.pullConfig;
-if((!(data36 && typeof data36 == "object" && !Array.isArray(data36))) && (data36 !== null)){
-const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
+else {
+const err96 = {instancePath:instancePath+"/containers/" + i0+"/image/id",schemaPath:"#/properties/containers/items/properties/image/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.id.type,parentSchema:schema11.properties.containers.items.properties.image.properties.id,data:data34};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1214,9 +1208,11 @@ vErrors.push(err96);
 }
 errors++;
 }
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.secret === undefined){
-const err97 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
+}
+if(data32.forcePull !== undefined){
+let data35 = data32.forcePull;
+if((typeof data35 !== "boolean") && (data35 !== null)){
+const err97 = {instancePath:instancePath+"/containers/" + i0+"/image/forcePull",schemaPath:"#/properties/containers/items/properties/image/properties/forcePull/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.forcePull.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.image.properties.forcePull.type,parentSchema:schema11.properties.containers.items.properties.image.properties.forcePull,data:data35};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1225,11 +1221,11 @@ vErrors.push(err97);
 }
 errors++;
 }
-if(data36.secret !== undefined){
-let data37 = data36.secret;
-if(typeof data37 === "string"){
-if(func2(data37) > 32768){
-const err98 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
+}
+if(data32.pullConfig !== undefined){
+let data36 = data32.pullConfig;
+if((!(data36 && typeof data36 == "object" && !Array.isArray(data36))) && (data36 !== null)){
+const err98 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.pullConfig.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1238,14 +1234,38 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-else {
-const err99 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.secret === undefined){
+const err99 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.required,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig,data:data36};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
+}
+errors++;
+}
+if(data36.secret !== undefined){
+let data37 = data36.secret;
+if(typeof data37 === "string"){
+if(func2(data37) > 32768){
+const err100 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+else {
+const err101 = {instancePath:instancePath+"/containers/" + i0+"/image/pullConfig/secret",schemaPath:"#/properties/containers/items/properties/image/properties/pullConfig/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.image.properties.pullConfig.properties.secret,data:data37};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
 }
 errors++;
 }
@@ -1255,31 +1275,7 @@ errors++;
 if(data32.labels !== undefined){
 let data38 = data32.labels;
 if((!(data38 && typeof data38 == "object" && !Array.isArray(data38))) && (data38 !== null)){
-const err100 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(Object.keys(data38).length > 1000){
-const err101 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-for(const key6 in data38){
-const _errs93 = errors;
-if(typeof key6 === "string"){
-if(func2(key6) > 1024){
-const err102 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,data:key6,propertyName:key6};
+const err102 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.image.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.image.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1288,10 +1284,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-var valid24 = _errs93 === errors;
-if(!valid24){
-const err103 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
+if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
+if(Object.keys(data38).length > 1000){
+const err103 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1300,12 +1295,11 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-for(const key7 in data38){
-let data39 = data38[key7];
-if(typeof data39 === "string"){
-if(func2(data39) > 32768){
-const err104 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
+for(const key6 in data38){
+const _errs93 = errors;
+if(typeof key6 === "string"){
+if(func2(key6) > 1024){
+const err104 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1315,13 +1309,39 @@ vErrors.push(err104);
 errors++;
 }
 }
-else {
-const err105 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
+var valid24 = _errs93 === errors;
+if(!valid24){
+const err105 = {instancePath:instancePath+"/containers/" + i0+"/image/labels",schemaPath:"#/properties/containers/items/properties/image/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema11.properties.containers.items.properties.image.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.image.properties.labels,data:data38};
 if(vErrors === null){
 vErrors = [err105];
 }
 else {
 vErrors.push(err105);
+}
+errors++;
+}
+}
+for(const key7 in data38){
+let data39 = data38[key7];
+if(typeof data39 === "string"){
+if(func2(data39) > 32768){
+const err106 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+else {
+const err107 = {instancePath:instancePath+"/containers/" + i0+"/image/labels/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/image/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.image.properties.labels.additionalProperties,data:data39};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
 }
 errors++;
 }
@@ -1333,31 +1353,7 @@ errors++;
 if(data9.environment !== undefined){
 let data40 = data9.environment;
 if((!(data40 && typeof data40 == "object" && !Array.isArray(data40))) && (data40 !== null)){
-const err106 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.environment.type,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-if(Object.keys(data40).length > 1000){
-const err107 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-for(const key8 in data40){
-const _errs99 = errors;
-if(typeof key8 === "string"){
-if(func2(key8) > 1024){
-const err108 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.environment.propertyNames,data:key8,propertyName:key8};
+const err108 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.environment.type,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1366,10 +1362,9 @@ vErrors.push(err108);
 }
 errors++;
 }
-}
-var valid26 = _errs99 === errors;
-if(!valid26){
-const err109 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.containers.items.properties.environment.propertyNames,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(Object.keys(data40).length > 1000){
+const err109 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1378,11 +1373,11 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-for(const key9 in data40){
-let data41 = data40[key9];
-if((typeof data41 !== "string") && (!(data41 && typeof data41 == "object" && !Array.isArray(data41)))){
-const err110 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema11.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
+for(const key8 in data40){
+const _errs99 = errors;
+if(typeof key8 === "string"){
+if(func2(key8) > 1024){
+const err110 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.environment.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1391,9 +1386,10 @@ vErrors.push(err110);
 }
 errors++;
 }
-if(typeof data41 === "string"){
-if(func2(data41) > 32768){
-const err111 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
+}
+var valid26 = _errs99 === errors;
+if(!valid26){
+const err111 = {instancePath:instancePath+"/containers/" + i0+"/environment",schemaPath:"#/properties/containers/items/properties/environment/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema11.properties.containers.items.properties.environment.propertyNames,parentSchema:schema11.properties.containers.items.properties.environment,data:data40};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1403,9 +1399,10 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.secret === undefined){
-const err112 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
+for(const key9 in data40){
+let data41 = data40[key9];
+if((typeof data41 !== "string") && (!(data41 && typeof data41 == "object" && !Array.isArray(data41)))){
+const err112 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.environment.additionalProperties.type},message:"must be string,object",schema:schema11.properties.containers.items.properties.environment.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1414,11 +1411,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data41.secret !== undefined){
-let data42 = data41.secret;
-if(typeof data42 === "string"){
-if(func2(data42) > 32768){
-const err113 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
+if(typeof data41 === "string"){
+if(func2(data41) > 32768){
+const err113 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1428,13 +1423,38 @@ vErrors.push(err113);
 errors++;
 }
 }
-else {
-const err114 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.secret === undefined){
+const err114 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/required",keyword:"required",params:{missingProperty: "secret"},message:"must have required property '"+"secret"+"'",schema:schema11.properties.containers.items.properties.environment.additionalProperties.required,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err114];
 }
 else {
 vErrors.push(err114);
+}
+errors++;
+}
+if(data41.secret !== undefined){
+let data42 = data41.secret;
+if(typeof data42 === "string"){
+if(func2(data42) > 32768){
+const err115 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/containers/" + i0+"/environment/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/secret",schemaPath:"#/properties/containers/items/properties/environment/additionalProperties/properties/secret/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret.type,parentSchema:schema11.properties.containers.items.properties.environment.additionalProperties.properties.secret,data:data42};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
 }
 errors++;
 }
@@ -1446,32 +1466,7 @@ errors++;
 if(data9.user !== undefined){
 let data43 = data9.user;
 if((typeof data43 !== "string") && (data43 !== null)){
-const err115 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.user.type,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-if(typeof data43 === "string"){
-if(func2(data43) > 32768){
-const err116 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-}
-}
-if(data9.healthCheck !== undefined){
-let data44 = data9.healthCheck;
-if((!(data44 && typeof data44 == "object" && !Array.isArray(data44))) && (data44 !== null)){
-const err117 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.type,parentSchema:schema11.properties.containers.items.properties.healthCheck,data:data44};
+const err117 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.user.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.user.type,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1480,11 +1475,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.http !== undefined){
-let data45 = data44.http;
-if((!(data45 && typeof data45 == "object" && !Array.isArray(data45))) && (data45 !== null)){
-const err118 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
+if(typeof data43 === "string"){
+if(func2(data43) > 32768){
+const err118 = {instancePath:instancePath+"/containers/" + i0+"/user",schemaPath:"#/properties/containers/items/properties/user/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.user,data:data43};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1493,9 +1486,12 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
-if(data45.endpoint === undefined){
-const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
+}
+}
+if(data9.healthCheck !== undefined){
+let data44 = data9.healthCheck;
+if((!(data44 && typeof data44 == "object" && !Array.isArray(data44))) && (data44 !== null)){
+const err119 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck",schemaPath:"#/properties/containers/items/properties/healthCheck/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.type,parentSchema:schema11.properties.containers.items.properties.healthCheck,data:data44};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1504,11 +1500,11 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(data45.endpoint !== undefined){
-let data46 = data45.endpoint;
-if(typeof data46 === "string"){
-if(func2(data46) > 63){
-const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.http !== undefined){
+let data45 = data44.http;
+if((!(data45 && typeof data45 == "object" && !Array.isArray(data45))) && (data45 !== null)){
+const err120 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1517,8 +1513,9 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(func2(data46) < 1){
-const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.endpoint === undefined){
+const err121 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http,data:data45};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1527,8 +1524,11 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(!pattern1.test(data46)){
-const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
+if(data45.endpoint !== undefined){
+let data46 = data45.endpoint;
+if(typeof data46 === "string"){
+if(func2(data46) > 63){
+const err122 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1537,9 +1537,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
+if(func2(data46) < 1){
+const err123 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1548,11 +1547,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data45.path !== undefined){
-let data47 = data45.path;
-if((typeof data47 !== "string") && (data47 !== null)){
-const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
+if(!pattern1.test(data46)){
+const err124 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1561,9 +1557,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-if(typeof data47 === "string"){
-if(func2(data47) > 1024){
-const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
+}
+else {
+const err125 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.endpoint,data:data46};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1572,8 +1568,11 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(func2(data47) < 1){
-const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
+}
+if(data45.path !== undefined){
+let data47 = data45.path;
+if((typeof data47 !== "string") && (data47 !== null)){
+const err126 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1582,12 +1581,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-}
-}
-if(data45.scheme !== undefined){
-let data48 = data45.scheme;
-if((typeof data48 !== "string") && (data48 !== null)){
-const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
+if(typeof data47 === "string"){
+if(func2(data47) > 1024){
+const err127 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1596,9 +1592,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(typeof data48 === "string"){
-if(func2(data48) > 32768){
-const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
+if(func2(data47) < 1){
+const err128 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/path",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/path/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.path,data:data47};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1607,13 +1602,38 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(!["http","https"].includes(data48.toLowerCase())){
-const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
+}
+}
+if(data45.scheme !== undefined){
+let data48 = data45.scheme;
+if((typeof data48 !== "string") && (data48 !== null)){
+const err129 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
 if(vErrors === null){
 vErrors = [err129];
 }
 else {
 vErrors.push(err129);
+}
+errors++;
+}
+if(typeof data48 === "string"){
+if(func2(data48) > 32768){
+const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if(!["http","https"].includes(data48.toLowerCase())){
+const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/http/scheme",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/http/properties/scheme/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme.enumCaseless,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.http.properties.scheme,data:data48};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
 }
 errors++;
 }
@@ -1624,31 +1644,7 @@ errors++;
 if(data44.tcp !== undefined){
 let data49 = data44.tcp;
 if((!(data49 && typeof data49 == "object" && !Array.isArray(data49))) && (data49 !== null)){
-const err130 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
-if(data49.endpoint === undefined){
-const err131 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-if(data49.endpoint !== undefined){
-let data50 = data49.endpoint;
-if(typeof data50 === "string"){
-if(func2(data50) > 63){
-const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
+const err132 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.tcp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1657,8 +1653,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-if(func2(data50) < 1){
-const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.endpoint === undefined){
+const err133 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/required",keyword:"required",params:{missingProperty: "endpoint"},message:"must have required property '"+"endpoint"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp,data:data49};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1667,8 +1664,11 @@ vErrors.push(err133);
 }
 errors++;
 }
-if(!pattern1.test(data50)){
-const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
+if(data49.endpoint !== undefined){
+let data50 = data49.endpoint;
+if(typeof data50 === "string"){
+if(func2(data50) > 63){
+const err134 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1677,14 +1677,34 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
+if(func2(data50) < 1){
+const err135 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
 if(vErrors === null){
 vErrors = [err135];
 }
 else {
 vErrors.push(err135);
+}
+errors++;
+}
+if(!pattern1.test(data50)){
+const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+else {
+const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/tcp/endpoint",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/tcp/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.tcp.properties.endpoint,data:data50};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
 }
 errors++;
 }
@@ -1694,31 +1714,7 @@ errors++;
 if(data44.exec !== undefined){
 let data51 = data44.exec;
 if((!(data51 && typeof data51 == "object" && !Array.isArray(data51))) && (data51 !== null)){
-const err136 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
-errors++;
-}
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.command === undefined){
-const err137 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
-}
-if(data51.command !== undefined){
-let data52 = data51.command;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-if(data52.shell === undefined){
-const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
+const err138 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1727,11 +1723,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data52.shell !== undefined){
-let data53 = data52.shell;
-if(typeof data53 === "string"){
-if(func2(data53) > 32768){
-const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.command === undefined){
+const err139 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/required",keyword:"required",params:{missingProperty: "command"},message:"must have required property '"+"command"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec,data:data51};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1740,9 +1734,11 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-else {
-const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
+if(data51.command !== undefined){
+let data52 = data51.command;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+if(data52.shell === undefined){
+const err140 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/required",keyword:"required",params:{missingProperty: "shell"},message:"must have required property '"+"shell"+"'",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.required,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1751,10 +1747,11 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-}
-else {
-const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
+if(data52.shell !== undefined){
+let data53 = data52.shell;
+if(typeof data53 === "string"){
+if(func2(data53) > 32768){
+const err141 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1764,12 +1761,8 @@ vErrors.push(err141);
 errors++;
 }
 }
-}
-}
-if(data44.gracePeriodSeconds !== undefined){
-let data54 = data44.gracePeriodSeconds;
-if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
-const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
+else {
+const err142 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command/shell",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/properties/shell/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.properties.shell,data:data53};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1778,9 +1771,10 @@ vErrors.push(err142);
 }
 errors++;
 }
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 > 2147483647 || isNaN(data54)){
-const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/exec/command",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/exec/properties/command/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.exec.properties.command,data:data52};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1789,8 +1783,13 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(data54 < 0 || isNaN(data54)){
-const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
+}
+}
+}
+if(data44.gracePeriodSeconds !== undefined){
+let data54 = data44.gracePeriodSeconds;
+if((!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))) && (data54 !== null)){
+const err144 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1799,12 +1798,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-}
-if(data44.intervalSeconds !== undefined){
-let data55 = data44.intervalSeconds;
-if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
-const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 2147483647 || isNaN(data54)){
+const err145 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1813,9 +1809,8 @@ vErrors.push(err145);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 > 2147483647 || isNaN(data55)){
-const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
+if(data54 < 0 || isNaN(data54)){
+const err146 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/gracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/gracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.gracePeriodSeconds,data:data54};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1824,8 +1819,12 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data55 < 0 || isNaN(data55)){
-const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
+}
+}
+if(data44.intervalSeconds !== undefined){
+let data55 = data44.intervalSeconds;
+if((!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))) && (data55 !== null)){
+const err147 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1834,12 +1833,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-if(data44.maxConsecutiveFailures !== undefined){
-let data56 = data44.maxConsecutiveFailures;
-if((!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))) && (data56 !== null)){
-const err148 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 2147483647 || isNaN(data55)){
+const err148 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1848,9 +1844,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 2147483647 || isNaN(data56)){
-const err149 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
+if(data55 < 0 || isNaN(data55)){
+const err149 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/intervalSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/intervalSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.intervalSeconds,data:data55};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -1859,8 +1854,12 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err150 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
+}
+}
+if(data44.maxConsecutiveFailures !== undefined){
+let data56 = data44.maxConsecutiveFailures;
+if((!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))) && (data56 !== null)){
+const err150 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -1869,12 +1868,9 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-}
-if(data44.timeoutSeconds !== undefined){
-let data57 = data44.timeoutSeconds;
-if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
-const err151 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 2147483647 || isNaN(data56)){
+const err151 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -1883,9 +1879,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-if((typeof data57 == "number") && (isFinite(data57))){
-if(data57 > 2147483647 || isNaN(data57)){
-const err152 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
+if(data56 < 0 || isNaN(data56)){
+const err152 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/maxConsecutiveFailures",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/maxConsecutiveFailures/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.maxConsecutiveFailures,data:data56};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -1894,8 +1889,12 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data57 < 0 || isNaN(data57)){
-const err153 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
+}
+}
+if(data44.timeoutSeconds !== undefined){
+let data57 = data44.timeoutSeconds;
+if((!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))) && (data57 !== null)){
+const err153 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -1904,12 +1903,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-}
-if(data44.delaySeconds !== undefined){
-let data58 = data44.delaySeconds;
-if((!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))) && (data58 !== null)){
-const err154 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 2147483647 || isNaN(data57)){
+const err154 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -1918,9 +1914,8 @@ vErrors.push(err154);
 }
 errors++;
 }
-if((typeof data58 == "number") && (isFinite(data58))){
-if(data58 > 2147483647 || isNaN(data58)){
-const err155 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
+if(data57 < 0 || isNaN(data57)){
+const err155 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/timeoutSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.timeoutSeconds,data:data57};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -1929,13 +1924,38 @@ vErrors.push(err155);
 }
 errors++;
 }
-if(data58 < 0 || isNaN(data58)){
-const err156 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
+}
+}
+if(data44.delaySeconds !== undefined){
+let data58 = data44.delaySeconds;
+if((!(((typeof data58 == "number") && (!(data58 % 1) && !isNaN(data58))) && (isFinite(data58)))) && (data58 !== null)){
+const err156 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type},message:"must be integer,null",schema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds.type,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
 if(vErrors === null){
 vErrors = [err156];
 }
 else {
 vErrors.push(err156);
+}
+errors++;
+}
+if((typeof data58 == "number") && (isFinite(data58))){
+if(data58 > 2147483647 || isNaN(data58)){
+const err157 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+if(data58 < 0 || isNaN(data58)){
+const err158 = {instancePath:instancePath+"/containers/" + i0+"/healthCheck/delaySeconds",schemaPath:"#/properties/containers/items/properties/healthCheck/properties/delaySeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.healthCheck.properties.delaySeconds,data:data58};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
 }
 errors++;
 }
@@ -1946,12 +1966,12 @@ errors++;
 if(data9.check !== undefined){
 let data59 = data9.check;
 if((!(data59 && typeof data59 == "object" && !Array.isArray(data59))) && (data59 !== null)){
-const err157 = {instancePath:instancePath+"/containers/" + i0+"/check",schemaPath:"#/properties/containers/items/properties/check/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.type,parentSchema:schema11.properties.containers.items.properties.check,data:data59};
+const err159 = {instancePath:instancePath+"/containers/" + i0+"/check",schemaPath:"#/properties/containers/items/properties/check/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.type,parentSchema:schema11.properties.containers.items.properties.check,data:data59};
 if(vErrors === null){
-vErrors = [err157];
+vErrors = [err159];
 }
 else {
-vErrors.push(err157);
+vErrors.push(err159);
 }
 errors++;
 }
@@ -1959,12 +1979,12 @@ if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
 if(data59.exec !== undefined){
 let data60 = data59.exec;
 if((!(data60 && typeof data60 == "object" && !Array.isArray(data60))) && (data60 !== null)){
-const err158 = {instancePath:instancePath+"/containers/" + i0+"/check/exec",schemaPath:"#/properties/containers/items/properties/check/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec,data:data60};
+const err160 = {instancePath:instancePath+"/containers/" + i0+"/check/exec",schemaPath:"#/properties/containers/items/properties/check/properties/exec/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.properties.exec.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.properties.exec.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec,data:data60};
 if(vErrors === null){
-vErrors = [err158];
+vErrors = [err160];
 }
 else {
-vErrors.push(err158);
+vErrors.push(err160);
 }
 errors++;
 }
@@ -1975,12 +1995,12 @@ const _errs144 = errors;
 let valid36 = true;
 const _errs145 = errors;
 if(typeof data61 !== "string"){
-const err159 = {};
+const err161 = {};
 if(vErrors === null){
-vErrors = [err159];
+vErrors = [err161];
 }
 else {
-vErrors.push(err159);
+vErrors.push(err161);
 }
 errors++;
 }
@@ -1999,23 +2019,23 @@ if(_valid2){
 const _errs147 = errors;
 if(typeof data61 === "string"){
 if(func2(data61) > 32768){
-const err160 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
+const err162 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
 if(vErrors === null){
-vErrors = [err160];
+vErrors = [err162];
 }
 else {
-vErrors.push(err160);
+vErrors.push(err162);
 }
 errors++;
 }
 }
 else {
-const err161 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
+const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
 if(vErrors === null){
-vErrors = [err161];
+vErrors = [err163];
 }
 else {
-vErrors.push(err161);
+vErrors.push(err163);
 }
 errors++;
 }
@@ -2029,12 +2049,12 @@ const _errs150 = errors;
 let valid37 = true;
 const _errs151 = errors;
 if(!(Array.isArray(data61))){
-const err162 = {};
+const err164 = {};
 if(vErrors === null){
-vErrors = [err162];
+vErrors = [err164];
 }
 else {
-vErrors.push(err162);
+vErrors.push(err164);
 }
 errors++;
 }
@@ -2053,12 +2073,12 @@ if(_valid3){
 const _errs153 = errors;
 if(Array.isArray(data61)){
 if(data61.length > 1000){
-const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
+const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
 if(vErrors === null){
-vErrors = [err163];
+vErrors = [err165];
 }
 else {
-vErrors.push(err163);
+vErrors.push(err165);
 }
 errors++;
 }
@@ -2069,12 +2089,12 @@ const _errs156 = errors;
 let valid40 = true;
 const _errs157 = errors;
 if(typeof data62 !== "string"){
-const err164 = {};
+const err166 = {};
 if(vErrors === null){
-vErrors = [err164];
+vErrors = [err166];
 }
 else {
-vErrors.push(err164);
+vErrors.push(err166);
 }
 errors++;
 }
@@ -2093,23 +2113,23 @@ if(_valid4){
 const _errs159 = errors;
 if(typeof data62 === "string"){
 if(func2(data62) > 32768){
-const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
+const err167 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
 if(vErrors === null){
-vErrors = [err165];
+vErrors = [err167];
 }
 else {
-vErrors.push(err165);
+vErrors.push(err167);
 }
 errors++;
 }
 }
 else {
-const err166 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
+const err168 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
 if(vErrors === null){
-vErrors = [err166];
+vErrors = [err168];
 }
 else {
-vErrors.push(err166);
+vErrors.push(err168);
 }
 errors++;
 }
@@ -2123,12 +2143,12 @@ const _errs162 = errors;
 let valid41 = true;
 const _errs163 = errors;
 if(!(Array.isArray(data62))){
-const err167 = {};
+const err169 = {};
 if(vErrors === null){
-vErrors = [err167];
+vErrors = [err169];
 }
 else {
-vErrors.push(err167);
+vErrors.push(err169);
 }
 errors++;
 }
@@ -2147,12 +2167,12 @@ if(_valid5){
 const _errs165 = errors;
 if(Array.isArray(data62)){
 if(data62.length > 1000){
-const err168 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
+const err170 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
 if(vErrors === null){
-vErrors = [err168];
+vErrors = [err170];
 }
 else {
-vErrors.push(err168);
+vErrors.push(err170);
 }
 errors++;
 }
@@ -2163,12 +2183,12 @@ const _errs168 = errors;
 let valid44 = true;
 const _errs169 = errors;
 if(typeof data63 !== "string"){
-const err169 = {};
+const err171 = {};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err171];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err171);
 }
 errors++;
 }
@@ -2187,23 +2207,23 @@ if(_valid6){
 const _errs171 = errors;
 if(typeof data63 === "string"){
 if(func2(data63) > 32768){
-const err170 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
+const err172 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err172];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err172);
 }
 errors++;
 }
 }
 else {
-const err171 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
+const err173 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err173];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err173);
 }
 errors++;
 }
@@ -2217,12 +2237,12 @@ const _errs174 = errors;
 let valid45 = true;
 const _errs175 = errors;
 if(!(Array.isArray(data63))){
-const err172 = {};
+const err174 = {};
 if(vErrors === null){
-vErrors = [err172];
+vErrors = [err174];
 }
 else {
-vErrors.push(err172);
+vErrors.push(err174);
 }
 errors++;
 }
@@ -2241,23 +2261,23 @@ if(_valid7){
 const _errs177 = errors;
 if(Array.isArray(data63)){
 if(data63.length > 1000){
-const err173 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
+const err175 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
 if(vErrors === null){
-vErrors = [err173];
+vErrors = [err175];
 }
 else {
-vErrors.push(err173);
+vErrors.push(err175);
 }
 errors++;
 }
 }
 else {
-const err174 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
+const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
 if(vErrors === null){
-vErrors = [err174];
+vErrors = [err176];
 }
 else {
-vErrors.push(err174);
+vErrors.push(err176);
 }
 errors++;
 }
@@ -2271,12 +2291,12 @@ const _errs180 = errors;
 let valid46 = true;
 const _errs181 = errors;
 if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
-const err175 = {};
+const err177 = {};
 if(vErrors === null){
-vErrors = [err175];
+vErrors = [err177];
 }
 else {
-vErrors.push(err175);
+vErrors.push(err177);
 }
 errors++;
 }
@@ -2294,32 +2314,7 @@ if(_valid8){
 const _errs183 = errors;
 if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
 if(Object.keys(data63).length > 1000){
-const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
-if(vErrors === null){
-vErrors = [err176];
-}
-else {
-vErrors.push(err176);
-}
-errors++;
-}
-for(const key10 in data63){
-const _errs185 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err177 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,data:key10,propertyName:key10};
-if(vErrors === null){
-vErrors = [err177];
-}
-else {
-vErrors.push(err177);
-}
-errors++;
-}
-}
-var valid47 = _errs185 === errors;
-if(!valid47){
-const err178 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
+const err178 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2328,10 +2323,11 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-}
-else {
-const err179 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
+for(const key10 in data63){
+const _errs185 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err179 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2340,11 +2336,10 @@ vErrors.push(err179);
 }
 errors++;
 }
-var _valid8 = _errs183 === errors;
-valid46 = _valid8;
 }
-if(!valid46){
-const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else,data:data63};
+var valid47 = _errs185 === errors;
+if(!valid47){
+const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2353,12 +2348,10 @@ vErrors.push(err180);
 }
 errors++;
 }
-var _valid7 = _errs179 === errors;
-valid45 = _valid7;
-ifClause5 = "else";
 }
-if(!valid45){
-const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause5},message:"must match \""+ifClause5+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else,data:data63};
+}
+else {
+const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2367,12 +2360,11 @@ vErrors.push(err181);
 }
 errors++;
 }
-var _valid6 = _errs173 === errors;
-valid44 = _valid6;
-ifClause4 = "else";
+var _valid8 = _errs183 === errors;
+valid46 = _valid8;
 }
-if(!valid44){
-const err182 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause4},message:"must match \""+ifClause4+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items,data:data63};
+if(!valid46){
+const err182 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else,data:data63};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2381,15 +2373,43 @@ vErrors.push(err182);
 }
 errors++;
 }
+var _valid7 = _errs179 === errors;
+valid45 = _valid7;
+ifClause5 = "else";
 }
-}
-else {
-const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
+if(!valid45){
+const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause5},message:"must match \""+ifClause5+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else,data:data63};
 if(vErrors === null){
 vErrors = [err183];
 }
 else {
 vErrors.push(err183);
+}
+errors++;
+}
+var _valid6 = _errs173 === errors;
+valid44 = _valid6;
+ifClause4 = "else";
+}
+if(!valid44){
+const err184 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause4},message:"must match \""+ifClause4+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items,data:data63};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+}
+}
+else {
+const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
 }
 errors++;
 }
@@ -2403,12 +2423,12 @@ const _errs188 = errors;
 let valid48 = true;
 const _errs189 = errors;
 if(!(data62 && typeof data62 == "object" && !Array.isArray(data62))){
-const err184 = {};
+const err186 = {};
 if(vErrors === null){
-vErrors = [err184];
+vErrors = [err186];
 }
 else {
-vErrors.push(err184);
+vErrors.push(err186);
 }
 errors++;
 }
@@ -2426,12 +2446,12 @@ if(_valid9){
 const _errs191 = errors;
 if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
 if(Object.keys(data62).length > 1000){
-const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
+const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
 if(vErrors === null){
-vErrors = [err185];
+vErrors = [err187];
 }
 else {
-vErrors.push(err185);
+vErrors.push(err187);
 }
 errors++;
 }
@@ -2439,24 +2459,24 @@ for(const key11 in data62){
 const _errs193 = errors;
 if(typeof key11 === "string"){
 if(func2(key11) > 1024){
-const err186 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,data:key11,propertyName:key11};
+const err188 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
-vErrors = [err186];
+vErrors = [err188];
 }
 else {
-vErrors.push(err186);
+vErrors.push(err188);
 }
 errors++;
 }
 }
 var valid49 = _errs193 === errors;
 if(!valid49){
-const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
+const err189 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
 if(vErrors === null){
-vErrors = [err187];
+vErrors = [err189];
 }
 else {
-vErrors.push(err187);
+vErrors.push(err189);
 }
 errors++;
 }
@@ -2467,12 +2487,12 @@ const _errs196 = errors;
 let valid51 = true;
 const _errs197 = errors;
 if(typeof data64 !== "string"){
-const err188 = {};
+const err190 = {};
 if(vErrors === null){
-vErrors = [err188];
+vErrors = [err190];
 }
 else {
-vErrors.push(err188);
+vErrors.push(err190);
 }
 errors++;
 }
@@ -2491,23 +2511,23 @@ if(_valid10){
 const _errs199 = errors;
 if(typeof data64 === "string"){
 if(func2(data64) > 32768){
-const err189 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
+const err191 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
 if(vErrors === null){
-vErrors = [err189];
+vErrors = [err191];
 }
 else {
-vErrors.push(err189);
+vErrors.push(err191);
 }
 errors++;
 }
 }
 else {
-const err190 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
+const err192 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
 if(vErrors === null){
-vErrors = [err190];
+vErrors = [err192];
 }
 else {
-vErrors.push(err190);
+vErrors.push(err192);
 }
 errors++;
 }
@@ -2521,12 +2541,12 @@ const _errs202 = errors;
 let valid52 = true;
 const _errs203 = errors;
 if(!(Array.isArray(data64))){
-const err191 = {};
+const err193 = {};
 if(vErrors === null){
-vErrors = [err191];
+vErrors = [err193];
 }
 else {
-vErrors.push(err191);
+vErrors.push(err193);
 }
 errors++;
 }
@@ -2545,23 +2565,23 @@ if(_valid11){
 const _errs205 = errors;
 if(Array.isArray(data64)){
 if(data64.length > 1000){
-const err192 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
+const err194 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
 if(vErrors === null){
-vErrors = [err192];
+vErrors = [err194];
 }
 else {
-vErrors.push(err192);
+vErrors.push(err194);
 }
 errors++;
 }
 }
 else {
-const err193 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
+const err195 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
 if(vErrors === null){
-vErrors = [err193];
+vErrors = [err195];
 }
 else {
-vErrors.push(err193);
+vErrors.push(err195);
 }
 errors++;
 }
@@ -2575,12 +2595,12 @@ const _errs208 = errors;
 let valid53 = true;
 const _errs209 = errors;
 if(!(data64 && typeof data64 == "object" && !Array.isArray(data64))){
-const err194 = {};
+const err196 = {};
 if(vErrors === null){
-vErrors = [err194];
+vErrors = [err196];
 }
 else {
-vErrors.push(err194);
+vErrors.push(err196);
 }
 errors++;
 }
@@ -2598,32 +2618,7 @@ if(_valid12){
 const _errs211 = errors;
 if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
 if(Object.keys(data64).length > 1000){
-const err195 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
-if(vErrors === null){
-vErrors = [err195];
-}
-else {
-vErrors.push(err195);
-}
-errors++;
-}
-for(const key13 in data64){
-const _errs213 = errors;
-if(typeof key13 === "string"){
-if(func2(key13) > 1024){
-const err196 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,data:key13,propertyName:key13};
-if(vErrors === null){
-vErrors = [err196];
-}
-else {
-vErrors.push(err196);
-}
-errors++;
-}
-}
-var valid54 = _errs213 === errors;
-if(!valid54){
-const err197 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
+const err197 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2632,10 +2627,11 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-}
-else {
-const err198 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
+for(const key13 in data64){
+const _errs213 = errors;
+if(typeof key13 === "string"){
+if(func2(key13) > 1024){
+const err198 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2644,11 +2640,10 @@ vErrors.push(err198);
 }
 errors++;
 }
-var _valid12 = _errs211 === errors;
-valid53 = _valid12;
 }
-if(!valid53){
-const err199 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else,data:data64};
+var valid54 = _errs213 === errors;
+if(!valid54){
+const err199 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2657,12 +2652,10 @@ vErrors.push(err199);
 }
 errors++;
 }
-var _valid11 = _errs207 === errors;
-valid52 = _valid11;
-ifClause7 = "else";
 }
-if(!valid52){
-const err200 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause7},message:"must match \""+ifClause7+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else,data:data64};
+}
+else {
+const err200 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2671,12 +2664,11 @@ vErrors.push(err200);
 }
 errors++;
 }
-var _valid10 = _errs201 === errors;
-valid51 = _valid10;
-ifClause6 = "else";
+var _valid12 = _errs211 === errors;
+valid53 = _valid12;
 }
-if(!valid51){
-const err201 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause6},message:"must match \""+ifClause6+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties,data:data64};
+if(!valid53){
+const err201 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else,data:data64};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2685,10 +2677,12 @@ vErrors.push(err201);
 }
 errors++;
 }
+var _valid11 = _errs207 === errors;
+valid52 = _valid11;
+ifClause7 = "else";
 }
-}
-else {
-const err202 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
+if(!valid52){
+const err202 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause7},message:"must match \""+ifClause7+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else,data:data64};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2697,11 +2691,12 @@ vErrors.push(err202);
 }
 errors++;
 }
-var _valid9 = _errs191 === errors;
-valid48 = _valid9;
+var _valid10 = _errs201 === errors;
+valid51 = _valid10;
+ifClause6 = "else";
 }
-if(!valid48){
-const err203 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else,data:data62};
+if(!valid51){
+const err203 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause6},message:"must match \""+ifClause6+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties,data:data64};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2710,12 +2705,10 @@ vErrors.push(err203);
 }
 errors++;
 }
-var _valid5 = _errs187 === errors;
-valid41 = _valid5;
-ifClause3 = "else";
 }
-if(!valid41){
-const err204 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else,data:data62};
+}
+else {
+const err204 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2724,12 +2717,11 @@ vErrors.push(err204);
 }
 errors++;
 }
-var _valid4 = _errs161 === errors;
-valid40 = _valid4;
-ifClause2 = "else";
+var _valid9 = _errs191 === errors;
+valid48 = _valid9;
 }
-if(!valid40){
-const err205 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items,data:data62};
+if(!valid48){
+const err205 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else,data:data62};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2738,15 +2730,43 @@ vErrors.push(err205);
 }
 errors++;
 }
+var _valid5 = _errs187 === errors;
+valid41 = _valid5;
+ifClause3 = "else";
 }
-}
-else {
-const err206 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
+if(!valid41){
+const err206 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else,data:data62};
 if(vErrors === null){
 vErrors = [err206];
 }
 else {
 vErrors.push(err206);
+}
+errors++;
+}
+var _valid4 = _errs161 === errors;
+valid40 = _valid4;
+ifClause2 = "else";
+}
+if(!valid40){
+const err207 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items,data:data62};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+}
+else {
+const err208 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
 }
 errors++;
 }
@@ -2760,12 +2780,12 @@ const _errs216 = errors;
 let valid55 = true;
 const _errs217 = errors;
 if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
-const err207 = {};
+const err209 = {};
 if(vErrors === null){
-vErrors = [err207];
+vErrors = [err209];
 }
 else {
-vErrors.push(err207);
+vErrors.push(err209);
 }
 errors++;
 }
@@ -2783,12 +2803,12 @@ if(_valid13){
 const _errs219 = errors;
 if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
 if(Object.keys(data61).length > 1000){
-const err208 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
+const err210 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
 if(vErrors === null){
-vErrors = [err208];
+vErrors = [err210];
 }
 else {
-vErrors.push(err208);
+vErrors.push(err210);
 }
 errors++;
 }
@@ -2796,24 +2816,24 @@ for(const key14 in data61){
 const _errs221 = errors;
 if(typeof key14 === "string"){
 if(func2(key14) > 1024){
-const err209 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,data:key14,propertyName:key14};
+const err211 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
-vErrors = [err209];
+vErrors = [err211];
 }
 else {
-vErrors.push(err209);
+vErrors.push(err211);
 }
 errors++;
 }
 }
 var valid56 = _errs221 === errors;
 if(!valid56){
-const err210 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
+const err212 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
 if(vErrors === null){
-vErrors = [err210];
+vErrors = [err212];
 }
 else {
-vErrors.push(err210);
+vErrors.push(err212);
 }
 errors++;
 }
@@ -2824,12 +2844,12 @@ const _errs224 = errors;
 let valid58 = true;
 const _errs225 = errors;
 if(typeof data65 !== "string"){
-const err211 = {};
+const err213 = {};
 if(vErrors === null){
-vErrors = [err211];
+vErrors = [err213];
 }
 else {
-vErrors.push(err211);
+vErrors.push(err213);
 }
 errors++;
 }
@@ -2848,23 +2868,23 @@ if(_valid14){
 const _errs227 = errors;
 if(typeof data65 === "string"){
 if(func2(data65) > 32768){
-const err212 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
+const err214 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
 if(vErrors === null){
-vErrors = [err212];
+vErrors = [err214];
 }
 else {
-vErrors.push(err212);
+vErrors.push(err214);
 }
 errors++;
 }
 }
 else {
-const err213 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
+const err215 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
 if(vErrors === null){
-vErrors = [err213];
+vErrors = [err215];
 }
 else {
-vErrors.push(err213);
+vErrors.push(err215);
 }
 errors++;
 }
@@ -2878,12 +2898,12 @@ const _errs230 = errors;
 let valid59 = true;
 const _errs231 = errors;
 if(!(Array.isArray(data65))){
-const err214 = {};
+const err216 = {};
 if(vErrors === null){
-vErrors = [err214];
+vErrors = [err216];
 }
 else {
-vErrors.push(err214);
+vErrors.push(err216);
 }
 errors++;
 }
@@ -2902,12 +2922,12 @@ if(_valid15){
 const _errs233 = errors;
 if(Array.isArray(data65)){
 if(data65.length > 1000){
-const err215 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
+const err217 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
 if(vErrors === null){
-vErrors = [err215];
+vErrors = [err217];
 }
 else {
-vErrors.push(err215);
+vErrors.push(err217);
 }
 errors++;
 }
@@ -2918,12 +2938,12 @@ const _errs236 = errors;
 let valid62 = true;
 const _errs237 = errors;
 if(typeof data66 !== "string"){
-const err216 = {};
+const err218 = {};
 if(vErrors === null){
-vErrors = [err216];
+vErrors = [err218];
 }
 else {
-vErrors.push(err216);
+vErrors.push(err218);
 }
 errors++;
 }
@@ -2942,23 +2962,23 @@ if(_valid16){
 const _errs239 = errors;
 if(typeof data66 === "string"){
 if(func2(data66) > 32768){
-const err217 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
+const err219 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
 if(vErrors === null){
-vErrors = [err217];
+vErrors = [err219];
 }
 else {
-vErrors.push(err217);
+vErrors.push(err219);
 }
 errors++;
 }
 }
 else {
-const err218 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
+const err220 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
 if(vErrors === null){
-vErrors = [err218];
+vErrors = [err220];
 }
 else {
-vErrors.push(err218);
+vErrors.push(err220);
 }
 errors++;
 }
@@ -2972,12 +2992,12 @@ const _errs242 = errors;
 let valid63 = true;
 const _errs243 = errors;
 if(!(Array.isArray(data66))){
-const err219 = {};
+const err221 = {};
 if(vErrors === null){
-vErrors = [err219];
+vErrors = [err221];
 }
 else {
-vErrors.push(err219);
+vErrors.push(err221);
 }
 errors++;
 }
@@ -2996,23 +3016,23 @@ if(_valid17){
 const _errs245 = errors;
 if(Array.isArray(data66)){
 if(data66.length > 1000){
-const err220 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
+const err222 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
 if(vErrors === null){
-vErrors = [err220];
+vErrors = [err222];
 }
 else {
-vErrors.push(err220);
+vErrors.push(err222);
 }
 errors++;
 }
 }
 else {
-const err221 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
+const err223 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
 if(vErrors === null){
-vErrors = [err221];
+vErrors = [err223];
 }
 else {
-vErrors.push(err221);
+vErrors.push(err223);
 }
 errors++;
 }
@@ -3026,12 +3046,12 @@ const _errs248 = errors;
 let valid64 = true;
 const _errs249 = errors;
 if(!(data66 && typeof data66 == "object" && !Array.isArray(data66))){
-const err222 = {};
+const err224 = {};
 if(vErrors === null){
-vErrors = [err222];
+vErrors = [err224];
 }
 else {
-vErrors.push(err222);
+vErrors.push(err224);
 }
 errors++;
 }
@@ -3049,32 +3069,7 @@ if(_valid18){
 const _errs251 = errors;
 if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
 if(Object.keys(data66).length > 1000){
-const err223 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
-if(vErrors === null){
-vErrors = [err223];
-}
-else {
-vErrors.push(err223);
-}
-errors++;
-}
-for(const key16 in data66){
-const _errs253 = errors;
-if(typeof key16 === "string"){
-if(func2(key16) > 1024){
-const err224 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,data:key16,propertyName:key16};
-if(vErrors === null){
-vErrors = [err224];
-}
-else {
-vErrors.push(err224);
-}
-errors++;
-}
-}
-var valid65 = _errs253 === errors;
-if(!valid65){
-const err225 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
+const err225 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3083,10 +3078,11 @@ vErrors.push(err225);
 }
 errors++;
 }
-}
-}
-else {
-const err226 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
+for(const key16 in data66){
+const _errs253 = errors;
+if(typeof key16 === "string"){
+if(func2(key16) > 1024){
+const err226 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,data:key16,propertyName:key16};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3095,11 +3091,10 @@ vErrors.push(err226);
 }
 errors++;
 }
-var _valid18 = _errs251 === errors;
-valid64 = _valid18;
 }
-if(!valid64){
-const err227 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else,data:data66};
+var valid65 = _errs253 === errors;
+if(!valid65){
+const err227 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3108,12 +3103,10 @@ vErrors.push(err227);
 }
 errors++;
 }
-var _valid17 = _errs247 === errors;
-valid63 = _valid17;
-ifClause11 = "else";
 }
-if(!valid63){
-const err228 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause11},message:"must match \""+ifClause11+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else,data:data66};
+}
+else {
+const err228 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3122,12 +3115,11 @@ vErrors.push(err228);
 }
 errors++;
 }
-var _valid16 = _errs241 === errors;
-valid62 = _valid16;
-ifClause10 = "else";
+var _valid18 = _errs251 === errors;
+valid64 = _valid18;
 }
-if(!valid62){
-const err229 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause10},message:"must match \""+ifClause10+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items,data:data66};
+if(!valid64){
+const err229 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else,data:data66};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3136,15 +3128,43 @@ vErrors.push(err229);
 }
 errors++;
 }
+var _valid17 = _errs247 === errors;
+valid63 = _valid17;
+ifClause11 = "else";
 }
-}
-else {
-const err230 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
+if(!valid63){
+const err230 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause11},message:"must match \""+ifClause11+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else,data:data66};
 if(vErrors === null){
 vErrors = [err230];
 }
 else {
 vErrors.push(err230);
+}
+errors++;
+}
+var _valid16 = _errs241 === errors;
+valid62 = _valid16;
+ifClause10 = "else";
+}
+if(!valid62){
+const err231 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause10},message:"must match \""+ifClause10+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items,data:data66};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+}
+else {
+const err232 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
 }
 errors++;
 }
@@ -3158,12 +3178,12 @@ const _errs256 = errors;
 let valid66 = true;
 const _errs257 = errors;
 if(!(data65 && typeof data65 == "object" && !Array.isArray(data65))){
-const err231 = {};
+const err233 = {};
 if(vErrors === null){
-vErrors = [err231];
+vErrors = [err233];
 }
 else {
-vErrors.push(err231);
+vErrors.push(err233);
 }
 errors++;
 }
@@ -3181,12 +3201,12 @@ if(_valid19){
 const _errs259 = errors;
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 if(Object.keys(data65).length > 1000){
-const err232 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
+const err234 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
 if(vErrors === null){
-vErrors = [err232];
+vErrors = [err234];
 }
 else {
-vErrors.push(err232);
+vErrors.push(err234);
 }
 errors++;
 }
@@ -3194,24 +3214,24 @@ for(const key17 in data65){
 const _errs261 = errors;
 if(typeof key17 === "string"){
 if(func2(key17) > 1024){
-const err233 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,data:key17,propertyName:key17};
+const err235 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,data:key17,propertyName:key17};
 if(vErrors === null){
-vErrors = [err233];
+vErrors = [err235];
 }
 else {
-vErrors.push(err233);
+vErrors.push(err235);
 }
 errors++;
 }
 }
 var valid67 = _errs261 === errors;
 if(!valid67){
-const err234 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
+const err236 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
 if(vErrors === null){
-vErrors = [err234];
+vErrors = [err236];
 }
 else {
-vErrors.push(err234);
+vErrors.push(err236);
 }
 errors++;
 }
@@ -3222,12 +3242,12 @@ const _errs264 = errors;
 let valid69 = true;
 const _errs265 = errors;
 if(typeof data67 !== "string"){
-const err235 = {};
+const err237 = {};
 if(vErrors === null){
-vErrors = [err235];
+vErrors = [err237];
 }
 else {
-vErrors.push(err235);
+vErrors.push(err237);
 }
 errors++;
 }
@@ -3246,23 +3266,23 @@ if(_valid20){
 const _errs267 = errors;
 if(typeof data67 === "string"){
 if(func2(data67) > 32768){
-const err236 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
+const err238 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
 if(vErrors === null){
-vErrors = [err236];
+vErrors = [err238];
 }
 else {
-vErrors.push(err236);
+vErrors.push(err238);
 }
 errors++;
 }
 }
 else {
-const err237 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
+const err239 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
 if(vErrors === null){
-vErrors = [err237];
+vErrors = [err239];
 }
 else {
-vErrors.push(err237);
+vErrors.push(err239);
 }
 errors++;
 }
@@ -3276,12 +3296,12 @@ const _errs270 = errors;
 let valid70 = true;
 const _errs271 = errors;
 if(!(Array.isArray(data67))){
-const err238 = {};
+const err240 = {};
 if(vErrors === null){
-vErrors = [err238];
+vErrors = [err240];
 }
 else {
-vErrors.push(err238);
+vErrors.push(err240);
 }
 errors++;
 }
@@ -3300,23 +3320,23 @@ if(_valid21){
 const _errs273 = errors;
 if(Array.isArray(data67)){
 if(data67.length > 1000){
-const err239 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
+const err241 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
 if(vErrors === null){
-vErrors = [err239];
+vErrors = [err241];
 }
 else {
-vErrors.push(err239);
+vErrors.push(err241);
 }
 errors++;
 }
 }
 else {
-const err240 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
+const err242 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
 if(vErrors === null){
-vErrors = [err240];
+vErrors = [err242];
 }
 else {
-vErrors.push(err240);
+vErrors.push(err242);
 }
 errors++;
 }
@@ -3330,12 +3350,12 @@ const _errs276 = errors;
 let valid71 = true;
 const _errs277 = errors;
 if(!(data67 && typeof data67 == "object" && !Array.isArray(data67))){
-const err241 = {};
+const err243 = {};
 if(vErrors === null){
-vErrors = [err241];
+vErrors = [err243];
 }
 else {
-vErrors.push(err241);
+vErrors.push(err243);
 }
 errors++;
 }
@@ -3353,32 +3373,7 @@ if(_valid22){
 const _errs279 = errors;
 if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
 if(Object.keys(data67).length > 1000){
-const err242 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
-if(vErrors === null){
-vErrors = [err242];
-}
-else {
-vErrors.push(err242);
-}
-errors++;
-}
-for(const key19 in data67){
-const _errs281 = errors;
-if(typeof key19 === "string"){
-if(func2(key19) > 1024){
-const err243 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,data:key19,propertyName:key19};
-if(vErrors === null){
-vErrors = [err243];
-}
-else {
-vErrors.push(err243);
-}
-errors++;
-}
-}
-var valid72 = _errs281 === errors;
-if(!valid72){
-const err244 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key19},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
+const err244 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3387,10 +3382,11 @@ vErrors.push(err244);
 }
 errors++;
 }
-}
-}
-else {
-const err245 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
+for(const key19 in data67){
+const _errs281 = errors;
+if(typeof key19 === "string"){
+if(func2(key19) > 1024){
+const err245 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,data:key19,propertyName:key19};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3399,11 +3395,10 @@ vErrors.push(err245);
 }
 errors++;
 }
-var _valid22 = _errs279 === errors;
-valid71 = _valid22;
 }
-if(!valid71){
-const err246 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else,data:data67};
+var valid72 = _errs281 === errors;
+if(!valid72){
+const err246 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key19},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3412,12 +3407,10 @@ vErrors.push(err246);
 }
 errors++;
 }
-var _valid21 = _errs275 === errors;
-valid70 = _valid21;
-ifClause13 = "else";
 }
-if(!valid70){
-const err247 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause13},message:"must match \""+ifClause13+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else,data:data67};
+}
+else {
+const err247 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3426,12 +3419,11 @@ vErrors.push(err247);
 }
 errors++;
 }
-var _valid20 = _errs269 === errors;
-valid69 = _valid20;
-ifClause12 = "else";
+var _valid22 = _errs279 === errors;
+valid71 = _valid22;
 }
-if(!valid69){
-const err248 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause12},message:"must match \""+ifClause12+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties,data:data67};
+if(!valid71){
+const err248 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else,data:data67};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3440,10 +3432,12 @@ vErrors.push(err248);
 }
 errors++;
 }
+var _valid21 = _errs275 === errors;
+valid70 = _valid21;
+ifClause13 = "else";
 }
-}
-else {
-const err249 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
+if(!valid70){
+const err249 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause13},message:"must match \""+ifClause13+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else,data:data67};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3452,11 +3446,12 @@ vErrors.push(err249);
 }
 errors++;
 }
-var _valid19 = _errs259 === errors;
-valid66 = _valid19;
+var _valid20 = _errs269 === errors;
+valid69 = _valid20;
+ifClause12 = "else";
 }
-if(!valid66){
-const err250 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else,data:data65};
+if(!valid69){
+const err250 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause12},message:"must match \""+ifClause12+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties,data:data67};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3465,12 +3460,10 @@ vErrors.push(err250);
 }
 errors++;
 }
-var _valid15 = _errs255 === errors;
-valid59 = _valid15;
-ifClause9 = "else";
 }
-if(!valid59){
-const err251 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause9},message:"must match \""+ifClause9+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else,data:data65};
+}
+else {
+const err251 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3479,12 +3472,11 @@ vErrors.push(err251);
 }
 errors++;
 }
-var _valid14 = _errs229 === errors;
-valid58 = _valid14;
-ifClause8 = "else";
+var _valid19 = _errs259 === errors;
+valid66 = _valid19;
 }
-if(!valid58){
-const err252 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause8},message:"must match \""+ifClause8+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties,data:data65};
+if(!valid66){
+const err252 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else,data:data65};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3493,10 +3485,12 @@ vErrors.push(err252);
 }
 errors++;
 }
+var _valid15 = _errs255 === errors;
+valid59 = _valid15;
+ifClause9 = "else";
 }
-}
-else {
-const err253 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
+if(!valid59){
+const err253 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause9},message:"must match \""+ifClause9+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else,data:data65};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3505,11 +3499,12 @@ vErrors.push(err253);
 }
 errors++;
 }
-var _valid13 = _errs219 === errors;
-valid55 = _valid13;
+var _valid14 = _errs229 === errors;
+valid58 = _valid14;
+ifClause8 = "else";
 }
-if(!valid55){
-const err254 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else,data:data61};
+if(!valid58){
+const err254 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause8},message:"must match \""+ifClause8+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties,data:data65};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3518,12 +3513,10 @@ vErrors.push(err254);
 }
 errors++;
 }
-var _valid3 = _errs215 === errors;
-valid37 = _valid3;
-ifClause1 = "else";
 }
-if(!valid37){
-const err255 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else,data:data61};
+}
+else {
+const err255 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3532,17 +3525,44 @@ vErrors.push(err255);
 }
 errors++;
 }
-var _valid2 = _errs149 === errors;
-valid36 = _valid2;
-ifClause0 = "else";
+var _valid13 = _errs219 === errors;
+valid55 = _valid13;
 }
-if(!valid36){
-const err256 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
+if(!valid55){
+const err256 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else,data:data61};
 if(vErrors === null){
 vErrors = [err256];
 }
 else {
 vErrors.push(err256);
+}
+errors++;
+}
+var _valid3 = _errs215 === errors;
+valid37 = _valid3;
+ifClause1 = "else";
+}
+if(!valid37){
+const err257 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else,data:data61};
+if(vErrors === null){
+vErrors = [err257];
+}
+else {
+vErrors.push(err257);
+}
+errors++;
+}
+var _valid2 = _errs149 === errors;
+valid36 = _valid2;
+ifClause0 = "else";
+}
+if(!valid36){
+const err258 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
+if(vErrors === null){
+vErrors = [err258];
+}
+else {
+vErrors.push(err258);
 }
 errors++;
 }
@@ -3555,12 +3575,12 @@ const _errs284 = errors;
 let valid73 = true;
 const _errs285 = errors;
 if(!((typeof data68 == "number") && (isFinite(data68)))){
-const err257 = {};
+const err259 = {};
 if(vErrors === null){
-vErrors = [err257];
+vErrors = [err259];
 }
 else {
-vErrors.push(err257);
+vErrors.push(err259);
 }
 errors++;
 }
@@ -3578,23 +3598,33 @@ if(_valid23){
 const _errs287 = errors;
 if((typeof data68 == "number") && (isFinite(data68))){
 if(data68 > 2147483647 || isNaN(data68)){
-const err258 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
+const err260 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
 if(vErrors === null){
-vErrors = [err258];
+vErrors = [err260];
 }
 else {
-vErrors.push(err258);
+vErrors.push(err260);
+}
+errors++;
+}
+if(data68 < 0 || isNaN(data68)){
+const err261 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
+if(vErrors === null){
+vErrors = [err261];
+}
+else {
+vErrors.push(err261);
 }
 errors++;
 }
 }
 else {
-const err259 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
+const err262 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
 if(vErrors === null){
-vErrors = [err259];
+vErrors = [err262];
 }
 else {
-vErrors.push(err259);
+vErrors.push(err262);
 }
 errors++;
 }
@@ -3602,12 +3632,12 @@ var _valid23 = _errs287 === errors;
 valid73 = _valid23;
 }
 if(!valid73){
-const err260 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data68};
+const err263 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data68};
 if(vErrors === null){
-vErrors = [err260];
+vErrors = [err263];
 }
 else {
-vErrors.push(err260);
+vErrors.push(err263);
 }
 errors++;
 }
@@ -3618,12 +3648,12 @@ const _errs290 = errors;
 let valid74 = true;
 const _errs291 = errors;
 if(!((typeof data69 == "number") && (isFinite(data69)))){
-const err261 = {};
+const err264 = {};
 if(vErrors === null){
-vErrors = [err261];
+vErrors = [err264];
 }
 else {
-vErrors.push(err261);
+vErrors.push(err264);
 }
 errors++;
 }
@@ -3641,23 +3671,33 @@ if(_valid24){
 const _errs293 = errors;
 if((typeof data69 == "number") && (isFinite(data69))){
 if(data69 > 2147483647 || isNaN(data69)){
-const err262 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
+const err265 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
 if(vErrors === null){
-vErrors = [err262];
+vErrors = [err265];
 }
 else {
-vErrors.push(err262);
+vErrors.push(err265);
+}
+errors++;
+}
+if(data69 < 0 || isNaN(data69)){
+const err266 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
+if(vErrors === null){
+vErrors = [err266];
+}
+else {
+vErrors.push(err266);
 }
 errors++;
 }
 }
 else {
-const err263 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
+const err267 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
 if(vErrors === null){
-vErrors = [err263];
+vErrors = [err267];
 }
 else {
-vErrors.push(err263);
+vErrors.push(err267);
 }
 errors++;
 }
@@ -3665,12 +3705,12 @@ var _valid24 = _errs293 === errors;
 valid74 = _valid24;
 }
 if(!valid74){
-const err264 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data69};
+const err268 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data69};
 if(vErrors === null){
-vErrors = [err264];
+vErrors = [err268];
 }
 else {
-vErrors.push(err264);
+vErrors.push(err268);
 }
 errors++;
 }
@@ -3681,12 +3721,12 @@ const _errs296 = errors;
 let valid75 = true;
 const _errs297 = errors;
 if(!((typeof data70 == "number") && (isFinite(data70)))){
-const err265 = {};
+const err269 = {};
 if(vErrors === null){
-vErrors = [err265];
+vErrors = [err269];
 }
 else {
-vErrors.push(err265);
+vErrors.push(err269);
 }
 errors++;
 }
@@ -3704,23 +3744,33 @@ if(_valid25){
 const _errs299 = errors;
 if((typeof data70 == "number") && (isFinite(data70))){
 if(data70 > 2147483647 || isNaN(data70)){
-const err266 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
+const err270 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
 if(vErrors === null){
-vErrors = [err266];
+vErrors = [err270];
 }
 else {
-vErrors.push(err266);
+vErrors.push(err270);
+}
+errors++;
+}
+if(data70 < 0 || isNaN(data70)){
+const err271 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
+if(vErrors === null){
+vErrors = [err271];
+}
+else {
+vErrors.push(err271);
 }
 errors++;
 }
 }
 else {
-const err267 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
+const err272 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
 if(vErrors === null){
-vErrors = [err267];
+vErrors = [err272];
 }
 else {
-vErrors.push(err267);
+vErrors.push(err272);
 }
 errors++;
 }
@@ -3728,12 +3778,12 @@ var _valid25 = _errs299 === errors;
 valid75 = _valid25;
 }
 if(!valid75){
-const err268 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data70};
+const err273 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data70};
 if(vErrors === null){
-vErrors = [err268];
+vErrors = [err273];
 }
 else {
-vErrors.push(err268);
+vErrors.push(err273);
 }
 errors++;
 }
@@ -3743,12 +3793,12 @@ errors++;
 if(data9.linuxInfo !== undefined){
 let data71 = data9.linuxInfo;
 if((!(data71 && typeof data71 == "object" && !Array.isArray(data71))) && (data71 !== null)){
-const err269 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data71};
+const err274 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data71};
 if(vErrors === null){
-vErrors = [err269];
+vErrors = [err274];
 }
 else {
-vErrors.push(err269);
+vErrors.push(err274);
 }
 errors++;
 }
@@ -3756,12 +3806,12 @@ if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
 if(data71.ipcInfo !== undefined){
 let data72 = data71.ipcInfo;
 if((!(data72 && typeof data72 == "object" && !Array.isArray(data72))) && (data72 !== null)){
-const err270 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data72};
+const err275 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data72};
 if(vErrors === null){
-vErrors = [err270];
+vErrors = [err275];
 }
 else {
-vErrors.push(err270);
+vErrors.push(err275);
 }
 errors++;
 }
@@ -3772,12 +3822,12 @@ const _errs308 = errors;
 let valid78 = true;
 const _errs309 = errors;
 if(!((typeof data73 == "number") && (isFinite(data73)))){
-const err271 = {};
+const err276 = {};
 if(vErrors === null){
-vErrors = [err271];
+vErrors = [err276];
 }
 else {
-vErrors.push(err271);
+vErrors.push(err276);
 }
 errors++;
 }
@@ -3795,23 +3845,33 @@ if(_valid26){
 const _errs311 = errors;
 if((typeof data73 == "number") && (isFinite(data73))){
 if(data73 > 1000000000 || isNaN(data73)){
-const err272 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
+const err277 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
 if(vErrors === null){
-vErrors = [err272];
+vErrors = [err277];
 }
 else {
-vErrors.push(err272);
+vErrors.push(err277);
+}
+errors++;
+}
+if(data73 < 0 || isNaN(data73)){
+const err278 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
+if(vErrors === null){
+vErrors = [err278];
+}
+else {
+vErrors.push(err278);
 }
 errors++;
 }
 }
 else {
-const err273 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
+const err279 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
 if(vErrors === null){
-vErrors = [err273];
+vErrors = [err279];
 }
 else {
-vErrors.push(err273);
+vErrors.push(err279);
 }
 errors++;
 }
@@ -3819,12 +3879,12 @@ var _valid26 = _errs311 === errors;
 valid78 = _valid26;
 }
 if(!valid78){
-const err274 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data73};
+const err280 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data73};
 if(vErrors === null){
-vErrors = [err274];
+vErrors = [err280];
 }
 else {
-vErrors.push(err274);
+vErrors.push(err280);
 }
 errors++;
 }
@@ -3837,12 +3897,12 @@ const _errs314 = errors;
 let valid79 = true;
 const _errs315 = errors;
 if(typeof data74 !== "string"){
-const err275 = {};
+const err281 = {};
 if(vErrors === null){
-vErrors = [err275];
+vErrors = [err281];
 }
 else {
-vErrors.push(err275);
+vErrors.push(err281);
 }
 errors++;
 }
@@ -3861,23 +3921,23 @@ if(_valid27){
 const _errs317 = errors;
 if(typeof data74 === "string"){
 if(func2(data74) > 32768){
-const err276 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
+const err282 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
 if(vErrors === null){
-vErrors = [err276];
+vErrors = [err282];
 }
 else {
-vErrors.push(err276);
+vErrors.push(err282);
 }
 errors++;
 }
 }
 else {
-const err277 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
+const err283 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
 if(vErrors === null){
-vErrors = [err277];
+vErrors = [err283];
 }
 else {
-vErrors.push(err277);
+vErrors.push(err283);
 }
 errors++;
 }
@@ -3891,12 +3951,12 @@ const _errs320 = errors;
 let valid80 = true;
 const _errs321 = errors;
 if(!(Array.isArray(data74))){
-const err278 = {};
+const err284 = {};
 if(vErrors === null){
-vErrors = [err278];
+vErrors = [err284];
 }
 else {
-vErrors.push(err278);
+vErrors.push(err284);
 }
 errors++;
 }
@@ -3915,12 +3975,12 @@ if(_valid28){
 const _errs323 = errors;
 if(Array.isArray(data74)){
 if(data74.length > 1000){
-const err279 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
+const err285 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
 if(vErrors === null){
-vErrors = [err279];
+vErrors = [err285];
 }
 else {
-vErrors.push(err279);
+vErrors.push(err285);
 }
 errors++;
 }
@@ -3931,12 +3991,12 @@ const _errs326 = errors;
 let valid83 = true;
 const _errs327 = errors;
 if(typeof data75 !== "string"){
-const err280 = {};
+const err286 = {};
 if(vErrors === null){
-vErrors = [err280];
+vErrors = [err286];
 }
 else {
-vErrors.push(err280);
+vErrors.push(err286);
 }
 errors++;
 }
@@ -3955,23 +4015,23 @@ if(_valid29){
 const _errs329 = errors;
 if(typeof data75 === "string"){
 if(func2(data75) > 32768){
-const err281 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
+const err287 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
 if(vErrors === null){
-vErrors = [err281];
+vErrors = [err287];
 }
 else {
-vErrors.push(err281);
+vErrors.push(err287);
 }
 errors++;
 }
 }
 else {
-const err282 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
+const err288 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
 if(vErrors === null){
-vErrors = [err282];
+vErrors = [err288];
 }
 else {
-vErrors.push(err282);
+vErrors.push(err288);
 }
 errors++;
 }
@@ -3985,12 +4045,12 @@ const _errs332 = errors;
 let valid84 = true;
 const _errs333 = errors;
 if(!(Array.isArray(data75))){
-const err283 = {};
+const err289 = {};
 if(vErrors === null){
-vErrors = [err283];
+vErrors = [err289];
 }
 else {
-vErrors.push(err283);
+vErrors.push(err289);
 }
 errors++;
 }
@@ -4009,23 +4069,23 @@ if(_valid30){
 const _errs335 = errors;
 if(Array.isArray(data75)){
 if(data75.length > 1000){
-const err284 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
+const err290 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
 if(vErrors === null){
-vErrors = [err284];
+vErrors = [err290];
 }
 else {
-vErrors.push(err284);
+vErrors.push(err290);
 }
 errors++;
 }
 }
 else {
-const err285 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
+const err291 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
 if(vErrors === null){
-vErrors = [err285];
+vErrors = [err291];
 }
 else {
-vErrors.push(err285);
+vErrors.push(err291);
 }
 errors++;
 }
@@ -4039,12 +4099,12 @@ const _errs338 = errors;
 let valid85 = true;
 const _errs339 = errors;
 if(!(data75 && typeof data75 == "object" && !Array.isArray(data75))){
-const err286 = {};
+const err292 = {};
 if(vErrors === null){
-vErrors = [err286];
+vErrors = [err292];
 }
 else {
-vErrors.push(err286);
+vErrors.push(err292);
 }
 errors++;
 }
@@ -4062,85 +4122,7 @@ if(_valid31){
 const _errs341 = errors;
 if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
 if(Object.keys(data75).length > 1000){
-const err287 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
-if(vErrors === null){
-vErrors = [err287];
-}
-else {
-vErrors.push(err287);
-}
-errors++;
-}
-for(const key20 in data75){
-const _errs343 = errors;
-if(typeof key20 === "string"){
-if(func2(key20) > 1024){
-const err288 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key20,propertyName:key20};
-if(vErrors === null){
-vErrors = [err288];
-}
-else {
-vErrors.push(err288);
-}
-errors++;
-}
-}
-var valid86 = _errs343 === errors;
-if(!valid86){
-const err289 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
-if(vErrors === null){
-vErrors = [err289];
-}
-else {
-vErrors.push(err289);
-}
-errors++;
-}
-}
-}
-else {
-const err290 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
-if(vErrors === null){
-vErrors = [err290];
-}
-else {
-vErrors.push(err290);
-}
-errors++;
-}
-var _valid31 = _errs341 === errors;
-valid85 = _valid31;
-}
-if(!valid85){
-const err291 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data75};
-if(vErrors === null){
-vErrors = [err291];
-}
-else {
-vErrors.push(err291);
-}
-errors++;
-}
-var _valid30 = _errs337 === errors;
-valid84 = _valid30;
-ifClause17 = "else";
-}
-if(!valid84){
-const err292 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause17},message:"must match \""+ifClause17+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data75};
-if(vErrors === null){
-vErrors = [err292];
-}
-else {
-vErrors.push(err292);
-}
-errors++;
-}
-var _valid29 = _errs331 === errors;
-valid83 = _valid29;
-ifClause16 = "else";
-}
-if(!valid83){
-const err293 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause16},message:"must match \""+ifClause16+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items,data:data75};
+const err293 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -4149,15 +4131,93 @@ vErrors.push(err293);
 }
 errors++;
 }
-}
-}
-else {
-const err294 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
+for(const key20 in data75){
+const _errs343 = errors;
+if(typeof key20 === "string"){
+if(func2(key20) > 1024){
+const err294 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key20,propertyName:key20};
 if(vErrors === null){
 vErrors = [err294];
 }
 else {
 vErrors.push(err294);
+}
+errors++;
+}
+}
+var valid86 = _errs343 === errors;
+if(!valid86){
+const err295 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
+if(vErrors === null){
+vErrors = [err295];
+}
+else {
+vErrors.push(err295);
+}
+errors++;
+}
+}
+}
+else {
+const err296 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
+if(vErrors === null){
+vErrors = [err296];
+}
+else {
+vErrors.push(err296);
+}
+errors++;
+}
+var _valid31 = _errs341 === errors;
+valid85 = _valid31;
+}
+if(!valid85){
+const err297 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data75};
+if(vErrors === null){
+vErrors = [err297];
+}
+else {
+vErrors.push(err297);
+}
+errors++;
+}
+var _valid30 = _errs337 === errors;
+valid84 = _valid30;
+ifClause17 = "else";
+}
+if(!valid84){
+const err298 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause17},message:"must match \""+ifClause17+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data75};
+if(vErrors === null){
+vErrors = [err298];
+}
+else {
+vErrors.push(err298);
+}
+errors++;
+}
+var _valid29 = _errs331 === errors;
+valid83 = _valid29;
+ifClause16 = "else";
+}
+if(!valid83){
+const err299 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause16},message:"must match \""+ifClause16+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items,data:data75};
+if(vErrors === null){
+vErrors = [err299];
+}
+else {
+vErrors.push(err299);
+}
+errors++;
+}
+}
+}
+else {
+const err300 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
+if(vErrors === null){
+vErrors = [err300];
+}
+else {
+vErrors.push(err300);
 }
 errors++;
 }
@@ -4171,12 +4231,12 @@ const _errs346 = errors;
 let valid87 = true;
 const _errs347 = errors;
 if(!(data74 && typeof data74 == "object" && !Array.isArray(data74))){
-const err295 = {};
+const err301 = {};
 if(vErrors === null){
-vErrors = [err295];
+vErrors = [err301];
 }
 else {
-vErrors.push(err295);
+vErrors.push(err301);
 }
 errors++;
 }
@@ -4194,12 +4254,12 @@ if(_valid32){
 const _errs349 = errors;
 if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
 if(Object.keys(data74).length > 1000){
-const err296 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+const err302 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
 if(vErrors === null){
-vErrors = [err296];
+vErrors = [err302];
 }
 else {
-vErrors.push(err296);
+vErrors.push(err302);
 }
 errors++;
 }
@@ -4207,24 +4267,24 @@ for(const key21 in data74){
 const _errs351 = errors;
 if(typeof key21 === "string"){
 if(func2(key21) > 1024){
-const err297 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key21,propertyName:key21};
+const err303 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key21,propertyName:key21};
 if(vErrors === null){
-vErrors = [err297];
+vErrors = [err303];
 }
 else {
-vErrors.push(err297);
+vErrors.push(err303);
 }
 errors++;
 }
 }
 var valid88 = _errs351 === errors;
 if(!valid88){
-const err298 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key21},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+const err304 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key21},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
 if(vErrors === null){
-vErrors = [err298];
+vErrors = [err304];
 }
 else {
-vErrors.push(err298);
+vErrors.push(err304);
 }
 errors++;
 }
@@ -4235,12 +4295,12 @@ const _errs354 = errors;
 let valid90 = true;
 const _errs355 = errors;
 if(typeof data76 !== "string"){
-const err299 = {};
+const err305 = {};
 if(vErrors === null){
-vErrors = [err299];
+vErrors = [err305];
 }
 else {
-vErrors.push(err299);
+vErrors.push(err305);
 }
 errors++;
 }
@@ -4259,23 +4319,23 @@ if(_valid33){
 const _errs357 = errors;
 if(typeof data76 === "string"){
 if(func2(data76) > 32768){
-const err300 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
+const err306 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
 if(vErrors === null){
-vErrors = [err300];
+vErrors = [err306];
 }
 else {
-vErrors.push(err300);
+vErrors.push(err306);
 }
 errors++;
 }
 }
 else {
-const err301 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
+const err307 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
 if(vErrors === null){
-vErrors = [err301];
+vErrors = [err307];
 }
 else {
-vErrors.push(err301);
+vErrors.push(err307);
 }
 errors++;
 }
@@ -4289,12 +4349,12 @@ const _errs360 = errors;
 let valid91 = true;
 const _errs361 = errors;
 if(!(Array.isArray(data76))){
-const err302 = {};
+const err308 = {};
 if(vErrors === null){
-vErrors = [err302];
+vErrors = [err308];
 }
 else {
-vErrors.push(err302);
+vErrors.push(err308);
 }
 errors++;
 }
@@ -4313,23 +4373,23 @@ if(_valid34){
 const _errs363 = errors;
 if(Array.isArray(data76)){
 if(data76.length > 1000){
-const err303 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
+const err309 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
 if(vErrors === null){
-vErrors = [err303];
+vErrors = [err309];
 }
 else {
-vErrors.push(err303);
+vErrors.push(err309);
 }
 errors++;
 }
 }
 else {
-const err304 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
+const err310 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
 if(vErrors === null){
-vErrors = [err304];
+vErrors = [err310];
 }
 else {
-vErrors.push(err304);
+vErrors.push(err310);
 }
 errors++;
 }
@@ -4343,12 +4403,12 @@ const _errs366 = errors;
 let valid92 = true;
 const _errs367 = errors;
 if(!(data76 && typeof data76 == "object" && !Array.isArray(data76))){
-const err305 = {};
+const err311 = {};
 if(vErrors === null){
-vErrors = [err305];
+vErrors = [err311];
 }
 else {
-vErrors.push(err305);
+vErrors.push(err311);
 }
 errors++;
 }
@@ -4366,85 +4426,7 @@ if(_valid35){
 const _errs369 = errors;
 if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
 if(Object.keys(data76).length > 1000){
-const err306 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
-if(vErrors === null){
-vErrors = [err306];
-}
-else {
-vErrors.push(err306);
-}
-errors++;
-}
-for(const key23 in data76){
-const _errs371 = errors;
-if(typeof key23 === "string"){
-if(func2(key23) > 1024){
-const err307 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key23,propertyName:key23};
-if(vErrors === null){
-vErrors = [err307];
-}
-else {
-vErrors.push(err307);
-}
-errors++;
-}
-}
-var valid93 = _errs371 === errors;
-if(!valid93){
-const err308 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key23},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
-if(vErrors === null){
-vErrors = [err308];
-}
-else {
-vErrors.push(err308);
-}
-errors++;
-}
-}
-}
-else {
-const err309 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
-if(vErrors === null){
-vErrors = [err309];
-}
-else {
-vErrors.push(err309);
-}
-errors++;
-}
-var _valid35 = _errs369 === errors;
-valid92 = _valid35;
-}
-if(!valid92){
-const err310 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data76};
-if(vErrors === null){
-vErrors = [err310];
-}
-else {
-vErrors.push(err310);
-}
-errors++;
-}
-var _valid34 = _errs365 === errors;
-valid91 = _valid34;
-ifClause19 = "else";
-}
-if(!valid91){
-const err311 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause19},message:"must match \""+ifClause19+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data76};
-if(vErrors === null){
-vErrors = [err311];
-}
-else {
-vErrors.push(err311);
-}
-errors++;
-}
-var _valid33 = _errs359 === errors;
-valid90 = _valid33;
-ifClause18 = "else";
-}
-if(!valid90){
-const err312 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause18},message:"must match \""+ifClause18+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data76};
+const err312 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4453,10 +4435,11 @@ vErrors.push(err312);
 }
 errors++;
 }
-}
-}
-else {
-const err313 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+for(const key23 in data76){
+const _errs371 = errors;
+if(typeof key23 === "string"){
+if(func2(key23) > 1024){
+const err313 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key23,propertyName:key23};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4465,11 +4448,10 @@ vErrors.push(err313);
 }
 errors++;
 }
-var _valid32 = _errs349 === errors;
-valid87 = _valid32;
 }
-if(!valid87){
-const err314 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else,data:data74};
+var valid93 = _errs371 === errors;
+if(!valid93){
+const err314 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key23},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4478,12 +4460,10 @@ vErrors.push(err314);
 }
 errors++;
 }
-var _valid28 = _errs345 === errors;
-valid80 = _valid28;
-ifClause15 = "else";
 }
-if(!valid80){
-const err315 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause15},message:"must match \""+ifClause15+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else,data:data74};
+}
+else {
+const err315 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4492,17 +4472,97 @@ vErrors.push(err315);
 }
 errors++;
 }
-var _valid27 = _errs319 === errors;
-valid79 = _valid27;
-ifClause14 = "else";
+var _valid35 = _errs369 === errors;
+valid92 = _valid35;
 }
-if(!valid79){
-const err316 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause14},message:"must match \""+ifClause14+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data74};
+if(!valid92){
+const err316 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data76};
 if(vErrors === null){
 vErrors = [err316];
 }
 else {
 vErrors.push(err316);
+}
+errors++;
+}
+var _valid34 = _errs365 === errors;
+valid91 = _valid34;
+ifClause19 = "else";
+}
+if(!valid91){
+const err317 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause19},message:"must match \""+ifClause19+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data76};
+if(vErrors === null){
+vErrors = [err317];
+}
+else {
+vErrors.push(err317);
+}
+errors++;
+}
+var _valid33 = _errs359 === errors;
+valid90 = _valid33;
+ifClause18 = "else";
+}
+if(!valid90){
+const err318 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause18},message:"must match \""+ifClause18+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data76};
+if(vErrors === null){
+vErrors = [err318];
+}
+else {
+vErrors.push(err318);
+}
+errors++;
+}
+}
+}
+else {
+const err319 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+if(vErrors === null){
+vErrors = [err319];
+}
+else {
+vErrors.push(err319);
+}
+errors++;
+}
+var _valid32 = _errs349 === errors;
+valid87 = _valid32;
+}
+if(!valid87){
+const err320 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else,data:data74};
+if(vErrors === null){
+vErrors = [err320];
+}
+else {
+vErrors.push(err320);
+}
+errors++;
+}
+var _valid28 = _errs345 === errors;
+valid80 = _valid28;
+ifClause15 = "else";
+}
+if(!valid80){
+const err321 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause15},message:"must match \""+ifClause15+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else,data:data74};
+if(vErrors === null){
+vErrors = [err321];
+}
+else {
+vErrors.push(err321);
+}
+errors++;
+}
+var _valid27 = _errs319 === errors;
+valid79 = _valid27;
+ifClause14 = "else";
+}
+if(!valid79){
+const err322 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause14},message:"must match \""+ifClause14+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data74};
+if(vErrors === null){
+vErrors = [err322];
+}
+else {
+vErrors.push(err322);
 }
 errors++;
 }
@@ -4512,75 +4572,7 @@ errors++;
 if(data9.volumeMounts !== undefined){
 let data77 = data9.volumeMounts;
 if((!(Array.isArray(data77))) && (data77 !== null)){
-const err317 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
-if(vErrors === null){
-vErrors = [err317];
-}
-else {
-vErrors.push(err317);
-}
-errors++;
-}
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err318 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
-if(vErrors === null){
-vErrors = [err318];
-}
-else {
-vErrors.push(err318);
-}
-errors++;
-}
-const len7 = data77.length;
-for(let i7=0; i7<len7; i7++){
-let data78 = data77[i7];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.name === undefined){
-const err319 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
-if(vErrors === null){
-vErrors = [err319];
-}
-else {
-vErrors.push(err319);
-}
-errors++;
-}
-if(data78.mountPath === undefined){
-const err320 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
-if(vErrors === null){
-vErrors = [err320];
-}
-else {
-vErrors.push(err320);
-}
-errors++;
-}
-if(data78.name !== undefined){
-let data79 = data78.name;
-if(typeof data79 === "string"){
-if(func2(data79) > 63){
-const err321 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
-if(vErrors === null){
-vErrors = [err321];
-}
-else {
-vErrors.push(err321);
-}
-errors++;
-}
-if(func2(data79) < 1){
-const err322 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
-if(vErrors === null){
-vErrors = [err322];
-}
-else {
-vErrors.push(err322);
-}
-errors++;
-}
-if(!pattern1.test(data79)){
-const err323 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
+const err323 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4589,9 +4581,9 @@ vErrors.push(err323);
 }
 errors++;
 }
-}
-else {
-const err324 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
+if(Array.isArray(data77)){
+if(data77.length > 1000){
+const err324 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4600,12 +4592,12 @@ vErrors.push(err324);
 }
 errors++;
 }
-}
-if(data78.mountPath !== undefined){
-let data80 = data78.mountPath;
-if(typeof data80 === "string"){
-if(func2(data80) > 1024){
-const err325 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
+const len7 = data77.length;
+for(let i7=0; i7<len7; i7++){
+let data78 = data77[i7];
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+if(data78.name === undefined){
+const err325 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4614,8 +4606,8 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(func2(data80) < 1){
-const err326 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
+if(data78.mountPath === undefined){
+const err326 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4624,9 +4616,11 @@ vErrors.push(err326);
 }
 errors++;
 }
-}
-else {
-const err327 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
+if(data78.name !== undefined){
+let data79 = data78.name;
+if(typeof data79 === "string"){
+if(func2(data79) > 63){
+const err327 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4635,11 +4629,8 @@ vErrors.push(err327);
 }
 errors++;
 }
-}
-if(data78.readOnly !== undefined){
-let data81 = data78.readOnly;
-if((typeof data81 !== "boolean") && (data81 !== null)){
-const err328 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data81};
+if(func2(data79) < 1){
+const err328 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4648,10 +4639,8 @@ vErrors.push(err328);
 }
 errors++;
 }
-}
-}
-else {
-const err329 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
+if(!pattern1.test(data79)){
+const err329 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4661,12 +4650,8 @@ vErrors.push(err329);
 errors++;
 }
 }
-}
-}
-if(data9.artifacts !== undefined){
-let data82 = data9.artifacts;
-if((!(Array.isArray(data82))) && (data82 !== null)){
-const err330 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
+else {
+const err330 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4675,9 +4660,12 @@ vErrors.push(err330);
 }
 errors++;
 }
-if(Array.isArray(data82)){
-if(data82.length > 1000){
-const err331 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
+}
+if(data78.mountPath !== undefined){
+let data80 = data78.mountPath;
+if(typeof data80 === "string"){
+if(func2(data80) > 1024){
+const err331 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4686,12 +4674,8 @@ vErrors.push(err331);
 }
 errors++;
 }
-const len8 = data82.length;
-for(let i8=0; i8<len8; i8++){
-let data83 = data82[i8];
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-if(data83.uri === undefined){
-const err332 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
+if(func2(data80) < 1){
+const err332 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4700,11 +4684,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-if(data83.uri !== undefined){
-let data84 = data83.uri;
-if(typeof data84 === "string"){
-if(func2(data84) > 1024){
-const err333 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
+}
+else {
+const err333 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4713,8 +4695,11 @@ vErrors.push(err333);
 }
 errors++;
 }
-if(func2(data84) < 1){
-const err334 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
+}
+if(data78.readOnly !== undefined){
+let data81 = data78.readOnly;
+if((typeof data81 !== "boolean") && (data81 !== null)){
+const err334 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data81};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4724,8 +4709,9 @@ vErrors.push(err334);
 errors++;
 }
 }
+}
 else {
-const err335 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
+const err335 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4735,10 +4721,12 @@ vErrors.push(err335);
 errors++;
 }
 }
-if(data83.extract !== undefined){
-let data85 = data83.extract;
-if((typeof data85 !== "boolean") && (data85 !== null)){
-const err336 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data85};
+}
+}
+if(data9.artifacts !== undefined){
+let data82 = data9.artifacts;
+if((!(Array.isArray(data82))) && (data82 !== null)){
+const err336 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4747,11 +4735,9 @@ vErrors.push(err336);
 }
 errors++;
 }
-}
-if(data83.executable !== undefined){
-let data86 = data83.executable;
-if((typeof data86 !== "boolean") && (data86 !== null)){
-const err337 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data86};
+if(Array.isArray(data82)){
+if(data82.length > 1000){
+const err337 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4760,11 +4746,12 @@ vErrors.push(err337);
 }
 errors++;
 }
-}
-if(data83.cache !== undefined){
-let data87 = data83.cache;
-if((typeof data87 !== "boolean") && (data87 !== null)){
-const err338 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data87};
+const len8 = data82.length;
+for(let i8=0; i8<len8; i8++){
+let data83 = data82[i8];
+if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
+if(data83.uri === undefined){
+const err338 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4773,11 +4760,11 @@ vErrors.push(err338);
 }
 errors++;
 }
-}
-if(data83.destPath !== undefined){
-let data88 = data83.destPath;
-if((typeof data88 !== "string") && (data88 !== null)){
-const err339 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if(data83.uri !== undefined){
+let data84 = data83.uri;
+if(typeof data84 === "string"){
+if(func2(data84) > 1024){
+const err339 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4786,9 +4773,8 @@ vErrors.push(err339);
 }
 errors++;
 }
-if(typeof data88 === "string"){
-if(func2(data88) > 1024){
-const err340 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if(func2(data84) < 1){
+const err340 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4797,8 +4783,9 @@ vErrors.push(err340);
 }
 errors++;
 }
-if(func2(data88) < 1){
-const err341 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+}
+else {
+const err341 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4808,10 +4795,10 @@ vErrors.push(err341);
 errors++;
 }
 }
-}
-}
-else {
-const err342 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
+if(data83.extract !== undefined){
+let data85 = data83.extract;
+if((typeof data85 !== "boolean") && (data85 !== null)){
+const err342 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data85};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4821,12 +4808,10 @@ vErrors.push(err342);
 errors++;
 }
 }
-}
-}
-if(data9.labels !== undefined){
-let data89 = data9.labels;
-if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
-const err343 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if(data83.executable !== undefined){
+let data86 = data83.executable;
+if((typeof data86 !== "boolean") && (data86 !== null)){
+const err343 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data86};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4835,9 +4820,11 @@ vErrors.push(err343);
 }
 errors++;
 }
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-if(Object.keys(data89).length > 1000){
-const err344 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+}
+if(data83.cache !== undefined){
+let data87 = data83.cache;
+if((typeof data87 !== "boolean") && (data87 !== null)){
+const err344 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data87};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4846,11 +4833,11 @@ vErrors.push(err344);
 }
 errors++;
 }
-for(const key24 in data89){
-const _errs399 = errors;
-if(typeof key24 === "string"){
-if(func2(key24) > 1024){
-const err345 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key24,propertyName:key24};
+}
+if(data83.destPath !== undefined){
+let data88 = data83.destPath;
+if((typeof data88 !== "string") && (data88 !== null)){
+const err345 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4859,10 +4846,9 @@ vErrors.push(err345);
 }
 errors++;
 }
-}
-var valid100 = _errs399 === errors;
-if(!valid100){
-const err346 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key24},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if(typeof data88 === "string"){
+if(func2(data88) > 1024){
+const err346 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4871,12 +4857,8 @@ vErrors.push(err346);
 }
 errors++;
 }
-}
-for(const key25 in data89){
-let data90 = data89[key25];
-if(typeof data90 === "string"){
-if(func2(data90) > 32768){
-const err347 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
+if(func2(data88) < 1){
+const err347 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4886,8 +4868,10 @@ vErrors.push(err347);
 errors++;
 }
 }
+}
+}
 else {
-const err348 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
+const err348 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4899,10 +4883,10 @@ errors++;
 }
 }
 }
-if(data9.lifecycle !== undefined){
-let data91 = data9.lifecycle;
-if((!(data91 && typeof data91 == "object" && !Array.isArray(data91))) && (data91 !== null)){
-const err349 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data91};
+if(data9.labels !== undefined){
+let data89 = data9.labels;
+if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
+const err349 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4911,11 +4895,9 @@ vErrors.push(err349);
 }
 errors++;
 }
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-if(data91.killGracePeriodSeconds !== undefined){
-let data92 = data91.killGracePeriodSeconds;
-if((!((typeof data92 == "number") && (isFinite(data92)))) && (data92 !== null)){
-const err350 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(Object.keys(data89).length > 1000){
+const err350 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4924,9 +4906,11 @@ vErrors.push(err350);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err351 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+for(const key24 in data89){
+const _errs399 = errors;
+if(typeof key24 === "string"){
+if(func2(key24) > 1024){
+const err351 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key24,propertyName:key24};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4935,8 +4919,10 @@ vErrors.push(err351);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err352 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+}
+var valid100 = _errs399 === errors;
+if(!valid100){
+const err352 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key24},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4946,12 +4932,11 @@ vErrors.push(err352);
 errors++;
 }
 }
-}
-}
-}
-}
-else {
-const err353 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
+for(const key25 in data89){
+let data90 = data89[key25];
+if(typeof data90 === "string"){
+if(func2(data90) > 32768){
+const err353 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4961,9 +4946,8 @@ vErrors.push(err353);
 errors++;
 }
 }
-}
 else {
-const err354 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
+const err354 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4973,10 +4957,12 @@ vErrors.push(err354);
 errors++;
 }
 }
-if(data.secrets !== undefined){
-let data93 = data.secrets;
-if((!(data93 && typeof data93 == "object" && !Array.isArray(data93))) && (data93 !== null)){
-const err355 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data93};
+}
+}
+if(data9.lifecycle !== undefined){
+let data91 = data9.lifecycle;
+if((!(data91 && typeof data91 == "object" && !Array.isArray(data91))) && (data91 !== null)){
+const err355 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data91};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4985,9 +4971,11 @@ vErrors.push(err355);
 }
 errors++;
 }
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-if(Object.keys(data93).length > 1000){
-const err356 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data93};
+if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
+if(data91.killGracePeriodSeconds !== undefined){
+let data92 = data91.killGracePeriodSeconds;
+if((!((typeof data92 == "number") && (isFinite(data92)))) && (data92 !== null)){
+const err356 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4996,11 +4984,9 @@ vErrors.push(err356);
 }
 errors++;
 }
-for(const key26 in data93){
-const _errs409 = errors;
-if(typeof key26 === "string"){
-if(func2(key26) > 1024){
-const err357 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key26,propertyName:key26};
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 2147483647 || isNaN(data92)){
+const err357 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -5009,10 +4995,8 @@ vErrors.push(err357);
 }
 errors++;
 }
-}
-var valid103 = _errs409 === errors;
-if(!valid103){
-const err358 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data93};
+if(data92 < 0 || isNaN(data92)){
+const err358 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -5022,11 +5006,12 @@ vErrors.push(err358);
 errors++;
 }
 }
-for(const key27 in data93){
-let data94 = data93[key27];
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.source === undefined){
-const err359 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
+}
+}
+}
+}
+else {
+const err359 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -5035,11 +5020,10 @@ vErrors.push(err359);
 }
 errors++;
 }
-if(data94.source !== undefined){
-let data95 = data94.source;
-if(typeof data95 === "string"){
-if(func2(data95) > 32768){
-const err360 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
+}
+}
+else {
+const err360 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -5049,8 +5033,10 @@ vErrors.push(err360);
 errors++;
 }
 }
-else {
-const err361 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
+if(data.secrets !== undefined){
+let data93 = data.secrets;
+if((!(data93 && typeof data93 == "object" && !Array.isArray(data93))) && (data93 !== null)){
+const err361 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data93};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -5059,10 +5045,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-}
-}
-else {
-const err362 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(Object.keys(data93).length > 1000){
+const err362 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data93};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -5071,13 +5056,11 @@ vErrors.push(err362);
 }
 errors++;
 }
-}
-}
-}
-if(data.volumes !== undefined){
-let data96 = data.volumes;
-if((!(Array.isArray(data96))) && (data96 !== null)){
-const err363 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data96};
+for(const key26 in data93){
+const _errs409 = errors;
+if(typeof key26 === "string"){
+if(func2(key26) > 1024){
+const err363 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key26,propertyName:key26};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -5086,9 +5069,10 @@ vErrors.push(err363);
 }
 errors++;
 }
-if(Array.isArray(data96)){
-if(data96.length > 1000){
-const err364 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data96};
+}
+var valid103 = _errs409 === errors;
+if(!valid103){
+const err364 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data93};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -5097,12 +5081,12 @@ vErrors.push(err364);
 }
 errors++;
 }
-const len9 = data96.length;
-for(let i9=0; i9<len9; i9++){
-let data97 = data96[i9];
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-if(data97.name === undefined){
-const err365 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data97};
+}
+for(const key27 in data93){
+let data94 = data93[key27];
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.source === undefined){
+const err365 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -5111,11 +5095,11 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data97.name !== undefined){
-let data98 = data97.name;
-if(typeof data98 === "string"){
-if(func2(data98) > 32768){
-const err366 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
+if(data94.source !== undefined){
+let data95 = data94.source;
+if(typeof data95 === "string"){
+if(func2(data95) > 32768){
+const err366 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -5124,8 +5108,9 @@ vErrors.push(err366);
 }
 errors++;
 }
-if(func2(data98) < 1){
-const err367 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
+}
+else {
+const err367 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
 if(vErrors === null){
 vErrors = [err367];
 }
@@ -5135,8 +5120,9 @@ vErrors.push(err367);
 errors++;
 }
 }
+}
 else {
-const err368 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
+const err368 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
 if(vErrors === null){
 vErrors = [err368];
 }
@@ -5146,10 +5132,12 @@ vErrors.push(err368);
 errors++;
 }
 }
-if(data97.host !== undefined){
-let data99 = data97.host;
-if((typeof data99 !== "string") && (data99 !== null)){
-const err369 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
+}
+}
+if(data.volumes !== undefined){
+let data96 = data.volumes;
+if((!(Array.isArray(data96))) && (data96 !== null)){
+const err369 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data96};
 if(vErrors === null){
 vErrors = [err369];
 }
@@ -5158,9 +5146,9 @@ vErrors.push(err369);
 }
 errors++;
 }
-if(typeof data99 === "string"){
-if(func2(data99) > 32768){
-const err370 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
+if(Array.isArray(data96)){
+if(data96.length > 1000){
+const err370 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data96};
 if(vErrors === null){
 vErrors = [err370];
 }
@@ -5169,12 +5157,12 @@ vErrors.push(err370);
 }
 errors++;
 }
-}
-}
-if(data97.persistent !== undefined){
-let data100 = data97.persistent;
-if((!(data100 && typeof data100 == "object" && !Array.isArray(data100))) && (data100 !== null)){
-const err371 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
+const len9 = data96.length;
+for(let i9=0; i9<len9; i9++){
+let data97 = data96[i9];
+if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
+if(data97.name === undefined){
+const err371 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data97};
 if(vErrors === null){
 vErrors = [err371];
 }
@@ -5183,9 +5171,11 @@ vErrors.push(err371);
 }
 errors++;
 }
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.size === undefined){
-const err372 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
+if(data97.name !== undefined){
+let data98 = data97.name;
+if(typeof data98 === "string"){
+if(func2(data98) > 32768){
+const err372 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
 if(vErrors === null){
 vErrors = [err372];
 }
@@ -5194,10 +5184,8 @@ vErrors.push(err372);
 }
 errors++;
 }
-if(data100.type !== undefined){
-let data101 = data100.type;
-if((typeof data101 !== "string") && (data101 !== null)){
-const err373 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
+if(func2(data98) < 1){
+const err373 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
 if(vErrors === null){
 vErrors = [err373];
 }
@@ -5206,8 +5194,9 @@ vErrors.push(err373);
 }
 errors++;
 }
-if(!((((data101 === "root") || (data101 === "path")) || (data101 === "mount")) || (data101 === null))){
-const err374 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
+}
+else {
+const err374 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
 if(vErrors === null){
 vErrors = [err374];
 }
@@ -5216,9 +5205,11 @@ vErrors.push(err374);
 }
 errors++;
 }
-if(typeof data101 === "string"){
-if(func2(data101) > 32768){
-const err375 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
+}
+if(data97.host !== undefined){
+let data99 = data97.host;
+if((typeof data99 !== "string") && (data99 !== null)){
+const err375 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
 if(vErrors === null){
 vErrors = [err375];
 }
@@ -5227,12 +5218,9 @@ vErrors.push(err375);
 }
 errors++;
 }
-}
-}
-if(data100.size !== undefined){
-let data102 = data100.size;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err376 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
+if(typeof data99 === "string"){
+if(func2(data99) > 32768){
+const err376 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
 if(vErrors === null){
 vErrors = [err376];
 }
@@ -5241,9 +5229,12 @@ vErrors.push(err376);
 }
 errors++;
 }
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 1000000000 || isNaN(data102)){
-const err377 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
+}
+}
+if(data97.persistent !== undefined){
+let data100 = data97.persistent;
+if((!(data100 && typeof data100 == "object" && !Array.isArray(data100))) && (data100 !== null)){
+const err377 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
 if(vErrors === null){
 vErrors = [err377];
 }
@@ -5252,8 +5243,9 @@ vErrors.push(err377);
 }
 errors++;
 }
-if(data102 < 0 || isNaN(data102)){
-const err378 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
+if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
+if(data100.size === undefined){
+const err378 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
 if(vErrors === null){
 vErrors = [err378];
 }
@@ -5262,12 +5254,10 @@ vErrors.push(err378);
 }
 errors++;
 }
-}
-}
-if(data100.maxSize !== undefined){
-let data103 = data100.maxSize;
-if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
-const err379 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(data100.type !== undefined){
+let data101 = data100.type;
+if((typeof data101 !== "string") && (data101 !== null)){
+const err379 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
 if(vErrors === null){
 vErrors = [err379];
 }
@@ -5276,9 +5266,8 @@ vErrors.push(err379);
 }
 errors++;
 }
-if((typeof data103 == "number") && (isFinite(data103))){
-if(data103 > 1000000000 || isNaN(data103)){
-const err380 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(!((((data101 === "root") || (data101 === "path")) || (data101 === "mount")) || (data101 === null))){
+const err380 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
 if(vErrors === null){
 vErrors = [err380];
 }
@@ -5287,8 +5276,9 @@ vErrors.push(err380);
 }
 errors++;
 }
-if(data103 < 0 || isNaN(data103)){
-const err381 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(typeof data101 === "string"){
+if(func2(data101) > 32768){
+const err381 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
 if(vErrors === null){
 vErrors = [err381];
 }
@@ -5299,10 +5289,10 @@ errors++;
 }
 }
 }
-if(data100.profileName !== undefined){
-let data104 = data100.profileName;
-if((typeof data104 !== "string") && (data104 !== null)){
-const err382 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
+if(data100.size !== undefined){
+let data102 = data100.size;
+if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
+const err382 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
 if(vErrors === null){
 vErrors = [err382];
 }
@@ -5311,9 +5301,9 @@ vErrors.push(err382);
 }
 errors++;
 }
-if(typeof data104 === "string"){
-if(func2(data104) > 32768){
-const err383 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 > 1000000000 || isNaN(data102)){
+const err383 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
 if(vErrors === null){
 vErrors = [err383];
 }
@@ -5322,13 +5312,8 @@ vErrors.push(err383);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-else {
-const err384 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data97};
+if(data102 < 0 || isNaN(data102)){
+const err384 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
 if(vErrors === null){
 vErrors = [err384];
 }
@@ -5339,11 +5324,10 @@ errors++;
 }
 }
 }
-}
-if(data.networks !== undefined){
-let data105 = data.networks;
-if((!(Array.isArray(data105))) && (data105 !== null)){
-const err385 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data105};
+if(data100.maxSize !== undefined){
+let data103 = data100.maxSize;
+if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
+const err385 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
 if(vErrors === null){
 vErrors = [err385];
 }
@@ -5352,14 +5336,90 @@ vErrors.push(err385);
 }
 errors++;
 }
-if(Array.isArray(data105)){
-if(data105.length > 1000){
-const err386 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data105};
+if((typeof data103 == "number") && (isFinite(data103))){
+if(data103 > 1000000000 || isNaN(data103)){
+const err386 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
 if(vErrors === null){
 vErrors = [err386];
 }
 else {
 vErrors.push(err386);
+}
+errors++;
+}
+if(data103 < 0 || isNaN(data103)){
+const err387 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
+if(vErrors === null){
+vErrors = [err387];
+}
+else {
+vErrors.push(err387);
+}
+errors++;
+}
+}
+}
+if(data100.profileName !== undefined){
+let data104 = data100.profileName;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err388 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
+if(vErrors === null){
+vErrors = [err388];
+}
+else {
+vErrors.push(err388);
+}
+errors++;
+}
+if(typeof data104 === "string"){
+if(func2(data104) > 32768){
+const err389 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
+if(vErrors === null){
+vErrors = [err389];
+}
+else {
+vErrors.push(err389);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+else {
+const err390 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data97};
+if(vErrors === null){
+vErrors = [err390];
+}
+else {
+vErrors.push(err390);
+}
+errors++;
+}
+}
+}
+}
+if(data.networks !== undefined){
+let data105 = data.networks;
+if((!(Array.isArray(data105))) && (data105 !== null)){
+const err391 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data105};
+if(vErrors === null){
+vErrors = [err391];
+}
+else {
+vErrors.push(err391);
+}
+errors++;
+}
+if(Array.isArray(data105)){
+if(data105.length > 1000){
+const err392 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data105};
+if(vErrors === null){
+vErrors = [err392];
+}
+else {
+vErrors.push(err392);
 }
 errors++;
 }
@@ -5370,77 +5430,7 @@ if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 if(data106.mode !== undefined){
 let data107 = data106.mode;
 if((typeof data107 !== "string") && (data107 !== null)){
-const err387 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
-if(vErrors === null){
-vErrors = [err387];
-}
-else {
-vErrors.push(err387);
-}
-errors++;
-}
-if(typeof data107 === "string"){
-if(func2(data107) > 32768){
-const err388 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
-if(vErrors === null){
-vErrors = [err388];
-}
-else {
-vErrors.push(err388);
-}
-errors++;
-}
-}
-}
-if(data106.name !== undefined){
-let data108 = data106.name;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err389 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err389];
-}
-else {
-vErrors.push(err389);
-}
-errors++;
-}
-if(typeof data108 === "string"){
-if(func2(data108) > 63){
-const err390 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err390];
-}
-else {
-vErrors.push(err390);
-}
-errors++;
-}
-if(func2(data108) < 1){
-const err391 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err391];
-}
-else {
-vErrors.push(err391);
-}
-errors++;
-}
-if(!pattern6.test(data108)){
-const err392 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err392];
-}
-else {
-vErrors.push(err392);
-}
-errors++;
-}
-}
-}
-if(data106.labels !== undefined){
-let data109 = data106.labels;
-if((!(data109 && typeof data109 == "object" && !Array.isArray(data109))) && (data109 !== null)){
-const err393 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
+const err393 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
 if(vErrors === null){
 vErrors = [err393];
 }
@@ -5449,9 +5439,9 @@ vErrors.push(err393);
 }
 errors++;
 }
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-if(Object.keys(data109).length > 1000){
-const err394 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
+if(typeof data107 === "string"){
+if(func2(data107) > 32768){
+const err394 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
 if(vErrors === null){
 vErrors = [err394];
 }
@@ -5460,11 +5450,12 @@ vErrors.push(err394);
 }
 errors++;
 }
-for(const key28 in data109){
-const _errs443 = errors;
-if(typeof key28 === "string"){
-if(func2(key28) > 1024){
-const err395 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key28,propertyName:key28};
+}
+}
+if(data106.name !== undefined){
+let data108 = data106.name;
+if((typeof data108 !== "string") && (data108 !== null)){
+const err395 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
 if(vErrors === null){
 vErrors = [err395];
 }
@@ -5473,10 +5464,9 @@ vErrors.push(err395);
 }
 errors++;
 }
-}
-var valid113 = _errs443 === errors;
-if(!valid113){
-const err396 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
+if(typeof data108 === "string"){
+if(func2(data108) > 63){
+const err396 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
 if(vErrors === null){
 vErrors = [err396];
 }
@@ -5485,12 +5475,8 @@ vErrors.push(err396);
 }
 errors++;
 }
-}
-for(const key29 in data109){
-let data110 = data109[key29];
-if(typeof data110 === "string"){
-if(func2(data110) > 32768){
-const err397 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
+if(func2(data108) < 1){
+const err397 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
 if(vErrors === null){
 vErrors = [err397];
 }
@@ -5499,9 +5485,8 @@ vErrors.push(err397);
 }
 errors++;
 }
-}
-else {
-const err398 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
+if(!pattern6.test(data108)){
+const err398 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data108};
 if(vErrors === null){
 vErrors = [err398];
 }
@@ -5512,10 +5497,10 @@ errors++;
 }
 }
 }
-}
-}
-else {
-const err399 = {instancePath:instancePath+"/networks/" + i10,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data106};
+if(data106.labels !== undefined){
+let data109 = data106.labels;
+if((!(data109 && typeof data109 == "object" && !Array.isArray(data109))) && (data109 !== null)){
+const err399 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
 if(vErrors === null){
 vErrors = [err399];
 }
@@ -5524,13 +5509,9 @@ vErrors.push(err399);
 }
 errors++;
 }
-}
-}
-}
-if(data.scaling !== undefined){
-let data111 = data.scaling;
-if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
-const err400 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data111};
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+if(Object.keys(data109).length > 1000){
+const err400 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
 if(vErrors === null){
 vErrors = [err400];
 }
@@ -5539,11 +5520,11 @@ vErrors.push(err400);
 }
 errors++;
 }
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.kind !== undefined){
-let data112 = data111.kind;
-if((typeof data112 !== "string") && (data112 !== null)){
-const err401 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
+for(const key28 in data109){
+const _errs443 = errors;
+if(typeof key28 === "string"){
+if(func2(key28) > 1024){
+const err401 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key28,propertyName:key28};
 if(vErrors === null){
 vErrors = [err401];
 }
@@ -5552,9 +5533,10 @@ vErrors.push(err401);
 }
 errors++;
 }
-if(typeof data112 === "string"){
-if(func2(data112) > 32768){
-const err402 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
+}
+var valid113 = _errs443 === errors;
+if(!valid113){
+const err402 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
 if(vErrors === null){
 vErrors = [err402];
 }
@@ -5563,8 +5545,12 @@ vErrors.push(err402);
 }
 errors++;
 }
-if(!["fixed"].includes(data112.toLowerCase())){
-const err403 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
+}
+for(const key29 in data109){
+let data110 = data109[key29];
+if(typeof data110 === "string"){
+if(func2(data110) > 32768){
+const err403 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
 if(vErrors === null){
 vErrors = [err403];
 }
@@ -5574,11 +5560,8 @@ vErrors.push(err403);
 errors++;
 }
 }
-}
-if(data111.instances !== undefined){
-let data113 = data111.instances;
-if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
-const err404 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
+else {
+const err404 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
 if(vErrors === null){
 vErrors = [err404];
 }
@@ -5587,9 +5570,12 @@ vErrors.push(err404);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err405 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
+}
+}
+}
+}
+else {
+const err405 = {instancePath:instancePath+"/networks/" + i10,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data106};
 if(vErrors === null){
 vErrors = [err405];
 }
@@ -5598,8 +5584,13 @@ vErrors.push(err405);
 }
 errors++;
 }
-if(data113 < 0 || isNaN(data113)){
-const err406 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
+}
+}
+}
+if(data.scaling !== undefined){
+let data111 = data.scaling;
+if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
+const err406 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data111};
 if(vErrors === null){
 vErrors = [err406];
 }
@@ -5608,12 +5599,11 @@ vErrors.push(err406);
 }
 errors++;
 }
-}
-}
-if(data111.maxInstances !== undefined){
-let data114 = data111.maxInstances;
-if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
-const err407 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.kind !== undefined){
+let data112 = data111.kind;
+if((typeof data112 !== "string") && (data112 !== null)){
+const err407 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
 if(vErrors === null){
 vErrors = [err407];
 }
@@ -5622,9 +5612,9 @@ vErrors.push(err407);
 }
 errors++;
 }
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 > 100000 || isNaN(data114)){
-const err408 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
+if(typeof data112 === "string"){
+if(func2(data112) > 32768){
+const err408 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
 if(vErrors === null){
 vErrors = [err408];
 }
@@ -5633,8 +5623,8 @@ vErrors.push(err408);
 }
 errors++;
 }
-if(data114 < 0 || isNaN(data114)){
-const err409 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
+if(!["fixed"].includes(data112.toLowerCase())){
+const err409 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
 if(vErrors === null){
 vErrors = [err409];
 }
@@ -5645,12 +5635,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data.scheduling !== undefined){
-let data115 = data.scheduling;
-if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
-const err410 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data115};
+if(data111.instances !== undefined){
+let data113 = data111.instances;
+if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
+const err410 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
 if(vErrors === null){
 vErrors = [err410];
 }
@@ -5659,11 +5647,9 @@ vErrors.push(err410);
 }
 errors++;
 }
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.backoff !== undefined){
-let data116 = data115.backoff;
-if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
-const err411 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data116};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 100000 || isNaN(data113)){
+const err411 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
 if(vErrors === null){
 vErrors = [err411];
 }
@@ -5672,11 +5658,8 @@ vErrors.push(err411);
 }
 errors++;
 }
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-if(data116.backoff !== undefined){
-let data117 = data116.backoff;
-if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
-const err412 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
+if(data113 < 0 || isNaN(data113)){
+const err412 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
 if(vErrors === null){
 vErrors = [err412];
 }
@@ -5685,9 +5668,12 @@ vErrors.push(err412);
 }
 errors++;
 }
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 2147483647 || isNaN(data117)){
-const err413 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
+}
+}
+if(data111.maxInstances !== undefined){
+let data114 = data111.maxInstances;
+if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
+const err413 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
 if(vErrors === null){
 vErrors = [err413];
 }
@@ -5696,8 +5682,9 @@ vErrors.push(err413);
 }
 errors++;
 }
-if(data117 < 0 || isNaN(data117)){
-const err414 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 100000 || isNaN(data114)){
+const err414 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
 if(vErrors === null){
 vErrors = [err414];
 }
@@ -5706,12 +5693,8 @@ vErrors.push(err414);
 }
 errors++;
 }
-}
-}
-if(data116.backoffFactor !== undefined){
-let data118 = data116.backoffFactor;
-if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
-const err415 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
+if(data114 < 0 || isNaN(data114)){
+const err415 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
 if(vErrors === null){
 vErrors = [err415];
 }
@@ -5720,9 +5703,14 @@ vErrors.push(err415);
 }
 errors++;
 }
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000 || isNaN(data118)){
-const err416 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
+}
+}
+}
+}
+if(data.scheduling !== undefined){
+let data115 = data.scheduling;
+if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
+const err416 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data115};
 if(vErrors === null){
 vErrors = [err416];
 }
@@ -5731,8 +5719,11 @@ vErrors.push(err416);
 }
 errors++;
 }
-if(data118 < 0 || isNaN(data118)){
-const err417 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+if(data115.backoff !== undefined){
+let data116 = data115.backoff;
+if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
+const err417 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data116};
 if(vErrors === null){
 vErrors = [err417];
 }
@@ -5741,12 +5732,11 @@ vErrors.push(err417);
 }
 errors++;
 }
-}
-}
-if(data116.maxLaunchDelay !== undefined){
-let data119 = data116.maxLaunchDelay;
-if((!((typeof data119 == "number") && (isFinite(data119)))) && (data119 !== null)){
-const err418 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.backoff !== undefined){
+let data117 = data116.backoff;
+if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
+const err418 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
 if(vErrors === null){
 vErrors = [err418];
 }
@@ -5755,9 +5745,9 @@ vErrors.push(err418);
 }
 errors++;
 }
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 > 2147483647 || isNaN(data119)){
-const err419 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 2147483647 || isNaN(data117)){
+const err419 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
 if(vErrors === null){
 vErrors = [err419];
 }
@@ -5766,8 +5756,8 @@ vErrors.push(err419);
 }
 errors++;
 }
-if(data119 < 0 || isNaN(data119)){
-const err420 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
+if(data117 < 0 || isNaN(data117)){
+const err420 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
 if(vErrors === null){
 vErrors = [err420];
 }
@@ -5778,12 +5768,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data115.upgrade !== undefined){
-let data120 = data115.upgrade;
-if((!(data120 && typeof data120 == "object" && !Array.isArray(data120))) && (data120 !== null)){
-const err421 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data120};
+if(data116.backoffFactor !== undefined){
+let data118 = data116.backoffFactor;
+if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
+const err421 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
 if(vErrors === null){
 vErrors = [err421];
 }
@@ -5792,11 +5780,9 @@ vErrors.push(err421);
 }
 errors++;
 }
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-if(data120.minimumHealthCapacity !== undefined){
-let data121 = data120.minimumHealthCapacity;
-if((!((typeof data121 == "number") && (isFinite(data121)))) && (data121 !== null)){
-const err422 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 1000 || isNaN(data118)){
+const err422 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
 if(vErrors === null){
 vErrors = [err422];
 }
@@ -5805,9 +5791,8 @@ vErrors.push(err422);
 }
 errors++;
 }
-if((typeof data121 == "number") && (isFinite(data121))){
-if(data121 > 1 || isNaN(data121)){
-const err423 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(data118 < 0 || isNaN(data118)){
+const err423 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
 if(vErrors === null){
 vErrors = [err423];
 }
@@ -5816,8 +5801,12 @@ vErrors.push(err423);
 }
 errors++;
 }
-if(data121 < 0 || isNaN(data121)){
-const err424 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+}
+}
+if(data116.maxLaunchDelay !== undefined){
+let data119 = data116.maxLaunchDelay;
+if((!((typeof data119 == "number") && (isFinite(data119)))) && (data119 !== null)){
+const err424 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
 if(vErrors === null){
 vErrors = [err424];
 }
@@ -5826,12 +5815,9 @@ vErrors.push(err424);
 }
 errors++;
 }
-}
-}
-if(data120.maximumOverCapacity !== undefined){
-let data122 = data120.maximumOverCapacity;
-if((!((typeof data122 == "number") && (isFinite(data122)))) && (data122 !== null)){
-const err425 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if((typeof data119 == "number") && (isFinite(data119))){
+if(data119 > 2147483647 || isNaN(data119)){
+const err425 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
 if(vErrors === null){
 vErrors = [err425];
 }
@@ -5840,9 +5826,8 @@ vErrors.push(err425);
 }
 errors++;
 }
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 > 1 || isNaN(data122)){
-const err426 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(data119 < 0 || isNaN(data119)){
+const err426 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
 if(vErrors === null){
 vErrors = [err426];
 }
@@ -5851,13 +5836,88 @@ vErrors.push(err426);
 }
 errors++;
 }
-if(data122 < 0 || isNaN(data122)){
-const err427 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+}
+}
+}
+}
+if(data115.upgrade !== undefined){
+let data120 = data115.upgrade;
+if((!(data120 && typeof data120 == "object" && !Array.isArray(data120))) && (data120 !== null)){
+const err427 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data120};
 if(vErrors === null){
 vErrors = [err427];
 }
 else {
 vErrors.push(err427);
+}
+errors++;
+}
+if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+if(data120.minimumHealthCapacity !== undefined){
+let data121 = data120.minimumHealthCapacity;
+if((!((typeof data121 == "number") && (isFinite(data121)))) && (data121 !== null)){
+const err428 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(vErrors === null){
+vErrors = [err428];
+}
+else {
+vErrors.push(err428);
+}
+errors++;
+}
+if((typeof data121 == "number") && (isFinite(data121))){
+if(data121 > 1 || isNaN(data121)){
+const err429 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(vErrors === null){
+vErrors = [err429];
+}
+else {
+vErrors.push(err429);
+}
+errors++;
+}
+if(data121 < 0 || isNaN(data121)){
+const err430 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
+if(vErrors === null){
+vErrors = [err430];
+}
+else {
+vErrors.push(err430);
+}
+errors++;
+}
+}
+}
+if(data120.maximumOverCapacity !== undefined){
+let data122 = data120.maximumOverCapacity;
+if((!((typeof data122 == "number") && (isFinite(data122)))) && (data122 !== null)){
+const err431 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(vErrors === null){
+vErrors = [err431];
+}
+else {
+vErrors.push(err431);
+}
+errors++;
+}
+if((typeof data122 == "number") && (isFinite(data122))){
+if(data122 > 1 || isNaN(data122)){
+const err432 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(vErrors === null){
+vErrors = [err432];
+}
+else {
+vErrors.push(err432);
+}
+errors++;
+}
+if(data122 < 0 || isNaN(data122)){
+const err433 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
+if(vErrors === null){
+vErrors = [err433];
+}
+else {
+vErrors.push(err433);
 }
 errors++;
 }
@@ -5868,79 +5928,7 @@ errors++;
 if(data115.placement !== undefined){
 let data123 = data115.placement;
 if((!(data123 && typeof data123 == "object" && !Array.isArray(data123))) && (data123 !== null)){
-const err428 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data123};
-if(vErrors === null){
-vErrors = [err428];
-}
-else {
-vErrors.push(err428);
-}
-errors++;
-}
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-if(data123.constraints !== undefined){
-let data124 = data123.constraints;
-if((!(Array.isArray(data124))) && (data124 !== null)){
-const err429 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
-if(vErrors === null){
-vErrors = [err429];
-}
-else {
-vErrors.push(err429);
-}
-errors++;
-}
-if(Array.isArray(data124)){
-if(data124.length > 1000){
-const err430 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
-if(vErrors === null){
-vErrors = [err430];
-}
-else {
-vErrors.push(err430);
-}
-errors++;
-}
-const len11 = data124.length;
-for(let i11=0; i11<len11; i11++){
-let data125 = data124[i11];
-if(!data125 || typeof data125 != "object"){
-const err431 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err431];
-}
-else {
-vErrors.push(err431);
-}
-errors++;
-}
-if(Array.isArray(data125)){
-if(data125.length > 3){
-const err432 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err432];
-}
-else {
-vErrors.push(err432);
-}
-errors++;
-}
-if(data125.length < 2){
-const err433 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err433];
-}
-else {
-vErrors.push(err433);
-}
-errors++;
-}
-const len12 = data125.length;
-for(let i12=0; i12<len12; i12++){
-let data126 = data125[i12];
-if(typeof data126 === "string"){
-if(func2(data126) > 32768){
-const err434 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
+const err434 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data123};
 if(vErrors === null){
 vErrors = [err434];
 }
@@ -5949,9 +5937,11 @@ vErrors.push(err434);
 }
 errors++;
 }
-}
-else {
-const err435 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
+if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
+if(data123.constraints !== undefined){
+let data124 = data123.constraints;
+if((!(Array.isArray(data124))) && (data124 !== null)){
+const err435 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
 if(vErrors === null){
 vErrors = [err435];
 }
@@ -5960,11 +5950,9 @@ vErrors.push(err435);
 }
 errors++;
 }
-}
-}
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-if(data125.fieldName === undefined){
-const err436 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+if(Array.isArray(data124)){
+if(data124.length > 1000){
+const err436 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
 if(vErrors === null){
 vErrors = [err436];
 }
@@ -5973,8 +5961,11 @@ vErrors.push(err436);
 }
 errors++;
 }
-if(data125.operator === undefined){
-const err437 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
+const len11 = data124.length;
+for(let i11=0; i11<len11; i11++){
+let data125 = data124[i11];
+if(!data125 || typeof data125 != "object"){
+const err437 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
 if(vErrors === null){
 vErrors = [err437];
 }
@@ -5983,11 +5974,9 @@ vErrors.push(err437);
 }
 errors++;
 }
-if(data125.fieldName !== undefined){
-let data127 = data125.fieldName;
-if(typeof data127 === "string"){
-if(func2(data127) > 32768){
-const err438 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
+if(Array.isArray(data125)){
+if(data125.length > 3){
+const err438 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
 if(vErrors === null){
 vErrors = [err438];
 }
@@ -5996,9 +5985,8 @@ vErrors.push(err438);
 }
 errors++;
 }
-}
-else {
-const err439 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
+if(data125.length < 2){
+const err439 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
 if(vErrors === null){
 vErrors = [err439];
 }
@@ -6007,12 +5995,12 @@ vErrors.push(err439);
 }
 errors++;
 }
-}
-if(data125.operator !== undefined){
-let data128 = data125.operator;
-if(typeof data128 === "string"){
-if(func2(data128) > 32768){
-const err440 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
+const len12 = data125.length;
+for(let i12=0; i12<len12; i12++){
+let data126 = data125[i12];
+if(typeof data126 === "string"){
+if(func2(data126) > 32768){
+const err440 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
 if(vErrors === null){
 vErrors = [err440];
 }
@@ -6023,7 +6011,7 @@ errors++;
 }
 }
 else {
-const err441 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
+const err441 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
 if(vErrors === null){
 vErrors = [err441];
 }
@@ -6033,10 +6021,10 @@ vErrors.push(err441);
 errors++;
 }
 }
-if(data125.value !== undefined){
-let data129 = data125.value;
-if((typeof data129 !== "string") && (data129 !== null)){
-const err442 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
+}
+if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
+if(data125.fieldName === undefined){
+const err442 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
 if(vErrors === null){
 vErrors = [err442];
 }
@@ -6045,14 +6033,86 @@ vErrors.push(err442);
 }
 errors++;
 }
-if(typeof data129 === "string"){
-if(func2(data129) > 32768){
-const err443 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
+if(data125.operator === undefined){
+const err443 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
 if(vErrors === null){
 vErrors = [err443];
 }
 else {
 vErrors.push(err443);
+}
+errors++;
+}
+if(data125.fieldName !== undefined){
+let data127 = data125.fieldName;
+if(typeof data127 === "string"){
+if(func2(data127) > 32768){
+const err444 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
+if(vErrors === null){
+vErrors = [err444];
+}
+else {
+vErrors.push(err444);
+}
+errors++;
+}
+}
+else {
+const err445 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
+if(vErrors === null){
+vErrors = [err445];
+}
+else {
+vErrors.push(err445);
+}
+errors++;
+}
+}
+if(data125.operator !== undefined){
+let data128 = data125.operator;
+if(typeof data128 === "string"){
+if(func2(data128) > 32768){
+const err446 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
+if(vErrors === null){
+vErrors = [err446];
+}
+else {
+vErrors.push(err446);
+}
+errors++;
+}
+}
+else {
+const err447 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
+if(vErrors === null){
+vErrors = [err447];
+}
+else {
+vErrors.push(err447);
+}
+errors++;
+}
+}
+if(data125.value !== undefined){
+let data129 = data125.value;
+if((typeof data129 !== "string") && (data129 !== null)){
+const err448 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
+if(vErrors === null){
+vErrors = [err448];
+}
+else {
+vErrors.push(err448);
+}
+errors++;
+}
+if(typeof data129 === "string"){
+if(func2(data129) > 32768){
+const err449 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
+if(vErrors === null){
+vErrors = [err449];
+}
+else {
+vErrors.push(err449);
 }
 errors++;
 }
@@ -6065,23 +6125,23 @@ errors++;
 if(data123.acceptedResourceRoles !== undefined){
 let data130 = data123.acceptedResourceRoles;
 if((!(Array.isArray(data130))) && (data130 !== null)){
-const err444 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
+const err450 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
 if(vErrors === null){
-vErrors = [err444];
+vErrors = [err450];
 }
 else {
-vErrors.push(err444);
+vErrors.push(err450);
 }
 errors++;
 }
 if(Array.isArray(data130)){
 if(data130.length > 1000){
-const err445 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
+const err451 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
 if(vErrors === null){
-vErrors = [err445];
+vErrors = [err451];
 }
 else {
-vErrors.push(err445);
+vErrors.push(err451);
 }
 errors++;
 }
@@ -6090,23 +6150,23 @@ for(let i13=0; i13<len13; i13++){
 let data131 = data130[i13];
 if(typeof data131 === "string"){
 if(func2(data131) > 32768){
-const err446 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
+const err452 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
 if(vErrors === null){
-vErrors = [err446];
+vErrors = [err452];
 }
 else {
-vErrors.push(err446);
+vErrors.push(err452);
 }
 errors++;
 }
 }
 else {
-const err447 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
+const err453 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
 if(vErrors === null){
-vErrors = [err447];
+vErrors = [err453];
 }
 else {
-vErrors.push(err447);
+vErrors.push(err453);
 }
 errors++;
 }
@@ -6118,76 +6178,7 @@ errors++;
 if(data115.killSelection !== undefined){
 let data132 = data115.killSelection;
 if((typeof data132 !== "string") && (data132 !== null)){
-const err448 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
-if(vErrors === null){
-vErrors = [err448];
-}
-else {
-vErrors.push(err448);
-}
-errors++;
-}
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err449 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
-if(vErrors === null){
-vErrors = [err449];
-}
-else {
-vErrors.push(err449);
-}
-errors++;
-}
-if(!["youngest_first","oldest_first"].includes(data132.toLowerCase())){
-const err450 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
-if(vErrors === null){
-vErrors = [err450];
-}
-else {
-vErrors.push(err450);
-}
-errors++;
-}
-}
-}
-if(data115.unreachableStrategy !== undefined){
-let data133 = data115.unreachableStrategy;
-if(((typeof data133 !== "string") && (!(data133 && typeof data133 == "object" && !Array.isArray(data133)))) && (data133 !== null)){
-const err451 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data133};
-if(vErrors === null){
-vErrors = [err451];
-}
-else {
-vErrors.push(err451);
-}
-errors++;
-}
-if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
-if(data133.inactiveAfterSeconds !== undefined){
-let data134 = data133.inactiveAfterSeconds;
-if((!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))) && (data134 !== null)){
-const err452 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
-if(vErrors === null){
-vErrors = [err452];
-}
-else {
-vErrors.push(err452);
-}
-errors++;
-}
-if((typeof data134 == "number") && (isFinite(data134))){
-if(data134 > 2147483647 || isNaN(data134)){
-const err453 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
-if(vErrors === null){
-vErrors = [err453];
-}
-else {
-vErrors.push(err453);
-}
-errors++;
-}
-if(data134 < 0 || isNaN(data134)){
-const err454 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+const err454 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
 if(vErrors === null){
 vErrors = [err454];
 }
@@ -6196,12 +6187,9 @@ vErrors.push(err454);
 }
 errors++;
 }
-}
-}
-if(data133.expungeAfterSeconds !== undefined){
-let data135 = data133.expungeAfterSeconds;
-if((!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))) && (data135 !== null)){
-const err455 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(typeof data132 === "string"){
+if(func2(data132) > 32768){
+const err455 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
 if(vErrors === null){
 vErrors = [err455];
 }
@@ -6210,9 +6198,8 @@ vErrors.push(err455);
 }
 errors++;
 }
-if((typeof data135 == "number") && (isFinite(data135))){
-if(data135 > 2147483647 || isNaN(data135)){
-const err456 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(!["youngest_first","oldest_first"].includes(data132.toLowerCase())){
+const err456 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
 if(vErrors === null){
 vErrors = [err456];
 }
@@ -6221,13 +6208,86 @@ vErrors.push(err456);
 }
 errors++;
 }
-if(data135 < 0 || isNaN(data135)){
-const err457 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+}
+}
+if(data115.unreachableStrategy !== undefined){
+let data133 = data115.unreachableStrategy;
+if(((typeof data133 !== "string") && (!(data133 && typeof data133 == "object" && !Array.isArray(data133)))) && (data133 !== null)){
+const err457 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data133};
 if(vErrors === null){
 vErrors = [err457];
 }
 else {
 vErrors.push(err457);
+}
+errors++;
+}
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+if(data133.inactiveAfterSeconds !== undefined){
+let data134 = data133.inactiveAfterSeconds;
+if((!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))) && (data134 !== null)){
+const err458 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+if(vErrors === null){
+vErrors = [err458];
+}
+else {
+vErrors.push(err458);
+}
+errors++;
+}
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 > 2147483647 || isNaN(data134)){
+const err459 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+if(vErrors === null){
+vErrors = [err459];
+}
+else {
+vErrors.push(err459);
+}
+errors++;
+}
+if(data134 < 0 || isNaN(data134)){
+const err460 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
+if(vErrors === null){
+vErrors = [err460];
+}
+else {
+vErrors.push(err460);
+}
+errors++;
+}
+}
+}
+if(data133.expungeAfterSeconds !== undefined){
+let data135 = data133.expungeAfterSeconds;
+if((!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))) && (data135 !== null)){
+const err461 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(vErrors === null){
+vErrors = [err461];
+}
+else {
+vErrors.push(err461);
+}
+errors++;
+}
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 2147483647 || isNaN(data135)){
+const err462 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(vErrors === null){
+vErrors = [err462];
+}
+else {
+vErrors.push(err462);
+}
+errors++;
+}
+if(data135 < 0 || isNaN(data135)){
+const err463 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
+if(vErrors === null){
+vErrors = [err463];
+}
+else {
+vErrors.push(err463);
 }
 errors++;
 }
@@ -6240,76 +6300,7 @@ errors++;
 if(data.executorResources !== undefined){
 let data136 = data.executorResources;
 if((!(data136 && typeof data136 == "object" && !Array.isArray(data136))) && (data136 !== null)){
-const err458 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data136};
-if(vErrors === null){
-vErrors = [err458];
-}
-else {
-vErrors.push(err458);
-}
-errors++;
-}
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.cpus !== undefined){
-let data137 = data136.cpus;
-if((!((typeof data137 == "number") && (isFinite(data137)))) && (data137 !== null)){
-const err459 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
-if(vErrors === null){
-vErrors = [err459];
-}
-else {
-vErrors.push(err459);
-}
-errors++;
-}
-if((typeof data137 == "number") && (isFinite(data137))){
-if(data137 > 1000000000 || isNaN(data137)){
-const err460 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
-if(vErrors === null){
-vErrors = [err460];
-}
-else {
-vErrors.push(err460);
-}
-errors++;
-}
-if(data137 < 0.1 || isNaN(data137)){
-const err461 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
-if(vErrors === null){
-vErrors = [err461];
-}
-else {
-vErrors.push(err461);
-}
-errors++;
-}
-}
-}
-if(data136.mem !== undefined){
-let data138 = data136.mem;
-if((!((typeof data138 == "number") && (isFinite(data138)))) && (data138 !== null)){
-const err462 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
-if(vErrors === null){
-vErrors = [err462];
-}
-else {
-vErrors.push(err462);
-}
-errors++;
-}
-if((typeof data138 == "number") && (isFinite(data138))){
-if(data138 > 1000000000 || isNaN(data138)){
-const err463 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
-if(vErrors === null){
-vErrors = [err463];
-}
-else {
-vErrors.push(err463);
-}
-errors++;
-}
-if(data138 < 32 || isNaN(data138)){
-const err464 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
+const err464 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data136};
 if(vErrors === null){
 vErrors = [err464];
 }
@@ -6318,12 +6309,11 @@ vErrors.push(err464);
 }
 errors++;
 }
-}
-}
-if(data136.disk !== undefined){
-let data139 = data136.disk;
-if((!((typeof data139 == "number") && (isFinite(data139)))) && (data139 !== null)){
-const err465 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+if(data136.cpus !== undefined){
+let data137 = data136.cpus;
+if((!((typeof data137 == "number") && (isFinite(data137)))) && (data137 !== null)){
+const err465 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
 if(vErrors === null){
 vErrors = [err465];
 }
@@ -6332,9 +6322,9 @@ vErrors.push(err465);
 }
 errors++;
 }
-if((typeof data139 == "number") && (isFinite(data139))){
-if(data139 > 1000000000 || isNaN(data139)){
-const err466 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if((typeof data137 == "number") && (isFinite(data137))){
+if(data137 > 1000000000 || isNaN(data137)){
+const err466 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
 if(vErrors === null){
 vErrors = [err466];
 }
@@ -6343,8 +6333,8 @@ vErrors.push(err466);
 }
 errors++;
 }
-if(data139 < 10 || isNaN(data139)){
-const err467 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(data137 < 0.1 || isNaN(data137)){
+const err467 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
 if(vErrors === null){
 vErrors = [err467];
 }
@@ -6355,12 +6345,10 @@ errors++;
 }
 }
 }
-}
-}
-if(data.linuxInfo !== undefined){
-let data140 = data.linuxInfo;
-if((!(data140 && typeof data140 == "object" && !Array.isArray(data140))) && (data140 !== null)){
-const err468 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data140};
+if(data136.mem !== undefined){
+let data138 = data136.mem;
+if((!((typeof data138 == "number") && (isFinite(data138)))) && (data138 !== null)){
+const err468 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
 if(vErrors === null){
 vErrors = [err468];
 }
@@ -6369,16 +6357,88 @@ vErrors.push(err468);
 }
 errors++;
 }
-if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
-if(data140.ipcInfo !== undefined){
-let data141 = data140.ipcInfo;
-if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
-const err469 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data141};
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 1000000000 || isNaN(data138)){
+const err469 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
 if(vErrors === null){
 vErrors = [err469];
 }
 else {
 vErrors.push(err469);
+}
+errors++;
+}
+if(data138 < 32 || isNaN(data138)){
+const err470 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
+if(vErrors === null){
+vErrors = [err470];
+}
+else {
+vErrors.push(err470);
+}
+errors++;
+}
+}
+}
+if(data136.disk !== undefined){
+let data139 = data136.disk;
+if((!((typeof data139 == "number") && (isFinite(data139)))) && (data139 !== null)){
+const err471 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(vErrors === null){
+vErrors = [err471];
+}
+else {
+vErrors.push(err471);
+}
+errors++;
+}
+if((typeof data139 == "number") && (isFinite(data139))){
+if(data139 > 1000000000 || isNaN(data139)){
+const err472 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(vErrors === null){
+vErrors = [err472];
+}
+else {
+vErrors.push(err472);
+}
+errors++;
+}
+if(data139 < 10 || isNaN(data139)){
+const err473 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
+if(vErrors === null){
+vErrors = [err473];
+}
+else {
+vErrors.push(err473);
+}
+errors++;
+}
+}
+}
+}
+}
+if(data.linuxInfo !== undefined){
+let data140 = data.linuxInfo;
+if((!(data140 && typeof data140 == "object" && !Array.isArray(data140))) && (data140 !== null)){
+const err474 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data140};
+if(vErrors === null){
+vErrors = [err474];
+}
+else {
+vErrors.push(err474);
+}
+errors++;
+}
+if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
+if(data140.ipcInfo !== undefined){
+let data141 = data140.ipcInfo;
+if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
+const err475 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data141};
+if(vErrors === null){
+vErrors = [err475];
+}
+else {
+vErrors.push(err475);
 }
 errors++;
 }
@@ -6389,12 +6449,12 @@ const _errs512 = errors;
 let valid131 = true;
 const _errs513 = errors;
 if(!((typeof data142 == "number") && (isFinite(data142)))){
-const err470 = {};
+const err476 = {};
 if(vErrors === null){
-vErrors = [err470];
+vErrors = [err476];
 }
 else {
-vErrors.push(err470);
+vErrors.push(err476);
 }
 errors++;
 }
@@ -6412,23 +6472,33 @@ if(_valid36){
 const _errs515 = errors;
 if((typeof data142 == "number") && (isFinite(data142))){
 if(data142 > 1000000000 || isNaN(data142)){
-const err471 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
+const err477 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
 if(vErrors === null){
-vErrors = [err471];
+vErrors = [err477];
 }
 else {
-vErrors.push(err471);
+vErrors.push(err477);
+}
+errors++;
+}
+if(data142 < 0 || isNaN(data142)){
+const err478 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
+if(vErrors === null){
+vErrors = [err478];
+}
+else {
+vErrors.push(err478);
 }
 errors++;
 }
 }
 else {
-const err472 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
+const err479 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
 if(vErrors === null){
-vErrors = [err472];
+vErrors = [err479];
 }
 else {
-vErrors.push(err472);
+vErrors.push(err479);
 }
 errors++;
 }
@@ -6436,12 +6506,12 @@ var _valid36 = _errs515 === errors;
 valid131 = _valid36;
 }
 if(!valid131){
-const err473 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data142};
+const err480 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data142};
 if(vErrors === null){
-vErrors = [err473];
+vErrors = [err480];
 }
 else {
-vErrors.push(err473);
+vErrors.push(err480);
 }
 errors++;
 }
@@ -6454,12 +6524,12 @@ const _errs518 = errors;
 let valid132 = true;
 const _errs519 = errors;
 if(typeof data143 !== "string"){
-const err474 = {};
+const err481 = {};
 if(vErrors === null){
-vErrors = [err474];
+vErrors = [err481];
 }
 else {
-vErrors.push(err474);
+vErrors.push(err481);
 }
 errors++;
 }
@@ -6478,23 +6548,23 @@ if(_valid37){
 const _errs521 = errors;
 if(typeof data143 === "string"){
 if(func2(data143) > 32768){
-const err475 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
+const err482 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
 if(vErrors === null){
-vErrors = [err475];
+vErrors = [err482];
 }
 else {
-vErrors.push(err475);
+vErrors.push(err482);
 }
 errors++;
 }
 }
 else {
-const err476 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
+const err483 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
 if(vErrors === null){
-vErrors = [err476];
+vErrors = [err483];
 }
 else {
-vErrors.push(err476);
+vErrors.push(err483);
 }
 errors++;
 }
@@ -6508,12 +6578,12 @@ const _errs524 = errors;
 let valid133 = true;
 const _errs525 = errors;
 if(!(Array.isArray(data143))){
-const err477 = {};
+const err484 = {};
 if(vErrors === null){
-vErrors = [err477];
+vErrors = [err484];
 }
 else {
-vErrors.push(err477);
+vErrors.push(err484);
 }
 errors++;
 }
@@ -6532,12 +6602,12 @@ if(_valid38){
 const _errs527 = errors;
 if(Array.isArray(data143)){
 if(data143.length > 1000){
-const err478 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
+const err485 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
 if(vErrors === null){
-vErrors = [err478];
+vErrors = [err485];
 }
 else {
-vErrors.push(err478);
+vErrors.push(err485);
 }
 errors++;
 }
@@ -6548,12 +6618,12 @@ const _errs530 = errors;
 let valid136 = true;
 const _errs531 = errors;
 if(typeof data144 !== "string"){
-const err479 = {};
+const err486 = {};
 if(vErrors === null){
-vErrors = [err479];
+vErrors = [err486];
 }
 else {
-vErrors.push(err479);
+vErrors.push(err486);
 }
 errors++;
 }
@@ -6572,23 +6642,23 @@ if(_valid39){
 const _errs533 = errors;
 if(typeof data144 === "string"){
 if(func2(data144) > 32768){
-const err480 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
+const err487 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
 if(vErrors === null){
-vErrors = [err480];
+vErrors = [err487];
 }
 else {
-vErrors.push(err480);
+vErrors.push(err487);
 }
 errors++;
 }
 }
 else {
-const err481 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
+const err488 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
 if(vErrors === null){
-vErrors = [err481];
+vErrors = [err488];
 }
 else {
-vErrors.push(err481);
+vErrors.push(err488);
 }
 errors++;
 }
@@ -6602,12 +6672,12 @@ const _errs536 = errors;
 let valid137 = true;
 const _errs537 = errors;
 if(!(Array.isArray(data144))){
-const err482 = {};
+const err489 = {};
 if(vErrors === null){
-vErrors = [err482];
+vErrors = [err489];
 }
 else {
-vErrors.push(err482);
+vErrors.push(err489);
 }
 errors++;
 }
@@ -6626,23 +6696,23 @@ if(_valid40){
 const _errs539 = errors;
 if(Array.isArray(data144)){
 if(data144.length > 1000){
-const err483 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
+const err490 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
 if(vErrors === null){
-vErrors = [err483];
+vErrors = [err490];
 }
 else {
-vErrors.push(err483);
+vErrors.push(err490);
 }
 errors++;
 }
 }
 else {
-const err484 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
+const err491 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
 if(vErrors === null){
-vErrors = [err484];
+vErrors = [err491];
 }
 else {
-vErrors.push(err484);
+vErrors.push(err491);
 }
 errors++;
 }
@@ -6656,12 +6726,12 @@ const _errs542 = errors;
 let valid138 = true;
 const _errs543 = errors;
 if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
-const err485 = {};
+const err492 = {};
 if(vErrors === null){
-vErrors = [err485];
+vErrors = [err492];
 }
 else {
-vErrors.push(err485);
+vErrors.push(err492);
 }
 errors++;
 }
@@ -6679,12 +6749,12 @@ if(_valid41){
 const _errs545 = errors;
 if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
 if(Object.keys(data144).length > 1000){
-const err486 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
+const err493 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
 if(vErrors === null){
-vErrors = [err486];
+vErrors = [err493];
 }
 else {
-vErrors.push(err486);
+vErrors.push(err493);
 }
 errors++;
 }
@@ -6692,36 +6762,36 @@ for(const key30 in data144){
 const _errs547 = errors;
 if(typeof key30 === "string"){
 if(func2(key30) > 1024){
-const err487 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key30,propertyName:key30};
+const err494 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key30,propertyName:key30};
 if(vErrors === null){
-vErrors = [err487];
+vErrors = [err494];
 }
 else {
-vErrors.push(err487);
+vErrors.push(err494);
 }
 errors++;
 }
 }
 var valid139 = _errs547 === errors;
 if(!valid139){
-const err488 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key30},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
+const err495 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key30},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
 if(vErrors === null){
-vErrors = [err488];
+vErrors = [err495];
 }
 else {
-vErrors.push(err488);
+vErrors.push(err495);
 }
 errors++;
 }
 }
 }
 else {
-const err489 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
+const err496 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
 if(vErrors === null){
-vErrors = [err489];
+vErrors = [err496];
 }
 else {
-vErrors.push(err489);
+vErrors.push(err496);
 }
 errors++;
 }
@@ -6729,12 +6799,12 @@ var _valid41 = _errs545 === errors;
 valid138 = _valid41;
 }
 if(!valid138){
-const err490 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data144};
+const err497 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data144};
 if(vErrors === null){
-vErrors = [err490];
+vErrors = [err497];
 }
 else {
-vErrors.push(err490);
+vErrors.push(err497);
 }
 errors++;
 }
@@ -6743,12 +6813,12 @@ valid137 = _valid40;
 ifClause23 = "else";
 }
 if(!valid137){
-const err491 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause23},message:"must match \""+ifClause23+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data144};
+const err498 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause23},message:"must match \""+ifClause23+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data144};
 if(vErrors === null){
-vErrors = [err491];
+vErrors = [err498];
 }
 else {
-vErrors.push(err491);
+vErrors.push(err498);
 }
 errors++;
 }
@@ -6757,24 +6827,24 @@ valid136 = _valid39;
 ifClause22 = "else";
 }
 if(!valid136){
-const err492 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause22},message:"must match \""+ifClause22+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items,data:data144};
+const err499 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause22},message:"must match \""+ifClause22+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items,data:data144};
 if(vErrors === null){
-vErrors = [err492];
+vErrors = [err499];
 }
 else {
-vErrors.push(err492);
+vErrors.push(err499);
 }
 errors++;
 }
 }
 }
 else {
-const err493 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
+const err500 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
 if(vErrors === null){
-vErrors = [err493];
+vErrors = [err500];
 }
 else {
-vErrors.push(err493);
+vErrors.push(err500);
 }
 errors++;
 }
@@ -6788,12 +6858,12 @@ const _errs550 = errors;
 let valid140 = true;
 const _errs551 = errors;
 if(!(data143 && typeof data143 == "object" && !Array.isArray(data143))){
-const err494 = {};
+const err501 = {};
 if(vErrors === null){
-vErrors = [err494];
+vErrors = [err501];
 }
 else {
-vErrors.push(err494);
+vErrors.push(err501);
 }
 errors++;
 }
@@ -6811,12 +6881,12 @@ if(_valid42){
 const _errs553 = errors;
 if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
 if(Object.keys(data143).length > 1000){
-const err495 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
+const err502 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
 if(vErrors === null){
-vErrors = [err495];
+vErrors = [err502];
 }
 else {
-vErrors.push(err495);
+vErrors.push(err502);
 }
 errors++;
 }
@@ -6824,24 +6894,24 @@ for(const key31 in data143){
 const _errs555 = errors;
 if(typeof key31 === "string"){
 if(func2(key31) > 1024){
-const err496 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key31,propertyName:key31};
+const err503 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key31,propertyName:key31};
 if(vErrors === null){
-vErrors = [err496];
+vErrors = [err503];
 }
 else {
-vErrors.push(err496);
+vErrors.push(err503);
 }
 errors++;
 }
 }
 var valid141 = _errs555 === errors;
 if(!valid141){
-const err497 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key31},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
+const err504 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key31},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
 if(vErrors === null){
-vErrors = [err497];
+vErrors = [err504];
 }
 else {
-vErrors.push(err497);
+vErrors.push(err504);
 }
 errors++;
 }
@@ -6852,12 +6922,12 @@ const _errs558 = errors;
 let valid143 = true;
 const _errs559 = errors;
 if(typeof data145 !== "string"){
-const err498 = {};
+const err505 = {};
 if(vErrors === null){
-vErrors = [err498];
+vErrors = [err505];
 }
 else {
-vErrors.push(err498);
+vErrors.push(err505);
 }
 errors++;
 }
@@ -6876,23 +6946,23 @@ if(_valid43){
 const _errs561 = errors;
 if(typeof data145 === "string"){
 if(func2(data145) > 32768){
-const err499 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
+const err506 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
 if(vErrors === null){
-vErrors = [err499];
+vErrors = [err506];
 }
 else {
-vErrors.push(err499);
+vErrors.push(err506);
 }
 errors++;
 }
 }
 else {
-const err500 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
+const err507 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
 if(vErrors === null){
-vErrors = [err500];
+vErrors = [err507];
 }
 else {
-vErrors.push(err500);
+vErrors.push(err507);
 }
 errors++;
 }
@@ -6906,12 +6976,12 @@ const _errs564 = errors;
 let valid144 = true;
 const _errs565 = errors;
 if(!(Array.isArray(data145))){
-const err501 = {};
+const err508 = {};
 if(vErrors === null){
-vErrors = [err501];
+vErrors = [err508];
 }
 else {
-vErrors.push(err501);
+vErrors.push(err508);
 }
 errors++;
 }
@@ -6930,23 +7000,23 @@ if(_valid44){
 const _errs567 = errors;
 if(Array.isArray(data145)){
 if(data145.length > 1000){
-const err502 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
+const err509 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
 if(vErrors === null){
-vErrors = [err502];
+vErrors = [err509];
 }
 else {
-vErrors.push(err502);
+vErrors.push(err509);
 }
 errors++;
 }
 }
 else {
-const err503 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
+const err510 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
 if(vErrors === null){
-vErrors = [err503];
+vErrors = [err510];
 }
 else {
-vErrors.push(err503);
+vErrors.push(err510);
 }
 errors++;
 }
@@ -6960,12 +7030,12 @@ const _errs570 = errors;
 let valid145 = true;
 const _errs571 = errors;
 if(!(data145 && typeof data145 == "object" && !Array.isArray(data145))){
-const err504 = {};
+const err511 = {};
 if(vErrors === null){
-vErrors = [err504];
+vErrors = [err511];
 }
 else {
-vErrors.push(err504);
+vErrors.push(err511);
 }
 errors++;
 }
@@ -6983,97 +7053,7 @@ if(_valid45){
 const _errs573 = errors;
 if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
 if(Object.keys(data145).length > 1000){
-const err505 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err505];
-}
-else {
-vErrors.push(err505);
-}
-errors++;
-}
-for(const key33 in data145){
-const _errs575 = errors;
-if(typeof key33 === "string"){
-if(func2(key33) > 1024){
-const err506 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key33,propertyName:key33};
-if(vErrors === null){
-vErrors = [err506];
-}
-else {
-vErrors.push(err506);
-}
-errors++;
-}
-}
-var valid146 = _errs575 === errors;
-if(!valid146){
-const err507 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key33},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err507];
-}
-else {
-vErrors.push(err507);
-}
-errors++;
-}
-}
-}
-else {
-const err508 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err508];
-}
-else {
-vErrors.push(err508);
-}
-errors++;
-}
-var _valid45 = _errs573 === errors;
-valid145 = _valid45;
-}
-if(!valid145){
-const err509 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data145};
-if(vErrors === null){
-vErrors = [err509];
-}
-else {
-vErrors.push(err509);
-}
-errors++;
-}
-var _valid44 = _errs569 === errors;
-valid144 = _valid44;
-ifClause25 = "else";
-}
-if(!valid144){
-const err510 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause25},message:"must match \""+ifClause25+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data145};
-if(vErrors === null){
-vErrors = [err510];
-}
-else {
-vErrors.push(err510);
-}
-errors++;
-}
-var _valid43 = _errs563 === errors;
-valid143 = _valid43;
-ifClause24 = "else";
-}
-if(!valid143){
-const err511 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause24},message:"must match \""+ifClause24+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data145};
-if(vErrors === null){
-vErrors = [err511];
-}
-else {
-vErrors.push(err511);
-}
-errors++;
-}
-}
-}
-else {
-const err512 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
+const err512 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
 if(vErrors === null){
 vErrors = [err512];
 }
@@ -7082,11 +7062,11 @@ vErrors.push(err512);
 }
 errors++;
 }
-var _valid42 = _errs553 === errors;
-valid140 = _valid42;
-}
-if(!valid140){
-const err513 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else,data:data143};
+for(const key33 in data145){
+const _errs575 = errors;
+if(typeof key33 === "string"){
+if(func2(key33) > 1024){
+const err513 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key33,propertyName:key33};
 if(vErrors === null){
 vErrors = [err513];
 }
@@ -7095,12 +7075,10 @@ vErrors.push(err513);
 }
 errors++;
 }
-var _valid38 = _errs549 === errors;
-valid133 = _valid38;
-ifClause21 = "else";
 }
-if(!valid133){
-const err514 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause21},message:"must match \""+ifClause21+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else,data:data143};
+var valid146 = _errs575 === errors;
+if(!valid146){
+const err514 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key33},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
 if(vErrors === null){
 vErrors = [err514];
 }
@@ -7109,12 +7087,10 @@ vErrors.push(err514);
 }
 errors++;
 }
-var _valid37 = _errs523 === errors;
-valid132 = _valid37;
-ifClause20 = "else";
 }
-if(!valid132){
-const err515 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause20},message:"must match \""+ifClause20+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp,data:data143};
+}
+else {
+const err515 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
 if(vErrors === null){
 vErrors = [err515];
 }
@@ -7123,13 +7099,11 @@ vErrors.push(err515);
 }
 errors++;
 }
+var _valid45 = _errs573 === errors;
+valid145 = _valid45;
 }
-}
-}
-if(data.role !== undefined){
-let data146 = data.role;
-if((typeof data146 !== "string") && (data146 !== null)){
-const err516 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data146};
+if(!valid145){
+const err516 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data145};
 if(vErrors === null){
 vErrors = [err516];
 }
@@ -7138,9 +7112,12 @@ vErrors.push(err516);
 }
 errors++;
 }
-if(typeof data146 === "string"){
-if(func2(data146) > 32768){
-const err517 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data146};
+var _valid44 = _errs569 === errors;
+valid144 = _valid44;
+ifClause25 = "else";
+}
+if(!valid144){
+const err517 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause25},message:"must match \""+ifClause25+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data145};
 if(vErrors === null){
 vErrors = [err517];
 }
@@ -7149,8 +7126,12 @@ vErrors.push(err517);
 }
 errors++;
 }
-if(func2(data146) < 1){
-const err518 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data146};
+var _valid43 = _errs563 === errors;
+valid143 = _valid43;
+ifClause24 = "else";
+}
+if(!valid143){
+const err518 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause24},message:"must match \""+ifClause24+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data145};
 if(vErrors === null){
 vErrors = [err518];
 }
@@ -7161,14 +7142,103 @@ errors++;
 }
 }
 }
-}
 else {
-const err519 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+const err519 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
 if(vErrors === null){
 vErrors = [err519];
 }
 else {
 vErrors.push(err519);
+}
+errors++;
+}
+var _valid42 = _errs553 === errors;
+valid140 = _valid42;
+}
+if(!valid140){
+const err520 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else,data:data143};
+if(vErrors === null){
+vErrors = [err520];
+}
+else {
+vErrors.push(err520);
+}
+errors++;
+}
+var _valid38 = _errs549 === errors;
+valid133 = _valid38;
+ifClause21 = "else";
+}
+if(!valid133){
+const err521 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause21},message:"must match \""+ifClause21+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else,data:data143};
+if(vErrors === null){
+vErrors = [err521];
+}
+else {
+vErrors.push(err521);
+}
+errors++;
+}
+var _valid37 = _errs523 === errors;
+valid132 = _valid37;
+ifClause20 = "else";
+}
+if(!valid132){
+const err522 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause20},message:"must match \""+ifClause20+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp,data:data143};
+if(vErrors === null){
+vErrors = [err522];
+}
+else {
+vErrors.push(err522);
+}
+errors++;
+}
+}
+}
+}
+if(data.role !== undefined){
+let data146 = data.role;
+if((typeof data146 !== "string") && (data146 !== null)){
+const err523 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data146};
+if(vErrors === null){
+vErrors = [err523];
+}
+else {
+vErrors.push(err523);
+}
+errors++;
+}
+if(typeof data146 === "string"){
+if(func2(data146) > 32768){
+const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data146};
+if(vErrors === null){
+vErrors = [err524];
+}
+else {
+vErrors.push(err524);
+}
+errors++;
+}
+if(func2(data146) < 1){
+const err525 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data146};
+if(vErrors === null){
+vErrors = [err525];
+}
+else {
+vErrors.push(err525);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err526 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
+if(vErrors === null){
+vErrors = [err526];
+}
+else {
+vErrors.push(err526);
 }
 errors++;
 }

@@ -63,9 +63,9 @@ export function boundedJson(depth: number): SchemaNode {
   };
 }
 
-/** A number at most `maximum`; any other type is the converter's to judge. */
-export function atMost(maximum: number): SchemaNode {
-  return { if: { type: 'number' }, then: { type: 'number', maximum } };
+/** A number from 0 to `maximum` (`error.min`, `error.max` as every range); any other type is the converter's to judge. */
+export function zeroTo(maximum: number): SchemaNode {
+  return { if: { type: 'number' }, then: { type: 'number', minimum: 0, maximum } };
 }
 
 /** A duration in whole seconds: `minimum` up to {@link MAX_SECONDS}. */
@@ -208,7 +208,7 @@ export const VOLUME = obj({
     profileName: str(), constraints: arr(CONSTRAINT),
   }, ['size']),
   // DVDI (`options` a map of strings) or CSI (`options` with a capability and maps): bounded here, judged by the converter.
-  external: { type: 'object', additionalProperties: true, properties: { size: atMost(MAX_RESOURCE), options: boundedJson(4) } },
+  external: { type: 'object', additionalProperties: true, properties: { size: zeroTo(MAX_RESOURCE), options: boundedJson(4) } },
   secret: str(),
 }, ['containerPath']);
 
@@ -232,7 +232,7 @@ export const CONTAINER = obj({
   // open, as a scenario file's closed schema must not refuse `seccomp` or `ipcInfo.mode`).
   linuxInfo: {
     type: 'object', additionalProperties: true,
-    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: atMost(MAX_RESOURCE) } }, seccomp: boundedJson(2) },
+    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: zeroTo(MAX_RESOURCE) } }, seccomp: boundedJson(2) },
   },
   volumes: arr(VOLUME),
   portMappings: arr(PORT_MAPPING),

@@ -21,7 +21,7 @@ import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';
-import { atMost, boundedJson } from './app-schema-parts';
+import { boundedJson, zeroTo } from './app-schema-parts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -121,7 +121,7 @@ const TIMING_SECONDS = seconds();
  * (sim/scenario/closed-schema.ts) does not refuse the fields the converter reads (`ipcInfo.mode`).
  */
 const LINUX_INFO = {
-  ...object({ ipcInfo: { ...object({ shmSize: atMost(MAX_RESOURCE) }), additionalProperties: true }, seccomp: boundedJson(2) }),
+  ...object({ ipcInfo: { ...object({ shmSize: zeroTo(MAX_RESOURCE) }), additionalProperties: true }, seccomp: boundedJson(2) }),
   additionalProperties: true,
 };
 
@@ -132,7 +132,7 @@ const LINUX_INFO = {
 const CHECK = {
   ...object({
     exec: { ...object({ command: boundedJson(3) }), additionalProperties: true },
-    intervalSeconds: atMost(MAX_SECONDS), timeoutSeconds: atMost(MAX_SECONDS), delaySeconds: atMost(MAX_SECONDS),
+    intervalSeconds: zeroTo(MAX_SECONDS), timeoutSeconds: zeroTo(MAX_SECONDS), delaySeconds: zeroTo(MAX_SECONDS),
   }),
   additionalProperties: true,
 };
@@ -170,7 +170,7 @@ const CONTAINER = object({
   name: NAME,
   exec: object({ command: SHELL_COMMAND, overrideEntrypoint: boolean }, ['command']),
   resources: RESOURCES,
-  resourceLimits: object({ cpus: atMost(MAX_RESOURCE), mem: atMost(MAX_RESOURCE) }),
+  resourceLimits: object({ cpus: zeroTo(MAX_RESOURCE), mem: zeroTo(MAX_RESOURCE) }),
   endpoints: array(ENDPOINT),
   image: IMAGE,
   environment: ENV_MAP,
