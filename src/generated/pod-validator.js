@@ -3,7 +3,7 @@
 // A schema changed: run `npm run gen:validators` (test/unit/validation/generated-validators.test.ts fails until then).
 "use strict";
 exports.pod = validate10;
-const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768},"else":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{}},"else":{"if":{"type":"object"},"then":{"type":"object","maxProperties":1000,"propertyNames":{"maxLength":1024},"additionalProperties":{}}}}}}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
+const schema11 = {"type":"object","properties":{"id":{"type":"string","minLength":1,"maxLength":128,"pattern":"^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$"},"version":{"type":["string","null"],"maxLength":32768},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"containers":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]},"overrideEntrypoint":{"type":["boolean","null"]}},"required":["command"]},"resources":{"type":"object","properties":{"cpus":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":0.001,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":0,"maximum":1000000000},"gpus":{"type":["integer","null"],"minimum":0,"maximum":1000000000}}},"resourceLimits":{"type":["object","null"],"properties":{"cpus":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}},"mem":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}}},"endpoints":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"containerPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"hostPort":{"type":["integer","null"],"minimum":0,"maximum":65535},"protocol":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000,"minItems":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["name"]},"maxItems":1000},"image":{"type":["object","null"],"properties":{"kind":{"type":"string","maxLength":32768},"id":{"type":"string","maxLength":1024,"minLength":1},"forcePull":{"type":["boolean","null"]},"pullConfig":{"type":["object","null"],"properties":{"secret":{"type":"string","maxLength":32768}},"required":["secret"]},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}},"required":["kind","id"]},"environment":{"type":["object","null"],"additionalProperties":{"type":["string","object"],"maxLength":32768,"required":["secret"],"properties":{"secret":{"type":"string","maxLength":32768}}},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"user":{"type":["string","null"],"maxLength":32768},"healthCheck":{"type":["object","null"],"properties":{"http":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"path":{"type":["string","null"],"maxLength":1024,"minLength":1},"scheme":{"type":["string","null"],"maxLength":32768,"enumCaseless":["HTTP","HTTPS"]}},"required":["endpoint"]},"tcp":{"type":["object","null"],"properties":{"endpoint":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63}},"required":["endpoint"]},"exec":{"type":["object","null"],"properties":{"command":{"type":"object","properties":{"shell":{"type":"string","maxLength":32768}},"required":["shell"]}},"required":["command"]},"gracePeriodSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"intervalSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"maxConsecutiveFailures":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"timeoutSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"delaySeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}},"check":{"type":["object","null"],"properties":{"exec":{"type":["object","null"],"properties":{"command":{"type":["object","null"],"additionalProperties":true,"properties":{"shell":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}},"argv":{"if":{"type":"array"},"then":{"type":"array","maxItems":1000,"items":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}}}},"additionalProperties":true},"intervalSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"timeoutSeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}},"delaySeconds":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":2147483647}}},"additionalProperties":true},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"type":["object","null"],"additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}},"additionalProperties":true},"volumeMounts":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$","minLength":1,"maxLength":63},"mountPath":{"type":"string","maxLength":1024,"minLength":1},"readOnly":{"type":["boolean","null"]}},"required":["name","mountPath"]},"maxItems":1000},"artifacts":{"type":["array","null"],"items":{"type":"object","properties":{"uri":{"type":"string","maxLength":1024,"minLength":1},"extract":{"type":["boolean","null"]},"executable":{"type":["boolean","null"]},"cache":{"type":["boolean","null"]},"destPath":{"type":["string","null"],"maxLength":1024,"minLength":1}},"required":["uri"]},"maxItems":1000},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"lifecycle":{"type":["object","null"],"properties":{"killGracePeriodSeconds":{"type":["number","null"],"minimum":0,"maximum":2147483647}}}},"required":["name","resources"]},"maxItems":1000,"minItems":1},"secrets":{"type":["object","null"],"additionalProperties":{"type":"object","properties":{"source":{"type":"string","maxLength":32768}},"required":["source"]},"maxProperties":1000,"propertyNames":{"maxLength":1024}},"volumes":{"type":["array","null"],"items":{"type":"object","properties":{"name":{"type":"string","maxLength":32768,"minLength":1},"host":{"type":["string","null"],"maxLength":32768},"persistent":{"type":["object","null"],"properties":{"type":{"type":["string","null"],"maxLength":32768,"enum":["root","path","mount",null]},"size":{"type":"integer","minimum":0,"maximum":1000000000},"maxSize":{"type":["integer","null"],"minimum":0,"maximum":1000000000},"profileName":{"type":["string","null"],"maxLength":32768}},"required":["size"]}},"required":["name"]},"maxItems":1000},"networks":{"type":["array","null"],"items":{"type":"object","properties":{"mode":{"type":["string","null"],"maxLength":32768},"name":{"type":["string","null"],"maxLength":63,"pattern":"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$","minLength":1},"labels":{"type":["object","null"],"additionalProperties":{"type":"string","maxLength":32768},"maxProperties":1000,"propertyNames":{"maxLength":1024}}}},"maxItems":1000},"scaling":{"type":["object","null"],"properties":{"kind":{"type":["string","null"],"maxLength":32768,"enumCaseless":["fixed"]},"instances":{"type":["integer","null"],"minimum":0,"maximum":100000},"maxInstances":{"type":["integer","null"],"minimum":0,"maximum":100000}}},"scheduling":{"type":["object","null"],"properties":{"backoff":{"type":["object","null"],"properties":{"backoff":{"type":["number","null"],"minimum":0,"maximum":2147483647},"backoffFactor":{"type":["number","null"],"minimum":0,"maximum":1000},"maxLaunchDelay":{"type":["number","null"],"minimum":0,"maximum":2147483647}}},"upgrade":{"type":["object","null"],"properties":{"minimumHealthCapacity":{"type":["number","null"],"minimum":0,"maximum":1},"maximumOverCapacity":{"type":["number","null"],"minimum":0,"maximum":1}}},"placement":{"type":["object","null"],"properties":{"constraints":{"type":["array","null"],"items":{"type":["array","object"],"items":{"type":"string","maxLength":32768},"minItems":2,"maxItems":3,"required":["fieldName","operator"],"properties":{"fieldName":{"type":"string","maxLength":32768},"operator":{"type":"string","maxLength":32768},"value":{"type":["string","null"],"maxLength":32768}}},"maxItems":1000},"acceptedResourceRoles":{"type":["array","null"],"items":{"type":"string","maxLength":32768},"maxItems":1000}}},"killSelection":{"type":["string","null"],"maxLength":32768,"enumCaseless":["YOUNGEST_FIRST","OLDEST_FIRST"]},"unreachableStrategy":{"type":["string","object","null"],"properties":{"inactiveAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647},"expungeAfterSeconds":{"type":["integer","null"],"minimum":0,"maximum":2147483647}}}}},"executorResources":{"type":["object","null"],"properties":{"cpus":{"type":["number","null"],"minimum":0.1,"maximum":1000000000},"mem":{"type":["number","null"],"minimum":32,"maximum":1000000000},"disk":{"type":["number","null"],"minimum":10,"maximum":1000000000}}},"linuxInfo":{"type":["object","null"],"properties":{"ipcInfo":{"type":["object","null"],"properties":{"shmSize":{"if":{"type":"number"},"then":{"type":"number","minimum":0,"maximum":1000000000}}},"additionalProperties":true},"seccomp":{"type":["object","null"],"additionalProperties":true,"properties":{"profileName":{"if":{"type":"string"},"then":{"type":"string","maxLength":32768}}}}},"additionalProperties":true},"role":{"type":["string","null"],"maxLength":32768,"minLength":1}},"required":["id","containers"]};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern0 = new RegExp("^/*(?:(?:\\.\\.|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)(?:/+|$))*$", "u");
 const pattern1 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
@@ -1991,11 +1991,8 @@ errors++;
 if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
 if(data60.command !== undefined){
 let data61 = data60.command;
-const _errs144 = errors;
-let valid36 = true;
-const _errs145 = errors;
-if(typeof data61 !== "string"){
-const err161 = {};
+if((!(data61 && typeof data61 == "object" && !Array.isArray(data61))) && (data61 !== null)){
+const err161 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.check.properties.exec.properties.command.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2004,22 +2001,14 @@ vErrors.push(err161);
 }
 errors++;
 }
-var _valid2 = _errs145 === errors;
-errors = _errs144;
-if(vErrors !== null){
-if(_errs144){
-vErrors.length = _errs144;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause0;
-if(_valid2){
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+if(data61.shell !== undefined){
+let data62 = data61.shell;
 const _errs147 = errors;
-if(typeof data61 === "string"){
-if(func2(data61) > 32768){
-const err162 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
+let valid37 = true;
+const _errs148 = errors;
+if(typeof data62 !== "string"){
+const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2028,9 +2017,21 @@ vErrors.push(err162);
 }
 errors++;
 }
+var _valid2 = _errs148 === errors;
+errors = _errs147;
+if(vErrors !== null){
+if(_errs147){
+vErrors.length = _errs147;
 }
 else {
-const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.then,data:data61};
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs150 = errors;
+if(typeof data62 === "string"){
+if(func2(data62) > 32768){
+const err163 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then,data:data62};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2039,17 +2040,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-var _valid2 = _errs147 === errors;
-valid36 = _valid2;
-ifClause0 = "then";
 }
 else {
-const _errs149 = errors;
-const _errs150 = errors;
-let valid37 = true;
-const _errs151 = errors;
-if(!(Array.isArray(data61))){
-const err164 = {};
+const err164 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.then,data:data62};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2058,22 +2051,11 @@ vErrors.push(err164);
 }
 errors++;
 }
-var _valid3 = _errs151 === errors;
-errors = _errs150;
-if(vErrors !== null){
-if(_errs150){
-vErrors.length = _errs150;
+var _valid2 = _errs150 === errors;
+valid37 = _valid2;
 }
-else {
-vErrors = null;
-}
-}
-let ifClause1;
-if(_valid3){
-const _errs153 = errors;
-if(Array.isArray(data61)){
-if(data61.length > 1000){
-const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
+if(!valid37){
+const err165 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/shell",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/shell/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.shell,data:data62};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2082,13 +2064,13 @@ vErrors.push(err165);
 }
 errors++;
 }
-const len3 = data61.length;
-for(let i3=0; i3<len3; i3++){
-let data62 = data61[i3];
-const _errs156 = errors;
-let valid40 = true;
-const _errs157 = errors;
-if(typeof data62 !== "string"){
+}
+if(data61.argv !== undefined){
+let data63 = data61.argv;
+const _errs153 = errors;
+let valid38 = true;
+const _errs154 = errors;
+if(!(Array.isArray(data63))){
 const err166 = {};
 if(vErrors === null){
 vErrors = [err166];
@@ -2098,22 +2080,21 @@ vErrors.push(err166);
 }
 errors++;
 }
-var _valid4 = _errs157 === errors;
-errors = _errs156;
+var _valid3 = _errs154 === errors;
+errors = _errs153;
 if(vErrors !== null){
-if(_errs156){
-vErrors.length = _errs156;
+if(_errs153){
+vErrors.length = _errs153;
 }
 else {
 vErrors = null;
 }
 }
-let ifClause2;
-if(_valid4){
-const _errs159 = errors;
-if(typeof data62 === "string"){
-if(func2(data62) > 32768){
-const err167 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
+if(_valid3){
+const _errs156 = errors;
+if(Array.isArray(data63)){
+if(data63.length > 1000){
+const err167 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then,data:data63};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2122,9 +2103,14 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-else {
-const err168 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.then,data:data62};
+const len3 = data63.length;
+for(let i3=0; i3<len3; i3++){
+let data64 = data63[i3];
+const _errs159 = errors;
+let valid41 = true;
+const _errs160 = errors;
+if(typeof data64 !== "string"){
+const err168 = {};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2133,17 +2119,21 @@ vErrors.push(err168);
 }
 errors++;
 }
-var _valid4 = _errs159 === errors;
-valid40 = _valid4;
-ifClause2 = "then";
+var _valid4 = _errs160 === errors;
+errors = _errs159;
+if(vErrors !== null){
+if(_errs159){
+vErrors.length = _errs159;
 }
 else {
-const _errs161 = errors;
+vErrors = null;
+}
+}
+if(_valid4){
 const _errs162 = errors;
-let valid41 = true;
-const _errs163 = errors;
-if(!(Array.isArray(data62))){
-const err169 = {};
+if(typeof data64 === "string"){
+if(func2(data64) > 32768){
+const err169 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data64};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2152,22 +2142,9 @@ vErrors.push(err169);
 }
 errors++;
 }
-var _valid5 = _errs163 === errors;
-errors = _errs162;
-if(vErrors !== null){
-if(_errs162){
-vErrors.length = _errs162;
 }
 else {
-vErrors = null;
-}
-}
-let ifClause3;
-if(_valid5){
-const _errs165 = errors;
-if(Array.isArray(data62)){
-if(data62.length > 1000){
-const err170 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
+const err170 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.then,data:data64};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2176,14 +2153,11 @@ vErrors.push(err170);
 }
 errors++;
 }
-const len4 = data62.length;
-for(let i4=0; i4<len4; i4++){
-let data63 = data62[i4];
-const _errs168 = errors;
-let valid44 = true;
-const _errs169 = errors;
-if(typeof data63 !== "string"){
-const err171 = {};
+var _valid4 = _errs162 === errors;
+valid41 = _valid4;
+}
+if(!valid41){
+const err171 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.items,data:data64};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2192,22 +2166,10 @@ vErrors.push(err171);
 }
 errors++;
 }
-var _valid6 = _errs169 === errors;
-errors = _errs168;
-if(vErrors !== null){
-if(_errs168){
-vErrors.length = _errs168;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause4;
-if(_valid6){
-const _errs171 = errors;
-if(typeof data63 === "string"){
-if(func2(data63) > 32768){
-const err172 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
+const err172 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.then,data:data63};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2216,9 +2178,11 @@ vErrors.push(err172);
 }
 errors++;
 }
+var _valid3 = _errs156 === errors;
+valid38 = _valid3;
 }
-else {
-const err173 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.then,data:data63};
+if(!valid38){
+const err173 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/argv",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/properties/argv/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.properties.argv,data:data63};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2227,16 +2191,17 @@ vErrors.push(err173);
 }
 errors++;
 }
-var _valid6 = _errs171 === errors;
-valid44 = _valid6;
-ifClause4 = "then";
 }
-else {
-const _errs173 = errors;
-const _errs174 = errors;
-let valid45 = true;
-const _errs175 = errors;
-if(!(Array.isArray(data63))){
+}
+}
+}
+}
+if(data59.intervalSeconds !== undefined){
+let data65 = data59.intervalSeconds;
+const _errs165 = errors;
+let valid42 = true;
+const _errs166 = errors;
+if(!((typeof data65 == "number") && (isFinite(data65)))){
 const err174 = {};
 if(vErrors === null){
 vErrors = [err174];
@@ -2246,22 +2211,21 @@ vErrors.push(err174);
 }
 errors++;
 }
-var _valid7 = _errs175 === errors;
-errors = _errs174;
+var _valid5 = _errs166 === errors;
+errors = _errs165;
 if(vErrors !== null){
-if(_errs174){
-vErrors.length = _errs174;
+if(_errs165){
+vErrors.length = _errs165;
 }
 else {
 vErrors = null;
 }
 }
-let ifClause5;
-if(_valid7){
-const _errs177 = errors;
-if(Array.isArray(data63)){
-if(data63.length > 1000){
-const err175 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
+if(_valid5){
+const _errs168 = errors;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 2147483647 || isNaN(data65)){
+const err175 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2270,9 +2234,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-}
-else {
-const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.then,data:data63};
+if(data65 < 0 || isNaN(data65)){
+const err176 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2281,17 +2244,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-var _valid7 = _errs177 === errors;
-valid45 = _valid7;
-ifClause5 = "then";
 }
 else {
-const _errs179 = errors;
-const _errs180 = errors;
-let valid46 = true;
-const _errs181 = errors;
-if(!(data63 && typeof data63 == "object" && !Array.isArray(data63))){
-const err177 = {};
+const err177 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data65};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2300,21 +2255,11 @@ vErrors.push(err177);
 }
 errors++;
 }
-var _valid8 = _errs181 === errors;
-errors = _errs180;
-if(vErrors !== null){
-if(_errs180){
-vErrors.length = _errs180;
+var _valid5 = _errs168 === errors;
+valid42 = _valid5;
 }
-else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs183 = errors;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-if(Object.keys(data63).length > 1000){
-const err178 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
+if(!valid42){
+const err178 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data65};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2323,11 +2268,14 @@ vErrors.push(err178);
 }
 errors++;
 }
-for(const key10 in data63){
-const _errs185 = errors;
-if(typeof key10 === "string"){
-if(func2(key10) > 1024){
-const err179 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,data:key10,propertyName:key10};
+}
+if(data59.timeoutSeconds !== undefined){
+let data66 = data59.timeoutSeconds;
+const _errs171 = errors;
+let valid43 = true;
+const _errs172 = errors;
+if(!((typeof data66 == "number") && (isFinite(data66)))){
+const err179 = {};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2336,10 +2284,21 @@ vErrors.push(err179);
 }
 errors++;
 }
+var _valid6 = _errs172 === errors;
+errors = _errs171;
+if(vErrors !== null){
+if(_errs171){
+vErrors.length = _errs171;
 }
-var valid47 = _errs185 === errors;
-if(!valid47){
-const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs174 = errors;
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 > 2147483647 || isNaN(data66)){
+const err180 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2348,10 +2307,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-}
-else {
-const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.then,data:data63};
+if(data66 < 0 || isNaN(data66)){
+const err181 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2360,11 +2317,9 @@ vErrors.push(err181);
 }
 errors++;
 }
-var _valid8 = _errs183 === errors;
-valid46 = _valid8;
 }
-if(!valid46){
-const err182 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.else,data:data63};
+else {
+const err182 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data66};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2373,12 +2328,11 @@ vErrors.push(err182);
 }
 errors++;
 }
-var _valid7 = _errs179 === errors;
-valid45 = _valid7;
-ifClause5 = "else";
+var _valid6 = _errs174 === errors;
+valid43 = _valid6;
 }
-if(!valid45){
-const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause5},message:"must match \""+ifClause5+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.else,data:data63};
+if(!valid43){
+const err183 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data66};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2387,12 +2341,14 @@ vErrors.push(err183);
 }
 errors++;
 }
-var _valid6 = _errs173 === errors;
-valid44 = _valid6;
-ifClause4 = "else";
 }
-if(!valid44){
-const err184 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + i4,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause4},message:"must match \""+ifClause4+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.items,data:data63};
+if(data59.delaySeconds !== undefined){
+let data67 = data59.delaySeconds;
+const _errs177 = errors;
+let valid44 = true;
+const _errs178 = errors;
+if(!((typeof data67 == "number") && (isFinite(data67)))){
+const err184 = {};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2401,10 +2357,21 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
+var _valid7 = _errs178 === errors;
+errors = _errs177;
+if(vErrors !== null){
+if(_errs177){
+vErrors.length = _errs177;
 }
 else {
-const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.then,data:data62};
+vErrors = null;
+}
+}
+if(_valid7){
+const _errs180 = errors;
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 2147483647 || isNaN(data67)){
+const err185 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2413,17 +2380,8 @@ vErrors.push(err185);
 }
 errors++;
 }
-var _valid5 = _errs165 === errors;
-valid41 = _valid5;
-ifClause3 = "then";
-}
-else {
-const _errs187 = errors;
-const _errs188 = errors;
-let valid48 = true;
-const _errs189 = errors;
-if(!(data62 && typeof data62 == "object" && !Array.isArray(data62))){
-const err186 = {};
+if(data67 < 0 || isNaN(data67)){
+const err186 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2432,21 +2390,9 @@ vErrors.push(err186);
 }
 errors++;
 }
-var _valid9 = _errs189 === errors;
-errors = _errs188;
-if(vErrors !== null){
-if(_errs188){
-vErrors.length = _errs188;
 }
 else {
-vErrors = null;
-}
-}
-if(_valid9){
-const _errs191 = errors;
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-if(Object.keys(data62).length > 1000){
-const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
+const err187 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data67};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2455,11 +2401,11 @@ vErrors.push(err187);
 }
 errors++;
 }
-for(const key11 in data62){
-const _errs193 = errors;
-if(typeof key11 === "string"){
-if(func2(key11) > 1024){
-const err188 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,data:key11,propertyName:key11};
+var _valid7 = _errs180 === errors;
+valid44 = _valid7;
+}
+if(!valid44){
+const err188 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data67};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2469,9 +2415,12 @@ vErrors.push(err188);
 errors++;
 }
 }
-var valid49 = _errs193 === errors;
-if(!valid49){
-const err189 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
+}
+}
+if(data9.linuxInfo !== undefined){
+let data68 = data9.linuxInfo;
+if((!(data68 && typeof data68 == "object" && !Array.isArray(data68))) && (data68 !== null)){
+const err189 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data68};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2480,14 +2429,11 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-for(const key12 in data62){
-let data64 = data62[key12];
-const _errs196 = errors;
-let valid51 = true;
-const _errs197 = errors;
-if(typeof data64 !== "string"){
-const err190 = {};
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68.ipcInfo !== undefined){
+let data69 = data68.ipcInfo;
+if((!(data69 && typeof data69 == "object" && !Array.isArray(data69))) && (data69 !== null)){
+const err190 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data69};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2496,22 +2442,14 @@ vErrors.push(err190);
 }
 errors++;
 }
-var _valid10 = _errs197 === errors;
-errors = _errs196;
-if(vErrors !== null){
-if(_errs196){
-vErrors.length = _errs196;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause6;
-if(_valid10){
-const _errs199 = errors;
-if(typeof data64 === "string"){
-if(func2(data64) > 32768){
-const err191 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.shmSize !== undefined){
+let data70 = data69.shmSize;
+const _errs189 = errors;
+let valid47 = true;
+const _errs190 = errors;
+if(!((typeof data70 == "number") && (isFinite(data70)))){
+const err191 = {};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2520,9 +2458,21 @@ vErrors.push(err191);
 }
 errors++;
 }
+var _valid8 = _errs190 === errors;
+errors = _errs189;
+if(vErrors !== null){
+if(_errs189){
+vErrors.length = _errs189;
 }
 else {
-const err192 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.then,data:data64};
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs192 = errors;
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 > 1000000000 || isNaN(data70)){
+const err192 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2531,17 +2481,8 @@ vErrors.push(err192);
 }
 errors++;
 }
-var _valid10 = _errs199 === errors;
-valid51 = _valid10;
-ifClause6 = "then";
-}
-else {
-const _errs201 = errors;
-const _errs202 = errors;
-let valid52 = true;
-const _errs203 = errors;
-if(!(Array.isArray(data64))){
-const err193 = {};
+if(data70 < 0 || isNaN(data70)){
+const err193 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2550,22 +2491,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-var _valid11 = _errs203 === errors;
-errors = _errs202;
-if(vErrors !== null){
-if(_errs202){
-vErrors.length = _errs202;
 }
 else {
-vErrors = null;
-}
-}
-let ifClause7;
-if(_valid11){
-const _errs205 = errors;
-if(Array.isArray(data64)){
-if(data64.length > 1000){
-const err194 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
+const err194 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data70};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2574,9 +2502,11 @@ vErrors.push(err194);
 }
 errors++;
 }
+var _valid8 = _errs192 === errors;
+valid47 = _valid8;
 }
-else {
-const err195 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.then,data:data64};
+if(!valid47){
+const err195 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data70};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2585,17 +2515,13 @@ vErrors.push(err195);
 }
 errors++;
 }
-var _valid11 = _errs205 === errors;
-valid52 = _valid11;
-ifClause7 = "then";
 }
-else {
-const _errs207 = errors;
-const _errs208 = errors;
-let valid53 = true;
-const _errs209 = errors;
-if(!(data64 && typeof data64 == "object" && !Array.isArray(data64))){
-const err196 = {};
+}
+}
+if(data68.seccomp !== undefined){
+let data71 = data68.seccomp;
+if((!(data71 && typeof data71 == "object" && !Array.isArray(data71))) && (data71 !== null)){
+const err196 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data71};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2604,21 +2530,14 @@ vErrors.push(err196);
 }
 errors++;
 }
-var _valid12 = _errs209 === errors;
-errors = _errs208;
-if(vErrors !== null){
-if(_errs208){
-vErrors.length = _errs208;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid12){
-const _errs211 = errors;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(Object.keys(data64).length > 1000){
-const err197 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.profileName !== undefined){
+let data72 = data71.profileName;
+const _errs198 = errors;
+let valid49 = true;
+const _errs199 = errors;
+if(typeof data72 !== "string"){
+const err197 = {};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2627,11 +2546,21 @@ vErrors.push(err197);
 }
 errors++;
 }
-for(const key13 in data64){
-const _errs213 = errors;
-if(typeof key13 === "string"){
-if(func2(key13) > 1024){
-const err198 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,data:key13,propertyName:key13};
+var _valid9 = _errs199 === errors;
+errors = _errs198;
+if(vErrors !== null){
+if(_errs198){
+vErrors.length = _errs198;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid9){
+const _errs201 = errors;
+if(typeof data72 === "string"){
+if(func2(data72) > 32768){
+const err198 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data72};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2641,9 +2570,8 @@ vErrors.push(err198);
 errors++;
 }
 }
-var valid54 = _errs213 === errors;
-if(!valid54){
-const err199 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
+else {
+const err199 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data72};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2652,10 +2580,11 @@ vErrors.push(err199);
 }
 errors++;
 }
+var _valid9 = _errs201 === errors;
+valid49 = _valid9;
 }
-}
-else {
-const err200 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.then,data:data64};
+if(!valid49){
+const err200 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.properties.profileName,data:data72};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2664,11 +2593,15 @@ vErrors.push(err200);
 }
 errors++;
 }
-var _valid12 = _errs211 === errors;
-valid53 = _valid12;
 }
-if(!valid53){
-const err201 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.else,data:data64};
+}
+}
+}
+}
+if(data9.volumeMounts !== undefined){
+let data73 = data9.volumeMounts;
+if((!(Array.isArray(data73))) && (data73 !== null)){
+const err201 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data73};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2677,12 +2610,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-var _valid11 = _errs207 === errors;
-valid52 = _valid11;
-ifClause7 = "else";
-}
-if(!valid52){
-const err202 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause7},message:"must match \""+ifClause7+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.else,data:data64};
+if(Array.isArray(data73)){
+if(data73.length > 1000){
+const err202 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data73};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2691,12 +2621,12 @@ vErrors.push(err202);
 }
 errors++;
 }
-var _valid10 = _errs201 === errors;
-valid51 = _valid10;
-ifClause6 = "else";
-}
-if(!valid51){
-const err203 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3+"/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause6},message:"must match \""+ifClause6+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.additionalProperties,data:data64};
+const len4 = data73.length;
+for(let i4=0; i4<len4; i4++){
+let data74 = data73[i4];
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+if(data74.name === undefined){
+const err203 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2705,10 +2635,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-}
-}
-else {
-const err204 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.then,data:data62};
+if(data74.mountPath === undefined){
+const err204 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2717,11 +2645,11 @@ vErrors.push(err204);
 }
 errors++;
 }
-var _valid9 = _errs191 === errors;
-valid48 = _valid9;
-}
-if(!valid48){
-const err205 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.else,data:data62};
+if(data74.name !== undefined){
+let data75 = data74.name;
+if(typeof data75 === "string"){
+if(func2(data75) > 63){
+const err205 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2730,12 +2658,8 @@ vErrors.push(err205);
 }
 errors++;
 }
-var _valid5 = _errs187 === errors;
-valid41 = _valid5;
-ifClause3 = "else";
-}
-if(!valid41){
-const err206 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause3},message:"must match \""+ifClause3+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.else,data:data62};
+if(func2(data75) < 1){
+const err206 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2744,12 +2668,8 @@ vErrors.push(err206);
 }
 errors++;
 }
-var _valid4 = _errs161 === errors;
-valid40 = _valid4;
-ifClause2 = "else";
-}
-if(!valid40){
-const err207 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + i3,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.items,data:data62};
+if(!pattern1.test(data75)){
+const err207 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2759,9 +2679,8 @@ vErrors.push(err207);
 errors++;
 }
 }
-}
 else {
-const err208 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.then,data:data61};
+const err208 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data75};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2770,17 +2689,12 @@ vErrors.push(err208);
 }
 errors++;
 }
-var _valid3 = _errs153 === errors;
-valid37 = _valid3;
-ifClause1 = "then";
 }
-else {
-const _errs215 = errors;
-const _errs216 = errors;
-let valid55 = true;
-const _errs217 = errors;
-if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
-const err209 = {};
+if(data74.mountPath !== undefined){
+let data76 = data74.mountPath;
+if(typeof data76 === "string"){
+if(func2(data76) > 1024){
+const err209 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2789,21 +2703,8 @@ vErrors.push(err209);
 }
 errors++;
 }
-var _valid13 = _errs217 === errors;
-errors = _errs216;
-if(vErrors !== null){
-if(_errs216){
-vErrors.length = _errs216;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid13){
-const _errs219 = errors;
-if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
-if(Object.keys(data61).length > 1000){
-const err210 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
+if(func2(data76) < 1){
+const err210 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2812,11 +2713,9 @@ vErrors.push(err210);
 }
 errors++;
 }
-for(const key14 in data61){
-const _errs221 = errors;
-if(typeof key14 === "string"){
-if(func2(key14) > 1024){
-const err211 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,data:key14,propertyName:key14};
+}
+else {
+const err211 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data76};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2826,9 +2725,10 @@ vErrors.push(err211);
 errors++;
 }
 }
-var valid56 = _errs221 === errors;
-if(!valid56){
-const err212 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
+if(data74.readOnly !== undefined){
+let data77 = data74.readOnly;
+if((typeof data77 !== "boolean") && (data77 !== null)){
+const err212 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data77};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2838,13 +2738,9 @@ vErrors.push(err212);
 errors++;
 }
 }
-for(const key15 in data61){
-let data65 = data61[key15];
-const _errs224 = errors;
-let valid58 = true;
-const _errs225 = errors;
-if(typeof data65 !== "string"){
-const err213 = {};
+}
+else {
+const err213 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i4,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data74};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2853,22 +2749,13 @@ vErrors.push(err213);
 }
 errors++;
 }
-var _valid14 = _errs225 === errors;
-errors = _errs224;
-if(vErrors !== null){
-if(_errs224){
-vErrors.length = _errs224;
-}
-else {
-vErrors = null;
 }
 }
-let ifClause8;
-if(_valid14){
-const _errs227 = errors;
-if(typeof data65 === "string"){
-if(func2(data65) > 32768){
-const err214 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
+}
+if(data9.artifacts !== undefined){
+let data78 = data9.artifacts;
+if((!(Array.isArray(data78))) && (data78 !== null)){
+const err214 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data78};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2877,9 +2764,9 @@ vErrors.push(err214);
 }
 errors++;
 }
-}
-else {
-const err215 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.then,data:data65};
+if(Array.isArray(data78)){
+if(data78.length > 1000){
+const err215 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data78};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2888,17 +2775,12 @@ vErrors.push(err215);
 }
 errors++;
 }
-var _valid14 = _errs227 === errors;
-valid58 = _valid14;
-ifClause8 = "then";
-}
-else {
-const _errs229 = errors;
-const _errs230 = errors;
-let valid59 = true;
-const _errs231 = errors;
-if(!(Array.isArray(data65))){
-const err216 = {};
+const len5 = data78.length;
+for(let i5=0; i5<len5; i5++){
+let data79 = data78[i5];
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.uri === undefined){
+const err216 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2907,22 +2789,11 @@ vErrors.push(err216);
 }
 errors++;
 }
-var _valid15 = _errs231 === errors;
-errors = _errs230;
-if(vErrors !== null){
-if(_errs230){
-vErrors.length = _errs230;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause9;
-if(_valid15){
-const _errs233 = errors;
-if(Array.isArray(data65)){
-if(data65.length > 1000){
-const err217 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
+if(data79.uri !== undefined){
+let data80 = data79.uri;
+if(typeof data80 === "string"){
+if(func2(data80) > 1024){
+const err217 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2931,14 +2802,8 @@ vErrors.push(err217);
 }
 errors++;
 }
-const len5 = data65.length;
-for(let i5=0; i5<len5; i5++){
-let data66 = data65[i5];
-const _errs236 = errors;
-let valid62 = true;
-const _errs237 = errors;
-if(typeof data66 !== "string"){
-const err218 = {};
+if(func2(data80) < 1){
+const err218 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2947,22 +2812,9 @@ vErrors.push(err218);
 }
 errors++;
 }
-var _valid16 = _errs237 === errors;
-errors = _errs236;
-if(vErrors !== null){
-if(_errs236){
-vErrors.length = _errs236;
 }
 else {
-vErrors = null;
-}
-}
-let ifClause10;
-if(_valid16){
-const _errs239 = errors;
-if(typeof data66 === "string"){
-if(func2(data66) > 32768){
-const err219 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
+const err219 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data80};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2972,8 +2824,10 @@ vErrors.push(err219);
 errors++;
 }
 }
-else {
-const err220 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.then,data:data66};
+if(data79.extract !== undefined){
+let data81 = data79.extract;
+if((typeof data81 !== "boolean") && (data81 !== null)){
+const err220 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data81};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2982,17 +2836,11 @@ vErrors.push(err220);
 }
 errors++;
 }
-var _valid16 = _errs239 === errors;
-valid62 = _valid16;
-ifClause10 = "then";
 }
-else {
-const _errs241 = errors;
-const _errs242 = errors;
-let valid63 = true;
-const _errs243 = errors;
-if(!(Array.isArray(data66))){
-const err221 = {};
+if(data79.executable !== undefined){
+let data82 = data79.executable;
+if((typeof data82 !== "boolean") && (data82 !== null)){
+const err221 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data82};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -3001,22 +2849,11 @@ vErrors.push(err221);
 }
 errors++;
 }
-var _valid17 = _errs243 === errors;
-errors = _errs242;
-if(vErrors !== null){
-if(_errs242){
-vErrors.length = _errs242;
 }
-else {
-vErrors = null;
-}
-}
-let ifClause11;
-if(_valid17){
-const _errs245 = errors;
-if(Array.isArray(data66)){
-if(data66.length > 1000){
-const err222 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
+if(data79.cache !== undefined){
+let data83 = data79.cache;
+if((typeof data83 !== "boolean") && (data83 !== null)){
+const err222 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data83};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -3026,8 +2863,10 @@ vErrors.push(err222);
 errors++;
 }
 }
-else {
-const err223 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.then,data:data66};
+if(data79.destPath !== undefined){
+let data84 = data79.destPath;
+if((typeof data84 !== "string") && (data84 !== null)){
+const err223 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -3036,17 +2875,9 @@ vErrors.push(err223);
 }
 errors++;
 }
-var _valid17 = _errs245 === errors;
-valid63 = _valid17;
-ifClause11 = "then";
-}
-else {
-const _errs247 = errors;
-const _errs248 = errors;
-let valid64 = true;
-const _errs249 = errors;
-if(!(data66 && typeof data66 == "object" && !Array.isArray(data66))){
-const err224 = {};
+if(typeof data84 === "string"){
+if(func2(data84) > 1024){
+const err224 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -3055,21 +2886,8 @@ vErrors.push(err224);
 }
 errors++;
 }
-var _valid18 = _errs249 === errors;
-errors = _errs248;
-if(vErrors !== null){
-if(_errs248){
-vErrors.length = _errs248;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid18){
-const _errs251 = errors;
-if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
-if(Object.keys(data66).length > 1000){
-const err225 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
+if(func2(data84) < 1){
+const err225 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data84};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -3078,11 +2896,11 @@ vErrors.push(err225);
 }
 errors++;
 }
-for(const key16 in data66){
-const _errs253 = errors;
-if(typeof key16 === "string"){
-if(func2(key16) > 1024){
-const err226 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,data:key16,propertyName:key16};
+}
+}
+}
+else {
+const err226 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i5,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data79};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3092,9 +2910,12 @@ vErrors.push(err226);
 errors++;
 }
 }
-var valid65 = _errs253 === errors;
-if(!valid65){
-const err227 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key16},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
+}
+}
+if(data9.labels !== undefined){
+let data85 = data9.labels;
+if((!(data85 && typeof data85 == "object" && !Array.isArray(data85))) && (data85 !== null)){
+const err227 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3103,10 +2924,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-}
-else {
-const err228 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.then,data:data66};
+if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
+if(Object.keys(data85).length > 1000){
+const err228 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3115,11 +2935,11 @@ vErrors.push(err228);
 }
 errors++;
 }
-var _valid18 = _errs251 === errors;
-valid64 = _valid18;
-}
-if(!valid64){
-const err229 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.else,data:data66};
+for(const key10 in data85){
+const _errs229 = errors;
+if(typeof key10 === "string"){
+if(func2(key10) > 1024){
+const err229 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3128,12 +2948,10 @@ vErrors.push(err229);
 }
 errors++;
 }
-var _valid17 = _errs247 === errors;
-valid63 = _valid17;
-ifClause11 = "else";
 }
-if(!valid63){
-const err230 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause11},message:"must match \""+ifClause11+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.else,data:data66};
+var valid56 = _errs229 === errors;
+if(!valid56){
+const err230 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data85};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3142,12 +2960,12 @@ vErrors.push(err230);
 }
 errors++;
 }
-var _valid16 = _errs241 === errors;
-valid62 = _valid16;
-ifClause10 = "else";
 }
-if(!valid62){
-const err231 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause10},message:"must match \""+ifClause10+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.items,data:data66};
+for(const key11 in data85){
+let data86 = data85[key11];
+if(typeof data86 === "string"){
+if(func2(data86) > 32768){
+const err231 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3157,9 +2975,8 @@ vErrors.push(err231);
 errors++;
 }
 }
-}
 else {
-const err232 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.then,data:data65};
+const err232 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data86};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3168,17 +2985,13 @@ vErrors.push(err232);
 }
 errors++;
 }
-var _valid15 = _errs233 === errors;
-valid59 = _valid15;
-ifClause9 = "then";
 }
-else {
-const _errs255 = errors;
-const _errs256 = errors;
-let valid66 = true;
-const _errs257 = errors;
-if(!(data65 && typeof data65 == "object" && !Array.isArray(data65))){
-const err233 = {};
+}
+}
+if(data9.lifecycle !== undefined){
+let data87 = data9.lifecycle;
+if((!(data87 && typeof data87 == "object" && !Array.isArray(data87))) && (data87 !== null)){
+const err233 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data87};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3187,21 +3000,11 @@ vErrors.push(err233);
 }
 errors++;
 }
-var _valid19 = _errs257 === errors;
-errors = _errs256;
-if(vErrors !== null){
-if(_errs256){
-vErrors.length = _errs256;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid19){
-const _errs259 = errors;
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-if(Object.keys(data65).length > 1000){
-const err234 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.killGracePeriodSeconds !== undefined){
+let data88 = data87.killGracePeriodSeconds;
+if((!((typeof data88 == "number") && (isFinite(data88)))) && (data88 !== null)){
+const err234 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3210,11 +3013,9 @@ vErrors.push(err234);
 }
 errors++;
 }
-for(const key17 in data65){
-const _errs261 = errors;
-if(typeof key17 === "string"){
-if(func2(key17) > 1024){
-const err235 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,data:key17,propertyName:key17};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 > 2147483647 || isNaN(data88)){
+const err235 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3223,10 +3024,8 @@ vErrors.push(err235);
 }
 errors++;
 }
-}
-var valid67 = _errs261 === errors;
-if(!valid67){
-const err236 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
+if(data88 < 0 || isNaN(data88)){
+const err236 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data88};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3236,13 +3035,12 @@ vErrors.push(err236);
 errors++;
 }
 }
-for(const key18 in data65){
-let data67 = data65[key18];
-const _errs264 = errors;
-let valid69 = true;
-const _errs265 = errors;
-if(typeof data67 !== "string"){
-const err237 = {};
+}
+}
+}
+}
+else {
+const err237 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
 if(vErrors === null){
 vErrors = [err237];
 }
@@ -3251,22 +3049,10 @@ vErrors.push(err237);
 }
 errors++;
 }
-var _valid20 = _errs265 === errors;
-errors = _errs264;
-if(vErrors !== null){
-if(_errs264){
-vErrors.length = _errs264;
+}
 }
 else {
-vErrors = null;
-}
-}
-let ifClause12;
-if(_valid20){
-const _errs267 = errors;
-if(typeof data67 === "string"){
-if(func2(data67) > 32768){
-const err238 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
+const err238 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
 if(vErrors === null){
 vErrors = [err238];
 }
@@ -3276,8 +3062,10 @@ vErrors.push(err238);
 errors++;
 }
 }
-else {
-const err239 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.then,data:data67};
+if(data.secrets !== undefined){
+let data89 = data.secrets;
+if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
+const err239 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err239];
 }
@@ -3286,17 +3074,9 @@ vErrors.push(err239);
 }
 errors++;
 }
-var _valid20 = _errs267 === errors;
-valid69 = _valid20;
-ifClause12 = "then";
-}
-else {
-const _errs269 = errors;
-const _errs270 = errors;
-let valid70 = true;
-const _errs271 = errors;
-if(!(Array.isArray(data67))){
-const err240 = {};
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(Object.keys(data89).length > 1000){
+const err240 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err240];
 }
@@ -3305,22 +3085,11 @@ vErrors.push(err240);
 }
 errors++;
 }
-var _valid21 = _errs271 === errors;
-errors = _errs270;
-if(vErrors !== null){
-if(_errs270){
-vErrors.length = _errs270;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause13;
-if(_valid21){
-const _errs273 = errors;
-if(Array.isArray(data67)){
-if(data67.length > 1000){
-const err241 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
+for(const key12 in data89){
+const _errs239 = errors;
+if(typeof key12 === "string"){
+if(func2(key12) > 1024){
+const err241 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err241];
 }
@@ -3330,8 +3099,9 @@ vErrors.push(err241);
 errors++;
 }
 }
-else {
-const err242 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.then,data:data67};
+var valid59 = _errs239 === errors;
+if(!valid59){
+const err242 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data89};
 if(vErrors === null){
 vErrors = [err242];
 }
@@ -3340,17 +3110,12 @@ vErrors.push(err242);
 }
 errors++;
 }
-var _valid21 = _errs273 === errors;
-valid70 = _valid21;
-ifClause13 = "then";
 }
-else {
-const _errs275 = errors;
-const _errs276 = errors;
-let valid71 = true;
-const _errs277 = errors;
-if(!(data67 && typeof data67 == "object" && !Array.isArray(data67))){
-const err243 = {};
+for(const key13 in data89){
+let data90 = data89[key13];
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.source === undefined){
+const err243 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err243];
 }
@@ -3359,21 +3124,11 @@ vErrors.push(err243);
 }
 errors++;
 }
-var _valid22 = _errs277 === errors;
-errors = _errs276;
-if(vErrors !== null){
-if(_errs276){
-vErrors.length = _errs276;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid22){
-const _errs279 = errors;
-if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
-if(Object.keys(data67).length > 1000){
-const err244 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
+if(data90.source !== undefined){
+let data91 = data90.source;
+if(typeof data91 === "string"){
+if(func2(data91) > 32768){
+const err244 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data91};
 if(vErrors === null){
 vErrors = [err244];
 }
@@ -3382,11 +3137,9 @@ vErrors.push(err244);
 }
 errors++;
 }
-for(const key19 in data67){
-const _errs281 = errors;
-if(typeof key19 === "string"){
-if(func2(key19) > 1024){
-const err245 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,data:key19,propertyName:key19};
+}
+else {
+const err245 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data91};
 if(vErrors === null){
 vErrors = [err245];
 }
@@ -3396,9 +3149,9 @@ vErrors.push(err245);
 errors++;
 }
 }
-var valid72 = _errs281 === errors;
-if(!valid72){
-const err246 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key19},message:"property name must be valid",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
+}
+else {
+const err246 = {instancePath:instancePath+"/secrets/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data90};
 if(vErrors === null){
 vErrors = [err246];
 }
@@ -3409,8 +3162,11 @@ errors++;
 }
 }
 }
-else {
-const err247 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.then,data:data67};
+}
+if(data.volumes !== undefined){
+let data92 = data.volumes;
+if((!(Array.isArray(data92))) && (data92 !== null)){
+const err247 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data92};
 if(vErrors === null){
 vErrors = [err247];
 }
@@ -3419,11 +3175,9 @@ vErrors.push(err247);
 }
 errors++;
 }
-var _valid22 = _errs279 === errors;
-valid71 = _valid22;
-}
-if(!valid71){
-const err248 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.else,data:data67};
+if(Array.isArray(data92)){
+if(data92.length > 1000){
+const err248 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data92};
 if(vErrors === null){
 vErrors = [err248];
 }
@@ -3432,12 +3186,12 @@ vErrors.push(err248);
 }
 errors++;
 }
-var _valid21 = _errs275 === errors;
-valid70 = _valid21;
-ifClause13 = "else";
-}
-if(!valid70){
-const err249 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause13},message:"must match \""+ifClause13+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.else,data:data67};
+const len6 = data92.length;
+for(let i6=0; i6<len6; i6++){
+let data93 = data92[i6];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+if(data93.name === undefined){
+const err249 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err249];
 }
@@ -3446,12 +3200,11 @@ vErrors.push(err249);
 }
 errors++;
 }
-var _valid20 = _errs269 === errors;
-valid69 = _valid20;
-ifClause12 = "else";
-}
-if(!valid69){
-const err250 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause12},message:"must match \""+ifClause12+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.additionalProperties,data:data67};
+if(data93.name !== undefined){
+let data94 = data93.name;
+if(typeof data94 === "string"){
+if(func2(data94) > 32768){
+const err250 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err250];
 }
@@ -3460,10 +3213,8 @@ vErrors.push(err250);
 }
 errors++;
 }
-}
-}
-else {
-const err251 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.then,data:data65};
+if(func2(data94) < 1){
+const err251 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err251];
 }
@@ -3472,11 +3223,9 @@ vErrors.push(err251);
 }
 errors++;
 }
-var _valid19 = _errs259 === errors;
-valid66 = _valid19;
 }
-if(!valid66){
-const err252 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.else,data:data65};
+else {
+const err252 = {instancePath:instancePath+"/volumes/" + i6+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data94};
 if(vErrors === null){
 vErrors = [err252];
 }
@@ -3485,12 +3234,11 @@ vErrors.push(err252);
 }
 errors++;
 }
-var _valid15 = _errs255 === errors;
-valid59 = _valid15;
-ifClause9 = "else";
 }
-if(!valid59){
-const err253 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause9},message:"must match \""+ifClause9+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.else,data:data65};
+if(data93.host !== undefined){
+let data95 = data93.host;
+if((typeof data95 !== "string") && (data95 !== null)){
+const err253 = {instancePath:instancePath+"/volumes/" + i6+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data95};
 if(vErrors === null){
 vErrors = [err253];
 }
@@ -3499,12 +3247,9 @@ vErrors.push(err253);
 }
 errors++;
 }
-var _valid14 = _errs229 === errors;
-valid58 = _valid14;
-ifClause8 = "else";
-}
-if(!valid58){
-const err254 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause8},message:"must match \""+ifClause8+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.additionalProperties,data:data65};
+if(typeof data95 === "string"){
+if(func2(data95) > 32768){
+const err254 = {instancePath:instancePath+"/volumes/" + i6+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data95};
 if(vErrors === null){
 vErrors = [err254];
 }
@@ -3515,8 +3260,10 @@ errors++;
 }
 }
 }
-else {
-const err255 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.then,data:data61};
+if(data93.persistent !== undefined){
+let data96 = data93.persistent;
+if((!(data96 && typeof data96 == "object" && !Array.isArray(data96))) && (data96 !== null)){
+const err255 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err255];
 }
@@ -3525,11 +3272,9 @@ vErrors.push(err255);
 }
 errors++;
 }
-var _valid13 = _errs219 === errors;
-valid55 = _valid13;
-}
-if(!valid55){
-const err256 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.else,data:data61};
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.size === undefined){
+const err256 = {instancePath:instancePath+"/volumes/" + i6+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data96};
 if(vErrors === null){
 vErrors = [err256];
 }
@@ -3538,12 +3283,10 @@ vErrors.push(err256);
 }
 errors++;
 }
-var _valid3 = _errs215 === errors;
-valid37 = _valid3;
-ifClause1 = "else";
-}
-if(!valid37){
-const err257 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/else/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.else,data:data61};
+if(data96.type !== undefined){
+let data97 = data96.type;
+if((typeof data97 !== "string") && (data97 !== null)){
+const err257 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err257];
 }
@@ -3552,12 +3295,8 @@ vErrors.push(err257);
 }
 errors++;
 }
-var _valid2 = _errs149 === errors;
-valid36 = _valid2;
-ifClause0 = "else";
-}
-if(!valid36){
-const err258 = {instancePath:instancePath+"/containers/" + i0+"/check/exec/command",schemaPath:"#/properties/containers/items/properties/check/properties/exec/properties/command/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema11.properties.containers.items.properties.check.properties.exec.properties.command.if,parentSchema:schema11.properties.containers.items.properties.check.properties.exec.properties.command,data:data61};
+if(!((((data97 === "root") || (data97 === "path")) || (data97 === "mount")) || (data97 === null))){
+const err258 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err258];
 }
@@ -3566,16 +3305,9 @@ vErrors.push(err258);
 }
 errors++;
 }
-}
-}
-}
-if(data59.intervalSeconds !== undefined){
-let data68 = data59.intervalSeconds;
-const _errs284 = errors;
-let valid73 = true;
-const _errs285 = errors;
-if(!((typeof data68 == "number") && (isFinite(data68)))){
-const err259 = {};
+if(typeof data97 === "string"){
+if(func2(data97) > 32768){
+const err259 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data97};
 if(vErrors === null){
 vErrors = [err259];
 }
@@ -3584,21 +3316,12 @@ vErrors.push(err259);
 }
 errors++;
 }
-var _valid23 = _errs285 === errors;
-errors = _errs284;
-if(vErrors !== null){
-if(_errs284){
-vErrors.length = _errs284;
-}
-else {
-vErrors = null;
 }
 }
-if(_valid23){
-const _errs287 = errors;
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 > 2147483647 || isNaN(data68)){
-const err260 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
+if(data96.size !== undefined){
+let data98 = data96.size;
+if(!(((typeof data98 == "number") && (!(data98 % 1) && !isNaN(data98))) && (isFinite(data98)))){
+const err260 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err260];
 }
@@ -3607,8 +3330,9 @@ vErrors.push(err260);
 }
 errors++;
 }
-if(data68 < 0 || isNaN(data68)){
-const err261 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
+if((typeof data98 == "number") && (isFinite(data98))){
+if(data98 > 1000000000 || isNaN(data98)){
+const err261 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err261];
 }
@@ -3617,9 +3341,8 @@ vErrors.push(err261);
 }
 errors++;
 }
-}
-else {
-const err262 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.then,data:data68};
+if(data98 < 0 || isNaN(data98)){
+const err262 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data98};
 if(vErrors === null){
 vErrors = [err262];
 }
@@ -3628,11 +3351,12 @@ vErrors.push(err262);
 }
 errors++;
 }
-var _valid23 = _errs287 === errors;
-valid73 = _valid23;
 }
-if(!valid73){
-const err263 = {instancePath:instancePath+"/containers/" + i0+"/check/intervalSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/intervalSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.intervalSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.intervalSeconds,data:data68};
+}
+if(data96.maxSize !== undefined){
+let data99 = data96.maxSize;
+if((!(((typeof data99 == "number") && (!(data99 % 1) && !isNaN(data99))) && (isFinite(data99)))) && (data99 !== null)){
+const err263 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err263];
 }
@@ -3641,14 +3365,9 @@ vErrors.push(err263);
 }
 errors++;
 }
-}
-if(data59.timeoutSeconds !== undefined){
-let data69 = data59.timeoutSeconds;
-const _errs290 = errors;
-let valid74 = true;
-const _errs291 = errors;
-if(!((typeof data69 == "number") && (isFinite(data69)))){
-const err264 = {};
+if((typeof data99 == "number") && (isFinite(data99))){
+if(data99 > 1000000000 || isNaN(data99)){
+const err264 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err264];
 }
@@ -3657,21 +3376,8 @@ vErrors.push(err264);
 }
 errors++;
 }
-var _valid24 = _errs291 === errors;
-errors = _errs290;
-if(vErrors !== null){
-if(_errs290){
-vErrors.length = _errs290;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid24){
-const _errs293 = errors;
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 > 2147483647 || isNaN(data69)){
-const err265 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
+if(data99 < 0 || isNaN(data99)){
+const err265 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data99};
 if(vErrors === null){
 vErrors = [err265];
 }
@@ -3680,8 +3386,12 @@ vErrors.push(err265);
 }
 errors++;
 }
-if(data69 < 0 || isNaN(data69)){
-const err266 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
+}
+}
+if(data96.profileName !== undefined){
+let data100 = data96.profileName;
+if((typeof data100 !== "string") && (data100 !== null)){
+const err266 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data100};
 if(vErrors === null){
 vErrors = [err266];
 }
@@ -3690,9 +3400,9 @@ vErrors.push(err266);
 }
 errors++;
 }
-}
-else {
-const err267 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.then,data:data69};
+if(typeof data100 === "string"){
+if(func2(data100) > 32768){
+const err267 = {instancePath:instancePath+"/volumes/" + i6+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data100};
 if(vErrors === null){
 vErrors = [err267];
 }
@@ -3701,11 +3411,13 @@ vErrors.push(err267);
 }
 errors++;
 }
-var _valid24 = _errs293 === errors;
-valid74 = _valid24;
 }
-if(!valid74){
-const err268 = {instancePath:instancePath+"/containers/" + i0+"/check/timeoutSeconds",schemaPath:"#/properties/containers/items/properties/check/properties/timeoutSeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.timeoutSeconds,data:data69};
+}
+}
+}
+}
+else {
+const err268 = {instancePath:instancePath+"/volumes/" + i6,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data93};
 if(vErrors === null){
 vErrors = [err268];
 }
@@ -3715,13 +3427,12 @@ vErrors.push(err268);
 errors++;
 }
 }
-if(data59.delaySeconds !== undefined){
-let data70 = data59.delaySeconds;
-const _errs296 = errors;
-let valid75 = true;
-const _errs297 = errors;
-if(!((typeof data70 == "number") && (isFinite(data70)))){
-const err269 = {};
+}
+}
+if(data.networks !== undefined){
+let data101 = data.networks;
+if((!(Array.isArray(data101))) && (data101 !== null)){
+const err269 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data101};
 if(vErrors === null){
 vErrors = [err269];
 }
@@ -3730,21 +3441,9 @@ vErrors.push(err269);
 }
 errors++;
 }
-var _valid25 = _errs297 === errors;
-errors = _errs296;
-if(vErrors !== null){
-if(_errs296){
-vErrors.length = _errs296;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid25){
-const _errs299 = errors;
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 > 2147483647 || isNaN(data70)){
-const err270 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
+if(Array.isArray(data101)){
+if(data101.length > 1000){
+const err270 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data101};
 if(vErrors === null){
 vErrors = [err270];
 }
@@ -3753,8 +3452,14 @@ vErrors.push(err270);
 }
 errors++;
 }
-if(data70 < 0 || isNaN(data70)){
-const err271 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
+const len7 = data101.length;
+for(let i7=0; i7<len7; i7++){
+let data102 = data101[i7];
+if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+if(data102.mode !== undefined){
+let data103 = data102.mode;
+if((typeof data103 !== "string") && (data103 !== null)){
+const err271 = {instancePath:instancePath+"/networks/" + i7+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data103};
 if(vErrors === null){
 vErrors = [err271];
 }
@@ -3763,9 +3468,9 @@ vErrors.push(err271);
 }
 errors++;
 }
-}
-else {
-const err272 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then.type,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds.then,data:data70};
+if(typeof data103 === "string"){
+if(func2(data103) > 32768){
+const err272 = {instancePath:instancePath+"/networks/" + i7+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data103};
 if(vErrors === null){
 vErrors = [err272];
 }
@@ -3774,11 +3479,12 @@ vErrors.push(err272);
 }
 errors++;
 }
-var _valid25 = _errs299 === errors;
-valid75 = _valid25;
 }
-if(!valid75){
-const err273 = {instancePath:instancePath+"/containers/" + i0+"/check/delaySeconds",schemaPath:"#/properties/containers/items/properties/check/properties/delaySeconds/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.check.properties.delaySeconds.if,parentSchema:schema11.properties.containers.items.properties.check.properties.delaySeconds,data:data70};
+}
+if(data102.name !== undefined){
+let data104 = data102.name;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err273 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err273];
 }
@@ -3787,13 +3493,9 @@ vErrors.push(err273);
 }
 errors++;
 }
-}
-}
-}
-if(data9.linuxInfo !== undefined){
-let data71 = data9.linuxInfo;
-if((!(data71 && typeof data71 == "object" && !Array.isArray(data71))) && (data71 !== null)){
-const err274 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo,data:data71};
+if(typeof data104 === "string"){
+if(func2(data104) > 63){
+const err274 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err274];
 }
@@ -3802,11 +3504,8 @@ vErrors.push(err274);
 }
 errors++;
 }
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-if(data71.ipcInfo !== undefined){
-let data72 = data71.ipcInfo;
-if((!(data72 && typeof data72 == "object" && !Array.isArray(data72))) && (data72 !== null)){
-const err275 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo,data:data72};
+if(func2(data104) < 1){
+const err275 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err275];
 }
@@ -3815,14 +3514,8 @@ vErrors.push(err275);
 }
 errors++;
 }
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-if(data72.shmSize !== undefined){
-let data73 = data72.shmSize;
-const _errs308 = errors;
-let valid78 = true;
-const _errs309 = errors;
-if(!((typeof data73 == "number") && (isFinite(data73)))){
-const err276 = {};
+if(!pattern6.test(data104)){
+const err276 = {instancePath:instancePath+"/networks/" + i7+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data104};
 if(vErrors === null){
 vErrors = [err276];
 }
@@ -3831,21 +3524,12 @@ vErrors.push(err276);
 }
 errors++;
 }
-var _valid26 = _errs309 === errors;
-errors = _errs308;
-if(vErrors !== null){
-if(_errs308){
-vErrors.length = _errs308;
-}
-else {
-vErrors = null;
 }
 }
-if(_valid26){
-const _errs311 = errors;
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 > 1000000000 || isNaN(data73)){
-const err277 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
+if(data102.labels !== undefined){
+let data105 = data102.labels;
+if((!(data105 && typeof data105 == "object" && !Array.isArray(data105))) && (data105 !== null)){
+const err277 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err277];
 }
@@ -3854,8 +3538,9 @@ vErrors.push(err277);
 }
 errors++;
 }
-if(data73 < 0 || isNaN(data73)){
-const err278 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
+if(data105 && typeof data105 == "object" && !Array.isArray(data105)){
+if(Object.keys(data105).length > 1000){
+const err278 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err278];
 }
@@ -3864,9 +3549,11 @@ vErrors.push(err278);
 }
 errors++;
 }
-}
-else {
-const err279 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data73};
+for(const key14 in data105){
+const _errs273 = errors;
+if(typeof key14 === "string"){
+if(func2(key14) > 1024){
+const err279 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key14,propertyName:key14};
 if(vErrors === null){
 vErrors = [err279];
 }
@@ -3875,11 +3562,10 @@ vErrors.push(err279);
 }
 errors++;
 }
-var _valid26 = _errs311 === errors;
-valid78 = _valid26;
 }
-if(!valid78){
-const err280 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data73};
+var valid69 = _errs273 === errors;
+if(!valid69){
+const err280 = {instancePath:instancePath+"/networks/" + i7+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key14},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data105};
 if(vErrors === null){
 vErrors = [err280];
 }
@@ -3889,15 +3575,11 @@ vErrors.push(err280);
 errors++;
 }
 }
-}
-}
-if(data71.seccomp !== undefined){
-let data74 = data71.seccomp;
-const _errs314 = errors;
-let valid79 = true;
-const _errs315 = errors;
-if(typeof data74 !== "string"){
-const err281 = {};
+for(const key15 in data105){
+let data106 = data105[key15];
+if(typeof data106 === "string"){
+if(func2(data106) > 32768){
+const err281 = {instancePath:instancePath+"/networks/" + i7+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data106};
 if(vErrors === null){
 vErrors = [err281];
 }
@@ -3906,22 +3588,9 @@ vErrors.push(err281);
 }
 errors++;
 }
-var _valid27 = _errs315 === errors;
-errors = _errs314;
-if(vErrors !== null){
-if(_errs314){
-vErrors.length = _errs314;
 }
 else {
-vErrors = null;
-}
-}
-let ifClause14;
-if(_valid27){
-const _errs317 = errors;
-if(typeof data74 === "string"){
-if(func2(data74) > 32768){
-const err282 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
+const err282 = {instancePath:instancePath+"/networks/" + i7+"/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data106};
 if(vErrors === null){
 vErrors = [err282];
 }
@@ -3931,8 +3600,11 @@ vErrors.push(err282);
 errors++;
 }
 }
+}
+}
+}
 else {
-const err283 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.then,data:data74};
+const err283 = {instancePath:instancePath+"/networks/" + i7,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data102};
 if(vErrors === null){
 vErrors = [err283];
 }
@@ -3941,17 +3613,13 @@ vErrors.push(err283);
 }
 errors++;
 }
-var _valid27 = _errs317 === errors;
-valid79 = _valid27;
-ifClause14 = "then";
 }
-else {
-const _errs319 = errors;
-const _errs320 = errors;
-let valid80 = true;
-const _errs321 = errors;
-if(!(Array.isArray(data74))){
-const err284 = {};
+}
+}
+if(data.scaling !== undefined){
+let data107 = data.scaling;
+if((!(data107 && typeof data107 == "object" && !Array.isArray(data107))) && (data107 !== null)){
+const err284 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data107};
 if(vErrors === null){
 vErrors = [err284];
 }
@@ -3960,22 +3628,11 @@ vErrors.push(err284);
 }
 errors++;
 }
-var _valid28 = _errs321 === errors;
-errors = _errs320;
-if(vErrors !== null){
-if(_errs320){
-vErrors.length = _errs320;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause15;
-if(_valid28){
-const _errs323 = errors;
-if(Array.isArray(data74)){
-if(data74.length > 1000){
-const err285 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
+if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
+if(data107.kind !== undefined){
+let data108 = data107.kind;
+if((typeof data108 !== "string") && (data108 !== null)){
+const err285 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err285];
 }
@@ -3984,14 +3641,9 @@ vErrors.push(err285);
 }
 errors++;
 }
-const len6 = data74.length;
-for(let i6=0; i6<len6; i6++){
-let data75 = data74[i6];
-const _errs326 = errors;
-let valid83 = true;
-const _errs327 = errors;
-if(typeof data75 !== "string"){
-const err286 = {};
+if(typeof data108 === "string"){
+if(func2(data108) > 32768){
+const err286 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err286];
 }
@@ -4000,22 +3652,8 @@ vErrors.push(err286);
 }
 errors++;
 }
-var _valid29 = _errs327 === errors;
-errors = _errs326;
-if(vErrors !== null){
-if(_errs326){
-vErrors.length = _errs326;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause16;
-if(_valid29){
-const _errs329 = errors;
-if(typeof data75 === "string"){
-if(func2(data75) > 32768){
-const err287 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
+if(!["fixed"].includes(data108.toLowerCase())){
+const err287 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data108};
 if(vErrors === null){
 vErrors = [err287];
 }
@@ -4025,8 +3663,11 @@ vErrors.push(err287);
 errors++;
 }
 }
-else {
-const err288 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data75};
+}
+if(data107.instances !== undefined){
+let data109 = data107.instances;
+if((!(((typeof data109 == "number") && (!(data109 % 1) && !isNaN(data109))) && (isFinite(data109)))) && (data109 !== null)){
+const err288 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err288];
 }
@@ -4035,17 +3676,9 @@ vErrors.push(err288);
 }
 errors++;
 }
-var _valid29 = _errs329 === errors;
-valid83 = _valid29;
-ifClause16 = "then";
-}
-else {
-const _errs331 = errors;
-const _errs332 = errors;
-let valid84 = true;
-const _errs333 = errors;
-if(!(Array.isArray(data75))){
-const err289 = {};
+if((typeof data109 == "number") && (isFinite(data109))){
+if(data109 > 100000 || isNaN(data109)){
+const err289 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err289];
 }
@@ -4054,22 +3687,8 @@ vErrors.push(err289);
 }
 errors++;
 }
-var _valid30 = _errs333 === errors;
-errors = _errs332;
-if(vErrors !== null){
-if(_errs332){
-vErrors.length = _errs332;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause17;
-if(_valid30){
-const _errs335 = errors;
-if(Array.isArray(data75)){
-if(data75.length > 1000){
-const err290 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
+if(data109 < 0 || isNaN(data109)){
+const err290 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data109};
 if(vErrors === null){
 vErrors = [err290];
 }
@@ -4079,8 +3698,11 @@ vErrors.push(err290);
 errors++;
 }
 }
-else {
-const err291 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data75};
+}
+if(data107.maxInstances !== undefined){
+let data110 = data107.maxInstances;
+if((!(((typeof data110 == "number") && (!(data110 % 1) && !isNaN(data110))) && (isFinite(data110)))) && (data110 !== null)){
+const err291 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err291];
 }
@@ -4089,17 +3711,9 @@ vErrors.push(err291);
 }
 errors++;
 }
-var _valid30 = _errs335 === errors;
-valid84 = _valid30;
-ifClause17 = "then";
-}
-else {
-const _errs337 = errors;
-const _errs338 = errors;
-let valid85 = true;
-const _errs339 = errors;
-if(!(data75 && typeof data75 == "object" && !Array.isArray(data75))){
-const err292 = {};
+if((typeof data110 == "number") && (isFinite(data110))){
+if(data110 > 100000 || isNaN(data110)){
+const err292 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err292];
 }
@@ -4108,21 +3722,8 @@ vErrors.push(err292);
 }
 errors++;
 }
-var _valid31 = _errs339 === errors;
-errors = _errs338;
-if(vErrors !== null){
-if(_errs338){
-vErrors.length = _errs338;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid31){
-const _errs341 = errors;
-if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
-if(Object.keys(data75).length > 1000){
-const err293 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
+if(data110 < 0 || isNaN(data110)){
+const err293 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data110};
 if(vErrors === null){
 vErrors = [err293];
 }
@@ -4131,11 +3732,14 @@ vErrors.push(err293);
 }
 errors++;
 }
-for(const key20 in data75){
-const _errs343 = errors;
-if(typeof key20 === "string"){
-if(func2(key20) > 1024){
-const err294 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key20,propertyName:key20};
+}
+}
+}
+}
+if(data.scheduling !== undefined){
+let data111 = data.scheduling;
+if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
+const err294 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data111};
 if(vErrors === null){
 vErrors = [err294];
 }
@@ -4144,10 +3748,11 @@ vErrors.push(err294);
 }
 errors++;
 }
-}
-var valid86 = _errs343 === errors;
-if(!valid86){
-const err295 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key20},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.backoff !== undefined){
+let data112 = data111.backoff;
+if((!(data112 && typeof data112 == "object" && !Array.isArray(data112))) && (data112 !== null)){
+const err295 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data112};
 if(vErrors === null){
 vErrors = [err295];
 }
@@ -4156,10 +3761,11 @@ vErrors.push(err295);
 }
 errors++;
 }
-}
-}
-else {
-const err296 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data75};
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.backoff !== undefined){
+let data113 = data112.backoff;
+if((!((typeof data113 == "number") && (isFinite(data113)))) && (data113 !== null)){
+const err296 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err296];
 }
@@ -4168,11 +3774,9 @@ vErrors.push(err296);
 }
 errors++;
 }
-var _valid31 = _errs341 === errors;
-valid85 = _valid31;
-}
-if(!valid85){
-const err297 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data75};
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 2147483647 || isNaN(data113)){
+const err297 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err297];
 }
@@ -4181,12 +3785,8 @@ vErrors.push(err297);
 }
 errors++;
 }
-var _valid30 = _errs337 === errors;
-valid84 = _valid30;
-ifClause17 = "else";
-}
-if(!valid84){
-const err298 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause17},message:"must match \""+ifClause17+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data75};
+if(data113 < 0 || isNaN(data113)){
+const err298 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data113};
 if(vErrors === null){
 vErrors = [err298];
 }
@@ -4195,12 +3795,12 @@ vErrors.push(err298);
 }
 errors++;
 }
-var _valid29 = _errs331 === errors;
-valid83 = _valid29;
-ifClause16 = "else";
 }
-if(!valid83){
-const err299 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + i6,schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause16},message:"must match \""+ifClause16+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.items,data:data75};
+}
+if(data112.backoffFactor !== undefined){
+let data114 = data112.backoffFactor;
+if((!((typeof data114 == "number") && (isFinite(data114)))) && (data114 !== null)){
+const err299 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err299];
 }
@@ -4209,10 +3809,9 @@ vErrors.push(err299);
 }
 errors++;
 }
-}
-}
-else {
-const err300 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.then,data:data74};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 1000 || isNaN(data114)){
+const err300 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err300];
 }
@@ -4221,17 +3820,8 @@ vErrors.push(err300);
 }
 errors++;
 }
-var _valid28 = _errs323 === errors;
-valid80 = _valid28;
-ifClause15 = "then";
-}
-else {
-const _errs345 = errors;
-const _errs346 = errors;
-let valid87 = true;
-const _errs347 = errors;
-if(!(data74 && typeof data74 == "object" && !Array.isArray(data74))){
-const err301 = {};
+if(data114 < 0 || isNaN(data114)){
+const err301 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data114};
 if(vErrors === null){
 vErrors = [err301];
 }
@@ -4240,21 +3830,12 @@ vErrors.push(err301);
 }
 errors++;
 }
-var _valid32 = _errs347 === errors;
-errors = _errs346;
-if(vErrors !== null){
-if(_errs346){
-vErrors.length = _errs346;
-}
-else {
-vErrors = null;
 }
 }
-if(_valid32){
-const _errs349 = errors;
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-if(Object.keys(data74).length > 1000){
-const err302 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+if(data112.maxLaunchDelay !== undefined){
+let data115 = data112.maxLaunchDelay;
+if((!((typeof data115 == "number") && (isFinite(data115)))) && (data115 !== null)){
+const err302 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err302];
 }
@@ -4263,11 +3844,9 @@ vErrors.push(err302);
 }
 errors++;
 }
-for(const key21 in data74){
-const _errs351 = errors;
-if(typeof key21 === "string"){
-if(func2(key21) > 1024){
-const err303 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key21,propertyName:key21};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 > 2147483647 || isNaN(data115)){
+const err303 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err303];
 }
@@ -4276,10 +3855,8 @@ vErrors.push(err303);
 }
 errors++;
 }
-}
-var valid88 = _errs351 === errors;
-if(!valid88){
-const err304 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key21},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+if(data115 < 0 || isNaN(data115)){
+const err304 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data115};
 if(vErrors === null){
 vErrors = [err304];
 }
@@ -4289,13 +3866,13 @@ vErrors.push(err304);
 errors++;
 }
 }
-for(const key22 in data74){
-let data76 = data74[key22];
-const _errs354 = errors;
-let valid90 = true;
-const _errs355 = errors;
-if(typeof data76 !== "string"){
-const err305 = {};
+}
+}
+}
+if(data111.upgrade !== undefined){
+let data116 = data111.upgrade;
+if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
+const err305 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data116};
 if(vErrors === null){
 vErrors = [err305];
 }
@@ -4304,22 +3881,11 @@ vErrors.push(err305);
 }
 errors++;
 }
-var _valid33 = _errs355 === errors;
-errors = _errs354;
-if(vErrors !== null){
-if(_errs354){
-vErrors.length = _errs354;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause18;
-if(_valid33){
-const _errs357 = errors;
-if(typeof data76 === "string"){
-if(func2(data76) > 32768){
-const err306 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
+if(data116.minimumHealthCapacity !== undefined){
+let data117 = data116.minimumHealthCapacity;
+if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
+const err306 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
 if(vErrors === null){
 vErrors = [err306];
 }
@@ -4328,9 +3894,9 @@ vErrors.push(err306);
 }
 errors++;
 }
-}
-else {
-const err307 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data76};
+if((typeof data117 == "number") && (isFinite(data117))){
+if(data117 > 1 || isNaN(data117)){
+const err307 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
 if(vErrors === null){
 vErrors = [err307];
 }
@@ -4339,17 +3905,8 @@ vErrors.push(err307);
 }
 errors++;
 }
-var _valid33 = _errs357 === errors;
-valid90 = _valid33;
-ifClause18 = "then";
-}
-else {
-const _errs359 = errors;
-const _errs360 = errors;
-let valid91 = true;
-const _errs361 = errors;
-if(!(Array.isArray(data76))){
-const err308 = {};
+if(data117 < 0 || isNaN(data117)){
+const err308 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data117};
 if(vErrors === null){
 vErrors = [err308];
 }
@@ -4358,22 +3915,12 @@ vErrors.push(err308);
 }
 errors++;
 }
-var _valid34 = _errs361 === errors;
-errors = _errs360;
-if(vErrors !== null){
-if(_errs360){
-vErrors.length = _errs360;
-}
-else {
-vErrors = null;
 }
 }
-let ifClause19;
-if(_valid34){
-const _errs363 = errors;
-if(Array.isArray(data76)){
-if(data76.length > 1000){
-const err309 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
+if(data116.maximumOverCapacity !== undefined){
+let data118 = data116.maximumOverCapacity;
+if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
+const err309 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
 if(vErrors === null){
 vErrors = [err309];
 }
@@ -4382,9 +3929,9 @@ vErrors.push(err309);
 }
 errors++;
 }
-}
-else {
-const err310 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data76};
+if((typeof data118 == "number") && (isFinite(data118))){
+if(data118 > 1 || isNaN(data118)){
+const err310 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
 if(vErrors === null){
 vErrors = [err310];
 }
@@ -4393,17 +3940,8 @@ vErrors.push(err310);
 }
 errors++;
 }
-var _valid34 = _errs363 === errors;
-valid91 = _valid34;
-ifClause19 = "then";
-}
-else {
-const _errs365 = errors;
-const _errs366 = errors;
-let valid92 = true;
-const _errs367 = errors;
-if(!(data76 && typeof data76 == "object" && !Array.isArray(data76))){
-const err311 = {};
+if(data118 < 0 || isNaN(data118)){
+const err311 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data118};
 if(vErrors === null){
 vErrors = [err311];
 }
@@ -4412,21 +3950,14 @@ vErrors.push(err311);
 }
 errors++;
 }
-var _valid35 = _errs367 === errors;
-errors = _errs366;
-if(vErrors !== null){
-if(_errs366){
-vErrors.length = _errs366;
-}
-else {
-vErrors = null;
 }
 }
-if(_valid35){
-const _errs369 = errors;
-if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
-if(Object.keys(data76).length > 1000){
-const err312 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
+}
+}
+if(data111.placement !== undefined){
+let data119 = data111.placement;
+if((!(data119 && typeof data119 == "object" && !Array.isArray(data119))) && (data119 !== null)){
+const err312 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data119};
 if(vErrors === null){
 vErrors = [err312];
 }
@@ -4435,11 +3966,11 @@ vErrors.push(err312);
 }
 errors++;
 }
-for(const key23 in data76){
-const _errs371 = errors;
-if(typeof key23 === "string"){
-if(func2(key23) > 1024){
-const err313 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key23,propertyName:key23};
+if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
+if(data119.constraints !== undefined){
+let data120 = data119.constraints;
+if((!(Array.isArray(data120))) && (data120 !== null)){
+const err313 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data120};
 if(vErrors === null){
 vErrors = [err313];
 }
@@ -4448,10 +3979,9 @@ vErrors.push(err313);
 }
 errors++;
 }
-}
-var valid93 = _errs371 === errors;
-if(!valid93){
-const err314 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key23},message:"property name must be valid",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
+if(Array.isArray(data120)){
+if(data120.length > 1000){
+const err314 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data120};
 if(vErrors === null){
 vErrors = [err314];
 }
@@ -4460,10 +3990,11 @@ vErrors.push(err314);
 }
 errors++;
 }
-}
-}
-else {
-const err315 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data76};
+const len8 = data120.length;
+for(let i8=0; i8<len8; i8++){
+let data121 = data120[i8];
+if(!data121 || typeof data121 != "object"){
+const err315 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
 if(vErrors === null){
 vErrors = [err315];
 }
@@ -4472,11 +4003,9 @@ vErrors.push(err315);
 }
 errors++;
 }
-var _valid35 = _errs369 === errors;
-valid92 = _valid35;
-}
-if(!valid92){
-const err316 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data76};
+if(Array.isArray(data121)){
+if(data121.length > 3){
+const err316 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
 if(vErrors === null){
 vErrors = [err316];
 }
@@ -4485,12 +4014,8 @@ vErrors.push(err316);
 }
 errors++;
 }
-var _valid34 = _errs365 === errors;
-valid91 = _valid34;
-ifClause19 = "else";
-}
-if(!valid91){
-const err317 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause19},message:"must match \""+ifClause19+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data76};
+if(data121.length < 2){
+const err317 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
 if(vErrors === null){
 vErrors = [err317];
 }
@@ -4499,12 +4024,12 @@ vErrors.push(err317);
 }
 errors++;
 }
-var _valid33 = _errs359 === errors;
-valid90 = _valid33;
-ifClause18 = "else";
-}
-if(!valid90){
-const err318 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp/" + key22.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause18},message:"must match \""+ifClause18+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data76};
+const len9 = data121.length;
+for(let i9=0; i9<len9; i9++){
+let data122 = data121[i9];
+if(typeof data122 === "string"){
+if(func2(data122) > 32768){
+const err318 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data122};
 if(vErrors === null){
 vErrors = [err318];
 }
@@ -4514,9 +4039,8 @@ vErrors.push(err318);
 errors++;
 }
 }
-}
 else {
-const err319 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.then,data:data74};
+const err319 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/" + i9,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data122};
 if(vErrors === null){
 vErrors = [err319];
 }
@@ -4525,11 +4049,11 @@ vErrors.push(err319);
 }
 errors++;
 }
-var _valid32 = _errs349 === errors;
-valid87 = _valid32;
 }
-if(!valid87){
-const err320 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.else,data:data74};
+}
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+if(data121.fieldName === undefined){
+const err320 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
 if(vErrors === null){
 vErrors = [err320];
 }
@@ -4538,12 +4062,8 @@ vErrors.push(err320);
 }
 errors++;
 }
-var _valid28 = _errs345 === errors;
-valid80 = _valid28;
-ifClause15 = "else";
-}
-if(!valid80){
-const err321 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause15},message:"must match \""+ifClause15+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.else,data:data74};
+if(data121.operator === undefined){
+const err321 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data121};
 if(vErrors === null){
 vErrors = [err321];
 }
@@ -4552,12 +4072,11 @@ vErrors.push(err321);
 }
 errors++;
 }
-var _valid27 = _errs319 === errors;
-valid79 = _valid27;
-ifClause14 = "else";
-}
-if(!valid79){
-const err322 = {instancePath:instancePath+"/containers/" + i0+"/linuxInfo/seccomp",schemaPath:"#/properties/containers/items/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause14},message:"must match \""+ifClause14+"\" schema",schema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.containers.items.properties.linuxInfo.properties.seccomp,data:data74};
+if(data121.fieldName !== undefined){
+let data123 = data121.fieldName;
+if(typeof data123 === "string"){
+if(func2(data123) > 32768){
+const err322 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data123};
 if(vErrors === null){
 vErrors = [err322];
 }
@@ -4567,12 +4086,8 @@ vErrors.push(err322);
 errors++;
 }
 }
-}
-}
-if(data9.volumeMounts !== undefined){
-let data77 = data9.volumeMounts;
-if((!(Array.isArray(data77))) && (data77 !== null)){
-const err323 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.volumeMounts.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
+else {
+const err323 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data123};
 if(vErrors === null){
 vErrors = [err323];
 }
@@ -4581,9 +4096,12 @@ vErrors.push(err323);
 }
 errors++;
 }
-if(Array.isArray(data77)){
-if(data77.length > 1000){
-const err324 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts",schemaPath:"#/properties/containers/items/properties/volumeMounts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.volumeMounts,data:data77};
+}
+if(data121.operator !== undefined){
+let data124 = data121.operator;
+if(typeof data124 === "string"){
+if(func2(data124) > 32768){
+const err324 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data124};
 if(vErrors === null){
 vErrors = [err324];
 }
@@ -4592,12 +4110,9 @@ vErrors.push(err324);
 }
 errors++;
 }
-const len7 = data77.length;
-for(let i7=0; i7<len7; i7++){
-let data78 = data77[i7];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.name === undefined){
-const err325 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
+}
+else {
+const err325 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data124};
 if(vErrors === null){
 vErrors = [err325];
 }
@@ -4606,8 +4121,11 @@ vErrors.push(err325);
 }
 errors++;
 }
-if(data78.mountPath === undefined){
-const err326 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/required",keyword:"required",params:{missingProperty: "mountPath"},message:"must have required property '"+"mountPath"+"'",schema:schema11.properties.containers.items.properties.volumeMounts.items.required,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
+}
+if(data121.value !== undefined){
+let data125 = data121.value;
+if((typeof data125 !== "string") && (data125 !== null)){
+const err326 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data125};
 if(vErrors === null){
 vErrors = [err326];
 }
@@ -4616,11 +4134,9 @@ vErrors.push(err326);
 }
 errors++;
 }
-if(data78.name !== undefined){
-let data79 = data78.name;
-if(typeof data79 === "string"){
-if(func2(data79) > 63){
-const err327 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
+if(typeof data125 === "string"){
+if(func2(data125) > 32768){
+const err327 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i8+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data125};
 if(vErrors === null){
 vErrors = [err327];
 }
@@ -4629,8 +4145,16 @@ vErrors.push(err327);
 }
 errors++;
 }
-if(func2(data79) < 1){
-const err328 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
+}
+}
+}
+}
+}
+}
+if(data119.acceptedResourceRoles !== undefined){
+let data126 = data119.acceptedResourceRoles;
+if((!(Array.isArray(data126))) && (data126 !== null)){
+const err328 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data126};
 if(vErrors === null){
 vErrors = [err328];
 }
@@ -4639,8 +4163,9 @@ vErrors.push(err328);
 }
 errors++;
 }
-if(!pattern1.test(data79)){
-const err329 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$",parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
+if(Array.isArray(data126)){
+if(data126.length > 1000){
+const err329 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data126};
 if(vErrors === null){
 vErrors = [err329];
 }
@@ -4649,9 +4174,12 @@ vErrors.push(err329);
 }
 errors++;
 }
-}
-else {
-const err330 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/name",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.name,data:data79};
+const len10 = data126.length;
+for(let i10=0; i10<len10; i10++){
+let data127 = data126[i10];
+if(typeof data127 === "string"){
+if(func2(data127) > 32768){
+const err330 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i10,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data127};
 if(vErrors === null){
 vErrors = [err330];
 }
@@ -4661,11 +4189,8 @@ vErrors.push(err330);
 errors++;
 }
 }
-if(data78.mountPath !== undefined){
-let data80 = data78.mountPath;
-if(typeof data80 === "string"){
-if(func2(data80) > 1024){
-const err331 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
+else {
+const err331 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i10,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data127};
 if(vErrors === null){
 vErrors = [err331];
 }
@@ -4674,8 +4199,15 @@ vErrors.push(err331);
 }
 errors++;
 }
-if(func2(data80) < 1){
-const err332 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
+}
+}
+}
+}
+}
+if(data111.killSelection !== undefined){
+let data128 = data111.killSelection;
+if((typeof data128 !== "string") && (data128 !== null)){
+const err332 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data128};
 if(vErrors === null){
 vErrors = [err332];
 }
@@ -4684,9 +4216,9 @@ vErrors.push(err332);
 }
 errors++;
 }
-}
-else {
-const err333 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/mountPath",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/mountPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.mountPath,data:data80};
+if(typeof data128 === "string"){
+if(func2(data128) > 32768){
+const err333 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data128};
 if(vErrors === null){
 vErrors = [err333];
 }
@@ -4695,11 +4227,8 @@ vErrors.push(err333);
 }
 errors++;
 }
-}
-if(data78.readOnly !== undefined){
-let data81 = data78.readOnly;
-if((typeof data81 !== "boolean") && (data81 !== null)){
-const err334 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7+"/readOnly",schemaPath:"#/properties/containers/items/properties/volumeMounts/items/properties/readOnly/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items.properties.readOnly,data:data81};
+if(!["youngest_first","oldest_first"].includes(data128.toLowerCase())){
+const err334 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data128};
 if(vErrors === null){
 vErrors = [err334];
 }
@@ -4710,8 +4239,10 @@ errors++;
 }
 }
 }
-else {
-const err335 = {instancePath:instancePath+"/containers/" + i0+"/volumeMounts/" + i7,schemaPath:"#/properties/containers/items/properties/volumeMounts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.volumeMounts.items.type,parentSchema:schema11.properties.containers.items.properties.volumeMounts.items,data:data78};
+if(data111.unreachableStrategy !== undefined){
+let data129 = data111.unreachableStrategy;
+if(((typeof data129 !== "string") && (!(data129 && typeof data129 == "object" && !Array.isArray(data129)))) && (data129 !== null)){
+const err335 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data129};
 if(vErrors === null){
 vErrors = [err335];
 }
@@ -4720,13 +4251,11 @@ vErrors.push(err335);
 }
 errors++;
 }
-}
-}
-}
-if(data9.artifacts !== undefined){
-let data82 = data9.artifacts;
-if((!(Array.isArray(data82))) && (data82 !== null)){
-const err336 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.type},message:"must be array,null",schema:schema11.properties.containers.items.properties.artifacts.type,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
+if(data129 && typeof data129 == "object" && !Array.isArray(data129)){
+if(data129.inactiveAfterSeconds !== undefined){
+let data130 = data129.inactiveAfterSeconds;
+if((!(((typeof data130 == "number") && (!(data130 % 1) && !isNaN(data130))) && (isFinite(data130)))) && (data130 !== null)){
+const err336 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
 if(vErrors === null){
 vErrors = [err336];
 }
@@ -4735,9 +4264,9 @@ vErrors.push(err336);
 }
 errors++;
 }
-if(Array.isArray(data82)){
-if(data82.length > 1000){
-const err337 = {instancePath:instancePath+"/containers/" + i0+"/artifacts",schemaPath:"#/properties/containers/items/properties/artifacts/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.containers.items.properties.artifacts,data:data82};
+if((typeof data130 == "number") && (isFinite(data130))){
+if(data130 > 2147483647 || isNaN(data130)){
+const err337 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
 if(vErrors === null){
 vErrors = [err337];
 }
@@ -4746,12 +4275,8 @@ vErrors.push(err337);
 }
 errors++;
 }
-const len8 = data82.length;
-for(let i8=0; i8<len8; i8++){
-let data83 = data82[i8];
-if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
-if(data83.uri === undefined){
-const err338 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema11.properties.containers.items.properties.artifacts.items.required,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
+if(data130 < 0 || isNaN(data130)){
+const err338 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data130};
 if(vErrors === null){
 vErrors = [err338];
 }
@@ -4760,11 +4285,12 @@ vErrors.push(err338);
 }
 errors++;
 }
-if(data83.uri !== undefined){
-let data84 = data83.uri;
-if(typeof data84 === "string"){
-if(func2(data84) > 1024){
-const err339 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
+}
+}
+if(data129.expungeAfterSeconds !== undefined){
+let data131 = data129.expungeAfterSeconds;
+if((!(((typeof data131 == "number") && (!(data131 % 1) && !isNaN(data131))) && (isFinite(data131)))) && (data131 !== null)){
+const err339 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
 if(vErrors === null){
 vErrors = [err339];
 }
@@ -4773,8 +4299,9 @@ vErrors.push(err339);
 }
 errors++;
 }
-if(func2(data84) < 1){
-const err340 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
+if((typeof data131 == "number") && (isFinite(data131))){
+if(data131 > 2147483647 || isNaN(data131)){
+const err340 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
 if(vErrors === null){
 vErrors = [err340];
 }
@@ -4783,9 +4310,8 @@ vErrors.push(err340);
 }
 errors++;
 }
-}
-else {
-const err341 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/uri",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.artifacts.items.properties.uri.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.uri,data:data84};
+if(data131 < 0 || isNaN(data131)){
+const err341 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data131};
 if(vErrors === null){
 vErrors = [err341];
 }
@@ -4795,10 +4321,15 @@ vErrors.push(err341);
 errors++;
 }
 }
-if(data83.extract !== undefined){
-let data85 = data83.extract;
-if((typeof data85 !== "boolean") && (data85 !== null)){
-const err342 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/extract",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/extract/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.extract.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.extract.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.extract,data:data85};
+}
+}
+}
+}
+}
+if(data.executorResources !== undefined){
+let data132 = data.executorResources;
+if((!(data132 && typeof data132 == "object" && !Array.isArray(data132))) && (data132 !== null)){
+const err342 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data132};
 if(vErrors === null){
 vErrors = [err342];
 }
@@ -4807,11 +4338,11 @@ vErrors.push(err342);
 }
 errors++;
 }
-}
-if(data83.executable !== undefined){
-let data86 = data83.executable;
-if((typeof data86 !== "boolean") && (data86 !== null)){
-const err343 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/executable",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/executable/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.executable.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.executable.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.executable,data:data86};
+if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
+if(data132.cpus !== undefined){
+let data133 = data132.cpus;
+if((!((typeof data133 == "number") && (isFinite(data133)))) && (data133 !== null)){
+const err343 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data133};
 if(vErrors === null){
 vErrors = [err343];
 }
@@ -4820,11 +4351,9 @@ vErrors.push(err343);
 }
 errors++;
 }
-}
-if(data83.cache !== undefined){
-let data87 = data83.cache;
-if((typeof data87 !== "boolean") && (data87 !== null)){
-const err344 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/cache",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/cache/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.cache.type},message:"must be boolean,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.cache.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.cache,data:data87};
+if((typeof data133 == "number") && (isFinite(data133))){
+if(data133 > 1000000000 || isNaN(data133)){
+const err344 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data133};
 if(vErrors === null){
 vErrors = [err344];
 }
@@ -4833,11 +4362,8 @@ vErrors.push(err344);
 }
 errors++;
 }
-}
-if(data83.destPath !== undefined){
-let data88 = data83.destPath;
-if((typeof data88 !== "string") && (data88 !== null)){
-const err345 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type},message:"must be string,null",schema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if(data133 < 0.1 || isNaN(data133)){
+const err345 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data133};
 if(vErrors === null){
 vErrors = [err345];
 }
@@ -4846,9 +4372,12 @@ vErrors.push(err345);
 }
 errors++;
 }
-if(typeof data88 === "string"){
-if(func2(data88) > 1024){
-const err346 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+}
+}
+if(data132.mem !== undefined){
+let data134 = data132.mem;
+if((!((typeof data134 == "number") && (isFinite(data134)))) && (data134 !== null)){
+const err346 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data134};
 if(vErrors === null){
 vErrors = [err346];
 }
@@ -4857,8 +4386,9 @@ vErrors.push(err346);
 }
 errors++;
 }
-if(func2(data88) < 1){
-const err347 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8+"/destPath",schemaPath:"#/properties/containers/items/properties/artifacts/items/properties/destPath/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.containers.items.properties.artifacts.items.properties.destPath,data:data88};
+if((typeof data134 == "number") && (isFinite(data134))){
+if(data134 > 1000000000 || isNaN(data134)){
+const err347 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data134};
 if(vErrors === null){
 vErrors = [err347];
 }
@@ -4867,11 +4397,8 @@ vErrors.push(err347);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err348 = {instancePath:instancePath+"/containers/" + i0+"/artifacts/" + i8,schemaPath:"#/properties/containers/items/properties/artifacts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.properties.artifacts.items.type,parentSchema:schema11.properties.containers.items.properties.artifacts.items,data:data83};
+if(data134 < 32 || isNaN(data134)){
+const err348 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data134};
 if(vErrors === null){
 vErrors = [err348];
 }
@@ -4882,11 +4409,10 @@ errors++;
 }
 }
 }
-}
-if(data9.labels !== undefined){
-let data89 = data9.labels;
-if((!(data89 && typeof data89 == "object" && !Array.isArray(data89))) && (data89 !== null)){
-const err349 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.labels.type,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if(data132.disk !== undefined){
+let data135 = data132.disk;
+if((!((typeof data135 == "number") && (isFinite(data135)))) && (data135 !== null)){
+const err349 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data135};
 if(vErrors === null){
 vErrors = [err349];
 }
@@ -4895,9 +4421,9 @@ vErrors.push(err349);
 }
 errors++;
 }
-if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
-if(Object.keys(data89).length > 1000){
-const err350 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+if((typeof data135 == "number") && (isFinite(data135))){
+if(data135 > 1000000000 || isNaN(data135)){
+const err350 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data135};
 if(vErrors === null){
 vErrors = [err350];
 }
@@ -4906,11 +4432,8 @@ vErrors.push(err350);
 }
 errors++;
 }
-for(const key24 in data89){
-const _errs399 = errors;
-if(typeof key24 === "string"){
-if(func2(key24) > 1024){
-const err351 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.containers.items.properties.labels.propertyNames,data:key24,propertyName:key24};
+if(data135 < 10 || isNaN(data135)){
+const err351 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data135};
 if(vErrors === null){
 vErrors = [err351];
 }
@@ -4920,9 +4443,13 @@ vErrors.push(err351);
 errors++;
 }
 }
-var valid100 = _errs399 === errors;
-if(!valid100){
-const err352 = {instancePath:instancePath+"/containers/" + i0+"/labels",schemaPath:"#/properties/containers/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key24},message:"property name must be valid",schema:schema11.properties.containers.items.properties.labels.propertyNames,parentSchema:schema11.properties.containers.items.properties.labels,data:data89};
+}
+}
+}
+if(data.linuxInfo !== undefined){
+let data136 = data.linuxInfo;
+if((!(data136 && typeof data136 == "object" && !Array.isArray(data136))) && (data136 !== null)){
+const err352 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data136};
 if(vErrors === null){
 vErrors = [err352];
 }
@@ -4931,12 +4458,11 @@ vErrors.push(err352);
 }
 errors++;
 }
-}
-for(const key25 in data89){
-let data90 = data89[key25];
-if(typeof data90 === "string"){
-if(func2(data90) > 32768){
-const err353 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
+if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
+if(data136.ipcInfo !== undefined){
+let data137 = data136.ipcInfo;
+if((!(data137 && typeof data137 == "object" && !Array.isArray(data137))) && (data137 !== null)){
+const err353 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data137};
 if(vErrors === null){
 vErrors = [err353];
 }
@@ -4945,9 +4471,14 @@ vErrors.push(err353);
 }
 errors++;
 }
-}
-else {
-const err354 = {instancePath:instancePath+"/containers/" + i0+"/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/containers/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.containers.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.containers.items.properties.labels.additionalProperties,data:data90};
+if(data137 && typeof data137 == "object" && !Array.isArray(data137)){
+if(data137.shmSize !== undefined){
+let data138 = data137.shmSize;
+const _errs342 = errors;
+let valid87 = true;
+const _errs343 = errors;
+if(!((typeof data138 == "number") && (isFinite(data138)))){
+const err354 = {};
 if(vErrors === null){
 vErrors = [err354];
 }
@@ -4956,13 +4487,21 @@ vErrors.push(err354);
 }
 errors++;
 }
+var _valid10 = _errs343 === errors;
+errors = _errs342;
+if(vErrors !== null){
+if(_errs342){
+vErrors.length = _errs342;
+}
+else {
+vErrors = null;
 }
 }
-}
-if(data9.lifecycle !== undefined){
-let data91 = data9.lifecycle;
-if((!(data91 && typeof data91 == "object" && !Array.isArray(data91))) && (data91 !== null)){
-const err355 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle",schemaPath:"#/properties/containers/items/properties/lifecycle/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.type},message:"must be object,null",schema:schema11.properties.containers.items.properties.lifecycle.type,parentSchema:schema11.properties.containers.items.properties.lifecycle,data:data91};
+if(_valid10){
+const _errs345 = errors;
+if((typeof data138 == "number") && (isFinite(data138))){
+if(data138 > 1000000000 || isNaN(data138)){
+const err355 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
 if(vErrors === null){
 vErrors = [err355];
 }
@@ -4971,11 +4510,8 @@ vErrors.push(err355);
 }
 errors++;
 }
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-if(data91.killGracePeriodSeconds !== undefined){
-let data92 = data91.killGracePeriodSeconds;
-if((!((typeof data92 == "number") && (isFinite(data92)))) && (data92 !== null)){
-const err356 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/type",keyword:"type",params:{type: schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type},message:"must be number,null",schema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds.type,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+if(data138 < 0 || isNaN(data138)){
+const err356 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
 if(vErrors === null){
 vErrors = [err356];
 }
@@ -4984,9 +4520,9 @@ vErrors.push(err356);
 }
 errors++;
 }
-if((typeof data92 == "number") && (isFinite(data92))){
-if(data92 > 2147483647 || isNaN(data92)){
-const err357 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+}
+else {
+const err357 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data138};
 if(vErrors === null){
 vErrors = [err357];
 }
@@ -4995,8 +4531,11 @@ vErrors.push(err357);
 }
 errors++;
 }
-if(data92 < 0 || isNaN(data92)){
-const err358 = {instancePath:instancePath+"/containers/" + i0+"/lifecycle/killGracePeriodSeconds",schemaPath:"#/properties/containers/items/properties/lifecycle/properties/killGracePeriodSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.containers.items.properties.lifecycle.properties.killGracePeriodSeconds,data:data92};
+var _valid10 = _errs345 === errors;
+valid87 = _valid10;
+}
+if(!valid87){
+const err358 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data138};
 if(vErrors === null){
 vErrors = [err358];
 }
@@ -5008,10 +4547,10 @@ errors++;
 }
 }
 }
-}
-}
-else {
-const err359 = {instancePath:instancePath+"/containers/" + i0,schemaPath:"#/properties/containers/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.containers.items.type,parentSchema:schema11.properties.containers.items,data:data9};
+if(data136.seccomp !== undefined){
+let data139 = data136.seccomp;
+if((!(data139 && typeof data139 == "object" && !Array.isArray(data139))) && (data139 !== null)){
+const err359 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.seccomp.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.seccomp.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp,data:data139};
 if(vErrors === null){
 vErrors = [err359];
 }
@@ -5020,10 +4559,14 @@ vErrors.push(err359);
 }
 errors++;
 }
-}
-}
-else {
-const err360 = {instancePath:instancePath+"/containers",schemaPath:"#/properties/containers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.containers.type,parentSchema:schema11.properties.containers,data:data8};
+if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
+if(data139.profileName !== undefined){
+let data140 = data139.profileName;
+const _errs351 = errors;
+let valid89 = true;
+const _errs352 = errors;
+if(typeof data140 !== "string"){
+const err360 = {};
 if(vErrors === null){
 vErrors = [err360];
 }
@@ -5032,11 +4575,21 @@ vErrors.push(err360);
 }
 errors++;
 }
+var _valid11 = _errs352 === errors;
+errors = _errs351;
+if(vErrors !== null){
+if(_errs351){
+vErrors.length = _errs351;
 }
-if(data.secrets !== undefined){
-let data93 = data.secrets;
-if((!(data93 && typeof data93 == "object" && !Array.isArray(data93))) && (data93 !== null)){
-const err361 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/type",keyword:"type",params:{type: schema11.properties.secrets.type},message:"must be object,null",schema:schema11.properties.secrets.type,parentSchema:schema11.properties.secrets,data:data93};
+else {
+vErrors = null;
+}
+}
+if(_valid11){
+const _errs354 = errors;
+if(typeof data140 === "string"){
+if(func2(data140) > 32768){
+const err361 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data140};
 if(vErrors === null){
 vErrors = [err361];
 }
@@ -5045,9 +4598,9 @@ vErrors.push(err361);
 }
 errors++;
 }
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-if(Object.keys(data93).length > 1000){
-const err362 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.secrets,data:data93};
+}
+else {
+const err362 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.then,data:data140};
 if(vErrors === null){
 vErrors = [err362];
 }
@@ -5056,11 +4609,11 @@ vErrors.push(err362);
 }
 errors++;
 }
-for(const key26 in data93){
-const _errs409 = errors;
-if(typeof key26 === "string"){
-if(func2(key26) > 1024){
-const err363 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.secrets.propertyNames,data:key26,propertyName:key26};
+var _valid11 = _errs354 === errors;
+valid89 = _valid11;
+}
+if(!valid89){
+const err363 = {instancePath:instancePath+"/linuxInfo/seccomp/profileName",schemaPath:"#/properties/linuxInfo/properties/seccomp/properties/profileName/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.properties.profileName,data:data140};
 if(vErrors === null){
 vErrors = [err363];
 }
@@ -5070,9 +4623,14 @@ vErrors.push(err363);
 errors++;
 }
 }
-var valid103 = _errs409 === errors;
-if(!valid103){
-const err364 = {instancePath:instancePath+"/secrets",schemaPath:"#/properties/secrets/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema11.properties.secrets.propertyNames,parentSchema:schema11.properties.secrets,data:data93};
+}
+}
+}
+}
+if(data.role !== undefined){
+let data141 = data.role;
+if((typeof data141 !== "string") && (data141 !== null)){
+const err364 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data141};
 if(vErrors === null){
 vErrors = [err364];
 }
@@ -5081,12 +4639,9 @@ vErrors.push(err364);
 }
 errors++;
 }
-}
-for(const key27 in data93){
-let data94 = data93[key27];
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.source === undefined){
-const err365 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema11.properties.secrets.additionalProperties.required,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
+if(typeof data141 === "string"){
+if(func2(data141) > 32768){
+const err365 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data141};
 if(vErrors === null){
 vErrors = [err365];
 }
@@ -5095,11 +4650,8 @@ vErrors.push(err365);
 }
 errors++;
 }
-if(data94.source !== undefined){
-let data95 = data94.source;
-if(typeof data95 === "string"){
-if(func2(data95) > 32768){
-const err366 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
+if(func2(data141) < 1){
+const err366 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data141};
 if(vErrors === null){
 vErrors = [err366];
 }
@@ -5109,2136 +4661,15 @@ vErrors.push(err366);
 errors++;
 }
 }
+}
+}
 else {
-const err367 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/source",schemaPath:"#/properties/secrets/additionalProperties/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.secrets.additionalProperties.properties.source.type,parentSchema:schema11.properties.secrets.additionalProperties.properties.source,data:data95};
+const err367 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
 if(vErrors === null){
 vErrors = [err367];
 }
 else {
 vErrors.push(err367);
-}
-errors++;
-}
-}
-}
-else {
-const err368 = {instancePath:instancePath+"/secrets/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/secrets/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.secrets.additionalProperties.type,parentSchema:schema11.properties.secrets.additionalProperties,data:data94};
-if(vErrors === null){
-vErrors = [err368];
-}
-else {
-vErrors.push(err368);
-}
-errors++;
-}
-}
-}
-}
-if(data.volumes !== undefined){
-let data96 = data.volumes;
-if((!(Array.isArray(data96))) && (data96 !== null)){
-const err369 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/type",keyword:"type",params:{type: schema11.properties.volumes.type},message:"must be array,null",schema:schema11.properties.volumes.type,parentSchema:schema11.properties.volumes,data:data96};
-if(vErrors === null){
-vErrors = [err369];
-}
-else {
-vErrors.push(err369);
-}
-errors++;
-}
-if(Array.isArray(data96)){
-if(data96.length > 1000){
-const err370 = {instancePath:instancePath+"/volumes",schemaPath:"#/properties/volumes/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.volumes,data:data96};
-if(vErrors === null){
-vErrors = [err370];
-}
-else {
-vErrors.push(err370);
-}
-errors++;
-}
-const len9 = data96.length;
-for(let i9=0; i9<len9; i9++){
-let data97 = data96[i9];
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-if(data97.name === undefined){
-const err371 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema11.properties.volumes.items.required,parentSchema:schema11.properties.volumes.items,data:data97};
-if(vErrors === null){
-vErrors = [err371];
-}
-else {
-vErrors.push(err371);
-}
-errors++;
-}
-if(data97.name !== undefined){
-let data98 = data97.name;
-if(typeof data98 === "string"){
-if(func2(data98) > 32768){
-const err372 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
-if(vErrors === null){
-vErrors = [err372];
-}
-else {
-vErrors.push(err372);
-}
-errors++;
-}
-if(func2(data98) < 1){
-const err373 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
-if(vErrors === null){
-vErrors = [err373];
-}
-else {
-vErrors.push(err373);
-}
-errors++;
-}
-}
-else {
-const err374 = {instancePath:instancePath+"/volumes/" + i9+"/name",schemaPath:"#/properties/volumes/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.volumes.items.properties.name.type,parentSchema:schema11.properties.volumes.items.properties.name,data:data98};
-if(vErrors === null){
-vErrors = [err374];
-}
-else {
-vErrors.push(err374);
-}
-errors++;
-}
-}
-if(data97.host !== undefined){
-let data99 = data97.host;
-if((typeof data99 !== "string") && (data99 !== null)){
-const err375 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.host.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.host.type,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
-if(vErrors === null){
-vErrors = [err375];
-}
-else {
-vErrors.push(err375);
-}
-errors++;
-}
-if(typeof data99 === "string"){
-if(func2(data99) > 32768){
-const err376 = {instancePath:instancePath+"/volumes/" + i9+"/host",schemaPath:"#/properties/volumes/items/properties/host/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.host,data:data99};
-if(vErrors === null){
-vErrors = [err376];
-}
-else {
-vErrors.push(err376);
-}
-errors++;
-}
-}
-}
-if(data97.persistent !== undefined){
-let data100 = data97.persistent;
-if((!(data100 && typeof data100 == "object" && !Array.isArray(data100))) && (data100 !== null)){
-const err377 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.type},message:"must be object,null",schema:schema11.properties.volumes.items.properties.persistent.type,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
-if(vErrors === null){
-vErrors = [err377];
-}
-else {
-vErrors.push(err377);
-}
-errors++;
-}
-if(data100 && typeof data100 == "object" && !Array.isArray(data100)){
-if(data100.size === undefined){
-const err378 = {instancePath:instancePath+"/volumes/" + i9+"/persistent",schemaPath:"#/properties/volumes/items/properties/persistent/required",keyword:"required",params:{missingProperty: "size"},message:"must have required property '"+"size"+"'",schema:schema11.properties.volumes.items.properties.persistent.required,parentSchema:schema11.properties.volumes.items.properties.persistent,data:data100};
-if(vErrors === null){
-vErrors = [err378];
-}
-else {
-vErrors.push(err378);
-}
-errors++;
-}
-if(data100.type !== undefined){
-let data101 = data100.type;
-if((typeof data101 !== "string") && (data101 !== null)){
-const err379 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.type.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.type.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
-if(vErrors === null){
-vErrors = [err379];
-}
-else {
-vErrors.push(err379);
-}
-errors++;
-}
-if(!((((data101 === "root") || (data101 === "path")) || (data101 === "mount")) || (data101 === null))){
-const err380 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/enum",keyword:"enum",params:{allowedValues: schema11.properties.volumes.items.properties.persistent.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema11.properties.volumes.items.properties.persistent.properties.type.enum,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
-if(vErrors === null){
-vErrors = [err380];
-}
-else {
-vErrors.push(err380);
-}
-errors++;
-}
-if(typeof data101 === "string"){
-if(func2(data101) > 32768){
-const err381 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/type",schemaPath:"#/properties/volumes/items/properties/persistent/properties/type/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.type,data:data101};
-if(vErrors === null){
-vErrors = [err381];
-}
-else {
-vErrors.push(err381);
-}
-errors++;
-}
-}
-}
-if(data100.size !== undefined){
-let data102 = data100.size;
-if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
-const err382 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema11.properties.volumes.items.properties.persistent.properties.size.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
-if(vErrors === null){
-vErrors = [err382];
-}
-else {
-vErrors.push(err382);
-}
-errors++;
-}
-if((typeof data102 == "number") && (isFinite(data102))){
-if(data102 > 1000000000 || isNaN(data102)){
-const err383 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
-if(vErrors === null){
-vErrors = [err383];
-}
-else {
-vErrors.push(err383);
-}
-errors++;
-}
-if(data102 < 0 || isNaN(data102)){
-const err384 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/size",schemaPath:"#/properties/volumes/items/properties/persistent/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.size,data:data102};
-if(vErrors === null){
-vErrors = [err384];
-}
-else {
-vErrors.push(err384);
-}
-errors++;
-}
-}
-}
-if(data100.maxSize !== undefined){
-let data103 = data100.maxSize;
-if((!(((typeof data103 == "number") && (!(data103 % 1) && !isNaN(data103))) && (isFinite(data103)))) && (data103 !== null)){
-const err385 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.maxSize.type},message:"must be integer,null",schema:schema11.properties.volumes.items.properties.persistent.properties.maxSize.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
-if(vErrors === null){
-vErrors = [err385];
-}
-else {
-vErrors.push(err385);
-}
-errors++;
-}
-if((typeof data103 == "number") && (isFinite(data103))){
-if(data103 > 1000000000 || isNaN(data103)){
-const err386 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
-if(vErrors === null){
-vErrors = [err386];
-}
-else {
-vErrors.push(err386);
-}
-errors++;
-}
-if(data103 < 0 || isNaN(data103)){
-const err387 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/maxSize",schemaPath:"#/properties/volumes/items/properties/persistent/properties/maxSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.maxSize,data:data103};
-if(vErrors === null){
-vErrors = [err387];
-}
-else {
-vErrors.push(err387);
-}
-errors++;
-}
-}
-}
-if(data100.profileName !== undefined){
-let data104 = data100.profileName;
-if((typeof data104 !== "string") && (data104 !== null)){
-const err388 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/type",keyword:"type",params:{type: schema11.properties.volumes.items.properties.persistent.properties.profileName.type},message:"must be string,null",schema:schema11.properties.volumes.items.properties.persistent.properties.profileName.type,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
-if(vErrors === null){
-vErrors = [err388];
-}
-else {
-vErrors.push(err388);
-}
-errors++;
-}
-if(typeof data104 === "string"){
-if(func2(data104) > 32768){
-const err389 = {instancePath:instancePath+"/volumes/" + i9+"/persistent/profileName",schemaPath:"#/properties/volumes/items/properties/persistent/properties/profileName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.volumes.items.properties.persistent.properties.profileName,data:data104};
-if(vErrors === null){
-vErrors = [err389];
-}
-else {
-vErrors.push(err389);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-else {
-const err390 = {instancePath:instancePath+"/volumes/" + i9,schemaPath:"#/properties/volumes/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.volumes.items.type,parentSchema:schema11.properties.volumes.items,data:data97};
-if(vErrors === null){
-vErrors = [err390];
-}
-else {
-vErrors.push(err390);
-}
-errors++;
-}
-}
-}
-}
-if(data.networks !== undefined){
-let data105 = data.networks;
-if((!(Array.isArray(data105))) && (data105 !== null)){
-const err391 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/type",keyword:"type",params:{type: schema11.properties.networks.type},message:"must be array,null",schema:schema11.properties.networks.type,parentSchema:schema11.properties.networks,data:data105};
-if(vErrors === null){
-vErrors = [err391];
-}
-else {
-vErrors.push(err391);
-}
-errors++;
-}
-if(Array.isArray(data105)){
-if(data105.length > 1000){
-const err392 = {instancePath:instancePath+"/networks",schemaPath:"#/properties/networks/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.networks,data:data105};
-if(vErrors === null){
-vErrors = [err392];
-}
-else {
-vErrors.push(err392);
-}
-errors++;
-}
-const len10 = data105.length;
-for(let i10=0; i10<len10; i10++){
-let data106 = data105[i10];
-if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
-if(data106.mode !== undefined){
-let data107 = data106.mode;
-if((typeof data107 !== "string") && (data107 !== null)){
-const err393 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.mode.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.mode.type,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
-if(vErrors === null){
-vErrors = [err393];
-}
-else {
-vErrors.push(err393);
-}
-errors++;
-}
-if(typeof data107 === "string"){
-if(func2(data107) > 32768){
-const err394 = {instancePath:instancePath+"/networks/" + i10+"/mode",schemaPath:"#/properties/networks/items/properties/mode/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.mode,data:data107};
-if(vErrors === null){
-vErrors = [err394];
-}
-else {
-vErrors.push(err394);
-}
-errors++;
-}
-}
-}
-if(data106.name !== undefined){
-let data108 = data106.name;
-if((typeof data108 !== "string") && (data108 !== null)){
-const err395 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.name.type},message:"must be string,null",schema:schema11.properties.networks.items.properties.name.type,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err395];
-}
-else {
-vErrors.push(err395);
-}
-errors++;
-}
-if(typeof data108 === "string"){
-if(func2(data108) > 63){
-const err396 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 63},message:"must NOT have more than 63 characters",schema:63,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err396];
-}
-else {
-vErrors.push(err396);
-}
-errors++;
-}
-if(func2(data108) < 1){
-const err397 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err397];
-}
-else {
-vErrors.push(err397);
-}
-errors++;
-}
-if(!pattern6.test(data108)){
-const err398 = {instancePath:instancePath+"/networks/" + i10+"/name",schemaPath:"#/properties/networks/items/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$"+"\"",schema:"^[a-z0-9]([-a-z0-9_]*[a-z0-9])?$",parentSchema:schema11.properties.networks.items.properties.name,data:data108};
-if(vErrors === null){
-vErrors = [err398];
-}
-else {
-vErrors.push(err398);
-}
-errors++;
-}
-}
-}
-if(data106.labels !== undefined){
-let data109 = data106.labels;
-if((!(data109 && typeof data109 == "object" && !Array.isArray(data109))) && (data109 !== null)){
-const err399 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/type",keyword:"type",params:{type: schema11.properties.networks.items.properties.labels.type},message:"must be object,null",schema:schema11.properties.networks.items.properties.labels.type,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
-if(vErrors === null){
-vErrors = [err399];
-}
-else {
-vErrors.push(err399);
-}
-errors++;
-}
-if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
-if(Object.keys(data109).length > 1000){
-const err400 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
-if(vErrors === null){
-vErrors = [err400];
-}
-else {
-vErrors.push(err400);
-}
-errors++;
-}
-for(const key28 in data109){
-const _errs443 = errors;
-if(typeof key28 === "string"){
-if(func2(key28) > 1024){
-const err401 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.networks.items.properties.labels.propertyNames,data:key28,propertyName:key28};
-if(vErrors === null){
-vErrors = [err401];
-}
-else {
-vErrors.push(err401);
-}
-errors++;
-}
-}
-var valid113 = _errs443 === errors;
-if(!valid113){
-const err402 = {instancePath:instancePath+"/networks/" + i10+"/labels",schemaPath:"#/properties/networks/items/properties/labels/propertyNames",keyword:"propertyNames",params:{propertyName: key28},message:"property name must be valid",schema:schema11.properties.networks.items.properties.labels.propertyNames,parentSchema:schema11.properties.networks.items.properties.labels,data:data109};
-if(vErrors === null){
-vErrors = [err402];
-}
-else {
-vErrors.push(err402);
-}
-errors++;
-}
-}
-for(const key29 in data109){
-let data110 = data109[key29];
-if(typeof data110 === "string"){
-if(func2(data110) > 32768){
-const err403 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
-if(vErrors === null){
-vErrors = [err403];
-}
-else {
-vErrors.push(err403);
-}
-errors++;
-}
-}
-else {
-const err404 = {instancePath:instancePath+"/networks/" + i10+"/labels/" + key29.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/networks/items/properties/labels/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.networks.items.properties.labels.additionalProperties.type,parentSchema:schema11.properties.networks.items.properties.labels.additionalProperties,data:data110};
-if(vErrors === null){
-vErrors = [err404];
-}
-else {
-vErrors.push(err404);
-}
-errors++;
-}
-}
-}
-}
-}
-else {
-const err405 = {instancePath:instancePath+"/networks/" + i10,schemaPath:"#/properties/networks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.networks.items.type,parentSchema:schema11.properties.networks.items,data:data106};
-if(vErrors === null){
-vErrors = [err405];
-}
-else {
-vErrors.push(err405);
-}
-errors++;
-}
-}
-}
-}
-if(data.scaling !== undefined){
-let data111 = data.scaling;
-if((!(data111 && typeof data111 == "object" && !Array.isArray(data111))) && (data111 !== null)){
-const err406 = {instancePath:instancePath+"/scaling",schemaPath:"#/properties/scaling/type",keyword:"type",params:{type: schema11.properties.scaling.type},message:"must be object,null",schema:schema11.properties.scaling.type,parentSchema:schema11.properties.scaling,data:data111};
-if(vErrors === null){
-vErrors = [err406];
-}
-else {
-vErrors.push(err406);
-}
-errors++;
-}
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.kind !== undefined){
-let data112 = data111.kind;
-if((typeof data112 !== "string") && (data112 !== null)){
-const err407 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/type",keyword:"type",params:{type: schema11.properties.scaling.properties.kind.type},message:"must be string,null",schema:schema11.properties.scaling.properties.kind.type,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
-if(vErrors === null){
-vErrors = [err407];
-}
-else {
-vErrors.push(err407);
-}
-errors++;
-}
-if(typeof data112 === "string"){
-if(func2(data112) > 32768){
-const err408 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
-if(vErrors === null){
-vErrors = [err408];
-}
-else {
-vErrors.push(err408);
-}
-errors++;
-}
-if(!["fixed"].includes(data112.toLowerCase())){
-const err409 = {instancePath:instancePath+"/scaling/kind",schemaPath:"#/properties/scaling/properties/kind/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scaling.properties.kind.enumCaseless,parentSchema:schema11.properties.scaling.properties.kind,data:data112};
-if(vErrors === null){
-vErrors = [err409];
-}
-else {
-vErrors.push(err409);
-}
-errors++;
-}
-}
-}
-if(data111.instances !== undefined){
-let data113 = data111.instances;
-if((!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))) && (data113 !== null)){
-const err410 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.instances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.instances.type,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
-if(vErrors === null){
-vErrors = [err410];
-}
-else {
-vErrors.push(err410);
-}
-errors++;
-}
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 100000 || isNaN(data113)){
-const err411 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
-if(vErrors === null){
-vErrors = [err411];
-}
-else {
-vErrors.push(err411);
-}
-errors++;
-}
-if(data113 < 0 || isNaN(data113)){
-const err412 = {instancePath:instancePath+"/scaling/instances",schemaPath:"#/properties/scaling/properties/instances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.instances,data:data113};
-if(vErrors === null){
-vErrors = [err412];
-}
-else {
-vErrors.push(err412);
-}
-errors++;
-}
-}
-}
-if(data111.maxInstances !== undefined){
-let data114 = data111.maxInstances;
-if((!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))) && (data114 !== null)){
-const err413 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/type",keyword:"type",params:{type: schema11.properties.scaling.properties.maxInstances.type},message:"must be integer,null",schema:schema11.properties.scaling.properties.maxInstances.type,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
-if(vErrors === null){
-vErrors = [err413];
-}
-else {
-vErrors.push(err413);
-}
-errors++;
-}
-if((typeof data114 == "number") && (isFinite(data114))){
-if(data114 > 100000 || isNaN(data114)){
-const err414 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
-if(vErrors === null){
-vErrors = [err414];
-}
-else {
-vErrors.push(err414);
-}
-errors++;
-}
-if(data114 < 0 || isNaN(data114)){
-const err415 = {instancePath:instancePath+"/scaling/maxInstances",schemaPath:"#/properties/scaling/properties/maxInstances/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scaling.properties.maxInstances,data:data114};
-if(vErrors === null){
-vErrors = [err415];
-}
-else {
-vErrors.push(err415);
-}
-errors++;
-}
-}
-}
-}
-}
-if(data.scheduling !== undefined){
-let data115 = data.scheduling;
-if((!(data115 && typeof data115 == "object" && !Array.isArray(data115))) && (data115 !== null)){
-const err416 = {instancePath:instancePath+"/scheduling",schemaPath:"#/properties/scheduling/type",keyword:"type",params:{type: schema11.properties.scheduling.type},message:"must be object,null",schema:schema11.properties.scheduling.type,parentSchema:schema11.properties.scheduling,data:data115};
-if(vErrors === null){
-vErrors = [err416];
-}
-else {
-vErrors.push(err416);
-}
-errors++;
-}
-if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
-if(data115.backoff !== undefined){
-let data116 = data115.backoff;
-if((!(data116 && typeof data116 == "object" && !Array.isArray(data116))) && (data116 !== null)){
-const err417 = {instancePath:instancePath+"/scheduling/backoff",schemaPath:"#/properties/scheduling/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff,data:data116};
-if(vErrors === null){
-vErrors = [err417];
-}
-else {
-vErrors.push(err417);
-}
-errors++;
-}
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-if(data116.backoff !== undefined){
-let data117 = data116.backoff;
-if((!((typeof data117 == "number") && (isFinite(data117)))) && (data117 !== null)){
-const err418 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoff.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoff.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
-if(vErrors === null){
-vErrors = [err418];
-}
-else {
-vErrors.push(err418);
-}
-errors++;
-}
-if((typeof data117 == "number") && (isFinite(data117))){
-if(data117 > 2147483647 || isNaN(data117)){
-const err419 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
-if(vErrors === null){
-vErrors = [err419];
-}
-else {
-vErrors.push(err419);
-}
-errors++;
-}
-if(data117 < 0 || isNaN(data117)){
-const err420 = {instancePath:instancePath+"/scheduling/backoff/backoff",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoff/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoff,data:data117};
-if(vErrors === null){
-vErrors = [err420];
-}
-else {
-vErrors.push(err420);
-}
-errors++;
-}
-}
-}
-if(data116.backoffFactor !== undefined){
-let data118 = data116.backoffFactor;
-if((!((typeof data118 == "number") && (isFinite(data118)))) && (data118 !== null)){
-const err421 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
-if(vErrors === null){
-vErrors = [err421];
-}
-else {
-vErrors.push(err421);
-}
-errors++;
-}
-if((typeof data118 == "number") && (isFinite(data118))){
-if(data118 > 1000 || isNaN(data118)){
-const err422 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000",schema:1000,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
-if(vErrors === null){
-vErrors = [err422];
-}
-else {
-vErrors.push(err422);
-}
-errors++;
-}
-if(data118 < 0 || isNaN(data118)){
-const err423 = {instancePath:instancePath+"/scheduling/backoff/backoffFactor",schemaPath:"#/properties/scheduling/properties/backoff/properties/backoffFactor/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.backoffFactor,data:data118};
-if(vErrors === null){
-vErrors = [err423];
-}
-else {
-vErrors.push(err423);
-}
-errors++;
-}
-}
-}
-if(data116.maxLaunchDelay !== undefined){
-let data119 = data116.maxLaunchDelay;
-if((!((typeof data119 == "number") && (isFinite(data119)))) && (data119 !== null)){
-const err424 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay.type,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
-if(vErrors === null){
-vErrors = [err424];
-}
-else {
-vErrors.push(err424);
-}
-errors++;
-}
-if((typeof data119 == "number") && (isFinite(data119))){
-if(data119 > 2147483647 || isNaN(data119)){
-const err425 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
-if(vErrors === null){
-vErrors = [err425];
-}
-else {
-vErrors.push(err425);
-}
-errors++;
-}
-if(data119 < 0 || isNaN(data119)){
-const err426 = {instancePath:instancePath+"/scheduling/backoff/maxLaunchDelay",schemaPath:"#/properties/scheduling/properties/backoff/properties/maxLaunchDelay/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.backoff.properties.maxLaunchDelay,data:data119};
-if(vErrors === null){
-vErrors = [err426];
-}
-else {
-vErrors.push(err426);
-}
-errors++;
-}
-}
-}
-}
-}
-if(data115.upgrade !== undefined){
-let data120 = data115.upgrade;
-if((!(data120 && typeof data120 == "object" && !Array.isArray(data120))) && (data120 !== null)){
-const err427 = {instancePath:instancePath+"/scheduling/upgrade",schemaPath:"#/properties/scheduling/properties/upgrade/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.upgrade.type,parentSchema:schema11.properties.scheduling.properties.upgrade,data:data120};
-if(vErrors === null){
-vErrors = [err427];
-}
-else {
-vErrors.push(err427);
-}
-errors++;
-}
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-if(data120.minimumHealthCapacity !== undefined){
-let data121 = data120.minimumHealthCapacity;
-if((!((typeof data121 == "number") && (isFinite(data121)))) && (data121 !== null)){
-const err428 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
-if(vErrors === null){
-vErrors = [err428];
-}
-else {
-vErrors.push(err428);
-}
-errors++;
-}
-if((typeof data121 == "number") && (isFinite(data121))){
-if(data121 > 1 || isNaN(data121)){
-const err429 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
-if(vErrors === null){
-vErrors = [err429];
-}
-else {
-vErrors.push(err429);
-}
-errors++;
-}
-if(data121 < 0 || isNaN(data121)){
-const err430 = {instancePath:instancePath+"/scheduling/upgrade/minimumHealthCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/minimumHealthCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.minimumHealthCapacity,data:data121};
-if(vErrors === null){
-vErrors = [err430];
-}
-else {
-vErrors.push(err430);
-}
-errors++;
-}
-}
-}
-if(data120.maximumOverCapacity !== undefined){
-let data122 = data120.maximumOverCapacity;
-if((!((typeof data122 == "number") && (isFinite(data122)))) && (data122 !== null)){
-const err431 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type},message:"must be number,null",schema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity.type,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
-if(vErrors === null){
-vErrors = [err431];
-}
-else {
-vErrors.push(err431);
-}
-errors++;
-}
-if((typeof data122 == "number") && (isFinite(data122))){
-if(data122 > 1 || isNaN(data122)){
-const err432 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
-if(vErrors === null){
-vErrors = [err432];
-}
-else {
-vErrors.push(err432);
-}
-errors++;
-}
-if(data122 < 0 || isNaN(data122)){
-const err433 = {instancePath:instancePath+"/scheduling/upgrade/maximumOverCapacity",schemaPath:"#/properties/scheduling/properties/upgrade/properties/maximumOverCapacity/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.upgrade.properties.maximumOverCapacity,data:data122};
-if(vErrors === null){
-vErrors = [err433];
-}
-else {
-vErrors.push(err433);
-}
-errors++;
-}
-}
-}
-}
-}
-if(data115.placement !== undefined){
-let data123 = data115.placement;
-if((!(data123 && typeof data123 == "object" && !Array.isArray(data123))) && (data123 !== null)){
-const err434 = {instancePath:instancePath+"/scheduling/placement",schemaPath:"#/properties/scheduling/properties/placement/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.type},message:"must be object,null",schema:schema11.properties.scheduling.properties.placement.type,parentSchema:schema11.properties.scheduling.properties.placement,data:data123};
-if(vErrors === null){
-vErrors = [err434];
-}
-else {
-vErrors.push(err434);
-}
-errors++;
-}
-if(data123 && typeof data123 == "object" && !Array.isArray(data123)){
-if(data123.constraints !== undefined){
-let data124 = data123.constraints;
-if((!(Array.isArray(data124))) && (data124 !== null)){
-const err435 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
-if(vErrors === null){
-vErrors = [err435];
-}
-else {
-vErrors.push(err435);
-}
-errors++;
-}
-if(Array.isArray(data124)){
-if(data124.length > 1000){
-const err436 = {instancePath:instancePath+"/scheduling/placement/constraints",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints,data:data124};
-if(vErrors === null){
-vErrors = [err436];
-}
-else {
-vErrors.push(err436);
-}
-errors++;
-}
-const len11 = data124.length;
-for(let i11=0; i11<len11; i11++){
-let data125 = data124[i11];
-if(!data125 || typeof data125 != "object"){
-const err437 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.type},message:"must be array,object",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err437];
-}
-else {
-vErrors.push(err437);
-}
-errors++;
-}
-if(Array.isArray(data125)){
-if(data125.length > 3){
-const err438 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/maxItems",keyword:"maxItems",params:{limit: 3},message:"must NOT have more than 3 items",schema:3,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err438];
-}
-else {
-vErrors.push(err438);
-}
-errors++;
-}
-if(data125.length < 2){
-const err439 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items",schema:2,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err439];
-}
-else {
-vErrors.push(err439);
-}
-errors++;
-}
-const len12 = data125.length;
-for(let i12=0; i12<len12; i12++){
-let data126 = data125[i12];
-if(typeof data126 === "string"){
-if(func2(data126) > 32768){
-const err440 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
-if(vErrors === null){
-vErrors = [err440];
-}
-else {
-vErrors.push(err440);
-}
-errors++;
-}
-}
-else {
-const err441 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/" + i12,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.items,data:data126};
-if(vErrors === null){
-vErrors = [err441];
-}
-else {
-vErrors.push(err441);
-}
-errors++;
-}
-}
-}
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-if(data125.fieldName === undefined){
-const err442 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "fieldName"},message:"must have required property '"+"fieldName"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err442];
-}
-else {
-vErrors.push(err442);
-}
-errors++;
-}
-if(data125.operator === undefined){
-const err443 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11,schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/required",keyword:"required",params:{missingProperty: "operator"},message:"must have required property '"+"operator"+"'",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.required,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items,data:data125};
-if(vErrors === null){
-vErrors = [err443];
-}
-else {
-vErrors.push(err443);
-}
-errors++;
-}
-if(data125.fieldName !== undefined){
-let data127 = data125.fieldName;
-if(typeof data127 === "string"){
-if(func2(data127) > 32768){
-const err444 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
-if(vErrors === null){
-vErrors = [err444];
-}
-else {
-vErrors.push(err444);
-}
-errors++;
-}
-}
-else {
-const err445 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/fieldName",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/fieldName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.fieldName,data:data127};
-if(vErrors === null){
-vErrors = [err445];
-}
-else {
-vErrors.push(err445);
-}
-errors++;
-}
-}
-if(data125.operator !== undefined){
-let data128 = data125.operator;
-if(typeof data128 === "string"){
-if(func2(data128) > 32768){
-const err446 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
-if(vErrors === null){
-vErrors = [err446];
-}
-else {
-vErrors.push(err446);
-}
-errors++;
-}
-}
-else {
-const err447 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/operator",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/operator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.operator,data:data128};
-if(vErrors === null){
-vErrors = [err447];
-}
-else {
-vErrors.push(err447);
-}
-errors++;
-}
-}
-if(data125.value !== undefined){
-let data129 = data125.value;
-if((typeof data129 !== "string") && (data129 !== null)){
-const err448 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
-if(vErrors === null){
-vErrors = [err448];
-}
-else {
-vErrors.push(err448);
-}
-errors++;
-}
-if(typeof data129 === "string"){
-if(func2(data129) > 32768){
-const err449 = {instancePath:instancePath+"/scheduling/placement/constraints/" + i11+"/value",schemaPath:"#/properties/scheduling/properties/placement/properties/constraints/items/properties/value/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.constraints.items.properties.value,data:data129};
-if(vErrors === null){
-vErrors = [err449];
-}
-else {
-vErrors.push(err449);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-if(data123.acceptedResourceRoles !== undefined){
-let data130 = data123.acceptedResourceRoles;
-if((!(Array.isArray(data130))) && (data130 !== null)){
-const err450 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type},message:"must be array,null",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
-if(vErrors === null){
-vErrors = [err450];
-}
-else {
-vErrors.push(err450);
-}
-errors++;
-}
-if(Array.isArray(data130)){
-if(data130.length > 1000){
-const err451 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles",schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles,data:data130};
-if(vErrors === null){
-vErrors = [err451];
-}
-else {
-vErrors.push(err451);
-}
-errors++;
-}
-const len13 = data130.length;
-for(let i13=0; i13<len13; i13++){
-let data131 = data130[i13];
-if(typeof data131 === "string"){
-if(func2(data131) > 32768){
-const err452 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
-if(vErrors === null){
-vErrors = [err452];
-}
-else {
-vErrors.push(err452);
-}
-errors++;
-}
-}
-else {
-const err453 = {instancePath:instancePath+"/scheduling/placement/acceptedResourceRoles/" + i13,schemaPath:"#/properties/scheduling/properties/placement/properties/acceptedResourceRoles/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items.type,parentSchema:schema11.properties.scheduling.properties.placement.properties.acceptedResourceRoles.items,data:data131};
-if(vErrors === null){
-vErrors = [err453];
-}
-else {
-vErrors.push(err453);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-if(data115.killSelection !== undefined){
-let data132 = data115.killSelection;
-if((typeof data132 !== "string") && (data132 !== null)){
-const err454 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.killSelection.type},message:"must be string,null",schema:schema11.properties.scheduling.properties.killSelection.type,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
-if(vErrors === null){
-vErrors = [err454];
-}
-else {
-vErrors.push(err454);
-}
-errors++;
-}
-if(typeof data132 === "string"){
-if(func2(data132) > 32768){
-const err455 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
-if(vErrors === null){
-vErrors = [err455];
-}
-else {
-vErrors.push(err455);
-}
-errors++;
-}
-if(!["youngest_first","oldest_first"].includes(data132.toLowerCase())){
-const err456 = {instancePath:instancePath+"/scheduling/killSelection",schemaPath:"#/properties/scheduling/properties/killSelection/enumCaseless",keyword:"enumCaseless",params:{},message:"must pass \"enumCaseless\" keyword validation",schema:schema11.properties.scheduling.properties.killSelection.enumCaseless,parentSchema:schema11.properties.scheduling.properties.killSelection,data:data132};
-if(vErrors === null){
-vErrors = [err456];
-}
-else {
-vErrors.push(err456);
-}
-errors++;
-}
-}
-}
-if(data115.unreachableStrategy !== undefined){
-let data133 = data115.unreachableStrategy;
-if(((typeof data133 !== "string") && (!(data133 && typeof data133 == "object" && !Array.isArray(data133)))) && (data133 !== null)){
-const err457 = {instancePath:instancePath+"/scheduling/unreachableStrategy",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.type},message:"must be string,object,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy,data:data133};
-if(vErrors === null){
-vErrors = [err457];
-}
-else {
-vErrors.push(err457);
-}
-errors++;
-}
-if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
-if(data133.inactiveAfterSeconds !== undefined){
-let data134 = data133.inactiveAfterSeconds;
-if((!(((typeof data134 == "number") && (!(data134 % 1) && !isNaN(data134))) && (isFinite(data134)))) && (data134 !== null)){
-const err458 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
-if(vErrors === null){
-vErrors = [err458];
-}
-else {
-vErrors.push(err458);
-}
-errors++;
-}
-if((typeof data134 == "number") && (isFinite(data134))){
-if(data134 > 2147483647 || isNaN(data134)){
-const err459 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
-if(vErrors === null){
-vErrors = [err459];
-}
-else {
-vErrors.push(err459);
-}
-errors++;
-}
-if(data134 < 0 || isNaN(data134)){
-const err460 = {instancePath:instancePath+"/scheduling/unreachableStrategy/inactiveAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/inactiveAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.inactiveAfterSeconds,data:data134};
-if(vErrors === null){
-vErrors = [err460];
-}
-else {
-vErrors.push(err460);
-}
-errors++;
-}
-}
-}
-if(data133.expungeAfterSeconds !== undefined){
-let data135 = data133.expungeAfterSeconds;
-if((!(((typeof data135 == "number") && (!(data135 % 1) && !isNaN(data135))) && (isFinite(data135)))) && (data135 !== null)){
-const err461 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/type",keyword:"type",params:{type: schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type},message:"must be integer,null",schema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds.type,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
-if(vErrors === null){
-vErrors = [err461];
-}
-else {
-vErrors.push(err461);
-}
-errors++;
-}
-if((typeof data135 == "number") && (isFinite(data135))){
-if(data135 > 2147483647 || isNaN(data135)){
-const err462 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647",schema:2147483647,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
-if(vErrors === null){
-vErrors = [err462];
-}
-else {
-vErrors.push(err462);
-}
-errors++;
-}
-if(data135 < 0 || isNaN(data135)){
-const err463 = {instancePath:instancePath+"/scheduling/unreachableStrategy/expungeAfterSeconds",schemaPath:"#/properties/scheduling/properties/unreachableStrategy/properties/expungeAfterSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.scheduling.properties.unreachableStrategy.properties.expungeAfterSeconds,data:data135};
-if(vErrors === null){
-vErrors = [err463];
-}
-else {
-vErrors.push(err463);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-if(data.executorResources !== undefined){
-let data136 = data.executorResources;
-if((!(data136 && typeof data136 == "object" && !Array.isArray(data136))) && (data136 !== null)){
-const err464 = {instancePath:instancePath+"/executorResources",schemaPath:"#/properties/executorResources/type",keyword:"type",params:{type: schema11.properties.executorResources.type},message:"must be object,null",schema:schema11.properties.executorResources.type,parentSchema:schema11.properties.executorResources,data:data136};
-if(vErrors === null){
-vErrors = [err464];
-}
-else {
-vErrors.push(err464);
-}
-errors++;
-}
-if(data136 && typeof data136 == "object" && !Array.isArray(data136)){
-if(data136.cpus !== undefined){
-let data137 = data136.cpus;
-if((!((typeof data137 == "number") && (isFinite(data137)))) && (data137 !== null)){
-const err465 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.cpus.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.cpus.type,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
-if(vErrors === null){
-vErrors = [err465];
-}
-else {
-vErrors.push(err465);
-}
-errors++;
-}
-if((typeof data137 == "number") && (isFinite(data137))){
-if(data137 > 1000000000 || isNaN(data137)){
-const err466 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
-if(vErrors === null){
-vErrors = [err466];
-}
-else {
-vErrors.push(err466);
-}
-errors++;
-}
-if(data137 < 0.1 || isNaN(data137)){
-const err467 = {instancePath:instancePath+"/executorResources/cpus",schemaPath:"#/properties/executorResources/properties/cpus/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.1},message:"must be >= 0.1",schema:0.1,parentSchema:schema11.properties.executorResources.properties.cpus,data:data137};
-if(vErrors === null){
-vErrors = [err467];
-}
-else {
-vErrors.push(err467);
-}
-errors++;
-}
-}
-}
-if(data136.mem !== undefined){
-let data138 = data136.mem;
-if((!((typeof data138 == "number") && (isFinite(data138)))) && (data138 !== null)){
-const err468 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.mem.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.mem.type,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
-if(vErrors === null){
-vErrors = [err468];
-}
-else {
-vErrors.push(err468);
-}
-errors++;
-}
-if((typeof data138 == "number") && (isFinite(data138))){
-if(data138 > 1000000000 || isNaN(data138)){
-const err469 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
-if(vErrors === null){
-vErrors = [err469];
-}
-else {
-vErrors.push(err469);
-}
-errors++;
-}
-if(data138 < 32 || isNaN(data138)){
-const err470 = {instancePath:instancePath+"/executorResources/mem",schemaPath:"#/properties/executorResources/properties/mem/minimum",keyword:"minimum",params:{comparison: ">=", limit: 32},message:"must be >= 32",schema:32,parentSchema:schema11.properties.executorResources.properties.mem,data:data138};
-if(vErrors === null){
-vErrors = [err470];
-}
-else {
-vErrors.push(err470);
-}
-errors++;
-}
-}
-}
-if(data136.disk !== undefined){
-let data139 = data136.disk;
-if((!((typeof data139 == "number") && (isFinite(data139)))) && (data139 !== null)){
-const err471 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/type",keyword:"type",params:{type: schema11.properties.executorResources.properties.disk.type},message:"must be number,null",schema:schema11.properties.executorResources.properties.disk.type,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
-if(vErrors === null){
-vErrors = [err471];
-}
-else {
-vErrors.push(err471);
-}
-errors++;
-}
-if((typeof data139 == "number") && (isFinite(data139))){
-if(data139 > 1000000000 || isNaN(data139)){
-const err472 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
-if(vErrors === null){
-vErrors = [err472];
-}
-else {
-vErrors.push(err472);
-}
-errors++;
-}
-if(data139 < 10 || isNaN(data139)){
-const err473 = {instancePath:instancePath+"/executorResources/disk",schemaPath:"#/properties/executorResources/properties/disk/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema11.properties.executorResources.properties.disk,data:data139};
-if(vErrors === null){
-vErrors = [err473];
-}
-else {
-vErrors.push(err473);
-}
-errors++;
-}
-}
-}
-}
-}
-if(data.linuxInfo !== undefined){
-let data140 = data.linuxInfo;
-if((!(data140 && typeof data140 == "object" && !Array.isArray(data140))) && (data140 !== null)){
-const err474 = {instancePath:instancePath+"/linuxInfo",schemaPath:"#/properties/linuxInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.type,parentSchema:schema11.properties.linuxInfo,data:data140};
-if(vErrors === null){
-vErrors = [err474];
-}
-else {
-vErrors.push(err474);
-}
-errors++;
-}
-if(data140 && typeof data140 == "object" && !Array.isArray(data140)){
-if(data140.ipcInfo !== undefined){
-let data141 = data140.ipcInfo;
-if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
-const err475 = {instancePath:instancePath+"/linuxInfo/ipcInfo",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/type",keyword:"type",params:{type: schema11.properties.linuxInfo.properties.ipcInfo.type},message:"must be object,null",schema:schema11.properties.linuxInfo.properties.ipcInfo.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo,data:data141};
-if(vErrors === null){
-vErrors = [err475];
-}
-else {
-vErrors.push(err475);
-}
-errors++;
-}
-if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
-if(data141.shmSize !== undefined){
-let data142 = data141.shmSize;
-const _errs512 = errors;
-let valid131 = true;
-const _errs513 = errors;
-if(!((typeof data142 == "number") && (isFinite(data142)))){
-const err476 = {};
-if(vErrors === null){
-vErrors = [err476];
-}
-else {
-vErrors.push(err476);
-}
-errors++;
-}
-var _valid36 = _errs513 === errors;
-errors = _errs512;
-if(vErrors !== null){
-if(_errs512){
-vErrors.length = _errs512;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid36){
-const _errs515 = errors;
-if((typeof data142 == "number") && (isFinite(data142))){
-if(data142 > 1000000000 || isNaN(data142)){
-const err477 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000000},message:"must be <= 1000000000",schema:1000000000,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
-if(vErrors === null){
-vErrors = [err477];
-}
-else {
-vErrors.push(err477);
-}
-errors++;
-}
-if(data142 < 0 || isNaN(data142)){
-const err478 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
-if(vErrors === null){
-vErrors = [err478];
-}
-else {
-vErrors.push(err478);
-}
-errors++;
-}
-}
-else {
-const err479 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/then/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then.type,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.then,data:data142};
-if(vErrors === null){
-vErrors = [err479];
-}
-else {
-vErrors.push(err479);
-}
-errors++;
-}
-var _valid36 = _errs515 === errors;
-valid131 = _valid36;
-}
-if(!valid131){
-const err480 = {instancePath:instancePath+"/linuxInfo/ipcInfo/shmSize",schemaPath:"#/properties/linuxInfo/properties/ipcInfo/properties/shmSize/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize.if,parentSchema:schema11.properties.linuxInfo.properties.ipcInfo.properties.shmSize,data:data142};
-if(vErrors === null){
-vErrors = [err480];
-}
-else {
-vErrors.push(err480);
-}
-errors++;
-}
-}
-}
-}
-if(data140.seccomp !== undefined){
-let data143 = data140.seccomp;
-const _errs518 = errors;
-let valid132 = true;
-const _errs519 = errors;
-if(typeof data143 !== "string"){
-const err481 = {};
-if(vErrors === null){
-vErrors = [err481];
-}
-else {
-vErrors.push(err481);
-}
-errors++;
-}
-var _valid37 = _errs519 === errors;
-errors = _errs518;
-if(vErrors !== null){
-if(_errs518){
-vErrors.length = _errs518;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause20;
-if(_valid37){
-const _errs521 = errors;
-if(typeof data143 === "string"){
-if(func2(data143) > 32768){
-const err482 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
-if(vErrors === null){
-vErrors = [err482];
-}
-else {
-vErrors.push(err482);
-}
-errors++;
-}
-}
-else {
-const err483 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.then,data:data143};
-if(vErrors === null){
-vErrors = [err483];
-}
-else {
-vErrors.push(err483);
-}
-errors++;
-}
-var _valid37 = _errs521 === errors;
-valid132 = _valid37;
-ifClause20 = "then";
-}
-else {
-const _errs523 = errors;
-const _errs524 = errors;
-let valid133 = true;
-const _errs525 = errors;
-if(!(Array.isArray(data143))){
-const err484 = {};
-if(vErrors === null){
-vErrors = [err484];
-}
-else {
-vErrors.push(err484);
-}
-errors++;
-}
-var _valid38 = _errs525 === errors;
-errors = _errs524;
-if(vErrors !== null){
-if(_errs524){
-vErrors.length = _errs524;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause21;
-if(_valid38){
-const _errs527 = errors;
-if(Array.isArray(data143)){
-if(data143.length > 1000){
-const err485 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
-if(vErrors === null){
-vErrors = [err485];
-}
-else {
-vErrors.push(err485);
-}
-errors++;
-}
-const len14 = data143.length;
-for(let i14=0; i14<len14; i14++){
-let data144 = data143[i14];
-const _errs530 = errors;
-let valid136 = true;
-const _errs531 = errors;
-if(typeof data144 !== "string"){
-const err486 = {};
-if(vErrors === null){
-vErrors = [err486];
-}
-else {
-vErrors.push(err486);
-}
-errors++;
-}
-var _valid39 = _errs531 === errors;
-errors = _errs530;
-if(vErrors !== null){
-if(_errs530){
-vErrors.length = _errs530;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause22;
-if(_valid39){
-const _errs533 = errors;
-if(typeof data144 === "string"){
-if(func2(data144) > 32768){
-const err487 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
-if(vErrors === null){
-vErrors = [err487];
-}
-else {
-vErrors.push(err487);
-}
-errors++;
-}
-}
-else {
-const err488 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.then,data:data144};
-if(vErrors === null){
-vErrors = [err488];
-}
-else {
-vErrors.push(err488);
-}
-errors++;
-}
-var _valid39 = _errs533 === errors;
-valid136 = _valid39;
-ifClause22 = "then";
-}
-else {
-const _errs535 = errors;
-const _errs536 = errors;
-let valid137 = true;
-const _errs537 = errors;
-if(!(Array.isArray(data144))){
-const err489 = {};
-if(vErrors === null){
-vErrors = [err489];
-}
-else {
-vErrors.push(err489);
-}
-errors++;
-}
-var _valid40 = _errs537 === errors;
-errors = _errs536;
-if(vErrors !== null){
-if(_errs536){
-vErrors.length = _errs536;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause23;
-if(_valid40){
-const _errs539 = errors;
-if(Array.isArray(data144)){
-if(data144.length > 1000){
-const err490 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
-if(vErrors === null){
-vErrors = [err490];
-}
-else {
-vErrors.push(err490);
-}
-errors++;
-}
-}
-else {
-const err491 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.then,data:data144};
-if(vErrors === null){
-vErrors = [err491];
-}
-else {
-vErrors.push(err491);
-}
-errors++;
-}
-var _valid40 = _errs539 === errors;
-valid137 = _valid40;
-ifClause23 = "then";
-}
-else {
-const _errs541 = errors;
-const _errs542 = errors;
-let valid138 = true;
-const _errs543 = errors;
-if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
-const err492 = {};
-if(vErrors === null){
-vErrors = [err492];
-}
-else {
-vErrors.push(err492);
-}
-errors++;
-}
-var _valid41 = _errs543 === errors;
-errors = _errs542;
-if(vErrors !== null){
-if(_errs542){
-vErrors.length = _errs542;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid41){
-const _errs545 = errors;
-if(data144 && typeof data144 == "object" && !Array.isArray(data144)){
-if(Object.keys(data144).length > 1000){
-const err493 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
-if(vErrors === null){
-vErrors = [err493];
-}
-else {
-vErrors.push(err493);
-}
-errors++;
-}
-for(const key30 in data144){
-const _errs547 = errors;
-if(typeof key30 === "string"){
-if(func2(key30) > 1024){
-const err494 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,data:key30,propertyName:key30};
-if(vErrors === null){
-vErrors = [err494];
-}
-else {
-vErrors.push(err494);
-}
-errors++;
-}
-}
-var valid139 = _errs547 === errors;
-if(!valid139){
-const err495 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key30},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
-if(vErrors === null){
-vErrors = [err495];
-}
-else {
-vErrors.push(err495);
-}
-errors++;
-}
-}
-}
-else {
-const err496 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.then,data:data144};
-if(vErrors === null){
-vErrors = [err496];
-}
-else {
-vErrors.push(err496);
-}
-errors++;
-}
-var _valid41 = _errs545 === errors;
-valid138 = _valid41;
-}
-if(!valid138){
-const err497 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.else,data:data144};
-if(vErrors === null){
-vErrors = [err497];
-}
-else {
-vErrors.push(err497);
-}
-errors++;
-}
-var _valid40 = _errs541 === errors;
-valid137 = _valid40;
-ifClause23 = "else";
-}
-if(!valid137){
-const err498 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/else/if",keyword:"if",params:{failingKeyword: ifClause23},message:"must match \""+ifClause23+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.else,data:data144};
-if(vErrors === null){
-vErrors = [err498];
-}
-else {
-vErrors.push(err498);
-}
-errors++;
-}
-var _valid39 = _errs535 === errors;
-valid136 = _valid39;
-ifClause22 = "else";
-}
-if(!valid136){
-const err499 = {instancePath:instancePath+"/linuxInfo/seccomp/" + i14,schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/items/if",keyword:"if",params:{failingKeyword: ifClause22},message:"must match \""+ifClause22+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.items.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then.items,data:data144};
-if(vErrors === null){
-vErrors = [err499];
-}
-else {
-vErrors.push(err499);
-}
-errors++;
-}
-}
-}
-else {
-const err500 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.then,data:data143};
-if(vErrors === null){
-vErrors = [err500];
-}
-else {
-vErrors.push(err500);
-}
-errors++;
-}
-var _valid38 = _errs527 === errors;
-valid133 = _valid38;
-ifClause21 = "then";
-}
-else {
-const _errs549 = errors;
-const _errs550 = errors;
-let valid140 = true;
-const _errs551 = errors;
-if(!(data143 && typeof data143 == "object" && !Array.isArray(data143))){
-const err501 = {};
-if(vErrors === null){
-vErrors = [err501];
-}
-else {
-vErrors.push(err501);
-}
-errors++;
-}
-var _valid42 = _errs551 === errors;
-errors = _errs550;
-if(vErrors !== null){
-if(_errs550){
-vErrors.length = _errs550;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid42){
-const _errs553 = errors;
-if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
-if(Object.keys(data143).length > 1000){
-const err502 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
-if(vErrors === null){
-vErrors = [err502];
-}
-else {
-vErrors.push(err502);
-}
-errors++;
-}
-for(const key31 in data143){
-const _errs555 = errors;
-if(typeof key31 === "string"){
-if(func2(key31) > 1024){
-const err503 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,data:key31,propertyName:key31};
-if(vErrors === null){
-vErrors = [err503];
-}
-else {
-vErrors.push(err503);
-}
-errors++;
-}
-}
-var valid141 = _errs555 === errors;
-if(!valid141){
-const err504 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key31},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
-if(vErrors === null){
-vErrors = [err504];
-}
-else {
-vErrors.push(err504);
-}
-errors++;
-}
-}
-for(const key32 in data143){
-let data145 = data143[key32];
-const _errs558 = errors;
-let valid143 = true;
-const _errs559 = errors;
-if(typeof data145 !== "string"){
-const err505 = {};
-if(vErrors === null){
-vErrors = [err505];
-}
-else {
-vErrors.push(err505);
-}
-errors++;
-}
-var _valid43 = _errs559 === errors;
-errors = _errs558;
-if(vErrors !== null){
-if(_errs558){
-vErrors.length = _errs558;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause24;
-if(_valid43){
-const _errs561 = errors;
-if(typeof data145 === "string"){
-if(func2(data145) > 32768){
-const err506 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
-if(vErrors === null){
-vErrors = [err506];
-}
-else {
-vErrors.push(err506);
-}
-errors++;
-}
-}
-else {
-const err507 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/then/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.then,data:data145};
-if(vErrors === null){
-vErrors = [err507];
-}
-else {
-vErrors.push(err507);
-}
-errors++;
-}
-var _valid43 = _errs561 === errors;
-valid143 = _valid43;
-ifClause24 = "then";
-}
-else {
-const _errs563 = errors;
-const _errs564 = errors;
-let valid144 = true;
-const _errs565 = errors;
-if(!(Array.isArray(data145))){
-const err508 = {};
-if(vErrors === null){
-vErrors = [err508];
-}
-else {
-vErrors.push(err508);
-}
-errors++;
-}
-var _valid44 = _errs565 === errors;
-errors = _errs564;
-if(vErrors !== null){
-if(_errs564){
-vErrors.length = _errs564;
-}
-else {
-vErrors = null;
-}
-}
-let ifClause25;
-if(_valid44){
-const _errs567 = errors;
-if(Array.isArray(data145)){
-if(data145.length > 1000){
-const err509 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err509];
-}
-else {
-vErrors.push(err509);
-}
-errors++;
-}
-}
-else {
-const err510 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/then/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err510];
-}
-else {
-vErrors.push(err510);
-}
-errors++;
-}
-var _valid44 = _errs567 === errors;
-valid144 = _valid44;
-ifClause25 = "then";
-}
-else {
-const _errs569 = errors;
-const _errs570 = errors;
-let valid145 = true;
-const _errs571 = errors;
-if(!(data145 && typeof data145 == "object" && !Array.isArray(data145))){
-const err511 = {};
-if(vErrors === null){
-vErrors = [err511];
-}
-else {
-vErrors.push(err511);
-}
-errors++;
-}
-var _valid45 = _errs571 === errors;
-errors = _errs570;
-if(vErrors !== null){
-if(_errs570){
-vErrors.length = _errs570;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid45){
-const _errs573 = errors;
-if(data145 && typeof data145 == "object" && !Array.isArray(data145)){
-if(Object.keys(data145).length > 1000){
-const err512 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/maxProperties",keyword:"maxProperties",params:{limit: 1000},message:"must NOT have more than 1000 properties",schema:1000,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err512];
-}
-else {
-vErrors.push(err512);
-}
-errors++;
-}
-for(const key33 in data145){
-const _errs575 = errors;
-if(typeof key33 === "string"){
-if(func2(key33) > 1024){
-const err513 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames/maxLength",keyword:"maxLength",params:{limit: 1024},message:"must NOT have more than 1024 characters",schema:1024,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,data:key33,propertyName:key33};
-if(vErrors === null){
-vErrors = [err513];
-}
-else {
-vErrors.push(err513);
-}
-errors++;
-}
-}
-var valid146 = _errs575 === errors;
-if(!valid146){
-const err514 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/propertyNames",keyword:"propertyNames",params:{propertyName: key33},message:"property name must be valid",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.propertyNames,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err514];
-}
-else {
-vErrors.push(err514);
-}
-errors++;
-}
-}
-}
-else {
-const err515 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.then,data:data145};
-if(vErrors === null){
-vErrors = [err515];
-}
-else {
-vErrors.push(err515);
-}
-errors++;
-}
-var _valid45 = _errs573 === errors;
-valid145 = _valid45;
-}
-if(!valid145){
-const err516 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.else,data:data145};
-if(vErrors === null){
-vErrors = [err516];
-}
-else {
-vErrors.push(err516);
-}
-errors++;
-}
-var _valid44 = _errs569 === errors;
-valid144 = _valid44;
-ifClause25 = "else";
-}
-if(!valid144){
-const err517 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/else/if",keyword:"if",params:{failingKeyword: ifClause25},message:"must match \""+ifClause25+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.else,data:data145};
-if(vErrors === null){
-vErrors = [err517];
-}
-else {
-vErrors.push(err517);
-}
-errors++;
-}
-var _valid43 = _errs563 === errors;
-valid143 = _valid43;
-ifClause24 = "else";
-}
-if(!valid143){
-const err518 = {instancePath:instancePath+"/linuxInfo/seccomp/" + key32.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/additionalProperties/if",keyword:"if",params:{failingKeyword: ifClause24},message:"must match \""+ifClause24+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.additionalProperties,data:data145};
-if(vErrors === null){
-vErrors = [err518];
-}
-else {
-vErrors.push(err518);
-}
-errors++;
-}
-}
-}
-else {
-const err519 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/then/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.then.type,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else.then,data:data143};
-if(vErrors === null){
-vErrors = [err519];
-}
-else {
-vErrors.push(err519);
-}
-errors++;
-}
-var _valid42 = _errs553 === errors;
-valid140 = _valid42;
-}
-if(!valid140){
-const err520 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else.else,data:data143};
-if(vErrors === null){
-vErrors = [err520];
-}
-else {
-vErrors.push(err520);
-}
-errors++;
-}
-var _valid38 = _errs549 === errors;
-valid133 = _valid38;
-ifClause21 = "else";
-}
-if(!valid133){
-const err521 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/else/if",keyword:"if",params:{failingKeyword: ifClause21},message:"must match \""+ifClause21+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.else.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp.else,data:data143};
-if(vErrors === null){
-vErrors = [err521];
-}
-else {
-vErrors.push(err521);
-}
-errors++;
-}
-var _valid37 = _errs523 === errors;
-valid132 = _valid37;
-ifClause20 = "else";
-}
-if(!valid132){
-const err522 = {instancePath:instancePath+"/linuxInfo/seccomp",schemaPath:"#/properties/linuxInfo/properties/seccomp/if",keyword:"if",params:{failingKeyword: ifClause20},message:"must match \""+ifClause20+"\" schema",schema:schema11.properties.linuxInfo.properties.seccomp.if,parentSchema:schema11.properties.linuxInfo.properties.seccomp,data:data143};
-if(vErrors === null){
-vErrors = [err522];
-}
-else {
-vErrors.push(err522);
-}
-errors++;
-}
-}
-}
-}
-if(data.role !== undefined){
-let data146 = data.role;
-if((typeof data146 !== "string") && (data146 !== null)){
-const err523 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: schema11.properties.role.type},message:"must be string,null",schema:schema11.properties.role.type,parentSchema:schema11.properties.role,data:data146};
-if(vErrors === null){
-vErrors = [err523];
-}
-else {
-vErrors.push(err523);
-}
-errors++;
-}
-if(typeof data146 === "string"){
-if(func2(data146) > 32768){
-const err524 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/maxLength",keyword:"maxLength",params:{limit: 32768},message:"must NOT have more than 32768 characters",schema:32768,parentSchema:schema11.properties.role,data:data146};
-if(vErrors === null){
-vErrors = [err524];
-}
-else {
-vErrors.push(err524);
-}
-errors++;
-}
-if(func2(data146) < 1){
-const err525 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema11.properties.role,data:data146};
-if(vErrors === null){
-vErrors = [err525];
-}
-else {
-vErrors.push(err525);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err526 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema11.type,parentSchema:schema11,data};
-if(vErrors === null){
-vErrors = [err526];
-}
-else {
-vErrors.push(err526);
 }
 errors++;
 }

@@ -43,25 +43,48 @@ export function keyed(values: SchemaNode): SchemaNode {
   return { type: 'object', additionalProperties: values, maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH } };
 }
 
-/**
- * Any JSON value with its strings, lists and maps bounded as every other part of a definition
- * (docs/limits.md, "Sizes"), `depth` levels down; its types and the rest are the converter's. For
- * the parts Marathon's RAML shapes but these schemas leave to the converter (a Mesos command, an
- * external volume's options, seccomp). No `properties`: a scenario file's closed schema leaves it open.
+/** A string of at most {@link MAX_STRING_LENGTH} characters; any other type is the converter's to judge. */
+const BOUNDED_STRING: SchemaNode = { if: { type: 'string' }, then: { type: 'string', maxLength: MAX_STRING_LENGTH } };
+
+/** A list of at most {@link MAX_ITEMS} such strings; any other type is the converter's to judge. */
+const BOUNDED_STRINGS: SchemaNode = { if: { type: 'array' }, then: { type: 'array', maxItems: MAX_ITEMS, items: BOUNDED_STRING } };
+
+/** A map of at most {@link MAX_ITEMS} such strings, keys of at most {@link MAX_KEY_LENGTH}; any other type is the converter's. */
+const BOUNDED_MAP: SchemaNode = {
+  if: { type: 'object' },
+  then: { type: 'object', maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH }, additionalProperties: BOUNDED_STRING },
+};
+
+/*
+ * Parts of a definition Marathon's RAML shapes but these schemas leave to the converter, bounded
+ * only (docs/limits.md, "Sizes"): their types and messages stay the converter's, and they stay open
+ * (`additionalProperties`), so a scenario file's closed schema (sim/scenario/closed-schema.ts)
+ * refuses nothing it took before.
  */
-export function boundedJson(depth: number): SchemaNode {
-  const inner = depth > 1 ? boundedJson(depth - 1) : {};
-  return {
-    if: { type: 'string' }, then: { type: 'string', maxLength: MAX_STRING_LENGTH },
-    else: {
-      if: { type: 'array' }, then: { type: 'array', maxItems: MAX_ITEMS, items: inner },
-      else: {
-        if: { type: 'object' },
-        then: { type: 'object', maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH }, additionalProperties: inner },
+
+/** A Mesos command (`MesosCommand`: `shell` or `argv`), of an app's or a pod container's `check`. */
+export const MESOS_COMMAND: SchemaNode = {
+  type: 'object', additionalProperties: true, properties: { shell: BOUNDED_STRING, argv: BOUNDED_STRINGS },
+};
+
+/** `LinuxInfo.seccomp`. */
+export const SECCOMP: SchemaNode = { type: 'object', additionalProperties: true, properties: { profileName: BOUNDED_STRING } };
+
+/** An external volume's `options`: DVDI's map of strings, or CSI's plugin, capability and maps. */
+const EXTERNAL_OPTIONS: SchemaNode = {
+  type: 'object', maxProperties: MAX_ITEMS, propertyNames: { maxLength: MAX_KEY_LENGTH }, additionalProperties: BOUNDED_STRING,
+  properties: {
+    pluginName: BOUNDED_STRING,
+    capability: {
+      if: { type: 'object' },
+      then: {
+        type: 'object', additionalProperties: true,
+        properties: { accessMode: BOUNDED_STRING, accessType: BOUNDED_STRING, fsType: BOUNDED_STRING, mountFlags: BOUNDED_STRINGS },
       },
     },
-  };
-}
+    nodeStageSecret: BOUNDED_MAP, nodePublishSecret: BOUNDED_MAP, volumeContext: BOUNDED_MAP,
+  },
+};
 
 /** A number from 0 to `maximum` (`error.min`, `error.max` as every range); any other type is the converter's to judge. */
 export function zeroTo(maximum: number): SchemaNode {
@@ -194,7 +217,7 @@ const HTTP_SCHEME = oneOfStrings(['HTTP', 'HTTPS']);
 export const CHECK = obj({
   http: obj({ portIndex: ANY_PORT, port: ANY_PORT, path: URI, scheme: HTTP_SCHEME }),
   tcp: obj({ portIndex: ANY_PORT, port: ANY_PORT }),
-  exec: obj({ command: { ...boundedJson(3), type: 'object' } }, ['command']),
+  exec: obj({ command: MESOS_COMMAND }, ['command']),
   intervalSeconds: seconds(), timeoutSeconds: seconds(), delaySeconds: seconds(),
 });
 
@@ -207,8 +230,8 @@ export const VOLUME = obj({
     type: oneOfStrings(['root', 'path', 'mount']), size: wholeResource(), maxSize: wholeResource(),
     profileName: str(), constraints: arr(CONSTRAINT),
   }, ['size']),
-  // DVDI (`options` a map of strings) or CSI (`options` with a capability and maps): bounded here, judged by the converter.
-  external: { type: 'object', additionalProperties: true, properties: { size: zeroTo(MAX_RESOURCE), options: boundedJson(4) } },
+  // DVDI or CSI: bounded here, judged by the converter.
+  external: { type: 'object', additionalProperties: true, properties: { name: BOUNDED_STRING, provider: BOUNDED_STRING, size: zeroTo(MAX_RESOURCE), options: EXTERNAL_OPTIONS } },
   secret: str(),
 }, ['containerPath']);
 
@@ -232,7 +255,7 @@ export const CONTAINER = obj({
   // open, as a scenario file's closed schema must not refuse `seccomp` or `ipcInfo.mode`).
   linuxInfo: {
     type: 'object', additionalProperties: true,
-    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: zeroTo(MAX_RESOURCE) } }, seccomp: boundedJson(2) },
+    properties: { ipcInfo: { additionalProperties: true, properties: { shmSize: zeroTo(MAX_RESOURCE) } }, seccomp: SECCOMP },
   },
   volumes: arr(VOLUME),
   portMappings: arr(PORT_MAPPING),

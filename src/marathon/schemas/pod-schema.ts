@@ -21,7 +21,7 @@ import { MAX_ID_LENGTH, PATH_ID_PATTERN } from '../../scheduler/index';
 import {
   MAX_BACKOFF_FACTOR, MAX_CONSECUTIVE_FAILURES, MAX_ITEMS, MAX_KEY_LENGTH, MAX_RESOURCE, MAX_SECONDS, MAX_STRING_LENGTH,
 } from './limits';
-import { boundedJson, zeroTo } from './app-schema-parts';
+import { MESOS_COMMAND, SECCOMP, zeroTo } from './app-schema-parts';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -121,17 +121,17 @@ const TIMING_SECONDS = seconds();
  * (sim/scenario/closed-schema.ts) does not refuse the fields the converter reads (`ipcInfo.mode`).
  */
 const LINUX_INFO = {
-  ...object({ ipcInfo: { ...object({ shmSize: zeroTo(MAX_RESOURCE) }), additionalProperties: true }, seccomp: boundedJson(2) }),
+  ...object({ ipcInfo: { ...object({ shmSize: zeroTo(MAX_RESOURCE) }), additionalProperties: true }, seccomp: SECCOMP }),
   additionalProperties: true,
 };
 
 /**
  * A container's Mesos `check`: its timings bounded as the health check's and its command's strings
- * and lists as every definition's (`boundedJson`); its shape (left open) is the converter's.
+ * and lists as every definition's (`MESOS_COMMAND`); its shape (left open) is the converter's.
  */
 const CHECK = {
   ...object({
-    exec: { ...object({ command: boundedJson(3) }), additionalProperties: true },
+    exec: { ...object({ command: MESOS_COMMAND }), additionalProperties: true },
     intervalSeconds: zeroTo(MAX_SECONDS), timeoutSeconds: zeroTo(MAX_SECONDS), delaySeconds: zeroTo(MAX_SECONDS),
   }),
   additionalProperties: true,
